@@ -1,0 +1,152 @@
+/**
+ * The API client's public surface. Commands and the batch runner depend on this interface only;
+ * src/client/client.ts implements it on undici. One client object is created per run by the
+ * CLI factory and passed in, never imported as a global.
+ */
+import type { QueryParams } from '../spec/signing.js';
+import type {
+  AchievementDefinition,
+  AchievementUpdate,
+  AuthenticatedUser,
+  Envelope,
+  Friend,
+  ParentType,
+  ProductEntry,
+  TokenRecord,
+  User,
+  UserAchievement,
+} from '../spec/types.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Signer {
+  readonly scheme: 'hmac-sha256-v1' | 'none';
+  /**
+   * Returns the parameters to send: the given ones plus `timestamp` and `signature` for
+   * hmac-sha256-v1, unchanged for `none`. `canonical` is the string that was signed (for --dry-run).
+   */
+  sign(httpMethod: HttpMethod, path: string, params: QueryParams, nowSeconds: number): {
+    params: Array<[string, string]>;
+    canonical?: string;
+  };
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  /** Where /login and the token generator live; defaults to baseUrl. */
+  siteUrl?: string;
+  /** Added as `api_key` to every service request unless the request opts out. */
+  apiKey?: string;
+  signer: Signer;
+  timeoutMs: number;
+  /** Retries for requests that are safe to repeat (cli.md "Retries"). */
+  retries: number;
+  /** Pool size per origin; the batch runner sets it to its concurrency. */
+  connections?: number;
+  /** --verbose: one line per request and reply, secrets already redacted. */
+  trace?: (line: string) => void;
+  /** Injected clocks so tests need no timers; default Date.now()/1000 and setTimeout. */
+  nowSeconds?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Everything the server said, so commands can print the payload, the envelope, or the raw body. */
+export interface Reply<T> {
+  payload: T;
+  envelope: Envelope<T>;
+  /** The body exactly as received (for --raw). */
+  bodyText: string;
+  httpStatus: number;
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Path from the origin, e.g. /services/rest/v1/users/<uid>.json */
+  path: string;
+  query?: QueryParams;
+  /** Sign with the client's signer (signed PUTs of the contract). */
+  sign?: boolean;
+  /** Safe to repeat after it may have reached the server (GET, set, reset, delete). */
+  idempotent: boolean;
+  /** 'site' sends to siteUrl (login, token generator) and expects no envelope. Default 'api'. */
+  base?: 'api' | 'site';
+  /** Leave out the api_key (users --public). */
+  withoutApiKey?: boolean;
+  headers?: Record<string, string>;
+}
+
+/** What --dry-run shows: the exact request, secrets redacted, and the canonical string. */
+export interface PreparedRequest {
+  method: HttpMethod;
+  url: string;
+  redactedUrl: string;
+  canonical?: string;
+}
+
+export interface AchievementTarget {
+  type: ParentType;
+  /** Game or website id (`pid`). */
+  pid: string;
+  developerId: string;
+}
+
+export interface AchievementListQuery {
+  type: ParentType;
+  pid: string;
+  developerId?: string;
+  limit?: number;
+  offset?: number;
+  order?: string;
+  sort?: 'asc' | 'desc';
+  filter?: string;
+  match?: string;
+}
+
+export type AchievementChange = { increment: number } | { progress: number } | { reset: true };
+
+export interface ProductTarget {
+  parentId: string;
+  type?: ParentType;
+  sku: string;
+}
+
+export interface ApiClient {
+  /** Any request (used by `udcli api` and the typed methods below). Throws typed errors from src/errors.ts. */
+  request<T = unknown>(spec: RequestSpec): Promise<Reply<T>>;
+  /** The request `request()` would send, without sending it. */
+  prepare(spec: RequestSpec): PreparedRequest;
+
+  /** Payload null means not authenticated; the caller decides (exit 3). */
+  authenticate(userId: string, authToken: string): Promise<Reply<AuthenticatedUser | null>>;
+  /** Sandbox login: returns the session cookie to send to the token generator. */
+  siteLogin(username: string): Promise<string>;
+  /** Spec 4.2; the reply is not an envelope. */
+  generateToken(gameId: string, cookie: string): Promise<{ record: TokenRecord; bodyText: string }>;
+
+  getUser(idOrUsername: string, options?: { byUsername?: boolean; publicOnly?: boolean }): Promise<Reply<User>>;
+  getFriends(uid: string, page: { limit?: number; offset?: number; page?: number }): Promise<Reply<Friend[]>>;
+  /** Every friend, `pageSize` (max 500) at a time, streamed: memory stays flat. */
+  iterateFriends(uid: string, pageSize?: number): AsyncIterable<Friend>;
+
+  listAchievementDefinitions(
+    parentId: string,
+    query?: { type?: ParentType; aid?: number; developerId?: string },
+  ): Promise<Reply<AchievementDefinition[]>>;
+  listUserAchievements(uid: string, query: AchievementListQuery): Promise<Reply<UserAchievement[]>>;
+  /** Signed PUT. increment is not idempotent (never retried once sent); progress and reset are. */
+  changeUserAchievement(uid: string, target: AchievementTarget, change: AchievementChange): Promise<Reply<AchievementUpdate>>;
+  deleteUserAchievement(uid: string, target: AchievementTarget): Promise<Reply<UserAchievement>>;
+
+  listProducts(uid: string, query: { parentId: string; type?: ParentType; sku?: string }): Promise<Reply<ProductEntry[]>>;
+  /** POST qty: a grant (purchase or gift); unsigned; not idempotent. */
+  grantProduct(uid: string, target: ProductTarget, qty: number): Promise<Reply<ProductEntry>>;
+  /** Signed PUT increment=true / decrement=true; not idempotent. */
+  adjustProduct(
+    uid: string,
+    target: ProductTarget,
+    qty: number,
+    direction: 'increment' | 'decrement',
+  ): Promise<Reply<ProductEntry>>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,76 @@
+/**
+ * Typed errors. Code anywhere throws these; src/cli/exit-codes.ts is the one place that turns
+ * them into exit codes, and src/cli/main.ts the one place that prints them.
+ * Messages must never contain a secret in full (use redact() from src/redact.ts).
+ */
+
+export class UdcliError extends Error {
+  /** A second line printed under the message: what to try next. */
+  hint?: string;
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    if (options?.hint) this.hint = options.hint;
+  }
+}
+
+/** Bad arguments, malformed id, missing configuration. Nothing was sent. */
+export class UsageError extends UdcliError {}
+
+/** The user declined a confirmation prompt. Nothing was sent. */
+export class CancelledError extends UdcliError {}
+
+/**
+ * The service answered with an error envelope (or an error HTTP status with no usable envelope).
+ * `code` is the envelope code when there was one, else the HTTP status.
+ */
+export class ApiError extends UdcliError {
+  readonly code: number;
+  readonly httpStatus: number;
+  /** Seconds from a Retry-After header, when the server sent one. */
+  readonly retryAfter?: number;
+  constructor(
+    message: string,
+    code: number,
+    httpStatus: number,
+    options?: { hint?: string; retryAfter?: number; cause?: unknown },
+  ) {
+    super(message, options);
+    this.code = code;
+    this.httpStatus = httpStatus;
+    if (options?.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+  }
+}
+
+/** authenticate answered with a null payload: the user is not logged in or the token expired. */
+export class NotAuthenticatedError extends UdcliError {}
+
+/** The reply could not be understood (HTML, truncated JSON, wrong shape) and carried no status to go on. */
+export class MalformedReplyError extends UdcliError {}
+
+export type NetworkFailure = 'unreachable' | 'timeout' | 'reset';
+
+/**
+ * The request did not complete. `sent` tells whether the request may have reached the server:
+ * for a non-idempotent mutation that means the outcome is unknown and it must not be retried.
+ */
+export class NetworkError extends UdcliError {
+  readonly failure: NetworkFailure;
+  readonly sent: boolean;
+  constructor(message: string, failure: NetworkFailure, sent: boolean, options?: { hint?: string; cause?: unknown }) {
+    super(message, options);
+    this.failure = failure;
+    this.sent = sent;
+  }
+}
+
+/** A batch finished with some items failed or unknown; the items were already reported. */
+export class BatchIncompleteError extends UdcliError {
+  readonly failed: number;
+  readonly unknown: number;
+  constructor(failed: number, unknown: number) {
+    super(`batch finished with ${failed} failed and ${unknown} unknown`);
+    this.failed = failed;
+    this.unknown = unknown;
+  }
+}

@@ -1,0 +1,29 @@
+/** How commands print results. src/output/ implements it; commands never write to stdout directly. */
+
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
+
+export interface Column<T> {
+  /** Field name, matched by --fields. */
+  key: string;
+  header: string;
+  /** Table/CSV cell text. JSON output ignores columns and prints the object as received. */
+  cell: (row: T) => string;
+}
+
+export interface Output {
+  readonly format: OutputFormat;
+  readonly color: boolean;
+  /** One resource: a key/value table, or the object as JSON (every field the server sent). */
+  item<T extends object>(value: T, columns: ReadonlyArray<Column<T>>): void;
+  /** A list; ndjson and csv stream row by row, json prints one array, table buffers. */
+  list<T extends object>(rows: Iterable<T> | AsyncIterable<T>, columns: ReadonlyArray<Column<T>>): Promise<void>;
+  /** --raw: the body exactly as received. */
+  raw(bodyText: string): void;
+  /** Plain text result to stdout (e.g. `auth token --export`). */
+  text(line: string): void;
+  /** Status/progress to stderr; silenced by --quiet. */
+  info(message: string): void;
+  warn(message: string): void;
+  /** An ora spinner on stderr when it is a terminal and the format is table; otherwise just runs fn. */
+  spin<T>(text: string, fn: () => Promise<T>): Promise<T>;
+}

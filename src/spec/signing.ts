@@ -1,0 +1,56 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Query parameters in the order they are sent; names may repeat. */
+export type QueryParams = ReadonlyArray<readonly [string, string]>;
+
+export const SIGNATURE_PARAM = 'signature';
+export const TIMESTAMP_PARAM = 'timestamp';
+/** How far (seconds) a signed request's timestamp may be from the server clock. */
+export const TIMESTAMP_WINDOW_SECONDS = 300;
+
+/** RFC 3986 encoding: unreserved characters kept, everything else %XX of its UTF-8 bytes. */
+export function rfc3986(value: string): string {
+  // encodeURIComponent leaves !'()* unescaped; RFC 3986 unreserved does not include them.
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase(),
+  );
+}
+
+/** Every parameter but `signature`, encoded, sorted by encoded name then value, joined with &. */
+export function canonicalQuery(params: QueryParams): string {
+  const encoded = params
+    .filter(([name]) => name !== SIGNATURE_PARAM)
+    .map(([name, value]) => [rfc3986(name), rfc3986(value)] as const);
+  encoded.sort(([an, av], [bn, bv]) => (an < bn ? -1 : an > bn ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  return encoded.map(([n, v]) => `${n}=${v}`).join('&');
+}
+
+/**
+ * The effective method is the `method` override (upper-cased) when present, else the HTTP verb:
+ * a client that can only send POST still signs what the server will execute.
+ */
+export function effectiveMethod(httpMethod: string, params: QueryParams): string {
+  const override = params.find(([name]) => name === 'method');
+  return (override ? override[1] : httpMethod).toUpperCase();
+}
+
+export function canonicalString(httpMethod: string, path: string, params: QueryParams): string {
+  return `${effectiveMethod(httpMethod, params)}\n${path}\n${canonicalQuery(params)}`;
+}
+
+export function hmacSha256Hex(secret: string, data: string): string {
+  return createHmac('sha256', secret).update(data, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex signatures. */
+export function signaturesEqual(expectedHex: string, givenHex: string): boolean {
+  const a = Buffer.from(expectedHex, 'utf8');
+  const b = Buffer.from(givenHex.toLowerCase(), 'utf8');
+  if (a.length !== b.length) {
+    // Still spend the comparison so length is the only thing that leaks.
+    timingSafeEqual(a, a);
+    return false;
+  }
+  return timingSafeEqual(a, b);
+}

@@ -1,0 +1,126 @@
+/** Resource shapes of the User Data REST Service (spec section 2), shared by client and sandbox. */
+
+export interface Envelope<T> {
+  version: number;
+  code: number;
+  message: string;
+  payload: T | null;
+}
+
+/** Spec 2.2 */
+export interface AuthenticatedUser {
+  uid: string;
+  username: string;
+}
+
+/** Spec 2.3: the token generator's reply, not wrapped in an envelope. */
+export interface TokenRecord {
+  status: boolean;
+  game_id: string;
+  uid: string;
+  token: string;
+  created_on: number;
+  expires_on: number;
+  duration: number;
+}
+
+/** Spec 2.4. The real platform may send numbers as strings and vice versa (contract: Tolerance). */
+export interface User {
+  uid: string;
+  username: string;
+  avatar: string;
+  gender?: string;
+  created_on?: string | number;
+  plays_game?: string | number;
+  [extra: string]: unknown;
+}
+
+/** Spec 2.5 */
+export type Friend = User;
+
+export type ParentType = 'Game' | 'Website';
+
+/** Spec 2.6 */
+export interface AchievementDefinition {
+  id: number;
+  developer_id: string;
+  parent_id: string;
+  type: ParentType;
+  name: string;
+  description: string;
+  admin_description: string;
+  icon: string;
+  start_value: number;
+  target_value: number;
+  score: number;
+  state: string;
+  completion_count: number;
+  created_date: number;
+  updated_date: number;
+  tags: Record<string, string>;
+  [extra: string]: unknown;
+}
+
+export type UserAchievementState = 'Started' | 'Completed';
+
+/** Spec 2.7. Dates are `YYYY-MM-DD HH:MM:SS` (UTC in the sandbox); completed_date null until done. */
+export interface UserAchievement {
+  id: number;
+  uid: string;
+  achievement_id: number;
+  parent_id: string;
+  current_value: number;
+  percent_complete: number;
+  state: string;
+  started_date: string;
+  completed_date: string | null;
+  updated_date: string;
+  developer_id: string;
+  type: ParentType;
+  name: string;
+  target_value: number;
+  [extra: string]: unknown;
+}
+
+/** Spec 2.8 */
+export interface AchievementUpdate {
+  state: string;
+  current_value: number;
+  percent_complete: number;
+  developer_id: string;
+  [extra: string]: unknown;
+}
+
+/** Spec 2.9 */
+export interface Purchase {
+  success: boolean;
+  /** The sandbox sends {quantity}; the real platform has been seen sending false. */
+  data: { quantity: number } | boolean | unknown;
+  message: string;
+}
+
+export interface Product {
+  id: number;
+  sku: string;
+  name: string;
+  description: string;
+  type: string;
+  price: string;
+  display_order: number;
+  data: unknown[];
+  media: { image: string };
+  status: string;
+  parent_type: string;
+  sold: number;
+  created_on: string;
+  updated_on: string;
+  [extra: string]: unknown;
+}
+
+export interface ProductEntry {
+  purchase: Purchase;
+  product: Product;
+}
+
+export const API_PREFIX = '/services/rest/v1';
+export const ENVELOPE_VERSION = 1;
