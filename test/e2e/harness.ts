@@ -1,0 +1,101 @@
+/**
+ * End-to-end harness: the built binary as a separate process, against a real sandbox on port 0
+ * with a temporary database, and a temporary config directory so no test touches the user's.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { DEMO } from '../../src/spec/demo.js';
+
+export const BIN = fileURLToPath(new URL('../../bin/udcli.js', import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TestEnv {
+  sandbox: RunningSandbox;
+  configDir: string;
+  dataDir: string;
+  /** Environment that points the CLI at this sandbox with the demo game's credentials. */
+  env: NodeJS.ProcessEnv;
+  run(args: string[], options?: { input?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult>;
+  close(): Promise<void>;
+}
+
+/** Runs bin/udcli.js with a clean environment: no inherited UDCLI_* and no colour. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { input?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  const base: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('UDCLI_') && k !== 'FORCE_COLOR') base[k] = v;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...base, NO_COLOR: '1', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** A sandbox on port 0 with a temporary database seeded with the demo data, plus temp dirs. */
+export async function startTestEnv(options: { seed?: 'demo' | 'none'; rateLimitPerSecond?: number } = {}): Promise<TestEnv> {
+  const root = mkdtempSync(join(tmpdir(), 'udcli-e2e-'));
+  const configDir = join(root, 'config');
+  const dataDir = join(root, 'data');
+  const sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    dbPath: join(root, 'sandbox.db'),
+    seed: options.seed ?? 'demo',
+    ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
+  });
+  const env: NodeJS.ProcessEnv = {
+    UDCLI_CONFIG_DIR: configDir,
+    UDCLI_DATA_DIR: dataDir,
+    UDCLI_BASE_URL: sandbox.url,
+    UDCLI_SITE_URL: sandbox.url,
+    UDCLI_API_KEY: DEMO.game.apiKey,
+    UDCLI_SIGNING_SECRET: DEMO.game.signingSecret,
+    UDCLI_GAME_ID: DEMO.game.id,
+  };
+  return {
+    sandbox,
+    configDir,
+    dataDir,
+    env,
+    run: (args, o = {}) => runCli(args, { ...env, ...o.env }, o.input === undefined ? {} : { input: o.input }),
+    close: async () => {
+      await sandbox.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Parses stdout as JSON, failing with the whole output in the message when it is not. */
+export function json<T = unknown>(result: CliResult): T {
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new Error(`stdout is not JSON (exit ${result.code}):\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+}
