@@ -29,16 +29,19 @@ export class ApiError extends UdcliError {
   readonly httpStatus: number;
   /** Seconds from a Retry-After header, when the server sent one. */
   readonly retryAfter?: number;
+  /** The error reply's body exactly as received, when there was one (`udcli api` prints it). */
+  readonly bodyText?: string;
   constructor(
     message: string,
     code: number,
     httpStatus: number,
-    options?: { hint?: string; retryAfter?: number; cause?: unknown },
+    options?: { hint?: string; retryAfter?: number; cause?: unknown; bodyText?: string },
   ) {
     super(message, options);
     this.code = code;
     this.httpStatus = httpStatus;
     if (options?.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+    if (options?.bodyText !== undefined) this.bodyText = options.bodyText;
   }
 }
 

@@ -1,0 +1,102 @@
+/**
+ * The API client on undici: one Agent (keep-alive pool per origin) per client, the retry loop,
+ * --verbose traces. The only module that loads undici; the CLI imports it only when a command
+ * needs the network.
+ */
+import { Agent } from 'undici';
+import { readEnvelope, type ReplyContext } from './envelope.js';
+import { createEndpoints, type Interpreter } from './endpoints.js';
+import { describeFailure, toNetworkError } from './network-errors.js';
+import { buildRequest } from './request-builder.js';
+import { retryDecision } from './retry.js';
+import { readSiteReply } from './site.js';
+import { failureLine, replyLine, requestLine, retryLine } from './trace.js';
+import { exchange, TransportFailure, type HttpResult } from './transport.js';
+import type { ApiClient, ClientOptions, PreparedRequest, Reply, RequestSpec } from './types.js';
+
+const USER_AGENT = `udcli (node ${process.version})`;
+
+export function createClient(options: ClientOptions): ApiClient {
+  const agent = new Agent({
+    connections: options.connections ?? null,
+    connect: { timeout: options.timeoutMs },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
+  const nowSeconds = options.nowSeconds ?? ((): number => Date.now() / 1000);
+  const sleep = options.sleep ?? ((ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)));
+  const trace = options.trace ?? ((): void => {});
+  const retries = Math.max(0, Math.floor(options.retries));
+  let closed: Promise<void> | undefined;
+
+  async function attempt<R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> {
+    // Built (and signed, with a fresh timestamp) per attempt; a missing secret throws here,
+    // before anything is sent.
+    const built = buildRequest(spec, options, nowSeconds());
+    trace(requestLine(built.method, built.redactedUrl));
+    const started = Date.now();
+    let res: HttpResult;
+    try {
+      res = await exchange(agent, {
+        origin: built.origin,
+        pathAndQuery: built.pathAndQuery,
+        method: built.method,
+        headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...lowerCaseKeys(spec.headers) },
+        timeoutMs: options.timeoutMs,
+      });
+    } catch (error) {
+      if (!(error instanceof TransportFailure)) throw error;
+      trace(failureLine(describeFailure(error), Date.now() - started, error.sent));
+      throw toNetworkError(error, {
+        method: built.method,
+        target: built.target,
+        timeoutMs: options.timeoutMs,
+        idempotent: spec.idempotent,
+      });
+    }
+    trace(replyLine(res.status, res.statusText, Date.now() - started, res.bytes));
+    const ctx: ReplyContext = { method: built.method, target: built.target, nowMs: Date.now() };
+    return interpret(res, ctx);
+  }
+
+  async function call<R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> {
+    if (closed) throw new Error('the API client is closed');
+    for (let n = 0; ; n++) {
+      try {
+        return await attempt(spec, interpret);
+      } catch (error) {
+        const decision = retryDecision({ error, attempt: n, retries, idempotent: spec.idempotent, random: Math.random });
+        if (!decision) throw error;
+        trace(retryLine(decision.reason, decision.delayMs, n + 2, retries + 1));
+        await sleep(decision.delayMs);
+      }
+    }
+  }
+
+  function request<T>(spec: RequestSpec): Promise<Reply<T>> {
+    return call(spec, spec.base === 'site' ? readSiteReply<T> : readEnvelope<T>);
+  }
+
+  function prepare(spec: RequestSpec): PreparedRequest {
+    const built = buildRequest(spec, options, nowSeconds());
+    const prepared: PreparedRequest = { method: built.method, url: built.url, redactedUrl: built.redactedUrl };
+    if (built.canonical !== undefined) prepared.canonical = built.canonical;
+    return prepared;
+  }
+
+  return {
+    request,
+    prepare,
+    ...createEndpoints({ request, call }),
+    close() {
+      closed ??= agent.close();
+      return closed;
+    },
+  };
+}
+
+function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
+  return out;
+}

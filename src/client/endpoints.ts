@@ -1,0 +1,217 @@
+/**
+ * The typed methods of ApiClient (spec section 4 + contract) on top of request(): paths,
+ * parameter names, which requests are signed and which are safe to repeat.
+ */
+import { MalformedReplyError } from '../errors.js';
+import type { QueryParams } from '../spec/signing.js';
+import {
+  API_PREFIX,
+  type AchievementDefinition,
+  type AchievementUpdate,
+  type AuthenticatedUser,
+  type Friend,
+  type ProductEntry,
+  type User,
+  type UserAchievement,
+} from '../spec/types.js';
+import type { ReplyContext } from './envelope.js';
+import { readLoginCookie, readTokenRecord } from './site.js';
+import type { HttpResult } from './transport.js';
+import type { AchievementTarget, ApiClient, Reply, RequestSpec } from './types.js';
+
+export type Interpreter<R> = (res: HttpResult, ctx: ReplyContext) => R;
+
+/** What the endpoints need from the client: the envelope request and a raw one for the site. */
+export interface RequestCore {
+  request<T>(spec: RequestSpec): Promise<Reply<T>>;
+  call<R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R>;
+}
+
+export type Endpoints = Omit<ApiClient, 'request' | 'prepare' | 'close'>;
+
+export const FRIENDS_PAGE_MAX = 500;
+
+type Param = readonly [string, string | number | boolean | undefined];
+
+/** Query parameters in order, leaving out the ones not given. */
+export function params(...entries: Param[]): QueryParams {
+  return entries.filter((e): e is readonly [string, string | number | boolean] => e[1] !== undefined).map(([n, v]) => [n, String(v)]);
+}
+
+/** `/services/rest/v1/<a>/<b>...json` with every path element encoded. */
+export function servicePath(...elements: string[]): string {
+  const last = elements.length - 1;
+  return `${API_PREFIX}/${elements.map((e, i) => encodeURIComponent(e) + (i === last ? '.json' : '')).join('/')}`;
+}
+
+export function createEndpoints(core: RequestCore): Endpoints {
+  const { request, call } = core;
+
+  const getFriends: Endpoints['getFriends'] = async (uid, page) =>
+    asList(
+      await request<Friend[]>({
+        method: 'GET',
+        path: servicePath('friends', uid),
+        query: params(['limit', page.limit], ['offset', page.offset], ['page', page.page]),
+        idempotent: true,
+      }),
+    );
+
+  const achievementTarget = (t: AchievementTarget): Param[] => [
+    ['type', t.type],
+    ['pid', t.pid],
+    ['developer_id', t.developerId],
+  ];
+
+  return {
+    authenticate: (userId, authToken) =>
+      request<AuthenticatedUser | null>({
+        method: 'GET',
+        path: servicePath('authenticate', 'user'),
+        query: params(['user_id', userId], ['auth_token', authToken]),
+        idempotent: true,
+      }),
+
+    siteLogin: (username) =>
+      call({ method: 'POST', path: '/login', query: params(['username', username]), base: 'site', idempotent: true }, readLoginCookie),
+
+    generateToken: (gameId, cookie) =>
+      call(
+        {
+          method: 'GET',
+          path: `/service/user-auth-token-generator/${encodeURIComponent(gameId)}`,
+          base: 'site',
+          headers: { cookie },
+          idempotent: true,
+        },
+        readTokenRecord,
+      ),
+
+    getUser: async (idOrUsername, options = {}) => {
+      const reply = await request<User>({
+        method: 'GET',
+        path: servicePath('users', idOrUsername),
+        query: params(['username', options.byUsername ? '1' : undefined]),
+        withoutApiKey: options.publicOnly === true,
+        idempotent: true,
+      });
+      if (!reply.payload || typeof reply.payload !== 'object' || Array.isArray(reply.payload)) {
+        throw new MalformedReplyError(
+          `the users service answered ${reply.envelope.code} "${reply.envelope.message}" without a user`,
+        );
+      }
+      return reply;
+    },
+
+    getFriends,
+
+    async *iterateFriends(uid, pageSize = FRIENDS_PAGE_MAX) {
+      const limit = Math.max(1, Math.min(FRIENDS_PAGE_MAX, Math.floor(pageSize)));
+      let previousFirst: string | undefined;
+      for (let offset = 0; ; offset += limit) {
+        const { payload } = await getFriends(uid, { limit, offset });
+        // A server that ignores `offset` would send the first page forever.
+        const first = payload[0]?.uid;
+        if (offset > 0 && first !== undefined && first === previousFirst) {
+          throw new MalformedReplyError(`the friends service sent the same page again at offset ${offset} (offset ignored?)`);
+        }
+        previousFirst = first;
+        yield* payload;
+        if (payload.length < limit) return;
+      }
+    },
+
+    listAchievementDefinitions: async (parentId, query = {}) =>
+      asList(
+        await request<AchievementDefinition[]>({
+          method: 'GET',
+          path: servicePath('achievements', parentId),
+          query: params(['type', query.type], ['aid', query.aid], ['developer_id', query.developerId]),
+          idempotent: true,
+        }),
+      ),
+
+    listUserAchievements: async (uid, q) =>
+      asList(
+        await request<UserAchievement[]>({
+          method: 'GET',
+          path: servicePath('achievements', 'user', uid),
+          query: params(
+            ['type', q.type],
+            ['pid', q.pid],
+            ['developer_id', q.developerId],
+            ['limit', q.limit],
+            ['offset', q.offset],
+            ['order', q.order],
+            ['sort', q.sort],
+            ['filter', q.filter],
+            ['match', q.match],
+          ),
+          idempotent: true,
+        }),
+      ),
+
+    changeUserAchievement: (uid, target, change) => {
+      const [name, value] =
+        'increment' in change ? ['increment', change.increment] : 'progress' in change ? ['progress', change.progress] : ['reset', 1];
+      return request<AchievementUpdate>({
+        method: 'PUT',
+        path: servicePath('achievements', 'user', uid),
+        query: params(...achievementTarget(target), [name, value]),
+        sign: true,
+        // Setting progress and resetting are safe to repeat; adding is not.
+        idempotent: name !== 'increment',
+      });
+    },
+
+    deleteUserAchievement: (uid, target) =>
+      request<UserAchievement>({
+        method: 'DELETE',
+        path: servicePath('achievements', 'user', uid),
+        query: params(...achievementTarget(target)),
+        idempotent: true,
+      }),
+
+    listProducts: async (uid, query) =>
+      asList(
+        await request<ProductEntry[]>({
+          method: 'GET',
+          path: servicePath('products', 'user', uid),
+          query: params(['sku', query.sku], ['parent_id', query.parentId], ['type', query.type]),
+          idempotent: true,
+        }),
+      ),
+
+    grantProduct: (uid, target, qty) =>
+      request<ProductEntry>({
+        method: 'POST',
+        path: servicePath('products', 'user', uid),
+        query: params(['sku', target.sku], ['parent_id', target.parentId], ['type', target.type], ['qty', qty]),
+        idempotent: false,
+      }),
+
+    adjustProduct: (uid, target, qty, direction) =>
+      request<ProductEntry>({
+        method: 'PUT',
+        path: servicePath('products', 'user', uid),
+        query: params(['sku', target.sku], ['parent_id', target.parentId], ['type', target.type], ['qty', qty], [direction, 'true']),
+        sign: true,
+        idempotent: false,
+      }),
+  };
+}
+
+/**
+ * List payloads as arrays. Tolerates what loosely typed platforms send for a list: null for
+ * "none" and an object keyed "0", "1", ... . The envelope and body stay as received.
+ */
+function asList<T>(reply: Reply<T[]>): Reply<T[]> {
+  const payload: unknown = reply.payload;
+  if (Array.isArray(payload)) return reply;
+  if (payload === null || payload === undefined) return { ...reply, payload: [] };
+  if (typeof payload === 'object' && Object.keys(payload).every((k) => /^\d+$/.test(k))) {
+    const entries = Object.entries(payload as Record<string, T>).sort(([a], [b]) => Number(a) - Number(b));
+    return { ...reply, payload: entries.map(([, v]) => v) };
+  }
+  throw new MalformedReplyError(`expected a list in the reply, got ${typeof payload}`);
+}

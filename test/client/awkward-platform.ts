@@ -1,0 +1,167 @@
+/**
+ * An "awkward platform": a node:http server on port 0 that answers with the shapes a real
+ * platform sends (error codes under HTTP 200, HTML from a proxy, truncated JSON, strings for
+ * numbers, resets, silence) and verifies hmac-sha256-v1 signatures with the shared spec code.
+ * The scenario is the last path element (without .json), e.g. /services/rest/v1/users/html-502.json.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { canonicalString, hmacSha256Hex, signaturesEqual } from '../../src/spec/signing.js';
+
+export interface SeenRequest {
+  method: string;
+  path: string;
+  params: Array<[string, string]>;
+  headers: IncomingMessage['headers'];
+}
+
+export interface AwkwardPlatform {
+  url: string;
+  requests: SeenRequest[];
+  /** Requests seen for a scenario (any method). */
+  hits(scenario: string): number;
+  close(): Promise<void>;
+}
+
+export const PLATFORM_SECRET = 'awkward-platform-secret';
+export const FRIEND_COUNT = 1203;
+export const SESSION = 'sid=s3ss10n';
+
+export const EXTRA_FIELDS_USER = {
+  uid: '0123456789abcdef0123456789abcdef',
+  username: 'awkward',
+  avatar: 'https://img.example/a.png?size=64',
+  created_on: 1700000000,
+  plays_game: '1',
+  badges: [{ id: '7', label: 'early' }],
+  nested: { anything: null },
+};
+
+function envelope(res: ServerResponse, status: number, code: number | string, message: string, payload: unknown, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ version: 1, code, message, payload });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function raw(res: ServerResponse, status: number, body: string, type = 'application/json'): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
+  const requests: SeenRequest[] = [];
+  const counts = new Map<string, number>();
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    // What a typical server does: percent-decoding with URLSearchParams.
+    const params = [...url.searchParams] as Array<[string, string]>;
+    const param = (name: string): string | undefined => params.find(([n]) => n === name)?.[1];
+    const scenario = url.pathname.split('/').pop()!.replace(/\.json$/, '');
+    counts.set(scenario, (counts.get(scenario) ?? 0) + 1);
+    // Stateful scenarios (flaky, rate limited) count per method, so GET and PUT tests are independent.
+    const perMethod = `${req.method} ${scenario}`;
+    const n = (counts.get(perMethod) ?? 0) + 1;
+    counts.set(perMethod, n);
+    requests.push({ method: req.method ?? '', path: url.pathname, params, headers: req.headers });
+
+    if (url.pathname === '/login') {
+      res.writeHead(200, { 'set-cookie': [`${SESSION}; Path=/; HttpOnly`, 'theme=dark; Path=/'], 'content-type': 'text/html' });
+      res.end('<html>welcome</html>');
+      return;
+    }
+    if (url.pathname.startsWith('/service/user-auth-token-generator/')) {
+      if (!(req.headers.cookie ?? '').split(/;\s*/).includes(SESSION)) {
+        raw(res, 401, JSON.stringify({ status: false, message: 'login required' }));
+        return;
+      }
+      const now = 1795000000;
+      raw(res, 200, JSON.stringify({ status: true, game_id: scenario, uid: EXTRA_FIELDS_USER.uid, token: 'f'.repeat(32), created_on: now, expires_on: now + 900, duration: 0.01 }));
+      return;
+    }
+
+    // Signed requests: verify exactly as the sandbox must, then answer per scenario.
+    let verified = false;
+    if (param('signature') !== undefined) {
+      const expected = hmacSha256Hex(PLATFORM_SECRET, canonicalString(req.method ?? '', url.pathname, params));
+      if (!signaturesEqual(expected, param('signature') ?? '')) {
+        envelope(res, 403, 403, 'bad signature', null);
+        return;
+      }
+      verified = true;
+    }
+
+    switch (scenario) {
+      case 'error-in-200':
+        return envelope(res, 200, 404, 'not found: user error-in-200', null);
+      case 'envelope-404':
+        return envelope(res, 404, 404, 'not found: user envelope-404', null);
+      case 'html-502':
+        return raw(res, 502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>', 'text/html');
+      case 'truncated-200':
+        return raw(res, 200, '{"version":1,"code":200,"message":"OK","payload":{"uid":"01234');
+      case 'truncated-500':
+        return raw(res, 500, '{"version":1,"code":500,"mess');
+      case 'empty-404':
+        res.writeHead(404, { 'content-length': 0 });
+        return res.end();
+      case 'strings':
+        return envelope(res, 200, '200', 'OK', EXTRA_FIELDS_USER);
+      case 'rate-limited':
+        return n === 1
+          ? envelope(res, 429, 429, 'rate limited', null, { 'retry-after': '2' })
+          : envelope(res, 200, 200, 'OK', { state: 'Started', current_value: 1, percent_complete: 10, developer_id: 'X', attempt: n });
+      case 'flaky-503':
+        return n <= 2
+          ? envelope(res, 503, 503, 'internal error', null)
+          : envelope(res, 200, 200, 'OK', { uid: 'flaky-503', username: 'flaky', avatar: '', attempt: n });
+      case 'reset':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': 200 });
+        res.write('{"version":1,"code":200,', () => req.socket.destroy());
+        return;
+      case 'hang':
+        return; // never answers
+      case 'friends': {
+        const limit = Number(param('limit') ?? 500);
+        const offset = Number(param('offset') ?? 0);
+        const page = Array.from({ length: Math.max(0, Math.min(limit, FRIEND_COUNT - offset)) }, (_, i) => ({
+          uid: String(offset + i).padStart(32, '0'),
+          username: `friend${offset + i}`,
+          avatar: '',
+          plays_game: 0,
+        }));
+        return envelope(res, 200, 200, 'OK', page);
+      }
+      case 'null-payload':
+        return envelope(res, 200, 200, 'OK', null);
+      case 'indexed-list':
+        return envelope(res, 200, 200, 'OK', { '1': { uid: 'b' }, '0': { uid: 'a' } });
+      case 'echo':
+        return envelope(res, 200, 200, 'OK', { method: req.method, params, verified });
+      default:
+        return envelope(res, 404, 404, `not found: ${scenario}`, null);
+    }
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    hits: (scenario) => counts.get(scenario) ?? 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A port on which nothing listens (bound then released). */
+export async function unusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

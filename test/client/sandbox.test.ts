@@ -1,0 +1,121 @@
+/** The client against the real sandbox (port 0, temporary database, demo data). */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/client.js';
+import { createSigner } from '../../src/client/signer.js';
+import type { AchievementTarget, ApiClient } from '../../src/client/types.js';
+import { ApiError } from '../../src/errors.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { DEMO } from '../../src/spec/demo.js';
+
+let root: string;
+let sandbox: RunningSandbox;
+let client: ApiClient;
+const uid = DEMO.user.uid;
+const GEMS: AchievementTarget = { type: 'Game', pid: DEMO.game.id, developerId: 'COLLECT_1000_GEMS' };
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'udcli-client-'));
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(root, 'sandbox.db'), seed: 'demo' });
+  client = createClient({
+    baseUrl: sandbox.url,
+    apiKey: DEMO.game.apiKey,
+    signer: createSigner('hmac-sha256-v1', DEMO.game.signingSecret),
+    timeoutMs: 10_000,
+    retries: 0,
+  });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await sandbox?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function quantity(entry: { purchase: { data: unknown } }): number {
+  return (entry.purchase.data as { quantity: number }).quantity;
+}
+
+describe('the client against the sandbox', () => {
+  it('getUser of the demo player', async () => {
+    const reply = await client.getUser(uid);
+    expect(reply.payload).toMatchObject({ uid, username: DEMO.user.username });
+    expect(reply.envelope).toMatchObject({ version: 1, code: 200, message: 'OK' });
+    const byName = await client.getUser(DEMO.user.username, { byUsername: true, publicOnly: true });
+    expect(byName.payload.uid).toBe(uid);
+    expect(byName.payload.gender).toBeUndefined();
+  });
+
+  it('a signed increment is accepted and adds up', async () => {
+    const before = (await client.listUserAchievements(uid, { ...GEMS })).payload[0]!.current_value;
+    const reply = await client.changeUserAchievement(uid, GEMS, { increment: 5 });
+    expect(reply.payload).toMatchObject({ developer_id: 'COLLECT_1000_GEMS', current_value: before + 5 });
+    const after = await client.listUserAchievements(uid, { ...GEMS });
+    expect(after.payload[0]!.current_value).toBe(before + 5);
+  });
+
+  it('a signed product adjust (non-ASCII sku) is accepted; taking more than held is a 409', async () => {
+    const target = { parentId: DEMO.game.id, sku: 'héros+épée' };
+    const given = await client.adjustProduct(uid, target, 2, 'increment');
+    expect(given.payload.product.sku).toBe('héros+épée');
+    expect(quantity(given.payload)).toBe(2);
+    const taken = await client.adjustProduct(uid, target, 1, 'decrement');
+    expect(quantity(taken.payload)).toBe(1);
+    const listed = await client.listProducts(uid, { parentId: DEMO.game.id, sku: 'héros+épée' });
+    expect(listed.payload.map((e) => [e.product.sku, quantity(e)])).toEqual([['héros+épée', 1]]);
+
+    const e = await client.adjustProduct(uid, target, 5, 'decrement').catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toMatchObject({ code: 409 });
+  });
+
+  it('a POST with a method=put override, signed, is accepted (a reset back to start_value)', async () => {
+    const [definition] = (await client.listAchievementDefinitions(DEMO.game.id, { developerId: 'LEVEL_10' })).payload;
+    expect(definition!.start_value).toBeGreaterThan(0); // so the reset is visible
+    const reply = await client.request<{ current_value: number }>({
+      method: 'POST',
+      path: `/services/rest/v1/achievements/user/${uid}.json`,
+      query: [['method', 'put'], ['type', 'Game'], ['pid', DEMO.game.id], ['developer_id', 'LEVEL_10'], ['reset', '1']],
+      sign: true,
+      idempotent: true,
+    });
+    expect(reply.payload.current_value).toBe(definition!.start_value);
+  });
+
+  it('the sandbox rejects a signature made with another secret', async () => {
+    const wrong = createClient({
+      baseUrl: sandbox.url,
+      apiKey: DEMO.game.apiKey,
+      signer: createSigner('hmac-sha256-v1', 'not-the-secret'),
+      timeoutMs: 10_000,
+      retries: 0,
+    });
+    try {
+      const e = await wrong.changeUserAchievement(uid, GEMS, { increment: 1 }).catch((err: unknown) => err);
+      expect(e).toMatchObject({ code: 403, message: expect.stringMatching(/^bad signature/) });
+    } finally {
+      await wrong.close();
+    }
+  });
+
+  it('iterateFriends streams all 1,200 friends', async () => {
+    let count = 0;
+    for await (const friend of client.iterateFriends(uid)) {
+      expect(friend.uid).toMatch(/^[0-9a-f]{32}$/);
+      count++;
+    }
+    expect(count).toBe(1200);
+  });
+
+  it('site login, test token, authenticate', async () => {
+    const cookie = await client.siteLogin(DEMO.user.username);
+    const { record } = await client.generateToken(DEMO.game.id, cookie);
+    expect(record.uid).toBe(uid);
+    const auth = await client.authenticate(record.uid, record.token);
+    expect(auth.payload).toMatchObject({ uid, username: DEMO.user.username });
+    const invalid = await client.authenticate(record.uid, '0'.repeat(32));
+    expect(invalid.payload).toBeNull();
+  });
+});

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createSigner } from '../../src/client/signer.js';
+import type { HttpMethod } from '../../src/client/types.js';
+import { UsageError } from '../../src/errors.js';
+
+interface Vector {
+  method: string;
+  path: string;
+  params: Array<[string, string]>;
+  canonical: string;
+  signature: string;
+  sent_as: HttpMethod;
+}
+
+const vectorsFile = fileURLToPath(new URL('../fixtures/signing-vectors.json', import.meta.url));
+const fixture = JSON.parse(readFileSync(vectorsFile, 'utf8')) as { secret: string; vectors: Vector[] };
+const CLOCK = 1795000000;
+
+describe('createSigner("hmac-sha256-v1")', () => {
+  const signer = createSigner('hmac-sha256-v1', fixture.secret);
+
+  it.each(fixture.vectors.map((v, i) => [i, v] as const))(
+    'reproduces vector %i: exact parameters, canonical string and signature',
+    (_i, v) => {
+      // The vectors list the parameters as sent, timestamp included; the signer adds it itself.
+      const unsigned = v.params.filter(([name]) => name !== 'timestamp');
+      const { params, canonical } = signer.sign(v.sent_as, v.path, unsigned, CLOCK);
+      expect(params).toEqual([...v.params, ['signature', v.signature]]);
+      expect(canonical).toBe(v.canonical);
+    },
+  );
+
+  it('signs the effective method: sent as POST with method=put, the PUT vector signature comes out', () => {
+    const v = fixture.vectors.find((x) => x.sent_as === 'POST')!;
+    const asPost = signer.sign('POST', v.path, v.params.filter(([n]) => n !== 'timestamp'), CLOCK);
+    expect(asPost.canonical!.startsWith('PUT\n')).toBe(true);
+    expect(asPost.params.at(-1)).toEqual(['signature', v.signature]);
+  });
+
+  it('uses whole seconds of the clock and replaces a signature already present', () => {
+    const { params } = signer.sign('PUT', '/p.json', [['a', '1'], ['signature', 'stale']], CLOCK + 0.75);
+    expect(params.filter(([n]) => n === 'signature')).toHaveLength(1);
+    expect(params).toContainEqual(['timestamp', String(CLOCK)]);
+    expect(params.at(-1)![1]).not.toBe('stale');
+  });
+
+  it('a different secret gives a different signature', () => {
+    const v = fixture.vectors[0]!;
+    const other = createSigner('hmac-sha256-v1', 'another-secret');
+    const { params } = other.sign('PUT', v.path, v.params.filter(([n]) => n !== 'timestamp'), CLOCK);
+    expect(params.at(-1)![1]).not.toBe(v.signature);
+  });
+
+  it('without a secret, sign() throws a usage error with a hint', () => {
+    const noSecret = createSigner('hmac-sha256-v1');
+    let error: unknown;
+    try {
+      noSecret.sign('PUT', '/p.json', [['a', '1']], CLOCK);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('no signing secret configured');
+    expect((error as UsageError).hint).toContain('--signing-secret');
+    expect((error as UsageError).hint).toContain('UDCLI_SIGNING_SECRET');
+  });
+});
+
+describe('createSigner("none")', () => {
+  it('sends the parameters unchanged, with no canonical string, secret or not', () => {
+    const signer = createSigner('none');
+    expect(signer.scheme).toBe('none');
+    const result = signer.sign('PUT', '/p.json', [['b', '2'], ['a', '1']], CLOCK);
+    expect(result.params).toEqual([['b', '2'], ['a', '1']]);
+    expect(result.canonical).toBeUndefined();
+  });
+
+  it('rejects an unknown scheme name from a hand-edited profile', () => {
+    expect(() => createSigner('hmac-md5' as never, 's')).toThrow(UsageError);
+  });
+});
