@@ -1,0 +1,334 @@
+/**
+ * Argument validation shared by the data commands. Every parser either returns the value in
+ * the form the client sends or throws a UsageError (exit 2) with one clear line, so a handler
+ * can check everything before a single request goes out.
+ */
+import { createInterface } from 'node:readline';
+import { UsageError, CancelledError } from '../errors.js';
+import type { Settings } from '../config/types.js';
+import type { QueryParams } from '../spec/signing.js';
+import { normalizeHex32 } from '../spec/ids.js';
+import type { ParentType } from '../spec/types.js';
+import { SECRET_PARAMS, redact } from '../redact.js';
+import type { HttpMethod } from '../client/types.js';
+import type { Column } from '../output/types.js';
+import type { Factory } from './factory.js';
+
+/** The subset of the factory's IO streams a confirmation prompt needs. */
+export interface PromptIO {
+  stdin: NodeJS.ReadableStream;
+  stderr: NodeJS.WritableStream;
+  stdinIsTTY: boolean;
+  stderrIsTTY: boolean;
+}
+
+/** Shown in quotes inside error messages: control characters escaped, long values cut. */
+export function quote(value: string): string {
+  const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+  return JSON.stringify(shown);
+}
+
+/** A 32-hex-digit uid in lower case. Anything else is a usage error pointing at `udcli user`. */
+export function parseUid(value: string | undefined, name = 'uid'): string {
+  if (value === undefined || value === '') {
+    throw new UsageError(`missing ${name}: expected 32 hex digits`);
+  }
+  const uid = normalizeHex32(value.trim());
+  if (uid) return uid;
+  const looksLikeName = /^[^\s/?#]+$/.test(value) && !/^[0-9a-f]+$/i.test(value);
+  throw new UsageError(`invalid ${name} ${quote(value)}: expected 32 hex digits`, {
+    hint: looksLikeName
+      ? `use \`udcli user ${value}\` to find the uid of a username`
+      : 'a uid is 32 hex digits, e.g. 01e528d59829836fd23b09085b56edab; `udcli user <name>` finds one',
+  });
+}
+
+/** A 32-hex-digit id such as user_id or auth_token, without the username hint. */
+export function parseHex32(value: string | undefined, name: string): string {
+  if (value === undefined || value === '') throw new UsageError(`missing ${name}: expected 32 hex digits`);
+  const id = normalizeHex32(value.trim());
+  if (!id) throw new UsageError(`invalid ${name} ${quote(value)}: expected 32 hex digits`);
+  return id;
+}
+
+export type UserRef = { kind: 'uid'; uid: string } | { kind: 'username'; username: string };
+
+/** `user <uid|username>`: 32 hex digits is a uid, anything else (or --username) a username. */
+export function parseUserRef(value: string, forceUsername = false): UserRef {
+  if (!forceUsername) {
+    const uid = normalizeHex32(value.trim());
+    if (uid) return { kind: 'uid', uid };
+  }
+  if (value.trim() === '') throw new UsageError('missing username: give a uid (32 hex digits) or a username');
+  if (hasControlChars(value)) throw new UsageError(`invalid username ${quote(value)}: control characters`);
+  return { kind: 'username', username: value };
+}
+
+/**
+ * A studio-chosen key such as a developer_id or sku, sent as a query parameter: any text
+ * (`SPEED RUN/100%` and `héros+épée` are real keys) but not blank and no control characters.
+ */
+export function parseKey(value: string | undefined, name: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`missing ${name}`);
+  if (hasControlChars(value)) throw new UsageError(`invalid ${name} ${quote(value)}: must not contain control characters`);
+  return value;
+}
+
+/** A game id: a path element of several endpoints, so no whitespace, `/`, `?`, `#` or `\\`. */
+export function parseGameId(value: string, name = 'game id'): string {
+  const id = parseKey(value, name);
+  if (/[\s/?#\\]/.test(id)) throw new UsageError(`invalid ${name} ${quote(value)}: must not contain spaces, / ? # or \\`);
+  return id;
+}
+
+/** An integer written in decimal, within [min, max]. */
+export function parseInteger(value: string | number, name: string, range: { min?: number; max?: number } = {}): number {
+  const text = String(value).trim();
+  const { min, max } = range;
+  const bounds =
+    min !== undefined && max !== undefined
+      ? ` from ${min} to ${max}`
+      : min !== undefined
+        ? ` ≥ ${min}`
+        : max !== undefined
+          ? ` ≤ ${max}`
+          : '';
+  if (!/^[+-]?\d+$/.test(text)) throw new UsageError(`invalid ${name} ${quote(text)}: expected an integer${bounds}`);
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || (min !== undefined && n < min) || (max !== undefined && n > max)) {
+    throw new UsageError(`invalid ${name} ${quote(text)}: expected an integer${bounds}`);
+  }
+  return n;
+}
+
+/** parseInteger for an optional option value. */
+export function optionalInteger(
+  value: string | undefined,
+  name: string,
+  range: { min?: number; max?: number } = {},
+): number | undefined {
+  return value === undefined ? undefined : parseInteger(value, name, range);
+}
+
+/**
+ * Achievement progress: a fraction 0..1 (`0.5`, `.25`, `1`) or a percentage `0%`..`100%`
+ * (`75%`, `12.5%`). Returns the fraction the service takes.
+ */
+export function parseProgress(value: string): number {
+  const text = value.trim();
+  const pct = /^(\d+(?:\.\d*)?|\.\d+)%$/.exec(text);
+  if (pct) {
+    const n = Number(pct[1]);
+    if (n > 100) throw new UsageError(`invalid progress ${quote(value)}: a percentage must be from 0% to 100%`);
+    return n / 100;
+  }
+  if (/^(\d+(?:\.\d*)?|\.\d+)$/.test(text)) {
+    const n = Number(text);
+    if (n <= 1) return n;
+  }
+  throw new UsageError(`invalid progress ${quote(value)}: expected a fraction from 0 to 1 (e.g. 0.5) or a percentage (e.g. 75%)`);
+}
+
+/** `Game` or `Website`, any case. */
+export function parseParentType(value: string, name = 'type'): ParentType {
+  const lower = value.trim().toLowerCase();
+  if (lower === 'game') return 'Game';
+  if (lower === 'website') return 'Website';
+  throw new UsageError(`invalid ${name} ${quote(value)}: expected Game or Website`);
+}
+
+/** One of a fixed set of values (compared case-insensitively, returned as listed). */
+export function parseChoice<T extends string>(value: string, name: string, choices: readonly T[]): T {
+  const found = choices.find((c) => c.toLowerCase() === value.trim().toLowerCase());
+  if (found === undefined) throw new UsageError(`invalid ${name} ${quote(value)}: expected one of ${choices.join(', ')}`);
+  return found;
+}
+
+/** Throws when more than one of the named options was given. */
+export function exclusive(opts: Record<string, unknown>, ...names: string[]): void {
+  const given = names.filter((n) => opts[n] !== undefined && opts[n] !== false);
+  if (given.length > 1) {
+    throw new UsageError(`${given.map(flag).join(' and ')} cannot be used together`);
+  }
+}
+
+/** `offset` → `--offset`, `developerId` → `--developer-id`. */
+export function flag(optionName: string): string {
+  return `--${optionName.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/**
+ * The game a command works on: the explicit one, else the profile's game_id. With neither, a
+ * usage error before anything is sent (cli.md "Commands").
+ */
+export function resolveGame(explicit: string | undefined, settings: Pick<Settings, 'gameId'>, howToPass: string): string {
+  if (explicit !== undefined) return parseGameId(explicit);
+  if (settings.gameId !== undefined && settings.gameId !== '') return parseGameId(settings.gameId, 'game_id in the profile');
+  throw new UsageError(`no game: ${howToPass} or set game_id in the profile`, {
+    hint: 'udcli config set game_id <id>   (or set UDCLI_GAME_ID)',
+  });
+}
+
+/** `-f name=value` pairs of `udcli api`, in the order given. */
+export function parseFieldPairs(values: readonly string[]): Array<[string, string]> {
+  return values.map((v) => {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new UsageError(`invalid field ${quote(v)}: expected name=value`);
+    return [v.slice(0, eq), v.slice(eq + 1)];
+  });
+}
+
+export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+export interface ApiPath {
+  path: string;
+  /** Parameters written after `?` in the path argument. */
+  query: Array<[string, string]>;
+  /** The site (login, token generator) rather than the REST service. */
+  base: 'api' | 'site';
+}
+
+/**
+ * The path argument of `udcli api`: relative to the base URL, leading `/` optional; anything not
+ * under /services/, /service/ or /login is taken as a REST path and gets /services/rest/v1/.
+ */
+export function parseApiPath(value: string): ApiPath {
+  const text = value.trim();
+  if (text === '') throw new UsageError('missing path, e.g. users/01e528d59829836fd23b09085b56edab.json');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    throw new UsageError(`invalid path ${quote(value)}: give a path relative to the base URL`, {
+      hint: 'use --base-url (or the profile) to choose the server',
+    });
+  }
+  if (hasControlChars(text) || /\s/.test(text) || text.includes('#')) {
+    throw new UsageError(`invalid path ${quote(value)}: must not contain spaces, control characters or #`);
+  }
+  const q = text.indexOf('?');
+  let path = q < 0 ? text : text.slice(0, q);
+  const query: Array<[string, string]> = q < 0 ? [] : [...new URLSearchParams(text.slice(q + 1))];
+  if (!path.startsWith('/')) path = `/${path}`;
+  if (path.split('/').some((seg) => seg === '..' || seg === '.')) {
+    throw new UsageError(`invalid path ${quote(value)}: must not contain . or .. segments`);
+  }
+  const site = path.startsWith('/service/') || path === '/login' || path.startsWith('/login/');
+  if (!site && !path.startsWith('/services/')) path = `/services/rest/v1${path}`;
+  return { path, query, base: site ? 'site' : 'api' };
+}
+
+/**
+ * A canonical string (METHOD\npath\nquery) with every secret parameter's value redacted, for
+ * --dry-run. Idempotent: redacting an already-redacted string changes nothing.
+ */
+export function redactCanonical(canonical: string): string {
+  const lines = canonical.split('\n');
+  if (lines.length < 3) return canonical;
+  const query = lines.slice(2).join('\n');
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const name = safeDecode(pair.slice(0, eq));
+      if (!SECRET_PARAMS.has(name)) return pair;
+      return `${pair.slice(0, eq)}=${redact(safeDecode(pair.slice(eq + 1)))}`;
+    })
+    .join('&');
+  return [lines[0], lines[1], redacted].join('\n');
+}
+
+/** ISO 8601 (UTC, seconds) from Unix seconds given as a number or a numeric string; '' otherwise. */
+export function isoFromSeconds(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isFinite(n)) return '';
+  const d = new Date(n * 1000);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('.000Z', 'Z');
+}
+
+/** A cell: strings and numbers as text, null/undefined/false as blank. */
+export function cellText(value: unknown): string {
+  if (value === undefined || value === null || value === false) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * Asks a yes/no question on a terminal (prompt on stderr, answer from stdin). Returns true when
+ * it need not ask: `--yes`, or stdin/stderr not a terminal (scripts and CI). Any answer but
+ * y/yes throws CancelledError, so nothing is sent.
+ */
+export async function confirm(io: PromptIO, question: string, options: { yes: boolean }): Promise<void> {
+  if (options.yes || !io.stdinIsTTY || !io.stderrIsTTY) return;
+  io.stderr.write(`${question} [y/N] `);
+  const answer = await readLine(io.stdin);
+  if (answer === null || !/^\s*(y|yes)\s*$/i.test(answer)) {
+    throw new CancelledError('cancelled: nothing was changed');
+  }
+}
+
+/** One line from a stream, or null at its end. */
+export function readLine(input: NodeJS.ReadableStream): Promise<string | null> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input, terminal: false });
+    let done = false;
+    const finish = (line: string | null) => {
+      if (done) return;
+      done = true;
+      rl.close();
+      resolve(line);
+    };
+    rl.once('line', (line) => finish(line));
+    rl.once('close', () => finish(null));
+  });
+}
+
+/** True when any parameter named `name` is present. */
+export function hasParam(params: QueryParams, name: string): boolean {
+  return params.some(([n]) => n === name);
+}
+
+function hasControlChars(value: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(value);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Prints one reply: the body exactly as received with --raw, else the payload as an item.
+ * Shared by the data commands so --raw behaves the same everywhere.
+ */
+export async function printItem<T extends object>(
+  factory: Pick<Factory, 'globals' | 'output'>,
+  reply: { payload: T; bodyText: string },
+  columns: ReadonlyArray<Column<T>>,
+): Promise<void> {
+  const out = await factory.output();
+  if (factory.globals().raw) out.raw(reply.bodyText);
+  else out.item(reply.payload, columns);
+}
+
+/** printItem for a list payload. */
+export async function printList<T extends object>(
+  factory: Pick<Factory, 'globals' | 'output'>,
+  reply: { payload: T[]; bodyText: string },
+  columns: ReadonlyArray<Column<T>>,
+): Promise<void> {
+  const out = await factory.output();
+  if (factory.globals().raw) out.raw(reply.bodyText);
+  else await out.list(reply.payload ?? [], columns);
+}
+
+/** --raw prints one reply as received; a command that pages through many cannot honour it. */
+export function rejectRawWithAll(factory: Pick<Factory, 'globals'>, all: boolean | undefined): void {
+  if (all && factory.globals().raw) {
+    throw new UsageError('--raw prints one reply as received and cannot be combined with --all', {
+      hint: 'page with --limit/--offset, or drop --raw',
+    });
+  }
+}

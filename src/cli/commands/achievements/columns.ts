@@ -1,0 +1,41 @@
+import type { Column } from '../../../output/types.js';
+import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../../spec/types.js';
+import { cellText } from '../../args.js';
+
+export const DEFINITION_COLUMNS: ReadonlyArray<Column<AchievementDefinition>> = [
+  { key: 'id', header: 'ID', cell: (d) => cellText(d.id) },
+  { key: 'developer_id', header: 'DEVELOPER ID', cell: (d) => cellText(d.developer_id) },
+  { key: 'name', header: 'NAME', cell: (d) => cellText(d.name) },
+  { key: 'target_value', header: 'TARGET', cell: (d) => cellText(d.target_value) },
+  { key: 'score', header: 'SCORE', cell: (d) => cellText(d.score) },
+  { key: 'state', header: 'STATE', cell: (d) => cellText(d.state) },
+];
+
+/** `3/10 (30%)`; tolerant of numbers sent as strings and of missing fields. */
+export function progressText(a: { current_value?: unknown; target_value?: unknown; percent_complete?: unknown }): string {
+  const current = cellText(a.current_value);
+  const target = cellText(a.target_value);
+  const pct = Number(a.percent_complete);
+  const percent = a.percent_complete === undefined || a.percent_complete === null || !Number.isFinite(pct) ? '' : `${pct}%`;
+  const ratio = target === '' ? current : `${current}/${target}`;
+  return percent === '' ? ratio : `${ratio} (${percent})`;
+}
+
+export const USER_ACHIEVEMENT_COLUMNS: ReadonlyArray<Column<UserAchievement>> = [
+  { key: 'developer_id', header: 'DEVELOPER ID', cell: (a) => cellText(a.developer_id) },
+  { key: 'name', header: 'NAME', cell: (a) => cellText(a.name) },
+  { key: 'percent_complete', header: 'PROGRESS', cell: progressText },
+  { key: 'state', header: 'STATE', cell: (a) => cellText(a.state) },
+  { key: 'completed_date', header: 'COMPLETED', cell: (a) => cellText(a.completed_date) },
+];
+
+export const UPDATE_COLUMNS: ReadonlyArray<Column<AchievementUpdate>> = [
+  { key: 'developer_id', header: 'DEVELOPER ID', cell: (u) => cellText(u.developer_id) },
+  { key: 'state', header: 'STATE', cell: (u) => cellText(u.state) },
+  { key: 'current_value', header: 'VALUE', cell: (u) => cellText(u.current_value) },
+  {
+    key: 'percent_complete',
+    header: 'PERCENT',
+    cell: (u) => (Number.isFinite(Number(u.percent_complete)) ? `${Number(u.percent_complete)}%` : cellText(u.percent_complete)),
+  },
+];

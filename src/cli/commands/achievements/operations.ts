@@ -1,0 +1,72 @@
+/**
+ * One user's achievement changes, as functions of (client, uid, ...) so the command handlers
+ * and the batch runner (@FILE in place of <uid>) share them. Arguments are already validated;
+ * these only talk to the service and throw its typed errors.
+ */
+import type { AchievementTarget, ApiClient, Reply } from '../../../client/types.js';
+import type { Settings } from '../../../config/types.js';
+import type { AchievementUpdate, ParentType, UserAchievement } from '../../../spec/types.js';
+import { parseKey, parseParentType, resolveGame } from '../../args.js';
+
+/** Signed PUT increment=N (N ≥ 1). Not idempotent: the client never retries it once sent. */
+export function incrementAchievement(
+  client: ApiClient,
+  uid: string,
+  target: AchievementTarget,
+  by: number,
+): Promise<Reply<AchievementUpdate>> {
+  return client.changeUserAchievement(uid, target, { increment: by });
+}
+
+/** Signed PUT progress=P (0..1): total progress, so safe to repeat. */
+export function setAchievementProgress(
+  client: ApiClient,
+  uid: string,
+  target: AchievementTarget,
+  progress: number,
+): Promise<Reply<AchievementUpdate>> {
+  return client.changeUserAchievement(uid, target, { progress });
+}
+
+/** Signed PUT reset=1: back to the start value, state Started. */
+export function resetAchievement(client: ApiClient, uid: string, target: AchievementTarget): Promise<Reply<AchievementUpdate>> {
+  return client.changeUserAchievement(uid, target, { reset: true });
+}
+
+/** DELETE: the reply is the user achievement as it was; 404 when the user has no record of it. */
+export function deleteAchievement(client: ApiClient, uid: string, target: AchievementTarget): Promise<Reply<UserAchievement>> {
+  return client.deleteUserAchievement(uid, target);
+}
+
+/** The user's current record of one achievement, or null when there is none (for before/after views). */
+export async function readAchievement(client: ApiClient, uid: string, target: AchievementTarget): Promise<UserAchievement | null> {
+  const reply = await client.listUserAchievements(uid, {
+    type: target.type,
+    pid: target.pid,
+    developerId: target.developerId,
+  });
+  return (reply.payload ?? []).find((a) => a.developer_id === target.developerId) ?? null;
+}
+
+/**
+ * Which achievement a command means: --game (else the profile's game_id, else a usage error),
+ * --type (else the profile's type) and the developer_id argument. Throws UsageError; sends nothing.
+ */
+export function resolveAchievementTarget(
+  settings: Pick<Settings, 'gameId' | 'type'>,
+  opts: { game?: string; type?: string },
+  developerId: string,
+): AchievementTarget {
+  const key = parseKey(developerId, 'developer_id');
+  return { ...resolveParent(settings, opts), developerId: key };
+}
+
+/** The parent (type and game or website id) from --type/--game, else the profile. Throws UsageError. */
+export function resolveParent(
+  settings: Pick<Settings, 'gameId' | 'type'>,
+  opts: { game?: string; type?: string },
+): { type: ParentType; pid: string } {
+  const type = opts.type === undefined ? settings.type : parseParentType(opts.type);
+  const pid = resolveGame(opts.game, settings, 'pass --game ID');
+  return { type, pid };
+}

@@ -1,0 +1,45 @@
+/** `udcli api <METHOD> <path>`: any request, printing the reply exactly as the server sent it. */
+import type { Command } from 'commander';
+import type { Factory } from '../../factory.js';
+
+export interface ApiOptions {
+  field?: string[];
+  sign?: boolean;
+  dryRun?: boolean;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function register(program: Command, factory: Factory): void {
+  program
+    .command('api')
+    .description('Send any request and print the reply as received')
+    .argument('<method>', 'GET, POST, PUT or DELETE (any case)')
+    .argument(
+      '<path>',
+      'relative to the base URL; paths not under /services/, /service/ or /login get /services/rest/v1/ in front',
+    )
+    .option('-f, --field <name=value>', 'a query parameter (repeatable); api_key is added unless you give one', collect)
+    .option('--sign', 'sign the request (timestamp and signature) with the profile\'s signing secret')
+    .option('--dry-run', 'print the request and the canonical string it would sign, secrets redacted; send nothing')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The reply body is printed as received, also for errors (the exit code still tells',
+        'what happened: 3 for 401/403, 4 for 404, 1 for other API errors).',
+        '',
+        'Examples:',
+        '  $ udcli api GET users/01e528d59829836fd23b09085b56edab.json',
+        '  $ udcli api GET users/demo_player.json -f username=1',
+        '  $ udcli api PUT achievements/user/01e528d59829836fd23b09085b56edab.json \\',
+        '      -f type=Game -f pid=1001 -f developer_id=FIRST_WIN -f increment=1 --sign --dry-run',
+      ].join('\n'),
+    )
+    .action(async (method: string, path: string, opts: ApiOptions) => {
+      const { run } = await import('./request.js');
+      await run(factory, { method, path }, opts);
+    });
+}

@@ -1,0 +1,80 @@
+import type { HttpMethod, RequestSpec } from '../../../client/types.js';
+import type { Factory } from '../../factory.js';
+import { ApiError } from '../../../errors.js';
+import { HTTP_METHODS, hasParam, parseApiPath, parseChoice, parseFieldPairs, redactCanonical } from '../../args.js';
+import { redactUrl } from '../../../redact.js';
+import { confirmMutation } from '../../safety.js';
+import type { ApiOptions } from './index.js';
+
+/** Anything but a GET (after a `method` override) to the service may change data; site requests (login, tokens) do not. */
+export function changesData(spec: RequestSpec): boolean {
+  if (spec.base === 'site') return false;
+  const override = spec.query?.find(([name]) => name === 'method')?.[1];
+  const effective = (override ?? spec.method).toUpperCase();
+  return effective !== 'GET';
+}
+
+/** Builds the request `udcli api` sends, from already-given arguments. Throws UsageError. */
+export function buildRequest(args: { method: string; path: string }, opts: ApiOptions): RequestSpec {
+  const method = parseChoice<HttpMethod>(args.method, 'method', HTTP_METHODS);
+  const { path, query, base } = parseApiPath(args.path);
+  const params = [...query, ...parseFieldPairs(opts.field ?? [])];
+  // A `method` parameter overrides the verb on the server (spec 4.3): a GET carrying method=put
+  // is a PUT there, so only a plain GET or DELETE is treated as safe to repeat.
+  const overridden = params.some(([name]) => name === 'method');
+  const spec: RequestSpec = {
+    method,
+    path,
+    query: params,
+    idempotent: !overridden && (method === 'GET' || method === 'DELETE'),
+    base,
+  };
+  if (opts.sign) spec.sign = true;
+  // An api_key given with -f replaces the profile's instead of being sent twice.
+  if (hasParam(params, 'api_key')) spec.withoutApiKey = true;
+  return spec;
+}
+
+export async function run(factory: Factory, args: { method: string; path: string }, opts: ApiOptions): Promise<void> {
+  const spec = buildRequest(args, opts);
+  if (!opts.dryRun && changesData(spec)) {
+    await confirmMutation(factory, await factory.settings(), `${spec.method} ${spec.path}`);
+  }
+  const client = await factory.client();
+  const out = await factory.output();
+
+  if (opts.dryRun) {
+    const prepared = client.prepare(spec);
+    const shown = {
+      method: prepared.method,
+      url: redactUrl(prepared.redactedUrl),
+      ...(prepared.canonical === undefined ? {} : { canonical: redactCanonical(prepared.canonical) }),
+    };
+    const explicit = factory.globals().output;
+    if (explicit === 'json' || explicit === 'ndjson') {
+      out.item(shown, [
+        { key: 'method', header: 'METHOD', cell: (r) => r.method },
+        { key: 'url', header: 'URL', cell: (r) => r.url },
+        { key: 'canonical', header: 'CANONICAL', cell: (r) => r.canonical ?? '' },
+      ]);
+      return;
+    }
+    out.text(`${shown.method} ${shown.url}`);
+    if (shown.canonical !== undefined) {
+      out.text('');
+      out.text('canonical string (signed):');
+      for (const line of shown.canonical.split('\n')) out.text(`  ${line}`);
+    }
+    out.info('dry run: nothing was sent');
+    return;
+  }
+
+  try {
+    const reply = await out.spin(`${spec.method} ${spec.path}`, () => client.request(spec));
+    out.raw(reply.bodyText);
+  } catch (err) {
+    // Print what the server sent, then let main map the error to its exit code.
+    if (err instanceof ApiError && err.bodyText !== undefined && err.bodyText !== '') out.raw(err.bodyText);
+    throw err;
+  }
+}

@@ -1,0 +1,33 @@
+import type { Factory } from '../../factory.js';
+import { UsageError } from '../../../errors.js';
+import { exclusive, optionalInteger, parseUid, printList, rejectRawWithAll } from '../../args.js';
+import { FRIEND_COLUMNS } from '../user/columns.js';
+import type { FriendsOptions } from './index.js';
+
+/** The service's page size cap (spec 4.6). */
+export const FRIENDS_MAX_LIMIT = 500;
+
+export async function run(factory: Factory, args: { uid: string }, opts: FriendsOptions): Promise<void> {
+  const uid = parseUid(args.uid);
+  exclusive(opts as Record<string, unknown>, 'offset', 'page');
+  const limit = optionalInteger(opts.limit, '--limit', { min: 1, max: FRIENDS_MAX_LIMIT });
+  const offset = optionalInteger(opts.offset, '--offset', { min: 0 });
+  const page = optionalInteger(opts.page, '--page', { min: 1 });
+  if (opts.all && (opts.limit !== undefined || opts.offset !== undefined || opts.page !== undefined)) {
+    throw new UsageError('--all fetches every friend and cannot be combined with --limit, --offset or --page');
+  }
+  rejectRawWithAll(factory, opts.all);
+
+  const client = await factory.client();
+  const out = await factory.output();
+  if (opts.all) {
+    await out.list(client.iterateFriends(uid, FRIENDS_MAX_LIMIT), FRIEND_COLUMNS);
+    return;
+  }
+  const query: { limit?: number; offset?: number; page?: number } = {};
+  if (limit !== undefined) query.limit = limit;
+  if (offset !== undefined) query.offset = offset;
+  if (page !== undefined) query.page = page;
+  const reply = await out.spin('Fetching friends', () => client.getFriends(uid, query));
+  await printList(factory, reply, FRIEND_COLUMNS);
+}

@@ -1,0 +1,73 @@
+/** `udcli products list|give|take`. */
+import type { Command } from 'commander';
+import type { Factory } from '../../factory.js';
+
+export interface ProductOptions {
+  game?: string;
+  type?: string;
+}
+
+export interface ListOptions extends ProductOptions {
+  sku?: string;
+}
+
+export interface GiveOptions extends ProductOptions {
+  qty?: string;
+  post?: boolean;
+}
+
+export interface TakeOptions extends ProductOptions {
+  qty?: string;
+}
+
+const UID = '01e528d59829836fd23b09085b56edab';
+
+function parentOptions(cmd: Command): Command {
+  return cmd
+    .option('--game <id>', "the game (default: the profile's game_id)")
+    .option('--type <type>', "Game or Website (default: the profile's type, else Game)");
+}
+
+export function register(program: Command, factory: Factory): void {
+  const products = program
+    .command('products')
+    .description('Products (premium content) a user holds; give and take units')
+    .addHelpText('after', `\nExample:\n  $ udcli products list ${UID}`);
+
+  parentOptions(products.command('list').description('List the products a user holds').argument('<uid>', 'the user (32 hex digits)'))
+    .option('--sku <sku>', 'only this product')
+    .addHelpText('after', `\nExamples:\n  $ udcli products list ${UID}\n  $ udcli products list ${UID} --sku GOLD_PACK -o csv`)
+    .action(async (uid: string, opts: ListOptions) => {
+      const { run } = await import('./list.js');
+      await run(factory, { uid }, opts);
+    });
+
+  parentOptions(
+    products
+      .command('give')
+      .description('Give units of a product (signed PUT increment, or POST with --post)')
+      .argument('<uid>', 'the user (32 hex digits)')
+      .argument('<sku>', 'the product'),
+  )
+    .option('--qty <n>', 'units to give, an integer ≥ 1', '1')
+    .option('--post', 'send an unsigned POST grant (a purchase or gift) instead of a signed PUT')
+    .addHelpText('after', `\nExample:\n  $ udcli products give ${UID} GOLD_PACK --qty 3`)
+    .action(async (uid: string, sku: string, opts: GiveOptions) => {
+      const { run } = await import('./give.js');
+      await run(factory, { uid, sku }, opts);
+    });
+
+  parentOptions(
+    products
+      .command('take')
+      .description('Take units of a product away (signed PUT decrement; exit 1 if the user holds fewer)')
+      .argument('<uid>', 'the user (32 hex digits)')
+      .argument('<sku>', 'the product'),
+  )
+    .option('--qty <n>', 'units to take, an integer ≥ 1', '1')
+    .addHelpText('after', `\nExample:\n  $ udcli products take ${UID} GOLD_PACK --qty 1`)
+    .action(async (uid: string, sku: string, opts: TakeOptions) => {
+      const { run } = await import('./take.js');
+      await run(factory, { uid, sku }, opts);
+    });
+}

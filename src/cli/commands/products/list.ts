@@ -1,0 +1,20 @@
+import type { Factory } from '../../factory.js';
+import type { ParentType } from '../../../spec/types.js';
+import { parseKey, parseParentType, parseUid, printList, resolveGame } from '../../args.js';
+import { PRODUCT_COLUMNS, forFields } from './columns.js';
+import type { ListOptions } from './index.js';
+
+export async function run(factory: Factory, args: { uid: string }, opts: ListOptions): Promise<void> {
+  const uid = parseUid(args.uid);
+  const sku = opts.sku === undefined ? undefined : parseKey(opts.sku, 'sku');
+  const explicitType = opts.type === undefined ? undefined : parseParentType(opts.type);
+  const settings = await factory.settings();
+  const parentId = resolveGame(opts.game, settings, 'pass --game ID');
+  const query: { parentId: string; type?: ParentType; sku?: string } = { parentId, type: explicitType ?? settings.type };
+  if (sku !== undefined) query.sku = sku;
+
+  const client = await factory.client();
+  const out = await factory.output();
+  const reply = await out.spin('Fetching products', () => client.listProducts(uid, query));
+  await printList(factory, { bodyText: reply.bodyText, payload: forFields(reply.payload ?? [], factory.globals().fields) }, PRODUCT_COLUMNS);
+}

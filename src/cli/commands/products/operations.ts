@@ -1,0 +1,58 @@
+/**
+ * One user's product changes, as functions of (client, uid, ...) so the command handlers and
+ * the batch runner (@FILE in place of <uid>) share them. Arguments are already validated.
+ */
+import type { ApiClient, ProductTarget, Reply } from '../../../client/types.js';
+import type { Settings } from '../../../config/types.js';
+import { ApiError } from '../../../errors.js';
+import type { ProductEntry } from '../../../spec/types.js';
+import { parseKey, parseParentType, resolveGame } from '../../args.js';
+
+/**
+ * Adds `qty` units: signed PUT increment=true, or with via 'post' an unsigned POST grant (a
+ * purchase or gift). Neither is idempotent; the client never retries them once sent.
+ */
+export function giveProduct(
+  client: ApiClient,
+  uid: string,
+  target: ProductTarget,
+  qty: number,
+  via: 'put' | 'post' = 'put',
+): Promise<Reply<ProductEntry>> {
+  return via === 'post' ? client.grantProduct(uid, target, qty) : client.adjustProduct(uid, target, qty, 'increment');
+}
+
+/** Removes `qty` units (signed PUT decrement=true). More than held: ApiError 409, nothing changes. */
+export async function takeProduct(client: ApiClient, uid: string, target: ProductTarget, qty: number): Promise<Reply<ProductEntry>> {
+  try {
+    return await client.adjustProduct(uid, target, qty, 'decrement');
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 409 && err.hint === undefined) {
+      err.hint = `the user holds fewer than ${qty} of ${target.sku}; nothing was changed (see \`udcli products list ${uid} --sku ${target.sku}\`)`;
+    }
+    throw err;
+  }
+}
+
+/** The user's current entry for the sku, or null when they hold none (for before/after views). */
+export async function readProduct(client: ApiClient, uid: string, target: ProductTarget): Promise<ProductEntry | null> {
+  const query: { parentId: string; type?: ProductTarget['type']; sku: string } = { parentId: target.parentId, sku: target.sku };
+  if (target.type !== undefined) query.type = target.type;
+  const reply = await client.listProducts(uid, query);
+  return (reply.payload ?? []).find((e) => e?.product?.sku === target.sku) ?? null;
+}
+
+/**
+ * Which product a command means: --game (else the profile's game_id, else a usage error),
+ * --type (else the profile's type) and the sku argument. Throws UsageError; sends nothing.
+ */
+export function resolveProductTarget(
+  settings: Pick<Settings, 'gameId' | 'type'>,
+  opts: { game?: string; type?: string },
+  sku: string,
+): ProductTarget {
+  const key = parseKey(sku, 'sku');
+  const type = opts.type === undefined ? settings.type : parseParentType(opts.type);
+  const parentId = resolveGame(opts.game, settings, 'pass --game ID');
+  return { parentId, type, sku: key };
+}

@@ -1,0 +1,130 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/spec/demo.js';
+import { json, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+
+const UID = DEMO.user.uid;
+const SECRETS = [DEMO.game.apiKey, DEMO.game.signingSecret];
+/** The demo player's friend count in the demo seed (more than two pages of 500). */
+const DEMO_FRIENDS = 1200;
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await startTestEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+async function udcli(args: string[], o: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  const r = await env.run(args, o);
+  for (const s of SECRETS) {
+    expect(r.stdout, `stdout of ${args.join(' ')}`).not.toContain(s);
+    expect(r.stderr, `stderr of ${args.join(' ')}`).not.toContain(s);
+  }
+  return r;
+}
+
+interface Friend {
+  uid: string;
+  username: string;
+  gender?: string;
+  plays_game?: string;
+}
+
+
+/** A base URL nothing listens on: a usage error there (exit 2, not 5) proves nothing was sent. */
+async function nowhere(): Promise<NodeJS.ProcessEnv> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return { UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_SITE_URL: `http://127.0.0.1:${port}` };
+}
+
+describe('udcli friends', () => {
+  it('prints one page as a JSON array (server default 500)', async () => {
+    const r = await udcli(['friends', UID, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const friends = json<Friend[]>(r);
+    expect(friends).toHaveLength(500);
+    for (const f of friends) expect(f.uid).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('--page N is the same as --offset (N-1)*limit', async () => {
+    const byPage = json<Friend[]>(await udcli(['friends', UID, '--limit', '7', '--page', '3', '--json']));
+    const byOffset = json<Friend[]>(await udcli(['friends', UID, '--limit', '7', '--offset', '14', '--json']));
+    expect(byPage).toHaveLength(7);
+    expect(byPage.map((f) => f.uid)).toEqual(byOffset.map((f) => f.uid));
+    const first = json<Friend[]>(await udcli(['friends', UID, '--limit', '7', '--json']));
+    expect(first.map((f) => f.uid)).not.toEqual(byPage.map((f) => f.uid));
+  });
+
+  it('--all -o ndjson streams every friend, one object a line', async () => {
+    const r = await udcli(['friends', UID, '--all', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(DEMO_FRIENDS);
+    const uids = new Set(lines.map((l) => (JSON.parse(l) as Friend).uid));
+    expect(uids.size).toBe(DEMO_FRIENDS);
+  });
+
+  it('--all -o csv has a header and a row per friend', async () => {
+    const r = await udcli(['friends', UID, '--all', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split(/\r?\n/);
+    expect(lines[0]!.toLowerCase()).toContain('uid');
+    expect(lines).toHaveLength(DEMO_FRIENDS + 1);
+  });
+
+  it('a table shows the columns uid, username, gender, plays game', async () => {
+    const r = await udcli(['friends', UID, '--limit', '3', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    const header = r.stdout.split('\n')[0]!.toUpperCase();
+    for (const h of ['UID', 'USERNAME', 'GENDER', 'PLAYS GAME']) expect(header).toContain(h);
+    const friends = json<Friend[]>(await udcli(['friends', UID, '--limit', '3', '--json']));
+    for (const f of friends) expect(r.stdout).toContain(f.username);
+  });
+
+  it.each([
+    [['--offset', '5', '--page', '2'], /--offset and --page cannot be used together/],
+    [['--limit', '0'], /invalid --limit "0"/],
+    [['--limit', '501'], /invalid --limit "501"/],
+    [['--page', '0'], /invalid --page "0"/],
+    [['--offset', '-1'], /--offset/],
+    [['--all', '--limit', '10'], /--all/],
+  ])('usage error (exit 2, nothing sent): %j', async (extra, message) => {
+    const r = await udcli(['friends', UID, ...extra, '--verbose'], { env: await nowhere() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/^→ /m); // no request line in the --verbose trace
+  });
+
+  it('a username in place of a uid: exit 2 with a hint to look it up', async () => {
+    const r = await udcli(['friends', DEMO.user.username]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('invalid uid "demo_player": expected 32 hex digits');
+    expect(r.stderr).toContain('udcli user demo_player');
+  });
+
+  it('a wrong api key: exit 3', async () => {
+    const r = await udcli(['friends', UID], { env: { UDCLI_API_KEY: 'f'.repeat(32) } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/api_key/);
+    expect(r.stderr).not.toContain('f'.repeat(32));
+  });
+
+  it('an unknown user: exit 4', async () => {
+    const r = await udcli(['friends', '0'.repeat(32)]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/not found/);
+  });
+
+  it('--verbose shows the requests of every page, api key redacted', async () => {
+    const r = await udcli(['friends', UID, '--all', '-o', 'ndjson', '--verbose']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.match(/\/friends\//g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(r.stderr).toContain('0123…cdef');
+  });
+});

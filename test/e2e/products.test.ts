@@ -1,0 +1,158 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/spec/demo.js';
+import { json, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+
+const UID = DEMO.user.uid;
+const SECRETS = [DEMO.game.apiKey, DEMO.game.signingSecret];
+
+interface Entry {
+  purchase: { success: boolean; data: { quantity: number } | false; message: string };
+  product: { id: number; sku: string; name: string; type: string; price: string };
+}
+
+let env: TestEnv;
+/** A product the demo player holds in the demo seed. */
+let sku: string;
+
+beforeAll(async () => {
+  env = await startTestEnv();
+  const held = json<Entry[]>(await env.run(['products', 'list', UID, '--json']));
+  if (held.length === 0) throw new Error('the demo seed gives the demo player no products');
+  sku = held[0]!.product.sku;
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+async function udcli(args: string[], o: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  const r = await env.run(args, o);
+  for (const s of SECRETS) {
+    expect(r.stdout, `stdout of ${args.join(' ')}`).not.toContain(s);
+    expect(r.stderr, `stderr of ${args.join(' ')}`).not.toContain(s);
+  }
+  return r;
+}
+
+async function quantity(): Promise<number> {
+  const r = await udcli(['products', 'list', UID, '--sku', sku, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  const entry = json<Entry[]>(r).find((e) => e.product.sku === sku);
+  return entry && entry.purchase.data ? entry.purchase.data.quantity : 0;
+}
+
+
+/** A base URL nothing listens on: a usage error there (exit 2, not 5) proves nothing was sent. */
+async function nowhere(): Promise<NodeJS.ProcessEnv> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return { UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_SITE_URL: `http://127.0.0.1:${port}` };
+}
+
+describe('udcli products', () => {
+  it('lists the products held, as JSON and as a table with the quantity', async () => {
+    const r = await udcli(['products', 'list', UID, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const entries = json<Entry[]>(r);
+    const table = await udcli(['products', 'list', UID, '-o', 'table']);
+    expect(table.code, table.stderr).toBe(0);
+    const header = table.stdout.split('\n')[0]!.toUpperCase();
+    for (const h of ['SKU', 'NAME', 'TYPE', 'QUANTITY', 'PRICE']) expect(header).toContain(h);
+    for (const e of entries) {
+      const line = table.stdout.split('\n').find((l) => l.includes(e.product.sku));
+      expect(line, e.product.sku).toBeDefined();
+      expect(line).toContain(e.product.price);
+      if (e.purchase.data) expect(line).toMatch(new RegExp(`\\b${e.purchase.data.quantity}\\b`));
+    }
+  });
+
+  it('--sku narrows to one product; csv has the columns as a header', async () => {
+    const one = json<Entry[]>(await udcli(['products', 'list', UID, '--sku', sku, '--json']));
+    expect(one.map((e) => e.product.sku)).toEqual([sku]);
+    const csv = await udcli(['products', 'list', UID, '--sku', sku, '-o', 'csv']);
+    expect(csv.stdout.split(/\r?\n/)[0]!.toLowerCase()).toBe('sku,name,type,quantity,price');
+  });
+
+  it('--fields picks product fields and the quantity', async () => {
+    const before = await quantity();
+    const r = await udcli(['products', 'list', UID, '--sku', sku, '--json', '--fields', 'sku,quantity']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toEqual([{ sku, quantity: before }]);
+  });
+
+  it('give --qty 3 (signed PUT) then list shows 3 more', async () => {
+    const before = await quantity();
+    const r = await udcli(['products', 'give', UID, sku, '--qty', '3', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json<Entry>(r).product.sku).toBe(sku);
+    expect(await quantity()).toBe(before + 3);
+  });
+
+  it('give --post (unsigned grant) adds one by default', async () => {
+    const before = await quantity();
+    const r = await udcli(['products', 'give', UID, sku, '--post', '--json'], { env: { UDCLI_SIGNING_SECRET: 'unused-for-post' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await quantity()).toBe(before + 1);
+  });
+
+  it('take --qty 2 removes two', async () => {
+    const before = await quantity();
+    const r = await udcli(['products', 'take', UID, sku, '--qty', '2', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const entry = json<Entry>(r);
+    expect(entry.purchase.data && entry.purchase.data.quantity).toBe(before - 2);
+    expect(await quantity()).toBe(before - 2);
+  });
+
+  it('take more than held: exit 1, "insufficient quantity", nothing changes', async () => {
+    const before = await quantity();
+    const r = await udcli(['products', 'take', UID, sku, '--qty', String(before + 1)]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^udcli: .*insufficient quantity/);
+    expect(await quantity()).toBe(before);
+  });
+
+  it.each([
+    [['give', UID, 'SKU', '--qty', '0'], /invalid --qty "0"/],
+    [['give', UID, 'SKU', '--qty', '1.5'], /invalid --qty "1.5"/],
+    [['take', UID, 'SKU', '--qty', '-2'], /--qty/],
+    [['give', 'demo_player', 'SKU'], /invalid uid "demo_player"/],
+    [['list', UID, '--type', 'shop'], /expected Game or Website/],
+  ])('usage error (exit 2, nothing sent): %j', async (args, message) => {
+    const r = await udcli(['products', ...args, '--verbose'], { env: await nowhere() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/^→ /m); // no request line in the --verbose trace
+  });
+
+  it('a sku with non-ASCII characters and a plus sign', async () => {
+    const odd = 'héros+épée';
+    const give = await udcli(['products', 'give', UID, odd, '--qty', '2', '--json']);
+    expect(give.code, give.stderr).toBe(0);
+    expect(json<Entry>(give).product.sku).toBe(odd);
+    const list = json<Entry[]>(await udcli(['products', 'list', UID, '--sku', odd, '--json']));
+    expect(list.map((e) => [e.product.sku, e.purchase.data && e.purchase.data.quantity])).toEqual([[odd, 2]]);
+  });
+
+  it('an unknown sku: exit 4', async () => {
+    const r = await udcli(['products', 'give', UID, 'NO_SUCH_SKU']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/not found/);
+  });
+
+  it('a wrong api key: exit 3', async () => {
+    const r = await udcli(['products', 'list', UID], { env: { UDCLI_API_KEY: 'e'.repeat(32) } });
+    expect(r.code).toBe(3);
+  });
+
+  it('--verbose on a signed PUT keeps the secrets out of stderr', async () => {
+    const r = await udcli(['products', 'give', UID, sku, '--verbose', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('PUT');
+    expect(r.stderr).toContain('0123…cdef');
+    expect(r.stderr).not.toMatch(/[0-9a-f]{64}/);
+  });
+});
