@@ -1,0 +1,108 @@
+/** What `sandbox info` and `sandbox start` tell the user: URLs and the demo credentials. */
+import { LOGIN_PATH, TOKEN_GENERATOR_PATH } from '../../../sandbox/constants.js';
+import { DEMO_FACTS, DEMO_FRIEND_COUNT } from '../../../sandbox/seed/demo-data.js';
+import { API_PREFIX } from '../../../spec/types.js';
+import { DEMO } from '../../../spec/demo.js';
+
+export interface SandboxDescription {
+  running: boolean;
+  pid: number | null;
+  url: string;
+  base_url: string;
+  site_url: string;
+  api_prefix: string;
+  login: string;
+  token_generator: string;
+  database: string;
+  games: Array<{ id: string; name: string; launchable: boolean; api_key: string; signing_secret: string }>;
+  partner: { game_id: string; api_key: string; signing_secret: string; note: string };
+  users: Array<{ username: string; uid: string; note: string }>;
+  generated_users: string;
+  user_count: number;
+  achievements: Array<{ game_id: string; developer_id: string; name: string; target_value: number; state: string }>;
+  products: Array<{ game_id: string; sku: string; name: string; type: string; price: string }>;
+}
+
+export function describeSandbox(url: string, database: string, running: { pid: number } | null): SandboxDescription {
+  return {
+    running: running !== null,
+    pid: running?.pid ?? null,
+    url,
+    base_url: url,
+    site_url: url,
+    api_prefix: API_PREFIX,
+    login: `POST ${url}${LOGIN_PATH}?username=${DEMO.user.username}`,
+    token_generator: `GET ${url}${TOKEN_GENERATOR_PATH}/${DEMO.game.id}`,
+    database,
+    games: DEMO_FACTS.games.map((g) => ({
+      id: g.id,
+      name: g.name,
+      launchable: g.launchable,
+      api_key: g.apiKey,
+      signing_secret: g.signingSecret,
+    })),
+    partner: {
+      game_id: DEMO_FACTS.partner.gameId,
+      api_key: DEMO_FACTS.partner.apiKey,
+      signing_secret: DEMO_FACTS.partner.signingSecret,
+      note: 'may omit the signature on achievement PUTs (never on products)',
+    },
+    users: DEMO_FACTS.users.map((u) => ({ username: u.username, uid: u.uid, note: u.note })),
+    generated_users: DEMO_FACTS.generatedUsers,
+    user_count: DEMO_FACTS.userCount,
+    achievements: DEMO_FACTS.achievements.map((a) => ({
+      game_id: a.gameId,
+      developer_id: a.developerId,
+      name: a.name,
+      target_value: a.targetValue,
+      state: a.state,
+    })),
+    products: DEMO_FACTS.products.map((p) => ({ game_id: p.gameId, sku: p.sku, name: p.name, type: p.type, price: p.price })),
+  };
+}
+
+/** The short credentials block printed by `sandbox start`. */
+export function credentialLines(url: string): string[] {
+  const [game, second] = DEMO_FACTS.games;
+  const lines = [`  base/site url   ${url}   (API under ${API_PREFIX})`];
+  if (game) lines.push(`  game ${game.id}       ${game.name}: api_key ${game.apiKey}  signing secret ${game.signingSecret}`);
+  lines.push(`  partner key     ${DEMO_FACTS.partner.apiKey}  signing secret ${DEMO_FACTS.partner.signingSecret}`);
+  if (second) lines.push(`  game ${second.id}       ${second.name}: api_key ${second.apiKey}  signing secret ${second.signingSecret}`);
+  lines.push(`  demo user       ${DEMO.user.username}  uid ${DEMO.user.uid}  (${DEMO_FRIEND_COUNT.toLocaleString('en-US')} friends)`);
+  lines.push(`  test token      POST ${url}${LOGIN_PATH}?username=${DEMO.user.username}, then GET ${url}${TOKEN_GENERATOR_PATH}/${DEMO.game.id} with its cookie`);
+  return lines;
+}
+
+export function describeText(d: SandboxDescription): string {
+  const out: string[] = [];
+  out.push(d.running ? `sandbox running at ${d.url} (pid ${d.pid})` : `sandbox not running (start it: udcli sandbox start); default URL ${d.url}`);
+  out.push('');
+  out.push(`  base url         ${d.base_url}   (API under ${d.api_prefix})`);
+  out.push(`  site url         ${d.site_url}`);
+  out.push(`  login            ${d.login}`);
+  out.push(`  token generator  ${d.token_generator}   (with the login cookie)`);
+  out.push(`  database         ${d.database}`);
+  out.push('');
+  out.push('games (sandbox-only demo credentials)');
+  for (const g of d.games) {
+    out.push(`  ${g.id}  ${g.name}${g.launchable ? ' (launchable)' : ''}`);
+    out.push(`        api_key         ${g.api_key}`);
+    out.push(`        signing secret  ${g.signing_secret}`);
+  }
+  out.push(`  partner key of game ${d.partner.game_id}: ${d.partner.note}`);
+  out.push(`        api_key         ${d.partner.api_key}`);
+  out.push(`        signing secret  ${d.partner.signing_secret}`);
+  out.push('');
+  out.push(`users (${d.user_count.toLocaleString('en-US')} in all; the others are ${d.generated_users})`);
+  const width = Math.max(...d.users.map((u) => u.username.length));
+  for (const u of d.users) out.push(`  ${u.username.padEnd(width)}  ${u.uid}  ${u.note}`);
+  out.push('');
+  out.push('achievements (developer_id)');
+  for (const a of d.achievements) {
+    out.push(`  game ${a.game_id}  ${JSON.stringify(a.developer_id).padEnd(22)} ${a.name}, target ${a.target_value}${a.state === 'Active' ? '' : ` (${a.state}, hidden)`}`);
+  }
+  out.push('');
+  out.push('products (sku)');
+  for (const p of d.products) out.push(`  game ${p.game_id}  ${JSON.stringify(p.sku).padEnd(22)} ${p.name}, ${p.type}, ${p.price}`);
+  return `${out.join('\n')}\n`;
+}

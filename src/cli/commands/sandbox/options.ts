@@ -1,0 +1,123 @@
+/**
+ * Option values of `udcli sandbox ...`, checked before anything runs: a bad value is a
+ * UsageError (exit 2) naming the option. Pure, so it loads nothing of the server.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { UsageError } from '../../../errors.js';
+import { DEMO } from '../../../spec/demo.js';
+
+export type SeedMode = 'demo' | 'none';
+
+export interface StartOptions {
+  port: number;
+  host: string;
+  /** Absolute path or ':memory:'; undefined = the default database. */
+  db: string | undefined;
+  seed: SeedMode;
+  tokenTtlSeconds: number | undefined;
+  rateLimitPerSecond: number | undefined;
+  detach: boolean;
+}
+
+export interface RawStartOptions {
+  port?: string;
+  host?: string;
+  db?: string;
+  seed?: string;
+  tokenTtl?: string;
+  rateLimit?: string;
+  detach?: boolean;
+}
+
+export interface SeedOptions {
+  db: string | undefined;
+  users: number;
+  friends: number;
+  achievements: number;
+  products: number;
+  seed: string;
+  json: boolean;
+}
+
+export interface RawSeedOptions {
+  db?: string;
+  users?: string;
+  friends?: string;
+  achievements?: string;
+  products?: string;
+  seed?: string;
+  json?: boolean;
+}
+
+export const SEED_DEFAULTS = { users: 1000, friends: 500, achievements: 10, products: 5, seed: '1' } as const;
+
+export function parseInteger(option: string, value: string, min: number, max: number): number {
+  const text = value.trim();
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return Number(text);
+}
+
+export function parsePort(value: string): number {
+  return parseInteger('--port', value, 0, 65_535);
+}
+
+/** `N/s` or `N`: requests per second per api_key. */
+export function parseRateLimit(value: string): number {
+  const m = /^\s*(\d+)\s*(?:\/\s*s(?:ec(?:ond)?)?)?\s*$/i.exec(value);
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > 1_000_000) {
+    throw new UsageError(`--rate-limit must look like 10/s (requests per second, at least 1), got "${value}"`);
+  }
+  return Number(m[1]);
+}
+
+export function parseSeedMode(value: string): SeedMode {
+  if (value === 'demo' || value === 'none') return value;
+  throw new UsageError(`--seed must be demo or none, got "${value}"`);
+}
+
+export function parseHost(value: string): string {
+  if (!/^[A-Za-z0-9.:[\]%-]{1,255}$/.test(value)) throw new UsageError(`--host must be a host name or address, got "${value}"`);
+  return value.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** ':memory:' stays; any other path is made absolute (it is recorded in the pid file). */
+export function parseDbPath(value: string | undefined, cwd: string = process.cwd()): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError('--db must be a file path or :memory:');
+  if (value === ':memory:') return value;
+  return isAbsolute(value) ? value : resolve(cwd, value);
+}
+
+export function parseStartOptions(raw: RawStartOptions): StartOptions {
+  return {
+    port: raw.port === undefined ? DEMO.port : parsePort(raw.port),
+    host: raw.host === undefined ? DEMO.host : parseHost(raw.host),
+    db: parseDbPath(raw.db),
+    seed: raw.seed === undefined ? 'demo' : parseSeedMode(raw.seed),
+    tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger('--token-ttl', raw.tokenTtl, 1, 30 * 86_400),
+    rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
+    detach: raw.detach === true,
+  };
+}
+
+export function parseSeedOptions(raw: RawSeedOptions): SeedOptions {
+  const users = raw.users === undefined ? SEED_DEFAULTS.users : parseInteger('--users', raw.users, 0, 5_000_000);
+  const friendsDefault = Math.min(SEED_DEFAULTS.friends, users);
+  const friends = raw.friends === undefined ? friendsDefault : parseInteger('--friends', raw.friends, 0, 5_000_000);
+  if (friends > users) throw new UsageError(`--friends (${friends}) cannot be more than --users (${users}): the friends are generated users`);
+  const seed = raw.seed ?? SEED_DEFAULTS.seed;
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(seed)) throw new UsageError(`--seed must be 1-32 letters, digits, - or _, got "${seed}"`);
+  const db = parseDbPath(raw.db);
+  if (db === ':memory:') throw new UsageError('--db :memory: would be thrown away at once; give a file');
+  return {
+    db,
+    users,
+    friends,
+    achievements: raw.achievements === undefined ? SEED_DEFAULTS.achievements : parseInteger('--achievements', raw.achievements, 0, 10_000),
+    products: raw.products === undefined ? SEED_DEFAULTS.products : parseInteger('--products', raw.products, 0, 10_000),
+    seed,
+    json: raw.json === true,
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The record of the running sandbox (`<dataDir>/sandbox.pid`, JSON), written by `sandbox start`
+ * once it listens and removed when it stops. `status`, `stop`, `reset` and `info` read it, and
+ * trust it only when the process is alive and answers on the URL with the same pid.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { STATUS_PATH } from '../../../sandbox/constants.js';
+import { pidFilePath } from '../../../sandbox/paths.js';
+
+export interface PidRecord {
+  pid: number;
+  port: number;
+  host: string;
+  url: string;
+  db: string;
+  startedAt: string;
+  detached: boolean;
+  log?: string;
+}
+
+export type SandboxState =
+  | { state: 'none' }
+  /** The pid file names a process that is gone. */
+  | { state: 'stale'; record: PidRecord }
+  /** The process is alive but does not answer as the sandbox. */
+  | { state: 'unresponsive'; record: PidRecord }
+  | { state: 'running'; record: PidRecord };
+
+export function readPidFile(path: string): PidRecord | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const value = JSON.parse(text) as Partial<PidRecord>;
+    if (typeof value.pid === 'number' && typeof value.url === 'string' && typeof value.db === 'string') {
+      return value as PidRecord;
+    }
+  } catch {
+    // A torn or hand-edited file: treat as no record.
+  }
+  return undefined;
+}
+
+/** Written to a temp file and renamed, so readers never see half a record. */
+export function writePidFile(path: string, record: PidRecord): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temp, path);
+}
+
+/** Removes the pid file, but only if it still names `pid` (another sandbox may own it now). */
+export function removePidFile(path: string, pid?: number): void {
+  if (pid !== undefined && readPidFile(path)?.pid !== pid) return;
+  rmSync(path, { force: true });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid the sandbox at `url` reports, or null when nothing (or something else) answers. */
+export async function probe(url: string, timeoutMs = 1500): Promise<number | null> {
+  try {
+    const response = await fetch(`${url}${STATUS_PATH}`, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) return null;
+    const body = (await response.json()) as { service?: unknown; pid?: unknown };
+    return body.service === 'udcli-sandbox' && typeof body.pid === 'number' ? body.pid : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function sandboxState(env: NodeJS.ProcessEnv): Promise<SandboxState> {
+  const record = readPidFile(pidFilePath(env));
+  if (!record) return { state: 'none' };
+  if (!isAlive(record.pid)) return { state: 'stale', record };
+  return (await probe(record.url)) === record.pid ? { state: 'running', record } : { state: 'unresponsive', record };
+}
+
+export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return !isAlive(pid);
+}

@@ -1,0 +1,152 @@
+/**
+ * `udcli sandbox start`: in the foreground until SIGINT/SIGTERM, or `--detach`ed: a child
+ * `udcli sandbox start` with its output in the data dir's log, awaited until it answers.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UdcliError, UsageError } from '../../../errors.js';
+import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
+import type { RunningSandbox } from '../../../sandbox/server.js';
+import type { Factory } from '../../factory.js';
+import { credentialLines } from './describe.js';
+import { parseStartOptions, type RawStartOptions, type StartOptions } from './options.js';
+import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
+
+export interface StartDeps {
+  /** Resolves when the foreground sandbox should stop; default: SIGINT, SIGTERM or SIGHUP. */
+  waitForStop?: (sandbox: RunningSandbox) => Promise<unknown>;
+  /** What runs `udcli` for --detach; default: this Node and bin/udcli.js. */
+  cli?: { command: string; args: string[] };
+  /** How long --detach waits for the child to answer. */
+  detachTimeoutMs?: number;
+}
+
+const BIN = fileURLToPath(new URL('../../../../bin/udcli.js', import.meta.url));
+
+export function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    const onSignal = (signal: NodeJS.Signals) => {
+      for (const s of signals) process.off(s, onSignal);
+      resolve(signal);
+    };
+    for (const s of signals) process.on(s, onSignal);
+  });
+}
+
+export async function startCommand(factory: Factory, raw: RawStartOptions, deps: StartDeps = {}): Promise<void> {
+  const options = parseStartOptions(raw);
+  if (options.detach) await startDetached(factory, options, deps);
+  else await startForeground(factory, options, deps);
+}
+
+async function startForeground(factory: Factory, options: StartOptions, deps: StartDeps): Promise<void> {
+  const { stdout, stderr, env } = factory.io;
+  const dbPath = options.db ?? defaultDatabasePath(env);
+  const pidPath = pidFilePath(env);
+  const before = await sandboxState(env);
+
+  const { startSandbox } = await import('../../../sandbox/server.js');
+  const sandbox = await startSandbox({
+    port: options.port,
+    host: options.host,
+    dbPath,
+    seed: options.seed,
+    ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
+    ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
+  });
+  // The pid file names "the" sandbox for status/stop/reset; a second one does not take it over.
+  const ownsPidFile = before.state !== 'running';
+  try {
+    if (ownsPidFile) {
+      writePidFile(pidPath, {
+        pid: process.pid,
+        port: sandbox.port,
+        host: sandbox.host,
+        url: sandbox.url,
+        db: sandbox.dbPath,
+        startedAt: new Date().toISOString(),
+        detached: env.UDCLI_SANDBOX_DETACHED === '1',
+        ...(env.UDCLI_SANDBOX_DETACHED === '1' ? { log: logFilePath(env) } : {}),
+      });
+    }
+    stdout.write(`${sandbox.url}\n`);
+    stderr.write(
+      `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath})\n` +
+        (options.seed === 'demo' ? `${credentialLines(sandbox.url).join('\n')}\n` : '') +
+        'Press Ctrl-C to stop.\n',
+    );
+    await (deps.waitForStop ?? waitForSignal)(sandbox);
+    stderr.write('stopping the sandbox\n');
+  } finally {
+    await sandbox.close();
+    if (ownsPidFile) removePidFile(pidPath, process.pid);
+  }
+}
+
+function logTail(path: string, lines = 15): string {
+  try {
+    return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+async function startDetached(factory: Factory, options: StartOptions, deps: StartDeps): Promise<void> {
+  const { stdout, stderr, env } = factory.io;
+  const current = await sandboxState(env);
+  if (current.state === 'running' || current.state === 'unresponsive') {
+    throw new UsageError(`a sandbox is already running at ${current.record.url} (pid ${current.record.pid})`, {
+      hint: 'stop it first: udcli sandbox stop',
+    });
+  }
+  const pidPath = pidFilePath(env);
+  if (current.state === 'stale') removePidFile(pidPath, current.record.pid);
+
+  const dbPath = options.db ?? defaultDatabasePath(env);
+  const logPath = logFilePath(env);
+  mkdirSync(dataDir(env), { recursive: true });
+  if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
+  const args = ['sandbox', 'start', '--port', String(options.port), '--host', options.host, '--db', dbPath, '--seed', options.seed];
+  if (options.tokenTtlSeconds !== undefined) args.push('--token-ttl', String(options.tokenTtlSeconds));
+  if (options.rateLimitPerSecond !== undefined) args.push('--rate-limit', `${options.rateLimitPerSecond}/s`);
+  const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
+
+  const log = openSync(logPath, 'a');
+  let child;
+  try {
+    child = spawn(cli.command, [...cli.args, ...args], {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: { ...env, UDCLI_SANDBOX_DETACHED: '1', NO_COLOR: '1' },
+      windowsHide: true,
+    });
+  } finally {
+    closeSync(log);
+  }
+  const childPid = child.pid;
+  const outcome: { exit: string | null; error: Error | null } = { exit: null, error: null };
+  child.on('exit', (code, signal) => (outcome.exit = code === null ? `signal ${signal}` : `exit code ${code}`));
+  child.on('error', (error) => (outcome.error = error));
+
+  const deadline = Date.now() + (deps.detachTimeoutMs ?? 20_000);
+  let url: string | null = null;
+  while (Date.now() < deadline && url === null) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (outcome.error) throw new UdcliError(`cannot start the sandbox: ${outcome.error.message}`, { cause: outcome.error });
+    if (outcome.exit !== null || childPid === undefined) break;
+    const record = readPidFile(pidPath);
+    if (record?.pid === childPid && (await probe(record.url)) === childPid) url = record.url;
+  }
+  if (url === null) {
+    if (childPid !== undefined && outcome.exit === null && isAlive(childPid)) child.kill('SIGTERM');
+    const tail = logTail(logPath);
+    const why = outcome.exit !== null ? `it exited during start-up (${outcome.exit})` : 'it did not answer in time';
+    throw new UdcliError(`the detached sandbox did not start: ${why}`, { hint: tail ? `log ${logPath}:\n${tail}` : `see ${logPath}` });
+  }
+  child.unref();
+  stdout.write(`${url}\n`);
+  stderr.write(`udcli sandbox running in the background at ${url} (pid ${childPid}); log ${logPath}\nstop it with: udcli sandbox stop\n`);
+}

@@ -1,0 +1,26 @@
+/** `udcli sandbox status`: is the recorded sandbox running? Not running is an error (exit 1). */
+import { UdcliError } from '../../../errors.js';
+import { pidFilePath } from '../../../sandbox/paths.js';
+import type { Factory } from '../../factory.js';
+import { wantsJson } from './json.js';
+import { sandboxState } from './pidfile.js';
+
+export async function statusCommand(factory: Factory, raw: { json?: boolean }): Promise<void> {
+  const { stdout, env } = factory.io;
+  const current = await sandboxState(env);
+  if (current.state === 'running') {
+    const r = current.record;
+    if (wantsJson(factory, raw.json)) {
+      stdout.write(`${JSON.stringify({ running: true, pid: r.pid, url: r.url, port: r.port, host: r.host, db: r.db, started_at: r.startedAt, detached: r.detached, log: r.log ?? null }, null, 2)}\n`);
+    } else {
+      stdout.write(`running at ${r.url} (pid ${r.pid}${r.detached ? ', detached' : ''}, since ${r.startedAt})\ndatabase ${r.db}\n`);
+    }
+    return;
+  }
+  if (current.state === 'unresponsive') {
+    throw new UdcliError(`the sandbox (pid ${current.record.pid}) does not answer at ${current.record.url}`, {
+      hint: `if the process is not a sandbox any more, delete ${pidFilePath(env)}`,
+    });
+  }
+  throw new UdcliError('the sandbox is not running', { hint: 'start it with: udcli sandbox start --detach' });
+}

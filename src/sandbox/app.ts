@@ -1,0 +1,125 @@
+/**
+ * Builds the sandbox HTTP app (does not listen). One error shape for everything under
+ * /services/rest/v1 and for unknown paths: the envelope, never a stack trace. Framework
+ * errors (bad URL encoding, oversized bodies, malformed HTTP) become 4xx envelopes too.
+ */
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { SandboxDatabase } from './database.js';
+import { envelope, formatOfPath } from './http/envelope.js';
+import { ApiFailure, fail, shown } from './http/failure.js';
+import { allowedMethods, apiPathMatcher, registerApiRoutes, sendFailure } from './http/pipeline.js';
+import { splitTarget } from './http/query.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import { API_ROUTES } from './routes/index.js';
+import { registerSiteRoutes } from './routes/site.js';
+import { systemClock } from './time.js';
+
+export interface BuildAppOptions {
+  db: SandboxDatabase;
+  /** Lifetime of tokens from the token generator; default 900 s. */
+  tokenTtlSeconds?: number;
+  /** Requests per second per api_key (or per client address without a key); unset = no limit. */
+  rateLimitPerSecond?: number;
+  /** The clock (ms since the epoch): tests move it to check expiry and the timestamp window. */
+  nowMs?: () => number;
+  /** Fastify's logger (pino, to stdout). Off by default: the sandbox also runs embedded in the CLI. */
+  logger?: boolean;
+}
+
+export const DEFAULT_TOKEN_TTL_SECONDS = 900;
+/** Bodies are never read (parameters go in the query), but bounded all the same. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+const MAX_PARAM_LENGTH = 256;
+
+/** A raw HTTP response for requests Node could not even parse (no Fastify request exists). */
+function clientErrorResponse(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'request too large: headers or URL too long']
+      : error.code === 'HPE_INVALID_METHOD'
+        ? [405, 'Method Not Allowed', 'method not allowed: unknown HTTP method']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'request timeout']
+          : [400, 'Bad Request', 'invalid parameter: request (malformed HTTP)'];
+  const body = JSON.stringify(envelope(status, message, null));
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+export function buildApp(options: BuildAppOptions): FastifyInstance {
+  const { db } = options;
+  const clock = options.nowMs ?? systemClock;
+  const rateLimit = options.rateLimitPerSecond;
+  if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit > 0)) {
+    throw new RangeError(`rateLimitPerSecond must be a positive integer, got ${rateLimit}`);
+  }
+  const tokenTtlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+  if (!(Number.isInteger(tokenTtlSeconds) && tokenTtlSeconds > 0)) {
+    throw new RangeError(`tokenTtlSeconds must be a positive integer, got ${tokenTtlSeconds}`);
+  }
+
+  const formatOf = (request: FastifyRequest) => formatOfPath(splitTarget(request.url).path);
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    exposeHeadRoutes: false,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    routerOptions: {
+      maxParamLength: MAX_PARAM_LENGTH,
+      // The pipeline parses the query itself (signatures need it exactly as sent).
+      querystringParser: () => ({}),
+    },
+    clientErrorHandler: clientErrorResponse,
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const failure =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? fail.invalidParameter('path', 'too long')
+          : fail.invalidParameter('path', 'bad URL encoding');
+      void sendFailure(reply, formatOf(request), failure);
+    },
+  });
+
+  // Parameters travel in the query string; any body, of any content type, is read (bounded) and ignored.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, _body, done) => done(null, undefined));
+
+  registerApiRoutes(app, API_ROUTES, {
+    repos: db.repos,
+    clock,
+    rateLimiter: rateLimit === undefined ? null : createRateLimiter(rateLimit),
+  });
+  registerSiteRoutes(app, { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() });
+
+  const matchApiPath = apiPathMatcher(API_ROUTES);
+  app.setNotFoundHandler((request, reply) => {
+    const { path } = splitTarget(request.url);
+    const route = matchApiPath(path);
+    // A path of ours with a verb Fastify does not route (TRACE, PROPFIND, ...): 405, not 404.
+    const failure = route ? fail.methodNotAllowed(request.method, allowedMethods(route)) : fail.notFound(`path ${shown(path)}`);
+    return sendFailure(reply, formatOf(request), failure);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const format = formatOf(request);
+    if (error instanceof ApiFailure) return sendFailure(reply, format, error);
+    const status = error.statusCode ?? 500;
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) return sendFailure(reply, format, fail.payloadTooLarge());
+    if (status === 415) return sendFailure(reply, format, new ApiFailure(415, 'invalid parameter: content-type (unreadable)'));
+    if (status >= 400 && status < 500) {
+      return sendFailure(reply, format, new ApiFailure(status, `invalid parameter: request (${shown(error.message, 80)})`));
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendFailure(reply, format, fail.internal());
+  });
+
+  return app;
+}

@@ -1,0 +1,6 @@
+/** Fixed paths and names of the sandbox site, shared with the CLI without loading the server. */
+export const SESSION_COOKIE = 'udcli_sandbox_session';
+export const LOGIN_PATH = '/login';
+export const TOKEN_GENERATOR_PATH = '/service/user-auth-token-generator';
+/** Answers `{status, service: 'udcli-sandbox', pid, started_on}`: proves which process listens. */
+export const STATUS_PATH = '/_sandbox/status';

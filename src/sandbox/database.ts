@@ -1,0 +1,85 @@
+/**
+ * The sandbox database: one better-sqlite3 connection with its schema migrated and its
+ * repositories prepared. File databases use WAL, so a sandbox killed with SIGKILL keeps every
+ * committed change, and a second process (a seed run, an embedded sandbox) can share the file.
+ */
+import Database from 'better-sqlite3';
+import { UdcliError } from '../errors.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.js';
+import { createRepositories, type Repositories } from './repositories/index.js';
+
+export interface SandboxDatabase {
+  /** The file path, or ':memory:'. */
+  readonly path: string;
+  /** The raw connection (repositories hold all SQL; this is for transactions and tests). */
+  readonly sqlite: Database.Database;
+  readonly repos: Repositories;
+  /** Runs fn in one immediate (write-locking) transaction; a throw rolls everything back. */
+  transaction<T>(fn: () => T): T;
+  /** True when nothing was ever seeded: no games and no users. */
+  isEmpty(): boolean;
+  /** Schema version (PRAGMA user_version). */
+  schemaVersion(): number;
+  close(): void;
+}
+
+/** How long a writer waits for another process's write lock before failing. */
+const BUSY_TIMEOUT_MS = 5000;
+
+function migrate(sqlite: Database.Database, path: string): void {
+  const current = () => Number(sqlite.pragma('user_version', { simple: true }));
+  if (current() > LATEST_SCHEMA_VERSION) {
+    throw new UdcliError(`the sandbox database ${path} has schema version ${current()}, newer than this udcli knows (${LATEST_SCHEMA_VERSION})`, {
+      hint: 'upgrade udcli, or use another database with --db',
+    });
+  }
+  for (const migration of MIGRATIONS) {
+    // Re-checked inside the write lock: another process may have migrated meanwhile.
+    sqlite
+      .transaction(() => {
+        if (current() >= migration.version) return;
+        sqlite.exec(migration.sql);
+        sqlite.pragma(`user_version = ${migration.version}`);
+      })
+      .immediate();
+  }
+}
+
+/** Opens (creating if needed) and migrates the database at `path` (':memory:' allowed). */
+export function openDatabase(path: string): SandboxDatabase {
+  let sqlite: Database.Database;
+  try {
+    sqlite = new Database(path);
+  } catch (cause) {
+    throw new UdcliError(`cannot open the sandbox database ${path}: ${(cause as Error).message}`, { cause });
+  }
+  try {
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (path !== ':memory:' && path !== '') {
+      sqlite.pragma('journal_mode = WAL');
+      // In WAL mode NORMAL loses nothing when the process dies; only an OS crash can cost the last commits.
+      sqlite.pragma('synchronous = NORMAL');
+    }
+    sqlite.pragma('foreign_keys = ON');
+    migrate(sqlite, path);
+  } catch (error) {
+    sqlite.close();
+    if (error instanceof UdcliError) throw error;
+    throw new UdcliError(`cannot use the sandbox database ${path}: ${(error as Error).message}`, { cause: error });
+  }
+
+  const repos = createRepositories(sqlite);
+  const isEmpty = sqlite.prepare<[], { n: number }>('SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM users) AS n');
+
+  return {
+    path,
+    sqlite,
+    repos,
+    transaction: <T>(fn: () => T): T => sqlite.transaction(fn).immediate(),
+    isEmpty: () => (isEmpty.get()?.n ?? 0) === 0,
+    schemaVersion: () => Number(sqlite.pragma('user_version', { simple: true })),
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The one request pipeline of `/services/rest/v1`, in this order:
+ *   path (404) → method and `method` override (405) → rate limit (429) → api_key (401)
+ *   → parameters (400) → signature (403) → handler (404, 409) → envelope (JSON or XML).
+ * Every ApiFailure becomes the envelope with HTTP status = code; anything else goes to the
+ * app's error handler (500 `internal error`, no details to the client).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { normalizeApiKey } from '../../spec/ids.js';
+import { API_PREFIX } from '../../spec/types.js';
+import type { ApiKeyWithGame } from '../repositories/games.js';
+import type { Repositories } from '../repositories/index.js';
+import { toUnixSeconds, type Clock } from '../time.js';
+import type { ApiMethod, ApiRoute, BoundEndpoint, KeyRule } from './endpoint.js';
+import { contentType, envelope, serialize, type Format } from './envelope.js';
+import { ApiFailure, fail, shown } from './failure.js';
+import { parseQuery, splitTarget, type Query } from './query.js';
+import type { RateLimiter } from './rate-limit.js';
+import { verifySignature } from './signature.js';
+
+export interface PipelineDeps {
+  repos: Repositories;
+  clock: Clock;
+  rateLimiter: RateLimiter | null;
+}
+
+/** Methods routed to the pipeline; others known to Node get 405 from the not-found handler. */
+export const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+export function sendEnvelope(reply: FastifyReply, format: Format, code: number, message: string, payload: unknown): FastifyReply {
+  return reply
+    .code(code)
+    .header('content-type', contentType(format))
+    .header('cache-control', 'no-store')
+    .send(serialize(format, envelope(code, message, payload)));
+}
+
+export function sendFailure(reply: FastifyReply, format: Format, failure: ApiFailure): FastifyReply {
+  for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
+  return sendEnvelope(reply, format, failure.code, failure.message, null);
+}
+
+export function allowedMethods(route: ApiRoute): ApiMethod[] {
+  return Object.keys(route.methods) as ApiMethod[];
+}
+
+/** The verb the request means: the `method` override (GET/POST only) or the HTTP verb. */
+function effectiveMethod(httpMethod: string, query: Query): string {
+  if (!query.has('method')) return httpMethod === 'HEAD' ? 'GET' : httpMethod;
+  const override = query.get('method') ?? '';
+  if (httpMethod !== 'GET' && httpMethod !== 'POST') {
+    throw fail.invalidParameter('method', 'the override is accepted on GET and POST requests only');
+  }
+  if (!/^(get|put|delete)$/i.test(override)) throw fail.invalidParameter('method', 'expected get, put or delete');
+  return override.toUpperCase();
+}
+
+function resolveApiKey(rule: KeyRule, query: Query, repos: Repositories): ApiKeyWithGame | null {
+  let given: string | undefined;
+  try {
+    given = query.get('api_key');
+  } catch (error) {
+    if (rule === 'optional') return null;
+    throw error;
+  }
+  if (given === undefined) {
+    if (rule === 'optional') return null;
+    throw fail.missingApiKey();
+  }
+  const normalized = normalizeApiKey(given);
+  const key = normalized === null ? undefined : repos.games.findApiKey(normalized);
+  if (key) return key;
+  // The users service never fails on a bad key: it answers with the reduced user.
+  if (rule === 'optional') return null;
+  throw fail.invalidApiKey();
+}
+
+function rateLimitKey(query: Query, ip: string): string {
+  const raw = query.pairs.find(([name]) => name === 'api_key')?.[1];
+  const key = raw === undefined ? null : normalizeApiKey(raw);
+  return key ?? `ip:${ip}`;
+}
+
+/** `http://host:port` of the request, with a safe fallback for a junk Host header. */
+function originOf(request: FastifyRequest): string {
+  const host = request.headers.host ?? '';
+  return /^[A-Za-z0-9.[\]:-]{1,255}$/.test(host) ? `http://${host}` : `http://${request.socket.localAddress ?? '127.0.0.1'}`;
+}
+
+function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDeps) {
+  return async (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) => {
+    const { path, query: rawQuery } = splitTarget(request.url);
+    const match = /^(.+)\.(json|xml)$/.exec(request.params.file);
+    const format: Format = match?.[2] === 'xml' || (!match && /\.xml$/i.test(path)) ? 'xml' : 'json';
+    try {
+      const element = match?.[1];
+      if (element === undefined || (fixedName !== null && element !== fixedName)) {
+        throw fail.notFound(`path ${shown(path)}`);
+      }
+      const query = parseQuery(rawQuery);
+      const method = effectiveMethod(request.method, query);
+      const ep: BoundEndpoint | undefined = route.methods[method as ApiMethod];
+      if (!ep) throw fail.methodNotAllowed(method, allowedMethods(route));
+
+      const nowMs = deps.clock();
+      if (deps.rateLimiter) {
+        const retryAfter = deps.rateLimiter.hit(rateLimitKey(query, request.ip), nowMs);
+        if (retryAfter !== null) throw fail.rateLimited(retryAfter);
+      }
+      const apiKey = resolveApiKey(ep.apiKey, query, deps.repos);
+      const run = ep.prepare(query, element);
+      const now = toUnixSeconds(nowMs);
+      verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, query }, now);
+      const result = run({ repos: deps.repos, apiKey, now, origin: originOf(request) });
+      return sendEnvelope(reply, format, 200, result.message, result.payload);
+    } catch (error) {
+      if (error instanceof ApiFailure) return sendFailure(reply, format, error);
+      throw error;
+    }
+  };
+}
+
+/** Splits `/users/:id` into the directory and the fixed last segment (null for `:id`). */
+function splitRoutePath(path: string): { dir: string; fixedName: string | null } {
+  const slash = path.lastIndexOf('/');
+  const last = path.slice(slash + 1);
+  return { dir: path.slice(0, slash), fixedName: last === ':id' ? null : last };
+}
+
+/** A matcher for "is this path one of ours?" (405 rather than 404 for exotic methods). */
+export function apiPathMatcher(routes: readonly ApiRoute[]): (path: string) => ApiRoute | undefined {
+  const patterns = routes.map((route) => {
+    const { dir, fixedName } = splitRoutePath(route.path);
+    const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const last = fixedName === null ? '[^/]+' : escape(fixedName);
+    return { route, re: new RegExp(`^${escape(API_PREFIX + dir)}/${last}\\.(json|xml)$`) };
+  });
+  return (path) => patterns.find((p) => p.re.test(path))?.route;
+}
+
+export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[], deps: PipelineDeps): void {
+  for (const route of routes) {
+    const { dir, fixedName } = splitRoutePath(route.path);
+    app.route<{ Params: { file: string } }>({
+      method: [...ROUTED_METHODS],
+      url: `${API_PREFIX}${dir}/:file`,
+      handler: handlerFor(route, fixedName, deps),
+    });
+  }
+}
+

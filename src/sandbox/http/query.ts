@@ -1,0 +1,93 @@
+/**
+ * The query string, parsed by the sandbox itself (not the framework): the signature needs every
+ * pair exactly as sent, in order, repeats included; and junk must end in a 400 envelope.
+ */
+import { fail, shown } from './failure.js';
+
+export const QUERY_LIMITS = {
+  /** Raw query string length (the HTTP parser already caps the request line at 16 KiB). */
+  rawLength: 8192,
+  pairs: 64,
+  nameLength: 64,
+  valueLength: 1024,
+} as const;
+
+function decode(text: string, name: string): string {
+  try {
+    // Form convention: '+' is a space; a literal plus is sent as %2B.
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    throw fail.invalidParameter(name, 'bad percent-encoding');
+  }
+}
+
+export class Query {
+  constructor(readonly pairs: ReadonlyArray<readonly [string, string]>) {}
+
+  has(name: string): boolean {
+    return this.pairs.some(([n]) => n === name);
+  }
+
+  /**
+   * The value of `name`; undefined when absent or empty. Given more than once is an error:
+   * the sandbox never guesses which one was meant.
+   */
+  get(name: string): string | undefined {
+    let found: string | undefined;
+    let count = 0;
+    for (const [n, v] of this.pairs) {
+      if (n !== name) continue;
+      count++;
+      found = v;
+    }
+    if (count > 1) throw fail.invalidParameter(name, 'given more than once');
+    return found === '' ? undefined : found;
+  }
+
+  /** Like get, but a missing value is a 400. */
+  require(name: string): string {
+    const value = this.get(name);
+    if (value === undefined) throw fail.missingParameter(name);
+    return value;
+  }
+
+  /** The first of several names that is present (aliases: developer_id / dev_id). */
+  getAny(...names: string[]): { name: string; value: string } | undefined {
+    const present = names.filter((n) => this.get(n) !== undefined);
+    if (present.length > 1) throw fail.invalidParameter(present.join('/'), 'give only one of them');
+    const name = present[0];
+    return name === undefined ? undefined : { name, value: this.get(name)! };
+  }
+}
+
+export function parseQuery(raw: string): Query {
+  if (raw.length > QUERY_LIMITS.rawLength) throw fail.invalidParameter('query', `longer than ${QUERY_LIMITS.rawLength} characters`);
+  const pairs: Array<[string, string]> = [];
+  for (const part of raw.split('&')) {
+    if (part === '') continue;
+    if (pairs.length >= QUERY_LIMITS.pairs) throw fail.invalidParameter('query', `more than ${QUERY_LIMITS.pairs} parameters`);
+    const eq = part.indexOf('=');
+    const rawName = eq === -1 ? part : part.slice(0, eq);
+    const rawValue = eq === -1 ? '' : part.slice(eq + 1);
+    const name = decode(rawName, shown(rawName, 32));
+    if (name.length > QUERY_LIMITS.nameLength) throw fail.invalidParameter(shown(name, 32), 'name too long');
+    const value = decode(rawValue, shown(name, 32));
+    if (value.length > QUERY_LIMITS.valueLength) {
+      throw fail.invalidParameter(shown(name, 32), `longer than ${QUERY_LIMITS.valueLength} characters`);
+    }
+    pairs.push([name, value]);
+  }
+  return new Query(pairs);
+}
+
+/** The path and query of a request target as sent (origin-form or absolute-form). */
+export function splitTarget(url: string): { path: string; query: string } {
+  let target = url;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  if (scheme) target = target.slice(scheme[0].length) || '/';
+  const hash = target.indexOf('#');
+  if (hash !== -1) target = target.slice(0, hash);
+  const q = target.indexOf('?');
+  return q === -1 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
+}
+

@@ -1,0 +1,46 @@
+/**
+ * Where the sandbox keeps its files: the database, the pid file of a running sandbox and the
+ * log of a detached one. Pure functions of the environment, so tests point them at a temp dir.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PlatformInfo {
+  platform: NodeJS.Platform;
+  home: string;
+}
+
+const currentPlatform = (): PlatformInfo => ({ platform: process.platform, home: homedir() });
+
+/**
+ * `$UDCLI_DATA_DIR` if set, else `$XDG_DATA_HOME/udcli`, else the platform's per-user data
+ * directory: `~/.local/share/udcli`, `~/Library/Application Support/udcli` (macOS) or
+ * `%LOCALAPPDATA%/udcli` (Windows).
+ */
+export function dataDir(env: NodeJS.ProcessEnv = process.env, platform: PlatformInfo = currentPlatform()): string {
+  if (env.UDCLI_DATA_DIR) return env.UDCLI_DATA_DIR;
+  if (env.XDG_DATA_HOME) return join(env.XDG_DATA_HOME, 'udcli');
+  switch (platform.platform) {
+    case 'darwin':
+      return join(platform.home, 'Library', 'Application Support', 'udcli');
+    case 'win32':
+      return join(env.LOCALAPPDATA ?? join(platform.home, 'AppData', 'Local'), 'udcli');
+    default:
+      return join(platform.home, '.local', 'share', 'udcli');
+  }
+}
+
+/** `<dataDir>/sandbox.db` */
+export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env, platform?: PlatformInfo): string {
+  return join(dataDir(env, platform), 'sandbox.db');
+}
+
+/** JSON record of the running sandbox (pid, port, url, db), written by `udcli sandbox start`. */
+export function pidFilePath(env: NodeJS.ProcessEnv = process.env, platform?: PlatformInfo): string {
+  return join(dataDir(env, platform), 'sandbox.pid');
+}
+
+/** Output of a sandbox started with `--detach`. */
+export function logFilePath(env: NodeJS.ProcessEnv = process.env, platform?: PlatformInfo): string {
+  return join(dataDir(env, platform), 'sandbox.log');
+}

@@ -1,0 +1,112 @@
+/** Records (repositories) → resource shapes of the spec (section 2). */
+import type {
+  AchievementDefinition,
+  AchievementUpdate,
+  AuthenticatedUser,
+  ProductEntry,
+  User,
+  UserAchievement,
+} from '../spec/types.js';
+import type { DefinitionRecord, ProgressResult, UserAchievementRecord } from './repositories/achievements.js';
+import type { HeldProduct } from './repositories/products.js';
+import type { UserRecord } from './repositories/users.js';
+import { formatDateTime, formatNullableDateTime } from './time.js';
+
+export const AVATAR_SIZE = 96;
+
+export function avatarUrl(origin: string, uid: string): string {
+  return `${origin}/avatars/${uid}.svg?size=${AVATAR_SIZE}`;
+}
+
+export interface UserView {
+  /** Full fields (a valid api_key) or only uid, username, avatar. */
+  full: boolean;
+  /** plays_game for the key's launchable game; null leaves the field out. */
+  playsGame: boolean | null;
+  origin: string;
+}
+
+export function presentUser(user: UserRecord, view: UserView): User {
+  const out: User = { uid: user.uid, username: user.username, avatar: avatarUrl(view.origin, user.uid) };
+  if (view.full) {
+    out.gender = user.gender;
+    out.created_on = String(user.createdOn);
+  }
+  if (view.playsGame !== null) out.plays_game = view.playsGame ? '1' : '0';
+  return out;
+}
+
+export function presentAuthenticated(user: UserRecord): AuthenticatedUser {
+  return { uid: user.uid, username: user.username };
+}
+
+export function presentDefinition(def: DefinitionRecord): AchievementDefinition {
+  return {
+    id: def.id,
+    developer_id: def.developerId,
+    parent_id: def.parentId,
+    type: def.parentType,
+    name: def.name,
+    description: def.description,
+    admin_description: def.adminDescription,
+    icon: def.icon,
+    start_value: def.startValue,
+    target_value: def.targetValue,
+    score: def.score,
+    state: def.state,
+    completion_count: def.completionCount,
+    created_date: def.createdOn,
+    updated_date: def.updatedOn,
+    tags: def.tags,
+  };
+}
+
+export function presentUserAchievement(r: UserAchievementRecord): UserAchievement {
+  return {
+    id: r.id,
+    uid: r.uid,
+    achievement_id: r.achievementId,
+    parent_id: r.parentId,
+    current_value: r.currentValue,
+    percent_complete: r.percentComplete,
+    state: r.state,
+    started_date: formatDateTime(r.startedOn),
+    completed_date: formatNullableDateTime(r.completedOn),
+    updated_date: formatDateTime(r.updatedOn),
+    developer_id: r.developerId,
+    type: r.parentType,
+    name: r.name,
+    target_value: r.targetValue,
+  };
+}
+
+export function presentUpdate(r: ProgressResult): AchievementUpdate {
+  return { state: r.state, current_value: r.currentValue, percent_complete: r.percentComplete, developer_id: r.developerId };
+}
+
+function price(cents: number): string {
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+export function presentEntry(held: HeldProduct, message: string): ProductEntry {
+  const p = held.product;
+  return {
+    purchase: { success: true, data: { quantity: held.quantity }, message },
+    product: {
+      id: p.id,
+      sku: p.sku,
+      name: p.name,
+      description: p.description,
+      type: p.type,
+      price: price(p.priceCents),
+      display_order: p.displayOrder,
+      data: p.data,
+      media: { image: p.image },
+      status: p.status,
+      parent_type: p.parentType.toLowerCase(),
+      sold: p.sold,
+      created_on: formatDateTime(p.createdOn),
+      updated_on: formatDateTime(p.updatedOn),
+    },
+  };
+}

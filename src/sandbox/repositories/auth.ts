@@ -1,0 +1,53 @@
+/** Site login sessions and the auth tokens handed out by the token generator. */
+import type { Database } from 'better-sqlite3';
+
+export interface TokenRecordRow {
+  token: string;
+  uid: string;
+  gameId: string;
+  createdOn: number;
+  expiresOn: number;
+}
+
+interface TokenRow {
+  token: string;
+  uid: string;
+  game_id: string;
+  created_on: number;
+  expires_on: number;
+}
+
+export function authRepository(db: Database) {
+  const insertSession = db.prepare('INSERT INTO sessions (id, uid, created_on) VALUES (?, ?, ?)');
+  const sessionUid = db.prepare<[string], { uid: string }>('SELECT uid FROM sessions WHERE id = ?');
+  const insertToken = db.prepare(
+    'INSERT INTO tokens (token, uid, game_id, created_on, expires_on) VALUES (@token, @uid, @gameId, @createdOn, @expiresOn)',
+  );
+  const tokenByValue = db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE token = ?');
+  // Tokens long past expiry are forgotten; recently expired ones still answer "token expired".
+  const purge = db.prepare('DELETE FROM tokens WHERE expires_on < ?');
+
+  return {
+    createSession(id: string, uid: string, now: number): void {
+      insertSession.run(id, uid, now);
+    },
+
+    sessionUser(id: string): string | undefined {
+      return sessionUid.get(id)?.uid;
+    },
+
+    createToken(token: TokenRecordRow, purgeBefore: number): void {
+      purge.run(purgeBefore);
+      insertToken.run(token);
+    },
+
+    findToken(token: string): TokenRecordRow | undefined {
+      const row = tokenByValue.get(token);
+      return (
+        row && { token: row.token, uid: row.uid, gameId: row.game_id, createdOn: row.created_on, expiresOn: row.expires_on }
+      );
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof authRepository>;

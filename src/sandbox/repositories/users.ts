@@ -1,0 +1,106 @@
+/** Users, who played which game, and friendships. */
+import type { Database } from 'better-sqlite3';
+
+export interface UserRecord {
+  uid: string;
+  username: string;
+  gender: string;
+  createdOn: number;
+}
+
+/** A friend with whether they played the game asked about (null when no game was given). */
+export interface FriendRecord extends UserRecord {
+  played: boolean | null;
+}
+
+interface UserRow {
+  uid: string;
+  username: string;
+  gender: string;
+  created_on: number;
+}
+
+interface FriendRow extends UserRow {
+  played: number | null;
+}
+
+const toUser = (r: UserRow): UserRecord => ({
+  uid: r.uid,
+  username: r.username,
+  gender: r.gender,
+  createdOn: r.created_on,
+});
+
+export function usersRepository(db: Database) {
+  const byUid = db.prepare<[string], UserRow>('SELECT * FROM users WHERE uid = ?');
+  const byUsername = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
+  const countAll = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users');
+  const insertUser = db.prepare(
+    'INSERT OR IGNORE INTO users (uid, username, gender, created_on) VALUES (@uid, @username, @gender, @createdOn)',
+  );
+  const played = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM plays WHERE uid = ? AND game_id = ?');
+  const insertPlay = db.prepare('INSERT OR IGNORE INTO plays (uid, game_id, first_played_on) VALUES (?, ?, ?)');
+  const insertFriendship = db.prepare('INSERT OR IGNORE INTO friendships (uid, friend_uid, created_on) VALUES (?, ?, ?)');
+  const friendCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM friendships WHERE uid = ?');
+  // Stable order: friendship creation, then uid (contract). The index covers it.
+  const friendsPage = db.prepare<[string | null, string | null, string, number, number], FriendRow>(
+    `SELECT u.uid, u.username, u.gender, u.created_on,
+            CASE WHEN ? IS NULL THEN NULL ELSE p.uid IS NOT NULL END AS played
+       FROM friendships f
+       JOIN users u ON u.uid = f.friend_uid
+       LEFT JOIN plays p ON p.uid = f.friend_uid AND p.game_id = ?
+      WHERE f.uid = ?
+      ORDER BY f.created_on, f.friend_uid
+      LIMIT ? OFFSET ?`,
+  );
+
+  return {
+    findByUid(uid: string): UserRecord | undefined {
+      const row = byUid.get(uid);
+      return row && toUser(row);
+    },
+
+    /** Exact (case-sensitive) username match. */
+    findByUsername(username: string): UserRecord | undefined {
+      const row = byUsername.get(username);
+      return row && toUser(row);
+    },
+
+    count(): number {
+      return countAll.get()?.n ?? 0;
+    },
+
+    /** Inserts unless the uid or username exists; true when inserted. */
+    insert(user: UserRecord): boolean {
+      return insertUser.run(user).changes === 1;
+    },
+
+    hasPlayed(uid: string, gameId: string): boolean {
+      return played.get(uid, gameId) !== undefined;
+    },
+
+    recordPlay(uid: string, gameId: string, at: number): void {
+      insertPlay.run(uid, gameId, at);
+    },
+
+    /** Makes a and b friends of each other (both directions), unless they already are. */
+    addFriendship(a: string, b: string, at: number): void {
+      insertFriendship.run(a, b, at);
+      insertFriendship.run(b, a, at);
+    },
+
+    friendCount(uid: string): number {
+      return friendCount.get(uid)?.n ?? 0;
+    },
+
+    /** One page of friends; `played` is about `gameId` (null when gameId is null). */
+    friends(uid: string, gameId: string | null, limit: number, offset: number): FriendRecord[] {
+      return friendsPage.all(gameId, gameId, uid, limit, offset).map((r) => ({
+        ...toUser(r),
+        played: r.played === null ? null : r.played === 1,
+      }));
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof usersRepository>;

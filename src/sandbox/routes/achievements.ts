@@ -1,0 +1,105 @@
+/** 4.7 Game achievements (definitions) and 4.3 User achievements. */
+import type { ParentType } from '../../spec/types.js';
+import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
+import { fail, shown } from '../http/failure.js';
+import type { DefinitionRecord } from '../repositories/achievements.js';
+import type { GameRecord } from '../repositories/games.js';
+import { presentDefinition, presentUpdate, presentUserAchievement } from '../present.js';
+import {
+  definitionsParams,
+  userAchievementParams,
+  userAchievementPutParams,
+  userAchievementsListParams,
+  type UserAchievementParams,
+} from '../schemas.js';
+
+function parentOrFail({ repos }: HandlerContext, type: ParentType, id: string): GameRecord {
+  const parent = repos.games.findParent(type, id);
+  if (!parent) throw fail.notFound(`${type === 'Game' ? 'game' : 'website'} ${id}`);
+  return parent;
+}
+
+/** Inactive definitions are hidden from users: they answer like unknown ones. */
+function visible(def: DefinitionRecord | undefined, type: ParentType, parentId: string): DefinitionRecord | undefined {
+  return def && def.state === 'Active' && def.parentType === type && def.parentId === parentId ? def : undefined;
+}
+
+function definitionOrFail(ctx: HandlerContext, type: ParentType, parentId: string, developerId: string): DefinitionRecord {
+  const def = visible(ctx.repos.achievements.definitionByDeveloperId(type, parentId, developerId), type, parentId);
+  if (!def) throw fail.notFound(`achievement ${shown(developerId)} of ${type === 'Game' ? 'game' : 'website'} ${parentId}`);
+  return def;
+}
+
+function userOrFail({ repos }: HandlerContext, uid: string): void {
+  if (!repos.users.findByUid(uid)) throw fail.notFound(`user ${uid}`);
+}
+
+/** The user, the parent and the definition a user-achievement request names, in that order. */
+function resolve(ctx: HandlerContext, p: UserAchievementParams): DefinitionRecord {
+  userOrFail(ctx, p.uid);
+  parentOrFail(ctx, p.parentType, p.parentId);
+  return definitionOrFail(ctx, p.parentType, p.parentId, p.developerId);
+}
+
+export const definitionsRoute: ApiRoute = {
+  path: '/achievements/:id',
+  methods: {
+    GET: endpoint({
+      apiKey: 'required',
+      signature: 'none',
+      params: definitionsParams,
+      handle(ctx, p) {
+        parentOrFail(ctx, p.parentType, p.parentId);
+        const { achievements } = ctx.repos;
+        switch (p.select) {
+          case 'all':
+            return ok(achievements.definitionsOf(p.parentType, p.parentId).map(presentDefinition));
+          case 'aid': {
+            const def = visible(achievements.definitionById(p.aid), p.parentType, p.parentId);
+            if (!def) throw fail.notFound(`achievement ${p.aid} of ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId}`);
+            return ok([presentDefinition(def)]);
+          }
+          case 'developer_id':
+            return ok([presentDefinition(definitionOrFail(ctx, p.parentType, p.parentId, p.developerId))]);
+        }
+      },
+    }),
+  },
+};
+
+export const userAchievementsRoute: ApiRoute = {
+  path: '/achievements/user/:id',
+  methods: {
+    GET: endpoint({
+      apiKey: 'required',
+      signature: 'none',
+      params: userAchievementsListParams,
+      handle(ctx, p) {
+        userOrFail(ctx, p.uid);
+        parentOrFail(ctx, p.parentType, p.parentId);
+        if (p.developerId !== undefined) definitionOrFail(ctx, p.parentType, p.parentId, p.developerId);
+        return ok(ctx.repos.achievements.list(p).map(presentUserAchievement));
+      },
+    }),
+    PUT: endpoint({
+      apiKey: 'required',
+      signature: 'partner-may-omit',
+      params: userAchievementPutParams,
+      handle(ctx, p) {
+        const def = resolve(ctx, p);
+        return ok(presentUpdate(ctx.repos.achievements.change(p.uid, def, p.change, ctx.now)));
+      },
+    }),
+    DELETE: endpoint({
+      apiKey: 'required',
+      signature: 'none',
+      params: userAchievementParams,
+      handle(ctx, p) {
+        const def = resolve(ctx, p);
+        const removed = ctx.repos.achievements.remove(p.uid, def.id);
+        if (!removed) throw fail.notFound(`user achievement ${shown(p.developerId)} of user ${p.uid}`);
+        return ok(presentUserAchievement(removed));
+      },
+    }),
+  },
+};

@@ -1,0 +1,26 @@
+/** 4.1 Authenticate user: a token from the token generator, for the key's game. */
+import { endpoint, ok, type ApiRoute } from '../http/endpoint.js';
+import { presentAuthenticated } from '../present.js';
+import { authenticateParams } from '../schemas.js';
+
+export const authenticateRoute: ApiRoute = {
+  path: '/authenticate/user',
+  methods: {
+    GET: endpoint({
+      apiKey: 'required',
+      signature: 'none',
+      params: authenticateParams,
+      handle({ repos, apiKey, now }, { userId, authToken }) {
+        // Code 200 and a null payload for every token problem (spec 7.1); the message says why.
+        const token = repos.auth.findToken(authToken);
+        if (!token) return { message: 'invalid token: unknown auth_token', payload: null };
+        if (token.uid !== userId) return { message: 'invalid token: issued to another user', payload: null };
+        if (token.gameId !== apiKey.gameId) return { message: 'invalid token: issued for another game', payload: null };
+        if (now >= token.expiresOn) return { message: 'token expired', payload: null };
+        const user = repos.users.findByUid(token.uid);
+        if (!user) return { message: 'invalid token: unknown user', payload: null };
+        return ok(presentAuthenticated(user));
+      },
+    }),
+  },
+};

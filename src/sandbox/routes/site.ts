@@ -1,0 +1,143 @@
+/**
+ * The sandbox web site (`{site_url}`): a password-less login, the token generator of spec 4.2,
+ * avatars, and a status probe for `udcli sandbox status`. Replies are plain JSON, not envelopes.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenRecord } from '../../spec/types.js';
+import { normalizeHex32 } from '../../spec/ids.js';
+import { LOGIN_PATH, SESSION_COOKIE, STATUS_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
+import { ApiFailure, fail, shown } from '../http/failure.js';
+import { parseQuery, splitTarget } from '../http/query.js';
+import type { Repositories } from '../repositories/index.js';
+import { toUnixSeconds, type Clock } from '../time.js';
+
+
+export interface SiteDeps {
+  repos: Repositories;
+  clock: Clock;
+  tokenTtlSeconds: number;
+  startedAtMs: number;
+}
+
+function sendSiteError(reply: FastifyReply, failure: ApiFailure): FastifyReply {
+  for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
+  return reply.code(failure.code).header('cache-control', 'no-store').send({ status: false, code: failure.code, message: failure.message });
+}
+
+function siteHandler(fn: (request: FastifyRequest, reply: FastifyReply) => unknown) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await fn(request, reply);
+    } catch (error) {
+      if (error instanceof ApiFailure) return sendSiteError(reply, error);
+      throw error;
+    }
+  };
+}
+
+function sessionId(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) return normalizeHex32(part.slice(eq + 1).trim()) ?? undefined;
+  }
+  return undefined;
+}
+
+function allowOnly(allowed: 'GET' | 'POST', request: FastifyRequest): void {
+  if (request.method !== allowed && !(allowed === 'GET' && request.method === 'HEAD')) {
+    throw fail.methodNotAllowed(request.method, [allowed]);
+  }
+}
+
+/** A tiny generated avatar: the username's initial on a colour derived from the uid. */
+function avatarSvg(uid: string, letter: string, size: number): string {
+  const hue = parseInt(uid.slice(0, 4), 16) % 360;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 64 64">` +
+    `<rect width="64" height="64" fill="hsl(${hue},55%,45%)"/>` +
+    `<text x="32" y="42" font-family="sans-serif" font-size="30" text-anchor="middle" fill="#fff">${letter}</text></svg>`;
+}
+
+export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
+  const { repos } = deps;
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+  // POST /login?username=NAME — sets the session cookie. No password: it is a sandbox.
+  app.route({
+    method: [...methods],
+    url: LOGIN_PATH,
+    handler: siteHandler((request, reply) => {
+      allowOnly('POST', request);
+      const query = parseQuery(splitTarget(request.url).query);
+      const username = query.require('username');
+      const user = repos.users.findByUsername(username);
+      if (!user) throw fail.notFound(`user named ${shown(username)}`);
+      const id = randomBytes(16).toString('hex');
+      repos.auth.createSession(id, user.uid, toUnixSeconds(deps.clock()));
+      return reply
+        .header('set-cookie', `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax`)
+        .header('cache-control', 'no-store')
+        .send({ status: true, uid: user.uid, username: user.username, cookie: `${SESSION_COOKIE}=${id}` });
+    }),
+  });
+
+  // GET /service/user-auth-token-generator/{game_id} — spec 4.2, with the session cookie.
+  app.route<{ Params: { gameId: string } }>({
+    method: [...methods],
+    url: `${TOKEN_GENERATOR_PATH}/:gameId`,
+    handler: siteHandler((request, reply) => {
+      const started = performance.now();
+      allowOnly('GET', request);
+      const session = sessionId(request);
+      const uid = session === undefined ? undefined : repos.auth.sessionUser(session);
+      if (uid === undefined) {
+        throw new ApiFailure(401, 'not logged in: POST /login?username=NAME first and send its cookie');
+      }
+      const gameId = (request.params as { gameId: string }).gameId;
+      const game = repos.games.find(gameId);
+      if (!game) throw fail.notFound(`game ${shown(gameId)}`);
+      const now = toUnixSeconds(deps.clock());
+      const record: TokenRecord = {
+        status: true,
+        game_id: game.id,
+        uid,
+        token: randomBytes(16).toString('hex'),
+        created_on: now,
+        expires_on: now + deps.tokenTtlSeconds,
+        duration: 0,
+      };
+      repos.auth.createToken(
+        { token: record.token, uid, gameId: game.id, createdOn: now, expiresOn: record.expires_on },
+        now - 86_400,
+      );
+      record.duration = Math.round(performance.now() - started) / 1000;
+      return reply.header('cache-control', 'no-store').send(record);
+    }),
+  });
+
+  app.route<{ Params: { file: string } }>({
+    method: ['GET', 'HEAD'],
+    url: '/avatars/:file',
+    handler: siteHandler((request, reply) => {
+      const m = /^([0-9a-fA-F]{32})\.svg$/.exec((request.params as { file: string }).file);
+      const uid = m?.[1]?.toLowerCase();
+      const user = uid === undefined ? undefined : repos.users.findByUid(uid);
+      if (!user) throw fail.notFound('avatar');
+      const sizeText = parseQuery(splitTarget(request.url).query).get('size');
+      const size = sizeText !== undefined && /^\d{1,4}$/.test(sizeText) ? Math.min(1024, Math.max(8, Number(sizeText))) : 96;
+      const letter = (user.username.match(/[A-Za-z0-9]/)?.[0] ?? '?').toUpperCase();
+      return reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=3600').send(avatarSvg(user.uid, letter, size));
+    }),
+  });
+
+  // For `udcli sandbox status/stop`: proves that this pid is the sandbox answering on the port.
+  app.get(STATUS_PATH, async () => ({
+    status: 'ok',
+    service: 'udcli-sandbox',
+    pid: process.pid,
+    started_on: toUnixSeconds(deps.startedAtMs),
+  }));
+}

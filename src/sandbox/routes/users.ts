@@ -1,0 +1,46 @@
+/** 4.5 Users and 4.6 Friends. */
+import { endpoint, ok, type ApiRoute } from '../http/endpoint.js';
+import { fail, shown } from '../http/failure.js';
+import type { ApiKeyWithGame } from '../repositories/games.js';
+import { presentUser } from '../present.js';
+import { friendsParams, userParams } from '../schemas.js';
+
+/** plays_game is reported only for the key's game, and only when that game is launchable. */
+export function playsGameFor(key: ApiKeyWithGame | null): string | null {
+  return key?.game.launchable ? key.game.id : null;
+}
+
+export const usersRoute: ApiRoute = {
+  path: '/users/:id',
+  methods: {
+    GET: endpoint({
+      apiKey: 'optional',
+      signature: 'none',
+      params: userParams,
+      handle({ repos, apiKey, origin }, lookup) {
+        const user =
+          lookup.by === 'uid' ? repos.users.findByUid(lookup.uid) : repos.users.findByUsername(lookup.username);
+        if (!user) throw fail.notFound(lookup.by === 'uid' ? `user ${lookup.uid}` : `user named ${shown(lookup.username)}`);
+        const gameId = playsGameFor(apiKey);
+        const playsGame = gameId === null ? null : repos.users.hasPlayed(user.uid, gameId);
+        return ok(presentUser(user, { full: apiKey !== null, playsGame, origin }));
+      },
+    }),
+  },
+};
+
+export const friendsRoute: ApiRoute = {
+  path: '/friends/:id',
+  methods: {
+    GET: endpoint({
+      apiKey: 'required',
+      signature: 'none',
+      params: friendsParams,
+      handle({ repos, apiKey, origin }, { uid, limit, offset }) {
+        if (!repos.users.findByUid(uid)) throw fail.notFound(`user ${uid}`);
+        const friends = repos.users.friends(uid, playsGameFor(apiKey), limit, offset);
+        return ok(friends.map((f) => presentUser(f, { full: true, playsGame: f.played, origin })));
+      },
+    }),
+  },
+};

@@ -1,0 +1,299 @@
+/**
+ * Request parameters of every endpoint: each parser reads the query (and the path element),
+ * checks it against the contract and returns a typed value, or throws the 400 of the contract
+ * (`missing parameter: NAME` / `invalid parameter: NAME`). Handlers only see checked values.
+ */
+import { normalizeHex32 } from '../spec/ids.js';
+import type { ParentType } from '../spec/types.js';
+import type { ProgressChange } from './domain/achievements.js';
+import { fail, shown } from './http/failure.js';
+import type { Query } from './http/query.js';
+import type { Comparator, ListFilter, ListOrder, SortDirection } from './repositories/achievements.js';
+
+export const LIMITS = {
+  friends: { defaultLimit: 500, maxLimit: 500 },
+  userAchievements: { defaultLimit: 100, maxLimit: 1000 },
+  /** Largest increment, qty, offset or page accepted. */
+  maxCount: 1_000_000_000,
+  idLength: 128,
+} as const;
+
+// --- building blocks --------------------------------------------------------------------------
+
+export function hexId(name: string, value: string | undefined): string {
+  if (value === undefined) throw fail.missingParameter(name);
+  const id = normalizeHex32(value);
+  if (!id) throw fail.invalidParameter(name, `expected 32 hex digits, got "${shown(value, 40)}"`);
+  return id;
+}
+
+function integer(name: string, value: string, min: number, max: number = LIMITS.maxCount): number {
+  if (!/^\d{1,12}$/.test(value)) throw fail.invalidParameter(name, `expected an integer, got "${shown(value, 20)}"`);
+  const n = Number(value);
+  if (n < min) throw fail.invalidParameter(name, `must be at least ${min}`);
+  if (n > max) throw fail.invalidParameter(name, `must be at most ${max}`);
+  return n;
+}
+
+function optionalInteger(q: Query, name: string, min: number): number | undefined {
+  const value = q.get(name);
+  return value === undefined ? undefined : integer(name, value, min);
+}
+
+/** Game or website id: letters, digits, '-', '_', '.'. */
+function parentIdValue(name: string, value: string | undefined): string {
+  if (value === undefined) throw fail.missingParameter(name);
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(value)) throw fail.invalidParameter(name, `not a game or website id: "${shown(value)}"`);
+  return value;
+}
+
+/** `Game` or `Website` (any case accepted, emitted as written in the spec). */
+function parentType(q: Query, name = 'type'): ParentType {
+  const value = q.get(name);
+  if (value === undefined) return 'Game';
+  return parentTypeValue(name, value);
+}
+
+function parentTypeValue(name: string, value: string): ParentType {
+  switch (value.toLowerCase()) {
+    case 'game':
+      return 'Game';
+    case 'website':
+      return 'Website';
+    default:
+      throw fail.invalidParameter(name, `expected Game or Website, got "${shown(value)}"`);
+  }
+}
+
+function text(name: string, value: string | undefined): string {
+  if (value === undefined) throw fail.missingParameter(name);
+  if (value.length > LIMITS.idLength) throw fail.invalidParameter(name, `longer than ${LIMITS.idLength} characters`);
+  return value;
+}
+
+/** `true` or `1` (any case); absent is false. */
+function flag(q: Query, name: string): boolean {
+  const value = q.get(name);
+  if (value === undefined) return false;
+  if (/^(true|1)$/i.test(value)) return true;
+  if (/^(false|0)$/i.test(value)) return false;
+  throw fail.invalidParameter(name, `expected true or 1, got "${shown(value, 20)}"`);
+}
+
+/** developer_id, or its alias dev_id (contract). */
+function developerId(q: Query, required: boolean): string | undefined {
+  const given = q.getAny('developer_id', 'dev_id');
+  if (!given) {
+    if (required) throw fail.missingParameter('developer_id');
+    return undefined;
+  }
+  return text(given.name, given.value);
+}
+
+// --- 4.1 authenticate ---------------------------------------------------------------------------
+
+export interface AuthenticateParams {
+  userId: string;
+  authToken: string;
+}
+
+export function authenticateParams(q: Query): AuthenticateParams {
+  return { userId: hexId('user_id', q.get('user_id')), authToken: hexId('auth_token', q.get('auth_token')) };
+}
+
+// --- 4.5 users ------------------------------------------------------------------------------------
+
+export type UserLookup = { by: 'uid'; uid: string } | { by: 'username'; username: string };
+
+export function userParams(q: Query, element: string): UserLookup {
+  if (flag(q, 'username')) {
+    if (element.length === 0 || element.length > LIMITS.idLength) throw fail.invalidParameter('username');
+    return { by: 'username', username: element };
+  }
+  return { by: 'uid', uid: hexId('uid', element) };
+}
+
+// --- 4.6 friends ----------------------------------------------------------------------------------
+
+export interface FriendsParams {
+  uid: string;
+  limit: number;
+  offset: number;
+}
+
+export function friendsParams(q: Query, element: string): FriendsParams {
+  const uid = hexId('uid', element);
+  const { defaultLimit, maxLimit } = LIMITS.friends;
+  const limit = Math.min(maxLimit, optionalInteger(q, 'limit', 1) ?? defaultLimit);
+  const page = optionalInteger(q, 'page', 1);
+  const offset = optionalInteger(q, 'offset', 0) ?? 0;
+  // page is 1-based and wins over offset (contract).
+  return { uid, limit, offset: page === undefined ? offset : (page - 1) * limit };
+}
+
+// --- 4.7 achievement definitions -----------------------------------------------------------------
+
+export type DefinitionsParams =
+  | { parentType: ParentType; parentId: string; select: 'all' }
+  | { parentType: ParentType; parentId: string; select: 'aid'; aid: number }
+  | { parentType: ParentType; parentId: string; select: 'developer_id'; developerId: string };
+
+export function definitionsParams(q: Query, element: string): DefinitionsParams {
+  const parentId = parentIdValue('parent_id', element);
+  const type = parentType(q);
+  const aid = optionalInteger(q, 'aid', 1);
+  if (aid !== undefined) return { parentType: type, parentId, select: 'aid', aid };
+  const devId = developerId(q, false);
+  if (devId !== undefined) return { parentType: type, parentId, select: 'developer_id', developerId: devId };
+  return { parentType: type, parentId, select: 'all' };
+}
+
+// --- 4.3 user achievements ------------------------------------------------------------------------
+
+export interface UserAchievementTarget {
+  uid: string;
+  parentType: ParentType;
+  parentId: string;
+}
+
+function userAchievementTarget(q: Query, element: string): UserAchievementTarget {
+  const uid = hexId('uid', element);
+  const type = q.get('type');
+  if (type === undefined) throw fail.missingParameter('type');
+  return { uid, parentType: parentTypeValue('type', type), parentId: parentIdValue('pid', q.get('pid')) };
+}
+
+const ORDERS: readonly ListOrder[] = ['started_date', 'completed_date', 'state', 'parent_id', 'percent_complete', 'name'];
+const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_id'] as const;
+
+export interface UserAchievementsListParams extends UserAchievementTarget {
+  developerId?: string;
+  filter?: ListFilter;
+  order: ListOrder;
+  sort: SortDirection;
+  limit: number;
+  offset: number;
+}
+
+function listFilter(q: Query): ListFilter | undefined {
+  const filter = q.get('filter');
+  const match = q.get('match');
+  if (filter === undefined) {
+    if (match !== undefined) throw fail.missingParameter('filter');
+    return undefined;
+  }
+  const kind = FILTERS.find((f) => f === filter);
+  if (!kind) throw fail.invalidParameter('filter', `expected one of ${FILTERS.join(', ')}`);
+  if (match === undefined) throw fail.missingParameter('match');
+  if (match.length > LIMITS.idLength) throw fail.invalidParameter('match', `longer than ${LIMITS.idLength} characters`);
+  if (kind === 'percent_complete') {
+    const m = /^\s*(>=|<=|=|>|<)?\s*(\d{1,3}(?:\.\d+)?)\s*%?\s*$/.exec(match);
+    if (!m) throw fail.invalidParameter('match', 'expected a percentage with an optional =, >, >=, < or <= prefix');
+    return { kind, comparator: (m[1] ?? '=') as Comparator, value: Number(m[2]) };
+  }
+  return { kind, match };
+}
+
+export function userAchievementsListParams(q: Query, element: string): UserAchievementsListParams {
+  const target = userAchievementTarget(q, element);
+  const devId = developerId(q, false);
+  const orderValue = q.get('order') ?? 'started_date';
+  const order = ORDERS.find((o) => o === orderValue);
+  if (!order) throw fail.invalidParameter('order', `expected one of ${ORDERS.join(', ')}`);
+  const sortValue = (q.get('sort') ?? 'desc').toLowerCase();
+  if (sortValue !== 'asc' && sortValue !== 'desc') throw fail.invalidParameter('sort', 'expected asc or desc');
+  const { defaultLimit, maxLimit } = LIMITS.userAchievements;
+  const filter = listFilter(q);
+  return {
+    ...target,
+    ...(devId === undefined ? {} : { developerId: devId }),
+    ...(filter === undefined ? {} : { filter }),
+    order,
+    sort: sortValue,
+    limit: Math.min(maxLimit, optionalInteger(q, 'limit', 1) ?? defaultLimit),
+    offset: optionalInteger(q, 'offset', 0) ?? 0,
+  };
+}
+
+export interface UserAchievementParams extends UserAchievementTarget {
+  developerId: string;
+}
+
+export function userAchievementParams(q: Query, element: string): UserAchievementParams {
+  const target = userAchievementTarget(q, element);
+  return { ...target, developerId: developerId(q, true)! };
+}
+
+export interface UserAchievementPutParams extends UserAchievementParams {
+  change: ProgressChange;
+}
+
+export function userAchievementPutParams(q: Query, element: string): UserAchievementPutParams {
+  const base = userAchievementParams(q, element);
+  const given = (['increment', 'progress', 'reset'] as const).filter((name) => q.get(name) !== undefined);
+  if (given.length === 0) throw fail.missingParameter('increment, progress or reset');
+  if (given.length > 1) throw fail.invalidParameter(given.join('/'), 'give exactly one of increment, progress, reset');
+  const [name] = given as [typeof given[number]];
+  const value = q.get(name)!;
+  switch (name) {
+    case 'increment':
+      return { ...base, change: { kind: 'increment', by: integer('increment', value, 1) } };
+    case 'progress': {
+      if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value)) throw fail.invalidParameter('progress', 'expected a number from 0.0 to 1.0');
+      const fraction = Number(value);
+      if (!(fraction >= 0 && fraction <= 1)) throw fail.invalidParameter('progress', 'expected a number from 0.0 to 1.0');
+      return { ...base, change: { kind: 'progress', fraction } };
+    }
+    case 'reset':
+      if (!/^(1|true)$/i.test(value)) throw fail.invalidParameter('reset', 'expected 1');
+      return { ...base, change: { kind: 'reset' } };
+  }
+}
+
+// --- 4.4 products ---------------------------------------------------------------------------------
+
+export interface ProductsTarget {
+  uid: string;
+  parentType: ParentType;
+  parentId: string;
+}
+
+function productsTarget(q: Query, element: string): ProductsTarget {
+  return { uid: hexId('uid', element), parentType: parentType(q), parentId: parentIdValue('parent_id', q.get('parent_id')) };
+}
+
+export interface ProductsListParams extends ProductsTarget {
+  sku?: string;
+}
+
+export function productsListParams(q: Query, element: string): ProductsListParams {
+  const target = productsTarget(q, element);
+  const sku = q.get('sku');
+  return sku === undefined ? target : { ...target, sku: text('sku', sku) };
+}
+
+export interface ProductGrantParams extends ProductsTarget {
+  sku: string;
+  qty: number;
+}
+
+export function productGrantParams(q: Query, element: string): ProductGrantParams {
+  const target = productsTarget(q, element);
+  const sku = text('sku', q.get('sku'));
+  return { ...target, sku, qty: integer('qty', q.require('qty'), 1) };
+}
+
+export interface ProductChangeParams extends ProductGrantParams {
+  direction: 'increment' | 'decrement';
+}
+
+export function productChangeParams(q: Query, element: string): ProductChangeParams {
+  const grant = productGrantParams(q, element);
+  const increment = flag(q, 'increment');
+  const decrement = flag(q, 'decrement');
+  if (increment === decrement) {
+    if (increment) throw fail.invalidParameter('increment/decrement', 'give exactly one of increment=true, decrement=true');
+    throw fail.missingParameter('increment or decrement');
+  }
+  return { ...grant, direction: increment ? 'increment' : 'decrement' };
+}

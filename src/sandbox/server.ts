@@ -1,0 +1,92 @@
+/**
+ * Runs the sandbox: opens (and if asked, seeds) the database, builds the app and listens.
+ * Quiet (no logging) and closes cleanly, so the CLI can also run it embedded in-process.
+ */
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { DEMO } from '../spec/demo.js';
+import { UdcliError } from '../errors.js';
+import { buildApp } from './app.js';
+import { openDatabase } from './database.js';
+import { defaultDatabasePath } from './paths.js';
+import { seedDemo } from './seed/demo.js';
+
+export interface StartSandboxOptions {
+  /** Default 8787; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default defaultDatabasePath(); ':memory:' for a throw-away database. */
+  dbPath?: string;
+  /** 'demo' (default): seed the demo data when the database is empty. */
+  seed?: 'demo' | 'none';
+  tokenTtlSeconds?: number;
+  rateLimitPerSecond?: number;
+}
+
+export interface RunningSandbox {
+  /** http://HOST:PORT (the base URL and the site URL) */
+  url: string;
+  port: number;
+  host: string;
+  dbPath: string;
+  /** Stops listening and closes the database. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? DEMO.host;
+  const requestedPort = options.port ?? DEMO.port;
+  const dbPath = options.dbPath ?? defaultDatabasePath();
+  if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
+
+  const db = openDatabase(dbPath);
+  let app;
+  try {
+    if ((options.seed ?? 'demo') === 'demo' && db.isEmpty()) seedDemo(db);
+    app = buildApp({
+      db,
+      ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
+      ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
+    });
+    await app.listen({ port: requestedPort, host });
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    db.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new UdcliError(`cannot start the sandbox: ${host}:${requestedPort} is already in use`, {
+        hint: 'is a sandbox already running? try `udcli sandbox status`, or pick another port with --port (0 = any free port)',
+        cause: error,
+      });
+    }
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new UdcliError(`cannot start the sandbox on ${host}:${requestedPort}: ${(error as Error).message}`, { cause: error });
+    }
+    throw error;
+  }
+
+  const port = (app.server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost(host)}:${port}`,
+    port,
+    host,
+    dbPath,
+    close() {
+      closing ??= (async () => {
+        try {
+          await app.close();
+        } finally {
+          db.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}

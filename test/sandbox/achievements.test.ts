@@ -1,0 +1,113 @@
+/** The user-achievement state machine over HTTP: increment, cap, Completed once, progress, reset, delete. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uidForUsername } from '../../src/spec/ids.js';
+import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../src/spec/types.js';
+import { formatDateTime } from '../../src/sandbox/time.js';
+import { api, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+
+const USER = uidForUsername('player_0042');
+const PATH = `/achievements/user/${USER}.json`;
+const game: Array<[string, string]> = [['type', 'Game'], ['pid', '1001']];
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox({ startMs: Date.UTC(2025, 0, 15, 12, 0, 0) });
+});
+afterAll(async () => {
+  await sb.close();
+});
+
+const put = (developerId: string, change: [string, string]) =>
+  signedApi<AchievementUpdate>(sb, 'PUT', PATH, [...game, ['developer_id', developerId], change]);
+const record = async (developerId: string) =>
+  (await api<UserAchievement[]>(sb.url, 'GET', PATH, [...game, ['developer_id', developerId]])).body.payload![0];
+const completions = async (developerId: string) =>
+  (await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', developerId]])).body.payload![0]!.completion_count;
+
+describe('increment', () => {
+  it('creates the record at start_value, adds, and stays Started below the target', async () => {
+    expect(await record('DAILY_STREAK_7')).toBeUndefined();
+    const r = await put('DAILY_STREAK_7', ['increment', '3']);
+    expect(r.body.payload).toEqual({ state: 'Started', current_value: 3, percent_complete: 42.86, developer_id: 'DAILY_STREAK_7' });
+    const stored = await record('DAILY_STREAK_7');
+    expect(stored).toMatchObject({ state: 'Started', current_value: 3, completed_date: null, started_date: '2025-01-15 12:00:00' });
+  });
+
+  it('reaching the target sets Completed and completed_date (UTC), and counts a completion', async () => {
+    const before = await completions('DAILY_STREAK_7');
+    sb.clock.advance(3600);
+    const r = await put('DAILY_STREAK_7', ['increment', '4']);
+    expect(r.body.payload).toEqual({ state: 'Completed', current_value: 7, percent_complete: 100, developer_id: 'DAILY_STREAK_7' });
+    const stored = await record('DAILY_STREAK_7');
+    expect(stored).toMatchObject({ state: 'Completed', completed_date: '2025-01-15 13:00:00', started_date: '2025-01-15 12:00:00' });
+    expect(await completions('DAILY_STREAK_7')).toBe(before + 1);
+  });
+
+  it('once Completed, further increments change nothing: the value stays capped and completed_date is set once', async () => {
+    sb.clock.advance(3600);
+    const r = await put('DAILY_STREAK_7', ['increment', '5']);
+    expect(r.body.payload).toMatchObject({ state: 'Completed', current_value: 7, percent_complete: 100 });
+    const stored = await record('DAILY_STREAK_7');
+    expect(stored?.completed_date).toBe('2025-01-15 13:00:00');
+    expect(stored?.updated_date).toBe('2025-01-15 13:00:00');
+  });
+
+  it('an increment past the target is capped at the target', async () => {
+    const r = await put('COLLECT_1000_GEMS', ['increment', '1500']);
+    expect(r.body.payload).toMatchObject({ state: 'Completed', current_value: 1000, percent_complete: 100 });
+  });
+});
+
+describe('progress', () => {
+  it('sets start + round(P * (target - start)) (LEVEL_10 runs from 1 to 10)', async () => {
+    expect((await put('LEVEL_10', ['progress', '0.5'])).body.payload).toMatchObject({ state: 'Started', current_value: 6, percent_complete: 55.56 });
+    expect((await put('LEVEL_10', ['progress', '0.25'])).body.payload).toMatchObject({ current_value: 3, percent_complete: 22.22 });
+    expect((await put('LEVEL_10', ['progress', '0'])).body.payload).toMatchObject({ current_value: 1, percent_complete: 0 });
+    // 1 + round(0.99 * 9) = 1 + round(8.91) = 10: the target, so it completes.
+    expect((await put('LEVEL_10', ['progress', '.99'])).body.payload).toMatchObject({ state: 'Completed', current_value: 10, percent_complete: 100 });
+  });
+
+  it('progress 1.0 completes with percent 100 and current_value = target (spec 3)', async () => {
+    const r = await put('SPEED RUN/100%', ['progress', '1.0']);
+    expect(r.body.payload).toEqual({ state: 'Completed', current_value: 100, percent_complete: 100, developer_id: 'SPEED RUN/100%' });
+  });
+});
+
+describe('reset', () => {
+  it('goes back to start_value, Started, completed_date null', async () => {
+    const r = await put('DAILY_STREAK_7', ['reset', '1']);
+    expect(r.body.payload).toEqual({ state: 'Started', current_value: 0, percent_complete: 0, developer_id: 'DAILY_STREAK_7' });
+    const stored = await record('DAILY_STREAK_7');
+    expect(stored).toMatchObject({ state: 'Started', current_value: 0, completed_date: null, started_date: '2025-01-15 12:00:00' });
+  });
+
+  it('after a reset the achievement can be completed again, with a new completed_date', async () => {
+    sb.clock.advance(60);
+    const r = await put('DAILY_STREAK_7', ['increment', '7']);
+    expect(r.body.payload).toMatchObject({ state: 'Completed', current_value: 7 });
+    expect((await record('DAILY_STREAK_7'))?.completed_date).toBe(formatDateTime(Math.floor(sb.clock.ms / 1000)));
+  });
+
+  it('resetting an achievement never started answers the start state and creates no record', async () => {
+    const r = await put('SECRET_ROOM', ['reset', 'true']);
+    expect(r.status).toBe(200);
+    expect(r.body.payload).toEqual({ state: 'Started', current_value: 0, percent_complete: 0, developer_id: 'SECRET_ROOM' });
+    expect(await record('SECRET_ROOM')).toBeUndefined();
+  });
+});
+
+describe('delete', () => {
+  it('answers the record as it was and removes it; the completion no longer counts', async () => {
+    const before = await completions('COLLECT_1000_GEMS');
+    const was = await record('COLLECT_1000_GEMS');
+    const r = await api<UserAchievement>(sb.url, 'DELETE', PATH, [...game, ['developer_id', 'COLLECT_1000_GEMS']]);
+    expect(r.body.payload).toEqual(was);
+    expect(await record('COLLECT_1000_GEMS')).toBeUndefined();
+    expect(await completions('COLLECT_1000_GEMS')).toBe(before - 1);
+  });
+
+  it('the Inactive achievement cannot be changed (hidden: 404)', async () => {
+    const r = await put('BETA_TESTER', ['increment', '1']);
+    expect(r.status).toBe(404);
+  });
+});

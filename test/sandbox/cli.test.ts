@@ -1,0 +1,242 @@
+/** `udcli sandbox ...` commands: options, start/stop/status (foreground and --detach), reset, info, seed. */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { register } from '../../src/cli/commands/sandbox/index.js';
+import { parseRateLimit, parseStartOptions } from '../../src/cli/commands/sandbox/options.js';
+import { isAlive } from '../../src/cli/commands/sandbox/pidfile.js';
+import { openDatabase } from '../../src/sandbox/database.js';
+import { pidFilePath } from '../../src/sandbox/paths.js';
+import { DEMO } from '../../src/spec/demo.js';
+import { UdcliError, UsageError } from '../../src/errors.js';
+import { testFactory, type TestFactory } from './helpers/factory.js';
+import { tempDir } from './helpers/sandbox.js';
+
+const REGISTER_TS = fileURLToPath(new URL('./helpers/register-ts.mjs', import.meta.url));
+const CLI_ENTRY = fileURLToPath(new URL('./helpers/cli-entry.ts', import.meta.url));
+const CHILD_CLI = { command: process.execPath, args: ['--import', REGISTER_TS, CLI_ENTRY] };
+
+let root: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(() => {
+  root = tempDir('udcli-cli-');
+  env = { UDCLI_DATA_DIR: join(root, 'data') };
+});
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs `udcli sandbox ARGS` through commander with a test factory. */
+async function run(args: string[], factory: TestFactory = testFactory(env)): Promise<TestFactory> {
+  const program = new Command('udcli').exitOverride();
+  register(program, factory);
+  await program.parseAsync(['sandbox', ...args], { from: 'user' });
+  return factory;
+}
+
+describe('options', () => {
+  it.each([
+    [['start', '--port', 'abc'], /--port must be a whole number from 0 to 65535/],
+    [['start', '--port', '70000'], /--port/],
+    [['start', '--rate-limit', 'fast'], /--rate-limit must look like 10\/s/],
+    [['start', '--rate-limit', '0/s'], /--rate-limit/],
+    [['start', '--seed', 'lots'], /--seed must be demo or none/],
+    [['start', '--token-ttl', '0'], /--token-ttl/],
+    [['start', '--host', 'bad host'], /--host/],
+    [['seed', '--users', '10', '--friends', '11'], /--friends \(11\) cannot be more than --users \(10\)/],
+    [['seed', '--users', 'many'], /--users/],
+    [['seed', '--seed', 'has space'], /--seed/],
+    [['reset', '--db', ':memory:'], /nothing to reset/],
+    [['reset', '--seed', 'x'], /--seed must be demo or none/],
+  ])('udcli sandbox %j is a usage error before anything happens', async (args, message) => {
+    const error = await run(args).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+    expect(existsSync(join(root, 'data'))).toBe(false);
+  });
+
+  it('reads rate limits as N/s or N, and defaults the rest', () => {
+    expect(parseRateLimit('10/s')).toBe(10);
+    expect(parseRateLimit('25')).toBe(25);
+    expect(parseRateLimit('5 / sec')).toBe(5);
+    expect(parseStartOptions({})).toEqual({
+      port: 8787,
+      host: '127.0.0.1',
+      db: undefined,
+      seed: 'demo',
+      tokenTtlSeconds: undefined,
+      rateLimitPerSecond: undefined,
+      detach: false,
+    });
+    expect(parseStartOptions({ db: 'rel/x.db' }).db).toBe(join(process.cwd(), 'rel/x.db'));
+  });
+});
+
+describe('nothing running', () => {
+  it('status fails with a typed error and a hint', async () => {
+    const error = await run(['status']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UdcliError);
+    expect(error).not.toBeInstanceOf(UsageError);
+    expect((error as UdcliError).message).toBe('the sandbox is not running');
+    expect((error as UdcliError).hint).toMatch(/udcli sandbox start --detach/);
+  });
+
+  it('stop is a no-op that says so', async () => {
+    const f = await run(['stop']);
+    expect(f.stderr()).toMatch(/no sandbox is running/);
+  });
+
+  it('info lists URLs, demo credentials, users, developer_ids and SKUs, as text and as JSON', async () => {
+    const text = (await run(['info'])).stdout();
+    for (const fact of [DEMO.game.apiKey, DEMO.game.signingSecret, DEMO.partner.apiKey, DEMO.secondGame.apiKey, 'demo_player', DEMO.user.uid, 'FIRST_WIN', 'COLLECT_1000_GEMS', 'gold-pack_10', 'sword-of-dawn', 'xp-boost', 'http://127.0.0.1:8787']) {
+      expect(text).toContain(fact);
+    }
+    expect(text).toMatch(/not running/);
+    const json = JSON.parse((await run(['info', '--json'])).stdout()) as Record<string, unknown>;
+    expect(json).toMatchObject({
+      running: false,
+      url: 'http://127.0.0.1:8787',
+      database: join(root, 'data', 'sandbox.db'),
+      games: expect.arrayContaining([expect.objectContaining({ id: '1001', api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret, launchable: true })]),
+      partner: expect.objectContaining({ api_key: DEMO.partner.apiKey }),
+      users: expect.arrayContaining([expect.objectContaining({ username: 'demo_player', uid: DEMO.user.uid })]),
+      products: expect.arrayContaining([expect.objectContaining({ sku: 'sword-of-dawn' })]),
+    });
+    // The global --json (consumed by the root program) works too.
+    const global = await run(['info'], testFactory(env, { output: 'json' }));
+    expect(JSON.parse(global.stdout())).toMatchObject({ running: false });
+  });
+
+  it('info loads neither fastify nor SQLite', async () => {
+    const log = join(root, 'loaded.txt');
+    const child = spawn(process.execPath, ['--import', REGISTER_TS, CLI_ENTRY, 'sandbox', 'info', '--json'], {
+      env: { ...process.env, ...env, UDCLI_TEST_LOAD_LOG: log },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ running: false });
+    const loaded = readFileSync(log, 'utf8');
+    expect(loaded).toContain('/src/cli/commands/sandbox/info.ts');
+    expect(loaded).not.toMatch(/fastify|better-sqlite3|\/src\/sandbox\/(server|app|database)\.ts/);
+  });
+});
+
+describe('foreground start', () => {
+  it('serves until asked to stop, records itself for status/info/reset, then closes and cleans up', async () => {
+    const factory = testFactory(env);
+    const dbPath = join(root, 'fg.db');
+    const { startCommand } = await import('../../src/cli/commands/sandbox/start.js');
+    let seen: { url: string; status: string; info: Record<string, unknown>; resetError: unknown } | undefined;
+    await startCommand(factory, { port: '0', db: dbPath, rateLimit: '100/s' }, {
+      waitForStop: async (sandbox) => {
+        const user = await fetch(`${sandbox.url}/services/rest/v1/users/${DEMO.user.uid}.json`);
+        expect(user.status).toBe(200);
+        seen = {
+          url: sandbox.url,
+          status: (await run(['status'])).stdout(),
+          info: JSON.parse((await run(['info', '--json'])).stdout()) as Record<string, unknown>,
+          resetError: await run(['reset', '--db', dbPath]).catch((e: unknown) => e),
+        };
+      },
+    });
+    expect(seen).toBeDefined();
+    expect(factory.stdout()).toBe(`${seen!.url}\n`);
+    expect(factory.stderr()).toContain(DEMO.game.apiKey);
+    expect(factory.stderr()).toContain(DEMO.game.signingSecret);
+    expect(seen!.status).toContain(`running at ${seen!.url} (pid ${process.pid}`);
+    expect(seen!.info).toMatchObject({ running: true, url: seen!.url, pid: process.pid, database: dbPath });
+    expect(seen!.resetError).toBeInstanceOf(UsageError);
+    expect((seen!.resetError as UsageError).message).toMatch(/is using/);
+    expect((seen!.resetError as UsageError).hint).toMatch(/udcli sandbox stop/);
+    // Closed: the port no longer answers, the pid file is gone, the data is on disk.
+    await expect(fetch(`${seen!.url}/_sandbox/status`)).rejects.toThrow();
+    expect(existsSync(pidFilePath(env))).toBe(false);
+    const db = openDatabase(dbPath);
+    expect(db.repos.users.count()).toBe(1500);
+    db.close();
+  });
+});
+
+describe('reset and seed', () => {
+  it('reset recreates the database with the demo data', async () => {
+    const dbPath = join(root, 'reset.db');
+    const db = openDatabase(dbPath);
+    db.sqlite.exec("INSERT INTO games (id, name, created_on) VALUES ('junk', 'Junk', 0)");
+    db.close();
+    const f = await run(['reset', '--db', dbPath]);
+    expect(f.stderr()).toMatch(/recreated .*reset\.db with the demo data/);
+    const fresh = openDatabase(dbPath);
+    expect(fresh.repos.games.find('junk')).toBeUndefined();
+    expect(fresh.repos.users.count()).toBe(1500);
+    fresh.close();
+    await run(['reset', '--db', dbPath, '--seed', 'none']);
+    const empty = openDatabase(dbPath);
+    expect(empty.isEmpty()).toBe(true);
+    empty.close();
+  });
+
+  it('seed adds generated data (demo data first on a new database) and prints a summary', async () => {
+    const dbPath = join(root, 'seed.db');
+    const f = await run(['seed', '--db', dbPath, '--users', '300', '--friends', '250', '--achievements', '4', '--products', '2', '--seed', 'abc']);
+    expect(f.stdout()).toMatch(/demo data first/);
+    expect(f.stdout()).toMatch(/genabc_hub .* with 250 friends/);
+    const db = openDatabase(dbPath);
+    expect(db.repos.users.count()).toBe(1500 + 301);
+    expect(db.repos.users.findByUsername('genabc_hub')).toBeDefined();
+    db.close();
+    const json = JSON.parse((await run(['seed', '--db', dbPath, '--users', '10', '--friends', '0', '--seed', 'x2', '--json'])).stdout()) as Record<string, unknown>;
+    expect(json).toMatchObject({ demo_seeded: false, users: 10, friends: 0, hub: { username: 'genx2_hub' } });
+  });
+});
+
+describe('--detach', () => {
+  it('starts in the background, answers, and status, info, reset and stop work against it', async () => {
+    const dbPath = join(root, 'detached.db');
+    const { startCommand } = await import('../../src/cli/commands/sandbox/start.js');
+    const factory = testFactory(env);
+    await startCommand(factory, { port: '0', db: dbPath, detach: true, tokenTtl: '60' }, { cli: CHILD_CLI });
+    const url = factory.stdout().trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const record = JSON.parse(readFileSync(pidFilePath(env), 'utf8')) as { pid: number; url: string; db: string; detached: boolean };
+    expect(record).toMatchObject({ url, db: dbPath, detached: true });
+    expect(record.pid).not.toBe(process.pid);
+    try {
+      expect((await fetch(`${url}/services/rest/v1/users/${DEMO.user.uid}.json`)).status).toBe(200);
+      expect((await run(['status'])).stdout()).toContain(`running at ${url} (pid ${record.pid}, detached`);
+      const statusJson = JSON.parse((await run(['status', '--json'])).stdout()) as Record<string, unknown>;
+      expect(statusJson).toMatchObject({ running: true, pid: record.pid, url });
+      expect(await run(['reset', '--db', dbPath]).catch((e: unknown) => e)).toBeInstanceOf(UsageError);
+      const again = await startCommand(testFactory(env), { port: '0', detach: true }, { cli: CHILD_CLI }).catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(UsageError);
+      expect((again as Error).message).toMatch(/already running/);
+    } finally {
+      const stopped = await run(['stop']);
+      expect(stopped.stderr()).toContain(`stopped the sandbox at ${url} (pid ${record.pid})`);
+    }
+    expect(isAlive(record.pid)).toBe(false);
+    expect(existsSync(pidFilePath(env))).toBe(false);
+    await expect(run(['status'])).rejects.toThrow('the sandbox is not running');
+    expect(readFileSync(join(root, 'data', 'sandbox.log'), 'utf8')).toContain(`udcli sandbox listening on ${url}`);
+  });
+
+  it('reports a child that cannot start (port taken), with the log in the hint', async () => {
+    const { startSandbox } = await import('../../src/sandbox/server.js');
+    const blocker = await startSandbox({ port: 0, dbPath: ':memory:' });
+    try {
+      const { startCommand } = await import('../../src/cli/commands/sandbox/start.js');
+      const error = await startCommand(testFactory(env), { port: String(blocker.port), db: ':memory:', detach: true }, { cli: CHILD_CLI }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UdcliError);
+      expect((error as UdcliError).message).toMatch(/did not start: it exited during start-up/);
+      expect((error as UdcliError).hint).toMatch(/already in use/);
+      expect(existsSync(pidFilePath(env))).toBe(false);
+    } finally {
+      await blocker.close();
+    }
+  });
+});

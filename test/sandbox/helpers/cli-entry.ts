@@ -1,0 +1,31 @@
+// `udcli` for child processes in tests, with only the sandbox command:
+// `node --import register-ts.mjs cli-entry.ts sandbox start ...`.
+import { Command } from 'commander';
+import { register } from '../../../src/cli/commands/sandbox/index.js';
+import type { Factory } from '../../../src/cli/factory.js';
+
+const factory: Factory = {
+  io: {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    env: process.env,
+  },
+  globals: () => ({ raw: false, timeoutMs: 15_000, retries: 2, verbose: false, color: false, quiet: false, yes: false }),
+  settings: () => Promise.reject(new Error('unused')),
+  client: () => Promise.reject(new Error('unused')),
+  output: () => Promise.reject(new Error('unused')),
+  dispose: async () => undefined,
+};
+
+const program = new Command('udcli').exitOverride();
+register(program, factory);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.stderr.write(`udcli: ${(error as Error).message}\n`);
+  process.exitCode = 1;
+}

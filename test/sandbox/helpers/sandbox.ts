@@ -1,0 +1,171 @@
+/**
+ * A sandbox for one test file: the real app on port 0 over a temporary SQLite file seeded with
+ * the demo data, a movable clock, and small HTTP helpers that build exact query strings.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../src/sandbox/app.js';
+import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/database.js';
+import { seedDemo } from '../../../src/sandbox/seed/demo.js';
+import { canonicalString, hmacSha256Hex, rfc3986 } from '../../../src/spec/signing.js';
+import { DEMO } from '../../../src/spec/demo.js';
+import { API_PREFIX, type Envelope } from '../../../src/spec/types.js';
+
+export type Params = Array<[string, string]>;
+
+export interface Clock {
+  ms: number;
+  advance(seconds: number): void;
+}
+
+export interface TestSandbox {
+  url: string;
+  db: SandboxDatabase;
+  app: FastifyInstance;
+  clock: Clock;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix = 'udcli-sandbox-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startTestSandbox(
+  options: { rateLimitPerSecond?: number; tokenTtlSeconds?: number; seed?: 'demo' | 'none'; startMs?: number } = {},
+): Promise<TestSandbox> {
+  const dir = tempDir();
+  const db = openDatabase(join(dir, 'sandbox.db'));
+  if ((options.seed ?? 'demo') === 'demo') seedDemo(db);
+  const clock: Clock = {
+    ms: options.startMs ?? Date.now(),
+    advance(seconds) {
+      this.ms += seconds * 1000;
+    },
+  };
+  const app = buildApp({
+    db,
+    nowMs: () => clock.ms,
+    ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
+    ...(options.tokenTtlSeconds ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    db,
+    app,
+    clock,
+    dir,
+    async close() {
+      await app.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** RFC 3986-encoded query string, pairs in the given order. */
+export function queryString(params: Params): string {
+  return params.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
+}
+
+/** Adds timestamp and the hmac-sha256-v1 signature (of the effective method) to params. */
+export function sign(httpMethod: string, path: string, params: Params, secret: string, timestampSeconds: number): Params {
+  const withTs: Params = [...params, ['timestamp', String(timestampSeconds)]];
+  const signature = hmacSha256Hex(secret, canonicalString(httpMethod, path, withTs));
+  return [...withTs, ['signature', signature]];
+}
+
+export interface Reply<T = unknown> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Envelope<T>;
+}
+
+export async function call<T = unknown>(
+  base: string,
+  method: string,
+  path: string,
+  params: Params = [],
+  init: { headers?: Record<string, string>; body?: string | Uint8Array } = {},
+): Promise<Reply<T>> {
+  const qs = queryString(params);
+  const response = await fetch(`${base}${path}${qs ? `?${qs}` : ''}`, { method, headers: init.headers, body: init.body });
+  const text = await response.text();
+  let body: Envelope<T>;
+  try {
+    body = JSON.parse(text) as Envelope<T>;
+  } catch {
+    body = { version: 0, code: -1, message: `not JSON: ${text.slice(0, 200)}`, payload: null };
+  }
+  return { status: response.status, headers: response.headers, text, body };
+}
+
+/** GET/PUT/... on /services/rest/v1<path> with the demo game's key first. */
+export function api<T = unknown>(base: string, method: string, path: string, params: Params = [], key: string = DEMO.game.apiKey) {
+  return call<T>(base, method, `${API_PREFIX}${path}`, [['api_key', key], ...params]);
+}
+
+/** A signed request with the demo game's key and secret at the sandbox clock. */
+export function signedApi<T = unknown>(
+  sb: TestSandbox,
+  method: string,
+  path: string,
+  params: Params,
+  options: { key?: string; secret?: string; timestamp?: number; sentAs?: string } = {},
+) {
+  const full = `${API_PREFIX}${path}`;
+  const sentAs = options.sentAs ?? method;
+  const signed = sign(
+    sentAs,
+    full,
+    [['api_key', options.key ?? DEMO.game.apiKey], ...params],
+    options.secret ?? DEMO.game.signingSecret,
+    options.timestamp ?? Math.floor(sb.clock.ms / 1000),
+  );
+  return call<T>(sb.url, sentAs, full, signed);
+}
+
+/** A raw request written to the socket as is (for junk that fetch would refuse to send). */
+export function rawRequest(base: string, data: string | Buffer): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(data));
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => (received += d));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
+      resolve({ status, body: received.slice(received.indexOf('\r\n\r\n') + 4) });
+    });
+  });
+}
+
+/** A request through node:http with the path exactly as given (no URL normalisation). */
+export function exactRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Buffer | string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port: Number(port), method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

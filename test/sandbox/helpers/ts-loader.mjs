@@ -1,0 +1,27 @@
+// Module hooks: resolve `./x.js` to `./x.ts` when only the .ts exists; transpile .ts on load.
+import { appendFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import ts from 'typescript';
+
+export async function resolve(specifier, context, next) {
+  try {
+    return await next(specifier, context);
+  } catch (error) {
+    if (specifier.endsWith('.js') && /^(\.|\/|file:)/.test(specifier)) {
+      return next(`${specifier.slice(0, -3)}.ts`, context);
+    }
+    throw error;
+  }
+}
+
+export async function load(url, context, next) {
+  // Tests that check what a command loads set UDCLI_TEST_LOAD_LOG to a file: one URL a line.
+  if (process.env.UDCLI_TEST_LOAD_LOG) appendFileSync(process.env.UDCLI_TEST_LOAD_LOG, `${url}\n`);
+  if (!url.endsWith('.ts')) return next(url, context);
+  const source = await readFile(new URL(url), 'utf8');
+  const { outputText } = ts.transpileModule(source, {
+    fileName: url,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true, sourceMap: false },
+  });
+  return { format: 'module', source: outputText, shortCircuit: true };
+}

@@ -1,0 +1,186 @@
+/** hmac-sha256-v1 as the sandbox checks it: the shared vectors, the clock window, partner keys. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/spec/demo.js';
+import { uidForUsername } from '../../src/spec/ids.js';
+import { API_PREFIX, type AchievementUpdate, type ProductEntry } from '../../src/spec/types.js';
+import { api, call, queryString, sign, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+
+interface Vector {
+  method: string;
+  path: string;
+  params: Array<[string, string]>;
+  signature: string;
+  sent_as: string;
+}
+const vectorsFile = fileURLToPath(new URL('../fixtures/signing-vectors.json', import.meta.url));
+const { vectors } = JSON.parse(readFileSync(vectorsFile, 'utf8')) as { vectors: Vector[] };
+const VECTOR_TIME = 1_795_000_000;
+const VECTOR_UID = 'c3323c76c063636c91d2e8cb8f4dfcaf';
+
+/** Sends the request exactly as the vector describes it, with the vector's signature. */
+async function sendVector<T>(sb: TestSandbox, v: Vector) {
+  const url = `${sb.url}${v.path}?${queryString(v.params)}&signature=${v.signature}`;
+  const response = await fetch(url, { method: v.sent_as });
+  return { status: response.status, body: (await response.json()) as { code: number; message: string; payload: T } };
+}
+
+describe('the shared signing vectors verify against the sandbox (clock at the vectors time)', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox({ startMs: VECTOR_TIME * 1000 });
+    // The vectors' user: the uid is given, so store it directly.
+    sb.db.repos.users.insert({ uid: VECTOR_UID, username: 'vector_user', gender: 'unspecified', createdOn: VECTOR_TIME - 86_400 });
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('vector 0: PUT increment FIRST_WIN', async () => {
+    const r = await sendVector<AchievementUpdate>(sb, vectors[0]!);
+    expect(r.status).toBe(200);
+    expect(r.body.payload).toEqual({ state: 'Completed', current_value: 1, percent_complete: 100, developer_id: 'FIRST_WIN' });
+  });
+
+  it('vector 1: PUT progress 0.5 with a developer_id full of reserved characters', async () => {
+    const r = await sendVector<AchievementUpdate>(sb, vectors[1]!);
+    expect(r.status).toBe(200);
+    expect(r.body.payload).toEqual({ state: 'Started', current_value: 50, percent_complete: 50, developer_id: 'SPEED RUN/100%' });
+  });
+
+  it('vector 2: POST with method=put (the effective method is signed) resets FIRST_WIN', async () => {
+    const r = await sendVector<AchievementUpdate>(sb, vectors[2]!);
+    expect(r.status).toBe(200);
+    expect(r.body.payload).toEqual({ state: 'Started', current_value: 0, percent_complete: 0, developer_id: 'FIRST_WIN' });
+  });
+
+  it('vector 3: PUT products increment gold-pack_10 by 3', async () => {
+    const r = await sendVector<ProductEntry>(sb, vectors[3]!);
+    expect(r.status).toBe(200);
+    expect(r.body.payload.purchase.data).toEqual({ quantity: 3 });
+  });
+
+  it('vector 4: PUT products decrement of a non-ASCII SKU', async () => {
+    const grant = await api(sb.url, 'POST', `/products/user/${VECTOR_UID}.json`, [['parent_id', '1001'], ['sku', 'héros+épée'], ['qty', '1']]);
+    expect(grant.status).toBe(200);
+    const r = await sendVector<ProductEntry>(sb, vectors[4]!);
+    expect(r.status).toBe(200);
+    expect(r.body.payload.purchase.data).toEqual({ quantity: 0 });
+  });
+
+  it('a vector replayed with one parameter changed is a bad signature', async () => {
+    const v = vectors[0]!;
+    const tampered = { ...v, params: v.params.map(([n, val]) => [n, n === 'increment' ? '5' : val] as [string, string]) };
+    const r = await sendVector(sb, tampered);
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('bad signature');
+  });
+
+  it('a vector sent with a different verb than it signed is a bad signature', async () => {
+    const r = await sendVector(sb, { ...vectors[0]!, sent_as: 'POST', params: [['method', 'put'], ...vectors[0]!.params] });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('bad signature');
+  });
+});
+
+describe('signature rules', () => {
+  let sb: TestSandbox;
+  const bob = uidForUsername('bob');
+  const UA = `/achievements/user/${bob}.json`;
+  const PRODUCTS = `/products/user/${bob}.json`;
+  const inc: Array<[string, string]> = [['type', 'Game'], ['pid', '1001'], ['developer_id', 'DAILY_STREAK_7'], ['increment', '1']];
+  const give: Array<[string, string]> = [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '1'], ['increment', 'true']];
+  beforeAll(async () => {
+    sb = await startTestSandbox();
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('requires a signature on achievement PUTs and product PUTs', async () => {
+    for (const [path, params] of [[UA, inc], [PRODUCTS, give]] as const) {
+      const r = await api(sb.url, 'PUT', path, [...params, ['timestamp', String(Math.floor(sb.clock.ms / 1000))]]);
+      expect(r.status).toBe(403);
+      expect(r.body).toMatchObject({ code: 403, payload: null, message: expect.stringMatching(/^signature required/) });
+    }
+  });
+
+  it('rejects a wrong signature, one made with another key’s secret, and a signature without timestamp', async () => {
+    const now = Math.floor(sb.clock.ms / 1000);
+    const wrong = await api(sb.url, 'PUT', UA, [...inc, ['timestamp', String(now)], ['signature', 'ab'.repeat(32)]]);
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.message).toBe('bad signature');
+    const otherSecret = await signedApi(sb, 'PUT', UA, inc, { secret: DEMO.secondGame.signingSecret });
+    expect(otherSecret.body.message).toBe('bad signature');
+    const noTimestamp = await api(sb.url, 'PUT', UA, [...inc, ['signature', 'ab'.repeat(32)]]);
+    expect(noTimestamp.status).toBe(400);
+    expect(noTimestamp.body.message).toBe('missing parameter: timestamp');
+    const badTimestamp = await api(sb.url, 'PUT', UA, [...inc, ['timestamp', 'yesterday'], ['signature', 'ab'.repeat(32)]]);
+    expect(badTimestamp.body.message).toMatch(/^invalid parameter: timestamp/);
+  });
+
+  it('accepts the signature in upper-case hex', async () => {
+    const full = `${API_PREFIX}${UA}`;
+    const params = sign('PUT', full, [['api_key', DEMO.game.apiKey], ...inc], DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
+    const upper = params.map(([n, v]) => [n, n === 'signature' ? v.toUpperCase() : v] as [string, string]);
+    const r = await call(sb.url, 'PUT', full, upper);
+    expect(r.status).toBe(200);
+  });
+
+  it('accepts a timestamp up to 300 s away from the server clock, either side, and no further', async () => {
+    const now = Math.floor(sb.clock.ms / 1000);
+    for (const skew of [-300, 300, 0]) {
+      const r = await signedApi(sb, 'PUT', UA, inc, { timestamp: now + skew });
+      expect(r.status, `skew ${skew}`).toBe(200);
+    }
+    for (const skew of [-301, 301, -86_400]) {
+      const r = await signedApi(sb, 'PUT', UA, inc, { timestamp: now + skew });
+      expect(r.status, `skew ${skew}`).toBe(403);
+      expect(r.body.message).toMatch(/^stale timestamp/);
+    }
+  });
+
+  it('follows the server clock, not the wall clock', async () => {
+    const signedAt = Math.floor(sb.clock.ms / 1000);
+    sb.clock.advance(301);
+    const r = await signedApi(sb, 'PUT', UA, inc, { timestamp: signedAt });
+    expect(r.body.message).toMatch(/^stale timestamp/);
+    sb.clock.advance(-301);
+  });
+
+  it('lets a partner key omit the signature on achievement PUTs, but never on product PUTs', async () => {
+    const partnerInc = await api<AchievementUpdate>(sb.url, 'PUT', UA, inc, DEMO.partner.apiKey);
+    expect(partnerInc.status).toBe(200);
+    expect(partnerInc.body.payload?.developer_id).toBe('DAILY_STREAK_7');
+    const partnerGive = await api(sb.url, 'PUT', PRODUCTS, give, DEMO.partner.apiKey);
+    expect(partnerGive.status).toBe(403);
+    expect(partnerGive.body.message).toMatch(/^signature required/);
+  });
+
+  it('checks a partner’s signature when one is sent, against the partner key’s own secret', async () => {
+    const own = await signedApi(sb, 'PUT', PRODUCTS, give, { key: DEMO.partner.apiKey, secret: DEMO.partner.signingSecret });
+    expect(own.status).toBe(200);
+    const gameSecret = await signedApi(sb, 'PUT', UA, inc, { key: DEMO.partner.apiKey, secret: DEMO.game.signingSecret });
+    expect(gameSecret.status).toBe(403);
+    expect(gameSecret.body.message).toBe('bad signature');
+  });
+
+  it('a key signs with its own secret for its own game', async () => {
+    const r = await signedApi<AchievementUpdate>(
+      sb,
+      'PUT',
+      UA,
+      [['type', 'Game'], ['pid', '1002'], ['developer_id', 'PUZZLE_MASTER'], ['increment', '5']],
+      { key: DEMO.secondGame.apiKey, secret: DEMO.secondGame.signingSecret },
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.payload).toMatchObject({ current_value: 5, percent_complete: 10 });
+  });
+
+  it('does not require a signature on GET, POST grants or DELETE', async () => {
+    expect((await api(sb.url, 'GET', UA, [['type', 'Game'], ['pid', '1001']])).status).toBe(200);
+    expect((await api(sb.url, 'POST', PRODUCTS, [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '1']])).status).toBe(200);
+    expect((await api(sb.url, 'DELETE', UA, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'DAILY_STREAK_7']])).status).toBe(200);
+  });
+});
