@@ -1,3 +1,5 @@
+import { tracedSingleAchievement } from '../../../audit/tracked.js';
+import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
 import { confirm, parseUid, printItem } from '../../args.js';
@@ -5,7 +7,13 @@ import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
 import { deleteAchievement, resolveAchievementTarget } from './operations.js';
 
-export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: TargetOptions): Promise<void> {
+export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: TargetOptions & BatchFlags): Promise<void> {
+  if (isBatchArg(args.uid)) {
+    const { runAchievementBatch } = await import('../../../batch/commands.js');
+    await runAchievementBatch(factory, { spec: args.uid, action: 'delete', developerId: args.developerId }, opts);
+    return;
+  }
+  rejectBatchFlags(opts);
   const uid = parseUid(args.uid);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
@@ -19,7 +27,9 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
   }
   const client = await factory.client();
   const out = await factory.output();
-  const reply = await out.spin(`Deleting ${target.developerId}`, () => deleteAchievement(client, uid, target));
+  const reply = await out.spin(`Deleting ${target.developerId}`, () =>
+    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'delete' }, () => deleteAchievement(client, uid, target)),
+  );
   out.info(`Deleted achievement ${target.developerId} of user ${uid}; it was:`);
   await printItem(factory, reply, USER_ACHIEVEMENT_COLUMNS);
 }

@@ -1,5 +1,6 @@
 /** `udcli achievements defs|list|inc|set|reset|delete`. */
 import type { Command } from 'commander';
+import { addBatchOptions } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 
 export interface TargetOptions {
@@ -131,4 +132,6 @@ export function register(program: Command, factory: Factory): void {
       const { run } = await import('./delete.js');
       await run(factory, { uid, developerId }, opts);
     });
+  // @FILE / @- in place of <uid>: --concurrency, --rate, --dry-run, --journal, --fail-fast, --retry-unknown
+  for (const verb of ['inc', 'set', 'reset', 'delete']) addBatchOptions(ach.commands.find((c) => c.name() === verb)!);
 }

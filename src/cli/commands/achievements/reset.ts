@@ -1,3 +1,5 @@
+import { tracedSingleAchievement } from '../../../audit/tracked.js';
+import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
 import { parseUid, printItem } from '../../args.js';
@@ -5,13 +7,21 @@ import { UPDATE_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
 import { resetAchievement, resolveAchievementTarget } from './operations.js';
 
-export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: TargetOptions): Promise<void> {
+export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: TargetOptions & BatchFlags): Promise<void> {
+  if (isBatchArg(args.uid)) {
+    const { runAchievementBatch } = await import('../../../batch/commands.js');
+    await runAchievementBatch(factory, { spec: args.uid, action: 'reset', developerId: args.developerId }, opts);
+    return;
+  }
+  rejectBatchFlags(opts);
   const uid = parseUid(args.uid);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
   await confirmMutation(factory, settings, `reset ${target.developerId} of user ${uid}`);
   const client = await factory.client();
   const out = await factory.output();
-  const reply = await out.spin(`Resetting ${target.developerId}`, () => resetAchievement(client, uid, target));
+  const reply = await out.spin(`Resetting ${target.developerId}`, () =>
+    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'reset' }, () => resetAchievement(client, uid, target)),
+  );
   await printItem(factory, reply, UPDATE_COLUMNS);
 }

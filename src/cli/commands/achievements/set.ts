@@ -1,3 +1,5 @@
+import { tracedSingleAchievement } from '../../../audit/tracked.js';
+import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
 import { parseProgress, parseUid, printItem } from '../../args.js';
@@ -8,8 +10,14 @@ import { resolveAchievementTarget, setAchievementProgress } from './operations.j
 export async function run(
   factory: Factory,
   args: { uid: string; developerId: string; progress: string },
-  opts: TargetOptions,
+  opts: TargetOptions & BatchFlags,
 ): Promise<void> {
+  if (isBatchArg(args.uid)) {
+    const { runAchievementBatch } = await import('../../../batch/commands.js');
+    await runAchievementBatch(factory, { spec: args.uid, action: 'set', developerId: args.developerId, progress: args.progress }, opts);
+    return;
+  }
+  rejectBatchFlags(opts);
   const uid = parseUid(args.uid);
   const progress = parseProgress(args.progress);
   const settings = await factory.settings();
@@ -17,6 +25,10 @@ export async function run(
   await confirmMutation(factory, settings, `set ${target.developerId} of user ${uid} to ${args.progress.trim()}`);
   const client = await factory.client();
   const out = await factory.output();
-  const reply = await out.spin(`Setting ${target.developerId}`, () => setAchievementProgress(client, uid, target, progress));
+  const reply = await out.spin(`Setting ${target.developerId}`, () =>
+    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'set', progress, progressText: args.progress.trim() }, () =>
+      setAchievementProgress(client, uid, target, progress),
+    ),
+  );
   await printItem(factory, reply, UPDATE_COLUMNS);
 }

@@ -1,3 +1,4 @@
+import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
 import { parseInteger, parseUid, printItem } from '../../args.js';
@@ -5,7 +6,13 @@ import { PRODUCT_COLUMNS, fieldView } from './columns.js';
 import type { GiveOptions } from './index.js';
 import { giveProduct, resolveProductTarget } from './operations.js';
 
-export async function run(factory: Factory, args: { uid: string; sku: string }, opts: GiveOptions): Promise<void> {
+export async function run(factory: Factory, args: { uid: string; sku: string }, opts: GiveOptions & BatchFlags): Promise<void> {
+  if (isBatchArg(args.uid)) {
+    const { runProductBatch } = await import('../../../batch/commands.js');
+    await runProductBatch(factory, { spec: args.uid, action: 'give', sku: args.sku }, opts);
+    return;
+  }
+  rejectBatchFlags(opts);
   const uid = parseUid(args.uid);
   const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
   const settings = await factory.settings();

@@ -1,5 +1,6 @@
 /** `udcli products list|give|take`. */
 import type { Command } from 'commander';
+import { addBatchOptions } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 
 export interface ProductOptions {
@@ -70,4 +71,6 @@ export function register(program: Command, factory: Factory): void {
       const { run } = await import('./take.js');
       await run(factory, { uid, sku }, opts);
     });
+  // @FILE / @- in place of <uid>: --concurrency, --rate, --dry-run, --journal, --fail-fast, --retry-unknown
+  for (const verb of ['give', 'take']) addBatchOptions(products.commands.find((c) => c.name() === verb)!);
 }

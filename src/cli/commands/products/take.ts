@@ -1,3 +1,5 @@
+import { tracedSingleProduct } from '../../../audit/tracked.js';
+import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
 import { parseInteger, parseUid, printItem } from '../../args.js';
@@ -5,7 +7,13 @@ import { PRODUCT_COLUMNS, fieldView } from './columns.js';
 import type { TakeOptions } from './index.js';
 import { resolveProductTarget, takeProduct } from './operations.js';
 
-export async function run(factory: Factory, args: { uid: string; sku: string }, opts: TakeOptions): Promise<void> {
+export async function run(factory: Factory, args: { uid: string; sku: string }, opts: TakeOptions & BatchFlags): Promise<void> {
+  if (isBatchArg(args.uid)) {
+    const { runProductBatch } = await import('../../../batch/commands.js');
+    await runProductBatch(factory, { spec: args.uid, action: 'take', sku: args.sku }, opts);
+    return;
+  }
+  rejectBatchFlags(opts);
   const uid = parseUid(args.uid);
   const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
   const settings = await factory.settings();
@@ -13,7 +21,9 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
   await confirmMutation(factory, settings, `take ${qty} × ${target.sku} from user ${uid}`);
   const client = await factory.client();
   const out = await factory.output();
-  const reply = await out.spin(`Taking ${qty} × ${target.sku}`, () => takeProduct(client, uid, target, qty));
+  const reply = await out.spin(`Taking ${qty} × ${target.sku}`, () =>
+    tracedSingleProduct(factory, settings, client, uid, target, { action: 'take', qty }, () => takeProduct(client, uid, target, qty)),
+  );
   const payload = factory.globals().fields ? fieldView(reply.payload) : reply.payload;
   await printItem(factory, { bodyText: reply.bodyText, payload }, PRODUCT_COLUMNS);
 }

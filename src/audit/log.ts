@@ -1,0 +1,205 @@
+/**
+ * The audit log: one JSON line per change made by a mutation (cli.md "Safety for support
+ * staff"), in `<config dir>/audit.log`, mode 0600. Never holds a secret: the command line and
+ * the states are scrubbed before writing.
+ */
+import { chmodSync, closeSync, createReadStream, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { configDir } from '../config/paths.js';
+import { UsageError } from '../errors.js';
+import { SECRET_PARAMS, redact } from '../redact.js';
+
+export interface AuditEntry {
+  /** ISO 8601, UTC. */
+  time: string;
+  /** `$USER` of whoever ran the command. */
+  operator: string;
+  profile: string;
+  /** The command line, secrets redacted. */
+  command: string;
+  uid: string;
+  /** State before and after the change (null: no record). */
+  before: unknown;
+  after: unknown;
+  /** One-line description of the change (receipt). */
+  change?: string;
+  /** The command that would undo it, when there is one. */
+  undo?: string | null;
+}
+
+/** `<config dir>/audit.log`: UDCLI_CONFIG_DIR when set, else the per-user config directory (~/.config/udcli on Linux). */
+export function auditLogPath(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  return join(configDir(env, platform), 'audit.log');
+}
+
+/** Flags whose value is a secret (`--api-key K` or `--api-key=K`). */
+const SECRET_FLAGS = new Set(['--api-key', '--signing-secret', '--cookie', '--auth-token', '--token']);
+
+/** The argument list with every secret value redacted (flags above, and `name=value` of secret params). */
+export function redactArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq > 0 && SECRET_FLAGS.has(arg.slice(0, eq))) {
+      out.push(`${arg.slice(0, eq)}=${redact(arg.slice(eq + 1))}`);
+    } else if (SECRET_FLAGS.has(arg) && i + 1 < argv.length) {
+      out.push(arg, redact(argv[++i]));
+    } else if (eq > 0 && !arg.startsWith('-') && SECRET_PARAMS.has(arg.slice(0, eq))) {
+      out.push(`${arg.slice(0, eq)}=${redact(arg.slice(eq + 1))}`);
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./…-]+$/u.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/** `udcli a b 'c d'`, secrets redacted. */
+export function commandLine(argv: readonly string[]): string {
+  return ['udcli', ...redactArgv(argv)].map(shellQuote).join(' ');
+}
+
+/** A copy with the value of every secret-named key redacted, at any depth. */
+export function scrubSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(scrubSecrets);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = SECRET_PARAMS.has(k) && typeof v === 'string' ? redact(v) : scrubSecrets(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Builds an entry: operator from `$USER` (or `USERNAME`/`LOGNAME`), time now. */
+export function auditEntry(args: {
+  env: NodeJS.ProcessEnv;
+  profile: string;
+  argv: readonly string[];
+  uid: string;
+  before: unknown;
+  after: unknown;
+  change?: string;
+  undo?: string | null;
+  now?: Date;
+}): AuditEntry {
+  const entry: AuditEntry = {
+    time: (args.now ?? new Date()).toISOString(),
+    operator: args.env.USER || args.env.USERNAME || args.env.LOGNAME || 'unknown',
+    profile: args.profile,
+    command: commandLine(args.argv),
+    uid: args.uid,
+    before: scrubSecrets(args.before ?? null),
+    after: scrubSecrets(args.after ?? null),
+  };
+  if (args.change !== undefined) entry.change = args.change;
+  if (args.undo !== undefined) entry.undo = args.undo;
+  return entry;
+}
+
+/** An open audit log: appends one line per entry (a single write each, so concurrent writers do not interleave). */
+export class AuditLog {
+  readonly path: string;
+  private fd: number | null;
+
+  private constructor(path: string, fd: number) {
+    this.path = path;
+    this.fd = fd;
+  }
+
+  static open(path: string): AuditLog {
+    const dir = join(path, '..');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const fd = openSync(path, 'a', 0o600);
+    if (process.platform !== 'win32' && (fstatSync(fd).mode & 0o777) !== 0o600) {
+      try {
+        chmodSync(path, 0o600);
+      } catch {
+        // not ours to fix (another owner); the entry is still written
+      }
+    }
+    return new AuditLog(path, fd);
+  }
+
+  append(entry: AuditEntry): void {
+    if (this.fd === null) throw new Error('audit log is closed');
+    const line = `${JSON.stringify({ ...entry, before: scrubSecrets(entry.before), after: scrubSecrets(entry.after) })}\n`;
+    writeSync(this.fd, line);
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/** Appends one entry (opens and closes the log). */
+export function appendAudit(path: string, entry: AuditEntry): void {
+  const log = AuditLog.open(path);
+  try {
+    log.append(entry);
+  } finally {
+    log.close();
+  }
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+/** `--since`: a duration back from now (`90s`, `30m`, `2h`, `7d`, `1w`) or a date/time (`2024-05-01`, ISO). */
+export function parseSince(value: string, now: Date = new Date()): Date {
+  const m = /^\s*(\d+)\s*([smhdw])\s*$/i.exec(value);
+  if (m) return new Date(now.getTime() - Number(m[1]) * DURATION_UNITS[m[2]!.toLowerCase()]! * 1000);
+  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim())) {
+    const d = new Date(value.trim());
+    if (!Number.isNaN(d.getTime())) return d;
+  }
+  throw new UsageError(`invalid --since: ${value}`, {
+    hint: 'Give a duration like 30m, 2h, 7d, or a date like 2024-05-01 or 2024-05-01T10:00:00Z.',
+  });
+}
+
+export interface AuditFilter {
+  since?: Date | string;
+  /** uid (any case). */
+  user?: string;
+  profile?: string;
+  now?: Date;
+}
+
+/** The entries matching the filter, oldest first, streamed. A missing log has none; unreadable lines are skipped. */
+export async function* readAudit(path: string, filter: AuditFilter = {}): AsyncGenerator<AuditEntry> {
+  const since = typeof filter.since === 'string' ? parseSince(filter.since, filter.now) : filter.since;
+  const sinceMs = since?.getTime();
+  const user = filter.user?.toLowerCase();
+  const stream = createReadStream(path, { encoding: 'utf8' });
+  const opened = await new Promise<boolean>((resolve, reject) => {
+    stream.once('open', () => resolve(true));
+    stream.once('error', (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? resolve(false) : reject(e)));
+  });
+  if (!opened) return;
+  const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of rl) {
+      let e: AuditEntry;
+      try {
+        e = JSON.parse(line) as AuditEntry;
+      } catch {
+        continue;
+      }
+      if (!e || typeof e.time !== 'string') continue;
+      if (sinceMs !== undefined && !(Date.parse(e.time) >= sinceMs)) continue;
+      if (user !== undefined && e.uid?.toLowerCase() !== user) continue;
+      if (filter.profile !== undefined && e.profile !== filter.profile) continue;
+      yield e;
+    }
+  } finally {
+    rl.close();
+    stream.destroy();
+  }
+}

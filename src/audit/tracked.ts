@@ -1,0 +1,199 @@
+/**
+ * A change that leaves a trace (cli.md "Safety for support staff"): read the state before,
+ * make the change, work out the receipt (what changed, how to undo it) and append the audit
+ * line. Shared by the single-user commands and batch mode. Used for `set`, `reset`, `delete`
+ * and `take`; `inc` and `give` go through too when a caller wants their trace.
+ */
+import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../client/types.js';
+import { readAchievement } from '../cli/commands/achievements/operations.js';
+import { readProduct } from '../cli/commands/products/operations.js';
+import { ApiError, MalformedReplyError, NetworkError } from '../errors.js';
+import type { AchievementDefinition, AchievementUpdate, ProductEntry, UserAchievement } from '../spec/types.js';
+import type { Factory } from '../cli/factory.js';
+import type { Settings } from '../config/types.js';
+import { AuditLog, auditEntry, auditLogPath } from './log.js';
+import { achievementReceipt, productReceipt, shortUid, type AchievementAction, type Receipt } from './receipt.js';
+
+export interface TraceContext {
+  /** For the operator (`$USER`). */
+  env: NodeJS.ProcessEnv;
+  profile: string;
+  log: AuditLog;
+  /** The profile's defaults: `--game`/`--type` are written into commands only when they differ. */
+  defaults?: { gameId?: string; type?: string };
+}
+
+export interface Traced<T> {
+  reply: Reply<T>;
+  before: unknown;
+  after: unknown;
+  receipt: Receipt;
+}
+
+function scopeArgs(ctx: TraceContext, pid: string, type: string | undefined): string[] {
+  const out: string[] = [];
+  if (pid !== ctx.defaults?.gameId) out.push('--game', pid);
+  if (type !== undefined && type !== (ctx.defaults?.type ?? 'Game')) out.push('--type', type);
+  return out;
+}
+
+function withScope(receipt: Receipt, scope: string[]): Receipt {
+  return receipt.undo && scope.length ? { ...receipt, undo: `${receipt.undo} ${scope.join(' ')}` } : receipt;
+}
+
+/** The reply may or may not have been applied: worth an audit line saying so. */
+function outcomeUnknown(err: unknown): boolean {
+  return (err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError || (err instanceof ApiError && (err.httpStatus === 502 || err.httpStatus === 504));
+}
+
+export type AchievementChangeSpec =
+  | { action: 'inc'; by: number }
+  | { action: 'set'; progress: number; /** as typed, e.g. `75%` */ progressText: string }
+  | { action: 'reset' }
+  | { action: 'delete' };
+
+/** The per-user command line of an achievement change, as recorded in the audit log. */
+export function achievementArgv(uid: string, target: AchievementTarget, change: AchievementChangeSpec, scope: string[]): string[] {
+  const argv = ['achievements', change.action, uid, target.developerId];
+  if (change.action === 'set') argv.push(change.progressText);
+  if (change.action === 'inc') argv.push('--by', String(change.by));
+  return [...argv, ...scope];
+}
+
+export async function tracedAchievementChange<T extends AchievementUpdate | UserAchievement>(
+  ctx: TraceContext,
+  client: ApiClient,
+  uid: string,
+  target: AchievementTarget,
+  change: AchievementChangeSpec,
+  perform: () => Promise<Reply<T>>,
+  definition?: Pick<AchievementDefinition, 'start_value' | 'target_value'> | null,
+): Promise<Traced<T>> {
+  const scope = scopeArgs(ctx, target.pid, target.type);
+  const argv = achievementArgv(uid, target, change, scope);
+  const before = await readAchievement(client, uid, target);
+  let reply: Reply<T>;
+  try {
+    reply = await perform();
+  } catch (err) {
+    if (outcomeUnknown(err)) {
+      ctx.log.append(
+        auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after: null, change: `${target.developerId} of ${shortUid(uid)}: ${change.action} sent, outcome unknown (${(err as Error).message})`, undo: null }),
+      );
+    }
+    throw err;
+  }
+  const after = change.action === 'delete' ? null : reply.payload;
+  const receipt = withScope(
+    achievementReceipt({
+      uid,
+      developerId: target.developerId,
+      action: change.action as AchievementAction,
+      before,
+      after,
+      ...(definition ? { startValue: Number(definition.start_value), targetValue: Number(definition.target_value) } : {}),
+    }),
+    scope,
+  );
+  ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after, change: receipt.change, undo: receipt.undo }));
+  return { reply, before, after, receipt };
+}
+
+export function productArgv(uid: string, target: ProductTarget, action: 'give' | 'take', qty: number, post: boolean, scope: string[]): string[] {
+  return ['products', action, uid, target.sku, '--qty', String(qty), ...(post ? ['--post'] : []), ...scope];
+}
+
+export async function tracedProductChange(
+  ctx: TraceContext,
+  client: ApiClient,
+  uid: string,
+  target: ProductTarget,
+  change: { action: 'give' | 'take'; qty: number; post?: boolean },
+  perform: () => Promise<Reply<ProductEntry>>,
+): Promise<Traced<ProductEntry>> {
+  const scope = scopeArgs(ctx, target.parentId, target.type);
+  const argv = productArgv(uid, target, change.action, change.qty, change.post ?? false, scope);
+  const before = await readProduct(client, uid, target);
+  let reply: Reply<ProductEntry>;
+  try {
+    reply = await perform();
+  } catch (err) {
+    if (outcomeUnknown(err)) {
+      ctx.log.append(
+        auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after: null, change: `${target.sku} of ${shortUid(uid)}: ${change.action} ${change.qty} sent, outcome unknown (${(err as Error).message})`, undo: null }),
+      );
+    }
+    throw err;
+  }
+  const receipt = withScope(productReceipt({ uid, sku: target.sku, action: change.action, qty: change.qty, before, after: reply.payload }), scope);
+  ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after: reply.payload, change: receipt.change, undo: receipt.undo }));
+  return { reply, before, after: reply.payload, receipt };
+}
+
+/** The receipt as printed after a single-user change (stderr, two lines). */
+export function receiptLines(receipt: Receipt): string[] {
+  const lines = [`Changed: ${receipt.change}`];
+  lines.push(`Undo:    ${receipt.undo ?? 'none'}`);
+  if (receipt.note) lines.push(`Note:    ${receipt.note}`);
+  return lines;
+}
+
+/**
+ * For a single-user `set`, `reset` or `delete` handler: reads the state before (and the
+ * definition, for an exact undo), makes the change, appends the audit line, prints the receipt
+ * on stderr, and returns the reply to print as before.
+ */
+export async function tracedSingleAchievement<T extends AchievementUpdate | UserAchievement>(
+  factory: Pick<Factory, 'io' | 'output'>,
+  settings: Pick<Settings, 'profile' | 'gameId' | 'type'>,
+  client: ApiClient,
+  uid: string,
+  target: AchievementTarget,
+  change: AchievementChangeSpec,
+  perform: () => Promise<Reply<T>>,
+): Promise<Reply<T>> {
+  let definition: AchievementDefinition | null = null;
+  if (change.action !== 'reset') {
+    const defs = await client.listAchievementDefinitions(target.pid, { type: target.type, developerId: target.developerId });
+    definition = (defs.payload ?? []).find((d) => d.developer_id === target.developerId) ?? null;
+  }
+  const log = AuditLog.open(auditLogPath(factory.io.env));
+  try {
+    const t = await tracedAchievementChange(singleContext(factory, settings, log), client, uid, target, change, perform, definition);
+    const out = await factory.output();
+    for (const line of receiptLines(t.receipt)) out.info(line);
+    return t.reply;
+  } finally {
+    log.close();
+  }
+}
+
+/** For the single-user `take` handler (and `give`, if wanted): as tracedSingleAchievement. */
+export async function tracedSingleProduct(
+  factory: Pick<Factory, 'io' | 'output'>,
+  settings: Pick<Settings, 'profile' | 'gameId' | 'type'>,
+  client: ApiClient,
+  uid: string,
+  target: ProductTarget,
+  change: { action: 'give' | 'take'; qty: number; post?: boolean },
+  perform: () => Promise<Reply<ProductEntry>>,
+): Promise<Reply<ProductEntry>> {
+  const log = AuditLog.open(auditLogPath(factory.io.env));
+  try {
+    const t = await tracedProductChange(singleContext(factory, settings, log), client, uid, target, change, perform);
+    const out = await factory.output();
+    for (const line of receiptLines(t.receipt)) out.info(line);
+    return t.reply;
+  } finally {
+    log.close();
+  }
+}
+
+function singleContext(factory: Pick<Factory, 'io'>, settings: Pick<Settings, 'profile' | 'gameId' | 'type'>, log: AuditLog): TraceContext {
+  return {
+    env: factory.io.env,
+    profile: settings.profile,
+    log,
+    defaults: { ...(settings.gameId !== undefined ? { gameId: settings.gameId } : {}), type: settings.type },
+  };
+}

@@ -1,0 +1,277 @@
+/**
+ * Batch mode for the mutation commands (cli.md "Batch mode"): `@FILE` / `@-` in place of
+ * `<uid>`. The handlers of `achievements inc|set|reset|delete` and `products give|take` call
+ * `runAchievementBatch` / `runProductBatch` when `isBatchArg(uid)`; both are built on the
+ * generic `runBatchCommand`.
+ */
+import { basename } from 'node:path';
+import type { ApiClient } from '../client/types.js';
+import { AuditLog, auditLogPath } from '../audit/log.js';
+import { tracedAchievementChange, tracedProductChange, type TraceContext } from '../audit/tracked.js';
+import { confirm, parseInteger, parseProgress } from '../cli/args.js';
+import {
+  deleteAchievement,
+  incrementAchievement,
+  resetAchievement,
+  resolveAchievementTarget,
+  setAchievementProgress,
+} from '../cli/commands/achievements/operations.js';
+import { giveProduct, resolveProductTarget, takeProduct } from '../cli/commands/products/operations.js';
+import type { Factory } from '../cli/factory.js';
+import { confirmMutation } from '../cli/safety.js';
+import { BatchIncompleteError, UsageError } from '../errors.js';
+import { write } from '../output/pipe.js';
+import { normalizeHex32 } from '../spec/ids.js';
+import type { AchievementDefinition } from '../spec/types.js';
+import { countBatchItems, readBatchInput } from './input.js';
+import { createProgress } from './progress.js';
+import { formatSummary, runBatch, type BatchResult, type BatchSummary } from './runner.js';
+
+export { isBatchArg } from './input.js';
+export { parseRate } from './rate.js';
+export { addBatchOptions, parseBatchFlags, rejectBatchFlags, type BatchFlags, type BatchSettings } from './flags.js';
+import { parseBatchFlags, type BatchFlags } from './flags.js';
+
+export interface BatchCommandSpec<R> {
+  /** `@FILE` or `@-`. */
+  spec: string;
+  /** e.g. `achievements reset`: names the journal's command with `args`. */
+  operationName: string;
+  /** Everything that decides what is done to each user (developer_id, --by, --game...). */
+  args: string[];
+  options: BatchFlags;
+  /** For the confirmation banner, e.g. `reset FIRST_WIN`; " for every user in FILE" is added. */
+  description: string;
+  perUser: (client: ApiClient, uid: string) => Promise<R>;
+  /** --dry-run: what would be sent to this user. */
+  describe: (uid: string, client: ApiClient) => string;
+  /** Safe to repeat after it may have reached the server (set, reset, delete). */
+  idempotent: boolean;
+  /** Also ask y/N on a terminal for a profile that is not production (delete). */
+  askFirst?: string;
+  /** Runs once the client exists, before the first item (e.g. fetch a definition). */
+  prepare?: (client: ApiClient) => Promise<void>;
+  /** Stops starting users (in-flight ones finish and are journaled). Default: the first Ctrl-C. */
+  signal?: AbortSignal;
+}
+
+/** Username → uid with one GET (uids pass through, lower-cased). */
+export function uidResolver(client: ApiClient): (input: string) => Promise<string> {
+  return async (input) => {
+    const uid = normalizeHex32(input);
+    if (uid) return uid;
+    const reply = await client.getUser(input, { byUsername: true });
+    const found = normalizeHex32(String(reply.payload?.uid ?? ''));
+    if (!found) throw new UsageError(`no uid for username ${JSON.stringify(input)}`);
+    return found;
+  };
+}
+
+/**
+ * Runs one mutation over every user of `@FILE`: validation, one production confirmation, input
+ * streaming, username resolution, a client pool sized to the concurrency, NDJSON on stdout,
+ * a progress line on a terminal, the journal, and the summary on stderr. Throws
+ * BatchIncompleteError (exit 6) when any user failed or is unknown.
+ */
+export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec<R>): Promise<BatchSummary> {
+  const flags = parseBatchFlags(cmd.options);
+  const items = readBatchInput(cmd.spec, factory.io.stdin); // a missing file fails here, before anything
+  const source = cmd.spec === '@-' ? 'standard input' : basename(cmd.spec.slice(1));
+  const settings = await factory.settings();
+  if (!flags.dryRun) {
+    const what = `${cmd.description} for every user in ${source}`;
+    if (settings.production) await confirmMutation(factory, settings, what);
+    else if (cmd.askFirst) await confirm(factory.io, `${cmd.askFirst} (every user in ${source})?`, { yes: factory.globals().yes });
+  }
+  const client = await factory.client({ connections: flags.concurrency });
+  await cmd.prepare?.(client);
+  const out = await factory.output();
+  const { io } = factory;
+  const showProgress = io.stderrIsTTY && !factory.globals().quiet;
+  const progress = createProgress({
+    stream: io.stderr,
+    isTTY: showProgress,
+    total: showProgress ? await countBatchItems(cmd.spec) : null,
+  });
+
+  let signal = cmd.signal;
+  let onSigint: (() => void) | null = null;
+  if (!signal) {
+    const ac = new AbortController();
+    signal = ac.signal;
+    onSigint = () => {
+      io.stderr.write('\nudcli: stopping after the users in flight (Ctrl-C again to quit at once)\n');
+      ac.abort();
+      if (onSigint) process.off('SIGINT', onSigint);
+    };
+    process.once('SIGINT', onSigint);
+  }
+
+  let summary: BatchSummary;
+  try {
+    summary = await runBatch<R>({
+      items,
+      resolve: uidResolver(client),
+      operation: (uid) => cmd.perUser(client, uid),
+      describe: (uid) => cmd.describe(uid, client),
+      idempotent: cmd.idempotent,
+      dryRun: flags.dryRun,
+      concurrency: flags.concurrency,
+      ...(flags.ratePerSecond ? { ratePerSecond: flags.ratePerSecond } : {}),
+      failFast: flags.failFast,
+      retryUnknown: flags.retryUnknown,
+      ...(flags.journal ? { journal: { path: flags.journal, command: { operation: cmd.operationName, args: cmd.args } } } : {}),
+      onResult: (r: BatchResult<R>) => write(io.stdout, `${JSON.stringify(r)}\n`),
+      progress,
+      signal,
+    });
+  } finally {
+    if (onSigint) process.off('SIGINT', onSigint);
+  }
+  out.info(formatSummary(summary));
+  if (summary.failed + summary.unknown > 0) {
+    const err = new BatchIncompleteError(summary.failed, summary.unknown);
+    err.hint = flags.journal
+      ? `rerun the same command with --journal ${flags.journal} to retry the failed users${summary.unknown ? ' (check the unknown ones first; --retry-unknown sends them again)' : ''}`
+      : 'rerun with --journal FILE to retry only what did not succeed';
+    throw err;
+  }
+  return summary;
+}
+
+function traceContext(factory: Factory, settings: { profile: string; gameId?: string; type: string }, log: AuditLog): TraceContext {
+  return {
+    env: factory.io.env,
+    profile: settings.profile,
+    log,
+    defaults: { ...(settings.gameId !== undefined ? { gameId: settings.gameId } : {}), type: settings.type },
+  };
+}
+
+export interface AchievementBatchArgs {
+  spec: string;
+  action: 'inc' | 'set' | 'reset' | 'delete';
+  developerId: string;
+  /** `set`: as typed (0.75 or 75%). */
+  progress?: string;
+}
+
+/**
+ * `udcli achievements inc|set|reset|delete @FILE <developer_id> ...`. `set`, `reset` and
+ * `delete` read each user's state first and write a receipt and an audit line per user.
+ */
+export async function runAchievementBatch(
+  factory: Factory,
+  args: AchievementBatchArgs,
+  opts: BatchFlags & { game?: string; type?: string; by?: string },
+): Promise<BatchSummary> {
+  const settings = await factory.settings();
+  const target = resolveAchievementTarget(settings, opts, args.developerId);
+  const by = args.action === 'inc' ? parseInteger(opts.by ?? '1', '--by', { min: 1 }) : 0;
+  const progressText = args.progress?.trim() ?? '';
+  const progress = args.action === 'set' ? parseProgress(progressText) : 0;
+  const scope = ['--game', target.pid, '--type', target.type];
+  const journalArgs = [target.developerId, ...(args.action === 'set' ? [String(progress)] : []), ...(args.action === 'inc' ? ['--by', String(by)] : []), ...scope];
+  const traced = args.action !== 'inc';
+  const dryRun = opts.dryRun === true;
+
+  let log: AuditLog | null = null;
+  let definition: Pick<AchievementDefinition, 'start_value' | 'target_value'> | null = null;
+  const label = { inc: `increment ${target.developerId} by ${by}`, set: `set ${target.developerId} to ${progressText}`, reset: `reset ${target.developerId}`, delete: `delete ${target.developerId}` }[args.action];
+
+  const change = async (client: ApiClient, uid: string) => {
+    switch (args.action) {
+      case 'inc':
+        return incrementAchievement(client, uid, target, by);
+      case 'set':
+        return setAchievementProgress(client, uid, target, progress);
+      case 'reset':
+        return resetAchievement(client, uid, target);
+      case 'delete':
+        return deleteAchievement(client, uid, target);
+    }
+  };
+  const spec: BatchCommandSpec<unknown> = {
+    spec: args.spec,
+    operationName: `achievements ${args.action}`,
+    args: journalArgs,
+    options: opts,
+    description: label,
+    idempotent: args.action !== 'inc',
+    ...(args.action === 'delete' ? { askFirst: `Delete achievement ${target.developerId}` } : {}),
+    describe: (uid) => `${label} of ${uid} (${target.type} ${target.pid})`,
+    prepare: async (client) => {
+      if (!traced || dryRun) return;
+      const defs = await client.listAchievementDefinitions(target.pid, { type: target.type, developerId: target.developerId });
+      definition = (defs.payload ?? []).find((d) => d.developer_id === target.developerId) ?? null;
+      log = AuditLog.open(auditLogPath(factory.io.env));
+    },
+    perUser: async (client, uid) => {
+      if (!traced || !log) return (await change(client, uid)).payload;
+      const t = await tracedAchievementChange(
+        traceContext(factory, settings, log),
+        client,
+        uid,
+        target,
+        args.action === 'set' ? { action: 'set', progress, progressText } : { action: args.action as 'reset' | 'delete' },
+        () => change(client, uid),
+        definition,
+      );
+      return { before: t.before, after: t.after, ...t.receipt };
+    },
+  };
+  try {
+    return await runBatchCommand(factory, spec);
+  } finally {
+    (log as AuditLog | null)?.close();
+  }
+}
+
+export interface ProductBatchArgs {
+  spec: string;
+  action: 'give' | 'take';
+  sku: string;
+}
+
+/** `udcli products give|take @FILE <sku> [--qty N] [--post]`. `take` writes a receipt and an audit line per user. */
+export async function runProductBatch(
+  factory: Factory,
+  args: ProductBatchArgs,
+  opts: BatchFlags & { game?: string; type?: string; qty?: string; post?: boolean },
+): Promise<BatchSummary> {
+  const settings = await factory.settings();
+  const target = resolveProductTarget(settings, opts, args.sku);
+  const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
+  const post = args.action === 'give' && opts.post === true;
+  const traced = args.action === 'take';
+  const dryRun = opts.dryRun === true;
+  const label = args.action === 'give' ? `give ${qty} × ${target.sku}${post ? ' (POST grant)' : ''}` : `take ${qty} × ${target.sku}`;
+  let log: AuditLog | null = null;
+
+  const change = (client: ApiClient, uid: string) =>
+    args.action === 'give' ? giveProduct(client, uid, target, qty, post ? 'post' : 'put') : takeProduct(client, uid, target, qty);
+
+  const spec: BatchCommandSpec<unknown> = {
+    spec: args.spec,
+    operationName: `products ${args.action}`,
+    args: [target.sku, '--qty', String(qty), ...(post ? ['--post'] : []), '--game', target.parentId, '--type', String(target.type)],
+    options: opts,
+    description: label,
+    idempotent: false,
+    describe: (uid) => `${label} ${args.action === 'give' ? 'to' : 'from'} ${uid} (game ${target.parentId})`,
+    prepare: async () => {
+      if (traced && !dryRun) log = AuditLog.open(auditLogPath(factory.io.env));
+    },
+    perUser: async (client, uid) => {
+      if (!traced || !log) return (await change(client, uid)).payload;
+      const t = await tracedProductChange(traceContext(factory, settings, log), client, uid, target, { action: 'take', qty }, () => change(client, uid));
+      return { before: t.before, after: t.after, ...t.receipt };
+    },
+  };
+  try {
+    return await runBatchCommand(factory, spec);
+  } finally {
+    (log as AuditLog | null)?.close();
+  }
+}
+

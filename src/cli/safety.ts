@@ -1,0 +1,51 @@
+/**
+ * Safety for support staff (cli.md): a mutation under a `production: true` profile prints a
+ * banner naming the profile, and needs the profile name typed on a terminal, or --yes off one.
+ * A batch asks once, before its first request.
+ */
+import { createInterface } from 'node:readline';
+import { CancelledError, UsageError } from '../errors.js';
+import type { Settings } from '../config/types.js';
+import type { Factory } from './factory.js';
+
+/** Reads one line from the stream; null at end of input. */
+export function readLine(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, prompt: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input, output, terminal: false });
+    let answered = false;
+    output.write(prompt);
+    rl.once('line', (line) => {
+      answered = true;
+      rl.close();
+      resolve(line);
+    });
+    rl.once('close', () => {
+      if (!answered) resolve(null);
+    });
+  });
+}
+
+/**
+ * Call before the first request of a mutation (once for a whole batch). No-op unless the
+ * profile is marked production. Throws CancelledError when the typed name does not match, and
+ * UsageError off a terminal without --yes; either way nothing has been sent.
+ */
+export async function confirmMutation(
+  factory: Pick<Factory, 'io' | 'globals'>,
+  settings: Pick<Settings, 'production' | 'profile'>,
+  description: string,
+): Promise<void> {
+  if (!settings.production) return;
+  const { io } = factory;
+  io.stderr.write(`⚠ PRODUCTION profile "${settings.profile}": ${description}\n`);
+  if (factory.globals().yes) return;
+  if (!(io.stdinIsTTY && io.stderrIsTTY)) {
+    throw new UsageError('refusing to change production data without --yes off a terminal', {
+      hint: `Add --yes to confirm the change under profile "${settings.profile}".`,
+    });
+  }
+  const answer = await readLine(io.stdin, io.stderr, `Type the profile name (${settings.profile}) to continue: `);
+  if (answer === null || answer.trim() !== settings.profile) {
+    throw new CancelledError('cancelled: the profile name did not match; nothing was changed');
+  }
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tracedSingleAchievement, tracedSingleProduct } from '../../src/audit/tracked.js';
+import type { ApiClient } from '../../src/client/types.js';
+import type { Factory } from '../../src/cli/factory.js';
+import { NetworkError } from '../../src/errors.js';
+import type { Output } from '../../src/output/types.js';
+
+const root = mkdtempSync(join(tmpdir(), 'udcli-tracked-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const UID = '01e528d59829836fd23b09085b56edab';
+const reply = <T>(payload: T) => ({ payload, envelope: { version: 1, code: 200, message: 'OK', payload }, bodyText: '', httpStatus: 200 });
+
+function setup() {
+  const dir = mkdtempSync(join(root, 'cfg-'));
+  const info: string[] = [];
+  const factory = {
+    io: { env: { UDCLI_CONFIG_DIR: dir, USER: 'sam' } },
+    output: async () => ({ info: (m: string) => void info.push(m) }) as unknown as Output,
+  } as unknown as Pick<Factory, 'io' | 'output'>;
+  const settings = { profile: 'live-eu', gameId: '1001', type: 'Game' as const };
+  const audit = () => (existsSync(join(dir, 'audit.log')) ? readFileSync(join(dir, 'audit.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+  return { factory, settings, info, audit };
+}
+
+describe('traced single-user changes', () => {
+  it('set: reads before and the definition, prints the receipt, appends the audit line (with --game when not the profile game)', async () => {
+    const t = setup();
+    const client = {
+      listAchievementDefinitions: async () => reply([{ developer_id: 'LEVEL_10', start_value: 1, target_value: 10 }]),
+      listUserAchievements: async () => reply([{ developer_id: 'LEVEL_10', current_value: 4, state: 'Started', target_value: 10 }]),
+    } as unknown as ApiClient;
+    const target = { type: 'Game' as const, pid: '1002', developerId: 'LEVEL_10' };
+    const r = await tracedSingleAchievement(t.factory, t.settings, client, UID, target, { action: 'set', progress: 0.5, progressText: '50%' }, async () =>
+      reply({ state: 'Started', current_value: 6, percent_complete: 55.56, developer_id: 'LEVEL_10' }),
+    );
+    expect(r.payload.current_value).toBe(6);
+    expect(t.info).toEqual([
+      'Changed: LEVEL_10 of 01e5…: 4/10 Started → 6/10 Started',
+      `Undo:    udcli achievements set ${UID} LEVEL_10 33% --game 1002`, // 1 + round(0.33 * 9) = 4
+    ]);
+    expect(t.audit()).toEqual([
+      expect.objectContaining({ operator: 'sam', profile: 'live-eu', uid: UID, command: `udcli achievements set ${UID} LEVEL_10 50% --game 1002`, before: expect.objectContaining({ current_value: 4 }) }),
+    ]);
+  });
+
+  it('take whose reply was lost: audited as outcome unknown, the error goes on to the caller', async () => {
+    const t = setup();
+    const client = { listProducts: async () => reply([{ purchase: { data: { quantity: 3 } }, product: { sku: 'sword' } }]) } as unknown as ApiClient;
+    const lost = new NetworkError('timeout after 15000 ms', 'timeout', true);
+    await expect(
+      tracedSingleProduct(t.factory, t.settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'take', qty: 1 }, async () => {
+        throw lost;
+      }),
+    ).rejects.toBe(lost);
+    const [entry] = t.audit();
+    expect(entry.change).toMatch(/sword of 01e5…: take 1 sent, outcome unknown/);
+    expect(entry.after).toBeNull();
+    expect(t.info).toEqual([]);
+  });
+});

@@ -1,0 +1,221 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../src/audit/log.js';
+import { addBatchOptions, parseBatchFlags, rejectBatchFlags, runAchievementBatch, runProductBatch } from '../../src/batch/commands.js';
+import type { ApiClient } from '../../src/client/types.js';
+import type { Factory, GlobalOptions } from '../../src/cli/factory.js';
+import type { Settings } from '../../src/config/types.js';
+import { ApiError, BatchIncompleteError, UsageError } from '../../src/errors.js';
+import type { Output } from '../../src/output/types.js';
+import { uidForUsername } from '../../src/spec/ids.js';
+
+const root = mkdtempSync(join(tmpdir(), 'udcli-batchcmd-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** An in-memory service: FIRST_WIN (start 0, target 10) and product `sword`, recording every request. */
+function fakeService(users: string[]) {
+  const progress = new Map<string, number>();
+  const swords = new Map<string, number>();
+  const requests: string[] = [];
+  const known = new Set(users.map(uidForUsername));
+  const must = (uid: string) => {
+    if (!known.has(uid)) throw new ApiError('not found: user', 404, 404);
+  };
+  const reply = <T>(payload: T) => ({ payload, envelope: { version: 1, code: 200, message: 'OK', payload }, bodyText: '', httpStatus: 200 });
+  const ach = (uid: string) => ({ id: 1, uid, achievement_id: 7, parent_id: '1001', current_value: progress.get(uid)!, percent_complete: progress.get(uid)! * 10, state: progress.get(uid) === 10 ? 'Completed' : 'Started', started_date: '', completed_date: null, updated_date: '', developer_id: 'FIRST_WIN', type: 'Game', name: 'First win', target_value: 10 });
+  const entry = (uid: string) => ({ purchase: { success: true, data: { quantity: swords.get(uid) ?? 0 }, message: '' }, product: { sku: 'sword' } });
+  const client = {
+    getUser: async (name: string) => {
+      requests.push(`GET user ${name}`);
+      if (!users.includes(name)) throw new ApiError('not found: user', 404, 404);
+      return reply({ uid: uidForUsername(name), username: name, avatar: '' });
+    },
+    listAchievementDefinitions: async () => {
+      requests.push('GET defs');
+      return reply([{ developer_id: 'FIRST_WIN', start_value: 0, target_value: 10 }]);
+    },
+    listUserAchievements: async (uid: string) => {
+      requests.push(`GET ach ${uid}`);
+      must(uid);
+      return reply(progress.has(uid) ? [ach(uid)] : []);
+    },
+    changeUserAchievement: async (uid: string, _t: unknown, change: { reset?: true; increment?: number; progress?: number }) => {
+      requests.push(`PUT ach ${uid}`);
+      must(uid);
+      const now = progress.get(uid) ?? 0;
+      const next = change.reset ? 0 : change.increment !== undefined ? Math.min(10, now + change.increment) : Math.round(change.progress! * 10);
+      progress.set(uid, next);
+      return reply({ state: next === 10 ? 'Completed' : 'Started', current_value: next, percent_complete: next * 10, developer_id: 'FIRST_WIN' });
+    },
+    listProducts: async (uid: string) => {
+      requests.push(`GET products ${uid}`);
+      return reply(swords.get(uid) ? [entry(uid)] : []);
+    },
+    adjustProduct: async (uid: string, _t: unknown, qty: number, dir: string) => {
+      requests.push(`PUT product ${uid}`);
+      const held = swords.get(uid) ?? 0;
+      if (dir === 'decrement' && qty > held) throw new ApiError('insufficient quantity', 409, 409);
+      swords.set(uid, dir === 'decrement' ? held - qty : held + qty);
+      return reply(entry(uid));
+    },
+  } as unknown as ApiClient;
+  return { client, progress, swords, requests, mutations: () => requests.filter((r) => r.startsWith('PUT')) };
+}
+
+function fakeFactory(service: ReturnType<typeof fakeService>, opts: { production?: boolean; yes?: boolean; stdin?: string } = {}) {
+  const configDir = mkdtempSync(join(root, 'cfg-'));
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const stdin = new PassThrough();
+  stdin.end(opts.stdin ?? '');
+  const connections: Array<number | undefined> = [];
+  const settings = { profile: opts.production ? 'live-eu' : 'sandbox', production: opts.production ?? false, gameId: '1001', type: 'Game' } as Settings;
+  const output = { info: (m: string) => void (err += `${m}\n`) } as unknown as Output;
+  const factory = {
+    io: { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env: { UDCLI_CONFIG_DIR: configDir, USER: 'ci-bot' } },
+    globals: () => ({ yes: opts.yes ?? false, quiet: false }) as GlobalOptions,
+    settings: async () => settings,
+    client: async (o?: { connections?: number }) => {
+      connections.push(o?.connections);
+      return service.client;
+    },
+    output: async () => output,
+  } as unknown as Factory;
+  const results = () => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const audit = () => {
+    const p = join(configDir, 'audit.log');
+    return existsSync(p) ? readFileSync(p, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry) : [];
+  };
+  return { factory, results, audit, stderr: () => err, connections };
+}
+
+function listFile(lines: string[]): string {
+  const p = join(mkdtempSync(join(root, 'list-')), 'users.txt');
+  writeFileSync(p, `${lines.join('\n')}\n`);
+  return p;
+}
+
+describe('batch options', () => {
+  it('addBatchOptions registers the six options and parseBatchFlags validates them', async () => {
+    let seen: Record<string, unknown> = {};
+    const cmd = addBatchOptions(new Command('reset').argument('<uid>').exitOverride().action((_u: string, o: Record<string, unknown>) => void (seen = o)));
+    await cmd.parseAsync(['@x', '--concurrency', '4', '--rate', '20/s', '--dry-run', '--journal', 'j.ndjson', '--fail-fast', '--retry-unknown'], { from: 'user' });
+    expect(parseBatchFlags(seen)).toEqual({ concurrency: 4, ratePerSecond: 20, dryRun: true, journal: 'j.ndjson', failFast: true, retryUnknown: true });
+    expect(parseBatchFlags({})).toEqual({ concurrency: 8, dryRun: false, failFast: false, retryUnknown: false });
+    expect(() => parseBatchFlags({ concurrency: '0' })).toThrow(UsageError);
+    expect(() => parseBatchFlags({ rate: 'lots' })).toThrow(UsageError);
+    expect(() => parseBatchFlags({ retryUnknown: true })).toThrow(/needs --journal/);
+  });
+
+  it('rejectBatchFlags refuses batch options on a single user', () => {
+    expect(() => rejectBatchFlags({ journal: 'j' })).toThrow(/--journal applies only to a batch/);
+    expect(() => rejectBatchFlags({})).not.toThrow();
+  });
+});
+
+describe('runAchievementBatch', () => {
+  it('resets every listed user (uids and usernames), one NDJSON line each, receipts and audit lines, pool sized to the concurrency', async () => {
+    const svc = fakeService(['alice', 'bob', 'carol']);
+    svc.progress.set(uidForUsername('alice'), 3);
+    svc.progress.set(uidForUsername('bob'), 10);
+    const f = fakeFactory(svc);
+    const file = listFile(['# testers', 'alice', uidForUsername('bob').toUpperCase(), '', 'carol']);
+    const summary = await runAchievementBatch(f.factory, { spec: `@${file}`, action: 'reset', developerId: 'FIRST_WIN' }, { concurrency: '3' });
+    expect(summary).toMatchObject({ total: 3, ok: 3, failed: 0 });
+    expect(f.connections).toEqual([3]);
+    const byInput = new Map(f.results().map((r) => [r.input, r]));
+    expect(byInput.get('alice')).toMatchObject({
+      uid: uidForUsername('alice'),
+      status: 'ok',
+      result: { change: `FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: 3/10 Started → 0/10 Started`, undo: `udcli achievements set ${uidForUsername('alice')} FIRST_WIN 30%` },
+    });
+    expect(svc.requests.filter((r) => r.startsWith('GET user'))).toEqual(['GET user alice', 'GET user carol']); // the uid needs no lookup
+    const audit = f.audit();
+    expect(audit.map((e) => e.uid).sort()).toEqual(['alice', 'bob', 'carol'].map(uidForUsername).sort());
+    expect(audit.find((e) => e.uid === uidForUsername('bob'))).toMatchObject({
+      operator: 'ci-bot',
+      profile: 'sandbox',
+      command: `udcli achievements reset ${uidForUsername('bob')} FIRST_WIN`,
+      before: { current_value: 10, state: 'Completed' },
+      after: { current_value: 0 },
+    });
+    expect(f.stderr()).toMatch(/batch: 3 items: 3 ok, 0 failed, 0 unknown, 0 skipped/);
+  });
+
+  it('reports an unknown username as failed, finishes the rest, and ends with BatchIncompleteError (exit 6)', async () => {
+    const svc = fakeService(['alice']);
+    const f = fakeFactory(svc);
+    const file = listFile(['alice', 'nobody']);
+    await expect(runAchievementBatch(f.factory, { spec: `@${file}`, action: 'inc', developerId: 'FIRST_WIN' }, { by: '2' })).rejects.toThrow(BatchIncompleteError);
+    const r = new Map(f.results().map((x) => [x.input, x]));
+    expect(r.get('nobody')).toMatchObject({ status: 'failed', uid: null, error: { code: 404 } });
+    expect(r.get('alice')).toMatchObject({ status: 'ok', result: { current_value: 2 } });
+    expect(f.audit()).toEqual([]); // inc leaves no audit line (cli.md: set, reset, delete, take)
+  });
+
+  it('under a production profile off a terminal, refuses without --yes before any request; with --yes asks once', async () => {
+    const svc = fakeService(['alice', 'bob']);
+    const file = listFile(['alice', 'bob']);
+    const no = fakeFactory(svc, { production: true });
+    await expect(runAchievementBatch(no.factory, { spec: `@${file}`, action: 'reset', developerId: 'FIRST_WIN' }, {})).rejects.toThrow(/without --yes/);
+    expect(svc.requests).toEqual([]);
+    const yes = fakeFactory(svc, { production: true, yes: true });
+    await runAchievementBatch(yes.factory, { spec: `@${file}`, action: 'reset', developerId: 'FIRST_WIN' }, {});
+    expect(yes.stderr().match(/PRODUCTION profile "live-eu": reset FIRST_WIN for every user in users.txt/g)).toHaveLength(1);
+    expect(yes.audit().every((e) => e.profile === 'live-eu')).toBe(true);
+  });
+
+  it('a missing list file is a usage error before anything is sent', async () => {
+    const svc = fakeService([]);
+    const f = fakeFactory(svc);
+    await expect(runAchievementBatch(f.factory, { spec: '@/nonexistent/users.txt', action: 'reset', developerId: 'FIRST_WIN' }, {})).rejects.toThrow(/not found: \/nonexistent\/users.txt/);
+    expect(svc.requests).toEqual([]);
+  });
+
+  it('--dry-run sends no change and writes no audit line', async () => {
+    const svc = fakeService(['alice']);
+    const f = fakeFactory(svc, { stdin: `alice\n${uidForUsername('x')}\n` });
+    await runAchievementBatch(f.factory, { spec: '@-', action: 'set', developerId: 'FIRST_WIN', progress: '75%' }, { dryRun: true });
+    expect(svc.mutations()).toEqual([]);
+    expect(f.results().map((r) => r.status)).toEqual(['dry-run', 'dry-run']);
+    expect(f.results()[0]!.result).toBe(`set FIRST_WIN to 75% of ${uidForUsername('alice')} (Game 1001)`);
+    expect(f.audit()).toEqual([]);
+  });
+});
+
+describe('runProductBatch', () => {
+  it('take: a user holding too few fails with 409 and nothing changes for them; the others get receipts and audit lines', async () => {
+    const svc = fakeService(['alice', 'bob']);
+    svc.swords.set(uidForUsername('alice'), 5);
+    svc.swords.set(uidForUsername('bob'), 1);
+    const f = fakeFactory(svc);
+    const file = listFile(['alice', 'bob']);
+    await expect(runProductBatch(f.factory, { spec: `@${file}`, action: 'take', sku: 'sword' }, { qty: '2' })).rejects.toThrow(BatchIncompleteError);
+    const r = new Map(f.results().map((x) => [x.input, x]));
+    expect(r.get('alice')).toMatchObject({ status: 'ok', result: { change: `sword of ${uidForUsername('alice').slice(0, 4)}…: 5 → 3`, undo: `udcli products give ${uidForUsername('alice')} sword --qty 2` } });
+    expect(r.get('bob')).toMatchObject({ status: 'failed', error: { code: 409 } });
+    expect(svc.swords.get(uidForUsername('bob'))).toBe(1);
+    expect(f.audit().map((e) => e.uid)).toEqual([uidForUsername('alice')]);
+  });
+
+  it('a journal makes a rerun skip the users already given to', async () => {
+    const svc = fakeService(['alice', 'bob']);
+    const file = listFile(['alice', 'bob']);
+    const journal = join(mkdtempSync(join(root, 'j-')), 'give.journal');
+    await runProductBatch(fakeFactory(svc).factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '1', journal });
+    const again = fakeFactory(svc);
+    const summary = await runProductBatch(again.factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '1', journal });
+    expect(summary).toMatchObject({ skipped: 2, ok: 0 });
+    expect(svc.swords.get(uidForUsername('alice'))).toBe(1);
+    // the same journal under a different quantity is another command: refused
+    await expect(runProductBatch(fakeFactory(svc).factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '3', journal })).rejects.toThrow(/belongs to another command/);
+  });
+});

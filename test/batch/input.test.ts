@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { countBatchItems, isBatchArg, readBatchInput, type BatchItem } from '../../src/batch/input.js';
+import { UsageError } from '../../src/errors.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'udcli-input-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function collect(it: AsyncIterable<BatchItem>): Promise<BatchItem[]> {
+  const out: BatchItem[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe('isBatchArg', () => {
+  it('recognises @FILE and @- but not uids or usernames', () => {
+    expect(isBatchArg('@testers.txt')).toBe(true);
+    expect(isBatchArg('@-')).toBe(true);
+    expect(isBatchArg('01e528d59829836fd23b09085b56edab')).toBe(false);
+    expect(isBatchArg('demo_player')).toBe(false);
+  });
+});
+
+describe('readBatchInput', () => {
+  it('yields trimmed lines with their line numbers, skipping blanks and # comments (CRLF too)', async () => {
+    const path = join(dir, 'list.txt');
+    writeFileSync(path, '\uFEFF# testers\r\n  alice  \r\n\r\n01E528D59829836FD23B09085B56EDAB\r\n   # indented comment\n\tbob\n\nlast-without-newline');
+    expect(await collect(readBatchInput(`@${path}`, new PassThrough()))).toEqual([
+      { line: 2, input: 'alice' },
+      { line: 4, input: '01E528D59829836FD23B09085B56EDAB' },
+      { line: 6, input: 'bob' },
+      { line: 8, input: 'last-without-newline' },
+    ]);
+  });
+
+  it('reads @- from the given stdin stream', async () => {
+    const stdin = new PassThrough();
+    stdin.end('carol\n# no\ndave\n');
+    expect(await collect(readBatchInput('@-', stdin))).toEqual([
+      { line: 1, input: 'carol' },
+      { line: 3, input: 'dave' },
+    ]);
+  });
+
+  it('throws a UsageError naming a missing file as soon as it is called, before iterating', () => {
+    const missing = join(dir, 'nope.txt');
+    expect(() => readBatchInput(`@${missing}`, new PassThrough())).toThrow(UsageError);
+    expect(() => readBatchInput(`@${missing}`, new PassThrough())).toThrow(missing);
+  });
+
+  it('refuses a directory and a bare @', () => {
+    expect(() => readBatchInput(`@${dir}`, new PassThrough())).toThrow(/not a file/);
+    expect(() => readBatchInput('@', new PassThrough())).toThrow(UsageError);
+  });
+
+  it('counts the items of a regular file, and gives null for stdin', async () => {
+    const path = join(dir, 'count.txt');
+    writeFileSync(path, 'a\n\n#c\nb\nc\n');
+    expect(await countBatchItems(`@${path}`)).toBe(3);
+    expect(await countBatchItems('@-')).toBeNull();
+  });
+
+  it('streams 1,000,000 lines with flat memory, and closes the file when stopped early', async () => {
+    const path = join(dir, 'million.txt');
+    await new Promise<void>((resolve, reject) => {
+      const ws = createWriteStream(path);
+      ws.on('error', reject);
+      const chunk: string[] = [];
+      for (let i = 0; i < 1_000_000; i++) {
+        chunk.push(`user_${String(i).padStart(27, '0')}`);
+        if (chunk.length === 50_000) {
+          ws.write(`${chunk.join('\n')}\n`);
+          chunk.length = 0;
+        }
+      }
+      ws.end(() => resolve());
+    }); // ~33 MB: loaded whole (string + 1M line strings) it would add well over 60 MB of heap
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const base = process.memoryUsage().heapUsed;
+    let peak = 0;
+    let n = 0;
+    let last = '';
+    for await (const item of readBatchInput(`@${path}`, new PassThrough())) {
+      n++;
+      last = item.input;
+      if (n % 50_000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed - base);
+    }
+    expect(n).toBe(1_000_000);
+    expect(last).toBe(`user_${String(999_999).padStart(27, '0')}`);
+    expect(peak).toBeLessThan(40 * 1024 * 1024);
+
+    // breaking out of the loop returns the iterator, which must close the file (Linux: /proc)
+    const openOnList = () =>
+      existsSync('/proc/self/fd')
+        ? readdirSync('/proc/self/fd').filter((fd) => {
+            try {
+              return readlinkSync(`/proc/self/fd/${fd}`) === path;
+            } catch {
+              return false;
+            }
+          }).length
+        : 0;
+    let seen = 0;
+    for await (const _ of readBatchInput(`@${path}`, new PassThrough())) {
+      if (++seen === 1) expect(openOnList()).toBe(1);
+      if (seen === 3) break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toBe(3);
+    expect(openOnList()).toBe(0);
+  }, 60_000);
+});

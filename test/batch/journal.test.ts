@@ -1,0 +1,291 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BatchItem } from '../../src/batch/input.js';
+import { Journal } from '../../src/batch/journal.js';
+import { runBatch, type BatchResult, type BatchSummary } from '../../src/batch/runner.js';
+import { NetworkError, UsageError } from '../../src/errors.js';
+
+const root = mkdtempSync(join(tmpdir(), 'udcli-journal-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let seq = 0;
+const fresh = () => join(root, `j${++seq}.ndjson`);
+
+const HEX = (i: number) => i.toString(16).padStart(32, '0');
+const items = (inputs: string[]): BatchItem[] => inputs.map((input, i) => ({ line: i + 1, input }));
+const CMD = { operation: 'achievements reset', args: ['FIRST_WIN'] };
+
+async function run(opts: {
+  journal: string;
+  inputs: string[];
+  op: (uid: string) => Promise<unknown>;
+  idempotent?: boolean;
+  retryUnknown?: boolean;
+  dryRun?: boolean;
+  command?: typeof CMD;
+}): Promise<{ summary: BatchSummary; results: Map<string, BatchResult<unknown>>; list: BatchResult<unknown>[] }> {
+  const list: BatchResult<unknown>[] = [];
+  const summary = await runBatch({
+    items: items(opts.inputs),
+    resolve: async (input) => (input.length === 32 ? input : HEX(input.length)),
+    operation: opts.op,
+    idempotent: opts.idempotent ?? true,
+    retryUnknown: opts.retryUnknown ?? false,
+    dryRun: opts.dryRun ?? false,
+    describe: (uid) => `would reset ${uid}`,
+    journal: { path: opts.journal, command: opts.command ?? CMD },
+    onResult: (r) => void list.push(r),
+  });
+  return { summary, list, results: new Map(list.map((r) => [`${r.input}`, r])) };
+}
+
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('journal', () => {
+  it('records a header and one line per finished item; a rerun skips the ok ones and retries the failed ones', async () => {
+    const path = fresh();
+    const calls: string[] = [];
+    const first = await run({
+      journal: path,
+      inputs: [HEX(1), HEX(2), HEX(3)],
+      op: async (uid) => {
+        calls.push(uid);
+        if (uid === HEX(2)) throw new Error('server said no');
+      },
+    });
+    expect(first.summary).toMatchObject({ ok: 2, failed: 1 });
+    const written = lines(path);
+    expect(written[0]).toMatchObject({ udcli_journal: 1, operation: 'achievements reset', args: ['FIRST_WIN'] });
+    expect(written.slice(1).map((l) => [l.input, l.status]).sort()).toEqual([
+      [HEX(1), 'ok'],
+      [HEX(2), 'failed'],
+      [HEX(3), 'ok'],
+    ]);
+    expect(typeof written[1]!.at).toBe('string');
+
+    calls.length = 0;
+    const second = await run({ journal: path, inputs: [HEX(1), HEX(2), HEX(3), HEX(4)], op: async (uid) => void calls.push(uid) });
+    expect(calls.sort()).toEqual([HEX(2), HEX(4)]);
+    expect(second.results.get(HEX(1))).toMatchObject({ status: 'skipped', uid: HEX(1) });
+    expect(second.summary).toMatchObject({ total: 4, ok: 2, skipped: 2, failed: 0 });
+  });
+
+  it('reports unknown items again without sending them; --retry-unknown sends them', async () => {
+    const path = fresh();
+    await run({
+      journal: path,
+      inputs: [HEX(1), HEX(2)],
+      idempotent: false,
+      op: async (uid) => {
+        if (uid === HEX(1)) throw new NetworkError('timeout', 'timeout', true);
+      },
+    });
+    const calls: string[] = [];
+    const again = await run({ journal: path, inputs: [HEX(1), HEX(2)], idempotent: false, op: async (uid) => void calls.push(uid) });
+    expect(calls).toEqual([]);
+    expect(again.results.get(HEX(1))).toMatchObject({ status: 'unknown', uid: HEX(1), error: { message: expect.stringMatching(/--retry-unknown/) } });
+    expect(again.summary).toMatchObject({ unknown: 1, skipped: 1 });
+
+    const retried = await run({ journal: path, inputs: [HEX(1), HEX(2)], idempotent: false, retryUnknown: true, op: async (uid) => void calls.push(uid) });
+    expect(calls).toEqual([HEX(1)]);
+    expect(retried.summary).toMatchObject({ ok: 1, skipped: 1, unknown: 0 });
+  });
+
+  it('writes `started` before sending a non-idempotent item, so one killed in flight is unknown on resume', async () => {
+    const path = fresh();
+    // What a process killed mid-item leaves behind: the header and a `started` record.
+    await run({ journal: path, inputs: [], idempotent: false, op: async () => undefined });
+    appendFileSync(path, `${JSON.stringify({ input: 'alice', uid: HEX(5), status: 'started', at: new Date().toISOString() })}\n`);
+    const calls: string[] = [];
+    const mutation = await run({ journal: path, inputs: ['alice'], idempotent: false, op: async (uid) => void calls.push(uid) });
+    expect(calls).toEqual([]);
+    expect(mutation.results.get('alice')).toMatchObject({ status: 'unknown', uid: HEX(5) });
+
+    // the same record under an idempotent command is simply done again
+    const idemPath = fresh();
+    await run({ journal: idemPath, inputs: [], op: async () => undefined });
+    appendFileSync(idemPath, `${JSON.stringify({ input: 'alice', uid: HEX(5), status: 'started', at: 'x' })}\n`);
+    const idem = await run({ journal: idemPath, inputs: ['alice'], op: async (uid) => void calls.push(uid) });
+    expect(calls).toEqual([HEX(5)]);
+    expect(idem.summary.ok).toBe(1);
+  });
+
+  it('refuses a journal written by another command, or a file that is not a journal', async () => {
+    const path = fresh();
+    await run({ journal: path, inputs: [HEX(1)], op: async () => undefined });
+    const other = run({
+      journal: path,
+      inputs: [HEX(1)],
+      command: { operation: 'achievements reset', args: ['OTHER_ACH'] },
+      op: async () => undefined,
+    });
+    await expect(other).rejects.toThrow(UsageError);
+    await expect(Journal.open(path, { operation: 'products take', args: ['sword'] })).rejects.toThrow(/udcli achievements reset FIRST_WIN/);
+
+    const notJournal = fresh();
+    writeFileSync(notJournal, 'alice\nbob\n');
+    await expect(run({ journal: notJournal, inputs: [HEX(1)], op: async () => undefined })).rejects.toThrow(/not a udcli journal/);
+    expect(readFileSync(notJournal, 'utf8')).toBe('alice\nbob\n');
+  });
+
+  it('tolerates a record torn by a crash, and cuts it off before appending', async () => {
+    const path = fresh();
+    await run({ journal: path, inputs: [HEX(1)], op: async () => undefined });
+    appendFileSync(path, '{"input":"' + HEX(2) + '","uid":"' + HEX(2) + '","sta');
+    const calls: string[] = [];
+    const r = await run({ journal: path, inputs: [HEX(1), HEX(2)], op: async (uid) => void calls.push(uid) });
+    expect(calls).toEqual([HEX(2)]);
+    expect(r.summary).toMatchObject({ ok: 1, skipped: 1 });
+    const all = lines(path); // every line parses again
+    expect(all.slice(1).map((l) => l.status)).toEqual(['ok', 'ok']);
+  });
+
+  it('treats a file holding only a torn header as a new journal', async () => {
+    const path = fresh();
+    writeFileSync(path, '{"udcli_journal":1,"opera');
+    const r = await run({ journal: path, inputs: [HEX(1)], op: async () => undefined });
+    expect(r.summary.ok).toBe(1);
+    expect(lines(path)[0]).toMatchObject({ udcli_journal: 1, operation: 'achievements reset' });
+  });
+
+  it('keeps a user listed twice as two items, so a rerun does neither again', async () => {
+    const path = fresh();
+    let calls = 0;
+    const first = await run({ journal: path, inputs: ['bob', 'bob'], idempotent: false, op: async () => void calls++ });
+    expect(calls).toBe(2);
+    expect(first.summary.ok).toBe(2);
+    const second = await run({ journal: path, inputs: ['bob', 'bob', 'bob'], idempotent: false, op: async () => void calls++ });
+    expect(calls).toBe(3);
+    expect(second.summary).toMatchObject({ skipped: 2, ok: 1 });
+  });
+
+  it('--dry-run reads the journal (showing what a resume would skip) but never creates or writes it', async () => {
+    const missing = fresh();
+    const dry = await run({ journal: missing, inputs: [HEX(1)], dryRun: true, op: async () => undefined });
+    expect(dry.summary.dryRun).toBe(1);
+    expect(existsSync(missing)).toBe(false);
+
+    const path = fresh();
+    await run({ journal: path, inputs: [HEX(1)], op: async () => undefined });
+    const before = readFileSync(path, 'utf8');
+    const r = await run({ journal: path, inputs: [HEX(1), HEX(2)], dryRun: true, op: async () => undefined });
+    expect(r.results.get(HEX(1))!.status).toBe('skipped');
+    expect(r.results.get(HEX(2))).toMatchObject({ status: 'dry-run', result: `would reset ${HEX(2)}` });
+    expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+
+  it('a journal record is on disk before the item is reported', async () => {
+    const path = fresh();
+    const seenInFile: boolean[] = [];
+    await runBatch({
+      items: items([HEX(1), HEX(2), HEX(3)]),
+      resolve: async (i) => i,
+      idempotent: true,
+      operation: async () => undefined,
+      journal: { path, command: CMD },
+      onResult: (r) => void seenInFile.push(readFileSync(path, 'utf8').includes(`"input":"${r.input}"`)),
+    });
+    expect(seenInFile).toEqual([true, true, true]);
+  });
+});
+
+describe('journal survives kill -9', () => {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const loader = join(here, 'fixtures', 'ts-loader.mjs');
+  const child = join(here, 'fixtures', 'journal-child.ts');
+
+  function start(args: string[]) {
+    const p = spawn(process.execPath, ['--import', loader, child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    p.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      p.on('close', (code, signal) => resolve({ code, signal })),
+    );
+    return { p, exited, out: () => stdout, err: () => stderr };
+  }
+
+  const countCalls = (path: string) => {
+    const m = new Map<string, number>();
+    if (!existsSync(path)) return m;
+    for (const uid of readFileSync(path, 'utf8').split('\n').filter(Boolean)) m.set(uid, (m.get(uid) ?? 0) + 1);
+    return m;
+  };
+
+  it('resumes a killed non-idempotent batch: no item runs twice; the few killed in flight are unknown, the rest ok', async () => {
+    const dir = mkdtempSync(join(root, 'kill-'));
+    const list = join(dir, 'users.txt');
+    const journal = join(dir, 'journal.ndjson');
+    const calls = join(dir, 'calls.txt');
+    const N = 400;
+    const uids = Array.from({ length: N }, (_, i) => HEX(i + 1));
+    writeFileSync(list, `# users\n${uids.join('\n')}\n`);
+
+    const first = start([list, journal, calls, 'mutation']);
+    // kill once a good part of the batch has run
+    while (countCalls(calls).size < 120) {
+      const done = await Promise.race([first.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5))]);
+      if (done) throw new Error(`child finished before it was killed:\n${first.err()}`);
+    }
+    first.p.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+    const callsAtKill = countCalls(calls);
+    expect(callsAtKill.size).toBeLessThan(N);
+
+    const second = start([list, journal, calls, 'mutation']);
+    const { code } = await second.exited;
+    expect(code, second.err()).toBe(0);
+    const results = second
+      .out()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { uid: string; status: string });
+    expect(results.length).toBe(N);
+
+    const after = countCalls(calls);
+    for (const [uid, n] of after) expect(n, `${uid} ran ${n} times`).toBe(1);
+    const byStatus = (s: string) => results.filter((r) => r.status === s).map((r) => r.uid);
+    // in flight at the kill: sent (maybe) but not journaled as finished; at most the concurrency
+    const unknown = byStatus('unknown');
+    expect(unknown.length).toBeLessThanOrEqual(8);
+    for (const uid of unknown) expect(callsAtKill.get(uid) ?? 0).toBeLessThanOrEqual(1);
+    // everything else ran exactly once: either before the kill (skipped now) or in the resume (ok)
+    for (const uid of [...byStatus('skipped'), ...byStatus('ok')]) expect(after.get(uid)).toBe(1);
+    expect(byStatus('skipped').length + byStatus('ok').length + unknown.length).toBe(N);
+    expect(byStatus('skipped').length).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('resumes a killed idempotent batch: every item ends ok and only items in flight at the kill ran twice', async () => {
+    const dir = mkdtempSync(join(root, 'kill-'));
+    const list = join(dir, 'users.txt');
+    const journal = join(dir, 'journal.ndjson');
+    const calls = join(dir, 'calls.txt');
+    const N = 300;
+    writeFileSync(list, Array.from({ length: N }, (_, i) => HEX(i + 1)).join('\n'));
+    const first = start([list, journal, calls, 'idempotent']);
+    while (countCalls(calls).size < 100) {
+      const done = await Promise.race([first.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5))]);
+      if (done) throw new Error(`child finished before it was killed:\n${first.err()}`);
+    }
+    first.p.kill('SIGKILL');
+    await first.exited;
+
+    const second = start([list, journal, calls, 'idempotent']);
+    expect((await second.exited).code, second.err()).toBe(0);
+    const summary = JSON.parse(second.err().trim().split('\n').pop()!) as BatchSummary;
+    expect(summary.ok + summary.skipped).toBe(N);
+    const after = countCalls(calls);
+    expect(after.size).toBe(N);
+    const twice = [...after.values()].filter((n) => n === 2).length;
+    expect([...after.values()].every((n) => n <= 2)).toBe(true);
+    expect(twice).toBeLessThanOrEqual(8);
+  }, 60_000);
+});

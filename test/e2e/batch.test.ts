@@ -1,0 +1,193 @@
+/**
+ * Batch mode end to end: the built binary against a real sandbox (cli.md "Batch mode",
+ * "Safety for support staff"). Needs `npm run build` first, like every e2e test.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatedUsername } from '../../src/sandbox/seed/demo.js';
+import { DEMO_FACTS, DEMO_USER_COUNT } from '../../src/sandbox/seed/demo-data.js';
+import { uidForUsername } from '../../src/spec/ids.js';
+import { BIN, runCli, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+
+const NAMED = DEMO_FACTS.users.map((u) => u.username);
+const GENERATED = Array.from({ length: DEMO_USER_COUNT - NAMED.length }, (_, i) => generatedUsername(i + 1));
+const ALL_USERS = [...NAMED, ...GENERATED];
+
+const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-batch-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let seq = 0;
+function file(name: string, lines: string[]): string {
+  const p = join(scratch, `${++seq}-${name}`);
+  writeFileSync(p, `${lines.join('\n')}\n`);
+  return p;
+}
+
+type Line = { input: string; uid: string | null; status: string; result?: Record<string, unknown>; error?: { message: string; code?: number } };
+const ndjson = (r: CliResult): Line[] => r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+
+function withDb<T>(env: TestEnv, fn: (db: Database.Database) => T): T {
+  const db = new Database(env.sandbox.dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+function achievementValues(env: TestEnv, developerId: string): Map<string, number> {
+  return withDb(env, (db) => {
+    const rows = db
+      .prepare(
+        `SELECT ua.uid AS uid, ua.current_value AS v FROM user_achievements ua
+         JOIN achievements a ON a.id = ua.achievement_id WHERE a.parent_id = '1001' AND a.developer_id = ?`,
+      )
+      .all(developerId) as Array<{ uid: string; v: number }>;
+    return new Map(rows.map((r) => [r.uid, r.v]));
+  });
+}
+
+function productQuantities(env: TestEnv, sku: string): Map<string, number> {
+  return withDb(env, (db) => {
+    const rows = db
+      .prepare(`SELECT up.uid AS uid, up.quantity AS q FROM user_products up JOIN products p ON p.id = up.product_id WHERE p.parent_id = '1001' AND p.sku = ?`)
+      .all(sku) as Array<{ uid: string; q: number }>;
+    return new Map(rows.map((r) => [r.uid, r.q]));
+  });
+}
+
+describe('batch mode (e2e)', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await startTestEnv();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+  const run = (args: string[], input?: string, timeoutMs = 120_000) => runCli(args, env.env, { ...(input === undefined ? {} : { input }), timeoutMs });
+
+  it('resets FIRST_WIN for 2,000 list entries (uids and usernames): every one ok, state reset, one audit line each', async () => {
+    // 1,500 demo users (uids for the generated ones, usernames for the named ones) plus 500 listed again by username
+    const lines = ['# CI testers', ...NAMED, ...GENERATED.map(uidForUsername), '', ...GENERATED.slice(0, 500)];
+    const list = file('testers.txt', lines);
+    const started = Date.now();
+    const r = await run(['achievements', 'reset', `@${list}`, 'FIRST_WIN', '--concurrency', '16']);
+    const seconds = (Date.now() - started) / 1000;
+    expect(r.code, r.stderr).toBe(0);
+    const out = ndjson(r);
+    expect(out).toHaveLength(2000);
+    expect(out.filter((l) => l.status !== 'ok')).toEqual([]);
+    expect(new Set(out.map((l) => l.uid)).size).toBe(1500);
+    expect(out.find((l) => l.input === 'alice')).toMatchObject({ uid: uidForUsername('alice'), status: 'ok' });
+    expect(r.stderr).toMatch(/2000 items: 2000 ok, 0 failed, 0 unknown, 0 skipped/);
+    expect(seconds).toBeLessThan(90);
+
+    const values = achievementValues(env, 'FIRST_WIN');
+    for (const u of ALL_USERS) expect(values.get(uidForUsername(u)) ?? 0).toBe(0);
+    const audit = readFileSync(join(env.configDir, 'audit.log'), 'utf8').trim().split('\n');
+    expect(audit).toHaveLength(2000);
+    const aliceLine = audit.map((l) => JSON.parse(l) as { uid: string; change: string; undo: string }).find((e) => e.uid === uidForUsername('alice'));
+    expect(aliceLine).toMatchObject({ change: expect.stringMatching(/1\/1 Completed → 0\/1 Started/), undo: expect.stringMatching(/achievements set \w+ FIRST_WIN 100%/) });
+  }, 150_000);
+
+  it('--dry-run prints what would be sent for each user and changes nothing', async () => {
+    const before = productQuantities(env, 'xp-boost');
+    const r = await run(['products', 'take', '@-', 'xp-boost', '--qty', '1', '--dry-run'], 'alice\nbob\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjson(r).map((l) => l.status)).toEqual(['dry-run', 'dry-run']);
+    expect(productQuantities(env, 'xp-boost')).toEqual(before);
+  });
+
+  it('an unknown username is reported failed, the rest go through, exit 6', async () => {
+    const list = file('mixed.txt', ['carol', 'no_such_user_zz', 'dave']);
+    const r = await run(['achievements', 'inc', `@${list}`, 'DAILY_STREAK_7', '--by', '2']);
+    expect(r.code, r.stderr).toBe(6);
+    const byInput = new Map(ndjson(r).map((l) => [l.input, l]));
+    expect(byInput.get('no_such_user_zz')).toMatchObject({ status: 'failed', uid: null, error: { code: 404 } });
+    expect(byInput.get('carol')!.status).toBe('ok');
+    expect(achievementValues(env, 'DAILY_STREAK_7').get(uidForUsername('dave'))).toBe(2);
+  });
+
+  it('a missing list file is a usage error (exit 2) naming it', async () => {
+    const r = await run(['achievements', 'reset', '@/nonexistent/testers.txt', 'FIRST_WIN']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('/nonexistent/testers.txt');
+  });
+
+  it('--rate spaces the users out', async () => {
+    const list = file('rate.txt', GENERATED.slice(600, 621).map(uidForUsername));
+    const started = Date.now();
+    const r = await run(['achievements', 'reset', `@${list}`, 'SECRET_ROOM', '--rate', '10/s']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900); // 21 starts at 10/s: 2 s at least
+  });
+
+  it('a give killed with SIGKILL and resumed with the same journal gives each user exactly one, never two', async () => {
+    const list = file('give.txt', ALL_USERS);
+    const journal = join(scratch, 'give.journal');
+    const before = productQuantities(env, 'sword-of-dawn');
+    const args = ['products', 'give', `@${list}`, 'sword-of-dawn', '--qty', '1', '--journal', journal];
+    const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env.env };
+    delete base.FORCE_COLOR;
+    const child = spawn(process.execPath, [BIN, ...args], { env: base, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    const journaled = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').length : 0);
+    const deadline = Date.now() + 60_000;
+    while (journaled() < 400 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGKILL');
+    await exited;
+    expect(journaled()).toBeLessThan(2 * ALL_USERS.length); // killed mid-run
+
+    const r = await run(args);
+    expect([0, 6]).toContain(r.code); // 6 when a user was in flight at the kill (reported unknown)
+    const out = ndjson(r);
+    expect(out).toHaveLength(ALL_USERS.length);
+    const after = productQuantities(env, 'sword-of-dawn');
+    const unknown = new Set(out.filter((l) => l.status === 'unknown').map((l) => l.uid));
+    expect(unknown.size).toBeLessThanOrEqual(8);
+    expect(out.filter((l) => l.status === 'skipped').length).toBeGreaterThan(100);
+    for (const u of ALL_USERS) {
+      const uid = uidForUsername(u);
+      const added = (after.get(uid) ?? 0) - (before.get(uid) ?? 0);
+      if (unknown.has(uid)) expect(added).toBeLessThanOrEqual(1);
+      else expect(added, `${u} got ${added}`).toBe(1);
+    }
+  }, 150_000);
+
+  it('with the sandbox rate-limiting, 429s are retried by the client and the batch still succeeds', async () => {
+    const limited = await startTestEnv({ rateLimitPerSecond: 40 });
+    try {
+      const list = file('limited.txt', GENERATED.slice(0, 120).map(uidForUsername));
+      const r = await runCli(['achievements', 'reset', `@${list}`, 'LEVEL_10', '--concurrency', '8'], limited.env, { timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(ndjson(r).filter((l) => l.status !== 'ok')).toEqual([]);
+    } finally {
+      await limited.close();
+    }
+  }, 150_000);
+
+  it('under a production profile: refused off a terminal without --yes (exit 2, nothing sent); with --yes it runs once the banner is shown', async () => {
+    const add = await run(['profile', 'add', 'live', '--base-url', env.sandbox.url, '--production']);
+    expect(add.code, add.stderr).toBe(0);
+    const list = file('prod.txt', ['bob']);
+    const gems = () => achievementValues(env, 'COLLECT_1000_GEMS').get(uidForUsername('bob'));
+    const was = gems();
+    const refused = await run(['--profile', 'live', 'achievements', 'reset', `@${list}`, 'COLLECT_1000_GEMS']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/PRODUCTION profile "live"/);
+    expect(refused.stderr).toMatch(/without --yes/);
+    expect(gems()).toBe(was);
+
+    const ok = await run(['--profile', 'live', 'achievements', 'reset', `@${list}`, 'COLLECT_1000_GEMS', '--yes']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(gems()).toBe(0);
+    const audit = await run(['audit', '--profile', 'live', '--json']);
+    expect(audit.code, audit.stderr).toBe(0);
+    const entries = JSON.parse(audit.stdout) as Array<{ uid: string; profile: string; before: { current_value: number } }>;
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ uid: uidForUsername('bob'), profile: 'live', before: { current_value: 999 } });
+  });
+});
