@@ -14,4 +14,15 @@ export interface CommandEntry {
 export const COMMANDS: CommandEntry[] = [
   // Each command owner adds its row here, e.g.
   // { name: 'user', summary: 'Look a user up by uid or username', load: () => import('./commands/user/index.js') },
+  { name: 'auth', summary: 'Verify user tokens; get test tokens from the token generator', load: () => import('./commands/auth/index.js') },
+  { name: 'user', summary: 'Look a user up by uid or username', load: () => import('./commands/user/index.js') },
+  { name: 'friends', summary: "List a user's friends", load: () => import('./commands/friends/index.js') },
+  { name: 'achievements', summary: 'Achievement definitions; read, inc, set, reset, delete user progress', load: () => import('./commands/achievements/index.js') },
+  { name: 'products', summary: 'List, give and take the products a user holds', load: () => import('./commands/products/index.js') },
+  { name: 'api', summary: 'Send any request and print the reply as received', load: () => import('./commands/api/index.js') },
+  { name: 'audit', summary: 'Show the audit log of changes made with udcli', load: () => import('./commands/audit/index.js') },
+  { name: 'profile', summary: 'Add, list, switch, show and remove profiles', load: () => import('./commands/profile/index.js') },
+  { name: 'config', summary: "Get and set the active profile's keys; print the config file path", load: () => import('./commands/config/index.js') },
+  { name: 'doctor', summary: 'Check config, reachability, api key, signing and clock', load: () => import('./commands/doctor/index.js') },
+  { name: 'sandbox', summary: 'Run the local sandbox service (start, stop, status, reset, info, seed)', load: () => import('./commands/sandbox/index.js') },
 ];

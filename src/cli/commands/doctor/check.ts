@@ -1,0 +1,201 @@
+import { statSync } from 'node:fs';
+import { PROFILE_KEYS, readConfig } from '../../../config/index.js';
+import type { Settings } from '../../../config/types.js';
+import { ApiError, UdcliError } from '../../../errors.js';
+import type { Column, Output } from '../../../output/types.js';
+import { redact } from '../../../redact.js';
+import { DEMO } from '../../../spec/demo.js';
+import { TIMESTAMP_WINDOW_SECONDS } from '../../../spec/signing.js';
+import type { Factory } from '../../factory.js';
+import { sourceLabel } from '../profile/show.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+export interface Check {
+  check: string;
+  status: CheckStatus;
+  detail: string;
+}
+
+/** Skew above this is worth a warning; above the signing window signed requests fail. */
+export const CLOCK_WARN_SECONDS = 60;
+
+const SYMBOL: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
+
+export const CHECK_COLUMNS: ReadonlyArray<Column<Check>> = [
+  { key: 'status', header: 'STATUS', cell: (c) => c.status },
+  { key: 'check', header: 'CHECK', cell: (c) => c.check },
+  { key: 'detail', header: 'DETAIL', cell: (c) => c.detail },
+];
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function checkConfigFile(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Check {
+  let loaded;
+  try {
+    loaded = readConfig(env);
+  } catch (error) {
+    return { check: 'config file', status: 'fail', detail: message(error) };
+  }
+  if (!loaded.exists) {
+    return { check: 'config file', status: 'ok', detail: `none yet at ${loaded.path} (the built-in sandbox profile needs none)` };
+  }
+  if (platform === 'win32') return { check: 'config file', status: 'ok', detail: loaded.path };
+  const mode = statSync(loaded.path).mode & 0o777;
+  const octal = mode.toString(8).padStart(4, '0');
+  if (mode & 0o077) {
+    return { check: 'config file', status: 'fail', detail: `${loaded.path} has mode ${octal}, expected 0600: chmod 600 ${loaded.path}` };
+  }
+  return { check: 'config file', status: 'ok', detail: `${loaded.path} (mode ${octal})` };
+}
+
+/** "sandbox (built-in): base_url from env UDCLI_BASE_URL; others from the profile". */
+export function describeProfile(s: Settings): string {
+  const bySource = new Map<string, string[]>();
+  for (const key of PROFILE_KEYS) {
+    const source = s.sources[key];
+    if (!source) continue;
+    const label = sourceLabel(key, source);
+    bySource.set(label, [...(bySource.get(label) ?? []), key]);
+  }
+  const parts = [...bySource].map(([label, keys]) => `${keys.join(', ')} from ${label}`);
+  return `${s.profile}${s.builtInSandbox ? ' (built-in sandbox)' : ''}${s.production ? ' (production)' : ''}: ${parts.join('; ')}`;
+}
+
+export function checkClock(serverDate: string | null, nowMs: number): Check {
+  if (!serverDate) return { check: 'clock', status: 'warn', detail: 'the server sent no Date header' };
+  const serverMs = Date.parse(serverDate);
+  if (Number.isNaN(serverMs)) return { check: 'clock', status: 'warn', detail: `unreadable Date header ${JSON.stringify(serverDate)}` };
+  // Date has whole seconds: a skew under a second is none.
+  const skew = Math.trunc((nowMs - serverMs) / 1000);
+  const text = `${skew > 0 ? 'ahead of' : skew < 0 ? 'behind' : 'in step with'} the server${skew ? ` by ${Math.abs(skew)} s` : ''}`;
+  if (Math.abs(skew) > TIMESTAMP_WINDOW_SECONDS) {
+    return { check: 'clock', status: 'fail', detail: `${text}: signed requests will be rejected (window ${TIMESTAMP_WINDOW_SECONDS} s)` };
+  }
+  if (Math.abs(skew) > CLOCK_WARN_SECONDS) return { check: 'clock', status: 'warn', detail: `${text}: sync the system clock` };
+  return { check: 'clock', status: 'ok', detail: text };
+}
+
+export function checkSigning(s: Settings): Check {
+  if (s.signingScheme === 'none') return { check: 'signing', status: 'ok', detail: 'signing_scheme none: requests are not signed' };
+  if (!s.signingSecret) {
+    return {
+      check: 'signing',
+      status: 'fail',
+      detail: `${s.signingScheme} needs signing_secret: signed changes (achievements inc/set/reset, products give/take) will fail`,
+    };
+  }
+  return { check: 'signing', status: 'ok', detail: `${s.signingScheme} with signing_secret ${redact(s.signingSecret)}` };
+}
+
+interface Probe {
+  ok: boolean;
+  detail: string;
+  date: string | null;
+}
+
+/**
+ * One unauthenticated GET of the users service: any HTTP reply means the server is there.
+ * node:http rather than fetch, which refuses some ports outright ("bad port").
+ */
+async function probe(baseUrl: string, timeoutMs: number): Promise<Probe> {
+  const url = new URL(`${baseUrl}/services/rest/v1/users/${DEMO.user.uid}.json`);
+  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = request(url, { method: 'GET', headers: { accept: 'application/json' }, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        const ms = Math.round(performance.now() - started);
+        const date = res.headers.date ?? null;
+        resolve({ ok: true, detail: `${baseUrl} answered in ${ms} ms (HTTP ${res.statusCode})`, date });
+      });
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`no reply within ${timeoutMs} ms`), { code: 'TIMEOUT' })));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      resolve({ ok: false, detail: `${baseUrl}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`, date: null });
+    });
+    req.end();
+  });
+}
+
+async function checkApiKey(factory: Factory, s: Settings): Promise<Check> {
+  if (!s.apiKey) {
+    return { check: 'api key', status: 'fail', detail: 'api_key is not set: udcli config set api_key KEY' };
+  }
+  const shown = redact(s.apiKey);
+  try {
+    const client = await factory.client();
+    // friends requires a valid key: 401 means it was refused; 200 or 404 (no such user) that it was accepted.
+    await client.getFriends(DEMO.user.uid, { limit: 1 });
+    return { check: 'api key', status: 'ok', detail: `${shown} accepted` };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      // The envelope code decides (the real platform may send HTTP 200 with an error code).
+      const status = error.code >= 100 && error.code <= 599 ? error.code : error.httpStatus;
+      if (status === 404) return { check: 'api key', status: 'ok', detail: `${shown} accepted` };
+      if (status === 401 || status === 403) return { check: 'api key', status: 'fail', detail: `${shown} refused: ${error.message}` };
+    }
+    return { check: 'api key', status: 'fail', detail: `could not check ${shown}: ${message(error)}` };
+  }
+}
+
+async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
+  const checks: Check[] = [checkConfigFile(factory.io.env)];
+  let settings: Settings;
+  try {
+    settings = await factory.settings();
+  } catch (error) {
+    checks.push({ check: 'profile', status: 'fail', detail: message(error) });
+    for (const check of ['server', 'api key', 'signing', 'clock']) checks.push({ check, status: 'skip', detail: 'no usable profile' });
+    return checks;
+  }
+  checks.push({ check: 'profile', status: 'ok', detail: describeProfile(settings) });
+
+  const { timeoutMs } = factory.globals();
+  const reached = await out.spin(`Contacting ${settings.baseUrl}`, () => probe(settings.baseUrl, timeoutMs));
+  let clock: Check;
+  if (reached.ok) {
+    checks.push({ check: 'server', status: 'ok', detail: reached.detail });
+    clock = checkClock(reached.date, Date.now());
+  } else if (settings.builtInSandbox) {
+    checks.push({
+      check: 'server',
+      status: 'warn',
+      detail: `${reached.detail}; commands use an embedded sandbox instead (start one with: udcli sandbox start)`,
+    });
+    clock = { check: 'clock', status: 'skip', detail: 'the embedded sandbox runs on this machine' };
+  } else {
+    checks.push({ check: 'server', status: 'fail', detail: reached.detail });
+    checks.push({ check: 'api key', status: 'skip', detail: 'server not reachable' });
+    checks.push(checkSigning(settings));
+    checks.push({ check: 'clock', status: 'skip', detail: 'server not reachable' });
+    return checks;
+  }
+  checks.push(await out.spin('Checking the api key', () => checkApiKey(factory, settings)));
+  checks.push(checkSigning(settings));
+  checks.push(clock);
+  return checks;
+}
+
+export async function run(factory: Factory): Promise<void> {
+  const out = await factory.output();
+  const checks = await runChecks(factory, out);
+  if (out.format === 'table') {
+    let paint = (_status: CheckStatus, text: string): string => text;
+    if (out.color) {
+      const { Chalk } = await import('chalk');
+      const chalk = new Chalk({ level: 1 });
+      const colours = { ok: chalk.green, warn: chalk.yellow, fail: chalk.red, skip: chalk.dim };
+      paint = (status, text) => colours[status](text);
+    }
+    const width = Math.max(...checks.map((c) => c.check.length));
+    for (const c of checks) out.text(`${paint(c.status, SYMBOL[c.status])} ${c.check.padEnd(width)}  ${c.detail}`);
+  } else {
+    await out.list(checks, CHECK_COLUMNS);
+  }
+  const failed = checks.filter((c) => c.status === 'fail').length;
+  if (failed > 0) throw new UdcliError(`doctor: ${failed} of ${checks.length} checks failed`);
+}

@@ -1,0 +1,22 @@
+/** `udcli doctor`: checks config, reachability, api key, signing and clock. */
+import type { Command } from 'commander';
+import type { Factory } from '../../factory.js';
+
+export function register(program: Command, factory: Factory): void {
+  program
+    .command('doctor')
+    .description('Check the config file, the active profile, reachability, the api key, signing and the clock')
+    .addHelpText(
+      'after',
+      `
+Exits 1 when a check fails; warnings do not fail.
+
+Examples:
+  $ udcli doctor
+  $ udcli --profile live doctor --json`,
+    )
+    .action(async () => {
+      const { run } = await import('./check.js');
+      await run(factory);
+    });
+}

@@ -1,0 +1,71 @@
+import { BUILT_IN_PROFILE, builtInSandboxUrl, updateConfig, validateProfileName, validateValue } from '../../../config/index.js';
+import type { ProfileKey } from '../../../config/index.js';
+import type { StoredProfile } from '../../../config/types.js';
+import { UsageError } from '../../../errors.js';
+import { DEMO } from '../../../spec/demo.js';
+import type { Factory } from '../../factory.js';
+import type { AddOptions } from './index.js';
+
+/** Flag per key, for error messages that name what the user typed. */
+const FLAGS: Record<Exclude<ProfileKey, 'production'>, keyof AddOptions> = {
+  base_url: 'baseUrl',
+  site_url: 'siteUrl',
+  api_key: 'apiKey',
+  signing_secret: 'signingSecret',
+  signing_scheme: 'signingScheme',
+  game_id: 'gameId',
+  type: 'type',
+  cookie: 'cookie',
+};
+
+const flagName = (key: ProfileKey): string => `--${key.replaceAll('_', '-')}`;
+
+export async function run(factory: Factory, args: { name: string }, opts: AddOptions): Promise<void> {
+  const name = validateProfileName(args.name);
+  if (name === BUILT_IN_PROFILE) {
+    throw new UsageError('the sandbox profile is built in', {
+      hint: 'change its keys with: udcli config set --profile sandbox KEY VALUE',
+    });
+  }
+  // --base-url and --api-key are global options too; the program may have taken them.
+  const globals = factory.globals();
+  const given: Partial<Record<ProfileKey, string>> = {};
+  for (const [key, option] of Object.entries(FLAGS) as Array<[ProfileKey, keyof AddOptions]>) {
+    const value = opts[option];
+    if (typeof value === 'string') given[key] = value;
+  }
+  given.base_url ??= globals.baseUrl;
+  given.api_key ??= globals.apiKey;
+
+  const profile: StoredProfile = {};
+  if (opts.fromSandbox) {
+    const url = given.base_url ?? builtInSandboxUrl(factory.io.env);
+    Object.assign(profile, {
+      base_url: url,
+      site_url: url,
+      api_key: DEMO.game.apiKey,
+      signing_secret: DEMO.game.signingSecret,
+      signing_scheme: 'hmac-sha256-v1',
+      game_id: DEMO.game.id,
+      type: 'Game',
+    } satisfies StoredProfile);
+  }
+  for (const [key, value] of Object.entries(given) as Array<[ProfileKey, string | undefined]>) {
+    if (value !== undefined) Object.assign(profile, { [key]: validateValue(key, value, flagName(key)) });
+  }
+  if (opts.production) profile.production = true;
+  if (!profile.base_url) {
+    throw new UsageError('profile add needs --base-url URL (or --from-sandbox)');
+  }
+
+  await updateConfig(factory.io.env, (data) => {
+    if (data.profiles[name]) {
+      throw new UsageError(`profile ${JSON.stringify(name)} already exists`, {
+        hint: `change it with: udcli config set --profile ${name} KEY VALUE, or remove it first`,
+      });
+    }
+    data.profiles[name] = profile;
+  });
+  const out = await factory.output();
+  out.info(`Added profile ${name}${profile.production ? ' (production)' : ''}. Use it with: udcli profile use ${name}`);
+}

@@ -1,0 +1,39 @@
+import { activeProfileName, profileLayers, profileNames, readConfig, BUILT_IN_PROFILE } from '../../../config/index.js';
+import type { Column } from '../../../output/types.js';
+import type { Factory } from '../../factory.js';
+
+export interface ProfileRow {
+  name: string;
+  active: boolean;
+  builtin: boolean;
+  base_url: string | null;
+  game_id: string | null;
+  production: boolean;
+}
+
+export const PROFILE_LIST_COLUMNS: ReadonlyArray<Column<ProfileRow>> = [
+  { key: 'active', header: '', cell: (r) => (r.active ? '*' : '') },
+  { key: 'name', header: 'NAME', cell: (r) => r.name },
+  { key: 'base_url', header: 'BASE URL', cell: (r) => r.base_url ?? '' },
+  { key: 'game_id', header: 'GAME ID', cell: (r) => r.game_id ?? '' },
+  { key: 'production', header: 'PRODUCTION', cell: (r) => (r.production ? 'yes' : '') },
+];
+
+export async function run(factory: Factory): Promise<void> {
+  const env = factory.io.env;
+  const { data } = readConfig(env);
+  const active = activeProfileName({ profile: factory.globals().profile }, env, data).name;
+  const rows: ProfileRow[] = profileNames(data).map((name) => {
+    const { stored, defaults } = profileLayers(name, env, data);
+    return {
+      name,
+      active: name === active,
+      builtin: name === BUILT_IN_PROFILE,
+      base_url: stored.base_url ?? defaults.base_url ?? null,
+      game_id: stored.game_id ?? defaults.game_id ?? null,
+      production: stored.production ?? defaults.production ?? false,
+    };
+  });
+  const out = await factory.output();
+  await out.list(rows, PROFILE_LIST_COLUMNS);
+}

@@ -1,0 +1,93 @@
+import {
+  BUILT_IN_PROFILE,
+  ENV_KEYS,
+  FLAG_KEYS,
+  PROFILE_KEYS,
+  activeProfileName,
+  displayValue,
+  profileLayers,
+  readConfig,
+  resolveSettings,
+  type ProfileKey,
+} from '../../../config/index.js';
+import type { SettingSource, Settings, StoredProfile } from '../../../config/types.js';
+import type { Column } from '../../../output/types.js';
+import type { Factory } from '../../factory.js';
+
+/** What `profile show` prints: every key (secrets redacted) and, for the active profile, its source. */
+export type ProfileView = {
+  name: string;
+  active: boolean;
+  builtin: boolean;
+  sources?: Partial<Record<ProfileKey, string>>;
+} & Record<ProfileKey, string | boolean | null>;
+
+/** `env UDCLI_BASE_URL`, `flag --api-key`, `profile`, `default`. */
+export function sourceLabel(key: ProfileKey, source: SettingSource): string {
+  if (source === 'env') return `env ${ENV_KEYS[key] ?? ''}`.trim();
+  if (source === 'flag') return `flag ${FLAG_KEYS[key] ?? ''}`.trim();
+  return source;
+}
+
+/** The values in effect, from resolved settings. */
+export function settingsValues(s: Settings): StoredProfile {
+  return {
+    base_url: s.baseUrl,
+    site_url: s.siteUrl,
+    api_key: s.apiKey,
+    signing_secret: s.signingSecret,
+    signing_scheme: s.signingScheme,
+    game_id: s.gameId,
+    type: s.type,
+    cookie: s.cookie,
+    production: s.production,
+  };
+}
+
+function column(key: ProfileKey): Column<ProfileView> {
+  return {
+    key,
+    header: key,
+    cell: (v) => {
+      const value = v[key];
+      const text = value === null ? '-' : String(value);
+      const source = v.sources?.[key];
+      return source ? `${text}  (${source})` : text;
+    },
+  };
+}
+
+export const PROFILE_SHOW_COLUMNS: ReadonlyArray<Column<ProfileView>> = [
+  { key: 'name', header: 'profile', cell: (v) => `${v.name}${v.builtin ? ' (built-in)' : ''}${v.active ? ' (active)' : ''}` },
+  ...PROFILE_KEYS.map(column),
+];
+
+export async function run(factory: Factory, args: { name?: string }): Promise<void> {
+  const env = factory.io.env;
+  const globals = factory.globals();
+  const { data } = readConfig(env);
+  const active = activeProfileName({ profile: globals.profile }, env, data).name;
+  const name = args.name ?? active;
+  let values: StoredProfile;
+  let sources: ProfileView['sources'];
+  if (name === active) {
+    const settings = resolveSettings({ profile: name, baseUrl: globals.baseUrl, apiKey: globals.apiKey }, env, data);
+    values = settingsValues(settings);
+    sources = {};
+    for (const key of PROFILE_KEYS) {
+      const source = settings.sources[key];
+      if (source) sources[key] = sourceLabel(key, source);
+    }
+  } else {
+    const { stored, defaults } = profileLayers(name, env, data);
+    values = { ...defaults, ...stored };
+  }
+  const view = { name, active: name === active, builtin: name === BUILT_IN_PROFILE } as ProfileView;
+  for (const key of PROFILE_KEYS) {
+    const value = values[key];
+    view[key] = value === undefined ? null : typeof value === 'boolean' ? value : displayValue(key, value);
+  }
+  if (sources) view.sources = sources;
+  const out = await factory.output();
+  out.item(view, PROFILE_SHOW_COLUMNS);
+}

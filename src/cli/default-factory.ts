@@ -1,0 +1,168 @@
+/**
+ * The Factory of a real run: process streams, the parsed global options, settings from the
+ * config file and environment, one API client, one Output. Everything heavy (the client and
+ * undici, output libraries, the embedded sandbox) is imported on first use.
+ */
+import { connect } from 'node:net';
+import type { ApiClient } from '../client/types.js';
+import { loadSettings } from '../config/index.js';
+import type { Settings } from '../config/types.js';
+import type { Output } from '../output/types.js';
+import type { Factory, GlobalOptions, IOStreams } from './factory.js';
+import { parseGlobals } from './global-options.js';
+
+/** How long the embedded-sandbox fallback waits for something to answer on the sandbox port. */
+export const SANDBOX_PROBE_MS = 300;
+
+export function processIO(): IOStreams {
+  return {
+    // stdin is created lazily by node; touching it only when a command reads it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    env: process.env,
+  };
+}
+
+/** True when something accepts a TCP connection at host:port within `timeoutMs`. */
+export function probeTcp(host: string, port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const finish = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => finish(false));
+    socket.once('connect', () => finish(true));
+    socket.once('error', () => finish(false));
+  });
+}
+
+function hostAndPort(url: string): { host: string; port: number } {
+  const u = new URL(url);
+  const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+  return { host: u.hostname.replace(/^\[|\]$/g, ''), port };
+}
+
+interface EmbeddedSandbox {
+  url: string;
+  close(): Promise<void>;
+}
+
+export class DefaultFactory implements Factory {
+  readonly io: IOStreams;
+  #globals: GlobalOptions | undefined;
+  #settings: Promise<Settings> | undefined;
+  #resolved: Settings | undefined;
+  #client: Promise<ApiClient> | undefined;
+  #output: Promise<Output> | undefined;
+  #embedded: EmbeddedSandbox | undefined;
+  #baseUrl: string | undefined;
+
+  constructor(io: IOStreams) {
+    this.io = io;
+  }
+
+  /** Set by the program once the command line is parsed and validated. */
+  setGlobals(globals: GlobalOptions): void {
+    this.#globals = globals;
+  }
+
+  globals(): GlobalOptions {
+    return (this.#globals ??= parseGlobals({}));
+  }
+
+  settings(): Promise<Settings> {
+    this.#settings ??= (async () => {
+      const g = this.globals();
+      const flags = {
+        ...(g.profile ? { profile: g.profile } : {}),
+        ...(g.baseUrl ? { baseUrl: g.baseUrl } : {}),
+        ...(g.apiKey ? { apiKey: g.apiKey } : {}),
+      };
+      this.#resolved = loadSettings(flags, this.io.env);
+      return this.#resolved;
+    })();
+    return this.#settings;
+  }
+
+  /** The base URL requests go to (the embedded sandbox's once started), for error hints. */
+  effectiveBaseUrl(): string | undefined {
+    return this.#baseUrl ?? this.#resolved?.baseUrl;
+  }
+
+  client(options: { connections?: number } = {}): Promise<ApiClient> {
+    this.#client ??= this.#createClient(options);
+    return this.#client;
+  }
+
+  async #createClient(options: { connections?: number }): Promise<ApiClient> {
+    const settings = await this.settings();
+    const g = this.globals();
+    let baseUrl = settings.baseUrl;
+    let siteUrl = settings.siteUrl;
+    if (settings.builtInSandbox) {
+      const embedded = await this.#embeddedSandboxIfNeeded(baseUrl);
+      if (embedded) {
+        baseUrl = embedded.url;
+        if (settings.sources.site_url === 'default') siteUrl = embedded.url;
+      }
+    }
+    this.#baseUrl = baseUrl;
+    const [{ createClient }, { createSigner }] = await Promise.all([
+      import('../client/client.js'),
+      import('../client/signer.js'),
+    ]);
+    const stderr = this.io.stderr;
+    return createClient({
+      baseUrl,
+      siteUrl,
+      apiKey: settings.apiKey,
+      signer: createSigner(settings.signingScheme, settings.signingSecret),
+      timeoutMs: g.timeoutMs,
+      retries: g.retries,
+      ...(options.connections ? { connections: options.connections } : {}),
+      ...(g.verbose ? { trace: (line: string) => void stderr.write(`${line}\n`) } : {}),
+    });
+  }
+
+  /** Starts the embedded sandbox when nothing answers at the built-in profile's URL. */
+  async #embeddedSandboxIfNeeded(url: string): Promise<EmbeddedSandbox | undefined> {
+    const { host, port } = hostAndPort(url);
+    if (await probeTcp(host, port, SANDBOX_PROBE_MS)) return undefined;
+    const [{ startSandbox }, { defaultDatabasePath }] = await Promise.all([
+      import('../sandbox/server.js'),
+      import('../sandbox/paths.js'),
+    ]);
+    const dbPath = defaultDatabasePath(this.io.env);
+    this.#embedded = await startSandbox({ port: 0, host: '127.0.0.1', dbPath, seed: 'demo' });
+    if (!this.globals().quiet) {
+      this.io.stderr.write(`udcli: no sandbox on ${host}:${port}; using an embedded one (data: ${dbPath})\n`);
+    }
+    return this.#embedded;
+  }
+
+  output(): Promise<Output> {
+    this.#output ??= import('../output/output.js').then(({ createOutput }) =>
+      createOutput({ io: this.io, globals: this.globals() }),
+    );
+    return this.#output;
+  }
+
+  async dispose(): Promise<void> {
+    const client = this.#client;
+    const embedded = this.#embedded;
+    this.#client = undefined;
+    this.#embedded = undefined;
+    try {
+      if (client) await client.then((c) => c.close(), () => undefined);
+    } finally {
+      if (embedded) await embedded.close();
+    }
+  }
+}

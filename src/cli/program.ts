@@ -1,0 +1,108 @@
+/**
+ * The commander program. Only the module of the command being run is loaded: `udcli --help`
+ * lists the COMMANDS table without importing any command module, and nothing here imports
+ * undici, chalk, cli-table3, conf, ora or fastify (test/cli/startup.test.ts checks).
+ */
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { COMMANDS, type CommandEntry } from './commands.js';
+import type { Factory, IOStreams } from './factory.js';
+import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals } from './global-options.js';
+import type { GlobalOptions } from './factory.js';
+
+let cachedVersion: string | undefined;
+
+/** The version in package.json (two levels up from both src/cli and dist/cli). */
+export function packageVersion(): string {
+  if (cachedVersion === undefined) {
+    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+    cachedVersion = (JSON.parse(text) as { version: string }).version;
+  }
+  return cachedVersion;
+}
+
+export const PROGRAM_EXAMPLES = `
+Examples:
+  $ udcli user demo_player                      look a user up on the local sandbox
+  $ udcli friends 01e528d59829836fd23b09085b56edab --all -o csv
+  $ udcli profile add live --base-url https://api.example.com --api-key KEY --signing-secret S
+  $ udcli --profile live doctor
+
+Run 'udcli help <command>' for the options of a command.`;
+
+export interface ProgramHooks {
+  /** Called with the validated global options before any action runs. */
+  onGlobals(globals: GlobalOptions): void;
+}
+
+/** Applies the settings every command shares; commander copies them only to `.command()` children. */
+function configure(cmd: Command, io: IOStreams): void {
+  cmd
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // main prints the error (one line); commander's own copy is dropped.
+      outputError: () => {},
+    })
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true });
+}
+
+function configureTree(cmd: Command, io: IOStreams): void {
+  for (const sub of cmd.commands) {
+    configure(sub, io);
+    configureTree(sub, io);
+  }
+}
+
+/** The entry whose module must be loaded for this argv, if any. */
+export function entryFor(argv: readonly string[], commands: readonly CommandEntry[] = COMMANDS): CommandEntry | undefined {
+  const scan = scanArgv(argv);
+  const name = scan.command === 'help' ? scan.helpTarget : scan.command;
+  return name === undefined ? undefined : commands.find((c) => c.name === name);
+}
+
+/**
+ * The argv to parse: `help <name>` for a name that is no command becomes `<name>`, so the
+ * answer is commander's "unknown command ... (did you mean ...?)" rather than the full help.
+ */
+export function argvToParse(argv: readonly string[], commands: readonly CommandEntry[] = COMMANDS): string[] {
+  const scan = scanArgv(argv);
+  if (scan.command !== 'help' || scan.helpTarget === undefined || scan.commandIndex === undefined) return [...argv];
+  if (commands.some((c) => c.name === scan.helpTarget)) return [...argv];
+  return argv.filter((_, i) => i !== scan.commandIndex);
+}
+
+export async function buildProgram(
+  argv: readonly string[],
+  factory: Factory,
+  hooks: ProgramHooks,
+  commands: readonly CommandEntry[] = COMMANDS,
+): Promise<Command> {
+  const program = new Command('udcli');
+  configure(program, factory.io);
+  program
+    .description('Command-line tool and local sandbox for the User Data REST Service')
+    .usage('<command> [options]')
+    .version(packageVersion(), '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand('help [command]', 'show help for a command')
+    .addHelpText('after', PROGRAM_EXAMPLES);
+  addGlobalOptions(program);
+
+  const entry = entryFor(argv, commands);
+  if (entry) {
+    const module = await entry.load();
+    module.register(program, factory);
+  } else {
+    // Help, no command, or an unknown one (commander suggests the nearest name): list them all.
+    for (const c of commands) program.command(c.name).description(c.summary);
+  }
+  configureTree(program, factory.io);
+
+  program.hook('preAction', () => {
+    hooks.onGlobals(parseGlobals(typedGlobals(program)));
+  });
+  return program;
+}

@@ -1,0 +1,130 @@
+/**
+ * The config file: `{ "current_profile": "work", "profiles": { "work": { ...keys } } }`.
+ *
+ * Reading parses the file directly (every API command reads it; importing `conf` costs about
+ * 100 ms of start-up). Writing goes through `conf`, imported only by the commands that change
+ * the file, with mode 0600. A file that cannot be parsed is a usage error naming the file:
+ * it is never overwritten or cleared.
+ */
+import { chmodSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UsageError } from '../errors.js';
+import { PROFILE_KEYS, validateValue, type ProfileKey } from './keys.js';
+import { configFilePath } from './paths.js';
+import type { StoredProfile } from './types.js';
+
+export const CONFIG_FILE_MODE = 0o600;
+
+export type ConfigData = {
+  current_profile?: string;
+  profiles: Record<string, StoredProfile>;
+};
+
+export interface LoadedConfig {
+  path: string;
+  /** False when the file does not exist yet (nothing was ever written). */
+  exists: boolean;
+  data: ConfigData;
+}
+
+function brokenFile(path: string, why: string): UsageError {
+  return new UsageError(`config file ${path} ${why}`, {
+    hint: 'fix it in an editor or move it away; udcli does not overwrite it',
+  });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Checks the shape and every known value of parsed file content. Unknown keys are kept as
+ * they are (a newer udcli may have written them).
+ */
+export function parseConfigData(raw: unknown, path: string): ConfigData {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw brokenFile(path, 'does not hold a JSON object');
+  }
+  const obj = raw as Record<string, unknown>;
+  const data: ConfigData = { ...obj, profiles: {} };
+  if (obj.current_profile !== undefined) {
+    if (typeof obj.current_profile !== 'string') throw brokenFile(path, 'has a current_profile that is not a string');
+    data.current_profile = obj.current_profile;
+  }
+  const profiles = obj.profiles ?? {};
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) {
+    throw brokenFile(path, 'has "profiles" that is not an object');
+  }
+  for (const [name, value] of Object.entries(profiles as Record<string, unknown>)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw brokenFile(path, `has profile ${JSON.stringify(name)} that is not an object`);
+    }
+    const profile: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    for (const key of PROFILE_KEYS) {
+      const v = profile[key];
+      if (v === undefined) continue;
+      if (typeof v !== 'string' && typeof v !== 'boolean') {
+        throw brokenFile(path, `has profile ${JSON.stringify(name)} with a ${key} that is not a string`);
+      }
+      try {
+        profile[key] = validateValue(key as ProfileKey, v);
+      } catch (error) {
+        throw brokenFile(path, `has profile ${JSON.stringify(name)} with ${errorMessage(error)}`);
+      }
+    }
+    data.profiles[name] = profile as StoredProfile;
+  }
+  return data;
+}
+
+/** Reads the config file without `conf`. A missing file is an empty config. */
+export function readConfig(env: NodeJS.ProcessEnv): LoadedConfig {
+  const path = configFilePath(env);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, exists: false, data: { profiles: {} } };
+    throw brokenFile(path, `cannot be read: ${errorMessage(error)}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw brokenFile(path, `is not valid JSON: ${errorMessage(error)}`);
+  }
+  return { path, exists: true, data: parseConfigData(raw, path) };
+}
+
+/**
+ * Reads the file through `conf`, lets `change` edit the data, and writes it back (mode 0600).
+ * Returns what was written.
+ */
+export async function updateConfig(env: NodeJS.ProcessEnv, change: (data: ConfigData) => void): Promise<LoadedConfig> {
+  const path = configFilePath(env);
+  const { default: Conf } = await import('conf');
+  let store: InstanceType<typeof Conf<ConfigData>>;
+  try {
+    store = new Conf<ConfigData>({
+      projectName: 'udcli',
+      cwd: dirname(path),
+      configName: 'config',
+      configFileMode: CONFIG_FILE_MODE,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+    });
+  } catch (error) {
+    // conf throws SyntaxError for malformed JSON; it never clears the file with clearInvalidConfig off.
+    throw brokenFile(path, error instanceof SyntaxError ? `is not valid JSON: ${error.message}` : `cannot be read: ${errorMessage(error)}`);
+  }
+  const data = parseConfigData(store.store, path);
+  change(data);
+  try {
+    store.store = data;
+    // conf creates the file with configFileMode (less the umask); an older file may be looser.
+    chmodSync(path, CONFIG_FILE_MODE);
+  } catch (error) {
+    throw new UsageError(`cannot write config file ${path}: ${errorMessage(error)}`);
+  }
+  return { path, exists: true, data };
+}

@@ -1,0 +1,126 @@
+/**
+ * The profile keys, how each is validated and normalized, and how it is shown.
+ * One table serves `profile add`, `config set`, values read back from the file and the
+ * environment, so a value is checked the same way wherever it comes from.
+ */
+import { UsageError } from '../errors.js';
+import { redact } from '../redact.js';
+import { normalizeApiKey } from '../spec/ids.js';
+import type { SigningScheme, StoredProfile } from './types.js';
+
+export type ProfileKey = keyof StoredProfile;
+
+export const PROFILE_KEYS: readonly ProfileKey[] = [
+  'base_url',
+  'site_url',
+  'api_key',
+  'signing_secret',
+  'signing_scheme',
+  'game_id',
+  'type',
+  'cookie',
+  'production',
+];
+
+/** Never printed in full. */
+export const SECRET_KEYS: ReadonlySet<ProfileKey> = new Set<ProfileKey>(['api_key', 'signing_secret', 'cookie']);
+
+export const SIGNING_SCHEMES: readonly SigningScheme[] = ['hmac-sha256-v1', 'none'];
+
+/** `base-url` and `BASE_URL` name `base_url` too. */
+export function parseProfileKey(name: string): ProfileKey {
+  const key = name.trim().toLowerCase().replaceAll('-', '_');
+  if ((PROFILE_KEYS as readonly string[]).includes(key)) return key as ProfileKey;
+  throw new UsageError(`unknown key ${JSON.stringify(name)}; keys: ${PROFILE_KEYS.join(', ')}`);
+}
+
+/** An http(s) URL without a trailing slash. */
+export function normalizeUrl(raw: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected an http(s) URL such as http://127.0.0.1:8787`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected an http(s) URL such as http://127.0.0.1:8787`);
+  }
+  if (url.search || url.hash) {
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: a base URL has no query or fragment`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+export function normalizeApiKeyValue(raw: string, what: string): string {
+  const key = normalizeApiKey(raw.trim());
+  if (!key) {
+    // The rejected value may be a real secret typed in the wrong place: show it redacted.
+    throw new UsageError(`invalid ${what} ${JSON.stringify(redact(raw.trim()))}: expected 32 hex digits or a UUID`);
+  }
+  return key;
+}
+
+const TRUE = new Set(['true', '1', 'yes', 'on']);
+const FALSE = new Set(['false', '0', 'no', 'off']);
+
+/**
+ * Validates one value for `key` and returns it in its stored form. `what` names the value in
+ * errors (e.g. `api_key`, `--api-key`, `UDCLI_API_KEY`); defaults to the key.
+ */
+export function validateValue<K extends ProfileKey>(key: K, raw: string | boolean, what: string = key): NonNullable<StoredProfile[K]> {
+  type V = NonNullable<StoredProfile[K]>;
+  if (key === 'production') {
+    if (typeof raw === 'boolean') return raw as V;
+    const v = raw.trim().toLowerCase();
+    if (TRUE.has(v)) return true as V;
+    if (FALSE.has(v)) return false as V;
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected true or false`);
+  }
+  if (typeof raw !== 'string') throw new UsageError(`invalid ${what}: expected a string`);
+  switch (key) {
+    case 'base_url':
+    case 'site_url':
+      return normalizeUrl(raw, what) as V;
+    case 'api_key':
+      return normalizeApiKeyValue(raw, what) as V;
+    case 'signing_scheme': {
+      const v = raw.trim().toLowerCase();
+      if ((SIGNING_SCHEMES as readonly string[]).includes(v)) return v as V;
+      throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected ${SIGNING_SCHEMES.join(' or ')}`);
+    }
+    case 'type': {
+      const v = raw.trim().toLowerCase();
+      if (v === 'game') return 'Game' as V;
+      if (v === 'website') return 'Website' as V;
+      throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected Game or Website`);
+    }
+    case 'game_id': {
+      const v = raw.trim();
+      if (/^[A-Za-z0-9_.-]+$/.test(v)) return v as V;
+      throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected an id such as 1001`);
+    }
+    case 'signing_secret':
+    case 'cookie': {
+      if (raw.length > 0 && !/[\r\n]/.test(raw)) return raw as V;
+      throw new UsageError(`invalid ${what}: expected a non-empty single-line value`);
+    }
+    default:
+      throw new UsageError(`unknown key ${JSON.stringify(key)}`);
+  }
+}
+
+/** The value as it may be printed: secrets redacted, booleans as true/false, unset as ''. */
+export function displayValue(key: ProfileKey, value: StoredProfile[ProfileKey] | undefined): string {
+  if (value === undefined) return '';
+  if (SECRET_KEYS.has(key)) return redact(String(value));
+  return String(value);
+}
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function validateProfileName(name: string): string {
+  if (PROFILE_NAME.test(name)) return name;
+  throw new UsageError(
+    `invalid profile name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-' (up to 64, starting with a letter or digit)`,
+  );
+}

@@ -1,0 +1,9 @@
+/** CSV per RFC 4180: fields holding a comma, quote, CR or LF are quoted, quotes doubled. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** One record and its line end (LF, for Unix tools; RFC 4180 readers accept it). */
+export function csvLine(values: readonly string[]): string {
+  return `${values.map(csvField).join(',')}\n`;
+}

@@ -1,0 +1,206 @@
+/**
+ * The Output implementation: results to stdout as a table, JSON, NDJSON or CSV; status to
+ * stderr. chalk and cli-table3 are imported only for table output, ora only when a spinner
+ * actually shows.
+ */
+import type { ChalkInstance } from 'chalk';
+import type CliTable3 from 'cli-table3';
+import type { GlobalOptions, IOStreams } from '../cli/factory.js';
+import { csvLine } from './csv.js';
+import { checkFields, pickFields, selectColumns } from './fields.js';
+import { isClosed, write } from './pipe.js';
+import { resolveColor, resolveFormat, shouldSpin } from './policy.js';
+import type { Column, Output, OutputFormat } from './types.js';
+
+type TableConstructor = typeof CliTable3;
+
+/** No borders: columns separated by two spaces, as gh and kubectl print them. */
+const PLAIN_CHARS = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
+};
+
+export interface OutputOptions {
+  io: IOStreams;
+  globals: Pick<GlobalOptions, 'output' | 'fields' | 'color' | 'quiet'>;
+}
+
+/** JSON.stringify(value, null, 2) of one array element, indented as inside the array. */
+function arrayElement(value: unknown): string {
+  return JSON.stringify(value, null, 2)
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}
+
+class StreamOutput implements Output {
+  readonly format: OutputFormat;
+  readonly color: boolean;
+  readonly #io: IOStreams;
+  readonly #fields: string[] | undefined;
+  readonly #quiet: boolean;
+  readonly #Table: TableConstructor | undefined;
+  readonly #chalk: ChalkInstance | undefined;
+
+  constructor(options: OutputOptions, format: OutputFormat, color: boolean, Table?: TableConstructor, chalk?: ChalkInstance) {
+    this.#io = options.io;
+    this.format = format;
+    this.color = color;
+    this.#fields = options.globals.fields;
+    this.#quiet = options.globals.quiet;
+    this.#Table = Table;
+    this.#chalk = chalk;
+  }
+
+  #out(text: string): Promise<void> | undefined {
+    return write(this.#io.stdout, text);
+  }
+
+  #bold(text: string): string {
+    return this.#chalk ? this.#chalk.bold(text) : text;
+  }
+
+  #render(head: string[] | undefined, rows: string[][]): string {
+    const Table = this.#Table;
+    if (!Table) throw new Error('table output was not prepared');
+    const table = new Table({
+      ...(head ? { head: head.map((h) => this.#bold(h)) } : {}),
+      chars: PLAIN_CHARS,
+      style: { 'padding-left': 0, 'padding-right': 0, head: [], border: [] },
+    });
+    table.push(...rows);
+    return `${table
+      .toString()
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n')}\n`;
+  }
+
+  item<T extends object>(value: T, columns: ReadonlyArray<Column<T>>): void {
+    switch (this.format) {
+      case 'table': {
+        const selected = selectColumns(columns, this.#fields, value);
+        void this.#out(this.#render(undefined, selected.map((c) => [this.#bold(c.header), c.cell(value)])));
+        return;
+      }
+      case 'json':
+        checkFields(columns, this.#fields, value);
+        void this.#out(`${JSON.stringify(pickFields(value, this.#fields), null, 2)}\n`);
+        return;
+      case 'ndjson':
+        checkFields(columns, this.#fields, value);
+        void this.#out(`${JSON.stringify(pickFields(value, this.#fields))}\n`);
+        return;
+      case 'csv': {
+        const selected = selectColumns(columns, this.#fields, value);
+        void this.#out(csvLine(selected.map((c) => c.key)) + csvLine(selected.map((c) => c.cell(value))));
+        return;
+      }
+    }
+  }
+
+  async list<T extends object>(rows: Iterable<T> | AsyncIterable<T>, columns: ReadonlyArray<Column<T>>): Promise<void> {
+    const stdout = this.#io.stdout;
+    if (this.format === 'table') {
+      const buffered: T[] = [];
+      for await (const row of rows) buffered.push(row as T);
+      if (buffered.length === 0) {
+        this.info('no results');
+        return;
+      }
+      const selected = selectColumns(columns, this.#fields, buffered[0]);
+      await this.#out(this.#render(selected.map((c) => c.header), buffered.map((row) => selected.map((c) => c.cell(row)))));
+      return;
+    }
+    let count = 0;
+    let selected: Array<Column<T>> | undefined;
+    for await (const item of rows) {
+      const row = item as T;
+      if (isClosed(stdout)) break; // the reader went away: stop fetching
+      switch (this.format) {
+        case 'json':
+          if (count === 0) checkFields(columns, this.#fields, row);
+          await this.#out(`${count === 0 ? '[\n' : ',\n'}${arrayElement(pickFields(row, this.#fields))}`);
+          break;
+        case 'ndjson':
+          if (count === 0) checkFields(columns, this.#fields, row);
+          await this.#out(`${JSON.stringify(pickFields(row, this.#fields))}\n`);
+          break;
+        case 'csv':
+          if (!selected) {
+            selected = selectColumns(columns, this.#fields, row);
+            await this.#out(csvLine(selected.map((c) => c.key)));
+          }
+          await this.#out(csvLine(selected.map((c) => c.cell(row))));
+          break;
+      }
+      count++;
+    }
+    if (this.format === 'json') await this.#out(count === 0 ? '[]\n' : '\n]\n');
+    if (this.format === 'csv' && count === 0) await this.#out(csvLine(this.#fields ?? columns.map((c) => c.key)));
+  }
+
+  raw(bodyText: string): void {
+    void this.#out(bodyText.endsWith('\n') ? bodyText : `${bodyText}\n`);
+  }
+
+  text(line: string): void {
+    void this.#out(`${line}\n`);
+  }
+
+  info(message: string): void {
+    if (!this.#quiet) this.#io.stderr.write(`${message}\n`);
+  }
+
+  warn(message: string): void {
+    this.#io.stderr.write(`warning: ${message}\n`);
+  }
+
+  async spin<T>(text: string, fn: () => Promise<T>): Promise<T> {
+    if (!shouldSpin(this.format, { quiet: this.#quiet }, this.#io)) return fn();
+    // A terminal that reports 0 columns (some pseudo-terminals) sends ora into an endless redraw.
+    const { columns } = this.#io.stderr as { columns?: number };
+    if (columns !== undefined && !(columns > 0)) return fn();
+    const { default: ora } = await import('ora');
+    const spinner = ora({
+      text,
+      stream: this.#io.stderr,
+      isEnabled: true,
+      discardStdin: false,
+      color: this.color ? 'cyan' : false,
+    }).start();
+    try {
+      return await fn();
+    } finally {
+      spinner.stop();
+    }
+  }
+}
+
+/** The Output for this run's streams and global options. */
+export async function createOutput(options: OutputOptions): Promise<Output> {
+  const { io, globals } = options;
+  const format = resolveFormat(globals.output, io.stdoutIsTTY);
+  const color = resolveColor({ format, flag: globals.color, env: io.env, stdoutIsTTY: io.stdoutIsTTY });
+  if (format !== 'table') return new StreamOutput(options, format, false);
+  const { default: Table } = await import('cli-table3');
+  let chalk: ChalkInstance | undefined;
+  if (color) {
+    const { Chalk } = await import('chalk');
+    chalk = new Chalk({ level: 1 });
+  }
+  return new StreamOutput(options, format, color, Table, chalk);
+}

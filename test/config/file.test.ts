@@ -1,0 +1,94 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readConfig, updateConfig } from '../../src/config/file.js';
+import { configDir, configFilePath } from '../../src/config/paths.js';
+import { UsageError } from '../../src/errors.js';
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'udcli-config-'));
+  env = { UDCLI_CONFIG_DIR: join(dir, 'cfg') };
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('config file location', () => {
+  it('is UDCLI_CONFIG_DIR/config.json, else the per-user config directory', () => {
+    expect(configFilePath(env)).toBe(join(dir, 'cfg', 'config.json'));
+    expect(configDir({ HOME: '/home/u' }, 'linux')).toBe('/home/u/.config/udcli');
+    expect(configDir({ HOME: '/home/u', XDG_CONFIG_HOME: '/x' }, 'linux')).toBe('/x/udcli');
+    expect(configDir({ HOME: '/Users/u' }, 'darwin')).toBe('/Users/u/Library/Preferences/udcli');
+  });
+});
+
+describe('reading', () => {
+  it('treats a missing file as no profiles and creates nothing', () => {
+    expect(readConfig(env)).toEqual({ path: configFilePath(env), exists: false, data: { profiles: {} } });
+    expect(existsSync(join(dir, 'cfg'))).toBe(false);
+  });
+
+  it('refuses a file that is not JSON, naming it, and leaves it alone (read and write paths)', async () => {
+    const path = configFilePath(env);
+    await updateConfig(env, () => {});
+    writeFileSync(path, '{ "profiles": { broken');
+    expect(() => readConfig(env)).toThrow(UsageError);
+    expect(() => readConfig(env)).toThrow(path);
+    await expect(updateConfig(env, (d) => void (d.current_profile = 'x'))).rejects.toThrow(UsageError);
+    await expect(updateConfig(env, () => {})).rejects.toThrow(path);
+    expect(readFileSync(path, 'utf8')).toBe('{ "profiles": { broken');
+  });
+
+  it('refuses stored values that do not validate, naming the profile and key', () => {
+    const path = configFilePath(env);
+    writeRaw(path, { profiles: { work: { base_url: 'https://x.example.com', api_key: 'nothex' } } });
+    expect(() => readConfig(env)).toThrow(/profile "work" with invalid api_key/);
+  });
+
+  it('keeps keys it does not know', async () => {
+    const path = configFilePath(env);
+    writeRaw(path, { future: 1, profiles: { work: { base_url: 'https://x.example.com', colour: 'blue' } } });
+    await updateConfig(env, (d) => void (d.current_profile = 'work'));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      future: 1,
+      current_profile: 'work',
+      profiles: { work: { base_url: 'https://x.example.com', colour: 'blue' } },
+    });
+  });
+});
+
+describe('writing', () => {
+  it('writes through conf with mode 0600 and reads back the same data', async () => {
+    await updateConfig(env, (d) => {
+      d.profiles.work = { base_url: 'https://x.example.com', api_key: '0123456789abcdef0123456789abcdef' };
+    });
+    const path = configFilePath(env);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readConfig(env).data.profiles.work).toEqual({ base_url: 'https://x.example.com', api_key: '0123456789abcdef0123456789abcdef' });
+  });
+
+  it('tightens an older file that was readable by others', async () => {
+    const path = configFilePath(env);
+    writeRaw(path, { profiles: {} });
+    chmodSync(path, 0o644);
+    await updateConfig(env, (d) => void (d.current_profile = 'sandbox'));
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes nothing when the change throws', async () => {
+    await expect(
+      updateConfig(env, () => {
+        throw new UsageError('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(existsSync(configFilePath(env))).toBe(false);
+  });
+});
+
+/** A file as a user (or an older udcli) might have left it. */
+function writeRaw(path: string, data: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(data));
+}
