@@ -77,3 +77,17 @@ export class BatchIncompleteError extends UdcliError {
     this.unknown = unknown;
   }
 }
+
+/**
+ * A command run by udcli (`udcli sandbox exec -- CMD`) did not succeed: udcli exits with
+ * `exitCode` (the command's exit code, 128+n when a signal ended it, 127 when it could not be
+ * found, 126 when it could not be run) and prints nothing more; the command has spoken for
+ * itself, and udcli already printed any line of its own.
+ */
+export class ChildExitError extends UdcliError {
+  readonly exitCode: number;
+  constructor(exitCode: number, message: string) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}

@@ -6,6 +6,7 @@ import {
   ApiError,
   BatchIncompleteError,
   CancelledError,
+  ChildExitError,
   MalformedReplyError,
   NetworkError,
   NotAuthenticatedError,
@@ -43,6 +44,8 @@ function apiStatus(error: ApiError): number {
 }
 
 export function exitCodeFor(error: unknown): number {
+  // `sandbox exec` passes its command's exit code on unchanged.
+  if (error instanceof ChildExitError) return error.exitCode;
   if (isCommanderError(error)) return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
   if (error instanceof UsageError || error instanceof CancelledError) return EXIT.USAGE;
   if (error instanceof NotAuthenticatedError) return EXIT.NOT_AUTHENTICATED;
@@ -118,6 +121,8 @@ function commanderMessage(message: string): string {
 
 export function describeError(error: unknown, context: ErrorContext = {}): ErrorReport {
   const code = exitCodeFor(error);
+  // The command's own output already said what happened (exec prints its own line when it must).
+  if (error instanceof ChildExitError) return { code };
   if (isCommanderError(error)) {
     // Help and version were already printed; help shown for a missing subcommand needs no line.
     if (code === EXIT.OK || error.code === 'commander.help') return { code };

@@ -96,8 +96,8 @@ export async function buildProgram(
     const module = await entry.load();
     module.register(program, factory);
   } else {
-    // Help, no command, or an unknown one (commander suggests the nearest name): list them all.
-    for (const c of commands) program.command(c.name).description(c.summary);
+    // Help, no command, or an unknown one (commander suggests the nearest name): list them all but the hidden ones.
+    for (const c of commands) if (!c.hidden) program.command(c.name).description(c.summary);
   }
   configureTree(program, factory.io);
 

@@ -1,7 +1,8 @@
 /**
- * Builds the sandbox HTTP app (does not listen). One error shape for everything under
- * /services/rest/v1 and for unknown paths: the envelope, never a stack trace. Framework
- * errors (bad URL encoding, oversized bodies, malformed HTTP) become 4xx envelopes too.
+ * Builds the sandbox HTTP app (does not listen): the API, the site and its play page. One
+ * error shape for everything under /services/rest/v1 and for unknown paths: the envelope, never
+ * a stack trace. Framework errors (bad URL encoding, oversized bodies, malformed HTTP) become
+ * 4xx envelopes too. (The play page answers its own errors in HTML.)
  */
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -12,7 +13,9 @@ import { allowedMethods, apiPathMatcher, registerApiRoutes, sendFailure } from '
 import { splitTarget } from './http/query.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { API_ROUTES } from './routes/index.js';
+import { registerPlayRoutes } from './routes/play.js';
 import { registerSiteRoutes } from './routes/site.js';
+import { defaultDatabasePath } from './paths.js';
 import { systemClock } from './time.js';
 
 export interface BuildAppOptions {
@@ -25,6 +28,8 @@ export interface BuildAppOptions {
   nowMs?: () => number;
   /** Fastify's logger (pino, to stdout). Off by default: the sandbox also runs embedded in the CLI. */
   logger?: boolean;
+  /** The database `udcli sandbox game set-uri` uses without --db (for the play page's hint); default from the environment. */
+  defaultDbPath?: string;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
@@ -97,7 +102,9 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     clock,
     rateLimiter: rateLimit === undefined ? null : createRateLimiter(rateLimit),
   });
-  registerSiteRoutes(app, { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() });
+  const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };
+  registerSiteRoutes(app, siteDeps);
+  registerPlayRoutes(app, { ...siteDeps, dbPath: db.path, defaultDbPath: options.defaultDbPath ?? defaultDatabasePath() });
 
   const matchApiPath = apiPathMatcher(API_ROUTES);
   app.setNotFoundHandler((request, reply) => {

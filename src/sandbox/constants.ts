@@ -4,3 +4,5 @@ export const LOGIN_PATH = '/login';
 export const TOKEN_GENERATOR_PATH = '/service/user-auth-token-generator';
 /** Answers `{status, service: 'udcli-sandbox', pid, started_on}`: proves which process listens. */
 export const STATUS_PATH = '/_sandbox/status';
+/** `GET /play/{game_id}`: the play page, which iframes the game's content URI (spec 1.1). */
+export const PLAY_PATH = '/play';

@@ -5,6 +5,7 @@ import {
   ApiError,
   BatchIncompleteError,
   CancelledError,
+  ChildExitError,
   MalformedReplyError,
   NetworkError,
   NotAuthenticatedError,
@@ -37,6 +38,8 @@ describe('exit codes (cli.md)', () => {
     ['plain udcli error', new UdcliError('doctor: 1 of 6 checks failed'), 1],
     ['unexpected', new TypeError('x is undefined'), 1],
     ['not even an Error', 'boom', 1],
+    ['sandbox exec: the command failed', new ChildExitError(3, 'npm exited with code 3'), 3],
+    ['sandbox exec: the command was killed by SIGTERM', new ChildExitError(143, 'killed'), 143],
   ])('%s → %i', (_name, error, code) => {
     expect(exitCodeFor(error)).toBe(code);
   });
@@ -51,6 +54,10 @@ describe('error lines', () => {
   it('prints nothing more for help and version', () => {
     expect(describeError(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'))).toEqual({ code: 0 });
     expect(describeError(new CommanderError(1, 'commander.help', '(outputHelp)'))).toEqual({ code: 2 });
+  });
+
+  it('prints nothing for a sandbox exec command that failed: the command spoke for itself', () => {
+    expect(describeError(new ChildExitError(42, 'node exited with code 42'))).toEqual({ code: 42 });
   });
 
   it('marks unexpected errors as internal', () => {

@@ -32,7 +32,11 @@ describe('help and version', () => {
     for (const argv of [['--help'], ['help'], []]) {
       const r = await run(argv);
       expect(r.code).toBe(0);
-      for (const c of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${c.name}\\s+${c.summary.slice(0, 20).replace(/[()]/g, '.')}`, 'm'));
+      for (const c of COMMANDS.filter((c) => !c.hidden)) {
+        expect(r.stdout).toMatch(new RegExp(`^  ${c.name}\\s+${c.summary.slice(0, 20).replace(/[()]/g, '.')}`, 'm'));
+      }
+      // hidden rows (`__complete`, called by the completion scripts) stay out of help
+      for (const c of COMMANDS.filter((c) => c.hidden)) expect(r.stdout).not.toContain(c.name);
       expect(r.stdout).toContain('Examples:\n  $ udcli');
       expect(r.stderr).toBe('');
     }

@@ -42,7 +42,7 @@ describe('help, version and usage errors', () => {
   it('--help lists every command with its summary, and an example', async () => {
     const r = await runCli(['--help'], dirs());
     expect(r.code).toBe(0);
-    for (const c of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${c.name} +\\S`, 'm'));
+    for (const c of COMMANDS.filter((c) => !c.hidden)) expect(r.stdout).toMatch(new RegExp(`^  ${c.name} +\\S`, 'm'));
     expect(r.stdout).toContain('Examples:\n  $ udcli user demo_player');
     expect(r.stderr).toBe('');
   });

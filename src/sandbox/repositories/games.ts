@@ -71,6 +71,7 @@ export function gamesRepository(db: Database) {
     `INSERT OR IGNORE INTO games (id, type, name, launchable, content_uri, created_on)
      VALUES (@id, @type, @name, @launchable, @contentUri, @createdOn)`,
   );
+  const updateContentUri = db.prepare<[string | null, string]>('UPDATE games SET content_uri = ? WHERE id = ?');
   const insertKey = db.prepare(
     `INSERT OR IGNORE INTO api_keys (api_key, game_id, signing_secret, partner, label, created_on)
      VALUES (@apiKey, @gameId, @signingSecret, @partner, @label, @createdOn)`,
@@ -107,6 +108,11 @@ export function gamesRepository(db: Database) {
     /** Inserts unless a game with this id exists. */
     insert(game: GameRecord): void {
       insertGame.run({ ...game, launchable: game.launchable ? 1 : 0 });
+    },
+
+    /** Sets (or with null clears) what the play page iframes; false when there is no such game. */
+    setContentUri(id: string, uri: string | null): boolean {
+      return updateContentUri.run(uri, id).changes === 1;
     },
 
     /** Inserts unless the key exists. */

@@ -1,6 +1,7 @@
 /**
  * The sandbox web site (`{site_url}`): a password-less login, the token generator of spec 4.2,
  * avatars, and a status probe for `udcli sandbox status`. Replies are plain JSON, not envelopes.
+ * The play page (HTML) is in play.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +22,37 @@ export interface SiteDeps {
   startedAtMs: number;
 }
 
+/**
+ * A new token for this user and game (the token record of spec 2.3, `duration` 0), stored so
+ * that authenticate accepts it with the game's api_key until it expires.
+ */
+export function issueToken(deps: Pick<SiteDeps, 'repos' | 'clock' | 'tokenTtlSeconds'>, uid: string, gameId: string): TokenRecord {
+  const now = toUnixSeconds(deps.clock());
+  const record: TokenRecord = {
+    status: true,
+    game_id: gameId,
+    uid,
+    token: randomBytes(16).toString('hex'),
+    created_on: now,
+    expires_on: now + deps.tokenTtlSeconds,
+    duration: 0,
+  };
+  // Tokens more than a day past expiry are forgotten on the way.
+  deps.repos.auth.createToken({ token: record.token, uid, gameId, createdOn: now, expiresOn: record.expires_on }, now - 86_400);
+  return record;
+}
+
+/** Logs `uid` in: a new session, whose id goes in the session cookie. */
+export function startSession(deps: Pick<SiteDeps, 'repos' | 'clock'>, uid: string): string {
+  const id = randomBytes(16).toString('hex');
+  deps.repos.auth.createSession(id, uid, toUnixSeconds(deps.clock()));
+  return id;
+}
+
+export function sessionCookieHeader(id: string): string {
+  return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax`;
+}
+
 function sendSiteError(reply: FastifyReply, failure: ApiFailure): FastifyReply {
   for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
   return reply.code(failure.code).header('cache-control', 'no-store').send({ status: false, code: failure.code, message: failure.message });
@@ -37,7 +69,8 @@ function siteHandler(fn: (request: FastifyRequest, reply: FastifyReply) => unkno
   };
 }
 
-function sessionId(request: FastifyRequest): string | undefined {
+/** The session id from the sandbox session cookie, if the request has a well-formed one. */
+export function sessionId(request: FastifyRequest): string | undefined {
   const header = request.headers.cookie;
   if (typeof header !== 'string') return undefined;
   for (const part of header.split(';')) {
@@ -75,10 +108,9 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
       const username = query.require('username');
       const user = repos.users.findByUsername(username);
       if (!user) throw fail.notFound(`user named ${shown(username)}`);
-      const id = randomBytes(16).toString('hex');
-      repos.auth.createSession(id, user.uid, toUnixSeconds(deps.clock()));
+      const id = startSession(deps, user.uid);
       return reply
-        .header('set-cookie', `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax`)
+        .header('set-cookie', sessionCookieHeader(id))
         .header('cache-control', 'no-store')
         .send({ status: true, uid: user.uid, username: user.username, cookie: `${SESSION_COOKIE}=${id}` });
     }),
@@ -99,20 +131,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
       const gameId = (request.params as { gameId: string }).gameId;
       const game = repos.games.find(gameId);
       if (!game) throw fail.notFound(`game ${shown(gameId)}`);
-      const now = toUnixSeconds(deps.clock());
-      const record: TokenRecord = {
-        status: true,
-        game_id: game.id,
-        uid,
-        token: randomBytes(16).toString('hex'),
-        created_on: now,
-        expires_on: now + deps.tokenTtlSeconds,
-        duration: 0,
-      };
-      repos.auth.createToken(
-        { token: record.token, uid, gameId: game.id, createdOn: now, expiresOn: record.expires_on },
-        now - 86_400,
-      );
+      const record = issueToken(deps, uid, game.id);
       record.duration = Math.round(performance.now() - started) / 1000;
       return reply.header('cache-control', 'no-store').send(record);
     }),

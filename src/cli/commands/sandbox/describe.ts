@@ -1,5 +1,5 @@
 /** What `sandbox info` and `sandbox start` tell the user: URLs and the demo credentials. */
-import { LOGIN_PATH, TOKEN_GENERATOR_PATH } from '../../../sandbox/constants.js';
+import { LOGIN_PATH, PLAY_PATH, TOKEN_GENERATOR_PATH } from '../../../sandbox/constants.js';
 import { DEMO_FACTS, DEMO_FRIEND_COUNT } from '../../../sandbox/seed/demo-data.js';
 import { API_PREFIX } from '../../../spec/types.js';
 import { DEMO } from '../../../spec/demo.js';
@@ -13,6 +13,8 @@ export interface SandboxDescription {
   api_prefix: string;
   login: string;
   token_generator: string;
+  /** The play page of the demo game (spec 1.1): an iframe of its content URI with user_id and auth_token. */
+  play_page: string;
   database: string;
   games: Array<{ id: string; name: string; launchable: boolean; api_key: string; signing_secret: string }>;
   partner: { game_id: string; api_key: string; signing_secret: string; note: string };
@@ -33,6 +35,7 @@ export function describeSandbox(url: string, database: string, running: { pid: n
     api_prefix: API_PREFIX,
     login: `POST ${url}${LOGIN_PATH}?username=${DEMO.user.username}`,
     token_generator: `GET ${url}${TOKEN_GENERATOR_PATH}/${DEMO.game.id}`,
+    play_page: `${url}${PLAY_PATH}/${DEMO.game.id}`,
     database,
     games: DEMO_FACTS.games.map((g) => ({
       id: g.id,
@@ -70,6 +73,7 @@ export function credentialLines(url: string): string[] {
   if (second) lines.push(`  game ${second.id}       ${second.name}: api_key ${second.apiKey}  signing secret ${second.signingSecret}`);
   lines.push(`  demo user       ${DEMO.user.username}  uid ${DEMO.user.uid}  (${DEMO_FRIEND_COUNT.toLocaleString('en-US')} friends)`);
   lines.push(`  test token      POST ${url}${LOGIN_PATH}?username=${DEMO.user.username}, then GET ${url}${TOKEN_GENERATOR_PATH}/${DEMO.game.id} with its cookie`);
+  lines.push(`  play page       ${url}${PLAY_PATH}/${DEMO.game.id}   (show your game there: udcli sandbox game set-uri ${DEMO.game.id} <url>)`);
   return lines;
 }
 
@@ -81,6 +85,7 @@ export function describeText(d: SandboxDescription): string {
   out.push(`  site url         ${d.site_url}`);
   out.push(`  login            ${d.login}`);
   out.push(`  token generator  ${d.token_generator}   (with the login cookie)`);
+  out.push(`  play page        ${d.play_page}   (iframes the content URI: udcli sandbox game set-uri ${DEMO.game.id} <url>)`);
   out.push(`  database         ${d.database}`);
   out.push('');
   out.push('games (sandbox-only demo credentials)');

@@ -3,7 +3,8 @@
  * fastify/SQLite) only when it runs.
  */
 import type { Command } from 'commander';
-import type { RawSeedOptions, RawStartOptions } from './options.js';
+import type { GameOptions } from './game.js';
+import type { RawExecOptions, RawSeedOptions, RawStartOptions } from './options.js';
 import type { Factory } from '../../factory.js';
 
 export function register(program: Command, factory: Factory): void {
@@ -24,6 +25,62 @@ export function register(program: Command, factory: Factory): void {
     .action(async (opts: RawStartOptions) => {
       const { startCommand } = await import('./start.js');
       await startCommand(factory, opts);
+    });
+
+  sandbox
+    .command('exec')
+    .description("Run a command against a fresh sandbox (free port, temporary database); exit with the command's code")
+    .usage('[options] -- <command ...>')
+    .argument('[command...]', 'the command and its arguments, after --')
+    .option('--port <port>', 'port to listen on (default: 0, any free port)')
+    .option('--seed <mode>', 'demo: the demo data; none: an empty database (default: demo)')
+    .option('--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)')
+    .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
+    .addHelpText(
+      'after',
+      `
+The command runs without a shell (use sh -c '...' for one), with its input and output on this
+terminal, and with this environment added:
+  UDCLI_BASE_URL, UDCLI_SITE_URL   the sandbox's URL
+  UDCLI_API_KEY, UDCLI_SIGNING_SECRET, UDCLI_GAME_ID   the demo game's credentials
+  UDCLI_PROFILE=sandbox            the built-in profile (no key of another profile applies)
+  UDCLI_SANDBOX_DB                 the temporary database (for udcli sandbox game set-uri --db)
+Put -- before the command, so that its options are not read as udcli's.
+
+Examples:
+  $ udcli sandbox exec -- npm test
+  $ udcli sandbox exec --token-ttl 5 -- sh -c 'udcli auth token 1001 --as alice --export'`,
+    )
+    .action(async (command: string[], opts: RawExecOptions) => {
+      const { execCommand } = await import('./exec.js');
+      await execCommand(factory, command, opts);
+    });
+
+  const game = sandbox
+    .command('game')
+    .description("Show a sandbox game, or set its content URI (what the play page /play/{game_id} shows)");
+
+  game
+    .command('set-uri')
+    .description('Set the content URI the play page iframes (an http or https URL); a running sandbox sees it at once')
+    .argument('<game_id>', 'the game, e.g. 1001')
+    .argument('<url>', 'the http(s) URL of your game, e.g. http://localhost:3000/')
+    .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
+    .option('--json', 'print the game as JSON')
+    .action(async (gameId: string, url: string, opts: GameOptions) => {
+      const { setUriCommand } = await import('./game.js');
+      await setUriCommand(factory, gameId, url, opts);
+    });
+
+  game
+    .command('show')
+    .description('Show a game: name, content URI, play page, api keys')
+    .argument('<game_id>', 'the game, e.g. 1001')
+    .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
+    .option('--json', 'print JSON')
+    .action(async (gameId: string, opts: GameOptions) => {
+      const { showCommand } = await import('./game.js');
+      await showCommand(factory, gameId, opts);
     });
 
   sandbox

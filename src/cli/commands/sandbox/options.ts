@@ -4,6 +4,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
+import { contentUriProblem } from '../../../sandbox/content-uri.js';
 import { DEMO } from '../../../spec/demo.js';
 
 export type SeedMode = 'demo' | 'none';
@@ -120,4 +121,40 @@ export function parseSeedOptions(raw: RawSeedOptions): SeedOptions {
     seed,
     json: raw.json === true,
   };
+}
+
+export interface ExecOptions {
+  port: number;
+  seed: SeedMode;
+  tokenTtlSeconds: number | undefined;
+  rateLimitPerSecond: number | undefined;
+}
+
+export interface RawExecOptions {
+  port?: string;
+  seed?: string;
+  tokenTtl?: string;
+  rateLimit?: string;
+}
+
+/** `sandbox exec` runs a fresh sandbox: any free port unless --port says otherwise. */
+export function parseExecOptions(raw: RawExecOptions): ExecOptions {
+  return {
+    port: raw.port === undefined ? 0 : parsePort(raw.port),
+    seed: raw.seed === undefined ? 'demo' : parseSeedMode(raw.seed),
+    tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger('--token-ttl', raw.tokenTtl, 1, 30 * 86_400),
+    rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
+  };
+}
+
+/** A content URI for `sandbox game set-uri`: an absolute http(s) URL, kept as written. */
+export function parseContentUri(value: string): string {
+  const text = value.trim();
+  const problem = contentUriProblem(text);
+  if (problem !== null) {
+    throw new UsageError(`invalid content URI ${JSON.stringify(value)}: ${problem}`, {
+      hint: 'give the http(s) URL of your game server, e.g. http://localhost:3000/',
+    });
+  }
+  return text;
 }

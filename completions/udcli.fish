@@ -1,0 +1,661 @@
+# fish completion for udcli. Generated from the command tree by
+# `udcli completion fish` (npm run completions); do not edit by hand.
+#
+# Install: udcli completion fish > ~/.config/fish/completions/udcli.fish
+
+# The command path a word leads to from a command path, if it names a subcommand.
+function __udcli_sub --argument-names cmdpath word
+    switch "$cmdpath $word"
+        case 'udcli auth'
+            echo 'udcli auth'
+        case 'udcli user'
+            echo 'udcli user'
+        case 'udcli friends'
+            echo 'udcli friends'
+        case 'udcli achievements'
+            echo 'udcli achievements'
+        case 'udcli products'
+            echo 'udcli products'
+        case 'udcli api'
+            echo 'udcli api'
+        case 'udcli audit'
+            echo 'udcli audit'
+        case 'udcli profile'
+            echo 'udcli profile'
+        case 'udcli config'
+            echo 'udcli config'
+        case 'udcli doctor'
+            echo 'udcli doctor'
+        case 'udcli sandbox'
+            echo 'udcli sandbox'
+        case 'udcli completion'
+            echo 'udcli completion'
+        case 'udcli help'
+            echo 'udcli help'
+        case 'udcli auth verify'
+            echo 'udcli auth verify'
+        case 'udcli auth token'
+            echo 'udcli auth token'
+        case 'udcli auth help'
+            echo 'udcli auth help'
+        case 'udcli achievements defs'
+            echo 'udcli achievements defs'
+        case 'udcli achievements list'
+            echo 'udcli achievements list'
+        case 'udcli achievements inc'
+            echo 'udcli achievements inc'
+        case 'udcli achievements set'
+            echo 'udcli achievements set'
+        case 'udcli achievements reset'
+            echo 'udcli achievements reset'
+        case 'udcli achievements delete'
+            echo 'udcli achievements delete'
+        case 'udcli achievements help'
+            echo 'udcli achievements help'
+        case 'udcli products list'
+            echo 'udcli products list'
+        case 'udcli products give'
+            echo 'udcli products give'
+        case 'udcli products take'
+            echo 'udcli products take'
+        case 'udcli products help'
+            echo 'udcli products help'
+        case 'udcli profile add'
+            echo 'udcli profile add'
+        case 'udcli profile list' 'udcli profile ls'
+            echo 'udcli profile list'
+        case 'udcli profile use'
+            echo 'udcli profile use'
+        case 'udcli profile show'
+            echo 'udcli profile show'
+        case 'udcli profile remove' 'udcli profile rm'
+            echo 'udcli profile remove'
+        case 'udcli profile help'
+            echo 'udcli profile help'
+        case 'udcli config get'
+            echo 'udcli config get'
+        case 'udcli config set'
+            echo 'udcli config set'
+        case 'udcli config unset'
+            echo 'udcli config unset'
+        case 'udcli config path'
+            echo 'udcli config path'
+        case 'udcli config help'
+            echo 'udcli config help'
+        case 'udcli sandbox start'
+            echo 'udcli sandbox start'
+        case 'udcli sandbox exec'
+            echo 'udcli sandbox exec'
+        case 'udcli sandbox game'
+            echo 'udcli sandbox game'
+        case 'udcli sandbox stop'
+            echo 'udcli sandbox stop'
+        case 'udcli sandbox status'
+            echo 'udcli sandbox status'
+        case 'udcli sandbox reset'
+            echo 'udcli sandbox reset'
+        case 'udcli sandbox info'
+            echo 'udcli sandbox info'
+        case 'udcli sandbox seed'
+            echo 'udcli sandbox seed'
+        case 'udcli sandbox help'
+            echo 'udcli sandbox help'
+        case 'udcli sandbox game set-uri'
+            echo 'udcli sandbox game set-uri'
+        case 'udcli sandbox game show'
+            echo 'udcli sandbox game show'
+        case 'udcli sandbox game help'
+            echo 'udcli sandbox game help'
+        case '*'
+            return 1
+    end
+end
+
+# Whether an option at a command path takes the next token as its value.
+function __udcli_takes_value --argument-names cmdpath opt
+    switch "$cmdpath $opt"
+        case 'udcli auth token --as'
+            return 0
+        case 'udcli auth token --cookie'
+            return 0
+        case 'udcli friends --limit'
+            return 0
+        case 'udcli friends --offset'
+            return 0
+        case 'udcli friends --page'
+            return 0
+        case 'udcli achievements defs --aid'
+            return 0
+        case 'udcli achievements defs --developer-id'
+            return 0
+        case 'udcli achievements defs --type'
+            return 0
+        case 'udcli achievements list --game'
+            return 0
+        case 'udcli achievements list --type'
+            return 0
+        case 'udcli achievements list --developer-id'
+            return 0
+        case 'udcli achievements list --limit'
+            return 0
+        case 'udcli achievements list --offset'
+            return 0
+        case 'udcli achievements list --order'
+            return 0
+        case 'udcli achievements list --sort'
+            return 0
+        case 'udcli achievements list --filter'
+            return 0
+        case 'udcli achievements list --match'
+            return 0
+        case 'udcli achievements inc --game'
+            return 0
+        case 'udcli achievements inc --type'
+            return 0
+        case 'udcli achievements inc --by'
+            return 0
+        case 'udcli achievements inc --concurrency'
+            return 0
+        case 'udcli achievements inc --rate'
+            return 0
+        case 'udcli achievements inc --journal'
+            return 0
+        case 'udcli achievements set --game'
+            return 0
+        case 'udcli achievements set --type'
+            return 0
+        case 'udcli achievements set --concurrency'
+            return 0
+        case 'udcli achievements set --rate'
+            return 0
+        case 'udcli achievements set --journal'
+            return 0
+        case 'udcli achievements reset --game'
+            return 0
+        case 'udcli achievements reset --type'
+            return 0
+        case 'udcli achievements reset --concurrency'
+            return 0
+        case 'udcli achievements reset --rate'
+            return 0
+        case 'udcli achievements reset --journal'
+            return 0
+        case 'udcli achievements delete --game'
+            return 0
+        case 'udcli achievements delete --type'
+            return 0
+        case 'udcli achievements delete --concurrency'
+            return 0
+        case 'udcli achievements delete --rate'
+            return 0
+        case 'udcli achievements delete --journal'
+            return 0
+        case 'udcli products list --game'
+            return 0
+        case 'udcli products list --type'
+            return 0
+        case 'udcli products list --sku'
+            return 0
+        case 'udcli products give --game'
+            return 0
+        case 'udcli products give --type'
+            return 0
+        case 'udcli products give --qty'
+            return 0
+        case 'udcli products give --concurrency'
+            return 0
+        case 'udcli products give --rate'
+            return 0
+        case 'udcli products give --journal'
+            return 0
+        case 'udcli products take --game'
+            return 0
+        case 'udcli products take --type'
+            return 0
+        case 'udcli products take --qty'
+            return 0
+        case 'udcli products take --concurrency'
+            return 0
+        case 'udcli products take --rate'
+            return 0
+        case 'udcli products take --journal'
+            return 0
+        case 'udcli api -f' 'udcli api --field'
+            return 0
+        case 'udcli audit --since'
+            return 0
+        case 'udcli audit --user'
+            return 0
+        case 'udcli audit --profile'
+            return 0
+        case 'udcli profile add --base-url'
+            return 0
+        case 'udcli profile add --site-url'
+            return 0
+        case 'udcli profile add --api-key'
+            return 0
+        case 'udcli profile add --signing-secret'
+            return 0
+        case 'udcli profile add --signing-scheme'
+            return 0
+        case 'udcli profile add --game-id'
+            return 0
+        case 'udcli profile add --type'
+            return 0
+        case 'udcli profile add --cookie'
+            return 0
+        case 'udcli sandbox start --port'
+            return 0
+        case 'udcli sandbox start --host'
+            return 0
+        case 'udcli sandbox start --db'
+            return 0
+        case 'udcli sandbox start --seed'
+            return 0
+        case 'udcli sandbox start --token-ttl'
+            return 0
+        case 'udcli sandbox start --rate-limit'
+            return 0
+        case 'udcli sandbox exec --port'
+            return 0
+        case 'udcli sandbox exec --seed'
+            return 0
+        case 'udcli sandbox exec --token-ttl'
+            return 0
+        case 'udcli sandbox exec --rate-limit'
+            return 0
+        case 'udcli sandbox game set-uri --db'
+            return 0
+        case 'udcli sandbox game show --db'
+            return 0
+        case 'udcli sandbox reset --db'
+            return 0
+        case 'udcli sandbox reset --seed'
+            return 0
+        case 'udcli sandbox seed --users'
+            return 0
+        case 'udcli sandbox seed --friends'
+            return 0
+        case 'udcli sandbox seed --achievements'
+            return 0
+        case 'udcli sandbox seed --products'
+            return 0
+        case 'udcli sandbox seed --seed'
+            return 0
+        case 'udcli sandbox seed --db'
+            return 0
+    end
+    contains -- $opt '--profile' '-o' '--output' '--fields' '--base-url' '--api-key' '--timeout' '--retries'
+end
+
+# Prints the command path the tokens before the cursor lead to, the number of operands after
+# it, and 1 when the token being completed is an option's value (else 0).
+# Every rule's condition asks, so the answer is kept for the line it was worked out for.
+function __udcli_state
+    set -l line (commandline -cp)
+    if set -q __udcli_state_line; and test "$line" = "$__udcli_state_line"
+        printf '%s\n' $__udcli_state_cache
+        return
+    end
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l cmdpath udcli
+    set -l nargs 0
+    set -l skip 0
+    for w in $tokens
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        if test "x$w" = x--
+            set nargs -1
+            break
+        else if string match -qr -- '^--.*=' $w
+            continue
+        else if string match -qr -- '^-.' $w
+            if __udcli_takes_value $cmdpath $w
+                set skip 1
+            end
+        else
+            set -l next
+            if test $nargs = 0
+                set next (__udcli_sub $cmdpath $w)
+            end
+            if test -n "$next"
+                set cmdpath $next
+            else
+                set nargs (math $nargs + 1)
+            end
+        end
+    end
+    set -g __udcli_state_line $line
+    set -g __udcli_state_cache $cmdpath $nargs $skip
+    printf '%s\n' $__udcli_state_cache
+end
+
+# At one of these command paths (options are offered there).
+function __udcli_in
+    set -l state (__udcli_state)
+    contains -- $state[1] $argv
+end
+
+# At this command path, before any operand: its subcommands are offered.
+function __udcli_subcommand_of --argument-names cmdpath
+    set -l state (__udcli_state)
+    test "$state[1]" = "$cmdpath" -a "$state[2]" = 0 -a "$state[3]" = 0
+end
+
+# At this command path, completing operand N (from 0; N+ for N and every later one).
+function __udcli_argument --argument-names cmdpath n
+    set -l state (__udcli_state)
+    test "$state[1]" = "$cmdpath" -a "$state[3]" = 0; or return 1
+    if string match -q -- '*+' $n
+        test "$state[2]" -ge (string trim -r -c + -- $n)
+    else
+        test "$state[2]" = $n
+    end
+end
+
+# Profile names, from the config file; quiet and empty when anything goes wrong.
+function __udcli_profiles
+    set -l cmd (commandline -opc)[1]
+    set cmd (string replace -r '^~/' "$HOME/" -- $cmd)
+    $cmd __complete profiles 2>/dev/null
+end
+
+# No file names unless a value is a file.
+complete -c udcli -f
+
+# Options of the program, accepted after any command.
+complete -c udcli -l version -d 'print the version'
+complete -c udcli -n 'not __udcli_in "udcli audit"' -l profile -x -a '(__udcli_profiles)' -d 'use this profile (default: UDCLI_PROFILE, the current one, or sandbox)'
+complete -c udcli -s o -l output -x -a 'table json ndjson csv' -d 'output format: table|json|ndjson|csv (default: table on a terminal, json otherwise)'
+complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox status" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
+complete -c udcli -l raw -d 'print the reply body exactly as received'
+complete -c udcli -l fields -x -d 'comma-separated fields to show, e.g. uid,username'
+complete -c udcli -n 'not __udcli_in "udcli profile add"' -l base-url -x -d 'service base URL (overrides UDCLI_BASE_URL and the profile)'
+complete -c udcli -n 'not __udcli_in "udcli profile add"' -l api-key -x -d 'api key, 32 hex digits or a UUID (overrides UDCLI_API_KEY and the profile)'
+complete -c udcli -l timeout -x -d 'request timeout in milliseconds (default: 15000)'
+complete -c udcli -l retries -x -d 'retries for requests safe to repeat (default: 2)'
+complete -c udcli -s v -l verbose -d 'print requests and replies on stderr, secrets redacted'
+complete -c udcli -l no-color -d 'no colour (also NO_COLOR)'
+complete -c udcli -s q -l quiet -d 'no status messages on stderr'
+complete -c udcli -s y -l yes -d 'do not ask for confirmation'
+complete -c udcli -s h -l help -d 'show help'
+
+# udcli
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'auth' -d 'Verify user tokens and get test tokens'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'user' -d 'Look a user up by uid or username'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'friends' -d 'List a user\'s friends'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'achievements' -d 'Achievement definitions and user progress'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'products' -d 'Products (premium content) a user holds; give and take units'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'api' -d 'Send any request and print the reply as received'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'audit' -d 'Show the audit log of changes made with udcli'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'profile' -d 'Manage profiles: where udcli connects and with which credentials'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'config' -d 'Read and change the active profile\'s keys'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'doctor' -d 'Check the config file, the active profile, reachability, the api key, signing and the clock'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'sandbox' -d 'Run the local sandbox of the User Data REST Service (SQLite, demo data)'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'completion' -d 'Print the shell completion script (bash, zsh or fish)'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'help' -d 'show help for a command'
+
+# udcli auth
+complete -c udcli -n '__udcli_subcommand_of "udcli auth"' -a 'verify' -d 'Authenticate a user from user_id and auth_token (exit 3 when not authenticated)'
+complete -c udcli -n '__udcli_subcommand_of "udcli auth"' -a 'token' -d 'Get a test token from the token generator (needs a site session)'
+complete -c udcli -n '__udcli_subcommand_of "udcli auth"' -a 'help' -d 'show help for a command'
+
+# udcli auth token
+complete -c udcli -n '__udcli_in "udcli auth token"' -l as -x -d 'log in to the sandbox site as this user first (sandbox only)'
+complete -c udcli -n '__udcli_in "udcli auth token"' -l cookie -x -d 'the site session cookie to send (default: the profile\'s cookie)'
+complete -c udcli -n '__udcli_in "udcli auth token"' -l export -d 'print UDCLI_USER_ID=... and UDCLI_AUTH_TOKEN=... for eval in a shell'
+
+# udcli auth help
+complete -c udcli -n '__udcli_argument "udcli auth help" 0' -a 'verify token'
+
+# udcli user
+complete -c udcli -n '__udcli_in "udcli user"' -l username -d 'look the argument up as a username even if it is 32 hex digits'
+complete -c udcli -n '__udcli_in "udcli user"' -l public -d 'ask without the api key: only the public fields (uid, username, avatar)'
+
+# udcli friends
+complete -c udcli -n '__udcli_in "udcli friends"' -l limit -x -d 'friends per page, 1 to 500 (server default 500)'
+complete -c udcli -n '__udcli_in "udcli friends"' -l offset -x -d 'skip this many friends first'
+complete -c udcli -n '__udcli_in "udcli friends"' -l page -x -d 'page number, starting at 1 (instead of --offset)'
+complete -c udcli -n '__udcli_in "udcli friends"' -l all -d 'every friend, fetched 500 at a time and streamed (with -o ndjson or csv)'
+
+# udcli achievements
+complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'defs' -d 'List a game\'s achievement definitions'
+complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'list' -d 'List a user\'s achievement progress'
+complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'inc' -d 'Add to a user\'s progress (signed PUT increment)'
+complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'set' -d 'Set a user\'s total progress: 0..1 or a percentage (signed PUT progress)'
+complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'reset' -d 'Reset a user\'s progress to the start value (signed PUT reset=1)'
+complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'delete' -d 'Delete a user\'s record of an achievement (asks first on a terminal; --yes skips)'
+complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'help' -d 'show help for a command'
+
+# udcli achievements defs
+complete -c udcli -n '__udcli_in "udcli achievements defs"' -l aid -x -d 'one achievement by its numeric id'
+complete -c udcli -n '__udcli_in "udcli achievements defs"' -l developer-id -x -d 'one achievement by its developer_id'
+complete -c udcli -n '__udcli_in "udcli achievements defs"' -l type -x -a 'Game Website' -d 'Game or Website (default Game)'
+
+# udcli achievements list
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l game -x -d 'the game (default: the profile\'s game_id)'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l developer-id -x -d 'only this achievement'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l limit -x -d 'at most this many, 1 to 1000 (server default 100)'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l offset -x -d 'skip this many first'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l order -x -a 'started_date completed_date state parent_id percent_complete name' -d 'started_date, completed_date, state, parent_id, percent_complete or name'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l sort -x -a 'asc desc' -d 'asc or desc'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l filter -x -a 'parent name percent_complete state parent_id' -d 'parent, name, percent_complete, state or parent_id (with --match)'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l match -x -d 'value for --filter, e.g. --filter percent_complete --match ">=50"'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l all -d 'every record, fetched 1000 at a time'
+
+# udcli achievements inc
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l game -x -d 'the game (default: the profile\'s game_id)'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l by -x -d 'amount to add, an integer ≥ 1'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l dry-run -d 'with @FILE: print what would be sent for each user, send nothing'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+
+# udcli achievements set
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l game -x -d 'the game (default: the profile\'s game_id)'
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l dry-run -d 'with @FILE: print what would be sent for each user, send nothing'
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+
+# udcli achievements reset
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l game -x -d 'the game (default: the profile\'s game_id)'
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l dry-run -d 'with @FILE: print what would be sent for each user, send nothing'
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+
+# udcli achievements delete
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l game -x -d 'the game (default: the profile\'s game_id)'
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l dry-run -d 'with @FILE: print what would be sent for each user, send nothing'
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+
+# udcli achievements help
+complete -c udcli -n '__udcli_argument "udcli achievements help" 0' -a 'defs list inc set reset delete'
+
+# udcli products
+complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'list' -d 'List the products a user holds'
+complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'give' -d 'Give units of a product (signed PUT increment, or POST with --post)'
+complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'take' -d 'Take units of a product away (signed PUT decrement; exit 1 if the user holds fewer)'
+complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'help' -d 'show help for a command'
+
+# udcli products list
+complete -c udcli -n '__udcli_in "udcli products list"' -l game -x -d 'the game (default: the profile\'s game_id)'
+complete -c udcli -n '__udcli_in "udcli products list"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli products list"' -l sku -x -d 'only this product'
+
+# udcli products give
+complete -c udcli -n '__udcli_in "udcli products give"' -l game -x -d 'the game (default: the profile\'s game_id)'
+complete -c udcli -n '__udcli_in "udcli products give"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli products give"' -l qty -x -d 'units to give, an integer ≥ 1'
+complete -c udcli -n '__udcli_in "udcli products give"' -l post -d 'send an unsigned POST grant (a purchase or gift) instead of a signed PUT'
+complete -c udcli -n '__udcli_in "udcli products give"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
+complete -c udcli -n '__udcli_in "udcli products give"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
+complete -c udcli -n '__udcli_in "udcli products give"' -l dry-run -d 'with @FILE: print what would be sent for each user, send nothing'
+complete -c udcli -n '__udcli_in "udcli products give"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
+complete -c udcli -n '__udcli_in "udcli products give"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
+complete -c udcli -n '__udcli_in "udcli products give"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+
+# udcli products take
+complete -c udcli -n '__udcli_in "udcli products take"' -l game -x -d 'the game (default: the profile\'s game_id)'
+complete -c udcli -n '__udcli_in "udcli products take"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli products take"' -l qty -x -d 'units to take, an integer ≥ 1'
+complete -c udcli -n '__udcli_in "udcli products take"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
+complete -c udcli -n '__udcli_in "udcli products take"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
+complete -c udcli -n '__udcli_in "udcli products take"' -l dry-run -d 'with @FILE: print what would be sent for each user, send nothing'
+complete -c udcli -n '__udcli_in "udcli products take"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
+complete -c udcli -n '__udcli_in "udcli products take"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
+complete -c udcli -n '__udcli_in "udcli products take"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+
+# udcli products help
+complete -c udcli -n '__udcli_argument "udcli products help" 0' -a 'list give take'
+
+# udcli api
+complete -c udcli -n '__udcli_in "udcli api"' -s f -l field -x -d 'a query parameter (repeatable); api_key is added unless you give one'
+complete -c udcli -n '__udcli_in "udcli api"' -l sign -d 'sign the request (timestamp and signature) with the profile\'s signing secret'
+complete -c udcli -n '__udcli_in "udcli api"' -l dry-run -d 'print the request and the canonical string it would sign, secrets redacted; send nothing'
+complete -c udcli -n '__udcli_argument "udcli api" 0' -a 'GET POST PUT DELETE'
+
+# udcli audit
+complete -c udcli -n '__udcli_in "udcli audit"' -l since -x -d 'only changes since a duration ago (30m, 2h, 7d) or a date (2024-05-01)'
+complete -c udcli -n '__udcli_in "udcli audit"' -l user -x -d 'only changes to this user'
+complete -c udcli -n '__udcli_in "udcli audit"' -l profile -x -a '(__udcli_profiles)' -d 'only changes made under this profile'
+
+# udcli profile
+complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'add' -d 'Add a profile'
+complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'list' -d 'List the profiles (secrets are never shown)'
+complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'use' -d 'Make a profile the current one'
+complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'show' -d 'Show a profile: every key (secrets redacted) and, for the active one, where each value comes from'
+complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'remove' -d 'Remove a profile (the built-in sandbox cannot be removed)'
+complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'help' -d 'show help for a command'
+
+# udcli profile add
+complete -c udcli -n '__udcli_in "udcli profile add"' -l base-url -x -d 'service base URL, e.g. https://api.example.com'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l site-url -x -d 'site hosting login and the token generator (default: the base URL)'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l api-key -x -d 'the game api key: 32 hex digits or a UUID'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l signing-secret -x -d 'secret for signed requests'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l signing-scheme -x -a 'hmac-sha256-v1 none' -d 'hmac-sha256-v1 (default) or none'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l game-id -x -d 'default game for commands that take one'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l type -x -a 'Game Website' -d 'Game (default) or Website'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l cookie -x -d 'site session cookie for the token generator'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l production -d 'mark as production: mutations print a banner and ask first'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l from-sandbox -d 'fill in the sandbox\'s URL and the demo game\'s credentials'
+
+# udcli profile use
+complete -c udcli -n '__udcli_argument "udcli profile use" 0' -a '(__udcli_profiles)'
+
+# udcli profile show
+complete -c udcli -n '__udcli_argument "udcli profile show" 0' -a '(__udcli_profiles)'
+
+# udcli profile remove
+complete -c udcli -n '__udcli_argument "udcli profile remove" 0' -a '(__udcli_profiles)'
+
+# udcli profile help
+complete -c udcli -n '__udcli_argument "udcli profile help" 0' -a 'add list use show remove'
+
+# udcli config
+complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'get' -d 'Print the value in effect (secrets redacted); its source goes to stderr when not the profile'
+complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'set' -d 'Set a key of the active profile (validated; "-" reads the value from stdin)'
+complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'unset' -d 'Remove a key from the active profile (the built-in default applies again)'
+complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'path' -d 'Print the path of the config file'
+complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'help' -d 'show help for a command'
+
+# udcli config get
+complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme game_id type cookie production'
+
+# udcli config set
+complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme game_id type cookie production'
+
+# udcli config unset
+complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme game_id type cookie production'
+
+# udcli config help
+complete -c udcli -n '__udcli_argument "udcli config help" 0' -a 'get set unset path'
+
+# udcli sandbox
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'start' -d 'Start the sandbox (foreground until Ctrl-C, or --detach)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'exec' -d 'Run a command against a fresh sandbox (free port, temporary database); exit with the command\'s code'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'game' -d 'Show a sandbox game, or set its content URI (what the play page /play/{game_id} shows)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'stop' -d 'Stop the running sandbox'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'status' -d 'Show whether the sandbox runs, and where (exit 1 when it does not)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'reset' -d 'Delete and recreate the sandbox database (demo data)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'info' -d 'Show URLs, demo credentials, users, achievements and products'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'seed' -d 'Add generated data: users, a hub user with friends, achievements, products'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'help' -d 'show help for a command'
+
+# udcli sandbox start
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l port -x -d 'port to listen on, 0 = any free port (default: 8787)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l host -x -d 'address to bind (default: 127.0.0.1)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l db -r -F -d 'database file, or :memory: (default: sandbox.db in the data dir)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l seed -x -a 'demo none' -d 'demo: seed the demo data into an empty database; none: leave it empty (default: demo)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l token-ttl -x -d 'lifetime of tokens from the token generator (default: 900)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l detach -d 'run in the background; output goes to sandbox.log in the data dir'
+
+# udcli sandbox exec
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l port -x -d 'port to listen on (default: 0, any free port)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l seed -x -a 'demo none' -d 'demo: the demo data; none: an empty database (default: demo)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l token-ttl -x -d 'lifetime of tokens from the token generator (default: 900)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
+
+# udcli sandbox game
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox game"' -a 'set-uri' -d 'Set the content URI the play page iframes (an http or https URL); a running sandbox sees it at once'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox game"' -a 'show' -d 'Show a game: name, content URI, play page, api keys'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox game"' -a 'help' -d 'show help for a command'
+
+# udcli sandbox game set-uri
+complete -c udcli -n '__udcli_in "udcli sandbox game set-uri"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
+complete -c udcli -n '__udcli_in "udcli sandbox game set-uri"' -l json -d 'print the game as JSON'
+
+# udcli sandbox game show
+complete -c udcli -n '__udcli_in "udcli sandbox game show"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
+complete -c udcli -n '__udcli_in "udcli sandbox game show"' -l json -d 'print JSON'
+
+# udcli sandbox game help
+complete -c udcli -n '__udcli_argument "udcli sandbox game help" 0' -a 'set-uri show'
+
+# udcli sandbox status
+complete -c udcli -n '__udcli_in "udcli sandbox status"' -l json -d 'print JSON'
+
+# udcli sandbox reset
+complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
+complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l seed -x -a 'demo none' -d 'demo or none (default: demo)'
+
+# udcli sandbox info
+complete -c udcli -n '__udcli_in "udcli sandbox info"' -l json -d 'print JSON'
+
+# udcli sandbox seed
+complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l users -x -d 'users to generate (default: 1000)'
+complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l friends -x -d 'friends of the generated hub user, at most --users (default: 500)'
+complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l achievements -x -d 'achievements on game 1001 (default: 10)'
+complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l products -x -d 'products on game 1001 (default: 5)'
+complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l seed -x -d 'same seed, same data (default: 1)'
+complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
+complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l json -d 'print the summary as JSON'
+
+# udcli sandbox help
+complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec game stop status reset info seed'
+
+# udcli completion
+complete -c udcli -n '__udcli_argument "udcli completion" 0' -a 'bash zsh fish'
+
+# udcli help
+complete -c udcli -n '__udcli_argument "udcli help" 0' -a 'auth user friends achievements products api audit profile config doctor sandbox completion'

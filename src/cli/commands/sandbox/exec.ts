@@ -1,0 +1,145 @@
+/**
+ * `udcli sandbox exec [options] -- <command ...>`: a fresh sandbox (any free port, a temporary
+ * database) for the length of one command, which runs with UDCLI_* pointing at it. Afterwards
+ * the sandbox stops, the database is removed, and udcli exits with the command's exit code
+ * (128+n when signal n ended it): a ChildExitError carries it to main, which prints nothing.
+ * SIGINT, SIGTERM and SIGHUP are passed on to the command while it runs.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChildExitError, UsageError } from '../../../errors.js';
+import { DEMO } from '../../../spec/demo.js';
+import type { Factory } from '../../factory.js';
+import { parseExecOptions, type RawExecOptions } from './options.js';
+
+/** The signals passed on to the command. */
+const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** What the command gets in its environment, besides what udcli was given. */
+export function execEnvironment(url: string, dbPath: string): Record<string, string> {
+  return {
+    UDCLI_BASE_URL: url,
+    UDCLI_SITE_URL: url,
+    UDCLI_API_KEY: DEMO.game.apiKey,
+    UDCLI_SIGNING_SECRET: DEMO.game.signingSecret,
+    UDCLI_GAME_ID: DEMO.game.id,
+    // The built-in profile under the variables above: no key of another (maybe production)
+    // profile, such as its type or cookie, applies to a udcli run by the command.
+    UDCLI_PROFILE: 'sandbox',
+    // For `udcli sandbox game set-uri ... --db "$UDCLI_SANDBOX_DB"` inside the command.
+    UDCLI_SANDBOX_DB: dbPath,
+  };
+}
+
+interface Outcome {
+  exitCode: number;
+  /** Set when the command could not be started: the one line udcli prints. */
+  failure?: string;
+}
+
+function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
+}
+
+function spawnFailure(program: string, error: NodeJS.ErrnoException): Outcome {
+  if (error.code === 'ENOENT') return { exitCode: 127, failure: `command not found: ${program}` };
+  if (error.code === 'EACCES') return { exitCode: 126, failure: `cannot run ${program}: permission denied` };
+  return { exitCode: 126, failure: `cannot run ${program}: ${error.message}` };
+}
+
+/** Runs the command with inherited stdio and no shell, passing signals on; resolves when it exits. */
+function runCommand(command: readonly string[], env: NodeJS.ProcessEnv, onSignal: { current: (s: NodeJS.Signals) => void }): Promise<Outcome> {
+  const [program, ...args] = command as [string, ...string[]];
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (outcome: Outcome) => {
+      if (settled) return;
+      settled = true;
+      resolve(outcome);
+    };
+    let child;
+    try {
+      child = spawn(program, args, { stdio: 'inherit', env, shell: false });
+    } catch (error) {
+      settle(spawnFailure(program, error as NodeJS.ErrnoException));
+      return;
+    }
+    const running = child;
+    onSignal.current = (signal) => {
+      if (running.exitCode === null && running.signalCode === null) running.kill(signal);
+    };
+    running.on('error', (error: NodeJS.ErrnoException) => {
+      // Only a failure to start ends the run; a failed kill() leaves the command running.
+      if (running.pid === undefined) settle(spawnFailure(program, error));
+    });
+    running.on('exit', (code, signal) => settle({ exitCode: code ?? (signal ? signalExitCode(signal) : 1) }));
+  });
+}
+
+function shown(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function quiet(factory: Factory): boolean {
+  try {
+    return factory.globals().quiet;
+  } catch {
+    return false;
+  }
+}
+
+export async function execCommand(factory: Factory, command: readonly string[], raw: RawExecOptions): Promise<void> {
+  const options = parseExecOptions(raw);
+  if (command.length === 0 || command[0] === '') {
+    throw new UsageError('sandbox exec needs a command to run', {
+      hint: 'put it after --, e.g. udcli sandbox exec -- npm test',
+    });
+  }
+  const { stderr, env } = factory.io;
+
+  // From here on a signal is the user's wish to stop: before the command starts it cancels the
+  // run, while it runs it is passed on; either way the sandbox is stopped and cleaned up.
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = {
+    current: (signal: NodeJS.Signals) => {
+      interrupted = signal;
+    },
+  };
+  const listener = (signal: NodeJS.Signals) => onSignal.current(signal);
+  for (const signal of FORWARDED) process.on(signal, listener);
+
+  const dir = mkdtempSync(join(tmpdir(), 'udcli-exec-'));
+  let outcome: Outcome;
+  try {
+    const dbPath = join(dir, 'sandbox.db');
+    const { startSandbox } = await import('../../../sandbox/server.js');
+    const sandbox = await startSandbox({
+      port: options.port,
+      host: DEMO.host,
+      dbPath,
+      seed: options.seed,
+      ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
+      ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
+    });
+    try {
+      if (interrupted !== undefined) {
+        outcome = { exitCode: signalExitCode(interrupted) };
+      } else {
+        if (!quiet(factory)) stderr.write(`udcli: sandbox at ${sandbox.url} (temporary database) for: ${shown(command.join(' '))}\n`);
+        outcome = await runCommand(command, { ...env, ...execEnvironment(sandbox.url, dbPath) }, onSignal);
+      }
+    } finally {
+      await sandbox.close();
+    }
+  } finally {
+    for (const signal of FORWARDED) process.off(signal, listener);
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  if (outcome.failure !== undefined) stderr.write(`udcli: ${outcome.failure}\n`);
+  if (outcome.exitCode !== 0) {
+    throw new ChildExitError(outcome.exitCode, outcome.failure ?? `${command[0]} exited with code ${outcome.exitCode}`);
+  }
+}

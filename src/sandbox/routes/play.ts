@@ -1,0 +1,282 @@
+/**
+ * The play page of the sandbox site, `GET /play/{game_id}` (spec 1.1): the game's name, who is
+ * logged in, a user switcher, and an iframe of the game's content URI with a fresh `user_id`
+ * and `auth_token` appended on every load, exactly as the platform does. `?as=USERNAME` logs
+ * that user in (the sandbox login: a session cookie) and redirects back to the page.
+ *
+ * Self-contained HTML: inline CSS, no scripts, no external resources (the CSP says so), and
+ * every value from the database or the request is escaped. The content URI is read from the
+ * database on each request, so `udcli sandbox game set-uri` takes effect on the next load.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEMO_FACTS } from '../seed/demo-data.js';
+import { PLAY_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
+import { contentUriProblem, iframeUrl } from '../content-uri.js';
+import { ApiFailure, shown } from '../http/failure.js';
+import { parseQuery, splitTarget } from '../http/query.js';
+import type { GameRecord } from '../repositories/games.js';
+import type { UserRecord } from '../repositories/users.js';
+import { API_PREFIX } from '../../spec/types.js';
+import { issueToken, sessionCookieHeader, sessionId, startSession, type SiteDeps } from './site.js';
+
+export interface PlayDeps extends SiteDeps {
+  /** The database file (or ':memory:'), for the "how to set the content URI" hint. */
+  dbPath: string;
+  /** The database `udcli sandbox game set-uri` uses without --db; null when unknown. */
+  defaultDbPath: string | null;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text for HTML content and (quoted) attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
+}
+
+/** A shell word for the commands shown on the page (POSIX single quotes when needed). */
+function shellWord(value: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+const CSP = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "img-src 'self'",
+  'frame-src http: https:',
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2330;background:#eef1f6}
+header{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem;padding:.8rem 1.2rem;background:#1d2330;color:#fff}
+header h1{margin:0;font-size:1.3rem}
+header .tag{font-size:.75rem;padding:.1rem .5rem;border:1px solid #8a93a6;border-radius:1rem;color:#c9cfdb}
+header .who{margin-left:auto;display:flex;align-items:center;gap:.5rem}
+header .who img{border-radius:50%}
+code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#e3e7ef;padding:.05rem .3rem;border-radius:3px;word-break:break-all}
+header code{background:#2f3748;color:#dfe4ee}
+nav.switch{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem .8rem;padding:.5rem 1.2rem;background:#fff;border-bottom:1px solid #d5dae3}
+nav.switch a{color:#2251c5}
+nav.switch a[aria-current]{font-weight:700;color:#1d2330;text-decoration:none}
+nav.switch form{margin-left:auto;display:flex;gap:.3rem}
+input,button{font:inherit;padding:.2rem .5rem}
+main{padding:1rem 1.2rem}
+iframe.game{display:block;width:100%;height:70vh;min-height:360px;border:1px solid #c5ccd8;border-radius:6px;background:#fff}
+.box{max-width:52rem;background:#fff;border:1px solid #d5dae3;border-radius:6px;padding:1rem 1.2rem}
+.box.warn{border-color:#e0a800;background:#fff8e1}
+ul.users{padding-left:1.2rem}
+details{margin-top:.8rem;max-width:80rem}
+.muted{color:#5b6476}
+`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+function sendPage(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', CSP)
+    .header('x-content-type-options', 'nosniff')
+    .send(page(title, body));
+}
+
+const playHref = (gameId: string, as?: string): string =>
+  `${PLAY_PATH}/${encodeURIComponent(gameId)}${as === undefined ? '' : `?as=${encodeURIComponent(as)}`}`;
+
+function headerHtml(game: GameRecord, user: UserRecord | undefined): string {
+  const who = user
+    ? `<div class="who"><img src="/avatars/${escapeHtml(user.uid)}.svg?size=28" width="28" height="28" alt="">` +
+      `<span>Playing as <strong id="username">${escapeHtml(user.username)}</strong> <code id="uid">${escapeHtml(user.uid)}</code></span></div>`
+    : '<div class="who">Not logged in</div>';
+  return `<header><h1 id="game-name">${escapeHtml(game.name)}</h1><span class="tag">game ${escapeHtml(game.id)} · udcli sandbox</span>${who}</header>`;
+}
+
+/** The demo users present in this database, and the current user if not among them. */
+function switchableUsers(deps: PlayDeps, current: UserRecord | undefined): UserRecord[] {
+  const users: UserRecord[] = [];
+  for (const demo of DEMO_FACTS.users) {
+    const user = deps.repos.users.findByUsername(demo.username);
+    if (user) users.push(user);
+  }
+  if (current && !users.some((u) => u.uid === current.uid)) users.push(current);
+  return users;
+}
+
+function switcherHtml(deps: PlayDeps, game: GameRecord, current: UserRecord | undefined): string {
+  const links = switchableUsers(deps, current).map((u) =>
+    u.uid === current?.uid
+      ? `<a href="${escapeHtml(playHref(game.id, u.username))}" aria-current="true">${escapeHtml(u.username)}</a>`
+      : `<a href="${escapeHtml(playHref(game.id, u.username))}">${escapeHtml(u.username)}</a>`,
+  );
+  return (
+    `<nav class="switch" aria-label="switch user"><span class="muted">${current ? 'Switch user:' : 'Play as:'}</span>${links.join('')}` +
+    `<form method="get" action="${escapeHtml(playHref(game.id))}"><input name="as" placeholder="any username" aria-label="username" required>` +
+    `<button type="submit">Play as</button></form></nav>`
+  );
+}
+
+function userListHtml(deps: PlayDeps, game: GameRecord): string {
+  const users = switchableUsers(deps, undefined);
+  if (users.length === 0) return '<p>This sandbox has no demo users (it was started with <code>--seed none</code>).</p>';
+  const items = users.map((u) => `<li><a href="${escapeHtml(playHref(game.id, u.username))}">${escapeHtml(u.username)}</a> <code>${escapeHtml(u.uid)}</code></li>`);
+  return `<ul class="users">${items.join('')}</ul>`;
+}
+
+/** How to set the content URI of `game` on the database this sandbox uses. */
+function setUriHelp(deps: PlayDeps, game: GameRecord): string {
+  if (deps.dbPath === ':memory:' || deps.dbPath === '') {
+    return (
+      '<p>This sandbox keeps its data in memory, where <code>udcli sandbox game set-uri</code> cannot reach it. ' +
+      'Start it with a database file (<code>udcli sandbox start --db FILE</code>), then set the URI with ' +
+      `<code>udcli sandbox game set-uri ${escapeHtml(shellWord(game.id))} &lt;url&gt; --db FILE</code>.</p>`
+    );
+  }
+  const db = deps.defaultDbPath !== null && deps.dbPath === deps.defaultDbPath ? '' : ` --db ${shellWord(deps.dbPath)}`;
+  const command = `udcli sandbox game set-uri ${shellWord(game.id)} http://localhost:3000/${db}`;
+  return (
+    `<p>Set it (an http or https URL of your game server) with:</p><p><code id="set-uri">${escapeHtml(command)}</code></p>` +
+    '<p class="muted">The running sandbox reads it on each load: reload this page afterwards.</p>'
+  );
+}
+
+function gamePage(deps: PlayDeps, game: GameRecord, user: UserRecord): { status: number; body: string } {
+  const top = headerHtml(game, user) + switcherHtml(deps, game, user);
+  const uri = game.contentUri;
+  if (uri === null || uri === '') {
+    return {
+      status: 200,
+      body:
+        `${top}<main><div class="box warn" id="no-content-uri"><h2>No content URI set for ${escapeHtml(game.name)}</h2>` +
+        `<p>The platform iframes the game's content URI here, with <code>user_id</code> and <code>auth_token</code> appended.</p>` +
+        `${setUriHelp(deps, game)}</div></main>`,
+    };
+  }
+  const problem = contentUriProblem(uri);
+  if (problem !== null) {
+    return {
+      status: 200,
+      body:
+        `${top}<main><div class="box warn" id="bad-content-uri"><h2>The content URI cannot be shown</h2>` +
+        `<p><code>${escapeHtml(uri)}</code>: ${escapeHtml(problem)}.</p>${setUriHelp(deps, game)}</div></main>`,
+    };
+  }
+  const token = issueToken(deps, user.uid, game.id);
+  const src = iframeUrl(uri, user.uid, token.token);
+  const expires = new Date(token.expires_on * 1000).toISOString().replace('.000Z', 'Z');
+  return {
+    status: 200,
+    body:
+      `${top}<main><iframe class="game" id="game" src="${escapeHtml(src)}" title="${escapeHtml(game.name)}"></iframe>` +
+      `<details><summary>What the platform did</summary>` +
+      `<p>It appended <code>user_id</code> and a new <code>auth_token</code> (valid until ${escapeHtml(expires)}) to the content URI ` +
+      `<code>${escapeHtml(uri)}</code> and loaded:</p><p><code id="iframe-src">${escapeHtml(src)}</code></p>` +
+      `<p>Your server checks them with <code>GET ${escapeHtml(API_PREFIX)}/authenticate/user.json?user_id=…&amp;auth_token=…&amp;api_key=…</code> ` +
+      `using the api_key of game ${escapeHtml(game.id)}. A new token comes with each load of this page ` +
+      `(or from <code>${escapeHtml(TOKEN_GENERATOR_PATH)}/${escapeHtml(game.id)}</code>).</p></details></main>`,
+  };
+}
+
+function pickUserPage(deps: PlayDeps, game: GameRecord, notice = ''): string {
+  return (
+    `${headerHtml(game, undefined)}${switcherHtml(deps, game, undefined)}<main><div class="box" id="pick-user">` +
+    `${notice}<h2>Pick a user to play ${escapeHtml(game.name)} as</h2>` +
+    `<p>The play page shows the game only to a logged-in user. The sandbox needs no password: pick one.</p>` +
+    `${userListHtml(deps, game)}</div></main>`
+  );
+}
+
+function gamesListHtml(deps: PlayDeps): string {
+  const games = deps.repos.games.list();
+  if (games.length === 0) return '<p>This sandbox has no games (it was started with <code>--seed none</code>).</p>';
+  const items = games.map(
+    (g) =>
+      `<li><a href="${escapeHtml(playHref(g.id))}">${escapeHtml(g.name)}</a> <code>${escapeHtml(g.id)}</code>` +
+      `${g.contentUri ? '' : ' <span class="muted">(no content URI yet)</span>'}</li>`,
+  );
+  return `<ul>${items.join('')}</ul>`;
+}
+
+function errorBody(heading: string, detail: string, deps: PlayDeps): string {
+  return `<main><div class="box warn" id="error"><h1>${escapeHtml(heading)}</h1><p>${escapeHtml(detail)}</p><h2>Games</h2>${gamesListHtml(deps)}</div></main>`;
+}
+
+function methodCheck(request: FastifyRequest, reply: FastifyReply, deps: PlayDeps): FastifyReply | null {
+  if (request.method === 'GET' || request.method === 'HEAD') return null;
+  reply.header('allow', 'GET, HEAD');
+  return sendPage(reply, 405, 'Method not allowed', errorBody('Method not allowed', `${shown(request.method, 16)}: the play page answers GET only.`, deps));
+}
+
+function currentUser(request: FastifyRequest, deps: PlayDeps): UserRecord | undefined {
+  const session = sessionId(request);
+  const uid = session === undefined ? undefined : deps.repos.auth.sessionUser(session);
+  return uid === undefined ? undefined : deps.repos.users.findByUid(uid);
+}
+
+export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+
+  app.route({
+    method: methods,
+    url: PLAY_PATH,
+    handler: (request, reply) =>
+      methodCheck(request, reply, deps) ??
+      sendPage(reply, 200, 'Play · udcli sandbox', `<main><div class="box"><h1>Play a game</h1>${gamesListHtml(deps)}</div></main>`),
+  });
+
+  app.route<{ Params: { gameId: string } }>({
+    method: methods,
+    url: `${PLAY_PATH}/:gameId`,
+    handler: (request, reply) => {
+      const refused = methodCheck(request, reply, deps);
+      if (refused) return refused;
+      const gameId = (request.params as { gameId: string }).gameId;
+      const game = deps.repos.games.find(gameId);
+      if (!game) {
+        return sendPage(reply, 404, 'Game not found', errorBody('Game not found', `There is no game ${shown(gameId)} in this sandbox.`, deps));
+      }
+      let as: string | undefined;
+      try {
+        as = parseQuery(splitTarget(request.url).query).get('as');
+      } catch (error) {
+        if (!(error instanceof ApiFailure)) throw error;
+        return sendPage(reply, error.code, 'Bad request', errorBody('Bad request', error.message, deps));
+      }
+      if (as !== undefined) {
+        const user = deps.repos.users.findByUsername(as);
+        if (!user) {
+          const notice = `<p class="muted" id="unknown-user">There is no user named <strong>${escapeHtml(shown(as))}</strong> in this sandbox.</p>`;
+          return sendPage(reply, 404, `${game.name} · udcli sandbox`, pickUserPage(deps, game, notice));
+        }
+        // The sandbox login, then back to the page without ?as, so a reload keeps the user.
+        return reply
+          .code(303)
+          .header('set-cookie', sessionCookieHeader(startSession(deps, user.uid)))
+          .header('cache-control', 'no-store')
+          .header('location', playHref(game.id))
+          .send();
+      }
+      const user = currentUser(request, deps);
+      if (!user) return sendPage(reply, 200, `${game.name} · udcli sandbox`, pickUserPage(deps, game));
+      const { status, body } = gamePage(deps, game, user);
+      return sendPage(reply, status, `${game.name} · udcli sandbox`, body);
+    },
+  });
+}

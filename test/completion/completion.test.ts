@@ -1,0 +1,271 @@
+/**
+ * Shell completion: the committed scripts in completions/ match what the built binary generates,
+ * the bash script really completes (sourced in bash, _udcli called with COMP_WORDS set), and
+ * the hidden `__complete profiles` is quiet and fast. Needs `npm run build`.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, Option } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { completionScript } from '../../src/cli/completion/index.js';
+import { allCommands, loadProgram, treeOf, type CompletionTree, type OptionNode } from '../../src/cli/completion/tree.js';
+import type { Factory } from '../../src/cli/factory.js';
+import { BIN, runCli } from '../e2e/harness.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCRIPTS = { bash: 'completions/udcli.bash', zsh: 'completions/_udcli', fish: 'completions/udcli.fish' } as const;
+const HOOK = fileURLToPath(new URL('../cli/fixtures/record-loads.mjs', import.meta.url));
+
+const dir = mkdtempSync(join(tmpdir(), 'udcli-completion-'));
+const configDir = join(dir, 'config');
+const binDir = join(dir, 'bin');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function installed(program: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Register never touches the factory; actions are not run here. */
+const factory = {} as Factory;
+
+describe('the committed scripts', () => {
+  it.each(Object.entries(SCRIPTS))('completions/ %s is what `udcli completion %s` prints', async (shell, file) => {
+    const r = await runCli(['completion', shell], {});
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const committed = readFileSync(join(ROOT, file), 'utf8');
+    // A plain toBe would print two 600-line scripts: say which file and how to fix it.
+    expect(committed === r.stdout, `${file} is out of date: run npm run completions`).toBe(true);
+  });
+
+  it('bash script is valid (bash -n)', () => {
+    const r = spawnSync('bash', ['-n', join(ROOT, SCRIPTS.bash)], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  // zsh and fish are installed by .ci/run; elsewhere these checks are skipped, saying why.
+  const zsh = installed('zsh');
+  it.skipIf(!zsh)(`zsh script is valid (zsh -n)${zsh ? '' : ': skipped, zsh is not installed'}`, () => {
+    const r = spawnSync('zsh', ['-n', join(ROOT, SCRIPTS.zsh)], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  const fish = installed('fish');
+  it.skipIf(!fish)(`fish script parses (fish --no-execute)${fish ? '' : ': skipped, fish is not installed'}`, () => {
+    const r = spawnSync('fish', ['--no-execute', join(ROOT, SCRIPTS.fish)], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
+
+describe('the tree', () => {
+  let tree: CompletionTree;
+  beforeAll(async () => {
+    tree = treeOf(await loadProgram(COMMANDS, factory));
+  });
+
+  const find = (path: string): ReturnType<typeof allCommands>[number] => {
+    const node = allCommands(tree).find((n) => n.path.join(' ') === path);
+    if (!node) throw new Error(`no command ${path}`);
+    return node;
+  };
+  const option = (options: OptionNode[], flag: string): OptionNode | undefined => options.find((o) => o.long === flag || o.short === flag);
+
+  it('every value hint matches an option or argument', () => {
+    expect(tree.unusedHints).toEqual([]);
+  });
+
+  it('holds every command of the table, commands, options and their values', () => {
+    const visible = COMMANDS.filter((c) => !c.hidden).map((c) => c.name);
+    expect(tree.root.subcommands.map((c) => c.name)).toEqual([...visible, 'help']);
+    expect(find('udcli achievements').subcommands.map((c) => c.name)).toEqual(['defs', 'list', 'inc', 'set', 'reset', 'delete', 'help']);
+    expect(option(tree.globalOptions, '-o')?.values).toEqual({ kind: 'choices', values: ['table', 'json', 'ndjson', 'csv'] });
+    expect(option(tree.globalOptions, '--profile')?.values).toEqual({ kind: 'profiles' });
+    expect(option(tree.globalOptions, '--help')).toBeDefined();
+    const list = find('udcli achievements list').options;
+    expect(option(list, '--sort')?.values).toEqual({ kind: 'choices', values: ['asc', 'desc'] });
+    expect(option(list, '--order')?.values).toMatchObject({ kind: 'choices', values: expect.arrayContaining(['completed_date', 'name']) });
+    expect(option(list, '--type')?.values).toEqual({ kind: 'choices', values: ['Game', 'Website'] });
+    expect(option(find('udcli profile add').options, '--signing-scheme')?.values).toEqual({ kind: 'choices', values: ['hmac-sha256-v1', 'none'] });
+    expect(find('udcli completion').arguments[0]?.values).toEqual({ kind: 'choices', values: ['bash', 'zsh', 'fish'] });
+    expect(find('udcli profile remove').aliases).toEqual(['rm']);
+    expect(find('udcli profile use').arguments[0]?.values).toEqual({ kind: 'profiles' });
+  });
+
+  it('leaves hidden commands out', () => {
+    expect(allCommands(tree).some((n) => n.name.startsWith('__'))).toBe(false);
+  });
+
+  it("takes values from commander's .choices() on options and arguments", () => {
+    const program = new Command('udcli');
+    program.addOption(new Option('--color-mode <mode>').choices(['auto', 'never']));
+    const sub = program.command('paint').argument('<what>');
+    sub.addOption(new Option('--shade <s>').choices(['light', 'dark']));
+    const t = treeOf(program, []);
+    expect(option(t.globalOptions, '--color-mode')?.values).toEqual({ kind: 'choices', values: ['auto', 'never'] });
+    expect(option(t.root.subcommands[0]!.options, '--shade')?.values).toEqual({ kind: 'choices', values: ['light', 'dark'] });
+    expect(completionScript('bash', t)).toContain(`'udcli paint --shade') _udcli_words 'light dark'; return ;;`);
+  });
+});
+
+describe('bash completes', () => {
+  const script = join(ROOT, SCRIPTS.bash);
+  beforeAll(() => {
+    mkdirSync(configDir, { recursive: true });
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({ current_profile: 'staging', profiles: { staging: { base_url: 'https://staging.example.com' }, live: { production: true } } }),
+    );
+    // `udcli` on PATH, as installed: the script calls it for profile names.
+    mkdirSync(binDir, { recursive: true });
+    writeFileSync(join(binDir, 'udcli'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    chmodSync(join(binDir, 'udcli'), 0o755);
+  });
+
+  /** Sources the script and calls _udcli for the words; the last word is the one being completed. */
+  function complete(...words: string[]): string[] {
+    const r = spawnSync(
+      'bash',
+      ['--norc', '--noprofile', '-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _udcli; printf "%s\\n" "${COMPREPLY[@]}"', 'bash', script, ...words],
+      {
+        encoding: 'utf8',
+        env: { PATH: `${binDir}${delimiter}${process.env.PATH}`, HOME: dir, UDCLI_CONFIG_DIR: configDir, NO_COLOR: '1' },
+      },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    return r.stdout.split('\n').filter((l) => l !== '');
+  }
+
+  it('command names', () => {
+    expect(complete('udcli', 'ach')).toEqual(['achievements']);
+    expect(complete('udcli', 'pro')).toEqual(['products', 'profile']);
+    expect(complete('udcli', '')).toContain('completion');
+    expect(complete('udcli', '')).not.toContain('__complete');
+    expect(complete('udcli', 'help', 'pro')).toEqual(['products', 'profile']);
+  });
+
+  it('subcommands, also after global options and their values', () => {
+    expect(complete('udcli', 'achievements', '')).toEqual(['defs', 'list', 'inc', 'set', 'reset', 'delete', 'help']);
+    expect(complete('udcli', '--output', 'json', '-q', 'achievements', 'l')).toEqual(['list']);
+    expect(complete('udcli', 'achievements', 'help', 'de')).toEqual(['defs', 'delete']);
+  });
+
+  it('option names: own and global', () => {
+    const opts = complete('udcli', 'achievements', 'list', '--');
+    expect(opts).toEqual(expect.arrayContaining(['--order', '--sort', '--type', '--profile', '--output', '--help']));
+    expect(complete('udcli', 'achievements', 'list', '--so')).toEqual(['--sort']);
+  });
+
+  it('option values', () => {
+    expect(complete('udcli', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('udcli', 'friends', 'x', '--output', 'n')).toEqual(['ndjson']);
+    expect(complete('udcli', '--output', '=', 'c')).toEqual(['csv']); // --output=c, split at =
+    expect(complete('udcli', 'achievements', 'list', 'uid', '--sort', '')).toEqual(['asc', 'desc']);
+    expect(complete('udcli', 'achievements', 'list', '--order', 'c')).toEqual(['completed_date']);
+    expect(complete('udcli', 'products', 'give', '--type', '')).toEqual(['Game', 'Website']);
+    expect(complete('udcli', 'profile', 'add', 'x', '--signing-scheme', '')).toEqual(['hmac-sha256-v1', 'none']);
+    expect(complete('udcli', 'sandbox', 'start', '--seed', '')).toEqual(['demo', 'none']);
+    expect(complete('udcli', 'sandbox', 'seed', '--seed', '')).toEqual([]); // a number there
+  });
+
+  it('argument values', () => {
+    expect(complete('udcli', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('udcli', 'api', 'g')).toEqual([]); // methods are upper case
+    expect(complete('udcli', 'api', 'P')).toEqual(['POST', 'PUT']);
+    expect(complete('udcli', 'config', 'set', 'game')).toEqual(['game_id']);
+    expect(complete('udcli', 'config', 'set', 'game_id', '')).toEqual([]);
+  });
+
+  it('profile names from the config file', () => {
+    expect(complete('udcli', '--profile', '')).toEqual(['sandbox', 'live', 'staging']);
+    expect(complete('udcli', 'profile', 'use', 's')).toEqual(['sandbox', 'staging']);
+    expect(complete('udcli', 'profile', 'rm', 'l')).toEqual(['live']); // by alias
+    expect(complete('udcli', 'audit', '--profile', 'l')).toEqual(['live']);
+    expect(complete('udcli', 'profile', 'show', 'live', '')).toEqual([]);
+  });
+});
+
+describe('udcli __complete', () => {
+  const env = () => ({ UDCLI_CONFIG_DIR: configDir });
+
+  it('prints the profile names, the built-in one first', async () => {
+    const r = await runCli(['__complete', 'profiles'], env());
+    expect(r).toEqual({ code: 0, stdout: 'sandbox\nlive\nstaging\n', stderr: '' });
+  });
+
+  it('is quiet with a broken config file or an unknown kind', async () => {
+    const broken = join(dir, 'broken');
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(join(broken, 'config.json'), '{ not json');
+    expect(await runCli(['__complete', 'profiles'], { UDCLI_CONFIG_DIR: broken })).toEqual({ code: 0, stdout: 'sandbox\n', stderr: '' });
+    expect(await runCli(['__complete', 'nothing', 'more'], env())).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('is hidden from help', async () => {
+    const r = await runCli(['--help'], env());
+    expect(r.stdout).toContain('completion');
+    expect(r.stdout).not.toContain('__complete');
+  });
+
+  it('loads no other command module and nothing heavy; `completion` loads them all', () => {
+    const loads = (args: string[]): string[] => {
+      const log = join(dir, `${args[0]}.log`);
+      const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], {
+        env: { PATH: process.env.PATH, UDCLI_TEST_LOAD_LOG: log, UDCLI_CONFIG_DIR: configDir, NO_COLOR: '1' },
+        encoding: 'utf8',
+      });
+      expect(r.status).toBe(0);
+      return readFileSync(log, 'utf8').trim().split('\n');
+    };
+    const modules = (urls: string[]) => [...new Set(urls.map((u) => /\/dist\/cli\/commands\/([^/]+)\//.exec(u)?.[1]).filter(Boolean))];
+    const packages = (urls: string[]) => [...new Set(urls.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]).filter(Boolean))];
+
+    const fast = loads(['__complete', 'profiles']);
+    expect(modules(fast)).toEqual(['completion']);
+    expect(fast.filter((u) => u.includes('/dist/cli/commands/completion/')).map((u) => u.split('/').at(-1))).toEqual(['complete.js']);
+    expect(packages(fast)).toEqual(['commander']);
+
+    const all = modules(loads(['completion', 'bash']));
+    expect(all.sort()).toEqual([...new Set(COMMANDS.map((c) => (c.name === '__complete' ? 'completion' : c.name)))].sort());
+  });
+});
+
+const fishInstalled = installed('fish');
+describe.skipIf(!fishInstalled)(`fish completes${fishInstalled ? '' : ': skipped, fish is not installed'}`, () => {
+  const fishDir = mkdtempSync(join(tmpdir(), 'udcli-fish-'));
+  const fishConfig = join(fishDir, 'config');
+  const fishBin = join(fishDir, 'bin');
+  beforeAll(() => {
+    mkdirSync(fishConfig, { recursive: true });
+    writeFileSync(join(fishConfig, 'config.json'), JSON.stringify({ profiles: { staging: { base_url: 'https://staging.example.com' } } }));
+    mkdirSync(fishBin, { recursive: true });
+    writeFileSync(join(fishBin, 'udcli'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    chmodSync(join(fishBin, 'udcli'), 0o755);
+  });
+  afterAll(() => rmSync(fishDir, { recursive: true, force: true }));
+
+  /** What fish offers for a command line (`complete -C`), candidates only. */
+  function complete(line: string): string[] {
+    const r = spawnSync('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', join(ROOT, SCRIPTS.fish), line], {
+      encoding: 'utf8',
+      env: { PATH: `${fishBin}${delimiter}${process.env.PATH}`, HOME: fishDir, UDCLI_CONFIG_DIR: fishConfig, NO_COLOR: '1' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    return r.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0]!);
+  }
+
+  it('commands, subcommands, option values and profile names', () => {
+    expect(complete('udcli ach')).toEqual(['achievements']);
+    expect(complete('udcli achievements ')).toEqual(expect.arrayContaining(['defs', 'list', 'inc', 'set', 'reset', 'delete']));
+    expect(complete('udcli -o ').sort()).toEqual(['csv', 'json', 'ndjson', 'table']);
+    expect(complete('udcli --profile ').sort()).toEqual(['sandbox', 'staging']);
+  });
+});

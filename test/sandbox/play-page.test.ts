@@ -1,0 +1,356 @@
+/**
+ * The play page (`GET /play/{game_id}`, spec 1.1) and `udcli sandbox game set-uri|show`:
+ * plain HTTP checks of the page, then a real browser (Debian's headless chromium) loading it,
+ * with a content server that records what the iframe asked for.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants as fsConstants, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { register } from '../../src/cli/commands/sandbox/index.js';
+import { UdcliError, UsageError } from '../../src/errors.js';
+import { openDatabase } from '../../src/sandbox/database.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { DEMO } from '../../src/spec/demo.js';
+import { uidForUsername } from '../../src/spec/ids.js';
+import { API_PREFIX } from '../../src/spec/types.js';
+import { testFactory, type TestFactory } from './helpers/factory.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ALICE = { username: 'alice', uid: uidForUsername('alice') };
+/** A game and a user whose names try to break out of the HTML. */
+const NASTY_GAME = { id: '7001', name: `<script>alert("game")</script> & 'Co'` };
+const NASTY_USER = `<b>"eve"&'x'</b>`;
+
+let root: string;
+let dbPath: string;
+let sandbox: RunningSandbox;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'udcli-play-'));
+  dbPath = join(root, 'sandbox.db');
+  env = { UDCLI_DATA_DIR: join(root, 'data') };
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath, seed: 'demo' });
+  // A second connection, as another process would have: the running sandbox must see its writes.
+  const db = openDatabase(dbPath);
+  try {
+    db.repos.games.insert({ ...NASTY_GAME, type: 'Game', launchable: false, contentUri: null, createdOn: 1_700_000_000 });
+    db.repos.users.insert({ uid: uidForUsername(NASTY_USER), username: NASTY_USER, gender: 'unspecified', createdOn: 1_700_000_000 });
+  } finally {
+    db.close();
+  }
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs `udcli sandbox ARGS` through commander with a test factory. */
+async function udcli(args: string[]): Promise<TestFactory> {
+  const factory = testFactory(env);
+  const program = new Command('udcli').exitOverride();
+  register(program, factory);
+  await program.parseAsync(['sandbox', ...args], { from: 'user' });
+  return factory;
+}
+
+const setUri = (gameId: string, url: string) => udcli(['game', 'set-uri', gameId, url, '--db', dbPath]);
+
+interface Page {
+  status: number;
+  headers: Headers;
+  html: string;
+}
+
+async function get(path: string, cookie?: string): Promise<Page> {
+  const response = await fetch(`${sandbox.url}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+  return { status: response.status, headers: response.headers, html: await response.text() };
+}
+
+/** Logs in through the page's `?as=` and returns the session cookie. */
+async function loginAs(username: string, gameId: string = DEMO.game.id): Promise<string> {
+  const page = await get(`/play/${gameId}?as=${encodeURIComponent(username)}`);
+  expect(page.status).toBe(303);
+  expect(page.headers.get('location')).toBe(`/play/${gameId}`);
+  const cookie = page.headers.get('set-cookie')?.split(';')[0];
+  expect(cookie).toMatch(/^udcli_sandbox_session=[0-9a-f]{32}$/);
+  return cookie!;
+}
+
+const unescapeHtml = (s: string) =>
+  s.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+
+/** The iframe's src (unescaped), or undefined when the page has no iframe. */
+function iframeSrc(html: string): string | undefined {
+  const m = /<iframe\b[^>]*\bsrc="([^"]*)"/.exec(html);
+  return m?.[1] === undefined ? undefined : unescapeHtml(m[1]);
+}
+
+async function authenticate(userId: string, authToken: string, apiKey: string = DEMO.game.apiKey) {
+  const qs = new URLSearchParams({ user_id: userId, auth_token: authToken, api_key: apiKey });
+  const response = await fetch(`${sandbox.url}${API_PREFIX}/authenticate/user.json?${qs}`);
+  return (await response.json()) as { code: number; message: string; payload: { uid: string; username: string } | null };
+}
+
+describe('the play page over plain HTTP', () => {
+  it('asks a visitor who is not logged in to pick a user, and shows no game', async () => {
+    const page = await get('/play/1001');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.html).toContain('Demo Quest');
+    expect(page.html).toMatch(/Pick a user to play Demo Quest as/);
+    expect(page.html).not.toMatch(/<iframe/i);
+    for (const username of ['demo_player', 'alice', 'bob']) expect(page.html).toContain(`href="/play/1001?as=${username}"`);
+  });
+
+  it('is self-contained: no scripts, no external resources, a CSP that says so', async () => {
+    await setUri('1001', 'https://game.example.com/play');
+    const page = await get('/play/1001', await loginAs('demo_player'));
+    expect(page.html).not.toMatch(/<script|<link\b|@import|url\(/i);
+    const refs = [...page.html.matchAll(/\b(?:src|href|action)="([^"]*)"/g)].map((m) => unescapeHtml(m[1]!));
+    const iframe = iframeSrc(page.html);
+    expect(refs.filter((r) => r !== iframe && !r.startsWith('/'))).toEqual([]);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('?as= logs the user in, and each load iframes the content URI with a fresh token for that user and game', async () => {
+    await setUri('1001', 'http://127.0.0.1:9/game/index.html?mode=demo&lang=en#start');
+    const cookie = await loginAs(ALICE.username);
+    const first = await get('/play/1001', cookie);
+    expect(first.status).toBe(200);
+    expect(first.html).toMatch(/Playing as <strong id="username">alice<\/strong>/);
+    const second = await get('/play/1001', cookie);
+    const urls = [iframeSrc(first.html), iframeSrc(second.html)].map((src) => new URL(src!));
+    for (const url of urls) {
+      // The URI's own query and fragment are kept; the two parameters are appended.
+      expect(`${url.origin}${url.pathname}`).toBe('http://127.0.0.1:9/game/index.html');
+      expect([...url.searchParams.keys()]).toEqual(['mode', 'lang', 'user_id', 'auth_token']);
+      expect(url.searchParams.get('mode')).toBe('demo');
+      expect(url.hash).toBe('#start');
+      expect(url.searchParams.get('user_id')).toBe(ALICE.uid);
+      expect(url.searchParams.get('auth_token')).toMatch(/^[0-9a-f]{32}$/);
+    }
+    const [t1, t2] = urls.map((u) => u.searchParams.get('auth_token')!);
+    expect(t1).not.toBe(t2);
+    for (const token of [t1!, t2!]) {
+      expect((await authenticate(ALICE.uid, token)).payload).toEqual({ uid: ALICE.uid, username: 'alice' });
+      // Bound to game 1001: the key of another game does not accept it.
+      expect((await authenticate(ALICE.uid, token, DEMO.secondGame.apiKey)).payload).toBeNull();
+    }
+  });
+
+  it('replaces a user_id or auth_token already written in the content URI instead of sending two', async () => {
+    await setUri('1001', 'http://127.0.0.1:9/g?user_id=00000000000000000000000000000000&x=1&auth_token=stale');
+    const url = new URL(iframeSrc((await get('/play/1001', await loginAs('bob'))).html)!);
+    expect(url.searchParams.getAll('user_id')).toEqual([uidForUsername('bob')]);
+    expect(url.searchParams.getAll('auth_token')).toHaveLength(1);
+    expect(url.searchParams.get('x')).toBe('1');
+  });
+
+  it('without a content URI, says how to set it and shows no iframe', async () => {
+    const page = await get('/play/1002', await loginAs('dave', '1002'));
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Puzzle Lab');
+    expect(page.html).not.toMatch(/<iframe/i);
+    expect(page.html).toMatch(/No content URI set/);
+    expect(unescapeHtml(page.html)).toContain(`udcli sandbox game set-uri 1002 http://localhost:3000/ --db ${dbPath}`);
+  });
+
+  it('refuses to iframe a content URI that is not http(s), even one written into the database directly', async () => {
+    const db = openDatabase(dbPath);
+    try {
+      db.repos.games.setContentUri('1002', 'javascript:alert(1)');
+    } finally {
+      db.close();
+    }
+    const page = await get('/play/1002', await loginAs('dave', '1002'));
+    expect(page.html).not.toMatch(/<iframe/i);
+    expect(page.html).toMatch(/cannot be shown/);
+  });
+
+  it('answers an unknown game with a 404 page that lists the games', async () => {
+    const page = await get('/play/9999');
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.html).toMatch(/Game not found/);
+    expect(page.html).toContain('href="/play/1001"');
+  });
+
+  it('answers an unknown ?as user with a 404 page to pick another, and logs nobody in', async () => {
+    const page = await get('/play/1001?as=nobody_here');
+    expect(page.status).toBe(404);
+    expect(page.headers.get('set-cookie')).toBeNull();
+    expect(page.html).toMatch(/no user named <strong>nobody_here<\/strong>/);
+    expect(page.html).toContain('href="/play/1001?as=alice"');
+  });
+
+  it('escapes game names, usernames, content URIs and echoed input', async () => {
+    await setUri(NASTY_GAME.id, 'http://127.0.0.1:9/x?q="><script>alert(1)</script>');
+    const page = await get(`/play/${NASTY_GAME.id}`, await loginAs(NASTY_USER, NASTY_GAME.id));
+    expect(page.status).toBe(200);
+    expect(page.html).not.toContain('<script');
+    expect(page.html).not.toContain(NASTY_USER);
+    expect(page.html).toContain('&lt;script&gt;alert(&quot;game&quot;)&lt;/script&gt; &amp; &#39;Co&#39;');
+    expect(page.html).toContain('&lt;b&gt;&quot;eve&quot;&amp;&#39;x&#39;&lt;/b&gt;');
+    const src = new URL(iframeSrc(page.html)!);
+    expect(src.searchParams.get('q')).toBe('"><script>alert(1)</script>');
+    expect(src.searchParams.get('user_id')).toBe(uidForUsername(NASTY_USER));
+
+    const echoed = await get(`/play/${encodeURIComponent('<img src=x>')}?as=${encodeURIComponent('<i>')}`);
+    expect(echoed.status).toBe(404);
+    expect(echoed.html).not.toMatch(/<img src=x>|<i>/);
+    expect(echoed.html).toContain('&lt;img src=x&gt;');
+  });
+});
+
+describe('udcli sandbox game set-uri | show', () => {
+  it('refuses a URL that is not http(s), and an unknown game, naming the games there are', async () => {
+    for (const bad of ['ftp://example.com/', 'javascript:alert(1)', 'localhost:3000', 'not a url']) {
+      const error = await setUri('1001', bad).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toMatch(/invalid content URI/);
+    }
+    const unknown = await setUri('4242', 'http://localhost:3000/').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(UsageError);
+    expect((unknown as UsageError).message).toMatch(/no game "4242"/);
+    expect((unknown as UsageError).hint).toMatch(/1001, 1002/);
+  });
+
+  it('prints what it set; show reports it; the running sandbox serves it on the next load', async () => {
+    const set = await setUri('1002', 'https://puzzles.example.org/lab?v=2');
+    expect(set.stdout()).toBe('set the content URI of game 1002 (Puzzle Lab) to https://puzzles.example.org/lab?v=2\n');
+    const shown = JSON.parse((await udcli(['game', 'show', '1002', '--db', dbPath, '--json'])).stdout()) as Record<string, unknown>;
+    expect(shown).toMatchObject({ id: '1002', name: 'Puzzle Lab', content_uri: 'https://puzzles.example.org/lab?v=2', database: dbPath });
+    const src = iframeSrc((await get('/play/1002', await loginAs('dave', '1002'))).html);
+    expect(src).toMatch(/^https:\/\/puzzles\.example\.org\/lab\?v=2&user_id=[0-9a-f]{32}&auth_token=[0-9a-f]{32}$/);
+  });
+
+  it('show fails clearly when there is no database yet', async () => {
+    const error = await udcli(['game', 'show', '1001', '--db', join(root, 'missing.db')]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UdcliError);
+    expect((error as Error).message).toMatch(/no sandbox database at/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// A real browser.
+
+/** Why chromium cannot run here, or null when it can (installing it with apt-get when allowed). */
+function ensureChromium(): string | null {
+  const runnable = () => {
+    try {
+      accessSync(CHROMIUM, fsConstants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (runnable()) return null;
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return `${CHROMIUM} is missing and this is not root on Linux, so it cannot be installed`;
+  if (spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0) return `${CHROMIUM} is missing and there is no apt-get to install it`;
+  const install = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y --no-install-recommends chromium'], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    encoding: 'utf8',
+    timeout: 9 * 60_000,
+  });
+  if (install.status !== 0 || !runnable()) {
+    const tail = `${install.stdout ?? ''}${install.stderr ?? ''}`.trim().split('\n').slice(-3).join(' | ');
+    return `${CHROMIUM} is missing and apt-get install chromium failed (${install.error?.message ?? `exit ${install.status}`}): ${tail}`;
+  }
+  return null;
+}
+
+/** Loads `url` in headless chromium and returns the DOM once the page (and its iframe) settled. */
+function chromiumDumpDom(url: string, profileDir: string): Promise<string> {
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    `--user-data-dir=${profileDir}`,
+    '--virtual-time-budget=5000',
+    '--dump-dom',
+    url,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(CHROMIUM, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`chromium ended with ${code ?? signal}:\n${err.slice(-2000)}`));
+    });
+  });
+}
+
+describe('in a real browser (headless chromium)', () => {
+  let unavailable: string | null = null;
+  let content: Server;
+  let contentUrl: string;
+  /** The query of every request the content server got for the game page. */
+  const received: URLSearchParams[] = [];
+
+  beforeAll(async () => {
+    unavailable = ensureChromium();
+    if (unavailable) console.warn(`play-page.test.ts: skipping the browser test: ${unavailable}`);
+    content = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://content.invalid');
+      if (url.pathname === '/game') received.push(url.searchParams);
+      response.writeHead(url.pathname === '/game' ? 200 : 404, { 'content-type': 'text/html' }).end('<!doctype html><h1>the game</h1>');
+    });
+    await new Promise<void>((resolve) => content.listen(0, '127.0.0.1', resolve));
+    contentUrl = `http://127.0.0.1:${(content.address() as AddressInfo).port}/game?level=3`;
+  }, 10 * 60_000);
+
+  afterAll(async () => {
+    await new Promise((resolve) => content?.close(resolve));
+  });
+
+  it('iframes the content URI with user_id and an auth_token that authenticates; the switcher gives another user their own', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    await setUri(DEMO.game.id, contentUrl);
+    const profile = mkdtempSync(join(tmpdir(), 'udcli-chromium-'));
+    try {
+      const dom = await chromiumDumpDom(`${sandbox.url}/play/${DEMO.game.id}?as=${DEMO.user.username}`, profile);
+      expect(dom).toMatch(/Playing as <strong id="username">demo_player<\/strong>/);
+      const first = received.find((q) => q.get('user_id') === DEMO.user.uid);
+      expect(first, `content server requests: ${received.map(String).join(' ; ')}`).toBeDefined();
+      expect(first!.get('level')).toBe('3');
+      expect(await authenticate(first!.get('user_id')!, first!.get('auth_token')!)).toMatchObject({
+        code: 200,
+        payload: { uid: DEMO.user.uid, username: DEMO.user.username },
+      });
+
+      // The switcher link for alice on the page the browser showed.
+      const link = /<a href="([^"]*)"[^>]*>alice<\/a>/.exec(dom)?.[1];
+      expect(link).toBe(`/play/${DEMO.game.id}?as=alice`);
+      const dom2 = await chromiumDumpDom(`${sandbox.url}${unescapeHtml(link!)}`, profile);
+      expect(dom2).toMatch(/Playing as <strong id="username">alice<\/strong>/);
+      const second = received.find((q) => q.get('user_id') === ALICE.uid);
+      expect(second, `content server requests: ${received.map(String).join(' ; ')}`).toBeDefined();
+      expect(second!.get('auth_token')).not.toBe(first!.get('auth_token'));
+      expect((await authenticate(ALICE.uid, second!.get('auth_token')!)).payload).toEqual({ uid: ALICE.uid, username: 'alice' });
+      // A token is the user's own: alice's token does not authenticate demo_player.
+      expect((await authenticate(DEMO.user.uid, second!.get('auth_token')!)).payload).toBeNull();
+    } finally {
+      rmSync(profile, { recursive: true, force: true });
+    }
+  }, 150_000);
+});
