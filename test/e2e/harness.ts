@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/spec/demo.js';
 
@@ -18,13 +19,23 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The demo game's secrets: no output of a data command may contain them in full. */
+export const DEMO_SECRETS: readonly string[] = [DEMO.game.apiKey, DEMO.game.signingSecret];
+
+export interface RunOptions {
+  input?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
 export interface TestEnv {
   sandbox: RunningSandbox;
   configDir: string;
   dataDir: string;
   /** Environment that points the CLI at this sandbox with the demo game's credentials. */
   env: NodeJS.ProcessEnv;
-  run(args: string[], options?: { input?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult>;
+  run(args: string[], options?: RunOptions): Promise<CliResult>;
+  /** run(), then asserts that neither stdout nor stderr holds a demo secret in full. */
+  runChecked(args: string[], options?: RunOptions): Promise<CliResult>;
   close(): Promise<void>;
 }
 
@@ -78,12 +89,22 @@ export async function startTestEnv(options: { seed?: 'demo' | 'none'; rateLimitP
     UDCLI_SIGNING_SECRET: DEMO.game.signingSecret,
     UDCLI_GAME_ID: DEMO.game.id,
   };
+  const run = (args: string[], o: RunOptions = {}): Promise<CliResult> =>
+    runCli(args, { ...env, ...o.env }, o.input === undefined ? {} : { input: o.input });
   return {
     sandbox,
     configDir,
     dataDir,
     env,
-    run: (args, o = {}) => runCli(args, { ...env, ...o.env }, o.input === undefined ? {} : { input: o.input }),
+    run,
+    runChecked: async (args, o) => {
+      const r = await run(args, o);
+      for (const secret of DEMO_SECRETS) {
+        expect(r.stdout, `stdout of ${args.join(' ')}`).not.toContain(secret);
+        expect(r.stderr, `stderr of ${args.join(' ')}`).not.toContain(secret);
+      }
+      return r;
+    },
     close: async () => {
       await sandbox.close();
       rmSync(root, { recursive: true, force: true });
