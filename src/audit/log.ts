@@ -4,6 +4,7 @@
  * the states are scrubbed before writing.
  */
 import { chmodSync, closeSync, createReadStream, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { configDir } from '../config/paths.js';
@@ -77,7 +78,22 @@ export function scrubSecrets(value: unknown): unknown {
   return value;
 }
 
-/** Builds an entry: operator from `$USER` (or `USERNAME`/`LOGNAME`), time now. */
+/**
+ * Who ran the command: `$USER` (or `USERNAME`/`LOGNAME`), else the account the process runs as,
+ * since cron jobs and containers often have no `$USER` and "unknown" helps nobody in an audit.
+ */
+export function operatorName(env: NodeJS.ProcessEnv): string {
+  const fromEnv = env.USER || env.USERNAME || env.LOGNAME;
+  if (fromEnv) return fromEnv;
+  try {
+    return userInfo().username || 'unknown';
+  } catch {
+    // No passwd entry for this uid (some containers).
+    return 'unknown';
+  }
+}
+
+/** Builds an entry: operator from operatorName(), time now. */
 export function auditEntry(args: {
   env: NodeJS.ProcessEnv;
   profile: string;
@@ -91,7 +107,7 @@ export function auditEntry(args: {
 }): AuditEntry {
   const entry: AuditEntry = {
     time: (args.now ?? new Date()).toISOString(),
-    operator: args.env.USER || args.env.USERNAME || args.env.LOGNAME || 'unknown',
+    operator: operatorName(args.env),
     profile: args.profile,
     command: commandLine(args.argv),
     uid: args.uid,

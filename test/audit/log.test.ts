@@ -82,7 +82,9 @@ describe('audit log', () => {
 
   it('operator comes from $USER, with a fallback', () => {
     expect(auditEntry({ env: { USER: 'sam' }, profile: 'p', argv: [], uid: UID, before: null, after: null }).operator).toBe('sam');
-    expect(auditEntry({ env: {}, profile: 'p', argv: [], uid: UID, before: null, after: null }).operator).toBe('unknown');
+    expect(auditEntry({ env: { LOGNAME: 'lee' }, profile: 'p', argv: [], uid: UID, before: null, after: null }).operator).toBe('lee');
+    // No variable at all (cron, containers): the account the process runs as.
+    expect(auditEntry({ env: {}, profile: 'p', argv: [], uid: UID, before: null, after: null }).operator).toBe(userInfo().username);
   });
 
   it('quotes arguments a shell would split, and redacts secret name=value fields', () => {
