@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, appendFileSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLog, appendAudit, auditEntry, auditLogPath, commandLine, parseSince, readAudit, type AuditEntry } from '../../src/audit/log.js';
