@@ -71,6 +71,9 @@ describe('options', () => {
       rateLimitPerSecond: undefined,
       detach: false,
     });
+    expect(parseStartOptions({}, { UDCLI_SANDBOX_PORT: '9090' }).port).toBe(9090);
+    expect(parseStartOptions({ port: '0' }, { UDCLI_SANDBOX_PORT: '9090' }).port).toBe(0);
+    expect(() => parseStartOptions({}, { UDCLI_SANDBOX_PORT: 'x' })).toThrow(UsageError);
     expect(parseStartOptions({ db: 'rel/x.db' }).db).toBe(join(process.cwd(), 'rel/x.db'));
   });
 });

@@ -91,9 +91,14 @@ export function parseDbPath(value: string | undefined, cwd: string = process.cwd
   return isAbsolute(value) ? value : resolve(cwd, value);
 }
 
-export function parseStartOptions(raw: RawStartOptions): StartOptions {
+/**
+ * Without --port, the sandbox listens where the built-in profile looks for it: UDCLI_SANDBOX_PORT
+ * when set, else 8787.
+ */
+export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv = {}): StartOptions {
+  const port = raw.port ?? env.UDCLI_SANDBOX_PORT;
   return {
-    port: raw.port === undefined ? DEMO.port : parsePort(raw.port),
+    port: port === undefined || port === '' ? DEMO.port : parsePort(port),
     host: raw.host === undefined ? DEMO.host : parseHost(raw.host),
     db: parseDbPath(raw.db),
     seed: raw.seed === undefined ? 'demo' : parseSeedMode(raw.seed),

@@ -37,7 +37,7 @@ export function waitForSignal(): Promise<NodeJS.Signals> {
 }
 
 export async function startCommand(factory: Factory, raw: RawStartOptions, deps: StartDeps = {}): Promise<void> {
-  const options = parseStartOptions(raw);
+  const options = parseStartOptions(raw, factory.io.env);
   if (options.detach) await startDetached(factory, options, deps);
   else await startForeground(factory, options, deps);
 }
