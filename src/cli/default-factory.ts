@@ -1,11 +1,10 @@
 /**
  * The Factory of a real run: process streams, the parsed global options, settings from the
  * config file and environment, one API client, one Output. Everything heavy (the client and
- * undici, output libraries, the embedded sandbox) is imported on first use.
+ * undici, output libraries, the embedded sandbox) and everything `--version` and `--help` do
+ * not need (the config modules, node:net) is imported on first use.
  */
-import { connect } from 'node:net';
 import type { ApiClient } from '../client/types.js';
-import { loadSettings } from '../config/index.js';
 import type { Settings } from '../config/types.js';
 import type { Output } from '../output/types.js';
 import type { Factory, GlobalOptions, IOStreams } from './factory.js';
@@ -30,7 +29,9 @@ export function processIO(): IOStreams {
 }
 
 /** True when something accepts a TCP connection at host:port within `timeoutMs`. */
-export function probeTcp(host: string, port: number, timeoutMs: number): Promise<boolean> {
+export async function probeTcp(host: string, port: number, timeoutMs: number): Promise<boolean> {
+  // Imported here: only the built-in sandbox profile probes, and node:net costs start-up time.
+  const { connect } = await import('node:net');
   return new Promise((resolve) => {
     const socket = connect({ host, port });
     const finish = (ok: boolean): void => {
@@ -85,6 +86,8 @@ export class DefaultFactory implements Factory {
         ...(g.baseUrl ? { baseUrl: g.baseUrl } : {}),
         ...(g.apiKey ? { apiKey: g.apiKey } : {}),
       };
+      // The config modules load with the first command that needs settings, not for --version or --help.
+      const { loadSettings } = await import('../config/index.js');
       this.#resolved = loadSettings(flags, this.io.env);
       return this.#resolved;
     })();

@@ -5,7 +5,8 @@
  * only where the user typed them (value source 'cli') and validated here, once, before any
  * command runs.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { normalizeApiKeyValue, normalizeUrl } from '../config/keys.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from './factory.js';

@@ -3,8 +3,8 @@
  * lists the COMMANDS table without importing any command module, and nothing here imports
  * undici, chalk, cli-table3, conf, ora or fastify (test/cli/startup.test.ts checks).
  */
-import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { createRequire } from 'node:module';
+import { Command } from './commander.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
 import type { Factory, IOStreams } from './factory.js';
 import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals } from './global-options.js';
@@ -15,8 +15,8 @@ let cachedVersion: string | undefined;
 /** The version in package.json (two levels up from both src/cli and dist/cli). */
 export function packageVersion(): string {
   if (cachedVersion === undefined) {
-    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-    cachedVersion = (JSON.parse(text) as { version: string }).version;
+    // require() of JSON: importing node:fs into an ES module costs ~1.5 ms of start-up.
+    cachedVersion = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
   }
   return cachedVersion;
 }

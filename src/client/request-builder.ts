@@ -55,7 +55,10 @@ export function buildRequest(spec: RequestSpec, options: BuilderOptions, nowSeco
     origin: base.origin,
     pathAndQuery,
     url,
-    redactedUrl: redactUrl(url),
+    // Only traces and --dry-run read it: computed on demand, not for every request of a batch.
+    get redactedUrl() {
+      return redactUrl(url);
+    },
     target: base.origin + path,
   };
   if (canonical !== undefined) built.canonical = canonical;

@@ -46,6 +46,56 @@ function arrayElement(value: unknown): string {
     .join('\n');
 }
 
+/** Rows are written in batches of up to this many characters (one write, not one per row). */
+const BATCH_CHARS = 64 * 1024;
+
+/**
+ * Collects streamed rows into few writes: rows that arrive together (a page of 500 friends)
+ * become one write instead of 500, while a row is never held back once the source has to wait
+ * (a flush is scheduled with setImmediate, which runs only when the rows on hand are done).
+ */
+class RowBatcher {
+  #text = '';
+  #scheduled: NodeJS.Immediate | undefined;
+  #pending: Promise<void> | undefined;
+
+  constructor(private readonly write: (text: string) => Promise<void> | undefined) {}
+
+  /** Adds text; resolves when more may be added (back-pressure from earlier writes). */
+  async add(text: string): Promise<void> {
+    this.#text += text;
+    if (this.#text.length >= BATCH_CHARS) return this.flush();
+    if (this.#pending) {
+      const pending = this.#pending;
+      this.#pending = undefined;
+      await pending;
+    }
+    this.#scheduled ??= setImmediate(() => {
+      this.#scheduled = undefined;
+      this.#pending = this.#writeOut();
+    });
+  }
+
+  /** Writes what is collected; resolves when the stream can take more. */
+  async flush(): Promise<void> {
+    if (this.#scheduled) {
+      clearImmediate(this.#scheduled);
+      this.#scheduled = undefined;
+    }
+    const pending = this.#pending;
+    this.#pending = undefined;
+    await pending;
+    await this.#writeOut();
+  }
+
+  #writeOut(): Promise<void> | undefined {
+    if (this.#text === '') return undefined;
+    const text = this.#text;
+    this.#text = '';
+    return this.write(text);
+  }
+}
+
 class StreamOutput implements Output {
   readonly format: OutputFormat;
   readonly color: boolean;
@@ -127,27 +177,33 @@ class StreamOutput implements Output {
     }
     let count = 0;
     let selected: Array<Column<T>> | undefined;
-    for await (const item of rows) {
-      const row = item as T;
-      if (isClosed(stdout)) break; // the reader went away: stop fetching
-      switch (this.format) {
-        case 'json':
-          if (count === 0) checkFields(columns, this.#fields, row);
-          await this.#out(`${count === 0 ? '[\n' : ',\n'}${arrayElement(pickFields(row, this.#fields))}`);
-          break;
-        case 'ndjson':
-          if (count === 0) checkFields(columns, this.#fields, row);
-          await this.#out(`${JSON.stringify(pickFields(row, this.#fields))}\n`);
-          break;
-        case 'csv':
-          if (!selected) {
-            selected = selectColumns(columns, this.#fields, row);
-            await this.#out(csvLine(selected.map((c) => c.key)));
-          }
-          await this.#out(csvLine(selected.map((c) => c.cell(row))));
-          break;
+    const out = new RowBatcher((text) => this.#out(text));
+    try {
+      for await (const item of rows) {
+        const row = item as T;
+        if (isClosed(stdout)) break; // the reader went away: stop fetching
+        switch (this.format) {
+          case 'json':
+            if (count === 0) checkFields(columns, this.#fields, row);
+            await out.add(`${count === 0 ? '[\n' : ',\n'}${arrayElement(pickFields(row, this.#fields))}`);
+            break;
+          case 'ndjson':
+            if (count === 0) checkFields(columns, this.#fields, row);
+            await out.add(`${JSON.stringify(pickFields(row, this.#fields))}\n`);
+            break;
+          case 'csv':
+            if (!selected) {
+              selected = selectColumns(columns, this.#fields, row);
+              await out.add(csvLine(selected.map((c) => c.key)));
+            }
+            await out.add(csvLine(selected.map((c) => c.cell(row))));
+            break;
+        }
+        count++;
       }
-      count++;
+    } finally {
+      // Rows already received are printed even when fetching the next ones failed.
+      await out.flush();
     }
     if (this.format === 'json') await this.#out(count === 0 ? '[]\n' : '\n]\n');
     if (this.format === 'csv' && count === 0) await this.#out(csvLine(this.#fields ?? columns.map((c) => c.key)));

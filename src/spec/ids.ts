@@ -1,4 +1,16 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type * as Crypto from 'node:crypto';
+
+// node:crypto is loaded on first use: the CLI imports this module at start-up (api key
+// validation) but only the sandbox hashes, and importing node:crypto costs ~2 ms.
+let md5Hash: ((text: string) => string) | undefined;
+function md5(text: string): string {
+  if (!md5Hash) {
+    const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof Crypto;
+    md5Hash = (t) => createHash('md5').update(t, 'utf8').digest('hex');
+  }
+  return md5Hash(text);
+}
 
 const HEX32 = /^[0-9a-f]{32}$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,5 +37,5 @@ export function normalizeApiKey(value: string): string | null {
 
 /** Sandbox uids are md5(username) so demo data has the same ids on every machine. */
 export function uidForUsername(username: string): string {
-  return createHash('md5').update(username, 'utf8').digest('hex');
+  return md5(username);
 }

@@ -8,8 +8,12 @@ export const TIMESTAMP_PARAM = 'timestamp';
 /** How far (seconds) a signed request's timestamp may be from the server clock. */
 export const TIMESTAMP_WINDOW_SECONDS = 300;
 
+const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
+
 /** RFC 3986 encoding: unreserved characters kept, everything else %XX of its UTF-8 bytes. */
 export function rfc3986(value: string): string {
+  // Most names and values (ids, numbers, keys) need no encoding at all.
+  if (UNRESERVED.test(value)) return value;
   // encodeURIComponent leaves !'()* unescaped; RFC 3986 unreserved does not include them.
   return encodeURIComponent(value).replace(
     /[!'()*]/g,

@@ -32,13 +32,6 @@ function globals(overrides: Partial<G> = {}): G {
   return { color: true, quiet: false, ...overrides };
 }
 
-async function* slowly<T>(rows: T[], seen: string[]): AsyncGenerator<T> {
-  for (const row of rows) {
-    seen.push('yield');
-    yield row;
-  }
-}
-
 describe('format and colour policy', () => {
   it('defaults to a table on a terminal and JSON when piped; -o wins', () => {
     expect(resolveFormat(undefined, true)).toBe('table');
@@ -120,21 +113,40 @@ describe('json', () => {
 });
 
 describe('ndjson', () => {
-  it('writes one object a line as rows arrive', async () => {
+  it('writes one object a line as rows arrive: rows on hand in one write, none held while the source waits', async () => {
     const f = fakeIO();
+    let writes = 0;
+    const write = f.io.stdout.write.bind(f.io.stdout);
+    f.io.stdout.write = ((chunk: string) => {
+      writes++;
+      return write(chunk);
+    }) as typeof f.io.stdout.write;
     const out = await createOutput({ io: f.io, globals: globals({ output: 'ndjson' }) });
-    const seen: string[] = [];
-    const lines: number[] = [];
+    const linesWhileWaiting: number[] = [];
     const rows = (async function* () {
-      for await (const row of slowly(ROWS, seen)) {
-        yield row;
-        lines.push(f.stdout().split('\n').length - 1);
-      }
+      // two rows on hand together (one page), then the source waits (the next page)
+      yield ROWS[0]!;
+      yield ROWS[1]!;
+      await new Promise((r) => setTimeout(r, 20));
+      linesWhileWaiting.push(f.stdout().split('\n').length - 1);
+      yield { ...ROWS[0]!, uid: 'c3' };
     })();
     await out.list(rows, COLUMNS);
-    // after the first row was handed over and the second asked for, the first line was already out
-    expect(lines[0]).toBe(1);
-    expect(f.stdout().trim().split('\n').map((l) => JSON.parse(l))).toEqual(ROWS);
+    // both rows were out while the source waited, in one write; the last row in a second one
+    expect(linesWhileWaiting).toEqual([2]);
+    expect(writes).toBe(2);
+    expect(f.stdout().trim().split('\n').map((l) => JSON.parse(l))).toEqual([...ROWS, { ...ROWS[0]!, uid: 'c3' }]);
+  });
+
+  it('prints the rows received before the source failed', async () => {
+    const f = fakeIO();
+    const out = await createOutput({ io: f.io, globals: globals({ output: 'ndjson' }) });
+    const rows = (async function* () {
+      yield ROWS[0]!;
+      throw new Error('page 2 failed');
+    })();
+    await expect(out.list(rows, COLUMNS)).rejects.toThrow('page 2 failed');
+    expect(f.stdout().trim().split('\n').map((l) => JSON.parse(l))).toEqual([ROWS[0]]);
   });
 
   it('applies --fields', async () => {

@@ -1,0 +1,573 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: udcli measured side by side with a minimal reference doing the same work, in
+ * the same invocation, as ratios (machines are noisy; absolute times are reported, not judged).
+ * Needs the built code: run `npm run build` first.
+ *
+ *   node bench/run.js            full run (≥ 5 measured runs a row), writes bench/results.{md,json}
+ *   node bench/run.js --quick    3 runs a row and smaller sizes, same outputs
+ *   node bench/run.js --smoke    tiny sizes, 1 run each, writes into a temp dir (or --out DIR)
+ *   options: --out DIR (where results.{md,json} go), --only a,b (rows by id prefix: startup,
+ *            user, friends, batch, sandbox), --before FILE (an earlier results.json to compare
+ *            against; default bench/results-before.json for full runs when it exists),
+ *            --render (only rewrite results.md from results.json, e.g. after editing CHANGES.md)
+ *
+ * Rules: reference and udcli runs interleaved (ABAB), warm-up runs excluded, medians reported.
+ * Processes are timed whole (spawn to close, hrtime); peak RSS comes from the child itself
+ * (bench/lib/rss-preload.js, getrusage maxRSS at exit). Everything listens on 127.0.0.1 only;
+ * temp dirs and child processes are cleaned up also on failure and Ctrl-C.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { cleanEnv, killAll, mustRun, nodeJson, startServer } from './lib/proc.js';
+
+/** @typedef {Parameters<typeof import('./lib/proc.js').timedNode>[1]} RunOptions */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BENCH = join(ROOT, 'bench');
+const BIN = join(ROOT, 'bin', 'udcli.js');
+
+// ---------------------------------------------------------------- arguments and modes
+
+/** @param {string[]} argv */
+function parseArgs(argv) {
+  /** @type {{ mode: 'full' | 'quick' | 'smoke', out?: string, only?: string[], before?: string, render?: boolean }} */
+  const a = { mode: 'full' };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') a.mode = 'quick';
+    else if (arg === '--smoke') a.mode = 'smoke';
+    else if (arg === '--out') a.out = argv[++i];
+    else if (arg === '--only') a.only = String(argv[++i]).split(',');
+    else if (arg === '--before') a.before = argv[++i];
+    else if (arg === '--render') a.render = true;
+    else if (arg === '-h' || arg === '--help') {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    } else {
+      process.stderr.write(`bench: unknown option ${arg} (see --help)\n`);
+      process.exit(2);
+    }
+  }
+  return a;
+}
+
+const USAGE = `usage: node bench/run.js [--quick | --smoke] [--out DIR] [--only startup,user,friends,batch,sandbox] [--before FILE] [--render]
+  (default) full run, writes bench/results.md and bench/results.json
+  --quick   fewer runs, smaller sizes
+  --smoke   tiny sizes, one run each, writes into a temp dir (or --out DIR)
+  --render  only write results.md again from results.json (after editing bench/CHANGES.md)
+Needs the built code: run \`npm run build\` first.
+`;
+
+const SETTINGS = {
+  // runs: measured runs a row (≥ 5), warmup: excluded runs a side, startupRuns: the cheap rows
+  full: { runs: 7, warmup: 2, startupRuns: 15, bigFriends: 100_000, smallFriends: 10_000, batchUsers: 5_000, loadMs: 2_000, loadWarmMs: 1_000 },
+  quick: { runs: 3, warmup: 1, startupRuns: 5, bigFriends: 20_000, smallFriends: 2_000, batchUsers: 1_000, loadMs: 1_000, loadWarmMs: 500 },
+  smoke: { runs: 1, warmup: 0, startupRuns: 1, bigFriends: 600, smallFriends: 60, batchUsers: 40, loadMs: 200, loadWarmMs: 0 },
+};
+const CONCURRENCY = 16;
+const COUNTER = 'BENCH_COUNTER';
+
+// ---------------------------------------------------------------- small helpers
+
+/** @param {number[]} xs */
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** @param {string} msg */
+function log(msg) {
+  process.stderr.write(`bench: ${msg}\n`);
+}
+
+/**
+ * Warm-up (excluded), then ABAB: reference, udcli, reference, udcli ...
+ * @template T
+ * @param {{ runs: number, warmup: number }} n
+ * @param {() => Promise<T>} ref
+ * @param {() => Promise<T>} udcli
+ */
+async function interleaved(n, ref, udcli) {
+  for (let i = 0; i < n.warmup; i++) {
+    await ref();
+    await udcli();
+  }
+  /** @type {T[]} */ const a = [];
+  /** @type {T[]} */ const b = [];
+  for (let i = 0; i < n.runs; i++) {
+    a.push(await ref());
+    b.push(await udcli());
+  }
+  return { ref: a, udcli: b };
+}
+
+/** @param {number} x @param {number} [digits] */
+const round = (x, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/**
+ * One row of the results.
+ * @param {object} r
+ * @param {string} r.id
+ * @param {string} r.what
+ * @param {string} r.unit
+ * @param {string} r.refLabel
+ * @param {number[]} r.refSamples
+ * @param {number[]} r.udcliSamples
+ * @param {'time' | 'throughput' | 'memory' | 'report'} r.kind   time/memory: ratio = udcli/ref (lower is better); throughput: udcli/ref (higher is better)
+ * @param {{ op: '<=' | '>=', value: number } | null} r.target
+ * @param {Record<string, unknown>} [r.extra]
+ * @param {boolean} [r.check]  a pass condition besides the ratio (e.g. exact final value)
+ * @param {string} [r.targetText]
+ */
+function row(r) {
+  const ref = median(r.refSamples);
+  const udcli = median(r.udcliSamples);
+  const ratio = ref > 0 ? udcli / ref : NaN;
+  let pass = r.check ?? true;
+  if (r.target) pass = pass && (r.target.op === '<=' ? ratio <= r.target.value : ratio >= r.target.value);
+  return {
+    id: r.id,
+    what: r.what,
+    unit: r.unit,
+    kind: r.kind,
+    reference: { label: r.refLabel, median: round(ref), samples: r.refSamples.map((x) => round(x)) },
+    udcli: { median: round(udcli), samples: r.udcliSamples.map((x) => round(x)) },
+    ratio: round(ratio),
+    target: r.target,
+    targetText: r.targetText ?? (r.target ? `${r.target.op === '<=' ? '≤' : '≥'} ${r.target.value}×` : 'report'),
+    pass,
+    ...(r.extra ? { extra: r.extra } : {}),
+  };
+}
+
+// ---------------------------------------------------------------- setup: database and servers
+
+/**
+ * Seeds one temp database with two hub users (big and small friend lists) and a counter
+ * achievement whose target no bench reaches, so every increment writes.
+ * @param {string} dbPath
+ * @param {{ bigFriends: number, smallFriends: number, batchUsers: number }} s
+ */
+async function seedDatabase(dbPath, s) {
+  const [{ openDatabase }, { seedGenerated }, { DEMO }] = await Promise.all([
+    import('../dist/sandbox/database.js'),
+    import('../dist/sandbox/seed/generated.js'),
+    import('../dist/spec/demo.js'),
+  ]);
+  const db = openDatabase(dbPath);
+  try {
+    const big = seedGenerated(db, { users: s.bigFriends, friends: s.bigFriends, achievements: 0, products: 0, seed: 'big' });
+    const small = seedGenerated(db, { users: s.smallFriends, friends: s.smallFriends, achievements: 0, products: 0, seed: 'small' });
+    db.transaction(() => {
+      db.repos.achievements.insertDefinition({
+        parentId: DEMO.game.id,
+        developerId: COUNTER,
+        name: 'Bench counter',
+        description: 'Incremented by the benches.',
+        adminDescription: '',
+        icon: 'bench.png',
+        startValue: 0,
+        targetValue: 2_000_000_000,
+        score: 1,
+        state: 'Active',
+        tags: {},
+        createdOn: 1_600_000_000,
+        updatedOn: 1_600_000_000,
+      });
+    });
+    const batchUids = db.sqlite
+      .prepare("SELECT uid FROM users WHERE username LIKE 'genbig\\_user\\_%' ESCAPE '\\' ORDER BY username LIMIT ?")
+      .pluck()
+      .all(s.batchUsers);
+    return { big: big.hub, small: small.hub, batchUids: /** @type {string[]} */ (batchUids), demo: DEMO };
+  } finally {
+    db.close();
+  }
+}
+
+// ---------------------------------------------------------------- the benches
+
+/**
+ * @param {ReturnType<typeof parseArgs>} args
+ */
+async function main(args) {
+  for (const f of ['dist/cli/main.js', 'dist/sandbox/server.js', 'dist/spec/signing.js']) {
+    if (!existsSync(join(ROOT, f))) {
+      process.stderr.write(`bench: ${f} is missing: run \`npm run build\` first (the benches measure the built code)\n`);
+      return 1;
+    }
+  }
+  const s = SETTINGS[args.mode];
+  const wants = (/** @type {string} */ id) => !args.only || args.only.some((p) => id.startsWith(p));
+  const outDir = args.out ?? (args.mode === 'smoke' ? mkdtempSync(join(tmpdir(), 'udcli-bench-out-')) : BENCH);
+  mkdirSync(outDir, { recursive: true });
+
+  const root = mkdtempSync(join(tmpdir(), 'udcli-bench-'));
+  /** @type {Array<{ stop: () => Promise<void> }>} */
+  const servers = [];
+  const cleanup = () => {
+    killAll();
+    rmSync(root, { recursive: true, force: true });
+  };
+  const onSignal = () => {
+    log('interrupted: stopping children, removing temp files');
+    cleanup();
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const t0 = performance.now();
+  /** @type {any[]} */
+  const rows = [];
+  /** @type {Record<string, unknown>} */
+  const setup = {};
+  try {
+    // --- database
+    const dbPath = join(root, 'sandbox.db');
+    let t = performance.now();
+    const seeded = await seedDatabase(dbPath, s);
+    setup.seedMs = round(performance.now() - t, 0);
+    log(`seeded ${s.bigFriends} + ${s.smallFriends} users (hubs with ${s.bigFriends} and ${s.smallFriends} friends) in ${setup.seedMs} ms`);
+    const { demo } = seeded;
+
+    t = performance.now();
+    const sandbox = await startServer(join(BENCH, 'serve-sandbox.js'), [dbPath]);
+    servers.push(sandbox);
+    setup.sandboxStartMs = round(performance.now() - t, 0);
+    log(`sandbox at ${sandbox.url}`);
+
+    const configDir = join(root, 'config');
+    const udcliEnv = cleanEnv({
+      UDCLI_CONFIG_DIR: configDir,
+      UDCLI_DATA_DIR: join(root, 'data'),
+      UDCLI_BASE_URL: sandbox.url,
+      UDCLI_SITE_URL: sandbox.url,
+      UDCLI_API_KEY: demo.game.apiKey,
+      UDCLI_SIGNING_SECRET: demo.game.signingSecret,
+      UDCLI_GAME_ID: demo.game.id,
+    });
+    const outFile = join(root, 'out.txt');
+    const rssFile = join(root, 'rss.txt');
+    const udcli = (/** @type {string[]} */ argv, /** @type {RunOptions} */ o = {}) =>
+      mustRun(`udcli ${argv.join(' ')}`, [BIN, ...argv], { env: udcliEnv, ...o });
+    const node = (/** @type {string} */ label, /** @type {string[]} */ argv, /** @type {RunOptions} */ o = {}) =>
+      mustRun(label, argv, { env: cleanEnv(), ...o });
+    const ms = (/** @type {{ ms: number }[]} */ xs) => xs.map((x) => x.ms);
+
+    // --- start-up
+    for (const flag of ['--version', '--help']) {
+      const id = `startup${flag.replace('--', '-')}`;
+      if (!wants(id)) continue;
+      log(`${id}: ${s.startupRuns} runs a side`);
+      const r = await interleaved(
+        { runs: s.startupRuns, warmup: s.warmup },
+        () => node('node -e 0', ['-e', '0']),
+        () => udcli([flag], { stdoutFile: outFile }),
+      );
+      rows.push(row({ id, what: `udcli ${flag}`, unit: 'ms', kind: 'time', refLabel: 'node -e 0', refSamples: ms(r.ref), udcliSamples: ms(r.udcli), target: { op: '<=', value: 1.3 } }));
+    }
+
+    // --- one request
+    if (wants('user')) {
+      const uid = seeded.big.uid;
+      const refOut = join(root, 'ref-user.json');
+      log(`user: ${s.runs} runs a side`);
+      const r = await interleaved(
+        { runs: s.runs, warmup: s.warmup },
+        () => node('ref/user.js', [join(BENCH, 'ref/user.js'), sandbox.url, demo.game.apiKey, uid], { stdoutFile: refOut }),
+        () => udcli(['user', uid, '--json'], { stdoutFile: outFile }),
+      );
+      const same = JSON.stringify(JSON.parse(readFileSync(refOut, 'utf8'))) === JSON.stringify(JSON.parse(readFileSync(outFile, 'utf8')));
+      if (!same) throw new Error('user: udcli and the reference printed different users');
+      rows.push(row({ id: 'user', what: 'udcli user <uid> --json', unit: 'ms', kind: 'time', refLabel: 'undici script', refSamples: ms(r.ref), udcliSamples: ms(r.udcli), target: { op: '<=', value: 1.15 } }));
+    }
+
+    // --- paging through many friends
+    if (wants('friends')) {
+      const n = s.bigFriends;
+      const refOut = join(root, 'ref-friends.ndjson');
+      const lines = (/** @type {string} */ f) => {
+        const text = readFileSync(f, 'utf8');
+        let c = 0;
+        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) c++;
+        return c;
+      };
+      log(`friends: ${n} friends, ${s.runs} runs a side`);
+      const r = await interleaved(
+        { runs: s.runs, warmup: s.warmup },
+        () => node('ref/friends.js', [join(BENCH, 'ref/friends.js'), sandbox.url, demo.game.apiKey, seeded.big.uid], { stdoutFile: refOut, rssFile }),
+        () => udcli(['friends', seeded.big.uid, '--all', '-o', 'ndjson'], { stdoutFile: outFile, rssFile }),
+      );
+      if (lines(refOut) !== n || lines(outFile) !== n) throw new Error(`friends: expected ${n} lines, got ${lines(refOut)} (reference) and ${lines(outFile)} (udcli)`);
+      rows.push(row({
+        id: 'friends-time',
+        what: `udcli friends <uid> --all -o ndjson (${n.toLocaleString('en')} friends)`,
+        unit: 'ms',
+        kind: 'time',
+        refLabel: 'undici paging script',
+        refSamples: ms(r.ref),
+        udcliSamples: ms(r.udcli),
+        target: { op: '<=', value: 1.2 },
+        extra: { refPeakRssKB: median(r.ref.map((x) => x.rssKB ?? NaN)), udcliPeakRssKB: median(r.udcli.map((x) => x.rssKB ?? NaN)) },
+      }));
+
+      log(`friends: peak RSS with ${s.smallFriends} friends, ${s.runs} runs`);
+      /** @type {number[]} */ const small = [];
+      /** @type {number[]} */ const smallRef = [];
+      for (let i = 0; i < s.warmup + s.runs; i++) {
+        const a = await node('ref/friends.js', [join(BENCH, 'ref/friends.js'), sandbox.url, demo.game.apiKey, seeded.small.uid], { stdoutFile: refOut, rssFile });
+        const b = await udcli(['friends', seeded.small.uid, '--all', '-o', 'ndjson'], { stdoutFile: outFile, rssFile });
+        if (i >= s.warmup) {
+          smallRef.push(a.rssKB ?? NaN);
+          small.push(b.rssKB ?? NaN);
+        }
+      }
+      if (lines(outFile) !== s.smallFriends) throw new Error(`friends: expected ${s.smallFriends} lines from udcli, got ${lines(outFile)}`);
+      rows.push(row({
+        id: 'friends-rss',
+        what: `udcli friends --all peak RSS, ${n.toLocaleString('en')} vs ${s.smallFriends.toLocaleString('en')} friends`,
+        unit: 'MB',
+        kind: 'memory',
+        refLabel: `udcli @ ${s.smallFriends.toLocaleString('en')}`,
+        refSamples: small.map((kb) => kb / 1024),
+        udcliSamples: r.udcli.map((x) => (x.rssKB ?? NaN) / 1024),
+        target: { op: '<=', value: 1.2 },
+        extra: { referenceScriptRssMB: { small: round(median(smallRef) / 1024), big: round(median(r.ref.map((x) => x.rssKB ?? NaN)) / 1024) } },
+      }));
+    }
+
+    // --- batch
+    if (wants('batch')) {
+      const n = seeded.batchUids.length;
+      const file = join(root, 'users.txt');
+      writeFileSync(file, `${seeded.batchUids.join('\n')}\n`);
+      const refOut = join(root, 'ref-batch.ndjson');
+      log(`batch: ${n} users at concurrency ${CONCURRENCY}, ${s.runs} runs a side`);
+      const r = await interleaved(
+        { runs: s.runs, warmup: s.warmup },
+        () => node('ref/batch.js', [join(BENCH, 'ref/batch.js'), sandbox.url, demo.game.apiKey, demo.game.signingSecret, demo.game.id, COUNTER, file, String(CONCURRENCY)], { stdoutFile: refOut, rssFile }),
+        () => udcli(['achievements', 'inc', `@${file}`, COUNTER, '--concurrency', String(CONCURRENCY)], { stdoutFile: outFile, rssFile }),
+      );
+      const okLines = readFileSync(outFile, 'utf8').split('\n').filter((l) => l.includes('"status":"ok"')).length;
+      if (okLines !== n) throw new Error(`batch: udcli reported ${okLines} ok of ${n}`);
+      const tput = (/** @type {{ ms: number }[]} */ xs) => xs.map((x) => (n * 1000) / x.ms);
+      rows.push(row({
+        id: 'batch',
+        what: `udcli achievements inc @FILE (${n.toLocaleString('en')} users, concurrency ${CONCURRENCY})`,
+        unit: 'users/s',
+        kind: 'throughput',
+        refLabel: 'undici script, same signed PUTs',
+        refSamples: tput(r.ref),
+        udcliSamples: tput(r.udcli),
+        target: { op: '>=', value: 0.85 },
+        extra: { refPeakRssKB: median(r.ref.map((x) => x.rssKB ?? NaN)), udcliPeakRssKB: median(r.udcli.map((x) => x.rssKB ?? NaN)) },
+      }));
+    }
+
+    // --- the sandbox under load
+    if (wants('sandbox')) {
+      const { request } = await import('undici');
+      const uid = seeded.big.uid;
+      const getPath = `/services/rest/v1/users/${uid}.json?api_key=${demo.game.apiKey}`;
+      const fetchText = async (/** @type {string} */ url, /** @type {'GET' | 'PUT'} */ method = 'GET') => {
+        const res = await request(url, { method });
+        const text = await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`${method} ${url}: HTTP ${res.statusCode} ${text.slice(0, 200)}`);
+        return text;
+      };
+      const counterValue = async () => {
+        const q = `api_key=${demo.game.apiKey}&type=Game&pid=${demo.game.id}&developer_id=${COUNTER}`;
+        const body = JSON.parse(await fetchText(`${sandbox.url}/services/rest/v1/achievements/user/${uid}.json?${q}`));
+        const rec = (body.payload ?? []).find((/** @type {any} */ a) => a.developer_id === COUNTER);
+        return rec ? Number(rec.current_value) : 0;
+      };
+      const loadgen = (/** @type {object} */ o) => nodeJson([join(BENCH, 'loadgen.js'), JSON.stringify(o)], { timeoutMs: s.loadMs + 60_000 });
+
+      // The reference answers with the sandbox's own reply bytes.
+      const getBody = join(root, 'get-body.json');
+      writeFileSync(getBody, await fetchText(sandbox.url + getPath));
+      const bareGet = await startServer(join(BENCH, 'bare-server.js'), [getBody]);
+      servers.push(bareGet);
+      const getLoad = (/** @type {string} */ url, /** @type {number} */ durationMs) => loadgen({ url, path: getPath, connections: CONCURRENCY, durationMs });
+      log(`sandbox GET: ${s.loadMs} ms a run, ${CONCURRENCY} connections, ${s.runs} runs a side`);
+      if (s.loadWarmMs > 0) {
+        await getLoad(bareGet.url, s.loadWarmMs);
+        await getLoad(sandbox.url, s.loadWarmMs);
+      }
+      const g = await interleaved({ runs: s.runs, warmup: 0 }, () => getLoad(bareGet.url, s.loadMs), () => getLoad(sandbox.url, s.loadMs));
+      const bad = [...g.ref, ...g.udcli].find((x) => x.errors + x.non2xx > 0);
+      if (bad) throw new Error(`sandbox GET: ${bad.errors} errors, ${bad.non2xx} non-2xx (${bad.firstError})`);
+      rows.push(row({
+        id: 'sandbox-get',
+        what: `sandbox GET users/{uid}.json (${CONCURRENCY} connections)`,
+        unit: 'req/s',
+        kind: 'throughput',
+        refLabel: 'bare node:http, fixed JSON',
+        refSamples: g.ref.map((x) => x.rps),
+        udcliSamples: g.udcli.map((x) => x.rps),
+        target: { op: '>=', value: 0.5 },
+      }));
+
+      const incOptions = { apiKey: demo.game.apiKey, secret: demo.game.signingSecret, gameId: demo.game.id, developerId: COUNTER, uid };
+      const incBody = join(root, 'inc-body.json');
+      writeFileSync(incBody, JSON.stringify({ code: 200, message: 'OK', payload: { state: 'Started', current_value: 1, percent_complete: 0, developer_id: COUNTER } }));
+      const bareInc = await startServer(join(BENCH, 'bare-server.js'), [incBody]);
+      servers.push(bareInc);
+      const incLoad = (/** @type {string} */ url, /** @type {number} */ durationMs) => loadgen({ url, mode: 'inc', inc: incOptions, connections: CONCURRENCY, durationMs });
+      log(`sandbox increments: ${s.loadMs} ms a run, ${CONCURRENCY} clients, ${s.runs} runs a side`);
+      /** @type {Array<{ before: number, after: number, ok: number }>} */
+      const exact = [];
+      const sandboxInc = async (/** @type {number} */ durationMs) => {
+        const before = await counterValue();
+        const res = await incLoad(sandbox.url, durationMs);
+        const after = await counterValue();
+        exact.push({ before, after, ok: res.ok });
+        return res;
+      };
+      if (s.loadWarmMs > 0) {
+        await incLoad(bareInc.url, s.loadWarmMs);
+        await sandboxInc(s.loadWarmMs);
+      }
+      const inc = await interleaved({ runs: s.runs, warmup: 0 }, () => incLoad(bareInc.url, s.loadMs), () => sandboxInc(s.loadMs));
+      const incBad = [...inc.ref, ...inc.udcli].find((x) => x.errors + x.non2xx > 0);
+      if (incBad) throw new Error(`sandbox increments: ${incBad.errors} errors, ${incBad.non2xx} non-2xx (${incBad.firstError})`);
+      const allExact = exact.every((e) => e.after - e.before === e.ok);
+      const last = /** @type {{ before: number, after: number, ok: number }} */ (exact.at(-1));
+      rows.push(row({
+        id: 'sandbox-inc',
+        what: `sandbox signed increments (${CONCURRENCY} concurrent clients, one counter)`,
+        unit: 'inc/s',
+        kind: 'report',
+        refLabel: 'bare node:http, fixed JSON',
+        refSamples: inc.ref.map((x) => x.rps),
+        udcliSamples: inc.udcli.map((x) => x.rps),
+        target: null,
+        check: allExact,
+        targetText: 'report; final value exact',
+        extra: {
+          finalValue: last.after,
+          expectedFinalValue: last.before + last.ok,
+          runsExact: exact.filter((e) => e.after - e.before === e.ok).length,
+          runs: exact.length,
+        },
+      }));
+    }
+
+    const totalMs = round(performance.now() - t0, 0);
+    const results = {
+      mode: args.mode,
+      date: new Date().toISOString(),
+      machine: { node: process.version, platform: process.platform, arch: process.arch, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', loadavg: loadavg().map((x) => round(x, 2)) },
+      settings: { ...s, concurrency: CONCURRENCY },
+      setup,
+      totalMs,
+      rows,
+    };
+    const beforePath = args.before ?? (args.mode === 'full' ? join(BENCH, 'results-before.json') : undefined);
+    const before = beforePath && existsSync(beforePath) ? JSON.parse(readFileSync(beforePath, 'utf8')) : null;
+    writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(join(outDir, 'results.md'), markdown(results, before));
+    log(`done in ${(totalMs / 1000).toFixed(1)} s: ${rows.filter((r) => r.pass).length}/${rows.length} pass; wrote ${join(outDir, 'results.md')} and results.json`);
+    for (const r of rows) log(`  ${r.pass ? 'pass' : 'MISS'}  ${r.id.padEnd(16)} ratio ${r.ratio}  (${r.targetText})`);
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await Promise.allSettled(servers.map((x) => x.stop()));
+    cleanup();
+  }
+}
+
+// ---------------------------------------------------------------- results.md
+
+/** @param {number} x */
+function fmt(x) {
+  if (!Number.isFinite(x)) return 'n/a';
+  if (Math.abs(x) >= 1000) return Math.round(x).toLocaleString('en');
+  if (Math.abs(x) >= 100) return x.toFixed(0);
+  if (Math.abs(x) >= 10) return x.toFixed(1);
+  return x.toFixed(2);
+}
+
+/**
+ * @param {any} results
+ * @param {any} before  an earlier results.json, or null
+ */
+function markdown(results, before) {
+  const m = results.machine;
+  const lines = [
+    '# udcli benchmarks',
+    '',
+    `Generated by \`node bench/run.js${results.mode === 'full' ? '' : ` --${results.mode}`}\` on ${results.date.slice(0, 16).replace('T', ' ')} UTC — node ${m.node}, ${m.cpus} × ${m.cpuModel}, load average ${m.loadavg.join(' ')}.`,
+    `Medians of ${results.settings.runs} runs (start-up rows: ${results.settings.startupRuns}) after ${results.settings.warmup} warm-up runs a side; reference and udcli interleaved (ABAB). Whole processes timed from spawn to exit; peak RSS from getrusage in the child.`,
+    'Absolute numbers are this machine on this day; only the ratios are judged.',
+    '',
+    '| what | reference | udcli | ratio | target | |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of results.rows) {
+    lines.push(`| ${r.what} | ${fmt(r.reference.median)} ${r.unit} (${r.reference.label}) | ${fmt(r.udcli.median)} ${r.unit} | ${fmt(r.ratio)}× | ${r.targetText} | ${r.pass ? 'pass' : '**miss**'} |`);
+  }
+  lines.push('');
+  const notes = [];
+  for (const r of results.rows) {
+    if (r.id === 'friends-time' && r.extra) notes.push(`- friends: peak RSS ${fmt(r.extra.udcliPeakRssKB / 1024)} MB (udcli) vs ${fmt(r.extra.refPeakRssKB / 1024)} MB (reference script).`);
+    if (r.id === 'friends-rss' && r.extra) notes.push(`- friends RSS: the reference script itself goes from ${fmt(r.extra.referenceScriptRssMB.small)} to ${fmt(r.extra.referenceScriptRssMB.big)} MB.`);
+    if (r.id === 'batch' && r.extra) notes.push(`- batch: peak RSS ${fmt(r.extra.udcliPeakRssKB / 1024)} MB (udcli) vs ${fmt(r.extra.refPeakRssKB / 1024)} MB (reference script).`);
+    if (r.id === 'sandbox-inc' && r.extra) notes.push(`- sandbox increments: counter exact after ${r.extra.runsExact} of ${r.extra.runs} runs (last: ${r.extra.finalValue}, expected ${r.extra.expectedFinalValue}); the ratio is reported, not judged.`);
+  }
+  notes.push(`- setup: seeding ${results.settings.bigFriends.toLocaleString('en')} + ${results.settings.smallFriends.toLocaleString('en')} users took ${results.setup.seedMs} ms; the whole run ${(results.totalMs / 1000).toFixed(1)} s.`);
+  lines.push('Notes:', '', ...notes, '');
+  lines.push('Samples (every measured run) are in results.json.', '');
+
+  if (before) {
+    lines.push('## Before / after', '');
+    lines.push(`Ratios of the run before the fixes (${String(before.date).slice(0, 16).replace('T', ' ')} UTC, bench/results-before.json) and of this run.`, '');
+    lines.push('| what | before: ratio (udcli) | after: ratio (udcli) | target |', '|---|---|---|---|');
+    const cell = (/** @type {any} */ x) => `${fmt(x.ratio)}× (${fmt(x.udcli.median)} ${x.unit})${x.pass ? '' : ' **miss**'}`;
+    for (const r of results.rows) {
+      const b = before.rows.find((/** @type {any} */ x) => x.id === r.id);
+      lines.push(`| ${r.what} | ${b ? cell(b) : '—'} | ${cell(r)} | ${r.targetText} |`);
+    }
+    lines.push('');
+    const changes = join(BENCH, 'CHANGES.md');
+    if (existsSync(changes)) lines.push(readFileSync(changes, 'utf8').trim(), '');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------- entry
+
+/**
+ * --render: writes results.md again from results.json (and the before file), e.g. after
+ * editing bench/CHANGES.md, without measuring anything.
+ * @param {ReturnType<typeof parseArgs>} args
+ */
+function render(args) {
+  const dir = args.out ?? BENCH;
+  const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+  const beforePath = args.before ?? (results.mode === 'full' ? join(BENCH, 'results-before.json') : undefined);
+  const before = beforePath && existsSync(beforePath) ? JSON.parse(readFileSync(beforePath, 'utf8')) : null;
+  writeFileSync(join(dir, 'results.md'), markdown(results, before));
+  log(`wrote ${join(dir, 'results.md')}`);
+  return 0;
+}
+
+const args = parseArgs(process.argv.slice(2));
+try {
+  if (args.render) {
+    process.exitCode = render(args);
+  } else {
+    process.exitCode = await main(args);
+  }
+} catch (error) {
+  process.stderr.write(`bench: failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}
