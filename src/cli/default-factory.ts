@@ -4,6 +4,7 @@
  * undici, output libraries, the embedded sandbox) and everything `--version` and `--help` do
  * not need (the config modules, node:net) is imported on first use.
  */
+import { isatty } from 'node:tty';
 import type { ApiClient } from '../client/types.js';
 import type { Settings } from '../config/types.js';
 import type { Output } from '../output/types.js';
@@ -14,16 +15,21 @@ import { parseGlobals } from './global-options.js';
 export const SANDBOX_PROBE_MS = 300;
 
 export function processIO(): IOStreams {
+  // Node builds each of process.stdin/stdout/stderr on first touch (a stream over a TTY, pipe or
+  // file, ~1-3 ms each): touch them only when written or read, and ask isatty() of the fd instead.
   return {
-    // stdin is created lazily by node; touching it only when a command reads it.
     get stdin() {
       return process.stdin;
     },
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdinIsTTY: process.stdin.isTTY === true,
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    stdinIsTTY: isatty(0),
+    stdoutIsTTY: isatty(1),
+    stderrIsTTY: isatty(2),
     env: process.env,
   };
 }
