@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/spec/demo.js';
-import { BIN, json, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, runOnTerminal, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 
@@ -67,31 +66,9 @@ async function nowhere(): Promise<NodeJS.ProcessEnv> {
 }
 
 
-/** Runs the CLI on a pseudo-terminal (util-linux `script`), typing `input`, as a person at a terminal would. */
-function onTerminal(args: string[], input: string): Promise<CliResult> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
-  const base: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UDCLI_')) base[k] = v;
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: { ...base, ...env.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let typed = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      // Type the answer once the prompt is up.
-      if (!typed && stdout.includes('[y/N]')) {
-        typed = true;
-        child.stdin.write(input);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr: '' });
-    });
-  });
-}
+/** The delete prompt answered on a real terminal. */
+const onTerminal = (args: string[], input: string): Promise<CliResult> =>
+  runOnTerminal(args, env.env, { prompt: '[y/N]', input });
 
 describe('achievements defs', () => {
   it('lists the profile game (UDCLI_GAME_ID) and the same with the game as argument', async () => {

@@ -112,6 +112,38 @@ export async function startTestEnv(options: { seed?: 'demo' | 'none'; rateLimitP
   };
 }
 
+/**
+ * Runs the CLI on a pseudo-terminal (util-linux `script`), as a person at a terminal would, and
+ * types `input` once `prompt` has appeared. stdout and stderr both arrive in `stdout`.
+ */
+export function runOnTerminal(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { prompt: string; input: string },
+): Promise<CliResult> {
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
+  const base: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UDCLI_')) base[k] = v;
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: { ...base, ...env, NO_COLOR: '1' } });
+    let stdout = '';
+    let typed = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      if (!typed && stdout.includes(options.prompt)) {
+        typed = true;
+        child.stdin.write(options.input);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr: '' });
+    });
+  });
+}
+
 /** Parses stdout as JSON, failing with the whole output in the message when it is not. */
 export function json<T = unknown>(result: CliResult): T {
   try {

@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/spec/demo.js';
-import { json, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, runOnTerminal, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 
@@ -147,5 +147,24 @@ describe('udcli products', () => {
     expect(r.stderr).toContain('PUT');
     expect(r.stderr).toContain('0123…cdef');
     expect(r.stderr).not.toMatch(/[0-9a-f]{64}/);
+  });
+});
+
+describe('a production profile on a terminal', () => {
+  it('take asks for the profile name: a wrong name changes nothing (exit 2), the right one takes', async () => {
+    const add = await udcli(['profile', 'add', 'live', '--base-url', env.sandbox.url, '--api-key', DEMO.game.apiKey, '--signing-secret', DEMO.game.signingSecret, '--production']);
+    expect(add.code, add.stderr).toBe(0);
+    const prompt = 'Type the profile name (live) to continue:';
+    const before = await quantity();
+
+    const wrong = await runOnTerminal(['--profile', 'live', 'products', 'take', UID, sku], env.env, { prompt, input: 'sandbox\n' });
+    expect(wrong.stdout).toContain('PRODUCTION profile "live"');
+    expect(wrong.code).toBe(2);
+    expect(await quantity()).toBe(before);
+
+    const right = await runOnTerminal(['--profile', 'live', 'products', 'take', UID, sku, '--json'], env.env, { prompt, input: 'live\n' });
+    expect(right.code, right.stdout).toBe(0);
+    expect(right.stdout).toContain(`Undo:    udcli products give ${UID} ${sku} --qty 1`);
+    expect(await quantity()).toBe(before - 1);
   });
 });
