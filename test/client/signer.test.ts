@@ -1,21 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSigner } from '../../src/client/signer.js';
-import type { HttpMethod } from '../../src/client/types.js';
 import { UsageError } from '../../src/errors.js';
+import { SIGNING_VECTORS } from '../fixtures/signing-vectors.js';
 
-interface Vector {
-  method: string;
-  path: string;
-  params: Array<[string, string]>;
-  canonical: string;
-  signature: string;
-  sent_as: HttpMethod;
-}
-
-const vectorsFile = fileURLToPath(new URL('../fixtures/signing-vectors.json', import.meta.url));
-const fixture = JSON.parse(readFileSync(vectorsFile, 'utf8')) as { secret: string; vectors: Vector[] };
+const fixture = SIGNING_VECTORS;
 const CLOCK = 1795000000;
 
 describe('createSigner("hmac-sha256-v1")', () => {

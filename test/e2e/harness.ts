@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,6 +143,15 @@ export function runOnTerminal(
       resolve({ code: code ?? -1, stdout, stderr: '' });
     });
   });
+}
+
+/** A base URL nothing listens on: a usage error there (exit 2, not 5) proves nothing was sent. */
+export async function nowhere(): Promise<NodeJS.ProcessEnv> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return { UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_SITE_URL: `http://127.0.0.1:${port}` };
 }
 
 /** Parses stdout as JSON, failing with the whole output in the message when it is not. */

@@ -1,7 +1,6 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/spec/demo.js';
-import { json, runOnTerminal, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, nowhere, runOnTerminal, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 
@@ -35,14 +34,6 @@ async function quantity(): Promise<number> {
 }
 
 
-/** A base URL nothing listens on: a usage error there (exit 2, not 5) proves nothing was sent. */
-async function nowhere(): Promise<NodeJS.ProcessEnv> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return { UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_SITE_URL: `http://127.0.0.1:${port}` };
-}
 
 describe('udcli products', () => {
   it('lists the products held, as JSON and as a table with the quantity', async () => {

@@ -1,26 +1,17 @@
 /** hmac-sha256-v1 as the sandbox checks it: the shared vectors, the clock window, partner keys. */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/spec/demo.js';
 import { uidForUsername } from '../../src/spec/ids.js';
 import { API_PREFIX, type AchievementUpdate, type ProductEntry } from '../../src/spec/types.js';
+import { SIGNING_VECTORS, type SigningVector } from '../fixtures/signing-vectors.js';
 import { api, call, queryString, sign, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
-interface Vector {
-  method: string;
-  path: string;
-  params: Array<[string, string]>;
-  signature: string;
-  sent_as: string;
-}
-const vectorsFile = fileURLToPath(new URL('../fixtures/signing-vectors.json', import.meta.url));
-const { vectors } = JSON.parse(readFileSync(vectorsFile, 'utf8')) as { vectors: Vector[] };
+const { vectors } = SIGNING_VECTORS;
 const VECTOR_TIME = 1_795_000_000;
 const VECTOR_UID = 'c3323c76c063636c91d2e8cb8f4dfcaf';
 
 /** Sends the request exactly as the vector describes it, with the vector's signature. */
-async function sendVector<T>(sb: TestSandbox, v: Vector) {
+async function sendVector<T>(sb: TestSandbox, v: SigningVector) {
   const url = `${sb.url}${v.path}?${queryString(v.params)}&signature=${v.signature}`;
   const response = await fetch(url, { method: v.sent_as });
   return { status: response.status, body: (await response.json()) as { code: number; message: string; payload: T } };

@@ -1,23 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { canonicalString, hmacSha256Hex, rfc3986, signaturesEqual } from '../../src/spec/signing.js';
 import { isHex32, normalizeApiKey, uidForUsername } from '../../src/spec/ids.js';
 import { DEMO } from '../../src/spec/demo.js';
+import { SHARED_VECTORS_FILE, SIGNING_VECTORS } from '../fixtures/signing-vectors.js';
 
-interface Vector {
-  method: string;
-  path: string;
-  params: Array<[string, string]>;
-  canonical: string;
-  signature: string;
-  sent_as: string;
-}
-
-// A copy of shared/spec/signing-vectors.json, so the suite runs from any clone.
-const vectorsFile = fileURLToPath(new URL('../fixtures/signing-vectors.json', import.meta.url));
-const vectors = JSON.parse(readFileSync(vectorsFile, 'utf8')) as { secret: string; vectors: Vector[] };
-const sharedVectorsFile = fileURLToPath(new URL('../../../shared/spec/signing-vectors.json', import.meta.url));
+const vectors = SIGNING_VECTORS;
 
 describe('hmac-sha256-v1 signing vectors', () => {
   it.each(vectors.vectors.map((v, i) => [i, v] as const))('vector %i: canonical string and signature', (_i, v) => {
@@ -26,8 +14,8 @@ describe('hmac-sha256-v1 signing vectors', () => {
     expect(hmacSha256Hex(vectors.secret, canonical)).toBe(v.signature);
   });
 
-  it.runIf(existsSync(sharedVectorsFile))('the fixture is the same as the shared spec copy', () => {
-    expect(JSON.parse(readFileSync(sharedVectorsFile, 'utf8'))).toEqual(vectors);
+  it.runIf(existsSync(SHARED_VECTORS_FILE))('the fixture is the same as the shared spec copy', () => {
+    expect(JSON.parse(readFileSync(SHARED_VECTORS_FILE, 'utf8'))).toEqual(vectors);
   });
 
   it('the demo game signs with the vectors secret, so vectors verify against the sandbox', () => {
