@@ -1,8 +1,7 @@
-import { BUILT_IN_PROFILE, builtInSandboxUrl, updateConfig, validateProfileName, validateValue } from '../../../config/index.js';
+import { BUILT_IN_PROFILE, builtInSandboxProfile, updateConfig, validateProfileName, validateValue } from '../../../config/index.js';
 import type { ProfileKey } from '../../../config/index.js';
 import type { StoredProfile } from '../../../config/types.js';
 import { UsageError } from '../../../errors.js';
-import { DEMO } from '../../../spec/demo.js';
 import type { Factory } from '../../factory.js';
 import type { AddOptions } from './index.js';
 
@@ -39,16 +38,10 @@ export async function run(factory: Factory, args: { name: string }, opts: AddOpt
 
   const profile: StoredProfile = {};
   if (opts.fromSandbox) {
-    const url = given.base_url ?? builtInSandboxUrl(factory.io.env);
-    Object.assign(profile, {
-      base_url: url,
-      site_url: url,
-      api_key: DEMO.game.apiKey,
-      signing_secret: DEMO.game.signingSecret,
-      signing_scheme: 'hmac-sha256-v1',
-      game_id: DEMO.game.id,
-      type: 'Game',
-    } satisfies StoredProfile);
+    // The built-in profile's demo values; production stays unset unless --production says so.
+    const { production: _production, ...demo } = builtInSandboxProfile(factory.io.env);
+    const url = given.base_url ?? demo.base_url;
+    Object.assign(profile, demo, { base_url: url, site_url: url });
   }
   for (const [key, value] of Object.entries(given) as Array<[ProfileKey, string | undefined]>) {
     if (value !== undefined) Object.assign(profile, { [key]: validateValue(key, value, flagName(key)) });
