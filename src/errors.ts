@@ -67,6 +67,12 @@ export class NetworkError extends UdcliError {
   }
 }
 
+/**
+ * The user interrupted the run (Ctrl-C) and udcli stopped cleanly: exit 130, as shells report
+ * SIGINT, so a script never mistakes a half-done batch for a finished one.
+ */
+export class InterruptedError extends UdcliError {}
+
 /** A batch finished with some items failed or unknown; the items were already reported. */
 export class BatchIncompleteError extends UdcliError {
   readonly failed: number;

@@ -19,7 +19,7 @@ import {
 import { giveProduct, resolveProductTarget, takeProduct } from '../cli/commands/products/operations.js';
 import type { Factory } from '../cli/factory.js';
 import { confirmMutation } from '../cli/safety.js';
-import { BatchIncompleteError, UsageError } from '../errors.js';
+import { BatchIncompleteError, InterruptedError, UsageError } from '../errors.js';
 import { write } from '../output/pipe.js';
 import { normalizeHex32 } from '../spec/ids.js';
 import type { AchievementDefinition } from '../spec/types.js';
@@ -95,16 +95,17 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
   });
 
   let signal = cmd.signal;
-  let onSigint: (() => void) | null = null;
+  // The first Ctrl-C stops starting users and lets those in flight finish and be journaled;
+  // with our listener gone, a second one ends the process at once.
+  let stopListening = (): void => {};
   if (!signal) {
     const ac = new AbortController();
     signal = ac.signal;
-    onSigint = () => {
+    stopListening = io.onSignals(['SIGINT'], () => {
       io.stderr.write('\nudcli: stopping after the users in flight (Ctrl-C again to quit at once)\n');
       ac.abort();
-      if (onSigint) process.off('SIGINT', onSigint);
-    };
-    process.once('SIGINT', onSigint);
+      stopListening();
+    });
   }
 
   let summary: BatchSummary;
@@ -126,9 +127,16 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
       signal,
     });
   } finally {
-    if (onSigint) process.off('SIGINT', onSigint);
+    stopListening();
   }
   out.info(formatSummary(summary));
+  if (summary.stopped === 'interrupted') {
+    const err = new InterruptedError('batch interrupted: the users not started were left as they were');
+    err.hint = flags.journal
+      ? `rerun the same command with --journal ${flags.journal} to finish the rest`
+      : 'rerun with --journal FILE next time to be able to finish an interrupted batch';
+    throw err;
+  }
   if (summary.failed + summary.unknown > 0) {
     const err = new BatchIncompleteError(summary.failed, summary.unknown);
     err.hint = flags.journal

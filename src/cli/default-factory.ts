@@ -31,6 +31,12 @@ export function processIO(): IOStreams {
     stdoutIsTTY: isatty(1),
     stderrIsTTY: isatty(2),
     env: process.env,
+    onSignals(signals, listener) {
+      for (const signal of signals) process.on(signal, listener);
+      return () => {
+        for (const signal of signals) process.off(signal, listener);
+      };
+    },
   };
 }
 

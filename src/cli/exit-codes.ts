@@ -7,6 +7,7 @@ import {
   BatchIncompleteError,
   CancelledError,
   ChildExitError,
+  InterruptedError,
   MalformedReplyError,
   NetworkError,
   NotAuthenticatedError,
@@ -23,6 +24,8 @@ export const EXIT = {
   NETWORK: 5,
   BATCH_INCOMPLETE: 6,
   RATE_LIMITED: 7,
+  // 128 + SIGINT, as shells report an interrupted command.
+  INTERRUPTED: 130,
 } as const;
 
 /** A CommanderError, recognised by shape so this module does not need commander. */
@@ -58,6 +61,7 @@ export function exitCodeFor(error: unknown): number {
   }
   if (error instanceof NetworkError) return EXIT.NETWORK;
   if (error instanceof BatchIncompleteError) return EXIT.BATCH_INCOMPLETE;
+  if (error instanceof InterruptedError) return EXIT.INTERRUPTED;
   if (error instanceof MalformedReplyError) return EXIT.ERROR;
   return EXIT.ERROR;
 }

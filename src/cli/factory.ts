@@ -15,6 +15,8 @@ export interface IOStreams {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   env: NodeJS.ProcessEnv;
+  /** Listens for process signals (Ctrl-C and friends) until the returned function is called. */
+  onSignals(signals: readonly NodeJS.Signals[], listener: (signal: NodeJS.Signals) => void): () => void;
 }
 
 export interface GlobalOptions {

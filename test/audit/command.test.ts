@@ -29,7 +29,7 @@ function setup(globalProfile?: string) {
     },
   } as unknown as Output;
   const factory = {
-    io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env },
+    io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env, onSignals: () => () => {} },
     // like the real factory: the global --profile as parsed (commander gives it to the program
     // when it comes before the command's own options), else what the caller set up
     globals: () => {

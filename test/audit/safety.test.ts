@@ -21,6 +21,7 @@ function fakeFactory(opts: { tty: boolean; yes?: boolean; typed?: string | null 
     stdoutIsTTY: opts.tty,
     stderrIsTTY: opts.tty,
     env: {},
+    onSignals: () => () => {},
   };
   const globals = { yes: opts.yes ?? false } as GlobalOptions;
   return { factory: { io, globals: () => globals }, stderr: () => err };

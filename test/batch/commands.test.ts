@@ -9,7 +9,8 @@ import { addBatchOptions, parseBatchFlags, rejectBatchFlags, runAchievementBatch
 import type { ApiClient } from '../../src/client/types.js';
 import type { Factory, GlobalOptions } from '../../src/cli/factory.js';
 import type { Settings } from '../../src/config/types.js';
-import { ApiError, BatchIncompleteError, UsageError } from '../../src/errors.js';
+import { ApiError, BatchIncompleteError, InterruptedError, UsageError } from '../../src/errors.js';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { Output } from '../../src/output/types.js';
 import { uidForUsername } from '../../src/spec/ids.js';
 
@@ -79,8 +80,14 @@ function fakeFactory(service: ReturnType<typeof fakeService>, opts: { production
   const connections: Array<number | undefined> = [];
   const settings = { profile: opts.production ? 'live-eu' : 'sandbox', production: opts.production ?? false, gameId: '1001', type: 'Game' } as Settings;
   const output = { info: (m: string) => void (err += `${m}\n`) } as unknown as Output;
+  // Signal listeners the command registers, so a test can "press Ctrl-C".
+  const listeners = new Set<(signal: NodeJS.Signals) => void>();
+  const onSignals = (_signals: readonly NodeJS.Signals[], listener: (signal: NodeJS.Signals) => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
   const factory = {
-    io: { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env: { UDCLI_CONFIG_DIR: configDir, USER: 'ci-bot' } },
+    io: { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env: { UDCLI_CONFIG_DIR: configDir, USER: 'ci-bot' }, onSignals },
     globals: () => ({ yes: opts.yes ?? false, quiet: false }) as GlobalOptions,
     settings: async () => settings,
     client: async (o?: { connections?: number }) => {
@@ -94,7 +101,10 @@ function fakeFactory(service: ReturnType<typeof fakeService>, opts: { production
     const p = join(configDir, 'audit.log');
     return existsSync(p) ? readFileSync(p, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry) : [];
   };
-  return { factory, results, audit, stderr: () => err, connections };
+  const interrupt = () => {
+    for (const listener of [...listeners]) listener('SIGINT');
+  };
+  return { factory, results, audit, stderr: () => err, connections, interrupt, listening: () => listeners.size };
 }
 
 function listFile(lines: string[]): string {
@@ -217,5 +227,30 @@ describe('runProductBatch', () => {
     expect(svc.swords.get(uidForUsername('alice'))).toBe(1);
     // the same journal under a different quantity is another command: refused
     await expect(runProductBatch(fakeFactory(svc).factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '3', journal })).rejects.toThrow(/belongs to another command/);
+  });
+});
+
+describe('Ctrl-C during a batch', () => {
+  it('stops starting users, lets the one in flight finish, and ends with exit 130 and a rerun hint', async () => {
+    const users = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'];
+    const svc = fakeService(users);
+    const f = fakeFactory(svc);
+    const adjust = svc.client.adjustProduct.bind(svc.client);
+    let calls = 0;
+    svc.client.adjustProduct = async (...args: Parameters<ApiClient['adjustProduct']>) => {
+      calls += 1;
+      if (calls === 1) f.interrupt(); // pressed while the first user is in flight
+      return adjust(...args);
+    };
+    const journal = join(mkdtempSync(join(root, 'journal-')), 'give.journal');
+    const run = runProductBatch(f.factory, { spec: `@${listFile(users)}`, action: 'give', sku: 'sword' }, { concurrency: '1', journal });
+    const error = await run.then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect(exitCodeFor(error)).toBe(130);
+    expect((error as InterruptedError).hint).toContain(`--journal ${journal}`);
+    expect(svc.mutations()).toHaveLength(1);
+    expect(f.results().filter((r) => r.status === 'ok')).toHaveLength(1);
+    expect(f.stderr()).toContain('stopping after the users in flight');
+    expect(f.listening()).toBe(0); // a second Ctrl-C is Node's again: it ends the process
   });
 });

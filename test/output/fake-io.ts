@@ -30,6 +30,7 @@ export function fakeIO(options: { tty?: boolean; stderrTTY?: boolean; env?: Node
       stdoutIsTTY: options.tty ?? false,
       stderrIsTTY: options.stderrTTY ?? options.tty ?? false,
       env: options.env ?? {},
+      onSignals: () => () => {},
     },
     stdout: () => out.text,
     stderr: () => err.text,

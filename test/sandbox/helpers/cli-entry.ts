@@ -2,6 +2,7 @@
 // `node --import register-ts.mjs cli-entry.ts sandbox start ...`.
 import { Command } from 'commander';
 import { register } from '../../../src/cli/commands/sandbox/index.js';
+import { processIO } from '../../../src/cli/default-factory.js';
 import type { Factory } from '../../../src/cli/factory.js';
 
 const factory: Factory = {
@@ -13,6 +14,8 @@ const factory: Factory = {
     stdoutIsTTY: false,
     stderrIsTTY: false,
     env: process.env,
+    // Real signals: the tests stop this process with SIGTERM/SIGINT.
+    onSignals: processIO().onSignals,
   },
   globals: () => ({ raw: false, timeoutMs: 15_000, retries: 2, verbose: false, color: false, quiet: false, yes: false }),
   settings: () => Promise.reject(new Error('unused')),

@@ -107,8 +107,7 @@ export async function execCommand(factory: Factory, command: readonly string[], 
       interrupted = signal;
     },
   };
-  const listener = (signal: NodeJS.Signals) => onSignal.current(signal);
-  for (const signal of FORWARDED) process.on(signal, listener);
+  const stopListening = factory.io.onSignals(FORWARDED, (signal) => onSignal.current(signal));
 
   const dir = mkdtempSync(join(tmpdir(), 'udcli-exec-'));
   let outcome: Outcome;
@@ -134,7 +133,7 @@ export async function execCommand(factory: Factory, command: readonly string[], 
       await sandbox.close();
     }
   } finally {
-    for (const signal of FORWARDED) process.off(signal, listener);
+    stopListening();
     rmSync(dir, { recursive: true, force: true });
   }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
-import type { Factory } from '../../factory.js';
+import type { Factory, IOStreams } from '../../factory.js';
 import { credentialLines } from './describe.js';
 import { parseStartOptions, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
@@ -25,14 +25,12 @@ export interface StartDeps {
 
 const BIN = fileURLToPath(new URL('../../../../bin/udcli.js', import.meta.url));
 
-export function waitForSignal(): Promise<NodeJS.Signals> {
+export function waitForSignal(io: Pick<IOStreams, 'onSignals'>): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    const onSignal = (signal: NodeJS.Signals) => {
-      for (const s of signals) process.off(s, onSignal);
+    const stop = io.onSignals(['SIGINT', 'SIGTERM', 'SIGHUP'], (signal) => {
+      stop();
       resolve(signal);
-    };
-    for (const s of signals) process.on(s, onSignal);
+    });
   });
 }
 
@@ -78,7 +76,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
         (options.seed === 'demo' ? `${credentialLines(sandbox.url).join('\n')}\n` : '') +
         'Press Ctrl-C to stop.\n',
     );
-    await (deps.waitForStop ?? waitForSignal)(sandbox);
+    await (deps.waitForStop ? deps.waitForStop(sandbox) : waitForSignal(factory.io));
     stderr.write('stopping the sandbox\n');
   } finally {
     await sandbox.close();
