@@ -7,6 +7,7 @@ export function register(program: Command, factory: Factory): void {
   program
     .command('audit')
     .description('Show the audit log of changes made with udcli')
+    .addHelpText('after', '\nExamples:\n  $ udcli audit --since 7d\n  $ udcli audit --user 01e528d59829836fd23b09085b56edab -o table')
     .option('--since <when>', 'only changes since a duration ago (30m, 2h, 7d) or a date (2024-05-01)')
     .option('--user <uid>', 'only changes to this user')
     .option('--profile <name>', 'only changes made under this profile')

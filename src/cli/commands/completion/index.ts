@@ -11,6 +11,10 @@ export function register(program: Command, factory: Factory): void {
     .addHelpText(
       'after',
       `
+Examples:
+  $ udcli completion bash > ~/.local/share/bash-completion/completions/udcli
+  $ udcli completion fish > ~/.config/fish/completions/udcli.fish
+
 Install:
   bash  in ~/.bashrc:                  eval "$(udcli completion bash)"
   zsh   in ~/.zshrc, after compinit:   source <(udcli completion zsh)

@@ -15,6 +15,7 @@ export function register(program: Command, factory: Factory): void {
   sandbox
     .command('start')
     .description('Start the sandbox (foreground until Ctrl-C, or --detach)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s')
     .option('--port <port>', 'port to listen on, 0 = any free port (default: 8787)')
     .option('--host <host>', 'address to bind (default: 127.0.0.1)')
     .option('--db <file>', 'database file, or :memory: (default: sandbox.db in the data dir)')
@@ -58,11 +59,13 @@ Examples:
 
   const game = sandbox
     .command('game')
-    .description("Show a sandbox game, or set its content URI (what the play page /play/{game_id} shows)");
+    .description("Show a sandbox game, or set its content URI (what the play page /play/{game_id} shows)")
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox game show 1001\n  $ udcli sandbox game set-uri 1001 http://localhost:3000/game');
 
   game
     .command('set-uri')
     .description('Set the content URI the play page iframes (an http or https URL); a running sandbox sees it at once')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox game set-uri 1001 http://localhost:3000/game')
     .argument('<game_id>', 'the game, e.g. 1001')
     .argument('<url>', 'the http(s) URL of your game, e.g. http://localhost:3000/')
     .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
@@ -75,6 +78,7 @@ Examples:
   game
     .command('show')
     .description('Show a game: name, content URI, play page, api keys')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox game show 1001')
     .argument('<game_id>', 'the game, e.g. 1001')
     .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
     .option('--json', 'print JSON')
@@ -86,6 +90,7 @@ Examples:
   sandbox
     .command('stop')
     .description('Stop the running sandbox')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox stop')
     .action(async () => {
       const { stopCommand } = await import('./stop.js');
       await stopCommand(factory);
@@ -94,6 +99,7 @@ Examples:
   sandbox
     .command('status')
     .description('Show whether the sandbox runs, and where (exit 1 when it does not)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox status\n  $ udcli sandbox status --json')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const { statusCommand } = await import('./status.js');
@@ -103,6 +109,7 @@ Examples:
   sandbox
     .command('reset')
     .description('Delete and recreate the sandbox database (demo data)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox reset')
     .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
     .option('--seed <mode>', 'demo or none (default: demo)')
     .action(async (opts: { db?: string; seed?: string }) => {
@@ -113,6 +120,7 @@ Examples:
   sandbox
     .command('info')
     .description('Show URLs, demo credentials, users, achievements and products')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox info\n  $ udcli sandbox info --json')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const { infoCommand } = await import('./info.js');
@@ -122,6 +130,7 @@ Examples:
   sandbox
     .command('seed')
     .description('Add generated data: users, a hub user with friends, achievements, products')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox seed --users 100000 --friends 100000\n  $ udcli sandbox seed --users 5000 --seed 7 --db bench.db')
     .option('--users <n>', 'users to generate (default: 1000)')
     .option('--friends <n>', 'friends of the generated hub user, at most --users (default: 500)')
     .option('--achievements <n>', 'achievements on game 1001 (default: 10)')
