@@ -10,7 +10,8 @@ import type { Factory } from '../../factory.js';
 export function register(program: Command, factory: Factory): void {
   const sandbox = program
     .command('sandbox')
-    .description('Run the local sandbox of the User Data REST Service (SQLite, demo data)');
+    .description('Run the local sandbox of the User Data REST Service (SQLite, demo data)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start --detach\n  $ udcli sandbox info\n  $ udcli sandbox exec -- npm test');
 
   sandbox
     .command('start')
