@@ -87,6 +87,13 @@ describe('nothing running', () => {
     expect((error as UdcliError).hint).toMatch(/udcli sandbox start --detach/);
   });
 
+  it('status --json still prints JSON, saying it is not running, and fails', async () => {
+    const factory = testFactory(env);
+    const error = await run(['status', '--json'], factory).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UdcliError);
+    expect(JSON.parse(factory.stdout())).toEqual({ running: false, responding: false, pid: null, url: null });
+  });
+
   it('stop is a no-op that says so', async () => {
     const f = await run(['stop']);
     expect(f.stderr()).toMatch(/no sandbox is running/);

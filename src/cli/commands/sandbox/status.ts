@@ -17,6 +17,11 @@ export async function statusCommand(factory: Factory, raw: { json?: boolean }): 
     }
     return;
   }
+  // A script asking for JSON gets JSON either way; the exit code still says "not running".
+  if (wantsJson(factory, raw.json)) {
+    const r = current.state === 'unresponsive' ? current.record : null;
+    stdout.write(`${JSON.stringify({ running: r !== null, responding: false, pid: r?.pid ?? null, url: r?.url ?? null }, null, 2)}\n`);
+  }
   if (current.state === 'unresponsive') {
     throw new UdcliError(`the sandbox (pid ${current.record.pid}) does not answer at ${current.record.url}`, {
       hint: `if the process is not a sandbox any more, delete ${pidFilePath(env)}`,
