@@ -17,7 +17,8 @@ export async function statusCommand(factory: Factory, raw: { json?: boolean }): 
     }
     return;
   }
-  // A script asking for JSON gets JSON either way; the exit code still says "not running".
+  // A script asking for JSON gets JSON either way (running: true with responding: false means
+  // the recorded process is alive but does not answer); the exit code says it is not usable.
   if (wantsJson(factory, raw.json)) {
     const r = current.state === 'unresponsive' ? current.record : null;
     stdout.write(`${JSON.stringify({ running: r !== null, responding: false, pid: r?.pid ?? null, url: r?.url ?? null }, null, 2)}\n`);
