@@ -3,27 +3,10 @@
  * banner naming the profile, and needs the profile name typed on a terminal, or --yes off one.
  * A batch asks once, before its first request.
  */
-import { createInterface } from 'node:readline';
 import { CancelledError, UsageError } from '../errors.js';
 import type { Settings } from '../config/types.js';
+import { readLine } from './args.js';
 import type { Factory } from './factory.js';
-
-/** Reads one line from the stream; null at end of input. */
-export function readLine(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, prompt: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input, output, terminal: false });
-    let answered = false;
-    output.write(prompt);
-    rl.once('line', (line) => {
-      answered = true;
-      rl.close();
-      resolve(line);
-    });
-    rl.once('close', () => {
-      if (!answered) resolve(null);
-    });
-  });
-}
 
 /**
  * Call before the first request of a mutation (once for a whole batch). No-op unless the
@@ -44,7 +27,8 @@ export async function confirmMutation(
       hint: `Add --yes to confirm the change under profile "${settings.profile}".`,
     });
   }
-  const answer = await readLine(io.stdin, io.stderr, `Type the profile name (${settings.profile}) to continue: `);
+  io.stderr.write(`Type the profile name (${settings.profile}) to continue: `);
+  const answer = await readLine(io.stdin);
   if (answer === null || answer.trim() !== settings.profile) {
     throw new CancelledError('cancelled: the profile name did not match; nothing was changed');
   }
