@@ -8,7 +8,8 @@ import { basename } from 'node:path';
 import type { ApiClient } from '../client/types.js';
 import { AuditLog, auditLogPath } from '../audit/log.js';
 import { tracedAchievementChange, tracedProductChange, type TraceContext } from '../audit/tracked.js';
-import { confirm, parseInteger, parseProgress } from '../cli/args.js';
+import { parseInteger, parseProgress } from '../cli/args.js';
+import { confirm } from '../cli/prompt.js';
 import {
   deleteAchievement,
   incrementAchievement,

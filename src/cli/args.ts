@@ -3,8 +3,7 @@
  * the form the client sends or throws a UsageError (exit 2) with one clear line, so a handler
  * can check everything before a single request goes out.
  */
-import { createInterface } from 'node:readline';
-import { UsageError, CancelledError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { Settings } from '../config/types.js';
 import type { QueryParams } from '../spec/signing.js';
 import { normalizeHex32 } from '../spec/ids.js';
@@ -13,14 +12,6 @@ import { SECRET_PARAMS, redact } from '../redact.js';
 import type { HttpMethod } from '../client/types.js';
 import type { Column } from '../output/types.js';
 import type { Factory } from './factory.js';
-
-/** The subset of the factory's IO streams a confirmation prompt needs. */
-export interface PromptIO {
-  stdin: NodeJS.ReadableStream;
-  stderr: NodeJS.WritableStream;
-  stdinIsTTY: boolean;
-  stderrIsTTY: boolean;
-}
 
 /** Shown in quotes inside error messages: control characters escaped, long values cut. */
 export function quote(value: string): string {
@@ -249,36 +240,6 @@ export function cellText(value: unknown): string {
   if (value === undefined || value === null || value === false) return '';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
-}
-
-/**
- * Asks a yes/no question on a terminal (prompt on stderr, answer from stdin). Returns true when
- * it need not ask: `--yes`, or stdin/stderr not a terminal (scripts and CI). Any answer but
- * y/yes throws CancelledError, so nothing is sent.
- */
-export async function confirm(io: PromptIO, question: string, options: { yes: boolean }): Promise<void> {
-  if (options.yes || !io.stdinIsTTY || !io.stderrIsTTY) return;
-  io.stderr.write(`${question} [y/N] `);
-  const answer = await readLine(io.stdin);
-  if (answer === null || !/^\s*(y|yes)\s*$/i.test(answer)) {
-    throw new CancelledError('cancelled: nothing was changed');
-  }
-}
-
-/** One line from a stream, or null at its end. */
-export function readLine(input: NodeJS.ReadableStream): Promise<string | null> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input, terminal: false });
-    let done = false;
-    const finish = (line: string | null) => {
-      if (done) return;
-      done = true;
-      rl.close();
-      resolve(line);
-    };
-    rl.once('line', (line) => finish(line));
-    rl.once('close', () => finish(null));
-  });
 }
 
 /** True when any parameter named `name` is present. */

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { normalizeApiKeyValue, normalizeUrl } from '../config/keys.js';
 import { UsageError } from '../errors.js';
+import { parseInteger } from './args.js';
 import type { GlobalOptions } from './factory.js';
 import type { OutputFormat } from '../output/types.js';
 
@@ -55,20 +56,12 @@ export function typedGlobals(program: Command): Record<string, unknown> {
   return raw;
 }
 
-function parseInteger(raw: unknown, flag: string, min: number): number {
-  const text = String(raw).trim();
-  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(`invalid ${flag} ${JSON.stringify(String(raw))}: expected an integer ≥ ${min}`);
-  }
-  return Number(text);
-}
-
 /** Validates the raw values and fills in defaults. Throws UsageError (exit 2). */
 export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
   const globals: GlobalOptions = {
     raw: raw.raw === true,
-    timeoutMs: raw.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseInteger(raw.timeout, '--timeout', 1),
-    retries: raw.retries === undefined ? DEFAULT_RETRIES : parseInteger(raw.retries, '--retries', 0),
+    timeoutMs: raw.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseInteger(String(raw.timeout), '--timeout', { min: 1 }),
+    retries: raw.retries === undefined ? DEFAULT_RETRIES : parseInteger(String(raw.retries), '--retries', { min: 0 }),
     verbose: raw.verbose === true,
     color: raw.color !== false,
     quiet: raw.quiet === true,

@@ -1,7 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
-  confirm,
   exclusive,
   isoFromSeconds,
   parseApiPath,
@@ -18,6 +17,7 @@ import {
   redactCanonical,
   resolveGame,
 } from '../../src/cli/args.js';
+import { confirm } from '../../src/cli/prompt.js';
 import { CancelledError, UsageError } from '../../src/errors.js';
 import { DEMO } from '../../src/spec/demo.js';
 

@@ -39,7 +39,7 @@ async function run(args: string[], factory: TestFactory = testFactory(env)): Pro
 
 describe('options', () => {
   it.each([
-    [['start', '--port', 'abc'], /--port must be a whole number from 0 to 65535/],
+    [['start', '--port', 'abc'], /invalid --port "abc": expected an integer from 0 to 65535/],
     [['start', '--port', '70000'], /--port/],
     [['start', '--rate-limit', 'fast'], /--rate-limit must look like 10\/s/],
     [['start', '--rate-limit', '0/s'], /--rate-limit/],

@@ -4,6 +4,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
+import { parseInteger } from '../../args.js';
 import { contentUriProblem } from '../../../sandbox/content-uri.js';
 import { DEMO } from '../../../spec/demo.js';
 
@@ -52,16 +53,8 @@ export interface RawSeedOptions {
 
 export const SEED_DEFAULTS = { users: 1000, friends: 500, achievements: 10, products: 5, seed: '1' } as const;
 
-export function parseInteger(option: string, value: string, min: number, max: number): number {
-  const text = value.trim();
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
-  }
-  return Number(text);
-}
-
 export function parsePort(value: string): number {
-  return parseInteger('--port', value, 0, 65_535);
+  return parseInteger(value, '--port', { min: 0, max: 65_535 });
 }
 
 /** `N/s` or `N`: requests per second per api_key. */
@@ -102,16 +95,16 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     host: raw.host === undefined ? DEMO.host : parseHost(raw.host),
     db: parseDbPath(raw.db),
     seed: raw.seed === undefined ? 'demo' : parseSeedMode(raw.seed),
-    tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger('--token-ttl', raw.tokenTtl, 1, 30 * 86_400),
+    tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     detach: raw.detach === true,
   };
 }
 
 export function parseSeedOptions(raw: RawSeedOptions): SeedOptions {
-  const users = raw.users === undefined ? SEED_DEFAULTS.users : parseInteger('--users', raw.users, 0, 5_000_000);
+  const users = raw.users === undefined ? SEED_DEFAULTS.users : parseInteger(raw.users, '--users', { min: 0, max: 5_000_000 });
   const friendsDefault = Math.min(SEED_DEFAULTS.friends, users);
-  const friends = raw.friends === undefined ? friendsDefault : parseInteger('--friends', raw.friends, 0, 5_000_000);
+  const friends = raw.friends === undefined ? friendsDefault : parseInteger(raw.friends, '--friends', { min: 0, max: 5_000_000 });
   if (friends > users) throw new UsageError(`--friends (${friends}) cannot be more than --users (${users}): the friends are generated users`);
   const seed = raw.seed ?? SEED_DEFAULTS.seed;
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(seed)) throw new UsageError(`--seed must be 1-32 letters, digits, - or _, got "${seed}"`);
@@ -121,8 +114,8 @@ export function parseSeedOptions(raw: RawSeedOptions): SeedOptions {
     db,
     users,
     friends,
-    achievements: raw.achievements === undefined ? SEED_DEFAULTS.achievements : parseInteger('--achievements', raw.achievements, 0, 10_000),
-    products: raw.products === undefined ? SEED_DEFAULTS.products : parseInteger('--products', raw.products, 0, 10_000),
+    achievements: raw.achievements === undefined ? SEED_DEFAULTS.achievements : parseInteger(raw.achievements, '--achievements', { min: 0, max: 10_000 }),
+    products: raw.products === undefined ? SEED_DEFAULTS.products : parseInteger(raw.products, '--products', { min: 0, max: 10_000 }),
     seed,
     json: raw.json === true,
   };
@@ -147,7 +140,7 @@ export function parseExecOptions(raw: RawExecOptions): ExecOptions {
   return {
     port: raw.port === undefined ? 0 : parsePort(raw.port),
     seed: raw.seed === undefined ? 'demo' : parseSeedMode(raw.seed),
-    tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger('--token-ttl', raw.tokenTtl, 1, 30 * 86_400),
+    tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
   };
 }
