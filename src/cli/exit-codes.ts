@@ -96,12 +96,11 @@ function hintFor(error: unknown, context: ErrorContext): string | undefined {
   if (error instanceof NetworkError && error.failure === 'unreachable' && isLocalUrl(context.baseUrl)) {
     return 'start one with: udcli sandbox start';
   }
+  // The client hints at what an API error means (api_key, signing, clock); only what is
+  // about this CLI's own options is added here.
   if (error instanceof UdcliError && error.hint) return error.hint;
   if (error instanceof ApiError) {
-    const status = apiStatus(error);
-    if (status === 401) return "check the profile's api_key: udcli profile show";
-    if (status === 403 && /signature|timestamp/i.test(error.message)) return 'check signing_secret and the system clock';
-    if (status === 429) {
+    if (apiStatus(error) === 429) {
       return error.retryAfter === undefined
         ? 'slow down, or allow more retries with --retries N'
         : `the server asks to wait ${error.retryAfter} s; allow more retries with --retries N`;

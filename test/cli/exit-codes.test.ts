@@ -66,10 +66,9 @@ describe('error lines', () => {
     expect(describeError(new TypeError('x is undefined'))).toEqual({ code: 1, message: 'internal error: x is undefined', internal: true });
   });
 
-  it('adds hints by code, keeping one the error carries', () => {
-    expect(describeError(new ApiError('invalid api_key', 401, 401)).hint).toBe("check the profile's api_key: udcli profile show");
-    expect(describeError(new ApiError('stale timestamp', 403, 403)).hint).toBe('check signing_secret and the system clock');
-    expect(describeError(new ApiError('bad signature', 403, 403)).hint).toBe('check signing_secret and the system clock');
+  it('adds the CLI hint for 429, keeping one the error carries (the client hints 401/403)', () => {
+    const signing = new ApiError('bad signature', 403, 403, { hint: "check the profile's signing_secret" });
+    expect(describeError(signing).hint).toBe("check the profile's signing_secret");
     expect(describeError(new ApiError('rate limited', 429, 429, { retryAfter: 3 })).hint).toMatch(/wait 3 s/);
     expect(describeError(new UsageError('bad', { hint: 'do this' })).hint).toBe('do this');
     expect(describeError(new ApiError('not found: user', 404, 404)).hint).toBeUndefined();

@@ -62,6 +62,15 @@ describe('readEnvelope', () => {
     expect((e as ApiError).hint).toContain('signing_secret');
   });
 
+  it.each([
+    [401, 'invalid api_key', "check the profile's api_key (`udcli profile show`)"],
+    [403, 'stale timestamp', "check this machine's clock: signed requests must be within 300 s of the server's"],
+    [403, 'signature required', "check the profile's signing_secret and signing_scheme (`udcli profile show`)"],
+  ])('a %i "%s" carries the hint a user needs', (code, message, hint) => {
+    const e = thrown(() => readEnvelope(reply(code, JSON.stringify({ version: 1, code, message, payload: null })), ctx));
+    expect((e as ApiError).hint).toBe(hint);
+  });
+
   it('HTML on an error status is a clear ApiError carrying the HTTP status', () => {
     const e = thrown(() =>
       readEnvelope(reply(502, '<html><body>Bad Gateway</body></html>', { 'content-type': 'text/html' }, 'Bad Gateway'), ctx),
