@@ -10,6 +10,9 @@ export const SECRET_PARAMS: ReadonlySet<string> = new Set([
   'api_key',
   'auth_token',
   'signature',
+  // agi: the challenge's session and the signature made with it.
+  'session',
+  'sig',
   'signing_secret',
   'token',
   'cookie',

@@ -139,6 +139,7 @@ export class DefaultFactory implements Factory {
       siteUrl,
       apiKey: settings.apiKey,
       signer: createSigner(settings.signingScheme, settings.signingSecret),
+      verbOverride: settings.verbOverride,
       timeoutMs: g.timeoutMs,
       retries: g.retries,
       ...(options.connections ? { connections: options.connections } : {}),

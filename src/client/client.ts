@@ -9,11 +9,14 @@ import type * as Undici from 'undici';
 import { readEnvelope, type ReplyContext } from './envelope.js';
 import { createEndpoints, type Interpreter } from './endpoints.js';
 import { describeFailure, toNetworkError } from './network-errors.js';
-import { buildRequest } from './request-builder.js';
+import { challengeLoop, MAX_SIGNED_ATTEMPTS, PLACEHOLDER_CHALLENGE, readChallenge } from './challenge.js';
+import { buildRequest, type BuiltRequest } from './request-builder.js';
 import { retryDecision } from './retry.js';
 import { readSiteReply } from './site.js';
 import { failureLine, replyLine, requestLine, retryLine } from './trace.js';
 import { exchange, TransportFailure, type HttpResult } from './transport.js';
+import type { ApiError } from '../errors.js';
+import type { AgiChallenge } from '../spec/agi-signing.js';
 import type { ApiClient, ClientOptions, PreparedRequest, Reply, RequestSpec } from './types.js';
 
 const USER_AGENT = `udcli (node ${process.version})`;
@@ -52,11 +55,10 @@ export function createClient(options: ClientOptions): ApiClient {
   const tracing = options.trace !== undefined;
   const retries = Math.max(0, Math.floor(options.retries));
   let closed: Promise<void> | undefined;
+  const harmlessErrors = new WeakSet<Error>();
 
-  async function attempt<R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> {
-    // Built (and signed, with a fresh timestamp) per attempt; a missing secret throws here,
-    // before anything is sent.
-    const built = buildRequest(spec, options, nowSeconds());
+  /** One exchange of an already built request. `harmless`: known to change nothing (agi's unsigned first request). */
+  async function send<R>(spec: RequestSpec, built: BuiltRequest, interpret: Interpreter<R>, harmless = false): Promise<R> {
     if (tracing) trace(requestLine(built.method, built.redactedUrl));
     const started = Date.now();
     let res: HttpResult;
@@ -65,7 +67,7 @@ export function createClient(options: ClientOptions): ApiClient {
         origin: built.origin,
         pathAndQuery: built.pathAndQuery,
         method: built.method,
-        headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...lowerCaseKeys(spec.headers) },
+        headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...built.headers, ...lowerCaseKeys(spec.headers) },
         timeoutMs: options.timeoutMs,
       });
     } catch (error) {
@@ -75,12 +77,53 @@ export function createClient(options: ClientOptions): ApiClient {
         method: built.method,
         target: built.target,
         timeoutMs: options.timeoutMs,
-        idempotent: spec.idempotent,
+        idempotent: spec.idempotent || harmless,
+        harmless,
       });
     }
     trace(replyLine(res.status, res.statusText, Date.now() - started, res.bytes));
-    const ctx: ReplyContext = { method: built.method, target: built.target, nowMs: Date.now() };
+    const ctx: ReplyContext = { method: built.method, target: built.target, nowMs: Date.now(), scheme: options.signer.scheme };
     return interpret(res, ctx);
+  }
+
+  async function attempt<R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> {
+    if (spec.sign && options.signer.needsChallenge && spec.base !== 'site') return challenged(spec, interpret);
+    // Built (and signed, with a fresh timestamp) per attempt; a missing secret throws here,
+    // before anything is sent.
+    return send(spec, buildRequest(spec, options, nowSeconds()), interpret);
+  }
+
+  /**
+   * agi (contract: Signatures): the request unsigned, which the server answers with a 401
+   * challenge and which changes nothing; then at most MAX_SIGNED_ATTEMPTS signed attempts, each
+   * with the fresh challenge the previous refusal carried. A signed attempt may change state, so
+   * its failures go to the caller as they are (a lost reply of an increment is never re-sent).
+   */
+  async function challenged<R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> {
+    let challenge: AgiChallenge;
+    try {
+      // A server that does not ask for a signature (a partner key) answers at once.
+      return await send(spec, buildRequest(spec, options, nowSeconds()), interpret, true);
+    } catch (error) {
+      const found = readChallenge(error);
+      if (!found) {
+        if (error instanceof Error) harmlessErrors.add(error);
+        throw error;
+      }
+      challenge = found;
+    }
+    for (let n = 1; ; n++) {
+      try {
+        return await send(spec, buildRequest(spec, options, nowSeconds(), challenge), interpret);
+      } catch (error) {
+        const found = readChallenge(error);
+        if (!found) throw error;
+        if (n >= MAX_SIGNED_ATTEMPTS) throw challengeLoop(error as ApiError, n);
+        challenge = found;
+        // As the platform's SDK does: 100 ms × attempt before the next signed attempt.
+        await sleep(100 * n);
+      }
+    }
   }
 
   async function call<R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> {
@@ -89,7 +132,9 @@ export function createClient(options: ClientOptions): ApiClient {
       try {
         return await attempt(spec, interpret);
       } catch (error) {
-        const decision = retryDecision({ error, attempt: n, retries, idempotent: spec.idempotent, random: Math.random });
+        // agi's unsigned first request changed nothing: it may be repeated like a read.
+        const idempotent = spec.idempotent || (error instanceof Error && harmlessErrors.has(error));
+        const decision = retryDecision({ error, attempt: n, retries, idempotent, random: Math.random });
         if (!decision) throw error;
         trace(retryLine(decision.reason, decision.delayMs, n + 2, retries + 1));
         await sleep(decision.delayMs);
@@ -102,9 +147,14 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   function prepare(spec: RequestSpec): PreparedRequest {
-    const built = buildRequest(spec, options, nowSeconds());
+    // agi: the server's session and key are not known before sending; show the signing with placeholders.
+    const placeholder = spec.sign === true && options.signer.needsChallenge && spec.base !== 'site';
+    const built = buildRequest(spec, options, nowSeconds(), placeholder ? PLACEHOLDER_CHALLENGE : undefined);
     const prepared: PreparedRequest = { method: built.method, url: built.url, redactedUrl: built.redactedUrl };
     if (built.canonical !== undefined) prepared.canonical = built.canonical;
+    if (built.sortedValues !== undefined) prepared.sortedValues = built.sortedValues;
+    if (placeholder) prepared.placeholderChallenge = true;
+    if (Object.keys(built.headers).length > 0) prepared.headers = built.headers;
     return prepared;
   }
 

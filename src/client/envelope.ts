@@ -15,6 +15,8 @@ export interface ReplyContext {
   target: string;
   /** For Retry-After given as an HTTP date. */
   nowMs: number;
+  /** The client's signing scheme: hints about signatures depend on it. */
+  scheme?: 'agi' | 'hmac-sha256-v1' | 'none';
 }
 
 /** Interprets a reply of /services/rest/v1/... ; throws ApiError or MalformedReplyError. */
@@ -23,7 +25,7 @@ export function readEnvelope<T>(res: HttpResult, ctx: ReplyContext): Reply<T> {
   const retryAfter = parseRetryAfter(header(res.headers, 'retry-after'), ctx.nowMs);
 
   if (!envelope) {
-    if (res.status >= 300) throw statusError(res, retryAfter);
+    if (res.status >= 300) throw statusError(res, retryAfter, ctx.scheme);
     throw new MalformedReplyError(
       `the reply to ${ctx.method} ${ctx.target} was not a service envelope (${describeBody(res)})`,
       { hint: 'check that base_url points at the User Data REST Service; --verbose shows the request' },
@@ -34,7 +36,7 @@ export function readEnvelope<T>(res: HttpResult, ctx: ReplyContext): Reply<T> {
     const message = envelope.message || `error ${envelope.code}${res.status !== envelope.code ? ` (HTTP ${res.status})` : ''}`;
     throw new ApiError(message, envelope.code, res.status, {
       retryAfter,
-      hint: hintFor(envelope.code, message),
+      hint: hintFor(envelope.code, message, ctx.scheme),
       bodyText: res.bodyText,
     });
   }
@@ -93,19 +95,28 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 }
 
 /** An error HTTP status whose body is not an envelope: say what came back, not a parse error. */
-function statusError(res: HttpResult, retryAfter: number | undefined): ApiError {
+function statusError(res: HttpResult, retryAfter: number | undefined, scheme: ReplyContext['scheme']): ApiError {
   const what = res.bodyText.trim() ? 'the reply was not a service envelope' : 'empty reply';
   const message = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} (${what})`;
   return new ApiError(message, res.status, res.status, {
     retryAfter,
-    hint: hintFor(res.status, message),
+    hint: hintFor(res.status, message, scheme),
     bodyText: res.bodyText,
   });
 }
 
-function hintFor(code: number, message: string): string | undefined {
+/** Only hmac-sha256-v1 has a secret of ours; agi's key comes from the server's challenge. */
+function hintFor(code: number, message: string, scheme: ReplyContext['scheme'] = 'hmac-sha256-v1'): string | undefined {
   if (/stale timestamp/i.test(message)) return "check this machine's clock: signed requests must be within 300 s of the server's";
-  if (/signature/i.test(message)) return "check the profile's signing_secret and signing_scheme (`udcli profile show`)";
+  if (/signature|stale session/i.test(message)) {
+    if (scheme === 'agi') {
+      return code === 403
+        ? 'this server wants hmac-sha256-v1 signatures: `udcli config set signing_scheme hmac-sha256-v1` and set signing_secret'
+        : "the server did not accept the agi signature: check signing_scheme (`udcli profile show`)";
+    }
+    if (scheme === 'none') return 'this request must be signed: `udcli config set signing_scheme agi` (the platform\'s scheme)';
+    return "check the profile's signing_secret and signing_scheme (`udcli profile show`)";
+  }
   if (code === 401) return "check the profile's api_key (`udcli profile show`)";
   if (code >= 300 && code < 400) return 'the service redirected: check base_url (http vs https, path)';
   return undefined;

@@ -29,6 +29,11 @@ export interface FailureContext {
   timeoutMs: number;
   /** Whether the request is safe to repeat; shapes the hint for a lost reply. */
   idempotent: boolean;
+  /**
+   * Known to change nothing even if it arrived (agi's unsigned first request, answered by a
+   * challenge): reported as not sent, so it is retried and never counted as `unknown`.
+   */
+  harmless?: boolean;
 }
 
 /** A short description of the failure for --verbose traces. */
@@ -52,6 +57,14 @@ export function toNetworkError(failure: TransportFailure, ctx: FailureContext): 
     return new NetworkError(`cannot reach ${origin(ctx.target)} (${why})`, 'unreachable', false, {
       ...options,
       hint: 'is the service running and base_url right? `udcli doctor` checks both',
+    });
+  }
+
+  if (ctx.harmless) {
+    const why = failure.deadline || (code !== undefined && TIMEOUT_CODES.has(code)) ? `no reply within ${ctx.timeoutMs} ms` : `connection lost: ${code ?? failure.message}`;
+    return new NetworkError(`${request} failed (${why}) before signing; nothing was changed`, failure.deadline ? 'timeout' : 'reset', false, {
+      ...options,
+      hint: 'the request is safe to repeat',
     });
   }
 

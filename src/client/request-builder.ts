@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
+import type { AgiChallenge } from '../spec/agi-signing.js';
 import { rfc3986 } from '../spec/signing.js';
 import type { ClientOptions, HttpMethod, RequestSpec } from './types.js';
 
@@ -21,11 +22,21 @@ export interface BuiltRequest {
   /** Origin and path without the query: safe for error messages. */
   target: string;
   canonical?: string;
+  sortedValues?: string[];
+  /** Headers the request needs beyond the defaults (the form content type of a verb override). */
+  headers: Record<string, string>;
 }
 
-type BuilderOptions = Pick<ClientOptions, 'baseUrl' | 'siteUrl' | 'apiKey' | 'signer'>;
+type BuilderOptions = Pick<ClientOptions, 'baseUrl' | 'siteUrl' | 'apiKey' | 'signer' | 'verbOverride'>;
 
-export function buildRequest(spec: RequestSpec, options: BuilderOptions, nowSeconds: number): BuiltRequest {
+/** The platform SDK's content type for PUT/DELETE sent as POST (platform.md). */
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+/**
+ * `challenge`: the agi session and key to sign with; an agi-signed spec without one is sent
+ * unsigned (the first request, which the server answers with the challenge).
+ */
+export function buildRequest(spec: RequestSpec, options: BuilderOptions, nowSeconds: number, challenge?: AgiChallenge): BuiltRequest {
   const site = spec.base === 'site';
   const base = parseBase(site ? (options.siteUrl ?? options.baseUrl) : options.baseUrl, site);
 
@@ -40,18 +51,30 @@ export function buildRequest(spec: RequestSpec, options: BuilderOptions, nowSeco
   }
   for (const [n, v] of spec.query ?? []) params.push([n, v]);
 
+  let method = spec.method;
+  const headers: Record<string, string> = {};
+  if (!site && options.verbOverride && (method === 'PUT' || method === 'DELETE')) {
+    // As the platform's SDK sends it: POST, the verb in `method=`, a form content type.
+    if (!params.some(([name]) => name === 'method')) params.push(['method', method.toLowerCase()]);
+    method = 'POST';
+    headers['content-type'] = FORM_CONTENT_TYPE;
+  }
+
   let canonical: string | undefined;
-  if (spec.sign) {
-    const signed = options.signer.sign(spec.method, path, params, nowSeconds);
+  let sortedValues: string[] | undefined;
+  if (spec.sign && (!options.signer.needsChallenge || challenge)) {
+    const signed = options.signer.sign(method, path, params, nowSeconds, challenge);
     params = signed.params;
     canonical = signed.canonical;
+    sortedValues = signed.sortedValues;
   }
 
   const query = params.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
   const pathAndQuery = query ? `${path}?${query}` : path;
   const url = base.origin + pathAndQuery;
   const built: BuiltRequest = {
-    method: spec.method,
+    method,
+    headers,
     origin: base.origin,
     pathAndQuery,
     url,
@@ -62,6 +85,7 @@ export function buildRequest(spec: RequestSpec, options: BuilderOptions, nowSeco
     target: base.origin + path,
   };
   if (canonical !== undefined) built.canonical = canonical;
+  if (sortedValues !== undefined) built.sortedValues = sortedValues;
   return built;
 }
 

@@ -3,6 +3,7 @@
  * Adding a scheme means adding a case to createSigner; nothing else knows how signing works.
  */
 import { UsageError } from '../errors.js';
+import { AGI_SESSION_PARAM, AGI_SIG_PARAM, agiJoined, agiSignature, agiSortedValues, type AgiChallenge } from '../spec/agi-signing.js';
 import {
   canonicalString,
   hmacSha256Hex,
@@ -14,13 +15,15 @@ import type { HttpMethod, Signer } from './types.js';
 
 export type SigningScheme = Signer['scheme'];
 
-export const SIGNING_SCHEMES: readonly SigningScheme[] = ['hmac-sha256-v1', 'none'];
+export const SIGNING_SCHEMES: readonly SigningScheme[] = ['agi', 'hmac-sha256-v1', 'none'];
 
 const NO_SECRET_HINT =
   'set one with `udcli profile add <name> --signing-secret ...` or UDCLI_SIGNING_SECRET';
 
 export function createSigner(scheme: SigningScheme, secret?: string): Signer {
   switch (scheme) {
+    case 'agi':
+      return agi;
     case 'hmac-sha256-v1':
       return hmacSha256V1(secret);
     case 'none':
@@ -32,9 +35,32 @@ export function createSigner(scheme: SigningScheme, secret?: string): Signer {
   }
 }
 
+const copy = (params: QueryParams): Array<[string, string]> => params.map(([n, v]) => [n, v]);
+
 const unsigned: Signer = {
   scheme: 'none',
-  sign: (_method, _path, params) => ({ params: params.map(([n, v]) => [n, v] as [string, string]) }),
+  needsChallenge: false,
+  sign: (_method, _path, params) => ({ params: copy(params) }),
+};
+
+/**
+ * The platform's scheme: `session` and `sig` over the values sent plus the challenge. Any
+ * `sig`/`session` already present is replaced. Needs no secret of ours: the key comes from the
+ * server's challenge.
+ */
+const agi: Signer = {
+  scheme: 'agi',
+  needsChallenge: true,
+  sign(_httpMethod: HttpMethod, path: string, params: QueryParams, _nowSeconds: number, challenge?: AgiChallenge) {
+    if (!challenge) throw new Error('agi signing needs the server\'s challenge (session and key)');
+    const out = copy(params.filter(([name]) => name !== AGI_SIG_PARAM && name !== AGI_SESSION_PARAM));
+    const input = { path, query: out, session: challenge.session, key: challenge.key };
+    const sortedValues = agiSortedValues(input);
+    const canonical = agiJoined(input);
+    const sig = agiSignature(input);
+    out.push([AGI_SESSION_PARAM, challenge.session], [AGI_SIG_PARAM, sig]);
+    return { params: out, canonical, sortedValues };
+  },
 };
 
 /**
@@ -44,11 +70,10 @@ const unsigned: Signer = {
 function hmacSha256V1(secret: string | undefined): Signer {
   return {
     scheme: 'hmac-sha256-v1',
+    needsChallenge: false,
     sign(httpMethod: HttpMethod, path: string, params: QueryParams, nowSeconds: number) {
       if (!secret) throw new UsageError('no signing secret configured', { hint: NO_SECRET_HINT });
-      const out: Array<[string, string]> = params
-        .filter(([name]) => name !== SIGNATURE_PARAM)
-        .map(([n, v]) => [n, v]);
+      const out = copy(params.filter(([name]) => name !== SIGNATURE_PARAM));
       if (!out.some(([name]) => name === TIMESTAMP_PARAM)) {
         out.push([TIMESTAMP_PARAM, String(Math.floor(nowSeconds))]);
       }

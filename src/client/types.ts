@@ -3,6 +3,7 @@
  * src/client/client.ts implements it on undici. One client object is created per run by the
  * CLI factory and passed in, never imported as a global.
  */
+import type { AgiChallenge } from '../spec/agi-signing.js';
 import type { QueryParams } from '../spec/signing.js';
 import type {
   AchievementDefinition,
@@ -20,14 +21,27 @@ import type {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface Signer {
-  readonly scheme: 'hmac-sha256-v1' | 'none';
+  readonly scheme: 'agi' | 'hmac-sha256-v1' | 'none';
+  /**
+   * True for `agi`: the server hands out the session and key to sign with (a 401 challenge to the
+   * unsigned request), so sign() needs `challenge`.
+   */
+  readonly needsChallenge: boolean;
   /**
    * Returns the parameters to send: the given ones plus `timestamp` and `signature` for
-   * hmac-sha256-v1, unchanged for `none`. `canonical` is the string that was signed (for --dry-run).
+   * hmac-sha256-v1, `session` and `sig` for agi, unchanged for `none`. `canonical` is the string
+   * that was signed (for --dry-run; agi's joined string), `sortedValues` agi's sorted values.
    */
-  sign(httpMethod: HttpMethod, path: string, params: QueryParams, nowSeconds: number): {
+  sign(
+    httpMethod: HttpMethod,
+    path: string,
+    params: QueryParams,
+    nowSeconds: number,
+    challenge?: AgiChallenge,
+  ): {
     params: Array<[string, string]>;
     canonical?: string;
+    sortedValues?: string[];
   };
 }
 
@@ -38,6 +52,11 @@ export interface ClientOptions {
   /** Added as `api_key` to every service request unless the request opts out. */
   apiKey?: string;
   signer: Signer;
+  /**
+   * Send PUT and DELETE as POST with `method=put|delete` and a form content type, as the
+   * platform's SDK does (profile key verb_override; default on under agi).
+   */
+  verbOverride?: boolean;
   timeoutMs: number;
   /** Retries for requests that are safe to repeat (cli.md "Retries"). */
   retries: number;
@@ -80,7 +99,13 @@ export interface PreparedRequest {
   method: HttpMethod;
   url: string;
   redactedUrl: string;
+  /** hmac: the canonical string; agi: the joined string (with placeholder session and key). */
   canonical?: string;
+  /** agi: the signed values, sorted. */
+  sortedValues?: string[];
+  /** agi: the session and key used are placeholders (the server hands out real ones). */
+  placeholderChallenge?: boolean;
+  headers?: Record<string, string>;
 }
 
 export interface AchievementTarget {

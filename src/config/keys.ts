@@ -16,6 +16,7 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   'api_key',
   'signing_secret',
   'signing_scheme',
+  'verb_override',
   'game_id',
   'type',
   'cookie',
@@ -25,7 +26,7 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
 /** Never printed in full. */
 export const SECRET_KEYS: ReadonlySet<ProfileKey> = new Set<ProfileKey>(['api_key', 'signing_secret', 'cookie']);
 
-export const SIGNING_SCHEMES: readonly SigningScheme[] = ['hmac-sha256-v1', 'none'];
+export const SIGNING_SCHEMES: readonly SigningScheme[] = ['agi', 'hmac-sha256-v1', 'none'];
 
 /** `base-url` and `BASE_URL` name `base_url` too. */
 export function parseProfileKey(name: string): ProfileKey {
@@ -69,7 +70,7 @@ const FALSE = new Set(['false', '0', 'no', 'off']);
  */
 export function validateValue<K extends ProfileKey>(key: K, raw: string | boolean, what: string = key): NonNullable<StoredProfile[K]> {
   type V = NonNullable<StoredProfile[K]>;
-  if (key === 'production') {
+  if (key === 'production' || key === 'verb_override') {
     if (typeof raw === 'boolean') return raw as V;
     const v = raw.trim().toLowerCase();
     if (TRUE.has(v)) return true as V;
@@ -86,7 +87,7 @@ export function validateValue<K extends ProfileKey>(key: K, raw: string | boolea
     case 'signing_scheme': {
       const v = raw.trim().toLowerCase();
       if ((SIGNING_SCHEMES as readonly string[]).includes(v)) return v as V;
-      throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected ${SIGNING_SCHEMES.join(' or ')}`);
+      throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected ${SIGNING_SCHEMES.join(', ')}`);
     }
     case 'type': {
       const v = raw.trim().toLowerCase();

@@ -17,6 +17,7 @@ export const ENV_KEYS: Partial<Record<ProfileKey, string>> = {
   site_url: 'UDCLI_SITE_URL',
   api_key: 'UDCLI_API_KEY',
   signing_secret: 'UDCLI_SIGNING_SECRET',
+  signing_scheme: 'UDCLI_SIGNING_SCHEME',
   game_id: 'UDCLI_GAME_ID',
 };
 
@@ -47,7 +48,7 @@ export function builtInSandboxProfile(env: NodeJS.ProcessEnv): StoredProfile {
     site_url: url,
     api_key: DEMO.game.apiKey,
     signing_secret: DEMO.game.signingSecret,
-    signing_scheme: 'hmac-sha256-v1',
+    signing_scheme: 'agi',
     game_id: DEMO.game.id,
     type: 'Game',
     production: false,
@@ -141,12 +142,16 @@ export function resolveSettings(flags: ProfileFlags, env: NodeJS.ProcessEnv, con
     builtInSandbox: name === BUILT_IN_PROFILE && sources.base_url === 'default',
     baseUrl,
     siteUrl,
-    signingScheme: pick('signing_scheme') ?? 'hmac-sha256-v1',
+    signingScheme: pick('signing_scheme') ?? 'agi',
+    verbOverride: false,
     type: pick('type') ?? 'Game',
     production: pick('production') ?? false,
     sources,
   };
   sources.signing_scheme ??= 'default';
+  // The platform's SDK sends PUT and DELETE as POST with `method=`; so does agi unless told otherwise.
+  settings.verbOverride = pick('verb_override') ?? settings.signingScheme === 'agi';
+  sources.verb_override ??= 'default';
   sources.type ??= 'default';
   sources.production ??= 'default';
   const apiKey = pick('api_key', flags.apiKey);

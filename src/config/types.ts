@@ -1,6 +1,7 @@
 import type { ParentType } from '../spec/types.js';
 
-export type SigningScheme = 'hmac-sha256-v1' | 'none';
+/** `agi` is the platform's own (challenge) scheme and the default; contract: Signatures. */
+export type SigningScheme = 'agi' | 'hmac-sha256-v1' | 'none';
 
 /** A profile as stored in the config file (snake_case keys, as in cli.md). */
 export interface StoredProfile {
@@ -9,6 +10,8 @@ export interface StoredProfile {
   api_key?: string;
   signing_secret?: string;
   signing_scheme?: SigningScheme;
+  /** Send PUT/DELETE as POST with `method=put|delete` (the platform SDK's way); default on under agi. */
+  verb_override?: boolean;
   game_id?: string;
   type?: ParentType;
   cookie?: string;
@@ -27,6 +30,7 @@ export interface Settings {
   apiKey?: string;
   signingSecret?: string;
   signingScheme: SigningScheme;
+  verbOverride: boolean;
   gameId?: string;
   type: ParentType;
   cookie?: string;

@@ -17,7 +17,9 @@ describe('profile keys', () => {
     expect(() => validateValue('base_url', 'not a url')).toThrow(/invalid base_url/);
     expect(() => validateValue('site_url', 'file:///etc/passwd')).toThrow(/invalid site_url/);
     expect(validateValue('signing_scheme', 'NONE')).toBe('none');
-    expect(() => validateValue('signing_scheme', 'md5')).toThrow(/hmac-sha256-v1 or none/);
+    expect(() => validateValue('signing_scheme', 'md5')).toThrow(/expected agi, hmac-sha256-v1, none/);
+    expect(validateValue('signing_scheme', ' AGI ')).toBe('agi');
+    expect(validateValue('verb_override', 'off')).toBe(false);
     expect(validateValue('type', 'website')).toBe('Website');
     expect(() => validateValue('type', 'App')).toThrow(/Game or Website/);
     expect(validateValue('production', 'yes')).toBe(true);

@@ -40,12 +40,23 @@ describe('per-key precedence: flag > env > profile > default', () => {
       siteUrl: 'https://work.example.com',
       apiKey: KEY_A,
       signingSecret: 'work-secret',
-      signingScheme: 'hmac-sha256-v1',
+      // issue 9: agi, the platform's own scheme, is the default (was hmac-sha256-v1).
+      signingScheme: 'agi',
+      verbOverride: true,
       gameId: '7',
       type: 'Game',
       production: true,
     });
     expect(s.sources).toMatchObject({ base_url: 'profile', api_key: 'profile', site_url: 'default', signing_scheme: 'default' });
+  });
+
+  it('UDCLI_SIGNING_SCHEME picks the scheme; verb_override follows agi unless the profile says otherwise', () => {
+    const hmac = resolveSettings({}, { UDCLI_SIGNING_SCHEME: 'hmac-sha256-v1' }, config);
+    expect(hmac).toMatchObject({ signingScheme: 'hmac-sha256-v1', verbOverride: false });
+    expect(hmac.sources).toMatchObject({ signing_scheme: 'env', verb_override: 'default' });
+    const off = resolveSettings({}, {}, { ...config, profiles: { ...config.profiles, work: { ...config.profiles.work, verb_override: false } } });
+    expect(off).toMatchObject({ signingScheme: 'agi', verbOverride: false });
+    expect(() => resolveSettings({}, { UDCLI_SIGNING_SCHEME: 'md5' }, config)).toThrow(/invalid UDCLI_SIGNING_SCHEME "md5": expected agi, hmac-sha256-v1, none/);
   });
 
   it('lets the environment override the profile and a flag override both', () => {

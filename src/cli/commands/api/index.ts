@@ -22,8 +22,8 @@ export function register(program: Command, factory: Factory): void {
       'relative to the base URL; paths not under /services/, /service/ or /login get /services/rest/v1/ in front',
     )
     .option('-f, --field <name=value>', 'a query parameter (repeatable); api_key is added unless you give one', collect)
-    .option('--sign', 'sign the request (timestamp and signature) with the profile\'s signing secret')
-    .option('--dry-run', 'print the request and the canonical string it would sign, secrets redacted; send nothing')
+    .option('--sign', "sign the request with the profile's signing_scheme (agi: the 401 challenge, then session and sig)")
+    .option('--dry-run', 'print the request and what its scheme signs (agi: the sorted values and joined string), secrets redacted; send nothing')
     .addHelpText(
       'after',
       [

@@ -2,7 +2,7 @@ import type { HttpMethod, RequestSpec } from '../../../client/types.js';
 import type { Factory } from '../../factory.js';
 import { ApiError } from '../../../errors.js';
 import { HTTP_METHODS, hasParam, parseApiPath, parseChoice, parseFieldPairs, redactCanonical } from '../../args.js';
-import { redactUrl } from '../../../redact.js';
+import { redact, redactUrl, SECRET_PARAMS } from '../../../redact.js';
 import { confirmMutation } from '../../safety.js';
 import type { ApiOptions } from './index.js';
 
@@ -45,25 +45,48 @@ export async function run(factory: Factory, args: { method: string; path: string
 
   if (opts.dryRun) {
     const prepared = client.prepare(spec);
+    const agi = prepared.sortedValues !== undefined;
+    const hide = secretHider(prepared.url);
     const shown = {
       method: prepared.method,
       url: redactUrl(prepared.redactedUrl),
-      ...(prepared.canonical === undefined ? {} : { canonical: redactCanonical(prepared.canonical) }),
+      ...(prepared.headers ? { headers: prepared.headers } : {}),
+      ...(prepared.canonical === undefined || agi ? {} : { canonical: redactCanonical(prepared.canonical) }),
+      ...(agi
+        ? {
+            scheme: 'agi',
+            sorted_values: (prepared.sortedValues ?? []).map(hide),
+            joined: hide(prepared.canonical ?? ''),
+            placeholder_session_and_key: prepared.placeholderChallenge === true,
+          }
+        : {}),
     };
     const explicit = factory.globals().output;
     if (explicit === 'json' || explicit === 'ndjson') {
       out.item(shown, [
         { key: 'method', header: 'METHOD', cell: (r) => r.method },
         { key: 'url', header: 'URL', cell: (r) => r.url },
-        { key: 'canonical', header: 'CANONICAL', cell: (r) => r.canonical ?? '' },
+        { key: 'canonical', header: 'CANONICAL', cell: (r) => r.canonical ?? r.joined ?? '' },
       ]);
       return;
     }
     out.text(`${shown.method} ${shown.url}`);
+    for (const [name, value] of Object.entries(shown.headers ?? {})) out.text(`${name}: ${value}`);
     if (shown.canonical !== undefined) {
       out.text('');
       out.text('canonical string (signed):');
       for (const line of shown.canonical.split('\n')) out.text(`  ${line}`);
+    }
+    if (shown.sorted_values !== undefined) {
+      out.text('');
+      if (shown.placeholder_session_and_key) {
+        out.text('agi: SESSION and KEY are placeholders; the server hands out a fresh session and key');
+        out.text('(its 401 challenge to the unsigned request) when the request is really sent');
+      }
+      out.text('sorted values (signed):');
+      for (const value of shown.sorted_values) out.text(`  ${value}`);
+      out.text('joined, lower-cased (sig is its MD5):');
+      out.text(`  ${shown.joined}`);
     }
     out.info('dry run: nothing was sent');
     return;
@@ -77,4 +100,22 @@ export async function run(factory: Factory, args: { method: string; path: string
     if (err instanceof ApiError && err.bodyText !== undefined && err.bodyText !== '') out.raw(err.bodyText);
     throw err;
   }
+}
+
+/**
+ * Redacts, inside agi's signed values, every value of a secret query parameter (api_key,
+ * auth_token, ...) of the URL, in either case: the joined string is lower-cased.
+ */
+function secretHider(url: string): (text: string) => string {
+  const q = url.indexOf('?');
+  const secrets = q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1))]
+    .filter(([name, value]) => SECRET_PARAMS.has(name) && name !== 'sig' && name !== 'session' && value.length > 8)
+    .map(([, value]) => value);
+  return (text) => {
+    let out = text;
+    for (const secret of secrets) {
+      out = out.split(secret).join(redact(secret)).split(secret.toLowerCase()).join(redact(secret.toLowerCase()));
+    }
+    return out;
+  };
 }

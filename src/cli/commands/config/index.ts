@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
 
-const KEYS = 'base_url, site_url, api_key, signing_secret, signing_scheme, game_id, type, cookie, production';
+const KEYS = 'base_url, site_url, api_key, signing_secret, signing_scheme, verb_override, game_id, type, cookie, production';
 
 export function register(program: Command, factory: Factory): void {
   const config = program

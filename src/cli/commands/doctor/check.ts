@@ -79,6 +79,7 @@ export function checkClock(serverDate: string | null, nowMs: number): Check {
 }
 
 export function checkSigning(s: Settings): Check {
+  if (s.signingScheme === 'agi') return { check: 'signing', status: 'ok', detail: 'agi: the server hands out the session and key to sign with (no secret needed)' };
   if (s.signingScheme === 'none') return { check: 'signing', status: 'ok', detail: 'signing_scheme none: requests are not signed' };
   if (!s.signingSecret) {
     return {

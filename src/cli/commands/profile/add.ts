@@ -12,6 +12,7 @@ const FLAGS: Record<Exclude<ProfileKey, 'production'>, keyof AddOptions> = {
   api_key: 'apiKey',
   signing_secret: 'signingSecret',
   signing_scheme: 'signingScheme',
+  verb_override: 'verbOverride',
   game_id: 'gameId',
   type: 'type',
   cookie: 'cookie',

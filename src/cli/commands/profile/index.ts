@@ -8,6 +8,7 @@ export interface AddOptions {
   apiKey?: string;
   signingSecret?: string;
   signingScheme?: string;
+  verbOverride?: string;
   gameId?: string;
   type?: string;
   cookie?: string;
@@ -37,7 +38,8 @@ Examples:
     .option('--site-url <url>', 'site hosting login and the token generator (default: the base URL)')
     .option('--api-key <key>', 'the game api key: 32 hex digits or a UUID')
     .option('--signing-secret <secret>', 'secret for signed requests')
-    .option('--signing-scheme <scheme>', 'hmac-sha256-v1 (default) or none')
+    .option('--signing-scheme <scheme>', "agi (default, the platform's own), hmac-sha256-v1 or none")
+    .option('--verb-override <bool>', 'send PUT/DELETE as POST with method= (default: true under agi)')
     .option('--game-id <id>', 'default game for commands that take one')
     .option('--type <type>', 'Game (default) or Website')
     .option('--cookie <cookie>', 'site session cookie for the token generator')

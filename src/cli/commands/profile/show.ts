@@ -37,6 +37,7 @@ export function settingsValues(s: Settings): StoredProfile {
     api_key: s.apiKey,
     signing_secret: s.signingSecret,
     signing_scheme: s.signingScheme,
+    verb_override: s.verbOverride,
     game_id: s.gameId,
     type: s.type,
     cookie: s.cookie,
@@ -81,6 +82,8 @@ export async function run(factory: Factory, args: { name?: string }): Promise<vo
   } else {
     const { stored, defaults } = profileLayers(name, env, data);
     values = { ...defaults, ...stored };
+    values.signing_scheme ??= 'agi';
+    values.verb_override ??= values.signing_scheme === 'agi';
   }
   const view = { name, active: name === active, builtin: name === BUILT_IN_PROFILE } as ProfileView;
   for (const key of PROFILE_KEYS) {
