@@ -2,10 +2,14 @@
  * An "awkward platform": a node:http server on port 0 that answers with the shapes a real
  * platform sends (error codes under HTTP 200, HTML from a proxy, truncated JSON, strings for
  * numbers, resets, silence) and verifies hmac-sha256-v1 signatures with the shared spec code.
+ * Scenarios starting `agi` speak the platform's challenge protocol (contract: Signatures / agi):
+ * an unsigned request gets a 401 {session, key}; a signed one is checked against a one-use session.
  * The scenario is the last path element (without .json), e.g. /services/rest/v1/users/html-502.json.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { agiSignature } from '../../src/spec/agi-signing.js';
 import { canonicalString, hmacSha256Hex, signaturesEqual } from '../../src/spec/signing.js';
 
 export interface SeenRequest {
@@ -26,6 +30,19 @@ export interface AwkwardPlatform {
 export const PLATFORM_SECRET = 'awkward-platform-secret';
 export const FRIEND_COUNT = 1203;
 export const SESSION = 'sid=s3ss10n';
+
+const product = (sku: string, type: string, extra: Record<string, unknown> = {}) =>
+  `{"id":"1","sku":"${sku}","name":"${sku}","description":"a\\/b","image":"https:\\/\\/cdn.example\\/product.user\\/uat-test_unlockable\\/x.png","type":"${type}","state":"active","created_on":1700000000,"updated_on":"1690000000"${Object.entries(extra).map(([k, v]) => `,"${k}":${JSON.stringify(v)}`).join('')}}`;
+/** products list as a real platform may send it: `\/`, created_on as a number, purchase.data of every kind. */
+export const ESCAPED_PRODUCTS_BODY =
+  '{"version":1,"code":200,"message":"OK","payload":[' +
+  [
+    `{"purchase":{"success":false,"data":false,"message":"not held"},"product":${product('uat-test_unlockable', 'unlockable')}}`,
+    `{"purchase":{"success":true,"data":"active","message":"OK"},"product":${product('sword', 'unlockable')}}`,
+    `{"purchase":{"success":true,"data":17,"message":"OK"},"product":${product('2wa-cookies:20', 'consumable', { data: { consumable_qty: 20 } })}}`,
+    `{"purchase":{"success":true,"data":{"qty":"3"},"message":"OK"},"product":${product('gems:5', 'consumable')}}`,
+  ].join(',') +
+  ']}';
 
 export const EXTRA_FIELDS_USER = {
   uid: '0123456789abcdef0123456789abcdef',
@@ -51,6 +68,13 @@ function raw(res: ServerResponse, status: number, body: string, type = 'applicat
 export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
   const requests: SeenRequest[] = [];
   const counts = new Map<string, number>();
+  const sessions = new Map<string, string>(); // session -> key, each used up by its first signed request
+  const challenge = (res: ServerResponse, message: string, payload?: unknown): void => {
+    const session = randomBytes(16).toString('hex');
+    const key = randomBytes(16).toString('hex');
+    sessions.set(session, key);
+    envelope(res, 401, 401, message, payload ?? { session, key });
+  };
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -78,6 +102,36 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
       const now = 1795000000;
       raw(res, 200, JSON.stringify({ status: true, game_id: scenario, uid: EXTRA_FIELDS_USER.uid, token: 'f'.repeat(32), created_on: now, expires_on: now + 900, duration: 0.01 }));
       return;
+    }
+
+    if (scenario.startsWith('agi')) {
+      const sig = param('sig');
+      const session = param('session');
+      const signedN = counts.get(`signed ${scenario}`) ?? 0;
+      if (sig === undefined || session === undefined) {
+        const unsignedN = (counts.get(`unsigned ${scenario}`) ?? 0) + 1;
+        counts.set(`unsigned ${scenario}`, unsignedN);
+        if (scenario === 'agi-no-key') return envelope(res, 401, 401, 'signature required', { session: 'only-a-session' });
+        if (scenario === 'agi-unsigned-lost' && unsignedN === 1) {
+          res.writeHead(401, { 'content-type': 'application/json', 'content-length': 200 });
+          res.write('{"version":1,', () => req.socket.destroy());
+          return;
+        }
+        return challenge(res, 'signature required');
+      }
+      counts.set(`signed ${scenario}`, signedN + 1);
+      const key = sessions.get(session);
+      sessions.delete(session);
+      const query = params.filter(([n]) => n !== 'sig' && n !== 'session');
+      const good = key !== undefined && signaturesEqual(agiSignature({ path: url.pathname, query, session, key }), sig);
+      if (scenario === 'agi-loop' || !good) return challenge(res, key === undefined ? 'stale session' : 'bad signature');
+      if (scenario === 'agi-lost') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': 200 });
+        res.write('{"version":1,"code":200,', () => req.socket.destroy());
+        return;
+      }
+      if (scenario === 'agi-stale-once' && signedN === 0) return challenge(res, 'stale session');
+      return envelope(res, 200, 200, 'OK', { method: req.method, params, contentType: req.headers['content-type'] ?? null, verified: true });
     }
 
     // Signed requests: verify exactly as the sandbox must, then answer per scenario.
@@ -136,6 +190,9 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
         return envelope(res, 200, 200, 'OK', null);
       case 'indexed-list':
         return envelope(res, 200, 200, 'OK', { '1': { uid: 'b' }, '0': { uid: 'a' } });
+      case 'escaped-products':
+        // The documented reply's PHP-style escaped slashes, and every purchase.data seen.
+        return raw(res, 200, ESCAPED_PRODUCTS_BODY);
       case 'echo':
         return envelope(res, 200, 200, 'OK', { method: req.method, params, verified });
       default:

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSigner } from '../../src/client/signer.js';
 import { UsageError } from '../../src/errors.js';
+import { AGI_SIGNING_VECTORS } from '../fixtures/agi-signing-vectors.js';
 import { SIGNING_VECTORS } from '../fixtures/signing-vectors.js';
 
 const fixture = SIGNING_VECTORS;
@@ -67,5 +68,29 @@ describe('createSigner("none")', () => {
 
   it('rejects an unknown scheme name from a hand-edited profile', () => {
     expect(() => createSigner('hmac-md5' as never, 's')).toThrow(UsageError);
+  });
+});
+
+describe('createSigner("agi")', () => {
+  const signer = createSigner('agi');
+
+  it.each(AGI_SIGNING_VECTORS.vectors.map((v, i) => [i, v] as const))(
+    'reproduces agi vector %i: session and sig appended, the joined string and the sig',
+    (_i, v) => {
+      const { params, canonical, sortedValues } = signer.sign(v.sent_as, v.path, v.query, CLOCK, { session: v.session, key: v.key });
+      expect(params).toEqual([...v.query, ['session', v.session], ['sig', v.sig]]);
+      expect(canonical).toBe(v.joined);
+      expect(sortedValues!.join('').toLowerCase()).toBe(v.joined);
+    },
+  );
+
+  it('needs the server challenge: no secret of ours, and a sig/session already present is replaced', () => {
+    expect(signer.needsChallenge).toBe(true);
+    const v = AGI_SIGNING_VECTORS.vectors[0]!;
+    const stale = [...v.query, ['session', 'old'], ['sig', 'old']] as Array<[string, string]>;
+    expect(signer.sign(v.sent_as, v.path, stale, CLOCK, { session: v.session, key: v.key }).params.slice(-2)).toEqual([
+      ['session', v.session],
+      ['sig', v.sig],
+    ]);
   });
 });
