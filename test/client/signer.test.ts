@@ -74,7 +74,8 @@ describe('createSigner("none")', () => {
 describe('createSigner("agi")', () => {
   const signer = createSigner('agi');
 
-  it.each(AGI_SIGNING_VECTORS.vectors.map((v, i) => [i, v] as const))(
+  // udcli sends no form body; the vectors with one are checked on src/spec/agi-signing.ts itself.
+  it.each(AGI_SIGNING_VECTORS.vectors.map((v, i) => [i, v] as const).filter(([, v]) => v.body.length === 0))(
     'reproduces agi vector %i: session and sig appended, the joined string and the sig',
     (_i, v) => {
       const { params, canonical, sortedValues } = signer.sign(v.sent_as, v.path, v.query, CLOCK, { session: v.session, key: v.key });
