@@ -43,7 +43,7 @@ describe('udcli products', () => {
     const table = await udcli(['products', 'list', UID, '-o', 'table']);
     expect(table.code, table.stderr).toBe(0);
     const header = table.stdout.split('\n')[0]!.toUpperCase();
-    for (const h of ['SKU', 'NAME', 'TYPE', 'QUANTITY', 'PRICE']) expect(header).toContain(h);
+    for (const h of ['SKU', 'NAME', 'TYPE', 'HELD', 'PRICE']) expect(header).toContain(h);
     for (const e of entries) {
       const line = table.stdout.split('\n').find((l) => l.includes(e.product.sku));
       expect(line, e.product.sku).toBeDefined();

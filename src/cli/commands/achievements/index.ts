@@ -23,6 +23,7 @@ export interface ListOptions extends TargetOptions {
   filter?: string;
   match?: string;
   all?: boolean;
+  started?: boolean;
 }
 
 export interface IncOptions extends TargetOptions {
@@ -70,9 +71,10 @@ export function register(program: Command, factory: Factory): void {
     .option('--filter <field>', 'parent, name, percent_complete, state or parent_id (with --match)')
     .option('--match <value>', 'value for --filter, e.g. --filter percent_complete --match ">=50"')
     .option('--all', 'every record, fetched 1000 at a time')
+    .option('--started', "hide the achievements the user has not started (rows in state 'Not Started')")
     .addHelpText(
       'after',
-      `\nExamples:\n  $ udcli achievements list ${UID}\n  $ udcli achievements list ${UID} --filter state --match Completed --order completed_date`,
+      `\nExamples:\n  $ udcli achievements list ${UID}\n  $ udcli achievements list ${UID} --started\n  $ udcli achievements list ${UID} --filter state --match Completed --order completed_date`,
     )
     .action(async (uid: string, opts: ListOptions) => {
       const { run } = await import('./list.js');

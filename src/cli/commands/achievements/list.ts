@@ -33,6 +33,11 @@ export async function run(factory: Factory, args: { uid: string }, opts: ListOpt
     throw new UsageError('--all fetches every record and cannot be combined with --limit or --offset');
   }
   rejectRawWithAll(factory, opts.all);
+  if (opts.started && factory.globals().raw) {
+    throw new UsageError('--raw prints the reply as received and cannot be combined with --started', {
+      hint: 'drop --raw, or filter on the server with --filter state --match Started',
+    });
+  }
 
   const settings = await factory.settings();
   const query: AchievementListQuery = { ...resolveParent(settings, opts) };
@@ -47,11 +52,24 @@ export async function run(factory: Factory, args: { uid: string }, opts: ListOpt
   const client = await factory.client();
   const out = await factory.output();
   if (opts.all) {
-    await out.list(allUserAchievements(client, uid, query), USER_ACHIEVEMENT_COLUMNS);
+    const all = allUserAchievements(client, uid, query);
+    await out.list(opts.started ? onlyStarted(all) : all, USER_ACHIEVEMENT_COLUMNS);
     return;
   }
   const reply = await out.spin('Fetching achievements', () => client.listUserAchievements(uid, query));
-  await printList(factory, reply, USER_ACHIEVEMENT_COLUMNS);
+  await printList(factory, opts.started ? { ...reply, payload: reply.payload.filter(isStarted) } : reply, USER_ACHIEVEMENT_COLUMNS);
+}
+
+/**
+ * The service lists every achievement of the game, those the user never touched in state
+ * `Not Started` (contract: Achievements); --started leaves those out, here, after the reply.
+ */
+export function isStarted(a: UserAchievement): boolean {
+  return String(a?.state ?? '').trim().toLowerCase() !== 'not started';
+}
+
+async function* onlyStarted(items: AsyncIterable<UserAchievement>): AsyncGenerator<UserAchievement> {
+  for await (const a of items) if (isStarted(a)) yield a;
 }
 
 /** Every record matching `query`, a page of 1000 at a time until a short page. */

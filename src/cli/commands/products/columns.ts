@@ -2,32 +2,54 @@ import type { Column } from '../../../output/types.js';
 import type { ProductEntry } from '../../../spec/types.js';
 import { cellText } from '../../args.js';
 
-/** Units held, from purchase.data.quantity; blank when the service sends `false` or nothing. */
+/**
+ * Units held of a consumable (contract: Products): purchase.data as a number, a numeric string,
+ * or an object with `quantity`/`qty`; undefined for anything else (`false`, `"active"`, nothing).
+ */
 export function quantityOf(entry: ProductEntry): number | undefined {
-  const data = entry?.purchase?.data;
-  if (data && typeof data === 'object' && 'quantity' in data) {
-    const q = Number((data as { quantity: unknown }).quantity);
-    if (Number.isFinite(q)) return q;
+  const data: unknown = entry?.purchase?.data;
+  const count = (v: unknown): number | undefined => {
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
+    return undefined;
+  };
+  if (data && typeof data === 'object') {
+    const record = data as Record<string, unknown>;
+    return count(record.quantity) ?? count(record.qty);
   }
-  return undefined;
+  return count(data);
+}
+
+/**
+ * Whether the user holds it: `yes` (an unlockable, or held with no count given), the units of a
+ * consumable (`17`), or `-` (not held: `success: false`, `data: false`, zero units).
+ */
+export function heldText(entry: ProductEntry): string {
+  const purchase = entry?.purchase;
+  if (!purchase || typeof purchase !== 'object') return '-';
+  const quantity = quantityOf(entry);
+  if (quantity !== undefined) return quantity > 0 ? String(quantity) : '-';
+  const success = purchase.success === true || purchase.success === ('true' as unknown) || purchase.success === (1 as unknown);
+  if (!success || purchase.data === false || purchase.data === null) return '-';
+  return 'yes';
 }
 
 export const PRODUCT_COLUMNS: ReadonlyArray<Column<ProductEntry>> = [
   { key: 'sku', header: 'SKU', cell: (e) => cellText(e?.product?.sku) },
   { key: 'name', header: 'NAME', cell: (e) => cellText(e?.product?.name) },
   { key: 'type', header: 'TYPE', cell: (e) => cellText(e?.product?.type) },
-  { key: 'quantity', header: 'QUANTITY', cell: (e) => cellText(quantityOf(e)) },
+  { key: 'held', header: 'HELD', cell: heldText },
   { key: 'price', header: 'PRICE', cell: (e) => cellText(e?.product?.price) },
 ];
 
 /**
- * What --fields picks from: the product's own fields and `quantity` at the top level (so
- * `--fields sku,quantity` means what it says), plus `purchase` and `product` as received.
+ * What --fields picks from: the product's own fields and `held` and `quantity` at the top
+ * level (so `--fields sku,held,quantity` means what it says), plus `purchase` and `product` as received.
  * Without --fields, entries are printed exactly as the service sent them.
  */
 export function fieldView(entry: ProductEntry): ProductEntry & Record<string, unknown> {
   const product = entry?.product && typeof entry.product === 'object' ? entry.product : {};
-  return { ...product, quantity: quantityOf(entry) ?? null, purchase: entry?.purchase, product: entry?.product } as ProductEntry &
+  return { ...product, held: heldText(entry), quantity: quantityOf(entry) ?? null, purchase: entry?.purchase, product: entry?.product } as ProductEntry &
     Record<string, unknown>;
 }
 
