@@ -144,6 +144,7 @@ _udcli_takes_value() {
     'udcli profile add --api-key') return 0 ;;
     'udcli profile add --signing-secret') return 0 ;;
     'udcli profile add --signing-scheme') return 0 ;;
+    'udcli profile add --verb-override') return 0 ;;
     'udcli profile add --game-id') return 0 ;;
     'udcli profile add --type') return 0 ;;
     'udcli profile add --cookie') return 0 ;;
@@ -195,7 +196,7 @@ _udcli_option_values() {
     'udcli products take --type') _udcli_words 'Game Website'; return ;;
     'udcli products take --journal') _udcli_files; return ;;
     'udcli audit --profile') _udcli_words "$(_udcli_profiles)"; return ;;
-    'udcli profile add --signing-scheme') _udcli_words 'hmac-sha256-v1 none'; return ;;
+    'udcli profile add --signing-scheme') _udcli_words 'agi hmac-sha256-v1 none'; return ;;
     'udcli profile add --type') _udcli_words 'Game Website'; return ;;
     'udcli sandbox start --db') _udcli_files; return ;;
     'udcli sandbox start --seed') _udcli_words 'demo none'; return ;;
@@ -236,7 +237,7 @@ _udcli_options() {
     'udcli user') own=(--username --public) ;;
     'udcli friends') own=(--limit --offset --page --all) ;;
     'udcli achievements defs') own=(--aid --developer-id --type) ;;
-    'udcli achievements list') own=(--game --type --developer-id --limit --offset --order --sort --filter --match --all) ;;
+    'udcli achievements list') own=(--game --type --developer-id --limit --offset --order --sort --filter --match --all --started) ;;
     'udcli achievements inc') own=(--game --type --by --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
     'udcli achievements set') own=(--game --type --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
     'udcli achievements reset') own=(--game --type --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
@@ -246,7 +247,7 @@ _udcli_options() {
     'udcli products take') own=(--game --type --qty --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile) ;;
-    'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --game-id --type --cookie --production --from-sandbox) ;;
+    'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --from-sandbox) ;;
     'udcli sandbox start') own=(--port --host --db --seed --token-ttl --rate-limit --detach) ;;
     'udcli sandbox exec') own=(--port --seed --token-ttl --rate-limit) ;;
     'udcli sandbox game set-uri') own=(--db --json) ;;
@@ -278,9 +279,9 @@ _udcli_argument_values() {
     'udcli profile show 0') _udcli_words "$(_udcli_profiles)" ;;
     'udcli profile remove 0') _udcli_words "$(_udcli_profiles)" ;;
     'udcli profile help 0') _udcli_words 'add list use show remove' ;;
-    'udcli config get 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme game_id type cookie production' ;;
-    'udcli config set 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme game_id type cookie production' ;;
-    'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme game_id type cookie production' ;;
+    'udcli config get 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production' ;;
+    'udcli config set 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production' ;;
+    'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production' ;;
     'udcli config help 0') _udcli_words 'get set unset path' ;;
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
     'udcli sandbox help 0') _udcli_words 'start exec game stop status reset info seed' ;;

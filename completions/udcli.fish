@@ -238,6 +238,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli profile add --signing-scheme'
             return 0
+        case 'udcli profile add --verb-override'
+            return 0
         case 'udcli profile add --game-id'
             return 0
         case 'udcli profile add --type'
@@ -446,6 +448,7 @@ complete -c udcli -n '__udcli_in "udcli achievements list"' -l sort -x -a 'asc d
 complete -c udcli -n '__udcli_in "udcli achievements list"' -l filter -x -a 'parent name percent_complete state parent_id' -d 'parent, name, percent_complete, state or parent_id (with --match)'
 complete -c udcli -n '__udcli_in "udcli achievements list"' -l match -x -d 'value for --filter, e.g. --filter percent_complete --match ">=50"'
 complete -c udcli -n '__udcli_in "udcli achievements list"' -l all -d 'every record, fetched 1000 at a time'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l started -d 'hide the achievements the user has not started (rows in state \'Not Started\')'
 
 # udcli achievements inc
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l game -x -d 'the game (default: the profile\'s game_id)'
@@ -530,8 +533,8 @@ complete -c udcli -n '__udcli_argument "udcli products help" 0' -a 'list give ta
 
 # udcli api
 complete -c udcli -n '__udcli_in "udcli api"' -s f -l field -x -d 'a query parameter (repeatable); api_key is added unless you give one'
-complete -c udcli -n '__udcli_in "udcli api"' -l sign -d 'sign the request (timestamp and signature) with the profile\'s signing secret'
-complete -c udcli -n '__udcli_in "udcli api"' -l dry-run -d 'print the request and the canonical string it would sign, secrets redacted; send nothing'
+complete -c udcli -n '__udcli_in "udcli api"' -l sign -d 'sign the request with the profile\'s signing_scheme (agi: the 401 challenge, then session and sig)'
+complete -c udcli -n '__udcli_in "udcli api"' -l dry-run -d 'print the request and what its scheme signs (agi: the sorted values and joined string), secrets redacted; send nothing'
 complete -c udcli -n '__udcli_argument "udcli api" 0' -a 'GET POST PUT DELETE'
 
 # udcli audit
@@ -552,7 +555,8 @@ complete -c udcli -n '__udcli_in "udcli profile add"' -l base-url -x -d 'service
 complete -c udcli -n '__udcli_in "udcli profile add"' -l site-url -x -d 'site hosting login and the token generator (default: the base URL)'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l api-key -x -d 'the game api key: 32 hex digits or a UUID'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l signing-secret -x -d 'secret for signed requests'
-complete -c udcli -n '__udcli_in "udcli profile add"' -l signing-scheme -x -a 'hmac-sha256-v1 none' -d 'hmac-sha256-v1 (default) or none'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l signing-scheme -x -a 'agi hmac-sha256-v1 none' -d 'agi (default, the platform\'s own), hmac-sha256-v1 or none'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l verb-override -x -d 'send PUT/DELETE as POST with method= (default: true under agi)'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l game-id -x -d 'default game for commands that take one'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l type -x -a 'Game Website' -d 'Game (default) or Website'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l cookie -x -d 'site session cookie for the token generator'
@@ -579,13 +583,13 @@ complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'path' -d 'Print 
 complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'help' -d 'show help for a command'
 
 # udcli config get
-complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme game_id type cookie production'
+complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production'
 
 # udcli config set
-complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme game_id type cookie production'
+complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production'
 
 # udcli config unset
-complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme game_id type cookie production'
+complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production'
 
 # udcli config help
 complete -c udcli -n '__udcli_argument "udcli config help" 0' -a 'get set unset path'

@@ -38,7 +38,10 @@ describe('doctor checks', () => {
   });
 
   it('signing: a secret is needed for hmac-sha256-v1 only, and shown redacted', () => {
-    const sandbox = resolveSettings({}, {}, { profiles: {} });
+    const builtIn = resolveSettings({}, {}, { profiles: {} });
+    // issue 9: agi, the default, needs no secret of ours.
+    expect(checkSigning({ ...builtIn, signingSecret: undefined }).status).toBe('ok');
+    const sandbox = { ...builtIn, signingScheme: 'hmac-sha256-v1' as const };
     expect(checkSigning(sandbox)).toEqual({ check: 'signing', status: 'ok', detail: 'hmac-sha256-v1 with signing_secret sand…0001' });
     expect(checkSigning({ ...sandbox, signingSecret: undefined }).status).toBe('fail');
     expect(checkSigning({ ...sandbox, signingScheme: 'none', signingSecret: undefined }).status).toBe('ok');

@@ -92,7 +92,7 @@ describe('the tree', () => {
     expect(option(list, '--sort')?.values).toEqual({ kind: 'choices', values: ['asc', 'desc'] });
     expect(option(list, '--order')?.values).toMatchObject({ kind: 'choices', values: expect.arrayContaining(['completed_date', 'name']) });
     expect(option(list, '--type')?.values).toEqual({ kind: 'choices', values: ['Game', 'Website'] });
-    expect(option(find('udcli profile add').options, '--signing-scheme')?.values).toEqual({ kind: 'choices', values: ['hmac-sha256-v1', 'none'] });
+    expect(option(find('udcli profile add').options, '--signing-scheme')?.values).toEqual({ kind: 'choices', values: ['agi', 'hmac-sha256-v1', 'none'] });
     expect(find('udcli completion').arguments[0]?.values).toEqual({ kind: 'choices', values: ['bash', 'zsh', 'fish'] });
     expect(find('udcli profile remove').aliases).toEqual(['rm']);
     expect(find('udcli profile use').arguments[0]?.values).toEqual({ kind: 'profiles' });
@@ -170,7 +170,7 @@ describe('bash completes', () => {
     expect(complete('udcli', 'achievements', 'list', 'uid', '--sort', '')).toEqual(['asc', 'desc']);
     expect(complete('udcli', 'achievements', 'list', '--order', 'c')).toEqual(['completed_date']);
     expect(complete('udcli', 'products', 'give', '--type', '')).toEqual(['Game', 'Website']);
-    expect(complete('udcli', 'profile', 'add', 'x', '--signing-scheme', '')).toEqual(['hmac-sha256-v1', 'none']);
+    expect(complete('udcli', 'profile', 'add', 'x', '--signing-scheme', '')).toEqual(['agi', 'hmac-sha256-v1', 'none']);
     expect(complete('udcli', 'sandbox', 'start', '--seed', '')).toEqual(['demo', 'none']);
     expect(complete('udcli', 'sandbox', 'seed', '--seed', '')).toEqual([]); // a number there
   });

@@ -258,9 +258,12 @@ describe('achievements errors', () => {
     expect(r.code).toBe(4);
   });
 
-  it('a wrong signing secret: exit 3, nothing changes', async () => {
+  // issue 9: only hmac-sha256-v1 has a secret of ours (agi's key comes from the server's challenge).
+  it('hmac-sha256-v1 with a wrong signing secret: exit 3, nothing changes', async () => {
     const before = (await record(counter.developer_id))?.current_value;
-    const r = await udcli(['achievements', 'inc', UID, counter.developer_id], { env: { UDCLI_SIGNING_SECRET: 'not-the-secret' } });
+    const r = await udcli(['achievements', 'inc', UID, counter.developer_id], {
+      env: { UDCLI_SIGNING_SCHEME: 'hmac-sha256-v1', UDCLI_SIGNING_SECRET: 'not-the-secret' },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/signature/);
     expect((await record(counter.developer_id))?.current_value).toBe(before);

@@ -70,9 +70,12 @@ describe('udcli api', () => {
     expect(json<Envelope<{ uid: string }>>(b).payload.uid).toBe(UID);
   });
 
-  it('PUT --sign --dry-run prints the request and the canonical string, secrets redacted, and sends nothing', async () => {
+  // issue 9: agi is the default; the canonical string is hmac-sha256-v1's (agi: test/e2e/agi.test.ts).
+  const HMAC = { env: { UDCLI_SIGNING_SCHEME: 'hmac-sha256-v1' } };
+
+  it('hmac: PUT --sign --dry-run prints the request and the canonical string, secrets redacted, and sends nothing', async () => {
     const before = await currentValue();
-    const r = await udcli(['api', 'PUT', ACH_PATH, ...putFields(), '--sign', '--dry-run']);
+    const r = await udcli(['api', 'PUT', ACH_PATH, ...putFields(), '--sign', '--dry-run'], HMAC);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n').map((l) => l.trim());
     expect(lines[0]).toMatch(new RegExp(`^PUT http://127\\.0\\.0\\.1:\\d+/services/rest/v1/${ACH_PATH.replaceAll('.', '\\.')}\\?`));
@@ -88,8 +91,8 @@ describe('udcli api', () => {
     expect(await currentValue()).toBe(before);
   });
 
-  it('--dry-run --json prints the prepared request as an object', async () => {
-    const r = await udcli(['api', 'PUT', ACH_PATH, ...putFields(), '--sign', '--dry-run', '--json']);
+  it('hmac: --dry-run --json prints the prepared request as an object', async () => {
+    const r = await udcli(['api', 'PUT', ACH_PATH, ...putFields(), '--sign', '--dry-run', '--json'], HMAC);
     expect(r.code, r.stderr).toBe(0);
     const shown = json<{ method: string; url: string; canonical: string }>(r);
     expect(shown.method).toBe('PUT');
@@ -107,11 +110,12 @@ describe('udcli api', () => {
     expect(await currentValue()).toBe(before + 1);
   });
 
-  it('an unsigned PUT: the error envelope on stdout, exit 3, nothing changes', async () => {
+  it('an unsigned PUT: the challenge envelope on stdout, exit 3, nothing changes', async () => {
     const before = await currentValue();
     const r = await udcli(['api', 'PUT', ACH_PATH, ...putFields()]);
     expect(r.code).toBe(3);
-    expect(json<Envelope>(r)).toMatchObject({ code: 403, payload: null });
+    // issue 9: under agi the sandbox answers an unsigned change with the 401 challenge (was 403).
+    expect(json<Envelope>(r)).toMatchObject({ code: 401, payload: { session: expect.stringMatching(/^[0-9a-f]{32}$/), key: expect.stringMatching(/^[0-9a-f]{32}$/) } });
     expect(r.stderr).toMatch(/signature required/);
     expect(await currentValue()).toBe(before);
   });

@@ -171,7 +171,7 @@ describe('profiles and config', () => {
       site_url: 'http://127.0.0.1:9000',
       api_key: DEMO.game.apiKey,
       signing_secret: DEMO.game.signingSecret,
-      signing_scheme: 'hmac-sha256-v1',
+      signing_scheme: 'agi',
       game_id: DEMO.game.id,
       type: 'Game',
     });
@@ -279,7 +279,7 @@ describe('doctor', () => {
     ]);
     expect(checks[1]!.detail).toBe(
       'sandbox: base_url from env UDCLI_BASE_URL; site_url from env UDCLI_SITE_URL; api_key from env UDCLI_API_KEY; ' +
-        'signing_secret from env UDCLI_SIGNING_SECRET; signing_scheme, type, production from default; game_id from env UDCLI_GAME_ID',
+        'signing_secret from env UDCLI_SIGNING_SECRET; signing_scheme, verb_override, type, production from default; game_id from env UDCLI_GAME_ID',
     );
     expect(r.stdout).not.toContain(DEMO.game.apiKey);
 
