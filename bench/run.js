@@ -352,7 +352,7 @@ async function main(args) {
       log(`batch: ${n} users at concurrency ${CONCURRENCY}, ${s.runs} runs a side`);
       const r = await interleaved(
         { runs: s.runs, warmup: s.warmup },
-        () => node('ref/batch.js', [join(BENCH, 'ref/batch.js'), sandbox.url, demo.game.apiKey, demo.game.signingSecret, demo.game.id, COUNTER, file, String(CONCURRENCY)], { stdoutFile: refOut, rssFile }),
+        () => node('ref/batch.js', [join(BENCH, 'ref/batch.js'), sandbox.url, demo.game.apiKey, demo.game.id, COUNTER, file, String(CONCURRENCY)], { stdoutFile: refOut, rssFile }),
         () => udcli(['achievements', 'inc', `@${file}`, COUNTER, '--concurrency', String(CONCURRENCY)], { stdoutFile: outFile, rssFile }),
       );
       const okLines = readFileSync(outFile, 'utf8').split('\n').filter((l) => l.includes('"status":"ok"')).length;
@@ -360,10 +360,10 @@ async function main(args) {
       const tput = (/** @type {{ ms: number }[]} */ xs) => xs.map((x) => (n * 1000) / x.ms);
       rows.push(row({
         id: 'batch',
-        what: `udcli achievements inc @FILE (${n.toLocaleString('en')} users, concurrency ${CONCURRENCY})`,
+        what: `udcli achievements inc @FILE under agi (${n.toLocaleString('en')} users, concurrency ${CONCURRENCY})`,
         unit: 'users/s',
         kind: 'throughput',
-        refLabel: 'undici script, same signed PUTs',
+        refLabel: 'undici script, same agi exchange (unsigned POST, 401 challenge, signed retry)',
         refSamples: tput(r.ref),
         udcliSamples: tput(r.udcli),
         target: { op: '>=', value: 0.85 },
