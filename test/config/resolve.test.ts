@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConfigData } from '../../src/config/file.js';
+import { parseConfigData, type ConfigData } from '../../src/config/file.js';
 import { activeProfileName, builtInSandboxUrl, resolveSettings } from '../../src/config/resolve.js';
 import { UsageError } from '../../src/errors.js';
 import { DEFAULT_SANDBOX_URL, DEMO } from '../../src/spec/demo.js';
@@ -57,6 +57,10 @@ describe('per-key precedence: flag > env > profile > default', () => {
     const off = resolveSettings({}, {}, { ...config, profiles: { ...config.profiles, work: { ...config.profiles.work, verb_override: false } } });
     expect(off).toMatchObject({ signingScheme: 'agi', verbOverride: false });
     expect(() => resolveSettings({}, { UDCLI_SIGNING_SCHEME: 'md5' }, config)).toThrow(/invalid UDCLI_SIGNING_SCHEME "md5": expected agi, hmac-sha256-v1, none/);
+    // A hand-edited profile: one line naming the file, profile and key (a UsageError: exit 2).
+    expect(() => parseConfigData({ profiles: { x: { signing_scheme: 'md5' } } }, '/cfg/config.json')).toThrow(
+      'config file /cfg/config.json has profile "x" with invalid signing_scheme "md5": expected agi, hmac-sha256-v1, none',
+    );
   });
 
   it('lets the environment override the profile and a flag override both', () => {
