@@ -132,3 +132,23 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(undefined, ctx.nowMs)).toBeUndefined();
   });
 });
+
+describe('signature hints follow the signing scheme', () => {
+  const refusal = (code: number, message: string) => reply(code, JSON.stringify({ version: 1, code, message, payload: null }));
+  const hint = (code: number, message: string, scheme?: 'agi' | 'hmac-sha256-v1' | 'none') =>
+    (thrown(() => readEnvelope(refusal(code, message), { ...ctx, ...(scheme ? { scheme } : {}) })) as ApiError).hint;
+
+  it('agi has no secret of ours: never tells the user to check one', () => {
+    expect(hint(401, 'bad signature', 'agi')).toBe("the server did not accept the agi signature: check signing_scheme (`udcli profile show`)");
+    expect(hint(403, 'signature required', 'agi')).toMatch(/^this server wants hmac-sha256-v1 signatures/);
+    for (const [code, message] of [[401, 'bad signature'], [401, 'stale session'], [403, 'signature required']] as const) {
+      expect(hint(code, message, 'agi')).not.toMatch(/signing_secret/);
+    }
+  });
+
+  it('hmac-sha256-v1 points at the secret and the clock; none at choosing a scheme', () => {
+    expect(hint(403, 'bad signature', 'hmac-sha256-v1')).toBe("check the profile's signing_secret and signing_scheme (`udcli profile show`)");
+    expect(hint(403, 'stale timestamp', 'hmac-sha256-v1')).toMatch(/clock/);
+    expect(hint(403, 'signature required', 'none')).toMatch(/signing_scheme agi/);
+  });
+});
