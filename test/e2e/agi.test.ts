@@ -61,6 +61,17 @@ describe('agi is the default scheme', () => {
     expect(json(r)).toMatchObject({ signing_scheme: 'agi', verb_override: true });
   });
 
+  it('profile add --signing-scheme / --verb-override; profile show says which', async () => {
+    const add = await env.run(['profile', 'add', 'hm', '--base-url', env.sandbox.url, '--signing-scheme', 'hmac-sha256-v1']);
+    expect(add.code, add.stderr).toBe(0);
+    expect(json(await env.run(['profile', 'show', 'hm', '--json']))).toMatchObject({ signing_scheme: 'hmac-sha256-v1', verb_override: false });
+    const add2 = await env.run(['profile', 'add', 'ag', '--base-url', env.sandbox.url, '--verb-override', 'false']);
+    expect(add2.code, add2.stderr).toBe(0);
+    expect(json(await env.run(['profile', 'show', 'ag', '--json']))).toMatchObject({ signing_scheme: 'agi', verb_override: false });
+    const bad = await env.run(['profile', 'add', 'bad', '--base-url', env.sandbox.url, '--signing-scheme', 'md5']);
+    expect(bad).toMatchObject({ code: 2, stderr: 'udcli: invalid --signing-scheme "md5": expected agi, hmac-sha256-v1, none\n' });
+  });
+
   it('api --sign --dry-run shows the sorted values and the joined string with a placeholder session and key', async () => {
     const r = await env.runChecked([
       'api', 'PUT', `achievements/user/${DEMO_PLAYER}.json`, '-f', 'pid=1001', '-f', 'developer_id=LEVEL_10', '-f', 'increment=1', '--sign', '--dry-run',
