@@ -11,6 +11,7 @@ import { envelope, formatOfPath } from './http/envelope.js';
 import { ApiFailure, fail, shown } from './http/failure.js';
 import { allowedMethods, apiPathMatcher, registerApiRoutes, sendFailure } from './http/pipeline.js';
 import { splitTarget } from './http/query.js';
+import { createChallengeStore, type ChallengeStore } from './http/challenges.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerPlayRoutes } from './routes/play.js';
@@ -30,10 +31,12 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** The database `udcli sandbox game set-uri` uses without --db (for the play page's hint); default from the environment. */
   defaultDbPath?: string;
+  /** The agi challenge store; tests hand in one that issues the worked examples' sessions and keys. */
+  challenges?: ChallengeStore;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
-/** Bodies are never read (parameters go in the query), but bounded all the same. */
+/** Bodies are bounded: parameters go in the query; only a form body's fields are read (agi signs them). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const MAX_PARAM_LENGTH = 256;
 
@@ -93,14 +96,19 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     },
   });
 
-  // Parameters travel in the query string; any body, of any content type, is read (bounded) and ignored.
+  // Parameters travel in the query string. A form body (the platform's SDK sends its PUTs as
+  // form-encoded POSTs) is kept as text: agi signs its fields. Any other body is read (bounded) and ignored.
   app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, _body, done) => done(null, undefined));
 
   registerApiRoutes(app, API_ROUTES, {
     repos: db.repos,
     clock,
     rateLimiter: rateLimit === undefined ? null : createRateLimiter(rateLimit),
+    challenges: options.challenges ?? createChallengeStore(),
   });
   const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };
   registerSiteRoutes(app, siteDeps);

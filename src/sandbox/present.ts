@@ -4,18 +4,22 @@ import type {
   AchievementUpdate,
   AuthenticatedUser,
   ProductEntry,
+  Purchase,
   User,
   UserAchievement,
 } from '../spec/types.js';
-import type { DefinitionRecord, ProgressResult, UserAchievementRecord } from './repositories/achievements.js';
+import type { DefinitionRecord, ListedAchievement, ProgressResult } from './repositories/achievements.js';
 import type { HeldProduct } from './repositories/products.js';
 import type { UserRecord } from './repositories/users.js';
 import { formatDateTime, formatNullableDateTime } from './time.js';
 
 export const AVATAR_SIZE = 96;
+/** avatar_med and avatar_lg (contract: Users). */
+export const AVATAR_MED_SIZE = 100;
+export const AVATAR_LG_SIZE = 200;
 
-export function avatarUrl(origin: string, uid: string): string {
-  return `${origin}/avatars/${uid}.svg?size=${AVATAR_SIZE}`;
+export function avatarUrl(origin: string, uid: string, size: number = AVATAR_SIZE): string {
+  return `${origin}/avatars/${uid}.svg?size=${size}`;
 }
 
 export interface UserView {
@@ -29,7 +33,11 @@ export interface UserView {
 export function presentUser(user: UserRecord, view: UserView): User {
   const out: User = { uid: user.uid, username: user.username, avatar: avatarUrl(view.origin, user.uid) };
   if (view.full) {
+    out.avatar_med = avatarUrl(view.origin, user.uid, AVATAR_MED_SIZE);
+    out.avatar_lg = avatarUrl(view.origin, user.uid, AVATAR_LG_SIZE);
     out.gender = user.gender;
+    out.birthday = user.birthday;
+    out.premium = user.premium;
     out.created_on = String(user.createdOn);
   }
   if (view.playsGame !== null) out.plays_game = view.playsGame ? '1' : '0';
@@ -61,7 +69,7 @@ export function presentDefinition(def: DefinitionRecord): AchievementDefinition 
   };
 }
 
-export function presentUserAchievement(r: UserAchievementRecord): UserAchievement {
+export function presentUserAchievement(r: ListedAchievement): UserAchievement {
   return {
     id: r.id,
     uid: r.uid,
@@ -70,9 +78,9 @@ export function presentUserAchievement(r: UserAchievementRecord): UserAchievemen
     current_value: r.currentValue,
     percent_complete: r.percentComplete,
     state: r.state,
-    started_date: formatDateTime(r.startedOn),
+    started_date: formatNullableDateTime(r.startedOn),
     completed_date: formatNullableDateTime(r.completedOn),
-    updated_date: formatDateTime(r.updatedOn),
+    updated_date: formatNullableDateTime(r.updatedOn),
     developer_id: r.developerId,
     type: r.parentType,
     name: r.name,
@@ -81,17 +89,31 @@ export function presentUserAchievement(r: UserAchievementRecord): UserAchievemen
 }
 
 export function presentUpdate(r: ProgressResult): AchievementUpdate {
-  return { state: r.state, current_value: r.currentValue, percent_complete: r.percentComplete, developer_id: r.developerId };
+  return {
+    state: r.state,
+    current_value: r.currentValue,
+    percent_complete: r.percentComplete,
+    developer_id: r.developerId,
+    score_awarded: r.scoreAwarded,
+    already_completed: r.alreadyCompleted,
+    completed_date: formatNullableDateTime(r.completedOn),
+  };
 }
 
 function price(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }
 
+/** `purchase` of an entry (contract: Products): held unlockable "active", consumable units, else false. */
+function purchaseOf(held: HeldProduct, message: string): Purchase {
+  if (held.quantity < 1) return { success: false, data: false, message };
+  return { success: true, data: held.product.kind === 'consumable' ? held.quantity : 'active', message };
+}
+
 export function presentEntry(held: HeldProduct, message: string): ProductEntry {
   const p = held.product;
   return {
-    purchase: { success: true, data: { quantity: held.quantity }, message },
+    purchase: purchaseOf(held, message),
     product: {
       id: p.id,
       sku: p.sku,

@@ -156,17 +156,18 @@ export interface UserAchievementTarget {
   parentId: string;
 }
 
+/** `type` defaults to Game: the platform's SDK sends none (contract: Achievements). */
 function userAchievementTarget(q: Query, element: string): UserAchievementTarget {
   const uid = hexId('uid', element);
-  const type = q.get('type');
-  if (type === undefined) throw fail.missingParameter('type');
-  return { uid, parentType: parentTypeValue('type', type), parentId: parentIdValue('pid', q.get('pid')) };
+  return { uid, parentType: parentType(q), parentId: parentIdValue('pid', q.get('pid')) };
 }
 
 const ORDERS: readonly ListOrder[] = ['started_date', 'completed_date', 'state', 'parent_id', 'percent_complete', 'name'];
 const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_id'] as const;
 
-export interface UserAchievementsListParams extends UserAchievementTarget {
+/** The list as the SDK asks for it: `pid` may be left out and means the api_key's game. */
+export interface UserAchievementsListParams extends Omit<UserAchievementTarget, 'parentId'> {
+  parentId?: string;
   developerId?: string;
   filter?: ListFilter;
   order: ListOrder;
@@ -195,7 +196,12 @@ function listFilter(q: Query): ListFilter | undefined {
 }
 
 export function userAchievementsListParams(q: Query, element: string): UserAchievementsListParams {
-  const target = userAchievementTarget(q, element);
+  const uid = hexId('uid', element);
+  const type = parentType(q);
+  const pid = q.get('pid');
+  // Only a game has a default (the key's own); a website must be named.
+  if (pid === undefined && type === 'Website') throw fail.missingParameter('pid');
+  const target = { uid, parentType: type, ...(pid === undefined ? {} : { parentId: parentIdValue('pid', pid) }) };
   const devId = developerId(q, false);
   const orderValue = q.get('order') ?? 'started_date';
   const order = ORDERS.find((o) => o === orderValue);
@@ -258,8 +264,12 @@ export interface ProductsTarget {
   parentId: string;
 }
 
+/** The game: `parent_id`, or `game_id` as the platform's SDK names it (contract: Products). */
 function productsTarget(q: Query, element: string): ProductsTarget {
-  return { uid: hexId('uid', element), parentType: parentType(q), parentId: parentIdValue('parent_id', q.get('parent_id')) };
+  const uid = hexId('uid', element);
+  const type = parentType(q);
+  const given = q.getAny('parent_id', 'game_id');
+  return { uid, parentType: type, parentId: parentIdValue(given?.name ?? 'parent_id', given?.value) };
 }
 
 export interface ProductsListParams extends ProductsTarget {

@@ -63,18 +63,21 @@ export interface AchievementDefinition {
 
 export type UserAchievementState = 'Started' | 'Completed';
 
-/** Spec 2.7. Dates are `YYYY-MM-DD HH:MM:SS` (UTC in the sandbox); completed_date null until done. */
+/**
+ * Spec 2.7. Dates are `YYYY-MM-DD HH:MM:SS` (UTC in the sandbox); completed_date null until done.
+ * In a list, an achievement the user never touched is `Not Started` with null id and dates.
+ */
 export interface UserAchievement {
-  id: number;
+  id: number | null;
   uid: string;
   achievement_id: number;
   parent_id: string;
   current_value: number;
   percent_complete: number;
   state: string;
-  started_date: string;
+  started_date: string | null;
   completed_date: string | null;
-  updated_date: string;
+  updated_date: string | null;
   developer_id: string;
   type: ParentType;
   name: string;
@@ -94,8 +97,11 @@ export interface AchievementUpdate {
 /** Spec 2.9 */
 export interface Purchase {
   success: boolean;
-  /** The sandbox sends {quantity}; the real platform has been seen sending false. */
-  data: { quantity: number } | boolean | unknown;
+  /**
+   * Contract (Products): `"active"` for a held unlockable, the units of a consumable, `false`
+   * when not held; clients also meet objects such as `{quantity}` (tolerance).
+   */
+  data: unknown;
   message: string;
 }
 
@@ -107,7 +113,8 @@ export interface Product {
   type: string;
   price: string;
   display_order: number;
-  data: unknown[];
+  /** `[]`, or `{"consumable_qty": PACK}` for a consumable. */
+  data: unknown;
   media: { image: string };
   status: string;
   parent_type: string;

@@ -26,9 +26,17 @@ const completions = async (developerId: string) =>
 
 describe('increment', () => {
   it('creates the record at start_value, adds, and stays Started below the target', async () => {
-    expect(await record('DAILY_STREAK_7')).toBeUndefined();
+    expect(await record('DAILY_STREAK_7')).toMatchObject({ id: null, state: 'Not Started', current_value: 0, percent_complete: 0, started_date: null });
     const r = await put('DAILY_STREAK_7', ['increment', '3']);
-    expect(r.body.payload).toEqual({ state: 'Started', current_value: 3, percent_complete: 42.86, developer_id: 'DAILY_STREAK_7' });
+    expect(r.body.payload).toEqual({
+      state: 'Started',
+      current_value: 3,
+      percent_complete: 42.86,
+      developer_id: 'DAILY_STREAK_7',
+      score_awarded: 0,
+      already_completed: false,
+      completed_date: null,
+    });
     const stored = await record('DAILY_STREAK_7');
     expect(stored).toMatchObject({ state: 'Started', current_value: 3, completed_date: null, started_date: '2025-01-15 12:00:00' });
   });
@@ -37,7 +45,16 @@ describe('increment', () => {
     const before = await completions('DAILY_STREAK_7');
     sb.clock.advance(3600);
     const r = await put('DAILY_STREAK_7', ['increment', '4']);
-    expect(r.body.payload).toEqual({ state: 'Completed', current_value: 7, percent_complete: 100, developer_id: 'DAILY_STREAK_7' });
+    // The request that completes it is awarded the definition's score (DAILY_STREAK_7: 15).
+    expect(r.body.payload).toEqual({
+      state: 'Completed',
+      current_value: 7,
+      percent_complete: 100,
+      developer_id: 'DAILY_STREAK_7',
+      score_awarded: 15,
+      already_completed: false,
+      completed_date: '2025-01-15 13:00:00',
+    });
     const stored = await record('DAILY_STREAK_7');
     expect(stored).toMatchObject({ state: 'Completed', completed_date: '2025-01-15 13:00:00', started_date: '2025-01-15 12:00:00' });
     expect(await completions('DAILY_STREAK_7')).toBe(before + 1);
@@ -46,7 +63,14 @@ describe('increment', () => {
   it('once Completed, further increments change nothing: the value stays capped and completed_date is set once', async () => {
     sb.clock.advance(3600);
     const r = await put('DAILY_STREAK_7', ['increment', '5']);
-    expect(r.body.payload).toMatchObject({ state: 'Completed', current_value: 7, percent_complete: 100 });
+    expect(r.body.payload).toMatchObject({
+      state: 'Completed',
+      current_value: 7,
+      percent_complete: 100,
+      score_awarded: 0,
+      already_completed: true,
+      completed_date: '2025-01-15 13:00:00',
+    });
     const stored = await record('DAILY_STREAK_7');
     expect(stored?.completed_date).toBe('2025-01-15 13:00:00');
     expect(stored?.updated_date).toBe('2025-01-15 13:00:00');
@@ -69,14 +93,22 @@ describe('progress', () => {
 
   it('progress 1.0 completes with percent 100 and current_value = target (spec 3)', async () => {
     const r = await put('SPEED RUN/100%', ['progress', '1.0']);
-    expect(r.body.payload).toEqual({ state: 'Completed', current_value: 100, percent_complete: 100, developer_id: 'SPEED RUN/100%' });
+    expect(r.body.payload).toMatchObject({ state: 'Completed', current_value: 100, percent_complete: 100, developer_id: 'SPEED RUN/100%', score_awarded: 40 });
   });
 });
 
 describe('reset', () => {
   it('goes back to start_value, Started, completed_date null', async () => {
     const r = await put('DAILY_STREAK_7', ['reset', '1']);
-    expect(r.body.payload).toEqual({ state: 'Started', current_value: 0, percent_complete: 0, developer_id: 'DAILY_STREAK_7' });
+    expect(r.body.payload).toEqual({
+      state: 'Started',
+      current_value: 0,
+      percent_complete: 0,
+      developer_id: 'DAILY_STREAK_7',
+      score_awarded: 0,
+      already_completed: true,
+      completed_date: null,
+    });
     const stored = await record('DAILY_STREAK_7');
     expect(stored).toMatchObject({ state: 'Started', current_value: 0, completed_date: null, started_date: '2025-01-15 12:00:00' });
   });
@@ -88,11 +120,11 @@ describe('reset', () => {
     expect((await record('DAILY_STREAK_7'))?.completed_date).toBe(formatDateTime(Math.floor(sb.clock.ms / 1000)));
   });
 
-  it('resetting an achievement never started answers the start state and creates no record', async () => {
+  it('resetting an achievement never started answers Not Started and creates no record', async () => {
     const r = await put('SECRET_ROOM', ['reset', 'true']);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toEqual({ state: 'Started', current_value: 0, percent_complete: 0, developer_id: 'SECRET_ROOM' });
-    expect(await record('SECRET_ROOM')).toBeUndefined();
+    expect(r.body.payload).toMatchObject({ state: 'Not Started', current_value: 0, percent_complete: 0, developer_id: 'SECRET_ROOM', score_awarded: 0 });
+    expect(await record('SECRET_ROOM')).toMatchObject({ id: null, state: 'Not Started' });
   });
 });
 
@@ -102,7 +134,7 @@ describe('delete', () => {
     const was = await record('COLLECT_1000_GEMS');
     const r = await api<UserAchievement>(sb.url, 'DELETE', PATH, [...game, ['developer_id', 'COLLECT_1000_GEMS']]);
     expect(r.body.payload).toEqual(was);
-    expect(await record('COLLECT_1000_GEMS')).toBeUndefined();
+    expect(await record('COLLECT_1000_GEMS')).toMatchObject({ id: null, state: 'Not Started', current_value: 0 });
     expect(await completions('COLLECT_1000_GEMS')).toBe(before - 1);
   });
 

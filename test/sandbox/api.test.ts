@@ -54,10 +54,17 @@ describe('users (4.5)', () => {
       uid: PLAYER,
       username: 'demo_player',
       avatar: expect.stringMatching(new RegExp(`/avatars/${PLAYER}\\.svg\\?size=\\d+$`)),
+      // The extra fields the platform's SDK shows (contract: Users).
+      avatar_med: expect.stringMatching(new RegExp(`/avatars/${PLAYER}\\.svg\\?size=100$`)),
+      avatar_lg: expect.stringMatching(new RegExp(`/avatars/${PLAYER}\\.svg\\?size=200$`)),
       gender: 'male',
+      birthday: '1990-04-12',
+      premium: true,
       created_on: String(Date.UTC(2020, 2, 14, 12) / 1000),
       plays_game: '1',
     });
+    const carol = await api<User>(sb.url, 'GET', `/users/${CAROL}.json`);
+    expect(carol.body.payload).toMatchObject({ birthday: '0000-00-00', premium: false });
   });
 
   it('says plays_game "0" for a user who never played the game', async () => {
@@ -212,14 +219,14 @@ describe('achievement definitions (4.7)', () => {
     expect(byAid.body.payload).toEqual(gems.body.payload);
     const hidden = await api(sb.url, 'GET', '/achievements/1001.json', [['developer_id', 'BETA_TESTER']]);
     expect(hidden.status).toBe(404);
-    const otherGame = await api(sb.url, 'GET', '/achievements/1002.json', [['aid', String(gems.body.payload![0]!.id)]]);
+    const otherGame = await api(sb.url, 'GET', '/achievements/1002.json', [['aid', String(gems.body.payload![0]!.id)]], DEMO.secondGame.apiKey);
     expect(otherGame.status).toBe(404);
   });
 
-  it('answers 404 for an unknown game and for a Website parent that does not exist', async () => {
+  it('answers 403 for a game other than the key\'s own, and 404 for a Website parent that does not exist', async () => {
     const r = await api(sb.url, 'GET', '/achievements/9999.json');
-    expect(r.status).toBe(404);
-    expect(r.body.message).toBe('not found: game 9999');
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('forbidden: this api_key belongs to game 1001');
     const web = await api(sb.url, 'GET', '/achievements/1001.json', [['type', 'Website']]);
     expect(web.body.message).toBe('not found: website 1001');
   });
@@ -229,7 +236,8 @@ describe('user achievements (4.3)', () => {
   it('lists progress with every field, newest start first by default', async () => {
     const r = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), game);
     const list = r.body.payload!;
-    expect(list.map((a) => a.developer_id)).toEqual(['LEVEL_10', 'COLLECT_1000_GEMS', 'FIRST_WIN']);
+    // Every Active achievement: the three started, newest first, then those never started.
+    expect(list.map((a) => a.developer_id)).toEqual(['LEVEL_10', 'COLLECT_1000_GEMS', 'FIRST_WIN', 'SPEED RUN/100%', 'DAILY_STREAK_7', 'SECRET_ROOM']);
     expect(list[2]).toEqual({
       id: expect.any(Number),
       uid: PLAYER,
@@ -249,11 +257,42 @@ describe('user achievements (4.3)', () => {
     expect(list[1]).toMatchObject({ state: 'Started', current_value: 250, percent_complete: 25, completed_date: null });
     // LEVEL_10 runs from 1 to 10: value 4 is 3/9 of the way.
     expect(list[0]).toMatchObject({ current_value: 4, percent_complete: 33.33 });
+    expect(list[4]).toEqual({
+      id: null,
+      uid: PLAYER,
+      achievement_id: expect.any(Number),
+      parent_id: '1001',
+      current_value: 0,
+      percent_complete: 0,
+      state: 'Not Started',
+      started_date: null,
+      completed_date: null,
+      updated_date: null,
+      developer_id: 'DAILY_STREAK_7',
+      type: 'Game',
+      name: 'Faithful',
+      target_value: 7,
+    });
+  });
+
+  it('lists as the platform\'s SDK asks: api_key alone means type Game and the key\'s game', async () => {
+    const bare = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER));
+    expect(bare.status).toBe(200);
+    const full = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), game);
+    expect(bare.body.payload).toEqual(full.body.payload);
+    const ofPuzzleLab = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [], DEMO.secondGame.apiKey);
+    expect(ofPuzzleLab.body.payload!.map((a) => [a.developer_id, a.state])).toEqual([['FIRST_SOLVE', 'Not Started'], ['PUZZLE_MASTER', 'Not Started']]);
   });
 
   it('orders and sorts by each allowed column', async () => {
+    const rows = async (order: string, sort: string) =>
+      (await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [...game, ['order', order], ['sort', sort]])).body.payload!;
     const names = async (order: string, sort: string) =>
-      (await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [...game, ['order', order], ['sort', sort]])).body.payload!.map((a) => a.developer_id);
+      (await rows(order, sort)).filter((a) => a.state !== 'Not Started').map((a) => a.developer_id);
+    // Never started (no dates) comes last either way.
+    for (const sort of ['asc', 'desc']) {
+      expect((await rows('started_date', sort)).slice(3).map((a) => a.state)).toEqual(['Not Started', 'Not Started', 'Not Started']);
+    }
     expect(await names('started_date', 'asc')).toEqual(['FIRST_WIN', 'COLLECT_1000_GEMS', 'LEVEL_10']);
     expect(await names('percent_complete', 'desc')).toEqual(['FIRST_WIN', 'LEVEL_10', 'COLLECT_1000_GEMS']);
     expect(await names('name', 'asc')).toEqual(['FIRST_WIN', 'COLLECT_1000_GEMS', 'LEVEL_10']); // First Victory, Gem Hoarder, Seasoned Adventurer
@@ -274,16 +313,18 @@ describe('user achievements (4.3)', () => {
     const ids = async (filter: string, match: string) =>
       (await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [...game, ['filter', filter], ['match', match], ['sort', 'asc']])).body.payload!.map((a) => a.developer_id);
     expect(await ids('name', 'hoard')).toEqual(['COLLECT_1000_GEMS']);
-    expect(await ids('parent', 'demo q')).toHaveLength(3);
+    expect(await ids('parent', 'demo q')).toHaveLength(6);
     expect(await ids('parent', 'puzzle')).toEqual([]);
     expect(await ids('state', 'Completed')).toEqual(['FIRST_WIN']);
     expect(await ids('state', 'completed')).toEqual([]);
-    expect(await ids('parent_id', '1001')).toHaveLength(3);
+    expect(await ids('state', 'Not Started')).toEqual(['SPEED RUN/100%', 'DAILY_STREAK_7', 'SECRET_ROOM']);
+    expect(await ids('parent_id', '1001')).toHaveLength(6);
     expect(await ids('percent_complete', '100')).toEqual(['FIRST_WIN']);
     expect(await ids('percent_complete', '>=33.33')).toEqual(['FIRST_WIN', 'LEVEL_10']);
-    expect(await ids('percent_complete', '<30')).toEqual(['COLLECT_1000_GEMS']);
+    const notStarted = ['SPEED RUN/100%', 'DAILY_STREAK_7', 'SECRET_ROOM'];
+    expect(await ids('percent_complete', '<30')).toEqual(['COLLECT_1000_GEMS', ...notStarted]);
     expect(await ids('percent_complete', '>25')).toEqual(['FIRST_WIN', 'LEVEL_10']);
-    expect(await ids('percent_complete', '<=25')).toEqual(['COLLECT_1000_GEMS']);
+    expect(await ids('percent_complete', '<=25')).toEqual(['COLLECT_1000_GEMS', ...notStarted]);
   });
 
   it('narrows to one achievement with developer_id, or its alias dev_id', async () => {
@@ -296,7 +337,15 @@ describe('user achievements (4.3)', () => {
   it('increments (signed), answering the update result of spec 2.8', async () => {
     const r = await signedApi<AchievementUpdate>(sb, 'PUT', ua(ALICE), [...game, ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '10']]);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toEqual({ state: 'Started', current_value: 10, percent_complete: 1, developer_id: 'COLLECT_1000_GEMS' });
+    expect(r.body.payload).toEqual({
+      state: 'Started',
+      current_value: 10,
+      percent_complete: 1,
+      developer_id: 'COLLECT_1000_GEMS',
+      score_awarded: 0,
+      already_completed: false,
+      completed_date: null,
+    });
   });
 
   it('accepts dev_id as the alias of developer_id on PUT', async () => {
@@ -309,31 +358,50 @@ describe('user achievements (4.3)', () => {
     const del = await api<UserAchievement>(sb.url, 'DELETE', ua(CAROL), [...game, ['developer_id', 'SECRET_ROOM']]);
     expect(del.status).toBe(200);
     expect(del.body.payload).toMatchObject({ uid: CAROL, developer_id: 'SECRET_ROOM', state: 'Completed', current_value: 1, percent_complete: 100 });
-    expect((await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), game)).body.payload).toEqual([]);
+    const after = (await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), game)).body.payload!;
+    expect(after.find((a) => a.developer_id === 'SECRET_ROOM')).toMatchObject({ id: null, state: 'Not Started' });
     const again = await api(sb.url, 'DELETE', ua(CAROL), [...game, ['developer_id', 'SECRET_ROOM']]);
     expect(again.status).toBe(404);
     expect(again.body.message).toMatch(/^not found: user achievement/);
   });
 
-  it('honours the method override on GET and POST: POST method=delete deletes, GET method=get lists', async () => {
+  it('honours the method override: POST method=delete deletes, GET method=get lists, GET method=put is 405', async () => {
     await signedApi(sb, 'PUT', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN'], ['increment', '1']]);
     const viaGet = await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), [...game, ['method', 'get']]);
-    expect(viaGet.body.payload!.map((a) => a.developer_id)).toEqual(['FIRST_WIN']);
+    expect(viaGet.body.payload!.filter((a) => a.state !== 'Not Started').map((a) => a.developer_id)).toEqual(['FIRST_WIN']);
     const del = await api<UserAchievement>(sb.url, 'POST', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN'], ['method', 'DELETE']]);
     expect(del.status).toBe(200);
     expect(del.body.payload?.developer_id).toBe('FIRST_WIN');
-    const put = await signedApi<AchievementUpdate>(sb, 'PUT', ua(CAROL), [['method', 'Put'], ...game, ['developer_id', 'FIRST_WIN'], ['increment', '1']], { sentAs: 'GET' });
+    // A GET never changes state, whatever it says (a link, a prefetch): 405, signed or not.
+    const params: Array<[string, string]> = [['method', 'Put'], ...game, ['developer_id', 'FIRST_WIN'], ['increment', '1']];
+    const viaGetPut = await signedApi<AchievementUpdate>(sb, 'PUT', ua(CAROL), params, { sentAs: 'GET' });
+    expect(viaGetPut.status).toBe(405);
+    expect(viaGetPut.body.message).toBe('method not allowed: GET with method=Put (send it as POST)');
+    expect((await api(sb.url, 'GET', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN'], ['method', 'delete']])).status).toBe(405);
+    expect((await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN']])).body.payload![0]?.state).toBe('Not Started');
+    const put = await signedApi<AchievementUpdate>(sb, 'PUT', ua(CAROL), params, { sentAs: 'POST' });
     expect(put.status).toBe(200);
     expect(put.body.payload?.state).toBe('Completed');
   });
 });
 
 describe('products (4.4)', () => {
-  it('lists what the user holds (quantity >= 1) with the entry shape of the contract', async () => {
+  const skusOf = (list: ProductEntry[]) => list.map((e) => [e.product.sku, e.purchase.success, e.purchase.data]);
+
+  it('lists every active product of the game, held or not, with the entry shape of the contract', async () => {
     const r = await api<ProductEntry[]>(sb.url, 'GET', products(PLAYER), [['parent_id', '1001']]);
-    expect(r.body.payload).toHaveLength(1);
-    expect(r.body.payload![0]).toEqual({
-      purchase: { success: true, data: { quantity: 1 }, message: expect.any(String) },
+    // demo_player holds the sword (an unlockable) and 250 gems (a consumable in two pack sizes).
+    expect(skusOf(r.body.payload!)).toEqual([
+      ['gold-pack_10', false, false],
+      ['sword-of-dawn', true, 'active'],
+      ['xp-boost', false, false],
+      ['héros+épée', false, false],
+      ['gems:100', true, 250],
+      ['gems:500', true, 250],
+      ['dragon-mount', false, false],
+    ]);
+    expect(r.body.payload![1]).toEqual({
+      purchase: { success: true, data: 'active', message: 'held' },
       product: {
         id: expect.any(Number),
         sku: 'sword-of-dawn',
@@ -351,38 +419,85 @@ describe('products (4.4)', () => {
         updated_on: '2014-02-01 00:00:00',
       },
     });
+    expect(r.body.payload![4]).toMatchObject({
+      purchase: { success: true, data: 250, message: 'holds 250 units' },
+      product: { sku: 'gems:100', type: 'consumable', data: { consumable_qty: 100 } },
+    });
+    expect(r.body.payload![0]!.purchase).toEqual({ success: false, data: false, message: 'not held' });
+  });
+
+  it('names the game game_id, as the platform\'s SDK does', async () => {
+    const bySdk = await api<ProductEntry[]>(sb.url, 'GET', products(PLAYER), [['game_id', '1001']]);
+    const bySpec = await api<ProductEntry[]>(sb.url, 'GET', products(PLAYER), [['parent_id', '1001']]);
+    expect(bySdk.status).toBe(200);
+    expect(bySdk.body.payload).toEqual(bySpec.body.payload);
+    const both = await api(sb.url, 'GET', products(PLAYER), [['game_id', '1001'], ['parent_id', '1001']]);
+    expect(both.status).toBe(400);
+    const neither = await api(sb.url, 'GET', products(PLAYER));
+    expect(neither.body.message).toBe('missing parameter: parent_id');
   });
 
   it('grants with an unsigned POST and counts the units as sold', async () => {
     const r = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '3']]);
     expect(r.status).toBe(200);
-    expect(r.body.payload?.purchase.data).toEqual({ quantity: 3 });
+    expect(r.body.payload?.purchase).toEqual({ success: true, data: 3, message: 'granted 3 units; holds 3 units' });
     expect(r.body.payload?.product).toMatchObject({ sku: 'xp-boost', sold: 5 });
     const again = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '2'], ['type', 'Game']]);
-    expect(again.body.payload?.purchase.data).toEqual({ quantity: 5 });
+    expect(again.body.payload?.purchase.data).toBe(5);
   });
 
-  it('increments and decrements with a signed PUT; quantity 0 drops out of the list', async () => {
+  it('an unlockable is held once: a second grant changes nothing and says so', async () => {
+    const first = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '1']]);
+    expect(first.body.payload?.purchase).toEqual({ success: true, data: 'active', message: 'granted; held' });
+    expect(first.body.payload?.product.sold).toBe(1);
+    const again = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '3'], ['increment', 'true']]);
+    expect(again.body.payload?.purchase).toEqual({ success: true, data: 'active', message: 'already held' });
+    expect(again.body.payload?.product.sold).toBe(1);
+    const twice = await signedApi(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '2'], ['decrement', 'true']]);
+    expect(twice.status).toBe(409);
+    const take = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '1'], ['decrement', 'true']]);
+    expect(take.body.payload?.purchase).toEqual({ success: false, data: false, message: 'removed; not held' });
+    const notHeld = await signedApi(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '1'], ['decrement', 'true']]);
+    expect(notHeld.status).toBe(409);
+  });
+
+  it('a consumable is counted in units on its base: any pack, the base or BASE:N names it', async () => {
+    const gems = (sku: string, qty: string, dir: string) =>
+      signedApi<ProductEntry>(sb, 'PUT', products(DAVE), [['parent_id', '1001'], ['sku', sku], ['qty', qty], [dir, 'true']]);
+    expect((await gems('gems:500', '500', 'increment')).body.payload?.purchase.data).toBe(500);
+    const byBase = await gems('gems', '30', 'decrement');
+    expect(byBase.body.payload).toMatchObject({ purchase: { data: 470 }, product: { sku: 'gems:100' } });
+    expect((await gems('gems:7', '70', 'decrement')).body.payload?.purchase.data).toBe(400);
+    const list = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [['parent_id', '1001'], ['sku', 'gems']]);
+    expect(skusOf(list.body.payload!)).toEqual([['gems:100', true, 400], ['gems:500', true, 400]]);
+    const tooMany = await gems('gems:100', '401', 'decrement');
+    expect(tooMany.status).toBe(409);
+    expect(tooMany.body.message).toBe('insufficient quantity: holds 400, cannot take 401');
+  });
+
+  it('increments and decrements with a signed PUT; at 0 the product is listed as not held', async () => {
     const base: Array<[string, string]> = [['parent_id', '1001'], ['sku', 'gold-pack_10'], ['qty', '4']];
     const inc = await signedApi<ProductEntry>(sb, 'PUT', products(DAVE), [...base, ['increment', 'true']]);
-    expect(inc.body.payload?.purchase.data).toEqual({ quantity: 4 });
+    expect(inc.body.payload?.purchase.data).toBe(4);
     const dec = await signedApi<ProductEntry>(sb, 'PUT', products(DAVE), [...base, ['decrement', 'true']]);
     expect(dec.status).toBe(200);
-    expect(dec.body.payload?.purchase.data).toEqual({ quantity: 0 });
-    const list = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [['parent_id', '1001']]);
-    expect(list.body.payload).toEqual([]);
+    expect(dec.body.payload?.purchase).toMatchObject({ success: false, data: false });
+    const list = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [['parent_id', '1001'], ['sku', 'gold-pack_10']]);
+    expect(skusOf(list.body.payload!)).toEqual([['gold-pack_10', false, false]]);
   });
 
-  it('narrows the list to one sku; an unknown sku is 404', async () => {
+  it('narrows the list to one sku; an unknown sku is 404; another game is 403', async () => {
     const one = await api<ProductEntry[]>(sb.url, 'GET', products(uidForUsername('bob')), [['parent_id', '1001'], ['sku', 'gold-pack_10']]);
-    expect(one.body.payload!.map((e) => [e.product.sku, e.purchase.data])).toEqual([['gold-pack_10', { quantity: 30 }]]);
+    expect(skusOf(one.body.payload!)).toEqual([['gold-pack_10', true, 30]]);
     const notHeld = await api<ProductEntry[]>(sb.url, 'GET', products(uidForUsername('bob')), [['parent_id', '1001'], ['sku', 'xp-boost']]);
-    expect(notHeld.body.payload).toEqual([]);
+    expect(skusOf(notHeld.body.payload!)).toEqual([['xp-boost', false, false]]);
     const unknown = await api(sb.url, 'GET', products(PLAYER), [['parent_id', '1001'], ['sku', 'nope']]);
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe('not found: product nope of game 1001');
     const otherGame = await api(sb.url, 'POST', products(PLAYER), [['parent_id', '1002'], ['sku', 'xp-boost'], ['qty', '1']]);
-    expect(otherGame.status).toBe(404);
+    expect(otherGame.status).toBe(403);
+    const unknownInOwnGame = await api(sb.url, 'POST', products(PLAYER), [['parent_id', '1002'], ['sku', 'xp-boost'], ['qty', '1']], DEMO.secondGame.apiKey);
+    expect(unknownInOwnGame.status).toBe(404);
   });
 
   it('handles a non-ASCII SKU end to end', async () => {

@@ -70,7 +70,7 @@ describe('concurrent writes', () => {
     expect(takes.filter((s) => s === 200)).toHaveLength(50);
     expect(takes.filter((s) => s === 409)).toHaveLength(10);
     const left = await api<ProductEntry[]>(sb.url, 'GET', path, [['parent_id', '1001'], ['sku', 'xp-boost']]);
-    expect(left.body.payload).toEqual([]);
+    expect(left.body.payload!.map((e) => e.purchase)).toMatchObject([{ success: false, data: false }]);
   });
 });
 
@@ -79,7 +79,7 @@ describe('409 insufficient quantity', () => {
     const bob = uidForUsername('bob');
     const path = `/products/user/${bob}.json`;
     const before = await api<ProductEntry[]>(sb.url, 'GET', path, [['parent_id', '1001'], ['sku', 'gold-pack_10']]);
-    expect(before.body.payload![0]!.purchase.data).toEqual({ quantity: 30 });
+    expect(before.body.payload![0]!.purchase.data).toBe(30);
     const r = await signedApi<ProductEntry>(sb, 'PUT', path, [['parent_id', '1001'], ['sku', 'gold-pack_10'], ['qty', '31'], ['decrement', 'true']]);
     expect(r.status).toBe(409);
     expect(r.body).toMatchObject({ code: 409, payload: null, message: expect.stringMatching(/^insufficient quantity/) });

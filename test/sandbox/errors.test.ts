@@ -33,15 +33,16 @@ async function stillAnswers() {
 
 describe('400 missing parameter: NAME', () => {
   it.each([
-    ['user achievements without type', 'GET', UA, [['pid', '1001']], 'missing parameter: type'],
-    ['user achievements without pid', 'GET', UA, [['type', 'Game']], 'missing parameter: pid'],
+    // type defaults to Game, and a Game's list to the key's game (the SDK sends neither); a website must be named.
+    ['user achievements of a website without pid', 'GET', UA, [['type', 'Website']], 'missing parameter: pid'],
+    ['DELETE user achievements without pid', 'DELETE', UA, [['developer_id', 'FIRST_WIN']], 'missing parameter: pid'],
     ['DELETE without developer_id', 'DELETE', UA, game, 'missing parameter: developer_id'],
     ['products without parent_id', 'GET', PRODUCTS, [], 'missing parameter: parent_id'],
     ['POST products without sku', 'POST', PRODUCTS, [['parent_id', '1001'], ['qty', '1']], 'missing parameter: sku'],
     ['POST products without qty', 'POST', PRODUCTS, [['parent_id', '1001'], ['sku', 'xp-boost']], 'missing parameter: qty'],
     ['authenticate without user_id', 'GET', '/authenticate/user.json', [['auth_token', 'a'.repeat(32)]], 'missing parameter: user_id'],
     ['authenticate without auth_token', 'GET', '/authenticate/user.json', [['user_id', PLAYER]], 'missing parameter: auth_token'],
-    ['an empty value counts as missing', 'GET', UA, [['type', ''], ['pid', '1001']], 'missing parameter: type'],
+    ['an empty value counts as missing', 'DELETE', UA, [['type', 'Game'], ['pid', ''], ['developer_id', 'FIRST_WIN']], 'missing parameter: pid'],
   ] as const)('%s', async (_name, method, path, params, message) => {
     expectError(await api(sb.url, method, path, params.map(([n, v]) => [n, v])), 400, message);
   });
@@ -128,16 +129,43 @@ describe('401 api_key', () => {
   });
 });
 
+describe('403 forbidden: a key acts on its own game only', () => {
+  const FORBIDDEN = 'forbidden: this api_key belongs to game 1001';
+  it.each([
+    ['definitions of another game', 'GET', '/achievements/1002.json', []],
+    ['definitions of an unknown game', 'GET', '/achievements/4242.json', []],
+    ['user achievements list', 'GET', UA, [['pid', '1002']]],
+    ['user achievements DELETE', 'DELETE', UA, [['pid', '1002'], ['developer_id', 'FIRST_SOLVE']]],
+    ['products list by parent_id', 'GET', PRODUCTS, [['parent_id', '1002']]],
+    ['products list by game_id', 'GET', PRODUCTS, [['game_id', '1002']]],
+    ['products grant', 'POST', PRODUCTS, [['parent_id', '1002'], ['sku', 'hint-pack_5'], ['qty', '1']]],
+  ] as const)('%s', async (_name, method, path, params) => {
+    expectError(await api(sb.url, method, path, params.map(([n, v]) => [n, v])), 403, FORBIDDEN);
+  });
+
+  it('a signed change naming another game changes nothing', async () => {
+    const list = () => api<Array<{ purchase: { data: unknown } }>>(sb.url, 'GET', PRODUCTS, [['parent_id', '1002']], DEMO.secondGame.apiKey);
+    const before = (await list()).body;
+    const put = await signedApi(sb, 'PUT', PRODUCTS, [['parent_id', '1002'], ['sku', 'hint-pack_5'], ['qty', '1'], ['increment', 'true']]);
+    expectError(put, 403, FORBIDDEN);
+    const inc = await signedApi(sb, 'PUT', UA, [['type', 'Game'], ['pid', '1002'], ['developer_id', 'FIRST_SOLVE'], ['increment', '1']]);
+    expectError(inc, 403, FORBIDDEN);
+    expect((await list()).body).toEqual(before);
+    const solved = await api<Array<{ state: string }>>(sb.url, 'GET', UA, [['developer_id', 'FIRST_SOLVE']], DEMO.secondGame.apiKey);
+    expect(solved.body.payload![0]?.state).toBe('Not Started');
+  });
+});
+
 describe('404 not found: WHAT', () => {
   it.each([
     ['user', 'GET', `/friends/${'f'.repeat(32)}.json`, [], 'not found: user'],
     ['user by name', 'GET', '/users/nobody_here.json', [['username', '1']], 'not found: user'],
-    ['game of definitions', 'GET', '/achievements/4242.json', [], 'not found: game 4242'],
-    ['game of user achievements', 'GET', UA, [['type', 'Game'], ['pid', '4242']], 'not found: game 4242'],
+    ['website of definitions', 'GET', '/achievements/4242.json', [['type', 'Website']], 'not found: website 4242'],
+    ['website of user achievements', 'GET', UA, [['type', 'Website'], ['pid', '4242']], 'not found: website 4242'],
     ['achievement', 'DELETE', UA, [...game, ['developer_id', 'NO_SUCH']], 'not found: achievement NO_SUCH'],
     ['user achievement', 'DELETE', UA, [...game, ['developer_id', 'SECRET_ROOM']], 'not found: user achievement'],
     ['product', 'POST', PRODUCTS, [['parent_id', '1001'], ['sku', 'no-such-sku'], ['qty', '1']], 'not found: product no-such-sku'],
-    ['game of products', 'GET', PRODUCTS, [['parent_id', '4242']], 'not found: game 4242'],
+    ['website of products', 'GET', PRODUCTS, [['type', 'Website'], ['parent_id', '4242']], 'not found: website 4242'],
   ] as const)('%s', async (_name, method, path, params, message) => {
     expectError(await api(sb.url, method, path, params.map(([n, v]) => [n, v])), 404, message);
   });
@@ -168,6 +196,8 @@ describe('405 method not allowed', () => {
     ['PATCH on products', 'PATCH', PRODUCTS],
     ['OPTIONS on definitions', 'OPTIONS', '/achievements/1001.json'],
     ['override to PUT on the users service', 'GET', `/users/${PLAYER}.json?method=put`],
+    ['a GET overridden to PUT', 'GET', `${UA}?method=put`],
+    ['a GET overridden to DELETE', 'GET', `${PRODUCTS}?method=delete`],
   ])('%s', async (_name, method, path) => {
     const [p, q] = path.split('?');
     const params: Array<[string, string]> = q ? [q.split('=') as [string, string]] : [];

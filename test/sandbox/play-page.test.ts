@@ -39,7 +39,7 @@ beforeAll(async () => {
   // A second connection, as another process would have: the running sandbox must see its writes.
   const db = openDatabase(dbPath);
   try {
-    db.repos.games.insert({ ...NASTY_GAME, type: 'Game', launchable: false, contentUri: null, createdOn: 1_700_000_000 });
+    db.repos.games.insert({ ...NASTY_GAME, type: 'Game', launchable: false, contentUri: null, signing: 'agi', createdOn: 1_700_000_000 });
     db.repos.users.insert({ uid: uidForUsername(NASTY_USER), username: NASTY_USER, gender: 'unspecified', createdOn: 1_700_000_000 });
   } finally {
     db.close();

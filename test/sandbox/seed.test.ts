@@ -41,7 +41,7 @@ describe('demo seed', () => {
     const dump = () => {
       const db = openDatabase(':memory:');
       seedDemo(db);
-      const rows = ['users', 'friendships', 'plays', 'achievements', 'user_achievements', 'products', 'user_products'].map((t) =>
+      const rows = ['users', 'friendships', 'plays', 'achievements', 'user_achievements', 'products', 'holdings'].map((t) =>
         db.sqlite.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all(),
       );
       db.close();

@@ -1,4 +1,7 @@
-/** hmac-sha256-v1 as the sandbox checks it: the shared vectors, the clock window, partner keys. */
+/**
+ * hmac-sha256-v1 as the sandbox checks it: the shared vectors, the clock window, partner keys,
+ * and which games accept it (1001 both schemes, 1002 agi only). agi itself: agi-signing.test.ts.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/spec/demo.js';
 import { uidForUsername } from '../../src/spec/ids.js';
@@ -31,25 +34,25 @@ describe('the shared signing vectors verify against the sandbox (clock at the ve
   it('vector 0: PUT increment FIRST_WIN', async () => {
     const r = await sendVector<AchievementUpdate>(sb, vectors[0]!);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toEqual({ state: 'Completed', current_value: 1, percent_complete: 100, developer_id: 'FIRST_WIN' });
+    expect(r.body.payload).toMatchObject({ state: 'Completed', current_value: 1, percent_complete: 100, developer_id: 'FIRST_WIN' });
   });
 
   it('vector 1: PUT progress 0.5 with a developer_id full of reserved characters', async () => {
     const r = await sendVector<AchievementUpdate>(sb, vectors[1]!);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toEqual({ state: 'Started', current_value: 50, percent_complete: 50, developer_id: 'SPEED RUN/100%' });
+    expect(r.body.payload).toMatchObject({ state: 'Started', current_value: 50, percent_complete: 50, developer_id: 'SPEED RUN/100%' });
   });
 
   it('vector 2: POST with method=put (the effective method is signed) resets FIRST_WIN', async () => {
     const r = await sendVector<AchievementUpdate>(sb, vectors[2]!);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toEqual({ state: 'Started', current_value: 0, percent_complete: 0, developer_id: 'FIRST_WIN' });
+    expect(r.body.payload).toMatchObject({ state: 'Started', current_value: 0, percent_complete: 0, developer_id: 'FIRST_WIN' });
   });
 
   it('vector 3: PUT products increment gold-pack_10 by 3', async () => {
     const r = await sendVector<ProductEntry>(sb, vectors[3]!);
     expect(r.status).toBe(200);
-    expect(r.body.payload.purchase.data).toEqual({ quantity: 3 });
+    expect(r.body.payload.purchase).toMatchObject({ success: true, data: 3 });
   });
 
   it('vector 4: PUT products decrement of a non-ASCII SKU', async () => {
@@ -57,7 +60,7 @@ describe('the shared signing vectors verify against the sandbox (clock at the ve
     expect(grant.status).toBe(200);
     const r = await sendVector<ProductEntry>(sb, vectors[4]!);
     expect(r.status).toBe(200);
-    expect(r.body.payload.purchase.data).toEqual({ quantity: 0 });
+    expect(r.body.payload.purchase).toMatchObject({ success: false, data: false });
   });
 
   it('a vector replayed with one parameter changed is a bad signature', async () => {
@@ -89,12 +92,30 @@ describe('signature rules', () => {
     await sb.close();
   });
 
-  it('requires a signature on achievement PUTs and product PUTs', async () => {
+  it('requires a signature on achievement PUTs and product PUTs: unsigned, a game accepting agi answers the challenge', async () => {
     for (const [path, params] of [[UA, inc], [PRODUCTS, give]] as const) {
       const r = await api(sb.url, 'PUT', path, [...params, ['timestamp', String(Math.floor(sb.clock.ms / 1000))]]);
-      expect(r.status).toBe(403);
-      expect(r.body).toMatchObject({ code: 403, payload: null, message: expect.stringMatching(/^signature required/) });
+      expect(r.status).toBe(401);
+      expect(r.body).toMatchObject({ code: 401, message: 'signature required', payload: { session: expect.stringMatching(/^[0-9a-f]{32}$/) } });
     }
+  });
+
+  it('a game that accepts hmac-sha256-v1 only answers an unsigned PUT with 403 saying what to send', async () => {
+    sb.db.repos.games.insert({ id: 'hm1', type: 'Game', name: 'Hmac Only', launchable: false, contentUri: null, signing: 'hmac-sha256-v1', createdOn: 0 });
+    const key = 'ab'.repeat(16);
+    sb.db.repos.games.insertApiKey({ apiKey: key, gameId: 'hm1', signingSecret: 'hm1-secret', partner: false, label: '', createdOn: 0 });
+    sb.db.repos.achievements.insertDefinition({
+      parentId: 'hm1', developerId: 'ONE', name: 'One', description: '', adminDescription: '', icon: '', startValue: 0, targetValue: 3,
+      score: 1, state: 'Active', tags: {}, createdOn: 0, updatedOn: 0,
+    });
+    const params: Array<[string, string]> = [['pid', 'hm1'], ['developer_id', 'ONE'], ['increment', '1']];
+    const unsigned = await api(sb.url, 'PUT', UA, params, key);
+    expect(unsigned.status).toBe(403);
+    expect(unsigned.body).toMatchObject({ payload: null, message: 'signature required (this game accepts hmac-sha256-v1 only: send timestamp and signature)' });
+    const agiTry = await api(sb.url, 'PUT', UA, [...params, ['session', 'ab'.repeat(16)], ['sig', 'cd'.repeat(16)]], key);
+    expect(agiTry.status).toBe(403);
+    const signed = await signedApi(sb, 'PUT', UA, params, { key, secret: 'hm1-secret' });
+    expect(signed.status).toBe(200);
   });
 
   it('rejects a wrong signature, one made with another key’s secret, and a signature without timestamp', async () => {
@@ -145,8 +166,8 @@ describe('signature rules', () => {
     expect(partnerInc.status).toBe(200);
     expect(partnerInc.body.payload?.developer_id).toBe('DAILY_STREAK_7');
     const partnerGive = await api(sb.url, 'PUT', PRODUCTS, give, DEMO.partner.apiKey);
-    expect(partnerGive.status).toBe(403);
-    expect(partnerGive.body.message).toMatch(/^signature required/);
+    expect(partnerGive.status).toBe(401);
+    expect(partnerGive.body.message).toBe('signature required');
   });
 
   it('checks a partner’s signature when one is sent, against the partner key’s own secret', async () => {
@@ -157,16 +178,13 @@ describe('signature rules', () => {
     expect(gameSecret.body.message).toBe('bad signature');
   });
 
-  it('a key signs with its own secret for its own game', async () => {
-    const r = await signedApi<AchievementUpdate>(
-      sb,
-      'PUT',
-      UA,
-      [['type', 'Game'], ['pid', '1002'], ['developer_id', 'PUZZLE_MASTER'], ['increment', '5']],
-      { key: DEMO.secondGame.apiKey, secret: DEMO.secondGame.signingSecret },
-    );
-    expect(r.status).toBe(200);
-    expect(r.body.payload).toMatchObject({ current_value: 5, percent_complete: 10 });
+  it('game 1002 accepts agi only: a right hmac signature gets the agi challenge and changes nothing', async () => {
+    const params: Array<[string, string]> = [['type', 'Game'], ['pid', '1002'], ['developer_id', 'PUZZLE_MASTER'], ['increment', '5']];
+    const r = await signedApi<AchievementUpdate>(sb, 'PUT', UA, params, { key: DEMO.secondGame.apiKey, secret: DEMO.secondGame.signingSecret });
+    expect(r.status).toBe(401);
+    expect(r.body).toMatchObject({ message: 'signature required (this game accepts agi only)', payload: { session: expect.any(String), key: expect.any(String) } });
+    const list = await api<Array<{ state: string }>>(sb.url, 'GET', UA, [['developer_id', 'PUZZLE_MASTER']], DEMO.secondGame.apiKey);
+    expect(list.body.payload![0]!.state).toBe('Not Started');
   });
 
   it('does not require a signature on GET, POST grants or DELETE', async () => {

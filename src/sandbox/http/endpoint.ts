@@ -3,6 +3,7 @@
  * be signed, how its parameters are checked (schemas.ts) and the handler. The pipeline
  * (pipeline.ts) runs these steps in one fixed order for every request.
  */
+import type { ParentType } from '../../spec/types.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
 import type { Query } from './query.js';
@@ -29,20 +30,37 @@ export interface HandlerResult {
 
 export const ok = (payload: unknown): HandlerResult => ({ message: 'OK', payload });
 
+/** The game (or website) a request names. */
+export interface ParentRef {
+  type: ParentType;
+  id: string;
+}
+
 export interface Endpoint<P, K extends KeyRule> {
   apiKey: K;
   signature: SignatureRule;
   /** Checks the query and the path element (before `.json`); throws a 400 ApiFailure. */
   params(query: Query, element: string): P;
+  /**
+   * The parent the request names, for the cross-game check (a key acts on its own game only);
+   * undefined when it names none and the key's game is meant.
+   */
+  parentOf?(params: P): ParentRef | undefined;
   /** Throws ApiFailure for 404/409; returns the payload. */
   handle(ctx: HandlerContext<K>, params: P): HandlerResult;
+}
+
+/** A checked request: the parent it names and the handler to run. */
+export interface PreparedRequest {
+  parent: ParentRef | undefined;
+  run(ctx: HandlerContext): HandlerResult;
 }
 
 /** An endpoint with its parameter type hidden: validation returns the handler to run. */
 export interface BoundEndpoint {
   apiKey: KeyRule;
   signature: SignatureRule;
-  prepare(query: Query, element: string): (ctx: HandlerContext) => HandlerResult;
+  prepare(query: Query, element: string): PreparedRequest;
 }
 
 export function endpoint<P, K extends KeyRule>(e: Endpoint<P, K>): BoundEndpoint {
@@ -51,8 +69,11 @@ export function endpoint<P, K extends KeyRule>(e: Endpoint<P, K>): BoundEndpoint
     signature: e.signature,
     prepare(query, element) {
       const params = e.params(query, element);
-      // The pipeline guarantees a key when the rule is 'required'.
-      return (ctx) => e.handle(ctx as HandlerContext<K>, params);
+      return {
+        parent: e.parentOf?.(params),
+        // The pipeline guarantees a key when the rule is 'required'.
+        run: (ctx) => e.handle(ctx as HandlerContext<K>, params),
+      };
     },
   };
 }

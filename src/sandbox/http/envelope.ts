@@ -4,7 +4,7 @@ import { ENVELOPE_VERSION, type Envelope } from '../../spec/types.js';
 export type Format = 'json' | 'xml';
 
 export function envelope<T>(code: number, message: string, payload: T | null): Envelope<T> {
-  return { version: ENVELOPE_VERSION, code, message, payload: code === 200 ? payload : null };
+  return { version: ENVELOPE_VERSION, code, message, payload };
 }
 
 export function contentType(format: Format): string {

@@ -2,6 +2,7 @@
  * The errors a request can end in, one per row of the contract's error table. Thrown anywhere
  * in the pipeline; the app turns them into the envelope (HTTP status = code, payload null).
  */
+import type { AgiChallenge } from '../../spec/agi-signing.js';
 import { TIMESTAMP_WINDOW_SECONDS } from '../../spec/signing.js';
 
 export class ApiFailure extends Error {
@@ -9,6 +10,8 @@ export class ApiFailure extends Error {
     readonly code: number,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    /** Null on every error but the agi challenge, which carries {session, key}. */
+    readonly payload: unknown = null,
   ) {
     super(message);
     this.name = 'ApiFailure';
@@ -28,12 +31,19 @@ export const fail = {
   missingApiKey: () => new ApiFailure(401, 'missing api_key'),
   invalidApiKey: () => new ApiFailure(401, 'invalid api_key'),
   signatureRequired: (why?: string) => new ApiFailure(403, `signature required${why ? ` (${why})` : ''}`),
-  badSignature: () => new ApiFailure(403, 'bad signature'),
+  badSignature: (why?: string) => new ApiFailure(403, `bad signature${why ? ` (${why})` : ''}`),
+  /** The agi challenge: HTTP 401 with a fresh {session, key} to sign the retry with. */
+  challenge: (reason: 'signature required' | 'bad signature' | 'stale session', challenge: AgiChallenge, why?: string) =>
+    new ApiFailure(401, `${reason}${why ? ` (${why})` : ''}`, {}, { session: challenge.session, key: challenge.key }),
+  forbiddenGame: (gameId: string) => new ApiFailure(403, `forbidden: this api_key belongs to game ${gameId}`),
   staleTimestamp: (skewSeconds: number) =>
     new ApiFailure(403, `stale timestamp: ${skewSeconds} s from the server clock (window ${TIMESTAMP_WINDOW_SECONDS} s)`),
   notFound: (what: string) => new ApiFailure(404, `not found: ${what}`),
   methodNotAllowed: (method: string, allowed: readonly string[]) =>
     new ApiFailure(405, `method not allowed: ${shown(method, 16)} (allowed: ${allowed.join(', ')})`, { allow: allowed.join(', ') }),
+  /** A GET never changes state, whatever its `method` says: links and prefetches are safe. */
+  overrideOnGet: (override: string, allowed: readonly string[]) =>
+    new ApiFailure(405, `method not allowed: GET with method=${shown(override, 16)} (send it as POST)`, { allow: allowed.join(', ') }),
   insufficientQuantity: (held: number, wanted: number) =>
     new ApiFailure(409, `insufficient quantity: holds ${held}, cannot take ${wanted}`),
   payloadTooLarge: () => new ApiFailure(413, 'request too large'),

@@ -1,7 +1,8 @@
 /**
  * The one request pipeline of `/services/rest/v1`, in this order:
  *   path (404) → method and `method` override (405) → rate limit (429) → api_key (401)
- *   → parameters (400) → signature (403) → handler (404, 409) → envelope (JSON or XML).
+ *   → parameters (400) → the key's own game (403) → signature (401 challenge, 403)
+ *   → handler (404, 409) → envelope (JSON or XML).
  * Every ApiFailure becomes the envelope with HTTP status = code; anything else goes to the
  * app's error handler (500 `internal error`, no details to the client).
  */
@@ -11,10 +12,11 @@ import { API_PREFIX } from '../../spec/types.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
 import { toUnixSeconds, type Clock } from '../time.js';
-import type { ApiMethod, ApiRoute, BoundEndpoint, KeyRule } from './endpoint.js';
+import type { ApiMethod, ApiRoute, BoundEndpoint, KeyRule, ParentRef } from './endpoint.js';
 import { contentType, envelope, serialize, type Format } from './envelope.js';
 import { ApiFailure, fail, shown } from './failure.js';
 import { parseQuery, splitTarget, type Query } from './query.js';
+import type { ChallengeStore } from './challenges.js';
 import type { RateLimiter } from './rate-limit.js';
 import { verifySignature } from './signature.js';
 
@@ -22,6 +24,7 @@ export interface PipelineDeps {
   repos: Repositories;
   clock: Clock;
   rateLimiter: RateLimiter | null;
+  challenges: ChallengeStore;
 }
 
 /** Methods routed to the pipeline; others known to Node get 405 from the not-found handler. */
@@ -37,22 +40,38 @@ export function sendEnvelope(reply: FastifyReply, format: Format, code: number, 
 
 export function sendFailure(reply: FastifyReply, format: Format, failure: ApiFailure): FastifyReply {
   for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
-  return sendEnvelope(reply, format, failure.code, failure.message, null);
+  return sendEnvelope(reply, format, failure.code, failure.message, failure.payload);
 }
 
 export function allowedMethods(route: ApiRoute): ApiMethod[] {
   return Object.keys(route.methods) as ApiMethod[];
 }
 
-/** The verb the request means: the `method` override (GET/POST only) or the HTTP verb. */
-function effectiveMethod(httpMethod: string, query: Query): string {
+/**
+ * The verb the request means: the `method` override or the HTTP verb. Only a POST may become a
+ * PUT or DELETE (as the platform's SDK sends them); a GET saying so is 405, so that a link or a
+ * prefetch never changes state.
+ */
+function effectiveMethod(httpMethod: string, query: Query, route: ApiRoute): string {
   if (!query.has('method')) return httpMethod === 'HEAD' ? 'GET' : httpMethod;
   const override = query.get('method') ?? '';
   if (httpMethod !== 'GET' && httpMethod !== 'POST') {
     throw fail.invalidParameter('method', 'the override is accepted on GET and POST requests only');
   }
   if (!/^(get|put|delete)$/i.test(override)) throw fail.invalidParameter('method', 'expected get, put or delete');
-  return override.toUpperCase();
+  const method = override.toUpperCase();
+  if (httpMethod === 'GET' && method !== 'GET') throw fail.overrideOnGet(override, allowedMethods(route));
+  return method;
+}
+
+/** A key acts on its own game only: naming another one changes nothing (contract: errors). */
+function checkOwnGame(parent: ParentRef | undefined, key: ApiKeyWithGame | null): void {
+  if (parent && key && parent.type === 'Game' && parent.id !== key.gameId) throw fail.forbiddenGame(key.gameId);
+}
+
+/** Form-body fields of a form-encoded POST (signed under agi); null for any other body. */
+function formBody(body: unknown): Query | null {
+  return typeof body === 'string' && body !== '' ? parseQuery(body) : null;
 }
 
 function resolveApiKey(rule: KeyRule, query: Query, repos: Repositories): ApiKeyWithGame | null {
@@ -98,7 +117,7 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
         throw fail.notFound(`path ${shown(path)}`);
       }
       const query = parseQuery(rawQuery);
-      const method = effectiveMethod(request.method, query);
+      const method = effectiveMethod(request.method, query, route);
       const ep: BoundEndpoint | undefined = route.methods[method as ApiMethod];
       if (!ep) throw fail.methodNotAllowed(method, allowedMethods(route));
 
@@ -108,10 +127,11 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
         if (retryAfter !== null) throw fail.rateLimited(retryAfter);
       }
       const apiKey = resolveApiKey(ep.apiKey, query, deps.repos);
-      const run = ep.prepare(query, element);
-      const now = toUnixSeconds(nowMs);
-      verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, query }, now);
-      const result = run({ repos: deps.repos, apiKey, now, origin: originOf(request) });
+      const prepared = ep.prepare(query, element);
+      checkOwnGame(prepared.parent, apiKey);
+      const body = formBody(request.body);
+      verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, query, body }, { nowMs, challenges: deps.challenges });
+      const result = prepared.run({ repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: originOf(request) });
       return sendEnvelope(reply, format, 200, result.message, result.payload);
     } catch (error) {
       if (error instanceof ApiFailure) return sendFailure(reply, format, error);

@@ -1,4 +1,10 @@
-/** Checks hmac-sha256-v1 signatures (contract: Signatures) with the shared signing code. */
+/**
+ * Checks signed requests (contract: Signatures) with the shared signing code. Each game accepts
+ * `agi` (the platform's challenge scheme), `hmac-sha256-v1` (ours) or both: a request carrying
+ * `sig`/`session` is checked as agi, one carrying `signature` as hmac, and one carrying neither
+ * gets the agi challenge (or, on an hmac-only game, a 403 saying what to send).
+ */
+import { AGI_SESSION_PARAM, AGI_SIG_PARAM, agiSignature } from '../../spec/agi-signing.js';
 import {
   canonicalString,
   hmacSha256Hex,
@@ -8,6 +14,7 @@ import {
   TIMESTAMP_WINDOW_SECONDS,
 } from '../../spec/signing.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
+import type { ChallengeStore } from './challenges.js';
 import type { SignatureRule } from './endpoint.js';
 import { fail } from './failure.js';
 import type { Query } from './query.js';
@@ -18,16 +25,52 @@ export interface SignedRequest {
   /** The path exactly as sent (still percent-encoded). */
   path: string;
   query: Query;
+  /** Form-body fields (application/x-www-form-urlencoded), signed under agi; empty when none. */
+  body: Query | null;
 }
 
-export function verifySignature(rule: SignatureRule, key: ApiKeyWithGame | null, request: SignedRequest, nowSeconds: number): void {
+export interface SigningClock {
+  nowMs: number;
+  challenges: ChallengeStore;
+}
+
+export function verifySignature(rule: SignatureRule, key: ApiKeyWithGame | null, request: SignedRequest, clock: SigningClock): void {
   if (rule === 'none') return;
   if (!key) throw fail.missingApiKey();
-  const signature = request.query.get(SIGNATURE_PARAM);
-  if (signature === undefined) {
-    if (rule === 'partner-may-omit' && key.partner) return;
-    throw fail.signatureRequired(`send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`);
+  const accepts = key.game.signing;
+  const { query } = request;
+  const agiGiven = query.has(AGI_SIG_PARAM) || query.has(AGI_SESSION_PARAM);
+  const hmacGiven = query.has(SIGNATURE_PARAM);
+  if (agiGiven && accepts !== 'hmac-sha256-v1') return verifyAgi(key, request, clock);
+  if (hmacGiven && accepts !== 'agi') return verifyHmac(key, request, Math.floor(clock.nowMs / 1000));
+  if (!agiGiven && !hmacGiven && rule === 'partner-may-omit' && key.partner) return;
+  if (accepts === 'hmac-sha256-v1') {
+    throw fail.signatureRequired(`this game accepts hmac-sha256-v1 only: send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`);
   }
+  throw fail.challenge('signature required', clock.challenges.issue(key.apiKey, clock.nowMs), hmacGiven ? 'this game accepts agi only' : undefined);
+}
+
+function verifyAgi(key: ApiKeyWithGame, request: SignedRequest, { nowMs, challenges }: SigningClock): void {
+  const fresh = () => challenges.issue(key.apiKey, nowMs);
+  const session = request.query.get(AGI_SESSION_PARAM);
+  if (session === undefined) throw fail.challenge('signature required', fresh(), `${AGI_SIG_PARAM} without ${AGI_SESSION_PARAM}`);
+  // Taken out before anything else: a session signs one request, whatever its outcome.
+  const challenge = challenges.take(session, key.apiKey, nowMs);
+  if (!challenge) throw fail.challenge('stale session', fresh(), 'unknown, used or expired: sign again with this one');
+  const sig = request.query.get(AGI_SIG_PARAM);
+  if (sig === undefined) throw fail.challenge('signature required', fresh(), `${AGI_SESSION_PARAM} without ${AGI_SIG_PARAM}`);
+  const expected = agiSignature({
+    ...challenge,
+    path: request.path,
+    query: request.query.pairs,
+    ...(request.body ? { body: request.body.pairs } : {}),
+  });
+  if (!signaturesEqual(expected, sig)) throw fail.challenge('bad signature', fresh());
+}
+
+function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: number): void {
+  const signature = request.query.get(SIGNATURE_PARAM);
+  if (signature === undefined) throw fail.signatureRequired(`send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`);
   const timestampText = request.query.get(TIMESTAMP_PARAM);
   if (timestampText === undefined) throw fail.missingParameter(TIMESTAMP_PARAM);
   if (!/^\d{1,12}$/.test(timestampText)) throw fail.invalidParameter(TIMESTAMP_PARAM, 'expected Unix time in seconds');

@@ -1,5 +1,6 @@
 /** Every migration, in order. `PRAGMA user_version` records the last one applied. */
 import * as initial from './001-initial.js';
+import * as platform from './002-platform.js';
 
 export interface Migration {
   version: number;
@@ -7,6 +8,6 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initial];
+export const MIGRATIONS: readonly Migration[] = [initial, platform];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -40,12 +40,29 @@ export interface UserAchievementRecord extends Progress {
   targetValue: number;
 }
 
+/** `Not Started`: the user has no record of the achievement yet (contract: Achievements). */
+export const NOT_STARTED = 'Not Started';
+export type ListedState = UserAchievementState | typeof NOT_STARTED;
+
+/** A row of the user's list: a record, or an achievement never touched (id and dates null). */
+export interface ListedAchievement extends Omit<UserAchievementRecord, 'id' | 'state' | 'startedOn' | 'updatedOn'> {
+  id: number | null;
+  state: ListedState;
+  startedOn: number | null;
+  updatedOn: number | null;
+}
+
 /** The reply of a PUT: what the progress is now (also when nothing changed or nothing existed). */
 export interface ProgressResult {
-  state: UserAchievementState;
+  state: ListedState;
   currentValue: number;
   percentComplete: number;
   developerId: string;
+  /** The definition's score when this request completed it, else 0. */
+  scoreAwarded: number;
+  /** It was Completed before this request. */
+  alreadyCompleted: boolean;
+  completedOn: number | null;
 }
 
 export type ListOrder = 'started_date' | 'completed_date' | 'state' | 'parent_id' | 'percent_complete' | 'name';
@@ -105,6 +122,24 @@ interface UserAchievementRow {
   target_value: number;
 }
 
+interface ListedRow {
+  id: number | null;
+  uid: string;
+  achievement_id: number;
+  parent_id: string;
+  parent_type: ParentType;
+  current_value: number;
+  percent_complete: number;
+  state: ListedState;
+  started_on: number | null;
+  completed_on: number | null;
+  updated_on: number | null;
+  developer_id: string;
+  name: string;
+  start_value: number;
+  target_value: number;
+}
+
 const DEFINITION_COLUMNS = `
   a.id, a.parent_id, g.type AS parent_type, a.developer_id, a.name, a.description, a.admin_description,
   a.icon, a.start_value, a.target_value, a.score, a.state, a.tags, a.created_on, a.updated_on,
@@ -115,10 +150,21 @@ const USER_ACHIEVEMENT_COLUMNS = `
   percent_complete(a.start_value, a.target_value, ua.current_value) AS percent_complete,
   ua.state, ua.started_on, ua.completed_on, ua.updated_on, a.developer_id, a.name, a.start_value, a.target_value`;
 
+/**
+ * Every Active achievement of the parent with the user's progress: one never touched has no
+ * record and shows start_value, 0 % and `Not Started` with null id and dates.
+ */
+const LISTED_COLUMNS = `
+  ua.id, @uid AS uid, a.id AS achievement_id, a.parent_id, g.type AS parent_type,
+  coalesce(ua.current_value, a.start_value) AS current_value,
+  percent_complete(a.start_value, a.target_value, coalesce(ua.current_value, a.start_value)) AS percent_complete,
+  coalesce(ua.state, '${NOT_STARTED}') AS state, ua.started_on, ua.completed_on, ua.updated_on,
+  a.developer_id, a.name, a.start_value, a.target_value`;
+
 const ORDER_COLUMNS: Record<ListOrder, string> = {
   started_date: 'ua.started_on',
   completed_date: 'ua.completed_on',
-  state: 'ua.state',
+  state: 'state',
   parent_id: 'a.parent_id',
   percent_complete: 'percent_complete',
   name: 'a.name',
@@ -155,6 +201,24 @@ const toDefinition = (r: DefinitionRow): DefinitionRecord => ({
   createdOn: r.created_on,
   updatedOn: r.updated_on,
   completionCount: r.completion_count,
+});
+
+const toListed = (r: ListedRow): ListedAchievement => ({
+  id: r.id,
+  uid: r.uid,
+  achievementId: r.achievement_id,
+  parentId: r.parent_id,
+  parentType: r.parent_type,
+  currentValue: r.current_value,
+  percentComplete: r.percent_complete,
+  state: r.state,
+  startedOn: r.started_on,
+  completedOn: r.completed_on,
+  updatedOn: r.updated_on,
+  developerId: r.developer_id,
+  name: r.name,
+  startValue: r.start_value,
+  targetValue: r.target_value,
 });
 
 const toUserAchievement = (r: UserAchievementRow): UserAchievementRecord => ({
@@ -215,10 +279,10 @@ export function achievementsRepository(db: Database) {
   );
   const deleteProgress = db.prepare('DELETE FROM user_achievements WHERE uid = ? AND achievement_id = ?');
 
-  const listStatements = new Map<string, Statement<Record<string, unknown>, UserAchievementRow>>();
-  function listStatement(q: ListQuery): Statement<Record<string, unknown>, UserAchievementRow> {
+  const listStatements = new Map<string, Statement<Record<string, unknown>, ListedRow>>();
+  function listStatement(q: ListQuery): Statement<Record<string, unknown>, ListedRow> {
     // Built only from fixed fragments chosen by whitelisted values; user input is always bound.
-    const where = ['ua.uid = @uid', 'a.parent_id = @parentId', 'g.type = @parentType', "a.state = 'Active'"];
+    const where = ['a.parent_id = @parentId', 'g.type = @parentType', "a.state = 'Active'"];
     if (q.developerId !== undefined) where.push('a.developer_id = @developerId');
     switch (q.filter?.kind) {
       case 'name':
@@ -228,26 +292,30 @@ export function achievementsRepository(db: Database) {
         where.push('instr(lower(g.name), lower(@match)) > 0');
         break;
       case 'state':
-        where.push('ua.state = @match');
+        where.push(`coalesce(ua.state, '${NOT_STARTED}') = @match`);
         break;
       case 'parent_id':
         where.push('a.parent_id = @match');
         break;
       case 'percent_complete':
-        where.push(`percent_complete(a.start_value, a.target_value, ua.current_value) ${COMPARATORS[q.filter.comparator]} @value`);
+        where.push(
+          `percent_complete(a.start_value, a.target_value, coalesce(ua.current_value, a.start_value)) ${COMPARATORS[q.filter.comparator]} @value`,
+        );
         break;
       default:
         break;
     }
     const direction = q.sort === 'asc' ? 'ASC' : 'DESC';
-    const sql = `SELECT ${USER_ACHIEVEMENT_COLUMNS}
-       FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id JOIN games g ON g.id = a.parent_id
+    // Achievements never started (null dates) come last in either direction.
+    const sql = `SELECT ${LISTED_COLUMNS}
+       FROM achievements a JOIN games g ON g.id = a.parent_id
+       LEFT JOIN user_achievements ua ON ua.achievement_id = a.id AND ua.uid = @uid
       WHERE ${where.join(' AND ')}
-      ORDER BY ${ORDER_COLUMNS[q.order]} ${direction}, ua.id ${direction}
+      ORDER BY ${ORDER_COLUMNS[q.order]} ${direction} NULLS LAST, ua.id ${direction} NULLS LAST, a.id
       LIMIT @limit OFFSET @offset`;
     let stmt = listStatements.get(sql);
     if (!stmt) {
-      stmt = db.prepare<Record<string, unknown>, UserAchievementRow>(sql);
+      stmt = db.prepare<Record<string, unknown>, ListedRow>(sql);
       listStatements.set(sql, stmt);
     }
     return stmt;
@@ -262,13 +330,17 @@ export function achievementsRepository(db: Database) {
     const current = find(uid, def.id);
     const next = nextProgress(def, current, what, now);
     if (next) upsertProgress.run({ uid, achievementId: def.id, ...next });
-    const state = next ?? current;
-    const currentValue = state?.currentValue ?? def.startValue;
+    const after = next ?? current;
+    const currentValue = after?.currentValue ?? def.startValue;
+    const alreadyCompleted = current?.state === 'Completed';
     return {
-      state: state?.state ?? 'Started',
+      state: after?.state ?? NOT_STARTED,
       currentValue,
       percentComplete: percentComplete(def, currentValue),
       developerId: def.developerId,
+      scoreAwarded: !alreadyCompleted && after?.state === 'Completed' ? def.score : 0,
+      alreadyCompleted,
+      completedOn: after?.completedOn ?? null,
     };
   });
 
@@ -304,7 +376,8 @@ export function achievementsRepository(db: Database) {
 
     find,
 
-    list(q: ListQuery): UserAchievementRecord[] {
+    /** Every Active achievement of the parent with the user's progress (Not Started rows included). */
+    list(q: ListQuery): ListedAchievement[] {
       const params: Record<string, unknown> = {
         uid: q.uid,
         parentId: q.parentId,
@@ -315,7 +388,7 @@ export function achievementsRepository(db: Database) {
       if (q.developerId !== undefined) params.developerId = q.developerId;
       if (q.filter?.kind === 'percent_complete') params.value = q.filter.value;
       else if (q.filter) params.match = q.filter.match;
-      return listStatement(q).all(params).map(toUserAchievement);
+      return listStatement(q).all(params).map(toListed);
     },
 
     /** Applies one change in one (immediate) transaction, so concurrent changes never lose an update. */

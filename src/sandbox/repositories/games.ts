@@ -2,12 +2,17 @@
 import type { Database } from 'better-sqlite3';
 import type { ParentType } from '../../spec/types.js';
 
+/** Which signing scheme a game accepts on signed requests (contract: Signatures). */
+export type GameSigning = 'agi' | 'hmac-sha256-v1' | 'both';
+export const GAME_SIGNINGS: readonly GameSigning[] = ['agi', 'hmac-sha256-v1', 'both'];
+
 export interface GameRecord {
   id: string;
   type: ParentType;
   name: string;
   launchable: boolean;
   contentUri: string | null;
+  signing: GameSigning;
   createdOn: number;
 }
 
@@ -31,6 +36,7 @@ interface GameRow {
   name: string;
   launchable: number;
   content_uri: string | null;
+  signing: string;
   created_on: number;
 }
 
@@ -49,6 +55,8 @@ const toGame = (r: GameRow): GameRecord => ({
   name: r.name,
   launchable: r.launchable === 1,
   contentUri: r.content_uri,
+  // A hand-edited value: accept both rather than lock the game out.
+  signing: GAME_SIGNINGS.find((s) => s === r.signing) ?? 'both',
   createdOn: r.created_on,
 });
 
@@ -68,8 +76,8 @@ export function gamesRepository(db: Database) {
   const keyByValue = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE api_key = ?');
   const keysOfGame = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE game_id = ? ORDER BY partner, api_key');
   const insertGame = db.prepare(
-    `INSERT OR IGNORE INTO games (id, type, name, launchable, content_uri, created_on)
-     VALUES (@id, @type, @name, @launchable, @contentUri, @createdOn)`,
+    `INSERT OR IGNORE INTO games (id, type, name, launchable, content_uri, signing, created_on)
+     VALUES (@id, @type, @name, @launchable, @contentUri, @signing, @createdOn)`,
   );
   const updateContentUri = db.prepare<[string | null, string]>('UPDATE games SET content_uri = ? WHERE id = ?');
   const insertKey = db.prepare(

@@ -1,18 +1,26 @@
-/** Products of a game and how many units each user holds. */
+/**
+ * Products of a game and what each user holds of them (contract: Products). Holdings are kept
+ * per item (domain/products.ts): every pack of a consumable shares its base's units.
+ */
 import type { Database } from 'better-sqlite3';
 import type { ParentType } from '../../spec/types.js';
+import { afterGrant, holdingItem, productKind, splitPack, type ProductKind } from '../domain/products.js';
 
 export interface ProductRecord {
   id: number;
   parentId: string;
   parentType: ParentType;
   sku: string;
+  /** What holdings are counted on (the consumable's base, else the sku). */
+  item: string;
+  kind: ProductKind;
   name: string;
   description: string;
   type: string;
   priceCents: number;
   displayOrder: number;
-  data: unknown[];
+  /** `[]`, or `{"consumable_qty": PACK}` for a consumable. */
+  data: unknown;
   image: string;
   status: string;
   sold: number;
@@ -20,11 +28,14 @@ export interface ProductRecord {
   updatedOn: number;
 }
 
-export type NewProduct = Omit<ProductRecord, 'id' | 'parentType'>;
+export type NewProduct = Omit<ProductRecord, 'id' | 'parentType' | 'item' | 'kind' | 'data'> & { data?: unknown };
 
 export interface HeldProduct {
   product: ProductRecord;
+  /** Units of the item held after the request: 0 or 1 for an unlockable. */
   quantity: number;
+  /** False when the request changed nothing (an unlockable already held). */
+  changed: boolean;
 }
 
 /** Thrown inside the take transaction: it rolls back, so nothing changes. */
@@ -42,6 +53,7 @@ interface ProductRow {
   parent_id: string;
   parent_type: ParentType;
   sku: string;
+  item: string;
   name: string;
   description: string;
   type: string;
@@ -59,10 +71,10 @@ interface HeldRow extends ProductRow {
   quantity: number;
 }
 
-function parseData(json: string): unknown[] {
+function parseData(json: string): unknown {
   try {
     const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value : [];
+    return value !== null && typeof value === 'object' ? value : [];
   } catch {
     return [];
   }
@@ -73,6 +85,8 @@ const toProduct = (r: ProductRow): ProductRecord => ({
   parentId: r.parent_id,
   parentType: r.parent_type,
   sku: r.sku,
+  item: r.item,
+  kind: productKind(r.type),
   name: r.name,
   description: r.description,
   type: r.type,
@@ -86,7 +100,7 @@ const toProduct = (r: ProductRow): ProductRecord => ({
   updatedOn: r.updated_on,
 });
 
-const PRODUCT_COLUMNS = `p.id, p.parent_id, g.type AS parent_type, p.sku, p.name, p.description, p.type, p.price_cents,
+const PRODUCT_COLUMNS = `p.id, p.parent_id, g.type AS parent_type, p.sku, p.item, p.name, p.description, p.type, p.price_cents,
   p.display_order, p.data, p.image, p.status, p.sold, p.created_on, p.updated_on`;
 
 export function productsRepository(db: Database) {
@@ -94,53 +108,59 @@ export function productsRepository(db: Database) {
     `SELECT ${PRODUCT_COLUMNS} FROM products p JOIN games g ON g.id = p.parent_id
       WHERE p.parent_id = ? AND g.type = ? AND p.sku = ?`,
   );
+  const consumablesOfItem = db.prepare<[string, ParentType, string], ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products p JOIN games g ON g.id = p.parent_id
+      WHERE p.parent_id = ? AND g.type = ? AND p.item = ? AND p.type = 'consumable' ORDER BY p.display_order, p.id`,
+  );
   const byId = db.prepare<[number], ProductRow>(
     `SELECT ${PRODUCT_COLUMNS} FROM products p JOIN games g ON g.id = p.parent_id WHERE p.id = ?`,
   );
-  const ofParent = db.prepare<[string, ParentType], ProductRow>(
-    `SELECT ${PRODUCT_COLUMNS} FROM products p JOIN games g ON g.id = p.parent_id
-      WHERE p.parent_id = ? AND g.type = ? ORDER BY p.display_order, p.id`,
-  );
-  const held = db.prepare<[string, string, ParentType], HeldRow>(
-    `SELECT ${PRODUCT_COLUMNS}, up.quantity
-       FROM user_products up JOIN products p ON p.id = up.product_id JOIN games g ON g.id = p.parent_id
-      WHERE up.uid = ? AND p.parent_id = ? AND g.type = ? AND up.quantity >= 1
+  const listed = db.prepare<[string, string, ParentType], HeldRow>(
+    `SELECT ${PRODUCT_COLUMNS}, coalesce(h.quantity, 0) AS quantity
+       FROM products p JOIN games g ON g.id = p.parent_id
+       LEFT JOIN holdings h ON h.uid = ? AND h.parent_id = p.parent_id AND h.item = p.item
+      WHERE p.parent_id = ? AND g.type = ? AND p.status = 'active'
       ORDER BY p.display_order, p.id`,
   );
-  const quantity = db.prepare<[string, number], { quantity: number }>(
-    'SELECT quantity FROM user_products WHERE uid = ? AND product_id = ?',
+  const quantity = db.prepare<[string, string, string], { quantity: number }>(
+    'SELECT quantity FROM holdings WHERE uid = ? AND parent_id = ? AND item = ?',
   );
   const setQuantity = db.prepare(
-    `INSERT INTO user_products (uid, product_id, quantity, created_on, updated_on) VALUES (@uid, @productId, @quantity, @now, @now)
-     ON CONFLICT (uid, product_id) DO UPDATE SET quantity = excluded.quantity, updated_on = excluded.updated_on`,
+    `INSERT INTO holdings (uid, parent_id, item, quantity, created_on, updated_on) VALUES (@uid, @parentId, @item, @quantity, @now, @now)
+     ON CONFLICT (uid, parent_id, item) DO UPDATE SET quantity = excluded.quantity, updated_on = excluded.updated_on`,
   );
   const addSold = db.prepare('UPDATE products SET sold = sold + ? WHERE id = ?');
   const insertProduct = db.prepare(
-    `INSERT OR IGNORE INTO products (parent_id, sku, name, description, type, price_cents, display_order, data, image,
+    `INSERT OR IGNORE INTO products (parent_id, sku, item, name, description, type, price_cents, display_order, data, image,
        status, sold, created_on, updated_on)
-     VALUES (@parentId, @sku, @name, @description, @type, @priceCents, @displayOrder, @data, @image,
+     VALUES (@parentId, @sku, @item, @name, @description, @type, @priceCents, @displayOrder, @data, @image,
        @status, @sold, @createdOn, @updatedOn)`,
   );
   const productId = db.prepare<[string, string], { id: number }>('SELECT id FROM products WHERE parent_id = ? AND sku = ?');
 
-  const held1 = (uid: string, productId: number): number => quantity.get(uid, productId)?.quantity ?? 0;
+  const heldOf = (uid: string, p: ProductRecord): number => quantity.get(uid, p.parentId, p.item)?.quantity ?? 0;
+  const store = (uid: string, p: ProductRecord, units: number, now: number) =>
+    setQuantity.run({ uid, parentId: p.parentId, item: p.item, quantity: units, now });
+  const reread = (p: ProductRecord): ProductRecord => {
+    const row = byId.get(p.id);
+    if (!row) throw new Error(`product ${p.id} vanished`);
+    return toProduct(row);
+  };
 
-  const grant = db.transaction((uid: string, productId: number, qty: number, now: number): HeldProduct => {
-    const after = held1(uid, productId) + qty;
-    setQuantity.run({ uid, productId, quantity: after, now });
-    addSold.run(qty, productId);
-    const row = byId.get(productId);
-    if (!row) throw new Error(`product ${productId} vanished`);
-    return { product: toProduct(row), quantity: after };
+  const grant = db.transaction((uid: string, p: ProductRecord, qty: number, now: number): HeldProduct => {
+    const before = heldOf(uid, p);
+    const after = afterGrant(p.kind, before, qty);
+    if (after === before) return { product: p, quantity: before, changed: false };
+    store(uid, p, after, now);
+    addSold.run(after - before, p.id);
+    return { product: reread(p), quantity: after, changed: true };
   });
 
-  const take = db.transaction((uid: string, productId: number, qty: number, now: number): HeldProduct => {
-    const before = held1(uid, productId);
+  const take = db.transaction((uid: string, p: ProductRecord, qty: number, now: number): HeldProduct => {
+    const before = heldOf(uid, p);
     if (qty > before) throw new InsufficientQuantityError(before, qty);
-    setQuantity.run({ uid, productId, quantity: before - qty, now });
-    const row = byId.get(productId);
-    if (!row) throw new Error(`product ${productId} vanished`);
-    return { product: toProduct(row), quantity: before - qty };
+    store(uid, p, before - qty, now);
+    return { product: reread(p), quantity: before - qty, changed: true };
   });
 
   return {
@@ -149,40 +169,51 @@ export function productsRepository(db: Database) {
       return row && toProduct(row);
     },
 
-    productsOf(parentType: ParentType, parentId: string): ProductRecord[] {
-      return ofParent.all(parentId, parentType).map(toProduct);
+    /**
+     * The products a request's sku names: the product with that exact sku, else every pack of
+     * the consumable whose base it names (`gold` or `gold:7` → `gold:10`, `gold:100`); [] for none.
+     */
+    named(parentType: ParentType, parentId: string, sku: string): ProductRecord[] {
+      const exact = bySku.get(parentId, parentType, sku);
+      if (exact) return [toProduct(exact)];
+      return consumablesOfItem.all(parentId, parentType, splitPack(sku).base).map(toProduct);
     },
 
-    /** What the user holds (quantity >= 1) of the parent's products, in display order. */
-    held(uid: string, parentType: ParentType, parentId: string): HeldProduct[] {
-      return held.all(uid, parentId, parentType).map((r) => ({ product: toProduct(r), quantity: r.quantity }));
+    /** Every active product of the parent with what the user holds of it, in display order. */
+    listFor(uid: string, parentType: ParentType, parentId: string): HeldProduct[] {
+      return listed.all(uid, parentId, parentType).map((r) => ({ product: toProduct(r), quantity: r.quantity, changed: false }));
     },
 
-    quantity(uid: string, productId: number): number {
-      return held1(uid, productId);
+    /** Units the user holds of the product's item. */
+    quantity(uid: string, product: ProductRecord): number {
+      return heldOf(uid, product);
     },
 
     /** Adds units (a purchase or gift) and counts them as sold; one immediate transaction. */
-    grant(uid: string, productId: number, qty: number, now: number): HeldProduct {
-      return grant.immediate(uid, productId, qty, now);
+    grant(uid: string, product: ProductRecord, qty: number, now: number): HeldProduct {
+      return grant.immediate(uid, product, qty, now);
     },
 
     /** Removes units; throws InsufficientQuantityError (and changes nothing) when fewer are held. */
-    take(uid: string, productId: number, qty: number, now: number): HeldProduct {
-      return take.immediate(uid, productId, qty, now);
+    take(uid: string, product: ProductRecord, qty: number, now: number): HeldProduct {
+      return take.immediate(uid, product, qty, now);
     },
 
-    /** Inserts unless (parent, sku) exists; returns the product's id. */
+    /** Inserts unless (parent, sku) exists; returns the product's id. A consumable's data defaults to its pack size. */
     insert(product: NewProduct): number {
-      insertProduct.run({ ...product, data: JSON.stringify(product.data) });
+      const kind = productKind(product.type);
+      const data = product.data ?? (kind === 'consumable' ? { consumable_qty: splitPack(product.sku).pack } : []);
+      insertProduct.run({ ...product, item: holdingItem(kind, product.sku), data: JSON.stringify(data) });
       const row = productId.get(product.parentId, product.sku);
       if (!row) throw new Error(`product ${product.sku} was not stored`);
       return row.id;
     },
 
-    /** Seeding: sets a holding as given. */
+    /** Seeding: sets a holding of the product's item as given. */
     setQuantity(uid: string, productId: number, qty: number, now: number): void {
-      setQuantity.run({ uid, productId, quantity: qty, now });
+      const row = byId.get(productId);
+      if (!row) throw new Error(`no product ${productId}`);
+      store(uid, toProduct(row), qty, now);
     },
   };
 }

@@ -6,7 +6,15 @@ export interface UserRecord {
   username: string;
   gender: string;
   createdOn: number;
+  /** `YYYY-MM-DD`, or `0000-00-00` when unknown (as the platform writes it). */
+  birthday: string;
+  premium: boolean;
 }
+
+/** A user to insert: birthday and premium are unknown / false unless given. */
+export type NewUser = Omit<UserRecord, 'birthday' | 'premium'> & Partial<Pick<UserRecord, 'birthday' | 'premium'>>;
+
+export const UNKNOWN_BIRTHDAY = '0000-00-00';
 
 /** A friend with whether they played the game asked about (null when no game was given). */
 export interface FriendRecord extends UserRecord {
@@ -18,6 +26,8 @@ interface UserRow {
   username: string;
   gender: string;
   created_on: number;
+  birthday: string;
+  premium: number;
 }
 
 interface FriendRow extends UserRow {
@@ -29,6 +39,8 @@ const toUser = (r: UserRow): UserRecord => ({
   username: r.username,
   gender: r.gender,
   createdOn: r.created_on,
+  birthday: r.birthday,
+  premium: r.premium === 1,
 });
 
 export function usersRepository(db: Database) {
@@ -36,7 +48,8 @@ export function usersRepository(db: Database) {
   const byUsername = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
   const countAll = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users');
   const insertUser = db.prepare(
-    'INSERT OR IGNORE INTO users (uid, username, gender, created_on) VALUES (@uid, @username, @gender, @createdOn)',
+    `INSERT OR IGNORE INTO users (uid, username, gender, created_on, birthday, premium)
+     VALUES (@uid, @username, @gender, @createdOn, @birthday, @premium)`,
   );
   const played = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM plays WHERE uid = ? AND game_id = ?');
   const insertPlay = db.prepare('INSERT OR IGNORE INTO plays (uid, game_id, first_played_on) VALUES (?, ?, ?)');
@@ -46,7 +59,7 @@ export function usersRepository(db: Database) {
   // index first and only its rows are joined: OFFSET then skips index entries, not joined rows
   // (page 200 of 100,000 friends: ~5 ms instead of ~250 ms).
   const friendsPage = db.prepare<[{ gameId: string | null; uid: string; limit: number; offset: number }], FriendRow>(
-    `SELECT u.uid, u.username, u.gender, u.created_on,
+    `SELECT u.uid, u.username, u.gender, u.created_on, u.birthday, u.premium,
             CASE WHEN @gameId IS NULL THEN NULL ELSE p.uid IS NOT NULL END AS played
        FROM (SELECT friend_uid, created_on FROM friendships WHERE uid = @uid
               ORDER BY created_on, friend_uid LIMIT @limit OFFSET @offset) f
@@ -72,8 +85,9 @@ export function usersRepository(db: Database) {
     },
 
     /** Inserts unless the uid or username exists; true when inserted. */
-    insert(user: UserRecord): boolean {
-      return insertUser.run(user).changes === 1;
+    insert(user: NewUser): boolean {
+      const { birthday = UNKNOWN_BIRTHDAY, premium = false } = user;
+      return insertUser.run({ ...user, birthday, premium: premium ? 1 : 0 }).changes === 1;
     },
 
     hasPlayed(uid: string, gameId: string): boolean {

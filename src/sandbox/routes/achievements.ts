@@ -48,6 +48,7 @@ export const definitionsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: definitionsParams,
+      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         parentOrFail(ctx, p.parentType, p.parentId);
         const { achievements } = ctx.repos;
@@ -74,17 +75,20 @@ export const userAchievementsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: userAchievementsListParams,
+      parentOf: (p) => (p.parentId === undefined ? undefined : { type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
+        const parentId = p.parentId ?? ctx.apiKey.gameId;
         userOrFail(ctx, p.uid);
-        parentOrFail(ctx, p.parentType, p.parentId);
-        if (p.developerId !== undefined) definitionOrFail(ctx, p.parentType, p.parentId, p.developerId);
-        return ok(ctx.repos.achievements.list(p).map(presentUserAchievement));
+        parentOrFail(ctx, p.parentType, parentId);
+        if (p.developerId !== undefined) definitionOrFail(ctx, p.parentType, parentId, p.developerId);
+        return ok(ctx.repos.achievements.list({ ...p, parentId }).map(presentUserAchievement));
       },
     }),
     PUT: endpoint({
       apiKey: 'required',
       signature: 'partner-may-omit',
       params: userAchievementPutParams,
+      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         const def = resolve(ctx, p);
         return ok(presentUpdate(ctx.repos.achievements.change(p.uid, def, p.change, ctx.now)));
@@ -94,6 +98,7 @@ export const userAchievementsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: userAchievementParams,
+      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         const def = resolve(ctx, p);
         const removed = ctx.repos.achievements.remove(p.uid, def.id);

@@ -1,7 +1,11 @@
-/** 4.4 Products: list (GET), grant (POST, unsigned), increment/decrement (PUT, signed). */
+/**
+ * 4.4 Products (contract: Products): list every product of the game held or not (GET), grant
+ * (POST, unsigned), increment/decrement (PUT, signed). A consumable is named by its `BASE:PACK`
+ * sku, its base, or any `BASE:N`; its units are counted on the base.
+ */
 import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
-import { InsufficientQuantityError, type ProductRecord } from '../repositories/products.js';
+import { InsufficientQuantityError, type HeldProduct, type ProductRecord } from '../repositories/products.js';
 import { presentEntry } from '../present.js';
 import { productChangeParams, productGrantParams, productsListParams, type ProductsTarget } from '../schemas.js';
 
@@ -12,13 +16,26 @@ function checkTarget({ repos }: HandlerContext, t: ProductsTarget): void {
   }
 }
 
-function productOrFail(ctx: HandlerContext, t: ProductsTarget & { sku: string }): ProductRecord {
-  const product = ctx.repos.products.findBySku(t.parentType, t.parentId, t.sku);
-  if (!product) throw fail.notFound(`product ${shown(t.sku)} of ${t.parentType === 'Game' ? 'game' : 'website'} ${t.parentId}`);
-  return product;
+function namedOrFail(ctx: HandlerContext, t: ProductsTarget & { sku: string }): ProductRecord[] {
+  const products = ctx.repos.products.named(t.parentType, t.parentId, t.sku);
+  if (products.length === 0) throw fail.notFound(`product ${shown(t.sku)} of ${t.parentType === 'Game' ? 'game' : 'website'} ${t.parentId}`);
+  return products;
 }
 
-const plural = (n: number) => `${n} unit${n === 1 ? '' : 's'}`;
+/** The product a change is reported on: the one named exactly, else the base's first pack. */
+const changeTarget = (ctx: HandlerContext, t: ProductsTarget & { sku: string }): ProductRecord => namedOrFail(ctx, t)[0]!;
+
+const units = (n: number) => `${n} unit${n === 1 ? '' : 's'}`;
+
+function holdsMessage(h: HeldProduct): string {
+  if (h.quantity < 1) return 'not held';
+  return h.product.kind === 'consumable' ? `holds ${units(h.quantity)}` : 'held';
+}
+
+function grantMessage(h: HeldProduct, qty: number, verb: string): string {
+  if (!h.changed) return 'already held';
+  return h.product.kind === 'consumable' ? `${verb} ${units(qty)}; holds ${units(h.quantity)}` : `${verb}; held`;
+}
 
 export const productsRoute: ApiRoute = {
   path: '/products/user/:id',
@@ -27,36 +44,40 @@ export const productsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: productsListParams,
+      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         checkTarget(ctx, p);
-        const only = p.sku === undefined ? undefined : productOrFail(ctx, { ...p, sku: p.sku });
-        const held = ctx.repos.products.held(p.uid, p.parentType, p.parentId).filter((h) => !only || h.product.id === only.id);
-        return ok(held.map((h) => presentEntry(h, `holds ${plural(h.quantity)}`)));
+        const only = p.sku === undefined ? undefined : new Set(namedOrFail(ctx, { ...p, sku: p.sku }).map((product) => product.id));
+        const listed = ctx.repos.products.listFor(p.uid, p.parentType, p.parentId).filter((h) => !only || only.has(h.product.id));
+        return ok(listed.map((h) => presentEntry(h, holdsMessage(h))));
       },
     }),
     POST: endpoint({
       apiKey: 'required',
       signature: 'none',
       params: productGrantParams,
+      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         checkTarget(ctx, p);
-        const product = productOrFail(ctx, p);
-        const held = ctx.repos.products.grant(p.uid, product.id, p.qty, ctx.now);
-        return ok(presentEntry(held, `granted ${plural(p.qty)}`));
+        const held = ctx.repos.products.grant(p.uid, changeTarget(ctx, p), p.qty, ctx.now);
+        return ok(presentEntry(held, grantMessage(held, p.qty, 'granted')));
       },
     }),
     PUT: endpoint({
       apiKey: 'required',
       signature: 'required',
       params: productChangeParams,
+      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         checkTarget(ctx, p);
-        const product = productOrFail(ctx, p);
+        const product = changeTarget(ctx, p);
         if (p.direction === 'increment') {
-          return ok(presentEntry(ctx.repos.products.grant(p.uid, product.id, p.qty, ctx.now), `added ${plural(p.qty)}`));
+          const held = ctx.repos.products.grant(p.uid, product, p.qty, ctx.now);
+          return ok(presentEntry(held, grantMessage(held, p.qty, 'added')));
         }
         try {
-          return ok(presentEntry(ctx.repos.products.take(p.uid, product.id, p.qty, ctx.now), `removed ${plural(p.qty)}`));
+          const held = ctx.repos.products.take(p.uid, product, p.qty, ctx.now);
+          return ok(presentEntry(held, product.kind === 'consumable' ? `removed ${units(p.qty)}; holds ${units(held.quantity)}` : 'removed; not held'));
         } catch (error) {
           if (error instanceof InsufficientQuantityError) throw fail.insufficientQuantity(error.held, error.wanted);
           throw error;

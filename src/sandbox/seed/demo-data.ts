@@ -5,11 +5,14 @@
  */
 import { uidForUsername } from '../../spec/ids.js';
 import { DEMO } from '../../spec/demo.js';
+import type { GameSigning } from '../repositories/games.js';
 
 export interface DemoGame {
   id: string;
   name: string;
   launchable: boolean;
+  /** Signing schemes accepted (contract: Signatures): 1001 both, 1002 agi only, like the platform. */
+  signing: GameSigning;
   apiKey: string;
   signingSecret: string;
 }
@@ -19,6 +22,9 @@ export interface DemoUser {
   uid: string;
   gender: string;
   createdOn: string;
+  /** `YYYY-MM-DD`; unknown (`0000-00-00`) when absent. */
+  birthday?: string;
+  premium?: boolean;
   /** Games played (plays_game). */
   plays: string[];
   note: string;
@@ -46,11 +52,19 @@ export interface DemoProduct {
   price: string;
 }
 
-const named = (username: string, gender: string, createdOn: string, plays: string[], note: string): DemoUser => ({
+const named = (
+  username: string,
+  gender: string,
+  createdOn: string,
+  plays: string[],
+  note: string,
+  extras: Pick<DemoUser, 'birthday' | 'premium'> = {},
+): DemoUser => ({
   username,
   uid: uidForUsername(username),
   gender,
   createdOn,
+  ...extras,
   plays,
   note,
 });
@@ -74,11 +88,19 @@ export interface DemoFacts {
 
 export const DEMO_FACTS: DemoFacts = {
   games: [
-    { id: DEMO.game.id, name: DEMO.game.name, launchable: true, apiKey: DEMO.game.apiKey, signingSecret: DEMO.game.signingSecret },
+    {
+      id: DEMO.game.id,
+      name: DEMO.game.name,
+      launchable: true,
+      signing: 'both',
+      apiKey: DEMO.game.apiKey,
+      signingSecret: DEMO.game.signingSecret,
+    },
     {
       id: DEMO.secondGame.id,
       name: DEMO.secondGame.name,
       launchable: false,
+      signing: 'agi',
       apiKey: DEMO.secondGame.apiKey,
       signingSecret: DEMO.secondGame.signingSecret,
     },
@@ -87,8 +109,10 @@ export const DEMO_FACTS: DemoFacts = {
   partner: { gameId: DEMO.partner.gameId, apiKey: DEMO.partner.apiKey, signingSecret: DEMO.partner.signingSecret },
   users: [
     named(DEMO.user.username, 'male', '2020-03-14 12:00:00', [DEMO.game.id],
-      '1,200 friends; FIRST_WIN completed, COLLECT_1000_GEMS 250/1000, LEVEL_10 4/10; holds 1 sword-of-dawn'),
-    named('alice', 'female', '2018-06-01 09:30:00', [DEMO.game.id], 'friend of demo_player; FIRST_WIN and SPEED RUN/100% completed; holds 2 xp-boost'),
+      '1,200 friends; FIRST_WIN completed, COLLECT_1000_GEMS 250/1000, LEVEL_10 4/10, the rest Not Started; holds sword-of-dawn and 250 gems; premium',
+      { birthday: '1990-04-12', premium: true }),
+    named('alice', 'female', '2018-06-01 09:30:00', [DEMO.game.id], 'friend of demo_player; FIRST_WIN and SPEED RUN/100% completed; holds 2 xp-boost',
+      { birthday: '1995-08-23' }),
     named('bob', 'male', '2019-11-20 18:45:00', [DEMO.game.id, DEMO.secondGame.id], 'friend of demo_player; COLLECT_1000_GEMS 999/1000; holds 30 gold-pack_10'),
     named('carol', 'non-binary', '2021-02-02 08:00:00', [], 'friend of demo_player; never played'),
     named('dave', 'unspecified', '2022-07-07 07:07:07', [DEMO.secondGame.id], 'not a friend of demo_player; plays Puzzle Lab only'),
@@ -111,6 +135,10 @@ export const DEMO_FACTS: DemoFacts = {
     { gameId: '1001', sku: 'sword-of-dawn', name: 'Sword of Dawn', description: 'A blade that shines at first light.', type: 'unlockable', price: '4.99' },
     { gameId: '1001', sku: 'xp-boost', name: 'XP Boost', description: 'Double experience for one hour.', type: 'consumable', price: '1.99' },
     { gameId: '1001', sku: 'héros+épée', name: 'Épée du héros', description: 'A hero’s sword (a SKU with non-ASCII characters).', type: 'unlockable', price: '2.49' },
+    // One consumable in two pack sizes (the platform's BASE:PACK skus): units are counted on `gems`.
+    { gameId: '1001', sku: 'gems:100', name: 'Pouch of 100 Gems', description: 'A hundred gems.', type: 'consumable', price: '0.99' },
+    { gameId: '1001', sku: 'gems:500', name: 'Chest of 500 Gems', description: 'Five hundred gems.', type: 'consumable', price: '3.99' },
+    { gameId: '1001', sku: 'dragon-mount', name: 'Dragon Mount', description: 'Fly over the map.', type: 'unlockable', price: '9.99' },
     { gameId: '1002', sku: 'hint-pack_5', name: 'Five Hints', description: 'Five puzzle hints.', type: 'consumable', price: '0.49' },
   ],
 };
@@ -134,6 +162,7 @@ export const DEMO_PROGRESS: ReadonlyArray<{
 
 export const DEMO_HOLDINGS: ReadonlyArray<{ username: string; gameId: string; sku: string; quantity: number }> = [
   { username: DEMO.user.username, gameId: '1001', sku: 'sword-of-dawn', quantity: 1 },
+  { username: DEMO.user.username, gameId: '1001', sku: 'gems:100', quantity: 250 },
   { username: 'alice', gameId: '1001', sku: 'xp-boost', quantity: 2 },
   { username: 'bob', gameId: '1001', sku: 'gold-pack_10', quantity: 30 },
 ];

@@ -28,7 +28,15 @@ const FRIENDS_FROM = utcSeconds('2020-05-01 00:00:00');
 /** The demo games and their keys (also used by seedGenerated so its data has a game and a key). */
 export function insertDemoGames(repos: Repositories): void {
   for (const game of DEMO_FACTS.games) {
-    repos.games.insert({ id: game.id, type: 'Game', name: game.name, launchable: game.launchable, contentUri: null, createdOn: GAMES_CREATED });
+    repos.games.insert({
+      id: game.id,
+      type: 'Game',
+      name: game.name,
+      launchable: game.launchable,
+      contentUri: null,
+      signing: game.signing,
+      createdOn: GAMES_CREATED,
+    });
     repos.games.insertApiKey({
       apiKey: game.apiKey,
       gameId: game.id,
@@ -60,7 +68,14 @@ export function seedDemo(db: SandboxDatabase): void {
     insertDemoGames(repos);
 
     for (const user of DEMO_FACTS.users) {
-      repos.users.insert({ uid: user.uid, username: user.username, gender: user.gender, createdOn: utcSeconds(user.createdOn) });
+      repos.users.insert({
+        uid: user.uid,
+        username: user.username,
+        gender: user.gender,
+        createdOn: utcSeconds(user.createdOn),
+        ...(user.birthday === undefined ? {} : { birthday: user.birthday }),
+        ...(user.premium === undefined ? {} : { premium: user.premium }),
+      });
       for (const gameId of user.plays) repos.users.recordPlay(user.uid, gameId, utcSeconds(user.createdOn) + 86_400);
     }
     const generated: string[] = [];
@@ -131,7 +146,6 @@ export function seedDemo(db: SandboxDatabase): void {
         type: p.type,
         priceCents: Math.round(Number(p.price) * 100),
         displayOrder: i + 1,
-        data: [],
         image: `products/${encodeURIComponent(p.sku)}.png?v=1`,
         status: 'active',
         sold,

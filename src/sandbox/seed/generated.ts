@@ -123,7 +123,6 @@ export function seedGenerated(db: SandboxDatabase, options: GenerateOptions): Ge
         type: random.pick(['consumable', 'unlockable']),
         priceCents: random.int(0, 9999),
         displayOrder: 100 + n,
-        data: [],
         image: `products/${sku}.png?v=1`,
         status: 'active',
         sold: held,

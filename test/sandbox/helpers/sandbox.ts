@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/sandbox/app.js';
 import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/database.js';
+import type { ChallengeStore } from '../../../src/sandbox/http/challenges.js';
 import { seedDemo } from '../../../src/sandbox/seed/demo.js';
 import { canonicalString, hmacSha256Hex, rfc3986 } from '../../../src/spec/signing.js';
 import { DEMO } from '../../../src/spec/demo.js';
@@ -37,7 +38,13 @@ export function tempDir(prefix = 'udcli-sandbox-'): string {
 }
 
 export async function startTestSandbox(
-  options: { rateLimitPerSecond?: number; tokenTtlSeconds?: number; seed?: 'demo' | 'none'; startMs?: number } = {},
+  options: {
+    rateLimitPerSecond?: number;
+    tokenTtlSeconds?: number;
+    seed?: 'demo' | 'none';
+    startMs?: number;
+    challenges?: ChallengeStore;
+  } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
   const db = openDatabase(join(dir, 'sandbox.db'));
@@ -53,6 +60,7 @@ export async function startTestSandbox(
     nowMs: () => clock.ms,
     ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
     ...(options.tokenTtlSeconds ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
+    ...(options.challenges ? { challenges: options.challenges } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

@@ -1,0 +1,29 @@
+/**
+ * The platform's two product types (contract: Products; platform.md), free of SQL and HTTP.
+ * An unlockable is held or not. A consumable is held in units, counted on its base: its sku is
+ * `BASE:PACK` (`gold:10`, `gold:100` are two packs of the one `gold`), and a request may name it
+ * by `BASE` or by any `BASE:N`.
+ */
+export type ProductKind = 'unlockable' | 'consumable';
+
+export function productKind(type: string): ProductKind {
+  return type === 'consumable' ? 'consumable' : 'unlockable';
+}
+
+const PACKED = /^(.+):([1-9]\d{0,8})$/;
+
+/** The base and pack size a `BASE:PACK` name carries; a name without `:PACK` is its own base, a pack of one. */
+export function splitPack(sku: string): { base: string; pack: number } {
+  const m = PACKED.exec(sku);
+  return m ? { base: m[1]!, pack: Number(m[2]) } : { base: sku, pack: 1 };
+}
+
+/** What holdings are counted on: a consumable's base, an unlockable's sku. */
+export function holdingItem(kind: ProductKind, sku: string): string {
+  return kind === 'consumable' ? splitPack(sku).base : sku;
+}
+
+/** The units after a grant: a consumable adds them; an unlockable is held once however many are given. */
+export function afterGrant(kind: ProductKind, held: number, qty: number): number {
+  return kind === 'consumable' ? held + qty : 1;
+}
