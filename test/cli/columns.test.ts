@@ -27,7 +27,8 @@ describe('products: HELD', () => {
   it('is a column of the table and a field of --fields', () => {
     expect(PRODUCT_COLUMNS.map((c) => c.header)).toEqual(['SKU', 'NAME', 'TYPE', 'HELD', 'PRICE']);
     expect(fieldView(entry(true, 20))).toMatchObject({ sku: 'x', held: '20', quantity: 20 });
-    expect(fieldView(entry(false, false))).toMatchObject({ held: '-', quantity: null });
+    expect(fieldView(entry(false, false))).toMatchObject({ held: '-', quantity: 0 });
+    expect(fieldView(entry(true, 'active'))).toMatchObject({ held: 'yes', quantity: 1 });
   });
 });
 

@@ -34,8 +34,9 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** Units of a consumable held (contract: Products: purchase.data is the number). */
 function quantity(entry: { purchase: { data: unknown } }): number {
-  return (entry.purchase.data as { quantity: number }).quantity;
+  return entry.purchase.data as number;
 }
 
 describe('the client against the sandbox', () => {
@@ -56,19 +57,26 @@ describe('the client against the sandbox', () => {
     expect(after.payload[0]!.current_value).toBe(before + 5);
   });
 
-  it('a signed product adjust (non-ASCII sku) is accepted; taking more than held is a 409', async () => {
+  it('a signed product adjust (non-ASCII sku, an unlockable) is accepted; taking more than held is a 409', async () => {
     const target = { parentId: DEMO.game.id, sku: 'héros+épée' };
     const given = await client.adjustProduct(uid, target, 2, 'increment');
     expect(given.payload.product.sku).toBe('héros+épée');
-    expect(quantity(given.payload)).toBe(2);
-    const taken = await client.adjustProduct(uid, target, 1, 'decrement');
-    expect(quantity(taken.payload)).toBe(1);
+    expect(given.payload.purchase).toMatchObject({ success: true, data: 'active' });
     const listed = await client.listProducts(uid, { parentId: DEMO.game.id, sku: 'héros+épée' });
-    expect(listed.payload.map((e) => [e.product.sku, quantity(e)])).toEqual([['héros+épée', 1]]);
+    expect(listed.payload.map((e) => [e.product.sku, e.purchase.data])).toEqual([['héros+épée', 'active']]);
+    const taken = await client.adjustProduct(uid, target, 1, 'decrement');
+    expect(taken.payload.purchase).toMatchObject({ success: false, data: false });
 
-    const e = await client.adjustProduct(uid, target, 5, 'decrement').catch((err: unknown) => err);
+    const e = await client.adjustProduct(uid, target, 1, 'decrement').catch((err: unknown) => err);
     expect(e).toBeInstanceOf(ApiError);
     expect(e).toMatchObject({ code: 409 });
+  });
+
+  it('a consumable is counted in units: give and take by pack or base', async () => {
+    const give = await client.adjustProduct(uid, { parentId: DEMO.game.id, sku: 'gems:500' }, 7, 'increment');
+    const held = quantity(give.payload);
+    const take = await client.adjustProduct(uid, { parentId: DEMO.game.id, sku: 'gems' }, 2, 'decrement');
+    expect(quantity(take.payload)).toBe(held - 2);
   });
 
   it('a POST with a method=put override, signed, is accepted (a reset back to start_value)', async () => {

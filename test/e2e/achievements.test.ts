@@ -51,7 +51,8 @@ const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChe
 async function record(developerId: string): Promise<UserAchievement | undefined> {
   const r = await udcli(['achievements', 'list', UID, '--developer-id', developerId, '--json']);
   expect(r.code, r.stderr).toBe(0);
-  return json<UserAchievement[]>(r).find((a) => a.developer_id === developerId);
+  // A `Not Started` row is an achievement the user has no record of.
+  return json<UserAchievement[]>(r).find((a) => a.developer_id === developerId && a.state !== 'Not Started');
 }
 
 
@@ -83,9 +84,10 @@ describe('achievements defs', () => {
     expect(r.stdout).toContain(counter.name);
   });
 
-  it('an unknown game: exit 4', async () => {
+  it('a game other than the api key\'s own: exit 3, the server says whose key it is', async () => {
     const r = await udcli(['achievements', 'defs', '999999']);
-    expect(r.code).toBe(4);
+    expect(r.code).toBe(3);
+    expect(r.stderr.split('\n')[0]).toBe('udcli: forbidden: this api_key belongs to game 1001');
   });
 
   it('no game anywhere: exit 2 before any request', async () => {

@@ -53,7 +53,7 @@ function achievementValues(env: TestEnv, developerId: string): Map<string, numbe
 function productQuantities(env: TestEnv, sku: string): Map<string, number> {
   return withDb(env, (db) => {
     const rows = db
-      .prepare(`SELECT up.uid AS uid, up.quantity AS q FROM user_products up JOIN products p ON p.id = up.product_id WHERE p.parent_id = '1001' AND p.sku = ?`)
+      .prepare(`SELECT h.uid AS uid, h.quantity AS q FROM holdings h JOIN products p ON p.parent_id = h.parent_id AND p.item = h.item WHERE p.parent_id = '1001' AND p.sku = ?`)
       .all(sku) as Array<{ uid: string; q: number }>;
     return new Map(rows.map((r) => [r.uid, r.q]));
   });
@@ -128,8 +128,8 @@ describe('batch mode (e2e)', () => {
   it('a give killed with SIGKILL and resumed with the same journal gives each user exactly one, never two', async () => {
     const list = file('give.txt', ALL_USERS);
     const journal = join(scratch, 'give.journal');
-    const before = productQuantities(env, 'sword-of-dawn');
-    const args = ['products', 'give', `@${list}`, 'sword-of-dawn', '--qty', '1', '--journal', journal];
+    const before = productQuantities(env, 'xp-boost');
+    const args = ['products', 'give', `@${list}`, 'xp-boost', '--qty', '1', '--journal', journal];
     const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env.env };
     delete base.FORCE_COLOR;
     const child = spawn(process.execPath, [BIN, ...args], { env: base, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -145,7 +145,7 @@ describe('batch mode (e2e)', () => {
     expect([0, 6]).toContain(r.code); // 6 when a user was in flight at the kill (reported unknown)
     const out = ndjson(r);
     expect(out).toHaveLength(ALL_USERS.length);
-    const after = productQuantities(env, 'sword-of-dawn');
+    const after = productQuantities(env, 'xp-boost');
     const unknown = new Set(out.filter((l) => l.status === 'unknown').map((l) => l.uid));
     expect(unknown.size).toBeLessThanOrEqual(8);
     expect(out.filter((l) => l.status === 'skipped').length).toBeGreaterThan(100);

@@ -5,19 +5,17 @@ import { json, nowhere, runOnTerminal, startTestEnv, type CliResult, type RunOpt
 const UID = DEMO.user.uid;
 
 interface Entry {
-  purchase: { success: boolean; data: { quantity: number } | false; message: string };
+  /** contract: Products — units of a consumable, "active" for a held unlockable, false when not held. */
+  purchase: { success: boolean; data: number | 'active' | false; message: string };
   product: { id: number; sku: string; name: string; type: string; price: string };
 }
 
 let env: TestEnv;
-/** A product the demo player holds in the demo seed. */
-let sku: string;
+/** A consumable the demo player does not hold in the demo seed. */
+const sku = 'xp-boost';
 
 beforeAll(async () => {
   env = await startTestEnv();
-  const held = json<Entry[]>(await env.run(['products', 'list', UID, '--json']));
-  if (held.length === 0) throw new Error('the demo seed gives the demo player no products');
-  sku = held[0]!.product.sku;
 });
 afterAll(async () => {
   await env?.close();
@@ -30,16 +28,23 @@ async function quantity(): Promise<number> {
   const r = await udcli(['products', 'list', UID, '--sku', sku, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const entry = json<Entry[]>(r).find((e) => e.product.sku === sku);
-  return entry && entry.purchase.data ? entry.purchase.data.quantity : 0;
+  return typeof entry?.purchase.data === 'number' ? entry.purchase.data : 0;
 }
 
 
 
 describe('udcli products', () => {
-  it('lists the products held, as JSON and as a table with the quantity', async () => {
+  it('lists every product of the game, held or not, as JSON and as a table whose HELD column says which', async () => {
     const r = await udcli(['products', 'list', UID, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const entries = json<Entry[]>(r);
+    // demo_player holds the sword (unlockable) and 250 gems (a consumable in two packs), nothing else.
+    expect(entries.filter((e) => e.purchase.success).map((e) => [e.product.sku, e.purchase.data])).toEqual([
+      ['sword-of-dawn', 'active'],
+      ['gems:100', 250],
+      ['gems:500', 250],
+    ]);
+    expect(entries.length).toBeGreaterThan(3);
     const table = await udcli(['products', 'list', UID, '-o', 'table']);
     expect(table.code, table.stderr).toBe(0);
     const header = table.stdout.split('\n')[0]!.toUpperCase();
@@ -48,7 +53,8 @@ describe('udcli products', () => {
       const line = table.stdout.split('\n').find((l) => l.includes(e.product.sku));
       expect(line, e.product.sku).toBeDefined();
       expect(line).toContain(e.product.price);
-      if (e.purchase.data) expect(line).toMatch(new RegExp(`\\b${e.purchase.data.quantity}\\b`));
+      const held = typeof e.purchase.data === 'number' ? String(e.purchase.data) : e.purchase.data === 'active' ? 'yes' : '-';
+      expect(line!.trim().split(/\s{2,}/)[3], e.product.sku).toBe(held);
     }
   });
 
@@ -86,7 +92,7 @@ describe('udcli products', () => {
     const r = await udcli(['products', 'take', UID, sku, '--qty', '2', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const entry = json<Entry>(r);
-    expect(entry.purchase.data && entry.purchase.data.quantity).toBe(before - 2);
+    expect(entry.purchase.data).toBe(before - 2);
     expect(await quantity()).toBe(before - 2);
   });
 
@@ -112,13 +118,22 @@ describe('udcli products', () => {
     expect(r.stderr).not.toMatch(/^→ /m); // no request line in the --verbose trace
   });
 
-  it('a sku with non-ASCII characters and a plus sign', async () => {
+  it('a sku with non-ASCII characters and a plus sign (an unlockable: held once, however many are given)', async () => {
     const odd = 'héros+épée';
     const give = await udcli(['products', 'give', UID, odd, '--qty', '2', '--json']);
     expect(give.code, give.stderr).toBe(0);
     expect(json<Entry>(give).product.sku).toBe(odd);
     const list = json<Entry[]>(await udcli(['products', 'list', UID, '--sku', odd, '--json']));
-    expect(list.map((e) => [e.product.sku, e.purchase.data && e.purchase.data.quantity])).toEqual([[odd, 2]]);
+    expect(list.map((e) => [e.product.sku, e.purchase.data])).toEqual([[odd, 'active']]);
+  });
+
+  it('a consumable by its base: give gems adds units to both packs, take by a pack removes them', async () => {
+    const units = async () => json<Entry[]>(await udcli(['products', 'list', UID, '--sku', 'gems', '--json'])).map((e) => e.purchase.data);
+    const [before] = (await units()) as [number];
+    expect((await udcli(['products', 'give', UID, 'gems', '--qty', '10'])).code).toBe(0);
+    expect(await units()).toEqual([before + 10, before + 10]);
+    expect((await udcli(['products', 'take', UID, 'gems:500', '--qty', '4'])).code).toBe(0);
+    expect(await units()).toEqual([before + 6, before + 6]);
   });
 
   it('an unknown sku: exit 4', async () => {

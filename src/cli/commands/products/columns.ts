@@ -43,14 +43,16 @@ export const PRODUCT_COLUMNS: ReadonlyArray<Column<ProductEntry>> = [
 ];
 
 /**
- * What --fields picks from: the product's own fields and `held` and `quantity` at the top
+ * What --fields picks from: the product's own fields and `held` and `quantity` (units held) at the top
  * level (so `--fields sku,held,quantity` means what it says), plus `purchase` and `product` as received.
  * Without --fields, entries are printed exactly as the service sent them.
  */
 export function fieldView(entry: ProductEntry): ProductEntry & Record<string, unknown> {
   const product = entry?.product && typeof entry.product === 'object' ? entry.product : {};
-  return { ...product, held: heldText(entry), quantity: quantityOf(entry) ?? null, purchase: entry?.purchase, product: entry?.product } as ProductEntry &
-    Record<string, unknown>;
+  const held = heldText(entry);
+  // quantity: the units of a consumable; 1 or 0 for an unlockable held or not.
+  const quantity = quantityOf(entry) ?? (held === '-' ? 0 : 1);
+  return { ...product, held, quantity, purchase: entry?.purchase, product: entry?.product } as ProductEntry & Record<string, unknown>;
 }
 
 /** The rows to print: as received, or the field view when --fields narrows them. */
