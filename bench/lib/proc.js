@@ -65,7 +65,7 @@ export function timedNode(args, options = {}) {
   const out = options.stdoutFile ? openSync(options.stdoutFile, 'w') : 'ignore';
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, execArgs, { env, stdio: ['ignore', out, 'pipe'] });
+    const child = spawn(options.nodePath ?? process.execPath, execArgs, { env, stdio: ['ignore', out, 'pipe'] });
     if (typeof out === 'number') closeSync(out);
     live.add(child);
     let stderr = '';

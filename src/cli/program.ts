@@ -35,6 +35,18 @@ export interface ProgramHooks {
   onGlobals(globals: GlobalOptions): void;
 }
 
+/**
+ * Help wraps at 80 columns at most, whatever the terminal's width: the root help is rendered once
+ * at build time (scripts/render-root-help.js) and printed by bin/udcli.js without loading
+ * commander, so it must not depend on the terminal. Narrower terminals still get narrower help.
+ */
+export const HELP_WIDTH = 80;
+
+function helpWidth(isTTY: boolean, stream: NodeJS.WritableStream): number {
+  const columns = isTTY ? (stream as { columns?: number }).columns : undefined;
+  return columns ? Math.min(columns, HELP_WIDTH) : HELP_WIDTH;
+}
+
 /** Applies the settings every command shares; commander copies them only to `.command()` children. */
 function configure(cmd: Command, io: IOStreams): void {
   cmd
@@ -42,6 +54,8 @@ function configure(cmd: Command, io: IOStreams): void {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      getOutHelpWidth: () => helpWidth(io.stdoutIsTTY, io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderrIsTTY, io.stderr),
       // main prints the error (one line); commander's own copy is dropped.
       outputError: () => {},
     })

@@ -1,5 +1,6 @@
 /**
- * Start-up cost: `udcli --version` and `--help` load the CLI core only. The built binary runs
+ * Start-up cost: `udcli`, `--version` and `--help` print the answer stored at build time; `help`
+ * and the rest load the CLI core and only the command they run. The built binary runs
  * under a resolve hook (test/cli/fixtures/record-loads.mjs) that logs every module it resolves.
  * Needs `npm run build`.
  */
@@ -35,7 +36,17 @@ function packagesOf(urls: string[]): Set<string> {
 }
 
 describe('start-up imports', () => {
-  it.each([[['--version']], [['--help']], [['help']], [['help', 'profile']]])('%j loads commander and nothing heavy', (args) => {
+  it.each([[[]], [['--version']], [['--help']], [['-h']]])('%j prints the stored answer and loads neither the CLI nor a package', (args) => {
+    const r = loadedModules(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toBe('');
+    // the bin itself was resolved, so the hook did record
+    expect(r.urls.some((u) => u.endsWith('/bin/udcli.js'))).toBe(true);
+    expect(r.urls.some((u) => u.includes('/dist/cli/main.js'))).toBe(false);
+    expect([...packagesOf(r.urls)]).toEqual([]);
+  });
+
+  it.each([[['help']], [['help', 'profile']], [['--help', 'user']]])('%j loads commander and nothing heavy', (args) => {
     const r = loadedModules(args);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toBe('');
@@ -46,10 +57,10 @@ describe('start-up imports', () => {
     for (const heavy of HEAVY) expect(packages.has(heavy)).toBe(false);
   });
 
-  it('--help loads no command module, help <cmd> only that one', () => {
+  it('help loads no command module, help <cmd> only that one', () => {
     const commandModules = (urls: string[]) =>
       [...new Set(urls.filter((u) => /\/dist\/cli\/commands\/[^/]+\/index\.js$/.test(u)).map((u) => u.split('/').at(-2)))];
-    expect(commandModules(loadedModules(['--help']).urls)).toEqual([]);
+    expect(commandModules(loadedModules(['help']).urls)).toEqual([]);
     expect(commandModules(loadedModules(['help', 'profile']).urls)).toEqual(['profile']);
   });
 
