@@ -2,6 +2,7 @@
  * Receipts: what a mutation changed, in one line, and the command that would undo it
  * (cli.md "Safety for support staff"). Pure functions of the states read before and after.
  */
+import { unitsHeld } from '../spec/holdings.js';
 import type { AchievementUpdate, ProductEntry, UserAchievement } from '../spec/types.js';
 
 export interface Receipt {
@@ -108,14 +109,6 @@ export function achievementReceipt(args: {
   return finish(`udcli achievements set ${uid} ${dev} ${progressPercent(was, s, target)}`);
 }
 
-/** Units held, from a products entry (null entry: none held; unreadable data: null). */
-export function heldQuantity(entry: ProductEntry | null): number | null {
-  if (!entry) return 0;
-  const data = entry.purchase?.data;
-  if (data && typeof data === 'object' && 'quantity' in data) return num((data as { quantity: unknown }).quantity);
-  return null;
-}
-
 export function productReceipt(args: {
   uid: string;
   sku: string;
@@ -125,8 +118,8 @@ export function productReceipt(args: {
   after: ProductEntry | null;
 }): Receipt {
   const { uid, sku, action, qty } = args;
-  const was = heldQuantity(args.before);
-  const now = heldQuantity(args.after);
+  const was = unitsHeld(args.before);
+  const now = unitsHeld(args.after);
   const known = was !== null && now !== null;
   const change = known
     ? `${sku} of ${shortUid(uid)}: ${was} → ${now}`

@@ -118,6 +118,10 @@ function hintFor(code: number, message: string, scheme: ReplyContext['scheme'] =
     return "check the profile's signing_secret and signing_scheme (`udcli profile show`)";
   }
   if (code === 401) return "check the profile's api_key (`udcli profile show`)";
+  // contract: a key acts on its own game only.
+  if (code === 403 && /^forbidden: this api_key belongs to game/.test(message)) {
+    return 'use that game (--game, or the profile\'s game_id), or a profile with the other game\'s api_key (`udcli profile add`)';
+  }
   if (code >= 300 && code < 400) return 'the service redirected: check base_url (http vs https, path)';
   return undefined;
 }

@@ -114,4 +114,29 @@ describe('product receipts', () => {
     expect(r.undo).toBe(`udcli products give ${UID} sword --qty 4`);
     expect(r.note).toMatch(/quantities unknown/);
   });
+
+  // contract: Products — purchase.data is the units of a consumable, "active" for a held unlockable, false when not held.
+  const platform = (success: boolean, data: unknown): ProductEntry => ({
+    purchase: { success, data, message: '' },
+    product: { sku: 'x' } as ProductEntry['product'],
+  });
+
+  it('a consumable in units: give 30 gems to a user holding 250 is undone by take 30', () => {
+    expect(productReceipt({ uid: UID, sku: 'gems', action: 'give', qty: 30, before: platform(true, 250), after: platform(true, 280) })).toEqual({
+      change: 'gems of 01e5…: 250 → 280',
+      undo: `udcli products take ${UID} gems --qty 30`,
+    });
+    expect(productReceipt({ uid: UID, sku: 'gems', action: 'take', qty: 5, before: platform(true, 5), after: platform(false, false) }).undo).toBe(
+      `udcli products give ${UID} gems --qty 5`,
+    );
+  });
+
+  it('an unlockable: giving one already held changed nothing and has no undo; a first give is undone by take 1', () => {
+    const again = productReceipt({ uid: UID, sku: 'sword', action: 'give', qty: 3, before: platform(true, 'active'), after: platform(true, 'active') });
+    expect(again).toEqual({ change: 'sword of 01e5…: 1 → 1', undo: null, note: 'nothing changed' });
+    const first = productReceipt({ uid: UID, sku: 'sword', action: 'give', qty: 3, before: platform(false, false), after: platform(true, 'active') });
+    expect(first).toEqual({ change: 'sword of 01e5…: 0 → 1', undo: `udcli products take ${UID} sword --qty 1` });
+    const take = productReceipt({ uid: UID, sku: 'sword', action: 'take', qty: 1, before: platform(true, 'active'), after: platform(false, false) });
+    expect(take.undo).toBe(`udcli products give ${UID} sword --qty 1`);
+  });
 });

@@ -88,6 +88,7 @@ describe('achievements defs', () => {
     const r = await udcli(['achievements', 'defs', '999999']);
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe('udcli: forbidden: this api_key belongs to game 1001');
+    expect(r.stderr.split('\n')[1]).toMatch(/--game, or the profile's game_id\), or a profile with the other game's api_key/);
   });
 
   it('no game anywhere: exit 2 before any request', async () => {

@@ -1,23 +1,11 @@
 import type { Column } from '../../../output/types.js';
 import type { ProductEntry } from '../../../spec/types.js';
+import { countIn } from '../../../spec/holdings.js';
 import { cellText } from '../../args.js';
 
-/**
- * Units held of a consumable (contract: Products): purchase.data as a number, a numeric string,
- * or an object with `quantity`/`qty`; undefined for anything else (`false`, `"active"`, nothing).
- */
+/** Units held of a consumable: a count in purchase.data; undefined for `false`, `"active"`, nothing. */
 export function quantityOf(entry: ProductEntry): number | undefined {
-  const data: unknown = entry?.purchase?.data;
-  const count = (v: unknown): number | undefined => {
-    if (typeof v === 'number' && Number.isFinite(v)) return v;
-    if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
-    return undefined;
-  };
-  if (data && typeof data === 'object') {
-    const record = data as Record<string, unknown>;
-    return count(record.quantity) ?? count(record.qty);
-  }
-  return count(data);
+  return countIn(entry?.purchase?.data);
 }
 
 /**

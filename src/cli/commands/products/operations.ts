@@ -39,7 +39,9 @@ export async function readProduct(client: ApiClient, uid: string, target: Produc
   const query: { parentId: string; type?: ProductTarget['type']; sku: string } = { parentId: target.parentId, sku: target.sku };
   if (target.type !== undefined) query.type = target.type;
   const reply = await client.listProducts(uid, query);
-  return (reply.payload ?? []).find((e) => e?.product?.sku === target.sku) ?? null;
+  // A consumable named by its base lists every pack; they all show the base's units.
+  const entries = reply.payload ?? [];
+  return entries.find((e) => e?.product?.sku === target.sku) ?? entries[0] ?? null;
 }
 
 /**
