@@ -36,7 +36,7 @@ interface GameView {
   api_keys: Array<{ api_key: string; signing_secret: string; partner: boolean }>;
 }
 
-function databasePath(factory: Factory, raw: string | undefined): string {
+export function databasePath(factory: Factory, raw: string | undefined): string {
   const path = parseDbPath(raw) ?? defaultDatabasePath(factory.io.env);
   if (path === ':memory:') {
     throw new UsageError('--db :memory: is a new, empty database in every process; a running sandbox cannot be reached through it', {
@@ -46,7 +46,7 @@ function databasePath(factory: Factory, raw: string | undefined): string {
   return path;
 }
 
-interface Running {
+export interface Running {
   url: string;
   db: string;
   /** It uses the database at hand, so it sees changes at once. */
@@ -54,7 +54,7 @@ interface Running {
 }
 
 /** The running sandbox, if any, and whether it uses this database file. */
-async function runningSandbox(factory: Factory, dbPath: string): Promise<Running | null> {
+export async function runningSandbox(factory: Factory, dbPath: string): Promise<Running | null> {
   const current = await sandboxState(factory.io.env);
   if (current.state !== 'running') return null;
   const { url, db } = current.record;

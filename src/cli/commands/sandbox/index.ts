@@ -3,6 +3,7 @@
  * fastify/SQLite) only when it runs.
  */
 import type { Command } from 'commander';
+import type { ExportOptions, InitOptions, LoadOptions } from './data.js';
 import type { GameOptions } from './game.js';
 import type { RawExecOptions, RawSeedOptions, RawStartOptions } from './options.js';
 import type { Factory } from '../../factory.js';
@@ -86,6 +87,50 @@ Examples:
     .action(async (gameId: string, opts: GameOptions) => {
       const { showCommand } = await import('./game.js');
       await showCommand(factory, gameId, opts);
+    });
+
+  sandbox
+    .command('init')
+    .description('Write a commented starter data file for your own game (default: sandbox-data.yaml; - for stdout)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox init qa.yaml\n  $ udcli sandbox start --data qa.yaml')
+    .argument('[file]', 'where to write it')
+    .option('--force', 'replace an existing file')
+    .action(async (file: string | undefined, opts: InitOptions) => {
+      const { initCommand } = await import('./data.js');
+      await initCommand(factory, file, opts);
+    });
+
+  sandbox
+    .command('schema')
+    .description('Print the JSON Schema of sandbox data files (for editors and CI checks)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox schema > sandbox-data.schema.json')
+    .action(async () => {
+      const { schemaCommand } = await import('./data.js');
+      await schemaCommand(factory);
+    });
+
+  sandbox
+    .command('load')
+    .description('Load a data file (YAML or JSON) into the sandbox database, all or nothing; a running sandbox sees it at once')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox load qa.yaml\n  $ udcli sandbox load qa.json --db ci.db')
+    .argument('<file>', 'the data file')
+    .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
+    .option('--json', 'print the summary as JSON')
+    .action(async (file: string, opts: LoadOptions) => {
+      const { loadCommand } = await import('./data.js');
+      await loadCommand(factory, file, opts);
+    });
+
+  sandbox
+    .command('export')
+    .description('Write the whole sandbox database as a data file (YAML, or JSON for a .json file); - or nothing for stdout')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox export qa-after.yaml\n  $ udcli sandbox export --format json | jq .users[0]')
+    .argument('[file]', 'where to write it (default: stdout)')
+    .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
+    .option('--format <format>', 'yaml or json (default: from the file name, else yaml)')
+    .action(async (file: string | undefined, opts: ExportOptions) => {
+      const { exportCommand } = await import('./data.js');
+      await exportCommand(factory, file, opts);
     });
 
   sandbox

@@ -1,0 +1,110 @@
+/**
+ * `udcli sandbox init | schema | load | export`: a studio's own game in the sandbox, as a data
+ * file (YAML or JSON). Load is one transaction (all or nothing); export writes a temporary file
+ * and renames it, so a failed or interrupted export never leaves half a file.
+ */
+import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { UsageError } from '../../../errors.js';
+import type { Factory } from '../../factory.js';
+import { databasePath, runningSandbox } from './game.js';
+import { wantsJson } from './json.js';
+
+export interface InitOptions {
+  force?: boolean;
+}
+
+export interface LoadOptions {
+  db?: string;
+  json?: boolean;
+}
+
+export interface ExportOptions {
+  db?: string;
+  format?: string;
+}
+
+export async function schemaCommand(factory: Factory): Promise<void> {
+  const { DATA_SCHEMA } = await import('../../../sandbox/data/schema.js');
+  factory.io.stdout.write(`${JSON.stringify(DATA_SCHEMA, null, 2)}\n`);
+}
+
+export async function initCommand(factory: Factory, file: string | undefined, opts: InitOptions): Promise<void> {
+  const { STARTER_FILE } = await import('../../../sandbox/data/starter.js');
+  const target = file ?? 'sandbox-data.yaml';
+  if (target === '-') {
+    factory.io.stdout.write(STARTER_FILE);
+    return;
+  }
+  if (existsSync(target) && !opts.force) {
+    throw new UsageError(`${target} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
+  }
+  await writeWhole(target, Readable.from([STARTER_FILE]));
+  factory.io.stderr.write(`wrote ${target}; try it: udcli sandbox start --data ${target}\n`);
+}
+
+export async function loadCommand(factory: Factory, file: string, opts: LoadOptions): Promise<void> {
+  const { readDataFile } = await import('../../../sandbox/data/read.js');
+  const data = readDataFile(file);
+  const dbPath = databasePath(factory, opts.db);
+  mkdirSync(dirname(dbPath), { recursive: true });
+  const { openDatabase } = await import('../../../sandbox/database.js');
+  const { loadData } = await import('../../../sandbox/data/load.js');
+  const db = openDatabase(dbPath);
+  let summary;
+  try {
+    summary = loadData(db, data, Math.floor(Date.now() / 1000), file);
+  } finally {
+    db.close();
+  }
+  const running = await runningSandbox(factory, dbPath);
+  if (wantsJson(factory, opts.json)) {
+    factory.io.stdout.write(`${JSON.stringify({ file, database: dbPath, ...summary, sandbox_running: running?.same === true }, null, 2)}\n`);
+    return;
+  }
+  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  factory.io.stdout.write(`loaded ${file} into ${dbPath}: ${n(summary.games, 'game')}, ${n(summary.users, 'user')}, ${n(summary.friendships, 'friendship')}\n`);
+  if (running?.same) factory.io.stderr.write(`the sandbox at ${running.url} uses this database and sees it now\n`);
+}
+
+function formatOf(file: string, raw: string | undefined): 'yaml' | 'json' {
+  if (raw !== undefined) {
+    if (raw !== 'yaml' && raw !== 'json') throw new UsageError(`invalid --format "${raw}": expected yaml or json`);
+    return raw;
+  }
+  return /\.json$/i.test(file) ? 'json' : 'yaml';
+}
+
+/** Writes the stream to `target` through a temporary file in the same directory, renamed at the end. */
+async function writeWhole(target: string, source: Readable): Promise<void> {
+  const tmp = `${target}.tmp-${process.pid}`;
+  try {
+    await pipeline(source, createWriteStream(tmp, { mode: 0o600 }));
+    renameSync(tmp, target);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+export async function exportCommand(factory: Factory, file: string | undefined, opts: ExportOptions): Promise<void> {
+  const target = file ?? '-';
+  const format = formatOf(target, opts.format);
+  const dbPath = databasePath(factory, opts.db);
+  if (!existsSync(dbPath)) {
+    throw new UsageError(`there is no sandbox database at ${dbPath}`, { hint: 'start the sandbox once (udcli sandbox start) or pass --db FILE' });
+  }
+  const { openDatabase } = await import('../../../sandbox/database.js');
+  const { exportChunks } = await import('../../../sandbox/data/export.js');
+  const db = openDatabase(dbPath);
+  try {
+    const source = Readable.from(exportChunks(db, format));
+    if (target === '-') await pipeline(source, factory.io.stdout, { end: false });
+    else await writeWhole(target, source);
+  } finally {
+    db.close();
+  }
+  if (target !== '-') factory.io.stderr.write(`exported ${dbPath} to ${target}\n`);
+}

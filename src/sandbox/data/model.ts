@@ -1,0 +1,63 @@
+/** A sandbox data file as read (after the schema check): see schema.ts for every field. */
+export interface DataKey {
+  api_key: string;
+  signing_secret?: string;
+  partner?: boolean;
+  label?: string;
+}
+
+export interface DataAchievement {
+  developer_id: string;
+  name: string;
+  description?: string;
+  admin_description?: string;
+  icon?: string;
+  start_value?: number;
+  target_value: number;
+  score?: number;
+  state?: 'Active' | 'Inactive';
+  tags?: Record<string, string>;
+}
+
+export interface DataProduct {
+  sku: string;
+  type: 'unlockable' | 'consumable';
+  packs?: number[];
+  name: string;
+  description?: string;
+  price: string;
+  display_order?: number;
+  status?: string;
+  image?: string;
+}
+
+export interface DataGame {
+  id: string;
+  type?: 'Game' | 'Website';
+  name: string;
+  launchable?: boolean;
+  content_uri?: string | null;
+  signing?: 'agi' | 'hmac-sha256-v1' | 'both';
+  keys?: DataKey[];
+  achievements?: DataAchievement[];
+  products?: DataProduct[];
+}
+
+export interface DataUser {
+  username: string;
+  uid?: string;
+  gender?: string;
+  created_on?: string | number;
+  birthday?: string;
+  premium?: boolean;
+  friends?: string[];
+  plays?: string[];
+  progress?: Record<string, Record<string, number>>;
+  holdings?: Record<string, Record<string, number>>;
+}
+
+export interface DataFile {
+  $schema?: string;
+  games?: DataGame[];
+  users?: DataUser[];
+}

@@ -1,0 +1,109 @@
+/**
+ * Reads a sandbox data file: YAML, or JSON (the same shape), checked against the schema and
+ * then by validate.ts. Any problem is one UsageError naming the file, the path in it and the line:
+ * `qa.yaml: games[0].achievements[2].target_value: must be greater than start_value (0) (line 31)`.
+ * Big files take the fast path (JSON.parse / yaml.parse); the document with positions is built
+ * only to find the line of an error.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject } from 'ajv';
+import { LineCounter, parse as parseYaml, parseDocument, YAMLParseError, type Node } from 'yaml';
+import { UsageError } from '../../errors.js';
+import type { DataFile } from './model.js';
+import { DATA_SCHEMA } from './schema.js';
+import { validateData, type DataPath } from './validate.js';
+
+export class DataFileError extends UsageError {}
+
+export function isJsonFile(path: string): boolean {
+  return /\.json$/i.test(path);
+}
+
+/** `games[0].achievements[2].target_value` */
+export function showPath(path: DataPath): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || '(top level)';
+}
+
+/** The 1-based line of the deepest node on `path` that exists. */
+function lineOf(text: string, path: DataPath): number | undefined {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter });
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n), true) as Node | undefined;
+    const offset = node?.range?.[0];
+    if (offset !== undefined) return lineCounter.linePos(offset).line;
+  }
+  return undefined;
+}
+
+function ajvMessage(error: ErrorObject): { path: DataPath; what: string } {
+  const path: DataPath = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { path, what: `${String(params.missingProperty)} is missing` };
+    case 'additionalProperties':
+      return { path: [...path, String(params.additionalProperty)], what: 'is not a field of the data file (see `udcli sandbox schema`)' };
+    case 'enum':
+      return { path, what: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    case 'oneOf':
+      return { path, what: 'must be a date-time `YYYY-MM-DD HH:MM:SS` or Unix seconds' };
+    default:
+      return { path, what: error.message ?? 'is not valid' };
+  }
+}
+
+let compiled: ReturnType<Ajv['compile']> | undefined;
+function schemaCheck(data: unknown): ErrorObject | undefined {
+  compiled ??= new Ajv({ allErrors: false, strict: false }).compile(DATA_SCHEMA);
+  return compiled(data) ? undefined : (compiled.errors?.[0] ?? undefined);
+}
+
+function syntaxError(file: string, text: string, error: unknown): DataFileError {
+  if (error instanceof YAMLParseError) {
+    const line = error.linePos?.[0]?.line;
+    const first = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    return new DataFileError(`${file}: not valid YAML: ${first}${line ? ` (line ${line})` : ''}`);
+  }
+  const message = (error as Error).message;
+  const position = /position (\d+)/.exec(message)?.[1];
+  const line = position === undefined ? /line (\d+)/.exec(message)?.[1] : String(text.slice(0, Number(position)).split('\n').length);
+  return new DataFileError(`${file}: not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/ \(line \d+ column \d+\)$/, '')}${line ? ` (line ${line})` : ''}`);
+}
+
+/** Parses and checks a data file's text; `file` names it in messages. */
+export function parseDataText(file: string, text: string, json: boolean): DataFile {
+  let raw: unknown;
+  try {
+    raw = json ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 });
+  } catch (error) {
+    throw syntaxError(file, text, error);
+  }
+  if (raw === null || raw === undefined) raw = {};
+  const fail = (path: DataPath, what: string): never => {
+    const line = lineOf(text, path);
+    throw new DataFileError(`${file}: ${showPath(path)}: ${what}${line ? ` (line ${line})` : ''}`);
+  };
+  const schemaError = schemaCheck(raw);
+  if (schemaError) {
+    const { path, what } = ajvMessage(schemaError);
+    fail(path, what);
+  }
+  validateData(raw as DataFile, fail);
+  return raw as DataFile;
+}
+
+export function readDataFile(path: string): DataFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new DataFileError(`cannot read the data file ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  return parseDataText(path, text.replace(/^\uFEFF/, ''), isJsonFile(path));
+}

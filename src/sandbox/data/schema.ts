@@ -1,0 +1,131 @@
+/**
+ * The JSON Schema of a sandbox data file (YAML or JSON, one shape): games with their keys,
+ * achievements and products, then users with friends, plays, progress and holdings. Checks the
+ * shape; what the shape cannot say (duplicates, names that must exist, target above start) is
+ * checked in validate.ts. `udcli sandbox schema` prints this; `sandbox init` points editors at it.
+ */
+export const DATA_SCHEMA_ID = 'https://udcli.dev/schemas/sandbox-data-1.json';
+
+const id = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'letters, digits, - _ .' };
+const text = (maxLength: number, description?: string) => ({ type: 'string', maxLength, ...(description ? { description } : {}) });
+const count = (minimum: number) => ({ type: 'integer', minimum, maximum: 1_000_000_000 });
+const dateTime = {
+  description: '`YYYY-MM-DD HH:MM:SS` (UTC) or Unix seconds',
+  oneOf: [
+    { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d$' },
+    { type: 'integer', minimum: 0, maximum: 253402300799 },
+  ],
+};
+
+export const DATA_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: DATA_SCHEMA_ID,
+  title: 'udcli sandbox data',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    games: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'name'],
+        properties: {
+          id,
+          type: { enum: ['Game', 'Website'], default: 'Game' },
+          name: text(200),
+          launchable: { type: 'boolean', default: false, description: 'plays_game is reported only for launchable games' },
+          content_uri: { type: ['string', 'null'], pattern: '^https?://', maxLength: 2048, description: 'what the play page iframes' },
+          signing: { enum: ['agi', 'hmac-sha256-v1', 'both'], default: 'agi', description: 'signing schemes the game accepts' },
+          keys: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['api_key'],
+              properties: {
+                api_key: { type: 'string', description: '32 hex digits or UUID form' },
+                signing_secret: text(200, 'the secret of hmac-sha256-v1 signatures'),
+                partner: { type: 'boolean', default: false, description: 'may omit the signature on achievement changes' },
+                label: text(200),
+              },
+            },
+          },
+          achievements: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['developer_id', 'name', 'target_value'],
+              properties: {
+                developer_id: { type: 'string', minLength: 1, maxLength: 128 },
+                name: text(200),
+                description: text(2000),
+                admin_description: text(2000),
+                icon: text(2048),
+                start_value: { ...count(0), default: 0 },
+                target_value: count(1),
+                score: { ...count(0), default: 0 },
+                state: { enum: ['Active', 'Inactive'], default: 'Active' },
+                tags: { type: 'object', additionalProperties: { type: 'string', maxLength: 200 } },
+              },
+            },
+          },
+          products: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['sku', 'type', 'name', 'price'],
+              properties: {
+                sku: { type: 'string', minLength: 1, maxLength: 128 },
+                type: { enum: ['unlockable', 'consumable'] },
+                packs: {
+                  type: 'array',
+                  minItems: 1,
+                  items: count(1),
+                  description: 'consumable only: pack sizes, listed as SKU:PACK',
+                },
+                name: text(200),
+                description: text(2000),
+                price: { type: 'string', pattern: '^\\d{1,7}\\.\\d\\d$', description: 'e.g. "2.99"' },
+                display_order: count(0),
+                status: { type: 'string', maxLength: 32, default: 'active' },
+                image: text(2048),
+              },
+            },
+          },
+        },
+      },
+    },
+    users: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['username'],
+        properties: {
+          username: { type: 'string', minLength: 1, maxLength: 128 },
+          uid: { type: 'string', pattern: '^[0-9a-fA-F]{32}$', description: 'default: md5(username)' },
+          gender: text(64),
+          created_on: dateTime,
+          birthday: { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\d$', description: '`0000-00-00` when unknown' },
+          premium: { type: 'boolean' },
+          friends: { type: 'array', items: { type: 'string' }, description: 'usernames; friendship is mutual' },
+          plays: { type: 'array', items: id, description: 'games played (plays_game)' },
+          progress: {
+            type: 'object',
+            description: 'game id → developer_id → current value',
+            additionalProperties: { type: 'object', additionalProperties: count(0) },
+          },
+          holdings: {
+            type: 'object',
+            description: 'game id → sku (a consumable by its base) → units',
+            additionalProperties: { type: 'object', additionalProperties: count(0) },
+          },
+        },
+      },
+    },
+  },
+} as const;

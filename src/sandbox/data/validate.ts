@@ -1,0 +1,106 @@
+/**
+ * What the schema cannot say about a data file: names that must be unique (game ids, api keys,
+ * developer_ids and skus within a game, usernames and uids), names that must exist (friends,
+ * plays, progress, holdings), target above start, secrets where hmac needs them. A file is
+ * self-contained: it names only what it defines. The first problem found is reported.
+ */
+import { normalizeApiKey, uidForUsername } from '../../spec/ids.js';
+import { splitPack } from '../domain/products.js';
+import type { DataFile, DataGame } from './model.js';
+
+export type DataPath = Array<string | number>;
+export type Fail = (path: DataPath, what: string) => never;
+
+/** Full skus of a product entry: `SKU:PACK` for each pack of a consumable, else the sku. */
+export function expandedSkus(p: { sku: string; type: string; packs?: number[] }): string[] {
+  return p.type === 'consumable' && p.packs ? p.packs.map((n) => `${p.sku}:${n}`) : [p.sku];
+}
+
+interface GameIndex {
+  achievements: Map<string, { start: number; target: number }>;
+  /** Names a holding may use → kind: unlockable skus, consumable bases and full skus. */
+  holdable: Map<string, 'unlockable' | 'consumable'>;
+}
+
+function indexGame(game: DataGame, g: number, fail: Fail, keys: Map<string, string>): GameIndex {
+  const at = (...rest: DataPath): DataPath => ['games', g, ...rest];
+  (game.keys ?? []).forEach((k, i) => {
+    const key = normalizeApiKey(k.api_key);
+    if (key === null) fail(at('keys', i, 'api_key'), 'not an api key: expected 32 hex digits or the UUID form');
+    const seen = keys.get(key!);
+    if (seen) fail(at('keys', i, 'api_key'), `this api key is already given at ${seen}`);
+    keys.set(key!, `games[${g}].keys[${i}]`);
+    if ((game.signing ?? 'agi') === 'hmac-sha256-v1' && !k.signing_secret) {
+      fail(at('keys', i), 'signing_secret is missing: the game accepts hmac-sha256-v1 signing only');
+    }
+  });
+  const achievements = new Map<string, { start: number; target: number }>();
+  (game.achievements ?? []).forEach((a, i) => {
+    if (achievements.has(a.developer_id)) fail(at('achievements', i, 'developer_id'), `duplicate developer_id "${a.developer_id}" in game ${game.id}`);
+    const start = a.start_value ?? 0;
+    if (a.target_value <= start) fail(at('achievements', i, 'target_value'), `must be an integer greater than start_value (${start})`);
+    achievements.set(a.developer_id, { start, target: a.target_value });
+  });
+  const skus = new Set<string>();
+  const holdable = new Map<string, 'unlockable' | 'consumable'>();
+  (game.products ?? []).forEach((p, i) => {
+    if (p.packs && p.type !== 'consumable') fail(at('products', i, 'packs'), 'packs are for consumables only');
+    if (p.packs && splitPack(p.sku).pack !== 1) fail(at('products', i, 'sku'), 'with packs, give the base sku without :PACK');
+    for (const sku of expandedSkus(p)) {
+      if (skus.has(sku)) fail(at('products', i, 'sku'), `duplicate sku "${sku}" in game ${game.id}`);
+      skus.add(sku);
+      holdable.set(sku, p.type);
+      if (p.type === 'consumable') holdable.set(splitPack(sku).base, 'consumable');
+    }
+  });
+  return { achievements, holdable };
+}
+
+export function validateData(data: DataFile, fail: Fail): void {
+  const games = new Map<string, GameIndex>();
+  const keys = new Map<string, string>();
+  (data.games ?? []).forEach((game, g) => {
+    if (games.has(game.id)) fail(['games', g, 'id'], `duplicate game id "${game.id}"`);
+    games.set(game.id, indexGame(game, g, fail, keys));
+  });
+
+  const usernames = new Map<string, number>();
+  const uids = new Map<string, number>();
+  (data.users ?? []).forEach((u, i) => {
+    if (usernames.has(u.username)) fail(['users', i, 'username'], `duplicate username "${u.username}" (also users[${usernames.get(u.username)}])`);
+    usernames.set(u.username, i);
+    const uid = (u.uid ?? uidForUsername(u.username)).toLowerCase();
+    if (uids.has(uid)) fail(['users', i, u.uid ? 'uid' : 'username'], `uid ${uid} is already users[${uids.get(uid)}]'s`);
+    uids.set(uid, i);
+  });
+
+  (data.users ?? []).forEach((u, i) => {
+    (u.friends ?? []).forEach((name, f) => {
+      if (!usernames.has(name)) fail(['users', i, 'friends', f], `no user named "${name}" in the file`);
+      if (name === u.username) fail(['users', i, 'friends', f], 'a user cannot be their own friend');
+    });
+    (u.plays ?? []).forEach((gameId, p) => {
+      if (!games.has(gameId)) fail(['users', i, 'plays', p], `no game "${gameId}" in the file`);
+    });
+    for (const [gameId, values] of Object.entries(u.progress ?? {})) {
+      const game = games.get(gameId);
+      if (!game) fail(['users', i, 'progress', gameId], `no game "${gameId}" in the file`);
+      for (const [developerId, value] of Object.entries(values)) {
+        const def = game!.achievements.get(developerId);
+        if (!def) fail(['users', i, 'progress', gameId, developerId], `no achievement "${developerId}" in game ${gameId}`);
+        if (value < def!.start || value > def!.target) {
+          fail(['users', i, 'progress', gameId, developerId], `must be from start_value (${def!.start}) to target_value (${def!.target})`);
+        }
+      }
+    }
+    for (const [gameId, held] of Object.entries(u.holdings ?? {})) {
+      const game = games.get(gameId);
+      if (!game) fail(['users', i, 'holdings', gameId], `no game "${gameId}" in the file`);
+      for (const [sku, units] of Object.entries(held)) {
+        const kind = game!.holdable.get(sku) ?? (game!.holdable.get(splitPack(sku).base) === 'consumable' ? 'consumable' : undefined);
+        if (!kind) fail(['users', i, 'holdings', gameId, sku], `no product "${sku}" in game ${gameId}`);
+        if (kind === 'unlockable' && units > 1) fail(['users', i, 'holdings', gameId, sku], 'an unlockable is held once: 0 or 1');
+      }
+    }
+  });
+}

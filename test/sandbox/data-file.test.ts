@@ -1,0 +1,125 @@
+/**
+ * Sandbox data files (issue 10): the checks a studio's file meets, each with one clear line
+ * naming the file, the path and the line; and load → export → load → export giving the same file.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadData } from '../../src/sandbox/data/load.js';
+import { exportChunks } from '../../src/sandbox/data/export.js';
+import { parseDataText, type DataFileError } from '../../src/sandbox/data/read.js';
+import { STARTER_FILE } from '../../src/sandbox/data/starter.js';
+import { openDatabase } from '../../src/sandbox/database.js';
+import { seedDemo } from '../../src/sandbox/seed/demo.js';
+import { UsageError } from '../../src/errors.js';
+
+const GAME = `games:
+  - id: "4711"
+    name: Orbit Miner
+    keys:
+      - api_key: 5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c
+    achievements:
+      - developer_id: BOSS_1
+        name: Boss Slayer
+        target_value: 1
+      - developer_id: ORE_100
+        name: Prospector
+        target_value: 100
+    products:
+      - sku: golden-armor
+        type: unlockable
+        name: Golden Armor
+        price: "2.99"
+      - sku: gem-pack
+        type: consumable
+        packs: [10, 50]
+        name: Gems
+        price: "0.99"
+`;
+
+function errorOf(text: string, json = false): string {
+  try {
+    parseDataText('qa.yaml', text, json);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as DataFileError).message;
+  }
+  throw new Error('no error');
+}
+
+describe('a data file', () => {
+  it('the starter file is valid as it stands', () => {
+    const data = parseDataText('starter.yaml', STARTER_FILE, false);
+    expect(data.games?.[0]?.id).toBe('4711');
+    expect(data.users?.map((u) => u.username)).toEqual(['qa_alice', 'qa_bob']);
+  });
+
+  it.each([
+    [
+      'a target not above the start, with its line',
+      GAME.replace('target_value: 100', 'start_value: 5\n        target_value: 5'),
+      'qa.yaml: games[0].achievements[1].target_value: must be an integer greater than start_value (5) (line 13)',
+    ],
+    ['a wrong type', GAME.replace('target_value: 100', 'target_value: lots'), 'qa.yaml: games[0].achievements[1].target_value: must be integer (line 12)'],
+    ['a missing field', GAME.replace('        name: Prospector\n', ''), 'qa.yaml: games[0].achievements[1]: name is missing (line 10)'],
+    ['an unknown field', GAME.replace('    name: Orbit Miner', '    name: Orbit Miner\n    colour: red'), 'qa.yaml: games[0].colour: is not a field of the data file (see `udcli sandbox schema`) (line 4)'],
+    ['an unknown signing value', GAME.replace('    name: Orbit Miner', '    name: Orbit Miner\n    signing: md5'), 'qa.yaml: games[0].signing: must be one of "agi", "hmac-sha256-v1", "both" (line 4)'],
+    ['a non-hex api key', GAME.replace('5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c', 'not-a-key'), 'qa.yaml: games[0].keys[0].api_key: not an api key: expected 32 hex digits or the UUID form (line 5)'],
+    ['a duplicate developer_id', GAME.replace('ORE_100', 'BOSS_1'), 'qa.yaml: games[0].achievements[1].developer_id: duplicate developer_id "BOSS_1" in game 4711 (line 10)'],
+    ['a duplicate sku', GAME.replace('sku: golden-armor', 'sku: gem-pack:10'), 'qa.yaml: games[0].products[1].sku: duplicate sku "gem-pack:10" in game 4711 (line 18)'],
+    ['packs on an unlockable', GAME.replace('        name: Golden Armor', '        packs: [2]\n        name: Golden Armor'), 'qa.yaml: games[0].products[0].packs: packs are for consumables only (line 16)'],
+    ['a duplicate username', `${GAME}users:\n  - username: qa\n  - username: qa\n`, 'qa.yaml: users[1].username: duplicate username "qa" (also users[0]) (line 25)'],
+    ['a friend that names nothing', `${GAME}users:\n  - username: qa\n    friends: [nobody]\n`, 'qa.yaml: users[0].friends[0]: no user named "nobody" in the file (line 25)'],
+    ['a holding that names nothing', `${GAME}users:\n  - username: qa\n    holdings: { "4711": { silver: 1 } }\n`, 'qa.yaml: users[0].holdings.4711.silver: no product "silver" in game 4711 (line 25)'],
+    ['an unlockable held twice', `${GAME}users:\n  - username: qa\n    holdings: { "4711": { golden-armor: 2 } }\n`, 'qa.yaml: users[0].holdings.4711.golden-armor: an unlockable is held once: 0 or 1 (line 25)'],
+    ['progress past the target', `${GAME}users:\n  - username: qa\n    progress:\n      "4711":\n        ORE_100: 101\n`, 'qa.yaml: users[0].progress.4711.ORE_100: must be from start_value (0) to target_value (100) (line 27)'],
+    ['a game played that does not exist', `${GAME}users:\n  - username: qa\n    plays: ["9"]\n`, 'qa.yaml: users[0].plays[0]: no game "9" in the file (line 25)'],
+    ['a YAML syntax error', 'games: [\n  {id: "1"\n', 'qa.yaml: not valid YAML'],
+  ])('%s', (_name, text, message) => {
+    expect(errorOf(text)).toContain(message);
+  });
+
+  it('a JSON file: the same checks, with the line', () => {
+    const json = JSON.stringify({ games: [{ id: '1', name: 'x', achievements: [{ developer_id: 'A', name: 'a', target_value: -1 }] }] }, null, 2);
+    expect(errorOf(json, true)).toBe('qa.yaml: games[0].achievements[0].target_value: must be >= 1 (line 10)');
+    expect(errorOf('{"games": [', true)).toMatch(/^qa\.yaml: not valid JSON: /);
+  });
+
+  it('a failed load changes nothing: one transaction', () => {
+    const db = openDatabase(':memory:');
+    try {
+      const data = parseDataText('qa.yaml', `${GAME}users:\n  - username: qa_one\n  - username: qa_two\n`, false);
+      db.repos.users.insert({ uid: '0'.repeat(32), username: 'qa_two', gender: 'x', createdOn: 0 });
+      expect(() => loadData(db, data, 1_800_000_000, 'qa.yaml')).toThrow(/users\[1\]\.username: "qa_two" is already another user's name/);
+      expect(db.repos.games.find('4711')).toBeUndefined();
+      expect(db.repos.users.findByUsername('qa_one')).toBeUndefined();
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('export', () => {
+  const exported = (db: ReturnType<typeof openDatabase>, format: 'yaml' | 'json') => [...exportChunks(db, format)].join('');
+
+  for (const format of ['yaml', 'json'] as const) {
+    it(`the demo data, as ${format}: export → load into an empty sandbox → export gives the same file`, () => {
+      const a = openDatabase(':memory:');
+      const b = openDatabase(':memory:');
+      try {
+        seedDemo(a);
+        const first = exported(a, format);
+        loadData(b, parseDataText(`demo.${format}`, first, format === 'json'), 1_800_000_000);
+        expect(exported(b, format)).toBe(first);
+        // What a game sees: the demo player, their progress and holdings, the keys and signing.
+        expect(b.repos.users.findByUsername('demo_player')).toMatchObject({ birthday: '1990-04-12', premium: true });
+        expect(b.repos.games.findApiKey('0123456789abcdef0123456789abcdef')?.game.signing).toBe('both');
+        expect(b.repos.games.find('1002')?.signing).toBe('agi');
+        const gems = b.repos.products.findBySku('Game', '1001', 'gems:500')!;
+        expect(b.repos.products.quantity('01e528d59829836fd23b09085b56edab', gems)).toBe(250);
+        expect(b.repos.users.friendCount('01e528d59829836fd23b09085b56edab')).toBe(1200);
+      } finally {
+        a.close();
+        b.close();
+      }
+    });
+  }
+});
