@@ -100,9 +100,16 @@ export async function exportCommand(factory: Factory, file: string | undefined, 
   const { exportChunks } = await import('../../../sandbox/data/export.js');
   const db = openDatabase(dbPath);
   try {
-    const source = Readable.from(exportChunks(db, format));
-    if (target === '-') await pipeline(source, factory.io.stdout, { end: false });
-    else await writeWhole(target, source);
+    if (target === '-') {
+      // Chunk by chunk with backpressure; stops when the reader goes away (`| head`).
+      const { isClosed, write } = await import('../../../output/pipe.js');
+      for (const chunk of exportChunks(db, format)) {
+        if (isClosed(factory.io.stdout)) break;
+        await write(factory.io.stdout, chunk);
+      }
+    } else {
+      await writeWhole(target, Readable.from(exportChunks(db, format)));
+    }
   } finally {
     db.close();
   }

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { ExportOptions, InitOptions, LoadOptions } from './data.js';
 import type { GameOptions } from './game.js';
+import type { SnapshotOptions } from './snapshot.js';
 import type { RawExecOptions, RawSeedOptions, RawStartOptions } from './options.js';
 import type { Factory } from '../../factory.js';
 
@@ -131,6 +132,53 @@ Examples:
     .action(async (file: string | undefined, opts: ExportOptions) => {
       const { exportCommand } = await import('./data.js');
       await exportCommand(factory, file, opts);
+    });
+
+  const snapshot = sandbox
+    .command('snapshot')
+    .description('Save the sandbox database under a name, restore it, list or delete snapshots')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox snapshot save before-test\n  $ udcli sandbox snapshot restore before-test\n  $ udcli sandbox snapshot list');
+
+  snapshot
+    .command('save')
+    .description('Save the database as snapshot NAME (an existing one of that name is replaced only once the new one is complete)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox snapshot save before-test')
+    .argument('<name>', 'letters, digits, - _ .')
+    .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
+    .action(async (name: string, opts: SnapshotOptions) => {
+      const { saveCommand } = await import('./snapshot.js');
+      await saveCommand(factory, name, opts);
+    });
+
+  snapshot
+    .command('restore')
+    .description('Put the database back to snapshot NAME (one transaction; a running sandbox sees it at once)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox snapshot restore before-test')
+    .argument('<name>', 'a saved snapshot')
+    .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
+    .action(async (name: string, opts: SnapshotOptions) => {
+      const { restoreCommand } = await import('./snapshot.js');
+      await restoreCommand(factory, name, opts);
+    });
+
+  snapshot
+    .command('list')
+    .description('List the saved snapshots')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox snapshot list --json')
+    .option('--json', 'print JSON')
+    .action(async (opts: SnapshotOptions) => {
+      const { listCommand } = await import('./snapshot.js');
+      await listCommand(factory, opts);
+    });
+
+  snapshot
+    .command('delete')
+    .description('Delete snapshot NAME')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox snapshot delete before-test')
+    .argument('<name>', 'a saved snapshot')
+    .action(async (name: string) => {
+      const { deleteCommand } = await import('./snapshot.js');
+      await deleteCommand(factory, name);
     });
 
   sandbox

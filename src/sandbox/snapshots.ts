@@ -1,0 +1,118 @@
+/**
+ * Snapshots of a sandbox database (issue 10): SQLite's online backup into a temporary file,
+ * renamed into place when complete, so a save that fails or is killed never touches an existing
+ * snapshot. A restore replaces every table's rows in one transaction of the live database, so a
+ * running sandbox on it sees the restored state at once.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { UsageError } from '../errors.js';
+import type { SandboxDatabase } from './database.js';
+
+const NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/;
+const SUFFIX = '.db';
+
+export interface SnapshotInfo {
+  name: string;
+  bytes: number;
+  saved_on: string;
+}
+
+export function snapshotDir(dataDir: string): string {
+  return join(dataDir, 'snapshots');
+}
+
+export function parseSnapshotName(name: string): string {
+  if (!NAME.test(name)) throw new UsageError(`invalid snapshot name "${name}": letters, digits, - _ . (at most 64, not starting with .)`);
+  return name;
+}
+
+export function listSnapshots(dir: string): SnapshotInfo[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(SUFFIX) && NAME.test(f.slice(0, -SUFFIX.length)))
+    .map((f) => {
+      const st = statSync(join(dir, f));
+      return { name: f.slice(0, -SUFFIX.length), bytes: st.size, saved_on: st.mtime.toISOString() };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The file of an existing snapshot; an unknown name is a UsageError listing the known ones. */
+export function snapshotFile(dir: string, name: string): string {
+  const file = join(dir, `${parseSnapshotName(name)}${SUFFIX}`);
+  if (existsSync(file)) return file;
+  const known = listSnapshots(dir).map((s) => s.name);
+  throw new UsageError(`no snapshot named "${name}"`, {
+    hint: known.length ? `known snapshots: ${known.join(', ')}` : 'there are none yet: udcli sandbox snapshot save NAME',
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Leftovers of saves that were killed (their process is gone). */
+function removeStaleTemps(dir: string): void {
+  for (const f of readdirSync(dir)) {
+    const pid = /\.tmp-(\d+)$/.exec(f)?.[1];
+    if (pid !== undefined && !isAlive(Number(pid))) rmSync(join(dir, f), { force: true });
+  }
+}
+
+export async function saveSnapshot(db: SandboxDatabase, dir: string, name: string): Promise<string> {
+  parseSnapshotName(name);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  removeStaleTemps(dir);
+  const target = join(dir, `${name}${SUFFIX}`);
+  const tmp = `${target}.tmp-${process.pid}`;
+  try {
+    await db.sqlite.backup(tmp);
+    renameSync(tmp, target);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  return target;
+}
+
+export function deleteSnapshot(dir: string, name: string): void {
+  rmSync(snapshotFile(dir, name));
+}
+
+/** Replaces the live database's rows with the snapshot's, in one transaction. */
+export function restoreSnapshot(db: SandboxDatabase, file: string): void {
+  const snap = new Database(file, { readonly: true, fileMustExist: true });
+  let version: number;
+  try {
+    version = Number(snap.pragma('user_version', { simple: true }));
+  } finally {
+    snap.close();
+  }
+  if (version !== db.schemaVersion()) {
+    throw new UsageError(`the snapshot ${file} has schema version ${version}, this database ${db.schemaVersion()}`, {
+      hint: 'a snapshot restores into a database of the udcli version that saved it',
+    });
+  }
+  const { sqlite } = db;
+  const tables = sqlite
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+    .all()
+    .map((t) => t.name);
+  sqlite.prepare('ATTACH DATABASE ? AS snap').run(file);
+  try {
+    db.transaction(() => {
+      // Children before parents when emptying, parents first when filling: foreign keys hold throughout.
+      for (const t of [...tables].reverse()) sqlite.exec(`DELETE FROM main."${t}"`);
+      for (const t of tables) sqlite.exec(`INSERT INTO main."${t}" SELECT * FROM snap."${t}"`);
+    });
+  } finally {
+    sqlite.exec('DETACH DATABASE snap');
+  }
+}

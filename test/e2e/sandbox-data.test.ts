@@ -1,0 +1,210 @@
+/**
+ * Your game in the sandbox (issue 10), as a studio uses it: a data file for a made-up game loaded
+ * into a running sandbox, a game server of the studio (a stub here) that authenticates the token
+ * the play page hands its iframe and increments an achievement through the platform's challenge;
+ * export → load → export; snapshots, also when a save is killed; and every bad input. Needs
+ * `npm run build` first.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agiSignature } from '../../src/spec/agi-signing.js';
+import { uidForUsername } from '../../src/spec/ids.js';
+import { BIN, json, type TestEnv, startTestEnv } from './harness.js';
+
+const STUDIO_KEY = '5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c';
+const QA_FILE = `games:
+  - id: "4711"
+    name: Orbit Miner
+    launchable: true
+    content_uri: http://game.invalid/play
+    keys:
+      - api_key: ${STUDIO_KEY}
+    achievements:
+      - developer_id: BOSS_1
+        name: Boss Slayer
+        target_value: 3
+        score: 10
+    products:
+      - sku: gem-pack
+        type: consumable
+        packs: [10, 50]
+        name: Gems
+        price: "0.99"
+users:
+  - username: qa_alice
+    friends: [qa_bob]
+    plays: ["4711"]
+    progress: { "4711": { BOSS_1: 1 } }
+    holdings: { "4711": { gem-pack: 30 } }
+  - username: qa_bob
+`;
+
+let env: TestEnv;
+let scratch: string;
+let dbPath: string;
+const file = (name: string, text: string) => {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+beforeAll(async () => {
+  env = await startTestEnv();
+  dbPath = join(dirname(env.dataDir), 'sandbox.db');
+  scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-data-'));
+});
+afterAll(async () => {
+  await env?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The studio's game server: authenticates the play page's token, then increments BOSS_1 as the platform's SDK would. */
+function gameServer(sandboxUrl: string): Promise<{ url: string; server: Server }> {
+  const api = `${sandboxUrl}/services/rest/v1`;
+  const server = createServer((req, res) => {
+    void (async () => {
+      const q = new URL(req.url ?? '/', 'http://x').searchParams;
+      const auth = await fetch(`${api}/authenticate/user.json?${new URLSearchParams({ user_id: q.get('user_id') ?? '', auth_token: q.get('auth_token') ?? '', api_key: STUDIO_KEY })}`);
+      const who = ((await auth.json()) as { payload: { uid: string } | null }).payload;
+      if (!who) return res.writeHead(403).end('not authenticated');
+      const path = `/services/rest/v1/achievements/user/${who.uid}.json`;
+      const query: Array<[string, string]> = [['api_key', STUDIO_KEY], ['pid', '4711'], ['developer_id', 'BOSS_1'], ['increment', '1'], ['method', 'put']];
+      const post = (pairs: Array<[string, string]>) =>
+        fetch(`${sandboxUrl}${path}?${new URLSearchParams(pairs)}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const challenge = ((await (await post(query)).json()) as { payload: { session: string; key: string } }).payload;
+      const signed = await post([...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path, query })]]);
+      res.writeHead(signed.status, { 'content-type': 'application/json' }).end(await signed.text());
+    })();
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
+}
+
+describe('your game in the sandbox', () => {
+  it('load a data file into the running sandbox; a game server authenticates a play-page token and increments through it', async () => {
+    const load = await env.run(['sandbox', 'load', file('qa.yaml', QA_FILE), '--db', dbPath]);
+    expect(load.code, load.stderr).toBe(0);
+    expect(load.stdout).toContain('1 game, 2 users, 1 friendship');
+
+    // The player logs in on the sandbox site and opens the game's play page.
+    const login = await fetch(`${env.sandbox.url}/login?username=qa_alice`, { method: 'POST', redirect: 'manual' });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const page = await (await fetch(`${env.sandbox.url}/play/4711`, { headers: { cookie } })).text();
+    const src = /<iframe\b[^>]*\bsrc="([^"]*)"/.exec(page)![1]!.replaceAll('&amp;', '&');
+    expect(src).toMatch(/^http:\/\/game\.invalid\/play\?user_id=[0-9a-f]{32}&auth_token=[0-9a-f]{32}$/);
+
+    const studio = await gameServer(env.sandbox.url);
+    try {
+      const r = await fetch(`${studio.url}/${new URL(src).search}`);
+      expect(r.status).toBe(200);
+      expect(((await r.json()) as { payload: unknown }).payload).toMatchObject({ developer_id: 'BOSS_1', current_value: 2, state: 'Started' });
+    } finally {
+      studio.server.close();
+    }
+    const studioEnv = { UDCLI_API_KEY: STUDIO_KEY, UDCLI_GAME_ID: '4711' };
+    const list = await env.run(['achievements', 'list', uidForUsername('qa_alice'), '--json'], { env: studioEnv });
+    expect(json<Array<{ developer_id: string; current_value: number }>>(list)).toMatchObject([{ developer_id: 'BOSS_1', current_value: 2 }]);
+    const products = await env.run(['products', 'list', uidForUsername('qa_alice'), '--json'], { env: studioEnv });
+    expect(json<Array<{ product: { sku: string }; purchase: { data: unknown } }>>(products).map((e) => [e.product.sku, e.purchase.data])).toEqual([
+      ['gem-pack:10', 30],
+      ['gem-pack:50', 30],
+    ]);
+  });
+
+  it('export → load into an empty sandbox → export gives the same file, YAML and JSON', async () => {
+    for (const ext of ['yaml', 'json']) {
+      const first = join(scratch, `first.${ext}`);
+      expect((await env.run(['sandbox', 'export', first, '--db', dbPath])).code).toBe(0);
+      const empty = join(scratch, `empty-${ext}.db`);
+      const load = await env.run(['sandbox', 'load', first, '--db', empty]);
+      expect(load.code, load.stderr).toBe(0);
+      const second = await env.run(['sandbox', 'export', '--db', empty, '--format', ext]);
+      expect(second.stdout).toBe(readFileSync(first, 'utf8'));
+    }
+  });
+
+  it('snapshot save, change, restore: the running sandbox answers as before the change', async () => {
+    const alice = uidForUsername('qa_alice');
+    const studioEnv = { UDCLI_API_KEY: STUDIO_KEY, UDCLI_GAME_ID: '4711' };
+    const value = async () =>
+      json<Array<{ current_value: number }>>(await env.run(['achievements', 'list', alice, '--json'], { env: studioEnv }))[0]!.current_value;
+    const before = await value();
+    expect((await env.run(['sandbox', 'snapshot', 'save', 'before', '--db', dbPath])).code).toBe(0);
+    expect((await env.run(['achievements', 'inc', alice, 'BOSS_1'], { env: studioEnv })).code).toBe(0);
+    expect(await value()).toBe(before + 1);
+    const restore = await env.run(['sandbox', 'snapshot', 'restore', 'before', '--db', dbPath]);
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(await value()).toBe(before);
+    const list = json<Array<{ name: string }>>(await env.run(['sandbox', 'snapshot', 'list', '--json']));
+    expect(list.map((s) => s.name)).toContain('before');
+  });
+
+  it('a snapshot save killed with SIGKILL leaves the earlier snapshots whole and readable', async () => {
+    const big = join(scratch, 'big.db');
+    expect((await env.run(['sandbox', 'seed', '--users', '30000', '--friends', '20000', '--db', big], {})).code).toBe(0);
+    expect((await env.run(['sandbox', 'snapshot', 'save', 'keep', '--db', big])).code).toBe(0);
+    const keep = join(env.dataDir, 'snapshots', 'keep.db');
+    const users = (path: string) => {
+      const db = new Database(path, { readonly: true });
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        return (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    const expected = users(keep);
+    for (const delayMs of [20, 80, 160, 320]) {
+      const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'keep', '--db', big], { env: { ...process.env, ...env.env }, stdio: 'ignore' });
+      const closed = new Promise((r) => child.once('close', r));
+      await new Promise((r) => setTimeout(r, delayMs));
+      child.kill('SIGKILL');
+      await closed;
+      expect(users(keep), `killed after ${delayMs} ms`).toBe(expected);
+    }
+    const restore = await env.run(['sandbox', 'snapshot', 'restore', 'keep', '--db', big]);
+    expect(restore.code, restore.stderr).toBe(0);
+  }, 120_000);
+});
+
+describe('bad input', () => {
+  it('a bad data file: exit 2, one line naming file, path and line; nothing is loaded', async () => {
+    const bad = file('bad.yaml', QA_FILE.replace('target_value: 3', 'target_value: 0').replace('"4711"', '"4712"'));
+    const r = await env.run(['sandbox', 'load', bad, '--db', dbPath]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`udcli: ${bad}: games[0].achievements[0].target_value: must be >= 1 (line 11)\n`);
+    const games = await env.run(['sandbox', 'game', 'show', '4712', '--db', dbPath]);
+    expect(games.code).toBe(2);
+  });
+
+  it('a missing file, a broken YAML file: exit 2, one line', async () => {
+    const missing = await env.run(['sandbox', 'load', join(scratch, 'nope.yaml'), '--db', dbPath]);
+    expect(missing).toMatchObject({ code: 2, stderr: `udcli: cannot read the data file ${join(scratch, 'nope.yaml')}: no such file\n` });
+    const broken = await env.run(['sandbox', 'load', file('broken.yaml', 'games: [\n'), '--db', dbPath]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^udcli: \S+broken\.yaml: not valid YAML: .*\(line \d+\)\n$/);
+  });
+
+  it('an unknown snapshot: exit 2 with the known ones', async () => {
+    const r = await env.run(['sandbox', 'snapshot', 'restore', 'nope', '--db', dbPath]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^udcli: no snapshot named "nope"\nknown snapshots: before, keep\n$/);
+  });
+
+  it('sandbox init writes a starter that loads as it stands, and never overwrites', async () => {
+    const starter = join(scratch, 'starter.yaml');
+    expect((await env.run(['sandbox', 'init', starter])).code).toBe(0);
+    expect((await env.run(['sandbox', 'load', starter, '--db', join(scratch, 'starter.db')])).code).toBe(0);
+    const again = await env.run(['sandbox', 'init', starter]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/exists; not overwritten/);
+    const schema = json<{ $id: string }>(await env.run(['sandbox', 'schema']));
+    expect(schema.$id).toMatch(/sandbox-data-1\.json$/);
+  });
+});
