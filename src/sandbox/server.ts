@@ -10,7 +10,7 @@ import { UdcliError } from '../errors.js';
 import { buildApp } from './app.js';
 import { openDatabase } from './database.js';
 import { defaultDatabasePath } from './paths.js';
-import { seedDemo } from './seed/demo.js';
+import { recordedOrigin, seedFrom } from './origin.js';
 
 export interface StartSandboxOptions {
   /** Default 8787; 0 picks a free port. */
@@ -21,6 +21,8 @@ export interface StartSandboxOptions {
   dbPath?: string;
   /** 'demo' (default): seed the demo data when the database is empty. */
   seed?: 'demo' | 'none';
+  /** A studio's data file, loaded at start instead of the demo data (and what `reset` returns to). */
+  data?: string;
   tokenTtlSeconds?: number;
   rateLimitPerSecond?: number;
 }
@@ -43,12 +45,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const host = options.host ?? DEMO.host;
   const requestedPort = options.port ?? DEMO.port;
   const dbPath = options.dbPath ?? defaultDatabasePath();
+  // A data file is read and checked before anything is opened or changed: a bad one stops here.
+  const data = options.data === undefined ? undefined : (await import('./data/read.js')).readDataFile(options.data);
   if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
 
   const db = openDatabase(dbPath);
   let app;
   try {
-    if ((options.seed ?? 'demo') === 'demo' && db.isEmpty()) seedDemo(db);
+    if (options.data !== undefined) await seedFrom(db, { kind: 'data', file: options.data }, data);
+    else if (db.isEmpty() && recordedOrigin(db) === undefined) await seedFrom(db, { kind: options.seed ?? 'demo' });
     app = buildApp({
       db,
       ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),

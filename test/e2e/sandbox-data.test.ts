@@ -172,6 +172,74 @@ describe('your game in the sandbox', () => {
   }, 120_000);
 });
 
+describe('starting from a data file, and back to it', () => {
+  it('sandbox start --data serves the file instead of the demo data; reset returns to the file', async () => {
+    const db = join(scratch, 'started.db');
+    const qa = file('start.yaml', QA_FILE);
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--data', qa, '--db', db, '--port', '0'], {
+      env: { ...process.env, ...env.env, UDCLI_DATA_DIR: join(scratch, 'start-data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const closed = new Promise((r) => child.once('close', r));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const line = /^(http:\/\/\S+)\n/.exec(out);
+          if (line) resolve(line[1]!);
+        });
+        child.once('close', () => reject(new Error(`sandbox exited: ${out}`)));
+      });
+      const studio = { UDCLI_BASE_URL: url, UDCLI_API_KEY: STUDIO_KEY, UDCLI_GAME_ID: '4711' };
+      const list = await env.run(['achievements', 'list', uidForUsername('qa_alice'), '--json'], { env: studio });
+      expect(json<Array<{ current_value: number }>>(list)).toMatchObject([{ current_value: 1 }]);
+      const demo = await env.run(['user', 'demo_player'], { env: studio });
+      expect(demo.code).toBe(4); // no demo data
+      expect((await env.run(['achievements', 'inc', uidForUsername('qa_alice'), 'BOSS_1'], { env: studio })).code).toBe(0);
+    } finally {
+      child.kill('SIGTERM');
+      await closed;
+    }
+    const changed = (await env.run(['sandbox', 'export', '--db', db])).stdout;
+    const reset = await env.run(['sandbox', 'reset', '--db', db]);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stderr).toContain(`from ${qa}`);
+    const fresh = join(scratch, 'fresh.db');
+    expect((await env.run(['sandbox', 'load', qa, '--db', fresh])).code).toBe(0);
+    const afterReset = (await env.run(['sandbox', 'export', '--db', db])).stdout;
+    expect(afterReset).not.toBe(changed);
+    // Load stamps times; the exported file carries none of them, so the two are equal.
+    expect(afterReset).toBe((await env.run(['sandbox', 'export', '--db', fresh])).stdout);
+  });
+
+  it('sandbox exec --data runs the command with the file\'s game and key; --snapshot starts from a snapshot', async () => {
+    const qa = file('exec.yaml', QA_FILE);
+    const probe = ['node', '-e', 'process.stdout.write([process.env.UDCLI_GAME_ID, process.env.UDCLI_API_KEY].join(" "))'];
+    const r = await env.run(['sandbox', 'exec', '--data', qa, '--', ...probe]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`4711 ${STUDIO_KEY}`);
+    const inner = await env.run(['sandbox', 'exec', '--data', qa, '--', process.execPath, BIN, 'achievements', 'list', uidForUsername('qa_alice'), '--json']);
+    expect(inner.code, inner.stderr).toBe(0);
+    expect(json<Array<{ developer_id: string }>>(inner).map((a) => a.developer_id)).toEqual(['BOSS_1']);
+    // The snapshot holds the demo data and the loaded qa users: a fresh demo sandbox has no qa_alice.
+    const fromSnapshot = await env.run(['sandbox', 'exec', '--snapshot', 'before', '--', process.execPath, BIN, 'user', 'qa_alice', '--json']);
+    expect(fromSnapshot.code, fromSnapshot.stderr).toBe(0);
+    expect(json<{ uid: string }>(fromSnapshot).uid).toBe(uidForUsername('qa_alice'));
+    const plain = await env.run(['sandbox', 'exec', '--', process.execPath, BIN, 'user', 'qa_alice']);
+    expect(plain.code).toBe(4);
+  });
+
+  it('--data with --seed, and a bad file at start: exit 2 before anything listens', async () => {
+    const both = await env.run(['sandbox', 'start', '--data', 'x.yaml', '--seed', 'demo', '--port', '0']);
+    expect(both).toMatchObject({ code: 2, stderr: 'udcli: --data and --seed cannot be used together: the data file replaces the demo data\n' });
+    const bad = file('bad-start.yaml', 'games:\n  - id: "1"\n');
+    const r = await env.run(['sandbox', 'start', '--data', bad, '--port', '0', '--db', join(scratch, 'never.db')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`udcli: ${bad}: games[0]: name is missing (line 2)\n`);
+  });
+});
+
 describe('bad input', () => {
   it('a bad data file: exit 2, one line naming file, path and line; nothing is loaded', async () => {
     const bad = file('bad.yaml', QA_FILE.replace('target_value: 3', 'target_value: 0').replace('"4711"', '"4712"'));

@@ -6,25 +6,35 @@
  * SIGINT, SIGTERM and SIGHUP are passed on to the command while it runs.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChildExitError, UsageError } from '../../../errors.js';
 import { DEMO } from '../../../spec/demo.js';
+import { dataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../factory.js';
 import { parseExecOptions, type RawExecOptions } from './options.js';
 
 /** The signals passed on to the command. */
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+/** The game whose key the command gets: the demo game, or the data file's first game with a key. */
+export interface ExecGame {
+  id: string;
+  apiKey: string;
+  signingSecret: string;
+}
+
+const DEMO_GAME: ExecGame = { id: DEMO.game.id, apiKey: DEMO.game.apiKey, signingSecret: DEMO.game.signingSecret };
+
 /** What the command gets in its environment, besides what udcli was given. */
-export function execEnvironment(url: string, dbPath: string): Record<string, string> {
+export function execEnvironment(url: string, dbPath: string, game: ExecGame = DEMO_GAME): Record<string, string> {
   return {
     UDCLI_BASE_URL: url,
     UDCLI_SITE_URL: url,
-    UDCLI_API_KEY: DEMO.game.apiKey,
-    UDCLI_SIGNING_SECRET: DEMO.game.signingSecret,
-    UDCLI_GAME_ID: DEMO.game.id,
+    UDCLI_API_KEY: game.apiKey,
+    UDCLI_SIGNING_SECRET: game.signingSecret,
+    UDCLI_GAME_ID: game.id,
     // The built-in profile under the variables above: no key of another (maybe production)
     // profile, such as its type or cookie, applies to a udcli run by the command.
     UDCLI_PROFILE: 'sandbox',
@@ -90,6 +100,22 @@ function quiet(factory: Factory): boolean {
   }
 }
 
+/** The demo game when the database has it, else the first game with a (non-partner first) key. */
+async function gameWithKey(dbPath: string): Promise<ExecGame> {
+  const { openDatabase } = await import('../../../sandbox/database.js');
+  const db = openDatabase(dbPath);
+  try {
+    if (db.repos.games.findApiKey(DEMO_GAME.apiKey)?.gameId === DEMO_GAME.id) return DEMO_GAME;
+    for (const game of db.repos.games.list()) {
+      const key = db.repos.games.apiKeysOf(game.id)[0];
+      if (key) return { id: game.id, apiKey: key.apiKey, signingSecret: key.signingSecret };
+    }
+    return DEMO_GAME;
+  } finally {
+    db.close();
+  }
+}
+
 export async function execCommand(factory: Factory, command: readonly string[], raw: RawExecOptions): Promise<void> {
   const options = parseExecOptions(raw);
   if (command.length === 0 || command[0] === '') {
@@ -109,16 +135,24 @@ export async function execCommand(factory: Factory, command: readonly string[], 
   };
   const stopListening = factory.io.onSignals(FORWARDED, (signal) => onSignal.current(signal));
 
+  // An unknown snapshot is a usage error before anything starts.
+  let snapshot: string | undefined;
+  if (options.snapshot !== undefined) {
+    const s = await import('../../../sandbox/snapshots.js');
+    snapshot = s.snapshotFile(s.snapshotDir(dataDir(env)), options.snapshot);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'udcli-exec-'));
   let outcome: Outcome;
   try {
     const dbPath = join(dir, 'sandbox.db');
+    if (snapshot !== undefined) copyFileSync(snapshot, dbPath);
     const { startSandbox } = await import('../../../sandbox/server.js');
     const sandbox = await startSandbox({
       port: options.port,
       host: DEMO.host,
       dbPath,
       seed: options.seed,
+      ...(options.data === undefined ? {} : { data: options.data }),
       ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
     });
@@ -127,7 +161,7 @@ export async function execCommand(factory: Factory, command: readonly string[], 
         outcome = { exitCode: signalExitCode(interrupted) };
       } else {
         if (!quiet(factory)) stderr.write(`udcli: sandbox at ${sandbox.url} (temporary database) for: ${shown(command.join(' '))}\n`);
-        outcome = await runCommand(command, { ...env, ...execEnvironment(sandbox.url, dbPath) }, onSignal);
+        outcome = await runCommand(command, { ...env, ...execEnvironment(sandbox.url, dbPath, await gameWithKey(dbPath)) }, onSignal);
       }
     } finally {
       await sandbox.close();

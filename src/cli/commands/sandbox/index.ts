@@ -23,6 +23,7 @@ export function register(program: Command, factory: Factory): void {
     .option('--host <host>', 'address to bind (default: 127.0.0.1)')
     .option('--db <file>', 'database file, or :memory: (default: sandbox.db in the data dir)')
     .option('--seed <mode>', 'demo: seed the demo data into an empty database; none: leave it empty (default: demo)')
+    .option('--data <file>', 'load your data file (YAML or JSON; see sandbox init) instead of the demo data')
     .option('--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)')
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .option('--detach', 'run in the background; output goes to sandbox.log in the data dir')
@@ -38,6 +39,8 @@ export function register(program: Command, factory: Factory): void {
     .argument('[command...]', 'the command and its arguments, after --')
     .option('--port <port>', 'port to listen on (default: 0, any free port)')
     .option('--seed <mode>', 'demo: the demo data; none: an empty database (default: demo)')
+    .option('--data <file>', 'start from your data file instead of the demo data')
+    .option('--snapshot <name>', 'start from a saved snapshot (udcli sandbox snapshot save)')
     .option('--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)')
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .addHelpText(
@@ -46,14 +49,16 @@ export function register(program: Command, factory: Factory): void {
 The command runs without a shell (use sh -c '...' for one), with its input and output on this
 terminal, and with this environment added:
   UDCLI_BASE_URL, UDCLI_SITE_URL   the sandbox's URL
-  UDCLI_API_KEY, UDCLI_SIGNING_SECRET, UDCLI_GAME_ID   the demo game's credentials
+  UDCLI_API_KEY, UDCLI_SIGNING_SECRET, UDCLI_GAME_ID   the demo game's credentials (with --data or
+                                   --snapshot and no demo game: the first game that has a key)
   UDCLI_PROFILE=sandbox            the built-in profile (no key of another profile applies)
   UDCLI_SANDBOX_DB                 the temporary database (for udcli sandbox game set-uri --db)
 Put -- before the command, so that its options are not read as udcli's.
 
 Examples:
   $ udcli sandbox exec -- npm test
-  $ udcli sandbox exec --token-ttl 5 -- sh -c 'udcli auth token 1001 --as alice --export'`,
+  $ udcli sandbox exec --token-ttl 5 -- sh -c 'udcli auth token 1001 --as alice --export'
+  $ udcli sandbox exec --data qa.yaml -- npm test`,
     )
     .action(async (command: string[], opts: RawExecOptions) => {
       const { execCommand } = await import('./exec.js');
@@ -202,11 +207,12 @@ Examples:
 
   sandbox
     .command('reset')
-    .description('Delete and recreate the sandbox database (demo data)')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox reset')
+    .description('Delete and recreate the sandbox database from what it was started with (its data file, else the demo data)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox reset\n  $ udcli sandbox reset --data qa.yaml')
     .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
-    .option('--seed <mode>', 'demo or none (default: demo)')
-    .action(async (opts: { db?: string; seed?: string }) => {
+    .option('--seed <mode>', 'demo or none, instead of what it was started with')
+    .option('--data <file>', 'your data file, instead of what it was started with')
+    .action(async (opts: { db?: string; seed?: string; data?: string }) => {
       const { resetCommand } = await import('./reset.js');
       await resetCommand(factory, opts);
     });

@@ -16,6 +16,8 @@ export interface StartOptions {
   /** Absolute path or ':memory:'; undefined = the default database. */
   db: string | undefined;
   seed: SeedMode;
+  /** Absolute path of a data file to start from, instead of the demo data. */
+  data: string | undefined;
   tokenTtlSeconds: number | undefined;
   rateLimitPerSecond: number | undefined;
   detach: boolean;
@@ -26,6 +28,7 @@ export interface RawStartOptions {
   host?: string;
   db?: string;
   seed?: string;
+  data?: string;
   tokenTtl?: string;
   rateLimit?: string;
   detach?: boolean;
@@ -84,6 +87,23 @@ export function parseDbPath(value: string | undefined, cwd: string = process.cwd
   return isAbsolute(value) ? value : resolve(cwd, value);
 }
 
+/** --seed or --data (a file path made absolute), never both. */
+export function seedOrData(raw: { seed?: string; data?: string }, cwd: string = process.cwd()): { seed: SeedMode; data: string | undefined } {
+  if (raw.data !== undefined) {
+    if (raw.seed !== undefined) throw new UsageError('--data and --seed cannot be used together: the data file replaces the demo data');
+    if (raw.data.trim() === '') throw new UsageError('--data must be a file path');
+    return { seed: 'none', data: isAbsolute(raw.data) ? raw.data : resolve(cwd, raw.data) };
+  }
+  return { seed: raw.seed === undefined ? 'demo' : parseSeedMode(raw.seed), data: undefined };
+}
+
+/** A snapshot name for `sandbox exec --snapshot`. */
+export function parseSnapshotOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/.test(value)) throw new UsageError(`invalid --snapshot "${value}": letters, digits, - _ .`);
+  return value;
+}
+
 /**
  * Without --port, the sandbox listens where the built-in profile looks for it: UDCLI_SANDBOX_PORT
  * when set, else 8787.
@@ -94,7 +114,7 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     port: port === undefined || port === '' ? DEMO.port : parsePort(port),
     host: raw.host === undefined ? DEMO.host : parseHost(raw.host),
     db: parseDbPath(raw.db),
-    seed: raw.seed === undefined ? 'demo' : parseSeedMode(raw.seed),
+    ...seedOrData(raw),
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     detach: raw.detach === true,
@@ -124,6 +144,9 @@ export function parseSeedOptions(raw: RawSeedOptions): SeedOptions {
 export interface ExecOptions {
   port: number;
   seed: SeedMode;
+  data: string | undefined;
+  /** Start from this saved snapshot instead of seeding. */
+  snapshot: string | undefined;
   tokenTtlSeconds: number | undefined;
   rateLimitPerSecond: number | undefined;
 }
@@ -131,6 +154,8 @@ export interface ExecOptions {
 export interface RawExecOptions {
   port?: string;
   seed?: string;
+  data?: string;
+  snapshot?: string;
   tokenTtl?: string;
   rateLimit?: string;
 }
@@ -139,10 +164,19 @@ export interface RawExecOptions {
 export function parseExecOptions(raw: RawExecOptions): ExecOptions {
   return {
     port: raw.port === undefined ? 0 : parsePort(raw.port),
-    seed: raw.seed === undefined ? 'demo' : parseSeedMode(raw.seed),
+    ...seedOrData(raw),
+    snapshot: exclusiveSnapshot(raw),
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
   };
+}
+
+function exclusiveSnapshot(raw: RawExecOptions): string | undefined {
+  const snapshot = parseSnapshotOption(raw.snapshot);
+  if (snapshot !== undefined && (raw.data !== undefined || raw.seed !== undefined)) {
+    throw new UsageError('--snapshot cannot be used with --data or --seed: the snapshot is the whole starting state');
+  }
+  return snapshot;
 }
 
 /** A content URI for `sandbox game set-uri`: an absolute http(s) URL, kept as written. */

@@ -52,6 +52,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     host: options.host,
     dbPath,
     seed: options.seed,
+    ...(options.data === undefined ? {} : { data: options.data }),
     ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
     ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
   });
@@ -73,7 +74,11 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     stdout.write(`${sandbox.url}\n`);
     stderr.write(
       `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath})\n` +
-        (options.seed === 'demo' ? `${credentialLines(sandbox.url).join('\n')}\n` : '') +
+        (options.data !== undefined
+          ? `loaded ${options.data}\n`
+          : options.seed === 'demo'
+            ? `${credentialLines(sandbox.url).join('\n')}\n`
+            : '') +
         'Press Ctrl-C to stop.\n',
     );
     await (deps.waitForStop ? deps.waitForStop(sandbox) : waitForSignal(factory.io));
@@ -107,7 +112,8 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   const logPath = logFilePath(env);
   mkdirSync(dataDir(env), { recursive: true });
   if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
-  const args = ['sandbox', 'start', '--port', String(options.port), '--host', options.host, '--db', dbPath, '--seed', options.seed];
+  const args = ['sandbox', 'start', '--port', String(options.port), '--host', options.host, '--db', dbPath];
+  args.push(...(options.data === undefined ? ['--seed', options.seed] : ['--data', options.data]));
   if (options.tokenTtlSeconds !== undefined) args.push('--token-ttl', String(options.tokenTtlSeconds));
   if (options.rateLimitPerSecond !== undefined) args.push('--rate-limit', `${options.rateLimitPerSecond}/s`);
   const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
