@@ -66,6 +66,11 @@ _udcli_sub() {
     'udcli sandbox start') REPLY='udcli sandbox start' ;;
     'udcli sandbox exec') REPLY='udcli sandbox exec' ;;
     'udcli sandbox game') REPLY='udcli sandbox game' ;;
+    'udcli sandbox init') REPLY='udcli sandbox init' ;;
+    'udcli sandbox schema') REPLY='udcli sandbox schema' ;;
+    'udcli sandbox load') REPLY='udcli sandbox load' ;;
+    'udcli sandbox export') REPLY='udcli sandbox export' ;;
+    'udcli sandbox snapshot') REPLY='udcli sandbox snapshot' ;;
     'udcli sandbox stop') REPLY='udcli sandbox stop' ;;
     'udcli sandbox status') REPLY='udcli sandbox status' ;;
     'udcli sandbox reset') REPLY='udcli sandbox reset' ;;
@@ -75,6 +80,11 @@ _udcli_sub() {
     'udcli sandbox game set-uri') REPLY='udcli sandbox game set-uri' ;;
     'udcli sandbox game show') REPLY='udcli sandbox game show' ;;
     'udcli sandbox game help') REPLY='udcli sandbox game help' ;;
+    'udcli sandbox snapshot save') REPLY='udcli sandbox snapshot save' ;;
+    'udcli sandbox snapshot restore') REPLY='udcli sandbox snapshot restore' ;;
+    'udcli sandbox snapshot list') REPLY='udcli sandbox snapshot list' ;;
+    'udcli sandbox snapshot delete') REPLY='udcli sandbox snapshot delete' ;;
+    'udcli sandbox snapshot help') REPLY='udcli sandbox snapshot help' ;;
     *) return 1 ;;
   esac
   return 0
@@ -152,16 +162,25 @@ _udcli_takes_value() {
     'udcli sandbox start --host') return 0 ;;
     'udcli sandbox start --db') return 0 ;;
     'udcli sandbox start --seed') return 0 ;;
+    'udcli sandbox start --data') return 0 ;;
     'udcli sandbox start --token-ttl') return 0 ;;
     'udcli sandbox start --rate-limit') return 0 ;;
     'udcli sandbox exec --port') return 0 ;;
     'udcli sandbox exec --seed') return 0 ;;
+    'udcli sandbox exec --data') return 0 ;;
+    'udcli sandbox exec --snapshot') return 0 ;;
     'udcli sandbox exec --token-ttl') return 0 ;;
     'udcli sandbox exec --rate-limit') return 0 ;;
     'udcli sandbox game set-uri --db') return 0 ;;
     'udcli sandbox game show --db') return 0 ;;
+    'udcli sandbox load --db') return 0 ;;
+    'udcli sandbox export --db') return 0 ;;
+    'udcli sandbox export --format') return 0 ;;
+    'udcli sandbox snapshot save --db') return 0 ;;
+    'udcli sandbox snapshot restore --db') return 0 ;;
     'udcli sandbox reset --db') return 0 ;;
     'udcli sandbox reset --seed') return 0 ;;
+    'udcli sandbox reset --data') return 0 ;;
     'udcli sandbox seed --users') return 0 ;;
     'udcli sandbox seed --friends') return 0 ;;
     'udcli sandbox seed --achievements') return 0 ;;
@@ -200,11 +219,18 @@ _udcli_option_values() {
     'udcli profile add --type') _udcli_words 'Game Website'; return ;;
     'udcli sandbox start --db') _udcli_files; return ;;
     'udcli sandbox start --seed') _udcli_words 'demo none'; return ;;
+    'udcli sandbox start --data') _udcli_files; return ;;
     'udcli sandbox exec --seed') _udcli_words 'demo none'; return ;;
+    'udcli sandbox exec --data') _udcli_files; return ;;
     'udcli sandbox game set-uri --db') _udcli_files; return ;;
     'udcli sandbox game show --db') _udcli_files; return ;;
+    'udcli sandbox load --db') _udcli_files; return ;;
+    'udcli sandbox export --db') _udcli_files; return ;;
+    'udcli sandbox snapshot save --db') _udcli_files; return ;;
+    'udcli sandbox snapshot restore --db') _udcli_files; return ;;
     'udcli sandbox reset --db') _udcli_files; return ;;
     'udcli sandbox reset --seed') _udcli_words 'demo none'; return ;;
+    'udcli sandbox reset --data') _udcli_files; return ;;
     'udcli sandbox seed --db') _udcli_files; return ;;
   esac
   case $2 in
@@ -222,8 +248,9 @@ _udcli_commands() {
     'udcli products') _udcli_words 'list give take help' ;;
     'udcli profile') _udcli_words 'add list use show remove help' ;;
     'udcli config') _udcli_words 'get set unset path help' ;;
-    'udcli sandbox') _udcli_words 'start exec game stop status reset info seed help' ;;
+    'udcli sandbox') _udcli_words 'start exec game init schema load export snapshot stop status reset info seed help' ;;
     'udcli sandbox game') _udcli_words 'set-uri show help' ;;
+    'udcli sandbox snapshot') _udcli_words 'save restore list delete help' ;;
     *) return 1 ;;
   esac
   return 0
@@ -248,12 +275,18 @@ _udcli_options() {
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --from-sandbox) ;;
-    'udcli sandbox start') own=(--port --host --db --seed --token-ttl --rate-limit --detach) ;;
-    'udcli sandbox exec') own=(--port --seed --token-ttl --rate-limit) ;;
+    'udcli sandbox start') own=(--port --host --db --seed --data --token-ttl --rate-limit --detach) ;;
+    'udcli sandbox exec') own=(--port --seed --data --snapshot --token-ttl --rate-limit) ;;
     'udcli sandbox game set-uri') own=(--db --json) ;;
     'udcli sandbox game show') own=(--db --json) ;;
+    'udcli sandbox init') own=(--force) ;;
+    'udcli sandbox load') own=(--db --json) ;;
+    'udcli sandbox export') own=(--db --format) ;;
+    'udcli sandbox snapshot save') own=(--db) ;;
+    'udcli sandbox snapshot restore') own=(--db) ;;
+    'udcli sandbox snapshot list') own=(--json) ;;
     'udcli sandbox status') own=(--json) ;;
-    'udcli sandbox reset') own=(--db --seed) ;;
+    'udcli sandbox reset') own=(--db --seed --data) ;;
     'udcli sandbox info') own=(--json) ;;
     'udcli sandbox seed') own=(--users --friends --achievements --products --seed --db --json) ;;
   esac
@@ -262,6 +295,8 @@ _udcli_options() {
     'udcli profile add') globals=(--version --profile -o --output --json --raw --fields --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox game set-uri') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox game show') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
+    'udcli sandbox load') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
+    'udcli sandbox snapshot list') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox status') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox info') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox seed') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
@@ -284,7 +319,8 @@ _udcli_argument_values() {
     'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production' ;;
     'udcli config help 0') _udcli_words 'get set unset path' ;;
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
-    'udcli sandbox help 0') _udcli_words 'start exec game stop status reset info seed' ;;
+    'udcli sandbox snapshot help 0') _udcli_words 'save restore list delete' ;;
+    'udcli sandbox help 0') _udcli_words 'start exec game init schema load export snapshot stop status reset info seed' ;;
     'udcli completion 0') _udcli_words 'bash zsh fish' ;;
     'udcli help 0') _udcli_words 'auth user friends achievements products api audit profile config doctor sandbox completion' ;;
   esac

@@ -88,6 +88,16 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli sandbox exec'
         case 'udcli sandbox game'
             echo 'udcli sandbox game'
+        case 'udcli sandbox init'
+            echo 'udcli sandbox init'
+        case 'udcli sandbox schema'
+            echo 'udcli sandbox schema'
+        case 'udcli sandbox load'
+            echo 'udcli sandbox load'
+        case 'udcli sandbox export'
+            echo 'udcli sandbox export'
+        case 'udcli sandbox snapshot'
+            echo 'udcli sandbox snapshot'
         case 'udcli sandbox stop'
             echo 'udcli sandbox stop'
         case 'udcli sandbox status'
@@ -106,6 +116,16 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli sandbox game show'
         case 'udcli sandbox game help'
             echo 'udcli sandbox game help'
+        case 'udcli sandbox snapshot save'
+            echo 'udcli sandbox snapshot save'
+        case 'udcli sandbox snapshot restore'
+            echo 'udcli sandbox snapshot restore'
+        case 'udcli sandbox snapshot list'
+            echo 'udcli sandbox snapshot list'
+        case 'udcli sandbox snapshot delete'
+            echo 'udcli sandbox snapshot delete'
+        case 'udcli sandbox snapshot help'
+            echo 'udcli sandbox snapshot help'
         case '*'
             return 1
     end
@@ -254,6 +274,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox start --seed'
             return 0
+        case 'udcli sandbox start --data'
+            return 0
         case 'udcli sandbox start --token-ttl'
             return 0
         case 'udcli sandbox start --rate-limit'
@@ -261,6 +283,10 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli sandbox exec --port'
             return 0
         case 'udcli sandbox exec --seed'
+            return 0
+        case 'udcli sandbox exec --data'
+            return 0
+        case 'udcli sandbox exec --snapshot'
             return 0
         case 'udcli sandbox exec --token-ttl'
             return 0
@@ -270,9 +296,21 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox game show --db'
             return 0
+        case 'udcli sandbox load --db'
+            return 0
+        case 'udcli sandbox export --db'
+            return 0
+        case 'udcli sandbox export --format'
+            return 0
+        case 'udcli sandbox snapshot save --db'
+            return 0
+        case 'udcli sandbox snapshot restore --db'
+            return 0
         case 'udcli sandbox reset --db'
             return 0
         case 'udcli sandbox reset --seed'
+            return 0
+        case 'udcli sandbox reset --data'
             return 0
         case 'udcli sandbox seed --users'
             return 0
@@ -372,7 +410,7 @@ complete -c udcli -f
 complete -c udcli -l version -d 'print the version'
 complete -c udcli -n 'not __udcli_in "udcli audit"' -l profile -x -a '(__udcli_profiles)' -d 'use this profile (default: UDCLI_PROFILE, the current one, or sandbox)'
 complete -c udcli -s o -l output -x -a 'table json ndjson csv' -d 'output format: table|json|ndjson|csv (default: table on a terminal, json otherwise)'
-complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox status" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
+complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox load" "udcli sandbox snapshot list" "udcli sandbox status" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
 complete -c udcli -l raw -d 'print the reply body exactly as received'
 complete -c udcli -l fields -x -d 'comma-separated fields to show, e.g. uid,username'
 complete -c udcli -n 'not __udcli_in "udcli profile add"' -l base-url -x -d 'service base URL (overrides UDCLI_BASE_URL and the profile)'
@@ -598,9 +636,14 @@ complete -c udcli -n '__udcli_argument "udcli config help" 0' -a 'get set unset 
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'start' -d 'Start the sandbox (foreground until Ctrl-C, or --detach)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'exec' -d 'Run a command against a fresh sandbox (free port, temporary database); exit with the command\'s code'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'game' -d 'Show a sandbox game, or set its content URI (what the play page /play/{game_id} shows)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'init' -d 'Write a commented starter data file for your own game (default: sandbox-data.yaml; - for stdout)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'schema' -d 'Print the JSON Schema of sandbox data files (for editors and CI checks)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'load' -d 'Load a data file (YAML or JSON) into the sandbox database, all or nothing; a running sandbox sees it at once'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'export' -d 'Write the whole sandbox database as a data file (YAML, or JSON for a .json file); - or nothing for stdout'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'snapshot' -d 'Save the sandbox database under a name, restore it, list or delete snapshots'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'stop' -d 'Stop the running sandbox'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'status' -d 'Show whether the sandbox runs, and where (exit 1 when it does not)'
-complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'reset' -d 'Delete and recreate the sandbox database (demo data)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'reset' -d 'Delete and recreate the sandbox database from what it was started with (its data file, else the demo data)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'info' -d 'Show URLs, demo credentials, users, achievements and products'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'seed' -d 'Add generated data: users, a hub user with friends, achievements, products'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'help' -d 'show help for a command'
@@ -610,6 +653,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l port -x -d 'port to l
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l host -x -d 'address to bind (default: 127.0.0.1)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l db -r -F -d 'database file, or :memory: (default: sandbox.db in the data dir)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l seed -x -a 'demo none' -d 'demo: seed the demo data into an empty database; none: leave it empty (default: demo)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l data -r -F -d 'load your data file (YAML or JSON; see sandbox init) instead of the demo data'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l token-ttl -x -d 'lifetime of tokens from the token generator (default: 900)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l detach -d 'run in the background; output goes to sandbox.log in the data dir'
@@ -617,6 +661,8 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l detach -d 'run in the
 # udcli sandbox exec
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l port -x -d 'port to listen on (default: 0, any free port)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l seed -x -a 'demo none' -d 'demo: the demo data; none: an empty database (default: demo)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l data -r -F -d 'start from your data file instead of the demo data'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l snapshot -x -d 'start from a saved snapshot (udcli sandbox snapshot save)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l token-ttl -x -d 'lifetime of tokens from the token generator (default: 900)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
 
@@ -636,12 +682,43 @@ complete -c udcli -n '__udcli_in "udcli sandbox game show"' -l json -d 'print JS
 # udcli sandbox game help
 complete -c udcli -n '__udcli_argument "udcli sandbox game help" 0' -a 'set-uri show'
 
+# udcli sandbox init
+complete -c udcli -n '__udcli_in "udcli sandbox init"' -l force -d 'replace an existing file'
+
+# udcli sandbox load
+complete -c udcli -n '__udcli_in "udcli sandbox load"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
+complete -c udcli -n '__udcli_in "udcli sandbox load"' -l json -d 'print the summary as JSON'
+
+# udcli sandbox export
+complete -c udcli -n '__udcli_in "udcli sandbox export"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
+complete -c udcli -n '__udcli_in "udcli sandbox export"' -l format -x -d 'yaml or json (default: from the file name, else yaml)'
+
+# udcli sandbox snapshot
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox snapshot"' -a 'save' -d 'Save the database as snapshot NAME (an existing one of that name is replaced only once the new one is complete)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox snapshot"' -a 'restore' -d 'Put the database back to snapshot NAME (one transaction; a running sandbox sees it at once)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox snapshot"' -a 'list' -d 'List the saved snapshots'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox snapshot"' -a 'delete' -d 'Delete snapshot NAME'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox snapshot"' -a 'help' -d 'show help for a command'
+
+# udcli sandbox snapshot save
+complete -c udcli -n '__udcli_in "udcli sandbox snapshot save"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
+
+# udcli sandbox snapshot restore
+complete -c udcli -n '__udcli_in "udcli sandbox snapshot restore"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
+
+# udcli sandbox snapshot list
+complete -c udcli -n '__udcli_in "udcli sandbox snapshot list"' -l json -d 'print JSON'
+
+# udcli sandbox snapshot help
+complete -c udcli -n '__udcli_argument "udcli sandbox snapshot help" 0' -a 'save restore list delete'
+
 # udcli sandbox status
 complete -c udcli -n '__udcli_in "udcli sandbox status"' -l json -d 'print JSON'
 
 # udcli sandbox reset
 complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
-complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l seed -x -a 'demo none' -d 'demo or none (default: demo)'
+complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l seed -x -a 'demo none' -d 'demo or none, instead of what it was started with'
+complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l data -r -F -d 'your data file, instead of what it was started with'
 
 # udcli sandbox info
 complete -c udcli -n '__udcli_in "udcli sandbox info"' -l json -d 'print JSON'
@@ -656,7 +733,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l db -r -F -d 'database 
 complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l json -d 'print the summary as JSON'
 
 # udcli sandbox help
-complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec game stop status reset info seed'
+complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec game init schema load export snapshot stop status reset info seed'
 
 # udcli completion
 complete -c udcli -n '__udcli_argument "udcli completion" 0' -a 'bash zsh fish'
