@@ -55,7 +55,7 @@ function parseArgs(argv) {
   return a;
 }
 
-const USAGE = `usage: node bench/run.js [--quick | --smoke] [--out DIR] [--only startup,user,friends,batch,sandbox] [--before FILE] [--render]
+const USAGE = `usage: node bench/run.js [--quick | --smoke] [--out DIR] [--only startup,user,friends,data,batch,sandbox] [--before FILE] [--render]
   (default) full run, writes bench/results.md and bench/results.json
   --quick   fewer runs, smaller sizes
   --smoke   tiny sizes, one run each, writes into a temp dir (or --out DIR)
@@ -65,9 +65,11 @@ Needs the built code: run \`npm run build\` first.
 
 const SETTINGS = {
   // runs: measured runs a row (≥ 5), warmup: excluded runs a side, startupRuns: the cheap rows
-  full: { runs: 7, warmup: 2, startupRuns: 15, bigFriends: 100_000, smallFriends: 10_000, batchUsers: 5_000, loadMs: 2_000, loadWarmMs: 1_000 },
-  quick: { runs: 3, warmup: 1, startupRuns: 5, bigFriends: 20_000, smallFriends: 2_000, batchUsers: 1_000, loadMs: 1_000, loadWarmMs: 500 },
-  smoke: { runs: 1, warmup: 0, startupRuns: 1, bigFriends: 600, smallFriends: 60, batchUsers: 40, loadMs: 200, loadWarmMs: 0 },
+  // dataUsers: users of the generated data file (10 friendships each, ~1,000,000 in the full run);
+  // dataRuns: runs a side of the data rows (a full load takes ~15 s)
+  full: { runs: 7, warmup: 2, startupRuns: 15, bigFriends: 100_000, smallFriends: 10_000, batchUsers: 5_000, loadMs: 2_000, loadWarmMs: 1_000, dataUsers: 100_000, dataRuns: 3 },
+  quick: { runs: 3, warmup: 1, startupRuns: 5, bigFriends: 20_000, smallFriends: 2_000, batchUsers: 1_000, loadMs: 1_000, loadWarmMs: 500, dataUsers: 20_000, dataRuns: 1 },
+  smoke: { runs: 1, warmup: 0, startupRuns: 1, bigFriends: 600, smallFriends: 60, batchUsers: 40, loadMs: 200, loadWarmMs: 0, dataUsers: 200, dataRuns: 1 },
 };
 const CONCURRENCY = 16;
 const COUNTER = 'BENCH_COUNTER';
@@ -377,6 +379,71 @@ async function main(args) {
         udcliSamples: r.udcli.map((x) => (x.rssKB ?? NaN) / 1024),
         target: { op: '<=', value: 1.2 },
         extra: { referenceScriptRssMB: { small: round(median(smallRef) / 1024), big: round(median(r.ref.map((x) => x.rssKB ?? NaN)) / 1024) } },
+      }));
+    }
+
+    // --- data files: load a generated file (users, 10 friendships each), export with flat memory
+    if (wants('data')) {
+      const n = s.dataUsers;
+      const dataFile = join(root, 'data.json');
+      const name = (/** @type {number} */ i) => `u${String(i).padStart(7, '0')}`;
+      /** A game and `users` users, each the friend of the next ten. @param {string} path @param {number} users */
+      const writeDataFile = (path, users) =>
+        writeFileSync(path, JSON.stringify({
+          games: [{ id: '4711', name: 'Bench', keys: [{ api_key: '5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c' }] }],
+          users: Array.from({ length: users }, (_, i) => {
+            const friends = Array.from({ length: Math.min(10, users - i - 1) }, (_, k) => name(i + k + 1));
+            return friends.length ? { username: name(i), friends } : { username: name(i) };
+          }),
+        }));
+      writeDataFile(dataFile, n);
+      const loadedDb = join(root, 'loaded.db');
+      const fresh = (/** @type {string} */ p) => {
+        for (const suffix of ['', '-wal', '-shm']) rmSync(`${p}${suffix}`, { force: true });
+        return p;
+      };
+      log(`data-load: ${n} users, ${s.dataRuns} runs a side`);
+      const r = await interleaved(
+        { runs: s.dataRuns, warmup: 0 },
+        () => node('ref/load.js', [join(BENCH, 'ref/load.js'), dataFile, fresh(join(root, 'ref-loaded.db'))], { timeoutMs: 300_000 }),
+        () => udcli(['sandbox', 'load', dataFile, '--db', fresh(loadedDb)], { stdoutFile: outFile, timeoutMs: 300_000 }),
+      );
+      const loadedMs = median(ms(r.udcli));
+      rows.push(row({
+        id: 'data-load',
+        what: `udcli sandbox load (JSON, ${n.toLocaleString('en')} users, ${(n * 10).toLocaleString('en')} friendships)`,
+        unit: 'ms',
+        kind: 'time',
+        refLabel: 'JSON.parse + inserts, no checks',
+        refSamples: ms(r.ref),
+        udcliSamples: ms(r.udcli),
+        target: { op: '<=', value: 1.5 },
+        check: args.mode !== 'full' || loadedMs < 30_000,
+        targetText: args.mode === 'full' ? '≤ 1.5× and < 30 s' : '≤ 1.5×',
+      }));
+
+      // Peak RSS of exporting everything against exporting a tenth of it: flat means ~1×.
+      const smallDb = join(root, 'small-data.db');
+      const smallFile = join(root, 'small-data.json');
+      const tenth = Math.max(1, Math.floor(n / 10));
+      writeDataFile(smallFile, tenth);
+      await udcli(['sandbox', 'load', smallFile, '--db', fresh(smallDb)], { stdoutFile: outFile });
+      log(`data-export: peak RSS, ${n} vs ${tenth} users, ${s.dataRuns} runs a side`);
+      const e = await interleaved(
+        { runs: s.dataRuns, warmup: 0 },
+        () => udcli(['sandbox', 'export', '--db', smallDb, '--format', 'json'], { stdoutFile: outFile, rssFile }),
+        () => udcli(['sandbox', 'export', '--db', loadedDb, '--format', 'json'], { stdoutFile: outFile, rssFile, timeoutMs: 300_000 }),
+      );
+      rows.push(row({
+        id: 'data-export-rss',
+        what: `udcli sandbox export peak RSS, ${n.toLocaleString('en')} vs ${tenth.toLocaleString('en')} users`,
+        unit: 'MB',
+        kind: 'memory',
+        refLabel: `udcli @ ${tenth.toLocaleString('en')} users`,
+        refSamples: e.ref.map((x) => (x.rssKB ?? NaN) / 1024),
+        udcliSamples: e.udcli.map((x) => (x.rssKB ?? NaN) / 1024),
+        target: { op: '<=', value: 1.2 },
+        extra: { exportMs: median(ms(e.udcli)) },
       }));
     }
 

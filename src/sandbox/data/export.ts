@@ -76,14 +76,6 @@ function* gamesOf(sql: ReturnType<typeof dataRepository>): Generator<DataGame> {
 }
 
 function* usersOf(sql: ReturnType<typeof dataRepository>): Generator<DataUser> {
-  // Each friendship once, under the user who comes first; the index is all that is kept in memory.
-  const position = new Map<string, number>();
-  const names = new Map<string, string>();
-  let n = 0;
-  for (const u of sql.users.iterate()) {
-    position.set(u.uid, n++);
-    names.set(u.uid, u.username);
-  }
   for (const u of sql.users.iterate()) {
     const user: DataUser = { username: u.username };
     put(user, 'uid', u.uid, uidForUsername(u.username));
@@ -91,8 +83,8 @@ function* usersOf(sql: ReturnType<typeof dataRepository>): Generator<DataUser> {
     user.created_on = formatDateTime(u.created_on);
     put(user, 'birthday', u.birthday, '0000-00-00');
     put(user, 'premium', u.premium === 1, false);
-    const me = position.get(u.uid)!;
-    const friends = sql.friendsOf.all(u.uid).filter((f) => (position.get(f.friend_uid) ?? -1) > me).map((f) => names.get(f.friend_uid)!);
+    // Each friendship once, under the user who comes first; nothing but the current user is kept in memory.
+    const friends = sql.laterFriendsOf.all({ uid: u.uid, createdOn: u.created_on }).map((f) => f.username);
     if (friends.length) user.friends = friends;
     const plays = sql.playsOf.all(u.uid).map((p) => p.game_id);
     if (plays.length) user.plays = plays;

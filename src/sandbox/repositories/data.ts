@@ -91,8 +91,11 @@ export function dataRepository(db: Database) {
     users: db.prepare<[], { uid: string; username: string; gender: string; created_on: number; birthday: string; premium: number }>(
       'SELECT uid, username, gender, created_on, birthday, premium FROM users ORDER BY created_on, uid',
     ),
-    friendsOf: db.prepare<[string], { friend_uid: string }>(
-      'SELECT friend_uid FROM friendships WHERE uid = ? ORDER BY created_on, friend_uid',
+    /** Friends who come after the user in export order (each friendship is written once, under the first). */
+    laterFriendsOf: db.prepare<[{ uid: string; createdOn: number }], { username: string }>(
+      `SELECT u.username FROM friendships f JOIN users u ON u.uid = f.friend_uid
+        WHERE f.uid = @uid AND (u.created_on > @createdOn OR (u.created_on = @createdOn AND u.uid > @uid))
+        ORDER BY f.created_on, f.friend_uid`,
     ),
     playsOf: db.prepare<[string], { game_id: string }>('SELECT game_id FROM plays WHERE uid = ? ORDER BY game_id'),
     progressOf: db.prepare<[string], { parent_id: string; developer_id: string; current_value: number }>(
