@@ -274,5 +274,8 @@ describe('bad input', () => {
     expect(again.stderr).toMatch(/exists; not overwritten/);
     const schema = json<{ $id: string }>(await env.run(['sandbox', 'schema']));
     expect(schema.$id).toMatch(/sandbox-data-1\.json$/);
+    // Beside the starter, the schema its first line points editors at.
+    expect(readFileSync(starter, 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./sandbox-data.schema.json');
+    expect(JSON.parse(readFileSync(join(scratch, 'sandbox-data.schema.json'), 'utf8'))).toEqual(schema);
   });
 });

@@ -10,7 +10,7 @@ import type { SandboxDatabase } from '../database.js';
 import { dataRepository } from '../repositories/data.js';
 import { formatDateTime } from '../time.js';
 import type { DataGame, DataUser } from './model.js';
-import { DATA_SCHEMA_ID } from './schema.js';
+import { SCHEMA_REFERENCE } from './schema.js';
 
 export type DataFormat = 'yaml' | 'json';
 
@@ -114,7 +114,7 @@ export function* exportChunks(db: SandboxDatabase, format: DataFormat): Generato
 function* chunks(db: SandboxDatabase, format: DataFormat): Generator<string> {
   const sql = dataRepository(db.sqlite);
   if (format === 'json') {
-    yield `{\n  "$schema": ${JSON.stringify(DATA_SCHEMA_ID)},\n  "games": [`;
+    yield `{\n  "$schema": ${JSON.stringify(SCHEMA_REFERENCE)},\n  "games": [`;
     let first = true;
     for (const game of gamesOf(sql)) {
       yield `${first ? '' : ','}\n    ${JSON.stringify(game)}`;
@@ -129,7 +129,7 @@ function* chunks(db: SandboxDatabase, format: DataFormat): Generator<string> {
     yield '\n  ]\n}\n';
     return;
   }
-  yield `# yaml-language-server: $schema=${DATA_SCHEMA_ID}\n# udcli sandbox data (udcli sandbox export)\ngames:\n`;
+  yield `# yaml-language-server: $schema=${SCHEMA_REFERENCE}\n# udcli sandbox data (udcli sandbox export; udcli sandbox schema > ${SCHEMA_REFERENCE.slice(2)})\ngames:\n`;
   let any = false;
   for (const game of gamesOf(sql)) {
     any = true;

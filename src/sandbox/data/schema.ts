@@ -5,6 +5,9 @@
  * checked in validate.ts. `udcli sandbox schema` prints this; `sandbox init` points editors at it.
  */
 export const DATA_SCHEMA_ID = 'https://udcli.dev/schemas/sandbox-data-1.json';
+/** Where data files point editors: the schema file `sandbox init` writes beside them (works offline). */
+export const SCHEMA_FILE_NAME = 'sandbox-data.schema.json';
+export const SCHEMA_REFERENCE = `./${SCHEMA_FILE_NAME}`;
 
 const id = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'letters, digits, - _ .' };
 const text = (maxLength: number, description?: string) => ({ type: 'string', maxLength, ...(description ? { description } : {}) });

@@ -1,12 +1,13 @@
 /** What `udcli sandbox init` writes: a commented data file for one game, valid as it stands. */
-import { DATA_SCHEMA_ID } from './schema.js';
+import { SCHEMA_REFERENCE } from './schema.js';
 
-export const STARTER_FILE = `# yaml-language-server: $schema=${DATA_SCHEMA_ID}
+export const STARTER_FILE = `# yaml-language-server: $schema=${SCHEMA_REFERENCE}
+#   (\`udcli sandbox init\` wrote that schema beside this file; \`udcli sandbox schema\` prints it)
 # Your game in the udcli sandbox. Load it with one of:
 #   udcli sandbox start --data THIS_FILE        (instead of the demo data)
 #   udcli sandbox exec --data THIS_FILE -- npm test
 #   udcli sandbox load THIS_FILE                (into the sandbox database; a running sandbox sees it at once)
-# \`udcli sandbox schema\` prints the JSON Schema of this file (JSON files take the same shape).
+# JSON files take the same shape.
 games:
   - id: "4711"                      # quoted: ids are strings
     name: Orbit Miner

@@ -4,7 +4,7 @@
  * and renames it, so a failed or interrupted export never leaves half a file.
  */
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../../errors.js';
@@ -42,7 +42,11 @@ export async function initCommand(factory: Factory, file: string | undefined, op
     throw new UsageError(`${target} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
   }
   await writeWhole(target, Readable.from([STARTER_FILE]));
-  factory.io.stderr.write(`wrote ${target}; try it: udcli sandbox start --data ${target}\n`);
+  // The schema beside it, so that editors complete and check the file offline.
+  const { DATA_SCHEMA, SCHEMA_FILE_NAME } = await import('../../../sandbox/data/schema.js');
+  const schemaPath = join(dirname(target), SCHEMA_FILE_NAME);
+  await writeWhole(schemaPath, Readable.from([`${JSON.stringify(DATA_SCHEMA, null, 2)}\n`]));
+  factory.io.stderr.write(`wrote ${target} and ${schemaPath}; try it: udcli sandbox start --data ${target}\n`);
 }
 
 export async function loadCommand(factory: Factory, file: string, opts: LoadOptions): Promise<void> {
