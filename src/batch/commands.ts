@@ -122,7 +122,9 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
       ...(flags.ratePerSecond ? { ratePerSecond: flags.ratePerSecond } : {}),
       failFast: flags.failFast,
       retryUnknown: flags.retryUnknown,
-      ...(flags.journal ? { journal: { path: flags.journal, command: { operation: cmd.operationName, args: cmd.args } } } : {}),
+      ...(flags.journal
+        ? { journal: { path: flags.journal, command: { operation: cmd.operationName, args: cmd.args }, notice: (m: string) => out.warn(m) } }
+        : {}),
       onResult: (r: BatchResult<R>) => write(io.stdout, `${JSON.stringify(r)}\n`),
       progress,
       signal,

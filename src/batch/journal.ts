@@ -10,12 +10,17 @@
  *
  * For operations that are not safe to repeat, the runner also writes a `started` record before
  * sending: an item killed in flight is then `unknown` on resume, never sent blindly again.
+ *
+ * A journal is one run's: a run holds `<journal>.lock` from before it reads the journal (so it
+ * never cuts off a record another run is writing) until it closes it. A second run refuses to
+ * start; a lock left by a run that died on this host is taken over.
  */
 import { closeSync, createReadStream, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
+import { describeHolder, LockBusyError, tryLock, type HeldLock } from '../lock-file.js';
 
 export type JournalStatus = 'started' | 'ok' | 'failed' | 'unknown';
 
@@ -98,18 +103,56 @@ export class Journal {
   private waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
   private flushing: Promise<void> | null = null;
   private failure: unknown = null;
+  private lock: HeldLock | null;
 
-  private constructor(path: string, entries: Map<string, JournalEntry>, fh: FileHandle | null) {
+  private constructor(path: string, entries: Map<string, JournalEntry>, fh: FileHandle | null, lock: HeldLock | null) {
     this.path = path;
     this.entries = entries;
     this.fh = fh;
+    this.lock = lock;
   }
 
   /**
    * Opens (or creates) the journal for `command`. A journal of another command is a UsageError.
-   * `readOnly` (for --dry-run) reads an existing journal and never creates or writes one.
+   * `readOnly` (for --dry-run) reads an existing journal and never creates or writes one (nor
+   * locks it). A journal locked by another run is a UsageError naming the holder's pid; `notice`
+   * hears of a stale lock taken over.
    */
-  static async open(path: string, command: JournalCommand, options: { readOnly?: boolean } = {}): Promise<Journal> {
+  static async open(
+    path: string,
+    command: JournalCommand,
+    options: { readOnly?: boolean; notice?: (message: string) => void } = {},
+  ): Promise<Journal> {
+    if (options.readOnly) return Journal.openLocked(path, command, null);
+    const lock = Journal.lock(path);
+    if (lock.tookOver) {
+      const { pid, since } = lock.tookOver;
+      options.notice?.(`took over the journal lock of pid ${pid}${since ? ` (a run started ${since})` : ''}: that process is gone`);
+    }
+    try {
+      return await Journal.openLocked(path, command, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  private static lock(path: string): HeldLock {
+    try {
+      return tryLock(path);
+    } catch (error) {
+      if (error instanceof LockBusyError) {
+        const since = error.holder?.since ? ` since ${error.holder.since}` : '';
+        throw new UsageError(`journal ${path} is in use by another udcli run (${describeHolder(error.holder)}${since})`, {
+          hint: `wait for that run to end, or give --journal another file; if no run uses it, remove ${error.lockPath}`,
+        });
+      }
+      throw new UsageError(`cannot lock journal ${path}: ${(error as Error).message}`);
+    }
+  }
+
+  private static async openLocked(path: string, command: JournalCommand, lock: HeldLock | null): Promise<Journal> {
+    const options = { readOnly: lock === null };
     let size: number | null = null;
     try {
       const st = statSync(path);
@@ -160,7 +203,7 @@ export class Journal {
       }
     }
 
-    if (options.readOnly) return new Journal(path, entries, null);
+    if (options.readOnly) return new Journal(path, entries, null, null);
 
     if (fresh) {
       const header: JournalHeader = {
@@ -184,7 +227,7 @@ export class Journal {
       fsyncDir(path);
     }
     const fh = await open(path, 'a');
-    return new Journal(path, entries, fh);
+    return new Journal(path, entries, fh, lock);
   }
 
   /** Reads every record (streaming); the last record of each item wins. Torn or foreign lines are skipped. */
@@ -288,11 +331,16 @@ export class Journal {
   }
 
   async close(): Promise<void> {
-    if (this.flushing) await this.flushing;
-    if (this.fh) {
-      const fh = this.fh;
-      this.fh = null;
-      await fh.close();
+    try {
+      if (this.flushing) await this.flushing;
+      if (this.fh) {
+        const fh = this.fh;
+        this.fh = null;
+        await fh.close();
+      }
+    } finally {
+      this.lock?.release();
+      this.lock = null;
     }
   }
 }

@@ -53,7 +53,7 @@ export interface RunBatchOptions<R> {
   /** Item starts per second, evenly spaced. */
   ratePerSecond?: number;
   failFast?: boolean;
-  journal?: { path: string; command: JournalCommand };
+  journal?: { path: string; command: JournalCommand; notice?: (message: string) => void };
   /** Send items whose earlier outcome was unknown again. */
   retryUnknown?: boolean;
   /** Called once per finished item, in completion order; awaited (back-pressure on stdout). */
@@ -101,7 +101,10 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
   if (dryRun && !options.describe) throw new Error('runBatch: dryRun needs describe()');
 
   const journal = options.journal
-    ? await Journal.open(options.journal.path, options.journal.command, { readOnly: dryRun })
+    ? await Journal.open(options.journal.path, options.journal.command, {
+        readOnly: dryRun,
+        ...(options.journal.notice ? { notice: options.journal.notice } : {}),
+      })
     : null;
   // Occurrences of each input line, so a user listed twice is two items in the journal too.
   const seen = journal ? new Map<string, number>() : null;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -145,6 +145,45 @@ describe('journal', () => {
     expect(r.summary).toMatchObject({ ok: 1, skipped: 1 });
     const all = lines(path); // every line parses again
     expect(all.slice(1).map((l) => l.status)).toEqual(['ok', 'ok']);
+  });
+
+  it('never cuts off the last line of a journal another run holds: the second opener is refused, naming the holder', async () => {
+    const path = fresh();
+    const holder = await Journal.open(path, CMD);
+    try {
+      // The holder is mid-write: its last record has no newline yet.
+      appendFileSync(path, '{"input":"' + HEX(9) + '","uid":"' + HEX(9) + '","sta');
+      const before = readFileSync(path, 'utf8');
+      const refused = Journal.open(path, CMD);
+      await expect(refused).rejects.toThrow(UsageError);
+      await expect(Journal.open(path, CMD)).rejects.toThrow(`journal ${path} is in use by another udcli run (pid ${process.pid}`);
+      expect(readFileSync(path, 'utf8')).toBe(before);
+      // --dry-run only reads: it may look at a journal in use.
+      await expect(Journal.open(path, CMD, { readOnly: true })).resolves.toBeInstanceOf(Journal);
+    } finally {
+      await holder.close();
+    }
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    const next = await Journal.open(path, CMD);
+    await next.close();
+  });
+
+  it('takes over a lock left by a dead process on this host, and says so', async () => {
+    const path = fresh();
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.on('close', resolve));
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: dead.pid, host: hostname(), since: '2026-01-01T00:00:00.000Z' }));
+    const notices: string[] = [];
+    const j = await Journal.open(path, CMD, { notice: (m) => notices.push(m) });
+    await j.close();
+    expect(notices).toEqual([`took over the journal lock of pid ${dead.pid} (a run started 2026-01-01T00:00:00.000Z): that process is gone`]);
+  });
+
+  it('refuses a lock held on another host (its pid cannot be checked from here), naming host and pid', async () => {
+    const path = fresh();
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 4242, host: 'build-agent-7', since: '2026-01-01T00:00:00.000Z' }));
+    await expect(Journal.open(path, CMD)).rejects.toThrow('pid 4242 on host build-agent-7');
+    expect(existsSync(path)).toBe(false);
   });
 
   it('treats a file holding only a torn header as a new journal', async () => {

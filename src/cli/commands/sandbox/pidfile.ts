@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { dirname } from 'node:path';
 import { STATUS_PATH } from '../../../sandbox/constants.js';
 import { pidFilePath } from '../../../sandbox/paths.js';
+import { isAlive } from '../../../lock-file.js';
 
 export interface PidRecord {
   pid: number;
@@ -59,14 +60,7 @@ export function removePidFile(path: string, pid?: number): void {
   rmSync(path, { force: true });
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isAlive } from '../../../lock-file.js';
 
 /** The pid the sandbox at `url` reports, or null when nothing (or something else) answers. */
 export async function probe(url: string, timeoutMs = 1500): Promise<number | null> {
