@@ -5,10 +5,15 @@
  * 100 ms of start-up). Writing goes through `conf`, imported only by the commands that change
  * the file, with mode 0600. A file that cannot be parsed is a usage error naming the file:
  * it is never overwritten or cleared.
+ *
+ * Every read-modify-write holds `config.json.lock`, so commands run in parallel (ten `profile
+ * add` from a script) keep each other's changes.
  */
-import { chmodSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type ConfClass from 'conf';
 import { UsageError } from '../errors.js';
+import { acquireLock, describeHolder, LockBusyError, type HeldLock } from '../lock-file.js';
 import { PROFILE_KEYS, validateValue, type ProfileKey } from './keys.js';
 import { configFilePath } from './paths.js';
 import type { StoredProfile } from './types.js';
@@ -96,13 +101,57 @@ export function readConfig(env: NodeJS.ProcessEnv): LoadedConfig {
   return { path, exists: true, data: parseConfigData(raw, path) };
 }
 
+/** How long a write waits for another udcli process to finish its own. */
+export const CONFIG_LOCK_TIMEOUT_MS = 10_000;
+
+async function lockConfig(path: string, timeoutMs: number): Promise<HeldLock> {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    return await acquireLock(path, { timeoutMs });
+  } catch (error) {
+    if (error instanceof LockBusyError) {
+      throw new UsageError(
+        `config file ${path} stayed locked by ${describeHolder(error.holder)} for ${timeoutMs / 1000}s; nothing was changed`,
+        { hint: `if no other udcli is running, remove ${error.lockPath} and try again` },
+      );
+    }
+    throw new UsageError(`cannot lock config file ${path}: ${errorMessage(error)}`);
+  }
+}
+
+/** Removes the temp files of writes that were killed before their rename (we hold the lock). */
+function removeTornWrites(path: string): void {
+  const prefix = `${basename(path)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(prefix)) rmSync(join(dirname(path), name), { force: true });
+}
+
 /**
- * Reads the file through `conf`, lets `change` edit the data, and writes it back (mode 0600).
- * Returns what was written.
+ * Reads the file through `conf`, lets `change` edit the data, and writes it back (mode 0600),
+ * all under the config lock. Returns what was written.
  */
-export async function updateConfig(env: NodeJS.ProcessEnv, change: (data: ConfigData) => void): Promise<LoadedConfig> {
+export async function updateConfig(
+  env: NodeJS.ProcessEnv,
+  change: (data: ConfigData) => void,
+  options: { lockTimeoutMs?: number } = {},
+): Promise<LoadedConfig> {
   const path = configFilePath(env);
   const { default: Conf } = await import('conf');
+  const lock = await lockConfig(path, options.lockTimeoutMs ?? CONFIG_LOCK_TIMEOUT_MS);
+  try {
+    removeTornWrites(path);
+    return writeLocked(Conf, path, change);
+  } finally {
+    lock.release();
+  }
+}
+
+function writeLocked(Conf: typeof ConfClass, path: string, change: (data: ConfigData) => void): LoadedConfig {
   let store: InstanceType<typeof Conf<ConfigData>>;
   try {
     store = new Conf<ConfigData>({

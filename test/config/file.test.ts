@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig, updateConfig } from '../../src/config/file.js';
 import { configDir, configFilePath } from '../../src/config/paths.js';
@@ -92,3 +92,26 @@ function writeRaw(path: string, data: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(data));
 }
+
+describe('the config lock', () => {
+  it('a write waits for the lock, and gives up with a clear line naming the holder, changing nothing', async () => {
+    const path = configFilePath(env);
+    await updateConfig(env, (d) => void (d.current_profile = 'a'));
+    // A live holder on this host: this very process, as another udcli would be.
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
+    const started = Date.now();
+    const attempt = updateConfig(env, (d) => void (d.current_profile = 'b'), { lockTimeoutMs: 300 });
+    await expect(attempt).rejects.toThrow(UsageError);
+    await expect(updateConfig(env, () => {}, { lockTimeoutMs: 300 })).rejects.toThrow(
+      `config file ${path} stayed locked by pid ${process.pid} for 0.3s; nothing was changed`,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    expect(readConfig(env).data.current_profile).toBe('a');
+
+    rmSync(`${path}.lock`);
+    await updateConfig(env, (d) => void (d.current_profile = 'b'));
+    expect(readConfig(env).data.current_profile).toBe('b');
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+});
+
