@@ -9,14 +9,23 @@ import { UsageError } from '../errors.js';
 export interface BatchItem {
   /** 1-based line number in the input. */
   line: number;
-  /** The line, trimmed. */
+  /** The line, trimmed (cut short, ending in `…`, when the line is too long). */
   input: string;
+  /** Why this line is no user (too long): the runner reports it failed and sends nothing. */
+  error?: string;
 }
 
 /** True when the argument names a batch input (`@FILE` or `@-`) instead of one user. */
 export function isBatchArg(arg: string): boolean {
   return arg.startsWith('@');
 }
+
+/** The longest line taken as a user: a uid or username is far shorter. */
+export const MAX_LINE_LENGTH = 4096;
+/** A line still without a break after this much is no list of users (`@/dev/zero`): the input is refused. */
+export const MAX_SKIPPED_LINE = 64 * 1024 * 1024;
+/** How much of a too-long line its item shows. */
+const SHOWN = 40;
 
 /** A line break as readline sees it with crlfDelay Infinity: CRLF, LF or a lone CR. */
 const LINE_BREAK = /\r\n|\n|\r/;
@@ -26,31 +35,60 @@ export async function* batchLines(stream: NodeJS.ReadableStream): AsyncGenerator
   // Split chunk by chunk rather than through readline, whose async iterator costs several
   // microseconds a line (a stream push and an event per line). `for await` pauses the stream
   // between chunks: back-pressure reaches the file, so at most a chunk of lines is held however
-  // long the file is.
+  // long the file is. The unfinished last line carried to the next chunk is kept to at most
+  // MAX_LINE_LENGTH + 1 characters (the rest is only counted), so a huge line costs neither
+  // memory nor repeated splitting.
   const decoder = new StringDecoder('utf8');
   let pending = '';
+  /** Characters of the pending line dropped beyond what `pending` keeps. */
+  let dropped = 0;
   let line = 0;
-  const item = (raw: string): BatchItem | null => {
+  const item = (raw: string, extra: number): BatchItem | null => {
     line++;
     const input = (line === 1 ? raw.replace(/^\uFEFF/, '') : raw).trim();
+    if (input.length + extra > MAX_LINE_LENGTH) {
+      return {
+        line,
+        input: `${input.slice(0, SHOWN)}…`,
+        error: `line ${line} is ${input.length + extra} characters long, over the ${MAX_LINE_LENGTH} a line allows (one uid or username a line): not sent`,
+      };
+    }
     return input === '' || input.startsWith('#') ? null : { line, input };
+  };
+  const keepPending = (text: string) => {
+    // A CR at the end may be the first half of a CRLF split across chunks: it stays at the end.
+    const cr = text.endsWith('\r') ? '\r' : '';
+    const body = cr ? text.slice(0, -1) : text;
+    if (body.length <= MAX_LINE_LENGTH + 1) {
+      pending = text;
+      return;
+    }
+    dropped += body.length - (MAX_LINE_LENGTH + 1);
+    if (dropped > MAX_SKIPPED_LINE) {
+      throw new UsageError(`line ${line + 1} of the batch input runs past ${MAX_SKIPPED_LINE / 1024 / 1024} MiB without a line break: not a list of users`, {
+        hint: 'give a text file with one uid or username a line',
+      });
+    }
+    pending = body.slice(0, MAX_LINE_LENGTH + 1) + cr;
   };
   for await (const chunk of stream as AsyncIterable<string | Buffer>) {
     const text = pending + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
-    // A CR at the end may be the first half of a CRLF split across chunks: keep it for the next.
     const cut = text.endsWith('\r') ? text.length - 1 : text.length;
     const lines = text.slice(0, cut).split(LINE_BREAK);
-    pending = lines.pop()! + text.slice(cut);
+    const last = lines.pop()! + text.slice(cut);
     for (const raw of lines) {
-      const it = item(raw);
+      const it = item(raw, dropped);
+      dropped = 0;
       if (it) yield it;
     }
+    keepPending(last);
   }
   const rest = (pending + decoder.end()).split(LINE_BREAK);
   // "a\n" splits into ["a", ""]: the empty string after the last break is no line.
   if (rest.at(-1) === '') rest.pop();
   for (const raw of rest) {
-    const it = item(raw);
+    const it = item(raw, dropped);
+    dropped = 0;
     if (it) yield it;
   }
 }

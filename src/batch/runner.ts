@@ -138,6 +138,11 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
   };
 
   const processItem = async (item: BatchItem) => {
+    if (item.error !== undefined) {
+      // Not a user (a line too long to be one): reported, never resolved, sent or journaled.
+      await emit({ input: item.input, line: item.line, uid: null, status: 'failed', error: { message: item.error } }, true);
+      return;
+    }
     let n = 1;
     if (seen) {
       n = (seen.get(item.input) ?? 0) + 1;

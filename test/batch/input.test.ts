@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
@@ -117,4 +117,66 @@ describe('readBatchInput', () => {
     expect(seen).toBe(3);
     expect(openOnList()).toBe(0);
   }, 60_000);
+
+  it('a line over 4,096 characters is one item with an error, shown cut short; the lines around it go on', async () => {
+    const path = join(dir, 'long-line.txt');
+    writeFileSync(path, `alice\n${'x'.repeat(5000)}\r\nbob\n${'y'.repeat(4096)}\ncarol`);
+    const items = await collect(readBatchInput(`@${path}`, new PassThrough()));
+    expect(items.map((i) => i.input.length)).toEqual([5, 41, 3, 4096, 5]);
+    expect(items[1]).toEqual({
+      line: 2,
+      input: `${'x'.repeat(40)}…`,
+      error: 'line 2 is 5000 characters long, over the 4096 a line allows (one uid or username a line): not sent',
+    });
+    expect(items[2]).toEqual({ line: 3, input: 'bob' });
+    expect(items[3]!.error).toBeUndefined();
+  });
+
+  it('one 32 MB line among users: a single failed item, quickly, with flat memory (no re-splitting of what was read)', async () => {
+    const path = join(dir, 'huge-line.txt');
+    const ws = createWriteStream(path);
+    ws.write('alice\n');
+    const mb = 'z'.repeat(1024 * 1024);
+    for (let i = 0; i < 32; i++) ws.write(mb);
+    await new Promise<void>((resolve) => ws.end('\nbob\n', () => resolve()));
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const base = process.memoryUsage().heapUsed;
+    let peak = 0;
+    // Sampled while reading (the reader yields to the event loop between chunks).
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed - base)), 2);
+    const started = Date.now();
+    const items: BatchItem[] = [];
+    try {
+      for await (const item of readBatchInput(`@${path}`, new PassThrough())) items.push(item);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(items.map((i) => [i.line, i.input.length, i.error !== undefined])).toEqual([
+      [1, 5, false],
+      [2, 41, true],
+      [3, 3, false],
+    ]);
+    expect(items[1]!.error).toMatch(/^line 2 is 33554432 characters long/);
+    expect(peak).toBeLessThan(24 * 1024 * 1024); // holding the line alone would take 32 MB
+  }, 30_000);
+
+  it('an endless line (like /dev/zero) ends the input with a UsageError instead of reading forever', async () => {
+    const zeros = Buffer.alloc(64 * 1024);
+    let sent = 0;
+    const endless = new Readable({
+      read() {
+        sent += zeros.length;
+        this.push(zeros);
+      },
+    });
+    const reading = collect(readBatchInput('@-', endless));
+    await expect(reading).rejects.toThrow(UsageError);
+    await expect(collect(readBatchInput('@-', new Readable({ read() { this.push(zeros); } })))).rejects.toThrow(
+      'line 1 of the batch input runs past 64 MiB without a line break: not a list of users',
+    );
+    expect(sent).toBeLessThan(80 * 1024 * 1024);
+  }, 30_000);
 });

@@ -46,6 +46,21 @@ describe('runBatch', () => {
     expect(summary.stopped).toBeUndefined();
   });
 
+  it('an input line that is no user (too long) is one failed item: nothing resolved or sent for it, the rest go on', async () => {
+    const resolved: string[] = [];
+    const calls: string[] = [];
+    const tooLong = { line: 2, input: 'xxxx…', error: 'line 2 is 5000 characters long, over the 4096 a line allows' };
+    const { results, summary } = await run({
+      items: [{ line: 1, input: HEX(1) }, tooLong, { line: 3, input: HEX(3) }],
+      resolve: async (input) => (resolved.push(input), input),
+      operation: async (uid) => void calls.push(uid),
+    });
+    expect(resolved.sort()).toEqual([HEX(1), HEX(3)]);
+    expect(calls.sort()).toEqual([HEX(1), HEX(3)]);
+    expect(results.find((r) => r.line === 2)).toEqual({ input: 'xxxx…', line: 2, uid: null, status: 'failed', error: { message: tooLong.error } });
+    expect(summary).toMatchObject({ total: 3, ok: 2, failed: 1 });
+  });
+
   it('keeps at most `concurrency` items in flight and pulls the input only as fast as items finish', async () => {
     let pulled = 0;
     let finished = 0;
