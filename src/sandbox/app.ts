@@ -29,6 +29,15 @@ export interface BuildAppOptions {
   nowMs?: () => number;
   /** Fastify's logger (pino, to stdout). Off by default: the sandbox also runs embedded in the CLI. */
   logger?: boolean;
+  /**
+   * Where unexpected errors (the 500s) are told, one line each: method, path (never the query,
+   * which holds keys and signatures) and the error. Default: nowhere (startSandbox passes stderr).
+   */
+  log?: (line: string) => void;
+  /** A request must arrive whole (headers and body) within this; else 408 and the socket is closed. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Open connections at most; more are closed at once, so slow or idle clients cannot use up file descriptors. Default 256. */
+  maxConnections?: number;
   /** The database `udcli sandbox game set-uri` uses without --db (for the play page's hint); default from the environment. */
   defaultDbPath?: string;
   /** The agi challenge store; tests hand in one that issues the worked examples' sessions and keys. */
@@ -36,6 +45,8 @@ export interface BuildAppOptions {
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CONNECTIONS = 256;
 /** Bodies are bounded: parameters go in the query; only a form body's fields are read (agi signs them). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const MAX_PARAM_LENGTH = 256;
@@ -74,9 +85,20 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   }
 
   const formatOf = (request: FastifyRequest) => formatOfPath(splitTarget(request.url).path);
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const log = options.log ?? (() => undefined);
 
   const app = Fastify({
     logger: options.logger ?? false,
+    // Node answers 408 (through clientErrorHandler) to a request not whole in time; it looks
+    // at its connections every connectionsCheckingInterval, so that is kept well below the timeout.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 4))),
+    },
+    // A socket silent this long (no request at all, or idle between them) is closed.
+    connectionTimeout: requestTimeoutMs * 2,
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
     return503OnClosing: true,
@@ -133,8 +155,11 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       return sendFailure(reply, format, new ApiFailure(status, `invalid parameter: request (${shown(error.message, 80)})`));
     }
     request.log.error({ err: error }, 'unexpected error');
+    const detail = error.stack ?? `${error.name}: ${error.message}`;
+    log(`${new Date(clock()).toISOString()} 500 ${request.method} ${splitTarget(request.url).path}: ${detail}`);
     return sendFailure(reply, format, fail.internal());
   });
 
+  app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   return app;
 }

@@ -1,5 +1,7 @@
 /** Fixed paths and names of the sandbox site, shared with the CLI without loading the server. */
 export const SESSION_COOKIE = 'udcli_sandbox_session';
+/** A site login lasts a day (the cookie's Max-Age and the session's life in the database). */
+export const SESSION_TTL_SECONDS = 86_400;
 export const LOGIN_PATH = '/login';
 export const TOKEN_GENERATOR_PATH = '/service/user-auth-token-generator';
 /** Answers `{status, service: 'udcli-sandbox', pid, started_on}`: proves which process listens. */

@@ -3,6 +3,7 @@
  * repositories prepared. File databases use WAL, so a sandbox killed with SIGKILL keeps every
  * committed change, and a second process (a seed run, an embedded sandbox) can share the file.
  */
+import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { UdcliError } from '../errors.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.js';
@@ -45,10 +46,26 @@ function migrate(sqlite: Database.Database, path: string): void {
   }
 }
 
+/** The database holds session ids and tokens: owner only, like the config. */
+export const DATABASE_FILE_MODE = 0o600;
+
+/**
+ * Creates the file 0600 if it does not exist yet; SQLite then gives its WAL and SHM files the
+ * same mode (it copies the database file's).
+ */
+function createPrivate(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', DATABASE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
 /** Opens (creating if needed) and migrates the database at `path` (':memory:' allowed). */
 export function openDatabase(path: string): SandboxDatabase {
   let sqlite: Database.Database;
   try {
+    if (path !== ':memory:' && path !== '') createPrivate(path);
     sqlite = new Database(path);
   } catch (cause) {
     throw new UdcliError(`cannot open the sandbox database ${path}: ${(cause as Error).message}`, { cause });
@@ -82,4 +99,23 @@ export function openDatabase(path: string): SandboxDatabase {
       if (sqlite.open) sqlite.close();
     },
   };
+}
+
+/**
+ * Fails unless the database takes writes. SQLite opens a read-only file read-only without a
+ * word, and reads work; only the first write would fail (a 500 on every change), so a server
+ * checks at start-up with a write it rolls back.
+ */
+export function ensureWritable(db: SandboxDatabase): void {
+  const { sqlite } = db;
+  try {
+    sqlite.exec('BEGIN IMMEDIATE');
+    sqlite.exec('CREATE TABLE udcli_write_probe (x INTEGER)');
+  } catch (error) {
+    throw new UdcliError(`the sandbox database ${db.path} cannot be written (${(error as Error).message}): make it and its directory writable, or give another --db`, {
+      cause: error,
+    });
+  } finally {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+  }
 }

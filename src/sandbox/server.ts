@@ -1,6 +1,7 @@
 /**
  * Runs the sandbox: opens (and if asked, seeds) the database, builds the app and listens.
- * Quiet (no logging) and closes cleanly, so the CLI can also run it embedded in-process.
+ * Quiet but for unexpected errors (one line each on stderr, which is sandbox.log when
+ * detached), and closes cleanly, so the CLI can also run it embedded in-process.
  */
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +9,7 @@ import { dirname } from 'node:path';
 import { DEMO } from '../spec/demo.js';
 import { UdcliError } from '../errors.js';
 import { buildApp } from './app.js';
-import { openDatabase } from './database.js';
+import { ensureWritable, openDatabase } from './database.js';
 import { defaultDatabasePath } from './paths.js';
 import { recordedOrigin, seedFrom } from './origin.js';
 
@@ -25,6 +26,8 @@ export interface StartSandboxOptions {
   data?: string;
   tokenTtlSeconds?: number;
   rateLimitPerSecond?: number;
+  /** Where unexpected errors are told; default: a line on stderr. */
+  log?: (line: string) => void;
 }
 
 export interface RunningSandbox {
@@ -52,12 +55,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const db = openDatabase(dbPath);
   let app;
   try {
+    // A read-only database would answer reads and fail every write: refuse to start instead.
+    ensureWritable(db);
     if (options.data !== undefined) await seedFrom(db, { kind: 'data', file: options.data }, data);
     else if (db.isEmpty() && recordedOrigin(db) === undefined) await seedFrom(db, { kind: options.seed ?? 'demo' });
     app = buildApp({
       db,
       ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
+      log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${line}\n`)),
     });
     await app.listen({ port: requestedPort, host });
   } catch (error) {

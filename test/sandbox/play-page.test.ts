@@ -3,7 +3,7 @@
  * plain HTTP checks of the page, then a real browser (Debian's headless chromium) loading it,
  * with a content server that records what the iframe asked for.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants as fsConstants, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -73,15 +73,24 @@ async function get(path: string, cookie?: string): Promise<Page> {
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
 
-/** Logs in through the page's `?as=` and returns the session cookie. */
+/** Logs in through the page's switcher form (a POST) and returns the session cookie. */
 async function loginAs(username: string, gameId: string = DEMO.game.id): Promise<string> {
-  const page = await get(`/play/${gameId}?as=${encodeURIComponent(username)}`);
-  expect(page.status).toBe(303);
-  expect(page.headers.get('location')).toBe(`/play/${gameId}`);
-  const cookie = page.headers.get('set-cookie')?.split(';')[0];
+  const response = await fetch(`${sandbox.url}/play/${encodeURIComponent(gameId)}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: sandbox.url },
+    body: new URLSearchParams({ username }).toString(),
+  });
+  expect(response.status).toBe(303);
+  expect(response.headers.get('location')).toBe(`/play/${gameId}`);
+  const cookie = response.headers.get('set-cookie')?.split(';')[0];
   expect(cookie).toMatch(/^udcli_sandbox_session=[0-9a-f]{32}$/);
   return cookie!;
 }
+
+/** A user's button in the switcher: a form POSTing username=NAME to the game's login. */
+const switchForm = (gameId: string, username: string) =>
+  `<form method="post" action="/play/${gameId}/login"><input type="hidden" name="username" value="${username}">`;
 
 const unescapeHtml = (s: string) =>
   s.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
@@ -106,7 +115,7 @@ describe('the play page over plain HTTP', () => {
     expect(page.html).toContain('Demo Quest');
     expect(page.html).toMatch(/Pick a user to play Demo Quest as/);
     expect(page.html).not.toMatch(/<iframe/i);
-    for (const username of ['demo_player', 'alice', 'bob']) expect(page.html).toContain(`href="/play/1001?as=${username}"`);
+    for (const username of ['demo_player', 'alice', 'bob']) expect(page.html).toContain(switchForm('1001', username));
   });
 
   it('is self-contained: no scripts, no external resources, a CSP that says so', async () => {
@@ -120,7 +129,7 @@ describe('the play page over plain HTTP', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('?as= logs the user in, and each load iframes the content URI with a fresh token for that user and game', async () => {
+  it('the switcher form logs the user in, and each load iframes the content URI with a fresh token for that user and game', async () => {
     await setUri('1001', 'http://127.0.0.1:9/game/index.html?mode=demo&lang=en#start');
     const cookie = await loginAs(ALICE.username);
     const first = await get('/play/1001', cookie);
@@ -188,7 +197,7 @@ describe('the play page over plain HTTP', () => {
     expect(page.status).toBe(404);
     expect(page.headers.get('set-cookie')).toBeNull();
     expect(page.html).toMatch(/no user named <strong>nobody_here<\/strong>/);
-    expect(page.html).toContain('href="/play/1001?as=alice"');
+    expect(page.html).toContain(switchForm('1001', 'alice'));
   });
 
   it('escapes game names, usernames, content URIs and echoed input', async () => {
@@ -267,38 +276,6 @@ function ensureChromium(): string | null {
   return null;
 }
 
-/** Loads `url` in headless chromium and returns the DOM once the page (and its iframe) settled. */
-function chromiumDumpDom(url: string, profileDir: string): Promise<string> {
-  const args = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    `--user-data-dir=${profileDir}`,
-    '--virtual-time-budget=5000',
-    '--dump-dom',
-    url,
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(CHROMIUM, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`chromium ended with ${code ?? signal}:\n${err.slice(-2000)}`));
-    });
-  });
-}
 
 describe('in a real browser (headless chromium)', () => {
   let unavailable: string | null = null;
@@ -323,13 +300,20 @@ describe('in a real browser (headless chromium)', () => {
     await new Promise((resolve) => content?.close(resolve));
   });
 
-  it('iframes the content URI with user_id and an auth_token that authenticates; the switcher gives another user their own', async (ctx) => {
+  it('the switcher is a form: clicking a user logs them in, and the iframe gets that user and a token that authenticates', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     await setUri(DEMO.game.id, contentUrl);
-    const profile = mkdtempSync(join(tmpdir(), 'udcli-chromium-'));
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     try {
-      const dom = await chromiumDumpDom(`${sandbox.url}/play/${DEMO.game.id}?as=${DEMO.user.username}`, profile);
-      expect(dom).toMatch(/Playing as <strong id="username">demo_player<\/strong>/);
+      const page = await browser.newPage();
+      await page.goto(`${sandbox.url}/play/${DEMO.game.id}`);
+      expect(await page.locator('#pick-user').count()).toBe(1);
+      expect(await page.locator('iframe').count()).toBe(0);
+      // Logging in is a POST: the user's button in the switcher.
+      await Promise.all([page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}`), page.getByRole('button', { name: DEMO.user.username, exact: true }).first().click()]);
+      expect(await page.locator('#username').textContent()).toBe(DEMO.user.username);
+      await page.frameLocator('#game').locator('h1').waitFor();
       const first = received.find((q) => q.get('user_id') === DEMO.user.uid);
       expect(first, `content server requests: ${received.map(String).join(' ; ')}`).toBeDefined();
       expect(first!.get('level')).toBe('3');
@@ -338,19 +322,21 @@ describe('in a real browser (headless chromium)', () => {
         payload: { uid: DEMO.user.uid, username: DEMO.user.username },
       });
 
-      // The switcher link for alice on the page the browser showed.
-      const link = /<a href="([^"]*)"[^>]*>alice<\/a>/.exec(dom)?.[1];
-      expect(link).toBe(`/play/${DEMO.game.id}?as=alice`);
-      const dom2 = await chromiumDumpDom(`${sandbox.url}${unescapeHtml(link!)}`, profile);
-      expect(dom2).toMatch(/Playing as <strong id="username">alice<\/strong>/);
+      await page.getByRole('button', { name: 'alice', exact: true }).click();
+      await page.locator('#username', { hasText: 'alice' }).waitFor();
+      await page.frameLocator('#game').locator('h1').waitFor();
       const second = received.find((q) => q.get('user_id') === ALICE.uid);
       expect(second, `content server requests: ${received.map(String).join(' ; ')}`).toBeDefined();
       expect(second!.get('auth_token')).not.toBe(first!.get('auth_token'));
       expect((await authenticate(ALICE.uid, second!.get('auth_token')!)).payload).toEqual({ uid: ALICE.uid, username: 'alice' });
       // A token is the user's own: alice's token does not authenticate demo_player.
       expect((await authenticate(DEMO.user.uid, second!.get('auth_token')!)).payload).toBeNull();
+      // A link (GET ?as=) logs nobody in: it shows the form.
+      await page.goto(`${sandbox.url}/play/${DEMO.game.id}?as=bob`);
+      expect(await page.locator('#username').textContent()).toBe('alice');
+      expect(await page.locator('#confirm-user button').textContent()).toBe('Play as bob');
     } finally {
-      rmSync(profile, { recursive: true, force: true });
+      await browser.close();
     }
   }, 150_000);
 });

@@ -94,10 +94,11 @@ function resolveApiKey(rule: KeyRule, query: Query, repos: Repositories): ApiKey
   throw fail.invalidApiKey();
 }
 
-function rateLimitKey(query: Query, ip: string): string {
+/** The bucket: a key that exists in the database, else the client's address (made-up keys share it). */
+function rateLimitKey(query: Query, ip: string, repos: Repositories): string {
   const raw = query.pairs.find(([name]) => name === 'api_key')?.[1];
   const key = raw === undefined ? null : normalizeApiKey(raw);
-  return key ?? `ip:${ip}`;
+  return key !== null && repos.games.findApiKey(key) ? key : `ip:${ip}`;
 }
 
 /** `http://host:port` of the request, with a safe fallback for a junk Host header. */
@@ -123,7 +124,7 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
 
       const nowMs = deps.clock();
       if (deps.rateLimiter) {
-        const retryAfter = deps.rateLimiter.hit(rateLimitKey(query, request.ip), nowMs);
+        const retryAfter = deps.rateLimiter.hit(rateLimitKey(query, request.ip, deps.repos), nowMs);
         if (retryAfter !== null) throw fail.rateLimited(retryAfter);
       }
       const apiKey = resolveApiKey(ep.apiKey, query, deps.repos);

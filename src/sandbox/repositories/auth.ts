@@ -19,7 +19,8 @@ interface TokenRow {
 
 export function authRepository(db: Database) {
   const insertSession = db.prepare('INSERT INTO sessions (id, uid, created_on) VALUES (?, ?, ?)');
-  const sessionUid = db.prepare<[string], { uid: string }>('SELECT uid FROM sessions WHERE id = ?');
+  const sessionUid = db.prepare<[string, number], { uid: string }>('SELECT uid FROM sessions WHERE id = ? AND created_on > ?');
+  const purgeSessions = db.prepare('DELETE FROM sessions WHERE created_on <= ?');
   const insertToken = db.prepare(
     'INSERT INTO tokens (token, uid, game_id, created_on, expires_on) VALUES (@token, @uid, @gameId, @createdOn, @expiresOn)',
   );
@@ -28,12 +29,15 @@ export function authRepository(db: Database) {
   const purge = db.prepare('DELETE FROM tokens WHERE expires_on < ?');
 
   return {
-    createSession(id: string, uid: string, now: number): void {
+    /** A new session; sessions that ended before `expiredBefore` are forgotten on the way. */
+    createSession(id: string, uid: string, now: number, expiredBefore: number): void {
+      purgeSessions.run(expiredBefore);
       insertSession.run(id, uid, now);
     },
 
-    sessionUser(id: string): string | undefined {
-      return sessionUid.get(id)?.uid;
+    /** The user of a session started after `startedAfter` (older ones have ended). */
+    sessionUser(id: string, startedAfter: number): string | undefined {
+      return sessionUid.get(id, startedAfter)?.uid;
     },
 
     createToken(token: TokenRecordRow, purgeBefore: number): void {

@@ -1,8 +1,9 @@
 /**
  * The play page of the sandbox site, `GET /play/{game_id}` (spec 1.1): the game's name, who is
  * logged in, a user switcher, and an iframe of the game's content URI with a fresh `user_id`
- * and `auth_token` appended on every load, exactly as the platform does. `?as=USERNAME` logs
- * that user in (the sandbox login: a session cookie) and redirects back to the page.
+ * and `auth_token` appended on every load, exactly as the platform does. Switching users is a
+ * form POST to `/play/{game_id}/login` (the sandbox login: a session cookie), never a GET, so a
+ * link or an image on another site cannot log anyone in; `?as=USERNAME` shows that form.
  *
  * Self-contained HTML: inline CSS, no scripts, no external resources (the CSP says so), and
  * every value from the database or the request is escaped. The content URI is read from the
@@ -17,7 +18,7 @@ import { parseQuery, splitTarget } from '../http/query.js';
 import type { GameRecord } from '../repositories/games.js';
 import type { UserRecord } from '../repositories/users.js';
 import { API_PREFIX } from '../../spec/types.js';
-import { issueToken, sessionCookieHeader, sessionId, startSession, type SiteDeps } from './site.js';
+import { issueToken, refuseCrossSite, sessionCookieHeader, sessionUser, startSession, type SiteDeps } from './site.js';
 
 export interface PlayDeps extends SiteDeps {
   /** The database file (or ':memory:'), for the "how to set the content URI" hint. */
@@ -59,9 +60,11 @@ header .who img{border-radius:50%}
 code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#e3e7ef;padding:.05rem .3rem;border-radius:3px;word-break:break-all}
 header code{background:#2f3748;color:#dfe4ee}
 nav.switch{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem .8rem;padding:.5rem 1.2rem;background:#fff;border-bottom:1px solid #d5dae3}
-nav.switch a{color:#2251c5}
-nav.switch a[aria-current]{font-weight:700;color:#1d2330;text-decoration:none}
-nav.switch form{margin-left:auto;display:flex;gap:.3rem}
+nav.switch a,nav.switch button.user{color:#2251c5}
+nav.switch [aria-current]{font-weight:700;color:#1d2330;text-decoration:none}
+nav.switch form{display:inline}
+nav.switch form.any{margin-left:auto;display:flex;gap:.3rem}
+button.user{background:none;border:none;padding:0;text-decoration:underline;cursor:pointer}
 input,button{font:inherit;padding:.2rem .5rem}
 main{padding:1rem 1.2rem}
 iframe.game{display:block;width:100%;height:70vh;min-height:360px;border:1px solid #c5ccd8;border-radius:6px;background:#fff}
@@ -98,8 +101,16 @@ function sendPage(reply: FastifyReply, status: number, title: string, body: stri
     .send(page(title, body));
 }
 
-const playHref = (gameId: string, as?: string): string =>
-  `${PLAY_PATH}/${encodeURIComponent(gameId)}${as === undefined ? '' : `?as=${encodeURIComponent(as)}`}`;
+const playHref = (gameId: string): string => `${PLAY_PATH}/${encodeURIComponent(gameId)}`;
+const loginHref = (gameId: string): string => `${playHref(gameId)}/login`;
+
+/** A one-button form that logs `username` in and comes back to the game's page. */
+function loginForm(gameId: string, username: string, label: string, attrs = ''): string {
+  return (
+    `<form method="post" action="${escapeHtml(loginHref(gameId))}"><input type="hidden" name="username" value="${escapeHtml(username)}">` +
+    `<button type="submit" class="user"${attrs}>${escapeHtml(label)}</button></form>`
+  );
+}
 
 function headerHtml(game: GameRecord, user: UserRecord | undefined): string {
   const who = user
@@ -121,14 +132,12 @@ function switchableUsers(deps: PlayDeps, current: UserRecord | undefined): UserR
 }
 
 function switcherHtml(deps: PlayDeps, game: GameRecord, current: UserRecord | undefined): string {
-  const links = switchableUsers(deps, current).map((u) =>
-    u.uid === current?.uid
-      ? `<a href="${escapeHtml(playHref(game.id, u.username))}" aria-current="true">${escapeHtml(u.username)}</a>`
-      : `<a href="${escapeHtml(playHref(game.id, u.username))}">${escapeHtml(u.username)}</a>`,
+  const forms = switchableUsers(deps, current).map((u) =>
+    loginForm(game.id, u.username, u.username, u.uid === current?.uid ? ' aria-current="true"' : ''),
   );
   return (
-    `<nav class="switch" aria-label="switch user"><span class="muted">${current ? 'Switch user:' : 'Play as:'}</span>${links.join('')}` +
-    `<form method="get" action="${escapeHtml(playHref(game.id))}"><input name="as" placeholder="any username" aria-label="username" required>` +
+    `<nav class="switch" aria-label="switch user"><span class="muted">${current ? 'Switch user:' : 'Play as:'}</span>${forms.join('')}` +
+    `<form class="any" method="post" action="${escapeHtml(loginHref(game.id))}"><input name="username" placeholder="any username" aria-label="username" required>` +
     `<button type="submit">Play as</button></form></nav>`
   );
 }
@@ -136,7 +145,7 @@ function switcherHtml(deps: PlayDeps, game: GameRecord, current: UserRecord | un
 function userListHtml(deps: PlayDeps, game: GameRecord): string {
   const users = switchableUsers(deps, undefined);
   if (users.length === 0) return '<p>This sandbox has no demo users (it was started with <code>--seed none</code>).</p>';
-  const items = users.map((u) => `<li><a href="${escapeHtml(playHref(game.id, u.username))}">${escapeHtml(u.username)}</a> <code>${escapeHtml(u.uid)}</code></li>`);
+  const items = users.map((u) => `<li>${loginForm(game.id, u.username, u.username)} <code>${escapeHtml(u.uid)}</code></li>`);
   return `<ul class="users">${items.join('')}</ul>`;
 }
 
@@ -225,13 +234,60 @@ function methodCheck(request: FastifyRequest, reply: FastifyReply, deps: PlayDep
 }
 
 function currentUser(request: FastifyRequest, deps: PlayDeps): UserRecord | undefined {
-  const session = sessionId(request);
-  const uid = session === undefined ? undefined : deps.repos.auth.sessionUser(session);
+  const uid = sessionUser(deps, request);
   return uid === undefined ? undefined : deps.repos.users.findByUid(uid);
+}
+
+/** `?as=NAME`: who would be logged in, and the form that does it (a GET itself changes nothing). */
+function confirmPage(deps: PlayDeps, game: GameRecord, user: UserRecord, current: UserRecord | undefined): string {
+  return (
+    `${headerHtml(game, current)}${switcherHtml(deps, game, current)}<main><div class="box" id="confirm-user">` +
+    `<h2>Play ${escapeHtml(game.name)} as ${escapeHtml(user.username)}?</h2>` +
+    `${loginForm(game.id, user.username, `Play as ${user.username}`)}</div></main>`
+  );
+}
+
+function unknownUser(reply: FastifyReply, deps: PlayDeps, game: GameRecord, username: string): FastifyReply {
+  const notice = `<p class="muted" id="unknown-user">There is no user named <strong>${escapeHtml(shown(username))}</strong> in this sandbox.</p>`;
+  return sendPage(reply, 404, `${game.name} · udcli sandbox`, pickUserPage(deps, game, notice));
 }
 
 export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+
+  // The user switch: a form POST (username=NAME), then back to the page, so a reload keeps the user.
+  app.route<{ Params: { gameId: string } }>({
+    method: methods,
+    url: `${PLAY_PATH}/:gameId/login`,
+    handler: (request, reply) => {
+      if (request.method !== 'POST') {
+        reply.header('allow', 'POST');
+        return sendPage(reply, 405, 'Method not allowed', errorBody('Method not allowed', 'Switching users is a form POST.', deps));
+      }
+      const gameId = (request.params as { gameId: string }).gameId;
+      const game = deps.repos.games.find(gameId);
+      if (!game) {
+        return sendPage(reply, 404, 'Game not found', errorBody('Game not found', `There is no game ${shown(gameId)} in this sandbox.`, deps));
+      }
+      let username: string | undefined;
+      try {
+        refuseCrossSite(request);
+        username = parseQuery(typeof request.body === 'string' ? request.body : '').get('username');
+      } catch (error) {
+        if (!(error instanceof ApiFailure)) throw error;
+        return sendPage(reply, error.code, error.code === 403 ? 'Forbidden' : 'Bad request', errorBody(error.code === 403 ? 'Forbidden' : 'Bad request', error.message, deps));
+      }
+      if (username === undefined) return sendPage(reply, 400, 'Bad request', errorBody('Bad request', 'missing parameter: username', deps));
+      const user = deps.repos.users.findByUsername(username);
+      if (!user) return unknownUser(reply, deps, game, username);
+      return reply
+        .code(303)
+        .header('set-cookie', sessionCookieHeader(startSession(deps, user.uid)))
+        .header('cache-control', 'no-store')
+        .header('location', playHref(game.id))
+        .send();
+    },
+  });
 
   app.route({
     method: methods,
@@ -259,21 +315,12 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
         if (!(error instanceof ApiFailure)) throw error;
         return sendPage(reply, error.code, 'Bad request', errorBody('Bad request', error.message, deps));
       }
-      if (as !== undefined) {
-        const user = deps.repos.users.findByUsername(as);
-        if (!user) {
-          const notice = `<p class="muted" id="unknown-user">There is no user named <strong>${escapeHtml(shown(as))}</strong> in this sandbox.</p>`;
-          return sendPage(reply, 404, `${game.name} · udcli sandbox`, pickUserPage(deps, game, notice));
-        }
-        // The sandbox login, then back to the page without ?as, so a reload keeps the user.
-        return reply
-          .code(303)
-          .header('set-cookie', sessionCookieHeader(startSession(deps, user.uid)))
-          .header('cache-control', 'no-store')
-          .header('location', playHref(game.id))
-          .send();
-      }
       const user = currentUser(request, deps);
+      if (as !== undefined) {
+        const wanted = deps.repos.users.findByUsername(as);
+        if (!wanted) return unknownUser(reply, deps, game, as);
+        return sendPage(reply, 200, `${game.name} · udcli sandbox`, confirmPage(deps, game, wanted, user));
+      }
       if (!user) return sendPage(reply, 200, `${game.name} · udcli sandbox`, pickUserPage(deps, game));
       const { status, body } = gamePage(deps, game, user);
       return sendPage(reply, status, `${game.name} · udcli sandbox`, body);

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenRecord } from '../../spec/types.js';
 import { normalizeHex32 } from '../../spec/ids.js';
-import { LOGIN_PATH, SESSION_COOKIE, STATUS_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
+import { LOGIN_PATH, SESSION_COOKIE, SESSION_TTL_SECONDS, STATUS_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
 import { ApiFailure, fail, shown } from '../http/failure.js';
 import { parseQuery, splitTarget } from '../http/query.js';
 import type { Repositories } from '../repositories/index.js';
@@ -45,12 +45,31 @@ export function issueToken(deps: Pick<SiteDeps, 'repos' | 'clock' | 'tokenTtlSec
 /** Logs `uid` in: a new session, whose id goes in the session cookie. */
 export function startSession(deps: Pick<SiteDeps, 'repos' | 'clock'>, uid: string): string {
   const id = randomBytes(16).toString('hex');
-  deps.repos.auth.createSession(id, uid, toUnixSeconds(deps.clock()));
+  const now = toUnixSeconds(deps.clock());
+  deps.repos.auth.createSession(id, uid, now, now - SESSION_TTL_SECONDS);
   return id;
 }
 
 export function sessionCookieHeader(id: string): string {
-  return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax`;
+  return `${SESSION_COOKIE}=${id}; Path=/; Max-Age=${SESSION_TTL_SECONDS}; HttpOnly; SameSite=Lax`;
+}
+
+/** The logged-in user's uid, if the request carries the cookie of a session that has not ended. */
+export function sessionUser(deps: Pick<SiteDeps, 'repos' | 'clock'>, request: FastifyRequest): string | undefined {
+  const session = sessionId(request);
+  return session === undefined ? undefined : deps.repos.auth.sessionUser(session, toUnixSeconds(deps.clock()) - SESSION_TTL_SECONDS);
+}
+
+/**
+ * A login sent from another site's page is refused (login CSRF): a browser's form or script
+ * request carries that page's Origin. Tools (curl, udcli) send none and are let through.
+ */
+export function refuseCrossSite(request: FastifyRequest): void {
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  const host = request.headers.host;
+  if (origin !== 'null' && host !== undefined && (origin === `http://${host}` || origin === `https://${host}`)) return;
+  throw new ApiFailure(403, 'forbidden: a login from another site (its Origin is not this sandbox)');
 }
 
 function sendSiteError(reply: FastifyReply, failure: ApiFailure): FastifyReply {
@@ -104,6 +123,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
     url: LOGIN_PATH,
     handler: siteHandler((request, reply) => {
       allowOnly('POST', request);
+      refuseCrossSite(request);
       const query = parseQuery(splitTarget(request.url).query);
       const username = query.require('username');
       const user = repos.users.findByUsername(username);
@@ -123,8 +143,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
     handler: siteHandler((request, reply) => {
       const started = performance.now();
       allowOnly('GET', request);
-      const session = sessionId(request);
-      const uid = session === undefined ? undefined : repos.auth.sessionUser(session);
+      const uid = sessionUser(deps, request);
       if (uid === undefined) {
         throw new ApiFailure(401, 'not logged in: POST /login?username=NAME first and send its cookie');
       }

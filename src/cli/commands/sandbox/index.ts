@@ -27,6 +27,7 @@ export function register(program: Command, factory: Factory): void {
     .option('--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)')
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .option('--detach', 'run in the background; output goes to sandbox.log in the data dir')
+    .option('--allow-remote', 'allow a --host other machines can reach (the sandbox has password-less login)')
     .action(async (opts: RawStartOptions) => {
       const { startCommand } = await import('./start.js');
       await startCommand(factory, opts);

@@ -21,6 +21,8 @@ export interface StartOptions {
   tokenTtlSeconds: number | undefined;
   rateLimitPerSecond: number | undefined;
   detach: boolean;
+  /** A host other than loopback was asked for and allowed (--allow-remote or --yes). */
+  remote: boolean;
 }
 
 export interface RawStartOptions {
@@ -32,6 +34,7 @@ export interface RawStartOptions {
   tokenTtl?: string;
   rateLimit?: string;
   detach?: boolean;
+  allowRemote?: boolean;
 }
 
 export interface SeedOptions {
@@ -74,6 +77,18 @@ export function parseSeedMode(value: string): SeedMode {
   throw new UsageError(`--seed must be demo or none, got "${value}"`);
 }
 
+/** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host) || /^::ffff:127(\.\d{1,3}){3}$/i.test(host);
+}
+
+export const REMOTE_EXPOSURE = 'password-less login, the token generator and unsigned grants';
+
+/** What --host exposes beyond this machine, as the warning a started sandbox prints. */
+export function remoteWarning(host: string): string {
+  return `warning: --host ${host} lets other machines reach the sandbox: ${REMOTE_EXPOSURE}`;
+}
+
 export function parseHost(value: string): string {
   if (!/^[A-Za-z0-9.:[\]%-]{1,255}$/.test(value)) throw new UsageError(`--host must be a host name or address, got "${value}"`);
   return value.replace(/^\[(.*)\]$/, '$1');
@@ -108,11 +123,19 @@ export function parseSnapshotOption(value: string | undefined): string | undefin
  * Without --port, the sandbox listens where the built-in profile looks for it: UDCLI_SANDBOX_PORT
  * when set, else 8787.
  */
-export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv = {}): StartOptions {
+export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv = {}, yes = false): StartOptions {
   const port = raw.port ?? env.UDCLI_SANDBOX_PORT;
+  const host = raw.host === undefined ? DEMO.host : parseHost(raw.host);
+  const remote = !isLoopbackHost(host);
+  if (remote && raw.allowRemote !== true && !yes) {
+    throw new UsageError(`--host ${host} would let other machines reach the sandbox: ${REMOTE_EXPOSURE}`, {
+      hint: 'pass --allow-remote (or --yes) if that is what you want; 127.0.0.1 keeps it on this machine',
+    });
+  }
   return {
     port: port === undefined || port === '' ? DEMO.port : parsePort(port),
-    host: raw.host === undefined ? DEMO.host : parseHost(raw.host),
+    host,
+    remote,
     db: parseDbPath(raw.db),
     ...seedOrData(raw),
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),

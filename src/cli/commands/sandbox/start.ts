@@ -3,7 +3,7 @@
  * `udcli sandbox start` with its output in the data dir's log, awaited until it answers.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fchmodSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
@@ -11,7 +11,7 @@ import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../..
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory, IOStreams } from '../../factory.js';
 import { credentialLines } from './describe.js';
-import { parseStartOptions, type RawStartOptions, type StartOptions } from './options.js';
+import { parseStartOptions, remoteWarning, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
 
 export interface StartDeps {
@@ -34,8 +34,16 @@ export function waitForSignal(io: Pick<IOStreams, 'onSignals'>): Promise<NodeJS.
   });
 }
 
+function yesGiven(factory: Factory): boolean {
+  try {
+    return factory.globals().yes;
+  } catch {
+    return false;
+  }
+}
+
 export async function startCommand(factory: Factory, raw: RawStartOptions, deps: StartDeps = {}): Promise<void> {
-  const options = parseStartOptions(raw, factory.io.env);
+  const options = parseStartOptions(raw, factory.io.env, yesGiven(factory));
   if (options.detach) await startDetached(factory, options, deps);
   else await startForeground(factory, options, deps);
 }
@@ -72,6 +80,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
       });
     }
     stdout.write(`${sandbox.url}\n`);
+    if (options.remote) stderr.write(`${remoteWarning(options.host)}\n`);
     stderr.write(
       `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath})\n` +
         (options.data !== undefined
@@ -114,11 +123,14 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
   const args = ['sandbox', 'start', '--port', String(options.port), '--host', options.host, '--db', dbPath];
   args.push(...(options.data === undefined ? ['--seed', options.seed] : ['--data', options.data]));
+  if (options.remote) args.push('--allow-remote');
   if (options.tokenTtlSeconds !== undefined) args.push('--token-ttl', String(options.tokenTtlSeconds));
   if (options.rateLimitPerSecond !== undefined) args.push('--rate-limit', `${options.rateLimitPerSecond}/s`);
   const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
 
-  const log = openSync(logPath, 'a');
+  // The log may hold request paths with uids: owner only, like the database and the config.
+  const log = openSync(logPath, 'a', 0o600);
+  fchmodSync(log, 0o600); // also when an older udcli made it 0644
   let child;
   try {
     child = spawn(cli.command, [...cli.args, ...args], {
@@ -152,5 +164,6 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   }
   child.unref();
   stdout.write(`${url}\n`);
+  if (options.remote) stderr.write(`${remoteWarning(options.host)}\n`);
   stderr.write(`udcli sandbox running in the background at ${url} (pid ${childPid}); log ${logPath}\nstop it with: udcli sandbox stop\n`);
 }

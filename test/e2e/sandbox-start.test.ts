@@ -1,0 +1,112 @@
+/**
+ * `udcli sandbox start` refusing what would go wrong later (issue 14): a database it cannot
+ * write, a host that would expose the sandbox beyond this machine; and the modes of its files.
+ * The built binary, as a user runs it.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, runCli, type CliResult } from './harness.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-start-'));
+chmodSync(scratch, 0o755);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const NOBODY = 65534;
+const isRoot = process.getuid?.() === 0;
+
+/** Runs the binary, as `nobody` when these tests run as root (root may write any file). */
+function runAs(args: string[], env: NodeJS.ProcessEnv, asNobody: boolean): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(asNobody ? { uid: NOBODY, gid: NOBODY } : {}),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+/** Starts a foreground sandbox, waits for its URL on stdout, then stops it with SIGTERM. */
+async function startAndStop(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult & { url: string }> {
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const deadline = Date.now() + 15_000;
+  while (!stdout.includes('\n') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const url = stdout.trim();
+  if (child.exitCode === null) child.kill('SIGTERM');
+  const code = await closed;
+  return { code: code ?? -1, stdout, stderr, url };
+}
+
+describe('sandbox start (e2e)', () => {
+  it('a database it cannot write: exit 1 with one clear line naming it, before listening', async () => {
+    const dir = join(scratch, 'ro');
+    mkdirSync(dir, { mode: 0o777 });
+    chmodSync(dir, 0o777);
+    const dbPath = join(dir, 'sandbox.db');
+    const seeded = await runCli(['sandbox', 'seed', '--db', dbPath, '--users', '10', '--friends', '2'], { UDCLI_DATA_DIR: join(scratch, 'ro-data') });
+    expect(seeded.code, seeded.stderr).toBe(0);
+    chmodSync(dbPath, 0o444);
+    const r = await runAs(['sandbox', 'start', '--port', '0', '--db', dbPath], { UDCLI_DATA_DIR: join(dir, 'data') }, isRoot);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`the sandbox database ${dbPath} cannot be written (attempt to write a readonly database)`);
+  }, 30_000);
+
+  it('--host 0.0.0.0 without --allow-remote: exit 2, naming what would be reachable; nothing listens', async () => {
+    const env = { UDCLI_DATA_DIR: join(scratch, 'remote-data') };
+    const r = await runCli(['sandbox', 'start', '--host', '0.0.0.0', '--port', '0', '--db', ':memory:'], env);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/--host 0\.0\.0\.0 would let other machines reach the sandbox: password-less login, the token generator and unsigned grants/);
+    expect(r.stderr).toMatch(/--allow-remote/);
+    const ipv6 = await runCli(['sandbox', 'start', '--host', '::', '--port', '0', '--db', ':memory:'], env);
+    expect(ipv6.code).toBe(2);
+  }, 30_000);
+
+  it('--host 0.0.0.0 --allow-remote (or --yes): starts, with the warning on stderr; loopback hosts need nothing', async () => {
+    const env = { UDCLI_DATA_DIR: join(scratch, 'remote-ok-data') };
+    for (const flags of [['--allow-remote'], ['--yes']]) {
+      const r = await startAndStop(['--host', '0.0.0.0', '--port', '0', '--db', ':memory:', ...flags], env);
+      expect(r.url, r.stderr).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+      expect(r.stderr).toMatch(/^warning: --host 0\.0\.0\.0 lets other machines reach the sandbox: password-less login, the token generator and unsigned grants/m);
+    }
+    for (const host of ['127.0.0.1', 'localhost', '::1']) {
+      const r = await startAndStop(['--host', host, '--port', '0', '--db', ':memory:'], env);
+      expect(r.url, r.stderr).toMatch(/^http:\/\//);
+      expect(r.stderr).not.toMatch(/warning/);
+    }
+  }, 60_000);
+
+  it('a detached sandbox writes sandbox.log 0600, beside a database that is 0600 too', async () => {
+    const env = { UDCLI_DATA_DIR: join(scratch, 'detached-data') };
+    const started = await runCli(['sandbox', 'start', '--detach', '--port', '0'], env);
+    expect(started.code, started.stderr).toBe(0);
+    try {
+      for (const file of ['sandbox.log', 'sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm']) {
+        expect((statSync(join(env.UDCLI_DATA_DIR, file)).mode & 0o777).toString(8), file).toBe('600');
+      }
+    } finally {
+      const stopped = await runCli(['sandbox', 'stop'], env);
+      expect(stopped.code, stopped.stderr).toBe(0);
+    }
+  }, 60_000);
+});
