@@ -275,7 +275,7 @@ _udcli_options() {
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --from-sandbox) ;;
-    'udcli sandbox start') own=(--port --host --db --seed --data --token-ttl --rate-limit --detach) ;;
+    'udcli sandbox start') own=(--port --host --db --seed --data --token-ttl --rate-limit --detach --allow-remote) ;;
     'udcli sandbox exec') own=(--port --seed --data --snapshot --token-ttl --rate-limit) ;;
     'udcli sandbox game set-uri') own=(--db --json) ;;
     'udcli sandbox game show') own=(--db --json) ;;

@@ -657,6 +657,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l data -r -F -d 'load y
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l token-ttl -x -d 'lifetime of tokens from the token generator (default: 900)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l detach -d 'run in the background; output goes to sandbox.log in the data dir'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l allow-remote -d 'allow a --host other machines can reach (the sandbox has password-less login)'
 
 # udcli sandbox exec
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l port -x -d 'port to listen on (default: 0, any free port)'
