@@ -70,7 +70,13 @@ describe('options', () => {
       tokenTtlSeconds: undefined,
       rateLimitPerSecond: undefined,
       detach: false,
+      remote: false,
     });
+    expect(parseStartOptions({ host: '::1' }).remote).toBe(false);
+    expect(parseStartOptions({ host: '127.0.0.2' }).remote).toBe(false);
+    expect(() => parseStartOptions({ host: '192.168.1.20' })).toThrow(/would let other machines reach the sandbox/);
+    expect(parseStartOptions({ host: '192.168.1.20', allowRemote: true }).remote).toBe(true);
+    expect(parseStartOptions({ host: '0.0.0.0' }, {}, true).remote).toBe(true);
     expect(parseStartOptions({}, { UDCLI_SANDBOX_PORT: '9090' }).port).toBe(9090);
     expect(parseStartOptions({ port: '0' }, { UDCLI_SANDBOX_PORT: '9090' }).port).toBe(0);
     expect(() => parseStartOptions({}, { UDCLI_SANDBOX_PORT: 'x' })).toThrow(UsageError);
