@@ -221,23 +221,8 @@ const toListed = (r: ListedRow): ListedAchievement => ({
   targetValue: r.target_value,
 });
 
-const toUserAchievement = (r: UserAchievementRow): UserAchievementRecord => ({
-  id: r.id,
-  uid: r.uid,
-  achievementId: r.achievement_id,
-  parentId: r.parent_id,
-  parentType: r.parent_type,
-  currentValue: r.current_value,
-  percentComplete: r.percent_complete,
-  state: r.state,
-  startedOn: r.started_on,
-  completedOn: r.completed_on,
-  updatedOn: r.updated_on,
-  developerId: r.developer_id,
-  name: r.name,
-  startValue: r.start_value,
-  targetValue: r.target_value,
-});
+/** A stored record: the listed row with its id and dates present. */
+const toUserAchievement = (r: UserAchievementRow): UserAchievementRecord => toListed(r) as UserAchievementRecord;
 
 export function achievementsRepository(db: Database) {
   // One definition of percent_complete for SQL (filter, order) and for replies.

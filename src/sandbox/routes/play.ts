@@ -247,6 +247,10 @@ function confirmPage(deps: PlayDeps, game: GameRecord, user: UserRecord, current
   );
 }
 
+function gameNotFound(reply: FastifyReply, deps: PlayDeps, gameId: string): FastifyReply {
+  return sendPage(reply, 404, 'Game not found', errorBody('Game not found', `There is no game ${shown(gameId)} in this sandbox.`, deps));
+}
+
 function unknownUser(reply: FastifyReply, deps: PlayDeps, game: GameRecord, username: string): FastifyReply {
   const notice = `<p class="muted" id="unknown-user">There is no user named <strong>${escapeHtml(shown(username))}</strong> in this sandbox.</p>`;
   return sendPage(reply, 404, `${game.name} · udcli sandbox`, pickUserPage(deps, game, notice));
@@ -266,9 +270,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       }
       const gameId = (request.params as { gameId: string }).gameId;
       const game = deps.repos.games.find(gameId);
-      if (!game) {
-        return sendPage(reply, 404, 'Game not found', errorBody('Game not found', `There is no game ${shown(gameId)} in this sandbox.`, deps));
-      }
+      if (!game) return gameNotFound(reply, deps, gameId);
       let username: string | undefined;
       try {
         refuseCrossSite(request);
@@ -305,9 +307,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       if (refused) return refused;
       const gameId = (request.params as { gameId: string }).gameId;
       const game = deps.repos.games.find(gameId);
-      if (!game) {
-        return sendPage(reply, 404, 'Game not found', errorBody('Game not found', `There is no game ${shown(gameId)} in this sandbox.`, deps));
-      }
+      if (!game) return gameNotFound(reply, deps, gameId);
       let as: string | undefined;
       try {
         as = parseQuery(splitTarget(request.url).query).get('as');
