@@ -107,10 +107,13 @@ describe('nothing running', () => {
 
   it('info lists URLs, demo credentials, users, developer_ids and SKUs, as text and as JSON', async () => {
     const text = (await run(['info'])).stdout();
-    for (const fact of [DEMO.game.apiKey, DEMO.game.signingSecret, DEMO.partner.apiKey, DEMO.secondGame.apiKey, 'demo_player', DEMO.user.uid, 'FIRST_WIN', 'COLLECT_1000_GEMS', 'gold-pack_10', 'sword-of-dawn', 'xp-boost', 'http://127.0.0.1:8787']) {
+    for (const fact of [DEMO.game.apiKey, DEMO.game.signingSecret, DEMO.partner.apiKey, DEMO.secondGame.apiKey, 'gems:100', 'dragon-mount', 'demo_player', DEMO.user.uid, 'FIRST_WIN', 'COLLECT_1000_GEMS', 'gold-pack_10', 'sword-of-dawn', 'xp-boost', 'http://127.0.0.1:8787']) {
       expect(text).toContain(fact);
     }
     expect(text).toMatch(/not running/);
+    // Which signing each game accepts; a secret only where hmac-sha256-v1 is accepted.
+    expect(text).toMatch(/1001 {2}Demo Quest \(launchable\)\n {8}api_key {9}\S+\n {8}signing {9}agi or hmac-sha256-v1\n {8}signing secret {2}\S+ \(hmac-sha256-v1\)/);
+    expect(text).toMatch(/1002 {2}Puzzle Lab\n {8}api_key {9}\S+\n {8}signing {9}agi\n {2}partner/);
     const json = JSON.parse((await run(['info', '--json'])).stdout()) as Record<string, unknown>;
     expect(json).toMatchObject({
       running: false,

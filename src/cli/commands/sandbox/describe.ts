@@ -16,7 +16,7 @@ export interface SandboxDescription {
   /** The play page of the demo game (spec 1.1): an iframe of its content URI with user_id and auth_token. */
   play_page: string;
   database: string;
-  games: Array<{ id: string; name: string; launchable: boolean; api_key: string; signing_secret: string }>;
+  games: Array<{ id: string; name: string; launchable: boolean; signing: string; api_key: string; signing_secret: string }>;
   partner: { game_id: string; api_key: string; signing_secret: string; note: string };
   users: Array<{ username: string; uid: string; note: string }>;
   generated_users: string;
@@ -41,6 +41,7 @@ export function describeSandbox(url: string, database: string, running: { pid: n
       id: g.id,
       name: g.name,
       launchable: g.launchable,
+      signing: g.signing,
       api_key: g.apiKey,
       signing_secret: g.signingSecret,
     })),
@@ -92,7 +93,9 @@ export function describeText(d: SandboxDescription): string {
   for (const g of d.games) {
     out.push(`  ${g.id}  ${g.name}${g.launchable ? ' (launchable)' : ''}`);
     out.push(`        api_key         ${g.api_key}`);
-    out.push(`        signing secret  ${g.signing_secret}`);
+    out.push(`        signing         ${g.signing === 'both' ? 'agi or hmac-sha256-v1' : g.signing}`);
+    // agi needs no secret of the client's; the secret serves hmac-sha256-v1 only.
+    if (g.signing !== 'agi') out.push(`        signing secret  ${g.signing_secret} (hmac-sha256-v1)`);
   }
   out.push(`  partner key of game ${d.partner.game_id}: ${d.partner.note}`);
   out.push(`        api_key         ${d.partner.api_key}`);
