@@ -38,14 +38,18 @@ export function deleteAchievement(client: ApiClient, uid: string, target: Achiev
   return client.deleteUserAchievement(uid, target);
 }
 
-/** The user's current record of one achievement, or null when there is none (for before/after views). */
+/**
+ * The user's current record of one achievement, or null when there is none (for before/after
+ * views). A listed row the user never touched (state `Not Started`, no id) is no record.
+ */
 export async function readAchievement(client: ApiClient, uid: string, target: AchievementTarget): Promise<UserAchievement | null> {
   const reply = await client.listUserAchievements(uid, {
     type: target.type,
     pid: target.pid,
     developerId: target.developerId,
   });
-  return (reply.payload ?? []).find((a) => a.developer_id === target.developerId) ?? null;
+  const found = (reply.payload ?? []).find((a) => a.developer_id === target.developerId);
+  return !found || found.state === 'Not Started' || found.id === null ? null : found;
 }
 
 /**
