@@ -322,3 +322,28 @@ describe('bug 6: a server that is not the service', () => {
     expect(checks.find((c) => c.check === 'api key')?.status).toBe('ok');
   });
 });
+
+describe('polish: arguments that look wrong', () => {
+  it('swapped <uid> and <developer_id>: says so, shows the right order, sends nothing', async () => {
+    const r = await udcli(['achievements', 'inc', 'LEVEL_10', PLAYER], { env: await nowhere() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`udcli: arguments look swapped: "${PLAYER}" is a uid and "LEVEL_10" looks like the developer_id`);
+    expect(r.stderr).toContain(`udcli achievements inc ${PLAYER} LEVEL_10`);
+    const take = await udcli(['products', 'take', 'xp-boost', PLAYER], { env: await nowhere() });
+    expect(take.code).toBe(2);
+    expect(take.stderr).toMatch(/arguments look swapped/);
+  });
+
+  it('an unknown developer_id or sku: the closest known one and where to list them', async () => {
+    const ach = await udcli(['achievements', 'inc', PLAYER, 'LEVEL_1O']);
+    expect(ach.code).toBe(4);
+    expect(ach.stderr).toContain('did you mean LEVEL_10? list them with: udcli achievements defs 1001');
+    const sku = await udcli(['products', 'give', PLAYER, 'xp-bost']);
+    expect(sku.code).toBe(4);
+    expect(sku.stderr).toContain(`did you mean xp-boost? list them with: udcli products list ${PLAYER}`);
+    const far = await udcli(['products', 'take', PLAYER, 'zzzzzzzzzz']);
+    expect(far.code).toBe(4);
+    expect(far.stderr).not.toMatch(/did you mean/);
+    expect(far.stderr).toContain(`list them with: udcli products list ${PLAYER}`);
+  });
+});

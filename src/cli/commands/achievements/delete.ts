@@ -8,7 +8,7 @@ import { canAsk, confirmOrRequireYes } from '../../prompt.js';
 import { USER_ACHIEVEMENT_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
-import { deleteAchievement, readAchievement, resolveAchievementTarget } from './operations.js';
+import { deleteAchievement, readAchievement, resolveAchievementTarget, suggestDeveloperId } from './operations.js';
 
 /** What a delete loses, for the question: `1/1 Completed, completed 2024-05-01 10:05:00`. */
 export function lossText(record: UserAchievement): string {
@@ -43,7 +43,7 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
   }
   const reply = await out.spin(`Deleting ${target.developerId}`, () =>
     tracedSingleAchievement(factory, settings, client, uid, target, { action: 'delete' }, () => deleteAchievement(client, uid, target)),
-  );
+  ).catch(suggestDeveloperId(client, target));
   out.info(`Deleted achievement ${target.developerId} of user ${uid}; it was:`);
   await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, USER_ACHIEVEMENT_COLUMNS);
 }

@@ -6,7 +6,7 @@ import { parseInteger, parseUidBeforeKey, printItem } from '../../args.js';
 import { UPDATE_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { UPDATE_COLUMNS } from './columns.js';
 import type { IncOptions } from './index.js';
-import { incrementAchievement, resolveAchievementTarget } from './operations.js';
+import { incrementAchievement, resolveAchievementTarget, suggestDeveloperId } from './operations.js';
 
 export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: IncOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -25,6 +25,6 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
   const out = await factory.output();
   const reply = await out.spin(`Incrementing ${target.developerId}`, () =>
     tracedSingleAchievement(factory, settings, client, uid, target, { action: 'inc', by }, () => incrementAchievement(client, uid, target, by)),
-  );
+  ).catch(suggestDeveloperId(client, target));
   await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, UPDATE_COLUMNS);
 }

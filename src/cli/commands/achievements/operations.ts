@@ -7,6 +7,7 @@ import type { AchievementTarget, ApiClient, Reply } from '../../../client/types.
 import type { Settings } from '../../../config/types.js';
 import type { AchievementUpdate, ParentType, UserAchievement } from '../../../spec/types.js';
 import { parseKey, parseParentType, resolveGame } from '../../args.js';
+import { withSuggestion } from '../../suggest.js';
 
 /** Signed PUT increment=N (N ≥ 1). Not idempotent: the client never retries it once sent. */
 export function incrementAchievement(
@@ -73,4 +74,15 @@ export function resolveParent(
   const type = opts.type === undefined ? settings.type : parseParentType(opts.type);
   const pid = resolveGame(opts.game, settings, 'pass --game ID');
   return { type, pid };
+}
+
+/** For `.catch()` after a change: a 404 for the developer_id gets the closest defined one as a hint. */
+export function suggestDeveloperId(client: ApiClient, target: AchievementTarget): (error: unknown) => Promise<never> {
+  return (error) =>
+    withSuggestion(error, {
+      what: 'achievement',
+      typed: target.developerId,
+      listCommand: `udcli achievements defs ${target.pid}${target.type === 'Game' ? '' : ` --type ${target.type}`}`,
+      known: async () => ((await client.listAchievementDefinitions(target.pid, { type: target.type })).payload ?? []).map((d) => d.developer_id),
+    });
 }

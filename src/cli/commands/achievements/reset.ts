@@ -6,7 +6,7 @@ import { parseUidBeforeKey, printItem } from '../../args.js';
 import { UPDATE_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { UPDATE_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
-import { resetAchievement, resolveAchievementTarget } from './operations.js';
+import { resetAchievement, resolveAchievementTarget, suggestDeveloperId } from './operations.js';
 
 export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: TargetOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -24,6 +24,6 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
   const out = await factory.output();
   const reply = await out.spin(`Resetting ${target.developerId}`, () =>
     tracedSingleAchievement(factory, settings, client, uid, target, { action: 'reset' }, () => resetAchievement(client, uid, target)),
-  );
+  ).catch(suggestDeveloperId(client, target));
   await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, UPDATE_COLUMNS);
 }

@@ -6,7 +6,7 @@ import { parseProgress, parseUidBeforeKey, printItem } from '../../args.js';
 import { UPDATE_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { UPDATE_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
-import { resolveAchievementTarget, setAchievementProgress } from './operations.js';
+import { resolveAchievementTarget, setAchievementProgress, suggestDeveloperId } from './operations.js';
 
 export async function run(
   factory: Factory,
@@ -31,6 +31,6 @@ export async function run(
     tracedSingleAchievement(factory, settings, client, uid, target, { action: 'set', progress, progressText: args.progress.trim() }, () =>
       setAchievementProgress(client, uid, target, progress),
     ),
-  );
+  ).catch(suggestDeveloperId(client, target));
   await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, UPDATE_COLUMNS);
 }

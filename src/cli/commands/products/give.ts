@@ -6,7 +6,7 @@ import { parseInteger, parseUidBeforeKey, printItem } from '../../args.js';
 import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { PRODUCT_COLUMNS, fieldView } from './columns.js';
 import type { GiveOptions } from './index.js';
-import { giveProduct, resolveProductTarget } from './operations.js';
+import { giveProduct, resolveProductTarget, suggestSku } from './operations.js';
 
 export async function run(factory: Factory, args: { uid: string; sku: string }, opts: GiveOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -28,7 +28,7 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
     tracedSingleProduct(factory, settings, client, uid, target, { action: 'give', qty, post }, () =>
       giveProduct(client, uid, target, qty, post ? 'post' : 'put'),
     ),
-  );
+  ).catch(suggestSku(client, uid, target));
   const payload = factory.globals().fields ? printable(fieldView(reply.payload)) : reply.payload;
   await printItem(factory, { bodyText: reply.bodyText, payload }, PRODUCT_COLUMNS);
 }

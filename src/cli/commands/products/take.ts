@@ -6,7 +6,7 @@ import { parseInteger, parseUidBeforeKey, printItem } from '../../args.js';
 import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { PRODUCT_COLUMNS, fieldView } from './columns.js';
 import type { TakeOptions } from './index.js';
-import { resolveProductTarget, takeProduct } from './operations.js';
+import { resolveProductTarget, suggestSku, takeProduct } from './operations.js';
 
 export async function run(factory: Factory, args: { uid: string; sku: string }, opts: TakeOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -25,7 +25,7 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
   const out = await factory.output();
   const reply = await out.spin(`Taking ${qty} × ${target.sku}`, () =>
     tracedSingleProduct(factory, settings, client, uid, target, { action: 'take', qty }, () => takeProduct(client, uid, target, qty)),
-  );
+  ).catch(suggestSku(client, uid, target));
   const payload = factory.globals().fields ? printable(fieldView(reply.payload)) : reply.payload;
   await printItem(factory, { bodyText: reply.bodyText, payload }, PRODUCT_COLUMNS);
 }
