@@ -467,7 +467,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'list' -d '
 complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'inc' -d 'Add to a user\'s progress (signed PUT increment)'
 complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'set' -d 'Set a user\'s total progress: 0..1 or a percentage (signed PUT progress)'
 complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'reset' -d 'Reset a user\'s progress to the start value (signed PUT reset=1)'
-complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'delete' -d 'Delete a user\'s record of an achievement (asks first on a terminal; --yes skips)'
+complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'delete' -d 'Delete a user\'s record of an achievement (asks first on a terminal; needs --yes where it cannot ask)'
 complete -c udcli -n '__udcli_subcommand_of "udcli achievements"' -a 'help' -d 'show help for a command'
 
 # udcli achievements defs

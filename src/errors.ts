@@ -31,15 +31,21 @@ export class ApiError extends UdcliError {
   readonly retryAfter?: number;
   /** The error reply's body exactly as received, when there was one (`udcli api` prints it). */
   readonly bodyText?: string;
+  /**
+   * The reply carried no service envelope (HTML from a proxy or a web server, an empty body):
+   * its HTTP status says nothing about the resource, e.g. a 404 there means a wrong base_url.
+   */
+  readonly withoutEnvelope: boolean;
   constructor(
     message: string,
     code: number,
     httpStatus: number,
-    options?: { hint?: string; retryAfter?: number; cause?: unknown; bodyText?: string },
+    options?: { hint?: string; retryAfter?: number; cause?: unknown; bodyText?: string; withoutEnvelope?: boolean },
   ) {
     super(message, options);
     this.code = code;
     this.httpStatus = httpStatus;
+    this.withoutEnvelope = options?.withoutEnvelope === true;
     if (options?.retryAfter !== undefined) this.retryAfter = options.retryAfter;
     if (options?.bodyText !== undefined) this.bodyText = options.bodyText;
   }

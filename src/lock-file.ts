@@ -46,14 +46,33 @@ export function describeHolder(holder: LockHolder | null): string {
   return holder.host === hostname() ? `pid ${holder.pid}` : `pid ${holder.pid} on host ${holder.host}`;
 }
 
-/** True while `pid` runs on this host (EPERM: it runs, as another user). */
+/**
+ * True while `pid` runs on this host (EPERM: it runs, as another user). A process killed with
+ * `kill -9` whose parent never reaps it (a detached sandbox is reparented to init, and a
+ * container's init often reaps nothing) stays a zombie, which `kill(pid, 0)` still reports: on
+ * Linux, /proc says whether it is one.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !isZombie(pid);
+}
+
+/** From /proc/<pid>/stat on Linux; false elsewhere or when it cannot be read. */
+function isZombie(pid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "pid (comm) S ...": comm may hold spaces and parentheses, so read after the last ')'.
+  const state = stat.charAt(stat.lastIndexOf(')') + 2);
+  return state === 'Z' || state === 'X';
 }
 
 function readLock(path: string): { raw: string; holder: LockHolder | null } | null {

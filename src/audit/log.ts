@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { configDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { SECRET_PARAMS, redact } from '../redact.js';
+import { shellCommand } from './shell.js';
 
 export interface AuditEntry {
   /** ISO 8601, UTC. */
@@ -56,13 +57,9 @@ export function redactArgv(argv: readonly string[]): string[] {
   return out;
 }
 
-function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./…-]+$/u.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
-}
-
 /** `udcli a b 'c d'`, secrets redacted. */
 export function commandLine(argv: readonly string[]): string {
-  return ['udcli', ...redactArgv(argv)].map(shellQuote).join(' ');
+  return shellCommand(redactArgv(argv));
 }
 
 /** A copy with the value of every secret-named key redacted, at any depth. */

@@ -4,14 +4,29 @@
  */
 import { unitsHeld } from '../spec/holdings.js';
 import type { AchievementUpdate, ProductEntry, UserAchievement } from '../spec/types.js';
+import { shellCommand } from './shell.js';
 
 export interface Receipt {
   /** e.g. `FIRST_WIN of 01e5…: 3/10 Started → 0/10 Started` */
   change: string;
-  /** The udcli command that restores the state before, or null when there is none. */
+  /**
+   * The udcli command line that restores the state before (two joined with `&&` when one is
+   * not enough), shell-quoted, or null when there is none.
+   */
   undo: string | null;
   /** What the undo cannot restore, or why there is none. */
   note?: string;
+  /** Set when the server changed nothing (the request was sent all the same). */
+  unchanged?: true;
+}
+
+/**
+ * The undo as one pasteable line: each command with the scope flags (`--profile`, `--game`...)
+ * that make it land where the change was made, joined with `&&` so the second runs only after
+ * the first succeeded.
+ */
+export function undoLine(commands: ReadonlyArray<readonly string[]>, scope: readonly string[] = []): string {
+  return commands.map((argv) => shellCommand([...argv, ...scope])).join(' && ');
 }
 
 export type AchievementAction = 'inc' | 'set' | 'reset' | 'delete';
@@ -60,8 +75,11 @@ export function achievementReceipt(args: {
   /** From the definition; needed for exact undo unless it can be inferred (reset). */
   startValue?: number;
   targetValue?: number;
+  /** Flags every undo command carries (`--profile`, `--base-url`, `--game`, `--type`). */
+  scope?: readonly string[];
 }): Receipt {
   const { uid, developerId: dev, action, before } = args;
+  const scope = args.scope ?? [];
   const after = action === 'delete' ? null : args.after;
   const target = num(args.targetValue) ?? num(before?.target_value) ?? num((after as AchievementState | null)?.target_value);
   const afterText = action === 'delete' ? '(deleted)' : fmtAchievement(after, target);
@@ -74,12 +92,17 @@ export function achievementReceipt(args: {
     if (start === null) notes.push('start value unknown, assumed 0');
     return start ?? 0;
   };
-  const finish = (undo: string | null): Receipt => (notes.length ? { change, undo, note: notes.join('; ') } : { change, undo });
+  const finish = (commands: string[][] | null, unchanged = false): Receipt => {
+    const receipt: Receipt = { change, undo: commands ? undoLine(commands, scope) : null };
+    if (notes.length) receipt.note = notes.join('; ');
+    if (unchanged) receipt.unchanged = true;
+    return receipt;
+  };
 
   if (!before) {
     if (!after) return finish(null);
     notes.push('the record did not exist before');
-    return finish(`udcli achievements delete ${uid} ${dev}`);
+    return finish([['achievements', 'delete', uid, dev]]);
   }
   const was = num(before.current_value);
   if (was === null) {
@@ -91,14 +114,14 @@ export function achievementReceipt(args: {
   if (action === 'delete') {
     const s = startOr0();
     notes.push('the original dates cannot be restored');
-    if (was > s) return finish(`udcli achievements inc ${uid} ${dev} --by ${was - s}`);
+    if (was > s) return finish([['achievements', 'inc', uid, dev, '--by', String(was - s)]]);
     notes.push('a record with no progress cannot be recreated');
     return finish(null);
   }
 
   if (after && num(after.current_value) === was && after.state === before.state) {
     notes.push('nothing changed');
-    return finish(null);
+    return finish(null, true);
   }
   if (target === null) {
     notes.push('target value unknown');
@@ -106,7 +129,12 @@ export function achievementReceipt(args: {
   }
   const s = startOr0();
   if (lostDates) notes.push(lostDates);
-  return finish(`udcli achievements set ${uid} ${dev} ${progressPercent(was, s, target)}`);
+  const set = ['achievements', 'set', uid, dev, progressPercent(was, s, target)];
+  if (after?.state === 'Completed' && before.state !== 'Completed') {
+    // The service keeps Completed through `set` and `inc`: only a reset brings it back down.
+    return finish(was > s ? [['achievements', 'reset', uid, dev], set] : [['achievements', 'reset', uid, dev]]);
+  }
+  return finish([set]);
 }
 
 export function productReceipt(args: {
@@ -116,6 +144,8 @@ export function productReceipt(args: {
   qty: number;
   before: ProductEntry | null;
   after: ProductEntry | null;
+  /** Flags every undo command carries (`--profile`, `--base-url`, `--game`, `--type`). */
+  scope?: readonly string[];
 }): Receipt {
   const { uid, sku, action, qty } = args;
   const was = unitsHeld(args.before);
@@ -125,8 +155,7 @@ export function productReceipt(args: {
     ? `${sku} of ${shortUid(uid)}: ${was} → ${now}`
     : `${sku} of ${shortUid(uid)}: ${action === 'give' ? '+' : '-'}${qty}`;
   const delta = known ? now - was : action === 'give' ? qty : -qty;
-  if (delta === 0) return { change, undo: null, note: 'nothing changed' };
-  const undo =
-    delta > 0 ? `udcli products take ${uid} ${sku} --qty ${delta}` : `udcli products give ${uid} ${sku} --qty ${-delta}`;
+  if (delta === 0) return { change, undo: null, note: 'nothing changed', unchanged: true };
+  const undo = undoLine([['products', delta > 0 ? 'take' : 'give', uid, sku, '--qty', String(Math.abs(delta))]], args.scope);
   return known ? { change, undo } : { change, undo, note: 'quantities unknown; undo assumes the requested quantity' };
 }

@@ -1,18 +1,19 @@
 /**
  * A change that leaves a trace (cli.md "Safety for support staff"): read the state before,
  * make the change, work out the receipt (what changed, how to undo it) and append the audit
- * line. Shared by the single-user commands and batch mode. Used for `set`, `reset`, `delete`
- * and `take`; `inc` and `give` go through too when a caller wants their trace.
+ * line. Shared by the single-user commands and batch mode, for every mutation: `inc`, `set`,
+ * `reset`, `delete`, `give` and `take`.
  */
 import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../client/types.js';
 import { readAchievement } from '../cli/commands/achievements/operations.js';
 import { readProduct } from '../cli/commands/products/operations.js';
-import { ApiError, MalformedReplyError, NetworkError } from '../errors.js';
+import { ApiError, MalformedReplyError, NetworkError, UdcliError } from '../errors.js';
 import type { AchievementDefinition, AchievementUpdate, ProductEntry, UserAchievement } from '../spec/types.js';
 import type { Factory } from '../cli/factory.js';
+import { BUILT_IN_PROFILE } from '../config/resolve.js';
 import type { Settings } from '../config/types.js';
 import { AuditLog, auditEntry, auditLogPath } from './log.js';
-import { achievementReceipt, productReceipt, shortUid, type AchievementAction, type Receipt } from './receipt.js';
+import { achievementReceipt, productReceipt, progressPercent, shortUid, undoLine, type AchievementAction, type Receipt } from './receipt.js';
 
 export interface TraceContext {
   /** For the operator (`$USER`). */
@@ -21,6 +22,34 @@ export interface TraceContext {
   log: AuditLog;
   /** The profile's defaults: `--game`/`--type` are written into commands only when they differ. */
   defaults?: { gameId?: string; type?: string };
+  /** Flags every undo command carries so it reaches the same server: `--profile`, `--base-url`. */
+  target?: string[];
+}
+
+/** What of the settings decides where an undo must be sent. */
+export type TraceSettings = Pick<Settings, 'profile' | 'gameId' | 'type'> & Partial<Pick<Settings, 'baseUrl' | 'sources'>>;
+
+/**
+ * `--profile NAME` unless the built-in `sandbox` profile was in force (what runs when nothing
+ * is chosen), and `--base-url URL` when it was given as a flag: an undo pasted later, after a
+ * `profile use` or in another shell, must still reach the server the change was made on.
+ */
+export function targetFlags(settings: TraceSettings): string[] {
+  const out: string[] = [];
+  if (settings.profile !== BUILT_IN_PROFILE) out.push('--profile', settings.profile);
+  if (settings.sources?.base_url === 'flag' && settings.baseUrl) out.push('--base-url', settings.baseUrl);
+  return out;
+}
+
+/** The trace context of a run: who, which profile, where undo commands must go. */
+export function traceContext(env: NodeJS.ProcessEnv, settings: TraceSettings, log: AuditLog): TraceContext {
+  return {
+    env,
+    profile: settings.profile,
+    log,
+    defaults: { ...(settings.gameId !== undefined ? { gameId: settings.gameId } : {}), type: settings.type },
+    target: targetFlags(settings),
+  };
 }
 
 export interface Traced<T> {
@@ -37,9 +66,8 @@ function scopeArgs(ctx: TraceContext, pid: string, type: string | undefined): st
   return out;
 }
 
-function withScope(receipt: Receipt, scope: string[]): Receipt {
-  return receipt.undo && scope.length ? { ...receipt, undo: `${receipt.undo} ${scope.join(' ')}` } : receipt;
-}
+/** Thrown when a `set` reached the server but could not change a Completed achievement (exit 1). */
+export class CompletedKeptError extends UdcliError {}
 
 /** The reply may or may not have been applied: worth an audit line saying so. */
 function outcomeUnknown(err: unknown): boolean {
@@ -83,20 +111,65 @@ export async function tracedAchievementChange<T extends AchievementUpdate | User
     }
     throw err;
   }
-  const after = change.action === 'delete' ? null : reply.payload;
-  const receipt = withScope(
-    achievementReceipt({
+  const undoScope = [...scope, ...(ctx.target ?? [])];
+  let after: unknown = change.action === 'delete' ? null : reply.payload;
+  let receipt: Receipt;
+  if (change.action === 'reset' && !before) {
+    // The service answers a reset of a record that does not exist with the start state, yet
+    // writes nothing: what it did is what is stored afterwards.
+    after = await readAchievement(client, uid, target);
+    receipt = after
+      ? achievementReceipt({ uid, developerId: target.developerId, action: 'reset', before, after: after as UserAchievement, scope: undoScope })
+      : { change: `${target.developerId} of ${shortUid(uid)}: no record, nothing to reset`, undo: null, note: 'nothing changed', unchanged: true };
+  } else {
+    receipt = achievementReceipt({
       uid,
       developerId: target.developerId,
       action: change.action as AchievementAction,
       before,
-      after,
+      after: after as AchievementUpdate | null,
       ...(definition ? { startValue: Number(definition.start_value), targetValue: Number(definition.target_value) } : {}),
-    }),
-    scope,
-  );
+      scope: undoScope,
+    });
+  }
   ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after, change: receipt.change, undo: receipt.undo }));
+  if (change.action === 'set') refuseKeptCompletion(uid, target, change, before, after as AchievementUpdate | null, definition, undoScope);
   return { reply, before, after, receipt };
+}
+
+/**
+ * A `set` below the current value of a Completed achievement reaches the server and changes
+ * nothing (Completed is kept until a reset). Exit 0 would let a script believe the value is
+ * now what it asked for: this is the service refusing the change, as a 409 would (exit 1).
+ */
+function refuseKeptCompletion(
+  uid: string,
+  target: AchievementTarget,
+  change: Extract<AchievementChangeSpec, { action: 'set' }>,
+  before: UserAchievement | null,
+  after: AchievementUpdate | null,
+  definition: Pick<AchievementDefinition, 'start_value' | 'target_value'> | null | undefined,
+  scope: readonly string[],
+): void {
+  if (before?.state !== 'Completed' || after?.state !== 'Completed' || change.progress >= 1) return;
+  const was = Number(before.current_value);
+  if (Number(after.current_value) !== was) return;
+  const start = Number(definition?.start_value ?? 0);
+  const targetValue = Number(definition?.target_value ?? before.target_value);
+  if (Number.isFinite(targetValue) && start + Math.round(change.progress * (targetValue - start)) === was) return;
+  const shown = Number.isFinite(targetValue) ? `${was}/${targetValue}` : String(was);
+  throw new CompletedKeptError(
+    `nothing changed: ${target.developerId} of ${shortUid(uid)} is Completed (${shown}) and set does not lower a completed achievement`,
+    {
+      hint: `to lower it, reset it first: ${undoLine(
+        [
+          ['achievements', 'reset', uid, target.developerId],
+          ['achievements', 'set', uid, target.developerId, change.progressText || progressPercent(was, start, targetValue)],
+        ],
+        scope,
+      )}`,
+    },
+  );
 }
 
 export function productArgv(uid: string, target: ProductTarget, action: 'give' | 'take', qty: number, post: boolean, scope: string[]): string[] {
@@ -125,27 +198,27 @@ export async function tracedProductChange(
     }
     throw err;
   }
-  const receipt = withScope(productReceipt({ uid, sku: target.sku, action: change.action, qty: change.qty, before, after: reply.payload }), scope);
+  const receipt = productReceipt({ uid, sku: target.sku, action: change.action, qty: change.qty, before, after: reply.payload, scope: [...scope, ...(ctx.target ?? [])] });
   ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after: reply.payload, change: receipt.change, undo: receipt.undo }));
   return { reply, before, after: reply.payload, receipt };
 }
 
 /** The receipt as printed after a single-user change (stderr, two lines). */
 export function receiptLines(receipt: Receipt): string[] {
-  const lines = [`Changed: ${receipt.change}`];
+  const lines = [receipt.unchanged ? `No change: ${receipt.change}` : `Changed: ${receipt.change}`];
   lines.push(`Undo:    ${receipt.undo ?? 'none'}`);
   if (receipt.note) lines.push(`Note:    ${receipt.note}`);
   return lines;
 }
 
 /**
- * For a single-user `set`, `reset` or `delete` handler: reads the state before (and the
+ * For a single-user achievement change: reads the state before (and the
  * definition, for an exact undo), makes the change, appends the audit line, prints the receipt
  * on stderr, and returns the reply to print as before.
  */
 export async function tracedSingleAchievement<T extends AchievementUpdate | UserAchievement>(
   factory: Pick<Factory, 'io' | 'output'>,
-  settings: Pick<Settings, 'profile' | 'gameId' | 'type'>,
+  settings: TraceSettings,
   client: ApiClient,
   uid: string,
   target: AchievementTarget,
@@ -168,10 +241,10 @@ export async function tracedSingleAchievement<T extends AchievementUpdate | User
   }
 }
 
-/** For the single-user `take` handler (and `give`, if wanted): as tracedSingleAchievement. */
+/** For the single-user `give` and `take` handlers: as tracedSingleAchievement. */
 export async function tracedSingleProduct(
   factory: Pick<Factory, 'io' | 'output'>,
-  settings: Pick<Settings, 'profile' | 'gameId' | 'type'>,
+  settings: TraceSettings,
   client: ApiClient,
   uid: string,
   target: ProductTarget,
@@ -189,11 +262,6 @@ export async function tracedSingleProduct(
   }
 }
 
-function singleContext(factory: Pick<Factory, 'io'>, settings: Pick<Settings, 'profile' | 'gameId' | 'type'>, log: AuditLog): TraceContext {
-  return {
-    env: factory.io.env,
-    profile: settings.profile,
-    log,
-    defaults: { ...(settings.gameId !== undefined ? { gameId: settings.gameId } : {}), type: settings.type },
-  };
+function singleContext(factory: Pick<Factory, 'io'>, settings: TraceSettings, log: AuditLog): TraceContext {
+  return traceContext(factory.io.env, settings, log);
 }

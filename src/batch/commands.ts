@@ -7,9 +7,9 @@
 import { basename } from 'node:path';
 import type { ApiClient } from '../client/types.js';
 import { AuditLog, auditLogPath } from '../audit/log.js';
-import { tracedAchievementChange, tracedProductChange, type TraceContext } from '../audit/tracked.js';
+import { traceContext, tracedAchievementChange, tracedProductChange } from '../audit/tracked.js';
 import { parseInteger, parseProgress } from '../cli/args.js';
-import { confirm } from '../cli/prompt.js';
+import { confirmOrRequireYes } from '../cli/prompt.js';
 import {
   deleteAchievement,
   incrementAchievement,
@@ -24,7 +24,7 @@ import { BatchIncompleteError, InterruptedError, UsageError } from '../errors.js
 import { write } from '../output/pipe.js';
 import { normalizeHex32 } from '../spec/ids.js';
 import type { AchievementDefinition } from '../spec/types.js';
-import { countBatchItems, readBatchInput } from './input.js';
+import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { createProgress } from './progress.js';
 import { formatSummary, runBatch, type BatchResult, type BatchSummary } from './runner.js';
 
@@ -76,13 +76,17 @@ export function uidResolver(client: ApiClient): (input: string) => Promise<strin
  */
 export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec<R>): Promise<BatchSummary> {
   const flags = parseBatchFlags(cmd.options);
-  const items = readBatchInput(cmd.spec, factory.io.stdin); // a missing file fails here, before anything
+  rejectOutputOptions(factory);
   const source = cmd.spec === '@-' ? 'standard input' : basename(cmd.spec.slice(1));
+  // A missing file fails here, an empty one (or comments only) just after: before anything is sent.
+  const items = await withUsers(readBatchInput(cmd.spec, factory.io.stdin), source);
   const settings = await factory.settings();
   if (!flags.dryRun) {
     const what = `${cmd.description} for every user in ${source}`;
     if (settings.production) await confirmMutation(factory, settings, what);
-    else if (cmd.askFirst) await confirm(factory.io, `${cmd.askFirst} (every user in ${source})?`, { yes: factory.globals().yes });
+    else if (cmd.askFirst) {
+      await confirmOrRequireYes(factory.io, `${cmd.askFirst} (every user in ${source})?`, { yes: factory.globals().yes, what: `${cmd.description} for every user in ${source}` });
+    }
   }
   const client = await factory.client({ connections: flags.concurrency });
   await cmd.prepare?.(client);
@@ -150,13 +154,38 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
   return summary;
 }
 
-function traceContext(factory: Factory, settings: { profile: string; gameId?: string; type: string }, log: AuditLog): TraceContext {
-  return {
-    env: factory.io.env,
-    profile: settings.profile,
-    log,
-    defaults: { ...(settings.gameId !== undefined ? { gameId: settings.gameId } : {}), type: settings.type },
-  };
+/**
+ * Batch output is one NDJSON line per user (cli.md "Batch mode"): output options that would be
+ * silently ignored are refused before anything is sent.
+ */
+function rejectOutputOptions(factory: Pick<Factory, 'globals'>): void {
+  const g = factory.globals();
+  const given = g.fields ? '--fields' : g.raw ? '--raw' : g.output === 'table' || g.output === 'csv' ? `--output ${g.output}` : null;
+  if (given) {
+    throw new UsageError(`${given} does not apply to a batch: it prints one NDJSON line per user`, {
+      hint: 'drop the option, or pick fields from the lines with a JSON tool such as jq',
+    });
+  }
+}
+
+/**
+ * The items, after checking there is at least one: an empty list (or one of comments only)
+ * is a usage error, so a broken step that produced it fails the CI job instead of passing.
+ */
+async function withUsers(items: AsyncIterable<BatchItem>, source: string): Promise<AsyncIterable<BatchItem>> {
+  const it = items[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) {
+    throw new UsageError(`no users in ${source}`, { hint: 'give one uid or username a line (blank lines and # comments are skipped)' });
+  }
+  return (async function* () {
+    try {
+      yield first.value;
+      for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+    } finally {
+      await it.return?.();
+    }
+  })();
 }
 
 export interface AchievementBatchArgs {
@@ -168,8 +197,8 @@ export interface AchievementBatchArgs {
 }
 
 /**
- * `udcli achievements inc|set|reset|delete @FILE <developer_id> ...`. `set`, `reset` and
- * `delete` read each user's state first and write a receipt and an audit line per user.
+ * `udcli achievements inc|set|reset|delete @FILE <developer_id> ...`. Each user's state is
+ * read first, and a receipt and an audit line written per user.
  */
 export async function runAchievementBatch(
   factory: Factory,
@@ -183,7 +212,6 @@ export async function runAchievementBatch(
   const progress = args.action === 'set' ? parseProgress(progressText) : 0;
   const scope = ['--game', target.pid, '--type', target.type];
   const journalArgs = [target.developerId, ...(args.action === 'set' ? [String(progress)] : []), ...(args.action === 'inc' ? ['--by', String(by)] : []), ...scope];
-  const traced = args.action !== 'inc';
   const dryRun = opts.dryRun === true;
 
   let log: AuditLog | null = null;
@@ -212,19 +240,23 @@ export async function runAchievementBatch(
     ...(args.action === 'delete' ? { askFirst: `Delete achievement ${target.developerId}` } : {}),
     describe: (uid) => `${label} of ${uid} (${target.type} ${target.pid})`,
     prepare: async (client) => {
-      if (!traced || dryRun) return;
+      if (dryRun) return;
       const defs = await client.listAchievementDefinitions(target.pid, { type: target.type, developerId: target.developerId });
       definition = (defs.payload ?? []).find((d) => d.developer_id === target.developerId) ?? null;
       log = AuditLog.open(auditLogPath(factory.io.env));
     },
     perUser: async (client, uid) => {
-      if (!traced || !log) return (await change(client, uid)).payload;
+      if (!log) return (await change(client, uid)).payload;
       const t = await tracedAchievementChange(
-        traceContext(factory, settings, log),
+        traceContext(factory.io.env, settings, log),
         client,
         uid,
         target,
-        args.action === 'set' ? { action: 'set', progress, progressText } : { action: args.action as 'reset' | 'delete' },
+        args.action === 'set'
+          ? { action: 'set', progress, progressText }
+          : args.action === 'inc'
+            ? { action: 'inc', by }
+            : { action: args.action },
         () => change(client, uid),
         definition,
       );
@@ -244,7 +276,7 @@ export interface ProductBatchArgs {
   sku: string;
 }
 
-/** `udcli products give|take @FILE <sku> [--qty N] [--post]`. `take` writes a receipt and an audit line per user. */
+/** `udcli products give|take @FILE <sku> [--qty N] [--post]`: a receipt and an audit line per user. */
 export async function runProductBatch(
   factory: Factory,
   args: ProductBatchArgs,
@@ -254,7 +286,6 @@ export async function runProductBatch(
   const target = resolveProductTarget(settings, opts, args.sku);
   const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
   const post = args.action === 'give' && opts.post === true;
-  const traced = args.action === 'take';
   const dryRun = opts.dryRun === true;
   const label = args.action === 'give' ? `give ${qty} × ${target.sku}${post ? ' (POST grant)' : ''}` : `take ${qty} × ${target.sku}`;
   let log: AuditLog | null = null;
@@ -271,11 +302,11 @@ export async function runProductBatch(
     idempotent: false,
     describe: (uid) => `${label} ${args.action === 'give' ? 'to' : 'from'} ${uid} (game ${target.parentId})`,
     prepare: async () => {
-      if (traced && !dryRun) log = AuditLog.open(auditLogPath(factory.io.env));
+      if (!dryRun) log = AuditLog.open(auditLogPath(factory.io.env));
     },
     perUser: async (client, uid) => {
-      if (!traced || !log) return (await change(client, uid)).payload;
-      const t = await tracedProductChange(traceContext(factory, settings, log), client, uid, target, { action: 'take', qty }, () => change(client, uid));
+      if (!log) return (await change(client, uid)).payload;
+      const t = await tracedProductChange(traceContext(factory.io.env, settings, log), client, uid, target, { action: args.action, qty, post }, () => change(client, uid));
       return { before: t.before, after: t.after, ...t.receipt };
     },
   };

@@ -19,19 +19,44 @@ export function quote(value: string): string {
   return JSON.stringify(shown);
 }
 
+/** The mutation commands that take `@FILE` in place of the uid (cli.md "Batch mode"). */
+const BATCH_COMMANDS = 'achievements inc|set|reset|delete and products give|take';
+
+/** `@FILE` where a command takes one user: batch input is for the mutation commands only. */
+function rejectBatchInput(value: string, command: string): void {
+  if (value.startsWith('@')) {
+    throw new UsageError(`batch input (@FILE) is not supported by \`udcli ${command}\`; it works with ${BATCH_COMMANDS}`);
+  }
+}
+
 /** A 32-hex-digit uid in lower case. Anything else is a usage error pointing at `udcli user`. */
-export function parseUid(value: string | undefined, name = 'uid'): string {
+export function parseUid(value: string | undefined, name = 'uid', command?: string): string {
   if (value === undefined || value === '') {
     throw new UsageError(`missing ${name}: expected 32 hex digits`);
   }
   const uid = normalizeHex32(value.trim());
   if (uid) return uid;
+  if (command) rejectBatchInput(value, command);
   const looksLikeName = /^[^\s/?#]+$/.test(value) && !/^[0-9a-f]+$/i.test(value);
   throw new UsageError(`invalid ${name} ${quote(value)}: expected 32 hex digits`, {
     hint: looksLikeName
       ? `use \`udcli user ${value}\` to find the uid of a username`
       : 'a uid is 32 hex digits, e.g. 01e528d59829836fd23b09085b56edab; `udcli user <name>` finds one',
   });
+}
+
+/**
+ * The uid of a `<uid> <key>` command (`achievements inc <uid> <developer_id>`). When the first
+ * argument is no uid but the second is one, they were typed the wrong way round: say that,
+ * rather than "invalid uid LEVEL_10".
+ */
+export function parseUidBeforeKey(uidArg: string, keyArg: string, keyName: string, command?: string): string {
+  if (normalizeHex32(uidArg.trim()) === null && normalizeHex32(keyArg.trim()) !== null) {
+    throw new UsageError(`arguments look swapped: ${quote(keyArg)} is a uid and ${quote(uidArg)} looks like the ${keyName}`, {
+      hint: `the uid comes first${command ? `: udcli ${command} ${keyArg.trim()} ${uidArg}` : ''}`,
+    });
+  }
+  return parseUid(uidArg);
 }
 
 /** A 32-hex-digit id such as user_id or auth_token, without the username hint. */
@@ -46,6 +71,7 @@ export type UserRef = { kind: 'uid'; uid: string } | { kind: 'username'; usernam
 
 /** `user <uid|username>`: 32 hex digits is a uid, anything else (or --username) a username. */
 export function parseUserRef(value: string, forceUsername = false): UserRef {
+  if (!forceUsername) rejectBatchInput(value, 'user');
   if (!forceUsername) {
     const uid = normalizeHex32(value.trim());
     if (uid) return { kind: 'uid', uid };

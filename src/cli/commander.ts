@@ -13,3 +13,5 @@ export const Command: typeof Commander.Command = commander.Command;
 export type Command = Commander.Command;
 export const Option: typeof Commander.Option = commander.Option;
 export type Option = Commander.Option;
+export const Help: typeof Commander.Help = commander.Help;
+export type Help = Commander.Help;

@@ -54,6 +54,9 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof NotAuthenticatedError) return EXIT.NOT_AUTHENTICATED;
   if (error instanceof ApiError) {
     const status = apiStatus(error);
+    // Without the service's envelope only authentication and rate limits keep their meaning: a
+    // 404 page from a web server is a wrong base_url, not a missing user (exit 1, not 4).
+    if (error.withoutEnvelope && status !== 401 && status !== 403 && status !== 429) return EXIT.ERROR;
     if (status === 401 || status === 403) return EXIT.NOT_AUTHENTICATED;
     if (status === 404) return EXIT.NOT_FOUND;
     if (status === 429) return EXIT.RATE_LIMITED;

@@ -4,7 +4,7 @@
  * undici, chalk, cli-table3, conf, ora or fastify (test/cli/startup.test.ts checks).
  */
 import { createRequire } from 'node:module';
-import { Command } from './commander.js';
+import { Command, Help } from './commander.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
 import type { Factory, IOStreams } from './factory.js';
 import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals } from './global-options.js';
@@ -47,6 +47,33 @@ function helpWidth(isTTY: boolean, stream: NodeJS.WritableStream): number {
   return columns ? Math.min(columns, HELP_WIDTH) : HELP_WIDTH;
 }
 
+/**
+ * Subcommand help laid out as gh does: the command's own options and subcommands first, the
+ * global options every command inherits last; and none twice: a global option the command also
+ * defines itself (`profile add --base-url`, `audit --profile`) is listed once, as the command's.
+ */
+const HELP_LAYOUT: Partial<Help> = {
+  showGlobalOptions: true,
+  visibleGlobalOptions(this: Help, cmd) {
+    const own = new Set(cmd.options.map((o) => o.long));
+    return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => !own.has(o.long));
+  },
+  formatHelp(this: Help, cmd, helper) {
+    return globalOptionsLast(Help.prototype.formatHelp.call(this, cmd, helper));
+  },
+};
+
+/** Moves the "Global Options:" section (its heading to the blank line after it) to the end. */
+export function globalOptionsLast(text: string): string {
+  const lines = text.split('\n');
+  const start = lines.indexOf('Global Options:');
+  if (start < 0) return text;
+  const end = lines.indexOf('', start);
+  if (end < 0) return text;
+  const section = lines.splice(start, end - start + 1);
+  return [...lines, ...section].join('\n');
+}
+
 /** Applies the settings every command shares; commander copies them only to `.command()` children. */
 function configure(cmd: Command, io: IOStreams): void {
   cmd
@@ -60,7 +87,7 @@ function configure(cmd: Command, io: IOStreams): void {
       outputError: () => {},
     })
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true });
+    .configureHelp(HELP_LAYOUT);
 }
 
 function configureTree(cmd: Command, io: IOStreams): void {

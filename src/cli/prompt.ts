@@ -3,7 +3,7 @@
  * argument parsers so start-up code that only parses arguments does not load node:readline.
  */
 import { createInterface } from 'node:readline';
-import { CancelledError } from '../errors.js';
+import { CancelledError, UsageError } from '../errors.js';
 
 /** The subset of the factory's IO streams a confirmation prompt needs. */
 export interface PromptIO {
@@ -19,11 +19,37 @@ export interface PromptIO {
  * y/yes throws CancelledError, so nothing is sent.
  */
 export async function confirm(io: PromptIO, question: string, options: { yes: boolean }): Promise<void> {
-  if (options.yes || !io.stdinIsTTY || !io.stderrIsTTY) return;
+  if (options.yes || !canAsk(io)) return;
+  await ask(io, question);
+}
+
+/** True when a question can be asked: stdin and stderr are both a terminal. */
+export function canAsk(io: Pick<PromptIO, 'stdinIsTTY' | 'stderrIsTTY'>): boolean {
+  return io.stdinIsTTY && io.stderrIsTTY;
+}
+
+/**
+ * For what cannot be undone (a delete): asks on a terminal, and where it cannot ask (stdin
+ * redirected, a script, CI) requires --yes, as gh does, rather than going ahead unasked.
+ * Throws UsageError (no --yes) or CancelledError (any answer but y/yes, or end of input).
+ */
+export async function confirmOrRequireYes(io: PromptIO, question: string, options: { yes: boolean; what: string }): Promise<void> {
+  if (options.yes) return;
+  if (!canAsk(io)) {
+    throw new UsageError(`refusing to ${options.what} without --yes: udcli cannot ask here (${io.stdinIsTTY ? 'stderr' : 'standard input'} is not a terminal)`, {
+      hint: 'add --yes to go ahead without being asked',
+    });
+  }
+  await ask(io, question);
+}
+
+async function ask(io: PromptIO, question: string): Promise<void> {
   io.stderr.write(`${question} [y/N] `);
   const answer = await readLine(io.stdin);
+  // Ctrl-D leaves the cursor after the prompt: end that line so "cancelled" starts its own.
+  if (answer === null) io.stderr.write('\n');
   if (answer === null || !/^\s*(y|yes)\s*$/i.test(answer)) {
-    throw new CancelledError('cancelled: nothing was changed');
+    throw new CancelledError(answer === null ? 'cancelled (no answer): nothing was changed' : 'cancelled: nothing was changed');
   }
 }
 

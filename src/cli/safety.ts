@@ -29,6 +29,8 @@ export async function confirmMutation(
   }
   io.stderr.write(`Type the profile name (${settings.profile}) to continue: `);
   const answer = await readLine(io.stdin);
+  // Ctrl-D leaves the cursor after the prompt: end that line so "cancelled" starts its own.
+  if (answer === null) io.stderr.write('\n');
   if (answer === null || answer.trim() !== settings.profile) {
     throw new CancelledError('cancelled: the profile name did not match; nothing was changed');
   }

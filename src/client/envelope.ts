@@ -100,8 +100,11 @@ function statusError(res: HttpResult, retryAfter: number | undefined, scheme: Re
   const message = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} (${what})`;
   return new ApiError(message, res.status, res.status, {
     retryAfter,
-    hint: hintFor(res.status, message, scheme),
+    hint:
+      hintFor(res.status, message, scheme) ??
+      (res.status === 404 ? 'nothing answers there as the service: check that base_url points at the User Data REST Service' : undefined),
     bodyText: res.bodyText,
+    withoutEnvelope: true,
   });
 }
 

@@ -133,10 +133,47 @@ describe('product receipts', () => {
 
   it('an unlockable: giving one already held changed nothing and has no undo; a first give is undone by take 1', () => {
     const again = productReceipt({ uid: UID, sku: 'sword', action: 'give', qty: 3, before: platform(true, 'active'), after: platform(true, 'active') });
-    expect(again).toEqual({ change: 'sword of 01e5…: 1 → 1', undo: null, note: 'nothing changed' });
+    expect(again).toEqual({ change: 'sword of 01e5…: 1 → 1', undo: null, note: 'nothing changed', unchanged: true });
     const first = productReceipt({ uid: UID, sku: 'sword', action: 'give', qty: 3, before: platform(false, false), after: platform(true, 'active') });
     expect(first).toEqual({ change: 'sword of 01e5…: 0 → 1', undo: `udcli products take ${UID} sword --qty 1` });
     const take = productReceipt({ uid: UID, sku: 'sword', action: 'take', qty: 1, before: platform(true, 'active'), after: platform(false, false) });
     expect(take.undo).toBe(`udcli products give ${UID} sword --qty 1`);
+  });
+});
+
+describe('undo commands that land where the change was made (issue 15)', () => {
+  it('carry the scope flags (profile, game) on every command, shell-quoted', () => {
+    const r = productReceipt({ uid: UID, sku: 'sword', action: 'take', qty: 5, before: entry(5), after: entry(0), scope: ['--profile', 'prod2'] });
+    expect(r.undo).toBe(`udcli products give ${UID} sword --qty 5 --profile prod2`);
+    const quoted = achievementReceipt({
+      uid: UID,
+      developerId: 'SPEED RUN/100%',
+      action: 'reset',
+      before: ach(3),
+      after: upd(0),
+      scope: ['--profile', "ann's live"],
+    });
+    expect(quoted.undo).toBe(`udcli achievements set ${UID} 'SPEED RUN/100%' 30% --profile 'ann'\\''s live'`);
+    const sku = productReceipt({ uid: UID, sku: 'héros+épée', action: 'give', qty: 1, before: entry(0), after: entry(1) });
+    expect(sku.undo).toBe(`udcli products take ${UID} 'héros+épée' --qty 1`);
+  });
+
+  it('a change that completed the achievement is undone by reset then set (Completed is kept through set)', () => {
+    const r = achievementReceipt({
+      uid: UID,
+      developerId: 'LEVEL_10',
+      action: 'set',
+      before: ach(4),
+      after: upd(10, 'Completed'),
+      startValue: 0,
+      targetValue: 10,
+      scope: ['--profile', 'live'],
+    });
+    expect(r.change).toBe('LEVEL_10 of 01e5…: 4/10 Started → 10/10 Completed');
+    expect(r.undo).toBe(
+      `udcli achievements reset ${UID} LEVEL_10 --profile live && udcli achievements set ${UID} LEVEL_10 40% --profile live`,
+    );
+    const inc = achievementReceipt({ uid: UID, developerId: 'LEVEL_10', action: 'inc', before: ach(0), after: upd(10, 'Completed'), startValue: 0, targetValue: 10 });
+    expect(inc.undo).toBe(`udcli achievements reset ${UID} LEVEL_10`);
   });
 });

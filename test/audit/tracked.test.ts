@@ -6,6 +6,7 @@ import { tracedSingleAchievement, tracedSingleProduct } from '../../src/audit/tr
 import type { ApiClient } from '../../src/client/types.js';
 import type { Factory } from '../../src/cli/factory.js';
 import { NetworkError } from '../../src/errors.js';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { Output } from '../../src/output/types.js';
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-tracked-'));
@@ -39,7 +40,8 @@ describe('traced single-user changes', () => {
     expect(r.payload.current_value).toBe(6);
     expect(t.info).toEqual([
       'Changed: LEVEL_10 of 01e5…: 4/10 Started → 6/10 Started',
-      `Undo:    udcli achievements set ${UID} LEVEL_10 33% --game 1002`, // 1 + round(0.33 * 9) = 4
+      // 1 + round(0.33 * 9) = 4; --profile because the undo must reach the same server (issue 15)
+      `Undo:    udcli achievements set ${UID} LEVEL_10 33% --game 1002 --profile live-eu`,
     ]);
     expect(t.audit()).toEqual([
       expect.objectContaining({ operator: 'sam', profile: 'live-eu', uid: UID, command: `udcli achievements set ${UID} LEVEL_10 50% --game 1002`, before: expect.objectContaining({ current_value: 4 }) }),
@@ -59,5 +61,65 @@ describe('traced single-user changes', () => {
     expect(entry.change).toMatch(/sword of 01e5…: take 1 sent, outcome unknown/);
     expect(entry.after).toBeNull();
     expect(t.info).toEqual([]);
+  });
+});
+
+describe('receipts that say what the server did (issue 15)', () => {
+  it('no --profile for the built-in sandbox profile; --base-url when it was a flag', async () => {
+    const t = setup();
+    const client = { listProducts: async () => reply([{ purchase: { success: true, data: { quantity: 3 } }, product: { sku: 'sword' } }]) } as unknown as ApiClient;
+    const settings = { ...t.settings, profile: 'sandbox', baseUrl: 'http://127.0.0.1:9999', sources: { base_url: 'flag' as const } };
+    await tracedSingleProduct(t.factory, settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'take', qty: 1 }, async () =>
+      reply({ purchase: { success: true, data: { quantity: 2 }, message: '' }, product: { sku: 'sword' } } as never),
+    );
+    expect(t.info[1]).toBe(`Undo:    udcli products give ${UID} sword --qty 1 --base-url http://127.0.0.1:9999`);
+    expect(t.audit()[0].undo).toBe(`udcli products give ${UID} sword --qty 1 --base-url http://127.0.0.1:9999`);
+  });
+
+  it('reset of a record that does not exist: reads what is stored after, reports no change and no undo', async () => {
+    const t = setup();
+    let reads = 0;
+    const client = {
+      listUserAchievements: async () => {
+        reads++;
+        return reply([{ id: null, developer_id: 'FIRST_WIN', current_value: 0, state: 'Not Started', target_value: 1 }]);
+      },
+    } as unknown as ApiClient;
+    await tracedSingleAchievement(t.factory, t.settings, client, UID, { type: 'Game', pid: '1001', developerId: 'FIRST_WIN' }, { action: 'reset' }, async () =>
+      reply({ state: 'Started', current_value: 0, percent_complete: 0, developer_id: 'FIRST_WIN' }),
+    );
+    expect(reads).toBe(2);
+    expect(t.info).toEqual(['No change: FIRST_WIN of 01e5…: no record, nothing to reset', 'Undo:    none', 'Note:    nothing changed']);
+    expect(t.audit()[0]).toMatchObject({ change: 'FIRST_WIN of 01e5…: no record, nothing to reset', undo: null, after: null });
+  });
+
+  it('set below a Completed value that the server keeps: exit 1, saying so, audited as no change', async () => {
+    const t = setup();
+    const client = {
+      listAchievementDefinitions: async () => reply([{ developer_id: 'LEVEL_10', start_value: 0, target_value: 10 }]),
+      listUserAchievements: async () => reply([{ id: 4, developer_id: 'LEVEL_10', current_value: 10, state: 'Completed', target_value: 10 }]),
+    } as unknown as ApiClient;
+    const error = await tracedSingleAchievement(t.factory, t.settings, client, UID, { type: 'Game', pid: '1001', developerId: 'LEVEL_10' }, { action: 'set', progress: 0.5, progressText: '50%' }, async () =>
+      reply({ state: 'Completed', current_value: 10, percent_complete: 100, developer_id: 'LEVEL_10' }),
+    ).catch((e: unknown) => e);
+    expect(exitCodeFor(error)).toBe(1);
+    expect((error as Error).message).toBe('nothing changed: LEVEL_10 of 01e5… is Completed (10/10) and set does not lower a completed achievement');
+    expect((error as { hint?: string }).hint).toBe(
+      `to lower it, reset it first: udcli achievements reset ${UID} LEVEL_10 --profile live-eu && udcli achievements set ${UID} LEVEL_10 50% --profile live-eu`,
+    );
+    expect(t.audit()[0]).toMatchObject({ undo: null, change: 'LEVEL_10 of 01e5…: 10/10 Completed → 10/10 Completed' });
+  });
+
+  it('set 100% on a Completed achievement is what was asked: no error', async () => {
+    const t = setup();
+    const client = {
+      listAchievementDefinitions: async () => reply([{ developer_id: 'LEVEL_10', start_value: 0, target_value: 10 }]),
+      listUserAchievements: async () => reply([{ id: 4, developer_id: 'LEVEL_10', current_value: 10, state: 'Completed', target_value: 10 }]),
+    } as unknown as ApiClient;
+    const r = await tracedSingleAchievement(t.factory, t.settings, client, UID, { type: 'Game', pid: '1001', developerId: 'LEVEL_10' }, { action: 'set', progress: 1, progressText: '100%' }, async () =>
+      reply({ state: 'Completed', current_value: 10, percent_complete: 100, developer_id: 'LEVEL_10' }),
+    );
+    expect(r.payload.current_value).toBe(10);
+    expect(t.info[0]).toBe('No change: LEVEL_10 of 01e5…: 10/10 Completed → 10/10 Completed');
   });
 });

@@ -167,8 +167,9 @@ describe('runAchievementBatch', () => {
     await expect(runAchievementBatch(f.factory, { spec: `@${file}`, action: 'inc', developerId: 'FIRST_WIN' }, { by: '2' })).rejects.toThrow(BatchIncompleteError);
     const r = new Map(f.results().map((x) => [x.input, x]));
     expect(r.get('nobody')).toMatchObject({ status: 'failed', uid: null, error: { code: 404 } });
-    expect(r.get('alice')).toMatchObject({ status: 'ok', result: { current_value: 2 } });
-    expect(f.audit()).toEqual([]); // inc leaves no audit line (cli.md: set, reset, delete, take)
+    expect(r.get('alice')).toMatchObject({ status: 'ok', result: { after: { current_value: 2 } } });
+    // Every mutation is audited (issue 15), inc included; the user that failed to resolve is not.
+    expect(f.audit()).toEqual([expect.objectContaining({ command: `udcli achievements inc ${uidForUsername('alice')} FIRST_WIN --by 2` })]);
   });
 
   it('under a production profile off a terminal, refuses without --yes before any request; with --yes asks once', async () => {

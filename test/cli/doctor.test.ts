@@ -42,7 +42,11 @@ describe('doctor checks', () => {
     // issue 9: agi, the default, needs no secret of ours.
     expect(checkSigning({ ...builtIn, signingSecret: undefined }).status).toBe('ok');
     const sandbox = { ...builtIn, signingScheme: 'hmac-sha256-v1' as const };
-    expect(checkSigning(sandbox)).toEqual({ check: 'signing', status: 'ok', detail: 'hmac-sha256-v1 with signing_secret sand…0001' });
+    expect(checkSigning(sandbox)).toEqual({
+      check: 'signing',
+      status: 'ok',
+      detail: 'hmac-sha256-v1 with signing_secret sand…0001 (set; not verified: every signed request changes data)',
+    });
     expect(checkSigning({ ...sandbox, signingSecret: undefined }).status).toBe('fail');
     expect(checkSigning({ ...sandbox, signingScheme: 'none', signingSecret: undefined }).status).toBe('ok');
   });

@@ -29,6 +29,8 @@ describe('exit codes (cli.md)', () => {
     ['403', new ApiError('bad signature', 403, 403), 3],
     ['404', new ApiError('not found: user', 404, 404), 4],
     ['error code in an HTTP 200 envelope', new ApiError('not found: user', 404, 200), 4],
+    ['404 page without an envelope (a wrong base_url, not a missing user)', new ApiError('HTTP 404 Not Found', 404, 404, { withoutEnvelope: true }), 1],
+    ['401 without an envelope still means not authenticated', new ApiError('HTTP 401', 401, 401, { withoutEnvelope: true }), 3],
     ['409', new ApiError('insufficient quantity', 409, 409), 1],
     ['500', new ApiError('internal error', 500, 500), 1],
     ['429', new ApiError('rate limited', 429, 429, { retryAfter: 2 }), 7],

@@ -52,6 +52,20 @@ describe('help and version', () => {
     expect(a.stdout).toContain('Global Options:');
   });
 
+  it('subcommand help: commands first, global options last, none listed twice (issue 15)', async () => {
+    const noun = (await run(['achievements', '--help'])).stdout;
+    expect(noun.indexOf('Commands:')).toBeGreaterThan(0);
+    expect(noun.indexOf('Global Options:')).toBeGreaterThan(noun.indexOf('Commands:'));
+    expect(noun.indexOf('Examples:') < 0 || noun.indexOf('Examples:') > noun.indexOf('Global Options:')).toBe(true);
+    const options = (text: string, flag: string) => text.split('\n').filter((l) => new RegExp(`^\\s+(-\\w, )?${flag} `).test(l)).length;
+    const add = (await run(['profile', 'add', '--help'])).stdout;
+    expect(options(add, '--base-url')).toBe(1);
+    expect(options(add, '--api-key')).toBe(1);
+    const audit = (await run(['audit', '--help'])).stdout;
+    expect(options(audit, '--profile')).toBe(1);
+    expect(audit).toMatch(/--profile <name>\s+only changes made under this profile/);
+  });
+
   it('a noun without its verb is a usage error showing its help on stderr', async () => {
     const r = await run(['profile']);
     expect(r.code).toBe(2);

@@ -182,9 +182,13 @@ describe('achievements inc / set / reset / delete / list', () => {
     for (const a of rows) expect(table.stdout).toContain(`${a.current_value}/${a.target_value} (${a.percent_complete}%)`);
   });
 
-  it('delete off a terminal goes ahead without asking; then the list no longer has it', async () => {
+  it('delete off a terminal needs --yes (it cannot ask); with it, the list no longer has it', async () => {
     await udcli(['achievements', 'inc', UID, counter.developer_id]);
-    const r = await udcli(['achievements', 'delete', UID, counter.developer_id, '--json'], { input: 'n\n' });
+    const refused = await udcli(['achievements', 'delete', UID, counter.developer_id, '--json'], { input: 'y\n' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/without --yes/);
+    expect(await record(counter.developer_id)).toBeDefined();
+    const r = await udcli(['achievements', 'delete', UID, counter.developer_id, '--json', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/\[y\/N\]/);
     expect(json<UserAchievement>(r).developer_id).toBe(counter.developer_id);
@@ -196,7 +200,7 @@ describe('achievements inc / set / reset / delete / list', () => {
   it('delete on a terminal asks first: "n" cancels and changes nothing, "y" deletes', async () => {
     expect(await record('FIRST_WIN')).toBeDefined();
     const no = await onTerminal(['achievements', 'delete', UID, 'FIRST_WIN'], 'n\n');
-    expect(no.stdout).toContain(`Delete achievement FIRST_WIN of user ${UID}? [y/N]`);
+    expect(no.stdout).toContain(`Delete achievement FIRST_WIN of user ${UID} (1/1 Completed, completed 2024-05-01 10:05:00)? [y/N]`);
     expect(no.stdout).toMatch(/cancelled/);
     expect(no.code).toBe(2);
     expect(await record('FIRST_WIN')).toBeDefined();

@@ -116,13 +116,15 @@ export async function startTestEnv(options: { seed?: 'demo' | 'none'; rateLimitP
 /**
  * Runs the CLI on a pseudo-terminal (util-linux `script`), as a person at a terminal would, and
  * types `input` once `prompt` has appeared. stdout and stderr both arrive in `stdout`.
+ * `stdinFromDevNull`: run it as `udcli ... < /dev/null` typed at that terminal.
  */
 export function runOnTerminal(
   args: string[],
   env: NodeJS.ProcessEnv,
-  options: { prompt: string; input: string },
+  options: { prompt: string; input: string; stdinFromDevNull?: boolean },
 ): Promise<CliResult> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
+  const quoted =
+    [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ') + (options.stdinFromDevNull ? ' < /dev/null' : '');
   const base: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UDCLI_')) base[k] = v;
   return new Promise((resolve, reject) => {

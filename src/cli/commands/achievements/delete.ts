@@ -1,12 +1,20 @@
 import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
+import type { UserAchievement } from '../../../spec/types.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
-import { parseUid, printItem } from '../../args.js';
-import { confirm } from '../../prompt.js';
+import { parseUidBeforeKey, printItem } from '../../args.js';
+import { canAsk, confirmOrRequireYes } from '../../prompt.js';
+import { USER_ACHIEVEMENT_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
-import { deleteAchievement, resolveAchievementTarget } from './operations.js';
+import { deleteAchievement, readAchievement, resolveAchievementTarget, suggestDeveloperId } from './operations.js';
+
+/** What a delete loses, for the question: `1/1 Completed, completed 2024-05-01 10:05:00`. */
+export function lossText(record: UserAchievement): string {
+  const value = record.target_value === undefined || record.target_value === null ? `${record.current_value}` : `${record.current_value}/${record.target_value}`;
+  return `${value} ${record.state}${record.completed_date ? `, completed ${record.completed_date}` : ''}`;
+}
 
 export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: TargetOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -15,22 +23,27 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUid(args.uid);
+  const uid = parseUidBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements delete');
+  const printable = checkReplyFields(factory, USER_ACHIEVEMENT_COLUMNS, USER_ACHIEVEMENT_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
-  const question = `Delete achievement ${target.developerId} of user ${uid}?`;
-  if (settings.production) {
-    // The production check (profile name typed on a terminal, --yes off one) is the stronger ask.
-    await confirmMutation(factory, settings, `delete ${target.developerId} of user ${uid}`);
-  } else {
-    // On a terminal, ask before anything is sent; scripts (no TTY) and --yes go ahead.
-    await confirm(factory.io, question, { yes: factory.globals().yes });
-  }
+  const { yes } = factory.globals();
+  const what = `delete achievement ${target.developerId} of user ${uid}`;
+  // Where udcli cannot ask, it needs --yes before it sends anything, even the read below.
+  if (!yes && !canAsk(factory.io)) await confirmOrRequireYes(factory.io, '', { yes, what });
   const client = await factory.client();
   const out = await factory.output();
+  // Only a record that exists is worth asking about; without one the DELETE answers 404.
+  const record = yes ? null : await readAchievement(client, uid, target);
+  if (settings.production) {
+    // The production check (profile name typed on a terminal, --yes off one) is the stronger ask.
+    await confirmMutation(factory, settings, `${what}${record ? ` (${lossText(record)})` : ''}`);
+  } else if (record) {
+    await confirmOrRequireYes(factory.io, `Delete achievement ${target.developerId} of user ${uid} (${lossText(record)})?`, { yes, what });
+  }
   const reply = await out.spin(`Deleting ${target.developerId}`, () =>
     tracedSingleAchievement(factory, settings, client, uid, target, { action: 'delete' }, () => deleteAchievement(client, uid, target)),
-  );
+  ).catch(suggestDeveloperId(client, target));
   out.info(`Deleted achievement ${target.developerId} of user ${uid}; it was:`);
-  await printItem(factory, reply, USER_ACHIEVEMENT_COLUMNS);
+  await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, USER_ACHIEVEMENT_COLUMNS);
 }

@@ -1,10 +1,12 @@
+import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
-import { parseInteger, parseUid, printItem } from '../../args.js';
+import { parseInteger, parseUidBeforeKey, printItem } from '../../args.js';
+import { UPDATE_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { UPDATE_COLUMNS } from './columns.js';
 import type { IncOptions } from './index.js';
-import { incrementAchievement, resolveAchievementTarget } from './operations.js';
+import { incrementAchievement, resolveAchievementTarget, suggestDeveloperId } from './operations.js';
 
 export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: IncOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -13,13 +15,16 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUid(args.uid);
+  const uid = parseUidBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements inc');
   const by = parseInteger(opts.by ?? '1', '--by', { min: 1 });
+  const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
   await confirmMutation(factory, settings, `increment ${target.developerId} of user ${uid} by ${by}`);
   const client = await factory.client();
   const out = await factory.output();
-  const reply = await out.spin(`Incrementing ${target.developerId}`, () => incrementAchievement(client, uid, target, by));
-  await printItem(factory, reply, UPDATE_COLUMNS);
+  const reply = await out.spin(`Incrementing ${target.developerId}`, () =>
+    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'inc', by }, () => incrementAchievement(client, uid, target, by)),
+  ).catch(suggestDeveloperId(client, target));
+  await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, UPDATE_COLUMNS);
 }

@@ -125,7 +125,7 @@ export function register(program: Command, factory: Factory): void {
   targetOptions(
     ach
       .command('delete')
-      .description("Delete a user's record of an achievement (asks first on a terminal; --yes skips)")
+      .description("Delete a user's record of an achievement (asks first on a terminal; needs --yes where it cannot ask)")
       .argument('<uid>', 'the user (32 hex digits)')
       .argument('<developer_id>', 'the achievement'),
   )

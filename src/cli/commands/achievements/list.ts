@@ -14,7 +14,7 @@ export const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_i
 export const ACHIEVEMENTS_MAX_LIMIT = 1000;
 
 export async function run(factory: Factory, args: { uid: string }, opts: ListOptions): Promise<void> {
-  const uid = parseUid(args.uid);
+  const uid = parseUid(args.uid, 'uid', 'achievements list');
   const developerId = opts.developerId === undefined ? undefined : parseKey(opts.developerId, 'developer_id');
   const limit = optionalInteger(opts.limit, '--limit', { min: 1, max: ACHIEVEMENTS_MAX_LIMIT });
   const offset = optionalInteger(opts.offset, '--offset', { min: 0 });

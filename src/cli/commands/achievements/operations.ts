@@ -7,6 +7,7 @@ import type { AchievementTarget, ApiClient, Reply } from '../../../client/types.
 import type { Settings } from '../../../config/types.js';
 import type { AchievementUpdate, ParentType, UserAchievement } from '../../../spec/types.js';
 import { parseKey, parseParentType, resolveGame } from '../../args.js';
+import { withSuggestion } from '../../suggest.js';
 
 /** Signed PUT increment=N (N ≥ 1). Not idempotent: the client never retries it once sent. */
 export function incrementAchievement(
@@ -38,14 +39,18 @@ export function deleteAchievement(client: ApiClient, uid: string, target: Achiev
   return client.deleteUserAchievement(uid, target);
 }
 
-/** The user's current record of one achievement, or null when there is none (for before/after views). */
+/**
+ * The user's current record of one achievement, or null when there is none (for before/after
+ * views). A listed row the user never touched (state `Not Started`, no id) is no record.
+ */
 export async function readAchievement(client: ApiClient, uid: string, target: AchievementTarget): Promise<UserAchievement | null> {
   const reply = await client.listUserAchievements(uid, {
     type: target.type,
     pid: target.pid,
     developerId: target.developerId,
   });
-  return (reply.payload ?? []).find((a) => a.developer_id === target.developerId) ?? null;
+  const found = (reply.payload ?? []).find((a) => a.developer_id === target.developerId);
+  return !found || found.state === 'Not Started' || found.id === null ? null : found;
 }
 
 /**
@@ -69,4 +74,15 @@ export function resolveParent(
   const type = opts.type === undefined ? settings.type : parseParentType(opts.type);
   const pid = resolveGame(opts.game, settings, 'pass --game ID');
   return { type, pid };
+}
+
+/** For `.catch()` after a change: a 404 for the developer_id gets the closest defined one as a hint. */
+export function suggestDeveloperId(client: ApiClient, target: AchievementTarget): (error: unknown) => Promise<never> {
+  return (error) =>
+    withSuggestion(error, {
+      what: 'achievement',
+      typed: target.developerId,
+      listCommand: `udcli achievements defs ${target.pid}${target.type === 'Game' ? '' : ` --type ${target.type}`}`,
+      known: async () => ((await client.listAchievementDefinitions(target.pid, { type: target.type })).payload ?? []).map((d) => d.developer_id),
+    });
 }

@@ -2,10 +2,11 @@ import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
-import { parseUid, printItem } from '../../args.js';
+import { parseUidBeforeKey, printItem } from '../../args.js';
+import { UPDATE_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { UPDATE_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
-import { resetAchievement, resolveAchievementTarget } from './operations.js';
+import { resetAchievement, resolveAchievementTarget, suggestDeveloperId } from './operations.js';
 
 export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: TargetOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -14,7 +15,8 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUid(args.uid);
+  const uid = parseUidBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements reset');
+  const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
   await confirmMutation(factory, settings, `reset ${target.developerId} of user ${uid}`);
@@ -22,6 +24,6 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
   const out = await factory.output();
   const reply = await out.spin(`Resetting ${target.developerId}`, () =>
     tracedSingleAchievement(factory, settings, client, uid, target, { action: 'reset' }, () => resetAchievement(client, uid, target)),
-  );
-  await printItem(factory, reply, UPDATE_COLUMNS);
+  ).catch(suggestDeveloperId(client, target));
+  await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, UPDATE_COLUMNS);
 }

@@ -2,10 +2,11 @@ import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
-import { parseProgress, parseUid, printItem } from '../../args.js';
+import { parseProgress, parseUidBeforeKey, printItem } from '../../args.js';
+import { UPDATE_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { UPDATE_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
-import { resolveAchievementTarget, setAchievementProgress } from './operations.js';
+import { resolveAchievementTarget, setAchievementProgress, suggestDeveloperId } from './operations.js';
 
 export async function run(
   factory: Factory,
@@ -18,8 +19,9 @@ export async function run(
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUid(args.uid);
+  const uid = parseUidBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements set');
   const progress = parseProgress(args.progress);
+  const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
   await confirmMutation(factory, settings, `set ${target.developerId} of user ${uid} to ${args.progress.trim()}`);
@@ -29,6 +31,6 @@ export async function run(
     tracedSingleAchievement(factory, settings, client, uid, target, { action: 'set', progress, progressText: args.progress.trim() }, () =>
       setAchievementProgress(client, uid, target, progress),
     ),
-  );
-  await printItem(factory, reply, UPDATE_COLUMNS);
+  ).catch(suggestDeveloperId(client, target));
+  await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, UPDATE_COLUMNS);
 }

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { PROFILE_KEYS, readConfig } from '../../../config/index.js';
 import type { Settings } from '../../../config/types.js';
+import { parseEnvelope } from '../../../client/envelope.js';
 import { ApiError, UdcliError } from '../../../errors.js';
 import type { Column, Output } from '../../../output/types.js';
 import { redact } from '../../../redact.js';
@@ -88,17 +89,30 @@ export function checkSigning(s: Settings): Check {
       detail: `${s.signingScheme} needs signing_secret: signed changes (achievements inc/set/reset, products give/take) will fail`,
     };
   }
-  return { check: 'signing', status: 'ok', detail: `${s.signingScheme} with signing_secret ${redact(s.signingSecret)}` };
+  // Every signed request of the service changes data, so none is sent just to test: this
+  // checks that a secret is set, not that the server accepts it.
+  return {
+    check: 'signing',
+    status: 'ok',
+    detail: `${s.signingScheme} with signing_secret ${redact(s.signingSecret)} (set; not verified: every signed request changes data)`,
+  };
 }
 
 interface Probe {
+  /** Something answered over HTTP. */
+  reached: boolean;
+  /** ... with the service's envelope. */
   ok: boolean;
   detail: string;
   date: string | null;
 }
 
+/** At most this much of a reply is read: an envelope is small, a web server's page may not be. */
+const PROBE_BODY_LIMIT = 64 * 1024;
+
 /**
- * One unauthenticated GET of the users service: any HTTP reply means the server is there.
+ * One unauthenticated GET of the users service. The server is there only when the reply is the
+ * service's envelope (any code): a web server's 404 page on that port is not the service.
  * node:http rather than fetch, which refuses some ports outright ("bad port").
  */
 async function probe(baseUrl: string, timeoutMs: number): Promise<Probe> {
@@ -107,16 +121,30 @@ async function probe(baseUrl: string, timeoutMs: number): Promise<Probe> {
   const started = performance.now();
   return new Promise((resolve) => {
     const req = request(url, { method: 'GET', headers: { accept: 'application/json' }, timeout: timeoutMs }, (res) => {
-      res.resume();
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        if (body.length < PROBE_BODY_LIMIT) body += chunk;
+      });
       res.on('end', () => {
         const ms = Math.round(performance.now() - started);
         const date = res.headers.date ?? null;
-        resolve({ ok: true, detail: `${baseUrl} answered in ${ms} ms (HTTP ${res.statusCode})`, date });
+        const type = res.headers['content-type']?.split(';')[0]?.trim();
+        if (parseEnvelope({ bodyText: body, headers: res.headers }) === null) {
+          resolve({
+            reached: true,
+            ok: false,
+            detail: `${baseUrl} answered HTTP ${res.statusCode}${type ? ` (${type})` : ''}, which is not the service's envelope: check base_url`,
+            date,
+          });
+          return;
+        }
+        resolve({ reached: true, ok: true, detail: `${baseUrl} answered in ${ms} ms (HTTP ${res.statusCode})`, date });
       });
     });
     req.on('timeout', () => req.destroy(Object.assign(new Error(`no reply within ${timeoutMs} ms`), { code: 'TIMEOUT' })));
     req.on('error', (error: NodeJS.ErrnoException) => {
-      resolve({ ok: false, detail: `${baseUrl}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`, date: null });
+      resolve({ reached: false, ok: false, detail: `${baseUrl}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`, date: null });
     });
     req.end();
   });
@@ -133,6 +161,9 @@ async function checkApiKey(factory: Factory, s: Settings): Promise<Check> {
     await client.getFriends(DEMO.user.uid, { limit: 1 });
     return { check: 'api key', status: 'ok', detail: `${shown} accepted` };
   } catch (error) {
+    if (error instanceof ApiError && error.withoutEnvelope) {
+      return { check: 'api key', status: 'fail', detail: `could not check ${shown}: ${error.message}` };
+    }
     if (error instanceof ApiError) {
       // The envelope code decides (the real platform may send HTTP 200 with an error code).
       const status = error.code >= 100 && error.code <= 599 ? error.code : error.httpStatus;
@@ -161,7 +192,7 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
   if (reached.ok) {
     checks.push({ check: 'server', status: 'ok', detail: reached.detail });
     clock = checkClock(reached.date, Date.now());
-  } else if (settings.builtInSandbox) {
+  } else if (settings.builtInSandbox && !reached.reached) {
     checks.push({
       check: 'server',
       status: 'warn',
@@ -169,10 +200,11 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
     });
     clock = { check: 'clock', status: 'skip', detail: 'the embedded sandbox runs on this machine' };
   } else {
+    const why = reached.reached ? 'the server does not answer as the service' : 'server not reachable';
     checks.push({ check: 'server', status: 'fail', detail: reached.detail });
-    checks.push({ check: 'api key', status: 'skip', detail: 'server not reachable' });
+    checks.push({ check: 'api key', status: 'skip', detail: why });
     checks.push(checkSigning(settings));
-    checks.push({ check: 'clock', status: 'skip', detail: 'server not reachable' });
+    checks.push({ check: 'clock', status: 'skip', detail: why });
     return checks;
   }
   checks.push(await out.spin('Checking the api key', () => checkApiKey(factory, settings)));

@@ -8,7 +8,7 @@ import type { FriendsOptions } from './index.js';
 export const FRIENDS_MAX_LIMIT = 500;
 
 export async function run(factory: Factory, args: { uid: string }, opts: FriendsOptions): Promise<void> {
-  const uid = parseUid(args.uid);
+  const uid = parseUid(args.uid, 'uid', 'friends');
   exclusive(opts as Record<string, unknown>, 'offset', 'page');
   const limit = optionalInteger(opts.limit, '--limit', { min: 1, max: FRIENDS_MAX_LIMIT });
   const offset = optionalInteger(opts.offset, '--offset', { min: 0 });

@@ -1,10 +1,12 @@
+import { tracedSingleProduct } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
-import { parseInteger, parseUid, printItem } from '../../args.js';
+import { parseInteger, parseUidBeforeKey, printItem } from '../../args.js';
+import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { PRODUCT_COLUMNS, fieldView } from './columns.js';
 import type { GiveOptions } from './index.js';
-import { giveProduct, resolveProductTarget } from './operations.js';
+import { giveProduct, resolveProductTarget, suggestSku } from './operations.js';
 
 export async function run(factory: Factory, args: { uid: string; sku: string }, opts: GiveOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -13,16 +15,20 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUid(args.uid);
+  const uid = parseUidBeforeKey(args.uid, args.sku, 'sku', 'products give');
   const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
+  const printable = checkReplyFields(factory, PRODUCT_COLUMNS, PRODUCT_ENTRY_FIELDS);
   const settings = await factory.settings();
   const target = resolveProductTarget(settings, opts, args.sku);
   await confirmMutation(factory, settings, `give ${qty} × ${target.sku} to user ${uid}`);
   const client = await factory.client();
   const out = await factory.output();
+  const post = opts.post === true;
   const reply = await out.spin(`Giving ${qty} × ${target.sku}`, () =>
-    giveProduct(client, uid, target, qty, opts.post ? 'post' : 'put'),
-  );
-  const payload = factory.globals().fields ? fieldView(reply.payload) : reply.payload;
+    tracedSingleProduct(factory, settings, client, uid, target, { action: 'give', qty, post }, () =>
+      giveProduct(client, uid, target, qty, post ? 'post' : 'put'),
+    ),
+  ).catch(suggestSku(client, uid, target));
+  const payload = factory.globals().fields ? printable(fieldView(reply.payload)) : reply.payload;
   await printItem(factory, { bodyText: reply.bodyText, payload }, PRODUCT_COLUMNS);
 }

@@ -5,7 +5,7 @@ import { PRODUCT_COLUMNS, forFields } from './columns.js';
 import type { ListOptions } from './index.js';
 
 export async function run(factory: Factory, args: { uid: string }, opts: ListOptions): Promise<void> {
-  const uid = parseUid(args.uid);
+  const uid = parseUid(args.uid, 'uid', 'products list');
   const sku = opts.sku === undefined ? undefined : parseKey(opts.sku, 'sku');
   const explicitType = opts.type === undefined ? undefined : parseParentType(opts.type);
   const settings = await factory.settings();

@@ -7,6 +7,7 @@ import type { Settings } from '../../../config/types.js';
 import { ApiError } from '../../../errors.js';
 import type { ProductEntry } from '../../../spec/types.js';
 import { parseKey, parseParentType, resolveGame } from '../../args.js';
+import { withSuggestion } from '../../suggest.js';
 
 /**
  * Adds `qty` units: signed PUT increment=true, or with via 'post' an unsigned POST grant (a
@@ -57,4 +58,16 @@ export function resolveProductTarget(
   const type = opts.type === undefined ? settings.type : parseParentType(opts.type);
   const parentId = resolveGame(opts.game, settings, 'pass --game ID');
   return { parentId, type, sku: key };
+}
+
+/** For `.catch()` after a change: a 404 for the sku gets the closest listed one as a hint. */
+export function suggestSku(client: ApiClient, uid: string, target: ProductTarget): (error: unknown) => Promise<never> {
+  return (error) =>
+    withSuggestion(error, {
+      what: 'product',
+      typed: target.sku,
+      listCommand: `udcli products list ${uid}`,
+      known: async () =>
+        ((await client.listProducts(uid, { parentId: target.parentId, ...(target.type ? { type: target.type } : {}) })).payload ?? []).map((e) => e.product.sku),
+    });
 }

@@ -2,10 +2,11 @@ import { tracedSingleProduct } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../factory.js';
 import { confirmMutation } from '../../safety.js';
-import { parseInteger, parseUid, printItem } from '../../args.js';
+import { parseInteger, parseUidBeforeKey, printItem } from '../../args.js';
+import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../reply-fields.js';
 import { PRODUCT_COLUMNS, fieldView } from './columns.js';
 import type { TakeOptions } from './index.js';
-import { resolveProductTarget, takeProduct } from './operations.js';
+import { resolveProductTarget, suggestSku, takeProduct } from './operations.js';
 
 export async function run(factory: Factory, args: { uid: string; sku: string }, opts: TakeOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -14,8 +15,9 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUid(args.uid);
+  const uid = parseUidBeforeKey(args.uid, args.sku, 'sku', 'products take');
   const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
+  const printable = checkReplyFields(factory, PRODUCT_COLUMNS, PRODUCT_ENTRY_FIELDS);
   const settings = await factory.settings();
   const target = resolveProductTarget(settings, opts, args.sku);
   await confirmMutation(factory, settings, `take ${qty} × ${target.sku} from user ${uid}`);
@@ -23,7 +25,7 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
   const out = await factory.output();
   const reply = await out.spin(`Taking ${qty} × ${target.sku}`, () =>
     tracedSingleProduct(factory, settings, client, uid, target, { action: 'take', qty }, () => takeProduct(client, uid, target, qty)),
-  );
-  const payload = factory.globals().fields ? fieldView(reply.payload) : reply.payload;
+  ).catch(suggestSku(client, uid, target));
+  const payload = factory.globals().fields ? printable(fieldView(reply.payload)) : reply.payload;
   await printItem(factory, { bodyText: reply.bodyText, payload }, PRODUCT_COLUMNS);
 }

@@ -22,7 +22,7 @@ export interface PidRecord {
 
 export type SandboxState =
   | { state: 'none' }
-  /** The pid file names a process that is gone. */
+  /** The pid file names a process that is gone (or a zombie, or a pid reused by another program). */
   | { state: 'stale'; record: PidRecord }
   /** The process is alive but does not answer as the sandbox. */
   | { state: 'unresponsive'; record: PidRecord }
@@ -62,6 +62,21 @@ export function removePidFile(path: string, pid?: number): void {
 
 export { isAlive } from '../../../lock-file.js';
 
+/**
+ * False when the pid now belongs to something that is no udcli sandbox (the pid was reused
+ * after the sandbox died); undefined when that cannot be told (not Linux, or unreadable).
+ */
+function runsUdcli(pid: number): boolean | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    // `... udcli.js sandbox start ...` (or any launcher of it: the arguments are what tell).
+    return cmdline.includes('sandbox') && cmdline.includes('start');
+  } catch {
+    return undefined;
+  }
+}
+
 /** The pid the sandbox at `url` reports, or null when nothing (or something else) answers. */
 export async function probe(url: string, timeoutMs = 1500): Promise<number | null> {
   try {
@@ -78,7 +93,8 @@ export async function sandboxState(env: NodeJS.ProcessEnv): Promise<SandboxState
   const record = readPidFile(pidFilePath(env));
   if (!record) return { state: 'none' };
   if (!isAlive(record.pid)) return { state: 'stale', record };
-  return (await probe(record.url)) === record.pid ? { state: 'running', record } : { state: 'unresponsive', record };
+  if ((await probe(record.url)) === record.pid) return { state: 'running', record };
+  return runsUdcli(record.pid) === false ? { state: 'stale', record } : { state: 'unresponsive', record };
 }
 
 export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {

@@ -42,6 +42,12 @@ export async function resetCommand(factory: Factory, raw: { db?: string; seed?: 
     : await recorded(dbPath);
   // The data file is read and checked before the database is touched: a bad or missing one changes nothing.
   const data = origin.kind === 'data' ? (await import('../../../sandbox/data/read.js')).readDataFile(origin.file) : undefined;
+  const what = origin.kind === 'data' ? ` from ${origin.file}` : origin.kind === 'demo' ? ' with the demo data' : ' (empty)';
+  if (existsSync(dbPath)) {
+    // It wipes every user, record and uploaded content URI: a person at a terminal is asked first.
+    const { confirm } = await import('../../prompt.js');
+    await confirm(factory.io, `Wipe ${dbPath} (every user, record and content URI in it) and recreate it${what}?`, { yes: factory.globals().yes });
+  }
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${dbPath}${suffix}`, { force: true });
   mkdirSync(dirname(dbPath), { recursive: true });
   const { openDatabase } = await import('../../../sandbox/database.js');
@@ -52,6 +58,5 @@ export async function resetCommand(factory: Factory, raw: { db?: string; seed?: 
   } finally {
     db.close();
   }
-  const what = origin.kind === 'data' ? ` from ${origin.file}` : origin.kind === 'demo' ? ' with the demo data' : ' (empty)';
   stderr.write(`recreated ${dbPath}${what}\n`);
 }

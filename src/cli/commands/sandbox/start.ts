@@ -66,6 +66,9 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   });
   // The pid file names "the" sandbox for status/stop/reset; a second one does not take it over.
   const ownsPidFile = before.state !== 'running';
+  if (before.state === 'stale') {
+    stderr.write(`udcli: the sandbox recorded in ${pidPath} (pid ${before.record.pid}) is no longer running; this one takes over\n`);
+  }
   try {
     if (ownsPidFile) {
       writePidFile(pidPath, {
@@ -115,7 +118,10 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
     });
   }
   const pidPath = pidFilePath(env);
-  if (current.state === 'stale') removePidFile(pidPath, current.record.pid);
+  if (current.state === 'stale') {
+    removePidFile(pidPath, current.record.pid);
+    stderr.write(`udcli: the sandbox recorded in ${pidPath} (pid ${current.record.pid}) is no longer running; starting a new one\n`);
+  }
 
   const dbPath = options.db ?? defaultDatabasePath(env);
   const logPath = logFilePath(env);
