@@ -10,6 +10,32 @@ const nodeGlobals = {
   clearTimeout: 'readonly',
 };
 
+/**
+ * The layers, top to bottom; imports run one way (docs/ARCHITECTURE.md). A file may import from
+ * its own layer and those below, never from one above. The sandbox is its own tower over domain.
+ */
+const LAYERS = [
+  { name: 'cli', files: ['src/cli/**'] },
+  { name: 'batch and audit', files: ['src/batch/**', 'src/audit/**'], folders: ['batch', 'audit'] },
+  { name: 'ops', files: ['src/ops/**'], folders: ['ops'] },
+  { name: 'client, config and output', files: ['src/client/**', 'src/config/**', 'src/output/**'], folders: ['client', 'config', 'output'] },
+  { name: 'domain and runtime', files: ['src/domain/**', 'src/runtime/**', 'src/*.ts'], folders: ['domain', 'runtime'] },
+];
+const UPPER = { cli: ['cli'], ...Object.fromEntries(LAYERS.slice(1).map((layer, i) => [layer.name, ['cli', ...LAYERS.slice(1, i + 1).flatMap((l) => l.folders)]])) };
+/** A relative import reaching into src/<folder>/ from anywhere in src. */
+const into = (folders) => `^(\\.\\.?/)+(${folders.join('|')})/`;
+const layerRules = LAYERS.slice(1).map((layer) => ({
+  files: layer.files,
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [{
+        regex: into([...UPPER[layer.name], 'sandbox']),
+        message: `the ${layer.name} layer sits below ${UPPER[layer.name].join(', ')} (and beside the sandbox): imports run one way, see docs/ARCHITECTURE.md`,
+      }],
+    }],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.work/', 'completions/'] },
   js.configs.recommended,
@@ -27,6 +53,16 @@ export default tseslint.config(
     rules: {
       'no-console': 'error',
       'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Throw a typed error; main maps it to an exit code.' }],
+    },
+  },
+  ...layerRules,
+  {
+    // The sandbox stands on the domain alone: it never reaches into the CLI's layers.
+    files: ['src/sandbox/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ regex: into(['cli', 'batch', 'audit', 'ops', 'client', 'config', 'output']), message: 'the sandbox stands on src/domain alone: see docs/ARCHITECTURE.md' }],
+      }],
     },
   },
 );

@@ -27,7 +27,7 @@ async function makeRequester(o) {
     const path = /** @type {string} */ (o.path);
     return () => ({ path, method: /** @type {const} */ ('GET') });
   }
-  const { canonicalString, hmacSha256Hex, rfc3986 } = await import('../dist/spec/signing.js');
+  const { canonicalString, hmacSha256Hex, rfc3986 } = await import('../dist/domain/signing.js');
   const inc = /** @type {NonNullable<LoadOptions['inc']>} */ (o.inc);
   const path = `/services/rest/v1/achievements/user/${inc.uid}.json`;
   return () => {

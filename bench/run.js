@@ -191,7 +191,7 @@ async function seedDatabase(dbPath, s) {
   const [{ openDatabase }, { seedGenerated }, { DEMO }] = await Promise.all([
     import('../dist/sandbox/database.js'),
     import('../dist/sandbox/seed/generated.js'),
-    import('../dist/spec/demo.js'),
+    import('../dist/domain/demo.js'),
   ]);
   const db = openDatabase(dbPath);
   try {
@@ -230,7 +230,7 @@ async function seedDatabase(dbPath, s) {
  * @param {ReturnType<typeof parseArgs>} args
  */
 async function main(args) {
-  for (const f of ['dist/cli/main.js', 'dist/sandbox/server.js', 'dist/spec/signing.js']) {
+  for (const f of ['dist/cli/main.js', 'dist/sandbox/server.js', 'dist/domain/signing.js']) {
     if (!existsSync(join(ROOT, f))) {
       process.stderr.write(`bench: ${f} is missing: run \`npm run build\` first (the benches measure the built code)\n`);
       return 1;

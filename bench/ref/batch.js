@@ -7,8 +7,8 @@
 //   node bench/ref/batch.js BASE_URL API_KEY GAME_ID DEV_ID FILE CONCURRENCY
 import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
-import { agiSignature } from '../../dist/spec/agi-signing.js';
-import { rfc3986 } from '../../dist/spec/signing.js';
+import { agiSignature } from '../../dist/domain/agi-signing.js';
+import { rfc3986 } from '../../dist/domain/signing.js';
 
 const [base, apiKey, gameId, developerId, file, concurrencyText] = process.argv.slice(2);
 const concurrency = Number(concurrencyText);

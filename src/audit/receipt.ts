@@ -2,8 +2,8 @@
  * Receipts: what a mutation changed, in one line, and the command that would undo it
  * (cli.md "Safety for support staff"). Pure functions of the states read before and after.
  */
-import { unitsHeld } from '../spec/holdings.js';
-import type { AchievementUpdate, ProductEntry, UserAchievement } from '../spec/types.js';
+import { unitsHeld } from '../domain/holdings.js';
+import type { AchievementUpdate, ProductEntry, UserAchievement } from '../domain/types.js';
 import { shellCommand } from './shell.js';
 
 export interface Receipt {

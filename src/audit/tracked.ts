@@ -5,11 +5,11 @@
  * `reset`, `delete`, `give` and `take`.
  */
 import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../client/types.js';
-import { readAchievement } from '../cli/commands/achievements/operations.js';
-import { readProduct } from '../cli/commands/products/operations.js';
+import { readAchievement } from '../ops/achievements.js';
+import { readProduct } from '../ops/products.js';
 import { ApiError, MalformedReplyError, NetworkError, UdcliError } from '../errors.js';
-import type { AchievementDefinition, AchievementUpdate, ProductEntry, UserAchievement } from '../spec/types.js';
-import type { Factory } from '../cli/factory.js';
+import type { AchievementDefinition, AchievementUpdate, ProductEntry, UserAchievement } from '../domain/types.js';
+import type { Factory } from '../ops/factory.js';
 import { BUILT_IN_PROFILE } from '../config/resolve.js';
 import type { Settings } from '../config/types.js';
 import { AuditLog, auditEntry, auditLogPath } from './log.js';

@@ -8,22 +8,22 @@ import { basename } from 'node:path';
 import type { ApiClient } from '../client/types.js';
 import { AuditLog, auditLogPath } from '../audit/log.js';
 import { traceContext, tracedAchievementChange, tracedProductChange } from '../audit/tracked.js';
-import { parseInteger, parseProgress } from '../cli/args.js';
-import { confirmOrRequireYes } from '../cli/prompt.js';
+import { parseInteger, parseProgress } from '../ops/args.js';
+import { confirmOrRequireYes } from '../runtime/prompt.js';
 import {
   deleteAchievement,
   incrementAchievement,
   resetAchievement,
   resolveAchievementTarget,
   setAchievementProgress,
-} from '../cli/commands/achievements/operations.js';
-import { giveProduct, resolveProductTarget, takeProduct } from '../cli/commands/products/operations.js';
-import type { Factory } from '../cli/factory.js';
-import { confirmMutation } from '../cli/safety.js';
+} from '../ops/achievements.js';
+import { giveProduct, resolveProductTarget, takeProduct } from '../ops/products.js';
+import type { Factory } from '../ops/factory.js';
+import { confirmMutation } from '../ops/safety.js';
 import { BatchIncompleteError, InterruptedError, UsageError } from '../errors.js';
 import { write } from '../output/pipe.js';
-import { normalizeHex32 } from '../spec/ids.js';
-import type { AchievementDefinition } from '../spec/types.js';
+import { normalizeHex32 } from '../domain/ids.js';
+import type { AchievementDefinition } from '../domain/types.js';
 import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { createProgress } from './progress.js';
 import { formatSummary, runBatch, type BatchResult, type BatchSummary } from './runner.js';

@@ -3,7 +3,7 @@
  * checks them without loading the runner, journal or audit code.
  */
 import type { Command } from 'commander';
-import { parseInteger } from '../cli/args.js';
+import { parseInteger } from '../ops/args.js';
 import { UsageError } from '../errors.js';
 import { parseRate } from './rate.js';
 

@@ -2,7 +2,7 @@
  * The top-level commands. Only the entry for the command being run is loaded, so start-up
  * stays small; `--help` lists them from this table without loading any.
  */
-import type { CommandModule } from './factory.js';
+import type { CommandModule } from '../ops/factory.js';
 
 export interface CommandEntry {
   name: string;

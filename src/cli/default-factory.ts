@@ -8,7 +8,7 @@ import { isatty } from 'node:tty';
 import type { ApiClient } from '../client/types.js';
 import type { Settings } from '../config/types.js';
 import type { Output } from '../output/types.js';
-import type { Factory, GlobalOptions, IOStreams } from './factory.js';
+import type { Factory, GlobalOptions, IOStreams } from '../ops/factory.js';
 import { parseGlobals } from './global-options.js';
 
 /** How long the embedded-sandbox fallback waits for something to answer on the sandbox port. */

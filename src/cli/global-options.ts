@@ -9,8 +9,8 @@ import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { normalizeApiKeyValue, normalizeUrl } from '../config/keys.js';
 import { UsageError } from '../errors.js';
-import { parseInteger } from './args.js';
-import type { GlobalOptions } from './factory.js';
+import { parseInteger } from '../ops/args.js';
+import type { GlobalOptions } from '../ops/factory.js';
 import type { OutputFormat } from '../output/types.js';
 
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];

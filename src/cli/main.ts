@@ -5,7 +5,7 @@
 import { guardStdout } from '../output/pipe.js';
 import { DefaultFactory, processIO } from './default-factory.js';
 import { describeError } from './exit-codes.js';
-import type { IOStreams } from './factory.js';
+import type { IOStreams } from '../ops/factory.js';
 import { scanArgv } from './global-options.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
 import { argvToParse, buildProgram } from './program.js';

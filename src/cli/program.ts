@@ -6,9 +6,9 @@
 import { createRequire } from 'node:module';
 import { Command, Help } from './commander.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
-import type { Factory, IOStreams } from './factory.js';
+import type { Factory, IOStreams } from '../ops/factory.js';
 import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals } from './global-options.js';
-import type { GlobalOptions } from './factory.js';
+import type { GlobalOptions } from '../ops/factory.js';
 
 let cachedVersion: string | undefined;
 

@@ -4,7 +4,7 @@
  * clear error, never a retry loop.
  */
 import { ApiError } from '../errors.js';
-import type { AgiChallenge } from '../spec/agi-signing.js';
+import type { AgiChallenge } from '../domain/agi-signing.js';
 
 /** Signed attempts per request, as the platform's SDK allows. */
 export const MAX_SIGNED_ATTEMPTS = 3;

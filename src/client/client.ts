@@ -16,7 +16,7 @@ import { readSiteReply } from './site.js';
 import { failureLine, replyLine, requestLine, retryLine } from './trace.js';
 import { exchange, TransportFailure, type HttpResult } from './transport.js';
 import type { ApiError } from '../errors.js';
-import type { AgiChallenge } from '../spec/agi-signing.js';
+import type { AgiChallenge } from '../domain/agi-signing.js';
 import type { ApiClient, ClientOptions, PreparedRequest, Reply, RequestSpec } from './types.js';
 
 const USER_AGENT = `udcli (node ${process.version})`;

@@ -3,7 +3,7 @@
  * parameter names, which requests are signed and which are safe to repeat.
  */
 import { MalformedReplyError } from '../errors.js';
-import type { QueryParams } from '../spec/signing.js';
+import type { QueryParams } from '../domain/signing.js';
 import {
   API_PREFIX,
   type AchievementDefinition,
@@ -13,7 +13,7 @@ import {
   type ProductEntry,
   type User,
   type UserAchievement,
-} from '../spec/types.js';
+} from '../domain/types.js';
 import type { ReplyContext } from './envelope.js';
 import { readLoginCookie, readTokenRecord } from './site.js';
 import type { HttpResult } from './transport.js';

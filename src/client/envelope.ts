@@ -5,7 +5,7 @@
  * an envelope is a MalformedReplyError. The payload is kept exactly as received.
  */
 import { ApiError, MalformedReplyError } from '../errors.js';
-import type { Envelope } from '../spec/types.js';
+import type { Envelope } from '../domain/types.js';
 import type { Reply } from './types.js';
 import type { HttpResult, ResponseHeaders } from './transport.js';
 

@@ -5,8 +5,8 @@
  */
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
-import type { AgiChallenge } from '../spec/agi-signing.js';
-import { rfc3986 } from '../spec/signing.js';
+import type { AgiChallenge } from '../domain/agi-signing.js';
+import { rfc3986 } from '../domain/signing.js';
 import type { ClientOptions, HttpMethod, RequestSpec } from './types.js';
 
 export interface BuiltRequest {

@@ -3,14 +3,14 @@
  * Adding a scheme means adding a case to createSigner; nothing else knows how signing works.
  */
 import { UsageError } from '../errors.js';
-import { AGI_SESSION_PARAM, AGI_SIG_PARAM, agiJoined, agiSignature, agiSortedValues, type AgiChallenge } from '../spec/agi-signing.js';
+import { AGI_SESSION_PARAM, AGI_SIG_PARAM, agiJoined, agiSignature, agiSortedValues, type AgiChallenge } from '../domain/agi-signing.js';
 import {
   canonicalString,
   hmacSha256Hex,
   SIGNATURE_PARAM,
   TIMESTAMP_PARAM,
   type QueryParams,
-} from '../spec/signing.js';
+} from '../domain/signing.js';
 import type { HttpMethod, Signer } from './types.js';
 
 export type SigningScheme = Signer['scheme'];

@@ -3,7 +3,7 @@
  * They are not wrapped in the service envelope.
  */
 import { ApiError, MalformedReplyError } from '../errors.js';
-import type { TokenRecord } from '../spec/types.js';
+import type { TokenRecord } from '../domain/types.js';
 import { parseRetryAfter, header, type ReplyContext } from './envelope.js';
 import type { HttpResult } from './transport.js';
 import type { Reply } from './types.js';

@@ -3,8 +3,8 @@
  * src/client/client.ts implements it on undici. One client object is created per run by the
  * CLI factory and passed in, never imported as a global.
  */
-import type { AgiChallenge } from '../spec/agi-signing.js';
-import type { QueryParams } from '../spec/signing.js';
+import type { AgiChallenge } from '../domain/agi-signing.js';
+import type { QueryParams } from '../domain/signing.js';
 import type {
   AchievementDefinition,
   AchievementUpdate,
@@ -16,7 +16,7 @@ import type {
   TokenRecord,
   User,
   UserAchievement,
-} from '../spec/types.js';
+} from '../domain/types.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

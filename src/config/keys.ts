@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import { redact } from '../redact.js';
-import { normalizeApiKey } from '../spec/ids.js';
+import { normalizeApiKey } from '../domain/ids.js';
 import type { SigningScheme, StoredProfile } from './types.js';
 
 export type ProfileKey = keyof StoredProfile;

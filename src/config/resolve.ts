@@ -4,7 +4,7 @@
  * built-in default, and Settings records where every value came from.
  */
 import { UsageError } from '../errors.js';
-import { DEFAULT_SANDBOX_URL, DEMO } from '../spec/demo.js';
+import { DEFAULT_SANDBOX_URL, DEMO } from '../domain/demo.js';
 import type { ConfigData } from './file.js';
 import { validateValue, type ProfileKey } from './keys.js';
 import type { SettingSource, Settings, StoredProfile } from './types.js';

@@ -1,4 +1,4 @@
-import type { ParentType } from '../spec/types.js';
+import type { ParentType } from '../domain/types.js';
 
 /** `agi` is the platform's own (challenge) scheme and the default; contract: Signatures. */
 export type SigningScheme = 'agi' | 'hmac-sha256-v1' | 'none';

@@ -5,7 +5,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type CliTable3 from 'cli-table3';
-import type { GlobalOptions, IOStreams } from '../cli/factory.js';
+import type { GlobalOptions, IOStreams } from '../runtime/io.js';
 import { csvLine } from './csv.js';
 import { checkFields, pickFields, selectColumns } from './fields.js';
 import { isClosed, write } from './pipe.js';

@@ -2,7 +2,7 @@
  * Output policy as pure functions: format, colour and spinner decisions (cli.md "Output").
  * No heavy imports here; the writers load chalk/cli-table3/ora only when they are used.
  */
-import type { GlobalOptions, IOStreams } from '../cli/factory.js';
+import type { GlobalOptions, IOStreams } from '../runtime/io.js';
 import type { OutputFormat } from './types.js';
 
 /** `-o`/`--json` win; otherwise a table on a terminal and JSON when piped. */

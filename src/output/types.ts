@@ -1,6 +1,8 @@
 /** How commands print results. src/output/ implements it; commands never write to stdout directly. */
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
+import type { OutputFormat } from '../runtime/io.js';
+
+export type { OutputFormat } from '../runtime/io.js';
 
 export interface Column<T> {
   /** Field name, matched by --fields. */

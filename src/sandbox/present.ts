@@ -7,7 +7,7 @@ import type {
   Purchase,
   User,
   UserAchievement,
-} from '../spec/types.js';
+} from '../domain/types.js';
 import type { DefinitionRecord, ListedAchievement, ProgressResult } from './repositories/achievements.js';
 import type { HeldProduct } from './repositories/products.js';
 import type { UserRecord } from './repositories/users.js';

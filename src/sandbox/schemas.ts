@@ -3,8 +3,8 @@
  * checks it against the contract and returns a typed value, or throws the 400 of the contract
  * (`missing parameter: NAME` / `invalid parameter: NAME`). Handlers only see checked values.
  */
-import { normalizeHex32 } from '../spec/ids.js';
-import type { ParentType } from '../spec/types.js';
+import { normalizeHex32 } from '../domain/ids.js';
+import type { ParentType } from '../domain/types.js';
 import type { ProgressChange } from './domain/achievements.js';
 import { fail, shown } from './http/failure.js';
 import type { Query } from './http/query.js';

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
-import { DEMO } from '../spec/demo.js';
+import { DEMO } from '../domain/demo.js';
 import { UdcliError } from '../errors.js';
 import { buildApp } from './app.js';
 import { ensureWritable, openDatabase } from './database.js';

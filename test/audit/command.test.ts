@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appendAudit, auditEntry, auditLogPath } from '../../src/audit/log.js';
 import { register } from '../../src/cli/commands/audit/index.js';
-import type { Factory, GlobalOptions } from '../../src/cli/factory.js';
+import type { Factory, GlobalOptions } from '../../src/ops/factory.js';
 import { UsageError } from '../../src/errors.js';
 import type { Column, Output } from '../../src/output/types.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { achievementReceipt, productReceipt, progressPercent } from '../../src/audit/receipt.js';
-import type { ProductEntry, UserAchievement } from '../../src/spec/types.js';
+import type { ProductEntry, UserAchievement } from '../../src/domain/types.js';
 
 const UID = '01e528d59829836fd23b09085b56edab';
 

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { confirmMutation } from '../../src/cli/safety.js';
+import { confirmMutation } from '../../src/ops/safety.js';
 import { CancelledError, UsageError } from '../../src/errors.js';
-import type { GlobalOptions, IOStreams } from '../../src/cli/factory.js';
+import type { GlobalOptions, IOStreams } from '../../src/ops/factory.js';
 
 function fakeFactory(opts: { tty: boolean; yes?: boolean; typed?: string | null }) {
   const stdin = new PassThrough();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tracedSingleAchievement, tracedSingleProduct } from '../../src/audit/tracked.js';
 import type { ApiClient } from '../../src/client/types.js';
-import type { Factory } from '../../src/cli/factory.js';
+import type { Factory } from '../../src/ops/factory.js';
 import { NetworkError } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { Output } from '../../src/output/types.js';

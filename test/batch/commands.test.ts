@@ -7,12 +7,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/log.js';
 import { addBatchOptions, parseBatchFlags, rejectBatchFlags, runAchievementBatch, runProductBatch } from '../../src/batch/commands.js';
 import type { ApiClient } from '../../src/client/types.js';
-import type { Factory, GlobalOptions } from '../../src/cli/factory.js';
+import type { Factory, GlobalOptions } from '../../src/ops/factory.js';
 import type { Settings } from '../../src/config/types.js';
 import { ApiError, BatchIncompleteError, InterruptedError, UsageError } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { Output } from '../../src/output/types.js';
-import { uidForUsername } from '../../src/spec/ids.js';
+import { uidForUsername } from '../../src/domain/ids.js';
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-batchcmd-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -16,10 +16,10 @@ import {
   parseUserRef,
   redactCanonical,
   resolveGame,
-} from '../../src/cli/args.js';
-import { confirm } from '../../src/cli/prompt.js';
+} from '../../src/ops/args.js';
+import { confirm } from '../../src/runtime/prompt.js';
 import { CancelledError, UsageError } from '../../src/errors.js';
-import { DEMO } from '../../src/spec/demo.js';
+import { DEMO } from '../../src/domain/demo.js';
 
 const UID = DEMO.user.uid;
 

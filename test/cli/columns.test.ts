@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { isStarted } from '../../src/cli/commands/achievements/list.js';
 import { fieldView, heldText, PRODUCT_COLUMNS } from '../../src/cli/commands/products/columns.js';
-import type { ProductEntry, UserAchievement } from '../../src/spec/types.js';
+import type { ProductEntry, UserAchievement } from '../../src/domain/types.js';
 
 const entry = (success: unknown, data: unknown, type = 'consumable'): ProductEntry =>
   ({ purchase: { success, data, message: '' }, product: { sku: 'x', name: 'X', type } }) as unknown as ProductEntry;

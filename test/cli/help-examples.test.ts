@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { allCommands, loadTree } from '../../src/cli/completion/tree.js';
-import type { Factory } from '../../src/cli/factory.js';
+import type { Factory } from '../../src/ops/factory.js';
 import { runCli } from '../e2e/harness.js';
 
 /** register() only builds the tree; no action runs here. */

@@ -9,8 +9,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { agiSignature } from '../../src/spec/agi-signing.js';
-import { canonicalString, hmacSha256Hex, signaturesEqual } from '../../src/spec/signing.js';
+import { agiSignature } from '../../src/domain/agi-signing.js';
+import { canonicalString, hmacSha256Hex, signaturesEqual } from '../../src/domain/signing.js';
 
 export interface SeenRequest {
   method: string;

@@ -8,7 +8,7 @@ import { createSigner } from '../../src/client/signer.js';
 import type { AchievementTarget, ApiClient } from '../../src/client/types.js';
 import { ApiError } from '../../src/errors.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { DEMO } from '../../src/spec/demo.js';
+import { DEMO } from '../../src/domain/demo.js';
 
 let root: string;
 let sandbox: RunningSandbox;

@@ -74,7 +74,7 @@ describe('createSigner("none")', () => {
 describe('createSigner("agi")', () => {
   const signer = createSigner('agi');
 
-  // udcli sends no form body; the vectors with one are checked on src/spec/agi-signing.ts itself.
+  // udcli sends no form body; the vectors with one are checked on src/domain/agi-signing.ts itself.
   it.each(AGI_SIGNING_VECTORS.vectors.map((v, i) => [i, v] as const).filter(([, v]) => v.body.length === 0))(
     'reproduces agi vector %i: session and sig appended, the joined string and the sig',
     (_i, v) => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { completionScript } from '../../src/cli/completion/index.js';
 import { allCommands, loadProgram, treeOf, type CompletionTree, type OptionNode } from '../../src/cli/completion/tree.js';
-import type { Factory } from '../../src/cli/factory.js';
+import type { Factory } from '../../src/ops/factory.js';
 import { BIN, runCli } from '../e2e/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfigData, type ConfigData } from '../../src/config/file.js';
 import { activeProfileName, builtInSandboxUrl, resolveSettings } from '../../src/config/resolve.js';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULT_SANDBOX_URL, DEMO } from '../../src/spec/demo.js';
+import { DEFAULT_SANDBOX_URL, DEMO } from '../../src/domain/demo.js';
 
 const KEY_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const KEY_B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';

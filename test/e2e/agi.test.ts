@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uidForUsername } from '../../src/spec/ids.js';
+import { uidForUsername } from '../../src/domain/ids.js';
 import { json, startTestEnv, type CliResult, type TestEnv } from './harness.js';
 import { signedAgiRequest, startLostReplyProxy, type LostReplyProxy } from './lost-reply-proxy.js';
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/spec/demo.js';
+import { DEMO } from '../../src/domain/demo.js';
 import { BIN, json, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { DEMO_FACTS, DEMO_USER_COUNT } from '../../src/sandbox/seed/demo-data.js';
-import { uidForUsername } from '../../src/spec/ids.js';
+import { uidForUsername } from '../../src/domain/ids.js';
 import { BIN, runCli, startTestEnv, type CliResult, type TestEnv } from './harness.js';
 
 const NAMED = DEMO_FACTS.users.map((u) => u.username);

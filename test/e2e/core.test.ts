@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
-import { DEMO } from '../../src/spec/demo.js';
+import { DEMO } from '../../src/domain/demo.js';
 import { BIN, json, runCli, startTestEnv, type CliResult, type TestEnv } from './harness.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/spec/demo.js';
+import { DEMO } from '../../src/domain/demo.js';
 import { json, nowhere, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;

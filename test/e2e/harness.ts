@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { DEMO } from '../../src/spec/demo.js';
+import { DEMO } from '../../src/domain/demo.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/udcli.js', import.meta.url));
 

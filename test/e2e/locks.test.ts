@@ -8,7 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { uidForUsername } from '../../src/spec/ids.js';
+import { uidForUsername } from '../../src/domain/ids.js';
 import { BIN, runCli, startTestEnv, type TestEnv } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-locks-'));

@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/spec/demo.js';
-import { uidForUsername } from '../../src/spec/ids.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
 import { BIN, json, nowhere, runCli, runOnTerminal, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const PLAYER = DEMO.user.uid;

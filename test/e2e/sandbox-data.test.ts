@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agiSignature } from '../../src/spec/agi-signing.js';
-import { uidForUsername } from '../../src/spec/ids.js';
+import { agiSignature } from '../../src/domain/agi-signing.js';
+import { uidForUsername } from '../../src/domain/ids.js';
 import { BIN, json, type TestEnv, startTestEnv } from './harness.js';
 
 const STUDIO_KEY = '5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c';

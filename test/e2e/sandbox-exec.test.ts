@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/spec/demo.js';
+import { DEMO } from '../../src/domain/demo.js';
 import { BIN, runCli, type CliResult } from './harness.js';
 
 let root: string;

@@ -1,6 +1,6 @@
 /** IOStreams over in-memory streams, for running output and main in-process. */
 import { PassThrough, Writable } from 'node:stream';
-import type { IOStreams } from '../../src/cli/factory.js';
+import type { IOStreams } from '../../src/ops/factory.js';
 
 export interface FakeIO {
   io: IOStreams;

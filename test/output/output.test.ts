@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { GlobalOptions } from '../../src/cli/factory.js';
+import type { GlobalOptions } from '../../src/ops/factory.js';
 import { UsageError } from '../../src/errors.js';
 import { csvField, csvLine } from '../../src/output/csv.js';
 import { createOutput } from '../../src/output/output.js';

@@ -1,7 +1,7 @@
 /** The user-achievement state machine over HTTP: increment, cap, Completed once, progress, reset, delete. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uidForUsername } from '../../src/spec/ids.js';
-import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../src/spec/types.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../src/domain/types.js';
 import { formatDateTime } from '../../src/sandbox/time.js';
 import { api, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 

@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChallengeStore } from '../../src/sandbox/http/challenges.js';
-import { agiSignature } from '../../src/spec/agi-signing.js';
-import { DEMO } from '../../src/spec/demo.js';
-import { API_PREFIX, type AchievementUpdate, type ProductEntry } from '../../src/spec/types.js';
+import { agiSignature } from '../../src/domain/agi-signing.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { API_PREFIX, type AchievementUpdate, type ProductEntry } from '../../src/domain/types.js';
 import { AGI_SIGNING_VECTORS } from '../fixtures/agi-signing-vectors.js';
 import { api, call, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
 

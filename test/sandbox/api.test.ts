@@ -1,8 +1,8 @@
 /** Every endpoint over real HTTP, against the demo data. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/spec/demo.js';
-import { uidForUsername } from '../../src/spec/ids.js';
-import type { AchievementDefinition, AchievementUpdate, Friend, ProductEntry, User, UserAchievement } from '../../src/spec/types.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import type { AchievementDefinition, AchievementUpdate, Friend, ProductEntry, User, UserAchievement } from '../../src/domain/types.js';
 import { api, call, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
 const PLAYER = DEMO.user.uid;

@@ -10,7 +10,7 @@ import { parseRateLimit, parseStartOptions } from '../../src/cli/commands/sandbo
 import { isAlive } from '../../src/cli/commands/sandbox/pidfile.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { pidFilePath } from '../../src/sandbox/paths.js';
-import { DEMO } from '../../src/spec/demo.js';
+import { DEMO } from '../../src/domain/demo.js';
 import { UdcliError, UsageError } from '../../src/errors.js';
 import { testFactory, type TestFactory } from './helpers/factory.js';
 import { tempDir } from './helpers/sandbox.js';

@@ -1,9 +1,9 @@
 /** Every change is one transaction: parallel writers never lose an update; a failed take changes nothing. */
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/spec/demo.js';
-import { uidForUsername } from '../../src/spec/ids.js';
-import { API_PREFIX, type AchievementDefinition, type Envelope, type ProductEntry, type UserAchievement } from '../../src/spec/types.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { API_PREFIX, type AchievementDefinition, type Envelope, type ProductEntry, type UserAchievement } from '../../src/domain/types.js';
 import { api, queryString, sign, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
 let sb: TestSandbox;

@@ -8,9 +8,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { LATEST_SCHEMA_VERSION } from '../../src/sandbox/migrations/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { DEMO } from '../../src/spec/demo.js';
-import { uidForUsername } from '../../src/spec/ids.js';
-import { API_PREFIX, type ProductEntry, type UserAchievement } from '../../src/spec/types.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { API_PREFIX, type ProductEntry, type UserAchievement } from '../../src/domain/types.js';
 import { api, call, sign, tempDir } from './helpers/sandbox.js';
 
 const REGISTER_TS = fileURLToPath(new URL('./helpers/register-ts.mjs', import.meta.url));

@@ -1,7 +1,7 @@
 /** Every row of the contract's error table, and junk input: always a 4xx envelope, never a crash. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/spec/demo.js';
-import { API_PREFIX } from '../../src/spec/types.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { API_PREFIX } from '../../src/domain/types.js';
 import { api, call, exactRequest, rawRequest, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
 const PLAYER = DEMO.user.uid;

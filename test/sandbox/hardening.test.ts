@@ -13,8 +13,8 @@ import { buildApp, type BuildAppOptions } from '../../src/sandbox/app.js';
 import { openDatabase, type SandboxDatabase } from '../../src/sandbox/database.js';
 import { seedDemo } from '../../src/sandbox/seed/demo.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { DEMO } from '../../src/spec/demo.js';
-import { API_PREFIX } from '../../src/spec/types.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { API_PREFIX } from '../../src/domain/types.js';
 import { tempDir } from './helpers/sandbox.js';
 
 interface Running {

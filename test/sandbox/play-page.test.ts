@@ -15,9 +15,9 @@ import { register } from '../../src/cli/commands/sandbox/index.js';
 import { UdcliError, UsageError } from '../../src/errors.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { DEMO } from '../../src/spec/demo.js';
-import { uidForUsername } from '../../src/spec/ids.js';
-import { API_PREFIX } from '../../src/spec/types.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { API_PREFIX } from '../../src/domain/types.js';
 import { testFactory, type TestFactory } from './helpers/factory.js';
 
 const CHROMIUM = '/usr/bin/chromium';

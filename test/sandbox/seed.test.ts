@@ -6,9 +6,9 @@ import { openDatabase } from '../../src/sandbox/database.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../src/sandbox/paths.js';
 import { DEMO_FACTS, seedDemo } from '../../src/sandbox/seed/demo.js';
 import { seedGenerated } from '../../src/sandbox/seed/generated.js';
-import { DEMO } from '../../src/spec/demo.js';
-import { uidForUsername } from '../../src/spec/ids.js';
-import type { Friend } from '../../src/spec/types.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import type { Friend } from '../../src/domain/types.js';
 
 describe('demo seed', () => {
   it('matches the published demo facts: users, keys, games, achievements, products', () => {

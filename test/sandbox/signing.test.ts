@@ -3,9 +3,9 @@
  * and which games accept it (1001 both schemes, 1002 agi only). agi itself: agi-signing.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/spec/demo.js';
-import { uidForUsername } from '../../src/spec/ids.js';
-import { API_PREFIX, type AchievementUpdate, type ProductEntry } from '../../src/spec/types.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { API_PREFIX, type AchievementUpdate, type ProductEntry } from '../../src/domain/types.js';
 import { SIGNING_VECTORS, type SigningVector } from '../fixtures/signing-vectors.js';
 import { api, call, queryString, sign, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 

@@ -1,8 +1,8 @@
 /** The site login, the token generator (spec 4.2) and authenticate (spec 4.1). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/spec/demo.js';
-import { uidForUsername } from '../../src/spec/ids.js';
-import type { AuthenticatedUser, TokenRecord } from '../../src/spec/types.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import type { AuthenticatedUser, TokenRecord } from '../../src/domain/types.js';
 import { api, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
 async function login(sb: TestSandbox, username: string): Promise<{ status: number; cookie: string; body: Record<string, unknown> }> {

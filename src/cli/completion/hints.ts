@@ -7,10 +7,10 @@
  */
 import { FILTERS, ORDERS, SORTS } from '../commands/achievements/list.js';
 import type { SeedMode } from '../commands/sandbox/options.js';
-import { HTTP_METHODS } from '../args.js';
+import { HTTP_METHODS } from '../../ops/args.js';
 import { OUTPUT_FORMATS } from '../global-options.js';
 import { PROFILE_KEYS, SIGNING_SCHEMES } from '../../config/keys.js';
-import type { ParentType } from '../../spec/types.js';
+import type { ParentType } from '../../domain/types.js';
 import type { ValueSource } from './tree.js';
 
 export interface ValueHint {

@@ -7,7 +7,7 @@
 import { Help, type Argument, type Command, type Option } from 'commander';
 import { buildProgram } from '../program.js';
 import type { CommandEntry } from '../commands.js';
-import type { Factory } from '../factory.js';
+import type { Factory } from '../../ops/factory.js';
 import { VALUE_HINTS, type ValueHint } from './hints.js';
 
 /** Where the values of an option or argument come from. */

@@ -5,7 +5,7 @@
  * are left out; dates a file does not carry (progress, friendships, sales) are not exported.
  */
 import { stringify } from 'yaml';
-import { uidForUsername } from '../../spec/ids.js';
+import { uidForUsername } from '../../domain/ids.js';
 import type { SandboxDatabase } from '../database.js';
 import { dataRepository } from '../repositories/data.js';
 import { formatDateTime } from '../time.js';

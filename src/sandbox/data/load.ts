@@ -5,7 +5,7 @@
  * file does not carry (progress, friendships) are stamped at load time; friendships in file order,
  * so the friends list keeps the order of the file.
  */
-import { normalizeApiKey, uidForUsername } from '../../spec/ids.js';
+import { normalizeApiKey, uidForUsername } from '../../domain/ids.js';
 import type { SandboxDatabase } from '../database.js';
 import { holdingItem, splitPack } from '../domain/products.js';
 import { dataRepository } from '../repositories/data.js';

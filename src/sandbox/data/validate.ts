@@ -4,7 +4,7 @@
  * plays, progress, holdings), target above start, secrets where hmac needs them. A file is
  * self-contained: it names only what it defines. The first problem found is reported.
  */
-import { normalizeApiKey, uidForUsername } from '../../spec/ids.js';
+import { normalizeApiKey, uidForUsername } from '../../domain/ids.js';
 import { splitPack } from '../domain/products.js';
 import type { DataFile, DataGame } from './model.js';
 

@@ -5,7 +5,7 @@
  * follows within milliseconds, and a restarted sandbox simply hands out a fresh one.
  */
 import { randomBytes } from 'node:crypto';
-import type { AgiChallenge } from '../../spec/agi-signing.js';
+import type { AgiChallenge } from '../../domain/agi-signing.js';
 
 export const CHALLENGE_TTL_MS = 300_000;
 /** Open challenges kept at most: a flood of unsigned requests evicts the oldest, never grows memory. */

@@ -3,7 +3,7 @@
  * be signed, how its parameters are checked (schemas.ts) and the handler. The pipeline
  * (pipeline.ts) runs these steps in one fixed order for every request.
  */
-import type { ParentType } from '../../spec/types.js';
+import type { ParentType } from '../../domain/types.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
 import type { Query } from './query.js';

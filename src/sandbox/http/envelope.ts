@@ -1,5 +1,5 @@
 /** The reply envelope `{version, code, message, payload}` (spec 2.1), as JSON or XML. */
-import { ENVELOPE_VERSION, type Envelope } from '../../spec/types.js';
+import { ENVELOPE_VERSION, type Envelope } from '../../domain/types.js';
 
 export type Format = 'json' | 'xml';
 

@@ -2,8 +2,8 @@
  * The errors a request can end in, one per row of the contract's error table. Thrown anywhere
  * in the pipeline; the app turns them into the envelope (HTTP status = code, payload null).
  */
-import type { AgiChallenge } from '../../spec/agi-signing.js';
-import { TIMESTAMP_WINDOW_SECONDS } from '../../spec/signing.js';
+import type { AgiChallenge } from '../../domain/agi-signing.js';
+import { TIMESTAMP_WINDOW_SECONDS } from '../../domain/signing.js';
 
 export class ApiFailure extends Error {
   constructor(

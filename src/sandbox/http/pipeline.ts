@@ -7,8 +7,8 @@
  * app's error handler (500 `internal error`, no details to the client).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { normalizeApiKey } from '../../spec/ids.js';
-import { API_PREFIX } from '../../spec/types.js';
+import { normalizeApiKey } from '../../domain/ids.js';
+import { API_PREFIX } from '../../domain/types.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
 import { toUnixSeconds, type Clock } from '../time.js';

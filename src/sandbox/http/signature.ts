@@ -4,7 +4,7 @@
  * `sig`/`session` is checked as agi, one carrying `signature` as hmac, and one carrying neither
  * gets the agi challenge (or, on an hmac-only game, a 403 saying what to send).
  */
-import { AGI_SESSION_PARAM, AGI_SIG_PARAM, agiSignature } from '../../spec/agi-signing.js';
+import { AGI_SESSION_PARAM, AGI_SIG_PARAM, agiSignature } from '../../domain/agi-signing.js';
 import {
   canonicalString,
   hmacSha256Hex,
@@ -12,7 +12,7 @@ import {
   signaturesEqual,
   TIMESTAMP_PARAM,
   TIMESTAMP_WINDOW_SECONDS,
-} from '../../spec/signing.js';
+} from '../../domain/signing.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { ChallengeStore } from './challenges.js';
 import type { SignatureRule } from './endpoint.js';

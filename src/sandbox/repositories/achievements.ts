@@ -1,6 +1,6 @@
 /** Achievement definitions and users' progress on them. */
 import type { Database, Statement } from 'better-sqlite3';
-import type { ParentType } from '../../spec/types.js';
+import type { ParentType } from '../../domain/types.js';
 import { nextProgress, percentComplete, type Progress, type ProgressChange, type UserAchievementState } from '../domain/achievements.js';
 
 export type DefinitionState = 'Active' | 'Inactive';

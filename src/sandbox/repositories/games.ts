@@ -1,6 +1,6 @@
 /** Games (and websites) and their api keys. */
 import type { Database } from 'better-sqlite3';
-import type { ParentType } from '../../spec/types.js';
+import type { ParentType } from '../../domain/types.js';
 
 /** Which signing scheme a game accepts on signed requests (contract: Signatures). */
 export type GameSigning = 'agi' | 'hmac-sha256-v1' | 'both';

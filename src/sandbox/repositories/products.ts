@@ -3,7 +3,7 @@
  * per item (domain/products.ts): every pack of a consumable shares its base's units.
  */
 import type { Database } from 'better-sqlite3';
-import type { ParentType } from '../../spec/types.js';
+import type { ParentType } from '../../domain/types.js';
 import { afterGrant, holdingItem, productKind, splitPack, type ProductKind } from '../domain/products.js';
 
 export interface ProductRecord {

@@ -1,5 +1,5 @@
 /** 4.7 Game achievements (definitions) and 4.3 User achievements. */
-import type { ParentType } from '../../spec/types.js';
+import type { ParentType } from '../../domain/types.js';
 import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
 import type { DefinitionRecord } from '../repositories/achievements.js';

@@ -17,7 +17,7 @@ import { ApiFailure, shown } from '../http/failure.js';
 import { parseQuery, splitTarget } from '../http/query.js';
 import type { GameRecord } from '../repositories/games.js';
 import type { UserRecord } from '../repositories/users.js';
-import { API_PREFIX } from '../../spec/types.js';
+import { API_PREFIX } from '../../domain/types.js';
 import { issueToken, refuseCrossSite, sessionCookieHeader, sessionUser, startSession, type SiteDeps } from './site.js';
 
 export interface PlayDeps extends SiteDeps {

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TokenRecord } from '../../spec/types.js';
-import { normalizeHex32 } from '../../spec/ids.js';
+import type { TokenRecord } from '../../domain/types.js';
+import { normalizeHex32 } from '../../domain/ids.js';
 import { LOGIN_PATH, SESSION_COOKIE, SESSION_TTL_SECONDS, STATUS_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
 import { ApiFailure, fail, shown } from '../http/failure.js';
 import { parseQuery, splitTarget } from '../http/query.js';

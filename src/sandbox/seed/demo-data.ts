@@ -1,10 +1,10 @@
 /**
  * The demo data set: what `udcli sandbox info`, the docs and the tests can name. Pure data
  * (no database code), so `sandbox info` shows it without loading SQLite.
- * Credentials come from DEMO (src/spec/demo.ts); dates are UTC.
+ * Credentials come from DEMO (src/domain/demo.ts); dates are UTC.
  */
-import { uidForUsername } from '../../spec/ids.js';
-import { DEMO } from '../../spec/demo.js';
+import { uidForUsername } from '../../domain/ids.js';
+import { DEMO } from '../../domain/demo.js';
 import type { GameSigning } from '../repositories/games.js';
 
 export interface DemoGame {

@@ -3,7 +3,7 @@
  * rows on every machine. Meant for an empty database (startSandbox seeds only then); existing
  * games, users and definitions are kept, progress and holdings are set to the demo values.
  */
-import { uidForUsername } from '../../spec/ids.js';
+import { uidForUsername } from '../../domain/ids.js';
 import type { SandboxDatabase } from '../database.js';
 import type { Repositories } from '../repositories/index.js';
 import { utcSeconds } from '../time.js';

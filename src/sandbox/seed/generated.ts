@@ -6,8 +6,8 @@
  * Everything is inserted in one transaction with prepared statements, so 100,000 users and
  * 100,000 friendships take seconds.
  */
-import { DEMO } from '../../spec/demo.js';
-import { uidForUsername } from '../../spec/ids.js';
+import { DEMO } from '../../domain/demo.js';
+import { uidForUsername } from '../../domain/ids.js';
 import type { SandboxDatabase } from '../database.js';
 import { utcSeconds } from '../time.js';
 import { insertDemoGames } from './demo.js';

@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { register } from '../../../src/cli/commands/sandbox/index.js';
 import { processIO } from '../../../src/cli/default-factory.js';
-import type { Factory } from '../../../src/cli/factory.js';
+import type { Factory } from '../../../src/ops/factory.js';
 
 const factory: Factory = {
   io: {

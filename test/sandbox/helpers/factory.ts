@@ -1,6 +1,6 @@
 /** A Factory for command tests: captured output, a given environment, nothing else. */
 import { PassThrough } from 'node:stream';
-import type { Factory, GlobalOptions } from '../../../src/cli/factory.js';
+import type { Factory, GlobalOptions } from '../../../src/ops/factory.js';
 
 export interface TestFactory extends Factory {
   stdout(): string;

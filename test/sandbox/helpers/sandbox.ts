@@ -13,9 +13,9 @@ import { buildApp } from '../../../src/sandbox/app.js';
 import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/database.js';
 import type { ChallengeStore } from '../../../src/sandbox/http/challenges.js';
 import { seedDemo } from '../../../src/sandbox/seed/demo.js';
-import { canonicalString, hmacSha256Hex, rfc3986 } from '../../../src/spec/signing.js';
-import { DEMO } from '../../../src/spec/demo.js';
-import { API_PREFIX, type Envelope } from '../../../src/spec/types.js';
+import { canonicalString, hmacSha256Hex, rfc3986 } from '../../../src/domain/signing.js';
+import { DEMO } from '../../../src/domain/demo.js';
+import { API_PREFIX, type Envelope } from '../../../src/domain/types.js';
 
 export type Params = Array<[string, string]>;
 

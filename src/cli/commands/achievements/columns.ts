@@ -1,6 +1,6 @@
 import type { Column } from '../../../output/types.js';
-import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../../spec/types.js';
-import { cellText } from '../../args.js';
+import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../../domain/types.js';
+import { cellText } from '../../../ops/args.js';
 
 export const DEFINITION_COLUMNS: ReadonlyArray<Column<AchievementDefinition>> = [
   { key: 'id', header: 'ID', cell: (d) => cellText(d.id) },

@@ -1,6 +1,6 @@
-import type { Factory } from '../../factory.js';
-import type { ParentType } from '../../../spec/types.js';
-import { optionalInteger, parseKey, parseParentType, printList, resolveGame } from '../../args.js';
+import type { Factory } from '../../../ops/factory.js';
+import type { ParentType } from '../../../domain/types.js';
+import { optionalInteger, parseKey, parseParentType, printList, resolveGame } from '../../../ops/args.js';
 import { DEFINITION_COLUMNS } from './columns.js';
 import type { DefsOptions } from './index.js';
 

@@ -1,14 +1,14 @@
 import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
-import type { UserAchievement } from '../../../spec/types.js';
-import type { Factory } from '../../factory.js';
-import { confirmMutation } from '../../safety.js';
-import { parseUidBeforeKey, printItem } from '../../args.js';
-import { canAsk, confirmOrRequireYes } from '../../prompt.js';
-import { USER_ACHIEVEMENT_FIELDS, checkReplyFields } from '../../reply-fields.js';
+import type { UserAchievement } from '../../../domain/types.js';
+import type { Factory } from '../../../ops/factory.js';
+import { confirmMutation } from '../../../ops/safety.js';
+import { parseUidBeforeKey, printItem } from '../../../ops/args.js';
+import { canAsk, confirmOrRequireYes } from '../../../runtime/prompt.js';
+import { USER_ACHIEVEMENT_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
 import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
-import { deleteAchievement, readAchievement, resolveAchievementTarget, suggestDeveloperId } from './operations.js';
+import { deleteAchievement, readAchievement, resolveAchievementTarget, suggestDeveloperId } from '../../../ops/achievements.js';
 
 /** What a delete loses, for the question: `1/1 Completed, completed 2024-05-01 10:05:00`. */
 export function lossText(record: UserAchievement): string {

@@ -1,7 +1,7 @@
 /** `udcli achievements defs|list|inc|set|reset|delete`. */
 import type { Command } from 'commander';
 import { addBatchOptions } from '../../../batch/flags.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export interface TargetOptions {
   game?: string;

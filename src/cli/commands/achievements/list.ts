@@ -1,11 +1,11 @@
 import type { AchievementListQuery, ApiClient } from '../../../client/types.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { UsageError } from '../../../errors.js';
-import type { UserAchievement } from '../../../spec/types.js';
-import { optionalInteger, parseChoice, parseKey, parseUid, printList, rejectRawWithAll } from '../../args.js';
+import type { UserAchievement } from '../../../domain/types.js';
+import { optionalInteger, parseChoice, parseKey, parseUid, printList, rejectRawWithAll } from '../../../ops/args.js';
 import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
 import type { ListOptions } from './index.js';
-import { resolveParent } from './operations.js';
+import { resolveParent } from '../../../ops/achievements.js';
 
 export const ORDERS = ['started_date', 'completed_date', 'state', 'parent_id', 'percent_complete', 'name'] as const;
 export const SORTS = ['asc', 'desc'] as const;

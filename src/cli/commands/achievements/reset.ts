@@ -1,12 +1,12 @@
 import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
-import type { Factory } from '../../factory.js';
-import { confirmMutation } from '../../safety.js';
-import { parseUidBeforeKey, printItem } from '../../args.js';
-import { UPDATE_FIELDS, checkReplyFields } from '../../reply-fields.js';
+import type { Factory } from '../../../ops/factory.js';
+import { confirmMutation } from '../../../ops/safety.js';
+import { parseUidBeforeKey, printItem } from '../../../ops/args.js';
+import { UPDATE_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
 import { UPDATE_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
-import { resetAchievement, resolveAchievementTarget, suggestDeveloperId } from './operations.js';
+import { resetAchievement, resolveAchievementTarget, suggestDeveloperId } from '../../../ops/achievements.js';
 
 export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: TargetOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {

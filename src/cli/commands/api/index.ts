@@ -1,6 +1,6 @@
 /** `udcli api <METHOD> <path>`: any request, printing the reply exactly as the server sent it. */
 import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export interface ApiOptions {
   field?: string[];

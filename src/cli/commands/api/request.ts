@@ -1,9 +1,9 @@
 import type { HttpMethod, RequestSpec } from '../../../client/types.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { ApiError } from '../../../errors.js';
-import { HTTP_METHODS, hasParam, parseApiPath, parseChoice, parseFieldPairs, redactCanonical } from '../../args.js';
+import { HTTP_METHODS, hasParam, parseApiPath, parseChoice, parseFieldPairs, redactCanonical } from '../../../ops/args.js';
 import { redact, redactUrl, SECRET_PARAMS } from '../../../redact.js';
-import { confirmMutation } from '../../safety.js';
+import { confirmMutation } from '../../../ops/safety.js';
 import type { ApiOptions } from './index.js';
 
 /** Anything but a GET (after a `method` override) to the service may change data; site requests (login, tokens) do not. */

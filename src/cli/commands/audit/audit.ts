@@ -1,8 +1,8 @@
 import { auditLogPath, readAudit, parseSince, type AuditEntry } from '../../../audit/log.js';
 import { UsageError } from '../../../errors.js';
 import type { Column } from '../../../output/types.js';
-import { normalizeHex32 } from '../../../spec/ids.js';
-import type { Factory } from '../../factory.js';
+import { normalizeHex32 } from '../../../domain/ids.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export interface AuditOptions {
   since?: string;

@@ -1,6 +1,6 @@
 /** `udcli audit`: the changes recorded in the audit log. The handler is loaded only when run. */
 import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import type { AuditOptions } from './audit.js';
 
 export function register(program: Command, factory: Factory): void {

@@ -1,6 +1,6 @@
 /** `udcli auth verify|token`: check a user token, or get a test token from the site. */
 import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export interface TokenOptions {
   as?: string;

@@ -1,9 +1,9 @@
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { MalformedReplyError, NotAuthenticatedError, UsageError } from '../../../errors.js';
 import type { Column } from '../../../output/types.js';
-import { isHex32 } from '../../../spec/ids.js';
-import type { TokenRecord } from '../../../spec/types.js';
-import { cellText, exclusive, isoFromSeconds, parseUserRef, quote, resolveGame } from '../../args.js';
+import { isHex32 } from '../../../domain/ids.js';
+import type { TokenRecord } from '../../../domain/types.js';
+import { cellText, exclusive, isoFromSeconds, parseUserRef, quote, resolveGame } from '../../../ops/args.js';
 import type { TokenOptions } from './index.js';
 
 const COLUMNS: ReadonlyArray<Column<TokenRecord>> = [

@@ -1,8 +1,8 @@
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { NotAuthenticatedError, UsageError } from '../../../errors.js';
 import type { Column } from '../../../output/types.js';
-import type { AuthenticatedUser } from '../../../spec/types.js';
-import { cellText, parseHex32 } from '../../args.js';
+import type { AuthenticatedUser } from '../../../domain/types.js';
+import { cellText, parseHex32 } from '../../../ops/args.js';
 
 const COLUMNS: ReadonlyArray<Column<AuthenticatedUser>> = [
   { key: 'uid', header: 'UID', cell: (u) => cellText(u.uid) },

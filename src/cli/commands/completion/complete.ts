@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { configFilePath } from '../../../config/paths.js';
 import { profileNames } from '../../../config/resolve.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 /** Names a shell can take as one word (profile names are letters, digits, . _ -). */
 const SAFE_NAME = /^[A-Za-z0-9._-]+$/;

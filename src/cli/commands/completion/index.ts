@@ -1,7 +1,7 @@
 /** `udcli completion <bash|zsh|fish>`: prints the shell completion script. */
 import { Argument, type Command } from 'commander';
 import { SHELLS, type Shell } from '../../completion/shells.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export function register(program: Command, factory: Factory): void {
   program

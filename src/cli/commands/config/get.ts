@@ -1,5 +1,5 @@
 import { displayValue, parseProfileKey } from '../../../config/index.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { settingsValues, sourceLabel } from '../profile/show.js';
 
 export async function run(factory: Factory, args: { key: string }): Promise<void> {

@@ -1,6 +1,6 @@
 /** `udcli config get|set|unset|path`: the keys of the active profile (or --profile). */
 import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 const KEYS = 'base_url, site_url, api_key, signing_secret, signing_scheme, verb_override, game_id, type, cookie, production';
 

@@ -1,6 +1,6 @@
 import { displayValue, parseProfileKey, updateConfig, validateValue } from '../../../config/index.js';
 import { UsageError } from '../../../errors.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { targetProfile, warnIfOverridden } from './target.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

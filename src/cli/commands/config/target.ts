@@ -1,6 +1,6 @@
 import { BUILT_IN_PROFILE, ENV_KEYS, FLAG_KEYS, activeProfileName, readConfig, unknownProfile, type ConfigData, type ProfileKey } from '../../../config/index.js';
 import type { Output } from '../../../output/types.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 /** The profile `config set|unset` change: --profile, UDCLI_PROFILE, the current one, or sandbox. */
 export function targetProfile(factory: Factory, data: ConfigData = readConfig(factory.io.env).data): string {

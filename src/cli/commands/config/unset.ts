@@ -1,6 +1,6 @@
 import { BUILT_IN_PROFILE, parseProfileKey, updateConfig } from '../../../config/index.js';
 import { UsageError } from '../../../errors.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { targetProfile } from './target.js';
 
 export async function run(factory: Factory, args: { key: string }): Promise<void> {

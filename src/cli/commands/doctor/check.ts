@@ -5,9 +5,9 @@ import { parseEnvelope } from '../../../client/envelope.js';
 import { ApiError, UdcliError } from '../../../errors.js';
 import type { Column, Output } from '../../../output/types.js';
 import { redact } from '../../../redact.js';
-import { DEMO } from '../../../spec/demo.js';
-import { TIMESTAMP_WINDOW_SECONDS } from '../../../spec/signing.js';
-import type { Factory } from '../../factory.js';
+import { DEMO } from '../../../domain/demo.js';
+import { TIMESTAMP_WINDOW_SECONDS } from '../../../domain/signing.js';
+import type { Factory } from '../../../ops/factory.js';
 import { sourceLabel } from '../profile/show.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';

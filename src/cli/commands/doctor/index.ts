@@ -1,6 +1,6 @@
 /** `udcli doctor`: checks config, reachability, api key, signing and clock. */
 import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export function register(program: Command, factory: Factory): void {
   program

@@ -1,6 +1,6 @@
 /** `udcli friends <uid>`: a user's friends, one page or all of them. */
 import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export interface FriendsOptions {
   limit?: string;

@@ -1,6 +1,6 @@
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { UsageError } from '../../../errors.js';
-import { exclusive, optionalInteger, parseUid, printList, rejectRawWithAll } from '../../args.js';
+import { exclusive, optionalInteger, parseUid, printList, rejectRawWithAll } from '../../../ops/args.js';
 import { FRIEND_COLUMNS } from '../user/columns.js';
 import type { FriendsOptions } from './index.js';
 

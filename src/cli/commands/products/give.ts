@@ -1,12 +1,12 @@
 import { tracedSingleProduct } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
-import type { Factory } from '../../factory.js';
-import { confirmMutation } from '../../safety.js';
-import { parseInteger, parseUidBeforeKey, printItem } from '../../args.js';
-import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../reply-fields.js';
+import type { Factory } from '../../../ops/factory.js';
+import { confirmMutation } from '../../../ops/safety.js';
+import { parseInteger, parseUidBeforeKey, printItem } from '../../../ops/args.js';
+import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
 import { PRODUCT_COLUMNS, fieldView } from './columns.js';
 import type { GiveOptions } from './index.js';
-import { giveProduct, resolveProductTarget, suggestSku } from './operations.js';
+import { giveProduct, resolveProductTarget, suggestSku } from '../../../ops/products.js';
 
 export async function run(factory: Factory, args: { uid: string; sku: string }, opts: GiveOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {

@@ -1,7 +1,7 @@
 /** `udcli products list|give|take`. */
 import type { Command } from 'commander';
 import { addBatchOptions } from '../../../batch/flags.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export interface ProductOptions {
   game?: string;

@@ -1,6 +1,6 @@
-import type { Factory } from '../../factory.js';
-import type { ParentType } from '../../../spec/types.js';
-import { parseKey, parseParentType, parseUid, printList, resolveGame } from '../../args.js';
+import type { Factory } from '../../../ops/factory.js';
+import type { ParentType } from '../../../domain/types.js';
+import { parseKey, parseParentType, parseUid, printList, resolveGame } from '../../../ops/args.js';
 import { PRODUCT_COLUMNS, forFields } from './columns.js';
 import type { ListOptions } from './index.js';
 

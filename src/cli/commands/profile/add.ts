@@ -2,7 +2,7 @@ import { BUILT_IN_PROFILE, builtInSandboxProfile, updateConfig, validateProfileN
 import type { ProfileKey } from '../../../config/index.js';
 import type { StoredProfile } from '../../../config/types.js';
 import { UsageError } from '../../../errors.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import type { AddOptions } from './index.js';
 
 /** Flag per key, for error messages that name what the user typed. */

@@ -1,6 +1,6 @@
 /** `udcli profile add|list|use|show|remove`: named sets of connection settings. */
 import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export interface AddOptions {
   baseUrl?: string;

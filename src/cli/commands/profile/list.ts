@@ -1,6 +1,6 @@
 import { activeProfileName, profileLayers, profileNames, readConfig, BUILT_IN_PROFILE } from '../../../config/index.js';
 import type { Column } from '../../../output/types.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export interface ProfileRow {
   name: string;

@@ -1,6 +1,6 @@
 import { BUILT_IN_PROFILE, unknownProfile, updateConfig } from '../../../config/index.js';
 import { UsageError } from '../../../errors.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export async function run(factory: Factory, args: { name: string }): Promise<void> {
   const { name } = args;

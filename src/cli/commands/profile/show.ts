@@ -12,7 +12,7 @@ import {
 } from '../../../config/index.js';
 import type { SettingSource, Settings, StoredProfile } from '../../../config/types.js';
 import type { Column } from '../../../output/types.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 /** What `profile show` prints: every key (secrets redacted) and, for the active profile, its source. */
 export type ProfileView = {

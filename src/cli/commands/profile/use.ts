@@ -1,5 +1,5 @@
 import { BUILT_IN_PROFILE, unknownProfile, updateConfig } from '../../../config/index.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export async function run(factory: Factory, args: { name: string }): Promise<void> {
   const env = factory.io.env;

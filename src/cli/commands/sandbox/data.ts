@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../../errors.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
 

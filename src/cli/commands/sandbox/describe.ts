@@ -1,8 +1,8 @@
 /** What `sandbox info` and `sandbox start` tell the user: URLs and the demo credentials. */
 import { LOGIN_PATH, PLAY_PATH, TOKEN_GENERATOR_PATH } from '../../../sandbox/constants.js';
 import { DEMO_FACTS, DEMO_FRIEND_COUNT } from '../../../sandbox/seed/demo-data.js';
-import { API_PREFIX } from '../../../spec/types.js';
-import { DEMO } from '../../../spec/demo.js';
+import { API_PREFIX } from '../../../domain/types.js';
+import { DEMO } from '../../../domain/demo.js';
 
 export interface SandboxDescription {
   running: boolean;

@@ -10,9 +10,9 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChildExitError, UsageError } from '../../../errors.js';
-import { DEMO } from '../../../spec/demo.js';
+import { DEMO } from '../../../domain/demo.js';
 import { dataDir } from '../../../sandbox/paths.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { parseExecOptions, type RawExecOptions } from './options.js';
 
 /** The signals passed on to the command. */

@@ -7,7 +7,7 @@ import type { ExportOptions, InitOptions, LoadOptions } from './data.js';
 import type { GameOptions } from './game.js';
 import type { SnapshotOptions } from './snapshot.js';
 import type { RawExecOptions, RawSeedOptions, RawStartOptions } from './options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export function register(program: Command, factory: Factory): void {
   const sandbox = program

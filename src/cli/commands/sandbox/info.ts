@@ -1,7 +1,7 @@
 /** `udcli sandbox info [--json]`: URLs, the demo credentials, users, developer_ids and SKUs. */
-import { DEFAULT_SANDBOX_URL } from '../../../spec/demo.js';
+import { DEFAULT_SANDBOX_URL } from '../../../domain/demo.js';
 import { defaultDatabasePath } from '../../../sandbox/paths.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { describeSandbox, describeText } from './describe.js';
 import { wantsJson } from './json.js';
 import { sandboxState } from './pidfile.js';

@@ -1,5 +1,5 @@
 /** `--json` on the verb, or the global `--json`/`-o json` (which the root program may consume first). */
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export function wantsJson(factory: Factory, flag: boolean | undefined): boolean {
   if (flag === true) return true;

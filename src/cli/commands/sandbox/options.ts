@@ -4,9 +4,9 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
-import { parseInteger } from '../../args.js';
+import { parseInteger } from '../../../ops/args.js';
 import { contentUriProblem } from '../../../sandbox/content-uri.js';
-import { DEMO } from '../../../spec/demo.js';
+import { DEMO } from '../../../domain/demo.js';
 
 export type SeedMode = 'demo' | 'none';
 

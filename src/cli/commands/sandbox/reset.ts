@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import { defaultDatabasePath } from '../../../sandbox/paths.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import type { SandboxOrigin } from '../../../sandbox/origin.js';
 import { parseDbPath, seedOrData } from './options.js';
 import { sandboxState } from './pidfile.js';
@@ -45,7 +45,7 @@ export async function resetCommand(factory: Factory, raw: { db?: string; seed?: 
   const what = origin.kind === 'data' ? ` from ${origin.file}` : origin.kind === 'demo' ? ' with the demo data' : ' (empty)';
   if (existsSync(dbPath)) {
     // It wipes every user, record and uploaded content URI: a person at a terminal is asked first.
-    const { confirm } = await import('../../prompt.js');
+    const { confirm } = await import('../../../runtime/prompt.js');
     await confirm(factory.io, `Wipe ${dbPath} (every user, record and content URI in it) and recreate it${what}?`, { yes: factory.globals().yes });
   }
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${dbPath}${suffix}`, { force: true });

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { defaultDatabasePath } from '../../../sandbox/paths.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { wantsJson } from './json.js';
 import { parseSeedOptions, type RawSeedOptions } from './options.js';
 

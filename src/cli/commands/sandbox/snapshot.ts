@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../../../errors.js';
 import { dataDir } from '../../../sandbox/paths.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
-import type { Factory, IOStreams } from '../../factory.js';
+import type { Factory, IOStreams } from '../../../ops/factory.js';
 import { credentialLines } from './describe.js';
 import { parseStartOptions, remoteWarning, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';

@@ -1,7 +1,7 @@
 /** `udcli sandbox status`: is the recorded sandbox running? Not running is an error (exit 1). */
 import { UdcliError } from '../../../errors.js';
 import { pidFilePath } from '../../../sandbox/paths.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { wantsJson } from './json.js';
 import { sandboxState } from './pidfile.js';
 

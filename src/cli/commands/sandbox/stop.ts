@@ -1,7 +1,7 @@
 /** `udcli sandbox stop`: stops the sandbox named by the pid file (SIGTERM, then SIGKILL). */
 import { UdcliError } from '../../../errors.js';
 import { pidFilePath } from '../../../sandbox/paths.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { removePidFile, sandboxState, waitForExit } from './pidfile.js';
 
 export async function stopCommand(factory: Factory): Promise<void> {

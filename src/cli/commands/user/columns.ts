@@ -1,6 +1,6 @@
 import type { Column } from '../../../output/types.js';
-import type { User } from '../../../spec/types.js';
-import { cellText, isoFromSeconds } from '../../args.js';
+import type { User } from '../../../domain/types.js';
+import { cellText, isoFromSeconds } from '../../../ops/args.js';
 
 /** `udcli user`: the profile fields; created_on (Unix seconds) shown as an ISO date. */
 export const USER_COLUMNS: ReadonlyArray<Column<User>> = [

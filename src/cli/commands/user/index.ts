@@ -1,6 +1,6 @@
 /** `udcli user <uid|username>`: one user's profile. */
 import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../../ops/factory.js';
 
 export interface UserOptions {
   username?: boolean;

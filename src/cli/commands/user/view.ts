@@ -1,5 +1,5 @@
-import type { Factory } from '../../factory.js';
-import { parseUserRef, printItem } from '../../args.js';
+import type { Factory } from '../../../ops/factory.js';
+import { parseUserRef, printItem } from '../../../ops/args.js';
 import { USER_COLUMNS } from './columns.js';
 import type { UserOptions } from './index.js';
 

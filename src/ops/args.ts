@@ -5,9 +5,9 @@
  */
 import { UsageError } from '../errors.js';
 import type { Settings } from '../config/types.js';
-import type { QueryParams } from '../spec/signing.js';
-import { normalizeHex32 } from '../spec/ids.js';
-import type { ParentType } from '../spec/types.js';
+import type { QueryParams } from '../domain/signing.js';
+import { normalizeHex32 } from '../domain/ids.js';
+import type { ParentType } from '../domain/types.js';
 import { SECRET_PARAMS, redact } from '../redact.js';
 import type { HttpMethod } from '../client/types.js';
 import type { Column } from '../output/types.js';

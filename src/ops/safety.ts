@@ -5,7 +5,7 @@
  */
 import { CancelledError, UsageError } from '../errors.js';
 import type { Settings } from '../config/types.js';
-import { readLine } from './prompt.js';
+import { readLine } from '../runtime/prompt.js';
 import type { Factory } from './factory.js';
 
 /**

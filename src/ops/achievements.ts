@@ -3,11 +3,11 @@
  * and the batch runner (@FILE in place of <uid>) share them. Arguments are already validated;
  * these only talk to the service and throw its typed errors.
  */
-import type { AchievementTarget, ApiClient, Reply } from '../../../client/types.js';
-import type { Settings } from '../../../config/types.js';
-import type { AchievementUpdate, ParentType, UserAchievement } from '../../../spec/types.js';
-import { parseKey, parseParentType, resolveGame } from '../../args.js';
-import { withSuggestion } from '../../suggest.js';
+import type { AchievementTarget, ApiClient, Reply } from '../client/types.js';
+import type { Settings } from '../config/types.js';
+import type { AchievementUpdate, ParentType, UserAchievement } from '../domain/types.js';
+import { parseKey, parseParentType, resolveGame } from './args.js';
+import { withSuggestion } from './suggest.js';
 
 /** Signed PUT increment=N (N ≥ 1). Not idempotent: the client never retries it once sent. */
 export function incrementAchievement(

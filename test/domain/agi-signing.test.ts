@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AGI_STATIC_SECRET, agiJoined, agiSignature, agiSortedValues, lastPathSegment } from '../../src/spec/agi-signing.js';
+import { AGI_STATIC_SECRET, agiJoined, agiSignature, agiSortedValues, lastPathSegment } from '../../src/domain/agi-signing.js';
 import { AGI_SIGNING_VECTORS, SHARED_AGI_VECTORS_FILE } from '../fixtures/agi-signing-vectors.js';
 
 const { vectors } = AGI_SIGNING_VECTORS;

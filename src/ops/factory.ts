@@ -5,35 +5,10 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../client/types.js';
 import type { Settings } from '../config/types.js';
-import type { Output, OutputFormat } from '../output/types.js';
+import type { Output } from '../output/types.js';
+import type { GlobalOptions, IOStreams } from '../runtime/io.js';
 
-export interface IOStreams {
-  stdin: NodeJS.ReadableStream;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdinIsTTY: boolean;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  env: NodeJS.ProcessEnv;
-  /** Listens for process signals (Ctrl-C and friends) until the returned function is called. */
-  onSignals(signals: readonly NodeJS.Signals[], listener: (signal: NodeJS.Signals) => void): () => void;
-}
-
-export interface GlobalOptions {
-  profile?: string;
-  /** Explicit -o/--output or --json; undefined means table on a terminal, json otherwise. */
-  output?: OutputFormat;
-  raw: boolean;
-  fields?: string[];
-  baseUrl?: string;
-  apiKey?: string;
-  timeoutMs: number;
-  retries: number;
-  verbose: boolean;
-  color: boolean;
-  quiet: boolean;
-  yes: boolean;
-}
+export type { GlobalOptions, IOStreams } from '../runtime/io.js';
 
 export interface Factory {
   readonly io: IOStreams;

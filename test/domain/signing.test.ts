@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canonicalString, hmacSha256Hex, rfc3986, signaturesEqual } from '../../src/spec/signing.js';
-import { isHex32, normalizeApiKey, uidForUsername } from '../../src/spec/ids.js';
-import { DEMO } from '../../src/spec/demo.js';
+import { canonicalString, hmacSha256Hex, rfc3986, signaturesEqual } from '../../src/domain/signing.js';
+import { isHex32, normalizeApiKey, uidForUsername } from '../../src/domain/ids.js';
+import { DEMO } from '../../src/domain/demo.js';
 import { SHARED_VECTORS_FILE, SIGNING_VECTORS } from '../fixtures/signing-vectors.js';
 
 const vectors = SIGNING_VECTORS;

@@ -2,12 +2,12 @@
  * One user's product changes, as functions of (client, uid, ...) so the command handlers and
  * the batch runner (@FILE in place of <uid>) share them. Arguments are already validated.
  */
-import type { ApiClient, ProductTarget, Reply } from '../../../client/types.js';
-import type { Settings } from '../../../config/types.js';
-import { ApiError } from '../../../errors.js';
-import type { ProductEntry } from '../../../spec/types.js';
-import { parseKey, parseParentType, resolveGame } from '../../args.js';
-import { withSuggestion } from '../../suggest.js';
+import type { ApiClient, ProductTarget, Reply } from '../client/types.js';
+import type { Settings } from '../config/types.js';
+import { ApiError } from '../errors.js';
+import type { ProductEntry } from '../domain/types.js';
+import { parseKey, parseParentType, resolveGame } from './args.js';
+import { withSuggestion } from './suggest.js';
 
 /**
  * Adds `qty` units: signed PUT increment=true, or with via 'post' an unsigned POST grant (a
