@@ -156,7 +156,8 @@ export class DefaultFactory implements Factory {
       import('../sandbox/paths.js'),
     ]);
     const dbPath = defaultDatabasePath(this.io.env);
-    this.#embedded = await startSandbox({ port: 0, host: '127.0.0.1', dbPath, seed: 'demo' });
+    // Avatar URLs name the profile's URL, not the throw-away port: they work once a sandbox runs there.
+    this.#embedded = await startSandbox({ port: 0, host: '127.0.0.1', dbPath, seed: 'demo', publicOrigin: new URL(url).origin });
     if (!this.globals().quiet) {
       this.io.stderr.write(`udcli: no sandbox on ${host}:${port}; using an embedded one (data: ${dbPath})\n`);
     }

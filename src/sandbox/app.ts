@@ -42,6 +42,11 @@ export interface BuildAppOptions {
   defaultDbPath?: string;
   /** The agi challenge store; tests hand in one that issues the worked examples' sessions and keys. */
   challenges?: ChallengeStore;
+  /**
+   * The origin of absolute URLs in replies (avatars), e.g. the configured base URL when the sandbox
+   * runs embedded on a throw-away port; default: the origin each request came to.
+   */
+  publicOrigin?: string;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
@@ -131,6 +136,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     clock,
     rateLimiter: rateLimit === undefined ? null : createRateLimiter(rateLimit),
     challenges: options.challenges ?? createChallengeStore(),
+    ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });
   const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };
   registerSiteRoutes(app, siteDeps);

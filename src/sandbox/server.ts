@@ -28,6 +28,8 @@ export interface StartSandboxOptions {
   rateLimitPerSecond?: number;
   /** Where unexpected errors are told; default: a line on stderr. */
   log?: (line: string) => void;
+  /** Absolute URLs in replies use this origin instead of the listening address (see buildApp). */
+  publicOrigin?: string;
 }
 
 export interface RunningSandbox {
@@ -64,6 +66,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
       log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${line}\n`)),
+      ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
     });
     await app.listen({ port: requestedPort, host });
   } catch (error) {

@@ -330,6 +330,8 @@ describe('the embedded sandbox', () => {
     const r = await runCli(['user', DEMO.user.username], e);
     expect(r.code, r.stderr).toBe(0);
     expect(json<{ uid: string; username: string }>(r)).toMatchObject({ uid: DEMO.user.uid, username: DEMO.user.username });
+    // Its URLs name the profile's sandbox URL, not the embedded one's throw-away port.
+    expect(json<{ avatar: string }>(r).avatar).toBe(`http://127.0.0.1:${port}/avatars/${DEMO.user.uid}.svg?size=96`);
     expect(r.stderr).toBe(
       `udcli: no sandbox on 127.0.0.1:${port}; using an embedded one (data: ${join(e.UDCLI_DATA_DIR, 'sandbox.db')})\n`,
     );

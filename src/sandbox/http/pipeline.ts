@@ -25,6 +25,8 @@ export interface PipelineDeps {
   clock: Clock;
   rateLimiter: RateLimiter | null;
   challenges: ChallengeStore;
+  /** The origin absolute URLs in replies use (avatars); default: where each request came to. */
+  publicOrigin?: string;
 }
 
 /** Methods routed to the pipeline; others known to Node get 405 from the not-found handler. */
@@ -132,7 +134,7 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
       checkOwnGame(prepared.parent, apiKey);
       const body = formBody(request.body);
       verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, query, body }, { nowMs, challenges: deps.challenges });
-      const result = prepared.run({ repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: originOf(request) });
+      const result = prepared.run({ repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) });
       return sendEnvelope(reply, format, 200, result.message, result.payload);
     } catch (error) {
       if (error instanceof ApiFailure) return sendFailure(reply, format, error);
