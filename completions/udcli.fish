@@ -533,7 +533,7 @@ complete -c udcli -n '__udcli_in "udcli achievements delete"' -l retry-unknown -
 complete -c udcli -n '__udcli_argument "udcli achievements help" 0' -a 'defs list inc set reset delete'
 
 # udcli products
-complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'list' -d 'List the products a user holds'
+complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'list' -d 'List the products of the game, with what the user holds of each (HELD)'
 complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'give' -d 'Give units of a product (signed PUT increment, or POST with --post)'
 complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'take' -d 'Take units of a product away (signed PUT decrement; exit 1 if the user holds fewer)'
 complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'help' -d 'show help for a command'

@@ -59,6 +59,31 @@ export function parseUidBeforeKey(uidArg: string, keyArg: string, keyName: strin
   return parseUid(uidArg);
 }
 
+/** A user as a command names it: a uid, or a username looked up once (src/ops/users.ts). */
+export type UserArg = { uid: string } | { username: string };
+
+/** How a message names the user: the uid, or the username as typed. */
+export const userLabel = (user: UserArg): string => ('uid' in user ? user.uid : user.username);
+
+/**
+ * A user argument: 32 hex digits is a uid; a name (no spaces, slashes, ? or #, not only hex
+ * digits) a username; anything else the "invalid uid" error of parseUid.
+ */
+export function parseUserArg(value: string | undefined, name = 'uid', command?: string): UserArg {
+  const uid = value === undefined ? null : normalizeHex32(value.trim());
+  if (uid) return { uid };
+  if (value !== undefined && value !== '' && !value.startsWith('@') && /^[^\s/?#]+$/.test(value) && !/^[0-9a-f]+$/i.test(value) && !hasControlChars(value)) {
+    return { username: value };
+  }
+  return { uid: parseUid(value, name, command) };
+}
+
+/** parseUserArg for `<user> <key>` commands, saying when the two look swapped (see parseUidBeforeKey). */
+export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: string, command?: string): UserArg {
+  if (normalizeHex32(userArg.trim()) === null && normalizeHex32(keyArg.trim()) !== null) parseUidBeforeKey(userArg, keyArg, keyName, command);
+  return parseUserArg(userArg, 'uid', command);
+}
+
 /** A 32-hex-digit id such as user_id or auth_token, without the username hint. */
 export function parseHex32(value: string | undefined, name: string): string {
   if (value === undefined || value === '') throw new UsageError(`missing ${name}: expected 32 hex digits`);

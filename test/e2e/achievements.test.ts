@@ -240,7 +240,7 @@ describe('achievements errors', () => {
     [['set', UID, 'X', 'half'], /invalid progress/],
     [['inc', UID, 'X', '--by', '0'], /invalid --by "0"/],
     [['inc', UID, 'X', '--by', '1.5'], /invalid --by "1.5"/],
-    [['inc', 'xyz', 'X'], /invalid uid "xyz": expected 32 hex digits/],
+    [['inc', 'abc123', 'X'], /invalid uid "abc123": expected 32 hex digits/], // short hex: neither a uid nor a name
     [['list', UID, '--order', 'score'], /invalid --order "score"/],
     [['list', UID, '--sort', 'up'], /invalid --sort/],
     [['list', UID, '--filter', 'colour', '--match', 'x'], /invalid --filter/],

@@ -85,11 +85,13 @@ describe('udcli friends', () => {
     expect(r.stderr).not.toMatch(/^→ /m); // no request line in the --verbose trace
   });
 
-  it('a username in place of a uid: exit 2 with a hint to look it up', async () => {
-    const r = await udcli(['friends', DEMO.user.username]);
+  it('a username in place of a uid is looked up (issue 12); input that is neither is exit 2', async () => {
+    const byName = await udcli(['friends', DEMO.user.username, '--limit', '3', '--json']);
+    expect(byName.code, byName.stderr).toBe(0);
+    expect(json(byName)).toEqual(json(await udcli(['friends', UID, '--limit', '3', '--json'])));
+    const r = await udcli(['friends', 'deadbeef']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('invalid uid "demo_player": expected 32 hex digits');
-    expect(r.stderr).toContain('udcli user demo_player');
+    expect(r.stderr).toContain('invalid uid "deadbeef": expected 32 hex digits');
   });
 
   it('a wrong api key: exit 3', async () => {

@@ -109,7 +109,7 @@ describe('udcli products', () => {
     [['give', UID, 'SKU', '--qty', '0'], /invalid --qty "0"/],
     [['give', UID, 'SKU', '--qty', '1.5'], /invalid --qty "1.5"/],
     [['take', UID, 'SKU', '--qty', '-2'], /--qty/],
-    [['give', 'demo_player', 'SKU'], /invalid uid "demo_player"/],
+    [['give', 'not a name', 'SKU'], /invalid uid "not a name"/],
     [['list', UID, '--type', 'shop'], /expected Game or Website/],
   ])('usage error (exit 2, nothing sent): %j', async (args, message) => {
     const r = await udcli(['products', ...args, '--verbose'], { env: await nowhere() });

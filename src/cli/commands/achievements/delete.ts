@@ -3,7 +3,8 @@ import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/fl
 import type { UserAchievement } from '../../../domain/types.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
-import { parseUidBeforeKey, printItem } from '../../../ops/args.js';
+import { parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
+import { resolveUid } from '../../../ops/users.js';
 import { canAsk, confirmOrRequireYes } from '../../../runtime/prompt.js';
 import { USER_ACHIEVEMENT_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
 import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
@@ -23,15 +24,16 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUidBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements delete');
+  const user = parseUserBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements delete');
   const printable = checkReplyFields(factory, USER_ACHIEVEMENT_COLUMNS, USER_ACHIEVEMENT_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
   const { yes } = factory.globals();
-  const what = `delete achievement ${target.developerId} of user ${uid}`;
+  const what = `delete achievement ${target.developerId} of user ${userLabel(user)}`;
   // Where udcli cannot ask, it needs --yes before it sends anything, even the read below.
   if (!yes && !canAsk(factory.io)) await confirmOrRequireYes(factory.io, '', { yes, what });
   const client = await factory.client();
+  const uid = await resolveUid(client, user);
   const out = await factory.output();
   // Only a record that exists is worth asking about; without one the DELETE answers 404.
   const record = yes ? null : await readAchievement(client, uid, target);

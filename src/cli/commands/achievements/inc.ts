@@ -2,7 +2,8 @@ import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
-import { parseInteger, parseUidBeforeKey, printItem } from '../../../ops/args.js';
+import { parseInteger, parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
+import { resolveUid } from '../../../ops/users.js';
 import { UPDATE_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
 import { UPDATE_COLUMNS } from './columns.js';
 import type { IncOptions } from './index.js';
@@ -15,13 +16,14 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUidBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements inc');
+  const user = parseUserBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements inc');
   const by = parseInteger(opts.by ?? '1', '--by', { min: 1 });
   const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
-  await confirmMutation(factory, settings, `increment ${target.developerId} of user ${uid} by ${by}`);
+  await confirmMutation(factory, settings, `increment ${target.developerId} of user ${userLabel(user)} by ${by}`);
   const client = await factory.client();
+  const uid = await resolveUid(client, user);
   const out = await factory.output();
   const reply = await out.spin(`Incrementing ${target.developerId}`, () =>
     tracedSingleAchievement(factory, settings, client, uid, target, { action: 'inc', by }, () => incrementAchievement(client, uid, target, by)),

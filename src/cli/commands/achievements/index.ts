@@ -61,7 +61,7 @@ export function register(program: Command, factory: Factory): void {
     ach
       .command('list')
       .description("List a user's achievement progress")
-      .argument('<uid>', 'the user (32 hex digits)'),
+      .argument('<user>', 'a uid (32 hex digits) or a username'),
   )
     .option('--developer-id <key>', 'only this achievement')
     .option('--limit <n>', 'at most this many, 1 to 1000 (server default 100)')
@@ -85,7 +85,7 @@ export function register(program: Command, factory: Factory): void {
     ach
       .command('inc')
       .description('Add to a user\'s progress (signed PUT increment)')
-      .argument('<uid>', 'the user (32 hex digits)')
+      .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<developer_id>', 'the achievement'),
   )
     .option('--by <n>', 'amount to add, an integer ≥ 1', '1')
@@ -99,7 +99,7 @@ export function register(program: Command, factory: Factory): void {
     ach
       .command('set')
       .description("Set a user's total progress: 0..1 or a percentage (signed PUT progress)")
-      .argument('<uid>', 'the user (32 hex digits)')
+      .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<developer_id>', 'the achievement')
       .argument('<progress>', 'a fraction from 0 to 1 (0.5) or a percentage (75%)'),
   )
@@ -113,7 +113,7 @@ export function register(program: Command, factory: Factory): void {
     ach
       .command('reset')
       .description("Reset a user's progress to the start value (signed PUT reset=1)")
-      .argument('<uid>', 'the user (32 hex digits)')
+      .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<developer_id>', 'the achievement'),
   )
     .addHelpText('after', `\nExample:\n  $ udcli achievements reset ${UID} FIRST_WIN`)
@@ -126,7 +126,7 @@ export function register(program: Command, factory: Factory): void {
     ach
       .command('delete')
       .description("Delete a user's record of an achievement (asks first on a terminal; needs --yes where it cannot ask)")
-      .argument('<uid>', 'the user (32 hex digits)')
+      .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<developer_id>', 'the achievement'),
   )
     .addHelpText('after', `\nExample:\n  $ udcli achievements delete ${UID} FIRST_WIN --yes`)

@@ -2,7 +2,8 @@ import type { AchievementListQuery, ApiClient } from '../../../client/types.js';
 import type { Factory } from '../../../ops/factory.js';
 import { UsageError } from '../../../errors.js';
 import type { UserAchievement } from '../../../domain/types.js';
-import { optionalInteger, parseChoice, parseKey, parseUid, printList, rejectRawWithAll } from '../../../ops/args.js';
+import { optionalInteger, parseChoice, parseKey, parseUserArg, printList, rejectRawWithAll } from '../../../ops/args.js';
+import { resolveUid } from '../../../ops/users.js';
 import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
 import type { ListOptions } from './index.js';
 import { resolveParent } from '../../../ops/achievements.js';
@@ -14,7 +15,7 @@ export const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_i
 export const ACHIEVEMENTS_MAX_LIMIT = 1000;
 
 export async function run(factory: Factory, args: { uid: string }, opts: ListOptions): Promise<void> {
-  const uid = parseUid(args.uid, 'uid', 'achievements list');
+  const user = parseUserArg(args.uid, 'uid', 'achievements list');
   const developerId = opts.developerId === undefined ? undefined : parseKey(opts.developerId, 'developer_id');
   const limit = optionalInteger(opts.limit, '--limit', { min: 1, max: ACHIEVEMENTS_MAX_LIMIT });
   const offset = optionalInteger(opts.offset, '--offset', { min: 0 });
@@ -50,6 +51,7 @@ export async function run(factory: Factory, args: { uid: string }, opts: ListOpt
   if (opts.match !== undefined) query.match = opts.match;
 
   const client = await factory.client();
+  const uid = await resolveUid(client, user);
   const out = await factory.output();
   if (opts.all) {
     const all = allUserAchievements(client, uid, query);

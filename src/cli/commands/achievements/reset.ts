@@ -2,7 +2,8 @@ import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
-import { parseUidBeforeKey, printItem } from '../../../ops/args.js';
+import { parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
+import { resolveUid } from '../../../ops/users.js';
 import { UPDATE_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
 import { UPDATE_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
@@ -15,12 +16,13 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUidBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements reset');
+  const user = parseUserBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements reset');
   const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
-  await confirmMutation(factory, settings, `reset ${target.developerId} of user ${uid}`);
+  await confirmMutation(factory, settings, `reset ${target.developerId} of user ${userLabel(user)}`);
   const client = await factory.client();
+  const uid = await resolveUid(client, user);
   const out = await factory.output();
   const reply = await out.spin(`Resetting ${target.developerId}`, () =>
     tracedSingleAchievement(factory, settings, client, uid, target, { action: 'reset' }, () => resetAchievement(client, uid, target)),

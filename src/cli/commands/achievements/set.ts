@@ -2,7 +2,8 @@ import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
-import { parseProgress, parseUidBeforeKey, printItem } from '../../../ops/args.js';
+import { parseProgress, parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
+import { resolveUid } from '../../../ops/users.js';
 import { UPDATE_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
 import { UPDATE_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
@@ -19,13 +20,14 @@ export async function run(
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUidBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements set');
+  const user = parseUserBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements set');
   const progress = parseProgress(args.progress);
   const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
-  await confirmMutation(factory, settings, `set ${target.developerId} of user ${uid} to ${args.progress.trim()}`);
+  await confirmMutation(factory, settings, `set ${target.developerId} of user ${userLabel(user)} to ${args.progress.trim()}`);
   const client = await factory.client();
+  const uid = await resolveUid(client, user);
   const out = await factory.output();
   const reply = await out.spin(`Setting ${target.developerId}`, () =>
     tracedSingleAchievement(factory, settings, client, uid, target, { action: 'set', progress, progressText: args.progress.trim() }, () =>

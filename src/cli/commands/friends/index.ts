@@ -13,7 +13,7 @@ export function register(program: Command, factory: Factory): void {
   program
     .command('friends')
     .description("List a user's friends")
-    .argument('<uid>', 'the user (32 hex digits)')
+    .argument('<user>', 'a uid (32 hex digits) or a username')
     .option('--limit <n>', 'friends per page, 1 to 500 (server default 500)')
     .option('--offset <n>', 'skip this many friends first')
     .option('--page <n>', 'page number, starting at 1 (instead of --offset)')

@@ -1,6 +1,7 @@
 import type { Factory } from '../../../ops/factory.js';
 import { UsageError } from '../../../errors.js';
-import { exclusive, optionalInteger, parseUid, printList, rejectRawWithAll } from '../../../ops/args.js';
+import { exclusive, optionalInteger, parseUserArg, printList, rejectRawWithAll } from '../../../ops/args.js';
+import { resolveUid } from '../../../ops/users.js';
 import { FRIEND_COLUMNS } from '../user/columns.js';
 import type { FriendsOptions } from './index.js';
 
@@ -8,7 +9,7 @@ import type { FriendsOptions } from './index.js';
 export const FRIENDS_MAX_LIMIT = 500;
 
 export async function run(factory: Factory, args: { uid: string }, opts: FriendsOptions): Promise<void> {
-  const uid = parseUid(args.uid, 'uid', 'friends');
+  const user = parseUserArg(args.uid, 'uid', 'friends');
   exclusive(opts as Record<string, unknown>, 'offset', 'page');
   const limit = optionalInteger(opts.limit, '--limit', { min: 1, max: FRIENDS_MAX_LIMIT });
   const offset = optionalInteger(opts.offset, '--offset', { min: 0 });
@@ -19,6 +20,7 @@ export async function run(factory: Factory, args: { uid: string }, opts: Friends
   rejectRawWithAll(factory, opts.all);
 
   const client = await factory.client();
+  const uid = await resolveUid(client, user);
   const out = await factory.output();
   if (opts.all) {
     await out.list(client.iterateFriends(uid, FRIENDS_MAX_LIMIT), FRIEND_COLUMNS);

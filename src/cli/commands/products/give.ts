@@ -2,7 +2,8 @@ import { tracedSingleProduct } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
-import { parseInteger, parseUidBeforeKey, printItem } from '../../../ops/args.js';
+import { parseInteger, parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
+import { resolveUid } from '../../../ops/users.js';
 import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
 import { PRODUCT_COLUMNS, fieldView } from './columns.js';
 import type { GiveOptions } from './index.js';
@@ -15,13 +16,14 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
     return;
   }
   rejectBatchFlags(opts);
-  const uid = parseUidBeforeKey(args.uid, args.sku, 'sku', 'products give');
+  const user = parseUserBeforeKey(args.uid, args.sku, 'sku', 'products give');
   const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
   const printable = checkReplyFields(factory, PRODUCT_COLUMNS, PRODUCT_ENTRY_FIELDS);
   const settings = await factory.settings();
   const target = resolveProductTarget(settings, opts, args.sku);
-  await confirmMutation(factory, settings, `give ${qty} × ${target.sku} to user ${uid}`);
+  await confirmMutation(factory, settings, `give ${qty} × ${target.sku} to user ${userLabel(user)}`);
   const client = await factory.client();
+  const uid = await resolveUid(client, user);
   const out = await factory.output();
   const post = opts.post === true;
   const reply = await out.spin(`Giving ${qty} × ${target.sku}`, () =>

@@ -35,7 +35,7 @@ export function register(program: Command, factory: Factory): void {
     .description('Products (premium content) a user holds; give and take units')
     .addHelpText('after', `\nExample:\n  $ udcli products list ${UID}`);
 
-  parentOptions(products.command('list').description('List the products a user holds').argument('<uid>', 'the user (32 hex digits)'))
+  parentOptions(products.command('list').description('List the products of the game, with what the user holds of each (HELD)').argument('<user>', 'a uid (32 hex digits) or a username'))
     .option('--sku <sku>', 'only this product')
     .addHelpText('after', `\nExamples:\n  $ udcli products list ${UID}\n  $ udcli products list ${UID} --sku GOLD_PACK -o csv`)
     .action(async (uid: string, opts: ListOptions) => {
@@ -47,7 +47,7 @@ export function register(program: Command, factory: Factory): void {
     products
       .command('give')
       .description('Give units of a product (signed PUT increment, or POST with --post)')
-      .argument('<uid>', 'the user (32 hex digits)')
+      .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<sku>', 'the product'),
   )
     .option('--qty <n>', 'units to give, an integer ≥ 1', '1')
@@ -62,7 +62,7 @@ export function register(program: Command, factory: Factory): void {
     products
       .command('take')
       .description('Take units of a product away (signed PUT decrement; exit 1 if the user holds fewer)')
-      .argument('<uid>', 'the user (32 hex digits)')
+      .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<sku>', 'the product'),
   )
     .option('--qty <n>', 'units to take, an integer ≥ 1', '1')
