@@ -156,7 +156,7 @@ class StreamOutput implements Output {
         return;
       case 'csv': {
         const selected = selectColumns(columns, this.#fields, value);
-        void this.#out(csvLine(selected.map((c) => c.key)) + csvLine(selected.map((c) => c.cell(value))));
+        void this.#out(csvLine(selected.map((c) => c.key)) + csvLine(selected.map((c) => csvCell(c, value))));
         return;
       }
     }
@@ -196,7 +196,7 @@ class StreamOutput implements Output {
               selected = selectColumns(columns, this.#fields, row);
               await out.add(csvLine(selected.map((c) => c.key)));
             }
-            await out.add(csvLine(selected.map((c) => c.cell(row))));
+            await out.add(csvLine(selected.map((c) => csvCell(c, row))));
             break;
         }
         count++;
@@ -247,6 +247,18 @@ class StreamOutput implements Output {
 }
 
 /** The Output for this run's streams and global options. */
+/**
+ * A CSV field: the header is the field's raw name, so the field holds the raw value the service
+ * sent (a number stays a number, a date stays in its one form); only a column that is no field
+ * of the row (a computed one, such as HELD) takes its table text.
+ */
+function csvCell<T extends object>(column: Column<T>, row: T): string {
+  const raw = (row as Record<string, unknown>)[column.key];
+  if (raw === null) return '';
+  if (typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+  return column.cell(row);
+}
+
 export async function createOutput(options: OutputOptions): Promise<Output> {
   const { io, globals } = options;
   const format = resolveFormat(globals.output, io.stdoutIsTTY);

@@ -172,6 +172,21 @@ describe('csv', () => {
     expect(f.stdout()).toBe('note,uid\nx,b2\n,a1\n');
   });
 
+  it('holds the raw value of each field; only a computed column takes its table text (issue 15)', async () => {
+    type Row = { developer_id: string; percent_complete: number; created_on: string; completed_date: string | null };
+    const columns = [
+      { key: 'developer_id', header: 'DEVELOPER ID', cell: (r: Row) => r.developer_id },
+      { key: 'percent_complete', header: 'PROGRESS', cell: (r: Row) => `4/10 (${r.percent_complete}%)` },
+      { key: 'created_on', header: 'CREATED', cell: () => '2020-03-14T12:00:00Z' },
+      { key: 'completed_date', header: 'COMPLETED', cell: () => '-' },
+      { key: 'held', header: 'HELD', cell: () => 'yes' },
+    ];
+    const f = fakeIO();
+    const out = await createOutput({ io: f.io, globals: globals({ output: 'csv' }) });
+    await out.list([{ developer_id: 'LEVEL_10', percent_complete: 33.33, created_on: '1584187200', completed_date: null }], columns);
+    expect(f.stdout()).toBe('developer_id,percent_complete,created_on,completed_date,held\nLEVEL_10,33.33,1584187200,,yes\n');
+  });
+
   it('prints the header alone for an empty list and one row for an item', async () => {
     const f = fakeIO();
     const out = await createOutput({ io: f.io, globals: globals({ output: 'csv' }) });
