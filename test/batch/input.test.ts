@@ -82,8 +82,7 @@ describe('readBatchInput', () => {
       ws.end(() => resolve());
     }); // ~33 MB: loaded whole (string + 1M line strings) it would add well over 60 MB of heap
     setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
-    const minorGc = () => gc({ type: 'minor' });
+    const gc = runInNewContext('gc') as () => void;
     gc();
     const base = process.memoryUsage().heapUsed;
     let peak = 0;
