@@ -62,7 +62,7 @@ describe('journal', () => {
     });
     expect(first.summary).toMatchObject({ ok: 2, failed: 1 });
     const written = lines(path);
-    expect(written[0]).toMatchObject({ udcli_journal: 1, operation: 'achievements reset', args: ['FIRST_WIN'] });
+    expect(written[0]).toMatchObject({ udcli_journal: 2, operation: 'achievements reset', args: ['FIRST_WIN'] });
     expect(written.slice(1).map((l) => [l.input, l.status]).sort()).toEqual([
       [HEX(1), 'ok'],
       [HEX(2), 'failed'],
@@ -102,7 +102,7 @@ describe('journal', () => {
     const path = fresh();
     // What a process killed mid-item leaves behind: the header and a `started` record.
     await run({ journal: path, inputs: [], idempotent: false, op: async () => undefined });
-    appendFileSync(path, `${JSON.stringify({ input: 'alice', uid: HEX(5), status: 'started', at: new Date().toISOString() })}\n`);
+    appendFileSync(path, `${JSON.stringify({ line: 1, input: 'alice', uid: HEX(5), status: 'started', at: new Date().toISOString() })}\n`);
     const calls: string[] = [];
     const mutation = await run({ journal: path, inputs: ['alice'], idempotent: false, op: async (uid) => void calls.push(uid) });
     expect(calls).toEqual([]);
@@ -111,7 +111,7 @@ describe('journal', () => {
     // the same record under an idempotent command is simply done again
     const idemPath = fresh();
     await run({ journal: idemPath, inputs: [], op: async () => undefined });
-    appendFileSync(idemPath, `${JSON.stringify({ input: 'alice', uid: HEX(5), status: 'started', at: 'x' })}\n`);
+    appendFileSync(idemPath, `${JSON.stringify({ line: 1, input: 'alice', uid: HEX(5), status: 'started', at: 'x' })}\n`);
     const idem = await run({ journal: idemPath, inputs: ['alice'], op: async (uid) => void calls.push(uid) });
     expect(calls).toEqual([HEX(5)]);
     expect(idem.summary.ok).toBe(1);
@@ -138,7 +138,7 @@ describe('journal', () => {
   it('tolerates a record torn by a crash, and cuts it off before appending', async () => {
     const path = fresh();
     await run({ journal: path, inputs: [HEX(1)], op: async () => undefined });
-    appendFileSync(path, '{"input":"' + HEX(2) + '","uid":"' + HEX(2) + '","sta');
+    appendFileSync(path, '{"line":2,"input":"' + HEX(2) + '","uid":"' + HEX(2) + '","sta');
     const calls: string[] = [];
     const r = await run({ journal: path, inputs: [HEX(1), HEX(2)], op: async (uid) => void calls.push(uid) });
     expect(calls).toEqual([HEX(2)]);
@@ -188,10 +188,10 @@ describe('journal', () => {
 
   it('treats a file holding only a torn header as a new journal', async () => {
     const path = fresh();
-    writeFileSync(path, '{"udcli_journal":1,"opera');
+    writeFileSync(path, '{"udcli_journal":2,"opera');
     const r = await run({ journal: path, inputs: [HEX(1)], op: async () => undefined });
     expect(r.summary.ok).toBe(1);
-    expect(lines(path)[0]).toMatchObject({ udcli_journal: 1, operation: 'achievements reset' });
+    expect(lines(path)[0]).toMatchObject({ udcli_journal: 2, operation: 'achievements reset' });
   });
 
   it('keeps a user listed twice as two items, so a rerun does neither again', async () => {
