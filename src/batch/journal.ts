@@ -472,7 +472,7 @@ export class ListCursor {
   end(): void {
     this.closeRunsBefore(this.lastLine + 1);
     const run = this.runs[this.index];
-    let beyond = run ? run.first : Number.POSITIVE_INFINITY;
+    let beyond = run ? Math.max(run.first, this.lastLine + 1) : Number.POSITIVE_INFINITY;
     for (const line of this.prior.kept.keys()) if (line > this.lastLine) beyond = Math.min(beyond, line);
     if (Number.isFinite(beyond)) throw this.differs(`the journal has line ${beyond}, the list ends at line ${this.lastLine}`);
   }
