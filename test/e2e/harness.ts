@@ -70,7 +70,7 @@ export function runCli(
 }
 
 /** A sandbox on port 0 with a temporary database seeded with the demo data, plus temp dirs. */
-export async function startTestEnv(options: { seed?: 'demo' | 'none'; rateLimitPerSecond?: number } = {}): Promise<TestEnv> {
+export async function startTestEnv(options: { seed?: 'demo' | 'none'; rateLimitPerSecond?: number; data?: string } = {}): Promise<TestEnv> {
   const root = mkdtempSync(join(tmpdir(), 'udcli-e2e-'));
   const configDir = join(root, 'config');
   const dataDir = join(root, 'data');
@@ -80,6 +80,7 @@ export async function startTestEnv(options: { seed?: 'demo' | 'none'; rateLimitP
     dbPath: join(root, 'sandbox.db'),
     seed: options.seed ?? 'demo',
     ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
+    ...(options.data ? { data: options.data } : {}),
   });
   const env: NodeJS.ProcessEnv = {
     UDCLI_CONFIG_DIR: configDir,
