@@ -2,7 +2,7 @@
  * Batch input: `@FILE` or `@-` (standard input), one uid or username a line.
  * Read as a stream, line by line, so a list of a million users keeps memory flat.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../errors.js';
 
@@ -27,11 +27,9 @@ export const MAX_SKIPPED_LINE = 64 * 1024 * 1024;
 /** How much of a too-long line its item shows. */
 const SHOWN = 40;
 
-/** A line break as readline sees it with crlfDelay Infinity: CRLF, LF or a lone CR. */
-const LINE_BREAK = /\r\n|\n|\r/;
-
+/** Line breaks are as readline sees them with crlfDelay Infinity: CRLF, LF or a lone CR. */
 /** Every non-blank line that is not a `#` comment, trimmed, with its line number. */
-export async function* batchLines(stream: NodeJS.ReadableStream): AsyncGenerator<BatchItem> {
+export async function* batchLines(stream: NodeJS.ReadableStream | Iterable<Buffer>): AsyncGenerator<BatchItem> {
   // Split chunk by chunk rather than through readline, whose async iterator costs several
   // microseconds a line (a stream push and an event per line). `for await` pauses the stream
   // between chunks: back-pressure reaches the file, so at most a chunk of lines is held however
@@ -71,26 +69,49 @@ export async function* batchLines(stream: NodeJS.ReadableStream): AsyncGenerator
     }
     pending = body.slice(0, MAX_LINE_LENGTH + 1) + cr;
   };
-  for await (const chunk of stream as AsyncIterable<string | Buffer>) {
+  for await (const chunk of stream as AsyncIterable<string | Buffer> | Iterable<Buffer>) {
     const text = pending + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
-    const cut = text.endsWith('\r') ? text.length - 1 : text.length;
-    const lines = text.slice(0, cut).split(LINE_BREAK);
-    const last = lines.pop()! + text.slice(cut);
-    for (const raw of lines) {
+    // One line is cut out at a time, just before it is handed on: a chunk split into an array
+    // of thousands of lines would be alive at every scavenge, and V8 would then allocate such
+    // strings straight in the old generation, whose garbage grows the heap with the list.
+    let start = 0;
+    for (let at = nextBreak(text, 0); at !== -1; at = nextBreak(text, start)) {
+      // A CR at the very end may be the first half of a CRLF split across chunks: it waits.
+      if (at === text.length - 1 && text.charCodeAt(at) === CR) break;
+      const raw = text.slice(start, at);
+      start = at + (text.charCodeAt(at) === CR && text.charCodeAt(at + 1) === LF ? 2 : 1);
       const it = item(raw, dropped);
       dropped = 0;
       if (it) yield it;
     }
-    keepPending(last);
+    keepPending(text.slice(start));
   }
-  const rest = (pending + decoder.end()).split(LINE_BREAK);
-  // "a\n" splits into ["a", ""]: the empty string after the last break is no line.
-  if (rest.at(-1) === '') rest.pop();
-  for (const raw of rest) {
+  const rest = pending + decoder.end();
+  let start = 0;
+  for (let at = nextBreak(rest, 0); at !== -1; at = nextBreak(rest, start)) {
+    const raw = rest.slice(start, at);
+    start = at + (rest.charCodeAt(at) === CR && rest.charCodeAt(at + 1) === LF ? 2 : 1);
     const it = item(raw, dropped);
     dropped = 0;
     if (it) yield it;
   }
+  // "a\n" ends with the break: nothing after it is a line.
+  if (start < rest.length) {
+    const it = item(rest.slice(start), dropped);
+    if (it) yield it;
+  }
+}
+
+const LF = 10;
+const CR = 13;
+
+/** Index of the next line break (CR or LF; a CRLF starts at its CR) at or after `from`, or -1. */
+function nextBreak(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LF || c === CR) return i;
+  }
+  return -1;
 }
 
 /**
@@ -116,11 +137,21 @@ export function readBatchInput(spec: string, stdin: NodeJS.ReadableStream): Asyn
 }
 
 async function* fileLines(path: string): AsyncGenerator<BatchItem> {
-  const stream = createReadStream(path, { encoding: 'utf8' });
+  yield* batchLines(fileChunks(path));
+}
+
+/**
+ * A file's bytes, read synchronously a chunk at a time into one reused buffer (each chunk is
+ * decoded before the next is read): a list of a million lines allocates no buffer per chunk,
+ * so memory stays the same however long the list.
+ */
+function* fileChunks(path: string): Generator<Buffer> {
+  const fd = openSync(path, 'r');
   try {
-    yield* batchLines(stream);
+    const buffer = Buffer.alloc(64 * 1024);
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) yield buffer.subarray(0, n);
   } finally {
-    stream.destroy();
+    closeSync(fd);
   }
 }
 

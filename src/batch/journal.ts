@@ -20,9 +20,9 @@
  * never cuts off a record another run is writing) until it closes it. A second run refuses to
  * start; a lock left by a run that died on this host is taken over.
  */
-import { closeSync, createReadStream, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { FinishedLines, lineHash, type LineRun } from './finished-lines.js';
@@ -229,7 +229,7 @@ export class Journal {
           }
         }
       } else {
-        prior = await Journal.load(path, command, complete);
+        prior = Journal.load(path, command, complete);
         if (complete < size!) notice?.(`ignored the torn last line of journal ${path}: the run writing it was killed mid-write`);
         if (!options.readOnly && complete < size!) {
           // A record torn by a crash: cut it off so the next record starts on a line of its own.
@@ -275,45 +275,64 @@ export class Journal {
    * Reads the complete records (streaming, up to `complete` bytes); the last record of each item
    * wins. Foreign lines are skipped.
    */
-  private static async load(path: string, command: JournalCommand, complete: number): Promise<Prior> {
+  private static load(path: string, command: JournalCommand, complete: number): Prior {
     const prior: Prior = { finished: new FinishedLines(), kept: new Map() };
     if (complete === 0) return prior;
-    const stream = createReadStream(path, { encoding: 'utf8', end: complete - 1 });
-    const rl = createInterface({ input: stream, crlfDelay: Infinity });
+    // Read synchronously in chunks: every record is parsed and dropped before the next chunk,
+    // so a journal of a million records leaves no garbage behind to grow the heap.
     let first = true;
-    try {
-      for await (const line of rl) {
-        if (first) {
-          first = false;
-          checkHeader(path, line, command);
-          continue;
-        }
-        let rec: Partial<JournalRecord>;
-        try {
-          rec = JSON.parse(line) as Partial<JournalRecord>;
-        } catch {
-          continue;
-        }
-        if (typeof rec.input !== 'string' || typeof rec.status !== 'string' || !Number.isSafeInteger(rec.line) || rec.line! < 1) continue;
-        const at = rec.line!;
-        if (rec.status === 'ok') {
-          prior.kept.delete(at);
-          prior.finished.add(at, rec.input);
-        } else if (rec.status === 'started' || rec.status === 'failed' || rec.status === 'unknown') {
-          const earlier = prior.kept.get(at);
-          // An unknown after a started keeps the state read before sending.
-          const before = 'before' in rec ? rec.before : earlier?.before;
-          prior.kept.set(at, {
-            input: rec.input,
-            uid: typeof rec.uid === 'string' ? rec.uid : null,
-            status: rec.status,
-            ...(before === undefined ? {} : { before }),
-          });
-        }
+    const onLine = (line: string) => {
+      if (first) {
+        first = false;
+        checkHeader(path, line, command);
+        return;
       }
+      let rec: Partial<JournalRecord>;
+      try {
+        rec = JSON.parse(line) as Partial<JournalRecord>;
+      } catch {
+        return;
+      }
+      if (typeof rec.input !== 'string' || typeof rec.status !== 'string' || !Number.isSafeInteger(rec.line) || rec.line! < 1) return;
+      const at = rec.line!;
+      if (rec.status === 'ok') {
+        prior.kept.delete(at);
+        prior.finished.add(at, rec.input);
+      } else if (rec.status === 'started' || rec.status === 'failed' || rec.status === 'unknown') {
+        const earlier = prior.kept.get(at);
+        // An unknown after a started keeps the state read before sending.
+        const before = 'before' in rec ? rec.before : earlier?.before;
+        prior.kept.set(at, {
+          input: rec.input,
+          uid: typeof rec.uid === 'string' ? rec.uid : null,
+          status: rec.status,
+          ...(before === undefined ? {} : { before }),
+        });
+      }
+    };
+    const fd = openSync(path, 'r');
+    try {
+      const chunk = Buffer.alloc(64 * 1024);
+      const decoder = new StringDecoder('utf8');
+      let pending = '';
+      for (let offset = 0; offset < complete; ) {
+        const n = readSync(fd, chunk, 0, Math.min(chunk.length, complete - offset), offset);
+        if (n === 0) break;
+        offset += n;
+        // Line by line, not split into an array: thousands of lines alive at each scavenge would
+        // be promoted, and the old generation would grow with the journal.
+        const text = pending + decoder.write(chunk.subarray(0, n));
+        let start = 0;
+        for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+          onLine(text.slice(start, end));
+          start = end + 1;
+        }
+        pending = text.slice(start);
+      }
+      pending += decoder.end();
+      if (pending !== '') onLine(pending);
     } finally {
-      rl.close();
-      stream.destroy();
+      closeSync(fd);
     }
     return prior;
   }
