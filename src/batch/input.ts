@@ -2,7 +2,7 @@
  * Batch input: `@FILE` or `@-` (standard input), one uid or username a line.
  * Read as a stream, line by line, so a list of a million users keeps memory flat.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../errors.js';
 
@@ -124,20 +124,33 @@ export function readBatchInput(spec: string, stdin: NodeJS.ReadableStream): Asyn
   if (path === '') throw new UsageError('batch input needs a file name after @ (or @- for standard input)');
   if (path === '-') return batchLines(stdin);
   let isFile: boolean;
+  let isFifo = false;
   try {
     const st = statSync(path);
-    isFile = st.isFile() || st.isFIFO();
+    isFifo = st.isFIFO();
+    isFile = st.isFile() || isFifo;
   } catch {
     throw new UsageError(`batch input file not found: ${path}`, {
       hint: 'Give one uid or username a line in the file, or use @- to read standard input.',
     });
   }
   if (!isFile) throw new UsageError(`batch input is not a file: ${path}`);
+  // A named pipe is read as a stream: a blocking read would stall the requests in flight.
+  if (isFifo) return { [Symbol.asyncIterator]: () => pipeLines(path) };
   return { [Symbol.asyncIterator]: () => fileLines(path) };
 }
 
 async function* fileLines(path: string): AsyncGenerator<BatchItem> {
   yield* batchLines(fileChunks(path));
+}
+
+async function* pipeLines(path: string): AsyncGenerator<BatchItem> {
+  const stream = createReadStream(path);
+  try {
+    yield* batchLines(stream);
+  } finally {
+    stream.destroy();
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -24,6 +25,30 @@ describe('isBatchArg', () => {
     expect(isBatchArg('@-')).toBe(true);
     expect(isBatchArg('01e528d59829836fd23b09085b56edab')).toBe(false);
     expect(isBatchArg('demo_player')).toBe(false);
+  });
+});
+
+describe('readBatchInput from a named pipe', () => {
+  it('reads it as a stream, without blocking the event loop while the writer is slow', async () => {
+    const fifo = join(dir, 'users.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reading = collect(readBatchInput(`@${fifo}`, process.stdin));
+    // The writer opens the pipe only after a timer: a blocking read would stall this very timer.
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const writer = createWriteStream(fifo);
+    writer.write('alice\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    writer.end('bob\r\ncarol\n');
+    const items = await reading;
+    clearInterval(timer);
+    expect(items).toEqual([
+      { line: 1, input: 'alice' },
+      { line: 2, input: 'bob' },
+      { line: 3, input: 'carol' },
+    ]);
+    expect(ticks).toBeGreaterThan(5);
   });
 });
 
