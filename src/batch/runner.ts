@@ -204,7 +204,8 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     }
     let resolution: BatchResult<R>['resolved'];
     const priorUnknown = prior !== undefined && (prior.status === 'unknown' || (prior.status === 'started' && !options.idempotent));
-    if (priorUnknown && options.recover && prior.before !== undefined && prior.uid !== null && !dryRun && !options.retryUnknown) {
+    // Decided from the state even under --retry-unknown: a change found applied is never sent again.
+    if (priorUnknown && options.recover && prior.before !== undefined && prior.uid !== null && !dryRun) {
       const uid = prior.uid;
       let recovery: Recovery<R>;
       try {
@@ -217,13 +218,13 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
         await emit({ input, line, uid, status: 'ok', result: recovery.result, resolved: { how: 'applied', detail: recovery.detail } }, true);
         return;
       }
-      if (recovery.outcome === 'unknown') {
+      if (recovery.outcome === 'unknown' && !options.retryUnknown) {
         await journal!.record({ line, input, uid, status: 'unknown', before: prior.before });
         const message = `outcome unknown in an earlier run, and the state does not tell: ${recovery.detail}; not sent again (check it, then use --retry-unknown to send it)`;
         await emit({ input, line, uid, status: 'unknown', error: { message } }, true);
         return;
       }
-      resolution = { how: 'sent', detail: recovery.detail };
+      if (recovery.outcome === 'not-applied') resolution = { how: 'sent', detail: recovery.detail };
     } else if (priorUnknown && !options.retryUnknown) {
       await emit(
         {

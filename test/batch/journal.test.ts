@@ -300,6 +300,21 @@ describe('journal: resuming decides from the state read before sending (issue 13
     expect(again.summary).toMatchObject({ skipped: 2, resolved: 1 });
   });
 
+  it('--retry-unknown still decides from the state first: an applied change is not sent again; a still-unknown one is', async () => {
+    const path = fresh();
+    await resume(path, [], new Map());
+    appendFileSync(path, started(1, HEX(1), 4) + started(2, HEX(2), 4));
+    const values = new Map([
+      [HEX(1), 5],
+      [HEX(2), 9],
+    ]);
+    const { byInput } = await resume(path, [HEX(1), HEX(2)], values, { retryUnknown: true });
+    expect(byInput.get(HEX(1))).toMatchObject({ status: 'ok', resolved: { how: 'applied' } });
+    expect(byInput.get(HEX(2))).toMatchObject({ status: 'ok' });
+    expect(byInput.get(HEX(2))!.resolved).toBeUndefined();
+    expect(values).toEqual(new Map([[HEX(1), 5], [HEX(2), 10]]));
+  });
+
   it('refuses a list other than the one the journal was written for, naming what differs, before sending anything (a file)', async () => {
     const path = fresh();
     const values = new Map<string, number>();
