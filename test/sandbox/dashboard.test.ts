@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
 import type { ConsoleMessage, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
@@ -213,6 +214,7 @@ describe('the dashboard page over plain HTTP', () => {
       expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
     }
     const script = await (await fetch(`${sb.url}/dashboard/dashboard.js`)).text();
+    expect(() => new Script(script, { filename: 'dashboard.js' })).not.toThrow();
     // Values reach the page as text: the script never writes HTML.
     expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
   });

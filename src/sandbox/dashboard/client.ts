@@ -91,7 +91,7 @@ export const DASHBOARD_JS = String.raw`'use strict';
             ? el('span', { class: 'empty' }, 'none')
             : g.api_keys.map((k) => el('div', {}, el('code', { class: 'api-key' }, k.api_key), k.partner ? el('span', { class: 'badge' }, 'partner') : null)),
         ),
-        el('td', {}, g.content_uri ? el('code', {}, g.content_uri) : el('span', { class: 'empty' }, 'not set')),
+        el('td', { class: 'uri' }, g.content_uri ? el('code', {}, g.content_uri) : el('span', { class: 'empty' }, 'not set')),
         el('td', {}, el('a', { href: g.play_path, class: 'play' }, 'Play')),
       ),
     );
@@ -170,13 +170,12 @@ export const DASHBOARD_JS = String.raw`'use strict';
       el(
         'tr',
         { 'data-item': h.item },
-        el('td', {}, el('code', {}, h.item)),
-        el('td', {}, h.kind || ''),
+        el('td', {}, el('code', {}, h.item), h.kind ? el('div', { class: 'muted kind' }, h.kind) : null),
         el('td', { class: 'num units' }, h.units),
         el('td', {}, h.products.map((p) => el('div', {}, p.name + ' ', el('code', {}, p.sku)))),
       ),
     );
-    return table(['Item', 'Kind', 'Units', 'Products'], rows, [2]);
+    return table(['Item', 'Units', 'Products'], rows, [1]);
   }
 
   async function showUser(uid) {
@@ -207,7 +206,7 @@ export const DASHBOARD_JS = String.raw`'use strict';
         'div',
         {},
         el('div', {}, el('span', { class: 'name', id: 'detail-username' }, user.username), user.premium ? el('span', { class: 'badge premium' }, 'premium') : null),
-        el('div', { class: 'muted' }, el('code', { id: 'detail-uid' }, user.uid), ' · ' + user.friends + ' friends · ' + user.gender + ' · joined ' + user.created_on),
+        el('div', { class: 'muted' }, el('code', { id: 'detail-uid' }, user.uid), ' · ' + Number(user.friends).toLocaleString('en') + ' friends · ' + user.gender + ' · joined ' + user.created_on),
       ),
     );
     const perGame = games.map((g) =>
@@ -215,10 +214,12 @@ export const DASHBOARD_JS = String.raw`'use strict';
         'div',
         { class: 'game', 'data-game': g.id },
         el('h3', {}, g.name, el('code', {}, g.id), g.played ? null : el('span', { class: 'badge' }, 'never played'), el('a', { href: g.play_path, class: 'play' }, 'Play')),
-        el('h4', {}, 'Achievements'),
-        el('div', { class: 'achievements' }, achievementsTable(g.achievements)),
-        el('h4', {}, 'Holdings'),
-        el('div', { class: 'holdings' }, holdingsTable(g.holdings)),
+        el(
+          'div',
+          { class: 'game-body' },
+          el('div', { class: 'achievements' }, el('h4', {}, 'Achievements'), achievementsTable(g.achievements)),
+          el('div', { class: 'holdings' }, el('h4', {}, 'Holdings'), holdingsTable(g.holdings)),
+        ),
       ),
     );
     replaceChildren(target, head, perGame.length === 0 ? el('p', { class: 'empty' }, 'No game played, no progress, holds nothing.') : perGame);

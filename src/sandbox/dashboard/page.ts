@@ -50,12 +50,12 @@ const PAGE = `<!doctype html>
 <noscript><p>The dashboard needs JavaScript. Its data is plain JSON: <a href="/_sandbox/games">/_sandbox/games</a>.</p></noscript>
 <main>
 <section id="games" class="wide"><h2>Games</h2><div id="games-body"><p class="muted">Loading…</p></div></section>
-<section id="users"><h2>Users</h2>
+<section id="users" class="wide"><h2>Users</h2><div class="users-grid"><div>
 <form id="user-search" class="search" role="search"><input id="user-q" name="q" placeholder="username prefix or uid" aria-label="username prefix or uid" autocomplete="off" maxlength="64" required><button type="submit">Search</button></form>
-<ul id="user-results" class="results"></ul>
-<div id="user-detail"></div>
-</section>
-<section id="requests"><h2>Request log</h2>
+<ul id="user-results" class="results"></ul></div>
+<div id="user-detail"><p class="empty">Search for a user, then pick one to see their achievements and holdings.</p></div>
+</div></section>
+<section id="requests" class="wide"><h2>Request log</h2>
 <div class="log-bar"><span id="log-status" class="status muted">Connecting…</span><label><input type="checkbox" id="log-pause"> Pause</label><button type="button" id="log-clear">Clear</button></div>
 <div class="log-scroll"><table id="log"><thead><tr><th>Time (UTC)</th><th>Method</th><th>Path</th><th class="num">Status</th><th class="num">ms</th><th>Reason</th></tr></thead><tbody id="log-body"></tbody></table></div>
 </section>
