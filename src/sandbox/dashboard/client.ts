@@ -10,6 +10,8 @@ export const DASHBOARD_JS = String.raw`'use strict';
   const LOG_POLL_MS = 1000;
   const LOG_RETRY_MS = 3000;
   const LOG_ROWS = 200;
+  /** Asked for per poll: modest, so a log with a lower cap on ?limit still answers. */
+  const LOG_BATCH = 100;
 
   const $ = (id) => document.getElementById(id);
 
@@ -259,7 +261,7 @@ export const DASHBOARD_JS = String.raw`'use strict';
     if ($('log-pause').checked) return;
     let reply;
     try {
-      reply = await getJson('/_sandbox/requests?limit=' + LOG_ROWS + (lastId > 0 ? '&since=' + lastId : ''));
+      reply = await getJson('/_sandbox/requests?limit=' + LOG_BATCH + (lastId > 0 ? '&since=' + lastId : ''));
     } catch {
       logStatus('The sandbox is not reachable; trying again.', true);
       scheduleLog(LOG_RETRY_MS);
@@ -285,7 +287,8 @@ export const DASHBOARD_JS = String.raw`'use strict';
     }
     while (body.rows.length > LOG_ROWS) body.deleteRow(-1);
     logStatus(body.rows.length === 0 ? 'Live: no requests yet.' : 'Live: newest first, the last ' + LOG_ROWS + ' at most.', false);
-    scheduleLog(LOG_POLL_MS);
+    // A full batch means more are waiting: ask again at once.
+    scheduleLog(reply.body.requests.length >= LOG_BATCH ? 0 : LOG_POLL_MS);
   }
 
   // --- wiring --------------------------------------------------------------------------------
