@@ -1,5 +1,5 @@
 /**
- * Builds the sandbox HTTP app (does not listen): the API, the site and its play page. One
+ * Builds the sandbox HTTP app (does not listen): the API, the site, its play page and the dashboard. One
  * error shape for everything under /services/rest/v1 and for unknown paths: the envelope, never
  * a stack trace. Framework errors (bad URL encoding, oversized bodies, malformed HTTP) become
  * 4xx envelopes too. (The play page answers its own errors in HTML.)
@@ -13,6 +13,7 @@ import { allowedMethods, apiPathMatcher, registerApiRoutes, sendFailure } from '
 import { splitTarget } from './http/query.js';
 import { createChallengeStore, type ChallengeStore } from './http/challenges.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { registerDashboard } from './dashboard/page.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerPlayRoutes } from './routes/play.js';
 import { registerSiteRoutes } from './routes/site.js';
@@ -141,6 +142,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };
   registerSiteRoutes(app, siteDeps);
   registerPlayRoutes(app, { ...siteDeps, dbPath: db.path, defaultDbPath: options.defaultDbPath ?? defaultDatabasePath() });
+  registerDashboard(app, db.repos);
 
   const matchApiPath = apiPathMatcher(API_ROUTES);
   app.setNotFoundHandler((request, reply) => {

@@ -3,8 +3,7 @@
  * plain HTTP checks of the page, then a real browser (Debian's headless chromium) loading it,
  * with a content server that records what the iframe asked for.
  */
-import { spawnSync } from 'node:child_process';
-import { accessSync, constants as fsConstants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,9 +17,9 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
+import { ensureChromium, launchChromium } from './helpers/chromium.js';
 import { testFactory, type TestFactory } from './helpers/factory.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ALICE = { username: 'alice', uid: uidForUsername('alice') };
 /** A game and a user whose names try to break out of the HTML. */
 const NASTY_GAME = { id: '7001', name: `<script>alert("game")</script> & 'Co'` };
@@ -251,32 +250,6 @@ describe('udcli sandbox game set-uri | show', () => {
 // ---------------------------------------------------------------------------------------------
 // A real browser.
 
-/** Why chromium cannot run here, or null when it can (installing it with apt-get when allowed). */
-function ensureChromium(): string | null {
-  const runnable = () => {
-    try {
-      accessSync(CHROMIUM, fsConstants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (runnable()) return null;
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return `${CHROMIUM} is missing and this is not root on Linux, so it cannot be installed`;
-  if (spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0) return `${CHROMIUM} is missing and there is no apt-get to install it`;
-  const install = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y --no-install-recommends chromium'], {
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    encoding: 'utf8',
-    timeout: 9 * 60_000,
-  });
-  if (install.status !== 0 || !runnable()) {
-    const tail = `${install.stdout ?? ''}${install.stderr ?? ''}`.trim().split('\n').slice(-3).join(' | ');
-    return `${CHROMIUM} is missing and apt-get install chromium failed (${install.error?.message ?? `exit ${install.status}`}): ${tail}`;
-  }
-  return null;
-}
-
-
 describe('in a real browser (headless chromium)', () => {
   let unavailable: string | null = null;
   let content: Server;
@@ -303,8 +276,7 @@ describe('in a real browser (headless chromium)', () => {
   it('the switcher is a form: clicking a user logs them in, and the iframe gets that user and a token that authenticates', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     await setUri(DEMO.game.id, contentUrl);
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}`);

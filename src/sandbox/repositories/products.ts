@@ -28,6 +28,17 @@ export interface ProductRecord {
   updatedOn: number;
 }
 
+/** What a user holds of one item of a game, and the products that count on it. */
+export interface HoldingRecord {
+  parentId: string;
+  item: string;
+  /** Units: 1 for a held unlockable. */
+  quantity: number;
+  updatedOn: number;
+  /** The products counted on this item (a consumable's packs), in display order; none when the product is gone. */
+  products: Array<{ sku: string; name: string; kind: ProductKind }>;
+}
+
 export type NewProduct = Omit<ProductRecord, 'id' | 'parentType' | 'item' | 'kind' | 'data'> & { data?: unknown };
 
 export interface HeldProduct {
@@ -129,6 +140,12 @@ export function productsRepository(db: Database) {
     `INSERT INTO holdings (uid, parent_id, item, quantity, created_on, updated_on) VALUES (@uid, @parentId, @item, @quantity, @now, @now)
      ON CONFLICT (uid, parent_id, item) DO UPDATE SET quantity = excluded.quantity, updated_on = excluded.updated_on`,
   );
+  const holdingsOf = db.prepare<[string], { parent_id: string; item: string; quantity: number; updated_on: number; sku: string | null; name: string | null; type: string | null }>(
+    `SELECT h.parent_id, h.item, h.quantity, h.updated_on, p.sku, p.name, p.type
+       FROM holdings h LEFT JOIN products p ON p.parent_id = h.parent_id AND p.item = h.item
+      WHERE h.uid = ? AND h.quantity > 0
+      ORDER BY h.parent_id, h.item, p.display_order, p.id`,
+  );
   const addSold = db.prepare('UPDATE products SET sold = sold + ? WHERE id = ?');
   const insertProduct = db.prepare(
     `INSERT OR IGNORE INTO products (parent_id, sku, item, name, description, type, price_cents, display_order, data, image,
@@ -182,6 +199,20 @@ export function productsRepository(db: Database) {
     /** Every active product of the parent with what the user holds of it, in display order. */
     listFor(uid: string, parentType: ParentType, parentId: string): HeldProduct[] {
       return listed.all(uid, parentId, parentType).map((r) => ({ product: toProduct(r), quantity: r.quantity, changed: false }));
+    },
+
+    /** Everything the user holds (units above 0), by game and item. */
+    holdingsOf(uid: string): HoldingRecord[] {
+      const out: HoldingRecord[] = [];
+      for (const r of holdingsOf.all(uid)) {
+        let last = out.at(-1);
+        if (last?.parentId !== r.parent_id || last.item !== r.item) {
+          last = { parentId: r.parent_id, item: r.item, quantity: r.quantity, updatedOn: r.updated_on, products: [] };
+          out.push(last);
+        }
+        if (r.sku !== null) last.products.push({ sku: r.sku, name: r.name ?? '', kind: productKind(r.type ?? '') });
+      }
+      return out;
     },
 
     /** Units the user holds of the product's item. */

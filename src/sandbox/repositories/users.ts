@@ -47,6 +47,13 @@ export function usersRepository(db: Database) {
   const byUid = db.prepare<[string], UserRow>('SELECT * FROM users WHERE uid = ?');
   const byUsername = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
   const countAll = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users');
+  // A range on the username index (its unique constraint), so a prefix costs a seek, not a scan
+  // of every user; the substr test drops whatever the range lets in that does not start with it.
+  const byUsernamePrefix = db.prepare<[{ prefix: string; limit: number }], UserRow>(
+    `SELECT * FROM users
+      WHERE username >= @prefix AND username < @prefix || char(1114111) AND substr(username, 1, length(@prefix)) = @prefix
+      ORDER BY username LIMIT @limit`,
+  );
   const insertUser = db.prepare(
     `INSERT OR IGNORE INTO users (uid, username, gender, created_on, birthday, premium)
      VALUES (@uid, @username, @gender, @createdOn, @birthday, @premium)`,
@@ -78,6 +85,11 @@ export function usersRepository(db: Database) {
     findByUsername(username: string): UserRecord | undefined {
       const row = byUsername.get(username);
       return row && toUser(row);
+    },
+
+    /** Users whose username starts with `prefix` (case-sensitive), in username order. */
+    searchByUsernamePrefix(prefix: string, limit: number): UserRecord[] {
+      return byUsernamePrefix.all({ prefix, limit }).map(toUser);
     },
 
     count(): number {

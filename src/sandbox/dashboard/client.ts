@@ -1,0 +1,322 @@
+/**
+ * The dashboard's script, served from the sandbox itself (`/dashboard/dashboard.js`) so the page's
+ * CSP can forbid inline script. Plain browser JavaScript, kept as a string so `tsc` ships it
+ * without a copy step. Every value from the sandbox reaches the page as text (textContent and
+ * attributes), never as HTML: usernames and game names may hold markup.
+ */
+export const DASHBOARD_JS = String.raw`'use strict';
+(() => {
+  /** Polls of the request log, and how many rows it keeps on the page. */
+  const LOG_POLL_MS = 1000;
+  const LOG_RETRY_MS = 3000;
+  const LOG_ROWS = 200;
+  /** Asked for per poll: modest, so a log with a lower cap on ?limit still answers. */
+  const LOG_BATCH = 100;
+
+  const $ = (id) => document.getElementById(id);
+
+  /** An element with attributes and children (strings become text nodes). */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      node.setAttribute(name, value === true ? '' : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined) continue;
+      node.append(typeof child === 'string' || typeof child === 'number' ? String(child) : child);
+    }
+    return node;
+  }
+
+  function replaceChildren(node, ...children) {
+    node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined));
+  }
+
+  /** GET a /_sandbox endpoint: { status, body } (body null when it is not JSON). */
+  async function getJson(path) {
+    const response = await fetch(path, { headers: { accept: 'application/json' }, cache: 'no-store' });
+    let body = null;
+    try {
+      body = await response.json();
+    } catch {
+      body = null;
+    }
+    return { status: response.status, body };
+  }
+
+  function failure(what, reply) {
+    const message = reply.body && typeof reply.body.message === 'string' ? reply.body.message : 'HTTP ' + reply.status;
+    return el('p', { class: 'error' }, what + ': ' + message);
+  }
+
+  function table(head, rows, numeric) {
+    return el(
+      'table',
+      {},
+      el('thead', {}, el('tr', {}, head.map((h, i) => el('th', { class: numeric && numeric.includes(i) ? 'num' : null }, h)))),
+      el('tbody', {}, rows),
+    );
+  }
+
+  // --- games -------------------------------------------------------------------------------
+
+  async function loadGames() {
+    const target = $('games-body');
+    let reply;
+    try {
+      reply = await getJson('/_sandbox/games');
+    } catch {
+      replaceChildren(target, el('p', { class: 'error' }, 'The sandbox is not reachable.'));
+      return;
+    }
+    if (reply.status !== 200) {
+      replaceChildren(target, failure('Cannot list the games', reply));
+      return;
+    }
+    const games = reply.body.games;
+    if (games.length === 0) {
+      replaceChildren(target, el('p', { class: 'empty' }, 'No games (the sandbox was started with --seed none).'));
+      return;
+    }
+    const rows = games.map((g) =>
+      el(
+        'tr',
+        { 'data-game': g.id },
+        el('td', {}, el('strong', {}, g.name), el('div', { class: 'muted' }, g.type + (g.launchable ? ', launchable' : ''))),
+        el('td', {}, el('code', {}, g.id)),
+        el('td', {}, g.signing),
+        el(
+          'td',
+          { class: 'keys' },
+          g.api_keys.length === 0
+            ? el('span', { class: 'empty' }, 'none')
+            : g.api_keys.map((k) => el('div', {}, el('code', { class: 'api-key' }, k.api_key), k.partner ? el('span', { class: 'badge' }, 'partner') : null)),
+        ),
+        el('td', { class: 'uri' }, g.content_uri ? el('code', {}, g.content_uri) : el('span', { class: 'empty' }, 'not set')),
+        el('td', {}, el('a', { href: g.play_path, class: 'play' }, 'Play')),
+      ),
+    );
+    replaceChildren(target, table(['Game', 'Id', 'Signing', 'Api keys', 'Content URI', ''], rows));
+  }
+
+  // --- users -------------------------------------------------------------------------------
+
+  let shownUid = null;
+
+  async function searchUsers(q) {
+    const target = $('user-results');
+    if (q === '') {
+      replaceChildren(target, el('li', { class: 'empty' }, 'Type the start of a username, or a uid.'));
+      return;
+    }
+    let reply;
+    try {
+      reply = await getJson('/_sandbox/users?q=' + encodeURIComponent(q));
+    } catch {
+      replaceChildren(target, el('li', { class: 'error' }, 'The sandbox is not reachable.'));
+      return;
+    }
+    if (reply.status !== 200) {
+      replaceChildren(target, el('li', {}, failure('Search failed', reply)));
+      return;
+    }
+    const users = reply.body.users;
+    if (users.length === 0) {
+      replaceChildren(target, el('li', { class: 'empty' }, 'No user whose username starts with "' + q + '".'));
+      return;
+    }
+    const items = users.map((u) =>
+      el(
+        'li',
+        {},
+        el(
+          'button',
+          { type: 'button', class: 'user', 'data-uid': u.uid, 'aria-pressed': u.uid === shownUid ? 'true' : 'false' },
+          el('span', { class: 'username' }, u.username),
+          el('code', {}, u.uid),
+        ),
+      ),
+    );
+    if (reply.body.more) items.push(el('li', { class: 'muted' }, 'More match: type more of the name.'));
+    replaceChildren(target, items);
+  }
+
+  function stateClass(state) {
+    return 'state-' + state.toLowerCase().replace(/\s+/g, '-');
+  }
+
+  function achievementsTable(list) {
+    if (list.length === 0) return el('p', { class: 'empty' }, 'No achievements defined.');
+    const rows = list.map((a) =>
+      el(
+        'tr',
+        { 'data-achievement': a.developer_id },
+        el('td', {}, a.name, el('div', {}, el('code', {}, a.developer_id))),
+        el(
+          'td',
+          { class: 'num' },
+          a.current_value + '/' + a.target_value + ' ',
+          el('progress', { max: 100, value: a.percent_complete, 'aria-label': a.percent_complete + '%' }),
+        ),
+        el('td', { class: 'state ' + stateClass(a.state) }, a.state),
+        el('td', {}, a.completed_on || ''),
+      ),
+    );
+    return table(['Achievement', 'Progress', 'State', 'Completed'], rows, [1]);
+  }
+
+  function holdingsTable(list) {
+    if (list.length === 0) return el('p', { class: 'empty' }, 'Holds nothing.');
+    const rows = list.map((h) =>
+      el(
+        'tr',
+        { 'data-item': h.item },
+        el('td', {}, el('code', {}, h.item), h.kind ? el('div', { class: 'muted kind' }, h.kind) : null),
+        el('td', { class: 'num units' }, h.units),
+        el('td', {}, h.products.map((p) => el('div', {}, p.name + ' ', el('code', {}, p.sku)))),
+      ),
+    );
+    return table(['Item', 'Units', 'Products'], rows, [1]);
+  }
+
+  async function showUser(uid) {
+    shownUid = uid;
+    for (const button of document.querySelectorAll('#user-results button.user')) {
+      button.setAttribute('aria-pressed', button.dataset.uid === uid ? 'true' : 'false');
+    }
+    const target = $('user-detail');
+    replaceChildren(target, el('p', { class: 'muted' }, 'Loading…'));
+    let reply;
+    try {
+      reply = await getJson('/_sandbox/users/' + encodeURIComponent(uid));
+    } catch {
+      replaceChildren(target, el('p', { class: 'error' }, 'The sandbox is not reachable.'));
+      return;
+    }
+    if (shownUid !== uid) return;
+    if (reply.status !== 200) {
+      replaceChildren(target, failure('Cannot show user ' + uid, reply));
+      return;
+    }
+    const { user, games } = reply.body;
+    const head = el(
+      'div',
+      { class: 'user-head' },
+      el('img', { src: user.avatar_path + '?size=48', width: 48, height: 48, alt: '' }),
+      el(
+        'div',
+        {},
+        el('div', {}, el('span', { class: 'name', id: 'detail-username' }, user.username), user.premium ? el('span', { class: 'badge premium' }, 'premium') : null),
+        el('div', { class: 'muted' }, el('code', { id: 'detail-uid' }, user.uid), ' · ' + Number(user.friends).toLocaleString('en') + ' friends · ' + user.gender + ' · joined ' + user.created_on),
+      ),
+    );
+    const perGame = games.map((g) =>
+      el(
+        'div',
+        { class: 'game', 'data-game': g.id },
+        el('h3', {}, g.name, el('code', {}, g.id), g.played ? null : el('span', { class: 'badge' }, 'never played'), el('a', { href: g.play_path, class: 'play' }, 'Play')),
+        el(
+          'div',
+          { class: 'game-body' },
+          el('div', { class: 'achievements' }, el('h4', {}, 'Achievements'), achievementsTable(g.achievements)),
+          el('div', { class: 'holdings' }, el('h4', {}, 'Holdings'), holdingsTable(g.holdings)),
+        ),
+      ),
+    );
+    replaceChildren(target, head, perGame.length === 0 ? el('p', { class: 'empty' }, 'No game played, no progress, holds nothing.') : perGame);
+  }
+
+  // --- the live request log ------------------------------------------------------------------
+
+  let lastId = 0;
+  let logTimer = null;
+
+  function logStatus(text, isError) {
+    const status = $('log-status');
+    status.textContent = text;
+    status.classList.toggle('error', Boolean(isError));
+  }
+
+  function logRow(r) {
+    const status = Number(r.status);
+    return el(
+      'tr',
+      { class: 's' + String(status).charAt(0), 'data-id': r.id },
+      el('td', { title: r.time }, String(r.time).slice(11, 23)),
+      el('td', {}, r.method),
+      el('td', { class: 'path' }, r.path + (r.query ? '?' + r.query : '')),
+      el('td', { class: 'status num' }, status),
+      el('td', { class: 'num' }, typeof r.ms === 'number' ? r.ms.toFixed(1) : ''),
+      el('td', { class: 'reason' }, r.reason || ''),
+    );
+  }
+
+  function scheduleLog(ms) {
+    clearTimeout(logTimer);
+    logTimer = setTimeout(pollLog, ms);
+  }
+
+  async function pollLog() {
+    if ($('log-pause').checked) return;
+    let reply;
+    try {
+      reply = await getJson('/_sandbox/requests?limit=' + LOG_BATCH + (lastId > 0 ? '&since=' + lastId : ''));
+    } catch {
+      logStatus('The sandbox is not reachable; trying again.', true);
+      scheduleLog(LOG_RETRY_MS);
+      return;
+    }
+    if (reply.status === 404) {
+      // A sandbox without the request log: say so once and stop asking.
+      logStatus('request log not available', true);
+      $('log').hidden = true;
+      return;
+    }
+    if (reply.status !== 200 || !reply.body || !Array.isArray(reply.body.requests)) {
+      logStatus('The request log answered HTTP ' + reply.status + (reply.body && reply.body.message ? ': ' + reply.body.message : '') + '; trying again.', true);
+      scheduleLog(LOG_RETRY_MS);
+      return;
+    }
+    const body = $('log-body');
+    for (const r of reply.body.requests) {
+      if (r.id > lastId) lastId = r.id;
+      // The dashboard's own polling would drown everything else.
+      if (String(r.path).startsWith('/_sandbox/requests')) continue;
+      body.prepend(logRow(r));
+    }
+    while (body.rows.length > LOG_ROWS) body.deleteRow(-1);
+    logStatus(body.rows.length === 0 ? 'Live: no requests yet.' : 'Live: newest first, the last ' + LOG_ROWS + ' at most.', false);
+    // A full batch means more are waiting: ask again at once.
+    scheduleLog(reply.body.requests.length >= LOG_BATCH ? 0 : LOG_POLL_MS);
+  }
+
+  // --- wiring --------------------------------------------------------------------------------
+
+  function uidInHash() {
+    const m = /^#user=([0-9a-fA-F]{32})$/.exec(location.hash);
+    return m ? m[1].toLowerCase() : null;
+  }
+
+  document.addEventListener('DOMContentLoaded', () => {
+    $('user-search').addEventListener('submit', (event) => {
+      event.preventDefault();
+      void searchUsers($('user-q').value.trim());
+    });
+    $('user-results').addEventListener('click', (event) => {
+      const button = event.target.closest('button.user');
+      if (!button) return;
+      history.replaceState(null, '', '#user=' + button.dataset.uid);
+      void showUser(button.dataset.uid);
+    });
+    $('log-pause').addEventListener('change', () => {
+      if (!$('log-pause').checked) scheduleLog(0);
+    });
+    $('log-clear').addEventListener('click', () => replaceChildren($('log-body')));
+    void loadGames();
+    const uid = uidInHash();
+    if (uid) void showUser(uid);
+    void pollLog();
+  });
+})();
+`;

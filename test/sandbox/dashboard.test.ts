@@ -1,0 +1,437 @@
+/**
+ * The sandbox dashboard (issue 11): its `/_sandbox` JSON endpoints over real HTTP (shape,
+ * redaction, the address check, bad input), then the page at `/` in a real browser (Debian's
+ * headless chromium): the games with redacted keys, a user search, a user's achievements and
+ * holdings, play-page links, markup in a username shown as text, no console error, no CSP
+ * violation, nothing fetched from elsewhere; and a screenshot kept in test-artifacts/.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import type { ConsoleMessage, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { ensureChromium, launchChromium } from './helpers/chromium.js';
+import { api, exactRequest, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+/** Written only when asked (UDCLI_UPDATE_SCREENSHOTS=1): the README's picture of the dashboard. */
+const README_SCREENSHOT = join(ROOT, 'docs', 'images', 'dashboard.png');
+
+/** A user and a game whose names try to break out of the HTML. */
+const NASTY_USER = `<img src=x onerror="document.title='pwned'">"eve"&'x'`;
+const NASTY_GAME = { id: '7001', name: `<script>document.title='pwned'</script> & 'Co'` };
+const FULL_SECRETS = [DEMO.game.apiKey, DEMO.partner.apiKey, DEMO.secondGame.apiKey, DEMO.game.signingSecret, DEMO.partner.signingSecret, DEMO.secondGame.signingSecret];
+
+let sb: TestSandbox;
+let port: number;
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  port = Number(new URL(sb.url).port);
+  const now = Math.floor(sb.clock.ms / 1000);
+  sb.db.repos.games.insert({ ...NASTY_GAME, type: 'Game', launchable: false, contentUri: null, signing: 'agi', createdOn: now });
+  sb.db.repos.users.insert({ uid: uidForUsername(NASTY_USER), username: NASTY_USER, gender: 'unspecified', createdOn: now });
+  sb.db.repos.users.recordPlay(uidForUsername(NASTY_USER), NASTY_GAME.id, now);
+});
+
+afterAll(() => sb?.close());
+
+async function getJson(path: string): Promise<{ status: number; text: string; body: Record<string, unknown> }> {
+  const response = await fetch(`${sb.url}${path}`);
+  const text = await response.text();
+  return { status: response.status, text, body: JSON.parse(text) as Record<string, unknown> };
+}
+
+interface GameJson {
+  id: string;
+  name: string;
+  play_path: string;
+  signing: string;
+  api_keys: Array<{ api_key: string; partner: boolean; label: string }>;
+}
+
+interface UserDetailJson {
+  user: { uid: string; username: string; premium: boolean; friends: number };
+  games: Array<{
+    id: string;
+    name: string;
+    play_path: string;
+    played: boolean;
+    achievements: Array<{ developer_id: string; state: string; current_value: number; target_value: number }>;
+    holdings: Array<{ item: string; kind: string | null; units: number; products: Array<{ sku: string; name: string }> }>;
+  }>;
+}
+
+describe('the dashboard JSON under /_sandbox', () => {
+  it('GET /_sandbox/games lists the games with their api keys redacted and no signing secret', async () => {
+    const reply = await getJson('/_sandbox/games');
+    expect(reply.status).toBe(200);
+    const games = reply.body.games as GameJson[];
+    expect(games.map((g) => g.id)).toEqual(['1001', '1002', NASTY_GAME.id]);
+    expect(games[0]).toMatchObject({ id: '1001', name: 'Demo Quest', play_path: '/play/1001', signing: 'both' });
+    expect(games[0]!.api_keys).toEqual([
+      { api_key: '0123…cdef', partner: false, label: expect.any(String) },
+      { api_key: '7792…2a46', partner: true, label: expect.any(String) },
+    ]);
+    expect(games[1]!.api_keys.map((k) => k.api_key)).toEqual(['7c5f…37ba']);
+    for (const secret of FULL_SECRETS) expect(reply.text).not.toContain(secret);
+    expect(reply.text).not.toMatch(/secret/i);
+  });
+
+  it('GET /_sandbox/users?q= finds users by username prefix, and by uid in any case', async () => {
+    const byPrefix = await getJson('/_sandbox/users?q=demo');
+    expect(byPrefix.status).toBe(200);
+    expect(byPrefix.body).toEqual({
+      query: 'demo',
+      users: [{ uid: DEMO.user.uid, username: DEMO.user.username, premium: true, created_on: '2020-03-14 12:00:00' }],
+      more: false,
+    });
+    const byUid = await getJson(`/_sandbox/users?q=${DEMO.user.uid.toUpperCase()}`);
+    expect((byUid.body.users as Array<{ uid: string }>).map((u) => u.uid)).toEqual([DEMO.user.uid]);
+    // The prefix is exact (case-sensitive, no wildcards): `_` and `%` match only themselves.
+    expect((await getJson('/_sandbox/users?q=Demo')).body.users).toEqual([]);
+    expect((await getJson('/_sandbox/users?q=demo%25')).body.users).toEqual([]);
+    expect((await getJson('/_sandbox/users?q=d_mo')).body.users).toEqual([]);
+  });
+
+  it('caps the matches at ?limit and says when there are more', async () => {
+    const reply = await getJson('/_sandbox/users?q=player_&limit=3');
+    expect((reply.body.users as Array<{ username: string }>).map((u) => u.username)).toEqual(['player_0001', 'player_0002', 'player_0003']);
+    expect(reply.body.more).toBe(true);
+    const few = await getJson('/_sandbox/users?q=player_149&limit=100');
+    expect((few.body.users as unknown[]).length).toBe(6); // player_1490 … player_1495
+    expect(few.body.more).toBe(false);
+  });
+
+  it("GET /_sandbox/users/:uid shows the user's achievements and holdings per game", async () => {
+    const reply = await getJson(`/_sandbox/users/${DEMO.user.uid}`);
+    expect(reply.status).toBe(200);
+    const detail = reply.body as unknown as UserDetailJson;
+    expect(detail.user).toMatchObject({ uid: DEMO.user.uid, username: DEMO.user.username, premium: true, friends: 1200 });
+    // Puzzle Lab: never played, no progress, nothing held, so not listed.
+    expect(detail.games.map((g) => g.id)).toEqual(['1001']);
+    const quest = detail.games[0]!;
+    expect(quest).toMatchObject({ name: 'Demo Quest', play_path: '/play/1001', played: true });
+    const state = Object.fromEntries(quest.achievements.map((a) => [a.developer_id, `${a.current_value}/${a.target_value} ${a.state}`]));
+    expect(state).toEqual({
+      FIRST_WIN: '1/1 Completed',
+      COLLECT_1000_GEMS: '250/1000 Started',
+      LEVEL_10: '4/10 Started',
+      'SPEED RUN/100%': '0/100 Not Started',
+      DAILY_STREAK_7: '0/7 Not Started',
+      SECRET_ROOM: '0/1 Not Started',
+    });
+    expect(quest.holdings).toEqual([
+      {
+        item: 'gems',
+        kind: 'consumable',
+        units: 250,
+        updated_on: expect.any(String),
+        products: [
+          { sku: 'gems:100', name: 'Pouch of 100 Gems' },
+          { sku: 'gems:500', name: 'Chest of 500 Gems' },
+        ],
+      },
+      { item: 'sword-of-dawn', kind: 'unlockable', units: 1, updated_on: expect.any(String), products: [{ sku: 'sword-of-dawn', name: 'Sword of Dawn' }] },
+    ]);
+  });
+
+  it('answers an unknown uid with 404 and a malformed one with 400', async () => {
+    const unknown = await getJson(`/_sandbox/users/${'0'.repeat(32)}`);
+    expect(unknown).toMatchObject({ status: 404, body: { status: false, code: 404, message: `not found: user ${'0'.repeat(32)}` } });
+    const malformed = await getJson('/_sandbox/users/not-a-uid');
+    expect(malformed).toMatchObject({ status: 400, body: { status: false, code: 400 } });
+    expect(malformed.body.message).toMatch(/^invalid parameter: uid/);
+  });
+
+  it('answers a bad search with 400 naming the parameter', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['/_sandbox/users', /^missing parameter: q$/],
+      ['/_sandbox/users?q=', /^missing parameter: q$/],
+      [`/_sandbox/users?q=${'a'.repeat(65)}`, /^invalid parameter: q \(longer than 64/],
+      ['/_sandbox/users?q=a&q=b', /^invalid parameter: q \(given more than once\)/],
+      ['/_sandbox/users?q=a&limit=0', /^invalid parameter: limit/],
+      ['/_sandbox/users?q=a&limit=101', /^invalid parameter: limit/],
+      ['/_sandbox/users?q=a&limit=ten', /^invalid parameter: limit/],
+      ['/_sandbox/users?q=%E0%A4%A', /^invalid parameter: q \(bad percent-encoding\)/],
+    ];
+    for (const [path, message] of cases) {
+      const reply = await getJson(path);
+      expect(reply.status, path).toBe(400);
+      expect(reply.body.message, path).toMatch(message);
+    }
+  });
+
+  it('refuses every dashboard endpoint to a request not addressed to the sandbox itself', async () => {
+    for (const path of ['/_sandbox/games', '/_sandbox/users?q=demo', `/_sandbox/users/${DEMO.user.uid}`]) {
+      const own = await exactRequest(sb.url, 'GET', path, { host: `localhost:${port}` });
+      expect(own.status, path).toBe(200);
+      const foreign = await exactRequest(sb.url, 'GET', path, { host: `evil.example:${port}` });
+      expect(foreign.status, path).toBe(403);
+      expect(JSON.parse(foreign.text)).toMatchObject({ status: false, code: 403 });
+      expect(foreign.text).not.toContain(DEMO.user.username);
+    }
+  });
+
+  it('returns a username holding markup as a JSON string, unchanged', async () => {
+    const reply = await getJson(`/_sandbox/users?q=${encodeURIComponent('<img')}`);
+    expect((reply.body.users as Array<{ username: string }>).map((u) => u.username)).toEqual([NASTY_USER]);
+    expect(reply.status).toBe(200);
+  });
+});
+
+describe('the dashboard page over plain HTTP', () => {
+  it('is a fixed shell under a strict CSP: no inline script or style, nothing from elsewhere, no data in it', async () => {
+    const response = await fetch(`${sb.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toMatch(/unsafe-|\*|https?:|data:/);
+    const html = await response.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // every script is a file
+    expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+    expect(html).not.toMatch(/(?:src|href)="(?!\/)/); // every reference is to this origin
+    for (const secret of FULL_SECRETS) expect(html).not.toContain(secret);
+    expect(html).not.toContain('0123…cdef'); // the data comes from /_sandbox, not the page
+  });
+
+  it('serves its script, stylesheet and icon from the sandbox', async () => {
+    for (const [path, type] of [
+      ['/dashboard/dashboard.js', 'text/javascript; charset=utf-8'],
+      ['/dashboard/dashboard.css', 'text/css; charset=utf-8'],
+      ['/dashboard/icon.svg', 'image/svg+xml'],
+    ]) {
+      const response = await fetch(`${sb.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toBe(type);
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+    const script = await (await fetch(`${sb.url}/dashboard/dashboard.js`)).text();
+    expect(() => new Script(script, { filename: 'dashboard.js' })).not.toThrow();
+    // Values reach the page as text: the script never writes HTML.
+    expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+  });
+
+  it('answers a POST with 405', async () => {
+    const response = await fetch(`${sb.url}/`, { method: 'POST' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// A real browser.
+
+/** What a page did that the dashboard must never do. */
+interface Watch {
+  consoleErrors: string[];
+  cspViolations: string[];
+  requests: string[];
+}
+
+async function openDashboard(page: Page, base: string, logAvailable: boolean): Promise<Watch> {
+  const watch: Watch = { consoleErrors: [], cspViolations: [], requests: [] };
+  await page.exposeFunction('reportCspViolation', (text: string) => watch.cspViolations.push(text));
+  // Runs before the page's own script (and, injected by the browser, is not subject to its CSP).
+  await page.addInitScript({
+    content: "document.addEventListener('securitypolicyviolation', (e) => window.reportCspViolation(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber));",
+  });
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() !== 'error') return;
+    // Until the request log is merged its endpoint answers 404, which chromium reports as a failed load.
+    if (!logAvailable && message.location().url.includes('/_sandbox/requests') && /404/.test(message.text())) return;
+    watch.consoleErrors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => watch.consoleErrors.push(`page error: ${error.message}`));
+  page.on('request', (request: Request) => watch.requests.push(request.url()));
+  await page.goto(`${base}/`);
+  await page.locator('#games-body table').waitFor();
+  return watch;
+}
+
+async function searchAndOpen(page: Page, q: string, username: string): Promise<void> {
+  await page.locator('#user-q').fill(q);
+  await page.locator('#user-search button[type=submit]').click();
+  const result = page.locator('#user-results button.user', { has: page.locator('.username', { hasText: username }) });
+  await result.first().click();
+  await page.locator('#detail-username', { hasText: username }).waitFor();
+}
+
+function expectClean(watch: Watch, base: string): void {
+  expect(watch.consoleErrors).toEqual([]);
+  expect(watch.cspViolations).toEqual([]);
+  const foreign = watch.requests.filter((url) => !url.startsWith(`${base}/`));
+  expect(foreign).toEqual([]);
+}
+
+describe('the dashboard in a real browser (headless chromium)', () => {
+  let unavailable: string | null = null;
+  /** The request log (another part of issue 11) may not be in this build yet. */
+  let logAvailable = false;
+  /** The demo data alone, as a user sees it after `udcli sandbox start` (the screenshot's sandbox). */
+  let demo: TestSandbox;
+
+  beforeAll(async () => {
+    unavailable = ensureChromium();
+    if (unavailable) console.warn(`dashboard.test.ts: skipping the browser tests: ${unavailable}`);
+    demo = await startTestSandbox();
+    logAvailable = (await fetch(`${demo.url}/_sandbox/requests`)).status !== 404;
+  }, 10 * 60_000);
+
+  afterAll(() => demo?.close());
+
+  it('lists the games with redacted keys and play links, finds demo_player, and shows their achievements and holdings', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    // Some traffic for the request log (and the screenshot): a read, and a refused signature.
+    await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
+    await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['value', '5']], { secret: 'wrong' });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const watch = await openDashboard(page, demo.url, logAvailable);
+
+      const games = page.locator('#games-body tbody tr');
+      expect(await games.count()).toBe(2);
+      const quest = page.locator('#games-body tr[data-game="1001"]');
+      expect(await quest.locator('strong').textContent()).toBe('Demo Quest');
+      expect(await quest.locator('code.api-key').allTextContents()).toEqual(['0123…cdef', '7792…2a46']);
+      expect(await page.locator('#games-body tr[data-game="1002"] code.api-key').allTextContents()).toEqual(['7c5f…37ba']);
+      expect(await quest.locator('a.play').getAttribute('href')).toBe('/play/1001');
+      expect(await page.locator('#games-body tr[data-game="1002"] a.play').getAttribute('href')).toBe('/play/1002');
+
+      await searchAndOpen(page, 'demo', DEMO.user.username);
+      expect(await page.locator('#user-results button.user .username').allTextContents()).toEqual([DEMO.user.username]);
+      expect(await page.locator('#detail-uid').textContent()).toBe(DEMO.user.uid);
+      const detail = page.locator('#user-detail .game[data-game="1001"]');
+      expect(await detail.locator('a.play').getAttribute('href')).toBe('/play/1001');
+      expect(await detail.locator('tr[data-achievement="FIRST_WIN"] td.state').textContent()).toBe('Completed');
+      expect(await detail.locator('tr[data-achievement="COLLECT_1000_GEMS"] td.num').textContent()).toMatch(/^250\/1000/);
+      expect(await detail.locator('tr[data-item="sword-of-dawn"] td.units').textContent()).toBe('1');
+      expect(await detail.locator('tr[data-item="gems"] td.units').textContent()).toBe('250');
+      expect(await detail.locator('tr[data-item="gems"]').textContent()).toContain('gems:100');
+
+      // The page's own HTML never holds a key in full (the browser's view of it, scripts run).
+      const html = await page.content();
+      for (const secret of FULL_SECRETS) expect(html).not.toContain(secret);
+
+      if (logAvailable) await page.locator('#log-body tr').first().waitFor();
+      else await page.locator('#log-status', { hasText: 'request log not available' }).waitFor();
+
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+      if (process.env.UDCLI_UPDATE_SCREENSHOTS === '1') {
+        mkdirSync(dirname(README_SCREENSHOT), { recursive: true });
+        await page.screenshot({ path: README_SCREENSHOT, fullPage: true });
+      }
+      expectClean(watch, demo.url);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+
+  it('shows a username holding markup as text, and runs none of it', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const watch = await openDashboard(page, sb.url, logAvailable);
+      // The game's name is text, not markup.
+      expect(await page.locator(`#games-body tr[data-game="${NASTY_GAME.id}"] strong`).textContent()).toBe(NASTY_GAME.name);
+      await searchAndOpen(page, '<img', NASTY_USER);
+      expect(await page.locator('#user-results button.user .username').allTextContents()).toEqual([NASTY_USER]);
+      expect(await page.locator('#detail-username').textContent()).toBe(NASTY_USER);
+      expect(await page.locator('#user-detail .game h3').first().textContent()).toContain(NASTY_GAME.name);
+      expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
+      expect(await page.title()).toBe('udcli sandbox');
+      // A reload keeps the user shown (the uid is in the URL's fragment).
+      expect(new URL(page.url()).hash).toBe(`#user=${uidForUsername(NASTY_USER)}`);
+      await page.reload();
+      await page.locator('#detail-username', { hasText: NASTY_USER }).waitFor();
+      expectClean(watch, sb.url);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+
+  it('says "request log not available" when the sandbox has no request log, and stops asking', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      // A sandbox without the log answers its path with the 404 envelope, as this one did before it was built.
+      let asked = 0;
+      await page.route('**/_sandbox/requests*', (route) => {
+        asked++;
+        return route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ version: 1, code: 404, message: 'not found: path /_sandbox/requests', payload: null }) });
+      });
+      await openDashboard(page, demo.url, false);
+      await page.locator('#log-status', { hasText: 'request log not available' }).waitFor();
+      expect(await page.locator('#log').isHidden()).toBe(true);
+      await page.waitForTimeout(2500);
+      expect(asked).toBe(1);
+      // The rest of the page works without it.
+      await searchAndOpen(page, 'demo', DEMO.user.username);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+
+  it('reached through another host name (DNS rebinding), gets no data and says why', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    // The browser resolves a foreign name to the sandbox, as a rebinding attacker's page would.
+    const browser = await launchChromium(['--host-resolver-rules=MAP rebound.test 127.0.0.1']);
+    try {
+      const page = await browser.newPage();
+      const seen: string[] = [];
+      page.on('response', (response) => seen.push(`${response.status()} ${new URL(response.url()).pathname}`));
+      await page.goto(`http://rebound.test:${new URL(demo.url).port}/`);
+      await page.locator('#games-body .error').waitFor();
+      expect(await page.locator('#games-body').textContent()).toMatch(/Cannot list the games: forbidden: .*addressed to the sandbox itself/);
+      expect(seen).toContain('403 /_sandbox/games');
+      await page.locator('#user-q').fill('demo');
+      await page.locator('#user-search button[type=submit]').click();
+      await page.locator('#user-results .error').waitFor();
+      expect(await page.locator('#user-results').textContent()).not.toContain(DEMO.user.uid);
+      for (const secret of FULL_SECRETS) expect(await page.content()).not.toContain(secret);
+      expect(await page.content()).not.toContain('0123…cdef');
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+
+  // Needs GET /_sandbox/requests (the request log, another part of issue 11): enable once it is merged.
+  it.skip('shows requests live, newest first, with keys redacted and the failure reason', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const watch = await openDashboard(page, demo.url, true);
+      await page.locator('#log-status', { hasText: 'Live' }).waitFor();
+      await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
+      await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['value', '5']], { secret: 'wrong' });
+      const refused = page.locator('#log-body tr', { hasText: `/services/rest/v1/achievements/user/${DEMO.user.uid}.json` }).first();
+      await refused.waitFor({ timeout: 5000 });
+      expect(await refused.locator('td.status').textContent()).toBe('403');
+      expect(await refused.locator('td.reason').textContent()).toMatch(/signature/);
+      const read = page.locator('#log-body tr', { hasText: `/services/rest/v1/users/${DEMO.user.uid}.json` }).first();
+      await read.waitFor({ timeout: 5000 });
+      expect(await read.locator('td.status').textContent()).toBe('200');
+      // Newest first.
+      const order = await page.locator('#log-body tr td.path').allTextContents();
+      expect(order.findIndex((p) => p.includes('/achievements/user/'))).toBeLessThan(order.findIndex((p) => p.includes('/users/')));
+      for (const secret of FULL_SECRETS) expect(await page.content()).not.toContain(secret);
+      // The dashboard's own polling is not shown.
+      expect(order.some((p) => p.startsWith('/_sandbox/requests'))).toBe(false);
+      expectClean(watch, demo.url);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+});
