@@ -28,6 +28,8 @@ export interface StartSandboxOptions {
   rateLimitPerSecond?: number;
   /** Where unexpected errors are told; default: a line on stderr. */
   log?: (line: string) => void;
+  /** Where the request log's lines go (see buildApp); default: nowhere. */
+  requestLines?: (text: string) => void;
   /** Absolute URLs in replies use this origin instead of the listening address (see buildApp). */
   publicOrigin?: string;
 }
@@ -67,6 +69,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
       log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${line}\n`)),
       ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
+      ...(options.requestLines === undefined ? {} : { requestLines: options.requestLines }),
     });
     await app.listen({ port: requestedPort, host });
   } catch (error) {
