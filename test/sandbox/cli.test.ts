@@ -1,6 +1,6 @@
 /** `udcli sandbox ...` commands: options, start/stop/status (foreground and --detach), reset, info, seed. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
@@ -146,6 +146,27 @@ describe('nothing running', () => {
   });
 });
 
+describe('logs', () => {
+  it('loads neither fastify nor SQLite, nor the start command', async () => {
+    const dataDir = join(root, 'logs-data');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'sandbox.log'), 'http://127.0.0.1:1\n2026-11-22T22:00:00.000Z GET /x 404 0.1ms not found: path /x\n');
+    const log = join(root, 'logs-loaded.txt');
+    const child = spawn(process.execPath, ['--import', REGISTER_TS, CLI_ENTRY, 'sandbox', 'logs', '--json'], {
+      env: { ...process.env, UDCLI_DATA_DIR: dataDir, UDCLI_TEST_LOAD_LOG: log },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual({ time: '2026-11-22T22:00:00.000Z', method: 'GET', path: '/x', query: '', status: 404, ms: 0.1, reason: 'not found: path /x' });
+    const loaded = readFileSync(log, 'utf8');
+    expect(loaded).toContain('/src/cli/commands/sandbox/logs.ts');
+    expect(loaded).not.toMatch(/fastify|better-sqlite3|\/src\/sandbox\/(server|app|database)\.ts|commands\/sandbox\/start\.ts/);
+  });
+});
+
 describe('foreground start', () => {
   it('serves until asked to stop, records itself for status/info/reset, then closes and cleans up', async () => {
     const factory = testFactory(env);
@@ -165,7 +186,11 @@ describe('foreground start', () => {
       },
     });
     expect(seen).toBeDefined();
-    expect(factory.stdout()).toBe(`${seen!.url}\n`);
+    // The URL first, then the request log (issue 11): the one request made, written before the sandbox closed.
+    const [urlLine, ...requestLines] = factory.stdout().trimEnd().split('\n');
+    expect(urlLine).toBe(seen!.url);
+    expect(requestLines).toHaveLength(1);
+    expect(requestLines[0]).toMatch(new RegExp(` GET /services/rest/v1/users/${DEMO.user.uid}\\.json 200 [\\d.]+ms$`));
     expect(factory.stderr()).toContain(DEMO.game.apiKey);
     expect(factory.stderr()).toContain(DEMO.game.signingSecret);
     expect(seen!.status).toContain(`running at ${seen!.url} (pid ${process.pid}`);

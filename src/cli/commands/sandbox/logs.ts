@@ -13,7 +13,7 @@ import type { Factory } from '../../../ops/factory.js';
 import { logFilePath } from '../../../sandbox/paths.js';
 import { parseRequestLine } from '../../../sandbox/request-line.js';
 import { wantsJson } from './json.js';
-import { waitForSignal } from './start.js';
+import { waitForSignal } from './signals.js';
 
 export interface LogsDeps {
   /** Resolves when --follow should stop; default: SIGINT, SIGTERM or SIGHUP. */

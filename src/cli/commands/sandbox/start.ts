@@ -11,10 +11,11 @@ import { UdcliError, UsageError } from '../../../errors.js';
 import { write } from '../../../output/pipe.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
-import type { Factory, IOStreams } from '../../../ops/factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { credentialLines } from './describe.js';
 import { parseStartOptions, remoteWarning, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
+import { waitForSignal } from './signals.js';
 
 export interface StartDeps {
   /** Resolves when the foreground sandbox should stop; default: SIGINT, SIGTERM or SIGHUP. */
@@ -26,15 +27,6 @@ export interface StartDeps {
 }
 
 const BIN = fileURLToPath(new URL('../../../../bin/udcli.js', import.meta.url));
-
-export function waitForSignal(io: Pick<IOStreams, 'onSignals'>): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = io.onSignals(['SIGINT', 'SIGTERM', 'SIGHUP'], (signal) => {
-      stop();
-      resolve(signal);
-    });
-  });
-}
 
 function yesGiven(factory: Factory): boolean {
   try {
