@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
+import { redactQuery } from '../../src/redact.js';
 import { parseRequestLine } from '../../src/sandbox/request-line.js';
 import { api, call, exactRequest, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
@@ -166,4 +167,17 @@ describe('the ring keeps the last 1000', () => {
     expect(since[0]!.id).toBe(11);
     expect(since).toHaveLength(1000);
   }, 30_000);
+});
+
+describe('redactQuery (what the log shows of a query)', () => {
+  it('redacts the values of secret parameters and of names that look secret; keeps the rest exactly as sent', () => {
+    expect(redactQuery('uid=abc&api_key=0123456789abcdef0123456789abcdef&username=demo%20player+x')).toBe(
+      'uid=abc&api_key=0123…cdef&username=demo%20player+x',
+    );
+    expect(redactQuery('api%5Fkey=0123456789abcdef&password=hunter2hunter2&client_secret=s3cr3t-s3cr3t&x_sig=abcdefabcdef')).toBe(
+      'api%5Fkey=0123…cdef&password=hunt…ter2&client_secret=s3cr…cr3t&x_sig=abcd…cdef',
+    );
+    expect(redactQuery('session=short&sig=&design=blue&flag')).toBe('session=…&sig=&design=blue&flag');
+    expect(redactQuery('')).toBe('');
+  });
 });
