@@ -2,8 +2,8 @@
  * `udcli sandbox logs [--follow] [--json]`: the detached sandbox's log file (its start-up
  * messages and one line per request). `--json` prints only the request lines, each as the JSON
  * object `GET /_sandbox/requests` gives (without its id, which starts again with each sandbox).
- * `--follow` keeps printing what is appended until Ctrl-C, like `tail -f`, and carries on
- * across a restart (the file truncated or made anew).
+ * `--follow` keeps printing what is appended until Ctrl-C, like `tail -F`: it waits for a file
+ * not there yet, and reads from the top a file truncated or replaced (another inode).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
@@ -28,39 +28,44 @@ const CHUNK_BYTES = 64 * 1024;
 /** Reads a growing file from where it last stopped, handing on whole lines only. */
 class LineReader {
   private offset = 0;
+  private ino: number | undefined;
   private carry = '';
   private decoder = new StringDecoder('utf8');
 
   constructor(private readonly path: string) {}
 
-  /** New whole lines since the last call; [] when the file is absent (a sandbox not started yet). */
-  async read(): Promise<string[]> {
+  /**
+   * Hands on the whole lines written since the last call, a chunk at a time (a big log is never
+   * held at once); false when the file is absent (no sandbox detached yet).
+   */
+  async read(onLines: (lines: string[]) => Promise<void> | undefined): Promise<boolean> {
     let file: FileHandle;
     try {
       file = await open(this.path, 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw error;
     }
     try {
-      const { size } = await file.stat();
-      if (size < this.offset) {
-        // A new detached sandbox started the file again: read it from the top.
+      const { size, ino } = await file.stat();
+      if (size < this.offset || ino !== this.ino) {
+        // The file was truncated, or replaced by another one: read it from the top.
+        this.ino = ino;
         this.offset = 0;
         this.carry = '';
         this.decoder = new StringDecoder('utf8');
       }
       const buffer = Buffer.alloc(CHUNK_BYTES);
-      let text = this.carry;
       while (this.offset < size) {
         const { bytesRead } = await file.read(buffer, 0, Math.min(CHUNK_BYTES, size - this.offset), this.offset);
         if (bytesRead === 0) break;
         this.offset += bytesRead;
-        text += this.decoder.write(buffer.subarray(0, bytesRead));
+        const text = this.carry + this.decoder.write(buffer.subarray(0, bytesRead));
+        const end = text.lastIndexOf('\n');
+        this.carry = text.slice(end + 1);
+        if (end !== -1) await onLines(text.slice(0, end).split('\n'));
       }
-      const end = text.lastIndexOf('\n');
-      this.carry = text.slice(end + 1);
-      return end === -1 ? [] : text.slice(0, end).split('\n');
+      return true;
     } finally {
       await file.close();
     }
@@ -90,18 +95,15 @@ export async function logsCommand(factory: Factory, raw: { follow?: boolean; jso
   const path = logFilePath(env);
   const reader = new LineReader(path);
 
-  const first = await reader.read();
-  if (first.length === 0 && reader.rest().length === 0 && !raw.follow) {
-    const { existsSync } = await import('node:fs');
-    if (!existsSync(path)) {
+  const print = (lines: string[]) => write(stdout, render(lines, json));
+  const found = await reader.read(print);
+  if (!raw.follow) {
+    if (!found) {
       throw new UdcliError(`no sandbox log at ${path}`, {
         hint: 'a sandbox started with `udcli sandbox start --detach` writes it; a foreground sandbox prints its requests on its own output',
       });
     }
-  }
-  await write(stdout, render(first, json));
-  if (!raw.follow) {
-    await write(stdout, render(reader.rest(), json));
+    await print(reader.rest());
     return;
   }
 
@@ -116,7 +118,6 @@ export async function logsCommand(factory: Factory, raw: { follow?: boolean; jso
     await Promise.race([stop, new Promise((resolve) => (timer = setTimeout(resolve, pollMs)))]);
     clearTimeout(timer);
     if (stopped) break;
-    const text = render(await reader.read(), json);
-    if (text !== '') await write(stdout, text);
+    await reader.read(print);
   }
 }
