@@ -8,7 +8,7 @@
  */
 
 export interface RequestRecord {
-  /** ISO-8601, UTC. */
+  /** When the reply went out (the wall clock, not the sandbox's virtual one), ISO-8601 UTC. */
   time: string;
   method: string;
   path: string;

@@ -1,7 +1,8 @@
 /**
  * Runs the sandbox: opens (and if asked, seeds) the database, builds the app and listens.
  * Quiet but for unexpected errors (one line each on stderr, which is sandbox.log when
- * detached), and closes cleanly, so the CLI can also run it embedded in-process.
+ * detached) and, when asked, the request log's lines, and closes cleanly, so the CLI can also
+ * run it embedded in-process.
  */
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
