@@ -109,7 +109,7 @@ describe('request lines and GET /_sandbox/requests', () => {
     const list = await until(() => requests(sb), (l) => l.length >= 1);
     expect(list.map((r) => r.path)).toEqual(['/nowhere']);
     expect(list[0]!.id).toBe(1);
-    expect(lines()).toHaveLength(1);
+    expect(await until(lines, (l) => l.length >= 1)).toHaveLength(1);
   });
 
   it('since=ID gives the entries after it; limit=N the newest N (default 100), oldest first', async () => {
