@@ -72,6 +72,7 @@ _udcli_sub() {
     'udcli sandbox export') REPLY='udcli sandbox export' ;;
     'udcli sandbox snapshot') REPLY='udcli sandbox snapshot' ;;
     'udcli sandbox stop') REPLY='udcli sandbox stop' ;;
+    'udcli sandbox logs') REPLY='udcli sandbox logs' ;;
     'udcli sandbox status') REPLY='udcli sandbox status' ;;
     'udcli sandbox reset') REPLY='udcli sandbox reset' ;;
     'udcli sandbox info') REPLY='udcli sandbox info' ;;
@@ -248,7 +249,7 @@ _udcli_commands() {
     'udcli products') _udcli_words 'list give take help' ;;
     'udcli profile') _udcli_words 'add list use show remove help' ;;
     'udcli config') _udcli_words 'get set unset path help' ;;
-    'udcli sandbox') _udcli_words 'start exec game init schema load export snapshot stop status reset info seed help' ;;
+    'udcli sandbox') _udcli_words 'start exec game init schema load export snapshot stop logs status reset info seed help' ;;
     'udcli sandbox game') _udcli_words 'set-uri show help' ;;
     'udcli sandbox snapshot') _udcli_words 'save restore list delete help' ;;
     *) return 1 ;;
@@ -285,6 +286,7 @@ _udcli_options() {
     'udcli sandbox snapshot save') own=(--db) ;;
     'udcli sandbox snapshot restore') own=(--db) ;;
     'udcli sandbox snapshot list') own=(--json) ;;
+    'udcli sandbox logs') own=(-f --follow --json) ;;
     'udcli sandbox status') own=(--json) ;;
     'udcli sandbox reset') own=(--db --seed --data) ;;
     'udcli sandbox info') own=(--json) ;;
@@ -297,6 +299,7 @@ _udcli_options() {
     'udcli sandbox game show') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox load') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox snapshot list') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
+    'udcli sandbox logs') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox status') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox info') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox seed') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
@@ -320,7 +323,7 @@ _udcli_argument_values() {
     'udcli config help 0') _udcli_words 'get set unset path' ;;
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
     'udcli sandbox snapshot help 0') _udcli_words 'save restore list delete' ;;
-    'udcli sandbox help 0') _udcli_words 'start exec game init schema load export snapshot stop status reset info seed' ;;
+    'udcli sandbox help 0') _udcli_words 'start exec game init schema load export snapshot stop logs status reset info seed' ;;
     'udcli completion 0') _udcli_words 'bash zsh fish' ;;
     'udcli help 0') _udcli_words 'auth user friends achievements products api audit profile config doctor sandbox completion' ;;
   esac

@@ -100,6 +100,8 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli sandbox snapshot'
         case 'udcli sandbox stop'
             echo 'udcli sandbox stop'
+        case 'udcli sandbox logs'
+            echo 'udcli sandbox logs'
         case 'udcli sandbox status'
             echo 'udcli sandbox status'
         case 'udcli sandbox reset'
@@ -410,7 +412,7 @@ complete -c udcli -f
 complete -c udcli -l version -d 'print the version'
 complete -c udcli -n 'not __udcli_in "udcli audit"' -l profile -x -a '(__udcli_profiles)' -d 'use this profile (default: UDCLI_PROFILE, the current one, or sandbox)'
 complete -c udcli -s o -l output -x -a 'table json ndjson csv' -d 'output format: table|json|ndjson|csv (default: table on a terminal, json otherwise)'
-complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox load" "udcli sandbox snapshot list" "udcli sandbox status" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
+complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox load" "udcli sandbox snapshot list" "udcli sandbox logs" "udcli sandbox status" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
 complete -c udcli -l raw -d 'print the reply body exactly as received'
 complete -c udcli -l fields -x -d 'comma-separated fields to show, e.g. uid,username'
 complete -c udcli -n 'not __udcli_in "udcli profile add"' -l base-url -x -d 'service base URL (overrides UDCLI_BASE_URL and the profile)'
@@ -642,6 +644,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'load' -d 'Load 
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'export' -d 'Write the whole sandbox database as a data file (YAML, or JSON for a .json file); - or nothing for stdout'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'snapshot' -d 'Save the sandbox database under a name, restore it, list or delete snapshots'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'stop' -d 'Stop the running sandbox'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'logs' -d 'Show the detached sandbox\'s log: start-up messages and one line per request (secrets redacted)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'status' -d 'Show whether the sandbox runs, and where (exit 1 when it does not)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'reset' -d 'Delete and recreate the sandbox database from what it was started with (its data file, else the demo data)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'info' -d 'Show URLs, demo credentials, users, achievements and products'
@@ -713,6 +716,10 @@ complete -c udcli -n '__udcli_in "udcli sandbox snapshot list"' -l json -d 'prin
 # udcli sandbox snapshot help
 complete -c udcli -n '__udcli_argument "udcli sandbox snapshot help" 0' -a 'save restore list delete'
 
+# udcli sandbox logs
+complete -c udcli -n '__udcli_in "udcli sandbox logs"' -s f -l follow -d 'keep printing lines as they are written, until Ctrl-C'
+complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l json -d 'only the request lines, one JSON object each'
+
 # udcli sandbox status
 complete -c udcli -n '__udcli_in "udcli sandbox status"' -l json -d 'print JSON'
 
@@ -734,7 +741,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l db -r -F -d 'database 
 complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l json -d 'print the summary as JSON'
 
 # udcli sandbox help
-complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec game init schema load export snapshot stop status reset info seed'
+complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec game init schema load export snapshot stop logs status reset info seed'
 
 # udcli completion
 complete -c udcli -n '__udcli_argument "udcli completion" 0' -a 'bash zsh fish'

@@ -29,3 +29,36 @@ export function redactUrl(url: string): string {
   }
   return `${url.slice(0, q)}?${out.join('&')}`;
 }
+
+/** A name that says "secret" though it is not one of ours (password, private_key, ...): redacted too. */
+const SECRET_LOOKING = /secret|token|passw|cookie|private|credential|api_?key|(^|_)sig/i;
+
+/** Is this query parameter's value a secret (one of SECRET_PARAMS, or a name that looks like one)? */
+export function isSecretParam(name: string): boolean {
+  return SECRET_PARAMS.has(name) || SECRET_LOOKING.test(name);
+}
+
+function decodeName(raw: string): string {
+  if (!/[%+]/.test(raw)) return raw;
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * A query string as sent (no leading `?`), each secret parameter's value redacted and every
+ * other pair left exactly as it came (a log shows what the client sent).
+ */
+export function redactQuery(query: string): string {
+  if (query === '') return '';
+  let out = '';
+  for (const part of query.split('&')) {
+    const eq = part.indexOf('=');
+    const rawName = eq === -1 ? part : part.slice(0, eq);
+    const shown = eq !== -1 && isSecretParam(decodeName(rawName)) ? `${rawName}=${redact(decodeName(part.slice(eq + 1)))}` : part;
+    out = out === '' ? shown : `${out}&${shown}`;
+  }
+  return out;
+}

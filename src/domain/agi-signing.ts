@@ -32,16 +32,39 @@ export function lastPathSegment(path: string): string {
   return clean.slice(clean.lastIndexOf('/') + 1);
 }
 
+/** Where a signed value came from (the sandbox's signature explainer names them). */
+export type AgiValueSource =
+  | { kind: 'query'; name: string }
+  | { kind: 'body'; name: string }
+  | { kind: 'secret' }
+  | { kind: 'session' }
+  | { kind: 'key' }
+  | { kind: 'path' };
+
+export interface AgiSignedValue {
+  value: string;
+  source: AgiValueSource;
+}
+
+/** The values that are signed with where each came from, sorted by UTF-16 code units. */
+export function agiSignedValues(input: AgiSigningInput): AgiSignedValue[] {
+  const values: AgiSignedValue[] = input.query
+    .filter(([name]) => name !== AGI_SIG_PARAM && name !== AGI_SESSION_PARAM)
+    .map(([name, value]) => ({ value: String(value), source: { kind: 'query', name } }));
+  values.push(
+    { value: AGI_STATIC_SECRET, source: { kind: 'secret' } },
+    { value: input.session, source: { kind: 'session' } },
+    { value: input.key, source: { kind: 'key' } },
+  );
+  for (const [name, value] of input.body ?? []) values.push({ value: String(value), source: { kind: 'body', name } });
+  values.push({ value: lastPathSegment(input.path), source: { kind: 'path' } });
+  // `<` on strings compares UTF-16 code units, exactly as the SDK's Array.prototype.sort() does.
+  return values.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+}
+
 /** The values that are signed, sorted by UTF-16 code units (JavaScript's default sort). */
 export function agiSortedValues(input: AgiSigningInput): string[] {
-  const values = input.query
-    .filter(([name]) => name !== AGI_SIG_PARAM && name !== AGI_SESSION_PARAM)
-    .map(([, value]) => String(value));
-  values.push(AGI_STATIC_SECRET, input.session, input.key);
-  for (const [, value] of input.body ?? []) values.push(String(value));
-  values.push(lastPathSegment(input.path));
-  // Default sort compares UTF-16 code units, exactly as the SDK's Array.prototype.sort() does.
-  return values.sort();
+  return agiSignedValues(input).map((v) => v.value);
 }
 
 /** The string whose MD5 is the signature: the sorted values joined, then lower-cased. */

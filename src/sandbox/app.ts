@@ -14,6 +14,7 @@ import { splitTarget } from './http/query.js';
 import { createChallengeStore, type ChallengeStore } from './http/challenges.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { registerDashboard } from './dashboard/page.js';
+import { installRequestLog } from './http/request-log.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerPlayRoutes } from './routes/play.js';
 import { registerSiteRoutes } from './routes/site.js';
@@ -35,6 +36,12 @@ export interface BuildAppOptions {
    * which holds keys and signatures) and the error. Default: nowhere (startSandbox passes stderr).
    */
   log?: (line: string) => void;
+  /**
+   * Where the request log's lines go (one per request: time, method, path, status, ms, the
+   * failure reason; secrets redacted), a batch of whole lines at a time. Default: nowhere (the
+   * log is still kept for `GET /_sandbox/requests`).
+   */
+  requestLines?: (text: string) => void;
   /** A request must arrive whole (headers and body) within this; else 408 and the socket is closed. Default 30 s. */
   requestTimeoutMs?: number;
   /** Open connections at most; more are closed at once, so slow or idle clients cannot use up file descriptors. Default 256. */
@@ -123,6 +130,9 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       void sendFailure(reply, formatOf(request), failure);
     },
   });
+
+  // First, so that its hook sees every route, the not-found handler included.
+  installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
 
   // Parameters travel in the query string. A form body (the platform's SDK sends its PUTs as
   // form-encoded POSTs) is kept as text: agi signs its fields. Any other body is read (bounded) and ignored.

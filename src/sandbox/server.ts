@@ -1,7 +1,8 @@
 /**
  * Runs the sandbox: opens (and if asked, seeds) the database, builds the app and listens.
  * Quiet but for unexpected errors (one line each on stderr, which is sandbox.log when
- * detached), and closes cleanly, so the CLI can also run it embedded in-process.
+ * detached) and, when asked, the request log's lines, and closes cleanly, so the CLI can also
+ * run it embedded in-process.
  */
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +29,8 @@ export interface StartSandboxOptions {
   rateLimitPerSecond?: number;
   /** Where unexpected errors are told; default: a line on stderr. */
   log?: (line: string) => void;
+  /** Where the request log's lines go (see buildApp); default: nowhere. */
+  requestLines?: (text: string) => void;
   /** Absolute URLs in replies use this origin instead of the listening address (see buildApp). */
   publicOrigin?: string;
 }
@@ -67,6 +70,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
       log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${line}\n`)),
       ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
+      ...(options.requestLines === undefined ? {} : { requestLines: options.requestLines }),
     });
     await app.listen({ port: requestedPort, host });
   } catch (error) {

@@ -1,6 +1,6 @@
 /** `udcli sandbox ...` commands: options, start/stop/status (foreground and --detach), reset, info, seed. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
@@ -146,6 +146,73 @@ describe('nothing running', () => {
   });
 });
 
+describe('logs', () => {
+  it('loads neither fastify nor SQLite, nor the start command', async () => {
+    const dataDir = join(root, 'logs-data');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'sandbox.log'), 'http://127.0.0.1:1\n2026-11-22T22:00:00.000Z GET /x 404 0.1ms not found: path /x\n');
+    const log = join(root, 'logs-loaded.txt');
+    const child = spawn(process.execPath, ['--import', REGISTER_TS, CLI_ENTRY, 'sandbox', 'logs', '--json'], {
+      env: { ...process.env, UDCLI_DATA_DIR: dataDir, UDCLI_TEST_LOAD_LOG: log },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual({ time: '2026-11-22T22:00:00.000Z', method: 'GET', path: '/x', query: '', status: 404, ms: 0.1, reason: 'not found: path /x' });
+    const loaded = readFileSync(log, 'utf8');
+    expect(loaded).toContain('/src/cli/commands/sandbox/logs.ts');
+    expect(loaded).not.toMatch(/fastify|better-sqlite3|\/src\/sandbox\/(server|app|database)\.ts|commands\/sandbox\/start\.ts/);
+  });
+});
+
+describe('logs, read from the file', () => {
+  const line = (i: number) => `2026-11-22T22:00:00.000Z GET /p${i}?uid=${'u'.repeat(40)} 404 0.1ms not found: path /p${i}`;
+
+  it('a log bigger than one read, with multi-byte characters across reads and an unended last line, prints exactly', async () => {
+    const dataDir = join(root, 'logs-big');
+    mkdirSync(dataDir, { recursive: true });
+    const text = `${Array.from({ length: 2000 }, (_, i) => `${line(i)} é€😀`).join('\n')}\nhalf a line`;
+    writeFileSync(join(dataDir, 'sandbox.log'), text);
+    const factory = testFactory({ UDCLI_DATA_DIR: dataDir });
+    const { logsCommand } = await import('../../src/cli/commands/sandbox/logs.js');
+    await logsCommand(factory, {});
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(factory.stdout()).toBe(`${text}\n`);
+  });
+
+  it('--follow prints appended lines, and the whole file again when it is truncated or replaced', async () => {
+    const dataDir = join(root, 'logs-follow');
+    mkdirSync(dataDir, { recursive: true });
+    const file = join(dataDir, 'sandbox.log');
+    writeFileSync(file, `${line(1)}\n`);
+    const factory = testFactory({ UDCLI_DATA_DIR: dataDir });
+    const { logsCommand } = await import('../../src/cli/commands/sandbox/logs.js');
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const running = logsCommand(factory, { follow: true, json: true }, { waitForStop: () => stopped, pollMs: 10 });
+    const seen = async (n: number) => {
+      const deadline = Date.now() + 5000;
+      while (factory.stdout().trimEnd().split('\n').filter(Boolean).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      return factory.stdout().trimEnd().split('\n').map((l) => (JSON.parse(l) as { path: string }).path);
+    };
+    expect(await seen(1)).toEqual(['/p1']);
+    appendFileSync(file, `${line(2)}\nnot a request line\n${line(3).slice(0, 30)}`);
+    expect(await seen(2)).toEqual(['/p1', '/p2']);
+    appendFileSync(file, `${line(3).slice(30)}\n`);
+    expect(await seen(3)).toEqual(['/p1', '/p2', '/p3']);
+    writeFileSync(file, `${line(4)}\n`); // truncated and written again
+    expect(await seen(4)).toEqual(['/p1', '/p2', '/p3', '/p4']);
+    // Replaced by another file (as log rotation does), longer than what was read of the old one.
+    writeFileSync(`${file}.new`, `${line(5)}\n${line(6)}\n${line(7)}\n${line(8)}\n${line(9)}\n`);
+    renameSync(`${file}.new`, file);
+    expect(await seen(9)).toEqual(['/p1', '/p2', '/p3', '/p4', '/p5', '/p6', '/p7', '/p8', '/p9']);
+    stop();
+    await running;
+  });
+});
+
 describe('foreground start', () => {
   it('serves until asked to stop, records itself for status/info/reset, then closes and cleans up', async () => {
     const factory = testFactory(env);
@@ -165,7 +232,11 @@ describe('foreground start', () => {
       },
     });
     expect(seen).toBeDefined();
-    expect(factory.stdout()).toBe(`${seen!.url}\n`);
+    // The URL first, then the request log (issue 11): the one request made, written before the sandbox closed.
+    const [urlLine, ...requestLines] = factory.stdout().trimEnd().split('\n');
+    expect(urlLine).toBe(seen!.url);
+    expect(requestLines).toHaveLength(1);
+    expect(requestLines[0]).toMatch(new RegExp(` GET /services/rest/v1/users/${DEMO.user.uid}\\.json 200 [\\d.]+ms$`));
     expect(factory.stderr()).toContain(DEMO.game.apiKey);
     expect(factory.stderr()).toContain(DEMO.game.signingSecret);
     expect(seen!.status).toContain(`running at ${seen!.url} (pid ${process.pid}`);

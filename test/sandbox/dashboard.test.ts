@@ -236,7 +236,7 @@ interface Watch {
   requests: string[];
 }
 
-async function openDashboard(page: Page, base: string, logAvailable: boolean): Promise<Watch> {
+async function openDashboard(page: Page, base: string, _logAvailable: boolean): Promise<Watch> {
   const watch: Watch = { consoleErrors: [], cspViolations: [], requests: [] };
   await page.exposeFunction('reportCspViolation', (text: string) => watch.cspViolations.push(text));
   // Runs before the page's own script (and, injected by the browser, is not subject to its CSP).
@@ -245,8 +245,6 @@ async function openDashboard(page: Page, base: string, logAvailable: boolean): P
   });
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() !== 'error') return;
-    // Until the request log is merged its endpoint answers 404, which chromium reports as a failed load.
-    if (!logAvailable && message.location().url.includes('/_sandbox/requests') && /404/.test(message.text())) return;
     watch.consoleErrors.push(`${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => watch.consoleErrors.push(`page error: ${error.message}`));
@@ -273,7 +271,7 @@ function expectClean(watch: Watch, base: string): void {
 
 describe('the dashboard in a real browser (headless chromium)', () => {
   let unavailable: string | null = null;
-  /** The request log (another part of issue 11) may not be in this build yet. */
+  /** The request log answers (the page's live log reads it). */
   let logAvailable = false;
   /** The demo data alone, as a user sees it after `udcli sandbox start` (the screenshot's sandbox). */
   let demo: TestSandbox;
@@ -282,7 +280,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     unavailable = ensureChromium();
     if (unavailable) console.warn(`dashboard.test.ts: skipping the browser tests: ${unavailable}`);
     demo = await startTestSandbox();
-    logAvailable = (await fetch(`${demo.url}/_sandbox/requests`)).status !== 404;
+    logAvailable = (await fetch(`${demo.url}/_sandbox/requests`)).status === 200;
+    expect(logAvailable).toBe(true);
   }, 10 * 60_000);
 
   afterAll(() => demo?.close());
@@ -291,7 +290,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     // Some traffic for the request log (and the screenshot): a read, and a refused signature.
     await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
-    await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['value', '5']], { secret: 'wrong' });
+    await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['increment', '5']], { secret: 'wrong' });
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -406,8 +405,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  // Needs GET /_sandbox/requests (the request log, another part of issue 11): enable once it is merged.
-  it.skip('shows requests live, newest first, with keys redacted and the failure reason', async (ctx) => {
+  it('shows requests live, newest first, with keys redacted and the failure reason', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     const browser = await launchChromium();
     try {
@@ -415,7 +413,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       const watch = await openDashboard(page, demo.url, true);
       await page.locator('#log-status', { hasText: 'Live' }).waitFor();
       await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
-      await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['value', '5']], { secret: 'wrong' });
+      await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['increment', '5']], { secret: 'wrong' });
       const refused = page.locator('#log-body tr', { hasText: `/services/rest/v1/achievements/user/${DEMO.user.uid}.json` }).first();
       await refused.waitFor({ timeout: 5000 });
       expect(await refused.locator('td.status').textContent()).toBe('403');
@@ -425,7 +423,9 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expect(await read.locator('td.status').textContent()).toBe('200');
       // Newest first.
       const order = await page.locator('#log-body tr td.path').allTextContents();
-      expect(order.findIndex((p) => p.includes('/achievements/user/'))).toBeLessThan(order.findIndex((p) => p.includes('/users/')));
+      expect(order.findIndex((p) => p.startsWith('/services/rest/v1/achievements/user/'))).toBeLessThan(
+        order.findIndex((p) => p.startsWith('/services/rest/v1/users/')),
+      );
       for (const secret of FULL_SECRETS) expect(await page.content()).not.toContain(secret);
       // The dashboard's own polling is not shown.
       expect(order.some((p) => p.startsWith('/_sandbox/requests'))).toBe(false);

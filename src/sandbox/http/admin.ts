@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiFailure } from './failure.js';
+import { noteReason } from './request-notes.js';
 
 export const ADMIN_PREFIX = '/_sandbox';
 
@@ -37,6 +38,7 @@ export function addressedToSandbox(request: FastifyRequest): boolean {
 }
 
 function sendAdminError(reply: FastifyReply, failure: ApiFailure): FastifyReply {
+  noteReason(reply.request, failure.note ?? failure.message);
   for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
   return reply.code(failure.code).header('cache-control', 'no-store').send({ status: false, code: failure.code, message: failure.message });
 }

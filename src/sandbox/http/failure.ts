@@ -16,6 +16,14 @@ export class ApiFailure extends Error {
     super(message);
     this.name = 'ApiFailure';
   }
+
+  /** The failure in a few words for the request log, when the message is long (an explained signature). */
+  note: string | undefined;
+
+  noted(note: string): this {
+    this.note = note;
+    return this;
+  }
 }
 
 /** Keeps echoed request values short and printable in messages. */

@@ -18,6 +18,7 @@ import { ApiFailure, fail, shown } from './failure.js';
 import { parseQuery, splitTarget, type Query } from './query.js';
 import type { ChallengeStore } from './challenges.js';
 import type { RateLimiter } from './rate-limit.js';
+import { noteReason, reasonOf } from './request-notes.js';
 import { verifySignature } from './signature.js';
 
 export interface PipelineDeps {
@@ -41,6 +42,8 @@ export function sendEnvelope(reply: FastifyReply, format: Format, code: number, 
 }
 
 export function sendFailure(reply: FastifyReply, format: Format, failure: ApiFailure): FastifyReply {
+  // An earlier note (an injected fault) says more about the request than the failure it caused.
+  if (reasonOf(reply.request) === null) noteReason(reply.request, failure.note ?? failure.message);
   for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
   return sendEnvelope(reply, format, failure.code, failure.message, failure.payload);
 }

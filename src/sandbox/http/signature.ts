@@ -18,6 +18,7 @@ import type { ChallengeStore } from './challenges.js';
 import type { SignatureRule } from './endpoint.js';
 import { fail } from './failure.js';
 import type { Query } from './query.js';
+import { explainAgi, explainHmac } from './signature-explainer.js';
 
 export interface SignedRequest {
   /** The HTTP verb as sent; the `method` override in the query makes the effective one. */
@@ -59,13 +60,10 @@ function verifyAgi(key: ApiKeyWithGame, request: SignedRequest, { nowMs, challen
   if (!challenge) throw fail.challenge('stale session', fresh(), 'unknown, used or expired: sign again with this one');
   const sig = request.query.get(AGI_SIG_PARAM);
   if (sig === undefined) throw fail.challenge('signature required', fresh(), `${AGI_SESSION_PARAM} without ${AGI_SIG_PARAM}`);
-  const expected = agiSignature({
-    ...challenge,
-    path: request.path,
-    query: request.query.pairs,
-    ...(request.body ? { body: request.body.pairs } : {}),
-  });
-  if (!signaturesEqual(expected, sig)) throw fail.challenge('bad signature', fresh());
+  const signed = { ...challenge, path: request.path, query: request.query.pairs, ...(request.body ? { body: request.body.pairs } : {}) };
+  if (!signaturesEqual(agiSignature(signed), sig)) {
+    throw fail.challenge('bad signature', fresh(), explainAgi(signed)).noted('bad signature (agi)');
+  }
 }
 
 function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: number): void {
@@ -77,7 +75,9 @@ function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: num
   const canonical = canonicalString(request.httpMethod, request.path, request.query.pairs);
   // Constant-time comparison; the signature is checked before the clock so that a
   // "stale timestamp" reply means the signing itself was right.
-  if (!signaturesEqual(hmacSha256Hex(key.signingSecret, canonical), signature)) throw fail.badSignature();
+  if (!signaturesEqual(hmacSha256Hex(key.signingSecret, canonical), signature)) {
+    throw fail.badSignature(explainHmac(request.httpMethod, request.path, request.query.pairs)).noted('bad signature (hmac-sha256-v1)');
+  }
   const skew = Math.abs(nowSeconds - Number(timestampText));
   if (skew > TIMESTAMP_WINDOW_SECONDS) throw fail.staleTimestamp(skew);
 }

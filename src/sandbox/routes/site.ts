@@ -11,6 +11,7 @@ import { normalizeHex32 } from '../../domain/ids.js';
 import { LOGIN_PATH, SESSION_COOKIE, SESSION_TTL_SECONDS, STATUS_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
 import { ApiFailure, fail, shown } from '../http/failure.js';
 import { parseQuery, splitTarget } from '../http/query.js';
+import { noteReason } from '../http/request-notes.js';
 import type { Repositories } from '../repositories/index.js';
 import { toUnixSeconds, type Clock } from '../time.js';
 
@@ -73,6 +74,7 @@ export function refuseCrossSite(request: FastifyRequest): void {
 }
 
 function sendSiteError(reply: FastifyReply, failure: ApiFailure): FastifyReply {
+  noteReason(reply.request, failure.message);
   for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
   return reply.code(failure.code).header('cache-control', 'no-store').send({ status: false, code: failure.code, message: failure.message });
 }

@@ -44,6 +44,8 @@ export async function startTestSandbox(
     seed?: 'demo' | 'none';
     startMs?: number;
     challenges?: ChallengeStore;
+    /** The request log's lines (see buildApp). */
+    requestLines?: (text: string) => void;
   } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
@@ -61,6 +63,7 @@ export async function startTestSandbox(
     ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
     ...(options.tokenTtlSeconds ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
     ...(options.challenges ? { challenges: options.challenges } : {}),
+    ...(options.requestLines ? { requestLines: options.requestLines } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

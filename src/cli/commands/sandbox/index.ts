@@ -197,6 +197,28 @@ Examples:
     });
 
   sandbox
+    .command('logs')
+    .description("Show the detached sandbox's log: start-up messages and one line per request (secrets redacted)")
+    .addHelpText(
+      'after',
+      `
+A request line: time, method, path and query (api keys and signatures redacted), status, ms,
+and why it failed. A foreground sandbox prints the same lines on its output;
+GET /_sandbox/requests gives the last 1000 as JSON.
+
+Examples:
+  $ udcli sandbox logs
+  $ udcli sandbox logs --follow
+  $ udcli sandbox logs --json | jq 'select(.status >= 400)'`,
+    )
+    .option('-f, --follow', 'keep printing lines as they are written, until Ctrl-C')
+    .option('--json', 'only the request lines, one JSON object each')
+    .action(async (opts: { follow?: boolean; json?: boolean }) => {
+      const { logsCommand } = await import('./logs.js');
+      await logsCommand(factory, opts);
+    });
+
+  sandbox
     .command('status')
     .description('Show whether the sandbox runs, and where (exit 1 when it does not)')
     .addHelpText('after', '\nExamples:\n  $ udcli sandbox status\n  $ udcli sandbox status --json')

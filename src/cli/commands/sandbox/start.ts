@@ -1,18 +1,21 @@
 /**
  * `udcli sandbox start`: in the foreground until SIGINT/SIGTERM, or `--detach`ed: a child
- * `udcli sandbox start` with its output in the data dir's log, awaited until it answers.
+ * `udcli sandbox start` with its output in the data dir's log, awaited until it answers. Its
+ * stdout is the URL, then one line per request (the request log); messages go to stderr.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, fchmodSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
+import { write } from '../../../output/pipe.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
-import type { Factory, IOStreams } from '../../../ops/factory.js';
+import type { Factory } from '../../../ops/factory.js';
 import { credentialLines } from './describe.js';
 import { parseStartOptions, remoteWarning, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
+import { waitForSignal } from './signals.js';
 
 export interface StartDeps {
   /** Resolves when the foreground sandbox should stop; default: SIGINT, SIGTERM or SIGHUP. */
@@ -24,15 +27,6 @@ export interface StartDeps {
 }
 
 const BIN = fileURLToPath(new URL('../../../../bin/udcli.js', import.meta.url));
-
-export function waitForSignal(io: Pick<IOStreams, 'onSignals'>): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = io.onSignals(['SIGINT', 'SIGTERM', 'SIGHUP'], (signal) => {
-      stop();
-      resolve(signal);
-    });
-  });
-}
 
 function yesGiven(factory: Factory): boolean {
   try {
@@ -63,6 +57,9 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     ...(options.data === undefined ? {} : { data: options.data }),
     ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
     ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
+    // One line per request on stdout, after the URL line (detached: stdout is the log file);
+    // none once a reader of stdout went away (`| head -1` for the URL).
+    requestLines: (text) => void write(stdout, text),
   });
   // The pid file names "the" sandbox for status/stop/reset; a second one does not take it over.
   const ownsPidFile = before.state !== 'running';

@@ -1,0 +1,156 @@
+/**
+ * The request log (issue 11): every request the app answered, kept in a ring of the last 1000
+ * for `GET /_sandbox/requests`, and told as one text line each to whoever asked (the foreground
+ * `sandbox start` prints them; a detached one's output is its log file).
+ *
+ * Cheap on the hot path: a request costs one small object in the ring; its time, path and
+ * redacted query are worked out only when someone reads it, and lines (when wanted) are
+ * written together once per turn of the event loop. Not logged: the polling of
+ * `/_sandbox/requests` itself and the pid probe `/_sandbox/status` (unless they fail), requests
+ * Node could not parse (answered before any route), and requests whose connection was reset
+ * before the reply went out.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { redactQuery } from '../../redact.js';
+import { STATUS_PATH } from '../constants.js';
+import { formatRequestLine, type RequestRecord } from '../request-line.js';
+import { ADMIN_PREFIX, registerAdminRoute } from './admin.js';
+import { fail } from './failure.js';
+import { parseQuery, splitTarget } from './query.js';
+import { reasonOf } from './request-notes.js';
+
+export const REQUEST_LOG_CAPACITY = 1000;
+export const REQUESTS_PATH = '/requests';
+const DEFAULT_LIMIT = 100;
+
+export interface LoggedRequest extends RequestRecord {
+  /** 1 for the first request this sandbox answered, then one more each. */
+  id: number;
+}
+
+interface Entry {
+  id: number;
+  atMs: number;
+  method: string;
+  /** The target as sent (secrets in it are redacted when the entry is read). */
+  url: string;
+  status: number;
+  ms: number;
+  reason: string | null;
+}
+
+/** Polled endpoints: logging them would drown the requests a developer wants to see. */
+const QUIET_PATHS = new Set([`${ADMIN_PREFIX}${REQUESTS_PATH}`, STATUS_PATH]);
+
+function isQuiet(url: string, status: number): boolean {
+  if (status >= 400 || !url.startsWith(ADMIN_PREFIX)) return false;
+  return QUIET_PATHS.has(splitTarget(url).path);
+}
+
+function toRecord(entry: Entry): LoggedRequest {
+  const { path, query } = splitTarget(entry.url);
+  return {
+    id: entry.id,
+    time: new Date(entry.atMs).toISOString(),
+    method: entry.method,
+    path,
+    query: redactQuery(query),
+    status: entry.status,
+    ms: Math.round(entry.ms * 10) / 10,
+    reason: entry.reason,
+  };
+}
+
+export class RequestLog {
+  private readonly ring: Array<Entry | undefined>;
+  private lastId = 0;
+
+  constructor(readonly capacity = REQUEST_LOG_CAPACITY) {
+    this.ring = new Array<Entry | undefined>(capacity);
+  }
+
+  /** Stores the entry under the next id (one object per request: the hot path stays small). */
+  add(entry: Entry): Entry {
+    entry.id = ++this.lastId;
+    this.ring[(entry.id - 1) % this.capacity] = entry;
+    return entry;
+  }
+
+  /** Entries with id > since, the newest `limit` of them, oldest first. */
+  list(since = 0, limit = DEFAULT_LIMIT): LoggedRequest[] {
+    const first = Math.max(since + 1, this.lastId - this.capacity + 1, this.lastId - limit + 1, 1);
+    const out: LoggedRequest[] = [];
+    for (let id = first; id <= this.lastId; id++) out.push(toRecord(this.ring[(id - 1) % this.capacity]!));
+    return out;
+  }
+}
+
+/** Lines gathered and handed over in one piece per turn of the event loop (one write, not one per request). */
+function batched(write: (text: string) => void): { line(text: string): void; flush(): void } {
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    write(text);
+  };
+  return {
+    line(text) {
+      pending += `${text}\n`;
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+}
+
+function integerParam(request: FastifyRequest, name: string, min: number, max: number): number | undefined {
+  const text = parseQuery(splitTarget(request.url).query).get(name);
+  if (text === undefined) return undefined;
+  const value = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+  if (!(value >= min && value <= max)) throw fail.invalidParameter(name, `expected an integer from ${min} to ${max}`);
+  return value;
+}
+
+export interface RequestLogOptions {
+  /** Receives whole lines (each ending in a newline), a batch at a time; unset = no lines. */
+  lines?: (text: string) => void;
+  capacity?: number;
+}
+
+/** Logs every request the app answers and serves `GET /_sandbox/requests`. */
+export function installRequestLog(app: FastifyInstance, options: RequestLogOptions = {}): RequestLog {
+  const log = new RequestLog(options.capacity);
+  const out = options.lines ? batched(options.lines) : null;
+
+  app.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    if (!isQuiet(request.url, status)) {
+      const entry = log.add({ id: 0, atMs: Date.now(), method: request.method, url: request.url, status, ms: reply.elapsedTime, reason: reasonOf(request) });
+      if (out) out.line(formatRequestLine(toRecord(entry)));
+    }
+    done();
+  });
+  // Lines still waiting when the sandbox stops are written, not lost.
+  if (out) {
+    app.addHook('onClose', (_app, done) => {
+      out.flush();
+      done();
+    });
+  }
+
+  registerAdminRoute(app, {
+    method: 'GET',
+    path: REQUESTS_PATH,
+    handler: (request) => {
+      const since = integerParam(request, 'since', 0, 9_999_999_999) ?? 0;
+      const limit = integerParam(request, 'limit', 1, REQUEST_LOG_CAPACITY) ?? DEFAULT_LIMIT;
+      return { requests: log.list(since, limit) };
+    },
+  });
+  return log;
+}

@@ -1,0 +1,50 @@
+/**
+ * One logged request as `GET /_sandbox/requests` returns it, and as the one text line the
+ * sandbox prints (and `udcli sandbox logs --json` reads back):
+ *   2026-11-22T22:47:49.123Z GET /services/rest/v1/users/demo_player.json?uid=x 200 1.3ms
+ *   2026-11-22T22:47:50.001Z POST /services/rest/v1/products/user/u.json?api_key=ABCD…WXYZ 401 0.8ms bad signature (agi)
+ * No field but the reason can hold a space (Node refuses a request target with one), so the
+ * reason comes last and the line reads back exactly. Loads nothing: the CLI uses it too.
+ */
+
+export interface RequestRecord {
+  /** When the reply went out (the wall clock, not the sandbox's virtual one), ISO-8601 UTC. */
+  time: string;
+  method: string;
+  path: string;
+  /** The query as sent, secrets redacted; empty when none. */
+  query: string;
+  status: number;
+  /** Milliseconds, one decimal. */
+  ms: number;
+  /** Why the request failed (a noted reason or the failure's message); null when it did not. */
+  reason: string | null;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
+export function formatRequestLine(record: RequestRecord): string {
+  const target = record.query === '' ? record.path : `${record.path}?${record.query}`;
+  const reason = record.reason === null ? '' : ` ${record.reason.replace(CONTROL, '?')}`;
+  return `${record.time} ${record.method} ${target} ${record.status} ${record.ms}ms${reason}`;
+}
+
+const LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ([A-Z-]+) (\S+) (\d{3}) (\d+(?:\.\d+)?)ms(?: (.+))?$/;
+
+/** A request line read back; null for any other line of the log (start-up messages, errors). */
+export function parseRequestLine(line: string): RequestRecord | null {
+  const m = LINE.exec(line);
+  if (!m) return null;
+  const target = m[3]!;
+  const q = target.indexOf('?');
+  return {
+    time: m[1]!,
+    method: m[2]!,
+    path: q === -1 ? target : target.slice(0, q),
+    query: q === -1 ? '' : target.slice(q + 1),
+    status: Number(m[4]),
+    ms: Number(m[5]),
+    reason: m[6] ?? null,
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * The request log (issue 11): one line per request (time, method, path and redacted query,
+ * status, ms, reason), and `GET /_sandbox/requests` with the shape the dashboard reads:
+ * ids from 1, oldest first, `since` and `limit`, the last 1000 kept. Real HTTP on port 0.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/domain/demo.js';
+import { API_PREFIX } from '../../src/domain/types.js';
+import { redactQuery } from '../../src/redact.js';
+import { parseRequestLine } from '../../src/sandbox/request-line.js';
+import { api, call, exactRequest, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+
+interface Logged {
+  id: number;
+  time: string;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  ms: number;
+  reason: string | null;
+}
+
+const PLAYER = DEMO.user.uid;
+
+async function requests(sb: TestSandbox, query = ''): Promise<Logged[]> {
+  const r = await fetch(`${sb.url}/_sandbox/requests${query}`);
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = (await r.json()) as { requests: Logged[] };
+  expect(Object.keys(body)).toEqual(['requests']);
+  return body.requests;
+}
+
+/** The log entry is made when the reply has gone out, which may be just after the client read it. */
+async function until<T>(read: () => T | Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('request lines and GET /_sandbox/requests', () => {
+  let sb: TestSandbox;
+  let output = '';
+  const lines = () => output.split('\n').filter((line) => line !== '');
+
+  beforeEach(async () => {
+    output = '';
+    sb = await startTestSandbox({ requestLines: (text) => (output += text) });
+  });
+  afterEach(async () => {
+    await sb.close();
+  });
+
+  it('one line per request: time, method, path with the query (api_key and signature redacted), status, ms, reason', async () => {
+    const ok = await api(sb.url, 'GET', `/users/${PLAYER}.json`, [['uid', PLAYER]]);
+    expect(ok.status).toBe(200);
+    const missing = await call(sb.url, 'GET', '/no/such/page', [['token', 'tok-abcdefghijklmnop']]);
+    expect(missing.status).toBe(404);
+    const badSig = await signedApi(sb, 'PUT', `/products/user/${PLAYER}.json`, [['parent_id', '1001'], ['sku', 'gold-pack_10'], ['increment', 'true'], ['qty', '1']], {
+      secret: 'not-the-secret',
+    });
+    expect(badSig.status).toBe(403);
+
+    const got = await until(lines, (l) => l.length === 3);
+    expect(got).toHaveLength(3);
+    const [first, second, third] = got.map((line) => parseRequestLine(line));
+    expect(got[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/services\/rest\/v1\/users\/[0-9a-f]{32}\.json\?api_key=0123…cdef&uid=[0-9a-f]{32} 200 \d+(\.\d)?ms$/);
+    expect(first).toMatchObject({ method: 'GET', path: `${API_PREFIX}/users/${PLAYER}.json`, query: `api_key=0123…cdef&uid=${PLAYER}`, status: 200, reason: null });
+    expect(second).toMatchObject({ method: 'GET', path: '/no/such/page', query: 'token=tok-…mnop', status: 404, reason: 'not found: path /no/such/page' });
+    expect(third).toMatchObject({ method: 'PUT', status: 403, reason: 'bad signature (hmac-sha256-v1)' });
+    expect(third!.query).toMatch(/&timestamp=\d+&signature=[0-9a-f]{4}…[0-9a-f]{4}$/);
+    expect(third!.query).toContain('sku=gold-pack_10');
+    for (const secret of [DEMO.game.apiKey, DEMO.game.signingSecret, 'tok-abcdefghijklmnop']) expect(output).not.toContain(secret);
+    expect(output).not.toMatch(/[0-9a-f]{64}/); // no whole hmac signature
+  });
+
+  it('GET /_sandbox/requests: exactly {id, time, method, path, query, status, ms, reason}, ids from 1, oldest first, secrets redacted', async () => {
+    await api(sb.url, 'GET', `/users/${PLAYER}.json`);
+    await call(sb.url, 'GET', '/play/1001');
+    await call(sb.url, 'GET', '/nowhere');
+    const list = await until(() => requests(sb), (l) => l.length === 3);
+    expect(list.map((r) => Object.keys(r))).toEqual(Array(3).fill(['id', 'time', 'method', 'path', 'query', 'status', 'ms', 'reason']));
+    expect(list.map((r) => r.id)).toEqual([1, 2, 3]);
+    expect(list.map((r) => [r.method, r.path, r.status])).toEqual([
+      ['GET', `${API_PREFIX}/users/${PLAYER}.json`, 200],
+      ['GET', '/play/1001', 200],
+      ['GET', '/nowhere', 404],
+    ]);
+    expect(list[0]!.query).toBe('api_key=0123…cdef');
+    expect(list[1]!.query).toBe('');
+    expect(list[2]!.reason).toBe('not found: path /nowhere');
+    for (const r of list) {
+      expect(new Date(r.time).toISOString()).toBe(r.time);
+      expect(typeof r.ms).toBe('number');
+      expect(r.ms).toBeGreaterThanOrEqual(0);
+    }
+    expect(JSON.stringify(list)).not.toContain(DEMO.game.apiKey);
+  });
+
+  it('the polling of /_sandbox/requests and the pid probe are not logged; other requests are', async () => {
+    await requests(sb);
+    await requests(sb, '?since=0');
+    await fetch(`${sb.url}/_sandbox/status`);
+    await call(sb.url, 'GET', '/nowhere');
+    const list = await until(() => requests(sb), (l) => l.length >= 1);
+    expect(list.map((r) => r.path)).toEqual(['/nowhere']);
+    expect(list[0]!.id).toBe(1);
+    expect(await until(lines, (l) => l.length >= 1)).toHaveLength(1);
+  });
+
+  it('since=ID gives the entries after it; limit=N the newest N (default 100), oldest first', async () => {
+    for (let i = 1; i <= 120; i++) await call(sb.url, 'GET', `/n${i}`);
+    await until(() => requests(sb, '?limit=1'), (l) => l[0]?.id === 120);
+    const byDefault = await requests(sb);
+    expect(byDefault).toHaveLength(100);
+    expect(byDefault[0]!.id).toBe(21);
+    expect(byDefault[99]).toMatchObject({ id: 120, path: '/n120' });
+    expect((await requests(sb, '?since=115')).map((r) => r.id)).toEqual([116, 117, 118, 119, 120]);
+    expect((await requests(sb, '?limit=3')).map((r) => r.id)).toEqual([118, 119, 120]);
+    expect((await requests(sb, '?since=10&limit=2')).map((r) => r.id)).toEqual([119, 120]);
+    expect(await requests(sb, '?since=120')).toEqual([]);
+    expect(await requests(sb, '?since=5000')).toEqual([]);
+    expect(await requests(sb, '?limit=1000')).toHaveLength(120);
+  });
+
+  it('a bad since or limit: 400 with a JSON message naming it', async () => {
+    for (const [query, name] of [['?since=-1', 'since'], ['?since=abc', 'since'], ['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?limit=2.5', 'limit']] as const) {
+      const r = await fetch(`${sb.url}/_sandbox/requests${query}`);
+      expect(r.status, query).toBe(400);
+      expect(await r.json()).toEqual({ status: false, code: 400, message: `invalid parameter: ${name} (expected an integer from ${name === 'since' ? '0 to 9999999999' : '1 to 1000'})` });
+    }
+  });
+
+  it('a request from a page on another site (foreign Host) is refused, and the refusal is logged with its reason', async () => {
+    await api(sb.url, 'GET', `/users/${PLAYER}.json`);
+    const { port } = new URL(sb.url);
+    const refused = await exactRequest(sb.url, 'GET', '/_sandbox/requests', { host: `evil.example:${port}` });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.text)).toMatchObject({ status: false, code: 403 });
+    expect(refused.text).not.toContain('api_key');
+    const list = await until(() => requests(sb), (l) => l.length === 2);
+    expect(list[1]).toMatchObject({ path: '/_sandbox/requests', status: 403 });
+    expect(list[1]!.reason).toMatch(/^forbidden: \/_sandbox answers only requests addressed to the sandbox itself/);
+  });
+});
+
+describe('the ring keeps the last 1000', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox();
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('after 1010 requests, limit=1000 gives ids 11..1010, and since=5 still only what is kept', async () => {
+    for (let i = 1; i <= 1010; i++) await call(sb.url, 'GET', `/r${i}`);
+    const all = await until(() => requests(sb, '?limit=1000'), (l) => l.at(-1)?.id === 1010);
+    expect(all).toHaveLength(1000);
+    expect(all[0]).toMatchObject({ id: 11, path: '/r11' });
+    expect(all[999]).toMatchObject({ id: 1010, path: '/r1010' });
+    const since = await requests(sb, '?since=5&limit=1000');
+    expect(since[0]!.id).toBe(11);
+    expect(since).toHaveLength(1000);
+  }, 30_000);
+});
+
+describe('redactQuery (what the log shows of a query)', () => {
+  it('redacts the values of secret parameters and of names that look secret; keeps the rest exactly as sent', () => {
+    expect(redactQuery('uid=abc&api_key=0123456789abcdef0123456789abcdef&username=demo%20player+x')).toBe(
+      'uid=abc&api_key=0123…cdef&username=demo%20player+x',
+    );
+    expect(redactQuery('api%5Fkey=0123456789abcdef&password=hunter2hunter2&client_secret=s3cr3t-s3cr3t&x_sig=abcdefabcdef')).toBe(
+      'api%5Fkey=0123…cdef&password=hunt…ter2&client_secret=s3cr…cr3t&x_sig=abcd…cdef',
+    );
+    expect(redactQuery('session=short&sig=&design=blue&flag')).toBe('session=…&sig=&design=blue&flag');
+    expect(redactQuery('')).toBe('');
+  });
+});
