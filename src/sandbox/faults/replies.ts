@@ -48,9 +48,9 @@ export function sendFault(kind: ImmediateFault, request: FastifyRequest, reply: 
     case 'html-502':
       return raw(reply, 502, 'text/html', HTML_502);
     case 'truncated': {
-      // A success that stops short: the envelope up to the start of its payload (Content-Length agrees).
+      // A success that stops short inside its payload (Content-Length agrees: the body is all there is).
       const whole = serialize(format, envelope(200, 'OK', { uid: '' }));
-      return raw(reply, 200, contentType(format), whole.slice(0, Math.floor(whole.length * 0.75)));
+      return raw(reply, 200, contentType(format), whole.slice(0, whole.length - 3));
     }
     case 'empty':
       return raw(reply, 200, contentType(format), '');

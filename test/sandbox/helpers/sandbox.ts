@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/sandbox/app.js';
 import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/database.js';
 import type { ChallengeStore } from '../../../src/sandbox/http/challenges.js';
+import type { FaultSpec } from '../../../src/sandbox/faults/spec.js';
 import { seedDemo } from '../../../src/sandbox/seed/demo.js';
 import { canonicalString, hmacSha256Hex, rfc3986 } from '../../../src/domain/signing.js';
 import { DEMO } from '../../../src/domain/demo.js';
@@ -44,6 +45,7 @@ export async function startTestSandbox(
     seed?: 'demo' | 'none';
     startMs?: number;
     challenges?: ChallengeStore;
+    faults?: { spec: FaultSpec; seed: number };
   } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
@@ -61,6 +63,7 @@ export async function startTestSandbox(
     ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
     ...(options.tokenTtlSeconds ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
     ...(options.challenges ? { challenges: options.challenges } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
