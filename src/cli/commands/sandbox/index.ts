@@ -236,6 +236,7 @@ Examples:
   clock
     .command('now')
     .description("Show the sandbox's time and its offset from the real clock")
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock now\n  $ udcli sandbox clock now --port 9090 --json')
     .option('--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)')
     .option('--json', 'print JSON')
     .action(async (opts: ClockOptions) => {
@@ -246,6 +247,7 @@ Examples:
   clock
     .command('advance')
     .description('Move the clock forward: seconds, or a number with s, m, h or d (e.g. 901s, 15m)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock advance 901s   # a 900 s token has expired\n  $ udcli sandbox clock advance 1d')
     .argument('<duration>', 'e.g. 901s, 15m, 2h, 1d, or plain seconds')
     .option('--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)')
     .option('--json', 'print JSON')
@@ -257,6 +259,7 @@ Examples:
   clock
     .command('set')
     .description('Put the clock at a date-time (ISO 8601, UTC unless it names a zone); backwards is allowed')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z\n  $ udcli sandbox clock set "$(date -u +%Y-%m-%dT%H:%M:%SZ)"   # back to the real time')
     .argument('<iso>', 'e.g. 2030-01-01T00:00:00Z')
     .option('--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)')
     .option('--json', 'print JSON')
