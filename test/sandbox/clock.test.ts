@@ -96,6 +96,20 @@ describe('/_sandbox/clock', () => {
     }
     expect((await clock()).body.offset_seconds).toBe(0);
   });
+
+  it("refuses a change posted from another site's page (its Origin), and takes one from its own", async () => {
+    sb = await startTestSandbox({ startMs: START });
+    const post = (origin: string) =>
+      fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', body: 'advance=60s', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' } });
+    for (const origin of ['https://evil.example', 'null']) {
+      const r = await post(origin);
+      expect(r.status).toBe(403);
+      expect(((await r.json()) as { message: string }).message).toMatch(/another site/);
+    }
+    expect((await clock()).body.offset_seconds).toBe(0);
+    expect((await post(sb.url)).status).toBe(200);
+    expect((await clock()).body.offset_seconds).toBe(60);
+  });
 });
 
 describe('expiry follows the virtual clock', () => {

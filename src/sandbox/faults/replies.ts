@@ -10,7 +10,7 @@ import type { SignatureRule } from '../http/endpoint.js';
 import { contentType, envelope, serialize, type Format } from '../http/envelope.js';
 import { fail } from '../http/failure.js';
 import type { Query } from '../http/query.js';
-import { noteReason } from '../http/request-notes.js';
+import { noteReason, reasonOf } from '../http/request-notes.js';
 import type { FaultKind } from './spec.js';
 
 export type ImmediateFault = Exclude<FaultKind, 'slow' | 'challenge-again'>;
@@ -26,8 +26,10 @@ export function isImmediateFault(kind: FaultKind): kind is ImmediateFault {
   return kind !== 'slow' && kind !== 'challenge-again';
 }
 
+/** Notes the fault for the request log; a `slow` request keeps the reason it ended with, if any. */
 export function noteFault(request: FastifyRequest, kind: FaultKind): void {
-  noteReason(request, `fault: ${kind}`);
+  const prior = kind === 'slow' ? reasonOf(request) : null;
+  noteReason(request, prior === null ? `fault: ${kind}` : `fault: ${kind}; ${prior}`);
 }
 
 /** A request the signature step accepted as agi-signed (the only kind `challenge-again` applies to). */
