@@ -14,6 +14,7 @@ import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX, type UserAchievement } from '../../src/domain/types.js';
 import { buildApp } from '../../src/sandbox/app.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
+import { reasonOf } from '../../src/sandbox/http/request-notes.js';
 import { api, call, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const USER = uidForUsername('player_0042');
@@ -206,6 +207,26 @@ describe('where faults apply', () => {
       req.end();
     });
     expect(status).toBe(403);
+  });
+});
+
+describe('the request log', () => {
+  it('learns why a request ended as it did: `fault: KIND`', async () => {
+    const sb = await startTestSandbox();
+    open.push(sb);
+    // Every request is faulted: half answered with the 502 page, half late.
+    const app: FastifyInstance = buildApp({ db: sb.db, faults: { spec: parseFaultSpec('html-502=0.5,slow=0.5:10ms'), seed: 3 } });
+    const reasons: Array<string | null> = [];
+    app.addHook('onResponse', async (request) => {
+      reasons.push(reasonOf(request));
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    open.unshift({ close: () => app.close() });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await api(base, 'GET', `/users/${DEMO.user.uid}.json`)).status);
+    expect(reasons).toEqual(statuses.map((status) => (status === 502 ? 'fault: html-502' : 'fault: slow')));
+    expect(new Set(statuses)).toEqual(new Set([200, 502]));
   });
 });
 
