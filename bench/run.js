@@ -67,9 +67,10 @@ const SETTINGS = {
   // runs: measured runs a row (≥ 5), warmup: excluded runs a side, startupRuns: the cheap rows
   // dataUsers: users of the generated data file (10 friendships each, ~1,000,000 in the full run);
   // dataRuns: runs a side of the data rows (a full load takes ~15 s)
-  full: { runs: 7, warmup: 2, startupRuns: 15, bigFriends: 100_000, smallFriends: 10_000, batchUsers: 5_000, loadMs: 2_000, loadWarmMs: 1_000, dataUsers: 100_000, dataRuns: 3 },
-  quick: { runs: 3, warmup: 1, startupRuns: 5, bigFriends: 20_000, smallFriends: 2_000, batchUsers: 1_000, loadMs: 1_000, loadWarmMs: 500, dataUsers: 20_000, dataRuns: 1 },
-  smoke: { runs: 1, warmup: 0, startupRuns: 1, bigFriends: 600, smallFriends: 60, batchUsers: 40, loadMs: 200, loadWarmMs: 0, dataUsers: 200, dataRuns: 1 },
+  // resumeItems: finished items of the big journal of the resume row (the reference: a tenth)
+  full: { runs: 7, warmup: 2, startupRuns: 15, bigFriends: 100_000, smallFriends: 10_000, batchUsers: 5_000, loadMs: 2_000, loadWarmMs: 1_000, dataUsers: 100_000, dataRuns: 3, resumeItems: 1_000_000 },
+  quick: { runs: 3, warmup: 1, startupRuns: 5, bigFriends: 20_000, smallFriends: 2_000, batchUsers: 1_000, loadMs: 1_000, loadWarmMs: 500, dataUsers: 20_000, dataRuns: 1, resumeItems: 200_000 },
+  smoke: { runs: 1, warmup: 0, startupRuns: 1, bigFriends: 600, smallFriends: 60, batchUsers: 40, loadMs: 200, loadWarmMs: 0, dataUsers: 200, dataRuns: 1, resumeItems: 2_000 },
 };
 const CONCURRENCY = 16;
 const COUNTER = 'BENCH_COUNTER';
@@ -472,6 +473,75 @@ async function main(args) {
         udcliSamples: tput(r.udcli),
         target: { op: '>=', value: 0.85 },
         extra: { refPeakRssKB: median(r.ref.map((x) => x.rssKB ?? NaN)), udcliPeakRssKB: median(r.udcli.map((x) => x.rssKB ?? NaN)) },
+      }));
+    }
+
+    // --- batch with --journal: the state read before each change is journaled (issue 13)
+    if (wants('batch-journal')) {
+      const n = seeded.batchUids.length;
+      const file = join(root, 'users.txt');
+      writeFileSync(file, `${seeded.batchUids.join('\n')}\n`);
+      let k = 0;
+      log(`batch-journal: ${n} users, with --journal (a new one each run) and without, ${s.runs} runs a side`);
+      const args = ['achievements', 'inc', `@${file}`, COUNTER, '--concurrency', String(CONCURRENCY)];
+      const r = await interleaved(
+        { runs: s.runs, warmup: s.warmup },
+        () => udcli(args, { stdoutFile: outFile }),
+        () => udcli([...args, '--journal', join(root, `batch-${++k}.journal`)], { stdoutFile: outFile }),
+      );
+      const tput = (/** @type {{ ms: number }[]} */ xs) => xs.map((x) => (n * 1000) / x.ms);
+      rows.push(row({
+        id: 'batch-journal',
+        what: `udcli achievements inc @FILE --journal (${n.toLocaleString('en')} users): the before-state journaled with each started record, fdatasync'ed`,
+        unit: 'users/s',
+        kind: 'throughput',
+        refLabel: 'the same batch without --journal',
+        refSamples: tput(r.ref),
+        udcliSamples: tput(r.udcli),
+        target: null,
+      }));
+    }
+
+    // --- resuming from a journal of finished items: memory stays flat with its size (issue 13)
+    if (wants('journal-resume')) {
+      const big = s.resumeItems;
+      const small = Math.round(big / 10);
+      /** A list of `count` uids and a journal in which every one finished: a resume skips them all. */
+      const finishedJournal = (/** @type {number} */ count) => {
+        const list = join(root, `resume-${count}.txt`);
+        const journal = join(root, `resume-${count}.journal`);
+        const uid = (/** @type {number} */ i) => i.toString(16).padStart(32, '0');
+        const header = { udcli_journal: 2, operation: 'achievements inc', args: [COUNTER, '--by', '1', '--game', demo.game.id, '--type', 'Game'], created: new Date().toISOString() };
+        const listOut = [];
+        const journalOut = [JSON.stringify(header)];
+        for (let i = 1; i <= count; i++) {
+          listOut.push(uid(i));
+          journalOut.push(JSON.stringify({ line: i, input: uid(i), uid: uid(i), status: 'ok', at: '2026-11-22T00:00:00.000Z' }));
+        }
+        writeFileSync(list, `${listOut.join('\n')}\n`);
+        writeFileSync(journal, `${journalOut.join('\n')}\n`);
+        return ['achievements', 'inc', `@${list}`, COUNTER, '--journal', journal];
+      };
+      const bigArgs = finishedJournal(big);
+      const smallArgs = finishedJournal(small);
+      log(`journal-resume: peak RSS resuming ${big.toLocaleString('en')} finished items against ${small.toLocaleString('en')}, ${s.dataRuns} runs a side`);
+      const r = await interleaved(
+        { runs: Math.max(1, s.dataRuns), warmup: 0 },
+        () => udcli(smallArgs, { stdoutFile: outFile, rssFile, timeoutMs: 600_000 }),
+        () => udcli(bigArgs, { stdoutFile: outFile, rssFile, timeoutMs: 600_000 }),
+      );
+      const skipped = readFileSync(outFile, 'utf8').split('\n').filter((l) => l.includes('"status":"skipped"')).length;
+      rows.push(row({
+        id: 'journal-resume-rss',
+        what: `udcli achievements inc @FILE --journal, resuming ${big.toLocaleString('en')} finished items (all skipped): peak RSS`,
+        unit: 'MB',
+        kind: 'memory',
+        refLabel: `the same with ${small.toLocaleString('en')} finished items`,
+        refSamples: r.ref.map((x) => (x.rssKB ?? NaN) / 1024),
+        udcliSamples: r.udcli.map((x) => (x.rssKB ?? NaN) / 1024),
+        target: { op: '<=', value: 1.2 },
+        check: skipped === big,
+        extra: { resumeMs: median(ms(r.udcli)), skipped },
       }));
     }
 

@@ -9,6 +9,8 @@ import { readAchievement } from '../ops/achievements.js';
 import { readProduct } from '../ops/products.js';
 import { ApiError, MalformedReplyError, NetworkError, UdcliError } from '../errors.js';
 import type { AchievementDefinition, AchievementUpdate, ProductEntry, UserAchievement } from '../domain/types.js';
+import { ENVELOPE_VERSION } from '../domain/types.js';
+import { achievementState, incrementOutcome, productOutcome, productState, type OutcomeJudgement } from '../domain/outcome.js';
 import type { Factory } from '../ops/factory.js';
 import { BUILT_IN_PROFILE } from '../config/resolve.js';
 import type { Settings } from '../config/types.js';
@@ -74,6 +76,53 @@ function outcomeUnknown(err: unknown): boolean {
   return (err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError || (err instanceof ApiError && (err.httpStatus === 502 || err.httpStatus === 504));
 }
 
+/** What a batch (or a single command) hears of a change not safe to repeat. */
+export interface ChangeHooks {
+  /** The state read before sending, handed over before the change is sent (the journal keeps it). */
+  onBefore?(before: unknown): Promise<void>;
+  /** The reply was lost and reading the state decided it: applied, or not applied and sent now. */
+  onResolved?(how: 'applied' | 'sent', detail: string): void;
+}
+
+/** A reply made up from the state read back, for a change found applied after its reply was lost. */
+function replyFromState<T>(payload: T): Reply<T> {
+  const envelope = { version: ENVELOPE_VERSION, code: 200, message: 'OK', payload };
+  return { payload, envelope, bodyText: JSON.stringify(envelope), httpStatus: 200 };
+}
+
+/**
+ * After the reply of a change not safe to repeat was lost: one read of the state decides it.
+ * Applied → the state read stands in for the reply. Not applied → sent once more (its own lost
+ * reply is unknown for good). Anything else → the error, saying what was read.
+ */
+async function decideLostReply<T, S>(
+  err: unknown,
+  readNow: () => Promise<S>,
+  judge: (now: S) => OutcomeJudgement,
+  asReply: (now: S) => T,
+  resend: () => Promise<Reply<T>>,
+  hooks: ChangeHooks | undefined,
+): Promise<Reply<T>> {
+  let now: S;
+  let judgement: OutcomeJudgement;
+  try {
+    now = await readNow();
+    judgement = judge(now);
+  } catch {
+    throw err;
+  }
+  if (judgement.outcome === 'applied') {
+    hooks?.onResolved?.('applied', judgement.detail);
+    return replyFromState(asReply(now));
+  }
+  if (judgement.outcome === 'not-applied') {
+    hooks?.onResolved?.('sent', judgement.detail);
+    return resend();
+  }
+  if (err instanceof Error) err.message = `${err.message}; read back: ${judgement.detail}, so whether it was applied cannot be told`;
+  throw err;
+}
+
 export type AchievementChangeSpec =
   | { action: 'inc'; by: number }
   | { action: 'set'; progress: number; /** as typed, e.g. `75%` */ progressText: string }
@@ -96,13 +145,30 @@ export async function tracedAchievementChange<T extends AchievementUpdate | User
   change: AchievementChangeSpec,
   perform: () => Promise<Reply<T>>,
   definition?: Pick<AchievementDefinition, 'start_value' | 'target_value'> | null,
+  hooks?: ChangeHooks,
 ): Promise<Traced<T>> {
   const scope = scopeArgs(ctx, target.pid, target.type);
   const argv = achievementArgv(uid, target, change, scope);
   const before = await readAchievement(client, uid, target);
   let reply: Reply<T>;
   try {
-    reply = await perform();
+    if (change.action === 'inc') {
+      await hooks?.onBefore?.(achievementState(before));
+      const by = change.by;
+      reply = await perform().catch((err: unknown) => {
+        if (!outcomeUnknown(err)) throw err;
+        return decideLostReply(
+          err,
+          () => readAchievement(client, uid, target),
+          (now) => incrementOutcome(achievementState(before), achievementState(now), by, definition),
+          (now) => now as unknown as T,
+          perform,
+          hooks,
+        );
+      });
+    } else {
+      reply = await perform();
+    }
   } catch (err) {
     if (outcomeUnknown(err)) {
       ctx.log.append(
@@ -183,13 +249,25 @@ export async function tracedProductChange(
   target: ProductTarget,
   change: { action: 'give' | 'take'; qty: number; post?: boolean },
   perform: () => Promise<Reply<ProductEntry>>,
+  hooks?: ChangeHooks,
 ): Promise<Traced<ProductEntry>> {
   const scope = scopeArgs(ctx, target.parentId, target.type);
   const argv = productArgv(uid, target, change.action, change.qty, change.post ?? false, scope);
   const before = await readProduct(client, uid, target);
   let reply: Reply<ProductEntry>;
   try {
-    reply = await perform();
+    await hooks?.onBefore?.(productState(before));
+    reply = await perform().catch((err: unknown) => {
+      if (!outcomeUnknown(err)) throw err;
+      return decideLostReply(
+        err,
+        () => readProduct(client, uid, target),
+        (now) => productOutcome(productState(before), now, change.action, change.qty),
+        (now) => now as ProductEntry,
+        perform,
+        hooks,
+      );
+    });
   } catch (err) {
     if (outcomeUnknown(err)) {
       ctx.log.append(
@@ -232,9 +310,10 @@ export async function tracedSingleAchievement<T extends AchievementUpdate | User
   }
   const log = AuditLog.open(auditLogPath(factory.io.env));
   try {
-    const t = await tracedAchievementChange(singleContext(factory, settings, log), client, uid, target, change, perform, definition);
+    const said = resolutionNote();
+    const t = await tracedAchievementChange(singleContext(factory, settings, log), client, uid, target, change, perform, definition, said.hooks);
     const out = await factory.output();
-    for (const line of receiptLines(t.receipt)) out.info(line);
+    for (const line of [...said.lines(), ...receiptLines(t.receipt)]) out.info(line);
     return t.reply;
   } finally {
     log.close();
@@ -253,13 +332,30 @@ export async function tracedSingleProduct(
 ): Promise<Reply<ProductEntry>> {
   const log = AuditLog.open(auditLogPath(factory.io.env));
   try {
-    const t = await tracedProductChange(singleContext(factory, settings, log), client, uid, target, change, perform);
+    const said = resolutionNote();
+    const t = await tracedProductChange(singleContext(factory, settings, log), client, uid, target, change, perform, said.hooks);
     const out = await factory.output();
-    for (const line of receiptLines(t.receipt)) out.info(line);
+    for (const line of [...said.lines(), ...receiptLines(t.receipt)]) out.info(line);
     return t.reply;
   } finally {
     log.close();
   }
+}
+
+/** For a single command: the line saying how a lost reply was resolved, if one was. */
+function resolutionNote(): { hooks: ChangeHooks; lines(): string[] } {
+  let line: string | null = null;
+  return {
+    hooks: {
+      onResolved(how, detail) {
+        line =
+          how === 'applied'
+            ? `Resolved: the reply was lost, and reading the state shows the change was applied (${detail})`
+            : `Resolved: the reply was lost, and reading the state showed the change was not applied (${detail}); sent it again`;
+      },
+    },
+    lines: () => (line === null ? [] : [line]),
+  };
 }
 
 function singleContext(factory: Pick<Factory, 'io'>, settings: TraceSettings, log: AuditLog): TraceContext {

@@ -12,12 +12,13 @@ import { parseInteger, parseProgress } from '../ops/args.js';
 import { confirmOrRequireYes } from '../runtime/prompt.js';
 import {
   deleteAchievement,
+  readAchievement,
   incrementAchievement,
   resetAchievement,
   resolveAchievementTarget,
   setAchievementProgress,
 } from '../ops/achievements.js';
-import { giveProduct, resolveProductTarget, takeProduct } from '../ops/products.js';
+import { giveProduct, readProduct, resolveProductTarget, takeProduct } from '../ops/products.js';
 import type { Factory } from '../ops/factory.js';
 import { confirmMutation } from '../ops/safety.js';
 import { BatchIncompleteError, InterruptedError, UsageError } from '../errors.js';
@@ -26,7 +27,8 @@ import { normalizeHex32 } from '../domain/ids.js';
 import type { AchievementDefinition } from '../domain/types.js';
 import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { createProgress } from './progress.js';
-import { formatSummary, runBatch, type BatchResult, type BatchSummary } from './runner.js';
+import { formatSummary, runBatch, type BatchResult, type BatchSummary, type ItemContext, type Recovery } from './runner.js';
+import { achievementState, incrementOutcome, productOutcome, type AchievementState, type OutcomeJudgement, type ProductState } from '../domain/outcome.js';
 
 export { isBatchArg } from './input.js';
 export { parseRate } from './rate.js';
@@ -43,7 +45,12 @@ export interface BatchCommandSpec<R> {
   options: BatchFlags;
   /** For the confirmation banner, e.g. `reset FIRST_WIN`; " for every user in FILE" is added. */
   description: string;
-  perUser: (client: ApiClient, uid: string) => Promise<R>;
+  perUser: (client: ApiClient, uid: string, ctx: ItemContext) => Promise<R>;
+  /**
+   * Not idempotent: perUser reads the state before sending and hands it to ctx.started (it is
+   * journaled), and `recover` decides an item an earlier run left unknown from that state.
+   */
+  recover?: (client: ApiClient, uid: string, before: unknown) => Promise<Recovery<R>>;
   /** --dry-run: what would be sent to this user. */
   describe: (uid: string, client: ApiClient) => string;
   /** Safe to repeat after it may have reached the server (set, reset, delete). */
@@ -117,8 +124,11 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
   try {
     summary = await runBatch<R>({
       items,
+      // A file is read once more to check it against the journal before anything is sent.
+      ...(cmd.spec === '@-' ? {} : { reread: () => readBatchInput(cmd.spec, io.stdin) }),
       resolve: uidResolver(client),
-      operation: (uid) => cmd.perUser(client, uid),
+      operation: (uid, _item, ctx) => cmd.perUser(client, uid, ctx),
+      ...(cmd.recover ? { journalsBefore: true, recover: (uid: string, before: unknown) => cmd.recover!(client, uid, before) } : {}),
       describe: (uid) => cmd.describe(uid, client),
       idempotent: cmd.idempotent,
       dryRun: flags.dryRun,
@@ -188,6 +198,11 @@ async function withUsers(items: AsyncIterable<BatchItem>, source: string): Promi
   })();
 }
 
+/** A judgement of the state read back, as the runner takes it; `result` is the item's result when applied. */
+function asRecovery(judged: OutcomeJudgement, result: unknown): Recovery<unknown> {
+  return judged.outcome === 'applied' ? { outcome: 'applied', detail: judged.detail, result } : { outcome: judged.outcome, detail: judged.detail };
+}
+
 export interface AchievementBatchArgs {
   spec: string;
   action: 'inc' | 'set' | 'reset' | 'delete';
@@ -245,7 +260,7 @@ export async function runAchievementBatch(
       definition = (defs.payload ?? []).find((d) => d.developer_id === target.developerId) ?? null;
       log = AuditLog.open(auditLogPath(factory.io.env));
     },
-    perUser: async (client, uid) => {
+    perUser: async (client, uid, ctx) => {
       if (!log) return (await change(client, uid)).payload;
       const t = await tracedAchievementChange(
         traceContext(factory.io.env, settings, log),
@@ -259,9 +274,18 @@ export async function runAchievementBatch(
             : { action: args.action },
         () => change(client, uid),
         definition,
+        { onBefore: (before) => ctx.started(before), onResolved: (how, detail) => ctx.resolved(how, detail) },
       );
       return { before: t.before, after: t.after, ...t.receipt };
     },
+    ...(args.action === 'inc'
+      ? {
+          recover: async (client: ApiClient, uid: string, before: unknown): Promise<Recovery<unknown>> => {
+            const now = await readAchievement(client, uid, target);
+            return asRecovery(incrementOutcome(before as AchievementState | null, achievementState(now), by, definition), { before, after: now });
+          },
+        }
+      : {}),
   };
   try {
     return await runBatchCommand(factory, spec);
@@ -304,10 +328,17 @@ export async function runProductBatch(
     prepare: async () => {
       if (!dryRun) log = AuditLog.open(auditLogPath(factory.io.env));
     },
-    perUser: async (client, uid) => {
+    perUser: async (client, uid, ctx) => {
       if (!log) return (await change(client, uid)).payload;
-      const t = await tracedProductChange(traceContext(factory.io.env, settings, log), client, uid, target, { action: args.action, qty, post }, () => change(client, uid));
+      const t = await tracedProductChange(traceContext(factory.io.env, settings, log), client, uid, target, { action: args.action, qty, post }, () => change(client, uid), {
+        onBefore: (before) => ctx.started(before),
+        onResolved: (how, detail) => ctx.resolved(how, detail),
+      });
       return { before: t.before, after: t.after, ...t.receipt };
+    },
+    recover: async (client, uid, before) => {
+      const now = await readProduct(client, uid, target);
+      return asRecovery(productOutcome(before as ProductState, now, args.action, qty), { before, after: now });
     },
   };
   try {

@@ -3,13 +3,18 @@
  * without doing anything twice.
  *
  * Line 1 is a header naming the command (operation and arguments); a journal written by another
- * command is refused. Each later line is one record `{input, n?, uid, status, at}`; the last
- * record of an item wins. Records are durable (written and fdatasync'ed) before the item is
+ * command is refused. Each later line is one record `{line, input, uid, status, at, before?}`
+ * (an item is its line of the list); the last record of an item wins. Of earlier runs only
+ * what resuming needs is kept in memory: the finished lines as runs with a checksum of their text
+ * (finished-lines.ts), and the few items that did not finish, so memory stays flat however long
+ * the list. A resume checks, line by line as it reads the list, that it is the list the journal
+ * was written for. Records are durable (written and fdatasync'ed) before the item is
  * reported, so `kill -9` at any moment loses at most the items in flight. Records finishing
  * together share one write and one sync (group commit), so journaling costs little throughput.
  *
  * For operations that are not safe to repeat, the runner also writes a `started` record before
- * sending: an item killed in flight is then `unknown` on resume, never sent blindly again.
+ * sending, with the user's state read just before (`before`): an item killed in flight is then
+ * decided on resume from that state (applied, not applied, or unknown), never sent blindly again.
  *
  * A journal is one run's: a run holds `<journal>.lock` from before it reads the journal (so it
  * never cuts off a record another run is writing) until it closes it. A second run refuses to
@@ -20,6 +25,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
+import { FinishedLines, lineHash, type LineRun } from './finished-lines.js';
 import { describeHolder, LockBusyError, tryLock, type HeldLock } from '../lock-file.js';
 
 export type JournalStatus = 'started' | 'ok' | 'failed' | 'unknown';
@@ -32,33 +38,38 @@ export interface JournalCommand {
   args: string[];
 }
 
+export const JOURNAL_FORMAT = 2;
+
 export interface JournalHeader {
-  udcli_journal: 1;
+  udcli_journal: typeof JOURNAL_FORMAT;
   operation: string;
   args: string[];
   created: string;
 }
 
 export interface JournalRecord {
+  /** The item's line in the list (1-based, as read: blank lines and comments count). */
+  line: number;
   input: string;
-  /** The occurrence of this input line in the list when it appears more than once (2, 3, ...). */
-  n?: number;
   uid: string | null;
   status: JournalStatus;
   at: string;
+  /** With `started`: the user's state read just before sending (what a resume decides from). */
+  before?: unknown;
 }
 
+/** An item of an earlier run that did not finish. */
 export interface JournalEntry {
+  input: string;
   uid: string | null;
-  status: JournalStatus;
+  status: Exclude<JournalStatus, 'ok'>;
+  before?: unknown;
 }
+
+/** What an earlier run left for an item: finished, an entry, or nothing. */
+export type PriorOutcome = 'finished' | JournalEntry | undefined;
 
 const HEADER_PREFIX = '{"udcli_journal"';
-
-/** The key of the n-th occurrence of an input line. */
-export function journalKey(input: string, n = 1): string {
-  return n > 1 ? `${input}\u0000${n}` : input;
-}
 
 function describeCommand(c: { operation: string; args: string[] }): string {
   return ['udcli', c.operation, ...c.args].join(' ');
@@ -66,6 +77,25 @@ function describeCommand(c: { operation: string; args: string[] }): string {
 
 function sameCommand(h: JournalHeader, c: JournalCommand): boolean {
   return h.operation === c.operation && JSON.stringify(h.args) === JSON.stringify(c.args);
+}
+
+/** The first difference between two commands, in words: the operation, an option's value, or an argument. */
+function whatDiffers(h: JournalHeader, c: JournalCommand): string {
+  if (h.operation !== c.operation) return `it is a journal of \`udcli ${h.operation}\`, not \`udcli ${c.operation}\``;
+  const option = (args: string[], name: string) => {
+    const i = args.indexOf(name);
+    return i === -1 ? undefined : args[i + 1];
+  };
+  for (const [name, what] of [['--game', 'game'], ['--type', 'type']] as const) {
+    const was = option(h.args, name);
+    const now = option(c.args, name);
+    if (was !== now) return `it was written for ${what} ${was ?? '(none)'}, not ${now ?? '(none)'}`;
+  }
+  const n = Math.max(h.args.length, c.args.length);
+  for (let i = 0; i < n; i++) {
+    if (h.args[i] !== c.args[i]) return `it was written with ${h.args[i] ?? '(nothing)'} where this run has ${c.args[i] ?? '(nothing)'}`;
+  }
+  return 'its arguments differ';
 }
 
 /** Byte length of the file up to and including its last newline (0 when it has none). */
@@ -95,9 +125,14 @@ function fsyncDir(path: string): void {
   }
 }
 
+interface Prior {
+  finished: FinishedLines;
+  kept: Map<number, JournalEntry>;
+}
+
 export class Journal {
   readonly path: string;
-  private readonly entries: Map<string, JournalEntry>;
+  private readonly prior: Prior;
   private fh: FileHandle | null;
   private queue: string[] = [];
   private waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
@@ -105,9 +140,9 @@ export class Journal {
   private failure: unknown = null;
   private lock: HeldLock | null;
 
-  private constructor(path: string, entries: Map<string, JournalEntry>, fh: FileHandle | null, lock: HeldLock | null) {
+  private constructor(path: string, prior: Prior, fh: FileHandle | null, lock: HeldLock | null) {
     this.path = path;
-    this.entries = entries;
+    this.prior = prior;
     this.fh = fh;
     this.lock = lock;
   }
@@ -123,14 +158,14 @@ export class Journal {
     command: JournalCommand,
     options: { readOnly?: boolean; notice?: (message: string) => void } = {},
   ): Promise<Journal> {
-    if (options.readOnly) return Journal.openLocked(path, command, null);
+    if (options.readOnly) return Journal.openLocked(path, command, null, options.notice);
     const lock = Journal.lock(path);
     if (lock.tookOver) {
       const { pid, since } = lock.tookOver;
       options.notice?.(`took over the journal lock of pid ${pid}${since ? ` (a run started ${since})` : ''}: that process is gone`);
     }
     try {
-      return await Journal.openLocked(path, command, lock);
+      return await Journal.openLocked(path, command, lock, options.notice);
     } catch (error) {
       lock.release();
       throw error;
@@ -151,7 +186,12 @@ export class Journal {
     }
   }
 
-  private static async openLocked(path: string, command: JournalCommand, lock: HeldLock | null): Promise<Journal> {
+  private static async openLocked(
+    path: string,
+    command: JournalCommand,
+    lock: HeldLock | null,
+    notice: ((message: string) => void) | undefined,
+  ): Promise<Journal> {
     const options = { readOnly: lock === null };
     let size: number | null = null;
     try {
@@ -163,7 +203,7 @@ export class Journal {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read journal ${path}: ${(e as Error).message}`);
     }
 
-    let entries = new Map<string, JournalEntry>();
+    let prior: Prior = { finished: new FinishedLines(), kept: new Map() };
     let fresh = size === null || size === 0;
     if (!fresh) {
       const fd = openSync(path, 'r');
@@ -189,7 +229,8 @@ export class Journal {
           }
         }
       } else {
-        entries = await Journal.load(path, command);
+        prior = await Journal.load(path, command, complete);
+        if (complete < size!) notice?.(`ignored the torn last line of journal ${path}: the run writing it was killed mid-write`);
         if (!options.readOnly && complete < size!) {
           // A record torn by a crash: cut it off so the next record starts on a line of its own.
           const wfd = openSync(path, 'r+');
@@ -203,11 +244,11 @@ export class Journal {
       }
     }
 
-    if (options.readOnly) return new Journal(path, entries, null, null);
+    if (options.readOnly) return new Journal(path, prior, null, null);
 
     if (fresh) {
       const header: JournalHeader = {
-        udcli_journal: 1,
+        udcli_journal: JOURNAL_FORMAT,
         operation: command.operation,
         args: command.args,
         created: new Date().toISOString(),
@@ -227,63 +268,67 @@ export class Journal {
       fsyncDir(path);
     }
     const fh = await open(path, 'a');
-    return new Journal(path, entries, fh, lock);
+    return new Journal(path, prior, fh, lock);
   }
 
-  /** Reads every record (streaming); the last record of each item wins. Torn or foreign lines are skipped. */
-  private static async load(path: string, command: JournalCommand): Promise<Map<string, JournalEntry>> {
-    const entries = new Map<string, JournalEntry>();
-    const stream = createReadStream(path, { encoding: 'utf8' });
+  /**
+   * Reads the complete records (streaming, up to `complete` bytes); the last record of each item
+   * wins. Foreign lines are skipped.
+   */
+  private static async load(path: string, command: JournalCommand, complete: number): Promise<Prior> {
+    const prior: Prior = { finished: new FinishedLines(), kept: new Map() };
+    if (complete === 0) return prior;
+    const stream = createReadStream(path, { encoding: 'utf8', end: complete - 1 });
     const rl = createInterface({ input: stream, crlfDelay: Infinity });
     let first = true;
     try {
       for await (const line of rl) {
         if (first) {
           first = false;
-          let header: Partial<JournalHeader> | null = null;
-          try {
-            header = JSON.parse(line) as Partial<JournalHeader>;
-          } catch {
-            header = null;
-          }
-          if (!header || header.udcli_journal !== 1 || typeof header.operation !== 'string' || !Array.isArray(header.args)) {
-            throw new UsageError(`${path} is not a udcli journal`, {
-              hint: 'Give --journal a new file name (it is created), or the journal of an earlier run of this command.',
-            });
-          }
-          if (!sameCommand(header as JournalHeader, command)) {
-            throw new UsageError(
-              `journal ${path} belongs to another command: \`${describeCommand(header as JournalHeader)}\`, not \`${describeCommand(command)}\``,
-              { hint: 'Use a new journal file for this command, or rerun the command the journal was written by.' },
-            );
-          }
+          checkHeader(path, line, command);
           continue;
         }
         let rec: Partial<JournalRecord>;
         try {
           rec = JSON.parse(line) as Partial<JournalRecord>;
         } catch {
-          continue; // torn by a crash mid-write
+          continue;
         }
-        if (typeof rec.input !== 'string' || typeof rec.status !== 'string') continue;
-        const uid = typeof rec.uid === 'string' ? (rec.uid === rec.input ? rec.input : rec.uid) : null;
-        entries.set(journalKey(rec.input, typeof rec.n === 'number' ? rec.n : 1), { uid, status: rec.status });
+        if (typeof rec.input !== 'string' || typeof rec.status !== 'string' || !Number.isSafeInteger(rec.line) || rec.line! < 1) continue;
+        const at = rec.line!;
+        if (rec.status === 'ok') {
+          prior.kept.delete(at);
+          prior.finished.add(at, rec.input);
+        } else if (rec.status === 'started' || rec.status === 'failed' || rec.status === 'unknown') {
+          const earlier = prior.kept.get(at);
+          // An unknown after a started keeps the state read before sending.
+          const before = 'before' in rec ? rec.before : earlier?.before;
+          prior.kept.set(at, {
+            input: rec.input,
+            uid: typeof rec.uid === 'string' ? rec.uid : null,
+            status: rec.status,
+            ...(before === undefined ? {} : { before }),
+          });
+        }
       }
     } finally {
       rl.close();
       stream.destroy();
     }
-    return entries;
+    return prior;
   }
 
-  /** The last record of the item, from earlier runs (records of this run are not looked up). */
-  lookup(key: string): JournalEntry | undefined {
-    return this.entries.get(key);
-  }
-
-  /** Number of items recorded by earlier runs. */
+  /** Items recorded by earlier runs. */
   get size(): number {
-    return this.entries.size;
+    return this.prior.finished.size + this.prior.kept.size;
+  }
+
+  /**
+   * Walks the list in line order beside the journal: what an earlier run did to each item, and a
+   * UsageError as soon as the list is not the one the journal was written for.
+   */
+  cursor(): ListCursor {
+    return new ListCursor(this.path, this.prior);
   }
 
   /** Appends a record; resolves once it is on disk. */
@@ -291,11 +336,12 @@ export class Journal {
     if (!this.fh) return Promise.reject(new Error('journal opened read-only'));
     if (this.failure) return Promise.reject(this.failure);
     const line: JournalRecord = {
+      line: rec.line,
       input: rec.input,
-      ...(rec.n && rec.n > 1 ? { n: rec.n } : {}),
       uid: rec.uid,
       status: rec.status,
       at: rec.at ?? new Date().toISOString(),
+      ...(rec.before === undefined ? {} : { before: rec.before }),
     };
     return new Promise<void>((resolve, reject) => {
       this.queue.push(`${JSON.stringify(line)}\n`);
@@ -342,5 +388,92 @@ export class Journal {
       this.lock?.release();
       this.lock = null;
     }
+  }
+}
+
+function checkHeader(path: string, line: string, command: JournalCommand): void {
+  let header: Partial<JournalHeader> | null = null;
+  try {
+    header = JSON.parse(line) as Partial<JournalHeader>;
+  } catch {
+    header = null;
+  }
+  const format = header?.udcli_journal as unknown;
+  if (!header || typeof format !== 'number' || typeof header.operation !== 'string' || !Array.isArray(header.args)) {
+    throw new UsageError(`${path} is not a udcli journal`, {
+      hint: 'Give --journal a new file name (it is created), or the journal of an earlier run of this command.',
+    });
+  }
+  if (format !== JOURNAL_FORMAT) {
+    throw new UsageError(`journal ${path} is in format ${format}, which this udcli cannot resume (it writes format ${JOURNAL_FORMAT})`, {
+      hint: 'finish it with the udcli that wrote it, or give --journal a new file',
+    });
+  }
+  if (!sameCommand(header as JournalHeader, command)) {
+    throw new UsageError(
+      `journal ${path} belongs to another command: ${whatDiffers(header as JournalHeader, command)} (\`${describeCommand(header as JournalHeader)}\`, not \`${describeCommand(command)}\`)`,
+      { hint: 'Use a new journal file for this command, or rerun the command the journal was written by.' },
+    );
+  }
+}
+
+/**
+ * The list read in line order against the journal. Unfinished items are compared line by line;
+ * a run of finished lines by its checksum once its last line has been read (a changed or missing
+ * line in it cannot slip through, and nothing in it is sent meanwhile: finished lines are skipped).
+ */
+export class ListCursor {
+  private readonly runs: LineRun[];
+  private index = 0;
+  private sum = 0;
+  private lastLine = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly prior: Prior,
+  ) {
+    this.runs = prior.finished.runs();
+  }
+
+  private differs(what: string): UsageError {
+    return new UsageError(`journal ${this.path} was written for another user list: ${what}`, {
+      hint: 'resume with the list the journal was written for, or give --journal a new file',
+    });
+  }
+
+  /** Closes the runs that end before `line`: each must have had all its lines, unchanged. */
+  private closeRunsBefore(line: number): void {
+    while (this.index < this.runs.length && this.runs[this.index]!.last < line) {
+      const run = this.runs[this.index]!;
+      if (this.sum !== run.sum) {
+        throw this.differs(run.first === run.last ? `line ${run.first} is not the user it finished` : `lines ${run.first}–${run.last} are not the users it finished`);
+      }
+      this.index++;
+      this.sum = 0;
+    }
+  }
+
+  /** What an earlier run did to the item on `line` (lines must come in increasing order). */
+  next(line: number, input: string): PriorOutcome {
+    this.lastLine = line;
+    this.closeRunsBefore(line);
+    const run = this.runs[this.index];
+    if (run && run.first <= line) {
+      this.sum = (this.sum + lineHash(line, input)) >>> 0;
+      if (line === run.last) this.closeRunsBefore(line + 1);
+      return 'finished';
+    }
+    const entry = this.prior.kept.get(line);
+    if (entry && entry.input !== input) throw this.differs(`line ${line} was ${JSON.stringify(entry.input)}, now ${JSON.stringify(input)}`);
+    return entry;
+  }
+
+  /** At the end of the list: the journal must not know of lines past it. */
+  end(): void {
+    this.closeRunsBefore(this.lastLine + 1);
+    const run = this.runs[this.index];
+    let beyond = run ? Math.max(run.first, this.lastLine + 1) : Number.POSITIVE_INFINITY;
+    for (const line of this.prior.kept.keys()) if (line > this.lastLine) beyond = Math.min(beyond, line);
+    if (Number.isFinite(beyond)) throw this.differs(`the journal has line ${beyond}, the list ends at line ${this.lastLine}`);
   }
 }

@@ -5,7 +5,8 @@
 import { ApiError, MalformedReplyError, NetworkError } from '../errors.js';
 import { DEFAULT_CONCURRENCY } from './flags.js';
 import type { BatchItem } from './input.js';
-import { Journal, journalKey, type JournalCommand } from './journal.js';
+import { normalizeHex32 } from '../domain/ids.js';
+import { Journal, type JournalCommand, type ListCursor, type PriorOutcome } from './journal.js';
 import { noProgress, type BatchProgress } from './progress.js';
 import { createRateGate, realClock, type Clock } from './rate.js';
 
@@ -21,11 +22,20 @@ export interface BatchResult<R> {
   /** The operation's result (ok) or what would be sent (dry-run). */
   result?: R | string;
   error?: { message: string; code?: number };
+  /**
+   * An item whose outcome was unknown (a lost reply, or in flight when an earlier run was
+   * killed), decided by reading the user's state: `applied` (it had been), or `sent` (it had not,
+   * so it was sent now). `detail` is what the decision was made from.
+   */
+  resolved?: { how: 'applied' | 'sent'; detail: string };
 }
 
 export interface BatchCounts {
   total: number;
+  /** Plain successes. */
   ok: number;
+  /** Successes found by reading the state after the outcome was unknown (apart from ok). */
+  resolved: number;
   failed: number;
   unknown: number;
   skipped: number;
@@ -38,11 +48,40 @@ export interface BatchSummary extends BatchCounts {
   elapsedMs: number;
 }
 
+/** What the runner hands an operation: journal the state read before sending, report a resolution. */
+export interface ItemContext {
+  /**
+   * For an operation that reads the user's state before sending (`journalsBefore`): journals
+   * the `started` record with that state. Must be awaited before sending.
+   */
+  started(before: unknown): Promise<void>;
+  /** The reply was lost, and reading the state decided it (see BatchResult.resolved). */
+  resolved(how: 'applied' | 'sent', detail: string): void;
+}
+
+/** What reading the state again says of an item left unknown (by an earlier run). */
+export type Recovery<R> =
+  | { outcome: 'applied'; detail: string; result: R }
+  | { outcome: 'not-applied'; detail: string }
+  | { outcome: 'unknown'; detail: string };
+
 export interface RunBatchOptions<R> {
   items: AsyncIterable<BatchItem> | Iterable<BatchItem>;
+  /**
+   * The list again from its start, to check it against the journal before anything is sent (a
+   * file can be read twice; standard input cannot, and is checked as it is read).
+   */
+  reread?: () => AsyncIterable<BatchItem>;
   /** Username → uid (uid-looking inputs should pass through without a request). */
   resolve: (input: string) => Promise<string>;
-  operation: (uid: string, item: BatchItem) => Promise<R>;
+  operation: (uid: string, item: BatchItem, ctx: ItemContext) => Promise<R>;
+  /** The operation calls ctx.started(before) itself before sending (else the runner journals `started` without a state). */
+  journalsBefore?: boolean;
+  /**
+   * Decides an item an earlier run left in flight or unknown, from the state it journaled
+   * before sending: applied (reported ok, resolved), not applied (sent now), or still unknown.
+   */
+  recover?: (uid: string, before: unknown) => Promise<Recovery<R>>;
   /** Safe to repeat after it may have reached the server (set, reset, delete). */
   idempotent: boolean;
   /** --dry-run: what would be sent for this uid; called instead of `operation`. */
@@ -106,11 +145,20 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
         ...(options.journal.notice ? { notice: options.journal.notice } : {}),
       })
     : null;
-  // Occurrences of each input line, so a user listed twice is two items in the journal too.
-  const seen = journal ? new Map<string, number>() : null;
-
   const started = clock.now();
-  const counts: BatchCounts = { total: 0, ok: 0, failed: 0, unknown: 0, skipped: 0, dryRun: 0 };
+  const counts: BatchCounts = { total: 0, ok: 0, resolved: 0, failed: 0, unknown: 0, skipped: 0, dryRun: 0 };
+  let cursor: ListCursor | null = null;
+  try {
+    if (journal && journal.size > 0 && options.reread) {
+      const check = journal.cursor();
+      for await (const item of options.reread()) check.next(item.line, item.input);
+      check.end();
+    }
+    cursor = journal && journal.size > 0 ? journal.cursor() : null;
+  } catch (error) {
+    await journal?.close();
+    throw error;
+  }
   const it = toAsyncIterator(options.items);
   let exhausted = false;
   let stopped = false;
@@ -118,44 +166,64 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
 
   const halted = () => exhausted || stopped || fatal !== null || (options.signal?.aborted ?? false);
 
-  const pull = async (): Promise<BatchItem | null> => {
+  // Items are pulled one at a time, in line order: the cursor walks the journal beside them.
+  const pull = async (): Promise<{ item: BatchItem; prior: PriorOutcome } | null> => {
     if (halted()) return null;
     const r = await it.next();
     if (r.done) {
       exhausted = true;
+      cursor?.end();
       return null;
     }
-    return r.value;
+    return { item: r.value, prior: cursor?.next(r.value.line, r.value.input) };
   };
 
   const emit = async (result: BatchResult<R>, fresh: boolean) => {
     counts.total++;
     if (result.status === 'dry-run') counts.dryRun++;
+    else if (result.status === 'ok' && result.resolved) counts.resolved++;
     else counts[result.status]++;
     if (fresh && options.failFast && (result.status === 'failed' || result.status === 'unknown')) stopped = true;
     progress.update(counts);
     await options.onResult(result);
   };
 
-  const processItem = async (item: BatchItem) => {
+  const processItem = async (item: BatchItem, prior: PriorOutcome) => {
     if (item.error !== undefined) {
       // Not a user (a line too long to be one): reported, never resolved, sent or journaled.
       await emit({ input: item.input, line: item.line, uid: null, status: 'failed', error: { message: item.error } }, true);
       return;
     }
-    let n = 1;
-    if (seen) {
-      n = (seen.get(item.input) ?? 0) + 1;
-      seen.set(item.input, n);
-    }
     const base = { input: item.input, line: item.line };
-    const prior = journal?.lookup(journalKey(item.input, n));
-    if (prior?.status === 'ok') {
-      await emit({ ...base, uid: prior.uid, status: 'skipped' }, false);
+    const { line, input } = item;
+    if (prior === 'finished') {
+      // The journal keeps no uid for finished lines (memory stays flat): a uid line shows its own.
+      await emit({ ...base, uid: normalizeHex32(input), status: 'skipped' }, false);
       return;
     }
-    const priorUnknown = prior?.status === 'unknown' || (prior?.status === 'started' && !options.idempotent);
-    if (priorUnknown && !options.retryUnknown) {
+    let resolution: BatchResult<R>['resolved'];
+    const priorUnknown = prior !== undefined && (prior.status === 'unknown' || (prior.status === 'started' && !options.idempotent));
+    if (priorUnknown && options.recover && prior.before !== undefined && prior.uid !== null && !dryRun && !options.retryUnknown) {
+      const uid = prior.uid;
+      let recovery: Recovery<R>;
+      try {
+        recovery = await options.recover(uid, prior.before);
+      } catch (err) {
+        recovery = { outcome: 'unknown', detail: `the state could not be read (${err instanceof Error ? err.message : String(err)})` };
+      }
+      if (recovery.outcome === 'applied') {
+        await journal!.record({ line, input, uid, status: 'ok' });
+        await emit({ ...base, uid, status: 'ok', result: recovery.result, resolved: { how: 'applied', detail: recovery.detail } }, true);
+        return;
+      }
+      if (recovery.outcome === 'unknown') {
+        await journal!.record({ line, input, uid, status: 'unknown', before: prior.before });
+        const message = `outcome unknown in an earlier run, and the state does not tell: ${recovery.detail}; not sent again (check it, then use --retry-unknown to send it)`;
+        await emit({ ...base, uid, status: 'unknown', error: { message } }, true);
+        return;
+      }
+      resolution = { how: 'sent', detail: recovery.detail };
+    } else if (priorUnknown && !options.retryUnknown) {
       await emit(
         {
           ...base,
@@ -179,10 +247,10 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     }
     let uid: string;
     try {
-      uid = await options.resolve(item.input);
+      uid = await options.resolve(input);
     } catch (err) {
       const { error } = classifyError(err, true);
-      if (journal && !dryRun) await journal.record({ input: item.input, n, uid: null, status: 'failed' });
+      if (journal && !dryRun) await journal.record({ line, input, uid: null, status: 'failed' });
       await emit({ ...base, uid: null, status: 'failed', error }, true);
       return;
     }
@@ -192,11 +260,20 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
       return;
     }
 
-    if (journal && !options.idempotent) await journal.record({ input: item.input, n, uid, status: 'started' });
+    const journalsStart = journal !== null && !options.idempotent;
+    if (journalsStart && !options.journalsBefore) await journal.record({ line, input, uid, status: 'started' });
+    const ctx: ItemContext = {
+      started: async (before) => {
+        if (journalsStart) await journal.record({ line, input, uid, status: 'started', before });
+      },
+      resolved: (how, detail) => {
+        resolution = { how, detail };
+      },
+    };
     let result: BatchResult<R>;
     try {
-      const value = await options.operation(uid, item);
-      result = { ...base, uid, status: 'ok', result: value };
+      const value = await options.operation(uid, item, ctx);
+      result = { ...base, uid, status: 'ok', result: value, ...(resolution ? { resolved: resolution } : {}) };
     } catch (err) {
       const { status, error } = classifyError(err, options.idempotent);
       result = { ...base, uid, status, error };
@@ -204,7 +281,7 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     let journalError: unknown = null;
     if (journal) {
       try {
-        await journal.record({ input: item.input, n, uid, status: result.status as 'ok' | 'failed' | 'unknown' });
+        await journal.record({ line, input, uid, status: result.status as 'ok' | 'failed' | 'unknown' });
       } catch (e) {
         journalError = e;
       }
@@ -215,16 +292,16 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
 
   const worker = async () => {
     while (!halted()) {
-      let item: BatchItem | null;
+      let next: Awaited<ReturnType<typeof pull>>;
       try {
-        item = await pull();
+        next = await pull();
       } catch (error) {
         fatal ??= { error };
         return;
       }
-      if (!item) return;
+      if (!next) return;
       try {
-        await processItem(item);
+        await processItem(next.item, next.prior);
       } catch (error) {
         // The journal or stdout failed: stop starting items, let the others finish.
         fatal ??= { error };
@@ -256,6 +333,7 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
 export function formatSummary(s: BatchSummary): string {
   const secs = s.elapsedMs / 1000;
   const parts = s.dryRun > 0 && s.ok === 0 ? [`${s.dryRun} dry-run`] : [`${s.ok} ok`];
+  if (s.resolved > 0) parts.push(`${s.resolved} resolved`);
   parts.push(`${s.failed} failed`, `${s.unknown} unknown`, `${s.skipped} skipped`);
   const rate = secs > 0 ? ` (${secs.toFixed(1)}s, ${Math.round(s.total / secs)}/s)` : '';
   let line = `batch: ${s.total} ${s.total === 1 ? 'item' : 'items'}: ${parts.join(', ')}${rate}`;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BatchItem } from '../../src/batch/input.js';
 import { Journal } from '../../src/batch/journal.js';
-import { runBatch, type BatchResult, type BatchSummary } from '../../src/batch/runner.js';
+import { formatSummary, runBatch, type BatchResult, type BatchSummary } from '../../src/batch/runner.js';
 import { NetworkError, UsageError } from '../../src/errors.js';
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-journal-'));
@@ -62,7 +62,7 @@ describe('journal', () => {
     });
     expect(first.summary).toMatchObject({ ok: 2, failed: 1 });
     const written = lines(path);
-    expect(written[0]).toMatchObject({ udcli_journal: 1, operation: 'achievements reset', args: ['FIRST_WIN'] });
+    expect(written[0]).toMatchObject({ udcli_journal: 2, operation: 'achievements reset', args: ['FIRST_WIN'] });
     expect(written.slice(1).map((l) => [l.input, l.status]).sort()).toEqual([
       [HEX(1), 'ok'],
       [HEX(2), 'failed'],
@@ -102,7 +102,7 @@ describe('journal', () => {
     const path = fresh();
     // What a process killed mid-item leaves behind: the header and a `started` record.
     await run({ journal: path, inputs: [], idempotent: false, op: async () => undefined });
-    appendFileSync(path, `${JSON.stringify({ input: 'alice', uid: HEX(5), status: 'started', at: new Date().toISOString() })}\n`);
+    appendFileSync(path, `${JSON.stringify({ line: 1, input: 'alice', uid: HEX(5), status: 'started', at: new Date().toISOString() })}\n`);
     const calls: string[] = [];
     const mutation = await run({ journal: path, inputs: ['alice'], idempotent: false, op: async (uid) => void calls.push(uid) });
     expect(calls).toEqual([]);
@@ -111,7 +111,7 @@ describe('journal', () => {
     // the same record under an idempotent command is simply done again
     const idemPath = fresh();
     await run({ journal: idemPath, inputs: [], op: async () => undefined });
-    appendFileSync(idemPath, `${JSON.stringify({ input: 'alice', uid: HEX(5), status: 'started', at: 'x' })}\n`);
+    appendFileSync(idemPath, `${JSON.stringify({ line: 1, input: 'alice', uid: HEX(5), status: 'started', at: 'x' })}\n`);
     const idem = await run({ journal: idemPath, inputs: ['alice'], op: async (uid) => void calls.push(uid) });
     expect(calls).toEqual([HEX(5)]);
     expect(idem.summary.ok).toBe(1);
@@ -138,7 +138,7 @@ describe('journal', () => {
   it('tolerates a record torn by a crash, and cuts it off before appending', async () => {
     const path = fresh();
     await run({ journal: path, inputs: [HEX(1)], op: async () => undefined });
-    appendFileSync(path, '{"input":"' + HEX(2) + '","uid":"' + HEX(2) + '","sta');
+    appendFileSync(path, '{"line":2,"input":"' + HEX(2) + '","uid":"' + HEX(2) + '","sta');
     const calls: string[] = [];
     const r = await run({ journal: path, inputs: [HEX(1), HEX(2)], op: async (uid) => void calls.push(uid) });
     expect(calls).toEqual([HEX(2)]);
@@ -188,10 +188,10 @@ describe('journal', () => {
 
   it('treats a file holding only a torn header as a new journal', async () => {
     const path = fresh();
-    writeFileSync(path, '{"udcli_journal":1,"opera');
+    writeFileSync(path, '{"udcli_journal":2,"opera');
     const r = await run({ journal: path, inputs: [HEX(1)], op: async () => undefined });
     expect(r.summary.ok).toBe(1);
-    expect(lines(path)[0]).toMatchObject({ udcli_journal: 1, operation: 'achievements reset' });
+    expect(lines(path)[0]).toMatchObject({ udcli_journal: 2, operation: 'achievements reset' });
   });
 
   it('keeps a user listed twice as two items, so a rerun does neither again', async () => {
@@ -232,6 +232,127 @@ describe('journal', () => {
       onResult: (r) => void seenInFile.push(readFileSync(path, 'utf8').includes(`"input":"${r.input}"`)),
     });
     expect(seenInFile).toEqual([true, true, true]);
+  });
+});
+
+describe('journal: resuming decides from the state read before sending (issue 13)', () => {
+  const INC = { operation: 'achievements inc', args: ['COLLECT', '--by', '1', '--game', '1001', '--type', 'Game'] };
+  /** A fake service: each user's value; the operation reads it (journaling it), then adds 1. */
+  function service(values: Map<string, number>) {
+    return {
+      operation: async (uid: string, _item: BatchItem, ctx: { started(before: unknown): Promise<void> }) => {
+        await ctx.started({ current_value: values.get(uid) ?? 0, state: 'In Progress' });
+        values.set(uid, (values.get(uid) ?? 0) + 1);
+      },
+      recover: async (uid: string, before: unknown) => {
+        const was = (before as { current_value: number }).current_value;
+        const now = values.get(uid) ?? 0;
+        const detail = `before ${was}, now ${now}`;
+        if (now === was + 1) return { outcome: 'applied' as const, detail, result: 'resolved' };
+        if (now === was) return { outcome: 'not-applied' as const, detail };
+        return { outcome: 'unknown' as const, detail };
+      },
+    };
+  }
+  const started = (line: number, uid: string, value: number) =>
+    `${JSON.stringify({ line, input: uid, uid, status: 'started', at: 'x', before: { current_value: value, state: 'In Progress' } })}\n`;
+
+  async function resume(path: string, inputs: string[], values: Map<string, number>, extra: { reread?: boolean; retryUnknown?: boolean } = {}) {
+    const list: BatchResult<unknown>[] = [];
+    const svc = service(values);
+    const summary = await runBatch<unknown>({
+      items: items(inputs),
+      ...(extra.reread ? { reread: () => items(inputs) as unknown as AsyncIterable<BatchItem> } : {}),
+      resolve: async (i) => i,
+      operation: svc.operation,
+      journalsBefore: true,
+      recover: svc.recover,
+      idempotent: false,
+      retryUnknown: extra.retryUnknown ?? false,
+      journal: { path, command: INC },
+      onResult: (r) => void list.push(r),
+    });
+    return { summary, byInput: new Map(list.map((r) => [r.input, r])) };
+  }
+
+  it('killed in flight: applied → ok "resolved"; not applied → sent now; changed by someone else → still unknown with both values', async () => {
+    const path = fresh();
+    await resume(path, [], new Map());
+    // Three users in flight when the run was killed, each journaled with the value read before sending.
+    appendFileSync(path, started(1, HEX(1), 4) + started(2, HEX(2), 4) + started(3, HEX(3), 4));
+    const values = new Map([
+      [HEX(1), 5], // the server applied it
+      [HEX(2), 4], // it never arrived
+      [HEX(3), 9], // someone else changed it meanwhile
+    ]);
+    const { summary, byInput } = await resume(path, [HEX(1), HEX(2), HEX(3)], values);
+    expect(byInput.get(HEX(1))).toMatchObject({ status: 'ok', result: 'resolved', resolved: { how: 'applied', detail: 'before 4, now 5' } });
+    expect(byInput.get(HEX(2))).toMatchObject({ status: 'ok', resolved: { how: 'sent', detail: 'before 4, now 4' } });
+    expect(byInput.get(HEX(3))).toMatchObject({ status: 'unknown', error: { message: expect.stringContaining('before 4, now 9') } });
+    expect(values).toEqual(new Map([[HEX(1), 5], [HEX(2), 5], [HEX(3), 9]]));
+    expect(summary).toMatchObject({ ok: 0, resolved: 2, unknown: 1 });
+    expect(formatSummary({ ...summary, elapsedMs: 0 })).toBe('batch: 3 items: 0 ok, 2 resolved, 0 failed, 1 unknown, 0 skipped');
+
+    // The still-unknown one keeps its state: the next resume decides again (now applied, had it been fixed by hand).
+    values.set(HEX(3), 5);
+    const again = await resume(path, [HEX(1), HEX(2), HEX(3)], values);
+    expect(again.byInput.get(HEX(3))).toMatchObject({ status: 'ok', resolved: { how: 'applied' } });
+    expect(again.summary).toMatchObject({ skipped: 2, resolved: 1 });
+  });
+
+  it('refuses a list other than the one the journal was written for, naming what differs, before sending anything (a file)', async () => {
+    const path = fresh();
+    const values = new Map<string, number>();
+    await resume(path, [HEX(1), HEX(2), HEX(3)], values);
+    appendFileSync(path, started(4, HEX(4), 0));
+    const sent = new Map(values);
+    await expect(resume(path, [HEX(1), HEX(9), HEX(3), HEX(4)], values, { reread: true })).rejects.toThrow(
+      /written for another user list: lines 1–3 are not the users it finished/,
+    );
+    await expect(resume(path, [HEX(1), HEX(2), HEX(3), HEX(5)], values, { reread: true })).rejects.toThrow(
+      `line 4 was "${HEX(4)}", now "${HEX(5)}"`,
+    );
+    await expect(resume(path, [HEX(1), HEX(2)], values, { reread: true })).rejects.toThrow(/the journal has line 3, the list ends at line 2/);
+    expect(values).toEqual(sent);
+    // Users added after the journaled ones are fine: the list grew.
+    const grown = await resume(path, [HEX(1), HEX(2), HEX(3), HEX(4), HEX(6)], values, { reread: true });
+    expect(grown.summary).toMatchObject({ skipped: 3, resolved: 1, ok: 1 });
+  });
+
+  it('checks standard input (read once) as it goes: a changed line stops the run with exit-2 UsageError', async () => {
+    const path = fresh();
+    await resume(path, [HEX(1), HEX(2)], new Map());
+    await expect(resume(path, [HEX(7), HEX(2)], new Map())).rejects.toThrow(UsageError);
+  });
+
+  it('names what differs in another command: the game, or an argument', async () => {
+    const path = fresh();
+    await resume(path, [HEX(1)], new Map());
+    await expect(Journal.open(path, { ...INC, args: ['COLLECT', '--by', '1', '--game', '1002', '--type', 'Game'] })).rejects.toThrow(
+      /belongs to another command: it was written for game 1001, not 1002/,
+    );
+    await expect(Journal.open(path, { ...INC, args: ['COLLECT', '--by', '2', '--game', '1001', '--type', 'Game'] })).rejects.toThrow(
+      /it was written with 1 where this run has 2/,
+    );
+    await expect(Journal.open(path, { operation: 'products give', args: [] })).rejects.toThrow(
+      /it is a journal of `udcli achievements inc`, not `udcli products give`/,
+    );
+  });
+
+  it('says so when it ignores a torn last line', async () => {
+    const path = fresh();
+    await resume(path, [HEX(1)], new Map());
+    appendFileSync(path, '{"line":2,"inp');
+    const notices: string[] = [];
+    const j = await Journal.open(path, INC, { notice: (m) => notices.push(m) });
+    await j.close();
+    expect(notices).toEqual([`ignored the torn last line of journal ${path}: the run writing it was killed mid-write`]);
+  });
+
+  it('refuses a journal of the earlier format', async () => {
+    const path = fresh();
+    writeFileSync(path, `${JSON.stringify({ udcli_journal: 1, operation: INC.operation, args: INC.args, created: 'x' })}\n`);
+    await expect(Journal.open(path, INC)).rejects.toThrow(/is in format 1, which this udcli cannot resume/);
   });
 });
 

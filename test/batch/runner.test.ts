@@ -277,7 +277,7 @@ describe('rate', () => {
 });
 
 describe('progress', () => {
-  const counts = { total: 500, ok: 498, failed: 1, unknown: 1, skipped: 0, dryRun: 0 };
+  const counts = { total: 500, ok: 498, resolved: 0, failed: 1, unknown: 1, skipped: 0, dryRun: 0 };
 
   it('shows count, rate and ETA when the total is known; count and rate while streaming', () => {
     expect(progressText(counts, 5000, 2000)).toBe('500/2000 · 100/s · 1 failed, 1 unknown · ETA 15s');

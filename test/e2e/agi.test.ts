@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { json, startTestEnv, type CliResult, type TestEnv } from './harness.js';
-import { signedAgiRequest, startLostReplyProxy, type LostReplyProxy } from './lost-reply-proxy.js';
+import { signedAgiRequest, startLostReplyProxy, type LossOptions, type LostReplyProxy, type SeenByProxy } from './lost-reply-proxy.js';
 
 const DEMO_PLAYER = uidForUsername('demo_player');
 const ALICE = uidForUsername('alice');
@@ -19,11 +19,14 @@ const CAROL = uidForUsername('carol');
 
 let env: TestEnv;
 let proxy: LostReplyProxy;
+/** What the proxy loses and how: every signed attempt's reply unless a test says otherwise. */
+let loses: (req: SeenByProxy) => boolean = signedAgiRequest;
+let loss: LossOptions = {};
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-agi-'));
 
 beforeAll(async () => {
   env = await startTestEnv();
-  proxy = await startLostReplyProxy(env.sandbox.url, signedAgiRequest);
+  proxy = await startLostReplyProxy(env.sandbox.url, (req) => loses(req), () => loss);
 });
 afterAll(async () => {
   await proxy.close();
@@ -31,7 +34,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-type Line = { uid: string; status: string; error?: { message: string } };
+type Line = { uid: string; status: string; error?: { message: string }; resolved?: { how: string; detail: string } };
 const ndjson = (r: CliResult): Line[] => r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
 const usersFile = (name: string, uids: string[]): string => {
   const path = join(scratch, name);
@@ -162,36 +165,80 @@ describe('a signed attempt whose reply was lost', () => {
     viaProxy.env.UDCLI_BASE_URL = proxy.url;
   });
 
-  it('single inc: reported as unknown (exit 5), applied once by the sandbox, never sent again', async () => {
+  afterEach(() => {
+    loses = signedAgiRequest;
+    loss = {};
+  });
+
+  it('single inc: udcli reads the state, finds it applied, and says so (exit 0); never sent again', async () => {
     const before = await value(CAROL, 'COLLECT_1000_GEMS');
     const from = proxy.seen.length;
     const r = await env.runChecked(['achievements', 'inc', CAROL, 'COLLECT_1000_GEMS', '--by', '5'], viaProxy);
-    expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/^udcli: connection lost during POST \S+ \(.*the request may have been processed\)\n/);
-    expect(r.stderr).toContain('the outcome is unknown');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Resolved: the reply was lost, and reading the state shows the change was applied (before ${before}, now ${before + 5}`);
     const seen = proxy.seen.slice(from);
     expect(seen.filter(signedAgiRequest)).toHaveLength(1);
-    // The unsigned request, challenged; the GETs before it read the state for the receipt (issue 15: inc is audited).
+    // The unsigned request, challenged; the GETs read the state before and after.
     expect(seen.filter((s) => !signedAgiRequest(s) && s.method !== 'GET')).toHaveLength(1);
     expect(await value(CAROL, 'COLLECT_1000_GEMS')).toBe(before + 5);
   });
 
-  it('batch inc and give: every user unknown (exit 6), one signed request each, each applied once', async () => {
+  it('single give whose request was lost on the way: not applied, so sent once more (exit 0)', async () => {
+    const held = await units(CAROL, 'gold-pack_10');
+    let signed = 0;
+    loses = (req) => signedAgiRequest(req) && ++signed === 1;
+    loss = { beforeForwarding: true };
+    const from = proxy.seen.length;
+    const r = await env.runChecked(['products', 'give', CAROL, 'gold-pack_10', '--qty', '3'], viaProxy);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`the change was not applied (before ${held} units, now ${held} units`);
+    expect(proxy.seen.slice(from).filter(signedAgiRequest)).toHaveLength(2);
+    expect(await units(CAROL, 'gold-pack_10')).toBe(held + 3);
+  });
+
+  it('single inc when someone else changed it meanwhile: unknown (exit 5), both values shown', async () => {
+    const before = await value(CAROL, 'COLLECT_1000_GEMS');
+    loss = { meanwhile: async () => void (await env.run(['achievements', 'inc', CAROL, 'COLLECT_1000_GEMS', '--by', '7'])) };
+    const r = await env.runChecked(['achievements', 'inc', CAROL, 'COLLECT_1000_GEMS', '--by', '5'], viaProxy);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^udcli: connection lost during POST \S+ \(.*the request may have been processed\)/);
+    expect(r.stderr).toContain(`read back: before ${before}, now ${before + 12} (applied would be ${before + 5}), so whether it was applied cannot be told`);
+    expect(await value(CAROL, 'COLLECT_1000_GEMS')).toBe(before + 12);
+  });
+
+  it('batch inc and give: every lost reply resolved as applied (exit 0), one signed request each, each applied once', async () => {
     const users = [ALICE, BOB];
     const before = await Promise.all(users.map((u) => value(u, 'SECRET_ROOM')));
     let from = proxy.seen.length;
     const inc = await env.run(['achievements', 'inc', usersFile('lost-inc.txt', users), 'SECRET_ROOM'], viaProxy);
-    expect(inc.code).toBe(6);
-    expect(ndjson(inc).map((l) => l.status)).toEqual(['unknown', 'unknown']);
+    expect(inc.code, inc.stderr).toBe(0);
+    expect(ndjson(inc).map((l) => [l.status, l.resolved?.how])).toEqual([
+      ['ok', 'applied'],
+      ['ok', 'applied'],
+    ]);
+    expect(inc.stderr).toMatch(/2 items: 0 ok, 2 resolved, 0 failed, 0 unknown, 0 skipped/);
     expect(proxy.seen.slice(from).filter(signedAgiRequest)).toHaveLength(2);
     expect(await Promise.all(users.map((u) => value(u, 'SECRET_ROOM')))).toEqual(before.map((v) => Math.min(1, v + 1)));
 
     const held = await Promise.all(users.map((u) => units(u, 'xp-boost')));
     from = proxy.seen.length;
     const give = await env.run(['products', 'give', usersFile('lost-give.txt', users), 'xp-boost'], viaProxy);
-    expect(give.code).toBe(6);
-    expect(ndjson(give).map((l) => l.status)).toEqual(['unknown', 'unknown']);
+    expect(give.code, give.stderr).toBe(0);
+    expect(ndjson(give).map((l) => [l.status, l.resolved?.how])).toEqual([
+      ['ok', 'applied'],
+      ['ok', 'applied'],
+    ]);
     expect(proxy.seen.slice(from).filter(signedAgiRequest)).toHaveLength(2);
     expect(await Promise.all(users.map((u) => units(u, 'xp-boost')))).toEqual(held.map((v) => v + 1));
+  });
+
+  it('batch inc when the state does not tell: unknown with both values (exit 6)', async () => {
+    const before = await value(ALICE, 'COLLECT_1000_GEMS');
+    loss = { meanwhile: async () => void (await env.run(['achievements', 'inc', ALICE, 'COLLECT_1000_GEMS', '--by', '2'])) };
+    const inc = await env.run(['achievements', 'inc', usersFile('lost-inc-2.txt', [ALICE]), 'COLLECT_1000_GEMS', '--by', '3'], viaProxy);
+    expect(inc.code).toBe(6);
+    const [line] = ndjson(inc);
+    expect(line).toMatchObject({ status: 'unknown' });
+    expect(line!.error!.message).toContain(`read back: before ${before}, now ${before + 5} (applied would be ${before + 3})`);
   });
 });

@@ -72,7 +72,7 @@ export function runCli(
 
 /** A sandbox on port 0 with a temporary database seeded with the demo data, plus temp dirs. */
 export async function startTestEnv(
-  options: { seed?: 'demo' | 'none'; rateLimitPerSecond?: number; faults?: { spec: string; seed: number } } = {},
+  options: { seed?: 'demo' | 'none'; rateLimitPerSecond?: number; data?: string; faults?: { spec: string; seed: number } } = {},
 ): Promise<TestEnv> {
   const root = mkdtempSync(join(tmpdir(), 'udcli-e2e-'));
   const configDir = join(root, 'config');
@@ -83,6 +83,7 @@ export async function startTestEnv(
     dbPath: join(root, 'sandbox.db'),
     seed: options.seed ?? 'demo',
     ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
+    ...(options.data ? { data: options.data } : {}),
     ...(options.faults ? { faults: { spec: parseFaultSpec(options.faults.spec), seed: options.faults.seed } } : {}),
   });
   const env: NodeJS.ProcessEnv = {

@@ -24,7 +24,19 @@ export interface LostReplyProxy {
 /** agi's signed attempt: the one request of a signed change that may change state. */
 export const signedAgiRequest = (req: SeenByProxy): boolean => req.params.has('sig') && req.params.has('session');
 
-export async function startLostReplyProxy(target: string, loses: (req: SeenByProxy) => boolean): Promise<LostReplyProxy> {
+export interface LossOptions {
+  /** Lose the request itself instead (never forwarded: nothing is changed), for those `loses` picks. */
+  beforeForwarding?: boolean;
+  /** Runs after a lost request reached the sandbox, before the connection is cut (someone else's change meanwhile). */
+  meanwhile?: () => Promise<void>;
+}
+
+export async function startLostReplyProxy(
+  target: string,
+  loses: (req: SeenByProxy) => boolean,
+  options: LossOptions | (() => LossOptions) = {},
+): Promise<LostReplyProxy> {
+  const optionsNow = () => (typeof options === 'function' ? options() : options);
   const upstream = new URL(target);
   const seen: SeenByProxy[] = [];
   const server = createServer((req: IncomingMessage, res) => {
@@ -32,6 +44,12 @@ export async function startLostReplyProxy(target: string, loses: (req: SeenByPro
     const entry: SeenByProxy = { method: req.method ?? '', url, params: new URL(url, 'http://x').searchParams, lost: false };
     entry.lost = loses(entry);
     seen.push(entry);
+    const { beforeForwarding, meanwhile } = optionsNow();
+    if (entry.lost && beforeForwarding) {
+      req.resume();
+      req.on('end', () => req.socket.destroy());
+      return;
+    }
     const forward = httpRequest(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers: { ...req.headers, host: upstream.host } },
       (reply) => {
@@ -39,7 +57,8 @@ export async function startLostReplyProxy(target: string, loses: (req: SeenByPro
         reply.on('data', (c: Buffer) => chunks.push(c));
         reply.on('end', () => {
           if (entry.lost) {
-            req.socket.destroy();
+            if (meanwhile) void meanwhile().finally(() => req.socket.destroy());
+            else req.socket.destroy();
             return;
           }
           res.writeHead(reply.statusCode ?? 502, reply.headers);

@@ -1,0 +1,136 @@
+/**
+ * Batch runs that know instead of guessing (issue 13): a 2,000-user `inc` and `give` with
+ * --journal, each killed with SIGKILL at ten random moments and resumed every time, end with
+ * every user changed exactly once and nothing unknown: items in flight at a kill are decided on
+ * resume from the state journaled before sending. The built binary against a real sandbox.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { BIN, runCli, startTestEnv, type TestEnv } from './harness.js';
+
+const USERS = Array.from({ length: 2000 }, (_, i) => `tester_${String(i + 1).padStart(4, '0')}`);
+const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-resume-'));
+let env: TestEnv;
+
+beforeAll(async () => {
+  // The demo game's id and keys (what the test env signs with), 2,000 players, nothing held or started.
+  const data = {
+    games: [
+      {
+        id: DEMO.game.id,
+        name: 'Resume Test',
+        signing: 'both',
+        keys: [{ api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret }],
+        achievements: [{ developer_id: 'STEPS', name: 'Steps', target_value: 1000000 }],
+        products: [{ sku: 'gems', type: 'consumable', packs: [10], name: 'Gems', price: '0.99' }],
+      },
+    ],
+    users: USERS.map((username) => ({ username })),
+  };
+  const file = join(scratch, 'resume.json');
+  writeFileSync(file, JSON.stringify(data));
+  env = await startTestEnv({ data: file });
+});
+afterAll(async () => {
+  await env?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function readDb<T>(sql: string, ...params: unknown[]): T[] {
+  const db = new Database(env.sandbox.dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** A seeded PRNG (mulberry32): the same kill moments on every run of the test. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Runs the command, killing it with SIGKILL at ten random moments (after 1 to 60 new journal lines), then lets it finish. */
+async function killTenTimesThenFinish(args: string[], journal: string, seed: number) {
+  const next = random(seed);
+  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env.env };
+  delete base.FORCE_COLOR;
+  const lines = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').length : 0);
+  const kills: number[] = [];
+  let killedOutput = '';
+  for (let k = 0; k < 10; k++) {
+    const from = lines();
+    const target = from + 1 + Math.floor(next() * 60);
+    const child = spawn(process.execPath, [BIN, ...args], { env: base, stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.on('data', (chunk: Buffer) => (killedOutput += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let done = false;
+    void exited.then(() => (done = true));
+    const deadline = Date.now() + 60_000;
+    while (!done && lines() < target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    child.kill('SIGKILL');
+    await exited;
+    kills.push(lines());
+  }
+  const last = await runCli(args, env.env, { timeoutMs: 120_000 });
+  // Complete lines only: a kill may cut the last one.
+  const resolved = [...killedOutput.split('\n').slice(0, -1), ...last.stdout.split('\n')].filter((l) => l.includes('"resolved"')).length;
+  return { kills, last, resolved };
+}
+
+type Line = { input: string; status: string; resolved?: { how: string } };
+const ndjson = (stdout: string): Line[] => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+
+describe('killed ten times and resumed (issue 13)', () => {
+  it('inc by 1: every one of 2,000 users incremented exactly once, nothing unknown', async () => {
+    const list = join(scratch, 'inc.txt');
+    writeFileSync(list, `${USERS.join('\n')}\n`);
+    const journal = join(scratch, 'inc.journal');
+    const { kills, last, resolved } = await killTenTimesThenFinish(['achievements', 'inc', `@${list}`, 'STEPS', '--journal', journal], journal, 13);
+    expect(new Set(kills).size, `journal lines at each kill: ${kills.join(', ')}`).toBeGreaterThan(5);
+    // Kills caught users in flight, and resumes decided them from the journaled state.
+    expect(resolved).toBeGreaterThan(0);
+    expect(last.code, last.stderr).toBe(0);
+    const out = ndjson(last.stdout);
+    expect(out).toHaveLength(USERS.length);
+    expect(out.filter((l) => l.status === 'unknown' || l.status === 'failed')).toEqual([]);
+    const values = readDb<{ uid: string; v: number }>(
+      `SELECT ua.uid AS uid, ua.current_value AS v FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id
+       WHERE a.parent_id = ? AND a.developer_id = 'STEPS'`,
+      DEMO.game.id,
+    );
+    const byUid = new Map(values.map((r) => [r.uid, r.v]));
+    const wrong = USERS.filter((u) => byUid.get(uidForUsername(u)) !== 1);
+    expect(wrong.map((u) => `${u}=${byUid.get(uidForUsername(u)) ?? 0}`)).toEqual([]);
+  }, 240_000);
+
+  it('give a consumable: every one of 2,000 users given exactly one unit, nothing unknown', async () => {
+    const list = join(scratch, 'give.txt');
+    writeFileSync(list, `${USERS.join('\n')}\n`);
+    const journal = join(scratch, 'give.journal');
+    const { kills, last, resolved } = await killTenTimesThenFinish(['products', 'give', `@${list}`, 'gems', '--qty', '1', '--journal', journal], journal, 31);
+    expect(new Set(kills).size, `journal lines at each kill: ${kills.join(', ')}`).toBeGreaterThan(5);
+    expect(resolved).toBeGreaterThan(0);
+    expect(last.code, last.stderr).toBe(0);
+    const out = ndjson(last.stdout);
+    expect(out).toHaveLength(USERS.length);
+    expect(out.filter((l) => l.status === 'unknown' || l.status === 'failed')).toEqual([]);
+    const held = readDb<{ uid: string; q: number }>(`SELECT uid, quantity AS q FROM holdings WHERE parent_id = ?`, DEMO.game.id);
+    const byUid = new Map(held.map((r) => [r.uid, r.q]));
+    const wrong = USERS.filter((u) => byUid.get(uidForUsername(u)) !== 1);
+    expect(wrong.map((u) => `${u}=${byUid.get(uidForUsername(u)) ?? 0}`)).toEqual([]);
+  }, 240_000);
+});
