@@ -75,6 +75,7 @@ _udcli_sub() {
     'udcli sandbox logs') REPLY='udcli sandbox logs' ;;
     'udcli sandbox status') REPLY='udcli sandbox status' ;;
     'udcli sandbox reset') REPLY='udcli sandbox reset' ;;
+    'udcli sandbox clock') REPLY='udcli sandbox clock' ;;
     'udcli sandbox info') REPLY='udcli sandbox info' ;;
     'udcli sandbox seed') REPLY='udcli sandbox seed' ;;
     'udcli sandbox help') REPLY='udcli sandbox help' ;;
@@ -86,6 +87,10 @@ _udcli_sub() {
     'udcli sandbox snapshot list') REPLY='udcli sandbox snapshot list' ;;
     'udcli sandbox snapshot delete') REPLY='udcli sandbox snapshot delete' ;;
     'udcli sandbox snapshot help') REPLY='udcli sandbox snapshot help' ;;
+    'udcli sandbox clock now') REPLY='udcli sandbox clock now' ;;
+    'udcli sandbox clock advance') REPLY='udcli sandbox clock advance' ;;
+    'udcli sandbox clock set') REPLY='udcli sandbox clock set' ;;
+    'udcli sandbox clock help') REPLY='udcli sandbox clock help' ;;
     *) return 1 ;;
   esac
   return 0
@@ -166,12 +171,16 @@ _udcli_takes_value() {
     'udcli sandbox start --data') return 0 ;;
     'udcli sandbox start --token-ttl') return 0 ;;
     'udcli sandbox start --rate-limit') return 0 ;;
+    'udcli sandbox start --faults') return 0 ;;
+    'udcli sandbox start --fault-seed') return 0 ;;
     'udcli sandbox exec --port') return 0 ;;
     'udcli sandbox exec --seed') return 0 ;;
     'udcli sandbox exec --data') return 0 ;;
     'udcli sandbox exec --snapshot') return 0 ;;
     'udcli sandbox exec --token-ttl') return 0 ;;
     'udcli sandbox exec --rate-limit') return 0 ;;
+    'udcli sandbox exec --faults') return 0 ;;
+    'udcli sandbox exec --fault-seed') return 0 ;;
     'udcli sandbox game set-uri --db') return 0 ;;
     'udcli sandbox game show --db') return 0 ;;
     'udcli sandbox load --db') return 0 ;;
@@ -182,6 +191,9 @@ _udcli_takes_value() {
     'udcli sandbox reset --db') return 0 ;;
     'udcli sandbox reset --seed') return 0 ;;
     'udcli sandbox reset --data') return 0 ;;
+    'udcli sandbox clock now --port') return 0 ;;
+    'udcli sandbox clock advance --port') return 0 ;;
+    'udcli sandbox clock set --port') return 0 ;;
     'udcli sandbox seed --users') return 0 ;;
     'udcli sandbox seed --friends') return 0 ;;
     'udcli sandbox seed --achievements') return 0 ;;
@@ -249,9 +261,10 @@ _udcli_commands() {
     'udcli products') _udcli_words 'list give take help' ;;
     'udcli profile') _udcli_words 'add list use show remove help' ;;
     'udcli config') _udcli_words 'get set unset path help' ;;
-    'udcli sandbox') _udcli_words 'start exec game init schema load export snapshot stop logs status reset info seed help' ;;
+    'udcli sandbox') _udcli_words 'start exec game init schema load export snapshot stop logs status reset clock info seed help' ;;
     'udcli sandbox game') _udcli_words 'set-uri show help' ;;
     'udcli sandbox snapshot') _udcli_words 'save restore list delete help' ;;
+    'udcli sandbox clock') _udcli_words 'now advance set help' ;;
     *) return 1 ;;
   esac
   return 0
@@ -276,8 +289,8 @@ _udcli_options() {
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --from-sandbox) ;;
-    'udcli sandbox start') own=(--port --host --db --seed --data --token-ttl --rate-limit --detach --allow-remote) ;;
-    'udcli sandbox exec') own=(--port --seed --data --snapshot --token-ttl --rate-limit) ;;
+    'udcli sandbox start') own=(--port --host --db --seed --data --token-ttl --rate-limit --faults --fault-seed --detach --allow-remote) ;;
+    'udcli sandbox exec') own=(--port --seed --data --snapshot --token-ttl --rate-limit --faults --fault-seed) ;;
     'udcli sandbox game set-uri') own=(--db --json) ;;
     'udcli sandbox game show') own=(--db --json) ;;
     'udcli sandbox init') own=(--force) ;;
@@ -289,6 +302,9 @@ _udcli_options() {
     'udcli sandbox logs') own=(-f --follow --json) ;;
     'udcli sandbox status') own=(--json) ;;
     'udcli sandbox reset') own=(--db --seed --data) ;;
+    'udcli sandbox clock now') own=(--port --json) ;;
+    'udcli sandbox clock advance') own=(--port --json) ;;
+    'udcli sandbox clock set') own=(--port --json) ;;
     'udcli sandbox info') own=(--json) ;;
     'udcli sandbox seed') own=(--users --friends --achievements --products --seed --db --json) ;;
   esac
@@ -301,6 +317,9 @@ _udcli_options() {
     'udcli sandbox snapshot list') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox logs') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox status') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
+    'udcli sandbox clock now') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
+    'udcli sandbox clock advance') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
+    'udcli sandbox clock set') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox info') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox seed') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
   esac
@@ -323,7 +342,8 @@ _udcli_argument_values() {
     'udcli config help 0') _udcli_words 'get set unset path' ;;
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
     'udcli sandbox snapshot help 0') _udcli_words 'save restore list delete' ;;
-    'udcli sandbox help 0') _udcli_words 'start exec game init schema load export snapshot stop logs status reset info seed' ;;
+    'udcli sandbox clock help 0') _udcli_words 'now advance set' ;;
+    'udcli sandbox help 0') _udcli_words 'start exec game init schema load export snapshot stop logs status reset clock info seed' ;;
     'udcli completion 0') _udcli_words 'bash zsh fish' ;;
     'udcli help 0') _udcli_words 'auth user friends achievements products api audit profile config doctor sandbox completion' ;;
   esac

@@ -106,6 +106,8 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli sandbox status'
         case 'udcli sandbox reset'
             echo 'udcli sandbox reset'
+        case 'udcli sandbox clock'
+            echo 'udcli sandbox clock'
         case 'udcli sandbox info'
             echo 'udcli sandbox info'
         case 'udcli sandbox seed'
@@ -128,6 +130,14 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli sandbox snapshot delete'
         case 'udcli sandbox snapshot help'
             echo 'udcli sandbox snapshot help'
+        case 'udcli sandbox clock now'
+            echo 'udcli sandbox clock now'
+        case 'udcli sandbox clock advance'
+            echo 'udcli sandbox clock advance'
+        case 'udcli sandbox clock set'
+            echo 'udcli sandbox clock set'
+        case 'udcli sandbox clock help'
+            echo 'udcli sandbox clock help'
         case '*'
             return 1
     end
@@ -282,6 +292,10 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox start --rate-limit'
             return 0
+        case 'udcli sandbox start --faults'
+            return 0
+        case 'udcli sandbox start --fault-seed'
+            return 0
         case 'udcli sandbox exec --port'
             return 0
         case 'udcli sandbox exec --seed'
@@ -293,6 +307,10 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli sandbox exec --token-ttl'
             return 0
         case 'udcli sandbox exec --rate-limit'
+            return 0
+        case 'udcli sandbox exec --faults'
+            return 0
+        case 'udcli sandbox exec --fault-seed'
             return 0
         case 'udcli sandbox game set-uri --db'
             return 0
@@ -313,6 +331,12 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli sandbox reset --seed'
             return 0
         case 'udcli sandbox reset --data'
+            return 0
+        case 'udcli sandbox clock now --port'
+            return 0
+        case 'udcli sandbox clock advance --port'
+            return 0
+        case 'udcli sandbox clock set --port'
             return 0
         case 'udcli sandbox seed --users'
             return 0
@@ -412,7 +436,7 @@ complete -c udcli -f
 complete -c udcli -l version -d 'print the version'
 complete -c udcli -n 'not __udcli_in "udcli audit"' -l profile -x -a '(__udcli_profiles)' -d 'use this profile (default: UDCLI_PROFILE, the current one, or sandbox)'
 complete -c udcli -s o -l output -x -a 'table json ndjson csv' -d 'output format: table|json|ndjson|csv (default: table on a terminal, json otherwise)'
-complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox load" "udcli sandbox snapshot list" "udcli sandbox logs" "udcli sandbox status" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
+complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox load" "udcli sandbox snapshot list" "udcli sandbox logs" "udcli sandbox status" "udcli sandbox clock now" "udcli sandbox clock advance" "udcli sandbox clock set" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
 complete -c udcli -l raw -d 'print the reply body exactly as received'
 complete -c udcli -l fields -x -d 'comma-separated fields to show, e.g. uid,username'
 complete -c udcli -n 'not __udcli_in "udcli profile add"' -l base-url -x -d 'service base URL (overrides UDCLI_BASE_URL and the profile)'
@@ -647,6 +671,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'stop' -d 'Stop 
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'logs' -d 'Show the detached sandbox\'s log: start-up messages and one line per request (secrets redacted)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'status' -d 'Show whether the sandbox runs, and where (exit 1 when it does not)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'reset' -d 'Delete and recreate the sandbox database from what it was started with (its data file, else the demo data)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'clock' -d 'Show or move the running sandbox\'s virtual clock (token, session and challenge expiry, the hmac timestamp window)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'info' -d 'Show URLs, demo credentials, users, achievements and products'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'seed' -d 'Add generated data: users, a hub user with friends, achievements, products'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'help' -d 'show help for a command'
@@ -659,6 +684,8 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l seed -x -a 'demo none
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l data -r -F -d 'load your data file (YAML or JSON; see sandbox init) instead of the demo data'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l token-ttl -x -d 'lifetime of tokens from the token generator (default: 900)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l faults -x -d 'inject the platform\'s awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l fault-seed -x -d 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l detach -d 'run in the background; output goes to sandbox.log in the data dir'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l allow-remote -d 'allow a --host other machines can reach (the sandbox has password-less login)'
 
@@ -669,6 +696,8 @@ complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l data -r -F -d 'start f
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l snapshot -x -d 'start from a saved snapshot (udcli sandbox snapshot save)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l token-ttl -x -d 'lifetime of tokens from the token generator (default: 900)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l faults -x -d 'inject the platform\'s awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l fault-seed -x -d 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)'
 
 # udcli sandbox game
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox game"' -a 'set-uri' -d 'Set the content URI the play page iframes (an http or https URL); a running sandbox sees it at once'
@@ -728,6 +757,27 @@ complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l db -r -F -d 'database
 complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l seed -x -a 'demo none' -d 'demo or none, instead of what it was started with'
 complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l data -r -F -d 'your data file, instead of what it was started with'
 
+# udcli sandbox clock
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox clock"' -a 'now' -d 'Show the sandbox\'s time and its offset from the real clock'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox clock"' -a 'advance' -d 'Move the clock forward: seconds, or a number with s, m, h or d (e.g. 901s, 15m)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox clock"' -a 'set' -d 'Put the clock at a date-time (ISO 8601, UTC unless it names a zone); backwards is allowed'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox clock"' -a 'help' -d 'show help for a command'
+
+# udcli sandbox clock now
+complete -c udcli -n '__udcli_in "udcli sandbox clock now"' -l port -x -d 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)'
+complete -c udcli -n '__udcli_in "udcli sandbox clock now"' -l json -d 'print JSON'
+
+# udcli sandbox clock advance
+complete -c udcli -n '__udcli_in "udcli sandbox clock advance"' -l port -x -d 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)'
+complete -c udcli -n '__udcli_in "udcli sandbox clock advance"' -l json -d 'print JSON'
+
+# udcli sandbox clock set
+complete -c udcli -n '__udcli_in "udcli sandbox clock set"' -l port -x -d 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)'
+complete -c udcli -n '__udcli_in "udcli sandbox clock set"' -l json -d 'print JSON'
+
+# udcli sandbox clock help
+complete -c udcli -n '__udcli_argument "udcli sandbox clock help" 0' -a 'now advance set'
+
 # udcli sandbox info
 complete -c udcli -n '__udcli_in "udcli sandbox info"' -l json -d 'print JSON'
 
@@ -741,7 +791,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l db -r -F -d 'database 
 complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l json -d 'print the summary as JSON'
 
 # udcli sandbox help
-complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec game init schema load export snapshot stop logs status reset info seed'
+complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec game init schema load export snapshot stop logs status reset clock info seed'
 
 # udcli completion
 complete -c udcli -n '__udcli_argument "udcli completion" 0' -a 'bash zsh fish'

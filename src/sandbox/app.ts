@@ -20,6 +20,11 @@ import { registerPlayRoutes } from './routes/play.js';
 import { registerSiteRoutes } from './routes/site.js';
 import { defaultDatabasePath } from './paths.js';
 import { systemClock } from './time.js';
+import { createVirtualClock } from './virtual-clock.js';
+import { createFaultInjector } from './faults/injector.js';
+import type { FaultSpec } from './faults/spec.js';
+import { registerFaultRoutes } from './routes/faults.js';
+import { registerClockRoutes } from './routes/clock.js';
 
 export interface BuildAppOptions {
   db: SandboxDatabase;
@@ -27,8 +32,13 @@ export interface BuildAppOptions {
   tokenTtlSeconds?: number;
   /** Requests per second per api_key (or per client address without a key); unset = no limit. */
   rateLimitPerSecond?: number;
-  /** The clock (ms since the epoch): tests move it to check expiry and the timestamp window. */
+  /**
+   * The real clock (ms since the epoch) under the virtual one that `/_sandbox/clock` moves: tests
+   * move it to check expiry and the timestamp window.
+   */
   nowMs?: () => number;
+  /** Faults to inject into /services/rest/v1 replies (`--faults`), drawn from a PRNG with this seed. */
+  faults?: { spec: FaultSpec; seed: number };
   /** Fastify's logger (pino, to stdout). Off by default: the sandbox also runs embedded in the CLI. */
   logger?: boolean;
   /**
@@ -87,7 +97,8 @@ function clientErrorResponse(error: Error & { code?: string }, socket: Socket): 
 
 export function buildApp(options: BuildAppOptions): FastifyInstance {
   const { db } = options;
-  const clock = options.nowMs ?? systemClock;
+  const virtualClock = createVirtualClock(options.nowMs ?? systemClock);
+  const clock = virtualClock.now;
   const rateLimit = options.rateLimitPerSecond;
   if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit > 0)) {
     throw new RangeError(`rateLimitPerSecond must be a positive integer, got ${rateLimit}`);
@@ -142,17 +153,21 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   );
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, _body, done) => done(null, undefined));
 
+  const faults = createFaultInjector(options.faults?.spec ?? null, options.faults?.seed ?? null);
   registerApiRoutes(app, API_ROUTES, {
     repos: db.repos,
     clock,
     rateLimiter: rateLimit === undefined ? null : createRateLimiter(rateLimit),
     challenges: options.challenges ?? createChallengeStore(),
+    faults,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });
   const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };
   registerSiteRoutes(app, siteDeps);
   registerPlayRoutes(app, { ...siteDeps, dbPath: db.path, defaultDbPath: options.defaultDbPath ?? defaultDatabasePath() });
   registerDashboard(app, db.repos);
+  registerFaultRoutes(app, faults);
+  registerClockRoutes(app, virtualClock);
 
   const matchApiPath = apiPathMatcher(API_ROUTES);
   app.setNotFoundHandler((request, reply) => {

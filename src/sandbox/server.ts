@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { DEMO } from '../domain/demo.js';
 import { UdcliError } from '../errors.js';
 import { buildApp } from './app.js';
+import type { FaultSpec } from './faults/spec.js';
 import { ensureWritable, openDatabase } from './database.js';
 import { defaultDatabasePath } from './paths.js';
 import { recordedOrigin, seedFrom } from './origin.js';
@@ -33,6 +34,8 @@ export interface StartSandboxOptions {
   requestLines?: (text: string) => void;
   /** Absolute URLs in replies use this origin instead of the listening address (see buildApp). */
   publicOrigin?: string;
+  /** Faults to inject (`--faults`) and the seed of their draws. */
+  faults?: { spec: FaultSpec; seed: number };
 }
 
 export interface RunningSandbox {
@@ -71,6 +74,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${line}\n`)),
       ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
       ...(options.requestLines === undefined ? {} : { requestLines: options.requestLines }),
+      ...(options.faults === undefined ? {} : { faults: options.faults }),
     });
     await app.listen({ port: requestedPort, host });
   } catch (error) {

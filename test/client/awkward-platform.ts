@@ -148,6 +148,8 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
     switch (scenario) {
       case 'error-in-200':
         return envelope(res, 200, 404, 'not found: user error-in-200', null);
+      case 'error-500-in-200':
+        return envelope(res, 200, 500, 'internal error', null);
       case 'envelope-404':
         return envelope(res, 404, 404, 'not found: user envelope-404', null);
       case 'html-502':
@@ -159,6 +161,8 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
       case 'empty-404':
         res.writeHead(404, { 'content-length': 0 });
         return res.end();
+      case 'empty-200':
+        return raw(res, 200, '');
       case 'strings':
         return envelope(res, 200, '200', 'OK', EXTRA_FIELDS_USER);
       case 'rate-limited':

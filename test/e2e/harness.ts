@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/domain/demo.js';
+import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/udcli.js', import.meta.url));
 
@@ -70,7 +71,9 @@ export function runCli(
 }
 
 /** A sandbox on port 0 with a temporary database seeded with the demo data, plus temp dirs. */
-export async function startTestEnv(options: { seed?: 'demo' | 'none'; rateLimitPerSecond?: number; data?: string } = {}): Promise<TestEnv> {
+export async function startTestEnv(
+  options: { seed?: 'demo' | 'none'; rateLimitPerSecond?: number; data?: string; faults?: { spec: string; seed: number } } = {},
+): Promise<TestEnv> {
   const root = mkdtempSync(join(tmpdir(), 'udcli-e2e-'));
   const configDir = join(root, 'config');
   const dataDir = join(root, 'data');
@@ -81,6 +84,7 @@ export async function startTestEnv(options: { seed?: 'demo' | 'none'; rateLimitP
     seed: options.seed ?? 'demo',
     ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
     ...(options.data ? { data: options.data } : {}),
+    ...(options.faults ? { faults: { spec: parseFaultSpec(options.faults.spec), seed: options.faults.seed } } : {}),
   });
   const env: NodeJS.ProcessEnv = {
     UDCLI_CONFIG_DIR: configDir,

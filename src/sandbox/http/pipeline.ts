@@ -3,6 +3,9 @@
  *   path (404) → method and `method` override (405) → rate limit (429) → api_key (401)
  *   → parameters (400) → the key's own game (403) → signature (401 challenge, 403)
  *   → handler (404, 409) → envelope (JSON or XML).
+ * With --faults, each request's fault is drawn first: most answer at once, before anything runs
+ * (so a faulted request changes nothing); `challenge-again` replaces the handler of an accepted
+ * agi-signed request; `slow` lets the request run and holds its reply back.
  * Every ApiFailure becomes the envelope with HTTP status = code; anything else goes to the
  * app's error handler (500 `internal error`, no details to the client).
  */
@@ -17,6 +20,8 @@ import { contentType, envelope, serialize, type Format } from './envelope.js';
 import { ApiFailure, fail, shown } from './failure.js';
 import { parseQuery, splitTarget, type Query } from './query.js';
 import type { ChallengeStore } from './challenges.js';
+import type { FaultInjector } from '../faults/injector.js';
+import { acceptedAsAgi, isImmediateFault, noteFault, sendFault } from '../faults/replies.js';
 import type { RateLimiter } from './rate-limit.js';
 import { noteReason, reasonOf } from './request-notes.js';
 import { verifySignature } from './signature.js';
@@ -28,6 +33,8 @@ export interface PipelineDeps {
   challenges: ChallengeStore;
   /** The origin absolute URLs in replies use (avatars); default: where each request came to. */
   publicOrigin?: string;
+  /** Injected faults (`--faults`); null: none. */
+  faults: FaultInjector | null;
 }
 
 /** Methods routed to the pipeline; others known to Node get 405 from the not-found handler. */
@@ -117,6 +124,12 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
     const { path, query: rawQuery } = splitTarget(request.url);
     const match = /^(.+)\.(json|xml)$/.exec(request.params.file);
     const format: Format = match?.[2] === 'xml' || (!match && /\.xml$/i.test(path)) ? 'xml' : 'json';
+    const fault = deps.faults?.draw() ?? null;
+    if (fault && isImmediateFault(fault.kind)) {
+      deps.faults?.applied(fault.kind);
+      return sendFault(fault.kind, request, reply, format);
+    }
+    let send: () => FastifyReply;
     try {
       const element = match?.[1];
       if (element === undefined || (fixedName !== null && element !== fixedName)) {
@@ -137,12 +150,25 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
       checkOwnGame(prepared.parent, apiKey);
       const body = formBody(request.body);
       verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, query, body }, { nowMs, challenges: deps.challenges });
+      if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.signature, apiKey, query)) {
+        // The platform sometimes wants one more round: the session was used, a fresh one comes back.
+        deps.faults?.applied(fault.kind);
+        noteFault(request, fault.kind);
+        throw fail.challenge('stale session', deps.challenges.issue(apiKey.apiKey, nowMs), 'unknown, used or expired: sign again with this one');
+      }
       const result = prepared.run({ repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) });
-      return sendEnvelope(reply, format, 200, result.message, result.payload);
+      send = () => sendEnvelope(reply, format, 200, result.message, result.payload);
     } catch (error) {
-      if (error instanceof ApiFailure) return sendFailure(reply, format, error);
-      throw error;
+      if (!(error instanceof ApiFailure)) throw error;
+      send = () => sendFailure(reply, format, error);
     }
+    if (fault?.kind === 'slow') {
+      // Applied (or refused) already; only the reply is late.
+      deps.faults?.applied(fault.kind);
+      noteFault(request, fault.kind);
+      await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 0));
+    }
+    return send();
   };
 }
 

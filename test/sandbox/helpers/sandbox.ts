@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/sandbox/app.js';
 import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/database.js';
 import type { ChallengeStore } from '../../../src/sandbox/http/challenges.js';
+import type { FaultSpec } from '../../../src/sandbox/faults/spec.js';
 import { seedDemo } from '../../../src/sandbox/seed/demo.js';
 import { canonicalString, hmacSha256Hex, rfc3986 } from '../../../src/domain/signing.js';
 import { DEMO } from '../../../src/domain/demo.js';
@@ -46,6 +47,7 @@ export async function startTestSandbox(
     challenges?: ChallengeStore;
     /** The request log's lines (see buildApp). */
     requestLines?: (text: string) => void;
+    faults?: { spec: FaultSpec; seed: number };
   } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
@@ -64,6 +66,7 @@ export async function startTestSandbox(
     ...(options.tokenTtlSeconds ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
     ...(options.challenges ? { challenges: options.challenges } : {}),
     ...(options.requestLines ? { requestLines: options.requestLines } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

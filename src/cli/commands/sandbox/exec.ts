@@ -13,6 +13,7 @@ import { ChildExitError, UsageError } from '../../../errors.js';
 import { DEMO } from '../../../domain/demo.js';
 import { dataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
+import { faultsLine, seedFaults } from './faults.js';
 import { parseExecOptions, type RawExecOptions } from './options.js';
 
 /** The signals passed on to the command. */
@@ -124,6 +125,7 @@ export async function execCommand(factory: Factory, command: readonly string[], 
     });
   }
   const { stderr, env } = factory.io;
+  const faults = seedFaults(options.faults);
 
   // From here on a signal is the user's wish to stop: before the command starts it cancels the
   // run, while it runs it is passed on; either way the sandbox is stopped and cleaned up.
@@ -155,12 +157,15 @@ export async function execCommand(factory: Factory, command: readonly string[], 
       ...(options.data === undefined ? {} : { data: options.data }),
       ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
+      ...(faults === undefined ? {} : { faults }),
     });
     try {
       if (interrupted !== undefined) {
         outcome = { exitCode: signalExitCode(interrupted) };
       } else {
         if (!quiet(factory)) stderr.write(`udcli: sandbox at ${sandbox.url} (temporary database) for: ${shown(command.join(' '))}\n`);
+        // Printed even with --quiet: without the seed a faulted run cannot be replayed.
+        if (faults !== undefined) stderr.write(`udcli: ${faultsLine(faults)}\n`);
         outcome = await runCommand(command, { ...env, ...execEnvironment(sandbox.url, dbPath, await gameWithKey(dbPath)) }, onSignal);
       }
     } finally {

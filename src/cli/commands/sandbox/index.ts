@@ -4,10 +4,15 @@
  */
 import type { Command } from 'commander';
 import type { ExportOptions, InitOptions, LoadOptions } from './data.js';
+import type { ClockOptions } from './clock.js';
 import type { GameOptions } from './game.js';
 import type { SnapshotOptions } from './snapshot.js';
 import type { RawExecOptions, RawSeedOptions, RawStartOptions } from './options.js';
 import type { Factory } from '../../../ops/factory.js';
+
+const FAULTS_HELP =
+  "inject the platform's awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)";
+const FAULT_SEED_HELP = 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)';
 
 export function register(program: Command, factory: Factory): void {
   const sandbox = program
@@ -18,7 +23,7 @@ export function register(program: Command, factory: Factory): void {
   sandbox
     .command('start')
     .description('Start the sandbox (foreground until Ctrl-C, or --detach)')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s\n  $ udcli sandbox start --faults reset=0.1,slow=0.2:1500ms --fault-seed 7')
     .option('--port <port>', 'port to listen on, 0 = any free port (default: 8787)')
     .option('--host <host>', 'address to bind (default: 127.0.0.1)')
     .option('--db <file>', 'database file, or :memory: (default: sandbox.db in the data dir)')
@@ -26,6 +31,8 @@ export function register(program: Command, factory: Factory): void {
     .option('--data <file>', 'load your data file (YAML or JSON; see sandbox init) instead of the demo data')
     .option('--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)')
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
+    .option('--faults <spec>', FAULTS_HELP)
+    .option('--fault-seed <n>', FAULT_SEED_HELP)
     .option('--detach', 'run in the background; output goes to sandbox.log in the data dir')
     .option('--allow-remote', 'allow a --host other machines can reach (the sandbox has password-less login)')
     .action(async (opts: RawStartOptions) => {
@@ -44,6 +51,8 @@ export function register(program: Command, factory: Factory): void {
     .option('--snapshot <name>', 'start from a saved snapshot (udcli sandbox snapshot save)')
     .option('--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)')
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
+    .option('--faults <spec>', FAULTS_HELP)
+    .option('--fault-seed <n>', FAULT_SEED_HELP)
     .addHelpText(
       'after',
       `
@@ -59,7 +68,8 @@ Put -- before the command, so that its options are not read as udcli's.
 Examples:
   $ udcli sandbox exec -- npm test
   $ udcli sandbox exec --token-ttl 5 -- sh -c 'udcli auth token 1001 --as alice --export'
-  $ udcli sandbox exec --data qa.yaml -- npm test`,
+  $ udcli sandbox exec --data qa.yaml -- npm test
+  $ udcli sandbox exec --faults reset=0.1 --fault-seed 7 -- npm test`,
     )
     .action(async (command: string[], opts: RawExecOptions) => {
       const { execCommand } = await import('./exec.js');
@@ -238,6 +248,46 @@ Examples:
     .action(async (opts: { db?: string; seed?: string; data?: string }) => {
       const { resetCommand } = await import('./reset.js');
       await resetCommand(factory, opts);
+    });
+
+  const clock = sandbox
+    .command('clock')
+    .description("Show or move the running sandbox's virtual clock (token, session and challenge expiry, the hmac timestamp window)")
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock now\n  $ udcli sandbox clock advance 901s\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z');
+
+  clock
+    .command('now')
+    .description("Show the sandbox's time and its offset from the real clock")
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock now\n  $ udcli sandbox clock now --port 9090 --json')
+    .option('--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)')
+    .option('--json', 'print JSON')
+    .action(async (opts: ClockOptions) => {
+      const { clockCommand } = await import('./clock.js');
+      await clockCommand(factory, { action: 'now' }, opts);
+    });
+
+  clock
+    .command('advance')
+    .description('Move the clock forward: seconds, or a number with s, m, h or d (e.g. 901s, 15m)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock advance 901s   # a 900 s token has expired\n  $ udcli sandbox clock advance 1d')
+    .argument('<duration>', 'e.g. 901s, 15m, 2h, 1d, or plain seconds')
+    .option('--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)')
+    .option('--json', 'print JSON')
+    .action(async (duration: string, opts: ClockOptions) => {
+      const { clockCommand } = await import('./clock.js');
+      await clockCommand(factory, { action: 'advance', value: duration }, opts);
+    });
+
+  clock
+    .command('set')
+    .description('Put the clock at a date-time (ISO 8601, UTC unless it names a zone); backwards is allowed')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z\n  $ udcli sandbox clock set "$(date -u +%Y-%m-%dT%H:%M:%SZ)"   # back to the real time')
+    .argument('<iso>', 'e.g. 2030-01-01T00:00:00Z')
+    .option('--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)')
+    .option('--json', 'print JSON')
+    .action(async (iso: string, opts: ClockOptions) => {
+      const { clockCommand } = await import('./clock.js');
+      await clockCommand(factory, { action: 'set', value: iso }, opts);
     });
 
   sandbox

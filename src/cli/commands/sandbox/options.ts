@@ -7,6 +7,7 @@ import { UsageError } from '../../../errors.js';
 import { parseInteger } from '../../../ops/args.js';
 import { contentUriProblem } from '../../../sandbox/content-uri.js';
 import { DEMO } from '../../../domain/demo.js';
+import { FaultSpecError, parseFaultSeed, parseFaultSpec, type FaultSpec } from '../../../sandbox/faults/spec.js';
 
 export type SeedMode = 'demo' | 'none';
 
@@ -23,6 +24,13 @@ export interface StartOptions {
   detach: boolean;
   /** A host other than loopback was asked for and allowed (--allow-remote or --yes). */
   remote: boolean;
+  faults: FaultOptions | undefined;
+}
+
+/** --faults and --fault-seed, checked; no seed given means a random one, chosen at start. */
+export interface FaultOptions {
+  spec: FaultSpec;
+  seed: number | undefined;
 }
 
 export interface RawStartOptions {
@@ -35,6 +43,8 @@ export interface RawStartOptions {
   rateLimit?: string;
   detach?: boolean;
   allowRemote?: boolean;
+  faults?: string;
+  faultSeed?: string;
 }
 
 export interface SeedOptions {
@@ -75,6 +85,23 @@ export function parseRateLimit(value: string): number {
 export function parseSeedMode(value: string): SeedMode {
   if (value === 'demo' || value === 'none') return value;
   throw new UsageError(`--seed must be demo or none, got "${value}"`);
+}
+
+export function parseFaultOptions(raw: { faults?: string; faultSeed?: string }): FaultOptions | undefined {
+  const checked = <T>(option: string, parse: () => T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      if (error instanceof FaultSpecError) throw new UsageError(`invalid ${option}: ${error.message}`);
+      throw error;
+    }
+  };
+  if (raw.faults === undefined) {
+    if (raw.faultSeed !== undefined) throw new UsageError('--fault-seed needs --faults: it seeds the draws of the faults');
+    return undefined;
+  }
+  const spec = checked('--faults', () => parseFaultSpec(raw.faults!));
+  return { spec, seed: raw.faultSeed === undefined ? undefined : checked('--fault-seed', () => parseFaultSeed(raw.faultSeed!)) };
 }
 
 /** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
@@ -141,6 +168,7 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     detach: raw.detach === true,
+    faults: parseFaultOptions(raw),
   };
 }
 
@@ -172,6 +200,7 @@ export interface ExecOptions {
   snapshot: string | undefined;
   tokenTtlSeconds: number | undefined;
   rateLimitPerSecond: number | undefined;
+  faults: FaultOptions | undefined;
 }
 
 export interface RawExecOptions {
@@ -181,6 +210,8 @@ export interface RawExecOptions {
   snapshot?: string;
   tokenTtl?: string;
   rateLimit?: string;
+  faults?: string;
+  faultSeed?: string;
 }
 
 /** `sandbox exec` runs a fresh sandbox: any free port unless --port says otherwise. */
@@ -191,6 +222,7 @@ export function parseExecOptions(raw: RawExecOptions): ExecOptions {
     snapshot: exclusiveSnapshot(raw),
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
+    faults: parseFaultOptions(raw),
   };
 }
 

@@ -13,6 +13,7 @@ import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../..
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
 import { credentialLines } from './describe.js';
+import { faultsLine, seedFaults } from './faults.js';
 import { parseStartOptions, remoteWarning, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
 import { waitForSignal } from './signals.js';
@@ -37,7 +38,10 @@ function yesGiven(factory: Factory): boolean {
 }
 
 export async function startCommand(factory: Factory, raw: RawStartOptions, deps: StartDeps = {}): Promise<void> {
-  const options = parseStartOptions(raw, factory.io.env, yesGiven(factory));
+  const parsed = parseStartOptions(raw, factory.io.env, yesGiven(factory));
+  // The seed is fixed here, so a detached child runs with the one this process prints.
+  const faults = seedFaults(parsed.faults);
+  const options: StartOptions = { ...parsed, faults: faults && { spec: faults.spec, seed: faults.seed } };
   if (options.detach) await startDetached(factory, options, deps);
   else await startForeground(factory, options, deps);
 }
@@ -47,6 +51,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   const dbPath = options.db ?? defaultDatabasePath(env);
   const pidPath = pidFilePath(env);
   const before = await sandboxState(env);
+  const faults = seedFaults(options.faults);
 
   const { startSandbox } = await import('../../../sandbox/server.js');
   const sandbox = await startSandbox({
@@ -60,6 +65,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     // One line per request on stdout, after the URL line (detached: stdout is the log file);
     // none once a reader of stdout went away (`| head -1` for the URL).
     requestLines: (text) => void write(stdout, text),
+    ...(faults === undefined ? {} : { faults }),
   });
   // The pid file names "the" sandbox for status/stop/reset; a second one does not take it over.
   const ownsPidFile = before.state !== 'running';
@@ -81,6 +87,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     }
     stdout.write(`${sandbox.url}\n`);
     if (options.remote) stderr.write(`${remoteWarning(options.host)}\n`);
+    if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
     stderr.write(
       `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath})\n` +
         (options.data !== undefined
@@ -129,6 +136,8 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   if (options.remote) args.push('--allow-remote');
   if (options.tokenTtlSeconds !== undefined) args.push('--token-ttl', String(options.tokenTtlSeconds));
   if (options.rateLimitPerSecond !== undefined) args.push('--rate-limit', `${options.rateLimitPerSecond}/s`);
+  const faults = seedFaults(options.faults);
+  if (faults !== undefined) args.push('--faults', faults.spec.text, '--fault-seed', String(faults.seed));
   const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
 
   // The log may hold request paths with uids: owner only, like the database and the config.
@@ -168,5 +177,6 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   child.unref();
   stdout.write(`${url}\n`);
   if (options.remote) stderr.write(`${remoteWarning(options.host)}\n`);
+  if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
   stderr.write(`udcli sandbox running in the background at ${url} (pid ${childPid}); log ${logPath}\nstop it with: udcli sandbox stop\n`);
 }

@@ -1,0 +1,73 @@
+/**
+ * `GET /_sandbox/clock`: the sandbox's time. `POST /_sandbox/clock` with `advance=901s` or
+ * `set=2030-01-01T00:00:00Z` (query or form body) moves it and answers the new time. Going
+ * backwards is allowed and said so: tokens and challenges issued "later" then last longer.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ClockInputError, parseAdvance, parseSetTime } from '../clock-input.js';
+import { registerAdminRoute } from '../http/admin.js';
+import { ApiFailure } from '../http/failure.js';
+import { parseQuery, Query, splitTarget } from '../http/query.js';
+import type { VirtualClock } from '../virtual-clock.js';
+
+export const CLOCK_PATH = '/clock';
+
+export interface ClockReply {
+  now: string;
+  unix: number;
+  offset_seconds: number;
+  moved_seconds?: number;
+  note?: string;
+}
+
+function clockReply(clock: VirtualClock): ClockReply {
+  const now = clock.now();
+  return { now: new Date(now).toISOString(), unix: Math.floor(now / 1000), offset_seconds: Math.round(clock.offsetMs() / 1000) };
+}
+
+/** The query's fields and a form body's, one list (either may carry the instruction). */
+function fields(request: FastifyRequest): Query {
+  const query = parseQuery(splitTarget(request.url).query);
+  const body = typeof request.body === 'string' && request.body !== '' ? parseQuery(request.body) : null;
+  return body ? new Query([...query.pairs, ...body.pairs]) : query;
+}
+
+/**
+ * The Host check (registerAdminRoute) stops DNS rebinding, not a form on another site's page
+ * posting here: that carries the page's Origin. Tools (curl, udcli) send none.
+ */
+function refuseCrossSite(request: FastifyRequest): void {
+  const { origin, host } = request.headers;
+  if (origin === undefined || (origin !== 'null' && host !== undefined && (origin === `http://${host}` || origin === `https://${host}`))) return;
+  throw new ApiFailure(403, 'forbidden: a clock change from another site (its Origin is not this sandbox)');
+}
+
+function move(clock: VirtualClock, request: FastifyRequest): ClockReply {
+  refuseCrossSite(request);
+  const given = fields(request);
+  const advance = given.get('advance');
+  const set = given.get('set');
+  if ((advance === undefined) === (set === undefined)) {
+    throw new ApiFailure(400, 'invalid parameter: give advance (e.g. 901s) or set (an ISO date-time), one of them');
+  }
+  const before = clock.now();
+  try {
+    if (advance !== undefined) clock.advance(parseAdvance(advance) * 1000);
+    else clock.set(parseSetTime(set!));
+  } catch (error) {
+    if (error instanceof ClockInputError) throw new ApiFailure(400, `invalid parameter: ${error.message}`);
+    throw error;
+  }
+  const reply = clockReply(clock);
+  const moved = Math.round((clock.now() - before) / 1000);
+  return {
+    ...reply,
+    moved_seconds: moved,
+    ...(moved < 0 ? { note: `the clock went back ${-moved} s: tokens, sessions and challenges issued since then last that much longer` } : {}),
+  };
+}
+
+export function registerClockRoutes(app: FastifyInstance, clock: VirtualClock): void {
+  registerAdminRoute(app, { method: 'GET', path: CLOCK_PATH, handler: () => clockReply(clock) });
+  registerAdminRoute(app, { method: 'POST', path: CLOCK_PATH, handler: (request) => move(clock, request) });
+}

@@ -1,0 +1,167 @@
+/**
+ * The virtual clock over real HTTP (issue 11): /_sandbox/clock shows and moves the sandbox's
+ * time, and every expiry follows it without waiting: tokens, site sessions, agi challenges and
+ * the hmac timestamp window. Refused for a foreign Host.
+ */
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agiSignature } from '../../src/domain/agi-signing.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { API_PREFIX, type TokenRecord } from '../../src/domain/types.js';
+import { api, call, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+
+const START = Date.UTC(2030, 0, 1, 12, 0, 0);
+let sb: TestSandbox;
+afterEach(async () => {
+  await sb?.close();
+});
+
+interface ClockReply {
+  now: string;
+  unix: number;
+  offset_seconds: number;
+  moved_seconds?: number;
+  note?: string;
+}
+
+async function clock(method: 'GET' | 'POST' = 'GET', query = '', body?: string): Promise<{ status: number; body: ClockReply & { message?: string } }> {
+  const r = await fetch(`${sb.url}/_sandbox/clock${query ? `?${query}` : ''}`, {
+    method,
+    ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+  });
+  return { status: r.status, body: (await r.json()) as ClockReply };
+}
+
+async function token(): Promise<TokenRecord> {
+  const login = await fetch(`${sb.url}/login?username=demo_player`, { method: 'POST' });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const r = await fetch(`${sb.url}/service/user-auth-token-generator/${DEMO.game.id}`, { headers: { cookie } });
+  expect(r.status).toBe(200);
+  return (await r.json()) as TokenRecord;
+}
+
+const authenticate = (t: TokenRecord) => api(sb.url, 'GET', '/authenticate/user.json', [['user_id', t.uid], ['auth_token', t.token]]);
+
+describe('/_sandbox/clock', () => {
+  it('shows the time, and advance moves it forward (s, m, h, d or plain seconds; query or form body)', async () => {
+    sb = await startTestSandbox({ startMs: START });
+    expect(await clock()).toEqual({ status: 200, body: { now: '2030-01-01T12:00:00.000Z', unix: START / 1000, offset_seconds: 0 } });
+    expect((await clock('POST', 'advance=901s')).body).toEqual({ now: '2030-01-01T12:15:01.000Z', unix: START / 1000 + 901, offset_seconds: 901, moved_seconds: 901 });
+    expect((await clock('POST', '', 'advance=1h')).body).toMatchObject({ offset_seconds: 4501, moved_seconds: 3600 });
+    expect((await clock('POST', 'advance=99')).body).toMatchObject({ offset_seconds: 4600 });
+    // The real clock goes on under the offset.
+    sb.clock.advance(10);
+    expect((await clock()).body).toMatchObject({ now: '2030-01-01T13:16:50.000Z', offset_seconds: 4600 });
+  });
+
+  it('set puts it at a date-time, backwards too, and says so', async () => {
+    sb = await startTestSandbox({ startMs: START });
+    expect((await clock('POST', `set=${encodeURIComponent('2031-06-01T00:00:00Z')}`)).body).toMatchObject({ now: '2031-06-01T00:00:00.000Z' });
+    const back = await clock('POST', '', 'set=2029-12-31T12:00:00Z');
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({ now: '2029-12-31T12:00:00.000Z', offset_seconds: -86_400 });
+    expect(back.body.moved_seconds).toBeLessThan(0);
+    expect(back.body.note).toMatch(/^the clock went back \d+ s/);
+  });
+
+  it.each([
+    ['advance=5x', /invalid duration "5x"/],
+    ['set=notadate', /invalid date-time "notadate"/],
+    ['advance=1s&set=2030-01-01', /give advance .* or set/],
+    ['', /give advance .* or set/],
+  ])('refuses %j with a 400 that names it, and leaves the clock alone', async (query, message) => {
+    sb = await startTestSandbox({ startMs: START });
+    const r = await clock('POST', query);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ status: false, code: 400, message: expect.stringMatching(message) });
+    expect((await clock()).body.offset_seconds).toBe(0);
+  });
+
+  it('refuses a request addressed to another host (and does not move)', async () => {
+    sb = await startTestSandbox({ startMs: START });
+    const { port } = new URL(sb.url);
+    for (const method of ['GET', 'POST']) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port: Number(port), method, path: '/_sandbox/clock?advance=901s', headers: { host: `rebound.example:${port}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(403);
+    }
+    expect((await clock()).body.offset_seconds).toBe(0);
+  });
+
+  it("refuses a change posted from another site's page (its Origin), and takes one from its own", async () => {
+    sb = await startTestSandbox({ startMs: START });
+    const post = (origin: string) =>
+      fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', body: 'advance=60s', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' } });
+    for (const origin of ['https://evil.example', 'null']) {
+      const r = await post(origin);
+      expect(r.status).toBe(403);
+      expect(((await r.json()) as { message: string }).message).toMatch(/another site/);
+    }
+    expect((await clock()).body.offset_seconds).toBe(0);
+    expect((await post(sb.url)).status).toBe(200);
+    expect((await clock()).body.offset_seconds).toBe(60);
+  });
+});
+
+describe('expiry follows the virtual clock', () => {
+  it('a token expires after advance 901s (900 s lifetime), without waiting', async () => {
+    sb = await startTestSandbox();
+    const t = await token();
+    expect((await authenticate(t)).body.payload).toMatchObject({ uid: DEMO.user.uid });
+    await clock('POST', 'advance=899s');
+    expect((await authenticate(t)).body.payload).toMatchObject({ uid: DEMO.user.uid });
+    await clock('POST', 'advance=2s');
+    expect((await authenticate(t)).body).toMatchObject({ code: 200, message: 'token expired', payload: null });
+  });
+
+  it('a token issued at the virtual time carries it: created_on and expires_on', async () => {
+    sb = await startTestSandbox({ startMs: START });
+    await clock('POST', 'advance=1d');
+    const t = await token();
+    expect(t.created_on).toBe(START / 1000 + 86_400);
+    expect(t.expires_on).toBe(START / 1000 + 86_400 + 900);
+  });
+
+  it('an agi challenge expires after advance 301s', async () => {
+    sb = await startTestSandbox();
+    const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
+    const query: Params = [['api_key', DEMO.secondGame.apiKey], ['type', 'Game'], ['pid', DEMO.secondGame.id], ['developer_id', 'NOPE'], ['reset', '1']];
+    const first = await call<{ session: string; key: string }>(sb.url, 'PUT', path, query);
+    expect(first.status).toBe(401);
+    const challenge = first.body.payload!;
+    await clock('POST', 'advance=301s');
+    const signed: Params = [...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path, query })]];
+    const r = await call(sb.url, 'PUT', path, signed);
+    expect(r.status).toBe(401);
+    expect(r.body.message).toMatch(/^stale session/);
+  });
+
+  it('the hmac timestamp window is measured against the virtual clock', async () => {
+    sb = await startTestSandbox();
+    const put = () => signedApi(sb, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['progress', '0.5']]);
+    expect((await put()).status).toBe(200);
+    await clock('POST', 'advance=301s');
+    const r = await put();
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('stale timestamp: 301 s from the server clock (window 300 s)');
+  });
+
+  it('a site session ends after a day of virtual time', async () => {
+    sb = await startTestSandbox();
+    const login = await fetch(`${sb.url}/login?username=demo_player`, { method: 'POST' });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const generate = () => fetch(`${sb.url}/service/user-auth-token-generator/${DEMO.game.id}`, { headers: { cookie } });
+    expect((await generate()).status).toBe(200);
+    await clock('POST', 'advance=86401s');
+    expect((await generate()).status).toBe(401);
+  });
+});
