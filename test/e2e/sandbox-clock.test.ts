@@ -52,7 +52,8 @@ describe('sandbox clock', () => {
 
     const back = await clock(['set', '2020-01-01T00:00:00Z', '--json']);
     expect(back.code, back.stderr).toBe(0);
-    expect(json<ClockJson>(back)).toMatchObject({ now: '2020-01-01T00:00:00.000Z', unix: 1577836800 });
+    // The clock runs on from the time set: a millisecond may pass before the reply reads it.
+    expect(json<ClockJson>(back)).toMatchObject({ now: expect.stringMatching(/^2020-01-01T00:00:00\.\d{3}Z$/), unix: 1577836800 });
     expect(back.stderr).toMatch(/^udcli: the clock went back \d+ s: tokens, sessions and challenges issued since then last that much longer\n$/);
 
     // Back to the real time (offset 0 within a second) for the other tests.
@@ -121,7 +122,8 @@ describe('sandbox clock', () => {
       const r = await runCli(['sandbox', 'clock', 'advance', '2h', '--json'], dirs);
       expect(r.code, r.stderr).toBe(0);
       expect(json<ClockJson>(r).offset_seconds).toBe(7200);
-      const shown = await fetch(`${stdout.trim()}/_sandbox/clock`);
+      // The first line is the URL; request lines follow it.
+      const shown = await fetch(`${stdout.split('\n')[0]}/_sandbox/clock`);
       expect(((await shown.json()) as ClockJson).offset_seconds).toBe(7200);
     } finally {
       child.kill('SIGTERM');
