@@ -16,6 +16,7 @@ import { createRateLimiter } from './http/rate-limit.js';
 import { registerDashboard } from './dashboard/page.js';
 import { installRequestLog } from './http/request-log.js';
 import { API_ROUTES } from './routes/index.js';
+import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerPlayRoutes } from './routes/play.js';
 import { registerSiteRoutes } from './routes/site.js';
 import { defaultDatabasePath } from './paths.js';
@@ -166,6 +167,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   registerSiteRoutes(app, siteDeps);
   registerPlayRoutes(app, { ...siteDeps, dbPath: db.path, defaultDbPath: options.defaultDbPath ?? defaultDatabasePath() });
   registerDashboard(app, db.repos);
+  registerOpenApiRoutes(app, API_ROUTES);
   registerFaultRoutes(app, faults);
   registerClockRoutes(app, virtualClock);
 

@@ -8,15 +8,10 @@ import type { ParentType } from '../domain/types.js';
 import type { ProgressChange } from './domain/achievements.js';
 import { fail, shown } from './http/failure.js';
 import type { Query } from './http/query.js';
+import { bounds, FILTERS, LIMITS, ORDERS, PATTERNS, QUERY, type ParamSpec } from './http/parameters.js';
 import type { Comparator, ListFilter, ListOrder, SortDirection } from './repositories/achievements.js';
 
-export const LIMITS = {
-  friends: { defaultLimit: 500, maxLimit: 500 },
-  userAchievements: { defaultLimit: 100, maxLimit: 1000 },
-  /** Largest increment, qty, offset or page accepted. */
-  maxCount: 1_000_000_000,
-  idLength: 128,
-} as const;
+export { LIMITS };
 
 // --- building blocks --------------------------------------------------------------------------
 
@@ -27,23 +22,32 @@ export function hexId(name: string, value: string | undefined): string {
   return id;
 }
 
+const INTEGER = new RegExp(PATTERNS.integer);
+const PARENT_ID = new RegExp(PATTERNS.parentId);
+
 function integer(name: string, value: string, min: number, max: number = LIMITS.maxCount): number {
-  if (!/^\d{1,12}$/.test(value)) throw fail.invalidParameter(name, `expected an integer, got "${shown(value, 20)}"`);
+  if (!INTEGER.test(value)) throw fail.invalidParameter(name, `expected an integer, got "${shown(value, 20)}"`);
   const n = Number(value);
   if (n < min) throw fail.invalidParameter(name, `must be at least ${min}`);
   if (n > max) throw fail.invalidParameter(name, `must be at most ${max}`);
   return n;
 }
 
-function optionalInteger(q: Query, name: string, min: number): number | undefined {
-  const value = q.get(name);
-  return value === undefined ? undefined : integer(name, value, min);
+/** An integer parameter, within the bounds its declaration gives. */
+function integerOf(spec: ParamSpec, value: string): number {
+  const { minimum, maximum } = bounds(spec);
+  return integer(spec.name, value, minimum, maximum);
+}
+
+function optionalInteger(q: Query, spec: ParamSpec): number | undefined {
+  const value = q.get(spec.name);
+  return value === undefined ? undefined : integerOf(spec, value);
 }
 
 /** Game or website id: letters, digits, '-', '_', '.'. */
 function parentIdValue(name: string, value: string | undefined): string {
   if (value === undefined) throw fail.missingParameter(name);
-  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(value)) throw fail.invalidParameter(name, `not a game or website id: "${shown(value)}"`);
+  if (!PARENT_ID.test(value)) throw fail.invalidParameter(name, `not a game or website id: "${shown(value)}"`);
   return value;
 }
 
@@ -124,9 +128,9 @@ export interface FriendsParams {
 export function friendsParams(q: Query, element: string): FriendsParams {
   const uid = hexId('uid', element);
   const { defaultLimit, maxLimit } = LIMITS.friends;
-  const limit = Math.min(maxLimit, optionalInteger(q, 'limit', 1) ?? defaultLimit);
-  const page = optionalInteger(q, 'page', 1);
-  const offset = optionalInteger(q, 'offset', 0) ?? 0;
+  const limit = Math.min(maxLimit, optionalInteger(q, QUERY.friendsLimit) ?? defaultLimit);
+  const page = optionalInteger(q, QUERY.page);
+  const offset = optionalInteger(q, QUERY.offset) ?? 0;
   // page is 1-based and wins over offset (contract).
   return { uid, limit, offset: page === undefined ? offset : (page - 1) * limit };
 }
@@ -141,7 +145,7 @@ export type DefinitionsParams =
 export function definitionsParams(q: Query, element: string): DefinitionsParams {
   const parentId = parentIdValue('parent_id', element);
   const type = parentType(q);
-  const aid = optionalInteger(q, 'aid', 1);
+  const aid = optionalInteger(q, QUERY.aid);
   if (aid !== undefined) return { parentType: type, parentId, select: 'aid', aid };
   const devId = developerId(q, false);
   if (devId !== undefined) return { parentType: type, parentId, select: 'developer_id', developerId: devId };
@@ -162,8 +166,6 @@ function userAchievementTarget(q: Query, element: string): UserAchievementTarget
   return { uid, parentType: parentType(q), parentId: parentIdValue('pid', q.get('pid')) };
 }
 
-const ORDERS: readonly ListOrder[] = ['started_date', 'completed_date', 'state', 'parent_id', 'percent_complete', 'name'];
-const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_id'] as const;
 
 /** The list as the SDK asks for it: `pid` may be left out and means the api_key's game. */
 export interface UserAchievementsListParams extends Omit<UserAchievementTarget, 'parentId'> {
@@ -175,6 +177,8 @@ export interface UserAchievementsListParams extends Omit<UserAchievementTarget, 
   limit: number;
   offset: number;
 }
+
+const PERCENT_MATCH = new RegExp(PATTERNS.percentMatch);
 
 function listFilter(q: Query): ListFilter | undefined {
   const filter = q.get('filter');
@@ -188,7 +192,7 @@ function listFilter(q: Query): ListFilter | undefined {
   if (match === undefined) throw fail.missingParameter('match');
   if (match.length > LIMITS.idLength) throw fail.invalidParameter('match', `longer than ${LIMITS.idLength} characters`);
   if (kind === 'percent_complete') {
-    const m = /^\s*(>=|<=|=|>|<)?\s*(\d{1,3}(?:\.\d+)?)\s*%?\s*$/.exec(match);
+    const m = PERCENT_MATCH.exec(match);
     if (!m) throw fail.invalidParameter('match', 'expected a percentage with an optional =, >, >=, < or <= prefix');
     return { kind, comparator: (m[1] ?? '=') as Comparator, value: Number(m[2]) };
   }
@@ -204,7 +208,7 @@ export function userAchievementsListParams(q: Query, element: string): UserAchie
   const target = { uid, parentType: type, ...(pid === undefined ? {} : { parentId: parentIdValue('pid', pid) }) };
   const devId = developerId(q, false);
   const orderValue = q.get('order') ?? 'started_date';
-  const order = ORDERS.find((o) => o === orderValue);
+  const order: ListOrder | undefined = ORDERS.find((o) => o === orderValue);
   if (!order) throw fail.invalidParameter('order', `expected one of ${ORDERS.join(', ')}`);
   const sortValue = (q.get('sort') ?? 'desc').toLowerCase();
   if (sortValue !== 'asc' && sortValue !== 'desc') throw fail.invalidParameter('sort', 'expected asc or desc');
@@ -216,8 +220,8 @@ export function userAchievementsListParams(q: Query, element: string): UserAchie
     ...(filter === undefined ? {} : { filter }),
     order,
     sort: sortValue,
-    limit: Math.min(maxLimit, optionalInteger(q, 'limit', 1) ?? defaultLimit),
-    offset: optionalInteger(q, 'offset', 0) ?? 0,
+    limit: Math.min(maxLimit, optionalInteger(q, QUERY.achievementsLimit) ?? defaultLimit),
+    offset: optionalInteger(q, QUERY.offset) ?? 0,
   };
 }
 
@@ -234,6 +238,8 @@ export interface UserAchievementPutParams extends UserAchievementParams {
   change: ProgressChange;
 }
 
+const PROGRESS = new RegExp(PATTERNS.progress);
+
 export function userAchievementPutParams(q: Query, element: string): UserAchievementPutParams {
   const base = userAchievementParams(q, element);
   const given = (['increment', 'progress', 'reset'] as const).filter((name) => q.get(name) !== undefined);
@@ -243,9 +249,9 @@ export function userAchievementPutParams(q: Query, element: string): UserAchieve
   const value = q.get(name)!;
   switch (name) {
     case 'increment':
-      return { ...base, change: { kind: 'increment', by: integer('increment', value, 1) } };
+      return { ...base, change: { kind: 'increment', by: integerOf(QUERY.increment, value) } };
     case 'progress': {
-      if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value)) throw fail.invalidParameter('progress', 'expected a number from 0.0 to 1.0');
+      if (!PROGRESS.test(value)) throw fail.invalidParameter('progress', 'expected a number from 0.0 to 1.0');
       const fraction = Number(value);
       if (!(fraction >= 0 && fraction <= 1)) throw fail.invalidParameter('progress', 'expected a number from 0.0 to 1.0');
       return { ...base, change: { kind: 'progress', fraction } };
@@ -290,7 +296,7 @@ export interface ProductGrantParams extends ProductsTarget {
 export function productGrantParams(q: Query, element: string): ProductGrantParams {
   const target = productsTarget(q, element);
   const sku = text('sku', q.get('sku'));
-  return { ...target, sku, qty: integer('qty', q.require('qty'), 1) };
+  return { ...target, sku, qty: integerOf(QUERY.qty, q.require(QUERY.qty.name)) };
 }
 
 export interface ProductChangeParams extends ProductGrantParams {

@@ -7,6 +7,20 @@ import type { ParentType } from '../../domain/types.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
 import type { Query } from './query.js';
+import type { ParamSpec, ValueSchema } from './parameters.js';
+
+/** What the OpenAPI description says of an operation (generated from these, see src/sandbox/openapi). */
+export interface OperationDoc {
+  summary: string;
+  /** Its parameters besides the path element and api_key (which the rule above implies). */
+  parameters: ParamSpec[];
+  /** The path element (before `.json`/`.xml`). */
+  element: ParamSpec;
+  /** The envelope's payload on 200. */
+  payload: ValueSchema;
+  /** Error statuses this operation answers besides 400, 401, 405 and 429 (which every one may). */
+  errors: number[];
+}
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type KeyRule = 'required' | 'optional';
@@ -39,6 +53,7 @@ export interface ParentRef {
 export interface Endpoint<P, K extends KeyRule> {
   apiKey: K;
   signature: SignatureRule;
+  doc: OperationDoc;
   /** Checks the query and the path element (before `.json`); throws a 400 ApiFailure. */
   params(query: Query, element: string): P;
   /**
@@ -60,6 +75,7 @@ export interface PreparedRequest {
 export interface BoundEndpoint {
   apiKey: KeyRule;
   signature: SignatureRule;
+  doc: OperationDoc;
   prepare(query: Query, element: string): PreparedRequest;
 }
 
@@ -67,6 +83,7 @@ export function endpoint<P, K extends KeyRule>(e: Endpoint<P, K>): BoundEndpoint
   return {
     apiKey: e.apiKey,
     signature: e.signature,
+    doc: e.doc,
     prepare(query, element) {
       const params = e.params(query, element);
       return {

@@ -1,4 +1,6 @@
 /** 4.7 Game achievements (definitions) and 4.3 User achievements. */
+import { PATH, QUERY } from '../http/parameters.js';
+import { PAYLOADS } from '../http/payloads.js';
 import type { ParentType } from '../../domain/types.js';
 import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
@@ -48,6 +50,13 @@ export const definitionsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: definitionsParams,
+      doc: {
+        summary: "A game's achievement definitions (spec 4.7): all, or one by aid or developer_id",
+        element: PATH.parentId,
+        parameters: [QUERY.type, QUERY.aid, QUERY.developerId, QUERY.devId],
+        payload: PAYLOADS.definitions,
+        errors: [403, 404],
+      },
       parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         parentOrFail(ctx, p.parentType, p.parentId);
@@ -75,6 +84,13 @@ export const userAchievementsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: userAchievementsListParams,
+      doc: {
+        summary: "A user's achievements (spec 4.3), with the game's untouched ones as Not Started rows",
+        element: PATH.uid,
+        parameters: [QUERY.type, QUERY.pidOptional, QUERY.developerId, QUERY.devId, QUERY.filter, QUERY.match, QUERY.order, QUERY.sort, QUERY.achievementsLimit, QUERY.offset],
+        payload: PAYLOADS.userAchievements,
+        errors: [403, 404],
+      },
       parentOf: (p) => (p.parentId === undefined ? undefined : { type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         const parentId = p.parentId ?? ctx.apiKey.gameId;
@@ -88,6 +104,13 @@ export const userAchievementsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'partner-may-omit',
       params: userAchievementPutParams,
+      doc: {
+        summary: "Change a user's progress (spec 4.3): exactly one of increment, progress, reset; signed (a partner key may leave the signature out)",
+        element: PATH.uid,
+        parameters: [QUERY.type, QUERY.pidRequired, QUERY.developerId, QUERY.devId, QUERY.increment, QUERY.progress, QUERY.reset],
+        payload: PAYLOADS.update,
+        errors: [403, 404],
+      },
       parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         const def = resolve(ctx, p);
@@ -98,6 +121,13 @@ export const userAchievementsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: userAchievementParams,
+      doc: {
+        summary: "Delete a user's record of an achievement (spec 4.3); the reply is the record as it was",
+        element: PATH.uid,
+        parameters: [QUERY.type, QUERY.pidRequired, QUERY.developerId, QUERY.devId],
+        payload: PAYLOADS.userAchievement,
+        errors: [403, 404],
+      },
       parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         const def = resolve(ctx, p);

@@ -1,4 +1,6 @@
 /** 4.1 Authenticate user: a token from the token generator, for the key's game. */
+import { PATH, QUERY } from '../http/parameters.js';
+import { PAYLOADS } from '../http/payloads.js';
 import { endpoint, ok, type ApiRoute } from '../http/endpoint.js';
 import { presentAuthenticated } from '../present.js';
 import { authenticateParams } from '../schemas.js';
@@ -10,6 +12,13 @@ export const authenticateRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: authenticateParams,
+      doc: {
+        summary: 'Authenticate a user by a token from the token generator (spec 4.1); a bad or expired token answers 200 with a null payload and says why',
+        element: PATH.user,
+        parameters: [QUERY.userId, QUERY.authToken],
+        payload: PAYLOADS.authenticated,
+        errors: [403],
+      },
       handle({ repos, apiKey, now }, { userId, authToken }) {
         // Code 200 and a null payload for every token problem (spec 7.1); the message says why.
         const token = repos.auth.findToken(authToken);

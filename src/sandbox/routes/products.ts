@@ -3,6 +3,8 @@
  * (POST, unsigned), increment/decrement (PUT, signed). A consumable is named by its `BASE:PACK`
  * sku, its base, or any `BASE:N`; its units are counted on the base.
  */
+import { PATH, QUERY } from '../http/parameters.js';
+import { PAYLOADS } from '../http/payloads.js';
 import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
 import { InsufficientQuantityError, type HeldProduct, type ProductRecord } from '../repositories/products.js';
@@ -44,6 +46,13 @@ export const productsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: productsListParams,
+      doc: {
+        summary: "Every product of the game with the user's holding of it (spec 4.4)",
+        element: PATH.uid,
+        parameters: [QUERY.type, QUERY.parentId, QUERY.gameId, QUERY.skuFilter],
+        payload: PAYLOADS.products,
+        errors: [403, 404],
+      },
       parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         checkTarget(ctx, p);
@@ -56,6 +65,13 @@ export const productsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: productGrantParams,
+      doc: {
+        summary: 'Grant qty units (spec 4.4: a purchase or gift; unsigned)',
+        element: PATH.uid,
+        parameters: [QUERY.type, QUERY.parentId, QUERY.gameId, QUERY.sku, QUERY.qty],
+        payload: PAYLOADS.product,
+        errors: [403, 404],
+      },
       parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         checkTarget(ctx, p);
@@ -67,6 +83,13 @@ export const productsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'required',
       params: productChangeParams,
+      doc: {
+        summary: 'Add or take qty units (spec 4.4; signed): exactly one of increment=true, decrement=true',
+        element: PATH.uid,
+        parameters: [QUERY.type, QUERY.parentId, QUERY.gameId, QUERY.sku, QUERY.qty, QUERY.incrementFlag, QUERY.decrementFlag],
+        payload: PAYLOADS.product,
+        errors: [403, 404, 409],
+      },
       parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         checkTarget(ctx, p);

@@ -1,4 +1,6 @@
 /** 4.5 Users and 4.6 Friends. */
+import { PATH, QUERY } from '../http/parameters.js';
+import { PAYLOADS } from '../http/payloads.js';
 import { endpoint, ok, type ApiRoute } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
@@ -17,6 +19,13 @@ export const usersRoute: ApiRoute = {
       apiKey: 'optional',
       signature: 'none',
       params: userParams,
+      doc: {
+        summary: 'A user (spec 4.5): full with a valid api_key, else only uid, username and avatar',
+        element: PATH.userOrName,
+        parameters: [QUERY.usernameFlag],
+        payload: PAYLOADS.user,
+        errors: [404],
+      },
       handle({ repos, apiKey, origin }, lookup) {
         const user =
           lookup.by === 'uid' ? repos.users.findByUid(lookup.uid) : repos.users.findByUsername(lookup.username);
@@ -36,6 +45,13 @@ export const friendsRoute: ApiRoute = {
       apiKey: 'required',
       signature: 'none',
       params: friendsParams,
+      doc: {
+        summary: "A user's friends (spec 4.6), a page at a time",
+        element: PATH.uid,
+        parameters: [QUERY.friendsLimit, QUERY.page, QUERY.offset],
+        payload: PAYLOADS.users,
+        errors: [404],
+      },
       handle({ repos, apiKey, origin }, { uid, limit, offset }) {
         if (!repos.users.findByUid(uid)) throw fail.notFound(`user ${uid}`);
         const friends = repos.users.friends(uid, playsGameFor(apiKey), limit, offset);

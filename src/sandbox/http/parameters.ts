@@ -1,0 +1,100 @@
+/**
+ * Every request parameter of /services/rest/v1, declared once: the checks in schemas.ts read
+ * their limits, patterns and choices from here, and the OpenAPI description (src/sandbox/openapi)
+ * is generated from the same declarations, so the two cannot drift apart.
+ */
+
+/** A JSON Schema (2020-12) of one parameter's value as sent (always text on the wire). */
+export type ValueSchema = Record<string, unknown>;
+
+export interface ParamSpec {
+  name: string;
+  in: 'query' | 'path';
+  /** Required unless another named one stands in (an alias, `one of`): said in the description. */
+  required: boolean;
+  schema: ValueSchema;
+  description: string;
+}
+
+export const LIMITS = {
+  friends: { defaultLimit: 500, maxLimit: 500 },
+  userAchievements: { defaultLimit: 100, maxLimit: 1000 },
+  /** Largest increment, qty, offset or page accepted. */
+  maxCount: 1_000_000_000,
+  idLength: 128,
+} as const;
+
+/** Patterns as JSON Schema writes them (no flags: letter case spelled out). */
+export const PATTERNS = {
+  hex32: '^[0-9A-Fa-f]{32}$',
+  /** Game or website id: letters, digits, '-', '_', '.'. */
+  parentId: '^[A-Za-z0-9_.-]{1,64}$',
+  /** Digits only (an integer as sent). */
+  integer: '^[0-9]{1,12}$',
+  parentType: '^(?:[Gg][Aa][Mm][Ee]|[Ww][Ee][Bb][Ss][Ii][Tt][Ee])$',
+  flag: '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$',
+  /** reset=1 (or true) */
+  reset: '^(?:1|[Tt][Rr][Uu][Ee])$',
+  progress: '^(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)$',
+  sort: '^(?:[Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$',
+  percentMatch: '^\\s*(>=|<=|=|>|<)?\\s*(\\d{1,3}(?:\\.\\d+)?)\\s*%?\\s*$',
+} as const;
+
+export const ORDERS = ['started_date', 'completed_date', 'state', 'parent_id', 'percent_complete', 'name'] as const;
+export const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_id'] as const;
+
+const integer = (minimum: number, maximum: number = LIMITS.maxCount): ValueSchema => ({ type: 'integer', minimum, maximum });
+const text: ValueSchema = { type: 'string', minLength: 1, maxLength: LIMITS.idLength };
+
+const q = (name: string, schema: ValueSchema, description: string, required = false): ParamSpec => ({ name, in: 'query', required, schema, description });
+
+/** The path element before `.json`/`.xml`. */
+export const PATH = {
+  uid: { name: 'uid', in: 'path', required: true, schema: { type: 'string', pattern: PATTERNS.hex32 }, description: 'The user: 32 hex digits.' },
+  userOrName: {
+    name: 'uid',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', minLength: 1, maxLength: LIMITS.idLength },
+    description: 'The user: a uid (32 hex digits), or a username with `username=true`.',
+  },
+  parentId: { name: 'parent_id', in: 'path', required: true, schema: { type: 'string', pattern: PATTERNS.parentId }, description: 'The game (or website) id.' },
+  user: { name: 'user', in: 'path', required: true, schema: { type: 'string', enum: ['user'] }, description: 'The fixed name `user`.' },
+} as const satisfies Record<string, ParamSpec>;
+
+export const QUERY = {
+  apiKey: q('api_key', { type: 'string', pattern: '^(?:[0-9A-Fa-f]{32}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$' }, "The game's api key (32 hex digits, or the UUID form).", true),
+  apiKeyOptional: q('api_key', { type: 'string' }, 'A valid key shows the full user; without one (or with an unknown one) only uid, username and avatar.'),
+  usernameFlag: q('username', { type: 'string', pattern: PATTERNS.flag }, '`true` or `1`: the path element is a username, not a uid.'),
+  userId: q('user_id', { type: 'string', pattern: PATTERNS.hex32 }, 'The uid the token was issued to.', true),
+  authToken: q('auth_token', { type: 'string', pattern: PATTERNS.hex32 }, 'The token from the token generator.', true),
+  friendsLimit: q('limit', { ...integer(1), default: LIMITS.friends.defaultLimit }, `Friends a page; more than ${LIMITS.friends.maxLimit} counts as ${LIMITS.friends.maxLimit}.`),
+  achievementsLimit: q('limit', { ...integer(1), default: LIMITS.userAchievements.defaultLimit }, `Rows a page; more than ${LIMITS.userAchievements.maxLimit} counts as ${LIMITS.userAchievements.maxLimit}.`),
+  page: q('page', integer(1), 'A 1-based page of `limit` rows; wins over `offset`.'),
+  offset: q('offset', { ...integer(0), default: 0 }, 'Rows to skip.'),
+  aid: q('aid', integer(1), 'One achievement by its numeric id.'),
+  developerId: q('developer_id', text, "One achievement by the developer's id."),
+  devId: q('dev_id', text, 'Alias of `developer_id`.'),
+  type: q('type', { type: 'string', pattern: PATTERNS.parentType, default: 'Game' }, '`Game` or `Website` (any letter case).'),
+  pidRequired: q('pid', { type: 'string', pattern: PATTERNS.parentId }, 'The game (or website) id.', true),
+  pidOptional: q('pid', { type: 'string', pattern: PATTERNS.parentId }, "The game (or website) id; default: the api_key's own game (a website must be named)."),
+  parentId: q('parent_id', { type: 'string', pattern: PATTERNS.parentId }, 'The game (or website) id; `game_id` is accepted instead.'),
+  gameId: q('game_id', { type: 'string', pattern: PATTERNS.parentId }, 'Alias of `parent_id`, as the platform SDK names it.'),
+  order: q('order', { type: 'string', enum: [...ORDERS], default: 'started_date' }, 'Sort key.'),
+  sort: q('sort', { type: 'string', pattern: PATTERNS.sort, default: 'desc' }, '`asc` or `desc`.'),
+  filter: q('filter', { type: 'string', enum: [...FILTERS] }, 'Filter kind; needs `match`.'),
+  match: q('match', { ...text, minLength: 0 }, 'What the filter matches; for percent_complete a percentage with an optional =, >, >=, < or <= prefix.'),
+  increment: q('increment', integer(1), 'Add this much to the current value (capped at the target).'),
+  progress: q('progress', { type: 'string', pattern: PATTERNS.progress }, 'Set the progress to this fraction, 0.0 to 1.0.'),
+  reset: q('reset', { type: 'string', pattern: PATTERNS.reset }, 'Back to the start value (`1`).'),
+  skuFilter: q('sku', text, 'Only this product (a consumable may be named by its base).'),
+  sku: q('sku', text, 'The product: its sku, or a consumable by its base or `BASE:PACK`.', true),
+  qty: q('qty', integer(1), 'Units.', true),
+  incrementFlag: q('increment', { type: 'string', pattern: PATTERNS.flag }, '`true`: add `qty` units (give exactly one of increment, decrement).'),
+  decrementFlag: q('decrement', { type: 'string', pattern: PATTERNS.flag }, '`true`: take `qty` units; more than held is a 409.'),
+} as const satisfies Record<string, ParamSpec>;
+
+/** Read a spec's numeric bounds (the checks use these; tests change one and see both move). */
+export function bounds(spec: ParamSpec): { minimum: number; maximum: number } {
+  return { minimum: Number(spec.schema.minimum ?? 0), maximum: Number(spec.schema.maximum ?? LIMITS.maxCount) };
+}

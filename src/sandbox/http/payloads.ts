@@ -1,0 +1,123 @@
+/**
+ * The shapes of what the sandbox answers (spec section 2, contract), as JSON Schemas: each
+ * route declares its payload with these, the OpenAPI description is generated from them, and
+ * the tests check every reply against them.
+ */
+import type { ValueSchema } from './parameters.js';
+
+const str: ValueSchema = { type: 'string' };
+const int: ValueSchema = { type: 'integer' };
+const num: ValueSchema = { type: 'number' };
+const nullable = (schema: ValueSchema): ValueSchema => ({ anyOf: [schema, { type: 'null' }] });
+const dateTime: ValueSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description: 'YYYY-MM-DD HH:MM:SS, UTC' };
+const object = (properties: Record<string, ValueSchema>, required: string[] = Object.keys(properties)): ValueSchema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+const arrayOf = (items: ValueSchema): ValueSchema => ({ type: 'array', items });
+
+/** A user (spec 2.4): the reduced form without a valid key; full with one. */
+export const USER = object(
+  {
+    uid: str,
+    username: str,
+    avatar: str,
+    avatar_med: str,
+    avatar_lg: str,
+    gender: str,
+    birthday: nullable(str),
+    premium: { type: 'boolean' },
+    created_on: { type: 'string', pattern: '^\\d+$', description: 'Unix seconds, as text' },
+    plays_game: { type: 'string', enum: ['0', '1'], description: "Only for the key's launchable game" },
+  },
+  ['uid', 'username', 'avatar'],
+);
+
+export const AUTHENTICATED_USER = object({ uid: str, username: str });
+
+export const ACHIEVEMENT_DEFINITION = object({
+  id: int,
+  developer_id: str,
+  parent_id: str,
+  type: { type: 'string', enum: ['Game', 'Website'] },
+  name: str,
+  description: str,
+  admin_description: str,
+  icon: str,
+  start_value: num,
+  target_value: num,
+  score: num,
+  state: str,
+  completion_count: int,
+  created_date: int,
+  updated_date: int,
+  tags: { type: 'object', additionalProperties: str },
+});
+
+export const USER_ACHIEVEMENT = object({
+  id: nullable(int),
+  uid: str,
+  achievement_id: int,
+  parent_id: str,
+  current_value: num,
+  percent_complete: num,
+  state: { type: 'string', enum: ['Not Started', 'Started', 'Completed'] },
+  started_date: nullable(dateTime),
+  completed_date: nullable(dateTime),
+  updated_date: nullable(dateTime),
+  developer_id: str,
+  type: { type: 'string', enum: ['Game', 'Website'] },
+  name: str,
+  target_value: num,
+});
+
+export const ACHIEVEMENT_UPDATE = object({
+  state: { type: 'string', enum: ['Started', 'Completed'] },
+  current_value: num,
+  percent_complete: num,
+  developer_id: str,
+  score_awarded: num,
+  already_completed: { type: 'boolean' },
+  completed_date: nullable(dateTime),
+});
+
+export const PRODUCT_ENTRY = object({
+  purchase: object({
+    success: { type: 'boolean' },
+    data: { anyOf: [{ type: 'integer', minimum: 1 }, { const: 'active' }, { const: false }], description: 'Units of a consumable, "active" for a held unlockable, false when not held' },
+    message: str,
+  }),
+  product: object({
+    id: int,
+    sku: str,
+    name: str,
+    description: str,
+    type: str,
+    price: { type: 'string', pattern: '^\\d+\\.\\d{2}$' },
+    display_order: int,
+    data: { anyOf: [{ type: 'array', maxItems: 0 }, object({ consumable_qty: { type: 'integer', minimum: 1 } })] },
+    media: object({ image: str }),
+    status: str,
+    parent_type: { type: 'string', enum: ['game', 'website'] },
+    sold: int,
+    created_on: dateTime,
+    updated_on: dateTime,
+  }),
+});
+
+export const PAYLOADS = {
+  user: USER,
+  users: arrayOf(USER),
+  authenticated: nullable(AUTHENTICATED_USER),
+  definitions: arrayOf(ACHIEVEMENT_DEFINITION),
+  userAchievements: arrayOf(USER_ACHIEVEMENT),
+  userAchievement: USER_ACHIEVEMENT,
+  update: ACHIEVEMENT_UPDATE,
+  products: arrayOf(PRODUCT_ENTRY),
+  product: PRODUCT_ENTRY,
+} as const;
+
+/** The agi challenge (401): what to sign the retry with. */
+export const CHALLENGE = object({ session: str, key: str });

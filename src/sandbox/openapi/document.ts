@@ -1,0 +1,163 @@
+/**
+ * The OpenAPI 3.1 description of /services/rest/v1, generated from the route declarations the
+ * pipeline runs on (API_ROUTES: key and signature rules, parameter declarations, payload
+ * schemas), never kept by hand. Loaded only when /openapi.json is first asked for.
+ */
+import { API_PREFIX } from '../../domain/types.js';
+import type { ApiMethod, ApiRoute, BoundEndpoint } from '../http/endpoint.js';
+import { QUERY, type ParamSpec, type ValueSchema } from '../http/parameters.js';
+import { CHALLENGE } from '../http/payloads.js';
+
+/** Statuses every operation may answer: a bad parameter, a key or signature problem, a wrong verb, the rate limit. */
+const COMMON_ERRORS = [400, 401, 405, 429];
+
+const ERROR_TEXT: Record<number, string> = {
+  400: '`missing parameter: NAME` or `invalid parameter: NAME (why)`',
+  401: 'missing or unknown api_key, a missing signature, or under agi the challenge: the payload holds the session and key to sign the retry with',
+  403: 'a refused signature (the sandbox says what it computed), or the api_key acts on another game',
+  404: 'no such user, game, achievement or product',
+  405: 'a verb the path does not take (a GET never becomes a PUT or DELETE)',
+  409: 'more units taken than the user holds; nothing changed',
+  429: 'rate limited; Retry-After says when to try again',
+};
+
+function envelopeSchema(payload: ValueSchema): ValueSchema {
+  return {
+    type: 'object',
+    properties: { version: { type: 'integer', const: 1 }, code: { type: 'integer' }, message: { type: 'string' }, payload },
+    required: ['version', 'code', 'message', 'payload'],
+    additionalProperties: false,
+  };
+}
+
+function content(payload: ValueSchema, code: number): Record<string, unknown> {
+  const schema = envelopeSchema(payload);
+  return {
+    'application/json': { schema: { ...schema, properties: { ...(schema.properties as object), code: { type: 'integer', const: code } } } },
+    'application/xml': { schema: { type: 'string', description: 'The same envelope as XML (`.xml` in place of `.json`).' } },
+  };
+}
+
+function parameter(spec: ParamSpec): Record<string, unknown> {
+  return { name: spec.name, in: spec.in, required: spec.required, description: spec.description, schema: spec.schema };
+}
+
+const SIGNATURE_PARAMS: ParamSpec[] = [
+  { name: 'timestamp', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,12}$' }, description: 'hmac-sha256-v1: Unix seconds, within 300 s of the server clock.' },
+  { name: 'signature', in: 'query', required: false, schema: { type: 'string' }, description: 'hmac-sha256-v1: hex HMAC-SHA256 of the canonical string (see the securitySchemes).' },
+  { name: 'session', in: 'query', required: false, schema: { type: 'string' }, description: 'agi: the session of the challenge (the 401 payload).' },
+  { name: 'sig', in: 'query', required: false, schema: { type: 'string' }, description: 'agi: md5 of the sorted values (see the securitySchemes).' },
+];
+
+const METHOD_OVERRIDE: ParamSpec = {
+  name: 'method',
+  in: 'query',
+  required: false,
+  schema: { type: 'string', pattern: '^(?:[Gg][Ee][Tt]|[Pp][Uu][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee])$' },
+  description: 'The verb meant, as the platform SDK sends PUT and DELETE: a POST with method=put or method=delete (parameters in the query or a form body) is that verb; on a GET only method=get is accepted.',
+};
+
+function securityOf(ep: BoundEndpoint): Array<Record<string, string[]>> {
+  const key: Array<Record<string, string[]>> = ep.apiKey === 'required' ? [{ apiKey: [] }] : [{}, { apiKey: [] }];
+  if (ep.signature === 'none') return key;
+  const signed: Array<Record<string, string[]>> = [
+    { apiKey: [], agi: [] },
+    { apiKey: [], hmac: [] },
+  ];
+  return ep.signature === 'partner-may-omit' ? [...signed, { partnerKey: [] }] : signed;
+}
+
+function operation(route: ApiRoute, method: ApiMethod, ep: BoundEndpoint, extra: { override?: boolean } = {}): Record<string, unknown> {
+  const fixed = !route.path.endsWith('/:id');
+  const params: ParamSpec[] = [
+    ...(fixed ? [] : [ep.doc.element]),
+    ep.apiKey === 'required' ? QUERY.apiKey : QUERY.apiKeyOptional,
+    ...ep.doc.parameters,
+    ...(ep.signature === 'none' ? [] : SIGNATURE_PARAMS),
+    ...(extra.override ? [METHOD_OVERRIDE] : []),
+  ];
+  const responses: Record<string, unknown> = {
+    200: { description: 'OK', content: content(ep.doc.payload, 200) },
+  };
+  for (const code of [...new Set([...COMMON_ERRORS, ...ep.doc.errors])].sort((a, b) => a - b)) {
+    const payload = code === 401 ? { anyOf: [{ type: 'null' }, CHALLENGE] } : { type: 'null' };
+    responses[code] = { description: ERROR_TEXT[code] ?? 'error', content: content(payload, code) };
+  }
+  return {
+    operationId: `${method.toLowerCase()}${route.path.replace(/\/:id$/, '').replace(/[^A-Za-z]+(.)/g, (_, c: string) => c.toUpperCase())}`,
+    summary: ep.doc.summary,
+    parameters: [{ name: 'format', in: 'path', required: true, schema: { type: 'string', enum: ['json', 'xml'] }, description: 'The reply format.' }, ...params.map(parameter)],
+    security: securityOf(ep),
+    responses,
+  };
+}
+
+const DESCRIPTION = `The User Data REST Service as the udcli sandbox implements it. Every reply is an envelope
+\`{version, code, message, payload}\` whose code is the HTTP status. Parameters travel in the query string
+(a PUT or DELETE may also come as a POST with \`method=put|delete\` and a form body, as the platform SDK sends
+them). Changes are signed with one of two schemes (see the security schemes); a game accepts agi,
+hmac-sha256-v1, or both.`;
+
+const SECURITY_SCHEMES = {
+  apiKey: { type: 'apiKey', in: 'query', name: 'api_key', description: "The game's api key. It acts on its own game only (403 otherwise)." },
+  agi: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'sig',
+    description:
+      'agi, the platform SDK\'s scheme, by challenge: send the request unsigned; the 401 reply\'s payload holds `{session, key}`. ' +
+      'Send it again with `session` and `sig` added: the MD5 (hex) of the query values except `sig`, the form-body values, ' +
+      'the session, the key, the static secret and the file name at the end of the path, stringified, sorted with ' +
+      "JavaScript's default sort, joined and lower-cased. A session is good for one request, for 300 s, with the key it " +
+      'was handed out for.',
+  },
+  hmac: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'signature',
+    description:
+      'hmac-sha256-v1: `signature` = hex HMAC-SHA256 with the game\'s signing secret over the canonical string ' +
+      '`METHOD\\nPATH\\nSORTED_QUERY` (every parameter but `signature`, sorted by name, percent-encoded), with `timestamp` ' +
+      'within 300 s of the server clock.',
+  },
+  partnerKey: { type: 'apiKey', in: 'query', name: 'api_key', description: 'A partner key may change achievements unsigned.' },
+};
+
+export function buildOpenApiDocument(routes: readonly ApiRoute[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const slash = route.path.lastIndexOf('/');
+    const dir = route.path.slice(0, slash);
+    const last = route.path.slice(slash + 1);
+    const anyEp = Object.values(route.methods)[0]!;
+    const key = `${API_PREFIX}${dir}/${last === ':id' ? `{${anyEp.doc.element.name}}` : last}.{format}`;
+    const item: Record<string, unknown> = {};
+    for (const [method, ep] of Object.entries(route.methods) as Array<[ApiMethod, BoundEndpoint]>) {
+      item[method.toLowerCase()] = operation(route, method, ep, { override: method === 'POST' });
+    }
+    // PUT and DELETE without a POST of their own are also reached by POST with method=put|delete.
+    const overridden = (['PUT', 'DELETE'] as const).filter((m) => route.methods[m]);
+    if (!route.methods.POST && overridden.length > 0) {
+      const ep = route.methods[overridden[0]!]!;
+      const op = operation(route, overridden[0]!, ep, { override: true });
+      item.post = {
+        ...op,
+        operationId: `${String(op.operationId)}ByPost`,
+        summary: `${overridden.join(' or ')} sent as a POST with method=${overridden.map((m) => m.toLowerCase()).join('|')} (the platform SDK's form)`,
+        responses: Object.fromEntries(
+          Object.entries(op.responses as Record<string, unknown>).map(([code, r]) =>
+            code === '200' ? [code, { description: 'OK', content: content({ anyOf: overridden.map((m) => route.methods[m]!.doc.payload) }, 200) }] : [code, r],
+          ),
+        ),
+      };
+    }
+    paths[key] = item;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'User Data REST Service (udcli sandbox)', version: '1', description: DESCRIPTION },
+    servers: [{ url: '/' }],
+    paths,
+    components: { securitySchemes: SECURITY_SCHEMES },
+  };
+}
