@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { mulberry32 } from '../../src/sandbox/seed/prng.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
@@ -51,21 +52,10 @@ function readDb<T>(sql: string, ...params: unknown[]): T[] {
   }
 }
 
-/** A seeded PRNG (mulberry32): the same kill moments on every run of the test. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs the command, killing it with SIGKILL at ten random moments (after 1 to 60 new journal lines), then lets it finish. */
 async function killTenTimesThenFinish(args: string[], journal: string, seed: number) {
-  const next = random(seed);
+  const next = mulberry32(seed);
   const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env.env };
   delete base.FORCE_COLOR;
   const lines = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').length : 0);

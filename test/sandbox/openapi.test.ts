@@ -8,6 +8,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { mulberry32 } from '../../src/sandbox/seed/prng.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
@@ -178,21 +179,10 @@ describe('every reply matches the description', () => {
   });
 });
 
-/** A seeded PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('a seeded fuzz run from the description (a bounded stand-in for Schemathesis, which PyPI would bring)', () => {
   it('no 5xx, and every reply as described, over 1,500 generated requests', async () => {
-    const next = random(1101);
+    const next = mulberry32(1101);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
     const GOOD: Record<string, string[]> = {
       uid: [DEMO.user.uid, 'demo_player', '0'.repeat(32)],

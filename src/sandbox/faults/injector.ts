@@ -3,6 +3,7 @@
  * order, so the same seed and the same request sequence fault the same requests. Counts what it
  * applied, for `GET /_sandbox/faults`.
  */
+import { mulberry32 } from '../seed/prng.js';
 import { FAULT_KINDS, type FaultKind, type FaultRule, type FaultSpec } from './spec.js';
 
 export interface FaultSummary {
@@ -22,17 +23,8 @@ export interface FaultInjector {
   summary(): FaultSummary;
 }
 
-/** mulberry32: small, fast and the same on every platform (Math.random cannot be seeded). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The fault draws' generator: the seed is used as the state itself, so a printed seed replays. */
+export const seededRandom = mulberry32;
 
 export function createFaultInjector(spec: FaultSpec | null, seed: number | null): FaultInjector {
   const random = spec && seed !== null ? seededRandom(seed) : null;

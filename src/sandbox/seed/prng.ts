@@ -17,15 +17,20 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-export function createRandom(seed: string | number): Random {
-  let state = fnv1a(String(seed));
-  const next = (): number => {
+/** mulberry32: small, fast and the same on every platform (Math.random cannot be seeded); [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+export function createRandom(seed: string | number): Random {
+  const next = mulberry32(fnv1a(String(seed)));
   return {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
