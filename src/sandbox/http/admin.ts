@@ -3,10 +3,12 @@
  * JSON, never envelopes. They answer only a request addressed to the sandbox itself — its Host
  * header names the address and port the request arrived at, or localhost with that port — so a
  * page on another site cannot reach them through DNS rebinding, and a sandbox published with
- * --allow-remote keeps them off any other name it may be reached by. They never show a signing
- * secret, and api keys only redacted.
+ * --allow-remote keeps them off any other name it may be reached by. A change (any verb but GET)
+ * sent from another site's page is refused too (its Origin). They never show a signing secret,
+ * and api keys only redacted.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { refuseCrossSite } from './cross-site.js';
 import { ApiFailure } from './failure.js';
 import { noteReason } from './request-notes.js';
 
@@ -53,6 +55,7 @@ export function registerAdminRoute(app: FastifyInstance, route: AdminRoute): voi
         if (!addressedToSandbox(request)) {
           throw new ApiFailure(403, 'forbidden: /_sandbox answers only requests addressed to the sandbox itself (Host header)');
         }
+        if (route.method !== 'GET') refuseCrossSite(request, `a change of ${ADMIN_PREFIX}${route.path}`);
         const result = await route.handler(request, reply);
         return result === undefined ? reply : reply.header('cache-control', 'no-store').send(result);
       } catch (error) {

@@ -18,7 +18,8 @@ import { parseQuery, splitTarget } from '../http/query.js';
 import type { GameRecord } from '../repositories/games.js';
 import type { UserRecord } from '../repositories/users.js';
 import { API_PREFIX } from '../../domain/types.js';
-import { issueToken, refuseCrossSite, sessionCookieHeader, sessionUser, startSession, type SiteDeps } from './site.js';
+import { refuseCrossSite } from '../http/cross-site.js';
+import { issueToken, sessionCookieHeader, sessionUser, startSession, type SiteDeps } from './site.js';
 
 export interface PlayDeps extends SiteDeps {
   /** The database file (or ':memory:'), for the "how to set the content URI" hint. */
@@ -273,7 +274,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       if (!game) return gameNotFound(reply, deps, gameId);
       let username: string | undefined;
       try {
-        refuseCrossSite(request);
+        refuseCrossSite(request, 'a login');
         username = parseQuery(typeof request.body === 'string' ? request.body : '').get('username');
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;

@@ -11,6 +11,7 @@ import { normalizeHex32 } from '../../domain/ids.js';
 import { LOGIN_PATH, SESSION_COOKIE, SESSION_TTL_SECONDS, STATUS_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
 import { ApiFailure, fail, shown } from '../http/failure.js';
 import { parseQuery, splitTarget } from '../http/query.js';
+import { refuseCrossSite } from '../http/cross-site.js';
 import { noteReason } from '../http/request-notes.js';
 import type { Repositories } from '../repositories/index.js';
 import { toUnixSeconds, type Clock } from '../time.js';
@@ -59,18 +60,6 @@ export function sessionCookieHeader(id: string): string {
 export function sessionUser(deps: Pick<SiteDeps, 'repos' | 'clock'>, request: FastifyRequest): string | undefined {
   const session = sessionId(request);
   return session === undefined ? undefined : deps.repos.auth.sessionUser(session, toUnixSeconds(deps.clock()) - SESSION_TTL_SECONDS);
-}
-
-/**
- * A login sent from another site's page is refused (login CSRF): a browser's form or script
- * request carries that page's Origin. Tools (curl, udcli) send none and are let through.
- */
-export function refuseCrossSite(request: FastifyRequest): void {
-  const origin = request.headers.origin;
-  if (origin === undefined) return;
-  const host = request.headers.host;
-  if (origin !== 'null' && host !== undefined && (origin === `http://${host}` || origin === `https://${host}`)) return;
-  throw new ApiFailure(403, 'forbidden: a login from another site (its Origin is not this sandbox)');
 }
 
 function sendSiteError(reply: FastifyReply, failure: ApiFailure): FastifyReply {
@@ -125,7 +114,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
     url: LOGIN_PATH,
     handler: siteHandler((request, reply) => {
       allowOnly('POST', request);
-      refuseCrossSite(request);
+      refuseCrossSite(request, 'a login');
       const query = parseQuery(splitTarget(request.url).query);
       const username = query.require('username');
       const user = repos.users.findByUsername(username);
