@@ -2,7 +2,8 @@
  * Batch input: `@FILE` or `@-` (standard input), one uid or username a line.
  * Read as a stream, line by line, so a list of a million users keeps memory flat.
  */
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../errors.js';
 
@@ -29,7 +30,7 @@ const SHOWN = 40;
 
 /** Line breaks are as readline sees them with crlfDelay Infinity: CRLF, LF or a lone CR. */
 /** Every non-blank line that is not a `#` comment, trimmed, with its line number. */
-export async function* batchLines(stream: NodeJS.ReadableStream | Iterable<Buffer>): AsyncGenerator<BatchItem> {
+export async function* batchLines(stream: NodeJS.ReadableStream | AsyncIterable<Buffer>): AsyncGenerator<BatchItem> {
   // Split chunk by chunk rather than through readline, whose async iterator costs several
   // microseconds a line (a stream push and an event per line). `for await` pauses the stream
   // between chunks: back-pressure reaches the file, so at most a chunk of lines is held however
@@ -69,7 +70,7 @@ export async function* batchLines(stream: NodeJS.ReadableStream | Iterable<Buffe
     }
     pending = body.slice(0, MAX_LINE_LENGTH + 1) + cr;
   };
-  for await (const chunk of stream as AsyncIterable<string | Buffer> | Iterable<Buffer>) {
+  for await (const chunk of stream as AsyncIterable<string | Buffer>) {
     const text = pending + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
     // One line is cut out at a time, just before it is handed on: a chunk split into an array
     // of thousands of lines would be alive at every scavenge, and V8 would then allocate such
@@ -124,19 +125,15 @@ export function readBatchInput(spec: string, stdin: NodeJS.ReadableStream): Asyn
   if (path === '') throw new UsageError('batch input needs a file name after @ (or @- for standard input)');
   if (path === '-') return batchLines(stdin);
   let isFile: boolean;
-  let isFifo = false;
   try {
     const st = statSync(path);
-    isFifo = st.isFIFO();
-    isFile = st.isFile() || isFifo;
+    isFile = st.isFile() || st.isFIFO();
   } catch {
     throw new UsageError(`batch input file not found: ${path}`, {
       hint: 'Give one uid or username a line in the file, or use @- to read standard input.',
     });
   }
   if (!isFile) throw new UsageError(`batch input is not a file: ${path}`);
-  // A named pipe is read as a stream: a blocking read would stall the requests in flight.
-  if (isFifo) return { [Symbol.asyncIterator]: () => pipeLines(path) };
   return { [Symbol.asyncIterator]: () => fileLines(path) };
 }
 
@@ -144,27 +141,23 @@ async function* fileLines(path: string): AsyncGenerator<BatchItem> {
   yield* batchLines(fileChunks(path));
 }
 
-async function* pipeLines(path: string): AsyncGenerator<BatchItem> {
-  const stream = createReadStream(path);
-  try {
-    yield* batchLines(stream);
-  } finally {
-    stream.destroy();
-  }
-}
-
 /**
- * A file's bytes, read synchronously a chunk at a time into one reused buffer (each chunk is
- * decoded before the next is read): a list of a million lines allocates no buffer per chunk,
- * so memory stays the same however long the list.
+ * A file's bytes a chunk at a time, read into one reused buffer (each chunk is decoded before the
+ * next read), so a list of a million lines allocates no buffer per chunk. The reads are
+ * asynchronous: a named pipe or a slow disk never stalls the requests in flight, and the event
+ * loop (and the garbage collector's idle work) gets a turn between chunks.
  */
-function* fileChunks(path: string): Generator<Buffer> {
-  const fd = openSync(path, 'r');
+async function* fileChunks(path: string): AsyncGenerator<Buffer> {
+  const file = await open(path, 'r');
   try {
     const buffer = Buffer.alloc(64 * 1024);
-    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) yield buffer.subarray(0, n);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
   } finally {
-    closeSync(fd);
+    await file.close();
   }
 }
 
