@@ -74,7 +74,8 @@ export const USER_ACHIEVEMENT = object({
 });
 
 export const ACHIEVEMENT_UPDATE = object({
-  state: { type: 'string', enum: ['Started', 'Completed'] },
+  // A reset of an achievement never started answers Not Started (and writes nothing).
+  state: { type: 'string', enum: ['Not Started', 'Started', 'Completed'] },
   current_value: num,
   percent_complete: num,
   developer_id: str,

@@ -8,8 +8,11 @@ import type { ApiMethod, ApiRoute, BoundEndpoint } from '../http/endpoint.js';
 import { QUERY, type ParamSpec, type ValueSchema } from '../http/parameters.js';
 import { CHALLENGE } from '../http/payloads.js';
 
-/** Statuses every operation may answer: a bad parameter, a key or signature problem, a wrong verb, the rate limit. */
-const COMMON_ERRORS = [400, 401, 405, 429];
+/**
+ * Statuses every operation may answer: a bad parameter, a key or signature problem, a wrong verb,
+ * a body too large or unreadable, the rate limit, an unexpected failure.
+ */
+const COMMON_ERRORS = [400, 401, 405, 413, 415, 429, 500];
 
 const ERROR_TEXT: Record<number, string> = {
   400: '`missing parameter: NAME` or `invalid parameter: NAME (why)`',
@@ -18,7 +21,10 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'no such user, game, achievement or product',
   405: 'a verb the path does not take (a GET never becomes a PUT or DELETE)',
   409: 'more units taken than the user holds; nothing changed',
+  413: 'a body over 64 KB (parameters travel in the query; only a form body is read)',
+  415: 'a form body that cannot be read',
   429: 'rate limited; Retry-After says when to try again',
+  500: '`internal error`: an unexpected failure, no details (the sandbox logs it)',
 };
 
 function envelopeSchema(payload: ValueSchema): ValueSchema {
@@ -68,6 +74,8 @@ function securityOf(ep: BoundEndpoint): Array<Record<string, string[]>> {
 }
 
 function operation(route: ApiRoute, method: ApiMethod, ep: BoundEndpoint, extra: { override?: boolean } = {}): Record<string, unknown> {
+  // A POST may be any verb of the route by its `method` parameter, so it answers their errors too.
+  const errors = extra.override ? Object.values(route.methods).flatMap((e) => e.doc.errors) : ep.doc.errors;
   const fixed = !route.path.endsWith('/:id');
   const params: ParamSpec[] = [
     ...(fixed ? [] : [ep.doc.element]),
@@ -79,7 +87,7 @@ function operation(route: ApiRoute, method: ApiMethod, ep: BoundEndpoint, extra:
   const responses: Record<string, unknown> = {
     200: { description: 'OK', content: content(ep.doc.payload, 200) },
   };
-  for (const code of [...new Set([...COMMON_ERRORS, ...ep.doc.errors])].sort((a, b) => a - b)) {
+  for (const code of [...new Set([...COMMON_ERRORS, ...errors])].sort((a, b) => a - b)) {
     const payload = code === 401 ? { anyOf: [{ type: 'null' }, CHALLENGE] } : { type: 'null' };
     responses[code] = { description: ERROR_TEXT[code] ?? 'error', content: content(payload, code) };
   }

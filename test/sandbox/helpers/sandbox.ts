@@ -14,6 +14,7 @@ import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/databas
 import type { ChallengeStore } from '../../../src/sandbox/http/challenges.js';
 import type { FaultSpec } from '../../../src/sandbox/faults/spec.js';
 import { seedDemo } from '../../../src/sandbox/seed/demo.js';
+import { checkRepliesAgainstDescription } from './described-replies.js';
 import { canonicalString, hmacSha256Hex, rfc3986 } from '../../../src/domain/signing.js';
 import { DEMO } from '../../../src/domain/demo.js';
 import { API_PREFIX, type Envelope } from '../../../src/domain/types.js';
@@ -68,6 +69,8 @@ export async function startTestSandbox(
     ...(options.requestLines ? { requestLines: options.requestLines } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
   });
+  // Every API reply of every test is checked against the OpenAPI description (faults break replies on purpose).
+  if (!options.faults) checkRepliesAgainstDescription(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
