@@ -1,22 +1,36 @@
 #!/usr/bin/env bash
-# Schemathesis (PyPI) against the sandbox's served OpenAPI description: a bounded, seeded run on
-# loopback, failing on a server error or a reply that breaks the description. Schemathesis comes
-# from PyPI; a machine that cannot reach it (this project's own CI has only the npm registry and
-# Debian's packages) skips the run and says so: the seeded fuzz test in
-# test/sandbox/openapi.test.ts, which `npm test` runs, is its stand-in there.
+# Schemathesis 4 against the sandbox's served OpenAPI description: a bounded, seeded run on
+# loopback (examples, coverage, fuzzing and stateful phases, valid and invalid data), failing on a
+# server error or a reply that breaks the description (status, content type, body schema).
+#
+# Which Schemathesis: $SCHEMATHESIS (the path of its `st` command) if set, else `st` on PATH,
+# else a temporary venv from PyPI. A machine that has none of them (this project's CI reaches only
+# the npm registry and Debian's packages, and Debian has no schemathesis) skips the run and says
+# so: the seeded fuzz test in test/sandbox/openapi.test.ts, which `npm test` runs, stands in.
+# scripts/schemathesis.toml gives it the sandbox's demo keys and users.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-venv="$(mktemp -d)"
-trap 'rm -rf "$venv"' EXIT
-if ! { python3 -m venv "$venv" >/dev/null 2>&1 && timeout 120 "$venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis>=3.30,<4' >/dev/null 2>&1; }; then
-  echo "schemathesis: not installable here (PyPI unreachable?): skipped; test/sandbox/openapi.test.ts's seeded fuzz run stands in"
-  exit 0
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+st="${SCHEMATHESIS:-}"
+if [ -z "$st" ] && command -v st >/dev/null 2>&1 && st --version 2>/dev/null | grep -q schemathesis; then st="$(command -v st)"; fi
+if [ -z "$st" ]; then
+  if python3 -m venv "$work/venv" >/dev/null 2>&1 &&
+    timeout 180 "$work/venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis>=4.25,<5' >/dev/null 2>&1; then
+    st="$work/venv/bin/st"
+  else
+    echo "schemathesis: not installable here (PyPI unreachable, and none on PATH or in \$SCHEMATHESIS): skipped; test/sandbox/openapi.test.ts's seeded fuzz run stands in"
+    exit 0
+  fi
 fi
 set -e
-echo "schemathesis $("$venv/bin/st" --version 2>/dev/null | tail -1) against a throw-away sandbox"
+echo "$("$st" --version) against a throw-away sandbox"
 # Loopback only: the sandbox listens on 127.0.0.1 on a free port, over a temporary database.
-node bin/udcli.js sandbox exec -- sh -c '
-  exec "$0/bin/st" run "$UDCLI_BASE_URL/openapi.json" --base-url "$UDCLI_BASE_URL" \
-    --checks not_a_server_error --checks status_code_conformance --checks content_type_conformance \
-    --checks response_schema_conformance --hypothesis-max-examples 25 --hypothesis-seed 1101 \
-    --hypothesis-deadline None --request-timeout 5000' "$venv"
+# Run from the temporary folder: Schemathesis keeps its state in ./.schemathesis.
+cd "$work"
+node "$root/bin/udcli.js" sandbox exec -- sh -c '
+  exec "$0" --config-file "$1" run "$UDCLI_BASE_URL/openapi.json" --url "$UDCLI_BASE_URL" --workers 1 \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    --max-examples 25 --seed 1101 --request-timeout 5 --generation-database none --no-color' \
+  "$st" "$root/scripts/schemathesis.toml"

@@ -9,16 +9,17 @@ import { QUERY, type ParamSpec, type ValueSchema } from '../http/parameters.js';
 import { CHALLENGE } from '../http/payloads.js';
 
 /**
- * Statuses every operation may answer: a bad parameter, a key or signature problem, a wrong verb,
- * a body too large or unreadable, the rate limit, an unexpected failure.
+ * Statuses every operation may answer: a bad parameter, a key or signature problem, a path the
+ * service lacks (any format but json or xml), a wrong verb, a body too large or unreadable, the
+ * rate limit, an unexpected failure.
  */
-const COMMON_ERRORS = [400, 401, 405, 413, 415, 429, 500];
+const COMMON_ERRORS = [400, 401, 404, 405, 413, 415, 429, 500];
 
 const ERROR_TEXT: Record<number, string> = {
   400: '`missing parameter: NAME` or `invalid parameter: NAME (why)`',
   401: 'missing or unknown api_key, a missing signature, or under agi the challenge: the payload holds the session and key to sign the retry with',
   403: 'a refused signature (the sandbox says what it computed), or the api_key acts on another game',
-  404: 'no such user, game, achievement or product',
+  404: 'no such user, game, achievement or product, or no such path (a format other than json or xml)',
   405: 'a verb the path does not take (a GET never becomes a PUT or DELETE)',
   409: 'more units taken than the user holds; nothing changed',
   413: 'a body over 64 KB (parameters travel in the query; only a form body is read)',

@@ -29,7 +29,7 @@ export function servedDescription(): Description {
     description = buildOpenApiDocument(API_ROUTES) as unknown as Description;
     matchers = Object.keys(description.paths).map((template) => ({
       template,
-      re: new RegExp(`^${template.replace(/[.]/g, '\\.').replace('{format}', '(json|xml)').replace(/\{[a-z_]+\}/g, '[^/]+')}$`),
+      re: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[a-z_]+\}/g, '[^/]+')}$`),
     }));
   }
   return description;
@@ -75,7 +75,7 @@ export function replyProblem(method: string, path: string, status: number, text:
 export function checkRepliesAgainstDescription(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const path = request.url.split('?')[0]!;
-    if (!path.startsWith(API_PREFIX) || !path.endsWith('.json') || request.method === 'HEAD' || typeof payload !== 'string') return payload;
+    if (!path.startsWith(API_PREFIX) || path.endsWith('.xml') || request.method === 'HEAD' || typeof payload !== 'string') return payload;
     const problem = replyProblem(request.method, path, reply.statusCode, payload);
     if (problem === null) return payload;
     process.stderr.write(`reply breaks the OpenAPI description: ${problem}\n`);
