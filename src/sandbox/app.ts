@@ -172,17 +172,20 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   registerClockRoutes(app, virtualClock);
 
   const matchApiPath = apiPathMatcher(API_ROUTES);
-  app.setNotFoundHandler((request, reply) => {
+  // A path of ours with a verb Fastify does not route (TRACE, PROPFIND, ...): 405, not 404.
+  const unrouted = (request: FastifyRequest): ApiFailure => {
     const { path } = splitTarget(request.url);
     const route = matchApiPath(path);
-    // A path of ours with a verb Fastify does not route (TRACE, PROPFIND, ...): 405, not 404.
-    const failure = route ? fail.methodNotAllowed(request.method, allowedMethods(route)) : fail.notFound(`path ${shown(path)}`);
-    return sendFailure(reply, formatOf(request), failure);
-  });
+    return route ? fail.methodNotAllowed(request.method, allowedMethods(route)) : fail.notFound(`path ${shown(path)}`);
+  };
+  app.setNotFoundHandler((request, reply) => sendFailure(reply, formatOf(request), unrouted(request)));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const format = formatOf(request);
     if (error instanceof ApiFailure) return sendFailure(reply, format, error);
+    // Fastify refuses a QUERY without a Content-Type (RFC 10008) before any route is looked up;
+    // the service takes no QUERY, so it is the same 405 (or 404) as any other verb it lacks.
+    if (error.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE') return sendFailure(reply, format, unrouted(request));
     const status = error.statusCode ?? 500;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) return sendFailure(reply, format, fail.payloadTooLarge());
     if (status === 415) return sendFailure(reply, format, new ApiFailure(415, 'invalid parameter: content-type (unreadable)'));

@@ -55,8 +55,10 @@ export function sendFailure(reply: FastifyReply, format: Format, failure: ApiFai
   return sendEnvelope(reply, format, failure.code, failure.message, failure.payload);
 }
 
+/** The verbs a path takes: its own, and POST where a POST with `method=put|delete` reaches one. */
 export function allowedMethods(route: ApiRoute): ApiMethod[] {
-  return Object.keys(route.methods) as ApiMethod[];
+  const own = Object.keys(route.methods) as ApiMethod[];
+  return !route.methods.POST && (route.methods.PUT || route.methods.DELETE) ? [...own, 'POST'] : own;
 }
 
 /**
@@ -68,6 +70,8 @@ function effectiveMethod(httpMethod: string, query: Query, route: ApiRoute): str
   if (!query.has('method')) return httpMethod === 'HEAD' ? 'GET' : httpMethod;
   const override = query.get('method') ?? '';
   if (httpMethod !== 'GET' && httpMethod !== 'POST') {
+    // A verb the path does not take is refused as such first, whatever it carries.
+    if (!route.methods[(httpMethod === 'HEAD' ? 'GET' : httpMethod) as ApiMethod]) throw fail.methodNotAllowed(httpMethod, allowedMethods(route));
     throw fail.invalidParameter('method', 'the override is accepted on GET and POST requests only');
   }
   if (!/^(get|put|delete)$/i.test(override)) throw fail.invalidParameter('method', 'expected get, put or delete');
@@ -138,7 +142,11 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
       const query = parseQuery(rawQuery);
       const method = effectiveMethod(request.method, query, route);
       const ep: BoundEndpoint | undefined = route.methods[method as ApiMethod];
-      if (!ep) throw fail.methodNotAllowed(method, allowedMethods(route));
+      if (!ep) {
+        // A POST is taken here only as the SDK's form of a PUT or DELETE: it is the override that is missing.
+        if (method === 'POST' && allowedMethods(route).includes('POST')) throw fail.missingParameter('method');
+        throw fail.methodNotAllowed(method, allowedMethods(route));
+      }
 
       const nowMs = deps.clock();
       if (deps.rateLimiter) {

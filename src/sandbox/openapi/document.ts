@@ -85,8 +85,10 @@ function operation(route: ApiRoute, method: ApiMethod, ep: BoundEndpoint, extra:
     ...(ep.signature === 'none' ? [] : SIGNATURE_PARAMS),
     ...(extra.override ? [METHOD_OVERRIDE] : []),
   ];
+  // Its 200 is likewise any of their replies (method=get on a POST lists, as a GET would).
+  const payloads = extra.override ? [...new Set(Object.values(route.methods).map((e) => e.doc.payload))] : [ep.doc.payload];
   const responses: Record<string, unknown> = {
-    200: { description: 'OK', content: content(ep.doc.payload, 200) },
+    200: { description: 'OK', content: content(payloads.length === 1 ? payloads[0]! : { anyOf: payloads }, 200) },
   };
   for (const code of [...new Set([...COMMON_ERRORS, ...errors])].sort((a, b) => a - b)) {
     const payload = code === 401 ? { anyOf: [{ type: 'null' }, CHALLENGE] } : { type: 'null' };
@@ -144,20 +146,17 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): Record<string
     for (const [method, ep] of Object.entries(route.methods) as Array<[ApiMethod, BoundEndpoint]>) {
       item[method.toLowerCase()] = operation(route, method, ep, { override: method === 'POST' });
     }
-    // PUT and DELETE without a POST of their own are also reached by POST with method=put|delete.
+    // A route without a POST of its own is also reached by POST with method=get|put|delete.
     const overridden = (['PUT', 'DELETE'] as const).filter((m) => route.methods[m]);
     if (!route.methods.POST && overridden.length > 0) {
-      const ep = route.methods[overridden[0]!]!;
-      const op = operation(route, overridden[0]!, ep, { override: true });
+      const reachable = (['GET', 'PUT', 'DELETE'] as const).filter((m) => route.methods[m]);
+      const op = operation(route, overridden[0]!, route.methods[overridden[0]!]!, { override: true });
       item.post = {
         ...op,
         operationId: `${String(op.operationId)}ByPost`,
-        summary: `${overridden.join(' or ')} sent as a POST with method=${overridden.map((m) => m.toLowerCase()).join('|')} (the platform SDK's form)`,
-        responses: Object.fromEntries(
-          Object.entries(op.responses as Record<string, unknown>).map(([code, r]) =>
-            code === '200' ? [code, { description: 'OK', content: content({ anyOf: overridden.map((m) => route.methods[m]!.doc.payload) }, 200) }] : [code, r],
-          ),
-        ),
+        // Without its own POST, a POST needs the override (400 `missing parameter: method`).
+        parameters: (op.parameters as Array<Record<string, unknown>>).map((p) => (p.name === 'method' ? { ...p, required: true } : p)),
+        summary: `${reachable.join(', ')} sent as a POST with method=${reachable.map((m) => m.toLowerCase()).join('|')} (the platform SDK's form for PUT and DELETE)`,
       };
     }
     paths[key] = item;
