@@ -4,6 +4,7 @@
  * attempts; a lost reply of the unsigned request is harmless, of a signed increment unknown.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure } from './failure.js';
 import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
 import type { AchievementTarget, ApiClient, ClientOptions } from '../../src/client/types.js';
@@ -46,15 +47,6 @@ function makeClient(overrides: Partial<ClientOptions> = {}): { client: ApiClient
 }
 
 const seen = (scenario: string) => platform.requests.filter((r) => r.path.endsWith(`/${scenario}.json`));
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('agi challenge flow', () => {
   it('an increment: unsigned POST method=put with a form content type, the challenge, then one signed request that verifies', async () => {

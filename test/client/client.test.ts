@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure } from './failure.js';
 import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
 import type { AchievementTarget, ApiClient, ClientOptions } from '../../src/client/types.js';
@@ -50,15 +51,6 @@ function makeClient(overrides: Partial<ClientOptions> = {}): TestClient {
   });
   clients.push(client);
   return { client, sleeps, trace };
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected the request to fail');
 }
 
 function lastRequest(scenario: string) {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { failure } from './failure.js';
 import { classifyError } from '../../src/batch/runner.js';
 import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
@@ -49,15 +50,6 @@ function makeClient(sandbox: RunningSandbox, overrides: Partial<ClientOptions> =
   });
   running.push(client);
   return { client, sleeps };
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected the request to fail');
 }
 
 async function requests(sandbox: RunningSandbox): Promise<number> {

@@ -8,12 +8,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { mulberry32 } from '../../src/sandbox/seed/prng.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, runCli, startTestEnv, type TestEnv } from './harness.js';
+import { BIN, runCli, startTestEnv, withDb, type TestEnv } from './harness.js';
 
 const USERS = Array.from({ length: 2000 }, (_, i) => `tester_${String(i + 1).padStart(4, '0')}`);
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-resume-'));
@@ -44,12 +43,7 @@ afterAll(async () => {
 });
 
 function readDb<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(env.sandbox.dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
+  return withDb(env, (db) => db.prepare(sql).all(...params) as T[]);
 }
 
 
@@ -84,19 +78,23 @@ async function killTenTimesThenFinish(args: string[], journal: string, seed: num
 type Line = { input: string; status: string; resolved?: { how: string } };
 const ndjson = (stdout: string): Line[] => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
 
+/** The runs were killed at distinct moments, some users in flight were resolved, and the last run reported every user ok. */
+function expectEveryUserFinished({ kills, last, resolved }: Awaited<ReturnType<typeof killTenTimesThenFinish>>): void {
+  expect(new Set(kills).size, `journal lines at each kill: ${kills.join(', ')}`).toBeGreaterThan(5);
+  // Kills caught users in flight, and resumes decided them from the journaled state.
+  expect(resolved).toBeGreaterThan(0);
+  expect(last.code, last.stderr).toBe(0);
+  const out = ndjson(last.stdout);
+  expect(out).toHaveLength(USERS.length);
+  expect(out.filter((l) => l.status === 'unknown' || l.status === 'failed')).toEqual([]);
+}
+
 describe('killed ten times and resumed (issue 13)', () => {
   it('inc by 1: every one of 2,000 users incremented exactly once, nothing unknown', async () => {
     const list = join(scratch, 'inc.txt');
     writeFileSync(list, `${USERS.join('\n')}\n`);
     const journal = join(scratch, 'inc.journal');
-    const { kills, last, resolved } = await killTenTimesThenFinish(['achievements', 'inc', `@${list}`, 'STEPS', '--journal', journal], journal, 13);
-    expect(new Set(kills).size, `journal lines at each kill: ${kills.join(', ')}`).toBeGreaterThan(5);
-    // Kills caught users in flight, and resumes decided them from the journaled state.
-    expect(resolved).toBeGreaterThan(0);
-    expect(last.code, last.stderr).toBe(0);
-    const out = ndjson(last.stdout);
-    expect(out).toHaveLength(USERS.length);
-    expect(out.filter((l) => l.status === 'unknown' || l.status === 'failed')).toEqual([]);
+    expectEveryUserFinished(await killTenTimesThenFinish(['achievements', 'inc', `@${list}`, 'STEPS', '--journal', journal], journal, 13));
     const values = readDb<{ uid: string; v: number }>(
       `SELECT ua.uid AS uid, ua.current_value AS v FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id
        WHERE a.parent_id = ? AND a.developer_id = 'STEPS'`,
@@ -111,13 +109,7 @@ describe('killed ten times and resumed (issue 13)', () => {
     const list = join(scratch, 'give.txt');
     writeFileSync(list, `${USERS.join('\n')}\n`);
     const journal = join(scratch, 'give.journal');
-    const { kills, last, resolved } = await killTenTimesThenFinish(['products', 'give', `@${list}`, 'gems', '--qty', '1', '--journal', journal], journal, 31);
-    expect(new Set(kills).size, `journal lines at each kill: ${kills.join(', ')}`).toBeGreaterThan(5);
-    expect(resolved).toBeGreaterThan(0);
-    expect(last.code, last.stderr).toBe(0);
-    const out = ndjson(last.stdout);
-    expect(out).toHaveLength(USERS.length);
-    expect(out.filter((l) => l.status === 'unknown' || l.status === 'failed')).toEqual([]);
+    expectEveryUserFinished(await killTenTimesThenFinish(['products', 'give', `@${list}`, 'gems', '--qty', '1', '--journal', journal], journal, 31));
     const held = readDb<{ uid: string; q: number }>(`SELECT uid, quantity AS q FROM holdings WHERE parent_id = ?`, DEMO.game.id);
     const byUid = new Map(held.map((r) => [r.uid, r.q]));
     const wrong = USERS.filter((u) => byUid.get(uidForUsername(u)) !== 1);

@@ -6,12 +6,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { DEMO_FACTS, DEMO_USER_COUNT } from '../../src/sandbox/seed/demo-data.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, runCli, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { BIN, runCli, startTestEnv, withDb, type CliResult, type TestEnv } from './harness.js';
 
 const NAMED = DEMO_FACTS.users.map((u) => u.username);
 const GENERATED = Array.from({ length: DEMO_USER_COUNT - NAMED.length }, (_, i) => generatedUsername(i + 1));
@@ -28,15 +27,6 @@ function file(name: string, lines: string[]): string {
 
 type Line = { input: string; uid: string | null; status: string; result?: Record<string, unknown>; error?: { message: string; code?: number } };
 const ndjson = (r: CliResult): Line[] => r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
-
-function withDb<T>(env: TestEnv, fn: (db: Database.Database) => T): T {
-  const db = new Database(env.sandbox.dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
 
 function achievementValues(env: TestEnv, developerId: string): Map<string, number> {
   return withDb(env, (db) => {

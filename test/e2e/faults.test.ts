@@ -9,14 +9,13 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { seededRandom } from '../../src/sandbox/faults/injector.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { startAwkwardPlatform, type AwkwardPlatform } from '../client/awkward-platform.js';
-import { BIN, runCli, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { BIN, runCli, startTestEnv, withDb, type CliResult, type TestEnv } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-faults-'));
 let platform: AwkwardPlatform;
@@ -62,15 +61,6 @@ function seen(r: CliResult, base: string): { code: number; line: string } {
     .replace(/\d+ bytes, starts with .*\)$/, 'N bytes, …)')
     .replace(/\((ECONNRESET|UND_ERR_SOCKET);/, '(SOCKET ERROR;');
   return { code: r.code, line };
-}
-
-function withDb<T>(env: TestEnv, fn: (db: Database.Database) => T): T {
-  const db = new Database(env.sandbox.dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
 }
 
 function value(env: TestEnv, uid: string, developerId: string): number {

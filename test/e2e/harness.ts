@@ -8,6 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/domain/demo.js';
@@ -167,5 +168,15 @@ export function json<T = unknown>(result: CliResult): T {
     return JSON.parse(result.stdout) as T;
   } catch {
     throw new Error(`stdout is not JSON (exit ${result.code}):\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+}
+
+/** Reads the sandbox's database directly (read-only), as a check independent of the CLI. */
+export function withDb<T>(env: TestEnv, fn: (db: Database.Database) => T): T {
+  const db = new Database(env.sandbox.dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return fn(db);
+  } finally {
+    db.close();
   }
 }
