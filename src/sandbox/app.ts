@@ -26,6 +26,7 @@ import { createFaultInjector } from './faults/injector.js';
 import type { FaultSpec } from './faults/spec.js';
 import { registerFaultRoutes } from './routes/faults.js';
 import { registerClockRoutes } from './routes/clock.js';
+import { registerGamePageRoutes } from './game-page/routes.js';
 
 export interface BuildAppOptions {
   db: SandboxDatabase;
@@ -167,6 +168,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   registerSiteRoutes(app, siteDeps);
   registerPlayRoutes(app, { ...siteDeps, dbPath: db.path, defaultDbPath: options.defaultDbPath ?? defaultDatabasePath() });
   registerDashboard(app, db.repos);
+  registerGamePageRoutes(app);
   registerOpenApiRoutes(app, API_ROUTES);
   registerFaultRoutes(app, faults);
   registerClockRoutes(app, virtualClock);

@@ -117,10 +117,17 @@ describe('the play page over plain HTTP', () => {
     for (const username of ['demo_player', 'alice', 'bob']) expect(page.html).toContain(switchForm('1001', username));
   });
 
-  it('is self-contained: no scripts, no external resources, a CSP that says so', async () => {
+  it('is self-contained: no inline script, only its own platform script, no external resources, a CSP that says so', async () => {
     await setUri('1001', 'https://game.example.com/play');
     const page = await get('/play/1001', await loginAs('demo_player'));
-    expect(page.html).not.toMatch(/<script|<link\b|@import|url\(/i);
+    expect(page.html).not.toMatch(/<link\b|@import|url\(/i);
+    // Two script elements: the page's data (JSON, never run) and the platform script from the sandbox itself.
+    expect([...page.html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual([
+      '<script type="application/json" id="platform-data">',
+      '<script src="/_sandbox/platform.js">',
+    ]);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    expect(page.headers.get('content-security-policy')).not.toMatch(/unsafe-inline'[^;]*;?\s*$|script-src[^;]*unsafe/);
     const refs = [...page.html.matchAll(/\b(?:src|href|action)="([^"]*)"/g)].map((m) => unescapeHtml(m[1]!));
     const iframe = iframeSrc(page.html);
     expect(refs.filter((r) => r !== iframe && !r.startsWith('/'))).toEqual([]);
@@ -203,7 +210,12 @@ describe('the play page over plain HTTP', () => {
     await setUri(NASTY_GAME.id, 'http://127.0.0.1:9/x?q="><script>alert(1)</script>');
     const page = await get(`/play/${NASTY_GAME.id}`, await loginAs(NASTY_USER, NASTY_GAME.id));
     expect(page.status).toBe(200);
-    expect(page.html).not.toContain('<script');
+    // No script but the page's own two; the data block holds the name with its '<' escaped.
+    expect(page.html.match(/<script/g)).toHaveLength(2);
+    expect(page.html).not.toContain('<script>');
+    const data = /<script type="application\/json" id="platform-data">([^<]*)<\/script>/.exec(page.html)![1]!;
+    expect(data).toContain('\\u003cscript>');
+    expect(JSON.parse(data)).toMatchObject({ gameName: NASTY_GAME.name, apiAuth: { user_id: uidForUsername(NASTY_USER), game_id: NASTY_GAME.id } });
     expect(page.html).not.toContain(NASTY_USER);
     expect(page.html).toContain('&lt;script&gt;alert(&quot;game&quot;)&lt;/script&gt; &amp; &#39;Co&#39;');
     expect(page.html).toContain('&lt;b&gt;&quot;eve&quot;&amp;&#39;x&#39;&lt;/b&gt;');

@@ -1,13 +1,20 @@
 /**
- * The play page of the sandbox site, `GET /play/{game_id}` (spec 1.1): the game's name, who is
- * logged in, a user switcher, and an iframe of the game's content URI with a fresh `user_id`
- * and `auth_token` appended on every load, exactly as the platform does. Switching users is a
- * form POST to `/play/{game_id}/login` (the sandbox login: a session cookie), never a GET, so a
- * link or an image on another site cannot log anyone in; `?as=USERNAME` shows that form.
+ * The play page of the sandbox site, `GET /play/{game_id}`: the platform's game page (spec 1.1,
+ * platform.md "The game page around the game"). It shows the game's name, who is logged in and a
+ * user switcher, and iframes the game with a fresh `user_id` and `auth_token` appended on every
+ * load, exactly as the platform does. Around the game it gives what the platform's page gives:
+ * `parent.apiAuth` and `parent.agi` (`/_sandbox/platform.js`: the store, quest notices, the
+ * purchase handler). For `parent` to be reachable the game is served under the sandbox's own
+ * origin when it can be (`frameSrc`: a game directory, a proxied dev server or content URI);
+ * `?direct=1` iframes the content URI itself, as the platform does, for a game that includes
+ * `/_sandbox/connect.js` on its own server.
  *
- * Self-contained HTML: inline CSS, no scripts, no external resources (the CSP says so), and
- * every value from the database or the request is escaped. The content URI is read from the
- * database on each request, so `udcli sandbox game set-uri` takes effect on the next load.
+ * Switching users is a form POST to `/play/{game_id}/login` (the sandbox login: a session cookie),
+ * never a GET, so a link or an image on another site cannot log anyone in; `?as=USERNAME` shows
+ * that form. No inline script (the CSP says so): the page's data travels in a JSON element read by
+ * the platform script, and every value from the database or the request is escaped. The content
+ * URI is read from the database on each request, so `udcli sandbox game set-uri` takes effect on
+ * the next load.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEMO_FACTS } from '../seed/demo-data.js';
@@ -19,6 +26,7 @@ import type { GameRecord } from '../repositories/games.js';
 import type { UserRecord } from '../repositories/users.js';
 import { API_PREFIX } from '../../domain/types.js';
 import { refuseCrossSite } from '../http/cross-site.js';
+import { PLATFORM_SCRIPT_PATH } from '../game-page/routes.js';
 import { issueToken, sessionCookieHeader, sessionUser, startSession, type SiteDeps } from './site.js';
 
 export interface PlayDeps extends SiteDeps {
@@ -26,6 +34,12 @@ export interface PlayDeps extends SiteDeps {
   dbPath: string;
   /** The database `udcli sandbox game set-uri` uses without --db; null when unknown. */
   defaultDbPath: string | null;
+  /**
+   * Where the iframe loads the game from when the sandbox serves it under its own origin (a game
+   * directory or a proxied URL, user_id and auth_token appended); null: it does not, and the page
+   * iframes the content URI itself.
+   */
+  frameSrc?: (gameId: string, userId: string, authToken: string) => string | null;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -42,9 +56,11 @@ function shellWord(value: string): string {
 
 const CSP = [
   "default-src 'none'",
+  "script-src 'self'",
+  "connect-src 'self'",
   "style-src 'unsafe-inline'",
   "img-src 'self'",
-  'frame-src http: https:',
+  "frame-src 'self' http: https:",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'self'",
@@ -74,16 +90,30 @@ iframe.game{display:block;width:100%;height:70vh;min-height:360px;border:1px sol
 ul.users{padding-left:1.2rem}
 details{margin-top:.8rem;max-width:80rem}
 .muted{color:#5b6476}
+#stage{position:relative}
+#store{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;background:rgba(20,24,34,.55);border-radius:6px}
+#store .store-box{background:#fff;border-radius:8px;padding:1rem 1.2rem;min-width:22rem;max-width:90%;max-height:90%;overflow:auto;box-shadow:0 8px 30px rgba(0,0,0,.3)}
+#store h2{margin:.1rem 0 .6rem}
+#store ul.products{list-style:none;padding:0;margin:0 0 .8rem}
+#store li.product{display:grid;grid-template-columns:1fr auto auto auto;gap:.2rem .8rem;align-items:center;padding:.45rem 0;border-bottom:1px solid #e3e7ef}
+#store li.product .name{font-weight:600}
+#store li.product .sku{grid-column:1;grid-row:2;color:#5b6476;font:12px ui-monospace,monospace}
+#store li.product .pack,#store li.product .held{grid-row:2;color:#5b6476;font-size:.85rem}
+#store li.product .buy{grid-column:4;grid-row:1/3}
+#store .store-message:empty{display:none}
+#store .store-message{color:#a33}
+#quest-notice{position:absolute;right:1rem;top:1rem;background:#1d2330;color:#fff;padding:.6rem .9rem;border-radius:6px;box-shadow:0 4px 16px rgba(0,0,0,.3)}
+#quest-notice .quest-state{color:#ffd35c}
 `;
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}</style>${head}
 </head>
 <body>
 ${body}
@@ -92,14 +122,14 @@ ${body}
 `;
 }
 
-function sendPage(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+function sendPage(reply: FastifyReply, status: number, title: string, body: string, head = ''): FastifyReply {
   return reply
     .code(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('content-security-policy', CSP)
     .header('x-content-type-options', 'nosniff')
-    .send(page(title, body));
+    .send(page(title, body, head));
 }
 
 const playHref = (gameId: string): string => `${PLAY_PATH}/${encodeURIComponent(gameId)}`;
@@ -167,37 +197,73 @@ function setUriHelp(deps: PlayDeps, game: GameRecord): string {
   );
 }
 
-function gamePage(deps: PlayDeps, game: GameRecord, user: UserRecord): { status: number; body: string } {
+/** The key the page's store and quest notices call the API with: the game's own (not a partner's). */
+function pageApiKey(deps: PlayDeps, game: GameRecord): string | null {
+  const keys = deps.repos.games.apiKeysOf(game.id);
+  return (keys.find((k) => !k.partner) ?? keys[0])?.apiKey ?? null;
+}
+
+/** The page's data for platform.js, as JSON text safe inside a <script> element. */
+function platformData(deps: PlayDeps, game: GameRecord, user: UserRecord, token: string): string {
+  const data = { apiAuth: { user_id: user.uid, auth_token: token, game_id: game.id }, apiKey: pageApiKey(deps, game), gameName: game.name };
+  return JSON.stringify(data).replace(/</g, '\\u003c');
+}
+
+interface GameView {
+  status: number;
+  body: string;
+  head?: string;
+}
+
+function gamePage(deps: PlayDeps, game: GameRecord, user: UserRecord, direct: boolean): GameView {
   const top = headerHtml(game, user) + switcherHtml(deps, game, user);
   const uri = game.contentUri;
-  if (uri === null || uri === '') {
-    return {
-      status: 200,
-      body:
-        `${top}<main><div class="box warn" id="no-content-uri"><h2>No content URI set for ${escapeHtml(game.name)}</h2>` +
-        `<p>The platform iframes the game's content URI here, with <code>user_id</code> and <code>auth_token</code> appended.</p>` +
-        `${setUriHelp(deps, game)}</div></main>`,
-    };
-  }
-  const problem = contentUriProblem(uri);
-  if (problem !== null) {
-    return {
-      status: 200,
-      body:
-        `${top}<main><div class="box warn" id="bad-content-uri"><h2>The content URI cannot be shown</h2>` +
-        `<p><code>${escapeHtml(uri)}</code>: ${escapeHtml(problem)}.</p>${setUriHelp(deps, game)}</div></main>`,
-    };
-  }
   const token = issueToken(deps, user.uid, game.id);
-  const src = iframeUrl(uri, user.uid, token.token);
+  const servedSrc = direct ? null : (deps.frameSrc?.(game.id, user.uid, token.token) ?? null);
+  const served = servedSrc !== null;
+  let src: string;
+  if (servedSrc !== null) {
+    src = servedSrc;
+  } else {
+    if (uri === null || uri === '') {
+      return {
+        status: 200,
+        body:
+          `${top}<main><div class="box warn" id="no-content-uri"><h2>No content URI set for ${escapeHtml(game.name)}</h2>` +
+          `<p>The platform iframes the game's content URI here, with <code>user_id</code> and <code>auth_token</code> appended. ` +
+          `Serve a game from a directory or a dev server with <code>udcli sandbox play ${escapeHtml(shellWord(game.id))} --game-dir DIR</code> ` +
+          `(or <code>--game-url URL</code>), or set the content URI.</p>${setUriHelp(deps, game)}</div></main>`,
+      };
+    }
+    const problem = contentUriProblem(uri);
+    if (problem !== null) {
+      return {
+        status: 200,
+        body:
+          `${top}<main><div class="box warn" id="bad-content-uri"><h2>The content URI cannot be shown</h2>` +
+          `<p><code>${escapeHtml(uri)}</code>: ${escapeHtml(problem)}.</p>${setUriHelp(deps, game)}</div></main>`,
+      };
+    }
+    src = iframeUrl(uri, user.uid, token.token);
+  }
   const expires = new Date(token.expires_on * 1000).toISOString().replace('.000Z', 'Z');
+  const how = served
+    ? `<p>The sandbox serves the game under its own origin, as the platform's page and game are one site, so the game reaches ` +
+      `<code>parent.apiAuth</code> and <code>parent.agi</code>. It appended <code>user_id</code> and a new <code>auth_token</code> ` +
+      `(valid until ${escapeHtml(expires)}) and loaded:</p><p><code id="iframe-src">${escapeHtml(src)}</code></p>` +
+      `<p class="muted">The iframe from the content URI directly, as the platform does: <a href="?direct=1">?direct=1</a> ` +
+      `(the game then needs <code>/_sandbox/connect.js</code> on its own pages).</p>`
+    : `<p>It appended <code>user_id</code> and a new <code>auth_token</code> (valid until ${escapeHtml(expires)}) to the content URI ` +
+      `<code>${escapeHtml(uri ?? '')}</code> and loaded:</p><p><code id="iframe-src">${escapeHtml(src)}</code></p>`;
   return {
     status: 200,
+    head:
+      `\n<script type="application/json" id="platform-data">${platformData(deps, game, user, token.token)}</script>` +
+      `\n<script src="${PLATFORM_SCRIPT_PATH}"></script>`,
     body:
-      `${top}<main><iframe class="game" id="game" src="${escapeHtml(src)}" title="${escapeHtml(game.name)}"></iframe>` +
-      `<details><summary>What the platform did</summary>` +
-      `<p>It appended <code>user_id</code> and a new <code>auth_token</code> (valid until ${escapeHtml(expires)}) to the content URI ` +
-      `<code>${escapeHtml(uri)}</code> and loaded:</p><p><code id="iframe-src">${escapeHtml(src)}</code></p>` +
+      `${top}<main><div id="stage"><iframe class="game" id="game" src="${escapeHtml(src)}" title="${escapeHtml(game.name)}" ` +
+      `allow="autoplay; fullscreen; gamepad"></iframe><div id="quest-notice" role="status" hidden></div></div>` +
+      `<details><summary>What the platform did</summary>${how}` +
       `<p>Your server checks them with <code>GET ${escapeHtml(API_PREFIX)}/authenticate/user.json?user_id=…&amp;auth_token=…&amp;api_key=…</code> ` +
       `using the api_key of game ${escapeHtml(game.id)}. A new token comes with each load of this page ` +
       `(or from <code>${escapeHtml(TOKEN_GENERATOR_PATH)}/${escapeHtml(game.id)}</code>).</p></details></main>`,
@@ -310,8 +376,11 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       const game = deps.repos.games.find(gameId);
       if (!game) return gameNotFound(reply, deps, gameId);
       let as: string | undefined;
+      let direct = false;
       try {
-        as = parseQuery(splitTarget(request.url).query).get('as');
+        const query = parseQuery(splitTarget(request.url).query);
+        as = query.get('as');
+        direct = query.has('direct') && query.get('direct') !== '0';
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
         return sendPage(reply, error.code, 'Bad request', errorBody('Bad request', error.message, deps));
@@ -323,8 +392,8 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
         return sendPage(reply, 200, `${game.name} · udcli sandbox`, confirmPage(deps, game, wanted, user));
       }
       if (!user) return sendPage(reply, 200, `${game.name} · udcli sandbox`, pickUserPage(deps, game));
-      const { status, body } = gamePage(deps, game, user);
-      return sendPage(reply, status, `${game.name} · udcli sandbox`, body);
+      const { status, body, head } = gamePage(deps, game, user, direct);
+      return sendPage(reply, status, `${game.name} · udcli sandbox`, body, head);
     },
   });
 }

@@ -1,0 +1,239 @@
+/**
+ * `/_sandbox/platform.js`: what the platform's game page gives the game in its iframe
+ * (platform.md, "The game page around the game"): `window.apiAuth` (the player chosen on the page,
+ * a fresh token, the game) and `window.agi.v2` (`setVendor`, `setVendorElement`, `sendMessage`,
+ * `_registerCallback`). Through `sendMessage` the game opens the store (`showStorefront`: one
+ * product, or every active product of the game; "Buy" grants it through the sandbox's own API, a
+ * real change in the request log, then calls the purchase handler exactly as the platform does),
+ * closes it (`hideStorefront`) and reports quest progress (`questUpdate`: a notice for the player).
+ * Every call the game makes through `agi.v2` is told to `/_sandbox/agi`, so it shows in the request
+ * log and the dashboard's live log. A game in a cross-origin frame reaches the same objects through
+ * the stand-in `parent` of `/_sandbox/connect.js` (postMessage).
+ *
+ * Runs in the page's <head>, before the game's iframe exists. Values from the sandbox reach the
+ * page as text, never as HTML. Kept as a string so `tsc` ships it.
+ */
+export const PLATFORM_JS = String.raw`'use strict';
+(function () {
+  var data = JSON.parse(document.getElementById('platform-data').textContent);
+  var API = '/services/rest/v1/';
+  var auth = data.apiAuth;
+  var callbacks = {};
+  var $ = function (id) { return document.getElementById(id); };
+
+  function el(tag, attrs) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) { node.setAttribute(name, attrs[name]); });
+    for (var i = 2; i < arguments.length; i++) {
+      var child = arguments[i];
+      if (child === null || child === undefined) continue;
+      node.append(typeof child === 'string' ? child : child);
+    }
+    return node;
+  }
+
+  /* Tells the sandbox's request log what the game asked of the page (best effort). */
+  function note(action, detail) {
+    var text = '';
+    try {
+      text = detail === undefined ? '' : JSON.stringify(detail);
+    } catch (error) {
+      text = '(not serialisable)';
+    }
+    var body = new URLSearchParams({ action: String(action).slice(0, 64), detail: (text || '').slice(0, 300) });
+    fetch('/_sandbox/agi', { method: 'POST', body: body }).catch(function () {});
+  }
+
+  async function api(method, path, params) {
+    var response = await fetch(API + path + '?' + new URLSearchParams(params), { method: method, headers: { Accept: 'application/json' } });
+    var envelope = null;
+    try {
+      envelope = await response.json();
+    } catch (error) {
+      envelope = null;
+    }
+    if (!response.ok || !envelope || envelope.payload === null || envelope.payload === undefined) {
+      throw new Error((envelope && envelope.message) || 'HTTP ' + response.status);
+    }
+    return envelope.payload;
+  }
+
+  function noKey() {
+    if (data.apiKey) return false;
+    return true;
+  }
+
+  function fire(name, event, payload) {
+    var callback = callbacks[name];
+    if (typeof callback !== 'function') return;
+    try {
+      callback(event, name, payload);
+    } catch (error) {
+      console.error('the game\'s ' + name + ' handler threw', error);
+    }
+  }
+
+  /* The purchase handler's payload, as the platform shapes it (platform.md). */
+  function purchasePayload(product) {
+    if (product.type !== 'consumable') return { sku: product.sku, is_consumable: false };
+    var colon = product.sku.lastIndexOf(':');
+    var base = colon > 0 ? product.sku.slice(0, colon) : product.sku;
+    var pack = colon > 0 ? product.sku.slice(colon + 1) : String((product.data && product.data.consumable_qty) || 1);
+    return { sku: product.sku, is_consumable: true, sku_base: base, purchase_quantity: pack };
+  }
+
+  var store = null;
+
+  function heldText(entry) {
+    var purchase = entry.purchase;
+    if (!purchase.success) return 'not owned';
+    return entry.product.type === 'consumable' ? 'you hold ' + purchase.data + ' units' : 'owned';
+  }
+
+  function closeStore() {
+    if (store) store.node.remove();
+    store = null;
+  }
+
+  function cancelStore() {
+    var current = store;
+    closeStore();
+    if (!current) return;
+    fire('cancelPurchase', { type: 'cancelPurchase', data: null }, current.single ? purchasePayload(current.single.product) : null);
+  }
+
+  async function buy(entry, button) {
+    var message = store && store.node.querySelector('.store-message');
+    button.disabled = true;
+    try {
+      var granted = await api('POST', 'products/user/' + auth.user_id + '.json', {
+        api_key: data.apiKey, game_id: auth.game_id, sku: entry.product.sku, qty: '1',
+      });
+      closeStore();
+      fire('completePurchase', { type: 'completePurchase', data: granted.purchase }, purchasePayload(entry.product));
+    } catch (error) {
+      button.disabled = false;
+      if (message) message.textContent = 'The purchase failed: ' + error.message + '. Nothing was bought.';
+    }
+  }
+
+  function productRow(entry) {
+    var product = entry.product;
+    var pack = product.type === 'consumable' && product.data && product.data.consumable_qty ? 'pack of ' + product.data.consumable_qty : '';
+    var button = el('button', { type: 'button', class: 'buy' }, 'Buy');
+    button.addEventListener('click', function () { buy(entry, button); });
+    return el('li', { class: 'product', 'data-sku': product.sku },
+      el('span', { class: 'name' }, product.name),
+      el('span', { class: 'sku' }, product.sku),
+      el('span', { class: 'price' }, '$' + product.price),
+      el('span', { class: 'pack' }, pack),
+      el('span', { class: 'held' }, heldText(entry)),
+      button);
+  }
+
+  async function openStore(sku) {
+    closeStore();
+    var list = el('ul', { class: 'products' });
+    var message = el('p', { class: 'store-message', role: 'alert' }, 'Loading…');
+    var close = el('button', { type: 'button', id: 'store-close' }, 'Close');
+    var node = el('div', { id: 'store', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Store' },
+      el('div', { class: 'store-box' }, el('h2', {}, sku ? 'Store' : 'Store: ' + data.gameName), message, list, close));
+    close.addEventListener('click', cancelStore);
+    var mine = { node: node, single: null };
+    store = mine;
+    $('stage').append(node);
+    if (noKey()) {
+      message.textContent = 'This game has no api key in the sandbox, so the store cannot list its products.';
+      return;
+    }
+    try {
+      var params = { api_key: data.apiKey, game_id: auth.game_id };
+      if (sku) params.sku = sku;
+      var payload = await api('GET', 'products/user/' + auth.user_id + '.json', params);
+      var entries = Array.isArray(payload) ? payload : [payload];
+      if (store !== mine) return;
+      if (sku && entries.length === 1) mine.single = entries[0];
+      message.textContent = entries.length === 0 ? 'This game has no products on sale.' : '';
+      entries.forEach(function (entry) { list.append(productRow(entry)); });
+    } catch (error) {
+      if (store === mine) message.textContent = 'The store cannot show ' + (sku ? '"' + sku + '"' : 'the products') + ': ' + error.message + '.';
+    }
+  }
+
+  var questNames = null;
+  async function questName(developerId) {
+    if (questNames === null && !noKey()) {
+      try {
+        var defs = await api('GET', 'achievements/' + encodeURIComponent(auth.game_id) + '.json', { api_key: data.apiKey });
+        questNames = {};
+        defs.forEach(function (d) { questNames[d.developer_id] = d.name; });
+      } catch (error) {
+        questNames = null;
+      }
+    }
+    return (questNames && questNames[developerId]) || developerId;
+  }
+
+  var noticeTimer = null;
+  async function questNotice(envelope) {
+    var update = envelope && envelope.payload;
+    if (!update || typeof update !== 'object') return;
+    var name = await questName(update.developer_id);
+    var notice = $('quest-notice');
+    notice.textContent = '';
+    notice.append(
+      el('strong', { class: 'quest-name' }, String(name)),
+      el('span', { class: 'quest-progress' }, ' ' + update.percent_complete + '% (' + update.current_value + ')'),
+      el('span', { class: 'quest-state' }, update.state === 'Completed' ? ' Quest completed!' : ' ' + update.state),
+      update.score_awarded ? el('span', { class: 'quest-score' }, ' +' + update.score_awarded + ' points') : null);
+    notice.hidden = false;
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(function () { notice.hidden = true; }, 8000);
+  }
+
+  window.apiAuth = { user_id: auth.user_id, auth_token: auth.auth_token, game_id: auth.game_id };
+  window.agi = {
+    v2: {
+      setVendor: function (vendor) { note('setVendor', vendor); },
+      setVendorElement: function () { note('setVendorElement'); },
+      sendMessage: function (message) {
+        var action = message && message.action;
+        note(typeof action === 'string' ? action : 'sendMessage', message && message.payload);
+        if (action === 'showStorefront') openStore(message.payload && message.payload.sku);
+        else if (action === 'hideStorefront') closeStore();
+        else if (action === 'questUpdate') questNotice(message.payload);
+      },
+      _registerCallback: function (name, callback) {
+        note('_registerCallback', name);
+        callbacks[name] = callback;
+      },
+    },
+  };
+
+  /* A game in a cross-origin frame: its connect.js stand-in relays here. */
+  window.addEventListener('message', function (event) {
+    var frame = $('game');
+    if (!frame || event.source !== frame.contentWindow) return;
+    var message = event.data;
+    if (!message || message.udcliPlatform !== 1) return;
+    var reply = function (answer) {
+      answer.udcliPlatform = 1;
+      frame.contentWindow.postMessage(answer, event.origin);
+    };
+    if (message.kind === 'hello') {
+      reply({ kind: 'hello', apiAuth: window.apiAuth });
+    } else if (message.kind === 'call' && Array.isArray(message.args)) {
+      var v2 = window.agi.v2;
+      if (message.call === '_registerCallback') {
+        var name = String(message.args[0]);
+        v2._registerCallback(name, function (evt, eventName, payload) { reply({ kind: 'callback', name: name, args: [evt, eventName, payload] }); });
+      } else if (message.call === 'setVendor' || message.call === 'setVendorElement' || message.call === 'sendMessage') {
+        v2[message.call].apply(null, message.args);
+      }
+    }
+  });
+  document.addEventListener('keydown', function (event) {
+    if (event.key === 'Escape' && store) cancelStore();
+  });
+})();
+`;

@@ -1,0 +1,48 @@
+/**
+ * The scripts of the platform's game page and the log of what a game asks of it:
+ *   GET  /_sandbox/connect.js   routes the SDK's requests here, makes document.domain harmless (connect-script.ts)
+ *   GET  /_sandbox/platform.js  the play page's `apiAuth` and `agi.v2`, store and quest notices (platform-script.ts)
+ *   POST /_sandbox/agi          one call of the game through `agi.v2` (form: action, detail), noted in the
+ *                               request log, so the dashboard's live log shows it
+ * Like every /_sandbox route they answer only requests addressed to the sandbox (Host), and the POST
+ * only from the sandbox's own pages (Origin).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { registerAdminRoute } from '../http/admin.js';
+import { noteReason } from '../http/request-notes.js';
+import { CONNECT_JS } from './connect-script.js';
+import { PLATFORM_JS } from './platform-script.js';
+
+export const CONNECT_SCRIPT_PATH = '/_sandbox/connect.js';
+export const PLATFORM_SCRIPT_PATH = '/_sandbox/platform.js';
+
+/** What the request log may show of a game's message: bounded, and no control or bidi characters. */
+export function printable(text: string, max: number): string {
+  const short = text.length > max ? `${text.slice(0, max)}…` : text;
+  // eslint-disable-next-line no-control-regex
+  return short.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function sendScript(reply: FastifyReply, source: string): FastifyReply {
+  return reply
+    .header('content-type', 'text/javascript; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .send(source);
+}
+
+export function registerGamePageRoutes(app: FastifyInstance): void {
+  registerAdminRoute(app, { method: 'GET', path: '/connect.js', handler: (_request, reply) => sendScript(reply, CONNECT_JS) });
+  registerAdminRoute(app, { method: 'GET', path: '/platform.js', handler: (_request, reply) => sendScript(reply, PLATFORM_JS) });
+  registerAdminRoute(app, {
+    method: 'POST',
+    path: '/agi',
+    handler: (request, reply) => {
+      const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
+      const action = printable(form.get('action') ?? 'unknown', 64);
+      const detail = printable(form.get('detail') ?? '', 300);
+      noteReason(request, `agi.v2 ${action}${detail === '' ? '' : ` ${detail}`}`);
+      return reply.code(204).header('cache-control', 'no-store').send();
+    },
+  });
+}
