@@ -57,6 +57,15 @@ export default tseslint.config(
   },
   ...layerRules,
   {
+    // The test game is plain browser script, as a studio writes it (platform.md): browser globals, ES5 habits.
+    files: ['test/fixtures/sdk-game/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', parent: 'readonly', fetch: 'readonly', TextEncoder: 'readonly', setTimeout: 'readonly', console: 'readonly' },
+    },
+    rules: { 'no-var': 'off', '@typescript-eslint/no-unused-vars': ['error', { caughtErrors: 'none' }] },
+  },
+  {
     // The sandbox stands on the domain alone: it never reaches into the CLI's layers.
     files: ['src/sandbox/**'],
     rules: {
