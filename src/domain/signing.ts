@@ -39,6 +39,14 @@ export function effectiveMethod(httpMethod: string, params: QueryParams): string
   return (override ? override[1] : httpMethod).toUpperCase();
 }
 
+/**
+ * The pairs hmac-sha256-v1 signs: the query's and a form body's alike (the canonical query sorts
+ * them together), so that a body field cannot be changed in transit either.
+ */
+export function hmacSignedPairs(query: QueryParams, body: QueryParams = []): QueryParams {
+  return body.length === 0 ? query : [...query, ...body];
+}
+
 export function canonicalString(httpMethod: string, path: string, params: QueryParams): string {
   return `${effectiveMethod(httpMethod, params)}\n${path}\n${canonicalQuery(params)}`;
 }

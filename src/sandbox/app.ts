@@ -11,6 +11,7 @@ import { envelope, formatOfPath } from './http/envelope.js';
 import { ApiFailure, fail, shown } from './http/failure.js';
 import { allowedMethods, apiPathMatcher, registerApiRoutes, sendFailure } from './http/pipeline.js';
 import { splitTarget } from './http/query.js';
+import { BODY_LIMIT_BYTES, FORM_CONTENT_TYPE, UnreadBody } from './http/request-parameters.js';
 import { createChallengeStore, type ChallengeStore } from './http/challenges.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { registerDashboard } from './dashboard/page.js';
@@ -71,8 +72,7 @@ export interface BuildAppOptions {
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 256;
-/** Bodies are bounded: parameters go in the query; only a form body's fields are read (agi signs them). */
-export const BODY_LIMIT_BYTES = 64 * 1024;
+export { BODY_LIMIT_BYTES };
 const MAX_PARAM_LENGTH = 256;
 
 /** A raw HTTP response for requests Node could not even parse (no Fastify request exists). */
@@ -146,13 +146,15 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   // First, so that its hook sees every route, the not-found handler included.
   installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
 
-  // Parameters travel in the query string. A form body (the platform's SDK sends its PUTs as
-  // form-encoded POSTs) is kept as text: agi signs its fields. Any other body is read (bounded) and ignored.
+  // Parameters travel in the query string or a form body (the platform's SDK sends its PUTs as
+  // form-encoded POSTs, a game save's data in the body): the form is kept as text, parsed by the
+  // pipeline beside the query (signatures need both as sent). Any other body is read (bounded) and
+  // left unread: a POST carrying one is 415, its parameters would be lost.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) =>
+    done(null, (body as Buffer).length === 0 ? undefined : new UnreadBody(request.headers['content-type'] ?? '')),
   );
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, _body, done) => done(null, undefined));
 
   const faults = createFaultInjector(options.faults?.spec ?? null, options.faults?.seed ?? null);
   registerApiRoutes(app, API_ROUTES, {

@@ -288,18 +288,24 @@ describe('junk input', () => {
     await stillAnswers();
   });
 
-  it('bodies of any type are ignored; oversized bodies are 413', async () => {
+  it('a POST body that is not a form is 415 (its parameters would be lost); oversized bodies are 413', async () => {
     const params: Array<[string, string]> = [['parent_id', '1001'], ['sku', 'gold-pack_10'], ['qty', '1']];
     const binary = await call(sb.url, 'POST', `${API_PREFIX}${PRODUCTS}`, [['api_key', DEMO.game.apiKey], ...params], {
       headers: { 'content-type': 'application/octet-stream' },
       body: new Uint8Array([0, 255, 1, 254, 0, 0, 13, 10]),
     });
-    expect(binary.status).toBe(200);
+    expectError(binary, 415, 'unsupported content type: application/octet-stream');
     const badJson = await call(sb.url, 'POST', `${API_PREFIX}${PRODUCTS}`, [['api_key', DEMO.game.apiKey], ...params], {
       headers: { 'content-type': 'application/json' },
       body: '{"unterminated',
     });
-    expect(badJson.status).toBe(200);
+    expectError(badJson, 415, 'unsupported content type: application/json');
+    // A body on a PUT (not the SDK's form of a change) is still read, bounded, and ignored.
+    const put = await call(sb.url, 'PUT', `${API_PREFIX}/users/${DEMO.user.uid}.json`, [['api_key', DEMO.game.apiKey]], {
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(put.status).toBe(405);
     const weird = await exactRequest(
       sb.url,
       'POST',
@@ -310,8 +316,8 @@ describe('junk input', () => {
     expect(weird.status).toBe(415);
     expect(JSON.parse(weird.text)).toMatchObject({ version: 1, code: 415, payload: null, message: 'invalid parameter: content-type (unreadable)' });
     const big = await call(sb.url, 'POST', `${API_PREFIX}${PRODUCTS}`, [['api_key', DEMO.game.apiKey], ...params], {
-      headers: { 'content-type': 'text/plain' },
-      body: 'x'.repeat(200_000),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `data=${'x'.repeat(1024 * 1024 + 10)}`,
     });
     expectError(big, 413, 'request too large');
     await stillAnswers();

@@ -36,6 +36,15 @@ export function shown(value: string, max = 64): string {
 export const fail = {
   missingParameter: (name: string) => new ApiFailure(400, `missing parameter: ${name}`),
   invalidParameter: (name: string, why?: string) => new ApiFailure(400, `invalid parameter: ${name}${why ? ` (${why})` : ''}`),
+  /** The same name in the query and in the form body, with different values (contract: form bodies). */
+  ambiguousParameter: (name: string) => new ApiFailure(400, `ambiguous parameter: ${name} (query and body differ)`),
+  /** A POST whose body is not a form: its parameters would be lost unread. */
+  unsupportedBody: (contentType: string) =>
+    new ApiFailure(
+      415,
+      `unsupported content type: ${contentType === '' ? '(none given)' : shown(contentType, 64)} ` +
+        '(parameters go in the query or an application/x-www-form-urlencoded body)',
+    ),
   missingApiKey: () => new ApiFailure(401, 'missing api_key'),
   invalidApiKey: () => new ApiFailure(401, 'invalid api_key'),
   signatureRequired: (why?: string) => new ApiFailure(403, `signature required${why ? ` (${why})` : ''}`),

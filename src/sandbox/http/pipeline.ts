@@ -1,6 +1,6 @@
 /**
  * The one request pipeline of `/services/rest/v1`, in this order:
- *   path (404) → method and `method` override (405) → rate limit (429) → api_key (401)
+ *   path (404) → parameters from the query and a form body (400, 415) → method and `method` override (405) → rate limit (429) → api_key (401)
  *   → parameters (400) → the key's own game (403) → signature (401 challenge, 403)
  *   → handler (404, 409) → envelope (JSON or XML).
  * With --faults, each request's fault is drawn first: most answer at once, before anything runs
@@ -18,7 +18,8 @@ import { toUnixSeconds, type Clock } from '../time.js';
 import type { ApiMethod, ApiRoute, BoundEndpoint, KeyRule, ParentRef } from './endpoint.js';
 import { contentType, envelope, serialize, type Format } from './envelope.js';
 import { ApiFailure, fail, shown } from './failure.js';
-import { parseQuery, splitTarget, type Query } from './query.js';
+import { splitTarget, type Query } from './query.js';
+import { requestParameters } from './request-parameters.js';
 import type { ChallengeStore } from './challenges.js';
 import type { FaultInjector } from '../faults/injector.js';
 import { acceptedAsAgi, isImmediateFault, noteFault, sendFault } from '../faults/replies.js';
@@ -85,11 +86,6 @@ function checkOwnGame(parent: ParentRef | undefined, key: ApiKeyWithGame | null)
   if (parent && key && parent.type === 'Game' && parent.id !== key.gameId) throw fail.forbiddenGame(key.gameId);
 }
 
-/** Form-body fields of a form-encoded POST (signed under agi); null for any other body. */
-function formBody(body: unknown): Query | null {
-  return typeof body === 'string' && body !== '' ? parseQuery(body) : null;
-}
-
 function resolveApiKey(rule: KeyRule, query: Query, repos: Repositories): ApiKeyWithGame | null {
   let given: string | undefined;
   try {
@@ -139,7 +135,9 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
       if (element === undefined || (fixedName !== null && element !== fixedName)) {
         throw fail.notFound(`path ${shown(path)}`);
       }
-      const query = parseQuery(rawQuery);
+      // One parameter set from the query and a form body; the signature checks also get each as sent.
+      const params = requestParameters(rawQuery, request.body, request.method);
+      const query = params.merged;
       const method = effectiveMethod(request.method, query, route);
       const ep: BoundEndpoint | undefined = route.methods[method as ApiMethod];
       if (!ep) {
@@ -156,8 +154,7 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
       const apiKey = resolveApiKey(ep.apiKey, query, deps.repos);
       const prepared = ep.prepare(query, element);
       checkOwnGame(prepared.parent, apiKey);
-      const body = formBody(request.body);
-      verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, query, body }, { nowMs, challenges: deps.challenges });
+      verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, ...params }, { nowMs, challenges: deps.challenges });
       if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.signature, apiKey, query)) {
         // The platform sometimes wants one more round: the session was used, a fresh one comes back.
         deps.faults?.applied(fault.kind);

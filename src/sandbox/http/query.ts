@@ -4,13 +4,32 @@
  */
 import { fail, shown } from './failure.js';
 
+export interface PairLimits {
+  /** Raw text length. */
+  rawLength: number;
+  pairs: number;
+  nameLength: number;
+  valueLength: number;
+  /** What the 400 calls the whole when it breaks a limit: `query` or `body`. */
+  label: string;
+}
+
 export const QUERY_LIMITS = {
   /** Raw query string length (the HTTP parser already caps the request line at 16 KiB). */
   rawLength: 8192,
   pairs: 64,
   nameLength: 64,
   valueLength: 1024,
-} as const;
+  label: 'query',
+} as const satisfies PairLimits;
+
+/**
+ * A form body's fields: as many as a query may have, but a value may be as long as the body
+ * (a game save's `data`); the body itself is bounded by the app's body limit before this runs.
+ */
+export function formBodyLimits(bodyLimitBytes: number): PairLimits {
+  return { rawLength: Infinity, pairs: QUERY_LIMITS.pairs, nameLength: QUERY_LIMITS.nameLength, valueLength: bodyLimitBytes, label: 'body' };
+}
 
 function decode(text: string, name: string): string {
   try {
@@ -60,20 +79,21 @@ export class Query {
   }
 }
 
-export function parseQuery(raw: string): Query {
-  if (raw.length > QUERY_LIMITS.rawLength) throw fail.invalidParameter('query', `longer than ${QUERY_LIMITS.rawLength} characters`);
+/** Pairs of `a=1&b=2` text (a query string or a form body), decoded, within `limits`. */
+export function parseQuery(raw: string, limits: PairLimits = QUERY_LIMITS): Query {
+  if (raw.length > limits.rawLength) throw fail.invalidParameter(limits.label, `longer than ${limits.rawLength} characters`);
   const pairs: Array<[string, string]> = [];
   for (const part of raw.split('&')) {
     if (part === '') continue;
-    if (pairs.length >= QUERY_LIMITS.pairs) throw fail.invalidParameter('query', `more than ${QUERY_LIMITS.pairs} parameters`);
+    if (pairs.length >= limits.pairs) throw fail.invalidParameter(limits.label, `more than ${limits.pairs} parameters`);
     const eq = part.indexOf('=');
     const rawName = eq === -1 ? part : part.slice(0, eq);
     const rawValue = eq === -1 ? '' : part.slice(eq + 1);
     const name = decode(rawName, shown(rawName, 32));
-    if (name.length > QUERY_LIMITS.nameLength) throw fail.invalidParameter(shown(name, 32), 'name too long');
+    if (name.length > limits.nameLength) throw fail.invalidParameter(shown(name, 32), 'name too long');
     const value = decode(rawValue, shown(name, 32));
-    if (value.length > QUERY_LIMITS.valueLength) {
-      throw fail.invalidParameter(shown(name, 32), `longer than ${QUERY_LIMITS.valueLength} characters`);
+    if (value.length > limits.valueLength) {
+      throw fail.invalidParameter(shown(name, 32), `longer than ${limits.valueLength} characters`);
     }
     pairs.push([name, value]);
   }

@@ -8,6 +8,7 @@ import { AGI_SESSION_PARAM, AGI_SIG_PARAM, agiSignature } from '../../domain/agi
 import {
   canonicalString,
   hmacSha256Hex,
+  hmacSignedPairs,
   SIGNATURE_PARAM,
   signaturesEqual,
   TIMESTAMP_PARAM,
@@ -25,10 +26,14 @@ export interface SignedRequest {
   httpMethod: string;
   /** The path exactly as sent (still percent-encoded). */
   path: string;
+  /** The query's pairs as sent. */
   query: Query;
-  /** Form-body fields (application/x-www-form-urlencoded), signed under agi; empty when none. */
+  /** Form-body fields (application/x-www-form-urlencoded) as sent; null when none. Both schemes sign them. */
   body: Query | null;
+  /** The query and the body as one set (where `sig`, `signature`, ... are looked up). */
+  merged: Query;
 }
+
 
 export interface SigningClock {
   nowMs: number;
@@ -39,7 +44,7 @@ export function verifySignature(rule: SignatureRule, key: ApiKeyWithGame | null,
   if (rule === 'none') return;
   if (!key) throw fail.missingApiKey();
   const accepts = key.game.signing;
-  const { query } = request;
+  const query = request.merged;
   const agiGiven = query.has(AGI_SIG_PARAM) || query.has(AGI_SESSION_PARAM);
   const hmacGiven = query.has(SIGNATURE_PARAM);
   if (agiGiven && accepts !== 'hmac-sha256-v1') return verifyAgi(key, request, clock);
@@ -53,12 +58,12 @@ export function verifySignature(rule: SignatureRule, key: ApiKeyWithGame | null,
 
 function verifyAgi(key: ApiKeyWithGame, request: SignedRequest, { nowMs, challenges }: SigningClock): void {
   const fresh = () => challenges.issue(key.apiKey, nowMs);
-  const session = request.query.get(AGI_SESSION_PARAM);
+  const session = request.merged.get(AGI_SESSION_PARAM);
   if (session === undefined) throw fail.challenge('signature required', fresh(), `${AGI_SIG_PARAM} without ${AGI_SESSION_PARAM}`);
   // Taken out before anything else: a session signs one request, whatever its outcome.
   const challenge = challenges.take(session, key.apiKey, nowMs);
   if (!challenge) throw fail.challenge('stale session', fresh(), 'unknown, used or expired: sign again with this one');
-  const sig = request.query.get(AGI_SIG_PARAM);
+  const sig = request.merged.get(AGI_SIG_PARAM);
   if (sig === undefined) throw fail.challenge('signature required', fresh(), `${AGI_SESSION_PARAM} without ${AGI_SIG_PARAM}`);
   const signed = { ...challenge, path: request.path, query: request.query.pairs, ...(request.body ? { body: request.body.pairs } : {}) };
   if (!signaturesEqual(agiSignature(signed), sig)) {
@@ -67,16 +72,17 @@ function verifyAgi(key: ApiKeyWithGame, request: SignedRequest, { nowMs, challen
 }
 
 function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: number): void {
-  const signature = request.query.get(SIGNATURE_PARAM);
+  const signature = request.merged.get(SIGNATURE_PARAM);
   if (signature === undefined) throw fail.signatureRequired(`send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`);
-  const timestampText = request.query.get(TIMESTAMP_PARAM);
+  const timestampText = request.merged.get(TIMESTAMP_PARAM);
   if (timestampText === undefined) throw fail.missingParameter(TIMESTAMP_PARAM);
   if (!/^\d{1,12}$/.test(timestampText)) throw fail.invalidParameter(TIMESTAMP_PARAM, 'expected Unix time in seconds');
-  const canonical = canonicalString(request.httpMethod, request.path, request.query.pairs);
+  const signedPairs = hmacSignedPairs(request.query.pairs, request.body?.pairs);
+  const canonical = canonicalString(request.httpMethod, request.path, signedPairs);
   // Constant-time comparison; the signature is checked before the clock so that a
   // "stale timestamp" reply means the signing itself was right.
   if (!signaturesEqual(hmacSha256Hex(key.signingSecret, canonical), signature)) {
-    throw fail.badSignature(explainHmac(request.httpMethod, request.path, request.query.pairs)).noted('bad signature (hmac-sha256-v1)');
+    throw fail.badSignature(explainHmac(request.httpMethod, request.path, signedPairs)).noted('bad signature (hmac-sha256-v1)');
   }
   const skew = Math.abs(nowSeconds - Number(timestampText));
   if (skew > TIMESTAMP_WINDOW_SECONDS) throw fail.staleTimestamp(skew);
