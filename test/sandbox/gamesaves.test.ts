@@ -15,7 +15,6 @@ const ALICE = uidForUsername('alice');
 const path = (uid: string) => `/services/rest/v1/gamesave/${uid}.json`;
 
 let sb: TestSandbox;
-const DATA_IN_BODY = false;
 
 async function tokenFor(username: string, gameId: string = DEMO.game.id): Promise<string> {
   const login = await fetch(`${sb.url}/login?username=${encodeURIComponent(username)}`, { method: 'POST' });
@@ -36,13 +35,14 @@ interface SendOptions {
 /** A change to a save: hmac-signed query (api_key first), `body` as a form-encoded body. */
 async function change(uid: string, params: Params, options: SendOptions = {}): Promise<{ status: number; body: Envelope<any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const verb = options.verb ?? 'POST';
-  // Until the form-body pipeline lands, body fields travel in the query.
-  const query: Params = [['api_key', options.key ?? DEMO.game.apiKey], ...params, ...(DATA_IN_BODY ? [] : (options.body ?? []))];
-  const signed = options.signed === false ? query : sign(verb, path(uid), query, options.secret ?? DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
+  const query: Params = [['api_key', options.key ?? DEMO.game.apiKey], ...params];
+  // hmac-sha256-v1 signs the body's fields with the query's: sign both, send the body apart.
+  const all = sign(verb, path(uid), [...query, ...(options.body ?? [])], options.secret ?? DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
+  const signed = options.signed === false ? query : all.filter((pair) => !options.body?.includes(pair));
   const response = await fetch(`${sb.url}${path(uid)}?${queryString(signed)}`, {
     method: verb,
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    ...(options.body && DATA_IN_BODY ? { body: queryString(options.body) } : {}),
+    ...(options.body ? { body: queryString(options.body) } : {}),
   });
   return { status: response.status, body: (await response.json()) as Envelope<any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
@@ -175,6 +175,20 @@ describe('saving and erasing', () => {
 });
 
 describe('bounds', () => {
+  it('takes a 200 KiB value in the form body, and refuses one over 256 KiB of UTF-8 with 400 naming the limit', async () => {
+    const token = await tokenFor('carol');
+    const carol = uidForUsername('carol');
+    const big = JSON.stringify({ map: 'x'.repeat(200 * 1024) });
+    expect((await saveGame(carol, token, 'big', big)).body.payload).toEqual({ key: 'big', success: 1 });
+    expect((await retrieve(carol, 'big')).body.payload).toEqual({ big });
+    // 131,073 two-byte characters: within 256 Ki characters, over 256 KiB of UTF-8.
+    const over = await saveGame(carol, token, 'big', 'é'.repeat(131_073));
+    expect(over.status).toBe(400);
+    expect(over.body.message).toBe('invalid parameter: data (262146 bytes of UTF-8; at most 262144 (256 KiB))');
+    expect((await saveGame(carol, token, 'exact', 'é'.repeat(131_072))).status).toBe(200);
+    expect((await retrieve(carol, 'big')).body.payload).toEqual({ big });
+  });
+
   it('keeps at most 100 keys per user and game: the 101st is 409 and saves nothing; replacing one still works', async () => {
     const bob = uidForUsername('bob');
     const token = await tokenFor('bob');
