@@ -16,6 +16,7 @@ import { createChallengeStore, type ChallengeStore } from './http/challenges.js'
 import { createRateLimiter } from './http/rate-limit.js';
 import { registerDashboard } from './dashboard/page.js';
 import { installRequestLog } from './http/request-log.js';
+import { addCorsHeaders, installCors } from './http/cors.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerPlayRoutes } from './routes/play.js';
@@ -139,12 +140,15 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? fail.invalidParameter('path', 'too long')
           : fail.invalidParameter('path', 'bad URL encoding');
+      // Answered before routing, so no hook runs: the CORS headers are added here.
+      addCorsHeaders(request, reply);
       void sendFailure(reply, formatOf(request), failure);
     },
   });
 
   // First, so that its hook sees every route, the not-found handler included.
   installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
+  installCors(app);
 
   // Parameters travel in the query string or a form body (the platform's SDK sends its PUTs as
   // form-encoded POSTs, a game save's data in the body): the form is kept as text, parsed by the
