@@ -93,7 +93,7 @@ describe('every /services/rest/v1 reply can be read cross-origin', () => {
   });
 
   it('an OPTIONS preflight is 204 with the allowed methods and headers, and counts for nothing', async () => {
-    for (const target of [`${PRODUCTS}?${KEY}`, USER, `${API_PREFIX}/nothing/here.json`]) {
+    for (const target of [`${PRODUCTS}?${KEY}`, USER, `${API_PREFIX}/nothing/here.json`, `${API_PREFIX}/users/%E0%A4%A.json`]) {
       const r = await send(sb.url, 'OPTIONS', target, {
         headers: { origin: 'http://game.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
       });

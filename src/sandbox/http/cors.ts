@@ -27,9 +27,18 @@ export function isApiPath(path: string): boolean {
 
 const onApi = (request: FastifyRequest) => isApiPath(splitTarget(request.url).path);
 
+/** An OPTIONS under the prefix, whatever the path (the call it precedes gets its own 404 or 400). */
+export function isPreflight(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' && onApi(request);
+}
+
+export function sendPreflight(reply: FastifyReply): FastifyReply {
+  return reply.code(204).headers(PREFLIGHT_HEADERS).send();
+}
+
 /** The reply headers of an API reply; for replies sent where no hook runs (Fastify's framework errors). */
-export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  if (onApi(request)) reply.headers(CORS_HEADERS);
+export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return onApi(request) ? reply.headers(CORS_HEADERS) : reply;
 }
 
 /**
@@ -38,9 +47,8 @@ export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): vo
  */
 export function installCors(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'OPTIONS' || !onApi(request)) return;
     // Fastify's way to end a request from an async hook: send, then return the reply.
-    return reply.code(204).headers(PREFLIGHT_HEADERS).send();
+    if (isPreflight(request)) return sendPreflight(reply);
   });
   app.addHook('onSend', async (request, reply, payload) => {
     addCorsHeaders(request, reply);
