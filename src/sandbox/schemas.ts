@@ -6,6 +6,7 @@
 import { normalizeHex32 } from '../domain/ids.js';
 import type { ParentType } from '../domain/types.js';
 import type { ProgressChange } from './domain/achievements.js';
+import { isSaveKey, saveValueProblem, SAVE_LIMITS } from './domain/saves.js';
 import { fail, shown } from './http/failure.js';
 import type { Query } from './http/query.js';
 import { bounds, FILTERS, LIMITS, ORDERS, PATTERNS, QUERY, type ParamSpec } from './http/parameters.js';
@@ -312,4 +313,46 @@ export function productChangeParams(q: Query, element: string): ProductChangePar
     throw fail.missingParameter('increment or decrement');
   }
   return { ...grant, direction: increment ? 'increment' : 'decrement' };
+}
+
+// --- game saves (contract: Game saves) ------------------------------------------------------------
+
+function saveKey(value: string | undefined): string {
+  if (value === undefined) throw fail.missingParameter('key');
+  if (!isSaveKey(value)) throw fail.invalidParameter('key', `1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -, got "${shown(value, 40)}"`);
+  return value;
+}
+
+export interface GameSaveReadParams {
+  uid: string;
+  /** Absent: every save of the user and game. */
+  key?: string;
+}
+
+export function gameSaveReadParams(q: Query, element: string): GameSaveReadParams {
+  const uid = hexId('uid', element);
+  const key = q.get('key');
+  return key === undefined ? { uid } : { uid, key: saveKey(key) };
+}
+
+export interface GameSaveEraseParams {
+  uid: string;
+  key: string;
+  authToken: string;
+}
+
+export function gameSaveEraseParams(q: Query, element: string): GameSaveEraseParams {
+  return { uid: hexId('uid', element), key: saveKey(q.get('key')), authToken: hexId('auth_token', q.get('auth_token')) };
+}
+
+export interface GameSaveWriteParams extends GameSaveEraseParams {
+  data: string;
+}
+
+export function gameSaveWriteParams(q: Query, element: string): GameSaveWriteParams {
+  const base = gameSaveEraseParams(q, element);
+  const data = q.require('data');
+  const problem = saveValueProblem(data);
+  if (problem) throw fail.invalidParameter('data', problem);
+  return { ...base, data };
 }

@@ -72,6 +72,19 @@ describe('a data file', () => {
     ['an unlockable held twice', `${GAME}users:\n  - username: qa\n    holdings: { "4711": { golden-armor: 2 } }\n`, 'qa.yaml: users[0].holdings.4711.golden-armor: an unlockable is held once: 0 or 1 (line 25)'],
     ['progress past the target', `${GAME}users:\n  - username: qa\n    progress:\n      "4711":\n        ORE_100: 101\n`, 'qa.yaml: users[0].progress.4711.ORE_100: must be from start_value (0) to target_value (100) (line 27)'],
     ['a game played that does not exist', `${GAME}users:\n  - username: qa\n    plays: ["9"]\n`, 'qa.yaml: users[0].plays[0]: no game "9" in the file (line 25)'],
+    ['a save for a game not in the file', `${GAME}users:\n  - username: qa\n    saves: { "9": { slot1: "{}" } }\n`, 'qa.yaml: users[0].saves.9: no game "9" in the file (line 25)'],
+    ['a save key with a space', `${GAME}users:\n  - username: qa\n    saves: { "4711": { "slot 1": "{}" } }\n`, 'qa.yaml: users[0].saves.4711.slot 1: is not a valid name here (must match ^[A-Za-z0-9_.-]{1,64}$) (line 25)'],
+    ['a save that is not text', `${GAME}users:\n  - username: qa\n    saves: { "4711": { slot1: 3 } }\n`, 'qa.yaml: users[0].saves.4711.slot1: must be string (line 25)'],
+    [
+      'a save over 256 KiB of UTF-8',
+      `${GAME}users:\n  - username: qa\n    saves: { "4711": { slot1: "${'é'.repeat(131_073)}" } }\n`,
+      'qa.yaml: users[0].saves.4711.slot1: the value is 262146 bytes of UTF-8; at most 262144 (256 KiB) (line 25)',
+    ],
+    [
+      'a 101st save key',
+      `${GAME}users:\n  - username: qa\n    saves:\n      "4711":\n${Array.from({ length: 101 }, (_, i) => `        k${i}: "1"\n`).join('')}`,
+      'qa.yaml: users[0].saves.4711: must NOT have more than 100 properties (line 27)',
+    ],
     ['a YAML syntax error', 'games: [\n  {id: "1"\n', 'qa.yaml: not valid YAML'],
   ])('%s', (_name, text, message) => {
     expect(errorOf(text)).toContain(message);
@@ -99,6 +112,54 @@ describe('a data file', () => {
 
 describe('export', () => {
   const exported = (db: ReturnType<typeof openDatabase>, format: 'yaml' | 'json') => [...exportChunks(db, format)].join('');
+
+  it('carries game saves: the starter file → export → load into an empty sandbox → export gives the same file', () => {
+    const a = openDatabase(':memory:');
+    const b = openDatabase(':memory:');
+    try {
+      loadData(a, parseDataText('starter.yaml', STARTER_FILE, false), 1_800_000_000);
+      // A value with quotes, newlines, markup and non-ASCII text, as a game may save it.
+      const alice = a.repos.users.findByUsername('qa_alice')!.uid;
+      const tricky = JSON.stringify({ note: 'line 1\nline "2" <b>Zoë</b> 🚀', n: [1, 2] });
+      a.repos.saves.put(alice, '4711', 'notes', tricky, 1_800_000_100);
+      for (const format of ['yaml', 'json'] as const) {
+        const first = exported(a, format);
+        expect(first).toContain('slot1');
+        const c = openDatabase(':memory:');
+        try {
+          loadData(c, parseDataText(`saves.${format}`, first, format === 'json'), 1_800_000_000);
+          expect(exported(c, format)).toBe(first);
+          expect(c.repos.saves.listFor(alice, '4711').map((s) => [s.key, s.value])).toEqual([
+            ['notes', tricky],
+            ['slot1', '{"level":3,"ore":40}'],
+          ]);
+        } finally {
+          c.close();
+        }
+      }
+      expect(b.repos.saves.listFor(alice, '4711')).toEqual([]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('refuses a load whose saves, with those already in the database, pass 100 keys a game: nothing changes', () => {
+    const db = openDatabase(':memory:');
+    try {
+      loadData(db, parseDataText('starter.yaml', STARTER_FILE, false), 1_800_000_000);
+      const alice = db.repos.users.findByUsername('qa_alice')!.uid;
+      for (let i = 0; i < 99; i++) db.repos.saves.put(alice, '4711', `old${i}`, '1', 1_800_000_000);
+      const more = parseDataText('more.yaml', `${GAME}users:\n  - username: qa_alice\n    saves: { "4711": { new1: "1", new2: "2" } }\n`, false);
+      expect(() => loadData(db, more, 1_800_000_100, 'more.yaml')).toThrow(
+        'more.yaml: users[0].saves.4711: with the saves already in this database, qa_alice would hold 102 keys in game 4711; at most 100',
+      );
+      expect(db.repos.saves.listFor(alice, '4711')).toHaveLength(100);
+      expect(db.repos.saves.get(alice, '4711', 'new1')).toBeUndefined();
+    } finally {
+      db.close();
+    }
+  });
 
   for (const format of ['yaml', 'json'] as const) {
     it(`the demo data, as ${format}: export → load into an empty sandbox → export gives the same file`, () => {

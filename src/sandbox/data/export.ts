@@ -2,7 +2,7 @@
  * The whole state of a sandbox database as a data file (YAML or JSON), produced piece by piece
  * so that memory stays flat on 100,000 users. The order and the fields are those a load into an
  * empty database reproduces: export → load → export gives the same file. Fields at their default
- * are left out; dates a file does not carry (progress, friendships, sales) are not exported.
+ * are left out; dates a file does not carry (progress, friendships, sales, saves) are not exported.
  */
 import { stringify } from 'yaml';
 import { uidForUsername } from '../../domain/ids.js';
@@ -94,6 +94,9 @@ function* usersOf(sql: ReturnType<typeof dataRepository>): Generator<DataUser> {
     const holdings: Record<string, Record<string, number>> = {};
     for (const h of sql.holdingsOf.all(u.uid)) (holdings[h.parent_id] ??= {})[h.item] = h.quantity;
     if (Object.keys(holdings).length) user.holdings = holdings;
+    const saves: Record<string, Record<string, string>> = {};
+    for (const s of sql.savesOf.all(u.uid)) (saves[s.game_id] ??= {})[s.key] = s.value;
+    if (Object.keys(saves).length) user.saves = saves;
     yield user;
   }
 }

@@ -1,13 +1,14 @@
 /**
  * Loads a checked data file into a sandbox database in one transaction: all of it or nothing.
  * What the file defines is created or replaced (games by id, keys, achievements by developer_id,
- * products by sku, users by uid, progress and holdings); what it does not name is kept. Dates a
+ * products by sku, users by uid, progress, holdings and saves by key); what it does not name is kept. Dates a
  * file does not carry (progress, friendships) are stamped at load time; friendships in file order,
  * so the friends list keeps the order of the file.
  */
 import { normalizeApiKey, uidForUsername } from '../../domain/ids.js';
 import type { SandboxDatabase } from '../database.js';
 import { holdingItem, splitPack } from '../domain/products.js';
+import { SAVE_LIMITS } from '../domain/saves.js';
 import { dataRepository } from '../repositories/data.js';
 import { utcSeconds } from '../time.js';
 import type { DataFile, DataUser } from './model.js';
@@ -127,6 +128,14 @@ export function loadData(db: SandboxDatabase, data: DataFile, nowSeconds: number
           const product = (game.products ?? []).find((p) => expandedSkus(p).includes(sku) || p.sku === splitPack(sku).base);
           const item = product?.type === 'unlockable' ? sku : splitPack(sku).base;
           sql.setHolding.run({ uid, parentId: gameId, item, quantity, now });
+        }
+      }
+      for (const [gameId, saves] of Object.entries(u.saves ?? {})) {
+        for (const [key, value] of Object.entries(saves)) sql.putSave.run({ uid, gameId, key, value, now });
+        // The file's keys join those the database already holds: together they keep the API's bound.
+        const held = sql.saveCount.get(uid, gameId)!.n;
+        if (held > SAVE_LIMITS.keysPerGame) {
+          throw new DataFileError(`${file}: users[${data.users!.indexOf(u)}].saves.${gameId}: with the saves already in this database, ${u.username} would hold ${held} keys in game ${gameId}; at most ${SAVE_LIMITS.keysPerGame}`);
         }
       }
     }

@@ -54,6 +54,8 @@ export interface DataUser {
   plays?: string[];
   progress?: Record<string, Record<string, number>>;
   holdings?: Record<string, Record<string, number>>;
+  /** Game id → key → the saved text (contract: Game saves). */
+  saves?: Record<string, Record<string, string>>;
 }
 
 export interface DataFile {

@@ -36,13 +36,28 @@ function lineOf(text: string, path: DataPath): number | undefined {
   return undefined;
 }
 
-function ajvMessage(error: ErrorObject): { path: DataPath; what: string } {
-  const path: DataPath = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+/** The path of a JSON pointer into `data`: an index where the container is an array, else a name (game ids are digits too). */
+function pathOf(data: unknown, pointer: string): DataPath {
+  const path: DataPath = [];
+  let node = data;
+  for (const raw of pointer.split('/').slice(1)) {
+    const name = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    const step = Array.isArray(node) && /^\d+$/.test(name) ? Number(name) : name;
+    path.push(step);
+    node = node !== null && typeof node === 'object' ? (node as Record<string | number, unknown>)[step] : undefined;
+  }
+  return path;
+}
+
+function ajvMessage(error: ErrorObject, data: unknown): { path: DataPath; what: string } {
+  const path = pathOf(data, error.instancePath);
   const params = error.params as Record<string, unknown>;
+  // A bad property name (propertyNames): Ajv names it beside the path of its object.
+  const badName = (error as ErrorObject & { propertyName?: string }).propertyName;
+  if (badName !== undefined) {
+    const rule = error.keyword === 'pattern' ? ` (must match ${String(params.pattern)})` : '';
+    return { path: [...path, badName], what: `is not a valid name here${rule}` };
+  }
   switch (error.keyword) {
     case 'required':
       return { path, what: `${String(params.missingProperty)} is missing` };
@@ -90,7 +105,7 @@ export function parseDataText(file: string, text: string, json: boolean): DataFi
   };
   const schemaError = schemaCheck(raw);
   if (schemaError) {
-    const { path, what } = ajvMessage(schemaError);
+    const { path, what } = ajvMessage(schemaError, raw);
     fail(path, what);
   }
   validateData(raw as DataFile, fail);

@@ -1,9 +1,11 @@
 /**
  * The JSON Schema of a sandbox data file (YAML or JSON, one shape): games with their keys,
- * achievements and products, then users with friends, plays, progress and holdings. Checks the
- * shape; what the shape cannot say (duplicates, names that must exist, target above start) is
- * checked in validate.ts. `udcli sandbox schema` prints this; `sandbox init` points editors at it.
+ * achievements and products, then users with friends, plays, progress, holdings and game saves.
+ * Checks the shape; what the shape cannot say (duplicates, names that must exist, target above
+ * start, a save's size in bytes) is checked in validate.ts. `udcli sandbox schema` prints this; `sandbox init` points editors at it.
  */
+import { SAVE_LIMITS } from '../domain/saves.js';
+
 export const DATA_SCHEMA_ID = 'https://udcli.dev/schemas/sandbox-data-1.json';
 /** Where data files point editors: the schema file `sandbox init` writes beside them (works offline). */
 export const SCHEMA_FILE_NAME = 'sandbox-data.schema.json';
@@ -126,6 +128,18 @@ export const DATA_SCHEMA = {
             type: 'object',
             description: 'game id → sku (a consumable by its base) → units',
             additionalProperties: { type: 'object', additionalProperties: count(0) },
+          },
+          saves: {
+            type: 'object',
+            description: `game id → key → the saved value as text (the SDK saves JSON text); at most ${SAVE_LIMITS.keysPerGame} keys a game, each value at most 256 KiB of UTF-8`,
+            propertyNames: id,
+            additionalProperties: {
+              type: 'object',
+              maxProperties: SAVE_LIMITS.keysPerGame,
+              propertyNames: { type: 'string', pattern: SAVE_LIMITS.keyPattern, description: '1–64 of A-Z a-z 0-9 _ . -' },
+              // Characters here; validate.ts counts the UTF-8 bytes.
+              additionalProperties: { type: 'string', maxLength: SAVE_LIMITS.valueMaxBytes },
+            },
           },
         },
       },

@@ -46,6 +46,7 @@ users:
     plays: ["4711"]
     progress: { "4711": { BOSS_1: 1, ORE_100: 40 } }     # current values
     holdings: { "4711": { golden-armor: 1, gem-pack: 30 } }   # units; a consumable by its base
+    saves: { "4711": { slot1: '{"level":3,"ore":40}' } }   # game saves: key → text (the SDK saves JSON)
   - username: qa_bob
     premium: true
 `;

@@ -1,11 +1,13 @@
 /**
  * What the schema cannot say about a data file: names that must be unique (game ids, api keys,
  * developer_ids and skus within a game, usernames and uids), names that must exist (friends,
- * plays, progress, holdings), target above start, secrets where hmac needs them. A file is
+ * plays, progress, holdings, saves), target above start, secrets where hmac needs them, a save's
+ * key and size (the API's bounds, from domain/saves.ts). A file is
  * self-contained: it names only what it defines. The first problem found is reported.
  */
 import { normalizeApiKey, uidForUsername } from '../../domain/ids.js';
 import { splitPack } from '../domain/products.js';
+import { isSaveKey, saveValueProblem, SAVE_LIMITS } from '../domain/saves.js';
 import type { DataFile, DataGame } from './model.js';
 
 export type DataPath = Array<string | number>;
@@ -100,6 +102,16 @@ export function validateData(data: DataFile, fail: Fail): void {
         const kind = game!.holdable.get(sku) ?? (game!.holdable.get(splitPack(sku).base) === 'consumable' ? 'consumable' : undefined);
         if (!kind) fail(['users', i, 'holdings', gameId, sku], `no product "${sku}" in game ${gameId}`);
         if (kind === 'unlockable' && units > 1) fail(['users', i, 'holdings', gameId, sku], 'an unlockable is held once: 0 or 1');
+      }
+    }
+    for (const [gameId, saves] of Object.entries(u.saves ?? {})) {
+      if (!games.has(gameId)) fail(['users', i, 'saves', gameId], `no game "${gameId}" in the file`);
+      const keys = Object.keys(saves);
+      if (keys.length > SAVE_LIMITS.keysPerGame) fail(['users', i, 'saves', gameId], `at most ${SAVE_LIMITS.keysPerGame} keys per user and game`);
+      for (const key of keys) {
+        if (!isSaveKey(key)) fail(['users', i, 'saves', gameId, key], `not a save key: 1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -`);
+        const problem = saveValueProblem(saves[key]!);
+        if (problem) fail(['users', i, 'saves', gameId, key], `the value is ${problem}`);
       }
     }
   });

@@ -63,6 +63,9 @@ export const fail = {
     new ApiFailure(405, `method not allowed: GET with method=${shown(override, 16)} (send it as POST)`, { allow: allowed.join(', ') }),
   insufficientQuantity: (held: number, wanted: number) =>
     new ApiFailure(409, `insufficient quantity: holds ${held}, cannot take ${wanted}`),
+  /** A game save's auth_token: unknown, expired, or another user's or game's (nothing changes). */
+  invalidAuthToken: (why: string) => new ApiFailure(403, `invalid auth_token (${why})`),
+  tooManySaves: (limit: number) => new ApiFailure(409, `too many saves: at most ${limit} keys per user and game`),
   payloadTooLarge: () => new ApiFailure(413, 'request too large'),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiFailure(429, `rate limited: retry after ${retryAfterSeconds} s`, { 'retry-after': String(retryAfterSeconds) }),

@@ -4,6 +4,8 @@
  * is generated from the same declarations, so the two cannot drift apart.
  */
 
+import { SAVE_LIMITS } from '../domain/saves.js';
+
 /** A JSON Schema (2020-12) of one parameter's value as sent (always text on the wire). */
 export type ValueSchema = Record<string, unknown>;
 
@@ -92,6 +94,14 @@ export const QUERY = {
   qty: q('qty', integer(1), 'Units.', true),
   incrementFlag: q('increment', { type: 'string', pattern: PATTERNS.flag }, '`true`: add `qty` units (give exactly one of increment, decrement).'),
   decrementFlag: q('decrement', { type: 'string', pattern: PATTERNS.flag }, '`true`: take `qty` units; more than held is a 409.'),
+  saveKeyOptional: q('key', { type: 'string', pattern: SAVE_LIMITS.keyPattern }, 'The save: 1–64 of `A-Z a-z 0-9 _ . -`. Without it, every save of the user and game (a sandbox extension).'),
+  saveKey: q('key', { type: 'string', pattern: SAVE_LIMITS.keyPattern }, 'The save: 1–64 of `A-Z a-z 0-9 _ . -`.', true),
+  saveData: q(
+    'data',
+    { type: 'string', minLength: 1 },
+    `The value to save, as text (the SDK sends JSON in the form body): at most ${SAVE_LIMITS.valueMaxBytes} bytes of UTF-8 (256 KiB), else 400.`,
+    true,
+  ),
 } as const satisfies Record<string, ParamSpec>;
 
 /** Read a spec's numeric bounds (the checks use these; tests change one and see both move). */

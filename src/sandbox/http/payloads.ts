@@ -108,6 +108,10 @@ export const PRODUCT_ENTRY = object({
   }),
 });
 
+/** Game saves (contract: Game saves): key → the value as saved (text; the SDK parses it as JSON). */
+export const SAVES: ValueSchema = { type: 'object', additionalProperties: str, description: 'key → saved value; {} when nothing is saved' };
+export const SAVE_RESULT = object({ key: str, success: { type: 'integer', enum: [1] } });
+
 export const PAYLOADS = {
   user: USER,
   users: arrayOf(USER),
@@ -118,6 +122,8 @@ export const PAYLOADS = {
   update: ACHIEVEMENT_UPDATE,
   products: arrayOf(PRODUCT_ENTRY),
   product: PRODUCT_ENTRY,
+  saves: SAVES,
+  saveResult: SAVE_RESULT,
 } as const;
 
 /** The agi challenge (401): what to sign the retry with. */

@@ -1,6 +1,7 @@
 /** Every migration, in order. `PRAGMA user_version` records the last one applied. */
 import * as initial from './001-initial.js';
 import * as platform from './002-platform.js';
+import * as gameSaves from './003-game-saves.js';
 
 export interface Migration {
   version: number;
@@ -8,6 +9,6 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initial, platform];
+export const MIGRATIONS: readonly Migration[] = [initial, platform, gameSaves];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

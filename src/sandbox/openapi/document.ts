@@ -18,10 +18,10 @@ const COMMON_ERRORS = [400, 401, 404, 405, 413, 415, 429, 500];
 const ERROR_TEXT: Record<number, string> = {
   400: '`missing parameter: NAME`, `invalid parameter: NAME (why)` or `ambiguous parameter: NAME (query and body differ)`',
   401: 'missing or unknown api_key, a missing signature, or under agi the challenge: the payload holds the session and key to sign the retry with',
-  403: 'a refused signature (the sandbox says what it computed), or the api_key acts on another game',
+  403: 'a refused signature (the sandbox says what it computed), the api_key acts on another game, or a game save\'s `invalid auth_token`',
   404: 'no such user, game, achievement or product, or no such path (a format other than json or xml)',
   405: 'a verb the path does not take (a GET never becomes a PUT or DELETE)',
-  409: 'more units taken than the user holds; nothing changed',
+  409: 'more units taken than the user holds, or a save past 100 keys per user and game; nothing changed',
   413: 'a body over 1 MiB (parameters travel in the query or a form body)',
   415: 'a POST whose body is not a form (`application/x-www-form-urlencoded`), or a Content-Type that cannot be read',
   429: 'rate limited; Retry-After says when to try again',

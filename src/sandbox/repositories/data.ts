@@ -71,6 +71,10 @@ export function dataRepository(db: Database) {
       `INSERT INTO holdings (uid, parent_id, item, quantity, created_on, updated_on) VALUES (@uid, @parentId, @item, @quantity, @now, @now)
        ON CONFLICT (uid, parent_id, item) DO UPDATE SET quantity = excluded.quantity, updated_on = excluded.updated_on`,
     ),
+    putSave: run(
+      `INSERT INTO game_saves (uid, game_id, key, value, updated_on) VALUES (@uid, @gameId, @key, @value, @now)
+       ON CONFLICT (uid, game_id, key) DO UPDATE SET value = excluded.value, updated_on = excluded.updated_on`,
+    ),
 
     // --- export: the whole state, in an order that a load into an empty database reproduces ---
     games: db.prepare<[], ExportedGameRow>('SELECT id, type, name, launchable, content_uri, signing FROM games ORDER BY id'),
@@ -104,6 +108,10 @@ export function dataRepository(db: Database) {
     ),
     holdingsOf: db.prepare<[string], { parent_id: string; item: string; quantity: number }>(
       'SELECT parent_id, item, quantity FROM holdings WHERE uid = ? AND quantity > 0 ORDER BY parent_id, item',
+    ),
+    saveCount: db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM game_saves WHERE uid = ? AND game_id = ?'),
+    savesOf: db.prepare<[string], { game_id: string; key: string; value: string }>(
+      'SELECT game_id, key, value FROM game_saves WHERE uid = ? ORDER BY game_id, key',
     ),
   };
 }

@@ -4,6 +4,7 @@ import { achievementsRepository, type AchievementsRepository } from './achieveme
 import { authRepository, type AuthRepository } from './auth.js';
 import { gamesRepository, type GamesRepository } from './games.js';
 import { productsRepository, type ProductsRepository } from './products.js';
+import { savesRepository, type SavesRepository } from './saves.js';
 import { usersRepository, type UsersRepository } from './users.js';
 
 export interface Repositories {
@@ -12,6 +13,7 @@ export interface Repositories {
   achievements: AchievementsRepository;
   products: ProductsRepository;
   auth: AuthRepository;
+  saves: SavesRepository;
 }
 
 export function createRepositories(db: Database): Repositories {
@@ -21,5 +23,6 @@ export function createRepositories(db: Database): Repositories {
     achievements: achievementsRepository(db),
     products: productsRepository(db),
     auth: authRepository(db),
+    saves: savesRepository(db),
   };
 }

@@ -2,6 +2,7 @@
 import type { ApiRoute } from '../http/endpoint.js';
 import { definitionsRoute, userAchievementsRoute } from './achievements.js';
 import { authenticateRoute } from './authenticate.js';
+import { gameSavesRoute } from './gamesaves.js';
 import { productsRoute } from './products.js';
 import { friendsRoute, usersRoute } from './users.js';
 
@@ -12,4 +13,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
   definitionsRoute,
   userAchievementsRoute,
   productsRoute,
+  gameSavesRoute,
 ];
