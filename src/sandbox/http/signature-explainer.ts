@@ -1,9 +1,11 @@
 /**
  * What the sandbox computed when it refused a signature, and from what (issue 11): appended to
  * the `bad signature` message, so the developer compares it with what their own code signed. The
- * real platform says nothing here; the sandbox is a development tool. Never a signing secret
- * (shown as `<secret>`), never a whole api_key or signature (redacted); the agi session and key
- * are shown in full: the sandbox just handed them out, and the refused request used them up.
+ * real platform says nothing here; the sandbox is a development tool. Never a game's signing
+ * secret (shown as `<secret>`), never a whole api_key or signature (redacted); the agi session and
+ * key are shown in full: the sandbox just handed them out, and the refused request used them up.
+ * The agi formula's static secret is shown as it is: it is public (the SDK carries it), and a
+ * developer needs it to compute the signature.
  * One line (newlines shown as `\n`), so the CLI's one-line error stays one line.
  */
 import { agiSignedValues, type AgiSignedValue, type AgiSigningInput } from '../../domain/agi-signing.js';
@@ -33,7 +35,6 @@ function paramsSeen(pairs: QueryParams, shownInFull: ReadonlySet<string> = new S
 }
 
 function agiShownValue({ value, source }: AgiSignedValue): string {
-  if (source.kind === 'secret') return SECRET_PLACEHOLDER;
   if ((source.kind === 'query' || source.kind === 'body') && isSecretParam(source.name)) return redact(value);
   return value;
 }
@@ -42,7 +43,13 @@ function agiShownValue({ value, source }: AgiSignedValue): string {
 function agiShown(v: AgiSignedValue): string {
   const { source } = v;
   const label =
-    source.kind === 'query' ? quoted(source.name) : source.kind === 'body' ? `(body)${quoted(source.name)}` : `(${source.kind})`;
+    source.kind === 'query'
+      ? quoted(source.name)
+      : source.kind === 'body'
+        ? `(body)${quoted(source.name)}`
+        : source.kind === 'secret'
+          ? '(static secret)'
+          : `(${source.kind})`;
   return `${label}=${quoted(agiShownValue(v))}`;
 }
 
@@ -55,7 +62,7 @@ export function explainAgi(input: AgiSigningInput): string {
   const joined = values.map(agiShownValue).join('').toLowerCase();
   return capped(
     `agi: sorted values ${values.map(agiShown).join(', ')}; joined and lower-cased ${quoted(joined)}; ` +
-      `the sig expected is its MD5, ${SECRET_PLACEHOLDER} being the static secret; ` +
+      `the sig expected is its MD5; ` +
       `query seen ${paramsSeen(input.query, new Set(['session']))}; form body seen ${paramsSeen(input.body ?? [])}`,
   );
 }

@@ -185,7 +185,7 @@ const SECURITY_SCHEMES = {
     description:
       'agi, the platform SDK\'s scheme, by challenge: send the request unsigned; the 401 reply\'s payload holds `{session, key}`. ' +
       'Send it again with `session` and `sig` added: the MD5 (hex) of the query values except `sig`, the form-body values, ' +
-      'the session, the key, the static secret and the file name at the end of the path, stringified, sorted with ' +
+      'the session, the key, the static secret `Shield2` and the file name at the end of the path, stringified, sorted with ' +
       "JavaScript's default sort, joined and lower-cased. A session is good for one request, for 300 s, with the key it " +
       'was handed out for.',
   },
