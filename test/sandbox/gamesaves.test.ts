@@ -195,6 +195,15 @@ describe('saving and erasing', () => {
 });
 
 describe('bounds', () => {
+  it('keeps the 100-key bound under 120 saves of new keys in flight at once: exactly 100 saved, 20 refused', async () => {
+    const dave = uidForUsername('dave');
+    const token = await tokenFor('dave');
+    const statuses = await Promise.all(Array.from({ length: 120 }, (_, i) => saveGame(dave, token, `p${i}`, String(i)).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(20);
+    expect(Object.keys((await retrieve(dave)).body.payload ?? {})).toHaveLength(100);
+  });
+
   it('takes a 200 KiB value in the form body, and refuses one over 256 KiB of UTF-8 with 400 naming the limit', async () => {
     const token = await tokenFor('carol');
     const carol = uidForUsername('carol');
