@@ -30,6 +30,7 @@ _udcli_sub() {
     'udcli friends') REPLY='udcli friends' ;;
     'udcli achievements') REPLY='udcli achievements' ;;
     'udcli products') REPLY='udcli products' ;;
+    'udcli saves') REPLY='udcli saves' ;;
     'udcli api') REPLY='udcli api' ;;
     'udcli audit') REPLY='udcli audit' ;;
     'udcli profile') REPLY='udcli profile' ;;
@@ -52,6 +53,11 @@ _udcli_sub() {
     'udcli products give') REPLY='udcli products give' ;;
     'udcli products take') REPLY='udcli products take' ;;
     'udcli products help') REPLY='udcli products help' ;;
+    'udcli saves list') REPLY='udcli saves list' ;;
+    'udcli saves get') REPLY='udcli saves get' ;;
+    'udcli saves set') REPLY='udcli saves set' ;;
+    'udcli saves erase') REPLY='udcli saves erase' ;;
+    'udcli saves help') REPLY='udcli saves help' ;;
     'udcli profile add') REPLY='udcli profile add' ;;
     'udcli profile list'|'udcli profile ls') REPLY='udcli profile list' ;;
     'udcli profile use') REPLY='udcli profile use' ;;
@@ -151,6 +157,8 @@ _udcli_takes_value() {
     'udcli products take --concurrency') return 0 ;;
     'udcli products take --rate') return 0 ;;
     'udcli products take --journal') return 0 ;;
+    'udcli saves set --auth-token') return 0 ;;
+    'udcli saves erase --auth-token') return 0 ;;
     'udcli api -f'|'udcli api --field') return 0 ;;
     'udcli audit --since') return 0 ;;
     'udcli audit --user') return 0 ;;
@@ -255,10 +263,11 @@ _udcli_option_values() {
 
 _udcli_commands() {
   case $1 in
-    'udcli') _udcli_words 'auth user friends achievements products api audit profile config doctor sandbox completion help' ;;
+    'udcli') _udcli_words 'auth user friends achievements products saves api audit profile config doctor sandbox completion help' ;;
     'udcli auth') _udcli_words 'verify token help' ;;
     'udcli achievements') _udcli_words 'defs list inc set reset delete help' ;;
     'udcli products') _udcli_words 'list give take help' ;;
+    'udcli saves') _udcli_words 'list get set erase help' ;;
     'udcli profile') _udcli_words 'add list use show remove help' ;;
     'udcli config') _udcli_words 'get set unset path help' ;;
     'udcli sandbox') _udcli_words 'start exec game init schema load export snapshot stop logs status reset clock info seed help' ;;
@@ -286,6 +295,8 @@ _udcli_options() {
     'udcli products list') own=(--game --type --sku) ;;
     'udcli products give') own=(--game --type --qty --post --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
     'udcli products take') own=(--game --type --qty --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
+    'udcli saves set') own=(--auth-token) ;;
+    'udcli saves erase') own=(--auth-token) ;;
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --from-sandbox) ;;
@@ -331,6 +342,7 @@ _udcli_argument_values() {
     'udcli auth help 0') _udcli_words 'verify token' ;;
     'udcli achievements help 0') _udcli_words 'defs list inc set reset delete' ;;
     'udcli products help 0') _udcli_words 'list give take' ;;
+    'udcli saves help 0') _udcli_words 'list get set erase' ;;
     'udcli api 0') _udcli_words 'GET POST PUT DELETE' ;;
     'udcli profile use 0') _udcli_words "$(_udcli_profiles)" ;;
     'udcli profile show 0') _udcli_words "$(_udcli_profiles)" ;;
@@ -345,7 +357,7 @@ _udcli_argument_values() {
     'udcli sandbox clock help 0') _udcli_words 'now advance set' ;;
     'udcli sandbox help 0') _udcli_words 'start exec game init schema load export snapshot stop logs status reset clock info seed' ;;
     'udcli completion 0') _udcli_words 'bash zsh fish' ;;
-    'udcli help 0') _udcli_words 'auth user friends achievements products api audit profile config doctor sandbox completion' ;;
+    'udcli help 0') _udcli_words 'auth user friends achievements products saves api audit profile config doctor sandbox completion' ;;
   esac
   return 0
 }

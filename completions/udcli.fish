@@ -16,6 +16,8 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli achievements'
         case 'udcli products'
             echo 'udcli products'
+        case 'udcli saves'
+            echo 'udcli saves'
         case 'udcli api'
             echo 'udcli api'
         case 'udcli audit'
@@ -60,6 +62,16 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli products take'
         case 'udcli products help'
             echo 'udcli products help'
+        case 'udcli saves list'
+            echo 'udcli saves list'
+        case 'udcli saves get'
+            echo 'udcli saves get'
+        case 'udcli saves set'
+            echo 'udcli saves set'
+        case 'udcli saves erase'
+            echo 'udcli saves erase'
+        case 'udcli saves help'
+            echo 'udcli saves help'
         case 'udcli profile add'
             echo 'udcli profile add'
         case 'udcli profile list' 'udcli profile ls'
@@ -251,6 +263,10 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli products take --rate'
             return 0
         case 'udcli products take --journal'
+            return 0
+        case 'udcli saves set --auth-token'
+            return 0
+        case 'udcli saves erase --auth-token'
             return 0
         case 'udcli api -f' 'udcli api --field'
             return 0
@@ -455,6 +471,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'user' -d 'Look a user u
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'friends' -d 'List a user\'s friends'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'achievements' -d 'Achievement definitions and user progress'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'products' -d 'Products (premium content) a user holds; give and take units'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'saves' -d 'A player\'s game saves in the profile\'s game: list, read, save, erase'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'api' -d 'Send any request and print the reply as received'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'audit' -d 'Show the audit log of changes made with udcli'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'profile' -d 'Manage profiles: where udcli connects and with which credentials'
@@ -594,6 +611,22 @@ complete -c udcli -n '__udcli_in "udcli products take"' -l retry-unknown -d 'wit
 
 # udcli products help
 complete -c udcli -n '__udcli_argument "udcli products help" 0' -a 'list give take'
+
+# udcli saves
+complete -c udcli -n '__udcli_subcommand_of "udcli saves"' -a 'list' -d 'Every save of the user in the game (KEY, SIZE and the start of each VALUE; JSON: {key: value})'
+complete -c udcli -n '__udcli_subcommand_of "udcli saves"' -a 'get' -d 'The saved value: pretty-printed when it is JSON, as saved otherwise; exit 4 when nothing is saved'
+complete -c udcli -n '__udcli_subcommand_of "udcli saves"' -a 'set' -d 'Save a value under a key (creates or replaces; signed POST, the value in the form body)'
+complete -c udcli -n '__udcli_subcommand_of "udcli saves"' -a 'erase' -d 'Erase a save (signed; asks first on a terminal, needs --yes where it cannot ask)'
+complete -c udcli -n '__udcli_subcommand_of "udcli saves"' -a 'help' -d 'show help for a command'
+
+# udcli saves set
+complete -c udcli -n '__udcli_in "udcli saves set"' -l auth-token -x -d 'the player\'s auth token for the game (else UDCLI_AUTH_TOKEN; got from the sandbox there)'
+
+# udcli saves erase
+complete -c udcli -n '__udcli_in "udcli saves erase"' -l auth-token -x -d 'the player\'s auth token for the game (else UDCLI_AUTH_TOKEN; got from the sandbox there)'
+
+# udcli saves help
+complete -c udcli -n '__udcli_argument "udcli saves help" 0' -a 'list get set erase'
 
 # udcli api
 complete -c udcli -n '__udcli_in "udcli api"' -s f -l field -x -d 'a query parameter (repeatable); api_key is added unless you give one'
@@ -797,4 +830,4 @@ complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec ga
 complete -c udcli -n '__udcli_argument "udcli completion" 0' -a 'bash zsh fish'
 
 # udcli help
-complete -c udcli -n '__udcli_argument "udcli help" 0' -a 'auth user friends achievements products api audit profile config doctor sandbox completion'
+complete -c udcli -n '__udcli_argument "udcli help" 0' -a 'auth user friends achievements products saves api audit profile config doctor sandbox completion'

@@ -72,7 +72,7 @@ function scopeArgs(ctx: TraceContext, pid: string, type: string | undefined): st
 export class CompletedKeptError extends UdcliError {}
 
 /** The reply may or may not have been applied: worth an audit line saying so. */
-function outcomeUnknown(err: unknown): boolean {
+export function outcomeUnknown(err: unknown): boolean {
   return (err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError || (err instanceof ApiError && (err.httpStatus === 502 || err.httpStatus === 504));
 }
 

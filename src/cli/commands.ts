@@ -21,6 +21,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'friends', summary: "List a user's friends", load: () => import('./commands/friends/index.js') },
   { name: 'achievements', summary: 'Achievement definitions; read, inc, set, reset, delete user progress', load: () => import('./commands/achievements/index.js') },
   { name: 'products', summary: 'List, give and take the products a user holds', load: () => import('./commands/products/index.js') },
+  { name: 'saves', summary: "List, read, save and erase a player's game saves", load: () => import('./commands/saves/index.js') },
   { name: 'api', summary: 'Send any request and print the reply as received', load: () => import('./commands/api/index.js') },
   { name: 'audit', summary: 'Show the audit log of changes made with udcli', load: () => import('./commands/audit/index.js') },
   { name: 'profile', summary: 'Add, list, switch, show and remove profiles', load: () => import('./commands/profile/index.js') },

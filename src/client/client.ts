@@ -68,6 +68,7 @@ export function createClient(options: ClientOptions): ApiClient {
         pathAndQuery: built.pathAndQuery,
         method: built.method,
         headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...built.headers, ...lowerCaseKeys(spec.headers) },
+        ...(built.body !== undefined ? { body: built.body } : {}),
         timeoutMs: options.timeoutMs,
       });
     } catch (error) {

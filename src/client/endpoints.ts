@@ -17,7 +17,7 @@ import {
 import type { ReplyContext } from './envelope.js';
 import { readLoginCookie, readTokenRecord } from './site.js';
 import type { HttpResult } from './transport.js';
-import type { AchievementTarget, ApiClient, Reply, RequestSpec } from './types.js';
+import type { AchievementTarget, ApiClient, Reply, RequestSpec, SaveResult } from './types.js';
 
 export type Interpreter<R> = (res: HttpResult, ctx: ReplyContext) => R;
 
@@ -198,7 +198,46 @@ export function createEndpoints(core: RequestCore): Endpoints {
         sign: true,
         idempotent: false,
       }),
+
+    getSaves: async (uid, key) =>
+      asRecord(
+        await request<Record<string, string>>({
+          method: 'GET',
+          path: servicePath('gamesave', uid),
+          query: params(['key', key]),
+          idempotent: true,
+        }),
+      ),
+
+    // As the SDK's saveGame: the key and token in the query, the value in the form body.
+    saveGame: (uid, key, value, authToken) =>
+      request<SaveResult>({
+        method: 'POST',
+        path: servicePath('gamesave', uid),
+        query: params(['auth_token', authToken], ['key', key]),
+        body: [['data', value]],
+        sign: true,
+        // Storing the same value again leaves the same state.
+        idempotent: true,
+      }),
+
+    eraseGame: (uid, key, authToken) =>
+      request<SaveResult>({
+        method: 'DELETE',
+        path: servicePath('gamesave', uid),
+        query: params(['auth_token', authToken], ['key', key]),
+        sign: true,
+        idempotent: true,
+      }),
   };
+}
+
+/** A saves payload as `{key: text}`: `null` or `[]` (what loose platforms send for "none") is `{}`. */
+function asRecord(reply: Reply<Record<string, string>>): Reply<Record<string, string>> {
+  const payload: unknown = reply.payload;
+  if (payload === null || payload === undefined || (Array.isArray(payload) && payload.length === 0)) return { ...reply, payload: {} };
+  if (typeof payload !== 'object' || Array.isArray(payload)) throw new MalformedReplyError(`expected an object of saves in the reply, got ${Array.isArray(payload) ? 'a list' : typeof payload}`);
+  return reply;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { AgiChallenge } from '../domain/agi-signing.js';
-import { rfc3986 } from '../domain/signing.js';
+import { rfc3986, type QueryParams } from '../domain/signing.js';
 import type { ClientOptions, HttpMethod, RequestSpec } from './types.js';
 
 export interface BuiltRequest {
@@ -23,8 +23,10 @@ export interface BuiltRequest {
   target: string;
   canonical?: string;
   sortedValues?: string[];
-  /** Headers the request needs beyond the defaults (the form content type of a verb override). */
+  /** Headers the request needs beyond the defaults (the form content type of a verb override or a body). */
   headers: Record<string, string>;
+  /** The form-encoded body, when the spec has one. */
+  body?: string;
 }
 
 type BuilderOptions = Pick<ClientOptions, 'baseUrl' | 'siteUrl' | 'apiKey' | 'signer' | 'verbOverride'>;
@@ -60,10 +62,17 @@ export function buildRequest(spec: RequestSpec, options: BuilderOptions, nowSeco
     headers['content-type'] = FORM_CONTENT_TYPE;
   }
 
+  const bodyFields = spec.body ?? [];
+  if (bodyFields.length > 0) {
+    // A form body is what the platform's SDK sends a save's data in; only a POST carries one.
+    if (method !== 'POST') throw new Error(`a form body needs POST, not ${method}`);
+    headers['content-type'] = FORM_CONTENT_TYPE;
+  }
+
   let canonical: string | undefined;
   let sortedValues: string[] | undefined;
   if (spec.sign && (!options.signer.needsChallenge || challenge)) {
-    const signed = options.signer.sign(method, path, params, nowSeconds, challenge);
+    const signed = options.signer.sign(method, path, params, nowSeconds, challenge, bodyFields);
     params = signed.params;
     canonical = signed.canonical;
     sortedValues = signed.sortedValues;
@@ -86,7 +95,13 @@ export function buildRequest(spec: RequestSpec, options: BuilderOptions, nowSeco
   };
   if (canonical !== undefined) built.canonical = canonical;
   if (sortedValues !== undefined) built.sortedValues = sortedValues;
+  if (bodyFields.length > 0) built.body = formBody(bodyFields);
   return built;
+}
+
+/** `a=1&b=x%20y`: RFC 3986 encoding, which form decoders read back exactly (a space never becomes `+`). */
+export function formBody(fields: QueryParams): string {
+  return fields.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
 }
 
 function parseBase(value: string, site: boolean): { origin: string; prefix: string } {

@@ -7,6 +7,7 @@ import { AGI_SESSION_PARAM, AGI_SIG_PARAM, agiJoined, agiSignature, agiSortedVal
 import {
   canonicalString,
   hmacSha256Hex,
+  hmacSignedPairs,
   SIGNATURE_PARAM,
   TIMESTAMP_PARAM,
   type QueryParams,
@@ -51,10 +52,10 @@ const unsigned: Signer = {
 const agi: Signer = {
   scheme: 'agi',
   needsChallenge: true,
-  sign(_httpMethod: HttpMethod, path: string, params: QueryParams, _nowSeconds: number, challenge?: AgiChallenge) {
+  sign(_httpMethod: HttpMethod, path: string, params: QueryParams, _nowSeconds: number, challenge?: AgiChallenge, body?: QueryParams) {
     if (!challenge) throw new Error('agi signing needs the server\'s challenge (session and key)');
     const out = copy(params.filter(([name]) => name !== AGI_SIG_PARAM && name !== AGI_SESSION_PARAM));
-    const input = { path, query: out, session: challenge.session, key: challenge.key };
+    const input = { path, query: out, session: challenge.session, key: challenge.key, ...(body && body.length > 0 ? { body } : {}) };
     const sortedValues = agiSortedValues(input);
     const canonical = agiJoined(input);
     const sig = agiSignature(input);
@@ -71,13 +72,13 @@ function hmacSha256V1(secret: string | undefined): Signer {
   return {
     scheme: 'hmac-sha256-v1',
     needsChallenge: false,
-    sign(httpMethod: HttpMethod, path: string, params: QueryParams, nowSeconds: number) {
+    sign(httpMethod: HttpMethod, path: string, params: QueryParams, nowSeconds: number, _challenge?: AgiChallenge, body?: QueryParams) {
       if (!secret) throw new UsageError('no signing secret configured', { hint: NO_SECRET_HINT });
       const out = copy(params.filter(([name]) => name !== SIGNATURE_PARAM));
       if (!out.some(([name]) => name === TIMESTAMP_PARAM)) {
         out.push([TIMESTAMP_PARAM, String(Math.floor(nowSeconds))]);
       }
-      const canonical = canonicalString(httpMethod, path, out);
+      const canonical = canonicalString(httpMethod, path, hmacSignedPairs(out, body));
       out.push([SIGNATURE_PARAM, hmacSha256Hex(secret, canonical)]);
       return { params: out, canonical };
     },

@@ -24,6 +24,8 @@ export interface Exchange {
   pathAndQuery: string;
   method: HttpMethod;
   headers: Record<string, string>;
+  /** A request body (a form), sent with its length. */
+  body?: string;
   timeoutMs: number;
 }
 
@@ -105,7 +107,13 @@ export function exchange(dispatcher: Dispatcher, request: Exchange): Promise<Htt
 
     try {
       dispatcher.dispatch(
-        { origin: request.origin, path: request.pathAndQuery, method: request.method, headers: request.headers },
+        {
+          origin: request.origin,
+          path: request.pathAndQuery,
+          method: request.method,
+          headers: request.headers,
+          ...(request.body !== undefined ? { body: request.body } : {}),
+        },
         handler,
       );
     } catch (error) {

@@ -38,6 +38,8 @@ export interface Signer {
     params: QueryParams,
     nowSeconds: number,
     challenge?: AgiChallenge,
+    /** Form-body fields: signed with the query by both schemes (contract: Parameters in a form body). */
+    body?: QueryParams,
   ): {
     params: Array<[string, string]>;
     canonical?: string;
@@ -83,6 +85,11 @@ export interface RequestSpec {
   /** Path from the origin, e.g. /services/rest/v1/users/<uid>.json */
   path: string;
   query?: QueryParams;
+  /**
+   * Fields sent in an `application/x-www-form-urlencoded` body (a game save's `data`, too long
+   * for a query); only with POST. Signed with the query.
+   */
+  body?: QueryParams;
   /** Sign with the client's signer (signed PUTs of the contract). */
   sign?: boolean;
   /** Safe to repeat after it may have reached the server (GET, set, reset, delete). */
@@ -135,6 +142,12 @@ export interface ProductTarget {
   sku: string;
 }
 
+/** The payload of a save or an erase (platform.md: 1 done, 0 failed). */
+export interface SaveResult {
+  key: string;
+  success: number;
+}
+
 export interface ApiClient {
   /** Any request (used by `udcli api` and the typed methods below). Throws typed errors from src/errors.ts. */
   request<T = unknown>(spec: RequestSpec): Promise<Reply<T>>;
@@ -172,6 +185,13 @@ export interface ApiClient {
     qty: number,
     direction: 'increment' | 'decrement',
   ): Promise<Reply<ProductEntry>>;
+
+  /** Game saves of the api_key's game: `{key: value}` of one key (`{}` when absent), or of every key. */
+  getSaves(uid: string, key?: string): Promise<Reply<Record<string, string>>>;
+  /** Signed POST, `data` in the form body; needs the user's auth token. Replacing a value is safe to repeat. */
+  saveGame(uid: string, key: string, value: string, authToken: string): Promise<Reply<SaveResult>>;
+  /** Signed erase (DELETE, or POST method=delete under the verb override); 404 when nothing is saved. */
+  eraseGame(uid: string, key: string, authToken: string): Promise<Reply<SaveResult>>;
 
   close(): Promise<void>;
 }

@@ -17,7 +17,7 @@ const paths = allCommands(tree)
 
 describe('help', () => {
   it('lists a good number of commands (the tree is really walked)', () => {
-    expect(paths).toEqual(expect.arrayContaining(['user', 'achievements inc', 'products take', 'sandbox exec', 'profile add']));
+    expect(paths).toEqual(expect.arrayContaining(['user', 'achievements inc', 'products take', 'saves set', 'saves erase', 'sandbox exec', 'profile add']));
   });
 
   it.each(paths)('udcli %s --help shows an example', async (path) => {

@@ -149,12 +149,15 @@ describe('bash completes', () => {
     expect(complete('udcli', '')).toContain('completion');
     expect(complete('udcli', '')).not.toContain('__complete');
     expect(complete('udcli', 'help', 'pro')).toEqual(['products', 'profile']);
+    expect(complete('udcli', 'sa')).toEqual(['saves', 'sandbox']);
   });
 
   it('subcommands, also after global options and their values', () => {
     expect(complete('udcli', 'achievements', '')).toEqual(['defs', 'list', 'inc', 'set', 'reset', 'delete', 'help']);
     expect(complete('udcli', '--output', 'json', '-q', 'achievements', 'l')).toEqual(['list']);
     expect(complete('udcli', 'achievements', 'help', 'de')).toEqual(['defs', 'delete']);
+    expect(complete('udcli', 'saves', '')).toEqual(['list', 'get', 'set', 'erase', 'help']);
+    expect(complete('udcli', 'saves', 'set', 'uid', 'key', '--au')).toEqual(['--auth-token']);
   });
 
   it('option names: own and global', () => {

@@ -32,7 +32,7 @@ describe('the stored root help', () => {
     expect(Object.keys(answers).sort()).toEqual(['', '--help', '--version', '-h']);
     expect(answers['--version']).toBe(`${VERSION}\n`);
     expect(answers['--help']).toMatch(/^Usage: udcli <command> \[options\]/);
-    for (const command of ['user', 'achievements', 'products', 'sandbox']) expect(answers['--help']).toContain(`  ${command} `);
+    for (const command of ['user', 'achievements', 'products', 'saves', 'sandbox']) expect(answers['--help']).toContain(`  ${command} `);
   });
 
   it("a command's help is not the stored root help", () => {

@@ -1,0 +1,72 @@
+/**
+ * JSON text re-indented without being parsed into numbers: `JSON.parse` then `stringify` would
+ * turn a saved 12345678901234567890 into 12345678901234567000 and `1.0` into `1`; a support
+ * person reading a save must see the digits the game stored.
+ */
+
+/** True when the text is one JSON value. */
+export function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The JSON text indented by two spaces, every token kept as written (strings, numbers).
+ * Only for text that isJsonText() accepts.
+ */
+export function prettyJson(text: string, indent = '  '): string {
+  let out = '';
+  let depth = 0;
+  const newline = (): string => `\n${indent.repeat(depth)}`;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j;
+    } else if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j]!)) j++;
+      if (text[j] === close) {
+        out += c + close;
+        i = j;
+      } else {
+        depth++;
+        out += c + newline();
+      }
+    } else if (c === '}' || c === ']') {
+      depth--;
+      out += newline() + c;
+    } else if (c === ',') {
+      out += `,${newline()}`;
+    } else if (c === ':') {
+      out += ': ';
+    } else if (!/\s/.test(c)) {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/** The JSON text on one line: whitespace outside strings dropped, every token kept as written. */
+export function compactJson(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j;
+    } else if (!/\s/.test(c)) {
+      out += c;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,283 @@
+/**
+ * `udcli saves list|get|set|erase` end to end: the built binary against a real sandbox. State is
+ * read back from the sandbox's database (withDb), independently of the CLI; each printed undo is
+ * run through sh exactly as printed.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { BIN, json, nowhere, runOnTerminal, startTestEnv, withDb, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+
+const PLAYER = DEMO.user.uid;
+const ALICE = uidForUsername('alice');
+const BOB = uidForUsername('bob');
+
+let env: TestEnv;
+const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-saves-'));
+
+beforeAll(async () => {
+  env = await startTestEnv();
+});
+afterAll(async () => {
+  await env?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);
+
+/** The saved value as the sandbox's database holds it (null: none), for the demo game. */
+function stored(uid: string, key: string): string | null {
+  return withDb(env, (db) => {
+    const row = db.prepare('SELECT value FROM game_saves WHERE uid = ? AND game_id = ? AND key = ?').get(uid, DEMO.game.id, key) as { value: string } | undefined;
+    return row?.value ?? null;
+  });
+}
+
+function auditLines(): Array<{ command: string; uid: string; change: string; undo: string | null; before: unknown; after: unknown }> {
+  const path = join(env.configDir, 'audit.log');
+  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+}
+
+function line(r: CliResult, label: string): string {
+  const found = r.stderr.split('\n').find((l) => l.startsWith(`${label}:`));
+  if (!found) throw new Error(`no ${label} line (exit ${r.code}):\n${r.stderr}`);
+  return found.replace(new RegExp(`^${label}:\\s+`), '');
+}
+
+/** Runs a printed command line through sh exactly as printed, with `udcli` being the built binary. */
+function runPrinted(printed: string, extra = ''): Promise<CliResult> {
+  const script = printed.replace(/(^|&& )udcli /g, `$1'${process.execPath}' '${BIN}' `) + extra;
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', script], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdin.end();
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('set, get, list', () => {
+  it('set inline: saved as given, receipt, audit line; the undo (an erase) leaves nothing saved', async () => {
+    const audit = auditLines().length;
+    const r = await udcli(['saves', 'set', PLAYER, 'slot1', '{"level":3,"big":12345678901234567890}']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toEqual({ key: 'slot1', success: 1 });
+    expect(stored(PLAYER, 'slot1')).toBe('{"level":3,"big":12345678901234567890}');
+    expect(line(r, 'Changed')).toBe('save slot1 of 01e5…: (none) → 38 bytes {"level":3,"big":12345678901234567890}');
+    const undo = line(r, 'Undo');
+    expect(undo).toBe(`udcli saves erase ${PLAYER} slot1`);
+    const lines = auditLines();
+    expect(lines).toHaveLength(audit + 1);
+    expect(lines.at(-1)).toMatchObject({ uid: PLAYER, before: null, after: { key: 'slot1', bytes: 38 }, undo });
+    expect(lines.at(-1)!.command).toContain('udcli saves set');
+
+    // The erase asks first; off a terminal the pasted undo needs --yes, as `achievements delete` does.
+    const refused = await runPrinted(undo);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(stored(PLAYER, 'slot1')).not.toBeNull();
+    const undone = await runPrinted(undo, ' --yes');
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(stored(PLAYER, 'slot1')).toBeNull();
+  });
+
+  it('get pretty-prints JSON keeping its digits, prints text as saved; -o json; exit 4 when nothing is saved', async () => {
+    await udcli(['saves', 'set', PLAYER, 'slot1', '{"level":3,"big":12345678901234567890,"f":1.0}']);
+    const pretty = await udcli(['saves', 'get', PLAYER, 'slot1']);
+    expect(pretty.code, pretty.stderr).toBe(0);
+    expect(pretty.stdout).toBe('{\n  "level": 3,\n  "big": 12345678901234567890,\n  "f": 1.0\n}\n');
+    expect((await udcli(['saves', 'get', PLAYER, 'slot1', '-o', 'ndjson'])).stdout).toBe('{"level":3,"big":12345678901234567890,"f":1.0}\n');
+
+    await udcli(['saves', 'set', 'alice', 'note', 'plain words']);
+    expect((await udcli(['saves', 'get', ALICE, 'note'])).stdout).toBe('plain words\n');
+    expect(json(await udcli(['saves', 'get', 'alice', 'note', '-o', 'json']))).toBe('plain words');
+
+    const none = await udcli(['saves', 'get', PLAYER, 'never-saved']);
+    expect(none.code).toBe(4);
+    expect(none.stderr).toMatch(/^udcli: not found: no save "never-saved" for user 01e528d59829836fd23b09085b56edab/);
+  });
+
+  it('list: the payload as JSON, a table with KEY, SIZE and a preview; {} for none', async () => {
+    await udcli(['saves', 'set', PLAYER, 'slot2', 'x'.repeat(300)]);
+    const r = await udcli(['saves', 'list', 'demo_player']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ slot1: expect.stringContaining('"level":3'), slot2: 'x'.repeat(300) });
+    const table = await udcli(['saves', 'list', PLAYER, '-o', 'table']);
+    expect(table.stdout).toMatch(/^KEY\s+SIZE\s+VALUE/);
+    expect(table.stdout).toMatch(/slot2\s+300\s+x{59}…/);
+    expect(json(await udcli(['saves', 'list', BOB]))).toEqual({});
+  });
+
+  it('set @FILE and set - (stdin); a long earlier value goes to a 0600 file the undo names, and the undo restores it', async () => {
+    const file = join(scratch, 'save.json');
+    const long = JSON.stringify({ inventory: Array.from({ length: 40 }, (_, i) => `item-${i}`) }, null, 2);
+    writeFileSync(file, long);
+    const fromFile = await udcli(['saves', 'set', PLAYER, 'inv', `@${file}`]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(stored(PLAYER, 'inv')).toBe(long);
+
+    const fromStdin = await udcli(['saves', 'set', PLAYER, 'inv', '-'], { input: '{"inventory":[]}' });
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    expect(stored(PLAYER, 'inv')).toBe('{"inventory":[]}');
+    const undo = line(fromStdin, 'Undo');
+    const kept = /@(\S+)$/.exec(undo)?.[1];
+    expect(kept, undo).toBeDefined();
+    expect(kept!.startsWith(join(env.configDir, 'saves-undo'))).toBe(true);
+    expect(readFileSync(kept!, 'utf8')).toBe(long);
+    expect(statSync(kept!).mode & 0o777).toBe(0o600);
+    expect(line(fromStdin, 'Note')).toContain(kept);
+    expect(auditLines().at(-1)).toMatchObject({ command: expect.stringMatching(/saves set \S+ inv -$/), before: { bytes: long.length } });
+
+    const undone = await runPrinted(undo);
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(stored(PLAYER, 'inv')).toBe(long);
+  });
+
+  it('the same value again: "No change", no undo', async () => {
+    await udcli(['saves', 'set', PLAYER, 'same', 'v1']);
+    const r = await udcli(['saves', 'set', PLAYER, 'same', 'v1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^No change: save same of 01e5…: 2 bytes v1 → 2 bytes v1$/m);
+    expect(line(r, 'Undo')).toBe('none');
+  });
+});
+
+describe('erase', () => {
+  it('off a terminal without --yes: exit 2, nothing erased; --yes erases, and the undo saves the value again', async () => {
+    await udcli(['saves', 'set', PLAYER, 'gone', '{"a":1}']);
+    const refused = await udcli(['saves', 'erase', PLAYER, 'gone']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect(stored(PLAYER, 'gone')).toBe('{"a":1}');
+
+    const r = await udcli(['saves', 'erase', PLAYER, 'gone', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toEqual({ key: 'gone', success: 1 });
+    expect(stored(PLAYER, 'gone')).toBeNull();
+    expect(line(r, 'Changed')).toBe('save gone of 01e5…: 7 bytes {"a":1} → (erased)');
+    expect(auditLines().at(-1)).toMatchObject({ command: `udcli saves erase ${PLAYER} gone`, before: { value: '{"a":1}' }, after: null });
+    const undone = await runPrinted(line(r, 'Undo'));
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(stored(PLAYER, 'gone')).toBe('{"a":1}');
+
+    const none = await udcli(['saves', 'erase', PLAYER, 'never-saved', '--yes']);
+    expect(none.code).toBe(4);
+  });
+
+  it('on a terminal it asks, showing what is lost; "n" keeps it, "y" erases', async () => {
+    await udcli(['saves', 'set', PLAYER, 'asked', 'keep me']);
+    const prompt = 'Erase save asked of user';
+    const no = await runOnTerminal(['saves', 'erase', PLAYER, 'asked'], env.env, { prompt, input: 'n\n' });
+    expect(no.stdout).toContain('(7 bytes keep me)?');
+    expect(no.code).toBe(2);
+    expect(stored(PLAYER, 'asked')).toBe('keep me');
+    const yes = await runOnTerminal(['saves', 'erase', PLAYER, 'asked'], env.env, { prompt, input: 'y\n' });
+    expect(yes.code, yes.stdout).toBe(0);
+    expect(stored(PLAYER, 'asked')).toBeNull();
+  });
+});
+
+describe('bad input: exit 2, nothing sent', () => {
+  it.each([
+    ['a key with a space', ['saves', 'set', PLAYER, 'bad key', 'x'], /invalid key "bad key"/],
+    ['a key of 65 characters', ['saves', 'set', PLAYER, 'k'.repeat(65), 'x'], /65 characters, at most 64/],
+    ['a bad key to get', ['saves', 'get', PLAYER, 'a/b'], /invalid key/],
+    ['an empty value', ['saves', 'set', PLAYER, 'k', ''], /empty value/],
+    ['a missing file', ['saves', 'set', PLAYER, 'k', '@/nonexistent/file'], /cannot read \/nonexistent\/file/],
+    ['an auth token that is not 32 hex digits', ['saves', 'set', PLAYER, 'k', 'x', '--auth-token', 'abc'], /invalid --auth-token/],
+    ['an erase of a bad key', ['saves', 'erase', PLAYER, 'k'.repeat(65), '--yes'], /invalid key/],
+  ])('%s', async (_what, args, message) => {
+    // Nothing listens there: a 5 would mean something was sent.
+    const r = await udcli(args, { env: await nowhere() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('a value over 256 KiB, from a file or stdin', async () => {
+    const big = join(scratch, 'big.txt');
+    writeFileSync(big, 'a'.repeat(256 * 1024 + 1));
+    const off = await nowhere();
+    const fromFile = await udcli(['saves', 'set', PLAYER, 'big', `@${big}`], { env: off });
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toMatch(/value too large in .*big\.txt: more than 262144 bytes/);
+    const fromStdin = await udcli(['saves', 'set', PLAYER, 'big', '-'], { env: off, input: 'é'.repeat(131073) });
+    expect(fromStdin.code).toBe(2);
+    expect(fromStdin.stderr).toMatch(/value too large from standard input/);
+    // Exactly 256 KiB is saved.
+    writeFileSync(big, 'a'.repeat(256 * 1024));
+    const ok = await udcli(['saves', 'set', PLAYER, 'big', `@${big}`]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(stored(PLAYER, 'big')).toHaveLength(256 * 1024);
+  });
+});
+
+describe("the player's auth token", () => {
+  it('got from the sandbox by itself: -v shows it redacted, never in full', async () => {
+    const r = await udcli(['saves', 'set', PLAYER, 'tok', 'v', '-v']);
+    expect(r.code, r.stderr).toBe(0);
+    const said = /auth token for \S+ in game 1001: ([0-9a-f]{4}…[0-9a-f]{4}) \(sandbox login as demo_player \+ token generator\)/.exec(r.stderr);
+    expect(said, r.stderr).not.toBeNull();
+    // The only 32 hex digits printed are the player's uid.
+    expect(new Set(r.stderr.match(/[0-9a-f]{32}/g))).toEqual(new Set([PLAYER]));
+  });
+
+  it('--auth-token or UDCLI_AUTH_TOKEN: used as given; the undo says it needs the token again; a wrong one is exit 3', async () => {
+    const got = await udcli(['auth', 'token', DEMO.game.id, '--as', 'alice', '--export']);
+    expect(got.code, got.stderr).toBe(0);
+    const token = /UDCLI_AUTH_TOKEN=([0-9a-f]{32})/.exec(got.stdout)![1]!;
+    const r = await udcli(['saves', 'set', ALICE, 'given', 'v1', '--auth-token', token, '-v']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/token generator/);
+    expect(r.stderr).not.toContain(token);
+    expect(line(r, 'Note')).toMatch(/needs the player's auth token again/);
+    const viaEnv = await udcli(['saves', 'erase', ALICE, 'given', '--yes'], { env: { UDCLI_AUTH_TOKEN: token } });
+    expect(viaEnv.code, viaEnv.stderr).toBe(0);
+    expect(stored(ALICE, 'given')).toBeNull();
+
+    // A token of another user: the service's 403, nothing saved.
+    const wrong = await udcli(['saves', 'set', PLAYER, 'given', 'v1', '--auth-token', token]);
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toMatch(/invalid auth_token/);
+    expect(stored(PLAYER, 'given')).toBeNull();
+  });
+
+  it('outside the sandbox without a token: exit 2 naming both ways, the save never sent', async () => {
+    const add = await udcli(['profile', 'add', 'elsewhere', '--base-url', 'http://127.0.0.1:9', '--api-key', DEMO.game.apiKey, '--game-id', DEMO.game.id]);
+    expect(add.code, add.stderr).toBe(0);
+    const off = await nowhere();
+    const r = await udcli(['--profile', 'elsewhere', 'saves', 'set', PLAYER, 'k', 'v'], { env: off });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/no auth token for user .*--auth-token .*UDCLI_AUTH_TOKEN/);
+  });
+});
+
+describe('a production profile', () => {
+  it('off a terminal without --yes: the banner, exit 2, nothing saved; with --yes (and a token) it saves', async () => {
+    const add = await udcli(['profile', 'add', 'live', '--base-url', env.sandbox.url, '--api-key', DEMO.game.apiKey, '--production']);
+    expect(add.code, add.stderr).toBe(0);
+    const got = await udcli(['auth', 'token', DEMO.game.id, '--as', 'demo_player', '--export']);
+    const token = /UDCLI_AUTH_TOKEN=([0-9a-f]{32})/.exec(got.stdout)![1]!;
+
+    // Never the sandbox: no token is fetched by itself there.
+    const noToken = await udcli(['--profile', 'live', 'saves', 'set', PLAYER, 'prod', 'v', '--yes']);
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toMatch(/no auth token/);
+
+    const refused = await udcli(['--profile', 'live', 'saves', 'set', PLAYER, 'prod', 'v', '--auth-token', token]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('PRODUCTION profile "live"');
+    expect(refused.stderr).toMatch(/--yes/);
+    expect(stored(PLAYER, 'prod')).toBeNull();
+
+    const done = await udcli(['--profile', 'live', 'saves', 'set', PLAYER, 'prod', 'v', '--auth-token', token, '--yes']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(stored(PLAYER, 'prod')).toBe('v');
+    expect(line(done, 'Undo')).toBe(`udcli saves erase ${PLAYER} prod --profile live`);
+  });
+});
