@@ -71,6 +71,7 @@ _udcli_sub() {
     'udcli config help') REPLY='udcli config help' ;;
     'udcli sandbox start') REPLY='udcli sandbox start' ;;
     'udcli sandbox exec') REPLY='udcli sandbox exec' ;;
+    'udcli sandbox play') REPLY='udcli sandbox play' ;;
     'udcli sandbox game') REPLY='udcli sandbox game' ;;
     'udcli sandbox init') REPLY='udcli sandbox init' ;;
     'udcli sandbox schema') REPLY='udcli sandbox schema' ;;
@@ -181,6 +182,9 @@ _udcli_takes_value() {
     'udcli sandbox start --rate-limit') return 0 ;;
     'udcli sandbox start --faults') return 0 ;;
     'udcli sandbox start --fault-seed') return 0 ;;
+    'udcli sandbox start --game-dir') return 0 ;;
+    'udcli sandbox start --game-url') return 0 ;;
+    'udcli sandbox start --game') return 0 ;;
     'udcli sandbox exec --port') return 0 ;;
     'udcli sandbox exec --seed') return 0 ;;
     'udcli sandbox exec --data') return 0 ;;
@@ -189,6 +193,12 @@ _udcli_takes_value() {
     'udcli sandbox exec --rate-limit') return 0 ;;
     'udcli sandbox exec --faults') return 0 ;;
     'udcli sandbox exec --fault-seed') return 0 ;;
+    'udcli sandbox exec --game-dir') return 0 ;;
+    'udcli sandbox exec --game-url') return 0 ;;
+    'udcli sandbox exec --game') return 0 ;;
+    'udcli sandbox play --game-dir') return 0 ;;
+    'udcli sandbox play --game-url') return 0 ;;
+    'udcli sandbox play --as') return 0 ;;
     'udcli sandbox game set-uri --db') return 0 ;;
     'udcli sandbox game show --db') return 0 ;;
     'udcli sandbox load --db') return 0 ;;
@@ -270,7 +280,7 @@ _udcli_commands() {
     'udcli saves') _udcli_words 'list get set erase help' ;;
     'udcli profile') _udcli_words 'add list use show remove help' ;;
     'udcli config') _udcli_words 'get set unset path help' ;;
-    'udcli sandbox') _udcli_words 'start exec game init schema load export snapshot stop logs status reset clock info seed help' ;;
+    'udcli sandbox') _udcli_words 'start exec play game init schema load export snapshot stop logs status reset clock info seed help' ;;
     'udcli sandbox game') _udcli_words 'set-uri show help' ;;
     'udcli sandbox snapshot') _udcli_words 'save restore list delete help' ;;
     'udcli sandbox clock') _udcli_words 'now advance set help' ;;
@@ -300,8 +310,9 @@ _udcli_options() {
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --from-sandbox) ;;
-    'udcli sandbox start') own=(--port --host --db --seed --data --token-ttl --rate-limit --faults --fault-seed --detach --allow-remote) ;;
-    'udcli sandbox exec') own=(--port --seed --data --snapshot --token-ttl --rate-limit --faults --fault-seed) ;;
+    'udcli sandbox start') own=(--port --host --db --seed --data --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect --detach --allow-remote) ;;
+    'udcli sandbox exec') own=(--port --seed --data --snapshot --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect) ;;
+    'udcli sandbox play') own=(--game-dir --game-url --as --no-open --no-connect) ;;
     'udcli sandbox game set-uri') own=(--db --json) ;;
     'udcli sandbox game show') own=(--db --json) ;;
     'udcli sandbox init') own=(--force) ;;
@@ -355,7 +366,7 @@ _udcli_argument_values() {
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
     'udcli sandbox snapshot help 0') _udcli_words 'save restore list delete' ;;
     'udcli sandbox clock help 0') _udcli_words 'now advance set' ;;
-    'udcli sandbox help 0') _udcli_words 'start exec game init schema load export snapshot stop logs status reset clock info seed' ;;
+    'udcli sandbox help 0') _udcli_words 'start exec play game init schema load export snapshot stop logs status reset clock info seed' ;;
     'udcli completion 0') _udcli_words 'bash zsh fish' ;;
     'udcli help 0') _udcli_words 'auth user friends achievements products saves api audit profile config doctor sandbox completion' ;;
   esac

@@ -98,6 +98,8 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli sandbox start'
         case 'udcli sandbox exec'
             echo 'udcli sandbox exec'
+        case 'udcli sandbox play'
+            echo 'udcli sandbox play'
         case 'udcli sandbox game'
             echo 'udcli sandbox game'
         case 'udcli sandbox init'
@@ -312,6 +314,12 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox start --fault-seed'
             return 0
+        case 'udcli sandbox start --game-dir'
+            return 0
+        case 'udcli sandbox start --game-url'
+            return 0
+        case 'udcli sandbox start --game'
+            return 0
         case 'udcli sandbox exec --port'
             return 0
         case 'udcli sandbox exec --seed'
@@ -327,6 +335,18 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli sandbox exec --faults'
             return 0
         case 'udcli sandbox exec --fault-seed'
+            return 0
+        case 'udcli sandbox exec --game-dir'
+            return 0
+        case 'udcli sandbox exec --game-url'
+            return 0
+        case 'udcli sandbox exec --game'
+            return 0
+        case 'udcli sandbox play --game-dir'
+            return 0
+        case 'udcli sandbox play --game-url'
+            return 0
+        case 'udcli sandbox play --as'
             return 0
         case 'udcli sandbox game set-uri --db'
             return 0
@@ -694,6 +714,7 @@ complete -c udcli -n '__udcli_argument "udcli config help" 0' -a 'get set unset 
 # udcli sandbox
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'start' -d 'Start the sandbox (foreground until Ctrl-C, or --detach)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'exec' -d 'Run a command against a fresh sandbox (free port, temporary database); exit with the command\'s code'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'play' -d 'Open a game\'s play page, the game served under the sandbox\'s own origin (starts a detached sandbox if none runs)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'game' -d 'Show a sandbox game, or set its content URI (what the play page /play/{game_id} shows)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'init' -d 'Write a commented starter data file for your own game (default: sandbox-data.yaml; - for stdout)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'schema' -d 'Print the JSON Schema of sandbox data files (for editors and CI checks)'
@@ -719,6 +740,10 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l token-ttl -x -d 'life
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l faults -x -d 'inject the platform\'s awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l fault-seed -x -d 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game-dir -x -d 'serve the game from this folder at /play/GAME/game/ (the sandbox\'s own origin)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game-url -x -d 'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game -x -d 'the game --game-dir / --game-url serve (default: the first game)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l no-connect -d 'do not put the connect script into the game\'s HTML pages'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l detach -d 'run in the background; output goes to sandbox.log in the data dir'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l allow-remote -d 'allow a --host other machines can reach (the sandbox has password-less login)'
 
@@ -731,6 +756,17 @@ complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l token-ttl -x -d 'lifet
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l faults -x -d 'inject the platform\'s awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l fault-seed -x -d 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game-dir -x -d 'serve the game from this folder at /play/GAME/game/ (the sandbox\'s own origin)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game-url -x -d 'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game -x -d 'the game --game-dir / --game-url serve (default: the first game)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l no-connect -d 'do not put the connect script into the game\'s HTML pages'
+
+# udcli sandbox play
+complete -c udcli -n '__udcli_in "udcli sandbox play"' -l game-dir -x -d 'serve the game from this folder (e.g. your build output)'
+complete -c udcli -n '__udcli_in "udcli sandbox play"' -l game-url -x -d 'serve the game from this dev server, e.g. http://localhost:5173/'
+complete -c udcli -n '__udcli_in "udcli sandbox play"' -l as -x -d 'play as this username (the page asks to confirm)'
+complete -c udcli -n '__udcli_in "udcli sandbox play"' -l no-open -d 'only print the URL, open no browser'
+complete -c udcli -n '__udcli_in "udcli sandbox play"' -l no-connect -d 'do not put the connect script into the game\'s HTML pages'
 
 # udcli sandbox game
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox game"' -a 'set-uri' -d 'Set the content URI the play page iframes (an http or https URL); a running sandbox sees it at once'
@@ -824,7 +860,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l db -r -F -d 'database 
 complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l json -d 'print the summary as JSON'
 
 # udcli sandbox help
-complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec game init schema load export snapshot stop logs status reset clock info seed'
+complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec play game init schema load export snapshot stop logs status reset clock info seed'
 
 # udcli completion
 complete -c udcli -n '__udcli_argument "udcli completion" 0' -a 'bash zsh fish'

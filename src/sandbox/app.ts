@@ -29,6 +29,7 @@ import type { FaultSpec } from './faults/spec.js';
 import { registerFaultRoutes } from './routes/faults.js';
 import { registerClockRoutes } from './routes/clock.js';
 import { registerGamePageRoutes } from './game-page/routes.js';
+import { createGameSources, DEFAULT_UPSTREAM_TIMEOUT_MS, GameSourceError, registerGameHost, type GameSourceSetting } from './game-host/index.js';
 
 export interface BuildAppOptions {
   db: SandboxDatabase;
@@ -69,6 +70,13 @@ export interface BuildAppOptions {
    * runs embedded on a throw-away port; default: the origin each request came to.
    */
   publicOrigin?: string;
+  /**
+   * Where games' files come from at start (`--game-dir` / `--game-url`), per game id; a game
+   * without one is served from its content URI. Changed later through `/_sandbox/game-sources`.
+   */
+  gameSources?: ReadonlyArray<[string, GameSourceSetting]>;
+  /** A game's dev server must send its reply headers within this; else a 504 page. Default 15 s. */
+  upstreamTimeoutMs?: number;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
@@ -113,6 +121,10 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
 
   const formatOf = (request: FastifyRequest) => formatOfPath(splitTarget(request.url).path);
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  for (const [gameId] of options.gameSources ?? []) {
+    if (!db.repos.games.find(gameId)) throw new GameSourceError(404, `no game ${JSON.stringify(gameId)} in the sandbox database`);
+  }
+  const gameSources = createGameSources(options.gameSources);
   const log = options.log ?? (() => undefined);
 
   const app = Fastify({
@@ -172,7 +184,12 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   });
   const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };
   registerSiteRoutes(app, siteDeps);
-  registerPlayRoutes(app, { ...siteDeps, dbPath: db.path, defaultDbPath: options.defaultDbPath ?? defaultDatabasePath() });
+  registerPlayRoutes(app, {
+    ...siteDeps,
+    dbPath: db.path,
+    defaultDbPath: options.defaultDbPath ?? defaultDatabasePath(),
+    frameSrc: (game, userId, authToken) => gameSources.frameSrc(game, userId, authToken),
+  });
   registerDashboard(app, db.repos);
   registerGamePageRoutes(app);
   registerOpenApiRoutes(app, API_ROUTES);
@@ -186,7 +203,19 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     const route = matchApiPath(path);
     return route ? fail.methodNotAllowed(request.method, allowHeader(route)) : fail.notFound(`path ${shown(path)}`);
   };
-  app.setNotFoundHandler((request, reply) => sendFailure(reply, formatOf(request), unrouted(request)));
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => sendFailure(reply, formatOf(request), unrouted(request));
+  app.setNotFoundHandler(notFound);
+  registerGameHost(app, {
+    repos: db.repos,
+    sources: gameSources,
+    upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    // Its catch-all route also takes a path of ours that Fastify refused for an over-long
+    // parameter: the same 400 as frameworkErrors gives when no catch-all is there.
+    notFound: (request, reply) =>
+      splitTarget(request.url).path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH)
+        ? sendFailure(reply, formatOf(request), fail.invalidParameter('path', 'too long'))
+        : notFound(request, reply),
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const format = formatOf(request);

@@ -8,7 +8,8 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { DEMO } from '../domain/demo.js';
-import { UdcliError } from '../errors.js';
+import { UdcliError, UsageError } from '../errors.js';
+import { GameSourceError, type GameSourceSetting } from './game-host/index.js';
 import { buildApp } from './app.js';
 import type { FaultSpec } from './faults/spec.js';
 import { ensureWritable, openDatabase } from './database.js';
@@ -36,6 +37,18 @@ export interface StartSandboxOptions {
   publicOrigin?: string;
   /** Faults to inject (`--faults`) and the seed of their draws. */
   faults?: { spec: FaultSpec; seed: number };
+  /** Where a game's files come from (`--game-dir` / `--game-url`); no gameId = the first game. */
+  gameSource?: { gameId?: string; setting: GameSourceSetting };
+  /** A game's dev server must send its reply headers within this (default 15 s). */
+  upstreamTimeoutMs?: number;
+}
+
+/** The game a source is for: the one named, else the database's first. */
+function sourceGameId(db: { repos: { games: { list(): Array<{ id: string }> } } }, wanted: string | undefined): string {
+  if (wanted !== undefined) return wanted;
+  const first = db.repos.games.list()[0];
+  if (first === undefined) throw new UsageError('--game-dir and --game-url need a game, and the sandbox database has none');
+  return first.id;
 }
 
 export interface RunningSandbox {
@@ -75,11 +88,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
       ...(options.requestLines === undefined ? {} : { requestLines: options.requestLines }),
       ...(options.faults === undefined ? {} : { faults: options.faults }),
+      ...(options.gameSource === undefined
+        ? {}
+        : { gameSources: [[sourceGameId(db, options.gameSource.gameId), options.gameSource.setting]] as Array<[string, GameSourceSetting]> }),
+      ...(options.upstreamTimeoutMs === undefined ? {} : { upstreamTimeoutMs: options.upstreamTimeoutMs }),
     });
     await app.listen({ port: requestedPort, host });
   } catch (error) {
     await app?.close().catch(() => undefined);
+    const ids = error instanceof GameSourceError ? db.repos.games.list().map((g) => g.id) : [];
     db.close();
+    if (error instanceof GameSourceError) {
+      throw new UsageError(`cannot serve the game: ${error.message}`, ids.length > 0 ? { hint: `its games: ${ids.slice(0, 20).join(', ')}` } : {});
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
       throw new UdcliError(`cannot start the sandbox: ${host}:${requestedPort} is already in use`, {

@@ -130,18 +130,36 @@ describe('the play page over plain HTTP', () => {
     expect(page.headers.get('content-security-policy')).not.toMatch(/unsafe-inline'[^;]*;?\s*$|script-src[^;]*unsafe/);
     const refs = [...page.html.matchAll(/\b(?:src|href|action)="([^"]*)"/g)].map((m) => unescapeHtml(m[1]!));
     const iframe = iframeSrc(page.html);
-    expect(refs.filter((r) => r !== iframe && !r.startsWith('/'))).toEqual([]);
+    expect(refs.filter((r) => r !== iframe && !r.startsWith('/') && r !== '?direct=1')).toEqual([]);
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     expect(page.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('the switcher form logs the user in, and each load iframes the content URI with a fresh token for that user and game', async () => {
+  it('serves the game under its own origin by default: the iframe loads /play/ID/game/ (the content URI proxied) with a fresh user_id and token', async () => {
+    await setUri('1001', 'http://127.0.0.1:9/game/index.html?mode=demo');
+    const page = await get('/play/1001', await loginAs(ALICE.username));
+    const src = new URL(iframeSrc(page.html)!, sandbox.url);
+    expect(src.origin).toBe(sandbox.url);
+    expect(src.pathname).toBe('/play/1001/game/index.html');
+    expect([...src.searchParams.keys()]).toEqual(['mode', 'user_id', 'auth_token']);
+    expect(src.searchParams.get('user_id')).toBe(ALICE.uid);
+    expect((await authenticate(ALICE.uid, src.searchParams.get('auth_token')!)).payload).toMatchObject({ uid: ALICE.uid });
+    // The platform's page around it: apiAuth for the same user and token, the game's own api key.
+    const data = JSON.parse(/<script type="application\/json" id="platform-data">([^<]*)<\/script>/.exec(page.html)![1]!);
+    expect(data).toEqual({
+      apiAuth: { user_id: ALICE.uid, auth_token: src.searchParams.get('auth_token'), game_id: '1001' },
+      apiKey: DEMO.game.apiKey,
+      gameName: DEMO.game.name,
+    });
+  });
+
+  it('?direct=1: the switcher form logs the user in, and each load iframes the content URI itself with a fresh token for that user and game', async () => {
     await setUri('1001', 'http://127.0.0.1:9/game/index.html?mode=demo&lang=en#start');
     const cookie = await loginAs(ALICE.username);
-    const first = await get('/play/1001', cookie);
+    const first = await get('/play/1001?direct=1', cookie);
     expect(first.status).toBe(200);
     expect(first.html).toMatch(/Playing as <strong id="username">alice<\/strong>/);
-    const second = await get('/play/1001', cookie);
+    const second = await get('/play/1001?direct=1', cookie);
     const urls = [iframeSrc(first.html), iframeSrc(second.html)].map((src) => new URL(src!));
     for (const url of urls) {
       // The URI's own query and fragment are kept; the two parameters are appended.
@@ -163,7 +181,7 @@ describe('the play page over plain HTTP', () => {
 
   it('replaces a user_id or auth_token already written in the content URI instead of sending two', async () => {
     await setUri('1001', 'http://127.0.0.1:9/g?user_id=00000000000000000000000000000000&x=1&auth_token=stale');
-    const url = new URL(iframeSrc((await get('/play/1001', await loginAs('bob'))).html)!);
+    const url = new URL(iframeSrc((await get('/play/1001?direct=1', await loginAs('bob'))).html)!);
     expect(url.searchParams.getAll('user_id')).toEqual([uidForUsername('bob')]);
     expect(url.searchParams.getAll('auth_token')).toHaveLength(1);
     expect(url.searchParams.get('x')).toBe('1');
@@ -208,7 +226,7 @@ describe('the play page over plain HTTP', () => {
 
   it('escapes game names, usernames, content URIs and echoed input', async () => {
     await setUri(NASTY_GAME.id, 'http://127.0.0.1:9/x?q="><script>alert(1)</script>');
-    const page = await get(`/play/${NASTY_GAME.id}`, await loginAs(NASTY_USER, NASTY_GAME.id));
+    const page = await get(`/play/${NASTY_GAME.id}?direct=1`, await loginAs(NASTY_USER, NASTY_GAME.id));
     expect(page.status).toBe(200);
     // No script but the page's own two; the data block holds the name with its '<' escaped.
     expect(page.html.match(/<script/g)).toHaveLength(2);
@@ -248,7 +266,7 @@ describe('udcli sandbox game set-uri | show', () => {
     expect(set.stdout()).toBe('set the content URI of game 1002 (Puzzle Lab) to https://puzzles.example.org/lab?v=2\n');
     const shown = JSON.parse((await udcli(['game', 'show', '1002', '--db', dbPath, '--json'])).stdout()) as Record<string, unknown>;
     expect(shown).toMatchObject({ id: '1002', name: 'Puzzle Lab', content_uri: 'https://puzzles.example.org/lab?v=2', database: dbPath });
-    const src = iframeSrc((await get('/play/1002', await loginAs('dave', '1002'))).html);
+    const src = iframeSrc((await get('/play/1002?direct=1', await loginAs('dave', '1002'))).html);
     expect(src).toMatch(/^https:\/\/puzzles\.example\.org\/lab\?v=2&user_id=[0-9a-f]{32}&auth_token=[0-9a-f]{32}$/);
   });
 

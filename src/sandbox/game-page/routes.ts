@@ -13,7 +13,6 @@ import { noteReason } from '../http/request-notes.js';
 import { CONNECT_JS } from './connect-script.js';
 import { PLATFORM_JS } from './platform-script.js';
 
-export const CONNECT_SCRIPT_PATH = '/_sandbox/connect.js';
 export const PLATFORM_SCRIPT_PATH = '/_sandbox/platform.js';
 
 /** What the request log may show of a game's message: bounded, and no control or bidi characters. */

@@ -39,7 +39,7 @@ export interface PlayDeps extends SiteDeps {
    * directory or a proxied URL, user_id and auth_token appended); null: it does not, and the page
    * iframes the content URI itself.
    */
-  frameSrc?: (gameId: string, userId: string, authToken: string) => string | null;
+  frameSrc?: (game: GameRecord, userId: string, authToken: string) => string | null;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -219,7 +219,7 @@ function gamePage(deps: PlayDeps, game: GameRecord, user: UserRecord, direct: bo
   const top = headerHtml(game, user) + switcherHtml(deps, game, user);
   const uri = game.contentUri;
   const token = issueToken(deps, user.uid, game.id);
-  const servedSrc = direct ? null : (deps.frameSrc?.(game.id, user.uid, token.token) ?? null);
+  const servedSrc = direct ? null : (deps.frameSrc?.(game, user.uid, token.token) ?? null);
   const served = servedSrc !== null;
   let src: string;
   if (servedSrc !== null) {

@@ -13,6 +13,7 @@ import { buildApp } from '../../../src/sandbox/app.js';
 import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/database.js';
 import type { ChallengeStore } from '../../../src/sandbox/http/challenges.js';
 import type { FaultSpec } from '../../../src/sandbox/faults/spec.js';
+import type { GameSourceSetting } from '../../../src/sandbox/game-host/index.js';
 import { seedDemo } from '../../../src/sandbox/seed/demo.js';
 import { checkRepliesAgainstDescription } from './described-replies.js';
 import { canonicalString, hmacSha256Hex, rfc3986 } from '../../../src/domain/signing.js';
@@ -49,6 +50,8 @@ export async function startTestSandbox(
     /** The request log's lines (see buildApp). */
     requestLines?: (text: string) => void;
     faults?: { spec: FaultSpec; seed: number };
+    gameSources?: ReadonlyArray<[string, GameSourceSetting]>;
+    upstreamTimeoutMs?: number;
   } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
@@ -68,6 +71,8 @@ export async function startTestSandbox(
     ...(options.challenges ? { challenges: options.challenges } : {}),
     ...(options.requestLines ? { requestLines: options.requestLines } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.gameSources ? { gameSources: options.gameSources } : {}),
+    ...(options.upstreamTimeoutMs ? { upstreamTimeoutMs: options.upstreamTimeoutMs } : {}),
   });
   // Every API reply of every test is checked against the OpenAPI description (faults break replies on purpose).
   if (!options.faults) checkRepliesAgainstDescription(app);

@@ -14,7 +14,7 @@ import { DEMO } from '../../../domain/demo.js';
 import { dataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { faultsLine, seedFaults } from './faults.js';
-import { parseExecOptions, type RawExecOptions } from './options.js';
+import { parseExecOptions, serverGameSource, type RawExecOptions } from './options.js';
 
 /** The signals passed on to the command. */
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -158,6 +158,7 @@ export async function execCommand(factory: Factory, command: readonly string[], 
       ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
       ...(faults === undefined ? {} : { faults }),
+      ...(options.gameSource === undefined ? {} : { gameSource: serverGameSource(options.gameSource) }),
     });
     try {
       if (interrupted !== undefined) {

@@ -6,12 +6,17 @@ import type { Command } from 'commander';
 import type { ExportOptions, InitOptions, LoadOptions } from './data.js';
 import type { ClockOptions } from './clock.js';
 import type { GameOptions } from './game.js';
+import type { PlayOptions } from './play.js';
 import type { SnapshotOptions } from './snapshot.js';
 import type { RawExecOptions, RawSeedOptions, RawStartOptions } from './options.js';
 import type { Factory } from '../../../ops/factory.js';
 
 const FAULTS_HELP =
   "inject the platform's awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)";
+const GAME_DIR_HELP = "serve the game from this folder at /play/GAME/game/ (the sandbox's own origin)";
+const GAME_URL_HELP = "serve the game from this dev server (proxied, websockets too) at /play/GAME/game/";
+const GAME_HELP = 'the game --game-dir / --game-url serve (default: the first game)';
+const NO_CONNECT_HELP = "do not put the connect script into the game's HTML pages";
 const FAULT_SEED_HELP = 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)';
 
 export function register(program: Command, factory: Factory): void {
@@ -23,7 +28,7 @@ export function register(program: Command, factory: Factory): void {
   sandbox
     .command('start')
     .description('Start the sandbox (foreground until Ctrl-C, or --detach)')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s\n  $ udcli sandbox start --faults reset=0.1,slow=0.2:1500ms --fault-seed 7')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s\n  $ udcli sandbox start --faults reset=0.1,slow=0.2:1500ms --fault-seed 7\n  $ udcli sandbox start --detach --game-url http://localhost:5173/')
     .option('--port <port>', 'port to listen on, 0 = any free port (default: 8787)')
     .option('--host <host>', 'address to bind (default: 127.0.0.1)')
     .option('--db <file>', 'database file, or :memory: (default: sandbox.db in the data dir)')
@@ -33,6 +38,10 @@ export function register(program: Command, factory: Factory): void {
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .option('--faults <spec>', FAULTS_HELP)
     .option('--fault-seed <n>', FAULT_SEED_HELP)
+    .option('--game-dir <dir>', GAME_DIR_HELP)
+    .option('--game-url <url>', GAME_URL_HELP)
+    .option('--game <id>', GAME_HELP)
+    .option('--no-connect', NO_CONNECT_HELP)
     .option('--detach', 'run in the background; output goes to sandbox.log in the data dir')
     .option('--allow-remote', 'allow a --host other machines can reach (the sandbox has password-less login)')
     .action(async (opts: RawStartOptions) => {
@@ -53,6 +62,10 @@ export function register(program: Command, factory: Factory): void {
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .option('--faults <spec>', FAULTS_HELP)
     .option('--fault-seed <n>', FAULT_SEED_HELP)
+    .option('--game-dir <dir>', GAME_DIR_HELP)
+    .option('--game-url <url>', GAME_URL_HELP)
+    .option('--game <id>', GAME_HELP)
+    .option('--no-connect', NO_CONNECT_HELP)
     .addHelpText(
       'after',
       `
@@ -69,11 +82,39 @@ Examples:
   $ udcli sandbox exec -- npm test
   $ udcli sandbox exec --token-ttl 5 -- sh -c 'udcli auth token 1001 --as alice --export'
   $ udcli sandbox exec --data qa.yaml -- npm test
-  $ udcli sandbox exec --faults reset=0.1 --fault-seed 7 -- npm test`,
+  $ udcli sandbox exec --faults reset=0.1 --fault-seed 7 -- npm test
+  $ udcli sandbox exec --game-dir dist -- npx playwright test   # opens $UDCLI_SITE_URL/play/1001`,
     )
     .action(async (command: string[], opts: RawExecOptions) => {
       const { execCommand } = await import('./exec.js');
       await execCommand(factory, command, opts);
+    });
+
+  sandbox
+    .command('play')
+    .description("Open a game's play page, the game served under the sandbox's own origin (starts a detached sandbox if none runs)")
+    .argument('[game]', "the game, e.g. 1001 (default: the profile's game, else the first)")
+    .option('--game-dir <dir>', 'serve the game from this folder (e.g. your build output)')
+    .option('--game-url <url>', 'serve the game from this dev server, e.g. http://localhost:5173/')
+    .option('--as <user>', 'play as this username (the page asks to confirm)')
+    .option('--no-open', 'only print the URL, open no browser')
+    .option('--no-connect', NO_CONNECT_HELP)
+    .addHelpText(
+      'after',
+      `
+The play page's URL is printed on stdout, and opened in a browser when stdout is a terminal.
+The game's pages get <script src="/_sandbox/connect.js"> first in their head (not with
+--no-connect). Paths the sandbox does not serve itself (a dev server's /@vite/client,
+/assets/...) and websockets go to the game source used last.
+
+Examples:
+  $ udcli sandbox play
+  $ udcli sandbox play 1001 --game-url http://localhost:5173/
+  $ udcli sandbox play --game-dir ./dist --as alice --no-open`,
+    )
+    .action(async (gameId: string | undefined, opts: PlayOptions) => {
+      const { playCommand } = await import('./play.js');
+      await playCommand(factory, gameId, opts);
     });
 
   const game = sandbox

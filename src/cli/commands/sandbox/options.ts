@@ -2,11 +2,13 @@
  * Option values of `udcli sandbox ...`, checked before anything runs: a bad value is a
  * UsageError (exit 2) naming the option. Pure, so it loads nothing of the server.
  */
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import { parseInteger } from '../../../ops/args.js';
 import { contentUriProblem } from '../../../sandbox/content-uri.js';
 import { DEMO } from '../../../domain/demo.js';
+import type { GameSourceSetting } from '../../../sandbox/game-host/sources.js';
 import { FaultSpecError, parseFaultSeed, parseFaultSpec, type FaultSpec } from '../../../sandbox/faults/spec.js';
 
 export type SeedMode = 'demo' | 'none';
@@ -25,6 +27,65 @@ export interface StartOptions {
   /** A host other than loopback was asked for and allowed (--allow-remote or --yes). */
   remote: boolean;
   faults: FaultOptions | undefined;
+  gameSource: GameSourceOptions | undefined;
+}
+
+/** --game-dir or --game-url, --game and --no-connect, checked. */
+export interface GameSourceOptions {
+  /** undefined = the first game (start, exec) or the profile's (play). */
+  gameId: string | undefined;
+  setting: GameSourceSetting;
+}
+
+export interface RawGameSourceOptions {
+  gameDir?: string;
+  gameUrl?: string;
+  game?: string;
+  /** Commander's --no-connect: false when given. */
+  connect?: boolean;
+}
+
+/**
+ * The game source the options ask for; undefined when they ask for none. With `alone` (sandbox
+ * play), --no-connect without a source means the content URI without the connect tag.
+ */
+export function parseGameSourceOptions(raw: RawGameSourceOptions, cwd: string = process.cwd(), alone = false): GameSourceOptions | undefined {
+  const connect = raw.connect !== false;
+  if (raw.gameDir !== undefined && raw.gameUrl !== undefined) {
+    throw new UsageError('--game-dir and --game-url cannot be used together: the game comes from a folder or from a server');
+  }
+  const gameId = raw.game === undefined ? undefined : parseGameId(raw.game);
+  if (raw.gameDir !== undefined) {
+    if (raw.gameDir.trim() === '') throw new UsageError('--game-dir must be a folder');
+    const root = isAbsolute(raw.gameDir) ? raw.gameDir : resolve(cwd, raw.gameDir);
+    let isDir: boolean;
+    try {
+      isDir = statSync(root).isDirectory();
+    } catch {
+      throw new UsageError(`--game-dir ${root} does not exist`);
+    }
+    if (!isDir) throw new UsageError(`--game-dir ${root} is not a folder`);
+    return { gameId, setting: { kind: 'dir', root, connect } };
+  }
+  if (raw.gameUrl !== undefined) {
+    const problem = contentUriProblem(raw.gameUrl);
+    if (problem !== null) throw new UsageError(`invalid --game-url ${JSON.stringify(raw.gameUrl)}: ${problem}`, { hint: 'e.g. --game-url http://localhost:5173/' });
+    return { gameId, setting: { kind: 'url', base: raw.gameUrl, connect } };
+  }
+  if (alone && !connect) return { gameId, setting: { kind: 'content-uri', connect } };
+  if (raw.game !== undefined) throw new UsageError('--game needs --game-dir or --game-url: it names the game they serve');
+  if (!connect) throw new UsageError('--no-connect needs --game-dir or --game-url');
+  return undefined;
+}
+
+/** As startSandbox takes it. */
+export function serverGameSource(source: GameSourceOptions): { gameId?: string; setting: GameSourceSetting } {
+  return source.gameId === undefined ? { setting: source.setting } : { gameId: source.gameId, setting: source.setting };
+}
+
+export function parseGameId(value: string): string {
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(value)) throw new UsageError(`invalid game id ${JSON.stringify(value.slice(0, 80))}: letters, digits, - _ .`);
+  return value;
 }
 
 /** --faults and --fault-seed, checked; no seed given means a random one, chosen at start. */
@@ -45,6 +106,10 @@ export interface RawStartOptions {
   allowRemote?: boolean;
   faults?: string;
   faultSeed?: string;
+  gameDir?: string;
+  gameUrl?: string;
+  game?: string;
+  connect?: boolean;
 }
 
 export interface SeedOptions {
@@ -169,6 +234,7 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     detach: raw.detach === true,
     faults: parseFaultOptions(raw),
+    gameSource: parseGameSourceOptions(raw),
   };
 }
 
@@ -201,6 +267,7 @@ export interface ExecOptions {
   tokenTtlSeconds: number | undefined;
   rateLimitPerSecond: number | undefined;
   faults: FaultOptions | undefined;
+  gameSource: GameSourceOptions | undefined;
 }
 
 export interface RawExecOptions {
@@ -212,6 +279,10 @@ export interface RawExecOptions {
   rateLimit?: string;
   faults?: string;
   faultSeed?: string;
+  gameDir?: string;
+  gameUrl?: string;
+  game?: string;
+  connect?: boolean;
 }
 
 /** `sandbox exec` runs a fresh sandbox: any free port unless --port says otherwise. */
@@ -223,6 +294,7 @@ export function parseExecOptions(raw: RawExecOptions): ExecOptions {
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     faults: parseFaultOptions(raw),
+    gameSource: parseGameSourceOptions(raw),
   };
 }
 

@@ -14,7 +14,7 @@ import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
 import { credentialLines } from './describe.js';
 import { faultsLine, seedFaults } from './faults.js';
-import { parseStartOptions, remoteWarning, type RawStartOptions, type StartOptions } from './options.js';
+import { parseStartOptions, remoteWarning, serverGameSource, type GameSourceOptions, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
 import { waitForSignal } from './signals.js';
 
@@ -66,6 +66,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     // none once a reader of stdout went away (`| head -1` for the URL).
     requestLines: (text) => void write(stdout, text),
     ...(faults === undefined ? {} : { faults }),
+    ...(options.gameSource === undefined ? {} : { gameSource: serverGameSource(options.gameSource) }),
   });
   // The pid file names "the" sandbox for status/stop/reset; a second one does not take it over.
   const ownsPidFile = before.state !== 'running';
@@ -113,8 +114,33 @@ function logTail(path: string, lines = 15): string {
   }
 }
 
+/** The options that give a child `sandbox start` the same game source. */
+export function gameSourceArgs(source: GameSourceOptions | undefined): string[] {
+  if (source === undefined) return [];
+  const { setting } = source;
+  const args = setting.kind === 'dir' ? ['--game-dir', setting.root] : setting.kind === 'url' ? ['--game-url', setting.base] : [];
+  if (source.gameId !== undefined) args.push('--game', source.gameId);
+  if (!setting.connect) args.push('--no-connect');
+  return args;
+}
+
 async function startDetached(factory: Factory, options: StartOptions, deps: StartDeps): Promise<void> {
-  const { stdout, stderr, env } = factory.io;
+  const { stdout, stderr } = factory.io;
+  const { url, pid, logPath } = await launchDetached(factory, options, deps);
+  stdout.write(`${url}\n`);
+  if (options.remote) stderr.write(`${remoteWarning(options.host)}\n`);
+  const faults = seedFaults(options.faults);
+  if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
+  stderr.write(`udcli sandbox running in the background at ${url} (pid ${pid}); log ${logPath}\nstop it with: udcli sandbox stop\n`);
+}
+
+/** Starts a detached `sandbox start` and waits until it answers; its URL, pid and log. */
+export async function launchDetached(
+  factory: Factory,
+  options: StartOptions,
+  deps: StartDeps = {},
+): Promise<{ url: string; pid: number | undefined; logPath: string }> {
+  const { stderr, env } = factory.io;
   const current = await sandboxState(env);
   if (current.state === 'running' || current.state === 'unresponsive') {
     throw new UsageError(`a sandbox is already running at ${current.record.url} (pid ${current.record.pid})`, {
@@ -138,6 +164,7 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   if (options.rateLimitPerSecond !== undefined) args.push('--rate-limit', `${options.rateLimitPerSecond}/s`);
   const faults = seedFaults(options.faults);
   if (faults !== undefined) args.push('--faults', faults.spec.text, '--fault-seed', String(faults.seed));
+  args.push(...gameSourceArgs(options.gameSource));
   const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
 
   // The log may hold request paths with uids: owner only, like the database and the config.
@@ -175,8 +202,5 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
     throw new UdcliError(`the detached sandbox did not start: ${why}`, { hint: tail ? `log ${logPath}:\n${tail}` : `see ${logPath}` });
   }
   child.unref();
-  stdout.write(`${url}\n`);
-  if (options.remote) stderr.write(`${remoteWarning(options.host)}\n`);
-  if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
-  stderr.write(`udcli sandbox running in the background at ${url} (pid ${childPid}); log ${logPath}\nstop it with: udcli sandbox stop\n`);
+  return { url, pid: childPid, logPath };
 }

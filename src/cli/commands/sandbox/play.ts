@@ -1,0 +1,144 @@
+/**
+ * `udcli sandbox play [GAME] [--game-dir DIR | --game-url URL] [--as USER] [--no-open] [--no-connect]`:
+ * the play page of a game, with the game served under the sandbox's own origin. A running
+ * sandbox gets the game source through `/_sandbox/game-sources`; without one, a detached sandbox
+ * is started with it (as `sandbox start --detach`). The page's URL goes to stdout, and into a
+ * browser when stdout is a terminal.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { UdcliError, UsageError } from '../../../errors.js';
+import { PLAY_PATH } from '../../../sandbox/constants.js';
+import { defaultDatabasePath } from '../../../sandbox/paths.js';
+import { DEMO_FACTS } from '../../../sandbox/seed/demo-data.js';
+import type { Factory } from '../../../ops/factory.js';
+import { parseGameId, parseGameSourceOptions, parseStartOptions, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
+import { sandboxState } from './pidfile.js';
+import { launchDetached, type StartDeps } from './start.js';
+
+export interface PlayOptions extends Omit<RawGameSourceOptions, 'game'> {
+  as?: string;
+  /** Commander's --no-open: false when given. */
+  open?: boolean;
+}
+
+interface GameEntry {
+  game_id: string;
+}
+
+const reachable = (url: string): string => url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:').replace(/\/+$/, '');
+
+async function profileGame(factory: Factory): Promise<string | undefined> {
+  try {
+    return (await factory.settings()).gameId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** GAME, else the profile's game when the sandbox has it, else its first game. */
+async function pickGame(factory: Factory, named: string | undefined, ids: readonly string[], where: string): Promise<string> {
+  if (named !== undefined) {
+    if (ids.includes(named)) return named;
+    throw new UsageError(`no game ${JSON.stringify(named)} in ${where}`, ids.length > 0 ? { hint: `its games: ${ids.slice(0, 20).join(', ')}` } : {});
+  }
+  const profile = await profileGame(factory);
+  if (profile !== undefined && ids.includes(profile)) return profile;
+  if (ids[0] === undefined) throw new UsageError(`${where} has no games`, { hint: 'seed the demo data with udcli sandbox reset' });
+  return ids[0];
+}
+
+/** The games of the database a new sandbox would start on (the demo's, when it is still to be made). */
+async function databaseGames(dbPath: string): Promise<string[]> {
+  if (!existsSync(dbPath)) return DEMO_FACTS.games.map((g) => g.id);
+  const { openDatabase } = await import('../../../sandbox/database.js');
+  const db = openDatabase(dbPath);
+  try {
+    const ids = db.repos.games.list().map((g) => g.id);
+    return ids.length > 0 || !db.isEmpty() ? ids : DEMO_FACTS.games.map((g) => g.id);
+  } finally {
+    db.close();
+  }
+}
+
+async function control(url: string, method: 'GET' | 'PUT', path: string, body?: unknown): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(`${url}/_sandbox/game-sources${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      signal: AbortSignal.timeout(5_000),
+    });
+  } catch (error) {
+    throw new UdcliError(`the sandbox at ${url} did not answer`, { cause: error });
+  }
+  const reply = (await response.json().catch(() => undefined)) as { message?: unknown } | undefined;
+  if (!response.ok) {
+    const message = typeof reply?.message === 'string' ? reply.message : `HTTP ${response.status}`;
+    if (response.status === 404 && path === '') {
+      throw new UdcliError(`the sandbox at ${url} cannot serve games (${message})`, { hint: 'it is an older udcli: restart it with udcli sandbox stop, then udcli sandbox play' });
+    }
+    throw new UsageError(`the sandbox at ${url} refused the game source: ${message}`);
+  }
+  return reply;
+}
+
+function sourceBody(source: GameSourceOptions): Record<string, unknown> {
+  const { setting } = source;
+  if (setting.kind === 'dir') return { dir: setting.root, connect: setting.connect };
+  if (setting.kind === 'url') return { url: setting.base, connect: setting.connect };
+  return { connect: setting.connect };
+}
+
+/** Opens `url` in the desktop's browser, detached; nothing happens where there is none. */
+export function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args as string[], { detached: true, stdio: 'ignore', windowsHide: true });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // No browser opener: the URL on stdout is enough.
+  }
+}
+
+export async function playCommand(factory: Factory, game: string | undefined, raw: PlayOptions, deps: StartDeps = {}): Promise<void> {
+  const named = game === undefined ? undefined : parseGameId(game);
+  const source = parseGameSourceOptions(raw, process.cwd(), true);
+  const as = raw.as;
+  if (as !== undefined && (as.trim() === '' || as.length > 64)) throw new UsageError('--as must be a username (1-64 characters)');
+  const { stdout, stderr, env } = factory.io;
+
+  const current = await sandboxState(env);
+  let url: string;
+  let gameId: string;
+  if (current.state === 'running') {
+    url = reachable(current.record.url);
+    const list = (await control(url, 'GET', '')) as { games?: GameEntry[] };
+    gameId = await pickGame(factory, named, (list.games ?? []).map((g) => g.game_id), `the sandbox at ${url}`);
+    if (source !== undefined) {
+      await control(url, 'PUT', `/${encodeURIComponent(gameId)}`, sourceBody(source));
+      stderr.write(`udcli: the sandbox at ${url} now serves game ${gameId} from ${describe(source)}\n`);
+    }
+  } else {
+    const options = parseStartOptions({ detach: true }, env);
+    const dbPath = defaultDatabasePath(env);
+    gameId = await pickGame(factory, named, await databaseGames(dbPath), `the sandbox database ${dbPath}`);
+    const gameSource = source === undefined ? undefined : { ...source, gameId };
+    const started = await launchDetached(factory, { ...options, gameSource }, deps);
+    url = reachable(started.url);
+    stderr.write(`udcli: sandbox started in the background at ${url} (pid ${started.pid}); stop it with: udcli sandbox stop\n`);
+  }
+  const page = `${url}${PLAY_PATH}/${encodeURIComponent(gameId)}${as === undefined ? '' : `?as=${encodeURIComponent(as)}`}`;
+  stdout.write(`${page}\n`);
+  if (factory.io.stdoutIsTTY && raw.open !== false) openInBrowser(page);
+}
+
+function describe(source: GameSourceOptions): string {
+  const { setting } = source;
+  const how = setting.connect ? '' : ' (no connect tag)';
+  if (setting.kind === 'dir') return `${setting.root}${how}`;
+  if (setting.kind === 'url') return `${setting.base}${how}`;
+  return `its content URI${how}`;
+}

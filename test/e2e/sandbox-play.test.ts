@@ -1,0 +1,91 @@
+/**
+ * `udcli sandbox play` (and --game-dir / --game-url of `sandbox start` and `exec`), the built
+ * binary as a user runs it: bad input refused with exit 2 and nothing started; a detached sandbox
+ * started with the game's folder; the source of a running one switched to a dev server.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './harness.js';
+
+const CONNECT = '<script src="/_sandbox/connect.js"></script>';
+const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-play-'));
+const gameDir = join(scratch, 'dist');
+let port = 0;
+let env: NodeJS.ProcessEnv = {};
+let dev: Server;
+let devUrl = '';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: p } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return p;
+}
+
+beforeAll(async () => {
+  mkdirSync(gameDir);
+  writeFileSync(join(gameDir, 'index.html'), '<!doctype html><html><head><title>built</title></head><body>built</body></html>');
+  port = await freePort();
+  env = { UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_DATA_DIR: join(scratch, 'data'), UDCLI_SANDBOX_PORT: String(port) };
+  dev = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head></head><body>dev server</body></html>'));
+  await new Promise<void>((resolve) => dev.listen(0, '127.0.0.1', resolve));
+  devUrl = `http://127.0.0.1:${(dev.address() as AddressInfo).port}/game/index.html`;
+});
+
+afterAll(async () => {
+  await runCli(['sandbox', 'stop'], env);
+  await new Promise((resolve) => dev.close(resolve));
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('sandbox play (e2e)', () => {
+  it('refuses bad input with exit 2, one line, and starts nothing', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--game-dir', gameDir, '--game-url', 'http://localhost:5173/'], /cannot be used together/],
+      [['--game-dir', join(scratch, 'missing')], /does not exist/],
+      [['--game-url', 'ftp://localhost/'], /http/],
+      [['999999', '--game-dir', gameDir], /no game "999999"/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(['sandbox', 'play', ...args, '--no-open'], env);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')[0]).toMatch(message);
+    }
+    const start = await runCli(['sandbox', 'start', '--detach', '--game-dir', gameDir, '--game-url', 'http://localhost:5173/'], env);
+    expect(start.code).toBe(2);
+    const exec = await runCli(['sandbox', 'exec', '--game-url', 'file:///etc/passwd', '--', 'true'], env);
+    expect(exec.code).toBe(2);
+    expect((await runCli(['sandbox', 'status'], env)).code).toBe(1);
+  });
+
+  it('starts a detached sandbox serving the folder and prints the play page URL', async () => {
+    const r = await runCli(['sandbox', 'play', '--game-dir', gameDir, '--no-open'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`http://127.0.0.1:${port}/play/1001\n`);
+    const page = await (await fetch(`http://127.0.0.1:${port}/play/1001/game/`)).text();
+    expect(page).toBe(`<!doctype html><html><head>${CONNECT}<title>built</title></head><body>built</body></html>`);
+  });
+
+  it('switches a running sandbox to a dev server, and prints ?as=', async () => {
+    const r = await runCli(['sandbox', 'play', '1001', '--game-url', devUrl, '--as', 'alice', '--no-open'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`http://127.0.0.1:${port}/play/1001?as=alice\n`);
+    expect(r.stderr).toContain(devUrl);
+    const page = await (await fetch(`http://127.0.0.1:${port}/play/1001/game/index.html`)).text();
+    expect(page).toBe(`<html><head>${CONNECT}</head><body>dev server</body></html>`);
+    const unknown = await runCli(['sandbox', 'play', 'nope', '--no-open'], env);
+    expect([unknown.code, unknown.stdout]).toEqual([2, '']);
+  });
+
+  it('sandbox exec --game-dir serves the folder to the command', async () => {
+    const script = "fetch(process.env.UDCLI_SITE_URL + '/play/1001/game/').then((r) => r.text()).then((t) => process.exit(t.includes('connect.js') && t.includes('built') ? 0 : 3))";
+    const r = await runCli(['sandbox', 'exec', '--game-dir', gameDir, '--', process.execPath, '-e', script], { ...env, UDCLI_DATA_DIR: join(scratch, 'exec-data') });
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
