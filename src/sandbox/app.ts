@@ -9,13 +9,14 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { SandboxDatabase } from './database.js';
 import { envelope, formatOfPath } from './http/envelope.js';
 import { ApiFailure, fail, shown } from './http/failure.js';
-import { allowedMethods, apiPathMatcher, registerApiRoutes, sendFailure } from './http/pipeline.js';
+import { allowHeader, apiPathMatcher, registerApiRoutes, sendFailure } from './http/pipeline.js';
 import { splitTarget } from './http/query.js';
 import { BODY_LIMIT_BYTES, FORM_CONTENT_TYPE, UnreadBody } from './http/request-parameters.js';
 import { createChallengeStore, type ChallengeStore } from './http/challenges.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { registerDashboard } from './dashboard/page.js';
 import { installRequestLog } from './http/request-log.js';
+import { addCorsHeaders, installCors, isPreflight, sendPreflight } from './http/cors.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerPlayRoutes } from './routes/play.js';
@@ -135,16 +136,19 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     },
     clientErrorHandler: clientErrorResponse,
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      // Answered before routing, so no hook runs: the preflight and the CORS headers are done here.
+      if (isPreflight(request)) return void sendPreflight(addCorsHeaders(request, reply));
       const failure =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? fail.invalidParameter('path', 'too long')
           : fail.invalidParameter('path', 'bad URL encoding');
-      void sendFailure(reply, formatOf(request), failure);
+      void sendFailure(addCorsHeaders(request, reply), formatOf(request), failure);
     },
   });
 
   // First, so that its hook sees every route, the not-found handler included.
   installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
+  installCors(app);
 
   // Parameters travel in the query string or a form body (the platform's SDK sends its PUTs as
   // form-encoded POSTs, a game save's data in the body): the form is kept as text, parsed by the
@@ -178,7 +182,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const unrouted = (request: FastifyRequest): ApiFailure => {
     const { path } = splitTarget(request.url);
     const route = matchApiPath(path);
-    return route ? fail.methodNotAllowed(request.method, allowedMethods(route)) : fail.notFound(`path ${shown(path)}`);
+    return route ? fail.methodNotAllowed(request.method, allowHeader(route)) : fail.notFound(`path ${shown(path)}`);
   };
   app.setNotFoundHandler((request, reply) => sendFailure(reply, formatOf(request), unrouted(request)));
 

@@ -2,7 +2,7 @@
  * The sandbox dashboard (issue 11): its `/_sandbox` JSON endpoints over real HTTP (shape,
  * redaction, the address check, bad input), then the page at `/` in a real browser (Debian's
  * headless chromium): the games with redacted keys, a user search, a user's achievements and
- * holdings, play-page links, markup in a username shown as text, no console error, no CSP
+ * holdings and game saves, play-page links, markup in a username or a save shown as text, no console error, no CSP
  * violation, nothing fetched from elsewhere; and a screenshot kept in test-artifacts/.
  */
 import { mkdirSync } from 'node:fs';
@@ -24,6 +24,8 @@ const README_SCREENSHOT = join(ROOT, 'docs', 'images', 'dashboard.png');
 /** A user and a game whose names try to break out of the HTML. */
 const NASTY_USER = `<img src=x onerror="document.title='pwned'">"eve"&'x'`;
 const NASTY_GAME = { id: '7001', name: `<script>document.title='pwned'</script> & 'Co'` };
+/** A saved value that tries to break out too, with a newline and more than the preview shows. */
+const NASTY_SAVE = `{"note":"<img src=x onerror=\\"document.title='pwned'\\">\nline 2","pad":"${'z'.repeat(100)}"}`;
 const FULL_SECRETS = [DEMO.game.apiKey, DEMO.partner.apiKey, DEMO.secondGame.apiKey, DEMO.game.signingSecret, DEMO.partner.signingSecret, DEMO.secondGame.signingSecret];
 
 let sb: TestSandbox;
@@ -36,6 +38,7 @@ beforeAll(async () => {
   sb.db.repos.games.insert({ ...NASTY_GAME, type: 'Game', launchable: false, contentUri: null, signing: 'agi', createdOn: now });
   sb.db.repos.users.insert({ uid: uidForUsername(NASTY_USER), username: NASTY_USER, gender: 'unspecified', createdOn: now });
   sb.db.repos.users.recordPlay(uidForUsername(NASTY_USER), NASTY_GAME.id, now);
+  sb.db.repos.saves.put(uidForUsername(NASTY_USER), NASTY_GAME.id, 'slot1', NASTY_SAVE, now);
 });
 
 afterAll(() => sb?.close());
@@ -63,6 +66,7 @@ interface UserDetailJson {
     played: boolean;
     achievements: Array<{ developer_id: string; state: string; current_value: number; target_value: number }>;
     holdings: Array<{ item: string; kind: string | null; units: number; products: Array<{ sku: string; name: string }> }>;
+    saves: Array<{ key: string; bytes: number; updated_on: string; preview: string }>;
   }>;
 }
 
@@ -138,6 +142,22 @@ describe('the dashboard JSON under /_sandbox', () => {
       },
       { item: 'sword-of-dawn', kind: 'unlockable', units: 1, updated_on: expect.any(String), products: [{ sku: 'sword-of-dawn', name: 'Sword of Dawn' }] },
     ]);
+  });
+
+  it("lists a user's game saves per game: key, size in bytes, updated, and a preview shortened and escaped", async () => {
+    const reply = await getJson(`/_sandbox/users/${uidForUsername(NASTY_USER)}`);
+    const game = (reply.body as unknown as UserDetailJson).games.find((g) => g.id === NASTY_GAME.id)!;
+    expect(game.saves).toEqual([
+      {
+        key: 'slot1',
+        bytes: Buffer.byteLength(NASTY_SAVE),
+        updated_on: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+        // 80 characters, the newline written as \n, then an ellipsis: never the whole 256 KiB.
+        preview: `${NASTY_SAVE.slice(0, 80).replace('\n', '\\n')}…`,
+      },
+    ]);
+    const demo = (await getJson(`/_sandbox/users/${DEMO.user.uid}`)).body as unknown as UserDetailJson;
+    expect(demo.games[0]!.saves).toEqual([]);
   });
 
   it('answers an unknown uid with 404 and a malformed one with 400', async () => {
@@ -291,6 +311,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     // Some traffic for the request log (and the screenshot): a read, and a refused signature.
     await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
     await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['increment', '5']], { secret: 'wrong' });
+    demo.db.repos.saves.put(DEMO.user.uid, '1001', 'slot1', '{"level":4,"gems":250,"checkpoint":"cave-2"}', Math.floor(demo.clock.ms / 1000));
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -315,6 +336,9 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expect(await detail.locator('tr[data-item="sword-of-dawn"] td.units').textContent()).toBe('1');
       expect(await detail.locator('tr[data-item="gems"] td.units').textContent()).toBe('250');
       expect(await detail.locator('tr[data-item="gems"]').textContent()).toContain('gems:100');
+      const save = detail.locator('tr[data-save="slot1"]');
+      expect(await save.locator('td.size').textContent()).toBe('44 B');
+      expect(await save.locator('td.preview').textContent()).toBe('{"level":4,"gems":250,"checkpoint":"cave-2"}');
 
       // The page's own HTML never holds a key in full (the browser's view of it, scripts run).
       const html = await page.content();
@@ -347,6 +371,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expect(await page.locator('#user-results button.user .username').allTextContents()).toEqual([NASTY_USER]);
       expect(await page.locator('#detail-username').textContent()).toBe(NASTY_USER);
       expect(await page.locator('#user-detail .game h3').first().textContent()).toContain(NASTY_GAME.name);
+      expect(await page.locator('#user-detail tr[data-save="slot1"] td.preview').textContent()).toBe(`${NASTY_SAVE.slice(0, 80).replace('\n', '\\n')}…`);
       expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
       expect(await page.title()).toBe('udcli sandbox');
       // A reload keeps the user shown (the uid is in the URL's fragment).

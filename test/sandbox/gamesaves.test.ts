@@ -115,6 +115,26 @@ describe('saving and erasing', () => {
     expect((await retrieve(PLAYER, 'temp')).body.payload).toEqual({});
   });
 
+  it('answers in XML too, a key that is no XML name as <item key="...">', async () => {
+    await saveGame(PLAYER, token, '1st', '{"a":"<b>"}');
+    const r = await fetch(`${sb.url}/services/rest/v1/gamesave/${PLAYER}.xml?api_key=${DEMO.game.apiKey}&key=1st`);
+    expect(await r.text()).toContain('<payload><item key="1st">{&quot;a&quot;:&quot;&lt;b&gt;&quot;}</item></payload>');
+    expect((await eraseGame(PLAYER, token, '1st')).status).toBe(200);
+  });
+
+  it('refuses (hmac) a data value changed after signing: the body is signed', async () => {
+    const query: Params = [['api_key', DEMO.game.apiKey], ['auth_token', token], ['key', 'slot1']];
+    const signed = sign('POST', path(PLAYER), [...query, ['data', '"mine"']], DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
+    const response = await fetch(`${sb.url}${path(PLAYER)}?${queryString(signed.filter(([n]) => n !== 'data'))}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'data=%22theirs%22',
+    });
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as Envelope<null>).message).toMatch(/^bad signature/);
+    expect((await retrieve(PLAYER, 'slot1')).body.payload).toEqual({ slot1: '{"level":4}' });
+  });
+
   it('answers an unsigned change with the agi challenge first, and saves nothing', async () => {
     const r = await saveGame(PLAYER, token, 'unsigned', '1', { signed: false });
     expect(r.status).toBe(401);
@@ -175,6 +195,15 @@ describe('saving and erasing', () => {
 });
 
 describe('bounds', () => {
+  it('keeps the 100-key bound under 120 saves of new keys in flight at once: exactly 100 saved, 20 refused', async () => {
+    const dave = uidForUsername('dave');
+    const token = await tokenFor('dave');
+    const statuses = await Promise.all(Array.from({ length: 120 }, (_, i) => saveGame(dave, token, `p${i}`, String(i)).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(20);
+    expect(Object.keys((await retrieve(dave)).body.payload ?? {})).toHaveLength(100);
+  });
+
   it('takes a 200 KiB value in the form body, and refuses one over 256 KiB of UTF-8 with 400 naming the limit', async () => {
     const token = await tokenFor('carol');
     const carol = uidForUsername('carol');

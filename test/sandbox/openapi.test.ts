@@ -22,7 +22,8 @@ type Doc = {
 };
 type Operation = {
   parameters: Array<{ name: string; in: string; required: boolean; schema: Record<string, unknown> }>;
-  responses: Record<string, { content: { 'application/json': { schema: unknown } } }>;
+  responses: Record<string, { content?: { 'application/json': { schema: unknown } } }>;
+  requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
 };
 
 let sb: TestSandbox;
@@ -70,6 +71,31 @@ describe('/openapi.json', () => {
     expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '405', '429']));
     // A POST with method=put reaches the same change, as the platform SDK sends it.
     expect(doc.paths[`${API_PREFIX}/achievements/user/{uid}.{format}`]!.post!.parameters.map((p) => p.name)).toContain('method');
+  });
+
+  it('every POST takes its parameters as a form body too; every reply has the CORS headers; every path its preflight', () => {
+    for (const [template, item] of Object.entries(doc.paths)) {
+      for (const [verb, op] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, { headers?: Record<string, unknown> }>)) {
+          expect(Object.keys(response.headers ?? {}), `${verb} ${template} ${status}`).toEqual(
+            expect.arrayContaining(['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers']),
+          );
+        }
+        if (verb !== 'post') continue;
+        const form = op.requestBody?.content['application/x-www-form-urlencoded'];
+        expect(form, `${verb} ${template}`).toBeDefined();
+        const queryNames = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+        expect(Object.keys(form!.schema.properties).sort(), `${verb} ${template}`).toEqual(queryNames.sort());
+      }
+      const options = item.options;
+      expect(options, template).toBeDefined();
+      expect(Object.keys(options!.responses)).toEqual(['204']);
+      expect(Object.keys((options!.responses['204'] as { headers: object }).headers)).toEqual(
+        expect.arrayContaining(['Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age']),
+      );
+    }
+    const grant = doc.paths[`${API_PREFIX}/products/user/{uid}.{format}`]!.post!;
+    expect(grant.requestBody!.content['application/x-www-form-urlencoded']!.schema.properties.qty).toMatchObject({ type: 'integer', minimum: 1 });
   });
 
   it('is generated from the declarations the checks read: a changed bound moves both', async () => {
@@ -210,7 +236,7 @@ describe('a seeded fuzz run from the description (a bounded stand-in for Schemat
           const r = await call(sb.url, method, path, method !== 'GET' && next() < 0.5 ? signedFor(method, path, params) : params);
           sent++;
           expect(r.status, `${method} ${path}?${queryString(params)}`).toBeLessThan(500);
-          if (path.endsWith('.json')) checkReply(method, path, r.status, r.text);
+          if (path.endsWith('.json') || r.status === 204) checkReply(method, path, r.status, r.text);
           else expect(r.headers.get('content-type')).toMatch(/^application\/xml/);
         }
       }

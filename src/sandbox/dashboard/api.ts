@@ -1,7 +1,7 @@
 /**
  * The dashboard's data, as `/_sandbox` JSON endpoints (behind the address check of
  * http/admin.ts): the games with their api keys redacted (never a signing secret), a user search,
- * and one user's achievements and holdings per game. Dates are `YYYY-MM-DD HH:MM:SS` UTC, as
+ * and one user's achievements, holdings and game saves per game. Dates are `YYYY-MM-DD HH:MM:SS` UTC, as
  * everywhere in the sandbox.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -23,6 +23,21 @@ export const USER_SEARCH_MAX_LIMIT = 100;
 export const USER_QUERY_MAX_LENGTH = 64;
 /** Achievements shown per game: a dashboard, not an export. */
 const ACHIEVEMENTS_PER_GAME = 500;
+/** Characters of a saved value the user view shows (a save may be 256 KiB). */
+export const SAVE_PREVIEW_CHARS = 80;
+
+/** Control characters as escapes, so a preview stays on one line and shows what is there. */
+function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The first characters of a value (whole code points), escaped; `…` when there is more. */
+function preview(head: string): string {
+  const chars = Array.from(head);
+  const shortened = chars.length > SAVE_PREVIEW_CHARS;
+  return escapeControls(chars.slice(0, SAVE_PREVIEW_CHARS).join('')) + (shortened ? '…' : '');
+}
 
 const playPath = (gameId: string): string => `${PLAY_PATH}/${encodeURIComponent(gameId)}`;
 
@@ -72,6 +87,8 @@ function userDetail(repos: Repositories, request: FastifyRequest) {
   const user = repos.users.findByUid(uid);
   if (!user) throw fail.notFound(`user ${uid}`);
   const holdings = repos.products.holdingsOf(uid);
+  // One more character than shown, to tell whether the value goes on.
+  const saves = repos.saves.summariesOf(uid, SAVE_PREVIEW_CHARS + 1);
   const games = repos.games.list().flatMap((game) => {
     const achievements = repos.achievements
       .list({ uid, parentType: game.type, parentId: game.id, order: 'name', sort: 'asc', limit: ACHIEVEMENTS_PER_GAME, offset: 0 })
@@ -96,10 +113,13 @@ function userDetail(repos: Repositories, request: FastifyRequest) {
         updated_on: formatDateTime(h.updatedOn),
         products: h.products.map((p) => ({ sku: p.sku, name: p.name })),
       }));
+    const saved = saves
+      .filter((save) => save.gameId === game.id)
+      .map((save) => ({ key: save.key, bytes: save.bytes, updated_on: formatDateTime(save.updatedOn), preview: preview(save.head) }));
     const played = repos.users.hasPlayed(uid, game.id);
     // A game the user never touched would list only Not Started rows: left out.
-    if (!played && held.length === 0 && achievements.every((a) => a.state === NOT_STARTED)) return [];
-    return [{ id: game.id, name: game.name, play_path: playPath(game.id), played, achievements, holdings: held }];
+    if (!played && held.length === 0 && saved.length === 0 && achievements.every((a) => a.state === NOT_STARTED)) return [];
+    return [{ id: game.id, name: game.name, play_path: playPath(game.id), played, achievements, holdings: held, saves: saved }];
   });
   return {
     user: {

@@ -180,6 +180,25 @@ export const DASHBOARD_JS = String.raw`'use strict';
     return table(['Item', 'Units', 'Products'], rows, [1]);
   }
 
+  function size(bytes) {
+    return bytes < 1024 ? bytes + ' B' : (bytes / 1024).toFixed(1) + ' KiB';
+  }
+
+  function savesTable(list) {
+    if (list.length === 0) return el('p', { class: 'empty' }, 'No game saves.');
+    const rows = list.map((s) =>
+      el(
+        'tr',
+        { 'data-save': s.key },
+        el('td', {}, el('code', {}, s.key)),
+        el('td', { class: 'num size' }, size(s.bytes)),
+        el('td', {}, s.updated_on),
+        el('td', { class: 'preview' }, el('code', {}, s.preview)),
+      ),
+    );
+    return table(['Key', 'Size', 'Updated', 'Value'], rows, [1]);
+  }
+
   async function showUser(uid) {
     shownUid = uid;
     for (const button of document.querySelectorAll('#user-results button.user')) {
@@ -221,10 +240,11 @@ export const DASHBOARD_JS = String.raw`'use strict';
           { class: 'game-body' },
           el('div', { class: 'achievements' }, el('h4', {}, 'Achievements'), achievementsTable(g.achievements)),
           el('div', { class: 'holdings' }, el('h4', {}, 'Holdings'), holdingsTable(g.holdings)),
+          el('div', { class: 'saves' }, el('h4', {}, 'Game saves'), savesTable(g.saves)),
         ),
       ),
     );
-    replaceChildren(target, head, perGame.length === 0 ? el('p', { class: 'empty' }, 'No game played, no progress, holds nothing.') : perGame);
+    replaceChildren(target, head, perGame.length === 0 ? el('p', { class: 'empty' }, 'No game played, no progress, holds nothing, saved nothing.') : perGame);
   }
 
   // --- the live request log ------------------------------------------------------------------

@@ -20,6 +20,8 @@ table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #e6e9ef;vertical-align:top}
 th{font-weight:600;color:#5b6476;font-size:.8rem;text-transform:uppercase;letter-spacing:.03em}
 .game-body td code{white-space:nowrap}
+.game-body .saves{grid-column:1/-1}
+.game-body td.preview code{white-space:pre-wrap;overflow-wrap:anywhere}
 td.uri code{overflow-wrap:anywhere}
 td .kind{font-size:.8rem}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}

@@ -62,6 +62,11 @@ export function allowedMethods(route: ApiRoute): ApiMethod[] {
   return !route.methods.POST && (route.methods.PUT || route.methods.DELETE) ? [...own, 'POST'] : own;
 }
 
+/** What `Allow` lists: the verbs the path takes and the CORS preflight (as the description says). */
+export function allowHeader(route: ApiRoute): string[] {
+  return [...allowedMethods(route), 'OPTIONS'];
+}
+
 /**
  * The verb the request means: the `method` override or the HTTP verb. Only a POST may become a
  * PUT or DELETE (as the platform's SDK sends them); a GET saying so is 405, so that a link or a
@@ -72,12 +77,12 @@ function effectiveMethod(httpMethod: string, query: Query, route: ApiRoute): str
   const override = query.get('method') ?? '';
   if (httpMethod !== 'GET' && httpMethod !== 'POST') {
     // A verb the path does not take is refused as such first, whatever it carries.
-    if (!route.methods[(httpMethod === 'HEAD' ? 'GET' : httpMethod) as ApiMethod]) throw fail.methodNotAllowed(httpMethod, allowedMethods(route));
+    if (!route.methods[(httpMethod === 'HEAD' ? 'GET' : httpMethod) as ApiMethod]) throw fail.methodNotAllowed(httpMethod, allowHeader(route));
     throw fail.invalidParameter('method', 'the override is accepted on GET and POST requests only');
   }
   if (!/^(get|put|delete)$/i.test(override)) throw fail.invalidParameter('method', 'expected get, put or delete');
   const method = override.toUpperCase();
-  if (httpMethod === 'GET' && method !== 'GET') throw fail.overrideOnGet(override, allowedMethods(route));
+  if (httpMethod === 'GET' && method !== 'GET') throw fail.overrideOnGet(override, allowHeader(route));
   return method;
 }
 
@@ -143,7 +148,7 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
       if (!ep) {
         // A POST is taken here only as the SDK's form of a PUT or DELETE: it is the override that is missing.
         if (method === 'POST' && allowedMethods(route).includes('POST')) throw fail.missingParameter('method');
-        throw fail.methodNotAllowed(method, allowedMethods(route));
+        throw fail.methodNotAllowed(method, allowHeader(route));
       }
 
       const nowMs = deps.clock();

@@ -37,6 +37,28 @@ function envelopeSchema(payload: ValueSchema): ValueSchema {
   };
 }
 
+/** Headers every reply under the prefix carries (contract: CORS), and those some statuses add. */
+const HEADERS = {
+  AccessControlAllowOrigin: { description: 'Always `*`: any site may read the reply (games call from their own site).', schema: { type: 'string', const: '*' } },
+  AccessControlExposeHeaders: { description: 'The headers a cross-origin caller may read beyond the safelisted ones.', schema: { type: 'string', const: 'Retry-After, Allow' } },
+  AccessControlAllowMethods: { description: 'The verbs a cross-origin caller may send.', schema: { type: 'string', const: 'GET, POST, PUT, DELETE' } },
+  AccessControlAllowHeaders: { description: 'The request headers a cross-origin caller may send.', schema: { type: 'string', const: 'Content-Type, Accept' } },
+  AccessControlMaxAge: { description: 'Seconds a browser may keep this preflight.', schema: { type: 'string', const: '600' } },
+  RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  Allow: { description: 'The verbs the path takes.', schema: { type: 'string' } },
+} as const;
+
+const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+function headersOf(code: number): Record<string, unknown> {
+  return {
+    'Access-Control-Allow-Origin': ref('AccessControlAllowOrigin'),
+    'Access-Control-Expose-Headers': ref('AccessControlExposeHeaders'),
+    ...(code === 429 ? { 'Retry-After': ref('RetryAfter') } : {}),
+    ...(code === 405 ? { Allow: ref('Allow') } : {}),
+  };
+}
+
 function content(payload: ValueSchema, code: number): Record<string, unknown> {
   const schema = envelopeSchema(payload);
   return {
@@ -88,26 +110,71 @@ function operation(route: ApiRoute, method: ApiMethod, ep: BoundEndpoint, extra:
   // Its 200 is likewise any of their replies (method=get on a POST lists, as a GET would).
   const payloads = extra.override ? [...new Set(Object.values(route.methods).map((e) => e.doc.payload))] : [ep.doc.payload];
   const responses: Record<string, unknown> = {
-    200: { description: 'OK', content: content(payloads.length === 1 ? payloads[0]! : { anyOf: payloads }, 200) },
+    200: { description: 'OK', headers: headersOf(200), content: content(payloads.length === 1 ? payloads[0]! : { anyOf: payloads }, 200) },
   };
   for (const code of [...new Set([...COMMON_ERRORS, ...errors])].sort((a, b) => a - b)) {
     const payload = code === 401 ? { anyOf: [{ type: 'null' }, CHALLENGE] } : { type: 'null' };
-    responses[code] = { description: ERROR_TEXT[code] ?? 'error', content: content(payload, code) };
+    responses[code] = { description: ERROR_TEXT[code] ?? 'error', headers: headersOf(code), content: content(payload, code) };
   }
+  const query = params.filter((p) => p.in === 'query');
   return {
-    operationId: `${method.toLowerCase()}${route.path.replace(/\/:id$/, '').replace(/[^A-Za-z]+(.)/g, (_, c: string) => c.toUpperCase())}`,
+    operationId: operationId(method, route),
     summary: ep.doc.summary,
-    parameters: [{ name: 'format', in: 'path', required: true, schema: { type: 'string', enum: ['json', 'xml'] }, description: 'The reply format.' }, ...params.map(parameter)],
+    parameters: [FORMAT, ...params.map(parameter)],
+    // The platform reads a POST's parameters from a form body as from the query (the SDK sends a
+    // game save's data there); a name in both must have one value.
+    ...(extra.override ? { requestBody: formBody(query) } : {}),
     security: securityOf(ep),
     responses,
   };
 }
 
+const FORMAT = { name: 'format', in: 'path', required: true, schema: { type: 'string', enum: ['json', 'xml'] }, description: 'The reply format.' };
+
+function operationId(method: string, route: ApiRoute): string {
+  return `${method.toLowerCase()}${route.path.replace(/\/:id$/, '').replace(/[^A-Za-z]+(.)/g, (_, c: string) => c.toUpperCase())}`;
+}
+
+/** The operation's query parameters, any of which may come as fields of a form body instead. */
+function formBody(query: ParamSpec[]): Record<string, unknown> {
+  const properties = Object.fromEntries(query.map((p) => [p.name, { ...p.schema, description: p.description }]));
+  return {
+    required: false,
+    description:
+      'Any parameter may come as a field of a form body instead of the query (the same name in both with different ' +
+      'values is 400 `ambiguous parameter`); a body of any other type is 415. Up to 1 MiB; a field may be longer than ' +
+      "a query value. Both signing schemes sign the body's fields.",
+    content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties } } },
+  };
+}
+
+/** The CORS preflight a browser sends before a call it may not send outright. */
+function preflight(route: ApiRoute, element: ParamSpec | null): Record<string, unknown> {
+  return {
+    operationId: operationId('OPTIONS', route),
+    summary: 'CORS preflight: which verbs and request headers a page of another site may send',
+    parameters: [FORMAT, ...(element ? [parameter(element)] : [])],
+    security: [],
+    responses: {
+      204: {
+        description: 'No content: the CORS headers only (nothing runs, nothing is counted).',
+        headers: {
+          ...headersOf(204),
+          'Access-Control-Allow-Methods': ref('AccessControlAllowMethods'),
+          'Access-Control-Allow-Headers': ref('AccessControlAllowHeaders'),
+          'Access-Control-Max-Age': ref('AccessControlMaxAge'),
+        },
+      },
+    },
+  };
+}
+
 const DESCRIPTION = `The User Data REST Service as the udcli sandbox implements it. Every reply is an envelope
 \`{version, code, message, payload}\` whose code is the HTTP status. Parameters travel in the query string
-(a PUT or DELETE may also come as a POST with \`method=put|delete\` and a form body, as the platform SDK sends
-them). Changes are signed with one of two schemes (see the security schemes); a game accepts agi,
-hmac-sha256-v1, or both.`;
+or as fields of an \`application/x-www-form-urlencoded\` body, alike (a PUT or DELETE may also come as a POST
+with \`method=put|delete\`, as the platform SDK sends them). Changes are signed with one of two schemes (see
+the security schemes); a game accepts agi, hmac-sha256-v1, or both. Every reply may be read by a page of any
+site (\`Access-Control-Allow-Origin: *\`, never with credentials); \`OPTIONS\` is the CORS preflight.`;
 
 const SECURITY_SCHEMES = {
   apiKey: { type: 'apiKey', in: 'query', name: 'api_key', description: "The game's api key. It acts on its own game only (403 otherwise)." },
@@ -128,7 +195,8 @@ const SECURITY_SCHEMES = {
     name: 'signature',
     description:
       'hmac-sha256-v1: `signature` = hex HMAC-SHA256 with the game\'s signing secret over the canonical string ' +
-      '`METHOD\\nPATH\\nSORTED_QUERY` (every parameter but `signature`, sorted by name, percent-encoded), with `timestamp` ' +
+      '`METHOD\\nPATH\\nSORTED_QUERY` (every parameter but `signature`, those of the query and of a form body sorted ' +
+      'together by name, percent-encoded), with `timestamp` ' +
       'within 300 s of the server clock.',
   },
   partnerKey: { type: 'apiKey', in: 'query', name: 'api_key', description: 'A partner key may change achievements unsigned.' },
@@ -159,6 +227,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): Record<string
         summary: `${reachable.join(', ')} sent as a POST with method=${reachable.map((m) => m.toLowerCase()).join('|')} (the platform SDK's form for PUT and DELETE)`,
       };
     }
+    item.options = preflight(route, last === ':id' ? anyEp.doc.element : null);
     paths[key] = item;
   }
   return {
@@ -166,6 +235,6 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): Record<string
     info: { title: 'User Data REST Service (udcli sandbox)', version: '1', description: DESCRIPTION },
     servers: [{ url: '/' }],
     paths,
-    components: { securitySchemes: SECURITY_SCHEMES },
+    components: { securitySchemes: SECURITY_SCHEMES, headers: HEADERS },
   };
 }

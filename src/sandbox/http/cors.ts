@@ -1,0 +1,57 @@
+/**
+ * Cross-origin calls (contract: CORS). Games call the services from their own site (the SDK sends
+ * `mode: 'cors'`), so every `/services/rest/v1` reply — success, every error, the 401 challenge,
+ * an injected fault, a path the service lacks — lets any origin read it, and an `OPTIONS`
+ * preflight on those paths is answered 204. Never with credentials: the API reads no cookie. The
+ * site, `/`, `/docs` and `/_sandbox` get none of this (they answer only the sandbox's own pages).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX } from '../../domain/types.js';
+import { splitTarget } from './query.js';
+
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  // Retry-After (429) and Allow (405) are what a client acts on beyond the safelisted headers.
+  'access-control-expose-headers': 'Retry-After, Allow',
+} as const;
+
+export const PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': 'GET, POST, PUT, DELETE',
+  'access-control-allow-headers': 'Content-Type, Accept',
+  'access-control-max-age': '600',
+} as const;
+
+export function isApiPath(path: string): boolean {
+  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+}
+
+const onApi = (request: FastifyRequest) => isApiPath(splitTarget(request.url).path);
+
+/** An OPTIONS under the prefix, whatever the path (the call it precedes gets its own 404 or 400). */
+export function isPreflight(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' && onApi(request);
+}
+
+export function sendPreflight(reply: FastifyReply): FastifyReply {
+  return reply.code(204).headers(PREFLIGHT_HEADERS).send();
+}
+
+/** The reply headers of an API reply; for replies sent where no hook runs (Fastify's framework errors). */
+export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return onApi(request) ? reply.headers(CORS_HEADERS) : reply;
+}
+
+/**
+ * First among the hooks: a preflight is answered before anything else runs (it is no call: no
+ * fault is drawn, no rate limit counted), and every API reply gets the headers on its way out.
+ */
+export function installCors(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    // Fastify's way to end a request from an async hook: send, then return the reply.
+    if (isPreflight(request)) return sendPreflight(reply);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    addCorsHeaders(request, reply);
+    return payload;
+  });
+}

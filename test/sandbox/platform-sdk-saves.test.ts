@@ -1,0 +1,152 @@
+/**
+ * Game saves driven exactly as the platform's JavaScript SDK drives its storage methods, written
+ * from shared/spec/platform.md ("Game saves", "Signing", "Errors") and nothing of udcli:
+ * retrieveGame (GET api_key and key; the payload's property named key holds JSON text, which the
+ * SDK parses, resolving {[key]: value} or false), saveGame (POST with api_key, auth_token and key
+ * in the query and the JSON-stringified value in the form body as `data`, signed by the
+ * challenge with the body's value among the signed ones) and eraseGame (POST method=delete).
+ * The api_key is in upper-case UUID form, as the SDK's examples write it.
+ */
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+
+const PLAYER = '01e528d59829836fd23b09085b56edab'; // demo_player
+const API_KEY = '01234567-89AB-CDEF-0123-456789ABCDEF'; // game 1001's key
+const GAME = '1001';
+
+interface Reply {
+  status: number;
+  code: number;
+  message: string;
+  payload: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- what the SDK hands its callback, unparsed
+}
+
+type Fields = Record<string, string>;
+
+/** platform.md, Signing 3: query values but sig and session, Shield2, session, key, body values, the file name. */
+function sdkSig(path: string, query: Fields, session: string, key: string, body: Fields): string {
+  const values = Object.entries(query)
+    .filter(([name]) => name !== 'sig' && name !== 'session')
+    .map(([, value]) => String(value));
+  values.push('Shield2', session, key, ...Object.values(body).map(String), path.slice(path.lastIndexOf('/') + 1));
+  return createHash('md5').update(values.sort().join('').toLowerCase()).digest('hex');
+}
+
+let sb: TestSandbox;
+let authToken: string;
+
+async function send(method: 'GET' | 'POST', path: string, query: Fields, body?: Fields): Promise<Reply> {
+  const response = await fetch(`${sb.url}/services/rest/v1/${path}?${new URLSearchParams(query).toString()}`, {
+    method,
+    headers: { accept: 'application/json', ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
+  });
+  return { status: response.status, ...((await response.json()) as Omit<Reply, 'status'>) };
+}
+
+/** A signed change as the SDK sends it: unsigned first; on a 401 challenge, up to 3 signed retries. */
+async function signedPost(path: string, query: Fields, body: Fields = {}): Promise<Reply> {
+  let reply = await send('POST', path, query, body);
+  for (let attempt = 1; attempt <= 3 && reply.status === 401 && reply.payload?.session && reply.payload?.key; attempt++) {
+    await sleep(100 * attempt);
+    const { session, key } = reply.payload as { session: string; key: string };
+    reply = await send('POST', path, { ...query, session, sig: sdkSig(path, query, session, key, body) }, body);
+  }
+  return reply;
+}
+
+/** platform.md, Errors: any status outside 2xx is a failure, and so is a null payload. */
+const succeeded = (r: Reply) => r.status >= 200 && r.status < 300 && r.payload !== null && r.payload !== undefined;
+
+/** retrieveGame: resolves {[key]: parsed value}, or false when absent or not JSON. */
+async function retrieveGame(key: string): Promise<Record<string, unknown> | false> {
+  const r = await send('GET', `gamesave/${PLAYER}.json`, { api_key: API_KEY, key });
+  if (!succeeded(r)) throw new Error(`retrieveGame failed: ${r.message}`);
+  const text: unknown = (r.payload as Record<string, unknown>)[key];
+  if (typeof text !== 'string') return false;
+  try {
+    return { [key]: JSON.parse(text) as unknown };
+  } catch {
+    return false;
+  }
+}
+
+const saveGame = (key: string, value: unknown, token = authToken) =>
+  signedPost(`gamesave/${PLAYER}.json`, { api_key: API_KEY, auth_token: token, key }, { data: JSON.stringify(value) });
+
+const eraseGame = (key: string, token = authToken) => signedPost(`gamesave/${PLAYER}.json`, { api_key: API_KEY, auth_token: token, key, method: 'delete' });
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  // What the game page hands the game as parent.apiAuth.auth_token: the token generator's.
+  const login = await fetch(`${sb.url}/login?username=demo_player`, { method: 'POST' });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  authToken = ((await (await fetch(`${sb.url}/service/user-auth-token-generator/${GAME}`, { headers: { cookie } })).json()) as { token: string }).token;
+});
+afterAll(async () => {
+  await sb.close();
+});
+
+describe('game saves as the SDK sees them', () => {
+  it('retrieveGame resolves false for a key never saved', async () => {
+    expect(await retrieveGame('slot1')).toBe(false);
+  });
+
+  it('saveGame: the unsigned POST is challenged, the signed retry (data in the body) saves; retrieveGame parses it back', async () => {
+    const state = { level: 3, inventory: ['sword', 'gem'], name: 'Zoë & "friends"', ratio: 0.5 };
+    const first = await send('POST', `gamesave/${PLAYER}.json`, { api_key: API_KEY, auth_token: authToken, key: 'slot1' }, { data: JSON.stringify(state) });
+    expect(first.status).toBe(401);
+    expect(await retrieveGame('slot1')).toBe(false);
+    const r = await saveGame('slot1', state);
+    expect(succeeded(r)).toBe(true);
+    expect(r.payload).toEqual({ key: 'slot1', success: 1 });
+    expect(await retrieveGame('slot1')).toEqual({ slot1: state });
+    // Saved again: replaced.
+    expect((await saveGame('slot1', { level: 4 })).payload).toEqual({ key: 'slot1', success: 1 });
+    expect(await retrieveGame('slot1')).toEqual({ slot1: { level: 4 } });
+  });
+
+  it('saves a 200 KiB state', async () => {
+    const state = { map: 'x'.repeat(200 * 1024) };
+    expect((await saveGame('big', state)).payload).toEqual({ key: 'big', success: 1 });
+    expect(await retrieveGame('big')).toEqual({ big: state });
+  });
+
+  it('refuses a body changed after signing (the body is signed), and saves nothing', async () => {
+    const path = `gamesave/${PLAYER}.json`;
+    const query = { api_key: API_KEY, auth_token: authToken, key: 'slot1' };
+    const challenge = await send('POST', path, query, { data: '{"level":99}' });
+    const { session, key } = challenge.payload as { session: string; key: string };
+    const sig = sdkSig(path, query, session, key, { data: '{"level":99}' });
+    const changed = await send('POST', path, { ...query, session, sig }, { data: '{"level":100}' });
+    expect(changed.status).toBe(401);
+    expect(changed.message).toMatch(/^bad signature/);
+    expect(await retrieveGame('slot1')).toEqual({ slot1: { level: 4 } });
+  });
+
+  it('fails, with nothing saved, when the auth_token is not the player\'s: a 403 after the challenge, not retried', async () => {
+    const r = await saveGame('slot1', { level: 0 }, 'a'.repeat(32));
+    expect(r.status).toBe(403);
+    expect(succeeded(r)).toBe(false);
+    expect(r.message).toBe('invalid auth_token (unknown token)');
+    expect(await retrieveGame('slot1')).toEqual({ slot1: { level: 4 } });
+  });
+
+  it('eraseGame (POST method=delete, signed) erases; retrieveGame then resolves false; erasing again fails with 404', async () => {
+    const r = await eraseGame('slot1');
+    expect(succeeded(r)).toBe(true);
+    expect(r.payload).toEqual({ key: 'slot1', success: 1 });
+    expect(await retrieveGame('slot1')).toBe(false);
+    const again = await eraseGame('slot1');
+    expect(again.status).toBe(404);
+    expect(succeeded(again)).toBe(false);
+  });
+
+  it('retrieveGame resolves false for a value that is not JSON (saved by another client)', async () => {
+    const r = await signedPost(`gamesave/${PLAYER}.json`, { api_key: API_KEY, auth_token: authToken, key: 'raw' }, { data: 'not json {' });
+    expect(succeeded(r)).toBe(true);
+    expect(await retrieveGame('raw')).toBe(false);
+  });
+});
