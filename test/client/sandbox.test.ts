@@ -127,3 +127,27 @@ describe('the client against the sandbox', () => {
     expect(invalid.payload).toBeNull();
   });
 });
+
+describe('game saves: the value in a signed form body', () => {
+  /** Text a query encoder gets wrong in every way: spaces, +, &, =, %, quotes, new lines, non-ASCII. */
+  const VALUE = '{"name": "a+b & c=d 100%", "note": "line 1\nline 2", "héros": "épée ✓"}';
+
+  it.each(['hmac-sha256-v1', 'agi'] as const)('%s: saved exactly, read back, erased; a token of another user is 403', async (scheme) => {
+    const c = createClient({ baseUrl: sandbox.url, apiKey: DEMO.game.apiKey, signer: createSigner(scheme, DEMO.game.signingSecret), verbOverride: scheme === 'agi', timeoutMs: 10_000, retries: 0 });
+    try {
+      const { record } = await c.generateToken(DEMO.game.id, await c.siteLogin(DEMO.user.username));
+      const key = `form-${scheme}`;
+      expect((await c.saveGame(uid, key, VALUE, record.token)).payload).toEqual({ key, success: 1 });
+      expect((await c.getSaves(uid, key)).payload).toEqual({ [key]: VALUE });
+      expect((await c.getSaves(uid)).payload[key]).toBe(VALUE);
+      expect((await c.eraseGame(uid, key, record.token)).payload).toEqual({ key, success: 1 });
+      expect((await c.getSaves(uid, key)).payload).toEqual({});
+      const other = (await c.generateToken(DEMO.game.id, await c.siteLogin('alice'))).record.token;
+      const refused = await c.saveGame(uid, key, VALUE, other).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ApiError);
+      expect((refused as ApiError).httpStatus).toBe(403);
+    } finally {
+      await c.close();
+    }
+  });
+});

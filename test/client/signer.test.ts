@@ -35,6 +35,16 @@ describe('createSigner("hmac-sha256-v1")', () => {
     expect(params.at(-1)![1]).not.toBe('stale');
   });
 
+  it('signs form-body fields with the query (sorted together), so a changed body breaks the signature', () => {
+    const query: Array<[string, string]> = [['api_key', 'k'], ['key', 'slot1']];
+    const signed = signer.sign('POST', '/gamesave/u.json', query, CLOCK, undefined, [['data', '{"a":1}']]);
+    expect(signed.canonical).toBe(`POST\n/gamesave/u.json\napi_key=k&data=%7B%22a%22%3A1%7D&key=slot1&timestamp=${CLOCK}`);
+    // The body is not added to the parameters sent in the query.
+    expect(signed.params.map(([n]) => n)).toEqual(['api_key', 'key', 'timestamp', 'signature']);
+    const other = signer.sign('POST', '/gamesave/u.json', query, CLOCK, undefined, [['data', '{"a":2}']]);
+    expect(other.params.at(-1)![1]).not.toBe(signed.params.at(-1)![1]);
+  });
+
   it('a different secret gives a different signature', () => {
     const v = fixture.vectors[0]!;
     const other = createSigner('hmac-sha256-v1', 'another-secret');

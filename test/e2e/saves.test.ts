@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
@@ -254,6 +255,29 @@ describe("the player's auth token", () => {
     const r = await udcli(['--profile', 'elsewhere', 'saves', 'set', PLAYER, 'k', 'v'], { env: off });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/no auth token for user .*--auth-token .*UDCLI_AUTH_TOKEN/);
+  });
+});
+
+describe("the server's refusals keep their exit codes", () => {
+  it('an unknown user is 4; a 101st key is the 409 (exit 1), nothing saved', async () => {
+    const unknown = await udcli(['saves', 'list', '0'.repeat(32)]);
+    expect(unknown.code, unknown.stderr).toBe(4);
+    // 100 keys for bob, written straight into the sandbox's database.
+    const db = new Database(env.sandbox.dbPath);
+    try {
+      const insert = db.prepare('INSERT INTO game_saves (uid, game_id, key, value, updated_on) VALUES (?, ?, ?, ?, 0)');
+      db.transaction(() => {
+        for (let i = 0; i < 100; i++) insert.run(BOB, DEMO.game.id, `k${i}`, 'v');
+      })();
+    } finally {
+      db.close();
+    }
+    const full = await udcli(['saves', 'set', 'bob', 'one-more', 'v']);
+    expect(full.code, full.stderr).toBe(1);
+    expect(full.stderr).toMatch(/too many saves/);
+    expect(stored(BOB, 'one-more')).toBeNull();
+    // Replacing a key already saved is still fine.
+    expect((await udcli(['saves', 'set', 'bob', 'k1', 'w'])).code).toBe(0);
   });
 });
 
