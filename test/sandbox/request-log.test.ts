@@ -16,6 +16,7 @@ interface Logged {
   method: string;
   path: string;
   query: string;
+  body: string;
   status: number;
   ms: number;
   reason: string | null;
