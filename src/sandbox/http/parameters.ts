@@ -87,9 +87,9 @@ export const QUERY = {
   increment: q('increment', integer(1), 'Add this much to the current value (capped at the target).'),
   progress: q('progress', { type: 'string', pattern: PATTERNS.progress }, 'Set the progress to this fraction, 0.0 to 1.0.'),
   reset: q('reset', { type: 'string', pattern: PATTERNS.reset }, 'Back to the start value (`1`).'),
-  skuFilter: q('sku', text, 'Only this product (a consumable may be named by its base).'),
+  skuFilter: q('sku', text, 'Only this product: one entry; a consumable named by its base gives its smallest pack with the units held on the base.'),
   sku: q('sku', text, 'The product: its sku, or a consumable by its base or `BASE:PACK`.', true),
-  qty: q('qty', integer(1), 'Units.', true),
+  qty: q('qty', integer(1), 'Units; on a grant (POST) naming a pack `BASE:PACK`, packs.', true),
   incrementFlag: q('increment', { type: 'string', pattern: PATTERNS.flag }, '`true`: add `qty` units (give exactly one of increment, decrement).'),
   decrementFlag: q('decrement', { type: 'string', pattern: PATTERNS.flag }, '`true`: take `qty` units; more than held is a 409.'),
 } as const satisfies Record<string, ParamSpec>;
