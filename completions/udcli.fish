@@ -609,8 +609,8 @@ complete -c udcli -n '__udcli_in "udcli products list"' -l sku -x -d 'only this 
 # udcli products give
 complete -c udcli -n '__udcli_in "udcli products give"' -l game -x -d 'the game (default: the profile\'s game_id)'
 complete -c udcli -n '__udcli_in "udcli products give"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
-complete -c udcli -n '__udcli_in "udcli products give"' -l qty -x -d 'units to give, an integer ≥ 1'
-complete -c udcli -n '__udcli_in "udcli products give"' -l post -d 'send an unsigned POST grant (a purchase or gift) instead of a signed PUT'
+complete -c udcli -n '__udcli_in "udcli products give"' -l qty -x -d 'units to give, an integer ≥ 1 (packs, with --post naming a pack BASE:PACK)'
+complete -c udcli -n '__udcli_in "udcli products give"' -l post -d 'send an unsigned POST grant (a purchase or gift) instead of a signed PUT; naming a pack, it gives --qty packs'
 complete -c udcli -n '__udcli_in "udcli products give"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
 complete -c udcli -n '__udcli_in "udcli products give"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
 complete -c udcli -n '__udcli_in "udcli products give"' -l dry-run -d 'with @FILE: print what would be sent for each user, send nothing'

@@ -62,3 +62,38 @@ export function redactQuery(query: string): string {
   }
   return out;
 }
+
+/** A cut string without a half surrogate pair at its end (encodeURIComponent refuses one). */
+function whole(cut: string): string {
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/** A form body's value longer than this is shown as its start and its length. */
+export const SHOWN_VALUE_LENGTH = 64;
+
+/**
+ * A form body as a log shows it (`qty=1&data=%7B%22a…[length=300000]`): each secret field's value
+ * redacted, each long value cut to its start with its length, at most `maxFields` fields. Values
+ * are re-encoded, so the result has no space or `&` of its own.
+ */
+export function shownFormBody(body: string, maxFields = 64): string {
+  const out: string[] = [];
+  let fields = 0;
+  for (const part of body.split('&')) {
+    if (part === '') continue;
+    if (++fields > maxFields) {
+      out.push('…');
+      break;
+    }
+    const eq = part.indexOf('=');
+    const name = whole(decodeName(eq === -1 ? part : part.slice(0, eq)).slice(0, SHOWN_VALUE_LENGTH));
+    const value = eq === -1 ? '' : decodeName(part.slice(eq + 1));
+    const shown = isSecretParam(name)
+      ? redact(value)
+      : value.length > SHOWN_VALUE_LENGTH
+        ? `${encodeURIComponent(whole(value.slice(0, SHOWN_VALUE_LENGTH)))}…[length=${value.length}]`
+        : encodeURIComponent(value);
+    out.push(`${encodeURIComponent(name)}=${shown}`);
+  }
+  return out.join('&');
+}

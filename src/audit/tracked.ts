@@ -11,6 +11,7 @@ import { ApiError, MalformedReplyError, NetworkError, UdcliError } from '../erro
 import type { AchievementDefinition, AchievementUpdate, ProductEntry, UserAchievement } from '../domain/types.js';
 import { ENVELOPE_VERSION } from '../domain/types.js';
 import { achievementState, incrementOutcome, productOutcome, productState, type OutcomeJudgement } from '../domain/outcome.js';
+import { unitsMoved } from '../domain/packs.js';
 import type { Factory } from '../ops/factory.js';
 import { BUILT_IN_PROFILE } from '../config/resolve.js';
 import type { Settings } from '../config/types.js';
@@ -254,6 +255,8 @@ export async function tracedProductChange(
   const scope = scopeArgs(ctx, target.parentId, target.type);
   const argv = productArgv(uid, target, change.action, change.qty, change.post ?? false, scope);
   const before = await readProduct(client, uid, target);
+  // A POST grant naming a pack (`gems:500`) gives qty packs; anything else counts qty units.
+  const units = unitsMoved(target.sku, change.qty, change.post ? 'post' : 'put');
   let reply: Reply<ProductEntry>;
   try {
     await hooks?.onBefore?.(productState(before));
@@ -262,7 +265,7 @@ export async function tracedProductChange(
       return decideLostReply(
         err,
         () => readProduct(client, uid, target),
-        (now) => productOutcome(productState(before), now, change.action, change.qty),
+        (now) => productOutcome(productState(before), now, change.action, units),
         (now) => now as ProductEntry,
         perform,
         hooks,
@@ -276,7 +279,7 @@ export async function tracedProductChange(
     }
     throw err;
   }
-  const receipt = productReceipt({ uid, sku: target.sku, action: change.action, qty: change.qty, before, after: reply.payload, scope: [...scope, ...(ctx.target ?? [])] });
+  const receipt = productReceipt({ uid, sku: target.sku, action: change.action, qty: units, before, after: reply.payload, scope: [...scope, ...(ctx.target ?? [])] });
   ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after: reply.payload, change: receipt.change, undo: receipt.undo }));
   return { reply, before, after: reply.payload, receipt };
 }

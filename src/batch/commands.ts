@@ -29,6 +29,7 @@ import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { createProgress } from './progress.js';
 import { formatSummary, runBatch, type BatchResult, type BatchSummary, type ItemContext, type Recovery } from './runner.js';
 import { achievementState, incrementOutcome, productOutcome, type AchievementState, type OutcomeJudgement, type ProductState } from '../domain/outcome.js';
+import { unitsMoved } from '../domain/packs.js';
 
 export { isBatchArg } from './input.js';
 export { parseRate } from './rate.js';
@@ -338,7 +339,7 @@ export async function runProductBatch(
     },
     recover: async (client, uid, before) => {
       const now = await readProduct(client, uid, target);
-      return asRecovery(productOutcome(before as ProductState, now, args.action, qty), { before, after: now });
+      return asRecovery(productOutcome(before as ProductState, now, args.action, unitsMoved(target.sku, qty, post ? 'post' : 'put')), { before, after: now });
     },
   };
   try {

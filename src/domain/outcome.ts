@@ -77,15 +77,16 @@ export function productState(entry: ProductEntry | null): ProductState {
 }
 
 /**
- * `give`/`take` of `qty` units, from what was kept of the state before: a held unlockable
- * counts 1, and giving it again changes nothing.
+ * `give`/`take` moving `units` units (see `unitsMoved`: a POST grant naming a pack moves qty ×
+ * the pack), from what was kept of the state before: a held unlockable counts 1, and giving it
+ * again changes nothing.
  */
-export function productOutcome(before: ProductState, now: ProductEntry | null, action: 'give' | 'take', qty: number): OutcomeJudgement {
+export function productOutcome(before: ProductState, now: ProductEntry | null, action: 'give' | 'take', units: number): OutcomeJudgement {
   const unlockable = before.unlockable ?? isUnlockable(now);
   const was = before.units;
   let expected: number | null;
   if (was === null || unlockable === null) expected = null;
   else if (unlockable) expected = action === 'give' ? 1 : 0;
-  else expected = action === 'give' ? was + qty : was - qty;
+  else expected = action === 'give' ? was + units : was - units;
   return judge(was, unitsHeld(now), expected, ' units');
 }

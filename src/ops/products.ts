@@ -11,7 +11,8 @@ import { withSuggestion } from './suggest.js';
 
 /**
  * Adds `qty` units: signed PUT increment=true, or with via 'post' an unsigned POST grant (a
- * purchase or gift). Neither is idempotent; the client never retries them once sent.
+ * purchase or gift), which naming a pack (`gems:500`) gives `qty` packs (`unitsMoved`). Neither
+ * is idempotent; the client never retries them once sent.
  */
 export function giveProduct(
   client: ApiClient,
@@ -40,7 +41,8 @@ export async function readProduct(client: ApiClient, uid: string, target: Produc
   const query: { parentId: string; type?: ProductTarget['type']; sku: string } = { parentId: target.parentId, sku: target.sku };
   if (target.type !== undefined) query.type = target.type;
   const reply = await client.listProducts(uid, query);
-  // A consumable named by its base lists every pack; they all show the base's units.
+  // The contract's sandbox answers one entry for a sku (a base: its smallest pack, with the base's
+  // units); a platform that lists every pack shows the base's units on each, so any one will do.
   const entries = reply.payload ?? [];
   return entries.find((e) => e?.product?.sku === target.sku) ?? entries[0] ?? null;
 }

@@ -2,7 +2,8 @@
  * One logged request as `GET /_sandbox/requests` returns it, and as the one text line the
  * sandbox prints (and `udcli sandbox logs --json` reads back):
  *   2026-11-22T22:47:49.123Z GET /services/rest/v1/users/demo_player.json?uid=x 200 1.3ms
- *   2026-11-22T22:47:50.001Z POST /services/rest/v1/products/user/u.json?api_key=ABCD…WXYZ 401 0.8ms bad signature (agi)
+ *   2026-11-22T22:47:50.001Z POST /services/rest/v1/products/user/u.json?api_key=ABCD…WXYZ body:method=put&qty=1 401 0.8ms bad signature (agi)
+ * A form body's fields follow the target as `body:FIELDS` (redacted and shortened like the query).
  * No field but the reason can hold a space (Node refuses a request target with one), so the
  * reason comes last and the line reads back exactly. Loads nothing: the CLI uses it too.
  */
@@ -14,6 +15,8 @@ export interface RequestRecord {
   path: string;
   /** The query as sent, secrets redacted; empty when none. */
   query: string;
+  /** A form body's fields, secrets redacted and long values cut (`data=%7B…[length=300000]`); empty when none. */
+  body: string;
   status: number;
   /** Milliseconds, one decimal. */
   ms: number;
@@ -25,12 +28,13 @@ export interface RequestRecord {
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 
 export function formatRequestLine(record: RequestRecord): string {
-  const target = record.query === '' ? record.path : `${record.path}?${record.query}`;
+  const query = record.query === '' ? record.path : `${record.path}?${record.query}`;
+  const target = record.body === '' ? query : `${query} body:${record.body}`;
   const reason = record.reason === null ? '' : ` ${record.reason.replace(CONTROL, '?')}`;
   return `${record.time} ${record.method} ${target} ${record.status} ${record.ms}ms${reason}`;
 }
 
-const LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ([A-Z-]+) (\S+) (\d{3}) (\d+(?:\.\d+)?)ms(?: (.+))?$/;
+const LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ([A-Z-]+) (\S+)(?: body:(\S+))? (\d{3}) (\d+(?:\.\d+)?)ms(?: (.+))?$/;
 
 /** A request line read back; null for any other line of the log (start-up messages, errors). */
 export function parseRequestLine(line: string): RequestRecord | null {
@@ -43,8 +47,9 @@ export function parseRequestLine(line: string): RequestRecord | null {
     method: m[2]!,
     path: q === -1 ? target : target.slice(0, q),
     query: q === -1 ? '' : target.slice(q + 1),
-    status: Number(m[4]),
-    ms: Number(m[5]),
-    reason: m[6] ?? null,
+    body: m[4] ?? '',
+    status: Number(m[5]),
+    ms: Number(m[6]),
+    reason: m[7] ?? null,
   };
 }

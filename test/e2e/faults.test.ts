@@ -179,6 +179,24 @@ describe('a faulted signed increment', () => {
   });
 });
 
+describe('a faulted POST grant of a pack', () => {
+  /** Units of gems demo_player holds, read from the database. */
+  const gems = (env: TestEnv) =>
+    withDb(env, (db) => (db.prepare(`SELECT quantity AS q FROM holdings WHERE uid = ? AND parent_id = '1001' AND item = 'gems'`).get(DEMO.user.uid) as { q: number }).q);
+
+  it('slow beyond --timeout: the lost reply is judged against qty × the pack (2 × gems:500 = 1,000 units): applied, not sent again', async () => {
+    // `products give <uid> gems:500 --post`: GET the entry (before), then the POST: the 2nd request.
+    const env = await sandboxWith('slow=0.5:3s', seedFaultingOnly(0.5, 2));
+    const before = gems(env);
+    const r = await env.run(['products', 'give', DEMO.user.uid, 'gems:500', '--qty', '2', '--post', '--timeout', '1000']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `Resolved: the reply was lost, and reading the state shows the change was applied (before ${before} units, now ${before + 1000} units (applied would be ${before + 1000} units))`,
+    );
+    expect(gems(env)).toBe(before + 1000);
+  });
+});
+
 describe('a batch under reset=0.1', () => {
   it('every user is changed exactly once or reported unknown (state read back)', async () => {
     const env = await sandboxWith('reset=0.1', 11);

@@ -127,13 +127,28 @@ describe('udcli products', () => {
     expect(list.map((e) => [e.product.sku, e.purchase.data])).toEqual([[odd, 'active']]);
   });
 
-  it('a consumable by its base: give gems adds units to both packs, take by a pack removes them', async () => {
-    const units = async () => json<Entry[]>(await udcli(['products', 'list', UID, '--sku', 'gems', '--json'])).map((e) => e.purchase.data);
-    const [before] = (await units()) as [number];
+  it('a consumable by its base: list --sku gems is one entry (the smallest pack, the base\'s units); give gems adds units, take by a pack removes units', async () => {
+    const listed = async (sku: string) => json<Entry[]>(await udcli(['products', 'list', UID, '--sku', sku, '--json'])).map((e) => [e.product.sku, e.purchase.data]);
+    const [[, before]] = (await listed('gems')) as [[string, number]];
+    expect(await listed('gems')).toEqual([['gems:100', before]]);
     expect((await udcli(['products', 'give', UID, 'gems', '--qty', '10'])).code).toBe(0);
-    expect(await units()).toEqual([before + 10, before + 10]);
+    expect(await listed('gems')).toEqual([['gems:100', before + 10]]);
+    expect(await listed('gems:500')).toEqual([['gems:500', before + 10]]);
     expect((await udcli(['products', 'take', UID, 'gems:500', '--qty', '4'])).code).toBe(0);
-    expect(await units()).toEqual([before + 6, before + 6]);
+    expect(await listed('gems')).toEqual([['gems:100', before + 6]]);
+  });
+
+  it('give --post naming a pack grants qty packs (2 × gems:500: 1,000 units); the receipt\'s undo takes 1,000 units', async () => {
+    const units = async () => json<Entry[]>(await udcli(['products', 'list', UID, '--sku', 'gems', '--json']))[0]!.purchase.data as number;
+    const before = await units();
+    const r = await udcli(['products', 'give', UID, 'gems:500', '--qty', '2', '--post']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await units()).toBe(before + 1000);
+    expect(r.stderr).toContain(`gems:500 of ${UID.slice(0, 4)}…: ${before} → ${before + 1000}`);
+    expect(r.stderr).toContain(`udcli products take ${UID} gems:500 --qty 1000`);
+    // A grant naming the base counts units.
+    expect((await udcli(['products', 'give', UID, 'gems', '--qty', '3', '--post'])).code).toBe(0);
+    expect(await units()).toBe(before + 1003);
   });
 
   it('an unknown sku: exit 4', async () => {

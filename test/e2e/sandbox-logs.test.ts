@@ -84,7 +84,7 @@ describe('udcli sandbox logs (a detached sandbox)', () => {
     expect(r.code, r.stderr).toBe(0);
     const records = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records).toHaveLength(3);
-    expect(records.map((x) => Object.keys(x))).toEqual(Array(3).fill(['time', 'method', 'path', 'query', 'status', 'ms', 'reason']));
+    expect(records.map((x) => Object.keys(x))).toEqual(Array(3).fill(['time', 'method', 'path', 'query', 'body', 'status', 'ms', 'reason']));
     expect(records[0]).toMatchObject({ method: 'GET', path: USER_PATH, query: `api_key=0123…cdef&uid=${DEMO.user.uid}`, status: 200, reason: null });
     expect(records[1]).toMatchObject({ path: '/no/such/page', status: 404, reason: 'not found: path /no/such/page' });
     expect(records[2]).toMatchObject({ method: 'PUT', status: 403, reason: 'bad signature (hmac-sha256-v1)' });

@@ -468,11 +468,29 @@ describe('products (4.4)', () => {
     const byBase = await gems('gems', '30', 'decrement');
     expect(byBase.body.payload).toMatchObject({ purchase: { data: 470 }, product: { sku: 'gems:100' } });
     expect((await gems('gems:7', '70', 'decrement')).body.payload?.purchase.data).toBe(400);
+    // A base is one entry: its smallest pack, with the units held on the base (the SDK resolves a single entry only).
     const list = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [['parent_id', '1001'], ['sku', 'gems']]);
-    expect(skusOf(list.body.payload!)).toEqual([['gems:100', true, 400], ['gems:500', true, 400]]);
+    expect(skusOf(list.body.payload!)).toEqual([['gems:100', true, 400]]);
+    const pack = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [['parent_id', '1001'], ['sku', 'gems:500']]);
+    expect(skusOf(pack.body.payload!)).toEqual([['gems:500', true, 400]]);
     const tooMany = await gems('gems:100', '401', 'decrement');
     expect(tooMany.status).toBe(409);
     expect(tooMany.body.message).toBe('insufficient quantity: holds 400, cannot take 401');
+  });
+
+  it('a grant naming a pack gives qty packs; naming the base gives qty units; a PUT always counts units', async () => {
+    const grant = (sku: string, qty: string) => api<ProductEntry>(sb.url, 'POST', products(CAROL), [['parent_id', '1001'], ['sku', sku], ['qty', qty]]);
+    const packs = await grant('gems:500', '2');
+    expect(packs.status, packs.body.message).toBe(200);
+    expect(packs.body.payload).toMatchObject({ purchase: { success: true, data: 1000, message: 'granted 1000 units; holds 1000 units' }, product: { sku: 'gems:500' } });
+    const small = await grant('gems:100', '1');
+    expect(small.body.payload?.purchase.data).toBe(1100);
+    const units = await grant('gems', '3');
+    expect(units.body.payload).toMatchObject({ purchase: { data: 1103, message: 'granted 3 units; holds 1103 units' }, product: { sku: 'gems:100' } });
+    const put = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'gems:500'], ['qty', '2'], ['increment', 'true']]);
+    expect(put.body.payload?.purchase.data).toBe(1105);
+    const take = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'gems:500'], ['qty', '5'], ['decrement', 'true']]);
+    expect(take.body.payload?.purchase.data).toBe(1100);
   });
 
   it('increments and decrements with a signed PUT; at 0 the product is listed as not held', async () => {

@@ -160,7 +160,7 @@ describe('logs', () => {
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
-    expect(JSON.parse(out)).toEqual({ time: '2026-11-22T22:00:00.000Z', method: 'GET', path: '/x', query: '', status: 404, ms: 0.1, reason: 'not found: path /x' });
+    expect(JSON.parse(out)).toEqual({ time: '2026-11-22T22:00:00.000Z', method: 'GET', path: '/x', query: '', body: '', status: 404, ms: 0.1, reason: 'not found: path /x' });
     const loaded = readFileSync(log, 'utf8');
     expect(loaded).toContain('/src/cli/commands/sandbox/logs.ts');
     expect(loaded).not.toMatch(/fastify|better-sqlite3|\/src\/sandbox\/(server|app|database)\.ts|commands\/sandbox\/start\.ts/);

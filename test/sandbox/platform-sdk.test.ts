@@ -154,6 +154,15 @@ describe('premium content as the SDK sees it', () => {
     expect(list.payload.map((e: { purchase: { data: unknown } }) => e.purchase.data)).toEqual([200]);
   });
 
+  it("retrievePurchase('gems') resolves: a base sku lists one entry, whose purchase.data is the base's units", async () => {
+    const r = await sdk('GET', `products/user/${PLAYER}.json`, { game_id: GAME, sku: 'gems' });
+    // The SDK resolves the payload itself only when it is one entry (platform.md).
+    expect(Array.isArray(r.payload) && r.payload.length).toBe(1);
+    const resolved = r.payload[0] as { purchase: { data: unknown }; product: { sku: string; data: unknown } };
+    expect(resolved.product).toMatchObject({ sku: 'gems:100', data: { consumable_qty: 100 } });
+    expect(resolved.purchase.data).toBe(200);
+  });
+
   it('increment=true (what the SDK sends for a negative consume) adds units', async () => {
     const r = await sdk('PUT', `products/user/${PLAYER}.json`, { sku: 'gems', increment: 'true', qty: '5', game_id: GAME });
     expect(r.payload.purchase.data).toBe(205);

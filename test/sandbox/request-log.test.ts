@@ -16,6 +16,7 @@ interface Logged {
   method: string;
   path: string;
   query: string;
+  body: string;
   status: number;
   ms: number;
   reason: string | null;
@@ -78,12 +79,37 @@ describe('request lines and GET /_sandbox/requests', () => {
     expect(output).not.toMatch(/[0-9a-f]{64}/); // no whole hmac signature
   });
 
-  it('GET /_sandbox/requests: exactly {id, time, method, path, query, status, ms, reason}, ids from 1, oldest first, secrets redacted', async () => {
+  it('a form body shows after the target as body:FIELDS, secrets redacted like the query, long values cut, and reads back', async () => {
+    const data = JSON.stringify({ level: 3, notes: 'x'.repeat(5000) });
+    const session = 'f'.repeat(32);
+    const r = await call(sb.url, 'POST', `${API_PREFIX}/products/user/${PLAYER}.json`, [['api_key', DEMO.game.apiKey], ['parent_id', '1001'], ['sku', 'gems']], {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams([['method', 'put'], ['decrement', 'true'], ['qty', '1'], ['data', data], ['session', session], ['note', 'a b&c']]).toString(),
+    });
+    expect(r.status).toBe(401);
+    const plain = await api(sb.url, 'GET', `/users/${PLAYER}.json`);
+    expect(plain.status).toBe(200);
+
+    const got = await until(lines, (l) => l.length === 2);
+    const [signedTake, read] = got.map((line) => parseRequestLine(line));
+    const shownData = `${encodeURIComponent(data.slice(0, 64))}…[length=${data.length}]`;
+    const body = `method=put&decrement=true&qty=1&data=${shownData}&session=ffff…ffff&note=a%20b%26c`;
+    expect(got[0]).toContain(`?api_key=0123…cdef&parent_id=1001&sku=gems body:${body} 401 `);
+    expect(signedTake).toMatchObject({ method: 'POST', query: 'api_key=0123…cdef&parent_id=1001&sku=gems', body, status: 401, reason: expect.stringMatching(/^stale session/) });
+    expect(read).toMatchObject({ method: 'GET', body: '', status: 200 });
+    expect(output).not.toContain(session);
+    expect(output).not.toContain('x'.repeat(100));
+    const listed = await until(() => requests(sb), (l) => l.length === 2);
+    expect(listed[0]!.body).toBe(body);
+    expect(listed[1]!.body).toBe('');
+  });
+
+  it('GET /_sandbox/requests: exactly {id, time, method, path, query, body, status, ms, reason}, ids from 1, oldest first, secrets redacted', async () => {
     await api(sb.url, 'GET', `/users/${PLAYER}.json`);
     await call(sb.url, 'GET', '/play/1001');
     await call(sb.url, 'GET', '/nowhere');
     const list = await until(() => requests(sb), (l) => l.length === 3);
-    expect(list.map((r) => Object.keys(r))).toEqual(Array(3).fill(['id', 'time', 'method', 'path', 'query', 'status', 'ms', 'reason']));
+    expect(list.map((r) => Object.keys(r))).toEqual(Array(3).fill(['id', 'time', 'method', 'path', 'query', 'body', 'status', 'ms', 'reason']));
     expect(list.map((r) => r.id)).toEqual([1, 2, 3]);
     expect(list.map((r) => [r.method, r.path, r.status])).toEqual([
       ['GET', `${API_PREFIX}/users/${PLAYER}.json`, 200],

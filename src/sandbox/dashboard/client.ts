@@ -265,7 +265,7 @@ export const DASHBOARD_JS = String.raw`'use strict';
       { class: 's' + String(status).charAt(0), 'data-id': r.id },
       el('td', { title: r.time }, String(r.time).slice(11, 23)),
       el('td', {}, r.method),
-      el('td', { class: 'path' }, r.path + (r.query ? '?' + r.query : '')),
+      el('td', { class: 'path' }, r.path + (r.query ? '?' + r.query : '') + (r.body ? ' body:' + r.body : '')),
       el('td', { class: 'status num' }, status),
       el('td', { class: 'num' }, typeof r.ms === 'number' ? r.ms.toFixed(1) : ''),
       el('td', { class: 'reason' }, r.reason || ''),

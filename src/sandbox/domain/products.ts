@@ -4,18 +4,14 @@
  * `BASE:PACK` (`gold:10`, `gold:100` are two packs of the one `gold`), and a request may name it
  * by `BASE` or by any `BASE:N`.
  */
+import { splitPack } from '../../domain/packs.js';
+
+export { splitPack, unitsMoved } from '../../domain/packs.js';
+
 export type ProductKind = 'unlockable' | 'consumable';
 
 export function productKind(type: string): ProductKind {
   return type === 'consumable' ? 'consumable' : 'unlockable';
-}
-
-const PACKED = /^(.+):([1-9]\d{0,8})$/;
-
-/** The base and pack size a `BASE:PACK` name carries; a name without `:PACK` is its own base, a pack of one. */
-export function splitPack(sku: string): { base: string; pack: number } {
-  const m = PACKED.exec(sku);
-  return m ? { base: m[1]!, pack: Number(m[2]) } : { base: sku, pack: 1 };
 }
 
 /** What holdings are counted on: a consumable's base, an unlockable's sku. */

@@ -4,14 +4,15 @@
  * `sandbox start` prints them; a detached one's output is its log file).
  *
  * Cheap on the hot path: a request costs one small object in the ring; its time, path and
- * redacted query are worked out only when someone reads it, and lines (when wanted) are
+ * redacted query are worked out only when someone reads it (a form body's fields, redacted and
+ * cut short, when the request ends), and lines (when wanted) are
  * written together once per turn of the event loop. Not logged: the polling of
  * `/_sandbox/requests` itself and the pid probe `/_sandbox/status` (unless they fail), requests
  * Node could not parse (answered before any route), and requests whose connection was reset
  * before the reply went out.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { redactQuery } from '../../redact.js';
+import { redactQuery, shownFormBody } from '../../redact.js';
 import { STATUS_PATH } from '../constants.js';
 import { formatRequestLine, type RequestRecord } from '../request-line.js';
 import { ADMIN_PREFIX, registerAdminRoute } from './admin.js';
@@ -34,6 +35,8 @@ interface Entry {
   method: string;
   /** The target as sent (secrets in it are redacted when the entry is read). */
   url: string;
+  /** A form body's fields as shown (redacted and cut when the request ends: the ring never holds a whole body). */
+  body: string;
   status: number;
   ms: number;
   reason: string | null;
@@ -55,6 +58,7 @@ function toRecord(entry: Entry): LoggedRequest {
     method: entry.method,
     path,
     query: redactQuery(query),
+    body: entry.body,
     status: entry.status,
     ms: Math.round(entry.ms * 10) / 10,
     reason: entry.reason,
@@ -130,7 +134,8 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
   app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     if (!isQuiet(request.url, status)) {
-      const entry = log.add({ id: 0, atMs: Date.now(), method: request.method, url: request.url, status, ms: reply.elapsedTime, reason: reasonOf(request) });
+      const body = typeof request.body === 'string' && request.body !== '' ? shownFormBody(request.body) : '';
+      const entry = log.add({ id: 0, atMs: Date.now(), method: request.method, url: request.url, body, status, ms: reply.elapsedTime, reason: reasonOf(request) });
       if (out) out.line(formatRequestLine(toRecord(entry)));
     }
     done();

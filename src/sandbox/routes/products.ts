@@ -8,6 +8,7 @@ import { PAYLOADS } from '../http/payloads.js';
 import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
 import { InsufficientQuantityError, type HeldProduct, type ProductRecord } from '../repositories/products.js';
+import { splitPack, unitsMoved } from '../domain/products.js';
 import { presentEntry } from '../present.js';
 import { productChangeParams, productGrantParams, productsListParams, type ProductsTarget } from '../schemas.js';
 
@@ -26,6 +27,16 @@ function namedOrFail(ctx: HandlerContext, t: ProductsTarget & { sku: string }): 
 
 /** The product a change is reported on: the one named exactly, else the base's first pack. */
 const changeTarget = (ctx: HandlerContext, t: ProductsTarget & { sku: string }): ProductRecord => namedOrFail(ctx, t)[0]!;
+
+/**
+ * A consumable named by its base names every pack; the platform answers one entry for it (the
+ * SDK's retrievePurchase resolves only a single entry): the smallest pack, with the base's units.
+ */
+function oneEntry(entries: HeldProduct[]): HeldProduct[] {
+  if (entries.length <= 1) return entries;
+  const smallest = entries.reduce((best, h) => (splitPack(h.product.sku).pack < splitPack(best.product.sku).pack ? h : best));
+  return [smallest];
+}
 
 const units = (n: number) => `${n} unit${n === 1 ? '' : 's'}`;
 
@@ -57,7 +68,8 @@ export const productsRoute: ApiRoute = {
       handle(ctx, p) {
         checkTarget(ctx, p);
         const only = p.sku === undefined ? undefined : new Set(namedOrFail(ctx, { ...p, sku: p.sku }).map((product) => product.id));
-        const listed = ctx.repos.products.listFor(p.uid, p.parentType, p.parentId).filter((h) => !only || only.has(h.product.id));
+        const all = ctx.repos.products.listFor(p.uid, p.parentType, p.parentId);
+        const listed = only ? oneEntry(all.filter((h) => only.has(h.product.id))) : all;
         return ok(listed.map((h) => presentEntry(h, holdsMessage(h))));
       },
     }),
@@ -66,7 +78,7 @@ export const productsRoute: ApiRoute = {
       signature: 'none',
       params: productGrantParams,
       doc: {
-        summary: 'Grant qty units (spec 4.4: a purchase or gift; unsigned)',
+        summary: 'Grant (spec 4.4: a purchase or gift; unsigned): qty packs of the pack named (`gems:500`, qty 2: 1,000 units), or qty units of a base',
         element: PATH.uid,
         parameters: [QUERY.type, QUERY.parentId, QUERY.gameId, QUERY.sku, QUERY.qty],
         payload: PAYLOADS.product,
@@ -75,8 +87,9 @@ export const productsRoute: ApiRoute = {
       parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         checkTarget(ctx, p);
-        const held = ctx.repos.products.grant(p.uid, changeTarget(ctx, p), p.qty, ctx.now);
-        return ok(presentEntry(held, grantMessage(held, p.qty, 'granted')));
+        const added = unitsMoved(p.sku, p.qty, 'post');
+        const held = ctx.repos.products.grant(p.uid, changeTarget(ctx, p), added, ctx.now);
+        return ok(presentEntry(held, grantMessage(held, added, 'granted')));
       },
     }),
     PUT: endpoint({
@@ -84,7 +97,7 @@ export const productsRoute: ApiRoute = {
       signature: 'required',
       params: productChangeParams,
       doc: {
-        summary: 'Add or take qty units (spec 4.4; signed): exactly one of increment=true, decrement=true',
+        summary: 'Add or take qty units, whatever the sku names (spec 4.4; signed): exactly one of increment=true, decrement=true',
         element: PATH.uid,
         parameters: [QUERY.type, QUERY.parentId, QUERY.gameId, QUERY.sku, QUERY.qty, QUERY.incrementFlag, QUERY.decrementFlag],
         payload: PAYLOADS.product,

@@ -50,8 +50,8 @@ export function register(program: Command, factory: Factory): void {
       .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<sku>', 'the product'),
   )
-    .option('--qty <n>', 'units to give, an integer ≥ 1', '1')
-    .option('--post', 'send an unsigned POST grant (a purchase or gift) instead of a signed PUT')
+    .option('--qty <n>', 'units to give, an integer ≥ 1 (packs, with --post naming a pack BASE:PACK)', '1')
+    .option('--post', 'send an unsigned POST grant (a purchase or gift) instead of a signed PUT; naming a pack, it gives --qty packs')
     .addHelpText('after', `\nExample:\n  $ udcli products give ${UID} GOLD_PACK --qty 3`)
     .action(async (uid: string, sku: string, opts: GiveOptions) => {
       const { run } = await import('./give.js');

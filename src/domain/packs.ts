@@ -1,0 +1,22 @@
+/**
+ * A consumable's packs (contract: Products; platform.md): its sku is `BASE:PACK` (`gems:500`),
+ * units are counted on the base, and a request may name the base or a pack. Shared by the
+ * sandbox (what a grant adds) and the CLI (what a lost grant's reply would have shown).
+ */
+
+const PACKED = /^(.+):([1-9]\d{0,8})$/;
+
+/** The base and pack size a `BASE:PACK` name carries; a name without `:PACK` is its own base, a pack of one. */
+export function splitPack(sku: string): { base: string; pack: number } {
+  const m = PACKED.exec(sku);
+  return m ? { base: m[1]!, pack: Number(m[2]) } : { base: sku, pack: 1 };
+}
+
+/**
+ * Units of a consumable a change moves: a grant (POST, a purchase or gift) naming a pack gives
+ * `qty` packs, as buying that pack would (`gems:500`, qty 2: 1,000 units); a grant naming the
+ * base, and every PUT (the SDK's `consume(sku, n)` takes n units), count `qty` units.
+ */
+export function unitsMoved(sku: string, qty: number, via: 'put' | 'post'): number {
+  return via === 'post' ? qty * splitPack(sku).pack : qty;
+}
