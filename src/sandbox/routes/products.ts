@@ -78,7 +78,7 @@ export const productsRoute: ApiRoute = {
       signature: 'none',
       params: productGrantParams,
       doc: {
-        summary: 'Grant (spec 4.4: a purchase or gift; unsigned): qty packs of the pack named (`gems:500`, qty 2: 1,000 units), or qty units of a base',
+        summary: 'Grant (spec 4.4: a purchase or gift of a product on sale; unsigned): qty packs of the pack named (`gems:500`, qty 2: 1,000 units), or qty units of a base',
         element: PATH.uid,
         parameters: [QUERY.type, QUERY.parentId, QUERY.gameId, QUERY.sku, QUERY.qty],
         payload: PAYLOADS.product,
@@ -88,7 +88,10 @@ export const productsRoute: ApiRoute = {
       handle(ctx, p) {
         checkTarget(ctx, p);
         const added = unitsMoved(p.sku, p.qty, 'post');
-        const held = ctx.repos.products.grant(p.uid, changeTarget(ctx, p), added, ctx.now);
+        const product = changeTarget(ctx, p);
+        // A purchase (the play page's store buys this way) only of what is on sale; a signed PUT may still give it.
+        if (product.status !== 'active') throw fail.notFound(`product ${shown(p.sku)} on sale in ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (it is ${shown(product.status, 16)})`);
+        const held = ctx.repos.products.grant(p.uid, product, added, ctx.now);
         return ok(presentEntry(held, grantMessage(held, added, 'granted')));
       },
     }),

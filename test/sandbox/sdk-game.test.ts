@@ -1,0 +1,250 @@
+/**
+ * A real HTML5 game on an SDK-like client (test/fixtures/sdk-game: written from platform.md, not
+ * the platform's code) runs against the sandbox in Debian's Chromium, unchanged, in the two ways a
+ * studio runs it:
+ *  - served by the sandbox under its own origin (a game directory, the connect script added to its
+ *    page): the game reaches `parent.apiAuth` and `parent.agi` directly, and its calls to the
+ *    platform's production host reach the sandbox;
+ *  - served by the studio's own server on another port, the connect script included by hand, and
+ *    iframed directly (`/play/1001?direct=1`): the calls go cross-origin (CORS), `parent` is the
+ *    connect script's stand-in.
+ * Each asserts what the player sees (the game's own page, the play page's store and notices) and
+ * re-reads the state over the API.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/sandbox/database.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { ensureChromium, launchChromium } from './helpers/chromium.js';
+
+const GAME_DIR = join(import.meta.dirname, '..', 'fixtures', 'sdk-game');
+const GAME = '1001';
+const KEY = '0123456789abcdef0123456789abcdef';
+
+let root: string;
+let sandbox: RunningSandbox;
+let browser: Browser | null = null;
+let unavailable: string | null = null;
+let studio: Server;
+let studioUrl: string;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies are read as the test needs them
+async function api(path: string, params: Record<string, string>): Promise<{ code: number; payload: any }> {
+  const response = await fetch(`${sandbox.url}/services/rest/v1/${path}?${new URLSearchParams({ api_key: KEY, ...params })}`);
+  return (await response.json()) as { code: number; payload: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** The one entry a sku lookup answers (the SDK takes a list of one as that entry). */
+async function held(uid: string, sku: string): Promise<{ purchase: { success: boolean; data: unknown } }> {
+  const { payload } = await api(`products/user/${uid}.json`, { game_id: GAME, sku });
+  expect(Array.isArray(payload) ? payload.length : 1).toBe(1);
+  return Array.isArray(payload) ? payload[0] : payload;
+}
+
+/** The studio's own static server: the game as it is, with the documented connect line added to its page. */
+function startStudioServer(): Promise<Server> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://studio.invalid').pathname;
+    const name = path === '/' ? 'index.html' : path.slice(1);
+    if (!/^[a-z0-9-]+\.(html|js)$/.test(name)) return void response.writeHead(404).end();
+    let body: string;
+    try {
+      body = readFileSync(join(GAME_DIR, name), 'utf8');
+    } catch {
+      return void response.writeHead(404).end();
+    }
+    if (name.endsWith('.html')) body = body.replace('<head>', `<head>\n<script src="${sandbox.url}/_sandbox/connect.js"></script>`);
+    response.writeHead(200, { 'content-type': name.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/javascript' }).end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+beforeAll(async () => {
+  unavailable = ensureChromium();
+  if (unavailable) console.warn(`sdk-game.test.ts: skipping the browser tests: ${unavailable}`);
+  root = mkdtempSync(join(tmpdir(), 'udcli-sdk-game-'));
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(root, 'sandbox.db'), seed: 'demo', log: () => undefined });
+  studio = await startStudioServer();
+  studioUrl = `http://127.0.0.1:${(studio.address() as AddressInfo).port}`;
+  if (!unavailable) browser = await launchChromium();
+}, 10 * 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => studio?.close(resolve));
+  await sandbox?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Logs in on the play page the way a person does (the confirm button of ?as=), and returns the game's frame. */
+async function play(page: Page, username: string, query = ''): Promise<Frame> {
+  await page.goto(`${sandbox.url}/play/${GAME}?as=${username}`);
+  await page.getByRole('button', { name: `Play as ${username}` }).click();
+  await page.waitForURL(`${sandbox.url}/play/${GAME}`);
+  if (query !== '') await page.goto(`${sandbox.url}/play/${GAME}${query}`);
+  const frame = page.frameLocator('#game');
+  await expect.poll(() => frame.locator('#status').textContent(), { timeout: 15_000 }).toBe('ready');
+  const handle = await page.locator('#game').elementHandle();
+  return (await handle!.contentFrame())!;
+}
+
+const text = (frame: Frame, id: string) => frame.locator(`#${id}`).textContent();
+const json = async (frame: Frame, id: string) => JSON.parse((await text(frame, id)) || 'null');
+
+/** Everything a player does with the game, and what they and the API see. */
+async function playThrough(page: Page, frame: Frame, username: string): Promise<void> {
+  const uid = uidForUsername(username);
+  expect(await text(frame, 'player')).toBe(username);
+  expect(await text(frame, 'quests')).toBe('6 quests');
+  expect(await text(frame, 'error')).toBe('');
+
+  // A quest: the signed submit, then the platform page's notice.
+  await frame.click('#quest-level');
+  await expect.poll(() => json(frame, 'quest-result')).toMatchObject({ developer_id: 'LEVEL_10', state: 'Started', percent_complete: 55.56 });
+  await expect.poll(() => page.locator('#quest-notice').textContent()).toContain('Seasoned Adventurer');
+  await frame.click('#quest');
+  await expect.poll(() => page.locator('#quest-notice').textContent()).toContain('Quest completed!');
+  expect(await page.locator('#quest-notice .quest-name').textContent()).toBe('First Victory');
+  const quests = (await api(`achievements/user/${uid}.json`, {})).payload as Array<{ developer_id: string; state: string }>;
+  expect(quests.find((q) => q.developer_id === 'FIRST_WIN')?.state).toBe('Completed');
+  expect(quests.find((q) => q.developer_id === 'LEVEL_10')?.state).toBe('Started');
+
+  // Game saves: the value travels in the form body, signed.
+  await frame.click('#save');
+  await expect.poll(() => json(frame, 'save-result')).toEqual({ key: 'slot1', success: 1 });
+  expect((await api(`gamesave/${uid}.json`, { key: 'slot1' })).payload).toEqual({ slot1: JSON.stringify({ level: 3, name: 'Ünïcode & co' }) });
+  await frame.click('#load');
+  await expect.poll(() => json(frame, 'save-result')).toEqual({ slot1: { level: 3, name: 'Ünïcode & co' } });
+  await frame.click('#erase');
+  await expect.poll(() => json(frame, 'save-result')).toEqual({ key: 'slot1', success: 1 });
+  expect((await api(`gamesave/${uid}.json`, { key: 'slot1' })).payload).toEqual({});
+
+  // The store for one product: name, price, what the player holds; Buy grants it and calls the handler.
+  await frame.click('#store-sword');
+  const row = page.locator('#store li.product[data-sku="dragon-mount"]');
+  await expect.poll(() => row.locator('.name').textContent()).toBe('Dragon Mount');
+  expect(await row.locator('.price').textContent()).toBe('$9.99');
+  expect(await row.locator('.held').textContent()).toBe('not owned');
+  await row.getByRole('button', { name: 'Buy' }).click();
+  await expect.poll(() => page.locator('#store').count()).toBe(0);
+  await expect.poll(() => json(frame, 'purchase-result')).toMatchObject({
+    event: { type: 'completePurchase', data: { success: true, data: 'active' } },
+    name: 'completePurchase',
+    payload: { sku: 'dragon-mount', is_consumable: false },
+  });
+  expect((await held(uid, 'dragon-mount')).purchase).toMatchObject({ success: true, data: 'active' });
+
+  // The whole store; a pack bought is that pack's units; Close calls the handler with cancelPurchase.
+  await frame.click('#gems');
+  await expect.poll(() => text(frame, 'gems-result')).not.toBe('');
+  const gemsBefore = Number(await text(frame, 'gems-result')) || 0;
+  await frame.click('#store-all');
+  const chest = page.locator('#store li.product[data-sku="gems:500"]');
+  await expect.poll(() => chest.locator('.pack').textContent()).toBe('pack of 500');
+  expect(await page.locator('#store li.product').count()).toBe(7);
+  await chest.getByRole('button', { name: 'Buy' }).click();
+  await expect.poll(() => json(frame, 'purchase-result')).toMatchObject({
+    event: { type: 'completePurchase' },
+    payload: { sku: 'gems:500', is_consumable: true, sku_base: 'gems', purchase_quantity: '500' },
+  });
+  await frame.click('#gems');
+  await expect.poll(() => text(frame, 'gems-result')).toBe(String(gemsBefore + 500));
+  await frame.click('#consume');
+  await expect.poll(() => text(frame, 'gems-result')).toBe(String(gemsBefore + 490));
+  expect((await held(uid, 'gems')).purchase.data).toBe(gemsBefore + 490);
+
+  await frame.click('#store-all');
+  await page.locator('#store-close').click();
+  await expect.poll(() => json(frame, 'purchase-result')).toMatchObject({ event: { type: 'cancelPurchase', data: null }, name: 'cancelPurchase' });
+  expect(await page.locator('#store').count()).toBe(0);
+}
+
+describe('an SDK game served by the sandbox under its own origin (connect script added)', () => {
+  it('starts as the README says (document.domain line included) and does everything a player does', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const set = await fetch(`${sandbox.url}/_sandbox/game-sources/${GAME}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ dir: GAME_DIR }),
+    });
+    expect(set.status).toBeLessThan(300);
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      const frame = await play(page, 'alice');
+      expect(new URL(frame.url()).origin).toBe(sandbox.url);
+      await playThrough(page, frame, 'alice');
+      expect(errors).toEqual([]);
+
+      // What the game sent through agi.v2 is in the request log, which the dashboard shows live.
+      const log = (await (await fetch(`${sandbox.url}/_sandbox/requests?limit=1000`)).json()) as { requests: Array<{ path: string; reason: string | null }> };
+      const reasons = log.requests.filter((r) => r.path === '/_sandbox/agi').map((r) => r.reason ?? '');
+      expect(reasons.some((r) => r.startsWith('agi.v2 setVendor "website"'))).toBe(true);
+      expect(reasons.some((r) => r.startsWith('agi.v2 showStorefront {"sku":"dragon-mount"}'))).toBe(true);
+      expect(reasons.some((r) => r.startsWith('agi.v2 questUpdate'))).toBe(true);
+      const dashboard = await browser!.newPage();
+      await dashboard.goto(`${sandbox.url}/`);
+      await expect.poll(() => dashboard.getByText(/agi\.v2 showStorefront/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      await dashboard.close();
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  it('a store Buy of a product no longer on sale says so in the store, calls no handler, and changes nothing', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const page = await browser!.newPage();
+    try {
+      const frame = await play(page, 'carol');
+      const uid = uidForUsername('carol');
+      await frame.click('#store-sword');
+      const row = page.locator('#store li.product[data-sku="dragon-mount"]');
+      await expect.poll(() => row.count()).toBe(1);
+      const db = openDatabase(sandbox.dbPath);
+      try {
+        db.sqlite.prepare("UPDATE products SET status = 'inactive' WHERE parent_id = ? AND sku = 'dragon-mount'").run(GAME);
+        await row.getByRole('button', { name: 'Buy' }).click();
+        await expect.poll(() => page.locator('#store .store-message').textContent()).toMatch(/^The purchase failed: not found.*Nothing was bought\.$/);
+        expect(await text(frame, 'purchase-result')).toBe('');
+        const entries = (await api(`products/user/${uid}.json`, { game_id: GAME })).payload as Array<{ product: { sku: string } }>;
+        expect(entries.some((e) => e.product.sku === 'dragon-mount')).toBe(false);
+      } finally {
+        db.sqlite.prepare("UPDATE products SET status = 'active' WHERE parent_id = ? AND sku = 'dragon-mount'").run(GAME);
+        db.close();
+      }
+      expect((await held(uid, 'dragon-mount')).purchase).toMatchObject({ success: false });
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+});
+
+describe('an SDK game served by the studio on another port (connect script included, cross-origin)', () => {
+  it('reaches the play page through the stand-in parent and the API through CORS', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const db = openDatabase(sandbox.dbPath);
+    try {
+      db.repos.games.setContentUri(GAME, `${studioUrl}/index.html`);
+    } finally {
+      db.close();
+    }
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      const frame = await play(page, 'bob', '?direct=1');
+      expect(new URL(frame.url()).origin).toBe(studioUrl);
+      await playThrough(page, frame, 'bob');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+});
