@@ -2,9 +2,10 @@
  * A real HTML5 game on an SDK-like client (test/fixtures/sdk-game: written from platform.md, not
  * the platform's code) runs against the sandbox in Debian's Chromium, unchanged, in the two ways a
  * studio runs it:
- *  - served by the sandbox under its own origin (a game directory, the connect script added to its
- *    page): the game reaches `parent.apiAuth` and `parent.agi` directly, and its calls to the
- *    platform's production host reach the sandbox;
+ *  - `udcli sandbox play 1001 --game-dir DIR` (the built binary: a detached sandbox serving the
+ *    game under its own origin, the connect script added to its page): the game reaches
+ *    `parent.apiAuth` and `parent.agi` directly, and its calls to the platform's production host
+ *    reach the sandbox;
  *  - served by the studio's own server on another port, the connect script included by hand, and
  *    iframed directly (`/play/1001?direct=1`): the calls go cross-origin (CORS), `parent` is the
  *    connect script's stand-in.
@@ -13,22 +14,25 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/database.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { ensureChromium, launchChromium } from './helpers/chromium.js';
+import { ensureChromium, launchChromium } from '../sandbox/helpers/chromium.js';
+import { runCli } from './harness.js';
 
 const GAME_DIR = join(import.meta.dirname, '..', 'fixtures', 'sdk-game');
 const GAME = '1001';
 const KEY = '0123456789abcdef0123456789abcdef';
 
 let root: string;
-let sandbox: RunningSandbox;
+let env: NodeJS.ProcessEnv;
+/** The detached sandbox `udcli sandbox play` started: its URL and database. */
+const sandbox = { url: '', dbPath: '' };
 let browser: Browser | null = null;
 let unavailable: string | null = null;
 let studio: Server;
@@ -45,6 +49,14 @@ async function held(uid: string, sku: string): Promise<{ purchase: { success: bo
   const { payload } = await api(`products/user/${uid}.json`, { game_id: GAME, sku });
   expect(Array.isArray(payload) ? payload.length : 1).toBe(1);
   return Array.isArray(payload) ? payload[0] : payload;
+}
+
+async function freePort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** The studio's own static server: the game as it is, with the documented connect line added to its page. */
@@ -69,7 +81,13 @@ beforeAll(async () => {
   unavailable = ensureChromium();
   if (unavailable) console.warn(`sdk-game.test.ts: skipping the browser tests: ${unavailable}`);
   root = mkdtempSync(join(tmpdir(), 'udcli-sdk-game-'));
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(root, 'sandbox.db'), seed: 'demo', log: () => undefined });
+  env = { UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data'), UDCLI_SANDBOX_PORT: String(await freePort()) };
+  const play = await runCli(['sandbox', 'play', GAME, '--game-dir', GAME_DIR, '--no-open'], env);
+  expect(play.code, play.stderr).toBe(0);
+  const pageUrl = new URL(play.stdout.trim());
+  expect(pageUrl.pathname).toBe(`/play/${GAME}`);
+  sandbox.url = pageUrl.origin;
+  sandbox.dbPath = join(root, 'data', 'sandbox.db');
   studio = await startStudioServer();
   studioUrl = `http://127.0.0.1:${(studio.address() as AddressInfo).port}`;
   if (!unavailable) browser = await launchChromium();
@@ -78,7 +96,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => studio?.close(resolve));
-  await sandbox?.close();
+  if (env) await runCli(['sandbox', 'stop'], env);
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -165,15 +183,9 @@ async function playThrough(page: Page, frame: Frame, username: string): Promise<
   expect(await page.locator('#store').count()).toBe(0);
 }
 
-describe('an SDK game served by the sandbox under its own origin (connect script added)', () => {
+describe('an SDK game served through `udcli sandbox play --game-dir` (same origin, connect script added)', () => {
   it('starts as the README says (document.domain line included) and does everything a player does', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
-    const set = await fetch(`${sandbox.url}/_sandbox/game-sources/${GAME}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ dir: GAME_DIR }),
-    });
-    expect(set.status).toBeLessThan(300);
     const page = await browser!.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
