@@ -123,11 +123,11 @@ export const PLATFORM_JS = String.raw`'use strict';
     var button = el('button', { type: 'button', class: 'buy' }, 'Buy');
     button.addEventListener('click', function () { buy(entry, button); });
     return el('li', { class: 'product', 'data-sku': product.sku },
-      el('span', { class: 'name' }, product.name),
-      el('span', { class: 'sku' }, product.sku),
-      el('span', { class: 'price' }, '$' + product.price),
-      el('span', { class: 'pack' }, pack),
-      el('span', { class: 'held' }, heldText(entry)),
+      el('div', { class: 'info' }, el('span', { class: 'name' }, product.name), el('span', { class: 'sku' }, product.sku)),
+      el('div', { class: 'meta' },
+        el('span', { class: 'price' }, '$' + product.price),
+        el('span', { class: 'pack' }, pack),
+        el('span', { class: 'held' }, heldText(entry))),
       button);
   }
 
@@ -181,11 +181,11 @@ export const PLATFORM_JS = String.raw`'use strict';
     var name = await questName(update.developer_id);
     var notice = $('quest-notice');
     notice.textContent = '';
-    notice.append(
+    notice.append(el('span', {},
       el('strong', { class: 'quest-name' }, String(name)),
       el('span', { class: 'quest-progress' }, ' ' + update.percent_complete + '% (' + update.current_value + ')'),
       el('span', { class: 'quest-state' }, update.state === 'Completed' ? ' Quest completed!' : ' ' + update.state),
-      update.score_awarded ? el('span', { class: 'quest-score' }, ' +' + update.score_awarded + ' points') : null);
+      update.score_awarded ? el('span', { class: 'quest-score' }, ' +' + update.score_awarded + ' points') : null));
     notice.hidden = false;
     clearTimeout(noticeTimer);
     noticeTimer = setTimeout(function () { notice.hidden = true; }, 8000);

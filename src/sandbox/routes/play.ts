@@ -95,14 +95,16 @@ details{margin-top:.8rem;max-width:80rem}
 #store .store-box{background:#fff;border-radius:8px;padding:1rem 1.2rem;min-width:22rem;max-width:90%;max-height:90%;overflow:auto;box-shadow:0 8px 30px rgba(0,0,0,.3)}
 #store h2{margin:.1rem 0 .6rem}
 #store ul.products{list-style:none;padding:0;margin:0 0 .8rem}
-#store li.product{display:grid;grid-template-columns:1fr auto auto auto;gap:.2rem .8rem;align-items:center;padding:.45rem 0;border-bottom:1px solid #e3e7ef}
+#store li.product{display:flex;align-items:center;gap:1rem;padding:.45rem 0;border-bottom:1px solid #e3e7ef}
+#store li.product .info{flex:1;display:flex;flex-direction:column}
 #store li.product .name{font-weight:600}
-#store li.product .sku{grid-column:1;grid-row:2;color:#5b6476;font:12px ui-monospace,monospace}
-#store li.product .pack,#store li.product .held{grid-row:2;color:#5b6476;font-size:.85rem}
-#store li.product .buy{grid-column:4;grid-row:1/3}
+#store li.product .sku{color:#5b6476;font:12px ui-monospace,monospace}
+#store li.product .meta{display:flex;flex-direction:column;align-items:flex-end;min-width:7rem;font-size:.85rem;color:#5b6476}
+#store li.product .price{font-size:1rem;font-weight:600;color:#1d2330}
+#store li.product .pack:empty{display:none}
 #store .store-message:empty{display:none}
 #store .store-message{color:#a33}
-#quest-notice{position:absolute;right:1rem;top:1rem;background:#1d2330;color:#fff;padding:.6rem .9rem;border-radius:6px;box-shadow:0 4px 16px rgba(0,0,0,.3)}
+#quest-notice{position:absolute;z-index:2;right:1rem;top:1rem;background:#1d2330;color:#fff;padding:.6rem .9rem;border-radius:6px;box-shadow:0 4px 16px rgba(0,0,0,.3)}
 #quest-notice .quest-state{color:#ffd35c}
 `;
 
