@@ -14,6 +14,13 @@ export function isJsonText(text: string): boolean {
   }
 }
 
+/** Where the string that opens at `start` (a `"`) closes, escapes skipped. */
+function closingQuote(text: string, start: number): number {
+  let j = start + 1;
+  while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+  return j;
+}
+
 /**
  * The JSON text indented by two spaces, every token kept as written (strings, numbers).
  * Only for text that isJsonText() accepts.
@@ -25,8 +32,7 @@ export function prettyJson(text: string, indent = '  '): string {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const j = closingQuote(text, i);
       out += text.slice(i, j + 1);
       i = j;
     } else if (c === '{' || c === '[') {
@@ -60,8 +66,7 @@ export function compactJson(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const j = closingQuote(text, i);
       out += text.slice(i, j + 1);
       i = j;
     } else if (!/\s/.test(c)) {

@@ -7,7 +7,7 @@
  * challenge with the body's value among the signed ones) and eraseGame (POST method=delete).
  * The api_key is in upper-case UUID form, as the SDK's examples write it.
  */
-import { createHash } from 'node:crypto';
+import { sdkSig } from './helpers/sdk-signature.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
@@ -25,14 +25,6 @@ interface Reply {
 
 type Fields = Record<string, string>;
 
-/** platform.md, Signing 3: query values but sig and session, Shield2, session, key, body values, the file name. */
-function sdkSig(path: string, query: Fields, session: string, key: string, body: Fields): string {
-  const values = Object.entries(query)
-    .filter(([name]) => name !== 'sig' && name !== 'session')
-    .map(([, value]) => String(value));
-  values.push('Shield2', session, key, ...Object.values(body).map(String), path.slice(path.lastIndexOf('/') + 1));
-  return createHash('md5').update(values.sort().join('').toLowerCase()).digest('hex');
-}
 
 let sb: TestSandbox;
 let authToken: string;

@@ -6,7 +6,7 @@
  * its own signature (values sorted, joined, lower-cased, MD5). A game written against the SDK and
  * pointed at the sandbox must work as it does in production.
  */
-import { createHash } from 'node:crypto';
+import { sdkSig } from './helpers/sdk-signature.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
@@ -22,14 +22,6 @@ interface Reply {
   payload: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- what the SDK hands its callback, unparsed
 }
 
-/** platform.md, Signing 3: the SDK's formula. */
-function sdkSig(path: string, query: Record<string, string>, session: string, key: string, body: Record<string, string> = {}): string {
-  const values = Object.entries(query)
-    .filter(([name]) => name !== 'sig' && name !== 'session')
-    .map(([, value]) => String(value));
-  values.push('Shield2', session, key, ...Object.values(body).map(String), path.slice(path.lastIndexOf('/') + 1));
-  return createHash('md5').update(values.sort().join('').toLowerCase()).digest('hex');
-}
 
 let sb: TestSandbox;
 const sent: Array<{ method: string; url: string }> = [];

@@ -3,10 +3,9 @@
  * the play page's iframe, so they say what was tried and how to fix it. Every value is escaped.
  */
 import type { FastifyReply } from 'fastify';
+import { escapeHtml, sendHtml } from '../http/html.js';
 import { noteReason } from '../http/request-notes.js';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
 
 const STYLE =
   'body{margin:0;padding:1.2rem;font:15px/1.45 system-ui,sans-serif;color:#1d2330;background:#fff8e1}' +
@@ -20,13 +19,7 @@ export function sendHostPage(reply: FastifyReply, status: number, title: string,
   const html =
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
     `<body><h1>${escapeHtml(title)}</h1>${body}</body></html>\n`;
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('content-security-policy', CSP)
-    .header('x-content-type-options', 'nosniff')
-    .send(html);
+  return sendHtml(reply, status, CSP, html);
 }
 
 const code = (text: string): string => `<code>${escapeHtml(text)}</code>`;

@@ -26,6 +26,7 @@ import type { GameRecord } from '../repositories/games.js';
 import type { UserRecord } from '../repositories/users.js';
 import { API_PREFIX } from '../../domain/types.js';
 import { refuseCrossSite } from '../http/cross-site.js';
+import { escapeHtml, sendHtml } from '../http/html.js';
 import { PLATFORM_SCRIPT_PATH } from '../game-page/routes.js';
 import { issueToken, sessionCookieHeader, sessionUser, startSession, type SiteDeps } from './site.js';
 
@@ -42,12 +43,6 @@ export interface PlayDeps extends SiteDeps {
   frameSrc?: (game: GameRecord, userId: string, authToken: string) => string | null;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text for HTML content and (quoted) attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
-}
 
 /** A shell word for the commands shown on the page (POSIX single quotes when needed). */
 function shellWord(value: string): string {
@@ -125,13 +120,7 @@ ${body}
 }
 
 function sendPage(reply: FastifyReply, status: number, title: string, body: string, head = ''): FastifyReply {
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('content-security-policy', CSP)
-    .header('x-content-type-options', 'nosniff')
-    .send(page(title, body, head));
+  return sendHtml(reply, status, CSP, page(title, body, head));
 }
 
 const playHref = (gameId: string): string => `${PLAY_PATH}/${encodeURIComponent(gameId)}`;
