@@ -22,7 +22,7 @@ import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerPlayRoutes } from './routes/play.js';
 import { registerSiteRoutes } from './routes/site.js';
 import { defaultDatabasePath } from './paths.js';
-import { systemClock } from './time.js';
+import { safeIsoTime, systemClock } from './time.js';
 import { createVirtualClock } from './virtual-clock.js';
 import { createFaultInjector } from './faults/injector.js';
 import type { FaultSpec } from './faults/spec.js';
@@ -189,6 +189,14 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) => sendFailure(reply, formatOf(request), unrouted(request)));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    try {
+      return handleError(error, request, reply);
+    } catch (failed) {
+      return sendInternal(failed, request, reply);
+    }
+  });
+
+  function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
     const format = formatOf(request);
     if (error instanceof ApiFailure) return sendFailure(reply, format, error);
     // Fastify refuses a QUERY without a Content-Type (RFC 10008) before any route is looked up;
@@ -200,11 +208,21 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     if (status >= 400 && status < 500) {
       return sendFailure(reply, format, new ApiFailure(status, `invalid parameter: request (${shown(error.message, 80)})`));
     }
-    request.log.error({ err: error }, 'unexpected error');
-    const detail = error.stack ?? `${error.name}: ${error.message}`;
-    log(`${new Date(clock()).toISOString()} 500 ${request.method} ${splitTarget(request.url).path}: ${detail}`);
-    return sendFailure(reply, format, fail.internal());
-  });
+    return sendInternal(error, request, reply);
+  }
+
+  // The last resort must not fail itself (else Fastify answers a bare 500 and nothing is told):
+  // the line is written with the real time, which cannot be out of range like the virtual one.
+  function sendInternal(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
+    try {
+      request.log.error({ err: error }, 'unexpected error');
+      const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+      log(`${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${detail}`);
+    } catch {
+      // Telling failed; the reply below still goes out.
+    }
+    return sendFailure(reply, formatOf(request), fail.internal());
+  }
 
   app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   return app;

@@ -123,6 +123,22 @@ describe('the rate limit and made-up keys (item 8)', () => {
 });
 
 describe('unexpected errors (item 6)', () => {
+  it('the error handler cannot fail itself: a 500 whose telling throws is still the envelope (issue 21)', async () => {
+    const sb = await start({
+      log: () => {
+        throw new Error('the log is gone');
+      },
+    });
+    try {
+      sb.db.sqlite.close();
+      const r = await fetch(`${sb.url}${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`);
+      expect(r.status).toBe(500);
+      expect(await r.json()).toMatchObject({ version: 1, code: 500, message: 'internal error' });
+    } finally {
+      await sb.app.close();
+    }
+  });
+
   it('a 500 reaches the sandbox log with what failed, and no secret from the URL', async () => {
     const lines: string[] = [];
     const sb = await start({ log: (line) => lines.push(line) });
