@@ -14,6 +14,7 @@ import { splitTarget } from './http/query.js';
 import { BODY_LIMIT_BYTES, FORM_CONTENT_TYPE, UnreadBody } from './http/request-parameters.js';
 import { createChallengeStore, type ChallengeStore } from './http/challenges.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { limitConnections } from './http/connections.js';
 import { registerDashboard } from './dashboard/page.js';
 import { installRequestLog } from './http/request-log.js';
 import { addCorsHeaders, installCors, isPreflight, sendPreflight } from './http/cors.js';
@@ -58,7 +59,10 @@ export interface BuildAppOptions {
   requestLines?: (text: string) => void;
   /** A request must arrive whole (headers and body) within this; else 408 and the socket is closed. Default 30 s. */
   requestTimeoutMs?: number;
-  /** Open connections at most; more are closed at once, so slow or idle clients cannot use up file descriptors. Default 256. */
+  /**
+   * Open connections at most, so slow or idle clients cannot use up file descriptors; a new one
+   * beyond closes the longest idle (http/connections.ts). Default 256.
+   */
   maxConnections?: number;
   /** The database `udcli sandbox game set-uri` uses without --db (for the play page's hint); default from the environment. */
   defaultDbPath?: string;
@@ -77,8 +81,20 @@ export const DEFAULT_MAX_CONNECTIONS = 256;
 export { BODY_LIMIT_BYTES };
 const MAX_PARAM_LENGTH = 256;
 
+/**
+ * May the answer to this unreadable request carry a body? Not if it asked with HEAD: a client
+ * reads no body after a HEAD reply, and would take one for the start of the next reply. Node
+ * hands the bytes it could not parse (rawPacket); on a timeout, the request it was reading if
+ * its head was whole. A head cut off by the timeout names no method we can trust: no body.
+ */
+function bodyAllowed(error: { rawPacket?: unknown }, socket: Socket): boolean {
+  if (Buffer.isBuffer(error.rawPacket)) return error.rawPacket.subarray(0, 5).toString('latin1').toUpperCase() !== 'HEAD ';
+  const method = (socket as { parser?: { incoming?: { method?: unknown } | null } | null }).parser?.incoming?.method;
+  return typeof method === 'string' && method !== 'HEAD';
+}
+
 /** A raw HTTP response for requests Node could not even parse (no Fastify request exists). */
-function clientErrorResponse(error: Error & { code?: string }, socket: Socket): void {
+function clientErrorResponse(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -91,7 +107,7 @@ function clientErrorResponse(error: Error & { code?: string }, socket: Socket): 
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'request timeout']
           : [400, 'Bad Request', 'invalid parameter: request (malformed HTTP)'];
-  const body = JSON.stringify(envelope(status, message, null));
+  const body = bodyAllowed(error, socket) ? JSON.stringify(envelope(status, message, null)) : '';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -224,6 +240,6 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     return sendFailure(reply, formatOf(request), fail.internal());
   }
 
-  app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  limitConnections(app.server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   return app;
 }

@@ -89,7 +89,7 @@ describe('slow clients (item 4)', () => {
     expect(ms).toBeLessThan(5000);
   }, 10_000);
 
-  it('caps open connections: those beyond the cap are closed at once, and the sandbox still answers afterwards', async () => {
+  it('caps open connections: beyond the cap the longest idle are closed at once, and the sandbox still answers', async () => {
     const held = Array.from({ length: 30 }, () => rawConnection(sb.port, 'GET / HTTP/1.1\r\nHost: x\r\n'));
     // Those over the cap are dropped without a reply long before any timeout.
     const early = await Promise.all(
@@ -100,6 +100,54 @@ describe('slow clients (item 4)', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect((await fetch(`${sb.url}/_sandbox/status`)).status).toBe(200);
   }, 10_000);
+});
+
+describe('half-open connections and malformed HEADs (issue 21)', () => {
+  let sb: Running;
+  beforeAll(async () => {
+    sb = await start();
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('300 connections opened and left silent do not lock a client out: its request is answered at once', async () => {
+    const held = await Promise.all(
+      Array.from({ length: 300 }, () => new Promise<Socket>((resolve) => {
+        const socket = connect(sb.port, '127.0.0.1', () => resolve(socket));
+        socket.on('error', () => undefined);
+      })),
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      const r = await fetch(`${sb.url}${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`, { signal: AbortSignal.timeout(2000) });
+      expect(r.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(2000);
+      // The newest silent ones are still open: only the longest idle made room.
+      expect(held.at(-1)!.destroyed).toBe(false);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  }, 15_000);
+
+  it.each([
+    ['a bad Content-Length', 'HEAD / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400],
+    ['a control character in the path', 'HEAD /\x01 HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+    ['bad chunked framing', 'HEAD /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 400],
+    ['headers too large', `HEAD /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+  ])('a malformed HEAD (%s) gets its status and no body', async (_name, data, status) => {
+    const { text } = await rawConnection(sb.port, data).received;
+    expect(text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    const [head, body] = text.split('\r\n\r\n');
+    expect(body).toBe('');
+    expect(head).toMatch(/\r\nContent-Length: 0\r\n/i);
+  });
+
+  it('a malformed GET still gets the envelope', async () => {
+    const { text } = await rawConnection(sb.port, 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n').received;
+    expect(text).toContain('"code":400');
+  });
 });
 
 describe('the rate limit and made-up keys (item 8)', () => {
