@@ -17,7 +17,9 @@ import { createRateLimiter } from './http/rate-limit.js';
 import { limitConnections } from './http/connections.js';
 import { registerDashboard } from './dashboard/page.js';
 import { installRequestLog } from './http/request-log.js';
-import { addCorsHeaders, installCors, isPreflight, sendPreflight } from './http/cors.js';
+import { addCorsHeaders, installCors, isApiPath, isPreflight, sendPreflight } from './http/cors.js';
+import { addressedToSandbox, allowHostNames, HOST_REFUSED, type HostNames } from './http/host-check.js';
+import { noteReason } from './http/request-notes.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerPlayRoutes } from './routes/play.js';
@@ -73,6 +75,11 @@ export interface BuildAppOptions {
    * runs embedded on a throw-away port; default: the origin each request came to.
    */
   publicOrigin?: string;
+  /**
+   * Further Host header values answered besides localhost, 127.0.0.1, [::1] and the address a
+   * request came to (http/host-check.ts): the bound --host, and --public-url's.
+   */
+  hostNames?: HostNames;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
@@ -165,6 +172,16 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
 
   // First, so that its hook sees every route, the not-found handler included.
   installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
+  // Before anything answers (a preflight included): every route is the sandbox's, the API and
+  // the site alike (DNS rebinding, http/host-check.ts).
+  allowHostNames(app.server, options.hostNames ?? {});
+  app.addHook('onRequest', async (request, reply) => {
+    if (addressedToSandbox(request)) return;
+    const failure = new ApiFailure(403, HOST_REFUSED);
+    if (isApiPath(splitTarget(request.url).path)) return sendFailure(reply, formatOf(request), failure);
+    noteReason(request, failure.message);
+    return reply.code(403).header('cache-control', 'no-store').send({ status: false, code: 403, message: failure.message });
+  });
   installCors(app);
 
   // Parameters travel in the query string or a form body (the platform's SDK sends its PUTs as

@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { DEMO } from '../domain/demo.js';
 import { UdcliError } from '../errors.js';
 import { buildApp } from './app.js';
+import { hostsOfUrl } from './http/host-check.js';
 import type { FaultSpec } from './faults/spec.js';
 import { ensureWritable, openDatabase } from './database.js';
 import { defaultDatabasePath } from './paths.js';
@@ -36,6 +37,11 @@ export interface StartSandboxOptions {
   publicOrigin?: string;
   /** Faults to inject (`--faults`) and the seed of their draws. */
   faults?: { spec: FaultSpec; seed: number };
+  /**
+   * The URL other machines reach the sandbox at (`--public-url`, e.g. behind a tunnel or a
+   * name): its Host is answered beside the loopback names and `host`, and avatar URLs name it.
+   */
+  publicUrl?: string;
 }
 
 export interface RunningSandbox {
@@ -73,6 +79,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
       log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${line}\n`)),
       ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
+      ...(options.publicUrl === undefined || options.publicOrigin !== undefined ? {} : { publicOrigin: new URL(options.publicUrl).origin }),
+      hostNames: { names: [host], hosts: options.publicUrl === undefined ? [] : hostsOfUrl(options.publicUrl) },
       ...(options.requestLines === undefined ? {} : { requestLines: options.requestLines }),
       ...(options.faults === undefined ? {} : { faults: options.faults }),
     });

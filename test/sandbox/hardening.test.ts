@@ -73,7 +73,7 @@ describe('slow clients (item 4)', () => {
   it('a request whose body never comes gets 408 once the request timeout passes, and the socket is closed', async () => {
     const head =
       `POST ${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey} HTTP/1.1\r\n` +
-      `Host: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"partial":`;
+      `Host: 127.0.0.1:${sb.port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"partial":`;
     const { received } = rawConnection(sb.port, head);
     const { text, ms } = await received;
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
@@ -83,7 +83,7 @@ describe('slow clients (item 4)', () => {
   }, 10_000);
 
   it('headers that never end are cut off the same way', async () => {
-    const { received } = rawConnection(sb.port, `GET ${API_PREFIX}/users/${DEMO.user.uid}.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: `);
+    const { received } = rawConnection(sb.port, `GET ${API_PREFIX}/users/${DEMO.user.uid}.json HTTP/1.1\r\nHost: 127.0.0.1:${sb.port}\r\nX-Slow: `);
     const { text, ms } = await received;
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
     expect(ms).toBeLessThan(5000);

@@ -66,6 +66,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     // none once a reader of stdout went away (`| head -1` for the URL).
     requestLines: (text) => void write(stdout, text),
     ...(faults === undefined ? {} : { faults }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
   });
   // The pid file names "the" sandbox for status/stop/reset; a second one does not take it over.
   const ownsPidFile = before.state !== 'running';
@@ -86,7 +87,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
       });
     }
     stdout.write(`${sandbox.url}\n`);
-    if (options.remote) stderr.write(`${remoteWarning(options.host)}\n`);
+    if (options.remote) stderr.write(`${remoteWarning(options.host, options.publicUrl)}\n`);
     if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
     stderr.write(
       `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath})\n` +
@@ -134,6 +135,7 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   const args = ['sandbox', 'start', '--port', String(options.port), '--host', options.host, '--db', dbPath];
   args.push(...(options.data === undefined ? ['--seed', options.seed] : ['--data', options.data]));
   if (options.remote) args.push('--allow-remote');
+  if (options.publicUrl !== undefined) args.push('--public-url', options.publicUrl);
   if (options.tokenTtlSeconds !== undefined) args.push('--token-ttl', String(options.tokenTtlSeconds));
   if (options.rateLimitPerSecond !== undefined) args.push('--rate-limit', `${options.rateLimitPerSecond}/s`);
   const faults = seedFaults(options.faults);
@@ -176,7 +178,7 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   }
   child.unref();
   stdout.write(`${url}\n`);
-  if (options.remote) stderr.write(`${remoteWarning(options.host)}\n`);
+  if (options.remote) stderr.write(`${remoteWarning(options.host, options.publicUrl)}\n`);
   if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
   stderr.write(`udcli sandbox running in the background at ${url} (pid ${childPid}); log ${logPath}\nstop it with: udcli sandbox stop\n`);
 }
