@@ -185,6 +185,7 @@ _udcli_takes_value() {
     'udcli sandbox start --game-dir') return 0 ;;
     'udcli sandbox start --game-url') return 0 ;;
     'udcli sandbox start --game') return 0 ;;
+    'udcli sandbox start --public-url') return 0 ;;
     'udcli sandbox exec --port') return 0 ;;
     'udcli sandbox exec --seed') return 0 ;;
     'udcli sandbox exec --data') return 0 ;;
@@ -310,7 +311,7 @@ _udcli_options() {
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --from-sandbox) ;;
-    'udcli sandbox start') own=(--port --host --db --seed --data --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect --detach --allow-remote) ;;
+    'udcli sandbox start') own=(--port --host --db --seed --data --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect --detach --allow-remote --public-url) ;;
     'udcli sandbox exec') own=(--port --seed --data --snapshot --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect) ;;
     'udcli sandbox play') own=(--game-dir --game-url --as --no-open --no-connect) ;;
     'udcli sandbox game set-uri') own=(--db --json) ;;

@@ -320,6 +320,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox start --game'
             return 0
+        case 'udcli sandbox start --public-url'
+            return 0
         case 'udcli sandbox exec --port'
             return 0
         case 'udcli sandbox exec --seed'
@@ -746,6 +748,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game -x -d 'the game 
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l no-connect -d 'do not put the connect script into the game\'s HTML pages'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l detach -d 'run in the background; output goes to sandbox.log in the data dir'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l allow-remote -d 'allow a --host other machines can reach (the sandbox has password-less login)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l public-url -x -d 'the URL other machines reach it at (a name, a tunnel): answered besides localhost and the bound address; needs --allow-remote'
 
 # udcli sandbox exec
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l port -x -d 'port to listen on (default: 0, any free port)'

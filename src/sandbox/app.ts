@@ -14,15 +14,18 @@ import { splitTarget } from './http/query.js';
 import { BODY_LIMIT_BYTES, FORM_CONTENT_TYPE, UnreadBody } from './http/request-parameters.js';
 import { createChallengeStore, type ChallengeStore } from './http/challenges.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { limitConnections } from './http/connections.js';
 import { registerDashboard } from './dashboard/page.js';
 import { installRequestLog } from './http/request-log.js';
-import { addCorsHeaders, installCors, isPreflight, sendPreflight } from './http/cors.js';
+import { addCorsHeaders, installCors, isApiPath, isPreflight, sendPreflight } from './http/cors.js';
+import { addressedToSandbox, allowHostNames, HOST_REFUSED, type HostNames } from './http/host-check.js';
+import { noteReason } from './http/request-notes.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerPlayRoutes } from './routes/play.js';
 import { registerSiteRoutes } from './routes/site.js';
 import { defaultDatabasePath } from './paths.js';
-import { systemClock } from './time.js';
+import { safeIsoTime, systemClock } from './time.js';
 import { createVirtualClock } from './virtual-clock.js';
 import { createFaultInjector } from './faults/injector.js';
 import type { FaultSpec } from './faults/spec.js';
@@ -59,7 +62,10 @@ export interface BuildAppOptions {
   requestLines?: (text: string) => void;
   /** A request must arrive whole (headers and body) within this; else 408 and the socket is closed. Default 30 s. */
   requestTimeoutMs?: number;
-  /** Open connections at most; more are closed at once, so slow or idle clients cannot use up file descriptors. Default 256. */
+  /**
+   * Open connections at most, so slow or idle clients cannot use up file descriptors; a new one
+   * beyond closes the longest idle (http/connections.ts). Default 256.
+   */
   maxConnections?: number;
   /** The database `udcli sandbox game set-uri` uses without --db (for the play page's hint); default from the environment. */
   defaultDbPath?: string;
@@ -77,6 +83,11 @@ export interface BuildAppOptions {
   gameSources?: ReadonlyArray<[string, GameSourceSetting]>;
   /** A game's dev server must send its reply headers within this; else a 504 page. Default 15 s. */
   upstreamTimeoutMs?: number;
+  /**
+   * Further Host header values answered besides localhost, 127.0.0.1, [::1] and the address a
+   * request came to (http/host-check.ts): the bound --host, and --public-url's.
+   */
+  hostNames?: HostNames;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
@@ -85,8 +96,20 @@ export const DEFAULT_MAX_CONNECTIONS = 256;
 export { BODY_LIMIT_BYTES };
 const MAX_PARAM_LENGTH = 256;
 
+/**
+ * May the answer to this unreadable request carry a body? Not if it asked with HEAD: a client
+ * reads no body after a HEAD reply, and would take one for the start of the next reply. Node
+ * hands the bytes it could not parse (rawPacket); on a timeout, the request it was reading if
+ * its head was whole. A head cut off by the timeout names no method we can trust: no body.
+ */
+function bodyAllowed(error: { rawPacket?: unknown }, socket: Socket): boolean {
+  if (Buffer.isBuffer(error.rawPacket)) return error.rawPacket.subarray(0, 5).toString('latin1').toUpperCase() !== 'HEAD ';
+  const method = (socket as { parser?: { incoming?: { method?: unknown } | null } | null }).parser?.incoming?.method;
+  return typeof method === 'string' && method !== 'HEAD';
+}
+
 /** A raw HTTP response for requests Node could not even parse (no Fastify request exists). */
-function clientErrorResponse(error: Error & { code?: string }, socket: Socket): void {
+function clientErrorResponse(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -99,7 +122,7 @@ function clientErrorResponse(error: Error & { code?: string }, socket: Socket): 
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'request timeout']
           : [400, 'Bad Request', 'invalid parameter: request (malformed HTTP)'];
-  const body = JSON.stringify(envelope(status, message, null));
+  const body = bodyAllowed(error, socket) ? JSON.stringify(envelope(status, message, null)) : '';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -161,6 +184,16 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
 
   // First, so that its hook sees every route, the not-found handler included.
   installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
+  // Before anything answers (a preflight included): every route is the sandbox's, the API and
+  // the site alike (DNS rebinding, http/host-check.ts).
+  allowHostNames(app.server, options.hostNames ?? {});
+  app.addHook('onRequest', async (request, reply) => {
+    if (addressedToSandbox(request)) return;
+    const failure = new ApiFailure(403, HOST_REFUSED);
+    if (isApiPath(splitTarget(request.url).path)) return sendFailure(reply, formatOf(request), failure);
+    noteReason(request, failure.message);
+    return reply.code(403).header('cache-control', 'no-store').send({ status: false, code: 403, message: failure.message });
+  });
   installCors(app);
 
   // Parameters travel in the query string or a form body (the platform's SDK sends its PUTs as
@@ -218,6 +251,14 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    try {
+      return handleError(error, request, reply);
+    } catch (failed) {
+      return sendInternal(failed, request, reply);
+    }
+  });
+
+  function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
     const format = formatOf(request);
     if (error instanceof ApiFailure) return sendFailure(reply, format, error);
     // Fastify refuses a QUERY without a Content-Type (RFC 10008) before any route is looked up;
@@ -229,12 +270,22 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     if (status >= 400 && status < 500) {
       return sendFailure(reply, format, new ApiFailure(status, `invalid parameter: request (${shown(error.message, 80)})`));
     }
-    request.log.error({ err: error }, 'unexpected error');
-    const detail = error.stack ?? `${error.name}: ${error.message}`;
-    log(`${new Date(clock()).toISOString()} 500 ${request.method} ${splitTarget(request.url).path}: ${detail}`);
-    return sendFailure(reply, format, fail.internal());
-  });
+    return sendInternal(error, request, reply);
+  }
 
-  app.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  // The last resort must not fail itself (else Fastify answers a bare 500 and nothing is told):
+  // the line is written with the real time, which cannot be out of range like the virtual one.
+  function sendInternal(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
+    try {
+      request.log.error({ err: error }, 'unexpected error');
+      const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+      log(`${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${detail}`);
+    } catch {
+      // Telling failed; the reply below still goes out.
+    }
+    return sendFailure(reply, formatOf(request), fail.internal());
+  }
+
+  limitConnections(app.server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   return app;
 }

@@ -2,6 +2,7 @@
  * What `udcli sandbox clock advance|set` and `POST /_sandbox/clock` accept. Pure, so the CLI
  * refuses bad input before it sends anything, with the same words the sandbox would use.
  */
+import { MAX_TIME_MS, MIN_TIME_MS, TIME_RANGE_TEXT } from './time.js';
 
 export class ClockInputError extends Error {
   constructor(message: string) {
@@ -28,8 +29,6 @@ export function parseAdvance(text: string): number {
   return seconds;
 }
 
-/** 10000-01-01T00:00:00Z: ISO 8601 dates have four-digit years. */
-const YEAR_10000_MS = 253_402_300_800_000;
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
@@ -46,8 +45,11 @@ export function parseSetTime(text: string): number {
     const day = new Date(Date.parse(`${trimmed.slice(0, 10)}T00:00:00Z`));
     if (Number.isNaN(day.getTime()) || day.getUTCDate() !== Number(m[3])) ms = NaN;
   }
-  if (!(Number.isFinite(ms) && ms >= 0 && ms < YEAR_10000_MS)) {
+  if (!Number.isFinite(ms)) {
     throw new ClockInputError(`invalid date-time ${quoted(text)}: expected ISO 8601 like 2030-01-01T12:00:00Z`);
+  }
+  if (ms < MIN_TIME_MS || ms > MAX_TIME_MS) {
+    throw new ClockInputError(`date-time ${quoted(text)} is ${ms < MIN_TIME_MS ? 'before 1970-01-01T00:00:00Z' : 'after 9999-12-31T23:59:59Z'}: the sandbox's clock runs from ${TIME_RANGE_TEXT}`);
   }
   return ms;
 }

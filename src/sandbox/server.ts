@@ -11,6 +11,7 @@ import { DEMO } from '../domain/demo.js';
 import { UdcliError, UsageError } from '../errors.js';
 import { GameSourceError, type GameSourceSetting } from './game-host/index.js';
 import { buildApp } from './app.js';
+import { hostsOfUrl } from './http/host-check.js';
 import type { FaultSpec } from './faults/spec.js';
 import { ensureWritable, openDatabase } from './database.js';
 import { defaultDatabasePath } from './paths.js';
@@ -41,6 +42,11 @@ export interface StartSandboxOptions {
   gameSource?: { gameId?: string; setting: GameSourceSetting };
   /** A game's dev server must send its reply headers within this (default 15 s). */
   upstreamTimeoutMs?: number;
+  /**
+   * The URL other machines reach the sandbox at (`--public-url`, e.g. behind a tunnel or a
+   * name): its Host is answered beside the loopback names and `host`, and avatar URLs name it.
+   */
+  publicUrl?: string;
 }
 
 /** The game a source is for: the one named, else the database's first. */
@@ -86,6 +92,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
       log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${line}\n`)),
       ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
+      ...(options.publicUrl === undefined || options.publicOrigin !== undefined ? {} : { publicOrigin: new URL(options.publicUrl).origin }),
+      hostNames: { names: [host], hosts: options.publicUrl === undefined ? [] : hostsOfUrl(options.publicUrl) },
       ...(options.requestLines === undefined ? {} : { requestLines: options.requestLines }),
       ...(options.faults === undefined ? {} : { faults: options.faults }),
       ...(options.gameSource === undefined

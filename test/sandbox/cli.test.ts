@@ -77,6 +77,12 @@ describe('options', () => {
     expect(() => parseStartOptions({ host: '192.168.1.20' })).toThrow(/would let other machines reach the sandbox/);
     expect(parseStartOptions({ host: '192.168.1.20', allowRemote: true }).remote).toBe(true);
     expect(parseStartOptions({ host: '0.0.0.0' }, {}, true).remote).toBe(true);
+    // --public-url names another Host to answer (issue 21): other machines, so --allow-remote too.
+    expect(() => parseStartOptions({ publicUrl: 'http://sandbox.example.com:8787' })).toThrow(/^--public-url http:\/\/sandbox.example.com:8787 would let other machines reach the sandbox/);
+    expect(parseStartOptions({ publicUrl: 'https://Sandbox.Example.com/', allowRemote: true })).toMatchObject({ publicUrl: 'https://sandbox.example.com', remote: true, host: '127.0.0.1' });
+    for (const bad of ['ftp://x.example', 'sandbox.example.com', 'http://u:p@x.example', 'http://x.example/path', 'http://x.example/?q=1']) {
+      expect(() => parseStartOptions({ publicUrl: bad, allowRemote: true }), bad).toThrow(/^invalid --public-url/);
+    }
     expect(parseStartOptions({}, { UDCLI_SANDBOX_PORT: '9090' }).port).toBe(9090);
     expect(parseStartOptions({ port: '0' }, { UDCLI_SANDBOX_PORT: '9090' }).port).toBe(0);
     expect(() => parseStartOptions({}, { UDCLI_SANDBOX_PORT: 'x' })).toThrow(UsageError);

@@ -165,3 +165,56 @@ describe('expiry follows the virtual clock', () => {
     expect((await generate()).status).toBe(401);
   });
 });
+
+describe('the clock keeps to years 1970-9999 (issue 21)', () => {
+  const LAST = '9999-12-31T23:59:59.999Z';
+
+  it.each([
+    ['set=9999-12-31T23:59:59Z then advance=3650d', ['set=9999-12-31T23%3A59%3A59Z', 'advance=3650d'], /cannot go after 9999-12-31T23:59:59Z/],
+    ['set=9999-12-31T23:59:59-01:00', ['set=9999-12-31T23%3A59%3A59-01%3A00'], /after 9999-12-31T23:59:59Z: the sandbox's clock runs from 1970/],
+    ['set=1969-12-31T23:59:59Z', ['set=1969-12-31T23%3A59%3A59Z'], /before 1970-01-01T00:00:00Z: the sandbox's clock runs from 1970/],
+  ])('%s: the move out of range is a 400 naming the bound, and the clock stays', async (_name, moves, message) => {
+    sb = await startTestSandbox({ startMs: START });
+    for (const move of moves.slice(0, -1)) expect((await clock('POST', move)).status).toBe(200);
+    const before = (await clock()).body;
+    const r = await clock('POST', moves.at(-1)!);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(message);
+    expect((await clock()).body).toEqual(before);
+  });
+
+  it('many advances stop at the bound with a 400, never a bare 500', async () => {
+    sb = await startTestSandbox({ startMs: START });
+    const statuses: number[] = [];
+    for (let i = 0; i < 900; i++) {
+      const r = await clock('POST', 'advance=3650d');
+      statuses.push(r.status);
+      if (r.status !== 200) {
+        expect(r.body).toMatchObject({ status: false, code: 400, message: expect.stringMatching(/cannot go after 9999-12-31T23:59:59Z/) });
+        break;
+      }
+    }
+    expect(statuses.at(-1)).toBe(400);
+    expect(statuses.length).toBeLessThan(900);
+    const now = (await clock()).body;
+    expect(now.now.startsWith('99')).toBe(true);
+    expect(now.now).toMatch(/^\d{4}-/);
+  });
+
+  it('set to the last moment, the clock stops there while the real one goes on; writes then are kept and read back', async () => {
+    sb = await startTestSandbox({ startMs: START });
+    expect((await clock('POST', 'set=9999-12-31T23%3A59%3A59.999Z')).body.now).toBe(LAST);
+    sb.clock.advance(3600);
+    expect((await clock()).body.now).toBe(LAST);
+    const lastSecond = Math.floor(Date.parse(LAST) / 1000);
+    const progress = await signedApi(sb, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['progress', '1']], { timestamp: lastSecond });
+    expect(progress.status).toBe(200);
+    const t = await token();
+    expect(t.created_on).toBe(lastSecond);
+    // Back to an ordinary date: the user's list still reads (the stored date is a date).
+    await clock('POST', 'set=2030-01-01T00%3A00%3A00Z');
+    const list = await api<Array<{ developer_id: string; completed_date: string | null }>>(sb.url, 'GET', `/achievements/user/${DEMO.user.uid}.json`);
+    expect(list.status).toBe(200);
+    expect(list.body.payload!.find((a) => a.developer_id === 'LEVEL_10')?.completed_date).toBe('9999-12-31 23:59:59');
+  });
+});

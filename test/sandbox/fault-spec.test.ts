@@ -135,4 +135,12 @@ describe('clock inputs', () => {
   it.each(['notadate', '', '2030-02-31', '2030-13-01T00:00:00Z', '2030-01-01T25:00:00Z', 'tomorrow', '1700000000'])('set refuses %j with one line', (bad) => {
     expect(() => parseSetTime(bad)).toThrow(/^invalid date-time ".*": expected ISO 8601 like 2030-01-01T12:00:00Z$/);
   });
+
+  it.each([
+    ['1969-12-31T23:59:59Z', 'before 1970-01-01T00:00:00Z'],
+    ['0000-01-01', 'before 1970-01-01T00:00:00Z'],
+    ['9999-12-31T23:30:00-01:00', 'after 9999-12-31T23:59:59Z'],
+  ])('set refuses %j outside the years the sandbox keeps, naming the bound', (bad, bound) => {
+    expect(() => parseSetTime(bad)).toThrow(`date-time "${bad}" is ${bound}: the sandbox's clock runs from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z`);
+  });
 });

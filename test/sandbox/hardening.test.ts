@@ -73,7 +73,7 @@ describe('slow clients (item 4)', () => {
   it('a request whose body never comes gets 408 once the request timeout passes, and the socket is closed', async () => {
     const head =
       `POST ${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey} HTTP/1.1\r\n` +
-      `Host: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"partial":`;
+      `Host: 127.0.0.1:${sb.port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"partial":`;
     const { received } = rawConnection(sb.port, head);
     const { text, ms } = await received;
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
@@ -83,13 +83,13 @@ describe('slow clients (item 4)', () => {
   }, 10_000);
 
   it('headers that never end are cut off the same way', async () => {
-    const { received } = rawConnection(sb.port, `GET ${API_PREFIX}/users/${DEMO.user.uid}.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: `);
+    const { received } = rawConnection(sb.port, `GET ${API_PREFIX}/users/${DEMO.user.uid}.json HTTP/1.1\r\nHost: 127.0.0.1:${sb.port}\r\nX-Slow: `);
     const { text, ms } = await received;
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
     expect(ms).toBeLessThan(5000);
   }, 10_000);
 
-  it('caps open connections: those beyond the cap are closed at once, and the sandbox still answers afterwards', async () => {
+  it('caps open connections: beyond the cap the longest idle are closed at once, and the sandbox still answers', async () => {
     const held = Array.from({ length: 30 }, () => rawConnection(sb.port, 'GET / HTTP/1.1\r\nHost: x\r\n'));
     // Those over the cap are dropped without a reply long before any timeout.
     const early = await Promise.all(
@@ -100,6 +100,54 @@ describe('slow clients (item 4)', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect((await fetch(`${sb.url}/_sandbox/status`)).status).toBe(200);
   }, 10_000);
+});
+
+describe('half-open connections and malformed HEADs (issue 21)', () => {
+  let sb: Running;
+  beforeAll(async () => {
+    sb = await start();
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('300 connections opened and left silent do not lock a client out: its request is answered at once', async () => {
+    const held = await Promise.all(
+      Array.from({ length: 300 }, () => new Promise<Socket>((resolve) => {
+        const socket = connect(sb.port, '127.0.0.1', () => resolve(socket));
+        socket.on('error', () => undefined);
+      })),
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      const r = await fetch(`${sb.url}${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`, { signal: AbortSignal.timeout(2000) });
+      expect(r.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(2000);
+      // The newest silent ones are still open: only the longest idle made room.
+      expect(held.at(-1)!.destroyed).toBe(false);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  }, 15_000);
+
+  it.each([
+    ['a bad Content-Length', 'HEAD / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400],
+    ['a control character in the path', 'HEAD /\x01 HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+    ['bad chunked framing', 'HEAD /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 400],
+    ['headers too large', `HEAD /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+  ])('a malformed HEAD (%s) gets its status and no body', async (_name, data, status) => {
+    const { text } = await rawConnection(sb.port, data).received;
+    expect(text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    const [head, body] = text.split('\r\n\r\n');
+    expect(body).toBe('');
+    expect(head).toMatch(/\r\nContent-Length: 0\r\n/i);
+  });
+
+  it('a malformed GET still gets the envelope', async () => {
+    const { text } = await rawConnection(sb.port, 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n').received;
+    expect(text).toContain('"code":400');
+  });
 });
 
 describe('the rate limit and made-up keys (item 8)', () => {
@@ -123,6 +171,22 @@ describe('the rate limit and made-up keys (item 8)', () => {
 });
 
 describe('unexpected errors (item 6)', () => {
+  it('the error handler cannot fail itself: a 500 whose telling throws is still the envelope (issue 21)', async () => {
+    const sb = await start({
+      log: () => {
+        throw new Error('the log is gone');
+      },
+    });
+    try {
+      sb.db.sqlite.close();
+      const r = await fetch(`${sb.url}${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`);
+      expect(r.status).toBe(500);
+      expect(await r.json()).toMatchObject({ version: 1, code: 500, message: 'internal error' });
+    } finally {
+      await sb.app.close();
+    }
+  });
+
   it('a 500 reaches the sandbox log with what failed, and no secret from the URL', async () => {
     const lines: string[] = [];
     const sb = await start({ log: (line) => lines.push(line) });

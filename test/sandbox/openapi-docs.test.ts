@@ -19,6 +19,12 @@ beforeAll(async () => {
 afterAll(() => sb?.close());
 
 describe('/docs over HTTP', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'nothing.js'])('/docs/%s is a 404, not a 500 (issue 21)', async (name) => {
+    const r = await fetch(`${sb.url}/docs/${name}`);
+    expect(r.status).toBe(404);
+    expect(await r.text()).toBe('not found');
+  });
+
   it('serves the page and its assets from the sandbox, under a CSP that allows nothing else', async () => {
     const page = await fetch(`${sb.url}/docs`);
     expect(page.status).toBe(200);

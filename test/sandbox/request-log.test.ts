@@ -170,7 +170,7 @@ describe('request lines and GET /_sandbox/requests', () => {
     expect(refused.text).not.toContain('api_key');
     const list = await until(() => requests(sb), (l) => l.length === 2);
     expect(list[1]).toMatchObject({ path: '/_sandbox/requests', status: 403 });
-    expect(list[1]!.reason).toMatch(/^forbidden: \/_sandbox answers only requests addressed to the sandbox itself/);
+    expect(list[1]!.reason).toMatch(/^forbidden: the sandbox answers only requests addressed to it \(Host header/);
   });
 });
 

@@ -1,14 +1,15 @@
 /**
  * The sandbox's own control endpoints under `/_sandbox/` (request log, faults, clock, ...): plain
- * JSON, never envelopes. They answer only a request addressed to the sandbox itself — its Host
- * header names the address and port the request arrived at, or localhost with that port — so a
- * page on another site cannot reach them through DNS rebinding, and a sandbox published with
- * --allow-remote keeps them off any other name it may be reached by. A change (any verb but GET)
+ * JSON, never envelopes. They answer only a request addressed to the sandbox itself (its Host
+ * header: host-check.ts, which the app applies to every route; kept here too, so a control
+ * endpoint stays guarded in whatever app it is registered), so a page on another site cannot
+ * reach them through DNS rebinding. A change (any verb but GET)
  * sent from another site's page is refused too (its Origin). They never show a signing secret,
  * and api keys only redacted.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { refuseCrossSite } from './cross-site.js';
+import { addressedToSandbox } from './host-check.js';
 import { ApiFailure } from './failure.js';
 import { noteReason } from './request-notes.js';
 
@@ -21,22 +22,6 @@ export interface AdminRoute {
   /** Under /_sandbox, e.g. `/requests`. */
   path: string;
   handler(request: FastifyRequest, reply: FastifyReply): unknown;
-}
-
-function bracketed(address: string): string {
-  return address.includes(':') ? `[${address}]` : address;
-}
-
-/** Is the Host header this sandbox's own address (the socket's local address or localhost, with its port)? */
-export function addressedToSandbox(request: FastifyRequest): boolean {
-  const host = request.headers.host;
-  const socket = request.socket;
-  if (host === undefined || socket.localPort === undefined) return false;
-  const port = String(socket.localPort);
-  const own = new Set([`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
-  const local = socket.localAddress?.replace(/^::ffff:/, '');
-  if (local !== undefined) own.add(`${bracketed(local)}:${port}`);
-  return own.has(host.toLowerCase());
 }
 
 function sendAdminError(reply: FastifyReply, failure: ApiFailure): FastifyReply {

@@ -11,14 +11,14 @@ import { CHALLENGE } from '../http/payloads.js';
 /**
  * Statuses every operation may answer: a bad parameter, a key or signature problem, a path the
  * service lacks (any format but json or xml), a wrong verb, a body too large or unreadable, the
- * rate limit, an unexpected failure.
+ * rate limit, an unexpected failure; and 403 for a Host header that does not name the sandbox.
  */
-const COMMON_ERRORS = [400, 401, 404, 405, 413, 415, 429, 500];
+const COMMON_ERRORS = [400, 401, 403, 404, 405, 413, 415, 429, 500];
 
 const ERROR_TEXT: Record<number, string> = {
   400: '`missing parameter: NAME`, `invalid parameter: NAME (why)` or `ambiguous parameter: NAME (query and body differ)`',
   401: 'missing or unknown api_key, a missing signature, or under agi the challenge: the payload holds the session and key to sign the retry with',
-  403: 'a refused signature (the sandbox says what it computed), the api_key acts on another game, or a game save\'s `invalid auth_token`',
+  403: 'a refused signature (the sandbox says what it computed), the api_key acts on another game, a game save\'s `invalid auth_token`, or a Host header that does not name the sandbox (DNS rebinding: localhost, 127.0.0.1, [::1] or its own address, with its port)',
   404: 'no such user, game, achievement or product, or no such path (a format other than json or xml)',
   405: 'a verb the path does not take (a GET never becomes a PUT or DELETE)',
   409: 'more units taken than the user holds, or a save past 100 keys per user and game; nothing changed',

@@ -1,14 +1,15 @@
 /**
  * `GET /_sandbox/clock`: the sandbox's time. `POST /_sandbox/clock` with `advance=901s` or
  * `set=2030-01-01T00:00:00Z` (query or form body) moves it and answers the new time. Going
- * backwards is allowed and said so: tokens and challenges issued "later" then last longer.
+ * backwards is allowed and said so: tokens and challenges issued "later" then last longer. A move
+ * out of years 1970-9999 is a 400 naming the bound (virtual-clock.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ClockInputError, parseAdvance, parseSetTime } from '../clock-input.js';
 import { registerAdminRoute } from '../http/admin.js';
 import { ApiFailure } from '../http/failure.js';
 import { parseQuery, Query, splitTarget } from '../http/query.js';
-import type { VirtualClock } from '../virtual-clock.js';
+import { ClockRangeError, type VirtualClock } from '../virtual-clock.js';
 
 export const CLOCK_PATH = '/clock';
 
@@ -44,7 +45,7 @@ function move(clock: VirtualClock, request: FastifyRequest): ClockReply {
     if (advance !== undefined) clock.advance(parseAdvance(advance) * 1000);
     else clock.set(parseSetTime(set!));
   } catch (error) {
-    if (error instanceof ClockInputError) throw new ApiFailure(400, `invalid parameter: ${error.message}`);
+    if (error instanceof ClockInputError || error instanceof ClockRangeError) throw new ApiFailure(400, `invalid parameter: ${error.message}`);
     throw error;
   }
   const reply = clockReply(clock);

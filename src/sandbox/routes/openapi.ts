@@ -61,7 +61,8 @@ export function registerOpenApiRoutes(app: FastifyInstance, routes: readonly Api
   const cache = new Map<string, Buffer>();
   app.get<{ Params: { file: string } }>(`${DOCS_PATH}/:file`, async (request, reply) => {
     const { file } = request.params;
-    const type = ASSETS[file];
+    // Own keys only: `__proto__`, `constructor` and the like are names on every object.
+    const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (type === undefined) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('not found');
     let body = cache.get(file);
     if (!body) {

@@ -2,6 +2,7 @@
  * A sandbox for one test file: the real app on port 0 over a temporary SQLite file seeded with
  * the demo data, a movable clock, and small HTTP helpers that build exact query strings.
  */
+import type { HostNames } from '../../../src/sandbox/http/host-check.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -52,6 +53,8 @@ export async function startTestSandbox(
     faults?: { spec: FaultSpec; seed: number };
     gameSources?: ReadonlyArray<[string, GameSourceSetting]>;
     upstreamTimeoutMs?: number;
+    /** Further Host values answered (see buildApp). */
+    hostNames?: HostNames;
   } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
@@ -73,6 +76,7 @@ export async function startTestSandbox(
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.gameSources ? { gameSources: options.gameSources } : {}),
     ...(options.upstreamTimeoutMs ? { upstreamTimeoutMs: options.upstreamTimeoutMs } : {}),
+    ...(options.hostNames ? { hostNames: options.hostNames } : {}),
   });
   // Every API reply of every test is checked against the OpenAPI description (faults break replies on purpose).
   if (!options.faults) checkRepliesAgainstDescription(app);

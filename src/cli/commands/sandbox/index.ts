@@ -44,6 +44,7 @@ export function register(program: Command, factory: Factory): void {
     .option('--no-connect', NO_CONNECT_HELP)
     .option('--detach', 'run in the background; output goes to sandbox.log in the data dir')
     .option('--allow-remote', 'allow a --host other machines can reach (the sandbox has password-less login)')
+    .option('--public-url <url>', 'the URL other machines reach it at (a name, a tunnel): answered besides localhost and the bound address; needs --allow-remote')
     .action(async (opts: RawStartOptions) => {
       const { startCommand } = await import('./start.js');
       await startCommand(factory, opts);

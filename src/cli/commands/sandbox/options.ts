@@ -24,8 +24,10 @@ export interface StartOptions {
   tokenTtlSeconds: number | undefined;
   rateLimitPerSecond: number | undefined;
   detach: boolean;
-  /** A host other than loopback was asked for and allowed (--allow-remote or --yes). */
+  /** A host other than loopback, or a public URL, was asked for and allowed (--allow-remote or --yes). */
   remote: boolean;
+  /** --public-url: the origin other machines reach the sandbox at (its Host is answered too). */
+  publicUrl: string | undefined;
   faults: FaultOptions | undefined;
   gameSource: GameSourceOptions | undefined;
 }
@@ -104,6 +106,7 @@ export interface RawStartOptions {
   rateLimit?: string;
   detach?: boolean;
   allowRemote?: boolean;
+  publicUrl?: string;
   faults?: string;
   faultSeed?: string;
   gameDir?: string;
@@ -176,9 +179,30 @@ export function isLoopbackHost(host: string): boolean {
 
 export const REMOTE_EXPOSURE = 'password-less login, the token generator and unsigned grants';
 
-/** What --host exposes beyond this machine, as the warning a started sandbox prints. */
-export function remoteWarning(host: string): string {
-  return `warning: --host ${host} lets other machines reach the sandbox: ${REMOTE_EXPOSURE}`;
+/** What --host (or --public-url) exposes beyond this machine, as the warning a started sandbox prints. */
+export function remoteWarning(host: string, publicUrl?: string): string {
+  const what = isLoopbackHost(host) && publicUrl !== undefined ? `--public-url ${publicUrl}` : `--host ${host}`;
+  return `warning: ${what} lets other machines reach the sandbox: ${REMOTE_EXPOSURE}`;
+}
+
+/** --public-url: an http(s) origin (a path of `/` at most), the way other machines reach the sandbox. */
+export function parsePublicUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    url = undefined;
+  }
+  const problem =
+    url === undefined || !/^https?:$/.test(url.protocol)
+      ? 'expected an http(s) URL, e.g. http://sandbox.example.com:8787'
+      : url.username !== '' || url.password !== ''
+        ? 'it must not carry a user name or password'
+        : url.pathname !== '/' || url.search !== '' || url.hash !== ''
+          ? 'give the origin only (scheme, host and port), no path or query'
+          : null;
+  if (problem !== null) throw new UsageError(`invalid --public-url ${JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)}: ${problem}`);
+  return url!.origin;
 }
 
 export function parseHost(value: string): string {
@@ -218,9 +242,11 @@ export function parseSnapshotOption(value: string | undefined): string | undefin
 export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv = {}, yes = false): StartOptions {
   const port = raw.port ?? env.UDCLI_SANDBOX_PORT;
   const host = raw.host === undefined ? DEMO.host : parseHost(raw.host);
-  const remote = !isLoopbackHost(host);
+  const publicUrl = raw.publicUrl === undefined ? undefined : parsePublicUrl(raw.publicUrl);
+  const remote = !isLoopbackHost(host) || publicUrl !== undefined;
   if (remote && raw.allowRemote !== true && !yes) {
-    throw new UsageError(`--host ${host} would let other machines reach the sandbox: ${REMOTE_EXPOSURE}`, {
+    const what = publicUrl === undefined ? `--host ${host}` : `--public-url ${publicUrl}`;
+    throw new UsageError(`${what} would let other machines reach the sandbox: ${REMOTE_EXPOSURE}`, {
       hint: 'pass --allow-remote (or --yes) if that is what you want; 127.0.0.1 keeps it on this machine',
     });
   }
@@ -228,6 +254,7 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     port: port === undefined || port === '' ? DEMO.port : parsePort(port),
     host,
     remote,
+    publicUrl,
     db: parseDbPath(raw.db),
     ...seedOrData(raw),
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),

@@ -8,7 +8,6 @@ import { closeSync, fchmodSync, mkdirSync, openSync, readFileSync } from 'node:f
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
-import { write } from '../../../output/pipe.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
@@ -54,6 +53,10 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   const faults = seedFaults(options.faults);
 
   const { startSandbox } = await import('../../../sandbox/server.js');
+  const { openLineOutlet } = await import('./log-outlet.js');
+  // One line per request on stdout, after the URL line (detached: stdout is the log file),
+  // never waiting on its reader (log-outlet.ts); none once a reader went away (`| head -1`).
+  const lines = openLineOutlet(stdout);
   const sandbox = await startSandbox({
     port: options.port,
     host: options.host,
@@ -62,11 +65,13 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     ...(options.data === undefined ? {} : { data: options.data }),
     ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
     ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
-    // One line per request on stdout, after the URL line (detached: stdout is the log file);
-    // none once a reader of stdout went away (`| head -1` for the URL).
-    requestLines: (text) => void write(stdout, text),
+    requestLines: (text) => lines.write(text),
     ...(faults === undefined ? {} : { faults }),
     ...(options.gameSource === undefined ? {} : { gameSource: serverGameSource(options.gameSource) }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+  }).catch((error: unknown) => {
+    lines.close();
+    throw error;
   });
   // The pid file names "the" sandbox for status/stop/reset; a second one does not take it over.
   const ownsPidFile = before.state !== 'running';
@@ -87,7 +92,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
       });
     }
     stdout.write(`${sandbox.url}\n`);
-    if (options.remote) stderr.write(`${remoteWarning(options.host)}\n`);
+    if (options.remote) stderr.write(`${remoteWarning(options.host, options.publicUrl)}\n`);
     if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
     stderr.write(
       `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath})\n` +
@@ -102,6 +107,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     stderr.write('stopping the sandbox\n');
   } finally {
     await sandbox.close();
+    lines.close();
     if (ownsPidFile) removePidFile(pidPath, process.pid);
   }
 }
@@ -128,7 +134,7 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   const { stdout, stderr } = factory.io;
   const { url, pid, logPath } = await launchDetached(factory, options, deps);
   stdout.write(`${url}\n`);
-  if (options.remote) stderr.write(`${remoteWarning(options.host)}\n`);
+  if (options.remote) stderr.write(`${remoteWarning(options.host, options.publicUrl)}\n`);
   const faults = seedFaults(options.faults);
   if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
   stderr.write(`udcli sandbox running in the background at ${url} (pid ${pid}); log ${logPath}\nstop it with: udcli sandbox stop\n`);
@@ -160,6 +166,7 @@ export async function launchDetached(
   const args = ['sandbox', 'start', '--port', String(options.port), '--host', options.host, '--db', dbPath];
   args.push(...(options.data === undefined ? ['--seed', options.seed] : ['--data', options.data]));
   if (options.remote) args.push('--allow-remote');
+  if (options.publicUrl !== undefined) args.push('--public-url', options.publicUrl);
   if (options.tokenTtlSeconds !== undefined) args.push('--token-ttl', String(options.tokenTtlSeconds));
   if (options.rateLimitPerSecond !== undefined) args.push('--rate-limit', `${options.rateLimitPerSecond}/s`);
   const faults = seedFaults(options.faults);

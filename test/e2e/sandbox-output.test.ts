@@ -1,0 +1,143 @@
+/**
+ * The foreground `sandbox start` never waits on the reader of its output (issue 21): with
+ * stdout a pipe nobody reads, or a terminal nobody reads (a pty whose reader stopped, as Ctrl-S
+ * does), every request is still answered, memory stays bounded, lines beyond the buffer are
+ * dropped and counted once the output moves again, and SIGTERM ends it in seconds. The built
+ * binary.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN } from './harness.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-output-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const START = ['sandbox', 'start', '--port', '0', '--db', ':memory:', '--seed', 'none'];
+
+/** The binary with stdout a pipe (or, `onTerminal`, a pty read by `script`, whose own output is that pipe). */
+function launch(name: string, onTerminal: boolean): ChildProcessWithoutNullStreams {
+  const env = { PATH: process.env.PATH, NO_COLOR: '1', UDCLI_DATA_DIR: join(scratch, name) };
+  if (!onTerminal) return spawn(process.execPath, [BIN, ...START], { env });
+  const command = [process.execPath, BIN, ...START].map((a) => `'${a}'`).join(' ');
+  return spawn('script', ['-qec', `exec ${command} 2>/dev/null`, '/dev/null'], { env });
+}
+
+/** Reads stdout until the URL line, then stops reading it for good (the pipe fills, then stalls). */
+async function urlThenStall(child: ChildProcessWithoutNullStreams): Promise<string> {
+  let text = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL in time; got ${JSON.stringify(text)}`)), 20_000);
+    const onData = (d: Buffer) => {
+      text += d.toString('utf8');
+      const m = /(http:\/\/\S+)\r?\n/.exec(text);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        child.stdout.pause();
+        resolve(m[1]!);
+      }
+    };
+    child.stdout.on('data', onData);
+  });
+  return url;
+}
+
+/** The sandbox's own pid: the child itself, or under `script` the node process it runs. */
+function sandboxPid(child: ChildProcessWithoutNullStreams, onTerminal: boolean): number {
+  if (!onTerminal) return child.pid!;
+  const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
+  return Number(children[0]);
+}
+
+/** Running, not yet a zombie (under `script`, whose own output is stalled, nobody reaps it at once). */
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+[ZX]/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the process is gone (its stdio may stay open: nobody reads it); ms taken. */
+async function exitTime(pid: number, limitMs = 10_000): Promise<number> {
+  const started = Date.now();
+  while (alive(pid) && Date.now() - started < limitMs) await new Promise((r) => setTimeout(r, 25));
+  return Date.now() - started;
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m![1]) / 1024;
+}
+
+/** `total` requests, `parallel` at a time, each with a long path so the lines fill any buffer fast. */
+async function hammer(url: string, total: number, parallel = 20): Promise<number[]> {
+  const statuses: number[] = [];
+  let next = 0;
+  const pad = 'p'.repeat(400);
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < total) {
+        const i = next++;
+        const r = await fetch(`${url}/services/rest/v1/nothing-${i}.json?pad=${pad}`, { signal: AbortSignal.timeout(5000) });
+        await r.arrayBuffer();
+        statuses.push(r.status);
+      }
+    }),
+  );
+  return statuses;
+}
+
+describe.each([
+  ['a pipe nobody reads', false],
+  ['a terminal nobody reads (pty)', true],
+])('sandbox start with stdout %s', (name, onTerminal) => {
+  it('answers every request, stays bounded in memory, and exits within 5 s of SIGTERM', async () => {
+    const child = launch(onTerminal ? 'pty' : 'pipe', onTerminal);
+    try {
+      const url = await urlThenStall(child);
+      const pid = sandboxPid(child, onTerminal);
+      const statuses = await hammer(url, 3000);
+      expect(statuses).toHaveLength(3000);
+      expect(statuses.every((s) => s === 404)).toBe(true);
+      const rss = rssMb(pid);
+      const more = await hammer(url, 2000);
+      expect(more.every((s) => s === 404)).toBe(true);
+      // 2000 more lines of ~500 bytes would be 1 MB more if queued; bounded, RSS hardly moves.
+      expect(rssMb(pid) - rss).toBeLessThan(40);
+      process.kill(pid, 'SIGTERM');
+      expect(await exitTime(pid)).toBeLessThan(5000);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
+});
+
+describe('when the output moves again', () => {
+  it('says how many lines were dropped, then goes on', async () => {
+    const child = launch('resume', false);
+    try {
+      const url = await urlThenStall(child);
+      await hammer(url, 3000);
+      let text = '';
+      child.stdout.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      child.stdout.resume();
+      const deadline = Date.now() + 10_000;
+      while (!/udcli sandbox: \d+ log lines dropped/.test(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const dropped = Number(/udcli sandbox: (\d+) log lines dropped/.exec(text)?.[1]);
+      expect(dropped).toBeGreaterThan(0);
+      expect(dropped).toBeLessThan(3000);
+      // The lines after the note are whole request lines again.
+      await hammer(url, 5, 1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(text.split('log lines dropped')[1]).toMatch(/nothing-\d+\.json\?pad=p+ 404 /);
+      child.kill('SIGTERM');
+      expect(await exitTime(child.pid!)).toBeLessThan(5000);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
+});
