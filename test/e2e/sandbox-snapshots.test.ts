@@ -11,6 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { API_PREFIX } from '../../src/domain/types.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { queryString, sign } from '../sandbox/helpers/sandbox.js';
 import { BIN, runCli } from './harness.js';
 
 /** A process that changes one user row every few ms, each change its own transaction, until killed. */
@@ -122,5 +127,43 @@ describe('snapshots under steady writers', () => {
     const save = await runCli(['sandbox', 'snapshot', 'save', 'after', '--db', db], env, { timeoutMs: 30_000 });
     expect(save.code, save.stderr).toBe(0);
     expect(leftovers()).toEqual([]);
+  }, 60_000);
+
+  it('a restore into the database a sandbox serves: its changes answer 200 or 503 with Retry-After, never 500, and reads keep answering fast', async () => {
+    const sandbox = await startSandbox({ port: 0, dbPath: db, seed: 'none', log: () => undefined });
+    const path = `${API_PREFIX}/achievements/user/${uidForUsername('player_0100')}.json`;
+    const change = async (): Promise<{ status: number; retryAfter: string | null }> => {
+      const params = sign('PUT', path, [['api_key', DEMO.game.apiKey], ['type', 'Game'], ['pid', DEMO.game.id], ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '1']], DEMO.game.signingSecret, Math.floor(Date.now() / 1000));
+      const r = await fetch(`${sandbox.url}${path}?${queryString(params)}`, { method: 'PUT' });
+      await r.text();
+      return { status: r.status, retryAfter: r.headers.get('retry-after') };
+    };
+    const statuses: Array<{ status: number; retryAfter: string | null }> = [];
+    const readMs: number[] = [];
+    let restoring = true;
+    const load = (async () => {
+      while (restoring) {
+        const started = performance.now();
+        const read = await fetch(`${sandbox.url}${API_PREFIX}/users/player_0100.json?username=1&api_key=${DEMO.game.apiKey}`);
+        await read.text();
+        expect(read.status).toBe(200);
+        readMs.push(performance.now() - started);
+        statuses.push(...(await Promise.all([change(), change(), change()])));
+      }
+    })();
+    try {
+      const restore = await runCli(['sandbox', 'snapshot', 'restore', 'steady', '--db', db], env, { timeoutMs: 30_000 });
+      expect(restore.code, restore.stderr).toBe(0);
+    } finally {
+      restoring = false;
+      await load;
+      await sandbox.close();
+    }
+    expect(statuses.length).toBeGreaterThan(0);
+    for (const r of statuses) {
+      expect([200, 503]).toContain(r.status);
+      if (r.status === 503) expect(r.retryAfter).toBe('1');
+    }
+    expect(Math.max(...readMs)).toBeLessThan(500);
   }, 60_000);
 });
