@@ -34,7 +34,7 @@ function aliasBomb(): string {
 }
 
 describe('a hostile data file', () => {
-  it('the alias bomb: refused in well under a second of checking, exit 2 naming the limit and the line; no database written', async () => {
+  it('the alias bomb: refused in seconds, not minutes, exit 2 naming the limit and the line; no database written', async () => {
     const text = aliasBomb();
     expect(text.length).toBeGreaterThan(150_000);
     expect(text.length).toBeLessThan(170_000);
@@ -42,21 +42,21 @@ describe('a hostile data file', () => {
     const db = join(scratch, 'bomb.db');
     const started = performance.now();
     const r = await runCli(['sandbox', 'load', bomb, '--db', db], env);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(performance.now() - started).toBeLessThan(15_000);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `udcli: ${bomb}: users[100].friends: more than 500000 friendships in the file, counted after YAML aliases are expanded (the limit of a data file) (line 203)\n`,
+      `udcli: ${bomb}: users[400].friends: more than 2000000 friendships in the file, counted after YAML aliases are expanded (the limit of a data file) (line 803)\n`,
     );
     expect(existsSync(db)).toBe(false);
 
     // The same reader for start --data and exec --data: refused before anything listens or is written.
     const start = await runCli(['sandbox', 'start', '--data', bomb, '--db', db, '--port', '0'], env, { timeoutMs: 20_000 });
     expect(start.code).toBe(2);
-    expect(start.stderr).toMatch(/users\[100\]\.friends: more than 500000 friendships/);
+    expect(start.stderr).toMatch(/users\[400\]\.friends: more than 2000000 friendships/);
     const exec = await runCli(['sandbox', 'exec', '--data', bomb, '--', process.execPath, '-e', '0'], env, { timeoutMs: 20_000 });
     expect(exec.code).toBe(2);
-    expect(exec.stderr).toMatch(/users\[100\]\.friends: more than 500000 friendships/);
+    expect(exec.stderr).toMatch(/users\[400\]\.friends: more than 2000000 friendships/);
     expect(existsSync(db)).toBe(false);
   }, 60_000);
 
@@ -70,8 +70,8 @@ describe('a hostile data file', () => {
     const fifo = join(scratch, 'data.yaml');
     execFileSync('mkfifo', [fifo]);
     const started = performance.now();
-    const r = await runCli(['sandbox', 'load', fifo, '--db', join(scratch, 'fifo.db')], env, { timeoutMs: 10_000 });
-    expect(performance.now() - started).toBeLessThan(5000);
+    const r = await runCli(['sandbox', 'load', fifo, '--db', join(scratch, 'fifo.db')], env, { timeoutMs: 20_000 });
+    expect(performance.now() - started).toBeLessThan(15_000);
     expect(r).toMatchObject({ code: 2, stderr: `udcli: cannot read the data file ${fifo}: not a regular file (a data file is a YAML or JSON file)\n` });
   });
 
@@ -81,13 +81,13 @@ describe('a hostile data file', () => {
     expect(existsSync(join(scratch, 'zero.db'))).toBe(false);
   });
 
-  it('a file over 32 MiB: exit 2 naming the limit, nothing read past it', async () => {
+  it('a file over 64 MiB: exit 2 naming the limit, nothing read past it', async () => {
     const big = join(scratch, 'big.yaml');
     writeFileSync(big, '');
-    execFileSync('truncate', ['-s', `${32 * 1024 * 1024 + 1}`, big]);
-    expect(statSync(big).size).toBe(32 * 1024 * 1024 + 1);
+    execFileSync('truncate', ['-s', `${64 * 1024 * 1024 + 1}`, big]);
+    expect(statSync(big).size).toBe(64 * 1024 * 1024 + 1);
     const r = await runCli(['sandbox', 'load', big, '--db', join(scratch, 'big.db')], env);
-    expect(r).toMatchObject({ code: 2, stderr: `udcli: ${big}: larger than 32 MiB (the limit of a data file)\n` });
+    expect(r).toMatchObject({ code: 2, stderr: `udcli: ${big}: larger than 64 MiB (the limit of a data file)\n` });
   });
 
   it('JSON with a key given twice: refused like YAML, with the path and the line', async () => {
