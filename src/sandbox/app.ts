@@ -6,7 +6,8 @@
  */
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { SandboxDatabase } from './database.js';
+import { SERVER_BUSY_TIMEOUT_MS, type SandboxDatabase } from './database.js';
+import { isBusy } from './http/busy.js';
 import { envelope, formatOfPath } from './http/envelope.js';
 import { ApiFailure, fail, shown } from './http/failure.js';
 import { allowHeader, apiPathMatcher, registerApiRoutes, sendFailure } from './http/pipeline.js';
@@ -207,8 +208,11 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   );
 
   const faults = createFaultInjector(options.faults?.spec ?? null, options.faults?.seed ?? null);
+  // From here on the thread never waits on another process's lock for more than a few ms.
+  db.setBusyTimeout(SERVER_BUSY_TIMEOUT_MS);
   registerApiRoutes(app, API_ROUTES, {
     repos: db.repos,
+    db,
     clock,
     rateLimiter: rateLimit === undefined ? null : createRateLimiter(rateLimit),
     challenges: options.challenges ?? createChallengeStore(),
@@ -261,6 +265,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
     const format = formatOf(request);
     if (error instanceof ApiFailure) return sendFailure(reply, format, error);
+    // The site and the play page write without retrying: a lock held by another process is a 503 there too.
+    if (isBusy(error)) return sendFailure(reply, format, fail.databaseBusy(1));
     // Fastify refuses a QUERY without a Content-Type (RFC 10008) before any route is looked up;
     // the service takes no QUERY, so it is the same 405 (or 404) as any other verb it lacks.
     if (error.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE') return sendFailure(reply, format, unrouted(request));

@@ -17,6 +17,14 @@ export interface SandboxDatabase {
   readonly repos: Repositories;
   /** Runs fn in one immediate (write-locking) transaction; a throw rolls everything back. */
   transaction<T>(fn: () => T): T;
+  /** Runs fn in one deferred transaction: a consistent read that takes no lock unless fn writes. */
+  readTransaction<T>(fn: () => T): T;
+  /**
+   * How long one statement may wait, blocking the thread, for another process's lock before
+   * failing with SQLITE_BUSY. A server sets it to a few ms and retries asynchronously
+   * (http/busy.ts), so that its event loop never waits on a lock.
+   */
+  setBusyTimeout(ms: number): void;
   /** True when nothing was ever seeded: no games and no users. */
   isEmpty(): boolean;
   /** Schema version (PRAGMA user_version). */
@@ -24,8 +32,14 @@ export interface SandboxDatabase {
   close(): void;
 }
 
-/** How long a writer waits for another process's write lock before failing. */
+/**
+ * How long a writer waits for another process's write lock before failing: for the CLI's own
+ * runs (load, seed, restore) and the server's start-up, where blocking is harmless.
+ */
 const BUSY_TIMEOUT_MS = 5000;
+
+/** The server's wait: a few ms, then it gives the event loop back and retries (http/busy.ts). */
+export const SERVER_BUSY_TIMEOUT_MS = 5;
 
 function migrate(sqlite: Database.Database, path: string): void {
   const current = () => Number(sqlite.pragma('user_version', { simple: true }));
@@ -93,6 +107,8 @@ export function openDatabase(path: string): SandboxDatabase {
     sqlite,
     repos,
     transaction: <T>(fn: () => T): T => sqlite.transaction(fn).immediate(),
+    readTransaction: <T>(fn: () => T): T => sqlite.transaction(fn).deferred(),
+    setBusyTimeout: (ms: number) => void sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
     isEmpty: () => (isEmpty.get()?.n ?? 0) === 0,
     schemaVersion: () => Number(sqlite.pragma('user_version', { simple: true })),
     close: () => {

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -280,5 +280,19 @@ describe('bad input', () => {
     // Beside the starter, the schema its first line points editors at.
     expect(readFileSync(starter, 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./sandbox-data.schema.json');
     expect(JSON.parse(readFileSync(join(scratch, 'sandbox-data.schema.json'), 'utf8'))).toEqual(schema);
+  });
+
+  it('sandbox init never replaces an existing schema file either: exit 2, nothing written; --force replaces both', async () => {
+    const dir = mkdtempSync(join(scratch, 'init-'));
+    const schemaPath = join(dir, 'sandbox-data.schema.json');
+    writeFileSync(schemaPath, '{"mine": true}\n');
+    const r = await env.run(['sandbox', 'init', join(dir, 'qa.yaml')]);
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `udcli: ${schemaPath} exists; not overwritten\npass --force to replace it, or name another file\n` });
+    expect(readFileSync(schemaPath, 'utf8')).toBe('{"mine": true}\n');
+    expect(existsSync(join(dir, 'qa.yaml'))).toBe(false);
+    const forced = await env.run(['sandbox', 'init', join(dir, 'qa.yaml'), '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(schemaPath, 'utf8'))).toHaveProperty('$id');
+    expect(existsSync(join(dir, 'qa.yaml'))).toBe(true);
   });
 });

@@ -1,14 +1,18 @@
 /**
- * Reads a sandbox data file: YAML, or JSON (the same shape), checked against the schema and
- * then by validate.ts. Any problem is one UsageError naming the file, the path in it and the line:
+ * Reads a sandbox data file: YAML, or JSON (the same shape), bounded in size after aliases are
+ * expanded (limits.ts), checked against the schema and then by validate.ts. Only a regular file
+ * is read (a FIFO or a device would hang or never end), and only up to the size limit. The same
+ * reader serves `start --data`, `exec --data`, `reset` and `load`, before anything is written. Any problem is one UsageError naming the file, the path in it and the line:
  * `qa.yaml: games[0].achievements[2].target_value: must be greater than start_value (0) (line 31)`.
  * Big files take the fast path (JSON.parse / yaml.parse); the document with positions is built
  * only to find the line of an error.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parse as parseYaml, parseDocument, YAMLParseError, type Node } from 'yaml';
 import { UsageError } from '../../errors.js';
+import { firstDuplicateKey, jsonLineOf } from './json-scan.js';
+import { checkDataSize, DATA_LIMITS, FILE_TOO_LARGE } from './limits.js';
 import type { DataFile } from './model.js';
 import { DATA_SCHEMA } from './schema.js';
 import { validateData, type DataPath } from './validate.js';
@@ -25,7 +29,8 @@ export function showPath(path: DataPath): string {
 }
 
 /** The 1-based line of the deepest node on `path` that exists. */
-function lineOf(text: string, path: DataPath): number | undefined {
+function lineOf(text: string, path: DataPath, json: boolean): number | undefined {
+  if (json) return jsonLineOf(text, path);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter });
   for (let n = path.length; n >= 0; n--) {
@@ -78,11 +83,21 @@ function schemaCheck(data: unknown): ErrorObject | undefined {
   return compiled(data) ? undefined : (compiled.errors?.[0] ?? undefined);
 }
 
-function syntaxError(file: string, text: string, error: unknown): DataFileError {
+function syntaxError(file: string, text: string, error: unknown, json: boolean): DataFileError {
   if (error instanceof YAMLParseError) {
     const line = error.linePos?.[0]?.line;
     const first = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     return new DataFileError(`${file}: not valid YAML: ${first}${line ? ` (line ${line})` : ''}`);
+  }
+  if (error instanceof RangeError) {
+    return new DataFileError(`${file}: not valid ${json ? 'JSON' : 'YAML'}: nested too deeply (the limit of a data file is ${DATA_LIMITS.depth} levels)`);
+  }
+  if (!json) {
+    // The yaml package's alias bound (a ReferenceError), and anything else it throws.
+    const message = /alias count/i.test((error as Error).message)
+      ? `more than ${DATA_LIMITS.aliases} alias expansions (the limit of a data file)`
+      : (error as Error).message;
+    return new DataFileError(`${file}: not valid YAML: ${message}`);
   }
   const message = (error as Error).message;
   const position = /position (\d+)/.exec(message)?.[1];
@@ -94,15 +109,23 @@ function syntaxError(file: string, text: string, error: unknown): DataFileError 
 export function parseDataText(file: string, text: string, json: boolean): DataFile {
   let raw: unknown;
   try {
-    raw = json ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 });
+    raw = json ? JSON.parse(text) : parseYaml(text, { maxAliasCount: DATA_LIMITS.aliases });
   } catch (error) {
-    throw syntaxError(file, text, error);
+    throw syntaxError(file, text, error, json);
+  }
+  if (json) {
+    const duplicate = firstDuplicateKey(text);
+    if (duplicate) {
+      const where = showPath([...duplicate.path, duplicate.key]);
+      throw new DataFileError(`${file}: ${where}: the key "${duplicate.key}" is given twice in one object (line ${duplicate.line})`);
+    }
   }
   if (raw === null || raw === undefined) raw = {};
   const fail = (path: DataPath, what: string): never => {
-    const line = lineOf(text, path);
+    const line = lineOf(text, path, json);
     throw new DataFileError(`${file}: ${showPath(path)}: ${what}${line ? ` (line ${line})` : ''}`);
   };
+  checkDataSize(raw, fail);
   const schemaError = schemaCheck(raw);
   if (schemaError) {
     const { path, what } = ajvMessage(schemaError, raw);
@@ -112,13 +135,34 @@ export function parseDataText(file: string, text: string, json: boolean): DataFi
   return raw as DataFile;
 }
 
-export function readDataFile(path: string): DataFile {
-  let text: string;
+/** The text of a regular file of at most the size limit; never waits on a FIFO, never reads a device. */
+function readBounded(path: string): string {
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new DataFileError(`cannot read the data file ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
   }
-  return parseDataText(path, text.replace(/^\uFEFF/, ''), isJsonFile(path));
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new DataFileError(`cannot read the data file ${path}: not a regular file (a data file is a YAML or JSON file)`);
+    if (stat.size > DATA_LIMITS.fileBytes) throw new DataFileError(`${path}: ${FILE_TOO_LARGE}`);
+    // A file growing meanwhile is read no further than the limit.
+    const buffer = Buffer.alloc(Math.min(stat.size, DATA_LIMITS.fileBytes) + 1);
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    if (length > DATA_LIMITS.fileBytes) throw new DataFileError(`${path}: ${FILE_TOO_LARGE}`);
+    return buffer.toString('utf8', 0, length);
+  } catch (error) {
+    if (error instanceof DataFileError) throw error;
+    throw new DataFileError(`cannot read the data file ${path}: ${(error as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function readDataFile(path: string): DataFile {
+  return parseDataText(path, readBounded(path).replace(/^\uFEFF/, ''), isJsonFile(path));
 }

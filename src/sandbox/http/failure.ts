@@ -69,5 +69,10 @@ export const fail = {
   payloadTooLarge: () => new ApiFailure(413, 'request too large'),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiFailure(429, `rate limited: retry after ${retryAfterSeconds} s`, { 'retry-after': String(retryAfterSeconds) }),
+  /** Another process held the database's write lock for longer than a request waits (http/busy.ts). */
+  databaseBusy: (retryAfterSeconds: number) =>
+    new ApiFailure(503, `database busy: another process is writing to the sandbox database; retry after ${retryAfterSeconds} s`, {
+      'retry-after': String(retryAfterSeconds),
+    }).noted('database busy: another process holds the write lock'),
   internal: () => new ApiFailure(500, 'internal error'),
 };

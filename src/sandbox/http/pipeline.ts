@@ -2,7 +2,7 @@
  * The one request pipeline of `/services/rest/v1`, in this order:
  *   path (404) → parameters from the query and a form body (400, 415) → method and `method` override (405) → rate limit (429) → api_key (401)
  *   → parameters (400) → the key's own game (403) → signature (401 challenge, 403)
- *   → handler (404, 409) → envelope (JSON or XML).
+ *   → handler (404, 409; in one transaction, 503 when another process holds the lock too long) → envelope (JSON or XML).
  * With --faults, each request's fault is drawn first: most answer at once, before anything runs
  * (so a faulted request changes nothing); `challenge-again` replaces the handler of an accepted
  * agi-signed request; `slow` lets the request run and holds its reply back.
@@ -12,11 +12,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeApiKey } from '../../domain/ids.js';
 import { API_PREFIX } from '../../domain/types.js';
+import type { SandboxDatabase } from '../database.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
 import { toUnixSeconds, type Clock } from '../time.js';
 import type { ApiMethod, ApiRoute, BoundEndpoint, KeyRule, ParentRef } from './endpoint.js';
 import { contentType, envelope, serialize, type Format } from './envelope.js';
+import { retryWhileBusy } from './busy.js';
 import { ApiFailure, fail, shown } from './failure.js';
 import { splitTarget, type Query } from './query.js';
 import { requestParameters } from './request-parameters.js';
@@ -29,6 +31,8 @@ import { verifySignature } from './signature.js';
 
 export interface PipelineDeps {
   repos: Repositories;
+  /** Each handler runs in one transaction of its own, retried while another process holds the lock. */
+  db: Pick<SandboxDatabase, 'transaction' | 'readTransaction'>;
   clock: Clock;
   rateLimiter: RateLimiter | null;
   challenges: ChallengeStore;
@@ -166,7 +170,11 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
         noteFault(request, fault.kind);
         throw fail.challenge('stale session', deps.challenges.issue(apiKey.apiKey, nowMs), 'unknown, used or expired: sign again with this one');
       }
-      const result = prepared.run({ repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) });
+      const context = { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) };
+      // A read takes no lock (WAL), so it answers while another process writes; a change takes
+      // the write lock first, so an attempt that cannot get it has done nothing yet.
+      const transaction = method === 'GET' ? deps.db.readTransaction : deps.db.transaction;
+      const result = await retryWhileBusy(() => transaction(() => prepared.run(context)));
       send = () => sendEnvelope(reply, format, 200, result.message, result.payload);
     } catch (error) {
       if (!(error instanceof ApiFailure)) throw error;

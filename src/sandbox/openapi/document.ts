@@ -11,9 +11,10 @@ import { CHALLENGE } from '../http/payloads.js';
 /**
  * Statuses every operation may answer: a bad parameter, a key or signature problem, a path the
  * service lacks (any format but json or xml), a wrong verb, a body too large or unreadable, the
- * rate limit, an unexpected failure; and 403 for a Host header that does not name the sandbox.
+ * rate limit, an unexpected failure, a database another process holds locked; and 403 for a Host
+ * header that does not name the sandbox.
  */
-const COMMON_ERRORS = [400, 401, 403, 404, 405, 413, 415, 429, 500];
+const COMMON_ERRORS = [400, 401, 403, 404, 405, 413, 415, 429, 500, 503];
 
 const ERROR_TEXT: Record<number, string> = {
   400: '`missing parameter: NAME`, `invalid parameter: NAME (why)` or `ambiguous parameter: NAME (query and body differ)`',
@@ -26,6 +27,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'a POST whose body is not a form (`application/x-www-form-urlencoded`), or a Content-Type that cannot be read',
   429: 'rate limited; Retry-After says when to try again',
   500: '`internal error`: an unexpected failure, no details (the sandbox logs it)',
+  503: '`database busy`: another process (a seed, load or restore) held the database\'s write lock too long; nothing changed; Retry-After says when to try again',
 };
 
 function envelopeSchema(payload: ValueSchema): ValueSchema {
@@ -54,7 +56,7 @@ function headersOf(code: number): Record<string, unknown> {
   return {
     'Access-Control-Allow-Origin': ref('AccessControlAllowOrigin'),
     'Access-Control-Expose-Headers': ref('AccessControlExposeHeaders'),
-    ...(code === 429 ? { 'Retry-After': ref('RetryAfter') } : {}),
+    ...(code === 429 || code === 503 ? { 'Retry-After': ref('RetryAfter') } : {}),
     ...(code === 405 ? { Allow: ref('Allow') } : {}),
   };
 }

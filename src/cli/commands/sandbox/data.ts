@@ -38,13 +38,16 @@ export async function initCommand(factory: Factory, file: string | undefined, op
     factory.io.stdout.write(STARTER_FILE);
     return;
   }
-  if (existsSync(target) && !opts.force) {
-    throw new UsageError(`${target} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
-  }
-  await writeWhole(target, Readable.from([STARTER_FILE]));
-  // The schema beside it, so that editors complete and check the file offline.
+  // The schema beside it, so that editors complete and check the file offline. Neither file is
+  // replaced without --force, and both are checked before either is written.
   const { DATA_SCHEMA, SCHEMA_FILE_NAME } = await import('../../../sandbox/data/schema.js');
   const schemaPath = join(dirname(target), SCHEMA_FILE_NAME);
+  for (const path of [target, schemaPath]) {
+    if (existsSync(path) && !opts.force) {
+      throw new UsageError(`${path} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
+    }
+  }
+  await writeWhole(target, Readable.from([STARTER_FILE]));
   await writeWhole(schemaPath, Readable.from([`${JSON.stringify(DATA_SCHEMA, null, 2)}\n`]));
   factory.io.stderr.write(`wrote ${target} and ${schemaPath}; try it: udcli sandbox start --data ${target}\n`);
 }

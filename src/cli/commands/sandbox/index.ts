@@ -153,7 +153,7 @@ Examples:
     .description('Write a commented starter data file for your own game (default: sandbox-data.yaml; - for stdout)')
     .addHelpText('after', '\nExamples:\n  $ udcli sandbox init qa.yaml\n  $ udcli sandbox start --data qa.yaml')
     .argument('[file]', 'where to write it')
-    .option('--force', 'replace an existing file')
+    .option('--force', 'replace existing files (the data file and the schema written beside it)')
     .action(async (file: string | undefined, opts: InitOptions) => {
       const { initCommand } = await import('./data.js');
       await initCommand(factory, file, opts);

@@ -31,10 +31,15 @@ export async function saveCommand(factory: Factory, name: string, opts: Snapshot
   const s = await snapshots();
   s.parseSnapshotName(name);
   const { path, db } = await openExisting(factory, opts.db);
+  // Ctrl-C or a SIGTERM during the copy cancels the save once the copy returns, so that its
+  // temporary files are removed rather than left behind by a process killed mid-copy.
+  let signal: NodeJS.Signals | undefined;
+  const stopListening = factory.io.onSignals(['SIGINT', 'SIGTERM', 'SIGHUP'], (s) => (signal = s));
   try {
-    const file = await s.saveSnapshot(db, s.snapshotDir(dataDir(factory.io.env)), name);
+    const file = await s.saveSnapshot(db, s.snapshotDir(dataDir(factory.io.env)), name, () => signal !== undefined);
     factory.io.stdout.write(`saved ${path} as snapshot "${name}" (${file})\n`);
   } finally {
+    stopListening();
     db.close();
   }
 }

@@ -1,0 +1,169 @@
+/**
+ * Snapshots of a database others are writing to (issue 21, 3 and 9), through the built binary:
+ * `snapshot save` finishes under 8 steady writers in other processes, the snapshot is whole and
+ * 0600, and no temporary file is left behind, also when the save is interrupted; `restore`
+ * finishes under the same writers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { API_PREFIX } from '../../src/domain/types.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { queryString, sign } from '../sandbox/helpers/sandbox.js';
+import { BIN, runCli } from './harness.js';
+
+/** A process that changes one user row every few ms, each change its own transaction, until killed. */
+const WRITER = `
+const Database = require(process.argv[1]);
+const db = new Database(process.argv[2]);
+db.pragma('busy_timeout = 5000');
+const flip = db.prepare('UPDATE users SET premium = 1 - premium WHERE rowid = ?');
+const n = Number(process.argv[3]);
+let writes = 0;
+const tick = () => { flip.run(1 + Math.floor(Math.random() * n)); writes++; setTimeout(tick, 2); };
+process.on('SIGTERM', () => { process.stdout.write(String(writes)); process.exit(0); });
+tick();
+`;
+
+let scratch: string;
+let env: NodeJS.ProcessEnv;
+let db: string;
+const USERS = 20_000;
+/** The seeded users and the demo data's. */
+let expectedUsers: number;
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-snapshots-'));
+  env = { UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_DATA_DIR: join(scratch, 'data') };
+  db = join(scratch, 'big.db');
+  const seeded = await runCli(['sandbox', 'seed', '--users', String(USERS), '--friends', '20000', '--db', db], env, { timeoutMs: 60_000 });
+  expect(seeded.code, seeded.stderr).toBe(0);
+  expectedUsers = usersIn(db);
+  expect(expectedUsers).toBeGreaterThanOrEqual(USERS);
+}, 90_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function withWriters<T>(count: number, fn: () => Promise<T>): Promise<{ result: T; writes: number[] }> {
+  const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+  const writers: ChildProcess[] = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', WRITER, betterSqlite, db, String(USERS)], { stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
+  const counts = writers.map(
+    (w) =>
+      new Promise<number>((resolve) => {
+        let out = '';
+        w.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+        w.on('exit', () => resolve(Number(out)));
+      }),
+  );
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { result: await fn(), writes: [] };
+  } finally {
+    for (const w of writers) w.kill('SIGTERM');
+    const writes = await Promise.all(counts);
+    // Every writer kept writing through the save (none was starved or died).
+    for (const n of writes) expect(n).toBeGreaterThan(20);
+  }
+}
+
+const snapshots = () => join(scratch, 'data', 'snapshots');
+const leftovers = () => readdirSync(snapshots()).filter((f) => !/^[\w.-]+\.db$/.test(f));
+
+function usersIn(file: string): number {
+  const snap = new Database(file, { readonly: true });
+  try {
+    expect(snap.pragma('integrity_check', { simple: true })).toBe('ok');
+    return (snap.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
+  } finally {
+    snap.close();
+  }
+}
+
+describe('snapshots under steady writers', () => {
+  it('save finishes while 8 processes write, whole, 0600, no temporary file left; restore finishes too', async () => {
+    const { result: save } = await withWriters(8, () => runCli(['sandbox', 'snapshot', 'save', 'steady', '--db', db], env, { timeoutMs: 30_000 }));
+    expect(save.code, save.stderr).toBe(0);
+    const file = join(snapshots(), 'steady.db');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(usersIn(file)).toBe(expectedUsers);
+    expect(leftovers()).toEqual([]);
+
+    const { result: restore } = await withWriters(8, () => runCli(['sandbox', 'snapshot', 'restore', 'steady', '--db', db], env, { timeoutMs: 30_000 }));
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(usersIn(db)).toBe(expectedUsers);
+  }, 90_000);
+
+  it('a save interrupted (SIGINT, SIGTERM) at any moment leaves no temporary file and the earlier snapshot as it was', async () => {
+    const keep = join(snapshots(), 'steady.db');
+    const before = statSync(keep).mtimeMs;
+    for (const [signal, delayMs] of [['SIGINT', 150], ['SIGTERM', 250], ['SIGINT', 350], ['SIGTERM', 500]] as const) {
+      const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'steady', '--db', db], { env: { ...process.env, ...env }, stdio: 'ignore' });
+      const closed = new Promise((resolve) => child.once('close', resolve));
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      child.kill(signal);
+      await closed;
+      expect(leftovers(), `${signal} after ${delayMs} ms`).toEqual([]);
+      // Either the save was cancelled (the snapshot untouched) or it had finished (a whole new one).
+      if (statSync(keep).mtimeMs !== before) expect(usersIn(keep)).toBe(expectedUsers);
+    }
+    expect(usersIn(keep)).toBe(expectedUsers);
+  }, 60_000);
+
+  it('a save killed with SIGKILL leaves its temporary files to the next save, which removes them', async () => {
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'killed', '--db', db], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    // Killed once its copy has begun (the temporary file exists).
+    const deadline = Date.now() + 10_000;
+    while (!readdirSync(snapshots()).some((f) => f.startsWith('killed.db.tmp-')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    child.kill('SIGKILL');
+    await closed;
+    const save = await runCli(['sandbox', 'snapshot', 'save', 'after', '--db', db], env, { timeoutMs: 30_000 });
+    expect(save.code, save.stderr).toBe(0);
+    expect(leftovers()).toEqual([]);
+  }, 60_000);
+
+  it('a restore into the database a sandbox serves: its changes answer 200 or 503 with Retry-After, never 500, and reads keep answering fast', async () => {
+    const sandbox = await startSandbox({ port: 0, dbPath: db, seed: 'none', log: () => undefined });
+    const path = `${API_PREFIX}/achievements/user/${uidForUsername('player_0100')}.json`;
+    const change = async (): Promise<{ status: number; retryAfter: string | null }> => {
+      const params = sign('PUT', path, [['api_key', DEMO.game.apiKey], ['type', 'Game'], ['pid', DEMO.game.id], ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '1']], DEMO.game.signingSecret, Math.floor(Date.now() / 1000));
+      const r = await fetch(`${sandbox.url}${path}?${queryString(params)}`, { method: 'PUT' });
+      await r.text();
+      return { status: r.status, retryAfter: r.headers.get('retry-after') };
+    };
+    const statuses: Array<{ status: number; retryAfter: string | null }> = [];
+    const readMs: number[] = [];
+    let restoring = true;
+    const load = (async () => {
+      while (restoring) {
+        const started = performance.now();
+        const read = await fetch(`${sandbox.url}${API_PREFIX}/users/player_0100.json?username=1&api_key=${DEMO.game.apiKey}`);
+        await read.text();
+        expect(read.status).toBe(200);
+        readMs.push(performance.now() - started);
+        statuses.push(...(await Promise.all([change(), change(), change()])));
+      }
+    })();
+    try {
+      const restore = await runCli(['sandbox', 'snapshot', 'restore', 'steady', '--db', db], env, { timeoutMs: 30_000 });
+      expect(restore.code, restore.stderr).toBe(0);
+    } finally {
+      restoring = false;
+      await load;
+      await sandbox.close();
+    }
+    expect(statuses.length).toBeGreaterThan(0);
+    for (const r of statuses) {
+      expect([200, 503]).toContain(r.status);
+      if (r.status === 503) expect(r.retryAfter).toBe('1');
+    }
+    expect(Math.max(...readMs)).toBeLessThan(1000);
+  }, 60_000);
+});

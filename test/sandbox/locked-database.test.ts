@@ -1,0 +1,112 @@
+/**
+ * Another process holding the database's write lock (issue 21, 3): the server's event loop never
+ * waits on it. A real second process opens the file with better-sqlite3 and holds BEGIN
+ * IMMEDIATE for 2 s while changes and reads arrive: every change answers 200 or 503 with
+ * Retry-After (never a 500 "database is locked"), nothing is applied twice, and a read that needs
+ * no write answers at once meanwhile.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uidForUsername } from '../../src/domain/ids.js';
+import type { UserAchievement } from '../../src/domain/types.js';
+import { api, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+
+const HOLD_MS = 2000;
+
+/** A node process that takes the write lock of `file`, says "locked", and lets go after HOLD_MS. */
+const HOLDER = `
+const Database = require(process.argv[1]);
+const db = new Database(process.argv[2]);
+db.exec('BEGIN IMMEDIATE');
+db.exec("UPDATE games SET name = name");
+process.stdout.write('locked\\n');
+setTimeout(() => { db.exec('COMMIT'); db.close(); process.stdout.write('released\\n'); }, Number(process.argv[3]));
+`;
+
+function holdLock(file: string): Promise<{ child: ChildProcess; released: Promise<void> }> {
+  const child = spawn(process.execPath, ['-e', HOLDER, createRequire(import.meta.url).resolve('better-sqlite3'), file, String(HOLD_MS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const released = new Promise<void>((done) => child.on('exit', () => done()));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.startsWith('locked\n')) resolve({ child, released });
+    });
+    child.on('exit', (code) => reject(new Error(`the lock holder exited (${code}) before locking: ${out}`)));
+  });
+}
+
+let sb: TestSandbox;
+const lines: string[] = [];
+beforeAll(async () => {
+  sb = await startTestSandbox({ requestLines: (text) => lines.push(...text.split('\n').filter(Boolean)) });
+});
+afterAll(async () => {
+  await sb.close();
+});
+
+describe('another process holds the write lock', () => {
+  it('changes answer 200 or 503 with Retry-After, never 500; reads answer fast; no change is applied twice', async () => {
+    const uid = uidForUsername('player_0110');
+    const path = `/achievements/user/${uid}.json`;
+    const target = [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS']] as Array<[string, string]>;
+    const { released } = await holdLock(sb.db.path);
+
+    // Changes sent over the whole hold: early ones outwait the budget (503), late ones get through.
+    const changes: Array<Promise<{ status: number; retryAfter: string | null; message: string }>> = [];
+    let readMs = Infinity;
+    let readStatus = 0;
+    // The server runs in this process: a thread blocked on the lock would delay this test's timers
+    // too, so a read is timed from when it was due, not from when it could be sent.
+    let due = performance.now();
+    for (let i = 0; i < 8; i++) {
+      changes.push(
+        signedApi(sb, 'PUT', path, [...target, ['increment', '1']]).then((r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), message: r.body.message })),
+      );
+      due += 100;
+      await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+      if (i === 3) {
+        // Changes are waiting for the lock now; a read that needs no write answers at once.
+        readStatus = (await api(sb.url, 'GET', '/users/player_0110.json', [['username', '1']])).status;
+        readMs = performance.now() - due;
+      }
+      due += 150;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+    }
+    expect(readStatus).toBe(200);
+    expect(readMs).toBeLessThan(600);
+
+    const results = await Promise.all(changes);
+    await released;
+    for (const r of results) expect([200, 503]).toContain(r.status);
+    const refused = results.filter((r) => r.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) {
+      expect(r.retryAfter).toBe('1');
+      expect(r.message).toMatch(/^database busy: another process is writing to the sandbox database; retry after 1 s$/);
+    }
+    // The request log says why.
+    expect(lines.filter((l) => / 503 /.test(l) && /database busy/.test(l))).toHaveLength(refused.length);
+
+    // Each 200 applied exactly once, each 503 not at all.
+    const accepted = results.filter((r) => r.status === 200).length;
+    const after = await api<UserAchievement[]>(sb.url, 'GET', path, target);
+    expect(after.body.payload![0]!.current_value).toBe(accepted);
+  }, 15_000);
+
+  it('a change sent while the lock is held goes through once it is let go, within the wait', async () => {
+    const uid = uidForUsername('player_0111');
+    const path = `/achievements/user/${uid}.json`;
+    const target = [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS']] as Array<[string, string]>;
+    const { released } = await holdLock(sb.db.path);
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS - 600));
+    const r = await signedApi(sb, 'PUT', path, [...target, ['increment', '5']]);
+    await released;
+    expect(r.status).toBe(200);
+    const after = await api<UserAchievement[]>(sb.url, 'GET', path, target);
+    expect(after.body.payload![0]!.current_value).toBe(5);
+  }, 15_000);
+});
