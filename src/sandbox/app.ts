@@ -28,6 +28,8 @@ import { createFaultInjector } from './faults/injector.js';
 import type { FaultSpec } from './faults/spec.js';
 import { registerFaultRoutes } from './routes/faults.js';
 import { registerClockRoutes } from './routes/clock.js';
+import { registerResetRoute, type LoadedData } from './routes/reset.js';
+import { recordedOrigin } from './origin.js';
 import { registerGamePageRoutes } from './game-page/routes.js';
 import { createGameSources, DEFAULT_UPSTREAM_TIMEOUT_MS, GameSourceError, registerGameHost, type GameSourceSetting } from './game-host/index.js';
 
@@ -77,6 +79,8 @@ export interface BuildAppOptions {
   gameSources?: ReadonlyArray<[string, GameSourceSetting]>;
   /** A game's dev server must send its reply headers within this; else a 504 page. Default 15 s. */
   upstreamTimeoutMs?: number;
+  /** What `POST /_sandbox/reset` without fields returns to (with a data file's checked contents); default: the recorded origin. */
+  startedWith?: LoadedData;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
@@ -195,6 +199,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   registerOpenApiRoutes(app, API_ROUTES);
   registerFaultRoutes(app, faults);
   registerClockRoutes(app, virtualClock);
+  registerResetRoute(app, db, options.startedWith ?? { origin: recordedOrigin(db) ?? { kind: 'demo' } });
 
   const matchApiPath = apiPathMatcher(API_ROUTES);
   // A path of ours with a verb Fastify does not route (TRACE, PROPFIND, ...): 405, not 404.

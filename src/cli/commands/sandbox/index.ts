@@ -28,12 +28,13 @@ export function register(program: Command, factory: Factory): void {
   sandbox
     .command('start')
     .description('Start the sandbox (foreground until Ctrl-C, or --detach)')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s\n  $ udcli sandbox start --faults reset=0.1,slow=0.2:1500ms --fault-seed 7\n  $ udcli sandbox start --detach --game-url http://localhost:5173/')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s\n  $ udcli sandbox start --faults reset=0.1,slow=0.2:1500ms --fault-seed 7\n  $ udcli sandbox start --detach --game-url http://localhost:5173/\n  $ udcli sandbox start --data racers.yaml --reset')
     .option('--port <port>', 'port to listen on, 0 = any free port (default: 8787)')
     .option('--host <host>', 'address to bind (default: 127.0.0.1)')
     .option('--db <file>', 'database file, or :memory: (default: sandbox.db in the data dir)')
     .option('--seed <mode>', 'demo: seed the demo data into an empty database; none: leave it empty (default: demo)')
-    .option('--data <file>', 'load your data file (YAML or JSON; see sandbox init) instead of the demo data')
+    .option('--data <file>', 'load your data file (YAML or JSON; see sandbox init) instead of the demo data; a database that holds anything else is refused')
+    .option('--reset', 'with --data: replace whatever the database holds with the file')
     .option('--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)')
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .option('--faults <spec>', FAULTS_HELP)
@@ -281,8 +282,20 @@ Examples:
 
   sandbox
     .command('reset')
-    .description('Delete and recreate the sandbox database from what it was started with (its data file, else the demo data)')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox reset\n  $ udcli sandbox reset --data qa.yaml')
+    .description('Put the sandbox database back to what it was started with (its data file, else the demo data); a running sandbox is reset live')
+    .addHelpText(
+      'after',
+      `
+A running sandbox (the one the pid file names, or the one \`sandbox exec\` runs the command
+against) is reset in place through POST /_sandbox/reset: its clients stay connected and the
+next request sees the new state. A test suite can POST /_sandbox/reset itself (seed=demo|none,
+or data=TEXT&file=NAME). Otherwise the database file is deleted and recreated.
+
+Examples:
+  $ udcli sandbox reset
+  $ udcli sandbox reset --data qa.yaml
+  $ curl -X POST "$UDCLI_BASE_URL/_sandbox/reset"   # between test cases`,
+    )
     .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
     .option('--seed <mode>', 'demo or none, instead of what it was started with')
     .option('--data <file>', 'your data file, instead of what it was started with')

@@ -21,6 +21,8 @@ export interface StartOptions {
   seed: SeedMode;
   /** Absolute path of a data file to start from, instead of the demo data. */
   data: string | undefined;
+  /** --reset: replace what the database holds with the data file. */
+  replace: boolean;
   tokenTtlSeconds: number | undefined;
   rateLimitPerSecond: number | undefined;
   detach: boolean;
@@ -100,6 +102,7 @@ export interface RawStartOptions {
   db?: string;
   seed?: string;
   data?: string;
+  reset?: boolean;
   tokenTtl?: string;
   rateLimit?: string;
   detach?: boolean;
@@ -215,6 +218,13 @@ export function parseSnapshotOption(value: string | undefined): string | undefin
  * Without --port, the sandbox listens where the built-in profile looks for it: UDCLI_SANDBOX_PORT
  * when set, else 8787.
  */
+/** `start --reset` replaces the database's contents with the data file: it needs one, and a database that lasts. */
+function startReplace(raw: RawStartOptions): boolean {
+  if (raw.reset !== true) return false;
+  if (raw.data === undefined) throw new UsageError('--reset needs --data FILE: it replaces what the database holds with the file', { hint: 'to start over with the demo data: udcli sandbox reset' });
+  return true;
+}
+
 export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv = {}, yes = false): StartOptions {
   const port = raw.port ?? env.UDCLI_SANDBOX_PORT;
   const host = raw.host === undefined ? DEMO.host : parseHost(raw.host);
@@ -230,6 +240,7 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     remote,
     db: parseDbPath(raw.db),
     ...seedOrData(raw),
+    replace: startReplace(raw),
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     detach: raw.detach === true,
