@@ -12,6 +12,8 @@ export interface VirtualClock {
   advance(ms: number): number;
   /** Puts the clock at `ms` (forwards or backwards); returns the new time. */
   set(ms: number): number;
+  /** Back to the real clock (offset 0); returns the new time. */
+  reset(): number;
 }
 
 export function createVirtualClock(base: Clock = systemClock): VirtualClock {
@@ -27,6 +29,10 @@ export function createVirtualClock(base: Clock = systemClock): VirtualClock {
     set(ms) {
       offset = ms - base();
       return ms;
+    },
+    reset() {
+      offset = 0;
+      return now();
     },
   };
 }

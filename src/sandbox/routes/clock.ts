@@ -1,6 +1,7 @@
 /**
  * `GET /_sandbox/clock`: the sandbox's time. `POST /_sandbox/clock` with `advance=901s` or
- * `set=2030-01-01T00:00:00Z` (query or form body) moves it and answers the new time. Going
+ * `set=2030-01-01T00:00:00Z` (query or form body) moves it and answers the new time; `reset=1`
+ * (or `set=now`) puts it back on the real clock. Going
  * backwards is allowed and said so: tokens and challenges issued "later" then last longer.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -36,12 +37,14 @@ function move(clock: VirtualClock, request: FastifyRequest): ClockReply {
   const given = fields(request);
   const advance = given.get('advance');
   const set = given.get('set');
-  if ((advance === undefined) === (set === undefined)) {
-    throw new ApiFailure(400, 'invalid parameter: give advance (e.g. 901s) or set (an ISO date-time), one of them');
+  const reset = given.has('reset') || set?.trim().toLowerCase() === 'now';
+  if ([advance !== undefined, set !== undefined, given.has('reset')].filter(Boolean).length !== 1) {
+    throw new ApiFailure(400, 'invalid parameter: give advance (e.g. 901s) or set (an ISO date-time, or now), one of them, or reset alone');
   }
   const before = clock.now();
   try {
-    if (advance !== undefined) clock.advance(parseAdvance(advance) * 1000);
+    if (reset) clock.reset();
+    else if (advance !== undefined) clock.advance(parseAdvance(advance) * 1000);
     else clock.set(parseSetTime(set!));
   } catch (error) {
     if (error instanceof ClockInputError) throw new ApiFailure(400, `invalid parameter: ${error.message}`);

@@ -307,7 +307,7 @@ Examples:
   const clock = sandbox
     .command('clock')
     .description("Show or move the running sandbox's virtual clock (token, session and challenge expiry, the hmac timestamp window)")
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock now\n  $ udcli sandbox clock advance 901s\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z');
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock now\n  $ udcli sandbox clock advance 901s\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z\n  $ udcli sandbox clock reset');
 
   clock
     .command('now')
@@ -334,14 +334,25 @@ Examples:
 
   clock
     .command('set')
-    .description('Put the clock at a date-time (ISO 8601, UTC unless it names a zone); backwards is allowed')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z\n  $ udcli sandbox clock set "$(date -u +%Y-%m-%dT%H:%M:%SZ)"   # back to the real time')
-    .argument('<iso>', 'e.g. 2030-01-01T00:00:00Z')
+    .description('Put the clock at a date-time (ISO 8601, UTC unless it names a zone), or now (the real time); backwards is allowed')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z\n  $ udcli sandbox clock set now   # back to the real time')
+    .argument('<iso>', 'e.g. 2030-01-01T00:00:00Z, or now')
     .option('--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)')
     .option('--json', 'print JSON')
     .action(async (iso: string, opts: ClockOptions) => {
       const { clockCommand } = await import('./clock.js');
       await clockCommand(factory, { action: 'set', value: iso }, opts);
+    });
+
+  clock
+    .command('reset')
+    .description('Put the clock back on the real time (offset 0)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock reset')
+    .option('--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)')
+    .option('--json', 'print JSON')
+    .action(async (opts: ClockOptions) => {
+      const { clockCommand } = await import('./clock.js');
+      await clockCommand(factory, { action: 'reset' }, opts);
     });
 
   sandbox
