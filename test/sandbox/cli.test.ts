@@ -178,9 +178,16 @@ describe('logs, read from the file', () => {
     writeFileSync(join(dataDir, 'sandbox.log'), text);
     const factory = testFactory({ UDCLI_DATA_DIR: dataDir });
     const { logsCommand } = await import('../../src/cli/commands/sandbox/logs.js');
-    await logsCommand(factory, {});
+    await logsCommand(factory, { lines: 'all' });
     await new Promise((resolve) => setImmediate(resolve));
     expect(factory.stdout()).toBe(`${text}\n`);
+    // Like tail: the last 10 by default, -n N, the unended last line counted.
+    const last = testFactory({ UDCLI_DATA_DIR: dataDir });
+    await logsCommand(last, {});
+    expect(last.stdout()).toBe(`${text.split('\n').slice(-10).join('\n')}\n`);
+    const three = testFactory({ UDCLI_DATA_DIR: dataDir });
+    await logsCommand(three, { lines: '3' });
+    expect(three.stdout().split('\n')).toHaveLength(4);
   });
 
   it('--follow prints appended lines, and the whole file again when it is truncated or replaced', async () => {

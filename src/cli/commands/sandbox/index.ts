@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { ExportOptions, InitOptions, LoadOptions } from './data.js';
 import type { ClockOptions } from './clock.js';
 import type { GameOptions } from './game.js';
+import type { LogsOptions } from './logs.js';
 import type { PlayOptions } from './play.js';
 import type { SnapshotOptions } from './snapshot.js';
 import type { RawExecOptions, RawSeedOptions, RawStartOptions } from './options.js';
@@ -250,22 +251,29 @@ Examples:
 
   sandbox
     .command('logs')
-    .description("Show the detached sandbox's log: start-up messages and one line per request (secrets redacted)")
+    .description("Show the detached sandbox's log like tail: the last 10 lines (start-up messages and one line per request, secrets redacted)")
     .addHelpText(
       'after',
       `
 A request line: time, method, path and query (api keys and signatures redacted), status, ms,
-and why it failed. A foreground sandbox prints the same lines on its output;
-GET /_sandbox/requests gives the last 1000 as JSON.
+and why it failed (an injected fault: "fault: KIND"; a reset fault is logged as 444, no reply).
+A filter (--status, --path, --since) keeps only the request lines that match all of them;
+-n counts the lines shown, after filtering. A foreground sandbox prints the same lines on its
+output; GET /_sandbox/requests gives the last 1000 as JSON; sandbox exec --log FILE keeps them.
 
 Examples:
   $ udcli sandbox logs
-  $ udcli sandbox logs --follow
-  $ udcli sandbox logs --json | jq 'select(.status >= 400)'`,
+  $ udcli sandbox logs -n 50 --status 4xx,5xx
+  $ udcli sandbox logs --follow --path /achievements
+  $ udcli sandbox logs -n all --since 10m --json | jq .reason`,
     )
-    .option('-f, --follow', 'keep printing lines as they are written, until Ctrl-C')
+    .option('-n, --lines <n>', 'the last N lines, or all (default: 10)')
+    .option('-f, --follow', 'then keep printing lines as they are written, until Ctrl-C (starts at the end)')
+    .option('--status <list>', 'only requests with these statuses or classes, e.g. 4xx, 401, 5xx,429')
+    .option('--path <text>', 'only requests whose path contains TEXT')
+    .option('--since <when>', 'only requests since a duration ago (10m, 2h, 1d) or an ISO date-time')
     .option('--json', 'only the request lines, one JSON object each')
-    .action(async (opts: { follow?: boolean; json?: boolean }) => {
+    .action(async (opts: LogsOptions) => {
       const { logsCommand } = await import('./logs.js');
       await logsCommand(factory, opts);
     });
