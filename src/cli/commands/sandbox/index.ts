@@ -60,6 +60,7 @@ export function register(program: Command, factory: Factory): void {
     .option('--seed <mode>', 'demo: the demo data; none: an empty database (default: demo)')
     .option('--data <file>', 'start from your data file instead of the demo data')
     .option('--snapshot <name>', 'start from a saved snapshot (udcli sandbox snapshot save)')
+    .option('--log <file>', "write every request line of the run to FILE (when the command fails, the last 20 are printed on stderr either way)")
     .option('--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)')
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .option('--faults <spec>', FAULTS_HELP)
@@ -78,13 +79,16 @@ terminal, and with this environment added:
                                    --snapshot and no demo game: the first game that has a key)
   UDCLI_PROFILE=sandbox            the built-in profile (no key of another profile applies)
   UDCLI_SANDBOX_DB                 the temporary database (for udcli sandbox game set-uri --db)
-Put -- before the command, so that its options are not read as udcli's.
+Put -- before the command, so that its options are not read as udcli's. When the command fails,
+the sandbox's last 20 request lines follow on stderr; --log FILE keeps every one. Between test
+cases, \`udcli sandbox reset\` (or POST $UDCLI_BASE_URL/_sandbox/reset) resets this sandbox.
 
 Examples:
   $ udcli sandbox exec -- npm test
   $ udcli sandbox exec --token-ttl 5 -- sh -c 'udcli auth token 1001 --as alice --export'
   $ udcli sandbox exec --data qa.yaml -- npm test
   $ udcli sandbox exec --faults reset=0.1 --fault-seed 7 -- npm test
+  $ udcli sandbox exec --log requests.log -- npm test
   $ udcli sandbox exec --game-dir dist -- npx playwright test   # opens $UDCLI_SITE_URL/play/1001`,
     )
     .action(async (command: string[], opts: RawExecOptions) => {

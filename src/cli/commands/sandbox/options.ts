@@ -275,6 +275,8 @@ export interface ExecOptions {
   data: string | undefined;
   /** Start from this saved snapshot instead of seeding. */
   snapshot: string | undefined;
+  /** --log FILE: every request line of the run. */
+  log: string | undefined;
   tokenTtlSeconds: number | undefined;
   rateLimitPerSecond: number | undefined;
   faults: FaultOptions | undefined;
@@ -286,6 +288,7 @@ export interface RawExecOptions {
   seed?: string;
   data?: string;
   snapshot?: string;
+  log?: string;
   tokenTtl?: string;
   rateLimit?: string;
   faults?: string;
@@ -296,12 +299,19 @@ export interface RawExecOptions {
   connect?: boolean;
 }
 
+function parseLogPath(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError('--log must be a file path');
+  return isAbsolute(value) ? value : resolve(value);
+}
+
 /** `sandbox exec` runs a fresh sandbox: any free port unless --port says otherwise. */
 export function parseExecOptions(raw: RawExecOptions): ExecOptions {
   return {
     port: raw.port === undefined ? 0 : parsePort(raw.port),
     ...seedOrData(raw),
     snapshot: exclusiveSnapshot(raw),
+    log: parseLogPath(raw.log),
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     faults: parseFaultOptions(raw),

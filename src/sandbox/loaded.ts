@@ -1,0 +1,62 @@
+/**
+ * What a sandbox database holds, told the same way by `sandbox info`, `status`, the dashboard,
+ * `sandbox exec` and the built-in `sandbox` profile (issue 23): where it came from (the demo
+ * data, a data file and its hash), its games with their keys, some of its users, and the game
+ * and key a client should use — the demo game on the demo data, else the loaded data's first
+ * game that has a key of its own.
+ */
+import { DEMO } from '../domain/demo.js';
+import type { SandboxDatabase } from './database.js';
+import { originJson, recordedOrigin } from './origin.js';
+import type { GameSigning } from './repositories/games.js';
+
+/** Users listed (the rest are counted): enough to pick one, few enough to read. */
+export const LISTED_USERS = 10;
+
+export interface LoadedKey {
+  api_key: string;
+  signing_secret: string;
+  partner: boolean;
+}
+
+export interface LoadedGame {
+  id: string;
+  name: string;
+  signing: GameSigning;
+  keys: LoadedKey[];
+}
+
+export interface LoadedContents {
+  origin: ReturnType<typeof originJson>;
+  games: LoadedGame[];
+  users: Array<{ username: string; uid: string }>;
+  user_count: number;
+  /** The game and key a client uses by default; null when no game has a key. */
+  primary: { game_id: string; api_key: string; signing_secret: string; signing: GameSigning } | null;
+}
+
+export function loadedContents(db: SandboxDatabase): LoadedContents {
+  const origin = recordedOrigin(db);
+  const games = db.repos.games.list().map((g) => ({
+    id: g.id,
+    name: g.name,
+    signing: g.signing,
+    keys: db.repos.games.apiKeysOf(g.id).map((k) => ({ api_key: k.apiKey, signing_secret: k.signingSecret, partner: k.partner })),
+  }));
+  // The data file's own order first (a file names its main game first), then the rest by id.
+  const order = origin?.kind === 'data' ? (origin.games ?? []) : [];
+  const ranked = [...order.map((id) => games.find((g) => g.id === id)).filter((g): g is LoadedGame => g !== undefined), ...games.filter((g) => !order.includes(g.id))];
+  const demoKey = db.repos.games.findApiKey(DEMO.game.apiKey);
+  const withKey = (game: LoadedGame) => {
+    const key = game.keys.find((k) => !k.partner) ?? game.keys[0];
+    return key && { game_id: game.id, api_key: key.api_key, signing_secret: key.signing_secret, signing: game.signing };
+  };
+  const demoGame = games.find((g) => g.id === DEMO.game.id);
+  const primary =
+    origin?.kind !== 'data' && demoKey?.gameId === DEMO.game.id && demoGame
+      ? { game_id: DEMO.game.id, api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret, signing: demoGame.signing }
+      : (ranked.map(withKey).find((k) => k !== undefined) ?? null);
+  const players = primary ? db.repos.users.playersOf(primary.game_id, LISTED_USERS) : [];
+  const users = (players.length > 0 ? players : db.repos.users.first(LISTED_USERS)).map((u) => ({ username: u.username, uid: u.uid }));
+  return { origin: originJson(origin), games: ranked, users, user_count: db.repos.users.count(), primary };
+}
