@@ -29,6 +29,7 @@ import type { FaultSpec } from './faults/spec.js';
 import { registerFaultRoutes } from './routes/faults.js';
 import { registerClockRoutes } from './routes/clock.js';
 import { registerResetRoute, type LoadedData } from './routes/reset.js';
+import { registerContentsRoute } from './routes/contents.js';
 import { recordedOrigin } from './origin.js';
 import { registerGamePageRoutes } from './game-page/routes.js';
 import { createGameSources, DEFAULT_UPSTREAM_TIMEOUT_MS, GameSourceError, registerGameHost, type GameSourceSetting } from './game-host/index.js';
@@ -199,6 +200,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   registerOpenApiRoutes(app, API_ROUTES);
   registerFaultRoutes(app, faults);
   registerClockRoutes(app, virtualClock);
+  registerContentsRoute(app, db);
   registerResetRoute(app, db, options.startedWith ?? { origin: recordedOrigin(db) ?? { kind: 'demo' } });
 
   const matchApiPath = apiPathMatcher(API_ROUTES);

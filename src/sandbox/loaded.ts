@@ -9,6 +9,9 @@ import { DEMO } from '../domain/demo.js';
 import type { SandboxDatabase } from './database.js';
 import { originJson, recordedOrigin } from './origin.js';
 import type { GameSigning } from './repositories/games.js';
+import type { Repositories } from './repositories/index.js';
+import type { UserRecord } from './repositories/users.js';
+import { DEMO_FACTS } from './seed/demo-data.js';
 
 /** Users listed (the rest are counted): enough to pick one, few enough to read. */
 export const LISTED_USERS = 10;
@@ -56,7 +59,20 @@ export function loadedContents(db: SandboxDatabase): LoadedContents {
     origin?.kind !== 'data' && demoKey?.gameId === DEMO.game.id && demoGame
       ? { game_id: DEMO.game.id, api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret, signing: demoGame.signing }
       : (ranked.map(withKey).find((k) => k !== undefined) ?? null);
-  const players = primary ? db.repos.users.playersOf(primary.game_id, LISTED_USERS) : [];
-  const users = (players.length > 0 ? players : db.repos.users.first(LISTED_USERS)).map((u) => ({ username: u.username, uid: u.uid }));
-  return { origin: originJson(origin), games: ranked, users, user_count: db.repos.users.count(), primary };
+  const users = primary ? usersOfGame(db.repos, primary.game_id, LISTED_USERS) : db.repos.users.first(LISTED_USERS);
+  return { origin: originJson(origin), games: ranked, users: users.map((u) => ({ username: u.username, uid: u.uid })), user_count: db.repos.users.count(), primary };
+}
+
+/**
+ * The users to offer for a game: the demo's named users who play it first (they have the
+ * interesting state), then its other players; the first users of all when nobody plays it.
+ */
+export function usersOfGame(repos: Repositories, gameId: string, limit: number): UserRecord[] {
+  const named = DEMO_FACTS.users
+    .filter((u) => u.plays.includes(gameId))
+    .map((u) => repos.users.findByUsername(u.username))
+    .filter((u): u is UserRecord => u !== undefined);
+  const players = repos.users.playersOf(gameId, limit + named.length).filter((p) => !named.some((n) => n.uid === p.uid));
+  const users = [...named, ...players].slice(0, limit);
+  return users.length > 0 ? users : repos.users.first(limit);
 }

@@ -7,7 +7,7 @@
  * redacted query are worked out only when someone reads it (a form body's fields, redacted and
  * cut short, when the request ends), and lines (when wanted) are
  * written together once per turn of the event loop. Not logged: the polling of
- * `/_sandbox/requests` itself and the pid probe `/_sandbox/status` (unless they fail), requests
+ * `/_sandbox/requests` itself, the pid probe `/_sandbox/status` and `/_sandbox/contents` (unless they fail), requests
  * Node could not parse (answered before any route), and requests whose connection was reset
  * before the reply went out.
  */
@@ -42,8 +42,11 @@ interface Entry {
   reason: string | null;
 }
 
-/** Polled endpoints: logging them would drown the requests a developer wants to see. */
-const QUIET_PATHS = new Set([`${ADMIN_PREFIX}${REQUESTS_PATH}`, STATUS_PATH]);
+/**
+ * Polled endpoints, and what `udcli sandbox status` and `info` read (`/_sandbox/contents`):
+ * logging them would drown the requests a developer wants to see.
+ */
+const QUIET_PATHS = new Set([`${ADMIN_PREFIX}${REQUESTS_PATH}`, STATUS_PATH, `${ADMIN_PREFIX}/contents`]);
 
 function isQuiet(url: string, status: number): boolean {
   if (status >= 400 || !url.startsWith(ADMIN_PREFIX)) return false;
