@@ -7,7 +7,7 @@
  */
 import { DEMO } from '../domain/demo.js';
 import type { SandboxDatabase } from './database.js';
-import { originJson, recordedOrigin } from './origin.js';
+import { originJson, recordedOrigin, type SandboxOrigin } from './origin.js';
 import type { GameSigning } from './repositories/games.js';
 import type { Repositories } from './repositories/index.js';
 import type { UserRecord } from './repositories/users.js';
@@ -38,29 +38,43 @@ export interface LoadedContents {
   primary: { game_id: string; api_key: string; signing_secret: string; signing: GameSigning } | null;
 }
 
-export function loadedContents(db: SandboxDatabase): LoadedContents {
-  const origin = recordedOrigin(db);
+type Primary = LoadedContents['primary'];
+
+/** The games, ranked: the data file's own order first (it names its main game first), then the rest by id. */
+function rankedGames(db: SandboxDatabase, order: readonly string[]): LoadedGame[] {
   const games = db.repos.games.list().map((g) => ({
     id: g.id,
     name: g.name,
     signing: g.signing,
     keys: db.repos.games.apiKeysOf(g.id).map((k) => ({ api_key: k.apiKey, signing_secret: k.signingSecret, partner: k.partner })),
   }));
-  // The data file's own order first (a file names its main game first), then the rest by id.
-  const order = origin?.kind === 'data' ? (origin.games ?? []) : [];
-  const ranked = [...order.map((id) => games.find((g) => g.id === id)).filter((g): g is LoadedGame => g !== undefined), ...games.filter((g) => !order.includes(g.id))];
-  const demoKey = db.repos.games.findApiKey(DEMO.game.apiKey);
-  const withKey = (game: LoadedGame) => {
-    const key = game.keys.find((k) => !k.partner) ?? game.keys[0];
-    return key && { game_id: game.id, api_key: key.api_key, signing_secret: key.signing_secret, signing: game.signing };
-  };
+  return [...order.map((id) => games.find((g) => g.id === id)).filter((g): g is LoadedGame => g !== undefined), ...games.filter((g) => !order.includes(g.id))];
+}
+
+function primaryOf(db: SandboxDatabase, origin: SandboxOrigin | undefined, games: LoadedGame[]): Primary {
   const demoGame = games.find((g) => g.id === DEMO.game.id);
-  const primary =
-    origin?.kind !== 'data' && demoKey?.gameId === DEMO.game.id && demoGame
-      ? { game_id: DEMO.game.id, api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret, signing: demoGame.signing }
-      : (ranked.map(withKey).find((k) => k !== undefined) ?? null);
+  if (origin?.kind !== 'data' && demoGame && db.repos.games.findApiKey(DEMO.game.apiKey)?.gameId === DEMO.game.id) {
+    return { game_id: DEMO.game.id, api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret, signing: demoGame.signing };
+  }
+  for (const game of games) {
+    const key = game.keys.find((k) => !k.partner) ?? game.keys[0];
+    if (key) return { game_id: game.id, api_key: key.api_key, signing_secret: key.signing_secret, signing: game.signing };
+  }
+  return null;
+}
+
+/** The game and key a client uses by default (cheap: no user is read). */
+export function primaryCredentials(db: SandboxDatabase): Primary {
+  const origin = recordedOrigin(db);
+  return primaryOf(db, origin, rankedGames(db, origin?.kind === 'data' ? (origin.games ?? []) : []));
+}
+
+export function loadedContents(db: SandboxDatabase): LoadedContents {
+  const origin = recordedOrigin(db);
+  const games = rankedGames(db, origin?.kind === 'data' ? (origin.games ?? []) : []);
+  const primary = primaryOf(db, origin, games);
   const users = primary ? usersOfGame(db.repos, primary.game_id, LISTED_USERS) : db.repos.users.first(LISTED_USERS);
-  return { origin: originJson(origin), games: ranked, users: users.map((u) => ({ username: u.username, uid: u.uid })), user_count: db.repos.users.count(), primary };
+  return { origin: originJson(origin), games, users: users.map((u) => ({ username: u.username, uid: u.uid })), user_count: db.repos.users.count(), primary };
 }
 
 /**

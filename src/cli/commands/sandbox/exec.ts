@@ -104,10 +104,10 @@ function quiet(factory: Factory): boolean {
 /** The demo game on the demo data, else the loaded data's first game with a (non-partner first) key. */
 async function gameWithKey(dbPath: string): Promise<ExecGame> {
   const { openDatabase } = await import('../../../sandbox/database.js');
-  const { loadedContents } = await import('../../../sandbox/loaded.js');
+  const { primaryCredentials } = await import('../../../sandbox/loaded.js');
   const db = openDatabase(dbPath);
   try {
-    const primary = loadedContents(db).primary;
+    const primary = primaryCredentials(db);
     return primary ? { id: primary.game_id, apiKey: primary.api_key, signingSecret: primary.signing_secret } : DEMO_GAME;
   } finally {
     db.close();
