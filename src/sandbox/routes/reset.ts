@@ -1,6 +1,6 @@
 /**
- * `POST /_sandbox/reset`: puts the running sandbox's database back to what it holds by record
- * (what it was started with, or what the last reset gave it), or to `seed=demo|none`, or to a
+ * `POST /_sandbox/reset`: puts the running sandbox's database back to what it was started with
+ * (the demo data, its data file as read at start, nothing), or to `seed=demo|none`, or to a
  * data file sent as `data=TEXT` with `file=NAME` (its name for the record and for messages; the
  * sandbox never reads a path a request names). One transaction on the serving connection: the
  * reply goes out after the commit, so the next request of any client sees the new state.
@@ -14,12 +14,12 @@ import { registerAdminRoute } from '../http/admin.js';
 import { ApiFailure } from '../http/failure.js';
 import { formBodyLimits, parseQuery, Query, splitTarget } from '../http/query.js';
 import { BODY_LIMIT_BYTES } from '../http/request-parameters.js';
-import { dataOrigin, originJson, recordedOrigin, sha256Of, type SandboxOrigin } from '../origin.js';
+import { dataOrigin, originJson, sha256Of, type SandboxOrigin } from '../origin.js';
 
 export const RESET_PATH = '/reset';
 const MAX_FILE_NAME = 1024;
 
-/** What a data origin was loaded from, kept so a bare reset can load it again without reading a file. */
+/** What the sandbox was started with; a data file's checked contents kept, so a bare reset reads no file. */
 export interface LoadedData {
   origin: SandboxOrigin;
   data?: DataFile;
@@ -34,7 +34,7 @@ function fields(request: FastifyRequest): Query {
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-function targetOf(given: Query, db: SandboxDatabase, last: LoadedData): LoadedData {
+function targetOf(given: Query, startedWith: LoadedData): LoadedData {
   const seed = given.get('seed');
   const text = given.get('data');
   if (seed !== undefined && text !== undefined) throw new ApiFailure(400, 'invalid parameter: give seed or data, not both');
@@ -55,22 +55,19 @@ function targetOf(given: Query, db: SandboxDatabase, last: LoadedData): LoadedDa
     }
     return { origin: dataOrigin(file, sha256Of(text), data), data };
   }
-  const recorded = recordedOrigin(db) ?? last.origin;
-  if (recorded.kind !== 'data') return { origin: recorded };
-  const same = last.origin.kind === 'data' && last.data !== undefined && last.origin.file === recorded.file && last.origin.sha256 === recorded.sha256;
-  if (!same) {
-    throw new ApiFailure(409, `conflict: this sandbox holds ${recorded.file} but did not load it itself; send its contents (data=..., file=...) or seed=demo|none`);
+  // Bare: what the sandbox was started with, whatever a reset with fields gave it since.
+  if (startedWith.origin.kind === 'data' && startedWith.data === undefined) {
+    throw new ApiFailure(409, `conflict: this sandbox holds ${startedWith.origin.file} but did not load it itself; send its contents (data=..., file=...) or seed=demo|none`);
   }
-  return last;
+  return startedWith;
 }
 
 export function registerResetRoute(app: FastifyInstance, db: SandboxDatabase, startedWith: LoadedData): void {
-  let last = startedWith;
   registerAdminRoute(app, {
     method: 'POST',
     path: RESET_PATH,
     handler: (request) => {
-      const target = targetOf(fields(request), db, last);
+      const target = targetOf(fields(request), startedWith);
       try {
         replaceContents(db, target.origin, target.data);
       } catch (error) {
@@ -78,7 +75,6 @@ export function registerResetRoute(app: FastifyInstance, db: SandboxDatabase, st
         if (error instanceof DataFileError) throw new ApiFailure(400, `invalid parameter: data: ${(error as Error).message}`);
         throw error;
       }
-      if (target.origin.kind === 'data') last = target;
       return { reset: true, origin: originJson(target.origin), games: db.repos.games.list().map((g) => g.id), users: countUsers(db) };
     },
   });
