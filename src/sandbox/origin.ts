@@ -9,16 +9,22 @@ import { readFileSync } from 'node:fs';
 import type { SandboxDatabase } from './database.js';
 import type { DataFile } from './data/model.js';
 
-export type SandboxOrigin =
+/** `added`: what `sandbox load` and `sandbox seed` put on top since (e.g. "seed 7: 1000 users"), newest last. */
+export type SandboxOrigin = (
   | { kind: 'demo' }
   | { kind: 'none' }
   /** `sha256` is absent in databases recorded before issue 23; `games` lists the file's games in its order. */
-  | { kind: 'data'; file: string; sha256?: string; games?: string[] };
+  | { kind: 'data'; file: string; sha256?: string; games?: string[] }
+) & { added?: string[] };
+
+/** Additions remembered: the last few say enough. */
+const MAX_ADDED = 10;
 
 const KEY = 'origin';
 const HEX64 = /^[0-9a-f]{64}$/;
 
 function valid(value: SandboxOrigin): boolean {
+  if (value.added !== undefined && !(Array.isArray(value.added) && value.added.every((a) => typeof a === 'string'))) return false;
   if (value.kind === 'demo' || value.kind === 'none') return true;
   if (value.kind !== 'data' || typeof value.file !== 'string') return false;
   if (value.sha256 !== undefined && !(typeof value.sha256 === 'string' && HEX64.test(value.sha256))) return false;
@@ -57,12 +63,23 @@ export function dataOrigin(file: string, sha256: string, data: DataFile): Sandbo
   return { kind: 'data', file, sha256, games: (data.games ?? []).map((g) => g.id) };
 }
 
-/** "the demo data", "nothing (--seed none)", "qa.yaml (sha256 0123abcd…)". */
+/** "the demo data", "nothing (--seed none)", "qa.yaml (sha256 0123abcd…)", then what was added on top. */
 export function originText(origin: SandboxOrigin | undefined): string {
+  return `${baseText(origin)}${origin?.added?.length ? ` + ${origin.added.join(' + ')}` : ''}`;
+}
+
+function baseText(origin: SandboxOrigin | undefined): string {
   if (origin === undefined) return 'data not recorded by udcli';
   if (origin.kind === 'demo') return 'the demo data';
   if (origin.kind === 'none') return 'nothing loaded (--seed none)';
   return `${origin.file}${origin.sha256 ? ` (sha256 ${origin.sha256.slice(0, 12)}…)` : ''}`;
+}
+
+/** Records that `what` was put on top of what the database holds (`sandbox load`, `sandbox seed`). */
+export function recordAddition(db: SandboxDatabase, what: string): void {
+  const origin = recordedOrigin(db);
+  if (origin === undefined) return; // nothing recorded to add to: info says so already
+  recordOrigin(db, { ...origin, added: [...(origin.added ?? []), what].slice(-MAX_ADDED) });
 }
 
 /** The origin as JSON for `info`, `status`, the dashboard and `/_sandbox/reset`. */
@@ -86,6 +103,7 @@ export function dataStartDecision(db: SandboxDatabase, file: string, sha256: str
   if (origin?.kind === 'data' && (origin.sha256 === sha256 || (origin.sha256 === undefined && origin.file === file))) return { action: 'keep' };
   if (db.isEmpty()) return { action: 'load' };
   if (origin?.kind === 'data' && origin.file === file) return { action: 'refuse', holds: `an earlier version of ${originText(origin)}` };
+  if (origin === undefined && db.isEmpty()) return { action: 'load' };
   return { action: 'refuse', holds: originText(origin) };
 }
 

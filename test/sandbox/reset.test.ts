@@ -7,7 +7,7 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { recordedOrigin } from '../../src/sandbox/origin.js';
+import { recordAddition, recordedOrigin, recordOrigin } from '../../src/sandbox/origin.js';
 import { api, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -83,5 +83,34 @@ describe('POST /_sandbox/reset', () => {
     sb = await startTestSandbox();
     const r = await sb.app.inject({ method: 'POST', url: '/_sandbox/reset', headers: { host: 'evil.example:80' } });
     expect(r.statusCode).toBe(403);
+  });
+});
+
+describe('GET /_sandbox/contents', () => {
+  it('says what the sandbox holds, with what was added on top, its games with keys redacted (no secret) and its users', async () => {
+    sb = await startTestSandbox();
+    await reset(new URLSearchParams({ file: '/tmp/racers.yaml', data: RACERS }).toString());
+    recordAddition(sb.db, 'seed 7 (10 users)');
+    const r = await fetch(`${sb.url}/_sandbox/contents`);
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      origin: { kind: 'data', file: '/tmp/racers.yaml', text: expect.stringMatching(/^\/tmp\/racers\.yaml \(sha256 [0-9a-f]{12}…\) \+ seed 7 \(10 users\)$/) },
+      games: [{ id: '8080', name: 'Racers', keys: [{ api_key: '8080…2345', partner: false }] }],
+      users: [{ username: 'speedy' }],
+      user_count: 1,
+      primary_game: '8080',
+    });
+    expect(JSON.stringify(body)).not.toContain('s3cret-racers');
+    expect(JSON.stringify(body)).not.toContain('8080abcdef0123456789abcdef012345');
+  });
+
+  it('on the demo data: the demo game first, its named players first', async () => {
+    sb = await startTestSandbox();
+    recordOrigin(sb.db, { kind: 'demo' });
+    const body = (await (await fetch(`${sb.url}/_sandbox/contents`)).json()) as { origin: { text: string }; primary_game: string; users: Array<{ username: string }> };
+    expect(body.origin.text).toBe('the demo data');
+    expect(body.primary_game).toBe(DEMO.game.id);
+    expect(body.users[0]!.username).toBe(DEMO.user.username);
   });
 });
