@@ -173,7 +173,7 @@ async function checkApiKey(factory: Factory, s: Settings): Promise<Check> {
         // The embedded sandbox's throw-away URL when one runs (DefaultFactory knows it).
         const effective = (factory as { effectiveBaseUrl?: () => string | undefined }).effectiveBaseUrl?.();
         const why = await keyNotInSandbox(effective ?? s.baseUrl, s.apiKey);
-        return { check: 'api key', status: 'fail', detail: why ?? `${shown} refused: ${error.message}` };
+        return { check: 'api key', status: 'fail', detail: `${shown} refused: ${why ?? error.message}` };
       }
     }
     return { check: 'api key', status: 'fail', detail: `could not check ${shown}: ${message(error)}` };
