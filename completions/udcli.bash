@@ -97,6 +97,7 @@ _udcli_sub() {
     'udcli sandbox clock now') REPLY='udcli sandbox clock now' ;;
     'udcli sandbox clock advance') REPLY='udcli sandbox clock advance' ;;
     'udcli sandbox clock set') REPLY='udcli sandbox clock set' ;;
+    'udcli sandbox clock reset') REPLY='udcli sandbox clock reset' ;;
     'udcli sandbox clock help') REPLY='udcli sandbox clock help' ;;
     *) return 1 ;;
   esac
@@ -190,6 +191,7 @@ _udcli_takes_value() {
     'udcli sandbox exec --seed') return 0 ;;
     'udcli sandbox exec --data') return 0 ;;
     'udcli sandbox exec --snapshot') return 0 ;;
+    'udcli sandbox exec --log') return 0 ;;
     'udcli sandbox exec --token-ttl') return 0 ;;
     'udcli sandbox exec --rate-limit') return 0 ;;
     'udcli sandbox exec --faults') return 0 ;;
@@ -207,12 +209,17 @@ _udcli_takes_value() {
     'udcli sandbox export --format') return 0 ;;
     'udcli sandbox snapshot save --db') return 0 ;;
     'udcli sandbox snapshot restore --db') return 0 ;;
+    'udcli sandbox logs -n'|'udcli sandbox logs --lines') return 0 ;;
+    'udcli sandbox logs --status') return 0 ;;
+    'udcli sandbox logs --path') return 0 ;;
+    'udcli sandbox logs --since') return 0 ;;
     'udcli sandbox reset --db') return 0 ;;
     'udcli sandbox reset --seed') return 0 ;;
     'udcli sandbox reset --data') return 0 ;;
     'udcli sandbox clock now --port') return 0 ;;
     'udcli sandbox clock advance --port') return 0 ;;
     'udcli sandbox clock set --port') return 0 ;;
+    'udcli sandbox clock reset --port') return 0 ;;
     'udcli sandbox seed --users') return 0 ;;
     'udcli sandbox seed --friends') return 0 ;;
     'udcli sandbox seed --achievements') return 0 ;;
@@ -254,6 +261,7 @@ _udcli_option_values() {
     'udcli sandbox start --data') _udcli_files; return ;;
     'udcli sandbox exec --seed') _udcli_words 'demo none'; return ;;
     'udcli sandbox exec --data') _udcli_files; return ;;
+    'udcli sandbox exec --log') _udcli_files; return ;;
     'udcli sandbox game set-uri --db') _udcli_files; return ;;
     'udcli sandbox game show --db') _udcli_files; return ;;
     'udcli sandbox load --db') _udcli_files; return ;;
@@ -284,7 +292,7 @@ _udcli_commands() {
     'udcli sandbox') _udcli_words 'start exec play game init schema load export snapshot stop logs status reset clock info seed help' ;;
     'udcli sandbox game') _udcli_words 'set-uri show help' ;;
     'udcli sandbox snapshot') _udcli_words 'save restore list delete help' ;;
-    'udcli sandbox clock') _udcli_words 'now advance set help' ;;
+    'udcli sandbox clock') _udcli_words 'now advance set reset help' ;;
     *) return 1 ;;
   esac
   return 0
@@ -311,8 +319,8 @@ _udcli_options() {
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --from-sandbox) ;;
-    'udcli sandbox start') own=(--port --host --db --seed --data --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect --detach --allow-remote --public-url) ;;
-    'udcli sandbox exec') own=(--port --seed --data --snapshot --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect) ;;
+    'udcli sandbox start') own=(--port --host --db --seed --data --reset --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect --detach --allow-remote --public-url) ;;
+    'udcli sandbox exec') own=(--port --seed --data --snapshot --log --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect) ;;
     'udcli sandbox play') own=(--game-dir --game-url --as --no-open --no-connect) ;;
     'udcli sandbox game set-uri') own=(--db --json) ;;
     'udcli sandbox game show') own=(--db --json) ;;
@@ -322,12 +330,13 @@ _udcli_options() {
     'udcli sandbox snapshot save') own=(--db) ;;
     'udcli sandbox snapshot restore') own=(--db) ;;
     'udcli sandbox snapshot list') own=(--json) ;;
-    'udcli sandbox logs') own=(-f --follow --json) ;;
+    'udcli sandbox logs') own=(-n --lines -f --follow --status --path --since --json) ;;
     'udcli sandbox status') own=(--json) ;;
     'udcli sandbox reset') own=(--db --seed --data) ;;
     'udcli sandbox clock now') own=(--port --json) ;;
     'udcli sandbox clock advance') own=(--port --json) ;;
     'udcli sandbox clock set') own=(--port --json) ;;
+    'udcli sandbox clock reset') own=(--port --json) ;;
     'udcli sandbox info') own=(--json) ;;
     'udcli sandbox seed') own=(--users --friends --achievements --products --seed --db --json) ;;
   esac
@@ -343,6 +352,7 @@ _udcli_options() {
     'udcli sandbox clock now') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox clock advance') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox clock set') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
+    'udcli sandbox clock reset') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox info') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
     'udcli sandbox seed') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
   esac
@@ -366,7 +376,7 @@ _udcli_argument_values() {
     'udcli config help 0') _udcli_words 'get set unset path' ;;
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
     'udcli sandbox snapshot help 0') _udcli_words 'save restore list delete' ;;
-    'udcli sandbox clock help 0') _udcli_words 'now advance set' ;;
+    'udcli sandbox clock help 0') _udcli_words 'now advance set reset' ;;
     'udcli sandbox help 0') _udcli_words 'start exec play game init schema load export snapshot stop logs status reset clock info seed' ;;
     'udcli completion 0') _udcli_words 'bash zsh fish' ;;
     'udcli help 0') _udcli_words 'auth user friends achievements products saves api audit profile config doctor sandbox completion' ;;

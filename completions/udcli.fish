@@ -150,6 +150,8 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli sandbox clock advance'
         case 'udcli sandbox clock set'
             echo 'udcli sandbox clock set'
+        case 'udcli sandbox clock reset'
+            echo 'udcli sandbox clock reset'
         case 'udcli sandbox clock help'
             echo 'udcli sandbox clock help'
         case '*'
@@ -330,6 +332,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox exec --snapshot'
             return 0
+        case 'udcli sandbox exec --log'
+            return 0
         case 'udcli sandbox exec --token-ttl'
             return 0
         case 'udcli sandbox exec --rate-limit'
@@ -364,6 +368,14 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox snapshot restore --db'
             return 0
+        case 'udcli sandbox logs -n' 'udcli sandbox logs --lines'
+            return 0
+        case 'udcli sandbox logs --status'
+            return 0
+        case 'udcli sandbox logs --path'
+            return 0
+        case 'udcli sandbox logs --since'
+            return 0
         case 'udcli sandbox reset --db'
             return 0
         case 'udcli sandbox reset --seed'
@@ -375,6 +387,8 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli sandbox clock advance --port'
             return 0
         case 'udcli sandbox clock set --port'
+            return 0
+        case 'udcli sandbox clock reset --port'
             return 0
         case 'udcli sandbox seed --users'
             return 0
@@ -474,7 +488,7 @@ complete -c udcli -f
 complete -c udcli -l version -d 'print the version'
 complete -c udcli -n 'not __udcli_in "udcli audit"' -l profile -x -a '(__udcli_profiles)' -d 'use this profile (default: UDCLI_PROFILE, the current one, or sandbox)'
 complete -c udcli -s o -l output -x -a 'table json ndjson csv' -d 'output format: table|json|ndjson|csv (default: table on a terminal, json otherwise)'
-complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox load" "udcli sandbox snapshot list" "udcli sandbox logs" "udcli sandbox status" "udcli sandbox clock now" "udcli sandbox clock advance" "udcli sandbox clock set" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
+complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox load" "udcli sandbox snapshot list" "udcli sandbox logs" "udcli sandbox status" "udcli sandbox clock now" "udcli sandbox clock advance" "udcli sandbox clock set" "udcli sandbox clock reset" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
 complete -c udcli -l raw -d 'print the reply body exactly as received'
 complete -c udcli -l fields -x -d 'comma-separated fields to show, e.g. uid,username'
 complete -c udcli -n 'not __udcli_in "udcli profile add"' -l base-url -x -d 'service base URL (overrides UDCLI_BASE_URL and the profile)'
@@ -724,9 +738,9 @@ complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'load' -d 'Load 
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'export' -d 'Write the whole sandbox database as a data file (YAML, or JSON for a .json file); - or nothing for stdout'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'snapshot' -d 'Save the sandbox database under a name, restore it, list or delete snapshots'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'stop' -d 'Stop the running sandbox'
-complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'logs' -d 'Show the detached sandbox\'s log: start-up messages and one line per request (secrets redacted)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'logs' -d 'Show the detached sandbox\'s log like tail: the last 10 lines (start-up messages and one line per request, secrets redacted)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'status' -d 'Show whether the sandbox runs, and where (exit 1 when it does not)'
-complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'reset' -d 'Delete and recreate the sandbox database from what it was started with (its data file, else the demo data)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'reset' -d 'Put the sandbox database back to what it was started with (its data file, else the demo data); a running sandbox is reset live'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'clock' -d 'Show or move the running sandbox\'s virtual clock (token, session and challenge expiry, the hmac timestamp window)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'info' -d 'Show URLs, demo credentials, users, achievements and products'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'seed' -d 'Add generated data: users, a hub user with friends, achievements, products'
@@ -737,7 +751,8 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l port -x -d 'port to l
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l host -x -d 'address to bind (default: 127.0.0.1)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l db -r -F -d 'database file, or :memory: (default: sandbox.db in the data dir)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l seed -x -a 'demo none' -d 'demo: seed the demo data into an empty database; none: leave it empty (default: demo)'
-complete -c udcli -n '__udcli_in "udcli sandbox start"' -l data -r -F -d 'load your data file (YAML or JSON; see sandbox init) instead of the demo data'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l data -r -F -d 'load your data file (YAML or JSON; see sandbox init) instead of the demo data; a database that holds anything else is refused'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l reset -d 'with --data: replace whatever the database holds with the file'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l token-ttl -x -d 'lifetime of tokens from the token generator (default: 900)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l faults -x -d 'inject the platform\'s awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)'
@@ -755,6 +770,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l port -x -d 'port to li
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l seed -x -a 'demo none' -d 'demo: the demo data; none: an empty database (default: demo)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l data -r -F -d 'start from your data file instead of the demo data'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l snapshot -x -d 'start from a saved snapshot (udcli sandbox snapshot save)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l log -r -F -d 'write every request line of the run to FILE (when the command fails, the last 20 are printed on stderr either way)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l token-ttl -x -d 'lifetime of tokens from the token generator (default: 900)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l faults -x -d 'inject the platform\'s awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)'
@@ -788,7 +804,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox game show"' -l json -d 'print JS
 complete -c udcli -n '__udcli_argument "udcli sandbox game help" 0' -a 'set-uri show'
 
 # udcli sandbox init
-complete -c udcli -n '__udcli_in "udcli sandbox init"' -l force -d 'replace an existing file'
+complete -c udcli -n '__udcli_in "udcli sandbox init"' -l force -d 'replace existing files (the data file and the schema written beside it)'
 
 # udcli sandbox load
 complete -c udcli -n '__udcli_in "udcli sandbox load"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
@@ -818,7 +834,11 @@ complete -c udcli -n '__udcli_in "udcli sandbox snapshot list"' -l json -d 'prin
 complete -c udcli -n '__udcli_argument "udcli sandbox snapshot help" 0' -a 'save restore list delete'
 
 # udcli sandbox logs
-complete -c udcli -n '__udcli_in "udcli sandbox logs"' -s f -l follow -d 'keep printing lines as they are written, until Ctrl-C'
+complete -c udcli -n '__udcli_in "udcli sandbox logs"' -s n -l lines -x -d 'the last N lines, or all (default: 10)'
+complete -c udcli -n '__udcli_in "udcli sandbox logs"' -s f -l follow -d 'then keep printing lines as they are written, until Ctrl-C (starts at the end)'
+complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l status -x -d 'only requests with these statuses or classes, e.g. 4xx, 401, 5xx,429'
+complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l path -x -d 'only requests whose path contains TEXT'
+complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l since -x -d 'only requests since a duration ago (10m, 2h, 1d) or an ISO date-time'
 complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l json -d 'only the request lines, one JSON object each'
 
 # udcli sandbox status
@@ -832,7 +852,8 @@ complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l data -r -F -d 'your d
 # udcli sandbox clock
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox clock"' -a 'now' -d 'Show the sandbox\'s time and its offset from the real clock'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox clock"' -a 'advance' -d 'Move the clock forward: seconds, or a number with s, m, h or d (e.g. 901s, 15m)'
-complete -c udcli -n '__udcli_subcommand_of "udcli sandbox clock"' -a 'set' -d 'Put the clock at a date-time (ISO 8601, UTC unless it names a zone); backwards is allowed'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox clock"' -a 'set' -d 'Put the clock at a date-time (ISO 8601, UTC unless it names a zone), or now (the real time); backwards is allowed'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox clock"' -a 'reset' -d 'Put the clock back on the real time (offset 0)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox clock"' -a 'help' -d 'show help for a command'
 
 # udcli sandbox clock now
@@ -847,8 +868,12 @@ complete -c udcli -n '__udcli_in "udcli sandbox clock advance"' -l json -d 'prin
 complete -c udcli -n '__udcli_in "udcli sandbox clock set"' -l port -x -d 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)'
 complete -c udcli -n '__udcli_in "udcli sandbox clock set"' -l json -d 'print JSON'
 
+# udcli sandbox clock reset
+complete -c udcli -n '__udcli_in "udcli sandbox clock reset"' -l port -x -d 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)'
+complete -c udcli -n '__udcli_in "udcli sandbox clock reset"' -l json -d 'print JSON'
+
 # udcli sandbox clock help
-complete -c udcli -n '__udcli_argument "udcli sandbox clock help" 0' -a 'now advance set'
+complete -c udcli -n '__udcli_argument "udcli sandbox clock help" 0' -a 'now advance set reset'
 
 # udcli sandbox info
 complete -c udcli -n '__udcli_in "udcli sandbox info"' -l json -d 'print JSON'

@@ -100,7 +100,12 @@ export class DefaultFactory implements Factory {
       };
       // The config modules load with the first command that needs settings, not for --version or --help.
       const { loadSettings } = await import('../config/index.js');
-      this.#resolved = loadSettings(flags, this.io.env);
+      const settings = loadSettings(flags, this.io.env);
+      if (settings.builtInSandbox && settings.sources.api_key === 'default' && settings.sources.game_id === 'default') {
+        const { followSandboxData } = await import('./sandbox-profile.js');
+        await followSandboxData(settings, this.io.env);
+      }
+      this.#resolved = settings;
       return this.#resolved;
     })();
     return this.#settings;

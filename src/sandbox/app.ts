@@ -32,6 +32,9 @@ import { createFaultInjector } from './faults/injector.js';
 import type { FaultSpec } from './faults/spec.js';
 import { registerFaultRoutes } from './routes/faults.js';
 import { registerClockRoutes } from './routes/clock.js';
+import { registerResetRoute, type LoadedData } from './routes/reset.js';
+import { registerContentsRoute } from './routes/contents.js';
+import { recordedOrigin } from './origin.js';
 import { registerGamePageRoutes } from './game-page/routes.js';
 import { createGameSources, DEFAULT_UPSTREAM_TIMEOUT_MS, GameSourceError, registerGameHost, type GameSourceSetting } from './game-host/index.js';
 
@@ -89,6 +92,8 @@ export interface BuildAppOptions {
    * request came to (http/host-check.ts): the bound --host, and --public-url's.
    */
   hostNames?: HostNames;
+  /** What `POST /_sandbox/reset` without fields returns to (with a data file's checked contents); default: the recorded origin. */
+  startedWith?: LoadedData;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
@@ -232,6 +237,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   registerOpenApiRoutes(app, API_ROUTES);
   registerFaultRoutes(app, faults);
   registerClockRoutes(app, virtualClock);
+  registerContentsRoute(app, db);
+  registerResetRoute(app, db, options.startedWith ?? { origin: recordedOrigin(db) ?? { kind: 'demo' } });
 
   const matchApiPath = apiPathMatcher(API_ROUTES);
   // A path of ours with a verb Fastify does not route (TRACE, PROPFIND, ...): 405, not 404.

@@ -1,30 +1,110 @@
 /**
- * What a sandbox database was started from — the demo data, a studio's data file, or nothing —
- * recorded in its meta table, so that `udcli sandbox reset` returns to it (issue 10).
+ * What a sandbox database was started from — the demo data, a studio's data file (its path and
+ * the SHA-256 of its bytes), or nothing — recorded in its meta table, so that `udcli sandbox
+ * reset` returns to it (issue 10) and `start --data`, `info`, `status` and the dashboard can say
+ * what the sandbox holds (issue 23).
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { SandboxDatabase } from './database.js';
 import type { DataFile } from './data/model.js';
 
-export type SandboxOrigin = { kind: 'demo' } | { kind: 'none' } | { kind: 'data'; file: string };
+/** `added`: what `sandbox load` and `sandbox seed` put on top since (e.g. "seed 7: 1000 users"), newest last. */
+export type SandboxOrigin = (
+  | { kind: 'demo' }
+  | { kind: 'none' }
+  /** `sha256` is absent in databases recorded before issue 23; `games` lists the file's games in its order. */
+  | { kind: 'data'; file: string; sha256?: string; games?: string[] }
+) & { added?: string[] };
+
+/** Additions remembered: the last few say enough. */
+const MAX_ADDED = 10;
 
 const KEY = 'origin';
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function valid(value: SandboxOrigin): boolean {
+  if (value.added !== undefined && !(Array.isArray(value.added) && value.added.every((a) => typeof a === 'string'))) return false;
+  if (value.kind === 'demo' || value.kind === 'none') return true;
+  if (value.kind !== 'data' || typeof value.file !== 'string') return false;
+  if (value.sha256 !== undefined && !(typeof value.sha256 === 'string' && HEX64.test(value.sha256))) return false;
+  return value.games === undefined || (Array.isArray(value.games) && value.games.every((g) => typeof g === 'string'));
+}
 
 export function recordedOrigin(db: SandboxDatabase): SandboxOrigin | undefined {
   const row = db.sqlite.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(KEY);
   if (!row) return undefined;
   try {
     const value = JSON.parse(row.value) as SandboxOrigin;
-    if (value.kind === 'demo' || value.kind === 'none' || (value.kind === 'data' && typeof value.file === 'string')) return value;
+    if (valid(value)) return value;
   } catch {
     // A hand-edited value: as if nothing was recorded.
   }
   return undefined;
 }
 
-function record(db: SandboxDatabase, origin: SandboxOrigin): void {
+export function recordOrigin(db: SandboxDatabase, origin: SandboxOrigin): void {
   db.sqlite
     .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
     .run(KEY, JSON.stringify(origin));
+}
+
+export function sha256Of(bytes: string | Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The SHA-256 of a file's bytes (a file that cannot be read was refused by readDataFile already). */
+export function fileSha256(path: string): string {
+  return sha256Of(readFileSync(path));
+}
+
+/** A data origin for a file that was read and checked: its path, hash and games in file order. */
+export function dataOrigin(file: string, sha256: string, data: DataFile): SandboxOrigin {
+  return { kind: 'data', file, sha256, games: (data.games ?? []).map((g) => g.id) };
+}
+
+/** "the demo data", "nothing (--seed none)", "qa.yaml (sha256 0123abcd…)", then what was added on top. */
+export function originText(origin: SandboxOrigin | undefined): string {
+  return `${baseText(origin)}${origin?.added?.length ? ` + ${origin.added.join(' + ')}` : ''}`;
+}
+
+function baseText(origin: SandboxOrigin | undefined): string {
+  if (origin === undefined) return 'data not recorded by udcli';
+  if (origin.kind === 'demo') return 'the demo data';
+  if (origin.kind === 'none') return 'nothing loaded (--seed none)';
+  return `${origin.file}${origin.sha256 ? ` (sha256 ${origin.sha256.slice(0, 12)}…)` : ''}`;
+}
+
+/** Records that `what` was put on top of what the database holds (`sandbox load`, `sandbox seed`). */
+export function recordAddition(db: SandboxDatabase, what: string): void {
+  const origin = recordedOrigin(db);
+  if (origin === undefined) return; // nothing recorded to add to: info says so already
+  recordOrigin(db, { ...origin, added: [...(origin.added ?? []), what].slice(-MAX_ADDED) });
+}
+
+/** The origin as JSON for `info`, `status`, the dashboard and `/_sandbox/reset`. */
+export function originJson(origin: SandboxOrigin | undefined): { kind: string; file: string | null; sha256: string | null; text: string } {
+  return {
+    kind: origin?.kind ?? 'unknown',
+    file: origin?.kind === 'data' ? origin.file : null,
+    sha256: origin?.kind === 'data' ? (origin.sha256 ?? null) : null,
+    text: originText(origin),
+  };
+}
+
+export type DataStartDecision = { action: 'load' } | { action: 'keep' } | { action: 'refuse'; holds: string };
+
+/**
+ * `start --data FILE` on this database: load into an empty one, keep one loaded from the same
+ * bytes (its state is the point of a file database), refuse one that holds anything else.
+ */
+export function dataStartDecision(db: SandboxDatabase, file: string, sha256: string): DataStartDecision {
+  const origin = recordedOrigin(db);
+  if (origin?.kind === 'data' && (origin.sha256 === sha256 || (origin.sha256 === undefined && origin.file === file))) return { action: 'keep' };
+  if (db.isEmpty()) return { action: 'load' };
+  if (origin?.kind === 'data' && origin.file === file) return { action: 'refuse', holds: `an earlier version of ${originText(origin)}` };
+  if (origin === undefined && db.isEmpty()) return { action: 'load' };
+  return { action: 'refuse', holds: originText(origin) };
 }
 
 /**
@@ -40,5 +120,5 @@ export async function seedFrom(db: SandboxDatabase, origin: SandboxOrigin, data?
     const { loadData } = await import('./data/load.js');
     loadData(db, data, Math.floor(Date.now() / 1000), origin.file);
   }
-  record(db, origin);
+  recordOrigin(db, origin);
 }

@@ -4,18 +4,20 @@
  * detached) and, when asked, the request log's lines, and closes cleanly, so the CLI can also
  * run it embedded in-process.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { DEMO } from '../domain/demo.js';
 import { UdcliError, UsageError } from '../errors.js';
 import { GameSourceError, type GameSourceSetting } from './game-host/index.js';
 import { buildApp } from './app.js';
 import { hostsOfUrl } from './http/host-check.js';
 import type { FaultSpec } from './faults/spec.js';
-import { ensureWritable, openDatabase } from './database.js';
+import { ensureWritable, openDatabase, type SandboxDatabase } from './database.js';
 import { defaultDatabasePath } from './paths.js';
-import { recordedOrigin, seedFrom } from './origin.js';
+import { dataOrigin, dataStartDecision, fileSha256, originText, recordedOrigin, seedFrom, type SandboxOrigin } from './origin.js';
+import type { DataFile } from './data/model.js';
+import type { LoadedData } from './routes/reset.js';
 
 export interface StartSandboxOptions {
   /** Default 8787; 0 picks a free port. */
@@ -28,6 +30,8 @@ export interface StartSandboxOptions {
   seed?: 'demo' | 'none';
   /** A studio's data file, loaded at start instead of the demo data (and what `reset` returns to). */
   data?: string;
+  /** With `data`: replace whatever the database holds with the file (`start --data FILE --reset`). */
+  replace?: boolean;
   tokenTtlSeconds?: number;
   rateLimitPerSecond?: number;
   /** Where unexpected errors are told; default: a line on stderr. */
@@ -57,12 +61,53 @@ function sourceGameId(db: { repos: { games: { list(): Array<{ id: string }> } } 
   return first.id;
 }
 
+/** `start --data FILE` over a database that holds something else: one line, the two ways on. */
+export function dataOverOtherContents(dbPath: string, file: string, holds: string): UsageError {
+  return new UsageError(`${dbPath} holds ${holds}, not ${file}; nothing was loaded`, {
+    hint: `replace it with the file: udcli sandbox start --data ${file} --reset, or keep it and use another database: --db FILE`,
+  });
+}
+
+/**
+ * Loads `file` (read and checked as `data`) as `start --data` does: into an empty database, or
+ * over anything with `replace`; a database loaded from the same bytes keeps its state; any other
+ * contents refuse (nothing changes).
+ */
+async function startWithData(db: SandboxDatabase, file: string, data: DataFile, replace: boolean): Promise<SandboxOrigin> {
+  const origin = dataOrigin(file, fileSha256(file), data);
+  if (replace) {
+    const { replaceContents } = await import('./contents.js');
+    replaceContents(db, origin, data);
+    return origin;
+  }
+  const decision = dataStartDecision(db, file, (origin as { sha256: string }).sha256);
+  if (decision.action === 'refuse') throw dataOverOtherContents(db.path, file, decision.holds);
+  if (decision.action === 'load') await seedFrom(db, origin, data);
+  return recordedOrigin(db) ?? origin;
+}
+
+/** Checks, without starting anything, that `start --data FILE` would not refuse this database (for --detach). */
+export async function checkStartData(dbPath: string, file: string): Promise<void> {
+  if (dbPath === ':memory:' || !existsSync(dbPath)) return;
+  const { readDataFile } = await import('./data/read.js');
+  readDataFile(file);
+  const db = openDatabase(dbPath);
+  try {
+    const decision = dataStartDecision(db, file, fileSha256(file));
+    if (decision.action === 'refuse') throw dataOverOtherContents(dbPath, file, decision.holds);
+  } finally {
+    db.close();
+  }
+}
+
 export interface RunningSandbox {
   /** http://HOST:PORT (the base URL and the site URL) */
   url: string;
   port: number;
   host: string;
   dbPath: string;
+  /** What the database holds, as recorded when it started (e.g. "the demo data", "qa.yaml (sha256 …)"). */
+  holds: string;
   /** Stops listening and closes the database. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -76,7 +121,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const requestedPort = options.port ?? DEMO.port;
   const dbPath = options.dbPath ?? defaultDatabasePath();
   // A data file is read and checked before anything is opened or changed: a bad one stops here.
-  const data = options.data === undefined ? undefined : (await import('./data/read.js')).readDataFile(options.data);
+  // Recorded by its absolute path, so `reset` finds it from any directory.
+  const dataFile = options.data === undefined ? undefined : resolve(options.data);
+  const data = dataFile === undefined ? undefined : (await import('./data/read.js')).readDataFile(dataFile);
   if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
 
   const db = openDatabase(dbPath);
@@ -84,10 +131,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   try {
     // A read-only database would answer reads and fail every write: refuse to start instead.
     ensureWritable(db);
-    if (options.data !== undefined) await seedFrom(db, { kind: 'data', file: options.data }, data);
-    else if (db.isEmpty() && recordedOrigin(db) === undefined) await seedFrom(db, { kind: options.seed ?? 'demo' });
+    let startedWith: LoadedData;
+    if (dataFile !== undefined && data !== undefined) startedWith = { origin: await startWithData(db, dataFile, data, options.replace === true), data };
+    else {
+      if (db.isEmpty() && recordedOrigin(db) === undefined) await seedFrom(db, { kind: options.seed ?? 'demo' });
+      startedWith = { origin: recordedOrigin(db) ?? { kind: options.seed ?? 'demo' } };
+    }
     app = buildApp({
       db,
+      startedWith,
       ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
       log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${line}\n`)),
@@ -129,6 +181,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     port,
     host,
     dbPath,
+    holds: originText(recordedOrigin(db)),
     close() {
       closing ??= (async () => {
         try {

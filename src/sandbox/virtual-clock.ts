@@ -25,6 +25,8 @@ export interface VirtualClock {
   advance(ms: number): number;
   /** Puts the clock at `ms` (forwards or backwards); returns the new time. ClockRangeError outside 1970-9999. */
   set(ms: number): number;
+  /** Back to the real clock (offset 0); returns the new time. */
+  reset(): number;
 }
 
 function checked(target: number): number {
@@ -44,6 +46,10 @@ export function createVirtualClock(base: Clock = systemClock): VirtualClock {
     },
     set(ms) {
       offset = checked(ms) - base();
+      return now();
+    },
+    reset() {
+      offset = 0;
       return now();
     },
   };

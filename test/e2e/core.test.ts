@@ -293,6 +293,8 @@ describe('doctor', () => {
     const r = await env.run(['doctor', '-o', 'table'], { env: { UDCLI_API_KEY: 'ffffffffffffffffffffffffffffffff' } });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^✗ api key +ffff…ffff refused: /m);
+    // The server is a sandbox: doctor says the key is not one of its keys (issue 23).
+    expect(r.stdout).toMatch(/refused: it is not a key of this sandbox, which holds /);
     expect(r.stderr).toBe('udcli: doctor: 1 of 6 checks failed\n');
   });
 

@@ -67,7 +67,13 @@ process.exit(7);`,
     const result = await exec(['--', process.execPath, child.path]);
     expect(result.code, result.stderr).toBe(7);
     expect(result.stdout).toBe('hello from the command\n');
-    expect(ownLines(result.stderr)).toEqual([]);
+    // The command failed: the sandbox's last request lines follow (issue 23), keys redacted.
+    const [header, ...lines] = ownLines(result.stderr);
+    expect(header).toBe("udcli: the command failed (exit 7); the sandbox's last 4 request lines:");
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/Z GET \/services\/rest\/v1\/users\/demo_player\.json\?username=1&api_key=0123…cdef 200 [\d.]+ms$/);
+    expect(lines[3]).toMatch(/ GET \/services\/rest\/v1\/authenticate\/user\.json\?.* 200 /);
+    for (const secret of [DEMO.game.apiKey, DEMO.game.signingSecret]) expect(result.stderr).not.toContain(secret);
 
     const seen = readJson<{ env: Record<string, string>; user: { uid: string }; auth: { uid: string } }>(child.out);
     expect(seen.env).toMatchObject({

@@ -67,7 +67,7 @@ afterAll(async () => {
 
 describe('udcli sandbox logs (a detached sandbox)', () => {
   it('shows the log: start-up lines, then one line per request with the reason of a failure, secrets redacted', async () => {
-    const r = await runCli(['sandbox', 'logs'], env);
+    const r = await runCli(['sandbox', 'logs', '-n', 'all'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain(`udcli sandbox listening on ${url}`);
@@ -94,9 +94,32 @@ describe('udcli sandbox logs (a detached sandbox)', () => {
     expectNoSecrets(r.stdout);
   });
 
-  it('--follow: prints the log, then each new request as it comes, until Ctrl-C (exit 0)', async () => {
+  it('like tail (issue 23): the last 10 lines, -n N, and filters by status, path and time', async () => {
+    const all = (await runCli(['sandbox', 'logs', '-n', 'all'], env)).stdout.trimEnd().split('\n');
+    expect(all.length).toBeGreaterThan(10);
+    const last = await runCli(['sandbox', 'logs'], env);
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.stdout.trimEnd().split('\n')).toEqual(all.slice(-10));
+    expect(last.stdout).not.toContain('udcli sandbox listening on');
+    expect((await runCli(['sandbox', 'logs', '-n', '2'], env)).stdout.trimEnd().split('\n')).toEqual(all.slice(-2));
+    const failed = await runCli(['sandbox', 'logs', '--status', '4xx'], env);
+    expect(failed.stdout.trimEnd().split('\n').map((line) => / (\d{3}) [\d.]+ms/.exec(line)?.[1])).toEqual(['404', '403']);
+    expect((await runCli(['sandbox', 'logs', '--status', '403', '--json'], env)).stdout.trimEnd().split('\n')).toHaveLength(1);
+    const products = await runCli(['sandbox', 'logs', '--path', '/products/'], env);
+    expect(products.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(products.stdout).toContain(' 403 ');
+    expect((await runCli(['sandbox', 'logs', '--since', '1h', '--status', '2xx'], env)).stdout).toContain(USER_PATH);
+    expect((await runCli(['sandbox', 'logs', '--since', '2099-01-01T00:00:00Z'], env)).stdout).toBe('');
+    const bad = await runCli(['sandbox', 'logs', '--status', 'teapot'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^udcli: invalid --status "teapot"/);
+  });
+
+  it('--follow: starts at the end (the last 10 lines), then each new request as it comes, until Ctrl-C (exit 0)', async () => {
     const follow = spawnCli(['sandbox', 'logs', '--follow'], env);
     await until(() => follow.out.stdout.includes(' 403 '), 'the existing lines');
+    // From the end: not the start-up messages at the top of the file.
+    expect(follow.out.stdout).not.toContain('udcli sandbox listening on');
     expect(follow.out.stdout).not.toContain('/followed/one');
     await fetch(`${url}/followed/one?username=demo_player`);
     await until(() => follow.out.stdout.includes('/followed/one'), 'the new request');

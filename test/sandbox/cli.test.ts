@@ -67,6 +67,7 @@ describe('options', () => {
       host: '127.0.0.1',
       db: undefined,
       seed: 'demo',
+      replace: false,
       tokenTtlSeconds: undefined,
       rateLimitPerSecond: undefined,
       detach: false,
@@ -183,9 +184,16 @@ describe('logs, read from the file', () => {
     writeFileSync(join(dataDir, 'sandbox.log'), text);
     const factory = testFactory({ UDCLI_DATA_DIR: dataDir });
     const { logsCommand } = await import('../../src/cli/commands/sandbox/logs.js');
-    await logsCommand(factory, {});
+    await logsCommand(factory, { lines: 'all' });
     await new Promise((resolve) => setImmediate(resolve));
     expect(factory.stdout()).toBe(`${text}\n`);
+    // Like tail: the last 10 by default, -n N, the unended last line counted.
+    const last = testFactory({ UDCLI_DATA_DIR: dataDir });
+    await logsCommand(last, {});
+    expect(last.stdout()).toBe(`${text.split('\n').slice(-10).join('\n')}\n`);
+    const three = testFactory({ UDCLI_DATA_DIR: dataDir });
+    await logsCommand(three, { lines: '3' });
+    expect(three.stdout().split('\n')).toHaveLength(4);
   });
 
   it('--follow prints appended lines, and the whole file again when it is truncated or replaced', async () => {
@@ -224,7 +232,7 @@ describe('foreground start', () => {
     const factory = testFactory(env);
     const dbPath = join(root, 'fg.db');
     const { startCommand } = await import('../../src/cli/commands/sandbox/start.js');
-    let seen: { url: string; status: string; info: Record<string, unknown>; resetError: unknown } | undefined;
+    let seen: { url: string; status: string; info: Record<string, unknown>; reset: string } | undefined;
     await startCommand(factory, { port: '0', db: dbPath, rateLimit: '100/s' }, {
       waitForStop: async (sandbox) => {
         const user = await fetch(`${sandbox.url}/services/rest/v1/users/${DEMO.user.uid}.json`);
@@ -233,7 +241,8 @@ describe('foreground start', () => {
           url: sandbox.url,
           status: (await run(['status'])).stdout(),
           info: JSON.parse((await run(['info', '--json'])).stdout()) as Record<string, unknown>,
-          resetError: await run(['reset', '--db', dbPath]).catch((e: unknown) => e),
+          // Reset live (issue 23): the running sandbox's database is put back in place.
+          reset: (await run(['reset', '--db', dbPath])).stderr(),
         };
       },
     });
@@ -241,15 +250,14 @@ describe('foreground start', () => {
     // The URL first, then the request log (issue 11): the one request made, written before the sandbox closed.
     const [urlLine, ...requestLines] = factory.stdout().trimEnd().split('\n');
     expect(urlLine).toBe(seen!.url);
-    expect(requestLines).toHaveLength(1);
+    expect(requestLines).toHaveLength(2);
     expect(requestLines[0]).toMatch(new RegExp(` GET /services/rest/v1/users/${DEMO.user.uid}\\.json 200 [\\d.]+ms$`));
+    expect(requestLines[1]).toMatch(/ POST \/_sandbox\/reset 200 [\d.]+ms$/);
     expect(factory.stderr()).toContain(DEMO.game.apiKey);
     expect(factory.stderr()).toContain(DEMO.game.signingSecret);
     expect(seen!.status).toContain(`running at ${seen!.url} (pid ${process.pid}`);
     expect(seen!.info).toMatchObject({ running: true, url: seen!.url, pid: process.pid, database: dbPath });
-    expect(seen!.resetError).toBeInstanceOf(UsageError);
-    expect((seen!.resetError as UsageError).message).toMatch(/is using/);
-    expect((seen!.resetError as UsageError).hint).toMatch(/udcli sandbox stop/);
+    expect(seen!.reset).toContain(`reset the sandbox at ${seen!.url}: it holds the demo data (2 games, 1500 users)`);
     // Closed: the port no longer answers, the pid file is gone, the data is on disk.
     await expect(fetch(`${seen!.url}/_sandbox/status`)).rejects.toThrow();
     expect(existsSync(pidFilePath(env))).toBe(false);
@@ -307,7 +315,7 @@ describe('--detach', () => {
       expect((await run(['status'])).stdout()).toContain(`running at ${url} (pid ${record.pid}, detached`);
       const statusJson = JSON.parse((await run(['status', '--json'])).stdout()) as Record<string, unknown>;
       expect(statusJson).toMatchObject({ running: true, pid: record.pid, url });
-      expect(await run(['reset', '--db', dbPath]).catch((e: unknown) => e)).toBeInstanceOf(UsageError);
+      expect((await run(['reset', '--db', dbPath])).stderr()).toContain('reset the sandbox at');
       const again = await startCommand(testFactory(env), { port: '0', detach: true }, { cli: CHILD_CLI }).catch((e: unknown) => e);
       expect(again).toBeInstanceOf(UsageError);
       expect((again as Error).message).toMatch(/already running/);

@@ -64,6 +64,15 @@ describe('/_sandbox/clock', () => {
     expect(back.body.note).toMatch(/^the clock went back \d+ s/);
   });
 
+  it('reset (or set=now) puts it back on the real clock (issue 23)', async () => {
+    sb = await startTestSandbox({ startMs: START });
+    await clock('POST', 'advance=1d');
+    expect((await clock('POST', '', 'reset=1')).body).toMatchObject({ now: new Date(START).toISOString(), offset_seconds: 0, moved_seconds: -86_400 });
+    await clock('POST', 'advance=60s');
+    expect((await clock('POST', 'set=now')).body).toMatchObject({ now: new Date(START).toISOString(), offset_seconds: 0 });
+    expect((await clock('POST', 'reset=1&advance=1s')).status).toBe(400);
+  });
+
   it.each([
     ['advance=5x', /invalid duration "5x"/],
     ['set=notadate', /invalid date-time "notadate"/],

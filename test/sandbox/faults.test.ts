@@ -130,6 +130,11 @@ describe('each kind at probability 1', () => {
     expect(error.code).toBe('ECONNRESET');
     await expect(increment(sb)).rejects.toThrow();
     expect(await streak(plain)).toBe(before);
+    // In the request log too (issue 23), as 444 (no reply) with its fault.
+    const logged = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as { requests: Array<{ path: string; status: number; reason: string | null }> };
+    const resets = logged.requests.filter((r) => r.path.startsWith(API_PREFIX));
+    expect(resets.length).toBeGreaterThanOrEqual(2);
+    for (const r of resets) expect(r).toMatchObject({ status: 444, reason: 'fault: reset' });
   });
 
   it('slow: the request is applied, and the reply comes late', async () => {

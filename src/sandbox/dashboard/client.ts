@@ -100,6 +100,21 @@ export const DASHBOARD_JS = String.raw`'use strict';
     replaceChildren(target, table(['Game', 'Id', 'Signing', 'Api keys', 'Content URI', ''], rows));
   }
 
+  /* What the sandbox holds (the demo data, a data file and its hash) and its first users. */
+  async function loadHolds() {
+    let reply;
+    try {
+      reply = await getJson('/_sandbox/contents');
+    } catch {
+      return;
+    }
+    if (reply.status !== 200) return;
+    const c = reply.body;
+    const names = c.users.map((u) => u.username).join(', ') || 'none';
+    const more = c.user_count > c.users.length ? ' … (' + c.user_count + ' in all)' : '';
+    replaceChildren($('holds'), 'Holds ', el('strong', {}, c.origin.text), '. Users: ' + names + more + '.');
+  }
+
   // --- users -------------------------------------------------------------------------------
 
   let shownUid = null;
@@ -334,6 +349,7 @@ export const DASHBOARD_JS = String.raw`'use strict';
     });
     $('log-clear').addEventListener('click', () => replaceChildren($('log-body')));
     void loadGames();
+    void loadHolds();
     const uid = uidInHash();
     if (uid) void showUser(uid);
     void pollLog();

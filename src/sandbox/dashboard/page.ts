@@ -49,7 +49,7 @@ const PAGE = `<!doctype html>
 <nav><a href="${PLAY_PATH}">Play pages</a></nav></header>
 <noscript><p>The dashboard needs JavaScript. Its data is plain JSON: <a href="/_sandbox/games">/_sandbox/games</a>.</p></noscript>
 <main>
-<section id="games" class="wide"><h2>Games</h2><div id="games-body"><p class="muted">Loading…</p></div></section>
+<section id="games" class="wide"><h2>Games</h2><p id="holds" class="muted"></p><div id="games-body"><p class="muted">Loading…</p></div></section>
 <section id="users" class="wide"><h2>Users</h2><div class="users-grid"><div>
 <form id="user-search" class="search" role="search"><input id="user-q" name="q" placeholder="username prefix or uid" aria-label="username prefix or uid" autocomplete="off" maxlength="64" required><button type="submit">Search</button></form>
 <ul id="user-results" class="results"></ul></div>

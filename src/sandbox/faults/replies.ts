@@ -11,6 +11,7 @@ import { contentType, envelope, serialize, type Format } from '../http/envelope.
 import { fail } from '../http/failure.js';
 import type { Query } from '../http/query.js';
 import { noteReason, reasonOf } from '../http/request-notes.js';
+import { logWithoutReply } from '../http/request-log.js';
 import type { FaultKind } from './spec.js';
 
 export type ImmediateFault = Exclude<FaultKind, 'slow' | 'challenge-again'>;
@@ -62,7 +63,9 @@ export function sendFault(kind: ImmediateFault, request: FastifyRequest, reply: 
       return raw(reply, failure.code, contentType(format), serialize(format, envelope(failure.code, failure.message, null)));
     }
     case 'reset':
-      // Nothing goes out: the connection is torn down with a TCP reset.
+      // Nothing goes out: the connection is torn down with a TCP reset. Logged here: a hijacked
+      // reply runs no onResponse hook.
+      logWithoutReply(request, reply.elapsedTime);
       reply.hijack();
       request.raw.socket.resetAndDestroy();
       return reply;

@@ -7,7 +7,7 @@
  * redacted query are worked out only when someone reads it (a form body's fields, redacted and
  * cut short, when the request ends), and lines (when wanted) are
  * written together once per turn of the event loop. Not logged: the polling of
- * `/_sandbox/requests` itself and the pid probe `/_sandbox/status` (unless they fail), requests
+ * `/_sandbox/requests` itself, the pid probe `/_sandbox/status` and `/_sandbox/contents` (unless they fail), requests
  * Node could not parse (answered before any route), and requests whose connection was reset
  * before the reply went out.
  */
@@ -42,8 +42,11 @@ interface Entry {
   reason: string | null;
 }
 
-/** Polled endpoints: logging them would drown the requests a developer wants to see. */
-const QUIET_PATHS = new Set([`${ADMIN_PREFIX}${REQUESTS_PATH}`, STATUS_PATH]);
+/**
+ * Polled endpoints, and what `udcli sandbox status` and `info` read (`/_sandbox/contents`):
+ * logging them would drown the requests a developer wants to see.
+ */
+const QUIET_PATHS = new Set([`${ADMIN_PREFIX}${REQUESTS_PATH}`, STATUS_PATH, `${ADMIN_PREFIX}/contents`]);
 
 function isQuiet(url: string, status: number): boolean {
   if (status >= 400 || !url.startsWith(ADMIN_PREFIX)) return false;
@@ -126,18 +129,34 @@ export interface RequestLogOptions {
   capacity?: number;
 }
 
+/**
+ * The status logged for a request answered with no reply at all (an injected `reset`): nginx's
+ * 444, "connection closed without response", so the line keeps its one shape.
+ */
+export const NO_REPLY_STATUS = 444;
+
+/** Per app: logs a request whose reply was hijacked (Fastify runs no onResponse hook for it). */
+const hijackLoggers = new WeakMap<FastifyInstance, (request: FastifyRequest, ms: number) => void>();
+
+/** Logs a request that ends with its connection torn down and no reply (see NO_REPLY_STATUS). */
+export function logWithoutReply(request: FastifyRequest, ms: number): void {
+  hijackLoggers.get(request.server)?.(request, ms);
+}
+
 /** Logs every request the app answers and serves `GET /_sandbox/requests`. */
 export function installRequestLog(app: FastifyInstance, options: RequestLogOptions = {}): RequestLog {
   const log = new RequestLog(options.capacity);
   const out = options.lines ? batched(options.lines) : null;
 
+  const record = (request: FastifyRequest, status: number, ms: number): void => {
+    if (isQuiet(request.url, status)) return;
+    const body = typeof request.body === 'string' && request.body !== '' ? shownFormBody(request.body) : '';
+    const entry = log.add({ id: 0, atMs: Date.now(), method: request.method, url: request.url, body, status, ms, reason: reasonOf(request) });
+    if (out) out.line(formatRequestLine(toRecord(entry)));
+  };
+  hijackLoggers.set(app, (request, ms) => record(request, NO_REPLY_STATUS, ms));
   app.addHook('onResponse', (request, reply, done) => {
-    const status = reply.statusCode;
-    if (!isQuiet(request.url, status)) {
-      const body = typeof request.body === 'string' && request.body !== '' ? shownFormBody(request.body) : '';
-      const entry = log.add({ id: 0, atMs: Date.now(), method: request.method, url: request.url, body, status, ms: reply.elapsedTime, reason: reasonOf(request) });
-      if (out) out.line(formatRequestLine(toRecord(entry)));
-    }
+    record(request, reply.statusCode, reply.elapsedTime);
     done();
   });
   // Lines still waiting when the sandbox stops are written, not lost.

@@ -47,6 +47,10 @@ export function usersRepository(db: Database) {
   const byUid = db.prepare<[string], UserRow>('SELECT * FROM users WHERE uid = ?');
   const byUsername = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
   const countAll = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users');
+  const playersOfGame = db.prepare<[string, number], UserRow>(
+    'SELECT u.* FROM plays p JOIN users u ON u.uid = p.uid WHERE p.game_id = ? ORDER BY p.first_played_on, u.rowid LIMIT ?',
+  );
+  const firstUsers = db.prepare<[number], UserRow>('SELECT * FROM users ORDER BY rowid LIMIT ?');
   // A range on the username index (its unique constraint), so a prefix costs a seek, not a scan
   // of every user; the substr test drops whatever the range lets in that does not start with it.
   const byUsernamePrefix = db.prepare<[{ prefix: string; limit: number }], UserRow>(
@@ -94,6 +98,16 @@ export function usersRepository(db: Database) {
 
     count(): number {
       return countAll.get()?.n ?? 0;
+    },
+
+    /** The first `limit` users who play `gameId`, earliest first. */
+    playersOf(gameId: string, limit: number): UserRecord[] {
+      return playersOfGame.all(gameId, limit).map(toUser);
+    },
+
+    /** The first `limit` users, in the order they were added. */
+    first(limit: number): UserRecord[] {
+      return firstUsers.all(limit).map(toUser);
     },
 
     /** Inserts unless the uid or username exists; true when inserted. */

@@ -1,8 +1,9 @@
 /**
  * `GET /_sandbox/clock`: the sandbox's time. `POST /_sandbox/clock` with `advance=901s` or
- * `set=2030-01-01T00:00:00Z` (query or form body) moves it and answers the new time. Going
- * backwards is allowed and said so: tokens and challenges issued "later" then last longer. A move
- * out of years 1970-9999 is a 400 naming the bound (virtual-clock.ts).
+ * `set=2030-01-01T00:00:00Z` (query or form body) moves it and answers the new time; `reset=1`
+ * (or `set=now`) puts it back on the real clock. Going backwards is allowed and said so: tokens
+ * and challenges issued "later" then last longer. A move out of years 1970-9999 is a 400 naming
+ * the bound (virtual-clock.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ClockInputError, parseAdvance, parseSetTime } from '../clock-input.js';
@@ -37,12 +38,14 @@ function move(clock: VirtualClock, request: FastifyRequest): ClockReply {
   const given = fields(request);
   const advance = given.get('advance');
   const set = given.get('set');
-  if ((advance === undefined) === (set === undefined)) {
-    throw new ApiFailure(400, 'invalid parameter: give advance (e.g. 901s) or set (an ISO date-time), one of them');
+  const reset = given.has('reset') || set?.trim().toLowerCase() === 'now';
+  if ([advance !== undefined, set !== undefined, given.has('reset')].filter(Boolean).length !== 1) {
+    throw new ApiFailure(400, 'invalid parameter: give advance (e.g. 901s) or set (an ISO date-time, or now), one of them, or reset alone');
   }
   const before = clock.now();
   try {
-    if (advance !== undefined) clock.advance(parseAdvance(advance) * 1000);
+    if (reset) clock.reset();
+    else if (advance !== undefined) clock.advance(parseAdvance(advance) * 1000);
     else clock.set(parseSetTime(set!));
   } catch (error) {
     if (error instanceof ClockInputError || error instanceof ClockRangeError) throw new ApiFailure(400, `invalid parameter: ${error.message}`);

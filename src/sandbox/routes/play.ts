@@ -17,7 +17,7 @@
  * the next load.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DEMO_FACTS } from '../seed/demo-data.js';
+import { usersOfGame } from '../loaded.js';
 import { PLAY_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
 import { contentUriProblem, iframeUrl } from '../content-uri.js';
 import { ApiFailure, shown } from '../http/failure.js';
@@ -142,19 +142,18 @@ function headerHtml(game: GameRecord, user: UserRecord | undefined): string {
   return `<header><h1 id="game-name">${escapeHtml(game.name)}</h1><span class="tag">game ${escapeHtml(game.id)} · udcli sandbox</span>${who}</header>`;
 }
 
-/** The demo users present in this database, and the current user if not among them. */
-function switchableUsers(deps: PlayDeps, current: UserRecord | undefined): UserRecord[] {
-  const users: UserRecord[] = [];
-  for (const demo of DEMO_FACTS.users) {
-    const user = deps.repos.users.findByUsername(demo.username);
-    if (user) users.push(user);
-  }
+/** Users offered on a game's play page: the demo's named users who play it, then its other players. */
+const OFFERED_USERS = 6;
+
+/** The users of the game this page plays (see usersOfGame), and the current user if not among them. */
+function switchableUsers(deps: PlayDeps, game: GameRecord, current: UserRecord | undefined): UserRecord[] {
+  const users = usersOfGame(deps.repos, game.id, OFFERED_USERS);
   if (current && !users.some((u) => u.uid === current.uid)) users.push(current);
   return users;
 }
 
 function switcherHtml(deps: PlayDeps, game: GameRecord, current: UserRecord | undefined): string {
-  const forms = switchableUsers(deps, current).map((u) =>
+  const forms = switchableUsers(deps, game, current).map((u) =>
     loginForm(game.id, u.username, u.username, u.uid === current?.uid ? ' aria-current="true"' : ''),
   );
   return (
@@ -165,8 +164,8 @@ function switcherHtml(deps: PlayDeps, game: GameRecord, current: UserRecord | un
 }
 
 function userListHtml(deps: PlayDeps, game: GameRecord): string {
-  const users = switchableUsers(deps, undefined);
-  if (users.length === 0) return '<p>This sandbox has no demo users (it was started with <code>--seed none</code>).</p>';
+  const users = switchableUsers(deps, game, undefined);
+  if (users.length === 0) return '<p>This sandbox has no users (it was started with <code>--seed none</code>, or its data file has none).</p>';
   const items = users.map((u) => `<li>${loginForm(game.id, u.username, u.username)} <code>${escapeHtml(u.uid)}</code></li>`);
   return `<ul class="users">${items.join('')}</ul>`;
 }

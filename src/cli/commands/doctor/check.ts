@@ -168,7 +168,13 @@ async function checkApiKey(factory: Factory, s: Settings): Promise<Check> {
       // The envelope code decides (the real platform may send HTTP 200 with an error code).
       const status = error.code >= 100 && error.code <= 599 ? error.code : error.httpStatus;
       if (status === 404) return { check: 'api key', status: 'ok', detail: `${shown} accepted` };
-      if (status === 401 || status === 403) return { check: 'api key', status: 'fail', detail: `${shown} refused: ${error.message}` };
+      if (status === 401 || status === 403) {
+        const { keyNotInSandbox } = await import('./sandbox-key.js');
+        // The embedded sandbox's throw-away URL when one runs (DefaultFactory knows it).
+        const effective = (factory as { effectiveBaseUrl?: () => string | undefined }).effectiveBaseUrl?.();
+        const why = await keyNotInSandbox(effective ?? s.baseUrl, s.apiKey);
+        return { check: 'api key', status: 'fail', detail: `${shown} refused: ${why ?? error.message}` };
+      }
     }
     return { check: 'api key', status: 'fail', detail: `could not check ${shown}: ${message(error)}` };
   }

@@ -1,5 +1,5 @@
 /**
- * `udcli sandbox clock now | advance DURATION | set ISO`: the running sandbox's virtual clock,
+ * `udcli sandbox clock now | advance DURATION | set ISO|now | reset`: the running sandbox's virtual clock,
  * through `/_sandbox/clock`. Which sandbox: --port, else the one `sandbox exec` runs the command
  * against, else the one the pid file names (as `status` and `stop` find it), else where the
  * built-in profile looks (UDCLI_SANDBOX_PORT or 8787).
@@ -17,7 +17,7 @@ export interface ClockOptions {
   json?: boolean;
 }
 
-export type ClockAction = { action: 'now' } | { action: 'advance'; value: string } | { action: 'set'; value: string };
+export type ClockAction = { action: 'now' } | { action: 'advance'; value: string } | { action: 'set'; value: string } | { action: 'reset' };
 
 interface ClockReply {
   now: string;
@@ -30,7 +30,10 @@ interface ClockReply {
 /** The form field to send, checked here first so bad input sends nothing. */
 function instruction(action: ClockAction): string | null {
   try {
+    if (action.action === 'reset') return 'reset=1';
     if (action.action === 'advance') return `advance=${parseAdvance(action.value)}`;
+    // `now` is the real time: the same as reset, so the offset is exactly 0.
+    if (action.action === 'set' && action.value.trim().toLowerCase() === 'now') return 'reset=1';
     if (action.action === 'set') return `set=${encodeURIComponent(new Date(parseSetTime(action.value)).toISOString())}`;
     return null;
   } catch (error) {

@@ -1,8 +1,12 @@
-/** What `sandbox info` and `sandbox start` tell the user: URLs and the demo credentials. */
+/**
+ * What `sandbox info` and `sandbox start` tell the user: URLs, what the sandbox holds, and the
+ * demo credentials — or, for a studio's data, its games (keys redacted: the file has them), users.
+ */
 import { LOGIN_PATH, PLAY_PATH, TOKEN_GENERATOR_PATH } from '../../../sandbox/constants.js';
 import { DEMO_FACTS, DEMO_FRIEND_COUNT } from '../../../sandbox/seed/demo-data.js';
 import { API_PREFIX } from '../../../domain/types.js';
 import { DEMO } from '../../../domain/demo.js';
+import type { PresentedContents } from '../../../sandbox/routes/contents.js';
 
 export interface SandboxDescription {
   running: boolean;
@@ -16,8 +20,11 @@ export interface SandboxDescription {
   /** The play page of the demo game (spec 1.1): an iframe of its content URI with user_id and auth_token. */
   play_page: string;
   database: string;
-  games: Array<{ id: string; name: string; launchable: boolean; signing: string; api_key: string; signing_secret: string }>;
-  partner: { game_id: string; api_key: string; signing_secret: string; note: string };
+  /** What the database holds: the demo data, a data file (path and sha256), nothing. */
+  holds: PresentedContents['origin'];
+  /** The demo's keys in full (public sandbox-only values); a data file's redacted, without secrets. */
+  games: Array<{ id: string; name: string; launchable: boolean; signing: string; api_key: string; signing_secret: string | null }>;
+  partner: { game_id: string; api_key: string; signing_secret: string; note: string } | null;
   users: Array<{ username: string; uid: string; note: string }>;
   generated_users: string;
   user_count: number;
@@ -25,7 +32,10 @@ export interface SandboxDescription {
   products: Array<{ game_id: string; sku: string; name: string; type: string; price: string }>;
 }
 
-export function describeSandbox(url: string, database: string, running: { pid: number } | null): SandboxDescription {
+const DEMO_HOLDS: PresentedContents['origin'] = { kind: 'demo', file: null, sha256: null, text: 'the demo data' };
+
+export function describeSandbox(url: string, database: string, running: { pid: number } | null, contents?: PresentedContents): SandboxDescription {
+  if (contents !== undefined && contents.origin.kind !== 'demo') return describeLoaded(url, database, running, contents);
   return {
     running: running !== null,
     pid: running?.pid ?? null,
@@ -37,6 +47,7 @@ export function describeSandbox(url: string, database: string, running: { pid: n
     token_generator: `GET ${url}${TOKEN_GENERATOR_PATH}/${DEMO.game.id}`,
     play_page: `${url}${PLAY_PATH}/${DEMO.game.id}`,
     database,
+    holds: contents?.origin ?? DEMO_HOLDS,
     games: DEMO_FACTS.games.map((g) => ({
       id: g.id,
       name: g.name,
@@ -65,6 +76,41 @@ export function describeSandbox(url: string, database: string, running: { pid: n
   };
 }
 
+/** A studio's data (or an empty database): its games and keys (redacted), its first users. */
+function describeLoaded(url: string, database: string, running: { pid: number } | null, contents: PresentedContents): SandboxDescription {
+  const game = contents.primary_game ?? contents.games[0]?.id ?? DEMO.game.id;
+  const user = contents.users[0]?.username ?? 'USERNAME';
+  return {
+    running: running !== null,
+    pid: running?.pid ?? null,
+    url,
+    base_url: url,
+    site_url: url,
+    api_prefix: API_PREFIX,
+    login: `POST ${url}${LOGIN_PATH}?username=${user}`,
+    token_generator: `GET ${url}${TOKEN_GENERATOR_PATH}/${game}`,
+    play_page: `${url}${PLAY_PATH}/${game}`,
+    database,
+    holds: contents.origin,
+    games: contents.games.flatMap((g) =>
+      (g.keys.length === 0 ? [{ api_key: '(none)', partner: false }] : g.keys).map((k) => ({
+        id: g.id,
+        name: g.name,
+        launchable: true,
+        signing: g.signing,
+        api_key: `${k.api_key}${k.partner ? ' (partner)' : ''}`,
+        signing_secret: null,
+      })),
+    ),
+    partner: null,
+    users: contents.users.map((u) => ({ username: u.username, uid: u.uid, note: '' })),
+    generated_users: '',
+    user_count: contents.user_count,
+    achievements: [],
+    products: [],
+  };
+}
+
 /** The short credentials block printed by `sandbox start`. */
 export function credentialLines(url: string): string[] {
   const [game, second] = DEMO_FACTS.games;
@@ -88,7 +134,9 @@ export function describeText(d: SandboxDescription): string {
   out.push(`  token generator  ${d.token_generator}   (with the login cookie)`);
   out.push(`  play page        ${d.play_page}   (iframes the content URI: udcli sandbox game set-uri ${DEMO.game.id} <url>)`);
   out.push(`  database         ${d.database}`);
+  out.push(`  holds            ${d.holds.text}`);
   out.push('');
+  if (d.partner === null) return `${[...out, ...loadedText(d)].join('\n')}\n`;
   out.push('games (sandbox-only demo credentials)');
   for (const g of d.games) {
     out.push(`  ${g.id}  ${g.name}${g.launchable ? ' (launchable)' : ''}`);
@@ -113,4 +161,18 @@ export function describeText(d: SandboxDescription): string {
   out.push('products (sku)');
   for (const p of d.products) out.push(`  game ${p.game_id}  ${JSON.stringify(p.sku).padEnd(22)} ${p.name}, ${p.type}, ${p.price}`);
   return `${out.join('\n')}\n`;
+}
+
+/** The games, keys and users of a studio's data (its keys redacted: the data file has them in full). */
+function loadedText(d: SandboxDescription): string[] {
+  const out: string[] = [];
+  out.push(d.games.length === 0 ? 'games: none' : 'games (api keys redacted: your data file has them)');
+  for (const g of d.games) out.push(`  ${g.id}  ${g.name}  api_key ${g.api_key}  signing ${g.signing === 'both' ? 'agi or hmac-sha256-v1' : g.signing}`);
+  out.push('');
+  out.push(`users (${d.user_count.toLocaleString('en-US')} in all${d.users.length < d.user_count ? `; the first ${d.users.length}` : ''})`);
+  const width = Math.max(0, ...d.users.map((u) => u.username.length));
+  for (const u of d.users) out.push(`  ${u.username.padEnd(width)}  ${u.uid}`);
+  out.push('');
+  out.push('the built-in sandbox profile uses the first game with a key: udcli user <username> works as is');
+  return out;
 }

@@ -6,7 +6,7 @@
  * SIGINT, SIGTERM and SIGHUP are passed on to the command while it runs.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, fchmodSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChildExitError, UsageError } from '../../../errors.js';
@@ -101,19 +101,51 @@ function quiet(factory: Factory): boolean {
   }
 }
 
-/** The demo game when the database has it, else the first game with a (non-partner first) key. */
+/** The demo game on the demo data, else the loaded data's first game with a (non-partner first) key. */
 async function gameWithKey(dbPath: string): Promise<ExecGame> {
   const { openDatabase } = await import('../../../sandbox/database.js');
+  const { primaryCredentials } = await import('../../../sandbox/loaded.js');
   const db = openDatabase(dbPath);
   try {
-    if (db.repos.games.findApiKey(DEMO_GAME.apiKey)?.gameId === DEMO_GAME.id) return DEMO_GAME;
-    for (const game of db.repos.games.list()) {
-      const key = db.repos.games.apiKeysOf(game.id)[0];
-      if (key) return { id: game.id, apiKey: key.apiKey, signingSecret: key.signingSecret };
-    }
-    return DEMO_GAME;
+    const primary = primaryCredentials(db);
+    return primary ? { id: primary.game_id, apiKey: primary.api_key, signingSecret: primary.signing_secret } : DEMO_GAME;
   } finally {
     db.close();
+  }
+}
+
+/** Request lines printed on stderr when the command fails: enough to see what it last asked. */
+export const FAILURE_TAIL_LINES = 20;
+
+/** The run's request log: its last lines in memory, and every line in --log FILE when asked. */
+class ExecLog {
+  private readonly last: string[] = [];
+  constructor(private readonly fd: number | undefined) {}
+  write(text: string): void {
+    if (this.fd !== undefined) writeSync(this.fd, text);
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      this.last.push(line);
+      if (this.last.length > FAILURE_TAIL_LINES) this.last.shift();
+    }
+  }
+  tail(): string[] {
+    return this.last;
+  }
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+  }
+}
+
+/** Opens --log FILE (created or emptied, owner only: the lines hold uids) before anything starts. */
+function openLogFile(path: string | undefined): number | undefined {
+  if (path === undefined) return undefined;
+  try {
+    const fd = openSync(path, 'w', 0o600);
+    fchmodSync(fd, 0o600);
+    return fd;
+  } catch (error) {
+    throw new UsageError(`cannot write the request log to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
 
@@ -143,6 +175,7 @@ export async function execCommand(factory: Factory, command: readonly string[], 
     const s = await import('../../../sandbox/snapshots.js');
     snapshot = s.snapshotFile(s.snapshotDir(dataDir(env)), options.snapshot);
   }
+  const requestLog = new ExecLog(openLogFile(options.log));
   const dir = mkdtempSync(join(tmpdir(), 'udcli-exec-'));
   let outcome: Outcome;
   try {
@@ -159,6 +192,7 @@ export async function execCommand(factory: Factory, command: readonly string[], 
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
       ...(faults === undefined ? {} : { faults }),
       ...(options.gameSource === undefined ? {} : { gameSource: serverGameSource(options.gameSource) }),
+      requestLines: (text) => requestLog.write(text),
     });
     try {
       if (interrupted !== undefined) {
@@ -174,10 +208,17 @@ export async function execCommand(factory: Factory, command: readonly string[], 
     }
   } finally {
     stopListening();
+    requestLog.close();
     rmSync(dir, { recursive: true, force: true });
   }
 
   if (outcome.failure !== undefined) stderr.write(`udcli: ${outcome.failure}\n`);
+  const tail = requestLog.tail();
+  if (outcome.exitCode !== 0 && outcome.failure === undefined && tail.length > 0) {
+    // The sandbox's side of a failed run, for a CI log that has nothing else.
+    const kept = options.log === undefined ? '' : `; all of them in ${options.log}`;
+    stderr.write(`udcli: the command failed (exit ${outcome.exitCode}); the sandbox's last ${tail.length} request lines${kept}:\n${tail.join('\n')}\n`);
+  }
   if (outcome.exitCode !== 0) {
     throw new ChildExitError(outcome.exitCode, outcome.failure ?? `${command[0]} exited with code ${outcome.exitCode}`);
   }

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { ExportOptions, InitOptions, LoadOptions } from './data.js';
 import type { ClockOptions } from './clock.js';
 import type { GameOptions } from './game.js';
+import type { LogsOptions } from './logs.js';
 import type { PlayOptions } from './play.js';
 import type { SnapshotOptions } from './snapshot.js';
 import type { RawExecOptions, RawSeedOptions, RawStartOptions } from './options.js';
@@ -28,12 +29,13 @@ export function register(program: Command, factory: Factory): void {
   sandbox
     .command('start')
     .description('Start the sandbox (foreground until Ctrl-C, or --detach)')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s\n  $ udcli sandbox start --faults reset=0.1,slow=0.2:1500ms --fault-seed 7\n  $ udcli sandbox start --detach --game-url http://localhost:5173/')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s\n  $ udcli sandbox start --faults reset=0.1,slow=0.2:1500ms --fault-seed 7\n  $ udcli sandbox start --detach --game-url http://localhost:5173/\n  $ udcli sandbox start --data racers.yaml --reset')
     .option('--port <port>', 'port to listen on, 0 = any free port (default: 8787)')
     .option('--host <host>', 'address to bind (default: 127.0.0.1)')
     .option('--db <file>', 'database file, or :memory: (default: sandbox.db in the data dir)')
     .option('--seed <mode>', 'demo: seed the demo data into an empty database; none: leave it empty (default: demo)')
-    .option('--data <file>', 'load your data file (YAML or JSON; see sandbox init) instead of the demo data')
+    .option('--data <file>', 'load your data file (YAML or JSON; see sandbox init) instead of the demo data; a database that holds anything else is refused')
+    .option('--reset', 'with --data: replace whatever the database holds with the file')
     .option('--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)')
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .option('--faults <spec>', FAULTS_HELP)
@@ -59,6 +61,7 @@ export function register(program: Command, factory: Factory): void {
     .option('--seed <mode>', 'demo: the demo data; none: an empty database (default: demo)')
     .option('--data <file>', 'start from your data file instead of the demo data')
     .option('--snapshot <name>', 'start from a saved snapshot (udcli sandbox snapshot save)')
+    .option('--log <file>', "write every request line of the run to FILE (when the command fails, the last 20 are printed on stderr either way)")
     .option('--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)')
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .option('--faults <spec>', FAULTS_HELP)
@@ -77,13 +80,16 @@ terminal, and with this environment added:
                                    --snapshot and no demo game: the first game that has a key)
   UDCLI_PROFILE=sandbox            the built-in profile (no key of another profile applies)
   UDCLI_SANDBOX_DB                 the temporary database (for udcli sandbox game set-uri --db)
-Put -- before the command, so that its options are not read as udcli's.
+Put -- before the command, so that its options are not read as udcli's. When the command fails,
+the sandbox's last 20 request lines follow on stderr; --log FILE keeps every one. Between test
+cases, \`udcli sandbox reset\` (or POST $UDCLI_BASE_URL/_sandbox/reset) resets this sandbox.
 
 Examples:
   $ udcli sandbox exec -- npm test
   $ udcli sandbox exec --token-ttl 5 -- sh -c 'udcli auth token 1001 --as alice --export'
   $ udcli sandbox exec --data qa.yaml -- npm test
   $ udcli sandbox exec --faults reset=0.1 --fault-seed 7 -- npm test
+  $ udcli sandbox exec --log requests.log -- npm test
   $ udcli sandbox exec --game-dir dist -- npx playwright test   # opens $UDCLI_SITE_URL/play/1001`,
     )
     .action(async (command: string[], opts: RawExecOptions) => {
@@ -250,22 +256,29 @@ Examples:
 
   sandbox
     .command('logs')
-    .description("Show the detached sandbox's log: start-up messages and one line per request (secrets redacted)")
+    .description("Show the detached sandbox's log like tail: the last 10 lines (start-up messages and one line per request, secrets redacted)")
     .addHelpText(
       'after',
       `
 A request line: time, method, path and query (api keys and signatures redacted), status, ms,
-and why it failed. A foreground sandbox prints the same lines on its output;
-GET /_sandbox/requests gives the last 1000 as JSON.
+and why it failed (an injected fault: "fault: KIND"; a reset fault is logged as 444, no reply).
+A filter (--status, --path, --since) keeps only the request lines that match all of them;
+-n counts the lines shown, after filtering. A foreground sandbox prints the same lines on its
+output; GET /_sandbox/requests gives the last 1000 as JSON; sandbox exec --log FILE keeps them.
 
 Examples:
   $ udcli sandbox logs
-  $ udcli sandbox logs --follow
-  $ udcli sandbox logs --json | jq 'select(.status >= 400)'`,
+  $ udcli sandbox logs -n 50 --status 4xx,5xx
+  $ udcli sandbox logs --follow --path /achievements
+  $ udcli sandbox logs -n all --since 10m --json | jq .reason`,
     )
-    .option('-f, --follow', 'keep printing lines as they are written, until Ctrl-C')
+    .option('-n, --lines <n>', 'the last N lines, or all (default: 10)')
+    .option('-f, --follow', 'then keep printing lines as they are written, until Ctrl-C (starts at the end)')
+    .option('--status <list>', 'only requests with these statuses or classes, e.g. 4xx, 401, 5xx,429')
+    .option('--path <text>', 'only requests whose path contains TEXT')
+    .option('--since <when>', 'only requests since a duration ago (10m, 2h, 1d) or an ISO date-time')
     .option('--json', 'only the request lines, one JSON object each')
-    .action(async (opts: { follow?: boolean; json?: boolean }) => {
+    .action(async (opts: LogsOptions) => {
       const { logsCommand } = await import('./logs.js');
       await logsCommand(factory, opts);
     });
@@ -282,8 +295,20 @@ Examples:
 
   sandbox
     .command('reset')
-    .description('Delete and recreate the sandbox database from what it was started with (its data file, else the demo data)')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox reset\n  $ udcli sandbox reset --data qa.yaml')
+    .description('Put the sandbox database back to what it was started with (its data file, else the demo data); a running sandbox is reset live')
+    .addHelpText(
+      'after',
+      `
+A running sandbox (the one the pid file names, or the one \`sandbox exec\` runs the command
+against) is reset in place through POST /_sandbox/reset: its clients stay connected and the
+next request sees the new state. A test suite can POST /_sandbox/reset itself (seed=demo|none,
+or data=TEXT&file=NAME). Otherwise the database file is deleted and recreated.
+
+Examples:
+  $ udcli sandbox reset
+  $ udcli sandbox reset --data qa.yaml
+  $ curl -X POST "$UDCLI_BASE_URL/_sandbox/reset"   # between test cases`,
+    )
     .option('--db <file>', 'database file (default: sandbox.db in the data dir)')
     .option('--seed <mode>', 'demo or none, instead of what it was started with')
     .option('--data <file>', 'your data file, instead of what it was started with')
@@ -295,7 +320,7 @@ Examples:
   const clock = sandbox
     .command('clock')
     .description("Show or move the running sandbox's virtual clock (token, session and challenge expiry, the hmac timestamp window)")
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock now\n  $ udcli sandbox clock advance 901s\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z');
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock now\n  $ udcli sandbox clock advance 901s\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z\n  $ udcli sandbox clock reset');
 
   clock
     .command('now')
@@ -322,14 +347,25 @@ Examples:
 
   clock
     .command('set')
-    .description('Put the clock at a date-time (ISO 8601, UTC unless it names a zone); backwards is allowed')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z\n  $ udcli sandbox clock set "$(date -u +%Y-%m-%dT%H:%M:%SZ)"   # back to the real time')
-    .argument('<iso>', 'e.g. 2030-01-01T00:00:00Z')
+    .description('Put the clock at a date-time (ISO 8601, UTC unless it names a zone), or now (the real time); backwards is allowed')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock set 2030-01-01T00:00:00Z\n  $ udcli sandbox clock set now   # back to the real time')
+    .argument('<iso>', 'e.g. 2030-01-01T00:00:00Z, or now')
     .option('--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)')
     .option('--json', 'print JSON')
     .action(async (iso: string, opts: ClockOptions) => {
       const { clockCommand } = await import('./clock.js');
       await clockCommand(factory, { action: 'set', value: iso }, opts);
+    });
+
+  clock
+    .command('reset')
+    .description('Put the clock back on the real time (offset 0)')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox clock reset')
+    .option('--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)')
+    .option('--json', 'print JSON')
+    .action(async (opts: ClockOptions) => {
+      const { clockCommand } = await import('./clock.js');
+      await clockCommand(factory, { action: 'reset' }, opts);
     });
 
   sandbox

@@ -1,19 +1,93 @@
 /**
- * `udcli sandbox logs [--follow] [--json]`: the detached sandbox's log file (its start-up
- * messages and one line per request). `--json` prints only the request lines, each as the JSON
- * object `GET /_sandbox/requests` gives (without its id, which starts again with each sandbox).
- * `--follow` keeps printing what is appended until Ctrl-C, like `tail -F`: it waits for a file
- * not there yet, and reads from the top a file truncated or replaced (another inode).
+ * `udcli sandbox logs [-n N|all] [--follow] [--json] [--status …] [--path TEXT] [--since …]`:
+ * the detached sandbox's log file (its start-up messages and one line per request), like tail:
+ * the last 10 lines, `--follow` from the end on. A filter keeps only the request lines that
+ * match it. `--json` prints only the request lines, each as the JSON object `GET
+ * /_sandbox/requests` gives (without its id, which starts again with each sandbox). `--follow`
+ * keeps printing what is appended until Ctrl-C, like `tail -F`: it waits for a file not there
+ * yet, and reads from the top a file truncated or replaced (another inode).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { UdcliError } from '../../../errors.js';
+import { UdcliError, UsageError } from '../../../errors.js';
 import { isClosed, write } from '../../../output/pipe.js';
 import type { Factory } from '../../../ops/factory.js';
 import { logFilePath } from '../../../sandbox/paths.js';
-import { parseRequestLine } from '../../../sandbox/request-line.js';
+import { parseRequestLine, type RequestRecord } from '../../../sandbox/request-line.js';
 import { wantsJson } from './json.js';
 import { waitForSignal } from './signals.js';
+
+export interface LogsOptions {
+  follow?: boolean;
+  json?: boolean;
+  /** -n: how many of the last lines, or `all`. */
+  lines?: string;
+  status?: string;
+  path?: string;
+  since?: string;
+}
+
+/** What `-n` and the filters ask for, checked. */
+export interface LogSelection {
+  /** The last this many lines (of those that match); `all` for every one. */
+  count: number | 'all';
+  /** Null when nothing filters: every line is shown, start-up messages too. */
+  match: ((record: RequestRecord) => boolean) | null;
+}
+
+export const DEFAULT_LOG_LINES = 10;
+/** -n beyond this is `all` in disguise, kept in memory: refused. */
+const MAX_LOG_LINES = 1_000_000;
+
+function parseCount(raw: string | undefined): number | 'all' {
+  if (raw === undefined) return DEFAULT_LOG_LINES;
+  if (raw.trim().toLowerCase() === 'all') return 'all';
+  const value = /^\+?\d{1,7}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!(value >= 0 && value <= MAX_LOG_LINES)) throw new UsageError(`invalid -n ${JSON.stringify(raw.slice(0, 40))}: expected a number of lines from 0 to ${MAX_LOG_LINES}, or all`);
+  return value;
+}
+
+/** `--status 4xx,401`: statuses and classes, any of which matches. */
+function parseStatus(raw: string): (status: number) => boolean {
+  const tests = raw.split(/[,|]/).map((part) => {
+    const t = part.trim().toLowerCase();
+    if (/^[1-5]xx$/.test(t)) return (status: number) => Math.floor(status / 100) === Number(t[0]);
+    if (/^[1-5]\d\d$/.test(t)) return (status: number) => status === Number(t);
+    throw new UsageError(`invalid --status ${JSON.stringify(raw.slice(0, 40))}: expected statuses or classes like 4xx, 401 or 5xx,429`);
+  });
+  return (status) => tests.some((test) => test(status));
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `--since 10m` (s, m, h, d before now) or an ISO date-time: the earliest time shown (ms). */
+function parseSince(raw: string, nowMs: number): number {
+  const t = raw.trim();
+  const m = /^(\d{1,9})([smhd])$/.exec(t);
+  if (m) return nowMs - Number(m[1]) * UNIT_MS[m[2]!]!;
+  const ms = /^\d{4}-\d\d-\d\d/.test(t) ? Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(t) || t.length === 10 ? t : `${t}Z`) : NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`invalid --since ${JSON.stringify(raw.slice(0, 40))}: expected a duration like 10m, 2h, 1d, or an ISO date-time like 2030-01-01T12:00:00Z`);
+  return ms;
+}
+
+export function parseLogSelection(raw: LogsOptions, nowMs: number = Date.now()): LogSelection {
+  const count = parseCount(raw.lines);
+  const tests: Array<(record: RequestRecord) => boolean> = [];
+  if (raw.status !== undefined) {
+    const status = parseStatus(raw.status);
+    tests.push((r) => status(r.status));
+  }
+  if (raw.path !== undefined) {
+    if (raw.path === '') throw new UsageError('--path needs a text to look for in the request paths');
+    const text = raw.path;
+    tests.push((r) => r.path.includes(text));
+  }
+  if (raw.since !== undefined) {
+    const since = parseSince(raw.since, nowMs);
+    tests.push((r) => Date.parse(r.time) >= since);
+  }
+  return { count, match: tests.length === 0 ? null : (record) => tests.every((test) => test(record)) };
+}
 
 export interface LogsDeps {
   /** Resolves when --follow should stop; default: SIGINT, SIGTERM or SIGHUP. */
@@ -77,35 +151,67 @@ class LineReader {
   }
 }
 
-function render(lines: string[], json: boolean): string {
-  let out = '';
+/** The lines to show, as they will be printed (a line each); those that do not match dropped. */
+function selected(lines: string[], json: boolean, match: LogSelection['match']): string[] {
+  const out: string[] = [];
   for (const line of lines) {
-    if (!json) out += `${line}\n`;
-    else {
-      const record = parseRequestLine(line);
-      if (record) out += `${JSON.stringify(record)}\n`;
+    if (!json && match === null) {
+      out.push(line);
+      continue;
     }
+    const record = parseRequestLine(line);
+    if (record === null || (match !== null && !match(record))) continue;
+    out.push(json ? JSON.stringify(record) : line);
   }
   return out;
 }
 
-export async function logsCommand(factory: Factory, raw: { follow?: boolean; json?: boolean }, deps: LogsDeps = {}): Promise<void> {
+/** The last `count` lines handed to it, held in a ring (never more than `count` at once). */
+class Tail {
+  private readonly ring: string[] = [];
+  private next = 0;
+  constructor(private readonly count: number) {}
+  push(lines: string[]): void {
+    if (this.count === 0) return;
+    for (const line of lines) {
+      if (this.ring.length < this.count) this.ring.push(line);
+      else {
+        this.ring[this.next] = line;
+        this.next = (this.next + 1) % this.count;
+      }
+    }
+  }
+  lines(): string[] {
+    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+  }
+}
+
+export async function logsCommand(factory: Factory, raw: LogsOptions, deps: LogsDeps = {}): Promise<void> {
   const { stdout, env } = factory.io;
   const json = wantsJson(factory, raw.json);
+  const { count, match } = parseLogSelection(raw);
   const path = logFilePath(env);
   const reader = new LineReader(path);
 
-  const print = (lines: string[]) => write(stdout, render(lines, json));
-  const found = await reader.read(print);
-  if (!raw.follow) {
-    if (!found) {
-      throw new UdcliError(`no sandbox log at ${path}`, {
-        hint: 'a sandbox started with `udcli sandbox start --detach` writes it; a foreground sandbox prints its requests on its own output',
-      });
-    }
-    await print(reader.rest());
-    return;
+  const print = (lines: string[]) => {
+    const shown = selected(lines, json, match);
+    return shown.length === 0 ? undefined : write(stdout, `${shown.join('\n')}\n`);
+  };
+  // What is there already: all of it streamed, or its last `count` lines kept as it is read.
+  const tail = count === 'all' ? null : new Tail(count);
+  const found = await reader.read((lines) => (tail ? void tail.push(selected(lines, json, match)) : print(lines)));
+  if (!found && !raw.follow) {
+    throw new UdcliError(`no sandbox log at ${path}`, {
+      hint: 'a sandbox started with `udcli sandbox start --detach` writes it; a foreground sandbox prints its requests on its own output',
+    });
   }
+  // A last line the writer has not ended yet counts when not following (it may end later).
+  if (!raw.follow) {
+    if (tail) tail.push(selected(reader.rest(), json, match));
+    else await print(reader.rest());
+  }
+  if (tail && tail.lines().length > 0) await write(stdout, `${tail.lines().join('\n')}\n`);
+  if (!raw.follow) return;
 
   let stopped = false;
   const stop = (deps.waitForStop ? deps.waitForStop() : waitForSignal(factory.io)).then(() => {

@@ -21,6 +21,8 @@ export interface StartOptions {
   seed: SeedMode;
   /** Absolute path of a data file to start from, instead of the demo data. */
   data: string | undefined;
+  /** --reset: replace what the database holds with the data file. */
+  replace: boolean;
   tokenTtlSeconds: number | undefined;
   rateLimitPerSecond: number | undefined;
   detach: boolean;
@@ -102,6 +104,7 @@ export interface RawStartOptions {
   db?: string;
   seed?: string;
   data?: string;
+  reset?: boolean;
   tokenTtl?: string;
   rateLimit?: string;
   detach?: boolean;
@@ -239,6 +242,13 @@ export function parseSnapshotOption(value: string | undefined): string | undefin
  * Without --port, the sandbox listens where the built-in profile looks for it: UDCLI_SANDBOX_PORT
  * when set, else 8787.
  */
+/** `start --reset` replaces the database's contents with the data file: it needs one, and a database that lasts. */
+function startReplace(raw: RawStartOptions): boolean {
+  if (raw.reset !== true) return false;
+  if (raw.data === undefined) throw new UsageError('--reset needs --data FILE: it replaces what the database holds with the file', { hint: 'to start over with the demo data: udcli sandbox reset' });
+  return true;
+}
+
 export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv = {}, yes = false): StartOptions {
   const port = raw.port ?? env.UDCLI_SANDBOX_PORT;
   const host = raw.host === undefined ? DEMO.host : parseHost(raw.host);
@@ -257,6 +267,7 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     publicUrl,
     db: parseDbPath(raw.db),
     ...seedOrData(raw),
+    replace: startReplace(raw),
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     detach: raw.detach === true,
@@ -291,6 +302,8 @@ export interface ExecOptions {
   data: string | undefined;
   /** Start from this saved snapshot instead of seeding. */
   snapshot: string | undefined;
+  /** --log FILE: every request line of the run. */
+  log: string | undefined;
   tokenTtlSeconds: number | undefined;
   rateLimitPerSecond: number | undefined;
   faults: FaultOptions | undefined;
@@ -302,6 +315,7 @@ export interface RawExecOptions {
   seed?: string;
   data?: string;
   snapshot?: string;
+  log?: string;
   tokenTtl?: string;
   rateLimit?: string;
   faults?: string;
@@ -312,12 +326,19 @@ export interface RawExecOptions {
   connect?: boolean;
 }
 
+function parseLogPath(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError('--log must be a file path');
+  return isAbsolute(value) ? value : resolve(value);
+}
+
 /** `sandbox exec` runs a fresh sandbox: any free port unless --port says otherwise. */
 export function parseExecOptions(raw: RawExecOptions): ExecOptions {
   return {
     port: raw.port === undefined ? 0 : parsePort(raw.port),
     ...seedOrData(raw),
     snapshot: exclusiveSnapshot(raw),
+    log: parseLogPath(raw.log),
     tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     faults: parseFaultOptions(raw),

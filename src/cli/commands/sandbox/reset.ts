@@ -1,10 +1,12 @@
 /**
- * `udcli sandbox reset`: deletes and recreates the sandbox database from what it was started
- * with (its data file, else the demo data), or from what --seed / --data say.
+ * `udcli sandbox reset`: puts the sandbox database back to what it was started with (its data
+ * file, else the demo data), or to what --seed / --data say. A running sandbox is reset live,
+ * through `POST /_sandbox/reset` (its clients stay connected); a database no sandbox uses is
+ * deleted and recreated.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../../../errors.js';
+import { UdcliError, UsageError } from '../../../errors.js';
 import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import type { SandboxOrigin } from '../../../sandbox/origin.js';
@@ -24,24 +26,87 @@ async function recorded(dbPath: string): Promise<SandboxOrigin> {
   }
 }
 
+/** The running sandbox that uses the database asked for (without --db: the running one, or the one `sandbox exec` runs the command against). */
+async function liveSandbox(env: NodeJS.ProcessEnv, explicitDb: string | undefined): Promise<{ url: string; db: string } | undefined> {
+  if (explicitDb === undefined && env.UDCLI_SANDBOX_DB && env.UDCLI_BASE_URL) return { url: env.UDCLI_BASE_URL.replace(/\/+$/, ''), db: env.UDCLI_SANDBOX_DB };
+  const current = await sandboxState(env);
+  if (current.state !== 'running' && current.state !== 'unresponsive') return undefined;
+  const { record } = current;
+  if (explicitDb !== undefined && (record.db === ':memory:' || resolve(record.db) !== resolve(explicitDb))) return undefined;
+  if (current.state === 'unresponsive') {
+    throw new UdcliError(`the sandbox (pid ${record.pid}) uses ${record.db} but does not answer at ${record.url}; nothing was reset`, {
+      hint: 'stop it (udcli sandbox stop), then reset',
+    });
+  }
+  return { url: record.url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:'), db: record.db };
+}
+
+interface ResetReply {
+  origin: { text: string };
+  games: string[];
+  users: number;
+}
+
+/** Resets a running sandbox through `POST /_sandbox/reset`; a data file travels as its text (the sandbox reads no path it is sent). */
+async function resetLive(factory: Factory, live: { url: string; db: string }, explicit: { seed: string; data: string | undefined } | undefined): Promise<void> {
+  const form = new URLSearchParams();
+  let what = 'to what it was started with';
+  if (explicit?.data !== undefined) {
+    const { readDataFile } = await import('../../../sandbox/data/read.js');
+    readDataFile(explicit.data); // a bad or missing file is refused here, before anything is sent
+    form.set('file', explicit.data);
+    form.set('data', readFileSync(explicit.data, 'utf8'));
+    what = `from ${explicit.data}`;
+  } else if (explicit !== undefined) {
+    form.set('seed', explicit.seed);
+    what = explicit.seed === 'demo' ? 'with the demo data' : '(empty)';
+  }
+  const body = form.toString();
+  const { BODY_LIMIT_BYTES } = await import('../../../sandbox/http/request-parameters.js');
+  if (Buffer.byteLength(body) > BODY_LIMIT_BYTES) {
+    throw new UsageError(`${explicit?.data} is too large to send to the running sandbox (${Buffer.byteLength(body)} bytes encoded; at most ${BODY_LIMIT_BYTES})`, {
+      hint: `stop it (udcli sandbox stop), then: udcli sandbox start --data ${explicit?.data} --reset`,
+    });
+  }
+  const { confirm } = await import('../../../runtime/prompt.js');
+  await confirm(factory.io, `Wipe the running sandbox at ${live.url} (every user, record and content URI in it) and reset it ${what}?`, { yes: factory.globals().yes });
+  let response: Response;
+  try {
+    response = await fetch(`${live.url}/_sandbox/reset`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      signal: AbortSignal.timeout(60_000),
+    });
+  } catch (error) {
+    throw new UdcliError(`no sandbox answers at ${live.url}; nothing was reset`, { cause: error });
+  }
+  const reply = (await response.json().catch(() => undefined)) as (ResetReply & { message?: string }) | undefined;
+  if (!response.ok || reply === undefined || !Array.isArray(reply.games)) {
+    const message = typeof reply?.message === 'string' ? reply.message : `HTTP ${response.status}`;
+    throw new UdcliError(`the sandbox at ${live.url} did not reset: ${message}`);
+  }
+  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  factory.io.stderr.write(`reset the sandbox at ${live.url}: it holds ${reply.origin.text} (${n(reply.games.length, 'game')}, ${n(reply.users, 'user')})\n`);
+}
+
 export async function resetCommand(factory: Factory, raw: { db?: string; seed?: string; data?: string }): Promise<void> {
   const { stderr, env } = factory.io;
   const explicit = raw.seed !== undefined || raw.data !== undefined ? seedOrData(raw) : undefined;
-  const dbPath = parseDbPath(raw.db) ?? defaultDatabasePath(env);
+  const explicitDb = parseDbPath(raw.db);
+  const live = await liveSandbox(env, explicitDb);
+  if (live !== undefined) return resetLive(factory, live, explicit);
+  const dbPath = explicitDb ?? defaultDatabasePath(env);
   if (dbPath === ':memory:') throw new UsageError('--db :memory: has nothing to reset: it is new on every start');
-  const current = await sandboxState(env);
-  if ((current.state === 'running' || current.state === 'unresponsive') && resolve(current.record.db) === resolve(dbPath)) {
-    throw new UsageError(`the sandbox at ${current.record.url} (pid ${current.record.pid}) is using ${dbPath}`, {
-      hint: 'stop it first: udcli sandbox stop',
-    });
-  }
-  const origin: SandboxOrigin = explicit
+  const target: SandboxOrigin = explicit
     ? explicit.data !== undefined
       ? { kind: 'data', file: explicit.data }
       : { kind: explicit.seed }
     : await recorded(dbPath);
   // The data file is read and checked before the database is touched: a bad or missing one changes nothing.
-  const data = origin.kind === 'data' ? (await import('../../../sandbox/data/read.js')).readDataFile(origin.file) : undefined;
+  const data = target.kind === 'data' ? (await import('../../../sandbox/data/read.js')).readDataFile(target.file) : undefined;
+  const { dataOrigin, fileSha256 } = await import('../../../sandbox/origin.js');
+  const origin = target.kind === 'data' ? dataOrigin(target.file, fileSha256(target.file), data!) : target;
   const what = origin.kind === 'data' ? ` from ${origin.file}` : origin.kind === 'demo' ? ' with the demo data' : ' (empty)';
   if (existsSync(dbPath)) {
     // It wipes every user, record and uploaded content URI: a person at a terminal is asked first.

@@ -21,6 +21,9 @@ export async function seedCommand(factory: Factory, raw: RawSeedOptions): Promis
     const demo = db.isEmpty();
     if (demo) seedDemo(db);
     const summary = seedGenerated(db, options);
+    const { recordAddition, recordOrigin } = await import('../../../sandbox/origin.js');
+    if (demo) recordOrigin(db, { kind: 'demo' });
+    recordAddition(db, `seed ${options.seed} (${summary.users.toLocaleString('en-US')} users)`);
     const seconds = (Date.now() - started) / 1000;
     if (wantsJson(factory, options.json)) {
       stdout.write(`${JSON.stringify({ database: dbPath, demo_seeded: demo, seconds, ...summary }, null, 2)}\n`);

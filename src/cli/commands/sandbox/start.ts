@@ -62,7 +62,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     host: options.host,
     dbPath,
     seed: options.seed,
-    ...(options.data === undefined ? {} : { data: options.data }),
+    ...(options.data === undefined ? {} : { data: options.data, replace: options.replace }),
     ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
     ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
     requestLines: (text) => lines.write(text),
@@ -97,7 +97,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     stderr.write(
       `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath})\n` +
         (options.data !== undefined
-          ? `loaded ${options.data}\n`
+          ? `holds ${sandbox.holds}\n`
           : options.seed === 'demo'
             ? `${credentialLines(sandbox.url).join('\n')}\n`
             : '') +
@@ -165,6 +165,12 @@ export async function launchDetached(
   if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
   const args = ['sandbox', 'start', '--port', String(options.port), '--host', options.host, '--db', dbPath];
   args.push(...(options.data === undefined ? ['--seed', options.seed] : ['--data', options.data]));
+  if (options.replace) args.push('--reset');
+  else if (options.data !== undefined) {
+    // Refused here with exit 2, rather than by the child in its log.
+    const { checkStartData } = await import('../../../sandbox/server.js');
+    await checkStartData(dbPath, options.data);
+  }
   if (options.remote) args.push('--allow-remote');
   if (options.publicUrl !== undefined) args.push('--public-url', options.publicUrl);
   if (options.tokenTtlSeconds !== undefined) args.push('--token-ttl', String(options.tokenTtlSeconds));

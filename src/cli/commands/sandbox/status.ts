@@ -2,6 +2,7 @@
 import { UdcliError } from '../../../errors.js';
 import { pidFilePath } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
+import { sandboxContents } from './contents.js';
 import { wantsJson } from './json.js';
 import { sandboxState } from './pidfile.js';
 
@@ -10,10 +11,18 @@ export async function statusCommand(factory: Factory, raw: { json?: boolean }): 
   const current = await sandboxState(env);
   if (current.state === 'running') {
     const r = current.record;
+    const contents = await sandboxContents(r.db, r.url);
     if (wantsJson(factory, raw.json)) {
-      stdout.write(`${JSON.stringify({ running: true, pid: r.pid, url: r.url, port: r.port, host: r.host, db: r.db, started_at: r.startedAt, detached: r.detached, log: r.log ?? null }, null, 2)}\n`);
+      const holds = contents ? { holds: contents.origin, games: contents.games, users: contents.users, user_count: contents.user_count } : {};
+      stdout.write(`${JSON.stringify({ running: true, pid: r.pid, url: r.url, port: r.port, host: r.host, db: r.db, started_at: r.startedAt, detached: r.detached, log: r.log ?? null, ...holds }, null, 2)}\n`);
     } else {
       stdout.write(`running at ${r.url} (pid ${r.pid}${r.detached ? ', detached' : ''}, since ${r.startedAt})\ndatabase ${r.db}\n`);
+      if (contents) {
+        const more = (list: string[], n: number) => (n > list.length ? `${list.join(', ')}, … (${n.toLocaleString('en-US')} in all)` : list.join(', ') || 'none');
+        stdout.write(`holds ${contents.origin.text}\n`);
+        stdout.write(`games ${contents.games.map((g) => `${g.id} ${g.name} (key ${g.keys.find((k) => !k.partner)?.api_key ?? 'none'})`).join(', ') || 'none'}\n`);
+        stdout.write(`users ${more(contents.users.map((u) => u.username), contents.user_count)}\n`);
+      }
     }
     return;
   }

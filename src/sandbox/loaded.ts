@@ -1,0 +1,92 @@
+/**
+ * What a sandbox database holds, told the same way by `sandbox info`, `status`, the dashboard,
+ * `sandbox exec` and the built-in `sandbox` profile (issue 23): where it came from (the demo
+ * data, a data file and its hash), its games with their keys, some of its users, and the game
+ * and key a client should use — the demo game on the demo data, else the loaded data's first
+ * game that has a key of its own.
+ */
+import { DEMO } from '../domain/demo.js';
+import type { SandboxDatabase } from './database.js';
+import { originJson, recordedOrigin, type SandboxOrigin } from './origin.js';
+import type { GameSigning } from './repositories/games.js';
+import type { Repositories } from './repositories/index.js';
+import type { UserRecord } from './repositories/users.js';
+import { DEMO_FACTS } from './seed/demo-data.js';
+
+/** Users listed (the rest are counted): enough to pick one, few enough to read. */
+export const LISTED_USERS = 10;
+
+export interface LoadedKey {
+  api_key: string;
+  signing_secret: string;
+  partner: boolean;
+}
+
+export interface LoadedGame {
+  id: string;
+  name: string;
+  signing: GameSigning;
+  keys: LoadedKey[];
+}
+
+export interface LoadedContents {
+  origin: ReturnType<typeof originJson>;
+  games: LoadedGame[];
+  users: Array<{ username: string; uid: string }>;
+  user_count: number;
+  /** The game and key a client uses by default; null when no game has a key. */
+  primary: { game_id: string; api_key: string; signing_secret: string; signing: GameSigning } | null;
+}
+
+type Primary = LoadedContents['primary'];
+
+/** The games, ranked: the data file's own order first (it names its main game first), then the rest by id. */
+function rankedGames(db: SandboxDatabase, order: readonly string[]): LoadedGame[] {
+  const games = db.repos.games.list().map((g) => ({
+    id: g.id,
+    name: g.name,
+    signing: g.signing,
+    keys: db.repos.games.apiKeysOf(g.id).map((k) => ({ api_key: k.apiKey, signing_secret: k.signingSecret, partner: k.partner })),
+  }));
+  return [...order.map((id) => games.find((g) => g.id === id)).filter((g): g is LoadedGame => g !== undefined), ...games.filter((g) => !order.includes(g.id))];
+}
+
+function primaryOf(db: SandboxDatabase, origin: SandboxOrigin | undefined, games: LoadedGame[]): Primary {
+  const demoGame = games.find((g) => g.id === DEMO.game.id);
+  if (origin?.kind !== 'data' && demoGame && db.repos.games.findApiKey(DEMO.game.apiKey)?.gameId === DEMO.game.id) {
+    return { game_id: DEMO.game.id, api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret, signing: demoGame.signing };
+  }
+  for (const game of games) {
+    const key = game.keys.find((k) => !k.partner) ?? game.keys[0];
+    if (key) return { game_id: game.id, api_key: key.api_key, signing_secret: key.signing_secret, signing: game.signing };
+  }
+  return null;
+}
+
+/** The game and key a client uses by default (cheap: no user is read). */
+export function primaryCredentials(db: SandboxDatabase): Primary {
+  const origin = recordedOrigin(db);
+  return primaryOf(db, origin, rankedGames(db, origin?.kind === 'data' ? (origin.games ?? []) : []));
+}
+
+export function loadedContents(db: SandboxDatabase): LoadedContents {
+  const origin = recordedOrigin(db);
+  const games = rankedGames(db, origin?.kind === 'data' ? (origin.games ?? []) : []);
+  const primary = primaryOf(db, origin, games);
+  const users = primary ? usersOfGame(db.repos, primary.game_id, LISTED_USERS) : db.repos.users.first(LISTED_USERS);
+  return { origin: originJson(origin), games, users: users.map((u) => ({ username: u.username, uid: u.uid })), user_count: db.repos.users.count(), primary };
+}
+
+/**
+ * The users to offer for a game: the demo's named users who play it first (they have the
+ * interesting state), then its other players; the first users of all when nobody plays it.
+ */
+export function usersOfGame(repos: Repositories, gameId: string, limit: number): UserRecord[] {
+  const named = DEMO_FACTS.users
+    .filter((u) => u.plays.includes(gameId))
+    .map((u) => repos.users.findByUsername(u.username))
+    .filter((u): u is UserRecord => u !== undefined);
+  const players = repos.users.playersOf(gameId, limit + named.length).filter((p) => !named.some((n) => n.uid === p.uid));
+  const users = [...named, ...players].slice(0, limit);
+  return users.length > 0 ? users : repos.users.first(limit);
+}
