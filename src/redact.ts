@@ -25,7 +25,7 @@ export function redactUrl(url: string): string {
   const params = new URLSearchParams(url.slice(q + 1));
   const out: string[] = [];
   for (const [name, value] of params) {
-    out.push(`${encodeURIComponent(name)}=${SECRET_PARAMS.has(name) ? redact(value) : encodeURIComponent(value)}`);
+    out.push(`${encodeURIComponent(name)}=${isSecretParam(name) ? redactEncoded(value) : encodeURIComponent(value)}`);
   }
   return `${url.slice(0, q)}?${out.join('&')}`;
 }
@@ -48,6 +48,18 @@ function decodeName(raw: string): string {
 }
 
 /**
+ * redact() for a value that goes back into a query: its two fragments percent-encoded again, so a
+ * secret-looking value cannot put a control character, a space or an `&` into a log line.
+ */
+function redactEncoded(value: string): string {
+  if (value === '') return '';
+  if (value.length <= 8) return '…';
+  // A fragment cut through a surrogate pair keeps a lone half, which encodeURIComponent refuses.
+  const encode = (fragment: string) => encodeURIComponent(fragment.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+  return `${encode(value.slice(0, 4))}…${encode(value.slice(-4))}`;
+}
+
+/**
  * A query string as sent (no leading `?`), each secret parameter's value redacted and every
  * other pair left exactly as it came (a log shows what the client sent).
  */
@@ -57,7 +69,7 @@ export function redactQuery(query: string): string {
   for (const part of query.split('&')) {
     const eq = part.indexOf('=');
     const rawName = eq === -1 ? part : part.slice(0, eq);
-    const shown = eq !== -1 && isSecretParam(decodeName(rawName)) ? `${rawName}=${redact(decodeName(part.slice(eq + 1)))}` : part;
+    const shown = eq !== -1 && isSecretParam(decodeName(rawName)) ? `${rawName}=${redactEncoded(decodeName(part.slice(eq + 1)))}` : part;
     out = out === '' ? shown : `${out}&${shown}`;
   }
   return out;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { configDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
-import { SECRET_PARAMS, redact } from '../redact.js';
+import { isSecretParam, redact } from '../redact.js';
 import { shellCommand } from './shell.js';
 
 export interface AuditEntry {
@@ -48,7 +48,7 @@ export function redactArgv(argv: readonly string[]): string[] {
       out.push(`${arg.slice(0, eq)}=${redact(arg.slice(eq + 1))}`);
     } else if (SECRET_FLAGS.has(arg) && i + 1 < argv.length) {
       out.push(arg, redact(argv[++i]));
-    } else if (eq > 0 && !arg.startsWith('-') && SECRET_PARAMS.has(arg.slice(0, eq))) {
+    } else if (eq > 0 && !arg.startsWith('-') && isSecretParam(arg.slice(0, eq))) {
       out.push(`${arg.slice(0, eq)}=${redact(arg.slice(eq + 1))}`);
     } else {
       out.push(arg);
@@ -68,7 +68,7 @@ export function scrubSecrets(value: unknown): unknown {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] = SECRET_PARAMS.has(k) && typeof v === 'string' ? redact(v) : scrubSecrets(v);
+      out[k] = isSecretParam(k) && typeof v === 'string' ? redact(v) : scrubSecrets(v);
     }
     return out;
   }

@@ -3,6 +3,7 @@
  * prints errors and turns them into exit codes (via src/cli/exit-codes.ts).
  */
 import { guardStdout } from '../output/pipe.js';
+import { printable } from '../printable.js';
 import { DefaultFactory, processIO } from './default-factory.js';
 import { describeError } from './exit-codes.js';
 import type { IOStreams } from '../ops/factory.js';
@@ -14,8 +15,9 @@ function report(error: unknown, io: IOStreams, factory: DefaultFactory, verbose:
   const baseUrl = factory.effectiveBaseUrl();
   const { code, message, hint, internal } = describeError(error, baseUrl ? { baseUrl } : {});
   if (message !== undefined) {
-    io.stderr.write(`udcli: ${message}\n`);
-    if (hint) io.stderr.write(`${hint}\n`);
+    // A message may quote a server's reply or a user's input: one line, nothing a terminal acts on.
+    io.stderr.write(`udcli: ${printable(message)}\n`);
+    if (hint) io.stderr.write(`${hint.split('\n').map(printable).join('\n')}\n`);
     if (internal && verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   }
   return code;

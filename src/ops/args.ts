@@ -8,7 +8,7 @@ import type { Settings } from '../config/types.js';
 import type { QueryParams } from '../domain/signing.js';
 import { normalizeHex32 } from '../domain/ids.js';
 import type { ParentType } from '../domain/types.js';
-import { SECRET_PARAMS, redact } from '../redact.js';
+import { isSecretParam, redact } from '../redact.js';
 import type { HttpMethod } from '../client/types.js';
 import type { Column } from '../output/types.js';
 import type { Factory } from './factory.js';
@@ -271,7 +271,7 @@ export function redactCanonical(canonical: string): string {
       const eq = pair.indexOf('=');
       if (eq < 0) return pair;
       const name = safeDecode(pair.slice(0, eq));
-      if (!SECRET_PARAMS.has(name)) return pair;
+      if (!isSecretParam(name)) return pair;
       return `${pair.slice(0, eq)}=${redact(safeDecode(pair.slice(eq + 1)))}`;
     })
     .join('&');

@@ -6,6 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import type CliTable3 from 'cli-table3';
 import type { GlobalOptions, IOStreams } from '../runtime/io.js';
+import { printable } from '../printable.js';
 import { csvLine } from './csv.js';
 import { checkFields, pickFields, selectColumns } from './fields.js';
 import { isClosed, write } from './pipe.js';
@@ -143,7 +144,7 @@ class StreamOutput implements Output {
     switch (this.format) {
       case 'table': {
         const selected = selectColumns(columns, this.#fields, value);
-        void this.#out(this.#render(undefined, selected.map((c) => [this.#bold(c.header), c.cell(value)])));
+        void this.#out(this.#render(undefined, selected.map((c) => [this.#bold(c.header), printable(c.cell(value))])));
         return;
       }
       case 'json':
@@ -172,7 +173,7 @@ class StreamOutput implements Output {
         return;
       }
       const selected = selectColumns(columns, this.#fields, buffered[0]);
-      await this.#out(this.#render(selected.map((c) => c.header), buffered.map((row) => selected.map((c) => c.cell(row)))));
+      await this.#out(this.#render(selected.map((c) => c.header), buffered.map((row) => selected.map((c) => printable(c.cell(row))))));
       return;
     }
     let count = 0;

@@ -6,7 +6,10 @@
  * A form body's fields follow the target as `body:FIELDS` (redacted and shortened like the query).
  * No field but the reason can hold a space (Node refuses a request target with one), so the
  * reason comes last and the line reads back exactly. Loads nothing: the CLI uses it too.
+ * Nothing in a line reaches a terminal raw: the query and body stay percent-encoded (redacted
+ * fragments re-encoded), and the reason goes through printable().
  */
+import { printable } from '../printable.js';
 
 export interface RequestRecord {
   /** When the reply went out (the wall clock, not the sandbox's virtual one), ISO-8601 UTC. */
@@ -24,13 +27,10 @@ export interface RequestRecord {
   reason: string | null;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-
 export function formatRequestLine(record: RequestRecord): string {
   const query = record.query === '' ? record.path : `${record.path}?${record.query}`;
   const target = record.body === '' ? query : `${query} body:${record.body}`;
-  const reason = record.reason === null ? '' : ` ${record.reason.replace(CONTROL, '?')}`;
+  const reason = record.reason === null ? '' : ` ${printable(record.reason)}`;
   return `${record.time} ${record.method} ${target} ${record.status} ${record.ms}ms${reason}`;
 }
 

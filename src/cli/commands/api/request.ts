@@ -2,7 +2,7 @@ import type { HttpMethod, RequestSpec } from '../../../client/types.js';
 import type { Factory } from '../../../ops/factory.js';
 import { ApiError } from '../../../errors.js';
 import { HTTP_METHODS, hasParam, parseApiPath, parseChoice, parseFieldPairs, redactCanonical } from '../../../ops/args.js';
-import { redact, redactUrl, SECRET_PARAMS } from '../../../redact.js';
+import { isSecretParam, redact, redactUrl } from '../../../redact.js';
 import { confirmMutation } from '../../../ops/safety.js';
 import type { ApiOptions } from './index.js';
 
@@ -109,7 +109,7 @@ export async function run(factory: Factory, args: { method: string; path: string
 function secretHider(url: string): (text: string) => string {
   const q = url.indexOf('?');
   const secrets = q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1))]
-    .filter(([name, value]) => SECRET_PARAMS.has(name) && name !== 'sig' && name !== 'session' && value.length > 8)
+    .filter(([name, value]) => isSecretParam(name) && name !== 'sig' && name !== 'session' && value.length > 8)
     .map(([, value]) => value);
   return (text) => {
     let out = text;
