@@ -73,6 +73,24 @@ export class NetworkError extends UdcliError {
   }
 }
 
+const notSent = new WeakSet<object>();
+
+/**
+ * Marks an error as one that happened before the change was sent (its read before failed, or
+ * agi's unsigned first request did): a batch reports it `failed` with `sent: false`, never
+ * `unknown`, and a rerun with the journal sends it.
+ */
+export function markNotSent<E>(error: E): E {
+  if (typeof error === 'object' && error !== null) notSent.add(error);
+  return error;
+}
+
+/** Nothing reached the server as a change: marked so, a usage error, or a network failure before sending. */
+export function wasNotSent(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  return notSent.has(error) || error instanceof UsageError || (error instanceof NetworkError && !error.sent);
+}
+
 /**
  * The user interrupted the run (Ctrl-C) and udcli stopped cleanly: exit 130, as shells report
  * SIGINT, so a script never mistakes a half-done batch for a finished one.

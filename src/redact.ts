@@ -97,3 +97,21 @@ export function shownFormBody(body: string, maxFields = 64): string {
   }
   return out.join('&');
 }
+
+/**
+ * A URL without its userinfo (`https://user:pass@host/` → `https://host/`): what an audit line,
+ * a receipt or a trace may name of a server. Not a URL: returned as it is.
+ */
+export function withoutUserinfo(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = '';
+  parsed.password = '';
+  const shown = parsed.toString();
+  return shown.endsWith('/') && !url.endsWith('/') ? shown.slice(0, -1) : shown;
+}

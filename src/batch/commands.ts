@@ -18,7 +18,7 @@ import {
   resolveAchievementTarget,
   setAchievementProgress,
 } from '../ops/achievements.js';
-import { giveProduct, readProduct, resolveProductTarget, takeProduct } from '../ops/products.js';
+import { checkGiveQty, giveProduct, readProduct, resolveProductTarget, takeProduct } from '../ops/products.js';
 import type { Factory } from '../ops/factory.js';
 import { confirmMutation } from '../ops/safety.js';
 import { BatchIncompleteError, InterruptedError, UsageError } from '../errors.js';
@@ -29,7 +29,7 @@ import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { createProgress } from './progress.js';
 import { formatSummary, runBatch, type BatchResult, type BatchSummary, type ItemContext, type Recovery } from './runner.js';
 import { achievementState, incrementOutcome, productOutcome, type AchievementState, type OutcomeJudgement, type ProductState } from '../domain/outcome.js';
-import { unitsMoved } from '../domain/packs.js';
+import { amountText, unitsOfChange } from '../domain/packs.js';
 
 export { isBatchArg } from './input.js';
 export { parseRate } from './rate.js';
@@ -312,7 +312,9 @@ export async function runProductBatch(
   const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
   const post = args.action === 'give' && opts.post === true;
   const dryRun = opts.dryRun === true;
-  const label = args.action === 'give' ? `give ${qty} × ${target.sku}${post ? ' (POST grant)' : ''}` : `take ${qty} × ${target.sku}`;
+  if (args.action === 'give') checkGiveQty(target, qty);
+  const amount = amountText(target.sku, qty, args.action);
+  const label = `${args.action} ${amount.includes('×') ? amount : `${amount} of ${target.sku}`}${post ? ' (POST grant)' : ''}`;
   let log: AuditLog | null = null;
 
   const change = (client: ApiClient, uid: string) =>
@@ -339,7 +341,7 @@ export async function runProductBatch(
     },
     recover: async (client, uid, before) => {
       const now = await readProduct(client, uid, target);
-      return asRecovery(productOutcome(before as ProductState, now, args.action, unitsMoved(target.sku, qty, post ? 'post' : 'put')), { before, after: now });
+      return asRecovery(productOutcome(before as ProductState, now, args.action, unitsOfChange(target.sku, qty, args.action)), { before, after: now });
     },
   };
   try {

@@ -3,7 +3,7 @@ import type { BatchItem } from '../../src/batch/input.js';
 import { createProgress, progressText } from '../../src/batch/progress.js';
 import { createRateGate, parseRate } from '../../src/batch/rate.js';
 import { classifyError, formatSummary, runBatch, type BatchResult, type RunBatchOptions } from '../../src/batch/runner.js';
-import { ApiError, MalformedReplyError, NetworkError, UsageError } from '../../src/errors.js';
+import { ApiError, MalformedReplyError, NetworkError, UsageError, markNotSent } from '../../src/errors.js';
 
 const HEX = (i: number) => i.toString(16).padStart(32, '0');
 const items = (inputs: string[]): BatchItem[] => inputs.map((input, i) => ({ line: i + 1, input }));
@@ -57,7 +57,7 @@ describe('runBatch', () => {
     });
     expect(resolved.sort()).toEqual([HEX(1), HEX(3)]);
     expect(calls.sort()).toEqual([HEX(1), HEX(3)]);
-    expect(results.find((r) => r.line === 2)).toEqual({ input: 'xxxx…', line: 2, uid: null, status: 'failed', error: { message: tooLong.error } });
+    expect(results.find((r) => r.line === 2)).toEqual({ input: 'xxxx…', line: 2, uid: null, status: 'failed', error: { message: tooLong.error }, sent: false });
     expect(summary).toMatchObject({ total: 3, ok: 2, failed: 1 });
   });
 
@@ -117,7 +117,13 @@ describe('runBatch', () => {
     expect(classifyError(new ApiError('insufficient quantity', 409, 409), false)).toEqual({
       status: 'failed',
       error: { message: 'insufficient quantity', code: 409 },
+      sent: true,
     });
+    // Nothing was sent (a read before the change failed after its retries): failed, never unknown.
+    expect(classifyError(markNotSent(new ApiError('bad gateway', 502, 502)), false)).toMatchObject({ status: 'failed', sent: false });
+    expect(classifyError(markNotSent(new MalformedReplyError('truncated')), false)).toMatchObject({ status: 'failed', sent: false });
+    expect(classifyError(unsent, false).sent).toBe(false);
+    expect(classifyError(sent, false).sent).toBe(true);
     expect(classifyError(new ApiError('rate limited', 429, 429), false)).toMatchObject({ status: 'failed', error: { code: 429 } });
     expect(classifyError(new UsageError('bad'), false).status).toBe('failed');
   });
@@ -134,7 +140,7 @@ describe('runBatch', () => {
         called.push(uid);
       },
     });
-    expect(byInput.get('ghost')).toEqual({ input: 'ghost', line: 1, uid: null, status: 'failed', error: { message: 'not found: user', code: 404 } });
+    expect(byInput.get('ghost')).toEqual({ input: 'ghost', line: 1, uid: null, status: 'failed', error: { message: 'not found: user', code: 404 }, sent: false });
     expect(called).toEqual([HEX(1)]);
     expect(summary).toMatchObject({ ok: 1, failed: 1 });
   });

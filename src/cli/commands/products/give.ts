@@ -7,7 +7,8 @@ import { resolveUid } from '../../../ops/users.js';
 import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
 import { PRODUCT_COLUMNS, fieldView } from './columns.js';
 import type { GiveOptions } from './index.js';
-import { giveProduct, resolveProductTarget, suggestSku } from '../../../ops/products.js';
+import { checkGiveQty, giveProduct, resolveProductTarget, suggestSku } from '../../../ops/products.js';
+import { amountText } from '../../../domain/packs.js';
 
 export async function run(factory: Factory, args: { uid: string; sku: string }, opts: GiveOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -21,12 +22,15 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
   const printable = checkReplyFields(factory, PRODUCT_COLUMNS, PRODUCT_ENTRY_FIELDS);
   const settings = await factory.settings();
   const target = resolveProductTarget(settings, opts, args.sku);
-  await confirmMutation(factory, settings, `give ${qty} × ${target.sku} to user ${userLabel(user)}`);
+  checkGiveQty(target, qty);
+  const amount = amountText(target.sku, qty, 'give');
+  const what = amount.includes('×') ? amount : `${amount} of ${target.sku}`;
+  await confirmMutation(factory, settings, `give ${what} to user ${userLabel(user)}`);
   const client = await factory.client();
   const uid = await resolveUid(client, user);
   const out = await factory.output();
   const post = opts.post === true;
-  const reply = await out.spin(`Giving ${qty} × ${target.sku}`, () =>
+  const reply = await out.spin(`Giving ${what}`, () =>
     tracedSingleProduct(factory, settings, client, uid, target, { action: 'give', qty, post }, () =>
       giveProduct(client, uid, target, qty, post ? 'post' : 'put'),
     ),

@@ -1,5 +1,6 @@
 import { tracedSingleProduct } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
+import { amountText } from '../../../domain/packs.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
 import { parseInteger, parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
@@ -21,11 +22,11 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
   const printable = checkReplyFields(factory, PRODUCT_COLUMNS, PRODUCT_ENTRY_FIELDS);
   const settings = await factory.settings();
   const target = resolveProductTarget(settings, opts, args.sku);
-  await confirmMutation(factory, settings, `take ${qty} × ${target.sku} from user ${userLabel(user)}`);
+  await confirmMutation(factory, settings, `take ${amountText(target.sku, qty, 'take')} of ${target.sku} from user ${userLabel(user)}`);
   const client = await factory.client();
   const uid = await resolveUid(client, user);
   const out = await factory.output();
-  const reply = await out.spin(`Taking ${qty} × ${target.sku}`, () =>
+  const reply = await out.spin(`Taking ${amountText(target.sku, qty, 'take')} of ${target.sku}`, () =>
     tracedSingleProduct(factory, settings, client, uid, target, { action: 'take', qty }, () => takeProduct(client, uid, target, qty)),
   ).catch(suggestSku(client, uid, target));
   const payload = factory.globals().fields ? printable(fieldView(reply.payload)) : reply.payload;
