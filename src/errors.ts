@@ -73,22 +73,30 @@ export class NetworkError extends UdcliError {
   }
 }
 
-const notSent = new WeakSet<object>();
+const unchanged = new WeakMap<object, { sent: boolean }>();
 
 /**
- * Marks an error as one that happened before the change was sent (its read before failed, or
- * agi's unsigned first request did): a batch reports it `failed` with `sent: false`, never
- * `unknown`, and a rerun with the journal sends it.
+ * Marks an error after which the change is known to have changed nothing: its read before
+ * failed, or agi's unsigned first request did (`sent: false`); or a first attempt was sent, the
+ * state read back showed it not applied, and the attempt sent again never got through (`sent:
+ * true`). A batch reports it `failed`, never `unknown`, and a rerun with the journal sends it.
  */
-export function markNotSent<E>(error: E): E {
-  if (typeof error === 'object' && error !== null) notSent.add(error);
+export function markUnchanged<E>(error: E, sent = false): E {
+  if (typeof error === 'object' && error !== null) unchanged.set(error, { sent });
   return error;
+}
+
+/** What markUnchanged said of the error, or null. */
+export function knownUnchanged(error: unknown): { sent: boolean } | null {
+  return typeof error === 'object' && error !== null ? (unchanged.get(error) ?? null) : null;
 }
 
 /** Nothing reached the server as a change: marked so, a usage error, or a network failure before sending. */
 export function wasNotSent(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  return notSent.has(error) || error instanceof UsageError || (error instanceof NetworkError && !error.sent);
+  const known = unchanged.get(error);
+  if (known) return !known.sent;
+  return error instanceof UsageError || (error instanceof NetworkError && !error.sent);
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../client/types.js';
 import { readAchievement } from '../ops/achievements.js';
 import { readProduct } from '../ops/products.js';
-import { ApiError, MalformedReplyError, NetworkError, UdcliError, markNotSent, wasNotSent } from '../errors.js';
+import { ApiError, MalformedReplyError, NetworkError, UdcliError, knownUnchanged, markUnchanged, wasNotSent } from '../errors.js';
 import type { AchievementDefinition, AchievementUpdate, ProductEntry, UserAchievement } from '../domain/types.js';
 import { ENVELOPE_VERSION } from '../domain/types.js';
 import { achievementState, incrementOutcome, productOutcome, productState, type OutcomeJudgement } from '../domain/outcome.js';
@@ -81,7 +81,7 @@ export class CompletedKeptError extends UdcliError {}
 
 /** The reply may or may not have been applied: worth an audit line saying so. */
 export function outcomeUnknown(err: unknown): boolean {
-  if (wasNotSent(err)) return false;
+  if (knownUnchanged(err) || wasNotSent(err)) return false;
   return (err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError || (err instanceof ApiError && (err.httpStatus === 502 || err.httpStatus === 504));
 }
 
@@ -100,7 +100,7 @@ async function readBefore<S>(read: () => Promise<S>): Promise<S> {
   try {
     return await read();
   } catch (err) {
-    throw markNotSent(err);
+    throw markUnchanged(err);
   }
 }
 
@@ -145,7 +145,10 @@ async function decideLostReply<T, S>(
   }
   if (judgement.outcome === 'not-applied') {
     hooks?.onResolved?.('sent', judgement.detail);
-    return resend();
+    return resend().catch((again: unknown) => {
+      // The first attempt was sent and found not applied; this one never got through: nothing changed.
+      throw wasNotSent(again) ? markUnchanged(again, true) : again;
+    });
   }
   if (err instanceof Error) err.message = `${err.message}; read back: ${judgement.detail}, so whether it was applied cannot be told`;
   throw err;

@@ -2,7 +2,7 @@
  * The batch runner: one operation over many users with bounded concurrency, an optional rate,
  * a resumable journal, and an honest outcome for every item (cli.md "Batch mode").
  */
-import { ApiError, MalformedReplyError, NetworkError, wasNotSent } from '../errors.js';
+import { ApiError, MalformedReplyError, NetworkError, knownUnchanged, wasNotSent } from '../errors.js';
 import { DEFAULT_CONCURRENCY } from './flags.js';
 import type { BatchItem } from './input.js';
 import { normalizeHex32 } from '../domain/ids.js';
@@ -117,7 +117,8 @@ export { DEFAULT_CONCURRENCY };
  */
 export function classifyError(err: unknown, idempotent: boolean): { status: 'failed' | 'unknown'; error: { message: string; code?: number }; sent: boolean } {
   const message = err instanceof Error ? err.message : String(err);
-  if (wasNotSent(err)) return { status: 'failed', error: err instanceof ApiError ? { message, code: err.code } : { message }, sent: false };
+  const unchanged = knownUnchanged(err);
+  if (unchanged || wasNotSent(err)) return { status: 'failed', error: err instanceof ApiError ? { message, code: err.code } : { message }, sent: unchanged?.sent ?? false };
   if (err instanceof ApiError) {
     const maybeApplied = !idempotent && (err.httpStatus === 502 || err.httpStatus === 504);
     return { status: maybeApplied ? 'unknown' : 'failed', error: { message, code: err.code }, sent: true };

@@ -90,7 +90,10 @@ describe('receipts that say what the server did (issue 15)', () => {
     const gateway = new ApiError('HTTP 502 Bad Gateway', 502, 502, { withoutEnvelope: true });
     const err = await tracedSingleProduct(t.factory, t.settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'give', qty: 1 }, async () => {
       throw gateway;
-    }).catch((e: unknown) => e as Error);
+    }).then(
+      () => new Error('expected a failure'),
+      (e: unknown) => e as Error,
+    );
     expect(err).toBe(gateway);
     expect(err.message).toBe('HTTP 502 Bad Gateway; the change was sent and its outcome is unknown');
     expect(t.audit()[0].change).toBe(`sword of 01e5…: give 1 unit sent, outcome unknown (${err.message})`);

@@ -3,7 +3,7 @@ import type { BatchItem } from '../../src/batch/input.js';
 import { createProgress, progressText } from '../../src/batch/progress.js';
 import { createRateGate, parseRate } from '../../src/batch/rate.js';
 import { classifyError, formatSummary, runBatch, type BatchResult, type RunBatchOptions } from '../../src/batch/runner.js';
-import { ApiError, MalformedReplyError, NetworkError, UsageError, markNotSent } from '../../src/errors.js';
+import { ApiError, MalformedReplyError, NetworkError, UsageError, markUnchanged } from '../../src/errors.js';
 
 const HEX = (i: number) => i.toString(16).padStart(32, '0');
 const items = (inputs: string[]): BatchItem[] => inputs.map((input, i) => ({ line: i + 1, input }));
@@ -120,8 +120,9 @@ describe('runBatch', () => {
       sent: true,
     });
     // Nothing was sent (a read before the change failed after its retries): failed, never unknown.
-    expect(classifyError(markNotSent(new ApiError('bad gateway', 502, 502)), false)).toMatchObject({ status: 'failed', sent: false });
-    expect(classifyError(markNotSent(new MalformedReplyError('truncated')), false)).toMatchObject({ status: 'failed', sent: false });
+    expect(classifyError(markUnchanged(new ApiError('bad gateway', 502, 502)), false)).toMatchObject({ status: 'failed', sent: false });
+    expect(classifyError(markUnchanged(new MalformedReplyError('truncated')), false)).toMatchObject({ status: 'failed', sent: false });
+    expect(classifyError(markUnchanged(new ApiError('bad gateway', 502, 502), true), false)).toMatchObject({ status: 'failed', sent: true });
     expect(classifyError(unsent, false).sent).toBe(false);
     expect(classifyError(sent, false).sent).toBe(true);
     expect(classifyError(new ApiError('rate limited', 429, 429), false)).toMatchObject({ status: 'failed', error: { code: 429 } });

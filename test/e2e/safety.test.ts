@@ -222,7 +222,7 @@ describe('bug 5: every mutation is in the audit log', () => {
     expect(count(/^udcli products give /)).toBe(give + 3);
     const last = auditLines().at(-1)!;
     expect(last.command).toMatch(/--post/);
-    expect(last.undo).toMatch(/^udcli products take \w+ xp-boost --qty 1$/);
+    expect(last.undo).toMatch(/^udcli products take \w+ xp-boost --qty 1 --profile sandbox --base-url http:\/\/127\.0\.0\.1:\d+$/);
   });
 });
 

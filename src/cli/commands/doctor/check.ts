@@ -174,6 +174,40 @@ async function checkApiKey(factory: Factory, s: Settings): Promise<Check> {
   }
 }
 
+/** `forbidden: this api_key belongs to game 1001` → `1001`. */
+function keysGame(text: string): string | null {
+  return /belongs to game (\S+?)[.,;)]?(\s|$)/.exec(text)?.[1] ?? null;
+}
+
+/**
+ * The key acts on its own game only (contract: errors, 403): one read naming the profile's game
+ * (its achievement definitions) tells whether the key is that game's, and a refusal names the
+ * key's game, so the detail can say which is which.
+ */
+export async function checkGame(factory: Factory, s: Settings): Promise<Check> {
+  if (s.gameId === undefined) return { check: 'game', status: 'warn', detail: 'no game_id: commands that act on a game need --game ID (udcli config set game_id ID)' };
+  const from = sourceLabel('game_id', s.sources.game_id ?? 'profile');
+  if (s.type === 'Website') return { check: 'game', status: 'skip', detail: `type Website (game_id ${s.gameId} from ${from}): keys belong to games` };
+  try {
+    const client = await factory.client();
+    await client.listAchievementDefinitions(s.gameId, { type: 'Game' });
+    return { check: 'game', status: 'ok', detail: `the key acts on game ${s.gameId}, the profile's game_id (from ${from})` };
+  } catch (error) {
+    if (error instanceof ApiError && !error.withoutEnvelope && (error.code === 403 || error.httpStatus === 403)) {
+      const own = keysGame(error.message);
+      return {
+        check: 'game',
+        status: 'fail',
+        detail: `the key belongs to ${own ? `game ${own}` : 'another game'}, the profile's game_id is ${s.gameId} (from ${from}): every command on game ${s.gameId} will be refused (403)`,
+      };
+    }
+    if (error instanceof ApiError && (error.code === 404 || error.httpStatus === 404) && !error.withoutEnvelope) {
+      return { check: 'game', status: 'fail', detail: `game ${s.gameId} (game_id from ${from}) is not known to the service: ${error.message}` };
+    }
+    return { check: 'game', status: 'warn', detail: `could not check game ${s.gameId}: ${message(error)}` };
+  }
+}
+
 async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
   const checks: Check[] = [checkConfigFile(factory.io.env)];
   let settings: Settings;
@@ -181,7 +215,7 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
     settings = await factory.settings();
   } catch (error) {
     checks.push({ check: 'profile', status: 'fail', detail: message(error) });
-    for (const check of ['server', 'api key', 'signing', 'clock']) checks.push({ check, status: 'skip', detail: 'no usable profile' });
+    for (const check of ['server', 'api key', 'game', 'signing', 'clock']) checks.push({ check, status: 'skip', detail: 'no usable profile' });
     return checks;
   }
   checks.push({ check: 'profile', status: 'ok', detail: describeProfile(settings) });
@@ -203,11 +237,14 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
     const why = reached.reached ? 'the server does not answer as the service' : 'server not reachable';
     checks.push({ check: 'server', status: 'fail', detail: reached.detail });
     checks.push({ check: 'api key', status: 'skip', detail: why });
+    checks.push({ check: 'game', status: 'skip', detail: why });
     checks.push(checkSigning(settings));
     checks.push({ check: 'clock', status: 'skip', detail: why });
     return checks;
   }
-  checks.push(await out.spin('Checking the api key', () => checkApiKey(factory, settings)));
+  const key = await out.spin('Checking the api key', () => checkApiKey(factory, settings));
+  checks.push(key);
+  checks.push(key.status === 'ok' ? await out.spin("Checking the key's game", () => checkGame(factory, settings)) : { check: 'game', status: 'skip', detail: 'the api key was not accepted' });
   checks.push(checkSigning(settings));
   checks.push(clock);
   return checks;
