@@ -286,9 +286,20 @@ describe('rate', () => {
 describe('progress', () => {
   const counts = { total: 500, ok: 498, resolved: 0, failed: 1, unknown: 1, skipped: 0, dryRun: 0 };
 
-  it('shows count, rate and ETA when the total is known; count and rate while streaming', () => {
-    expect(progressText(counts, 5000, 2000)).toBe('500/2000 · 100/s · 1 failed, 1 unknown · ETA 15s');
-    expect(progressText({ ...counts, failed: 0, unknown: 0 }, 5000, null)).toBe('500 done · 100/s');
+  it('shows a bar with done/total, ok/failed/unknown, rate and ETA when the total is known; the count while streaming', () => {
+    expect(progressText(counts, 5000, 2000)).toBe('[#####...............] 500/2000 · 498 ok, 1 failed, 1 unknown · 100/s · ETA 15s');
+    expect(progressText({ ...counts, failed: 0, unknown: 0 }, 5000, null)).toBe('500 done · 498 ok, 0 failed, 0 unknown · 100/s');
+  });
+
+  it('clear() takes the bar off its line so a printed line starts clean', () => {
+    const writes: string[] = [];
+    const stream = { write: (s: string) => writes.push(s) } as unknown as NodeJS.WritableStream;
+    const p = createProgress({ stream, isTTY: true, total: 10, now: () => 1000, intervalMs: 0 });
+    p.clear();
+    expect(writes).toEqual([]); // nothing shown: nothing to clear
+    p.update({ ...counts, total: 1, ok: 1, failed: 0, unknown: 0 });
+    p.clear();
+    expect(writes.at(-1)).toBe('\r\x1b[K');
   });
 
   it('writes to a terminal only, and clears its line when done', () => {
@@ -303,6 +314,6 @@ describe('progress', () => {
     t = 1050;
     p.update(counts); // throttled
     p.done();
-    expect(writes).toEqual(['\r\x1b[K500/1000 · 500/s · 1 failed, 1 unknown · ETA 1s', '\r\x1b[K']);
+    expect(writes).toEqual(['\r\x1b[K[##########..........] 500/1000 · 498 ok, 1 failed, 1 unknown · 500/s · ETA 1s', '\r\x1b[K']);
   });
 });

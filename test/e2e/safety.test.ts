@@ -172,7 +172,8 @@ describe('bug 3: Completed is kept through set', () => {
     expect(await achievement(PLAYER, 'LEVEL_10')).toMatchObject({ current_value: 4, state: 'Started' });
     const r = await udcli(['achievements', 'set', PLAYER, 'LEVEL_10', '100%']);
     expect(r.code, r.stderr).toBe(0);
-    expect(undoOf(r)).toBe(`udcli achievements reset ${PLAYER} LEVEL_10 && udcli achievements set ${PLAYER} LEVEL_10 33%`);
+    const scope = `--profile sandbox --base-url ${env.sandbox.url}`;
+    expect(undoOf(r)).toBe(`udcli achievements reset ${PLAYER} LEVEL_10 ${scope} && udcli achievements set ${PLAYER} LEVEL_10 33% ${scope}`);
     const undo = await runPrinted(undoOf(r), env.env);
     expect(undo.code, undo.stderr).toBe(0);
     expect(await achievement(PLAYER, 'LEVEL_10')).toMatchObject({ current_value: 4, state: 'Started' });
@@ -183,7 +184,8 @@ describe('bug 3: Completed is kept through set', () => {
     const done = await udcli(['achievements', 'set', ALICE, 'SPEED RUN/100%', '50%']);
     expect(done.code).toBe(1);
     expect(done.stderr).toContain(`udcli: nothing changed: SPEED RUN/100% of ${ALICE.slice(0, 4)}… is Completed (100/100) and set does not lower a completed achievement`);
-    expect(done.stderr).toContain(`udcli achievements reset ${ALICE} 'SPEED RUN/100%' && udcli achievements set ${ALICE} 'SPEED RUN/100%' 50%`);
+    const scope = `--profile sandbox --base-url ${env.sandbox.url}`;
+    expect(done.stderr).toContain(`udcli achievements reset ${ALICE} 'SPEED RUN/100%' ${scope} && udcli achievements set ${ALICE} 'SPEED RUN/100%' 50% ${scope}`);
     expect(await achievement(ALICE, 'SPEED RUN/100%')).toMatchObject({ current_value: 100, state: 'Completed' });
   });
 });

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { BIN, json, runCli, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { BIN, json, runCli, runOnTerminal, startTestEnv, type CliResult, type TestEnv } from './harness.js';
 import { signedAgiRequest, startLostReplyProxy } from './lost-reply-proxy.js';
 
 const UID = DEMO.user.uid;
@@ -221,5 +221,79 @@ describe("doctor checks the key's game (point 5)", () => {
     const right = await env.run(['doctor', '-o', 'json']);
     expect(right.code, right.stdout).toBe(0);
     expect(json<Array<{ check: string; status: string }>>(right).find((c) => c.check === 'game')).toMatchObject({ status: 'ok' });
+  });
+});
+
+describe('batches that read well on a terminal (point 3)', () => {
+  let env: TestEnv;
+  let list: string;
+  const never = { prompt: '\u0000never', input: '' };
+  beforeAll(async () => {
+    env = await sandbox();
+    list = join(scratch, 'three.txt');
+    writeFileSync(list, 'alice\nghost_nobody\nbob\n');
+  });
+
+  it('on a terminal: a progress bar on stderr, then a table of what was not a plain success and a one-line summary; no raw JSON', async () => {
+    const r = await runOnTerminal(['products', 'give', `@${list}`, 'xp-boost'], env.env, never);
+    expect(r.code, r.stdout).toBe(6);
+    expect(r.stdout).toMatch(/\[[#.]{20}\] \d\/3 · \d ok, \d failed, 0 unknown/);
+    expect(r.stdout).not.toContain('{"input"');
+    // As the terminal shows it: a carriage return starts the line again, \x1b[K clears the rest.
+    const lines = r.stdout.split(/\r\n|\n|\r/).map((l) => l.replaceAll('\x1b[K', ''));
+    const header = lines.findIndex((l) => /^LINE\s+INPUT\s+STATUS\s+SENT\s+DETAIL/.test(l));
+    expect(header, r.stdout).toBeGreaterThanOrEqual(0);
+    expect(lines[header + 1]).toMatch(/^2\s+ghost_nobody\s+failed\s+no\s+/);
+    // alice and bob were plain successes: not in the table.
+    expect(lines.slice(header + 1).join('\n')).not.toMatch(/alice|bob/);
+    expect(r.stdout).toMatch(/batch: 3 items: 2 ok, 1 failed, 0 unknown, 0 skipped/);
+  });
+
+  it('-o ndjson on a terminal: the lines, each on its own line (the progress bar steps aside)', async () => {
+    const r = await runOnTerminal(['products', 'give', `@${list}`, 'xp-boost', '-o', 'ndjson'], env.env, never);
+    expect(r.code, r.stdout).toBe(6);
+    expect(r.stdout.match(/\{"input"/g)).toHaveLength(3);
+    expect(r.stdout).not.toMatch(/(ETA \S+|\/s|unknown)\{"input"/);
+  });
+
+  it('piped: NDJSON as before; -o csv and --fields work; -o json is one array; an unknown field is exit 2 before anything is sent', async () => {
+    const piped = await env.run(['products', 'give', `@${list}`, 'xp-boost']);
+    expect(items(piped).map((i) => i.status)).toEqual(expect.arrayContaining(['ok', 'failed', 'ok']));
+    const csv = await env.run(['products', 'give', `@${list}`, 'xp-boost', '-o', 'csv', '--fields', 'line,input,status,sent']);
+    expect(csv.stdout.split('\n').filter(Boolean).sort()).toEqual(['1,alice,ok,', '2,ghost_nobody,failed,false', '3,bob,ok,', 'line,input,status,sent'].sort());
+    const fields = await env.run(['products', 'give', `@${list}`, 'xp-boost', '--fields', 'input,status']);
+    expect(fields.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown)).toEqual(
+      expect.arrayContaining([{ input: 'alice', status: 'ok' }, { input: 'ghost_nobody', status: 'failed' }, { input: 'bob', status: 'ok' }]),
+    );
+    const array = await env.run(['products', 'give', `@${list}`, 'xp-boost', '-o', 'json']);
+    expect(json<unknown[]>(array)).toHaveLength(3);
+    const before = await held(env, uidForUsername('alice'), 'xp-boost');
+    const bad = await env.run(['products', 'give', `@${list}`, 'xp-boost', '--fields', 'nosuch']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^udcli: unknown field "nosuch" for --fields; available: line, input, uid, status, sent/);
+    expect(await held(env, uidForUsername('alice'), 'xp-boost')).toBe(before);
+  });
+});
+
+describe('udcli audit fits the terminal and takes usernames (point 2)', () => {
+  it('--user demo_player finds the changes to its uid; on a 100-column terminal no line is wider; -o json keeps the whole entries', async () => {
+    const env = await sandbox();
+    expect((await env.run(['products', 'give', 'demo_player', 'xp-boost'])).code).toBe(0);
+    expect((await env.run(['achievements', 'set', 'alice', 'LEVEL_10', '50%'])).code).toBe(0);
+    const mine = await env.run(['audit', '--user', 'demo_player', '-o', 'json']);
+    expect(mine.code, mine.stderr).toBe(0);
+    const entries = json<Array<{ uid: string; server: string; command: string }>>(mine);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ uid: UID, server: env.sandbox.url });
+    const unknown = await env.run(['audit', '--user', 'nobody_by_that_name']);
+    expect(unknown.code).toBe(4);
+
+    const table = await runOnTerminal(['audit'], { ...env.env, COLUMNS: '100' }, { prompt: '\u0000never', input: '' });
+    expect(table.code, table.stdout).toBe(0);
+    const lines = table.stdout.replace(/\r/g, '').split('\n').filter(Boolean);
+    expect(lines[0]).toMatch(/^TIME\s+OPERATOR\s+PROFILE\s+SERVER\s+COMMAND\s+UID\s+CHANGE$/);
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
+    expect(table.stdout).toContain('…');
   });
 });
