@@ -297,3 +297,43 @@ describe('udcli audit fits the terminal and takes usernames (point 2)', () => {
     expect(table.stdout).toContain('…');
   });
 });
+
+describe('the smaller ones (point 6)', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await sandbox();
+  });
+
+  it('--dry-run for a single user prints the request and the expected change, and changes nothing', async () => {
+    const before = await held(env, UID, 'gems');
+    const r = await env.runChecked(['products', 'give', 'demo_player', 'gems:500', '--qty', '2', '--dry-run', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Request: {2}POST http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/products\/user\/01e528d59829836fd23b09085b56edab\.json\?\S*qty=1000&increment=true&method=put/m);
+    expect(r.stdout).toContain(`Expected: gems:500 of 01e5…: ${before} → ${before + 1000} (give 2 × gems:500 = 1,000 units)`);
+    expect(await held(env, UID, 'gems')).toBe(before);
+    const inc = await env.run(['achievements', 'inc', UID, 'LEVEL_10', '--by', '2', '--dry-run']);
+    expect(inc.code, inc.stderr).toBe(0);
+    expect(json<{ expected: string }>(inc).expected).toBe('LEVEL_10 of 01e5…: 4/10 Started → 6/10 Started');
+    expect(auditLines(env)).toEqual([]);
+    const refused = await env.run(['products', 'give', UID, 'gems', '--journal', 'j']);
+    expect(refused.code).toBe(2);
+  });
+
+  it('friends: a full page says there may be more; --all says how many it fetched', async () => {
+    const page = await env.run(['friends', 'demo_player', '-o', 'ndjson']);
+    expect(page.stdout.split('\n').filter(Boolean)).toHaveLength(500);
+    expect(page.stderr).toContain('500 friends shown, one page: there may be more (--all fetches every one, --offset 500 the next page)');
+    const all = await env.run(['friends', 'demo_player', '--all', '-o', 'ndjson']);
+    expect(all.stdout.split('\n').filter(Boolean)).toHaveLength(1200);
+    expect(all.stderr).toContain('1,200 friends, every page');
+  });
+
+  it('the user table shows birthday and premium; products list shows each pack with its name and price', async () => {
+    const user = await runOnTerminal(['user', 'demo_player'], env.env, { prompt: '\u0000never', input: '' });
+    expect(user.stdout).toMatch(/^BIRTHDAY\s+\d{4}-\d\d-\d\d/m);
+    expect(user.stdout).toMatch(/^PREMIUM\s+(yes|no)/m);
+    const products = await runOnTerminal(['products', 'list', 'demo_player'], env.env, { prompt: '\u0000never', input: '' });
+    expect(products.stdout).toMatch(/^gems:100\s+Pouch of 100 Gems\s+consumable\s+\d+\s+0\.99/m);
+    expect(products.stdout).toMatch(/^gems:500\s+Chest of 500 Gems\s+consumable\s+\d+\s+3\.99/m);
+  });
+});
