@@ -328,6 +328,14 @@ describe('the smaller ones (point 6)', () => {
     expect(all.stderr).toContain('1,200 friends, every page');
   });
 
+  it('the data-file loader lists every problem, each with its path and line; nothing is loaded', async () => {
+    const bad = join(scratch, 'bad.yaml');
+    writeFileSync(bad, 'users:\n  - { username: ann, friends: [nobody] }\n  - { username: ann }\n');
+    const r = await env.run(['sandbox', 'load', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${bad}: 2 problems:\n  users[1].username: duplicate username "ann" (also users[0]) (line 3)\n  users[0].friends[0]: no user named "nobody" in the file (line 2)`);
+  });
+
   it('the user table shows birthday and premium; products list shows each pack with its name and price', async () => {
     const user = await runOnTerminal(['user', 'demo_player'], env.env, { prompt: '\u0000never', input: '' });
     expect(user.stdout).toMatch(/^BIRTHDAY\s+\d{4}-\d\d-\d\d/m);

@@ -24,14 +24,17 @@ export async function run(factory: Factory, args: { uid: string }, opts: Friends
   const out = await factory.output();
   if (opts.all) {
     let count = 0;
+    let complete = false;
     const counted = async function* <T>(rows: AsyncIterable<T>): AsyncGenerator<T> {
       for await (const row of rows) {
         count++;
         yield row;
       }
+      complete = true;
     };
     await out.list(counted(client.iterateFriends(uid, FRIENDS_MAX_LIMIT)), FRIEND_COLUMNS);
-    out.info(`${count.toLocaleString('en-US')} ${count === 1 ? 'friend' : 'friends'}, every page (${FRIENDS_MAX_LIMIT} a page)`);
+    // Not when the reader went away (`| head`): the list was not fetched to its end.
+    if (complete) out.info(`${count.toLocaleString('en-US')} ${count === 1 ? 'friend' : 'friends'}, every page (${FRIENDS_MAX_LIMIT} a page)`);
     return;
   }
   const query: { limit?: number; offset?: number; page?: number } = {};
