@@ -73,6 +73,32 @@ export class NetworkError extends UdcliError {
   }
 }
 
+const unchanged = new WeakMap<object, { sent: boolean }>();
+
+/**
+ * Marks an error after which the change is known to have changed nothing: its read before
+ * failed, or agi's unsigned first request did (`sent: false`); or a first attempt was sent, the
+ * state read back showed it not applied, and the attempt sent again never got through (`sent:
+ * true`). A batch reports it `failed`, never `unknown`, and a rerun with the journal sends it.
+ */
+export function markUnchanged<E>(error: E, sent = false): E {
+  if (typeof error === 'object' && error !== null) unchanged.set(error, { sent });
+  return error;
+}
+
+/** What markUnchanged said of the error, or null. */
+export function knownUnchanged(error: unknown): { sent: boolean } | null {
+  return typeof error === 'object' && error !== null ? (unchanged.get(error) ?? null) : null;
+}
+
+/** Nothing reached the server as a change: marked so, a usage error, or a network failure before sending. */
+export function wasNotSent(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const known = unchanged.get(error);
+  if (known) return !known.sent;
+  return error instanceof UsageError || (error instanceof NetworkError && !error.sent);
+}
+
 /**
  * The user interrupted the run (Ctrl-C) and udcli stopped cleanly: exit 130, as shells report
  * SIGINT, so a script never mistakes a half-done batch for a finished one.

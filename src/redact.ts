@@ -18,8 +18,9 @@ export const SECRET_PARAMS: ReadonlySet<string> = new Set([
   'cookie',
 ]);
 
-/** A URL with every secret query parameter redacted, for --verbose traces and error messages. */
-export function redactUrl(url: string): string {
+/** A URL without userinfo and with every secret query parameter redacted, for --verbose traces and error messages. */
+export function redactUrl(shown: string): string {
+  const url = withoutUserinfo(shown);
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = new URLSearchParams(url.slice(q + 1));
@@ -108,4 +109,22 @@ export function shownFormBody(body: string, maxFields = 64): string {
     out.push(`${encodeURIComponent(name)}=${shown}`);
   }
   return out.join('&');
+}
+
+/**
+ * A URL without its userinfo (`https://user:pass@host/` → `https://host/`): what an audit line,
+ * a receipt or a trace may name of a server. Not a URL: returned as it is.
+ */
+export function withoutUserinfo(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = '';
+  parsed.password = '';
+  const shown = parsed.toString();
+  return shown.endsWith('/') && !url.endsWith('/') ? shown.slice(0, -1) : shown;
 }

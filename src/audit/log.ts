@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { configDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
-import { isSecretParam, redact } from '../redact.js';
+import { isSecretParam, redact, withoutUserinfo } from '../redact.js';
 import { shellCommand } from './shell.js';
 
 export interface AuditEntry {
@@ -18,6 +18,8 @@ export interface AuditEntry {
   /** `$USER` of whoever ran the command. */
   operator: string;
   profile: string;
+  /** The server's base URL, userinfo removed (older entries have none). */
+  server?: string;
   /** The command line, secrets redacted. */
   command: string;
   uid: string;
@@ -94,6 +96,7 @@ export function operatorName(env: NodeJS.ProcessEnv): string {
 export function auditEntry(args: {
   env: NodeJS.ProcessEnv;
   profile: string;
+  server?: string;
   argv: readonly string[];
   uid: string;
   before: unknown;
@@ -106,6 +109,7 @@ export function auditEntry(args: {
     time: (args.now ?? new Date()).toISOString(),
     operator: operatorName(args.env),
     profile: args.profile,
+    ...(args.server !== undefined ? { server: withoutUserinfo(args.server) } : {}),
     command: commandLine(args.argv),
     uid: args.uid,
     before: scrubSecrets(args.before ?? null),

@@ -3,6 +3,7 @@
  * (cli.md "Safety for support staff"). Pure functions of the states read before and after.
  */
 import { unitsHeld } from '../domain/holdings.js';
+import { splitPack } from '../domain/packs.js';
 import type { AchievementUpdate, ProductEntry, UserAchievement } from '../domain/types.js';
 import { shellCommand } from './shell.js';
 
@@ -141,7 +142,10 @@ export function productReceipt(args: {
   uid: string;
   sku: string;
   action: 'give' | 'take';
+  /** Units moved. */
   qty: number;
+  /** The quantity as the receipt names it (`2 × gems:500 = 1,000 units`); default: `qty units`. */
+  amount?: string;
   before: ProductEntry | null;
   after: ProductEntry | null;
   /** Flags every undo command carries (`--profile`, `--base-url`, `--game`, `--type`). */
@@ -151,11 +155,13 @@ export function productReceipt(args: {
   const was = unitsHeld(args.before);
   const now = unitsHeld(args.after);
   const known = was !== null && now !== null;
+  const amount = args.amount ?? `${qty.toLocaleString('en-US')} ${qty === 1 ? 'unit' : 'units'}`;
   const change = known
-    ? `${sku} of ${shortUid(uid)}: ${was} → ${now}`
-    : `${sku} of ${shortUid(uid)}: ${action === 'give' ? '+' : '-'}${qty}`;
+    ? `${sku} of ${shortUid(uid)}: ${was} → ${now} (${action} ${amount})`
+    : `${sku} of ${shortUid(uid)}: ${action} ${amount}`;
   const delta = known ? now - was : action === 'give' ? qty : -qty;
   if (delta === 0) return { change, undo: null, note: 'nothing changed', unchanged: true };
-  const undo = undoLine([['products', delta > 0 ? 'take' : 'give', uid, sku, '--qty', String(Math.abs(delta))]], args.scope);
+  // Units, so by the base: a give naming a pack would count packs.
+  const undo = undoLine([['products', delta > 0 ? 'take' : 'give', uid, splitPack(sku).base, '--qty', String(Math.abs(delta))]], args.scope);
   return known ? { change, undo } : { change, undo, note: 'quantities unknown; undo assumes the requested quantity' };
 }

@@ -14,7 +14,7 @@ import type { Factory } from '../ops/factory.js';
 import { notSaved, readSave, saveBytes } from '../ops/saves.js';
 import { AuditLog, auditEntry, auditLogPath } from './log.js';
 import { shortUid, undoLine, type Receipt } from './receipt.js';
-import { outcomeUnknown, receiptLines, targetFlags, type TraceSettings } from './tracked.js';
+import { outcomeUnknown, receiptLines, sayOutcomeUnknown, targetFlags, type TraceSettings } from './tracked.js';
 
 export type SaveChange =
   | {
@@ -137,15 +137,15 @@ export async function tracedSaveChange(
       reply = await perform();
     } catch (err) {
       if (outcomeUnknown(err)) {
-        const what = `save ${key} of ${shortUid(uid)}: ${change.action} sent, outcome unknown (${(err as Error).message})`;
-        log.append(auditEntry({ env, profile: settings.profile, argv, uid, before: saveState(key, before), after: null, change: what, undo: null }));
+        const what = `save ${key} of ${shortUid(uid)}: ${change.action} sent, outcome unknown (${sayOutcomeUnknown(err)})`;
+        log.append(auditEntry({ env, profile: settings.profile, ...(settings.baseUrl ? { server: settings.baseUrl } : {}), argv, uid, before: saveState(key, before), after: null, change: what, undo: null }));
       }
       throw err;
     }
     const after = change.action === 'set' ? change.value : null;
     const receipt = saveReceipt({ uid, key, before, after, scope, tokenGiven, keep: (value) => writeUndoFile(env, uid, key, value) });
     log.append(
-      auditEntry({ env, profile: settings.profile, argv, uid, before: saveState(key, before), after: saveState(key, after), change: receipt.change, undo: receipt.undo }),
+      auditEntry({ env, profile: settings.profile, ...(settings.baseUrl ? { server: settings.baseUrl } : {}), argv, uid, before: saveState(key, before), after: saveState(key, after), change: receipt.change, undo: receipt.undo }),
     );
     const out = await factory.output();
     for (const line of receiptLines(receipt)) out.info(line);

@@ -7,13 +7,13 @@
 import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../client/types.js';
 import { readAchievement } from '../ops/achievements.js';
 import { readProduct } from '../ops/products.js';
-import { ApiError, MalformedReplyError, NetworkError, UdcliError } from '../errors.js';
+import { ApiError, MalformedReplyError, NetworkError, UdcliError, knownUnchanged, markUnchanged, wasNotSent } from '../errors.js';
 import type { AchievementDefinition, AchievementUpdate, ProductEntry, UserAchievement } from '../domain/types.js';
 import { ENVELOPE_VERSION } from '../domain/types.js';
 import { achievementState, incrementOutcome, productOutcome, productState, type OutcomeJudgement } from '../domain/outcome.js';
-import { unitsMoved } from '../domain/packs.js';
+import { amountText, unitsOfChange } from '../domain/packs.js';
 import type { Factory } from '../ops/factory.js';
-import { BUILT_IN_PROFILE } from '../config/resolve.js';
+import { withoutUserinfo } from '../redact.js';
 import type { Settings } from '../config/types.js';
 import { AuditLog, auditEntry, auditLogPath } from './log.js';
 import { achievementReceipt, productReceipt, progressPercent, shortUid, undoLine, type AchievementAction, type Receipt } from './receipt.js';
@@ -22,6 +22,8 @@ export interface TraceContext {
   /** For the operator (`$USER`). */
   env: NodeJS.ProcessEnv;
   profile: string;
+  /** The server's base URL (the audit line keeps it without userinfo). */
+  server?: string;
   log: AuditLog;
   /** The profile's defaults: `--game`/`--type` are written into commands only when they differ. */
   defaults?: { gameId?: string; type?: string };
@@ -33,14 +35,14 @@ export interface TraceContext {
 export type TraceSettings = Pick<Settings, 'profile' | 'gameId' | 'type'> & Partial<Pick<Settings, 'baseUrl' | 'sources'>>;
 
 /**
- * `--profile NAME` unless the built-in `sandbox` profile was in force (what runs when nothing
- * is chosen), and `--base-url URL` when it was given as a flag: an undo pasted later, after a
- * `profile use` or in another shell, must still reach the server the change was made on.
+ * `--profile NAME` always, and `--base-url URL` (userinfo removed) when the base URL was not the
+ * profile's own (a flag or UDCLI_BASE_URL): an undo pasted later, after a `profile use` or in
+ * another shell without that variable, must still reach the server the change was made on.
  */
 export function targetFlags(settings: TraceSettings): string[] {
-  const out: string[] = [];
-  if (settings.profile !== BUILT_IN_PROFILE) out.push('--profile', settings.profile);
-  if (settings.sources?.base_url === 'flag' && settings.baseUrl) out.push('--base-url', settings.baseUrl);
+  const out: string[] = ['--profile', settings.profile];
+  const source = settings.sources?.base_url;
+  if ((source === 'flag' || source === 'env') && settings.baseUrl) out.push('--base-url', withoutUserinfo(settings.baseUrl));
   return out;
 }
 
@@ -49,6 +51,7 @@ export function traceContext(env: NodeJS.ProcessEnv, settings: TraceSettings, lo
   return {
     env,
     profile: settings.profile,
+    ...(settings.baseUrl ? { server: settings.baseUrl } : {}),
     log,
     defaults: { ...(settings.gameId !== undefined ? { gameId: settings.gameId } : {}), type: settings.type },
     target: targetFlags(settings),
@@ -60,6 +63,10 @@ export interface Traced<T> {
   before: unknown;
   after: unknown;
   receipt: Receipt;
+}
+
+function server(ctx: TraceContext): { server?: string } {
+  return ctx.server !== undefined ? { server: ctx.server } : {};
 }
 
 function scopeArgs(ctx: TraceContext, pid: string, type: string | undefined): string[] {
@@ -74,7 +81,27 @@ export class CompletedKeptError extends UdcliError {}
 
 /** The reply may or may not have been applied: worth an audit line saying so. */
 export function outcomeUnknown(err: unknown): boolean {
+  if (knownUnchanged(err) || wasNotSent(err)) return false;
   return (err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError || (err instanceof ApiError && (err.httpStatus === 502 || err.httpStatus === 504));
+}
+
+/**
+ * A change sent whose outcome stays unknown: the error the command reports says so, as the
+ * audit line does (an HTML 502 alone reads like a refusal). Returns the message for the audit.
+ */
+export function sayOutcomeUnknown(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (!/outcome (is )?unknown|cannot be told/.test(err.message)) err.message = `${err.message}; the change was sent and its outcome is unknown`;
+  return err.message;
+}
+
+/** The state read before a change: a failure there sent nothing (`failed`, `sent: false`, never unknown). */
+async function readBefore<S>(read: () => Promise<S>): Promise<S> {
+  try {
+    return await read();
+  } catch (err) {
+    throw markUnchanged(err);
+  }
 }
 
 /** What a batch (or a single command) hears of a change not safe to repeat. */
@@ -118,7 +145,10 @@ async function decideLostReply<T, S>(
   }
   if (judgement.outcome === 'not-applied') {
     hooks?.onResolved?.('sent', judgement.detail);
-    return resend();
+    return resend().catch((again: unknown) => {
+      // The first attempt was sent and found not applied; this one never got through: nothing changed.
+      throw wasNotSent(again) ? markUnchanged(again, true) : again;
+    });
   }
   if (err instanceof Error) err.message = `${err.message}; read back: ${judgement.detail}, so whether it was applied cannot be told`;
   throw err;
@@ -150,7 +180,7 @@ export async function tracedAchievementChange<T extends AchievementUpdate | User
 ): Promise<Traced<T>> {
   const scope = scopeArgs(ctx, target.pid, target.type);
   const argv = achievementArgv(uid, target, change, scope);
-  const before = await readAchievement(client, uid, target);
+  const before = await readBefore(() => readAchievement(client, uid, target));
   let reply: Reply<T>;
   try {
     if (change.action === 'inc') {
@@ -173,7 +203,7 @@ export async function tracedAchievementChange<T extends AchievementUpdate | User
   } catch (err) {
     if (outcomeUnknown(err)) {
       ctx.log.append(
-        auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after: null, change: `${target.developerId} of ${shortUid(uid)}: ${change.action} sent, outcome unknown (${(err as Error).message})`, undo: null }),
+        auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before, after: null, change: `${target.developerId} of ${shortUid(uid)}: ${change.action} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }),
       );
     }
     throw err;
@@ -199,7 +229,7 @@ export async function tracedAchievementChange<T extends AchievementUpdate | User
       scope: undoScope,
     });
   }
-  ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after, change: receipt.change, undo: receipt.undo }));
+  ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before, after, change: receipt.change, undo: receipt.undo }));
   if (change.action === 'set') refuseKeptCompletion(uid, target, change, before, after as AchievementUpdate | null, definition, undoScope);
   return { reply, before, after, receipt };
 }
@@ -254,9 +284,9 @@ export async function tracedProductChange(
 ): Promise<Traced<ProductEntry>> {
   const scope = scopeArgs(ctx, target.parentId, target.type);
   const argv = productArgv(uid, target, change.action, change.qty, change.post ?? false, scope);
-  const before = await readProduct(client, uid, target);
-  // A POST grant naming a pack (`gems:500`) gives qty packs; anything else counts qty units.
-  const units = unitsMoved(target.sku, change.qty, change.post ? 'post' : 'put');
+  const before = await readBefore(() => readProduct(client, uid, target));
+  // A give naming a pack (`gems:500`) gives qty packs, by PUT or POST; anything else counts qty units.
+  const units = unitsOfChange(target.sku, change.qty, change.action);
   let reply: Reply<ProductEntry>;
   try {
     await hooks?.onBefore?.(productState(before));
@@ -274,13 +304,13 @@ export async function tracedProductChange(
   } catch (err) {
     if (outcomeUnknown(err)) {
       ctx.log.append(
-        auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after: null, change: `${target.sku} of ${shortUid(uid)}: ${change.action} ${change.qty} sent, outcome unknown (${(err as Error).message})`, undo: null }),
+        auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before, after: null, change: `${target.sku} of ${shortUid(uid)}: ${change.action} ${amountText(target.sku, change.qty, change.action)} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }),
       );
     }
     throw err;
   }
-  const receipt = productReceipt({ uid, sku: target.sku, action: change.action, qty: units, before, after: reply.payload, scope: [...scope, ...(ctx.target ?? [])] });
-  ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, argv, uid, before, after: reply.payload, change: receipt.change, undo: receipt.undo }));
+  const receipt = productReceipt({ uid, sku: target.sku, action: change.action, qty: units, amount: amountText(target.sku, change.qty, change.action), before, after: reply.payload, scope: [...scope, ...(ctx.target ?? [])] });
+  ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before, after: reply.payload, change: receipt.change, undo: receipt.undo }));
   return { reply, before, after: reply.payload, receipt };
 }
 

@@ -18,18 +18,19 @@ import {
   resolveAchievementTarget,
   setAchievementProgress,
 } from '../ops/achievements.js';
-import { giveProduct, readProduct, resolveProductTarget, takeProduct } from '../ops/products.js';
+import { checkGiveQty, giveProduct, readProduct, resolveProductTarget, takeProduct } from '../ops/products.js';
 import type { Factory } from '../ops/factory.js';
 import { confirmMutation } from '../ops/safety.js';
 import { BatchIncompleteError, InterruptedError, UsageError } from '../errors.js';
-import { write } from '../output/pipe.js';
 import { normalizeHex32 } from '../domain/ids.js';
 import type { AchievementDefinition } from '../domain/types.js';
 import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { createProgress } from './progress.js';
+import { checkBatchFields, createBatchPrinter } from './printer.js';
+import { createOutput } from '../output/output.js';
 import { formatSummary, runBatch, type BatchResult, type BatchSummary, type ItemContext, type Recovery } from './runner.js';
 import { achievementState, incrementOutcome, productOutcome, type AchievementState, type OutcomeJudgement, type ProductState } from '../domain/outcome.js';
-import { unitsMoved } from '../domain/packs.js';
+import { amountText, unitsOfChange } from '../domain/packs.js';
 
 export { isBatchArg } from './input.js';
 export { parseRate } from './rate.js';
@@ -84,7 +85,8 @@ export function uidResolver(client: ApiClient): (input: string) => Promise<strin
  */
 export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec<R>): Promise<BatchSummary> {
   const flags = parseBatchFlags(cmd.options);
-  rejectOutputOptions(factory);
+  rejectRaw(factory);
+  checkBatchFields(factory.globals().fields);
   const source = cmd.spec === '@-' ? 'standard input' : basename(cmd.spec.slice(1));
   // A missing file fails here, an empty one (or comments only) just after: before anything is sent.
   const items = await withUsers(readBatchInput(cmd.spec, factory.io.stdin), source);
@@ -121,6 +123,17 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
     });
   }
 
+  const g = factory.globals();
+  // Piped, --fields alone keeps the lines (NDJSON), not the JSON array one item would get.
+  const listOut = g.fields && g.output === undefined && !io.stdoutIsTTY ? await createOutput({ io, globals: { ...g, output: 'ndjson' } }) : out;
+  const printer = createBatchPrinter({
+    out: listOut,
+    stdout: io.stdout,
+    explicit: g.output ?? (g.fields && !io.stdoutIsTTY ? 'ndjson' : undefined),
+    fields: g.fields,
+    stdoutIsTTY: io.stdoutIsTTY,
+    progress,
+  });
   let summary: BatchSummary;
   try {
     summary = await runBatch<R>({
@@ -140,13 +153,14 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
       ...(flags.journal
         ? { journal: { path: flags.journal, command: { operation: cmd.operationName, args: cmd.args }, notice: (m: string) => out.warn(m) } }
         : {}),
-      onResult: (r: BatchResult<R>) => write(io.stdout, `${JSON.stringify(r)}\n`),
+      onResult: (r: BatchResult<R>) => printer.onResult(r as BatchResult<unknown>),
       progress,
       signal,
     });
   } finally {
     stopListening();
   }
+  await printer.finish();
   out.info(formatSummary(summary));
   if (summary.stopped === 'interrupted') {
     const err = new InterruptedError('batch interrupted: the users not started were left as they were');
@@ -165,17 +179,10 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
   return summary;
 }
 
-/**
- * Batch output is one NDJSON line per user (cli.md "Batch mode"): output options that would be
- * silently ignored are refused before anything is sent.
- */
-function rejectOutputOptions(factory: Pick<Factory, 'globals'>): void {
-  const g = factory.globals();
-  const given = g.fields ? '--fields' : g.raw ? '--raw' : g.output === 'table' || g.output === 'csv' ? `--output ${g.output}` : null;
-  if (given) {
-    throw new UsageError(`${given} does not apply to a batch: it prints one NDJSON line per user`, {
-      hint: 'drop the option, or pick fields from the lines with a JSON tool such as jq',
-    });
+/** A batch has no one envelope to print as received: --raw is refused before anything is sent. */
+function rejectRaw(factory: Pick<Factory, 'globals'>): void {
+  if (factory.globals().raw) {
+    throw new UsageError('--raw does not apply to a batch: it prints one result per user', { hint: 'drop --raw; -o ndjson prints each result as JSON' });
   }
 }
 
@@ -312,7 +319,9 @@ export async function runProductBatch(
   const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
   const post = args.action === 'give' && opts.post === true;
   const dryRun = opts.dryRun === true;
-  const label = args.action === 'give' ? `give ${qty} × ${target.sku}${post ? ' (POST grant)' : ''}` : `take ${qty} × ${target.sku}`;
+  if (args.action === 'give') checkGiveQty(target, qty);
+  const amount = amountText(target.sku, qty, args.action);
+  const label = `${args.action} ${amount.includes('×') ? amount : `${amount} of ${target.sku}`}${post ? ' (POST grant)' : ''}`;
   let log: AuditLog | null = null;
 
   const change = (client: ApiClient, uid: string) =>
@@ -339,7 +348,7 @@ export async function runProductBatch(
     },
     recover: async (client, uid, before) => {
       const now = await readProduct(client, uid, target);
-      return asRecovery(productOutcome(before as ProductState, now, args.action, unitsMoved(target.sku, qty, post ? 'post' : 'put')), { before, after: now });
+      return asRecovery(productOutcome(before as ProductState, now, args.action, unitsOfChange(target.sku, qty, args.action)), { before, after: now });
     },
   };
   try {

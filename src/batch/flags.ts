@@ -37,7 +37,7 @@ export function addBatchOptions(cmd: Command): Command {
   return cmd
     .option('--concurrency <n>', `with @FILE: users changed at once (default ${DEFAULT_CONCURRENCY})`)
     .option('--rate <n/s>', 'with @FILE: at most this many users a second, e.g. 20/s')
-    .option('--dry-run', 'with @FILE: print what would be sent for each user, send nothing')
+    .option('--dry-run', 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state')
     .option('--journal <file>', 'with @FILE: record finished users here; a rerun skips them')
     .option('--fail-fast', 'with @FILE: start no more users after the first failure')
     .option('--retry-unknown', 'with @FILE and --journal: send again users whose outcome was unknown');

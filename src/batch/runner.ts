@@ -2,7 +2,7 @@
  * The batch runner: one operation over many users with bounded concurrency, an optional rate,
  * a resumable journal, and an honest outcome for every item (cli.md "Batch mode").
  */
-import { ApiError, MalformedReplyError, NetworkError } from '../errors.js';
+import { ApiError, MalformedReplyError, NetworkError, knownUnchanged, wasNotSent } from '../errors.js';
 import { DEFAULT_CONCURRENCY } from './flags.js';
 import type { BatchItem } from './input.js';
 import { normalizeHex32 } from '../domain/ids.js';
@@ -22,6 +22,11 @@ export interface BatchResult<R> {
   /** The operation's result (ok) or what would be sent (dry-run). */
   result?: R | string;
   error?: { message: string; code?: number };
+  /**
+   * With `failed` and `unknown`: whether the change reached the server. `false` (its read before
+   * failed, or it was refused before sending): a rerun with the journal sends it.
+   */
+  sent?: boolean;
   /**
    * An item whose outcome was unknown (a lost reply, or in flight when an earlier run was
    * killed), decided by reading the user's state: `applied` (it had been), or `sent` (it had not,
@@ -110,16 +115,18 @@ export { DEFAULT_CONCURRENCY };
  * (timeout or reset after sending, a reply that could not be read, a gateway timeout) is
  * `unknown`: it is never retried blindly. Everything else is `failed` and may be retried.
  */
-export function classifyError(err: unknown, idempotent: boolean): { status: 'failed' | 'unknown'; error: { message: string; code?: number } } {
+export function classifyError(err: unknown, idempotent: boolean): { status: 'failed' | 'unknown'; error: { message: string; code?: number }; sent: boolean } {
   const message = err instanceof Error ? err.message : String(err);
+  const unchanged = knownUnchanged(err);
+  if (unchanged || wasNotSent(err)) return { status: 'failed', error: err instanceof ApiError ? { message, code: err.code } : { message }, sent: unchanged?.sent ?? false };
   if (err instanceof ApiError) {
     const maybeApplied = !idempotent && (err.httpStatus === 502 || err.httpStatus === 504);
-    return { status: maybeApplied ? 'unknown' : 'failed', error: { message, code: err.code } };
+    return { status: maybeApplied ? 'unknown' : 'failed', error: { message, code: err.code }, sent: true };
   }
   if (!idempotent && ((err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError)) {
-    return { status: 'unknown', error: { message } };
+    return { status: 'unknown', error: { message }, sent: true };
   }
-  return { status: 'failed', error: { message } };
+  return { status: 'failed', error: { message }, sent: true };
 }
 
 function toAsyncIterator<T>(items: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> {
@@ -191,7 +198,7 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
   const processItem = async (item: BatchItem, prior: PriorOutcome) => {
     if (item.error !== undefined) {
       // Not a user (a line too long to be one): reported, never resolved, sent or journaled.
-      await emit({ input: item.input, line: item.line, uid: null, status: 'failed', error: { message: item.error } }, true);
+      await emit({ input: item.input, line: item.line, uid: null, status: 'failed', error: { message: item.error }, sent: false }, true);
       return;
     }
     // Results are object literals, never `{ ...base, ... }`: V8 allocates spread copies made a
@@ -221,7 +228,7 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
       if (recovery.outcome === 'unknown' && !options.retryUnknown) {
         await journal!.record({ line, input, uid, status: 'unknown', before: prior.before });
         const message = `outcome unknown in an earlier run, and the state does not tell: ${recovery.detail}; not sent again (check it, then use --retry-unknown to send it)`;
-        await emit({ input, line, uid, status: 'unknown', error: { message } }, true);
+        await emit({ input, line, uid, status: 'unknown', error: { message }, sent: true }, true);
         return;
       }
       if (recovery.outcome === 'not-applied') resolution = { how: 'sent', detail: recovery.detail };
@@ -238,6 +245,7 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
                 ? 'interrupted while in flight in an earlier run: outcome unknown, not sent again (check it, then use --retry-unknown to send it)'
                 : 'outcome unknown in an earlier run, not sent again (check it, then use --retry-unknown to send it)',
           },
+          sent: true,
         },
         false,
       );
@@ -254,7 +262,7 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     } catch (err) {
       const { error } = classifyError(err, true);
       if (journal && !dryRun) await journal.record({ line, input, uid: null, status: 'failed' });
-      await emit({ input, line, uid: null, status: 'failed', error }, true);
+      await emit({ input, line, uid: null, status: 'failed', error, sent: false }, true);
       return;
     }
 
@@ -279,8 +287,8 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
       result = { input, line, uid, status: 'ok', result: value };
       if (resolution) result.resolved = resolution;
     } catch (err) {
-      const { status, error } = classifyError(err, options.idempotent);
-      result = { input, line, uid, status, error };
+      const { status, error, sent } = classifyError(err, options.idempotent);
+      result = { input, line, uid, status, error, sent };
     }
     let journalError: unknown = null;
     if (journal) {

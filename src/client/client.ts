@@ -15,7 +15,7 @@ import { retryDecision } from './retry.js';
 import { readSiteReply } from './site.js';
 import { failureLine, replyLine, requestLine, retryLine } from './trace.js';
 import { exchange, TransportFailure, type HttpResult } from './transport.js';
-import type { ApiError } from '../errors.js';
+import { markUnchanged, type ApiError } from '../errors.js';
 import type { AgiChallenge } from '../domain/agi-signing.js';
 import type { ApiClient, ClientOptions, PreparedRequest, Reply, RequestSpec } from './types.js';
 
@@ -108,7 +108,7 @@ export function createClient(options: ClientOptions): ApiClient {
     } catch (error) {
       const found = readChallenge(error);
       if (!found) {
-        if (error instanceof Error) harmlessErrors.add(error);
+        if (error instanceof Error) harmlessErrors.add(markUnchanged(error));
         throw error;
       }
       challenge = found;

@@ -5,9 +5,11 @@
  * - 5xx: retried only when the request is safe to repeat (GET, progress, reset, delete).
  * - Network failure before the request was sent: retried for every request.
  * - Network failure after it may have been sent: retried only when safe to repeat.
+ * - A reply that could not be read (truncated, HTML under 200): retried only when safe to repeat,
+ *   like a connection lost mid-reply (a read before a change must not give up at the first one).
  * Delays: exponential backoff with full jitter, or the server's Retry-After when it gave one.
  */
-import { ApiError, NetworkError } from '../errors.js';
+import { ApiError, MalformedReplyError, NetworkError } from '../errors.js';
 
 export const BACKOFF_BASE_MS = 200;
 export const BACKOFF_CAP_MS = 5_000;
@@ -50,6 +52,7 @@ export function retryDecision({ error, attempt, retries, idempotent, random }: R
   if (error instanceof NetworkError && (!error.sent || idempotent)) {
     return { delayMs: backoff(), reason: error.failure };
   }
+  if (error instanceof MalformedReplyError && idempotent) return { delayMs: backoff(), reason: 'unreadable reply' };
   return null;
 }
 

@@ -20,3 +20,19 @@ export function splitPack(sku: string): { base: string; pack: number } {
 export function unitsMoved(sku: string, qty: number, via: 'put' | 'post'): number {
   return via === 'post' ? qty * splitPack(sku).pack : qty;
 }
+
+/**
+ * Units a `udcli products give|take` moves (cli.md): `give` naming a pack gives `qty` packs, by
+ * the signed PUT as by the POST grant (support staff mean "the 25-pack they paid for"); `give`
+ * naming the base, and every `take`, count `qty` units.
+ */
+export function unitsOfChange(sku: string, qty: number, action: 'give' | 'take'): number {
+  return action === 'give' ? qty * splitPack(sku).pack : qty;
+}
+
+/** How a receipt names the quantity: `2 × gems:500 = 1,000 units`, or `25 units`. */
+export function amountText(sku: string, qty: number, action: 'give' | 'take'): string {
+  const units = unitsOfChange(sku, qty, action);
+  const unitsText = `${units.toLocaleString('en-US')} ${units === 1 ? 'unit' : 'units'}`;
+  return action === 'give' && splitPack(sku).pack > 1 ? `${qty.toLocaleString('en-US')} × ${sku} = ${unitsText}` : unitsText;
+}

@@ -4,15 +4,17 @@
  */
 import type { ApiClient, ProductTarget, Reply } from '../client/types.js';
 import type { Settings } from '../config/types.js';
-import { ApiError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
+import { amountText, unitsOfChange } from '../domain/packs.js';
 import type { ProductEntry } from '../domain/types.js';
 import { parseKey, parseParentType, resolveGame } from './args.js';
 import { withSuggestion } from './suggest.js';
 
 /**
- * Adds `qty` units: signed PUT increment=true, or with via 'post' an unsigned POST grant (a
- * purchase or gift), which naming a pack (`gems:500`) gives `qty` packs (`unitsMoved`). Neither
- * is idempotent; the client never retries them once sent.
+ * Gives `qty`: naming a pack (`gems:500`) that many packs, naming the base that many units
+ * (`unitsOfChange`). By a signed PUT increment=true (which counts units, so the pack's units are
+ * sent), or with via 'post' an unsigned POST grant (a purchase or gift, which counts packs
+ * itself). Neither is idempotent; the client never retries them once sent.
  */
 export function giveProduct(
   client: ApiClient,
@@ -21,7 +23,18 @@ export function giveProduct(
   qty: number,
   via: 'put' | 'post' = 'put',
 ): Promise<Reply<ProductEntry>> {
-  return via === 'post' ? client.grantProduct(uid, target, qty) : client.adjustProduct(uid, target, qty, 'increment');
+  return via === 'post' ? client.grantProduct(uid, target, qty) : client.adjustProduct(uid, target, unitsOfChange(target.sku, qty, 'give'), 'increment');
+}
+
+/** The service's largest qty (contract: parameters). */
+const MAX_UNITS = 1_000_000_000;
+
+/** `--qty` of a give checked against what the service takes: packs × pack size. Throws UsageError; sends nothing. */
+export function checkGiveQty(target: ProductTarget, qty: number): void {
+  const units = unitsOfChange(target.sku, qty, 'give');
+  if (units > MAX_UNITS) {
+    throw new UsageError(`invalid --qty: ${amountText(target.sku, qty, 'give')}, more than the ${MAX_UNITS.toLocaleString('en-US')} the service takes at once`);
+  }
 }
 
 /** Removes `qty` units (signed PUT decrement=true). More than held: ApiError 409, nothing changes. */

@@ -1,3 +1,4 @@
+import { amountText, unitsOfChange } from '../../src/domain/packs.js';
 import { describe, expect, it } from 'vitest';
 import { achievementReceipt, productReceipt, progressPercent } from '../../src/audit/receipt.js';
 import type { ProductEntry, UserAchievement } from '../../src/domain/types.js';
@@ -96,21 +97,21 @@ describe('achievement receipts', () => {
 describe('product receipts', () => {
   it('take --qty 2 is undone by give --qty 2', () => {
     expect(productReceipt({ uid: UID, sku: 'sword', action: 'take', qty: 2, before: entry(5), after: entry(3) })).toEqual({
-      change: 'sword of 01e5…: 5 → 3',
+      change: 'sword of 01e5…: 5 → 3 (take 2 units)',
       undo: `udcli products give ${UID} sword --qty 2`,
     });
   });
 
   it('give to a user holding none is undone by take', () => {
     expect(productReceipt({ uid: UID, sku: 'sword', action: 'give', qty: 1, before: null, after: entry(1) })).toEqual({
-      change: 'sword of 01e5…: 0 → 1',
+      change: 'sword of 01e5…: 0 → 1 (give 1 unit)',
       undo: `udcli products take ${UID} sword --qty 1`,
     });
   });
 
   it('falls back to the requested quantity when the platform hides quantities (data: false)', () => {
     const r = productReceipt({ uid: UID, sku: 'sword', action: 'take', qty: 4, before: entry(false), after: entry(false) });
-    expect(r.change).toBe('sword of 01e5…: -4');
+    expect(r.change).toBe('sword of 01e5…: take 4 units');
     expect(r.undo).toBe(`udcli products give ${UID} sword --qty 4`);
     expect(r.note).toMatch(/quantities unknown/);
   });
@@ -121,9 +122,19 @@ describe('product receipts', () => {
     product: { sku: 'x' } as ProductEntry['product'],
   });
 
+  it('a pack: the receipt names packs and units, and the undo takes the units back by the base', () => {
+    const r = productReceipt({ uid: UID, sku: 'gems:500', action: 'give', qty: 1000, amount: '2 × gems:500 = 1,000 units', before: platform(true, 250), after: platform(true, 1250) });
+    expect(r).toEqual({ change: 'gems:500 of 01e5…: 250 → 1250 (give 2 × gems:500 = 1,000 units)', undo: `udcli products take ${UID} gems --qty 1000` });
+    expect(amountText('gems:500', 2, 'give')).toBe('2 × gems:500 = 1,000 units');
+    expect(amountText('gems:500', 25, 'take')).toBe('25 units');
+    expect(amountText('gems', 1, 'give')).toBe('1 unit');
+    expect(unitsOfChange('gems:500', 2, 'give')).toBe(1000);
+    expect(unitsOfChange('gems:500', 2, 'take')).toBe(2);
+  });
+
   it('a consumable in units: give 30 gems to a user holding 250 is undone by take 30', () => {
     expect(productReceipt({ uid: UID, sku: 'gems', action: 'give', qty: 30, before: platform(true, 250), after: platform(true, 280) })).toEqual({
-      change: 'gems of 01e5…: 250 → 280',
+      change: 'gems of 01e5…: 250 → 280 (give 30 units)',
       undo: `udcli products take ${UID} gems --qty 30`,
     });
     expect(productReceipt({ uid: UID, sku: 'gems', action: 'take', qty: 5, before: platform(true, 5), after: platform(false, false) }).undo).toBe(
@@ -133,9 +144,9 @@ describe('product receipts', () => {
 
   it('an unlockable: giving one already held changed nothing and has no undo; a first give is undone by take 1', () => {
     const again = productReceipt({ uid: UID, sku: 'sword', action: 'give', qty: 3, before: platform(true, 'active'), after: platform(true, 'active') });
-    expect(again).toEqual({ change: 'sword of 01e5…: 1 → 1', undo: null, note: 'nothing changed', unchanged: true });
+    expect(again).toEqual({ change: 'sword of 01e5…: 1 → 1 (give 3 units)', undo: null, note: 'nothing changed', unchanged: true });
     const first = productReceipt({ uid: UID, sku: 'sword', action: 'give', qty: 3, before: platform(false, false), after: platform(true, 'active') });
-    expect(first).toEqual({ change: 'sword of 01e5…: 0 → 1', undo: `udcli products take ${UID} sword --qty 1` });
+    expect(first).toEqual({ change: 'sword of 01e5…: 0 → 1 (give 3 units)', undo: `udcli products take ${UID} sword --qty 1` });
     const take = productReceipt({ uid: UID, sku: 'sword', action: 'take', qty: 1, before: platform(true, 'active'), after: platform(false, false) });
     expect(take.undo).toBe(`udcli products give ${UID} sword --qty 1`);
   });

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tracedSingleAchievement, tracedSingleProduct } from '../../src/audit/tracked.js';
 import type { ApiClient } from '../../src/client/types.js';
 import type { Factory } from '../../src/ops/factory.js';
-import { NetworkError } from '../../src/errors.js';
+import { ApiError, NetworkError, wasNotSent } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { Output } from '../../src/output/types.js';
 
@@ -22,7 +22,7 @@ function setup() {
     output: async () => ({ info: (m: string) => void info.push(m) }) as unknown as Output,
   } as unknown as Pick<Factory, 'io' | 'output'>;
   const settings = { profile: 'live-eu', gameId: '1001', type: 'Game' as const };
-  const audit = () => (existsSync(join(dir, 'audit.log')) ? readFileSync(join(dir, 'audit.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+  const audit = () => (existsSync(join(dir, 'audit.log')) ? readFileSync(join(dir, 'audit.log'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
   return { factory, settings, info, audit };
 }
 
@@ -58,22 +58,77 @@ describe('traced single-user changes', () => {
       }),
     ).rejects.toBe(lost);
     const [entry] = t.audit();
-    expect(entry.change).toMatch(/sword of 01e5…: take 1 sent, outcome unknown/);
+    expect(entry.change).toMatch(/sword of 01e5…: take 1 unit sent, outcome unknown/);
     expect(entry.after).toBeNull();
     expect(t.info).toEqual([]);
   });
 });
 
 describe('receipts that say what the server did (issue 15)', () => {
-  it('no --profile for the built-in sandbox profile; --base-url when it was a flag', async () => {
+  it('the read before fails: marked not sent, no audit line, the change never performed', async () => {
+    const t = setup();
+    const failed = new ApiError('HTTP 502 Bad Gateway', 502, 502, { withoutEnvelope: true });
+    let performed = false;
+    const client = { listProducts: async () => Promise.reject(failed) } as unknown as ApiClient;
+    await expect(
+      tracedSingleProduct(t.factory, t.settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'give', qty: 1 }, async () => {
+        performed = true;
+        return reply({} as never);
+      }),
+    ).rejects.toBe(failed);
+    expect(performed).toBe(false);
+    expect(wasNotSent(failed)).toBe(true);
+    expect(t.audit()).toEqual([]);
+  });
+
+  it('a give answered by an HTML 502 whose state cannot be read back: the error and the audit line both say outcome unknown', async () => {
+    const t = setup();
+    let reads = 0;
+    const client = {
+      listProducts: async () => (++reads === 1 ? reply([{ purchase: { data: { quantity: 3 } }, product: { sku: 'sword' } }]) : Promise.reject(new NetworkError('cannot reach', 'unreachable', false))),
+    } as unknown as ApiClient;
+    const gateway = new ApiError('HTTP 502 Bad Gateway', 502, 502, { withoutEnvelope: true });
+    const err = await tracedSingleProduct(t.factory, t.settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'give', qty: 1 }, async () => {
+      throw gateway;
+    }).then(
+      () => new Error('expected a failure'),
+      (e: unknown) => e as Error,
+    );
+    expect(err).toBe(gateway);
+    expect(err.message).toBe('HTTP 502 Bad Gateway; the change was sent and its outcome is unknown');
+    expect(t.audit()[0].change).toBe(`sword of 01e5…: give 1 unit sent, outcome unknown (${err.message})`);
+  });
+
+  it('--profile always (the built-in sandbox profile too); --base-url, without userinfo, when it was a flag or UDCLI_BASE_URL; the audit line names the server', async () => {
+    for (const source of ['flag', 'env'] as const) {
+      const t = setup();
+      const client = { listProducts: async () => reply([{ purchase: { success: true, data: { quantity: 3 } }, product: { sku: 'sword' } }]) } as unknown as ApiClient;
+      const settings = { ...t.settings, profile: 'sandbox', baseUrl: 'http://ops:hunter2@127.0.0.1:8788', sources: { base_url: source } };
+      await tracedSingleProduct(t.factory, settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'take', qty: 1 }, async () =>
+        reply({ purchase: { success: true, data: { quantity: 2 }, message: '' }, product: { sku: 'sword' } } as never),
+      );
+      expect(t.info[1]).toBe(`Undo:    udcli products give ${UID} sword --qty 1 --profile sandbox --base-url http://127.0.0.1:8788`);
+      expect(t.audit()[0]).toMatchObject({ profile: 'sandbox', server: 'http://127.0.0.1:8788' });
+    }
+    const t = setup();
+    const client = { listProducts: async () => reply([{ purchase: { success: true, data: { quantity: 3 } }, product: { sku: 'sword' } }]) } as unknown as ApiClient;
+    const settings = { ...t.settings, baseUrl: 'https://api.example.com', sources: { base_url: 'profile' as const } };
+    await tracedSingleProduct(t.factory, settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'take', qty: 1 }, async () =>
+      reply({ purchase: { success: true, data: { quantity: 2 }, message: '' }, product: { sku: 'sword' } } as never),
+    );
+    expect(t.info[1]).toBe(`Undo:    udcli products give ${UID} sword --qty 1 --profile live-eu`);
+    expect(t.audit()[0].server).toBe('https://api.example.com');
+  });
+
+  it('--base-url when it was a flag', async () => {
     const t = setup();
     const client = { listProducts: async () => reply([{ purchase: { success: true, data: { quantity: 3 } }, product: { sku: 'sword' } }]) } as unknown as ApiClient;
     const settings = { ...t.settings, profile: 'sandbox', baseUrl: 'http://127.0.0.1:9999', sources: { base_url: 'flag' as const } };
     await tracedSingleProduct(t.factory, settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'take', qty: 1 }, async () =>
       reply({ purchase: { success: true, data: { quantity: 2 }, message: '' }, product: { sku: 'sword' } } as never),
     );
-    expect(t.info[1]).toBe(`Undo:    udcli products give ${UID} sword --qty 1 --base-url http://127.0.0.1:9999`);
-    expect(t.audit()[0].undo).toBe(`udcli products give ${UID} sword --qty 1 --base-url http://127.0.0.1:9999`);
+    expect(t.info[1]).toBe(`Undo:    udcli products give ${UID} sword --qty 1 --profile sandbox --base-url http://127.0.0.1:9999`);
+    expect(t.audit()[0].undo).toBe(`udcli products give ${UID} sword --qty 1 --profile sandbox --base-url http://127.0.0.1:9999`);
   });
 
   it('reset of a record that does not exist: reads what is stored after, reports no change and no undo', async () => {

@@ -145,7 +145,7 @@ describe('runAchievementBatch', () => {
     expect(byInput.get('alice')).toMatchObject({
       uid: uidForUsername('alice'),
       status: 'ok',
-      result: { change: `FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: 3/10 Started → 0/10 Started`, undo: `udcli achievements set ${uidForUsername('alice')} FIRST_WIN 30%` },
+      result: { change: `FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: 3/10 Started → 0/10 Started`, undo: `udcli achievements set ${uidForUsername('alice')} FIRST_WIN 30% --profile sandbox` },
     });
     expect(svc.requests.filter((r) => r.startsWith('GET user'))).toEqual(['GET user alice', 'GET user carol']); // the uid needs no lookup
     const audit = f.audit();
@@ -211,7 +211,7 @@ describe('runProductBatch', () => {
     const file = listFile(['alice', 'bob']);
     await expect(runProductBatch(f.factory, { spec: `@${file}`, action: 'take', sku: 'sword' }, { qty: '2' })).rejects.toThrow(BatchIncompleteError);
     const r = new Map(f.results().map((x) => [x.input, x]));
-    expect(r.get('alice')).toMatchObject({ status: 'ok', result: { change: `sword of ${uidForUsername('alice').slice(0, 4)}…: 5 → 3`, undo: `udcli products give ${uidForUsername('alice')} sword --qty 2` } });
+    expect(r.get('alice')).toMatchObject({ status: 'ok', result: { change: `sword of ${uidForUsername('alice').slice(0, 4)}…: 5 → 3 (take 2 units)`, undo: `udcli products give ${uidForUsername('alice')} sword --qty 2 --profile sandbox` } });
     expect(r.get('bob')).toMatchObject({ status: 'failed', error: { code: 409 } });
     expect(svc.swords.get(uidForUsername('bob'))).toBe(1);
     expect(f.audit().map((e) => e.uid)).toEqual([uidForUsername('alice')]);

@@ -3,7 +3,7 @@ import type { BatchItem } from '../../src/batch/input.js';
 import { createProgress, progressText } from '../../src/batch/progress.js';
 import { createRateGate, parseRate } from '../../src/batch/rate.js';
 import { classifyError, formatSummary, runBatch, type BatchResult, type RunBatchOptions } from '../../src/batch/runner.js';
-import { ApiError, MalformedReplyError, NetworkError, UsageError } from '../../src/errors.js';
+import { ApiError, MalformedReplyError, NetworkError, UsageError, markUnchanged } from '../../src/errors.js';
 
 const HEX = (i: number) => i.toString(16).padStart(32, '0');
 const items = (inputs: string[]): BatchItem[] => inputs.map((input, i) => ({ line: i + 1, input }));
@@ -57,7 +57,7 @@ describe('runBatch', () => {
     });
     expect(resolved.sort()).toEqual([HEX(1), HEX(3)]);
     expect(calls.sort()).toEqual([HEX(1), HEX(3)]);
-    expect(results.find((r) => r.line === 2)).toEqual({ input: 'xxxx…', line: 2, uid: null, status: 'failed', error: { message: tooLong.error } });
+    expect(results.find((r) => r.line === 2)).toEqual({ input: 'xxxx…', line: 2, uid: null, status: 'failed', error: { message: tooLong.error }, sent: false });
     expect(summary).toMatchObject({ total: 3, ok: 2, failed: 1 });
   });
 
@@ -117,7 +117,14 @@ describe('runBatch', () => {
     expect(classifyError(new ApiError('insufficient quantity', 409, 409), false)).toEqual({
       status: 'failed',
       error: { message: 'insufficient quantity', code: 409 },
+      sent: true,
     });
+    // Nothing was sent (a read before the change failed after its retries): failed, never unknown.
+    expect(classifyError(markUnchanged(new ApiError('bad gateway', 502, 502)), false)).toMatchObject({ status: 'failed', sent: false });
+    expect(classifyError(markUnchanged(new MalformedReplyError('truncated')), false)).toMatchObject({ status: 'failed', sent: false });
+    expect(classifyError(markUnchanged(new ApiError('bad gateway', 502, 502), true), false)).toMatchObject({ status: 'failed', sent: true });
+    expect(classifyError(unsent, false).sent).toBe(false);
+    expect(classifyError(sent, false).sent).toBe(true);
     expect(classifyError(new ApiError('rate limited', 429, 429), false)).toMatchObject({ status: 'failed', error: { code: 429 } });
     expect(classifyError(new UsageError('bad'), false).status).toBe('failed');
   });
@@ -134,7 +141,7 @@ describe('runBatch', () => {
         called.push(uid);
       },
     });
-    expect(byInput.get('ghost')).toEqual({ input: 'ghost', line: 1, uid: null, status: 'failed', error: { message: 'not found: user', code: 404 } });
+    expect(byInput.get('ghost')).toEqual({ input: 'ghost', line: 1, uid: null, status: 'failed', error: { message: 'not found: user', code: 404 }, sent: false });
     expect(called).toEqual([HEX(1)]);
     expect(summary).toMatchObject({ ok: 1, failed: 1 });
   });
@@ -279,9 +286,20 @@ describe('rate', () => {
 describe('progress', () => {
   const counts = { total: 500, ok: 498, resolved: 0, failed: 1, unknown: 1, skipped: 0, dryRun: 0 };
 
-  it('shows count, rate and ETA when the total is known; count and rate while streaming', () => {
-    expect(progressText(counts, 5000, 2000)).toBe('500/2000 · 100/s · 1 failed, 1 unknown · ETA 15s');
-    expect(progressText({ ...counts, failed: 0, unknown: 0 }, 5000, null)).toBe('500 done · 100/s');
+  it('shows a bar with done/total, ok/failed/unknown, rate and ETA when the total is known; the count while streaming', () => {
+    expect(progressText(counts, 5000, 2000)).toBe('[#####...............] 500/2000 · 498 ok, 1 failed, 1 unknown · 100/s · ETA 15s');
+    expect(progressText({ ...counts, failed: 0, unknown: 0 }, 5000, null)).toBe('500 done · 498 ok, 0 failed, 0 unknown · 100/s');
+  });
+
+  it('clear() takes the bar off its line so a printed line starts clean', () => {
+    const writes: string[] = [];
+    const stream = { write: (s: string) => writes.push(s) } as unknown as NodeJS.WritableStream;
+    const p = createProgress({ stream, isTTY: true, total: 10, now: () => 1000, intervalMs: 0 });
+    p.clear();
+    expect(writes).toEqual([]); // nothing shown: nothing to clear
+    p.update({ ...counts, total: 1, ok: 1, failed: 0, unknown: 0 });
+    p.clear();
+    expect(writes.at(-1)).toBe('\r\x1b[K');
   });
 
   it('writes to a terminal only, and clears its line when done', () => {
@@ -296,6 +314,6 @@ describe('progress', () => {
     t = 1050;
     p.update(counts); // throttled
     p.done();
-    expect(writes).toEqual(['\r\x1b[K500/1000 · 500/s · 1 failed, 1 unknown · ETA 1s', '\r\x1b[K']);
+    expect(writes).toEqual(['\r\x1b[K[##########..........] 500/1000 · 498 ok, 1 failed, 1 unknown · 500/s · ETA 1s', '\r\x1b[K']);
   });
 });

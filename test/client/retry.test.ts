@@ -36,12 +36,16 @@ describe('retry policy', () => {
     expect(decide(new ApiError('internal error', 500, 200), true)).not.toBeNull();
   });
 
-  it('never retries client errors, malformed replies or usage errors', () => {
+  it('retries an unreadable reply (truncated, HTML under 200) only when safe to repeat', () => {
+    expect(decide(new MalformedReplyError('x'), true)).not.toBeNull();
+    expect(decide(new MalformedReplyError('x'), false)).toBeNull();
+  });
+
+  it('never retries client errors or usage errors', () => {
     for (const e of [
       new ApiError('not found', 404, 404),
       new ApiError('bad signature', 403, 403),
       new ApiError('insufficient quantity', 409, 409),
-      new MalformedReplyError('x'),
       new UsageError('x'),
       new Error('bug'),
     ]) {

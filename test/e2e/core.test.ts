@@ -274,6 +274,7 @@ describe('doctor', () => {
       ['profile', 'ok'],
       ['server', 'ok'],
       ['api key', 'ok'],
+      ['game', 'ok'],
       ['signing', 'ok'],
       ['clock', 'ok'],
     ]);
@@ -287,6 +288,7 @@ describe('doctor', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^✓ server +http:\/\/127\.0\.0\.1:\d+ answered in \d+ ms \(HTTP 200\)$/m);
     expect(table.stdout).toMatch(/^✓ api key +0123…cdef accepted$/m);
+    expect(table.stdout).toMatch(/^✓ game +the key acts on game 1001, the profile's game_id \(from env UDCLI_GAME_ID\)$/m);
   });
 
   it('fails on an api key the server refuses', async () => {
@@ -295,7 +297,7 @@ describe('doctor', () => {
     expect(r.stdout).toMatch(/^✗ api key +ffff…ffff refused: /m);
     // The server is a sandbox: doctor says the key is not one of its keys (issue 23).
     expect(r.stdout).toMatch(/refused: it is not a key of this sandbox, which holds /);
-    expect(r.stderr).toBe('udcli: doctor: 1 of 6 checks failed\n');
+    expect(r.stderr).toBe('udcli: doctor: 1 of 7 checks failed\n');
   });
 
   it('fails against a closed port', async () => {
@@ -304,7 +306,7 @@ describe('doctor', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(new RegExp(`^✗ server +http://127\\.0\\.0\\.1:${port}: ECONNREFUSED$`, 'm'));
     expect(r.stdout).toMatch(/^- api key +server not reachable$/m);
-    expect(r.stderr).toBe('udcli: doctor: 1 of 6 checks failed\n');
+    expect(r.stderr).toBe('udcli: doctor: 1 of 7 checks failed\n');
   });
 });
 

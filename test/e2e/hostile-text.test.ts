@@ -90,3 +90,15 @@ describe('the request log', () => {
     expect(parseRequestLine(text)).toMatchObject({ path: '/services/rest/v1/users/x.json', query: 'session=a%20b%20…%20g%20h&qty=1', status: 200 });
   });
 });
+
+describe('a base URL with userinfo', () => {
+  it('doctor and -v never show the password', async () => {
+    const url = new URL(env.sandbox.url);
+    const withPass = `http://user:s3cr3tpass@${url.host}`;
+    const doctor = await env.run(['doctor', '--base-url', withPass]);
+    expect(`${doctor.stdout}${doctor.stderr}`).toContain(`http://${url.host}`);
+    expect(`${doctor.stdout}${doctor.stderr}`).not.toContain('s3cr3tpass');
+    const traced = await env.run(['user', DEMO.user.uid, '--base-url', withPass, '-v', '--json']);
+    expect(`${traced.stdout}${traced.stderr}`).not.toContain('s3cr3tpass');
+  });
+});

@@ -145,7 +145,7 @@ describe('udcli products', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(await units()).toBe(before + 1000);
     expect(r.stderr).toContain(`gems:500 of ${UID.slice(0, 4)}…: ${before} → ${before + 1000}`);
-    expect(r.stderr).toContain(`udcli products take ${UID} gems:500 --qty 1000`);
+    expect(r.stderr).toContain(`udcli products take ${UID} gems --qty 1000 --profile sandbox`);
     // A grant naming the base counts units.
     expect((await udcli(['products', 'give', UID, 'gems', '--qty', '3', '--post'])).code).toBe(0);
     expect(await units()).toBe(before + 1003);

@@ -35,6 +35,17 @@ describe('the stored root help', () => {
     for (const command of ['user', 'achievements', 'products', 'saves', 'sandbox']) expect(answers['--help']).toContain(`  ${command} `);
   });
 
+  it('the root help names every sandbox subcommand (issue 22)', () => {
+    const subcommands = (run(['sandbox', '--help']).stdout.split('Commands:')[1] ?? '')
+      .split('\n')
+      .map((l) => /^ {2}([a-z]+)/.exec(l)?.[1])
+      .filter((name): name is string => name !== undefined && name !== 'help');
+    expect(subcommands.length).toBeGreaterThanOrEqual(15);
+    const root = run(['--help']).stdout.replace(/\s+/g, ' ');
+    const listed = /sandbox Run the local sandbox service \(([^)]*)\)/.exec(root)?.[1]?.split(', ') ?? [];
+    expect(listed.sort()).toEqual(subcommands.sort());
+  });
+
   it("a command's help is not the stored root help", () => {
     const r = run(['user', '--help']);
     expect(r.status).toBe(0);

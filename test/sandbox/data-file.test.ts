@@ -90,6 +90,37 @@ describe('a data file', () => {
     expect(errorOf(text)).toContain(message);
   });
 
+  it('every problem is listed, each with its path and line, up to 20 (issue 22)', () => {
+    const text = [
+      'games:',
+      '  - id: "4711"',
+      '    name: Orbit',
+      '    achievements:',
+      '      - { developer_id: A, name: A, start_value: 5, target_value: 3 }',
+      '      - { developer_id: B, name: B, target_value: 5 }',
+      '      - { developer_id: B, name: C, target_value: 5 }',
+      'users:',
+      '  - username: ann',
+      '    friends: [nobody]',
+      '  - username: ann',
+      '',
+    ].join('\n');
+    expect(errorOf(text)).toBe(
+      [
+        'qa.yaml: 4 problems:',
+        '  games[0].achievements[0].target_value: must be an integer greater than start_value (5) (line 5)',
+        '  games[0].achievements[2].developer_id: duplicate developer_id "B" in game 4711 (line 7)',
+        '  users[1].username: duplicate username "ann" (also users[0]) (line 11)',
+        '  users[0].friends[0]: no user named "nobody" in the file (line 10)',
+      ].join('\n'),
+    );
+    const many = ['users:', ...Array.from({ length: 25 }, (_, i) => `  - { username: u${i}, friends: [ghost${i}] }`), ''].join('\n');
+    const listed = errorOf(many).split('\n');
+    expect(listed[0]).toBe('qa.yaml: 25 problems:');
+    expect(listed).toHaveLength(1 + 20 + 1);
+    expect(listed.at(-1)).toBe('  … and 5 more');
+  });
+
   it('a JSON file: the same checks, with the line', () => {
     const json = JSON.stringify({ games: [{ id: '1', name: 'x', achievements: [{ developer_id: 'A', name: 'a', target_value: -1 }] }] }, null, 2);
     expect(errorOf(json, true)).toBe('qa.yaml: games[0].achievements[0].target_value: must be >= 1 (line 10)');

@@ -15,7 +15,7 @@ import { firstDuplicateKey, jsonLineOf } from './json-scan.js';
 import { checkDataSize, DATA_LIMITS, FILE_TOO_LARGE } from './limits.js';
 import type { DataFile } from './model.js';
 import { DATA_SCHEMA } from './schema.js';
-import { validateData, type DataPath } from './validate.js';
+import { ItemProblem, validateData, type DataPath } from './validate.js';
 
 export class DataFileError extends UsageError {}
 
@@ -77,10 +77,16 @@ function ajvMessage(error: ErrorObject, data: unknown): { path: DataPath; what: 
   }
 }
 
+/** At most this many problems of a data file are listed. */
+export const MAX_PROBLEMS = 20;
+
 let compiled: ReturnType<Ajv['compile']> | undefined;
-function schemaCheck(data: unknown): ErrorObject | undefined {
-  compiled ??= new Ajv({ allErrors: false, strict: false }).compile(DATA_SCHEMA);
-  return compiled(data) ? undefined : (compiled.errors?.[0] ?? undefined);
+function schemaCheck(data: unknown): ErrorObject[] {
+  compiled ??= new Ajv({ allErrors: true, strict: false }).compile(DATA_SCHEMA);
+  if (compiled(data)) return [];
+  // A oneOf's branches each report their own complaint, and propertyNames repeats the name's own
+  // error: the one message of each says it all.
+  return (compiled.errors ?? []).filter((e) => !e.schemaPath.includes('/oneOf/') && e.keyword !== 'propertyNames');
 }
 
 function syntaxError(file: string, text: string, error: unknown, json: boolean): DataFileError {
@@ -121,17 +127,42 @@ export function parseDataText(file: string, text: string, json: boolean): DataFi
     }
   }
   if (raw === null || raw === undefined) raw = {};
-  const fail = (path: DataPath, what: string): never => {
+  // Size bounds first: a file too big once expanded stops at once, with that one problem.
+  checkDataSize(raw, (path: DataPath, what: string): never => {
     const line = lineOf(text, path, json);
     throw new DataFileError(`${file}: ${showPath(path)}: ${what}${line ? ` (line ${line})` : ''}`);
+  });
+  // Then every problem is listed (up to MAX_PROBLEMS), each with its path and line.
+  const problems: string[] = [];
+  let count = 0;
+  const note = (path: DataPath, what: string): void => {
+    const line = lineOf(text, path, json);
+    const shown = `${showPath(path)}: ${what}${line ? ` (line ${line})` : ''}`;
+    if (problems.includes(shown)) return;
+    count++;
+    if (problems.length < MAX_PROBLEMS) problems.push(shown);
   };
-  checkDataSize(raw, fail);
-  const schemaError = schemaCheck(raw);
-  if (schemaError) {
-    const { path, what } = ajvMessage(schemaError, raw);
-    fail(path, what);
+  const fail = (path: DataPath, what: string): never => {
+    note(path, what);
+    throw new ItemProblem(what);
+  };
+  for (const error of schemaCheck(raw)) {
+    const { path, what } = ajvMessage(error, raw);
+    note(path, what);
   }
-  validateData(raw as DataFile, fail);
+  // The checks beyond the schema need its shape: they run on a file that has it.
+  if (problems.length === 0) {
+    try {
+      validateData(raw as DataFile, fail);
+    } catch (error) {
+      if (!(error instanceof ItemProblem)) throw error;
+    }
+  }
+  if (count === 1) throw new DataFileError(`${file}: ${problems[0]}`);
+  if (count > 1) {
+    const more = count > problems.length ? `\n  … and ${count - problems.length} more` : '';
+    throw new DataFileError(`${file}: ${count} problems:\n  ${problems.join('\n  ')}${more}`);
+  }
   return raw as DataFile;
 }
 

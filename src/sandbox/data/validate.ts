@@ -3,7 +3,8 @@
  * developer_ids and skus within a game, usernames and uids), names that must exist (friends,
  * plays, progress, holdings, saves), target above start, secrets where hmac needs them, a save's
  * key and size (the API's bounds, from domain/saves.ts). A file is
- * self-contained: it names only what it defines. The first problem found is reported.
+ * self-contained: it names only what it defines. Every problem is reported (up to the caller's
+ * limit): a Fail that collects throws ItemProblem, which ends the check of that item only.
  */
 import { normalizeApiKey, uidForUsername } from '../../domain/ids.js';
 import { splitPack } from '../domain/products.js';
@@ -12,6 +13,20 @@ import type { DataFile, DataGame } from './model.js';
 
 export type DataPath = Array<string | number>;
 export type Fail = (path: DataPath, what: string) => never;
+
+/** Thrown by a collecting Fail: the item's check stops there, the next item's goes on. */
+export class ItemProblem extends Error {}
+
+/** A forEach callback whose ItemProblem ends that item's check only. */
+function each<T>(check: (item: T, i: number) => void): (item: T, i: number) => void {
+  return (item, i) => {
+    try {
+      check(item, i);
+    } catch (error) {
+      if (!(error instanceof ItemProblem)) throw error;
+    }
+  };
+}
 
 /** Full skus of a product entry: `SKU:PACK` for each pack of a consumable, else the sku. */
 export function expandedSkus(p: { sku: string; type: string; packs?: number[] }): string[] {
@@ -26,7 +41,7 @@ interface GameIndex {
 
 function indexGame(game: DataGame, g: number, fail: Fail, keys: Map<string, string>): GameIndex {
   const at = (...rest: DataPath): DataPath => ['games', g, ...rest];
-  (game.keys ?? []).forEach((k, i) => {
+  (game.keys ?? []).forEach(each((k, i) => {
     const key = normalizeApiKey(k.api_key);
     if (key === null) fail(at('keys', i, 'api_key'), 'not an api key: expected 32 hex digits or the UUID form');
     const seen = keys.get(key!);
@@ -35,17 +50,17 @@ function indexGame(game: DataGame, g: number, fail: Fail, keys: Map<string, stri
     if ((game.signing ?? 'agi') === 'hmac-sha256-v1' && !k.signing_secret) {
       fail(at('keys', i), 'signing_secret is missing: the game accepts hmac-sha256-v1 signing only');
     }
-  });
+  }));
   const achievements = new Map<string, { start: number; target: number }>();
-  (game.achievements ?? []).forEach((a, i) => {
+  (game.achievements ?? []).forEach(each((a, i) => {
     if (achievements.has(a.developer_id)) fail(at('achievements', i, 'developer_id'), `duplicate developer_id "${a.developer_id}" in game ${game.id}`);
     const start = a.start_value ?? 0;
     if (a.target_value <= start) fail(at('achievements', i, 'target_value'), `must be an integer greater than start_value (${start})`);
     achievements.set(a.developer_id, { start, target: a.target_value });
-  });
+  }));
   const skus = new Set<string>();
   const holdable = new Map<string, 'unlockable' | 'consumable'>();
-  (game.products ?? []).forEach((p, i) => {
+  (game.products ?? []).forEach(each((p, i) => {
     if (p.packs && p.type !== 'consumable') fail(at('products', i, 'packs'), 'packs are for consumables only');
     if (p.packs && splitPack(p.sku).pack !== 1) fail(at('products', i, 'sku'), 'with packs, give the base sku without :PACK');
     for (const sku of expandedSkus(p)) {
@@ -54,36 +69,36 @@ function indexGame(game: DataGame, g: number, fail: Fail, keys: Map<string, stri
       holdable.set(sku, p.type);
       if (p.type === 'consumable') holdable.set(splitPack(sku).base, 'consumable');
     }
-  });
+  }));
   return { achievements, holdable };
 }
 
 export function validateData(data: DataFile, fail: Fail): void {
   const games = new Map<string, GameIndex>();
   const keys = new Map<string, string>();
-  (data.games ?? []).forEach((game, g) => {
+  (data.games ?? []).forEach(each((game, g) => {
     if (games.has(game.id)) fail(['games', g, 'id'], `duplicate game id "${game.id}"`);
     games.set(game.id, indexGame(game, g, fail, keys));
-  });
+  }));
 
   const usernames = new Map<string, number>();
   const uids = new Map<string, number>();
-  (data.users ?? []).forEach((u, i) => {
+  (data.users ?? []).forEach(each((u, i) => {
     if (usernames.has(u.username)) fail(['users', i, 'username'], `duplicate username "${u.username}" (also users[${usernames.get(u.username)}])`);
     usernames.set(u.username, i);
     const uid = (u.uid ?? uidForUsername(u.username)).toLowerCase();
     if (uids.has(uid)) fail(['users', i, u.uid ? 'uid' : 'username'], `uid ${uid} is already users[${uids.get(uid)}]'s`);
     uids.set(uid, i);
-  });
+  }));
 
-  (data.users ?? []).forEach((u, i) => {
-    (u.friends ?? []).forEach((name, f) => {
+  (data.users ?? []).forEach(each((u, i) => {
+    (u.friends ?? []).forEach(each((name, f) => {
       if (!usernames.has(name)) fail(['users', i, 'friends', f], `no user named "${name}" in the file`);
       if (name === u.username) fail(['users', i, 'friends', f], 'a user cannot be their own friend');
-    });
-    (u.plays ?? []).forEach((gameId, p) => {
+    }));
+    (u.plays ?? []).forEach(each((gameId, p) => {
       if (!games.has(gameId)) fail(['users', i, 'plays', p], `no game "${gameId}" in the file`);
-    });
+    }));
     for (const [gameId, values] of Object.entries(u.progress ?? {})) {
       const game = games.get(gameId);
       if (!game) fail(['users', i, 'progress', gameId], `no game "${gameId}" in the file`);
@@ -114,5 +129,5 @@ export function validateData(data: DataFile, fail: Fail): void {
         if (problem) fail(['users', i, 'saves', gameId, key], `the value is ${problem}`);
       }
     }
-  });
+  }));
 }

@@ -1,6 +1,7 @@
 import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { UserAchievement } from '../../../domain/types.js';
+import { dryRunAchievement } from '../../../ops/dry-run.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
 import { parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
@@ -23,11 +24,18 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
     await runAchievementBatch(factory, { spec: args.uid, action: 'delete', developerId: args.developerId }, opts);
     return;
   }
-  rejectBatchFlags(opts);
+  // --dry-run works for one user too; the other batch options need @FILE.
+  rejectBatchFlags({ ...opts, dryRun: undefined });
   const user = parseUserBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements delete');
   const printable = checkReplyFields(factory, USER_ACHIEVEMENT_COLUMNS, USER_ACHIEVEMENT_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
+  if (opts.dryRun) {
+    const client = await factory.client();
+    const uid = await resolveUid(client, user);
+    await dryRunAchievement(factory, client, uid, target, { action: 'delete' }, (dry) => deleteAchievement(dry, uid, target));
+    return;
+  }
   const { yes } = factory.globals();
   const what = `delete achievement ${target.developerId} of user ${userLabel(user)}`;
   // Where udcli cannot ask, it needs --yes before it sends anything, even the read below.

@@ -1,5 +1,6 @@
 import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
+import { dryRunAchievement } from '../../../ops/dry-run.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
 import { parseInteger, parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
@@ -15,12 +16,19 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
     await runAchievementBatch(factory, { spec: args.uid, action: 'inc', developerId: args.developerId }, opts);
     return;
   }
-  rejectBatchFlags(opts);
+  // --dry-run works for one user too; the other batch options need @FILE.
+  rejectBatchFlags({ ...opts, dryRun: undefined });
   const user = parseUserBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements inc');
   const by = parseInteger(opts.by ?? '1', '--by', { min: 1 });
   const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
+  if (opts.dryRun) {
+    const client = await factory.client();
+    const uid = await resolveUid(client, user);
+    await dryRunAchievement(factory, client, uid, target, { action: 'inc', by }, (dry) => incrementAchievement(dry, uid, target, by));
+    return;
+  }
   await confirmMutation(factory, settings, `increment ${target.developerId} of user ${userLabel(user)} by ${by}`);
   const client = await factory.client();
   const uid = await resolveUid(client, user);

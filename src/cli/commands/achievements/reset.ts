@@ -1,5 +1,6 @@
 import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
+import { dryRunAchievement } from '../../../ops/dry-run.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
 import { parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
@@ -15,11 +16,18 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
     await runAchievementBatch(factory, { spec: args.uid, action: 'reset', developerId: args.developerId }, opts);
     return;
   }
-  rejectBatchFlags(opts);
+  // --dry-run works for one user too; the other batch options need @FILE.
+  rejectBatchFlags({ ...opts, dryRun: undefined });
   const user = parseUserBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements reset');
   const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
+  if (opts.dryRun) {
+    const client = await factory.client();
+    const uid = await resolveUid(client, user);
+    await dryRunAchievement(factory, client, uid, target, { action: 'reset' }, (dry) => resetAchievement(dry, uid, target));
+    return;
+  }
   await confirmMutation(factory, settings, `reset ${target.developerId} of user ${userLabel(user)}`);
   const client = await factory.client();
   const uid = await resolveUid(client, user);

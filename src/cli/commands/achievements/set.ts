@@ -1,5 +1,6 @@
 import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
+import { dryRunAchievement } from '../../../ops/dry-run.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
 import { parseProgress, parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
@@ -19,12 +20,19 @@ export async function run(
     await runAchievementBatch(factory, { spec: args.uid, action: 'set', developerId: args.developerId, progress: args.progress }, opts);
     return;
   }
-  rejectBatchFlags(opts);
+  // --dry-run works for one user too; the other batch options need @FILE.
+  rejectBatchFlags({ ...opts, dryRun: undefined });
   const user = parseUserBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements set');
   const progress = parseProgress(args.progress);
   const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
   const settings = await factory.settings();
   const target = resolveAchievementTarget(settings, opts, args.developerId);
+  if (opts.dryRun) {
+    const client = await factory.client();
+    const uid = await resolveUid(client, user);
+    await dryRunAchievement(factory, client, uid, target, { action: 'set', progress }, (dry) => setAchievementProgress(dry, uid, target, progress));
+    return;
+  }
   await confirmMutation(factory, settings, `set ${target.developerId} of user ${userLabel(user)} to ${args.progress.trim()}`);
   const client = await factory.client();
   const uid = await resolveUid(client, user);

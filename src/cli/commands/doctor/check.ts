@@ -4,7 +4,7 @@ import type { Settings } from '../../../config/types.js';
 import { parseEnvelope } from '../../../client/envelope.js';
 import { ApiError, UdcliError } from '../../../errors.js';
 import type { Column, Output } from '../../../output/types.js';
-import { redact } from '../../../redact.js';
+import { redact, withoutUserinfo } from '../../../redact.js';
 import { DEMO } from '../../../domain/demo.js';
 import { TIMESTAMP_WINDOW_SECONDS } from '../../../domain/signing.js';
 import type { Factory } from '../../../ops/factory.js';
@@ -134,17 +134,17 @@ async function probe(baseUrl: string, timeoutMs: number): Promise<Probe> {
           resolve({
             reached: true,
             ok: false,
-            detail: `${baseUrl} answered HTTP ${res.statusCode}${type ? ` (${type})` : ''}, which is not the service's envelope: check base_url`,
+            detail: `${withoutUserinfo(baseUrl)} answered HTTP ${res.statusCode}${type ? ` (${type})` : ''}, which is not the service's envelope: check base_url`,
             date,
           });
           return;
         }
-        resolve({ reached: true, ok: true, detail: `${baseUrl} answered in ${ms} ms (HTTP ${res.statusCode})`, date });
+        resolve({ reached: true, ok: true, detail: `${withoutUserinfo(baseUrl)} answered in ${ms} ms (HTTP ${res.statusCode})`, date });
       });
     });
     req.on('timeout', () => req.destroy(Object.assign(new Error(`no reply within ${timeoutMs} ms`), { code: 'TIMEOUT' })));
     req.on('error', (error: NodeJS.ErrnoException) => {
-      resolve({ reached: false, ok: false, detail: `${baseUrl}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`, date: null });
+      resolve({ reached: false, ok: false, detail: `${withoutUserinfo(baseUrl)}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`, date: null });
     });
     req.end();
   });
@@ -180,6 +180,40 @@ async function checkApiKey(factory: Factory, s: Settings): Promise<Check> {
   }
 }
 
+/** `forbidden: this api_key belongs to game 1001` → `1001`. */
+function keysGame(text: string): string | null {
+  return /belongs to game (\S+?)[.,;)]?(\s|$)/.exec(text)?.[1] ?? null;
+}
+
+/**
+ * The key acts on its own game only (contract: errors, 403): one read naming the profile's game
+ * (its achievement definitions) tells whether the key is that game's, and a refusal names the
+ * key's game, so the detail can say which is which.
+ */
+export async function checkGame(factory: Factory, s: Settings): Promise<Check> {
+  if (s.gameId === undefined) return { check: 'game', status: 'warn', detail: 'no game_id: commands that act on a game need --game ID (udcli config set game_id ID)' };
+  const from = sourceLabel('game_id', s.sources.game_id ?? 'profile');
+  if (s.type === 'Website') return { check: 'game', status: 'skip', detail: `type Website (game_id ${s.gameId} from ${from}): keys belong to games` };
+  try {
+    const client = await factory.client();
+    await client.listAchievementDefinitions(s.gameId, { type: 'Game' });
+    return { check: 'game', status: 'ok', detail: `the key acts on game ${s.gameId}, the profile's game_id (from ${from})` };
+  } catch (error) {
+    if (error instanceof ApiError && !error.withoutEnvelope && (error.code === 403 || error.httpStatus === 403)) {
+      const own = keysGame(error.message);
+      return {
+        check: 'game',
+        status: 'fail',
+        detail: `the key belongs to ${own ? `game ${own}` : 'another game'}, the profile's game_id is ${s.gameId} (from ${from}): every command on game ${s.gameId} will be refused (403)`,
+      };
+    }
+    if (error instanceof ApiError && (error.code === 404 || error.httpStatus === 404) && !error.withoutEnvelope) {
+      return { check: 'game', status: 'fail', detail: `game ${s.gameId} (game_id from ${from}) is not known to the service: ${error.message}` };
+    }
+    return { check: 'game', status: 'warn', detail: `could not check game ${s.gameId}: ${message(error)}` };
+  }
+}
+
 async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
   const checks: Check[] = [checkConfigFile(factory.io.env)];
   let settings: Settings;
@@ -187,13 +221,13 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
     settings = await factory.settings();
   } catch (error) {
     checks.push({ check: 'profile', status: 'fail', detail: message(error) });
-    for (const check of ['server', 'api key', 'signing', 'clock']) checks.push({ check, status: 'skip', detail: 'no usable profile' });
+    for (const check of ['server', 'api key', 'game', 'signing', 'clock']) checks.push({ check, status: 'skip', detail: 'no usable profile' });
     return checks;
   }
   checks.push({ check: 'profile', status: 'ok', detail: describeProfile(settings) });
 
   const { timeoutMs } = factory.globals();
-  const reached = await out.spin(`Contacting ${settings.baseUrl}`, () => probe(settings.baseUrl, timeoutMs));
+  const reached = await out.spin(`Contacting ${withoutUserinfo(settings.baseUrl)}`, () => probe(settings.baseUrl, timeoutMs));
   let clock: Check;
   if (reached.ok) {
     checks.push({ check: 'server', status: 'ok', detail: reached.detail });
@@ -209,11 +243,14 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
     const why = reached.reached ? 'the server does not answer as the service' : 'server not reachable';
     checks.push({ check: 'server', status: 'fail', detail: reached.detail });
     checks.push({ check: 'api key', status: 'skip', detail: why });
+    checks.push({ check: 'game', status: 'skip', detail: why });
     checks.push(checkSigning(settings));
     checks.push({ check: 'clock', status: 'skip', detail: why });
     return checks;
   }
-  checks.push(await out.spin('Checking the api key', () => checkApiKey(factory, settings)));
+  const key = await out.spin('Checking the api key', () => checkApiKey(factory, settings));
+  checks.push(key);
+  checks.push(key.status === 'ok' ? await out.spin("Checking the key's game", () => checkGame(factory, settings)) : { check: 'game', status: 'skip', detail: 'the api key was not accepted' });
   checks.push(checkSigning(settings));
   checks.push(clock);
   return checks;

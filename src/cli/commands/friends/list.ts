@@ -23,7 +23,18 @@ export async function run(factory: Factory, args: { uid: string }, opts: Friends
   const uid = await resolveUid(client, user);
   const out = await factory.output();
   if (opts.all) {
-    await out.list(client.iterateFriends(uid, FRIENDS_MAX_LIMIT), FRIEND_COLUMNS);
+    let count = 0;
+    let complete = false;
+    const counted = async function* <T>(rows: AsyncIterable<T>): AsyncGenerator<T> {
+      for await (const row of rows) {
+        count++;
+        yield row;
+      }
+      complete = true;
+    };
+    await out.list(counted(client.iterateFriends(uid, FRIENDS_MAX_LIMIT)), FRIEND_COLUMNS);
+    // Not when the reader went away (`| head`): the list was not fetched to its end.
+    if (complete) out.info(`${count.toLocaleString('en-US')} ${count === 1 ? 'friend' : 'friends'}, every page (${FRIENDS_MAX_LIMIT} a page)`);
     return;
   }
   const query: { limit?: number; offset?: number; page?: number } = {};
@@ -32,4 +43,11 @@ export async function run(factory: Factory, args: { uid: string }, opts: Friends
   if (page !== undefined) query.page = page;
   const reply = await out.spin('Fetching friends', () => client.getFriends(uid, query));
   await printList(factory, reply, FRIEND_COLUMNS);
+  // A full page is a page, not the whole list: say so rather than stop without a word.
+  const shown = Array.isArray(reply.payload) ? reply.payload.length : 0;
+  const size = limit ?? FRIENDS_MAX_LIMIT;
+  if (shown > 0 && shown >= size) {
+    const next = page !== undefined ? `--page ${page + 1}` : `--offset ${(offset ?? 0) + shown}`;
+    out.info(`${shown} friends shown, one page: there may be more (--all fetches every one, ${next} the next page)`);
+  }
 }

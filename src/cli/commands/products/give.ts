@@ -1,5 +1,6 @@
 import { tracedSingleProduct } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
+import { dryRunProduct } from '../../../ops/dry-run.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
 import { parseInteger, parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
@@ -7,7 +8,8 @@ import { resolveUid } from '../../../ops/users.js';
 import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
 import { PRODUCT_COLUMNS, fieldView } from './columns.js';
 import type { GiveOptions } from './index.js';
-import { giveProduct, resolveProductTarget, suggestSku } from '../../../ops/products.js';
+import { checkGiveQty, giveProduct, resolveProductTarget, suggestSku } from '../../../ops/products.js';
+import { amountText } from '../../../domain/packs.js';
 
 export async function run(factory: Factory, args: { uid: string; sku: string }, opts: GiveOptions & BatchFlags): Promise<void> {
   if (isBatchArg(args.uid)) {
@@ -15,18 +17,28 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
     await runProductBatch(factory, { spec: args.uid, action: 'give', sku: args.sku }, opts);
     return;
   }
-  rejectBatchFlags(opts);
+  // --dry-run works for one user too; the other batch options need @FILE.
+  rejectBatchFlags({ ...opts, dryRun: undefined });
   const user = parseUserBeforeKey(args.uid, args.sku, 'sku', 'products give');
   const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
   const printable = checkReplyFields(factory, PRODUCT_COLUMNS, PRODUCT_ENTRY_FIELDS);
   const settings = await factory.settings();
   const target = resolveProductTarget(settings, opts, args.sku);
-  await confirmMutation(factory, settings, `give ${qty} × ${target.sku} to user ${userLabel(user)}`);
+  checkGiveQty(target, qty);
+  if (opts.dryRun) {
+    const client = await factory.client();
+    const uid = await resolveUid(client, user);
+    await dryRunProduct(factory, client, uid, target, 'give', qty, (dry) => giveProduct(dry, uid, target, qty, opts.post === true ? 'post' : 'put'));
+    return;
+  }
+  const amount = amountText(target.sku, qty, 'give');
+  const what = amount.includes('×') ? amount : `${amount} of ${target.sku}`;
+  await confirmMutation(factory, settings, `give ${what} to user ${userLabel(user)}`);
   const client = await factory.client();
   const uid = await resolveUid(client, user);
   const out = await factory.output();
   const post = opts.post === true;
-  const reply = await out.spin(`Giving ${qty} × ${target.sku}`, () =>
+  const reply = await out.spin(`Giving ${what}`, () =>
     tracedSingleProduct(factory, settings, client, uid, target, { action: 'give', qty, post }, () =>
       giveProduct(client, uid, target, qty, post ? 'post' : 'put'),
     ),

@@ -46,13 +46,13 @@ export function register(program: Command, factory: Factory): void {
   parentOptions(
     products
       .command('give')
-      .description('Give units of a product (signed PUT increment, or POST with --post)')
+      .description('Give a product: --qty packs of a pack sku (gems:500), units of a base sku (signed PUT, or POST with --post)')
       .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<sku>', 'the product'),
   )
-    .option('--qty <n>', 'units to give, an integer ≥ 1 (packs, with --post naming a pack BASE:PACK)', '1')
-    .option('--post', 'send an unsigned POST grant (a purchase or gift) instead of a signed PUT; naming a pack, it gives --qty packs')
-    .addHelpText('after', `\nExample:\n  $ udcli products give ${UID} GOLD_PACK --qty 3`)
+    .option('--qty <n>', 'how many, an integer ≥ 1: packs when the sku names a pack (gems:500), else units', '1')
+    .option('--post', 'send an unsigned POST grant (a purchase or gift) instead of a signed PUT')
+    .addHelpText('after', `\nExamples:\n  $ udcli products give ${UID} gems:500 --qty 2   # 2 packs: 1,000 units\n  $ udcli products give ${UID} gems --qty 30       # 30 units`)
     .action(async (uid: string, sku: string, opts: GiveOptions) => {
       const { run } = await import('./give.js');
       await run(factory, { uid, sku }, opts);
@@ -65,7 +65,7 @@ export function register(program: Command, factory: Factory): void {
       .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<sku>', 'the product'),
   )
-    .option('--qty <n>', 'units to take, an integer ≥ 1', '1')
+    .option('--qty <n>', 'units to take, an integer ≥ 1 (units, whichever pack the sku names)', '1')
     .addHelpText('after', `\nExample:\n  $ udcli products take ${UID} GOLD_PACK --qty 1`)
     .action(async (uid: string, sku: string, opts: TakeOptions) => {
       const { run } = await import('./take.js');

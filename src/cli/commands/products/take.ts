@@ -1,5 +1,7 @@
 import { tracedSingleProduct } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
+import { amountText } from '../../../domain/packs.js';
+import { dryRunProduct } from '../../../ops/dry-run.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
 import { parseInteger, parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
@@ -15,17 +17,24 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
     await runProductBatch(factory, { spec: args.uid, action: 'take', sku: args.sku }, opts);
     return;
   }
-  rejectBatchFlags(opts);
+  // --dry-run works for one user too; the other batch options need @FILE.
+  rejectBatchFlags({ ...opts, dryRun: undefined });
   const user = parseUserBeforeKey(args.uid, args.sku, 'sku', 'products take');
   const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
   const printable = checkReplyFields(factory, PRODUCT_COLUMNS, PRODUCT_ENTRY_FIELDS);
   const settings = await factory.settings();
   const target = resolveProductTarget(settings, opts, args.sku);
-  await confirmMutation(factory, settings, `take ${qty} × ${target.sku} from user ${userLabel(user)}`);
+  if (opts.dryRun) {
+    const client = await factory.client();
+    const uid = await resolveUid(client, user);
+    await dryRunProduct(factory, client, uid, target, 'take', qty, (dry) => takeProduct(dry, uid, target, qty));
+    return;
+  }
+  await confirmMutation(factory, settings, `take ${amountText(target.sku, qty, 'take')} of ${target.sku} from user ${userLabel(user)}`);
   const client = await factory.client();
   const uid = await resolveUid(client, user);
   const out = await factory.output();
-  const reply = await out.spin(`Taking ${qty} × ${target.sku}`, () =>
+  const reply = await out.spin(`Taking ${amountText(target.sku, qty, 'take')} of ${target.sku}`, () =>
     tracedSingleProduct(factory, settings, client, uid, target, { action: 'take', qty }, () => takeProduct(client, uid, target, qty)),
   ).catch(suggestSku(client, uid, target));
   const payload = factory.globals().fields ? printable(fieldView(reply.payload)) : reply.payload;

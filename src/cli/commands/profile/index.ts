@@ -24,7 +24,7 @@ export function register(program: Command, factory: Factory): void {
       'after',
       `
 Examples:
-  $ udcli profile add live --base-url https://api.example.com --api-key B84276AA-5397-4B89-A8BA-0F16FFB7566F --signing-secret S --game-id 1001 --production
+  $ udcli profile add live --base-url https://api.example.com --api-key B84276AA-5397-4B89-A8BA-0F16FFB7566F --game-id 1001 --production
   $ udcli profile use live
   $ udcli profile show
   $ udcli profile list`,
@@ -37,7 +37,7 @@ Examples:
     .option('--base-url <url>', 'service base URL, e.g. https://api.example.com')
     .option('--site-url <url>', 'site hosting login and the token generator (default: the base URL)')
     .option('--api-key <key>', 'the game api key: 32 hex digits or a UUID')
-    .option('--signing-secret <secret>', 'secret for signed requests')
+    .option('--signing-secret <secret>', 'secret for hmac-sha256-v1 (agi needs none); prefer `udcli config set signing_secret -` (standard input)')
     .option('--signing-scheme <scheme>', "agi (default, the platform's own), hmac-sha256-v1 or none")
     .option('--verb-override <bool>', 'send PUT/DELETE as POST with method= (default: true under agi)')
     .option('--game-id <id>', 'default game for commands that take one')
@@ -49,8 +49,10 @@ Examples:
       'after',
       `
 Examples:
-  $ udcli profile add staging --base-url https://staging.example.com --api-key 0123456789abcdef0123456789abcdef --signing-secret S --game-id 1001
-  $ udcli profile add local2 --from-sandbox --base-url http://127.0.0.1:9000`,
+  $ udcli profile add staging --base-url https://staging.example.com --api-key 0123456789abcdef0123456789abcdef --game-id 1001
+  $ udcli profile add local2 --from-sandbox --base-url http://127.0.0.1:9000
+  (agi, the default scheme, needs no signing secret; for hmac-sha256-v1 set it without
+   putting it on the command line: udcli config set signing_secret - < secret.txt)`,
     )
     .action(async (name: string, opts: AddOptions) => {
       const { run } = await import('./add.js');
