@@ -13,6 +13,7 @@ import { ENVELOPE_VERSION } from '../domain/types.js';
 import { achievementState, incrementOutcome, productOutcome, productState, type OutcomeJudgement } from '../domain/outcome.js';
 import { amountText, unitsOfChange } from '../domain/packs.js';
 import type { Factory } from '../ops/factory.js';
+import { printable } from '../printable.js';
 import { withoutUserinfo } from '../redact.js';
 import type { Settings } from '../config/types.js';
 import { AuditLog, auditEntry, auditLogPath } from './log.js';
@@ -314,12 +315,12 @@ export async function tracedProductChange(
   return { reply, before, after: reply.payload, receipt };
 }
 
-/** The receipt as printed after a single-user change (stderr, two lines). */
+/** The receipt as printed after a single-user change (stderr, two lines); what a server sent is shown escaped. */
 export function receiptLines(receipt: Receipt): string[] {
   const lines = [receipt.unchanged ? `No change: ${receipt.change}` : `Changed: ${receipt.change}`];
   lines.push(`Undo:    ${receipt.undo ?? 'none'}`);
   if (receipt.note) lines.push(`Note:    ${receipt.note}`);
-  return lines;
+  return lines.map(printable);
 }
 
 /**
