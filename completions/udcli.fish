@@ -512,7 +512,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'api' -d 'Send any reque
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'audit' -d 'Show the audit log of changes made with udcli'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'profile' -d 'Manage profiles: where udcli connects and with which credentials'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'config' -d 'Read and change the active profile\'s keys'
-complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'doctor' -d 'Check the config file, the active profile, reachability, the api key, signing and the clock'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'doctor' -d 'Check the config file, the active profile, reachability, the api key and that its game is the profile\'s game_id, signing and the clock'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'sandbox' -d 'Run the local sandbox of the User Data REST Service (SQLite, demo data)'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'completion' -d 'Print the shell completion script (bash, zsh or fish)'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'help' -d 'show help for a command'

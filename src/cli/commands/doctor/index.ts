@@ -5,7 +5,7 @@ import type { Factory } from '../../../ops/factory.js';
 export function register(program: Command, factory: Factory): void {
   program
     .command('doctor')
-    .description('Check the config file, the active profile, reachability, the api key, signing and the clock')
+    .description("Check the config file, the active profile, reachability, the api key and that its game is the profile's game_id, signing and the clock")
     .addHelpText(
       'after',
       `
