@@ -15,8 +15,8 @@ function report(error: unknown, io: IOStreams, factory: DefaultFactory, verbose:
   const baseUrl = factory.effectiveBaseUrl();
   const { code, message, hint, internal } = describeError(error, baseUrl ? { baseUrl } : {});
   if (message !== undefined) {
-    // A message may quote a server's reply or a user's input: one line, nothing a terminal acts on.
-    io.stderr.write(`udcli: ${printable(message)}\n`);
+    // A message may quote a server's reply or a user's input: nothing in it a terminal acts on (our own line breaks kept).
+    io.stderr.write(`udcli: ${message.split('\n').map(printable).join('\n')}\n`);
     if (hint) io.stderr.write(`${hint.split('\n').map(printable).join('\n')}\n`);
     if (internal && verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   }

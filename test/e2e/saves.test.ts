@@ -73,7 +73,8 @@ describe('set, get, list', () => {
     expect(stored(PLAYER, 'slot1')).toBe('{"level":3,"big":12345678901234567890}');
     expect(line(r, 'Changed')).toBe('save slot1 of 01e5…: (none) → 38 bytes {"level":3,"big":12345678901234567890}');
     const undo = line(r, 'Undo');
-    expect(undo).toBe(`udcli saves erase ${PLAYER} slot1`);
+    // The undo names the profile and the server it changed (issue 22).
+    expect(undo).toBe(`udcli saves erase ${PLAYER} slot1 --profile sandbox --base-url ${env.sandbox.url}`);
     const lines = auditLines();
     expect(lines).toHaveLength(audit + 1);
     expect(lines.at(-1)).toMatchObject({ uid: PLAYER, before: null, after: { key: 'slot1', bytes: 38 }, undo });
@@ -127,13 +128,13 @@ describe('set, get, list', () => {
     expect(fromStdin.code, fromStdin.stderr).toBe(0);
     expect(stored(PLAYER, 'inv')).toBe('{"inventory":[]}');
     const undo = line(fromStdin, 'Undo');
-    const kept = /@(\S+)$/.exec(undo)?.[1];
+    const kept = /@(\S+)/.exec(undo)?.[1];
     expect(kept, undo).toBeDefined();
     expect(kept!.startsWith(join(env.configDir, 'saves-undo'))).toBe(true);
     expect(readFileSync(kept!, 'utf8')).toBe(long);
     expect(statSync(kept!).mode & 0o777).toBe(0o600);
     expect(line(fromStdin, 'Note')).toContain(kept);
-    expect(auditLines().at(-1)).toMatchObject({ command: expect.stringMatching(/saves set \S+ inv -$/), before: { bytes: long.length } });
+    expect(auditLines().at(-1)).toMatchObject({ command: expect.stringMatching(/saves set \S+ inv - --profile sandbox --base-url \S+$/), before: { bytes: long.length } });
 
     const undone = await runPrinted(undo);
     expect(undone.code, undone.stderr).toBe(0);
@@ -162,7 +163,7 @@ describe('erase', () => {
     expect(json(r)).toEqual({ key: 'gone', success: 1 });
     expect(stored(PLAYER, 'gone')).toBeNull();
     expect(line(r, 'Changed')).toBe('save gone of 01e5…: 7 bytes {"a":1} → (erased)');
-    expect(auditLines().at(-1)).toMatchObject({ command: `udcli saves erase ${PLAYER} gone`, before: { value: '{"a":1}' }, after: null });
+    expect(auditLines().at(-1)).toMatchObject({ command: `udcli saves erase ${PLAYER} gone --profile sandbox --base-url ${env.sandbox.url}`, before: { value: '{"a":1}' }, after: null });
     const undone = await runPrinted(line(r, 'Undo'));
     expect(undone.code, undone.stderr).toBe(0);
     expect(stored(PLAYER, 'gone')).toBe('{"a":1}');
@@ -302,6 +303,6 @@ describe('a production profile', () => {
     const done = await udcli(['--profile', 'live', 'saves', 'set', PLAYER, 'prod', 'v', '--auth-token', token, '--yes']);
     expect(done.code, done.stderr).toBe(0);
     expect(stored(PLAYER, 'prod')).toBe('v');
-    expect(line(done, 'Undo')).toBe(`udcli saves erase ${PLAYER} prod --profile live`);
+    expect(line(done, 'Undo')).toBe(`udcli saves erase ${PLAYER} prod --profile live --base-url ${env.sandbox.url}`);
   });
 });

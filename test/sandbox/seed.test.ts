@@ -65,9 +65,11 @@ describe('generated seed', () => {
 
       const app = buildApp({ db });
       try {
+        // Over real HTTP: the sandbox answers only requests addressed to it (Host), which inject's have no port for.
+        const url = await app.listen({ port: 0, host: '127.0.0.1' });
         const page = async (n: number) => {
-          const r = await app.inject({ method: 'GET', url: `/services/rest/v1/friends/${summary.hub.uid}.json?api_key=${DEMO.game.apiKey}&page=${n}` });
-          return (JSON.parse(r.body) as { payload: Friend[] }).payload;
+          const r = await fetch(`${url}/services/rest/v1/friends/${summary.hub.uid}.json?api_key=${DEMO.game.apiKey}&page=${n}`);
+          return ((await r.json()) as { payload: Friend[] }).payload;
         };
         const first = await page(1);
         expect(first).toHaveLength(500);
@@ -76,8 +78,8 @@ describe('generated seed', () => {
         expect(last).toHaveLength(500);
         expect(last.at(-1)?.username).toBe(summary.usernamePattern.replace(/\d+$/, (d) => String(100_000).padStart(d.length, '0')));
         expect(await page(201)).toEqual([]);
-        const defs = await app.inject({ method: 'GET', url: `/services/rest/v1/achievements/1001.json?api_key=${DEMO.game.apiKey}` });
-        expect((JSON.parse(defs.body) as { payload: unknown[] }).payload).toHaveLength(20);
+        const defs = await fetch(`${url}/services/rest/v1/achievements/1001.json?api_key=${DEMO.game.apiKey}`);
+        expect(((await defs.json()) as { payload: unknown[] }).payload).toHaveLength(20);
       } finally {
         await app.close();
         db.close();
