@@ -105,6 +105,46 @@ async function readBefore<S>(read: () => Promise<S>): Promise<S> {
   }
 }
 
+/** How a change is made: `perform` sends it through the client it is given. */
+export type Perform<T> = (client: ApiClient) => Promise<Reply<T>>;
+
+/**
+ * The read before a change, and the change, as few round trips apart as the protocol allows.
+ * The read starts at once; the change goes through a gated client that waits for it (and for
+ * `keep`, the journal's started record) before sending anything that may change state, so under
+ * agi the unsigned challenge request travels beside the read. A client without a gate reads,
+ * then changes.
+ */
+function readThenChange<S, T>(client: ApiClient, read: () => Promise<S>, perform: Perform<T>, keep?: (before: S) => Promise<void>) {
+  const before = readBefore(read);
+  // Awaited by the gate or below; a change that fails first must not leave it unhandled.
+  before.catch(() => {});
+  let gate: Promise<void> | undefined;
+  const open = (): Promise<void> => (gate ??= before.then((b) => keep?.(b)));
+  const changer = client.gated?.(open);
+  return {
+    send: (): Promise<Reply<T>> => (changer ? perform(changer) : open().then(() => perform(client))),
+    /**
+     * The state before, once the change is done. `raced`: the server applied the unsigned request
+     * at once, without the challenge it had asked for until then, while the read ran: the state
+     * read may already hold the change.
+     */
+    async settled(): Promise<{ before: S | null; raced: boolean }> {
+      if (gate) return { before: await before, raced: false };
+      try {
+        await open();
+        return { before: await before, raced: true };
+      } catch {
+        return { before: null, raced: true };
+      }
+    },
+    /** For the audit line of a change whose outcome is unknown (the read passed the gate). */
+    known: (): Promise<S | null> => before.catch(() => null),
+  };
+}
+
+const RACED_NOTE = 'the server applied this change without the signature it asked for until then, while the state before was being read: the state before and the undo may already include the change';
+
 /** What a batch (or a single command) hears of a change not safe to repeat. */
 export interface ChangeHooks {
   /** The state read before sending, handed over before the change is sent (the journal keeps it). */
@@ -175,40 +215,42 @@ export async function tracedAchievementChange<T extends AchievementUpdate | User
   uid: string,
   target: AchievementTarget,
   change: AchievementChangeSpec,
-  perform: () => Promise<Reply<T>>,
+  perform: Perform<T>,
   definition?: Pick<AchievementDefinition, 'start_value' | 'target_value'> | null,
   hooks?: ChangeHooks,
 ): Promise<Traced<T>> {
   const scope = scopeArgs(ctx, target.pid, target.type);
   const argv = achievementArgv(uid, target, change, scope);
-  const before = await readBefore(() => readAchievement(client, uid, target));
+  const keep = change.action === 'inc' && hooks?.onBefore ? (b: UserAchievement | null) => hooks.onBefore!(achievementState(b)) : undefined;
+  const made = readThenChange(client, () => readAchievement(client, uid, target), perform, keep);
   let reply: Reply<T>;
   try {
     if (change.action === 'inc') {
-      await hooks?.onBefore?.(achievementState(before));
       const by = change.by;
-      reply = await perform().catch((err: unknown) => {
+      reply = await made.send().catch(async (err: unknown) => {
         if (!outcomeUnknown(err)) throw err;
+        const before = await made.known();
         return decideLostReply(
           err,
           () => readAchievement(client, uid, target),
           (now) => incrementOutcome(achievementState(before), achievementState(now), by, definition),
           (now) => now as unknown as T,
-          perform,
+          made.send,
           hooks,
         );
       });
     } else {
-      reply = await perform();
+      reply = await made.send();
     }
   } catch (err) {
     if (outcomeUnknown(err)) {
       ctx.log.append(
-        auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before, after: null, change: `${target.developerId} of ${shortUid(uid)}: ${change.action} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }),
+        auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before: await made.known(), after: null, change: `${target.developerId} of ${shortUid(uid)}: ${change.action} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }),
       );
     }
     throw err;
   }
+  const { before, raced } = await made.settled();
   const undoScope = [...scope, ...(ctx.target ?? [])];
   let after: unknown = change.action === 'delete' ? null : reply.payload;
   let receipt: Receipt;
@@ -230,6 +272,7 @@ export async function tracedAchievementChange<T extends AchievementUpdate | User
       scope: undoScope,
     });
   }
+  if (raced) receipt = { ...receipt, note: RACED_NOTE };
   ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before, after, change: receipt.change, undo: receipt.undo }));
   if (change.action === 'set') refuseKeptCompletion(uid, target, change, before, after as AchievementUpdate | null, definition, undoScope);
   return { reply, before, after, receipt };
@@ -280,37 +323,40 @@ export async function tracedProductChange(
   uid: string,
   target: ProductTarget,
   change: { action: 'give' | 'take'; qty: number; post?: boolean },
-  perform: () => Promise<Reply<ProductEntry>>,
+  perform: Perform<ProductEntry>,
   hooks?: ChangeHooks,
 ): Promise<Traced<ProductEntry>> {
   const scope = scopeArgs(ctx, target.parentId, target.type);
   const argv = productArgv(uid, target, change.action, change.qty, change.post ?? false, scope);
-  const before = await readBefore(() => readProduct(client, uid, target));
+  const keep = hooks?.onBefore ? (b: ProductEntry | null) => hooks.onBefore!(productState(b)) : undefined;
+  const made = readThenChange(client, () => readProduct(client, uid, target), perform, keep);
   // A give naming a pack (`gems:500`) gives qty packs, by PUT or POST; anything else counts qty units.
   const units = unitsOfChange(target.sku, change.qty, change.action);
   let reply: Reply<ProductEntry>;
   try {
-    await hooks?.onBefore?.(productState(before));
-    reply = await perform().catch((err: unknown) => {
+    reply = await made.send().catch(async (err: unknown) => {
       if (!outcomeUnknown(err)) throw err;
+      const before = await made.known();
       return decideLostReply(
         err,
         () => readProduct(client, uid, target),
         (now) => productOutcome(productState(before), now, change.action, units),
         (now) => now as ProductEntry,
-        perform,
+        made.send,
         hooks,
       );
     });
   } catch (err) {
     if (outcomeUnknown(err)) {
       ctx.log.append(
-        auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before, after: null, change: `${target.sku} of ${shortUid(uid)}: ${change.action} ${amountText(target.sku, change.qty, change.action)} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }),
+        auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before: await made.known(), after: null, change: `${target.sku} of ${shortUid(uid)}: ${change.action} ${amountText(target.sku, change.qty, change.action)} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }),
       );
     }
     throw err;
   }
-  const receipt = productReceipt({ uid, sku: target.sku, action: change.action, qty: units, amount: amountText(target.sku, change.qty, change.action), before, after: reply.payload, scope: [...scope, ...(ctx.target ?? [])] });
+  const { before, raced } = await made.settled();
+  let receipt = productReceipt({ uid, sku: target.sku, action: change.action, qty: units, amount: amountText(target.sku, change.qty, change.action), before, after: reply.payload, scope: [...scope, ...(ctx.target ?? [])] });
+  if (raced) receipt = { ...receipt, note: RACED_NOTE };
   ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before, after: reply.payload, change: receipt.change, undo: receipt.undo }));
   return { reply, before, after: reply.payload, receipt };
 }
@@ -335,7 +381,7 @@ export async function tracedSingleAchievement<T extends AchievementUpdate | User
   uid: string,
   target: AchievementTarget,
   change: AchievementChangeSpec,
-  perform: () => Promise<Reply<T>>,
+  perform: Perform<T>,
 ): Promise<Reply<T>> {
   let definition: AchievementDefinition | null = null;
   if (change.action !== 'reset') {
@@ -362,7 +408,7 @@ export async function tracedSingleProduct(
   uid: string,
   target: ProductTarget,
   change: { action: 'give' | 'take'; qty: number; post?: boolean },
-  perform: () => Promise<Reply<ProductEntry>>,
+  perform: Perform<ProductEntry>,
 ): Promise<Reply<ProductEntry>> {
   const log = AuditLog.open(auditLogPath(factory.io.env));
   try {

@@ -280,7 +280,7 @@ export async function runAchievementBatch(
           : args.action === 'inc'
             ? { action: 'inc', by }
             : { action: args.action },
-        () => change(client, uid),
+        (c) => change(c, uid),
         definition,
         { onBefore: (before) => ctx.started(before), onResolved: (how, detail) => ctx.resolved(how, detail) },
       );
@@ -340,7 +340,7 @@ export async function runProductBatch(
     },
     perUser: async (client, uid, ctx) => {
       if (!log) return (await change(client, uid)).payload;
-      const t = await tracedProductChange(traceContext(factory.io.env, settings, log), client, uid, target, { action: args.action, qty, post }, () => change(client, uid), {
+      const t = await tracedProductChange(traceContext(factory.io.env, settings, log), client, uid, target, { action: args.action, qty, post }, (c) => change(c, uid), {
         onBefore: (before) => ctx.started(before),
         onResolved: (how, detail) => ctx.resolved(how, detail),
       });

@@ -87,8 +87,23 @@ export function createClient(options: ClientOptions): ApiClient {
     return interpret(res, ctx);
   }
 
+  /** The server has answered this client's unsigned changes with a challenge (and not since without one). */
+  let challenging = false;
+  const gateErrors = new WeakSet<object>();
+
+  /** A request's beforeChange hook; its failure means nothing was sent, and is not retried here. */
+  async function pass(gate: () => Promise<void>): Promise<void> {
+    try {
+      await gate();
+    } catch (error) {
+      if (typeof error === 'object' && error !== null) gateErrors.add(error);
+      throw markUnchanged(error);
+    }
+  }
+
   async function attempt<R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> {
     if (spec.sign && options.signer.needsChallenge && spec.base !== 'site') return challenged(spec, interpret);
+    if (spec.beforeChange) await pass(spec.beforeChange);
     // Built (and signed, with a fresh timestamp) per attempt; a missing secret throws here,
     // before anything is sent.
     return send(spec, buildRequest(spec, options, nowSeconds()), interpret);
@@ -102,9 +117,15 @@ export function createClient(options: ClientOptions): ApiClient {
    */
   async function challenged<R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> {
     let challenge: AgiChallenge;
+    // Only once the server has challenged this client is the unsigned request known to change
+    // nothing: until then the hook runs first, as for any change.
+    const early = challenging;
+    if (spec.beforeChange && !early) await pass(spec.beforeChange);
     try {
       // A server that does not ask for a signature (a partner key) answers at once.
-      return await send(spec, buildRequest(spec, options, nowSeconds()), interpret, true);
+      const reply = await send(spec, buildRequest(spec, options, nowSeconds()), interpret, true);
+      challenging = false;
+      return reply;
     } catch (error) {
       const found = readChallenge(error);
       if (!found) {
@@ -112,7 +133,9 @@ export function createClient(options: ClientOptions): ApiClient {
         throw error;
       }
       challenge = found;
+      challenging = true;
     }
+    if (spec.beforeChange && early) await pass(spec.beforeChange);
     for (let n = 1; ; n++) {
       try {
         return await send(spec, buildRequest(spec, options, nowSeconds(), challenge), interpret);
@@ -133,6 +156,7 @@ export function createClient(options: ClientOptions): ApiClient {
       try {
         return await attempt(spec, interpret);
       } catch (error) {
+        if (typeof error === 'object' && error !== null && gateErrors.has(error)) throw error;
         // agi's unsigned first request changed nothing: it may be repeated like a read.
         const idempotent = spec.idempotent || (error instanceof Error && harmlessErrors.has(error));
         const decision = retryDecision({ error, attempt: n, retries, idempotent, random: Math.random });
@@ -159,15 +183,19 @@ export function createClient(options: ClientOptions): ApiClient {
     return prepared;
   }
 
-  return {
-    request,
-    prepare,
-    ...createEndpoints({ request, call }),
-    close() {
-      closed ??= agent.close();
-      return closed;
-    },
-  };
+  function close(): Promise<void> {
+    closed ??= agent.close();
+    return closed;
+  }
+
+  /** A view whose every request first passes `beforeChange` (RequestSpec.beforeChange). */
+  function gated(beforeChange: () => Promise<void>): ApiClient {
+    const gatedRequest = <T>(spec: RequestSpec): Promise<Reply<T>> => request<T>({ ...spec, beforeChange });
+    const gatedCall = <R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> => call({ ...spec, beforeChange }, interpret);
+    return { request: gatedRequest, prepare, ...createEndpoints({ request: gatedRequest, call: gatedCall }), gated, close };
+  }
+
+  return { request, prepare, ...createEndpoints({ request, call }), gated, close };
 }
 
 function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {

@@ -99,6 +99,13 @@ export interface RequestSpec {
   /** Leave out the api_key (users --public). */
   withoutApiKey?: boolean;
   headers?: Record<string, string>;
+  /**
+   * Awaited once before anything that may change state is sent (the state read before a change,
+   * journaled). Under agi, once the server has challenged this client, the unsigned first request
+   * (which changes nothing) is sent while it runs: one round trip less per change. Its failure
+   * fails the request as not sent.
+   */
+  beforeChange?: () => Promise<void>;
 }
 
 /** What --dry-run shows: the exact request, secrets redacted, and the canonical string. */
@@ -192,6 +199,12 @@ export interface ApiClient {
   saveGame(uid: string, key: string, value: string, authToken: string): Promise<Reply<SaveResult>>;
   /** Signed erase (DELETE, or POST method=delete under the verb override); 404 when nothing is saved. */
   eraseGame(uid: string, key: string, authToken: string): Promise<Reply<SaveResult>>;
+
+  /**
+   * The same client, whose requests first pass `beforeChange` (see RequestSpec). A client without
+   * it runs the hook first and then the change, one after the other.
+   */
+  gated?(beforeChange: () => Promise<void>): ApiClient;
 
   close(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import { failure } from './failure.js';
 import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
 import type { AchievementTarget, ApiClient, ClientOptions } from '../../src/client/types.js';
-import { ApiError, NetworkError } from '../../src/errors.js';
+import { ApiError, NetworkError, wasNotSent } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { classifyError } from '../../src/batch/runner.js';
 import { startAwkwardPlatform, type AwkwardPlatform } from './awkward-platform.js';
@@ -143,6 +143,83 @@ describe('agi challenge flow', () => {
     expect(p.headers).toEqual({ 'content-type': 'application/x-www-form-urlencoded' });
     expect(p.redactedUrl).toMatch(/session=…&sig=[0-9a-f]{4}…[0-9a-f]{4}$/);
     expect(platform.requests.length).toBe(before);
+  });
+});
+
+describe('the read before a change beside the challenge (RequestSpec.beforeChange)', () => {
+  /** A gate the test opens by hand, which notes how many requests the server had seen when it was called. */
+  function gate(scenario: string, fail?: Error) {
+    const calls: number[] = [];
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return {
+      calls,
+      open,
+      run: async () => {
+        calls.push(seen(scenario).length);
+        await opened;
+        if (fail) throw fail;
+      },
+    };
+  }
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  };
+
+  it("a client's first change: the gate first, then the unsigned request and the signed one", async () => {
+    const { client } = makeClient();
+    const g = gate('agi-gate-first');
+    const pending = client.gated!(g.run).changeUserAchievement('agi-gate-first', TARGET, { increment: 1 });
+    await until(() => g.calls.length > 0);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen('agi-gate-first')).toHaveLength(0);
+    g.open();
+    expect((await pending).payload).toMatchObject({ verified: true });
+    expect(g.calls).toEqual([0]);
+    expect(seen('agi-gate-first')).toHaveLength(2);
+  });
+
+  it('once the server has challenged: the unsigned request goes while the gate is shut, the signed one only after it opens', async () => {
+    const { client } = makeClient();
+    await client.changeUserAchievement('agi-gate-learn', TARGET, { increment: 1 });
+    const g = gate('agi-gate-early');
+    const pending = client.gated!(g.run).changeUserAchievement('agi-gate-early', TARGET, { increment: 1 });
+    await until(() => g.calls.length > 0);
+    await new Promise((r) => setTimeout(r, 50));
+    const [unsigned, ...rest] = seen('agi-gate-early');
+    expect(unsigned!.params.map(([n]) => n)).not.toContain('sig');
+    expect(rest).toHaveLength(0);
+    g.open();
+    expect((await pending).payload).toMatchObject({ verified: true });
+    expect(g.calls).toEqual([1]);
+    expect(seen('agi-gate-early')).toHaveLength(2);
+  });
+
+  it('a gate that fails: nothing signed is sent, the error says not sent, and it is not retried', async () => {
+    const { client } = makeClient();
+    await client.changeUserAchievement('agi-gate-learn2', TARGET, { increment: 1 });
+    const readFailed = new NetworkError('GET …: connection refused', 'unreachable', false);
+    const g = gate('agi-gate-fail', readFailed);
+    g.open();
+    const e = await failure(client.gated!(g.run).changeUserAchievement('agi-gate-fail', TARGET, { increment: 1 }));
+    expect(e).toBe(readFailed);
+    expect(wasNotSent(e)).toBe(true);
+    expect(g.calls).toHaveLength(1);
+    expect(seen('agi-gate-fail').every((r) => !r.params.some(([n]) => n === 'sig'))).toBe(true);
+  });
+
+  it('a server that answers an unsigned change at once (a partner key): the next change waits for its gate again', async () => {
+    const { client } = makeClient();
+    await client.changeUserAchievement('agi-gate-learn3', TARGET, { increment: 1 });
+    expect((await client.changeUserAchievement('agi-partner', TARGET, { increment: 1 })).payload).toMatchObject({ verified: false });
+    const g = gate('agi-gate-after-partner');
+    const pending = client.gated!(g.run).changeUserAchievement('agi-gate-after-partner', TARGET, { increment: 1 });
+    await until(() => g.calls.length > 0);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen('agi-gate-after-partner')).toHaveLength(0);
+    g.open();
+    await pending;
+    expect(g.calls).toEqual([0]);
   });
 });
 

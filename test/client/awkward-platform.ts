@@ -112,6 +112,8 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
         const unsignedN = (counts.get(`unsigned ${scenario}`) ?? 0) + 1;
         counts.set(`unsigned ${scenario}`, unsignedN);
         if (scenario === 'agi-no-key') return envelope(res, 401, 401, 'signature required', { session: 'only-a-session' });
+        // A partner key: the platform applies the change without asking for a signature.
+        if (scenario === 'agi-partner') return envelope(res, 200, 200, 'OK', { method: req.method, params, contentType: req.headers['content-type'] ?? null, verified: false });
         if (scenario === 'agi-unsigned-lost' && unsignedN === 1) {
           res.writeHead(401, { 'content-type': 'application/json', 'content-length': 200 });
           res.write('{"version":1,', () => req.socket.destroy());

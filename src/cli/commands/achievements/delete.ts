@@ -52,7 +52,7 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
     await confirmOrRequireYes(factory.io, `Delete achievement ${target.developerId} of user ${uid} (${lossText(record)})?`, { yes, what });
   }
   const reply = await out.spin(`Deleting ${target.developerId}`, () =>
-    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'delete' }, () => deleteAchievement(client, uid, target)),
+    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'delete' }, (c) => deleteAchievement(c, uid, target)),
   ).catch(suggestDeveloperId(client, target));
   out.info(`Deleted achievement ${target.developerId} of user ${uid}; it was:`);
   await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, USER_ACHIEVEMENT_COLUMNS);

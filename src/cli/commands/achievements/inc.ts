@@ -34,7 +34,7 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
   const uid = await resolveUid(client, user);
   const out = await factory.output();
   const reply = await out.spin(`Incrementing ${target.developerId}`, () =>
-    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'inc', by }, () => incrementAchievement(client, uid, target, by)),
+    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'inc', by }, (c) => incrementAchievement(c, uid, target, by)),
   ).catch(suggestDeveloperId(client, target));
   await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, UPDATE_COLUMNS);
 }

@@ -33,7 +33,7 @@ export async function run(factory: Factory, args: { uid: string; developerId: st
   const uid = await resolveUid(client, user);
   const out = await factory.output();
   const reply = await out.spin(`Resetting ${target.developerId}`, () =>
-    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'reset' }, () => resetAchievement(client, uid, target)),
+    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'reset' }, (c) => resetAchievement(c, uid, target)),
   ).catch(suggestDeveloperId(client, target));
   await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, UPDATE_COLUMNS);
 }

@@ -38,8 +38,8 @@ export async function run(
   const uid = await resolveUid(client, user);
   const out = await factory.output();
   const reply = await out.spin(`Setting ${target.developerId}`, () =>
-    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'set', progress, progressText: args.progress.trim() }, () =>
-      setAchievementProgress(client, uid, target, progress),
+    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'set', progress, progressText: args.progress.trim() }, (c) =>
+      setAchievementProgress(c, uid, target, progress),
     ),
   ).catch(suggestDeveloperId(client, target));
   await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, UPDATE_COLUMNS);

@@ -39,8 +39,8 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
   const out = await factory.output();
   const post = opts.post === true;
   const reply = await out.spin(`Giving ${what}`, () =>
-    tracedSingleProduct(factory, settings, client, uid, target, { action: 'give', qty, post }, () =>
-      giveProduct(client, uid, target, qty, post ? 'post' : 'put'),
+    tracedSingleProduct(factory, settings, client, uid, target, { action: 'give', qty, post }, (c) =>
+      giveProduct(c, uid, target, qty, post ? 'post' : 'put'),
     ),
   ).catch(suggestSku(client, uid, target));
   const payload = factory.globals().fields ? printable(fieldView(reply.payload)) : reply.payload;

@@ -35,7 +35,7 @@ export async function run(factory: Factory, args: { uid: string; sku: string }, 
   const uid = await resolveUid(client, user);
   const out = await factory.output();
   const reply = await out.spin(`Taking ${amountText(target.sku, qty, 'take')} of ${target.sku}`, () =>
-    tracedSingleProduct(factory, settings, client, uid, target, { action: 'take', qty }, () => takeProduct(client, uid, target, qty)),
+    tracedSingleProduct(factory, settings, client, uid, target, { action: 'take', qty }, (c) => takeProduct(c, uid, target, qty)),
   ).catch(suggestSku(client, uid, target));
   const payload = factory.globals().fields ? printable(fieldView(reply.payload)) : reply.payload;
   await printItem(factory, { bodyText: reply.bodyText, payload }, PRODUCT_COLUMNS);
