@@ -84,6 +84,14 @@ export function scrubSecrets(value: unknown): unknown {
 export function operatorName(env: NodeJS.ProcessEnv): string {
   const fromEnv = env.USER || env.USERNAME || env.LOGNAME;
   if (fromEnv) return fromEnv;
+  // Asked of the system once a run: a batch writes an entry per user.
+  osUser ??= systemUser();
+  return osUser;
+}
+
+let osUser: string | undefined;
+
+function systemUser(): string {
   try {
     return userInfo().username || 'unknown';
   } catch {
