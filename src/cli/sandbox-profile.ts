@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import type { Settings } from '../config/types.js';
 import { isAlive } from '../lock-file.js';
 import { readPidFile } from './commands/sandbox/pidfile.js';
+import { cachedCredentials, cachePath, databaseStamp, rememberCredentials, type FollowedCredentials } from './sandbox-profile-cache.js';
 
 async function sandboxDatabase(env: NodeJS.ProcessEnv, baseUrl: string): Promise<string | undefined> {
   const { defaultDatabasePath, pidFilePath } = await import('../sandbox/paths.js');
@@ -22,18 +23,34 @@ async function sandboxDatabase(env: NodeJS.ProcessEnv, baseUrl: string): Promise
   return defaultDatabasePath(env);
 }
 
+/** The database's primary credentials: remembered while the database is unchanged, else read. */
+async function followedCredentials(env: NodeJS.ProcessEnv, dbPath: string): Promise<FollowedCredentials | null> {
+  const { dataDir } = await import('../sandbox/paths.js');
+  const cache = cachePath(dataDir(env));
+  const stamp = databaseStamp(dbPath);
+  if (stamp !== null) {
+    const known = cachedCredentials(cache, dbPath, stamp);
+    if (known !== undefined) return known;
+  }
+  const [{ openDatabase }, { primaryCredentials }] = await Promise.all([import('../sandbox/database.js'), import('../sandbox/loaded.js')]);
+  const db = openDatabase(dbPath);
+  let primary: FollowedCredentials | null;
+  try {
+    primary = primaryCredentials(db);
+  } finally {
+    db.close();
+  }
+  // Stamped after reading: opening may itself have written (a migration, a WAL checkpoint).
+  const after = databaseStamp(dbPath);
+  if (after !== null && after === stamp) rememberCredentials(cache, dbPath, after, primary);
+  return primary;
+}
+
 export async function followSandboxData(settings: Settings, env: NodeJS.ProcessEnv): Promise<void> {
   try {
     const dbPath = await sandboxDatabase(env, settings.baseUrl);
     if (dbPath === undefined || dbPath === ':memory:' || !existsSync(dbPath)) return;
-    const [{ openDatabase }, { primaryCredentials }] = await Promise.all([import('../sandbox/database.js'), import('../sandbox/loaded.js')]);
-    const db = openDatabase(dbPath);
-    let primary;
-    try {
-      primary = primaryCredentials(db);
-    } finally {
-      db.close();
-    }
+    const primary = await followedCredentials(env, dbPath);
     if (primary === null || primary.api_key === settings.apiKey) return;
     settings.apiKey = primary.api_key;
     if (settings.sources.signing_secret === 'default') settings.signingSecret = primary.signing_secret;

@@ -5,7 +5,7 @@
  * test cases with a client connected; the clock back to real time; a failing exec prints the
  * request log's tail and --log keeps all of it. Needs `npm run build`.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +71,10 @@ describe('udcli sandbox start --data on a database that holds something else', (
     expect(hint).toContain(`udcli sandbox start --data ${racers} --reset`);
     expect(hint).toContain('--db FILE');
     expect((await cli(['sandbox', 'status'])).code).toBe(1);
+    // The built-in profile still follows the demo data (and remembers it for the next command).
+    const user = await cli(['user', DEMO.user.username, '--json']);
+    expect(user.code, user.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dataDir, 'profile-cache.json'), 'utf8'))).toMatchObject({ db: join(dataDir, 'sandbox.db'), primary: { game_id: DEMO.game.id } });
   }, 60_000);
 
   it('--reset replaces it; info, status, the play page, the profile and doctor follow the file', async () => {
@@ -98,6 +102,11 @@ describe('udcli sandbox start --data on a database that holds something else', (
     const user = await cli(['user', 'speedy', '--json']);
     expect(user.code, user.stderr).toBe(0);
     expect(JSON.parse(user.stdout)).toMatchObject({ username: 'speedy' });
+    // What it remembered of the demo data was not used: the database changed under it.
+    const cacheFile = join(dataDir, 'profile-cache.json');
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({ primary: { game_id: '8080', api_key: RACERS_KEY } });
+    expect(statSync(cacheFile).mode & 0o777).toBe(0o600);
+    expect((await cli(['user', 'drift', '--json'])).code).toBe(0);
     const apiKeyCheck = (stdout: string) => (JSON.parse(stdout) as Array<{ check: string; status: string; detail: string }>).find((c) => c.check === 'api key');
     expect(apiKeyCheck((await cli(['doctor'])).stdout)).toEqual({ check: 'api key', status: 'ok', detail: '8080…2345 accepted' });
     // A key the sandbox does not hold: doctor says exactly that.

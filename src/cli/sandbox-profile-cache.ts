@@ -1,0 +1,70 @@
+/**
+ * What the built-in profile follows, remembered per database file: reading it means loading
+ * better-sqlite3 and opening the database, ~20–70 ms at the start of every data command. The
+ * answer is kept with a stamp of the database and its WAL (inode, size, modification time) and
+ * used while both are unchanged; any write to the database moves the stamp, so a `load`, a
+ * `reset` or a `snapshot restore` is never missed. Mode 0600: it holds the sandbox's key.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export interface FollowedCredentials {
+  game_id: string;
+  api_key: string;
+  signing_secret: string;
+  signing: string;
+}
+
+interface CacheFile {
+  db: string;
+  stamp: string;
+  primary: FollowedCredentials | null;
+}
+
+/** The stamp of a database: null when it cannot be read (then nothing is cached). */
+export function databaseStamp(dbPath: string): string | null {
+  try {
+    const db = statSync(dbPath, { bigint: true });
+    let wal = '-';
+    try {
+      const w = statSync(`${dbPath}-wal`, { bigint: true });
+      wal = `${w.ino}:${w.size}:${w.mtimeNs}`;
+    } catch {
+      // No WAL (never opened for writing, or checkpointed and removed).
+    }
+    return `${db.ino}:${db.size}:${db.mtimeNs}/${wal}`;
+  } catch {
+    return null;
+  }
+}
+
+export function cachePath(dataDir: string): string {
+  return join(dataDir, 'profile-cache.json');
+}
+
+/** The remembered credentials for this database and stamp, or undefined. */
+export function cachedCredentials(file: string, dbPath: string, stamp: string): FollowedCredentials | null | undefined {
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile>;
+    if (c.db !== dbPath || c.stamp !== stamp) return undefined;
+    const p = c.primary;
+    if (p === null) return null;
+    if (p && typeof p.game_id === 'string' && typeof p.api_key === 'string' && typeof p.signing_secret === 'string' && typeof p.signing === 'string') return p;
+  } catch {
+    // Missing or unreadable: read the database.
+  }
+  return undefined;
+}
+
+/** Best effort: a cache that cannot be written only costs the next command the database read. */
+export function rememberCredentials(file: string, dbPath: string, stamp: string, primary: FollowedCredentials | null): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const body: CacheFile = { db: dbPath, stamp, primary };
+    writeFileSync(tmp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
