@@ -177,4 +177,36 @@ describe('receipts that say what the server did (issue 15)', () => {
     expect(r.payload.current_value).toBe(10);
     expect(t.info[0]).toBe('No change: LEVEL_10 of 01e5…: 10/10 Completed → 10/10 Completed');
   });
+  it('a gated client: nothing that may change state before the read is done; a server that applies the change without the gate is said so on the receipt', async () => {
+    const t = setup();
+    const order: string[] = [];
+    const state = { value: 3 };
+    const base = {
+      listAchievementDefinitions: async () => reply([{ developer_id: 'LEVEL_10', start_value: 0, target_value: 10 }]),
+      listUserAchievements: async () => {
+        order.push('read');
+        await new Promise((r) => setTimeout(r, 20));
+        order.push('read done');
+        return reply([{ id: 4, developer_id: 'LEVEL_10', current_value: state.value, state: 'Started', target_value: 10 }]);
+      },
+    };
+    const inc = async () => {
+      order.push('change');
+      state.value += 1;
+      return reply({ state: 'Started', current_value: state.value, percent_complete: state.value * 10, developer_id: 'LEVEL_10' });
+    };
+    const target = { type: 'Game' as const, pid: '1001', developerId: 'LEVEL_10' };
+    // Gated: the change waits for the gate, which waits for the read.
+    const gatedClient = { ...base, gated: (gate: () => Promise<void>) => ({ ...base, change: async () => (await gate(), inc()) }) } as unknown as ApiClient;
+    await tracedSingleAchievement(t.factory, t.settings, gatedClient, UID, target, { action: 'inc', by: 1 }, (c) => (c as unknown as { change: typeof inc }).change());
+    expect(order).toEqual(['read', 'read done', 'change']);
+    expect(t.info[0]).toBe('Changed: LEVEL_10 of 01e5…: 3/10 Started → 4/10 Started');
+
+    // A server that answered the unsigned request at once: the change went before the gate opened.
+    order.length = 0;
+    const racing = { ...base, gated: () => ({ ...base, change: inc }) } as unknown as ApiClient;
+    await tracedSingleAchievement(t.factory, t.settings, racing, UID, target, { action: 'inc', by: 1 }, (c) => (c as unknown as { change: typeof inc }).change());
+    expect(order).toEqual(['read', 'change', 'read done']);
+    expect(t.info.at(-1)).toMatch(/^Note: +the server applied this change without the signature it asked for until then/);
+  });
 });
