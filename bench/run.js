@@ -22,7 +22,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { cleanEnv, killAll, mustRun, nodeJson, startServer } from './lib/proc.js';
+import { cleanEnv, killAll, mustRun, nodeJson, startCliSandbox, startServer } from './lib/proc.js';
 
 /** @typedef {Parameters<typeof import('./lib/proc.js').timedNode>[1]} RunOptions */
 
@@ -271,16 +271,26 @@ async function main(args) {
     log(`seeded ${s.bigFriends} + ${s.smallFriends} users (hubs with ${s.bigFriends} and ${s.smallFriends} friends) in ${setup.seedMs} ms`);
     const { demo } = seeded;
 
-    t = performance.now();
-    const sandbox = await startServer(join(BENCH, 'serve-sandbox.js'), [dbPath]);
-    servers.push(sandbox);
-    setup.sandboxStartMs = round(performance.now() - t, 0);
-    log(`sandbox at ${sandbox.url}`);
-
+    // Every row talks to the sandbox as users run it: `udcli sandbox start` in the foreground,
+    // its request lines going to a file (bench/lib/proc.js startCliSandbox).
     const configDir = join(root, 'config');
+    const dataDir = join(root, 'data');
+    const sandboxEnv = cleanEnv({ UDCLI_CONFIG_DIR: configDir, UDCLI_DATA_DIR: dataDir });
+    /** Another `udcli sandbox start` on the bench's database, e.g. with ['--latency', '40ms']. @param {string[]} extraArgs @param {string} logName */
+    const startSandbox = async (extraArgs, logName) => {
+      const server = await startCliSandbox(dbPath, { env: sandboxEnv, logFile: join(root, logName), extraArgs });
+      servers.push(server);
+      return server;
+    };
+    t = performance.now();
+    const sandboxLog = join(root, 'sandbox.log');
+    const sandbox = await startSandbox([], 'sandbox.log');
+    setup.sandboxStartMs = round(performance.now() - t, 0);
+    log(`sandbox at ${sandbox.url} (udcli sandbox start, request lines to ${sandboxLog})`);
+
     const udcliEnv = cleanEnv({
       UDCLI_CONFIG_DIR: configDir,
-      UDCLI_DATA_DIR: join(root, 'data'),
+      UDCLI_DATA_DIR: dataDir,
       UDCLI_BASE_URL: sandbox.url,
       UDCLI_SITE_URL: sandbox.url,
       UDCLI_API_KEY: demo.game.apiKey,
