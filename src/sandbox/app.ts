@@ -4,6 +4,7 @@
  * a stack trace. Framework errors (bad URL encoding, oversized bodies, malformed HTTP) become
  * 4xx envelopes too. (The play page answers its own errors in HTML.)
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SERVER_BUSY_TIMEOUT_MS, type SandboxDatabase } from './database.js';
@@ -17,6 +18,7 @@ import { createChallengeStore, type ChallengeStore } from './http/challenges.js'
 import { createRateLimiter } from './http/rate-limit.js';
 import { limitConnections } from './http/connections.js';
 import { registerDashboard } from './dashboard/page.js';
+import { cachedKeyLookup } from './repositories/key-cache.js';
 import { installRequestLog } from './http/request-log.js';
 import { addCorsHeaders, installCors, isApiPath, isPreflight, sendPreflight } from './http/cors.js';
 import { addressedToSandbox, allowHostNames, HOST_REFUSED, type HostNames } from './http/host-check.js';
@@ -114,9 +116,26 @@ function bodyAllowed(error: { rawPacket?: unknown }, socket: Socket): boolean {
   return typeof method === 'string' && method !== 'HEAD';
 }
 
-/** A raw HTTP response for requests Node could not even parse (no Fastify request exists). */
+/** Each request's reply, by Node's request object (see clientErrorResponse). */
+const replies = new WeakMap<IncomingMessage, ServerResponse>();
+
+/**
+ * The reply of the request whose body Node was parsing when it failed, if that reply went out
+ * already: a GET or HEAD is answered without reading its body, and a body that turns out
+ * malformed (bad chunked framing) fails only afterwards.
+ */
+function answeredAlready(socket: Socket): boolean {
+  const incoming = (socket as { parser?: { incoming?: IncomingMessage | null } | null }).parser?.incoming;
+  return incoming != null && replies.get(incoming)?.headersSent === true;
+}
+
+/**
+ * A raw HTTP response for requests Node could not even parse (no Fastify request exists). None
+ * when the request already has its reply: a second one would be read as the reply to the
+ * client's next request; the connection is closed instead.
+ */
 function clientErrorResponse(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
-  if (!socket.writable) {
+  if (!socket.writable || answeredAlready(socket)) {
     socket.destroy();
     return;
   }
@@ -188,17 +207,19 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     },
   });
 
+  app.server.on('request', (request: IncomingMessage, reply: ServerResponse) => replies.set(request, reply));
   // First, so that its hook sees every route, the not-found handler included.
   installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
   // Before anything answers (a preflight included): every route is the sandbox's, the API and
   // the site alike (DNS rebinding, http/host-check.ts).
   allowHostNames(app.server, options.hostNames ?? {});
-  app.addHook('onRequest', async (request, reply) => {
-    if (addressedToSandbox(request)) return;
+  // A callback hook (see cors.ts): it answers by sending, without calling done.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (addressedToSandbox(request)) return done();
     const failure = new ApiFailure(403, HOST_REFUSED);
-    if (isApiPath(splitTarget(request.url).path)) return sendFailure(reply, formatOf(request), failure);
+    if (isApiPath(splitTarget(request.url).path)) return void sendFailure(reply, formatOf(request), failure);
     noteReason(request, failure.message);
-    return reply.code(403).header('cache-control', 'no-store').send({ status: false, code: 403, message: failure.message });
+    reply.code(403).header('cache-control', 'no-store').send({ status: false, code: 403, message: failure.message });
   });
   installCors(app);
 
@@ -217,6 +238,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   db.setBusyTimeout(SERVER_BUSY_TIMEOUT_MS);
   registerApiRoutes(app, API_ROUTES, {
     repos: db.repos,
+    keys: cachedKeyLookup(db.sqlite, db.repos.games),
     db,
     clock,
     rateLimiter: rateLimit === undefined ? null : createRateLimiter(rateLimit),
