@@ -20,6 +20,7 @@ import { limitConnections } from './http/connections.js';
 import { registerDashboard } from './dashboard/page.js';
 import { cachedKeyLookup } from './repositories/key-cache.js';
 import { installRequestLog } from './http/request-log.js';
+import { installLatency } from './http/latency.js';
 import { addCorsHeaders, installCors, isApiPath, isPreflight, sendPreflight } from './http/cors.js';
 import { addressedToSandbox, allowHostNames, HOST_REFUSED, type HostNames } from './http/host-check.js';
 import { noteReason } from './http/request-notes.js';
@@ -96,6 +97,8 @@ export interface BuildAppOptions {
   hostNames?: HostNames;
   /** What `POST /_sandbox/reset` without fields returns to (with a data file's checked contents); default: the recorded origin. */
   startedWith?: LoadedData;
+  /** `--latency`: every API reply is held this many ms before it goes out (http/latency.ts); default 0. */
+  latencyMs?: number;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
@@ -222,6 +225,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     reply.code(403).header('cache-control', 'no-store').send({ status: false, code: 403, message: failure.message });
   });
   installCors(app);
+  installLatency(app, options.latencyMs ?? 0);
 
   // Parameters travel in the query string or a form body (the platform's SDK sends its PUTs as
   // form-encoded POSTs, a game save's data in the body): the form is kept as text, parsed by the
