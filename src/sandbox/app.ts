@@ -4,7 +4,6 @@
  * a stack trace. Framework errors (bad URL encoding, oversized bodies, malformed HTTP) become
  * 4xx envelopes too. (The play page answers its own errors in HTML.)
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SERVER_BUSY_TIMEOUT_MS, type SandboxDatabase } from './database.js';
@@ -119,17 +118,18 @@ function bodyAllowed(error: { rawPacket?: unknown }, socket: Socket): boolean {
   return typeof method === 'string' && method !== 'HEAD';
 }
 
-/** Each request's reply, by Node's request object (see clientErrorResponse). */
-const replies = new WeakMap<IncomingMessage, ServerResponse>();
-
 /**
- * The reply of the request whose body Node was parsing when it failed, if that reply went out
- * already: a GET or HEAD is answered without reading its body, and a body that turns out
- * malformed (bad chunked framing) fails only afterwards.
+ * Has the request whose bytes Node was parsing when it failed been answered already? A GET or
+ * HEAD is answered without reading its body, and a body that turns out malformed (bad chunked
+ * framing) fails only afterwards: while the reply is still going out (`_httpMessage`, what
+ * Node's own clientError handler checks), or once it went out (Node then reads the rest of the
+ * body only to drop it: `_dumped`). Node's internals, like `parser` in bodyAllowed; a
+ * per-request listener to learn the same cost a WeakMap entry per request, which made the
+ * scavenges of a busy sandbox measurably slower.
  */
 function answeredAlready(socket: Socket): boolean {
-  const incoming = (socket as { parser?: { incoming?: IncomingMessage | null } | null }).parser?.incoming;
-  return incoming != null && replies.get(incoming)?.headersSent === true;
+  const state = socket as { _httpMessage?: { headersSent?: boolean } | null; parser?: { incoming?: { _dumped?: boolean } | null } | null };
+  return state._httpMessage?.headersSent === true || state.parser?.incoming?._dumped === true;
 }
 
 /**
@@ -210,7 +210,6 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     },
   });
 
-  app.server.on('request', (request: IncomingMessage, reply: ServerResponse) => replies.set(request, reply));
   // First, so that its hook sees every route, the not-found handler included.
   installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
   // Before anything answers (a preflight included): every route is the sandbox's, the API and
