@@ -1,11 +1,17 @@
 // Loopback load generator on an undici Pool: N connections, one request in flight on each,
 // for a fixed duration (or a fixed request count). Counts 2xx replies and errors and prints one
 // JSON line. Mode "get" sends the same GET; mode "inc" sends a freshly signed PUT increment
-// (hmac-sha256-v1, as the CLI signs) each time, so the server checks every signature.
+// (hmac-sha256-v1, as the CLI signs) each time, so the server checks every signature; mode "agi"
+// makes the platform SDK's exchange for each increment: the unsigned POST (`method=put`, a form
+// content type), the 401 challenge {session, key}, the POST signed with it (agi). In mode "agi"
+// `ok` counts the changes (signed POSTs answered 2xx) and `rps` is changes per second; a first
+// POST not answered with a challenge counts as non-2xx.
 //
 //   node bench/loadgen.js '{"url":"http://127.0.0.1:PORT","path":"/...","connections":16,"durationMs":2000}'
 //   node bench/loadgen.js '{"url":...,"mode":"inc","connections":16,"durationMs":2000,
 //                          "inc":{"apiKey":..,"secret":..,"gameId":..,"developerId":..,"uid":..}}'
+//   node bench/loadgen.js '{"url":...,"mode":"agi","connections":16,"durationMs":2000,
+//                          "inc":{"apiKey":..,"gameId":..,"developerId":..,"uid":..}}'
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
@@ -13,43 +19,91 @@ import { Pool } from 'undici';
 /**
  * @typedef {object} LoadOptions
  * @property {string} url          origin, http://127.0.0.1:PORT
- * @property {'get' | 'inc'} [mode]
+ * @property {'get' | 'inc' | 'agi'} [mode]
  * @property {string} [path]       for get: path and query
  * @property {number} connections
  * @property {number} [durationMs] stop starting requests after this long
  * @property {number} [requests]   or after this many
- * @property {{ apiKey: string, secret: string, gameId: string, developerId: string, uid: string }} [inc]
+ * @property {{ apiKey: string, secret?: string, gameId: string, developerId: string, uid: string }} [inc]
  */
 
-/** @param {LoadOptions} o */
-async function makeRequester(o) {
-  if ((o.mode ?? 'get') === 'get') {
+/**
+ * @typedef {object} Exchange
+ * @property {number} status  the status of the exchange's last reply
+ * @property {string} [unexpected]  why the exchange went wrong before its last request, if it did
+ */
+
+const HEADERS = { accept: 'application/json' };
+const FORM_HEADERS = { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' };
+
+/**
+ * One unit of load: a request (get, inc) or the SDK's two (agi), read to the end.
+ * @param {LoadOptions} o
+ * @param {import('undici').Pool} pool
+ * @returns {Promise<() => Promise<Exchange>>}
+ */
+async function makeExchange(o, pool) {
+  const send = async (/** @type {string} */ path, /** @type {'GET' | 'PUT' | 'POST'} */ method, headers = HEADERS) => {
+    const res = await pool.request({ path, method, headers });
+    return { status: res.statusCode, body: await res.body.arrayBuffer() };
+  };
+  const mode = o.mode ?? 'get';
+  if (mode === 'get') {
     const path = /** @type {string} */ (o.path);
-    return () => ({ path, method: /** @type {const} */ ('GET') });
+    return async () => ({ status: (await send(path, 'GET')).status });
   }
   const { canonicalString, hmacSha256Hex, rfc3986 } = await import('../dist/domain/signing.js');
   const inc = /** @type {NonNullable<LoadOptions['inc']>} */ (o.inc);
   const path = `/services/rest/v1/achievements/user/${inc.uid}.json`;
-  return () => {
-    /** @type {Array<[string, string]>} */
-    const params = [
-      ['api_key', inc.apiKey],
-      ['type', 'Game'],
-      ['pid', inc.gameId],
-      ['developer_id', inc.developerId],
-      ['increment', '1'],
-      ['timestamp', String(Math.floor(Date.now() / 1000))],
-    ];
-    params.push(['signature', hmacSha256Hex(inc.secret, canonicalString('PUT', path, params))]);
-    const query = params.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
-    return { path: `${path}?${query}`, method: /** @type {const} */ ('PUT') };
+  const query = (/** @type {Array<[string, string]>} */ params) => params.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
+  if (mode === 'inc') {
+    return async () => {
+      /** @type {Array<[string, string]>} */
+      const params = [
+        ['api_key', inc.apiKey],
+        ['type', 'Game'],
+        ['pid', inc.gameId],
+        ['developer_id', inc.developerId],
+        ['increment', '1'],
+        ['timestamp', String(Math.floor(Date.now() / 1000))],
+      ];
+      params.push(['signature', hmacSha256Hex(/** @type {string} */ (inc.secret), canonicalString('PUT', path, params))]);
+      return { status: (await send(`${path}?${query(params)}`, 'PUT')).status };
+    };
+  }
+  const { agiSignature } = await import('../dist/domain/agi-signing.js');
+  /** @type {Array<[string, string]>} */
+  const params = [
+    ['api_key', inc.apiKey],
+    ['type', 'Game'],
+    ['pid', inc.gameId],
+    ['developer_id', inc.developerId],
+    ['increment', '1'],
+    ['method', 'put'],
+  ];
+  const unsigned = `${path}?${query(params)}`;
+  return async () => {
+    const first = await send(unsigned, 'POST', FORM_HEADERS);
+    /** @type {{ session?: unknown, key?: unknown } | null | undefined} */
+    let challenge;
+    try {
+      challenge = JSON.parse(Buffer.from(first.body).toString('utf8'))?.payload;
+    } catch {
+      challenge = undefined;
+    }
+    if (first.status !== 401 || typeof challenge?.session !== 'string' || typeof challenge?.key !== 'string') {
+      return { status: first.status, unexpected: `the unsigned POST got HTTP ${first.status}, not the 401 challenge` };
+    }
+    const { session, key } = /** @type {{ session: string, key: string }} */ (challenge);
+    const sig = agiSignature({ path, query: params, session, key });
+    return { status: (await send(`${path}?${query([...params, ['session', session], ['sig', sig]])}`, 'POST', FORM_HEADERS)).status };
   };
 }
 
 /** @param {LoadOptions} o */
 export async function runLoad(o) {
-  const next = await makeRequester(o);
   const pool = new Pool(o.url, { connections: o.connections, pipelining: 1 });
+  const exchange = await makeExchange(o, pool);
   const limit = o.requests ?? Infinity;
   const durationMs = o.durationMs ?? Infinity;
   let started = 0;
@@ -65,12 +119,11 @@ export async function runLoad(o) {
     while (started < limit && performance.now() < deadline) {
       started++;
       try {
-        const res = await pool.request({ ...next(), headers: { accept: 'application/json' } });
-        await res.body.arrayBuffer();
-        if (res.statusCode >= 200 && res.statusCode < 300) ok++;
+        const res = await exchange();
+        if (res.unexpected === undefined && res.status >= 200 && res.status < 300) ok++;
         else {
           non2xx++;
-          firstError ??= `HTTP ${res.statusCode}`;
+          firstError ??= res.unexpected ?? `HTTP ${res.status}`;
         }
       } catch (e) {
         errors++;

@@ -183,6 +183,7 @@ _udcli_takes_value() {
     'udcli sandbox start --rate-limit') return 0 ;;
     'udcli sandbox start --faults') return 0 ;;
     'udcli sandbox start --fault-seed') return 0 ;;
+    'udcli sandbox start --latency') return 0 ;;
     'udcli sandbox start --game-dir') return 0 ;;
     'udcli sandbox start --game-url') return 0 ;;
     'udcli sandbox start --game') return 0 ;;
@@ -196,12 +197,14 @@ _udcli_takes_value() {
     'udcli sandbox exec --rate-limit') return 0 ;;
     'udcli sandbox exec --faults') return 0 ;;
     'udcli sandbox exec --fault-seed') return 0 ;;
+    'udcli sandbox exec --latency') return 0 ;;
     'udcli sandbox exec --game-dir') return 0 ;;
     'udcli sandbox exec --game-url') return 0 ;;
     'udcli sandbox exec --game') return 0 ;;
     'udcli sandbox play --game-dir') return 0 ;;
     'udcli sandbox play --game-url') return 0 ;;
     'udcli sandbox play --as') return 0 ;;
+    'udcli sandbox play --latency') return 0 ;;
     'udcli sandbox game set-uri --db') return 0 ;;
     'udcli sandbox game show --db') return 0 ;;
     'udcli sandbox load --db') return 0 ;;
@@ -319,9 +322,9 @@ _udcli_options() {
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --from-sandbox) ;;
-    'udcli sandbox start') own=(--port --host --db --seed --data --reset --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect --detach --allow-remote --public-url) ;;
-    'udcli sandbox exec') own=(--port --seed --data --snapshot --log --token-ttl --rate-limit --faults --fault-seed --game-dir --game-url --game --no-connect) ;;
-    'udcli sandbox play') own=(--game-dir --game-url --as --no-open --no-connect) ;;
+    'udcli sandbox start') own=(--port --host --db --seed --data --reset --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --detach --allow-remote --public-url) ;;
+    'udcli sandbox exec') own=(--port --seed --data --snapshot --log --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect) ;;
+    'udcli sandbox play') own=(--game-dir --game-url --as --no-open --no-connect --latency) ;;
     'udcli sandbox game set-uri') own=(--db --json) ;;
     'udcli sandbox game show') own=(--db --json) ;;
     'udcli sandbox init') own=(--force) ;;

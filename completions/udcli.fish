@@ -316,6 +316,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox start --fault-seed'
             return 0
+        case 'udcli sandbox start --latency'
+            return 0
         case 'udcli sandbox start --game-dir'
             return 0
         case 'udcli sandbox start --game-url'
@@ -342,6 +344,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox exec --fault-seed'
             return 0
+        case 'udcli sandbox exec --latency'
+            return 0
         case 'udcli sandbox exec --game-dir'
             return 0
         case 'udcli sandbox exec --game-url'
@@ -353,6 +357,8 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli sandbox play --game-url'
             return 0
         case 'udcli sandbox play --as'
+            return 0
+        case 'udcli sandbox play --latency'
             return 0
         case 'udcli sandbox game set-uri --db'
             return 0
@@ -757,6 +763,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l token-ttl -x -d 'life
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l faults -x -d 'inject the platform\'s awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l fault-seed -x -d 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l latency -x -d 'hold every /services/rest reply this long, as a network round trip would, e.g. 40ms or 2s (at most 10s; default 0)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game-dir -x -d 'serve the game from this folder at /play/GAME/game/ (the sandbox\'s own origin)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game-url -x -d 'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game -x -d 'the game --game-dir / --game-url serve (default: the first game)'
@@ -775,6 +782,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l token-ttl -x -d 'lifet
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l faults -x -d 'inject the platform\'s awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l fault-seed -x -d 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l latency -x -d 'hold every /services/rest reply this long, as a network round trip would, e.g. 40ms or 2s (at most 10s; default 0)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game-dir -x -d 'serve the game from this folder at /play/GAME/game/ (the sandbox\'s own origin)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game-url -x -d 'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game -x -d 'the game --game-dir / --game-url serve (default: the first game)'
@@ -786,6 +794,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox play"' -l game-url -x -d 'serve 
 complete -c udcli -n '__udcli_in "udcli sandbox play"' -l as -x -d 'play as this username (the page asks to confirm)'
 complete -c udcli -n '__udcli_in "udcli sandbox play"' -l no-open -d 'only print the URL, open no browser'
 complete -c udcli -n '__udcli_in "udcli sandbox play"' -l no-connect -d 'do not put the connect script into the game\'s HTML pages'
+complete -c udcli -n '__udcli_in "udcli sandbox play"' -l latency -x -d 'hold every /services/rest reply this long, as a network round trip would, e.g. 40ms or 2s (at most 10s; default 0); for a sandbox play starts (a running one keeps its own)'
 
 # udcli sandbox game
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox game"' -a 'set-uri' -d 'Set the content URI the play page iframes (an http or https URL); a running sandbox sees it at once'

@@ -8,6 +8,7 @@ import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const RSS_PRELOAD = fileURLToPath(new URL('./rss-preload.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/udcli.js', import.meta.url));
 
 /** @type {Set<import('node:child_process').ChildProcess>} */
 const live = new Set();
@@ -201,5 +202,72 @@ export function nodeJson(args, options = {}) {
         reject(new Error(`node ${args.join(' ')}: not JSON:\n${out.slice(0, 500)}\n${err}`));
       }
     });
+  });
+}
+
+/**
+ * Starts the sandbox as users run it: `udcli sandbox start` of the built CLI in the foreground,
+ * its stdout (the URL line, then one line per request) going to `logFile`, as when a developer
+ * sends it to a file (`> sandbox.log`) or runs it detached. Resolves with its URL once it
+ * listens (the first line of that file). `extraArgs` go after the bench's own, e.g.
+ * ['--latency', '40ms']. Stopped with SIGTERM, as Ctrl-C or `sandbox stop` would.
+ * @param {string} dbPath
+ * @param {{ env: NodeJS.ProcessEnv, logFile: string, extraArgs?: string[], nodeArgs?: string[], timeoutMs?: number }} options
+ *   env: the CLI's environment; give it its own UDCLI_DATA_DIR (the pid file goes there).
+ *   nodeArgs: for node itself, e.g. ['--cpu-prof', '--cpu-prof-dir', DIR] to profile the sandbox.
+ * @returns {Promise<Server>}
+ */
+export function startCliSandbox(dbPath, options) {
+  const extra = options.extraArgs ?? [];
+  // The bench seeds its own database: no demo data unless asked for.
+  const seed = extra.includes('--seed') || extra.includes('--data') ? [] : ['--seed', 'none'];
+  const args = [...(options.nodeArgs ?? []), BIN, 'sandbox', 'start', '--port', '0', '--host', '127.0.0.1', '--db', dbPath, ...seed, ...extra];
+  const out = openSync(options.logFile, 'w');
+  const child = spawn(process.execPath, args, { env: options.env, stdio: ['ignore', out, 'pipe'] });
+  closeSync(out);
+  live.add(child);
+  const exited = new Promise((r) => child.once('close', r));
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    if (err.length < 8192) err += d;
+  });
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const label = `udcli sandbox start ${extra.join(' ')}`.trim();
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + timeoutMs;
+    const poll = () => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        live.delete(child);
+        return reject(new Error(`${label} exited (${child.exitCode ?? child.signalCode}) before it listened\n${err}`));
+      }
+      const text = readFileSync(options.logFile, 'utf8');
+      const nl = text.indexOf('\n');
+      if (nl >= 0) {
+        const url = text.slice(0, nl);
+        if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) {
+          child.kill('SIGKILL');
+          return reject(new Error(`${label}: unexpected first line ${JSON.stringify(url.slice(0, 200))}`));
+        }
+        return resolve({
+          url,
+          pid: /** @type {number} */ (child.pid),
+          stop: async () => {
+            if (child.exitCode === null && child.signalCode === null) {
+              child.kill('SIGTERM');
+              const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+              await exited;
+              clearTimeout(t);
+            }
+            live.delete(child);
+          },
+        });
+      }
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        return reject(new Error(`${label} did not listen within ${timeoutMs} ms\n${err}`));
+      }
+      setTimeout(poll, 20);
+    };
+    poll();
   });
 }

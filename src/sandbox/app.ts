@@ -17,7 +17,9 @@ import { createChallengeStore, type ChallengeStore } from './http/challenges.js'
 import { createRateLimiter } from './http/rate-limit.js';
 import { limitConnections } from './http/connections.js';
 import { registerDashboard } from './dashboard/page.js';
+import { cachedKeyLookup } from './repositories/key-cache.js';
 import { installRequestLog } from './http/request-log.js';
+import { installLatency } from './http/latency.js';
 import { addCorsHeaders, installCors, isApiPath, isPreflight, sendPreflight } from './http/cors.js';
 import { addressedToSandbox, allowHostNames, HOST_REFUSED, type HostNames } from './http/host-check.js';
 import { noteReason } from './http/request-notes.js';
@@ -94,6 +96,8 @@ export interface BuildAppOptions {
   hostNames?: HostNames;
   /** What `POST /_sandbox/reset` without fields returns to (with a data file's checked contents); default: the recorded origin. */
   startedWith?: LoadedData;
+  /** `--latency`: every API reply is held this many ms before it goes out (http/latency.ts); default 0. */
+  latencyMs?: number;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
@@ -114,9 +118,27 @@ function bodyAllowed(error: { rawPacket?: unknown }, socket: Socket): boolean {
   return typeof method === 'string' && method !== 'HEAD';
 }
 
-/** A raw HTTP response for requests Node could not even parse (no Fastify request exists). */
+/**
+ * Has the request whose bytes Node was parsing when it failed been answered already? A GET or
+ * HEAD is answered without reading its body, and a body that turns out malformed (bad chunked
+ * framing) fails only afterwards: while the reply is still going out (`_httpMessage`, what
+ * Node's own clientError handler checks), or once it went out (Node then reads the rest of the
+ * body only to drop it: `_dumped`). Node's internals, like `parser` in bodyAllowed; a
+ * per-request listener to learn the same cost a WeakMap entry per request, which made the
+ * scavenges of a busy sandbox measurably slower.
+ */
+function answeredAlready(socket: Socket): boolean {
+  const state = socket as { _httpMessage?: { headersSent?: boolean } | null; parser?: { incoming?: { _dumped?: boolean } | null } | null };
+  return state._httpMessage?.headersSent === true || state.parser?.incoming?._dumped === true;
+}
+
+/**
+ * A raw HTTP response for requests Node could not even parse (no Fastify request exists). None
+ * when the request already has its reply: a second one would be read as the reply to the
+ * client's next request; the connection is closed instead.
+ */
 function clientErrorResponse(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
-  if (!socket.writable) {
+  if (!socket.writable || answeredAlready(socket)) {
     socket.destroy();
     return;
   }
@@ -193,14 +215,16 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   // Before anything answers (a preflight included): every route is the sandbox's, the API and
   // the site alike (DNS rebinding, http/host-check.ts).
   allowHostNames(app.server, options.hostNames ?? {});
-  app.addHook('onRequest', async (request, reply) => {
-    if (addressedToSandbox(request)) return;
+  // A callback hook (see cors.ts): it answers by sending, without calling done.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (addressedToSandbox(request)) return done();
     const failure = new ApiFailure(403, HOST_REFUSED);
-    if (isApiPath(splitTarget(request.url).path)) return sendFailure(reply, formatOf(request), failure);
+    if (isApiPath(splitTarget(request.url).path)) return void sendFailure(reply, formatOf(request), failure);
     noteReason(request, failure.message);
-    return reply.code(403).header('cache-control', 'no-store').send({ status: false, code: 403, message: failure.message });
+    reply.code(403).header('cache-control', 'no-store').send({ status: false, code: 403, message: failure.message });
   });
   installCors(app);
+  installLatency(app, options.latencyMs ?? 0);
 
   // Parameters travel in the query string or a form body (the platform's SDK sends its PUTs as
   // form-encoded POSTs, a game save's data in the body): the form is kept as text, parsed by the
@@ -217,6 +241,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   db.setBusyTimeout(SERVER_BUSY_TIMEOUT_MS);
   registerApiRoutes(app, API_ROUTES, {
     repos: db.repos,
+    keys: cachedKeyLookup(db.sqlite, db.repos.games),
     db,
     clock,
     rateLimiter: rateLimit === undefined ? null : createRateLimiter(rateLimit),

@@ -101,13 +101,16 @@ export function openDatabase(path: string): SandboxDatabase {
 
   const repos = createRepositories(sqlite);
   const isEmpty = sqlite.prepare<[], { n: number }>('SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM users) AS n');
+  // One transaction function for every call (the server runs one or more a request): better-sqlite3
+  // builds a new wrapper and its variants each time db.transaction() is called.
+  const inTransaction = sqlite.transaction((fn: () => unknown) => fn());
 
   return {
     path,
     sqlite,
     repos,
-    transaction: <T>(fn: () => T): T => sqlite.transaction(fn).immediate(),
-    readTransaction: <T>(fn: () => T): T => sqlite.transaction(fn).deferred(),
+    transaction: <T>(fn: () => T): T => inTransaction.immediate(fn) as T,
+    readTransaction: <T>(fn: () => T): T => inTransaction.deferred(fn) as T,
     setBusyTimeout: (ms: number) => void sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
     isEmpty: () => (isEmpty.get()?.n ?? 0) === 0,
     schemaVersion: () => Number(sqlite.pragma('user_version', { simple: true })),

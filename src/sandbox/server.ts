@@ -46,6 +46,8 @@ export interface StartSandboxOptions {
   gameSource?: { gameId?: string; setting: GameSourceSetting };
   /** A game's dev server must send its reply headers within this (default 15 s). */
   upstreamTimeoutMs?: number;
+  /** `--latency`: every API reply is held this many ms (see buildApp); default 0. */
+  latencyMs?: number;
   /**
    * The URL other machines reach the sandbox at (`--public-url`, e.g. behind a tunnel or a
    * name): its Host is answered beside the loopback names and `host`, and avatar URLs name it.
@@ -152,6 +154,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         ? {}
         : { gameSources: [[sourceGameId(db, options.gameSource.gameId), options.gameSource.setting]] as Array<[string, GameSourceSetting]> }),
       ...(options.upstreamTimeoutMs === undefined ? {} : { upstreamTimeoutMs: options.upstreamTimeoutMs }),
+      ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
     });
     await app.listen({ port: requestedPort, host });
   } catch (error) {

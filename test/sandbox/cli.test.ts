@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register } from '../../src/cli/commands/sandbox/index.js';
-import { parseRateLimit, parseStartOptions } from '../../src/cli/commands/sandbox/options.js';
+import { parseExecOptions, parseLatency, parseRateLimit, parseStartOptions } from '../../src/cli/commands/sandbox/options.js';
 import { isAlive } from '../../src/cli/commands/sandbox/pidfile.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { pidFilePath } from '../../src/sandbox/paths.js';
@@ -58,6 +58,20 @@ describe('options', () => {
     expect(existsSync(join(root, 'data'))).toBe(false);
   });
 
+  it('reads --latency as a duration from 0 to 10 s (ms when no unit), refusing anything else with one message', () => {
+    expect(parseLatency(undefined)).toBe(0);
+    expect(parseLatency('0')).toBe(0);
+    expect(parseLatency('40ms')).toBe(40);
+    expect(parseLatency('40')).toBe(40);
+    expect(parseLatency('1.5s')).toBe(1500);
+    expect(parseLatency('10s')).toBe(10_000);
+    expect(parseStartOptions({ latency: '2s' }).latencyMs).toBe(2000);
+    expect(parseExecOptions({ latency: '25ms' }).latencyMs).toBe(25);
+    for (const bad of ['', 'fast', '-1', '10.5s', '10001ms', '1h', '40 min', '4e3']) {
+      expect(() => parseLatency(bad), bad).toThrow(/^invalid --latency ".*": expected a duration like 40ms or 2s, from 0 to 10s$/);
+    }
+  });
+
   it('reads rate limits as N/s or N, and defaults the rest', () => {
     expect(parseRateLimit('10/s')).toBe(10);
     expect(parseRateLimit('25')).toBe(25);
@@ -72,6 +86,7 @@ describe('options', () => {
       rateLimitPerSecond: undefined,
       detach: false,
       remote: false,
+      latencyMs: 0,
     });
     expect(parseStartOptions({ host: '::1' }).remote).toBe(false);
     expect(parseStartOptions({ host: '127.0.0.2' }).remote).toBe(false);

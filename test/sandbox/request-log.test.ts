@@ -174,6 +174,51 @@ describe('request lines and GET /_sandbox/requests', () => {
   });
 });
 
+describe('request lines in batches', () => {
+  it('many requests at once: one line each, in the order they were logged, redacted', async () => {
+    let output = '';
+    const sb = await startTestSandbox({ requestLines: (text) => (output += text) });
+    let stopped = false;
+    try {
+      const total = 600;
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (next < total) {
+            const n = next++;
+            expect((await api(sb.url, 'GET', `/users/${PLAYER}.json`, [['n', String(n)]])).status).toBe(200);
+          }
+        }),
+      );
+      // The order the entries were logged in (ids), read before the sandbox stops.
+      const logged = await until(() => requests(sb, '?limit=1000'), (l) => l.length === total);
+      expect(logged).toHaveLength(total);
+      await sb.close();
+      stopped = true;
+      const lines = output.split('\n').filter((line) => line !== '');
+      expect(lines).toHaveLength(total);
+      const n = (query: string) => /(?:^|&)n=(\d+)/.exec(query)?.[1];
+      expect(lines.map((line) => n(parseRequestLine(line)!.query))).toEqual(logged.map((r) => n(r.query)));
+      expect(output).not.toContain(DEMO.game.apiKey);
+      expect(output).toContain('api_key=0123…cdef');
+    } finally {
+      if (!stopped) await sb.close();
+    }
+  }, 60_000);
+});
+
+describe('the request lines when the sandbox stops', () => {
+  it('lines still waiting for their batch are written when the sandbox stops', async () => {
+    let output = '';
+    const sb = await startTestSandbox({ requestLines: (text) => (output += text) });
+    // In-process (no socket: the Host check refuses it, and the refusal is logged like any request).
+    expect((await sb.app.inject({ url: '/before-stop' })).statusCode).toBe(403);
+    expect(output).toBe(''); // its batch is written when the event loop turns
+    await sb.close();
+    expect(parseRequestLine(output.trimEnd())).toMatchObject({ path: '/before-stop', status: 403 });
+  });
+});
+
 describe('the ring keeps the last 1000', () => {
   let sb: TestSandbox;
   beforeAll(async () => {

@@ -41,14 +41,20 @@ function quoted(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
 }
 
-/** `1500ms`, `1.5s`, `2s`; a plain number is milliseconds. */
-export function parseDelay(text: string, where: string): number {
+/** `1500ms`, `1.5s`, `2s`, `0`; a plain number is milliseconds. Whole milliseconds; null when it is none of these. */
+export function parseDuration(text: string): number | null {
   const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text.trim());
   const ms = m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : NaN;
-  if (!Number.isFinite(ms) || ms > MAX_SLOW_DELAY_MS) {
+  return Number.isFinite(ms) ? Math.round(ms) : null;
+}
+
+/** `slow`'s delay: a duration (parseDuration) of at most MAX_SLOW_DELAY_MS. */
+export function parseDelay(text: string, where: string): number {
+  const ms = parseDuration(text);
+  if (ms === null || ms > MAX_SLOW_DELAY_MS) {
     throw new FaultSpecError(`bad delay ${quoted(text)} in ${quoted(where)}: expected a duration like 1500ms or 2s (at most ${MAX_SLOW_DELAY_MS / 1000}s)`);
   }
-  return Math.round(ms);
+  return ms;
 }
 
 function parseProbability(text: string, where: string): number {

@@ -19,16 +19,29 @@ export function isBusy(error: unknown): boolean {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Runs `attempt` until it does not fail busy; past the budget, throws the 503 failure. */
-export async function retryWhileBusy<T>(attempt: () => T, budgetMs: number = BUSY_RETRY.budgetMs): Promise<T> {
+/**
+ * Runs `attempt` until it does not fail busy; past the budget, throws the 503 failure (a
+ * rejected promise once waiting began). The first attempt runs at once, and its result comes
+ * back as it is: a promise only when there was a lock to wait for.
+ */
+export function runWhileBusy<T>(attempt: () => T, budgetMs: number = BUSY_RETRY.budgetMs): T | Promise<T> {
   const deadline = performance.now() + budgetMs;
+  try {
+    return attempt();
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+  }
+  return retryAfterBusy(attempt, deadline);
+}
+
+async function retryAfterBusy<T>(attempt: () => T, deadline: number): Promise<T> {
   for (let delay: number = BUSY_RETRY.firstDelayMs; ; delay = Math.min(delay * 2, BUSY_RETRY.maxDelayMs)) {
+    if (performance.now() + delay > deadline) throw fail.databaseBusy(BUSY_RETRY.retryAfterSeconds);
+    await sleep(delay);
     try {
       return attempt();
     } catch (error) {
       if (!isBusy(error)) throw error;
     }
-    if (performance.now() + delay > deadline) throw fail.databaseBusy(BUSY_RETRY.retryAfterSeconds);
-    await sleep(delay);
   }
 }

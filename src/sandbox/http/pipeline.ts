@@ -15,15 +15,17 @@ import { API_PREFIX } from '../../domain/types.js';
 import type { SandboxDatabase } from '../database.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
+import type { KeyLookup } from '../repositories/key-cache.js';
 import { toUnixSeconds, type Clock } from '../time.js';
-import type { ApiMethod, ApiRoute, BoundEndpoint, KeyRule, ParentRef } from './endpoint.js';
+import type { ApiMethod, ApiRoute, BoundEndpoint, HandlerResult, KeyRule, ParentRef } from './endpoint.js';
 import { contentType, envelope, serialize, type Format } from './envelope.js';
-import { retryWhileBusy } from './busy.js';
+import { runWhileBusy } from './busy.js';
 import { ApiFailure, fail, shown } from './failure.js';
 import { splitTarget, type Query } from './query.js';
 import { requestParameters } from './request-parameters.js';
 import type { ChallengeStore } from './challenges.js';
 import type { FaultInjector } from '../faults/injector.js';
+import type { FaultRule } from '../faults/spec.js';
 import { acceptedAsAgi, isImmediateFault, noteFault, sendFault } from '../faults/replies.js';
 import type { RateLimiter } from './rate-limit.js';
 import { noteReason, reasonOf } from './request-notes.js';
@@ -31,6 +33,8 @@ import { verifySignature } from './signature.js';
 
 export interface PipelineDeps {
   repos: Repositories;
+  /** The api_key lookup (repositories/key-cache.ts: cached until the data changes). */
+  keys: KeyLookup;
   /** Each handler runs in one transaction of its own, retried while another process holds the lock. */
   db: Pick<SandboxDatabase, 'transaction' | 'readTransaction'>;
   clock: Clock;
@@ -95,7 +99,7 @@ function checkOwnGame(parent: ParentRef | undefined, key: ApiKeyWithGame | null)
   if (parent && key && parent.type === 'Game' && parent.id !== key.gameId) throw fail.forbiddenGame(key.gameId);
 }
 
-function resolveApiKey(rule: KeyRule, query: Query, repos: Repositories): ApiKeyWithGame | null {
+function resolveApiKey(rule: KeyRule, query: Query, keys: KeyLookup): ApiKeyWithGame | null {
   let given: string | undefined;
   try {
     given = query.get('api_key');
@@ -108,7 +112,7 @@ function resolveApiKey(rule: KeyRule, query: Query, repos: Repositories): ApiKey
     throw fail.missingApiKey();
   }
   const normalized = normalizeApiKey(given);
-  const key = normalized === null ? undefined : repos.games.findApiKey(normalized);
+  const key = normalized === null ? undefined : keys.find(normalized);
   if (key) return key;
   // The users service never fails on a bad key: it answers with the reduced user.
   if (rule === 'optional') return null;
@@ -116,10 +120,10 @@ function resolveApiKey(rule: KeyRule, query: Query, repos: Repositories): ApiKey
 }
 
 /** The bucket: a key that exists in the database, else the client's address (made-up keys share it). */
-function rateLimitKey(query: Query, ip: string, repos: Repositories): string {
+function rateLimitKey(query: Query, ip: string, keys: KeyLookup): string {
   const raw = query.pairs.find(([name]) => name === 'api_key')?.[1];
   const key = raw === undefined ? null : normalizeApiKey(raw);
-  return key !== null && repos.games.findApiKey(key) ? key : `ip:${ip}`;
+  return key !== null && keys.find(key) ? key : `ip:${ip}`;
 }
 
 /** `http://host:port` of the request, with a safe fallback for a junk Host header. */
@@ -128,66 +132,108 @@ function originOf(request: FastifyRequest): string {
   return /^[A-Za-z0-9.[\]:-]{1,255}$/.test(host) ? `http://${host}` : `http://${request.socket.localAddress ?? '127.0.0.1'}`;
 }
 
+/**
+ * The route handler. Synchronous when it can be (the common case: the transaction gets its lock at
+ * once and no fault holds the reply back): it sends and returns nothing, which spares every
+ * request a promise and a turn of the microtask queue. Otherwise it returns a promise that sends.
+ */
 function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDeps) {
-  return async (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) => {
+  return (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply): Promise<void> | undefined => {
     const { path, query: rawQuery } = splitTarget(request.url);
     const match = /^(.+)\.(json|xml)$/.exec(request.params.file);
     const format: Format = match?.[2] === 'xml' || (!match && /\.xml$/i.test(path)) ? 'xml' : 'json';
     const fault = deps.faults?.draw() ?? null;
     if (fault && isImmediateFault(fault.kind)) {
       deps.faults?.applied(fault.kind);
-      return sendFault(fault.kind, request, reply, format);
+      sendFault(fault.kind, request, reply, format);
+      return undefined;
     }
-    let send: () => FastifyReply;
-    try {
-      const element = match?.[1];
-      if (element === undefined || (fixedName !== null && element !== fixedName)) {
-        throw fail.notFound(`path ${shown(path)}`);
-      }
-      // One parameter set from the query and a form body; the signature checks also get each as sent.
-      const params = requestParameters(rawQuery, request.body, request.method);
-      const query = params.merged;
-      const method = effectiveMethod(request.method, query, route);
-      const ep: BoundEndpoint | undefined = route.methods[method as ApiMethod];
-      if (!ep) {
-        // A POST is taken here only as the SDK's form of a PUT or DELETE: it is the override that is missing.
-        if (method === 'POST' && allowedMethods(route).includes('POST')) throw fail.missingParameter('method');
-        throw fail.methodNotAllowed(method, allowHeader(route));
-      }
-
-      const nowMs = deps.clock();
-      if (deps.rateLimiter) {
-        const retryAfter = deps.rateLimiter.hit(rateLimitKey(query, request.ip, deps.repos), nowMs);
-        if (retryAfter !== null) throw fail.rateLimited(retryAfter);
-      }
-      const apiKey = resolveApiKey(ep.apiKey, query, deps.repos);
-      const prepared = ep.prepare(query, element);
-      checkOwnGame(prepared.parent, apiKey);
-      verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, ...params }, { nowMs, challenges: deps.challenges });
-      if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.signature, apiKey, query)) {
-        // The platform sometimes wants one more round: the session was used, a fresh one comes back.
-        deps.faults?.applied(fault.kind);
-        noteFault(request, fault.kind);
-        throw fail.challenge('stale session', deps.challenges.issue(apiKey.apiKey, nowMs), 'unknown, used or expired: sign again with this one');
-      }
-      const context = { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) };
-      // A read takes no lock (WAL), so it answers while another process writes; a change takes
-      // the write lock first, so an attempt that cannot get it has done nothing yet.
-      const transaction = method === 'GET' ? deps.db.readTransaction : deps.db.transaction;
-      const result = await retryWhileBusy(() => transaction(() => prepared.run(context)));
-      send = () => sendEnvelope(reply, format, 200, result.message, result.payload);
-    } catch (error) {
+    const succeed = (result: HandlerResult) => () => sendEnvelope(reply, format, 200, result.message, result.payload);
+    const refuse = (error: unknown) => {
       if (!(error instanceof ApiFailure)) throw error;
-      send = () => sendFailure(reply, format, error);
-    }
-    if (fault?.kind === 'slow') {
+      return () => sendFailure(reply, format, error);
+    };
+    const finish = (send: () => FastifyReply): Promise<void> | undefined => {
+      if (fault?.kind !== 'slow') {
+        send();
+        return undefined;
+      }
       // Applied (or refused) already; only the reply is late.
       deps.faults?.applied(fault.kind);
       noteFault(request, fault.kind);
-      await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 0));
+      return new Promise<void>((resolve) => setTimeout(resolve, fault.delayMs ?? 0)).then(() => void send());
+    };
+    let outcome: HandlerResult | Promise<HandlerResult>;
+    try {
+      outcome = answer(route, fixedName, deps, request, { path, rawQuery, element: match?.[1], fault });
+    } catch (error) {
+      return finish(refuse(error));
     }
-    return send();
+    if (outcome instanceof Promise) return outcome.then(succeed, refuse).then(finish);
+    return finish(succeed(outcome));
   };
+}
+
+/**
+ * Every step from the path to the handler's result (see the order at the top); a failure is
+ * thrown. The result itself when the transaction ran at once, a promise while it waits for a lock.
+ */
+function answer(
+  route: ApiRoute,
+  fixedName: string | null,
+  deps: PipelineDeps,
+  request: FastifyRequest,
+  target: { path: string; rawQuery: string; element: string | undefined; fault: FaultRule | null },
+): HandlerResult | Promise<HandlerResult> {
+  const { path, element, fault } = target;
+  if (element === undefined || (fixedName !== null && element !== fixedName)) {
+    throw fail.notFound(`path ${shown(path)}`);
+  }
+  // One parameter set from the query and a form body; the signature checks also get each as sent.
+  const params = requestParameters(target.rawQuery, request.body, request.method);
+  const query = params.merged;
+  const method = effectiveMethod(request.method, query, route);
+  const ep: BoundEndpoint | undefined = route.methods[method as ApiMethod];
+  if (!ep) {
+    // A POST is taken here only as the SDK's form of a PUT or DELETE: it is the override that is missing.
+    if (method === 'POST' && allowedMethods(route).includes('POST')) throw fail.missingParameter('method');
+    throw fail.methodNotAllowed(method, allowHeader(route));
+  }
+
+  const nowMs = deps.clock();
+  if (deps.rateLimiter) {
+    const retryAfter = deps.rateLimiter.hit(rateLimitKey(query, request.ip, deps.keys), nowMs);
+    if (retryAfter !== null) throw fail.rateLimited(retryAfter);
+  }
+  // From the api_key on, every step up to the handler's result. A read (never signed) runs it
+  // all in one read transaction: one consistent view, one lock for the key and the data
+  // (nothing in it changes anything, so it can be tried again while busy). A change checks
+  // first, then takes the write lock for the handler alone, so an attempt that cannot get it
+  // has done nothing yet (the signature's challenge is used once).
+  const checked = () => {
+    const apiKey = resolveApiKey(ep.apiKey, query, deps.keys);
+    const prepared = ep.prepare(query, element);
+    checkOwnGame(prepared.parent, apiKey);
+    verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, ...params }, { nowMs, challenges: deps.challenges });
+    if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.signature, apiKey, query)) {
+      // The platform sometimes wants one more round: the session was used, a fresh one comes back.
+      deps.faults?.applied(fault.kind);
+      noteFault(request, fault.kind);
+      throw fail.challenge('stale session', deps.challenges.issue(apiKey.apiKey, nowMs), 'unknown, used or expired: sign again with this one');
+    }
+    return { prepared, context: { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) } };
+  };
+  if (method === 'GET' && ep.signature === 'none') {
+    return runWhileBusy(() =>
+      deps.db.readTransaction(() => {
+        const { prepared, context } = checked();
+        return prepared.run(context);
+      }),
+    );
+  }
+  const { prepared, context } = checked();
+  const transaction = method === 'GET' ? deps.db.readTransaction : deps.db.transaction;
+  return runWhileBusy(() => transaction(() => prepared.run(context)));
 }
 
 /** Splits `/users/:id` into the directory and the fixed last segment (null for `:id`). */

@@ -5,8 +5,8 @@
  *
  * Cheap on the hot path: a request costs one small object in the ring; its time, path and
  * redacted query are worked out only when someone reads it (a form body's fields, redacted and
- * cut short, when the request ends), and lines (when wanted) are
- * written together once per turn of the event loop. Not logged: the polling of
+ * cut short, when the request ends), and lines (when wanted) are formatted and written together
+ * once per turn of the event loop (see batched). Not logged: the polling of
  * `/_sandbox/requests` itself, the pid probe `/_sandbox/status` and `/_sandbox/contents` (unless they fail), requests
  * Node could not parse (answered before any route), and requests whose connection was reset
  * before the reply went out.
@@ -92,21 +92,30 @@ export class RequestLog {
   }
 }
 
-/** Lines gathered and handed over in one piece per turn of the event loop (one write, not one per request). */
-function batched(write: (text: string) => void): { line(text: string): void; flush(): void } {
-  let pending = '';
+/**
+ * Lines are written in batches, off the requests' own path: a request only queues its entry; the
+ * lines are formatted (time, redaction) and handed over in one piece when the event loop turns,
+ * or at once when LINE_BATCH entries wait. In order; what is queued when the app closes is written.
+ */
+export const LINE_BATCH = 512;
+
+function batched(write: (text: string) => void): { entry(entry: Entry): void; flush(): void } {
+  let pending: Entry[] = [];
   let scheduled = false;
   const flush = () => {
     scheduled = false;
-    if (pending === '') return;
-    const text = pending;
-    pending = '';
+    if (pending.length === 0) return;
+    const entries = pending;
+    pending = [];
+    let text = '';
+    for (const entry of entries) text += `${formatRequestLine(toRecord(entry))}\n`;
     write(text);
   };
   return {
-    line(text) {
-      pending += `${text}\n`;
-      if (!scheduled) {
+    entry(entry) {
+      pending.push(entry);
+      if (pending.length >= LINE_BATCH) flush();
+      else if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
       }
@@ -152,7 +161,7 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
     if (isQuiet(request.url, status)) return;
     const body = typeof request.body === 'string' && request.body !== '' ? shownFormBody(request.body) : '';
     const entry = log.add({ id: 0, atMs: Date.now(), method: request.method, url: request.url, body, status, ms, reason: reasonOf(request) });
-    if (out) out.line(formatRequestLine(toRecord(entry)));
+    if (out) out.entry(entry);
   };
   hijackLoggers.set(app, (request, ms) => record(request, NO_REPLY_STATUS, ms));
   app.addHook('onResponse', (request, reply, done) => {

@@ -16,7 +16,7 @@ export type NewUser = Omit<UserRecord, 'birthday' | 'premium'> & Partial<Pick<Us
 
 export const UNKNOWN_BIRTHDAY = '0000-00-00';
 
-/** A friend with whether they played the game asked about (null when no game was given). */
+/** A user (a friend) with whether they played the game asked about (null when no game was given). */
 export interface FriendRecord extends UserRecord {
   played: boolean | null;
 }
@@ -43,6 +43,16 @@ const toUser = (r: UserRow): UserRecord => ({
   premium: r.premium === 1,
 });
 
+const toFriend = (r: FriendRow): FriendRecord => ({
+  uid: r.uid,
+  username: r.username,
+  gender: r.gender,
+  createdOn: r.created_on,
+  birthday: r.birthday,
+  premium: r.premium === 1,
+  played: r.played === null ? null : r.played === 1,
+});
+
 export function usersRepository(db: Database) {
   const byUid = db.prepare<[string], UserRow>('SELECT * FROM users WHERE uid = ?');
   const byUsername = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
@@ -63,6 +73,10 @@ export function usersRepository(db: Database) {
      VALUES (@uid, @username, @gender, @createdOn, @birthday, @premium)`,
   );
   const played = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM plays WHERE uid = ? AND game_id = ?');
+  // A user and whether they played a game, in one statement (GET users/{uid}.json, the hottest read).
+  const playedColumn = 'CASE WHEN @gameId IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM plays p WHERE p.uid = u.uid AND p.game_id = @gameId) END AS played';
+  const byUidPlaying = db.prepare<[{ uid: string; gameId: string | null }], FriendRow>(`SELECT u.*, ${playedColumn} FROM users u WHERE u.uid = @uid`);
+  const byUsernamePlaying = db.prepare<[{ username: string; gameId: string | null }], FriendRow>(`SELECT u.*, ${playedColumn} FROM users u WHERE u.username = @username`);
   const insertPlay = db.prepare('INSERT OR IGNORE INTO plays (uid, game_id, first_played_on) VALUES (?, ?, ?)');
   const insertFriendship = db.prepare('INSERT OR IGNORE INTO friendships (uid, friend_uid, created_on) VALUES (?, ?, ?)');
   const friendCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM friendships WHERE uid = ?');
@@ -83,6 +97,15 @@ export function usersRepository(db: Database) {
     findByUid(uid: string): UserRecord | undefined {
       const row = byUid.get(uid);
       return row && toUser(row);
+    },
+
+    /**
+     * A user by uid or exact username, with whether they played `gameId` (null when gameId is
+     * null): findByUid or findByUsername and hasPlayed in one statement.
+     */
+    findPlaying(lookup: { uid: string } | { username: string }, gameId: string | null): FriendRecord | undefined {
+      const row = 'uid' in lookup ? byUidPlaying.get({ uid: lookup.uid, gameId }) : byUsernamePlaying.get({ username: lookup.username, gameId });
+      return row && toFriend(row);
     },
 
     /** Exact (case-sensitive) username match. */
@@ -136,10 +159,7 @@ export function usersRepository(db: Database) {
 
     /** One page of friends; `played` is about `gameId` (null when gameId is null). */
     friends(uid: string, gameId: string | null, limit: number, offset: number): FriendRecord[] {
-      return friendsPage.all({ gameId, uid, limit, offset }).map((r) => ({
-        ...toUser(r),
-        played: r.played === null ? null : r.played === 1,
-      }));
+      return friendsPage.all({ gameId, uid, limit, offset }).map(toFriend);
     },
   };
 }

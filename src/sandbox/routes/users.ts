@@ -27,12 +27,9 @@ export const usersRoute: ApiRoute = {
         errors: [404],
       },
       handle({ repos, apiKey, origin }, lookup) {
-        const user =
-          lookup.by === 'uid' ? repos.users.findByUid(lookup.uid) : repos.users.findByUsername(lookup.username);
+        const user = repos.users.findPlaying(lookup.by === 'uid' ? { uid: lookup.uid } : { username: lookup.username }, playsGameFor(apiKey));
         if (!user) throw fail.notFound(lookup.by === 'uid' ? `user ${lookup.uid}` : `user named ${shown(lookup.username)}`);
-        const gameId = playsGameFor(apiKey);
-        const playsGame = gameId === null ? null : repos.users.hasPlayed(user.uid, gameId);
-        return ok(presentUser(user, { full: apiKey !== null, playsGame, origin }));
+        return ok(presentUser(user, { full: apiKey !== null, playsGame: user.played, origin }));
       },
     }),
   },

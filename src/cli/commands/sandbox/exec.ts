@@ -14,7 +14,7 @@ import { DEMO } from '../../../domain/demo.js';
 import { dataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { faultsLine, seedFaults } from './faults.js';
-import { parseExecOptions, serverGameSource, type RawExecOptions } from './options.js';
+import { latencyLine, parseExecOptions, serverGameSource, type RawExecOptions } from './options.js';
 
 /** The signals passed on to the command. */
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -193,6 +193,7 @@ export async function execCommand(factory: Factory, command: readonly string[], 
       ...(faults === undefined ? {} : { faults }),
       ...(options.gameSource === undefined ? {} : { gameSource: serverGameSource(options.gameSource) }),
       requestLines: (text) => requestLog.write(text),
+      latencyMs: options.latencyMs,
     });
     try {
       if (interrupted !== undefined) {
@@ -201,6 +202,8 @@ export async function execCommand(factory: Factory, command: readonly string[], 
         if (!quiet(factory)) stderr.write(`udcli: sandbox at ${sandbox.url} (temporary database) for: ${shown(command.join(' '))}\n`);
         // Printed even with --quiet: without the seed a faulted run cannot be replayed.
         if (faults !== undefined) stderr.write(`udcli: ${faultsLine(faults)}\n`);
+        const latency = latencyLine(options.latencyMs);
+        if (latency !== undefined && !quiet(factory)) stderr.write(`udcli: ${latency}\n`);
         outcome = await runCommand(command, { ...env, ...execEnvironment(sandbox.url, dbPath, await gameWithKey(dbPath)) }, onSignal);
       }
     } finally {

@@ -18,6 +18,7 @@ const GAME_DIR_HELP = "serve the game from this folder at /play/GAME/game/ (the 
 const GAME_URL_HELP = "serve the game from this dev server (proxied, websockets too) at /play/GAME/game/";
 const GAME_HELP = 'the game --game-dir / --game-url serve (default: the first game)';
 const NO_CONNECT_HELP = "do not put the connect script into the game's HTML pages";
+const LATENCY_HELP = 'hold every /services/rest reply this long, as a network round trip would, e.g. 40ms or 2s (at most 10s; default 0)';
 const FAULT_SEED_HELP = 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)';
 
 export function register(program: Command, factory: Factory): void {
@@ -29,7 +30,7 @@ export function register(program: Command, factory: Factory): void {
   sandbox
     .command('start')
     .description('Start the sandbox (foreground until Ctrl-C, or --detach)')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s\n  $ udcli sandbox start --faults reset=0.1,slow=0.2:1500ms --fault-seed 7\n  $ udcli sandbox start --detach --game-url http://localhost:5173/\n  $ udcli sandbox start --data racers.yaml --reset')
+    .addHelpText('after', '\nExamples:\n  $ udcli sandbox start\n  $ udcli sandbox start --detach --port 9090\n  $ udcli sandbox start --db :memory: --token-ttl 60 --rate-limit 20/s\n  $ udcli sandbox start --faults reset=0.1,slow=0.2:1500ms --fault-seed 7\n  $ udcli sandbox start --latency 40ms\n  $ udcli sandbox start --detach --game-url http://localhost:5173/\n  $ udcli sandbox start --data racers.yaml --reset')
     .option('--port <port>', 'port to listen on, 0 = any free port (default: 8787)')
     .option('--host <host>', 'address to bind (default: 127.0.0.1)')
     .option('--db <file>', 'database file, or :memory: (default: sandbox.db in the data dir)')
@@ -40,6 +41,7 @@ export function register(program: Command, factory: Factory): void {
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .option('--faults <spec>', FAULTS_HELP)
     .option('--fault-seed <n>', FAULT_SEED_HELP)
+    .option('--latency <duration>', LATENCY_HELP)
     .option('--game-dir <dir>', GAME_DIR_HELP)
     .option('--game-url <url>', GAME_URL_HELP)
     .option('--game <id>', GAME_HELP)
@@ -66,6 +68,7 @@ export function register(program: Command, factory: Factory): void {
     .option('--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s')
     .option('--faults <spec>', FAULTS_HELP)
     .option('--fault-seed <n>', FAULT_SEED_HELP)
+    .option('--latency <duration>', LATENCY_HELP)
     .option('--game-dir <dir>', GAME_DIR_HELP)
     .option('--game-url <url>', GAME_URL_HELP)
     .option('--game <id>', GAME_HELP)
@@ -89,6 +92,7 @@ Examples:
   $ udcli sandbox exec --token-ttl 5 -- sh -c 'udcli auth token 1001 --as alice --export'
   $ udcli sandbox exec --data qa.yaml -- npm test
   $ udcli sandbox exec --faults reset=0.1 --fault-seed 7 -- npm test
+  $ udcli sandbox exec --latency 40ms -- npm test
   $ udcli sandbox exec --log requests.log -- npm test
   $ udcli sandbox exec --game-dir dist -- npx playwright test   # opens $UDCLI_SITE_URL/play/1001`,
     )
@@ -106,6 +110,7 @@ Examples:
     .option('--as <user>', 'play as this username (the page asks to confirm)')
     .option('--no-open', 'only print the URL, open no browser')
     .option('--no-connect', NO_CONNECT_HELP)
+    .option('--latency <duration>', `${LATENCY_HELP}; for a sandbox play starts (a running one keeps its own)`)
     .addHelpText(
       'after',
       `

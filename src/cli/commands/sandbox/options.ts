@@ -9,7 +9,7 @@ import { parseInteger } from '../../../ops/args.js';
 import { contentUriProblem } from '../../../sandbox/content-uri.js';
 import { DEMO } from '../../../domain/demo.js';
 import type { GameSourceSetting } from '../../../sandbox/game-host/sources.js';
-import { FaultSpecError, parseFaultSeed, parseFaultSpec, type FaultSpec } from '../../../sandbox/faults/spec.js';
+import { FaultSpecError, parseDuration, parseFaultSeed, parseFaultSpec, type FaultSpec } from '../../../sandbox/faults/spec.js';
 
 export type SeedMode = 'demo' | 'none';
 
@@ -32,6 +32,8 @@ export interface StartOptions {
   publicUrl: string | undefined;
   faults: FaultOptions | undefined;
   gameSource: GameSourceOptions | undefined;
+  /** --latency: how long every API reply is held, in ms; 0 = none. */
+  latencyMs: number;
 }
 
 /** --game-dir or --game-url, --game and --no-connect, checked. */
@@ -116,6 +118,7 @@ export interface RawStartOptions {
   gameUrl?: string;
   game?: string;
   connect?: boolean;
+  latency?: string;
 }
 
 export interface SeedOptions {
@@ -142,6 +145,25 @@ export const SEED_DEFAULTS = { users: 1000, friends: 500, achievements: 10, prod
 
 export function parsePort(value: string): number {
   return parseInteger(value, '--port', { min: 0, max: 65_535 });
+}
+
+/** The longest --latency: a round trip beyond this is a hang, not a network. */
+export const MAX_LATENCY_MS = 10_000;
+
+/** --latency: `40ms`, `2s`, `0` (a plain number is ms), at most MAX_LATENCY_MS; undefined = none. */
+export function parseLatency(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const ms = parseDuration(value);
+  if (ms === null || ms > MAX_LATENCY_MS) {
+    const shownValue = JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
+    throw new UsageError(`invalid --latency ${shownValue}: expected a duration like 40ms or 2s, from 0 to ${MAX_LATENCY_MS / 1000}s`);
+  }
+  return ms;
+}
+
+/** What a started sandbox says on stderr about --latency (nothing for none). */
+export function latencyLine(latencyMs: number): string | undefined {
+  return latencyMs > 0 ? `holding every /services/rest reply ${latencyMs} ms (--latency), as a network round trip would` : undefined;
 }
 
 /** `N/s` or `N`: requests per second per api_key. */
@@ -273,6 +295,7 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     detach: raw.detach === true,
     faults: parseFaultOptions(raw),
     gameSource: parseGameSourceOptions(raw),
+    latencyMs: parseLatency(raw.latency),
   };
 }
 
@@ -308,6 +331,8 @@ export interface ExecOptions {
   rateLimitPerSecond: number | undefined;
   faults: FaultOptions | undefined;
   gameSource: GameSourceOptions | undefined;
+  /** --latency in ms; 0 = none. */
+  latencyMs: number;
 }
 
 export interface RawExecOptions {
@@ -324,6 +349,7 @@ export interface RawExecOptions {
   gameUrl?: string;
   game?: string;
   connect?: boolean;
+  latency?: string;
 }
 
 function parseLogPath(value: string | undefined): string | undefined {
@@ -343,6 +369,7 @@ export function parseExecOptions(raw: RawExecOptions): ExecOptions {
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     faults: parseFaultOptions(raw),
     gameSource: parseGameSourceOptions(raw),
+    latencyMs: parseLatency(raw.latency),
   };
 }
 

@@ -18,6 +18,8 @@ export interface PidRecord {
   startedAt: string;
   detached: boolean;
   log?: string;
+  /** --latency in ms; absent = none. */
+  latencyMs?: number;
 }
 
 export type SandboxState =

@@ -12,12 +12,13 @@ import { PLAY_PATH } from '../../../sandbox/constants.js';
 import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import { DEMO_FACTS } from '../../../sandbox/seed/demo-data.js';
 import type { Factory } from '../../../ops/factory.js';
-import { parseGameId, parseGameSourceOptions, parseStartOptions, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
+import { parseGameId, parseGameSourceOptions, parseLatency, parseStartOptions, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
 import { sandboxState } from './pidfile.js';
 import { launchDetached, type StartDeps } from './start.js';
 
 export interface PlayOptions extends Omit<RawGameSourceOptions, 'game'> {
   as?: string;
+  latency?: string;
   /** Commander's --no-open: false when given. */
   open?: boolean;
 }
@@ -108,6 +109,7 @@ export async function playCommand(factory: Factory, game: string | undefined, ra
   const source = parseGameSourceOptions(raw, process.cwd(), true);
   const as = raw.as;
   if (as !== undefined && (as.trim() === '' || as.length > 64)) throw new UsageError('--as must be a username (1-64 characters)');
+  const latencyMs = parseLatency(raw.latency);
   const { stdout, stderr, env } = factory.io;
 
   const current = await sandboxState(env);
@@ -115,6 +117,13 @@ export async function playCommand(factory: Factory, game: string | undefined, ra
   let gameId: string;
   if (current.state === 'running') {
     url = reachable(current.record.url);
+    // A running sandbox keeps the latency it started with: asking for another one is refused.
+    const running = current.record.latencyMs ?? 0;
+    if (raw.latency !== undefined && latencyMs !== running) {
+      throw new UsageError(`the sandbox at ${url} runs with --latency ${running}ms, not ${latencyMs}ms; a running sandbox keeps its latency`, {
+        hint: `stop it first (udcli sandbox stop), then: udcli sandbox play --latency ${latencyMs}ms`,
+      });
+    }
     const list = (await control(url, 'GET', '')) as { games?: GameEntry[] };
     gameId = await pickGame(factory, named, (list.games ?? []).map((g) => g.game_id), `the sandbox at ${url}`);
     if (source !== undefined) {
@@ -122,7 +131,7 @@ export async function playCommand(factory: Factory, game: string | undefined, ra
       stderr.write(`udcli: the sandbox at ${url} now serves game ${gameId} from ${describe(source)}\n`);
     }
   } else {
-    const options = parseStartOptions({ detach: true }, env);
+    const options = { ...parseStartOptions({ detach: true }, env), latencyMs };
     const dbPath = defaultDatabasePath(env);
     gameId = await pickGame(factory, named, await databaseGames(dbPath), `the sandbox database ${dbPath}`);
     const gameSource = source === undefined ? undefined : { ...source, gameId };

@@ -13,7 +13,7 @@ import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
 import { credentialLines } from './describe.js';
 import { faultsLine, seedFaults } from './faults.js';
-import { parseStartOptions, remoteWarning, serverGameSource, type GameSourceOptions, type RawStartOptions, type StartOptions } from './options.js';
+import { latencyLine, parseStartOptions, remoteWarning, serverGameSource, type GameSourceOptions, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
 import { waitForSignal } from './signals.js';
 
@@ -69,6 +69,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     ...(faults === undefined ? {} : { faults }),
     ...(options.gameSource === undefined ? {} : { gameSource: serverGameSource(options.gameSource) }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    latencyMs: options.latencyMs,
   }).catch((error: unknown) => {
     lines.close();
     throw error;
@@ -89,11 +90,14 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
         startedAt: new Date().toISOString(),
         detached: env.UDCLI_SANDBOX_DETACHED === '1',
         ...(env.UDCLI_SANDBOX_DETACHED === '1' ? { log: logFilePath(env) } : {}),
+        ...(options.latencyMs > 0 ? { latencyMs: options.latencyMs } : {}),
       });
     }
     stdout.write(`${sandbox.url}\n`);
     if (options.remote) stderr.write(`${remoteWarning(options.host, options.publicUrl)}\n`);
     if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
+    const latency = latencyLine(options.latencyMs);
+    if (latency !== undefined) stderr.write(`${latency}\n`);
     stderr.write(
       `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath})\n` +
         (options.data !== undefined
@@ -137,6 +141,8 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   if (options.remote) stderr.write(`${remoteWarning(options.host, options.publicUrl)}\n`);
   const faults = seedFaults(options.faults);
   if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
+  const latency = latencyLine(options.latencyMs);
+  if (latency !== undefined) stderr.write(`${latency}\n`);
   stderr.write(`udcli sandbox running in the background at ${url} (pid ${pid}); log ${logPath}\nstop it with: udcli sandbox stop\n`);
 }
 
@@ -177,6 +183,7 @@ export async function launchDetached(
   if (options.rateLimitPerSecond !== undefined) args.push('--rate-limit', `${options.rateLimitPerSecond}/s`);
   const faults = seedFaults(options.faults);
   if (faults !== undefined) args.push('--faults', faults.spec.text, '--fault-seed', String(faults.seed));
+  if (options.latencyMs > 0) args.push('--latency', `${options.latencyMs}ms`);
   args.push(...gameSourceArgs(options.gameSource));
   const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
 

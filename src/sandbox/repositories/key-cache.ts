@@ -1,0 +1,108 @@
+/**
+ * The api keys (with their games) the request pipeline looks up on every call, kept in memory
+ * until the data changes: two SQLite lookups less a request.
+ *
+ * The database is shared: `udcli sandbox load`, `snapshot restore` or `clock set` may write the
+ * same file while the server runs. So every lookup first asks SQLite whether anything changed:
+ * - another connection (any process) committed: `PRAGMA data_version` moves (cheap, and free of
+ *   any lock inside the transaction the request runs anyway);
+ * - this connection wrote `games` or `api_keys`: TEMP triggers (this connection's only) call
+ *   back here, whatever code wrote them (reset, the dashboard, `game set-uri`, ...).
+ * Either empties the cache. While this connection's own transaction has written those tables
+ * (and may still roll back), lookups go to the database and nothing is cached.
+ * Entries are frozen: every request shares them.
+ */
+import type { Database } from 'better-sqlite3';
+import type { ApiKeyWithGame, GamesRepository } from './games.js';
+
+export interface KeyLookup {
+  /** Like GamesRepository.findApiKey (`apiKey` normalized), as the database holds it now. */
+  find(apiKey: string): ApiKeyWithGame | undefined;
+}
+
+/** Keys remembered at most (made-up keys are remembered as unknown): beyond, it starts over. */
+export const KEY_CACHE_ENTRIES = 10_000;
+
+const WATCHED_TABLES = ['games', 'api_keys'] as const;
+const CHANGED_FUNCTION = 'udcli_keys_changed';
+
+/** Writes to the watched tables by one connection, as its triggers report them. */
+interface OwnWrites {
+  generation: number;
+  /** A write was reported and the transaction it happened in may not have ended yet. */
+  pending: boolean;
+}
+
+// One counter and one set of triggers per connection, however many caches read it.
+const ownWritesOf = new WeakMap<Database, OwnWrites>();
+
+/** The write is over (committed or rolled back): what was cached before it is stale. */
+function settle(own: OwnWrites): void {
+  own.pending = false;
+  own.generation++;
+}
+
+function watchOwnWrites(sqlite: Database): OwnWrites {
+  let own = ownWritesOf.get(sqlite);
+  if (own !== undefined) return own;
+  const writes: OwnWrites = { generation: 0, pending: false };
+  own = writes;
+  // better-sqlite3 runs a transaction synchronously, so once the code that wrote has returned to
+  // the event loop, its transaction is over; one held open across an await is waited for.
+  const settleWhenOver = () => {
+    if (sqlite.open && sqlite.inTransaction) setImmediate(settleWhenOver);
+    else if (writes.pending) settle(writes);
+  };
+  sqlite.function(CHANGED_FUNCTION, { deterministic: false }, () => {
+    writes.generation++;
+    if (!writes.pending) {
+      writes.pending = true;
+      queueMicrotask(settleWhenOver);
+    }
+    return null;
+  });
+  for (const table of WATCHED_TABLES) {
+    for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+      sqlite.exec(
+        `CREATE TEMP TRIGGER IF NOT EXISTS ${CHANGED_FUNCTION}_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table} BEGIN SELECT ${CHANGED_FUNCTION}(); END`,
+      );
+    }
+  }
+  ownWritesOf.set(sqlite, own);
+  return own;
+}
+
+function frozen(key: ApiKeyWithGame): ApiKeyWithGame {
+  Object.freeze(key.game);
+  return Object.freeze(key);
+}
+
+export function cachedKeyLookup(sqlite: Database, games: Pick<GamesRepository, 'findApiKey'>, maxEntries = KEY_CACHE_ENTRIES): KeyLookup {
+  const own = watchOwnWrites(sqlite);
+  const dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
+  const entries = new Map<string, ApiKeyWithGame | null>();
+  let seenVersion = -1;
+  let seenGeneration = -1;
+
+  return {
+    find(apiKey) {
+      if (own.pending) {
+        // Our own write to keys or games: until its transaction is over, ask the database.
+        if (sqlite.inTransaction) return games.findApiKey(apiKey);
+        settle(own);
+      }
+      const version = dataVersion.get()!;
+      if (version !== seenVersion || own.generation !== seenGeneration) {
+        entries.clear();
+        seenVersion = version;
+        seenGeneration = own.generation;
+      }
+      const cached = entries.get(apiKey);
+      if (cached !== undefined) return cached ?? undefined;
+      const found = games.findApiKey(apiKey);
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(apiKey, found === undefined ? null : frozen(found));
+      return found;
+    },
+  };
+}
