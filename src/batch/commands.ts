@@ -98,7 +98,9 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
       await confirmOrRequireYes(factory.io, `${cmd.askFirst} (every user in ${source})?`, { yes: factory.globals().yes, what: `${cmd.description} for every user in ${source}` });
     }
   }
-  const client = await factory.client({ connections: flags.concurrency });
+  // Two connections a user in flight: the read before a change travels beside agi's unsigned
+  // challenge request, and on one connection it would wait for it.
+  const client = await factory.client({ connections: flags.concurrency * 2 });
   await cmd.prepare?.(client);
   const out = await factory.output();
   const { io } = factory;
