@@ -49,7 +49,7 @@ function auditLines(env: TestEnv): Array<Record<string, unknown>> {
 }
 
 async function held(env: TestEnv, uid: string, sku: string): Promise<number> {
-  const r = await env.run(['products', 'list', uid, '--sku', sku, '--json']);
+  const r = await env.read(['products', 'list', uid, '--sku', sku, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const data = json<Array<{ purchase: { data: unknown } }>>(r)[0]?.purchase.data;
   if (data && typeof data === 'object' && 'quantity' in data) return Number((data as { quantity: number }).quantity);
