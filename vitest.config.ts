@@ -1,11 +1,38 @@
+import { relative } from 'node:path';
+import { statSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Files that spawn the built binary, servers or benches: the long ones, small as some are. */
+const HEAVY = /\/test\/(e2e|bench)\//;
+
+/**
+ * Longest first, so that no long file starts last and runs alone at the end. With a duration
+ * for every file from an earlier run (vitest's results cache), that order; on a clean clone
+ * (CI) the spawning files first, each group largest first.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const known = (spec: TestSpecification) =>
+      this.ctx.cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`) !== undefined;
+    if (files.every(known)) return super.sort(files);
+    const weight = (spec: TestSpecification) => (HEAVY.test(spec.moduleId) ? 1e9 : 0) + statSync(spec.moduleId).size;
+    return [...files].sort((a, b) => weight(b) - weight(a));
+  }
+}
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // End-to-end tests spawn the built binary and real servers; give them room on 2 cores.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // End-to-end tests spawn the built binary and real servers, two files at once on 2 cores; on
+    // a machine busy with other work some took 27 s. A passing test never waits for this limit.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
+    // vitest's default is one worker fewer than the cores: on 2 cores, one file at a time, with one
+    // core mostly idle. The suite is CPU-bound (child processes), so two files at once, not more:
+    // three were slower here and pushed tests towards their timeouts.
+    maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });

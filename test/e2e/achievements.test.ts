@@ -49,7 +49,7 @@ afterAll(async () => {
 const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);
 
 async function record(developerId: string): Promise<UserAchievement | undefined> {
-  const r = await udcli(['achievements', 'list', UID, '--developer-id', developerId, '--json']);
+  const r = await env.read(['achievements', 'list', UID, '--developer-id', developerId, '--json']);
   expect(r.code, r.stderr).toBe(0);
   // A `Not Started` row is an achievement the user has no record of.
   return json<UserAchievement[]>(r).find((a) => a.developer_id === developerId && a.state !== 'Not Started');

@@ -42,15 +42,16 @@ const usersFile = (name: string, uids: string[]): string => {
   return `@${path}`;
 };
 
+/** State read back between the commands under test (in-process: see TestEnv.read). */
 async function value(uid: string, developerId: string): Promise<number> {
-  const r = await env.run(['achievements', 'list', uid, '--developer-id', developerId, '--json']);
+  const r = await env.read(['achievements', 'list', uid, '--developer-id', developerId, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const rows = json<Array<{ developer_id: string; current_value: number | string }>>(r).filter((a) => a.developer_id === developerId);
   return rows.length === 0 ? 0 : Number(rows[0]!.current_value);
 }
 
 async function units(uid: string, sku: string): Promise<number> {
-  const r = await env.run(['products', 'list', uid, '--sku', sku, '--json']);
+  const r = await env.read(['products', 'list', uid, '--sku', sku, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const data = json<Array<{ purchase: { success: boolean; data: unknown } }>>(r)[0]?.purchase.data;
   if (typeof data === 'number') return data;

@@ -39,7 +39,7 @@ afterAll(async () => {
 const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);
 
 async function currentValue(): Promise<number | undefined> {
-  const r = await udcli(['achievements', 'list', UID, '--developer-id', developerId, '--json']);
+  const r = await env.read(['achievements', 'list', UID, '--developer-id', developerId, '--json']);
   expect(r.code, r.stderr).toBe(0);
   return json<UserAchievement[]>(r).find((a) => a.developer_id === developerId)?.current_value;
 }

@@ -116,7 +116,9 @@ describe('batch mode (e2e)', () => {
   });
 
   it('a give killed with SIGKILL and resumed with the same journal gives each user exactly one, never two', async () => {
-    const list = file('give.txt', ALL_USERS);
+    // Killed at 400 journal lines (two a user): about 200 users before the kill, 400 after it.
+    const GIVEN = ALL_USERS.slice(0, 600);
+    const list = file('give.txt', GIVEN);
     const journal = join(scratch, 'give.journal');
     const before = productQuantities(env, 'xp-boost');
     const args = ['products', 'give', `@${list}`, 'xp-boost', '--qty', '1', '--journal', journal];
@@ -129,17 +131,17 @@ describe('batch mode (e2e)', () => {
     while (journaled() < 400 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     child.kill('SIGKILL');
     await exited;
-    expect(journaled()).toBeLessThan(2 * ALL_USERS.length); // killed mid-run
+    expect(journaled()).toBeLessThan(2 * GIVEN.length); // killed mid-run
 
     const r = await run(args);
     expect([0, 6]).toContain(r.code); // 6 when a user was in flight at the kill (reported unknown)
     const out = ndjson(r);
-    expect(out).toHaveLength(ALL_USERS.length);
+    expect(out).toHaveLength(GIVEN.length);
     const after = productQuantities(env, 'xp-boost');
     const unknown = new Set(out.filter((l) => l.status === 'unknown').map((l) => l.uid));
     expect(unknown.size).toBeLessThanOrEqual(8);
     expect(out.filter((l) => l.status === 'skipped').length).toBeGreaterThan(100);
-    for (const u of ALL_USERS) {
+    for (const u of GIVEN) {
       const uid = uidForUsername(u);
       const added = (after.get(uid) ?? 0) - (before.get(uid) ?? 0);
       if (unknown.has(uid)) expect(added).toBeLessThanOrEqual(1);
@@ -148,12 +150,17 @@ describe('batch mode (e2e)', () => {
   }, 150_000);
 
   it('with the sandbox rate-limiting, 429s are retried by the client and the batch still succeeds', async () => {
+    // 30 users, three requests each, at most 40 a second: the first second's 40 leave the rest to
+    // a 429 with Retry-After, and each later second again. (Every second beyond that is a wait.)
     const limited = await startTestEnv({ rateLimitPerSecond: 40 });
     try {
-      const list = file('limited.txt', GENERATED.slice(0, 120).map(uidForUsername));
+      const list = file('limited.txt', GENERATED.slice(0, 30).map(uidForUsername));
       const r = await runCli(['achievements', 'reset', `@${list}`, 'LEVEL_10', '--concurrency', '8'], limited.env, { timeoutMs: 120_000 });
       expect(r.code, r.stderr).toBe(0);
       expect(ndjson(r).filter((l) => l.status !== 'ok')).toEqual([]);
+      expect(ndjson(r)).toHaveLength(30);
+      const log = (await (await fetch(`${limited.sandbox.url}/_sandbox/requests?limit=1000`)).json()) as { requests: Array<{ status: number }> };
+      expect(log.requests.filter((q) => q.status === 429).length).toBeGreaterThan(0);
     } finally {
       await limited.close();
     }

@@ -13,6 +13,7 @@ import { expect } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
+import { fakeIO } from '../output/fake-io.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/udcli.js', import.meta.url));
 
@@ -39,6 +40,12 @@ export interface TestEnv {
   run(args: string[], options?: RunOptions): Promise<CliResult>;
   /** run(), then asserts that neither stdout nor stderr holds a demo secret in full. */
   runChecked(args: string[], options?: RunOptions): Promise<CliResult>;
+  /**
+   * The CLI's `main` in this process, with the same environment as run(): for reading state
+   * back between the commands under test (a process of the built binary costs half a second of
+   * CPU; this a few milliseconds). The commands a test is about go through run().
+   */
+  read(args: string[], options?: Pick<RunOptions, 'env'>): Promise<CliResult>;
   close(): Promise<void>;
 }
 
@@ -98,12 +105,20 @@ export async function startTestEnv(
   };
   const run = (args: string[], o: RunOptions = {}): Promise<CliResult> =>
     runCli(args, { ...env, ...o.env }, o.input === undefined ? {} : { input: o.input });
+  const read = async (args: string[], o: Pick<RunOptions, 'env'> = {}): Promise<CliResult> => {
+    // Loaded on first use: most e2e files never read in-process.
+    const { main } = await import('../../src/cli/main.js');
+    const f = fakeIO({ env: { NO_COLOR: '1', ...env, ...o.env } });
+    const code = await main(args, f.io);
+    return { code, stdout: f.stdout(), stderr: f.stderr() };
+  };
   return {
     sandbox,
     configDir,
     dataDir,
     env,
     run,
+    read,
     runChecked: async (args, o) => {
       const r = await run(args, o);
       for (const secret of DEMO_SECRETS) {

@@ -1,7 +1,7 @@
 /**
  * The package as a user gets it: `npm pack` holds only what a user needs, and the tarball
- * installed globally into a clean prefix gives a working `udcli` (better-sqlite3 is built on
- * the way, so this takes a minute or two). Needs `npm run build` first, like every e2e test.
+ * installed globally into a clean prefix gives a working `udcli`, its native SQLite module
+ * included. Needs `npm run build` first, like every e2e test.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -48,6 +48,23 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
 let root: string;
 let tarball: string;
 let entries: string[];
+let prebuilds: string;
+
+/**
+ * better-sqlite3's install script takes a prebuilt binary when it finds one and compiles SQLite
+ * from source when it does not (a minute of CPU, and no network here to download one). Users get
+ * the prebuilt one; the install is given the same binary this repository's copy runs with, packed
+ * as prebuild-install names it, so the installed copy still loads a native module of its own.
+ * Should the name not match (another better-sqlite3 version picked), it compiles as before.
+ */
+async function localPrebuild(dir: string): Promise<string> {
+  const native = join(REPO, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(native, 'package.json'), 'utf8')) as { version: string };
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const packed = await run('tar', ['-czf', join(dir, name), '-C', native, 'build/Release/better_sqlite3.node'], { timeoutMs: 30_000 });
+  expect(packed.code, packed.stderr).toBe(0);
+  return dir;
+}
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'udcli-pack-'));
@@ -60,6 +77,7 @@ beforeAll(async () => {
   const list = await run('tar', ['-tzf', tarball], { timeoutMs: 30_000 });
   expect(list.code, list.stderr).toBe(0);
   entries = list.stdout.split('\n').filter((line) => line !== '' && !line.endsWith('/'));
+  prebuilds = await localPrebuild(mkdtempSync(join(root, 'prebuilds-')));
 }, 180_000);
 
 afterAll(() => {
@@ -87,7 +105,7 @@ describe('npm pack', () => {
     const install = await run(
       'npm',
       ['install', '-g', '--prefix', prefix, tarball, '--foreground-scripts=false', '--no-audit', '--no-fund', '--prefer-offline'],
-      { cwd: root, timeoutMs: 330_000 },
+      { cwd: root, env: cleanEnv({ npm_config_better_sqlite3_local_prebuilds: prebuilds }), timeoutMs: 330_000 },
     );
     expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
 

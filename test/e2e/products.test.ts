@@ -25,7 +25,7 @@ afterAll(async () => {
 const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);
 
 async function quantity(): Promise<number> {
-  const r = await udcli(['products', 'list', UID, '--sku', sku, '--json']);
+  const r = await env.read(['products', 'list', UID, '--sku', sku, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const entry = json<Entry[]>(r).find((e) => e.product.sku === sku);
   return typeof entry?.purchase.data === 'number' ? entry.purchase.data : 0;

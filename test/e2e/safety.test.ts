@@ -42,7 +42,7 @@ interface Row {
 
 /** The user's record of one achievement as the sandbox now has it (undefined: none). */
 async function achievement(uid: string, developerId: string): Promise<Row | undefined> {
-  const r = await udcli(['achievements', 'list', uid, '--developer-id', developerId, '--json']);
+  const r = await env.read(['achievements', 'list', uid, '--developer-id', developerId, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const row = json<Row[]>(r).find((a) => a.developer_id === developerId);
   return row && row.state !== 'Not Started' ? row : undefined;
@@ -50,7 +50,7 @@ async function achievement(uid: string, developerId: string): Promise<Row | unde
 
 /** Units of a product the user holds, whatever form purchase.data takes. */
 async function held(uid: string, sku: string): Promise<number> {
-  const r = await udcli(['products', 'list', uid, '--sku', sku, '--json']);
+  const r = await env.read(['products', 'list', uid, '--sku', sku, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const entry = json<Array<{ purchase: { success?: boolean; data: unknown }; product: { sku: string } }>>(r).find((e) => e.product.sku === sku);
   const data = entry?.purchase.data;

@@ -40,9 +40,9 @@ describe('reads: the uid and the username give the same answer', () => {
 
 describe('changes: each twin changes the same user the same way', () => {
   const value = async (developerId: string) =>
-    json<Array<{ developer_id: string; current_value: number }>>(await env.run(['achievements', 'list', BOB, '--developer-id', developerId, '--json']))[0]!
+    json<Array<{ developer_id: string; current_value: number }>>(await env.read(['achievements', 'list', BOB, '--developer-id', developerId, '--json']))[0]!
       .current_value;
-  const units = async (sku: string) => json<Array<{ purchase: { data: unknown } }>>(await env.run(['products', 'list', BOB, '--sku', sku, '--json']))[0]!.purchase.data;
+  const units = async (sku: string) => json<Array<{ purchase: { data: unknown } }>>(await env.read(['products', 'list', BOB, '--sku', sku, '--json']))[0]!.purchase.data;
 
   it('achievements inc, set, reset, delete', async () => {
     const before = await value('DAILY_STREAK_7');

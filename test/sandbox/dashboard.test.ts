@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
-import type { ConsoleMessage, Page, Request } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
@@ -295,6 +295,12 @@ describe('the dashboard in a real browser (headless chromium)', () => {
   let logAvailable = false;
   /** The demo data alone, as a user sees it after `udcli sandbox start` (the screenshot's sandbox). */
   let demo: TestSandbox;
+  /**
+   * One browser for the file (a launch is a second or two of CPU); each test opens its own
+   * context, so no cookie, storage or cache passes from one test to the next. The rebinding
+   * test's host name resolves to the sandbox in it; no other test uses that name.
+   */
+  let browser: Browser | undefined;
 
   beforeAll(async () => {
     unavailable = ensureChromium();
@@ -302,9 +308,13 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     demo = await startTestSandbox();
     logAvailable = (await fetch(`${demo.url}/_sandbox/requests`)).status === 200;
     expect(logAvailable).toBe(true);
+    if (!unavailable) browser = await launchChromium(['--host-resolver-rules=MAP rebound.test 127.0.0.1']);
   }, 10 * 60_000);
 
-  afterAll(() => demo?.close());
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
 
   it('lists the games with redacted keys and play links, finds demo_player, and shows their achievements and holdings', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
@@ -312,9 +322,9 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
     await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['increment', '5']], { secret: 'wrong' });
     demo.db.repos.saves.put(DEMO.user.uid, '1001', 'slot1', '{"level":4,"gems":250,"checkpoint":"cave-2"}', Math.floor(demo.clock.ms / 1000));
-    const browser = await launchChromium();
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
     try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
       const watch = await openDashboard(page, demo.url, logAvailable);
 
       const games = page.locator('#games-body tbody tr');
@@ -355,15 +365,15 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       }
       expectClean(watch, demo.url);
     } finally {
-      await browser.close();
+      await context.close();
     }
   }, 120_000);
 
   it('shows a username holding markup as text, and runs none of it', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
-    const browser = await launchChromium();
+    const context = await browser!.newContext();
     try {
-      const page = await browser.newPage();
+      const page = await context.newPage();
       const watch = await openDashboard(page, sb.url, logAvailable);
       // The game's name is text, not markup.
       expect(await page.locator(`#games-body tr[data-game="${NASTY_GAME.id}"] strong`).textContent()).toBe(NASTY_GAME.name);
@@ -380,15 +390,15 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       await page.locator('#detail-username', { hasText: NASTY_USER }).waitFor();
       expectClean(watch, sb.url);
     } finally {
-      await browser.close();
+      await context.close();
     }
   }, 120_000);
 
   it('says "request log not available" when the sandbox has no request log, and stops asking', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
-    const browser = await launchChromium();
+    const context = await browser!.newContext();
     try {
-      const page = await browser.newPage();
+      const page = await context.newPage();
       // A sandbox without the log answers its path with the 404 envelope, as this one did before it was built.
       let asked = 0;
       await page.route('**/_sandbox/requests*', (route) => {
@@ -403,16 +413,16 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       // The rest of the page works without it.
       await searchAndOpen(page, 'demo', DEMO.user.username);
     } finally {
-      await browser.close();
+      await context.close();
     }
   }, 120_000);
 
   it('reached through another host name (DNS rebinding), is refused, page and data alike, and says why', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     // The browser resolves a foreign name to the sandbox, as a rebinding attacker's page would.
-    const browser = await launchChromium(['--host-resolver-rules=MAP rebound.test 127.0.0.1']);
+    const context = await browser!.newContext();
     try {
-      const page = await browser.newPage();
+      const page = await context.newPage();
       const port = new URL(demo.url).port;
       const response = await page.goto(`http://rebound.test:${port}/`);
       expect(response?.status()).toBe(403);
@@ -427,15 +437,15 @@ describe('the dashboard in a real browser (headless chromium)', () => {
         expect(data.text).not.toContain(secret);
       }
     } finally {
-      await browser.close();
+      await context.close();
     }
   }, 120_000);
 
   it('shows requests live, newest first, with keys redacted and the failure reason', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
-    const browser = await launchChromium();
+    const context = await browser!.newContext();
     try {
-      const page = await browser.newPage();
+      const page = await context.newPage();
       const watch = await openDashboard(page, demo.url, true);
       await page.locator('#log-status', { hasText: 'Live' }).waitFor();
       await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
@@ -457,7 +467,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expect(order.some((p) => p.startsWith('/_sandbox/requests'))).toBe(false);
       expectClean(watch, demo.url);
     } finally {
-      await browser.close();
+      await context.close();
     }
   }, 120_000);
 });

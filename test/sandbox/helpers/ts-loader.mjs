@@ -1,7 +1,7 @@
 // Module hooks: resolve `./x.js` to `./x.ts` when only the .ts exists; transpile .ts on load.
 import { appendFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import ts from 'typescript';
+import { transpile } from './transpile.mjs';
 
 export async function resolve(specifier, context, next) {
   try {
@@ -19,9 +19,6 @@ export async function load(url, context, next) {
   if (process.env.UDCLI_TEST_LOAD_LOG) appendFileSync(process.env.UDCLI_TEST_LOAD_LOG, `${url}\n`);
   if (!url.endsWith('.ts')) return next(url, context);
   const source = await readFile(new URL(url), 'utf8');
-  const { outputText } = ts.transpileModule(source, {
-    fileName: url,
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true, sourceMap: false },
-  });
+  const outputText = await transpile(url, source, { module: 'ESNext', target: 'ES2022', verbatimModuleSyntax: true, sourceMap: false });
   return { format: 'module', source: outputText, shortCircuit: true };
 }
