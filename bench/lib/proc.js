@@ -13,6 +13,21 @@ const BIN = fileURLToPath(new URL('../../bin/udcli.js', import.meta.url));
 /** @type {Set<import('node:child_process').ChildProcess>} */
 const live = new Set();
 
+/**
+ * SIGTERM, as Ctrl-C would; SIGKILL after 5 s.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {Promise<unknown>} exited
+ */
+async function stopChild(child, exited) {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(t);
+  }
+  live.delete(child);
+}
+
 /** Kills every child still running (SIGKILL: nothing of ours needs a graceful stop). */
 export function killAll() {
   for (const child of live) {
@@ -155,15 +170,7 @@ export function startServer(script, args, options = {}) {
       resolve({
         url,
         pid: /** @type {number} */ (child.pid),
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) {
-            child.kill('SIGTERM');
-            const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-            await exited;
-            clearTimeout(t);
-          }
-          live.delete(child);
-        },
+        stop: () => stopChild(child, exited),
       });
     });
     child.on('error', fail);
@@ -251,15 +258,7 @@ export function startCliSandbox(dbPath, options) {
         return resolve({
           url,
           pid: /** @type {number} */ (child.pid),
-          stop: async () => {
-            if (child.exitCode === null && child.signalCode === null) {
-              child.kill('SIGTERM');
-              const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-              await exited;
-              clearTimeout(t);
-            }
-            live.delete(child);
-          },
+          stop: () => stopChild(child, exited),
         });
       }
       if (Date.now() > deadline) {
