@@ -1,7 +1,8 @@
 /**
  * How much of a product a user holds, read from a products entry as the platform sends it
- * (contract: Products and Tolerance): `purchase.data` is the units of a consumable, `"active"`
- * for a held unlockable, `false` when not held; other clients have met numeric strings and
+ * (contract: Products and Tolerance): `purchase.data` is the units of a consumable, `true`
+ * for a held unlockable (the platform's data-objects page; `"active"` in its README's sample),
+ * `false` when not held; other clients have met numeric strings and
  * `{quantity}` objects. Shared by the table's HELD column and the receipts' undo.
  */
 import type { ProductEntry } from './types.js';
@@ -34,5 +35,5 @@ export function unitsHeld(entry: ProductEntry | null | undefined): number | null
   if (count !== undefined) return count;
   if (!truthy(purchase.success)) return 0;
   // Held, but how much is not said (some platforms answer success with data false).
-  return purchase.data === 'active' ? 1 : null;
+  return purchase.data === true || purchase.data === 'active' ? 1 : null;
 }

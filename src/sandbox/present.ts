@@ -11,7 +11,8 @@ import type {
 import type { DefinitionRecord, ListedAchievement, ProgressResult } from './repositories/achievements.js';
 import type { HeldProduct } from './repositories/products.js';
 import type { UserRecord } from './repositories/users.js';
-import { formatDateTime, formatNullableDateTime } from './time.js';
+import { NOT_COMPLETED_DATE } from './domain/achievements.js';
+import { formatDateTime } from './time.js';
 
 export const AVATAR_SIZE = 96;
 /** avatar_med and avatar_lg (contract: Users). */
@@ -38,6 +39,7 @@ export function presentUser(user: UserRecord, view: UserView): User {
     out.gender = user.gender;
     out.birthday = user.birthday;
     out.premium = user.premium;
+    out.email = user.email;
     out.created_on = String(user.createdOn);
   }
   if (view.playsGame !== null) out.plays_game = view.playsGame ? '1' : '0';
@@ -69,6 +71,11 @@ export function presentDefinition(def: DefinitionRecord): AchievementDefinition 
   };
 }
 
+/** `Y-m-d H:i:s` in UTC, or the platform's zero date for a quest not completed (never null). */
+export function completedDate(completedOn: number | null): string {
+  return completedOn === null ? NOT_COMPLETED_DATE : formatDateTime(completedOn);
+}
+
 export function presentUserAchievement(r: ListedAchievement): UserAchievement {
   return {
     id: r.id,
@@ -78,9 +85,9 @@ export function presentUserAchievement(r: ListedAchievement): UserAchievement {
     current_value: r.currentValue,
     percent_complete: r.percentComplete,
     state: r.state,
-    started_date: formatNullableDateTime(r.startedOn),
-    completed_date: formatNullableDateTime(r.completedOn),
-    updated_date: formatNullableDateTime(r.updatedOn),
+    started_date: formatDateTime(r.startedOn),
+    completed_date: completedDate(r.completedOn),
+    updated_date: formatDateTime(r.updatedOn),
     developer_id: r.developerId,
     type: r.parentType,
     name: r.name,
@@ -96,7 +103,7 @@ export function presentUpdate(r: ProgressResult): AchievementUpdate {
     developer_id: r.developerId,
     score_awarded: r.scoreAwarded,
     already_completed: r.alreadyCompleted,
-    completed_date: formatNullableDateTime(r.completedOn),
+    completed_date: completedDate(r.completedOn),
   };
 }
 
@@ -104,10 +111,13 @@ function price(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }
 
-/** `purchase` of an entry (contract: Products): held unlockable "active", consumable units, else false. */
+/**
+ * `purchase` of an entry (contract: Products): a held unlockable `true` (the platform's
+ * data-objects page), a consumable its units, else false.
+ */
 function purchaseOf(held: HeldProduct, message: string): Purchase {
   if (held.quantity < 1) return { success: false, data: false, message };
-  return { success: true, data: held.product.kind === 'consumable' ? held.quantity : 'active', message };
+  return { success: true, data: held.product.kind === 'consumable' ? held.quantity : true, message };
 }
 
 export function presentEntry(held: HeldProduct, message: string): ProductEntry {

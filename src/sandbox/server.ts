@@ -34,6 +34,8 @@ export interface StartSandboxOptions {
   replace?: boolean;
   tokenTtlSeconds?: number;
   rateLimitPerSecond?: number;
+  /** Told one line when the data file has old words it reads in the platform's (data/legacy.ts). */
+  warn?: (line: string) => void;
   /** Where unexpected errors are told; default: a line on stderr. */
   log?: (line: string) => void;
   /** Where the request log's lines go (see buildApp); default: nowhere. */
@@ -89,10 +91,10 @@ async function startWithData(db: SandboxDatabase, file: string, data: DataFile, 
 }
 
 /** Checks, without starting anything, that `start --data FILE` would not refuse this database (for --detach). */
-export async function checkStartData(dbPath: string, file: string): Promise<void> {
+export async function checkStartData(dbPath: string, file: string, warn?: (line: string) => void): Promise<void> {
   if (dbPath === ':memory:' || !existsSync(dbPath)) return;
   const { readDataFile } = await import('./data/read.js');
-  readDataFile(file);
+  readDataFile(file, warn);
   const db = openDatabase(dbPath);
   try {
     const decision = dataStartDecision(db, file, fileSha256(file));
@@ -125,7 +127,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   // A data file is read and checked before anything is opened or changed: a bad one stops here.
   // Recorded by its absolute path, so `reset` finds it from any directory.
   const dataFile = options.data === undefined ? undefined : resolve(options.data);
-  const data = dataFile === undefined ? undefined : (await import('./data/read.js')).readDataFile(dataFile);
+  const data = dataFile === undefined ? undefined : (await import('./data/read.js')).readDataFile(dataFile, options.warn);
   if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
 
   const db = openDatabase(dbPath);

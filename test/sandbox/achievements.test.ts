@@ -1,4 +1,9 @@
-/** The user-achievement state machine over HTTP: increment, cap, Completed once, progress, reset, delete. */
+/**
+ * The user-achievement state machine over HTTP: increment, cap, Completed once, progress, reset,
+ * delete, in the platform's words (states In Progress/Completed, completed_date the zero date
+ * until completed, percent_complete an integer). The platform's own points, one test each, are
+ * in platform-pages.test.ts.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../src/domain/types.js';
@@ -25,20 +30,20 @@ const completions = async (developerId: string) =>
   (await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', developerId]])).body.payload![0]!.completion_count;
 
 describe('increment', () => {
-  it('creates the record at start_value, adds, and stays Started below the target', async () => {
-    expect(await record('DAILY_STREAK_7')).toMatchObject({ id: null, state: 'Not Started', current_value: 0, percent_complete: 0, started_date: null });
+  it('creates the record at start_value, adds, and stays In Progress below the target', async () => {
+    expect(await record('DAILY_STREAK_7')).toBeUndefined();
     const r = await put('DAILY_STREAK_7', ['increment', '3']);
     expect(r.body.payload).toEqual({
-      state: 'Started',
+      state: 'In Progress',
       current_value: 3,
-      percent_complete: 42.86,
+      percent_complete: 42,
       developer_id: 'DAILY_STREAK_7',
       score_awarded: 0,
       already_completed: false,
-      completed_date: null,
+      completed_date: '0000-00-00 00:00:00',
     });
     const stored = await record('DAILY_STREAK_7');
-    expect(stored).toMatchObject({ state: 'Started', current_value: 3, completed_date: null, started_date: '2025-01-15 12:00:00' });
+    expect(stored).toMatchObject({ state: 'In Progress', current_value: 3, completed_date: '0000-00-00 00:00:00', started_date: '2025-01-15 12:00:00' });
   });
 
   it('reaching the target sets Completed and completed_date (UTC), and counts a completion', async () => {
@@ -84,8 +89,8 @@ describe('increment', () => {
 
 describe('progress', () => {
   it('sets start + round(P * (target - start)) (LEVEL_10 runs from 1 to 10)', async () => {
-    expect((await put('LEVEL_10', ['progress', '0.5'])).body.payload).toMatchObject({ state: 'Started', current_value: 6, percent_complete: 55.56 });
-    expect((await put('LEVEL_10', ['progress', '0.25'])).body.payload).toMatchObject({ current_value: 3, percent_complete: 22.22 });
+    expect((await put('LEVEL_10', ['progress', '0.5'])).body.payload).toMatchObject({ state: 'In Progress', current_value: 6, percent_complete: 55 });
+    expect((await put('LEVEL_10', ['progress', '0.25'])).body.payload).toMatchObject({ current_value: 3, percent_complete: 22 });
     expect((await put('LEVEL_10', ['progress', '0'])).body.payload).toMatchObject({ current_value: 1, percent_complete: 0 });
     // 1 + round(0.99 * 9) = 1 + round(8.91) = 10: the target, so it completes.
     expect((await put('LEVEL_10', ['progress', '.99'])).body.payload).toMatchObject({ state: 'Completed', current_value: 10, percent_complete: 100 });
@@ -98,19 +103,19 @@ describe('progress', () => {
 });
 
 describe('reset', () => {
-  it('goes back to start_value, Started, completed_date null', async () => {
+  it('goes back to start_value, In Progress, completed_date the zero date', async () => {
     const r = await put('DAILY_STREAK_7', ['reset', '1']);
     expect(r.body.payload).toEqual({
-      state: 'Started',
+      state: 'In Progress',
       current_value: 0,
       percent_complete: 0,
       developer_id: 'DAILY_STREAK_7',
       score_awarded: 0,
       already_completed: true,
-      completed_date: null,
+      completed_date: '0000-00-00 00:00:00',
     });
     const stored = await record('DAILY_STREAK_7');
-    expect(stored).toMatchObject({ state: 'Started', current_value: 0, completed_date: null, started_date: '2025-01-15 12:00:00' });
+    expect(stored).toMatchObject({ state: 'In Progress', current_value: 0, completed_date: '0000-00-00 00:00:00', started_date: '2025-01-15 12:00:00' });
   });
 
   it('after a reset the achievement can be completed again, with a new completed_date', async () => {
@@ -120,11 +125,12 @@ describe('reset', () => {
     expect((await record('DAILY_STREAK_7'))?.completed_date).toBe(formatDateTime(Math.floor(sb.clock.ms / 1000)));
   });
 
-  it('resetting an achievement never started answers Not Started and creates no record', async () => {
+  it('resetting an achievement never started starts it, like a submit: In Progress at start_value', async () => {
+    expect(await record('SECRET_ROOM')).toBeUndefined();
     const r = await put('SECRET_ROOM', ['reset', 'true']);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toMatchObject({ state: 'Not Started', current_value: 0, percent_complete: 0, developer_id: 'SECRET_ROOM', score_awarded: 0 });
-    expect(await record('SECRET_ROOM')).toMatchObject({ id: null, state: 'Not Started' });
+    expect(r.body.payload).toMatchObject({ state: 'In Progress', current_value: 0, percent_complete: 0, developer_id: 'SECRET_ROOM', score_awarded: 0, completed_date: '0000-00-00 00:00:00' });
+    expect(await record('SECRET_ROOM')).toMatchObject({ state: 'In Progress', current_value: 0, completed_date: '0000-00-00 00:00:00' });
   });
 });
 
@@ -134,7 +140,7 @@ describe('delete', () => {
     const was = await record('COLLECT_1000_GEMS');
     const r = await api<UserAchievement>(sb.url, 'DELETE', PATH, [...game, ['developer_id', 'COLLECT_1000_GEMS']]);
     expect(r.body.payload).toEqual(was);
-    expect(await record('COLLECT_1000_GEMS')).toMatchObject({ id: null, state: 'Not Started', current_value: 0 });
+    expect(await record('COLLECT_1000_GEMS')).toBeUndefined();
     expect(await completions('COLLECT_1000_GEMS')).toBe(before - 1);
   });
 

@@ -60,6 +60,7 @@ describe('users (4.5)', () => {
       gender: 'male',
       birthday: '1990-04-12',
       premium: true,
+      email: 'demo_player@example.test',
       created_on: String(Date.UTC(2020, 2, 14, 12) / 1000),
       plays_game: '1',
     });
@@ -236,8 +237,8 @@ describe('user achievements (4.3)', () => {
   it('lists progress with every field, newest start first by default', async () => {
     const r = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), game);
     const list = r.body.payload!;
-    // Every Active achievement: the three started, newest first, then those never started.
-    expect(list.map((a) => a.developer_id)).toEqual(['LEVEL_10', 'COLLECT_1000_GEMS', 'FIRST_WIN', 'SPEED RUN/100%', 'DAILY_STREAK_7', 'SECRET_ROOM']);
+    // The quests started (the platform's pages: never the untouched ones), newest first.
+    expect(list.map((a) => a.developer_id)).toEqual(['LEVEL_10', 'COLLECT_1000_GEMS', 'FIRST_WIN']);
     expect(list[2]).toEqual({
       id: expect.any(Number),
       uid: PLAYER,
@@ -254,25 +255,9 @@ describe('user achievements (4.3)', () => {
       name: 'First Victory',
       target_value: 1,
     });
-    expect(list[1]).toMatchObject({ state: 'Started', current_value: 250, percent_complete: 25, completed_date: null });
-    // LEVEL_10 runs from 1 to 10: value 4 is 3/9 of the way.
-    expect(list[0]).toMatchObject({ current_value: 4, percent_complete: 33.33 });
-    expect(list[4]).toEqual({
-      id: null,
-      uid: PLAYER,
-      achievement_id: expect.any(Number),
-      parent_id: '1001',
-      current_value: 0,
-      percent_complete: 0,
-      state: 'Not Started',
-      started_date: null,
-      completed_date: null,
-      updated_date: null,
-      developer_id: 'DAILY_STREAK_7',
-      type: 'Game',
-      name: 'Faithful',
-      target_value: 7,
-    });
+    expect(list[1]).toMatchObject({ state: 'In Progress', current_value: 250, percent_complete: 25, completed_date: '0000-00-00 00:00:00' });
+    // LEVEL_10 runs from 1 to 10: value 4 is 3/9 of the way, floored.
+    expect(list[0]).toMatchObject({ current_value: 4, percent_complete: 33 });
   });
 
   it('lists as the platform\'s SDK asks: api_key alone means type Game and the key\'s game', async () => {
@@ -281,23 +266,20 @@ describe('user achievements (4.3)', () => {
     const full = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), game);
     expect(bare.body.payload).toEqual(full.body.payload);
     const ofPuzzleLab = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [], DEMO.secondGame.apiKey);
-    expect(ofPuzzleLab.body.payload!.map((a) => [a.developer_id, a.state])).toEqual([['FIRST_SOLVE', 'Not Started'], ['PUZZLE_MASTER', 'Not Started']]);
+    expect(ofPuzzleLab.body.payload).toEqual([]);
   });
 
   it('orders and sorts by each allowed column', async () => {
     const rows = async (order: string, sort: string) =>
       (await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [...game, ['order', order], ['sort', sort]])).body.payload!;
-    const names = async (order: string, sort: string) =>
-      (await rows(order, sort)).filter((a) => a.state !== 'Not Started').map((a) => a.developer_id);
-    // Never started (no dates) comes last either way.
-    for (const sort of ['asc', 'desc']) {
-      expect((await rows('started_date', sort)).slice(3).map((a) => a.state)).toEqual(['Not Started', 'Not Started', 'Not Started']);
-    }
+    const names = async (order: string, sort: string) => (await rows(order, sort)).map((a) => a.developer_id);
     expect(await names('started_date', 'asc')).toEqual(['FIRST_WIN', 'COLLECT_1000_GEMS', 'LEVEL_10']);
     expect(await names('percent_complete', 'desc')).toEqual(['FIRST_WIN', 'LEVEL_10', 'COLLECT_1000_GEMS']);
     expect(await names('name', 'asc')).toEqual(['FIRST_WIN', 'COLLECT_1000_GEMS', 'LEVEL_10']); // First Victory, Gem Hoarder, Seasoned Adventurer
     expect(await names('state', 'asc')).toEqual(['FIRST_WIN', 'COLLECT_1000_GEMS', 'LEVEL_10']); // ties: record id, same direction
+    // The zero date sorts as "not completed": after the completed ones in either direction.
     expect(await names('completed_date', 'desc')).toEqual(['FIRST_WIN', 'LEVEL_10', 'COLLECT_1000_GEMS']);
+    expect(await names('completed_date', 'asc')).toEqual(['FIRST_WIN', 'COLLECT_1000_GEMS', 'LEVEL_10']);
   });
 
   it('applies limit and offset', async () => {
@@ -313,18 +295,19 @@ describe('user achievements (4.3)', () => {
     const ids = async (filter: string, match: string) =>
       (await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [...game, ['filter', filter], ['match', match], ['sort', 'asc']])).body.payload!.map((a) => a.developer_id);
     expect(await ids('name', 'hoard')).toEqual(['COLLECT_1000_GEMS']);
-    expect(await ids('parent', 'demo q')).toHaveLength(6);
+    expect(await ids('parent', 'demo q')).toHaveLength(3);
     expect(await ids('parent', 'puzzle')).toEqual([]);
     expect(await ids('state', 'Completed')).toEqual(['FIRST_WIN']);
     expect(await ids('state', 'completed')).toEqual([]);
-    expect(await ids('state', 'Not Started')).toEqual(['SPEED RUN/100%', 'DAILY_STREAK_7', 'SECRET_ROOM']);
-    expect(await ids('parent_id', '1001')).toHaveLength(6);
+    expect(await ids('state', 'In Progress')).toEqual(['COLLECT_1000_GEMS', 'LEVEL_10']);
+    expect(await ids('state', 'Not Started')).toEqual([]);
+    expect(await ids('parent_id', '1001')).toHaveLength(3);
     expect(await ids('percent_complete', '100')).toEqual(['FIRST_WIN']);
-    expect(await ids('percent_complete', '>=33.33')).toEqual(['FIRST_WIN', 'LEVEL_10']);
-    const notStarted = ['SPEED RUN/100%', 'DAILY_STREAK_7', 'SECRET_ROOM'];
-    expect(await ids('percent_complete', '<30')).toEqual(['COLLECT_1000_GEMS', ...notStarted]);
+    expect(await ids('percent_complete', '>=33')).toEqual(['FIRST_WIN', 'LEVEL_10']);
+    expect(await ids('percent_complete', '>33')).toEqual(['FIRST_WIN']);
+    expect(await ids('percent_complete', '<30')).toEqual(['COLLECT_1000_GEMS']);
     expect(await ids('percent_complete', '>25')).toEqual(['FIRST_WIN', 'LEVEL_10']);
-    expect(await ids('percent_complete', '<=25')).toEqual(['COLLECT_1000_GEMS', ...notStarted]);
+    expect(await ids('percent_complete', '<=25')).toEqual(['COLLECT_1000_GEMS']);
   });
 
   it('narrows to one achievement with developer_id, or its alias dev_id', async () => {
@@ -338,13 +321,13 @@ describe('user achievements (4.3)', () => {
     const r = await signedApi<AchievementUpdate>(sb, 'PUT', ua(ALICE), [...game, ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '10']]);
     expect(r.status).toBe(200);
     expect(r.body.payload).toEqual({
-      state: 'Started',
+      state: 'In Progress',
       current_value: 10,
       percent_complete: 1,
       developer_id: 'COLLECT_1000_GEMS',
       score_awarded: 0,
       already_completed: false,
-      completed_date: null,
+      completed_date: '0000-00-00 00:00:00',
     });
   });
 
@@ -359,7 +342,7 @@ describe('user achievements (4.3)', () => {
     expect(del.status).toBe(200);
     expect(del.body.payload).toMatchObject({ uid: CAROL, developer_id: 'SECRET_ROOM', state: 'Completed', current_value: 1, percent_complete: 100 });
     const after = (await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), game)).body.payload!;
-    expect(after.find((a) => a.developer_id === 'SECRET_ROOM')).toMatchObject({ id: null, state: 'Not Started' });
+    expect(after.find((a) => a.developer_id === 'SECRET_ROOM')).toBeUndefined();
     const again = await api(sb.url, 'DELETE', ua(CAROL), [...game, ['developer_id', 'SECRET_ROOM']]);
     expect(again.status).toBe(404);
     expect(again.body.message).toMatch(/^not found: user achievement/);
@@ -368,7 +351,7 @@ describe('user achievements (4.3)', () => {
   it('honours the method override: POST method=delete deletes, GET method=get lists, GET method=put is 405', async () => {
     await signedApi(sb, 'PUT', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN'], ['increment', '1']]);
     const viaGet = await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), [...game, ['method', 'get']]);
-    expect(viaGet.body.payload!.filter((a) => a.state !== 'Not Started').map((a) => a.developer_id)).toEqual(['FIRST_WIN']);
+    expect(viaGet.body.payload!.map((a) => a.developer_id)).toEqual(['FIRST_WIN']);
     const del = await api<UserAchievement>(sb.url, 'POST', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN'], ['method', 'DELETE']]);
     expect(del.status).toBe(200);
     expect(del.body.payload?.developer_id).toBe('FIRST_WIN');
@@ -378,7 +361,7 @@ describe('user achievements (4.3)', () => {
     expect(viaGetPut.status).toBe(405);
     expect(viaGetPut.body.message).toBe('method not allowed: GET with method=Put (send it as POST)');
     expect((await api(sb.url, 'GET', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN'], ['method', 'delete']])).status).toBe(405);
-    expect((await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN']])).body.payload![0]?.state).toBe('Not Started');
+    expect((await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN']])).body.payload).toEqual([]);
     const put = await signedApi<AchievementUpdate>(sb, 'PUT', ua(CAROL), params, { sentAs: 'POST' });
     expect(put.status).toBe(200);
     expect(put.body.payload?.state).toBe('Completed');
@@ -393,7 +376,7 @@ describe('products (4.4)', () => {
     // demo_player holds the sword (an unlockable) and 250 gems (a consumable in two pack sizes).
     expect(skusOf(r.body.payload!)).toEqual([
       ['gold-pack_10', false, false],
-      ['sword-of-dawn', true, 'active'],
+      ['sword-of-dawn', true, true],
       ['xp-boost', false, false],
       ['héros+épée', false, false],
       ['gems:100', true, 250],
@@ -401,7 +384,7 @@ describe('products (4.4)', () => {
       ['dragon-mount', false, false],
     ]);
     expect(r.body.payload![1]).toEqual({
-      purchase: { success: true, data: 'active', message: 'held' },
+      purchase: { success: true, data: true, message: 'held' },
       product: {
         id: expect.any(Number),
         sku: 'sword-of-dawn',
@@ -448,10 +431,10 @@ describe('products (4.4)', () => {
 
   it('an unlockable is held once: a second grant changes nothing and says so', async () => {
     const first = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '1']]);
-    expect(first.body.payload?.purchase).toEqual({ success: true, data: 'active', message: 'granted; held' });
+    expect(first.body.payload?.purchase).toEqual({ success: true, data: true, message: 'granted; held' });
     expect(first.body.payload?.product.sold).toBe(1);
     const again = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '3'], ['increment', 'true']]);
-    expect(again.body.payload?.purchase).toEqual({ success: true, data: 'active', message: 'already held' });
+    expect(again.body.payload?.purchase).toEqual({ success: true, data: true, message: 'already held' });
     expect(again.body.payload?.product.sold).toBe(1);
     const twice = await signedApi(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '2'], ['decrement', 'true']]);
     expect(twice.status).toBe(409);

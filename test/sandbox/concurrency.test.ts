@@ -41,7 +41,7 @@ describe('concurrent writes', () => {
     );
     expect(statuses.every((s) => s === 200)).toBe(true);
     const r = await api<UserAchievement[]>(sb.url, 'GET', path, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS']]);
-    expect(r.body.payload![0]).toMatchObject({ current_value: 192, state: 'Started', percent_complete: 19.2 });
+    expect(r.body.payload![0]).toMatchObject({ current_value: 192, state: 'In Progress', percent_complete: 19 });
   });
 
   it('parallel increments that cross the target complete it exactly once', async () => {

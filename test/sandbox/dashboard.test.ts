@@ -123,8 +123,8 @@ describe('the dashboard JSON under /_sandbox', () => {
     const state = Object.fromEntries(quest.achievements.map((a) => [a.developer_id, `${a.current_value}/${a.target_value} ${a.state}`]));
     expect(state).toEqual({
       FIRST_WIN: '1/1 Completed',
-      COLLECT_1000_GEMS: '250/1000 Started',
-      LEVEL_10: '4/10 Started',
+      COLLECT_1000_GEMS: '250/1000 In Progress',
+      LEVEL_10: '4/10 In Progress',
       'SPEED RUN/100%': '0/100 Not Started',
       DAILY_STREAK_7: '0/7 Not Started',
       SECRET_ROOM: '0/1 Not Started',

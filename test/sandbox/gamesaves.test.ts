@@ -104,14 +104,14 @@ describe('saving and erasing', () => {
     await saveGame(PLAYER, token, 'temp', '1');
     const erased = await eraseGame(PLAYER, token, 'temp');
     expect(erased.status).toBe(200);
-    expect(erased.body.payload).toEqual({ key: 'temp', success: 1 });
+    expect(erased.body.payload).toEqual({ temp: 'deleted' });
     expect((await retrieve(PLAYER, 'temp')).body.payload).toEqual({});
     const again = await eraseGame(PLAYER, token, 'temp');
     expect(again.status).toBe(404);
     expect(again.body).toMatchObject({ code: 404, message: 'not found: save temp', payload: null });
     await saveGame(PLAYER, token, 'temp', '2');
     const viaDelete = await change(PLAYER, [['auth_token', token], ['key', 'temp']], { verb: 'DELETE' });
-    expect(viaDelete.body.payload).toEqual({ key: 'temp', success: 1 });
+    expect(viaDelete.body.payload).toEqual({ temp: 'deleted' });
     expect((await retrieve(PLAYER, 'temp')).body.payload).toEqual({});
   });
 

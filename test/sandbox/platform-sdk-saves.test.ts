@@ -129,7 +129,7 @@ describe('game saves as the SDK sees them', () => {
   it('eraseGame (POST method=delete, signed) erases; retrieveGame then resolves false; erasing again fails with 404', async () => {
     const r = await eraseGame('slot1');
     expect(succeeded(r)).toBe(true);
-    expect(r.payload).toEqual({ key: 'slot1', success: 1 });
+    expect(r.payload).toEqual({ slot1: 'deleted' });
     expect(await retrieveGame('slot1')).toBe(false);
     const again = await eraseGame('slot1');
     expect(again.status).toBe(404);

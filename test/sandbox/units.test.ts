@@ -1,24 +1,24 @@
 /** Small pure parts: the progress state machine, the query parser, the XML writer. */
 import { describe, expect, it } from 'vitest';
-import { nextProgress, percentComplete, type Progress } from '../../src/sandbox/domain/achievements.js';
+import { nextProgress, percentComplete, RevokedQuest, type Progress } from '../../src/sandbox/domain/achievements.js';
 import { toXml } from '../../src/sandbox/http/envelope.js';
 import { ApiFailure } from '../../src/sandbox/http/failure.js';
 import { parseQuery, splitTarget } from '../../src/sandbox/http/query.js';
 
 const goal = { startValue: 0, targetValue: 10 };
-const started: Progress = { currentValue: 4, state: 'Started', startedOn: 100, completedOn: null, updatedOn: 150 };
+const started: Progress = { currentValue: 4, state: 'In Progress', startedOn: 100, completedOn: null, updatedOn: 150 };
 const completed: Progress = { currentValue: 10, state: 'Completed', startedOn: 100, completedOn: 200, updatedOn: 200 };
 
 describe('nextProgress', () => {
   it('starts at start_value, adds, caps at the target and completes there', () => {
-    expect(nextProgress(goal, undefined, { kind: 'increment', by: 3 }, 500)).toEqual({ currentValue: 3, state: 'Started', startedOn: 500, completedOn: null, updatedOn: 500 });
+    expect(nextProgress(goal, undefined, { kind: 'increment', by: 3 }, 500)).toEqual({ currentValue: 3, state: 'In Progress', startedOn: 500, completedOn: null, updatedOn: 500 });
     expect(nextProgress(goal, started, { kind: 'increment', by: 100 }, 500)).toEqual({ currentValue: 10, state: 'Completed', startedOn: 100, completedOn: 500, updatedOn: 500 });
   });
 
   it('never changes a Completed record except by reset', () => {
     expect(nextProgress(goal, completed, { kind: 'increment', by: 1 }, 900)).toBeNull();
     expect(nextProgress(goal, completed, { kind: 'progress', fraction: 0.2 }, 900)).toBeNull();
-    expect(nextProgress(goal, completed, { kind: 'reset' }, 900)).toEqual({ currentValue: 0, state: 'Started', startedOn: 100, completedOn: null, updatedOn: 900 });
+    expect(nextProgress(goal, completed, { kind: 'reset' }, 900)).toEqual({ currentValue: 0, state: 'In Progress', startedOn: 100, completedOn: null, updatedOn: 900 });
   });
 
   it('sets progress as start + round(P * (target - start)), down as well as up', () => {
@@ -28,14 +28,24 @@ describe('nextProgress', () => {
     expect(nextProgress(g, undefined, { kind: 'progress', fraction: 1 }, 1)).toMatchObject({ currentValue: 8, state: 'Completed' });
   });
 
-  it('resetting nothing writes nothing', () => {
-    expect(nextProgress(goal, undefined, { kind: 'reset' }, 1)).toBeNull();
+  it('a reset of a quest never started starts it, like a submit', () => {
+    expect(nextProgress(goal, undefined, { kind: 'reset' }, 1)).toEqual({ currentValue: 0, state: 'In Progress', startedOn: 1, completedOn: null, updatedOn: 1 });
   });
 
-  it('rounds percent_complete to 2 places', () => {
-    expect(percentComplete({ startValue: 0, targetValue: 3 }, 1)).toBe(33.33);
-    expect(percentComplete({ startValue: 0, targetValue: 3 }, 2)).toBe(66.67);
-    expect(percentComplete({ startValue: 1, targetValue: 10 }, 10)).toBe(100);
+  it('a Revoked quest takes no change at all', () => {
+    const revoked: Progress = { ...started, state: 'Revoked' };
+    for (const change of [{ kind: 'increment', by: 1 }, { kind: 'progress', fraction: 1 }, { kind: 'reset' }] as const) {
+      expect(() => nextProgress(goal, revoked, change, 1)).toThrow(RevokedQuest);
+    }
+  });
+
+  it('percent_complete is an integer, floored, 100 only when complete', () => {
+    expect(percentComplete({ startValue: 0, targetValue: 3 }, 1)).toBe(33);
+    expect(percentComplete({ startValue: 0, targetValue: 3 }, 2)).toBe(66);
+    expect(percentComplete({ startValue: 0, targetValue: 100 }, 29)).toBe(29);
+    expect(percentComplete({ startValue: 0, targetValue: 1000 }, 999)).toBe(99);
+    expect(percentComplete({ startValue: 1, targetValue: 10 }, 10, 'Completed')).toBe(100);
+    expect(percentComplete({ startValue: 1, targetValue: 10 }, 10, 'Revoked')).toBe(99);
   });
 });
 

@@ -11,7 +11,6 @@ import { PLAY_PATH } from '../constants.js';
 import { registerAdminRoute } from '../http/admin.js';
 import { fail, shown } from '../http/failure.js';
 import { parseQuery, splitTarget } from '../http/query.js';
-import { NOT_STARTED } from '../repositories/achievements.js';
 import type { GameRecord } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
 import type { UserRecord } from '../repositories/users.js';
@@ -23,6 +22,8 @@ export const USER_SEARCH_MAX_LIMIT = 100;
 export const USER_QUERY_MAX_LENGTH = 64;
 /** Achievements shown per game: a dashboard, not an export. */
 const ACHIEVEMENTS_PER_GAME = 500;
+/** The dashboard's word (not the API's) for a quest the user has no record of. */
+const NOT_STARTED = 'Not Started';
 /** Characters of a saved value the user view shows (a save may be 256 KiB). */
 export const SAVE_PREVIEW_CHARS = 80;
 
@@ -90,20 +91,26 @@ function userDetail(repos: Repositories, request: FastifyRequest) {
   // One more character than shown, to tell whether the value goes on.
   const saves = repos.saves.summariesOf(uid, SAVE_PREVIEW_CHARS + 1);
   const games = repos.games.list().flatMap((game) => {
-    const achievements = repos.achievements
-      .list({ uid, parentType: game.type, parentId: game.id, order: 'name', sort: 'asc', limit: ACHIEVEMENTS_PER_GAME, offset: 0 })
-      // Definition order, as the studio wrote them.
-      .sort((a, b) => a.achievementId - b.achievementId)
-      .map((a) => ({
-        developer_id: a.developerId,
-        name: a.name,
-        state: a.state,
-        start_value: a.startValue,
-        current_value: a.currentValue,
-        target_value: a.targetValue,
-        percent_complete: a.percentComplete,
-        completed_on: formatNullableDateTime(a.completedOn),
-      }));
+    // The API lists started quests only (the platform's pages); the dashboard, like the CLI,
+    // shows every quest of the game, in definition order, the untouched ones as Not Started.
+    const started = new Map(
+      repos.achievements
+        .list({ uid, parentType: game.type, parentId: game.id, order: 'name', sort: 'asc', limit: ACHIEVEMENTS_PER_GAME, offset: 0 })
+        .map((a) => [a.achievementId, a]),
+    );
+    const achievements = repos.achievements.definitionsOf(game.type, game.id).map((def) => {
+      const a = started.get(def.id);
+      return {
+        developer_id: def.developerId,
+        name: def.name,
+        state: a?.state ?? NOT_STARTED,
+        start_value: def.startValue,
+        current_value: a?.currentValue ?? def.startValue,
+        target_value: def.targetValue,
+        percent_complete: a?.percentComplete ?? 0,
+        completed_on: formatNullableDateTime(a?.completedOn ?? null),
+      };
+    });
     const held = holdings
       .filter((h) => h.parentId === game.id)
       .map((h) => ({
@@ -117,7 +124,7 @@ function userDetail(repos: Repositories, request: FastifyRequest) {
       .filter((save) => save.gameId === game.id)
       .map((save) => ({ key: save.key, bytes: save.bytes, updated_on: formatDateTime(save.updatedOn), preview: preview(save.head) }));
     const played = repos.users.hasPlayed(uid, game.id);
-    // A game the user never touched would list only Not Started rows: left out.
+    // A game the user never touched would show only Not Started rows: left out.
     if (!played && held.length === 0 && saved.length === 0 && achievements.every((a) => a.state === NOT_STARTED)) return [];
     return [{ id: game.id, name: game.name, play_path: playPath(game.id), played, achievements, holdings: held, saves: saved }];
   });

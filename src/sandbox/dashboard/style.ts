@@ -44,7 +44,8 @@ ul.results button:hover,ul.results button[aria-pressed="true"]{background:#eef3f
 .badge{display:inline-block;font-size:.72rem;padding:0 .45rem;border-radius:1rem;background:#e3e7ef;color:#1d2330;margin-left:.3rem}
 .badge.premium{background:#fff1c2}
 .state-completed{color:#137333;font-weight:600}
-.state-started{color:#8a5a00}
+.state-in-progress{color:#8a5a00}
+.state-revoked{color:#a50e0e;text-decoration:line-through}
 .state-not-started{color:#5b6476}
 progress{width:5rem;vertical-align:middle}
 .log-bar{display:flex;align-items:center;gap:1rem;margin-bottom:.4rem}

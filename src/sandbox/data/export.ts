@@ -83,13 +83,20 @@ function* usersOf(sql: ReturnType<typeof dataRepository>): Generator<DataUser> {
     user.created_on = formatDateTime(u.created_on);
     put(user, 'birthday', u.birthday, '0000-00-00');
     put(user, 'premium', u.premium === 1, false);
+    put(user, 'email', u.email, '');
     // Each friendship once, under the user who comes first; nothing but the current user is kept in memory.
     const friends = sql.laterFriendsOf.all({ uid: u.uid, createdOn: u.created_on }).map((f) => f.username);
     if (friends.length) user.friends = friends;
     const plays = sql.playsOf.all(u.uid).map((p) => p.game_id);
     if (plays.length) user.plays = plays;
-    const progress: Record<string, Record<string, number>> = {};
-    for (const p of sql.progressOf.all(u.uid)) (progress[p.parent_id] ??= {})[p.developer_id] = p.current_value;
+    const progress: NonNullable<DataUser['progress']> = {};
+    // The bare value says all but a Revoked quest (its state follows from the value otherwise).
+    for (const p of sql.progressOf.all(u.uid)) {
+      (progress[p.parent_id] ??= {})[p.developer_id] =
+        p.state === 'Revoked'
+          ? { value: p.current_value, state: 'Revoked', ...(p.completed_on === null ? {} : { completed_date: formatDateTime(p.completed_on) }) }
+          : p.current_value;
+    }
     if (Object.keys(progress).length) user.progress = progress;
     const holdings: Record<string, Record<string, number>> = {};
     for (const h of sql.holdingsOf.all(u.uid)) (holdings[h.parent_id] ??= {})[h.item] = h.quantity;

@@ -11,7 +11,8 @@ import { holdingItem, splitPack } from '../domain/products.js';
 import { SAVE_LIMITS } from '../domain/saves.js';
 import { dataRepository } from '../repositories/data.js';
 import { utcSeconds } from '../time.js';
-import type { DataFile, DataUser } from './model.js';
+import { NOT_COMPLETED_DATE, type UserAchievementState } from '../domain/achievements.js';
+import type { DataFile, DataProgress, DataUser } from './model.js';
 import { DataFileError } from './read.js';
 import { expandedSkus } from './validate.js';
 
@@ -21,8 +22,23 @@ export interface LoadSummary {
   friendships: number;
 }
 
-const createdOn = (u: DataUser, now: number): number =>
-  u.created_on === undefined ? now : typeof u.created_on === 'number' ? u.created_on : utcSeconds(u.created_on);
+const seconds = (date: string | number): number => (typeof date === 'number' ? date : utcSeconds(date));
+
+const createdOn = (u: DataUser, now: number): number => (u.created_on === undefined ? now : seconds(u.created_on));
+
+/** A quest's record from its entry (validate.ts has checked that state, value and dates agree). */
+function progressRecord(entry: number | DataProgress, target: number, now: number) {
+  const p = typeof entry === 'number' ? { value: entry } : entry;
+  const state: UserAchievementState = p.state ?? (p.value >= target ? 'Completed' : 'In Progress');
+  const completedDate = p.completed_date === undefined || p.completed_date === NOT_COMPLETED_DATE ? undefined : seconds(p.completed_date);
+  return {
+    value: p.value,
+    state,
+    completedOn: state === 'Completed' ? (completedDate ?? now) : state === 'Revoked' ? (completedDate ?? null) : null,
+    // A record the database holds keeps its start unless the file gives one.
+    startedOn: p.started_date === undefined ? null : seconds(p.started_date),
+  };
+}
 
 const priceCents = (price: string): number => Math.round(Number(price) * 100);
 
@@ -103,6 +119,7 @@ export function loadData(db: SandboxDatabase, data: DataFile, nowSeconds: number
         createdOn: createdOn(u, now),
         birthday: u.birthday ?? '0000-00-00',
         premium: u.premium ? 1 : 0,
+        email: u.email ?? '',
       });
       uidOf.set(u.username, uid);
     });
@@ -116,10 +133,9 @@ export function loadData(db: SandboxDatabase, data: DataFile, nowSeconds: number
         sql.addFriendship.run(friend, uid, at);
       }
       for (const [gameId, values] of Object.entries(u.progress ?? {})) {
-        for (const [developerId, value] of Object.entries(values)) {
+        for (const [developerId, entry] of Object.entries(values)) {
           const def = sql.achievementId.get(gameId, developerId)!;
-          const completed = value >= def.target_value;
-          sql.setProgress.run({ uid, achievementId: def.id, value, state: completed ? 'Completed' : 'Started', completedOn: completed ? now : null, now });
+          sql.setProgress.run({ uid, achievementId: def.id, ...progressRecord(entry, def.target_value, now), now });
         }
       }
       for (const [gameId, held] of Object.entries(u.holdings ?? {})) {

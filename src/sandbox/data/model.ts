@@ -43,6 +43,18 @@ export interface DataGame {
   products?: DataProduct[];
 }
 
+/**
+ * A quest's progress given in full: its state and dates (the platform's words). A bare number is
+ * the current value alone, its state following from it (Completed at the target, else In Progress).
+ */
+export interface DataProgress {
+  value: number;
+  state?: 'In Progress' | 'Completed' | 'Revoked';
+  started_date?: string | number;
+  /** A date-time, or `0000-00-00 00:00:00` (not completed). */
+  completed_date?: string | number;
+}
+
 export interface DataUser {
   username: string;
   uid?: string;
@@ -50,9 +62,12 @@ export interface DataUser {
   created_on?: string | number;
   birthday?: string;
   premium?: boolean;
+  /** Shown with a valid api_key (contract: Users). */
+  email?: string;
   friends?: string[];
   plays?: string[];
-  progress?: Record<string, Record<string, number>>;
+  /** Game id → developer_id → the current value, or the progress in full. */
+  progress?: Record<string, Record<string, number | DataProgress>>;
   holdings?: Record<string, Record<string, number>>;
   /** Game id → key → the saved text (contract: Game saves). */
   saves?: Record<string, Record<string, string>>;

@@ -12,6 +12,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parse as parseYaml, parseDocument, YAMLParseError, type Node } from 'yaml';
 import { UsageError } from '../../errors.js';
 import { firstDuplicateKey, jsonLineOf } from './json-scan.js';
+import { legacyWarning, upgradeLegacyProgress } from './legacy.js';
 import { checkDataSize, DATA_LIMITS, FILE_TOO_LARGE } from './limits.js';
 import type { DataFile } from './model.js';
 import { DATA_SCHEMA } from './schema.js';
@@ -111,8 +112,11 @@ function syntaxError(file: string, text: string, error: unknown, json: boolean):
   return new DataFileError(`${file}: not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/ \(line \d+ column \d+\)$/, '')}${line ? ` (line ${line})` : ''}`);
 }
 
+/** Told one line when a file is read with old words rewritten (legacy.ts); nothing else. */
+export type DataWarn = (line: string) => void;
+
 /** Parses and checks a data file's text; `file` names it in messages. */
-export function parseDataText(file: string, text: string, json: boolean): DataFile {
+export function parseDataText(file: string, text: string, json: boolean, warn?: DataWarn): DataFile {
   let raw: unknown;
   try {
     raw = json ? JSON.parse(text) : parseYaml(text, { maxAliasCount: DATA_LIMITS.aliases });
@@ -150,8 +154,11 @@ export function parseDataText(file: string, text: string, json: boolean): DataFi
     const { path, what } = ajvMessage(error, raw);
     note(path, what);
   }
-  // The checks beyond the schema need its shape: they run on a file that has it.
+  // The checks beyond the schema need its shape: they run on a file that has it, with old words
+  // already read as the platform's.
+  let legacy: DataPath[] = [];
   if (problems.length === 0) {
+    legacy = upgradeLegacyProgress(raw as DataFile);
     try {
       validateData(raw as DataFile, fail);
     } catch (error) {
@@ -163,6 +170,7 @@ export function parseDataText(file: string, text: string, json: boolean): DataFi
     const more = count > problems.length ? `\n  … and ${count - problems.length} more` : '';
     throw new DataFileError(`${file}: ${count} problems:\n  ${problems.join('\n  ')}${more}`);
   }
+  if (legacy.length > 0 && warn) warn(legacyWarning(file, showPath(legacy[0]!), lineOf(text, legacy[0]!, json), legacy.length));
   return raw as DataFile;
 }
 
@@ -194,6 +202,6 @@ function readBounded(path: string): string {
   }
 }
 
-export function readDataFile(path: string): DataFile {
-  return parseDataText(path, readBounded(path).replace(/^\uFEFF/, ''), isJsonFile(path));
+export function readDataFile(path: string, warn?: DataWarn): DataFile {
+  return parseDataText(path, readBounded(path).replace(/^\uFEFF/, ''), isJsonFile(path), warn);
 }

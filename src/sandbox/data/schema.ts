@@ -22,6 +22,34 @@ const dateTime = {
   ],
 };
 
+/**
+ * One quest's progress: a bare integer (the current value), or an object with its state and
+ * dates. One schema of two types rather than a oneOf: each keyword applies to its own type, so
+ * a wrong value gets one plain complaint. `state: Started` and `completed_date: null` (the words
+ * of files written before the platform's pages were read) are accepted, loaded as `In Progress`
+ * and the zero date, with a warning (legacy.ts).
+ */
+const progressEntry = {
+  type: ['integer', 'object'],
+  description: 'the current value, or {value, state, started_date, completed_date}',
+  minimum: 0,
+  maximum: 1_000_000_000,
+  additionalProperties: false,
+  required: ['value'],
+  properties: {
+    value: count(0),
+    state: {
+      enum: ['In Progress', 'Completed', 'Revoked', 'Started'],
+      description: 'default: Completed at target_value, else In Progress; Revoked takes no progress (409)',
+    },
+    started_date: dateTime,
+    completed_date: {
+      description: '`YYYY-MM-DD HH:MM:SS` (UTC) or Unix seconds; `0000-00-00 00:00:00` until completed (the default)',
+      oneOf: [...dateTime.oneOf, { type: 'null' }],
+    },
+  },
+};
+
 export const DATA_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: DATA_SCHEMA_ID,
@@ -117,12 +145,13 @@ export const DATA_SCHEMA = {
           created_on: dateTime,
           birthday: { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\d$', description: '`0000-00-00` when unknown' },
           premium: { type: 'boolean' },
+          email: { type: 'string', maxLength: 254, description: 'shown with a valid api_key only' },
           friends: { type: 'array', items: { type: 'string' }, description: 'usernames; friendship is mutual' },
           plays: { type: 'array', items: id, description: 'games played (plays_game)' },
           progress: {
             type: 'object',
-            description: 'game id → developer_id → current value',
-            additionalProperties: { type: 'object', additionalProperties: count(0) },
+            description: 'game id → developer_id → the current value, or {value, state, started_date, completed_date}',
+            additionalProperties: { type: 'object', additionalProperties: progressEntry },
           },
           holdings: {
             type: 'object',

@@ -9,7 +9,8 @@
 import { normalizeApiKey, uidForUsername } from '../../domain/ids.js';
 import { splitPack } from '../domain/products.js';
 import { isSaveKey, saveValueProblem, SAVE_LIMITS } from '../domain/saves.js';
-import type { DataFile, DataGame } from './model.js';
+import { NOT_COMPLETED_DATE } from '../domain/achievements.js';
+import type { DataFile, DataGame, DataProgress } from './model.js';
 
 export type DataPath = Array<string | number>;
 export type Fail = (path: DataPath, what: string) => never;
@@ -73,6 +74,27 @@ function indexGame(game: DataGame, g: number, fail: Fail, keys: Map<string, stri
   return { achievements, holdable };
 }
 
+/** A date of a data file: `YYYY-MM-DD HH:MM:SS` that is a real date, or Unix seconds. */
+export function isDataDate(value: string | number): boolean {
+  return typeof value === 'number' || !Number.isNaN(Date.parse(`${value.replace(' ', 'T')}Z`));
+}
+
+/** A quest's progress: its value within the goal, and a state and dates that agree with it. */
+function checkProgress(p: DataProgress, valueAt: DataPath, def: { start: number; target: number }, fail: Fail): void {
+  const at = valueAt.at(-1) === 'value' ? valueAt.slice(0, -1) : valueAt;
+  if (p.value < def.start || p.value > def.target) fail(valueAt, `must be from start_value (${def.start}) to target_value (${def.target})`);
+  const completedDate = p.completed_date === NOT_COMPLETED_DATE ? undefined : p.completed_date;
+  if (p.state === 'Completed' && p.value !== def.target) fail([...at, 'state'], `Completed needs the value at target_value (${def.target})`);
+  if (p.state === 'In Progress' && p.value >= def.target) fail([...at, 'state'], `at target_value (${def.target}) a quest is Completed`);
+  const completed = p.state === 'Completed' || (p.state === undefined && p.value >= def.target);
+  if (completed && p.completed_date === NOT_COMPLETED_DATE) fail([...at, 'completed_date'], 'a Completed quest has a date: give it, or leave it out (the load time)');
+  if (completedDate !== undefined && !completed && p.state !== 'Revoked') {
+    fail([...at, 'completed_date'], `a quest not completed has ${NOT_COMPLETED_DATE} (or none)`);
+  }
+  if (completedDate !== undefined && !isDataDate(completedDate)) fail([...at, 'completed_date'], 'not a real date');
+  if (p.started_date !== undefined && !isDataDate(p.started_date)) fail([...at, 'started_date'], 'not a real date');
+}
+
 export function validateData(data: DataFile, fail: Fail): void {
   const games = new Map<string, GameIndex>();
   const keys = new Map<string, string>();
@@ -102,12 +124,11 @@ export function validateData(data: DataFile, fail: Fail): void {
     for (const [gameId, values] of Object.entries(u.progress ?? {})) {
       const game = games.get(gameId);
       if (!game) fail(['users', i, 'progress', gameId], `no game "${gameId}" in the file`);
-      for (const [developerId, value] of Object.entries(values)) {
+      for (const [developerId, entry] of Object.entries(values)) {
+        const at: DataPath = ['users', i, 'progress', gameId, developerId];
         const def = game!.achievements.get(developerId);
-        if (!def) fail(['users', i, 'progress', gameId, developerId], `no achievement "${developerId}" in game ${gameId}`);
-        if (value < def!.start || value > def!.target) {
-          fail(['users', i, 'progress', gameId, developerId], `must be from start_value (${def!.start}) to target_value (${def!.target})`);
-        }
+        if (!def) fail(at, `no achievement "${developerId}" in game ${gameId}`);
+        checkProgress(typeof entry === 'number' ? { value: entry } : entry, typeof entry === 'number' ? at : [...at, 'value'], def!, fail);
       }
     }
     for (const [gameId, held] of Object.entries(u.holdings ?? {})) {

@@ -1,12 +1,22 @@
 /**
- * The user-achievement state machine (contract: Achievements), free of SQL and HTTP.
+ * The user-achievement (quest) state machine (contract: Achievements, from the platform's
+ * JavaScript pages), free of SQL and HTTP.
  *
- *   (none) --increment/progress--> Started --reaching target--> Completed --reset--> Started
+ *   (none) --increment/progress/reset--> In Progress --reaching target--> Completed --reset--> In Progress
+ *   Revoked: only from a data file; takes no change at all (409)
  *
  * Completed is kept until a reset: further increments or progress change nothing, so
  * `completed_date` is set exactly once per completion.
  */
-export type UserAchievementState = 'Started' | 'Completed';
+export type UserAchievementState = 'In Progress' | 'Completed' | 'Revoked';
+
+export const USER_ACHIEVEMENT_STATES: readonly UserAchievementState[] = ['In Progress', 'Completed', 'Revoked'];
+
+/** The state a database or data file written before the platform's words were known used for `In Progress`. */
+export const LEGACY_IN_PROGRESS = 'Started';
+
+/** `completed_date` of a quest not completed: the platform sends this string, never null. */
+export const NOT_COMPLETED_DATE = '0000-00-00 00:00:00';
 
 export type ProgressChange =
   | { kind: 'increment'; by: number }
@@ -26,12 +36,16 @@ export interface Goal {
   targetValue: number;
 }
 
+/** Thrown for any change of a revoked quest: the route answers 409 and nothing is written. */
+export class RevokedQuest extends Error {}
+
 /** The progress after `change`, or null when nothing changes (and nothing must be written). */
 export function nextProgress(goal: Goal, current: Progress | undefined, change: ProgressChange, now: number): Progress | null {
   const { startValue: start, targetValue: target } = goal;
+  if (current?.state === 'Revoked') throw new RevokedQuest('revoked');
   if (change.kind === 'reset') {
-    if (!current) return null;
-    return { currentValue: start, state: 'Started', startedOn: current.startedOn, completedOn: null, updatedOn: now };
+    // A reset of a quest never started starts it, like a submit (contract: Achievements).
+    return { currentValue: start, state: 'In Progress', startedOn: current?.startedOn ?? now, completedOn: null, updatedOn: now };
   }
   if (current?.state === 'Completed') return null;
   const base = current?.currentValue ?? start;
@@ -42,17 +56,21 @@ export function nextProgress(goal: Goal, current: Progress | undefined, change: 
   const completed = value >= target;
   return {
     currentValue: Math.min(value, target),
-    state: completed ? 'Completed' : 'Started',
+    state: completed ? 'Completed' : 'In Progress',
     startedOn: current?.startedOn ?? now,
     completedOn: completed ? now : null,
     updatedOn: now,
   };
 }
 
-/** Percent of the way from start to target, rounded to 2 places (100 when complete). */
-export function percentComplete(goal: Goal, currentValue: number): number {
+/**
+ * `percent_complete`, an integer (the platform's pages): floor(100 * (current - start) / (target -
+ * start)), and 100 only for a Completed quest (a revoked one at its target shows 99).
+ */
+export function percentComplete(goal: Goal, currentValue: number, state: UserAchievementState | undefined = undefined): number {
   const span = goal.targetValue - goal.startValue;
-  if (span <= 0) return 100;
-  const ratio = Math.min(1, Math.max(0, (currentValue - goal.startValue) / span));
-  return Math.round(ratio * 10000) / 100;
+  const done = Math.min(span, Math.max(0, currentValue - goal.startValue));
+  // Integers throughout: no float rounding can lift 28.99… to 29 or drop 29 to 28.
+  const percent = span <= 0 ? 100 : Math.floor((100 * done) / span);
+  return state === undefined || state === 'Completed' ? percent : Math.min(99, percent);
 }

@@ -63,6 +63,8 @@ export const fail = {
     new ApiFailure(405, `method not allowed: GET with method=${shown(override, 16)} (send it as POST)`, { allow: allowed.join(', ') }),
   insufficientQuantity: (held: number, wanted: number) =>
     new ApiFailure(409, `insufficient quantity: holds ${held}, cannot take ${wanted}`),
+  /** A quest revoked (from a data file) takes no progress (contract: Achievements). */
+  revokedQuest: (developerId: string) => new ApiFailure(409, `quest revoked: ${shown(developerId)} takes no progress`),
   /** A game save's auth_token: unknown, expired, or another user's or game's (nothing changes). */
   invalidAuthToken: (why: string) => new ApiFailure(403, `invalid auth_token (${why})`),
   tooManySaves: (limit: number) => new ApiFailure(409, `too many saves: at most ${limit} keys per user and game`),

@@ -10,6 +10,15 @@ const int: ValueSchema = { type: 'integer' };
 const num: ValueSchema = { type: 'number' };
 const nullable = (schema: ValueSchema): ValueSchema => ({ anyOf: [schema, { type: 'null' }] });
 const dateTime: ValueSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description: 'YYYY-MM-DD HH:MM:SS, UTC' };
+/** A quest's `completed_date` (the platform's pages): a date-time, or the zero date until completed; never null. */
+const completedDate: ValueSchema = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+  description: 'YYYY-MM-DD HH:MM:SS, UTC; "0000-00-00 00:00:00" until completed (never null)',
+};
+/** A user's quest states (the platform's pages); Revoked only from a data file. */
+const questState: ValueSchema = { type: 'string', enum: ['In Progress', 'Completed', 'Revoked'] };
+const percent: ValueSchema = { type: 'integer', minimum: 0, maximum: 100, description: 'floor(100 * (current - start) / (target - start)); 100 only when Completed' };
 const object = (properties: Record<string, ValueSchema>, required: string[] = Object.keys(properties)): ValueSchema => ({
   type: 'object',
   properties,
@@ -29,6 +38,7 @@ export const USER = object(
     gender: str,
     birthday: nullable(str),
     premium: { type: 'boolean' },
+    email: { type: 'string', description: 'Only with a valid api_key; empty when the data has none' },
     created_on: { type: 'string', pattern: '^\\d+$', description: 'Unix seconds, as text' },
     plays_game: { type: 'string', enum: ['0', '1'], description: "Only for the key's launchable game" },
   },
@@ -56,17 +66,18 @@ export const ACHIEVEMENT_DEFINITION = object({
   tags: { type: 'object', additionalProperties: str },
 });
 
+/** A quest the user has started (lists hold no others: a game joins them with its definitions). */
 export const USER_ACHIEVEMENT = object({
-  id: nullable(int),
+  id: int,
   uid: str,
   achievement_id: int,
   parent_id: str,
   current_value: num,
-  percent_complete: num,
-  state: { type: 'string', enum: ['Not Started', 'Started', 'Completed'] },
-  started_date: nullable(dateTime),
-  completed_date: nullable(dateTime),
-  updated_date: nullable(dateTime),
+  percent_complete: percent,
+  state: questState,
+  started_date: dateTime,
+  completed_date: completedDate,
+  updated_date: dateTime,
   developer_id: str,
   type: { type: 'string', enum: ['Game', 'Website'] },
   name: str,
@@ -74,20 +85,20 @@ export const USER_ACHIEVEMENT = object({
 });
 
 export const ACHIEVEMENT_UPDATE = object({
-  // A reset of an achievement never started answers Not Started (and writes nothing).
-  state: { type: 'string', enum: ['Not Started', 'Started', 'Completed'] },
+  // A reset answers In Progress (and starts a quest never started, like a submit).
+  state: questState,
   current_value: num,
-  percent_complete: num,
+  percent_complete: percent,
   developer_id: str,
   score_awarded: num,
   already_completed: { type: 'boolean' },
-  completed_date: nullable(dateTime),
+  completed_date: completedDate,
 });
 
 export const PRODUCT_ENTRY = object({
   purchase: object({
     success: { type: 'boolean' },
-    data: { anyOf: [{ type: 'integer', minimum: 1 }, { const: 'active' }, { const: false }], description: 'Units of a consumable, "active" for a held unlockable, false when not held' },
+    data: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'boolean' }], description: 'Units of a consumable, true for a held unlockable, false when not held' },
     message: str,
   }),
   product: object({
@@ -111,6 +122,14 @@ export const PRODUCT_ENTRY = object({
 /** Game saves (contract: Game saves): key → the value as saved (text; the SDK parses it as JSON). */
 export const SAVES: ValueSchema = { type: 'object', additionalProperties: str, description: 'key → saved value; {} when nothing is saved' };
 export const SAVE_RESULT = object({ key: str, success: { type: 'integer', enum: [1] } });
+/** The erase's reply (the platform's storage page): the erased key with the string "deleted". */
+export const ERASE_RESULT: ValueSchema = {
+  type: 'object',
+  minProperties: 1,
+  maxProperties: 1,
+  additionalProperties: { type: 'string', enum: ['deleted'] },
+  description: '{"<key>": "deleted"}',
+};
 
 export const PAYLOADS = {
   user: USER,
@@ -124,6 +143,7 @@ export const PAYLOADS = {
   product: PRODUCT_ENTRY,
   saves: SAVES,
   saveResult: SAVE_RESULT,
+  eraseResult: ERASE_RESULT,
 } as const;
 
 /** The agi challenge (401): what to sign the retry with. */

@@ -22,7 +22,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'a refused signature (the sandbox says what it computed), the api_key acts on another game, a game save\'s `invalid auth_token`, or a Host header that does not name the sandbox (DNS rebinding: localhost, 127.0.0.1, [::1] or its own address, with its port)',
   404: 'no such user, game, achievement or product, or no such path (a format other than json or xml)',
   405: 'a verb the path does not take (a GET never becomes a PUT or DELETE)',
-  409: 'more units taken than the user holds, or a save past 100 keys per user and game; nothing changed',
+  409: 'more units taken than the user holds, a save past 100 keys per user and game, or a change of a Revoked quest; nothing changed',
   413: 'a body over 1 MiB (parameters travel in the query or a form body)',
   415: 'a POST whose body is not a form (`application/x-www-form-urlencoded`), or a Content-Type that cannot be read',
   429: 'rate limited; Retry-After says when to try again',

@@ -1,7 +1,7 @@
 /** Achievement definitions and users' progress on them. */
 import type { Database, Statement } from 'better-sqlite3';
 import type { ParentType } from '../../domain/types.js';
-import { nextProgress, percentComplete, type Progress, type ProgressChange, type UserAchievementState } from '../domain/achievements.js';
+import { nextProgress, percentComplete, RevokedQuest, type Progress, type ProgressChange, type UserAchievementState } from '../domain/achievements.js';
 
 export type DefinitionState = 'Active' | 'Inactive';
 
@@ -40,21 +40,15 @@ export interface UserAchievementRecord extends Progress {
   targetValue: number;
 }
 
-/** `Not Started`: the user has no record of the achievement yet (contract: Achievements). */
-export const NOT_STARTED = 'Not Started';
-export type ListedState = UserAchievementState | typeof NOT_STARTED;
+/**
+ * A row of the user's list: only quests the user has started are listed (the platform's pages;
+ * a game joins the list with its own definitions).
+ */
+export type ListedAchievement = UserAchievementRecord;
 
-/** A row of the user's list: a record, or an achievement never touched (id and dates null). */
-export interface ListedAchievement extends Omit<UserAchievementRecord, 'id' | 'state' | 'startedOn' | 'updatedOn'> {
-  id: number | null;
-  state: ListedState;
-  startedOn: number | null;
-  updatedOn: number | null;
-}
-
-/** The reply of a PUT: what the progress is now (also when nothing changed or nothing existed). */
+/** The reply of a PUT: what the progress is now (also when nothing changed). */
 export interface ProgressResult {
-  state: ListedState;
+  state: UserAchievementState;
   currentValue: number;
   percentComplete: number;
   developerId: string;
@@ -122,24 +116,6 @@ interface UserAchievementRow {
   target_value: number;
 }
 
-interface ListedRow {
-  id: number | null;
-  uid: string;
-  achievement_id: number;
-  parent_id: string;
-  parent_type: ParentType;
-  current_value: number;
-  percent_complete: number;
-  state: ListedState;
-  started_on: number | null;
-  completed_on: number | null;
-  updated_on: number | null;
-  developer_id: string;
-  name: string;
-  start_value: number;
-  target_value: number;
-}
-
 const DEFINITION_COLUMNS = `
   a.id, a.parent_id, g.type AS parent_type, a.developer_id, a.name, a.description, a.admin_description,
   a.icon, a.start_value, a.target_value, a.score, a.state, a.tags, a.created_on, a.updated_on,
@@ -147,24 +123,14 @@ const DEFINITION_COLUMNS = `
 
 const USER_ACHIEVEMENT_COLUMNS = `
   ua.id, ua.uid, ua.achievement_id, a.parent_id, g.type AS parent_type, ua.current_value,
-  percent_complete(a.start_value, a.target_value, ua.current_value) AS percent_complete,
+  percent_complete(a.start_value, a.target_value, ua.current_value, ua.state) AS percent_complete,
   ua.state, ua.started_on, ua.completed_on, ua.updated_on, a.developer_id, a.name, a.start_value, a.target_value`;
 
-/**
- * Every Active achievement of the parent with the user's progress: one never touched has no
- * record and shows start_value, 0 % and `Not Started` with null id and dates.
- */
-const LISTED_COLUMNS = `
-  ua.id, @uid AS uid, a.id AS achievement_id, a.parent_id, g.type AS parent_type,
-  coalesce(ua.current_value, a.start_value) AS current_value,
-  percent_complete(a.start_value, a.target_value, coalesce(ua.current_value, a.start_value)) AS percent_complete,
-  coalesce(ua.state, '${NOT_STARTED}') AS state, ua.started_on, ua.completed_on, ua.updated_on,
-  a.developer_id, a.name, a.start_value, a.target_value`;
 
 const ORDER_COLUMNS: Record<ListOrder, string> = {
   started_date: 'ua.started_on',
   completed_date: 'ua.completed_on',
-  state: 'state',
+  state: 'ua.state',
   parent_id: 'a.parent_id',
   percent_complete: 'percent_complete',
   name: 'a.name',
@@ -203,7 +169,7 @@ const toDefinition = (r: DefinitionRow): DefinitionRecord => ({
   completionCount: r.completion_count,
 });
 
-const toListed = (r: ListedRow): ListedAchievement => ({
+const toUserAchievement = (r: UserAchievementRow): UserAchievementRecord => ({
   id: r.id,
   uid: r.uid,
   achievementId: r.achievement_id,
@@ -221,13 +187,10 @@ const toListed = (r: ListedRow): ListedAchievement => ({
   targetValue: r.target_value,
 });
 
-/** A stored record: the listed row with its id and dates present. */
-const toUserAchievement = (r: UserAchievementRow): UserAchievementRecord => toListed(r) as UserAchievementRecord;
-
 export function achievementsRepository(db: Database) {
   // One definition of percent_complete for SQL (filter, order) and for replies.
-  db.function('percent_complete', { deterministic: true }, (start: unknown, target: unknown, current: unknown) =>
-    percentComplete({ startValue: Number(start), targetValue: Number(target) }, Number(current)),
+  db.function('percent_complete', { deterministic: true }, (start: unknown, target: unknown, current: unknown, state: unknown) =>
+    percentComplete({ startValue: Number(start), targetValue: Number(target) }, Number(current), state as UserAchievementState),
   );
 
   const definitionsOf = db.prepare<[string, ParentType], DefinitionRow>(
@@ -264,8 +227,8 @@ export function achievementsRepository(db: Database) {
   );
   const deleteProgress = db.prepare('DELETE FROM user_achievements WHERE uid = ? AND achievement_id = ?');
 
-  const listStatements = new Map<string, Statement<Record<string, unknown>, ListedRow>>();
-  function listStatement(q: ListQuery): Statement<Record<string, unknown>, ListedRow> {
+  const listStatements = new Map<string, Statement<Record<string, unknown>, UserAchievementRow>>();
+  function listStatement(q: ListQuery): Statement<Record<string, unknown>, UserAchievementRow> {
     // Built only from fixed fragments chosen by whitelisted values; user input is always bound.
     const where = ['a.parent_id = @parentId', 'g.type = @parentType', "a.state = 'Active'"];
     if (q.developerId !== undefined) where.push('a.developer_id = @developerId');
@@ -277,30 +240,28 @@ export function achievementsRepository(db: Database) {
         where.push('instr(lower(g.name), lower(@match)) > 0');
         break;
       case 'state':
-        where.push(`coalesce(ua.state, '${NOT_STARTED}') = @match`);
+        where.push('ua.state = @match');
         break;
       case 'parent_id':
         where.push('a.parent_id = @match');
         break;
       case 'percent_complete':
-        where.push(
-          `percent_complete(a.start_value, a.target_value, coalesce(ua.current_value, a.start_value)) ${COMPARATORS[q.filter.comparator]} @value`,
-        );
+        where.push(`percent_complete(a.start_value, a.target_value, ua.current_value, ua.state) ${COMPARATORS[q.filter.comparator]} @value`);
         break;
       default:
         break;
     }
     const direction = q.sort === 'asc' ? 'ASC' : 'DESC';
-    // Achievements never started (null dates) come last in either direction.
-    const sql = `SELECT ${LISTED_COLUMNS}
-       FROM achievements a JOIN games g ON g.id = a.parent_id
-       LEFT JOIN user_achievements ua ON ua.achievement_id = a.id AND ua.uid = @uid
-      WHERE ${where.join(' AND ')}
+    // Only started quests (a record exists). A quest not completed (completed_on null, sent as
+    // the zero date) sorts after the completed ones in either direction, as "not completed".
+    const sql = `SELECT ${USER_ACHIEVEMENT_COLUMNS}
+       FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id JOIN games g ON g.id = a.parent_id
+      WHERE ua.uid = @uid AND ${where.join(' AND ')}
       ORDER BY ${ORDER_COLUMNS[q.order]} ${direction} NULLS LAST, ua.id ${direction} NULLS LAST, a.id
       LIMIT @limit OFFSET @offset`;
     let stmt = listStatements.get(sql);
     if (!stmt) {
-      stmt = db.prepare<Record<string, unknown>, ListedRow>(sql);
+      stmt = db.prepare<Record<string, unknown>, UserAchievementRow>(sql);
       listStatements.set(sql, stmt);
     }
     return stmt;
@@ -311,21 +272,27 @@ export function achievementsRepository(db: Database) {
     return row && toUserAchievement(row);
   }
 
-  const change = db.transaction((uid: string, def: DefinitionRecord, what: ProgressChange, now: number): ProgressResult => {
+  const change = db.transaction((uid: string, def: DefinitionRecord, what: ProgressChange, now: number): ProgressResult | 'revoked' => {
     const current = find(uid, def.id);
-    const next = nextProgress(def, current, what, now);
+    let next: Progress | null;
+    try {
+      next = nextProgress(def, current, what, now);
+    } catch (error) {
+      if (error instanceof RevokedQuest) return 'revoked';
+      throw error;
+    }
     if (next) upsertProgress.run({ uid, achievementId: def.id, ...next });
-    const after = next ?? current;
-    const currentValue = after?.currentValue ?? def.startValue;
+    // A change always leaves a record (a reset creates one), or found one that it left alone.
+    const after = (next ?? current)!;
     const alreadyCompleted = current?.state === 'Completed';
     return {
-      state: after?.state ?? NOT_STARTED,
-      currentValue,
-      percentComplete: percentComplete(def, currentValue),
+      state: after.state,
+      currentValue: after.currentValue,
+      percentComplete: percentComplete(def, after.currentValue, after.state),
       developerId: def.developerId,
-      scoreAwarded: !alreadyCompleted && after?.state === 'Completed' ? def.score : 0,
+      scoreAwarded: !alreadyCompleted && after.state === 'Completed' ? def.score : 0,
       alreadyCompleted,
-      completedOn: after?.completedOn ?? null,
+      completedOn: after.completedOn,
     };
   });
 
@@ -361,7 +328,7 @@ export function achievementsRepository(db: Database) {
 
     find,
 
-    /** Every Active achievement of the parent with the user's progress (Not Started rows included). */
+    /** The user's started quests among the parent's Active achievements (a record exists). */
     list(q: ListQuery): ListedAchievement[] {
       const params: Record<string, unknown> = {
         uid: q.uid,
@@ -373,11 +340,14 @@ export function achievementsRepository(db: Database) {
       if (q.developerId !== undefined) params.developerId = q.developerId;
       if (q.filter?.kind === 'percent_complete') params.value = q.filter.value;
       else if (q.filter) params.match = q.filter.match;
-      return listStatement(q).all(params).map(toListed);
+      return listStatement(q).all(params).map(toUserAchievement);
     },
 
-    /** Applies one change in one (immediate) transaction, so concurrent changes never lose an update. */
-    change(uid: string, def: DefinitionRecord, what: ProgressChange, now: number): ProgressResult {
+    /**
+     * Applies one change in one (immediate) transaction, so concurrent changes never lose an
+     * update; 'revoked' (nothing written) when the user's quest is Revoked.
+     */
+    change(uid: string, def: DefinitionRecord, what: ProgressChange, now: number): ProgressResult | 'revoked' {
       return change.immediate(uid, def, what, now);
     },
 

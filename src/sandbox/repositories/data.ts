@@ -53,19 +53,19 @@ export function dataRepository(db: Database) {
          status = excluded.status, updated_on = excluded.updated_on`,
     ),
     upsertUser: run(
-      `INSERT INTO users (uid, username, gender, created_on, birthday, premium)
-       VALUES (@uid, @username, @gender, @createdOn, @birthday, @premium)
+      `INSERT INTO users (uid, username, gender, created_on, birthday, premium, email)
+       VALUES (@uid, @username, @gender, @createdOn, @birthday, @premium, @email)
        ON CONFLICT (uid) DO UPDATE SET username = excluded.username, gender = excluded.gender,
-         created_on = excluded.created_on, birthday = excluded.birthday, premium = excluded.premium`,
+         created_on = excluded.created_on, birthday = excluded.birthday, premium = excluded.premium, email = excluded.email`,
     ),
     uidOfUsername: db.prepare<[string], { uid: string }>('SELECT uid FROM users WHERE username = ?'),
     addPlay: run('INSERT OR IGNORE INTO plays (uid, game_id, first_played_on) VALUES (?, ?, ?)'),
     addFriendship: run('INSERT OR IGNORE INTO friendships (uid, friend_uid, created_on) VALUES (?, ?, ?)'),
     setProgress: run(
       `INSERT INTO user_achievements (uid, achievement_id, current_value, state, started_on, completed_on, updated_on)
-       VALUES (@uid, @achievementId, @value, @state, @now, @completedOn, @now)
+       VALUES (@uid, @achievementId, @value, @state, coalesce(@startedOn, @now), @completedOn, @now)
        ON CONFLICT (uid, achievement_id) DO UPDATE SET current_value = excluded.current_value, state = excluded.state,
-         completed_on = excluded.completed_on, updated_on = excluded.updated_on`,
+         started_on = coalesce(@startedOn, started_on), completed_on = excluded.completed_on, updated_on = excluded.updated_on`,
     ),
     setHolding: run(
       `INSERT INTO holdings (uid, parent_id, item, quantity, created_on, updated_on) VALUES (@uid, @parentId, @item, @quantity, @now, @now)
@@ -92,8 +92,8 @@ export function dataRepository(db: Database) {
       [string],
       { sku: string; type: string; name: string; description: string; price_cents: number; display_order: number; status: string; image: string }
     >('SELECT sku, type, name, description, price_cents, display_order, status, image FROM products WHERE parent_id = ? ORDER BY display_order, id'),
-    users: db.prepare<[], { uid: string; username: string; gender: string; created_on: number; birthday: string; premium: number }>(
-      'SELECT uid, username, gender, created_on, birthday, premium FROM users ORDER BY created_on, uid',
+    users: db.prepare<[], { uid: string; username: string; gender: string; created_on: number; birthday: string; premium: number; email: string }>(
+      'SELECT uid, username, gender, created_on, birthday, premium, email FROM users ORDER BY created_on, uid',
     ),
     /** Friends who come after the user in export order (each friendship is written once, under the first). */
     laterFriendsOf: db.prepare<[{ uid: string; createdOn: number }], { username: string }>(
@@ -102,8 +102,8 @@ export function dataRepository(db: Database) {
         ORDER BY f.created_on, f.friend_uid`,
     ),
     playsOf: db.prepare<[string], { game_id: string }>('SELECT game_id FROM plays WHERE uid = ? ORDER BY game_id'),
-    progressOf: db.prepare<[string], { parent_id: string; developer_id: string; current_value: number }>(
-      `SELECT a.parent_id, a.developer_id, ua.current_value FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id
+    progressOf: db.prepare<[string], { parent_id: string; developer_id: string; current_value: number; state: string; completed_on: number | null }>(
+      `SELECT a.parent_id, a.developer_id, ua.current_value, ua.state, ua.completed_on FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id
         WHERE ua.uid = ? ORDER BY a.parent_id, a.id`,
     ),
     holdingsOf: db.prepare<[string], { parent_id: string; item: string; quantity: number }>(

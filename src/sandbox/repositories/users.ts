@@ -9,10 +9,12 @@ export interface UserRecord {
   /** `YYYY-MM-DD`, or `0000-00-00` when unknown (as the platform writes it). */
   birthday: string;
   premium: boolean;
+  /** Shown with a valid api_key only (contract: Users); empty when the data has none. */
+  email: string;
 }
 
-/** A user to insert: birthday and premium are unknown / false unless given. */
-export type NewUser = Omit<UserRecord, 'birthday' | 'premium'> & Partial<Pick<UserRecord, 'birthday' | 'premium'>>;
+/** A user to insert: birthday, premium and email are unknown / false / empty unless given. */
+export type NewUser = Omit<UserRecord, 'birthday' | 'premium' | 'email'> & Partial<Pick<UserRecord, 'birthday' | 'premium' | 'email'>>;
 
 export const UNKNOWN_BIRTHDAY = '0000-00-00';
 
@@ -28,6 +30,7 @@ interface UserRow {
   created_on: number;
   birthday: string;
   premium: number;
+  email: string;
 }
 
 interface FriendRow extends UserRow {
@@ -41,6 +44,7 @@ const toUser = (r: UserRow): UserRecord => ({
   createdOn: r.created_on,
   birthday: r.birthday,
   premium: r.premium === 1,
+  email: r.email,
 });
 
 const toFriend = (r: FriendRow): FriendRecord => ({
@@ -50,6 +54,7 @@ const toFriend = (r: FriendRow): FriendRecord => ({
   createdOn: r.created_on,
   birthday: r.birthday,
   premium: r.premium === 1,
+  email: r.email,
   played: r.played === null ? null : r.played === 1,
 });
 
@@ -69,8 +74,8 @@ export function usersRepository(db: Database) {
       ORDER BY username LIMIT @limit`,
   );
   const insertUser = db.prepare(
-    `INSERT OR IGNORE INTO users (uid, username, gender, created_on, birthday, premium)
-     VALUES (@uid, @username, @gender, @createdOn, @birthday, @premium)`,
+    `INSERT OR IGNORE INTO users (uid, username, gender, created_on, birthday, premium, email)
+     VALUES (@uid, @username, @gender, @createdOn, @birthday, @premium, @email)`,
   );
   const played = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM plays WHERE uid = ? AND game_id = ?');
   // A user and whether they played a game, in one statement (GET users/{uid}.json, the hottest read).
@@ -84,7 +89,7 @@ export function usersRepository(db: Database) {
   // index first and only its rows are joined: OFFSET then skips index entries, not joined rows
   // (page 200 of 100,000 friends: ~5 ms instead of ~250 ms).
   const friendsPage = db.prepare<[{ gameId: string | null; uid: string; limit: number; offset: number }], FriendRow>(
-    `SELECT u.uid, u.username, u.gender, u.created_on, u.birthday, u.premium,
+    `SELECT u.uid, u.username, u.gender, u.created_on, u.birthday, u.premium, u.email,
             CASE WHEN @gameId IS NULL THEN NULL ELSE p.uid IS NOT NULL END AS played
        FROM (SELECT friend_uid, created_on FROM friendships WHERE uid = @uid
               ORDER BY created_on, friend_uid LIMIT @limit OFFSET @offset) f
@@ -135,8 +140,8 @@ export function usersRepository(db: Database) {
 
     /** Inserts unless the uid or username exists; true when inserted. */
     insert(user: NewUser): boolean {
-      const { birthday = UNKNOWN_BIRTHDAY, premium = false } = user;
-      return insertUser.run({ ...user, birthday, premium: premium ? 1 : 0 }).changes === 1;
+      const { birthday = UNKNOWN_BIRTHDAY, premium = false, email = '' } = user;
+      return insertUser.run({ ...user, birthday, premium: premium ? 1 : 0, email }).changes === 1;
     },
 
     hasPlayed(uid: string, gameId: string): boolean {

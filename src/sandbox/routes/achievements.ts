@@ -85,7 +85,7 @@ export const userAchievementsRoute: ApiRoute = {
       signature: 'none',
       params: userAchievementsListParams,
       doc: {
-        summary: "A user's achievements (spec 4.3), with the game's untouched ones as Not Started rows",
+        summary: "The quests a user has started (spec 4.3; the platform's pages): a user new to the game gets []",
         element: PATH.uid,
         parameters: [QUERY.type, QUERY.pidOptional, QUERY.developerId, QUERY.devId, QUERY.filter, QUERY.match, QUERY.order, QUERY.sort, QUERY.achievementsLimit, QUERY.offset],
         payload: PAYLOADS.userAchievements,
@@ -105,16 +105,19 @@ export const userAchievementsRoute: ApiRoute = {
       signature: 'partner-may-omit',
       params: userAchievementPutParams,
       doc: {
-        summary: "Change a user's progress (spec 4.3): exactly one of increment, progress, reset; signed (a partner key may leave the signature out)",
+        summary:
+          "Change a user's progress (spec 4.3): exactly one of increment, progress, reset (a reset starts a quest never started); signed (a partner key may leave the signature out); a Revoked quest: 409",
         element: PATH.uid,
         parameters: [QUERY.type, QUERY.pidRequired, QUERY.developerId, QUERY.devId, QUERY.increment, QUERY.progress, QUERY.reset],
         payload: PAYLOADS.update,
-        errors: [403, 404],
+        errors: [403, 404, 409],
       },
       parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
       handle(ctx, p) {
         const def = resolve(ctx, p);
-        return ok(presentUpdate(ctx.repos.achievements.change(p.uid, def, p.change, ctx.now)));
+        const result = ctx.repos.achievements.change(p.uid, def, p.change, ctx.now);
+        if (result === 'revoked') throw fail.revokedQuest(p.developerId);
+        return ok(presentUpdate(result));
       },
     }),
     DELETE: endpoint({

@@ -39,13 +39,14 @@ const eraseEndpoint = endpoint({
     summary: "Erase a save (the SDK's eraseGame: POST with method=delete); needs the user's auth_token for the key's game; signed",
     element: PATH.uid,
     parameters: [QUERY.saveKey, QUERY.authToken],
-    payload: PAYLOADS.saveResult,
+    payload: PAYLOADS.eraseResult,
     errors: [403, 404],
   },
   handle(ctx, p) {
     checkToken(ctx, p);
     if (!ctx.repos.saves.erase(p.uid, ctx.apiKey.gameId, p.key)) throw fail.notFound(`save ${p.key}`);
-    return saved(p.key);
+    // The platform's storage page: the erased key with the string "deleted" (a Unity bridge checks exactly that).
+    return ok({ [p.key]: 'deleted' });
   },
 });
 

@@ -25,6 +25,8 @@ export interface DemoUser {
   /** `YYYY-MM-DD`; unknown (`0000-00-00`) when absent. */
   birthday?: string;
   premium?: boolean;
+  /** Under the reserved test domain (RFC 6761), so no mail can ever reach anyone. */
+  email: string;
   /** Games played (plays_game). */
   plays: string[];
   note: string;
@@ -65,9 +67,15 @@ const named = (
   gender,
   createdOn,
   ...extras,
+  email: demoEmail(username),
   plays,
   note,
 });
+
+/** A demo user's email (contract: Users): the reserved `example.test` domain. */
+export function demoEmail(username: string): string {
+  return `${username}@example.test`;
+}
 
 /** Friends of demo_player, by creation of the friendship. */
 export const DEMO_FRIEND_COUNT = 1200;
@@ -109,7 +117,7 @@ export const DEMO_FACTS: DemoFacts = {
   partner: { gameId: DEMO.partner.gameId, apiKey: DEMO.partner.apiKey, signingSecret: DEMO.partner.signingSecret },
   users: [
     named(DEMO.user.username, 'male', '2020-03-14 12:00:00', [DEMO.game.id],
-      '1,200 friends; FIRST_WIN completed, COLLECT_1000_GEMS 250/1000, LEVEL_10 4/10, the rest Not Started; holds sword-of-dawn and 250 gems; premium',
+      '1,200 friends; FIRST_WIN completed, COLLECT_1000_GEMS 250/1000 and LEVEL_10 4/10 In Progress, the rest not started (not in the list); holds sword-of-dawn and 250 gems; premium',
       { birthday: '1990-04-12', premium: true }),
     named('alice', 'female', '2018-06-01 09:30:00', [DEMO.game.id], 'friend of demo_player; FIRST_WIN and SPEED RUN/100% completed; holds 2 xp-boost',
       { birthday: '1995-08-23' }),

@@ -13,6 +13,7 @@ import {
   DEMO_HOLDINGS,
   DEMO_PROGRESS,
   DEMO_USER_COUNT,
+  demoEmail,
   GENERATED_USER_PREFIX,
 } from './demo-data.js';
 import { createRandom, GENDERS } from './prng.js';
@@ -75,6 +76,7 @@ export function seedDemo(db: SandboxDatabase): void {
         createdOn: utcSeconds(user.createdOn),
         ...(user.birthday === undefined ? {} : { birthday: user.birthday }),
         ...(user.premium === undefined ? {} : { premium: user.premium }),
+        email: user.email,
       });
       for (const gameId of user.plays) repos.users.recordPlay(user.uid, gameId, utcSeconds(user.createdOn) + 86_400);
     }
@@ -83,7 +85,7 @@ export function seedDemo(db: SandboxDatabase): void {
       const username = generatedUsername(n);
       const uid = uidForUsername(username);
       const createdOn = random.int(USERS_FROM, USERS_TO);
-      repos.users.insert({ uid, username, gender: random.pick(GENDERS), createdOn });
+      repos.users.insert({ uid, username, gender: random.pick(GENDERS), createdOn, email: demoEmail(username) });
       if (random.chance(0.4)) repos.users.recordPlay(uid, DEMO_FACTS.games[0]!.id, createdOn + random.int(0, 30) * 86_400);
       if (random.chance(0.2)) repos.users.recordPlay(uid, DEMO_FACTS.games[1]!.id, createdOn + random.int(0, 30) * 86_400);
       generated.push(uid);
@@ -128,7 +130,7 @@ export function seedDemo(db: SandboxDatabase): void {
       const completedOn = p.completedOn === undefined ? null : utcSeconds(p.completedOn);
       repos.achievements.setProgress(uidForUsername(p.username), achievementIds.get(`${p.gameId}/${p.developerId}`)!, {
         currentValue: p.value,
-        state: completedOn === null ? 'Started' : 'Completed',
+        state: completedOn === null ? 'In Progress' : 'Completed',
         startedOn: utcSeconds(p.startedOn),
         completedOn,
         updatedOn: completedOn ?? utcSeconds(p.startedOn) + 3600,

@@ -11,6 +11,7 @@ import { uidForUsername } from '../../domain/ids.js';
 import type { SandboxDatabase } from '../database.js';
 import { utcSeconds } from '../time.js';
 import { insertDemoGames } from './demo.js';
+import { demoEmail } from './demo-data.js';
 import { createRandom, GENDERS } from './prng.js';
 
 export interface GenerateOptions {
@@ -69,14 +70,14 @@ export function seedGenerated(db: SandboxDatabase, options: GenerateOptions): Ge
 
   db.transaction(() => {
     insertDemoGames(repos);
-    repos.users.insert({ uid: hub.uid, username: hub.username, gender: 'unspecified', createdOn: from });
+    repos.users.insert({ uid: hub.uid, username: hub.username, gender: 'unspecified', createdOn: from, email: demoEmail(hub.username) });
     repos.users.recordPlay(hub.uid, gameId, from + 86_400);
 
     for (let n = 1; n <= options.users; n++) {
       const name = username(n);
       const uid = uidForUsername(name);
       const createdOn = random.int(from, to);
-      repos.users.insert({ uid, username: name, gender: random.pick(GENDERS), createdOn });
+      repos.users.insert({ uid, username: name, gender: random.pick(GENDERS), createdOn, email: demoEmail(name) });
       if (random.chance(0.5)) repos.users.recordPlay(uid, gameId, createdOn + 3600);
       // The hub's friends are the first `friends` users, one friendship a minute.
       if (n <= options.friends) repos.users.addFriendship(hub.uid, uid, friendsFrom + n * 60);
@@ -105,7 +106,7 @@ export function seedGenerated(db: SandboxDatabase, options: GenerateOptions): Ge
       const startedOn = random.int(friendsFrom, to);
       repos.achievements.setProgress(hub.uid, id, {
         currentValue: value,
-        state: value >= targetValue ? 'Completed' : 'Started',
+        state: value >= targetValue ? 'Completed' : 'In Progress',
         startedOn,
         completedOn: value >= targetValue ? startedOn + 600 : null,
         updatedOn: startedOn + 600,

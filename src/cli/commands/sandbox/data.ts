@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../../errors.js';
 import type { Factory } from '../../../ops/factory.js';
+import { dataWarning } from './data-warning.js';
 import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
 
@@ -54,7 +55,7 @@ export async function initCommand(factory: Factory, file: string | undefined, op
 
 export async function loadCommand(factory: Factory, file: string, opts: LoadOptions): Promise<void> {
   const { readDataFile } = await import('../../../sandbox/data/read.js');
-  const data = readDataFile(file);
+  const data = readDataFile(file, dataWarning(factory.io.stderr));
   const dbPath = databasePath(factory, opts.db);
   mkdirSync(dirname(dbPath), { recursive: true });
   const { openDatabase } = await import('../../../sandbox/database.js');

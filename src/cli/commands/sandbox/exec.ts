@@ -13,6 +13,7 @@ import { ChildExitError, UsageError } from '../../../errors.js';
 import { DEMO } from '../../../domain/demo.js';
 import { dataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
+import { dataWarning } from './data-warning.js';
 import { faultsLine, seedFaults } from './faults.js';
 import { latencyLine, parseExecOptions, serverGameSource, type RawExecOptions } from './options.js';
 
@@ -194,6 +195,7 @@ export async function execCommand(factory: Factory, command: readonly string[], 
       ...(options.gameSource === undefined ? {} : { gameSource: serverGameSource(options.gameSource) }),
       requestLines: (text) => requestLog.write(text),
       latencyMs: options.latencyMs,
+      warn: dataWarning(factory.io.stderr),
     });
     try {
       if (interrupted !== undefined) {

@@ -10,6 +10,7 @@ import { UdcliError, UsageError } from '../../../errors.js';
 import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import type { SandboxOrigin } from '../../../sandbox/origin.js';
+import { dataWarning } from './data-warning.js';
 import { parseDbPath, seedOrData } from './options.js';
 import { sandboxState } from './pidfile.js';
 
@@ -53,7 +54,7 @@ async function resetLive(factory: Factory, live: { url: string; db: string }, ex
   let what = 'to what it was started with';
   if (explicit?.data !== undefined) {
     const { readDataFile } = await import('../../../sandbox/data/read.js');
-    readDataFile(explicit.data); // a bad or missing file is refused here, before anything is sent
+    readDataFile(explicit.data, dataWarning(factory.io.stderr)); // a bad or missing file is refused here, before anything is sent
     form.set('file', explicit.data);
     form.set('data', readFileSync(explicit.data, 'utf8'));
     what = `from ${explicit.data}`;
@@ -104,7 +105,7 @@ export async function resetCommand(factory: Factory, raw: { db?: string; seed?: 
       : { kind: explicit.seed }
     : await recorded(dbPath);
   // The data file is read and checked before the database is touched: a bad or missing one changes nothing.
-  const data = target.kind === 'data' ? (await import('../../../sandbox/data/read.js')).readDataFile(target.file) : undefined;
+  const data = target.kind === 'data' ? (await import('../../../sandbox/data/read.js')).readDataFile(target.file, dataWarning(factory.io.stderr)) : undefined;
   const { dataOrigin, fileSha256 } = await import('../../../sandbox/origin.js');
   const origin = target.kind === 'data' ? dataOrigin(target.file, fileSha256(target.file), data!) : target;
   const what = origin.kind === 'data' ? ` from ${origin.file}` : origin.kind === 'demo' ? ' with the demo data' : ' (empty)';

@@ -11,6 +11,7 @@ import { UdcliError, UsageError } from '../../../errors.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
+import { dataWarning } from './data-warning.js';
 import { credentialLines } from './describe.js';
 import { faultsLine, seedFaults } from './faults.js';
 import { latencyLine, parseStartOptions, remoteWarning, serverGameSource, type GameSourceOptions, type RawStartOptions, type StartOptions } from './options.js';
@@ -70,6 +71,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     ...(options.gameSource === undefined ? {} : { gameSource: serverGameSource(options.gameSource) }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     latencyMs: options.latencyMs,
+    warn: dataWarning(stderr),
   }).catch((error: unknown) => {
     lines.close();
     throw error;
@@ -175,7 +177,7 @@ export async function launchDetached(
   else if (options.data !== undefined) {
     // Refused here with exit 2, rather than by the child in its log.
     const { checkStartData } = await import('../../../sandbox/server.js');
-    await checkStartData(dbPath, options.data);
+    await checkStartData(dbPath, options.data, dataWarning(stderr));
   }
   if (options.remote) args.push('--allow-remote');
   if (options.publicUrl !== undefined) args.push('--public-url', options.publicUrl);
