@@ -8,7 +8,7 @@ import type { AchievementUpdate, ProductEntry, UserAchievement } from '../domain
 import { shellCommand } from './shell.js';
 
 export interface Receipt {
-  /** e.g. `FIRST_WIN of 01e5…: 3/10 Started → 0/10 Started` */
+  /** e.g. `FIRST_WIN of 01e5…: 3/10 In Progress → 0/10 In Progress` */
   change: string;
   /**
    * The udcli command line that restores the state before (two joined with `&&` when one is

@@ -255,8 +255,9 @@ export async function tracedAchievementChange<T extends AchievementUpdate | User
   let after: unknown = change.action === 'delete' ? null : reply.payload;
   let receipt: Receipt;
   if (change.action === 'reset' && !before) {
-    // The service answers a reset of a record that does not exist with the start state, yet
-    // writes nothing: what it did is what is stored afterwards.
+    // A reset of a record that does not exist creates it (the contract, from the platform's
+    // pages); a platform that answers the start state yet writes nothing is told apart by what
+    // is stored afterwards.
     after = await readAchievement(client, uid, target);
     receipt = after
       ? achievementReceipt({ uid, developerId: target.developerId, action: 'reset', before, after: after as UserAchievement, scope: undoScope })

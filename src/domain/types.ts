@@ -61,11 +61,12 @@ export interface AchievementDefinition {
   [extra: string]: unknown;
 }
 
-export type UserAchievementState = 'Started' | 'Completed';
-
 /**
- * Spec 2.7. Dates are `YYYY-MM-DD HH:MM:SS` (UTC in the sandbox); completed_date null until done.
- * In a list, an achievement the user never touched is `Not Started` with null id and dates.
+ * Spec 2.7, in the platform's words (domain/quests.ts): state `In Progress`, `Completed` or
+ * `Revoked`; dates `YYYY-MM-DD HH:MM:SS` (UTC), `completed_date` `0000-00-00 00:00:00` until
+ * completed; `percent_complete` an integer. The service lists started quests only; a row udcli
+ * adds for a quest never touched is `Not Started` with null id and dates. Loose types: the real
+ * platform may send numbers as strings and other surprises (contract: Tolerance).
  */
 export interface UserAchievement {
   id: number | null;

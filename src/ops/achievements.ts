@@ -29,7 +29,7 @@ export function setAchievementProgress(
   return client.changeUserAchievement(uid, target, { progress });
 }
 
-/** Signed PUT reset=1: back to the start value, state Started. */
+/** Signed PUT reset=1: back to the start value, state In Progress (a quest never started is started). */
 export function resetAchievement(client: ApiClient, uid: string, target: AchievementTarget): Promise<Reply<AchievementUpdate>> {
   return client.changeUserAchievement(uid, target, { reset: true });
 }
@@ -41,7 +41,8 @@ export function deleteAchievement(client: ApiClient, uid: string, target: Achiev
 
 /**
  * The user's current record of one achievement, or null when there is none (for before/after
- * views). A listed row the user never touched (state `Not Started`, no id) is no record.
+ * views). The service lists started quests only; a row in state `Not Started` or without an id
+ * (a server that lists untouched quests too) is no record.
  */
 export async function readAchievement(client: ApiClient, uid: string, target: AchievementTarget): Promise<UserAchievement | null> {
   const reply = await client.listUserAchievements(uid, {

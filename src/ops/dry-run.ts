@@ -7,6 +7,7 @@ import { createEndpoints } from '../client/endpoints.js';
 import type { AchievementTarget, ApiClient, PreparedRequest, ProductTarget, RequestSpec } from '../client/types.js';
 import { unitsHeld } from '../domain/holdings.js';
 import { amountText, unitsOfChange } from '../domain/packs.js';
+import { isState } from '../domain/quests.js';
 import type { Factory } from './factory.js';
 import { readAchievement } from './achievements.js';
 import { readProduct } from './products.js';
@@ -89,13 +90,17 @@ export async function dryRunAchievement(
   const was = before ? `${shown(now)} ${before.state}` : '(none)';
   let next: string;
   if (change.action === 'delete') next = '(deleted)';
+  else if (isState(before?.state, 'Revoked')) {
+    await print(factory, request, `refused (409): ${target.developerId} of ${short(uid)} is Revoked and takes no progress; nothing would change`);
+    return;
+  }
   else {
     const value =
       change.action === 'inc' ? now + change.by : change.action === 'set' ? start + Math.round(change.progress * (goal - start)) : start;
     const capped = Number.isFinite(goal) ? Math.min(goal, value) : value;
     // Completed is kept through set and inc; only a reset brings it down.
     const kept = before?.state === 'Completed' && change.action !== 'reset';
-    next = kept ? `${shown(Math.max(now, capped))} Completed` : `${shown(capped)} ${Number.isFinite(goal) && capped >= goal ? 'Completed' : 'Started'}`;
+    next = kept ? `${shown(Math.max(now, capped))} Completed` : `${shown(capped)} ${Number.isFinite(goal) && capped >= goal ? 'Completed' : 'In Progress'}`;
   }
   await print(factory, request, `${target.developerId} of ${short(uid)}: ${was} → ${next}`);
 }

@@ -41,9 +41,9 @@ describe('audit log', () => {
         profile: 'live-eu',
         argv,
         uid: UID,
-        before: { current_value: 3, state: 'Started' },
-        after: { current_value: 0, state: 'Started', signature: 'abcdef0123456789abcdef', cookie: 'session=secretcookievalue' },
-        change: 'FIRST_WIN of 01e5…: 3/10 Started → 0/10 Started',
+        before: { current_value: 3, state: 'In Progress' },
+        after: { current_value: 0, state: 'In Progress', signature: 'abcdef0123456789abcdef', cookie: 'session=secretcookievalue' },
+        change: 'FIRST_WIN of 01e5…: 3/10 In Progress → 0/10 In Progress',
         undo: `udcli achievements set ${UID} FIRST_WIN 30%`,
         now: new Date('2024-05-01T10:00:00Z'),
       }),
@@ -58,8 +58,8 @@ describe('audit log', () => {
       operator: 'sam',
       profile: 'live-eu',
       uid: UID,
-      before: { current_value: 3, state: 'Started' },
-      change: 'FIRST_WIN of 01e5…: 3/10 Started → 0/10 Started',
+      before: { current_value: 3, state: 'In Progress' },
+      change: 'FIRST_WIN of 01e5…: 3/10 In Progress → 0/10 In Progress',
     });
     expect(lines[0]!.command).toBe(`udcli achievements reset ${UID} FIRST_WIN --api-key 0123…cdef --signing-secret=sand…0001 --profile live-eu`);
     expect(text).not.toContain(SECRET);

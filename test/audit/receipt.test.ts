@@ -5,7 +5,7 @@ import type { ProductEntry, UserAchievement } from '../../src/domain/types.js';
 
 const UID = '01e528d59829836fd23b09085b56edab';
 
-function ach(current: number, state = 'Started', target = 10): UserAchievement {
+function ach(current: number, state = 'In Progress', target = 10): UserAchievement {
   return {
     id: 1,
     uid: UID,
@@ -15,7 +15,7 @@ function ach(current: number, state = 'Started', target = 10): UserAchievement {
     percent_complete: (current / target) * 100,
     state,
     started_date: '2024-01-01 00:00:00',
-    completed_date: state === 'Completed' ? '2024-01-02 00:00:00' : null,
+    completed_date: state === 'Completed' ? '2024-01-02 00:00:00' : '0000-00-00 00:00:00',
     updated_date: '2024-01-02 00:00:00',
     developer_id: 'FIRST_WIN',
     type: 'Game',
@@ -23,7 +23,7 @@ function ach(current: number, state = 'Started', target = 10): UserAchievement {
     target_value: target,
   };
 }
-const upd = (current: number, state = 'Started') => ({ state, current_value: current, percent_complete: current * 10, developer_id: 'FIRST_WIN' });
+const upd = (current: number, state = 'In Progress') => ({ state, current_value: current, percent_complete: current * 10, developer_id: 'FIRST_WIN' });
 
 function entry(qty: number | false): ProductEntry {
   return {
@@ -35,26 +35,26 @@ function entry(qty: number | false): ProductEntry {
 describe('achievement receipts', () => {
   it('reset from 3 of 10: describes the change and undoes with set 30%', () => {
     expect(achievementReceipt({ uid: UID, developerId: 'FIRST_WIN', action: 'reset', before: ach(3), after: upd(0) })).toEqual({
-      change: 'FIRST_WIN of 01e5…: 3/10 Started → 0/10 Started',
+      change: 'FIRST_WIN of 01e5…: 3/10 In Progress → 0/10 In Progress',
       undo: `udcli achievements set ${UID} FIRST_WIN 30%`,
     });
   });
 
   it('reset takes the start value from the reply, so the undo percentage is exact for start ≠ 0', () => {
-    const r = achievementReceipt({ uid: UID, developerId: 'FIRST_WIN', action: 'reset', before: ach(7, 'Started', 12), after: upd(2) });
+    const r = achievementReceipt({ uid: UID, developerId: 'FIRST_WIN', action: 'reset', before: ach(7, 'In Progress', 12), after: upd(2) });
     expect(r.undo).toBe(`udcli achievements set ${UID} FIRST_WIN 50%`); // 2 + 0.5 * (12 - 2) = 7
   });
 
   it('undoing a reset of a completed achievement says the completion date is lost', () => {
     const r = achievementReceipt({ uid: UID, developerId: 'FIRST_WIN', action: 'reset', before: ach(10, 'Completed'), after: upd(0) });
-    expect(r.change).toBe('FIRST_WIN of 01e5…: 10/10 Completed → 0/10 Started');
+    expect(r.change).toBe('FIRST_WIN of 01e5…: 10/10 Completed → 0/10 In Progress');
     expect(r.undo).toBe(`udcli achievements set ${UID} FIRST_WIN 100%`);
     expect(r.note).toMatch(/completion date/);
   });
 
   it('set or inc on a user without a record is undone by deleting it', () => {
     const r = achievementReceipt({ uid: UID, developerId: 'FIRST_WIN', action: 'inc', before: null, after: upd(1), targetValue: 10, startValue: 0 });
-    expect(r.change).toBe('FIRST_WIN of 01e5…: (none) → 1/10 Started');
+    expect(r.change).toBe('FIRST_WIN of 01e5…: (none) → 1/10 In Progress');
     expect(r.undo).toBe(`udcli achievements delete ${UID} FIRST_WIN`);
   });
 
@@ -66,7 +66,7 @@ describe('achievement receipts', () => {
 
   it('delete of a record with value V is undone by inc --by V-start, noting the dates', () => {
     const r = achievementReceipt({ uid: UID, developerId: 'FIRST_WIN', action: 'delete', before: ach(6), after: ach(6), startValue: 1 });
-    expect(r.change).toBe('FIRST_WIN of 01e5…: 6/10 Started → (deleted)');
+    expect(r.change).toBe('FIRST_WIN of 01e5…: 6/10 In Progress → (deleted)');
     expect(r.undo).toBe(`udcli achievements inc ${UID} FIRST_WIN --by 5`);
     expect(r.note).toMatch(/dates cannot be restored/);
   });
@@ -180,7 +180,7 @@ describe('undo commands that land where the change was made (issue 15)', () => {
       targetValue: 10,
       scope: ['--profile', 'live'],
     });
-    expect(r.change).toBe('LEVEL_10 of 01e5…: 4/10 Started → 10/10 Completed');
+    expect(r.change).toBe('LEVEL_10 of 01e5…: 4/10 In Progress → 10/10 Completed');
     expect(r.undo).toBe(
       `udcli achievements reset ${UID} LEVEL_10 --profile live && udcli achievements set ${UID} LEVEL_10 40% --profile live`,
     );

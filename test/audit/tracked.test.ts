@@ -31,15 +31,15 @@ describe('traced single-user changes', () => {
     const t = setup();
     const client = {
       listAchievementDefinitions: async () => reply([{ developer_id: 'LEVEL_10', start_value: 1, target_value: 10 }]),
-      listUserAchievements: async () => reply([{ developer_id: 'LEVEL_10', current_value: 4, state: 'Started', target_value: 10 }]),
+      listUserAchievements: async () => reply([{ developer_id: 'LEVEL_10', current_value: 4, state: 'In Progress', target_value: 10 }]),
     } as unknown as ApiClient;
     const target = { type: 'Game' as const, pid: '1002', developerId: 'LEVEL_10' };
     const r = await tracedSingleAchievement(t.factory, t.settings, client, UID, target, { action: 'set', progress: 0.5, progressText: '50%' }, async () =>
-      reply({ state: 'Started', current_value: 6, percent_complete: 55.56, developer_id: 'LEVEL_10' }),
+      reply({ state: 'In Progress', current_value: 6, percent_complete: 55, developer_id: 'LEVEL_10' }),
     );
     expect(r.payload.current_value).toBe(6);
     expect(t.info).toEqual([
-      'Changed: LEVEL_10 of 01e5…: 4/10 Started → 6/10 Started',
+      'Changed: LEVEL_10 of 01e5…: 4/10 In Progress → 6/10 In Progress',
       // 1 + round(0.33 * 9) = 4; --profile because the undo must reach the same server (issue 15)
       `Undo:    udcli achievements set ${UID} LEVEL_10 33% --game 1002 --profile live-eu`,
     ]);
@@ -141,7 +141,7 @@ describe('receipts that say what the server did (issue 15)', () => {
       },
     } as unknown as ApiClient;
     await tracedSingleAchievement(t.factory, t.settings, client, UID, { type: 'Game', pid: '1001', developerId: 'FIRST_WIN' }, { action: 'reset' }, async () =>
-      reply({ state: 'Started', current_value: 0, percent_complete: 0, developer_id: 'FIRST_WIN' }),
+      reply({ state: 'In Progress', current_value: 0, percent_complete: 0, developer_id: 'FIRST_WIN' }),
     );
     expect(reads).toBe(2);
     expect(t.info).toEqual(['No change: FIRST_WIN of 01e5…: no record, nothing to reset', 'Undo:    none', 'Note:    nothing changed']);
@@ -187,20 +187,20 @@ describe('receipts that say what the server did (issue 15)', () => {
         order.push('read');
         await new Promise((r) => setTimeout(r, 20));
         order.push('read done');
-        return reply([{ id: 4, developer_id: 'LEVEL_10', current_value: state.value, state: 'Started', target_value: 10 }]);
+        return reply([{ id: 4, developer_id: 'LEVEL_10', current_value: state.value, state: 'In Progress', target_value: 10 }]);
       },
     };
     const inc = async () => {
       order.push('change');
       state.value += 1;
-      return reply({ state: 'Started', current_value: state.value, percent_complete: state.value * 10, developer_id: 'LEVEL_10' });
+      return reply({ state: 'In Progress', current_value: state.value, percent_complete: state.value * 10, developer_id: 'LEVEL_10' });
     };
     const target = { type: 'Game' as const, pid: '1001', developerId: 'LEVEL_10' };
     // Gated: the change waits for the gate, which waits for the read.
     const gatedClient = { ...base, gated: (gate: () => Promise<void>) => ({ ...base, change: async () => (await gate(), inc()) }) } as unknown as ApiClient;
     await tracedSingleAchievement(t.factory, t.settings, gatedClient, UID, target, { action: 'inc', by: 1 }, (c) => (c as unknown as { change: typeof inc }).change());
     expect(order).toEqual(['read', 'read done', 'change']);
-    expect(t.info[0]).toBe('Changed: LEVEL_10 of 01e5…: 3/10 Started → 4/10 Started');
+    expect(t.info[0]).toBe('Changed: LEVEL_10 of 01e5…: 3/10 In Progress → 4/10 In Progress');
 
     // A server that answered the unsigned request at once: the change went before the gate opened.
     order.length = 0;

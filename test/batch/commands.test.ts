@@ -27,7 +27,7 @@ function fakeService(users: string[]) {
     if (!known.has(uid)) throw new ApiError('not found: user', 404, 404);
   };
   const reply = <T>(payload: T) => ({ payload, envelope: { version: 1, code: 200, message: 'OK', payload }, bodyText: '', httpStatus: 200 });
-  const ach = (uid: string) => ({ id: 1, uid, achievement_id: 7, parent_id: '1001', current_value: progress.get(uid)!, percent_complete: progress.get(uid)! * 10, state: progress.get(uid) === 10 ? 'Completed' : 'Started', started_date: '', completed_date: null, updated_date: '', developer_id: 'FIRST_WIN', type: 'Game', name: 'First win', target_value: 10 });
+  const ach = (uid: string) => ({ id: 1, uid, achievement_id: 7, parent_id: '1001', current_value: progress.get(uid)!, percent_complete: progress.get(uid)! * 10, state: progress.get(uid) === 10 ? 'Completed' : 'In Progress', started_date: '', completed_date: '0000-00-00 00:00:00', updated_date: '', developer_id: 'FIRST_WIN', type: 'Game', name: 'First win', target_value: 10 });
   const entry = (uid: string) => ({ purchase: { success: true, data: { quantity: swords.get(uid) ?? 0 }, message: '' }, product: { sku: 'sword' } });
   const client = {
     getUser: async (name: string) => {
@@ -50,7 +50,7 @@ function fakeService(users: string[]) {
       const now = progress.get(uid) ?? 0;
       const next = change.reset ? 0 : change.increment !== undefined ? Math.min(10, now + change.increment) : Math.round(change.progress! * 10);
       progress.set(uid, next);
-      return reply({ state: next === 10 ? 'Completed' : 'Started', current_value: next, percent_complete: next * 10, developer_id: 'FIRST_WIN' });
+      return reply({ state: next === 10 ? 'Completed' : 'In Progress', current_value: next, percent_complete: next * 10, developer_id: 'FIRST_WIN' });
     },
     listProducts: async (uid: string) => {
       requests.push(`GET products ${uid}`);
@@ -146,7 +146,7 @@ describe('runAchievementBatch', () => {
     expect(byInput.get('alice')).toMatchObject({
       uid: uidForUsername('alice'),
       status: 'ok',
-      result: { change: `FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: 3/10 Started → 0/10 Started`, undo: `udcli achievements set ${uidForUsername('alice')} FIRST_WIN 30% --profile sandbox` },
+      result: { change: `FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: 3/10 In Progress → 0/10 In Progress`, undo: `udcli achievements set ${uidForUsername('alice')} FIRST_WIN 30% --profile sandbox` },
     });
     expect(svc.requests.filter((r) => r.startsWith('GET user'))).toEqual(['GET user alice', 'GET user carol']); // the uid needs no lookup
     const audit = f.audit();

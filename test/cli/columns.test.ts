@@ -1,11 +1,12 @@
 /**
- * The products table's HELD column and the achievements list's --started filter (issue 9),
+ * The products table's HELD column and the achievements list's cells and Not Started rows,
  * from the reply shapes contract.md and platform.md name, and an awkward platform's.
  */
 import { describe, expect, it } from 'vitest';
-import { isStarted } from '../../src/cli/commands/achievements/list.js';
+import { USER_ACHIEVEMENT_COLUMNS } from '../../src/cli/commands/achievements/columns.js';
+import { notStartedRow } from '../../src/cli/commands/achievements/list.js';
 import { fieldView, heldText, PRODUCT_COLUMNS } from '../../src/cli/commands/products/columns.js';
-import type { ProductEntry, UserAchievement } from '../../src/domain/types.js';
+import type { AchievementDefinition, ProductEntry, UserAchievement } from '../../src/domain/types.js';
 
 const entry = (success: unknown, data: unknown, type = 'consumable'): ProductEntry =>
   ({ purchase: { success, data, message: '' }, product: { sku: 'x', name: 'X', type } }) as unknown as ProductEntry;
@@ -18,6 +19,8 @@ describe('products: HELD', () => {
     expect(heldText(entry(true, { quantity: 3 }))).toBe('3');
     expect(heldText(entry(true, { qty: '4' }))).toBe('4');
     expect(heldText(entry(true, { anything: 'else' }))).toBe('yes');
+    // The platform's data-objects page: a held unlockable is {success: true, data: true}.
+    expect(heldText(entry(true, true, 'unlockable'))).toBe('yes');
     expect(heldText(entry(false, false, 'unlockable'))).toBe('-');
     expect(heldText(entry(true, false))).toBe('-');
     expect(heldText(entry(true, 0))).toBe('-');
@@ -32,9 +35,16 @@ describe('products: HELD', () => {
   });
 });
 
-describe('achievements list --started', () => {
-  it("hides the rows in state 'Not Started' only", () => {
-    const rows = [{ state: 'Not Started' }, { state: 'Started' }, { state: 'Completed' }, { state: 'not started' }, {}] as UserAchievement[];
-    expect(rows.filter(isStarted)).toEqual([{ state: 'Started' }, { state: 'Completed' }, {}]);
+describe('achievements list: the zero date and the Not Started rows', () => {
+  it('shows the zero completed_date (not completed) as nothing, a real date as it is', () => {
+    const cell = USER_ACHIEVEMENT_COLUMNS.find((c) => c.key === 'completed_date')!.cell;
+    expect(cell({ completed_date: '0000-00-00 00:00:00' } as UserAchievement)).toBe('');
+    expect(cell({ completed_date: '2024-05-01 10:05:00' } as UserAchievement)).toBe('2024-05-01 10:05:00');
+    expect(cell({ completed_date: null } as UserAchievement)).toBe('');
+  });
+
+  it('builds a Not Started row from a definition: start value, 0 %, no id or dates', () => {
+    const def = { id: 7, developer_id: 'X', parent_id: '1001', type: 'Game', name: 'Ex', start_value: 2, target_value: 9 } as AchievementDefinition;
+    expect(notStartedRow('u', def)).toMatchObject({ id: null, state: 'Not Started', current_value: 2, percent_complete: 0, started_date: null, completed_date: '0000-00-00 00:00:00', target_value: 9 });
   });
 });

@@ -80,7 +80,7 @@ describe('batch mode (e2e)', () => {
     const audit = readFileSync(join(env.configDir, 'audit.log'), 'utf8').trim().split('\n');
     expect(audit).toHaveLength(2000);
     const aliceLine = audit.map((l) => JSON.parse(l) as { uid: string; change: string; undo: string }).find((e) => e.uid === uidForUsername('alice'));
-    expect(aliceLine).toMatchObject({ change: expect.stringMatching(/1\/1 Completed → 0\/1 Started/), undo: expect.stringMatching(/achievements set \w+ FIRST_WIN 100%/) });
+    expect(aliceLine).toMatchObject({ change: expect.stringMatching(/1\/1 Completed → 0\/1 In Progress/), undo: expect.stringMatching(/achievements set \w+ FIRST_WIN 100%/) });
   }, 150_000);
 
   it('--dry-run prints what would be sent for each user and changes nothing', async () => {

@@ -6,7 +6,7 @@ const UID = DEMO.user.uid;
 
 interface Entry {
   /** contract: Products — units of a consumable, "active" for a held unlockable, false when not held. */
-  purchase: { success: boolean; data: number | 'active' | false; message: string };
+  purchase: { success: boolean; data: number | boolean; message: string };
   product: { id: number; sku: string; name: string; type: string; price: string };
 }
 
@@ -40,7 +40,7 @@ describe('udcli products', () => {
     const entries = json<Entry[]>(r);
     // demo_player holds the sword (unlockable) and 250 gems (a consumable in two packs), nothing else.
     expect(entries.filter((e) => e.purchase.success).map((e) => [e.product.sku, e.purchase.data])).toEqual([
-      ['sword-of-dawn', 'active'],
+      ['sword-of-dawn', true],
       ['gems:100', 250],
       ['gems:500', 250],
     ]);
@@ -53,7 +53,7 @@ describe('udcli products', () => {
       const line = table.stdout.split('\n').find((l) => l.includes(e.product.sku));
       expect(line, e.product.sku).toBeDefined();
       expect(line).toContain(e.product.price);
-      const held = typeof e.purchase.data === 'number' ? String(e.purchase.data) : e.purchase.data === 'active' ? 'yes' : '-';
+      const held = typeof e.purchase.data === 'number' ? String(e.purchase.data) : e.purchase.data === true ? 'yes' : '-';
       expect(line!.trim().split(/\s{2,}/)[3], e.product.sku).toBe(held);
     }
   });
@@ -124,7 +124,7 @@ describe('udcli products', () => {
     expect(give.code, give.stderr).toBe(0);
     expect(json<Entry>(give).product.sku).toBe(odd);
     const list = json<Entry[]>(await udcli(['products', 'list', UID, '--sku', odd, '--json']));
-    expect(list.map((e) => [e.product.sku, e.purchase.data])).toEqual([[odd, 'active']]);
+    expect(list.map((e) => [e.product.sku, e.purchase.data])).toEqual([[odd, true]]);
   });
 
   it('a consumable by its base: list --sku gems is one entry (the smallest pack, the base\'s units); give gems adds units, take by a pack removes units', async () => {

@@ -38,6 +38,7 @@ interface Row {
   current_value: number;
   state: string;
   id?: number | null;
+  completed_date?: string;
 }
 
 /** The user's record of one achievement as the sandbox now has it (undefined: none). */
@@ -167,15 +168,15 @@ describe('bug 2: the undo lands on the server the change was made on', () => {
 });
 
 describe('bug 3: Completed is kept through set', () => {
-  it('set 100% from 4/10: the undo is reset then set, and running it brings back 4/10 Started', async () => {
-    expect(await achievement(PLAYER, 'LEVEL_10')).toMatchObject({ current_value: 4, state: 'Started' });
+  it('set 100% from 4/10: the undo is reset then set, and running it brings back 4/10 In Progress', async () => {
+    expect(await achievement(PLAYER, 'LEVEL_10')).toMatchObject({ current_value: 4, state: 'In Progress' });
     const r = await udcli(['achievements', 'set', PLAYER, 'LEVEL_10', '100%']);
     expect(r.code, r.stderr).toBe(0);
     const scope = `--profile sandbox --base-url ${env.sandbox.url}`;
     expect(undoOf(r)).toBe(`udcli achievements reset ${PLAYER} LEVEL_10 ${scope} && udcli achievements set ${PLAYER} LEVEL_10 33% ${scope}`);
     const undo = await runPrinted(undoOf(r), env.env);
     expect(undo.code, undo.stderr).toBe(0);
-    expect(await achievement(PLAYER, 'LEVEL_10')).toMatchObject({ current_value: 4, state: 'Started' });
+    expect(await achievement(PLAYER, 'LEVEL_10')).toMatchObject({ current_value: 4, state: 'In Progress' });
   });
 
   it('set 50% on a Completed achievement: exit 1, says nothing changed and how to lower it', async () => {
@@ -190,23 +191,24 @@ describe('bug 3: Completed is kept through set', () => {
 });
 
 describe('bug 4: a reset of a record that does not exist', () => {
-  it('says nothing changed, prints no undo, exit 0', async () => {
+  // The contract (from the platform's pages): a reset creates the record when absent, like a
+  // submit. The receipt says so, and its undo deletes the record again.
+  it('starts the quest at its start value; the receipt says it did not exist, the undo deletes it', async () => {
     expect(await achievement(CAROL, 'FIRST_WIN')).toBeUndefined();
     const r = await udcli(['achievements', 'reset', CAROL, 'FIRST_WIN']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`No change: FIRST_WIN of ${CAROL.slice(0, 4)}…: no record, nothing to reset`);
-    expect(r.stderr).toMatch(/^Undo:\s+none$/m);
-    expect(r.stderr).not.toMatch(/^Changed:/m);
-    expect(await achievement(CAROL, 'FIRST_WIN')).toBeUndefined();
-    expect(auditLines().at(-1)).toMatchObject({ uid: CAROL, undo: null, change: expect.stringMatching(/nothing to reset/) });
+    expect(r.stderr).toContain(`Changed: FIRST_WIN of ${CAROL.slice(0, 4)}…: (none) → 0/1 In Progress`);
+    expect(r.stderr).toMatch(new RegExp(`^Undo:\\s+udcli achievements delete ${CAROL} FIRST_WIN `, 'm'));
+    expect(await achievement(CAROL, 'FIRST_WIN')).toMatchObject({ state: 'In Progress', current_value: 0, completed_date: '0000-00-00 00:00:00' });
+    expect(auditLines().at(-1)).toMatchObject({ uid: CAROL, undo: expect.stringMatching(/achievements delete/) });
   });
 
   it('a batch reports the same for each such user', async () => {
-    const r = await udcli(['achievements', 'reset', '@-', 'FIRST_WIN'], { input: 'carol\ndave\n' });
+    const r = await udcli(['achievements', 'reset', '@-', 'SECRET_ROOM'], { input: 'carol\ndave\n' });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { uid: string; result: { change: string; undo: unknown } });
     expect(lines.map((l) => l.uid).sort()).toEqual([CAROL, DAVE].sort());
-    for (const l of lines) expect(l.result).toMatchObject({ change: expect.stringMatching(/no record, nothing to reset/), undo: null });
+    for (const l of lines) expect(l.result).toMatchObject({ change: expect.stringMatching(/\(none\) → 0\/1 In Progress/), undo: expect.stringMatching(/achievements delete/) });
   });
 });
 

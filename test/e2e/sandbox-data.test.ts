@@ -105,7 +105,7 @@ describe('your game in the sandbox', () => {
     try {
       const r = await fetch(`${studio.url}/${new URL(src, env.sandbox.url).search}`);
       expect(r.status).toBe(200);
-      expect(((await r.json()) as { payload: unknown }).payload).toMatchObject({ developer_id: 'BOSS_1', current_value: 2, state: 'Started' });
+      expect(((await r.json()) as { payload: unknown }).payload).toMatchObject({ developer_id: 'BOSS_1', current_value: 2, state: 'In Progress' });
     } finally {
       studio.server.close();
     }

@@ -317,7 +317,7 @@ describe('the smaller ones (point 6)', () => {
     expect(await held(env, UID, 'gems')).toBe(before);
     const inc = await env.run(['achievements', 'inc', UID, 'LEVEL_10', '--by', '2', '--dry-run']);
     expect(inc.code, inc.stderr).toBe(0);
-    expect(json<{ expected: string }>(inc).expected).toBe('LEVEL_10 of 01e5…: 4/10 Started → 6/10 Started');
+    expect(json<{ expected: string }>(inc).expected).toBe('LEVEL_10 of 01e5…: 4/10 In Progress → 6/10 In Progress');
     expect(auditLines(env)).toEqual([]);
     const refused = await env.run(['products', 'give', UID, 'gems', '--journal', 'j']);
     expect(refused.code).toBe(2);

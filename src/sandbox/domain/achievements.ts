@@ -8,15 +8,14 @@
  * Completed is kept until a reset: further increments or progress change nothing, so
  * `completed_date` is set exactly once per completion.
  */
-export type UserAchievementState = 'In Progress' | 'Completed' | 'Revoked';
+import type { QuestState } from '../../domain/quests.js';
 
-export const USER_ACHIEVEMENT_STATES: readonly UserAchievementState[] = ['In Progress', 'Completed', 'Revoked'];
+export { NOT_COMPLETED_DATE } from '../../domain/quests.js';
+
+export type UserAchievementState = QuestState;
 
 /** The state a database or data file written before the platform's words were known used for `In Progress`. */
 export const LEGACY_IN_PROGRESS = 'Started';
-
-/** `completed_date` of a quest not completed: the platform sends this string, never null. */
-export const NOT_COMPLETED_DATE = '0000-00-00 00:00:00';
 
 export type ProgressChange =
   | { kind: 'increment'; by: number }

@@ -84,9 +84,10 @@ export const PLATFORM_JS = String.raw`'use strict';
 
   var store = null;
 
+  // purchase.data: the units of a consumable, true for a held unlockable (the platform's data-objects page).
   function heldText(entry) {
     var purchase = entry.purchase;
-    if (!purchase.success) return 'not owned';
+    if (!purchase.success || purchase.data === false) return 'not owned';
     return entry.product.type === 'consumable' ? 'you hold ' + purchase.data + ' units' : 'owned';
   }
 
@@ -174,6 +175,11 @@ export const PLATFORM_JS = String.raw`'use strict';
     return (questNames && questNames[developerId]) || developerId;
   }
 
+  function completedDate(update) {
+    var date = update.completed_date;
+    return typeof date === 'string' && date !== '' && date.indexOf('0000-00-00') !== 0 ? date : null;
+  }
+
   var noticeTimer = null;
   async function questNotice(envelope) {
     var update = envelope && envelope.payload;
@@ -185,6 +191,8 @@ export const PLATFORM_JS = String.raw`'use strict';
       el('strong', { class: 'quest-name' }, String(name)),
       el('span', { class: 'quest-progress' }, ' ' + update.percent_complete + '% (' + update.current_value + ')'),
       el('span', { class: 'quest-state' }, update.state === 'Completed' ? ' Quest completed!' : ' ' + update.state),
+      // completed_date is "0000-00-00 00:00:00" until completed (the platform's pages): never a date then.
+      completedDate(update) ? el('span', { class: 'quest-date' }, ' on ' + completedDate(update) + ' UTC') : null,
       update.score_awarded ? el('span', { class: 'quest-score' }, ' +' + update.score_awarded + ' points') : null));
     notice.hidden = false;
     clearTimeout(noticeTimer);

@@ -1,5 +1,6 @@
 import type { Column } from '../../../output/types.js';
 import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../../domain/types.js';
+import { completedDateOf } from '../../../domain/quests.js';
 import { cellText } from '../../../ops/args.js';
 
 export const DEFINITION_COLUMNS: ReadonlyArray<Column<AchievementDefinition>> = [
@@ -26,7 +27,8 @@ export const USER_ACHIEVEMENT_COLUMNS: ReadonlyArray<Column<UserAchievement>> = 
   { key: 'name', header: 'NAME', cell: (a) => cellText(a.name) },
   { key: 'percent_complete', header: 'PROGRESS', cell: progressText },
   { key: 'state', header: 'STATE', cell: (a) => cellText(a.state) },
-  { key: 'completed_date', header: 'COMPLETED', cell: (a) => cellText(a.completed_date) },
+  // The zero date (not completed) shows as nothing; -o json keeps the service's value.
+  { key: 'completed_date', header: 'COMPLETED', cell: (a) => cellText(completedDateOf(a.completed_date) ?? '') },
 ];
 
 export const UPDATE_COLUMNS: ReadonlyArray<Column<AchievementUpdate>> = [

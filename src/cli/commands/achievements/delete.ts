@@ -1,6 +1,7 @@
 import { tracedSingleAchievement } from '../../../audit/tracked.js';
 import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
 import type { UserAchievement } from '../../../domain/types.js';
+import { completedDateOf } from '../../../domain/quests.js';
 import { dryRunAchievement } from '../../../ops/dry-run.js';
 import type { Factory } from '../../../ops/factory.js';
 import { confirmMutation } from '../../../ops/safety.js';
@@ -15,7 +16,8 @@ import { deleteAchievement, readAchievement, resolveAchievementTarget, suggestDe
 /** What a delete loses, for the question: `1/1 Completed, completed 2024-05-01 10:05:00`. */
 export function lossText(record: UserAchievement): string {
   const value = record.target_value === undefined || record.target_value === null ? `${record.current_value}` : `${record.current_value}/${record.target_value}`;
-  return `${value} ${record.state}${record.completed_date ? `, completed ${record.completed_date}` : ''}`;
+  const completed = completedDateOf(record.completed_date);
+  return `${value} ${record.state}${completed ? `, completed ${completed}` : ''}`;
 }
 
 export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: TargetOptions & BatchFlags): Promise<void> {

@@ -71,7 +71,7 @@ export function register(program: Command, factory: Factory): void {
     .option('--filter <field>', 'parent, name, percent_complete, state or parent_id (with --match)')
     .option('--match <value>', 'value for --filter, e.g. --filter percent_complete --match ">=50"')
     .option('--all', 'every record, fetched 1000 at a time')
-    .option('--started', "hide the achievements the user has not started (rows in state 'Not Started')")
+    .option('--started', 'only the quests the user has started, as the service lists them (no Not Started rows from the definitions)')
     .addHelpText(
       'after',
       `\nExamples:\n  $ udcli achievements list ${UID}\n  $ udcli achievements list ${UID} --started\n  $ udcli achievements list ${UID} --filter state --match Completed --order completed_date`,

@@ -1,7 +1,8 @@
 import type { AchievementListQuery, ApiClient } from '../../../client/types.js';
 import type { Factory } from '../../../ops/factory.js';
 import { UsageError } from '../../../errors.js';
-import type { UserAchievement } from '../../../domain/types.js';
+import { NOT_COMPLETED_DATE, NOT_STARTED } from '../../../domain/quests.js';
+import type { AchievementDefinition, UserAchievement } from '../../../domain/types.js';
 import { optionalInteger, parseChoice, parseKey, parseUserArg, printList, rejectRawWithAll } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
 import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
@@ -34,11 +35,6 @@ export async function run(factory: Factory, args: { uid: string }, opts: ListOpt
     throw new UsageError('--all fetches every record and cannot be combined with --limit or --offset');
   }
   rejectRawWithAll(factory, opts.all);
-  if (opts.started && factory.globals().raw) {
-    throw new UsageError('--raw prints the reply as received and cannot be combined with --started', {
-      hint: 'drop --raw, or filter on the server with --filter state --match Started',
-    });
-  }
 
   const settings = await factory.settings();
   const query: AchievementListQuery = { ...resolveParent(settings, opts) };
@@ -53,25 +49,64 @@ export async function run(factory: Factory, args: { uid: string }, opts: ListOpt
   const client = await factory.client();
   const uid = await resolveUid(client, user);
   const out = await factory.output();
+  // The service lists only the quests the user started (the platform's pages). The whole list
+  // (no --started, --raw, --filter or paging of one's own) also shows the game's other quests as
+  // Not Started, from the definitions, read beside the records.
+  const whole = !opts.started && !factory.globals().raw && filter === undefined && limit === undefined && offset === undefined;
+  if (whole) {
+    await out.list(withUntouched(client, uid, query), USER_ACHIEVEMENT_COLUMNS);
+    return;
+  }
   if (opts.all) {
-    const all = allUserAchievements(client, uid, query);
-    await out.list(opts.started ? onlyStarted(all) : all, USER_ACHIEVEMENT_COLUMNS);
+    await out.list(allUserAchievements(client, uid, query), USER_ACHIEVEMENT_COLUMNS);
     return;
   }
   const reply = await out.spin('Fetching achievements', () => client.listUserAchievements(uid, query));
-  await printList(factory, opts.started ? { ...reply, payload: reply.payload.filter(isStarted) } : reply, USER_ACHIEVEMENT_COLUMNS);
+  await printList(factory, reply, USER_ACHIEVEMENT_COLUMNS);
 }
 
 /**
- * The service lists every achievement of the game, those the user never touched in state
- * `Not Started` (contract: Achievements); --started leaves those out, here, after the reply.
+ * Every record (pages of 1000 until a short one: one request for nearly every user), then a
+ * `Not Started` row for each quest of the game the records do not name, built from the
+ * definitions, which are asked for at once, beside the first page.
  */
-export function isStarted(a: UserAchievement): boolean {
-  return String(a?.state ?? '').trim().toLowerCase() !== 'not started';
+export async function* withUntouched(client: ApiClient, uid: string, query: AchievementListQuery): AsyncGenerator<UserAchievement> {
+  const definitions = client.listAchievementDefinitions(query.pid, {
+    type: query.type,
+    ...(query.developerId === undefined ? {} : { developerId: query.developerId }),
+  });
+  // Awaited only after the records: a failure of the list must not leave this one unhandled.
+  definitions.catch(() => undefined);
+  const seen = new Set<string>();
+  for await (const record of allUserAchievements(client, uid, query)) {
+    seen.add(String(record.developer_id));
+    yield record;
+  }
+  for (const def of (await definitions).payload ?? []) {
+    // A platform may list Inactive definitions too: those are hidden from players.
+    if (seen.has(String(def.developer_id)) || String(def.state).trim().toLowerCase() === 'inactive') continue;
+    yield notStartedRow(uid, def);
+  }
 }
 
-async function* onlyStarted(items: AsyncIterable<UserAchievement>): AsyncGenerator<UserAchievement> {
-  for await (const a of items) if (isStarted(a)) yield a;
+/** A quest the user never touched, as udcli shows it (the service has no record of it). */
+export function notStartedRow(uid: string, def: AchievementDefinition): UserAchievement {
+  return {
+    id: null,
+    uid,
+    achievement_id: def.id,
+    parent_id: def.parent_id,
+    current_value: def.start_value,
+    percent_complete: 0,
+    state: NOT_STARTED,
+    started_date: null,
+    completed_date: NOT_COMPLETED_DATE,
+    updated_date: null,
+    developer_id: def.developer_id,
+    type: def.type,
+    name: def.name,
+    target_value: def.target_value,
+  };
 }
 
 /** Every record matching `query`, a page of 1000 at a time until a short page. */
