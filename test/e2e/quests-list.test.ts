@@ -1,0 +1,106 @@
+/**
+ * `achievements list` after the platform's pages (issue 29): the service lists only the quests a
+ * user started, and the CLI still shows every quest of the game, the untouched ones as
+ * `Not Started` from the definitions it reads itself (one more request, beside the list, in -v);
+ * `--started` shows the service's list alone; `-o json` gives the platform's values. In-process
+ * (`main` with injected IO) against a real sandbox.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { json, startTestEnv, type TestEnv } from './harness.js';
+
+const UID = DEMO.user.uid;
+const CAROL = uidForUsername('carol');
+const ALL = ['COLLECT_1000_GEMS', 'DAILY_STREAK_7', 'FIRST_WIN', 'LEVEL_10', 'SECRET_ROOM', 'SPEED RUN/100%'];
+
+interface Row {
+  id: number | null;
+  developer_id: string;
+  state: string;
+  current_value: number;
+  percent_complete: number;
+  completed_date: string | null;
+  started_date: string | null;
+}
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await startTestEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('achievements list', () => {
+  it('shows every quest of the game: the started ones as the service sends them, then the others as Not Started', async () => {
+    const r = await env.read(['achievements', 'list', UID, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = json<Row[]>(r);
+    expect(rows.map((a) => a.developer_id).sort()).toEqual(ALL);
+    // The records first, in the service's order (newest start first), with the platform's values.
+    expect(rows.slice(0, 3).map((a) => [a.developer_id, a.state, a.percent_complete, a.completed_date])).toEqual([
+      ['LEVEL_10', 'In Progress', 33, '0000-00-00 00:00:00'],
+      ['COLLECT_1000_GEMS', 'In Progress', 25, '0000-00-00 00:00:00'],
+      ['FIRST_WIN', 'Completed', 100, '2024-05-01 10:05:00'],
+    ]);
+    // Then the quests never touched, in definition order, built by udcli (no id, no start date).
+    expect(rows.slice(3)).toEqual([
+      expect.objectContaining({ developer_id: 'SPEED RUN/100%', state: 'Not Started', id: null, current_value: 0, percent_complete: 0, started_date: null }),
+      expect.objectContaining({ developer_id: 'DAILY_STREAK_7', state: 'Not Started', id: null }),
+      expect.objectContaining({ developer_id: 'SECRET_ROOM', state: 'Not Started', id: null }),
+    ]);
+  });
+
+  it('a user new to the game: every quest Not Started; --started: none', async () => {
+    const all = json<Row[]>(await env.read(['achievements', 'list', CAROL, '--json']));
+    expect(all.map((a) => a.state)).toEqual(Array(6).fill('Not Started'));
+    const started = await env.read(['achievements', 'list', CAROL, '--started', '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    expect(json<Row[]>(started)).toEqual([]);
+  });
+
+  it('--started shows the service\'s list alone, and reads no definitions', async () => {
+    const r = await env.read(['achievements', 'list', UID, '--started', '--json', '-v']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json<Row[]>(r).map((a) => a.developer_id)).toEqual(['LEVEL_10', 'COLLECT_1000_GEMS', 'FIRST_WIN']);
+    expect(r.stderr).not.toMatch(/→ GET \S+\/achievements\/1001\.json/);
+  });
+
+  it('-v shows the one more request: the definitions, sent beside the list', async () => {
+    const r = await env.read(['achievements', 'list', UID, '-v', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    const requests = r.stderr.split('\n').filter((l) => l.startsWith('→ '));
+    expect(requests).toHaveLength(2);
+    expect(requests.some((l) => /→ GET \S+\/achievements\/user\/[0-9a-f]{32}\.json/.test(l))).toBe(true);
+    expect(requests.some((l) => /→ GET \S+\/achievements\/1001\.json/.test(l))).toBe(true);
+    // Both requests go out before either reply is read: the definitions do not wait for the list.
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('→ ') || l.startsWith('← '));
+    expect(lines.slice(0, 2).every((l) => l.startsWith('→ '))).toBe(true);
+    // The table: an In Progress quest shows no completion date; a Not Started one shows as such.
+    const level = r.stdout.split('\n').find((l) => l.startsWith('LEVEL_10'))!;
+    expect(level).toMatch(/In Progress\s*$/);
+    expect(r.stdout.split('\n').find((l) => l.startsWith('SECRET_ROOM'))).toMatch(/Not Started/);
+    expect(r.stdout).toContain('2024-05-01 10:05:00');
+    expect(r.stdout).not.toContain('0000-00-00');
+  });
+
+  it('--developer-id of a quest never started: its Not Started row', async () => {
+    const r = await env.read(['achievements', 'list', UID, '--developer-id', 'SECRET_ROOM', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json<Row[]>(r)).toEqual([expect.objectContaining({ developer_id: 'SECRET_ROOM', state: 'Not Started' })]);
+  });
+
+  it('--filter and paging narrow the service\'s records: no Not Started rows are added', async () => {
+    const filtered = json<Row[]>(await env.read(['achievements', 'list', UID, '--filter', 'state', '--match', 'In Progress', '--json']));
+    expect(filtered.map((a) => a.developer_id).sort()).toEqual(['COLLECT_1000_GEMS', 'LEVEL_10']);
+    const page = json<Row[]>(await env.read(['achievements', 'list', UID, '--limit', '1', '--offset', '1', '--json']));
+    expect(page.map((a) => a.developer_id)).toEqual(['COLLECT_1000_GEMS']);
+  });
+
+  it('--all: every record, then the Not Started rows', async () => {
+    const r = await env.read(['achievements', 'list', UID, '--all', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json<Row[]>(r).map((a) => a.developer_id).sort()).toEqual(ALL);
+  });
+});
