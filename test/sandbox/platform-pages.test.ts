@@ -87,7 +87,7 @@ describe('quest fields', () => {
   });
 
   it('completed_date is Y-m-d H:i:s (UTC) once completed, and the string 0000-00-00 00:00:00 before: never null', async () => {
-    const byId = Object.fromEntries((await quests(PLAYER)).body.payload!.map((q) => [q.developer_id, q]));
+    const byId: Record<string, Record<string, unknown>> = Object.fromEntries((await quests(PLAYER)).body.payload!.map((q) => [q.developer_id, q]));
     expect(byId.FIRST_WIN!.completed_date).toBe('2024-05-01 10:05:00');
     expect(byId.LEVEL_10!.completed_date).toBe(ZERO_DATE);
     expect(byId.COLLECT_1000_GEMS!.completed_date).toBe(ZERO_DATE);
