@@ -8,11 +8,12 @@
  * of the live database, so a running sandbox on it sees the restored state at once; meanwhile
  * it answers reads, and changes wait a bounded time, then 503 (http/busy.ts).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CancelledError, UsageError } from '../errors.js';
-import { DATABASE_FILE_MODE, type SandboxDatabase } from './database.js';
+import { DATABASE_FILE_MODE, openDatabase, type SandboxDatabase } from './database.js';
 
 const NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/;
 const SUFFIX = '.db';
@@ -118,10 +119,23 @@ export function restoreSnapshot(db: SandboxDatabase, file: string): void {
   } finally {
     snap.close();
   }
-  if (version !== db.schemaVersion()) {
+  if (version > db.schemaVersion()) {
     throw new UsageError(`the snapshot ${file} has schema version ${version}, this database ${db.schemaVersion()}`, {
-      hint: 'a snapshot restores into a database of the udcli version that saved it',
+      hint: 'a snapshot restores into a database of the udcli version that saved it, or a later one',
     });
+  }
+  if (version < db.schemaVersion()) {
+    // Saved by an earlier udcli: a copy is migrated (the snapshot itself is never changed), then restored.
+    const dir = mkdtempSync(join(tmpdir(), 'udcli-snapshot-'));
+    try {
+      const copy = join(dir, 'snapshot.db');
+      copyFileSync(file, copy);
+      openDatabase(copy).close();
+      restoreSnapshot(db, copy);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return;
   }
   const { sqlite } = db;
   const tables = sqlite

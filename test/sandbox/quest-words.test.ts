@@ -15,6 +15,7 @@ import { parseDataText } from '../../src/sandbox/data/read.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/sandbox/migrations/index.js';
 import { presentUserAchievement } from '../../src/sandbox/present.js';
+import { restoreSnapshot } from '../../src/sandbox/snapshots.js';
 import { tempDir } from './helpers/sandbox.js';
 
 const cleanup: Array<() => void> = [];
@@ -22,15 +23,12 @@ afterEach(() => {
   for (const fn of cleanup.splice(0)) fn();
 });
 
-describe('migration 4: a database of schema 3', () => {
-  it('opens with its Started rows In Progress, every other value kept, and users with an empty email', () => {
-    const dir = tempDir();
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, 'old.db');
-    const old = new Database(path);
+/** A database as udcli wrote it before migration 4: two quests of one user, one `Started`. */
+function schema3Database(path: string): void {
+  const old = new Database(path);
     for (const m of MIGRATIONS.filter((m) => m.version <= 3)) old.exec(m.sql);
-    old.pragma('user_version = 3');
-    old.exec(`
+  old.pragma('user_version = 3');
+  old.exec(`
       INSERT INTO games (id, name, created_on) VALUES ('1001', 'Old Game', 1000);
       INSERT INTO users (uid, username, gender, created_on) VALUES ('${'a'.repeat(32)}', 'old_user', 'female', 1000);
       INSERT INTO achievements (id, parent_id, developer_id, name, target_value, created_on, updated_on) VALUES
@@ -39,7 +37,15 @@ describe('migration 4: a database of schema 3', () => {
         (7, '${'a'.repeat(32)}', 1, 5, 'Started', 2000, NULL, 2100),
         (8, '${'a'.repeat(32)}', 2, 1, 'Completed', 3000, 3050, 3050);
     `);
-    old.close();
+  old.close();
+}
+
+describe('migration 4: a database of schema 3', () => {
+  it('opens with its Started rows In Progress, every other value kept, and users with an empty email', () => {
+    const dir = tempDir();
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'old.db');
+    schema3Database(path);
 
     const db = openDatabase(path);
     cleanup.push(() => db.close());
@@ -59,6 +65,23 @@ describe('migration 4: a database of schema 3', () => {
     expect(db.repos.users.findByUsername('old_user')).toMatchObject({ gender: 'female', email: '' });
     // The new state is the only one the table takes now.
     expect(() => db.sqlite.prepare("UPDATE user_achievements SET state = 'Started' WHERE id = 7").run()).toThrow(/CHECK/);
+  });
+
+  it('a snapshot saved at schema 3 restores into a database of today: a migrated copy, the snapshot itself untouched', () => {
+    const dir = tempDir();
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const snapshot = join(dir, 'old-snapshot.db');
+    schema3Database(snapshot);
+    const db = openDatabase(join(dir, 'live.db'));
+    cleanup.push(() => db.close());
+    restoreSnapshot(db, snapshot);
+    expect(db.sqlite.prepare('SELECT id, state FROM user_achievements ORDER BY id').all()).toEqual([
+      { id: 7, state: 'In Progress' },
+      { id: 8, state: 'Completed' },
+    ]);
+    const still = new Database(snapshot, { readonly: true });
+    cleanup.push(() => still.close());
+    expect(still.pragma('user_version', { simple: true })).toBe(3);
   });
 });
 

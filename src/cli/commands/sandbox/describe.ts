@@ -152,8 +152,9 @@ export function describeText(d: SandboxDescription): string {
   out.push(`users (${d.user_count.toLocaleString('en-US')} in all; the others are ${d.generated_users})`);
   const width = Math.max(...d.users.map((u) => u.username.length));
   for (const u of d.users) out.push(`  ${u.username.padEnd(width)}  ${u.uid}  ${u.note}`);
+  out.push('  each has the email USERNAME@example.test (a reserved test domain), shown with a valid api_key');
   out.push('');
-  out.push('achievements (developer_id)');
+  out.push('achievements (developer_id; a user\'s list holds only the quests they started: In Progress, Completed or Revoked)');
   for (const a of d.achievements) {
     out.push(`  game ${a.game_id}  ${JSON.stringify(a.developer_id).padEnd(22)} ${a.name}, target ${a.target_value}${a.state === 'Active' ? '' : ` (${a.state}, hidden)`}`);
   }
