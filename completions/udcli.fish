@@ -571,7 +571,7 @@ complete -c udcli -n '__udcli_in "udcli achievements list"' -l sort -x -a 'asc d
 complete -c udcli -n '__udcli_in "udcli achievements list"' -l filter -x -a 'parent name percent_complete state parent_id' -d 'parent, name, percent_complete, state or parent_id (with --match)'
 complete -c udcli -n '__udcli_in "udcli achievements list"' -l match -x -d 'value for --filter, e.g. --filter percent_complete --match ">=50"'
 complete -c udcli -n '__udcli_in "udcli achievements list"' -l all -d 'every record, fetched 1000 at a time'
-complete -c udcli -n '__udcli_in "udcli achievements list"' -l started -d 'hide the achievements the user has not started (rows in state \'Not Started\')'
+complete -c udcli -n '__udcli_in "udcli achievements list"' -l started -d 'only the quests the user has started, as the service lists them (no Not Started rows from the definitions)'
 
 # udcli achievements inc
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l game -x -d 'the game (default: the profile\'s game_id)'
