@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApiClient, Reply, SaveResult } from '../client/types.js';
+import type { ApiClient, EraseResult, Reply, SaveResult } from '../client/types.js';
 import { configDir } from '../config/paths.js';
 import type { Factory } from '../ops/factory.js';
 import { notSaved, readSave, saveBytes } from '../ops/saves.js';
@@ -114,7 +114,7 @@ export function saveArgv(uid: string, key: string, change: SaveChange, scope: re
  * Reads the value before, makes the change, appends the audit line and prints the receipt on
  * stderr. A change whose reply was lost is logged as sent with its outcome unknown.
  */
-export async function tracedSaveChange(
+export async function tracedSaveChange<T extends SaveResult | EraseResult>(
   factory: Pick<Factory, 'io' | 'output'>,
   settings: TraceSettings,
   client: ApiClient,
@@ -122,8 +122,8 @@ export async function tracedSaveChange(
   key: string,
   change: SaveChange,
   tokenGiven: boolean,
-  perform: () => Promise<Reply<SaveResult>>,
-): Promise<Reply<SaveResult>> {
+  perform: () => Promise<Reply<T>>,
+): Promise<Reply<T>> {
   const env = factory.io.env;
   const scope = targetFlags(settings);
   const argv = saveArgv(uid, key, change, scope);
@@ -132,7 +132,7 @@ export async function tracedSaveChange(
   if (change.action === 'erase' && before === null) throw notSaved(uid, key);
   const log = AuditLog.open(auditLogPath(env));
   try {
-    let reply: Reply<SaveResult>;
+    let reply: Reply<T>;
     try {
       reply = await perform();
     } catch (err) {

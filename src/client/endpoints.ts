@@ -17,7 +17,7 @@ import {
 import type { ReplyContext } from './envelope.js';
 import { readLoginCookie, readTokenRecord } from './site.js';
 import type { HttpResult } from './transport.js';
-import type { AchievementTarget, ApiClient, Reply, RequestSpec, SaveResult } from './types.js';
+import type { AchievementTarget, ApiClient, EraseResult, Reply, RequestSpec, SaveResult } from './types.js';
 
 export type Interpreter<R> = (res: HttpResult, ctx: ReplyContext) => R;
 
@@ -222,7 +222,7 @@ export function createEndpoints(core: RequestCore): Endpoints {
       }),
 
     eraseGame: (uid, key, authToken) =>
-      request<SaveResult>({
+      request<EraseResult>({
         method: 'DELETE',
         path: servicePath('gamesave', uid),
         query: params(['auth_token', authToken], ['key', key]),

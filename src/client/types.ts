@@ -149,11 +149,14 @@ export interface ProductTarget {
   sku: string;
 }
 
-/** The payload of a save or an erase (platform.md: 1 done, 0 failed). */
+/** The payload of a save (platform.md: 1 done, 0 failed). */
 export interface SaveResult {
   key: string;
   success: number;
 }
+
+/** The payload of an erase (the platform's storage page): `{"<key>": "deleted"}`. */
+export type EraseResult = Record<string, unknown>;
 
 export interface ApiClient {
   /** Any request (used by `udcli api` and the typed methods below). Throws typed errors from src/errors.ts. */
@@ -198,7 +201,7 @@ export interface ApiClient {
   /** Signed POST, `data` in the form body; needs the user's auth token. Replacing a value is safe to repeat. */
   saveGame(uid: string, key: string, value: string, authToken: string): Promise<Reply<SaveResult>>;
   /** Signed erase (DELETE, or POST method=delete under the verb override); 404 when nothing is saved. */
-  eraseGame(uid: string, key: string, authToken: string): Promise<Reply<SaveResult>>;
+  eraseGame(uid: string, key: string, authToken: string): Promise<Reply<EraseResult>>;
 
   /**
    * The same client, whose requests first pass `beforeChange` (see RequestSpec). A client without

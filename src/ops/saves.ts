@@ -4,7 +4,7 @@
  * (bounded), and the player's auth token a save or an erase needs.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { ApiClient, Reply, SaveResult } from '../client/types.js';
+import type { ApiClient, EraseResult, Reply, SaveResult } from '../client/types.js';
 import type { Settings } from '../config/types.js';
 import { BUILT_IN_PROFILE } from '../config/resolve.js';
 import { normalizeHex32 } from '../domain/ids.js';
@@ -128,7 +128,7 @@ export function notSaved(uid: string, key: string): ApiError {
 }
 
 /** A reply `{key, success: 0}`: the platform says it did not save (platform.md). */
-export function checkSaved(reply: Reply<SaveResult>, what: string): Reply<SaveResult> {
+export function checkSaved<T extends SaveResult | EraseResult>(reply: Reply<T>, what: string): Reply<T> {
   const success = reply.payload?.success as unknown;
   if (success === 0 || success === '0' || success === false) throw new ApiError(`the service did not ${what} (success: 0)`, reply.envelope.code, reply.httpStatus);
   return reply;

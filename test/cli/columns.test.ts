@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { USER_ACHIEVEMENT_COLUMNS } from '../../src/cli/commands/achievements/columns.js';
 import { notStartedRow } from '../../src/cli/commands/achievements/list.js';
 import { fieldView, heldText, PRODUCT_COLUMNS } from '../../src/cli/commands/products/columns.js';
+import { eraseResultColumns } from '../../src/cli/commands/saves/columns.js';
 import type { AchievementDefinition, ProductEntry, UserAchievement } from '../../src/domain/types.js';
 
 const entry = (success: unknown, data: unknown, type = 'consumable'): ProductEntry =>
@@ -46,5 +47,14 @@ describe('achievements list: the zero date and the Not Started rows', () => {
   it('builds a Not Started row from a definition: start value, 0 %, no id or dates', () => {
     const def = { id: 7, developer_id: 'X', parent_id: '1001', type: 'Game', name: 'Ex', start_value: 2, target_value: 9 } as AchievementDefinition;
     expect(notStartedRow('u', def)).toMatchObject({ id: null, state: 'Not Started', current_value: 2, percent_complete: 0, started_date: null, completed_date: '0000-00-00 00:00:00', target_value: 9 });
+  });
+});
+
+describe('saves erase: the reply as a row', () => {
+  it('shows the key and what the service says of it: "deleted" (the platform\'s storage page)', () => {
+    const [key, result] = eraseResultColumns('slot1');
+    expect([key!.cell({ slot1: 'deleted' }), result!.cell({ slot1: 'deleted' })]).toEqual(['slot1', 'deleted']);
+    // An older server's {key, success: 1} reads the same.
+    expect(result!.cell({ key: 'slot1', success: 1 })).toBe('deleted');
   });
 });

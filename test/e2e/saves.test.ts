@@ -160,7 +160,7 @@ describe('erase', () => {
 
     const r = await udcli(['saves', 'erase', PLAYER, 'gone', '--yes']);
     expect(r.code, r.stderr).toBe(0);
-    expect(json(r)).toEqual({ key: 'gone', success: 1 });
+    expect(json(r)).toEqual({ gone: 'deleted' }); // the platform's storage page: the erased key, "deleted"
     expect(stored(PLAYER, 'gone')).toBeNull();
     expect(line(r, 'Changed')).toBe('save gone of 01e5…: 7 bytes {"a":1} → (erased)');
     expect(auditLines().at(-1)).toMatchObject({ command: `udcli saves erase ${PLAYER} gone --profile sandbox --base-url ${env.sandbox.url}`, before: { value: '{"a":1}' }, after: null });

@@ -22,6 +22,17 @@ export const SAVE_COLUMNS: ReadonlyArray<Column<SaveRow>> = [
   { key: 'value', header: 'VALUE', cell: (r) => savePreview(r.value, 60).replace(/^\d+ bytes? /, '') },
 ];
 
+/**
+ * The erase's reply as a row: the key and what the service says of it (`deleted`, the platform's
+ * storage page; an older `{key, success}` reply reads as its success).
+ */
+export function eraseResultColumns(key: string): ReadonlyArray<Column<Record<string, unknown>>> {
+  return [
+    { key: 'key', header: 'KEY', cell: () => key },
+    { key: 'result', header: 'RESULT', cell: (r) => (typeof r[key] === 'string' ? String(r[key]) : r.success === 1 ? 'deleted' : JSON.stringify(r)) },
+  ];
+}
+
 export const SAVE_RESULT_COLUMNS: ReadonlyArray<Column<{ key: string; success: number }>> = [
   { key: 'key', header: 'KEY', cell: (r) => String(r.key) },
   { key: 'success', header: 'SUCCESS', cell: (r) => String(r.success) },

@@ -5,7 +5,7 @@ import { confirmMutation } from '../../../ops/safety.js';
 import { checkSaved, givenAuthToken, missingAuthToken, notSaved, parseSaveKey, readSave } from '../../../ops/saves.js';
 import { resolveUid } from '../../../ops/users.js';
 import { canAsk, confirmOrRequireYes } from '../../../runtime/prompt.js';
-import { SAVE_RESULT_COLUMNS } from './columns.js';
+import { eraseResultColumns } from './columns.js';
 import type { ChangeOptions } from './index.js';
 import { autoAuthToken } from './token.js';
 
@@ -37,5 +37,5 @@ export async function run(factory: Factory, args: { uid: string; key: string }, 
       checkSaved(await client.eraseGame(uid, key, token.token), `erase ${key}`),
     ),
   );
-  await printItem(factory, reply, SAVE_RESULT_COLUMNS);
+  await printItem(factory, reply, eraseResultColumns(key));
 }
