@@ -61,9 +61,9 @@ describe('the client against the sandbox', () => {
     const target = { parentId: DEMO.game.id, sku: 'héros+épée' };
     const given = await client.adjustProduct(uid, target, 2, 'increment');
     expect(given.payload.product.sku).toBe('héros+épée');
-    expect(given.payload.purchase).toMatchObject({ success: true, data: 'active' });
+    expect(given.payload.purchase).toMatchObject({ success: true, data: true });
     const listed = await client.listProducts(uid, { parentId: DEMO.game.id, sku: 'héros+épée' });
-    expect(listed.payload.map((e) => [e.product.sku, e.purchase.data])).toEqual([['héros+épée', 'active']]);
+    expect(listed.payload.map((e) => [e.product.sku, e.purchase.data])).toEqual([['héros+épée', true]]);
     const taken = await client.adjustProduct(uid, target, 1, 'decrement');
     expect(taken.payload.purchase).toMatchObject({ success: false, data: false });
 
@@ -140,7 +140,7 @@ describe('game saves: the value in a signed form body', () => {
       expect((await c.saveGame(uid, key, VALUE, record.token)).payload).toEqual({ key, success: 1 });
       expect((await c.getSaves(uid, key)).payload).toEqual({ [key]: VALUE });
       expect((await c.getSaves(uid)).payload[key]).toBe(VALUE);
-      expect((await c.eraseGame(uid, key, record.token)).payload).toEqual({ key, success: 1 });
+      expect((await c.eraseGame(uid, key, record.token)).payload).toEqual({ [key]: 'deleted' });
       expect((await c.getSaves(uid, key)).payload).toEqual({});
       const other = (await c.generateToken(DEMO.game.id, await c.siteLogin('alice'))).record.token;
       const refused = await c.saveGame(uid, key, VALUE, other).catch((e: unknown) => e);
