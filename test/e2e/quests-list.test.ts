@@ -5,6 +5,8 @@
  * `--started` shows the service's list alone; `-o json` gives the platform's values. In-process
  * (`main` with injected IO) against a real sandbox.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
@@ -102,5 +104,41 @@ describe('achievements list', () => {
     const r = await env.read(['achievements', 'list', UID, '--all', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(json<Row[]>(r).map((a) => a.developer_id).sort()).toEqual(ALL);
+  });
+});
+
+describe('sandbox load of a data file in the old words', () => {
+  it('loads it, with one warning line on stderr naming the file and the line; the quests read In Progress', async () => {
+    mkdirSync(env.dataDir, { recursive: true });
+    const file = join(env.dataDir, 'old-words.yaml');
+    const db = join(env.dataDir, 'old-words.db');
+    writeFileSync(
+      file,
+      [
+        'games:',
+        '  - id: "4711"',
+        '    name: QA',
+        '    achievements:',
+        '      - { developer_id: A, name: A, target_value: 10 }',
+        '      - { developer_id: B, name: B, target_value: 10 }',
+        'users:',
+        '  - username: qa_old',
+        '    progress:',
+        '      "4711":',
+        '        A: { value: 3, state: Started, completed_date: null }',
+        '        B: { value: 4, state: Started }',
+        '',
+      ].join('\n'),
+    );
+    const r = await env.read(['sandbox', 'load', file, '--db', db]);
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('warning'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(new RegExp(`^udcli: warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: users\\[0\\]\\.progress\\.4711\\.A\\.state \\(line 11\\) \\(and 2 more like it\\): `));
+    // Written anew in the platform's words: the bare values (In Progress follows from them).
+    const exported = await env.read(['sandbox', 'export', '--db', db, '--format', 'yaml']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toMatch(/"4711":\n\s+A: 3\n\s+B: 4\n/);
+    expect(exported.stdout).not.toMatch(/Started|completed_date/);
   });
 });
