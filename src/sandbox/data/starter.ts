@@ -42,9 +42,11 @@ games:
 users:
   - username: qa_alice              # uid = md5(username) unless uid is given
     gender: female
+    email: qa_alice@example.test    # shown with a valid api_key
     friends: [qa_bob]               # friendship is mutual
     plays: ["4711"]
-    progress: { "4711": { BOSS_1: 1, ORE_100: 40 } }     # current values
+    progress: { "4711": { BOSS_1: 1, ORE_100: 40 } }     # current values (Completed at the target, else In Progress)
+    # or in full: ORE_100: { value: 40, state: Revoked, completed_date: "2024-05-01 10:05:00" }
     holdings: { "4711": { golden-armor: 1, gem-pack: 30 } }   # units; a consumable by its base
     saves: { "4711": { slot1: '{"level":3,"ore":40}' } }   # game saves: key → text (the SDK saves JSON)
   - username: qa_bob
