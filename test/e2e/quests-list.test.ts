@@ -5,7 +5,8 @@
  * `--started` shows the service's list alone; `-o json` gives the platform's values. In-process
  * (`main` with injected IO) against a real sandbox.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
@@ -140,5 +141,47 @@ describe('sandbox load of a data file in the old words', () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout).toMatch(/"4711":\n\s+A: 3\n\s+B: 4\n/);
     expect(exported.stdout).not.toMatch(/Started|completed_date/);
+  });
+});
+
+describe('a Revoked quest (from a data file)', () => {
+  let qa: TestEnv;
+  let dir: string;
+  const QA_UID = uidForUsername('qa_revoked');
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'udcli-revoked-'));
+    const file = join(dir, 'revoked.yaml');
+    writeFileSync(
+      file,
+      [
+        'games:',
+        '  - id: "4711"',
+        '    name: QA',
+        '    keys: [{ api_key: b84276aa53974b89a8ba0f16ffb7566f }]',
+        '    achievements: [{ developer_id: CHEAT_FREE, name: Cheat free, target_value: 10 }]',
+        'users:',
+        '  - username: qa_revoked',
+        '    progress: { "4711": { CHEAT_FREE: { value: 4, state: Revoked } } }',
+        '',
+      ].join('\n'),
+    );
+    qa = await startTestEnv({ data: file });
+    Object.assign(qa.env, { UDCLI_API_KEY: 'b84276aa53974b89a8ba0f16ffb7566f', UDCLI_GAME_ID: '4711', UDCLI_SIGNING_SECRET: undefined });
+  });
+  afterAll(async () => {
+    await qa?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is listed Revoked; a change is refused with the service\'s 409 in one line (exit 1), a dry run says it would be', async () => {
+    const list = json<Row[]>(await qa.read(['achievements', 'list', QA_UID, '--json']));
+    expect(list.map((a) => [a.developer_id, a.state, a.current_value, a.completed_date])).toEqual([['CHEAT_FREE', 'Revoked', 4, '0000-00-00 00:00:00']]);
+    const inc = await qa.read(['achievements', 'inc', QA_UID, 'CHEAT_FREE']);
+    expect(inc.code).toBe(1);
+    expect(inc.stderr.split('\n').filter((l) => l.startsWith('udcli: '))).toEqual(['udcli: quest revoked: CHEAT_FREE takes no progress']);
+    const dry = await qa.read(['achievements', 'reset', QA_UID, 'CHEAT_FREE', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(json<{ expected: string }>(dry).expected).toMatch(/^refused \(409\): CHEAT_FREE of .* is Revoked and takes no progress; nothing would change$/);
+    expect(json<Row[]>(await qa.read(['achievements', 'list', QA_UID, '--json']))[0]).toMatchObject({ state: 'Revoked', current_value: 4 });
   });
 });
