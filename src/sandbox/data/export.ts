@@ -2,7 +2,8 @@
  * The whole state of a sandbox database as a data file (YAML or JSON), produced piece by piece
  * so that memory stays flat on 100,000 users. The order and the fields are those a load into an
  * empty database reproduces: export → load → export gives the same file. Fields at their default
- * are left out; dates a file does not carry (progress, friendships, sales, saves) are not exported.
+ * are left out; dates a file does not carry (progress, friendships, sales, saves) are not exported,
+ * but for a Revoked quest's completion date (its state and date cannot follow from its value).
  */
 import { stringify } from 'yaml';
 import { uidForUsername } from '../../domain/ids.js';

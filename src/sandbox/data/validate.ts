@@ -75,7 +75,7 @@ function indexGame(game: DataGame, g: number, fail: Fail, keys: Map<string, stri
 }
 
 /** A date of a data file: `YYYY-MM-DD HH:MM:SS` that is a real date, or Unix seconds. */
-export function isDataDate(value: string | number): boolean {
+function isDataDate(value: string | number): boolean {
   return typeof value === 'number' || !Number.isNaN(Date.parse(`${value.replace(' ', 'T')}Z`));
 }
 
