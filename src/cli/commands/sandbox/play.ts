@@ -21,6 +21,7 @@ export interface PlayOptions extends Omit<RawGameSourceOptions, 'game'> {
   latency?: string;
   /** Commander's --no-open: false when given. */
   open?: boolean;
+  insecureGameHost?: boolean;
 }
 
 interface GameEntry {
@@ -131,7 +132,7 @@ export async function playCommand(factory: Factory, game: string | undefined, ra
       stderr.write(`udcli: the sandbox at ${url} now serves game ${gameId} from ${describe(source)}\n`);
     }
   } else {
-    const options = { ...parseStartOptions({ detach: true }, env), latencyMs };
+    const options = { ...parseStartOptions({ detach: true, insecureGameHost: raw.insecureGameHost === true }, env), latencyMs };
     const dbPath = defaultDatabasePath(env);
     gameId = await pickGame(factory, named, await databaseGames(dbPath), `the sandbox database ${dbPath}`);
     const gameSource = source === undefined ? undefined : { ...source, gameId };

@@ -8,6 +8,7 @@ import { closeSync, fchmodSync, mkdirSync, openSync, readFileSync } from 'node:f
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
+import { configDir } from '../../../config/paths.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
@@ -70,6 +71,9 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     ...(options.gameSource === undefined ? {} : { gameSource: serverGameSource(options.gameSource) }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     latencyMs: options.latencyMs,
+    insecureGameHost: options.insecureGameHost,
+    allowGameDirs: options.allowGameDirs,
+    ownDirs: [configDir(env)],
   }).catch((error: unknown) => {
     lines.close();
     throw error;
@@ -86,6 +90,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
         port: sandbox.port,
         host: sandbox.host,
         url: sandbox.url,
+        gameUrl: sandbox.gameUrl,
         db: sandbox.dbPath,
         startedAt: new Date().toISOString(),
         detached: env.UDCLI_SANDBOX_DETACHED === '1',
@@ -99,7 +104,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     const latency = latencyLine(options.latencyMs);
     if (latency !== undefined) stderr.write(`${latency}\n`);
     stderr.write(
-      `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath})\n` +
+      `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath}); games are served from ${sandbox.gameUrl}\n` +
         (options.data !== undefined
           ? `holds ${sandbox.holds}\n`
           : options.seed === 'demo'
@@ -185,6 +190,8 @@ export async function launchDetached(
   if (faults !== undefined) args.push('--faults', faults.spec.text, '--fault-seed', String(faults.seed));
   if (options.latencyMs > 0) args.push('--latency', `${options.latencyMs}ms`);
   args.push(...gameSourceArgs(options.gameSource));
+  if (options.insecureGameHost) args.push('--insecure-game-host');
+  for (const dir of options.allowGameDirs) args.push('--allow-game-dir', dir);
   const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
 
   // The log may hold request paths with uids: owner only, like the database and the config.
