@@ -124,7 +124,8 @@ describe('the game host: an origin of its own that serves game content and nothi
 
   it('/_sandbox answers only its own origin: a page of the game host (same site) or another site is refused, reads included', async () => {
     const game = new URL(sb.gameUrl).origin;
-    for (const headers of [{ 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }, { origin: game }, { origin: 'null' }]) {
+    const refusedHeaders: Array<Record<string, string>> = [{ 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }, { origin: game }, { origin: 'null' }];
+    for (const headers of refusedHeaders) {
       const read = await fetch(`${sb.url}/_sandbox/requests`, { headers });
       expect(read.status, JSON.stringify(headers)).toBe(403);
       const users = await fetch(`${sb.url}/_sandbox/users`, { headers });

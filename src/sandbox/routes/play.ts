@@ -206,10 +206,10 @@ interface GameView {
   head?: string;
 }
 
-function gamePage(deps: PlayDeps, request: FastifyRequest, game: GameRecord, user: UserRecord, direct: boolean): GameView {
+async function gamePage(deps: PlayDeps, request: FastifyRequest, game: GameRecord, user: UserRecord, direct: boolean): Promise<GameView> {
   const top = headerHtml(game, user) + switcherHtml(deps, game, user);
   const uri = game.contentUri;
-  const token = issueToken(deps, user.uid, game.id);
+  const token = await issueToken(deps, user.uid, game.id);
   const servedSrc = direct ? null : (deps.frameSrc?.(request, game, user.uid, token.token) ?? null);
   const served = servedSrc !== null;
   let src: string;
@@ -322,7 +322,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
   app.route<{ Params: { gameId: string } }>({
     method: methods,
     url: `${PLAY_PATH}/:gameId/login`,
-    handler: (request, reply) => {
+    handler: async (request, reply) => {
       if (request.method !== 'POST') {
         reply.header('allow', 'POST');
         return sendPage(reply, 405, 'Method not allowed', errorBody('Method not allowed', 'Switching users is a form POST.', deps));
@@ -343,7 +343,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       if (!user) return unknownUser(reply, deps, game, username);
       return reply
         .code(303)
-        .header('set-cookie', sessionCookieHeader(startSession(deps, user.uid)))
+        .header('set-cookie', sessionCookieHeader(await startSession(deps, user.uid)))
         .header('cache-control', 'no-store')
         .header('location', playHref(game.id))
         .send();
@@ -361,7 +361,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
   app.route<{ Params: { gameId: string } }>({
     method: methods,
     url: `${PLAY_PATH}/:gameId`,
-    handler: (request, reply) => {
+    handler: async (request, reply) => {
       const refused = methodCheck(request, reply, deps);
       if (refused) return refused;
       const gameId = (request.params as { gameId: string }).gameId;
@@ -384,7 +384,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
         return sendPage(reply, 200, `${game.name} · udcli sandbox`, confirmPage(deps, game, wanted, user));
       }
       if (!user) return sendPage(reply, 200, `${game.name} · udcli sandbox`, pickUserPage(deps, game));
-      const { status, body, head } = gamePage(deps, request, game, user, direct);
+      const { status, body, head } = await gamePage(deps, request, game, user, direct);
       return sendPage(reply, status, `${game.name} · udcli sandbox`, body, head);
     },
   });
