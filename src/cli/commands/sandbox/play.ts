@@ -80,7 +80,10 @@ async function control(url: string, method: 'GET' | 'PUT', path: string, body?: 
     if (response.status === 404 && path === '') {
       throw new UdcliError(`the sandbox at ${url} cannot serve games (${message})`, { hint: 'it is an older udcli: restart it with udcli sandbox stop, then udcli sandbox play' });
     }
-    throw new UsageError(`the sandbox at ${url} refused the game source: ${message}`);
+    throw new UsageError(
+      `the sandbox at ${url} refused the game source: ${message}`,
+      response.status === 403 ? { hint: 'stop it (udcli sandbox stop) and run this again, or start it with --allow-game-dir DIR' } : {},
+    );
   }
   return reply;
 }
