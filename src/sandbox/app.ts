@@ -140,6 +140,16 @@ export function gameHostOf(app: FastifyInstance): GameHostListener {
 export { BODY_LIMIT_BYTES };
 const MAX_PARAM_LENGTH = 256;
 
+/**
+ * An unexpected error as one line (the README's promise): its name, message and where it was
+ * thrown (the stack's first frame), never the whole stack.
+ */
+export function oneLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).replace(/\s+/g, ' ');
+  const frame = /\n\s+at (.+)/.exec(error.stack ?? '')?.[1];
+  return `${error.name}: ${error.message}${frame === undefined ? '' : ` (at ${frame})`}`.replace(/\s+/g, ' ');
+}
+
 export function buildApp(options: BuildAppOptions): FastifyInstance {
   const { db } = options;
   const virtualClock = createVirtualClock(options.nowMs ?? systemClock);
@@ -350,8 +360,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   function sendInternal(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
     try {
       request.log.error({ err: error }, 'unexpected error');
-      const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-      log(`${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${detail}`);
+      log(`${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${oneLine(error)}`);
     } catch {
       // Telling failed; the reply below still goes out.
     }

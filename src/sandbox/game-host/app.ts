@@ -79,7 +79,7 @@ export function buildGameHostApp(options: GameHostAppOptions): FastifyInstance {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendHostPage(reply, status, 'Bad request', `<p>${escapeHtml(error.message)}</p>`, `invalid parameter: request (${error.code ?? status})`);
     try {
-      options.log(`${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${error.name}: ${error.message}`);
+      options.log(`${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${error.name}: ${error.message}`.replace(/\s+/g, ' '));
     } catch {
       // Telling failed; the reply still goes out.
     }
