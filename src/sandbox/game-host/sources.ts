@@ -4,8 +4,6 @@
  * proxied like a dev server. Which source was used last also answers root-absolute requests
  * (`/@vite/client`, `/assets/x.js`) that a dev server's pages make.
  */
-import { statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import { contentUriProblem } from '../content-uri.js';
 import { PLAY_PATH } from '../constants.js';
 import type { GameRecord } from '../repositories/games.js';
@@ -38,20 +36,6 @@ export class GameSourceError extends Error {
   ) {
     super(message);
   }
-}
-
-/** `dir` must be an absolute path of an existing directory. */
-export function checkDir(dir: string): string {
-  if (dir === '' || dir.length > 4096 || dir.includes('\0')) throw new GameSourceError(400, 'invalid parameter: dir (not a path)');
-  if (!isAbsolute(dir)) throw new GameSourceError(400, `invalid parameter: dir (${JSON.stringify(dir)} is not an absolute path)`);
-  let isDir: boolean;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    throw new GameSourceError(400, `invalid parameter: dir (${JSON.stringify(dir)} does not exist)`);
-  }
-  if (!isDir) throw new GameSourceError(400, `invalid parameter: dir (${JSON.stringify(dir)} is not a directory)`);
-  return dir;
 }
 
 /** `url` must be an absolute http(s) URL (the same rule as a content URI). */
