@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
-import { connectTag } from '../../src/sandbox/game-host/index.js';
+import { connectTag, forbiddenDirProblem } from '../../src/sandbox/game-host/index.js';
 import { exactRequest, rawRequest, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const GAME = DEMO.game.id;
@@ -238,5 +238,24 @@ describe('upgrades and the proxy', () => {
     } finally {
       await insecure.close();
     }
+  });
+});
+
+describe('folders never served', () => {
+  it('refuses the root, a home folder (or one holding it, or beside it), and udcli\'s own folders (in, holding, inside)', () => {
+    const base = tempDir('udcli-rules-');
+    const home = join(base, 'home', 'alice');
+    const own = join(home, '.config', 'udcli');
+    for (const dir of [home, own, join(base, 'home', 'bob'), join(home, 'game')]) mkdirSync(dir, { recursive: true });
+    const rules = { home, own: [own] };
+    expect(forbiddenDirProblem('/', rules)).toMatch(/root of the file system/);
+    expect(forbiddenDirProblem(home, rules)).toBe('it is your home folder');
+    expect(forbiddenDirProblem(join(base, 'home'), rules)).toBe('it holds your home folder');
+    expect(forbiddenDirProblem(join(base, 'home', 'bob'), rules)).toBe('it is a home folder');
+    expect(forbiddenDirProblem(own, rules)).toMatch(/^it is udcli's own folder/);
+    expect(forbiddenDirProblem(join(home, '.config'), rules)).toMatch(/^it holds udcli's own folder/);
+    mkdirSync(join(own, 'snapshots'), { recursive: true });
+    expect(forbiddenDirProblem(join(own, 'snapshots'), rules)).toMatch(/^it is inside udcli's own folder/);
+    expect(forbiddenDirProblem(join(home, 'game'), rules)).toBeNull();
   });
 });

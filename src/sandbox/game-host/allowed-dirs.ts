@@ -48,7 +48,9 @@ export function forbiddenDirProblem(dir: string, rules: Pick<DirRules, 'own' | '
   if (dirname(path) === dirname(home) && dirname(home) !== parse(home).root) return 'it is a home folder';
   for (const own of rules.own) {
     const ownPath = real(own);
-    if (inside(path, ownPath) || inside(ownPath, path)) return `it ${inside(ownPath, path) && ownPath !== path ? 'holds' : 'is'} udcli's own folder ${own}`;
+    if (path === ownPath) return `it is udcli's own folder ${own}`;
+    if (inside(path, ownPath)) return `it is inside udcli's own folder ${own}`;
+    if (inside(ownPath, path)) return `it holds udcli's own folder ${own}`;
   }
   return null;
 }
