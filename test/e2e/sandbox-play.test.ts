@@ -52,6 +52,7 @@ describe('sandbox play (e2e)', () => {
       [['--game-dir', join(scratch, 'missing')], /does not exist/],
       [['--game-url', 'ftp://localhost/'], /http/],
       [['999999', '--game-dir', gameDir], /no game "999999"/],
+      [['--game-dir', '/'], /cannot serve games from \/: it is the root of the file system/],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(['sandbox', 'play', ...args, '--no-open'], env);
@@ -61,6 +62,9 @@ describe('sandbox play (e2e)', () => {
     }
     const start = await runCli(['sandbox', 'start', '--detach', '--game-dir', gameDir, '--game-url', 'http://localhost:5173/'], env);
     expect(start.code).toBe(2);
+    mkdirSync(join(scratch, 'data'), { recursive: true });
+    const data = await runCli(['sandbox', 'start', '--detach', '--allow-game-dir', join(scratch, 'data')], env);
+    expect([data.code, data.stderr.split('\n')[0]]).toEqual([2, expect.stringMatching(/cannot serve games from .*: it is udcli's own folder/)]);
     const exec = await runCli(['sandbox', 'exec', '--game-url', 'file:///etc/passwd', '--', 'true'], env);
     expect(exec.code).toBe(2);
     expect((await runCli(['sandbox', 'status'], env)).code).toBe(1);

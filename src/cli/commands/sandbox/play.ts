@@ -14,7 +14,7 @@ import { DEMO_FACTS } from '../../../sandbox/seed/demo-data.js';
 import type { Factory } from '../../../ops/factory.js';
 import { parseGameId, parseGameSourceOptions, parseLatency, parseStartOptions, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
 import { sandboxState } from './pidfile.js';
-import { launchDetached, type StartDeps } from './start.js';
+import { launchDetached, refuseForbiddenGameDirs, type StartDeps } from './start.js';
 
 export interface PlayOptions extends Omit<RawGameSourceOptions, 'game'> {
   as?: string;
@@ -139,6 +139,7 @@ export async function playCommand(factory: Factory, game: string | undefined, ra
     const dbPath = defaultDatabasePath(env);
     gameId = await pickGame(factory, named, await databaseGames(dbPath), `the sandbox database ${dbPath}`);
     const gameSource = source === undefined ? undefined : { ...source, gameId };
+    refuseForbiddenGameDirs({ gameSource, allowGameDirs: [] }, env);
     const started = await launchDetached(factory, { ...options, gameSource }, deps);
     url = reachable(started.url);
     stderr.write(`udcli: sandbox started in the background at ${url} (pid ${started.pid}); stop it with: udcli sandbox stop\n`);

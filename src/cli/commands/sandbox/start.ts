@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { configDir } from '../../../config/paths.js';
+import { forbiddenDirProblem } from '../../../sandbox/game-host/allowed-dirs.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
@@ -42,8 +43,19 @@ export async function startCommand(factory: Factory, raw: RawStartOptions, deps:
   // The seed is fixed here, so a detached child runs with the one this process prints.
   const faults = seedFaults(parsed.faults);
   const options: StartOptions = { ...parsed, faults: faults && { spec: faults.spec, seed: faults.seed } };
+  // Refused here (exit 2) rather than by a detached child in its log.
+  refuseForbiddenGameDirs(options, factory.io.env);
   if (options.detach) await startDetached(factory, options, deps);
   else await startForeground(factory, options, deps);
+}
+
+/** A --game-dir or --allow-game-dir that may never be served (game-host/allowed-dirs.ts) is a usage error. */
+export function refuseForbiddenGameDirs(options: Pick<StartOptions, 'gameSource' | 'allowGameDirs'>, env: NodeJS.ProcessEnv): void {
+  const dirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...options.allowGameDirs];
+  for (const dir of dirs) {
+    const problem = forbiddenDirProblem(dir, { own: [configDir(env), dataDir(env)] });
+    if (problem !== null) throw new UsageError(`cannot serve games from ${dir}: ${problem}`, { hint: "name your game's own folder (its build output)" });
+  }
 }
 
 async function startForeground(factory: Factory, options: StartOptions, deps: StartDeps): Promise<void> {
