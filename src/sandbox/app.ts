@@ -119,6 +119,8 @@ export interface BuildAppOptions {
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 256;
+export { BODY_LIMIT_BYTES };
+const MAX_PARAM_LENGTH = 256;
 
 /** The game host's listener that buildApp makes beside the app (see game-host/app.ts). */
 export interface GameHostListener {
@@ -137,8 +139,6 @@ export function gameHostOf(app: FastifyInstance): GameHostListener {
   if (listener === undefined) throw new Error('gameHostOf: not an app of buildApp');
   return listener;
 }
-export { BODY_LIMIT_BYTES };
-const MAX_PARAM_LENGTH = 256;
 
 /**
  * An unexpected error as one line (the README's promise): its name, message and where it was
