@@ -2,7 +2,9 @@
  * Builds the sandbox HTTP app (does not listen): the API, the site, its play page and the dashboard. One
  * error shape for everything under /services/rest/v1 and for unknown paths: the envelope, never
  * a stack trace. Framework errors (bad URL encoding, oversized bodies, malformed HTTP) become
- * 4xx envelopes too. (The play page answers its own errors in HTML.)
+ * 4xx envelopes too. (The play page answers its own errors in HTML.) Beside it, the game host's
+ * own app (game-host/app.ts: game content on an origin of its own), which gameHostOf(app).listen
+ * starts on its own port and which closes with the app.
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SERVER_BUSY_TIMEOUT_MS, type SandboxDatabase } from './database.js';
