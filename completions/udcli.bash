@@ -187,6 +187,7 @@ _udcli_takes_value() {
     'udcli sandbox start --game-dir') return 0 ;;
     'udcli sandbox start --game-url') return 0 ;;
     'udcli sandbox start --game') return 0 ;;
+    'udcli sandbox start --allow-game-dir') return 0 ;;
     'udcli sandbox start --public-url') return 0 ;;
     'udcli sandbox exec --port') return 0 ;;
     'udcli sandbox exec --seed') return 0 ;;
@@ -201,6 +202,7 @@ _udcli_takes_value() {
     'udcli sandbox exec --game-dir') return 0 ;;
     'udcli sandbox exec --game-url') return 0 ;;
     'udcli sandbox exec --game') return 0 ;;
+    'udcli sandbox exec --allow-game-dir') return 0 ;;
     'udcli sandbox play --game-dir') return 0 ;;
     'udcli sandbox play --game-url') return 0 ;;
     'udcli sandbox play --as') return 0 ;;
@@ -322,9 +324,9 @@ _udcli_options() {
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --from-sandbox) ;;
-    'udcli sandbox start') own=(--port --host --db --seed --data --reset --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --detach --allow-remote --public-url) ;;
-    'udcli sandbox exec') own=(--port --seed --data --snapshot --log --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect) ;;
-    'udcli sandbox play') own=(--game-dir --game-url --as --no-open --no-connect --latency) ;;
+    'udcli sandbox start') own=(--port --host --db --seed --data --reset --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir --detach --allow-remote --public-url) ;;
+    'udcli sandbox exec') own=(--port --seed --data --snapshot --log --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir) ;;
+    'udcli sandbox play') own=(--game-dir --game-url --as --no-open --no-connect --insecure-game-host --latency) ;;
     'udcli sandbox game set-uri') own=(--db --json) ;;
     'udcli sandbox game show') own=(--db --json) ;;
     'udcli sandbox init') own=(--force) ;;

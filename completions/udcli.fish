@@ -324,6 +324,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox start --game'
             return 0
+        case 'udcli sandbox start --allow-game-dir'
+            return 0
         case 'udcli sandbox start --public-url'
             return 0
         case 'udcli sandbox exec --port'
@@ -351,6 +353,8 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli sandbox exec --game-url'
             return 0
         case 'udcli sandbox exec --game'
+            return 0
+        case 'udcli sandbox exec --allow-game-dir'
             return 0
         case 'udcli sandbox play --game-dir'
             return 0
@@ -736,7 +740,7 @@ complete -c udcli -n '__udcli_argument "udcli config help" 0' -a 'get set unset 
 # udcli sandbox
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'start' -d 'Start the sandbox (foreground until Ctrl-C, or --detach)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'exec' -d 'Run a command against a fresh sandbox (free port, temporary database); exit with the command\'s code'
-complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'play' -d 'Open a game\'s play page, the game served under the sandbox\'s own origin (starts a detached sandbox if none runs)'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'play' -d 'Open a game\'s play page, the game served by the sandbox\'s game host (starts a detached sandbox if none runs)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'game' -d 'Show a sandbox game, or set its content URI (what the play page /play/{game_id} shows)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'init' -d 'Write a commented starter data file for your own game (default: sandbox-data.yaml; - for stdout)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'schema' -d 'Print the JSON Schema of sandbox data files (for editors and CI checks)'
@@ -764,10 +768,12 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l rate-limit -x -d 'ans
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l faults -x -d 'inject the platform\'s awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l fault-seed -x -d 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l latency -x -d 'hold every /services/rest reply this long, as a network round trip would, e.g. 40ms or 2s (at most 10s; default 0)'
-complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game-dir -x -d 'serve the game from this folder at /play/GAME/game/ (the sandbox\'s own origin)'
-complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game-url -x -d 'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game-dir -x -d 'serve the game from this folder at /play/GAME/game/ (on the game host, an origin of its own)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game-url -x -d 'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/ (on the game host)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l game -x -d 'the game --game-dir / --game-url serve (default: the first game)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l no-connect -d 'do not put the connect script into the game\'s HTML pages'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l insecure-game-host -d 'accept the game\'s dev server\'s https certificate unchecked (a self-signed one, e.g. https://localhost:5173)'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l allow-game-dir -x -d 'a folder games may later be served from (sandbox play --game-dir on the running sandbox): repeat for more; --game-dir is allowed already'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l detach -d 'run in the background; output goes to sandbox.log in the data dir'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l allow-remote -d 'allow a --host other machines can reach (the sandbox has password-less login)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l public-url -x -d 'the URL other machines reach it at (a name, a tunnel): answered besides localhost and the bound address; needs --allow-remote'
@@ -783,10 +789,12 @@ complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l rate-limit -x -d 'answ
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l faults -x -d 'inject the platform\'s awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l fault-seed -x -d 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l latency -x -d 'hold every /services/rest reply this long, as a network round trip would, e.g. 40ms or 2s (at most 10s; default 0)'
-complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game-dir -x -d 'serve the game from this folder at /play/GAME/game/ (the sandbox\'s own origin)'
-complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game-url -x -d 'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game-dir -x -d 'serve the game from this folder at /play/GAME/game/ (on the game host, an origin of its own)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game-url -x -d 'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/ (on the game host)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l game -x -d 'the game --game-dir / --game-url serve (default: the first game)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l no-connect -d 'do not put the connect script into the game\'s HTML pages'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l insecure-game-host -d 'accept the game\'s dev server\'s https certificate unchecked (a self-signed one, e.g. https://localhost:5173)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l allow-game-dir -x -d 'a folder games may later be served from (sandbox play --game-dir on the running sandbox): repeat for more; --game-dir is allowed already'
 
 # udcli sandbox play
 complete -c udcli -n '__udcli_in "udcli sandbox play"' -l game-dir -x -d 'serve the game from this folder (e.g. your build output)'
@@ -794,6 +802,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox play"' -l game-url -x -d 'serve 
 complete -c udcli -n '__udcli_in "udcli sandbox play"' -l as -x -d 'play as this username (the page asks to confirm)'
 complete -c udcli -n '__udcli_in "udcli sandbox play"' -l no-open -d 'only print the URL, open no browser'
 complete -c udcli -n '__udcli_in "udcli sandbox play"' -l no-connect -d 'do not put the connect script into the game\'s HTML pages'
+complete -c udcli -n '__udcli_in "udcli sandbox play"' -l insecure-game-host -d 'accept the game\'s dev server\'s https certificate unchecked (a self-signed one, e.g. https://localhost:5173); for a sandbox play starts (a running one keeps its own)'
 complete -c udcli -n '__udcli_in "udcli sandbox play"' -l latency -x -d 'hold every /services/rest reply this long, as a network round trip would, e.g. 40ms or 2s (at most 10s; default 0); for a sandbox play starts (a running one keeps its own)'
 
 # udcli sandbox game

@@ -2,13 +2,15 @@
  * Builds the sandbox HTTP app (does not listen): the API, the site, its play page and the dashboard. One
  * error shape for everything under /services/rest/v1 and for unknown paths: the envelope, never
  * a stack trace. Framework errors (bad URL encoding, oversized bodies, malformed HTTP) become
- * 4xx envelopes too. (The play page answers its own errors in HTML.)
+ * 4xx envelopes too. (The play page answers its own errors in HTML.) Beside it, the game host's
+ * own app (game-host/app.ts: game content on an origin of its own), which gameHostOf(app).listen
+ * starts on its own port and which closes with the app.
  */
-import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SERVER_BUSY_TIMEOUT_MS, type SandboxDatabase } from './database.js';
 import { isBusy } from './http/busy.js';
-import { envelope, formatOfPath } from './http/envelope.js';
+import { formatOfPath } from './http/envelope.js';
+import { clientErrorResponse } from './http/client-error.js';
 import { ApiFailure, fail, shown } from './http/failure.js';
 import { allowHeader, apiPathMatcher, registerApiRoutes, sendFailure } from './http/pipeline.js';
 import { splitTarget } from './http/query.js';
@@ -38,7 +40,14 @@ import { registerResetRoute, type LoadedData } from './routes/reset.js';
 import { registerContentsRoute } from './routes/contents.js';
 import { recordedOrigin } from './origin.js';
 import { registerGamePageRoutes } from './game-page/routes.js';
-import { createGameSources, DEFAULT_UPSTREAM_TIMEOUT_MS, GameSourceError, registerGameHost, type GameSourceSetting } from './game-host/index.js';
+import { createGameSources, DEFAULT_UPSTREAM_TIMEOUT_MS, GameSourceError, type GameSourceSetting } from './game-host/index.js';
+import { buildGameHostApp, originForm } from './game-host/app.js';
+import { createAllowedDirs } from './game-host/allowed-dirs.js';
+import { connectTag } from './game-host/inject.js';
+import { registerGameSourceRoutes } from './game-host/routes.js';
+import { iframeUrl } from './content-uri.js';
+import { hostName } from './http/host-check.js';
+import { PLAY_PATH } from './constants.js';
 
 export interface BuildAppOptions {
   db: SandboxDatabase;
@@ -89,6 +98,15 @@ export interface BuildAppOptions {
   gameSources?: ReadonlyArray<[string, GameSourceSetting]>;
   /** A game's dev server must send its reply headers within this; else a 504 page. Default 15 s. */
   upstreamTimeoutMs?: number;
+  /** `--insecure-game-host`: a dev server's https certificate is not checked (a self-signed one). */
+  insecureGameHost?: boolean;
+  /**
+   * The folders a game may be served from (game-host/allowed-dirs.ts): `allowed`, the ones given
+   * at start (`--game-dir`, `--allow-game-dir`), within which `/_sandbox/game-sources` may set
+   * one; `own`, udcli's config and data folders, never served. Default: the start's game dirs,
+   * and no own folders beyond the home rule.
+   */
+  gameDirs?: { allowed: readonly string[]; own: readonly string[]; home?: string };
   /**
    * Further Host header values answered besides localhost, 127.0.0.1, [::1] and the address a
    * request came to (http/host-check.ts): the bound --host, and --public-url's.
@@ -106,55 +124,32 @@ export const DEFAULT_MAX_CONNECTIONS = 256;
 export { BODY_LIMIT_BYTES };
 const MAX_PARAM_LENGTH = 256;
 
-/**
- * May the answer to this unreadable request carry a body? Not if it asked with HEAD: a client
- * reads no body after a HEAD reply, and would take one for the start of the next reply. Node
- * hands the bytes it could not parse (rawPacket); on a timeout, the request it was reading if
- * its head was whole. A head cut off by the timeout names no method we can trust: no body.
- */
-function bodyAllowed(error: { rawPacket?: unknown }, socket: Socket): boolean {
-  if (Buffer.isBuffer(error.rawPacket)) return error.rawPacket.subarray(0, 5).toString('latin1').toUpperCase() !== 'HEAD ';
-  const method = (socket as { parser?: { incoming?: { method?: unknown } | null } | null }).parser?.incoming?.method;
-  return typeof method === 'string' && method !== 'HEAD';
+/** The game host's listener that buildApp makes beside the app (see game-host/app.ts). */
+export interface GameHostListener {
+  app: FastifyInstance;
+  /** Starts it on `port` (0: any free port) at `host`; resolves with the port. */
+  listen(port: number, host: string): Promise<number>;
+  /** Its port once it listens, else null. */
+  port(): number | null;
+}
+
+const gameHosts = new WeakMap<FastifyInstance, GameHostListener>();
+
+/** The game host listener of an app buildApp made. */
+export function gameHostOf(app: FastifyInstance): GameHostListener {
+  const listener = gameHosts.get(app);
+  if (listener === undefined) throw new Error('gameHostOf: not an app of buildApp');
+  return listener;
 }
 
 /**
- * Has the request whose bytes Node was parsing when it failed been answered already? A GET or
- * HEAD is answered without reading its body, and a body that turns out malformed (bad chunked
- * framing) fails only afterwards: while the reply is still going out (`_httpMessage`, what
- * Node's own clientError handler checks), or once it went out (Node then reads the rest of the
- * body only to drop it: `_dumped`). Node's internals, like `parser` in bodyAllowed; a
- * per-request listener to learn the same cost a WeakMap entry per request, which made the
- * scavenges of a busy sandbox measurably slower.
+ * An unexpected error as one line (the README's promise): its name, message and where it was
+ * thrown (the stack's first frame), never the whole stack.
  */
-function answeredAlready(socket: Socket): boolean {
-  const state = socket as { _httpMessage?: { headersSent?: boolean } | null; parser?: { incoming?: { _dumped?: boolean } | null } | null };
-  return state._httpMessage?.headersSent === true || state.parser?.incoming?._dumped === true;
-}
-
-/**
- * A raw HTTP response for requests Node could not even parse (no Fastify request exists). None
- * when the request already has its reply: a second one would be read as the reply to the
- * client's next request; the connection is closed instead.
- */
-function clientErrorResponse(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
-  if (!socket.writable || answeredAlready(socket)) {
-    socket.destroy();
-    return;
-  }
-  const [status, reason, message] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'request too large: headers or URL too long']
-      : error.code === 'HPE_INVALID_METHOD'
-        ? [405, 'Method Not Allowed', 'method not allowed: unknown HTTP method']
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'Request Timeout', 'request timeout']
-          : [400, 'Bad Request', 'invalid parameter: request (malformed HTTP)'];
-  const body = bodyAllowed(error, socket) ? JSON.stringify(envelope(status, message, null)) : '';
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+export function oneLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).replace(/\s+/g, ' ');
+  const frame = /\n\s+at (.+)/.exec(error.stack ?? '')?.[1];
+  return `${error.name}: ${error.message}${frame === undefined ? '' : ` (at ${frame})`}`.replace(/\s+/g, ' ');
 }
 
 export function buildApp(options: BuildAppOptions): FastifyInstance {
@@ -211,13 +206,19 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   });
 
   // First, so that its hook sees every route, the not-found handler included.
-  installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
+  const logging = installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
   // Before anything answers (a preflight included): every route is the sandbox's, the API and
   // the site alike (DNS rebinding, http/host-check.ts).
   allowHostNames(app.server, options.hostNames ?? {});
   // A callback hook (see cors.ts): it answers by sending, without calling done.
   app.addHook('onRequest', (request, reply, done) => {
-    if (addressedToSandbox(request)) return done();
+    if (addressedToSandbox(request)) {
+      if (originForm(request.url)) return done();
+      // `GET http://host/x HTTP/1.1`: a proxy's form, never a browser's to a server. One 400, as any bad request.
+      const failure = fail.invalidParameter('request', 'the target must be a path, not an absolute URL');
+      noteReason(request, failure.message);
+      return void sendFailure(reply, formatOf(request), failure);
+    }
     const failure = new ApiFailure(403, HOST_REFUSED);
     if (isApiPath(splitTarget(request.url).path)) return void sendFailure(reply, formatOf(request), failure);
     noteReason(request, failure.message);
@@ -255,7 +256,11 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     ...siteDeps,
     dbPath: db.path,
     defaultDbPath: options.defaultDbPath ?? defaultDatabasePath(),
-    frameSrc: (game, userId, authToken) => gameSources.frameSrc(game, userId, authToken),
+    frameSrc: (request, game, userId, authToken) => {
+      const origin = gameOrigin(request.headers.host);
+      const path = gameSources.framePath(game);
+      return origin === null || path === null ? null : iframeUrl(`${origin}${path}`, userId, authToken);
+    },
   });
   registerDashboard(app, db.repos);
   registerGamePageRoutes(app);
@@ -274,16 +279,57 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   };
   const notFound = (request: FastifyRequest, reply: FastifyReply) => sendFailure(reply, formatOf(request), unrouted(request));
   app.setNotFoundHandler(notFound);
-  registerGameHost(app, {
+  // Game content is served by a listener of its own (game-host/app.ts); this one only points there.
+  const mainPort = (): number | null => {
+    const address = app.server.address();
+    return address !== null && typeof address === 'object' ? address.port : null;
+  };
+  let gamePort: number | null = null;
+  const gameOrigin = (host: string | undefined): string | null => (host === undefined || gamePort === null ? null : `http://${hostName(host)}:${gamePort}`);
+  const gameApp = buildGameHostApp({
     repos: db.repos,
     sources: gameSources,
     upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
-    // Its catch-all route also takes a path of ours that Fastify refused for an over-long
-    // parameter: the same 400 as frameworkErrors gives when no catch-all is there.
-    notFound: (request, reply) =>
-      splitTarget(request.url).path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH)
-        ? sendFailure(reply, formatOf(request), fail.invalidParameter('path', 'too long'))
-        : notFound(request, reply),
+    insecure: options.insecureGameHost === true,
+    tag: (request) => connectTag(`http://${hostName(request.headers.host ?? 'localhost')}:${mainPort() ?? 0}`),
+    requestTimeoutMs,
+    maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    bodyLimit: BODY_LIMIT_BYTES,
+    maxParamLength: MAX_PARAM_LENGTH,
+    hostNames: { names: options.hostNames?.names ?? [] },
+    logging,
+    log,
+  });
+  gameHosts.set(app, {
+    app: gameApp,
+    async listen(port, host) {
+      await gameApp.listen({ port, host });
+      gamePort = (gameApp.server.address() as { port: number }).port;
+      return gamePort;
+    },
+    port: () => gamePort,
+  });
+  app.addHook('onClose', async () => {
+    await gameApp.close();
+  });
+  registerGameSourceRoutes(app, {
+    repos: db.repos,
+    sources: gameSources,
+    allowed: createAllowedDirs({
+      allowed: options.gameDirs?.allowed ?? (options.gameSources ?? []).flatMap(([, setting]) => (setting.kind === 'dir' ? [setting.root] : [])),
+      own: options.gameDirs?.own ?? [],
+      ...(options.gameDirs?.home === undefined ? {} : { home: options.gameDirs.home }),
+    }),
+  });
+  // An old link to a game's files here: the same path on the game host.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${PLAY_PATH}/:gameId/game*`,
+    handler: (request, reply) => {
+      const origin = gameOrigin(request.headers.host);
+      if (origin === null) return notFound(request, reply);
+      return reply.code(307).header('location', `${origin}${request.url}`).header('cache-control', 'no-store').send();
+    },
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -316,8 +362,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   function sendInternal(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
     try {
       request.log.error({ err: error }, 'unexpected error');
-      const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-      log(`${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${detail}`);
+      log(`${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${oneLine(error)}`);
     } catch {
       // Telling failed; the reply below still goes out.
     }

@@ -10,11 +10,12 @@ import { dirname, resolve } from 'node:path';
 import { DEMO } from '../domain/demo.js';
 import { UdcliError, UsageError } from '../errors.js';
 import { GameSourceError, type GameSourceSetting } from './game-host/index.js';
-import { buildApp } from './app.js';
+import { buildApp, gameHostOf, type GameHostListener } from './app.js';
+import { forbiddenDirProblem } from './game-host/allowed-dirs.js';
 import { hostsOfUrl } from './http/host-check.js';
 import type { FaultSpec } from './faults/spec.js';
 import { ensureWritable, openDatabase, type SandboxDatabase } from './database.js';
-import { defaultDatabasePath } from './paths.js';
+import { dataDir, defaultDatabasePath } from './paths.js';
 import { dataOrigin, dataStartDecision, fileSha256, originText, recordedOrigin, seedFrom, type SandboxOrigin } from './origin.js';
 import type { DataFile } from './data/model.js';
 import type { LoadedData } from './routes/reset.js';
@@ -48,6 +49,18 @@ export interface StartSandboxOptions {
   gameSource?: { gameId?: string; setting: GameSourceSetting };
   /** A game's dev server must send its reply headers within this (default 15 s). */
   upstreamTimeoutMs?: number;
+  /** `--insecure-game-host`: a dev server's https certificate is not checked. */
+  insecureGameHost?: boolean;
+  /**
+   * The game host's port (its own origin, see game-host/app.ts): default the sandbox's port + 1
+   * when that is free (so a game's origin, and its localStorage, stay the same across restarts),
+   * else any free port; 0: any free port.
+   */
+  gamePort?: number;
+  /** `--allow-game-dir`: folders `/_sandbox/game-sources` may set a game folder in, besides --game-dir's. */
+  allowGameDirs?: readonly string[];
+  /** udcli's own folders (config, data), never served as a game folder; the data folder is always one. */
+  ownDirs?: readonly string[];
   /** `--latency`: every API reply is held this many ms (see buildApp); default 0. */
   latencyMs?: number;
   /**
@@ -108,12 +121,28 @@ export interface RunningSandbox {
   /** http://HOST:PORT (the base URL and the site URL) */
   url: string;
   port: number;
+  /** http://HOST:PORT of the game host, the origin game content runs on (no /_sandbox, no site). */
+  gameUrl: string;
+  gamePort: number;
   host: string;
   dbPath: string;
   /** What the database holds, as recorded when it started (e.g. "the demo data", "qa.yaml (sha256 …)"). */
   holds: string;
   /** Stops listening and closes the database. Safe to call more than once. */
   close(): Promise<void>;
+}
+
+/** The game host listens on `wanted`, else the sandbox's port + 1 if free, else any free port. */
+async function listenGameHost(listener: GameHostListener, host: string, mainPort: number, wanted: number | undefined): Promise<number> {
+  if (wanted !== undefined) return listener.listen(wanted, host);
+  if (mainPort < 65535) {
+    try {
+      return await listener.listen(mainPort + 1, host);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+    }
+  }
+  return listener.listen(0, host);
 }
 
 function urlHost(host: string): string {
@@ -130,8 +159,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const data = dataFile === undefined ? undefined : (await import('./data/read.js')).readDataFile(dataFile, options.warn);
   if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
 
+  const ownDirs = [...(options.ownDirs ?? []), dataDir()];
+  const allowedDirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...(options.allowGameDirs ?? [])];
+  for (const dir of allowedDirs) {
+    const problem = forbiddenDirProblem(resolve(dir), { own: ownDirs });
+    if (problem !== null) throw new UsageError(`cannot serve games from ${dir}: ${problem}`, { hint: "name your game's own folder (its build output)" });
+  }
   const db = openDatabase(dbPath);
   let app;
+  let gamePort = 0;
   try {
     // A read-only database would answer reads and fail every write: refuse to start instead.
     ensureWritable(db);
@@ -157,8 +193,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         : { gameSources: [[sourceGameId(db, options.gameSource.gameId), options.gameSource.setting]] as Array<[string, GameSourceSetting]> }),
       ...(options.upstreamTimeoutMs === undefined ? {} : { upstreamTimeoutMs: options.upstreamTimeoutMs }),
       ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
+      insecureGameHost: options.insecureGameHost === true,
+      gameDirs: { allowed: allowedDirs.map((dir) => resolve(dir)), own: ownDirs },
     });
     await app.listen({ port: requestedPort, host });
+    gamePort = await listenGameHost(gameHostOf(app), host, (app.server.address() as AddressInfo).port, options.gamePort);
   } catch (error) {
     await app?.close().catch(() => undefined);
     const ids = error instanceof GameSourceError ? db.repos.games.list().map((g) => g.id) : [];
@@ -184,6 +223,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   return {
     url: `http://${urlHost(host)}:${port}`,
     port,
+    gameUrl: `http://${urlHost(host)}:${gamePort}`,
+    gamePort,
     host,
     dbPath,
     holds: originText(recordedOrigin(db)),

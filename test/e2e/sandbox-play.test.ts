@@ -11,10 +11,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './harness.js';
 
-const CONNECT = '<script src="/_sandbox/connect.js"></script>';
+/** The connect tag the game host puts in: the script from the sandbox's main origin. */
+const connect = () => `<script src="http://127.0.0.1:${port}/_sandbox/connect.js"></script>`;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-play-'));
 const gameDir = join(scratch, 'dist');
 let port = 0;
+let gameUrl = '';
 let env: NodeJS.ProcessEnv = {};
 let dev: Server;
 let devUrl = '';
@@ -50,6 +52,7 @@ describe('sandbox play (e2e)', () => {
       [['--game-dir', join(scratch, 'missing')], /does not exist/],
       [['--game-url', 'ftp://localhost/'], /http/],
       [['999999', '--game-dir', gameDir], /no game "999999"/],
+      [['--game-dir', '/'], /cannot serve games from \/: it is the root of the file system/],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(['sandbox', 'play', ...args, '--no-open'], env);
@@ -59,6 +62,9 @@ describe('sandbox play (e2e)', () => {
     }
     const start = await runCli(['sandbox', 'start', '--detach', '--game-dir', gameDir, '--game-url', 'http://localhost:5173/'], env);
     expect(start.code).toBe(2);
+    mkdirSync(join(scratch, 'data'), { recursive: true });
+    const data = await runCli(['sandbox', 'start', '--detach', '--allow-game-dir', join(scratch, 'data')], env);
+    expect([data.code, data.stderr.split('\n')[0]]).toEqual([2, expect.stringMatching(/cannot serve games from .*: it is udcli's own folder/)]);
     const exec = await runCli(['sandbox', 'exec', '--game-url', 'file:///etc/passwd', '--', 'true'], env);
     expect(exec.code).toBe(2);
     expect((await runCli(['sandbox', 'status'], env)).code).toBe(1);
@@ -68,8 +74,26 @@ describe('sandbox play (e2e)', () => {
     const r = await runCli(['sandbox', 'play', '--game-dir', gameDir, '--no-open'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`http://127.0.0.1:${port}/play/1001\n`);
-    const page = await (await fetch(`http://127.0.0.1:${port}/play/1001/game/`)).text();
-    expect(page).toBe(`<!doctype html><html><head>${CONNECT}<title>built</title></head><body>built</body></html>`);
+    // The game host (the sandbox's port + 1 when free), named by status; the main origin's game paths lead there.
+    const status = JSON.parse((await runCli(['sandbox', 'status', '--json'], env)).stdout) as { game_url: string };
+    expect(status.game_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(status.game_url).not.toBe(`http://127.0.0.1:${port}`);
+    gameUrl = status.game_url;
+    const moved = await fetch(`http://127.0.0.1:${port}/play/1001/game/`, { redirect: 'manual' });
+    expect([moved.status, moved.headers.get('location')]).toEqual([307, `${status.game_url}/play/1001/game/`]);
+    const page = await (await fetch(`${status.game_url}/play/1001/game/`)).text();
+    expect(page).toBe(`<!doctype html><html><head>${connect()}<title>built</title></head><body>built</body></html>`);
+  });
+
+  it('a running sandbox serves another folder only inside one allowed when it started', async () => {
+    const other = join(scratch, 'other');
+    mkdirSync(other, { recursive: true });
+    const r = await runCli(['sandbox', 'play', '--game-dir', other, '--no-open'], env);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr.trim().split('\n')[0]).toMatch(/refused the game source: forbidden: dir .* is not inside a folder allowed when the sandbox started \(--game-dir or --allow-game-dir/);
+    const root = await runCli(['sandbox', 'exec', '--allow-game-dir', '/', '--', 'true'], { ...env, UDCLI_DATA_DIR: join(scratch, 'exec-root') });
+    expect(root.code).toBe(2);
+    expect(root.stderr.trim().split('\n')[0]).toMatch(/cannot serve games from \/: it is the root of the file system/);
   });
 
   it('switches a running sandbox to a dev server, and prints ?as=', async () => {
@@ -77,8 +101,8 @@ describe('sandbox play (e2e)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`http://127.0.0.1:${port}/play/1001?as=alice\n`);
     expect(r.stderr).toContain(devUrl);
-    const page = await (await fetch(`http://127.0.0.1:${port}/play/1001/game/index.html`)).text();
-    expect(page).toBe(`<html><head>${CONNECT}</head><body>dev server</body></html>`);
+    const page = await (await fetch(`${gameUrl}/play/1001/game/index.html`)).text();
+    expect(page).toBe(`<html><head>${connect()}</head><body>dev server</body></html>`);
     const unknown = await runCli(['sandbox', 'play', 'nope', '--no-open'], env);
     expect([unknown.code, unknown.stdout]).toEqual([2, '']);
   });

@@ -87,6 +87,8 @@ describe('options', () => {
       detach: false,
       remote: false,
       latencyMs: 0,
+      insecureGameHost: false,
+      allowGameDirs: [],
     });
     expect(parseStartOptions({ host: '::1' }).remote).toBe(false);
     expect(parseStartOptions({ host: '127.0.0.2' }).remote).toBe(false);

@@ -347,9 +347,9 @@ describe('junk input', () => {
     await stillAnswers();
   });
 
-  it('an absolute-form request target is served like its path', async () => {
+  it('an absolute-form request target is answered like any bad request: 400 (issue 31)', async () => {
     const r = await rawRequest(sb.url, `GET http://elsewhere${API_PREFIX}/users/${PLAYER}.json HTTP/1.1\r\nHost: ${new URL(sb.url).host}\r\nConnection: close\r\n\r\n`);
-    expect(r.status).toBe(200);
-    expect(JSON.parse(r.body)).toMatchObject({ code: 200, payload: { uid: PLAYER } });
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body)).toMatchObject({ code: 400, message: 'invalid parameter: request (the target must be a path, not an absolute URL)' });
   });
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
-import { CONNECT_TAG } from '../../src/sandbox/game-host/index.js';
+import { CONNECT_TAG, connectTag } from '../../src/sandbox/game-host/index.js';
 import { injectConnectTag } from '../../src/sandbox/game-host/inject.js';
 import { api, exactRequest, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
@@ -160,55 +160,58 @@ describe('a game folder', () => {
   });
   afterAll(() => sb.close());
 
-  it('serves index.html for the folder, the connect tag first in its head', async () => {
-    const r = await fetch(`${sb.url}/play/${GAME}/game/`);
+  it('serves index.html for the folder, the connect tag (from the main origin) first in its head', async () => {
+    const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const text = await r.text();
-    expect(text).toBe(PAGE.replace('<head>', `<head>${CONNECT_TAG}`));
+    expect(text).toBe(PAGE.replace('<head>', `<head>${connectTag(sb.url)}`));
     expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(text));
   });
 
   it('serves files with their type and length, HEAD without a body, a sub-folder with a redirect to its slash', async () => {
-    const js = await fetch(`${sb.url}/play/${GAME}/game/app.js`);
+    const js = await fetch(`${sb.gameUrl}/play/${GAME}/game/app.js`);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('content-length')).toBe('16');
     expect(await js.text()).toBe('console.log(1);\n');
-    const head = await exactRequest(sb.url, 'HEAD', `/play/${GAME}/game/app.js`);
+    const head = await exactRequest(sb.gameUrl, 'HEAD', `/play/${GAME}/game/app.js`);
     expect([head.status, head.headers['content-length'], head.text]).toEqual([200, '16', '']);
-    const sub = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/sub?x=1`);
+    const sub = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/sub?x=1`);
     expect([sub.status, sub.headers.location]).toEqual([301, `/play/${GAME}/game/sub/?x=1`]);
-    expect(await (await fetch(`${sb.url}/play/${GAME}/game/sub/`)).text()).toBe(`<head>${CONNECT_TAG}</head><p>sub</p>`);
-    const noSlash = await exactRequest(sb.url, 'GET', `/play/${GAME}/game`);
+    expect(await (await fetch(`${sb.gameUrl}/play/${GAME}/game/sub/`)).text()).toBe(`<head>${connectTag(sb.url)}</head><p>sub</p>`);
+    const noSlash = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game`);
     expect([noSlash.status, noSlash.headers.location]).toEqual([301, `/play/${GAME}/game/`]);
   });
 
   it('refuses every way out of the folder: .., encoded .., encoded slashes, a symlink out', async () => {
     for (const path of ['../secret.txt', '..%2fsecret.txt', '%2e%2e/secret.txt', '%2E%2E%2Fsecret.txt', 'sub/../../secret.txt', 'link.txt', '..%5csecret.txt', 'app.js%00']) {
-      const r = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/${path}`);
+      const r = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/${path}`);
       expect(r.status, path).toBe(404);
       expect(r.text, path).not.toContain('TOP SECRET');
     }
-    const missing = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/nope.png`);
+    const missing = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/nope.png`);
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(missing.text).toContain('/nope.png</code> is not in');
-    expect((await exactRequest(sb.url, 'GET', `/play/${GAME}/game/%zz`)).status).toBe(400);
+    expect((await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/%zz`)).status).toBe(400);
     // Long asset paths are not cut short by the router's limit on parameters.
-    const long = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/${'d'.repeat(300)}/x.js`);
+    const long = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/${'d'.repeat(300)}/x.js`);
     expect([long.status, long.text]).toEqual([404, expect.stringContaining('is not in')]);
   });
 
-  it('serves root-absolute paths from the folder used last, and nothing of the sandbox own paths', async () => {
-    expect(await (await fetch(`${sb.url}/app.js`)).text()).toBe('console.log(1);\n');
-    const api404 = await fetch(`${sb.url}/services/rest/v1/nothing.json`);
-    expect(api404.status).toBe(404);
-    expect(((await api404.json()) as { message: string }).message).toMatch(/^not found/);
+  it('serves root-absolute paths from the folder used last; the main origin serves no game file', async () => {
+    expect(await (await fetch(`${sb.gameUrl}/app.js`)).text()).toBe('console.log(1);\n');
+    const main = await fetch(`${sb.url}/app.js`);
+    expect(main.status).toBe(404);
+    expect(((await main.json()) as { message: string }).message).toBe('not found: path /app.js');
+    // An old link to the game's files on the main origin leads to the game host.
+    const moved = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/app.js?x=1`);
+    expect([moved.status, moved.headers.location]).toEqual([307, `${sb.gameUrl}/play/${GAME}/game/app.js?x=1`]);
   });
 
   it('leaves pages alone with connect off', async () => {
     expect((await setSource(sb, { dir: root, connect: false })).status).toBe(200);
-    expect(await (await fetch(`${sb.url}/play/${GAME}/game/index.html`)).text()).toBe(PAGE);
+    expect(await (await fetch(`${sb.gameUrl}/play/${GAME}/game/index.html`)).text()).toBe(PAGE);
     expect((await setSource(sb, { dir: root })).status).toBe(200);
   });
 });
@@ -225,10 +228,10 @@ describe('a dev server behind the proxy', () => {
     await dev.close();
   });
 
-  it('has no source to send root-absolute paths to before a game was played: the sandbox 404 envelope', async () => {
-    const r = await fetch(`${sb.url}/src/main.ts`);
+  it('has no source to send root-absolute paths to before a game was played: a 404 page', async () => {
+    const r = await fetch(`${sb.gameUrl}/src/main.ts`);
     expect(r.status).toBe(404);
-    expect(((await r.json()) as { message: string }).message).toBe('not found: path /src/main.ts');
+    expect(await r.text()).toContain('No game has been played yet');
   });
 
   it('validates what a source is set to', async () => {
@@ -258,27 +261,27 @@ describe('a dev server behind the proxy', () => {
   });
 
   it('proxies a page with the connect tag injected and its length fixed', async () => {
-    const r = await fetch(`${sb.url}/play/${GAME}/game/index.html?level=2`);
+    const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/index.html?level=2`);
     expect(r.status).toBe(200);
     const text = await r.text();
-    expect(text).toBe(PAGE.replace('<head>', `<head>${CONNECT_TAG}`));
+    expect(text).toBe(PAGE.replace('<head>', `<head>${connectTag(sb.url)}`));
     expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(text));
   });
 
   it('streams a request body through, whatever its type and size, with the upstream Host', async () => {
     const big = 'x'.repeat(200_000);
     for (const [type, body] of [['application/json', '{"a":1}'], ['application/x-www-form-urlencoded', 'a=1&b=2'], ['application/octet-stream', big]] as const) {
-      const r = await fetch(`${sb.url}/play/${GAME}/game/echo?q=1`, { method: 'POST', headers: { 'content-type': type }, body });
+      const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/echo?q=1`, { method: 'POST', headers: { 'content-type': type }, body });
       expect(r.status).toBe(201);
       expect(r.headers.get('x-seen-host')).toBe(new URL(dev.url).host);
       expect(await r.json()).toMatchObject({ method: 'POST', type, body, query: '?q=1' });
     }
-    const put = await exactRequest(sb.url, 'PUT', `/play/${GAME}/game/echo`, {}, 'no type');
+    const put = await exactRequest(sb.gameUrl, 'PUT', `/play/${GAME}/game/echo`, {}, 'no type');
     expect(JSON.parse(put.text)).toMatchObject({ method: 'PUT', type: null, body: 'no type' });
   });
 
   it('streams the reply: the first event arrives before the upstream ends', async () => {
-    const r = await fetch(`${sb.url}/play/${GAME}/game/stream`);
+    const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/stream`);
     expect(r.headers.get('content-type')).toBe('text/event-stream');
     const reader = r.body!.getReader();
     const first = await reader.read();
@@ -290,23 +293,23 @@ describe('a dev server behind the proxy', () => {
   });
 
   it('rewrites redirects to the upstream into the sandbox path, passes cookies without their Domain', async () => {
-    const redirect = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/redirect`);
+    const redirect = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/redirect`);
     expect([redirect.status, redirect.headers.location]).toEqual([302, `/play/${GAME}/game/index.html?from=redirect`]);
-    const cookie = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/cookie`);
+    const cookie = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/cookie`);
     expect(cookie.headers['set-cookie']).toEqual(['flavour=oat; Path=/; HttpOnly', 'size=big']);
-    const echo = await exactRequest(sb.url, 'POST', `/play/${GAME}/game/echo`, { cookie: 'flavour=oat; udcli_sandbox_session=secret' }, '');
+    const echo = await exactRequest(sb.gameUrl, 'POST', `/play/${GAME}/game/echo`, { cookie: 'flavour=oat; udcli_sandbox_session=secret' }, '');
     expect(JSON.parse(echo.text)).toMatchObject({ cookie: 'flavour=oat' });
   });
 
   it('sends root-absolute paths to the dev server used last', async () => {
-    const r = await fetch(`${sb.url}/src/main.ts`);
+    const r = await fetch(`${sb.gameUrl}/src/main.ts`);
     expect(r.status).toBe(200);
     expect(await r.text()).toBe('export const root = true;');
   });
 
   it('proxies a websocket, at the game path and at the origin root (Vite live reload)', async () => {
     for (const path of [`/play/${GAME}/game/ws?token=t`, '/?token=abc']) {
-      const ws = await openSocket(sb.url, path);
+      const ws = await openSocket(sb.gameUrl, path);
       expect(ws.head).toMatch(/^HTTP\/1\.1 101 /);
       expect(ws.head).toContain('Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=');
       expect(ws.head).toContain(`X-Path: ${path === '/?token=abc' ? path : '/game/ws?token=t'}`);
@@ -322,7 +325,7 @@ describe('a dev server behind the proxy', () => {
   });
 
   it('answers a slow upstream with a 504 page while the API keeps answering', async () => {
-    const slow = fetch(`${sb.url}/play/${GAME}/game/slow`);
+    const slow = fetch(`${sb.gameUrl}/play/${GAME}/game/slow`);
     const started = Date.now();
     const apiReply = await api(sb.url, 'GET', `/users/${DEMO.user.uid}.json`);
     expect(apiReply.status).toBe(200);
@@ -340,7 +343,7 @@ describe('a dev server behind the proxy', () => {
     const port = (down.address() as AddressInfo).port;
     await new Promise((resolve) => down.close(resolve));
     expect((await setSource(sb, { url: `http://127.0.0.1:${port}/` })).status).toBe(200);
-    const r = await fetch(`${sb.url}/play/${GAME}/game/`);
+    const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/`);
     expect(r.status).toBe(502);
     const text = await r.text();
     expect(text).toContain(`http://127.0.0.1:${port}/`);
@@ -350,7 +353,7 @@ describe('a dev server behind the proxy', () => {
 
   it('without connect, leaves the page alone; DELETE goes back to the content URI', async () => {
     expect((await setSource(sb, { url: `${dev.url}/game/`, connect: false })).status).toBe(200);
-    expect(await (await fetch(`${sb.url}/play/${GAME}/game/`)).text()).toBe(PAGE);
+    expect(await (await fetch(`${sb.gameUrl}/play/${GAME}/game/`)).text()).toBe(PAGE);
     const del = await fetch(`${sb.url}/_sandbox/game-sources/${GAME}`, { method: 'DELETE' });
     expect(await del.json()).toMatchObject({ removed: true });
   });

@@ -217,6 +217,9 @@ describe('unexpected errors (item 6)', () => {
       expect(lines[0]).toContain(`500 GET ${API_PREFIX}/users/${DEMO.user.uid}.json`);
       expect(lines[0]).toContain('The database connection is not open');
       expect(lines[0]).not.toContain(DEMO.game.apiKey);
+      // One line, as the README promises: where it was thrown, not the whole stack (issue 31).
+      expect(lines[0]).not.toContain('\n');
+      expect(lines[0]).toMatch(/\(at .+\)$/);
     } finally {
       await sb.app.close();
     }

@@ -113,3 +113,29 @@ describe('another process holds the write lock', () => {
     expect(after.body.payload![0]!.current_value).toBe(5);
   }, 15_000);
 });
+
+describe('the site and the play page write like the API (issue 31)', () => {
+  it('a login, a play page load (a new token) and the token generator sent while the lock is held wait, and succeed once it is let go', async () => {
+    const { released } = await holdLock(sb.db.path);
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS - 600));
+    const login = fetch(`${sb.url}/login?username=alice`, { method: 'POST' });
+    const playLogin = fetch(`${sb.url}/play/1001/login`, { method: 'POST', body: new URLSearchParams({ username: 'bob' }), redirect: 'manual' });
+    const [site, play] = await Promise.all([login, playLogin]);
+    await released;
+    expect(site.status).toBe(200);
+    expect(play.status).toBe(303);
+    const cookie = String(site.headers.get('set-cookie')).split(';')[0]!;
+
+    const held = await holdLock(sb.db.path);
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS - 600));
+    const [page, token] = await Promise.all([
+      fetch(`${sb.url}/play/1001`, { headers: { cookie } }),
+      fetch(`${sb.url}/service/user-auth-token-generator/1001`, { headers: { cookie } }),
+    ]);
+    await held.released;
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Playing as <strong id="username">alice</strong>');
+    expect(token.status).toBe(200);
+    expect(((await token.json()) as { uid: string }).uid).toBe(uidForUsername('alice'));
+  }, 15_000);
+});

@@ -135,11 +135,13 @@ describe('the play page over plain HTTP', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('serves the game under its own origin by default: the iframe loads /play/ID/game/ (the content URI proxied) with a fresh user_id and token', async () => {
+  it('serves the game from the game host by default: the iframe loads /play/ID/game/ there (the content URI proxied) with a fresh user_id and token', async () => {
     await setUri('1001', 'http://127.0.0.1:9/game/index.html?mode=demo');
     const page = await get('/play/1001', await loginAs(ALICE.username));
     const src = new URL(iframeSrc(page.html)!, sandbox.url);
-    expect(src.origin).toBe(sandbox.url);
+    // An origin of its own: the same host name, the game host's port.
+    expect(src.origin).toBe(sandbox.gameUrl);
+    expect(src.origin).not.toBe(sandbox.url);
     expect(src.pathname).toBe('/play/1001/game/index.html');
     expect([...src.searchParams.keys()]).toEqual(['mode', 'user_id', 'auth_token']);
     expect(src.searchParams.get('user_id')).toBe(ALICE.uid);

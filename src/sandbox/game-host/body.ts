@@ -41,10 +41,10 @@ export interface InjectedBody {
   contentType: string;
 }
 
-/** `length`: the body's length as sent by its source, if known. */
-export async function injectedBody(stream: Readable, contentType: string, length: number | undefined): Promise<InjectedBody> {
+/** `length`: the body's length as sent by its source, if known; `tag`: the connect tag to put in. */
+export async function injectedBody(stream: Readable, contentType: string, length: number | undefined, tag: string): Promise<InjectedBody> {
   const { head, ended } = await readPrefix(stream, MAX_INJECTED_HTML_BYTES);
-  const injected = injectConnectTag(head);
+  const injected = injectConnectTag(head, tag);
   const type = injectedContentType(contentType, head);
   if (ended) return { body: injected, length: injected.length, contentType: type };
   const out = new PassThrough();

@@ -1,9 +1,11 @@
 /**
- * The game host: serves a studio's game under the sandbox's own origin, at `/play/{game_id}/game/`,
- * so that the game in the play page's iframe can reach `parent` (see platform.md, "The game page
- * around the game"). The play page takes its iframe URL from `GameSources.frameSrc`.
+ * The game host: serves a studio's game at `/play/{game_id}/game/` on a listener of its own
+ * (app.ts), an origin apart from the sandbox's, so that game content can reach nothing of the
+ * sandbox's but what a game reaches on the platform (see docs/ARCHITECTURE.md). The play page
+ * takes its iframe path from `GameSources.framePath`.
  */
-export { registerGameHost, isSandboxPath, type GameHostDeps } from './routes.js';
-export { createGameSources, checkDir, checkUrl, gamePath, GameSourceError, type GameSources, type GameSourceSetting } from './sources.js';
+export { registerGameSourceRoutes, type GameHostDeps } from './routes.js';
+export { createGameSources, checkUrl, gamePath, GameSourceError, type GameSources, type GameSourceSetting } from './sources.js';
 export { DEFAULT_UPSTREAM_TIMEOUT_MS } from './proxy.js';
-export { CONNECT_PATH, CONNECT_TAG } from './inject.js';
+export { CONNECT_PATH, CONNECT_TAG, connectTag } from './inject.js';
+export { createAllowedDirs, forbiddenDirProblem, type AllowedDirs } from './allowed-dirs.js';

@@ -6,6 +6,15 @@
  */
 export const CONNECT_PATH = '/_sandbox/connect.js';
 export const CONNECT_TAG = `<script src="${CONNECT_PATH}"></script>`;
+
+/**
+ * The tag the game host puts in: the script from the sandbox's main origin (`http://host:port`),
+ * since the game's own origin has no /_sandbox routes; the script takes that origin from its
+ * own URL, to reroute the SDK's requests and talk to the play page.
+ */
+export function connectTag(mainOrigin: string): string {
+  return `<script src="${mainOrigin}${CONNECT_PATH}"></script>`;
+}
 /** HTML is held in memory to be injected into up to this size; past it, the tag goes into this first part. */
 export const MAX_INJECTED_HTML_BYTES = 8 * 1024 * 1024;
 
@@ -31,11 +40,11 @@ function insertionPoint(text: string): { at: number; makeHead: boolean } {
   return { at: afterPrologue, makeHead: true };
 }
 
-/** The page with the connect tag in; `bytes` is the whole page or its first part. */
-export function injectConnectTag(bytes: Buffer): Buffer {
+/** The page with the connect tag (`script`) in; `bytes` is the whole page or its first part. */
+export function injectConnectTag(bytes: Buffer, script: string = CONNECT_TAG): Buffer {
   const text = bytes.toString('latin1');
   const { at, makeHead } = insertionPoint(text);
-  const tag = makeHead ? `<head>${CONNECT_TAG}</head>` : CONNECT_TAG;
+  const tag = makeHead ? `<head>${script}</head>` : script;
   return Buffer.from(text.slice(0, at) + tag + text.slice(at), 'latin1');
 }
 

@@ -42,6 +42,19 @@ export function upstreamDownPage(reply: FastifyReply, gameId: string, url: strin
   );
 }
 
+export function untrustedCertificatePage(reply: FastifyReply, gameId: string, url: string, error: string): FastifyReply {
+  return sendHostPage(
+    reply,
+    502,
+    "The game's server has a certificate this machine does not trust",
+    `<p id="untrusted-certificate">The sandbox tried ${code(url)} and refused its certificate (${code(error)}).</p>` +
+      `<p>If it is your own dev server with a self-signed certificate, tell the sandbox to accept it:</p>` +
+      `<p>${code(`udcli sandbox play ${gameId} --game-url ${url} --insecure-game-host`)}</p>` +
+      `<p class="muted">A sandbox already running keeps its setting: stop it first (${code('udcli sandbox stop')}).</p>`,
+    `game server certificate not trusted: ${error} (--insecure-game-host accepts it)`,
+  );
+}
+
 export function upstreamSlowPage(reply: FastifyReply, gameId: string, url: string, seconds: number): FastifyReply {
   return sendHostPage(
     reply,

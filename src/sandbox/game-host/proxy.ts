@@ -8,12 +8,14 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { Readable } from 'node:stream';
+import { Readable, type Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../constants.js';
 import { injectedBody } from './body.js';
 import { isHtml } from './inject.js';
-import { upstreamDownPage, upstreamSlowPage } from './pages.js';
+import { untrustedCertificatePage, upstreamDownPage, upstreamSlowPage } from './pages.js';
+import { sendInjected } from './static.js';
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 15_000;
 
@@ -65,27 +67,43 @@ export interface ProxyTarget {
   localPrefix: string;
   gameId: string;
   connect: boolean;
+  /** The connect tag to put into its HTML pages (see inject.ts's connectTag). */
+  tag: string;
+  /** `--insecure-game-host`: an https upstream's certificate is not checked (a dev server's self-signed one). */
+  insecure: boolean;
 }
 
-/** The request headers sent upstream. */
+/**
+ * The request headers sent upstream. Origin goes on as the browser sent it (the page's), never
+ * one made from the request's Host; `sandboxHost` is the Host the request came with, which the
+ * game host answered only after its Host check.
+ */
 export function upstreamHeaders(incoming: IncomingHttpHeaders, target: ProxyTarget, sandboxHost: string | undefined): OutgoingHttpHeaders {
   const headers = endToEnd(incoming);
   const upstream = new URL(target.url);
   headers.host = upstream.host;
-  if (sandboxHost !== undefined && (incoming.origin === `http://${sandboxHost}` || incoming.origin === `https://${sandboxHost}`)) {
-    // A dev server that checks Origin sees its own, as when the page is opened from it directly.
-    headers.origin = target.origin;
-  }
   if (typeof incoming.cookie === 'string') {
     const cookie = withoutSessionCookie(incoming.cookie);
     if (cookie === '') delete headers.cookie;
     else headers.cookie = cookie;
   }
-  // A compressed page could not be injected into.
+  // A compressed page could not be injected into (one that comes compressed anyway is decoded).
   if (target.connect) headers['accept-encoding'] = 'identity';
   if (sandboxHost !== undefined) headers['x-forwarded-host'] = sandboxHost;
   headers['x-forwarded-proto'] = 'http';
   return headers;
+}
+
+/** The options of the upstream request: an https one checks the certificate unless told not to. */
+export function upstreamOptions(url: URL, target: ProxyTarget): { rejectUnauthorized?: boolean } {
+  return url.protocol === 'https:' && target.insecure ? { rejectUnauthorized: false } : {};
+}
+
+/** TLS failures that mean "a certificate this machine does not trust", e.g. a dev server's self-signed one. */
+const UNTRUSTED_CERTIFICATE = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ERR_TLS_CERT_ALTNAME_INVALID|CERT_UNTRUSTED)$/;
+
+export function untrustedCertificate(error: NodeJS.ErrnoException): boolean {
+  return typeof error.code === 'string' && UNTRUSTED_CERTIFICATE.test(error.code);
 }
 
 /** A Location to the upstream becomes the sandbox's path for it; others are kept. */
@@ -128,6 +146,14 @@ function errorText(error: NodeJS.ErrnoException): string {
   return error.code ?? error.message;
 }
 
+/** A decoder for a content coding Node can undo; null for identity or one it cannot. */
+function decoder(coding: string): Transform | null {
+  if (coding === 'gzip' || coding === 'x-gzip') return createGunzip();
+  if (coding === 'deflate') return createInflate();
+  if (coding === 'br') return createBrotliDecompress();
+  return null;
+}
+
 /** Sends the request upstream and answers with what comes back. */
 export function proxy(request: FastifyRequest, reply: FastifyReply, target: ProxyTarget, timeoutMs: number): Promise<FastifyReply> {
   return new Promise<FastifyReply>((resolve, reject) => {
@@ -140,25 +166,43 @@ export function proxy(request: FastifyRequest, reply: FastifyReply, target: Prox
     };
     const url = new URL(target.url);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const upstream = send(url, { method: request.method, headers: upstreamHeaders(request.headers, target, request.headers.host) });
+    // HEAD of a page gets the injected page's length: the page itself is asked for and dropped.
+    const head = request.method === 'HEAD';
+    const method = head && target.connect ? 'GET' : request.method;
+    const upstream = send(url, { method, headers: upstreamHeaders(request.headers, target, request.headers.host), ...upstreamOptions(url, target) });
     const timer = setTimeout(() => {
       settle(() => upstreamSlowPage(reply, target.gameId, target.url, Math.round(timeoutMs / 100) / 10));
       upstream.destroy();
     }, timeoutMs);
-    upstream.on('error', (error: NodeJS.ErrnoException) => settle(() => upstreamDownPage(reply, target.gameId, target.url, errorText(error))));
+    upstream.on('error', (error: NodeJS.ErrnoException) =>
+      settle(() =>
+        untrustedCertificate(error)
+          ? untrustedCertificatePage(reply, target.gameId, target.url, errorText(error))
+          : upstreamDownPage(reply, target.gameId, target.url, errorText(error)),
+      ),
+    );
     upstream.on('response', (response) => {
       settle(async () => {
         reply.code(response.statusCode ?? 502).headers(replyHeaders(response, target));
         const type = response.headers['content-type'];
-        const encoded = (response.headers['content-encoding'] ?? 'identity') !== 'identity';
-        const empty = request.method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304;
-        if (target.connect && isHtml(type) && !encoded && !empty) {
-          const length = response.headers['content-length'];
-          const injected = await injectedBody(response, type!, length === undefined ? undefined : Number(length));
-          reply.header('content-type', injected.contentType);
-          if (injected.length === undefined) reply.removeHeader('content-length');
-          else reply.header('content-length', String(injected.length));
-          return reply.send(injected.body);
+        const coding = String(response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+        const decode = coding === 'identity' ? null : decoder(coding);
+        const empty = response.statusCode === 204 || response.statusCode === 304 || (head && method === 'HEAD');
+        if (target.connect && isHtml(type) && (coding === 'identity' || decode !== null) && !empty) {
+          let body: Readable = response;
+          let length = response.headers['content-length'] === undefined ? undefined : Number(response.headers['content-length']);
+          if (decode !== null) {
+            // Decoded as it streams (a page that unpacks to gigabytes is never held whole: body.ts).
+            response.on('error', (error) => decode.destroy(error));
+            body = response.pipe(decode);
+            length = undefined;
+            reply.removeHeader('content-encoding');
+          }
+          return sendInjected(request, reply, await injectedBody(body, type!, length, target.tag));
+        }
+        if (head) {
+          response.destroy();
+          return reply.send();
         }
         return reply.send(response);
       });

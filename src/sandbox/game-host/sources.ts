@@ -4,9 +4,7 @@
  * proxied like a dev server. Which source was used last also answers root-absolute requests
  * (`/@vite/client`, `/assets/x.js`) that a dev server's pages make.
  */
-import { statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
-import { contentUriProblem, iframeUrl } from '../content-uri.js';
+import { contentUriProblem } from '../content-uri.js';
 import { PLAY_PATH } from '../constants.js';
 import type { GameRecord } from '../repositories/games.js';
 
@@ -33,25 +31,11 @@ export type ResolvedSource =
 
 export class GameSourceError extends Error {
   constructor(
-    readonly status: 400 | 404,
+    readonly status: 400 | 403 | 404,
     message: string,
   ) {
     super(message);
   }
-}
-
-/** `dir` must be an absolute path of an existing directory. */
-export function checkDir(dir: string): string {
-  if (dir === '' || dir.length > 4096 || dir.includes('\0')) throw new GameSourceError(400, 'invalid parameter: dir (not a path)');
-  if (!isAbsolute(dir)) throw new GameSourceError(400, `invalid parameter: dir (${JSON.stringify(dir)} is not an absolute path)`);
-  let isDir: boolean;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    throw new GameSourceError(400, `invalid parameter: dir (${JSON.stringify(dir)} does not exist)`);
-  }
-  if (!isDir) throw new GameSourceError(400, `invalid parameter: dir (${JSON.stringify(dir)} is not a directory)`);
-  return dir;
 }
 
 /** `url` must be an absolute http(s) URL (the same rule as a content URI). */
@@ -95,8 +79,8 @@ export interface GameSources {
   /** Notes that a game's files were asked for: root-absolute requests go to its source next. */
   touch(gameId: string): void;
   lastUsed(): string | null;
-  /** The iframe URL of the play page for this game (see gameFrameSrc). */
-  frameSrc(game: GameRecord, userId: string, authToken: string): string | null;
+  /** The path of the game's entry page on the game host (the play page's iframe, on that origin); null: nothing serves it. */
+  framePath(game: GameRecord): string | null;
 }
 
 export function gamePath(gameId: string): string {
@@ -133,11 +117,10 @@ export function createGameSources(initial: ReadonlyArray<[string, GameSourceSett
       last = gameId;
     },
     lastUsed: () => last,
-    frameSrc(game, userId, authToken) {
+    framePath(game) {
       const source = resolve(game);
       if (source === null) return null;
-      const entry = source.kind === 'dir' ? 'index.html' : source.entry;
-      return iframeUrl(`${gamePath(game.id)}${entry}`, userId, authToken);
+      return `${gamePath(game.id)}${source.kind === 'dir' ? 'index.html' : source.entry}`;
     },
   };
 }

@@ -9,7 +9,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { splitTarget } from '../http/query.js';
-import { injectedBody } from './body.js';
+import { injectedBody, type InjectedBody } from './body.js';
 import { badPathPage, fileMissingPage } from './pages.js';
 
 const TYPES: Record<string, string> = {
@@ -85,8 +85,18 @@ export interface DirSource {
   connect: boolean;
 }
 
+/** How a reply may end for HEAD: the body's length only, its bytes dropped (Node sends none for HEAD anyway). */
+export function sendInjected(request: FastifyRequest, reply: FastifyReply, body: InjectedBody): FastifyReply {
+  reply.header('content-type', body.contentType);
+  if (body.length === undefined) reply.removeHeader('content-length');
+  else reply.header('content-length', String(body.length));
+  if (request.method !== 'HEAD') return reply.send(body.body);
+  if (!Buffer.isBuffer(body.body)) body.body.destroy();
+  return reply.send();
+}
+
 /** Answers `rest` (the path under the root as sent, no query) from the directory. */
-export async function serveFromDir(request: FastifyRequest, reply: FastifyReply, source: DirSource, rest: string): Promise<FastifyReply> {
+export async function serveFromDir(request: FastifyRequest, reply: FastifyReply, source: DirSource, rest: string, tag: string): Promise<FastifyReply> {
   const segments = safeSegments(rest);
   if (segments === 'bad-encoding') return badPathPage(reply);
   const shownPath = `/${rest}`;
@@ -119,8 +129,6 @@ export async function serveFromDir(request: FastifyRequest, reply: FastifyReply,
     return request.method === 'HEAD' ? reply.send() : reply.send(createReadStream(file));
   }
   // For HEAD too, so its content-length is the injected page's (Node sends no body for HEAD).
-  const injected = await injectedBody(createReadStream(file), type, info.size);
-  reply.code(200).header('content-type', injected.contentType);
-  if (injected.length !== undefined) reply.header('content-length', String(injected.length));
-  return reply.send(injected.body);
+  const injected = await injectedBody(createReadStream(file), type, info.size, tag);
+  return sendInjected(request, reply.code(200), injected);
 }

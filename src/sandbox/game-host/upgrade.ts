@@ -1,13 +1,14 @@
 /**
- * WebSocket (and any other) upgrades, proxied to the game's dev server: Vite's and webpack's
- * live reload connect to the page's origin, which is now the sandbox's. Fastify does not see
- * upgrades; the HTTP server's `upgrade` event does. The two sockets are tied together byte for
- * byte once the upstream agrees (101); anything else it answers is passed back as it came.
+ * WebSocket upgrades, proxied to the game's dev server: Vite's and webpack's live reload connect
+ * to the page's origin, which is now the game host's. Fastify does not see upgrades; the HTTP
+ * server's `upgrade` event does (game-host/app.ts checks them first, as every request). The two
+ * sockets are tied together byte for byte once the upstream agrees (101); anything else it
+ * answers is passed back as it came. `told` hears how the handshake ended, for the request log.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { upstreamHeaders, type ProxyTarget } from './proxy.js';
+import { untrustedCertificate, upstreamHeaders, upstreamOptions, type ProxyTarget } from './proxy.js';
 
 function statusHead(status: number, message: string, rawHeaders: string[]): string {
   const lines = [`HTTP/1.1 ${status} ${message}`];
@@ -21,26 +22,38 @@ export function refuseUpgrade(socket: Duplex, status: number, message: string): 
 }
 
 /** Proxies one upgrade request; `track` is told of each socket so that closing the sandbox ends them. */
-export function proxyUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, target: ProxyTarget, timeoutMs: number, track: (s: Duplex) => void): void {
+export function proxyUpgrade(
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  target: ProxyTarget,
+  timeoutMs: number,
+  track: (s: Duplex) => void,
+  told: (status: number, reason: string | null) => void,
+): void {
   const url = new URL(target.url);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const headers = upstreamHeaders(request.headers, { ...target, connect: false }, request.headers.host);
   // The two hop-by-hop headers an upgrade is made of.
   headers.connection = 'Upgrade';
   if (request.headers.upgrade !== undefined) headers.upgrade = request.headers.upgrade;
-  const upstream = send(url, { method: request.method ?? 'GET', headers });
+  const upstream = send(url, { method: request.method ?? 'GET', headers, ...upstreamOptions(url, target) });
   track(socket);
   const timer = setTimeout(() => {
     upstream.destroy();
+    told(504, `game server sent no headers within ${Math.round(timeoutMs / 100) / 10} s`);
     refuseUpgrade(socket, 504, 'Gateway Timeout');
   }, timeoutMs);
   socket.on('error', () => upstream.destroy());
-  upstream.on('error', () => {
+  upstream.on('error', (error: NodeJS.ErrnoException) => {
     clearTimeout(timer);
+    if (socket.destroyed) return;
+    told(502, `game server unreachable: ${error.code ?? error.message}${untrustedCertificate(error) ? ' (--insecure-game-host accepts it)' : ''}`);
     refuseUpgrade(socket, 502, 'Bad Gateway');
   });
   upstream.on('upgrade', (response, upstreamSocket, upstreamHead) => {
     clearTimeout(timer);
+    told(101, null);
     track(upstreamSocket);
     socket.write(statusHead(101, 'Switching Protocols', response.rawHeaders));
     if (upstreamHead.length > 0) socket.write(upstreamHead);
@@ -57,6 +70,7 @@ export function proxyUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
   });
   upstream.on('response', (response) => {
     clearTimeout(timer);
+    told(response.statusCode ?? 502, 'game server refused the upgrade');
     // The body goes on decoded and ends with the connection.
     const raw = response.rawHeaders;
     const kept: string[] = [];

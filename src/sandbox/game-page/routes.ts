@@ -4,13 +4,16 @@
  *   GET  /_sandbox/platform.js  the play page's `apiAuth` and `agi.v2`, store and quest notices (platform-script.ts)
  *   POST /_sandbox/agi          one call of the game through `agi.v2` (form: action, detail), noted in the
  *                               request log, so the dashboard's live log shows it
- * Like every /_sandbox route they answer only requests addressed to the sandbox (Host), and the POST
- * only from the sandbox's own pages (Origin).
+ * Like every route they answer only requests addressed to the sandbox (Host). connect.js is public:
+ * any page may load it (the game host's pages, a studio's own server with `?direct=1`), and it
+ * holds nothing but code. The other two are /_sandbox control routes, for the play page alone
+ * (http/admin.ts: its own origin only).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { registerAdminRoute } from '../http/admin.js';
 import { noteReason } from '../http/request-notes.js';
 import { CONNECT_JS } from './connect-script.js';
+import { CONNECT_PATH } from '../game-host/inject.js';
 import { PLATFORM_JS } from './platform-script.js';
 
 export const PLATFORM_SCRIPT_PATH = '/_sandbox/platform.js';
@@ -31,7 +34,7 @@ function sendScript(reply: FastifyReply, source: string): FastifyReply {
 }
 
 export function registerGamePageRoutes(app: FastifyInstance): void {
-  registerAdminRoute(app, { method: 'GET', path: '/connect.js', handler: (_request, reply) => sendScript(reply, CONNECT_JS) });
+  app.get(CONNECT_PATH, (_request, reply) => sendScript(reply, CONNECT_JS));
   registerAdminRoute(app, { method: 'GET', path: '/platform.js', handler: (_request, reply) => sendScript(reply, PLATFORM_JS) });
   registerAdminRoute(app, {
     method: 'POST',

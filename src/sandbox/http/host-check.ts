@@ -45,10 +45,17 @@ export function allowHostNames(server: object, extra: HostNames): void {
 
 /** Is the Host header this sandbox's own (see above)? */
 export function addressedToSandbox(request: FastifyRequest): boolean {
-  const host = request.headers.host?.toLowerCase();
-  const socket = request.socket;
+  return hostAnswered(request.server.server, request.headers.host, request.socket);
+}
+
+/**
+ * The same check on what a request Fastify never sees brings (an upgrade: the HTTP server's own
+ * `upgrade` event): the server it came to, its Host header and its socket.
+ */
+export function hostAnswered(server: object, hostHeader: string | undefined, socket: { localPort?: number | undefined; localAddress?: string | undefined }): boolean {
+  const host = hostHeader?.toLowerCase();
   if (host === undefined || socket.localPort === undefined) return false;
-  const allowed = allowedByServer.get(request.server.server);
+  const allowed = allowedByServer.get(server);
   if (allowed?.hosts.has(host)) return true;
   const colon = host.lastIndexOf(':');
   if (colon === -1 || host.slice(colon + 1) !== String(socket.localPort)) return false;
@@ -57,6 +64,12 @@ export function addressedToSandbox(request: FastifyRequest): boolean {
   const local = socket.localAddress?.replace(/^::ffff:/, '');
   if (local !== undefined && name === bracketed(local.toLowerCase())) return true;
   return allowed?.names.has(name) ?? false;
+}
+
+/** The name part of a Host header already answered (`localhost:8787` → `localhost`, `[::1]:80` → `[::1]`). */
+export function hostName(host: string): string {
+  const colon = host.lastIndexOf(':');
+  return colon > host.lastIndexOf(']') ? host.slice(0, colon) : host;
 }
 
 export const HOST_REFUSED =

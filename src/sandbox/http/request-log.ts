@@ -152,22 +152,37 @@ export function logWithoutReply(request: FastifyRequest, ms: number): void {
   hijackLoggers.get(request.server)?.(request, ms);
 }
 
+/** What the game host's listener shares of the main app's request log. */
+export interface RequestLogging {
+  log: RequestLog;
+  /** Logs every request `other` answers too (the game host's listener), in the same ring and lines. */
+  watch(other: FastifyInstance): void;
+  /** Logs an upgrade request (which no Fastify hook sees) once its handshake is answered. */
+  recordRaw(entry: { method: string; url: string; status: number; ms: number; reason: string | null }): void;
+}
+
 /** Logs every request the app answers and serves `GET /_sandbox/requests`. */
-export function installRequestLog(app: FastifyInstance, options: RequestLogOptions = {}): RequestLog {
+export function installRequestLog(app: FastifyInstance, options: RequestLogOptions = {}): RequestLogging {
   const log = new RequestLog(options.capacity);
   const out = options.lines ? batched(options.lines) : null;
 
+  const add = (entry: Omit<Entry, 'id' | 'atMs'>): void => {
+    const stored = log.add({ id: 0, atMs: Date.now(), ...entry });
+    if (out) out.entry(stored);
+  };
   const record = (request: FastifyRequest, status: number, ms: number): void => {
     if (isQuiet(request.url, status)) return;
     const body = typeof request.body === 'string' && request.body !== '' ? shownFormBody(request.body) : '';
-    const entry = log.add({ id: 0, atMs: Date.now(), method: request.method, url: request.url, body, status, ms, reason: reasonOf(request) });
-    if (out) out.entry(entry);
+    add({ method: request.method, url: request.url, body, status, ms, reason: reasonOf(request) });
   };
-  hijackLoggers.set(app, (request, ms) => record(request, NO_REPLY_STATUS, ms));
-  app.addHook('onResponse', (request, reply, done) => {
-    record(request, reply.statusCode, reply.elapsedTime);
-    done();
-  });
+  const watch = (target: FastifyInstance): void => {
+    hijackLoggers.set(target, (request, ms) => record(request, NO_REPLY_STATUS, ms));
+    target.addHook('onResponse', (request, reply, done) => {
+      record(request, reply.statusCode, reply.elapsedTime);
+      done();
+    });
+  };
+  watch(app);
   // Lines still waiting when the sandbox stops are written, not lost.
   if (out) {
     app.addHook('onClose', (_app, done) => {
@@ -185,5 +200,5 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
       return { requests: log.list(since, limit) };
     },
   });
-  return log;
+  return { log, watch, recordRaw: (entry) => add({ ...entry, body: '' }) };
 }

@@ -27,12 +27,21 @@ export function authRepository(db: Database) {
   const tokenByValue = db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE token = ?');
   // Tokens long past expiry are forgotten; recently expired ones still answer "token expired".
   const purge = db.prepare('DELETE FROM tokens WHERE expires_on < ?');
+  // One transaction each, taking the write lock first: an attempt that meets another process's
+  // lock has changed nothing, so the caller may run it again (http/busy.ts).
+  const addSession = db.transaction((id: string, uid: string, now: number, expiredBefore: number) => {
+    purgeSessions.run(expiredBefore);
+    insertSession.run(id, uid, now);
+  });
+  const addToken = db.transaction((token: TokenRecordRow, purgeBefore: number) => {
+    purge.run(purgeBefore);
+    insertToken.run(token);
+  });
 
   return {
     /** A new session; sessions that ended before `expiredBefore` are forgotten on the way. */
     createSession(id: string, uid: string, now: number, expiredBefore: number): void {
-      purgeSessions.run(expiredBefore);
-      insertSession.run(id, uid, now);
+      addSession.immediate(id, uid, now, expiredBefore);
     },
 
     /** The user of a session started after `startedAfter` (older ones have ended). */
@@ -41,8 +50,7 @@ export function authRepository(db: Database) {
     },
 
     createToken(token: TokenRecordRow, purgeBefore: number): void {
-      purge.run(purgeBefore);
-      insertToken.run(token);
+      addToken.immediate(token, purgeBefore);
     },
 
     findToken(token: string): TokenRecordRow | undefined {

@@ -4,10 +4,11 @@
  * user switcher, and iframes the game with a fresh `user_id` and `auth_token` appended on every
  * load, exactly as the platform does. Around the game it gives what the platform's page gives:
  * `parent.apiAuth` and `parent.agi` (`/_sandbox/platform.js`: the store, quest notices, the
- * purchase handler). For `parent` to be reachable the game is served under the sandbox's own
- * origin when it can be (`frameSrc`: a game directory, a proxied dev server or content URI);
- * `?direct=1` iframes the content URI itself, as the platform does, for a game that includes
- * `/_sandbox/connect.js` on its own server.
+ * purchase handler), which a game reaches through the connect script's stand-in `parent`
+ * (postMessage). The game is served by the game host, an origin of its own, when it can be
+ * (`frameSrc`: a game directory, a proxied dev server or content URI); `?direct=1` iframes the
+ * content URI itself, as the platform does, for a game that includes `/_sandbox/connect.js` on
+ * its own server.
  *
  * Switching users is a form POST to `/play/{game_id}/login` (the sandbox login: a session cookie),
  * never a GET, so a link or an image on another site cannot log anyone in; `?as=USERNAME` shows
@@ -36,11 +37,11 @@ export interface PlayDeps extends SiteDeps {
   /** The database `udcli sandbox game set-uri` uses without --db; null when unknown. */
   defaultDbPath: string | null;
   /**
-   * Where the iframe loads the game from when the sandbox serves it under its own origin (a game
-   * directory or a proxied URL, user_id and auth_token appended); null: it does not, and the page
-   * iframes the content URI itself.
+   * Where the iframe loads the game from when the sandbox's game host serves it (a game directory
+   * or a proxied URL, on the game host's origin, user_id and auth_token appended); null: it does
+   * not, and the page iframes the content URI itself.
    */
-  frameSrc?: (game: GameRecord, userId: string, authToken: string) => string | null;
+  frameSrc?: (request: FastifyRequest, game: GameRecord, userId: string, authToken: string) => string | null;
 }
 
 
@@ -205,11 +206,11 @@ interface GameView {
   head?: string;
 }
 
-function gamePage(deps: PlayDeps, game: GameRecord, user: UserRecord, direct: boolean): GameView {
+async function gamePage(deps: PlayDeps, request: FastifyRequest, game: GameRecord, user: UserRecord, direct: boolean): Promise<GameView> {
   const top = headerHtml(game, user) + switcherHtml(deps, game, user);
   const uri = game.contentUri;
-  const token = issueToken(deps, user.uid, game.id);
-  const servedSrc = direct ? null : (deps.frameSrc?.(game, user.uid, token.token) ?? null);
+  const token = await issueToken(deps, user.uid, game.id);
+  const servedSrc = direct ? null : (deps.frameSrc?.(request, game, user.uid, token.token) ?? null);
   const served = servedSrc !== null;
   let src: string;
   if (servedSrc !== null) {
@@ -238,8 +239,9 @@ function gamePage(deps: PlayDeps, game: GameRecord, user: UserRecord, direct: bo
   }
   const expires = new Date(token.expires_on * 1000).toISOString().replace('.000Z', 'Z');
   const how = served
-    ? `<p>The sandbox serves the game under its own origin, as the platform's page and game are one site, so the game reaches ` +
-      `<code>parent.apiAuth</code> and <code>parent.agi</code>. It appended <code>user_id</code> and a new <code>auth_token</code> ` +
+    ? `<p>The sandbox's game host serves the game from an origin of its own, as the platform serves games from a host of ` +
+      `their own; the game reaches <code>parent.apiAuth</code> and <code>parent.agi</code> through the connect script (by ` +
+      `<code>postMessage</code>) and the API cross-origin. It appended <code>user_id</code> and a new <code>auth_token</code> ` +
       `(valid until ${escapeHtml(expires)}) and loaded:</p><p><code id="iframe-src">${escapeHtml(src)}</code></p>` +
       `<p class="muted">The iframe from the content URI directly, as the platform does: <a href="?direct=1">?direct=1</a> ` +
       `(the game then needs <code>/_sandbox/connect.js</code> on its own pages).</p>`
@@ -320,7 +322,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
   app.route<{ Params: { gameId: string } }>({
     method: methods,
     url: `${PLAY_PATH}/:gameId/login`,
-    handler: (request, reply) => {
+    handler: async (request, reply) => {
       if (request.method !== 'POST') {
         reply.header('allow', 'POST');
         return sendPage(reply, 405, 'Method not allowed', errorBody('Method not allowed', 'Switching users is a form POST.', deps));
@@ -341,7 +343,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       if (!user) return unknownUser(reply, deps, game, username);
       return reply
         .code(303)
-        .header('set-cookie', sessionCookieHeader(startSession(deps, user.uid)))
+        .header('set-cookie', sessionCookieHeader(await startSession(deps, user.uid)))
         .header('cache-control', 'no-store')
         .header('location', playHref(game.id))
         .send();
@@ -359,7 +361,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
   app.route<{ Params: { gameId: string } }>({
     method: methods,
     url: `${PLAY_PATH}/:gameId`,
-    handler: (request, reply) => {
+    handler: async (request, reply) => {
       const refused = methodCheck(request, reply, deps);
       if (refused) return refused;
       const gameId = (request.params as { gameId: string }).gameId;
@@ -382,7 +384,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
         return sendPage(reply, 200, `${game.name} · udcli sandbox`, confirmPage(deps, game, wanted, user));
       }
       if (!user) return sendPage(reply, 200, `${game.name} · udcli sandbox`, pickUserPage(deps, game));
-      const { status, body, head } = gamePage(deps, game, user, direct);
+      const { status, body, head } = await gamePage(deps, request, game, user, direct);
       return sendPage(reply, status, `${game.name} · udcli sandbox`, body, head);
     },
   });

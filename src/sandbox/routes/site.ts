@@ -3,6 +3,7 @@
  * avatars, and a status probe for `udcli sandbox status`. Replies are plain JSON, not envelopes.
  * The play page (HTML) is in play.ts.
  */
+import { runWhileBusy } from '../http/busy.js';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -26,9 +27,10 @@ export interface SiteDeps {
 
 /**
  * A new token for this user and game (the token record of spec 2.3, `duration` 0), stored so
- * that authenticate accepts it with the game's api_key until it expires.
+ * that authenticate accepts it with the game's api_key until it expires. A database locked by
+ * another process is waited for as the API waits (http/busy.ts: retries, then 503).
  */
-export function issueToken(deps: Pick<SiteDeps, 'repos' | 'clock' | 'tokenTtlSeconds'>, uid: string, gameId: string): TokenRecord {
+export function issueToken(deps: Pick<SiteDeps, 'repos' | 'clock' | 'tokenTtlSeconds'>, uid: string, gameId: string): TokenRecord | Promise<TokenRecord> {
   const now = toUnixSeconds(deps.clock());
   const record: TokenRecord = {
     status: true,
@@ -40,16 +42,20 @@ export function issueToken(deps: Pick<SiteDeps, 'repos' | 'clock' | 'tokenTtlSec
     duration: 0,
   };
   // Tokens more than a day past expiry are forgotten on the way.
-  deps.repos.auth.createToken({ token: record.token, uid, gameId, createdOn: now, expiresOn: record.expires_on }, now - 86_400);
-  return record;
+  return runWhileBusy(() => {
+    deps.repos.auth.createToken({ token: record.token, uid, gameId, createdOn: now, expiresOn: record.expires_on }, now - 86_400);
+    return record;
+  });
 }
 
-/** Logs `uid` in: a new session, whose id goes in the session cookie. */
-export function startSession(deps: Pick<SiteDeps, 'repos' | 'clock'>, uid: string): string {
+/** Logs `uid` in: a new session, whose id goes in the session cookie (a locked database waited for, as above). */
+export function startSession(deps: Pick<SiteDeps, 'repos' | 'clock'>, uid: string): string | Promise<string> {
   const id = randomBytes(16).toString('hex');
   const now = toUnixSeconds(deps.clock());
-  deps.repos.auth.createSession(id, uid, now, now - SESSION_TTL_SECONDS);
-  return id;
+  return runWhileBusy(() => {
+    deps.repos.auth.createSession(id, uid, now, now - SESSION_TTL_SECONDS);
+    return id;
+  });
 }
 
 export function sessionCookieHeader(id: string): string {
@@ -112,14 +118,14 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
   app.route({
     method: [...methods],
     url: LOGIN_PATH,
-    handler: siteHandler((request, reply) => {
+    handler: siteHandler(async (request, reply) => {
       allowOnly('POST', request);
       refuseCrossSite(request, 'a login');
       const query = parseQuery(splitTarget(request.url).query);
       const username = query.require('username');
       const user = repos.users.findByUsername(username);
       if (!user) throw fail.notFound(`user named ${shown(username)}`);
-      const id = startSession(deps, user.uid);
+      const id = await startSession(deps, user.uid);
       return reply
         .header('set-cookie', sessionCookieHeader(id))
         .header('cache-control', 'no-store')
@@ -131,7 +137,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
   app.route<{ Params: { gameId: string } }>({
     method: [...methods],
     url: `${TOKEN_GENERATOR_PATH}/:gameId`,
-    handler: siteHandler((request, reply) => {
+    handler: siteHandler(async (request, reply) => {
       const started = performance.now();
       allowOnly('GET', request);
       const uid = sessionUser(deps, request);
@@ -141,7 +147,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
       const gameId = (request.params as { gameId: string }).gameId;
       const game = repos.games.find(gameId);
       if (!game) throw fail.notFound(`game ${shown(gameId)}`);
-      const record = issueToken(deps, uid, game.id);
+      const record = await issueToken(deps, uid, game.id);
       record.duration = Math.round(performance.now() - started) / 1000;
       return reply.header('cache-control', 'no-store').send(record);
     }),

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../../src/sandbox/app.js';
+import { buildApp, gameHostOf } from '../../../src/sandbox/app.js';
 import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/database.js';
 import type { ChallengeStore } from '../../../src/sandbox/http/challenges.js';
 import type { FaultSpec } from '../../../src/sandbox/faults/spec.js';
@@ -30,6 +30,8 @@ export interface Clock {
 
 export interface TestSandbox {
   url: string;
+  /** The game host's origin (game content runs there; see game-host/app.ts). */
+  gameUrl: string;
   db: SandboxDatabase;
   app: FastifyInstance;
   clock: Clock;
@@ -55,6 +57,9 @@ export async function startTestSandbox(
     upstreamTimeoutMs?: number;
     /** Further Host values answered (see buildApp). */
     hostNames?: HostNames;
+    /** The folders games may be served from (see buildApp). */
+    gameDirs?: { allowed: readonly string[]; own: readonly string[]; home?: string };
+    insecureGameHost?: boolean;
   } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
@@ -77,13 +82,17 @@ export async function startTestSandbox(
     ...(options.gameSources ? { gameSources: options.gameSources } : {}),
     ...(options.upstreamTimeoutMs ? { upstreamTimeoutMs: options.upstreamTimeoutMs } : {}),
     ...(options.hostNames ? { hostNames: options.hostNames } : {}),
+    ...(options.gameDirs ? { gameDirs: options.gameDirs } : {}),
+    ...(options.insecureGameHost ? { insecureGameHost: true } : {}),
   });
   // Every API reply of every test is checked against the OpenAPI description (faults break replies on purpose).
   if (!options.faults) checkRepliesAgainstDescription(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
+  const gamePort = await gameHostOf(app).listen(0, '127.0.0.1');
   return {
     url: `http://127.0.0.1:${port}`,
+    gameUrl: `http://127.0.0.1:${gamePort}`,
     db,
     app,
     clock,

@@ -5,6 +5,7 @@
  * (128+n when signal n ended it): a ChildExitError carries it to main, which prints nothing.
  * SIGINT, SIGTERM and SIGHUP are passed on to the command while it runs.
  */
+import { configDir } from '../../../config/paths.js';
 import { spawn } from 'node:child_process';
 import { closeSync, copyFileSync, fchmodSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
@@ -196,6 +197,9 @@ export async function execCommand(factory: Factory, command: readonly string[], 
       requestLines: (text) => requestLog.write(text),
       latencyMs: options.latencyMs,
       warn: dataWarning(factory.io.stderr),
+      insecureGameHost: options.insecureGameHost,
+      allowGameDirs: options.allowGameDirs,
+      ownDirs: [configDir(env)],
     });
     try {
       if (interrupted !== undefined) {

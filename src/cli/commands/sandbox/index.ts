@@ -14,11 +14,14 @@ import type { Factory } from '../../../ops/factory.js';
 
 const FAULTS_HELP =
   "inject the platform's awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)";
-const GAME_DIR_HELP = "serve the game from this folder at /play/GAME/game/ (the sandbox's own origin)";
-const GAME_URL_HELP = "serve the game from this dev server (proxied, websockets too) at /play/GAME/game/";
+const GAME_DIR_HELP = 'serve the game from this folder at /play/GAME/game/ (on the game host, an origin of its own)';
+const GAME_URL_HELP = 'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/ (on the game host)';
 const GAME_HELP = 'the game --game-dir / --game-url serve (default: the first game)';
 const NO_CONNECT_HELP = "do not put the connect script into the game's HTML pages";
 const LATENCY_HELP = 'hold every /services/rest reply this long, as a network round trip would, e.g. 40ms or 2s (at most 10s; default 0)';
+const INSECURE_HELP = "accept the game's dev server's https certificate unchecked (a self-signed one, e.g. https://localhost:5173)";
+const ALLOW_DIR_HELP = 'a folder games may later be served from (sandbox play --game-dir on the running sandbox): repeat for more; --game-dir is allowed already';
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 const FAULT_SEED_HELP = 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)';
 
 export function register(program: Command, factory: Factory): void {
@@ -46,6 +49,8 @@ export function register(program: Command, factory: Factory): void {
     .option('--game-url <url>', GAME_URL_HELP)
     .option('--game <id>', GAME_HELP)
     .option('--no-connect', NO_CONNECT_HELP)
+    .option('--insecure-game-host', INSECURE_HELP)
+    .option('--allow-game-dir <dir>', ALLOW_DIR_HELP, collect)
     .option('--detach', 'run in the background; output goes to sandbox.log in the data dir')
     .option('--allow-remote', 'allow a --host other machines can reach (the sandbox has password-less login)')
     .option('--public-url <url>', 'the URL other machines reach it at (a name, a tunnel): answered besides localhost and the bound address; needs --allow-remote')
@@ -73,6 +78,8 @@ export function register(program: Command, factory: Factory): void {
     .option('--game-url <url>', GAME_URL_HELP)
     .option('--game <id>', GAME_HELP)
     .option('--no-connect', NO_CONNECT_HELP)
+    .option('--insecure-game-host', INSECURE_HELP)
+    .option('--allow-game-dir <dir>', ALLOW_DIR_HELP, collect)
     .addHelpText(
       'after',
       `
@@ -103,21 +110,24 @@ Examples:
 
   sandbox
     .command('play')
-    .description("Open a game's play page, the game served under the sandbox's own origin (starts a detached sandbox if none runs)")
+    .description("Open a game's play page, the game served by the sandbox's game host (starts a detached sandbox if none runs)")
     .argument('[game]', "the game, e.g. 1001 (default: the profile's game, else the first)")
     .option('--game-dir <dir>', 'serve the game from this folder (e.g. your build output)')
     .option('--game-url <url>', 'serve the game from this dev server, e.g. http://localhost:5173/')
     .option('--as <user>', 'play as this username (the page asks to confirm)')
     .option('--no-open', 'only print the URL, open no browser')
     .option('--no-connect', NO_CONNECT_HELP)
+    .option('--insecure-game-host', `${INSECURE_HELP}; for a sandbox play starts (a running one keeps its own)`)
     .option('--latency <duration>', `${LATENCY_HELP}; for a sandbox play starts (a running one keeps its own)`)
     .addHelpText(
       'after',
       `
 The play page's URL is printed on stdout, and opened in a browser when stdout is a terminal.
-The game's pages get <script src="/_sandbox/connect.js"> first in their head (not with
---no-connect). Paths the sandbox does not serve itself (a dev server's /@vite/client,
-/assets/...) and websockets go to the game source used last.
+The game is served by the sandbox's game host, an origin of its own (the sandbox's port + 1),
+which the play page iframes. The game's pages get <script src="http://HOST:PORT/_sandbox/connect.js">
+first in their head (not with --no-connect). Other paths of the game host (a dev server's
+/@vite/client, /assets/...) and websockets go to the game source used last. A running sandbox
+serves a --game-dir only inside a folder allowed when it started (its --game-dir, --allow-game-dir).
 
 Examples:
   $ udcli sandbox play

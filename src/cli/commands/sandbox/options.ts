@@ -34,6 +34,10 @@ export interface StartOptions {
   gameSource: GameSourceOptions | undefined;
   /** --latency: how long every API reply is held, in ms; 0 = none. */
   latencyMs: number;
+  /** --insecure-game-host: a dev server's https certificate is not checked. */
+  insecureGameHost: boolean;
+  /** --allow-game-dir (absolute paths): folders a game folder may later be set in over HTTP. */
+  allowGameDirs: string[];
 }
 
 /** --game-dir or --game-url, --game and --no-connect, checked. */
@@ -119,6 +123,8 @@ export interface RawStartOptions {
   game?: string;
   connect?: boolean;
   latency?: string;
+  insecureGameHost?: boolean;
+  allowGameDir?: string[];
 }
 
 export interface SeedOptions {
@@ -296,7 +302,25 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     faults: parseFaultOptions(raw),
     gameSource: parseGameSourceOptions(raw),
     latencyMs: parseLatency(raw.latency),
+    insecureGameHost: raw.insecureGameHost === true,
+    allowGameDirs: parseAllowGameDirs(raw.allowGameDir),
   };
+}
+
+/** --allow-game-dir, each an existing folder, made absolute. */
+export function parseAllowGameDirs(values: readonly string[] | undefined, cwd: string = process.cwd()): string[] {
+  return (values ?? []).map((value) => {
+    if (value.trim() === '') throw new UsageError('--allow-game-dir must be a folder');
+    const dir = isAbsolute(value) ? value : resolve(cwd, value);
+    let isDir: boolean;
+    try {
+      isDir = statSync(dir).isDirectory();
+    } catch {
+      throw new UsageError(`--allow-game-dir ${dir} does not exist`);
+    }
+    if (!isDir) throw new UsageError(`--allow-game-dir ${dir} is not a folder`);
+    return dir;
+  });
 }
 
 export function parseSeedOptions(raw: RawSeedOptions): SeedOptions {
@@ -333,6 +357,8 @@ export interface ExecOptions {
   gameSource: GameSourceOptions | undefined;
   /** --latency in ms; 0 = none. */
   latencyMs: number;
+  insecureGameHost: boolean;
+  allowGameDirs: string[];
 }
 
 export interface RawExecOptions {
@@ -350,6 +376,8 @@ export interface RawExecOptions {
   game?: string;
   connect?: boolean;
   latency?: string;
+  insecureGameHost?: boolean;
+  allowGameDir?: string[];
 }
 
 function parseLogPath(value: string | undefined): string | undefined {
@@ -370,6 +398,8 @@ export function parseExecOptions(raw: RawExecOptions): ExecOptions {
     faults: parseFaultOptions(raw),
     gameSource: parseGameSourceOptions(raw),
     latencyMs: parseLatency(raw.latency),
+    insecureGameHost: raw.insecureGameHost === true,
+    allowGameDirs: parseAllowGameDirs(raw.allowGameDir),
   };
 }
 

@@ -14,6 +14,8 @@ export interface PidRecord {
   port: number;
   host: string;
   url: string;
+  /** The game host's origin (absent in records of an older udcli). */
+  gameUrl?: string;
   db: string;
   startedAt: string;
   detached: boolean;

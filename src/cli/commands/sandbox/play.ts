@@ -14,13 +14,14 @@ import { DEMO_FACTS } from '../../../sandbox/seed/demo-data.js';
 import type { Factory } from '../../../ops/factory.js';
 import { parseGameId, parseGameSourceOptions, parseLatency, parseStartOptions, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
 import { sandboxState } from './pidfile.js';
-import { launchDetached, type StartDeps } from './start.js';
+import { launchDetached, refuseForbiddenGameDirs, type StartDeps } from './start.js';
 
 export interface PlayOptions extends Omit<RawGameSourceOptions, 'game'> {
   as?: string;
   latency?: string;
   /** Commander's --no-open: false when given. */
   open?: boolean;
+  insecureGameHost?: boolean;
 }
 
 interface GameEntry {
@@ -79,7 +80,10 @@ async function control(url: string, method: 'GET' | 'PUT', path: string, body?: 
     if (response.status === 404 && path === '') {
       throw new UdcliError(`the sandbox at ${url} cannot serve games (${message})`, { hint: 'it is an older udcli: restart it with udcli sandbox stop, then udcli sandbox play' });
     }
-    throw new UsageError(`the sandbox at ${url} refused the game source: ${message}`);
+    throw new UsageError(
+      `the sandbox at ${url} refused the game source: ${message}`,
+      response.status === 403 ? { hint: 'stop it (udcli sandbox stop) and run this again, or start it with --allow-game-dir DIR' } : {},
+    );
   }
   return reply;
 }
@@ -131,10 +135,11 @@ export async function playCommand(factory: Factory, game: string | undefined, ra
       stderr.write(`udcli: the sandbox at ${url} now serves game ${gameId} from ${describe(source)}\n`);
     }
   } else {
-    const options = { ...parseStartOptions({ detach: true }, env), latencyMs };
+    const options = { ...parseStartOptions({ detach: true, insecureGameHost: raw.insecureGameHost === true }, env), latencyMs };
     const dbPath = defaultDatabasePath(env);
     gameId = await pickGame(factory, named, await databaseGames(dbPath), `the sandbox database ${dbPath}`);
     const gameSource = source === undefined ? undefined : { ...source, gameId };
+    refuseForbiddenGameDirs({ gameSource, allowGameDirs: [] }, env);
     const started = await launchDetached(factory, { ...options, gameSource }, deps);
     url = reachable(started.url);
     stderr.write(`udcli: sandbox started in the background at ${url} (pid ${started.pid}); stop it with: udcli sandbox stop\n`);

@@ -8,6 +8,8 @@ import { closeSync, fchmodSync, mkdirSync, openSync, readFileSync } from 'node:f
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
+import { configDir } from '../../../config/paths.js';
+import { forbiddenDirProblem } from '../../../sandbox/game-host/allowed-dirs.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
@@ -42,8 +44,19 @@ export async function startCommand(factory: Factory, raw: RawStartOptions, deps:
   // The seed is fixed here, so a detached child runs with the one this process prints.
   const faults = seedFaults(parsed.faults);
   const options: StartOptions = { ...parsed, faults: faults && { spec: faults.spec, seed: faults.seed } };
+  // Refused here (exit 2) rather than by a detached child in its log.
+  refuseForbiddenGameDirs(options, factory.io.env);
   if (options.detach) await startDetached(factory, options, deps);
   else await startForeground(factory, options, deps);
+}
+
+/** A --game-dir or --allow-game-dir that may never be served (game-host/allowed-dirs.ts) is a usage error. */
+export function refuseForbiddenGameDirs(options: Pick<StartOptions, 'gameSource' | 'allowGameDirs'>, env: NodeJS.ProcessEnv): void {
+  const dirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...options.allowGameDirs];
+  for (const dir of dirs) {
+    const problem = forbiddenDirProblem(dir, { own: [configDir(env), dataDir(env)] });
+    if (problem !== null) throw new UsageError(`cannot serve games from ${dir}: ${problem}`, { hint: "name your game's own folder (its build output)" });
+  }
 }
 
 async function startForeground(factory: Factory, options: StartOptions, deps: StartDeps): Promise<void> {
@@ -72,6 +85,9 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     latencyMs: options.latencyMs,
     warn: dataWarning(stderr),
+    insecureGameHost: options.insecureGameHost,
+    allowGameDirs: options.allowGameDirs,
+    ownDirs: [configDir(env)],
   }).catch((error: unknown) => {
     lines.close();
     throw error;
@@ -88,6 +104,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
         port: sandbox.port,
         host: sandbox.host,
         url: sandbox.url,
+        gameUrl: sandbox.gameUrl,
         db: sandbox.dbPath,
         startedAt: new Date().toISOString(),
         detached: env.UDCLI_SANDBOX_DETACHED === '1',
@@ -101,7 +118,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     const latency = latencyLine(options.latencyMs);
     if (latency !== undefined) stderr.write(`${latency}\n`);
     stderr.write(
-      `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath})\n` +
+      `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath}); games are served from ${sandbox.gameUrl}\n` +
         (options.data !== undefined
           ? `holds ${sandbox.holds}\n`
           : options.seed === 'demo'
@@ -187,6 +204,8 @@ export async function launchDetached(
   if (faults !== undefined) args.push('--faults', faults.spec.text, '--fault-seed', String(faults.seed));
   if (options.latencyMs > 0) args.push('--latency', `${options.latencyMs}ms`);
   args.push(...gameSourceArgs(options.gameSource));
+  if (options.insecureGameHost) args.push('--insecure-game-host');
+  for (const dir of options.allowGameDirs) args.push('--allow-game-dir', dir);
   const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
 
   // The log may hold request paths with uids: owner only, like the database and the config.

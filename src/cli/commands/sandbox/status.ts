@@ -14,9 +14,10 @@ export async function statusCommand(factory: Factory, raw: { json?: boolean }): 
     const contents = await sandboxContents(r.db, r.url);
     if (wantsJson(factory, raw.json)) {
       const holds = contents ? { holds: contents.origin, games: contents.games, users: contents.users, user_count: contents.user_count } : {};
-      stdout.write(`${JSON.stringify({ running: true, pid: r.pid, url: r.url, port: r.port, host: r.host, db: r.db, started_at: r.startedAt, detached: r.detached, log: r.log ?? null, latency_ms: r.latencyMs ?? 0, ...holds }, null, 2)}\n`);
+      stdout.write(`${JSON.stringify({ running: true, pid: r.pid, url: r.url, game_url: r.gameUrl ?? null, port: r.port, host: r.host, db: r.db, started_at: r.startedAt, detached: r.detached, log: r.log ?? null, latency_ms: r.latencyMs ?? 0, ...holds }, null, 2)}\n`);
     } else {
       stdout.write(`running at ${r.url} (pid ${r.pid}${r.detached ? ', detached' : ''}, since ${r.startedAt})\ndatabase ${r.db}\n`);
+      if (r.gameUrl !== undefined) stdout.write(`games served from ${r.gameUrl}\n`);
       if ((r.latencyMs ?? 0) > 0) stdout.write(`latency ${r.latencyMs} ms on every /services/rest reply\n`);
       if (contents) {
         const more = (list: string[], n: number) => (n > list.length ? `${list.join(', ')}, … (${n.toLocaleString('en-US')} in all)` : list.join(', ') || 'none');
