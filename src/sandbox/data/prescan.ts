@@ -99,6 +99,11 @@ function scanYaml(text: string, limits: PrescanLimits): PrescanProblem | undefin
     i++;
     while (i < n && !isBlank(at(i)) && !isBreak(at(i)) && !FLOW_INDICATOR.has(at(i))) i++;
   };
+  /** The first character at or after k that is not a space or a tab (a line's content, a comment or its end). */
+  const firstNonBlank = (k: number) => {
+    while (isBlank(at(k))) k++;
+    return at(k);
+  };
   const tooDeep = (flow: number) => stack.length + flow > limits.depth;
   const alias = (): PrescanProblem | undefined => (++aliases > limits.aliases ? { kind: 'aliases', line } : undefined);
 
@@ -119,11 +124,8 @@ function scanYaml(text: string, limits: PrescanLimits): PrescanProblem | undefin
         let k = i + 1;
         while (at(k) === SPACE) k++;
         const next = at(k);
-        const blankLine = isBreak(next) || (isBlank(next) && (() => {
-          let j = k;
-          while (isBlank(at(j))) j++;
-          return isBreak(at(j)) || at(j) === 0x23;
-        })()) || next === 0x23;
+        const first = firstNonBlank(k);
+        const blankLine = isBreak(first) || first === 0x23;
         if (!blankLine && (isDocumentMarker(i + 1) || (k - i - 1 <= parentIndent && next !== 0x5d && next !== 0x7d))) return 'unindented';
         continue;
       }
@@ -172,9 +174,8 @@ function scanYaml(text: string, limits: PrescanLimits): PrescanProblem | undefin
     const lineStart = i;
     while (at(i) === SPACE) i++;
     const indent = i - lineStart;
-    let j = i;
-    while (isBlank(at(j))) j++;
-    const empty = isBreak(at(j)) || at(j) === 0x23;
+    const first = firstNonBlank(i);
+    const empty = isBreak(first) || first === 0x23;
     let skipped = false;
     if (indent === 0 && isDocumentMarker(i)) {
       stack.length = 0; // a new document
