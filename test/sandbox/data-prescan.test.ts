@@ -78,6 +78,7 @@ describe('the prescan of a data file', () => {
     expect(scan(`{a:"b, ${bomb}`)?.kind).toBe('depth');
     expect(scan(`a: "x\n${bomb}\n"`)?.kind).toBe('depth');
     expect(scan(`a: 'x\n${bomb}\n'`)?.kind).toBe('depth');
+    expect(scan(`a: "x\\\n${bomb}\n"`)?.kind).toBe('depth');
     // An anchor, a tag or an alias ends where a flow collection may start.
     expect(scan(`a: &x${bomb}`)?.kind).toBe('depth');
     expect(scan(`a: !t${bomb}`)?.kind).toBe('depth');

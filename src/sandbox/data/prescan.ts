@@ -83,7 +83,10 @@ function scanYaml(text: string, limits: PrescanLimits): PrescanProblem | undefin
     for (let k = i + 1; k < n; k++) {
       const c = at(k);
       if (isBreak(c)) return false;
-      if (quote === 0x22 && c === 0x5c /* \ */) k++;
+      if (quote === 0x22 && c === 0x5c /* \ */) {
+        if (isBreak(at(k + 1))) return false; // an escaped line break: the scalar goes on to the next line
+        k++;
+      }
       else if (c === quote) {
         if (quote === 0x27 && at(k + 1) === 0x27) k++; // '' inside '…'
         else {
