@@ -106,11 +106,12 @@ const NESTED_TOO_DEEPLY = `nested deeper than ${DATA_LIMITS.depth} levels (the l
 const TOO_MANY_ALIASES = `more than ${DATA_LIMITS.aliases} alias expansions (the limit of a data file)`;
 
 function yamlSyntaxError(file: string, error: YamlFailure): DataFileError {
+  // The yaml package reports its own stack's end as a syntax error: a file the prescan let through, nested too deeply all the same.
+  if (error.name === 'RangeError' || /call stack/i.test(error.message)) return new DataFileError(`${file}: not valid YAML: ${NESTED_TOO_DEEPLY}`);
   if (error.name === 'YAMLParseError') {
     const first = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     return new DataFileError(`${file}: not valid YAML: ${first}${error.line ? ` (line ${error.line})` : ''}`);
   }
-  if (error.name === 'RangeError') return new DataFileError(`${file}: not valid YAML: ${NESTED_TOO_DEEPLY}`);
   // The yaml package's alias bound (a ReferenceError), and anything else it throws.
   return new DataFileError(`${file}: not valid YAML: ${/alias count/i.test(error.message) ? TOO_MANY_ALIASES : error.message}`);
 }
