@@ -9,7 +9,9 @@
 # Which Schemathesis: $SCHEMATHESIS (the path of its `st` command) if set, else `st` on PATH,
 # else a temporary venv from PyPI. A machine that has none of them (this project's CI reaches only
 # the npm registry and Debian's packages, and Debian has no schemathesis) skips the run and says
-# so: the seeded fuzz test in test/sandbox/openapi.test.ts, which `npm test` runs, stands in.
+# so (checked 2026-11-25: `pip download schemathesis` finds no index): the seeded fuzz test in
+# test/sandbox/openapi.test.ts and the fast-check property tests (test/sandbox/fuzz-requests.test.ts,
+# test/sandbox/data-prescan.test.ts), which `npm test` runs, stand in.
 # scripts/schemathesis.toml gives it the sandbox's demo keys and users.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,10 +22,10 @@ st="${SCHEMATHESIS:-}"
 if [ -z "$st" ] && command -v st >/dev/null 2>&1 && st --version 2>/dev/null | grep -q schemathesis; then st="$(command -v st)"; fi
 if [ -z "$st" ]; then
   if python3 -m venv "$work/venv" >/dev/null 2>&1 &&
-    timeout 180 "$work/venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis>=4.25,<5' >/dev/null 2>&1; then
+    timeout 180 "$work/venv/bin/pip" install --quiet --disable-pip-version-check --retries 0 --timeout 10 'schemathesis>=4.25,<5' >/dev/null 2>&1; then
     st="$work/venv/bin/st"
   else
-    echo "schemathesis: not installable here (PyPI unreachable, and none on PATH or in \$SCHEMATHESIS): skipped; test/sandbox/openapi.test.ts's seeded fuzz run stands in"
+    echo "schemathesis: not installable here (PyPI unreachable, and none on PATH or in \$SCHEMATHESIS): skipped; test/sandbox/openapi.test.ts's seeded fuzz run and the fast-check property tests stand in"
     exit 0
   fi
 fi

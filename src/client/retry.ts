@@ -2,6 +2,9 @@
  * The retry policy of cli.md "Retries", as pure functions so it can be tested without timers.
  *
  * - 429: retried for every request (a rate-limited request changed nothing), honouring Retry-After.
+ * - 401 `signature already used` (hmac-sha256-v1): retried for every request, at once: the server
+ *   refused a signature it had seen, which changed nothing, and the next attempt signs anew with a
+ *   later timestamp (signer.ts).
  * - 5xx: retried only when the request is safe to repeat (GET, progress, reset, delete).
  * - Network failure before the request was sent: retried for every request.
  * - Network failure after it may have been sent: retried only when safe to repeat.
@@ -15,6 +18,8 @@ export const BACKOFF_BASE_MS = 200;
 export const BACKOFF_CAP_MS = 5_000;
 /** A Retry-After longer than this is not waited for: the error goes to the user instead. */
 export const MAX_RETRY_AFTER_SECONDS = 60;
+
+const SIGNATURE_USED = /^signature already used\b/;
 
 export interface RetryInput {
   error: unknown;
@@ -41,6 +46,7 @@ export function retryDecision({ error, attempt, retries, idempotent, random }: R
     // The envelope code decides (it equals the HTTP status when there was no envelope).
     const status = error.httpStatus === 429 ? 429 : error.code;
     const reason = `HTTP ${status}`;
+    if (status === 401 && SIGNATURE_USED.test(error.message)) return { delayMs: 0, reason: `${reason}, signature already used` };
     if (status === 429 || (status >= 500 && idempotent)) {
       if (error.retryAfter === undefined) return { delayMs: backoff(), reason };
       if (error.retryAfter > MAX_RETRY_AFTER_SECONDS) return null;

@@ -67,8 +67,24 @@ const agi: Signer = {
 /**
  * Adds `timestamp` (unless the caller already chose one, e.g. `udcli api -f timestamp=...`), then
  * `signature` over the canonical string. Any `signature` already present is replaced.
+ *
+ * A server refuses a signature it has seen (the sandbox does: 401 `signature already used`), and
+ * the same request signed twice in one second would be the same signature: a retry, or the same
+ * `give` twice in a batch. So the signer never gives one request the same timestamp twice: the
+ * next one is a second later (a little ahead of the clock, well inside the 300 s window).
  */
 function hmacSha256V1(secret: string | undefined): Signer {
+  /** The canonical string without its timestamp → the last timestamp it was signed with. */
+  const lastSigned = new Map<string, number>();
+  const freshTimestamp = (unsigned: string, nowSeconds: number): number => {
+    const now = Math.floor(nowSeconds);
+    const last = lastSigned.get(unsigned);
+    const timestamp = last !== undefined && last >= now ? last + 1 : now;
+    if (lastSigned.size >= MAX_REMEMBERED) for (const [key, at] of lastSigned) if (at < now) lastSigned.delete(key);
+    lastSigned.delete(unsigned); // re-inserted last: the map's order stays oldest first
+    if (lastSigned.size < MAX_REMEMBERED) lastSigned.set(unsigned, timestamp);
+    return timestamp;
+  };
   return {
     scheme: 'hmac-sha256-v1',
     needsChallenge: false,
@@ -76,7 +92,8 @@ function hmacSha256V1(secret: string | undefined): Signer {
       if (!secret) throw new UsageError('no signing secret configured', { hint: NO_SECRET_HINT });
       const out = copy(params.filter(([name]) => name !== SIGNATURE_PARAM));
       if (!out.some(([name]) => name === TIMESTAMP_PARAM)) {
-        out.push([TIMESTAMP_PARAM, String(Math.floor(nowSeconds))]);
+        const unsigned = canonicalString(httpMethod, path, hmacSignedPairs(out, body));
+        out.push([TIMESTAMP_PARAM, String(freshTimestamp(unsigned, nowSeconds))]);
       }
       const canonical = canonicalString(httpMethod, path, hmacSignedPairs(out, body));
       out.push([SIGNATURE_PARAM, hmacSha256Hex(secret, canonical)]);
@@ -84,3 +101,6 @@ function hmacSha256V1(secret: string | undefined): Signer {
     },
   };
 }
+
+/** Requests whose last timestamp a signer remembers: those of the current second matter. */
+const MAX_REMEMBERED = 10_000;

@@ -1,7 +1,9 @@
 /**
  * Where the sandbox keeps its files: the database, the pid file of a running sandbox and the
- * log of a detached one. Pure functions of the environment, so tests point them at a temp dir.
+ * log of a detached one. Pure functions of the environment, so tests point them at a temp dir;
+ * and the one way udcli creates such a directory (ensureDataDir).
  */
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -43,4 +45,13 @@ export function pidFilePath(env: NodeJS.ProcessEnv = process.env, platform?: Pla
 /** Output of a sandbox started with `--detach`. */
 export function logFilePath(env: NodeJS.ProcessEnv = process.env, platform?: PlatformInfo): string {
   return join(dataDir(env, platform), 'sandbox.log');
+}
+
+/**
+ * Creates a directory for the sandbox's files (and its missing parents) readable by its owner
+ * only, 0700 like the config directory: the database holds the games' signing secrets. A
+ * directory that exists already is left as its owner made it.
+ */
+export function ensureDataDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
 }

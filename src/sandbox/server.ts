@@ -4,7 +4,7 @@
  * detached) and, when asked, the request log's lines, and closes cleanly, so the CLI can also
  * run it embedded in-process.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { DEMO } from '../domain/demo.js';
@@ -15,7 +15,7 @@ import { forbiddenDirProblem } from './game-host/allowed-dirs.js';
 import { hostsOfUrl } from './http/host-check.js';
 import type { FaultSpec } from './faults/spec.js';
 import { ensureWritable, openDatabase, type SandboxDatabase } from './database.js';
-import { dataDir, defaultDatabasePath } from './paths.js';
+import { dataDir, defaultDatabasePath, ensureDataDir } from './paths.js';
 import { dataOrigin, dataStartDecision, fileSha256, originText, recordedOrigin, seedFrom, type SandboxOrigin } from './origin.js';
 import type { DataFile } from './data/model.js';
 import type { LoadedData } from './routes/reset.js';
@@ -157,7 +157,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   // Recorded by its absolute path, so `reset` finds it from any directory.
   const dataFile = options.data === undefined ? undefined : resolve(options.data);
   const data = dataFile === undefined ? undefined : (await import('./data/read.js')).readDataFile(dataFile, options.warn);
-  if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
+  if (dbPath !== ':memory:') ensureDataDir(dirname(dbPath));
 
   const ownDirs = [...(options.ownDirs ?? []), dataDir()];
   const allowedDirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...(options.allowGameDirs ?? [])];

@@ -32,6 +32,14 @@ describe('retry policy', () => {
     expect(decide(http429, false)).not.toBeNull();
   });
 
+  it('a signature the server has seen (401 signature already used) is signed again at once, for any request', () => {
+    const used = new ApiError('signature already used (hmac-sha256-v1: one request per signature; sign again, with a new timestamp)', 401, 401);
+    expect(decide(used, false)).toEqual({ delayMs: 0, reason: 'HTTP 401, signature already used' });
+    expect(decide(used, false, 2, 2)).toBeNull();
+    expect(decide(new ApiError('signature required', 401, 401), false)).toBeNull();
+    expect(decide(new ApiError('bad signature', 403, 403), true)).toBeNull();
+  });
+
   it('an error code inside an HTTP 200 counts: 500 in the body is retried for GET', () => {
     expect(decide(new ApiError('internal error', 500, 200), true)).not.toBeNull();
   });

@@ -151,3 +151,34 @@ describe('game saves: the value in a signed form body', () => {
     }
   });
 });
+
+describe('hmac-sha256-v1 signatures are used once (issue 31, 5): udcli never reuses one', () => {
+  const GIVE = { parentId: DEMO.game.id, sku: 'gems' }; // a PUT counts units
+  const held = async () => quantity((await client.listProducts(uid, { parentId: DEMO.game.id, sku: 'gems' })).payload[0]!);
+  /** A client whose clock stands still: every request it signs falls in the same second. */
+  const frozen = (second: number, retries: number) =>
+    createClient({ baseUrl: sandbox.url, apiKey: DEMO.game.apiKey, signer: createSigner('hmac-sha256-v1', DEMO.game.signingSecret), timeoutMs: 10_000, retries, nowSeconds: () => second });
+
+  it('the same give twice in one second: two signatures, both granted; another process in that second signs again on 401', async () => {
+    const second = Math.floor(Date.now() / 1000);
+    const before = await held();
+    const first = frozen(second, 0);
+    const other = frozen(second, 0);
+    const patient = frozen(second, 3);
+    try {
+      await first.adjustProduct(uid, GIVE, 1, 'increment');
+      await first.adjustProduct(uid, GIVE, 1, 'increment');
+      expect(await held()).toBe(before + 2);
+      // A second udcli (its own signer) in the same second would send the first one's signature: refused, nothing granted.
+      const refused = await other.adjustProduct(uid, GIVE, 1, 'increment').catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused).toMatchObject({ httpStatus: 401, message: expect.stringMatching(/^signature already used/) });
+      expect(await held()).toBe(before + 2);
+      // With its retries, it signs again (a later timestamp each time) until one is new: granted once.
+      await patient.adjustProduct(uid, GIVE, 1, 'increment');
+      expect(await held()).toBe(before + 3);
+    } finally {
+      await Promise.all([first.close(), other.close(), patient.close()]);
+    }
+  });
+});

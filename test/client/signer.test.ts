@@ -23,9 +23,24 @@ describe('createSigner("hmac-sha256-v1")', () => {
 
   it('signs the effective method: sent as POST with method=put, the PUT vector signature comes out', () => {
     const v = fixture.vectors.find((x) => x.sent_as === 'POST')!;
-    const asPost = signer.sign('POST', v.path, v.params.filter(([n]) => n !== 'timestamp'), CLOCK);
+    // A signer of its own: the shared one signed this request at CLOCK already (see the next but one test).
+    const asPost = createSigner('hmac-sha256-v1', fixture.secret).sign('POST', v.path, v.params.filter(([n]) => n !== 'timestamp'), CLOCK);
     expect(asPost.canonical!.startsWith('PUT\n')).toBe(true);
     expect(asPost.params.at(-1)).toEqual(['signature', v.signature]);
+  });
+
+  it('never signs one request with the same timestamp twice: a retry or a repeat in the same second is a new signature', () => {
+    const own = createSigner('hmac-sha256-v1', fixture.secret);
+    const give: Array<[string, string]> = [['api_key', 'k'], ['sku', 'gems:500'], ['increment', 'true']];
+    const timestamps = [0, 0.2, 0.9, 1].map((dt) => own.sign('PUT', '/products/user/u.json', give, CLOCK + dt).params.find(([n]) => n === 'timestamp')![1]);
+    expect(timestamps).toEqual([CLOCK, CLOCK + 1, CLOCK + 2, CLOCK + 3].map(String));
+    // Another request, or the same one once the clock has passed the last timestamp, takes the clock's second.
+    expect(own.sign('PUT', '/products/user/v.json', give, CLOCK).params).toContainEqual(['timestamp', String(CLOCK)]);
+    expect(own.sign('PUT', '/products/user/u.json', give, CLOCK + 10).params).toContainEqual(['timestamp', String(CLOCK + 10)]);
+    // A timestamp the caller chose is kept as it is.
+    const chosen: Array<[string, string]> = [...give, ['timestamp', '5']];
+    expect(own.sign('PUT', '/products/user/u.json', chosen, CLOCK).params).toContainEqual(['timestamp', '5']);
+    expect(own.sign('PUT', '/products/user/u.json', chosen, CLOCK).params).toContainEqual(['timestamp', '5']);
   });
 
   it('uses whole seconds of the clock and replaces a signature already present', () => {

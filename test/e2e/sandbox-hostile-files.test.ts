@@ -1,6 +1,6 @@
 /**
  * Data files that cannot explode (issue 21, 4), through the built binary: a YAML alias bomb, a
- * file too big, a FIFO, /dev/zero, JSON with a key given twice. Each is refused at once with exit
+ * nesting bomb (issue 31, 3), a file too big, a FIFO, /dev/zero, JSON with a key given twice. Each is refused at once with exit
  * 2 and one line naming the limit and the line, before any database is opened or written, by
  * `load`, `start --data` and `exec --data` alike.
  */
@@ -64,6 +64,14 @@ describe('a hostile data file', () => {
     const list = file('aliases.yaml', `users:\n  - username: a\n    friends: &f [b]\n${Array.from({ length: 1200 }, (_, i) => `  - username: u${i}\n    friends: *f\n`).join('')}  - username: b\n`);
     const r = await runCli(['sandbox', 'load', list, '--db', join(scratch, 'aliases.db')], env);
     expect(r).toMatchObject({ code: 2, stdout: '', stderr: `udcli: ${list}: not valid YAML: more than 1000 alias expansions (the limit of a data file)\n` });
+  });
+
+  it('300,000 `[` (12 s and 365 MB before issue 31): exit 2 naming the limit, no database written', async () => {
+    const deep = file('deep.yaml', `users: ${'['.repeat(300_000)}\n`);
+    const db = join(scratch, 'deep.db');
+    const r = await runCli(['sandbox', 'load', deep, '--db', db], env);
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `udcli: ${deep}: nested deeper than 32 levels (the limit of a data file) (line 1)\n` });
+    expect(existsSync(db)).toBe(false);
   });
 
   it('a FIFO: exit 2 at once, not a hang', async () => {

@@ -474,6 +474,12 @@ describe('products (4.4)', () => {
     expect(put.body.payload?.purchase.data).toBe(1105);
     const take = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'gems:500'], ['qty', '5'], ['decrement', 'true']]);
     expect(take.body.payload?.purchase.data).toBe(1100);
+    // A pack the game does not sell is no purchase: 404, not 7 × qty units (issue 31); nothing changes.
+    const noPack = await grant('gems:7', '3');
+    expect(noPack.status).toBe(404);
+    expect(noPack.body).toMatchObject({ code: 404, message: 'not found: product gems:7 of game 1001 (no such pack)', payload: null });
+    const held = await api<ProductEntry[]>(sb.url, 'GET', products(CAROL), [['parent_id', '1001'], ['sku', 'gems']]);
+    expect(held.body.payload?.[0]?.purchase.data).toBe(1100);
   });
 
   it('increments and decrements with a signed PUT; at 0 the product is listed as not held', async () => {

@@ -1,6 +1,6 @@
 /** `udcli sandbox ...` commands: options, start/stop/status (foreground and --detach), reset, info, seed. */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
@@ -10,6 +10,7 @@ import { parseExecOptions, parseLatency, parseRateLimit, parseStartOptions } fro
 import { isAlive } from '../../src/cli/commands/sandbox/pidfile.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { pidFilePath } from '../../src/sandbox/paths.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { UdcliError, UsageError } from '../../src/errors.js';
 import { testFactory, type TestFactory } from './helpers/factory.js';
@@ -313,6 +314,27 @@ describe('reset and seed', () => {
     db.close();
     const json = JSON.parse((await run(['seed', '--db', dbPath, '--users', '10', '--friends', '0', '--seed', 'x2', '--json'])).stdout()) as Record<string, unknown>;
     expect(json).toMatchObject({ demo_seeded: false, users: 10, friends: 0, hub: { username: 'genx2_hub' } });
+  });
+});
+
+describe('the data directory udcli creates', () => {
+  const mode = (path: string) => statSync(path).mode & 0o777;
+
+  it('is 0700, like the config directory, whichever command creates it: reset, seed, load, start', async () => {
+    const base = join(root, 'private');
+    const dataDir = join(base, 'a', 'data');
+    await run(['reset'], testFactory({ UDCLI_DATA_DIR: dataDir }));
+    expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(true);
+    expect([mode(dataDir), mode(join(base, 'a'))]).toEqual([0o700, 0o700]);
+    await run(['seed', '--db', join(base, 'seeded', 'x.db'), '--users', '1', '--friends', '0']);
+    expect(mode(join(base, 'seeded'))).toBe(0o700);
+    const file = join(root, 'tiny.yaml');
+    writeFileSync(file, 'users:\n  - username: tiny\n');
+    await run(['load', file, '--db', join(base, 'loaded', 'x.db')]);
+    expect(mode(join(base, 'loaded'))).toBe(0o700);
+    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(base, 'started', 'x.db'), seed: 'none' });
+    await sandbox.close();
+    expect(mode(join(base, 'started'))).toBe(0o700);
   });
 });
 

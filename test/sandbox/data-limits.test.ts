@@ -26,9 +26,9 @@ describe('the bounds of a data file', () => {
 
   it('nesting: refused at the level past the limit, not a stack overflow', () => {
     const deep = `users: ${'['.repeat(40)}${']'.repeat(40)}\n`;
-    expect(errorOf(deep, false)).toMatch(/^qa\.yaml: users(\[0\]){31}: nested deeper than 32 levels \(the limit of a data file\) \(line 1\)$/);
+    expect(errorOf(deep, false)).toBe('qa.yaml: nested deeper than 32 levels (the limit of a data file) (line 1)');
     const deeper = `{"users": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    expect(errorOf(deeper, true)).toMatch(/^qa\.json: (users(\[0\]){31}: nested deeper than 32 levels|not valid JSON: nested too deeply)/);
+    expect(errorOf(deeper, true)).toBe('qa.json: nested deeper than 32 levels (the limit of a data file) (line 1)');
   });
 
   it('keys and list items after aliases are expanded: refused at the bound', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { Envelope } from '../../src/domain/types.js';
-import { api, queryString, sign, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { api, freshTimestamp, queryString, sign, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -37,7 +37,8 @@ async function change(uid: string, params: Params, options: SendOptions = {}): P
   const verb = options.verb ?? 'POST';
   const query: Params = [['api_key', options.key ?? DEMO.game.apiKey], ...params];
   // hmac-sha256-v1 signs the body's fields with the query's: sign both, send the body apart.
-  const all = sign(verb, path(uid), [...query, ...(options.body ?? [])], options.secret ?? DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
+  const unsigned: Params = [...query, ...(options.body ?? [])];
+  const all = sign(verb, path(uid), unsigned, options.secret ?? DEMO.game.signingSecret, freshTimestamp(sb, verb, path(uid), unsigned));
   const signed = options.signed === false ? query : all.filter((pair) => !options.body?.includes(pair));
   const response = await fetch(`${sb.url}${path(uid)}?${queryString(signed)}`, {
     method: verb,

@@ -7,6 +7,7 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
+import { yamlParsesRunning } from '../../src/sandbox/data/yaml-worker.js';
 import { recordAddition, recordedOrigin, recordOrigin } from '../../src/sandbox/origin.js';
 import { api, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
@@ -77,6 +78,38 @@ describe('POST /_sandbox/reset', () => {
     }
     expect(userCount()).toBe(1500);
     expect(recordedOrigin(sb.db)).toBeUndefined();
+  });
+
+  it('a nesting bomb (20,000 and 100,000 `[`) is one 400 naming the limit; the server keeps serving', async () => {
+    sb = await startTestSandbox();
+    for (const n of [20_000, 100_000]) {
+      for (const [file, text] of [['bomb.yaml', `users: ${'['.repeat(n)}`], ['bomb.json', `{"users": ${'['.repeat(n)}`]] as const) {
+        const r = await reset(new URLSearchParams({ file, data: text }).toString());
+        expect(r.status, `${file} ${n}`).toBe(400);
+        expect(r.body.message).toBe(`invalid parameter: data: ${file}: nested deeper than 32 levels (the limit of a data file) (line 1)`);
+      }
+      const bare = await reset(new URLSearchParams({ data: '['.repeat(n) }).toString());
+      expect(bare.body.message).toBe('invalid parameter: data: the data file: nested deeper than 32 levels (the limit of a data file) (line 1)');
+    }
+    expect((await api(sb.url, 'GET', `/users/${DEMO.user.uid}.json`, [['api_key', DEMO.game.apiKey]])).status).toBe(200);
+    expect(userCount()).toBe(1500);
+  });
+
+  it('a large YAML body is parsed off the thread of the server, which answers while it parses', async () => {
+    sb = await startTestSandbox();
+    // Most of the 1 MiB a body may be: the yaml package takes most of a second for it, which the server's thread must not spend.
+    const users = Array.from({ length: 11_000 }, (_, i) => `  - username: player_${i}\n    premium: true\n    gender: unspecified\n`);
+    const text = `users:\n${users.join('')}`;
+    expect(text.length).toBeGreaterThan(700_000);
+    const resetting = reset(new URLSearchParams({ file: 'big.yaml', data: text }).toString());
+    // The server runs in this process: that this poll turns while the file is parsed shows its thread is free.
+    await expect.poll(yamlParsesRunning, { timeout: 20_000, interval: 5 }).toBe(1);
+    const read = await api(sb.url, 'GET', `/users/${DEMO.user.uid}.json`, [['api_key', DEMO.game.apiKey]]);
+    expect(read.status).toBe(200);
+    const r = await resetting;
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ users: 11_000 });
+    expect(yamlParsesRunning()).toBe(0);
   });
 
   it('answers only requests addressed to the sandbox itself', async () => {

@@ -1,5 +1,6 @@
 /**
- * hmac-sha256-v1 as the sandbox checks it: the shared vectors, the clock window, partner keys,
+ * hmac-sha256-v1 as the sandbox checks it: the shared vectors, the clock window, one use per
+ * signature (issue 31, 5), partner keys,
  * and which games accept it (1001 both schemes, 1002 agi only). agi itself: agi-signing.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,7 +143,8 @@ describe('signature rules', () => {
 
   it('accepts a timestamp up to 300 s away from the server clock, either side, and no further', async () => {
     const now = Math.floor(sb.clock.ms / 1000);
-    for (const skew of [-300, 300, 0]) {
+    // (0 is the upper-case test's timestamp: that signature is used.)
+    for (const skew of [-300, 300, 1]) {
       const r = await signedApi(sb, 'PUT', UA, inc, { timestamp: now + skew });
       expect(r.status, `skew ${skew}`).toBe(200);
     }
@@ -159,6 +161,33 @@ describe('signature rules', () => {
     const r = await signedApi(sb, 'PUT', UA, inc, { timestamp: signedAt });
     expect(r.body.message).toMatch(/^stale timestamp/);
     sb.clock.advance(-301);
+  });
+
+  it('a captured signed give, sent three times, is granted once: then 401 signature already used, for the rest of its window', async () => {
+    const gems: Array<[string, string]> = [['parent_id', '1001'], ['sku', 'gems'], ['qty', '1'], ['increment', 'true']]; // a PUT counts units
+    const held = async () => ((await api<Array<{ purchase: { data: number } }>>(sb.url, 'GET', PRODUCTS, [['parent_id', '1001'], ['sku', 'gems']])).body.payload?.[0]?.purchase.data ?? 0);
+    const before = await held();
+    const signedAt = Math.floor(sb.clock.ms / 1000);
+    const full = `${API_PREFIX}${PRODUCTS}`;
+    const captured = sign('PUT', full, [['api_key', DEMO.game.apiKey], ...gems], DEMO.game.signingSecret, signedAt);
+    const replies = [];
+    for (let k = 0; k < 3; k++) replies.push(await call(sb.url, 'PUT', full, captured));
+    expect(replies.map((r) => r.status)).toEqual([200, 401, 401]);
+    expect(replies[1]!.body).toMatchObject({ code: 401, message: expect.stringMatching(/^signature already used \(hmac-sha256-v1/), payload: null });
+    expect(await held()).toBe(before + 1);
+    // In upper case it is the same signature; sent as POST with the override, a different one (another effective request line).
+    const upper = captured.map(([n, v]) => [n, n === 'signature' ? v.toUpperCase() : v] as [string, string]);
+    expect((await call(sb.url, 'PUT', full, upper)).status).toBe(401);
+    // To the end of the window, and past it the timestamp is stale anyway.
+    sb.clock.advance(300);
+    expect((await call(sb.url, 'PUT', full, captured)).body.message).toMatch(/^signature already used/);
+    sb.clock.advance(1);
+    expect((await call(sb.url, 'PUT', full, captured)).body.message).toMatch(/^stale timestamp/);
+    sb.clock.advance(-301);
+    expect(await held()).toBe(before + 1);
+    // A new signature of the same change (another second) is a new request.
+    expect((await signedApi(sb, 'PUT', PRODUCTS, gems, { timestamp: signedAt + 1 })).status).toBe(200);
+    expect(await held()).toBe(before + 2);
   });
 
   it('lets a partner key omit the signature on achievement PUTs, but never on product PUTs', async () => {

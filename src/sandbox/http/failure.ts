@@ -52,6 +52,15 @@ export const fail = {
   /** The agi challenge: HTTP 401 with a fresh {session, key} to sign the retry with. */
   challenge: (reason: 'signature required' | 'bad signature' | 'stale session', challenge: AgiChallenge, why?: string) =>
     new ApiFailure(401, `${reason}${why ? ` (${why})` : ''}`, {}, { session: challenge.session, key: challenge.key }),
+  /** hmac-sha256-v1: a captured request sent again within its window (http/used-signatures.ts). */
+  signatureUsed: () =>
+    new ApiFailure(401, 'signature already used (hmac-sha256-v1: one request per signature; sign again, with a new timestamp)').noted(
+      'signature already used (hmac-sha256-v1)',
+    ),
+  tooManySignatures: (retryAfterSeconds: number) =>
+    new ApiFailure(503, `too many signed requests: the sandbox remembers the signatures of the last ${TIMESTAMP_WINDOW_SECONDS} s, and is full; retry after ${retryAfterSeconds} s`, {
+      'retry-after': String(retryAfterSeconds),
+    }),
   forbiddenGame: (gameId: string) => new ApiFailure(403, `forbidden: this api_key belongs to game ${gameId}`),
   staleTimestamp: (skewSeconds: number) =>
     new ApiFailure(403, `stale timestamp: ${skewSeconds} s from the server clock (window ${TIMESTAMP_WINDOW_SECONDS} s)`),

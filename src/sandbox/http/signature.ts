@@ -48,7 +48,7 @@ export function verifySignature(rule: SignatureRule, key: ApiKeyWithGame | null,
   const agiGiven = query.has(AGI_SIG_PARAM) || query.has(AGI_SESSION_PARAM);
   const hmacGiven = query.has(SIGNATURE_PARAM);
   if (agiGiven && accepts !== 'hmac-sha256-v1') return verifyAgi(key, request, clock);
-  if (hmacGiven && accepts !== 'agi') return verifyHmac(key, request, Math.floor(clock.nowMs / 1000));
+  if (hmacGiven && accepts !== 'agi') return verifyHmac(key, request, Math.floor(clock.nowMs / 1000), clock.challenges);
   if (!agiGiven && !hmacGiven && rule === 'partner-may-omit' && key.partner) return;
   if (accepts === 'hmac-sha256-v1') {
     throw fail.signatureRequired(`this game accepts hmac-sha256-v1 only: send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`);
@@ -71,7 +71,7 @@ function verifyAgi(key: ApiKeyWithGame, request: SignedRequest, { nowMs, challen
   }
 }
 
-function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: number): void {
+function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: number, { signatures }: ChallengeStore): void {
   const signature = request.merged.get(SIGNATURE_PARAM);
   if (signature === undefined) throw fail.signatureRequired(`send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`);
   const timestampText = request.merged.get(TIMESTAMP_PARAM);
@@ -86,4 +86,7 @@ function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: num
   }
   const skew = Math.abs(nowSeconds - Number(timestampText));
   if (skew > TIMESTAMP_WINDOW_SECONDS) throw fail.staleTimestamp(skew);
+  // One request per signature, whatever its outcome, as agi's challenge (used-signatures.ts).
+  const spent = signatures.spend(signature, Number(timestampText), nowSeconds);
+  if (!spent.ok) throw spent.reason === 'used' ? fail.signatureUsed() : fail.tooManySignatures(spent.retryAfterSeconds);
 }

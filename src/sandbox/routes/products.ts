@@ -89,6 +89,10 @@ export const productsRoute: ApiRoute = {
         checkTarget(ctx, p);
         const added = unitsMoved(p.sku, p.qty, 'post');
         const product = changeTarget(ctx, p);
+        // A grant naming a pack buys that pack: one the game does not sell (`gems:7` beside gems:500) is no product, not 7 × qty units.
+        if (product.sku !== p.sku && splitPack(p.sku).base !== p.sku) {
+          throw fail.notFound(`product ${shown(p.sku)} of ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (no such pack)`);
+        }
         // A purchase (the play page's store buys this way) only of what is on sale; a signed PUT may still give it.
         if (product.status !== 'active') throw fail.notFound(`product ${shown(p.sku)} on sale in ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (it is ${shown(product.status, 16)})`);
         const held = ctx.repos.products.grant(p.uid, product, added, ctx.now);

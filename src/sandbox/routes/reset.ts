@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxDatabase } from '../database.js';
 import type { DataFile } from '../data/model.js';
-import { DataFileError, parseDataText } from '../data/read.js';
+import { DataFileError, parseDataTextOffThread } from '../data/read.js';
 import { replaceContents } from '../contents.js';
 import { registerAdminRoute } from '../http/admin.js';
 import { ApiFailure } from '../http/failure.js';
@@ -34,7 +34,7 @@ function fields(request: FastifyRequest): Query {
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-function targetOf(given: Query, startedWith: LoadedData): LoadedData {
+async function targetOf(given: Query, startedWith: LoadedData): Promise<LoadedData> {
   const seed = given.get('seed');
   const text = given.get('data');
   if (seed !== undefined && text !== undefined) throw new ApiFailure(400, 'invalid parameter: give seed or data, not both');
@@ -49,9 +49,11 @@ function targetOf(given: Query, startedWith: LoadedData): LoadedData {
     if (format !== 'yaml' && format !== 'json') throw new ApiFailure(400, 'invalid parameter: format (expected yaml or json)');
     let data: DataFile;
     try {
-      data = parseDataText(file, text.replace(/^\uFEFF/, ''), format === 'json');
+      // Bounded before it is parsed, and parsed off the server's thread (data/read.ts).
+      data = await parseDataTextOffThread(file, text.replace(/^\uFEFF/, ''), format === 'json');
     } catch (error) {
-      throw new ApiFailure(400, `invalid parameter: data: ${(error as Error).message}`);
+      if (!(error instanceof DataFileError)) throw error;
+      throw new ApiFailure(400, `invalid parameter: data: ${error.message}`);
     }
     return { origin: dataOrigin(file, sha256Of(text), data), data };
   }
@@ -66,8 +68,8 @@ export function registerResetRoute(app: FastifyInstance, db: SandboxDatabase, st
   registerAdminRoute(app, {
     method: 'POST',
     path: RESET_PATH,
-    handler: (request) => {
-      const target = targetOf(fields(request), startedWith);
+    handler: async (request) => {
+      const target = await targetOf(fields(request), startedWith);
       try {
         replaceContents(db, target.origin, target.data);
       } catch (error) {

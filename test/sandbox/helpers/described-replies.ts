@@ -64,9 +64,10 @@ export function replyProblem(method: string, path: string, status: number, text:
   }
   const op = doc.paths[template]![method.toLowerCase()];
   if (!op) {
-    // A verb the path does not take: 405 in the error envelope (400 when its `method` parameter is bad: checked first).
+    // A verb the path does not take: 405 in the error envelope (400 when its `method` parameter is bad: checked first;
+    // 415 for a POST whose body is not a form: its `method` override, if any, could not be read).
     const e = envelopeOf(body);
-    return (status === 405 || status === 400) && e.version === 1 && e.code === status && e.payload === null ? null : `${method} ${template}: a verb it does not take answered ${status}`;
+    return (status === 405 || status === 400 || (status === 415 && method === 'POST')) && e.version === 1 && e.code === status && e.payload === null ? null : `${method} ${template}: a verb it does not take answered ${status}`;
   }
   const response = op.responses[String(status)];
   if (!response) return `${method} ${template} answered ${status}, which the description does not list (${Object.keys(op.responses).join(', ')})`;

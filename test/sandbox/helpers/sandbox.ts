@@ -148,7 +148,23 @@ export function api<T = unknown>(base: string, method: string, path: string, par
   return call<T>(base, method, `${API_PREFIX}${path}`, [['api_key', key], ...params]);
 }
 
-/** A signed request with the demo game's key and secret at the sandbox clock. */
+const lastSigned = new Map<string, number>();
+
+/**
+ * The sandbox clock's second, or the second after the last one this very request was signed
+ * with: the sandbox takes each hmac signature once (issue 31, 5), and a test sending the same
+ * change twice at a clock that stands still signs it again, as udcli's signer does.
+ */
+export function freshTimestamp(sb: TestSandbox, method: string, path: string, params: Params): number {
+  const key = `${sb.url} ${method} ${path} ${JSON.stringify(params)}`;
+  const now = Math.floor(sb.clock.ms / 1000);
+  const last = lastSigned.get(key);
+  const timestamp = last !== undefined && last >= now ? last + 1 : now;
+  lastSigned.set(key, timestamp);
+  return timestamp;
+}
+
+/** A signed request with the demo game's key and secret at the sandbox clock (a later second for a repeat). */
 export function signedApi<T = unknown>(
   sb: TestSandbox,
   method: string,
@@ -158,13 +174,8 @@ export function signedApi<T = unknown>(
 ) {
   const full = `${API_PREFIX}${path}`;
   const sentAs = options.sentAs ?? method;
-  const signed = sign(
-    sentAs,
-    full,
-    [['api_key', options.key ?? DEMO.game.apiKey], ...params],
-    options.secret ?? DEMO.game.signingSecret,
-    options.timestamp ?? Math.floor(sb.clock.ms / 1000),
-  );
+  const unsigned: Params = [['api_key', options.key ?? DEMO.game.apiKey], ...params];
+  const signed = sign(sentAs, full, unsigned, options.secret ?? DEMO.game.signingSecret, options.timestamp ?? freshTimestamp(sb, sentAs, full, unsigned));
   return call<T>(sb.url, sentAs, full, signed);
 }
 

@@ -3,7 +3,7 @@
  * file (YAML or JSON). Load is one transaction (all or nothing); export writes a temporary file
  * and renames it, so a failed or interrupted export never leaves half a file.
  */
-import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,6 +12,7 @@ import type { Factory } from '../../../ops/factory.js';
 import { dataWarning } from './data-warning.js';
 import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
+import { ensureDataDir } from '../../../sandbox/paths.js';
 
 export interface InitOptions {
   force?: boolean;
@@ -57,7 +58,7 @@ export async function loadCommand(factory: Factory, file: string, opts: LoadOpti
   const { readDataFile } = await import('../../../sandbox/data/read.js');
   const data = readDataFile(file, dataWarning(factory.io.stderr));
   const dbPath = databasePath(factory, opts.db);
-  mkdirSync(dirname(dbPath), { recursive: true });
+  ensureDataDir(dirname(dbPath));
   const { openDatabase } = await import('../../../sandbox/database.js');
   const { loadData } = await import('../../../sandbox/data/load.js');
   const db = openDatabase(dbPath);

@@ -3,10 +3,10 @@
  * once it listens and removed when it stops. `status`, `stop`, `reset` and `info` read it, and
  * trust it only when the process is alive and answers on the URL with the same pid.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { STATUS_PATH } from '../../../sandbox/constants.js';
-import { pidFilePath } from '../../../sandbox/paths.js';
+import { ensureDataDir, pidFilePath } from '../../../sandbox/paths.js';
 import { isAlive } from '../../../lock-file.js';
 
 export interface PidRecord {
@@ -52,7 +52,7 @@ export function readPidFile(path: string): PidRecord | undefined {
 
 /** Written to a temp file and renamed, so readers never see half a record. */
 export function writePidFile(path: string, record: PidRecord): void {
-  mkdirSync(dirname(path), { recursive: true });
+  ensureDataDir(dirname(path));
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
   renameSync(temp, path);

@@ -4,10 +4,10 @@
  * through `POST /_sandbox/reset` (its clients stay connected); a database no sandbox uses is
  * deleted and recreated.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UdcliError, UsageError } from '../../../errors.js';
-import { defaultDatabasePath } from '../../../sandbox/paths.js';
+import { defaultDatabasePath, ensureDataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import type { SandboxOrigin } from '../../../sandbox/origin.js';
 import { dataWarning } from './data-warning.js';
@@ -115,7 +115,7 @@ export async function resetCommand(factory: Factory, raw: { db?: string; seed?: 
     await confirm(factory.io, `Wipe ${dbPath} (every user, record and content URI in it) and recreate it${what}?`, { yes: factory.globals().yes });
   }
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${dbPath}${suffix}`, { force: true });
-  mkdirSync(dirname(dbPath), { recursive: true });
+  ensureDataDir(dirname(dbPath));
   const { openDatabase } = await import('../../../sandbox/database.js');
   const { seedFrom } = await import('../../../sandbox/origin.js');
   const db = openDatabase(dbPath);

@@ -1,7 +1,6 @@
 /** `udcli sandbox seed`: adds generated users, friends, achievements and products. */
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { defaultDatabasePath } from '../../../sandbox/paths.js';
+import { defaultDatabasePath, ensureDataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { wantsJson } from './json.js';
 import { parseSeedOptions, type RawSeedOptions } from './options.js';
@@ -10,7 +9,7 @@ export async function seedCommand(factory: Factory, raw: RawSeedOptions): Promis
   const { stdout, env } = factory.io;
   const options = parseSeedOptions(raw);
   const dbPath = options.db ?? defaultDatabasePath(env);
-  mkdirSync(dirname(dbPath), { recursive: true });
+  ensureDataDir(dirname(dbPath));
   const { openDatabase } = await import('../../../sandbox/database.js');
   const { seedDemo } = await import('../../../sandbox/seed/demo.js');
   const { seedGenerated } = await import('../../../sandbox/seed/generated.js');
