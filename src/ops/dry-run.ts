@@ -10,6 +10,7 @@ import { amountText, unitsOfChange } from '../domain/packs.js';
 import type { Factory } from './factory.js';
 import { readAchievement } from './achievements.js';
 import { readProduct } from './products.js';
+import { jsonText } from '../printable.js';
 
 /** Stops a change at its request: thrown by the dry endpoints instead of sending. */
 class Captured {
@@ -45,7 +46,7 @@ async function print(factory: Pick<Factory, 'output'>, request: PreparedRequest,
     out.text(`Expected: ${expected}`);
     return;
   }
-  out.text(JSON.stringify({ dry_run: true, request: { method: request.method, url: request.redactedUrl }, expected }));
+  out.text(jsonText({ dry_run: true, request: { method: request.method, url: request.redactedUrl }, expected }));
 }
 
 export async function dryRunProduct(

@@ -19,7 +19,7 @@ export interface Output {
   item<T extends object>(value: T, columns: ReadonlyArray<Column<T>>): void;
   /** A list; ndjson and csv stream row by row, json prints one array, table buffers. */
   list<T extends object>(rows: Iterable<T> | AsyncIterable<T>, columns: ReadonlyArray<Column<T>>): Promise<void>;
-  /** --raw: the body exactly as received. */
+  /** --raw: the body as received (control and bidi characters as \u escapes: the same JSON value). */
   raw(bodyText: string): void;
   /** Plain text result to stdout (e.g. `auth token --export`). */
   text(line: string): void;

@@ -4,7 +4,7 @@ import type { Settings } from '../../../config/types.js';
 import { parseEnvelope } from '../../../client/envelope.js';
 import { ApiError, UdcliError } from '../../../errors.js';
 import type { Column, Output } from '../../../output/types.js';
-import { redact, withoutUserinfo } from '../../../redact.js';
+import { redact, redactUrl } from '../../../redact.js';
 import { DEMO } from '../../../domain/demo.js';
 import { TIMESTAMP_WINDOW_SECONDS } from '../../../domain/signing.js';
 import type { Factory } from '../../../ops/factory.js';
@@ -134,17 +134,17 @@ async function probe(baseUrl: string, timeoutMs: number): Promise<Probe> {
           resolve({
             reached: true,
             ok: false,
-            detail: `${withoutUserinfo(baseUrl)} answered HTTP ${res.statusCode}${type ? ` (${type})` : ''}, which is not the service's envelope: check base_url`,
+            detail: `${redactUrl(baseUrl)} answered HTTP ${res.statusCode}${type ? ` (${type})` : ''}, which is not the service's envelope: check base_url`,
             date,
           });
           return;
         }
-        resolve({ reached: true, ok: true, detail: `${withoutUserinfo(baseUrl)} answered in ${ms} ms (HTTP ${res.statusCode})`, date });
+        resolve({ reached: true, ok: true, detail: `${redactUrl(baseUrl)} answered in ${ms} ms (HTTP ${res.statusCode})`, date });
       });
     });
     req.on('timeout', () => req.destroy(Object.assign(new Error(`no reply within ${timeoutMs} ms`), { code: 'TIMEOUT' })));
     req.on('error', (error: NodeJS.ErrnoException) => {
-      resolve({ reached: false, ok: false, detail: `${withoutUserinfo(baseUrl)}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`, date: null });
+      resolve({ reached: false, ok: false, detail: `${redactUrl(baseUrl)}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`, date: null });
     });
     req.end();
   });
@@ -227,7 +227,7 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
   checks.push({ check: 'profile', status: 'ok', detail: describeProfile(settings) });
 
   const { timeoutMs } = factory.globals();
-  const reached = await out.spin(`Contacting ${withoutUserinfo(settings.baseUrl)}`, () => probe(settings.baseUrl, timeoutMs));
+  const reached = await out.spin(`Contacting ${redactUrl(settings.baseUrl)}`, () => probe(settings.baseUrl, timeoutMs));
   let clock: Check;
   if (reached.ok) {
     checks.push({ check: 'server', status: 'ok', detail: reached.detail });
