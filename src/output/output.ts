@@ -236,7 +236,7 @@ class StreamOutput implements Output {
     if (columns !== undefined && !(columns > 0)) return fn();
     const { default: ora } = await import('ora');
     const spinner = ora({
-      text,
+      text: printable(text),
       stream: this.#io.stderr,
       isEnabled: true,
       discardStdin: false,

@@ -147,7 +147,7 @@ const COMMANDS: ReadonlyArray<{ args: string[]; shows: string; exit?: number }> 
   { args: ['profile', 'list'], shows: 'hostile' },
   { args: ['sandbox', 'logs', '-n', 'all'], shows: '2026-11-25' },
   // errors: the service's message quoting the input, and the CLI's own about a bad argument
-  { args: ['user', 'gnp.\u202e\u2066\u009bexe'], shows: 'gnp.', exit: 4 },
+  { args: ['user', 'gnp.\u202e\u2066exe'], shows: 'gnp.', exit: 4 },
   { args: ['user', `gnp.${HOSTILE}`], shows: 'gnp.', exit: 2 },
   { args: ['saves', 'get', PLAIN_UID, HOSTILE], shows: 'key', exit: 2 },
 ];
