@@ -10,6 +10,7 @@
  * fragments re-encoded), and the reason goes through printable().
  */
 import { printable } from '../printable.js';
+import { redactUrl } from '../redact.js';
 
 export interface RequestRecord {
   /** When the reply went out (the wall clock, not the sandbox's virtual one), ISO-8601 UTC. */
@@ -28,7 +29,9 @@ export interface RequestRecord {
 }
 
 export function formatRequestLine(record: RequestRecord): string {
-  const query = record.query === '' ? record.path : `${record.path}?${record.query}`;
+  // An absolute-form target (`GET http://user:secret@host/ HTTP/1.1`) names its userinfo: redacted like every shown URL.
+  const path = redactUrl(record.path);
+  const query = record.query === '' ? path : `${path}?${record.query}`;
   const target = record.body === '' ? query : `${query} body:${record.body}`;
   const reason = record.reason === null ? '' : ` ${printable(record.reason)}`;
   return `${record.time} ${record.method} ${target} ${record.status} ${record.ms}ms${reason}`;

@@ -249,3 +249,11 @@ describe('a base URL with a password (defect 7)', () => {
     }
   });
 });
+
+describe('the request log (defect 7)', () => {
+  it('an absolute-form target with userinfo is written with it redacted, and reads back', () => {
+    const line = formatRequestLine({ time: '2026-11-25T00:00:00.000Z', method: 'GET', path: `http://qa:${PASSWORD}@127.0.0.1:1/y`, query: '', body: '', status: 400, ms: 1, reason: 'bad request' });
+    expect(line).not.toContain(PASSWORD);
+    expect(line).toContain('GET http://…@127.0.0.1:1/y 400');
+  });
+});
