@@ -7,6 +7,7 @@
  * output still reads back as the very same value. Defect 7: a base-URL password is never shown.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -255,5 +256,28 @@ describe('the request log (defect 7)', () => {
     const line = formatRequestLine({ time: '2026-11-25T00:00:00.000Z', method: 'GET', path: `http://qa:${PASSWORD}@127.0.0.1:1/y`, query: '', body: '', status: 400, ms: 1, reason: 'bad request' });
     expect(line).not.toContain(PASSWORD);
     expect(line).toContain('GET http://…@127.0.0.1:1/y 400');
+  });
+});
+
+describe('-v traces', () => {
+  it("a server's reason phrase holding C1 and its envelope holding escapes: the trace and the output show them escaped", async () => {
+    // A hostile server, as no real sandbox is: a reason phrase of obs-text bytes (U+009B and U+202E in UTF-8).
+    const body = Buffer.from(JSON.stringify({ version: 1, code: 200, message: 'OK', payload: { uid: HOSTILE_UID, username: HOSTILE } }));
+    const server = createServer((socket) => {
+      socket.once('data', () => {
+        const head = Buffer.from(`HTTP/1.1 200 O`, 'latin1');
+        const tail = Buffer.from(`K\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`, 'latin1');
+        socket.end(Buffer.concat([head, Buffer.from('\u009b2J\u202e', 'utf8'), tail, body]));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const r = await udcli(['user', HOSTILE_UID, '-v', '-o', 'table', '--base-url', `http://127.0.0.1:${port}`]);
+      expect(r.stderr).toContain('\\x9b2J\\u202e');
+      expectNothingRaw(r, 'user -v against a hostile server');
+    } finally {
+      server.close();
+    }
   });
 });
