@@ -12,12 +12,12 @@ import { isSecretParam, redact } from '../redact.js';
 import type { HttpMethod } from '../client/types.js';
 import type { Column } from '../output/types.js';
 import type { Factory } from './factory.js';
-import { hasControl } from '../printable.js';
+import { hasControl, jsonText } from '../printable.js';
 
 /** Shown in quotes inside error messages: control characters escaped, long values cut. */
 export function quote(value: string): string {
   const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
-  return JSON.stringify(shown);
+  return jsonText(shown);
 }
 
 /** The mutation commands that take `@FILE` in place of the uid (cli.md "Batch mode"). */

@@ -15,6 +15,7 @@ import { dataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { faultsLine, seedFaults } from './faults.js';
 import { latencyLine, parseExecOptions, serverGameSource, type RawExecOptions } from './options.js';
+import { printable } from '../../../printable.js';
 
 /** The signals passed on to the command. */
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -90,7 +91,7 @@ function runCommand(command: readonly string[], env: NodeJS.ProcessEnv, onSignal
 }
 
 function shown(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return printable(text.length > max ? `${text.slice(0, max - 1)}…` : text);
 }
 
 function quiet(factory: Factory): boolean {
