@@ -244,6 +244,8 @@ describe('a base URL with a password (defect 7)', () => {
       ['--profile', 'hostile', 'doctor'],
       ['--profile', 'hostile', 'api', 'GET', 'users/x.json', '--dry-run'],
       ['--base-url', `ftp://qa:${PASSWORD}@example.invalid/`, 'user', DEMO.user.uid],
+      ['--base-url', `http://qa:${PASSWORD}@127.0.0.1:1`, 'user', DEMO.user.uid, '-v', '--retries', '0'],
+      ['--base-url', `http://qa:${PASSWORD}@127.0.0.1:1/?x`, 'user', DEMO.user.uid],
     ]) {
       const r = await udcli(args, { env: PROFILE_ONLY });
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain(PASSWORD);
