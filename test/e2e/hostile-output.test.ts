@@ -117,10 +117,13 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** Stands for the test sandbox's database file in an argument list (known only once it starts). */
+const DB = '<the test database>';
+
 /** `main` in this process with injected IO, the test env's environment, no colour. */
 async function udcli(args: string[], options: { tty?: boolean; stderrTTY?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   const f = fakeIO({ env: { NO_COLOR: '1', ...env.env, ...options.env }, tty: options.tty ?? false, stderrTTY: options.stderrTTY ?? false });
-  const code = await main(args, f.io);
+  const code = await main(args.map((a) => (a === DB ? env.sandbox.dbPath : a)), f.io);
   return { code, stdout: f.stdout(), stderr: f.stderr() };
 }
 
@@ -147,6 +150,8 @@ const COMMANDS: ReadonlyArray<{ args: string[]; shows: string; exit?: number }> 
   { args: ['profile', 'show', 'hostile'], shows: 'cookie' },
   { args: ['profile', 'list'], shows: 'hostile' },
   { args: ['sandbox', 'logs', '-n', 'all'], shows: '2026-11-25' },
+  { args: ['sandbox', 'export', '-', '--db', DB], shows: 'rlo' },
+  { args: ['sandbox', 'export', '-', '--format', 'json', '--db', DB], shows: 'rlo' },
   // errors: the service's message quoting the input, and the CLI's own about a bad argument
   { args: ['user', 'gnp.\u202e\u2066exe'], shows: 'gnp.', exit: 4 },
   { args: ['user', `gnp.${HOSTILE}`], shows: 'gnp.', exit: 2 },
@@ -211,6 +216,19 @@ describe('escaped, the value is still there', () => {
     expect(text.stdout).toContain(printable(HOSTILE));
     const json = await udcli(['sandbox', 'logs', '-n', 'all', '--json']);
     expect((JSON.parse(json.stdout) as { path: string }).path).toBe('/services/rest/v1/users/\u202e\u2066\u009b.json');
+  });
+
+  it('sandbox export - (YAML and JSON) loads back as the same data', async () => {
+    const { parse } = await import('yaml');
+    const yaml = await udcli(['sandbox', 'export', '-', '--db', DB]);
+    const json = await udcli(['sandbox', 'export', '-', '--format', 'json', '--db', DB]);
+    const fromYaml = parse(yaml.stdout) as { games: Array<{ name: string }>; users: Array<{ username: string; saves?: Record<string, Record<string, string>> }> };
+    const fromJson = JSON.parse(json.stdout) as typeof fromYaml;
+    expect(fromYaml.games).toEqual(fromJson.games);
+    expect(fromYaml.users).toEqual(fromJson.users);
+    expect(fromYaml.games[0]!.name).toBe(`Game ${HOSTILE}`);
+    expect(fromYaml.users.map((u) => u.username)).toContain(HOSTILE);
+    expect(fromYaml.users.find((u) => u.username === PLAIN)!.saves![DEMO.game.id]).toEqual({ text: HOSTILE, json: JSON_SAVE });
   });
 
   it('jsonSafe leaves valid JSON valid and its value unchanged, line breaks kept', () => {
