@@ -36,6 +36,7 @@ const FORBIDDEN: ReadonlyArray<[string, string]> = [
   ['U+009B', '\u009b'],
 ];
 
+const RAW_REQUEST_LINE = '2026-11-25T00:00:01.000Z GET /services/rest/v1/users/\u202e\u2066\u009b.json 404 1ms csi\u009b2J\x1b]0;t\x07';
 const PLAIN = 'qa_plain';
 const PLAIN_UID = uidForUsername(PLAIN);
 const HOSTILE_UID = uidForUsername(HOSTILE);
@@ -99,7 +100,8 @@ beforeAll(async () => {
     ms: 1,
     reason: HOSTILE,
   });
-  writeFileSync(log, `${request}\n${HOSTILE}\n`);
+  // ...and one written raw, as no sandbox writes it (the log is a file: anything may be in it).
+  writeFileSync(log, `${request}\n${HOSTILE}\n${RAW_REQUEST_LINE}\n`);
   // A profile whose base URL carries a password and whose cookie is hostile.
   const host = new URL(env.sandbox.url).host;
   mkdirSync(env.configDir, { recursive: true });
@@ -212,10 +214,12 @@ describe('escaped, the value is still there', () => {
 
   it('sandbox logs: the request line and the printed line escaped; --json reads the request back, escaped as JSON', async () => {
     const text = await udcli(['sandbox', 'logs', '-n', 'all']);
-    expect(text.stdout.split('\n')).toHaveLength(3);
+    expect(text.stdout.split('\n')).toHaveLength(4);
     expect(text.stdout).toContain(printable(HOSTILE));
     const json = await udcli(['sandbox', 'logs', '-n', 'all', '--json']);
-    expect((JSON.parse(json.stdout) as { path: string }).path).toBe('/services/rest/v1/users/\u202e\u2066\u009b.json');
+    const records = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { path: string; reason: string });
+    expect(records.map((r) => r.path)).toEqual([printable('/services/rest/v1/users/\u202e\u2066\u009b.json'), '/services/rest/v1/users/\u202e\u2066\u009b.json']);
+    expect(records[1]!.reason).toBe('csi\u009b2J\x1b]0;t\x07');
   });
 
   it('sandbox export - (YAML and JSON) loads back as the same data', async () => {
