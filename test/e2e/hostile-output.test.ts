@@ -112,6 +112,7 @@ beforeAll(async () => {
         hostile: { base_url: `http://qa:${PASSWORD}@${host}`, site_url: `http://qa:${PASSWORD}@${host}`, game_id: DEMO.game.id, cookie: `\x1b]0;\u202e\u2066${'c'.repeat(8)}\u009b\x07\x08\x1b` },
       },
     }),
+    { mode: 0o600 },
   );
 });
 afterAll(async () => {
@@ -260,7 +261,7 @@ describe('a base URL with a password (defect 7)', () => {
     }
   });
 
-  it('neither do errors, -v traces, doctor or a dry run', async () => {
+  it('neither do errors, -v traces, doctor, a dry run, --public-url or a game content URI', async () => {
     for (const args of [
       ['--profile', 'hostile', 'user', 'nobody_at_all', '-v'],
       ['--profile', 'hostile', 'doctor'],
@@ -268,6 +269,12 @@ describe('a base URL with a password (defect 7)', () => {
       ['--base-url', `ftp://qa:${PASSWORD}@example.invalid/`, 'user', DEMO.user.uid],
       ['--base-url', `http://qa:${PASSWORD}@127.0.0.1:1`, 'user', DEMO.user.uid, '-v', '--retries', '0'],
       ['--base-url', `http://qa:${PASSWORD}@127.0.0.1:1/?x`, 'user', DEMO.user.uid],
+      // refused before anything starts
+      ['sandbox', 'start', '--public-url', `http://qa:${PASSWORD}@sandbox.example.com`, '--allow-remote'],
+      ['sandbox', 'game', 'set-uri', DEMO.game.id, `http://qa:${PASSWORD}@`, '--db', DB],
+      ['sandbox', 'game', 'set-uri', DEMO.game.id, `http://qa:${PASSWORD}@game.invalid/play`, '--db', DB],
+      ['sandbox', 'game', 'show', DEMO.game.id, '--db', DB],
+      ['sandbox', 'game', 'show', DEMO.game.id, '--db', DB, '--json'],
     ]) {
       const r = await udcli(args, { env: PROFILE_ONLY });
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain(PASSWORD);

@@ -78,7 +78,8 @@ function view(db: SandboxDatabase, game: GameRecord, dbPath: string, running: Ru
     name: game.name,
     type: game.type,
     launchable: game.launchable,
-    content_uri: game.contentUri,
+    // Shown, not stored: a password in it is redacted like in every URL udcli prints.
+    content_uri: game.contentUri === null ? null : redactUrl(game.contentUri),
     database: dbPath,
     play_url: `${running?.same ? running.url : DEFAULT_SANDBOX_URL}${PLAY_PATH}/${encodeURIComponent(game.id)}`,
     sandbox_running: running?.same === true,
@@ -118,7 +119,7 @@ export async function setUriCommand(factory: Factory, gameId: string, url: strin
     if (wantsJson(factory, raw.json)) {
       stdout.write(`${jsonText(result, 2)}\n`);
     } else {
-      stdout.write(`set the content URI of game ${game.id} (${printable(game.name)}) to ${printable(redactUrl(uri))}\n`);
+      stdout.write(`set the content URI of game ${game.id} (${printable(game.name)}) to ${printable(result.content_uri ?? '')}\n`);
       stderr.write(
         running?.same
           ? `the sandbox at ${running.url} uses this database: open ${result.play_url}\n`
@@ -149,8 +150,8 @@ export async function showCommand(factory: Factory, gameId: string, raw: GameOpt
       stdout.write(`${jsonText(result, 2)}\n`);
       return;
     }
-    // A data file names the game and may put credentials in its content URI.
-    const shown = printableFields({ ...result, content_uri: result.content_uri === null ? null : redactUrl(result.content_uri) });
+    // A data file names the game.
+    const shown = printableFields(result);
     const lines = [
       `game ${shown.id}  ${shown.name}  (${shown.type}${shown.launchable ? ', launchable' : ''})`,
       `  content URI  ${shown.content_uri ?? `(not set: udcli sandbox game set-uri ${shown.id} <url>)`}`,
