@@ -10,7 +10,8 @@
  * - printable(): one value in a line or a cell: `\x1b`, `\x0a`, `\u202e`.
  * - printableLines(): text of several lines: the same, line breaks and tabs kept.
  * - jsonSafe() / jsonText(): JSON text: the same characters as `\u001b`, `\u202e` escapes, which
- *   JSON reads back as the very same value (JSON.stringify already escapes C0, not C1 or bidi).
+ *   JSON reads back as the very same value (JSON.stringify already escapes C0, not C1 or bidi);
+ *   xmlSafe() the same for XML, as `&#x202e;`; bodySafe() picks one for a reply body.
  * - hasControl(): a value that must not hold any (a name, a file name, a command-line argument).
  */
 
@@ -49,6 +50,19 @@ export function printableLines(text: string): string {
  */
 export function jsonSafe(json: string): string {
   return json.replace(UNPRINTABLE_IN_LINES, jsonEscaped);
+}
+
+/**
+ * XML text (the service's `.xml` replies) with the same characters as character references
+ * (`&#x202e;`): an XML reader gets the same text back wherever one is allowed.
+ */
+export function xmlSafe(xml: string): string {
+  return xml.replace(UNPRINTABLE_IN_LINES, (ch) => `&#x${ch.charCodeAt(0).toString(16)};`);
+}
+
+/** A reply body as `--raw` and `api` print it: XML by xmlSafe, anything else (JSON) by jsonSafe. */
+export function bodySafe(body: string): string {
+  return /^\s*</.test(body) ? xmlSafe(body) : jsonSafe(body);
 }
 
 /** JSON.stringify, then jsonSafe: how every JSON document and NDJSON line is printed. */

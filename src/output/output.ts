@@ -6,7 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import type CliTable3 from 'cli-table3';
 import type { GlobalOptions, IOStreams } from '../runtime/io.js';
-import { jsonSafe, jsonText, printable, printableLines } from '../printable.js';
+import { bodySafe, jsonText, printable, printableLines } from '../printable.js';
 import { csvLine } from './csv.js';
 import { checkFields, pickFields, selectColumns } from './fields.js';
 import { isClosed, write } from './pipe.js';
@@ -211,9 +211,9 @@ class StreamOutput implements Output {
   }
 
   raw(bodyText: string): void {
-    // The body as received, but for the characters of the one rule, written as \u escapes: a JSON
-    // body still parses to the same value, and nothing in it acts on the terminal.
-    const shown = jsonSafe(bodyText);
+    // The body as received, but for the characters of the one rule, written as escapes a JSON (or
+    // XML) reader takes for the same characters: nothing in it acts on the terminal.
+    const shown = bodySafe(bodyText);
     void this.#out(shown.endsWith('\n') ? shown : `${shown}\n`);
   }
 

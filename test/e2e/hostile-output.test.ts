@@ -148,6 +148,7 @@ const COMMANDS: ReadonlyArray<{ args: string[]; shows: string; exit?: number }> 
   { args: ['saves', 'list', PLAIN_UID], shows: 'json' },
   { args: ['api', 'GET', `users/${HOSTILE_UID}.json`], shows: 'rlo' },
   { args: ['api', 'GET', `users/${HOSTILE_UID}.json`, '--raw'], shows: 'rlo' },
+  { args: ['api', 'GET', `users/${HOSTILE_UID}.xml`], shows: 'rlo' },
   { args: ['sandbox', 'info'], shows: 'Game' },
   { args: ['sandbox', 'status'], shows: 'Game' },
   { args: ['profile', 'show', 'hostile'], shows: 'cookie' },
@@ -193,6 +194,11 @@ describe('escaped, the value is still there', () => {
     expect((JSON.parse(ndjson.stdout.split('\n')[0]!) as { username: string }).username).toBe(HOSTILE);
     const raw = await udcli(['api', 'GET', `users/${HOSTILE_UID}.json`]);
     expect((JSON.parse(raw.stdout) as { payload: { username: string } }).payload.username).toBe(HOSTILE);
+  });
+
+  it('api GET of an .xml reply writes them as character references', async () => {
+    const xml = await udcli(['api', 'GET', `users/${HOSTILE_UID}.xml`]);
+    expect(xml.stdout).toContain('rlo&#x202e; lri&#x2066; csi&#x9b;2J');
   });
 
   it('saves get: -o json gives the exact value, a JSON save stays the same JSON value, the table shows the text escaped', async () => {

@@ -1,6 +1,6 @@
 /** The one escaping rule (src/printable.ts) and the one way a URL is shown (redactUrl, src/redact.ts). */
 import { describe, expect, it } from 'vitest';
-import { hasControl, jsonSafe, jsonText, printable, printableFields, printableLines } from '../../src/printable.js';
+import { bodySafe, hasControl, jsonSafe, jsonText, printable, printableFields, printableLines } from '../../src/printable.js';
 import { redactUrl } from '../../src/redact.js';
 
 describe('printable forms', () => {
@@ -17,6 +17,11 @@ describe('printable forms', () => {
     expect(text).toContain('\\u007f\\u0085\\u009b');
     expect(JSON.parse(text)).toEqual(value);
     expect(jsonSafe('{"a":"\u202e"}\r\n')).toBe('{"a":"\\u202e"}\r\n');
+  });
+
+  it('bodySafe() escapes an XML body by character references, any other as JSON', () => {
+    expect(bodySafe('  <a b="\u202e">\u009b</a>\n')).toBe('  <a b="&#x202e;">&#x9b;</a>\n');
+    expect(bodySafe('{"a":"\u202e"}')).toBe('{"a":"\\u202e"}');
   });
 
   it('printableFields() escapes every string, keys included, and leaves other values', () => {
