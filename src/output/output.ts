@@ -11,7 +11,7 @@ import { csvLine } from './csv.js';
 import { checkFields, pickFields, selectColumns } from './fields.js';
 import { isClosed, write } from './pipe.js';
 import { resolveColor, resolveFormat, shouldSpin } from './policy.js';
-import type { Column, Output, OutputFormat } from './types.js';
+import type { Column, Output, OutputFormat, TextStyle } from './types.js';
 
 type TableConstructor = typeof CliTable3;
 
@@ -219,6 +219,12 @@ class StreamOutput implements Output {
 
   text(line: string): void {
     void this.#out(`${printableLines(line)}\n`);
+  }
+
+  styledLine(parts: ReadonlyArray<{ text: string; style?: TextStyle }>): void {
+    const chalk = this.#chalk;
+    const line = parts.map(({ text, style }) => (chalk && style ? chalk[style](printable(text)) : printable(text))).join('');
+    void this.#out(`${line}\n`);
   }
 
   info(message: string): void {

@@ -318,3 +318,11 @@ describe('-v traces', () => {
     }
   });
 });
+
+describe('our own colour', () => {
+  it('doctor on a colour terminal: its status symbols coloured (by the output, not the command), nothing shown escaped', async () => {
+    const r = await udcli(['doctor', '-o', 'table'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(r.stdout).toContain('\x1b[32m✓\x1b[39m');
+    expect(r.stdout).not.toContain('\\x1b');
+  });
+});

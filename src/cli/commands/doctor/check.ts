@@ -3,7 +3,7 @@ import { PROFILE_KEYS, readConfig } from '../../../config/index.js';
 import type { Settings } from '../../../config/types.js';
 import { parseEnvelope } from '../../../client/envelope.js';
 import { ApiError, UdcliError } from '../../../errors.js';
-import type { Column, Output } from '../../../output/types.js';
+import type { Column, Output, TextStyle } from '../../../output/types.js';
 import { redact, redactUrl } from '../../../redact.js';
 import { DEMO } from '../../../domain/demo.js';
 import { TIMESTAMP_WINDOW_SECONDS } from '../../../domain/signing.js';
@@ -260,15 +260,9 @@ export async function run(factory: Factory): Promise<void> {
   const out = await factory.output();
   const checks = await runChecks(factory, out);
   if (out.format === 'table') {
-    let paint = (_status: CheckStatus, text: string): string => text;
-    if (out.color) {
-      const { Chalk } = await import('chalk');
-      const chalk = new Chalk({ level: 1 });
-      const colours = { ok: chalk.green, warn: chalk.yellow, fail: chalk.red, skip: chalk.dim };
-      paint = (status, text) => colours[status](text);
-    }
+    const colours: Record<CheckStatus, TextStyle> = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'dim' };
     const width = Math.max(...checks.map((c) => c.check.length));
-    for (const c of checks) out.text(`${paint(c.status, SYMBOL[c.status])} ${c.check.padEnd(width)}  ${c.detail}`);
+    for (const c of checks) out.styledLine([{ text: SYMBOL[c.status], style: colours[c.status] }, { text: ` ${c.check.padEnd(width)}  ${c.detail}` }]);
   } else {
     await out.list(checks, CHECK_COLUMNS);
   }
