@@ -18,9 +18,17 @@ export const SECRET_PARAMS: ReadonlySet<string> = new Set([
   'cookie',
 ]);
 
-/** A URL without userinfo and with every secret query parameter redacted, for --verbose traces and error messages. */
+/** `scheme://` and the userinfo after it (up to the authority's last `@`), parsed or not. */
+const USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/;
+
+/**
+ * How every URL is shown (profile and config output, errors, --verbose traces, doctor, --dry-run,
+ * a game's content URI): userinfo as `…@` (`http://user:secret@host/` → `http://…@host/`: it
+ * says credentials are there, not what they are; a user name alone may be a token) and every
+ * secret query parameter redacted. Also for text that does not parse as a URL.
+ */
 export function redactUrl(shown: string): string {
-  const url = withoutUserinfo(shown);
+  const url = shown.replace(USERINFO, '$1…@');
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = new URLSearchParams(url.slice(q + 1));

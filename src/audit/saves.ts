@@ -15,6 +15,7 @@ import { notSaved, readSave, saveBytes } from '../ops/saves.js';
 import { AuditLog, auditEntry, auditLogPath } from './log.js';
 import { shortUid, undoLine, type Receipt } from './receipt.js';
 import { outcomeUnknown, receiptLines, sayOutcomeUnknown, targetFlags, type TraceSettings } from './tracked.js';
+import { hasControl, printable } from '../printable.js';
 
 export type SaveChange =
   | {
@@ -31,9 +32,8 @@ export const INLINE_UNDO_MAX = 200;
 /** `12 bytes {"level":3,"hp":…}`: the size and the start of a value, on one line. */
 export function savePreview(value: string | null, width = 40): string {
   if (value === null) return '(none)';
-  // eslint-disable-next-line no-control-regex
-  const flat = value.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '?').trim();
-  const shown = flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+  const flat = value.replace(/\s+/g, ' ').trim();
+  const shown = printable(flat.length > width ? `${flat.slice(0, width - 1)}…` : flat);
   const bytes = saveBytes(value);
   return `${bytes} byte${bytes === 1 ? '' : 's'} ${shown}`;
 }
@@ -48,8 +48,7 @@ export function saveState(key: string, value: string | null): unknown {
 
 /** Can the value be one argument of a pasted command line, read back as the same value? */
 export function inlineable(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return value.length <= INLINE_UNDO_MAX && !/[\u0000-\u001f\u007f]/.test(value) && !value.startsWith('@') && !value.startsWith('-');
+  return value.length <= INLINE_UNDO_MAX && !hasControl(value) && !value.startsWith('@') && !value.startsWith('-');
 }
 
 /**

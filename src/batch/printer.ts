@@ -10,6 +10,7 @@ import { write } from '../output/pipe.js';
 import type { Column, Output, OutputFormat } from '../output/types.js';
 import type { BatchProgress } from './progress.js';
 import type { BatchResult } from './runner.js';
+import { jsonText } from '../printable.js';
 
 /** One item as `--fields`, a table and CSV see it: the result's receipt flattened beside its status. */
 export interface BatchRow {
@@ -135,7 +136,7 @@ export function createBatchPrinter(options: {
     return {
       onResult: async (r) => {
         progress.clear();
-        await write(options.stdout, `${JSON.stringify(r)}\n`);
+        await write(options.stdout, `${jsonText(r)}\n`);
       },
       finish: async () => undefined,
     };

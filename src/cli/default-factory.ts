@@ -9,6 +9,7 @@ import type { ApiClient } from '../client/types.js';
 import type { Settings } from '../config/types.js';
 import type { Output } from '../output/types.js';
 import type { Factory, GlobalOptions, IOStreams } from '../ops/factory.js';
+import { printable } from '../printable.js';
 import { parseGlobals } from './global-options.js';
 
 /** How long the embedded-sandbox fallback waits for something to answer on the sandbox port. */
@@ -148,7 +149,8 @@ export class DefaultFactory implements Factory {
       timeoutMs: g.timeoutMs,
       retries: g.retries,
       ...(options.connections ? { connections: options.connections } : {}),
-      ...(g.verbose ? { trace: (line: string) => void stderr.write(`${line}\n`) } : {}),
+      // A trace line holds what the server sent (a reason phrase, a failure): the one rule applies.
+      ...(g.verbose ? { trace: (line: string) => void stderr.write(`${printable(line)}\n`) } : {}),
     });
   }
 

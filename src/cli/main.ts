@@ -3,7 +3,7 @@
  * prints errors and turns them into exit codes (via src/cli/exit-codes.ts).
  */
 import { guardStdout } from '../output/pipe.js';
-import { printable } from '../printable.js';
+import { printable, printableLines } from '../printable.js';
 import { DefaultFactory, processIO } from './default-factory.js';
 import { describeError } from './exit-codes.js';
 import type { IOStreams } from '../ops/factory.js';
@@ -18,7 +18,7 @@ function report(error: unknown, io: IOStreams, factory: DefaultFactory, verbose:
     // A message may quote a server's reply or a user's input: nothing in it a terminal acts on (our own line breaks kept).
     io.stderr.write(`udcli: ${message.split('\n').map(printable).join('\n')}\n`);
     if (hint) io.stderr.write(`${hint.split('\n').map(printable).join('\n')}\n`);
-    if (internal && verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+    if (internal && verbose && error instanceof Error && error.stack) io.stderr.write(`${printableLines(error.stack)}\n`);
   }
   return code;
 }

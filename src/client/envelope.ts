@@ -8,6 +8,7 @@ import { ApiError, MalformedReplyError } from '../errors.js';
 import type { Envelope } from '../domain/types.js';
 import type { Reply } from './types.js';
 import type { HttpResult, ResponseHeaders } from './transport.js';
+import { jsonText } from '../printable.js';
 
 export interface ReplyContext {
   method: string;
@@ -139,9 +140,8 @@ function describeBody(res: HttpResult): string {
     .trim()
     .slice(0, 40)
     .replace(/\s+/g, ' ')
-    .replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?')
     .replace(/[0-9a-f]{16,}/gi, '…');
-  parts.push(start ? `starts with ${JSON.stringify(start)}` : 'empty');
+  parts.push(start ? `starts with ${jsonText(start)}` : 'empty');
   return parts.join(', ');
 }
 

@@ -4,7 +4,7 @@
  * environment, so a value is checked the same way wherever it comes from.
  */
 import { UsageError } from '../errors.js';
-import { redact } from '../redact.js';
+import { redact, redactUrl } from '../redact.js';
 import { normalizeApiKey } from '../domain/ids.js';
 import type { SigningScheme, StoredProfile } from './types.js';
 
@@ -41,13 +41,13 @@ export function normalizeUrl(raw: string, what: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected an http(s) URL such as http://127.0.0.1:8787`);
+    throw new UsageError(`invalid ${what} ${JSON.stringify(redactUrl(raw))}: expected an http(s) URL such as http://127.0.0.1:8787`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected an http(s) URL such as http://127.0.0.1:8787`);
+    throw new UsageError(`invalid ${what} ${JSON.stringify(redactUrl(raw))}: expected an http(s) URL such as http://127.0.0.1:8787`);
   }
   if (url.search || url.hash) {
-    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: a base URL has no query or fragment`);
+    throw new UsageError(`invalid ${what} ${JSON.stringify(redactUrl(raw))}: a base URL has no query or fragment`);
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -114,6 +114,8 @@ export function validateValue<K extends ProfileKey>(key: K, raw: string | boolea
 export function displayValue(key: ProfileKey, value: StoredProfile[ProfileKey] | undefined): string {
   if (value === undefined) return '';
   if (SECRET_KEYS.has(key)) return redact(String(value));
+  // A base URL may carry a password (http://user:secret@host/).
+  if (key === 'base_url' || key === 'site_url') return redactUrl(String(value));
   return String(value);
 }
 

@@ -12,11 +12,12 @@ import { isSecretParam, redact } from '../redact.js';
 import type { HttpMethod } from '../client/types.js';
 import type { Column } from '../output/types.js';
 import type { Factory } from './factory.js';
+import { hasControl, jsonText } from '../printable.js';
 
 /** Shown in quotes inside error messages: control characters escaped, long values cut. */
 export function quote(value: string): string {
   const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
-  return JSON.stringify(shown);
+  return jsonText(shown);
 }
 
 /** The mutation commands that take `@FILE` in place of the uid (cli.md "Batch mode"). */
@@ -72,7 +73,7 @@ export const userLabel = (user: UserArg): string => ('uid' in user ? user.uid : 
 export function parseUserArg(value: string | undefined, name = 'uid', command?: string): UserArg {
   const uid = value === undefined ? null : normalizeHex32(value.trim());
   if (uid) return { uid };
-  if (value !== undefined && value !== '' && !value.startsWith('@') && /^[^\s/?#]+$/.test(value) && !/^[0-9a-f]+$/i.test(value) && !hasControlChars(value)) {
+  if (value !== undefined && value !== '' && !value.startsWith('@') && /^[^\s/?#]+$/.test(value) && !/^[0-9a-f]+$/i.test(value) && !hasControl(value)) {
     return { username: value };
   }
   return { uid: parseUid(value, name, command) };
@@ -102,7 +103,7 @@ export function parseUserRef(value: string, forceUsername = false): UserRef {
     if (uid) return { kind: 'uid', uid };
   }
   if (value.trim() === '') throw new UsageError('missing username: give a uid (32 hex digits) or a username');
-  if (hasControlChars(value)) throw new UsageError(`invalid username ${quote(value)}: control characters`);
+  if (hasControl(value)) throw new UsageError(`invalid username ${quote(value)}: control characters`);
   return { kind: 'username', username: value };
 }
 
@@ -112,7 +113,7 @@ export function parseUserRef(value: string, forceUsername = false): UserRef {
  */
 export function parseKey(value: string | undefined, name: string): string {
   if (value === undefined || value.trim() === '') throw new UsageError(`missing ${name}`);
-  if (hasControlChars(value)) throw new UsageError(`invalid ${name} ${quote(value)}: must not contain control characters`);
+  if (hasControl(value)) throw new UsageError(`invalid ${name} ${quote(value)}: must not contain control characters`);
   return value;
 }
 
@@ -242,7 +243,7 @@ export function parseApiPath(value: string): ApiPath {
       hint: 'use --base-url (or the profile) to choose the server',
     });
   }
-  if (hasControlChars(text) || /\s/.test(text) || text.includes('#')) {
+  if (hasControl(text) || /\s/.test(text) || text.includes('#')) {
     throw new UsageError(`invalid path ${quote(value)}: must not contain spaces, control characters or #`);
   }
   const q = text.indexOf('?');
@@ -298,10 +299,6 @@ export function hasParam(params: QueryParams, name: string): boolean {
   return params.some(([n]) => n === name);
 }
 
-function hasControlChars(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u001f\u007f]/.test(value);
-}
 
 function safeDecode(text: string): string {
   try {

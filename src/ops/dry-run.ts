@@ -11,6 +11,7 @@ import { isState } from '../domain/quests.js';
 import type { Factory } from './factory.js';
 import { readAchievement } from './achievements.js';
 import { readProduct } from './products.js';
+import { jsonText } from '../printable.js';
 
 /** Stops a change at its request: thrown by the dry endpoints instead of sending. */
 class Captured {
@@ -46,7 +47,7 @@ async function print(factory: Pick<Factory, 'output'>, request: PreparedRequest,
     out.text(`Expected: ${expected}`);
     return;
   }
-  out.text(JSON.stringify({ dry_run: true, request: { method: request.method, url: request.redactedUrl }, expected }));
+  out.text(jsonText({ dry_run: true, request: { method: request.method, url: request.redactedUrl }, expected }));
 }
 
 export async function dryRunProduct(

@@ -9,7 +9,7 @@ import type { Settings } from '../config/types.js';
 import { BUILT_IN_PROFILE } from '../config/resolve.js';
 import { normalizeHex32 } from '../domain/ids.js';
 import { ApiError, UdcliError, UsageError } from '../errors.js';
-import { redact } from '../redact.js';
+import { redact, redactUrl } from '../redact.js';
 import { parseHex32, quote, resolveGame } from './args.js';
 
 /** The service's bounds (contract: Game saves), checked here so a bad request is never sent. */
@@ -182,7 +182,7 @@ export async function sandboxAuthToken(
     if (builtIn) throw error;
     const why = error instanceof Error ? error.message : String(error);
     throw new UsageError(`no auth token for user ${uid}: ${TOKEN_WAYS}`, {
-      hint: `without one, udcli gets a token only from a sandbox, and the site at ${settings.siteUrl ?? settings.baseUrl} is not one (${why})`,
+      hint: `without one, udcli gets a token only from a sandbox, and the site at ${redactUrl(settings.siteUrl ?? settings.baseUrl)} is not one (${why})`,
     });
   }
 }

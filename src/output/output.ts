@@ -6,12 +6,12 @@
 import type { ChalkInstance } from 'chalk';
 import type CliTable3 from 'cli-table3';
 import type { GlobalOptions, IOStreams } from '../runtime/io.js';
-import { printable } from '../printable.js';
+import { bodySafe, jsonText, printable, printableLines } from '../printable.js';
 import { csvLine } from './csv.js';
 import { checkFields, pickFields, selectColumns } from './fields.js';
 import { isClosed, write } from './pipe.js';
 import { resolveColor, resolveFormat, shouldSpin } from './policy.js';
-import type { Column, Output, OutputFormat } from './types.js';
+import type { Column, Output, OutputFormat, TextStyle } from './types.js';
 
 type TableConstructor = typeof CliTable3;
 
@@ -39,9 +39,9 @@ export interface OutputOptions {
   globals: Pick<GlobalOptions, 'output' | 'fields' | 'color' | 'quiet'>;
 }
 
-/** JSON.stringify(value, null, 2) of one array element, indented as inside the array. */
+/** jsonText(value, 2) of one array element, indented as inside the array. */
 function arrayElement(value: unknown): string {
-  return JSON.stringify(value, null, 2)
+  return jsonText(value, 2)
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n');
@@ -149,11 +149,11 @@ class StreamOutput implements Output {
       }
       case 'json':
         checkFields(columns, this.#fields, value);
-        void this.#out(`${JSON.stringify(pickFields(value, this.#fields), null, 2)}\n`);
+        void this.#out(`${jsonText(pickFields(value, this.#fields), 2)}\n`);
         return;
       case 'ndjson':
         checkFields(columns, this.#fields, value);
-        void this.#out(`${JSON.stringify(pickFields(value, this.#fields))}\n`);
+        void this.#out(`${jsonText(pickFields(value, this.#fields))}\n`);
         return;
       case 'csv': {
         const selected = selectColumns(columns, this.#fields, value);
@@ -190,7 +190,7 @@ class StreamOutput implements Output {
             break;
           case 'ndjson':
             if (count === 0) checkFields(columns, this.#fields, row);
-            await out.add(`${JSON.stringify(pickFields(row, this.#fields))}\n`);
+            await out.add(`${jsonText(pickFields(row, this.#fields))}\n`);
             break;
           case 'csv':
             if (!selected) {
@@ -211,19 +211,28 @@ class StreamOutput implements Output {
   }
 
   raw(bodyText: string): void {
-    void this.#out(bodyText.endsWith('\n') ? bodyText : `${bodyText}\n`);
+    // The body as received, but for the characters of the one rule, written as escapes a JSON (or
+    // XML) reader takes for the same characters: nothing in it acts on the terminal.
+    const shown = bodySafe(bodyText);
+    void this.#out(shown.endsWith('\n') ? shown : `${shown}\n`);
   }
 
   text(line: string): void {
+    void this.#out(`${printableLines(line)}\n`);
+  }
+
+  styledLine(parts: ReadonlyArray<{ text: string; style?: TextStyle }>): void {
+    const chalk = this.#chalk;
+    const line = parts.map(({ text, style }) => (chalk && style ? chalk[style](printable(text)) : printable(text))).join('');
     void this.#out(`${line}\n`);
   }
 
   info(message: string): void {
-    if (!this.#quiet) this.#io.stderr.write(`${message}\n`);
+    if (!this.#quiet) this.#io.stderr.write(`${printableLines(message)}\n`);
   }
 
   warn(message: string): void {
-    this.#io.stderr.write(`warning: ${message}\n`);
+    this.#io.stderr.write(`warning: ${printableLines(message)}\n`);
   }
 
   async spin<T>(text: string, fn: () => Promise<T>): Promise<T> {
@@ -233,7 +242,7 @@ class StreamOutput implements Output {
     if (columns !== undefined && !(columns > 0)) return fn();
     const { default: ora } = await import('ora');
     const spinner = ora({
-      text,
+      text: printable(text),
       stream: this.#io.stderr,
       isEnabled: true,
       discardStdin: false,

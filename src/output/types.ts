@@ -4,6 +4,8 @@ import type { OutputFormat } from '../runtime/io.js';
 
 export type { OutputFormat } from '../runtime/io.js';
 
+export type TextStyle = 'green' | 'yellow' | 'red' | 'dim' | 'bold';
+
 export interface Column<T> {
   /** Field name, matched by --fields. */
   key: string;
@@ -19,10 +21,15 @@ export interface Output {
   item<T extends object>(value: T, columns: ReadonlyArray<Column<T>>): void;
   /** A list; ndjson and csv stream row by row, json prints one array, table buffers. */
   list<T extends object>(rows: Iterable<T> | AsyncIterable<T>, columns: ReadonlyArray<Column<T>>): Promise<void>;
-  /** --raw: the body exactly as received. */
+  /** --raw: the body as received (control and bidi characters as \u escapes: the same JSON value). */
   raw(bodyText: string): void;
   /** Plain text result to stdout (e.g. `auth token --export`). */
   text(line: string): void;
+  /**
+   * One line of parts, each through the one escaping rule, then coloured here when colour is on
+   * (a command never writes an escape of its own: nothing else can tell it from the data's).
+   */
+  styledLine(parts: ReadonlyArray<{ text: string; style?: TextStyle }>): void;
   /** Status/progress to stderr; silenced by --quiet. */
   info(message: string): void;
   warn(message: string): void;

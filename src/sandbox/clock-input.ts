@@ -3,6 +3,7 @@
  * refuses bad input before it sends anything, with the same words the sandbox would use.
  */
 import { MAX_TIME_MS, MIN_TIME_MS, TIME_RANGE_TEXT } from './time.js';
+import { jsonText } from '../printable.js';
 
 export class ClockInputError extends Error {
   constructor(message: string) {
@@ -16,7 +17,7 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 }
 export const MAX_ADVANCE_SECONDS = 3650 * 86_400;
 
 function quoted(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
+  return jsonText(text.length > 40 ? `${text.slice(0, 37)}...` : text);
 }
 
 /** `901s`, `15m`, `2h`, `1d` or plain seconds (`901`): how far to move the clock forward, in seconds. */

@@ -2,6 +2,7 @@
  * A game's content URI: what the play page iframes (spec 1.1). Pure functions, shared by the
  * play page and `udcli sandbox game set-uri`, so the CLI checks a URI without loading the server.
  */
+import { hasControl } from '../printable.js';
 
 export const CONTENT_URI_MAX_LENGTH = 2048;
 
@@ -12,8 +13,7 @@ export const IFRAME_PARAMETERS = ['user_id', 'auth_token'] as const;
 export function contentUriProblem(text: string): string | null {
   if (text.length === 0) return 'it is empty';
   if (text.length > CONTENT_URI_MAX_LENGTH) return `it is longer than ${CONTENT_URI_MAX_LENGTH} characters`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(text)) return 'it contains spaces or control characters';
+  if (/\s/.test(text) || hasControl(text)) return 'it contains spaces or control characters';
   let url: URL;
   try {
     url = new URL(text);

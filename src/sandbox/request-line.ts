@@ -7,9 +7,10 @@
  * No field but the reason can hold a space (Node refuses a request target with one), so the
  * reason comes last and the line reads back exactly. Loads nothing: the CLI uses it too.
  * Nothing in a line reaches a terminal raw: the query and body stay percent-encoded (redacted
- * fragments re-encoded), and the reason goes through printable().
+ * fragments re-encoded), and the target and the reason go through printable().
  */
 import { printable } from '../printable.js';
+import { redactUrl } from '../redact.js';
 
 export interface RequestRecord {
   /** When the reply went out (the wall clock, not the sandbox's virtual one), ISO-8601 UTC. */
@@ -28,8 +29,11 @@ export interface RequestRecord {
 }
 
 export function formatRequestLine(record: RequestRecord): string {
-  const query = record.query === '' ? record.path : `${record.path}?${record.query}`;
-  const target = record.body === '' ? query : `${query} body:${record.body}`;
+  // An absolute-form target (`GET http://user:secret@host/ HTTP/1.1`) names its userinfo: redacted like every shown URL.
+  const path = redactUrl(record.path);
+  const query = record.query === '' ? path : `${path}?${record.query}`;
+  // A raw client may send bytes a percent-encoding client would not (Node reads a target's bytes as latin1: C1).
+  const target = printable(record.body === '' ? query : `${query} body:${record.body}`);
   const reason = record.reason === null ? '' : ` ${printable(record.reason)}`;
   return `${record.time} ${record.method} ${target} ${record.status} ${record.ms}ms${reason}`;
 }

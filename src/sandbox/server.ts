@@ -19,6 +19,7 @@ import { dataDir, defaultDatabasePath, ensureDataDir } from './paths.js';
 import { dataOrigin, dataStartDecision, fileSha256, originText, recordedOrigin, seedFrom, type SandboxOrigin } from './origin.js';
 import type { DataFile } from './data/model.js';
 import type { LoadedData } from './routes/reset.js';
+import { printableLines } from '../printable.js';
 
 export interface StartSandboxOptions {
   /** Default 8787; 0 picks a free port. */
@@ -182,7 +183,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       startedWith,
       ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
       ...(options.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: options.rateLimitPerSecond }),
-      log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${line}\n`)),
+      // A line may quote a request (its target, an error's message): the one rule applies.
+      log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${printableLines(line)}\n`)),
       ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
       ...(options.publicUrl === undefined || options.publicOrigin !== undefined ? {} : { publicOrigin: new URL(options.publicUrl).origin }),
       hostNames: { names: [host], hosts: options.publicUrl === undefined ? [] : hostsOfUrl(options.publicUrl) },

@@ -96,7 +96,7 @@ describe('a base URL with userinfo', () => {
     const url = new URL(env.sandbox.url);
     const withPass = `http://user:s3cr3tpass@${url.host}`;
     const doctor = await env.run(['doctor', '--base-url', withPass]);
-    expect(`${doctor.stdout}${doctor.stderr}`).toContain(`http://${url.host}`);
+    expect(`${doctor.stdout}${doctor.stderr}`).toContain(`http://…@${url.host}`);
     expect(`${doctor.stdout}${doctor.stderr}`).not.toContain('s3cr3tpass');
     const traced = await env.run(['user', DEMO.user.uid, '--base-url', withPass, '-v', '--json']);
     expect(`${traced.stdout}${traced.stderr}`).not.toContain('s3cr3tpass');

@@ -153,7 +153,7 @@ describe('the dashboard JSON under /_sandbox', () => {
         bytes: Buffer.byteLength(NASTY_SAVE),
         updated_on: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
         // 80 characters, the newline written as \n, then an ellipsis: never the whole 256 KiB.
-        preview: `${NASTY_SAVE.slice(0, 80).replace('\n', '\\n')}…`,
+        preview: `${NASTY_SAVE.slice(0, 80).replace('\n', '\\x0a')}…`,
       },
     ]);
     const demo = (await getJson(`/_sandbox/users/${DEMO.user.uid}`)).body as unknown as UserDetailJson;
@@ -381,7 +381,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expect(await page.locator('#user-results button.user .username').allTextContents()).toEqual([NASTY_USER]);
       expect(await page.locator('#detail-username').textContent()).toBe(NASTY_USER);
       expect(await page.locator('#user-detail .game h3').first().textContent()).toContain(NASTY_GAME.name);
-      expect(await page.locator('#user-detail tr[data-save="slot1"] td.preview').textContent()).toBe(`${NASTY_SAVE.slice(0, 80).replace('\n', '\\n')}…`);
+      expect(await page.locator('#user-detail tr[data-save="slot1"] td.preview').textContent()).toBe(`${NASTY_SAVE.slice(0, 80).replace('\n', '\\x0a')}…`);
       expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
       expect(await page.title()).toBe('udcli sandbox');
       // A reload keeps the user shown (the uid is in the URL's fragment).

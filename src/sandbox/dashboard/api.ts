@@ -15,6 +15,7 @@ import type { GameRecord } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
 import type { UserRecord } from '../repositories/users.js';
 import { formatDateTime, formatNullableDateTime } from '../time.js';
+import { printable } from '../../printable.js';
 
 export const USER_SEARCH_DEFAULT_LIMIT = 20;
 export const USER_SEARCH_MAX_LIMIT = 100;
@@ -27,17 +28,12 @@ const NOT_STARTED = 'Not Started';
 /** Characters of a saved value the user view shows (a save may be 256 KiB). */
 export const SAVE_PREVIEW_CHARS = 80;
 
-/** Control characters as escapes, so a preview stays on one line and shows what is there. */
-function escapeControls(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 /** The first characters of a value (whole code points), escaped; `…` when there is more. */
 function preview(head: string): string {
   const chars = Array.from(head);
   const shortened = chars.length > SAVE_PREVIEW_CHARS;
-  return escapeControls(chars.slice(0, SAVE_PREVIEW_CHARS).join('')) + (shortened ? '…' : '');
+  return printable(chars.slice(0, SAVE_PREVIEW_CHARS).join('')) + (shortened ? '…' : '');
 }
 
 const playPath = (gameId: string): string => `${PLAY_PATH}/${encodeURIComponent(gameId)}`;

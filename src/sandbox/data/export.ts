@@ -5,11 +5,12 @@
  * are left out; dates a file does not carry (progress, friendships, sales, saves) are not exported,
  * but for a Revoked quest's completion date (its state and date cannot follow from its value).
  */
-import { stringify } from 'yaml';
+import { Document, visit } from 'yaml';
 import { uidForUsername } from '../../domain/ids.js';
 import type { SandboxDatabase } from '../database.js';
 import { dataRepository } from '../repositories/data.js';
 import { formatDateTime } from '../time.js';
+import { jsonSafe, jsonText } from '../../printable.js';
 import type { DataGame, DataUser } from './model.js';
 import { SCHEMA_REFERENCE } from './schema.js';
 
@@ -109,7 +110,20 @@ function* usersOf(sql: ReturnType<typeof dataRepository>): Generator<DataUser> {
   }
 }
 
-const yamlItem = (value: unknown) => stringify([value], { lineWidth: 0 });
+/**
+ * One list item of YAML. The file is printed too (`export -`), so the one rule applies: a string
+ * holding a control or bidi character is written double-quoted, where the `\u` escapes jsonSafe
+ * puts in its place read back as the same text (YAML would leave bidi and C1 raw).
+ */
+function yamlItem(value: unknown): string {
+  const doc = new Document([value]);
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && jsonSafe(node.value) !== node.value) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return jsonSafe(doc.toString({ lineWidth: 0 }));
+}
 
 /** The file, in chunks (one game or one user each). */
 export function* exportChunks(db: SandboxDatabase, format: DataFormat): Generator<string> {
@@ -128,13 +142,13 @@ function* chunks(db: SandboxDatabase, format: DataFormat): Generator<string> {
     yield `{\n  "$schema": ${JSON.stringify(SCHEMA_REFERENCE)},\n  "games": [`;
     let first = true;
     for (const game of gamesOf(sql)) {
-      yield `${first ? '' : ','}\n    ${JSON.stringify(game)}`;
+      yield `${first ? '' : ','}\n    ${jsonText(game)}`;
       first = false;
     }
     yield '\n  ],\n  "users": [';
     first = true;
     for (const user of usersOf(sql)) {
-      yield `${first ? '' : ','}\n    ${JSON.stringify(user)}`;
+      yield `${first ? '' : ','}\n    ${jsonText(user)}`;
       first = false;
     }
     yield '\n  ]\n}\n';

@@ -4,6 +4,7 @@
  * anything starts, and the sandbox reads the same text. A bad spec throws a FaultSpecError whose
  * message names the bad part.
  */
+import { jsonText } from '../../printable.js';
 
 export const FAULT_KINDS = ['envelope-error', 'html-502', 'truncated', 'empty', 'slow', 'reset', 'rate-limit', 'challenge-again'] as const;
 
@@ -38,7 +39,7 @@ export class FaultSpecError extends Error {
 const isKind = (name: string): name is FaultKind => (FAULT_KINDS as readonly string[]).includes(name);
 
 function quoted(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
+  return jsonText(text.length > 40 ? `${text.slice(0, 37)}...` : text);
 }
 
 /** `1500ms`, `1.5s`, `2s`, `0`; a plain number is milliseconds. Whole milliseconds; null when it is none of these. */

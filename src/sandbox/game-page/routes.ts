@@ -15,14 +15,13 @@ import { noteReason } from '../http/request-notes.js';
 import { CONNECT_JS } from './connect-script.js';
 import { CONNECT_PATH } from '../game-host/inject.js';
 import { PLATFORM_JS } from './platform-script.js';
+import { printable } from '../../printable.js';
 
 export const PLATFORM_SCRIPT_PATH = '/_sandbox/platform.js';
 
-/** What the request log may show of a game's message: bounded, and no control or bidi characters. */
-export function printable(text: string, max: number): string {
-  const short = text.length > max ? `${text.slice(0, max)}…` : text;
-  // eslint-disable-next-line no-control-regex
-  return short.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** What the request log may show of a game's message: bounded, by the one rule (printable.ts). */
+function shownMessage(text: string, max: number): string {
+  return printable(text.length > max ? `${text.slice(0, max)}…` : text);
 }
 
 function sendScript(reply: FastifyReply, source: string): FastifyReply {
@@ -41,8 +40,8 @@ export function registerGamePageRoutes(app: FastifyInstance): void {
     path: '/agi',
     handler: (request, reply) => {
       const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
-      const action = printable(form.get('action') ?? 'unknown', 64);
-      const detail = printable(form.get('detail') ?? '', 300);
+      const action = shownMessage(form.get('action') ?? 'unknown', 64);
+      const detail = shownMessage(form.get('detail') ?? '', 300);
       noteReason(request, `agi.v2 ${action}${detail === '' ? '' : ` ${detail}`}`);
       return reply.code(204).header('cache-control', 'no-store').send();
     },

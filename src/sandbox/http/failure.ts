@@ -4,6 +4,7 @@
  */
 import type { AgiChallenge } from '../../domain/agi-signing.js';
 import { TIMESTAMP_WINDOW_SECONDS } from '../../domain/signing.js';
+import { printable } from '../../printable.js';
 
 export class ApiFailure extends Error {
   constructor(
@@ -26,11 +27,10 @@ export class ApiFailure extends Error {
   }
 }
 
-/** Keeps echoed request values short and printable in messages. */
+/** Keeps echoed request values short and, by the one rule (printable.ts), printable in messages. */
 export function shown(value: string, max = 64): string {
-  // eslint-disable-next-line no-control-regex
-  const printable = value.replace(/[\u0000-\u001f\u007f]/g, '?');
-  return printable.length > max ? `${printable.slice(0, max)}…` : printable;
+  const short = value.length > max ? `${value.slice(0, max)}…` : value;
+  return printable(short);
 }
 
 export const fail = {

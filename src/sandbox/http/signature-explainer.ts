@@ -12,6 +12,7 @@ import { agiSignedValues, type AgiSignedValue, type AgiSigningInput } from '../.
 import { canonicalString } from '../../domain/signing.js';
 import { isSecretParam, redact } from '../../redact.js';
 import type { QueryParams } from '../../domain/signing.js';
+import { jsonText, printable } from '../../printable.js';
 
 /** Stands for the signing secret wherever the secret went into the signature. */
 export const SECRET_PLACEHOLDER = '<secret>';
@@ -23,10 +24,9 @@ function capped(text: string): string {
   return text.length > MAX_EXPLANATION ? `${text.slice(0, MAX_EXPLANATION)}… (cut)` : text;
 }
 
-/** A value as it goes into a message: JSON-quoted when it would be ambiguous or unprintable. */
+/** A value as it goes into a message: JSON-quoted (by the one rule) when it would be ambiguous or unprintable. */
 function quoted(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return value === '' || /[\s,;"=&()\u0000-\u001f\u007f]/.test(value) ? JSON.stringify(value) : value;
+  return value === '' || /[\s,;"=&()]/.test(value) || printable(value) !== value ? jsonText(value) : value;
 }
 
 function paramsSeen(pairs: QueryParams, shownInFull: ReadonlySet<string> = new Set()): string {

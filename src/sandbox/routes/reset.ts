@@ -15,6 +15,7 @@ import { ApiFailure } from '../http/failure.js';
 import { formBodyLimits, parseQuery, Query, splitTarget } from '../http/query.js';
 import { BODY_LIMIT_BYTES } from '../http/request-parameters.js';
 import { dataOrigin, originJson, sha256Of, type SandboxOrigin } from '../origin.js';
+import { hasControl } from '../../printable.js';
 
 export const RESET_PATH = '/reset';
 const MAX_FILE_NAME = 1024;
@@ -31,9 +32,6 @@ function fields(request: FastifyRequest): Query {
   return body ? new Query([...query.pairs, ...body.pairs]) : query;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 async function targetOf(given: Query, startedWith: LoadedData): Promise<LoadedData> {
   const seed = given.get('seed');
   const text = given.get('data');
@@ -44,7 +42,7 @@ async function targetOf(given: Query, startedWith: LoadedData): Promise<LoadedDa
   }
   if (text !== undefined) {
     const file = given.get('file') ?? 'the data file';
-    if (file.length > MAX_FILE_NAME || CONTROL.test(file)) throw new ApiFailure(400, `invalid parameter: file (a name of at most ${MAX_FILE_NAME} printable characters)`);
+    if (file.length > MAX_FILE_NAME || hasControl(file)) throw new ApiFailure(400, `invalid parameter: file (a name of at most ${MAX_FILE_NAME} printable characters)`);
     const format = given.get('format') ?? (/\.json$/i.test(file) ? 'json' : 'yaml');
     if (format !== 'yaml' && format !== 'json') throw new ApiFailure(400, 'invalid parameter: format (expected yaml or json)');
     let data: DataFile;

@@ -29,7 +29,8 @@ export function register(program: Command, factory: Factory): void {
       [
         '',
         'The reply body is printed as received, also for errors (the exit code still tells',
-        'what happened: 3 for 401/403, 4 for 404, 1 for other API errors).',
+        'what happened: 3 for 401/403, 4 for 404, 1 for other API errors); control and bidi',
+        'characters in it are written as \\u escapes, which JSON reads back as the same value.',
         '',
         'Examples:',
         '  $ udcli api GET users/01e528d59829836fd23b09085b56edab.json',

@@ -3,8 +3,8 @@ import { PROFILE_KEYS, readConfig } from '../../../config/index.js';
 import type { Settings } from '../../../config/types.js';
 import { parseEnvelope } from '../../../client/envelope.js';
 import { ApiError, UdcliError } from '../../../errors.js';
-import type { Column, Output } from '../../../output/types.js';
-import { redact, withoutUserinfo } from '../../../redact.js';
+import type { Column, Output, TextStyle } from '../../../output/types.js';
+import { redact, redactUrl } from '../../../redact.js';
 import { DEMO } from '../../../domain/demo.js';
 import { TIMESTAMP_WINDOW_SECONDS } from '../../../domain/signing.js';
 import type { Factory } from '../../../ops/factory.js';
@@ -134,17 +134,17 @@ async function probe(baseUrl: string, timeoutMs: number): Promise<Probe> {
           resolve({
             reached: true,
             ok: false,
-            detail: `${withoutUserinfo(baseUrl)} answered HTTP ${res.statusCode}${type ? ` (${type})` : ''}, which is not the service's envelope: check base_url`,
+            detail: `${redactUrl(baseUrl)} answered HTTP ${res.statusCode}${type ? ` (${type})` : ''}, which is not the service's envelope: check base_url`,
             date,
           });
           return;
         }
-        resolve({ reached: true, ok: true, detail: `${withoutUserinfo(baseUrl)} answered in ${ms} ms (HTTP ${res.statusCode})`, date });
+        resolve({ reached: true, ok: true, detail: `${redactUrl(baseUrl)} answered in ${ms} ms (HTTP ${res.statusCode})`, date });
       });
     });
     req.on('timeout', () => req.destroy(Object.assign(new Error(`no reply within ${timeoutMs} ms`), { code: 'TIMEOUT' })));
     req.on('error', (error: NodeJS.ErrnoException) => {
-      resolve({ reached: false, ok: false, detail: `${withoutUserinfo(baseUrl)}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`, date: null });
+      resolve({ reached: false, ok: false, detail: `${redactUrl(baseUrl)}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`, date: null });
     });
     req.end();
   });
@@ -227,7 +227,7 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
   checks.push({ check: 'profile', status: 'ok', detail: describeProfile(settings) });
 
   const { timeoutMs } = factory.globals();
-  const reached = await out.spin(`Contacting ${withoutUserinfo(settings.baseUrl)}`, () => probe(settings.baseUrl, timeoutMs));
+  const reached = await out.spin(`Contacting ${redactUrl(settings.baseUrl)}`, () => probe(settings.baseUrl, timeoutMs));
   let clock: Check;
   if (reached.ok) {
     checks.push({ check: 'server', status: 'ok', detail: reached.detail });
@@ -260,15 +260,9 @@ export async function run(factory: Factory): Promise<void> {
   const out = await factory.output();
   const checks = await runChecks(factory, out);
   if (out.format === 'table') {
-    let paint = (_status: CheckStatus, text: string): string => text;
-    if (out.color) {
-      const { Chalk } = await import('chalk');
-      const chalk = new Chalk({ level: 1 });
-      const colours = { ok: chalk.green, warn: chalk.yellow, fail: chalk.red, skip: chalk.dim };
-      paint = (status, text) => colours[status](text);
-    }
+    const colours: Record<CheckStatus, TextStyle> = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'dim' };
     const width = Math.max(...checks.map((c) => c.check.length));
-    for (const c of checks) out.text(`${paint(c.status, SYMBOL[c.status])} ${c.check.padEnd(width)}  ${c.detail}`);
+    for (const c of checks) out.styledLine([{ text: SYMBOL[c.status], style: colours[c.status] }, { text: ` ${c.check.padEnd(width)}  ${c.detail}` }]);
   } else {
     await out.list(checks, CHECK_COLUMNS);
   }

@@ -1,4 +1,4 @@
-import { activeProfileName, profileLayers, profileNames, readConfig, BUILT_IN_PROFILE } from '../../../config/index.js';
+import { activeProfileName, displayValue, profileLayers, profileNames, readConfig, BUILT_IN_PROFILE } from '../../../config/index.js';
 import type { Column } from '../../../output/types.js';
 import type { Factory } from '../../../ops/factory.js';
 
@@ -19,6 +19,11 @@ export const PROFILE_LIST_COLUMNS: ReadonlyArray<Column<ProfileRow>> = [
   { key: 'production', header: 'PRODUCTION', cell: (r) => (r.production ? 'yes' : '') },
 ];
 
+/** The base URL as every URL is shown: a password in it redacted. */
+function displayOrNull(url: string | undefined): string | null {
+  return url === undefined ? null : displayValue('base_url', url);
+}
+
 export async function run(factory: Factory): Promise<void> {
   const env = factory.io.env;
   const { data } = readConfig(env);
@@ -29,7 +34,7 @@ export async function run(factory: Factory): Promise<void> {
       name,
       active: name === active,
       builtin: name === BUILT_IN_PROFILE,
-      base_url: stored.base_url ?? defaults.base_url ?? null,
+      base_url: displayOrNull(stored.base_url ?? defaults.base_url),
       game_id: stored.game_id ?? defaults.game_id ?? null,
       production: stored.production ?? defaults.production ?? false,
     };

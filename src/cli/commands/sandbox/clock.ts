@@ -11,6 +11,7 @@ import type { Factory } from '../../../ops/factory.js';
 import { wantsJson } from './json.js';
 import { parsePort } from './options.js';
 import { sandboxState } from './pidfile.js';
+import { jsonText, printable } from '../../../printable.js';
 
 export interface ClockOptions {
   port?: string;
@@ -89,7 +90,7 @@ export async function clockCommand(factory: Factory, action: ClockAction, raw: C
     );
   }
   const reply = body as ClockReply;
-  if (wantsJson(factory, raw.json)) stdout.write(`${JSON.stringify(reply, null, 2)}\n`);
-  else stdout.write(`${reply.now} (offset ${offsetText(reply.offset_seconds)})\n`);
-  if (reply.note !== undefined) stderr.write(`udcli: ${reply.note}\n`);
+  if (wantsJson(factory, raw.json)) stdout.write(`${jsonText(reply, 2)}\n`);
+  else stdout.write(`${printable(String(reply.now))} (offset ${offsetText(reply.offset_seconds)})\n`);
+  if (reply.note !== undefined) stderr.write(`udcli: ${printable(String(reply.note))}\n`);
 }

@@ -13,6 +13,7 @@ import { dataWarning } from './data-warning.js';
 import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
 import { ensureDataDir } from '../../../sandbox/paths.js';
+import { jsonText } from '../../../printable.js';
 
 export interface InitOptions {
   force?: boolean;
@@ -73,7 +74,7 @@ export async function loadCommand(factory: Factory, file: string, opts: LoadOpti
   }
   const running = await runningSandbox(factory, dbPath);
   if (wantsJson(factory, opts.json)) {
-    factory.io.stdout.write(`${JSON.stringify({ file, database: dbPath, ...summary, sandbox_running: running?.same === true }, null, 2)}\n`);
+    factory.io.stdout.write(`${jsonText({ file, database: dbPath, ...summary, sandbox_running: running?.same === true }, 2)}\n`);
     return;
   }
   const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;

@@ -7,6 +7,7 @@ import { DEMO_FACTS, DEMO_FRIEND_COUNT } from '../../../sandbox/seed/demo-data.j
 import { API_PREFIX } from '../../../domain/types.js';
 import { DEMO } from '../../../domain/demo.js';
 import type { PresentedContents } from '../../../sandbox/routes/contents.js';
+import { printableFields } from '../../../printable.js';
 
 export interface SandboxDescription {
   running: boolean;
@@ -17,7 +18,9 @@ export interface SandboxDescription {
   api_prefix: string;
   login: string;
   token_generator: string;
-  /** The play page of the demo game (spec 1.1): an iframe of its content URI with user_id and auth_token. */
+  /** The game the suggested commands are for: the demo's 1001, or a data file's primary (first) game. */
+  game_id: string;
+  /** The play page of that game (spec 1.1): an iframe of its content URI with user_id and auth_token. */
   play_page: string;
   database: string;
   /** What the database holds: the demo data, a data file (path and sha256), nothing. */
@@ -45,6 +48,7 @@ export function describeSandbox(url: string, database: string, running: { pid: n
     api_prefix: API_PREFIX,
     login: `POST ${url}${LOGIN_PATH}?username=${DEMO.user.username}`,
     token_generator: `GET ${url}${TOKEN_GENERATOR_PATH}/${DEMO.game.id}`,
+    game_id: DEMO.game.id,
     play_page: `${url}${PLAY_PATH}/${DEMO.game.id}`,
     database,
     holds: contents?.origin ?? DEMO_HOLDS,
@@ -87,9 +91,10 @@ function describeLoaded(url: string, database: string, running: { pid: number } 
     base_url: url,
     site_url: url,
     api_prefix: API_PREFIX,
-    login: `POST ${url}${LOGIN_PATH}?username=${user}`,
-    token_generator: `GET ${url}${TOKEN_GENERATOR_PATH}/${game}`,
-    play_page: `${url}${PLAY_PATH}/${game}`,
+    login: `POST ${url}${LOGIN_PATH}?username=${encodeURIComponent(user)}`,
+    token_generator: `GET ${url}${TOKEN_GENERATOR_PATH}/${encodeURIComponent(game)}`,
+    game_id: game,
+    play_page: `${url}${PLAY_PATH}/${encodeURIComponent(game)}`,
     database,
     holds: contents.origin,
     games: contents.games.flatMap((g) =>
@@ -124,7 +129,9 @@ export function credentialLines(url: string): string[] {
   return lines;
 }
 
-export function describeText(d: SandboxDescription): string {
+/** The description as text; every field through printable() first (a data file names its games and users). */
+export function describeText(description: SandboxDescription): string {
+  const d = printableFields(description);
   const out: string[] = [];
   out.push(d.running ? `sandbox running at ${d.url} (pid ${d.pid})` : `sandbox not running (start it: udcli sandbox start); default URL ${d.url}`);
   out.push('');
@@ -132,7 +139,7 @@ export function describeText(d: SandboxDescription): string {
   out.push(`  site url         ${d.site_url}`);
   out.push(`  login            ${d.login}`);
   out.push(`  token generator  ${d.token_generator}   (with the login cookie)`);
-  out.push(`  play page        ${d.play_page}   (iframes the content URI: udcli sandbox game set-uri ${DEMO.game.id} <url>)`);
+  out.push(`  play page        ${d.play_page}   (iframes the content URI: udcli sandbox game set-uri ${d.game_id} <url>)`);
   out.push(`  database         ${d.database}`);
   out.push(`  holds            ${d.holds.text}`);
   out.push('');

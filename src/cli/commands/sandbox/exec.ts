@@ -17,6 +17,7 @@ import type { Factory } from '../../../ops/factory.js';
 import { dataWarning } from './data-warning.js';
 import { faultsLine, seedFaults } from './faults.js';
 import { latencyLine, parseExecOptions, serverGameSource, type RawExecOptions } from './options.js';
+import { printable } from '../../../printable.js';
 
 /** The signals passed on to the command. */
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -92,7 +93,7 @@ function runCommand(command: readonly string[], env: NodeJS.ProcessEnv, onSignal
 }
 
 function shown(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return printable(text.length > max ? `${text.slice(0, max - 1)}…` : text);
 }
 
 function quiet(factory: Factory): boolean {

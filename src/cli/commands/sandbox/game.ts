@@ -16,6 +16,8 @@ import type { Factory } from '../../../ops/factory.js';
 import { wantsJson } from './json.js';
 import { parseContentUri, parseDbPath } from './options.js';
 import { sandboxState } from './pidfile.js';
+import { jsonText, printable, printableFields } from '../../../printable.js';
+import { redactUrl } from '../../../redact.js';
 
 export interface GameOptions {
   db?: string;
@@ -76,7 +78,8 @@ function view(db: SandboxDatabase, game: GameRecord, dbPath: string, running: Ru
     name: game.name,
     type: game.type,
     launchable: game.launchable,
-    content_uri: game.contentUri,
+    // Shown, not stored: a password in it is redacted like in every URL udcli prints.
+    content_uri: game.contentUri === null ? null : redactUrl(game.contentUri),
     database: dbPath,
     play_url: `${running?.same ? running.url : DEFAULT_SANDBOX_URL}${PLAY_PATH}/${encodeURIComponent(game.id)}`,
     sandbox_running: running?.same === true,
@@ -114,9 +117,9 @@ export async function setUriCommand(factory: Factory, gameId: string, url: strin
     db.repos.games.setContentUri(game.id, uri);
     const result = view(db, { ...game, contentUri: uri }, dbPath, running);
     if (wantsJson(factory, raw.json)) {
-      stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      stdout.write(`${jsonText(result, 2)}\n`);
     } else {
-      stdout.write(`set the content URI of game ${game.id} (${game.name}) to ${uri}\n`);
+      stdout.write(`set the content URI of game ${game.id} (${printable(game.name)}) to ${printable(result.content_uri ?? '')}\n`);
       stderr.write(
         running?.same
           ? `the sandbox at ${running.url} uses this database: open ${result.play_url}\n`
@@ -144,15 +147,17 @@ export async function showCommand(factory: Factory, gameId: string, raw: GameOpt
     const game = findGame(db, gameId, dbPath);
     const result = view(db, game, dbPath, running);
     if (wantsJson(factory, raw.json)) {
-      stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      stdout.write(`${jsonText(result, 2)}\n`);
       return;
     }
+    // A data file names the game.
+    const shown = printableFields(result);
     const lines = [
-      `game ${result.id}  ${result.name}  (${result.type}${result.launchable ? ', launchable' : ''})`,
-      `  content URI  ${result.content_uri ?? `(not set: udcli sandbox game set-uri ${result.id} <url>)`}`,
-      `  play page    ${result.play_url}${result.sandbox_running ? '' : '  (when the sandbox runs on this database)'}`,
-      `  database     ${result.database}`,
-      ...result.api_keys.map((k) => `  api_key      ${k.api_key}  signing secret ${k.signing_secret}${k.partner ? '  (partner)' : ''}`),
+      `game ${shown.id}  ${shown.name}  (${shown.type}${shown.launchable ? ', launchable' : ''})`,
+      `  content URI  ${shown.content_uri ?? `(not set: udcli sandbox game set-uri ${shown.id} <url>)`}`,
+      `  play page    ${shown.play_url}${shown.sandbox_running ? '' : '  (when the sandbox runs on this database)'}`,
+      `  database     ${shown.database}`,
+      ...shown.api_keys.map((k) => `  api_key      ${k.api_key}  signing secret ${k.signing_secret}${k.partner ? '  (partner)' : ''}`),
     ];
     stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -2,6 +2,7 @@
 import { DEFAULT_SANDBOX_URL } from '../../../domain/demo.js';
 import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
+import { jsonText } from '../../../printable.js';
 import { sandboxContents } from './contents.js';
 import { describeSandbox, describeText } from './describe.js';
 import { wantsJson } from './json.js';
@@ -14,5 +15,5 @@ export async function infoCommand(factory: Factory, raw: { json?: boolean }): Pr
   const dbPath = running?.db ?? defaultDatabasePath(env);
   const contents = await sandboxContents(dbPath, running?.url);
   const description = describeSandbox(running?.url ?? DEFAULT_SANDBOX_URL, dbPath, running, contents);
-  stdout.write(wantsJson(factory, raw.json) ? `${JSON.stringify(description, null, 2)}\n` : describeText(description));
+  stdout.write(wantsJson(factory, raw.json) ? `${jsonText(description, 2)}\n` : describeText(description));
 }

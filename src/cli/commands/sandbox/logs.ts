@@ -14,6 +14,7 @@ import { isClosed, write } from '../../../output/pipe.js';
 import type { Factory } from '../../../ops/factory.js';
 import { logFilePath } from '../../../sandbox/paths.js';
 import { parseRequestLine, type RequestRecord } from '../../../sandbox/request-line.js';
+import { jsonText, printable } from '../../../printable.js';
 import { wantsJson } from './json.js';
 import { waitForSignal } from './signals.js';
 
@@ -156,12 +157,14 @@ function selected(lines: string[], json: boolean, match: LogSelection['match']):
   const out: string[] = [];
   for (const line of lines) {
     if (!json && match === null) {
-      out.push(line);
+      // Request lines were escaped when written, but the file also holds whatever else the process
+      // printed, and is read back later: each line goes through the one rule again.
+      out.push(printable(line));
       continue;
     }
     const record = parseRequestLine(line);
     if (record === null || (match !== null && !match(record))) continue;
-    out.push(json ? JSON.stringify(record) : line);
+    out.push(json ? jsonText(record) : printable(line));
   }
   return out;
 }

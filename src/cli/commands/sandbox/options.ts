@@ -10,6 +10,8 @@ import { contentUriProblem } from '../../../sandbox/content-uri.js';
 import { DEMO } from '../../../domain/demo.js';
 import type { GameSourceSetting } from '../../../sandbox/game-host/sources.js';
 import { FaultSpecError, parseDuration, parseFaultSeed, parseFaultSpec, type FaultSpec } from '../../../sandbox/faults/spec.js';
+import { jsonText } from '../../../printable.js';
+import { redactUrl } from '../../../redact.js';
 
 export type SeedMode = 'demo' | 'none';
 
@@ -79,7 +81,7 @@ export function parseGameSourceOptions(raw: RawGameSourceOptions, cwd: string = 
   }
   if (raw.gameUrl !== undefined) {
     const problem = contentUriProblem(raw.gameUrl);
-    if (problem !== null) throw new UsageError(`invalid --game-url ${JSON.stringify(raw.gameUrl)}: ${problem}`, { hint: 'e.g. --game-url http://localhost:5173/' });
+    if (problem !== null) throw new UsageError(`invalid --game-url ${jsonText(redactUrl(raw.gameUrl))}: ${problem}`, { hint: 'e.g. --game-url http://localhost:5173/' });
     return { gameId, setting: { kind: 'url', base: raw.gameUrl, connect } };
   }
   if (alone && !connect) return { gameId, setting: { kind: 'content-uri', connect } };
@@ -232,7 +234,7 @@ export function parsePublicUrl(value: string): string {
         : url.pathname !== '/' || url.search !== '' || url.hash !== ''
           ? 'give the origin only (scheme, host and port), no path or query'
           : null;
-  if (problem !== null) throw new UsageError(`invalid --public-url ${JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)}: ${problem}`);
+  if (problem !== null) throw new UsageError(`invalid --public-url ${jsonText(redactUrl(value.length > 80 ? `${value.slice(0, 77)}...` : value))}: ${problem}`);
   return url!.origin;
 }
 
@@ -416,7 +418,7 @@ export function parseContentUri(value: string): string {
   const text = value.trim();
   const problem = contentUriProblem(text);
   if (problem !== null) {
-    throw new UsageError(`invalid content URI ${JSON.stringify(value)}: ${problem}`, {
+    throw new UsageError(`invalid content URI ${jsonText(redactUrl(value))}: ${problem}`, {
       hint: 'give the http(s) URL of your game server, e.g. http://localhost:3000/',
     });
   }

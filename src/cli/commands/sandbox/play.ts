@@ -15,6 +15,8 @@ import type { Factory } from '../../../ops/factory.js';
 import { parseGameId, parseGameSourceOptions, parseLatency, parseStartOptions, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
 import { sandboxState } from './pidfile.js';
 import { launchDetached, refuseForbiddenGameDirs, type StartDeps } from './start.js';
+import { printable } from '../../../printable.js';
+import { redactUrl } from '../../../redact.js';
 
 export interface PlayOptions extends Omit<RawGameSourceOptions, 'game'> {
   as?: string;
@@ -152,7 +154,7 @@ export async function playCommand(factory: Factory, game: string | undefined, ra
 function describe(source: GameSourceOptions): string {
   const { setting } = source;
   const how = setting.connect ? '' : ' (no connect tag)';
-  if (setting.kind === 'dir') return `${setting.root}${how}`;
-  if (setting.kind === 'url') return `${setting.base}${how}`;
+  if (setting.kind === 'dir') return `${printable(setting.root)}${how}`;
+  if (setting.kind === 'url') return `${printable(redactUrl(setting.base))}${how}`;
   return `its content URI${how}`;
 }

@@ -11,6 +11,7 @@ import { defaultDatabasePath, ensureDataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import type { SandboxOrigin } from '../../../sandbox/origin.js';
 import { dataWarning } from './data-warning.js';
+import { printable } from '../../../printable.js';
 import { parseDbPath, seedOrData } from './options.js';
 import { sandboxState } from './pidfile.js';
 
@@ -88,7 +89,7 @@ async function resetLive(factory: Factory, live: { url: string; db: string }, ex
     throw new UdcliError(`the sandbox at ${live.url} did not reset: ${message}`);
   }
   const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-  factory.io.stderr.write(`reset the sandbox at ${live.url}: it holds ${reply.origin.text} (${n(reply.games.length, 'game')}, ${n(reply.users, 'user')})\n`);
+  factory.io.stderr.write(`reset the sandbox at ${live.url}: it holds ${printable(String(reply.origin.text))} (${n(reply.games.length, 'game')}, ${n(reply.users, 'user')})\n`);
 }
 
 export async function resetCommand(factory: Factory, raw: { db?: string; seed?: string; data?: string }): Promise<void> {

@@ -4,6 +4,7 @@ import { defaultDatabasePath, ensureDataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { wantsJson } from './json.js';
 import { parseSeedOptions, type RawSeedOptions } from './options.js';
+import { jsonText } from '../../../printable.js';
 
 export async function seedCommand(factory: Factory, raw: RawSeedOptions): Promise<void> {
   const { stdout, env } = factory.io;
@@ -25,7 +26,7 @@ export async function seedCommand(factory: Factory, raw: RawSeedOptions): Promis
     recordAddition(db, `seed ${options.seed} (${summary.users.toLocaleString('en-US')} users)`);
     const seconds = (Date.now() - started) / 1000;
     if (wantsJson(factory, options.json)) {
-      stdout.write(`${JSON.stringify({ database: dbPath, demo_seeded: demo, seconds, ...summary }, null, 2)}\n`);
+      stdout.write(`${jsonText({ database: dbPath, demo_seeded: demo, seconds, ...summary }, 2)}\n`);
       return;
     }
     const more = (list: string[]) => (list.length > 3 ? `${list.slice(0, 3).join(', ')}, …` : list.join(', ') || 'none');

@@ -8,6 +8,7 @@ import { dataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
+import { jsonText } from '../../../printable.js';
 
 export interface SnapshotOptions {
   db?: string;
@@ -62,7 +63,7 @@ export async function listCommand(factory: Factory, opts: SnapshotOptions): Prom
   const s = await snapshots();
   const list = s.listSnapshots(s.snapshotDir(dataDir(factory.io.env)));
   if (wantsJson(factory, opts.json)) {
-    factory.io.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+    factory.io.stdout.write(`${jsonText(list, 2)}\n`);
     return;
   }
   if (list.length === 0) {

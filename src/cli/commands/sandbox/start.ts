@@ -19,6 +19,7 @@ import { faultsLine, seedFaults } from './faults.js';
 import { latencyLine, parseStartOptions, remoteWarning, serverGameSource, type GameSourceOptions, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
 import { waitForSignal } from './signals.js';
+import { printable } from '../../../printable.js';
 
 export interface StartDeps {
   /** Resolves when the foreground sandbox should stop; default: SIGINT, SIGTERM or SIGHUP. */
@@ -120,7 +121,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     stderr.write(
       `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath}); games are served from ${sandbox.gameUrl}\n` +
         (options.data !== undefined
-          ? `holds ${sandbox.holds}\n`
+          ? `holds ${printable(sandbox.holds)}\n`
           : options.seed === 'demo'
             ? `${credentialLines(sandbox.url).join('\n')}\n`
             : '') +
