@@ -132,8 +132,10 @@ describe('snapshots under steady writers', () => {
   it('a restore into the database a sandbox serves: its changes answer 200 or 503 with Retry-After, never 500, and reads keep answering fast', async () => {
     const sandbox = await startSandbox({ port: 0, dbPath: db, seed: 'none', log: () => undefined });
     const path = `${API_PREFIX}/achievements/user/${uidForUsername('player_0100')}.json`;
+    // Each change signed apart (a counter the server ignores): the sandbox takes a signature once.
+    let sent = 0;
     const change = async (): Promise<{ status: number; retryAfter: string | null }> => {
-      const params = sign('PUT', path, [['api_key', DEMO.game.apiKey], ['type', 'Game'], ['pid', DEMO.game.id], ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '1']], DEMO.game.signingSecret, Math.floor(Date.now() / 1000));
+      const params = sign('PUT', path, [['api_key', DEMO.game.apiKey], ['type', 'Game'], ['pid', DEMO.game.id], ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '1'], ['n', String(++sent)]], DEMO.game.signingSecret, Math.floor(Date.now() / 1000));
       const r = await fetch(`${sandbox.url}${path}?${queryString(params)}`, { method: 'PUT' });
       await r.text();
       return { status: r.status, retryAfter: r.headers.get('retry-after') };
