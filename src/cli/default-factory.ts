@@ -179,7 +179,7 @@ export class DefaultFactory implements Factory {
 
   /**
    * Why a background sandbox rather than an embedded one each time (issue 34): loading the
-   * sandbox (Fastify, better-sqlite3) and opening its database costs a command ~2-3× the time of
+   * sandbox (Fastify, better-sqlite3) and opening its database costs a command 1.7-3× the time of
    * the request itself, on every command; started once, it costs the next commands nothing.
    * False when it could not be started (the reason is for `udcli sandbox start` to tell).
    */
