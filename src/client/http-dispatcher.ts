@@ -9,8 +9,8 @@
  * where the optimised parser pays for itself over thousands of requests.
  *
  * What transport.ts relies on is kept: onRequestStart comes once the socket is connected (TLS:
- * after the handshake), so a request is `sent` only when it can have reached the server, and a
- * handler that aborts there stops it before it is written.
+ * after the handshake), so a request is `sent` only when it can have reached the server, and
+ * nothing is written before it returns: a handler that aborts there sends nothing.
  */
 import { createRequire } from 'node:module';
 import * as http from 'node:http';
@@ -88,6 +88,9 @@ export function createHttpDispatcher(): Dispatcher {
       const start = (): void => {
         if (finished || aborted !== null) return;
         handler.onRequestStart?.(controller, {});
+        // Written only now: a handler that aborted in onRequestStart (its deadline passed while
+        // connecting) has sent nothing.
+        if (aborted === null) req.end(body);
       };
       // A kept-alive socket is connected already; a new one is once it connects (TLS: handshakes).
       // (The 'socket' event comes a tick after a new socket is made: it is still connecting.)
@@ -110,7 +113,6 @@ export function createHttpDispatcher(): Dispatcher {
       res.on('error', fail);
     });
     req.on('error', fail);
-    req.end(body);
     return true;
   }
 
