@@ -8,7 +8,7 @@
  *   node bench/run.js --quick    3 runs a row and smaller sizes, same outputs
  *   node bench/run.js --smoke    tiny sizes, 1 run each, writes into a temp dir (or --out DIR)
  *   options: --out DIR (where results.{md,json} go), --only a,b (rows by id prefix: startup,
- *            user, friends, batch, sandbox), --before FILE (an earlier results.json to compare
+ *            user, list, inc, embedded, friends, batch, sandbox), --before FILE (an earlier results.json to compare
  *            against; default bench/results-before.json for full runs when it exists),
  *            --render (only rewrite results.md from results.json, e.g. after editing CHANGES.md)
  *
@@ -18,6 +18,8 @@
  * temp dirs and child processes are cleaned up also on failure and Ctrl-C.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +57,7 @@ function parseArgs(argv) {
   return a;
 }
 
-const USAGE = `usage: node bench/run.js [--quick | --smoke] [--out DIR] [--only startup,user,friends,data,batch,sandbox] [--before FILE] [--render]
+const USAGE = `usage: node bench/run.js [--quick | --smoke] [--out DIR] [--only startup,user,list,inc,embedded,friends,data,batch,sandbox] [--before FILE] [--render]
   (default) full run, writes bench/results.md and bench/results.json
   --quick   fewer runs, smaller sizes
   --smoke   tiny sizes, one run each, writes into a temp dir (or --out DIR)
@@ -97,6 +99,18 @@ async function logLines(file) {
   let n = 0;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** A port nothing listens on (bound once, then released). @returns {Promise<number>} */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 /** @param {string} msg */
@@ -156,6 +170,12 @@ async function nodeLts(log, install) {
   return { path, version: execFileSync(path, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '') };
 }
 
+/** The p-quantile of xs (nearest rank). @param {number[]} xs @param {number} p */
+function quantile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.round(p * (s.length - 1))))];
+}
+
 /** @param {number} x @param {number} [digits] */
 const round = (x, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
@@ -177,6 +197,9 @@ const round = (x, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 function row(r) {
   const ref = median(r.refSamples);
   const udcli = median(r.udcliSamples);
+  // The spread of each side (quartiles of the measured runs) and the machine's load as the row
+  // ends: on a shared machine a ratio means little without them.
+  const spread = (/** @type {number[]} */ xs) => ({ p25: round(quantile(xs, 0.25)), p75: round(quantile(xs, 0.75)), min: round(Math.min(...xs)), max: round(Math.max(...xs)) });
   const ratio = ref > 0 ? udcli / ref : NaN;
   let pass = r.check ?? true;
   if (r.target) pass = pass && (r.target.op === '<=' ? ratio <= r.target.value : ratio >= r.target.value);
@@ -185,8 +208,9 @@ function row(r) {
     what: r.what,
     unit: r.unit,
     kind: r.kind,
-    reference: { label: r.refLabel, median: round(ref), samples: r.refSamples.map((x) => round(x)) },
-    udcli: { median: round(udcli), samples: r.udcliSamples.map((x) => round(x)) },
+    reference: { label: r.refLabel, median: round(ref), spread: spread(r.refSamples), samples: r.refSamples.map((x) => round(x)) },
+    udcli: { median: round(udcli), spread: spread(r.udcliSamples), samples: r.udcliSamples.map((x) => round(x)) },
+    load1: round(loadavg()[0], 2),
     ratio: round(ratio),
     target: r.target,
     targetText: r.targetText ?? (r.target ? `${r.target.op === '<=' ? '≤' : '≥'} ${r.target.value}×` : 'report'),
@@ -260,7 +284,11 @@ async function main(args) {
   const root = mkdtempSync(join(tmpdir(), 'udcli-bench-'));
   /** @type {Array<{ stop: () => Promise<void> }>} */
   const servers = [];
+  /** Stops the background sandbox the embedded row's first command started (it outlives its command). */
+  /** @type {(() => unknown) | undefined} */
+  let stopNewcomer;
   const cleanup = () => {
+    stopNewcomer?.();
     killAll();
     rmSync(root, { recursive: true, force: true });
   };
@@ -339,19 +367,87 @@ async function main(args) {
       }
     }
 
-    // --- one request
-    if (wants('user')) {
-      const uid = seeded.big.uid;
-      const refOut = join(root, 'ref-user.json');
-      log(`user: ${s.runs} runs a side`);
+    // --- one-shot commands against their floor: a node:http script sending the same requests
+    // and printing the same output (bench/ref/floor-*.js); each row states its spread and load.
+    const oneShot = async (/** @type {{ id: string, what: string, ref: string[], udcli: string[], label: string, same: (ref: any, udcli: any) => boolean }} */ o) => {
+      const refOut = join(root, `ref-${o.id}.json`);
+      log(`${o.id}: ${s.runs} runs a side`);
       const r = await interleaved(
         { runs: s.runs, warmup: s.warmup },
-        () => node('ref/user.js', [join(BENCH, 'ref/user.js'), sandbox.url, demo.game.apiKey, uid], { stdoutFile: refOut }),
-        () => udcli(['user', uid, '--json'], { stdoutFile: outFile }),
+        () => node(o.ref[0], o.ref, { stdoutFile: refOut }),
+        () => udcli(o.udcli, { stdoutFile: outFile }),
       );
-      const same = JSON.stringify(JSON.parse(readFileSync(refOut, 'utf8'))) === JSON.stringify(JSON.parse(readFileSync(outFile, 'utf8')));
-      if (!same) throw new Error('user: udcli and the reference printed different users');
-      rows.push(row({ id: 'user', what: 'udcli user <uid> --json', unit: 'ms', kind: 'time', refLabel: 'undici script', refSamples: ms(r.ref), udcliSamples: ms(r.udcli), target: { op: '<=', value: 1.15 } }));
+      if (!o.same(JSON.parse(readFileSync(refOut, 'utf8')), JSON.parse(readFileSync(outFile, 'utf8')))) throw new Error(`${o.id}: udcli and the reference printed different things`);
+      rows.push(row({ id: o.id, what: o.what, unit: 'ms', kind: 'time', refLabel: o.label, refSamples: ms(r.ref), udcliSamples: ms(r.udcli), target: { op: '<=', value: 1.5 } }));
+    };
+    const sameJson = (/** @type {any} */ a, /** @type {any} */ b) => JSON.stringify(a) === JSON.stringify(b);
+    if (wants('user')) {
+      const uid = seeded.big.uid;
+      await oneShot({
+        id: 'user',
+        what: 'udcli user <uid> --json',
+        ref: [join(BENCH, 'ref/floor-user.js'), sandbox.url, demo.game.apiKey, uid],
+        udcli: ['user', uid, '--json'],
+        label: 'node:http floor: the same GET',
+        same: sameJson,
+      });
+    }
+    if (wants('list')) {
+      const uid = seeded.big.uid;
+      await oneShot({
+        id: 'list',
+        what: 'udcli achievements list <uid> --json',
+        ref: [join(BENCH, 'ref/floor-list.js'), sandbox.url, demo.game.apiKey, demo.game.id, uid],
+        udcli: ['achievements', 'list', uid, '--json'],
+        label: 'node:http floor: the same GET',
+        same: sameJson,
+      });
+    }
+    if (wants('inc')) {
+      const uid = seeded.big.uid;
+      await oneShot({
+        id: 'inc',
+        what: 'udcli achievements inc <uid> <developer_id> --json (agi)',
+        ref: [join(BENCH, 'ref/floor-inc.js'), sandbox.url, demo.game.apiKey, demo.game.id, COUNTER, uid],
+        udcli: ['achievements', 'inc', uid, COUNTER, '--json'],
+        label: 'node:http floor: the same 4 requests (definition, read, unsigned POST, signed POST)',
+        // Each run adds one: the same reply but for the counter.
+        same: (a, b) => a.developer_id === b.developer_id && b.current_value === a.current_value + 1 && sameJson(Object.keys(a), Object.keys(b)),
+      });
+    }
+
+    // --- the newcomer's default: the built-in profile with no sandbox running. The first command
+    // starts one in the background (timed alone, from a data dir without a database: the first
+    // command after install); the runs after it are compared with the same command against the
+    // bench's running sandbox.
+    if (wants('embedded')) {
+      const port = await freePort();
+      const newcomer = cleanEnv({ UDCLI_CONFIG_DIR: join(root, 'newcomer-config'), UDCLI_DATA_DIR: join(root, 'newcomer-data'), UDCLI_SANDBOX_PORT: String(port) });
+      stopNewcomer = () => spawnSync(process.execPath, [BIN, 'sandbox', 'stop'], { env: newcomer, stdio: 'ignore' });
+      const uid = demo.user.uid;
+      log(`embedded: the first command (no database yet), then ${s.runs} runs a side`);
+      const first = await udcli(['user', uid, '--json'], { stdoutFile: outFile, env: newcomer });
+      if (!/started one in the background/.test(first.stderr)) throw new Error(`embedded: the first command did not start a sandbox: ${first.stderr}`);
+      const r = await interleaved(
+        { runs: s.runs, warmup: s.warmup },
+        () => udcli(['user', seeded.big.uid, '--json'], { stdoutFile: outFile }),
+        () => udcli(['user', uid, '--json'], { stdoutFile: outFile, env: newcomer }),
+      );
+      stopNewcomer();
+      stopNewcomer = undefined;
+      rows.push(row({
+        id: 'embedded',
+        what: 'udcli user <uid> --json, built-in profile, no sandbox running before the first command',
+        unit: 'ms',
+        kind: 'time',
+        refLabel: 'the same command against a running sandbox',
+        refSamples: ms(r.ref),
+        udcliSamples: ms(r.udcli),
+        target: { op: '<=', value: 1.25 },
+        check: args.mode !== 'full' || first.ms < 3000,
+        targetText: args.mode === 'full' ? '≤ 1.25×; first command < 3 s' : '≤ 1.25×',
+        extra: { firstCommandMs: round(first.ms) },
+      }));
     }
 
     // --- paging through many friends
@@ -814,11 +910,14 @@ function markdown(results, before) {
     `Medians of ${results.settings.runs} runs (start-up rows: ${results.settings.startupRuns}) after ${results.settings.warmup} warm-up runs a side; reference and udcli interleaved (ABAB). Whole processes timed from spawn to exit; peak RSS from getrusage in the child.`,
     'Absolute numbers are this machine on this day; only the ratios are judged.',
     '',
-    '| what | reference | udcli | ratio | target | |',
-    '|---|---|---|---|---|---|',
+    'Time rows show the quartiles of their runs after the median; "load" is the 1-minute load average as the row ended (2 cores: above 2, something else ran).',
+    '',
+    '| what | reference | udcli | ratio | target | | load |',
+    '|---|---|---|---|---|---|---|',
   ];
+  const spread = (/** @type {any} */ side, /** @type {any} */ r) => (r.kind === 'time' && side.spread ? ` (${fmt(side.spread.p25)}–${fmt(side.spread.p75)})` : '');
   for (const r of results.rows) {
-    lines.push(`| ${r.what} | ${fmt(r.reference.median)} ${r.unit} (${r.reference.label}) | ${fmt(r.udcli.median)} ${r.unit} | ${fmt(r.ratio)}× | ${r.targetText} | ${r.pass ? 'pass' : '**miss**'} |`);
+    lines.push(`| ${r.what} | ${fmt(r.reference.median)} ${r.unit}${spread(r.reference, r)} (${r.reference.label}) | ${fmt(r.udcli.median)} ${r.unit}${spread(r.udcli, r)} | ${fmt(r.ratio)}× | ${r.targetText} | ${r.pass ? 'pass' : '**miss**'} | ${r.load1 === undefined ? '' : fmt(r.load1)} |`);
   }
   lines.push('');
   const notes = [];
@@ -828,6 +927,7 @@ function markdown(results, before) {
     if ((r.id === 'batch' || r.id === 'batch-latency') && r.extra) {
       notes.push(`- ${r.id}: peak RSS ${fmt(r.extra.udcliPeakRssKB / 1024)} MB (udcli) vs ${fmt(r.extra.refPeakRssKB / 1024)} MB (reference script); requests per user ${r.extra.udcliRequestsPerUser} (udcli: the read before the change, the unsigned POST, the signed POST) vs ${r.extra.refRequestsPerUser} (reference), counted in the sandbox's request lines.`);
     }
+    if (r.id === 'embedded' && r.extra) notes.push(`- embedded: the first command (no database yet: it is created and seeded, the sandbox started in the background) took ${fmt(r.extra.firstCommandMs)} ms; the runs compared are the commands after it.`);
     if (r.id === 'sandbox-inc' && r.extra) notes.push(`- sandbox increments: counter exact after ${r.extra.runsExact} of ${r.extra.runs} runs (last: ${r.extra.finalValue}, expected ${r.extra.expectedFinalValue}); the ratio is reported, not judged.`);
     if (r.id === 'sandbox-agi-inc' && r.extra) notes.push(`- sandbox agi increments (two requests per change): counter exact after ${r.extra.runsExact} of ${r.extra.runs} runs (last: ${r.extra.finalValue}, expected ${r.extra.expectedFinalValue}); the ratio is reported, not judged.`);
   }

@@ -154,9 +154,17 @@ export class DefaultFactory implements Factory {
     });
   }
 
-  /** Starts the embedded sandbox when nothing answers at the built-in profile's URL. */
+  /**
+   * When nothing answers at the built-in profile's URL: starts a sandbox there in the background
+   * (as `sandbox start --detach` would), left running for the next commands; `sandbox status`
+   * shows it and `sandbox stop` stops it. Only if that fails, an embedded one in this process,
+   * on a throw-away port, for this command alone.
+   */
   async #embeddedSandboxIfNeeded(url: string): Promise<EmbeddedSandbox | undefined> {
     const { host, port } = hostAndPort(url);
+    if (await probeTcp(host, port, SANDBOX_PROBE_MS)) return undefined;
+    if (await this.#backgroundSandbox(host, port)) return undefined;
+    // Another command may have started one meanwhile (two first commands at once).
     if (await probeTcp(host, port, SANDBOX_PROBE_MS)) return undefined;
     const [{ startSandbox }, { defaultDatabasePath }] = await Promise.all([
       import('../sandbox/server.js'),
@@ -169,6 +177,34 @@ export class DefaultFactory implements Factory {
       this.io.stderr.write(`udcli: no sandbox on ${host}:${port}; using an embedded one (data: ${dbPath})\n`);
     }
     return this.#embedded;
+  }
+
+  /**
+   * Why a background sandbox rather than an embedded one each time (issue 34): loading the
+   * sandbox (Fastify, better-sqlite3) and opening its database costs a command 1.7-3× the time of
+   * the request itself, on every command; started once, it costs the next commands nothing.
+   * False when it could not be started (the reason is for `udcli sandbox start` to tell).
+   */
+  async #backgroundSandbox(host: string, port: number): Promise<boolean> {
+    const env = this.io.env;
+    try {
+      const [{ launchDetached }, { parseStartOptions }, { defaultDatabasePath }] = await Promise.all([
+        import('./commands/sandbox/start.js'),
+        import('./commands/sandbox/options.js'),
+        import('../sandbox/paths.js'),
+      ]);
+      const options = parseStartOptions({ detach: true, port: String(port), host }, env);
+      const started = await launchDetached(this, options);
+      if (!this.globals().quiet) {
+        this.io.stderr.write(
+          `udcli: no sandbox on ${host}:${port}; started one in the background (pid ${started.pid}, data: ${defaultDatabasePath(env)}); ` +
+            'it serves the next commands too; stop it with: udcli sandbox stop\n',
+        );
+      }
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   output(): Promise<Output> {

@@ -1,7 +1,7 @@
 /**
- * The API client on undici: one Agent (keep-alive pool per origin) per client, the retry loop,
- * --verbose traces. The only module that loads undici; the CLI imports it only when a command
- * needs the network.
+ * The API client: one keep-alive pool per client (undici's Agent for a batch, node:http for a
+ * one-shot command: http-dispatcher.ts), the retry loop, --verbose traces. The only module that
+ * loads undici; the CLI imports it only when a command needs the network.
  */
 import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent } from 'undici';
@@ -15,6 +15,7 @@ import { retryDecision } from './retry.js';
 import { readSiteReply } from './site.js';
 import { failureLine, replyLine, requestLine, retryLine } from './trace.js';
 import { exchange, TransportFailure, type HttpResult } from './transport.js';
+import { createHttpDispatcher } from './http-dispatcher.js';
 import { markUnchanged, type ApiError } from '../errors.js';
 import type { AgiChallenge } from '../domain/agi-signing.js';
 import type { ApiClient, ClientOptions, PreparedRequest, Reply, RequestSpec } from './types.js';
@@ -42,13 +43,8 @@ function loadAgent(): AgentClass {
 }
 
 export function createClient(options: ClientOptions): ApiClient {
-  const Agent = loadAgent();
-  const agent = new Agent({
-    connections: options.connections ?? null,
-    connect: { timeout: options.timeoutMs },
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-  });
+  // A pool size means many requests (a batch): undici. Otherwise node:http (http-dispatcher.ts).
+  const agent = options.connections === undefined ? createHttpDispatcher() : undiciAgent(options, options.connections);
   const nowSeconds = options.nowSeconds ?? ((): number => Date.now() / 1000);
   const sleep = options.sleep ?? ((ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)));
   const trace = options.trace ?? ((): void => {});
@@ -196,6 +192,16 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   return { request, prepare, ...createEndpoints({ request, call }), gated, close };
+}
+
+function undiciAgent(options: ClientOptions, connections: number): UndiciAgent {
+  const Agent = loadAgent();
+  return new Agent({
+    connections,
+    connect: { timeout: options.timeoutMs },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
 }
 
 function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {

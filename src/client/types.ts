@@ -1,7 +1,7 @@
 /**
  * The API client's public surface. Commands and the batch runner depend on this interface only;
- * src/client/client.ts implements it on undici. One client object is created per run by the
- * CLI factory and passed in, never imported as a global.
+ * src/client/client.ts implements it (node:http for one command, undici for a batch). One client
+ * object is created per run by the CLI factory and passed in, never imported as a global.
  */
 import type { AgiChallenge } from '../domain/agi-signing.js';
 import type { QueryParams } from '../domain/signing.js';

@@ -17,7 +17,8 @@ export interface Factory {
   settings(): Promise<Settings>;
   /**
    * The one API client of this run (memoized). With the built-in sandbox profile and nothing
-   * answering on its URL, starts an embedded sandbox in-process first and says so on stderr.
+   * answering on its URL, starts a sandbox there in the background first (an embedded one in
+   * this process if that fails) and says so on stderr.
    */
   client(options?: { connections?: number }): Promise<ApiClient>;
   output(): Promise<Output>;

@@ -14,12 +14,13 @@ const RUN = fileURLToPath(new URL('../../bench/run.js', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'udcli-bench-smoke-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-const ROWS = ['startup-version', 'startup-help', 'startup-bare', 'user', 'friends-time', 'friends-rss', 'data-load', 'data-export-rss', 'batch', 'batch-latency', 'batch-journal', 'journal-resume-rss', 'sandbox-get', 'sandbox-inc', 'sandbox-agi-inc'];
+const ROWS = ['startup-version', 'startup-help', 'startup-bare', 'user', 'list', 'inc', 'embedded', 'friends-time', 'friends-rss', 'data-load', 'data-export-rss', 'batch', 'batch-latency', 'batch-journal', 'journal-resume-rss', 'sandbox-get', 'sandbox-inc', 'sandbox-agi-inc'];
 
 interface Row {
   id: string;
-  reference: { median: unknown; samples: unknown[] };
-  udcli: { median: unknown; samples: unknown[] };
+  reference: { median: unknown; samples: unknown[]; spread: Record<string, unknown> };
+  udcli: { median: unknown; samples: unknown[]; spread: Record<string, unknown> };
+  load1: unknown;
   ratio: unknown;
   pass: unknown;
 }
@@ -35,7 +36,9 @@ describe('bench/run.js --smoke', () => {
     expect(results.mode).toBe('smoke');
     expect(results.rows.map((row) => row.id)).toEqual(ROWS);
     for (const row of results.rows) {
-      for (const value of [row.reference.median, row.udcli.median, row.ratio, ...row.reference.samples, ...row.udcli.samples]) {
+      const spreads = [...Object.values(row.reference.spread), ...Object.values(row.udcli.spread)];
+      expect(spreads).toHaveLength(8);
+      for (const value of [row.reference.median, row.udcli.median, row.ratio, row.load1, ...spreads, ...row.reference.samples, ...row.udcli.samples]) {
         expect(typeof value, `${row.id}: ${JSON.stringify(row)}`).toBe('number');
         expect(Number.isFinite(value as number), `${row.id}: ${JSON.stringify(row)}`).toBe(true);
       }

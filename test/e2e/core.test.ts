@@ -3,7 +3,7 @@
  * doctor, the embedded-sandbox fallback and a closed stdout. Needs `npm run build`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -327,28 +327,64 @@ describe('doctor against a server that never answers', () => {
   });
 });
 
-describe('the embedded sandbox', () => {
-  it('serves the built-in profile when nothing answers on its URL, and says so', async () => {
+describe('the sandbox of the built-in profile when none runs', () => {
+  it('is started in the background on first use, serves the next commands, and shows in status until stopped', async () => {
     const port = await closedPort();
     const e = { ...dirs(), UDCLI_SANDBOX_PORT: String(port) };
-    const r = await runCli(['user', DEMO.user.username], e);
-    expect(r.code, r.stderr).toBe(0);
-    expect(json<{ uid: string; username: string }>(r)).toMatchObject({ uid: DEMO.user.uid, username: DEMO.user.username });
-    // Its URLs name the profile's sandbox URL, not the embedded one's throw-away port.
-    expect(json<{ avatar: string }>(r).avatar).toBe(`http://127.0.0.1:${port}/avatars/${DEMO.user.uid}.svg?size=96`);
-    expect(r.stderr).toBe(
-      `udcli: no sandbox on 127.0.0.1:${port}; using an embedded one (data: ${join(e.UDCLI_DATA_DIR, 'sandbox.db')})\n`,
-    );
-    expect(statSync(join(e.UDCLI_DATA_DIR, 'sandbox.db')).isFile()).toBe(true);
+    try {
+      const r = await runCli(['user', DEMO.user.username], e);
+      expect(r.code, r.stderr).toBe(0);
+      expect(json<{ uid: string; username: string }>(r)).toMatchObject({ uid: DEMO.user.uid, username: DEMO.user.username });
+      expect(json<{ avatar: string }>(r).avatar).toBe(`http://127.0.0.1:${port}/avatars/${DEMO.user.uid}.svg?size=96`);
+      const db = join(e.UDCLI_DATA_DIR, 'sandbox.db');
+      expect(r.stderr).toMatch(
+        new RegExp(`^udcli: no sandbox on 127\\.0\\.0\\.1:${port}; started one in the background \\(pid (\\d+), data: ${db.replace(/[.\\/]/g, '\\$&')}\\); it serves the next commands too; stop it with: udcli sandbox stop\n$`),
+      );
+      const pid = Number(/pid (\d+)/.exec(r.stderr)?.[1]);
+      expect(statSync(db).isFile()).toBe(true);
 
-    const quiet = await runCli(['user', DEMO.user.username, '-q'], e);
-    expect(quiet.code).toBe(0);
-    expect(quiet.stderr).toBe('');
+      // The next command finds it running: nothing started, nothing said.
+      const next = await runCli(['user', DEMO.user.username], e);
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.stderr).toBe('');
 
-    const doctor = await runCli(['doctor', '-o', 'table'], e);
-    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
-    expect(doctor.stdout).toMatch(/^! server +.*commands use an embedded sandbox instead/m);
-    expect(doctor.stdout).toMatch(/^✓ api key +0123…cdef accepted$/m);
+      const status = await runCli(['sandbox', 'status'], e);
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toMatch(new RegExp(`^running at http://127\\.0\\.0\\.1:${port} \\(pid ${pid}, detached, `, 'm'));
+
+      const doctor = await runCli(['doctor', '-o', 'table'], e);
+      expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
+      expect(doctor.stdout).toMatch(/^✓ server +/m);
+      expect(doctor.stdout).toMatch(/^✓ api key +0123…cdef accepted$/m);
+    } finally {
+      const stop = await runCli(['sandbox', 'stop'], e);
+      expect(stop.code, stop.stderr).toBe(0);
+    }
+    const after = await runCli(['sandbox', 'status'], e);
+    expect(after.stderr).toMatch(/the sandbox is not running/);
+  });
+
+  it('falls back to an embedded one for the command when it cannot start one in the background', async () => {
+    const port = await closedPort();
+    const e = { ...dirs(), UDCLI_SANDBOX_PORT: String(port) };
+    // The detached sandbox's log cannot be opened (a directory where the file goes): no start.
+    mkdirSync(join(e.UDCLI_DATA_DIR, 'sandbox.log'), { recursive: true });
+    try {
+      const r = await runCli(['user', DEMO.user.username], e);
+      expect(r.code, r.stderr).toBe(0);
+      expect(json<{ uid: string }>(r).uid).toBe(DEMO.user.uid);
+      // Its URLs name the profile's sandbox URL, not the embedded one's throw-away port.
+      expect(json<{ avatar: string }>(r).avatar).toBe(`http://127.0.0.1:${port}/avatars/${DEMO.user.uid}.svg?size=96`);
+      expect(r.stderr).toBe(`udcli: no sandbox on 127.0.0.1:${port}; using an embedded one (data: ${join(e.UDCLI_DATA_DIR, 'sandbox.db')})\n`);
+
+      const quiet = await runCli(['user', DEMO.user.username, '-q'], e);
+      expect(quiet.code).toBe(0);
+      expect(quiet.stderr).toBe('');
+      expect((await runCli(['sandbox', 'status'], e)).stderr).toMatch(/the sandbox is not running/);
+    } finally {
+      // Should one have started after all, it does not outlive the test.
+      await runCli(['sandbox', 'stop'], e);
+    }
   });
 
   it('is not used once base_url is overridden: the error hints at starting one', async () => {

@@ -75,6 +75,9 @@ describe('udcli sandbox start --data on a database that holds something else', (
     const user = await cli(['user', DEMO.user.username, '--json']);
     expect(user.code, user.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dataDir, 'profile-cache.json'), 'utf8'))).toMatchObject({ db: join(dataDir, 'sandbox.db'), primary: { game_id: DEMO.game.id } });
+    // With none running, that command started the sandbox in the background (issue 34): it says so, and stops like any.
+    expect(user.stderr).toContain('started one in the background');
+    expect((await cli(['sandbox', 'stop'])).code).toBe(0);
   }, 60_000);
 
   it('--reset replaces it; info, status, the play page, the profile and doctor follow the file', async () => {

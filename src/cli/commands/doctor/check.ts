@@ -236,9 +236,9 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
     checks.push({
       check: 'server',
       status: 'warn',
-      detail: `${reached.detail}; commands use an embedded sandbox instead (start one with: udcli sandbox start)`,
+      detail: `${reached.detail}; commands (this one too) start one there in the background on first use`,
     });
-    clock = { check: 'clock', status: 'skip', detail: 'the embedded sandbox runs on this machine' };
+    clock = { check: 'clock', status: 'skip', detail: 'the sandbox runs on this machine' };
   } else {
     const why = reached.reached ? 'the server does not answer as the service' : 'server not reachable';
     checks.push({ check: 'server', status: 'fail', detail: reached.detail });

@@ -1,0 +1,49 @@
+// The floor of a one-shot command: node:http (built into Node, nothing to load), one keep-alive
+// connection, the headers udcli sends (accept, user-agent, the form content type of agi's POSTs).
+// Shared by floor-user.js, floor-list.js and floor-inc.js.
+import { Agent, request } from 'node:http';
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+const USER_AGENT = `udcli (node ${process.version})`;
+
+/**
+ * One exchange; resolves with the status and the parsed envelope.
+ * @param {string} base  scheme://host:port
+ * @param {'GET' | 'POST'} method
+ * @param {string} pathAndQuery
+ * @returns {Promise<{ status: number, envelope: any }>}
+ */
+export function exchange(base, method, pathAndQuery) {
+  const headers = { accept: 'application/json', 'user-agent': USER_AGENT };
+  if (method === 'POST') headers['content-type'] = 'application/x-www-form-urlencoded';
+  return new Promise((resolve, reject) => {
+    const req = request(base + pathAndQuery, { method, headers, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, envelope: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        } catch (e) {
+          reject(e);
+        }
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Closes the keep-alive connection so the process ends at once, as udcli's client.close() does. */
+export function done() {
+  agent.destroy();
+}
+
+/** @param {{ status: number, envelope: any }} r @param {string} what */
+export function payloadOf(r, what) {
+  if (r.status !== 200) {
+    process.stderr.write(`${what}: HTTP ${r.status}\n`);
+    process.exit(1);
+  }
+  return r.envelope.payload;
+}
