@@ -399,7 +399,7 @@ async function main(args) {
         what: 'udcli achievements list <uid> --json',
         ref: [join(BENCH, 'ref/floor-list.js'), sandbox.url, demo.game.apiKey, demo.game.id, uid],
         udcli: ['achievements', 'list', uid, '--json'],
-        label: 'node:http floor: the same GET',
+        label: 'node:http floor: the same 2 GETs (records, definitions)',
         same: sameJson,
       });
     }
@@ -757,7 +757,7 @@ async function main(args) {
 
       const incOptions = { apiKey: demo.game.apiKey, secret: demo.game.signingSecret, gameId: demo.game.id, developerId: COUNTER, uid };
       const incBody = join(root, 'inc-body.json');
-      writeFileSync(incBody, JSON.stringify({ code: 200, message: 'OK', payload: { state: 'Started', current_value: 1, percent_complete: 0, developer_id: COUNTER } }));
+      writeFileSync(incBody, JSON.stringify({ code: 200, message: 'OK', payload: { state: 'In Progress', current_value: 1, percent_complete: 0, completed_date: '0000-00-00 00:00:00', developer_id: COUNTER } }));
       const bareInc = await startServer(join(BENCH, 'bare-server.js'), [incBody]);
       servers.push(bareInc);
       const incLoad = (/** @type {string} */ url, /** @type {number} */ durationMs) => loadgen({ url, mode: 'inc', inc: incOptions, connections: CONCURRENCY, durationMs });

@@ -99,7 +99,10 @@ export function createHttpDispatcher(): Dispatcher {
     });
     req.on('response', (res) => {
       if (finished) return res.resume();
-      handler.onResponseStart?.(controller, res.statusCode ?? 0, res.headers, res.statusMessage);
+      // node:http hands the reason phrase over byte for byte (latin1); undici reads it as UTF-8,
+      // and so must this client, or one reply would read two ways.
+      const statusText = Buffer.from(res.statusMessage ?? '', 'latin1').toString('utf8');
+      handler.onResponseStart?.(controller, res.statusCode ?? 0, res.headers, statusText);
       res.on('data', (chunk: Buffer) => {
         if (!finished) handler.onResponseData?.(controller, chunk);
       });
