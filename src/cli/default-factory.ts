@@ -9,7 +9,10 @@ import type { ApiClient } from '../client/types.js';
 import type { Settings } from '../config/types.js';
 import type { Output } from '../output/types.js';
 import type { Factory, GlobalOptions, IOStreams } from '../ops/factory.js';
+import type { RecordedExchange } from '../har/entry.js';
+import type { HarRecorder } from '../har/writer.js';
 import { parseGlobals } from './global-options.js';
+import { packageVersion } from './program.js';
 
 /** How long the embedded-sandbox fallback waits for something to answer on the sandbox port. */
 export const SANDBOX_PROBE_MS = 300;
@@ -76,6 +79,7 @@ export class DefaultFactory implements Factory {
   #output: Promise<Output> | undefined;
   #embedded: EmbeddedSandbox | undefined;
   #baseUrl: string | undefined;
+  #recorder: HarRecorder | undefined;
 
   constructor(io: IOStreams) {
     this.io = io;
@@ -134,10 +138,17 @@ export class DefaultFactory implements Factory {
       }
     }
     this.#baseUrl = baseUrl;
-    const [{ createClient }, { createSigner }] = await Promise.all([
+    const harFile = g.har ?? (this.io.env.UDCLI_HAR || undefined);
+    const [{ createClient }, { createSigner }, recording] = await Promise.all([
       import('../client/client.js'),
       import('../client/signer.js'),
+      harFile === undefined ? undefined : import('../har/writer.js'),
     ]);
+    // Opened before the client exists: a file there that is not a HAR stops the run before anything is sent.
+    const recorder = (this.#recorder = recording?.openHarRecorder(harFile!, {
+      creator: { name: 'udcli', version: packageVersion() },
+      secrets: [settings.apiKey, settings.signingSecret, settings.cookie],
+    }));
     const stderr = this.io.stderr;
     return createClient({
       baseUrl,
@@ -148,6 +159,7 @@ export class DefaultFactory implements Factory {
       timeoutMs: g.timeoutMs,
       retries: g.retries,
       ...(options.connections ? { connections: options.connections } : {}),
+      ...(recorder ? { record: (exchange: RecordedExchange) => recorder.record(exchange) } : {}),
       ...(g.verbose ? { trace: (line: string) => void stderr.write(`${line}\n`) } : {}),
     });
   }
@@ -179,6 +191,7 @@ export class DefaultFactory implements Factory {
   async dispose(): Promise<void> {
     const client = this.#client;
     const embedded = this.#embedded;
+    this.#recorder?.flush();
     this.#client = undefined;
     this.#embedded = undefined;
     try {
