@@ -120,12 +120,12 @@ export class DefaultFactory implements Factory {
     return this.#baseUrl ?? this.#resolved?.baseUrl;
   }
 
-  client(options: { connections?: number } = {}): Promise<ApiClient> {
+  client(options: { connections?: number; record?: (exchange: RecordedExchange) => void } = {}): Promise<ApiClient> {
     this.#client ??= this.#createClient(options);
     return this.#client;
   }
 
-  async #createClient(options: { connections?: number }): Promise<ApiClient> {
+  async #createClient(options: { connections?: number; record?: (exchange: RecordedExchange) => void }): Promise<ApiClient> {
     const settings = await this.settings();
     const g = this.globals();
     let baseUrl = settings.baseUrl;
@@ -159,7 +159,14 @@ export class DefaultFactory implements Factory {
       timeoutMs: g.timeoutMs,
       retries: g.retries,
       ...(options.connections ? { connections: options.connections } : {}),
-      ...(recorder ? { record: (exchange: RecordedExchange) => recorder.record(exchange) } : {}),
+      ...(recorder || options.record
+        ? {
+            record: (exchange: RecordedExchange) => {
+              recorder?.record(exchange);
+              options.record?.(exchange);
+            },
+          }
+        : {}),
       ...(g.verbose ? { trace: (line: string) => void stderr.write(`${line}\n`) } : {}),
     });
   }

@@ -1,0 +1,52 @@
+/**
+ * The one place where a value as the platform's replies show it becomes a value of a sandbox
+ * data file (seeding a scratch sandbox, `sandbox import`): quest states and dates, users' dates,
+ * what a purchase says is held. The sandbox's own reading of quests is changing with the
+ * platform's pages (states `In Progress`/`Completed`/`Revoked`, `completed_date`
+ * `0000-00-00 00:00:00`); whatever those turn out to be, only this file needs to follow.
+ */
+
+/** A quest's progress as a data file holds it (its current value), from a listed or updated record; undefined: nothing to seed. */
+export function progressValue(record: { state?: unknown; current_value?: unknown }): number | undefined {
+  const state = typeof record.state === 'string' ? record.state : '';
+  // A quest never started has no record on the platform; a listing that says so seeds nothing.
+  if (state === 'Not Started') return undefined;
+  const value = typeof record.current_value === 'number' ? record.current_value : Number(record.current_value);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** Whether a recorded quest record says it is complete (a definition seen only through it reaches its target there). */
+export function isCompleted(record: { state?: unknown; completed_date?: unknown }): boolean {
+  if (record.state === 'Completed') return true;
+  return typeof record.completed_date === 'string' && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(record.completed_date) && !record.completed_date.startsWith('0000');
+}
+
+/** A user's `created_on` (Unix seconds as a number or a string, or a date-time) as a data file's. */
+export function createdOn(value: unknown): number | string | undefined {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  if (typeof value === 'string' && /^\d{1,12}$/.test(value)) return Number(value);
+  if (typeof value === 'string' && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(value) && !value.startsWith('0000')) return value;
+  return undefined;
+}
+
+/** A birthday (`YYYY-MM-DD`; `0000-00-00` or null when unknown, which a data file leaves out). */
+export function birthday(value: unknown): string | undefined {
+  return typeof value === 'string' && /^\d{4}-\d\d-\d\d$/.test(value) && value !== '0000-00-00' ? value : undefined;
+}
+
+/** Units held from a purchase (`data`: a number of units, `true`/`"active"` for a held unlockable, `false` for none). */
+export function heldUnits(purchase: { success?: unknown; data?: unknown }, consumable: boolean): number {
+  const data = purchase.data;
+  if (data === false || data === null || data === undefined || purchase.success === false) return 0;
+  if (typeof data === 'number') return consumable ? Math.max(0, Math.floor(data)) : data > 0 ? 1 : 0;
+  if (typeof data === 'string' && /^\d+$/.test(data)) return consumable ? Number(data) : Number(data) > 0 ? 1 : 0;
+  return 1;
+}
+
+/** A premium flag as a boolean (`true`, `1`, `"1"`). */
+export function premium(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 1 || value === '1') return true;
+  if (value === 0 || value === '0') return false;
+  return undefined;
+}
