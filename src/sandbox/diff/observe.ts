@@ -26,6 +26,7 @@ export interface DefinitionSeen {
   developer_id: string;
   name?: string;
   description?: string;
+  admin_description?: string;
   icon?: string;
   start_value?: number;
   target_value?: number;
@@ -149,6 +150,7 @@ export class Observations {
     set('target_value', num(raw.target_value));
     if (full) {
       set('description', str(raw.description));
+      set('admin_description', str(raw.admin_description));
       set('icon', str(raw.icon));
       set('start_value', num(raw.start_value));
       set('score', num(raw.score));
@@ -226,8 +228,9 @@ export class Observations {
     const payload = envelope?.payload;
     const ok = exchange.reply.status === 200 && envelope !== undefined && (envelope.code === undefined || Number(envelope.code) === 200) && payload !== null && payload !== undefined;
     const uid = UID.test(id) ? id.toLowerCase() : undefined;
-    if (uid && !this.users.has(uid) && resource !== 'achievements') this.users.set(uid, { uid });
     if (!ok) return;
+    // A user the platform answered for (an error reply says nothing of one).
+    if (uid && !this.users.has(uid) && resource !== 'achievements') this.users.set(uid, { uid });
     const game = ref === undefined ? undefined : this.#bucket(ref);
     switch (resource) {
       case 'users': {

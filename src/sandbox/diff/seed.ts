@@ -52,6 +52,7 @@ function achievementsOf(game: GameSeen, users: DataUser[]): DataAchievement[] {
       developer_id: def.developer_id,
       name: (def.name ?? def.developer_id).slice(0, 200) || def.developer_id,
       ...(def.description !== undefined ? { description: def.description } : {}),
+      ...(def.admin_description !== undefined ? { admin_description: def.admin_description } : {}),
       ...(def.icon !== undefined ? { icon: def.icon } : {}),
       start_value: start,
       target_value: target,
