@@ -141,6 +141,15 @@ function pairByIdentity(x: unknown[], y: unknown[]): { recorded: Map<string, unk
   return recorded && sandbox ? { recorded, sandbox } : undefined;
 }
 
+/** Equal as JSON text; a subtree too deep even to write out counts as different. */
+function sameText(a: unknown, b: unknown): boolean {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
+
 function walk(a: unknown, b: unknown, path: string, depth: number, inChallenge: boolean, rules: Rules, out: Collector): void {
   if (path !== '' && ignored(path, rules)) return;
   const ta = typeOf(a);
@@ -151,7 +160,7 @@ function walk(a: unknown, b: unknown, path: string, depth: number, inChallenge: 
     return;
   }
   if (depth > MAX_DEPTH) {
-    if (JSON.stringify(a) !== JSON.stringify(b)) out.add({ kind: 'value', at: path, recorded: sample(a), sandbox: sample(b) });
+    if (!sameText(a, b)) out.add({ kind: 'value', at: path, recorded: sample(a), sandbox: sample(b) });
     return;
   }
   if (ta === 'array') {
