@@ -54,11 +54,14 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 export interface StandIn {
   url: string;
+  /** Every request it was sent: method as sent, the `method` override, path. */
+  requests: Array<{ method: string; override: string | null; path: string }>;
   close(): Promise<void>;
 }
 
 export async function startStandIn(): Promise<StandIn> {
   const challenges = new Map<string, string>();
+  const requests: StandIn['requests'] = [];
   const user = {
     uid: STAND_IN.uid,
     username: 'speedy',
@@ -105,6 +108,7 @@ export async function startStandIn(): Promise<StandIn> {
       const body = await readBody(req);
       const q = url.searchParams;
       const path = url.pathname;
+      requests.push({ method: req.method ?? '', override: q.get('method'), path });
       const method = req.method === 'POST' && q.get('method') ? q.get('method')!.toUpperCase() : req.method;
       const key = (k: string | null) => (k ?? '').toLowerCase().replaceAll('-', '');
       if (key(q.get('api_key')) !== key(STAND_IN.apiKey)) return envelope(res, 401, 401, 'invalid api_key', null);
@@ -175,6 +179,7 @@ export async function startStandIn(): Promise<StandIn> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
