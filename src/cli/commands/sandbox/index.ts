@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { ExportOptions, InitOptions, LoadOptions } from './data.js';
 import type { ClockOptions } from './clock.js';
 import type { DiffOptions } from './diff.js';
+import type { ImportOptions } from './import.js';
 import type { GameOptions } from './game.js';
 import type { LogsOptions } from './logs.js';
 import type { PlayOptions } from './play.js';
@@ -238,6 +239,28 @@ Examples:
     .action(async (files: string[], opts: DiffOptions) => {
       const { diffCommand } = await import('./diff.js');
       await diffCommand(factory, files, opts);
+    });
+
+  sandbox
+    .command('import')
+    .description('Write a data file of the state a recording (HAR) shows: profiles, friends, quests and progress, products held, saves')
+    .argument('<recording>', 'a HAR file (udcli --har, a browser, Playwright)')
+    .argument('[datafile]', 'where to write it (YAML, or JSON for a .json name; default: stdout)')
+    .option('--keep-personal', "keep players' personal fields (birthday, email), which are left out by default")
+    .option('--force', 'replace an existing data file')
+    .addHelpText(
+      'after',
+      `
+The state is the last one the recording shows, under the recorded uids, game ids, skus and
+quest ids. Each game gets a new sandbox key: recorded keys are never copied.
+
+Examples:
+  $ udcli sandbox import player-case.har case.yaml
+  $ udcli sandbox start --data case.yaml`,
+    )
+    .action(async (recording: string, datafile: string | undefined, opts: ImportOptions) => {
+      const { importCommand } = await import('./import.js');
+      await importCommand(factory, recording, datafile, opts);
     });
 
   const snapshot = sandbox
