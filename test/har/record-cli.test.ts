@@ -79,4 +79,21 @@ describe('--har', () => {
     expect(text).not.toMatch(/"auth_token":"[0-9a-f]{32}"/);
     expect(text).not.toMatch(/auth_token=[0-9a-f]{32}/);
   });
+
+  it('every retry is recorded, each a whole entry (a sandbox whose every reply is a 502 page)', async () => {
+    const faulty = await startTestEnv({ faults: { spec: 'html-502=1', seed: 1 } });
+    try {
+      const file = join(dir, 'retries.har');
+      const r = await faulty.read(['--har', file, '--retries', '2', 'user', DEMO.user.uid]);
+      expect(r.code).not.toBe(0);
+      const recorded = entries(file);
+      expect(recorded.map((e) => [path(e), e.response.status])).toEqual([
+        [`GET /services/rest/v1/users/${DEMO.user.uid}.json`, 502],
+        [`GET /services/rest/v1/users/${DEMO.user.uid}.json`, 502],
+        [`GET /services/rest/v1/users/${DEMO.user.uid}.json`, 502],
+      ]);
+    } finally {
+      await faulty.close();
+    }
+  });
 });
