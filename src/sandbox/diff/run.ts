@@ -43,12 +43,17 @@ export interface Skip {
   reason: string;
 }
 
+/** Differences kept for the report; beyond, only counted (a recording never makes the report unbounded). */
+export const MAX_DIFFERENCES = 10_000;
+
 export interface DiffResult {
   compared: number;
   same: number;
   differing: number;
   skipped: number;
   differences: Difference[];
+  /** Differences found beyond MAX_DIFFERENCES, counted only. */
+  omitted: number;
   /** Platform exchanges that could not be replayed, with why (other hosts, preflights and entries without a reply are only counted). */
   skips: Skip[];
 }
@@ -85,7 +90,7 @@ export async function diffRecordings(options: DiffOptions): Promise<DiffResult> 
   const seeded = seedData(seen, { signing: 'both', keepPersonal: true, label: 'the recording' });
   const scratch = await openScratch([...(options.data ? [{ data: options.data.data, label: options.data.file }] : []), { data: seeded.data, label: 'the recording' }]);
   const rules: Rules = { strict: options.strict, ignore: options.ignore, ownOrigin: SCRATCH_ORIGIN };
-  const result: DiffResult = { compared: 0, same: 0, differing: 0, skipped: 0, differences: [], skips: [] };
+  const result: DiffResult = { compared: 0, same: 0, differing: 0, skipped: 0, differences: [], omitted: 0, skips: [] };
   try {
     for (const file of options.files) {
       await readHar(file, async (entry, index) => {
@@ -99,7 +104,7 @@ export async function diffRecordings(options: DiffOptions): Promise<DiffResult> 
         const replayed = await replay(exchange, { scratch, keyGames: seen.keyGames, keys: seeded.keys });
         if ('skipped' in replayed) {
           result.skipped++;
-          result.skips.push({ file, entry: index, reason: replayed.skipped });
+          if (result.skips.length < MAX_DIFFERENCES) result.skips.push({ file, entry: index, reason: replayed.skipped });
           return;
         }
         // compare
@@ -113,6 +118,10 @@ export async function diffRecordings(options: DiffOptions): Promise<DiffResult> 
         }
         result.differing++;
         for (const f of found) {
+          if (result.differences.length >= MAX_DIFFERENCES) {
+            result.omitted++;
+            continue;
+          }
           result.differences.push({ file, entry: index, method: exchange.method, path: exchange.path, query: queryOf(exchange), ...f });
         }
       });

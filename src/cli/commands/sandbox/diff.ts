@@ -54,6 +54,7 @@ export function reportText(result: DiffResult, files: number): string {
     const at = d.at === '' ? '(body)' : d.at;
     lines.push(`  ${d.kind.padEnd(7)} ${printable(at)}: recorded ${shown(d.recorded)}, sandbox ${shown(d.sandbox)}`);
   }
+  if (result.omitted > 0) lines.push(`… and ${result.omitted} more differences (only the first ${result.differences.length} are listed)`);
   for (const s of result.skips.slice(0, 20)) lines.push(printable(`skipped ${files > 1 ? `${s.file} ` : ''}#${s.entry}: ${s.reason}`));
   if (result.skips.length > 20) lines.push(`… and ${result.skips.length - 20} more skipped with a reason`);
   lines.push(`${lines.length > 0 ? '\n' : ''}${result.compared} compared: ${result.same} same, ${result.differing} differing; ${result.skipped} skipped`);
@@ -68,6 +69,7 @@ export function reportJson(result: DiffResult): string {
       differing: result.differing,
       skipped: result.skipped,
       differences: result.differences.map((d) => ({ file: d.file, entry: d.entry, method: d.method, path: d.path, kind: d.kind, at: d.at, recorded: d.recorded ?? null, sandbox: d.sandbox ?? null })),
+      ...(result.omitted > 0 ? { omitted: result.omitted } : {}),
       skips: result.skips,
     },
     null,
