@@ -23,8 +23,13 @@ export function isSecretHeader(name: string): boolean {
 
 export class Redactor {
   readonly salt: string;
-  /** Values known to be secret (the profile's key, secret, cookie; values met in secret places): replaced wherever they appear. */
+  /** Secrets known ahead (the profile's key, secret, cookie): replaced wherever they appear. */
   readonly #known = new Map<string, string>();
+  /**
+   * Secrets met in secret places of the entry being made (a token, a session): replaced wherever
+   * else they appear in it. Per entry, so a long recording's thousands of sessions cost nothing later.
+   */
+  #met = new Map<string, string>();
 
   constructor(salt: string = randomBytes(16).toString('hex')) {
     this.salt = salt;
@@ -32,17 +37,22 @@ export class Redactor {
 
   placeholder(value: string): string {
     if (value === '' || isPlaceholder(value)) return value;
-    const known = this.#known.get(value);
+    const known = this.#known.get(value) ?? this.#met.get(value);
     if (known) return known;
     const shown = PLACEHOLDER_PREFIX + createHmac('sha256', this.salt).update(value).digest('hex').slice(0, 12);
     // Short values (a `0`, a `true`) would replace innocent text everywhere: only long ones are hunted.
-    if (value.length >= 8) this.#known.set(value, shown);
+    if (value.length >= 8) this.#met.set(value, shown);
     return shown;
   }
 
   /** Registers a secret ahead of time (a profile's api key): replaced wherever it appears. */
   know(value: string | undefined): void {
-    if (value && value.length >= 8) this.placeholder(value);
+    if (value && value.length >= 8) this.#known.set(value, this.placeholder(value));
+  }
+
+  /** Starts a new entry: the secrets met in the last one are hunted no more. */
+  nextEntry(): void {
+    this.#met = new Map();
   }
 
   /** A parameter's value as recorded. */
@@ -53,7 +63,7 @@ export class Redactor {
   /** Every known secret in `text` (raw or percent-encoded) replaced by its placeholder. */
   scrub(text: string): string {
     let out = text;
-    for (const [secret, shown] of this.#known) {
+    for (const [secret, shown] of [...this.#known, ...this.#met]) {
       if (out.includes(secret)) out = out.split(secret).join(shown);
       const encoded = encodeURIComponent(secret);
       if (encoded !== secret && out.includes(encoded)) out = out.split(encoded).join(shown);

@@ -114,6 +114,7 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
   return {
     path,
     record(exchange) {
+      redactor.nextEntry();
       entries.push(redactor.scrub(JSON.stringify(harEntry(exchange, redactor))));
       dirty = true;
       const since = now() - lastWrite;
