@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'undici';
 
 const [templateFile, count] = process.argv.slice(2);
 const template = JSON.parse(readFileSync(String(templateFile), 'utf8'));
@@ -27,8 +28,8 @@ try {
     const query = /** @type {Array<[string, string]>} */ ([...url.searchParams].filter(([k]) => k !== 'sig' && k !== 'session').map(([k, v]) => [k, k === 'api_key' ? DEMO.game.apiKey : v]));
     const headers = { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' };
     const send = async (/** @type {Array<[string, string]>} */ pairs) => {
-      const res = await fetch(`${sandbox.url}${url.pathname}?${encode(pairs)}`, { method: entry.request.method, headers });
-      return { status: res.status, text: await res.text() };
+      const res = await request(`${sandbox.url}${url.pathname}?${encode(pairs)}`, { method: entry.request.method, headers });
+      return { status: res.statusCode, text: await res.body.text() };
     };
     const first = await send(query);
     if (url.searchParams.has('sig') && first.status === 401) {
