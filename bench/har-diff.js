@@ -25,7 +25,7 @@ export const RSS_LIMIT_MB = 300;
  * progress set (the read before it, agi's unsigned request and its challenge, the signed change).
  * @param {string} dir
  */
-async function recordTemplate(dir) {
+export async function recordTemplate(dir) {
   const { startSandbox } = await import('../dist/sandbox/server.js');
   const { DEMO } = await import('../dist/domain/demo.js');
   const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(dir, 'template.db'), seed: 'demo', log: () => undefined });
@@ -54,7 +54,7 @@ async function recordTemplate(dir) {
  * The template's entries repeated (whole sessions) to about `n` entries, written as a stream.
  * @param {string} file @param {string[]} template @param {number} n
  */
-async function writeRecording(file, template, n) {
+export async function writeRecording(file, template, n) {
   const out = createWriteStream(file);
   const write = (/** @type {string} */ text) => (out.write(text) ? Promise.resolve() : new Promise((resolve) => out.once('drain', resolve)));
   await write('{"log":{"version":"1.2","creator":{"name":"udcli bench","version":"1"},"pages":[],"entries":[\n');
