@@ -4,8 +4,6 @@
  * fields (`postData.params` or `postData.text`), and the reply's status, type and text
  * (`content.encoding: "base64"` decoded). Entries that are not platform exchanges say why.
  */
-import { isPlaceholder } from '../../har/redaction.js';
-
 export const PLATFORM_PREFIX = '/services/rest/v1/';
 /** A reply body longer than this is compared by its start only (a recording never makes the diff hold more). */
 export const MAX_REPLY_CHARS = 8 * 1024 * 1024;
@@ -120,11 +118,6 @@ export function resourceOf(exchange: PlatformExchange): { resource: string; id: 
   const bare = dot === -1 ? rest : rest.slice(0, dot);
   const slash = bare.lastIndexOf('/');
   return { resource: slash === -1 ? bare : bare.slice(0, slash), id: decode(slash === -1 ? '' : bare.slice(slash + 1)), format };
-}
-
-/** Placeholders (--har) and real values alike: a recorded credential. */
-export function isCredential(value: string | undefined): boolean {
-  return value !== undefined && (isPlaceholder(value) || value.length > 0);
 }
 
 /** The JSON envelope of a reply, if it is one. */

@@ -274,7 +274,7 @@ export class Observations {
           const target = parent && GAME_ID.test(parent) ? this.#bucket(parent) : game;
           if (!target) continue;
           if (method === 'DELETE') {
-            if (this.mode === 'last') game?.progress.get(uid)?.set(str(record.developer_id) ?? '', undefined);
+            if (this.mode === 'last') target.progress.get(uid)?.set(str(record.developer_id) ?? param(exchange, 'developer_id') ?? '', undefined);
             continue;
           }
           // An update's reply names its quest by developer_id too (contract: Achievements).

@@ -38,7 +38,7 @@ function dataFileTakesEmail(): boolean {
   return users?.items?.properties?.email !== undefined;
 }
 
-function achievementsOf(game: GameSeen, users: DataUser[]): DataAchievement[] {
+function achievementsOf(game: GameSeen): DataAchievement[] {
   const out: DataAchievement[] = [];
   for (const def of game.definitions.values()) {
     const start = Math.round(def.start_value ?? 0);
@@ -61,7 +61,6 @@ function achievementsOf(game: GameSeen, users: DataUser[]): DataAchievement[] {
       ...(def.tags !== undefined ? { tags: def.tags } : {}),
     });
   }
-  void users;
   return out;
 }
 
@@ -91,7 +90,7 @@ export function seedData(seen: Observations, options: SeedOptions): Seeded {
       ...(game.launchable ? { launchable: true } : {}),
       signing: options.signing,
       keys: [{ ...key, label: options.label }],
-      achievements: achievementsOf(game, []),
+      achievements: achievementsOf(game),
       products: productsOf(game),
     });
   }
