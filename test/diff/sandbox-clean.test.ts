@@ -49,7 +49,11 @@ describe('udcli sandbox diff of a recording of the sandbox', () => {
       const r = await env.read(['--har', har, ...args]);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     }
+    const requestsSoFar = async () => ((await (await fetch(`${env.sandbox.url}/_sandbox/requests?limit=1000`)).json()) as { requests: unknown[] }).requests.length;
+    const before = await requestsSoFar();
     const diff = await env.read(['sandbox', 'diff', har, '--json']);
+    // The replay went to a scratch sandbox: the recorded one (the user's) got nothing.
+    expect(await requestsSoFar()).toBe(before);
     const report = JSON.parse(diff.stdout) as Report;
     expect(report.differences).toEqual([]);
     expect(diff.code, diff.stderr).toBe(0);
