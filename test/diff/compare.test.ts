@@ -43,3 +43,21 @@ describe('compareReplies', () => {
     expect(kinds([{ uid: 'u', x: 1 }], [{ uid: 'u', x: 2 }], { ...rules, ignore: ['payload[].x'] })).toEqual([]);
   });
 });
+
+describe('schemaFindings: the recorded reply against the sandbox description', () => {
+  it("names each path the recorded payload breaks, with the description's word", async () => {
+    const { schemaFindings } = await import('../../src/sandbox/diff/schema-check.js');
+    const uid = 'c3323c76c063636c91d2e8cb8f4dfcaf';
+    const found = schemaFindings({
+      index: 0,
+      host: 'p.example',
+      method: 'GET',
+      path: `/services/rest/v1/users/${uid}.json`,
+      query: [['api_key', 'k']],
+      body: [],
+      reply: { status: 200, mimeType: 'application/json', text: JSON.stringify({ version: 1, code: 200, message: 'OK', payload: { uid, username: 'x', avatar: 'a', premium: 0, country: 'FI' } }) },
+    });
+    expect(found.map((f) => `${f.kind} ${f.at}`).sort()).toEqual(['schema payload.country', 'schema payload.premium']);
+    expect(found.find((f) => f.at === 'payload.premium')).toMatchObject({ recorded: 0, sandbox: expect.stringMatching(/boolean/) });
+  });
+});
