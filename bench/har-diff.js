@@ -108,7 +108,7 @@ export async function benchHarDiff(ctx) {
     udcliSamples: r.udcli,
     target: null,
     check: peak <= RSS_LIMIT_MB && clean,
-    targetText: `report; peak RSS ≤ ${RSS_LIMIT_MB} MB, no difference`,
+    targetText: `report; peak RSS ≤ ${RSS_LIMIT_MB} MB (was ${Math.round(peak)} MB), no difference`,
     extra: { entries, recordingMB: Math.round(mb), peakRssMB: Math.round(peak), rssLimitMB: RSS_LIMIT_MB, compared: reports.at(-1)?.compared, differing: reports.at(-1)?.differing },
   };
 }
