@@ -114,6 +114,13 @@ describe('bad input: one line naming the file, exit 2, nothing started', () => {
     expect(diff.stderr).toMatch(/no platform exchange .*its hosts: www\.example\.com/);
   });
 
+  it('--data that is not a data file: exit 2 before anything starts', async () => {
+    const r = await env.read(['sandbox', 'diff', join(dir, 'udcli.har'), '--data', join(dir, 'missing.yaml')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/missing\.yaml/);
+    expect(r.stdout).toBe('');
+  });
+
   it('no file, or a file that is not there', async () => {
     expect((await env.read(['sandbox', 'diff'])).code).toBe(2);
     const missing = await env.read(['sandbox', 'diff', join(dir, 'nope.har')]);
