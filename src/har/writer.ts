@@ -1,11 +1,13 @@
 /**
  * `--har FILE`: every exchange of a command added to FILE, which stays a valid HAR 1.2 at every
- * moment: each write is a whole new file (mode 0600) renamed over the old one, so a command that
- * fails or is interrupted leaves the file as it was after its last complete write. The entries
- * of earlier commands are kept, and so is the file's redaction salt, so one secret keeps one
- * placeholder across the commands that share a file.
+ * moment: each write makes a new file (mode 0600) and renames it over the old one, so a command
+ * that fails or is killed leaves the file as it was after its last complete write. The entries of
+ * earlier commands are kept, and so is the file's redaction salt, so one secret keeps one
+ * placeholder across the commands that share a file. After a run's first write, a write is a
+ * copy of the file with the new entries added before its closing (not the whole file again); a
+ * file another command wrote meanwhile is read and written whole.
  */
-import { accessSync, closeSync, constants, fstatSync, openSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, appendFileSync, chmodSync, closeSync, constants, copyFileSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { harEntry, type RecordedExchange } from './entry.js';
@@ -14,6 +16,8 @@ import { Redactor } from './redaction.js';
 
 /** An existing recording larger than this is not appended to (it would be read whole into memory). */
 export const MAX_APPENDED_BYTES = 256 * 1024 * 1024;
+/** How every file this writes ends: new entries go before it. */
+const CLOSING = '\n]}}\n';
 /** Writes closer together than this are gathered into one (a batch of 10,000 users). */
 const GATHER_MS = 200;
 
@@ -81,42 +85,75 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
   }
   const redactor = new Redactor(existing.salt);
   for (const secret of options.secrets ?? []) redactor.know(secret);
-  const entries = existing.entries;
+  /** The earlier commands' entries, held until this run's first write puts them in its own form. */
+  let earlier: string[] | undefined = existing.entries;
+  /** Entries not written yet. */
+  let pending: string[] = [];
+  /** What this run last wrote: the file as it was then (to add to it), and whether it has entries. */
+  let written: { size: number; ino: number; mtimeMs: number; entries: boolean } | undefined;
   const now = options.now ?? Date.now;
-  let dirty = false;
   let lastWrite = 0;
   let timer: NodeJS.Timeout | undefined;
 
   const head = JSON.stringify({ version: HAR_VERSION, creator: options.creator, pages: [] }).slice(0, -1);
   const udcli = JSON.stringify({ salt: redactor.salt });
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+
+  /** Is the file still the one this run wrote last (no other process has written it since)? */
+  function unchanged(): boolean {
+    if (!written) return false;
+    try {
+      const now = statSync(path);
+      return now.size === written.size && now.ino === written.ino && now.mtimeMs === written.mtimeMs;
+    } catch {
+      return false;
+    }
+  }
+
+  function replace(fill: () => void): void {
+    try {
+      fill();
+      renameSync(temp, path);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+    const after = statSync(path);
+    written = { size: after.size, ino: after.ino, mtimeMs: after.mtimeMs, entries: (written?.entries ?? false) || pending.length > 0 || (earlier?.length ?? 0) > 0 };
+  }
 
   function write(): void {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (!dirty) return;
-    dirty = false;
+    if (pending.length === 0) return;
     lastWrite = now();
-    const text = `{"log":${head},"_udcli":${udcli},"entries":[\n${entries.join(',\n')}\n]}}\n`;
-    const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-    try {
-      writeFileSync(temp, text, { mode: 0o600 });
-      renameSync(temp, path);
-    } catch (error) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // never written
-      }
-      throw error;
+    if (unchanged()) {
+      // A copy of the file as this run left it, its closing cut off, the new entries added: the
+      // cost of a write is the new entries (and a file copy in the kernel), not the whole file.
+      const separator = written!.entries ? ',\n' : '';
+      replace(() => {
+        copyFileSync(path, temp);
+        chmodSync(temp, 0o600);
+        truncateSync(temp, written!.size - CLOSING.length);
+        appendFileSync(temp, `${separator}${pending.join(',\n')}${CLOSING}`);
+      });
+    } else {
+      // The first write of this run, or the file changed under it (another command recording to
+      // it): all of it again, the entries there now first.
+      const before = earlier ?? (written ? readExisting(path).entries : []);
+      const all = [...before, ...pending];
+      replace(() => writeFileSync(temp, `{"log":${head},"_udcli":${udcli},"entries":[\n${all.join(',\n')}${CLOSING}`, { mode: 0o600 }));
+      written!.entries = all.length > 0;
+      earlier = undefined;
     }
+    pending = [];
   }
 
   return {
     path,
     record(exchange) {
       redactor.nextEntry();
-      entries.push(redactor.scrub(JSON.stringify(harEntry(exchange, redactor))));
-      dirty = true;
+      pending.push(redactor.scrub(JSON.stringify(harEntry(exchange, redactor))));
       const since = now() - lastWrite;
       if (since >= GATHER_MS) write();
       else if (!timer) {

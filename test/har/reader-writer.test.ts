@@ -74,6 +74,24 @@ describe('--har recording', () => {
     expect(har.log.entries[0]!.request.url).toContain('key=slot');
   });
 
+  it('adds to its own file without rewriting it, and takes in what another command wrote meanwhile', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'har-'));
+    const file = join(dir, 'shared.har');
+    let clock = 0;
+    // Each record a second apart: every one is written at once (no gathering).
+    const now = () => (clock += 1000);
+    const urls = (): string[] => (JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: Entry[] } }).log.entries.map((e) => String(e.request.url).replace(/\?.*$/, ''));
+    const a = openHarRecorder(file, { creator: { name: 'udcli', version: '1' }, now });
+    a.record(exchange({ url: 'http://h/services/rest/v1/users/1.json' }));
+    a.record(exchange({ url: 'http://h/services/rest/v1/users/2.json' }));
+    expect(urls()).toEqual(['http://h/services/rest/v1/users/1.json', 'http://h/services/rest/v1/users/2.json']);
+    const b = openHarRecorder(file, { creator: { name: 'udcli', version: '1' }, now });
+    b.record(exchange({ url: 'http://h/services/rest/v1/users/3.json' }));
+    a.record(exchange({ url: 'http://h/services/rest/v1/users/4.json' }));
+    expect(urls()).toEqual([1, 2, 3, 4].map((n) => `http://h/services/rest/v1/users/${n}.json`));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
   it('refuses to add to a file that is not a HAR, and leaves it as it was', () => {
     const dir = mkdtempSync(join(tmpdir(), 'har-'));
     const file = join(dir, 'notes.txt');
