@@ -169,10 +169,10 @@ export class Observations {
   #quest(game: GameSeen, uid: string, raw: Record<string, unknown>, seedProgress: boolean): void {
     const def = this.#definition(game, raw, false);
     if (!def) return;
-    const value = recorded.progressValue(raw);
+    const { value, completed } = recorded.questFromRecorded(raw);
     if (value !== undefined) {
       def.highest = Math.max(def.highest ?? value, value);
-      if (recorded.isCompleted(raw)) def.completedAt = value;
+      if (completed) def.completedAt = value;
     }
     if (seedProgress && value !== undefined) {
       const progress = game.progress.get(uid) ?? new Map<string, number | undefined>();

@@ -3,22 +3,23 @@
  * data file (seeding a scratch sandbox, `sandbox import`): quest states and dates, users' dates,
  * what a purchase says is held. The sandbox's own reading of quests is changing with the
  * platform's pages (states `In Progress`/`Completed`/`Revoked`, `completed_date`
- * `0000-00-00 00:00:00`); whatever those turn out to be, only this file needs to follow.
+ * `0000-00-00 00:00:00`); whatever those turn out to be, only this file needs to follow (quests: `questFromRecorded`).
  */
 
-/** A quest's progress as a data file holds it (its current value), from a listed or updated record; undefined: nothing to seed. */
-export function progressValue(record: { state?: unknown; current_value?: unknown }): number | undefined {
+/**
+ * A user's quest record as the platform shows it (a list entry, a submit's or a reset's reply)
+ * → what a data file holds of it: the current value (undefined: nothing to seed) and whether it
+ * is complete (a definition known only through records reaches its target there). Quest states
+ * and dates are read here and nowhere else.
+ */
+export function questFromRecorded(record: { state?: unknown; current_value?: unknown; completed_date?: unknown }): { value: number | undefined; completed: boolean } {
   const state = typeof record.state === 'string' ? record.state : '';
   // A quest never started has no record on the platform; a listing that says so seeds nothing.
-  if (state === 'Not Started') return undefined;
-  const value = typeof record.current_value === 'number' ? record.current_value : Number(record.current_value);
-  return Number.isFinite(value) ? value : undefined;
-}
-
-/** Whether a recorded quest record says it is complete (a definition seen only through it reaches its target there). */
-export function isCompleted(record: { state?: unknown; completed_date?: unknown }): boolean {
-  if (record.state === 'Completed') return true;
-  return typeof record.completed_date === 'string' && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(record.completed_date) && !record.completed_date.startsWith('0000');
+  const current = typeof record.current_value === 'number' ? record.current_value : Number(record.current_value);
+  const value = state === 'Not Started' || !Number.isFinite(current) ? undefined : current;
+  const date = record.completed_date;
+  const completed = state === 'Completed' || (typeof date === 'string' && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(date) && !date.startsWith('0000'));
+  return { value, completed };
 }
 
 /** A user's `created_on` (Unix seconds as a number or a string, or a date-time) as a data file's. */
