@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { PAYLOADS } from '../../src/sandbox/http/payloads.js';
 import { fakeIO } from '../output/fake-io.js';
 import { PLANTED, STAND_IN, startStandIn, type StandIn } from './platform-stand-in.js';
 
@@ -67,7 +68,10 @@ describe('sandbox diff against a production stand-in', () => {
     expect(diff.code, diff.stderr).toBe(1);
     const report = JSON.parse(diff.stdout) as { compared: number; differing: number; differences: Difference[] };
     const found = new Set(report.differences.map((d) => `${endpointOf(d)} ${d.kind} ${d.at}`));
-    expect([...found].sort()).toEqual([...new Set(PLANTED.map((p) => `${p.endpoint} ${p.kind} ${p.at}`))].sort());
+    const expected = new Set(PLANTED.map((p) => `${p.endpoint} ${p.kind} ${p.at}`));
+    // Not planted: the platform's `email` (contract.md), until the sandbox's user has it too.
+    if (!('email' in (PAYLOADS.user.properties as Record<string, unknown>))) expected.add('GET users missing payload.email');
+    expect([...found].sort()).toEqual([...expected].sort());
     // The challenge step and the signed change were compared and are the same.
     expect(report.compared).toBeGreaterThanOrEqual(8);
     const premium = report.differences.find((d) => d.at === 'payload.premium')!;

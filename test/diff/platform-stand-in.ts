@@ -72,6 +72,8 @@ export async function startStandIn(): Promise<StandIn> {
     birthday: '0000-00-00',
     premium: 0, // PLANTED: 0/1 for a boolean
     created_on: '1559381400',
+    // contract.md (Users): with a valid key the platform gives `email`.
+    email: 'speedy@example.com',
     country: 'FI', // PLANTED: an extra field
   };
   const friend = {
