@@ -59,15 +59,19 @@ export async function openScratch(layers: ReadonlyArray<{ data: DataFile; label:
   const database = db;
   const server = app;
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // undici's request (not fetch): no WHATWG streams per reply, a long replay allocates less.
+  const undici = await import('undici');
+  const agent = new undici.Agent({ connections: 1 });
   return {
     async send(request) {
-      const reply = await fetch(base + request.url, {
-        method: request.method,
+      const reply = await undici.request(base + request.url, {
+        method: request.method as 'GET',
         headers: request.headers,
-        redirect: 'manual',
+        dispatcher: agent,
         ...(request.body !== undefined ? { body: request.body } : {}),
       });
-      return { status: reply.status, mimeType: reply.headers.get('content-type') ?? '', text: await reply.text() };
+      const type = reply.headers['content-type'];
+      return { status: reply.statusCode, mimeType: Array.isArray(type) ? type.join(', ') : (type ?? ''), text: await reply.body.text() };
     },
     token(uid, gameId) {
       const id = `${uid}\u0000${gameId}`;
@@ -82,6 +86,7 @@ export async function openScratch(layers: ReadonlyArray<{ data: DataFile; label:
     },
     async close() {
       try {
+        await agent.close();
         await server.close();
       } finally {
         database.close();
