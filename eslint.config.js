@@ -19,7 +19,8 @@ const LAYERS = [
   { name: 'batch and audit', files: ['src/batch/**', 'src/audit/**'], folders: ['batch', 'audit'] },
   { name: 'ops', files: ['src/ops/**'], folders: ['ops'] },
   { name: 'client, config and output', files: ['src/client/**', 'src/config/**', 'src/output/**'], folders: ['client', 'config', 'output'] },
-  { name: 'domain and runtime', files: ['src/domain/**', 'src/runtime/**', 'src/*.ts'], folders: ['domain', 'runtime'] },
+  // src/har (recording, reading and redacting HAR files) sits here: the client and the sandbox both stand on it.
+  { name: 'domain and runtime', files: ['src/domain/**', 'src/runtime/**', 'src/har/**', 'src/*.ts'], folders: ['domain', 'runtime', 'har'] },
 ];
 const UPPER = { cli: ['cli'], ...Object.fromEntries(LAYERS.slice(1).map((layer, i) => [layer.name, ['cli', ...LAYERS.slice(1, i + 1).flatMap((l) => l.folders)]])) };
 /** A relative import reaching into src/<folder>/ from anywhere in src. */

@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { cleanEnv, killAll, mustRun, nodeJson, startCliSandbox, startServer } from './lib/proc.js';
+import { benchHarDiff } from './har-diff.js';
 
 /** @typedef {Parameters<typeof import('./lib/proc.js').timedNode>[1]} RunOptions */
 
@@ -860,6 +861,9 @@ async function main(args) {
         },
       }));
     }
+
+    // Issue 30: sandbox diff of a big recording (bench/har-diff.js).
+    if (wants('har-diff')) rows.push(row(await benchHarDiff({ mode: args.mode, root, runs: Math.min(s.runs, 3), log, interleaved })));
 
     const totalMs = round(performance.now() - t0, 0);
     const results = {

@@ -77,6 +77,8 @@ _udcli_sub() {
     'udcli sandbox schema') REPLY='udcli sandbox schema' ;;
     'udcli sandbox load') REPLY='udcli sandbox load' ;;
     'udcli sandbox export') REPLY='udcli sandbox export' ;;
+    'udcli sandbox diff') REPLY='udcli sandbox diff' ;;
+    'udcli sandbox import') REPLY='udcli sandbox import' ;;
     'udcli sandbox snapshot') REPLY='udcli sandbox snapshot' ;;
     'udcli sandbox stop') REPLY='udcli sandbox stop' ;;
     'udcli sandbox logs') REPLY='udcli sandbox logs' ;;
@@ -212,6 +214,10 @@ _udcli_takes_value() {
     'udcli sandbox load --db') return 0 ;;
     'udcli sandbox export --db') return 0 ;;
     'udcli sandbox export --format') return 0 ;;
+    'udcli sandbox diff --ignore') return 0 ;;
+    'udcli sandbox diff --data') return 0 ;;
+    'udcli sandbox diff --live') return 0 ;;
+    'udcli sandbox diff --save-key') return 0 ;;
     'udcli sandbox snapshot save --db') return 0 ;;
     'udcli sandbox snapshot restore --db') return 0 ;;
     'udcli sandbox logs -n'|'udcli sandbox logs --lines') return 0 ;;
@@ -233,7 +239,7 @@ _udcli_takes_value() {
     'udcli sandbox seed --db') return 0 ;;
   esac
   case $2 in
-    --profile|-o|--output|--fields|--base-url|--api-key|--timeout|--retries) return 0 ;;
+    --profile|-o|--output|--fields|--base-url|--api-key|--timeout|--retries|--har) return 0 ;;
   esac
   return 1
 }
@@ -271,6 +277,7 @@ _udcli_option_values() {
     'udcli sandbox game show --db') _udcli_files; return ;;
     'udcli sandbox load --db') _udcli_files; return ;;
     'udcli sandbox export --db') _udcli_files; return ;;
+    'udcli sandbox diff --data') _udcli_files; return ;;
     'udcli sandbox snapshot save --db') _udcli_files; return ;;
     'udcli sandbox snapshot restore --db') _udcli_files; return ;;
     'udcli sandbox reset --db') _udcli_files; return ;;
@@ -281,6 +288,7 @@ _udcli_option_values() {
   case $2 in
     --profile) _udcli_words "$(_udcli_profiles)" ;;
     -o|--output) _udcli_words 'table json ndjson csv' ;;
+    --har) _udcli_files ;;
   esac
   return 0
 }
@@ -294,7 +302,7 @@ _udcli_commands() {
     'udcli saves') _udcli_words 'list get set erase help' ;;
     'udcli profile') _udcli_words 'add list use show remove help' ;;
     'udcli config') _udcli_words 'get set unset path help' ;;
-    'udcli sandbox') _udcli_words 'start exec play game init schema load export snapshot stop logs status reset clock info seed help' ;;
+    'udcli sandbox') _udcli_words 'start exec play game init schema load export diff import snapshot stop logs status reset clock info seed help' ;;
     'udcli sandbox game') _udcli_words 'set-uri show help' ;;
     'udcli sandbox snapshot') _udcli_words 'save restore list delete help' ;;
     'udcli sandbox clock') _udcli_words 'now advance set reset help' ;;
@@ -305,7 +313,7 @@ _udcli_commands() {
 
 _udcli_options() {
   local -a own globals
-  globals=(--version --profile -o --output --json --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help)
+  globals=(--version --profile -o --output --json --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help)
   case $1 in
     'udcli auth token') own=(--as --cookie --export) ;;
     'udcli user') own=(--username --public) ;;
@@ -332,6 +340,8 @@ _udcli_options() {
     'udcli sandbox init') own=(--force) ;;
     'udcli sandbox load') own=(--db --json) ;;
     'udcli sandbox export') own=(--db --format) ;;
+    'udcli sandbox diff') own=(--json --ignore --strict --data --live --save-key) ;;
+    'udcli sandbox import') own=(--keep-personal --force) ;;
     'udcli sandbox snapshot save') own=(--db) ;;
     'udcli sandbox snapshot restore') own=(--db) ;;
     'udcli sandbox snapshot list') own=(--json) ;;
@@ -346,20 +356,21 @@ _udcli_options() {
     'udcli sandbox seed') own=(--users --friends --achievements --products --seed --db --json) ;;
   esac
   case $1 in
-    'udcli audit') globals=(--version -o --output --json --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli profile add') globals=(--version --profile -o --output --json --raw --fields --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox game set-uri') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox game show') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox load') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox snapshot list') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox logs') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox status') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox clock now') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox clock advance') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox clock set') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox clock reset') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox info') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
-    'udcli sandbox seed') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes -h --help) ;;
+    'udcli audit') globals=(--version -o --output --json --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli profile add') globals=(--version --profile -o --output --json --raw --fields --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox game set-uri') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox game show') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox load') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox diff') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox snapshot list') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox logs') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox status') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox clock now') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox clock advance') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox clock set') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox clock reset') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox info') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli sandbox seed') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
   esac
   _udcli_words "${own[*]} ${globals[*]}"
 }
@@ -382,7 +393,7 @@ _udcli_argument_values() {
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
     'udcli sandbox snapshot help 0') _udcli_words 'save restore list delete' ;;
     'udcli sandbox clock help 0') _udcli_words 'now advance set reset' ;;
-    'udcli sandbox help 0') _udcli_words 'start exec play game init schema load export snapshot stop logs status reset clock info seed' ;;
+    'udcli sandbox help 0') _udcli_words 'start exec play game init schema load export diff import snapshot stop logs status reset clock info seed' ;;
     'udcli completion 0') _udcli_words 'bash zsh fish' ;;
     'udcli help 0') _udcli_words 'auth user friends achievements products saves api audit profile config doctor sandbox completion' ;;
   esac

@@ -110,6 +110,10 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli sandbox load'
         case 'udcli sandbox export'
             echo 'udcli sandbox export'
+        case 'udcli sandbox diff'
+            echo 'udcli sandbox diff'
+        case 'udcli sandbox import'
+            echo 'udcli sandbox import'
         case 'udcli sandbox snapshot'
             echo 'udcli sandbox snapshot'
         case 'udcli sandbox stop'
@@ -374,6 +378,14 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox export --format'
             return 0
+        case 'udcli sandbox diff --ignore'
+            return 0
+        case 'udcli sandbox diff --data'
+            return 0
+        case 'udcli sandbox diff --live'
+            return 0
+        case 'udcli sandbox diff --save-key'
+            return 0
         case 'udcli sandbox snapshot save --db'
             return 0
         case 'udcli sandbox snapshot restore --db'
@@ -413,7 +425,7 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli sandbox seed --db'
             return 0
     end
-    contains -- $opt '--profile' '-o' '--output' '--fields' '--base-url' '--api-key' '--timeout' '--retries'
+    contains -- $opt '--profile' '-o' '--output' '--fields' '--base-url' '--api-key' '--timeout' '--retries' '--har'
 end
 
 # Prints the command path the tokens before the cursor lead to, the number of operands after
@@ -498,7 +510,7 @@ complete -c udcli -f
 complete -c udcli -l version -d 'print the version'
 complete -c udcli -n 'not __udcli_in "udcli audit"' -l profile -x -a '(__udcli_profiles)' -d 'use this profile (default: UDCLI_PROFILE, the current one, or sandbox)'
 complete -c udcli -s o -l output -x -a 'table json ndjson csv' -d 'output format: table|json|ndjson|csv (default: table on a terminal, json otherwise)'
-complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox load" "udcli sandbox snapshot list" "udcli sandbox logs" "udcli sandbox status" "udcli sandbox clock now" "udcli sandbox clock advance" "udcli sandbox clock set" "udcli sandbox clock reset" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
+complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox load" "udcli sandbox diff" "udcli sandbox snapshot list" "udcli sandbox logs" "udcli sandbox status" "udcli sandbox clock now" "udcli sandbox clock advance" "udcli sandbox clock set" "udcli sandbox clock reset" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
 complete -c udcli -l raw -d 'print the reply body exactly as received'
 complete -c udcli -l fields -x -d 'comma-separated fields to show, e.g. uid,username'
 complete -c udcli -n 'not __udcli_in "udcli profile add"' -l base-url -x -d 'service base URL (overrides UDCLI_BASE_URL and the profile)'
@@ -509,6 +521,7 @@ complete -c udcli -s v -l verbose -d 'print requests and replies on stderr, secr
 complete -c udcli -l no-color -d 'no colour (also NO_COLOR)'
 complete -c udcli -s q -l quiet -d 'no status messages on stderr'
 complete -c udcli -s y -l yes -d 'do not ask for confirmation'
+complete -c udcli -l har -r -F -d 'add every HTTP exchange to FILE as HAR 1.2, secrets replaced by placeholders (also UDCLI_HAR)'
 complete -c udcli -s h -l help -d 'show help'
 
 # udcli
@@ -746,6 +759,8 @@ complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'init' -d 'Write
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'schema' -d 'Print the JSON Schema of sandbox data files (for editors and CI checks)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'load' -d 'Load a data file (YAML or JSON) into the sandbox database, all or nothing; a running sandbox sees it at once'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'export' -d 'Write the whole sandbox database as a data file (YAML, or JSON for a .json file); - or nothing for stdout'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'diff' -d 'Compare a recording of the platform (HAR) with what the sandbox answers: exit 0 same, 1 different, 2 bad input'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'import' -d 'Write a data file of the state a recording (HAR) shows: profiles, friends, quests and progress, products held, saves'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'snapshot' -d 'Save the sandbox database under a name, restore it, list or delete snapshots'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'stop' -d 'Stop the running sandbox'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'logs' -d 'Show the detached sandbox\'s log like tail: the last 10 lines (start-up messages and one line per request, secrets redacted)'
@@ -832,6 +847,18 @@ complete -c udcli -n '__udcli_in "udcli sandbox load"' -l json -d 'print the sum
 complete -c udcli -n '__udcli_in "udcli sandbox export"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
 complete -c udcli -n '__udcli_in "udcli sandbox export"' -l format -x -d 'yaml or json (default: from the file name, else yaml)'
 
+# udcli sandbox diff
+complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l json -d 'print one JSON object: compared, same, differing, skipped, differences'
+complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l ignore -x -d 'leave out this path and what is below it, e.g. payload[].percent_complete (repeatable)'
+complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l strict -d 'compare everything, the values that drift between runs (dates, sessions, tokens, ids) too'
+complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l data -r -F -d 'load this data file into the scratch sandbox before the recording\'s state'
+complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l live -x -d 'read this user from the profile\'s server (reads only: it never sends a change), record and diff'
+complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l save-key -x -d 'with --live: read this game save too'
+
+# udcli sandbox import
+complete -c udcli -n '__udcli_in "udcli sandbox import"' -l keep-personal -d 'keep players\' personal fields (birthday, email), which are left out by default'
+complete -c udcli -n '__udcli_in "udcli sandbox import"' -l force -d 'replace an existing data file'
+
 # udcli sandbox snapshot
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox snapshot"' -a 'save' -d 'Save the database as snapshot NAME (an existing one of that name is replaced only once the new one is complete)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox snapshot"' -a 'restore' -d 'Put the database back to snapshot NAME (one transaction; a running sandbox sees it at once)'
@@ -906,7 +933,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l db -r -F -d 'database 
 complete -c udcli -n '__udcli_in "udcli sandbox seed"' -l json -d 'print the summary as JSON'
 
 # udcli sandbox help
-complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec play game init schema load export snapshot stop logs status reset clock info seed'
+complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec play game init schema load export diff import snapshot stop logs status reset clock info seed'
 
 # udcli completion
 complete -c udcli -n '__udcli_argument "udcli completion" 0' -a 'bash zsh fish'

@@ -27,7 +27,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'profile', summary: 'Add, list, switch, show and remove profiles', load: () => import('./commands/profile/index.js') },
   { name: 'config', summary: "Get and set the active profile's keys; print the config file path", load: () => import('./commands/config/index.js') },
   { name: 'doctor', summary: 'Check config, reachability, api key and its game, signing and clock', load: () => import('./commands/doctor/index.js') },
-  { name: 'sandbox', summary: 'Run the local sandbox service (start, stop, status, logs, reset, info, seed, exec, play, game, init, schema, load, export, snapshot, clock)', load: () => import('./commands/sandbox/index.js') },
+  { name: 'sandbox', summary: 'Run the local sandbox service (start, stop, status, logs, reset, info, seed, exec, play, game, init, schema, load, export, snapshot, clock, diff, import)', load: () => import('./commands/sandbox/index.js') },
   { name: 'completion', summary: 'Print the shell completion script (bash, zsh or fish)', load: () => import('./commands/completion/index.js') },
   // Called by the completion scripts while the user presses Tab: profile names, fast.
   { name: '__complete', summary: 'Values for the completion scripts', load: () => import('./commands/completion/complete.js'), hidden: true },

@@ -10,7 +10,10 @@ import type { Settings } from '../config/types.js';
 import type { Output } from '../output/types.js';
 import type { Factory, GlobalOptions, IOStreams } from '../ops/factory.js';
 import { printable } from '../printable.js';
+import type { RecordedExchange } from '../har/entry.js';
+import type { HarRecorder } from '../har/writer.js';
 import { parseGlobals } from './global-options.js';
+import { packageVersion } from './program.js';
 
 /** How long the embedded-sandbox fallback waits for something to answer on the sandbox port. */
 export const SANDBOX_PROBE_MS = 300;
@@ -77,6 +80,7 @@ export class DefaultFactory implements Factory {
   #output: Promise<Output> | undefined;
   #embedded: EmbeddedSandbox | undefined;
   #baseUrl: string | undefined;
+  #recorder: HarRecorder | undefined;
 
   constructor(io: IOStreams) {
     this.io = io;
@@ -117,12 +121,12 @@ export class DefaultFactory implements Factory {
     return this.#baseUrl ?? this.#resolved?.baseUrl;
   }
 
-  client(options: { connections?: number } = {}): Promise<ApiClient> {
+  client(options: { connections?: number; record?: (exchange: RecordedExchange) => void } = {}): Promise<ApiClient> {
     this.#client ??= this.#createClient(options);
     return this.#client;
   }
 
-  async #createClient(options: { connections?: number }): Promise<ApiClient> {
+  async #createClient(options: { connections?: number; record?: (exchange: RecordedExchange) => void }): Promise<ApiClient> {
     const settings = await this.settings();
     const g = this.globals();
     let baseUrl = settings.baseUrl;
@@ -135,10 +139,17 @@ export class DefaultFactory implements Factory {
       }
     }
     this.#baseUrl = baseUrl;
-    const [{ createClient }, { createSigner }] = await Promise.all([
+    const harFile = g.har ?? (this.io.env.UDCLI_HAR || undefined);
+    const [{ createClient }, { createSigner }, recording] = await Promise.all([
       import('../client/client.js'),
       import('../client/signer.js'),
+      harFile === undefined ? undefined : import('../har/writer.js'),
     ]);
+    // Opened before the client exists: a file there that is not a HAR stops the run before anything is sent.
+    const recorder = (this.#recorder = recording?.openHarRecorder(harFile!, {
+      creator: { name: 'udcli', version: packageVersion() },
+      secrets: [settings.apiKey, settings.signingSecret, settings.cookie],
+    }));
     const stderr = this.io.stderr;
     return createClient({
       baseUrl,
@@ -149,6 +160,14 @@ export class DefaultFactory implements Factory {
       timeoutMs: g.timeoutMs,
       retries: g.retries,
       ...(options.connections ? { connections: options.connections } : {}),
+      ...(recorder || options.record
+        ? {
+            record: (exchange: RecordedExchange) => {
+              recorder?.record(exchange);
+              options.record?.(exchange);
+            },
+          }
+        : {}),
       // A trace line holds what the server sent (a reason phrase, a failure): the one rule applies.
       ...(g.verbose ? { trace: (line: string) => void stderr.write(`${printable(line)}\n`) } : {}),
     });
@@ -217,6 +236,7 @@ export class DefaultFactory implements Factory {
   async dispose(): Promise<void> {
     const client = this.#client;
     const embedded = this.#embedded;
+    this.#recorder?.flush();
     this.#client = undefined;
     this.#embedded = undefined;
     try {

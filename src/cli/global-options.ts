@@ -40,6 +40,7 @@ export const GLOBAL_OPTIONS: readonly GlobalSpec[] = [
   { flags: '--no-color', description: 'no colour (also NO_COLOR)', name: 'color', takesValue: false },
   { flags: '-q, --quiet', description: 'no status messages on stderr', name: 'quiet', takesValue: false },
   { flags: '-y, --yes', description: 'do not ask for confirmation', name: 'yes', takesValue: false },
+  { flags: '--har <file>', description: 'add every HTTP exchange to FILE as HAR 1.2, secrets replaced by placeholders (also UDCLI_HAR)', name: 'har', takesValue: true },
 ];
 
 /** Defines the global options on the program. */
@@ -91,6 +92,10 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
       .filter((f) => f !== '');
     if (fields.length === 0) throw new UsageError('invalid --fields: expected a comma-separated list such as uid,username');
     globals.fields = fields;
+  }
+  if (raw.har !== undefined) {
+    if (!String(raw.har).trim()) throw new UsageError('invalid --har: expected a file name');
+    globals.har = String(raw.har);
   }
   if (raw.baseUrl !== undefined) globals.baseUrl = normalizeUrl(String(raw.baseUrl), '--base-url');
   if (raw.apiKey !== undefined) globals.apiKey = normalizeApiKeyValue(String(raw.apiKey), '--api-key');

@@ -57,18 +57,32 @@ export function createClient(options: ClientOptions): ApiClient {
   async function send<R>(spec: RequestSpec, built: BuiltRequest, interpret: Interpreter<R>, harmless = false): Promise<R> {
     if (tracing) trace(requestLine(built.method, built.redactedUrl));
     const started = Date.now();
+    const headers = { accept: 'application/json', 'user-agent': USER_AGENT, ...built.headers, ...lowerCaseKeys(spec.headers) };
+    // --har: every exchange as it went, the failed ones too (recorder redacts).
+    const record = (response: HttpResult | undefined, failure?: string): void =>
+      options.record?.({
+        startedMs: started,
+        elapsedMs: Date.now() - started,
+        method: built.method,
+        url: built.origin + built.pathAndQuery,
+        requestHeaders: headers,
+        ...(built.body !== undefined ? { requestBody: built.body } : {}),
+        ...(response ? { response } : {}),
+        ...(failure !== undefined ? { failure } : {}),
+      });
     let res: HttpResult;
     try {
       res = await exchange(agent, {
         origin: built.origin,
         pathAndQuery: built.pathAndQuery,
         method: built.method,
-        headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...built.headers, ...lowerCaseKeys(spec.headers) },
+        headers,
         ...(built.body !== undefined ? { body: built.body } : {}),
         timeoutMs: options.timeoutMs,
       });
     } catch (error) {
       if (!(error instanceof TransportFailure)) throw error;
+      record(undefined, describeFailure(error));
       trace(failureLine(describeFailure(error), Date.now() - started, error.sent));
       throw toNetworkError(error, {
         method: built.method,
@@ -78,6 +92,7 @@ export function createClient(options: ClientOptions): ApiClient {
         harmless,
       });
     }
+    record(res);
     trace(replyLine(res.status, res.statusText, Date.now() - started, res.bytes));
     const ctx: ReplyContext = { method: built.method, target: built.target, nowMs: Date.now(), scheme: options.signer.scheme };
     return interpret(res, ctx);

@@ -3,6 +3,7 @@
  * src/client/client.ts implements it (node:http for one command, undici for a batch). One client
  * object is created per run by the CLI factory and passed in, never imported as a global.
  */
+import type { RecordedExchange } from '../har/entry.js';
 import type { AgiChallenge } from '../domain/agi-signing.js';
 import type { QueryParams } from '../domain/signing.js';
 import type {
@@ -66,6 +67,8 @@ export interface ClientOptions {
   connections?: number;
   /** --verbose: one line per request and reply, secrets already redacted. */
   trace?: (line: string) => void;
+  /** --har: told of every exchange (each attempt, retry and challenge), the failed ones too. */
+  record?: (exchange: RecordedExchange) => void;
   /** Injected clocks so tests need no timers; default Date.now()/1000 and setTimeout. */
   nowSeconds?: () => number;
   sleep?: (ms: number) => Promise<void>;

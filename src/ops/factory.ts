@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../client/types.js';
+import type { RecordedExchange } from '../har/entry.js';
 import type { Settings } from '../config/types.js';
 import type { Output } from '../output/types.js';
 import type { GlobalOptions, IOStreams } from '../runtime/io.js';
@@ -20,7 +21,7 @@ export interface Factory {
    * answering on its URL, starts a sandbox there in the background first (an embedded one in
    * this process if that fails) and says so on stderr.
    */
-  client(options?: { connections?: number }): Promise<ApiClient>;
+  client(options?: { connections?: number; record?: (exchange: RecordedExchange) => void }): Promise<ApiClient>;
   output(): Promise<Output>;
   /** Closes what the run opened (client pool, embedded sandbox). Called by main. */
   dispose(): Promise<void>;

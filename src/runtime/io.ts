@@ -32,4 +32,6 @@ export interface GlobalOptions {
   color: boolean;
   quiet: boolean;
   yes: boolean;
+  /** --har FILE: every exchange added to FILE (HAR 1.2, secrets replaced). */
+  har?: string;
 }

@@ -30,6 +30,8 @@ describe('the layers of src/', () => {
     ['src/errors.ts', './ops/args.js'],
     ['src/sandbox/http/x.ts', '../../client/types.js'],
     ['src/sandbox/x.ts', '../cli/factory.js'],
+    ['src/har/x.ts', '../client/types.js'],
+    ['src/har/x.ts', '../sandbox/app.js'],
   ])('%s may not import %s', async (file, specifier) => {
     const errors = await layerErrors(file, specifier);
     expect(errors).toHaveLength(1);
@@ -43,6 +45,8 @@ describe('the layers of src/', () => {
     ['src/output/x.ts', '../runtime/io.js'],
     ['src/client/x.ts', '../domain/types.js'],
     ['src/sandbox/x.ts', '../domain/ids.js'],
+    ['src/sandbox/diff/x.ts', '../../har/reader.js'],
+    ['src/client/x.ts', '../har/entry.js'],
   ])('%s may import %s (downwards)', async (file, specifier) => {
     expect(await layerErrors(file, specifier)).toEqual([]);
   });

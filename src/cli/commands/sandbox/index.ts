@@ -5,6 +5,8 @@
 import type { Command } from 'commander';
 import type { ExportOptions, InitOptions, LoadOptions } from './data.js';
 import type { ClockOptions } from './clock.js';
+import type { DiffOptions } from './diff.js';
+import type { ImportOptions } from './import.js';
 import type { GameOptions } from './game.js';
 import type { LogsOptions } from './logs.js';
 import type { PlayOptions } from './play.js';
@@ -211,6 +213,64 @@ Examples:
     .action(async (file: string | undefined, opts: ExportOptions) => {
       const { exportCommand } = await import('./data.js');
       await exportCommand(factory, file, opts);
+    });
+
+  sandbox
+    .command('diff')
+    .description("Compare a recording of the platform (HAR) with what the sandbox answers: exit 0 same, 1 different, 2 bad input")
+    .argument('[files...]', 'HAR files: from --har, a browser\'s "Save all as HAR", Playwright\'s recordHar')
+    .option('--json', 'print one JSON object: compared, same, differing, skipped, differences')
+    .option('--ignore <path>', 'leave out this path and what is below it, e.g. payload[].percent_complete (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--strict', 'compare everything, the values that drift between runs (dates, sessions, tokens, ids) too')
+    .option('--data <file>', 'load this data file into the scratch sandbox before the recording\'s state')
+    .option('--live <uid>', "read this user from the profile's server (reads only: it never sends a change), record and diff")
+    .option('--save-key <key>', 'with --live: read this game save too')
+    .addHelpText(
+      'after',
+      `
+Every exchange under /services/rest/v1/ (any host) is sent again to a scratch sandbox (a
+temporary database: never the recorded host, never your sandbox), seeded with the state the
+recording's replies show, keys mapped to its own and signed changes signed afresh. Differences:
+status, format (JSON, XML, HTML, empty), missing (only in the recording), extra (only in the
+sandbox), type, value, schema (the recorded reply against the sandbox's OpenAPI description).
+Dates, sessions, tokens, signatures and the sandbox's own URLs drift and are not compared
+unless --strict. Paths start at the envelope: payload.premium, payload[].product.price.
+
+--live UID sends only GET requests (the user, the first page of friends, the quest definitions
+and list, the products, --save-key's save) with the selected profile (or --base-url and
+--api-key), whatever the profile: it never changes anything. With --har FILE they are kept.
+
+Examples:
+  $ udcli --har session.har achievements inc 0123…cdef FIRST_WIN
+  $ udcli sandbox diff session.har
+  $ udcli sandbox diff chrome-export.har --ignore payload[].avatar --json
+  $ udcli --profile prod sandbox diff --live 0123456789abcdef0123456789abcdef --save-key slot1`,
+    )
+    .action(async (files: string[], opts: DiffOptions) => {
+      const { diffCommand } = await import('./diff.js');
+      await diffCommand(factory, files, opts);
+    });
+
+  sandbox
+    .command('import')
+    .description('Write a data file of the state a recording (HAR) shows: profiles, friends, quests and progress, products held, saves')
+    .argument('<recording>', 'a HAR file (udcli --har, a browser, Playwright)')
+    .argument('[datafile]', 'where to write it (YAML, or JSON for a .json name; default: stdout)')
+    .option('--keep-personal', "keep players' personal fields (birthday, email), which are left out by default")
+    .option('--force', 'replace an existing data file')
+    .addHelpText(
+      'after',
+      `
+The state is the last one the recording shows, under the recorded uids, game ids, skus and
+quest ids. Each game gets a new sandbox key: recorded keys are never copied.
+
+Examples:
+  $ udcli sandbox import player-case.har case.yaml
+  $ udcli sandbox start --data case.yaml`,
+    )
+    .action(async (recording: string, datafile: string | undefined, opts: ImportOptions) => {
+      const { importCommand } = await import('./import.js');
+      await importCommand(factory, recording, datafile, opts);
     });
 
   const snapshot = sandbox

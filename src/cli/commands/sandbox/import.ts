@@ -1,0 +1,36 @@
+/** `udcli sandbox import FILE.har [DATAFILE]`: a data file of the state a recording shows (src/sandbox/diff/import.ts). */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { UsageError } from '../../../errors.js';
+import type { Factory } from '../../../ops/factory.js';
+
+export interface ImportOptions {
+  keepPersonal?: boolean;
+  force?: boolean;
+}
+
+export async function importCommand(factory: Factory, file: string, target: string | undefined, opts: ImportOptions): Promise<void> {
+  const { existsSync } = await import('node:fs');
+  if (target !== undefined && target !== '-' && existsSync(target) && !opts.force) {
+    throw new UsageError(`${target} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
+  }
+  const { importRecordings } = await import('../../../sandbox/diff/import.js');
+  const data = await importRecordings([file], { keepPersonal: opts.keepPersonal === true });
+  const json = target !== undefined && /\.json$/i.test(target);
+  const header = `# made by udcli sandbox import from ${file.replace(/[\r\n]/g, ' ')}: the state the recording shows, as last seen\n# (new sandbox keys; recorded keys are never copied)\n`;
+  const text = json ? `${JSON.stringify(data, null, 2)}\n` : header + (await import('yaml')).stringify(data, { lineWidth: 0 });
+  if (target === undefined || target === '-') {
+    factory.io.stdout.write(text);
+    return;
+  }
+  // Whole or not at all: written beside, then renamed over.
+  const temp = `${target}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, text);
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new UsageError(`cannot write ${target}: ${(error as Error).message}`);
+  }
+  const games = (data.games ?? []).map((g) => g.id).join(', ');
+  factory.io.stderr.write(`wrote ${target}: games ${games || 'none'}, ${(data.users ?? []).length} users; start it with: udcli sandbox start --data ${target}\n`);
+}

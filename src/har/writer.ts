@@ -1,0 +1,166 @@
+/**
+ * `--har FILE`: every exchange of a command added to FILE, which stays a valid HAR 1.2 at every
+ * moment: each write makes a new file (mode 0600) and renames it over the old one, so a command
+ * that fails or is killed leaves the file as it was after its last complete write. The entries of
+ * earlier commands are kept, and so is the file's redaction salt, so one secret keeps one
+ * placeholder across the commands that share a file. After a run's first write, a write is a
+ * copy of the file with the new entries added before its closing (not the whole file again); a
+ * file another command wrote meanwhile is read and written whole.
+ */
+import { accessSync, appendFileSync, chmodSync, closeSync, constants, copyFileSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { harEntry, type RecordedExchange } from './entry.js';
+import { HAR_VERSION, type HarCreator } from './format.js';
+import { Redactor } from './redaction.js';
+
+/** An existing recording larger than this is not appended to (it would be read whole into memory). */
+export const MAX_APPENDED_BYTES = 256 * 1024 * 1024;
+/** How every file this writes ends: new entries go before it. */
+const CLOSING = '\n]}}\n';
+/** Writes closer together than this are gathered into one (a batch of 10,000 users). */
+const GATHER_MS = 200;
+
+export interface HarRecorder {
+  record(exchange: RecordedExchange): void;
+  /** Writes what is pending; the file is complete after it. */
+  flush(): void;
+  readonly path: string;
+}
+
+interface Existing {
+  entries: string[];
+  salt?: string;
+}
+
+function readExisting(path: string): Existing {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
+    throw new UsageError(`--har ${path}: cannot read it: ${(error as Error).message}`);
+  }
+  let text: string;
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new UsageError(`--har ${path}: not a regular file`);
+    if (stat.size === 0) return { entries: [] };
+    if (stat.size > MAX_APPENDED_BYTES) throw new UsageError(`--har ${path}: the recording is larger than ${MAX_APPENDED_BYTES / 1024 / 1024} MiB; start a new file`);
+    const buffer = Buffer.alloc(stat.size);
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    text = buffer.toString('utf8', 0, length);
+  } finally {
+    closeSync(fd);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--har ${path}: the file exists and is not a HAR (not JSON); nothing was sent`, { hint: 'name a new file, or the recording to add to' });
+  }
+  const log = (parsed as { log?: { entries?: unknown; _udcli?: { salt?: unknown } } } | null)?.log;
+  if (!log || !Array.isArray(log.entries)) {
+    throw new UsageError(`--har ${path}: the file exists and is not a HAR (no log.entries); nothing was sent`, { hint: 'name a new file, or the recording to add to' });
+  }
+  const salt = typeof log._udcli?.salt === 'string' && /^[0-9a-f]{32}$/.test(log._udcli.salt) ? log._udcli.salt : undefined;
+  return { entries: (log.entries as unknown[]).map((e) => JSON.stringify(e)), ...(salt ? { salt } : {}) };
+}
+
+export interface RecorderOptions {
+  creator: HarCreator;
+  /** Secrets known before any exchange (the profile's api key, signing secret, cookie). */
+  secrets?: ReadonlyArray<string | undefined>;
+  now?: () => number;
+}
+
+/** Opens (or starts) the recording at `path`; a file there that is not a HAR is refused before anything is sent. */
+export function openHarRecorder(path: string, options: RecorderOptions): HarRecorder {
+  const existing = readExisting(path);
+  try {
+    accessSync(dirname(path), constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`--har ${path}: cannot write there: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message}; nothing was sent`);
+  }
+  const redactor = new Redactor(existing.salt);
+  for (const secret of options.secrets ?? []) redactor.know(secret);
+  /** The earlier commands' entries, held until this run's first write puts them in its own form. */
+  let earlier: string[] | undefined = existing.entries;
+  /** Entries not written yet. */
+  let pending: string[] = [];
+  /** What this run last wrote: the file as it was then (to add to it), and whether it has entries. */
+  let written: { size: number; ino: number; mtimeMs: number; entries: boolean } | undefined;
+  const now = options.now ?? Date.now;
+  let lastWrite = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const head = JSON.stringify({ version: HAR_VERSION, creator: options.creator, pages: [] }).slice(0, -1);
+  const udcli = JSON.stringify({ salt: redactor.salt });
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+
+  /** Is the file still the one this run wrote last (no other process has written it since)? */
+  function unchanged(): boolean {
+    if (!written) return false;
+    try {
+      const now = statSync(path);
+      return now.size === written.size && now.ino === written.ino && now.mtimeMs === written.mtimeMs;
+    } catch {
+      return false;
+    }
+  }
+
+  function replace(fill: () => void): void {
+    try {
+      fill();
+      renameSync(temp, path);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+    const after = statSync(path);
+    written = { size: after.size, ino: after.ino, mtimeMs: after.mtimeMs, entries: (written?.entries ?? false) || pending.length > 0 || (earlier?.length ?? 0) > 0 };
+  }
+
+  function write(): void {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    lastWrite = now();
+    if (unchanged()) {
+      // A copy of the file as this run left it, its closing cut off, the new entries added: the
+      // cost of a write is the new entries (and a file copy in the kernel), not the whole file.
+      const separator = written!.entries ? ',\n' : '';
+      replace(() => {
+        copyFileSync(path, temp);
+        chmodSync(temp, 0o600);
+        truncateSync(temp, written!.size - CLOSING.length);
+        appendFileSync(temp, `${separator}${pending.join(',\n')}${CLOSING}`);
+      });
+    } else {
+      // The first write of this run, or the file changed under it (another command recording to
+      // it): all of it again, the entries there now first.
+      const before = earlier ?? (written ? readExisting(path).entries : []);
+      const all = [...before, ...pending];
+      replace(() => writeFileSync(temp, `{"log":${head},"_udcli":${udcli},"entries":[\n${all.join(',\n')}${CLOSING}`, { mode: 0o600 }));
+      written!.entries = all.length > 0;
+      earlier = undefined;
+    }
+    pending = [];
+  }
+
+  return {
+    path,
+    record(exchange) {
+      redactor.nextEntry();
+      pending.push(redactor.scrub(JSON.stringify(harEntry(exchange, redactor))));
+      const since = now() - lastWrite;
+      if (since >= GATHER_MS) write();
+      else if (!timer) {
+        timer = setTimeout(write, GATHER_MS - since);
+        timer.unref();
+      }
+    },
+    flush: write,
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * `udcli sandbox diff`, one pipeline: read (the recordings as streams, once to learn the state
+ * and the keys' games, before anything starts) → seed (a scratch sandbox from that state) →
+ * replay (each platform exchange again, in order) → compare (status, format, envelope, shape,
+ * values; the recorded reply against the sandbox's description) → report (the result below;
+ * the CLI prints it).
+ */
+import { UsageError } from '../../errors.js';
+import { readHar } from '../../har/reader.js';
+import type { DataFile } from '../data/model.js';
+import { compareReplies, ignored, type Found, type Kind, type Rules } from './compare.js';
+import { classify, type PlatformExchange } from './exchange.js';
+import { Observations } from './observe.js';
+import { replay } from './replay.js';
+import { schemaFindings } from './schema-check.js';
+import { openScratch, SCRATCH_ORIGIN } from './scratch.js';
+import { seedData } from './seed.js';
+
+export interface DiffOptions {
+  files: readonly string[];
+  /** `--data`: a data file (read and checked by the caller) loaded before the recording's state. */
+  data?: { file: string; data: DataFile };
+  ignore: readonly string[];
+  strict: boolean;
+}
+
+export interface Difference {
+  file: string;
+  entry: number;
+  method: string;
+  path: string;
+  /** The query as recorded (secrets are placeholders in udcli's recordings; the printer redacts the rest). */
+  query: string;
+  kind: Kind;
+  at: string;
+  recorded: unknown;
+  sandbox: unknown;
+}
+
+export interface Skip {
+  file: string;
+  entry: number;
+  reason: string;
+}
+
+/** Differences kept for the report; beyond, only counted (a recording never makes the report unbounded). */
+export const MAX_DIFFERENCES = 10_000;
+
+export interface DiffResult {
+  compared: number;
+  same: number;
+  differing: number;
+  skipped: number;
+  differences: Difference[];
+  /** Differences found beyond MAX_DIFFERENCES, counted only. */
+  omitted: number;
+  /** Platform exchanges that could not be replayed, with why (other hosts, preflights and entries without a reply are only counted). */
+  skips: Skip[];
+}
+
+/** Reading only: what the recordings show, and how many entries were not platform exchanges. */
+async function learn(files: readonly string[]): Promise<{ seen: Observations; platform: number; otherHosts: Set<string> }> {
+  const seen = new Observations('first');
+  let platform = 0;
+  const otherHosts = new Set<string>();
+  for (const file of files) {
+    await readHar(file, (entry, index) => {
+      const c = classify(entry, index);
+      if (c.kind === 'platform') {
+        platform++;
+        seen.observe(c.exchange);
+      } else if (c.host !== undefined) otherHosts.add(c.host);
+    });
+  }
+  return { seen, platform, otherHosts };
+}
+
+function queryOf(exchange: PlatformExchange): string {
+  return exchange.query.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&');
+}
+
+export async function diffRecordings(options: DiffOptions): Promise<DiffResult> {
+  // read
+  const { seen, platform, otherHosts } = await learn(options.files);
+  if (platform === 0) {
+    const hosts = [...otherHosts].slice(0, 10).join(', ');
+    throw new UsageError(`no platform exchange (a path under /services/rest/v1/) in ${options.files.join(', ')}${hosts ? `; its hosts: ${hosts}` : '; it holds no requests'}`);
+  }
+  // seed
+  const seeded = seedData(seen, { signing: 'both', keepPersonal: true, label: 'the recording' });
+  const scratch = await openScratch([...(options.data ? [{ data: options.data.data, label: options.data.file }] : []), { data: seeded.data, label: 'the recording' }]);
+  const rules: Rules = { strict: options.strict, ignore: options.ignore, ownOrigin: SCRATCH_ORIGIN };
+  const result: DiffResult = { compared: 0, same: 0, differing: 0, skipped: 0, differences: [], omitted: 0, skips: [] };
+  try {
+    for (const file of options.files) {
+      await readHar(file, async (entry, index) => {
+        const c = classify(entry, index);
+        if (c.kind === 'skip') {
+          result.skipped++;
+          return;
+        }
+        const exchange = c.exchange;
+        // replay
+        const replayed = await replay(exchange, { scratch, keyGames: seen.keyGames, keys: seeded.keys });
+        if ('skipped' in replayed) {
+          result.skipped++;
+          if (result.skips.length < MAX_DIFFERENCES) result.skips.push({ file, entry: index, reason: replayed.skipped });
+          return;
+        }
+        // compare
+        const found: Found[] = compareReplies(exchange.reply, replayed.reply, rules);
+        const reported = new Set(found.map((f) => f.at));
+        for (const s of schemaFindings(exchange)) if (!reported.has(s.at) && !ignored(s.at, rules)) found.push(s);
+        result.compared++;
+        if (found.length === 0) {
+          result.same++;
+          return;
+        }
+        result.differing++;
+        for (const f of found) {
+          if (result.differences.length >= MAX_DIFFERENCES) {
+            result.omitted++;
+            continue;
+          }
+          result.differences.push({ file, entry: index, method: exchange.method, path: exchange.path, query: queryOf(exchange), ...f });
+        }
+      });
+    }
+  } finally {
+    await scratch.close();
+  }
+  return result;
+}

@@ -1,0 +1,145 @@
+/**
+ * What a recording shows (observe.ts) as a sandbox data file: the games (each with a key of the
+ * sandbox's own: a recorded key is never copied), their quests and products, the users with
+ * their friends, progress, holdings and saves, under the recorded ids. Checked like any data
+ * file (data/read.ts) before anything is loaded.
+ */
+import { randomBytes } from 'node:crypto';
+import { isSaveKey, saveValueProblem } from '../domain/saves.js';
+import type { DataAchievement, DataFile, DataGame, DataProduct, DataUser } from '../data/model.js';
+import { parseDataText } from '../data/read.js';
+import { DATA_SCHEMA } from '../data/schema.js';
+import type { GameSeen, Observations } from './observe.js';
+
+export interface SeedKey {
+  api_key: string;
+  signing_secret: string;
+}
+
+export interface SeedOptions {
+  /** Signing schemes the games accept: `both` lets a diff replay agi and hmac recordings alike. */
+  signing: 'agi' | 'both';
+  /** Keep users' personal fields (birthday, email) beyond what the sandbox needs. */
+  keepPersonal: boolean;
+  label: string;
+}
+
+export interface Seeded {
+  data: DataFile;
+  /** game id → the key made for it. */
+  keys: Map<string, SeedKey>;
+}
+
+const newKey = (): SeedKey => ({ api_key: randomBytes(16).toString('hex'), signing_secret: randomBytes(24).toString('hex') });
+
+/** Whether the data file format has a field for users' email (it may gain one). */
+function dataFileTakesEmail(): boolean {
+  const users = (DATA_SCHEMA.properties as Record<string, { items?: { properties?: Record<string, unknown> } }>).users;
+  return users?.items?.properties?.email !== undefined;
+}
+
+function achievementsOf(game: GameSeen): DataAchievement[] {
+  const out: DataAchievement[] = [];
+  for (const def of game.definitions.values()) {
+    const start = Math.round(def.start_value ?? 0);
+    let values = [...game.progress.values()].map((p) => p.get(def.developer_id)).filter((v): v is number => v !== undefined);
+    // A definition seen only through players' records: its target where one was complete, else above what anyone reached.
+    let target = Math.round(def.target_value ?? def.completedAt ?? Math.max(start + 1, ...values.map((v) => v + 1), (def.highest ?? 0) + 1));
+    if (target <= start) target = start + 1;
+    values = values.filter((v) => v > target);
+    if (values.length > 0) target = Math.max(target, ...values.map(Math.ceil));
+    out.push({
+      developer_id: def.developer_id,
+      name: (def.name ?? def.developer_id).slice(0, 200) || def.developer_id,
+      ...(def.description !== undefined ? { description: def.description } : {}),
+      ...(def.admin_description !== undefined ? { admin_description: def.admin_description } : {}),
+      ...(def.icon !== undefined ? { icon: def.icon } : {}),
+      start_value: start,
+      target_value: target,
+      ...(def.score !== undefined ? { score: Math.max(0, Math.round(def.score)) } : {}),
+      ...(def.state !== undefined ? { state: def.state } : {}),
+      ...(def.tags !== undefined ? { tags: def.tags } : {}),
+    });
+  }
+  return out;
+}
+
+function productsOf(game: GameSeen): DataProduct[] {
+  return [...game.products.values()].map((p) => ({
+    sku: p.sku,
+    type: p.type,
+    name: (p.name ?? p.sku).slice(0, 200) || p.sku,
+    price: p.price ?? '0.00',
+    ...(p.description !== undefined ? { description: p.description } : {}),
+    ...(p.display_order !== undefined ? { display_order: p.display_order } : {}),
+    ...(p.status !== undefined ? { status: p.status } : {}),
+    ...(p.image !== undefined ? { image: p.image } : {}),
+  }));
+}
+
+export function seedData(seen: Observations, options: SeedOptions): Seeded {
+  const games = seen.games();
+  const keys = new Map<string, SeedKey>();
+  const dataGames: DataGame[] = [];
+  for (const game of games.values()) {
+    const key = newKey();
+    keys.set(game.id, key);
+    dataGames.push({
+      id: game.id,
+      name: `Game ${game.id} (recorded)`,
+      ...(game.launchable ? { launchable: true } : {}),
+      signing: options.signing,
+      keys: [{ ...key, label: options.label }],
+      achievements: achievementsOf(game),
+      products: productsOf(game),
+    });
+  }
+
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const user of seen.users.values()) {
+    let name = (user.username ?? `player_${user.uid.slice(0, 8)}`).slice(0, 128);
+    if (name === '' || taken.has(name)) name = `${name.slice(0, 100)}_${user.uid.slice(0, 8)}`;
+    taken.add(name);
+    names.set(user.uid, name);
+  }
+  const email = options.keepPersonal && dataFileTakesEmail();
+  const users: DataUser[] = [];
+  for (const user of seen.users.values()) {
+    const out: DataUser & { email?: string } = { username: names.get(user.uid)!, uid: user.uid };
+    if (user.gender !== undefined) out.gender = user.gender.slice(0, 64);
+    if (user.created_on !== undefined) out.created_on = user.created_on;
+    if (user.premium !== undefined) out.premium = user.premium;
+    if (options.keepPersonal && user.birthday !== undefined) out.birthday = user.birthday;
+    if (email && user.email !== undefined) out.email = user.email;
+    const friends = (seen.friends.get(user.uid) ?? []).map((uid) => names.get(uid)).filter((n): n is string => n !== undefined);
+    if (friends.length > 0) out.friends = friends;
+    const plays = [...games.values()].filter((g) => g.plays.has(user.uid)).map((g) => g.id);
+    if (plays.length > 0) out.plays = plays;
+    for (const game of games.values()) {
+      const defs = new Map(dataGames.find((g) => g.id === game.id)!.achievements!.map((a) => [a.developer_id, a]));
+      const progress = [...(game.progress.get(user.uid) ?? [])].filter(([id, v]) => v !== undefined && defs.has(id));
+      if (progress.length > 0) {
+        out.progress ??= {};
+        out.progress[game.id] = Object.fromEntries(progress.map(([id, v]) => [id, Math.min(Math.max(Math.round(v!), defs.get(id)!.start_value ?? 0), defs.get(id)!.target_value)]));
+      }
+      const products = dataGames.find((g) => g.id === game.id)!.products!;
+      const holdings = [...(game.holdings.get(user.uid) ?? [])].filter(
+        ([item, units]) => units > 0 && products.some((p) => p.sku === item || (p.type === 'consumable' && p.sku.split(':')[0] === item)),
+      );
+      if (holdings.length > 0) {
+        out.holdings ??= {};
+        out.holdings[game.id] = Object.fromEntries(holdings);
+      }
+      const saves = [...(game.saves.get(user.uid) ?? [])].filter(([key, value]) => value !== undefined && isSaveKey(key) && saveValueProblem(value) === null).slice(0, 100);
+      if (saves.length > 0) {
+        out.saves ??= {};
+        out.saves[game.id] = Object.fromEntries(saves) as Record<string, string>;
+      }
+    }
+    users.push(out);
+  }
+  const data: DataFile = { games: dataGames, users };
+  // The same checks as any data file: what a recording cannot express is said here, before anything is started.
+  return { data: parseDataText(options.label, JSON.stringify(data), true), keys };
+}

@@ -1,0 +1,99 @@
+/**
+ * `--har FILE` / UDCLI_HAR on real commands against a sandbox: every exchange (the read before
+ * a change, agi's 401 challenge and the signed retry, each page of --all) lands in the file,
+ * which stays a HAR 1.2 across commands, failed ones included, and never holds a secret.
+ */
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/domain/demo.js';
+import { startTestEnv, type TestEnv } from '../e2e/harness.js';
+
+interface Entry {
+  request: { method: string; url: string; headers: Array<{ name: string; value: string }> };
+  response: { status: number; content: { text?: string } };
+}
+
+let env: TestEnv;
+const dir = mkdtempSync(join(tmpdir(), 'har-cli-'));
+beforeAll(async () => {
+  env = await startTestEnv();
+});
+afterAll(async () => env?.close());
+
+const entries = (file: string): Entry[] => (JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: Entry[] } }).log.entries;
+const path = (e: Entry): string => `${e.request.method} ${new URL(e.request.url).pathname}`;
+
+describe('--har', () => {
+  it('records the read before, the challenge and the signed change, then each page of --all, in one file', async () => {
+    const file = join(dir, 'session.har');
+    const reset = await env.read(['--har', file, 'achievements', 'reset', DEMO.user.uid, 'LEVEL_10', '--yes']);
+    expect(reset.code, reset.stderr).toBe(0);
+    const afterReset = entries(file);
+    expect(afterReset.map((e) => e.response.status)).toEqual(expect.arrayContaining([200, 401]));
+    const signed = afterReset.filter((e) => e.request.method === 'POST');
+    expect(signed.map((e) => e.response.status)).toEqual([401, 200]);
+    expect(new URL(signed[1]!.request.url).searchParams.get('sig')).toMatch(/^redacted-/);
+    expect(new URL(signed[1]!.request.url).searchParams.get('session')).toMatch(/^redacted-/);
+    // The read before the change comes first.
+    expect(afterReset[0]!.request.method).toBe('GET');
+
+    // A hub with more friends than one page holds (500), so --all reads two pages.
+    const seeded = await env.read(['sandbox', 'seed', '--users', '510', '--friends', '505', '--db', env.sandbox.dbPath, '--json']);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    const hub = (JSON.parse(seeded.stdout) as { hub: { uid: string } }).hub.uid;
+    const friends = await env.read(['friends', hub, '--all', '-o', 'json'], { env: { UDCLI_HAR: file } });
+    expect(friends.code, friends.stderr).toBe(0);
+    const pages = entries(file).slice(afterReset.length).filter((e) => path(e).startsWith('GET /services/rest/v1/friends/'));
+    expect(pages.length).toBe(2);
+    expect(new Set(pages.map((e) => new URL(e.request.url).search)).size).toBe(2);
+
+    // A failed command (404) is recorded too, and the file stays whole.
+    const missing = await env.read(['--har', file, 'user', 'ffffffffffffffffffffffffffffffff']);
+    expect(missing.code).toBe(4);
+    const last = entries(file).at(-1)!;
+    expect(last.response.status).toBe(404);
+
+    const text = readFileSync(file, 'utf8');
+    for (const secret of [DEMO.game.apiKey, DEMO.game.signingSecret]) expect(text).not.toContain(secret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const har = JSON.parse(text) as { log: { version: string; creator: { name: string } } };
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.creator.name).toBe('udcli');
+  });
+
+  it('a save: the auth token, the site login cookie and the token generator reply become placeholders', async () => {
+    const file = join(dir, 'saves.har');
+    const set = await env.read(['--har', file, 'saves', 'set', DEMO.user.uid, 'slot1', '{"level":3}', '--yes']);
+    expect(set.code, set.stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    const recorded = entries(file);
+    expect(recorded.some((e) => path(e) === `POST /services/rest/v1/gamesave/${DEMO.user.uid}.json` && e.response.status === 200)).toBe(true);
+    for (const e of recorded) {
+      const token = new URL(e.request.url).searchParams.get('auth_token');
+      if (token !== null) expect(token).toMatch(/^redacted-[0-9a-f]{12}$/);
+      for (const h of e.request.headers) if (h.name === 'cookie') expect(h.value).toMatch(/=redacted-/);
+    }
+    // The generator's token (32 hex digits) appears nowhere in the clear.
+    expect(text).not.toMatch(/"auth_token":"[0-9a-f]{32}"/);
+    expect(text).not.toMatch(/auth_token=[0-9a-f]{32}/);
+  });
+
+  it('every retry is recorded, each a whole entry (a sandbox whose every reply is a 502 page)', async () => {
+    const faulty = await startTestEnv({ faults: { spec: 'html-502=1', seed: 1 } });
+    try {
+      const file = join(dir, 'retries.har');
+      const r = await faulty.read(['--har', file, '--retries', '2', 'user', DEMO.user.uid]);
+      expect(r.code).not.toBe(0);
+      const recorded = entries(file);
+      expect(recorded.map((e) => [path(e), e.response.status])).toEqual([
+        [`GET /services/rest/v1/users/${DEMO.user.uid}.json`, 502],
+        [`GET /services/rest/v1/users/${DEMO.user.uid}.json`, 502],
+        [`GET /services/rest/v1/users/${DEMO.user.uid}.json`, 502],
+      ]);
+    } finally {
+      await faulty.close();
+    }
+  });
+});
