@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { failure } from './failure.js';
 import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
@@ -207,10 +207,23 @@ describe('retries', () => {
     // One connection, held by a request that gets no answer: the increment waits in the queue.
     const { client } = makeClient({ timeoutMs: 300, retries: 0, connections: 1 });
     const before = platform.hits('queued');
-    const [held, queued] = await Promise.all([
-      failure(client.getUser('hang')),
-      failure(client.changeUserAchievement('queued', TARGET, { increment: 1 })),
-    ]);
+    const hung = platform.hits('hang');
+    // The two deadlines run out together, as they do when both requests start in one
+    // millisecond: on a loaded machine the second could start a millisecond later and be sent,
+    // within its own time, on the connection the first one freed. The sockets stay real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let outcomes: Promise<[unknown, unknown]>;
+    try {
+      outcomes = Promise.all([
+        failure(client.getUser('hang')),
+        failure(client.changeUserAchievement('queued', TARGET, { increment: 1 })),
+      ]);
+      await vi.waitUntil(() => platform.hits('hang') > hung, { interval: 5, timeout: 10_000 });
+      vi.advanceTimersByTime(300);
+    } finally {
+      vi.useRealTimers();
+    }
+    const [held, queued] = await outcomes;
     expect(held).toMatchObject({ failure: 'timeout', sent: true });
     expect(queued).toMatchObject({ failure: 'unreachable', sent: false });
     // Once the connection frees up, the abandoned increment must not go out late.

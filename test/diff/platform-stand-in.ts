@@ -86,6 +86,8 @@ export async function startStandIn(): Promise<StandIn> {
     birthday: '1990-04-01',
     premium: true,
     created_on: '1400000000',
+    // platform.md (Users): a game server's test replies carry `email` on friend entries too.
+    email: 'pal@example.com',
   };
   const questRecord = (): Record<string, unknown> => ({
     id: 77,
