@@ -5,12 +5,11 @@
  * values; the recorded reply against the sandbox's description) → report (the result below;
  * the CLI prints it).
  */
-import { UsageError } from '../../errors.js';
 import { readHar } from '../../har/reader.js';
 import type { DataFile } from '../data/model.js';
 import { compareReplies, ignored, type Found, type Kind, type Rules } from './compare.js';
 import { classify, type PlatformExchange } from './exchange.js';
-import { Observations } from './observe.js';
+import { learnRecordings } from './learn.js';
 import { replay } from './replay.js';
 import { schemaFindings } from './schema-check.js';
 import { openScratch, SCRATCH_ORIGIN } from './scratch.js';
@@ -58,34 +57,13 @@ export interface DiffResult {
   skips: Skip[];
 }
 
-/** Reading only: what the recordings show, and how many entries were not platform exchanges. */
-async function learn(files: readonly string[]): Promise<{ seen: Observations; platform: number; otherHosts: Set<string> }> {
-  const seen = new Observations('first');
-  let platform = 0;
-  const otherHosts = new Set<string>();
-  for (const file of files) {
-    await readHar(file, (entry, index) => {
-      const c = classify(entry, index);
-      if (c.kind === 'platform') {
-        platform++;
-        seen.observe(c.exchange);
-      } else if (c.host !== undefined) otherHosts.add(c.host);
-    });
-  }
-  return { seen, platform, otherHosts };
-}
-
 function queryOf(exchange: PlatformExchange): string {
   return exchange.query.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&');
 }
 
 export async function diffRecordings(options: DiffOptions): Promise<DiffResult> {
   // read
-  const { seen, platform, otherHosts } = await learn(options.files);
-  if (platform === 0) {
-    const hosts = [...otherHosts].slice(0, 10).join(', ');
-    throw new UsageError(`no platform exchange (a path under /services/rest/v1/) in ${options.files.join(', ')}${hosts ? `; its hosts: ${hosts}` : '; it holds no requests'}`);
-  }
+  const seen = await learnRecordings(options.files, 'first');
   // seed
   const seeded = seedData(seen, { signing: 'both', keepPersonal: true, label: 'the recording' });
   const scratch = await openScratch([...(options.data ? [{ data: options.data.data, label: options.data.file }] : []), { data: seeded.data, label: 'the recording' }]);
