@@ -60,4 +60,23 @@ describe('udcli sandbox diff of a recording of the sandbox', () => {
     expect(report.compared).toBeGreaterThan(20);
     expect(report.same).toBe(report.compared);
   });
+
+  it("a change to a quest the recording never defines: --data with the studio's own data file gives its definition, so it diffs clean", async () => {
+    // Only the change, as `udcli api` sends it: no definition, no list in the recording.
+    const har = join(dir, 'one-change.har');
+    const change = await env.read(['--har', har, 'api', 'PUT', `achievements/user/${DEMO.user.uid}.json`, '-f', 'developer_id=LEVEL_10', '-f', 'progress=0.5', '-f', `pid=${DEMO.game.id}`, '--sign']);
+    expect(change.code, change.stderr).toBe(0);
+    const data = join(dir, 'studio.yaml');
+    const exported = await env.read(['sandbox', 'export', data, '--db', env.sandbox.dbPath]);
+    expect(exported.code, exported.stderr).toBe(0);
+
+    // Without the data file the scratch sandbox can only guess LEVEL_10's range from the one reply.
+    const guessed = await env.read(['sandbox', 'diff', har, '--json']);
+    expect(guessed.code).toBe(1);
+    expect((JSON.parse(guessed.stdout) as Report).differences.map((d) => d.at)).toContain('payload.current_value');
+
+    const withData = await env.read(['sandbox', 'diff', har, '--data', data, '--json']);
+    expect(withData.code, withData.stdout + withData.stderr).toBe(0);
+    expect(JSON.parse(withData.stdout)).toMatchObject({ compared: 2, differing: 0, differences: [] });
+  });
 });

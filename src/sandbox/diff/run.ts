@@ -65,7 +65,7 @@ export async function diffRecordings(options: DiffOptions): Promise<DiffResult> 
   // read
   const seen = await learnRecordings(options.files, 'first');
   // seed
-  const seeded = seedData(seen, { signing: 'both', keepPersonal: true, label: 'the recording' });
+  const seeded = seedData(seen, { signing: 'both', keepPersonal: true, label: 'the recording', ...(options.data ? { known: options.data.data } : {}) });
   const scratch = await openScratch([...(options.data ? [{ data: options.data.data, label: options.data.file }] : []), { data: seeded.data, label: 'the recording' }]);
   const rules: Rules = { strict: options.strict, ignore: options.ignore, ownOrigin: SCRATCH_ORIGIN };
   const result: DiffResult = { compared: 0, same: 0, differing: 0, skipped: 0, differences: [], omitted: 0, skips: [] };

@@ -22,6 +22,12 @@ export interface SeedOptions {
   /** Keep users' personal fields (birthday, email) beyond what the sandbox needs. */
   keepPersonal: boolean;
   label: string;
+  /**
+   * A data file loaded before the seed (`sandbox diff --data`): its games' names and quest
+   * definitions stand wherever the recording did not show them; the seed, loaded on top, would
+   * otherwise replace them with guesses made from players' progress.
+   */
+  known?: DataFile;
 }
 
 export interface Seeded {
@@ -38,19 +44,22 @@ function dataFileTakesEmail(): boolean {
   return users?.items?.properties?.email !== undefined;
 }
 
-function achievementsOf(game: GameSeen): DataAchievement[] {
+function achievementsOf(game: GameSeen, known: DataGame | undefined): DataAchievement[] {
   const out: DataAchievement[] = [];
   for (const def of game.definitions.values()) {
-    const start = Math.round(def.start_value ?? 0);
+    const was = known?.achievements?.find((a) => a.developer_id === def.developer_id);
+    const start = Math.round(def.start_value ?? was?.start_value ?? 0);
     let values = [...game.progress.values()].map((p) => p.get(def.developer_id)).filter((v): v is number => v !== undefined);
-    // A definition seen only through players' records: its target where one was complete, else above what anyone reached.
-    let target = Math.round(def.target_value ?? def.completedAt ?? Math.max(start + 1, ...values.map((v) => v + 1), (def.highest ?? 0) + 1));
+    // A definition seen only through players' records: the data file's target, else where one
+    // was complete, else above what anyone reached.
+    let target = Math.round(def.target_value ?? was?.target_value ?? def.completedAt ?? Math.max(start + 1, ...values.map((v) => v + 1), (def.highest ?? 0) + 1));
     if (target <= start) target = start + 1;
     values = values.filter((v) => v > target);
     if (values.length > 0) target = Math.max(target, ...values.map(Math.ceil));
     out.push({
+      ...was,
       developer_id: def.developer_id,
-      name: (def.name ?? def.developer_id).slice(0, 200) || def.developer_id,
+      name: (def.name ?? was?.name ?? def.developer_id).slice(0, 200) || def.developer_id,
       ...(def.description !== undefined ? { description: def.description } : {}),
       ...(def.admin_description !== undefined ? { admin_description: def.admin_description } : {}),
       ...(def.icon !== undefined ? { icon: def.icon } : {}),
@@ -79,6 +88,7 @@ function productsOf(game: GameSeen): DataProduct[] {
 
 export function seedData(seen: Observations, options: SeedOptions): Seeded {
   const games = seen.games();
+  const known = new Map((options.known?.games ?? []).map((g) => [String(g.id), g]));
   const keys = new Map<string, SeedKey>();
   const dataGames: DataGame[] = [];
   for (const game of games.values()) {
@@ -86,11 +96,11 @@ export function seedData(seen: Observations, options: SeedOptions): Seeded {
     keys.set(game.id, key);
     dataGames.push({
       id: game.id,
-      name: `Game ${game.id} (recorded)`,
+      name: known.get(game.id)?.name ?? `Game ${game.id} (recorded)`,
       ...(game.launchable ? { launchable: true } : {}),
       signing: options.signing,
       keys: [{ ...key, label: options.label }],
-      achievements: achievementsOf(game),
+      achievements: achievementsOf(game, known.get(game.id)),
       products: productsOf(game),
     });
   }
