@@ -37,7 +37,8 @@ async function startSandbox(args: string[], env: NodeJS.ProcessEnv) {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  // The exit code, or the signal that ended it (a crash on the way out says which).
+  const closed = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? `signal ${signal}`)));
   const deadline = Date.now() + 15_000;
   while (!stdout.includes('\n') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   return {
@@ -78,7 +79,7 @@ describe('sandbox --latency (e2e)', () => {
       const text = await runCli(['sandbox', 'status'], env);
       expect(text.stdout).toContain(`latency ${LATENCY_MS} ms on every /services/rest reply`);
     } finally {
-      expect(await sb.stop()).toBe(0);
+      expect(await sb.stop(), sb.stderr()).toBe(0);
     }
   }, 60_000);
 
@@ -96,7 +97,7 @@ describe('sandbox --latency (e2e)', () => {
       expect((await timed(`${sb.url}${USER_PATH}`)).status).toBe(200);
       expect(sb.stderr()).not.toContain('--latency');
     } finally {
-      expect(await sb.stop()).toBe(0);
+      expect(await sb.stop(), sb.stderr()).toBe(0);
     }
   }, 60_000);
 
