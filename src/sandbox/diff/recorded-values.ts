@@ -1,9 +1,8 @@
 /**
  * The one place where a value as the platform's replies show it becomes a value of a sandbox
  * data file (seeding a scratch sandbox, `sandbox import`): quest states and dates, users' dates,
- * what a purchase says is held. The sandbox's own reading of quests is changing with the
- * platform's pages (states `In Progress`/`Completed`/`Revoked`, `completed_date`
- * `0000-00-00 00:00:00`); whatever those turn out to be, only this file needs to follow (quests: `questFromRecorded`).
+ * what a purchase says is held. Quest states (`In Progress`/`Completed`/`Revoked`) and the
+ * `0000-00-00 00:00:00` of a quest not completed are read in `questFromRecorded` alone.
  */
 
 /**

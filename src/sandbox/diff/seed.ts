@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { isSaveKey, saveValueProblem } from '../domain/saves.js';
 import type { DataAchievement, DataFile, DataGame, DataProduct, DataUser } from '../data/model.js';
 import { parseDataText } from '../data/read.js';
-import { DATA_SCHEMA } from '../data/schema.js';
 import type { GameSeen, Observations } from './observe.js';
 
 export interface SeedKey {
@@ -37,12 +36,6 @@ export interface Seeded {
 }
 
 const newKey = (): SeedKey => ({ api_key: randomBytes(16).toString('hex'), signing_secret: randomBytes(24).toString('hex') });
-
-/** Whether the data file format has a field for users' email (it may gain one). */
-function dataFileTakesEmail(): boolean {
-  const users = (DATA_SCHEMA.properties as Record<string, { items?: { properties?: Record<string, unknown> } }>).users;
-  return users?.items?.properties?.email !== undefined;
-}
 
 function achievementsOf(game: GameSeen, known: DataGame | undefined): DataAchievement[] {
   const out: DataAchievement[] = [];
@@ -113,15 +106,14 @@ export function seedData(seen: Observations, options: SeedOptions): Seeded {
     taken.add(name);
     names.set(user.uid, name);
   }
-  const email = options.keepPersonal && dataFileTakesEmail();
   const users: DataUser[] = [];
   for (const user of seen.users.values()) {
-    const out: DataUser & { email?: string } = { username: names.get(user.uid)!, uid: user.uid };
+    const out: DataUser = { username: names.get(user.uid)!, uid: user.uid };
     if (user.gender !== undefined) out.gender = user.gender.slice(0, 64);
     if (user.created_on !== undefined) out.created_on = user.created_on;
     if (user.premium !== undefined) out.premium = user.premium;
     if (options.keepPersonal && user.birthday !== undefined) out.birthday = user.birthday;
-    if (email && user.email !== undefined) out.email = user.email;
+    if (options.keepPersonal && user.email !== undefined) out.email = user.email;
     const friends = (seen.friends.get(user.uid) ?? []).map((uid) => names.get(uid)).filter((n): n is string => n !== undefined);
     if (friends.length > 0) out.friends = friends;
     const plays = [...games.values()].filter((g) => g.plays.has(user.uid)).map((g) => g.id);

@@ -3,15 +3,15 @@
  * file (YAML or JSON). Load is one transaction (all or nothing); export writes a temporary file
  * and renames it, so a failed or interrupted export never leaves half a file.
  */
-import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../../errors.js';
 import type { Factory } from '../../../ops/factory.js';
 import { dataWarning } from './data-warning.js';
 import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
+import { writeWhole } from './write-whole.js';
 import { ensureDataDir } from '../../../sandbox/paths.js';
 import { jsonText } from '../../../printable.js';
 
@@ -88,18 +88,6 @@ function formatOf(file: string, raw: string | undefined): 'yaml' | 'json' {
     return raw;
   }
   return /\.json$/i.test(file) ? 'json' : 'yaml';
-}
-
-/** Writes the stream to `target` through a temporary file in the same directory, renamed at the end. */
-async function writeWhole(target: string, source: Readable): Promise<void> {
-  const tmp = `${target}.tmp-${process.pid}`;
-  try {
-    await pipeline(source, createWriteStream(tmp, { mode: 0o600 }));
-    renameSync(tmp, target);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
 }
 
 export async function exportCommand(factory: Factory, file: string | undefined, opts: ExportOptions): Promise<void> {

@@ -1,7 +1,9 @@
 /** `udcli sandbox import FILE.har [DATAFILE]`: a data file of the state a recording shows (src/sandbox/diff/import.ts). */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { UsageError } from '../../../errors.js';
 import type { Factory } from '../../../ops/factory.js';
+import { writeWhole } from './write-whole.js';
 
 export interface ImportOptions {
   keepPersonal?: boolean;
@@ -9,7 +11,6 @@ export interface ImportOptions {
 }
 
 export async function importCommand(factory: Factory, file: string, target: string | undefined, opts: ImportOptions): Promise<void> {
-  const { existsSync } = await import('node:fs');
   if (target !== undefined && target !== '-' && existsSync(target) && !opts.force) {
     throw new UsageError(`${target} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
   }
@@ -22,13 +23,9 @@ export async function importCommand(factory: Factory, file: string, target: stri
     factory.io.stdout.write(text);
     return;
   }
-  // Whole or not at all: written beside, then renamed over.
-  const temp = `${target}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, text);
-    renameSync(temp, target);
+    await writeWhole(target, Readable.from([text]));
   } catch (error) {
-    rmSync(temp, { force: true });
     throw new UsageError(`cannot write ${target}: ${(error as Error).message}`);
   }
   const games = (data.games ?? []).map((g) => g.id).join(', ');
