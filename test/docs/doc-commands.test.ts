@@ -1,0 +1,250 @@
+/**
+ * The manuals, run: every `udcli` command in README.md's shell blocks and in docs/INTEGRATING.md's
+ * is run as a reader would type it, in order, against a sandbox on a free port with a temporary
+ * database, data directory and config (a fresh config for each block, as the blocks do not
+ * build on each other's profiles). The commands run in-process through `main`; the sandbox is
+ * the one the first command starts in the background, as the Quick start says (so the built
+ * binary must exist: `npm run build`). Each command must exit 0 (or what EXIT says), and
+ * print every line the doc shows under it (`#  TEXT`), in that order. Synopsis lines
+ * (`[options]`, `<placeholders>`, `a | b`) are not run: each option they name must be in the
+ * command's --help. What cannot run here is in SKIP, each with its reason, so a new command in
+ * the docs runs unless someone decides otherwise here. The conventions: test/docs/doc-blocks.ts.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import type { IOStreams } from '../../src/ops/factory.js';
+import { readDocBlocks, type DocBlock, type DocCommand, type DocSynopsis } from './doc-blocks.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Commands a test cannot run, as written in the docs, each with why. */
+const SKIP = new Map<string, string>([
+  ['udcli sandbox start --data qa.yaml', 'a foreground sandbox runs until Ctrl-C; the next lines load the same file into the running one'],
+  ['udcli sandbox start --data qa.yaml --reset', 'a foreground sandbox runs until Ctrl-C'],
+  ['udcli doctor', 'in the profiles block it asks https://api.example.com, a platform a test cannot reach (the tour runs doctor against the sandbox)'],
+  ['udcli --profile live products take 01e528d59829836fd23b09085b56edab xp-boost --qty 5', 'a production profile on the real platform; the tour shows the same receipt on the sandbox'],
+]);
+/** Lines the profiles block runs once: `udcli doctor` is run in the tour, and skipped in that block only. */
+const SKIP_IN_BLOCK_AFTER = new Map<string, string>([['udcli doctor', 'udcli profile use live']]);
+
+/** What the docs' readers answer when a command asks on a terminal. */
+const ANSWERS = new Map<string, string>([
+  ['udcli achievements delete 01e528d59829836fd23b09085b56edab LEVEL_10', 'y\n'],
+  ['udcli saves erase demo_player slot1', 'y\n'],
+]);
+
+/** Commands run with their output piped rather than on a terminal, and why. */
+const OFF_TERMINAL = new Map<string, string>([
+  ['udcli sandbox play 1001 --game-url http://localhost:5173/', 'on a terminal it opens a browser'],
+  ['udcli sandbox play 1001 --game-dir .', 'on a terminal it opens a browser'],
+  ['udcli sandbox play 1001 --as alice', 'on a terminal it opens a browser'],
+]);
+
+/** Exit codes other than 0 that the doc implies. */
+const EXIT = new Map<string, number>([]);
+
+/** Files a command reads that the reader has, not the doc: written before the commands run. */
+const READER_FILES: Record<string, string> = {
+  'slot1.json': '{"level":3,"ore":40}\n',
+  'secret.txt': 'a-signing-secret-of-the-reader\n',
+};
+
+/** `-- npm test`: the reader's own test suite. Here a command that fails unless udcli's environment is set. */
+const TEST_SUITE = [process.execPath, '-e', 'process.exit(process.env.UDCLI_BASE_URL && process.env.UDCLI_API_KEY ? 0 : 1)'];
+
+class Collector extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (error?: Error | null) => void): void {
+    this.text += chunk.toString('utf8');
+    cb();
+  }
+}
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((done) => srv.listen(0, '127.0.0.1', done));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((done) => srv.close(() => done()));
+  return port;
+}
+
+/** udcli as the reader runs it: in a terminal unless piped, answering what it asks. */
+async function udcli(argv: string[], env: NodeJS.ProcessEnv, options: { terminal?: boolean; answer?: string; stdin?: string } = {}): Promise<Result> {
+  const out = new Collector();
+  const err = new Collector();
+  const stdin = new PassThrough();
+  stdin.end(options.answer ?? options.stdin ?? '');
+  const asks = options.answer !== undefined;
+  const io: IOStreams = {
+    stdin,
+    stdout: out,
+    stderr: err,
+    stdinIsTTY: asks,
+    stdoutIsTTY: options.terminal ?? false,
+    stderrIsTTY: asks,
+    env,
+    onSignals: () => () => {},
+  };
+  const code = await main(argv, io);
+  return { code, stdout: out.text, stderr: err.text };
+}
+
+const squash = (line: string) => line.replace(/\s+/g, ' ').trim();
+
+/** The lines shown that the output lacks, or holds out of order. */
+function missingLines(shown: string[], result: Result, baseUrl: string): string[] {
+  const streams = [result.stdout, result.stderr].map((text) => text.split('\n').map(squash));
+  const at = [0, 0];
+  const missing: string[] = [];
+  for (const line of shown) {
+    if (squash(line) === '…') continue;
+    const want = squash(line.replaceAll('http://127.0.0.1:8787', baseUrl));
+    const found = streams.findIndex((lines, s) => lines.indexOf(want, at[s]) !== -1);
+    if (found === -1) missing.push(line);
+    else at[found] = streams[found]!.indexOf(want, at[found]) + 1;
+  }
+  return missing;
+}
+
+interface DocRun {
+  /** Where the doc's commands run (its `cd` moves it). */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  baseUrl: string;
+  root: string;
+}
+
+async function startDocRun(name: string): Promise<DocRun> {
+  const root = mkdtempSync(join(tmpdir(), `udcli-docs-${name}-`));
+  const cwd = join(root, 'work');
+  mkdirSync(cwd);
+  for (const [file, text] of Object.entries(READER_FILES)) writeFileSync(join(cwd, file), text);
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UDCLI_') && k !== 'FORCE_COLOR') env[k] = v;
+  Object.assign(env, { NO_COLOR: '1', UDCLI_DATA_DIR: join(root, 'data'), UDCLI_SANDBOX_PORT: String(port), USER: 'docs-reader' });
+  return { cwd, env, baseUrl: `http://127.0.0.1:${port}`, root };
+}
+
+async function endDocRun(run: DocRun | undefined): Promise<void> {
+  if (!run) return;
+  await udcli(['sandbox', 'stop'], { ...run.env, UDCLI_CONFIG_DIR: join(run.root, 'config-stop') });
+  rmSync(run.root, { recursive: true, force: true });
+}
+
+async function checkSynopsis(step: DocSynopsis, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const problems: string[] = [];
+  for (const form of step.forms) {
+    const help = await udcli([...form.path, '--help'], env);
+    if (help.code !== 0) {
+      problems.push(`udcli ${form.path.join(' ')} --help: exit ${help.code}`);
+      continue;
+    }
+    const known = new Set(help.stdout.match(/(?<![\w-])--?[a-zA-Z][\w-]*/g));
+    for (const option of form.options) if (!known.has(option)) problems.push(`udcli ${form.path.join(' ')}: no option ${option} in its --help`);
+  }
+  return problems;
+}
+
+/** Runs one block's steps in order; the problems found (empty when the block is true). */
+async function runBlock(block: DocBlock, run: DocRun, index: number): Promise<string[]> {
+  const problems: string[] = [];
+  const configDir = join(run.root, `config-${index}`);
+  const env = { ...run.env, UDCLI_CONFIG_DIR: configDir };
+  const ran: string[] = [];
+  const previous = process.cwd();
+  process.chdir(run.cwd);
+  try {
+    for (const step of block.steps) {
+      const where = `line ${step.line}`;
+      if (step.kind === 'file') writeFileSync(step.path, step.content);
+      else if (step.kind === 'mkdir') mkdirSync(step.path, { recursive: true });
+      else if (step.kind === 'cd') {
+        process.chdir(step.path);
+        run.cwd = process.cwd();
+      } else if (step.kind === 'synopsis') {
+        problems.push(...(await checkSynopsis(step, env)).map((p) => `${where}: ${step.text}\n  ${p}`));
+      } else {
+        const after = SKIP_IN_BLOCK_AFTER.get(step.text);
+        if (SKIP.has(step.text) && (after === undefined || ran.includes(after))) continue;
+        const problem = await runCommand(step, env, run);
+        ran.push(step.text);
+        if (problem) problems.push(`${where}: ${step.text}\n  ${problem}`);
+      }
+    }
+  } finally {
+    process.chdir(previous);
+  }
+  return problems;
+}
+
+async function runCommand(step: DocCommand, env: NodeJS.ProcessEnv, run: DocRun): Promise<string | undefined> {
+  const dashes = step.argv.indexOf('--');
+  const argv = dashes !== -1 && step.argv.slice(dashes + 1).join(' ') === 'npm test' ? [...step.argv.slice(0, dashes + 1), ...TEST_SUITE] : step.argv;
+  const answer = ANSWERS.get(step.text);
+  const result = await udcli(argv, env, {
+    terminal: !step.piped && !OFF_TERMINAL.has(step.text),
+    ...(answer === undefined ? {} : { answer }),
+    ...(step.stdinFile === undefined ? {} : { stdin: readFileSync(step.stdinFile, 'utf8') }),
+  });
+  const expected = EXIT.get(step.text) ?? 0;
+  const output = () => `\n  stdout: ${result.stdout.slice(0, 1500)}\n  stderr: ${result.stderr.slice(0, 1500)}`;
+  if (result.code !== expected) return `exit ${result.code}, expected ${expected}${output()}`;
+  if (step.evaluated) {
+    // `K=V` lines (and `export K=V`), as the shell's eval would take them.
+    for (const m of result.stdout.matchAll(/^(?:export )?([A-Z_][A-Z0-9_]*)=(\S*)$/gm)) env[m[1]!] = m[2]!.replace(/^'(.*)'$/, '$1');
+  }
+  const missing = missingLines(step.shown, result, run.baseUrl);
+  return missing.length === 0 ? undefined : `the output lacks (or has out of order):\n    ${missing.join('\n    ')}${output()}`;
+}
+
+const docs = {
+  'README.md': readDocBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')),
+  'docs/INTEGRATING.md': readDocBlocks(readFileSync(join(ROOT, 'docs/INTEGRATING.md'), 'utf8')),
+};
+
+describe('the docs are read as intended', () => {
+  it('finds the commands of each doc (a reader that found none would pass everything)', () => {
+    const commands = (blocks: DocBlock[]) => blocks.flatMap((b) => b.steps).filter((s) => s.kind === 'command');
+    expect(commands(docs['README.md']).length).toBeGreaterThan(50);
+    expect(commands(docs['docs/INTEGRATING.md']).length).toBeGreaterThan(3);
+    const tour = commands(docs['README.md']).find((c) => c.text.startsWith('udcli achievements reset 01e5'));
+    expect(tour?.shown[0]).toMatch(/^Changed: LEVEL_10/);
+  });
+
+  it('skips, answers and exceptions name commands the docs still hold', () => {
+    const all = new Set(Object.values(docs).flatMap((blocks) => blocks.flatMap((b) => b.steps).map((s) => ('text' in s ? s.text : ''))));
+    for (const text of [...SKIP.keys(), ...ANSWERS.keys(), ...OFF_TERMINAL.keys(), ...EXIT.keys()]) expect(all, text).toContain(text);
+  });
+});
+
+for (const [name, blocks] of Object.entries(docs)) {
+  describe(`${name}: every command as written`, () => {
+    let run: DocRun | undefined;
+    beforeAll(async () => {
+      run = await startDocRun(name.replace(/\W+/g, '-'));
+    });
+    afterAll(async () => {
+      await endDocRun(run);
+    });
+
+    blocks.forEach((block, index) => {
+      it(`the block at line ${block.line}`, async () => {
+        expect(await runBlock(block, run!, index)).toEqual([]);
+      });
+    });
+  });
+}
+
