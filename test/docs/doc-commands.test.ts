@@ -46,8 +46,12 @@ const OFF_TERMINAL = new Map<string, string>([
   ['udcli sandbox play 1001 --as alice', 'on a terminal it opens a browser'],
 ]);
 
-/** Exit codes other than 0 that the doc implies. */
+/**
+ * Exit codes other than 0 that the doc implies without showing them. A doc shows one as an
+ * output line `#  (exit N)` under the command; this map is for what cannot be said that way.
+ */
 const EXIT = new Map<string, number>([]);
+const SHOWN_EXIT = /^\(exit (\d+)\)$/;
 
 /** Files a command reads that the reader has, not the doc: written before the commands run. */
 const READER_FILES: Record<string, string> = {
@@ -109,7 +113,7 @@ function missingLines(shown: string[], result: Result, baseUrl: string): string[
   const at = [0, 0];
   const missing: string[] = [];
   for (const line of shown) {
-    if (squash(line) === '…') continue;
+    if (squash(line) === '…' || SHOWN_EXIT.test(squash(line))) continue;
     const want = squash(line.replaceAll('http://127.0.0.1:8787', baseUrl));
     const found = streams.findIndex((lines, s) => lines.indexOf(want, at[s]) !== -1);
     if (found === -1) missing.push(line);
@@ -199,7 +203,8 @@ async function runCommand(step: DocCommand, env: NodeJS.ProcessEnv, run: DocRun)
     ...(answer === undefined ? {} : { answer }),
     ...(step.stdinFile === undefined ? {} : { stdin: readFileSync(step.stdinFile, 'utf8') }),
   });
-  const expected = EXIT.get(step.text) ?? 0;
+  const shownExit = step.shown.map((line) => SHOWN_EXIT.exec(squash(line))).find((m) => m !== null);
+  const expected = shownExit ? Number(shownExit[1]) : (EXIT.get(step.text) ?? 0);
   const output = () => `\n  stdout: ${result.stdout.slice(0, 1500)}\n  stderr: ${result.stderr.slice(0, 1500)}`;
   if (result.code !== expected) return `exit ${result.code}, expected ${expected}${output()}`;
   if (step.evaluated) {
