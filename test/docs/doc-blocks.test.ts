@@ -46,7 +46,7 @@ describe('readDocBlocks', () => {
     });
     expect(start).toMatchObject({ kind: 'synopsis', forms: [{ path: ['sandbox', 'start'], options: ['--port', '--seed', '--data', '--detach'] }] });
     expect(remove).toMatchObject({ kind: 'synopsis', forms: [{ path: ['profile', 'remove'], options: [] }] });
-    expect(friends).toMatchObject({ kind: 'command', piped: true, argv: ['friends', '01e528d59829836fd23b09085b56edab', '--all', '-o', 'ndjson'] });
+    expect(friends).toMatchObject({ kind: 'command', piped: true, through: [['wc', '-l']], argv: ['friends', '01e528d59829836fd23b09085b56edab', '--all', '-o', 'ndjson'] });
   });
 
   it('follows heredocs, mkdir/cd, eval "$(udcli …)", < FILE, and $-style blocks whose output is unprefixed', () => {

@@ -25,6 +25,8 @@ export interface DocCommand {
   stdinFile?: string;
   /** Its output goes to a pipe (`| wc -l`, `$(…)`) rather than the terminal. */
   piped: boolean;
+  /** The programs its output is piped through, each as its words (`[['wc', '-l']]`). */
+  through: string[][];
   /** `eval "$(udcli …)"`: its `export K=V` lines set the environment of what follows. */
   evaluated: boolean;
   /** The output the doc shows for it, line by line (`…` for lines left out). */
@@ -183,7 +185,7 @@ function stepsOfLine(text: string, rest: string[]): { steps: DocStep[]; consumed
     else if (pw[0] === 'eval' && pw[1]?.startsWith('$(') && pw[1].endsWith(')')) {
       const inner = pw[1].slice(2, -1);
       const argv = udcliArgs(words(tokenize(inner)));
-      if (argv) steps.push({ kind: 'command', text: `eval "$(${inner})"`, argv, piped: true, evaluated: true, shown: [] });
+      if (argv) steps.push({ kind: 'command', text: `eval "$(${inner})"`, argv, piped: true, through: [], evaluated: true, shown: [] });
     } else {
       const pipes = splitOn(part, '|');
       const head = pipes[0]!;
@@ -204,6 +206,7 @@ function stepsOfLine(text: string, rest: string[]): { steps: DocStep[]; consumed
         argv: args,
         ...(stdinFile === undefined ? {} : { stdinFile }),
         piped: pipes.length > 1,
+        through: pipes.slice(1).map(words),
         evaluated: false,
         shown: [],
       });

@@ -202,6 +202,11 @@ async function runCommand(step: DocCommand, env: NodeJS.ProcessEnv, run: DocRun)
   });
   const shownExit = step.shown.map((line) => SHOWN_EXIT.exec(squash(line))).find((m) => m !== null);
   const expected = shownExit ? Number(shownExit[1]) : (EXIT.get(step.text) ?? 0);
+  if (step.through.length > 0) {
+    // The one filter the docs pipe into: its output is what the doc shows.
+    if (step.through.length !== 1 || step.through[0]!.join(' ') !== 'wc -l') return `a pipe through ${step.through.map((w) => w.join(' ')).join(' | ')}: only | wc -l is followed`;
+    result.stdout = `${result.stdout.split('\n').length - 1}\n`;
+  }
   const output = () => `\n  stdout: ${result.stdout.slice(0, 1500)}\n  stderr: ${result.stderr.slice(0, 1500)}`;
   if (result.code !== expected) return `exit ${result.code}, expected ${expected}${output()}`;
   if (step.evaluated) {
