@@ -268,3 +268,14 @@ export function readDocBlocks(markdown: string): DocBlock[] {
   }
   return blocks;
 }
+
+/** The data files a doc shows: ```yaml blocks that open with the schema line `sandbox init` writes. */
+export function readDataFileBlocks(markdown: string): Array<{ line: number; text: string }> {
+  const found: Array<{ line: number; text: string }> = [];
+  const re = /^```yaml\n([\s\S]*?)^```$/gm;
+  for (const m of markdown.matchAll(re)) {
+    if (!m[1]!.startsWith('# yaml-language-server: $schema=')) continue;
+    found.push({ line: markdown.slice(0, m.index).split('\n').length, text: m[1]! });
+  }
+  return found;
+}

@@ -8,7 +8,8 @@
  * print every line the doc shows under it (`#  TEXT`), in that order. Synopsis lines
  * (`[options]`, `<placeholders>`, `a | b`) are not run: each option they name must be in the
  * command's --help. What cannot run here is in SKIP, each with its reason, so a new command in
- * the docs runs unless someone decides otherwise here. The conventions: test/docs/doc-blocks.ts.
+ * the docs runs unless someone decides otherwise here. A data file a doc shows (a ```yaml block
+ * opening with the schema line) must load as shown. The conventions: test/docs/doc-blocks.ts.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -19,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { IOStreams } from '../../src/ops/factory.js';
-import { readDocBlocks, type DocBlock, type DocCommand, type DocSynopsis } from './doc-blocks.js';
+import { readDataFileBlocks, readDocBlocks, type DocBlock, type DocCommand, type DocSynopsis } from './doc-blocks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -253,6 +254,16 @@ for (const [name, blocks] of Object.entries(docs)) {
         expect(await runBlock(block, run!, index)).toEqual([]);
       });
     });
+
+    for (const data of readDataFileBlocks(readFileSync(join(ROOT, name), 'utf8'))) {
+      it(`the data file at line ${data.line} loads as it is shown`, async () => {
+        const file = join(run!.root, `data-${data.line}.yaml`);
+        writeFileSync(file, data.text);
+        const env = { ...run!.env, UDCLI_CONFIG_DIR: join(run!.root, 'config-data') };
+        const result = await udcli(['sandbox', 'load', file, '--db', join(run!.root, `data-${data.line}.db`)], env);
+        expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
+      });
+    }
   });
 }
 
