@@ -4,14 +4,14 @@
  * database, data directory and config (a fresh config for each block, as the blocks do not
  * build on each other's profiles). The commands run in-process through `main`; the sandbox is
  * the one the first command starts in the background, as the Quick start says (so the built
- * binary must exist: `npm run build`). Each command must exit 0 (or what EXIT says), and
+ * binary must exist: `npm run build`). Each command must exit 0 (or the `#  (exit N)` shown), and
  * print every line the doc shows under it (`#  TEXT`), in that order. Synopsis lines
  * (`[options]`, `<placeholders>`, `a | b`) are not run: each option they name must be in the
  * command's --help. What cannot run here is in SKIP, each with its reason, so a new command in
  * the docs runs unless someone decides otherwise here. A data file a doc shows (a ```yaml block
  * opening with the schema line) must load as shown. The conventions: test/docs/doc-blocks.ts.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +129,8 @@ interface DocRun {
 }
 
 async function startDocRun(name: string): Promise<DocRun> {
+  // The background sandbox is the built binary; without it every sandbox command would fail on its own.
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('no dist/: run `npm run build` first');
   const root = mkdtempSync(join(tmpdir(), `udcli-docs-${name}-`));
   const cwd = join(root, 'work');
   mkdirSync(cwd);
