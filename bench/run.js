@@ -19,12 +19,15 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { cleanEnv, killAll, mustRun, nodeJson, startCliSandbox, startServer } from './lib/proc.js';
+import { startLoadMonitor } from './lib/load-monitor.js';
+import { MODULES_PRELOAD, dependencyDifference, loadedDependencies } from './lib/modules.js';
 import { benchHarDiff } from './har-diff.js';
 
 /** @typedef {Parameters<typeof import('./lib/proc.js').timedNode>[1]} RunOptions */
@@ -37,7 +40,7 @@ const BIN = join(ROOT, 'bin', 'udcli.js');
 
 /** @param {string[]} argv */
 function parseArgs(argv) {
-  /** @type {{ mode: 'full' | 'quick' | 'smoke', out?: string, only?: string[], before?: string, render?: boolean }} */
+  /** @type {{ mode: 'full' | 'quick' | 'smoke', out?: string, only?: string[], before?: string, render?: boolean, runs?: number, mocks?: boolean, mocksDir?: string }} */
   const a = { mode: 'full' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -47,6 +50,15 @@ function parseArgs(argv) {
     else if (arg === '--only') a.only = String(argv[++i]).split(',');
     else if (arg === '--before') a.before = argv[++i];
     else if (arg === '--render') a.render = true;
+    else if (arg === '--runs') {
+      a.runs = Number(argv[++i]);
+      if (!Number.isInteger(a.runs) || a.runs < 1) {
+        process.stderr.write('bench: --runs takes a whole number of runs, 1 or more\n');
+        process.exit(2);
+      }
+    } else if (arg === '--mocks') a.mocks = true;
+    else if (arg === '--no-mocks') a.mocks = false;
+    else if (arg === '--mocks-dir') a.mocksDir = argv[++i];
     else if (arg === '-h' || arg === '--help') {
       process.stdout.write(USAGE);
       process.exit(0);
@@ -58,11 +70,22 @@ function parseArgs(argv) {
   return a;
 }
 
-const USAGE = `usage: node bench/run.js [--quick | --smoke] [--out DIR] [--only startup,user,list,inc,embedded,friends,data,batch,sandbox] [--before FILE] [--render]
+const USAGE = `usage: node bench/run.js [--quick | --smoke] [--runs N] [--out DIR] [--only ROWS] [--before FILE] [--render]
+                         [--mocks | --no-mocks] [--mocks-dir DIR]
   (default) full run, writes bench/results.md and bench/results.json
   --quick   fewer runs, smaller sizes
   --smoke   tiny sizes, one run each, writes into a temp dir (or --out DIR)
+  --runs N  measured runs a row (and warm-up runs: none below 3), whatever the mode
+  --only    rows by id prefix, comma-separated: startup, user, list, inc, embedded, friends,
+            data, batch, journal, sandbox, har-diff, mock (mock-prism, mock-json-server, ...)
   --render  only write results.md again from results.json (after editing bench/CHANGES.md)
+  --mocks / --no-mocks
+            the rows of the sandbox beside the mock servers a studio would otherwise use
+            (Prism, json-server, Mockoon, WireMock): installed from the npm registry into a
+            temporary folder at bench time (network). On by default in full and quick runs; in
+            --smoke runs only with --mocks or --only mock (npm test never installs anything)
+  --mocks-dir DIR
+            install the mock servers into DIR and keep them there (reused when present)
 Needs the built code: run \`npm run build\` first.
 `;
 
@@ -194,24 +217,27 @@ const round = (x, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
  * @param {Record<string, unknown>} [r.extra]
  * @param {boolean} [r.check]  a pass condition besides the ratio (e.g. exact final value)
  * @param {string} [r.targetText]
+ * @param {ReturnType<ReturnType<typeof startLoadMonitor>['window']>} [r.load]  a row measured with another: its load window
  */
 function row(r) {
   const ref = median(r.refSamples);
   const udcli = median(r.udcliSamples);
-  // The spread of each side (quartiles of the measured runs) and the machine's load as the row
-  // ends: on a shared machine a ratio means little without them.
+  // The spread of each side (quartiles and extremes of the measured runs, and their number) and
+  // the machine's load while the row ran: on a shared machine a ratio means little without them.
   const spread = (/** @type {number[]} */ xs) => ({ p25: round(quantile(xs, 0.25)), p75: round(quantile(xs, 0.75)), min: round(Math.min(...xs)), max: round(Math.max(...xs)) });
   const ratio = ref > 0 ? udcli / ref : NaN;
   let pass = r.check ?? true;
   if (r.target) pass = pass && (r.target.op === '<=' ? ratio <= r.target.value : ratio >= r.target.value);
+  const load = r.load ?? monitor.window();
   return {
     id: r.id,
     what: r.what,
     unit: r.unit,
     kind: r.kind,
-    reference: { label: r.refLabel, median: round(ref), spread: spread(r.refSamples), samples: r.refSamples.map((x) => round(x)) },
-    udcli: { median: round(udcli), spread: spread(r.udcliSamples), samples: r.udcliSamples.map((x) => round(x)) },
-    load1: round(loadavg()[0], 2),
+    reference: { label: r.refLabel, median: round(ref), spread: spread(r.refSamples), runs: r.refSamples.length, samples: r.refSamples.map((x) => round(x)) },
+    udcli: { median: round(udcli), spread: spread(r.udcliSamples), runs: r.udcliSamples.length, samples: r.udcliSamples.map((x) => round(x)) },
+    load1: load.load1.end,
+    load,
     ratio: round(ratio),
     target: r.target,
     targetText: r.targetText ?? (r.target ? `${r.target.op === '<=' ? '≤' : '≥'} ${r.target.value}×` : 'report'),
@@ -219,6 +245,9 @@ function row(r) {
     ...(r.extra ? { extra: r.extra } : {}),
   };
 }
+
+/** Samples the machine's load from the start; each row() closes a window (lib/load-monitor.js). */
+const monitor = startLoadMonitor();
 
 // ---------------------------------------------------------------- setup: database and servers
 
@@ -277,7 +306,11 @@ async function main(args) {
       return 1;
     }
   }
-  const s = SETTINGS[args.mode];
+  const s = { ...SETTINGS[args.mode] };
+  if (args.runs) {
+    s.runs = s.startupRuns = s.dataRuns = args.runs;
+    if (args.runs < 3) s.warmup = 0;
+  }
   const wants = (/** @type {string} */ id) => !args.only || args.only.some((p) => id.startsWith(p));
   const outDir = args.out ?? (args.mode === 'smoke' ? mkdtempSync(join(tmpdir(), 'udcli-bench-out-')) : BENCH);
   mkdirSync(outDir, { recursive: true });
@@ -331,6 +364,8 @@ async function main(args) {
     const sandbox = await startSandbox([], 'sandbox.log');
     setup.sandboxStartMs = round(performance.now() - t, 0);
     log(`sandbox at ${sandbox.url} (udcli sandbox start, request lines to ${sandboxLog})`);
+    // The first row's load window starts here, after the setup.
+    setup.load = monitor.window();
 
     const udcliEnv = cleanEnv({
       UDCLI_CONFIG_DIR: configDir,
@@ -368,29 +403,63 @@ async function main(args) {
       }
     }
 
-    // --- one-shot commands against their floor: a node:http script sending the same requests
-    // and printing the same output (bench/ref/floor-*.js); each row states its spread and load.
-    const oneShot = async (/** @type {{ id: string, what: string, ref: string[], udcli: string[], label: string, same: (ref: any, udcli: any) => boolean }} */ o) => {
+    // --- one-shot commands against their references: the `user` row against a script doing the
+    // same work with the same dependencies (bench/ref/user.js; checked: both load the same
+    // packages and built-ins), the rest against a node:http floor sending the same requests and
+    // printing the same output (bench/ref/floor-*.js).
+    const oneShot = async (/** @type {{ id: string, what: string, ref: string[], refEnv?: NodeJS.ProcessEnv, udcli: string[], label: string, same: (ref: any, udcli: any) => boolean, target?: { op: '<=' | '>=', value: number } | null, extra?: Record<string, unknown>, check?: boolean }} */ o) => {
       const refOut = join(root, `ref-${o.id}.json`);
       log(`${o.id}: ${s.runs} runs a side`);
       const r = await interleaved(
         { runs: s.runs, warmup: s.warmup },
-        () => node(o.ref[0], o.ref, { stdoutFile: refOut }),
+        () => node(o.ref[0], o.ref, { stdoutFile: refOut, ...(o.refEnv ? { env: o.refEnv } : {}) }),
         () => udcli(o.udcli, { stdoutFile: outFile }),
       );
       if (!o.same(JSON.parse(readFileSync(refOut, 'utf8')), JSON.parse(readFileSync(outFile, 'utf8')))) throw new Error(`${o.id}: udcli and the reference printed different things`);
-      rows.push(row({ id: o.id, what: o.what, unit: 'ms', kind: 'time', refLabel: o.label, refSamples: ms(r.ref), udcliSamples: ms(r.udcli), target: { op: '<=', value: 1.5 } }));
+      const target = o.target === undefined ? { op: /** @type {'<='} */ ('<='), value: 1.5 } : o.target;
+      rows.push(row({ id: o.id, what: o.what, unit: 'ms', kind: target ? 'time' : 'report', refLabel: o.label, refSamples: ms(r.ref), udcliSamples: ms(r.udcli), target, ...(o.check === undefined ? {} : { check: o.check }), ...(o.extra ? { extra: o.extra } : {}) }));
     };
     const sameJson = (/** @type {any} */ a, /** @type {any} */ b) => JSON.stringify(a) === JSON.stringify(b);
+    /** The packages and built-ins each side loads, from one untimed run of each under modules-preload.js. */
+    const sameDependencies = async (/** @type {string[]} */ refArgv, /** @type {NodeJS.ProcessEnv} */ refEnv, /** @type {string[]} */ udcliArgv) => {
+      const traced = async (/** @type {string} */ name, /** @type {string[]} */ argv, /** @type {NodeJS.ProcessEnv} */ env) => {
+        const file = join(root, `modules-${name}.txt`);
+        rmSync(file, { force: true });
+        await mustRun(`${name} (modules traced)`, ['--import', MODULES_PRELOAD, ...argv], { env: { ...env, BENCH_MODULES_FILE: file }, stdoutFile: outFile });
+        return loadedDependencies(file);
+      };
+      const ref = await traced('reference', refArgv, refEnv);
+      const ours = await traced('udcli', [BIN, ...udcliArgv], udcliEnv);
+      const diff = dependencyDifference(ours, ref);
+      return { same: diff.onlyFirst.length === 0 && diff.onlySecond.length === 0, udcliOnly: diff.onlyFirst, referenceOnly: diff.onlySecond, packages: ours.packages, udcliModuleFiles: ours.files, referenceModuleFiles: ref.files };
+    };
     if (wants('user')) {
       const uid = seeded.big.uid;
+      const refArgv = [join(BENCH, 'ref/user.js'), 'user', uid, '--json'];
+      const deps = await sameDependencies(refArgv, udcliEnv, ['user', uid, '--json']);
+      if (!deps.same) log(`user: udcli and its reference load different dependencies (udcli only: ${deps.udcliOnly.join(' ') || '-'}; reference only: ${deps.referenceOnly.join(' ') || '-'}): the row is marked`);
       await oneShot({
         id: 'user',
         what: 'udcli user <uid> --json',
+        ref: refArgv,
+        refEnv: udcliEnv,
+        udcli: ['user', uid, '--json'],
+        label: `like for like: commander + node:http, the same config lookup and GET, the same dependencies (${deps.same ? 'checked' : 'NOT the same, see notes'})`,
+        same: sameJson,
+        check: deps.same,
+        extra: { dependencies: deps },
+      });
+    }
+    if (wants('user-floor')) {
+      const uid = seeded.big.uid;
+      await oneShot({
+        id: 'user-floor',
+        what: 'udcli user <uid> --json, against the bare floor',
         ref: [join(BENCH, 'ref/floor-user.js'), sandbox.url, demo.game.apiKey, uid],
         udcli: ['user', uid, '--json'],
-        label: 'node:http floor: the same GET',
+        label: 'node:http floor: the same GET, no dependencies, no argument parsing',
         same: sameJson,
+        target: null,
       });
     }
     if (wants('list')) {
@@ -525,19 +594,42 @@ async function main(args) {
         for (const suffix of ['', '-wal', '-shm']) rmSync(`${p}${suffix}`, { force: true });
         return p;
       };
+      // The reference creates the sandbox's schema itself: its SQL, dumped from a freshly migrated database.
+      const schemaFile = join(root, 'schema.sql');
+      const refDb = join(root, 'ref-loaded.db');
+      {
+        const { openDatabase } = await import('../dist/sandbox/database.js');
+        const empty = openDatabase(fresh(join(root, 'schema.db')));
+        const order = "CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END";
+        const sql = /** @type {string[]} */ (empty.sqlite.prepare(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY ${order}, rowid`).pluck().all());
+        empty.close();
+        writeFileSync(schemaFile, `${sql.join(';\n')};\n`);
+      }
       log(`data-load: ${n} users, ${s.dataRuns} runs a side`);
       const r = await interleaved(
         { runs: s.dataRuns, warmup: 0 },
-        () => node('ref/load.js', [join(BENCH, 'ref/load.js'), dataFile, fresh(join(root, 'ref-loaded.db'))], { timeoutMs: 300_000 }),
+        () => node('ref/load.js', [join(BENCH, 'ref/load.js'), dataFile, fresh(refDb), schemaFile], { timeoutMs: 300_000 }),
         () => udcli(['sandbox', 'load', dataFile, '--db', fresh(loadedDb)], { stdoutFile: outFile, timeoutMs: 300_000 }),
       );
+      // The same work: the same users and friendships in both databases.
+      const Database = createRequire(import.meta.url)('better-sqlite3');
+      const counts = (/** @type {string} */ p) => {
+        const db = new Database(p, { readonly: true });
+        try {
+          return db.prepare('SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM friendships) AS friendships').get();
+        } finally {
+          db.close();
+        }
+      };
+      const [refCounts, udcliCounts] = [counts(refDb), counts(loadedDb)];
+      if (!sameJson(refCounts, udcliCounts)) throw new Error(`data-load: the reference wrote ${JSON.stringify(refCounts)}, udcli ${JSON.stringify(udcliCounts)}`);
       const loadedMs = median(ms(r.udcli));
       rows.push(row({
         id: 'data-load',
         what: `udcli sandbox load (JSON, ${n.toLocaleString('en')} users, ${(n * 10).toLocaleString('en')} friendships)`,
         unit: 'ms',
         kind: 'time',
-        refLabel: 'JSON.parse + inserts, no checks',
+        refLabel: 'better-sqlite3 alone: JSON.parse, the same schema and inserts in one transaction, no checks',
         refSamples: ms(r.ref),
         udcliSamples: ms(r.udcli),
         target: { op: '<=', value: 1.5 },
@@ -582,36 +674,70 @@ async function main(args) {
       writeFileSync(file, `${b.uids.join('\n')}\n`);
       const refOut = join(root, `${b.id}-ref.ndjson`);
       const env = { ...udcliEnv, UDCLI_BASE_URL: b.url, UDCLI_SITE_URL: b.url };
-      /** @type {{ ref: number[], udcli: number[] }} */
-      const perUser = { ref: [], udcli: [] };
-      const counted = async (/** @type {'ref' | 'udcli'} */ side, /** @type {() => Promise<any>} */ run) => {
+      /** @type {{ read: number[], two: number[], udcli: number[] }} */
+      const perUser = { read: [], two: [], udcli: [] };
+      const counted = async (/** @type {'read' | 'two' | 'udcli'} */ side, /** @type {() => Promise<any>} */ run) => {
         const before = await logLines(b.logFile);
         const result = await run();
         perUser[side].push(((await logLines(b.logFile)) - before) / n);
         return result;
       };
-      log(`${b.id}: ${n} users at concurrency ${CONCURRENCY}, ${s.runs} runs a side (${b.note})`);
-      const r = await interleaved(
-        { runs: s.runs, warmup: s.warmup },
-        () => counted('ref', () => node('ref/batch.js', [join(BENCH, 'ref/batch.js'), b.url, demo.game.apiKey, demo.game.id, COUNTER, file, String(CONCURRENCY)], { stdoutFile: refOut, rssFile })),
-        () => counted('udcli', () => udcli(['achievements', 'inc', `@${file}`, COUNTER, '--concurrency', String(CONCURRENCY)], { stdoutFile: outFile, rssFile, env })),
-      );
+      const script = (/** @type {'read-first' | 'two-request'} */ protocol) => () =>
+        node(`ref/batch.js ${protocol}`, [join(BENCH, 'ref/batch.js'), b.url, demo.game.apiKey, demo.game.id, COUNTER, file, String(CONCURRENCY), protocol], { stdoutFile: refOut, rssFile });
+      const sides = {
+        read: () => counted('read', script('read-first')),
+        two: () => counted('two', script('two-request')),
+        udcli: () => counted('udcli', () => udcli(['achievements', 'inc', `@${file}`, COUNTER, '--concurrency', String(CONCURRENCY)], { stdoutFile: outFile, rssFile, env })),
+      };
+      log(`${b.id}: ${n} users at concurrency ${CONCURRENCY}, ${s.runs} runs of each of three sides (${b.note})`);
+      // Warm-up (excluded), then the three interleaved: read-first script, udcli, two-request script.
+      /** @type {{ read: any[], two: any[], udcli: any[] }} */
+      const r = { read: [], two: [], udcli: [] };
+      for (let i = 0; i < s.warmup + s.runs; i++) {
+        const a = await sides.read();
+        const u = await sides.udcli();
+        const t = await sides.two();
+        if (i < s.warmup) continue;
+        r.read.push(a);
+        r.udcli.push(u);
+        r.two.push(t);
+      }
+      for (const k of /** @type {const} */ (['read', 'two', 'udcli'])) perUser[k] = perUser[k].slice(s.warmup);
       const okLines = readFileSync(outFile, 'utf8').split('\n').filter((l) => l.includes('"status":"ok"')).length;
       if (okLines !== n) throw new Error(`${b.id}: udcli reported ${okLines} ok of ${n}`);
       const tput = (/** @type {{ ms: number }[]} */ xs) => xs.map((x) => (n * 1000) / x.ms);
-      rows.push(row({
+      const rssOf = (/** @type {any[]} */ xs) => median(xs.map((x) => x.rssKB ?? NaN));
+      const judged = row({
         id: b.id,
         what: b.what,
         unit: 'users/s',
         kind: 'throughput',
-        refLabel: 'undici script, same agi exchange (unsigned POST, 401 challenge, signed retry)',
-        refSamples: tput(r.ref),
+        refLabel: 'undici script, the same requests: the read before the change beside the unsigned POST, the 401 challenge, the signed retry',
+        refSamples: tput(r.read),
         udcliSamples: tput(r.udcli),
         target: { op: '>=', value: b.target },
         extra: {
-          refPeakRssKB: median(r.ref.map((x) => x.rssKB ?? NaN)),
-          udcliPeakRssKB: median(r.udcli.map((x) => x.rssKB ?? NaN)),
-          refRequestsPerUser: round(median(perUser.ref), 2),
+          refPeakRssKB: rssOf(r.read),
+          udcliPeakRssKB: rssOf(r.udcli),
+          refRequestsPerUser: round(median(perUser.read), 2),
+          udcliRequestsPerUser: round(median(perUser.udcli), 2),
+        },
+      });
+      rows.push(judged);
+      rows.push(row({
+        id: `${b.id}-2req`,
+        load: judged.load,
+        what: `${b.what}, against the two-request protocol`,
+        unit: 'users/s',
+        kind: 'report',
+        refLabel: 'undici script, the SDK\'s two requests only (unsigned POST, signed retry), no read before the change',
+        refSamples: tput(r.two),
+        udcliSamples: tput(r.udcli),
+        target: null,
+        extra: {
+          refPeakRssKB: rssOf(r.two),
+          udcliPeakRssKB: rssOf(r.udcli),
+          refRequestsPerUser: round(median(perUser.two), 2),
           udcliRequestsPerUser: round(median(perUser.udcli), 2),
         },
       }));
@@ -914,22 +1040,44 @@ function markdown(results, before) {
     `Medians of ${results.settings.runs} runs (start-up rows: ${results.settings.startupRuns}) after ${results.settings.warmup} warm-up runs a side; reference and udcli interleaved (ABAB). Whole processes timed from spawn to exit; peak RSS from getrusage in the child.`,
     'Absolute numbers are this machine on this day; only the ratios are judged.',
     '',
-    'Time rows show the quartiles of their runs after the median; "load" is the 1-minute load average as the row ended (2 cores: above 2, something else ran).',
+    'Each side: the median, then the spread of its measured runs (p25–p75 with 4 runs or more, min–max below) and their number.',
+    '"load": the 1-minute load average as the row began → ended, and the CPU other processes took meanwhile (in cores; the bench\'s own processes are not counted, bench/lib/load-monitor.js).',
+    `A row during which other processes took more than a quarter of the machine is marked **measured under load**: its ratio says little, whichever way it went.`,
     '',
     '| what | reference | udcli | ratio | target | | load |',
     '|---|---|---|---|---|---|---|',
   ];
-  const spread = (/** @type {any} */ side, /** @type {any} */ r) => (r.kind === 'time' && side.spread ? ` (${fmt(side.spread.p25)}–${fmt(side.spread.p75)})` : '');
+  const side = (/** @type {any} */ x, /** @type {string} */ unit) => {
+    const n = x.runs ?? x.samples?.length ?? 0;
+    if (!x.spread || n < 2) return `${fmt(x.median)} ${unit}${n ? ` (n=${n})` : ''}`;
+    const [lo, hi] = n >= 4 ? [x.spread.p25, x.spread.p75] : [x.spread.min, x.spread.max];
+    return `${fmt(x.median)} ${unit} (${fmt(lo)}–${fmt(hi)}, n=${n})`;
+  };
+  const loadCell = (/** @type {any} */ r) => {
+    if (!r.load) return r.load1 === undefined ? '' : fmt(r.load1);
+    const others = r.load.othersCores === null ? '' : `; others ${fmt(r.load.othersCores)} cores`;
+    return `${fmt(r.load.load1.start)} → ${fmt(r.load.load1.end)}${others}`;
+  };
+  const verdict = (/** @type {any} */ r) => {
+    const under = r.load?.underLoad ? ', measured under load' : '';
+    return r.pass ? `pass${under}` : `**miss**${under}`;
+  };
   for (const r of results.rows) {
-    lines.push(`| ${r.what} | ${fmt(r.reference.median)} ${r.unit}${spread(r.reference, r)} (${r.reference.label}) | ${fmt(r.udcli.median)} ${r.unit}${spread(r.udcli, r)} | ${fmt(r.ratio)}× | ${r.targetText} | ${r.pass ? 'pass' : '**miss**'} | ${r.load1 === undefined ? '' : fmt(r.load1)} |`);
+    lines.push(`| ${r.what} | ${side(r.reference, r.unit)} (${r.reference.label}) | ${side(r.udcli, r.unit)} | ${fmt(r.ratio)}× | ${r.targetText} | ${verdict(r)} | ${loadCell(r)} |`);
   }
   lines.push('');
   const notes = [];
   for (const r of results.rows) {
     if (r.id === 'friends-time' && r.extra) notes.push(`- friends: peak RSS ${fmt(r.extra.udcliPeakRssKB / 1024)} MB (udcli) vs ${fmt(r.extra.refPeakRssKB / 1024)} MB (reference script).`);
     if (r.id === 'friends-rss' && r.extra) notes.push(`- friends RSS: the reference script itself goes from ${fmt(r.extra.referenceScriptRssMB.small)} to ${fmt(r.extra.referenceScriptRssMB.big)} MB.`);
-    if ((r.id === 'batch' || r.id === 'batch-latency') && r.extra) {
+    if (['batch', 'batch-latency', 'batch-2req', 'batch-latency-2req'].includes(r.id) && r.extra) {
       notes.push(`- ${r.id}: peak RSS ${fmt(r.extra.udcliPeakRssKB / 1024)} MB (udcli) vs ${fmt(r.extra.refPeakRssKB / 1024)} MB (reference script); requests per user ${r.extra.udcliRequestsPerUser} (udcli: the read before the change, the unsigned POST, the signed POST) vs ${r.extra.refRequestsPerUser} (reference), counted in the sandbox's request lines.`);
+    }
+    if (r.id === 'user' && r.extra?.dependencies) {
+      const d = r.extra.dependencies;
+      notes.push(d.same
+        ? `- user: udcli and its reference load the same packages (${d.packages.join(', ') || 'none'}) and node: built-ins (checked by tracing one run of each); udcli loads ${d.udcliModuleFiles} module files, the reference ${d.referenceModuleFiles}.`
+        : `- user: **the reference does not load what udcli loads** (udcli only: ${d.udcliOnly.join(', ') || '—'}; reference only: ${d.referenceOnly.join(', ') || '—'}): the row is marked a miss until bench/ref/user.js is brought in line.`);
     }
     if (r.id === 'embedded' && r.extra) notes.push(`- embedded: the first command (no database yet: it is created and seeded, the sandbox started in the background) took ${fmt(r.extra.firstCommandMs)} ms; the runs compared are the commands after it.`);
     if (r.id === 'sandbox-inc' && r.extra) notes.push(`- sandbox increments: counter exact after ${r.extra.runsExact} of ${r.extra.runs} runs (last: ${r.extra.finalValue}, expected ${r.extra.expectedFinalValue}); the ratio is reported, not judged.`);
