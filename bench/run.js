@@ -29,6 +29,7 @@ import { cleanEnv, killAll, mustRun, nodeJson, startCliSandbox, startServer } fr
 import { startLoadMonitor } from './lib/load-monitor.js';
 import { MODULES_PRELOAD, dependencyDifference, loadedDependencies } from './lib/modules.js';
 import { benchHarDiff } from './har-diff.js';
+import { MOCK_PACKAGES, benchMocks } from './mocks.js';
 
 /** @typedef {Parameters<typeof import('./lib/proc.js').timedNode>[1]} RunOptions */
 
@@ -991,6 +992,21 @@ async function main(args) {
     // Issue 30: sandbox diff of a big recording (bench/har-diff.js).
     if (wants('har-diff')) rows.push(row(await benchHarDiff({ mode: args.mode, root, runs: Math.min(s.runs, 3), log, interleaved })));
 
+    // The sandbox beside the mock servers a studio would otherwise run (bench/mocks.js): they
+    // are installed from the npm registry at bench time, so a --smoke run (npm test) leaves them
+    // out unless asked for by --mocks or --only mock.
+    const mocksOn = args.mocks ?? (args.mode !== 'smoke' || (args.only ?? []).some((p) => p.startsWith('mock')));
+    if (mocksOn && Object.keys(MOCK_PACKAGES).some((id) => wants(`mock-${id}`))) {
+      const specs = await benchMocks({ runs: s.runs, loadMs: s.loadMs, loadWarmMs: s.loadWarmMs, connections: CONCURRENCY, root, mocksDir: args.mocksDir, wants });
+      /** @type {any} */
+      let firstRow;
+      for (const spec of specs) {
+        const r = row(firstRow ? { ...spec, load: firstRow.load } : spec);
+        firstRow ??= r;
+        rows.push(r);
+      }
+    }
+
     const totalMs = round(performance.now() - t0, 0);
     const results = {
       mode: args.mode,
@@ -1006,7 +1022,7 @@ async function main(args) {
     writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(join(outDir, 'results.md'), markdown(results, before));
     log(`done in ${(totalMs / 1000).toFixed(1)} s: ${rows.filter((r) => r.pass).length}/${rows.length} pass; wrote ${join(outDir, 'results.md')} and results.json`);
-    for (const r of rows) log(`  ${r.pass ? 'pass' : 'MISS'}  ${r.id.padEnd(16)} ratio ${r.ratio}  (${r.targetText})`);
+    for (const r of rows) log(`  ${r.pass ? 'pass' : 'MISS'}  ${r.id.padEnd(18)} ratio ${r.ratio}  (${r.targetText})${r.load?.underLoad ? `  measured under load (others ${r.load.othersCores} cores)` : ''}${r.extra?.skipped ? `  ${r.extra.skipped}` : ''}`);
     return 0;
   } finally {
     process.off('SIGINT', onSignal);
@@ -1062,7 +1078,8 @@ function markdown(results, before) {
     const under = r.load?.underLoad ? ', measured under load' : '';
     return r.pass ? `pass${under}` : `**miss**${under}`;
   };
-  for (const r of results.rows) {
+  const isMock = (/** @type {any} */ r) => String(r.id).startsWith('mock-');
+  for (const r of results.rows.filter((/** @type {any} */ x) => !isMock(x))) {
     lines.push(`| ${r.what} | ${side(r.reference, r.unit)} (${r.reference.label}) | ${side(r.udcli, r.unit)} | ${fmt(r.ratio)}× | ${r.targetText} | ${verdict(r)} | ${loadCell(r)} |`);
   }
   lines.push('');
@@ -1085,6 +1102,7 @@ function markdown(results, before) {
   }
   notes.push(`- setup: seeding ${results.settings.bigFriends.toLocaleString('en')} + ${results.settings.smallFriends.toLocaleString('en')} users took ${results.setup.seedMs} ms; the whole run ${(results.totalMs / 1000).toFixed(1)} s.`);
   lines.push('Notes:', '', ...notes, '');
+  lines.push(...mockSection(results.rows.filter(isMock), side, loadCell));
   lines.push('Samples (every measured run) are in results.json.', '');
 
   if (before) {
@@ -1101,6 +1119,43 @@ function markdown(results, before) {
     if (existsSync(changes)) lines.push(readFileSync(changes, 'utf8').trim(), '');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The mock-server rows (bench/mocks.js) as their own table: start-up, GET req/s and peak RSS of
+ * the sandbox and of each mock server.
+ * @param {any[]} mockRows
+ * @param {(x: any, unit: string) => string} side
+ * @param {(r: any) => string} loadCell
+ */
+function mockSection(mockRows, side, loadCell) {
+  if (mockRows.length === 0) return [];
+  const stat = (/** @type {number[]} */ xs, /** @type {string} */ unit) => {
+    const ok = xs.filter((x) => typeof x === 'number' && Number.isFinite(x));
+    if (ok.length === 0) return '—';
+    return side({ median: median(ok), spread: { p25: quantile(ok, 0.25), p75: quantile(ok, 0.75), min: Math.min(...ok), max: Math.max(...ok) }, runs: ok.length }, unit);
+  };
+  const first = mockRows[0];
+  const lines = [
+    '## The sandbox beside the mock servers',
+    '',
+    'The same GET (users/{uid}.json of the demo user, with its api_key) to `udcli sandbox start` and to the mock servers a studio would otherwise run, each given an equivalent route that answers with the sandbox\'s own reply; the same load generator (bench/loadgen.js, 16 connections); each server started afresh for every run (bench/mocks.js). Start-up: from spawning the server to its first 200 reply. Peak RSS: VmHWM of the server\'s processes. Reported, not judged: the sandbox checks the key and reads SQLite, a mock matches a path.',
+    '',
+    '| server | version | route | start-up to first reply | GET req/s | peak RSS | load |',
+    '|---|---|---|---|---|---|---|',
+    `| udcli sandbox start | this build | the sandbox's own, on its demo database | ${stat(first.extra.startupMs.sandbox, 'ms')} | ${side(first.udcli, 'req/s')} | ${stat(first.extra.peakRssMB.sandbox, 'MB')} | ${loadCell(first)}${first.load?.underLoad ? ', measured under load' : ''} |`,
+  ];
+  for (const r of mockRows) {
+    const x = r.extra;
+    if (x.skipped) {
+      lines.push(`| ${x.name} | ${x.version ?? '—'} | ${x.route} | ${x.skipped} | — | — | |`);
+      continue;
+    }
+    const shape = x.samePayloadShape ? (x.extraKeys.length ? ` (its reply adds ${x.extraKeys.map((/** @type {string} */ k) => `\`${k}\``).join(', ')})` : '') : ' (**its reply differs in shape**)';
+    lines.push(`| ${x.name} | ${x.version} | ${x.route}${shape} | ${stat(x.startupMs.mock, 'ms')} | ${side(r.reference, 'req/s')} | ${stat(x.peakRssMB.mock, 'MB')} | |`);
+  }
+  lines.push('');
+  return lines;
 }
 
 // ---------------------------------------------------------------- entry
