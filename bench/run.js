@@ -434,22 +434,25 @@ async function main(args) {
       const diff = dependencyDifference(ours, ref);
       return { same: diff.onlyFirst.length === 0 && diff.onlySecond.length === 0, udcliOnly: diff.onlyFirst, referenceOnly: diff.onlySecond, packages: ours.packages, udcliModuleFiles: ours.files, referenceModuleFiles: ref.files };
     };
-    if (wants('user')) {
-      const uid = seeded.big.uid;
-      const refArgv = [join(BENCH, 'ref/user.js'), 'user', uid, '--json'];
-      const deps = await sameDependencies(refArgv, udcliEnv, ['user', uid, '--json']);
-      if (!deps.same) log(`user: udcli and its reference load different dependencies (udcli only: ${deps.udcliOnly.join(' ') || '-'}; reference only: ${deps.referenceOnly.join(' ') || '-'}): the row is marked`);
+    /** A one-shot row against its like-for-like reference (bench/ref/like-cli.js), dependencies checked first. */
+    const likeForLike = async (/** @type {{ id: string, what: string, script: string, argv: string[], label: string, same: (ref: any, udcli: any) => boolean }} */ o) => {
+      const refArgv = [join(BENCH, 'ref', o.script), ...o.argv];
+      const deps = await sameDependencies(refArgv, udcliEnv, o.argv);
+      if (!deps.same) log(`${o.id}: udcli and its reference load different dependencies (udcli only: ${deps.udcliOnly.join(' ') || '-'}; reference only: ${deps.referenceOnly.join(' ') || '-'}): the row is marked`);
       await oneShot({
-        id: 'user',
-        what: 'udcli user <uid> --json',
+        id: o.id,
+        what: o.what,
         ref: refArgv,
         refEnv: udcliEnv,
-        udcli: ['user', uid, '--json'],
-        label: `like for like: commander + node:http, the same config lookup and GET, the same dependencies (${deps.same ? 'checked' : 'NOT the same, see notes'})`,
-        same: sameJson,
+        udcli: o.argv,
+        label: `like for like: ${o.label}, commander, the same config lookup, the same dependencies (${deps.same ? 'checked' : 'NOT the same, see notes'})`,
+        same: o.same,
         check: deps.same,
         extra: { dependencies: deps },
       });
+    };
+    if (wants('user')) {
+      await likeForLike({ id: 'user', what: 'udcli user <uid> --json', script: 'user.js', argv: ['user', seeded.big.uid, '--json'], label: 'the same GET over node:http', same: sameJson });
     }
     if (wants('user-floor')) {
       const uid = seeded.big.uid;
@@ -464,24 +467,15 @@ async function main(args) {
       });
     }
     if (wants('list')) {
-      const uid = seeded.big.uid;
-      await oneShot({
-        id: 'list',
-        what: 'udcli achievements list <uid> --json',
-        ref: [join(BENCH, 'ref/floor-list.js'), sandbox.url, demo.game.apiKey, demo.game.id, uid],
-        udcli: ['achievements', 'list', uid, '--json'],
-        label: 'node:http floor: the same 2 GETs (records, definitions)',
-        same: sameJson,
-      });
+      await likeForLike({ id: 'list', what: 'udcli achievements list <uid> --json', script: 'list.js', argv: ['achievements', 'list', seeded.big.uid, '--json'], label: 'the same 2 GETs (records, definitions) over node:http, the same rows', same: sameJson });
     }
     if (wants('inc')) {
-      const uid = seeded.big.uid;
-      await oneShot({
+      await likeForLike({
         id: 'inc',
         what: 'udcli achievements inc <uid> <developer_id> --json (agi)',
-        ref: [join(BENCH, 'ref/floor-inc.js'), sandbox.url, demo.game.apiKey, demo.game.id, COUNTER, uid],
-        udcli: ['achievements', 'inc', uid, COUNTER, '--json'],
-        label: 'node:http floor: the same 4 requests (definition, read, unsigned POST, signed POST)',
+        script: 'inc.js',
+        argv: ['achievements', 'inc', seeded.big.uid, COUNTER, '--json'],
+        label: 'the same 4 requests over node:http (definition, read, unsigned POST, signed POST)',
         // Each run adds one: the same reply but for the counter.
         same: (a, b) => a.developer_id === b.developer_id && b.current_value === a.current_value + 1 && sameJson(Object.keys(a), Object.keys(b)),
       });
@@ -1090,11 +1084,11 @@ function markdown(results, before) {
     if (['batch', 'batch-latency', 'batch-2req', 'batch-latency-2req'].includes(r.id) && r.extra) {
       notes.push(`- ${r.id}: peak RSS ${fmt(r.extra.udcliPeakRssKB / 1024)} MB (udcli) vs ${fmt(r.extra.refPeakRssKB / 1024)} MB (reference script); requests per user ${r.extra.udcliRequestsPerUser} (udcli: the read before the change, the unsigned POST, the signed POST) vs ${r.extra.refRequestsPerUser} (reference), counted in the sandbox's request lines.`);
     }
-    if (r.id === 'user' && r.extra?.dependencies) {
+    if (r.extra?.dependencies) {
       const d = r.extra.dependencies;
       notes.push(d.same
-        ? `- user: udcli and its reference load the same packages (${d.packages.join(', ') || 'none'}) and node: built-ins (checked by tracing one run of each); udcli loads ${d.udcliModuleFiles} module files, the reference ${d.referenceModuleFiles}.`
-        : `- user: **the reference does not load what udcli loads** (udcli only: ${d.udcliOnly.join(', ') || '—'}; reference only: ${d.referenceOnly.join(', ') || '—'}): the row is marked a miss until bench/ref/user.js is brought in line.`);
+        ? `- ${r.id}: udcli and its reference load the same packages (${d.packages.join(', ') || 'none'}) and node: built-ins (checked by tracing one run of each); udcli loads ${d.udcliModuleFiles} module files, the reference ${d.referenceModuleFiles}.`
+        : `- ${r.id}: **the reference does not load what udcli loads** (udcli only: ${d.udcliOnly.join(', ') || '—'}; reference only: ${d.referenceOnly.join(', ') || '—'}): the row is marked a miss until its reference is brought in line.`);
     }
     if (r.id === 'embedded' && r.extra) notes.push(`- embedded: the first command (no database yet: it is created and seeded, the sandbox started in the background) took ${fmt(r.extra.firstCommandMs)} ms; the runs compared are the commands after it.`);
     if (r.id === 'sandbox-inc' && r.extra) notes.push(`- sandbox increments: counter exact after ${r.extra.runsExact} of ${r.extra.runs} runs (last: ${r.extra.finalValue}, expected ${r.extra.expectedFinalValue}); the ratio is reported, not judged.`);

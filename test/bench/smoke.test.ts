@@ -54,8 +54,8 @@ describe('bench/run.js --smoke', () => {
       expect(typeof row.load.underLoad).toBe('boolean');
       if (process.platform === 'linux') expect(Number.isFinite(row.load.othersCores as number), row.id).toBe(true);
     }
-    // The user row's reference loads what udcli loads (traced, not assumed).
-    expect(results.rows.find((row) => row.id === 'user')?.extra?.dependencies?.same).toBe(true);
+    // The one-shot rows' references load what udcli loads (traced, not assumed).
+    for (const id of ['user', 'list', 'inc']) expect(results.rows.find((row) => row.id === id)?.extra?.dependencies?.same, id).toBe(true);
     const md = readFileSync(join(out, 'results.md'), 'utf8');
     expect(md).toContain('| what | reference | udcli | ratio | target |');
     expect(md).not.toContain('The sandbox beside the mock servers');
