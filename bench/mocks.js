@@ -169,7 +169,11 @@ function install(dir) {
   mkdirSync(dir, { recursive: true });
   say(`installing ${Object.values(MOCK_PACKAGES).join(' ')} into ${dir} (npm registry)`);
   const r = spawnSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', dir, ...Object.values(MOCK_PACKAGES)], { encoding: 'utf8', env: cleanEnv() });
-  if (r.status !== 0) throw new Error(`npm install of the mock servers failed: ${(r.stderr || r.stdout || String(r.error)).trim().split('\n').slice(-3).join(' ')}`);
+  if (r.status !== 0) {
+    const text = `${r.stderr ?? ''}\n${r.stdout ?? ''}`;
+    const code = /npm error code (\S+)/.exec(text)?.[1] ?? (r.error ? r.error.message : `exit ${r.status}`);
+    throw new Error(`npm install of the mock servers failed (${code}; is the npm registry reachable?)`);
+  }
   writeFileSync(marker, want);
 }
 
