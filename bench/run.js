@@ -525,10 +525,12 @@ async function main(args) {
         for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) c++;
         return c;
       };
+      const deps = await sameDependencies([join(BENCH, 'ref/friends.js'), 'friends', seeded.small.uid, '--all', '-o', 'ndjson'], udcliEnv, ['friends', seeded.small.uid, '--all', '-o', 'ndjson']);
+      if (!deps.same) log(`friends: udcli and its reference load different dependencies (udcli only: ${deps.udcliOnly.join(' ') || '-'}; reference only: ${deps.referenceOnly.join(' ') || '-'}): the row is marked`);
       log(`friends: ${n} friends, ${s.runs} runs a side`);
       const r = await interleaved(
         { runs: s.runs, warmup: s.warmup },
-        () => node('ref/friends.js', [join(BENCH, 'ref/friends.js'), sandbox.url, demo.game.apiKey, seeded.big.uid], { stdoutFile: refOut, rssFile }),
+        () => node('ref/friends.js', [join(BENCH, 'ref/friends.js'), 'friends', seeded.big.uid, '--all', '-o', 'ndjson'], { stdoutFile: refOut, rssFile, env: udcliEnv }),
         () => udcli(['friends', seeded.big.uid, '--all', '-o', 'ndjson'], { stdoutFile: outFile, rssFile }),
       );
       if (lines(refOut) !== n || lines(outFile) !== n) throw new Error(`friends: expected ${n} lines, got ${lines(refOut)} (reference) and ${lines(outFile)} (udcli)`);
@@ -537,18 +539,19 @@ async function main(args) {
         what: `udcli friends <uid> --all -o ndjson (${n.toLocaleString('en')} friends)`,
         unit: 'ms',
         kind: 'time',
-        refLabel: 'undici paging script',
+        refLabel: `like for like: the same paging loop over node:http, commander, the same dependencies (${deps.same ? 'checked' : 'NOT the same, see notes'})`,
         refSamples: ms(r.ref),
         udcliSamples: ms(r.udcli),
         target: { op: '<=', value: 1.2 },
-        extra: { refPeakRssKB: median(r.ref.map((x) => x.rssKB ?? NaN)), udcliPeakRssKB: median(r.udcli.map((x) => x.rssKB ?? NaN)) },
+        check: deps.same,
+        extra: { refPeakRssKB: median(r.ref.map((x) => x.rssKB ?? NaN)), udcliPeakRssKB: median(r.udcli.map((x) => x.rssKB ?? NaN)), dependencies: deps },
       }));
 
       log(`friends: peak RSS with ${s.smallFriends} friends, ${s.runs} runs`);
       /** @type {number[]} */ const small = [];
       /** @type {number[]} */ const smallRef = [];
       for (let i = 0; i < s.warmup + s.runs; i++) {
-        const a = await node('ref/friends.js', [join(BENCH, 'ref/friends.js'), sandbox.url, demo.game.apiKey, seeded.small.uid], { stdoutFile: refOut, rssFile });
+        const a = await node('ref/friends.js', [join(BENCH, 'ref/friends.js'), 'friends', seeded.small.uid, '--all', '-o', 'ndjson'], { stdoutFile: refOut, rssFile, env: udcliEnv });
         const b = await udcli(['friends', seeded.small.uid, '--all', '-o', 'ndjson'], { stdoutFile: outFile, rssFile });
         if (i >= s.warmup) {
           smallRef.push(a.rssKB ?? NaN);

@@ -97,17 +97,19 @@ export function print(value, options) {
 }
 
 /**
- * Runs a program of one command: `words` (e.g. ['achievements', 'list']), its arguments, `--json`.
+ * Runs a program of one command: `words` (e.g. ['achievements', 'list']), its arguments and options.
  * @param {string[]} words
  * @param {string[]} args  e.g. ['<uid>']
  * @param {(...a: any[]) => Promise<void>} action  called with the arguments, then the options
+ * @param {string[]} [options]  commander flags, e.g. ['--all', '-o, --output <format>']
  */
-export async function run(words, args, action) {
+export async function run(words, args, action, options = ['--json']) {
   const program = new Command('udcli').version(version);
   let cmd = program;
   for (const w of words) cmd = cmd.command(w);
   for (const a of args) cmd.argument(a);
-  cmd.option('--json').action(async (/** @type {any[]} */ ...a) => {
+  for (const o of options) cmd.option(o);
+  cmd.action(async (/** @type {any[]} */ ...a) => {
     try {
       await action(...a);
     } finally {

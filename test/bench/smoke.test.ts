@@ -55,7 +55,7 @@ describe('bench/run.js --smoke', () => {
       if (process.platform === 'linux') expect(Number.isFinite(row.load.othersCores as number), row.id).toBe(true);
     }
     // The one-shot rows' references load what udcli loads (traced, not assumed).
-    for (const id of ['user', 'list', 'inc']) expect(results.rows.find((row) => row.id === id)?.extra?.dependencies?.same, id).toBe(true);
+    for (const id of ['user', 'list', 'inc', 'friends-time']) expect(results.rows.find((row) => row.id === id)?.extra?.dependencies?.same, id).toBe(true);
     const md = readFileSync(join(out, 'results.md'), 'utf8');
     expect(md).toContain('| what | reference | udcli | ratio | target |');
     expect(md).not.toContain('The sandbox beside the mock servers');
