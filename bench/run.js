@@ -1,18 +1,24 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: udcli measured side by side with a minimal reference doing the same work, in
- * the same invocation, as ratios (machines are noisy; absolute times are reported, not judged).
- * Needs the built code: run `npm run build` first.
+ * `npm run bench`: udcli measured side by side with a reference doing the same work with the same
+ * dependencies, in the same invocation, as ratios (machines are noisy; absolute times are
+ * reported, not judged). Each reference says in its header what it does and why it is the fair
+ * floor (bench/ref/); the one-shot rows check that both sides load the same packages and
+ * built-ins (bench/lib/modules.js). Needs the built code: run `npm run build` first.
  *
  *   node bench/run.js            full run (≥ 5 measured runs a row), writes bench/results.{md,json}
  *   node bench/run.js --quick    3 runs a row and smaller sizes, same outputs
  *   node bench/run.js --smoke    tiny sizes, 1 run each, writes into a temp dir (or --out DIR)
  *   options: --out DIR (where results.{md,json} go), --only a,b (rows by id prefix: startup,
- *            user, list, inc, embedded, friends, batch, sandbox), --before FILE (an earlier results.json to compare
+ *            user, list, inc, embedded, friends, data, batch, journal, sandbox, har-diff, mock),
+ *            --runs N (measured runs a row), --before FILE (an earlier results.json to compare
  *            against; default bench/results-before.json for full runs when it exists),
+ *            --mocks / --no-mocks / --mocks-dir DIR (the mock-server rows, bench/mocks.js),
  *            --render (only rewrite results.md from results.json, e.g. after editing CHANGES.md)
  *
- * Rules: reference and udcli runs interleaved (ABAB), warm-up runs excluded, medians reported.
+ * Rules: reference and udcli runs interleaved (ABAB), warm-up runs excluded, medians reported
+ * with the spread of the runs and the machine's load during the row (bench/lib/load-monitor.js;
+ * a row during which other processes took a quarter of the machine says "measured under load").
  * Processes are timed whole (spawn to close, hrtime); peak RSS comes from the child itself
  * (bench/lib/rss-preload.js, getrusage maxRSS at exit). Everything listens on 127.0.0.1 only;
  * temp dirs and child processes are cleaned up also on failure and Ctrl-C.
