@@ -1000,7 +1000,8 @@ async function main(args) {
     // out unless asked for by --mocks or --only mock.
     const mocksOn = args.mocks ?? (args.mode !== 'smoke' || (args.only ?? []).some((p) => p.startsWith('mock')));
     if (mocksOn && Object.keys(MOCK_PACKAGES).some((id) => wants(`mock-${id}`))) {
-      const specs = await benchMocks({ runs: s.runs, loadMs: s.loadMs, loadWarmMs: s.loadWarmMs, connections: CONCURRENCY, root, mocksDir: args.mocksDir, wants });
+      // At most 5 start-ups a server: a JVM or Prism takes seconds to start, and 5 runs give quartiles.
+      const specs = await benchMocks({ runs: Math.min(s.runs, 5), loadMs: s.loadMs, loadWarmMs: s.loadWarmMs, connections: CONCURRENCY, root, mocksDir: args.mocksDir, wants });
       /** @type {any} */
       let firstRow;
       for (const spec of specs) {
