@@ -12,7 +12,10 @@
  *
  * The request: GET /services/rest/v1/users/{uid}.json?api_key=... of the sandbox's demo user.
  * Every mock answers it with the sandbox's own reply (the same envelope and payload), so all
- * send the same bytes but for their headers (json-server: plus an `id` key, see below). The
+ * send the same bytes but for their headers (json-server: plus an `id` key, see below), except
+ * a second Prism row, which mocks the sandbox's own /openapi.json as a studio would point Prism
+ * at the platform's document: its replies are generated from the schemas (the same keys,
+ * placeholder values), and it validates each request and reply against the document. The
  * sandbox looks the user and the key up in SQLite, checks the key and logs the request; a mock
  * only matches the path. The rows are reported, not judged.
  *
@@ -41,6 +44,9 @@ export const MOCK_PACKAGES = {
   mockoon: '@mockoon/cli@9.9.0',
   wiremock: 'wiremock@3.13.2',
 };
+
+/** The rows' ids (`mock-<id>`): Prism twice, from a one-path document and from the sandbox's own. */
+export const MOCK_IDS = ['prism', 'prism-openapi', 'json-server', 'mockoon', 'wiremock'];
 
 /** @param {string} msg */
 const say = (msg) => process.stderr.write(`bench: ${msg}\n`);
@@ -191,7 +197,7 @@ function shapeOf(text) {
  * The servers: how each is started, and its route written from the sandbox's reply.
  * @param {string} dir     where the packages are installed
  * @param {string} work    a folder for their files
- * @param {{ reply: string, uid: string, pathAndQuery: string }} route
+ * @param {{ reply: string, uid: string, pathAndQuery: string, openapi: string }} route
  */
 function servers(dir, work, route) {
   const pkg = (/** @type {string} */ name, /** @type {string} */ file) => join(dir, 'node_modules', name, file);
@@ -220,6 +226,16 @@ function servers(dir, work, route) {
         writeFileSync(join(work, 'openapi.json'), JSON.stringify(doc));
       },
       start: (/** @type {number} */ port) => ({ command: process.execPath, args: [pkg('@stoplight/prism-cli', 'dist/index.js'), 'mock', join(work, 'openapi.json'), '-h', '127.0.0.1', '-p', String(port)] }),
+      version: () => JSON.parse(readFileSync(pkg('@stoplight/prism-cli', 'package.json'), 'utf8')).version,
+    },
+    {
+      id: 'prism-openapi',
+      name: 'Prism mock of the sandbox\'s own OpenAPI document',
+      route: 'the sandbox\'s /openapi.json as it serves it (every path; replies generated from its schemas)',
+      async prepare() {
+        writeFileSync(join(work, 'sandbox-openapi.json'), route.openapi);
+      },
+      start: (/** @type {number} */ port) => ({ command: process.execPath, args: [pkg('@stoplight/prism-cli', 'dist/index.js'), 'mock', join(work, 'sandbox-openapi.json'), '-h', '127.0.0.1', '-p', String(port)] }),
       version: () => JSON.parse(readFileSync(pkg('@stoplight/prism-cli', 'package.json'), 'utf8')).version,
     },
     {
@@ -313,11 +329,13 @@ export async function benchMocks(o) {
     const sandboxStart = (/** @type {number} */ port) => ({ command: process.execPath, args: [BIN, 'sandbox', 'start', '--port', String(port), '--host', '127.0.0.1', '--db', db], env: sandboxEnv });
     let port = await freePort();
     const first = await startTimed({ ...sandboxStart(port), url: `http://127.0.0.1:${port}${pathAndQuery}` });
-    await first.stop();
+    // The sandbox's own OpenAPI document, for Prism as a studio would point it at the platform's.
+    const openapi = await get(`http://127.0.0.1:${port}/openapi.json`).finally(() => first.stop());
+    if (openapi.status !== 200) throw new Error(`the sandbox's /openapi.json: HTTP ${openapi.status}`);
     const reply = first.first;
     const sandboxShape = shapeOf(reply);
 
-    const all = servers(dir, work, { reply, uid: DEMO.user.uid, pathAndQuery });
+    const all = servers(dir, work, { reply, uid: DEMO.user.uid, pathAndQuery, openapi: openapi.text });
     const chosen = all.filter((m) => o.wants(`mock-${m.id}`));
     /** @type {Map<string, string>} */
     const skipped = new Map();

@@ -35,7 +35,7 @@ import { cleanEnv, killAll, mustRun, nodeJson, startCliSandbox, startServer } fr
 import { startLoadMonitor } from './lib/load-monitor.js';
 import { MODULES_PRELOAD, dependencyDifference, loadedDependencies } from './lib/modules.js';
 import { benchHarDiff } from './har-diff.js';
-import { MOCK_PACKAGES, benchMocks } from './mocks.js';
+import { MOCK_IDS, benchMocks } from './mocks.js';
 
 /** @typedef {Parameters<typeof import('./lib/proc.js').timedNode>[1]} RunOptions */
 
@@ -1002,7 +1002,7 @@ async function main(args) {
     // are installed from the npm registry at bench time, so a --smoke run (npm test) leaves them
     // out unless asked for by --mocks or --only mock.
     const mocksOn = args.mocks ?? (args.mode !== 'smoke' || (args.only ?? []).some((p) => p.startsWith('mock')));
-    if (mocksOn && Object.keys(MOCK_PACKAGES).some((id) => wants(`mock-${id}`))) {
+    if (mocksOn && MOCK_IDS.some((id) => wants(`mock-${id}`))) {
       // At most 5 start-ups a server: a JVM or Prism takes seconds to start, and 5 runs give quartiles.
       const specs = await benchMocks({ runs: Math.min(s.runs, 5), loadMs: s.loadMs, loadWarmMs: s.loadWarmMs, connections: CONCURRENCY, root, mocksDir: args.mocksDir, wants });
       /** @type {any} */
