@@ -3,7 +3,10 @@
 // plays the agi exchange the same way: a request without `sig` in its query gets that file
 // (the sandbox's own 401 challenge) with HTTP 401, a signed one the first file; nothing is
 // checked. Prints {"url": ...} when it listens; stops on SIGTERM or when its stdin closes (the
-// bench went away).
+// bench went away). Not a like-for-like server but the floor of the sandbox rows: what node:http
+// and the loopback cost for the same replies, with no lookup, check or log; the ratio says how
+// much of that the sandbox's work leaves (its targets are set with that in mind). The outside
+// comparison with servers that do a mock's work is the mock rows (bench/mocks.js).
 //   node bench/bare-server.js BODY_FILE [CHALLENGE_FILE]
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -3,7 +3,10 @@
  * The reference of the har-diff bench row: a sandbox started as the diff starts its scratch one
  * (a temporary database, a free loopback port), and the recording's requests sent to it
  * directly, in order, each agi-signed change after a fresh challenge; no reading, seeding or
- * comparing.  node bench/har-replay-ref.js TEMPLATE.json ENTRIES
+ * comparing. Why it is the fair floor: a diff must at least replay every recorded request
+ * against a sandbox; what `sandbox diff` takes above this is reading the recording, seeding and
+ * comparing the replies (reported, not judged).
+ *   node bench/har-replay-ref.js TEMPLATE.json ENTRIES
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 // The floor of a one-shot command: node:http (built into Node, nothing to load), one keep-alive
 // connection, the headers udcli sends (accept, user-agent, the form content type of agi's POSTs).
-// Shared by floor-user.js, floor-list.js and floor-inc.js.
+// Used by floor-user.js (the reported `user-floor` row): the like-for-like references are ref/like-cli.js.
 import { Agent, request } from 'node:http';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -14,13 +14,16 @@ const RUN = fileURLToPath(new URL('../../bench/run.js', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'udcli-bench-smoke-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-const ROWS = ['startup-version', 'startup-help', 'startup-bare', 'user', 'list', 'inc', 'embedded', 'friends-time', 'friends-rss', 'data-load', 'data-export-rss', 'batch', 'batch-latency', 'batch-journal', 'journal-resume-rss', 'sandbox-get', 'sandbox-inc', 'sandbox-agi-inc', 'har-diff'];
+// No mock-server row: those install packages from the npm registry, and a --smoke run leaves them out.
+const ROWS = ['startup-version', 'startup-help', 'startup-bare', 'user', 'user-floor', 'list', 'inc', 'embedded', 'friends-time', 'friends-rss', 'data-load', 'data-export-rss', 'batch', 'batch-2req', 'batch-latency', 'batch-latency-2req', 'batch-journal', 'journal-resume-rss', 'sandbox-get', 'sandbox-inc', 'sandbox-agi-inc', 'har-diff'];
 
 interface Row {
   id: string;
-  reference: { median: unknown; samples: unknown[]; spread: Record<string, unknown> };
-  udcli: { median: unknown; samples: unknown[]; spread: Record<string, unknown> };
+  reference: { median: unknown; samples: unknown[]; spread: Record<string, unknown>; runs: unknown };
+  udcli: { median: unknown; samples: unknown[]; spread: Record<string, unknown>; runs: unknown };
   load1: unknown;
+  load: { load1: Record<string, unknown>; othersCores: unknown; underLoad: unknown };
+  extra?: { dependencies?: { same: unknown } };
   ratio: unknown;
   pass: unknown;
 }
@@ -29,7 +32,7 @@ describe('bench/run.js --smoke', () => {
   it('runs every bench once and writes results.json and results.md with numbers in every row', () => {
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UDCLI_')) env[k] = v;
-    const r = spawnSync(process.execPath, [RUN, '--smoke', '--out', out], { env, encoding: 'utf8', timeout: 90_000 });
+    const r = spawnSync(process.execPath, [RUN, '--smoke', '--out', out], { env, encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
 
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { mode: string; rows: Row[] };
@@ -43,8 +46,27 @@ describe('bench/run.js --smoke', () => {
         expect(Number.isFinite(value as number), `${row.id}: ${JSON.stringify(row)}`).toBe(true);
       }
       expect(typeof row.pass).toBe('boolean');
+      // The spread's runs and the load while the row ran, whatever the row.
+      expect(row.reference.runs).toBe(row.reference.samples.length);
+      expect(row.udcli.runs).toBe(row.udcli.samples.length);
+      expect(Object.keys(row.load.load1).sort()).toEqual(['end', 'max', 'start']);
+      for (const value of Object.values(row.load.load1)) expect(Number.isFinite(value as number), row.id).toBe(true);
+      expect(typeof row.load.underLoad).toBe('boolean');
+      if (process.platform === 'linux') expect(Number.isFinite(row.load.othersCores as number), row.id).toBe(true);
     }
+    // The one-shot rows' references load what udcli loads (traced, not assumed).
+    for (const id of ['user', 'list', 'inc', 'friends-time']) expect(results.rows.find((row) => row.id === id)?.extra?.dependencies?.same, id).toBe(true);
     const md = readFileSync(join(out, 'results.md'), 'utf8');
     expect(md).toContain('| what | reference | udcli | ratio | target |');
-  }, 120_000);
+    expect(md).not.toContain('The sandbox beside the mock servers');
+  }, 300_000);
+
+  it('takes --runs for a few iterations of a row and refuses a count that is not one or more', () => {
+    const help = spawnSync(process.execPath, [RUN, '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    for (const option of ['--runs N', '--only', '--mocks', '--no-mocks', '--mocks-dir']) expect(help.stdout).toContain(option);
+    const bad = spawnSync(process.execPath, [RUN, '--smoke', '--runs', '0'], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe('bench: --runs takes a whole number of runs, 1 or more\n');
+  });
 });
