@@ -116,7 +116,10 @@ describe('credentials checked early', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('udcli: doctor: 1 of 7 checks failed\n');
     const signing = json<Check[]>(r).find((c) => c.check === 'signing');
-    expect(signing).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^hmac-sha256-v1 with signing_secret not-…game refused: bad signature/) });
+    expect(signing).toMatchObject({
+      status: 'fail',
+      detail: "hmac-sha256-v1 with signing_secret not-…game refused: bad signature (the server's explanation: udcli doctor -v): signed changes (achievements inc/set/reset, products give/take) will fail",
+    });
     expect(r.stdout).not.toContain('not-the-secret-of-this-game');
     const puts = (await loggedSince(before)).filter((q) => q.method !== 'GET');
     expect(puts).toEqual([expect.objectContaining({ path: '/services/rest/v1/achievements/user/00000000000000000000000000000000.json', status: 403 })]);
@@ -129,6 +132,14 @@ describe('credentials checked early', () => {
     expect(json<Check[]>(r).find((c) => c.check === 'signing')).toMatchObject({ status: 'ok', detail: expect.stringContaining('accepted') });
     const puts = (await loggedSince(before)).filter((q) => q.method !== 'GET');
     expect(puts).toEqual([expect.objectContaining({ status: 404 })]);
+  });
+
+  it('doctor with hmac on a game that takes agi only (1002): the signing check says so and fails', async () => {
+    const r = await env.read(['doctor', '-o', 'json'], {
+      env: { ...HMAC, UDCLI_GAME_ID: DEMO.secondGame.id, UDCLI_API_KEY: DEMO.secondGame.apiKey, UDCLI_SIGNING_SECRET: DEMO.secondGame.signingSecret },
+    });
+    expect(r.code).toBe(1);
+    expect(json<Check[]>(r).find((c) => c.check === 'signing')).toMatchObject({ status: 'fail', detail: expect.stringContaining('refused: signature required (this game accepts agi only)') });
   });
 });
 

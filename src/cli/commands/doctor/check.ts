@@ -108,6 +108,17 @@ export function checkSigning(s: Settings, unverified = 'no signed request was tr
  */
 export const SIGNING_PROBE = { uid: '00000000000000000000000000000000', developerId: 'UDCLI_DOCTOR_SIGNING_PROBE' } as const;
 
+/**
+ * A refusal's message in a line: the sandbox explains a bad signature at length (the canonical
+ * string it expected, several lines); the detail keeps what was refused, `-v` shows the rest.
+ */
+function shortReason(text: string): string {
+  const firstLine = text.split('\n')[0] ?? '';
+  if (firstLine.length <= 80 && firstLine === text) return text;
+  const cut = firstLine.indexOf(' (');
+  return `${cut > 0 ? firstLine.slice(0, cut) : firstLine.slice(0, 80)} (the server's explanation: udcli doctor -v)`;
+}
+
 /** hmac-sha256-v1: one signed request that changes nothing tells whether the server takes the secret. */
 export async function verifySigning(factory: Factory, s: Settings, gameId: string): Promise<Check> {
   const unverified = checkSigning(s);
@@ -125,7 +136,7 @@ export async function verifySigning(factory: Factory, s: Settings, gameId: strin
         return { check: 'signing', status: 'ok', detail: `${shown} accepted: a signed reset of a user that does not exist was answered "not found", not refused; nothing changed` };
       }
       if (status === 401 || status === 403) {
-        return { check: 'signing', status: 'fail', detail: `${shown} refused: ${error.message}: signed changes (achievements inc/set/reset, products give/take) will fail` };
+        return { check: 'signing', status: 'fail', detail: `${shown} refused: ${shortReason(error.message)}: signed changes (achievements inc/set/reset, products give/take) will fail` };
       }
     }
     return { check: 'signing', status: 'warn', detail: `${shown} (set; could not verify: ${message(error)})` };
