@@ -27,6 +27,7 @@ export const PROGRAM_EXAMPLES = `
 Examples:
   $ udcli user demo_player                      look a user up on the local sandbox
   $ udcli friends 01e528d59829836fd23b09085b56edab --all -o csv
+  $ udcli achievements reset @testers.txt FIRST_WIN --journal run.jsonl
   $ udcli profile add live --base-url https://api.example.com --api-key KEY --signing-secret S
   $ udcli --profile live doctor
 
