@@ -80,8 +80,14 @@ function isUsernameShaped(value: string): boolean {
  */
 function looksLikeKey(value: string): boolean {
   const text = value.trim();
-  if (text === '' || text.startsWith('@') || normalizeHex32(text) !== null || hasControl(text)) return false;
+  // Hex digits alone are a uid cut short (`abc123`): "invalid uid" says more than a swap.
+  if (text === '' || text.startsWith('@') || /^[0-9a-f]+$/i.test(text) || hasControl(text)) return false;
   return /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(text) || /^[^\s:]+:\d+$/.test(text) || !isUsernameShaped(text);
+}
+
+/** A username as people write them, which keys are not: a name with a lower-case letter. */
+function looksLikeUsername(value: string): boolean {
+  return isUsernameShaped(value) && /[a-z]/.test(value) && !looksLikeKey(value);
 }
 
 /**
@@ -96,12 +102,13 @@ export function parseUserArg(value: string | undefined, name = 'uid', command?: 
 }
 
 /**
- * parseUserArg for `<user> <key>` commands, saying when the two look swapped, in each form the
- * user takes: a uid (certain, see parseUidBeforeKey), `@FILE` (certain: only the user's place
- * takes one), a username after a key-shaped first argument (`reset LEVEL_10 alice`; a username
- * written like a key goes by its uid, which the hint says).
+ * Refuses `<user> <key>` arguments typed the wrong way round, in each form the user takes: a
+ * uid (certain, see parseUidBeforeKey), `@FILE` (certain: only the user's place takes one), a
+ * username after a key-shaped first argument (`reset LEVEL_10 alice`; a username written like a
+ * key goes by its uid, which the hint says). Checks nothing else: run before anything that could
+ * fail for a reason the swap explains (the batch options, the user's own form).
  */
-export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: string, command?: string): UserArg {
+export function rejectSwapped(userArg: string, keyArg: string, keyName: string, command?: string): void {
   if (normalizeHex32(userArg.trim()) === null && normalizeHex32(keyArg.trim()) !== null) parseUidBeforeKey(userArg, keyArg, keyName, command);
   const right = command ? `: udcli ${command} ${keyArg.trim()} ${quoteArg(userArg)}` : '';
   if (command !== undefined && BATCH_COMMAND_NAMES.has(command) && !userArg.startsWith('@') && keyArg.startsWith('@') && keyArg.length > 1) {
@@ -109,11 +116,16 @@ export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: str
       hint: `@FILE comes first, in the user's place${right}`,
     });
   }
-  if (looksLikeKey(userArg) && isUsernameShaped(keyArg) && !looksLikeKey(keyArg)) {
+  if (looksLikeKey(userArg) && looksLikeUsername(keyArg)) {
     throw new UsageError(`arguments look swapped: ${quote(keyArg)} looks like a username and ${quote(userArg)} like the ${keyName}`, {
       hint: `the user comes first${right}${isUsernameShaped(userArg) ? ` (if ${userArg} is the username, give its uid: udcli user ${userArg})` : ''}`,
     });
   }
+}
+
+/** parseUserArg for `<user> <key>` commands, saying when the two look swapped (rejectSwapped). */
+export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: string, command?: string): UserArg {
+  rejectSwapped(userArg, keyArg, keyName, command);
   return parseUserArg(userArg, 'uid', command);
 }
 

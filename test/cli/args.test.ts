@@ -78,6 +78,12 @@ describe('parseUserBeforeKey: arguments typed the wrong way round', () => {
     expect(parseUserBeforeKey('alice', 'SLOT_1', 'key', 'saves get')).toEqual({ username: 'alice' });
   });
 
+  it('a bad user before a key is the user that is wrong, not a swap', () => {
+    // A uid cut short, or text that is no name, before a key written in capitals.
+    expect(() => parseUserBeforeKey('abc123', 'X', 'developer_id', 'achievements inc')).toThrow(/^invalid uid "abc123": expected 32 hex digits$/);
+    expect(() => parseUserBeforeKey('not a name', 'SKU', 'sku', 'products give')).toThrow(/^invalid uid "not a name"/);
+  });
+
   it('uid form: the uid second', () => {
     expect(swapped('LEVEL_10', UID, 'developer_id', 'achievements reset')).toEqual({
       message: `arguments look swapped: "${UID}" is a uid and "LEVEL_10" looks like the developer_id`,

@@ -40,9 +40,9 @@ async function loggedSince(id: number): Promise<Array<{ method: string; path: st
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
 
 describe('batches found where they are used', () => {
-  it.each([['batch'], ['batch', '--help'], ['help', 'batch'], ['batch', '@testers.txt', 'LEVEL_10']].map((argv) => ({ line: argv.join(' '), argv })))(
-    'udcli $line: one line pointing to @FILE, exit 2',
-    async ({ argv }) => {
+  it.each([['batch'], ['batch', '--help'], ['help', 'batch'], ['batch', '@testers.txt', 'LEVEL_10']].map((argv) => [argv.join(' '), argv] as const))(
+    'udcli %s: one line pointing to @FILE, exit 2',
+    async (_line, argv) => {
       const f = fakeIO({ env: { UDCLI_CONFIG_DIR: join(scratch, 'config'), NO_COLOR: '1' } });
       const code = await main(argv, f.io);
       expect(code).toBe(2);
@@ -152,6 +152,8 @@ describe('swapped arguments: the hint in every form, exit 2, nothing sent', () =
     ['achievements', 'delete', 'FIRST_WIN', 'alice', '--yes'],
     ['achievements', 'reset', 'LEVEL_10', UID],
     ['achievements', 'reset', 'LEVEL_10', '@testers.txt'],
+    ['achievements', 'reset', 'LEVEL_10', '@testers.txt', '--journal', 'run.jsonl'],
+    ['products', 'take', 'gems:500', 'alice', '--concurrency', '4'],
     ['achievements', 'inc', 'SPEED RUN/100%', 'alice'],
     ['products', 'give', 'gems:500', 'alice'],
     ['products', 'take', 'xp-boost', UID],
@@ -161,7 +163,7 @@ describe('swapped arguments: the hint in every form, exit 2, nothing sent', () =
     ['saves', 'erase', 'SLOT_1', 'demo_player', '--yes'],
   ];
 
-  it.each(FORMS.map((argv) => ({ line: argv.join(' '), argv })))('udcli $line', async ({ argv }) => {
+  it.each(FORMS.map((argv) => [argv.join(' '), argv] as const))('udcli %s', async (_line, argv) => {
     const before = await lastRequestId();
     const r: CliResult = await env.read(argv);
     expect(r.code, r.stderr).toBe(2);
