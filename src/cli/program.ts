@@ -9,6 +9,8 @@ import { COMMANDS, type CommandEntry } from './commands.js';
 import type { Factory, IOStreams } from '../ops/factory.js';
 import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals } from './global-options.js';
 import type { GlobalOptions } from '../ops/factory.js';
+import { UsageError } from '../errors.js';
+import { NOT_COMMANDS } from './batch-help.js';
 
 let cachedVersion: string | undefined;
 
@@ -25,6 +27,7 @@ export const PROGRAM_EXAMPLES = `
 Examples:
   $ udcli user demo_player                      look a user up on the local sandbox
   $ udcli friends 01e528d59829836fd23b09085b56edab --all -o csv
+  $ udcli achievements reset @testers.txt FIRST_WIN --journal run.jsonl
   $ udcli profile add live --base-url https://api.example.com --api-key KEY --signing-secret S
   $ udcli --profile live doctor
 
@@ -104,6 +107,13 @@ export function entryFor(argv: readonly string[], commands: readonly CommandEntr
   return name === undefined ? undefined : commands.find((c) => c.name === name);
 }
 
+/** The pointer for a name that is no command but is often tried (`udcli batch`, `udcli help batch`). */
+function notCommand(argv: readonly string[]): string | undefined {
+  const scan = scanArgv(argv);
+  const name = scan.command === 'help' ? scan.helpTarget : scan.command;
+  return name !== undefined && Object.hasOwn(NOT_COMMANDS, name) ? NOT_COMMANDS[name] : undefined;
+}
+
 /**
  * The argv to parse: `help <name>` for a name that is no command becomes `<name>`, so the
  * answer is commander's "unknown command ... (did you mean ...?)" rather than the full help.
@@ -133,6 +143,8 @@ export async function buildProgram(
   addGlobalOptions(program);
 
   const entry = entryFor(argv, commands);
+  const pointer = entry ? undefined : notCommand(argv);
+  if (pointer !== undefined) throw new UsageError(pointer);
   if (entry) {
     const module = await entry.load();
     module.register(program, factory);

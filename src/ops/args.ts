@@ -22,6 +22,7 @@ export function quote(value: string): string {
 
 /** The mutation commands that take `@FILE` in place of the uid (cli.md "Batch mode"). */
 const BATCH_COMMANDS = 'achievements inc|set|reset|delete and products give|take';
+const BATCH_COMMAND_NAMES = new Set(['achievements inc', 'achievements set', 'achievements reset', 'achievements delete', 'products give', 'products take']);
 
 /** `@FILE` where a command takes one user: batch input is for the mutation commands only. */
 function rejectBatchInput(value: string, command: string): void {
@@ -66,6 +67,29 @@ export type UserArg = { uid: string } | { username: string };
 /** How a message names the user: the uid, or the username as typed. */
 export const userLabel = (user: UserArg): string => ('uid' in user ? user.uid : user.username);
 
+/** A name (no spaces, slashes, ? or #, not only hex digits, no controls): what is taken as a username. */
+function isUsernameShaped(value: string): boolean {
+  return value !== '' && !value.startsWith('@') && /^[^\s/?#]+$/.test(value) && !/^[0-9a-f]+$/i.test(value) && !hasControl(value);
+}
+
+/**
+ * A studio's key as studios write them and usernames are not: UPPER_SNAKE (`LEVEL_10`,
+ * `FIRST_WIN`), a pack sku (`gems:500`), or text no username can be (`SPEED RUN/100%`). A
+ * lower-case key such as `xp-boost` looks like a username too: that order cannot be told
+ * without asking the server, and a lookup is a request.
+ */
+function looksLikeKey(value: string): boolean {
+  const text = value.trim();
+  // Hex digits alone are a uid cut short (`abc123`): "invalid uid" says more than a swap.
+  if (text === '' || text.startsWith('@') || /^[0-9a-f]+$/i.test(text) || hasControl(text)) return false;
+  return /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(text) || /^[^\s:]+:\d+$/.test(text) || !isUsernameShaped(text);
+}
+
+/** A username as people write them, which keys are not: a name with a lower-case letter. */
+function looksLikeUsername(value: string): boolean {
+  return isUsernameShaped(value) && /[a-z]/.test(value) && !looksLikeKey(value);
+}
+
 /**
  * A user argument: 32 hex digits is a uid; a name (no spaces, slashes, ? or #, not only hex
  * digits) a username; anything else the "invalid uid" error of parseUid.
@@ -73,16 +97,41 @@ export const userLabel = (user: UserArg): string => ('uid' in user ? user.uid : 
 export function parseUserArg(value: string | undefined, name = 'uid', command?: string): UserArg {
   const uid = value === undefined ? null : normalizeHex32(value.trim());
   if (uid) return { uid };
-  if (value !== undefined && value !== '' && !value.startsWith('@') && /^[^\s/?#]+$/.test(value) && !/^[0-9a-f]+$/i.test(value) && !hasControl(value)) {
-    return { username: value };
-  }
+  if (value !== undefined && isUsernameShaped(value)) return { username: value };
   return { uid: parseUid(value, name, command) };
 }
 
-/** parseUserArg for `<user> <key>` commands, saying when the two look swapped (see parseUidBeforeKey). */
-export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: string, command?: string): UserArg {
+/**
+ * Refuses `<user> <key>` arguments typed the wrong way round, in each form the user takes: a
+ * uid (certain, see parseUidBeforeKey), `@FILE` (certain: only the user's place takes one), a
+ * username after a key-shaped first argument (`reset LEVEL_10 alice`; a username written like a
+ * key goes by its uid, which the hint says). Checks nothing else: run before anything that could
+ * fail for a reason the swap explains (the batch options, the user's own form).
+ */
+export function rejectSwapped(userArg: string, keyArg: string, keyName: string, command?: string): void {
   if (normalizeHex32(userArg.trim()) === null && normalizeHex32(keyArg.trim()) !== null) parseUidBeforeKey(userArg, keyArg, keyName, command);
+  const right = command ? `: udcli ${command} ${keyArg.trim()} ${quoteArg(userArg)}` : '';
+  if (command !== undefined && BATCH_COMMAND_NAMES.has(command) && !userArg.startsWith('@') && keyArg.startsWith('@') && keyArg.length > 1) {
+    throw new UsageError(`arguments look swapped: ${quote(keyArg)} is a batch input (@FILE) and ${quote(userArg)} looks like the ${keyName}`, {
+      hint: `@FILE comes first, in the user's place${right}`,
+    });
+  }
+  if (looksLikeKey(userArg) && looksLikeUsername(keyArg)) {
+    throw new UsageError(`arguments look swapped: ${quote(keyArg)} looks like a username and ${quote(userArg)} like the ${keyName}`, {
+      hint: `the user comes first${right}${isUsernameShaped(userArg) ? ` (if ${userArg} is the username, give its uid: udcli user ${userArg})` : ''}`,
+    });
+  }
+}
+
+/** parseUserArg for `<user> <key>` commands, saying when the two look swapped (rejectSwapped). */
+export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: string, command?: string): UserArg {
+  rejectSwapped(userArg, keyArg, keyName, command);
   return parseUserArg(userArg, 'uid', command);
+}
+
+/** An argument as a shell line shows it: single-quoted when it holds a space or a shell character. */
+function quoteArg(value: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 /** A 32-hex-digit id such as user_id or auth_token, without the username hint. */

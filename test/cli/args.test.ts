@@ -13,6 +13,7 @@ import {
   parseParentType,
   parseProgress,
   parseUid,
+  parseUserBeforeKey,
   parseUserRef,
   redactCanonical,
   resolveGame,
@@ -51,6 +52,63 @@ describe('parseUid', () => {
   });
   it('escapes control characters in the message', () => {
     expect(usage(() => parseUid('a\nb')).message).toContain('"a\\nb"');
+  });
+});
+
+describe('parseUserBeforeKey: arguments typed the wrong way round', () => {
+  const UID = '01e528d59829836fd23b09085b56edab';
+  const swapped = (user: string, key: string, keyName: string, command: string): { message: string; hint: string | undefined } => {
+    try {
+      parseUserBeforeKey(user, key, keyName, command);
+    } catch (error) {
+      if (error instanceof UsageError) return { message: error.message, hint: error.hint };
+      throw error;
+    }
+    throw new Error(`no error for ${user} ${key}`);
+  };
+
+  it('the right order passes, whatever the key looks like', () => {
+    expect(parseUserBeforeKey('alice', 'LEVEL_10', 'developer_id', 'achievements reset')).toEqual({ username: 'alice' });
+    expect(parseUserBeforeKey(UID, 'LEVEL_10', 'developer_id', 'achievements reset')).toEqual({ uid: UID });
+    expect(parseUserBeforeKey('demo_player', 'xp-boost', 'sku', 'products give')).toEqual({ username: 'demo_player' });
+    expect(parseUserBeforeKey('alice', 'gems:500', 'sku', 'products give')).toEqual({ username: 'alice' });
+    expect(parseUserBeforeKey('alice', 'SPEED RUN/100%', 'developer_id', 'achievements inc')).toEqual({ username: 'alice' });
+    // Both written like keys: nothing says which is the user, so no hint.
+    expect(parseUserBeforeKey('BIG_BOSS', 'LEVEL_10', 'developer_id', 'achievements inc')).toEqual({ username: 'BIG_BOSS' });
+    expect(parseUserBeforeKey('alice', 'SLOT_1', 'key', 'saves get')).toEqual({ username: 'alice' });
+  });
+
+  it('a bad user before a key is the user that is wrong, not a swap', () => {
+    // A uid cut short, or text that is no name, before a key written in capitals.
+    expect(() => parseUserBeforeKey('abc123', 'X', 'developer_id', 'achievements inc')).toThrow(/^invalid uid "abc123": expected 32 hex digits$/);
+    expect(() => parseUserBeforeKey('not a name', 'SKU', 'sku', 'products give')).toThrow(/^invalid uid "not a name"/);
+  });
+
+  it('uid form: the uid second', () => {
+    expect(swapped('LEVEL_10', UID, 'developer_id', 'achievements reset')).toEqual({
+      message: `arguments look swapped: "${UID}" is a uid and "LEVEL_10" looks like the developer_id`,
+      hint: `the uid comes first: udcli achievements reset ${UID} LEVEL_10`,
+    });
+    expect(swapped('xp-boost', UID, 'sku', 'products take').hint).toBe(`the uid comes first: udcli products take ${UID} xp-boost`);
+    expect(swapped('slot1', UID, 'key', 'saves erase').hint).toBe(`the uid comes first: udcli saves erase ${UID} slot1`);
+  });
+
+  it('username form: a key written as studios write them first, a username second', () => {
+    expect(swapped('LEVEL_10', 'alice', 'developer_id', 'achievements reset')).toEqual({
+      message: 'arguments look swapped: "alice" looks like a username and "LEVEL_10" like the developer_id',
+      hint: 'the user comes first: udcli achievements reset alice LEVEL_10 (if LEVEL_10 is the username, give its uid: udcli user LEVEL_10)',
+    });
+    expect(swapped('gems:500', 'demo_player', 'sku', 'products give').hint).toMatch(/^the user comes first: udcli products give demo_player gems:500 /);
+    expect(swapped('SPEED RUN/100%', 'alice', 'developer_id', 'achievements inc').hint).toBe("the user comes first: udcli achievements inc alice 'SPEED RUN/100%'");
+    expect(swapped('SLOT_1', 'alice', 'key', 'saves set').message).toMatch(/^arguments look swapped/);
+  });
+
+  it('batch form: @FILE second, for the commands that take one', () => {
+    expect(swapped('LEVEL_10', '@testers.txt', 'developer_id', 'achievements delete')).toEqual({
+      message: 'arguments look swapped: "@testers.txt" is a batch input (@FILE) and "LEVEL_10" looks like the developer_id',
+      hint: "@FILE comes first, in the user's place: udcli achievements delete @testers.txt LEVEL_10",
+    });
+    expect(swapped('xp-boost', '@-', 'sku', 'products give').hint).toBe("@FILE comes first, in the user's place: udcli products give @- xp-boost");
   });
 });
 

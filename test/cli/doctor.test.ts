@@ -45,7 +45,7 @@ describe('doctor checks', () => {
     expect(checkSigning(sandbox)).toEqual({
       check: 'signing',
       status: 'ok',
-      detail: 'hmac-sha256-v1 with signing_secret sand…0001 (set; not verified: every signed request changes data)',
+      detail: 'hmac-sha256-v1 with signing_secret sand…0001 (set; not verified: no signed request was tried)',
     });
     expect(checkSigning({ ...sandbox, signingSecret: undefined }).status).toBe('fail');
     expect(checkSigning({ ...sandbox, signingScheme: 'none', signingSecret: undefined }).status).toBe('ok');

@@ -44,6 +44,25 @@ describe('help', () => {
     expect(r.text).toMatch(EXAMPLE);
   });
 
+  // Issue 33: batches were found only inside option descriptions. Every command that takes the
+  // batch options says @FILE in its <user> argument and shows a @FILE --journal example
+  // (test/e2e/first-hour.test.ts runs those examples as printed).
+  const batchPaths = allCommands(tree)
+    .filter((node) => node.options.some((o) => o.long === '--journal'))
+    .map((node) => node.path.slice(1).join(' '));
+
+  it('finds the batch commands by their --journal option', () => {
+    expect(batchPaths.sort()).toEqual(['achievements delete', 'achievements inc', 'achievements reset', 'achievements set', 'products give', 'products take']);
+  });
+
+  it.each(batchPaths)('udcli %s --help: @FILE in the argument help and a @FILE --journal example', async (path) => {
+    const r = await help(path);
+    expect(r.code, r.text).toBe(0);
+    const args = /\nArguments:\n([\s\S]*?)\n\n/.exec(r.text)?.[1] ?? '';
+    expect(args).toMatch(/^ {2}user .*@FILE/m);
+    expect(r.text).toMatch(new RegExp(`\\n {2}\\$ udcli ${path} @\\S+ .*--journal \\S+`));
+  });
+
   it.each(['achievements inc', 'sandbox snapshot save'])('the built binary prints the same help for udcli %s --help', async (path) => {
     const r = await runCli([...path.split(' '), '--help'], { UDCLI_CONFIG_DIR: configDir });
     expect(r.code, r.stderr).toBe(0);

@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import { addBatchOptions } from '../../../batch/flags.js';
 import type { Factory } from '../../../ops/factory.js';
+import { BATCH_USER_ARGUMENT, batchExample } from '../../batch-help.js';
+import { checkSwapped } from '../../swap-check.js';
 
 export interface TargetOptions {
   game?: string;
@@ -42,7 +44,7 @@ export function register(program: Command, factory: Factory): void {
   const ach = program
     .command('achievements')
     .description('Achievement definitions and user progress')
-    .addHelpText('after', `\nExample:\n  $ udcli achievements list ${UID}`);
+    .addHelpText('after', `\nExamples:\n  $ udcli achievements list ${UID}\n${batchExample('achievements reset', 'LEVEL_10')}`);
 
   ach
     .command('defs')
@@ -85,11 +87,11 @@ export function register(program: Command, factory: Factory): void {
     ach
       .command('inc')
       .description('Add to a user\'s progress (signed PUT increment)')
-      .argument('<user>', 'a uid (32 hex digits) or a username')
+      .argument('<user>', BATCH_USER_ARGUMENT)
       .argument('<developer_id>', 'the achievement'),
   )
     .option('--by <n>', 'amount to add, an integer ≥ 1', '1')
-    .addHelpText('after', `\nExample:\n  $ udcli achievements inc ${UID} FIRST_WIN --by 2`)
+    .addHelpText('after', `\nExamples:\n  $ udcli achievements inc ${UID} FIRST_WIN --by 2\n${batchExample('achievements inc', 'LEVEL_10')}`)
     .action(async (uid: string, developerId: string, opts: IncOptions) => {
       const { run } = await import('./inc.js');
       await run(factory, { uid, developerId }, opts);
@@ -99,11 +101,11 @@ export function register(program: Command, factory: Factory): void {
     ach
       .command('set')
       .description("Set a user's total progress: 0..1 or a percentage (signed PUT progress)")
-      .argument('<user>', 'a uid (32 hex digits) or a username')
+      .argument('<user>', BATCH_USER_ARGUMENT)
       .argument('<developer_id>', 'the achievement')
       .argument('<progress>', 'a fraction from 0 to 1 (0.5) or a percentage (75%)'),
   )
-    .addHelpText('after', `\nExamples:\n  $ udcli achievements set ${UID} FIRST_WIN 75%\n  $ udcli achievements set ${UID} FIRST_WIN 1`)
+    .addHelpText('after', `\nExamples:\n  $ udcli achievements set ${UID} FIRST_WIN 75%\n  $ udcli achievements set ${UID} FIRST_WIN 1\n${batchExample('achievements set', 'LEVEL_10 50%')}`)
     .action(async (uid: string, developerId: string, progress: string, opts: TargetOptions) => {
       const { run } = await import('./set.js');
       await run(factory, { uid, developerId, progress }, opts);
@@ -113,10 +115,10 @@ export function register(program: Command, factory: Factory): void {
     ach
       .command('reset')
       .description("Reset a user's progress to the start value (signed PUT reset=1)")
-      .argument('<user>', 'a uid (32 hex digits) or a username')
+      .argument('<user>', BATCH_USER_ARGUMENT)
       .argument('<developer_id>', 'the achievement'),
   )
-    .addHelpText('after', `\nExample:\n  $ udcli achievements reset ${UID} FIRST_WIN`)
+    .addHelpText('after', `\nExamples:\n  $ udcli achievements reset ${UID} FIRST_WIN\n${batchExample('achievements reset', 'LEVEL_10')}`)
     .action(async (uid: string, developerId: string, opts: TargetOptions) => {
       const { run } = await import('./reset.js');
       await run(factory, { uid, developerId }, opts);
@@ -126,14 +128,14 @@ export function register(program: Command, factory: Factory): void {
     ach
       .command('delete')
       .description("Delete a user's record of an achievement (asks first on a terminal; needs --yes where it cannot ask)")
-      .argument('<user>', 'a uid (32 hex digits) or a username')
+      .argument('<user>', BATCH_USER_ARGUMENT)
       .argument('<developer_id>', 'the achievement'),
   )
-    .addHelpText('after', `\nExample:\n  $ udcli achievements delete ${UID} FIRST_WIN --yes`)
+    .addHelpText('after', `\nExamples:\n  $ udcli achievements delete ${UID} FIRST_WIN --yes\n${batchExample('achievements delete', 'FIRST_WIN --yes')}`)
     .action(async (uid: string, developerId: string, opts: TargetOptions) => {
       const { run } = await import('./delete.js');
       await run(factory, { uid, developerId }, opts);
     });
   // @FILE / @- in place of <uid>: --concurrency, --rate, --dry-run, --journal, --fail-fast, --retry-unknown
-  for (const verb of ['inc', 'set', 'reset', 'delete']) addBatchOptions(ach.commands.find((c) => c.name() === verb)!);
+  for (const verb of ['inc', 'set', 'reset', 'delete']) checkSwapped(addBatchOptions(ach.commands.find((c) => c.name() === verb)!), 'developer_id');
 }

@@ -79,7 +79,11 @@ export function checkClock(serverDate: string | null, nowMs: number): Check {
   return { check: 'clock', status: 'ok', detail: text };
 }
 
-export function checkSigning(s: Settings): Check {
+/**
+ * The signing settings as written. An hmac secret that could not be tried (see verifySigning)
+ * says why, plainly: `unverified` is the reason.
+ */
+export function checkSigning(s: Settings, unverified = 'no signed request was tried'): Check {
   if (s.signingScheme === 'agi') return { check: 'signing', status: 'ok', detail: 'agi: the server hands out the session and key to sign with (no secret needed)' };
   if (s.signingScheme === 'none') return { check: 'signing', status: 'ok', detail: 'signing_scheme none: requests are not signed' };
   if (!s.signingSecret) {
@@ -89,13 +93,55 @@ export function checkSigning(s: Settings): Check {
       detail: `${s.signingScheme} needs signing_secret: signed changes (achievements inc/set/reset, products give/take) will fail`,
     };
   }
-  // Every signed request of the service changes data, so none is sent just to test: this
-  // checks that a secret is set, not that the server accepts it.
   return {
     check: 'signing',
     status: 'ok',
-    detail: `${s.signingScheme} with signing_secret ${redact(s.signingSecret)} (set; not verified: every signed request changes data)`,
+    detail: `${s.signingScheme} with signing_secret ${redact(s.signingSecret)} (set; not verified: ${unverified})`,
   };
+}
+
+/**
+ * The signed request doctor sends: a reset of a quest and for a uid both made up for the check.
+ * The service checks the signature before it looks the user up (the sandbox's pipeline:
+ * signature, then handler), so a right secret gets `not found` and a wrong one `bad signature`;
+ * either way nothing changes, as there is nothing to reset.
+ */
+export const SIGNING_PROBE = { uid: '00000000000000000000000000000000', developerId: 'UDCLI_DOCTOR_SIGNING_PROBE' } as const;
+
+/**
+ * A refusal's message in a line: the sandbox explains a bad signature at length (the canonical
+ * string it expected, several lines); the detail keeps what was refused, `-v` shows the rest.
+ */
+function shortReason(text: string): string {
+  const firstLine = text.split('\n')[0] ?? '';
+  if (firstLine.length <= 80 && firstLine === text) return text;
+  const cut = firstLine.indexOf(' (');
+  return `${cut > 0 ? firstLine.slice(0, cut) : firstLine.slice(0, 80)} (the server's explanation: udcli doctor -v)`;
+}
+
+/** hmac-sha256-v1: one signed request that changes nothing tells whether the server takes the secret. */
+export async function verifySigning(factory: Factory, s: Settings, gameId: string): Promise<Check> {
+  const unverified = checkSigning(s);
+  if (s.signingScheme !== 'hmac-sha256-v1' || !s.signingSecret) return unverified;
+  const shown = `${s.signingScheme} with signing_secret ${redact(s.signingSecret)}`;
+  try {
+    const client = await factory.client();
+    await client.changeUserAchievement(SIGNING_PROBE.uid, { type: 'Game', pid: gameId, developerId: SIGNING_PROBE.developerId }, { reset: true });
+    // Only a server holding that made-up user and quest answers so: the signature was taken, and
+    // something was reset after all, which must not pass as fine.
+    return { check: 'signing', status: 'warn', detail: `${shown} accepted, but the check's reset of user ${SIGNING_PROBE.uid}, ${SIGNING_PROBE.developerId} was applied: that user exists there` };
+  } catch (error) {
+    if (error instanceof ApiError && !error.withoutEnvelope) {
+      const status = error.code >= 100 && error.code <= 599 ? error.code : error.httpStatus;
+      if (status === 404) {
+        return { check: 'signing', status: 'ok', detail: `${shown} accepted: a signed reset of a user that does not exist was answered "not found", not refused; nothing changed` };
+      }
+      if (status === 401 || status === 403) {
+        return { check: 'signing', status: 'fail', detail: `${shown} refused: ${shortReason(error.message)}: signed changes (achievements inc/set/reset, products give/take) will fail` };
+      }
+    }
+    return { check: 'signing', status: 'warn', detail: `${shown} (set; could not verify: ${message(error)})` };
+  }
 }
 
 interface Probe {
@@ -244,14 +290,22 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
     checks.push({ check: 'server', status: 'fail', detail: reached.detail });
     checks.push({ check: 'api key', status: 'skip', detail: why });
     checks.push({ check: 'game', status: 'skip', detail: why });
-    checks.push(checkSigning(settings));
+    checks.push(checkSigning(settings, why));
     checks.push({ check: 'clock', status: 'skip', detail: why });
     return checks;
   }
   const key = await out.spin('Checking the api key', () => checkApiKey(factory, settings));
   checks.push(key);
-  checks.push(key.status === 'ok' ? await out.spin("Checking the key's game", () => checkGame(factory, settings)) : { check: 'game', status: 'skip', detail: 'the api key was not accepted' });
-  checks.push(checkSigning(settings));
+  const game: Check =
+    key.status === 'ok' ? await out.spin("Checking the key's game", () => checkGame(factory, settings)) : { check: 'game', status: 'skip', detail: 'the api key was not accepted' };
+  checks.push(game);
+  if (game.status === 'ok' && settings.gameId !== undefined) {
+    const gameId = settings.gameId;
+    checks.push(await out.spin('Checking the signing secret', () => verifySigning(factory, settings, gameId)));
+  } else {
+    const why = key.status !== 'ok' ? 'the api key was not accepted' : settings.gameId === undefined ? 'no game_id to name in a signed request' : 'the game check did not pass';
+    checks.push(checkSigning(settings, why));
+  }
   checks.push(clock);
   return checks;
 }

@@ -9,7 +9,9 @@ export function register(program: Command, factory: Factory): void {
     .addHelpText(
       'after',
       `
-Exits 1 when a check fails; warnings do not fail.
+Exits 1 when a check fails; warnings do not fail. Under signing_scheme hmac-sha256-v1 the
+signing check sends one signed request that changes nothing (a reset for a user that does
+not exist): a wrong signing_secret fails it.
 
 Examples:
   $ udcli doctor
