@@ -68,7 +68,7 @@ export async function loadCommand(factory: Factory, file: string, opts: LoadOpti
     summary = loadData(db, data, Math.floor(Date.now() / 1000), file);
     // What the sandbox holds is always said: the file joins what the database was loaded from.
     const { fileSha256, recordAddition } = await import('../../../sandbox/origin.js');
-    recordAddition(db, `${file} (sha256 ${fileSha256(file).slice(0, 12)}…)`);
+    recordAddition(db, `${file} (sha256 ${fileSha256(file).slice(0, 12)}…)`, (data.games ?? []).map((g) => g.id));
   } finally {
     db.close();
   }
