@@ -768,7 +768,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'logs' -d 'Show 
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'status' -d 'Show whether the sandbox runs, and where (exit 1 when it does not)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'reset' -d 'Put the sandbox database back to what it was started with (its data file, else the demo data); a running sandbox is reset live'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'clock' -d 'Show or move the running sandbox\'s virtual clock (token, session and challenge expiry, the hmac timestamp window)'
-complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'info' -d 'Show URLs, demo credentials, users, achievements and products'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'info' -d 'Show what the sandbox holds now, asked of it: URLs, games and keys, users with their progress and holdings, quests and products'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'seed' -d 'Add generated data: users, a hub user with friends, achievements, products'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'help' -d 'show help for a command'
 
