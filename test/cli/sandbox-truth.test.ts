@@ -7,6 +7,8 @@
  * through `main`; the database is read directly, read-only, as a check independent of udcli.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,6 +19,7 @@ import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { nowhere } from '../e2e/harness.js';
+import { printable } from '../../src/printable.js';
 import { fakeIO } from '../output/fake-io.js';
 import { testFactory } from '../sandbox/helpers/factory.js';
 
@@ -230,5 +233,57 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     expect(JSON.parse(picked.stdout)).toMatchObject({ username: 'co_dan', plays_game: '1' });
     const info = await udcli(['sandbox', 'info']);
     expect(info.stdout).toContain('loaded games 7777, 8888: clients use 1001 unless told (UDCLI_GAME_ID=7777, or a profile)');
+  });
+});
+
+/**
+ * What answers at a named URL is outside input. A stand-in for a server that says it is a sandbox
+ * and then sends what no sandbox sends: the faults a real sandbox cannot produce.
+ */
+describe('a server at --base-url that is not a sandbox of this udcli', () => {
+  let server: Server;
+  let contents: () => string;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/_sandbox/status') res.end(JSON.stringify({ status: 'ok', service: 'udcli-sandbox', pid: 1 }));
+      else if (req.url === '/_sandbox/contents') res.end(contents());
+      else res.writeHead(404).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const valid = (name: string) => ({
+    origin: { kind: 'data', file: null, sha256: null, text: 'x.yaml' },
+    games: [{ id: '1', name, type: 'Game', launchable: true, signing: 'agi', play_path: '/play/1', keys: [], achievements: [], achievement_count: 0, products: [], product_count: 0 }],
+    users: [],
+    user_count: 0,
+    primary_game: '1',
+    loaded_games: ['1'],
+    choices: [],
+  });
+
+  it('an oversized or misshapen description is refused in one line (exit 5), nothing of it printed', async () => {
+    for (const body of [`{"origin":{"kind":"data","text":"${'x'.repeat(5 * 1024 * 1024)}"}}`, JSON.stringify({ ...valid('g'), games: [{ id: 1 }] }), 'not json']) {
+      contents = () => body;
+      const r = await udcli(['sandbox', 'info', '--base-url', base]);
+      expect(r.code).toBe(5);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')[0]).toBe(`udcli: no udcli sandbox answers at ${base}`);
+    }
+  });
+
+  it('names with control characters are escaped in text, kept whole in JSON', async () => {
+    const hostile = 'Evil\u001b[2J\u202egame';
+    contents = () => JSON.stringify(valid(hostile));
+    const text = await udcli(['sandbox', 'info', '--base-url', base]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(printable(hostile));
+    expect(text.stdout).not.toContain('\u001b');
+    const json = await udcli(['sandbox', 'info', '--base-url', base, '--json']);
+    expect((JSON.parse(json.stdout) as { games: Array<{ name: string }> }).games[0]!.name).toBe(hostile);
   });
 });
