@@ -134,6 +134,7 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
   it('after loading one game onto the demo data, that game is the default: its quests, its key', async () => {
     const loaded = await udcli(['sandbox', 'load', join(root, 'orbit.yaml')]);
     expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.stderr).toContain('commands of the built-in sandbox profile now use game 7777\n');
     const list = await udcli(['achievements', 'list', 'gr_ann', '-o', 'json']);
     expect(list.code, list.stderr).toBe(0);
     const rows = JSON.parse(list.stdout) as Array<{ developer_id: string; parent_id: string; current_value: number }>;
@@ -224,6 +225,7 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
   it('two loaded games: the default stays, and one line on stderr says which to pick', async () => {
     const loaded = await udcli(['sandbox', 'load', join(root, 'comets.yaml')]);
     expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.stderr).toContain('loaded games 7777, 8888: commands use 1001 unless told (UDCLI_GAME_ID=7777)\n');
     const r = await udcli(['user', DEMO.user.username, '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('udcli: the sandbox holds 2 loaded games (7777, 8888); using 1001: pick one with UDCLI_GAME_ID=7777 (or a profile)\n');
