@@ -2,8 +2,8 @@
  * What a sandbox database holds, told the same way by `sandbox info`, `status`, the dashboard,
  * `sandbox exec` and the built-in `sandbox` profile (issue 23): where it came from (the demo
  * data, a data file and its hash), its games with their keys, some of its users, and the game
- * and key a client should use — the demo game on the demo data, else the loaded data's first
- * game that has a key of its own.
+ * and key a client should use — the one game data files brought (issue 33), else the demo game
+ * on the demo data, else the loaded data's first game that has a key of its own (see `choose`).
  */
 import { DEMO } from '../domain/demo.js';
 import type { SandboxDatabase } from './database.js';
