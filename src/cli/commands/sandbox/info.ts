@@ -42,7 +42,8 @@ export async function infoCommand(factory: Factory, raw: { json?: boolean }): Pr
     description = await describeNamed(settings.baseUrl.replace(/\/+$/, ''), running);
   } else if (running !== null) {
     const url = running.url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:');
-    const contents = await contentsAt(url);
+    // A sandbox of an older udcli gives an older description: its database file, read by the same function, tells the same.
+    const contents = (await contentsAt(url)) ?? (await contentsOfFile(running.db));
     if (contents === undefined) throw new UdcliError(`the sandbox at ${running.url} (pid ${running.pid}) did not say what it holds`, { hint: 'udcli sandbox status' });
     description = describeSandbox(running.url, running.db, running, contents);
   } else {
