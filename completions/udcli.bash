@@ -4,11 +4,12 @@
 # Install: add  eval "$(udcli completion bash)"  to ~/.bashrc, or save this file as
 # ~/.local/share/bash-completion/completions/udcli (needs the bash-completion package).
 
-# Profile names, from the config file; quiet and empty when anything goes wrong.
-_udcli_profiles() {
+# Profile names (the config file), snapshot names (the sandbox's data directory): asked of
+# udcli itself; quiet and empty when anything goes wrong.
+_udcli_values() {
   local cmd=${COMP_WORDS[0]}
   [[ $cmd == '~/'* ]] && cmd=$HOME/${cmd#'~/'}
-  "$cmd" __complete profiles 2>/dev/null
+  "$cmd" __complete "$1" 2>/dev/null
 }
 
 _udcli_words() {
@@ -264,7 +265,7 @@ _udcli_option_values() {
     'udcli products give --journal') _udcli_files; return ;;
     'udcli products take --type') _udcli_words 'Game Website'; return ;;
     'udcli products take --journal') _udcli_files; return ;;
-    'udcli audit --profile') _udcli_words "$(_udcli_profiles)"; return ;;
+    'udcli audit --profile') _udcli_words "$(_udcli_values profiles)"; return ;;
     'udcli profile add --signing-scheme') _udcli_words 'agi hmac-sha256-v1 none'; return ;;
     'udcli profile add --type') _udcli_words 'Game Website'; return ;;
     'udcli sandbox start --db') _udcli_files; return ;;
@@ -272,6 +273,7 @@ _udcli_option_values() {
     'udcli sandbox start --data') _udcli_files; return ;;
     'udcli sandbox exec --seed') _udcli_words 'demo none'; return ;;
     'udcli sandbox exec --data') _udcli_files; return ;;
+    'udcli sandbox exec --snapshot') _udcli_words "$(_udcli_values snapshots)"; return ;;
     'udcli sandbox exec --log') _udcli_files; return ;;
     'udcli sandbox game set-uri --db') _udcli_files; return ;;
     'udcli sandbox game show --db') _udcli_files; return ;;
@@ -286,7 +288,7 @@ _udcli_option_values() {
     'udcli sandbox seed --db') _udcli_files; return ;;
   esac
   case $2 in
-    --profile) _udcli_words "$(_udcli_profiles)" ;;
+    --profile) _udcli_words "$(_udcli_values profiles)" ;;
     -o|--output) _udcli_words 'table json ndjson csv' ;;
     --har) _udcli_files ;;
   esac
@@ -382,15 +384,17 @@ _udcli_argument_values() {
     'udcli products help 0') _udcli_words 'list give take' ;;
     'udcli saves help 0') _udcli_words 'list get set erase' ;;
     'udcli api 0') _udcli_words 'GET POST PUT DELETE' ;;
-    'udcli profile use 0') _udcli_words "$(_udcli_profiles)" ;;
-    'udcli profile show 0') _udcli_words "$(_udcli_profiles)" ;;
-    'udcli profile remove 0') _udcli_words "$(_udcli_profiles)" ;;
+    'udcli profile use 0') _udcli_words "$(_udcli_values profiles)" ;;
+    'udcli profile show 0') _udcli_words "$(_udcli_values profiles)" ;;
+    'udcli profile remove 0') _udcli_words "$(_udcli_values profiles)" ;;
     'udcli profile help 0') _udcli_words 'add list use show remove' ;;
     'udcli config get 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production' ;;
     'udcli config set 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production' ;;
     'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production' ;;
     'udcli config help 0') _udcli_words 'get set unset path' ;;
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
+    'udcli sandbox snapshot restore 0') _udcli_words "$(_udcli_values snapshots)" ;;
+    'udcli sandbox snapshot delete 0') _udcli_words "$(_udcli_values snapshots)" ;;
     'udcli sandbox snapshot help 0') _udcli_words 'save restore list delete' ;;
     'udcli sandbox clock help 0') _udcli_words 'now advance set reset' ;;
     'udcli sandbox help 0') _udcli_words 'start exec play game init schema load export diff import snapshot stop logs status reset clock info seed' ;;

@@ -496,11 +496,12 @@ function __udcli_argument --argument-names cmdpath n
     end
 end
 
-# Profile names, from the config file; quiet and empty when anything goes wrong.
-function __udcli_profiles
+# Profile names (the config file), snapshot names (the sandbox's data directory): asked of
+# udcli itself; quiet and empty when anything goes wrong.
+function __udcli_values
     set -l cmd (commandline -opc)[1]
     set cmd (string replace -r '^~/' "$HOME/" -- $cmd)
-    $cmd __complete profiles 2>/dev/null
+    $cmd __complete $argv[1] 2>/dev/null
 end
 
 # No file names unless a value is a file.
@@ -508,7 +509,7 @@ complete -c udcli -f
 
 # Options of the program, accepted after any command.
 complete -c udcli -l version -d 'print the version'
-complete -c udcli -n 'not __udcli_in "udcli audit"' -l profile -x -a '(__udcli_profiles)' -d 'use this profile (default: UDCLI_PROFILE, the current one, or sandbox)'
+complete -c udcli -n 'not __udcli_in "udcli audit"' -l profile -x -a '(__udcli_values profiles)' -d 'use this profile (default: UDCLI_PROFILE, the current one, or sandbox)'
 complete -c udcli -s o -l output -x -a 'table json ndjson csv' -d 'output format: table|json|ndjson|csv (default: table on a terminal, json otherwise)'
 complete -c udcli -n 'not __udcli_in "udcli sandbox game set-uri" "udcli sandbox game show" "udcli sandbox load" "udcli sandbox diff" "udcli sandbox snapshot list" "udcli sandbox logs" "udcli sandbox status" "udcli sandbox clock now" "udcli sandbox clock advance" "udcli sandbox clock set" "udcli sandbox clock reset" "udcli sandbox info" "udcli sandbox seed"' -l json -d 'same as --output json'
 complete -c udcli -l raw -d 'print the reply body exactly as received'
@@ -696,7 +697,7 @@ complete -c udcli -n '__udcli_argument "udcli api" 0' -a 'GET POST PUT DELETE'
 # udcli audit
 complete -c udcli -n '__udcli_in "udcli audit"' -l since -x -d 'only changes since a duration ago (30m, 2h, 7d) or a date (2024-05-01)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l user -x -d 'only changes to this user: a uid or a username (one lookup)'
-complete -c udcli -n '__udcli_in "udcli audit"' -l profile -x -a '(__udcli_profiles)' -d 'only changes made under this profile'
+complete -c udcli -n '__udcli_in "udcli audit"' -l profile -x -a '(__udcli_values profiles)' -d 'only changes made under this profile'
 
 # udcli profile
 complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'add' -d 'Add a profile'
@@ -720,13 +721,13 @@ complete -c udcli -n '__udcli_in "udcli profile add"' -l production -d 'mark as 
 complete -c udcli -n '__udcli_in "udcli profile add"' -l from-sandbox -d 'fill in the sandbox\'s URL and the demo game\'s credentials'
 
 # udcli profile use
-complete -c udcli -n '__udcli_argument "udcli profile use" 0' -a '(__udcli_profiles)'
+complete -c udcli -n '__udcli_argument "udcli profile use" 0' -a '(__udcli_values profiles)'
 
 # udcli profile show
-complete -c udcli -n '__udcli_argument "udcli profile show" 0' -a '(__udcli_profiles)'
+complete -c udcli -n '__udcli_argument "udcli profile show" 0' -a '(__udcli_values profiles)'
 
 # udcli profile remove
-complete -c udcli -n '__udcli_argument "udcli profile remove" 0' -a '(__udcli_profiles)'
+complete -c udcli -n '__udcli_argument "udcli profile remove" 0' -a '(__udcli_values profiles)'
 
 # udcli profile help
 complete -c udcli -n '__udcli_argument "udcli profile help" 0' -a 'add list use show remove'
@@ -767,7 +768,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'logs' -d 'Show 
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'status' -d 'Show whether the sandbox runs, and where (exit 1 when it does not)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'reset' -d 'Put the sandbox database back to what it was started with (its data file, else the demo data); a running sandbox is reset live'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'clock' -d 'Show or move the running sandbox\'s virtual clock (token, session and challenge expiry, the hmac timestamp window)'
-complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'info' -d 'Show URLs, demo credentials, users, achievements and products'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'info' -d 'Show what the sandbox holds now, asked of it: URLs, games and keys, users with their progress and holdings, quests and products'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'seed' -d 'Add generated data: users, a hub user with friends, achievements, products'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'help' -d 'show help for a command'
 
@@ -797,7 +798,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l public-url -x -d 'the
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l port -x -d 'port to listen on (default: 0, any free port)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l seed -x -a 'demo none' -d 'demo: the demo data; none: an empty database (default: demo)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l data -r -F -d 'start from your data file instead of the demo data'
-complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l snapshot -x -d 'start from a saved snapshot (udcli sandbox snapshot save)'
+complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l snapshot -x -a '(__udcli_values snapshots)' -d 'start from a saved snapshot (udcli sandbox snapshot save)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l log -r -F -d 'write every request line of the run to FILE (when the command fails, the last 20 are printed on stderr either way)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l token-ttl -x -d 'lifetime of tokens from the token generator (default: 900)'
 complete -c udcli -n '__udcli_in "udcli sandbox exec"' -l rate-limit -x -d 'answer 429 beyond N requests per second per api_key, e.g. 10/s'
@@ -871,9 +872,13 @@ complete -c udcli -n '__udcli_in "udcli sandbox snapshot save"' -l db -r -F -d '
 
 # udcli sandbox snapshot restore
 complete -c udcli -n '__udcli_in "udcli sandbox snapshot restore"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
+complete -c udcli -n '__udcli_argument "udcli sandbox snapshot restore" 0' -a '(__udcli_values snapshots)'
 
 # udcli sandbox snapshot list
 complete -c udcli -n '__udcli_in "udcli sandbox snapshot list"' -l json -d 'print JSON'
+
+# udcli sandbox snapshot delete
+complete -c udcli -n '__udcli_argument "udcli sandbox snapshot delete" 0' -a '(__udcli_values snapshots)'
 
 # udcli sandbox snapshot help
 complete -c udcli -n '__udcli_argument "udcli sandbox snapshot help" 0' -a 'save restore list delete'

@@ -106,9 +106,10 @@ export class DefaultFactory implements Factory {
       // The config modules load with the first command that needs settings, not for --version or --help.
       const { loadSettings } = await import('../config/index.js');
       const settings = loadSettings(flags, this.io.env);
-      if (settings.builtInSandbox && settings.sources.api_key === 'default' && settings.sources.game_id === 'default') {
-        const { followSandboxData } = await import('./sandbox-profile.js');
-        await followSandboxData(settings, this.io.env);
+      if (settings.builtInSandbox) {
+        const { followSandbox } = await import('./sandbox-profile.js');
+        const note = await followSandbox(settings, this.io.env);
+        if (note !== undefined && !this.globals().quiet) this.io.stderr.write(note);
       }
       this.#resolved = settings;
       return this.#resolved;

@@ -15,10 +15,24 @@ export interface FollowedCredentials {
   signing: string;
 }
 
-interface CacheFile {
+/** What the built-in profile follows in one database (src/sandbox/loaded.ts: `followed`). */
+export interface FollowedData {
+  primary: FollowedCredentials | null;
+  /** Several loaded games, none the default: the ones to pick among. */
+  choices: string[];
+  /** Every game with a key, and that key. */
+  keyed: FollowedCredentials[];
+}
+
+interface CacheFile extends FollowedData {
   db: string;
   stamp: string;
-  primary: FollowedCredentials | null;
+}
+
+function isCredentials(p: unknown): p is FollowedCredentials {
+  if (typeof p !== 'object' || p === null) return false;
+  const c = p as Record<string, unknown>;
+  return typeof c.game_id === 'string' && typeof c.api_key === 'string' && typeof c.signing_secret === 'string' && typeof c.signing === 'string';
 }
 
 /** The stamp of a database: null when it cannot be read (then nothing is cached). */
@@ -42,14 +56,16 @@ export function cachePath(dataDir: string): string {
   return join(dataDir, 'profile-cache.json');
 }
 
-/** The remembered credentials for this database and stamp, or undefined. */
-export function cachedCredentials(file: string, dbPath: string, stamp: string): FollowedCredentials | null | undefined {
+/** What was remembered for this database and stamp, or undefined. */
+export function cachedCredentials(file: string, dbPath: string, stamp: string): FollowedData | undefined {
   try {
     const c = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile>;
     if (c.db !== dbPath || c.stamp !== stamp) return undefined;
-    const p = c.primary;
-    if (p === null) return null;
-    if (p && typeof p.game_id === 'string' && typeof p.api_key === 'string' && typeof p.signing_secret === 'string' && typeof p.signing === 'string') return p;
+    if (!(c.primary === null || isCredentials(c.primary))) return undefined;
+    // A file of an older udcli has neither list: read the database.
+    if (!Array.isArray(c.choices) || !c.choices.every((g) => typeof g === 'string')) return undefined;
+    if (!Array.isArray(c.keyed) || !c.keyed.every(isCredentials)) return undefined;
+    return { primary: c.primary, choices: c.choices, keyed: c.keyed };
   } catch {
     // Missing or unreadable: read the database.
   }
@@ -57,11 +73,11 @@ export function cachedCredentials(file: string, dbPath: string, stamp: string): 
 }
 
 /** Best effort: a cache that cannot be written only costs the next command the database read. */
-export function rememberCredentials(file: string, dbPath: string, stamp: string, primary: FollowedCredentials | null): void {
+export function rememberCredentials(file: string, dbPath: string, stamp: string, data: FollowedData): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const body: CacheFile = { db: dbPath, stamp, primary };
+    const body: CacheFile = { db: dbPath, stamp, ...data };
     writeFileSync(tmp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
     renameSync(tmp, file);
   } catch {

@@ -1,30 +1,37 @@
 /**
- * The built-in `sandbox` profile follows what the local sandbox holds (issue 23): after
- * `sandbox start --data racers.yaml`, its game and key are the data's first game with a key, so
- * `udcli user speedy` and `doctor` work without a profile. Which database: the running sandbox's
- * (the pid file, its process alive), else the default one the embedded sandbox would use. Only
- * the keys the profile leaves to their built-in defaults change; anything that goes wrong leaves
- * the demo's in place (doctor then says why a key is refused).
+ * The built-in `sandbox` profile follows the local sandbox. Where it listens (issue 33): the
+ * running sandbox the pid file records, on whatever port it was started (`sandbox start --detach
+ * --port 47703`), so a command talks to it, is in its request log and its dashboard, rather than
+ * starting another on the default port. What it holds (issue 23): after `sandbox start --data
+ * racers.yaml` its game and key are the data's first game with a key; after `sandbox load` of one
+ * game onto the demo, that game (src/sandbox/loaded.ts), so `udcli user speedy` and `doctor` work
+ * without a profile. Which database: the running sandbox's, else the default one a new sandbox
+ * would use. Only the keys the profile leaves to their built-in defaults change; anything that
+ * goes wrong leaves the demo's in place (doctor then says why a key is refused).
  */
 import { existsSync } from 'node:fs';
 import type { Settings } from '../config/types.js';
 import { isAlive } from '../lock-file.js';
 import { readPidFile } from './commands/sandbox/pidfile.js';
-import { cachedCredentials, cachePath, databaseStamp, rememberCredentials, type FollowedCredentials } from './sandbox-profile-cache.js';
+import { cachedCredentials, cachePath, databaseStamp, rememberCredentials, type FollowedCredentials, type FollowedData } from './sandbox-profile-cache.js';
 
-async function sandboxDatabase(env: NodeJS.ProcessEnv, baseUrl: string): Promise<string | undefined> {
-  const { defaultDatabasePath, pidFilePath } = await import('../sandbox/paths.js');
-  const record = readPidFile(pidFilePath(env));
-  if (record !== undefined && isAlive(record.pid)) {
-    // Only the sandbox the profile points at (the same port).
-    const port = new URL(baseUrl).port;
-    return String(record.port) === port ? record.db : undefined;
-  }
-  return defaultDatabasePath(env);
+/** A URL a client can reach from this machine: a sandbox bound to every address answers on loopback. */
+export function reachableUrl(url: string): string {
+  return url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:');
 }
 
-/** The database's primary credentials: remembered while the database is unchanged, else read. */
-async function followedCredentials(env: NodeJS.ProcessEnv, dbPath: string): Promise<FollowedCredentials | null> {
+/**
+ * The running sandbox the pid file records (its process alive; whether it answers is the
+ * client's to find out, which then starts one as it does when none runs), else undefined.
+ */
+async function recordedSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; db: string } | undefined> {
+  const { pidFilePath } = await import('../sandbox/paths.js');
+  const record = readPidFile(pidFilePath(env));
+  return record !== undefined && isAlive(record.pid) ? { url: reachableUrl(record.url), db: record.db } : undefined;
+}
+
+/** What the database holds for the profile: remembered while the database is unchanged, else read. */
+async function followedData(env: NodeJS.ProcessEnv, dbPath: string): Promise<FollowedData> {
   const { dataDir } = await import('../sandbox/paths.js');
   const cache = cachePath(dataDir(env));
   const stamp = databaseStamp(dbPath);
@@ -32,35 +39,66 @@ async function followedCredentials(env: NodeJS.ProcessEnv, dbPath: string): Prom
     const known = cachedCredentials(cache, dbPath, stamp);
     if (known !== undefined) return known;
   }
-  const [{ openDatabase }, { primaryCredentials }] = await Promise.all([import('../sandbox/database.js'), import('../sandbox/loaded.js')]);
+  const [{ openDatabase }, { followed }] = await Promise.all([import('../sandbox/database.js'), import('../sandbox/loaded.js')]);
   const db = openDatabase(dbPath);
-  let primary: FollowedCredentials | null;
+  let data: FollowedData;
   try {
-    primary = primaryCredentials(db);
+    data = followed(db);
   } finally {
     db.close();
   }
   // Stamped after reading: opening may itself have written (a migration, a WAL checkpoint).
   const after = databaseStamp(dbPath);
-  if (after !== null && after === stamp) rememberCredentials(cache, dbPath, after, primary);
-  return primary;
+  if (after !== null && after === stamp) rememberCredentials(cache, dbPath, after, data);
+  return data;
 }
 
-export async function followSandboxData(settings: Settings, env: NodeJS.ProcessEnv): Promise<void> {
+function useCredentials(settings: Settings, chosen: FollowedCredentials): void {
+  settings.apiKey = chosen.api_key;
+  if (settings.sources.signing_secret === 'default') settings.signingSecret = chosen.signing_secret;
+  settings.gameId = chosen.game_id;
+  // A game that takes hmac-sha256-v1 only is called that way, unless the profile says otherwise.
+  if (chosen.signing === 'hmac-sha256-v1' && settings.sources.signing_scheme === 'default') {
+    settings.signingScheme = 'hmac-sha256-v1';
+    if (settings.sources.verb_override === 'default') settings.verbOverride = false;
+  }
+}
+
+/** One line for stderr when several loaded games leave the default game a guess. */
+function choiceNote(choices: string[], using: string | undefined): string {
+  const shown = choices.slice(0, 5).join(', ') + (choices.length > 5 ? ', …' : '');
+  return `udcli: the sandbox holds ${choices.length} loaded games (${shown}); using ${using ?? 'none'}: pick one with UDCLI_GAME_ID=${choices[0]} (or a profile)\n`;
+}
+
+/**
+ * Points the built-in profile (settings.builtInSandbox) at the running sandbox and at what it
+ * holds. Returns a line for stderr when the default game is a guess among several, else undefined.
+ */
+export async function followSandbox(settings: Settings, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   try {
-    const dbPath = await sandboxDatabase(env, settings.baseUrl);
-    if (dbPath === undefined || dbPath === ':memory:' || !existsSync(dbPath)) return;
-    const primary = await followedCredentials(env, dbPath);
-    if (primary === null || primary.api_key === settings.apiKey) return;
-    settings.apiKey = primary.api_key;
-    if (settings.sources.signing_secret === 'default') settings.signingSecret = primary.signing_secret;
-    settings.gameId = primary.game_id;
-    // A game that takes hmac-sha256-v1 only is called that way, unless the profile says otherwise.
-    if (primary.signing === 'hmac-sha256-v1' && settings.sources.signing_scheme === 'default') {
-      settings.signingScheme = 'hmac-sha256-v1';
-      if (settings.sources.verb_override === 'default') settings.verbOverride = false;
+    const running = await recordedSandbox(env);
+    if (running !== undefined && running.url !== settings.baseUrl) {
+      settings.baseUrl = running.url;
+      if (settings.sources.site_url === 'default') settings.siteUrl = running.url;
     }
+    if (settings.sources.api_key !== 'default') return undefined;
+    let dbPath = running?.db;
+    if (dbPath === undefined) {
+      const { defaultDatabasePath } = await import('../sandbox/paths.js');
+      dbPath = defaultDatabasePath(env);
+    }
+    if (dbPath === ':memory:' || !existsSync(dbPath)) return undefined;
+    const data = await followedData(env, dbPath);
+    if (settings.sources.game_id !== 'default') {
+      // The game was named (UDCLI_GAME_ID, a flag, the profile): its key, when the sandbox has one.
+      const named = data.keyed.find((k) => k.game_id === settings.gameId);
+      if (named !== undefined) useCredentials(settings, named);
+      return undefined;
+    }
+    if (data.primary !== null) useCredentials(settings, data.primary);
+    return data.choices.length > 1 ? choiceNote(data.choices, data.primary?.game_id) : undefined;
   } catch {
     // The demo's credentials stay.
+    return undefined;
   }
 }

@@ -2,8 +2,8 @@
  * What a sandbox database holds, told the same way by `sandbox info`, `status`, the dashboard,
  * `sandbox exec` and the built-in `sandbox` profile (issue 23): where it came from (the demo
  * data, a data file and its hash), its games with their keys, some of its users, and the game
- * and key a client should use — the demo game on the demo data, else the loaded data's first
- * game that has a key of its own.
+ * and key a client should use — the one game data files brought (issue 33), else the demo game
+ * on the demo data, else the loaded data's first game that has a key of its own (see `choose`).
  */
 import { DEMO } from '../domain/demo.js';
 import type { SandboxDatabase } from './database.js';
@@ -35,10 +35,22 @@ export interface LoadedContents {
   users: Array<{ username: string; uid: string }>;
   user_count: number;
   /** The game and key a client uses by default; null when no game has a key. */
-  primary: { game_id: string; api_key: string; signing_secret: string; signing: GameSigning } | null;
+  primary: Primary;
+  /** The games a data file brought (`start --data`, `sandbox load`), in the order loaded. */
+  loaded_games: string[];
+  /** Several loaded games with a key and none of them the default: the ones to pick among (else []). */
+  choices: string[];
 }
 
-type Primary = LoadedContents['primary'];
+type Primary = { game_id: string; api_key: string; signing_secret: string; signing: GameSigning } | null;
+
+/** Whom the built-in profile follows: the default game and key, and the loaded games to pick among. */
+export interface Followed {
+  primary: Primary;
+  choices: string[];
+  /** Every game with a key, with the key a client of it uses (`UDCLI_GAME_ID` picks among them). */
+  keyed: Array<NonNullable<Primary>>;
+}
 
 /** The games, ranked: the data file's own order first (it names its main game first), then the rest by id. */
 function rankedGames(db: SandboxDatabase, order: readonly string[]): LoadedGame[] {
@@ -51,30 +63,71 @@ function rankedGames(db: SandboxDatabase, order: readonly string[]): LoadedGame[
   return [...order.map((id) => games.find((g) => g.id === id)).filter((g): g is LoadedGame => g !== undefined), ...games.filter((g) => !order.includes(g.id))];
 }
 
-function primaryOf(db: SandboxDatabase, origin: SandboxOrigin | undefined, games: LoadedGame[]): Primary {
+function keyOf(game: LoadedGame): NonNullable<Primary> | null {
+  const key = game.keys.find((k) => !k.partner) ?? game.keys[0];
+  return key ? { game_id: game.id, api_key: key.api_key, signing_secret: key.signing_secret, signing: game.signing } : null;
+}
+
+/** The games data files brought: a data origin's own, then those `sandbox load` put on top. */
+function loadedGames(origin: SandboxOrigin | undefined): string[] {
+  return [...new Set([...(origin?.kind === 'data' ? (origin.games ?? []) : []), ...(origin?.loaded ?? [])])];
+}
+
+/**
+ * The default game and key: the one loaded game with a key, when a data file brought just one
+ * (issue 33: `sandbox load` of one's own game onto the demo makes it the default); else the demo
+ * game on the demo data, else the data's first game with a key. A data file of several games
+ * names its main one first; games loaded on top of other data leave the choice to the user.
+ */
+function choose(db: SandboxDatabase, origin: SandboxOrigin | undefined, games: LoadedGame[]): { primary: Primary; choices: string[] } {
+  const loaded = loadedGames(origin)
+    .map((id) => games.find((g) => g.id === id))
+    .map((g) => (g ? keyOf(g) : null))
+    .filter((k): k is NonNullable<Primary> => k !== null);
+  if (loaded.length === 1) return { primary: loaded[0]!, choices: [] };
+  let primary: Primary = null;
   const demoGame = games.find((g) => g.id === DEMO.game.id);
   if (origin?.kind !== 'data' && demoGame && db.repos.games.findApiKey(DEMO.game.apiKey)?.gameId === DEMO.game.id) {
-    return { game_id: DEMO.game.id, api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret, signing: demoGame.signing };
+    primary = { game_id: DEMO.game.id, api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret, signing: demoGame.signing };
   }
-  for (const game of games) {
-    const key = game.keys.find((k) => !k.partner) ?? game.keys[0];
-    if (key) return { game_id: game.id, api_key: key.api_key, signing_secret: key.signing_secret, signing: game.signing };
-  }
-  return null;
+  primary ??= games.map(keyOf).find((k) => k !== null) ?? null;
+  // One data file of several games (nothing on top) names its main one first: no choice to offer.
+  const onTop = (origin?.loaded ?? []).length > 0;
+  const ambiguous = loaded.length > 1 && (origin?.kind !== 'data' || onTop);
+  return { primary, choices: ambiguous ? loaded.map((k) => k.game_id) : [] };
+}
+
+/** Games ranked as the data files named them. */
+function gamesOf(db: SandboxDatabase, origin: SandboxOrigin | undefined): LoadedGame[] {
+  return rankedGames(db, loadedGames(origin));
 }
 
 /** The game and key a client uses by default (cheap: no user is read). */
 export function primaryCredentials(db: SandboxDatabase): Primary {
+  return followed(db).primary;
+}
+
+/** What the built-in profile follows (cheap: no user is read). */
+export function followed(db: SandboxDatabase): Followed {
   const origin = recordedOrigin(db);
-  return primaryOf(db, origin, rankedGames(db, origin?.kind === 'data' ? (origin.games ?? []) : []));
+  const games = gamesOf(db, origin);
+  return { ...choose(db, origin, games), keyed: games.map(keyOf).filter((k): k is NonNullable<Primary> => k !== null) };
 }
 
 export function loadedContents(db: SandboxDatabase): LoadedContents {
   const origin = recordedOrigin(db);
-  const games = rankedGames(db, origin?.kind === 'data' ? (origin.games ?? []) : []);
-  const primary = primaryOf(db, origin, games);
+  const games = gamesOf(db, origin);
+  const { primary, choices } = choose(db, origin, games);
   const users = primary ? usersOfGame(db.repos, primary.game_id, LISTED_USERS) : db.repos.users.first(LISTED_USERS);
-  return { origin: originJson(origin), games, users: users.map((u) => ({ username: u.username, uid: u.uid })), user_count: db.repos.users.count(), primary };
+  return {
+    origin: originJson(origin),
+    games,
+    users: users.map((u) => ({ username: u.username, uid: u.uid })),
+    user_count: db.repos.users.count(),
+    primary,
+    loaded_games: loadedGames(origin).filter((id) => games.some((g) => g.id === id)),
+    choices,
+  };
 }
 
 /**

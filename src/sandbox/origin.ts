@@ -9,22 +9,31 @@ import { readFileSync } from 'node:fs';
 import type { SandboxDatabase } from './database.js';
 import type { DataFile } from './data/model.js';
 
-/** `added`: what `sandbox load` and `sandbox seed` put on top since (e.g. "seed 7: 1000 users"), newest last. */
+/**
+ * `added`: what `sandbox load` and `sandbox seed` put on top since (e.g. "seed 7: 1000 users"),
+ * newest last; `loaded`: the games those `sandbox load`s brought, in the order first loaded (the
+ * built-in profile uses the one such game, issue 33).
+ */
 export type SandboxOrigin = (
   | { kind: 'demo' }
   | { kind: 'none' }
   /** `sha256` is absent in databases recorded before issue 23; `games` lists the file's games in its order. */
   | { kind: 'data'; file: string; sha256?: string; games?: string[] }
-) & { added?: string[] };
+) & { added?: string[]; loaded?: string[] };
 
 /** Additions remembered: the last few say enough. */
 const MAX_ADDED = 10;
+/** Games loaded on top remembered: more than a person picks among. */
+const MAX_LOADED = 100;
+
+const strings = (value: unknown): boolean => Array.isArray(value) && value.every((a) => typeof a === 'string');
 
 const KEY = 'origin';
 const HEX64 = /^[0-9a-f]{64}$/;
 
 function valid(value: SandboxOrigin): boolean {
-  if (value.added !== undefined && !(Array.isArray(value.added) && value.added.every((a) => typeof a === 'string'))) return false;
+  if (value.added !== undefined && !strings(value.added)) return false;
+  if (value.loaded !== undefined && !strings(value.loaded)) return false;
   if (value.kind === 'demo' || value.kind === 'none') return true;
   if (value.kind !== 'data' || typeof value.file !== 'string') return false;
   if (value.sha256 !== undefined && !(typeof value.sha256 === 'string' && HEX64.test(value.sha256))) return false;
@@ -75,11 +84,15 @@ function baseText(origin: SandboxOrigin | undefined): string {
   return `${origin.file}${origin.sha256 ? ` (sha256 ${origin.sha256.slice(0, 12)}…)` : ''}`;
 }
 
-/** Records that `what` was put on top of what the database holds (`sandbox load`, `sandbox seed`). */
-export function recordAddition(db: SandboxDatabase, what: string): void {
+/**
+ * Records that `what` was put on top of what the database holds (`sandbox load`, `sandbox
+ * seed`), and the games a `sandbox load` brought.
+ */
+export function recordAddition(db: SandboxDatabase, what: string, games: readonly string[] = []): void {
   const origin = recordedOrigin(db);
   if (origin === undefined) return; // nothing recorded to add to: info says so already
-  recordOrigin(db, { ...origin, added: [...(origin.added ?? []), what].slice(-MAX_ADDED) });
+  const loaded = [...new Set([...(origin.loaded ?? []), ...games])].slice(0, MAX_LOADED);
+  recordOrigin(db, { ...origin, added: [...(origin.added ?? []), what].slice(-MAX_ADDED), ...(loaded.length > 0 ? { loaded } : {}) });
 }
 
 /** The origin as JSON for `info`, `status`, the dashboard and `/_sandbox/reset`. */

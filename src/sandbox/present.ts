@@ -107,7 +107,7 @@ export function presentUpdate(r: ProgressResult): AchievementUpdate {
   };
 }
 
-function price(cents: number): string {
+export function price(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }
 

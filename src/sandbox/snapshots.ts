@@ -14,18 +14,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CancelledError, UsageError } from '../errors.js';
 import { DATABASE_FILE_MODE, openDatabase, type SandboxDatabase } from './database.js';
+import { SNAPSHOT_NAME as NAME, SNAPSHOT_SUFFIX as SUFFIX, snapshotFileNames } from './snapshot-names.js';
 
-const NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/;
-const SUFFIX = '.db';
+export { snapshotDir } from './snapshot-names.js';
 
 export interface SnapshotInfo {
   name: string;
   bytes: number;
   saved_on: string;
-}
-
-export function snapshotDir(dataDir: string): string {
-  return join(dataDir, 'snapshots');
 }
 
 export function parseSnapshotName(name: string): string {
@@ -34,9 +30,7 @@ export function parseSnapshotName(name: string): string {
 }
 
 export function listSnapshots(dir: string): SnapshotInfo[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(SUFFIX) && NAME.test(f.slice(0, -SUFFIX.length)))
+  return snapshotFileNames(dir)
     .map((f) => {
       const st = statSync(join(dir, f));
       return { name: f.slice(0, -SUFFIX.length), bytes: st.size, saved_on: st.mtime.toISOString() };

@@ -1,7 +1,8 @@
 /**
  * Shell completion: the committed scripts in completions/ match what the built binary generates,
  * the bash script really completes (sourced in bash, _udcli called with COMP_WORDS set), and
- * the hidden `__complete profiles` is quiet and fast. Needs `npm run build`.
+ * the hidden `__complete profiles` is quiet and fast, `__complete snapshots` lists the snapshots
+ * `sandbox snapshot save` made. Needs `npm run build`.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ const HOOK = fileURLToPath(new URL('../cli/fixtures/record-loads.mjs', import.me
 
 const dir = mkdtempSync(join(tmpdir(), 'udcli-completion-'));
 const configDir = join(dir, 'config');
+const dataDir = join(dir, 'data');
 const binDir = join(dir, 'bin');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -135,7 +137,7 @@ describe('bash completes', () => {
       ['--norc', '--noprofile', '-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _udcli; printf "%s\\n" "${COMPREPLY[@]}"', 'bash', script, ...words],
       {
         encoding: 'utf8',
-        env: { PATH: `${binDir}${delimiter}${process.env.PATH}`, HOME: dir, UDCLI_CONFIG_DIR: configDir, NO_COLOR: '1' },
+        env: { PATH: `${binDir}${delimiter}${process.env.PATH}`, HOME: dir, UDCLI_CONFIG_DIR: configDir, UDCLI_DATA_DIR: dataDir, NO_COLOR: '1' },
       },
     );
     expect(r.stderr).toBe('');
@@ -186,6 +188,21 @@ describe('bash completes', () => {
     expect(complete('udcli', 'config', 'set', 'game_id', '')).toEqual([]);
   });
 
+  it('snapshot names for snapshot restore and delete, and exec --snapshot (issue 33)', async () => {
+    expect(complete('udcli', 'sandbox', 'snapshot', 'restore', '')).toEqual([]); // none saved yet
+    // Saved as a user saves them, in-process (the names are what is under test, not the save).
+    const { main } = await import('../../src/cli/main.js');
+    const { fakeIO } = await import('../output/fake-io.js');
+    for (const args of [['sandbox', 'reset'], ['sandbox', 'snapshot', 'save', 'before-test'], ['sandbox', 'snapshot', 'save', 'clean']]) {
+      const f = fakeIO({ env: { UDCLI_CONFIG_DIR: configDir, UDCLI_DATA_DIR: dataDir } });
+      expect(await main(args, f.io), f.stderr()).toBe(0);
+    }
+    expect(complete('udcli', 'sandbox', 'snapshot', 'restore', '')).toEqual(['before-test', 'clean']);
+    expect(complete('udcli', 'sandbox', 'snapshot', 'delete', 'b')).toEqual(['before-test']);
+    expect(complete('udcli', 'sandbox', 'exec', '--snapshot', 'c')).toEqual(['clean']);
+    expect(complete('udcli', 'sandbox', 'snapshot', 'save', '')).toEqual([]); // a new name there
+  });
+
   it('profile names from the config file', () => {
     expect(complete('udcli', '--profile', '')).toEqual(['sandbox', 'live', 'staging']);
     expect(complete('udcli', 'profile', 'use', 's')).toEqual(['sandbox', 'staging']);
@@ -219,7 +236,7 @@ describe('udcli __complete', () => {
 
   it('loads no other command module and nothing heavy; `completion` loads them all', () => {
     const loads = (args: string[]): string[] => {
-      const log = join(dir, `${args[0]}.log`);
+      const log = join(dir, `${args.join('-')}.log`);
       const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], {
         env: { PATH: process.env.PATH, UDCLI_TEST_LOAD_LOG: log, UDCLI_CONFIG_DIR: configDir, NO_COLOR: '1' },
         encoding: 'utf8',
@@ -230,10 +247,12 @@ describe('udcli __complete', () => {
     const modules = (urls: string[]) => [...new Set(urls.map((u) => /\/dist\/cli\/commands\/([^/]+)\//.exec(u)?.[1]).filter(Boolean))];
     const packages = (urls: string[]) => [...new Set(urls.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]).filter(Boolean))];
 
-    const fast = loads(['__complete', 'profiles']);
-    expect(modules(fast)).toEqual(['completion']);
-    expect(fast.filter((u) => u.includes('/dist/cli/commands/completion/')).map((u) => u.split('/').at(-1))).toEqual(['complete.js']);
-    expect(packages(fast)).toEqual(['commander']);
+    for (const kind of ['profiles', 'snapshots']) {
+      const fast = loads(['__complete', kind]);
+      expect(modules(fast)).toEqual(['completion']);
+      expect(fast.filter((u) => u.includes('/dist/cli/commands/completion/')).map((u) => u.split('/').at(-1))).toEqual(['complete.js']);
+      expect(packages(fast)).toEqual(['commander']);
+    }
 
     const all = modules(loads(['completion', 'bash']));
     expect(all.sort()).toEqual([...new Set(COMMANDS.map((c) => (c.name === '__complete' ? 'completion' : c.name)))].sort());

@@ -64,8 +64,8 @@ describe('sandbox import', () => {
       const reply = await fetch(`${sandbox.url}/services/rest/v1/products/user/${uid}.json?api_key=${key}&parent_id=${DEMO.game.id}&sku=dragon-mount`);
       const body = (await reply.json()) as { payload: Array<{ purchase: { success: boolean } }> };
       expect(body.payload[0]!.purchase.success).toBe(true);
-      // `sandbox info` of that database names the case's game, its new key and the player.
-      const info = await env.read(['sandbox', 'info', '--json'], { env: { UDCLI_DATA_DIR: join(dir, 'home') } });
+      // `sandbox info` of that sandbox names the case's game, its new key and the player.
+      const info = await env.read(['sandbox', 'info', '--json', '--base-url', sandbox.url], { env: { UDCLI_DATA_DIR: join(dir, 'home') } });
       expect(info.code, info.stderr).toBe(0);
       expect(info.stdout).toContain(`${key.slice(0, 4)}…${key.slice(-4)}`);
       expect(info.stdout).toContain(DEMO.user.username);

@@ -7,6 +7,7 @@ import {
   allCommands,
   flagsOf,
   globalsShadowedBy,
+  isDynamic,
   pathKey,
   shadowedGlobals,
   type CompletionTree,
@@ -132,11 +133,12 @@ function __udcli_argument --argument-names cmdpath n
     end
 end
 
-# Profile names, from the config file; quiet and empty when anything goes wrong.
-function __udcli_profiles
+# Profile names (the config file), snapshot names (the sandbox's data directory): asked of
+# udcli itself; quiet and empty when anything goes wrong.
+function __udcli_values
     set -l cmd (commandline -opc)[1]
     set cmd (string replace -r '^~/' "$HOME/" -- $cmd)
-    $cmd __complete profiles 2>/dev/null
+    $cmd __complete $argv[1] 2>/dev/null
 end`;
 
 /** The -x/-r/-F/-a part of a `complete` rule for an option or operand. */
@@ -144,14 +146,14 @@ function valueArgs(takesValue: boolean, values: ValueSource | undefined): string
   if (!takesValue) return '';
   if (!values) return ' -x';
   if (values.kind === 'files') return ' -r -F';
-  if (values.kind === 'profiles') return " -x -a '(__udcli_profiles)'";
+  if (isDynamic(values)) return ` -x -a '(__udcli_values ${values.kind})'`;
   return ` -x -a ${fq(values.values.join(' '))}`;
 }
 
 /** The -F/-a part of a `complete` rule for an operand. */
 function argumentValues(values: ValueSource): string {
   if (values.kind === 'files') return ' -F';
-  if (values.kind === 'profiles') return " -a '(__udcli_profiles)'";
+  if (isDynamic(values)) return ` -a '(__udcli_values ${values.kind})'`;
   return ` -a ${fq(values.values.join(' '))}`;
 }
 

@@ -28,6 +28,7 @@ const SEED_MODES: Record<SeedMode, true> = { demo: true, none: true };
 
 const choices = (values: readonly string[]): ValueSource => ({ kind: 'choices', values });
 const PROFILES: ValueSource = { kind: 'profiles' };
+const SNAPSHOTS: ValueSource = { kind: 'snapshots' };
 
 export const VALUE_HINTS: readonly ValueHint[] = [
   { command: '', option: '--output', values: choices(OUTPUT_FORMATS) },
@@ -48,4 +49,7 @@ export const VALUE_HINTS: readonly ValueHint[] = [
   { command: 'profile use', argument: 0, values: PROFILES },
   { command: 'profile show', argument: 0, values: PROFILES },
   { command: 'profile remove', argument: 0, values: PROFILES },
+  { command: 'sandbox snapshot restore', argument: 0, values: SNAPSHOTS },
+  { command: 'sandbox snapshot delete', argument: 0, values: SNAPSHOTS },
+  { command: 'sandbox exec', option: '--snapshot', values: SNAPSHOTS },
 ];

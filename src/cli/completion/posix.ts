@@ -10,6 +10,7 @@ import {
   effectiveOptions,
   flagsOf,
   globalsShadowedBy,
+  isDynamic,
   pathKey,
   shadowedGlobals,
   type CommandNode,
@@ -169,7 +170,7 @@ const BASH: Dialect = {
   values(source) {
     if (!source) return ':';
     if (source.kind === 'files') return '_udcli_files';
-    if (source.kind === 'profiles') return '_udcli_words "$(_udcli_profiles)"';
+    if (isDynamic(source)) return `_udcli_words "$(_udcli_values ${source.kind})"`;
     return `_udcli_words ${sq(source.values.join(' '))}`;
   },
   subcommands: (node) => `_udcli_words ${sq(node.subcommands.map((s) => s.name).join(' '))}`,
@@ -186,7 +187,7 @@ const ZSH: Dialect = {
   values(source) {
     if (!source) return ':';
     if (source.kind === 'files') return '_files';
-    if (source.kind === 'profiles') return `compadd -- \${(f)"$(_udcli_profiles)"}`;
+    if (isDynamic(source)) return `compadd -- \${(f)"$(_udcli_values ${source.kind})"}`;
     return `compadd -- ${source.values.map(sq).join(' ')}`;
   },
   subcommands: (node) =>
@@ -205,11 +206,12 @@ export function bashScript(tree: CompletionTree): string {
 # Install: add  eval "$(udcli completion bash)"  to ~/.bashrc, or save this file as
 # ~/.local/share/bash-completion/completions/udcli (needs the bash-completion package).
 
-# Profile names, from the config file; quiet and empty when anything goes wrong.
-_udcli_profiles() {
+# Profile names (the config file), snapshot names (the sandbox's data directory): asked of
+# udcli itself; quiet and empty when anything goes wrong.
+_udcli_values() {
   local cmd=\${COMP_WORDS[0]}
   [[ $cmd == '~/'* ]] && cmd=$HOME/\${cmd#'~/'}
-  "$cmd" __complete profiles 2>/dev/null
+  "$cmd" __complete "$1" 2>/dev/null
 }
 
 _udcli_words() {
@@ -278,11 +280,12 @@ ${HEADER('zsh')}
 #   udcli completion zsh > ~/.zfunc/_udcli   and in ~/.zshrc: fpath=(~/.zfunc $fpath); autoload -Uz compinit; compinit
 # or, after compinit in ~/.zshrc:  source <(udcli completion zsh)
 
-# Profile names, from the config file; quiet and empty when anything goes wrong.
-_udcli_profiles() {
+# Profile names (the config file), snapshot names (the sandbox's data directory): asked of
+# udcli itself; quiet and empty when anything goes wrong.
+_udcli_values() {
   local cmd=\${words[1]}
   [[ $cmd == '~/'* ]] && cmd=$HOME/\${cmd#'~/'}
-  "$cmd" __complete profiles 2>/dev/null
+  "$cmd" __complete "$1" 2>/dev/null
 }
 
 ${tables(tree, ZSH).join('\n\n')}

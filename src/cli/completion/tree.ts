@@ -15,6 +15,8 @@ export type ValueSource =
   | { kind: 'choices'; values: readonly string[] }
   /** Profile names, read at completion time through `udcli __complete profiles`. */
   | { kind: 'profiles' }
+  /** Snapshot names of the local sandbox, read through `udcli __complete snapshots`. */
+  | { kind: 'snapshots' }
   | { kind: 'files' };
 
 export interface OptionNode {
@@ -52,6 +54,13 @@ export interface CompletionTree {
   globalOptions: OptionNode[];
   /** Hints in hints.ts that matched no option or argument (tests keep this empty). */
   unusedHints: ValueHint[];
+}
+
+/** Values asked of `udcli __complete KIND` while the user presses Tab. */
+export type DynamicValues = Extract<ValueSource, { kind: 'profiles' | 'snapshots' }>;
+
+export function isDynamic(source: ValueSource): source is DynamicValues {
+  return source.kind === 'profiles' || source.kind === 'snapshots';
 }
 
 /** An option's flags as typed: `-o`, `--output`. */

@@ -197,6 +197,11 @@ export function achievementsRepository(db: Database) {
     `SELECT ${DEFINITION_COLUMNS} FROM achievements a JOIN games g ON g.id = a.parent_id
       WHERE a.parent_id = ? AND g.type = ? AND a.state = 'Active' ORDER BY a.id`,
   );
+  const startedOf = db.prepare<[string, number], UserAchievementRow>(
+    `SELECT ${USER_ACHIEVEMENT_COLUMNS}
+       FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id JOIN games g ON g.id = a.parent_id
+      WHERE ua.uid = ? AND a.state = 'Active' ORDER BY a.parent_id, a.id LIMIT ?`,
+  );
   const definitionById = db.prepare<[number], DefinitionRow>(
     `SELECT ${DEFINITION_COLUMNS} FROM achievements a JOIN games g ON g.id = a.parent_id WHERE a.id = ?`,
   );
@@ -327,6 +332,11 @@ export function achievementsRepository(db: Database) {
     },
 
     find,
+
+    /** The user's started quests of every game (Active achievements), by game and definition order. */
+    startedOf(uid: string, limit: number): ListedAchievement[] {
+      return startedOf.all(uid, limit).map(toUserAchievement);
+    },
 
     /** The user's started quests among the parent's Active achievements (a record exists). */
     list(q: ListQuery): ListedAchievement[] {

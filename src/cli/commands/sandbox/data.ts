@@ -13,7 +13,7 @@ import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
 import { writeWhole } from './write-whole.js';
 import { ensureDataDir } from '../../../sandbox/paths.js';
-import { jsonText } from '../../../printable.js';
+import { jsonText, printable } from '../../../printable.js';
 
 export interface InitOptions {
   force?: boolean;
@@ -64,22 +64,34 @@ export async function loadCommand(factory: Factory, file: string, opts: LoadOpti
   const { loadData } = await import('../../../sandbox/data/load.js');
   const db = openDatabase(dbPath);
   let summary;
+  let chosen: { game: string | null; choices: string[] };
   try {
     summary = loadData(db, data, Math.floor(Date.now() / 1000), file);
     // What the sandbox holds is always said: the file joins what the database was loaded from.
     const { fileSha256, recordAddition } = await import('../../../sandbox/origin.js');
-    recordAddition(db, `${file} (sha256 ${fileSha256(file).slice(0, 12)}…)`);
+    recordAddition(db, `${file} (sha256 ${fileSha256(file).slice(0, 12)}…)`, (data.games ?? []).map((g) => g.id));
+    const { followed } = await import('../../../sandbox/loaded.js');
+    const now = followed(db);
+    chosen = { game: now.primary?.game_id ?? null, choices: now.choices };
   } finally {
     db.close();
   }
   const running = await runningSandbox(factory, dbPath);
   if (wantsJson(factory, opts.json)) {
-    factory.io.stdout.write(`${jsonText({ file, database: dbPath, ...summary, sandbox_running: running?.same === true }, 2)}\n`);
+    factory.io.stdout.write(`${jsonText({ file, database: dbPath, ...summary, sandbox_running: running?.same === true, default_game: chosen.game, choices: chosen.choices }, 2)}\n`);
     return;
   }
   const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
   factory.io.stdout.write(`loaded ${file} into ${dbPath}: ${n(summary.games, 'game')}, ${n(summary.users, 'user')}, ${n(summary.friendships, 'friendship')}\n`);
   if (running?.same) factory.io.stderr.write(`the sandbox at ${running.url} uses this database and sees it now\n`);
+  // Which game the built-in profile's commands now use (src/sandbox/loaded.ts), when they use this database.
+  const { defaultDatabasePath } = await import('../../../sandbox/paths.js');
+  if (!(running === null ? dbPath === defaultDatabasePath(factory.io.env) : running.same)) return;
+  if (chosen.choices.length > 1) {
+    factory.io.stderr.write(`${printable(`loaded games ${chosen.choices.join(', ')}: commands use ${chosen.game ?? 'none'} unless told (UDCLI_GAME_ID=${chosen.choices[0]})`)}\n`);
+  } else if (chosen.game !== null && (data.games ?? []).some((g) => g.id === chosen.game)) {
+    factory.io.stderr.write(`${printable(`commands of the built-in sandbox profile now use game ${chosen.game}`)}\n`);
+  }
 }
 
 function formatOf(file: string, raw: string | undefined): 'yaml' | 'json' {

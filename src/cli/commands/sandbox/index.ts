@@ -445,8 +445,8 @@ Examples:
 
   sandbox
     .command('info')
-    .description('Show URLs, demo credentials, users, achievements and products')
-    .addHelpText('after', '\nExamples:\n  $ udcli sandbox info\n  $ udcli sandbox info --json')
+    .description('Show what the sandbox holds now, asked of it: URLs, games and keys, users with their progress and holdings, quests and products')
+    .addHelpText('after', '\nThe sandbox: --base-url URL (or a profile\'s) names one; else the running local one, else its database file.\n\nExamples:\n  $ udcli sandbox info\n  $ udcli sandbox info --json\n  $ udcli --base-url http://127.0.0.1:9090 sandbox info')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const { infoCommand } = await import('./info.js');

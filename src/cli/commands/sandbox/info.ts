@@ -1,19 +1,54 @@
-/** `udcli sandbox info [--json]`: URLs, what the sandbox holds, and its credentials and users (the demo's, or a data file's). */
-import { DEFAULT_SANDBOX_URL } from '../../../domain/demo.js';
+/**
+ * `udcli sandbox info [--json]`: URLs and what the sandbox holds, asked of the sandbox it names
+ * (issue 33): `--base-url URL` (or `UDCLI_BASE_URL`, or a profile's base_url) names one anywhere;
+ * the built-in profile names the local one, the running sandbox of the pid file, else its
+ * database file. Nothing here is fixed text about the demo: only a sandbox with no database yet
+ * is described by the demo data its first start seeds.
+ */
+import { NetworkError, UdcliError } from '../../../errors.js';
 import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { jsonText } from '../../../printable.js';
-import { sandboxContents } from './contents.js';
-import { describeSandbox, describeText } from './describe.js';
+import { redactUrl } from '../../../redact.js';
+import { contentsAt, contentsOfFile } from './contents.js';
+import { describeSandbox, describeText, type SandboxDescription } from './describe.js';
 import { wantsJson } from './json.js';
-import { sandboxState } from './pidfile.js';
+import { probe, sandboxState } from './pidfile.js';
+
+/** The sandbox a profile or flag names: the one answering there, never a local file. */
+async function describeNamed(url: string, local: { pid: number; url: string; db: string } | null): Promise<SandboxDescription> {
+  const pid = await probe(url);
+  const contents = pid === null ? undefined : await contentsAt(url);
+  if (pid === null || contents === undefined) {
+    throw new NetworkError(`no udcli sandbox answers at ${redactUrl(url)}`, 'unreachable', false, {
+      hint: 'sandbox info describes a sandbox: start one (udcli sandbox start --port N) or name one with --base-url URL',
+    });
+  }
+  // This machine's sandbox, reached by the URL: its database file is known too.
+  const same = local !== null && local.pid === pid && new URL(url).port === new URL(local.url).port;
+  const db = same ? local.db : null;
+  return describeSandbox(url, db, { pid }, contents);
+}
 
 export async function infoCommand(factory: Factory, raw: { json?: boolean }): Promise<void> {
   const { stdout, env } = factory.io;
+  const g = factory.globals();
+  const { loadSettings } = await import('../../../config/index.js');
+  const settings = loadSettings({ ...(g.profile ? { profile: g.profile } : {}), ...(g.baseUrl ? { baseUrl: g.baseUrl } : {}) }, env);
   const current = await sandboxState(env);
   const running = current.state === 'running' ? current.record : null;
-  const dbPath = running?.db ?? defaultDatabasePath(env);
-  const contents = await sandboxContents(dbPath, running?.url);
-  const description = describeSandbox(running?.url ?? DEFAULT_SANDBOX_URL, dbPath, running, contents);
+  let description: SandboxDescription;
+  if (!settings.builtInSandbox) {
+    description = await describeNamed(settings.baseUrl.replace(/\/+$/, ''), running);
+  } else if (running !== null) {
+    const url = running.url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:');
+    // A sandbox of an older udcli gives an older description: its database file, read by the same function, tells the same.
+    const contents = (await contentsAt(url)) ?? (await contentsOfFile(running.db));
+    if (contents === undefined) throw new UdcliError(`the sandbox at ${running.url} (pid ${running.pid}) did not say what it holds`, { hint: 'udcli sandbox status' });
+    description = describeSandbox(running.url, running.db, running, contents);
+  } else {
+    const dbPath = defaultDatabasePath(env);
+    description = describeSandbox(settings.baseUrl, dbPath, null, await contentsOfFile(dbPath));
+  }
   stdout.write(wantsJson(factory, raw.json) ? `${jsonText(description, 2)}\n` : describeText(description));
 }

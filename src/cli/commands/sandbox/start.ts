@@ -120,10 +120,11 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     if (latency !== undefined) stderr.write(`${latency}\n`);
     stderr.write(
       `udcli sandbox listening on ${sandbox.url} (database ${sandbox.dbPath}); games are served from ${sandbox.gameUrl}\n` +
-        (options.data !== undefined
-          ? `holds ${printable(sandbox.holds)}\n`
-          : options.seed === 'demo'
-            ? `${credentialLines(sandbox.url).join('\n')}\n`
+        // The demo's credentials only while it holds the demo data alone (issue 33): else what it holds.
+        (options.data === undefined && options.seed === 'demo' && sandbox.holds === 'the demo data'
+          ? `${credentialLines(sandbox.url).join('\n')}\n`
+          : options.data !== undefined || options.seed === 'demo'
+            ? `holds ${printable(sandbox.holds)} (its games, keys and users: udcli sandbox info)\n`
             : '') +
         'Press Ctrl-C to stop.\n',
     );
