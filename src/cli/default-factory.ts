@@ -81,14 +81,16 @@ export class DefaultFactory implements Factory {
   #embedded: EmbeddedSandbox | undefined;
   #baseUrl: string | undefined;
   #recorder: HarRecorder | undefined;
+  #commandGame: string | undefined;
 
   constructor(io: IOStreams) {
     this.io = io;
   }
 
   /** Set by the program once the command line is parsed and validated. */
-  setGlobals(globals: GlobalOptions): void {
+  setGlobals(globals: GlobalOptions, commandGame?: string): void {
     this.#globals = globals;
+    this.#commandGame = commandGame;
   }
 
   globals(): GlobalOptions {
@@ -108,7 +110,7 @@ export class DefaultFactory implements Factory {
       const settings = loadSettings(flags, this.io.env);
       if (settings.builtInSandbox) {
         const { followSandbox } = await import('./sandbox-profile.js');
-        const note = await followSandbox(settings, this.io.env);
+        const note = await followSandbox(settings, this.io.env, this.#commandGame);
         if (note !== undefined && !this.globals().quiet) this.io.stderr.write(note);
       }
       this.#resolved = settings;

@@ -35,7 +35,7 @@ export async function runCommandLine(argv: string[], io: IOStreams, commands: re
   const verbose = (): boolean => factory.globals().verbose || scanArgv(argv).verbose;
   let code = 0;
   try {
-    const program = await buildProgram(argv, factory, { onGlobals: (g) => factory.setGlobals(g) }, commands);
+    const program = await buildProgram(argv, factory, { onGlobals: (g, game) => factory.setGlobals(g, game) }, commands);
     if (argv.length === 0) {
       program.outputHelp();
     } else {

@@ -34,8 +34,11 @@ Examples:
 Run 'udcli help <command>' for the options of a command.`;
 
 export interface ProgramHooks {
-  /** Called with the validated global options before any action runs. */
-  onGlobals(globals: GlobalOptions): void;
+  /**
+   * Called with the validated global options before any action runs, and the game the command
+   * names with its own --game (outside `sandbox`, where --game is the game to serve).
+   */
+  onGlobals(globals: GlobalOptions, commandGame?: string): void;
 }
 
 /**
@@ -154,8 +157,10 @@ export async function buildProgram(
   }
   configureTree(program, factory.io);
 
-  program.hook('preAction', () => {
-    hooks.onGlobals(parseGlobals(typedGlobals(program)));
+  program.hook('preAction', (_root, action) => {
+    const game: unknown = action.opts().game;
+    const underSandbox = action.parent !== null && action.parent !== program && action.parent.name() === 'sandbox';
+    hooks.onGlobals(parseGlobals(typedGlobals(program)), typeof game === 'string' && !underSandbox ? game : undefined);
   });
   return program;
 }

@@ -74,7 +74,7 @@ function choiceNote(choices: string[], using: string | undefined): string {
  * Points the built-in profile (settings.builtInSandbox) at the running sandbox and at what it
  * holds. Returns a line for stderr when the default game is a guess among several, else undefined.
  */
-export async function followSandbox(settings: Settings, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export async function followSandbox(settings: Settings, env: NodeJS.ProcessEnv, commandGame?: string): Promise<string | undefined> {
   try {
     const running = await recordedSandbox(env);
     if (running !== undefined && running.url !== settings.baseUrl) {
@@ -89,9 +89,11 @@ export async function followSandbox(settings: Settings, env: NodeJS.ProcessEnv):
     }
     if (dbPath === ':memory:' || !existsSync(dbPath)) return undefined;
     const data = await followedData(env, dbPath);
-    if (settings.sources.game_id !== 'default') {
-      // The game was named (UDCLI_GAME_ID, a flag, the profile): its key, when the sandbox has one.
-      const named = data.keyed.find((k) => k.game_id === settings.gameId);
+    if (settings.sources.game_id !== 'default' || commandGame !== undefined) {
+      // The game was named (the command's --game, UDCLI_GAME_ID, the profile): its key, when the
+      // sandbox has one; the command's --game still decides the game (resolveParent).
+      const wanted = commandGame ?? settings.gameId;
+      const named = data.keyed.find((k) => k.game_id === wanted);
       if (named !== undefined) useCredentials(settings, named);
       return undefined;
     }

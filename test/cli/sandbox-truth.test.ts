@@ -193,6 +193,12 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     expect((JSON.parse(r.stdout) as Array<{ developer_id: string; current_value: number }>).find((q) => q.developer_id === 'LEVEL_10')?.current_value).toBe(4);
   });
 
+  it("a command's own --game names another game of the sandbox, with that game's key (not the loaded game's)", async () => {
+    const r = await udcli(['achievements', 'list', DEMO.user.username, '--game', DEMO.game.id, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as Array<{ developer_id: string; current_value: number }>).find((q) => q.developer_id === 'LEVEL_10')?.current_value).toBe(4);
+  });
+
   it('--base-url names a second sandbox: info describes that one, its users as they are now', async () => {
     const otherDb = join(root, 'second.db');
     second = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: otherDb, seed: 'demo' });
