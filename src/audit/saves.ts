@@ -14,7 +14,8 @@ import type { Factory } from '../ops/factory.js';
 import { notSaved, readSave, saveBytes } from '../ops/saves.js';
 import { AuditLog, auditEntry, auditLogPath } from './log.js';
 import { shortUid, undoLine, type Receipt } from './receipt.js';
-import { outcomeUnknown, receiptLines, sayOutcomeUnknown, targetFlags, type TraceSettings } from './tracked.js';
+import { outcomeUnknown } from '../errors.js';
+import { receiptLines, sayOutcomeUnknown, targetFlags, type TraceSettings } from './tracked.js';
 import { hasControl, printable } from '../printable.js';
 
 export type SaveChange =

@@ -7,7 +7,7 @@
 import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../client/types.js';
 import { readAchievement } from '../ops/achievements.js';
 import { readProduct } from '../ops/products.js';
-import { ApiError, MalformedReplyError, NetworkError, UdcliError, knownUnchanged, markUnchanged, wasNotSent } from '../errors.js';
+import { UdcliError, markUnchanged, outcomeUnknown, wasNotSent } from '../errors.js';
 import type { AchievementDefinition, AchievementUpdate, ProductEntry, UserAchievement } from '../domain/types.js';
 import { ENVELOPE_VERSION } from '../domain/types.js';
 import { achievementState, incrementOutcome, productOutcome, productState, type OutcomeJudgement } from '../domain/outcome.js';
@@ -79,12 +79,6 @@ function scopeArgs(ctx: TraceContext, pid: string, type: string | undefined): st
 
 /** Thrown when a `set` reached the server but could not change a Completed achievement (exit 1). */
 export class CompletedKeptError extends UdcliError {}
-
-/** The reply may or may not have been applied: worth an audit line saying so. */
-export function outcomeUnknown(err: unknown): boolean {
-  if (knownUnchanged(err) || wasNotSent(err)) return false;
-  return (err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError || (err instanceof ApiError && (err.httpStatus === 502 || err.httpStatus === 504));
-}
 
 /**
  * A change sent whose outcome stays unknown: the error the command reports says so, as the
