@@ -108,8 +108,11 @@ export interface RunBatchOptions<R> {
   recover?: (uid: string, before: unknown) => Promise<Recovery<R>>;
   /** Safe to repeat after it may have reached the server (set, reset, delete). */
   idempotent: boolean;
-  /** --dry-run: what would be sent for this uid; called instead of `operation`. */
-  describe?: (uid: string) => string;
+  /**
+   * --dry-run: what would be sent for this uid; called instead of `operation`. It may read what
+   * the real run would read first (the user exists): a rejection fails the item as the run would.
+   */
+  describe?: (uid: string) => string | Promise<string>;
   dryRun?: boolean;
   /** Items in flight at most (default 8). */
   concurrency?: number;
@@ -284,7 +287,14 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     if (stopped || options.signal?.aborted) return;
 
     if (dryRun) {
-      await emit({ input, line, uid, status: 'dry-run', result: options.describe!(uid) }, true);
+      let described: string;
+      try {
+        described = await options.describe!(uid);
+      } catch (err) {
+        await emit({ input, line, uid, status: 'failed', error: classifyError(err, true).error, sent: false }, true);
+        return;
+      }
+      await emit({ input, line, uid, status: 'dry-run', result: described }, true);
       return;
     }
 
