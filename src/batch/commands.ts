@@ -89,20 +89,28 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
   checkBatchFields(factory.globals().fields);
   const source = cmd.spec === '@-' ? 'standard input' : basename(cmd.spec.slice(1));
   // A missing file fails here, an empty one (or comments only) just after: before anything is sent.
-  const { items, first } = await withUsers(readBatchInput(cmd.spec, factory.io.stdin), source);
-  const settings = await factory.settings();
-  if (!flags.dryRun) {
-    const what = `${cmd.description} for every user in ${source}`;
-    if (settings.production) await confirmMutation(factory, settings, what);
-    else if (cmd.askFirst) {
-      await confirmOrRequireYes(factory.io, `${cmd.askFirst} (every user in ${source})?`, { yes: factory.globals().yes, what: `${cmd.description} for every user in ${source}` });
+  const { items, first, close } = await withUsers(readBatchInput(cmd.spec, factory.io.stdin), source);
+  let client: ApiClient;
+  let resolver: ReturnType<typeof rememberingOne>;
+  try {
+    const settings = await factory.settings();
+    if (!flags.dryRun) {
+      const what = `${cmd.description} for every user in ${source}`;
+      if (settings.production) await confirmMutation(factory, settings, what);
+      else if (cmd.askFirst) {
+        await confirmOrRequireYes(factory.io, `${cmd.askFirst} (every user in ${source})?`, { yes: factory.globals().yes, what: `${cmd.description} for every user in ${source}` });
+      }
     }
+    // Two connections a user in flight: the read before a change travels beside agi's unsigned
+    // challenge request, and on one connection it would wait for it.
+    client = await factory.client({ connections: flags.concurrency * 2 });
+    resolver = rememberingOne(uidResolver(client));
+    await cmd.prepare?.(client, async () => (first.error === undefined ? resolver.first(first.input) : null));
+  } catch (error) {
+    // Refused, or a check every user shares failed: the list is closed unread.
+    await close();
+    throw error;
   }
-  // Two connections a user in flight: the read before a change travels beside agi's unsigned
-  // challenge request, and on one connection it would wait for it.
-  const client = await factory.client({ connections: flags.concurrency * 2 });
-  const resolver = rememberingOne(uidResolver(client));
-  await cmd.prepare?.(client, async () => (first.error === undefined ? resolver.first(first.input) : null));
   const out = await factory.output();
   const { io } = factory;
   const showProgress = io.stderrIsTTY && !factory.globals().quiet;
@@ -193,7 +201,7 @@ function rejectRaw(factory: Pick<Factory, 'globals'>): void {
  * The items, after checking there is at least one: an empty list (or one of comments only)
  * is a usage error, so a broken step that produced it fails the CI job instead of passing.
  */
-async function withUsers(items: AsyncIterable<BatchItem>, source: string): Promise<{ items: AsyncIterable<BatchItem>; first: BatchItem }> {
+async function withUsers(items: AsyncIterable<BatchItem>, source: string): Promise<{ items: AsyncIterable<BatchItem>; first: BatchItem; close: () => Promise<void> }> {
   const it = items[Symbol.asyncIterator]();
   const first = await it.next();
   if (first.done) {
@@ -207,5 +215,11 @@ async function withUsers(items: AsyncIterable<BatchItem>, source: string): Promi
       await it.return?.();
     }
   })();
-  return { items: all, first: first.value };
+  return {
+    items: all,
+    first: first.value,
+    close: async () => {
+      await it.return?.();
+    },
+  };
 }

@@ -278,6 +278,8 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     try {
       uid = await options.resolve(input);
     } catch (err) {
+      // Only a lookup: after --fail-fast stopped the run, the line is left as not started.
+      if (stopped) return;
       const { error } = classifyError(err, true);
       if (journal && !dryRun) await journal.record({ line, input, uid: null, status: 'failed' });
       await emit({ input, line, uid: null, status: 'failed', error, sent: false }, true);
