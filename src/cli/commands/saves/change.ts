@@ -13,26 +13,26 @@ import { givenAuthToken, missingAuthToken, parseSaveKey, readSave, type AuthToke
 import type { ChangeOptions } from './index.js';
 import { autoAuthToken } from './token.js';
 
-export interface SaveInput {
+export interface SaveInput<C extends SaveChange = SaveChange> {
   key: string;
-  change: SaveChange;
+  change: C;
   given: AuthTokenSource | null;
 }
 
 /** What one verb adds to the shared save change. */
-export interface SaveVerb<Args extends { uid: string; key: string }, T extends SaveResult | EraseResult> {
-  action: SaveChange['action'];
-  change(factory: Factory, args: Args): Promise<SaveChange>;
-  confirm(input: SaveInput, who: string): string;
+export interface SaveVerb<Args extends { uid: string; key: string }, T extends SaveResult | EraseResult, C extends SaveChange> {
+  action: C['action'];
+  change(factory: Factory, args: Args): Promise<C>;
+  confirm(input: SaveInput<C>, who: string): string;
   spin(key: string): string;
-  perform(client: ApiClient, uid: string, input: SaveInput, token: string): Promise<Reply<T>>;
-  ask?: ChangeType<Args, ChangeOptions, SaveInput, null, string | null, T, AuthTokenSource>['ask'];
-  printer(factory: Factory): (reply: Reply<T>, input: SaveInput) => Promise<void>;
+  perform(client: ApiClient, uid: string, input: SaveInput<C>, token: string): Promise<Reply<T>>;
+  ask?: ChangeType<Args, ChangeOptions, SaveInput<C>, null, string | null, T, AuthTokenSource>['ask'];
+  printer(factory: Factory): (reply: Reply<T>, input: SaveInput<C>) => Promise<void>;
 }
 
-export function saveChange<Args extends { uid: string; key: string }, T extends SaveResult | EraseResult>(
-  verb: SaveVerb<Args, T>,
-): ChangeType<Args, ChangeOptions, SaveInput, null, string | null, T, AuthTokenSource> {
+export function saveChange<Args extends { uid: string; key: string }, T extends SaveResult | EraseResult, C extends SaveChange>(
+  verb: SaveVerb<Args, T, C>,
+): ChangeType<Args, ChangeOptions, SaveInput<C>, null, string | null, T, AuthTokenSource> {
   return {
     command: `saves ${verb.action}`,
     key: { name: 'key', of: (args) => args.key },
@@ -73,9 +73,6 @@ export function saveChange<Args extends { uid: string; key: string }, T extends 
         },
       };
     },
-    printer: (factory) => {
-      const print = verb.printer(factory);
-      return (reply, input) => print(reply, input);
-    },
+    printer: (factory) => verb.printer(factory),
   };
 }

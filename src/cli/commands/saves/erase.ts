@@ -10,7 +10,7 @@ import type { ChangeOptions } from './index.js';
 /** `saves erase`: signed; asks first, showing the value it erases; nothing saved is a 404 without sending. */
 export const eraseChange = saveChange({
   action: 'erase',
-  change: async (_factory, _args: { uid: string; key: string }) => ({ action: 'erase' }),
+  change: async (_factory, _args: { uid: string; key: string }) => ({ action: 'erase' as const }),
   confirm: ({ key }, who) => `erase save ${key} of ${who}`,
   // Only a value that exists is worth asking about; the erase of nothing is a 404 either way.
   ask: { what: ({ key }) => `Erase save ${key}`, loss: (current) => (current === null ? null : savePreview(current)), absent: (uid, { key }) => notSaved(uid, key) },

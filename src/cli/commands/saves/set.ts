@@ -10,13 +10,13 @@ import type { ChangeOptions } from './index.js';
 /** `saves set`: signed POST of the value under the key (creates or replaces). */
 export const setChange = saveChange({
   action: 'set',
-  change: async (factory, args: { uid: string; key: string; value: string }) => ({ action: 'set', value: (await readSaveValue(args.value, factory.io.stdin)).value, valueArg: args.value }),
-  confirm: ({ key, change }, who) => `save ${key} of ${who} (${change.action === 'set' ? saveBytes(change.value) : 0} bytes)`,
+  change: async (factory, args: { uid: string; key: string; value: string }) => ({ action: 'set' as const, value: (await readSaveValue(args.value, factory.io.stdin)).value, valueArg: args.value }),
+  confirm: ({ key, change }, who) => `save ${key} of ${who} (${saveBytes(change.value)} bytes)`,
   spin: (key) => `Saving ${key}`,
-  perform: async (client, uid, { key, change }, token) => checkSaved(await client.saveGame(uid, key, change.action === 'set' ? change.value : '', token), `save ${key}`),
+  perform: async (client, uid, { key, change }, token) => checkSaved(await client.saveGame(uid, key, change.value, token), `save ${key}`),
   printer: (factory) => async (reply, { change }) => {
     const out = await factory.output();
-    if (change.action === 'set' && !isJsonText(change.value)) out.info("Note:    the value is not JSON; the platform's SDK (retrieveGame) reads such a save back as false");
+    if (!isJsonText(change.value)) out.info("Note:    the value is not JSON; the platform's SDK (retrieveGame) reads such a save back as false");
     await printItem(factory, reply, SAVE_RESULT_COLUMNS);
   },
 });
