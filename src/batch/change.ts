@@ -37,8 +37,8 @@ export interface ChangeType<Args extends ChangeArgs, Opts extends object, I, P, 
   batch?: boolean;
   /** Safe to repeat once it may have reached the server (set, reset, delete): a lost reply is not decided by reading. */
   idempotent: boolean;
-  /** argv and options → what to do. Throws UsageError; nothing is sent. */
-  parse(factory: Factory, args: Args, opts: Opts): Promise<I> | I;
+  /** argv and options → what to do (`who`: the user as typed, or the batch's @FILE). Throws UsageError; nothing is sent. */
+  parse(factory: Factory, args: Args, opts: Opts, who: string): Promise<I> | I;
   /** What decides the change for each user, for the journal (a rerun must be the same command). */
   journalArgs(input: I): string[];
   /**
@@ -101,14 +101,14 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   opts: Opts & BatchFlags,
 ): Promise<BatchSummary | undefined> {
   if (type.batch !== false && isBatchArg(args.uid)) {
-    const input = await type.parse(factory, args, opts);
+    const input = await type.parse(factory, args, opts, args.uid);
     const { runChangeBatch } = await import('./change-batch.js');
     return runChangeBatch(factory, type, input, args.uid, opts);
   }
   // --dry-run works for one user too; the other batch options need @FILE.
   if (type.batch !== false) rejectBatchFlags({ ...opts, dryRun: undefined });
   const user = parseUserBeforeKey(args.uid, type.key.of(args), type.key.name, type.command);
-  const input = await type.parse(factory, args, opts);
+  const input = await type.parse(factory, args, opts, userLabel(user));
   const print = type.printer(factory);
   const settings = await factory.settings();
   if (opts.dryRun) {

@@ -7,7 +7,6 @@ import { saveArgv, saveReceipt, saveState, writeUndoFile, type SaveChange } from
 import { shortUid } from '../../../audit/receipt.js';
 import type { ChangeType } from '../../../batch/change.js';
 import type { ApiClient, EraseResult, Reply, SaveResult } from '../../../client/types.js';
-import { userLabel, parseUserBeforeKey } from '../../../ops/args.js';
 import type { Factory } from '../../../ops/factory.js';
 import { givenAuthToken, missingAuthToken, parseSaveKey, readSave, type AuthTokenSource } from '../../../ops/saves.js';
 import type { ChangeOptions } from './index.js';
@@ -39,13 +38,13 @@ export function saveChange<Args extends { uid: string; key: string }, T extends 
     batch: false,
     // The value (or its absence) is the whole state: sending it again leaves the same.
     idempotent: true,
-    async parse(factory, args, opts) {
+    async parse(factory, args, opts, who) {
       const key = parseSaveKey(args.key);
       const given = givenAuthToken(opts.authToken, factory.io.env);
       const change = await verb.change(factory, args);
       const settings = await factory.settings();
       // A production profile is never the sandbox: no token, no change, before anything is sent.
-      if (!given && settings.production) throw missingAuthToken(userLabel(parseUserBeforeKey(args.uid, args.key, 'key', `saves ${verb.action}`)));
+      if (!given && settings.production) throw missingAuthToken(who);
       return { key, change, given };
     },
     journalArgs: ({ key }) => [key],
