@@ -103,6 +103,16 @@ export function wasNotSent(error: unknown): boolean {
  * The user interrupted the run (Ctrl-C) and udcli stopped cleanly: exit 130, as shells report
  * SIGINT, so a script never mistakes a half-done batch for a finished one.
  */
+/**
+ * The one answer to "may this change have been applied?" (the audit line's "outcome unknown",
+ * a batch item's `unknown`): it was sent, and the error does not say the server refused it
+ * (a timeout or reset after sending, a reply that could not be read, a gateway's 502/504).
+ */
+export function outcomeUnknown(err: unknown): boolean {
+  if (knownUnchanged(err) || wasNotSent(err)) return false;
+  return (err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError || (err instanceof ApiError && (err.httpStatus === 502 || err.httpStatus === 504));
+}
+
 export class InterruptedError extends UdcliError {}
 
 /** A batch finished with some items failed or unknown; the items were already reported. */

@@ -1,5 +1,5 @@
 /**
- * The trace of a game-save change (`saves set`, `saves erase`), as for every other mutation:
+ * What the trace of a game-save change (`saves set`, `saves erase`) needs, as every other change:
  * the value read before, the change, the receipt (`save K of 01e5…: 12 bytes {"lvl":3} → …`),
  * the undo command, and one audit line. An earlier value that cannot ride on a command line
  * (long, several lines, or read as a file name: `@…`, `-…`) is kept in a file (0600) under the
@@ -8,13 +8,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApiClient, EraseResult, Reply, SaveResult } from '../client/types.js';
 import { configDir } from '../config/paths.js';
-import type { Factory } from '../ops/factory.js';
-import { notSaved, readSave, saveBytes } from '../ops/saves.js';
-import { AuditLog, auditEntry, auditLogPath } from './log.js';
+import { saveBytes } from '../ops/saves.js';
 import { shortUid, undoLine, type Receipt } from './receipt.js';
-import { outcomeUnknown, receiptLines, sayOutcomeUnknown, targetFlags, type TraceSettings } from './tracked.js';
 import { hasControl, printable } from '../printable.js';
 
 export type SaveChange =
@@ -107,49 +103,4 @@ export function saveArgv(uid: string, key: string, change: SaveChange, scope: re
   if (change.action === 'erase') return ['saves', 'erase', uid, key, ...scope];
   const shown = change.valueArg === change.value && !inlineable(change.value) ? `(${saveBytes(change.value)} bytes)` : change.valueArg;
   return ['saves', 'set', uid, key, shown, ...scope];
-}
-
-/**
- * Reads the value before, makes the change, appends the audit line and prints the receipt on
- * stderr. A change whose reply was lost is logged as sent with its outcome unknown.
- */
-export async function tracedSaveChange<T extends SaveResult | EraseResult>(
-  factory: Pick<Factory, 'io' | 'output'>,
-  settings: TraceSettings,
-  client: ApiClient,
-  uid: string,
-  key: string,
-  change: SaveChange,
-  tokenGiven: boolean,
-  perform: () => Promise<Reply<T>>,
-): Promise<Reply<T>> {
-  const env = factory.io.env;
-  const scope = targetFlags(settings);
-  const argv = saveArgv(uid, key, change, scope);
-  const before = await readSave(client, uid, key);
-  // Nothing to erase: the service would answer 404; say so without sending the change.
-  if (change.action === 'erase' && before === null) throw notSaved(uid, key);
-  const log = AuditLog.open(auditLogPath(env));
-  try {
-    let reply: Reply<T>;
-    try {
-      reply = await perform();
-    } catch (err) {
-      if (outcomeUnknown(err)) {
-        const what = `save ${key} of ${shortUid(uid)}: ${change.action} sent, outcome unknown (${sayOutcomeUnknown(err)})`;
-        log.append(auditEntry({ env, profile: settings.profile, ...(settings.baseUrl ? { server: settings.baseUrl } : {}), argv, uid, before: saveState(key, before), after: null, change: what, undo: null }));
-      }
-      throw err;
-    }
-    const after = change.action === 'set' ? change.value : null;
-    const receipt = saveReceipt({ uid, key, before, after, scope, tokenGiven, keep: (value) => writeUndoFile(env, uid, key, value) });
-    log.append(
-      auditEntry({ env, profile: settings.profile, ...(settings.baseUrl ? { server: settings.baseUrl } : {}), argv, uid, before: saveState(key, before), after: saveState(key, after), change: receipt.change, undo: receipt.undo }),
-    );
-    const out = await factory.output();
-    for (const line of receiptLines(receipt)) out.info(line);
-    return reply;
-  } finally {
-    log.close();
-  }
 }

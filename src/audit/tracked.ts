@@ -1,23 +1,20 @@
 /**
  * A change that leaves a trace (cli.md "Safety for support staff"): read the state before,
  * make the change, work out the receipt (what changed, how to undo it) and append the audit
- * line. Shared by the single-user commands and batch mode, for every mutation: `inc`, `set`,
- * `reset`, `delete`, `give` and `take`.
+ * line. One trace for every declared change type (src/batch/change.ts): each says how to read
+ * its state, send, judge a lost reply and write its receipt; the single-user commands and batch
+ * mode both come here.
  */
-import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../client/types.js';
-import { readAchievement } from '../ops/achievements.js';
-import { readProduct } from '../ops/products.js';
-import { ApiError, MalformedReplyError, NetworkError, UdcliError, knownUnchanged, markUnchanged, wasNotSent } from '../errors.js';
-import type { AchievementDefinition, AchievementUpdate, ProductEntry, UserAchievement } from '../domain/types.js';
+import type { ApiClient, Reply } from '../client/types.js';
+import { UdcliError, markUnchanged, outcomeUnknown, wasNotSent } from '../errors.js';
 import { ENVELOPE_VERSION } from '../domain/types.js';
-import { achievementState, incrementOutcome, productOutcome, productState, type OutcomeJudgement } from '../domain/outcome.js';
-import { amountText, unitsOfChange } from '../domain/packs.js';
+import type { OutcomeJudgement } from '../domain/outcome.js';
 import type { Factory } from '../ops/factory.js';
 import { printable } from '../printable.js';
 import { withoutUserinfo } from '../redact.js';
 import type { Settings } from '../config/types.js';
 import { AuditLog, auditEntry, auditLogPath } from './log.js';
-import { achievementReceipt, productReceipt, progressPercent, shortUid, undoLine, type AchievementAction, type Receipt } from './receipt.js';
+import type { Receipt } from './receipt.js';
 
 export interface TraceContext {
   /** For the operator (`$USER`). */
@@ -70,7 +67,8 @@ function server(ctx: TraceContext): { server?: string } {
   return ctx.server !== undefined ? { server: ctx.server } : {};
 }
 
-function scopeArgs(ctx: TraceContext, pid: string, type: string | undefined): string[] {
+/** `--game`/`--type` where they differ from the profile's: what a command line needs to reach the same place. */
+export function scopeArgs(ctx: TraceContext, pid: string, type: string | undefined): string[] {
   const out: string[] = [];
   if (pid !== ctx.defaults?.gameId) out.push('--game', pid);
   if (type !== undefined && type !== (ctx.defaults?.type ?? 'Game')) out.push('--type', type);
@@ -79,12 +77,6 @@ function scopeArgs(ctx: TraceContext, pid: string, type: string | undefined): st
 
 /** Thrown when a `set` reached the server but could not change a Completed achievement (exit 1). */
 export class CompletedKeptError extends UdcliError {}
-
-/** The reply may or may not have been applied: worth an audit line saying so. */
-export function outcomeUnknown(err: unknown): boolean {
-  if (knownUnchanged(err) || wasNotSent(err)) return false;
-  return (err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError || (err instanceof ApiError && (err.httpStatus === 502 || err.httpStatus === 504));
-}
 
 /**
  * A change sent whose outcome stays unknown: the error the command reports says so, as the
@@ -115,13 +107,13 @@ export type Perform<T> = (client: ApiClient) => Promise<Reply<T>>;
  * agi the unsigned challenge request travels beside the read. A client without a gate reads,
  * then changes.
  */
-function readThenChange<S, T>(client: ApiClient, read: () => Promise<S>, perform: Perform<T>, keep?: (before: S) => Promise<void>) {
+function readThenChange<S, T>(client: ApiClient, read: () => Promise<S>, perform: Perform<T>, keep?: (before: S) => Promise<void>, sequential = false) {
   const before = readBefore(read);
   // Awaited by the gate or below; a change that fails first must not leave it unhandled.
   before.catch(() => {});
   let gate: Promise<void> | undefined;
   const open = (): Promise<void> => (gate ??= before.then((b) => keep?.(b)));
-  const changer = client.gated?.(open);
+  const changer = sequential ? undefined : client.gated?.(open);
   return {
     send: (): Promise<Reply<T>> => (changer ? perform(changer) : open().then(() => perform(client))),
     /**
@@ -195,171 +187,68 @@ async function decideLostReply<T, S>(
   throw err;
 }
 
-export type AchievementChangeSpec =
-  | { action: 'inc'; by: number }
-  | { action: 'set'; progress: number; /** as typed, e.g. `75%` */ progressText: string }
-  | { action: 'reset' }
-  | { action: 'delete' };
-
-/** The per-user command line of an achievement change, as recorded in the audit log. */
-export function achievementArgv(uid: string, target: AchievementTarget, change: AchievementChangeSpec, scope: string[]): string[] {
-  const argv = ['achievements', change.action, uid, target.developerId];
-  if (change.action === 'set') argv.push(change.progressText);
-  if (change.action === 'inc') argv.push('--by', String(change.by));
-  return [...argv, ...scope];
-}
-
-export async function tracedAchievementChange<T extends AchievementUpdate | UserAchievement>(
-  ctx: TraceContext,
-  client: ApiClient,
-  uid: string,
-  target: AchievementTarget,
-  change: AchievementChangeSpec,
-  perform: Perform<T>,
-  definition?: Pick<AchievementDefinition, 'start_value' | 'target_value'> | null,
-  hooks?: ChangeHooks,
-): Promise<Traced<T>> {
-  const scope = scopeArgs(ctx, target.pid, target.type);
-  const argv = achievementArgv(uid, target, change, scope);
-  const keep = change.action === 'inc' && hooks?.onBefore ? (b: UserAchievement | null) => hooks.onBefore!(achievementState(b)) : undefined;
-  const made = readThenChange(client, () => readAchievement(client, uid, target), perform, keep);
-  let reply: Reply<T>;
-  try {
-    if (change.action === 'inc') {
-      const by = change.by;
-      reply = await made.send().catch(async (err: unknown) => {
-        if (!outcomeUnknown(err)) throw err;
-        const before = await made.known();
-        return decideLostReply(
-          err,
-          () => readAchievement(client, uid, target),
-          (now) => incrementOutcome(achievementState(before), achievementState(now), by, definition),
-          (now) => now as unknown as T,
-          made.send,
-          hooks,
-        );
-      });
-    } else {
-      reply = await made.send();
-    }
-  } catch (err) {
-    if (outcomeUnknown(err)) {
-      ctx.log.append(
-        auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before: await made.known(), after: null, change: `${target.developerId} of ${shortUid(uid)}: ${change.action} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }),
-      );
-    }
-    throw err;
-  }
-  const { before, raced } = await made.settled();
-  const undoScope = [...scope, ...(ctx.target ?? [])];
-  let after: unknown = change.action === 'delete' ? null : reply.payload;
-  let receipt: Receipt;
-  if (change.action === 'reset' && !before) {
-    // A reset of a record that does not exist creates it (the contract, from the platform's
-    // pages); a platform that answers the start state yet writes nothing is told apart by what
-    // is stored afterwards.
-    after = await readAchievement(client, uid, target);
-    receipt = after
-      ? achievementReceipt({ uid, developerId: target.developerId, action: 'reset', before, after: after as UserAchievement, scope: undoScope })
-      : { change: `${target.developerId} of ${shortUid(uid)}: no record, nothing to reset`, undo: null, note: 'nothing changed', unchanged: true };
-  } else {
-    receipt = achievementReceipt({
-      uid,
-      developerId: target.developerId,
-      action: change.action as AchievementAction,
-      before,
-      after: after as AchievementUpdate | null,
-      ...(definition ? { startValue: Number(definition.start_value), targetValue: Number(definition.target_value) } : {}),
-      scope: undoScope,
-    });
-  }
-  if (raced) receipt = { ...receipt, note: RACED_NOTE };
-  ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before, after, change: receipt.change, undo: receipt.undo }));
-  if (change.action === 'set') refuseKeptCompletion(uid, target, change, before, after as AchievementUpdate | null, definition, undoScope);
-  return { reply, before, after, receipt };
+/** What the trace needs of one change to one user; a change type's declaration fills it in. */
+export interface TraceSpec<S, T> {
+  uid: string;
+  /** The command line the audit line records (without `udcli`). */
+  argv: string[];
+  /** The state the change is about: read before sending, and again to decide a lost reply. */
+  read(): Promise<S>;
+  perform: Perform<T>;
+  /** The state before as the journal keeps it (handed to hooks.onBefore before sending). */
+  kept(before: S | null): unknown;
+  /**
+   * Not safe to repeat: a lost reply is decided by reading the state again, from what `kept`
+   * made of the state before. Absent: the lost reply's error stands.
+   */
+  judge?(before: unknown, now: S): OutcomeJudgement;
+  /** Read, then send, one after the other (no gated client): the state decides whether to send. */
+  sequential?: boolean;
+  /** Refuses on the state before (nothing is sent), e.g. an erase of nothing. */
+  check?(before: S): void;
+  /** What the audit line keeps of a state (default: the state itself). */
+  audited?(state: S | null): unknown;
+  /** `sword of 01e5…: take 1 unit`: the audit's words for a change whose outcome is unknown. */
+  unknownChange: string;
+  /** The receipt, from the state before and the reply, and the state after as the audit keeps it. */
+  receipt(before: S | null, reply: Reply<T>): Promise<{ receipt: Receipt; after: unknown }>;
+  /** After the audit line: throws when the service took the change and kept the state as it was. */
+  afterwards?(before: S | null, after: unknown): void;
 }
 
 /**
- * A `set` below the current value of a Completed achievement reaches the server and changes
- * nothing (Completed is kept until a reset). Exit 0 would let a script believe the value is
- * now what it asked for: this is the service refusing the change, as a 409 would (exit 1).
+ * One change to one user, traced: the state read before, the change, a lost reply decided by
+ * reading the state (when the change is not safe to repeat), the receipt and the audit line.
  */
-function refuseKeptCompletion(
-  uid: string,
-  target: AchievementTarget,
-  change: Extract<AchievementChangeSpec, { action: 'set' }>,
-  before: UserAchievement | null,
-  after: AchievementUpdate | null,
-  definition: Pick<AchievementDefinition, 'start_value' | 'target_value'> | null | undefined,
-  scope: readonly string[],
-): void {
-  if (before?.state !== 'Completed' || after?.state !== 'Completed' || change.progress >= 1) return;
-  const was = Number(before.current_value);
-  if (Number(after.current_value) !== was) return;
-  const start = Number(definition?.start_value ?? 0);
-  const targetValue = Number(definition?.target_value ?? before.target_value);
-  if (Number.isFinite(targetValue) && start + Math.round(change.progress * (targetValue - start)) === was) return;
-  const shown = Number.isFinite(targetValue) ? `${was}/${targetValue}` : String(was);
-  throw new CompletedKeptError(
-    `nothing changed: ${target.developerId} of ${shortUid(uid)} is Completed (${shown}) and set does not lower a completed achievement`,
-    {
-      hint: `to lower it, reset it first: ${undoLine(
-        [
-          ['achievements', 'reset', uid, target.developerId],
-          ['achievements', 'set', uid, target.developerId, change.progressText || progressPercent(was, start, targetValue)],
-        ],
-        scope,
-      )}`,
-    },
-  );
-}
-
-export function productArgv(uid: string, target: ProductTarget, action: 'give' | 'take', qty: number, post: boolean, scope: string[]): string[] {
-  return ['products', action, uid, target.sku, '--qty', String(qty), ...(post ? ['--post'] : []), ...scope];
-}
-
-export async function tracedProductChange(
-  ctx: TraceContext,
-  client: ApiClient,
-  uid: string,
-  target: ProductTarget,
-  change: { action: 'give' | 'take'; qty: number; post?: boolean },
-  perform: Perform<ProductEntry>,
-  hooks?: ChangeHooks,
-): Promise<Traced<ProductEntry>> {
-  const scope = scopeArgs(ctx, target.parentId, target.type);
-  const argv = productArgv(uid, target, change.action, change.qty, change.post ?? false, scope);
-  const keep = hooks?.onBefore ? (b: ProductEntry | null) => hooks.onBefore!(productState(b)) : undefined;
-  const made = readThenChange(client, () => readProduct(client, uid, target), perform, keep);
-  // A give naming a pack (`gems:500`) gives qty packs, by PUT or POST; anything else counts qty units.
-  const units = unitsOfChange(target.sku, change.qty, change.action);
-  let reply: Reply<ProductEntry>;
+export async function tracedChange<S, T>(ctx: TraceContext, client: ApiClient, spec: TraceSpec<S, T>, hooks?: ChangeHooks): Promise<Traced<T>> {
+  const keep = async (b: S): Promise<void> => {
+    spec.check?.(b);
+    await hooks?.onBefore?.(spec.kept(b));
+  };
+  const made = readThenChange(client, spec.read, spec.perform, keep, spec.sequential);
+  const audited = spec.audited ?? ((state: S | null) => state);
+  const base = { env: ctx.env, profile: ctx.profile, ...server(ctx), argv: spec.argv };
+  let reply: Reply<T>;
   try {
     reply = await made.send().catch(async (err: unknown) => {
-      if (!outcomeUnknown(err)) throw err;
-      const before = await made.known();
-      return decideLostReply(
-        err,
-        () => readProduct(client, uid, target),
-        (now) => productOutcome(productState(before), now, change.action, units),
-        (now) => now as ProductEntry,
-        made.send,
-        hooks,
-      );
+      if (!spec.judge || !outcomeUnknown(err)) throw err;
+      const before = spec.kept(await made.known());
+      return decideLostReply(err, spec.read, (now) => spec.judge!(before, now), (now) => now as unknown as T, made.send, hooks);
     });
   } catch (err) {
     if (outcomeUnknown(err)) {
-      ctx.log.append(
-        auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before: await made.known(), after: null, change: `${target.sku} of ${shortUid(uid)}: ${change.action} ${amountText(target.sku, change.qty, change.action)} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }),
-      );
+      ctx.log.append(auditEntry({ ...base, uid: spec.uid, before: audited(await made.known()), after: null, change: `${spec.unknownChange} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }));
     }
     throw err;
   }
   const { before, raced } = await made.settled();
-  let receipt = productReceipt({ uid, sku: target.sku, action: change.action, qty: units, amount: amountText(target.sku, change.qty, change.action), before, after: reply.payload, scope: [...scope, ...(ctx.target ?? [])] });
+  const done = await spec.receipt(before, reply);
+  const after = done.after;
+  let receipt = done.receipt;
   if (raced) receipt = { ...receipt, note: RACED_NOTE };
-  ctx.log.append(auditEntry({ env: ctx.env, profile: ctx.profile, ...server(ctx), argv, uid, before, after: reply.payload, change: receipt.change, undo: receipt.undo }));
-  return { reply, before, after: reply.payload, receipt };
+  ctx.log.append(auditEntry({ ...base, uid: spec.uid, before: audited(before), after, change: receipt.change, undo: receipt.undo }));
+  spec.afterwards?.(before, after);
+  return { reply, before, after, receipt };
 }
 
 /** The receipt as printed after a single-user change (stderr, two lines); what a server sent is shown escaped. */
@@ -371,53 +260,23 @@ export function receiptLines(receipt: Receipt): string[] {
 }
 
 /**
- * For a single-user achievement change: reads the state before (and the
- * definition, for an exact undo), makes the change, appends the audit line, prints the receipt
- * on stderr, and returns the reply to print as before.
+ * For a single-user change: the trace, the line saying how a lost reply was resolved (if one
+ * was) and the receipt, printed on stderr; returns the reply to print as before.
  */
-export async function tracedSingleAchievement<T extends AchievementUpdate | UserAchievement>(
+export async function tracedSingle<S, T>(
   factory: Pick<Factory, 'io' | 'output'>,
   settings: TraceSettings,
   client: ApiClient,
-  uid: string,
-  target: AchievementTarget,
-  change: AchievementChangeSpec,
-  perform: Perform<T>,
-): Promise<Reply<T>> {
-  let definition: AchievementDefinition | null = null;
-  if (change.action !== 'reset') {
-    const defs = await client.listAchievementDefinitions(target.pid, { type: target.type, developerId: target.developerId });
-    definition = (defs.payload ?? []).find((d) => d.developer_id === target.developerId) ?? null;
-  }
+  spec: (ctx: TraceContext) => TraceSpec<S, T>,
+): Promise<Traced<T>> {
   const log = AuditLog.open(auditLogPath(factory.io.env));
   try {
     const said = resolutionNote();
-    const t = await tracedAchievementChange(singleContext(factory, settings, log), client, uid, target, change, perform, definition, said.hooks);
+    const ctx = traceContext(factory.io.env, settings, log);
+    const t = await tracedChange(ctx, client, spec(ctx), said.hooks);
     const out = await factory.output();
     for (const line of [...said.lines(), ...receiptLines(t.receipt)]) out.info(line);
-    return t.reply;
-  } finally {
-    log.close();
-  }
-}
-
-/** For the single-user `give` and `take` handlers: as tracedSingleAchievement. */
-export async function tracedSingleProduct(
-  factory: Pick<Factory, 'io' | 'output'>,
-  settings: TraceSettings,
-  client: ApiClient,
-  uid: string,
-  target: ProductTarget,
-  change: { action: 'give' | 'take'; qty: number; post?: boolean },
-  perform: Perform<ProductEntry>,
-): Promise<Reply<ProductEntry>> {
-  const log = AuditLog.open(auditLogPath(factory.io.env));
-  try {
-    const said = resolutionNote();
-    const t = await tracedProductChange(singleContext(factory, settings, log), client, uid, target, change, perform, said.hooks);
-    const out = await factory.output();
-    for (const line of [...said.lines(), ...receiptLines(t.receipt)]) out.info(line);
-    return t.reply;
+    return t;
   } finally {
     log.close();
   }
@@ -437,8 +296,4 @@ function resolutionNote(): { hooks: ChangeHooks; lines(): string[] } {
     },
     lines: () => (line === null ? [] : [line]),
   };
-}
-
-function singleContext(factory: Pick<Factory, 'io'>, settings: TraceSettings, log: AuditLog): TraceContext {
-  return traceContext(factory.io.env, settings, log);
 }

@@ -1,36 +1,20 @@
 /**
- * Batch mode for the mutation commands (cli.md "Batch mode"): `@FILE` / `@-` in place of
- * `<uid>`. The handlers of `achievements inc|set|reset|delete` and `products give|take` call
- * `runAchievementBatch` / `runProductBatch` when `isBatchArg(uid)`; both are built on the
- * generic `runBatchCommand`.
+ * Batch mode for the change commands (cli.md "Batch mode"): `@FILE` / `@-` in place of
+ * `<uid>`. The change runner (change.ts) hands every declared change type to `runChangeBatch`
+ * (change-batch.ts), built on the generic `runBatchCommand` here.
  */
 import { basename } from 'node:path';
 import type { ApiClient } from '../client/types.js';
-import { AuditLog, auditLogPath } from '../audit/log.js';
-import { traceContext, tracedAchievementChange, tracedProductChange } from '../audit/tracked.js';
-import { parseInteger, parseProgress } from '../ops/args.js';
 import { confirmOrRequireYes } from '../runtime/prompt.js';
-import {
-  deleteAchievement,
-  readAchievement,
-  incrementAchievement,
-  resetAchievement,
-  resolveAchievementTarget,
-  setAchievementProgress,
-} from '../ops/achievements.js';
-import { checkGiveQty, giveProduct, readProduct, resolveProductTarget, takeProduct } from '../ops/products.js';
 import type { Factory } from '../ops/factory.js';
 import { confirmMutation } from '../ops/safety.js';
 import { BatchIncompleteError, InterruptedError, UsageError } from '../errors.js';
 import { normalizeHex32 } from '../domain/ids.js';
-import type { AchievementDefinition } from '../domain/types.js';
 import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { createProgress } from './progress.js';
 import { checkBatchFields, createBatchPrinter } from './printer.js';
 import { createOutput } from '../output/output.js';
 import { formatSummary, runBatch, type BatchResult, type BatchSummary, type ItemContext, type Recovery } from './runner.js';
-import { achievementState, incrementOutcome, productOutcome, type AchievementState, type OutcomeJudgement, type ProductState } from '../domain/outcome.js';
-import { amountText, unitsOfChange } from '../domain/packs.js';
 
 export { isBatchArg } from './input.js';
 export { parseRate } from './rate.js';
@@ -53,14 +37,18 @@ export interface BatchCommandSpec<R> {
    * journaled), and `recover` decides an item an earlier run left unknown from that state.
    */
   recover?: (client: ApiClient, uid: string, before: unknown) => Promise<Recovery<R>>;
-  /** --dry-run: what would be sent to this user. */
-  describe: (uid: string, client: ApiClient) => string;
+  /** --dry-run: what would be sent to this user (after the reads a real run would make of it). */
+  describe: (uid: string, client: ApiClient) => Promise<string>;
   /** Safe to repeat after it may have reached the server (set, reset, delete). */
   idempotent: boolean;
   /** Also ask y/N on a terminal for a profile that is not production (delete). */
   askFirst?: string;
-  /** Runs once the client exists, before the first item (e.g. fetch a definition). */
-  prepare?: (client: ApiClient) => Promise<void>;
+  /**
+   * Runs once the client exists, before the first item, in a dry run too: the checks every user
+   * shares (the quest, the sku), read once. `sample`: the first line's uid, or null when it is
+   * no user (resolved through `resolve`, which keeps the answer for the run).
+   */
+  prepare?: (client: ApiClient, sample: () => Promise<string | null>) => Promise<void>;
   /** Stops starting users (in-flight ones finish and are journaled). Default: the first Ctrl-C. */
   signal?: AbortSignal;
 }
@@ -77,6 +65,18 @@ export function uidResolver(client: ApiClient): (input: string) => Promise<strin
   };
 }
 
+/** A resolver that remembers the answer for one input (the first line, read once for the shared checks). */
+function rememberingOne(resolve: (input: string) => Promise<string>): { resolve: (input: string) => Promise<string>; first: (input: string) => Promise<string | null> } {
+  let kept: { input: string; uid: Promise<string> } | null = null;
+  return {
+    resolve: (input) => (kept !== null && kept.input === input ? kept.uid : resolve(input)),
+    first: (input) => {
+      kept ??= { input, uid: resolve(input) };
+      return kept.uid.catch(() => null);
+    },
+  };
+}
+
 /**
  * Runs one mutation over every user of `@FILE`: validation, one production confirmation, input
  * streaming, username resolution, a client pool sized to the concurrency, NDJSON on stdout,
@@ -89,19 +89,28 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
   checkBatchFields(factory.globals().fields);
   const source = cmd.spec === '@-' ? 'standard input' : basename(cmd.spec.slice(1));
   // A missing file fails here, an empty one (or comments only) just after: before anything is sent.
-  const items = await withUsers(readBatchInput(cmd.spec, factory.io.stdin), source);
-  const settings = await factory.settings();
-  if (!flags.dryRun) {
-    const what = `${cmd.description} for every user in ${source}`;
-    if (settings.production) await confirmMutation(factory, settings, what);
-    else if (cmd.askFirst) {
-      await confirmOrRequireYes(factory.io, `${cmd.askFirst} (every user in ${source})?`, { yes: factory.globals().yes, what: `${cmd.description} for every user in ${source}` });
+  const { items, first, close } = await withUsers(readBatchInput(cmd.spec, factory.io.stdin), source);
+  let client: ApiClient;
+  let resolver: ReturnType<typeof rememberingOne>;
+  try {
+    const settings = await factory.settings();
+    if (!flags.dryRun) {
+      const what = `${cmd.description} for every user in ${source}`;
+      if (settings.production) await confirmMutation(factory, settings, what);
+      else if (cmd.askFirst) {
+        await confirmOrRequireYes(factory.io, `${cmd.askFirst} (every user in ${source})?`, { yes: factory.globals().yes, what: `${cmd.description} for every user in ${source}` });
+      }
     }
+    // Two connections a user in flight: the read before a change travels beside agi's unsigned
+    // challenge request, and on one connection it would wait for it.
+    client = await factory.client({ connections: flags.concurrency * 2 });
+    resolver = rememberingOne(uidResolver(client));
+    await cmd.prepare?.(client, async () => (first.error === undefined ? resolver.first(first.input) : null));
+  } catch (error) {
+    // Refused, or a check every user shares failed: the list is closed unread.
+    await close();
+    throw error;
   }
-  // Two connections a user in flight: the read before a change travels beside agi's unsigned
-  // challenge request, and on one connection it would wait for it.
-  const client = await factory.client({ connections: flags.concurrency * 2 });
-  await cmd.prepare?.(client);
   const out = await factory.output();
   const { io } = factory;
   const showProgress = io.stderrIsTTY && !factory.globals().quiet;
@@ -142,7 +151,7 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
       items,
       // A file is read once more to check it against the journal before anything is sent.
       ...(cmd.spec === '@-' ? {} : { reread: () => readBatchInput(cmd.spec, io.stdin) }),
-      resolve: uidResolver(client),
+      resolve: resolver.resolve,
       operation: (uid, _item, ctx) => cmd.perUser(client, uid, ctx),
       ...(cmd.recover ? { journalsBefore: true, recover: (uid: string, before: unknown) => cmd.recover!(client, uid, before) } : {}),
       describe: (uid) => cmd.describe(uid, client),
@@ -192,13 +201,13 @@ function rejectRaw(factory: Pick<Factory, 'globals'>): void {
  * The items, after checking there is at least one: an empty list (or one of comments only)
  * is a usage error, so a broken step that produced it fails the CI job instead of passing.
  */
-async function withUsers(items: AsyncIterable<BatchItem>, source: string): Promise<AsyncIterable<BatchItem>> {
+async function withUsers(items: AsyncIterable<BatchItem>, source: string): Promise<{ items: AsyncIterable<BatchItem>; first: BatchItem; close: () => Promise<void> }> {
   const it = items[Symbol.asyncIterator]();
   const first = await it.next();
   if (first.done) {
     throw new UsageError(`no users in ${source}`, { hint: 'give one uid or username a line (blank lines and # comments are skipped)' });
   }
-  return (async function* () {
+  const all = (async function* () {
     try {
       yield first.value;
       for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
@@ -206,157 +215,11 @@ async function withUsers(items: AsyncIterable<BatchItem>, source: string): Promi
       await it.return?.();
     }
   })();
-}
-
-/** A judgement of the state read back, as the runner takes it; `result` is the item's result when applied. */
-function asRecovery(judged: OutcomeJudgement, result: unknown): Recovery<unknown> {
-  return judged.outcome === 'applied' ? { outcome: 'applied', detail: judged.detail, result } : { outcome: judged.outcome, detail: judged.detail };
-}
-
-export interface AchievementBatchArgs {
-  spec: string;
-  action: 'inc' | 'set' | 'reset' | 'delete';
-  developerId: string;
-  /** `set`: as typed (0.75 or 75%). */
-  progress?: string;
-}
-
-/**
- * `udcli achievements inc|set|reset|delete @FILE <developer_id> ...`. Each user's state is
- * read first, and a receipt and an audit line written per user.
- */
-export async function runAchievementBatch(
-  factory: Factory,
-  args: AchievementBatchArgs,
-  opts: BatchFlags & { game?: string; type?: string; by?: string },
-): Promise<BatchSummary> {
-  const settings = await factory.settings();
-  const target = resolveAchievementTarget(settings, opts, args.developerId);
-  const by = args.action === 'inc' ? parseInteger(opts.by ?? '1', '--by', { min: 1 }) : 0;
-  const progressText = args.progress?.trim() ?? '';
-  const progress = args.action === 'set' ? parseProgress(progressText) : 0;
-  const scope = ['--game', target.pid, '--type', target.type];
-  const journalArgs = [target.developerId, ...(args.action === 'set' ? [String(progress)] : []), ...(args.action === 'inc' ? ['--by', String(by)] : []), ...scope];
-  const dryRun = opts.dryRun === true;
-
-  let log: AuditLog | null = null;
-  let definition: Pick<AchievementDefinition, 'start_value' | 'target_value'> | null = null;
-  const label = { inc: `increment ${target.developerId} by ${by}`, set: `set ${target.developerId} to ${progressText}`, reset: `reset ${target.developerId}`, delete: `delete ${target.developerId}` }[args.action];
-
-  const change = async (client: ApiClient, uid: string) => {
-    switch (args.action) {
-      case 'inc':
-        return incrementAchievement(client, uid, target, by);
-      case 'set':
-        return setAchievementProgress(client, uid, target, progress);
-      case 'reset':
-        return resetAchievement(client, uid, target);
-      case 'delete':
-        return deleteAchievement(client, uid, target);
-    }
-  };
-  const spec: BatchCommandSpec<unknown> = {
-    spec: args.spec,
-    operationName: `achievements ${args.action}`,
-    args: journalArgs,
-    options: opts,
-    description: label,
-    idempotent: args.action !== 'inc',
-    ...(args.action === 'delete' ? { askFirst: `Delete achievement ${target.developerId}` } : {}),
-    describe: (uid) => `${label} of ${uid} (${target.type} ${target.pid})`,
-    prepare: async (client) => {
-      if (dryRun) return;
-      const defs = await client.listAchievementDefinitions(target.pid, { type: target.type, developerId: target.developerId });
-      definition = (defs.payload ?? []).find((d) => d.developer_id === target.developerId) ?? null;
-      log = AuditLog.open(auditLogPath(factory.io.env));
-    },
-    perUser: async (client, uid, ctx) => {
-      if (!log) return (await change(client, uid)).payload;
-      const t = await tracedAchievementChange(
-        traceContext(factory.io.env, settings, log),
-        client,
-        uid,
-        target,
-        args.action === 'set'
-          ? { action: 'set', progress, progressText }
-          : args.action === 'inc'
-            ? { action: 'inc', by }
-            : { action: args.action },
-        (c) => change(c, uid),
-        definition,
-        { onBefore: (before) => ctx.started(before), onResolved: (how, detail) => ctx.resolved(how, detail) },
-      );
-      return { before: t.before, after: t.after, ...t.receipt };
-    },
-    ...(args.action === 'inc'
-      ? {
-          recover: async (client: ApiClient, uid: string, before: unknown): Promise<Recovery<unknown>> => {
-            const now = await readAchievement(client, uid, target);
-            return asRecovery(incrementOutcome(before as AchievementState | null, achievementState(now), by, definition), { before, after: now });
-          },
-        }
-      : {}),
-  };
-  try {
-    return await runBatchCommand(factory, spec);
-  } finally {
-    (log as AuditLog | null)?.close();
-  }
-}
-
-export interface ProductBatchArgs {
-  spec: string;
-  action: 'give' | 'take';
-  sku: string;
-}
-
-/** `udcli products give|take @FILE <sku> [--qty N] [--post]`: a receipt and an audit line per user. */
-export async function runProductBatch(
-  factory: Factory,
-  args: ProductBatchArgs,
-  opts: BatchFlags & { game?: string; type?: string; qty?: string; post?: boolean },
-): Promise<BatchSummary> {
-  const settings = await factory.settings();
-  const target = resolveProductTarget(settings, opts, args.sku);
-  const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
-  const post = args.action === 'give' && opts.post === true;
-  const dryRun = opts.dryRun === true;
-  if (args.action === 'give') checkGiveQty(target, qty);
-  const amount = amountText(target.sku, qty, args.action);
-  const label = `${args.action} ${amount.includes('×') ? amount : `${amount} of ${target.sku}`}${post ? ' (POST grant)' : ''}`;
-  let log: AuditLog | null = null;
-
-  const change = (client: ApiClient, uid: string) =>
-    args.action === 'give' ? giveProduct(client, uid, target, qty, post ? 'post' : 'put') : takeProduct(client, uid, target, qty);
-
-  const spec: BatchCommandSpec<unknown> = {
-    spec: args.spec,
-    operationName: `products ${args.action}`,
-    args: [target.sku, '--qty', String(qty), ...(post ? ['--post'] : []), '--game', target.parentId, '--type', String(target.type)],
-    options: opts,
-    description: label,
-    idempotent: false,
-    describe: (uid) => `${label} ${args.action === 'give' ? 'to' : 'from'} ${uid} (game ${target.parentId})`,
-    prepare: async () => {
-      if (!dryRun) log = AuditLog.open(auditLogPath(factory.io.env));
-    },
-    perUser: async (client, uid, ctx) => {
-      if (!log) return (await change(client, uid)).payload;
-      const t = await tracedProductChange(traceContext(factory.io.env, settings, log), client, uid, target, { action: args.action, qty, post }, (c) => change(c, uid), {
-        onBefore: (before) => ctx.started(before),
-        onResolved: (how, detail) => ctx.resolved(how, detail),
-      });
-      return { before: t.before, after: t.after, ...t.receipt };
-    },
-    recover: async (client, uid, before) => {
-      const now = await readProduct(client, uid, target);
-      return asRecovery(productOutcome(before as ProductState, now, args.action, unitsOfChange(target.sku, qty, args.action)), { before, after: now });
+  return {
+    items: all,
+    first: first.value,
+    close: async () => {
+      await it.return?.();
     },
   };
-  try {
-    return await runBatchCommand(factory, spec);
-  } finally {
-    (log as AuditLog | null)?.close();
-  }
 }
-

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { write } from '../output/pipe.js';
 import type { Column, Output, OutputFormat } from '../output/types.js';
 import type { BatchProgress } from './progress.js';
-import type { BatchResult } from './runner.js';
+import type { BatchError, BatchResult } from './runner.js';
 import { jsonText } from '../printable.js';
 
 /** One item as `--fields`, a table and CSV see it: the result's receipt flattened beside its status. */
@@ -23,7 +23,8 @@ export interface BatchRow {
   /** The receipt's change, what a dry run would send, or why it failed. */
   detail: string;
   undo: string | null;
-  error: string | null;
+  /** As in NDJSON: `{message, code?}`, one shape in every format (a table and CSV show the message). */
+  error: BatchError | null;
   resolved: string | null;
 }
 
@@ -35,7 +36,7 @@ export const BATCH_COLUMNS: ReadonlyArray<Column<BatchRow>> = [
   { key: 'sent', header: 'SENT', cell: (r) => (r.sent === null ? '' : r.sent ? 'yes' : 'no') },
   { key: 'detail', header: 'DETAIL', cell: (r) => r.detail },
   { key: 'undo', header: 'UNDO', cell: (r) => r.undo ?? '' },
-  { key: 'error', header: 'ERROR', cell: (r) => r.error ?? '' },
+  { key: 'error', header: 'ERROR', cell: (r) => r.error?.message ?? '' },
   { key: 'resolved', header: 'RESOLVED', cell: (r) => r.resolved ?? '' },
 ];
 
@@ -49,7 +50,7 @@ function receiptField(result: unknown, key: 'change' | 'undo'): string | null {
 }
 
 export function batchRow(r: BatchResult<unknown>): BatchRow {
-  const error = r.error?.message ?? null;
+  const error = r.error ?? null;
   const resolved = r.resolved ? `${r.resolved.how}: ${r.resolved.detail}` : null;
   const change = typeof r.result === 'string' ? r.result : receiptField(r.result, 'change');
   return {
@@ -58,7 +59,7 @@ export function batchRow(r: BatchResult<unknown>): BatchRow {
     uid: r.uid,
     status: r.status,
     sent: r.sent ?? null,
-    detail: error ?? change ?? (r.status === 'skipped' ? 'finished in an earlier run (journal)' : ''),
+    detail: error?.message ?? change ?? (r.status === 'skipped' ? 'finished in an earlier run (journal)' : ''),
     undo: receiptField(r.result, 'undo'),
     error,
     resolved,

@@ -2,7 +2,7 @@
  * The batch runner: one operation over many users with bounded concurrency, an optional rate,
  * a resumable journal, and an honest outcome for every item (cli.md "Batch mode").
  */
-import { ApiError, MalformedReplyError, NetworkError, knownUnchanged, wasNotSent } from '../errors.js';
+import { ApiError, knownUnchanged, outcomeUnknown, wasNotSent } from '../errors.js';
 import { DEFAULT_CONCURRENCY } from './flags.js';
 import type { BatchItem } from './input.js';
 import { normalizeHex32 } from '../domain/ids.js';
@@ -11,6 +11,13 @@ import { noProgress, type BatchProgress } from './progress.js';
 import { createRateGate, realClock, type Clock } from './rate.js';
 
 export type BatchStatus = 'ok' | 'failed' | 'unknown' | 'skipped' | 'dry-run';
+
+/** Why an item failed or is unknown: the same object in NDJSON, `-o json` and `--fields` (README "Batch mode"). */
+export interface BatchError {
+  message: string;
+  /** The service's code (404, 409...), when the service answered. */
+  code?: number;
+}
 
 /** One NDJSON line of output per item. */
 export interface BatchResult<R> {
@@ -21,7 +28,7 @@ export interface BatchResult<R> {
   status: BatchStatus;
   /** The operation's result (ok) or what would be sent (dry-run). */
   result?: R | string;
-  error?: { message: string; code?: number };
+  error?: BatchError;
   /**
    * With `failed` and `unknown`: whether the change reached the server. `false` (its read before
    * failed, or it was refused before sending): a rerun with the journal sends it.
@@ -50,6 +57,8 @@ export interface BatchCounts {
 export interface BatchSummary extends BatchCounts {
   /** Why the run ended before the input was exhausted: --fail-fast, or the signal (Ctrl-C). */
   stopped?: 'fail-fast' | 'interrupted';
+  /** With --fail-fast: items already in flight at the first failure, which finished and were reported after it. */
+  inFlightAtStop?: number;
   elapsedMs: number;
 }
 
@@ -62,6 +71,16 @@ export interface ItemContext {
   started(before: unknown): Promise<void>;
   /** The reply was lost, and reading the state decided it (see BatchResult.resolved). */
   resolved(how: 'applied' | 'sent', detail: string): void;
+}
+
+/**
+ * Thrown by ItemContext.started once the run has stopped (--fail-fast, Ctrl-C): the item's change
+ * is not sent, and the item is left for a rerun, as one never started.
+ */
+export class NotDispatched extends Error {
+  constructor() {
+    super('not dispatched: the batch stopped');
+  }
 }
 
 /** What reading the state again says of an item left unknown (by an earlier run). */
@@ -89,8 +108,11 @@ export interface RunBatchOptions<R> {
   recover?: (uid: string, before: unknown) => Promise<Recovery<R>>;
   /** Safe to repeat after it may have reached the server (set, reset, delete). */
   idempotent: boolean;
-  /** --dry-run: what would be sent for this uid; called instead of `operation`. */
-  describe?: (uid: string) => string;
+  /**
+   * --dry-run: what would be sent for this uid; called instead of `operation`. It may read what
+   * the real run would read first (the user exists): a rejection fails the item as the run would.
+   */
+  describe?: (uid: string) => string | Promise<string>;
   dryRun?: boolean;
   /** Items in flight at most (default 8). */
   concurrency?: number;
@@ -115,18 +137,11 @@ export { DEFAULT_CONCURRENCY };
  * (timeout or reset after sending, a reply that could not be read, a gateway timeout) is
  * `unknown`: it is never retried blindly. Everything else is `failed` and may be retried.
  */
-export function classifyError(err: unknown, idempotent: boolean): { status: 'failed' | 'unknown'; error: { message: string; code?: number }; sent: boolean } {
-  const message = err instanceof Error ? err.message : String(err);
+export function classifyError(err: unknown, idempotent: boolean): { status: 'failed' | 'unknown'; error: BatchError; sent: boolean } {
+  const error: BatchError = err instanceof ApiError ? { message: err instanceof Error ? err.message : String(err), code: err.code } : { message: err instanceof Error ? err.message : String(err) };
   const unchanged = knownUnchanged(err);
-  if (unchanged || wasNotSent(err)) return { status: 'failed', error: err instanceof ApiError ? { message, code: err.code } : { message }, sent: unchanged?.sent ?? false };
-  if (err instanceof ApiError) {
-    const maybeApplied = !idempotent && (err.httpStatus === 502 || err.httpStatus === 504);
-    return { status: maybeApplied ? 'unknown' : 'failed', error: { message, code: err.code }, sent: true };
-  }
-  if (!idempotent && ((err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError)) {
-    return { status: 'unknown', error: { message }, sent: true };
-  }
-  return { status: 'failed', error: { message }, sent: true };
+  if (unchanged || wasNotSent(err)) return { status: 'failed', error, sent: unchanged?.sent ?? false };
+  return { status: !idempotent && outcomeUnknown(err) ? 'unknown' : 'failed', error, sent: true };
 }
 
 function toAsyncIterator<T>(items: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> {
@@ -170,6 +185,8 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
   let exhausted = false;
   let stopped = false;
   let fatal: { error: unknown } | null = null;
+  // Reported after --fail-fast stopped the run: items that were in flight at the first failure.
+  let afterStop = 0;
 
   const halted = () => exhausted || stopped || fatal !== null || (options.signal?.aborted ?? false);
 
@@ -187,6 +204,7 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
 
   const emit = async (result: BatchResult<R>, fresh: boolean) => {
     counts.total++;
+    if (stopped && fresh) afterStop++;
     if (result.status === 'dry-run') counts.dryRun++;
     else if (result.status === 'ok' && result.resolved) counts.resolved++;
     else counts[result.status]++;
@@ -260,14 +278,25 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     try {
       uid = await options.resolve(input);
     } catch (err) {
+      // Only a lookup: after --fail-fast stopped the run, the line is left as not started.
+      if (stopped) return;
       const { error } = classifyError(err, true);
       if (journal && !dryRun) await journal.record({ line, input, uid: null, status: 'failed' });
       await emit({ input, line, uid: null, status: 'failed', error, sent: false }, true);
       return;
     }
+    // A username lookup takes a round trip: the run may have stopped meanwhile; nothing is sent then.
+    if (stopped || options.signal?.aborted) return;
 
     if (dryRun) {
-      await emit({ input, line, uid, status: 'dry-run', result: options.describe!(uid) }, true);
+      let described: string;
+      try {
+        described = await options.describe!(uid);
+      } catch (err) {
+        await emit({ input, line, uid, status: 'failed', error: classifyError(err, true).error, sent: false }, true);
+        return;
+      }
+      await emit({ input, line, uid, status: 'dry-run', result: described }, true);
       return;
     }
 
@@ -275,6 +304,8 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     if (journalsStart && !options.journalsBefore) await journal.record({ line, input, uid, status: 'started' });
     const ctx: ItemContext = {
       started: async (before) => {
+        // The last moment before the change is sent: after a failure elsewhere, it is not.
+        if (stopped || options.signal?.aborted) throw new NotDispatched();
         if (journalsStart) await journal.record({ line, input, uid, status: 'started', before });
       },
       resolved: (how, detail) => {
@@ -287,6 +318,7 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
       result = { input, line, uid, status: 'ok', result: value };
       if (resolution) result.resolved = resolution;
     } catch (err) {
+      if (err instanceof NotDispatched) return;
       const { status, error, sent } = classifyError(err, options.idempotent);
       result = { input, line, uid, status, error, sent };
     }
@@ -336,7 +368,10 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
   }
   if (fatal) throw (fatal as { error: unknown }).error;
   const summary: BatchSummary = { ...counts, elapsedMs: clock.now() - started };
-  if (!exhausted && stopped) summary.stopped = 'fail-fast';
+  if (!exhausted && stopped) {
+    summary.stopped = 'fail-fast';
+    summary.inFlightAtStop = afterStop;
+  }
   else if (!exhausted && options.signal?.aborted) summary.stopped = 'interrupted';
   return summary;
 }
@@ -349,7 +384,10 @@ export function formatSummary(s: BatchSummary): string {
   parts.push(`${s.failed} failed`, `${s.unknown} unknown`, `${s.skipped} skipped`);
   const rate = secs > 0 ? ` (${secs.toFixed(1)}s, ${Math.round(s.total / secs)}/s)` : '';
   let line = `batch: ${s.total} ${s.total === 1 ? 'item' : 'items'}: ${parts.join(', ')}${rate}`;
-  if (s.stopped === 'fail-fast') line += '; stopped after the first failure (--fail-fast)';
+  if (s.stopped === 'fail-fast') {
+    const inFlight = s.inFlightAtStop ?? 0;
+    line += `; stopped after the first failure (--fail-fast): nothing started after it${inFlight > 0 ? `, ${inFlight} already in flight finished` : ', none was in flight'}`;
+  }
   if (s.stopped === 'interrupted') line += '; interrupted';
   return line;
 }

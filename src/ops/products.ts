@@ -7,7 +7,8 @@ import type { Settings } from '../config/types.js';
 import { ApiError, UsageError } from '../errors.js';
 import { amountText, unitsOfChange } from '../domain/packs.js';
 import type { ProductEntry } from '../domain/types.js';
-import { parseKey, parseParentType, resolveGame } from './args.js';
+import { parseKey } from './args.js';
+import { resolveParent } from './achievements.js';
 import { withSuggestion } from './suggest.js';
 
 /**
@@ -70,9 +71,8 @@ export function resolveProductTarget(
   sku: string,
 ): ProductTarget {
   const key = parseKey(sku, 'sku');
-  const type = opts.type === undefined ? settings.type : parseParentType(opts.type);
-  const parentId = resolveGame(opts.game, settings, 'pass --game ID');
-  return { parentId, type, sku: key };
+  const { type, pid } = resolveParent(settings, opts);
+  return { parentId: pid, type, sku: key };
 }
 
 /** For `.catch()` after a change: a 404 for the sku gets the closest listed one as a hint. */

@@ -2,12 +2,50 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tracedSingleAchievement, tracedSingleProduct } from '../../src/audit/tracked.js';
-import type { ApiClient } from '../../src/client/types.js';
+import { tracedSingle, type Perform, type TraceSettings } from '../../src/audit/tracked.js';
+import { traceSpec } from '../../src/batch/change.js';
+import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../../src/client/types.js';
+import type { AchievementChangeSpec } from '../../src/cli/commands/achievements/change.js';
+import { incChange } from '../../src/cli/commands/achievements/inc.js';
+import { setChange } from '../../src/cli/commands/achievements/set.js';
+import { resetChange } from '../../src/cli/commands/achievements/reset.js';
+import { deleteChange } from '../../src/cli/commands/achievements/delete.js';
+import { giveChange } from '../../src/cli/commands/products/give.js';
+import { takeChange } from '../../src/cli/commands/products/take.js';
 import type { Factory } from '../../src/ops/factory.js';
 import { ApiError, NetworkError, wasNotSent } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { Output } from '../../src/output/types.js';
+
+/**
+ * One user's traced change as the change runner makes it (the declared type's trace, its
+ * definition read when it needs one), with the test's own `perform` in place of the request.
+ */
+async function traced<T>(
+  type: typeof incChange | typeof setChange | typeof resetChange | typeof deleteChange | typeof giveChange | typeof takeChange,
+  factory: Pick<Factory, 'io' | 'output'>,
+  settings: TraceSettings,
+  client: ApiClient,
+  uid: string,
+  input: object,
+  perform: Perform<T>,
+): Promise<Reply<T>> {
+  const t = type as unknown as typeof incChange;
+  const i = input as Parameters<typeof incChange.read>[2];
+  const prepared = await t.prepare(client, i, { sample: uid, batch: false, dryRun: false });
+  const done = await tracedSingle(factory, settings, client, (ctx) => ({ ...traceSpec(t, ctx, client, uid, i, prepared, undefined), perform: perform as unknown as Perform<never> }));
+  return done.reply as unknown as Reply<T>;
+}
+
+function tracedSingleAchievement<T>(factory: Pick<Factory, 'io' | 'output'>, settings: TraceSettings, client: ApiClient, uid: string, target: AchievementTarget, change: AchievementChangeSpec, perform: Perform<T>): Promise<Reply<T>> {
+  const type = { inc: incChange, set: setChange, reset: resetChange, delete: deleteChange }[change.action];
+  return traced(type, factory, settings, client, uid, { target, change }, perform);
+}
+
+function tracedSingleProduct<T>(factory: Pick<Factory, 'io' | 'output'>, settings: TraceSettings, client: ApiClient, uid: string, target: ProductTarget, change: { action: 'give' | 'take'; qty: number; post?: boolean }, perform: Perform<T>): Promise<Reply<T>> {
+  const type = change.action === 'give' ? giveChange : takeChange;
+  return traced(type, factory, settings, client, uid, { target, action: change.action, qty: change.qty, post: change.post ?? false }, perform);
+}
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-tracked-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

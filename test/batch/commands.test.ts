@@ -5,7 +5,16 @@ import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/log.js';
-import { addBatchOptions, parseBatchFlags, rejectBatchFlags, runAchievementBatch, runProductBatch } from '../../src/batch/commands.js';
+import { addBatchOptions, parseBatchFlags, rejectBatchFlags } from '../../src/batch/commands.js';
+import { runChange } from '../../src/batch/change.js';
+import type { BatchFlags } from '../../src/batch/flags.js';
+import type { BatchSummary } from '../../src/batch/runner.js';
+import { incChange } from '../../src/cli/commands/achievements/inc.js';
+import { setChange } from '../../src/cli/commands/achievements/set.js';
+import { resetChange } from '../../src/cli/commands/achievements/reset.js';
+import { deleteChange } from '../../src/cli/commands/achievements/delete.js';
+import { giveChange } from '../../src/cli/commands/products/give.js';
+import { takeChange } from '../../src/cli/commands/products/take.js';
 import type { ApiClient } from '../../src/client/types.js';
 import type { Factory, GlobalOptions } from '../../src/ops/factory.js';
 import type { Settings } from '../../src/config/types.js';
@@ -13,6 +22,18 @@ import { ApiError, BatchIncompleteError, InterruptedError, UsageError } from '..
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { Output } from '../../src/output/types.js';
 import { uidForUsername } from '../../src/domain/ids.js';
+
+/** `achievements <action> @FILE …` through the change runner, as the command's handler runs it. */
+async function runAchievementBatch(factory: Factory, a: { spec: string; action: 'inc' | 'set' | 'reset' | 'delete'; developerId: string; progress?: string }, opts: BatchFlags & { by?: string }): Promise<BatchSummary> {
+  const args = { uid: a.spec, developerId: a.developerId, progress: a.progress ?? '' };
+  const type = { inc: incChange, set: setChange, reset: resetChange, delete: deleteChange }[a.action] as unknown as typeof setChange;
+  return (await runChange(factory, type, args, opts))!;
+}
+
+/** `products give|take @FILE …` through the change runner. */
+async function runProductBatch(factory: Factory, a: { spec: string; action: 'give' | 'take'; sku: string }, opts: BatchFlags & { qty?: string }): Promise<BatchSummary> {
+  return (await runChange(factory, a.action === 'give' ? giveChange : takeChange, { uid: a.spec, sku: a.sku }, opts))!;
+}
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-batchcmd-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -195,9 +216,12 @@ describe('runAchievementBatch', () => {
   it('--dry-run sends no change and writes no audit line', async () => {
     const svc = fakeService(['alice']);
     const f = fakeFactory(svc, { stdin: `alice\n${uidForUsername('x')}\n` });
-    await runAchievementBatch(f.factory, { spec: '@-', action: 'set', developerId: 'FIRST_WIN', progress: '75%' }, { dryRun: true });
+    // The uid of x is no user of the service: the dry run reads each user as the run would and
+    // fails that line the same way (issue 33), where it used to print what it would send.
+    await expect(runAchievementBatch(f.factory, { spec: '@-', action: 'set', developerId: 'FIRST_WIN', progress: '75%' }, { dryRun: true })).rejects.toThrow(BatchIncompleteError);
     expect(svc.mutations()).toEqual([]);
-    expect(f.results().map((r) => r.status)).toEqual(['dry-run', 'dry-run']);
+    expect(f.results().map((r) => r.status)).toEqual(['dry-run', 'failed']);
+    expect(f.results()[1]).toMatchObject({ uid: uidForUsername('x'), error: { code: 404 }, sent: false });
     expect(f.results()[0]!.result).toBe(`set FIRST_WIN to 75% of ${uidForUsername('alice')} (Game 1001)`);
     expect(f.audit()).toEqual([]);
   });

@@ -166,6 +166,52 @@ describe('runBatch', () => {
     expect(formatSummary(summary)).toMatch(/stopped after the first failure/);
   });
 
+  it('--fail-fast: an item not yet at its send when the first failure comes is not sent nor reported; one already sent finishes and is counted as in flight', async () => {
+    const sent: number[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let twoSent!: () => void;
+    const secondSent = new Promise<void>((r) => (twoSent = r));
+    const results: BatchResult<string>[] = [];
+    const { summary } = await run<string>({
+      items: items([HEX(1), HEX(2), HEX(3), HEX(4)]),
+      concurrency: 4,
+      failFast: true,
+      idempotent: false,
+      journalsBefore: true,
+      onResult: (r) => {
+        results.push(r);
+        if (r.status === 'failed') release();
+      },
+      operation: async (uid, _item, ctx) => {
+        const i = parseInt(uid, 16);
+        if (i === 1) {
+          await secondSent;
+          throw new ApiError('insufficient quantity', 409, 409);
+        }
+        if (i === 2) {
+          await ctx.started(null);
+          sent.push(i);
+          twoSent();
+          await released;
+          return 'ok';
+        }
+        // Still reading the state before when the first failure is reported.
+        await released;
+        await ctx.started(null);
+        sent.push(i);
+        return 'ok';
+      },
+    });
+    expect(sent).toEqual([2]);
+    expect(results.map((r) => [r.line, r.status])).toEqual([
+      [1, 'failed'],
+      [2, 'ok'],
+    ]);
+    expect(summary).toMatchObject({ stopped: 'fail-fast', inFlightAtStop: 1, failed: 1, ok: 1 });
+    expect(formatSummary(summary)).toMatch(/stopped after the first failure \(--fail-fast\): nothing started after it, 1 already in flight finished$/);
+  });
+
   it('--dry-run describes each item and sends nothing', async () => {
     let calls = 0;
     const { results, summary } = await run({

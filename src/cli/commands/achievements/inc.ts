@@ -1,40 +1,25 @@
-import { tracedSingleAchievement } from '../../../audit/tracked.js';
-import { isBatchArg, rejectBatchFlags, type BatchFlags } from '../../../batch/flags.js';
-import { dryRunAchievement } from '../../../ops/dry-run.js';
+import { runChange } from '../../../batch/change.js';
+import type { BatchFlags } from '../../../batch/flags.js';
+import { incrementOutcome } from '../../../domain/outcome.js';
+import { incrementAchievement } from '../../../ops/achievements.js';
+import { parseInteger } from '../../../ops/args.js';
 import type { Factory } from '../../../ops/factory.js';
-import { confirmMutation } from '../../../ops/safety.js';
-import { parseInteger, parseUserBeforeKey, printItem, userLabel } from '../../../ops/args.js';
-import { resolveUid } from '../../../ops/users.js';
-import { UPDATE_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
-import { UPDATE_COLUMNS } from './columns.js';
+import { achievementChange } from './change.js';
 import type { IncOptions } from './index.js';
-import { incrementAchievement, resolveAchievementTarget, suggestDeveloperId } from '../../../ops/achievements.js';
+
+/** `achievements inc`: signed PUT increment=N; not safe to repeat, so a lost reply is decided by reading. */
+export const incChange = achievementChange({
+  action: 'inc',
+  idempotent: false,
+  change: (_args: { uid: string; developerId: string }, opts: IncOptions) => ({ action: 'inc', by: parseInteger(opts.by ?? '1', '--by', { min: 1 }) }),
+  confirm: ({ target, change }, who) => `increment ${target.developerId} of ${who} by ${change.by}`,
+  label: ({ target, change }) => `increment ${target.developerId} by ${change.by}`,
+  spin: (developerId) => `Incrementing ${developerId}`,
+  perform: (client, uid, target, change) => incrementAchievement(client, uid, target, change.by),
+  judge: (before, now, change, definition) => incrementOutcome(before, now, change.by, definition),
+  next: (now, _start, _goal, change) => now + change.by,
+});
 
 export async function run(factory: Factory, args: { uid: string; developerId: string }, opts: IncOptions & BatchFlags): Promise<void> {
-  if (isBatchArg(args.uid)) {
-    const { runAchievementBatch } = await import('../../../batch/commands.js');
-    await runAchievementBatch(factory, { spec: args.uid, action: 'inc', developerId: args.developerId }, opts);
-    return;
-  }
-  // --dry-run works for one user too; the other batch options need @FILE.
-  rejectBatchFlags({ ...opts, dryRun: undefined });
-  const user = parseUserBeforeKey(args.uid, args.developerId, 'developer_id', 'achievements inc');
-  const by = parseInteger(opts.by ?? '1', '--by', { min: 1 });
-  const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
-  const settings = await factory.settings();
-  const target = resolveAchievementTarget(settings, opts, args.developerId);
-  if (opts.dryRun) {
-    const client = await factory.client();
-    const uid = await resolveUid(client, user);
-    await dryRunAchievement(factory, client, uid, target, { action: 'inc', by }, (dry) => incrementAchievement(dry, uid, target, by));
-    return;
-  }
-  await confirmMutation(factory, settings, `increment ${target.developerId} of user ${userLabel(user)} by ${by}`);
-  const client = await factory.client();
-  const uid = await resolveUid(client, user);
-  const out = await factory.output();
-  const reply = await out.spin(`Incrementing ${target.developerId}`, () =>
-    tracedSingleAchievement(factory, settings, client, uid, target, { action: 'inc', by }, (c) => incrementAchievement(c, uid, target, by)),
-  ).catch(suggestDeveloperId(client, target));
-  await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload) }, UPDATE_COLUMNS);
+  await runChange(factory, incChange, args, opts);
 }

@@ -1,0 +1,218 @@
+/**
+ * The change runner: every change type (achievements inc/set/reset/delete, products give/take,
+ * saves set/erase, and whatever comes next) is declared once, as a ChangeType, in its verb file;
+ * runChange gives each one the single-user command, `@FILE` batches with the journal, `--dry-run`,
+ * the confirmation, the checks made before anything is sent, the audit trace and the receipt.
+ */
+import type { ApiClient, Reply } from '../client/types.js';
+import type { Settings } from '../config/types.js';
+import type { OutcomeJudgement } from '../domain/outcome.js';
+import type { AuditLog } from '../audit/log.js';
+import { traceContext, tracedChange, tracedSingle, type TraceContext, type TraceSpec } from '../audit/tracked.js';
+import { parseUserBeforeKey, userLabel } from '../ops/args.js';
+import { printDryRun, requestOf } from '../ops/dry-run.js';
+import type { Factory } from '../ops/factory.js';
+import { confirmMutation } from '../ops/safety.js';
+import { resolveUid } from '../ops/users.js';
+import { canAsk, confirmOrRequireYes } from '../runtime/prompt.js';
+import { isBatchArg, rejectBatchFlags, type BatchFlags } from './flags.js';
+import type { BatchSummary, Recovery } from './runner.js';
+
+/** The arguments of a change command: `<user>` first, then its own (developer_id, sku, key, progress, value). */
+export interface ChangeArgs {
+  uid: string;
+}
+
+/**
+ * One change type, declared once. `I` is the typed input (argv and options checked), `P` what
+ * is read once for every user (a quest's definition), `S` the state of one user the change is
+ * about, `T` the service's reply, `A` what one user needs besides (the player's auth token).
+ */
+export interface ChangeType<Args extends ChangeArgs, Opts extends object, I, P, S, T, A = undefined> {
+  /** `achievements inc`: the command as typed, the journal's operation. */
+  command: string;
+  /** The argument after `<user>` (developer_id, sku, key), for the swapped-argument hint. */
+  key: { name: string; of(args: Args): string };
+  /** `@FILE` in place of `<user>` (default true; the command registers the batch options). */
+  batch?: boolean;
+  /** Safe to repeat once it may have reached the server (set, reset, delete): a lost reply is not decided by reading. */
+  idempotent: boolean;
+  /** argv and options → what to do (`who`: the user as typed, or the batch's @FILE). Throws UsageError; nothing is sent. */
+  parse(factory: Factory, args: Args, opts: Opts, who: string): Promise<I> | I;
+  /** What decides the change for each user, for the journal (a rerun must be the same command). */
+  journalArgs(input: I): string[];
+  /**
+   * The checks every user shares, made once before the first one, in a real run and a dry run
+   * alike (the quest exists, the sku exists): a failure here is the whole command's, with its
+   * exit code, before anything is sent. `sample` is a user to read through (the first of a batch).
+   */
+  prepare(client: ApiClient, input: I, how: { sample: string | null; batch: boolean; dryRun: boolean }): Promise<P>;
+  /** What the confirmation of one user's change names: `increment FIRST_WIN of user alice by 2`. */
+  confirm(input: I, who: string): string;
+  /** The change without its user, for a batch: `increment FIRST_WIN by 2` (" for every user in FILE" is added). */
+  label(input: I): string;
+  /**
+   * Asks y/N on a terminal outside production too, showing what would be lost (delete, erase);
+   * where it cannot ask it needs --yes before anything is sent, even the read of what would be lost.
+   */
+  ask?: {
+    /** `Delete achievement FIRST_WIN`: the question's start. */
+    what(input: I): string;
+    /** What the current state would lose, or null when there is nothing to lose. */
+    loss(current: S): string | null;
+    /** Nothing to lose is the service's error (erase): say it without sending the change. */
+    absent?(uid: string, input: I): Error;
+  };
+  /** The spinner's words while the change is sent. */
+  spin(input: I): string;
+  /** What one user needs before the change (the player's auth token); after the confirmation. */
+  authorize?(factory: Factory, settings: Settings, client: ApiClient, uid: string, input: I): Promise<A>;
+  /** The state of one user the change is about: read before it, to decide a lost reply, for a dry run. */
+  read(client: ApiClient, uid: string, input: I): Promise<S>;
+  /** Sends the change through `client` (a dry run hands a client that captures the request). */
+  perform(client: ApiClient, uid: string, input: I, auth: A): Promise<Reply<T>>;
+  /** The state before as the journal keeps it (for a resume's decision). */
+  kept(before: S | null): unknown;
+  /** Not idempotent: did the change happen, from the state kept before and the state now? */
+  judge?(before: unknown, now: S, input: I, prepared: P): OutcomeJudgement;
+  /** The rest of the trace: the audit line's command, the receipt and undo, the state the audit keeps. */
+  trace(ctx: TraceContext, client: ApiClient, uid: string, input: I, prepared: P, auth: A): Omit<TraceSpec<S, T>, 'uid' | 'read' | 'perform' | 'kept' | 'judge'>;
+  /** `--dry-run`: what this user's change is expected to do, from the state read now. */
+  expected?(uid: string, input: I, before: S, prepared: P): string;
+  /** `--dry-run` of a batch: the line for one user. */
+  describe?(uid: string, input: I): string;
+  /** A 404 of the change with the closest known name as a hint. */
+  suggest?(client: ApiClient, uid: string, input: I): (error: unknown) => Promise<never>;
+  /**
+   * How the reply of a single-user change is printed (its columns); made before anything is
+   * sent, so a wrong --fields is refused first.
+   */
+  printer(factory: Factory): (reply: Reply<T>, input: I, uid: string) => Promise<void>;
+}
+
+/**
+ * The action handler of every change command: `@FILE`/`@-` in place of `<user>` runs a batch,
+ * anything else one user (`--dry-run` works for both). Returns the batch's summary.
+ */
+export async function runChange<Args extends ChangeArgs, Opts extends object, I, P, S, T, A>(
+  factory: Factory,
+  type: ChangeType<Args, Opts, I, P, S, T, A>,
+  args: Args,
+  opts: Opts & BatchFlags,
+): Promise<BatchSummary | undefined> {
+  if (type.batch !== false && isBatchArg(args.uid)) {
+    const input = await type.parse(factory, args, opts, args.uid);
+    const { runChangeBatch } = await import('./change-batch.js');
+    return runChangeBatch(factory, type, input, args.uid, opts);
+  }
+  // --dry-run works for one user too; the other batch options need @FILE.
+  if (type.batch !== false) rejectBatchFlags({ ...opts, dryRun: undefined });
+  const user = parseUserBeforeKey(args.uid, type.key.of(args), type.key.name, type.command);
+  const input = await type.parse(factory, args, opts, userLabel(user));
+  const print = type.printer(factory);
+  const settings = await factory.settings();
+  if (opts.dryRun) {
+    const client = await factory.client();
+    const uid = await resolveUid(client, user);
+    const prepared = await type.prepare(client, input, { sample: uid, batch: false, dryRun: true });
+    await dryRun(factory, type, client, uid, input, prepared);
+    return undefined;
+  }
+  const who = `user ${userLabel(user)}`;
+  const what = type.confirm(input, who);
+  const { yes } = factory.globals();
+  // Where udcli cannot ask, it needs --yes before it sends anything, even the read below.
+  if (type.ask && !yes && !canAsk(factory.io)) await confirmOrRequireYes(factory.io, '', { yes, what });
+  if (!type.ask) await confirmMutation(factory, settings, what);
+  const client = await factory.client();
+  const uid = await resolveUid(client, user);
+  if (type.ask) await askFirst(factory, settings, type, client, uid, input, what);
+  const auth = (type.authorize ? await type.authorize(factory, settings, client, uid, input) : undefined) as A;
+  const out = await factory.output();
+  let traced = out.spin(type.spin(input), async () => {
+    const prepared = await type.prepare(client, input, { sample: uid, batch: false, dryRun: false });
+    return tracedSingle(factory, settings, client, (ctx) => traceSpec(type, ctx, client, uid, input, prepared, auth));
+  });
+  if (type.suggest) traced = traced.catch(type.suggest(client, uid, input));
+  const { reply } = await traced;
+  await print(reply, input, uid);
+  return undefined;
+}
+
+/** Only a state that exists is worth asking about: the production check is the stronger ask. */
+async function askFirst<I, S>(
+  factory: Factory,
+  settings: Settings,
+  type: Pick<ChangeType<ChangeArgs, object, I, unknown, S, unknown, unknown>, 'ask' | 'read'>,
+  client: ApiClient,
+  uid: string,
+  input: I,
+  what: string,
+): Promise<void> {
+  const ask = type.ask!;
+  const { yes } = factory.globals();
+  const loss = yes ? null : ask.loss(await type.read(client, uid, input));
+  if (!yes && loss === null && ask.absent) throw ask.absent(uid, input);
+  if (settings.production) await confirmMutation(factory, settings, `${what}${loss !== null ? ` (${loss})` : ''}`);
+  else if (loss !== null) await confirmOrRequireYes(factory.io, `${ask.what(input)} of user ${uid} (${loss})?`, { yes, what });
+}
+
+/** The trace of one user's change: the declaration's parts, with the runner's read, send and judge. */
+export function traceSpec<I, P, S, T, A>(
+  type: ChangeType<ChangeArgs, object, I, P, S, T, A>,
+  ctx: TraceContext,
+  client: ApiClient,
+  uid: string,
+  input: I,
+  prepared: P,
+  auth: A,
+): TraceSpec<S, T> {
+  const judge = type.judge;
+  return {
+    ...type.trace(ctx, client, uid, input, prepared, auth),
+    uid,
+    read: () => type.read(client, uid, input),
+    perform: (c) => type.perform(c, uid, input, auth),
+    kept: (before) => type.kept(before),
+    ...(judge ? { judge: (before: unknown, now: S) => judge(before, now, input, prepared) } : {}),
+  };
+}
+
+/** One user's dry run: the request the change would send, and what it is expected to do from the state read now. */
+async function dryRun<I, P, S, T, A>(factory: Factory, type: ChangeType<ChangeArgs, object, I, P, S, T, A>, client: ApiClient, uid: string, input: I, prepared: P): Promise<void> {
+  const request = await requestOf(client, (dry) => type.perform(dry, uid, input, undefined as A));
+  const before = await type.read(client, uid, input);
+  await printDryRun(factory, request, type.expected ? type.expected(uid, input, before, prepared) : (type.describe?.(uid, input) ?? type.command));
+}
+
+/** For a batch: the trace of one user inside the batch's audit log, with the journal's hooks. */
+export async function tracedBatchUser<I, P, S, T, A>(
+  factory: Factory,
+  settings: Settings,
+  log: AuditLog,
+  type: ChangeType<ChangeArgs, object, I, P, S, T, A>,
+  client: ApiClient,
+  uid: string,
+  input: I,
+  prepared: P,
+  hooks: { onBefore(before: unknown): Promise<void>; onResolved(how: 'applied' | 'sent', detail: string): void },
+): Promise<unknown> {
+  const auth = (type.authorize ? await type.authorize(factory, settings, client, uid, input) : undefined) as A;
+  const ctx = traceContext(factory.io.env, settings, log);
+  const t = await tracedChange(ctx, client, traceSpec(type, ctx, client, uid, input, prepared, auth), hooks);
+  return { before: t.before, after: t.after, ...t.receipt };
+}
+
+/** A resume's decision for an item an earlier run left unknown: read the state, judge it. */
+export async function recoverUser<I, P, S>(
+  type: Pick<ChangeType<ChangeArgs, object, I, P, S, unknown, unknown>, 'read' | 'judge'>,
+  client: ApiClient,
+  uid: string,
+  input: I,
+  prepared: P,
+  before: unknown,
+): Promise<Recovery<unknown>> {
+  const now = await type.read(client, uid, input);
+  const judged = type.judge!(before, now, input, prepared);
+  return judged.outcome === 'applied' ? { outcome: 'applied', detail: judged.detail, result: { before, after: now } } : { outcome: judged.outcome, detail: judged.detail };
+}
