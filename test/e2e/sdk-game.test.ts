@@ -112,6 +112,18 @@ async function play(page: Page, username: string, query = ''): Promise<Frame> {
   return (await handle!.contentFrame())!;
 }
 
+/** The element is inside the window and nothing covers its middle: a player sees it and can click it without scrolling. */
+function shownInViewport(page: Page, selector: string): Promise<boolean> {
+  // A string: this project's TypeScript has no DOM types; the function runs in the page.
+  return page.evaluate(`(() => {
+    const node = document.querySelector(${JSON.stringify(selector)});
+    if (!node) return false;
+    const r = node.getBoundingClientRect();
+    if (r.width === 0 || r.top < 0 || r.left < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth) return false;
+    return node.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+  })()`);
+}
+
 const text = (frame: Frame, id: string) => frame.locator(`#${id}`).textContent();
 const json = async (frame: Frame, id: string) => JSON.parse((await text(frame, id)) || 'null');
 
@@ -182,7 +194,18 @@ async function playThrough(page: Page, frame: Frame, username: string): Promise<
   await expect.poll(() => text(frame, 'gems-result')).toBe(String(gemsBefore + 490));
   expect((await held(uid, 'gems')).purchase.data).toBe(gemsBefore + 490);
 
+  // On a small window the whole store still fits: its list scrolls, its Close stays in view; the
+  // unlockable bought above cannot be bought twice.
+  await page.setViewportSize({ width: 900, height: 520 });
   await frame.click('#store-all');
+  await expect.poll(() => page.locator('#store li.product').count()).toBe(7);
+  expect(await shownInViewport(page, '#store-close')).toBe(true);
+  const mount = page.locator('#store li.product[data-sku="dragon-mount"]');
+  expect(await mount.locator('button.buy').textContent()).toBe('Owned');
+  expect(await mount.locator('button.buy').isDisabled()).toBe(true);
+  expect(await mount.locator('.held').textContent()).toBe('owned');
+  // A consumable held is bought again as often as the player likes.
+  expect(await chest.getByRole('button', { name: 'Buy' }).isEnabled()).toBe(true);
   await page.locator('#store-close').click();
   await expect.poll(() => json(frame, 'purchase-result')).toMatchObject({ event: { type: 'cancelPurchase', data: null }, name: 'cancelPurchase' });
   expect(await page.locator('#store').count()).toBe(0);
