@@ -23,7 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { ensureChromium, launchChromium } from '../sandbox/helpers/chromium.js';
-import { runCli } from './harness.js';
+import { fakeIO } from '../output/fake-io.js';
+import { runCli, type CliResult } from './harness.js';
 
 const GAME_DIR = join(import.meta.dirname, '..', 'fixtures', 'sdk-game');
 const GAME = '1001';
@@ -99,6 +100,16 @@ afterAll(async () => {
   if (env) await runCli(['sandbox', 'stop'], env);
   rmSync(root, { recursive: true, force: true });
 });
+
+/** `udcli ARGS` through `main` in this process, with the test's environment (the detached sandbox's log). */
+async function udcli(args: string[]): Promise<CliResult> {
+  const { main } = await import('../../src/cli/main.js');
+  const f = fakeIO({ env: { NO_COLOR: '1', ...env } });
+  const code = await main(args, f.io);
+  return { code, stdout: f.stdout(), stderr: f.stderr() };
+}
+
+const linesOf = (text: string) => text.split('\n').filter((line) => line !== '');
 
 /** Logs in on the play page the way a person does (the confirm button of ?as=), and returns the game's frame. */
 async function play(page: Page, username: string, query = ''): Promise<Frame> {
@@ -235,7 +246,33 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
       const dashboard = await browser!.newPage();
       await dashboard.goto(`${sandbox.url}/`);
       await expect.poll(() => dashboard.getByText(/agi\.v2 showStorefront/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      // The dashboard shows each signed change once: the retry's row says it came after a challenge.
+      expect(await dashboard.locator('#log-body tr', { hasText: 'signature required' }).count()).toBe(0);
+      expect(await dashboard.locator('#log-body tr', { hasText: 'after signature challenge' }).count()).toBeGreaterThan(0);
       await dashboard.close();
+
+      // Every signed change above went as the SDK sends it: unsigned, challenged (401), retried
+      // signed. `sandbox logs --status 4xx` shows no failure, since there was none ...
+      const retried = async () => linesOf((await udcli(['sandbox', 'logs', '-n', 'all'])).stdout).filter((l) => l.includes(' (after signature challenge)'));
+      // Two quest submits, a save, an erase, a consume.
+      await expect.poll(async () => (await retried()).length).toBe(5);
+      const failures = await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx']);
+      expect(failures.code, failures.stderr).toBe(0);
+      expect(failures.stdout).toBe('');
+      // ... and --challenges shows the challenges, one for each retry.
+      const challenges = await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx', '--challenges']);
+      expect(linesOf(challenges.stdout)).toHaveLength((await retried()).length);
+      for (const line of linesOf(challenges.stdout)) expect(line).toMatch(/ POST \/services\/rest\/v1\/.* 401 [\d.]+ms \(signature challenge, answered\) signature required$/);
+
+      // A change that is never retried signed (a client that cannot sign) is a real failure: it shows.
+      const unsigned = await fetch(`${sandbox.url}/services/rest/v1/products/user/${uidForUsername('alice')}.json?api_key=${KEY}&game_id=${GAME}&sku=gems&method=put&increment=true&qty=1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(unsigned.status).toBe(401);
+      await expect.poll(async () => linesOf((await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx'])).stdout), { timeout: 10_000 }).toEqual([
+        expect.stringMatching(/ POST \/services\/rest\/v1\/products\/user\/[0-9a-f]{32}\.json\?api_key=0123…cdef&game_id=1001&sku=gems&method=put&increment=true&qty=1 401 [\d.]+ms signature required$/),
+      ]);
     } finally {
       await page.close();
     }

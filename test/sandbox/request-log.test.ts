@@ -8,7 +8,8 @@ import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { redactQuery } from '../../src/redact.js';
 import { parseRequestLine } from '../../src/sandbox/request-line.js';
-import { api, call, exactRequest, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { agiSignature } from '../../src/domain/agi-signing.js';
+import { api, call, exactRequest, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 interface Logged {
   id: number;
@@ -20,6 +21,8 @@ interface Logged {
   status: number;
   ms: number;
   reason: string | null;
+  handshake?: 'challenge' | 'retry';
+  challengeId?: number;
 }
 
 const PLAYER = DEMO.user.uid;
@@ -102,6 +105,55 @@ describe('request lines and GET /_sandbox/requests', () => {
     const listed = await until(() => requests(sb), (l) => l.length === 2);
     expect(listed[0]!.body).toBe(body);
     expect(listed[1]!.body).toBe('');
+  });
+
+  it('the agi handshake is one request: the challenge waits for its signed retry, the two lines come together and marked, the ring links them', async () => {
+    const path = `${API_PREFIX}/products/user/${PLAYER}.json`;
+    const query: Params = [['api_key', DEMO.game.apiKey], ['parent_id', '1001'], ['sku', 'gold-pack_10'], ['method', 'put'], ['increment', 'true'], ['qty', '1']];
+    const first = await call<{ session: string; key: string }>(sb.url, 'POST', path, query);
+    expect([first.status, first.body.message]).toEqual([401, 'signature required']);
+    // Another request between the challenge and its retry, as a game's other traffic would be.
+    expect((await api(sb.url, 'GET', `/users/${PLAYER}.json`)).status).toBe(200);
+    await until(lines, (l) => l.length === 1);
+    const challenge = first.body.payload!;
+    const retry = await call(sb.url, 'POST', path, [...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path, query, body: [] })]]);
+    expect(retry.status, retry.body.message).toBe(200);
+
+    const got = await until(lines, (l) => l.length === 3);
+    const [read, challenged, signed] = got.map((line) => parseRequestLine(line)!);
+    expect(read).toMatchObject({ method: 'GET', status: 200 });
+    expect(read!.handshake).toBeUndefined();
+    expect(challenged).toMatchObject({ method: 'POST', status: 401, reason: 'signature required', handshake: 'challenge' });
+    expect(got[1]).toMatch(/ 401 [\d.]+ms \(signature challenge, answered\) signature required$/);
+    expect(signed).toMatchObject({ method: 'POST', status: 200, reason: null, handshake: 'retry' });
+    expect(got[2]).toMatch(/&session=[0-9a-f]{4}…[0-9a-f]{4}&sig=[0-9a-f]{4}…[0-9a-f]{4} 200 [\d.]+ms \(after signature challenge\)$/);
+    expect(output).not.toContain(challenge.session);
+
+    const listed = await until(() => requests(sb), (l) => l.length === 3);
+    expect(listed.map((r) => [r.id, r.status, r.handshake, r.challengeId])).toEqual([
+      [1, 401, 'challenge', undefined],
+      [2, 200, undefined, undefined],
+      [3, 200, 'retry', 1],
+    ]);
+
+    // A challenge that no signed retry answers is a failure like any other: its line comes on its
+    // own, unmarked, once it has waited for a retry in vain.
+    const lone = await call(sb.url, 'POST', path, query);
+    expect(lone.status).toBe(401);
+    const after = await until(lines, (l) => l.length === 4);
+    expect(after).toHaveLength(4);
+    expect(parseRequestLine(after[3]!)).toEqual(expect.objectContaining({ status: 401, reason: 'signature required' }));
+    expect(parseRequestLine(after[3]!)!.handshake).toBeUndefined();
+    expect((await requests(sb))[3]!.handshake).toBeUndefined();
+  });
+
+  it('a challenge still waiting for its retry when the sandbox stops is written, unmarked', async () => {
+    const r = await api(sb.url, 'POST', `/products/user/${PLAYER}.json`, [['parent_id', '1001'], ['sku', 'gold-pack_10'], ['method', 'put'], ['increment', 'true'], ['qty', '1']]);
+    expect(r.status).toBe(401);
+    await until(() => requests(sb), (l) => l.length === 1);
+    await sb.close();
+    expect(lines()).toHaveLength(1);
+    expect(parseRequestLine(lines()[0]!)).toMatchObject({ status: 401, reason: 'signature required' });
   });
 
   it('GET /_sandbox/requests: exactly {id, time, method, path, query, body, status, ms, reason}, ids from 1, oldest first, secrets redacted', async () => {
