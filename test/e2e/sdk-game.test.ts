@@ -259,6 +259,13 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
       const failures = await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx']);
       expect(failures.code, failures.stderr).toBe(0);
       expect(failures.stdout).toBe('');
+      // Unfiltered and as JSON alike, a signed change is one request: its retry.
+      expect((await udcli(['sandbox', 'logs', '-n', 'all'])).stdout).not.toContain('(signature challenge, answered)');
+      const records = linesOf((await udcli(['sandbox', 'logs', '-n', 'all', '--json', '--path', '/services/rest/v1/'])).stdout).map(
+        (line) => JSON.parse(line) as { status: number; handshake?: string },
+      );
+      expect(records.filter((r) => r.handshake === 'retry').map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(records.filter((r) => r.handshake !== 'retry' && r.status === 401)).toEqual([]);
       // ... and --challenges shows the challenges, one for each retry.
       const challenges = await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx', '--challenges']);
       expect(linesOf(challenges.stdout)).toHaveLength((await retried()).length);
