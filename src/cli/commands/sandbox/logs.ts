@@ -5,10 +5,11 @@
  * match it. An agi challenge answered by a signed retry is shown in the retry's line (marked
  * "after signature challenge") and its own line is left out unless `--challenges`, filtered or
  * not: a signed change is one request, and `--status 4xx` shows real failures only (a challenge
- * no retry answered has no mark and stays). `--json` prints only the request lines, each as the JSON object `GET
- * /_sandbox/requests` gives (without its ids: `id` starts again with each sandbox, and a retry's `challengeId` is one of them). `--follow`
- * keeps printing what is appended until Ctrl-C, like `tail -F`: it waits for a file not there
- * yet, and reads from the top a file truncated or replaced (another inode).
+ * no retry answered has no mark and stays). `--json` prints only the request lines, each as the
+ * JSON object `GET /_sandbox/requests` gives without its ids (`id` starts again with each
+ * sandbox; a retry's `challengeId` is one of them). `--follow` keeps printing what is appended
+ * until Ctrl-C, like `tail -F`: it waits for a file not there yet, and reads from the top a file
+ * truncated or replaced (another inode).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
