@@ -209,6 +209,8 @@ export interface RequestLogOptions {
   /** Receives whole lines (each ending in a newline), a batch at a time; unset = no lines. */
   lines?: (text: string) => void;
   capacity?: number;
+  /** Default CHALLENGE_HOLD_MS. */
+  challengeHoldMs?: number;
 }
 
 /**
@@ -237,7 +239,7 @@ export interface RequestLogging {
 /** Logs every request the app answers and serves `GET /_sandbox/requests`. */
 export function installRequestLog(app: FastifyInstance, options: RequestLogOptions = {}): RequestLogging {
   const log = new RequestLog(options.capacity);
-  const out = options.lines ? batched(options.lines, CHALLENGE_HOLD_MS) : null;
+  const out = options.lines ? batched(options.lines, options.challengeHoldMs ?? CHALLENGE_HOLD_MS) : null;
 
   const add = (entry: Omit<Entry, 'id' | 'atMs'>, handshake?: HandshakeNotes): void => {
     const stored = log.add({ id: 0, atMs: Date.now(), ...entry }, handshake);
