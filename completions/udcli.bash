@@ -347,7 +347,7 @@ _udcli_options() {
     'udcli sandbox snapshot save') own=(--db) ;;
     'udcli sandbox snapshot restore') own=(--db) ;;
     'udcli sandbox snapshot list') own=(--json) ;;
-    'udcli sandbox logs') own=(-n --lines -f --follow --status --path --since --json) ;;
+    'udcli sandbox logs') own=(-n --lines -f --follow --status --path --since --challenges --json) ;;
     'udcli sandbox status') own=(--json) ;;
     'udcli sandbox reset') own=(--db --seed --data) ;;
     'udcli sandbox clock now') own=(--port --json) ;;

@@ -889,6 +889,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox logs"' -s f -l follow -d 'then k
 complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l status -x -d 'only requests with these statuses or classes, e.g. 4xx, 401, 5xx,429'
 complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l path -x -d 'only requests whose path contains TEXT'
 complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l since -x -d 'only requests since a duration ago (10m, 2h, 1d) or an ISO date-time'
+complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l challenges -d 'also the 401 challenges answered by a signed retry (shown in their retry\'s line otherwise)'
 complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l json -d 'only the request lines, one JSON object each'
 
 # udcli sandbox status

@@ -75,6 +75,8 @@ export interface BuildAppOptions {
    * log is still kept for `GET /_sandbox/requests`).
    */
   requestLines?: (text: string) => void;
+  /** How long a challenge's line waits for its signed retry's (request-log.ts, CHALLENGE_HOLD_MS: the default). */
+  challengeHoldMs?: number;
   /** A request must arrive whole (headers and body) within this; else 408 and the socket is closed. Default 30 s. */
   requestTimeoutMs?: number;
   /**
@@ -206,7 +208,10 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   });
 
   // First, so that its hook sees every route, the not-found handler included.
-  const logging = installRequestLog(app, options.requestLines ? { lines: options.requestLines } : {});
+  const logging = installRequestLog(app, {
+    ...(options.requestLines ? { lines: options.requestLines } : {}),
+    ...(options.challengeHoldMs === undefined ? {} : { challengeHoldMs: options.challengeHoldMs }),
+  });
   // Before anything answers (a preflight included): every route is the sandbox's, the API and
   // the site alike (DNS rebinding, http/host-check.ts).
   allowHostNames(app.server, options.hostNames ?? {});

@@ -4,6 +4,11 @@
  *   2026-11-22T22:47:49.123Z GET /services/rest/v1/users/demo_player.json?uid=x 200 1.3ms
  *   2026-11-22T22:47:50.001Z POST /services/rest/v1/products/user/u.json?api_key=ABCD…WXYZ body:method=put&qty=1 401 0.8ms bad signature (agi)
  * A form body's fields follow the target as `body:FIELDS` (redacted and shortened like the query).
+ * The agi handshake (platform.md "Signing") is one request in two lines, written together: the
+ * unsigned change answered by the challenge, then its signed retry:
+ *   2026-11-22T22:47:50.001Z POST /services/rest/v1/gamesave/u.json?api_key=ABCD…WXYZ body:… 401 0.4ms (signature challenge, answered) signature required
+ *   2026-11-22T22:47:50.104Z POST /services/rest/v1/gamesave/u.json?api_key=ABCD…WXYZ&sig=…&session=… body:… 200 1.3ms (after signature challenge)
+ * A challenge no signed retry answered has no mark: it is a failure like any other.
  * No field but the reason can hold a space (Node refuses a request target with one), so the
  * reason comes last and the line reads back exactly. Loads nothing: the CLI uses it too.
  * Nothing in a line reaches a terminal raw: the query and body stay percent-encoded (redacted
@@ -26,7 +31,16 @@ export interface RequestRecord {
   ms: number;
   /** Why the request failed (a noted reason or the failure's message); null when it did not. */
   reason: string | null;
+  /**
+   * Its part in the agi handshake, only when it has one: `challenge` is an unsigned request the
+   * challenge (401 "signature required") answered and whose signed retry came; `retry` is that retry.
+   */
+  handshake?: Handshake;
 }
+
+export type Handshake = 'challenge' | 'retry';
+
+const HANDSHAKE_MARK: Record<Handshake, string> = { challenge: '(signature challenge, answered)', retry: '(after signature challenge)' };
 
 export function formatRequestLine(record: RequestRecord): string {
   // An absolute-form target (`GET http://user:secret@host/ HTTP/1.1`) names its userinfo: redacted like every shown URL.
@@ -35,10 +49,14 @@ export function formatRequestLine(record: RequestRecord): string {
   // A raw client may send bytes a percent-encoding client would not (Node reads a target's bytes as latin1: C1).
   const target = printable(record.body === '' ? query : `${query} body:${record.body}`);
   const reason = record.reason === null ? '' : ` ${printable(record.reason)}`;
-  return `${record.time} ${record.method} ${target} ${record.status} ${record.ms}ms${reason}`;
+  const mark = record.handshake === undefined ? '' : ` ${HANDSHAKE_MARK[record.handshake]}`;
+  return `${record.time} ${record.method} ${target} ${record.status} ${record.ms}ms${mark}${reason}`;
 }
 
-const LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ([A-Z-]+) (\S+)(?: body:(\S+))? (\d{3}) (\d+(?:\.\d+)?)ms(?: (.+))?$/;
+// The mark, when there is one, comes before the reason. Reasons are the sandbox's own words (a
+// game's messages begin "agi.v2"), so none begins with a mark's parenthesis.
+const LINE =
+  /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ([A-Z-]+) (\S+)(?: body:(\S+))? (\d{3}) (\d+(?:\.\d+)?)ms(?: \((signature challenge, answered|after signature challenge)\))?(?: (.+))?$/;
 
 /** A request line read back; null for any other line of the log (start-up messages, errors). */
 export function parseRequestLine(line: string): RequestRecord | null {
@@ -54,6 +72,7 @@ export function parseRequestLine(line: string): RequestRecord | null {
     body: m[4] ?? '',
     status: Number(m[5]),
     ms: Number(m[6]),
-    reason: m[7] ?? null,
+    reason: m[8] ?? null,
+    ...(m[7] === undefined ? {} : { handshake: m[7] === 'after signature challenge' ? 'retry' : 'challenge' }),
   };
 }

@@ -18,7 +18,8 @@ const rec = (status: number, path: string, minutesAgo: number): RequestRecord =>
 
 describe('parseLogSelection', () => {
   it('-n: 10 by default, a number, or all; no filter shows every line', () => {
-    expect(parseLogSelection({}, NOW)).toEqual({ count: 10, match: null });
+    expect(parseLogSelection({}, NOW)).toEqual({ count: 10, match: null, challenges: false });
+    expect(parseLogSelection({ challenges: true }, NOW).challenges).toBe(true);
     expect(parseLogSelection({ lines: '3' }, NOW).count).toBe(3);
     expect(parseLogSelection({ lines: '0' }, NOW).count).toBe(0);
     expect(parseLogSelection({ lines: 'all' }, NOW).count).toBe('all');

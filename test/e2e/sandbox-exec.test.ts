@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
+import { fakeIO } from '../output/fake-io.js';
 import { BIN, runCli, type CliResult } from './harness.js';
 
 let root: string;
@@ -107,6 +108,28 @@ process.exit(7);`,
     const shell = await exec(['--', 'sh', '-c', 'echo "$UDCLI_GAME_ID"; exit 5']);
     expect(shell.code).toBe(5);
     expect(shell.stdout).toBe(`${DEMO.game.id}\n`);
+  });
+
+  it("a failed run's tail shows each signed change once: the retry's line, marked, and not the challenge before it (--log FILE keeps both)", async () => {
+    const { main } = await import('../../src/cli/main.js');
+    const log = join(root, 'handshake.log');
+    const io = fakeIO({ env: { NO_COLOR: '1', PATH: process.env.PATH, ...env } });
+    // udcli's own signed change (agi: unsigned, challenged, retried signed), then the command fails.
+    const code = await main(
+      ['sandbox', 'exec', '--log', log, '--', 'sh', '-c', '"$0" "$1" achievements inc "$2" LEVEL_10 --by 1 >/dev/null && exit 3', process.execPath, BIN, DEMO.user.uid],
+      io.io,
+    );
+    expect(code, io.stderr()).toBe(3);
+    const [header, ...tail] = ownLines(io.stderr());
+    expect(header).toMatch(/^udcli: the command failed \(exit 3\); the sandbox's last \d+ request lines; all of them in /);
+    const changes = tail.filter((line) => / POST \/services\/rest\/v1\/achievements\//.test(line));
+    expect(changes).toEqual([expect.stringMatching(/ 200 [\d.]+ms \(after signature challenge\)$/)]);
+    expect(tail.join('\n')).not.toContain('signature required');
+    const kept = readFileSync(log, 'utf8').trimEnd().split('\n').filter((line) => / POST \/services\/rest\/v1\/achievements\//.test(line));
+    expect(kept).toEqual([
+      expect.stringMatching(/ 401 [\d.]+ms \(signature challenge, answered\) signature required$/),
+      expect.stringMatching(/ 200 [\d.]+ms \(after signature challenge\)$/),
+    ]);
   });
 
   it('takes --port and --seed none', async () => {

@@ -23,7 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { ensureChromium, launchChromium } from '../sandbox/helpers/chromium.js';
-import { runCli } from './harness.js';
+import { fakeIO } from '../output/fake-io.js';
+import { runCli, type CliResult } from './harness.js';
 
 const GAME_DIR = join(import.meta.dirname, '..', 'fixtures', 'sdk-game');
 const GAME = '1001';
@@ -100,6 +101,16 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** `udcli ARGS` through `main` in this process, with the test's environment (the detached sandbox's log). */
+async function udcli(args: string[]): Promise<CliResult> {
+  const { main } = await import('../../src/cli/main.js');
+  const f = fakeIO({ env: { NO_COLOR: '1', ...env } });
+  const code = await main(args, f.io);
+  return { code, stdout: f.stdout(), stderr: f.stderr() };
+}
+
+const linesOf = (text: string) => text.split('\n').filter((line) => line !== '');
+
 /** Logs in on the play page the way a person does (the confirm button of ?as=), and returns the game's frame. */
 async function play(page: Page, username: string, query = ''): Promise<Frame> {
   await page.goto(`${sandbox.url}/play/${GAME}?as=${username}`);
@@ -110,6 +121,18 @@ async function play(page: Page, username: string, query = ''): Promise<Frame> {
   await expect.poll(() => frame.locator('#status').textContent(), { timeout: 15_000 }).toBe('ready');
   const handle = await page.locator('#game').elementHandle();
   return (await handle!.contentFrame())!;
+}
+
+/** The element is inside the window and nothing covers its middle: a player sees it and can click it without scrolling. */
+function shownInViewport(page: Page, selector: string): Promise<boolean> {
+  // A string: this project's TypeScript has no DOM types; the function runs in the page.
+  return page.evaluate(`(() => {
+    const node = document.querySelector(${JSON.stringify(selector)});
+    if (!node) return false;
+    const r = node.getBoundingClientRect();
+    if (r.width === 0 || r.top < 0 || r.left < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth) return false;
+    return node.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+  })()`);
 }
 
 const text = (frame: Frame, id: string) => frame.locator(`#${id}`).textContent();
@@ -182,7 +205,18 @@ async function playThrough(page: Page, frame: Frame, username: string): Promise<
   await expect.poll(() => text(frame, 'gems-result')).toBe(String(gemsBefore + 490));
   expect((await held(uid, 'gems')).purchase.data).toBe(gemsBefore + 490);
 
+  // On a small window the whole store still fits: its list scrolls, its Close stays in view; the
+  // unlockable bought above cannot be bought twice.
+  await page.setViewportSize({ width: 900, height: 520 });
   await frame.click('#store-all');
+  await expect.poll(() => page.locator('#store li.product').count()).toBe(7);
+  expect(await shownInViewport(page, '#store-close')).toBe(true);
+  const mount = page.locator('#store li.product[data-sku="dragon-mount"]');
+  expect(await mount.locator('button.buy').textContent()).toBe('Owned');
+  expect(await mount.locator('button.buy').isDisabled()).toBe(true);
+  expect(await mount.locator('.held').textContent()).toBe('owned');
+  // A consumable held is bought again as often as the player likes.
+  expect(await chest.getByRole('button', { name: 'Buy' }).isEnabled()).toBe(true);
   await page.locator('#store-close').click();
   await expect.poll(() => json(frame, 'purchase-result')).toMatchObject({ event: { type: 'cancelPurchase', data: null }, name: 'cancelPurchase' });
   expect(await page.locator('#store').count()).toBe(0);
@@ -212,7 +246,40 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
       const dashboard = await browser!.newPage();
       await dashboard.goto(`${sandbox.url}/`);
       await expect.poll(() => dashboard.getByText(/agi\.v2 showStorefront/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      // The dashboard shows each signed change once: the retry's row says it came after a challenge.
+      expect(await dashboard.locator('#log-body tr', { hasText: 'signature required' }).count()).toBe(0);
+      expect(await dashboard.locator('#log-body tr', { hasText: 'after signature challenge' }).count()).toBeGreaterThan(0);
       await dashboard.close();
+
+      // Every signed change above went as the SDK sends it: unsigned, challenged (401), retried
+      // signed. `sandbox logs --status 4xx` shows no failure, since there was none ...
+      const retried = async () => linesOf((await udcli(['sandbox', 'logs', '-n', 'all'])).stdout).filter((l) => l.includes(' (after signature challenge)'));
+      // Two quest submits, a save, an erase, a consume.
+      await expect.poll(async () => (await retried()).length).toBe(5);
+      const failures = await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx']);
+      expect(failures.code, failures.stderr).toBe(0);
+      expect(failures.stdout).toBe('');
+      // Unfiltered and as JSON alike, a signed change is one request: its retry.
+      expect((await udcli(['sandbox', 'logs', '-n', 'all'])).stdout).not.toContain('(signature challenge, answered)');
+      const records = linesOf((await udcli(['sandbox', 'logs', '-n', 'all', '--json', '--path', '/services/rest/v1/'])).stdout).map(
+        (line) => JSON.parse(line) as { status: number; handshake?: string },
+      );
+      expect(records.filter((r) => r.handshake === 'retry').map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(records.filter((r) => r.handshake !== 'retry' && r.status === 401)).toEqual([]);
+      // ... and --challenges shows the challenges, one for each retry.
+      const challenges = await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx', '--challenges']);
+      expect(linesOf(challenges.stdout)).toHaveLength((await retried()).length);
+      for (const line of linesOf(challenges.stdout)) expect(line).toMatch(/ POST \/services\/rest\/v1\/.* 401 [\d.]+ms \(signature challenge, answered\) signature required$/);
+
+      // A change that is never retried signed (a client that cannot sign) is a real failure: it shows.
+      const unsigned = await fetch(`${sandbox.url}/services/rest/v1/products/user/${uidForUsername('alice')}.json?api_key=${KEY}&game_id=${GAME}&sku=gems&method=put&increment=true&qty=1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(unsigned.status).toBe(401);
+      await expect.poll(async () => linesOf((await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx'])).stdout), { timeout: 10_000 }).toEqual([
+        expect.stringMatching(/ POST \/services\/rest\/v1\/products\/user\/[0-9a-f]{32}\.json\?api_key=0123…cdef&game_id=1001&sku=gems&method=put&increment=true&qty=1 401 [\d.]+ms signature required$/),
+      ]);
     } finally {
       await page.close();
     }

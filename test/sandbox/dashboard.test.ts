@@ -11,10 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import type { Browser, ConsoleMessage, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
+import { API_PREFIX } from '../../src/domain/types.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
-import { api, exactRequest, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { api, call, exactRequest, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -466,6 +468,34 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       // The dashboard's own polling is not shown.
       expect(order.some((p) => p.startsWith('/_sandbox/requests'))).toBe(false);
       expectClean(watch, demo.url);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('shows a signed change once: the challenge it saw comes off when its signed retry arrives, whose row says so', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const context = await browser!.newContext();
+    try {
+      const page = await context.newPage();
+      await openDashboard(page, demo.url, true);
+      await page.locator('#log-status', { hasText: 'Live' }).waitFor();
+      const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
+      const query: Params = [['api_key', DEMO.game.apiKey], ['type', 'Game'], ['pid', '1001'], ['developer_id', 'FIRST_WIN'], ['increment', '1'], ['method', 'put']];
+      const first = await call<{ session: string; key: string }>(demo.url, 'POST', path, query);
+      expect(first.status).toBe(401);
+      // Until its retry comes, the challenge is a 401 like any other.
+      const challenged = page.locator('#log-body tr', { hasText: 'signature required' });
+      await challenged.waitFor({ timeout: 5000 });
+      expect(await challenged.locator('td.status').textContent()).toBe('401');
+      const challenge = first.body.payload!;
+      const retry = await call(demo.url, 'POST', path, [...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path, query, body: [] })]]);
+      expect(retry.status, retry.body.message).toBe(200);
+      const retried = page.locator('#log-body tr', { hasText: 'after signature challenge' });
+      await retried.waitFor({ timeout: 5000 });
+      expect(await retried.locator('td.status').textContent()).toBe('200');
+      await expect.poll(() => challenged.count(), { timeout: 5000 }).toBe(0);
+      expect(await page.locator('#log-body tr', { hasText: 'developer_id=FIRST_WIN' }).count()).toBe(1);
     } finally {
       await context.close();
     }

@@ -181,6 +181,29 @@ describe('the play page over plain HTTP', () => {
     }
   });
 
+  it('keeps the page\'s query flags (?direct=1 and any other) through a login, and drops ?as= once it is done', async () => {
+    const pick = await get('/play/1001?direct=1&lang=fr');
+    expect(pick.html).toContain('<form method="post" action="/play/1001/login?direct=1&amp;lang=fr"><input type="hidden" name="username" value="alice">');
+    const confirm = await get('/play/1001?as=bob&direct=1');
+    expect(confirm.html).toMatch(/<form method="post" action="\/play\/1001\/login\?direct=1"><input type="hidden" name="username" value="bob"><button type="submit" class="user">Play as bob<\/button>/);
+    const login = await fetch(`${sandbox.url}/play/1001/login?direct=1&lang=fr`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: sandbox.url },
+      body: new URLSearchParams({ username: 'alice' }).toString(),
+    });
+    expect(login.status).toBe(303);
+    expect(login.headers.get('location')).toBe('/play/1001?direct=1&lang=fr');
+    // A flag's value goes back encoded, never as a header's raw bytes.
+    const odd = await fetch(`${sandbox.url}/play/1001/login?x=%0D%0ASet-Cookie%3A%20a%3Db`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: sandbox.url },
+      body: new URLSearchParams({ username: 'alice' }).toString(),
+    });
+    expect(odd.headers.get('location')).toBe('/play/1001?x=%0D%0ASet-Cookie%3A+a%3Db');
+  });
+
   it('replaces a user_id or auth_token already written in the content URI instead of sending two', async () => {
     await setUri('1001', 'http://127.0.0.1:9/g?user_id=00000000000000000000000000000000&x=1&auth_token=stale');
     const url = new URL(iframeSrc((await get('/play/1001?direct=1', await loginAs('bob'))).html)!);
@@ -339,6 +362,64 @@ describe('in a real browser (headless chromium)', () => {
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}?as=bob`);
       expect(await page.locator('#username').textContent()).toBe('alice');
       expect(await page.locator('#confirm-user button').textContent()).toBe('Play as bob');
+    } finally {
+      await browser.close();
+    }
+  }, 150_000);
+
+  it('?direct=1 survives picking a user: after the login the page still iframes the content URI itself', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    await setUri(DEMO.game.id, contentUrl);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${sandbox.url}/play/${DEMO.game.id}?direct=1`);
+      await Promise.all([page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}?direct=1`), page.getByRole('button', { name: 'bob', exact: true }).first().click()]);
+      expect(await page.locator('#username').textContent()).toBe('bob');
+      const src = new URL((await page.locator('#game').getAttribute('src'))!);
+      expect(`${src.origin}${src.pathname}`).toBe(contentUrl.replace(/\?.*$/, ''));
+      expect(src.searchParams.get('user_id')).toBe(uidForUsername('bob'));
+      // Switching user from there keeps it too.
+      await Promise.all([page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}?direct=1`), page.getByRole('button', { name: 'alice', exact: true }).click()]);
+      await page.locator('#username', { hasText: 'alice' }).waitFor();
+      expect(new URL((await page.locator('#game').getAttribute('src'))!).origin).toBe(new URL(contentUrl).origin);
+    } finally {
+      await browser.close();
+    }
+  }, 150_000);
+
+  it('the game frame is resizable by its corner, keeps its size on reload, and "Default size" puts it back', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    await setUri(DEMO.game.id, contentUrl);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      await page.goto(`${sandbox.url}/play/${DEMO.game.id}?as=alice`);
+      await Promise.all([page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}`), page.getByRole('button', { name: 'Play as alice' }).click()]);
+      const box = page.locator('#frame-box');
+      const frame = page.locator('#game');
+      const before = (await box.boundingBox())!;
+      expect(before.height).toBeGreaterThan(300);
+      // The player drags the lower right corner: 300 px narrower, 150 px taller.
+      await page.mouse.move(before.x + before.width - 4, before.y + before.height - 4);
+      await page.mouse.down();
+      await page.mouse.move(before.x + before.width - 154, before.y + before.height + 71, { steps: 5 });
+      await page.mouse.move(before.x + before.width - 304, before.y + before.height + 146, { steps: 5 });
+      await page.mouse.up();
+      const after = (await box.boundingBox())!;
+      expect(Math.abs(after.width - (before.width - 300))).toBeLessThanOrEqual(4);
+      expect(Math.abs(after.height - (before.height + 150))).toBeLessThanOrEqual(4);
+      // The game's frame fills the box (its border aside).
+      const inner = (await frame.boundingBox())!;
+      expect(Math.abs(inner.width - after.width)).toBeLessThanOrEqual(4);
+      expect(Math.abs(inner.height - after.height)).toBeLessThanOrEqual(4);
+      await page.reload();
+      await expect.poll(async () => Math.round((await box.boundingBox())!.height)).toBe(Math.round(after.height));
+      expect(Math.round((await box.boundingBox())!.width)).toBe(Math.round(after.width));
+      await page.getByRole('button', { name: 'Default size' }).click();
+      await expect.poll(async () => Math.round((await box.boundingBox())!.width)).toBe(Math.round(before.width));
+      await page.reload();
+      expect(Math.round((await box.boundingBox())!.height)).toBe(Math.round(before.height));
     } finally {
       await browser.close();
     }

@@ -8,7 +8,8 @@ import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { redactQuery } from '../../src/redact.js';
 import { parseRequestLine } from '../../src/sandbox/request-line.js';
-import { api, call, exactRequest, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { agiSignature } from '../../src/domain/agi-signing.js';
+import { api, call, exactRequest, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 interface Logged {
   id: number;
@@ -20,9 +21,14 @@ interface Logged {
   status: number;
   ms: number;
   reason: string | null;
+  handshake?: 'challenge' | 'retry';
+  challengeId?: number;
 }
 
 const PLAYER = DEMO.user.uid;
+/** A signed change (agi, as the SDK sends a PUT): one unit of a pack for the demo player. */
+const GIVE_PATH = `${API_PREFIX}/products/user/${PLAYER}.json`;
+const GIVE: Params = [['parent_id', '1001'], ['sku', 'gold-pack_10'], ['method', 'put'], ['increment', 'true'], ['qty', '1']];
 
 async function requests(sb: TestSandbox, query = ''): Promise<Logged[]> {
   const r = await fetch(`${sb.url}/_sandbox/requests${query}`);
@@ -102,6 +108,65 @@ describe('request lines and GET /_sandbox/requests', () => {
     const listed = await until(() => requests(sb), (l) => l.length === 2);
     expect(listed[0]!.body).toBe(body);
     expect(listed[1]!.body).toBe('');
+  });
+
+  it('the agi handshake is one request: the challenge waits for its signed retry, the two lines come together and marked, the ring links them', async () => {
+    // Its own sandbox, whose challenge lines wait as long as the test may take: no race with the hold.
+    let text = '';
+    const own = await startTestSandbox({ requestLines: (t) => (text += t), challengeHoldMs: 600_000 });
+    const got = () => text.split('\n').filter((line) => line !== '');
+    try {
+      const query: Params = [['api_key', DEMO.game.apiKey], ...GIVE];
+      const first = await call<{ session: string; key: string }>(own.url, 'POST', GIVE_PATH, query);
+      expect([first.status, first.body.message]).toEqual([401, 'signature required']);
+      // Another request between the challenge and its retry, as a game's other traffic would be.
+      expect((await api(own.url, 'GET', `/users/${PLAYER}.json`)).status).toBe(200);
+      await until(got, (l) => l.length === 1);
+      const challenge = first.body.payload!;
+      const retry = await call(own.url, 'POST', GIVE_PATH, [...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path: GIVE_PATH, query, body: [] })]]);
+      expect(retry.status, retry.body.message).toBe(200);
+
+      const three = await until(got, (l) => l.length === 3);
+      const [read, challenged, signed] = three.map((line) => parseRequestLine(line)!);
+      expect(read).toMatchObject({ method: 'GET', status: 200 });
+      expect(read!.handshake).toBeUndefined();
+      expect(challenged).toMatchObject({ method: 'POST', status: 401, reason: 'signature required', handshake: 'challenge' });
+      expect(three[1]).toMatch(/ 401 [\d.]+ms \(signature challenge, answered\) signature required$/);
+      expect(signed).toMatchObject({ method: 'POST', status: 200, reason: null, handshake: 'retry' });
+      expect(three[2]).toMatch(/&session=[0-9a-f]{4}…[0-9a-f]{4}&sig=[0-9a-f]{4}…[0-9a-f]{4} 200 [\d.]+ms \(after signature challenge\)$/);
+      expect(text).not.toContain(challenge.session);
+
+      const listed = await until(() => requests(own), (l) => l.length === 3);
+      expect(listed.map((r) => [r.id, r.status, r.handshake, r.challengeId])).toEqual([
+        [1, 401, 'challenge', undefined],
+        [2, 200, undefined, undefined],
+        [3, 200, 'retry', 1],
+      ]);
+
+      // A challenge still waiting for its retry when the sandbox stops is written, unmarked.
+      expect((await call(own.url, 'POST', GIVE_PATH, query)).status).toBe(401);
+      await until(() => requests(own), (l) => l.length === 4);
+      expect((await requests(own))[3]!.handshake).toBeUndefined();
+    } finally {
+      await own.close();
+    }
+    expect(got()).toHaveLength(4);
+    expect(parseRequestLine(got()[3]!)).toMatchObject({ status: 401, reason: 'signature required' });
+    expect(parseRequestLine(got()[3]!)!.handshake).toBeUndefined();
+  });
+
+  it('a challenge that no signed retry answers is a failure like any other: its line comes on its own, unmarked, once it has waited', async () => {
+    let text = '';
+    const own = await startTestSandbox({ requestLines: (t) => (text += t), challengeHoldMs: 0 });
+    try {
+      expect((await api(own.url, 'POST', `/products/user/${PLAYER}.json`, GIVE)).status).toBe(401);
+      const got = await until(() => text.split('\n').filter((line) => line !== ''), (l) => l.length === 1);
+      expect(got).toHaveLength(1);
+      expect(parseRequestLine(got[0]!)).toEqual(expect.objectContaining({ method: 'POST', status: 401, reason: 'signature required' }));
+      expect(parseRequestLine(got[0]!)!.handshake).toBeUndefined();
+    } finally {
+      await own.close();
+    }
   });
 
   it('GET /_sandbox/requests: exactly {id, time, method, path, query, body, status, ms, reason}, ids from 1, oldest first, secrets redacted', async () => {

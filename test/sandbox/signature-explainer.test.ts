@@ -109,7 +109,8 @@ describe('agi: a refused signature shows the sorted values and the joined string
     }
     expect(message).toContain(`query seen api_key=${redact(KEY)}, parent_id=1001, sku=gold-pack_10, increment=true, qty=2, method=put, session=${session}, sig=${redact(wrongSig)}; form body seen none)`);
     expectNoSecrets(message, [wrongSig]);
-    expect(output).toMatch(/ 401 [\d.]+ms bad signature \(agi\)\n/);
+    // The refused retry is a failure, shown as the retry of its challenge.
+    expect(output).toMatch(/ 401 [\d.]+ms \(after signature challenge\) bad signature \(agi\)\n/);
   });
 
   it('tells the truth: the MD5 of the joined string (api_key put back) is the sig the sandbox expected', async () => {

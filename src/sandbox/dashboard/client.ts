@@ -283,7 +283,12 @@ export const DASHBOARD_JS = String.raw`'use strict';
       el('td', { class: 'path' }, r.path + (r.query ? '?' + r.query : '') + (r.body ? ' body:' + r.body : '')),
       el('td', { class: 'status num' }, status),
       el('td', { class: 'num' }, typeof r.ms === 'number' ? r.ms.toFixed(1) : ''),
-      el('td', { class: 'reason' }, r.reason || ''),
+      el(
+        'td',
+        { class: 'reason' },
+        r.handshake === 'retry' ? el('span', { class: 'handshake' }, 'after signature challenge' + (r.reason ? ': ' : '')) : null,
+        r.reason || '',
+      ),
     );
   }
 
@@ -318,6 +323,13 @@ export const DASHBOARD_JS = String.raw`'use strict';
       if (r.id > lastId) lastId = r.id;
       // The dashboard's own polling would drown everything else.
       if (String(r.path).startsWith('/_sandbox/requests')) continue;
+      // The agi handshake is one request: a challenge answered by its signed retry is shown in the
+      // retry's row (the server's log and udcli sandbox logs do the same).
+      if (r.handshake === 'challenge') continue;
+      if (typeof r.challengeId === 'number') {
+        const shown = body.querySelector('tr[data-id="' + r.challengeId + '"]');
+        if (shown) shown.remove();
+      }
       body.prepend(logRow(r));
     }
     while (body.rows.length > LOG_ROWS) body.deleteRow(-1);

@@ -56,4 +56,5 @@ progress{width:5rem;vertical-align:middle}
 #log tr.s4 td.status{color:#8a5a00;font-weight:600}
 #log tr.s5 td.status{color:#a4161a;font-weight:600}
 #log td.reason{white-space:normal;color:#a4161a}
+#log td.reason .handshake{color:#5b6476}
 `;

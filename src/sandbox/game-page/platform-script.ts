@@ -6,6 +6,10 @@
  * product, or every active product of the game; "Buy" grants it through the sandbox's own API, a
  * real change in the request log, then calls the purchase handler exactly as the platform does),
  * closes it (`hideStorefront`) and reports quest progress (`questUpdate`: a notice for the player).
+ * An unlockable the player holds is bought once and held forever (platform.md, "Products"): its
+ * Buy is disabled and says "Owned". The store is a fixed dialog whose product list scrolls, so
+ * its Close stays in view however many products there are. The game's frame is resizable by its
+ * corner (platform.md says nothing of a game sizing it); this browser keeps the size per game.
  * Every call the game makes through `agi.v2` is told to `/_sandbox/agi`, so it shows in the request
  * log and the dashboard's live log. A game in a cross-origin frame reaches the same objects through
  * the stand-in `parent` of `/_sandbox/connect.js` (postMessage).
@@ -85,10 +89,14 @@ export const PLATFORM_JS = String.raw`'use strict';
   var store = null;
 
   // purchase.data: the units of a consumable, true for a held unlockable (the platform's data-objects page).
-  function heldText(entry) {
+  function isHeld(entry) {
     var purchase = entry.purchase;
-    if (!purchase.success || purchase.data === false) return 'not owned';
-    return entry.product.type === 'consumable' ? 'you hold ' + purchase.data + ' units' : 'owned';
+    return Boolean(purchase && purchase.success && purchase.data !== false);
+  }
+
+  function heldText(entry) {
+    if (!isHeld(entry)) return 'not owned';
+    return entry.product.type === 'consumable' ? 'you hold ' + entry.purchase.data + ' units' : 'owned';
   }
 
   function closeStore() {
@@ -121,8 +129,11 @@ export const PLATFORM_JS = String.raw`'use strict';
   function productRow(entry) {
     var product = entry.product;
     var pack = product.type === 'consumable' && product.data && product.data.consumable_qty ? 'pack of ' + product.data.consumable_qty : '';
-    var button = el('button', { type: 'button', class: 'buy' }, 'Buy');
-    button.addEventListener('click', function () { buy(entry, button); });
+    var owned = product.type !== 'consumable' && isHeld(entry);
+    var button = owned
+      ? el('button', { type: 'button', class: 'buy', disabled: '', title: 'You own this already: an unlockable is bought once.' }, 'Owned')
+      : el('button', { type: 'button', class: 'buy' }, 'Buy');
+    if (!owned) button.addEventListener('click', function () { buy(entry, button); });
     return el('li', { class: 'product', 'data-sku': product.sku },
       el('div', { class: 'info' }, el('span', { class: 'name' }, product.name), el('span', { class: 'sku' }, product.sku)),
       el('div', { class: 'meta' },
@@ -138,7 +149,8 @@ export const PLATFORM_JS = String.raw`'use strict';
     var message = el('p', { class: 'store-message', role: 'alert' }, 'Loading…');
     var close = el('button', { type: 'button', id: 'store-close' }, 'Close');
     var node = el('div', { id: 'store', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Store' },
-      el('div', { class: 'store-box' }, el('h2', {}, sku ? 'Store' : 'Store: ' + data.gameName), message, list, close));
+      el('div', { class: 'store-box' }, el('h2', {}, sku ? 'Store' : 'Store: ' + data.gameName), message, list,
+        el('div', { class: 'store-actions' }, close)));
     close.addEventListener('click', cancelStore);
     var mine = { node: node, single: null };
     store = mine;
@@ -243,5 +255,37 @@ export const PLATFORM_JS = String.raw`'use strict';
   document.addEventListener('keydown', function (event) {
     if (event.key === 'Escape' && store) cancelStore();
   });
+
+  /* The frame's size: the CSS resize handle sets the box's inline size; kept per game in this browser. */
+  var SIZE_KEY = 'udcli-frame-size:' + auth.game_id;
+  function storage() {
+    try { return window.localStorage; } catch (error) { return null; }
+  }
+  function sizeFrame() {
+    var box = $('frame-box');
+    if (!box) return;
+    var kept = storage();
+    var saved = null;
+    try { saved = kept && JSON.parse(kept.getItem(SIZE_KEY) || 'null'); } catch (error) { saved = null; }
+    if (saved && typeof saved.width === 'number' && typeof saved.height === 'number') {
+      box.style.width = Math.max(240, Math.round(saved.width)) + 'px';
+      box.style.height = Math.max(240, Math.round(saved.height)) + 'px';
+    }
+    if (typeof ResizeObserver === 'function') {
+      new ResizeObserver(function () {
+        // Only a size the player set (the handle writes it inline), not the page following the window.
+        if (!box.style.width && !box.style.height) return;
+        try { if (kept) kept.setItem(SIZE_KEY, JSON.stringify({ width: box.offsetWidth, height: box.offsetHeight })); } catch (error) { /* full or refused */ }
+      }).observe(box);
+    }
+    var reset = $('frame-reset');
+    if (reset) reset.addEventListener('click', function () {
+      box.style.width = '';
+      box.style.height = '';
+      try { if (kept) kept.removeItem(SIZE_KEY); } catch (error) { /* refused */ }
+    });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', sizeFrame);
+  else sizeFrame();
 })();
 `;

@@ -4,6 +4,8 @@
  *   GET  /_sandbox/platform.js  the play page's `apiAuth` and `agi.v2`, store and quest notices (platform-script.ts)
  *   POST /_sandbox/agi          one call of the game through `agi.v2` (form: action, detail), noted in the
  *                               request log, so the dashboard's live log shows it
+ *   GET  /favicon.ico           204: a browser asks for it on every page of the site, and a 404 would be a
+ *                               failure in the request log (`sandbox logs --status 4xx`) nobody made
  * Like every route they answer only requests addressed to the sandbox (Host). connect.js is public:
  * any page may load it (the game host's pages, a studio's own server with `?direct=1`), and it
  * holds nothing but code. The other two are /_sandbox control routes, for the play page alone
@@ -34,6 +36,7 @@ function sendScript(reply: FastifyReply, source: string): FastifyReply {
 
 export function registerGamePageRoutes(app: FastifyInstance): void {
   app.get(CONNECT_PATH, (_request, reply) => sendScript(reply, CONNECT_JS));
+  app.get('/favicon.ico', (_request, reply) => reply.code(204).header('cache-control', 'max-age=86400').send());
   registerAdminRoute(app, { method: 'GET', path: '/platform.js', handler: (_request, reply) => sendScript(reply, PLATFORM_JS) });
   registerAdminRoute(app, {
     method: 'POST',

@@ -25,6 +25,12 @@ export class ApiFailure extends Error {
     this.note = note;
     return this;
   }
+
+  /**
+   * The challenge's session when this is the plain start of the agi handshake (an unsigned request,
+   * nothing wrong with it): the request log shows it with its signed retry, not as a failure.
+   */
+  handshake: string | undefined;
 }
 
 /** Keeps echoed request values short and, by the one rule (printable.ts), printable in messages. */
@@ -52,6 +58,12 @@ export const fail = {
   /** The agi challenge: HTTP 401 with a fresh {session, key} to sign the retry with. */
   challenge: (reason: 'signature required' | 'bad signature' | 'stale session', challenge: AgiChallenge, why?: string) =>
     new ApiFailure(401, `${reason}${why ? ` (${why})` : ''}`, {}, { session: challenge.session, key: challenge.key }),
+  /** The challenge an unsigned request gets: how the platform's SDK starts every signed change. */
+  handshake: (challenge: AgiChallenge) => {
+    const failure = fail.challenge('signature required', challenge);
+    failure.handshake = challenge.session;
+    return failure;
+  },
   /** hmac-sha256-v1: a captured request sent again within its window (http/used-signatures.ts). */
   signatureUsed: () =>
     new ApiFailure(401, 'signature already used (hmac-sha256-v1: one request per signature; sign again, with a new timestamp)').noted(

@@ -10,6 +10,7 @@
  * app's error handler (500 `internal error`, no details to the client).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AGI_SESSION_PARAM } from '../../domain/agi-signing.js';
 import { normalizeApiKey } from '../../domain/ids.js';
 import { API_PREFIX } from '../../domain/types.js';
 import type { SandboxDatabase } from '../database.js';
@@ -28,7 +29,7 @@ import type { FaultInjector } from '../faults/injector.js';
 import type { FaultRule } from '../faults/spec.js';
 import { acceptedAsAgi, isImmediateFault, noteFault, sendFault } from '../faults/replies.js';
 import type { RateLimiter } from './rate-limit.js';
-import { noteReason, reasonOf } from './request-notes.js';
+import { noteChallenge, noteReason, noteSignedWith, reasonOf } from './request-notes.js';
 import { verifySignature } from './signature.js';
 
 export interface PipelineDeps {
@@ -60,6 +61,7 @@ export function sendEnvelope(reply: FastifyReply, format: Format, code: number, 
 export function sendFailure(reply: FastifyReply, format: Format, failure: ApiFailure): FastifyReply {
   // An earlier note (an injected fault) says more about the request than the failure it caused.
   if (reasonOf(reply.request) === null) noteReason(reply.request, failure.note ?? failure.message);
+  if (failure.handshake !== undefined) noteChallenge(reply.request, failure.handshake);
   for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
   return sendEnvelope(reply, format, failure.code, failure.message, failure.payload);
 }
@@ -199,6 +201,10 @@ function answer(
     if (method === 'POST' && allowedMethods(route).includes('POST')) throw fail.missingParameter('method');
     throw fail.methodNotAllowed(method, allowHeader(route));
   }
+
+  // A signed retry names its challenge's session: the request log shows the two together.
+  const session = query.pairs.find(([name]) => name === AGI_SESSION_PARAM)?.[1];
+  if (session !== undefined && session !== '') noteSignedWith(request, session);
 
   const nowMs = deps.clock();
   if (deps.rateLimiter) {

@@ -6,7 +6,14 @@
  * Cheap on the hot path: a request costs one small object in the ring; its time, path and
  * redacted query are worked out only when someone reads it (a form body's fields, redacted and
  * cut short, when the request ends), and lines (when wanted) are formatted and written together
- * once per turn of the event loop (see batched). Not logged: the polling of
+ * once per turn of the event loop (see batched).
+ *
+ * The agi handshake (platform.md "Signing": every signed change is sent unsigned first, answered
+ * by a 401 challenge, then retried signed) is shown as one request: the challenge and its retry
+ * are linked by the challenge's session (request-notes.ts), the challenge's line waits for the
+ * retry's and the two are written together and marked (request-line.ts), and the ring marks both,
+ * so readers can fold the challenge into its retry. A challenge no signed retry answers stays a
+ * plain 401: a client that cannot sign is a real failure. Not logged: the polling of
  * `/_sandbox/requests` itself, the pid probe `/_sandbox/status` and `/_sandbox/contents` (unless they fail), requests
  * Node could not parse (answered before any route), and requests whose connection was reset
  * before the reply went out.
@@ -14,11 +21,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { redactQuery, shownFormBody } from '../../redact.js';
 import { STATUS_PATH } from '../constants.js';
-import { formatRequestLine, type RequestRecord } from '../request-line.js';
+import { formatRequestLine, type Handshake, type RequestRecord } from '../request-line.js';
 import { ADMIN_PREFIX, registerAdminRoute } from './admin.js';
 import { fail } from './failure.js';
 import { parseQuery, splitTarget } from './query.js';
-import { reasonOf } from './request-notes.js';
+import { handshakeOf, reasonOf } from './request-notes.js';
 
 export const REQUEST_LOG_CAPACITY = 1000;
 export const REQUESTS_PATH = '/requests';
@@ -27,6 +34,8 @@ const DEFAULT_LIMIT = 100;
 export interface LoggedRequest extends RequestRecord {
   /** 1 for the first request this sandbox answered, then one more each. */
   id: number;
+  /** On a signed retry (`handshake: 'retry'`): the id of the challenge it answers. */
+  challengeId?: number;
 }
 
 interface Entry {
@@ -40,6 +49,16 @@ interface Entry {
   status: number;
   ms: number;
   reason: string | null;
+  /** `open`: a plain challenge waiting for its signed retry; then `challenge`. `retry`: that retry. */
+  handshake?: 'open' | Handshake;
+  /** On a retry: the challenge it answers. */
+  answers?: Entry;
+}
+
+/** The two halves of the handshake a request may be (request-notes.ts): sessions, in memory only. */
+interface HandshakeNotes {
+  challenge?: string;
+  signedWith?: string;
 }
 
 /**
@@ -65,21 +84,37 @@ function toRecord(entry: Entry): LoggedRequest {
     status: entry.status,
     ms: Math.round(entry.ms * 10) / 10,
     reason: entry.reason,
+    ...(entry.handshake === 'challenge' || entry.handshake === 'retry' ? { handshake: entry.handshake } : {}),
+    ...(entry.answers === undefined ? {} : { challengeId: entry.answers.id }),
   };
 }
 
 export class RequestLog {
   private readonly ring: Array<Entry | undefined>;
   private lastId = 0;
+  /** Plain challenges waiting for their signed retry, by session; the oldest go first beyond capacity. */
+  private readonly open = new Map<string, Entry>();
 
   constructor(readonly capacity = REQUEST_LOG_CAPACITY) {
     this.ring = new Array<Entry | undefined>(capacity);
   }
 
   /** Stores the entry under the next id (one object per request: the hot path stays small). */
-  add(entry: Entry): Entry {
+  add(entry: Entry, handshake: HandshakeNotes = {}): Entry {
     entry.id = ++this.lastId;
     this.ring[(entry.id - 1) % this.capacity] = entry;
+    const challenge = handshake.signedWith === undefined ? undefined : this.open.get(handshake.signedWith);
+    if (challenge !== undefined) {
+      this.open.delete(handshake.signedWith!);
+      challenge.handshake = 'challenge';
+      entry.handshake = 'retry';
+      entry.answers = challenge;
+    }
+    if (handshake.challenge !== undefined) {
+      entry.handshake = 'open';
+      this.open.set(handshake.challenge, entry);
+      if (this.open.size > this.capacity) this.open.delete(this.open.keys().next().value!);
+    }
     return entry;
   }
 
@@ -99,17 +134,55 @@ export class RequestLog {
  */
 export const LINE_BATCH = 512;
 
-function batched(write: (text: string) => void): { entry(entry: Entry): void; flush(): void } {
+/**
+ * How long a plain challenge's line waits for its signed retry's. The SDK retries 100 ms after the
+ * challenge (200 and 300 ms for the next attempts); a retry later than this finds the challenge's
+ * line written without a mark, and is still marked itself.
+ */
+export const CHALLENGE_HOLD_MS = 2000;
+
+function batched(write: (text: string) => void, holdMs: number): { entry(entry: Entry): void; flush(): void } {
   let pending: Entry[] = [];
   let scheduled = false;
+  /** Challenges' entries held back, each with the timer that writes it alone. */
+  const held = new Map<Entry, NodeJS.Timeout>();
+  const line = (entry: Entry) => `${formatRequestLine(toRecord(entry))}\n`;
+  const release = (entry: Entry): string => {
+    const timer = held.get(entry);
+    if (timer === undefined) return '';
+    clearTimeout(timer);
+    held.delete(entry);
+    return line(entry);
+  };
+  const hold = (entry: Entry) => {
+    const timer = setTimeout(() => {
+      const text = release(entry);
+      if (text !== '') write(text);
+    }, holdMs);
+    // A held line never keeps the process alive; closing writes it (flushAll).
+    timer.unref();
+    held.set(entry, timer);
+  };
   const flush = () => {
     scheduled = false;
     if (pending.length === 0) return;
     const entries = pending;
     pending = [];
     let text = '';
-    for (const entry of entries) text += `${formatRequestLine(toRecord(entry))}\n`;
-    write(text);
+    for (const entry of entries) {
+      if (entry.handshake === 'open') hold(entry);
+      else {
+        if (entry.answers !== undefined) text += release(entry.answers);
+        text += line(entry);
+      }
+    }
+    if (text !== '') write(text);
+  };
+  const flushAll = () => {
+    flush();
+    let text = '';
+    for (const entry of [...held.keys()]) text += release(entry);
+    if (text !== '') write(text);
   };
   return {
     entry(entry) {
@@ -120,7 +193,7 @@ function batched(write: (text: string) => void): { entry(entry: Entry): void; fl
         setImmediate(flush);
       }
     },
-    flush,
+    flush: flushAll,
   };
 }
 
@@ -136,6 +209,8 @@ export interface RequestLogOptions {
   /** Receives whole lines (each ending in a newline), a batch at a time; unset = no lines. */
   lines?: (text: string) => void;
   capacity?: number;
+  /** Default CHALLENGE_HOLD_MS. */
+  challengeHoldMs?: number;
 }
 
 /**
@@ -164,16 +239,16 @@ export interface RequestLogging {
 /** Logs every request the app answers and serves `GET /_sandbox/requests`. */
 export function installRequestLog(app: FastifyInstance, options: RequestLogOptions = {}): RequestLogging {
   const log = new RequestLog(options.capacity);
-  const out = options.lines ? batched(options.lines) : null;
+  const out = options.lines ? batched(options.lines, options.challengeHoldMs ?? CHALLENGE_HOLD_MS) : null;
 
-  const add = (entry: Omit<Entry, 'id' | 'atMs'>): void => {
-    const stored = log.add({ id: 0, atMs: Date.now(), ...entry });
+  const add = (entry: Omit<Entry, 'id' | 'atMs'>, handshake?: HandshakeNotes): void => {
+    const stored = log.add({ id: 0, atMs: Date.now(), ...entry }, handshake);
     if (out) out.entry(stored);
   };
   const record = (request: FastifyRequest, status: number, ms: number): void => {
     if (isQuiet(request.url, status)) return;
     const body = typeof request.body === 'string' && request.body !== '' ? shownFormBody(request.body) : '';
-    add({ method: request.method, url: request.url, body, status, ms, reason: reasonOf(request) });
+    add({ method: request.method, url: request.url, body, status, ms, reason: reasonOf(request) }, handshakeOf(request));
   };
   const watch = (target: FastifyInstance): void => {
     hijackLoggers.set(target, (request, ms) => record(request, NO_REPLY_STATUS, ms));

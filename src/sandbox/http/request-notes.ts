@@ -2,10 +2,16 @@
  * Why a request ended as it did, in a few words (a refused signature, an injected fault), noted by
  * whoever decided it and read by the request log when the reply has gone out. Keyed by Node's own
  * request object, so a note goes away with its request.
+ *
+ * Also the two halves of the agi handshake, so the log can show them as one request: the session
+ * of the challenge an unsigned request was answered with, and the session a request was signed
+ * with. Sessions stay in memory here, never in a line.
  */
 import type { FastifyRequest } from 'fastify';
 
 const reasons = new WeakMap<object, string>();
+const challenged = new WeakMap<object, string>();
+const signedWith = new WeakMap<object, string>();
 
 export function noteReason(request: FastifyRequest, reason: string): void {
   reasons.set(request.raw, reason);
@@ -13,4 +19,20 @@ export function noteReason(request: FastifyRequest, reason: string): void {
 
 export function reasonOf(request: FastifyRequest): string | null {
   return reasons.get(request.raw) ?? null;
+}
+
+/** The request was answered by the plain challenge (unsigned, "signature required") with this session. */
+export function noteChallenge(request: FastifyRequest, session: string): void {
+  challenged.set(request.raw, session.toLowerCase());
+}
+
+/** The request carried this agi session: it may be the signed retry of a challenge. */
+export function noteSignedWith(request: FastifyRequest, session: string): void {
+  signedWith.set(request.raw, session.toLowerCase());
+}
+
+export function handshakeOf(request: FastifyRequest): { challenge?: string; signedWith?: string } {
+  const challenge = challenged.get(request.raw);
+  const session = signedWith.get(request.raw);
+  return { ...(challenge === undefined ? {} : { challenge }), ...(session === undefined ? {} : { signedWith: session }) };
 }

@@ -53,7 +53,8 @@ export function verifySignature(rule: SignatureRule, key: ApiKeyWithGame | null,
   if (accepts === 'hmac-sha256-v1') {
     throw fail.signatureRequired(`this game accepts hmac-sha256-v1 only: send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`);
   }
-  throw fail.challenge('signature required', clock.challenges.issue(key.apiKey, clock.nowMs), hmacGiven ? 'this game accepts agi only' : undefined);
+  const challenge = clock.challenges.issue(key.apiKey, clock.nowMs);
+  throw hmacGiven ? fail.challenge('signature required', challenge, 'this game accepts agi only') : fail.handshake(challenge);
 }
 
 function verifyAgi(key: ApiKeyWithGame, request: SignedRequest, { nowMs, challenges }: SigningClock): void {

@@ -12,7 +12,8 @@
  *
  * Switching users is a form POST to `/play/{game_id}/login` (the sandbox login: a session cookie),
  * never a GET, so a link or an image on another site cannot log anyone in; `?as=USERNAME` shows
- * that form. No inline script (the CSP says so): the page's data travels in a JSON element read by
+ * that form. The page's query flags (`?direct=1` and any other) ride along in the form's action
+ * and come back in the redirect, so a login keeps the page the visitor asked for. No inline script (the CSP says so): the page's data travels in a JSON element read by
  * the platform script, and every value from the database or the request is escaped. The content
  * URI is read from the database on each request, so `udcli sandbox game set-uri` takes effect on
  * the next load.
@@ -80,17 +81,22 @@ nav.switch form.any{margin-left:auto;display:flex;gap:.3rem}
 button.user{background:none;border:none;padding:0;text-decoration:underline;cursor:pointer}
 input,button{font:inherit;padding:.2rem .5rem}
 main{padding:1rem 1.2rem}
-iframe.game{display:block;width:100%;height:70vh;min-height:360px;border:1px solid #c5ccd8;border-radius:6px;background:#fff}
+#frame-box{position:relative;width:100%;height:70vh;min-width:240px;min-height:240px;max-width:100%;resize:both;overflow:hidden;border:1px solid #c5ccd8;border-radius:6px;background:#fff}
+iframe.game{display:block;width:100%;height:100%;border:0}
+.frame-bar{display:flex;flex-wrap:wrap;align-items:center;gap:.3rem .8rem;margin-top:.3rem;font-size:.85rem}
+.frame-bar button{font-size:.85rem;padding:.05rem .5rem}
 .box{max-width:52rem;background:#fff;border:1px solid #d5dae3;border-radius:6px;padding:1rem 1.2rem}
 .box.warn{border-color:#e0a800;background:#fff8e1}
 ul.users{padding-left:1.2rem}
 details{margin-top:.8rem;max-width:80rem}
 .muted{color:#5b6476}
 #stage{position:relative}
-#store{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;background:rgba(20,24,34,.55);border-radius:6px}
-#store .store-box{background:#fff;border-radius:8px;padding:1rem 1.2rem;min-width:22rem;max-width:90%;max-height:90%;overflow:auto;box-shadow:0 8px 30px rgba(0,0,0,.3)}
-#store h2{margin:.1rem 0 .6rem}
-#store ul.products{list-style:none;padding:0;margin:0 0 .8rem}
+#store{position:fixed;inset:0;z-index:10;display:flex;align-items:center;justify-content:center;padding:1rem;background:rgba(20,24,34,.55)}
+#store .store-box{display:flex;flex-direction:column;background:#fff;border-radius:8px;padding:1rem 1.2rem;min-width:min(22rem,100%);max-width:100%;max-height:100%;box-shadow:0 8px 30px rgba(0,0,0,.3)}
+#store h2{margin:.1rem 0 .6rem;flex:none}
+#store ul.products{list-style:none;padding:0;margin:0 0 .8rem;flex:1 1 auto;min-height:0;overflow:auto}
+#store .store-actions{flex:none;display:flex;justify-content:flex-end;padding-top:.6rem;border-top:1px solid #e3e7ef}
+#store li.product button.buy:disabled{cursor:default}
 #store li.product{display:flex;align-items:center;gap:1rem;padding:.45rem 0;border-bottom:1px solid #e3e7ef}
 #store li.product .info{flex:1;display:flex;flex-direction:column}
 #store li.product .name{font-weight:600}
@@ -125,12 +131,22 @@ function sendPage(reply: FastifyReply, status: number, title: string, body: stri
 }
 
 const playHref = (gameId: string): string => `${PLAY_PATH}/${encodeURIComponent(gameId)}`;
-const loginHref = (gameId: string): string => `${playHref(gameId)}/login`;
+/** `path` with the page's query flags (already encoded), if any. */
+const withFlags = (path: string, flags: string): string => (flags === '' ? path : `${path}?${flags}`);
+const loginHref = (gameId: string, flags: string): string => withFlags(`${playHref(gameId)}/login`, flags);
 
-/** A one-button form that logs `username` in and comes back to the game's page. */
-function loginForm(gameId: string, username: string, label: string, attrs = ''): string {
+/**
+ * The query flags a login carries back to the page: every pair of the page's query but `as` (the
+ * login it asks for is the one being made), encoded again. Throws the query's 400 when it is bad.
+ */
+function pageFlags(rawQuery: string): string {
+  return new URLSearchParams(parseQuery(rawQuery).pairs.filter(([name]) => name !== 'as').map(([n, v]): [string, string] => [n, v])).toString();
+}
+
+/** A one-button form that logs `username` in and comes back to the game's page (with its flags). */
+function loginForm(gameId: string, flags: string, username: string, label: string, attrs = ''): string {
   return (
-    `<form method="post" action="${escapeHtml(loginHref(gameId))}"><input type="hidden" name="username" value="${escapeHtml(username)}">` +
+    `<form method="post" action="${escapeHtml(loginHref(gameId, flags))}"><input type="hidden" name="username" value="${escapeHtml(username)}">` +
     `<button type="submit" class="user"${attrs}>${escapeHtml(label)}</button></form>`
   );
 }
@@ -153,21 +169,21 @@ function switchableUsers(deps: PlayDeps, game: GameRecord, current: UserRecord |
   return users;
 }
 
-function switcherHtml(deps: PlayDeps, game: GameRecord, current: UserRecord | undefined): string {
+function switcherHtml(deps: PlayDeps, game: GameRecord, current: UserRecord | undefined, flags: string): string {
   const forms = switchableUsers(deps, game, current).map((u) =>
-    loginForm(game.id, u.username, u.username, u.uid === current?.uid ? ' aria-current="true"' : ''),
+    loginForm(game.id, flags, u.username, u.username, u.uid === current?.uid ? ' aria-current="true"' : ''),
   );
   return (
     `<nav class="switch" aria-label="switch user"><span class="muted">${current ? 'Switch user:' : 'Play as:'}</span>${forms.join('')}` +
-    `<form class="any" method="post" action="${escapeHtml(loginHref(game.id))}"><input name="username" placeholder="any username" aria-label="username" required>` +
+    `<form class="any" method="post" action="${escapeHtml(loginHref(game.id, flags))}"><input name="username" placeholder="any username" aria-label="username" required>` +
     `<button type="submit">Play as</button></form></nav>`
   );
 }
 
-function userListHtml(deps: PlayDeps, game: GameRecord): string {
+function userListHtml(deps: PlayDeps, game: GameRecord, flags: string): string {
   const users = switchableUsers(deps, game, undefined);
   if (users.length === 0) return '<p>This sandbox has no users (it was started with <code>--seed none</code>, or its data file has none).</p>';
-  const items = users.map((u) => `<li>${loginForm(game.id, u.username, u.username)} <code>${escapeHtml(u.uid)}</code></li>`);
+  const items = users.map((u) => `<li>${loginForm(game.id, flags, u.username, u.username)} <code>${escapeHtml(u.uid)}</code></li>`);
   return `<ul class="users">${items.join('')}</ul>`;
 }
 
@@ -206,8 +222,8 @@ interface GameView {
   head?: string;
 }
 
-async function gamePage(deps: PlayDeps, request: FastifyRequest, game: GameRecord, user: UserRecord, direct: boolean): Promise<GameView> {
-  const top = headerHtml(game, user) + switcherHtml(deps, game, user);
+async function gamePage(deps: PlayDeps, request: FastifyRequest, game: GameRecord, user: UserRecord, direct: boolean, flags: string): Promise<GameView> {
+  const top = headerHtml(game, user) + switcherHtml(deps, game, user, flags);
   const uri = game.contentUri;
   const token = await issueToken(deps, user.uid, game.id);
   const servedSrc = direct ? null : (deps.frameSrc?.(request, game, user.uid, token.token) ?? null);
@@ -253,8 +269,10 @@ async function gamePage(deps: PlayDeps, request: FastifyRequest, game: GameRecor
       `\n<script type="application/json" id="platform-data">${platformData(deps, game, user, token.token)}</script>` +
       `\n<script src="${PLATFORM_SCRIPT_PATH}"></script>`,
     body:
-      `${top}<main><div id="stage"><iframe class="game" id="game" src="${escapeHtml(src)}" title="${escapeHtml(game.name)}" ` +
+      `${top}<main><div id="stage"><div id="frame-box"><iframe class="game" id="game" src="${escapeHtml(src)}" title="${escapeHtml(game.name)}" ` +
       `allow="autoplay; fullscreen; gamepad"></iframe><div id="quest-notice" role="status" hidden></div></div>` +
+      `<div class="frame-bar muted"><span>Drag the frame's lower right corner to resize it; this browser keeps the size for this game.</span>` +
+      `<button type="button" id="frame-reset">Default size</button></div></div>` +
       `<details><summary>What the platform did</summary>${how}` +
       `<p>Your server checks them with <code>GET ${escapeHtml(API_PREFIX)}/authenticate/user.json?user_id=…&amp;auth_token=…&amp;api_key=…</code> ` +
       `using the api_key of game ${escapeHtml(game.id)}. A new token comes with each load of this page ` +
@@ -262,12 +280,12 @@ async function gamePage(deps: PlayDeps, request: FastifyRequest, game: GameRecor
   };
 }
 
-function pickUserPage(deps: PlayDeps, game: GameRecord, notice = ''): string {
+function pickUserPage(deps: PlayDeps, game: GameRecord, flags: string, notice = ''): string {
   return (
-    `${headerHtml(game, undefined)}${switcherHtml(deps, game, undefined)}<main><div class="box" id="pick-user">` +
+    `${headerHtml(game, undefined)}${switcherHtml(deps, game, undefined, flags)}<main><div class="box" id="pick-user">` +
     `${notice}<h2>Pick a user to play ${escapeHtml(game.name)} as</h2>` +
     `<p>The play page shows the game only to a logged-in user. The sandbox needs no password: pick one.</p>` +
-    `${userListHtml(deps, game)}</div></main>`
+    `${userListHtml(deps, game, flags)}</div></main>`
   );
 }
 
@@ -298,11 +316,11 @@ function currentUser(request: FastifyRequest, deps: PlayDeps): UserRecord | unde
 }
 
 /** `?as=NAME`: who would be logged in, and the form that does it (a GET itself changes nothing). */
-function confirmPage(deps: PlayDeps, game: GameRecord, user: UserRecord, current: UserRecord | undefined): string {
+function confirmPage(deps: PlayDeps, game: GameRecord, user: UserRecord, current: UserRecord | undefined, flags: string): string {
   return (
-    `${headerHtml(game, current)}${switcherHtml(deps, game, current)}<main><div class="box" id="confirm-user">` +
+    `${headerHtml(game, current)}${switcherHtml(deps, game, current, flags)}<main><div class="box" id="confirm-user">` +
     `<h2>Play ${escapeHtml(game.name)} as ${escapeHtml(user.username)}?</h2>` +
-    `${loginForm(game.id, user.username, `Play as ${user.username}`)}</div></main>`
+    `${loginForm(game.id, flags, user.username, `Play as ${user.username}`)}</div></main>`
   );
 }
 
@@ -310,9 +328,9 @@ function gameNotFound(reply: FastifyReply, deps: PlayDeps, gameId: string): Fast
   return sendPage(reply, 404, 'Game not found', errorBody('Game not found', `There is no game ${shown(gameId)} in this sandbox.`, deps));
 }
 
-function unknownUser(reply: FastifyReply, deps: PlayDeps, game: GameRecord, username: string): FastifyReply {
+function unknownUser(reply: FastifyReply, deps: PlayDeps, game: GameRecord, username: string, flags: string): FastifyReply {
   const notice = `<p class="muted" id="unknown-user">There is no user named <strong>${escapeHtml(shown(username))}</strong> in this sandbox.</p>`;
-  return sendPage(reply, 404, `${game.name} · udcli sandbox`, pickUserPage(deps, game, notice));
+  return sendPage(reply, 404, `${game.name} · udcli sandbox`, pickUserPage(deps, game, flags, notice));
 }
 
 export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
@@ -331,21 +349,23 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       const game = deps.repos.games.find(gameId);
       if (!game) return gameNotFound(reply, deps, gameId);
       let username: string | undefined;
+      let flags: string;
       try {
         refuseCrossSite(request, 'a login');
         username = parseQuery(typeof request.body === 'string' ? request.body : '').get('username');
+        flags = pageFlags(splitTarget(request.url).query);
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
         return sendPage(reply, error.code, error.code === 403 ? 'Forbidden' : 'Bad request', errorBody(error.code === 403 ? 'Forbidden' : 'Bad request', error.message, deps));
       }
       if (username === undefined) return sendPage(reply, 400, 'Bad request', errorBody('Bad request', 'missing parameter: username', deps));
       const user = deps.repos.users.findByUsername(username);
-      if (!user) return unknownUser(reply, deps, game, username);
+      if (!user) return unknownUser(reply, deps, game, username, flags);
       return reply
         .code(303)
         .header('set-cookie', sessionCookieHeader(await startSession(deps, user.uid)))
         .header('cache-control', 'no-store')
-        .header('location', playHref(game.id))
+        .header('location', withFlags(playHref(game.id), flags))
         .send();
     },
   });
@@ -369,10 +389,13 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       if (!game) return gameNotFound(reply, deps, gameId);
       let as: string | undefined;
       let direct = false;
+      let flags: string;
       try {
-        const query = parseQuery(splitTarget(request.url).query);
+        const rawQuery = splitTarget(request.url).query;
+        const query = parseQuery(rawQuery);
         as = query.get('as');
         direct = query.has('direct') && query.get('direct') !== '0';
+        flags = pageFlags(rawQuery);
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
         return sendPage(reply, error.code, 'Bad request', errorBody('Bad request', error.message, deps));
@@ -380,11 +403,11 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       const user = currentUser(request, deps);
       if (as !== undefined) {
         const wanted = deps.repos.users.findByUsername(as);
-        if (!wanted) return unknownUser(reply, deps, game, as);
-        return sendPage(reply, 200, `${game.name} · udcli sandbox`, confirmPage(deps, game, wanted, user));
+        if (!wanted) return unknownUser(reply, deps, game, as, flags);
+        return sendPage(reply, 200, `${game.name} · udcli sandbox`, confirmPage(deps, game, wanted, user, flags));
       }
-      if (!user) return sendPage(reply, 200, `${game.name} · udcli sandbox`, pickUserPage(deps, game));
-      const { status, body, head } = await gamePage(deps, request, game, user, direct);
+      if (!user) return sendPage(reply, 200, `${game.name} · udcli sandbox`, pickUserPage(deps, game, flags));
+      const { status, body, head } = await gamePage(deps, request, game, user, direct, flags);
       return sendPage(reply, status, `${game.name} · udcli sandbox`, body, head);
     },
   });

@@ -52,6 +52,8 @@ export async function startTestSandbox(
     challenges?: ChallengeStore;
     /** The request log's lines (see buildApp). */
     requestLines?: (text: string) => void;
+    /** How long a challenge's line waits for its retry's (see buildApp). */
+    challengeHoldMs?: number;
     faults?: { spec: FaultSpec; seed: number };
     gameSources?: ReadonlyArray<[string, GameSourceSetting]>;
     upstreamTimeoutMs?: number;
@@ -78,6 +80,7 @@ export async function startTestSandbox(
     ...(options.tokenTtlSeconds ? { tokenTtlSeconds: options.tokenTtlSeconds } : {}),
     ...(options.challenges ? { challenges: options.challenges } : {}),
     ...(options.requestLines ? { requestLines: options.requestLines } : {}),
+    ...(options.challengeHoldMs === undefined ? {} : { challengeHoldMs: options.challengeHoldMs }),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.gameSources ? { gameSources: options.gameSources } : {}),
     ...(options.upstreamTimeoutMs ? { upstreamTimeoutMs: options.upstreamTimeoutMs } : {}),

@@ -18,6 +18,7 @@ import { dataWarning } from './data-warning.js';
 import { faultsLine, seedFaults } from './faults.js';
 import { latencyLine, parseExecOptions, serverGameSource, type RawExecOptions } from './options.js';
 import { printable } from '../../../printable.js';
+import { parseRequestLine } from '../../../sandbox/request-line.js';
 
 /** The signals passed on to the command. */
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -120,14 +121,18 @@ async function gameWithKey(dbPath: string): Promise<ExecGame> {
 /** Request lines printed on stderr when the command fails: enough to see what it last asked. */
 export const FAILURE_TAIL_LINES = 20;
 
-/** The run's request log: its last lines in memory, and every line in --log FILE when asked. */
+/**
+ * The run's request log: its last lines in memory, and every line in --log FILE when asked. The
+ * tail leaves out the challenges answered by a signed retry (the retry's line says so): every
+ * signed change has one, and they would push the real failures out of it.
+ */
 class ExecLog {
   private readonly last: string[] = [];
   constructor(private readonly fd: number | undefined) {}
   write(text: string): void {
     if (this.fd !== undefined) writeSync(this.fd, text);
     for (const line of text.split('\n')) {
-      if (line === '') continue;
+      if (line === '' || parseRequestLine(line)?.handshake === 'challenge') continue;
       this.last.push(line);
       if (this.last.length > FAILURE_TAIL_LINES) this.last.shift();
     }

@@ -337,6 +337,9 @@ Examples:
       `
 A request line: time, method, path and query (api keys and signatures redacted), status, ms,
 and why it failed (an injected fault: "fault: KIND"; a reset fault is logged as 444, no reply).
+A signed change sent as the platform's SDK sends it (unsigned, answered by a 401 challenge, then
+retried signed) is one line: the retry's, marked "(after signature challenge)"; --challenges
+shows the challenges too. A challenge no signed retry answered is shown as the failure it is.
 A filter (--status, --path, --since) keeps only the request lines that match all of them;
 -n counts the lines shown, after filtering. A foreground sandbox prints the same lines on its
 output; GET /_sandbox/requests gives the last 1000 as JSON; sandbox exec --log FILE keeps them.
@@ -344,6 +347,7 @@ output; GET /_sandbox/requests gives the last 1000 as JSON; sandbox exec --log F
 Examples:
   $ udcli sandbox logs
   $ udcli sandbox logs -n 50 --status 4xx,5xx
+  $ udcli sandbox logs --status 401 --challenges
   $ udcli sandbox logs --follow --path /achievements
   $ udcli sandbox logs -n all --since 10m --json | jq .reason`,
     )
@@ -352,6 +356,7 @@ Examples:
     .option('--status <list>', 'only requests with these statuses or classes, e.g. 4xx, 401, 5xx,429')
     .option('--path <text>', 'only requests whose path contains TEXT')
     .option('--since <when>', 'only requests since a duration ago (10m, 2h, 1d) or an ISO date-time')
+    .option('--challenges', "also the 401 challenges answered by a signed retry (shown in their retry's line otherwise)")
     .option('--json', 'only the request lines, one JSON object each')
     .action(async (opts: LogsOptions) => {
       const { logsCommand } = await import('./logs.js');

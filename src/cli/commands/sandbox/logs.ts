@@ -2,10 +2,14 @@
  * `udcli sandbox logs [-n N|all] [--follow] [--json] [--status …] [--path TEXT] [--since …]`:
  * the detached sandbox's log file (its start-up messages and one line per request), like tail:
  * the last 10 lines, `--follow` from the end on. A filter keeps only the request lines that
- * match it. `--json` prints only the request lines, each as the JSON object `GET
- * /_sandbox/requests` gives (without its id, which starts again with each sandbox). `--follow`
- * keeps printing what is appended until Ctrl-C, like `tail -F`: it waits for a file not there
- * yet, and reads from the top a file truncated or replaced (another inode).
+ * match it. An agi challenge answered by a signed retry is shown in the retry's line (marked
+ * "after signature challenge") and its own line is left out unless `--challenges`, filtered or
+ * not: a signed change is one request, and `--status 4xx` shows real failures only (a challenge
+ * no retry answered has no mark and stays). `--json` prints only the request lines, each as the
+ * JSON object `GET /_sandbox/requests` gives without its ids (`id` starts again with each
+ * sandbox; a retry's `challengeId` is one of them). `--follow` keeps printing what is appended
+ * until Ctrl-C, like `tail -F`: it waits for a file not there yet, and reads from the top a file
+ * truncated or replaced (another inode).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
@@ -26,6 +30,8 @@ export interface LogsOptions {
   status?: string;
   path?: string;
   since?: string;
+  /** Also the challenges answered by a signed retry (their own lines). */
+  challenges?: boolean;
 }
 
 /** What `-n` and the filters ask for, checked. */
@@ -34,6 +40,8 @@ export interface LogSelection {
   count: number | 'all';
   /** Null when nothing filters: every line is shown, start-up messages too. */
   match: ((record: RequestRecord) => boolean) | null;
+  /** Whether the lines of challenges answered by a signed retry are shown. */
+  challenges: boolean;
 }
 
 export const DEFAULT_LOG_LINES = 10;
@@ -87,7 +95,7 @@ export function parseLogSelection(raw: LogsOptions, nowMs: number = Date.now()):
     const since = parseSince(raw.since, nowMs);
     tests.push((r) => Date.parse(r.time) >= since);
   }
-  return { count, match: tests.length === 0 ? null : (record) => tests.every((test) => test(record)) };
+  return { count, match: tests.length === 0 ? null : (record) => tests.every((test) => test(record)), challenges: raw.challenges === true };
 }
 
 export interface LogsDeps {
@@ -153,16 +161,17 @@ class LineReader {
 }
 
 /** The lines to show, as they will be printed (a line each); those that do not match dropped. */
-function selected(lines: string[], json: boolean, match: LogSelection['match']): string[] {
+function selected(lines: string[], json: boolean, { match, challenges }: LogSelection): string[] {
   const out: string[] = [];
   for (const line of lines) {
+    const record = parseRequestLine(line);
+    if (!challenges && record?.handshake === 'challenge') continue;
     if (!json && match === null) {
       // Request lines were escaped when written, but the file also holds whatever else the process
       // printed, and is read back later: each line goes through the one rule again.
       out.push(printable(line));
       continue;
     }
-    const record = parseRequestLine(line);
     if (record === null || (match !== null && !match(record))) continue;
     out.push(json ? jsonText(record) : printable(line));
   }
@@ -192,17 +201,18 @@ class Tail {
 export async function logsCommand(factory: Factory, raw: LogsOptions, deps: LogsDeps = {}): Promise<void> {
   const { stdout, env } = factory.io;
   const json = wantsJson(factory, raw.json);
-  const { count, match } = parseLogSelection(raw);
+  const selection = parseLogSelection(raw);
+  const { count } = selection;
   const path = logFilePath(env);
   const reader = new LineReader(path);
 
   const print = (lines: string[]) => {
-    const shown = selected(lines, json, match);
+    const shown = selected(lines, json, selection);
     return shown.length === 0 ? undefined : write(stdout, `${shown.join('\n')}\n`);
   };
   // What is there already: all of it streamed, or its last `count` lines kept as it is read.
   const tail = count === 'all' ? null : new Tail(count);
-  const found = await reader.read((lines) => (tail ? void tail.push(selected(lines, json, match)) : print(lines)));
+  const found = await reader.read((lines) => (tail ? void tail.push(selected(lines, json, selection)) : print(lines)));
   if (!found && !raw.follow) {
     throw new UdcliError(`no sandbox log at ${path}`, {
       hint: 'a sandbox started with `udcli sandbox start --detach` writes it; a foreground sandbox prints its requests on its own output',
@@ -210,7 +220,7 @@ export async function logsCommand(factory: Factory, raw: LogsOptions, deps: Logs
   }
   // A last line the writer has not ended yet counts when not following (it may end later).
   if (!raw.follow) {
-    if (tail) tail.push(selected(reader.rest(), json, match));
+    if (tail) tail.push(selected(reader.rest(), json, selection));
     else await print(reader.rest());
   }
   if (tail && tail.lines().length > 0) await write(stdout, `${tail.lines().join('\n')}\n`);
