@@ -5,6 +5,7 @@
  * an envelope is a MalformedReplyError. The payload is kept exactly as received.
  */
 import { ApiError, MalformedReplyError } from '../errors.js';
+import type { SigningScheme } from '../domain/contract.js';
 import type { Envelope } from '../domain/types.js';
 import type { Reply } from './types.js';
 import type { HttpResult, ResponseHeaders } from './transport.js';
@@ -17,7 +18,7 @@ export interface ReplyContext {
   /** For Retry-After given as an HTTP date. */
   nowMs: number;
   /** The client's signing scheme: hints about signatures depend on it. */
-  scheme?: 'agi' | 'hmac-sha256-v1' | 'none';
+  scheme?: SigningScheme;
 }
 
 /** Interprets a reply of /services/rest/v1/... ; throws ApiError or MalformedReplyError. */

@@ -6,6 +6,7 @@
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { AgiChallenge } from '../domain/agi-signing.js';
+import { FORM_CONTENT_TYPE } from '../domain/contract.js';
 import { rfc3986, type QueryParams } from '../domain/signing.js';
 import type { ClientOptions, HttpMethod, RequestSpec } from './types.js';
 
@@ -30,9 +31,6 @@ export interface BuiltRequest {
 }
 
 type BuilderOptions = Pick<ClientOptions, 'baseUrl' | 'siteUrl' | 'apiKey' | 'signer' | 'verbOverride'>;
-
-/** The platform SDK's content type for PUT/DELETE sent as POST (platform.md). */
-export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 /**
  * `challenge`: the agi session and key to sign with; an agi-signed spec without one is sent

@@ -6,6 +6,7 @@
 import { UsageError } from '../errors.js';
 import type { Settings } from '../config/types.js';
 import type { QueryParams } from '../domain/signing.js';
+import { isGameId } from '../domain/contract.js';
 import { normalizeHex32 } from '../domain/ids.js';
 import type { ParentType } from '../domain/types.js';
 import { isSecretParam, redact } from '../redact.js';
@@ -122,6 +123,15 @@ export function parseGameId(value: string, name = 'game id'): string {
   const id = parseKey(value, name);
   if (/[\s/?#\\]/.test(id)) throw new UsageError(`invalid ${name} ${quote(value)}: must not contain spaces, / ? # or \\`);
   return id;
+}
+
+/**
+ * A game id of the sandbox, which takes only the contract's form (letters, digits, - _ ., at
+ * most 64): stricter than parseGameId, which leaves the real platform's ids to the platform.
+ */
+export function parseSandboxGameId(value: string): string {
+  if (!isGameId(value)) throw new UsageError(`invalid game id ${JSON.stringify(value.slice(0, 80))}: letters, digits, - _ .`);
+  return value;
 }
 
 /** An integer written in decimal, within [min, max]. */

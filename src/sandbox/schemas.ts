@@ -4,13 +4,13 @@
  * (`missing parameter: NAME` / `invalid parameter: NAME`). Handlers only see checked values.
  */
 import { normalizeHex32 } from '../domain/ids.js';
+import { DEFAULT_ORDER, DEFAULT_SORT, isSaveKey, saveValueProblem, SAVE_LIMITS, SORTS, type Comparator, type ListOrder, type SortDirection } from '../domain/contract.js';
 import type { ParentType } from '../domain/types.js';
 import type { ProgressChange } from './domain/achievements.js';
-import { isSaveKey, saveValueProblem, SAVE_LIMITS } from './domain/saves.js';
 import { fail, shown } from './http/failure.js';
 import type { Query } from './http/query.js';
 import { bounds, FILTERS, LIMITS, ORDERS, PATTERNS, QUERY, type ParamSpec } from './http/parameters.js';
-import type { Comparator, ListFilter, ListOrder, SortDirection } from './repositories/achievements.js';
+import type { ListFilter } from './repositories/achievements.js';
 
 export { LIMITS };
 
@@ -208,11 +208,12 @@ export function userAchievementsListParams(q: Query, element: string): UserAchie
   if (pid === undefined && type === 'Website') throw fail.missingParameter('pid');
   const target = { uid, parentType: type, ...(pid === undefined ? {} : { parentId: parentIdValue('pid', pid) }) };
   const devId = developerId(q, false);
-  const orderValue = q.get('order') ?? 'started_date';
+  const orderValue = q.get('order') ?? DEFAULT_ORDER;
   const order: ListOrder | undefined = ORDERS.find((o) => o === orderValue);
   if (!order) throw fail.invalidParameter('order', `expected one of ${ORDERS.join(', ')}`);
-  const sortValue = (q.get('sort') ?? 'desc').toLowerCase();
-  if (sortValue !== 'asc' && sortValue !== 'desc') throw fail.invalidParameter('sort', 'expected asc or desc');
+  const sortValue = (q.get('sort') ?? DEFAULT_SORT).toLowerCase();
+  const sort: SortDirection | undefined = SORTS.find((s) => s === sortValue);
+  if (!sort) throw fail.invalidParameter('sort', 'expected asc or desc');
   const { defaultLimit, maxLimit } = LIMITS.userAchievements;
   const filter = listFilter(q);
   return {
@@ -220,7 +221,7 @@ export function userAchievementsListParams(q: Query, element: string): UserAchie
     ...(devId === undefined ? {} : { developerId: devId }),
     ...(filter === undefined ? {} : { filter }),
     order,
-    sort: sortValue,
+    sort,
     limit: Math.min(maxLimit, optionalInteger(q, QUERY.achievementsLimit) ?? defaultLimit),
     offset: optionalInteger(q, QUERY.offset) ?? 0,
   };

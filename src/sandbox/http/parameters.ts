@@ -1,10 +1,12 @@
 /**
  * Every request parameter of /services/rest/v1, declared once: the checks in schemas.ts read
  * their limits, patterns and choices from here, and the OpenAPI description (src/sandbox/openapi)
- * is generated from the same declarations, so the two cannot drift apart.
+ * is generated from the same declarations, so the two cannot drift apart. The values themselves
+ * (bounds, orders, filters, the game id and save key forms) are the contract's
+ * (src/domain/contract.ts), which the CLI checks against before it sends.
  */
 
-import { SAVE_LIMITS } from '../domain/saves.js';
+import { DEFAULT_ORDER, DEFAULT_SORT, FILTERS, GAME_ID_PATTERN, LIMITS, ORDERS, SAVE_LIMITS } from '../../domain/contract.js';
 
 /** A JSON Schema (2020-12) of one parameter's value as sent (always text on the wire). */
 export type ValueSchema = Record<string, unknown>;
@@ -18,19 +20,13 @@ export interface ParamSpec {
   description: string;
 }
 
-export const LIMITS = {
-  friends: { defaultLimit: 500, maxLimit: 500 },
-  userAchievements: { defaultLimit: 100, maxLimit: 1000 },
-  /** Largest increment, qty, offset or page accepted. */
-  maxCount: 1_000_000_000,
-  idLength: 128,
-} as const;
+export { FILTERS, LIMITS, ORDERS };
 
 /** Patterns as JSON Schema writes them (no flags: letter case spelled out). */
 export const PATTERNS = {
   hex32: '^[0-9A-Fa-f]{32}$',
   /** Game or website id: letters, digits, '-', '_', '.'. */
-  parentId: '^[A-Za-z0-9_.-]{1,64}$',
+  parentId: GAME_ID_PATTERN,
   /** Digits only (an integer as sent). */
   integer: '^[0-9]{1,12}$',
   parentType: '^(?:[Gg][Aa][Mm][Ee]|[Ww][Ee][Bb][Ss][Ii][Tt][Ee])$',
@@ -42,8 +38,6 @@ export const PATTERNS = {
   percentMatch: '^\\s*(>=|<=|=|>|<)?\\s*(\\d{1,3}(?:\\.\\d+)?)\\s*%?\\s*$',
 } as const;
 
-export const ORDERS = ['started_date', 'completed_date', 'state', 'parent_id', 'percent_complete', 'name'] as const;
-export const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_id'] as const;
 
 const integer = (minimum: number, maximum: number = LIMITS.maxCount): ValueSchema => ({ type: 'integer', minimum, maximum });
 const text: ValueSchema = { type: 'string', minLength: 1, maxLength: LIMITS.idLength };
@@ -82,8 +76,8 @@ export const QUERY = {
   pidOptional: q('pid', { type: 'string', pattern: PATTERNS.parentId }, "The game (or website) id; default: the api_key's own game (a website must be named)."),
   parentId: q('parent_id', { type: 'string', pattern: PATTERNS.parentId }, 'The game (or website) id; `game_id` is accepted instead.'),
   gameId: q('game_id', { type: 'string', pattern: PATTERNS.parentId }, 'Alias of `parent_id`, as the platform SDK names it: give one of the two, not both (400).'),
-  order: q('order', { type: 'string', enum: [...ORDERS], default: 'started_date' }, 'Sort key.'),
-  sort: q('sort', { type: 'string', pattern: PATTERNS.sort, default: 'desc' }, '`asc` or `desc`.'),
+  order: q('order', { type: 'string', enum: [...ORDERS], default: DEFAULT_ORDER }, 'Sort key.'),
+  sort: q('sort', { type: 'string', pattern: PATTERNS.sort, default: DEFAULT_SORT }, '`asc` or `desc`.'),
   filter: q('filter', { type: 'string', enum: [...FILTERS] }, 'Filter kind; needs `match`.'),
   match: q('match', { ...text, minLength: 0 }, 'What the filter matches; for percent_complete a percentage with an optional =, >, >=, < or <= prefix.'),
   increment: q('increment', integer(1), 'Add this much to the current value (capped at the target).'),

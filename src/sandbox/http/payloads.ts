@@ -3,6 +3,7 @@
  * route declares its payload with these, the OpenAPI description is generated from them, and
  * the tests check every reply against them.
  */
+import { QUEST_STATES } from '../../domain/contract.js';
 import type { ValueSchema } from './parameters.js';
 
 const str: ValueSchema = { type: 'string' };
@@ -17,7 +18,7 @@ const completedDate: ValueSchema = {
   description: 'YYYY-MM-DD HH:MM:SS, UTC; "0000-00-00 00:00:00" until completed (never null)',
 };
 /** A user's quest states (the platform's pages); Revoked only from a data file. */
-const questState: ValueSchema = { type: 'string', enum: ['In Progress', 'Completed', 'Revoked'] };
+const questState: ValueSchema = { type: 'string', enum: [...QUEST_STATES] };
 const percent: ValueSchema = { type: 'integer', minimum: 0, maximum: 100, description: 'floor(100 * (current - start) / (target - start)); 100 only when Completed' };
 const object = (properties: Record<string, ValueSchema>, required: string[] = Object.keys(properties)): ValueSchema => ({
   type: 'object',
