@@ -12,6 +12,7 @@ import type { ParentType } from '../domain/types.js';
 import { isSecretParam, redact } from '../redact.js';
 import type { HttpMethod } from '../client/types.js';
 import type { Column } from '../output/types.js';
+import { dataCell } from '../output/fields.js';
 import type { Factory } from './factory.js';
 import { hasControl, jsonText } from '../printable.js';
 
@@ -297,11 +298,12 @@ export function isoFromSeconds(value: unknown): string {
   return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('.000Z', 'Z');
 }
 
-/** A cell: strings and numbers as text, null/undefined/false as blank. */
+/**
+ * A cell of a command's own column: as dataCell, but `false` blank too, which is how the platform
+ * says "none" in a field that otherwise holds text or a number (contract: Tolerance).
+ */
 export function cellText(value: unknown): string {
-  if (value === undefined || value === null || value === false) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  return value === false ? '' : dataCell(value);
 }
 
 /** True when any parameter named `name` is present. */

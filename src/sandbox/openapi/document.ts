@@ -3,6 +3,7 @@
  * pipeline runs on (API_ROUTES: key and signature rules, parameter declarations, payload
  * schemas), never kept by hand. Loaded only when /openapi.json is first asked for.
  */
+import { FORM_CONTENT_TYPE } from '../../domain/contract.js';
 import { API_PREFIX } from '../../domain/types.js';
 import type { ApiMethod, ApiRoute, BoundEndpoint } from '../http/endpoint.js';
 import { QUERY, type ParamSpec, type ValueSchema } from '../http/parameters.js';
@@ -146,7 +147,7 @@ function formBody(query: ParamSpec[]): Record<string, unknown> {
       'Any parameter may come as a field of a form body instead of the query (the same name in both with different ' +
       'values is 400 `ambiguous parameter`); a body of any other type is 415. Up to 1 MiB; a field may be longer than ' +
       "a query value. Both signing schemes sign the body's fields.",
-    content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties } } },
+    content: { [FORM_CONTENT_TYPE]: { schema: { type: 'object', properties } } },
   };
 }
 
