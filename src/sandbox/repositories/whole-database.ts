@@ -57,3 +57,9 @@ export function replaceRowsFrom(sqlite: Connection, file: string, transaction: (
     sqlite.exec('DETACH DATABASE snap');
   }
 }
+
+/** True while the database holds no game and no user (a new database, or one emptied by `--seed none`). */
+export function emptinessCheck(sqlite: Connection): () => boolean {
+  const count = sqlite.prepare<[], { n: number }>('SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM users) AS n');
+  return () => (count.get()?.n ?? 0) === 0;
+}
