@@ -28,6 +28,10 @@ export const TOKEN_GENERATOR_PATH = '/service/user-auth-token-generator';
 /** The body type the platform's SDK sends a change in (contract: Parameters in the query or a form body). */
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
+/** What a parent (`type`) is: a game, or a website; `Game` when not given. */
+export const PARENT_TYPES = ['Game', 'Website'] as const;
+export type ParentType = (typeof PARENT_TYPES)[number];
+
 // --- bounds -------------------------------------------------------------------------------------
 
 export const LIMITS = {

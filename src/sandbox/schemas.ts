@@ -10,7 +10,7 @@ import type { ProgressChange } from './domain/achievements.js';
 import { fail, shown } from './http/failure.js';
 import type { Query } from './http/query.js';
 import { bounds, FILTERS, LIMITS, ORDERS, PATTERNS, QUERY, type ParamSpec } from './http/parameters.js';
-import type { ListFilter } from './repositories/achievements.js';
+import type { ListFilter, ListQuery } from './repositories/achievements.js';
 
 export { LIMITS };
 
@@ -168,16 +168,8 @@ function userAchievementTarget(q: Query, element: string): UserAchievementTarget
 }
 
 
-/** The list as the SDK asks for it: `pid` may be left out and means the api_key's game. */
-export interface UserAchievementsListParams extends Omit<UserAchievementTarget, 'parentId'> {
-  parentId?: string;
-  developerId?: string;
-  filter?: ListFilter;
-  order: ListOrder;
-  sort: SortDirection;
-  limit: number;
-  offset: number;
-}
+/** The list as the SDK asks for it (the repository's query): `pid` may be left out and means the api_key's game. */
+export type UserAchievementsListParams = Omit<ListQuery, 'parentId'> & { parentId?: string };
 
 const PERCENT_MATCH = new RegExp(PATTERNS.percentMatch);
 

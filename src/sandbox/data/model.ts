@@ -1,5 +1,5 @@
 /** A sandbox data file as read (after the schema check): see schema.ts for every field. */
-import type { GameSigning, QuestState } from '../../domain/contract.js';
+import type { GameSigning, ParentType, QuestState } from '../../domain/contract.js';
 
 export interface DataKey {
   api_key: string;
@@ -35,7 +35,7 @@ export interface DataProduct {
 
 export interface DataGame {
   id: string;
-  type?: 'Game' | 'Website';
+  type?: ParentType;
   name: string;
   launchable?: boolean;
   content_uri?: string | null;

@@ -4,7 +4,7 @@
  * Checks the shape; what the shape cannot say (duplicates, names that must exist, target above
  * start, a save's size in bytes) is checked in validate.ts. `udcli sandbox schema` prints this; `sandbox init` points editors at it.
  */
-import { GAME_ID_PATTERN, GAME_SIGNINGS, LIMITS, QUEST_STATES, SAVE_LIMITS } from '../../domain/contract.js';
+import { PARENT_TYPES, GAME_ID_PATTERN, GAME_SIGNINGS, LIMITS, QUEST_STATES, SAVE_LIMITS } from '../../domain/contract.js';
 import { LEGACY_IN_PROGRESS } from '../domain/achievements.js';
 
 export const DATA_SCHEMA_ID = 'https://udcli.dev/schemas/sandbox-data-1.json';
@@ -67,7 +67,7 @@ export const DATA_SCHEMA = {
         required: ['id', 'name'],
         properties: {
           id,
-          type: { enum: ['Game', 'Website'], default: 'Game' },
+          type: { enum: [...PARENT_TYPES], default: 'Game' },
           name: text(200),
           launchable: { type: 'boolean', default: false, description: 'plays_game is reported only for launchable games' },
           content_uri: { type: ['string', 'null'], pattern: '^https?://', maxLength: 2048, description: 'what the play page iframes' },

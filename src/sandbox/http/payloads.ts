@@ -3,7 +3,7 @@
  * route declares its payload with these, the OpenAPI description is generated from them, and
  * the tests check every reply against them.
  */
-import { QUEST_STATES } from '../../domain/contract.js';
+import { PARENT_TYPES, QUEST_STATES } from '../../domain/contract.js';
 import type { ValueSchema } from './parameters.js';
 
 const str: ValueSchema = { type: 'string' };
@@ -52,7 +52,7 @@ export const ACHIEVEMENT_DEFINITION = object({
   id: int,
   developer_id: str,
   parent_id: str,
-  type: { type: 'string', enum: ['Game', 'Website'] },
+  type: { type: 'string', enum: [...PARENT_TYPES] },
   name: str,
   description: str,
   admin_description: str,
@@ -80,7 +80,7 @@ export const USER_ACHIEVEMENT = object({
   completed_date: completedDate,
   updated_date: dateTime,
   developer_id: str,
-  type: { type: 'string', enum: ['Game', 'Website'] },
+  type: { type: 'string', enum: [...PARENT_TYPES] },
   name: str,
   target_value: num,
 });

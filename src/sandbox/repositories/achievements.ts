@@ -1,6 +1,6 @@
 /** Achievement definitions and users' progress on them. */
 import type { Database, Statement } from 'better-sqlite3';
-import type { Comparator, DefinitionState, ListOrder, SortDirection } from '../../domain/contract.js';
+import type { Comparator, DefinitionState, ListFilterKind, ListOrder, SortDirection } from '../../domain/contract.js';
 import type { ParentType } from '../../domain/types.js';
 import { nextProgress, percentComplete, RevokedQuest, type Progress, type ProgressChange, type UserAchievementState } from '../domain/achievements.js';
 
@@ -62,8 +62,7 @@ export interface ProgressResult {
 
 export type { Comparator, ListOrder, SortDirection };
 export type ListFilter =
-  | { kind: 'name' | 'parent'; match: string }
-  | { kind: 'state' | 'parent_id'; match: string }
+  | { kind: Exclude<ListFilterKind, 'percent_complete'>; match: string }
   | { kind: 'percent_complete'; comparator: Comparator; value: number };
 
 export interface ListQuery {
