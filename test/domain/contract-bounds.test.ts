@@ -3,7 +3,8 @@
  * sending is exactly what the sandbox refuses when it arrives, at the limit and one over. The
  * limits are written here from contract.md's words (a save key is 1–64 characters of
  * `A-Z a-z 0-9 _ . -`; a value is at most 256 KiB), not read from the module, so a change of the
- * module's value that the spec does not make fails here too.
+ * module's value that the spec does not make fails here too. The same for the list's orders and
+ * filters, named in user-data-rest-service.md.
  *
  * The CLI runs in-process (`main` with an injected IO) against a real sandbox on port 0; the
  * sandbox is also asked directly over HTTP, unsigned: it checks parameters before the signature
@@ -119,5 +120,39 @@ describe('save bounds: the CLI refuses exactly what the sandbox refuses', () => 
     const logged = await loggedUntilMarker();
     expect(logged.some((q) => q.query.includes(atLimit))).toBe(true);
     expect(logged.some((q) => q.query.includes(overByCli))).toBe(false);
+  });
+});
+
+/** The sandbox's answer to the user's achievements list with these parameters (a read: unsigned). */
+async function sandboxList(params: Record<string, string>): Promise<{ status: number; message: string }> {
+  const query = new URLSearchParams({ api_key: DEMO.game.apiKey, pid: DEMO.game.id, ...params });
+  const r = await fetch(`${env.sandbox.url}${API_PREFIX}/achievements/user/${PLAYER}.json?${query}`);
+  const body = (await r.json()) as { message: string };
+  return { status: r.status, message: body.message };
+}
+
+describe('list orders and filters: the CLI takes exactly what the sandbox takes', () => {
+  // user-data-rest-service.md, GET user achievements: `order` and `filter`, in its words.
+  const ORDERS = ['started_date', 'completed_date', 'state', 'parent_id', 'percent_complete', 'name'];
+  const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_id'];
+
+  it.each(ORDERS)('order %s: taken by both', async (order) => {
+    expect(await sandboxList({ order })).toMatchObject({ status: 200 });
+    const r = await env.read(['achievements', 'list', PLAYER, '--started', '--order', order, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it.each(FILTERS)('filter %s: taken by both', async (filter) => {
+    const match = filter === 'percent_complete' ? '>=0' : 'a';
+    expect(await sandboxList({ filter, match })).toMatchObject({ status: 200 });
+    const r = await env.read(['achievements', 'list', PLAYER, '--filter', filter, '--match', match, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('an order or a filter the spec does not name is refused by both', async () => {
+    expect(await sandboxList({ order: 'score' })).toMatchObject({ status: 400, message: expect.stringMatching(/^invalid parameter: order/) });
+    expect(await sandboxList({ filter: 'score', match: '1' })).toMatchObject({ status: 400, message: expect.stringMatching(/^invalid parameter: filter/) });
+    expect((await env.read(['achievements', 'list', PLAYER, '--started', '--order', 'score'])).code).toBe(2);
+    expect((await env.read(['achievements', 'list', PLAYER, '--filter', 'score', '--match', '1'])).code).toBe(2);
   });
 });
