@@ -3,7 +3,7 @@
  * parameter names, which requests are signed and which are safe to repeat.
  */
 import { MalformedReplyError } from '../errors.js';
-import { LIMITS, LOGIN_PATH, ROUTES, TOKEN_GENERATOR_PATH } from '../domain/contract.js';
+import { LIMITS, LOGIN_PATH, PARAMS, ROUTES, TOKEN_GENERATOR_PATH } from '../domain/contract.js';
 import type { QueryParams } from '../domain/signing.js';
 import {
   API_PREFIX,
@@ -54,15 +54,15 @@ export function createEndpoints(core: RequestCore): Endpoints {
       await request<Friend[]>({
         method: 'GET',
         path: servicePath(ROUTES.friends, uid),
-        query: params(['limit', page.limit], ['offset', page.offset], ['page', page.page]),
+        query: params([PARAMS.limit, page.limit], [PARAMS.offset, page.offset], [PARAMS.page, page.page]),
         idempotent: true,
       }),
     );
 
   const achievementTarget = (t: AchievementTarget): Param[] => [
-    ['type', t.type],
-    ['pid', t.pid],
-    ['developer_id', t.developerId],
+    [PARAMS.type, t.type],
+    [PARAMS.pid, t.pid],
+    [PARAMS.developerId, t.developerId],
   ];
 
   return {
@@ -70,12 +70,12 @@ export function createEndpoints(core: RequestCore): Endpoints {
       request<AuthenticatedUser | null>({
         method: 'GET',
         path: servicePath(ROUTES.authenticate),
-        query: params(['user_id', userId], ['auth_token', authToken]),
+        query: params([PARAMS.userId, userId], [PARAMS.authToken, authToken]),
         idempotent: true,
       }),
 
     siteLogin: (username) =>
-      call({ method: 'POST', path: LOGIN_PATH, query: params(['username', username]), base: 'site', idempotent: true }, readLoginCookie),
+      call({ method: 'POST', path: LOGIN_PATH, query: params([PARAMS.username, username]), base: 'site', idempotent: true }, readLoginCookie),
 
     generateToken: (gameId, cookie) =>
       call(
@@ -93,7 +93,7 @@ export function createEndpoints(core: RequestCore): Endpoints {
       const reply = await request<User>({
         method: 'GET',
         path: servicePath(ROUTES.users, idOrUsername),
-        query: params(['username', options.byUsername ? '1' : undefined]),
+        query: params([PARAMS.username, options.byUsername ? '1' : undefined]),
         withoutApiKey: options.publicOnly === true,
         idempotent: true,
       });
@@ -128,7 +128,7 @@ export function createEndpoints(core: RequestCore): Endpoints {
         await request<AchievementDefinition[]>({
           method: 'GET',
           path: servicePath(ROUTES.definitions, parentId),
-          query: params(['type', query.type], ['aid', query.aid], ['developer_id', query.developerId]),
+          query: params([PARAMS.type, query.type], [PARAMS.aid, query.aid], [PARAMS.developerId, query.developerId]),
           idempotent: true,
         }),
       ),
@@ -139,15 +139,15 @@ export function createEndpoints(core: RequestCore): Endpoints {
           method: 'GET',
           path: servicePath(ROUTES.userAchievements, uid),
           query: params(
-            ['type', q.type],
-            ['pid', q.pid],
-            ['developer_id', q.developerId],
-            ['limit', q.limit],
-            ['offset', q.offset],
-            ['order', q.order],
-            ['sort', q.sort],
-            ['filter', q.filter],
-            ['match', q.match],
+            [PARAMS.type, q.type],
+            [PARAMS.pid, q.pid],
+            [PARAMS.developerId, q.developerId],
+            [PARAMS.limit, q.limit],
+            [PARAMS.offset, q.offset],
+            [PARAMS.order, q.order],
+            [PARAMS.sort, q.sort],
+            [PARAMS.filter, q.filter],
+            [PARAMS.match, q.match],
           ),
           idempotent: true,
         }),
@@ -155,14 +155,14 @@ export function createEndpoints(core: RequestCore): Endpoints {
 
     changeUserAchievement: (uid, target, change) => {
       const [name, value] =
-        'increment' in change ? ['increment', change.increment] : 'progress' in change ? ['progress', change.progress] : ['reset', 1];
+        'increment' in change ? [PARAMS.increment, change.increment] : 'progress' in change ? [PARAMS.progress, change.progress] : [PARAMS.reset, 1];
       return request<AchievementUpdate>({
         method: 'PUT',
         path: servicePath(ROUTES.userAchievements, uid),
         query: params(...achievementTarget(target), [name, value]),
         sign: true,
         // Setting progress and resetting are safe to repeat; adding is not.
-        idempotent: name !== 'increment',
+        idempotent: name !== PARAMS.increment,
       });
     },
 
@@ -179,7 +179,7 @@ export function createEndpoints(core: RequestCore): Endpoints {
         await request<ProductEntry[]>({
           method: 'GET',
           path: servicePath(ROUTES.products, uid),
-          query: params(['sku', query.sku], ['parent_id', query.parentId], ['type', query.type]),
+          query: params([PARAMS.sku, query.sku], [PARAMS.parentId, query.parentId], [PARAMS.type, query.type]),
           idempotent: true,
         }),
       ),
@@ -188,7 +188,7 @@ export function createEndpoints(core: RequestCore): Endpoints {
       request<ProductEntry>({
         method: 'POST',
         path: servicePath(ROUTES.products, uid),
-        query: params(['sku', target.sku], ['parent_id', target.parentId], ['type', target.type], ['qty', qty]),
+        query: params([PARAMS.sku, target.sku], [PARAMS.parentId, target.parentId], [PARAMS.type, target.type], [PARAMS.qty, qty]),
         idempotent: false,
       }),
 
@@ -196,7 +196,7 @@ export function createEndpoints(core: RequestCore): Endpoints {
       request<ProductEntry>({
         method: 'PUT',
         path: servicePath(ROUTES.products, uid),
-        query: params(['sku', target.sku], ['parent_id', target.parentId], ['type', target.type], ['qty', qty], [direction, 'true']),
+        query: params([PARAMS.sku, target.sku], [PARAMS.parentId, target.parentId], [PARAMS.type, target.type], [PARAMS.qty, qty], [direction, 'true']),
         sign: true,
         idempotent: false,
       }),
@@ -206,7 +206,7 @@ export function createEndpoints(core: RequestCore): Endpoints {
         await request<Record<string, string>>({
           method: 'GET',
           path: servicePath(ROUTES.saves, uid),
-          query: params(['key', key]),
+          query: params([PARAMS.key, key]),
           idempotent: true,
         }),
       ),
@@ -216,8 +216,8 @@ export function createEndpoints(core: RequestCore): Endpoints {
       request<SaveResult>({
         method: 'POST',
         path: servicePath(ROUTES.saves, uid),
-        query: params(['auth_token', authToken], ['key', key]),
-        body: [['data', value]],
+        query: params([PARAMS.authToken, authToken], [PARAMS.key, key]),
+        body: [[PARAMS.data, value]],
         sign: true,
         // Storing the same value again leaves the same state.
         idempotent: true,
@@ -227,7 +227,7 @@ export function createEndpoints(core: RequestCore): Endpoints {
       request<EraseResult>({
         method: 'DELETE',
         path: servicePath(ROUTES.saves, uid),
-        query: params(['auth_token', authToken], ['key', key]),
+        query: params([PARAMS.authToken, authToken], [PARAMS.key, key]),
         sign: true,
         idempotent: true,
       }),

@@ -21,6 +21,40 @@ export const ROUTES = {
   saves: 'gamesave',
 } as const;
 
+/**
+ * The names of the service's parameters (spec section 4, contract.md), in the query or a form
+ * body alike: the client sends these and the sandbox's declarations (http/parameters.ts) take them.
+ */
+export const PARAMS = {
+  aid: 'aid',
+  apiKey: 'api_key',
+  authToken: 'auth_token',
+  data: 'data',
+  decrement: 'decrement',
+  devId: 'dev_id',
+  developerId: 'developer_id',
+  filter: 'filter',
+  gameId: 'game_id',
+  increment: 'increment',
+  key: 'key',
+  limit: 'limit',
+  match: 'match',
+  method: 'method',
+  offset: 'offset',
+  order: 'order',
+  page: 'page',
+  parentId: 'parent_id',
+  pid: 'pid',
+  progress: 'progress',
+  qty: 'qty',
+  reset: 'reset',
+  sku: 'sku',
+  sort: 'sort',
+  type: 'type',
+  userId: 'user_id',
+  username: 'username',
+} as const;
+
 /** The sandbox site's login and token generator (contract: Tokens and the site), outside the API prefix. */
 export const LOGIN_PATH = '/login';
 export const TOKEN_GENERATOR_PATH = '/service/user-auth-token-generator';
