@@ -6,6 +6,7 @@
  */
 import { ApiError, MalformedReplyError } from '../errors.js';
 import type { SigningScheme } from '../domain/contract.js';
+import { TIMESTAMP_WINDOW_SECONDS } from '../domain/signing.js';
 import type { Envelope } from '../domain/types.js';
 import type { Reply } from './types.js';
 import type { HttpResult, ResponseHeaders } from './transport.js';
@@ -112,7 +113,7 @@ function statusError(res: HttpResult, retryAfter: number | undefined, scheme: Re
 
 /** Only hmac-sha256-v1 has a secret of ours; agi's key comes from the server's challenge. */
 function hintFor(code: number, message: string, scheme: ReplyContext['scheme'] = 'hmac-sha256-v1'): string | undefined {
-  if (/stale timestamp/i.test(message)) return "check this machine's clock: signed requests must be within 300 s of the server's";
+  if (/stale timestamp/i.test(message)) return `check this machine's clock: signed requests must be within ${TIMESTAMP_WINDOW_SECONDS} s of the server's`;
   if (/signature|stale session/i.test(message)) {
     if (scheme === 'agi') {
       return code === 403
