@@ -67,11 +67,12 @@ export default tseslint.config(
     rules: { 'no-var': 'off', '@typescript-eslint/no-unused-vars': ['error', { caughtErrors: 'none' }] },
   },
   {
-    // The sandbox stands on the domain alone: it never reaches into the CLI's layers.
+    // The sandbox stands on the bottom layer's shared parts alone (src/domain, src/har and the root
+    // modules src/*.ts): never on the CLI's layers, nor on src/runtime (the CLI's streams and prompts).
     files: ['src/sandbox/**'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ regex: into(['cli', 'batch', 'audit', 'ops', 'client', 'config', 'output']), message: 'the sandbox stands on src/domain alone: see docs/ARCHITECTURE.md' }],
+        patterns: [{ regex: into(['cli', 'batch', 'audit', 'ops', 'client', 'config', 'output', 'runtime']), message: 'the sandbox stands on src/domain, src/har and the root modules src/*.ts alone: see docs/ARCHITECTURE.md' }],
       }],
     },
   },

@@ -5,7 +5,8 @@
  * used while both are unchanged; any write to the database moves the stamp, so a `load`, a
  * `reset` or a `snapshot restore` is never missed. Mode 0600: it holds the sandbox's key.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { writeWholeSync } from '../write-whole.js';
 import { dirname, join } from 'node:path';
 
 export interface FollowedCredentials {
@@ -74,13 +75,11 @@ export function cachedCredentials(file: string, dbPath: string, stamp: string): 
 
 /** Best effort: a cache that cannot be written only costs the next command the database read. */
 export function rememberCredentials(file: string, dbPath: string, stamp: string, data: FollowedData): void {
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const body: CacheFile = { db: dbPath, stamp, ...data };
-    writeFileSync(tmp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    writeWholeSync(file, `${JSON.stringify(body)}\n`, 0o600);
   } catch {
-    rmSync(tmp, { force: true });
+    // Not written: the next command reads the database.
   }
 }

@@ -3,6 +3,7 @@
  * parameter names, which requests are signed and which are safe to repeat.
  */
 import { MalformedReplyError } from '../errors.js';
+import { LIMITS, LOGIN_PATH, PARAMS, ROUTES, TOKEN_GENERATOR_PATH } from '../domain/contract.js';
 import type { QueryParams } from '../domain/signing.js';
 import {
   API_PREFIX,
@@ -19,6 +20,8 @@ import { readLoginCookie, readTokenRecord } from './site.js';
 import type { HttpResult } from './transport.js';
 import type { AchievementTarget, ApiClient, EraseResult, Reply, RequestSpec, SaveResult } from './types.js';
 
+type Route = (typeof ROUTES)[keyof typeof ROUTES];
+
 export type Interpreter<R> = (res: HttpResult, ctx: ReplyContext) => R;
 
 /** What the endpoints need from the client: the envelope request and a raw one for the site. */
@@ -29,7 +32,7 @@ export interface RequestCore {
 
 export type Endpoints = Omit<ApiClient, 'request' | 'prepare' | 'close'>;
 
-export const FRIENDS_PAGE_MAX = 500;
+export const FRIENDS_PAGE_MAX = LIMITS.friends.maxLimit;
 
 type Param = readonly [string, string | number | boolean | undefined];
 
@@ -38,10 +41,9 @@ export function params(...entries: Param[]): QueryParams {
   return entries.filter((e): e is readonly [string, string | number | boolean] => e[1] !== undefined).map(([n, v]) => [n, String(v)]);
 }
 
-/** `/services/rest/v1/<a>/<b>...json` with every path element encoded. */
-export function servicePath(...elements: string[]): string {
-  const last = elements.length - 1;
-  return `${API_PREFIX}/${elements.map((e, i) => encodeURIComponent(e) + (i === last ? '.json' : '')).join('/')}`;
+/** `/services/rest/v1/<route>/<element>.json`, the element encoded (authenticate has none). */
+export function servicePath(route: Route, element?: string): string {
+  return `${API_PREFIX}/${route}${element === undefined ? '' : `/${encodeURIComponent(element)}`}.json`;
 }
 
 export function createEndpoints(core: RequestCore): Endpoints {
@@ -51,35 +53,35 @@ export function createEndpoints(core: RequestCore): Endpoints {
     asList(
       await request<Friend[]>({
         method: 'GET',
-        path: servicePath('friends', uid),
-        query: params(['limit', page.limit], ['offset', page.offset], ['page', page.page]),
+        path: servicePath(ROUTES.friends, uid),
+        query: params([PARAMS.limit, page.limit], [PARAMS.offset, page.offset], [PARAMS.page, page.page]),
         idempotent: true,
       }),
     );
 
   const achievementTarget = (t: AchievementTarget): Param[] => [
-    ['type', t.type],
-    ['pid', t.pid],
-    ['developer_id', t.developerId],
+    [PARAMS.type, t.type],
+    [PARAMS.pid, t.pid],
+    [PARAMS.developerId, t.developerId],
   ];
 
   return {
     authenticate: (userId, authToken) =>
       request<AuthenticatedUser | null>({
         method: 'GET',
-        path: servicePath('authenticate', 'user'),
-        query: params(['user_id', userId], ['auth_token', authToken]),
+        path: servicePath(ROUTES.authenticate),
+        query: params([PARAMS.userId, userId], [PARAMS.authToken, authToken]),
         idempotent: true,
       }),
 
     siteLogin: (username) =>
-      call({ method: 'POST', path: '/login', query: params(['username', username]), base: 'site', idempotent: true }, readLoginCookie),
+      call({ method: 'POST', path: LOGIN_PATH, query: params([PARAMS.username, username]), base: 'site', idempotent: true }, readLoginCookie),
 
     generateToken: (gameId, cookie) =>
       call(
         {
           method: 'GET',
-          path: `/service/user-auth-token-generator/${encodeURIComponent(gameId)}`,
+          path: `${TOKEN_GENERATOR_PATH}/${encodeURIComponent(gameId)}`,
           base: 'site',
           headers: { cookie },
           idempotent: true,
@@ -90,8 +92,8 @@ export function createEndpoints(core: RequestCore): Endpoints {
     getUser: async (idOrUsername, options = {}) => {
       const reply = await request<User>({
         method: 'GET',
-        path: servicePath('users', idOrUsername),
-        query: params(['username', options.byUsername ? '1' : undefined]),
+        path: servicePath(ROUTES.users, idOrUsername),
+        query: params([PARAMS.username, options.byUsername ? '1' : undefined]),
         withoutApiKey: options.publicOnly === true,
         idempotent: true,
       });
@@ -125,8 +127,8 @@ export function createEndpoints(core: RequestCore): Endpoints {
       asList(
         await request<AchievementDefinition[]>({
           method: 'GET',
-          path: servicePath('achievements', parentId),
-          query: params(['type', query.type], ['aid', query.aid], ['developer_id', query.developerId]),
+          path: servicePath(ROUTES.definitions, parentId),
+          query: params([PARAMS.type, query.type], [PARAMS.aid, query.aid], [PARAMS.developerId, query.developerId]),
           idempotent: true,
         }),
       ),
@@ -135,17 +137,17 @@ export function createEndpoints(core: RequestCore): Endpoints {
       asList(
         await request<UserAchievement[]>({
           method: 'GET',
-          path: servicePath('achievements', 'user', uid),
+          path: servicePath(ROUTES.userAchievements, uid),
           query: params(
-            ['type', q.type],
-            ['pid', q.pid],
-            ['developer_id', q.developerId],
-            ['limit', q.limit],
-            ['offset', q.offset],
-            ['order', q.order],
-            ['sort', q.sort],
-            ['filter', q.filter],
-            ['match', q.match],
+            [PARAMS.type, q.type],
+            [PARAMS.pid, q.pid],
+            [PARAMS.developerId, q.developerId],
+            [PARAMS.limit, q.limit],
+            [PARAMS.offset, q.offset],
+            [PARAMS.order, q.order],
+            [PARAMS.sort, q.sort],
+            [PARAMS.filter, q.filter],
+            [PARAMS.match, q.match],
           ),
           idempotent: true,
         }),
@@ -153,21 +155,21 @@ export function createEndpoints(core: RequestCore): Endpoints {
 
     changeUserAchievement: (uid, target, change) => {
       const [name, value] =
-        'increment' in change ? ['increment', change.increment] : 'progress' in change ? ['progress', change.progress] : ['reset', 1];
+        'increment' in change ? [PARAMS.increment, change.increment] : 'progress' in change ? [PARAMS.progress, change.progress] : [PARAMS.reset, 1];
       return request<AchievementUpdate>({
         method: 'PUT',
-        path: servicePath('achievements', 'user', uid),
+        path: servicePath(ROUTES.userAchievements, uid),
         query: params(...achievementTarget(target), [name, value]),
         sign: true,
         // Setting progress and resetting are safe to repeat; adding is not.
-        idempotent: name !== 'increment',
+        idempotent: name !== PARAMS.increment,
       });
     },
 
     deleteUserAchievement: (uid, target) =>
       request<UserAchievement>({
         method: 'DELETE',
-        path: servicePath('achievements', 'user', uid),
+        path: servicePath(ROUTES.userAchievements, uid),
         query: params(...achievementTarget(target)),
         idempotent: true,
       }),
@@ -176,8 +178,8 @@ export function createEndpoints(core: RequestCore): Endpoints {
       asList(
         await request<ProductEntry[]>({
           method: 'GET',
-          path: servicePath('products', 'user', uid),
-          query: params(['sku', query.sku], ['parent_id', query.parentId], ['type', query.type]),
+          path: servicePath(ROUTES.products, uid),
+          query: params([PARAMS.sku, query.sku], [PARAMS.parentId, query.parentId], [PARAMS.type, query.type]),
           idempotent: true,
         }),
       ),
@@ -185,16 +187,16 @@ export function createEndpoints(core: RequestCore): Endpoints {
     grantProduct: (uid, target, qty) =>
       request<ProductEntry>({
         method: 'POST',
-        path: servicePath('products', 'user', uid),
-        query: params(['sku', target.sku], ['parent_id', target.parentId], ['type', target.type], ['qty', qty]),
+        path: servicePath(ROUTES.products, uid),
+        query: params([PARAMS.sku, target.sku], [PARAMS.parentId, target.parentId], [PARAMS.type, target.type], [PARAMS.qty, qty]),
         idempotent: false,
       }),
 
     adjustProduct: (uid, target, qty, direction) =>
       request<ProductEntry>({
         method: 'PUT',
-        path: servicePath('products', 'user', uid),
-        query: params(['sku', target.sku], ['parent_id', target.parentId], ['type', target.type], ['qty', qty], [direction, 'true']),
+        path: servicePath(ROUTES.products, uid),
+        query: params([PARAMS.sku, target.sku], [PARAMS.parentId, target.parentId], [PARAMS.type, target.type], [PARAMS.qty, qty], [direction, 'true']),
         sign: true,
         idempotent: false,
       }),
@@ -203,8 +205,8 @@ export function createEndpoints(core: RequestCore): Endpoints {
       asRecord(
         await request<Record<string, string>>({
           method: 'GET',
-          path: servicePath('gamesave', uid),
-          query: params(['key', key]),
+          path: servicePath(ROUTES.saves, uid),
+          query: params([PARAMS.key, key]),
           idempotent: true,
         }),
       ),
@@ -213,9 +215,9 @@ export function createEndpoints(core: RequestCore): Endpoints {
     saveGame: (uid, key, value, authToken) =>
       request<SaveResult>({
         method: 'POST',
-        path: servicePath('gamesave', uid),
-        query: params(['auth_token', authToken], ['key', key]),
-        body: [['data', value]],
+        path: servicePath(ROUTES.saves, uid),
+        query: params([PARAMS.authToken, authToken], [PARAMS.key, key]),
+        body: [[PARAMS.data, value]],
         sign: true,
         // Storing the same value again leaves the same state.
         idempotent: true,
@@ -224,8 +226,8 @@ export function createEndpoints(core: RequestCore): Endpoints {
     eraseGame: (uid, key, authToken) =>
       request<EraseResult>({
         method: 'DELETE',
-        path: servicePath('gamesave', uid),
-        query: params(['auth_token', authToken], ['key', key]),
+        path: servicePath(ROUTES.saves, uid),
+        query: params([PARAMS.authToken, authToken], [PARAMS.key, key]),
         sign: true,
         idempotent: true,
       }),

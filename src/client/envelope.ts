@@ -5,6 +5,8 @@
  * an envelope is a MalformedReplyError. The payload is kept exactly as received.
  */
 import { ApiError, MalformedReplyError } from '../errors.js';
+import type { SigningScheme } from '../domain/contract.js';
+import { TIMESTAMP_WINDOW_SECONDS } from '../domain/signing.js';
 import type { Envelope } from '../domain/types.js';
 import type { Reply } from './types.js';
 import type { HttpResult, ResponseHeaders } from './transport.js';
@@ -17,7 +19,7 @@ export interface ReplyContext {
   /** For Retry-After given as an HTTP date. */
   nowMs: number;
   /** The client's signing scheme: hints about signatures depend on it. */
-  scheme?: 'agi' | 'hmac-sha256-v1' | 'none';
+  scheme?: SigningScheme;
 }
 
 /** Interprets a reply of /services/rest/v1/... ; throws ApiError or MalformedReplyError. */
@@ -111,7 +113,7 @@ function statusError(res: HttpResult, retryAfter: number | undefined, scheme: Re
 
 /** Only hmac-sha256-v1 has a secret of ours; agi's key comes from the server's challenge. */
 function hintFor(code: number, message: string, scheme: ReplyContext['scheme'] = 'hmac-sha256-v1'): string | undefined {
-  if (/stale timestamp/i.test(message)) return "check this machine's clock: signed requests must be within 300 s of the server's";
+  if (/stale timestamp/i.test(message)) return `check this machine's clock: signed requests must be within ${TIMESTAMP_WINDOW_SECONDS} s of the server's`;
   if (/signature|stale session/i.test(message)) {
     if (scheme === 'agi') {
       return code === 403

@@ -6,6 +6,7 @@
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { AgiChallenge } from '../domain/agi-signing.js';
+import { FORM_CONTENT_TYPE, PARAMS } from '../domain/contract.js';
 import { rfc3986, type QueryParams } from '../domain/signing.js';
 import type { ClientOptions, HttpMethod, RequestSpec } from './types.js';
 
@@ -31,9 +32,6 @@ export interface BuiltRequest {
 
 type BuilderOptions = Pick<ClientOptions, 'baseUrl' | 'siteUrl' | 'apiKey' | 'signer' | 'verbOverride'>;
 
-/** The platform SDK's content type for PUT/DELETE sent as POST (platform.md). */
-export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
-
 /**
  * `challenge`: the agi session and key to sign with; an agi-signed spec without one is sent
  * unsigned (the first request, which the server answers with the challenge).
@@ -47,7 +45,7 @@ export function buildRequest(spec: RequestSpec, options: BuilderOptions, nowSeco
   const path = base.prefix + (rawPath.startsWith('/') ? rawPath : `/${rawPath}`);
 
   let params: Array<[string, string]> = [];
-  if (!site && !spec.withoutApiKey && options.apiKey) params.push(['api_key', options.apiKey]);
+  if (!site && !spec.withoutApiKey && options.apiKey) params.push([PARAMS.apiKey, options.apiKey]);
   if (pathQuery !== undefined) {
     for (const [n, v] of new URLSearchParams(pathQuery)) params.push([n, v]);
   }
@@ -57,7 +55,7 @@ export function buildRequest(spec: RequestSpec, options: BuilderOptions, nowSeco
   const headers: Record<string, string> = {};
   if (!site && options.verbOverride && (method === 'PUT' || method === 'DELETE')) {
     // As the platform's SDK sends it: POST, the verb in `method=`, a form content type.
-    if (!params.some(([name]) => name === 'method')) params.push(['method', method.toLowerCase()]);
+    if (!params.some(([name]) => name === PARAMS.method)) params.push([PARAMS.method, method.toLowerCase()]);
     method = 'POST';
     headers['content-type'] = FORM_CONTENT_TYPE;
   }

@@ -12,11 +12,10 @@ import {
   TIMESTAMP_PARAM,
   type QueryParams,
 } from '../domain/signing.js';
+import { SIGNING_SCHEMES, type SigningScheme } from '../domain/contract.js';
 import type { HttpMethod, Signer } from './types.js';
 
-export type SigningScheme = Signer['scheme'];
-
-export const SIGNING_SCHEMES: readonly SigningScheme[] = ['agi', 'hmac-sha256-v1', 'none'];
+export { SIGNING_SCHEMES, type SigningScheme };
 
 const NO_SECRET_HINT =
   'set one with `udcli profile add <name> --signing-secret ...` or UDCLI_SIGNING_SECRET';

@@ -5,6 +5,7 @@
  */
 import type { RecordedExchange } from '../har/entry.js';
 import type { AgiChallenge } from '../domain/agi-signing.js';
+import type { SigningScheme } from '../domain/contract.js';
 import type { QueryParams } from '../domain/signing.js';
 import type {
   AchievementDefinition,
@@ -22,7 +23,7 @@ import type {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface Signer {
-  readonly scheme: 'agi' | 'hmac-sha256-v1' | 'none';
+  readonly scheme: SigningScheme;
   /**
    * True for `agi`: the server hands out the session and key to sign with (a 401 challenge to the
    * unsigned request), so sign() needs `challenge`.

@@ -3,10 +3,11 @@
  * One table serves `profile add`, `config set`, values read back from the file and the
  * environment, so a value is checked the same way wherever it comes from.
  */
+import { SIGNING_SCHEMES } from '../domain/contract.js';
 import { UsageError } from '../errors.js';
 import { redact, redactUrl } from '../redact.js';
 import { normalizeApiKey } from '../domain/ids.js';
-import type { SigningScheme, StoredProfile } from './types.js';
+import type { StoredProfile } from './types.js';
 
 export type ProfileKey = keyof StoredProfile;
 
@@ -26,7 +27,7 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
 /** Never printed in full. */
 export const SECRET_KEYS: ReadonlySet<ProfileKey> = new Set<ProfileKey>(['api_key', 'signing_secret', 'cookie']);
 
-export const SIGNING_SCHEMES: readonly SigningScheme[] = ['agi', 'hmac-sha256-v1', 'none'];
+export { SIGNING_SCHEMES };
 
 /** `base-url` and `BASE_URL` name `base_url` too. */
 export function parseProfileKey(name: string): ProfileKey {

@@ -1,7 +1,9 @@
 import type { ParentType } from '../domain/types.js';
 
+import type { SigningScheme } from '../domain/contract.js';
+
 /** `agi` is the platform's own (challenge) scheme and the default; contract: Signatures. */
-export type SigningScheme = 'agi' | 'hmac-sha256-v1' | 'none';
+export type { SigningScheme };
 
 /** A profile as stored in the config file (snake_case keys, as in cli.md). */
 export interface StoredProfile {

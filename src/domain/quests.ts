@@ -5,8 +5,9 @@
  * true for every quest, so the date has to be read with `completedDateOf`).
  */
 
-export const QUEST_STATES = ['In Progress', 'Completed', 'Revoked'] as const;
-export type QuestState = (typeof QUEST_STATES)[number];
+import type { QuestState } from './contract.js';
+
+export { QUEST_STATES, type QuestState } from './contract.js';
 
 export const NOT_COMPLETED_DATE = '0000-00-00 00:00:00';
 

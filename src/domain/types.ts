@@ -1,4 +1,5 @@
 /** Resource shapes of the User Data REST Service (spec section 2), shared by client and sandbox. */
+import type { ParentType } from './contract.js';
 
 export interface Envelope<T> {
   version: number;
@@ -38,7 +39,7 @@ export interface User {
 /** Spec 2.5 */
 export type Friend = User;
 
-export type ParentType = 'Game' | 'Website';
+export type { ParentType };
 
 /** Spec 2.6 */
 export interface AchievementDefinition {

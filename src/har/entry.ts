@@ -1,4 +1,5 @@
 /** One HTTP exchange as a HAR 1.2 entry, its secrets replaced (redaction.ts). */
+import { FORM_CONTENT_TYPE } from '../domain/contract.js';
 import type { HarEntry, HarNameValue } from './format.js';
 import type { Redactor } from './redaction.js';
 
@@ -79,7 +80,7 @@ export function harEntry(exchange: RecordedExchange, redactor: Redactor): HarEnt
   const url = redactor.url(exchange.url);
   const q = url.indexOf('?');
   const requestHeaders = lowerKeys(exchange.requestHeaders);
-  const contentType = requestHeaders['content-type'] ?? 'application/x-www-form-urlencoded';
+  const contentType = requestHeaders['content-type'] ?? FORM_CONTENT_TYPE;
   const body = exchange.requestBody;
   const reply = exchange.response;
   const replyHeaders = reply ? lowerKeys(reply.headers) : {};

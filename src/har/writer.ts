@@ -7,9 +7,10 @@
  * copy of the file with the new entries added before its closing (not the whole file again); a
  * file another command wrote meanwhile is read and written whole.
  */
-import { accessSync, appendFileSync, chmodSync, closeSync, constants, copyFileSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { accessSync, appendFileSync, chmodSync, closeSync, constants, copyFileSync, fstatSync, openSync, readSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
+import { replaceWhole } from '../write-whole.js';
 import { harEntry, type RecordedExchange } from './entry.js';
 import { HAR_VERSION, type HarCreator } from './format.js';
 import { Redactor } from './redaction.js';
@@ -97,7 +98,6 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
 
   const head = JSON.stringify({ version: HAR_VERSION, creator: options.creator, pages: [] }).slice(0, -1);
   const udcli = JSON.stringify({ salt: redactor.salt });
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
 
   /** Is the file still the one this run wrote last (no other process has written it since)? */
   function unchanged(): boolean {
@@ -110,14 +110,8 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
     }
   }
 
-  function replace(fill: () => void): void {
-    try {
-      fill();
-      renameSync(temp, path);
-    } catch (error) {
-      rmSync(temp, { force: true });
-      throw error;
-    }
+  function replace(fill: (temp: string) => void): void {
+    replaceWhole(path, fill);
     const after = statSync(path);
     written = { size: after.size, ino: after.ino, mtimeMs: after.mtimeMs, entries: (written?.entries ?? false) || pending.length > 0 || (earlier?.length ?? 0) > 0 };
   }
@@ -131,7 +125,7 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
       // A copy of the file as this run left it, its closing cut off, the new entries added: the
       // cost of a write is the new entries (and a file copy in the kernel), not the whole file.
       const separator = written!.entries ? ',\n' : '';
-      replace(() => {
+      replace((temp) => {
         copyFileSync(path, temp);
         chmodSync(temp, 0o600);
         truncateSync(temp, written!.size - CLOSING.length);
@@ -142,7 +136,7 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
       // it): all of it again, the entries there now first.
       const before = earlier ?? (written ? readExisting(path).entries : []);
       const all = [...before, ...pending];
-      replace(() => writeFileSync(temp, `{"log":${head},"_udcli":${udcli},"entries":[\n${all.join(',\n')}${CLOSING}`, { mode: 0o600 }));
+      replace((temp) => writeFileSync(temp, `{"log":${head},"_udcli":${udcli},"entries":[\n${all.join(',\n')}${CLOSING}`, { mode: 0o600 }));
       written!.entries = all.length > 0;
       earlier = undefined;
     }

@@ -6,11 +6,13 @@
 import { UsageError } from '../errors.js';
 import type { Settings } from '../config/types.js';
 import type { QueryParams } from '../domain/signing.js';
+import { isGameId } from '../domain/contract.js';
 import { normalizeHex32 } from '../domain/ids.js';
 import type { ParentType } from '../domain/types.js';
 import { isSecretParam, redact } from '../redact.js';
 import type { HttpMethod } from '../client/types.js';
 import type { Column } from '../output/types.js';
+import { dataCell } from '../output/fields.js';
 import type { Factory } from './factory.js';
 import { hasControl, jsonText } from '../printable.js';
 
@@ -171,6 +173,15 @@ export function parseGameId(value: string, name = 'game id'): string {
   const id = parseKey(value, name);
   if (/[\s/?#\\]/.test(id)) throw new UsageError(`invalid ${name} ${quote(value)}: must not contain spaces, / ? # or \\`);
   return id;
+}
+
+/**
+ * A game id of the sandbox, which takes only the contract's form (letters, digits, - _ ., at
+ * most 64): stricter than parseGameId, which leaves the real platform's ids to the platform.
+ */
+export function parseSandboxGameId(value: string): string {
+  if (!isGameId(value)) throw new UsageError(`invalid game id ${JSON.stringify(value.slice(0, 80))}: letters, digits, - _ .`);
+  return value;
 }
 
 /** An integer written in decimal, within [min, max]. */
@@ -336,11 +347,12 @@ export function isoFromSeconds(value: unknown): string {
   return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('.000Z', 'Z');
 }
 
-/** A cell: strings and numbers as text, null/undefined/false as blank. */
+/**
+ * A cell of a command's own column: as dataCell, but `false` blank too, which is how the platform
+ * says "none" in a field that otherwise holds text or a number (contract: Tolerance).
+ */
 export function cellText(value: unknown): string {
-  if (value === undefined || value === null || value === false) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  return value === false ? '' : dataCell(value);
 }
 
 /** True when any parameter named `name` is present. */

@@ -2,6 +2,7 @@
  * One user's product changes, as functions of (client, uid, ...) so the command handlers and
  * the batch runner (@FILE in place of <uid>) share them. Arguments are already validated.
  */
+import { LIMITS } from '../domain/contract.js';
 import type { ApiClient, ProductTarget, Reply } from '../client/types.js';
 import type { Settings } from '../config/types.js';
 import { ApiError, UsageError } from '../errors.js';
@@ -28,7 +29,7 @@ export function giveProduct(
 }
 
 /** The service's largest qty (contract: parameters). */
-const MAX_UNITS = 1_000_000_000;
+const MAX_UNITS = LIMITS.maxCount;
 
 /** `--qty` of a give checked against what the service takes: packs × pack size. Throws UsageError; sends nothing. */
 export function checkGiveQty(target: ProductTarget, qty: number): void {

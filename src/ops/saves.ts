@@ -7,34 +7,31 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { ApiClient, EraseResult, Reply, SaveResult } from '../client/types.js';
 import type { Settings } from '../config/types.js';
 import { BUILT_IN_PROFILE } from '../config/resolve.js';
+import { hasLoneSurrogate, isSaveKey, saveBytes, SAVE_LIMITS } from '../domain/contract.js';
 import { normalizeHex32 } from '../domain/ids.js';
 import { ApiError, UdcliError, UsageError } from '../errors.js';
 import { redact, redactUrl } from '../redact.js';
 import { parseHex32, quote, resolveGame } from './args.js';
 
 /** The service's bounds (contract: Game saves), checked here so a bad request is never sent. */
-export const SAVE_KEY_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
-export const SAVE_VALUE_MAX_BYTES = 256 * 1024;
+const { keyMaxLength: SAVE_KEY_MAX_LENGTH, valueMaxBytes: SAVE_VALUE_MAX_BYTES } = SAVE_LIMITS;
 
-export const saveBytes = (value: string): number => Buffer.byteLength(value, 'utf8');
+export { saveBytes };
 
 /** A save's key: 1–64 of `A-Z a-z 0-9 _ . -`. */
 export function parseSaveKey(value: string | undefined): string {
   if (value === undefined || value === '') throw new UsageError('missing key');
-  if (!SAVE_KEY_PATTERN.test(value)) {
-    const why = value.length > 64 ? `${value.length} characters, at most 64` : 'only A-Z a-z 0-9 _ . - are allowed';
+  if (!isSaveKey(value)) {
+    const why = value.length > SAVE_KEY_MAX_LENGTH ? `${value.length} characters, at most ${SAVE_KEY_MAX_LENGTH}` : 'only A-Z a-z 0-9 _ . - are allowed';
     throw new UsageError(`invalid key ${quote(value)}: ${why}`, { hint: 'a save key is 1 to 64 of A-Z a-z 0-9 _ . -, e.g. slot1 or progress.v2' });
   }
   return value;
 }
 
-// A lone UTF-16 surrogate has no UTF-8 form: the server would store something else.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** Checks a value to save: not empty, valid Unicode, at most 256 KiB of UTF-8. */
 export function checkSaveValue(value: string, from: string): string {
   if (value === '') throw new UsageError(`empty value ${from}: the service saves 1 byte or more`, { hint: 'to remove a save, use `udcli saves erase <uid> <key>`' });
-  if (LONE_SURROGATE.test(value)) throw new UsageError(`invalid value ${from}: not valid Unicode text`);
+  if (hasLoneSurrogate(value)) throw new UsageError(`invalid value ${from}: not valid Unicode text`);
   const bytes = saveBytes(value);
   if (bytes > SAVE_VALUE_MAX_BYTES) throw tooLarge(from, `${bytes} bytes`);
   return value;

@@ -17,8 +17,11 @@ function unknownField(field: string, names: readonly string[]): UsageError {
   return new UsageError(`unknown field ${JSON.stringify(field)} for --fields; available: ${names.join(', ')}`);
 }
 
-/** A cell for a data key that has no column: scalars as text, objects as JSON. */
-export function cellText(value: unknown): string {
+/**
+ * A cell for a data key that has no column: every scalar as text (`false` too: the column was
+ * asked for by name, so its value is shown), objects as JSON, only null and undefined blank.
+ */
+export function dataCell(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
@@ -35,7 +38,7 @@ export function selectColumns<T extends object>(
     const column = columns.find((c) => c.key === field);
     if (column) return column;
     if (sample && Object.hasOwn(sample, field)) {
-      return { key: field, header: field, cell: (row: T) => cellText((row as Record<string, unknown>)[field]) };
+      return { key: field, header: field, cell: (row: T) => dataCell((row as Record<string, unknown>)[field]) };
     }
     throw unknownField(field, available(columns, sample));
   });

@@ -2,8 +2,8 @@
 export const SESSION_COOKIE = 'udcli_sandbox_session';
 /** A site login lasts a day (the cookie's Max-Age and the session's life in the database). */
 export const SESSION_TTL_SECONDS = 86_400;
-export const LOGIN_PATH = '/login';
-export const TOKEN_GENERATOR_PATH = '/service/user-auth-token-generator';
+// The site's paths are the contract's, which the client reads too.
+export { LOGIN_PATH, TOKEN_GENERATOR_PATH } from '../domain/contract.js';
 /** Answers `{status, service: 'udcli-sandbox', pid, started_on}`: proves which process listens. */
 export const STATUS_PATH = '/_sandbox/status';
 /** `GET /play/{game_id}`: the play page, which iframes the game's content URI (spec 1.1). */

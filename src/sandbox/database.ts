@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { UdcliError } from '../errors.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.js';
 import { createRepositories, type Repositories } from './repositories/index.js';
+import { emptinessCheck } from './repositories/whole-database.js';
 
 export interface SandboxDatabase {
   /** The file path, or ':memory:'. */
@@ -100,7 +101,7 @@ export function openDatabase(path: string): SandboxDatabase {
   }
 
   const repos = createRepositories(sqlite);
-  const isEmpty = sqlite.prepare<[], { n: number }>('SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM users) AS n');
+  const isEmpty = emptinessCheck(sqlite);
   // One transaction function for every call (the server runs one or more a request): better-sqlite3
   // builds a new wrapper and its variants each time db.transaction() is called.
   const inTransaction = sqlite.transaction((fn: () => unknown) => fn());
@@ -112,7 +113,7 @@ export function openDatabase(path: string): SandboxDatabase {
     transaction: <T>(fn: () => T): T => inTransaction.immediate(fn) as T,
     readTransaction: <T>(fn: () => T): T => inTransaction.deferred(fn) as T,
     setBusyTimeout: (ms: number) => void sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
-    isEmpty: () => (isEmpty.get()?.n ?? 0) === 0,
+    isEmpty,
     schemaVersion: () => Number(sqlite.pragma('user_version', { simple: true })),
     close: () => {
       if (sqlite.open) sqlite.close();

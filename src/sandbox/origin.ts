@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { SandboxDatabase } from './database.js';
+import { readMeta, writeMeta } from './repositories/meta.js';
 import type { DataFile } from './data/model.js';
 
 /**
@@ -41,10 +42,10 @@ function valid(value: SandboxOrigin): boolean {
 }
 
 export function recordedOrigin(db: SandboxDatabase): SandboxOrigin | undefined {
-  const row = db.sqlite.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(KEY);
-  if (!row) return undefined;
+  const text = readMeta(db.sqlite, KEY);
+  if (text === undefined) return undefined;
   try {
-    const value = JSON.parse(row.value) as SandboxOrigin;
+    const value = JSON.parse(text) as SandboxOrigin;
     if (valid(value)) return value;
   } catch {
     // A hand-edited value: as if nothing was recorded.
@@ -53,9 +54,7 @@ export function recordedOrigin(db: SandboxDatabase): SandboxOrigin | undefined {
 }
 
 export function recordOrigin(db: SandboxDatabase, origin: SandboxOrigin): void {
-  db.sqlite
-    .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-    .run(KEY, JSON.stringify(origin));
+  writeMeta(db.sqlite, KEY, JSON.stringify(origin));
 }
 
 export function sha256Of(bytes: string | Buffer): string {

@@ -4,13 +4,13 @@
  * (`missing parameter: NAME` / `invalid parameter: NAME`). Handlers only see checked values.
  */
 import { normalizeHex32 } from '../domain/ids.js';
+import { DEFAULT_ORDER, DEFAULT_SORT, PARAMS, isSaveKey, saveValueProblem, SAVE_LIMITS, SORTS, type Comparator, type ListOrder, type SortDirection } from '../domain/contract.js';
 import type { ParentType } from '../domain/types.js';
 import type { ProgressChange } from './domain/achievements.js';
-import { isSaveKey, saveValueProblem, SAVE_LIMITS } from './domain/saves.js';
 import { fail, shown } from './http/failure.js';
 import type { Query } from './http/query.js';
 import { bounds, FILTERS, LIMITS, ORDERS, PATTERNS, QUERY, type ParamSpec } from './http/parameters.js';
-import type { Comparator, ListFilter, ListOrder, SortDirection } from './repositories/achievements.js';
+import type { ListFilter, ListQuery } from './repositories/achievements.js';
 
 export { LIMITS };
 
@@ -53,7 +53,7 @@ function parentIdValue(name: string, value: string | undefined): string {
 }
 
 /** `Game` or `Website` (any case accepted, emitted as written in the spec). */
-function parentType(q: Query, name = 'type'): ParentType {
+function parentType(q: Query, name: string = PARAMS.type): ParentType {
   const value = q.get(name);
   if (value === undefined) return 'Game';
   return parentTypeValue(name, value);
@@ -87,9 +87,9 @@ function flag(q: Query, name: string): boolean {
 
 /** developer_id, or its alias dev_id (contract). */
 function developerId(q: Query, required: boolean): string | undefined {
-  const given = q.getAny('developer_id', 'dev_id');
+  const given = q.getAny(PARAMS.developerId, PARAMS.devId);
   if (!given) {
-    if (required) throw fail.missingParameter('developer_id');
+    if (required) throw fail.missingParameter(PARAMS.developerId);
     return undefined;
   }
   return text(given.name, given.value);
@@ -103,7 +103,7 @@ export interface AuthenticateParams {
 }
 
 export function authenticateParams(q: Query): AuthenticateParams {
-  return { userId: hexId('user_id', q.get('user_id')), authToken: hexId('auth_token', q.get('auth_token')) };
+  return { userId: hexId(PARAMS.userId, q.get(PARAMS.userId)), authToken: hexId(PARAMS.authToken, q.get(PARAMS.authToken)) };
 }
 
 // --- 4.5 users ------------------------------------------------------------------------------------
@@ -111,8 +111,8 @@ export function authenticateParams(q: Query): AuthenticateParams {
 export type UserLookup = { by: 'uid'; uid: string } | { by: 'username'; username: string };
 
 export function userParams(q: Query, element: string): UserLookup {
-  if (flag(q, 'username')) {
-    if (element.length === 0 || element.length > LIMITS.idLength) throw fail.invalidParameter('username');
+  if (flag(q, PARAMS.username)) {
+    if (element.length === 0 || element.length > LIMITS.idLength) throw fail.invalidParameter(PARAMS.username);
     return { by: 'username', username: element };
   }
   return { by: 'uid', uid: hexId('uid', element) };
@@ -144,7 +144,7 @@ export type DefinitionsParams =
   | { parentType: ParentType; parentId: string; select: 'developer_id'; developerId: string };
 
 export function definitionsParams(q: Query, element: string): DefinitionsParams {
-  const parentId = parentIdValue('parent_id', element);
+  const parentId = parentIdValue(PARAMS.parentId, element);
   const type = parentType(q);
   const aid = optionalInteger(q, QUERY.aid);
   if (aid !== undefined) return { parentType: type, parentId, select: 'aid', aid };
@@ -164,37 +164,29 @@ export interface UserAchievementTarget {
 /** `type` defaults to Game: the platform's SDK sends none (contract: Achievements). */
 function userAchievementTarget(q: Query, element: string): UserAchievementTarget {
   const uid = hexId('uid', element);
-  return { uid, parentType: parentType(q), parentId: parentIdValue('pid', q.get('pid')) };
+  return { uid, parentType: parentType(q), parentId: parentIdValue(PARAMS.pid, q.get(PARAMS.pid)) };
 }
 
 
-/** The list as the SDK asks for it: `pid` may be left out and means the api_key's game. */
-export interface UserAchievementsListParams extends Omit<UserAchievementTarget, 'parentId'> {
-  parentId?: string;
-  developerId?: string;
-  filter?: ListFilter;
-  order: ListOrder;
-  sort: SortDirection;
-  limit: number;
-  offset: number;
-}
+/** The list as the SDK asks for it (the repository's query): `pid` may be left out and means the api_key's game. */
+export type UserAchievementsListParams = Omit<ListQuery, 'parentId'> & { parentId?: string };
 
 const PERCENT_MATCH = new RegExp(PATTERNS.percentMatch);
 
 function listFilter(q: Query): ListFilter | undefined {
-  const filter = q.get('filter');
-  const match = q.get('match');
+  const filter = q.get(PARAMS.filter);
+  const match = q.get(PARAMS.match);
   if (filter === undefined) {
-    if (match !== undefined) throw fail.missingParameter('filter');
+    if (match !== undefined) throw fail.missingParameter(PARAMS.filter);
     return undefined;
   }
   const kind = FILTERS.find((f) => f === filter);
-  if (!kind) throw fail.invalidParameter('filter', `expected one of ${FILTERS.join(', ')}`);
-  if (match === undefined) throw fail.missingParameter('match');
-  if (match.length > LIMITS.idLength) throw fail.invalidParameter('match', `longer than ${LIMITS.idLength} characters`);
+  if (!kind) throw fail.invalidParameter(PARAMS.filter, `expected one of ${FILTERS.join(', ')}`);
+  if (match === undefined) throw fail.missingParameter(PARAMS.match);
+  if (match.length > LIMITS.idLength) throw fail.invalidParameter(PARAMS.match, `longer than ${LIMITS.idLength} characters`);
   if (kind === 'percent_complete') {
     const m = PERCENT_MATCH.exec(match);
-    if (!m) throw fail.invalidParameter('match', 'expected a percentage with an optional =, >, >=, < or <= prefix');
+    if (!m) throw fail.invalidParameter(PARAMS.match, 'expected a percentage with an optional =, >, >=, < or <= prefix');
     return { kind, comparator: (m[1] ?? '=') as Comparator, value: Number(m[2]) };
   }
   return { kind, match };
@@ -203,16 +195,17 @@ function listFilter(q: Query): ListFilter | undefined {
 export function userAchievementsListParams(q: Query, element: string): UserAchievementsListParams {
   const uid = hexId('uid', element);
   const type = parentType(q);
-  const pid = q.get('pid');
+  const pid = q.get(PARAMS.pid);
   // Only a game has a default (the key's own); a website must be named.
-  if (pid === undefined && type === 'Website') throw fail.missingParameter('pid');
-  const target = { uid, parentType: type, ...(pid === undefined ? {} : { parentId: parentIdValue('pid', pid) }) };
+  if (pid === undefined && type === 'Website') throw fail.missingParameter(PARAMS.pid);
+  const target = { uid, parentType: type, ...(pid === undefined ? {} : { parentId: parentIdValue(PARAMS.pid, pid) }) };
   const devId = developerId(q, false);
-  const orderValue = q.get('order') ?? 'started_date';
+  const orderValue = q.get(PARAMS.order) ?? DEFAULT_ORDER;
   const order: ListOrder | undefined = ORDERS.find((o) => o === orderValue);
-  if (!order) throw fail.invalidParameter('order', `expected one of ${ORDERS.join(', ')}`);
-  const sortValue = (q.get('sort') ?? 'desc').toLowerCase();
-  if (sortValue !== 'asc' && sortValue !== 'desc') throw fail.invalidParameter('sort', 'expected asc or desc');
+  if (!order) throw fail.invalidParameter(PARAMS.order, `expected one of ${ORDERS.join(', ')}`);
+  const sortValue = (q.get(PARAMS.sort) ?? DEFAULT_SORT).toLowerCase();
+  const sort: SortDirection | undefined = SORTS.find((s) => s === sortValue);
+  if (!sort) throw fail.invalidParameter(PARAMS.sort, 'expected asc or desc');
   const { defaultLimit, maxLimit } = LIMITS.userAchievements;
   const filter = listFilter(q);
   return {
@@ -220,7 +213,7 @@ export function userAchievementsListParams(q: Query, element: string): UserAchie
     ...(devId === undefined ? {} : { developerId: devId }),
     ...(filter === undefined ? {} : { filter }),
     order,
-    sort: sortValue,
+    sort,
     limit: Math.min(maxLimit, optionalInteger(q, QUERY.achievementsLimit) ?? defaultLimit),
     offset: optionalInteger(q, QUERY.offset) ?? 0,
   };
@@ -243,7 +236,7 @@ const PROGRESS = new RegExp(PATTERNS.progress);
 
 export function userAchievementPutParams(q: Query, element: string): UserAchievementPutParams {
   const base = userAchievementParams(q, element);
-  const given = (['increment', 'progress', 'reset'] as const).filter((name) => q.get(name) !== undefined);
+  const given = ([PARAMS.increment, PARAMS.progress, PARAMS.reset] as const).filter((name) => q.get(name) !== undefined);
   if (given.length === 0) throw fail.missingParameter('increment, progress or reset');
   if (given.length > 1) throw fail.invalidParameter(given.join('/'), 'give exactly one of increment, progress, reset');
   const [name] = given as [typeof given[number]];
@@ -252,13 +245,13 @@ export function userAchievementPutParams(q: Query, element: string): UserAchieve
     case 'increment':
       return { ...base, change: { kind: 'increment', by: integerOf(QUERY.increment, value) } };
     case 'progress': {
-      if (!PROGRESS.test(value)) throw fail.invalidParameter('progress', 'expected a number from 0.0 to 1.0');
+      if (!PROGRESS.test(value)) throw fail.invalidParameter(PARAMS.progress, 'expected a number from 0.0 to 1.0');
       const fraction = Number(value);
-      if (!(fraction >= 0 && fraction <= 1)) throw fail.invalidParameter('progress', 'expected a number from 0.0 to 1.0');
+      if (!(fraction >= 0 && fraction <= 1)) throw fail.invalidParameter(PARAMS.progress, 'expected a number from 0.0 to 1.0');
       return { ...base, change: { kind: 'progress', fraction } };
     }
     case 'reset':
-      if (!/^(1|true)$/i.test(value)) throw fail.invalidParameter('reset', 'expected 1');
+      if (!/^(1|true)$/i.test(value)) throw fail.invalidParameter(PARAMS.reset, 'expected 1');
       return { ...base, change: { kind: 'reset' } };
   }
 }
@@ -275,7 +268,7 @@ export interface ProductsTarget {
 function productsTarget(q: Query, element: string): ProductsTarget {
   const uid = hexId('uid', element);
   const type = parentType(q);
-  const given = q.getAny('parent_id', 'game_id');
+  const given = q.getAny(PARAMS.parentId, PARAMS.gameId);
   return { uid, parentType: type, parentId: parentIdValue(given?.name ?? 'parent_id', given?.value) };
 }
 
@@ -285,8 +278,8 @@ export interface ProductsListParams extends ProductsTarget {
 
 export function productsListParams(q: Query, element: string): ProductsListParams {
   const target = productsTarget(q, element);
-  const sku = q.get('sku');
-  return sku === undefined ? target : { ...target, sku: text('sku', sku) };
+  const sku = q.get(PARAMS.sku);
+  return sku === undefined ? target : { ...target, sku: text(PARAMS.sku, sku) };
 }
 
 export interface ProductGrantParams extends ProductsTarget {
@@ -296,7 +289,7 @@ export interface ProductGrantParams extends ProductsTarget {
 
 export function productGrantParams(q: Query, element: string): ProductGrantParams {
   const target = productsTarget(q, element);
-  const sku = text('sku', q.get('sku'));
+  const sku = text(PARAMS.sku, q.get(PARAMS.sku));
   return { ...target, sku, qty: integerOf(QUERY.qty, q.require(QUERY.qty.name)) };
 }
 
@@ -306,8 +299,8 @@ export interface ProductChangeParams extends ProductGrantParams {
 
 export function productChangeParams(q: Query, element: string): ProductChangeParams {
   const grant = productGrantParams(q, element);
-  const increment = flag(q, 'increment');
-  const decrement = flag(q, 'decrement');
+  const increment = flag(q, PARAMS.increment);
+  const decrement = flag(q, PARAMS.decrement);
   if (increment === decrement) {
     if (increment) throw fail.invalidParameter('increment/decrement', 'give exactly one of increment=true, decrement=true');
     throw fail.missingParameter('increment or decrement');
@@ -318,8 +311,8 @@ export function productChangeParams(q: Query, element: string): ProductChangePar
 // --- game saves (contract: Game saves) ------------------------------------------------------------
 
 function saveKey(value: string | undefined): string {
-  if (value === undefined) throw fail.missingParameter('key');
-  if (!isSaveKey(value)) throw fail.invalidParameter('key', `1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -, got "${shown(value, 40)}"`);
+  if (value === undefined) throw fail.missingParameter(PARAMS.key);
+  if (!isSaveKey(value)) throw fail.invalidParameter(PARAMS.key, `1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -, got "${shown(value, 40)}"`);
   return value;
 }
 
@@ -331,7 +324,7 @@ export interface GameSaveReadParams {
 
 export function gameSaveReadParams(q: Query, element: string): GameSaveReadParams {
   const uid = hexId('uid', element);
-  const key = q.get('key');
+  const key = q.get(PARAMS.key);
   return key === undefined ? { uid } : { uid, key: saveKey(key) };
 }
 
@@ -342,7 +335,7 @@ export interface GameSaveEraseParams {
 }
 
 export function gameSaveEraseParams(q: Query, element: string): GameSaveEraseParams {
-  return { uid: hexId('uid', element), key: saveKey(q.get('key')), authToken: hexId('auth_token', q.get('auth_token')) };
+  return { uid: hexId('uid', element), key: saveKey(q.get(PARAMS.key)), authToken: hexId(PARAMS.authToken, q.get(PARAMS.authToken)) };
 }
 
 export interface GameSaveWriteParams extends GameSaveEraseParams {
@@ -351,8 +344,8 @@ export interface GameSaveWriteParams extends GameSaveEraseParams {
 
 export function gameSaveWriteParams(q: Query, element: string): GameSaveWriteParams {
   const base = gameSaveEraseParams(q, element);
-  const data = q.require('data');
+  const data = q.require(PARAMS.data);
   const problem = saveValueProblem(data);
-  if (problem) throw fail.invalidParameter('data', problem);
+  if (problem) throw fail.invalidParameter(PARAMS.data, problem);
   return { ...base, data };
 }

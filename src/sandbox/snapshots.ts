@@ -8,13 +8,14 @@
  * of the live database, so a running sandbox on it sees the restored state at once; meanwhile
  * it answers reads, and changes wait a bounded time, then 503 (http/busy.ts).
  */
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { CancelledError, UsageError } from '../errors.js';
+import { replaceWholeAsync, tempBeside, tempOwner } from '../write-whole.js';
 import { DATABASE_FILE_MODE, openDatabase, type SandboxDatabase } from './database.js';
 import { SNAPSHOT_NAME as NAME, SNAPSHOT_SUFFIX as SUFFIX, snapshotFileNames } from './snapshot-names.js';
+import { copyDatabaseInto, fileSchemaVersion, replaceRowsFrom } from './repositories/whole-database.js';
 
 export { snapshotDir } from './snapshot-names.js';
 
@@ -57,14 +58,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** A save's temporary file, and the rollback journal SQLite keeps beside it while writing it. */
-const TEMP = /\.tmp-(\d+)(?:-journal)?$/;
-
-/** Leftovers of saves that were killed with SIGKILL (their process is gone). */
+/** Leftovers of saves that were killed with SIGKILL (their process is gone): a temporary file, and the rollback journal SQLite keeps beside it while writing it. */
 function removeStaleTemps(dir: string): void {
   for (const f of readdirSync(dir)) {
-    const pid = TEMP.exec(f)?.[1];
-    if (pid !== undefined && !isAlive(Number(pid))) rmSync(join(dir, f), { force: true });
+    const pid = tempOwner(f.replace(/-journal$/, ''));
+    if (pid !== undefined && !isAlive(pid)) rmSync(join(dir, f), { force: true });
   }
 }
 
@@ -83,20 +81,20 @@ export async function saveSnapshot(db: SandboxDatabase, dir: string, name: strin
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   removeStaleTemps(dir);
   const target = join(dir, `${name}${SUFFIX}`);
-  const tmp = `${target}.tmp-${process.pid}`;
-  try {
-    // VACUUM INTO fills an empty file as it finds it, so the snapshot is created owner-only.
-    removeTemp(tmp);
-    closeSync(openSync(tmp, 'wx', DATABASE_FILE_MODE));
-    db.sqlite.prepare('VACUUM INTO ?').run(tmp);
-    // Lets a signal that arrived during the copy be heard before the snapshot is put in place.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (cancelled()) throw new CancelledError(`snapshot save cancelled; the snapshot "${name}" is as it was`);
-    renameSync(tmp, target);
-  } catch (error) {
-    removeTemp(tmp);
-    throw error;
-  }
+  removeTemp(tempBeside(target));
+  await replaceWholeAsync(target, async (tmp) => {
+    try {
+      // VACUUM INTO fills an empty file as it finds it, so the snapshot is created owner-only.
+      closeSync(openSync(tmp, 'wx', DATABASE_FILE_MODE));
+      copyDatabaseInto(db.sqlite, tmp);
+      // Lets a signal that arrived during the copy be heard before the snapshot is put in place.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (cancelled()) throw new CancelledError(`snapshot save cancelled; the snapshot "${name}" is as it was`);
+    } catch (error) {
+      removeTemp(tmp);
+      throw error;
+    }
+  });
   return target;
 }
 
@@ -106,13 +104,7 @@ export function deleteSnapshot(dir: string, name: string): void {
 
 /** Replaces the live database's rows with the snapshot's, in one transaction. */
 export function restoreSnapshot(db: SandboxDatabase, file: string): void {
-  const snap = new Database(file, { readonly: true, fileMustExist: true });
-  let version: number;
-  try {
-    version = Number(snap.pragma('user_version', { simple: true }));
-  } finally {
-    snap.close();
-  }
+  const version = fileSchemaVersion(file);
   if (version > db.schemaVersion()) {
     throw new UsageError(`the snapshot ${file} has schema version ${version}, this database ${db.schemaVersion()}`, {
       hint: 'a snapshot restores into a database of the udcli version that saved it, or a later one',
@@ -131,19 +123,5 @@ export function restoreSnapshot(db: SandboxDatabase, file: string): void {
     }
     return;
   }
-  const { sqlite } = db;
-  const tables = sqlite
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
-    .all()
-    .map((t) => t.name);
-  sqlite.prepare('ATTACH DATABASE ? AS snap').run(file);
-  try {
-    db.transaction(() => {
-      // Children before parents when emptying, parents first when filling: foreign keys hold throughout.
-      for (const t of [...tables].reverse()) sqlite.exec(`DELETE FROM main."${t}"`);
-      for (const t of tables) sqlite.exec(`INSERT INTO main."${t}" SELECT * FROM snap."${t}"`);
-    });
-  } finally {
-    sqlite.exec('DETACH DATABASE snap');
-  }
+  replaceRowsFrom(db.sqlite, file, (fn) => db.transaction(fn));
 }

@@ -5,7 +5,7 @@
  * The lists come from the modules that validate the values, so they cannot drift apart; the
  * completion test fails when a row matches no option or argument any more.
  */
-import { FILTERS, ORDERS, SORTS } from '../commands/achievements/list.js';
+import { FILTERS, ORDERS, SORTS } from '../../domain/contract.js';
 import type { SeedMode } from '../commands/sandbox/options.js';
 import { HTTP_METHODS } from '../../ops/args.js';
 import { OUTPUT_FORMATS } from '../global-options.js';

@@ -8,7 +8,7 @@
 import { Document, visit } from 'yaml';
 import { uidForUsername } from '../../domain/ids.js';
 import type { SandboxDatabase } from '../database.js';
-import { dataRepository } from '../repositories/data.js';
+import { dataRepository, inOneRead } from '../repositories/data.js';
 import { formatDateTime } from '../time.js';
 import { jsonSafe, jsonText } from '../../printable.js';
 import type { DataGame, DataUser } from './model.js';
@@ -128,12 +128,7 @@ function yamlItem(value: unknown): string {
 /** The file, in chunks (one game or one user each). */
 export function* exportChunks(db: SandboxDatabase, format: DataFormat): Generator<string> {
   // One read transaction: a running sandbox may write meanwhile; the file is one moment's state.
-  db.sqlite.exec('BEGIN');
-  try {
-    yield* chunks(db, format);
-  } finally {
-    db.sqlite.exec('COMMIT');
-  }
+  yield* inOneRead(db.sqlite, () => chunks(db, format));
 }
 
 function* chunks(db: SandboxDatabase, format: DataFormat): Generator<string> {

@@ -8,7 +8,7 @@
 import { normalizeApiKey, uidForUsername } from '../../domain/ids.js';
 import type { SandboxDatabase } from '../database.js';
 import { holdingItem, splitPack } from '../domain/products.js';
-import { SAVE_LIMITS } from '../domain/saves.js';
+import { SAVE_LIMITS } from '../../domain/contract.js';
 import { dataRepository } from '../repositories/data.js';
 import { utcSeconds } from '../time.js';
 import { NOT_COMPLETED_DATE, type UserAchievementState } from '../domain/achievements.js';

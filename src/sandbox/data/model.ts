@@ -1,4 +1,6 @@
 /** A sandbox data file as read (after the schema check): see schema.ts for every field. */
+import type { GameSigning, ParentType, QuestState } from '../../domain/contract.js';
+
 export interface DataKey {
   api_key: string;
   signing_secret?: string;
@@ -33,11 +35,11 @@ export interface DataProduct {
 
 export interface DataGame {
   id: string;
-  type?: 'Game' | 'Website';
+  type?: ParentType;
   name: string;
   launchable?: boolean;
   content_uri?: string | null;
-  signing?: 'agi' | 'hmac-sha256-v1' | 'both';
+  signing?: GameSigning;
   keys?: DataKey[];
   achievements?: DataAchievement[];
   products?: DataProduct[];
@@ -49,7 +51,7 @@ export interface DataGame {
  */
 export interface DataProgress {
   value: number;
-  state?: 'In Progress' | 'Completed' | 'Revoked';
+  state?: QuestState;
   started_date?: string | number;
   /** A date-time, or `0000-00-00 00:00:00` (not completed). */
   completed_date?: string | number;

@@ -4,16 +4,17 @@
  * Checks the shape; what the shape cannot say (duplicates, names that must exist, target above
  * start, a save's size in bytes) is checked in validate.ts. `udcli sandbox schema` prints this; `sandbox init` points editors at it.
  */
-import { SAVE_LIMITS } from '../domain/saves.js';
+import { PARENT_TYPES, GAME_ID_PATTERN, GAME_SIGNINGS, LIMITS, QUEST_STATES, SAVE_LIMITS } from '../../domain/contract.js';
+import { LEGACY_IN_PROGRESS } from '../domain/achievements.js';
 
 export const DATA_SCHEMA_ID = 'https://udcli.dev/schemas/sandbox-data-1.json';
 /** Where data files point editors: the schema file `sandbox init` writes beside them (works offline). */
 export const SCHEMA_FILE_NAME = 'sandbox-data.schema.json';
 export const SCHEMA_REFERENCE = `./${SCHEMA_FILE_NAME}`;
 
-const id = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'letters, digits, - _ .' };
+const id = { type: 'string', pattern: GAME_ID_PATTERN, description: 'letters, digits, - _ .' };
 const text = (maxLength: number, description?: string) => ({ type: 'string', maxLength, ...(description ? { description } : {}) });
-const count = (minimum: number) => ({ type: 'integer', minimum, maximum: 1_000_000_000 });
+const count = (minimum: number) => ({ type: 'integer', minimum, maximum: LIMITS.maxCount });
 const dateTime = {
   description: '`YYYY-MM-DD HH:MM:SS` (UTC) or Unix seconds',
   oneOf: [
@@ -33,13 +34,13 @@ const progressEntry = {
   type: ['integer', 'object'],
   description: 'the current value, or {value, state, started_date, completed_date}',
   minimum: 0,
-  maximum: 1_000_000_000,
+  maximum: LIMITS.maxCount,
   additionalProperties: false,
   required: ['value'],
   properties: {
     value: count(0),
     state: {
-      enum: ['In Progress', 'Completed', 'Revoked', 'Started'],
+      enum: [...QUEST_STATES, LEGACY_IN_PROGRESS],
       description: 'default: Completed at target_value, else In Progress; Revoked takes no progress (409)',
     },
     started_date: dateTime,
@@ -66,11 +67,11 @@ export const DATA_SCHEMA = {
         required: ['id', 'name'],
         properties: {
           id,
-          type: { enum: ['Game', 'Website'], default: 'Game' },
+          type: { enum: [...PARENT_TYPES], default: 'Game' },
           name: text(200),
           launchable: { type: 'boolean', default: false, description: 'plays_game is reported only for launchable games' },
           content_uri: { type: ['string', 'null'], pattern: '^https?://', maxLength: 2048, description: 'what the play page iframes' },
-          signing: { enum: ['agi', 'hmac-sha256-v1', 'both'], default: 'agi', description: 'signing schemes the game accepts' },
+          signing: { enum: [...GAME_SIGNINGS], default: 'agi', description: 'signing schemes the game accepts' },
           keys: {
             type: 'array',
             items: {

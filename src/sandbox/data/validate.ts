@@ -2,13 +2,13 @@
  * What the schema cannot say about a data file: names that must be unique (game ids, api keys,
  * developer_ids and skus within a game, usernames and uids), names that must exist (friends,
  * plays, progress, holdings, saves), target above start, secrets where hmac needs them, a save's
- * key and size (the API's bounds, from domain/saves.ts). A file is
+ * key and size (the API's bounds, from src/domain/contract.ts). A file is
  * self-contained: it names only what it defines. Every problem is reported (up to the caller's
  * limit): a Fail that collects throws ItemProblem, which ends the check of that item only.
  */
 import { normalizeApiKey, uidForUsername } from '../../domain/ids.js';
 import { splitPack } from '../domain/products.js';
-import { isSaveKey, saveValueProblem, SAVE_LIMITS } from '../domain/saves.js';
+import { isSaveKey, saveValueProblem, SAVE_LIMITS } from '../../domain/contract.js';
 import { NOT_COMPLETED_DATE } from '../domain/achievements.js';
 import type { DataFile, DataGame, DataProgress } from './model.js';
 

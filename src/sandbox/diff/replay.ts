@@ -5,6 +5,7 @@
  * is not compared; the recording's own unsigned request, when it has one, is compared as a step
  * of its own), hmac-sha256-v1 takes a new timestamp.
  */
+import { FORM_CONTENT_TYPE } from '../../domain/contract.js';
 import { agiSignature, AGI_SESSION_PARAM, AGI_SIG_PARAM } from '../../domain/agi-signing.js';
 import { canonicalString, hmacSha256Hex, hmacSignedPairs, SIGNATURE_PARAM, TIMESTAMP_PARAM } from '../../domain/signing.js';
 import type { Reply } from './compare.js';
@@ -62,7 +63,7 @@ export async function replay(exchange: PlatformExchange, ctx: ReplayContext): Pr
   const hmac = param(exchange, SIGNATURE_PARAM) !== undefined && param(exchange, TIMESTAMP_PARAM) !== undefined;
   const headers: Record<string, string> = { accept: 'application/json' };
   const bodyText = exchange.body.length > 0 ? encode(body) : undefined;
-  if (bodyText !== undefined || exchange.method === 'POST') headers['content-type'] = 'application/x-www-form-urlencoded';
+  if (bodyText !== undefined || exchange.method === 'POST') headers['content-type'] = FORM_CONTENT_TYPE;
   const send = (pairs: Pairs): Promise<Reply> =>
     ctx.scratch.send({ method: exchange.method, url: pairs.length > 0 ? `${exchange.path}?${encode(pairs)}` : exchange.path, headers, ...(bodyText !== undefined ? { body: bodyText } : {}) });
 

@@ -5,7 +5,7 @@
  * file (data/read.ts) before anything is loaded.
  */
 import { randomBytes } from 'node:crypto';
-import { isSaveKey, saveValueProblem } from '../domain/saves.js';
+import { isSaveKey, saveValueProblem } from '../../domain/contract.js';
 import type { DataAchievement, DataFile, DataGame, DataProduct, DataUser } from '../data/model.js';
 import { parseDataText } from '../data/read.js';
 import type { GameSeen, Observations } from './observe.js';

@@ -1,10 +1,12 @@
 /**
  * Every request parameter of /services/rest/v1, declared once: the checks in schemas.ts read
  * their limits, patterns and choices from here, and the OpenAPI description (src/sandbox/openapi)
- * is generated from the same declarations, so the two cannot drift apart.
+ * is generated from the same declarations, so the two cannot drift apart. The values themselves
+ * (bounds, orders, filters, the game id and save key forms) are the contract's
+ * (src/domain/contract.ts), which the CLI checks against before it sends.
  */
 
-import { SAVE_LIMITS } from '../domain/saves.js';
+import { DEFAULT_ORDER, DEFAULT_SORT, FILTERS, GAME_ID_PATTERN, LIMITS, ORDERS, PARAMS, SAVE_LIMITS } from '../../domain/contract.js';
 
 /** A JSON Schema (2020-12) of one parameter's value as sent (always text on the wire). */
 export type ValueSchema = Record<string, unknown>;
@@ -18,19 +20,13 @@ export interface ParamSpec {
   description: string;
 }
 
-export const LIMITS = {
-  friends: { defaultLimit: 500, maxLimit: 500 },
-  userAchievements: { defaultLimit: 100, maxLimit: 1000 },
-  /** Largest increment, qty, offset or page accepted. */
-  maxCount: 1_000_000_000,
-  idLength: 128,
-} as const;
+export { FILTERS, LIMITS, ORDERS };
 
 /** Patterns as JSON Schema writes them (no flags: letter case spelled out). */
 export const PATTERNS = {
   hex32: '^[0-9A-Fa-f]{32}$',
   /** Game or website id: letters, digits, '-', '_', '.'. */
-  parentId: '^[A-Za-z0-9_.-]{1,64}$',
+  parentId: GAME_ID_PATTERN,
   /** Digits only (an integer as sent). */
   integer: '^[0-9]{1,12}$',
   parentType: '^(?:[Gg][Aa][Mm][Ee]|[Ww][Ee][Bb][Ss][Ii][Tt][Ee])$',
@@ -42,8 +38,6 @@ export const PATTERNS = {
   percentMatch: '^\\s*(>=|<=|=|>|<)?\\s*(\\d{1,3}(?:\\.\\d+)?)\\s*%?\\s*$',
 } as const;
 
-export const ORDERS = ['started_date', 'completed_date', 'state', 'parent_id', 'percent_complete', 'name'] as const;
-export const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_id'] as const;
 
 const integer = (minimum: number, maximum: number = LIMITS.maxCount): ValueSchema => ({ type: 'integer', minimum, maximum });
 const text: ValueSchema = { type: 'string', minLength: 1, maxLength: LIMITS.idLength };
@@ -60,44 +54,44 @@ export const PATH = {
     schema: { type: 'string', minLength: 1, maxLength: LIMITS.idLength },
     description: 'The user: a uid (32 hex digits), or a username with `username=true`.',
   },
-  parentId: { name: 'parent_id', in: 'path', required: true, schema: { type: 'string', pattern: PATTERNS.parentId }, description: 'The game (or website) id.' },
+  parentId: { name: PARAMS.parentId, in: 'path', required: true, schema: { type: 'string', pattern: PATTERNS.parentId }, description: 'The game (or website) id.' },
   user: { name: 'user', in: 'path', required: true, schema: { type: 'string', enum: ['user'] }, description: 'The fixed name `user`.' },
 } as const satisfies Record<string, ParamSpec>;
 
 export const QUERY = {
-  apiKey: q('api_key', { type: 'string', pattern: '^(?:[0-9A-Fa-f]{32}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$' }, "The game's api key (32 hex digits, or the UUID form).", true),
-  apiKeyOptional: q('api_key', { type: 'string' }, 'A valid key shows the full user; without one (or with an unknown one) only uid, username and avatar.'),
-  usernameFlag: q('username', { type: 'string', pattern: PATTERNS.flag }, '`true` or `1`: the path element is a username, not a uid.'),
-  userId: q('user_id', { type: 'string', pattern: PATTERNS.hex32 }, 'The uid the token was issued to.', true),
-  authToken: q('auth_token', { type: 'string', pattern: PATTERNS.hex32 }, 'The token from the token generator.', true),
-  friendsLimit: q('limit', { ...integer(1), default: LIMITS.friends.defaultLimit }, `Friends a page; more than ${LIMITS.friends.maxLimit} counts as ${LIMITS.friends.maxLimit}.`),
-  achievementsLimit: q('limit', { ...integer(1), default: LIMITS.userAchievements.defaultLimit }, `Rows a page; more than ${LIMITS.userAchievements.maxLimit} counts as ${LIMITS.userAchievements.maxLimit}.`),
-  page: q('page', integer(1), 'A 1-based page of `limit` rows; wins over `offset`.'),
-  offset: q('offset', { ...integer(0), default: 0 }, 'Rows to skip.'),
-  aid: q('aid', integer(1), 'One achievement by its numeric id.'),
-  developerId: q('developer_id', text, "One achievement by the developer's id."),
-  devId: q('dev_id', text, 'Alias of `developer_id`: give one of the two, not both (400).'),
-  type: q('type', { type: 'string', pattern: PATTERNS.parentType, default: 'Game' }, '`Game` or `Website` (any letter case).'),
-  pidRequired: q('pid', { type: 'string', pattern: PATTERNS.parentId }, 'The game (or website) id.', true),
-  pidOptional: q('pid', { type: 'string', pattern: PATTERNS.parentId }, "The game (or website) id; default: the api_key's own game (a website must be named)."),
-  parentId: q('parent_id', { type: 'string', pattern: PATTERNS.parentId }, 'The game (or website) id; `game_id` is accepted instead.'),
-  gameId: q('game_id', { type: 'string', pattern: PATTERNS.parentId }, 'Alias of `parent_id`, as the platform SDK names it: give one of the two, not both (400).'),
-  order: q('order', { type: 'string', enum: [...ORDERS], default: 'started_date' }, 'Sort key.'),
-  sort: q('sort', { type: 'string', pattern: PATTERNS.sort, default: 'desc' }, '`asc` or `desc`.'),
-  filter: q('filter', { type: 'string', enum: [...FILTERS] }, 'Filter kind; needs `match`.'),
-  match: q('match', { ...text, minLength: 0 }, 'What the filter matches; for percent_complete a percentage with an optional =, >, >=, < or <= prefix.'),
-  increment: q('increment', integer(1), 'Add this much to the current value (capped at the target).'),
-  progress: q('progress', { type: 'string', pattern: PATTERNS.progress }, 'Set the progress to this fraction, 0.0 to 1.0.'),
-  reset: q('reset', { type: 'string', pattern: PATTERNS.reset }, 'Back to the start value (`1`).'),
-  skuFilter: q('sku', text, 'Only this product: one entry; a consumable named by its base gives its smallest pack with the units held on the base.'),
-  sku: q('sku', text, 'The product: its sku, or a consumable by its base or `BASE:PACK`.', true),
-  qty: q('qty', integer(1), 'Units; on a grant (POST) naming a pack `BASE:PACK`, packs.', true),
-  incrementFlag: q('increment', { type: 'string', pattern: PATTERNS.flag }, '`true`: add `qty` units (give exactly one of increment, decrement).'),
-  decrementFlag: q('decrement', { type: 'string', pattern: PATTERNS.flag }, '`true`: take `qty` units; more than held is a 409.'),
-  saveKeyOptional: q('key', { type: 'string', pattern: SAVE_LIMITS.keyPattern }, 'The save: 1–64 of `A-Z a-z 0-9 _ . -`. Without it, every save of the user and game (a sandbox extension).'),
-  saveKey: q('key', { type: 'string', pattern: SAVE_LIMITS.keyPattern }, 'The save: 1–64 of `A-Z a-z 0-9 _ . -`.', true),
+  apiKey: q(PARAMS.apiKey, { type: 'string', pattern: '^(?:[0-9A-Fa-f]{32}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$' }, "The game's api key (32 hex digits, or the UUID form).", true),
+  apiKeyOptional: q(PARAMS.apiKey, { type: 'string' }, 'A valid key shows the full user; without one (or with an unknown one) only uid, username and avatar.'),
+  usernameFlag: q(PARAMS.username, { type: 'string', pattern: PATTERNS.flag }, '`true` or `1`: the path element is a username, not a uid.'),
+  userId: q(PARAMS.userId, { type: 'string', pattern: PATTERNS.hex32 }, 'The uid the token was issued to.', true),
+  authToken: q(PARAMS.authToken, { type: 'string', pattern: PATTERNS.hex32 }, 'The token from the token generator.', true),
+  friendsLimit: q(PARAMS.limit, { ...integer(1), default: LIMITS.friends.defaultLimit }, `Friends a page; more than ${LIMITS.friends.maxLimit} counts as ${LIMITS.friends.maxLimit}.`),
+  achievementsLimit: q(PARAMS.limit, { ...integer(1), default: LIMITS.userAchievements.defaultLimit }, `Rows a page; more than ${LIMITS.userAchievements.maxLimit} counts as ${LIMITS.userAchievements.maxLimit}.`),
+  page: q(PARAMS.page, integer(1), 'A 1-based page of `limit` rows; wins over `offset`.'),
+  offset: q(PARAMS.offset, { ...integer(0), default: 0 }, 'Rows to skip.'),
+  aid: q(PARAMS.aid, integer(1), 'One achievement by its numeric id.'),
+  developerId: q(PARAMS.developerId, text, "One achievement by the developer's id."),
+  devId: q(PARAMS.devId, text, 'Alias of `developer_id`: give one of the two, not both (400).'),
+  type: q(PARAMS.type, { type: 'string', pattern: PATTERNS.parentType, default: 'Game' }, '`Game` or `Website` (any letter case).'),
+  pidRequired: q(PARAMS.pid, { type: 'string', pattern: PATTERNS.parentId }, 'The game (or website) id.', true),
+  pidOptional: q(PARAMS.pid, { type: 'string', pattern: PATTERNS.parentId }, "The game (or website) id; default: the api_key's own game (a website must be named)."),
+  parentId: q(PARAMS.parentId, { type: 'string', pattern: PATTERNS.parentId }, 'The game (or website) id; `game_id` is accepted instead.'),
+  gameId: q(PARAMS.gameId, { type: 'string', pattern: PATTERNS.parentId }, 'Alias of `parent_id`, as the platform SDK names it: give one of the two, not both (400).'),
+  order: q(PARAMS.order, { type: 'string', enum: [...ORDERS], default: DEFAULT_ORDER }, 'Sort key.'),
+  sort: q(PARAMS.sort, { type: 'string', pattern: PATTERNS.sort, default: DEFAULT_SORT }, '`asc` or `desc`.'),
+  filter: q(PARAMS.filter, { type: 'string', enum: [...FILTERS] }, 'Filter kind; needs `match`.'),
+  match: q(PARAMS.match, { ...text, minLength: 0 }, 'What the filter matches; for percent_complete a percentage with an optional =, >, >=, < or <= prefix.'),
+  increment: q(PARAMS.increment, integer(1), 'Add this much to the current value (capped at the target).'),
+  progress: q(PARAMS.progress, { type: 'string', pattern: PATTERNS.progress }, 'Set the progress to this fraction, 0.0 to 1.0.'),
+  reset: q(PARAMS.reset, { type: 'string', pattern: PATTERNS.reset }, 'Back to the start value (`1`).'),
+  skuFilter: q(PARAMS.sku, text, 'Only this product: one entry; a consumable named by its base gives its smallest pack with the units held on the base.'),
+  sku: q(PARAMS.sku, text, 'The product: its sku, or a consumable by its base or `BASE:PACK`.', true),
+  qty: q(PARAMS.qty, integer(1), 'Units; on a grant (POST) naming a pack `BASE:PACK`, packs.', true),
+  incrementFlag: q(PARAMS.increment, { type: 'string', pattern: PATTERNS.flag }, '`true`: add `qty` units (give exactly one of increment, decrement).'),
+  decrementFlag: q(PARAMS.decrement, { type: 'string', pattern: PATTERNS.flag }, '`true`: take `qty` units; more than held is a 409.'),
+  saveKeyOptional: q(PARAMS.key, { type: 'string', pattern: SAVE_LIMITS.keyPattern }, 'The save: 1–64 of `A-Z a-z 0-9 _ . -`. Without it, every save of the user and game (a sandbox extension).'),
+  saveKey: q(PARAMS.key, { type: 'string', pattern: SAVE_LIMITS.keyPattern }, 'The save: 1–64 of `A-Z a-z 0-9 _ . -`.', true),
   saveData: q(
-    'data',
+    PARAMS.data,
     { type: 'string', minLength: 1 },
     `The value to save, as text (the SDK sends JSON in the form body): at most ${SAVE_LIMITS.valueMaxBytes} bytes of UTF-8 (256 KiB), else 400.`,
     true,

@@ -3,6 +3,7 @@
  * route declares its payload with these, the OpenAPI description is generated from them, and
  * the tests check every reply against them.
  */
+import { PARENT_TYPES, QUEST_STATES } from '../../domain/contract.js';
 import type { ValueSchema } from './parameters.js';
 
 const str: ValueSchema = { type: 'string' };
@@ -17,7 +18,7 @@ const completedDate: ValueSchema = {
   description: 'YYYY-MM-DD HH:MM:SS, UTC; "0000-00-00 00:00:00" until completed (never null)',
 };
 /** A user's quest states (the platform's pages); Revoked only from a data file. */
-const questState: ValueSchema = { type: 'string', enum: ['In Progress', 'Completed', 'Revoked'] };
+const questState: ValueSchema = { type: 'string', enum: [...QUEST_STATES] };
 const percent: ValueSchema = { type: 'integer', minimum: 0, maximum: 100, description: 'floor(100 * (current - start) / (target - start)); 100 only when Completed' };
 const object = (properties: Record<string, ValueSchema>, required: string[] = Object.keys(properties)): ValueSchema => ({
   type: 'object',
@@ -51,7 +52,7 @@ export const ACHIEVEMENT_DEFINITION = object({
   id: int,
   developer_id: str,
   parent_id: str,
-  type: { type: 'string', enum: ['Game', 'Website'] },
+  type: { type: 'string', enum: [...PARENT_TYPES] },
   name: str,
   description: str,
   admin_description: str,
@@ -79,7 +80,7 @@ export const USER_ACHIEVEMENT = object({
   completed_date: completedDate,
   updated_date: dateTime,
   developer_id: str,
-  type: { type: 'string', enum: ['Game', 'Website'] },
+  type: { type: 'string', enum: [...PARENT_TYPES] },
   name: str,
   target_value: num,
 });

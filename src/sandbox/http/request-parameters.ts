@@ -10,7 +10,7 @@ import { formBodyLimits, parseQuery, Query } from './query.js';
 /** Bodies are bounded: a form body's value may be long (a game save's `data`, up to 256 KiB). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+export { FORM_CONTENT_TYPE } from '../../domain/contract.js';
 
 /** What the app's catch-all body parser leaves for a non-empty body it does not read. */
 export class UnreadBody {

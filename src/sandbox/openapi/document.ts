@@ -3,6 +3,9 @@
  * pipeline runs on (API_ROUTES: key and signature rules, parameter declarations, payload
  * schemas), never kept by hand. Loaded only when /openapi.json is first asked for.
  */
+import { FORM_CONTENT_TYPE } from '../../domain/contract.js';
+import { TIMESTAMP_WINDOW_SECONDS } from '../../domain/signing.js';
+import { CHALLENGE_TTL_MS } from '../http/challenges.js';
 import { API_PREFIX } from '../../domain/types.js';
 import type { ApiMethod, ApiRoute, BoundEndpoint } from '../http/endpoint.js';
 import { QUERY, type ParamSpec, type ValueSchema } from '../http/parameters.js';
@@ -74,7 +77,7 @@ function parameter(spec: ParamSpec): Record<string, unknown> {
 }
 
 const SIGNATURE_PARAMS: ParamSpec[] = [
-  { name: 'timestamp', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,12}$' }, description: 'hmac-sha256-v1: Unix seconds, within 300 s of the server clock.' },
+  { name: 'timestamp', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,12}$' }, description: `hmac-sha256-v1: Unix seconds, within ${TIMESTAMP_WINDOW_SECONDS} s of the server clock.` },
   { name: 'signature', in: 'query', required: false, schema: { type: 'string' }, description: 'hmac-sha256-v1: hex HMAC-SHA256 of the canonical string (see the securitySchemes).' },
   { name: 'session', in: 'query', required: false, schema: { type: 'string' }, description: 'agi: the session of the challenge (the 401 payload).' },
   { name: 'sig', in: 'query', required: false, schema: { type: 'string' }, description: 'agi: md5 of the sorted values (see the securitySchemes).' },
@@ -146,7 +149,7 @@ function formBody(query: ParamSpec[]): Record<string, unknown> {
       'Any parameter may come as a field of a form body instead of the query (the same name in both with different ' +
       'values is 400 `ambiguous parameter`); a body of any other type is 415. Up to 1 MiB; a field may be longer than ' +
       "a query value. Both signing schemes sign the body's fields.",
-    content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties } } },
+    content: { [FORM_CONTENT_TYPE]: { schema: { type: 'object', properties } } },
   };
 }
 
@@ -188,7 +191,7 @@ const SECURITY_SCHEMES = {
       'agi, the platform SDK\'s scheme, by challenge: send the request unsigned; the 401 reply\'s payload holds `{session, key}`. ' +
       'Send it again with `session` and `sig` added: the MD5 (hex) of the query values except `sig`, the form-body values, ' +
       'the session, the key, the static secret `Shield2` and the file name at the end of the path, stringified, sorted with ' +
-      "JavaScript's default sort, joined and lower-cased. A session is good for one request, for 300 s, with the key it " +
+      `JavaScript's default sort, joined and lower-cased. A session is good for one request, for ${CHALLENGE_TTL_MS / 1000} s, with the key it ` +
       'was handed out for.',
   },
   hmac: {
@@ -199,7 +202,7 @@ const SECURITY_SCHEMES = {
       'hmac-sha256-v1: `signature` = hex HMAC-SHA256 with the game\'s signing secret over the canonical string ' +
       '`METHOD\\nPATH\\nSORTED_QUERY` (every parameter but `signature`, those of the query and of a form body sorted ' +
       'together by name, percent-encoded), with `timestamp` ' +
-      'within 300 s of the server clock.',
+      `within ${TIMESTAMP_WINDOW_SECONDS} s of the server clock.`,
   },
   partnerKey: { type: 'apiKey', in: 'query', name: 'api_key', description: 'A partner key may change achievements unsigned.' },
 };

@@ -1,9 +1,10 @@
 /** Achievement definitions and users' progress on them. */
 import type { Database, Statement } from 'better-sqlite3';
+import type { Comparator, DefinitionState, ListFilterKind, ListOrder, SortDirection } from '../../domain/contract.js';
 import type { ParentType } from '../../domain/types.js';
 import { nextProgress, percentComplete, RevokedQuest, type Progress, type ProgressChange, type UserAchievementState } from '../domain/achievements.js';
 
-export type DefinitionState = 'Active' | 'Inactive';
+export type { DefinitionState };
 
 export interface DefinitionRecord {
   id: number;
@@ -59,12 +60,9 @@ export interface ProgressResult {
   completedOn: number | null;
 }
 
-export type ListOrder = 'started_date' | 'completed_date' | 'state' | 'parent_id' | 'percent_complete' | 'name';
-export type SortDirection = 'asc' | 'desc';
-export type Comparator = '=' | '>' | '>=' | '<' | '<=';
+export type { Comparator, ListOrder, SortDirection };
 export type ListFilter =
-  | { kind: 'name' | 'parent'; match: string }
-  | { kind: 'state' | 'parent_id'; match: string }
+  | { kind: Exclude<ListFilterKind, 'percent_complete'>; match: string }
   | { kind: 'percent_complete'; comparator: Comparator; value: number };
 
 export interface ListQuery {

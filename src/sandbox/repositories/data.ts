@@ -115,3 +115,13 @@ export function dataRepository(db: Database) {
     ),
   };
 }
+
+/** One read transaction around a generator: what it yields is one moment's state while others write. */
+export function* inOneRead<T>(sqlite: Database, read: () => Generator<T>): Generator<T> {
+  sqlite.exec('BEGIN');
+  try {
+    yield* read();
+  } finally {
+    sqlite.exec('COMMIT');
+  }
+}

@@ -1,10 +1,10 @@
 /** Games (and websites) and their api keys. */
 import type { Database } from 'better-sqlite3';
+import { GAME_SIGNINGS, type GameSigning } from '../../domain/contract.js';
 import type { ParentType } from '../../domain/types.js';
 
 /** Which signing scheme a game accepts on signed requests (contract: Signatures). */
-export type GameSigning = 'agi' | 'hmac-sha256-v1' | 'both';
-export const GAME_SIGNINGS: readonly GameSigning[] = ['agi', 'hmac-sha256-v1', 'both'];
+export { GAME_SIGNINGS, type GameSigning };
 
 export interface GameRecord {
   id: string;

@@ -1,6 +1,6 @@
 /** Game saves per user, game and key (contract: Game saves). */
 import type { Database } from 'better-sqlite3';
-import { SAVE_LIMITS } from '../domain/saves.js';
+import { SAVE_LIMITS } from '../../domain/contract.js';
 
 export interface SaveRecord {
   key: string;

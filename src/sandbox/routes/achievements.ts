@@ -1,4 +1,5 @@
 /** 4.7 Game achievements (definitions) and 4.3 User achievements. */
+import { ROUTES } from '../../domain/contract.js';
 import { PATH, QUERY } from '../http/parameters.js';
 import { PAYLOADS } from '../http/payloads.js';
 import type { ParentType } from '../../domain/types.js';
@@ -44,7 +45,7 @@ function resolve(ctx: HandlerContext, p: UserAchievementParams): DefinitionRecor
 }
 
 export const definitionsRoute: ApiRoute = {
-  path: '/achievements/:id',
+  path: `/${ROUTES.definitions}/:id`,
   methods: {
     GET: endpoint({
       apiKey: 'required',
@@ -78,7 +79,7 @@ export const definitionsRoute: ApiRoute = {
 };
 
 export const userAchievementsRoute: ApiRoute = {
-  path: '/achievements/user/:id',
+  path: `/${ROUTES.userAchievements}/:id`,
   methods: {
     GET: endpoint({
       apiKey: 'required',

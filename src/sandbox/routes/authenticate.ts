@@ -1,4 +1,5 @@
 /** 4.1 Authenticate user: a token from the token generator, for the key's game. */
+import { ROUTES } from '../../domain/contract.js';
 import { PATH, QUERY } from '../http/parameters.js';
 import { PAYLOADS } from '../http/payloads.js';
 import { endpoint, ok, type ApiRoute } from '../http/endpoint.js';
@@ -6,7 +7,7 @@ import { presentAuthenticated } from '../present.js';
 import { authenticateParams } from '../schemas.js';
 
 export const authenticateRoute: ApiRoute = {
-  path: '/authenticate/user',
+  path: `/${ROUTES.authenticate}`,
   methods: {
     GET: endpoint({
       apiKey: 'required',

@@ -8,6 +8,7 @@
  * auth_token (403 `invalid auth_token`) → the change (404 for an absent key, 409 past the limit).
  * So a signed request with a bad token is a 403 and uses its challenge up; nothing changes.
  */
+import { ROUTES } from '../../domain/contract.js';
 import { PATH, QUERY } from '../http/parameters.js';
 import { PAYLOADS } from '../http/payloads.js';
 import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
@@ -51,7 +52,7 @@ const eraseEndpoint = endpoint({
 });
 
 export const gameSavesRoute: ApiRoute = {
-  path: '/gamesave/:id',
+  path: `/${ROUTES.saves}/:id`,
   methods: {
     GET: endpoint({
       apiKey: 'required',

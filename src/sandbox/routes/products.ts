@@ -3,6 +3,7 @@
  * (POST, unsigned), increment/decrement (PUT, signed). A consumable is named by its `BASE:PACK`
  * sku, its base, or any `BASE:N`; its units are counted on the base.
  */
+import { ROUTES } from '../../domain/contract.js';
 import { PATH, QUERY } from '../http/parameters.js';
 import { PAYLOADS } from '../http/payloads.js';
 import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
@@ -51,7 +52,7 @@ function grantMessage(h: HeldProduct, qty: number, verb: string): string {
 }
 
 export const productsRoute: ApiRoute = {
-  path: '/products/user/:id',
+  path: `/${ROUTES.products}/:id`,
   methods: {
     GET: endpoint({
       apiKey: 'required',

@@ -81,5 +81,5 @@ export function registerResetRoute(app: FastifyInstance, db: SandboxDatabase, st
 }
 
 function countUsers(db: SandboxDatabase): number {
-  return db.sqlite.prepare<[], { n: number }>('SELECT count(*) AS n FROM users').get()?.n ?? 0;
+  return db.repos.users.count();
 }

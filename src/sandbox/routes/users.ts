@@ -1,4 +1,5 @@
 /** 4.5 Users and 4.6 Friends. */
+import { ROUTES } from '../../domain/contract.js';
 import { PATH, QUERY } from '../http/parameters.js';
 import { PAYLOADS } from '../http/payloads.js';
 import { endpoint, ok, type ApiRoute } from '../http/endpoint.js';
@@ -13,7 +14,7 @@ export function playsGameFor(key: ApiKeyWithGame | null): string | null {
 }
 
 export const usersRoute: ApiRoute = {
-  path: '/users/:id',
+  path: `/${ROUTES.users}/:id`,
   methods: {
     GET: endpoint({
       apiKey: 'optional',
@@ -36,7 +37,7 @@ export const usersRoute: ApiRoute = {
 };
 
 export const friendsRoute: ApiRoute = {
-  path: '/friends/:id',
+  path: `/${ROUTES.friends}/:id`,
   methods: {
     GET: endpoint({
       apiKey: 'required',

@@ -5,7 +5,7 @@
  */
 import { uidForUsername } from '../../domain/ids.js';
 import { DEMO } from '../../domain/demo.js';
-import type { GameSigning } from '../repositories/games.js';
+import type { DefinitionState, GameSigning } from '../../domain/contract.js';
 
 export interface DemoGame {
   id: string;
@@ -41,7 +41,7 @@ export interface DemoAchievement {
   startValue: number;
   targetValue: number;
   score: number;
-  state: 'Active' | 'Inactive';
+  state: DefinitionState;
   tags: Record<string, string>;
 }
 

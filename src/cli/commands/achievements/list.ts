@@ -1,6 +1,7 @@
 import type { AchievementListQuery, ApiClient } from '../../../client/types.js';
 import type { Factory } from '../../../ops/factory.js';
 import { UsageError } from '../../../errors.js';
+import { FILTERS, LIMITS, ORDERS, SORTS } from '../../../domain/contract.js';
 import { NOT_COMPLETED_DATE, NOT_STARTED } from '../../../domain/quests.js';
 import type { AchievementDefinition, UserAchievement } from '../../../domain/types.js';
 import { optionalInteger, parseChoice, parseKey, parseUserArg, printList, rejectRawWithAll } from '../../../ops/args.js';
@@ -9,11 +10,8 @@ import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
 import type { ListOptions } from './index.js';
 import { resolveParent } from '../../../ops/achievements.js';
 
-export const ORDERS = ['started_date', 'completed_date', 'state', 'parent_id', 'percent_complete', 'name'] as const;
-export const SORTS = ['asc', 'desc'] as const;
-export const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_id'] as const;
 /** The service's largest page (contract: limit max 1000). */
-export const ACHIEVEMENTS_MAX_LIMIT = 1000;
+export const ACHIEVEMENTS_MAX_LIMIT = LIMITS.userAchievements.maxLimit;
 
 export async function run(factory: Factory, args: { uid: string }, opts: ListOptions): Promise<void> {
   const user = parseUserArg(args.uid, 'uid', 'achievements list');

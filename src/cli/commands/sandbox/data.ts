@@ -11,7 +11,7 @@ import type { Factory } from '../../../ops/factory.js';
 import { dataWarning } from './data-warning.js';
 import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
-import { writeWhole } from './write-whole.js';
+import { writeWhole } from '../../../write-whole.js';
 import { ensureDataDir } from '../../../sandbox/paths.js';
 import { jsonText, printable } from '../../../printable.js';
 

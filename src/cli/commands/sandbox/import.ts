@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { UsageError } from '../../../errors.js';
 import type { Factory } from '../../../ops/factory.js';
-import { writeWhole } from './write-whole.js';
+import { writeWhole } from '../../../write-whole.js';
 
 export interface ImportOptions {
   keepPersonal?: boolean;

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
-import { parseInteger } from '../../../ops/args.js';
+import { parseInteger, parseSandboxGameId } from '../../../ops/args.js';
 import { contentUriProblem } from '../../../sandbox/content-uri.js';
 import { DEMO } from '../../../domain/demo.js';
 import type { GameSourceSetting } from '../../../sandbox/game-host/sources.js';
@@ -66,7 +66,7 @@ export function parseGameSourceOptions(raw: RawGameSourceOptions, cwd: string = 
   if (raw.gameDir !== undefined && raw.gameUrl !== undefined) {
     throw new UsageError('--game-dir and --game-url cannot be used together: the game comes from a folder or from a server');
   }
-  const gameId = raw.game === undefined ? undefined : parseGameId(raw.game);
+  const gameId = raw.game === undefined ? undefined : parseSandboxGameId(raw.game);
   if (raw.gameDir !== undefined) {
     if (raw.gameDir.trim() === '') throw new UsageError('--game-dir must be a folder');
     const root = isAbsolute(raw.gameDir) ? raw.gameDir : resolve(cwd, raw.gameDir);
@@ -93,11 +93,6 @@ export function parseGameSourceOptions(raw: RawGameSourceOptions, cwd: string = 
 /** As startSandbox takes it. */
 export function serverGameSource(source: GameSourceOptions): { gameId?: string; setting: GameSourceSetting } {
   return source.gameId === undefined ? { setting: source.setting } : { gameId: source.gameId, setting: source.setting };
-}
-
-export function parseGameId(value: string): string {
-  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(value)) throw new UsageError(`invalid game id ${JSON.stringify(value.slice(0, 80))}: letters, digits, - _ .`);
-  return value;
 }
 
 /** --faults and --fault-seed, checked; no seed given means a random one, chosen at start. */

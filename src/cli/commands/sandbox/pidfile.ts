@@ -3,7 +3,8 @@
  * once it listens and removed when it stops. `status`, `stop`, `reset` and `info` read it, and
  * trust it only when the process is alive and answers on the URL with the same pid.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { writeWholeSync } from '../../../write-whole.js';
 import { dirname } from 'node:path';
 import { STATUS_PATH } from '../../../sandbox/constants.js';
 import { ensureDataDir, pidFilePath } from '../../../sandbox/paths.js';
@@ -53,9 +54,7 @@ export function readPidFile(path: string): PidRecord | undefined {
 /** Written to a temp file and renamed, so readers never see half a record. */
 export function writePidFile(path: string, record: PidRecord): void {
   ensureDataDir(dirname(path));
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temp, path);
+  writeWholeSync(path, `${JSON.stringify(record, null, 2)}\n`, 0o600);
 }
 
 /** Removes the pid file, but only if it still names `pid` (another sandbox may own it now). */

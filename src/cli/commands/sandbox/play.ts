@@ -12,7 +12,8 @@ import { PLAY_PATH } from '../../../sandbox/constants.js';
 import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import { DEMO_FACTS } from '../../../sandbox/seed/demo-data.js';
 import type { Factory } from '../../../ops/factory.js';
-import { parseGameId, parseGameSourceOptions, parseLatency, parseStartOptions, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
+import { parseSandboxGameId } from '../../../ops/args.js';
+import { parseGameSourceOptions, parseLatency, parseStartOptions, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
 import { sandboxState } from './pidfile.js';
 import { launchDetached, refuseForbiddenGameDirs, type StartDeps } from './start.js';
 import { printable } from '../../../printable.js';
@@ -111,7 +112,7 @@ export function openInBrowser(url: string): void {
 }
 
 export async function playCommand(factory: Factory, game: string | undefined, raw: PlayOptions, deps: StartDeps = {}): Promise<void> {
-  const named = game === undefined ? undefined : parseGameId(game);
+  const named = game === undefined ? undefined : parseSandboxGameId(game);
   const source = parseGameSourceOptions(raw, process.cwd(), true);
   const as = raw.as;
   if (as !== undefined && (as.trim() === '' || as.length > 64)) throw new UsageError('--as must be a username (1-64 characters)');
