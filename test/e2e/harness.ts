@@ -72,10 +72,14 @@ export function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * environment runCli would give the binary: the default for commands under test (a process of
  * the built binary costs half a second of CPU; this a few milliseconds).
  */
-export async function runInProcess(args: string[], env: NodeJS.ProcessEnv, options: { input?: string } = {}): Promise<CliResult> {
+export async function runInProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { input?: string; stdin?: NodeJS.ReadableStream } = {},
+): Promise<CliResult> {
   const { main } = await import('../../src/cli/main.js');
   const f = fakeIO({ env: commandEnv(env), ...(options.input === undefined ? {} : { stdin: options.input }) });
-  const code = await main(args, f.io);
+  const code = await main(args, options.stdin === undefined ? f.io : { ...f.io, stdin: options.stdin });
   return { code, stdout: f.stdout(), stderr: f.stderr() };
 }
 
