@@ -5,7 +5,7 @@
  * real sandbox on port 0 with a temporary database, and a temporary config directory so no test
  * touches the user's.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -81,6 +81,28 @@ export async function runInProcess(
   const f = fakeIO({ env: commandEnv(env), ...(options.input === undefined ? {} : { stdin: options.input }) });
   const code = await main(args, options.stdin === undefined ? f.io : { ...f.io, stdin: options.stdin });
   return { code, stdout: f.stdout(), stderr: f.stderr() };
+}
+
+/**
+ * Runs a command line udcli printed (an undo, a hint) as a user pastes it into a shell: sh parses
+ * it, quoting and all, with `udcli` a shell function that records each command's arguments; each
+ * is then run in-process in order, as `&&` would, until one fails. (The lines udcli prints join
+ * commands with `&&` only.)
+ */
+export async function runPrinted(line: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const parsed = spawnSync('sh', ['-c', `udcli() { printf '%s\\0' "$@"; printf '\\001'; }\n${line}`], { env: commandEnv(env), encoding: 'utf8' });
+  if (parsed.status !== 0) throw new Error(`sh could not run the printed line (exit ${parsed.status}): ${line}\n${parsed.stderr}`);
+  const commands = parsed.stdout.split('\x01').slice(0, -1).map((c) => c.split('\0').slice(0, -1));
+  if (commands.length === 0) throw new Error(`no udcli command in the printed line: ${line}`);
+  const result: CliResult = { code: 0, stdout: '', stderr: '' };
+  for (const args of commands) {
+    const r = await runInProcess(args, env);
+    result.stdout += r.stdout;
+    result.stderr += r.stderr;
+    result.code = r.code;
+    if (r.code !== 0) break;
+  }
+  return result;
 }
 
 /**
