@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { ensureChromium, launchChromium } from '../sandbox/helpers/chromium.js';
-import { runCli } from './harness.js';
+import { runInProcess } from './harness.js';
 
 const GAME_DIR = join(import.meta.dirname, '..', 'fixtures', 'sdk-game');
 const GAME = '1001';
@@ -82,7 +82,7 @@ beforeAll(async () => {
   if (unavailable) console.warn(`sdk-game.test.ts: skipping the browser tests: ${unavailable}`);
   root = mkdtempSync(join(tmpdir(), 'udcli-sdk-game-'));
   env = { UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data'), UDCLI_SANDBOX_PORT: String(await freePort()) };
-  const play = await runCli(['sandbox', 'play', GAME, '--game-dir', GAME_DIR, '--no-open'], env);
+  const play = await runInProcess(['sandbox', 'play', GAME, '--game-dir', GAME_DIR, '--no-open'], env);
   expect(play.code, play.stderr).toBe(0);
   const pageUrl = new URL(play.stdout.trim());
   expect(pageUrl.pathname).toBe(`/play/${GAME}`);
@@ -96,7 +96,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => studio?.close(resolve));
-  if (env) await runCli(['sandbox', 'stop'], env);
+  if (env) await runInProcess(['sandbox', 'stop'], env);
   rmSync(root, { recursive: true, force: true });
 });
 
