@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { json, nowhere, runPrinted as runPrintedLine, runOnTerminal, startTestEnv, withDb, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { connectionsTo, json, nowhere, runPrinted as runPrintedLine, runOnTerminal, startTestEnv, withDb, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -198,6 +198,7 @@ describe('bad input: exit 2, nothing sent', () => {
     const fromStdin = await udcli(['saves', 'set', PLAYER, 'big', '-'], { env: off, input: 'é'.repeat(131073) });
     expect(fromStdin.code).toBe(2);
     expect(fromStdin.stderr).toMatch(/value too large from standard input/);
+    expect(connectionsTo(off)).toBe(0);
     // Exactly 256 KiB is saved.
     writeFileSync(big, 'a'.repeat(256 * 1024));
     const ok = await udcli(['saves', 'set', PLAYER, 'big', `@${big}`]);
