@@ -60,7 +60,7 @@ export interface StartSandboxOptions {
   gamePort?: number;
   /** `--allow-game-dir`: folders `/_sandbox/game-sources` may set a game folder in, besides --game-dir's. */
   allowGameDirs?: readonly string[];
-  /** udcli's own folders (config, data), never served as a game folder; the data folder is always one. */
+  /** udcli's own folders (config, data), never served as a game folder; default: the data folder of this process's environment. */
   ownDirs?: readonly string[];
   /** `--latency`: every API reply is held this many ms (see buildApp); default 0. */
   latencyMs?: number;
@@ -160,7 +160,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const data = dataFile === undefined ? undefined : (await import('./data/read.js')).readDataFile(dataFile, options.warn);
   if (dbPath !== ':memory:') ensureDataDir(dirname(dbPath));
 
-  const ownDirs = [...(options.ownDirs ?? []), dataDir()];
+  // The caller names the folders of its own environment; this process's only when it names none.
+  const ownDirs = options.ownDirs ?? [dataDir()];
   const allowedDirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...(options.allowGameDirs ?? [])];
   for (const dir of allowedDirs) {
     const problem = forbiddenDirProblem(resolve(dir), { own: ownDirs });

@@ -32,23 +32,23 @@ describe('readBatchInput from a named pipe', () => {
   it('reads it as a stream, without blocking the event loop while the writer is slow', async () => {
     const fifo = join(dir, 'users.fifo');
     execFileSync('mkfifo', [fifo]);
-    const reading = collect(readBatchInput(`@${fifo}`, process.stdin));
-    // The writer opens the pipe only after a timer: a blocking read would stall this very timer.
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 5);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    let done = false;
+    const reading = collect(readBatchInput(`@${fifo}`, process.stdin)).finally(() => (done = true));
+    // The writer opens the pipe only on a later turn of the event loop, which a blocking read
+    // would never give (the test would hang); the reader waits for it, unfinished.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
     const writer = createWriteStream(fifo);
-    writer.write('alice\n');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise<void>((resolve, reject) => writer.write('alice\n', (error) => (error ? reject(error) : resolve())));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
     writer.end('bob\r\ncarol\n');
     const items = await reading;
-    clearInterval(timer);
     expect(items).toEqual([
       { line: 1, input: 'alice' },
       { line: 2, input: 'bob' },
       { line: 3, input: 'carol' },
     ]);
-    expect(ticks).toBeGreaterThan(5);
   });
 });
 

@@ -12,6 +12,7 @@ import { ApiError, NetworkError, wasNotSent } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { classifyError } from '../../src/batch/runner.js';
 import { startAwkwardPlatform, type AwkwardPlatform } from './awkward-platform.js';
+import { until } from '../until.js';
 
 const API_KEY = '0123456789abcdef0123456789abcdef';
 const TARGET: AchievementTarget = { type: 'Game', pid: '1001', developerId: 'SPEED RUN/100%' };
@@ -162,16 +163,22 @@ describe('the read before a change beside the challenge (RequestSpec.beforeChang
       },
     };
   }
-  const until = async (check: () => boolean) => {
-    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  const gateCalled = (g: { calls: number[] }) => until(() => g.calls.length > 0, 'the gate to be called');
+  /**
+   * A whole request to the platform and back, many turns of the event loop: a change the client
+   * had let go before its gate opened would have reached the platform by then.
+   */
+  const roundTrip = async () => {
+    const r = await fetch(`${platform.url}/services/rest/v1/users/strings.json`);
+    await r.text();
   };
 
   it("a client's first change: the gate first, then the unsigned request and the signed one", async () => {
     const { client } = makeClient();
     const g = gate('agi-gate-first');
     const pending = client.gated!(g.run).changeUserAchievement('agi-gate-first', TARGET, { increment: 1 });
-    await until(() => g.calls.length > 0);
-    await new Promise((r) => setTimeout(r, 50));
+    await gateCalled(g);
+    await roundTrip();
     expect(seen('agi-gate-first')).toHaveLength(0);
     g.open();
     expect((await pending).payload).toMatchObject({ verified: true });
@@ -184,8 +191,8 @@ describe('the read before a change beside the challenge (RequestSpec.beforeChang
     await client.changeUserAchievement('agi-gate-learn', TARGET, { increment: 1 });
     const g = gate('agi-gate-early');
     const pending = client.gated!(g.run).changeUserAchievement('agi-gate-early', TARGET, { increment: 1 });
-    await until(() => g.calls.length > 0);
-    await new Promise((r) => setTimeout(r, 50));
+    await gateCalled(g);
+    await roundTrip();
     const [unsigned, ...rest] = seen('agi-gate-early');
     expect(unsigned!.params.map(([n]) => n)).not.toContain('sig');
     expect(rest).toHaveLength(0);
@@ -214,8 +221,8 @@ describe('the read before a change beside the challenge (RequestSpec.beforeChang
     expect((await client.changeUserAchievement('agi-partner', TARGET, { increment: 1 })).payload).toMatchObject({ verified: false });
     const g = gate('agi-gate-after-partner');
     const pending = client.gated!(g.run).changeUserAchievement('agi-gate-after-partner', TARGET, { increment: 1 });
-    await until(() => g.calls.length > 0);
-    await new Promise((r) => setTimeout(r, 50));
+    await gateCalled(g);
+    await roundTrip();
     expect(seen('agi-gate-after-partner')).toHaveLength(0);
     g.open();
     await pending;

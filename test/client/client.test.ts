@@ -197,8 +197,8 @@ describe('retries', () => {
     expect(e).toBeInstanceOf(NetworkError);
     expect(e).toMatchObject({ failure: 'timeout', sent: true });
     expect(e.message).toMatch(/^no reply to PUT http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/achievements\/user\/hang\.json within 300 ms/);
+    // Not before timeoutMs (timers may fire a little early): a lower bound, which slowness cannot break.
     expect(elapsed).toBeGreaterThanOrEqual(280);
-    expect(elapsed).toBeLessThan(3_000);
     expect(platform.hits('hang')).toBe(1);
     expect(sleeps).toEqual([]);
   });
@@ -226,8 +226,10 @@ describe('retries', () => {
     const [held, queued] = await outcomes;
     expect(held).toMatchObject({ failure: 'timeout', sent: true });
     expect(queued).toMatchObject({ failure: 'unreachable', sent: false });
-    // Once the connection frees up, the abandoned increment must not go out late.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once the connection frees up, the abandoned increment must not go out late: a request made
+    // now queues behind anything still queued on the one connection, so its answer comes after.
+    const after = await client.getUser('strings');
+    expect(after.payload.uid).toBeDefined();
     expect(platform.hits('queued')).toBe(before);
   });
 });

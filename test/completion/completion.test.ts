@@ -15,7 +15,7 @@ import { COMMANDS } from '../../src/cli/commands.js';
 import { completionScript } from '../../src/cli/completion/index.js';
 import { allCommands, loadProgram, treeOf, type CompletionTree, type OptionNode } from '../../src/cli/completion/tree.js';
 import type { Factory } from '../../src/ops/factory.js';
-import { BIN, runCli } from '../e2e/harness.js';
+import { BIN, runInProcess } from '../e2e/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCRIPTS = { bash: 'completions/udcli.bash', zsh: 'completions/_udcli', fish: 'completions/udcli.fish' } as const;
@@ -36,7 +36,7 @@ const factory = {} as Factory;
 
 describe('the committed scripts', () => {
   it.each(Object.entries(SCRIPTS))('completions/ %s is what `udcli completion %s` prints', async (shell, file) => {
-    const r = await runCli(['completion', shell], {});
+    const r = await runInProcess(['completion', shell], {});
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const committed = readFileSync(join(ROOT, file), 'utf8');
@@ -216,7 +216,7 @@ describe('udcli __complete', () => {
   const env = () => ({ UDCLI_CONFIG_DIR: configDir });
 
   it('prints the profile names, the built-in one first', async () => {
-    const r = await runCli(['__complete', 'profiles'], env());
+    const r = await runInProcess(['__complete', 'profiles'], env());
     expect(r).toEqual({ code: 0, stdout: 'sandbox\nlive\nstaging\n', stderr: '' });
   });
 
@@ -224,12 +224,12 @@ describe('udcli __complete', () => {
     const broken = join(dir, 'broken');
     mkdirSync(broken, { recursive: true });
     writeFileSync(join(broken, 'config.json'), '{ not json');
-    expect(await runCli(['__complete', 'profiles'], { UDCLI_CONFIG_DIR: broken })).toEqual({ code: 0, stdout: 'sandbox\n', stderr: '' });
-    expect(await runCli(['__complete', 'nothing', 'more'], env())).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await runInProcess(['__complete', 'profiles'], { UDCLI_CONFIG_DIR: broken })).toEqual({ code: 0, stdout: 'sandbox\n', stderr: '' });
+    expect(await runInProcess(['__complete', 'nothing', 'more'], env())).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
   it('is hidden from help', async () => {
-    const r = await runCli(['--help'], env());
+    const r = await runInProcess(['--help'], env());
     expect(r.stdout).toContain('completion');
     expect(r.stdout).not.toContain('__complete');
   });

@@ -1,13 +1,12 @@
 /**
- * Batch input that is no list of users, end to end with the built binary: an overlong line is
+ * Batch input that is no list of users, end to end (main in-process): an overlong line is
  * one failed item, and an endless one (`@-` fed from /dev/zero) ends with an error.
  */
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, startTestEnv, type TestEnv } from './harness.js';
+import { runInProcess, startTestEnv, type TestEnv } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-input-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -39,18 +38,8 @@ describe('batch input limits (e2e)', () => {
 
   it('@- fed from /dev/zero ends with one clear line and exit 2, nothing sent', async () => {
     if (!existsSync('/dev/zero')) return;
-    const zero = openSync('/dev/zero', 'r');
-    const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env.env };
-    delete base.FORCE_COLOR;
-    const child = spawn(process.execPath, [BIN, 'achievements', 'inc', '@-', 'COLLECT_1000_GEMS'], { env: base, stdio: [zero, 'pipe', 'pipe'] });
-    closeSync(zero);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-    clearTimeout(timer);
+    const zero = createReadStream('/dev/zero');
+    const { code, stdout, stderr } = await runInProcess(['achievements', 'inc', '@-', 'COLLECT_1000_GEMS'], env.env, { stdin: zero }).finally(() => zero.destroy());
     expect(code, stderr).toBe(2);
     expect(stderr).toContain('line 1 of the batch input runs past 64 MiB without a line break');
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace

@@ -12,7 +12,7 @@ import { mulberry32 } from '../../src/sandbox/seed/prng.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, runCli, startTestEnv, withDb, type TestEnv } from './harness.js';
+import { BIN, runInProcess, startTestEnv, withDb, type TestEnv } from './harness.js';
 
 // The ten kills come within 600 new journal lines (two a user: started, then done), 300 users
 // at most (about 100 in practice); 400 users, 800 lines, so every kill lands mid-run and the last
@@ -72,7 +72,7 @@ async function killTenTimesThenFinish(args: string[], journal: string, seed: num
     await exited;
     kills.push(lines());
   }
-  const last = await runCli(args, env.env, { timeoutMs: 120_000 });
+  const last = await runInProcess(args, env.env);
   // Complete lines only: a kill may cut the last one.
   const resolved = [...killedOutput.split('\n').slice(0, -1), ...last.stdout.split('\n')].filter((l) => l.includes('"resolved"')).length;
   return { kills, last, resolved };

@@ -1,5 +1,5 @@
 /**
- * Batch mode end to end: the built binary against a real sandbox (cli.md "Batch mode",
+ * Batch mode end to end: main in-process (the built binary for a run killed midway) against a real sandbox (cli.md "Batch mode",
  * "Safety for support staff"). Needs `npm run build` first, like every e2e test.
  */
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { DEMO_FACTS, DEMO_USER_COUNT } from '../../src/sandbox/seed/demo-data.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, runCli, startTestEnv, withDb, type CliResult, type TestEnv } from './harness.js';
+import { BIN, runInProcess, startTestEnv, withDb, type CliResult, type TestEnv } from './harness.js';
 
 const NAMED = DEMO_FACTS.users.map((u) => u.username);
 const GENERATED = Array.from({ length: DEMO_USER_COUNT - NAMED.length }, (_, i) => generatedUsername(i + 1));
@@ -57,15 +57,13 @@ describe('batch mode (e2e)', () => {
   afterAll(async () => {
     await env?.close();
   });
-  const run = (args: string[], input?: string, timeoutMs = 120_000) => runCli(args, env.env, { ...(input === undefined ? {} : { input }), timeoutMs });
+  const run = (args: string[], input?: string) => runInProcess(args, env.env, input === undefined ? {} : { input });
 
   it('resets FIRST_WIN for 2,000 list entries (uids and usernames): every one ok, state reset, one audit line each', async () => {
     // 1,500 demo users (uids for the generated ones, usernames for the named ones) plus 500 listed again by username
     const lines = ['# CI testers', ...NAMED, ...GENERATED.map(uidForUsername), '', ...GENERATED.slice(0, 500)];
     const list = file('testers.txt', lines);
-    const started = Date.now();
     const r = await run(['achievements', 'reset', `@${list}`, 'FIRST_WIN', '--concurrency', '16']);
-    const seconds = (Date.now() - started) / 1000;
     expect(r.code, r.stderr).toBe(0);
     const out = ndjson(r);
     expect(out).toHaveLength(2000);
@@ -73,7 +71,6 @@ describe('batch mode (e2e)', () => {
     expect(new Set(out.map((l) => l.uid)).size).toBe(1500);
     expect(out.find((l) => l.input === 'alice')).toMatchObject({ uid: uidForUsername('alice'), status: 'ok' });
     expect(r.stderr).toMatch(/2000 items: 2000 ok, 0 failed, 0 unknown, 0 skipped/);
-    expect(seconds).toBeLessThan(90);
 
     const values = achievementValues(env, 'FIRST_WIN');
     for (const u of ALL_USERS) expect(values.get(uidForUsername(u)) ?? 0).toBe(0);
@@ -112,7 +109,8 @@ describe('batch mode (e2e)', () => {
     const started = Date.now();
     const r = await run(['achievements', 'reset', `@${list}`, 'SECRET_ROOM', '--rate', '10/s']);
     expect(r.code, r.stderr).toBe(0);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1900); // 21 starts at 10/s: 2 s at least
+    // A lower bound, which a slow machine only passes more easily: 21 starts at 10/s take 2 s at least.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
   });
 
   it('a give killed with SIGKILL and resumed with the same journal gives each user exactly one, never two', async () => {
@@ -124,6 +122,7 @@ describe('batch mode (e2e)', () => {
     const args = ['products', 'give', `@${list}`, 'xp-boost', '--qty', '1', '--journal', journal];
     const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env.env };
     delete base.FORCE_COLOR;
+    // The binary: a process killed mid-run.
     const child = spawn(process.execPath, [BIN, ...args], { env: base, stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     const journaled = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').length : 0);
@@ -155,7 +154,7 @@ describe('batch mode (e2e)', () => {
     const limited = await startTestEnv({ rateLimitPerSecond: 40 });
     try {
       const list = file('limited.txt', GENERATED.slice(0, 30).map(uidForUsername));
-      const r = await runCli(['achievements', 'reset', `@${list}`, 'LEVEL_10', '--concurrency', '8'], limited.env, { timeoutMs: 120_000 });
+      const r = await runInProcess(['achievements', 'reset', `@${list}`, 'LEVEL_10', '--concurrency', '8'], limited.env);
       expect(r.code, r.stderr).toBe(0);
       expect(ndjson(r).filter((l) => l.status !== 'ok')).toEqual([]);
       expect(ndjson(r)).toHaveLength(30);

@@ -1,6 +1,6 @@
 /**
- * The CLI core through the built binary: help, version, usage errors, profiles and config,
- * doctor, the embedded-sandbox fallback and a closed stdout. Needs `npm run build`.
+ * The CLI core: help, version, usage errors, profiles and config, doctor, the embedded-sandbox
+ * fallback (main in-process), and a closed stdout (the built binary: needs `npm run build`).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { BIN, json, runCli, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { BIN, closedPort, json, runInProcess, startTestEnv, type CliResult, type TestEnv } from './harness.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -23,24 +23,15 @@ function dirs(): { UDCLI_CONFIG_DIR: string; UDCLI_DATA_DIR: string } {
   return { UDCLI_CONFIG_DIR: join(root, `config-${n}`), UDCLI_DATA_DIR: join(root, `data-${n}`) };
 }
 
-/** A port nothing listens on (bound once, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('help, version and usage errors', () => {
   it('--version prints the version and exits 0', async () => {
-    expect(await runCli(['--version'], dirs())).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    expect(await runInProcess(['--version'], dirs())).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
   });
 
   it('--help lists every command with its summary, and an example', async () => {
-    const r = await runCli(['--help'], dirs());
+    const r = await runInProcess(['--help'], dirs());
     expect(r.code).toBe(0);
     for (const c of COMMANDS.filter((c) => !c.hidden)) expect(r.stdout).toMatch(new RegExp(`^  ${c.name} +\\S`, 'm'));
     expect(r.stdout).toContain('Examples:\n  $ udcli user demo_player');
@@ -48,7 +39,7 @@ describe('help, version and usage errors', () => {
   });
 
   it('an unknown command exits 2 with one line and a suggestion', async () => {
-    expect(await runCli(['frends', DEMO.user.uid], dirs())).toEqual({
+    expect(await runInProcess(['frends', DEMO.user.uid], dirs())).toEqual({
       code: 2,
       stdout: '',
       stderr: "udcli: unknown command 'frends' (did you mean friends?)\n",
@@ -56,7 +47,7 @@ describe('help, version and usage errors', () => {
   });
 
   it('an unknown option exits 2 with one line', async () => {
-    const r = await runCli(['profile', 'list', '--colour'], dirs());
+    const r = await runInProcess(['profile', 'list', '--colour'], dirs());
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')).toEqual([expect.stringMatching(/^udcli: unknown option '--colour'/), '']);
@@ -70,7 +61,7 @@ describe('profiles and config', () => {
   const env = dirs();
   const outputs: CliResult[] = [];
   async function udcli(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-    const r = await runCli(args, { ...env, ...extra });
+    const r = await runInProcess(args, { ...env, ...extra });
     outputs.push(r);
     return r;
   }
@@ -151,11 +142,11 @@ describe('profiles and config', () => {
 
   it('refuses invalid values naming the key, and writes nothing', async () => {
     const e = dirs();
-    let r = await runCli(['profile', 'add', 'x', '--base-url', 'https://x.example.com', '--type', 'App'], e);
+    let r = await runInProcess(['profile', 'add', 'x', '--base-url', 'https://x.example.com', '--type', 'App'], e);
     expect(r).toEqual({ code: 2, stdout: '', stderr: 'udcli: invalid --type "App": expected Game or Website\n' });
-    r = await runCli(['profile', 'add', 'x', '--game-id', '1'], e);
+    r = await runInProcess(['profile', 'add', 'x', '--game-id', '1'], e);
     expect(r).toEqual({ code: 2, stdout: '', stderr: 'udcli: profile add needs --base-url URL (or --from-sandbox)\n' });
-    r = await runCli(['config', 'set', 'base_url', 'not-a-url'], e);
+    r = await runInProcess(['config', 'set', 'base_url', 'not-a-url'], e);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^udcli: invalid base_url "not-a-url"/);
     expect(() => statSync(join(e.UDCLI_CONFIG_DIR, 'config.json'))).toThrow();
@@ -163,7 +154,7 @@ describe('profiles and config', () => {
 
   it('--from-sandbox fills in the sandbox URL and the demo credentials', async () => {
     const e = dirs();
-    const r = await runCli(['profile', 'add', 'local', '--from-sandbox', '--base-url', 'http://127.0.0.1:9000'], e);
+    const r = await runInProcess(['profile', 'add', 'local', '--from-sandbox', '--base-url', 'http://127.0.0.1:9000'], e);
     expect(r.code, r.stderr).toBe(0);
     const stored = JSON.parse(readFileSync(join(e.UDCLI_CONFIG_DIR, 'config.json'), 'utf8')) as { profiles: Record<string, unknown> };
     expect(stored.profiles.local).toEqual({
@@ -191,7 +182,7 @@ describe('profiles and config', () => {
     expect(r.code).toBe(0);
     expect((await udcli(['config', 'get', 'api_key'])).stdout).toBe('b842…566f\n');
 
-    r = await runCli(['config', 'set', 'signing_secret', '-'], env, { input: `${SECRET}\n` });
+    r = await runInProcess(['config', 'set', 'signing_secret', '-'], env, { input: `${SECRET}\n` });
     outputs.push(r);
     expect(r.code, r.stderr).toBe(0);
     expect((await udcli(['config', 'get', 'signing_secret'])).stdout).toBe('live…rint\n');
@@ -214,11 +205,11 @@ describe('profiles and config', () => {
 
   it('a config file that does not parse is reported, named, and left as it was', async () => {
     const e = dirs();
-    await runCli(['config', 'set', 'game_id', '5'], e);
+    await runInProcess(['config', 'set', 'game_id', '5'], e);
     const file = join(e.UDCLI_CONFIG_DIR, 'config.json');
     writeFileSync(file, '{"profiles": ');
     for (const args of [['profile', 'list'], ['config', 'set', 'game_id', '6'], ['user', 'demo_player']]) {
-      const r = await runCli(args, e);
+      const r = await runInProcess(args, e);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`udcli: config file ${file} is not valid JSON`);
     }
@@ -244,7 +235,7 @@ describe('a malformed api key is refused before anything is sent', () => {
     [['user', DEMO.user.uid, '--api-key', 'not-a-key'], {}, /^udcli: invalid --api-key .*: expected 32 hex digits or a UUID\n$/],
     [['user', DEMO.user.uid], { UDCLI_API_KEY: '0123456789abcdef' }, /^udcli: invalid UDCLI_API_KEY .*: expected 32 hex digits or a UUID\n$/],
   ])('%j %j', async (args, extra, stderr) => {
-    const r = await runCli(args, { ...dirs(), UDCLI_BASE_URL: url, ...extra });
+    const r = await runInProcess(args, { ...dirs(), UDCLI_BASE_URL: url, ...extra });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(stderr);
@@ -302,7 +293,7 @@ describe('doctor', () => {
 
   it('fails against a closed port', async () => {
     const port = await closedPort();
-    const r = await runCli(['doctor', '-o', 'table'], { ...dirs(), UDCLI_BASE_URL: `http://127.0.0.1:${port}` });
+    const r = await runInProcess(['doctor', '-o', 'table'], { ...dirs(), UDCLI_BASE_URL: `http://127.0.0.1:${port}` });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(new RegExp(`^✗ server +http://127\\.0\\.0\\.1:${port}: ECONNREFUSED$`, 'm'));
     expect(r.stdout).toMatch(/^- api key +server not reachable$/m);
@@ -317,7 +308,7 @@ describe('doctor against a server that never answers', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as { port: number };
     try {
-      const r = await runCli(['doctor', '-o', 'table', '--timeout', '300'], { ...dirs(), UDCLI_BASE_URL: `http://127.0.0.1:${port}` });
+      const r = await runInProcess(['doctor', '-o', 'table', '--timeout', '300'], { ...dirs(), UDCLI_BASE_URL: `http://127.0.0.1:${port}` });
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(new RegExp(`^✗ server +http://127\\.0\\.0\\.1:${port}: no reply within 300 ms$`, 'm'));
     } finally {
@@ -332,7 +323,7 @@ describe('the sandbox of the built-in profile when none runs', () => {
     const port = await closedPort();
     const e = { ...dirs(), UDCLI_SANDBOX_PORT: String(port) };
     try {
-      const r = await runCli(['user', DEMO.user.username], e);
+      const r = await runInProcess(['user', DEMO.user.username], e);
       expect(r.code, r.stderr).toBe(0);
       expect(json<{ uid: string; username: string }>(r)).toMatchObject({ uid: DEMO.user.uid, username: DEMO.user.username });
       expect(json<{ avatar: string }>(r).avatar).toBe(`http://127.0.0.1:${port}/avatars/${DEMO.user.uid}.svg?size=96`);
@@ -344,23 +335,23 @@ describe('the sandbox of the built-in profile when none runs', () => {
       expect(statSync(db).isFile()).toBe(true);
 
       // The next command finds it running: nothing started, nothing said.
-      const next = await runCli(['user', DEMO.user.username], e);
+      const next = await runInProcess(['user', DEMO.user.username], e);
       expect(next.code, next.stderr).toBe(0);
       expect(next.stderr).toBe('');
 
-      const status = await runCli(['sandbox', 'status'], e);
+      const status = await runInProcess(['sandbox', 'status'], e);
       expect(status.code, status.stderr).toBe(0);
       expect(status.stdout).toMatch(new RegExp(`^running at http://127\\.0\\.0\\.1:${port} \\(pid ${pid}, detached, `, 'm'));
 
-      const doctor = await runCli(['doctor', '-o', 'table'], e);
+      const doctor = await runInProcess(['doctor', '-o', 'table'], e);
       expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
       expect(doctor.stdout).toMatch(/^✓ server +/m);
       expect(doctor.stdout).toMatch(/^✓ api key +0123…cdef accepted$/m);
     } finally {
-      const stop = await runCli(['sandbox', 'stop'], e);
+      const stop = await runInProcess(['sandbox', 'stop'], e);
       expect(stop.code, stop.stderr).toBe(0);
     }
-    const after = await runCli(['sandbox', 'status'], e);
+    const after = await runInProcess(['sandbox', 'status'], e);
     expect(after.stderr).toMatch(/the sandbox is not running/);
   });
 
@@ -370,26 +361,26 @@ describe('the sandbox of the built-in profile when none runs', () => {
     // The detached sandbox's log cannot be opened (a directory where the file goes): no start.
     mkdirSync(join(e.UDCLI_DATA_DIR, 'sandbox.log'), { recursive: true });
     try {
-      const r = await runCli(['user', DEMO.user.username], e);
+      const r = await runInProcess(['user', DEMO.user.username], e);
       expect(r.code, r.stderr).toBe(0);
       expect(json<{ uid: string }>(r).uid).toBe(DEMO.user.uid);
       // Its URLs name the profile's sandbox URL, not the embedded one's throw-away port.
       expect(json<{ avatar: string }>(r).avatar).toBe(`http://127.0.0.1:${port}/avatars/${DEMO.user.uid}.svg?size=96`);
       expect(r.stderr).toBe(`udcli: no sandbox on 127.0.0.1:${port}; using an embedded one (data: ${join(e.UDCLI_DATA_DIR, 'sandbox.db')})\n`);
 
-      const quiet = await runCli(['user', DEMO.user.username, '-q'], e);
+      const quiet = await runInProcess(['user', DEMO.user.username, '-q'], e);
       expect(quiet.code).toBe(0);
       expect(quiet.stderr).toBe('');
-      expect((await runCli(['sandbox', 'status'], e)).stderr).toMatch(/the sandbox is not running/);
+      expect((await runInProcess(['sandbox', 'status'], e)).stderr).toMatch(/the sandbox is not running/);
     } finally {
       // Should one have started after all, it does not outlive the test.
-      await runCli(['sandbox', 'stop'], e);
+      await runInProcess(['sandbox', 'stop'], e);
     }
   });
 
   it('is not used once base_url is overridden: the error hints at starting one', async () => {
     const port = await closedPort();
-    const r = await runCli(['user', DEMO.user.username], { ...dirs(), UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_DATA_DIR: join(root, 'unused') });
+    const r = await runInProcess(['user', DEMO.user.username], { ...dirs(), UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_DATA_DIR: join(root, 'unused') });
     expect(r.code).toBe(5);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
@@ -407,6 +398,7 @@ describe('a reader that goes away', () => {
   afterAll(() => env?.close());
 
   it('`friends --all | head -1` ends quietly with exit 0', async () => {
+    // The binary: a pipe its reader closes, and the exit code of the process that wrote to it.
     const child = spawn(process.execPath, [BIN, 'friends', DEMO.user.uid, '--all', '-o', 'ndjson'], {
       env: { PATH: process.env.PATH, NO_COLOR: '1', ...env.env },
       stdio: ['ignore', 'pipe', 'pipe'],

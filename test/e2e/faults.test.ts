@@ -1,5 +1,5 @@
 /**
- * --faults end to end (issue 11): the built binary against a sandbox that misbehaves on purpose.
+ * --faults end to end (issue 11): the CLI (main in-process) against a sandbox that misbehaves on purpose.
  * Each kind at probability 1 gives the CLI what the awkward test platform (test/client/
  * awkward-platform.ts, the shapes the real platform sends) gives it: the same exit code and the
  * same message. A faulted mutation changes nothing (read back from the database), `slow` does;
@@ -15,7 +15,7 @@ import { uidForUsername } from '../../src/domain/ids.js';
 import { seededRandom } from '../../src/sandbox/faults/injector.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { startAwkwardPlatform, type AwkwardPlatform } from '../client/awkward-platform.js';
-import { BIN, runCli, startTestEnv, withDb, type CliResult, type TestEnv } from './harness.js';
+import { BIN, runCli, runInProcess, startTestEnv, withDb, type CliResult, type TestEnv } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-faults-'));
 let platform: AwkwardPlatform;
@@ -39,7 +39,7 @@ async function sandboxWith(spec: string, seed = 1): Promise<TestEnv> {
 
 /** The CLI against the awkward platform, which answers per scenario (the last path element). */
 function againstPlatform(args: string[]): Promise<CliResult> {
-  return runCli(args, {
+  return runInProcess(args, {
     UDCLI_CONFIG_DIR: join(scratch, 'config'),
     UDCLI_DATA_DIR: join(scratch, 'data'),
     UDCLI_BASE_URL: platform.url,
@@ -98,7 +98,7 @@ describe('each kind at probability 1 looks to the CLI like the awkward platform'
     expect(r.stderr).toMatch(/^udcli: rate limited: retry after 1 s\n/);
     const fresh = await startAwkwardPlatform();
     try {
-      const p = await runCli(['user', 'rate-limited', '--retries', '0'], { UDCLI_CONFIG_DIR: join(scratch, 'c2'), UDCLI_DATA_DIR: join(scratch, 'd2'), UDCLI_BASE_URL: fresh.url, UDCLI_API_KEY: DEMO.game.apiKey });
+      const p = await runInProcess(['user', 'rate-limited', '--retries', '0'], { UDCLI_CONFIG_DIR: join(scratch, 'c2'), UDCLI_DATA_DIR: join(scratch, 'd2'), UDCLI_BASE_URL: fresh.url, UDCLI_API_KEY: DEMO.game.apiKey });
       expect(p.code).toBe(7);
       expect(p.stderr).toMatch(/^udcli: rate limited\n/);
     } finally {
@@ -207,7 +207,7 @@ describe('a batch under reset=0.1', () => {
     // A request that changes nothing (a read, the unsigned first request under agi) is retried when
     // reset; with the default 2 retries, 3 resets in a row (1 in 1000) end an item as `failed`,
     // "nothing was changed". More retries keep that out of a 200-user run.
-    const r = await runCli(['achievements', 'inc', `@${list}`, 'COLLECT_1000_GEMS', '--by', '3', '--retries', '6'], env.env, { timeoutMs: 120_000 });
+    const r = await runInProcess(['achievements', 'inc', `@${list}`, 'COLLECT_1000_GEMS', '--by', '3', '--retries', '6'], env.env);
     const lines = r.stdout
       .split('\n')
       .filter(Boolean)
@@ -239,23 +239,24 @@ describe('bad --faults: exit 2, one line, nothing started', () => {
     ['slow=0.1:fast', 'udcli: invalid --faults: bad delay "fast" in "slow=0.1:fast": expected a duration like 1500ms or 2s (at most 120s)\n'],
     ['reset=0.6,empty=0.6', 'udcli: invalid --faults: the probabilities add up to 1.2, more than 1 (a request gets at most one fault)\n'],
   ])('sandbox start --faults %j', async (spec, stderr) => {
-    const r = await runCli(['sandbox', 'start', '--port', '0', '--db', ':memory:', '--faults', spec], env, { timeoutMs: 10_000 });
+    const r = await runInProcess(['sandbox', 'start', '--port', '0', '--db', ':memory:', '--faults', spec], env);
     expect(r).toEqual({ code: 2, stdout: '', stderr });
     expect(existsSync(join(dataDir, 'sandbox.pid'))).toBe(false);
   });
 
   it('sandbox exec --faults with a bad spec runs nothing; --fault-seed without --faults is refused', async () => {
     const marker = join(scratch, 'ran');
-    const exec = await runCli(['sandbox', 'exec', '--faults', 'reset=2', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], env);
+    const exec = await runInProcess(['sandbox', 'exec', '--faults', 'reset=2', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], env);
     expect(exec).toEqual({ code: 2, stdout: '', stderr: 'udcli: invalid --faults: bad probability "2" in "reset=2": expected a number from 0 to 1\n' });
     expect(existsSync(marker)).toBe(false);
-    const seedOnly = await runCli(['sandbox', 'start', '--port', '0', '--db', ':memory:', '--fault-seed', '3'], env, { timeoutMs: 10_000 });
+    const seedOnly = await runInProcess(['sandbox', 'start', '--port', '0', '--db', ':memory:', '--fault-seed', '3'], env);
     expect(seedOnly).toEqual({ code: 2, stdout: '', stderr: 'udcli: --fault-seed needs --faults: it seeds the draws of the faults\n' });
   });
 });
 
 describe('sandbox exec --faults', () => {
   it('the command runs against the faulted sandbox; the seed is printed so the run can be replayed', async () => {
+    // The binary: exec hands its own stderr to the command, whose line is checked here.
     const r = await runCli(['sandbox', 'exec', '--faults', 'html-502=1', '--fault-seed', '42', '--', process.execPath, BIN, 'user', DEMO.user.username], {
       UDCLI_DATA_DIR: join(scratch, 'exec-data'),
       UDCLI_CONFIG_DIR: join(scratch, 'exec-config'),

@@ -1,8 +1,11 @@
 /**
- * End-to-end harness: the built binary as a separate process, against a real sandbox on port 0
- * with a temporary database, and a temporary config directory so no test touches the user's.
+ * End-to-end harness: the CLI's `main` in this process with in-memory IO (run, runInProcess), or
+ * the built binary as a separate process where the process itself is the subject (runBinary,
+ * runCli: start-up, signals, exit codes of the real process, flushing, a terminal); against a
+ * real sandbox on port 0 with a temporary database, and a temporary config directory so no test
+ * touches the user's.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -37,31 +40,83 @@ export interface TestEnv {
   dataDir: string;
   /** Environment that points the CLI at this sandbox with the demo game's credentials. */
   env: NodeJS.ProcessEnv;
+  /** The CLI's `main` in this process (runInProcess) with this environment. */
   run(args: string[], options?: RunOptions): Promise<CliResult>;
   /** run(), then asserts that neither stdout nor stderr holds a demo secret in full. */
   runChecked(args: string[], options?: RunOptions): Promise<CliResult>;
-  /**
-   * The CLI's `main` in this process, with the same environment as run(): for reading state
-   * back between the commands under test (a process of the built binary costs half a second of
-   * CPU; this a few milliseconds). The commands a test is about go through run().
-   */
+  /** The built binary (runCli) with this environment: only where the process is the subject. */
+  runBinary(args: string[], options?: RunOptions): Promise<CliResult>;
+  /** runBinary(), then asserts that neither stdout nor stderr holds a demo secret in full. */
+  runBinaryChecked(args: string[], options?: RunOptions): Promise<CliResult>;
+  /** The same as run(): for reading state back between the commands under test. */
   read(args: string[], options?: Pick<RunOptions, 'env'>): Promise<CliResult>;
   close(): Promise<void>;
 }
 
-/** Runs bin/udcli.js with a clean environment: no inherited UDCLI_* and no colour. */
+/**
+ * The environment a command sees: this process's, without UDCLI_* or FORCE_COLOR, no colour,
+ * then `env` (an `undefined` value removes a variable).
+ */
+export function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('UDCLI_') && k !== 'FORCE_COLOR') base[k] = v;
+  }
+  const merged: NodeJS.ProcessEnv = { ...base, NO_COLOR: '1', ...env };
+  for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
+  return merged;
+}
+
+/**
+ * The CLI's `main` in this process, with in-memory stdin/stdout/stderr (not terminals) and the
+ * environment runCli would give the binary: the default for commands under test (a process of
+ * the built binary costs half a second of CPU; this a few milliseconds).
+ */
+export async function runInProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { input?: string; stdin?: NodeJS.ReadableStream } = {},
+): Promise<CliResult> {
+  const { main } = await import('../../src/cli/main.js');
+  const f = fakeIO({ env: commandEnv(env), ...(options.input === undefined ? {} : { stdin: options.input }) });
+  const code = await main(args, options.stdin === undefined ? f.io : { ...f.io, stdin: options.stdin });
+  return { code, stdout: f.stdout(), stderr: f.stderr() };
+}
+
+/**
+ * Runs a command line udcli printed (an undo, a hint) as a user pastes it into a shell: sh parses
+ * it, quoting and all, with `udcli` a shell function that records each command's arguments; each
+ * is then run in-process in order, as `&&` would, until one fails. (The lines udcli prints join
+ * commands with `&&` only.)
+ */
+export async function runPrinted(line: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const parsed = spawnSync('sh', ['-c', `udcli() { printf '%s\\0' "$@"; printf '\\001'; }\n${line}`], { env: commandEnv(env), encoding: 'utf8' });
+  if (parsed.status !== 0) throw new Error(`sh could not run the printed line (exit ${parsed.status}): ${line}\n${parsed.stderr}`);
+  const commands = parsed.stdout.split('\x01').slice(0, -1).map((c) => c.split('\0').slice(0, -1));
+  if (commands.length === 0) throw new Error(`no udcli command in the printed line: ${line}`);
+  const result: CliResult = { code: 0, stdout: '', stderr: '' };
+  for (const args of commands) {
+    const r = await runInProcess(args, env);
+    result.stdout += r.stdout;
+    result.stderr += r.stderr;
+    result.code = r.code;
+    if (r.code !== 0) break;
+  }
+  return result;
+}
+
+/**
+ * Runs bin/udcli.js with a clean environment: no inherited UDCLI_* and no colour. Only where the
+ * process itself is the subject; commands under test go through runInProcess.
+ */
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
   options: { input?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
-  const base: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (!k.startsWith('UDCLI_') && k !== 'FORCE_COLOR') base[k] = v;
-  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...base, NO_COLOR: '1', ...env },
+      env: commandEnv(env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -76,6 +131,14 @@ export function runCli(
     });
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** Asserts that neither stdout nor stderr holds a demo secret in full. */
+export function expectNoSecrets(r: CliResult, args: readonly string[]): void {
+  for (const secret of DEMO_SECRETS) {
+    expect(r.stdout, `stdout of ${args.join(' ')}`).not.toContain(secret);
+    expect(r.stderr, `stderr of ${args.join(' ')}`).not.toContain(secret);
+  }
 }
 
 /** A sandbox on port 0 with a temporary database seeded with the demo data, plus temp dirs. */
@@ -103,14 +166,13 @@ export async function startTestEnv(
     UDCLI_SIGNING_SECRET: DEMO.game.signingSecret,
     UDCLI_GAME_ID: DEMO.game.id,
   };
-  const run = (args: string[], o: RunOptions = {}): Promise<CliResult> =>
-    runCli(args, { ...env, ...o.env }, o.input === undefined ? {} : { input: o.input });
-  const read = async (args: string[], o: Pick<RunOptions, 'env'> = {}): Promise<CliResult> => {
-    // Loaded on first use: most e2e files never read in-process.
-    const { main } = await import('../../src/cli/main.js');
-    const f = fakeIO({ env: { NO_COLOR: '1', ...env, ...o.env } });
-    const code = await main(args, f.io);
-    return { code, stdout: f.stdout(), stderr: f.stderr() };
+  const input = (o: RunOptions) => (o.input === undefined ? {} : { input: o.input });
+  const run = (args: string[], o: RunOptions = {}): Promise<CliResult> => runInProcess(args, { ...env, ...o.env }, input(o));
+  const runBinary = (args: string[], o: RunOptions = {}): Promise<CliResult> => runCli(args, { ...env, ...o.env }, input(o));
+  const checked = (runner: typeof run) => async (args: string[], o?: RunOptions) => {
+    const r = await runner(args, o);
+    expectNoSecrets(r, args);
+    return r;
   };
   return {
     sandbox,
@@ -118,15 +180,10 @@ export async function startTestEnv(
     dataDir,
     env,
     run,
-    read,
-    runChecked: async (args, o) => {
-      const r = await run(args, o);
-      for (const secret of DEMO_SECRETS) {
-        expect(r.stdout, `stdout of ${args.join(' ')}`).not.toContain(secret);
-        expect(r.stderr, `stderr of ${args.join(' ')}`).not.toContain(secret);
-      }
-      return r;
-    },
+    read: run,
+    runBinary,
+    runChecked: checked(run),
+    runBinaryChecked: checked(runBinary),
     close: async () => {
       await sandbox.close();
       rmSync(root, { recursive: true, force: true });
@@ -168,13 +225,45 @@ export function runOnTerminal(
   });
 }
 
-/** A base URL nothing listens on: a usage error there (exit 2, not 5) proves nothing was sent. */
+/** The connections each nowhere() listener has taken (by its base URL). */
+const nowhereConnections = new Map<string, number>();
+
+/**
+ * A base URL whose listener stays open for the rest of the file and cuts every connection at
+ * once: a usage error there (exit 2, not 5) proves nothing was sent, and connectionsTo() counts
+ * what tried. (A port bound and closed again could be someone else's by the time it is used.)
+ */
 export async function nowhere(): Promise<NodeJS.ProcessEnv> {
+  let url = '';
+  const srv = createServer((socket) => {
+    nowhereConnections.set(url, (nowhereConnections.get(url) ?? 0) + 1);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  srv.unref();
+  const { port } = srv.address() as AddressInfo;
+  url = `http://127.0.0.1:${port}`;
+  nowhereConnections.set(url, 0);
+  return { UDCLI_BASE_URL: url, UDCLI_SITE_URL: url };
+}
+
+/**
+ * A port nothing listens on (bound once, then released), for what must see a connection refused
+ * or bind the port itself. The port could be taken again meanwhile; nowhere() where it will do.
+ */
+export async function closedPort(): Promise<number> {
   const srv = createServer();
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
   const { port } = srv.address() as AddressInfo;
   await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return { UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_SITE_URL: `http://127.0.0.1:${port}` };
+  return port;
+}
+
+/** How many connections the nowhere() listener at this environment's base URL has taken. */
+export function connectionsTo(env: NodeJS.ProcessEnv): number {
+  const n = nowhereConnections.get(env.UDCLI_BASE_URL ?? '');
+  if (n === undefined) throw new Error(`not a nowhere() environment: ${env.UDCLI_BASE_URL}`);
+  return n;
 }
 
 /** Parses stdout as JSON, failing with the whole output in the message when it is not. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, runCli, startTestEnv, type TestEnv } from './harness.js';
+import { BIN, runCli, runInProcess, startTestEnv, type TestEnv } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-locks-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -39,7 +39,7 @@ describe('a journal is one run’s (e2e)', () => {
     while (!firstOut.includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const journalBefore = readFileSync(journal, 'utf8');
 
-    const second = await runCli(args, env.env);
+    const second = await runInProcess(args, env.env);
     expect(second.code, second.stderr).toBe(2);
     expect(second.stderr).toContain(`pid ${first.pid}`);
     expect(second.stderr).toContain(journal);
@@ -52,7 +52,7 @@ describe('a journal is one run’s (e2e)', () => {
     expect(existsSync(`${journal}.lock`)).toBe(false);
 
     // Once the first run is over, the journal is free again: a rerun skips all 30.
-    const rerun = await runCli(args, env.env);
+    const rerun = await runInProcess(args, env.env);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stderr).toMatch(/30 items: 0 ok, 0 failed, 0 unknown, 30 skipped/);
   }, 60_000);
@@ -65,7 +65,7 @@ describe('a journal is one run’s (e2e)', () => {
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => dead.on('close', resolve));
     writeFileSync(`${journal}.lock`, JSON.stringify({ pid: dead.pid, host: hostname(), since: new Date().toISOString() }));
-    const r = await runCli(['achievements', 'reset', `@${list}`, 'FIRST_WIN', '--journal', journal], env.env);
+    const r = await runInProcess(['achievements', 'reset', `@${list}`, 'FIRST_WIN', '--journal', journal], env.env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`took over the journal lock of pid ${dead.pid}`);
     expect(existsSync(`${journal}.lock`)).toBe(false);
@@ -76,6 +76,7 @@ describe('config writes from parallel processes (e2e)', () => {
   it('ten `profile add` at once keep all ten profiles; the file stays 0600', async () => {
     const configDir = join(scratch, 'parallel-config');
     const env = { UDCLI_CONFIG_DIR: configDir, UDCLI_DATA_DIR: join(scratch, 'parallel-data') };
+    // The binary: ten processes, each with its own view of the file.
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) => runCli(['profile', 'add', `c${i}`, '--base-url', `https://c${i}.example.com`], env)),
     );
@@ -92,7 +93,7 @@ describe('config writes from parallel processes (e2e)', () => {
     mkdirSync(configDir, { recursive: true });
     const leftover = join(configDir, 'config.json.tmp-1763800000123abc');
     writeFileSync(leftover, '{"profiles":{"half');
-    const r = await runCli(['profile', 'add', 'x', '--base-url', 'https://x.example.com'], { UDCLI_CONFIG_DIR: configDir });
+    const r = await runInProcess(['profile', 'add', 'x', '--base-url', 'https://x.example.com'], { UDCLI_CONFIG_DIR: configDir });
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(leftover)).toBe(false);
   }, 30_000);

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { DEMO_FRIEND_COUNT } from '../../src/sandbox/seed/demo-data.js';
-import { BIN, nowhere, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { BIN, closedPort, startTestEnv, type CliResult, type TestEnv } from './harness.js';
 
 const HOOK = fileURLToPath(new URL('../cli/fixtures/record-loads.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'udcli-one-shot-'));
@@ -77,7 +77,8 @@ describe('a one-shot command', () => {
     expect(missing.code).toBe(4);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toMatch(/^udcli: .*not found/);
-    const unreachable = await run(['user', DEMO.user.uid], await nowhere());
+    const port = await closedPort();
+    const unreachable = await run(['user', DEMO.user.uid], { UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_SITE_URL: `http://127.0.0.1:${port}` });
     expect(unreachable.code).toBe(5);
     expect(unreachable.stderr).toMatch(/^udcli: cannot reach http:\/\/127\.0\.0\.1:\d+ \(connection refused\)\n/);
   });

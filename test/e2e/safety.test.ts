@@ -4,7 +4,6 @@
  * line for every mutation, asking before a delete, and batch input that cannot be empty.
  * The built binary against a real sandbox; state is read back from the sandbox after each run.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, json, nowhere, runCli, runOnTerminal, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, runPrinted, nowhere, runInProcess, runOnTerminal, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -71,19 +70,6 @@ function undoOf(r: CliResult): string {
   return line.replace(/^Undo:\s+/, '');
 }
 
-/** Runs a printed command line through sh exactly as printed, with `udcli` being the built binary. */
-function runPrinted(line: string, childEnv: NodeJS.ProcessEnv): Promise<CliResult> {
-  const script = line.replace(/(^|&& )udcli /g, `$1'${process.execPath}' '${BIN}' `);
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', script], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...childEnv } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe('bug 1: output options are checked before anything is sent', () => {
   it('products give --fields nosuchfield: exit 2, nothing granted, no audit line', async () => {
@@ -139,7 +125,7 @@ describe('bug 2: the undo lands on the server the change was made on', () => {
 
   it('take under --profile prod2 prints an undo with --profile prod2, and running it as printed restores the units', async () => {
     const before = await held(ALICE, 'xp-boost');
-    const take = await runCli(['--profile', 'prod2', 'products', 'take', ALICE, 'xp-boost', '--qty', '1'], clean);
+    const take = await runInProcess(['--profile', 'prod2', 'products', 'take', ALICE, 'xp-boost', '--qty', '1'], clean);
     expect(take.code, take.stderr).toBe(0);
     expect(undoOf(take)).toBe(`udcli products give ${ALICE} xp-boost --qty 1 --profile prod2`);
     expect(auditLines().at(-1)).toMatchObject({ profile: 'prod2', undo: `udcli products give ${ALICE} xp-boost --qty 1 --profile prod2` });
@@ -151,7 +137,7 @@ describe('bug 2: the undo lands on the server the change was made on', () => {
 
   it('a developer_id with a space and a percent sign is shell-quoted, so the printed undo runs', async () => {
     expect((await achievement(ALICE, 'SPEED RUN/100%'))?.state).toBe('Completed');
-    const reset = await runCli(['--profile', 'prod2', 'achievements', 'reset', ALICE, 'SPEED RUN/100%'], clean);
+    const reset = await runInProcess(['--profile', 'prod2', 'achievements', 'reset', ALICE, 'SPEED RUN/100%'], clean);
     expect(reset.code, reset.stderr).toBe(0);
     expect(undoOf(reset)).toBe(`udcli achievements set ${ALICE} 'SPEED RUN/100%' 100% --profile prod2`);
     const undo = await runPrinted(undoOf(reset), clean);
@@ -160,7 +146,7 @@ describe('bug 2: the undo lands on the server the change was made on', () => {
   }, 60_000);
 
   it('--base-url given as a flag is carried too', async () => {
-    const r = await runCli(['--base-url', env.sandbox.url, '--profile', 'prod2', 'products', 'give', ALICE, 'xp-boost'], clean);
+    const r = await runInProcess(['--base-url', env.sandbox.url, '--profile', 'prod2', 'products', 'give', ALICE, 'xp-boost'], clean);
     expect(r.code, r.stderr).toBe(0);
     expect(undoOf(r)).toBe(`udcli products take ${ALICE} xp-boost --qty 1 --profile prod2 --base-url ${env.sandbox.url}`);
     expect((await runPrinted(undoOf(r), clean)).code).toBe(0);

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { BIN, json, nowhere, runCli, startTestEnv, type TestEnv } from './harness.js';
+import { BIN, closedPort, json, nowhere, runCli, runInProcess, startTestEnv, type TestEnv } from './harness.js';
+import { until } from '../until.js';
 
 let env: TestEnv;
 let port: string;
@@ -43,8 +44,12 @@ function exported(stdout: string): Record<string, string> {
 
 describe('sandbox clock', () => {
   it('now, advance and set: the new time on stdout (or --json); going back is allowed and said', async () => {
+    // The time shown is the real time, plus the offset, of a moment between the two readings around it.
+    const before = Math.floor(Date.now() / 1000);
     const now = json<ClockJson>(await clock(['now', '--json']));
-    expect(Math.abs(now.unix - Date.now() / 1000)).toBeLessThan(5 + Math.abs(now.offset_seconds));
+    const after = Math.ceil(Date.now() / 1000);
+    expect(now.unix - now.offset_seconds).toBeGreaterThanOrEqual(before - 1);
+    expect(now.unix - now.offset_seconds).toBeLessThanOrEqual(after + 1);
 
     const advanced = await clock(['advance', '15m']);
     expect(advanced.code, advanced.stderr).toBe(0);
@@ -56,9 +61,12 @@ describe('sandbox clock', () => {
     expect(json<ClockJson>(back)).toMatchObject({ now: expect.stringMatching(/^2020-01-01T00:00:00\.\d{3}Z$/), unix: 1577836800 });
     expect(back.stderr).toMatch(/^udcli: the clock went back \d+ s: tokens, sessions and challenges issued since then last that much longer\n$/);
 
-    // Back to the real time (offset 0 within a second) for the other tests.
-    const reset = await clock(['set', new Date().toISOString(), '--json']);
-    expect(Math.abs(json<ClockJson>(reset).offset_seconds)).toBeLessThanOrEqual(1);
+    // Back to the real time for the other tests: the offset is at most the time the command took, behind.
+    const setAt = Date.now();
+    const reset = await clock(['set', new Date(setAt).toISOString(), '--json']);
+    const took = Math.ceil((Date.now() - setAt) / 1000);
+    expect(json<ClockJson>(reset).offset_seconds).toBeLessThanOrEqual(1);
+    expect(json<ClockJson>(reset).offset_seconds).toBeGreaterThanOrEqual(-took - 1);
   });
 
   it('a token expires after `clock advance 901s`, without waiting', async () => {
@@ -90,18 +98,18 @@ describe('sandbox clock', () => {
     [['advance', '5x'], 'udcli: invalid duration "5x": expected seconds or a number with s, m, h or d, e.g. 901s or 15m (to go back, use set)\n'],
     [['set', 'notadate'], 'udcli: invalid date-time "notadate": expected ISO 8601 like 2030-01-01T12:00:00Z\n'],
   ])('%j: exit 2, one line, nothing sent', async (args, stderr) => {
-    const r = await runCli(['sandbox', 'clock', ...args], { ...env.env, ...(await nowhere()) });
+    const r = await runInProcess(['sandbox', 'clock', ...args], { ...env.env, ...(await nowhere()) });
     expect(r).toEqual({ code: 2, stdout: '', stderr });
   });
 
   it('no sandbox on the port: exit 1, one line and a hint', async () => {
-    const { UDCLI_BASE_URL } = await nowhere();
-    const r = await runCli(['sandbox', 'clock', 'now', '--port', new URL(UDCLI_BASE_URL!).port], env.env);
+    const r = await runInProcess(['sandbox', 'clock', 'now', '--port', String(await closedPort())], env.env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^udcli: no sandbox answers at http:\/\/127\.0\.0\.1:\d+\n/);
   });
 
   it('inside `sandbox exec`: the command\'s own sandbox', async () => {
+    // The binary: exec hands its own stdout to the command, which only a process of its own has.
     const r = await runCli(['sandbox', 'exec', '--', process.execPath, BIN, 'sandbox', 'clock', 'advance', '1d', '--json'], {
       UDCLI_DATA_DIR: join(scratch, 'exec-data'),
       UDCLI_CONFIG_DIR: join(scratch, 'exec-config'),
@@ -117,9 +125,8 @@ describe('sandbox clock', () => {
     try {
       let stdout = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      const deadline = Date.now() + 15_000;
-      while (!stdout.includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      const r = await runCli(['sandbox', 'clock', 'advance', '2h', '--json'], dirs);
+      await until(() => stdout.includes('\n'), 'the URL of the sandbox');
+      const r = await runInProcess(['sandbox', 'clock', 'advance', '2h', '--json'], dirs);
       expect(r.code, r.stderr).toBe(0);
       expect(json<ClockJson>(r).offset_seconds).toBe(7200);
       // The first line is the URL; request lines follow it.

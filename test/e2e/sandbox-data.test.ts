@@ -218,19 +218,20 @@ describe('starting from a data file, and back to it', () => {
   });
 
   it('sandbox exec --data runs the command with the file\'s game and key; --snapshot starts from a snapshot', async () => {
+    // The binary: exec hands its own stdout to the command, which only a process of its own has.
     const qa = file('exec.yaml', QA_FILE);
     const probe = ['node', '-e', 'process.stdout.write([process.env.UDCLI_GAME_ID, process.env.UDCLI_API_KEY].join(" "))'];
-    const r = await env.run(['sandbox', 'exec', '--data', qa, '--', ...probe]);
+    const r = await env.runBinary(['sandbox', 'exec', '--data', qa, '--', ...probe]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`4711 ${STUDIO_KEY}`);
-    const inner = await env.run(['sandbox', 'exec', '--data', qa, '--', process.execPath, BIN, 'achievements', 'list', uidForUsername('qa_alice'), '--json']);
+    const inner = await env.runBinary(['sandbox', 'exec', '--data', qa, '--', process.execPath, BIN, 'achievements', 'list', uidForUsername('qa_alice'), '--json']);
     expect(inner.code, inner.stderr).toBe(0);
     expect(json<Array<{ developer_id: string }>>(inner).map((a) => a.developer_id)).toEqual(['BOSS_1']);
     // The snapshot holds the demo data and the loaded qa users: a fresh demo sandbox has no qa_alice.
-    const fromSnapshot = await env.run(['sandbox', 'exec', '--snapshot', 'before', '--', process.execPath, BIN, 'user', 'qa_alice', '--json']);
+    const fromSnapshot = await env.runBinary(['sandbox', 'exec', '--snapshot', 'before', '--', process.execPath, BIN, 'user', 'qa_alice', '--json']);
     expect(fromSnapshot.code, fromSnapshot.stderr).toBe(0);
     expect(json<{ uid: string }>(fromSnapshot).uid).toBe(uidForUsername('qa_alice'));
-    const plain = await env.run(['sandbox', 'exec', '--', process.execPath, BIN, 'user', 'qa_alice']);
+    const plain = await env.runBinary(['sandbox', 'exec', '--', process.execPath, BIN, 'user', 'qa_alice']);
     expect(plain.code).toBe(4);
   });
 

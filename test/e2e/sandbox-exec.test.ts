@@ -1,5 +1,6 @@
 /**
- * `udcli sandbox exec -- <command ...>` through the built binary (`npm run build` first): a
+ * `udcli sandbox exec -- <command ...>` through the built binary (`npm run build` first), as the
+ * process whose stdio, exit code and signals the command shares (usage errors in-process): a
  * fresh sandbox for one command, the UDCLI_* environment, the exit code passed through,
  * signals passed on, and everything cleaned up afterwards. Also `sandbox game set-uri`'s exit codes.
  */
@@ -11,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { fakeIO } from '../output/fake-io.js';
-import { BIN, runCli, type CliResult } from './harness.js';
+import { BIN, runCli, runInProcess, type CliResult } from './harness.js';
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -157,16 +158,16 @@ writeFileSync(OUT, JSON.stringify({ url: process.env.UDCLI_BASE_URL, status: r.s
   });
 
   it('says in one line that a command does not exist, and exits 127', async () => {
-    const result = await runCli(['--quiet', 'sandbox', 'exec', '--', 'udcli-no-such-command-xyz', '--flag'], env);
+    const result = await runInProcess(['--quiet', 'sandbox', 'exec', '--', 'udcli-no-such-command-xyz', '--flag'], env);
     expect(result.code).toBe(127);
     expect(result.stderr).toBe('udcli: command not found: udcli-no-such-command-xyz\n');
   });
 
   it('is a usage error (exit 2) without a command, or with a bad option', async () => {
-    const none = await exec([]);
+    const none = await runInProcess(['sandbox', 'exec'], env);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/needs a command to run/);
-    const badPort = await exec(['--port', 'x', '--', 'true']);
+    const badPort = await runInProcess(['sandbox', 'exec', '--port', 'x', '--', 'true'], env);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toMatch(/--port/);
   });
@@ -205,18 +206,18 @@ setInterval(() => {}, 1000);`,
   });
 });
 
-describe('udcli sandbox game set-uri (built binary)', () => {
+describe('udcli sandbox game set-uri', () => {
   it('sets the URI (exit 0), refuses a non-http URL (exit 2) and an unknown game (exit 2)', async () => {
     const db = join(root, 'game.db');
-    const ok = await runCli(['sandbox', 'game', 'set-uri', '1001', 'http://localhost:3000/game', '--db', db], env);
+    const ok = await runInProcess(['sandbox', 'game', 'set-uri', '1001', 'http://localhost:3000/game', '--db', db], env);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toBe('set the content URI of game 1001 (Demo Quest) to http://localhost:3000/game\n');
-    const shown = await runCli(['sandbox', 'game', 'show', '1001', '--db', db, '--json'], env);
+    const shown = await runInProcess(['sandbox', 'game', 'show', '1001', '--db', db, '--json'], env);
     expect(JSON.parse(shown.stdout)).toMatchObject({ id: '1001', content_uri: 'http://localhost:3000/game' });
-    const bad = await runCli(['sandbox', 'game', 'set-uri', '1001', 'file:///etc/passwd', '--db', db], env);
+    const bad = await runInProcess(['sandbox', 'game', 'set-uri', '1001', 'file:///etc/passwd', '--db', db], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^udcli: invalid content URI "file:\/\/\/etc\/passwd": it must start with http:\/\/ or https:\/\//);
-    const unknown = await runCli(['sandbox', 'game', 'set-uri', '31337', 'http://localhost:3000/', '--db', db], env);
+    const unknown = await runInProcess(['sandbox', 'game', 'set-uri', '31337', 'http://localhost:3000/', '--db', db], env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no game "31337"/);
   });

@@ -1,7 +1,7 @@
 /**
  * `--latency` (issue 24): the sandbox holds every /services/rest reply that long, as a network
  * round trip would; a bad value is one line on stderr and exit 2, with nothing started. The
- * built binary, as a user runs it. Only lower bounds: a held reply takes at least the latency
+ * built binary runs the sandboxes (main in-process for status and bad values). Only lower bounds: a held reply takes at least the latency
  * (a test never asserts how fast anything is).
  */
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
-import { BIN, json, runCli } from './harness.js';
+import { BIN, json, runCli, runInProcess } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-latency-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -73,10 +73,10 @@ describe('sandbox --latency (e2e)', () => {
       expect(challenge.status).toBe(401);
       expect(challenge.ms).toBeGreaterThanOrEqual(LATENCY_MS - CLOCK_SLACK_MS);
 
-      const status = await runCli(['sandbox', 'status', '--json'], env);
+      const status = await runInProcess(['sandbox', 'status', '--json'], env);
       expect(status.code, status.stderr).toBe(0);
       expect(json<{ latency_ms: number; url: string }>(status)).toMatchObject({ latency_ms: LATENCY_MS, url: sb.url });
-      const text = await runCli(['sandbox', 'status'], env);
+      const text = await runInProcess(['sandbox', 'status'], env);
       expect(text.stdout).toContain(`latency ${LATENCY_MS} ms on every /services/rest reply`);
     } finally {
       expect(await sb.stop(), sb.stderr()).toBe(0);
@@ -85,6 +85,7 @@ describe('sandbox --latency (e2e)', () => {
 
   it('exec --latency 2s: the command sees the held replies', async () => {
     const script = `const t = performance.now(); fetch(process.env.UDCLI_BASE_URL + ${JSON.stringify(USER_PATH)}).then((r) => r.text()).then(() => console.log(Math.floor(performance.now() - t)));`;
+    // The binary: exec hands its own stdout to the command, which only a process of its own has.
     const r = await runCli(['sandbox', 'exec', '--latency', '2s', '--', process.execPath, '-e', script], { UDCLI_DATA_DIR: join(scratch, 'exec-data') }, { timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('holding every /services/rest reply 2000 ms (--latency)');
@@ -110,7 +111,7 @@ describe('sandbox --latency (e2e)', () => {
     ['sandbox', 'play', '--no-open', '--latency', 'x'],
   ])('a bad value (%s %s ...): one line on stderr, exit 2, nothing started', async (...args) => {
     const dataDir = join(scratch, `bad-${args.join('-').replace(/[^a-z0-9]+/gi, '')}`);
-    const r = await runCli(args, { UDCLI_DATA_DIR: dataDir });
+    const r = await runInProcess(args, { UDCLI_DATA_DIR: dataDir });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');

@@ -1,5 +1,6 @@
 /**
- * The sandbox's life cycle as emulator users know it (issue 23), through the built binary: a data
+ * The sandbox's life cycle as emulator users know it (issue 23), main in-process against sandboxes
+ * the built binary starts detached: a data
  * file loaded onto a demo database is refused, then replaced with --reset; info, status, the play
  * page, the built-in profile and doctor follow what the sandbox holds; a live reset between two
  * test cases with a client connected; the clock back to real time; a failing exec prints the
@@ -14,7 +15,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { runCli } from './harness.js';
+import { runCli, runInProcess } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-lifecycle-'));
 const dataDir = join(scratch, 'data');
@@ -32,7 +33,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(args, { ...env, ...extra }, { timeoutMs: 40_000 });
+const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => runInProcess(args, { ...env, ...extra });
+/** `sandbox start --detach ...` as a user types it: the built binary, whose sandbox outlives it. */
+const detach = (args: string[]) => runCli(['sandbox', 'start', '--detach', ...args], env, { timeoutMs: 40_000 });
 
 beforeAll(async () => {
   env = { UDCLI_DATA_DIR: dataDir, UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_SANDBOX_PORT: String(await freePort()) };
@@ -52,7 +55,7 @@ users:
 `,
   );
   // The default database, with the demo data in it.
-  const demo = await cli(['sandbox', 'start', '--detach']);
+  const demo = await detach([]);
   expect(demo.code, demo.stderr).toBe(0);
   expect((await cli(['sandbox', 'stop'])).code).toBe(0);
 }, 90_000);
@@ -64,7 +67,7 @@ afterAll(async () => {
 
 describe('udcli sandbox start --data on a database that holds something else', () => {
   it('refuses, naming what it holds and the two ways on; nothing changes', async () => {
-    const r = await cli(['sandbox', 'start', '--detach', '--data', racers]);
+    const r = await detach(['--data', racers]);
     expect(r.code).toBe(2);
     const [line, hint] = r.stderr.trimEnd().split('\n');
     expect(line).toBe(`udcli: ${join(dataDir, 'sandbox.db')} holds the demo data, not ${racers}; nothing was loaded`);
@@ -81,7 +84,7 @@ describe('udcli sandbox start --data on a database that holds something else', (
   }, 60_000);
 
   it('--reset replaces it; info, status, the play page, the profile and doctor follow the file', async () => {
-    const r = await cli(['sandbox', 'start', '--detach', '--data', racers, '--reset']);
+    const r = await detach(['--data', racers, '--reset']);
     expect(r.code, r.stderr).toBe(0);
     url = r.stdout.trim();
 
@@ -123,7 +126,7 @@ describe('udcli sandbox start --data on a database that holds something else', (
     const db = new Database(join(dataDir, 'sandbox.db'));
     db.prepare("INSERT INTO users (uid, username, gender, created_on) VALUES ('00000000000000000000000000008080', 'kept_user', 'unspecified', 0)").run();
     db.close();
-    const r = await cli(['sandbox', 'start', '--detach', '--data', racers]);
+    const r = await detach(['--data', racers]);
     expect(r.code, r.stderr).toBe(0);
     url = r.stdout.trim();
     expect((await cli(['user', 'kept_user', '--json'])).code).toBe(0);

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { BIN, DEMO_SECRETS, runCli } from './harness.js';
+import { BIN, DEMO_SECRETS, runInProcess } from './harness.js';
+import { until } from '../until.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-logs-'));
 const env = { UDCLI_DATA_DIR: join(scratch, 'data'), UDCLI_CONFIG_DIR: join(scratch, 'config') };
@@ -22,14 +23,6 @@ const SIGNATURE = 'f'.repeat(64);
 
 function expectNoSecrets(text: string): void {
   for (const secret of [...DEMO_SECRETS, SIGNATURE]) expect(text).not.toContain(secret);
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** A running `udcli ...` whose output is collected as it comes. */
@@ -47,7 +40,7 @@ function spawnCli(args: string[], childEnv: NodeJS.ProcessEnv) {
 }
 
 beforeAll(async () => {
-  const started = await runCli(['sandbox', 'start', '--detach', '--port', '0', '--db', ':memory:'], env, { timeoutMs: 30_000 });
+  const started = await runInProcess(['sandbox', 'start', '--detach', '--port', '0', '--db', ':memory:'], env);
   expect(started.code, started.stderr).toBe(0);
   url = started.stdout.trim();
   await fetch(`${url}${USER_PATH}?api_key=${DEMO.game.apiKey}&uid=${DEMO.user.uid}`);
@@ -57,17 +50,17 @@ beforeAll(async () => {
     { method: 'PUT' },
   );
   expect(badSig.status).toBe(403);
-  await until(async () => (await runCli(['sandbox', 'logs'], env)).stdout.includes(' 403 '), 'the request lines in the log');
+  await until(async () => (await runInProcess(['sandbox', 'logs'], env)).stdout.includes(' 403 '), 'the request lines in the log');
 }, 60_000);
 
 afterAll(async () => {
-  await runCli(['sandbox', 'stop'], env);
+  await runInProcess(['sandbox', 'stop'], env);
   rmSync(scratch, { recursive: true, force: true });
 }, 30_000);
 
 describe('udcli sandbox logs (a detached sandbox)', () => {
   it('shows the log: start-up lines, then one line per request with the reason of a failure, secrets redacted', async () => {
-    const r = await runCli(['sandbox', 'logs', '-n', 'all'], env);
+    const r = await runInProcess(['sandbox', 'logs', '-n', 'all'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain(`udcli sandbox listening on ${url}`);
@@ -80,7 +73,7 @@ describe('udcli sandbox logs (a detached sandbox)', () => {
   });
 
   it('--json: only the request lines, one JSON object each, the shape of GET /_sandbox/requests without its id', async () => {
-    const r = await runCli(['sandbox', 'logs', '--json'], env);
+    const r = await runInProcess(['sandbox', 'logs', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     const records = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records).toHaveLength(3);
@@ -95,22 +88,22 @@ describe('udcli sandbox logs (a detached sandbox)', () => {
   });
 
   it('like tail (issue 23): the last 10 lines, -n N, and filters by status, path and time', async () => {
-    const all = (await runCli(['sandbox', 'logs', '-n', 'all'], env)).stdout.trimEnd().split('\n');
+    const all = (await runInProcess(['sandbox', 'logs', '-n', 'all'], env)).stdout.trimEnd().split('\n');
     expect(all.length).toBeGreaterThan(10);
-    const last = await runCli(['sandbox', 'logs'], env);
+    const last = await runInProcess(['sandbox', 'logs'], env);
     expect(last.code, last.stderr).toBe(0);
     expect(last.stdout.trimEnd().split('\n')).toEqual(all.slice(-10));
     expect(last.stdout).not.toContain('udcli sandbox listening on');
-    expect((await runCli(['sandbox', 'logs', '-n', '2'], env)).stdout.trimEnd().split('\n')).toEqual(all.slice(-2));
-    const failed = await runCli(['sandbox', 'logs', '--status', '4xx'], env);
+    expect((await runInProcess(['sandbox', 'logs', '-n', '2'], env)).stdout.trimEnd().split('\n')).toEqual(all.slice(-2));
+    const failed = await runInProcess(['sandbox', 'logs', '--status', '4xx'], env);
     expect(failed.stdout.trimEnd().split('\n').map((line) => / (\d{3}) [\d.]+ms/.exec(line)?.[1])).toEqual(['404', '403']);
-    expect((await runCli(['sandbox', 'logs', '--status', '403', '--json'], env)).stdout.trimEnd().split('\n')).toHaveLength(1);
-    const products = await runCli(['sandbox', 'logs', '--path', '/products/'], env);
+    expect((await runInProcess(['sandbox', 'logs', '--status', '403', '--json'], env)).stdout.trimEnd().split('\n')).toHaveLength(1);
+    const products = await runInProcess(['sandbox', 'logs', '--path', '/products/'], env);
     expect(products.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(products.stdout).toContain(' 403 ');
-    expect((await runCli(['sandbox', 'logs', '--since', '1h', '--status', '2xx'], env)).stdout).toContain(USER_PATH);
-    expect((await runCli(['sandbox', 'logs', '--since', '2099-01-01T00:00:00Z'], env)).stdout).toBe('');
-    const bad = await runCli(['sandbox', 'logs', '--status', 'teapot'], env);
+    expect((await runInProcess(['sandbox', 'logs', '--since', '1h', '--status', '2xx'], env)).stdout).toContain(USER_PATH);
+    expect((await runInProcess(['sandbox', 'logs', '--since', '2099-01-01T00:00:00Z'], env)).stdout).toBe('');
+    const bad = await runInProcess(['sandbox', 'logs', '--status', 'teapot'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^udcli: invalid --status "teapot"/);
   });
@@ -143,7 +136,7 @@ describe('udcli sandbox logs (a detached sandbox)', () => {
   }, 30_000);
 
   it('no log file (no sandbox was ever detached): exit 1, one line naming the file', async () => {
-    const r = await runCli(['sandbox', 'logs'], { UDCLI_DATA_DIR: join(scratch, 'empty') });
+    const r = await runInProcess(['sandbox', 'logs'], { UDCLI_DATA_DIR: join(scratch, 'empty') });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toBe(`udcli: no sandbox log at ${join(scratch, 'empty', 'sandbox.log')}`);

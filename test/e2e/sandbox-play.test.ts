@@ -9,7 +9,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './harness.js';
+import { runInProcess } from './harness.js';
 
 /** The connect tag the game host puts in: the script from the sandbox's main origin. */
 const connect = () => `<script src="http://127.0.0.1:${port}/_sandbox/connect.js"></script>`;
@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await runCli(['sandbox', 'stop'], env);
+  await runInProcess(['sandbox', 'stop'], env);
   await new Promise((resolve) => dev.close(resolve));
   rmSync(scratch, { recursive: true, force: true });
 });
@@ -55,27 +55,30 @@ describe('sandbox play (e2e)', () => {
       [['--game-dir', '/'], /cannot serve games from \/: it is the root of the file system/],
     ];
     for (const [args, message] of cases) {
-      const r = await runCli(['sandbox', 'play', ...args, '--no-open'], env);
+      const r = await runInProcess(['sandbox', 'play', ...args, '--no-open'], env);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n')[0]).toMatch(message);
     }
-    const start = await runCli(['sandbox', 'start', '--detach', '--game-dir', gameDir, '--game-url', 'http://localhost:5173/'], env);
+    const start = await runInProcess(['sandbox', 'start', '--detach', '--game-dir', gameDir, '--game-url', 'http://localhost:5173/'], env);
     expect(start.code).toBe(2);
     mkdirSync(join(scratch, 'data'), { recursive: true });
-    const data = await runCli(['sandbox', 'start', '--detach', '--allow-game-dir', join(scratch, 'data')], env);
+    const data = await runInProcess(['sandbox', 'start', '--detach', '--allow-game-dir', join(scratch, 'data')], env);
     expect([data.code, data.stderr.split('\n')[0]]).toEqual([2, expect.stringMatching(/cannot serve games from .*: it is udcli's own folder/)]);
-    const exec = await runCli(['sandbox', 'exec', '--game-url', 'file:///etc/passwd', '--', 'true'], env);
+    // The data folder of the command's environment, not of the process it runs in.
+    const execData = await runInProcess(['sandbox', 'exec', '--allow-game-dir', join(scratch, 'data'), '--', 'true'], env);
+    expect([execData.code, execData.stderr.split('\n')[0]]).toEqual([2, expect.stringMatching(/cannot serve games from .*: it is udcli's own folder/)]);
+    const exec = await runInProcess(['sandbox', 'exec', '--game-url', 'file:///etc/passwd', '--', 'true'], env);
     expect(exec.code).toBe(2);
-    expect((await runCli(['sandbox', 'status'], env)).code).toBe(1);
+    expect((await runInProcess(['sandbox', 'status'], env)).code).toBe(1);
   });
 
   it('starts a detached sandbox serving the folder and prints the play page URL', async () => {
-    const r = await runCli(['sandbox', 'play', '--game-dir', gameDir, '--no-open'], env);
+    const r = await runInProcess(['sandbox', 'play', '--game-dir', gameDir, '--no-open'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`http://127.0.0.1:${port}/play/1001\n`);
     // The game host (the sandbox's port + 1 when free), named by status; the main origin's game paths lead there.
-    const status = JSON.parse((await runCli(['sandbox', 'status', '--json'], env)).stdout) as { game_url: string };
+    const status = JSON.parse((await runInProcess(['sandbox', 'status', '--json'], env)).stdout) as { game_url: string };
     expect(status.game_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(status.game_url).not.toBe(`http://127.0.0.1:${port}`);
     gameUrl = status.game_url;
@@ -88,28 +91,28 @@ describe('sandbox play (e2e)', () => {
   it('a running sandbox serves another folder only inside one allowed when it started', async () => {
     const other = join(scratch, 'other');
     mkdirSync(other, { recursive: true });
-    const r = await runCli(['sandbox', 'play', '--game-dir', other, '--no-open'], env);
+    const r = await runInProcess(['sandbox', 'play', '--game-dir', other, '--no-open'], env);
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr.trim().split('\n')[0]).toMatch(/refused the game source: forbidden: dir .* is not inside a folder allowed when the sandbox started \(--game-dir or --allow-game-dir/);
-    const root = await runCli(['sandbox', 'exec', '--allow-game-dir', '/', '--', 'true'], { ...env, UDCLI_DATA_DIR: join(scratch, 'exec-root') });
+    const root = await runInProcess(['sandbox', 'exec', '--allow-game-dir', '/', '--', 'true'], { ...env, UDCLI_DATA_DIR: join(scratch, 'exec-root') });
     expect(root.code).toBe(2);
     expect(root.stderr.trim().split('\n')[0]).toMatch(/cannot serve games from \/: it is the root of the file system/);
   });
 
   it('switches a running sandbox to a dev server, and prints ?as=', async () => {
-    const r = await runCli(['sandbox', 'play', '1001', '--game-url', devUrl, '--as', 'alice', '--no-open'], env);
+    const r = await runInProcess(['sandbox', 'play', '1001', '--game-url', devUrl, '--as', 'alice', '--no-open'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`http://127.0.0.1:${port}/play/1001?as=alice\n`);
     expect(r.stderr).toContain(devUrl);
     const page = await (await fetch(`${gameUrl}/play/1001/game/index.html`)).text();
     expect(page).toBe(`<html><head>${connect()}</head><body>dev server</body></html>`);
-    const unknown = await runCli(['sandbox', 'play', 'nope', '--no-open'], env);
+    const unknown = await runInProcess(['sandbox', 'play', 'nope', '--no-open'], env);
     expect([unknown.code, unknown.stdout]).toEqual([2, '']);
   });
 
   it('sandbox exec --game-dir serves the folder to the command', async () => {
     const script = "fetch(process.env.UDCLI_SITE_URL + '/play/1001/game/').then((r) => r.text()).then((t) => process.exit(t.includes('connect.js') && t.includes('built') ? 0 : 3))";
-    const r = await runCli(['sandbox', 'exec', '--game-dir', gameDir, '--', process.execPath, '-e', script], { ...env, UDCLI_DATA_DIR: join(scratch, 'exec-data') });
+    const r = await runInProcess(['sandbox', 'exec', '--game-dir', gameDir, '--', process.execPath, '-e', script], { ...env, UDCLI_DATA_DIR: join(scratch, 'exec-data') });
     expect(r.code, r.stderr).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, runOnTerminal } from './harness.js';
+import { runInProcess, runOnTerminal } from './harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-e2e-reset-ask-'));
 const env: NodeJS.ProcessEnv = { UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data') };
@@ -21,7 +21,7 @@ const identity = (): string => {
 
 describe('sandbox reset on a terminal', () => {
   it('asks first: "n" keeps the database as it was, "y" recreates it', async () => {
-    const made = await runCli(['sandbox', 'reset', '--db', db, '--seed', 'none'], env);
+    const made = await runInProcess(['sandbox', 'reset', '--db', db, '--seed', 'none'], env);
     expect(made.code, made.stderr).toBe(0); // nothing to wipe yet: no question
     const before = identity();
 
@@ -38,7 +38,7 @@ describe('sandbox reset on a terminal', () => {
   }, 60_000);
 
   it('off a terminal, and with --yes, it goes ahead without asking', async () => {
-    const piped = await runCli(['sandbox', 'reset', '--db', db], env);
+    const piped = await runInProcess(['sandbox', 'reset', '--db', db], env);
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stderr).not.toMatch(/\[y\/N\]/);
     const yes = await runOnTerminal(['sandbox', 'reset', '--db', db, '--yes'], env, { prompt: 'recreated', input: '' });

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, type CliResult } from './harness.js';
+import { BIN, runCli, runInProcess, type CliResult } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-start-'));
 chmodSync(scratch, 0o755);
@@ -63,7 +63,7 @@ describe('sandbox start (e2e)', () => {
     mkdirSync(dir, { mode: 0o777 });
     chmodSync(dir, 0o777);
     const dbPath = join(dir, 'sandbox.db');
-    const seeded = await runCli(['sandbox', 'seed', '--db', dbPath, '--users', '10', '--friends', '2'], { UDCLI_DATA_DIR: join(scratch, 'ro-data') });
+    const seeded = await runInProcess(['sandbox', 'seed', '--db', dbPath, '--users', '10', '--friends', '2'], { UDCLI_DATA_DIR: join(scratch, 'ro-data') });
     expect(seeded.code, seeded.stderr).toBe(0);
     chmodSync(dbPath, 0o444);
     const r = await runAs(['sandbox', 'start', '--port', '0', '--db', dbPath], { UDCLI_DATA_DIR: join(dir, 'data') }, isRoot);
@@ -76,12 +76,12 @@ describe('sandbox start (e2e)', () => {
 
   it('--host 0.0.0.0 without --allow-remote: exit 2, naming what would be reachable; nothing listens', async () => {
     const env = { UDCLI_DATA_DIR: join(scratch, 'remote-data') };
-    const r = await runCli(['sandbox', 'start', '--host', '0.0.0.0', '--port', '0', '--db', ':memory:'], env);
+    const r = await runInProcess(['sandbox', 'start', '--host', '0.0.0.0', '--port', '0', '--db', ':memory:'], env);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/--host 0\.0\.0\.0 would let other machines reach the sandbox: password-less login, the token generator and unsigned grants/);
     expect(r.stderr).toMatch(/--allow-remote/);
-    const ipv6 = await runCli(['sandbox', 'start', '--host', '::', '--port', '0', '--db', ':memory:'], env);
+    const ipv6 = await runInProcess(['sandbox', 'start', '--host', '::', '--port', '0', '--db', ':memory:'], env);
     expect(ipv6.code).toBe(2);
   }, 30_000);
 
@@ -101,6 +101,7 @@ describe('sandbox start (e2e)', () => {
 
   it('a detached sandbox writes sandbox.log 0600, beside a database that is 0600 too', async () => {
     const env = { UDCLI_DATA_DIR: join(scratch, 'detached-data') };
+    // The binary: the command that detaches exits, its sandbox runs on (a one-shot start).
     const started = await runCli(['sandbox', 'start', '--detach', '--port', '0'], env);
     expect(started.code, started.stderr).toBe(0);
     try {
@@ -108,7 +109,7 @@ describe('sandbox start (e2e)', () => {
         expect((statSync(join(env.UDCLI_DATA_DIR, file)).mode & 0o777).toString(8), file).toBe('600');
       }
     } finally {
-      const stopped = await runCli(['sandbox', 'stop'], env);
+      const stopped = await runInProcess(['sandbox', 'stop'], env);
       expect(stopped.code, stopped.stderr).toBe(0);
     }
   }, 60_000);

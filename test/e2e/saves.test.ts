@@ -3,7 +3,6 @@
  * read back from the sandbox's database (withDb), independently of the CLI; each printed undo is
  * run through sh exactly as printed.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, json, nowhere, runOnTerminal, startTestEnv, withDb, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { connectionsTo, json, nowhere, runPrinted as runPrintedLine, runOnTerminal, startTestEnv, withDb, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -49,20 +48,8 @@ function line(r: CliResult, label: string): string {
   return found.replace(new RegExp(`^${label}:\\s+`), '');
 }
 
-/** Runs a printed command line through sh exactly as printed, with `udcli` being the built binary. */
-function runPrinted(printed: string, extra = ''): Promise<CliResult> {
-  const script = printed.replace(/(^|&& )udcli /g, `$1'${process.execPath}' '${BIN}' `) + extra;
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', script], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env.env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.stdin.end();
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** Runs a printed command line (with `extra` typed after it) as a shell would (harness runPrinted). */
+const runPrinted = (printed: string, extra = ''): Promise<CliResult> => runPrintedLine(printed + extra, env.env);
 
 describe('set, get, list', () => {
   it('set inline: saved as given, receipt, audit line; the undo (an erase) leaves nothing saved', async () => {
@@ -211,6 +198,7 @@ describe('bad input: exit 2, nothing sent', () => {
     const fromStdin = await udcli(['saves', 'set', PLAYER, 'big', '-'], { env: off, input: 'é'.repeat(131073) });
     expect(fromStdin.code).toBe(2);
     expect(fromStdin.stderr).toMatch(/value too large from standard input/);
+    expect(connectionsTo(off)).toBe(0);
     // Exactly 256 KiB is saved.
     writeFileSync(big, 'a'.repeat(256 * 1024));
     const ok = await udcli(['saves', 'set', PLAYER, 'big', `@${big}`]);

@@ -23,8 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { ensureChromium, launchChromium } from '../sandbox/helpers/chromium.js';
-import { fakeIO } from '../output/fake-io.js';
-import { runCli, type CliResult } from './harness.js';
+import { runInProcess, type CliResult } from './harness.js';
 
 const GAME_DIR = join(import.meta.dirname, '..', 'fixtures', 'sdk-game');
 const GAME = '1001';
@@ -83,7 +82,7 @@ beforeAll(async () => {
   if (unavailable) console.warn(`sdk-game.test.ts: skipping the browser tests: ${unavailable}`);
   root = mkdtempSync(join(tmpdir(), 'udcli-sdk-game-'));
   env = { UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data'), UDCLI_SANDBOX_PORT: String(await freePort()) };
-  const play = await runCli(['sandbox', 'play', GAME, '--game-dir', GAME_DIR, '--no-open'], env);
+  const play = await runInProcess(['sandbox', 'play', GAME, '--game-dir', GAME_DIR, '--no-open'], env);
   expect(play.code, play.stderr).toBe(0);
   const pageUrl = new URL(play.stdout.trim());
   expect(pageUrl.pathname).toBe(`/play/${GAME}`);
@@ -97,17 +96,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => studio?.close(resolve));
-  if (env) await runCli(['sandbox', 'stop'], env);
+  if (env) await runInProcess(['sandbox', 'stop'], env);
   rmSync(root, { recursive: true, force: true });
 });
 
 /** `udcli ARGS` through `main` in this process, with the test's environment (the detached sandbox's log). */
-async function udcli(args: string[]): Promise<CliResult> {
-  const { main } = await import('../../src/cli/main.js');
-  const f = fakeIO({ env: { NO_COLOR: '1', ...env } });
-  const code = await main(args, f.io);
-  return { code, stdout: f.stdout(), stderr: f.stderr() };
-}
+const udcli = (args: string[]): Promise<CliResult> => runInProcess(args, env);
 
 const linesOf = (text: string) => text.split('\n').filter((line) => line !== '');
 

@@ -4,7 +4,6 @@
  * server and the undo reaches it; a failure after sending is reported and audited alike; `give`
  * of a pack gives packs; `doctor` checks the key's game. Needs `npm run build` first.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { BIN, json, runCli, runOnTerminal, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { json, runPrinted, runInProcess, runOnTerminal, startTestEnv, type CliResult, type TestEnv } from './harness.js';
 import { signedAgiRequest, startLostReplyProxy } from './lost-reply-proxy.js';
 
 const UID = DEMO.user.uid;
@@ -56,19 +55,6 @@ async function held(env: TestEnv, uid: string, sku: string): Promise<number> {
   return typeof data === 'number' ? data : 0;
 }
 
-/** Runs a printed command line through sh as printed, `udcli` being the built binary. */
-function runPrinted(line: string, childEnv: NodeJS.ProcessEnv): Promise<CliResult> {
-  const script = line.replace(/(^|&& )udcli /g, `$1'${process.execPath}' '${BIN}' `);
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', script], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...childEnv } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe('lost reads before a change (issue 22, point 1)', () => {
   it('products give @fifty.txt gems --journal j under faults: no item unknown that was never sent; a rerun sends the failed ones', async () => {
@@ -84,7 +70,7 @@ describe('lost reads before a change (issue 22, point 1)', () => {
       const viaProxy = { UDCLI_BASE_URL: proxy.url, UDCLI_SITE_URL: proxy.url };
       // One retry (not the default two) so that, whatever order the fault draws fall in, some reads
       // still fail after their retries: about 8 of 50.
-      const first = await runCli(['products', 'give', `@${list}`, 'gems', '--journal', journal, '--retries', '1'], { ...env.env, ...viaProxy }, { timeoutMs: 120_000 });
+      const first = await runInProcess(['products', 'give', `@${list}`, 'gems', '--journal', journal, '--retries', '1'], { ...env.env, ...viaProxy });
       const results = items(first);
       expect(results, first.stderr).toHaveLength(50);
       const signedFor = (uid: string) => proxy.seen.some((s) => signedAgiRequest(s) && s.url.includes(`/products/user/${uid}`));
@@ -102,7 +88,7 @@ describe('lost reads before a change (issue 22, point 1)', () => {
       expect(first.code).toBe(6);
 
       // The rerun (the same faults) sends every item that was not sent, and skips the finished.
-      const again = await runCli(['products', 'give', `@${list}`, 'gems', '--journal', journal], { ...env.env, ...viaProxy }, { timeoutMs: 120_000 });
+      const again = await runInProcess(['products', 'give', `@${list}`, 'gems', '--journal', journal], { ...env.env, ...viaProxy });
       const second = new Map(items(again).map((i) => [i.input, i]));
       for (const item of notSent) {
         const now = second.get(item.input)!;

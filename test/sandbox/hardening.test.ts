@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../src/sandbox/app.js';
 import { openDatabase, type SandboxDatabase } from '../../src/sandbox/database.js';
 import { seedDemo } from '../../src/sandbox/seed/demo.js';
@@ -16,6 +16,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { tempDir } from './helpers/sandbox.js';
+import { until } from '../until.js';
 
 interface Running {
   url: string;
@@ -78,26 +79,24 @@ describe('slow clients (item 4)', () => {
     const { text, ms } = await received;
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
     expect(text).toContain('"code":408');
+    // Not before the timeout (600 ms; timers may fire a little early): a lower bound, which slowness cannot break.
     expect(ms).toBeGreaterThanOrEqual(500);
-    expect(ms).toBeLessThan(5000);
   }, 10_000);
 
   it('headers that never end are cut off the same way', async () => {
     const { received } = rawConnection(sb.port, `GET ${API_PREFIX}/users/${DEMO.user.uid}.json HTTP/1.1\r\nHost: 127.0.0.1:${sb.port}\r\nX-Slow: `);
-    const { text, ms } = await received;
+    const { text } = await received;
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
-    expect(ms).toBeLessThan(5000);
   }, 10_000);
 
   it('caps open connections: beyond the cap the longest idle are closed at once, and the sandbox still answers', async () => {
     const held = Array.from({ length: 30 }, () => rawConnection(sb.port, 'GET / HTTP/1.1\r\nHost: x\r\n'));
-    // Those over the cap are dropped without a reply long before any timeout.
-    const early = await Promise.all(
-      held.map(({ received }) => Promise.race([received.then(() => 'closed'), new Promise((r) => setTimeout(() => r('open'), 300))])),
-    );
-    expect(early.filter((s) => s === 'closed').length).toBeGreaterThanOrEqual(10);
+    const closed: Array<{ text: string }> = [];
+    for (const { received } of held) void received.then((r) => closed.push(r));
+    // Those over the cap are dropped without a reply: not by the request timeout, which answers 408.
+    await until(() => closed.length >= 10, '10 connections over the cap to be closed');
+    expect(closed.slice(0, 10).map((r) => r.text)).toEqual(Array(10).fill(''));
     for (const { socket } of held) socket.destroy();
-    await new Promise((r) => setTimeout(r, 100));
     expect((await fetch(`${sb.url}/_sandbox/status`)).status).toBe(200);
   }, 10_000);
 });
@@ -112,6 +111,10 @@ describe('half-open connections and malformed HEADs (issue 21)', () => {
   });
 
   it('300 connections opened and left silent do not lock a client out: its request is answered at once', async () => {
+    let accepted = 0;
+    const count = () => void accepted++;
+    sb.app.server.on('connection', count);
+    onTestFinished(() => void sb.app.server.off('connection', count));
     const held = await Promise.all(
       Array.from({ length: 300 }, () => new Promise<Socket>((resolve) => {
         const socket = connect(sb.port, '127.0.0.1', () => resolve(socket));
@@ -119,11 +122,10 @@ describe('half-open connections and malformed HEADs (issue 21)', () => {
       })),
     );
     try {
-      await new Promise((r) => setTimeout(r, 200));
-      const started = Date.now();
-      const r = await fetch(`${sb.url}${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`, { signal: AbortSignal.timeout(2000) });
+      // The sandbox holds all 300 before the client comes.
+      await until(() => accepted >= 300, 'the 300 connections to be accepted');
+      const r = await fetch(`${sb.url}${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`);
       expect(r.status).toBe(200);
-      expect(Date.now() - started).toBeLessThan(2000);
       // The newest silent ones are still open: only the longest idle made room.
       expect(held.at(-1)!.destroyed).toBe(false);
     } finally {

@@ -14,30 +14,61 @@ import { api, signedApi, startTestSandbox, type TestSandbox } from './helpers/sa
 
 const HOLD_MS = 2000;
 
-/** A node process that takes the write lock of `file`, says "locked", and lets go after HOLD_MS. */
+/**
+ * A node process that takes the write lock of `file`, says "locked", and lets go after the given
+ * ms or when told to (a line on its stdin), whichever comes first.
+ */
 const HOLDER = `
 const Database = require(process.argv[1]);
 const db = new Database(process.argv[2]);
 db.exec('BEGIN IMMEDIATE');
 db.exec("UPDATE games SET name = name");
 process.stdout.write('locked\\n');
-setTimeout(() => { db.exec('COMMIT'); db.close(); process.stdout.write('released\\n'); }, Number(process.argv[3]));
+let held = true;
+const release = () => { if (!held) return; held = false; db.exec('COMMIT'); db.close(); process.stdout.write('released\\n'); process.exit(0); };
+setTimeout(release, Number(process.argv[3]));
+process.stdin.on('data', release);
 `;
 
-function holdLock(file: string): Promise<{ child: ChildProcess; released: Promise<void> }> {
-  const child = spawn(process.execPath, ['-e', HOLDER, createRequire(import.meta.url).resolve('better-sqlite3'), file, String(HOLD_MS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+function holdLock(file: string, holdMs = HOLD_MS): Promise<{ child: ChildProcess; released: Promise<void>; release(): void }> {
+  const child = spawn(process.execPath, ['-e', HOLDER, createRequire(import.meta.url).resolve('better-sqlite3'), file, String(holdMs)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
   return new Promise((resolve, reject) => {
     const released = new Promise<void>((done) => child.on('exit', () => done()));
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
-      if (out.startsWith('locked\n')) resolve({ child, released });
+      if (out.startsWith('locked\n')) resolve({ child, released, release: () => void child.stdin!.end('release\n') });
     });
     child.on('exit', (code) => reject(new Error(`the lock holder exited (${code}) before locking: ${out}`)));
   });
 }
+
+/** Resolves once the sandbox has taken `n` more requests (their heads read) than when called. */
+function requestsTaken(n: number): Promise<void> {
+  return new Promise((resolve) => {
+    let left = n;
+    const seen = () => {
+      if (--left > 0) return;
+      sb.app.server.off('request', seen);
+      resolve();
+    };
+    sb.app.server.on('request', seen);
+  });
+}
+
+/**
+ * The sandbox has taken `n` more requests and answered a read after them (reads answer while the
+ * lock is held): by then those requests have met the lock and are waiting on it.
+ */
+async function waitingOnLock(taken: Promise<void>): Promise<void> {
+  await taken;
+  expect((await api(sb.url, 'GET', '/users/player_0112.json', [['username', '1']])).status).toBe(200);
+}
+
+/** Long enough that the holder never lets go by itself before a test tells it to. */
+const UNTIL_TOLD_MS = 60_000;
 
 let sb: TestSandbox;
 const lines: string[] = [];
@@ -104,9 +135,13 @@ describe('another process holds the write lock', () => {
     const uid = uidForUsername('player_0111');
     const path = `/achievements/user/${uid}.json`;
     const target = [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS']] as Array<[string, string]>;
-    const { released } = await holdLock(sb.db.path);
-    await new Promise((resolve) => setTimeout(resolve, HOLD_MS - 600));
-    const r = await signedApi(sb, 'PUT', path, [...target, ['increment', '5']]);
+    const { released, release } = await holdLock(sb.db.path, UNTIL_TOLD_MS);
+    // Let go only once the change has arrived: it waits for the lock, then goes through.
+    const taken = requestsTaken(1);
+    const sent = signedApi(sb, 'PUT', path, [...target, ['increment', '5']]);
+    await waitingOnLock(taken);
+    release();
+    const r = await sent;
     await released;
     expect(r.status).toBe(200);
     const after = await api<UserAchievement[]>(sb.url, 'GET', path, target);
@@ -116,22 +151,27 @@ describe('another process holds the write lock', () => {
 
 describe('the site and the play page write like the API (issue 31)', () => {
   it('a login, a play page load (a new token) and the token generator sent while the lock is held wait, and succeed once it is let go', async () => {
-    const { released } = await holdLock(sb.db.path);
-    await new Promise((resolve) => setTimeout(resolve, HOLD_MS - 600));
+    const { released, release } = await holdLock(sb.db.path, UNTIL_TOLD_MS);
+    const taken = requestsTaken(2);
     const login = fetch(`${sb.url}/login?username=alice`, { method: 'POST' });
     const playLogin = fetch(`${sb.url}/play/1001/login`, { method: 'POST', body: new URLSearchParams({ username: 'bob' }), redirect: 'manual' });
+    await waitingOnLock(taken);
+    release();
     const [site, play] = await Promise.all([login, playLogin]);
     await released;
     expect(site.status).toBe(200);
     expect(play.status).toBe(303);
     const cookie = String(site.headers.get('set-cookie')).split(';')[0]!;
 
-    const held = await holdLock(sb.db.path);
-    await new Promise((resolve) => setTimeout(resolve, HOLD_MS - 600));
-    const [page, token] = await Promise.all([
+    const held = await holdLock(sb.db.path, UNTIL_TOLD_MS);
+    const takenToo = requestsTaken(2);
+    const waiting = Promise.all([
       fetch(`${sb.url}/play/1001`, { headers: { cookie } }),
       fetch(`${sb.url}/service/user-auth-token-generator/1001`, { headers: { cookie } }),
     ]);
+    await waitingOnLock(takenToo);
+    held.release();
+    const [page, token] = await waiting;
     await held.released;
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Playing as <strong id="username">alice</strong>');

@@ -205,7 +205,7 @@ export async function execCommand(factory: Factory, command: readonly string[], 
       warn: dataWarning(factory.io.stderr),
       insecureGameHost: options.insecureGameHost,
       allowGameDirs: options.allowGameDirs,
-      ownDirs: [configDir(env)],
+      ownDirs: [configDir(env), dataDir(env)],
     });
     try {
       if (interrupted !== undefined) {

@@ -88,7 +88,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     warn: dataWarning(stderr),
     insecureGameHost: options.insecureGameHost,
     allowGameDirs: options.allowGameDirs,
-    ownDirs: [configDir(env)],
+    ownDirs: [configDir(env), dataDir(env)],
   }).catch((error: unknown) => {
     lines.close();
     throw error;
