@@ -10,17 +10,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
-import { nowhere, runCli } from './harness.js';
+import { closedPort, connectionsTo, nowhere, runCli } from './harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-sandbox-found-'));
 let env: NodeJS.ProcessEnv;
 let port: string;
+let profilePort: NodeJS.ProcessEnv;
 const cli = (args: string[]) => runCli(args, env, { timeoutMs: 40_000 });
 
 beforeAll(async () => {
-  // The built-in profile's own port is closed (and never 8787, which another sandbox may use).
-  const closed = new URL((await nowhere()).UDCLI_BASE_URL!).port;
-  port = new URL((await nowhere()).UDCLI_BASE_URL!).port;
+  // The built-in profile's own port answers nothing (a listener held open that cuts every
+  // connection; never 8787, which another sandbox may use). The detached sandbox binds its port
+  // itself, so that one is free: found by listening and closing.
+  profilePort = await nowhere();
+  const closed = new URL(profilePort.UDCLI_BASE_URL!).port;
+  port = String(await closedPort());
   env = { UDCLI_DATA_DIR: join(root, 'data'), UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_SANDBOX_PORT: closed };
 });
 
@@ -47,9 +51,9 @@ describe('a detached sandbox on a port of its own', () => {
     const lines = logs.stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; path: string; status: number });
     expect(lines).toContainEqual(expect.objectContaining({ method: 'GET', path: `/services/rest/v1/users/${DEMO.user.username}.json`, status: 200 }));
 
-    // Still the one sandbox: status names it, and the profile's own port stays closed.
+    // Still the one sandbox: status names it, and nothing ever tried the profile's own port.
     const status = await cli(['sandbox', 'status', '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ running: true, url });
-    await expect(fetch(`http://127.0.0.1:${env.UDCLI_SANDBOX_PORT}/_sandbox/status`)).rejects.toThrow();
+    expect(connectionsTo(profilePort)).toBe(0);
   }, 90_000);
 });
