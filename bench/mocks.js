@@ -27,7 +27,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from './lib/free-port.js';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,17 +51,6 @@ export const MOCK_IDS = ['prism', 'prism-openapi', 'json-server', 'mockoon', 'wi
 /** @param {string} msg */
 const say = (msg) => process.stderr.write(`bench: ${msg}\n`);
 
-/** A port nothing listens on (bound once, then released). @returns {Promise<number>} */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** One GET over a fresh connection. @param {string} url @returns {Promise<{ status: number, text: string }>} */
 function get(url) {

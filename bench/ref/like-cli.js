@@ -21,7 +21,6 @@
  */
 import 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -49,46 +48,11 @@ export function profile() {
   };
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-const USER_AGENT = `udcli (node ${process.version})`;
+// The exchange itself is the floor's (node:http, one keep-alive connection, udcli's headers).
+import { done } from './floor-http.js';
 
-/**
- * One exchange; resolves with the status and the parsed envelope.
- * @param {string} base  scheme://host:port
- * @param {'GET' | 'POST'} method
- * @param {string} pathAndQuery
- * @returns {Promise<{ status: number, envelope: any }>}
- */
-export function exchange(base, method, pathAndQuery) {
-  /** @type {Record<string, string>} */
-  const headers = { accept: 'application/json', 'user-agent': USER_AGENT };
-  if (method === 'POST') headers['content-type'] = 'application/x-www-form-urlencoded';
-  return new Promise((resolve, reject) => {
-    const req = request(base + pathAndQuery, { method, headers, agent }, (res) => {
-      const chunks = /** @type {Buffer[]} */ ([]);
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, envelope: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-        } catch (e) {
-          reject(e);
-        }
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+export { exchange, payloadOf } from './floor-http.js';
 
-/** @param {{ status: number, envelope: any }} r @param {string} what */
-export function payloadOf(r, what) {
-  if (r.status !== 200) {
-    process.stderr.write(`${what}: HTTP ${r.status}\n`);
-    process.exit(1);
-  }
-  return r.envelope.payload;
-}
 
 /** Prints a result as udcli does: JSON with --json or to a pipe, a table to a terminal. @param {unknown} value @param {{ json?: boolean }} options */
 export function print(value, options) {
@@ -113,7 +77,7 @@ export async function run(words, args, action, options = ['--json']) {
     try {
       await action(...a);
     } finally {
-      agent.destroy();
+      done();
     }
   });
   await program.parseAsync(process.argv);
