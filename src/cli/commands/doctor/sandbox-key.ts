@@ -4,22 +4,12 @@
  * here); undefined when the server is not a sandbox or the key is one of its keys after all.
  */
 import { redact } from '../../../redact.js';
-
-interface Contents {
-  origin: { kind: string; text: string };
-  games: Array<{ id: string; keys: Array<{ api_key: string }> }>;
-}
+import { contentsAt } from '../sandbox/contents.js';
 
 export async function keyNotInSandbox(baseUrl: string, apiKey: string): Promise<string | undefined> {
-  let contents: Contents;
-  try {
-    const response = await fetch(`${baseUrl.replace(/\/+$/, '')}/_sandbox/contents`, { signal: AbortSignal.timeout(3_000) });
-    if (!response.ok) return undefined;
-    contents = (await response.json()) as Contents;
-    if (typeof contents?.origin?.text !== 'string' || !Array.isArray(contents.games)) return undefined;
-  } catch {
-    return undefined;
-  }
+  // Read bounded and shape-checked: whatever answers at the URL may not be a sandbox.
+  const contents = await contentsAt(baseUrl);
+  if (contents === undefined) return undefined;
   const shown = redact(apiKey.toLowerCase());
   if (contents.games.some((g) => g.keys.some((k) => k.api_key === shown))) return undefined;
   const games = contents.games.map((g) => g.id).slice(0, 10).join(', ') || 'none';
