@@ -9,7 +9,7 @@ import type { Settings } from '../config/types.js';
 import type { OutcomeJudgement } from '../domain/outcome.js';
 import type { AuditLog } from '../audit/log.js';
 import { traceContext, tracedChange, tracedSingle, type TraceContext, type TraceSpec } from '../audit/tracked.js';
-import { parseUserBeforeKey, userLabel } from '../ops/args.js';
+import { parseUserArg, rejectSwapped, userLabel } from '../ops/args.js';
 import { printDryRun, requestOf } from '../ops/dry-run.js';
 import type { Factory } from '../ops/factory.js';
 import { confirmMutation } from '../ops/safety.js';
@@ -100,6 +100,8 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   args: Args,
   opts: Opts & BatchFlags,
 ): Promise<BatchSummary | undefined> {
+  // First: a swap explains what would fail next (the batch options, the user's form).
+  if (!isBatchArg(args.uid)) rejectSwapped(args.uid, type.key.of(args), type.key.name, type.command);
   if (type.batch !== false && isBatchArg(args.uid)) {
     const input = await type.parse(factory, args, opts, args.uid);
     const { runChangeBatch } = await import('./change-batch.js');
@@ -107,7 +109,7 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   }
   // --dry-run works for one user too; the other batch options need @FILE.
   if (type.batch !== false) rejectBatchFlags({ ...opts, dryRun: undefined });
-  const user = parseUserBeforeKey(args.uid, type.key.of(args), type.key.name, type.command);
+  const user = parseUserArg(args.uid, 'uid', type.command);
   const input = await type.parse(factory, args, opts, userLabel(user));
   const print = type.printer(factory);
   const settings = await factory.settings();

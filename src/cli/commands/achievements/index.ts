@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { addBatchOptions } from '../../../batch/flags.js';
 import type { Factory } from '../../../ops/factory.js';
 import { BATCH_USER_ARGUMENT, batchExample } from '../../batch-help.js';
-import { checkSwapped } from '../../swap-check.js';
 
 export interface TargetOptions {
   game?: string;
@@ -137,5 +136,5 @@ export function register(program: Command, factory: Factory): void {
       await run(factory, { uid, developerId }, opts);
     });
   // @FILE / @- in place of <uid>: --concurrency, --rate, --dry-run, --journal, --fail-fast, --retry-unknown
-  for (const verb of ['inc', 'set', 'reset', 'delete']) checkSwapped(addBatchOptions(ach.commands.find((c) => c.name() === verb)!), 'developer_id');
+  for (const verb of ['inc', 'set', 'reset', 'delete']) addBatchOptions(ach.commands.find((c) => c.name() === verb)!);
 }

@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { addBatchOptions } from '../../../batch/flags.js';
 import type { Factory } from '../../../ops/factory.js';
 import { BATCH_USER_ARGUMENT, batchExample } from '../../batch-help.js';
-import { checkSwapped } from '../../swap-check.js';
 
 export interface ProductOptions {
   game?: string;
@@ -74,5 +73,5 @@ export function register(program: Command, factory: Factory): void {
       await run(factory, { uid, sku }, opts);
     });
   // @FILE / @- in place of <uid>: --concurrency, --rate, --dry-run, --journal, --fail-fast, --retry-unknown
-  for (const verb of ['give', 'take']) checkSwapped(addBatchOptions(products.commands.find((c) => c.name() === verb)!), 'sku');
+  for (const verb of ['give', 'take']) addBatchOptions(products.commands.find((c) => c.name() === verb)!);
 }
