@@ -12,13 +12,8 @@
 import { existsSync } from 'node:fs';
 import type { Settings } from '../config/types.js';
 import { isAlive } from '../lock-file.js';
-import { readPidFile } from './commands/sandbox/pidfile.js';
+import { reachableUrl, readPidFile } from './commands/sandbox/pidfile.js';
 import { cachedCredentials, cachePath, databaseStamp, rememberCredentials, type FollowedCredentials, type FollowedData } from './sandbox-profile-cache.js';
-
-/** A URL a client can reach from this machine: a sandbox bound to every address answers on loopback. */
-export function reachableUrl(url: string): string {
-  return url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:');
-}
 
 /**
  * The running sandbox the pid file records (its process alive; whether it answers is the

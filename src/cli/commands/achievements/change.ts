@@ -66,7 +66,6 @@ export function achievementArgv(uid: string, target: AchievementTarget, change: 
   return [...argv, ...scope];
 }
 
-const short = (uid: string): string => `${uid.slice(0, 4)}…`;
 
 export function achievementChange<Args extends { uid: string; developerId: string }, Opts extends TargetOptions, C extends AchievementChangeSpec>(
   verb: AchievementVerb<Args, Opts, C>,
@@ -176,7 +175,7 @@ function expectedText<C extends AchievementChangeSpec>(
   const was = before ? `${shown(now)} ${before.state}` : '(none)';
   let next: string;
   if (!nextOf) next = '(deleted)';
-  else if (isState(before?.state, 'Revoked')) return `refused (409): ${target.developerId} of ${short(uid)} is Revoked and takes no progress; nothing would change`;
+  else if (isState(before?.state, 'Revoked')) return `refused (409): ${target.developerId} of ${shortUid(uid)} is Revoked and takes no progress; nothing would change`;
   else {
     const value = nextOf(now, start, goal, change);
     const capped = Number.isFinite(goal) ? Math.min(goal, value) : value;
@@ -184,7 +183,7 @@ function expectedText<C extends AchievementChangeSpec>(
     const kept = before?.state === 'Completed' && change.action !== 'reset';
     next = kept ? `${shown(Math.max(now, capped))} Completed` : `${shown(capped)} ${Number.isFinite(goal) && capped >= goal ? 'Completed' : 'In Progress'}`;
   }
-  return `${target.developerId} of ${short(uid)}: ${was} → ${next}`;
+  return `${target.developerId} of ${shortUid(uid)}: ${was} → ${next}`;
 }
 
 /**

@@ -36,8 +36,6 @@ export interface ProductVerb<Opts extends ProductOptions> {
   perform(client: ApiClient, uid: string, input: ProductInput): Promise<Reply<ProductEntry>>;
 }
 
-const short = (uid: string): string => `${uid.slice(0, 4)}…`;
-
 export function productChange<Opts extends ProductOptions>(
   verb: ProductVerb<Opts>,
 ): ChangeType<{ uid: string; sku: string }, Opts, ProductInput, null, ProductEntry | null, ProductEntry> {
@@ -96,9 +94,9 @@ export function productChange<Opts extends ProductOptions>(
     expected(uid, input, entry) {
       const { target, action } = input;
       const held = unitsHeld(entry);
-      if (held === null) return `${target.sku} of ${short(uid)}: ${action} ${amount(input)} (quantity held unknown)`;
-      if (action === 'take' && held < units(input)) return `refused (409): ${short(uid)} holds ${held} of ${target.sku}, fewer than ${units(input)}; nothing would change`;
-      return `${target.sku} of ${short(uid)}: ${held} → ${action === 'give' ? held + units(input) : held - units(input)} (${action} ${amount(input)})`;
+      if (held === null) return `${target.sku} of ${shortUid(uid)}: ${action} ${amount(input)} (quantity held unknown)`;
+      if (action === 'take' && held < units(input)) return `refused (409): ${shortUid(uid)} holds ${held} of ${target.sku}, fewer than ${units(input)}; nothing would change`;
+      return `${target.sku} of ${shortUid(uid)}: ${held} → ${action === 'give' ? held + units(input) : held - units(input)} (${action} ${amount(input)})`;
     },
     describe: (uid, input) => `${verb.action} ${verb.what(input)}${input.post ? ' (POST grant)' : ''} ${toward} ${uid} (game ${input.target.parentId})`,
     suggest: (client, uid, { target }) => suggestSku(client, uid, target),

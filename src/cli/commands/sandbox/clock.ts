@@ -10,7 +10,7 @@ import { ClockInputError, parseAdvance, parseSetTime } from '../../../sandbox/cl
 import type { Factory } from '../../../ops/factory.js';
 import { wantsJson } from './json.js';
 import { parsePort } from './options.js';
-import { sandboxState } from './pidfile.js';
+import { reachableUrl, sandboxState } from './pidfile.js';
 import { jsonText, printable } from '../../../printable.js';
 
 export interface ClockOptions {
@@ -52,7 +52,7 @@ async function sandboxUrl(raw: ClockOptions, env: NodeJS.ProcessEnv): Promise<st
   // Inside `sandbox exec`: the command's own sandbox.
   if (env.UDCLI_SANDBOX_DB && env.UDCLI_BASE_URL) return env.UDCLI_BASE_URL.replace(/\/+$/, '');
   const current = await sandboxState(env);
-  if (current.state === 'running') return current.record.url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:');
+  if (current.state === 'running') return reachableUrl(current.record.url);
   return builtInSandboxUrl(env);
 }
 

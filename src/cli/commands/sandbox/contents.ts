@@ -6,6 +6,7 @@
  * URL: it is read up to a bound, and its shape checked, before anything of it is used.
  */
 import { existsSync } from 'node:fs';
+import { reachableUrl } from './pidfile.js';
 import type { PresentedContents } from '../../../sandbox/routes/contents.js';
 
 /** A description is a few kilobytes; anything past this is not one. */
@@ -98,7 +99,7 @@ export async function contentsOfFile(dbPath: string): Promise<PresentedContents 
 /** The running sandbox's answer, else its database file's. */
 export async function sandboxContents(dbPath: string, runningUrl: string | undefined): Promise<PresentedContents | undefined> {
   if (runningUrl !== undefined) {
-    const asked = await contentsAt(runningUrl.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:'));
+    const asked = await contentsAt(reachableUrl(runningUrl));
     if (asked !== undefined) return asked;
   }
   return contentsOfFile(dbPath);

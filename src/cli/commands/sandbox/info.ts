@@ -13,7 +13,7 @@ import { redactUrl } from '../../../redact.js';
 import { contentsAt, contentsOfFile } from './contents.js';
 import { describeSandbox, describeText, type SandboxDescription } from './describe.js';
 import { wantsJson } from './json.js';
-import { probe, sandboxState } from './pidfile.js';
+import { probe, reachableUrl, sandboxState } from './pidfile.js';
 
 /** The sandbox a profile or flag names: the one answering there, never a local file. */
 async function describeNamed(url: string, local: { pid: number; url: string; db: string } | null): Promise<SandboxDescription> {
@@ -41,7 +41,7 @@ export async function infoCommand(factory: Factory, raw: { json?: boolean }): Pr
   if (!settings.builtInSandbox) {
     description = await describeNamed(settings.baseUrl.replace(/\/+$/, ''), running);
   } else if (running !== null) {
-    const url = running.url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:');
+    const url = reachableUrl(running.url);
     // A sandbox of an older udcli gives an older description: its database file, read by the same function, tells the same.
     const contents = (await contentsAt(url)) ?? (await contentsOfFile(running.db));
     if (contents === undefined) throw new UdcliError(`the sandbox at ${running.url} (pid ${running.pid}) did not say what it holds`, { hint: 'udcli sandbox status' });

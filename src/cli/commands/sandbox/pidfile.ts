@@ -10,6 +10,11 @@ import { STATUS_PATH } from '../../../sandbox/constants.js';
 import { ensureDataDir, pidFilePath } from '../../../sandbox/paths.js';
 import { isAlive } from '../../../lock-file.js';
 
+/** A URL a client can reach from this machine: a sandbox bound to every address answers on loopback. */
+export function reachableUrl(url: string): string {
+  return url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:');
+}
+
 export interface PidRecord {
   pid: number;
   port: number;

@@ -14,7 +14,7 @@ import { DEMO_FACTS } from '../../../sandbox/seed/demo-data.js';
 import type { Factory } from '../../../ops/factory.js';
 import { parseSandboxGameId } from '../../../ops/args.js';
 import { parseGameSourceOptions, parseLatency, parseStartOptions, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
-import { sandboxState } from './pidfile.js';
+import { reachableUrl, sandboxState } from './pidfile.js';
 import { launchDetached, refuseForbiddenGameDirs, type StartDeps } from './start.js';
 import { printable } from '../../../printable.js';
 import { redactUrl } from '../../../redact.js';
@@ -31,7 +31,7 @@ interface GameEntry {
   game_id: string;
 }
 
-const reachable = (url: string): string => url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:').replace(/\/+$/, '');
+const reachable = (url: string): string => reachableUrl(url).replace(/\/+$/, '');
 
 async function profileGame(factory: Factory): Promise<string | undefined> {
   try {

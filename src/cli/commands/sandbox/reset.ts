@@ -13,7 +13,7 @@ import type { SandboxOrigin } from '../../../sandbox/origin.js';
 import { dataWarning } from './data-warning.js';
 import { printable } from '../../../printable.js';
 import { parseDbPath, seedOrData } from './options.js';
-import { sandboxState } from './pidfile.js';
+import { reachableUrl, sandboxState } from './pidfile.js';
 
 /** What the database was started from, as recorded in it; the demo data when nothing is. */
 async function recorded(dbPath: string): Promise<SandboxOrigin> {
@@ -40,7 +40,7 @@ async function liveSandbox(env: NodeJS.ProcessEnv, explicitDb: string | undefine
       hint: 'stop it (udcli sandbox stop), then reset',
     });
   }
-  return { url: record.url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:'), db: record.db };
+  return { url: reachableUrl(record.url), db: record.db };
 }
 
 interface ResetReply {
