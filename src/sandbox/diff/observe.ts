@@ -6,6 +6,7 @@
  * `last` keeps the latest (an import brings the case home as it was last seen). Game ids, uids,
  * skus and quest ids are kept as recorded.
  */
+import { LIMITS } from '../../domain/contract.js';
 import { splitPack } from '../domain/products.js';
 import { effectiveMethod, envelopeOf, param, resourceOf, type PlatformExchange } from './exchange.js';
 import * as recorded from './recorded-values.js';
@@ -106,16 +107,21 @@ export class Observations {
     return game;
   }
 
+  /** Sets a field an exchange shows: the first sighting stands or the last, as the mode says. */
+  #setter<T extends object>(target: T): <K extends keyof T>(key: K, value: T[K] | undefined) => void {
+    return (key, value) => {
+      if (value === undefined) return;
+      if (this.mode === 'first' && target[key] !== undefined) return;
+      target[key] = value;
+    };
+  }
+
   #user(raw: unknown): string | undefined {
     const u = asRecord(raw);
     const uid = str(u.uid)?.toLowerCase();
     if (!uid || !UID.test(uid)) return undefined;
     const seen = this.users.get(uid) ?? { uid };
-    const set = <K extends keyof UserSeen>(key: K, value: UserSeen[K] | undefined): void => {
-      if (value === undefined) return;
-      if (this.mode === 'first' && seen[key] !== undefined) return;
-      seen[key] = value;
-    };
+    const set = this.#setter(seen);
     set('username', str(u.username));
     set('gender', str(u.gender));
     set('birthday', recorded.birthday(u.birthday));
@@ -139,13 +145,9 @@ export class Observations {
 
   #definition(game: GameSeen, raw: Record<string, unknown>, full: boolean): DefinitionSeen | undefined {
     const developerId = str(raw.developer_id);
-    if (!developerId || developerId.length > 128) return undefined;
+    if (!developerId || developerId.length > LIMITS.idLength) return undefined;
     const def = game.definitions.get(developerId) ?? { developer_id: developerId };
-    const set = <K extends keyof DefinitionSeen>(key: K, value: DefinitionSeen[K] | undefined): void => {
-      if (value === undefined) return;
-      if (this.mode === 'first' && def[key] !== undefined) return;
-      def[key] = value;
-    };
+    const set = this.#setter(def);
     set('name', str(raw.name));
     set('target_value', num(raw.target_value));
     if (full) {
@@ -186,7 +188,7 @@ export class Observations {
   #product(game: GameSeen, uid: string | undefined, raw: Record<string, unknown>, seedHolding: boolean): void {
     const product = asRecord(raw.product);
     const sku = str(product.sku);
-    if (!sku || sku.length > 128) return;
+    if (!sku || sku.length > LIMITS.idLength) return;
     const consumable = product.type === 'consumable' || asRecord(product.data).consumable_qty !== undefined;
     if (!game.products.has(sku) || this.mode === 'last') {
       game.products.set(sku, {
