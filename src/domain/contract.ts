@@ -62,6 +62,13 @@ export const TOKEN_GENERATOR_PATH = '/service/user-auth-token-generator';
 /** The body type the platform's SDK sends a change in (contract: Parameters in the query or a form body). */
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
+/**
+ * The user fields the users service gives anyone (spec 2.4 and 4.5): without a valid api_key a
+ * user is these alone (plus plays_game for the key's launchable game). The service never fails
+ * on a bad key, so a reply reduced to these is the only sign a key was refused.
+ */
+export const PUBLIC_USER_FIELDS = ['uid', 'username', 'avatar'] as const;
+
 /** What a parent (`type`) is: a game, or a website; `Game` when not given. */
 export const PARENT_TYPES = ['Game', 'Website'] as const;
 export type ParentType = (typeof PARENT_TYPES)[number];

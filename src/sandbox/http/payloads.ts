@@ -3,7 +3,7 @@
  * route declares its payload with these, the OpenAPI description is generated from them, and
  * the tests check every reply against them.
  */
-import { PARENT_TYPES, QUEST_STATES } from '../../domain/contract.js';
+import { PARENT_TYPES, PUBLIC_USER_FIELDS, QUEST_STATES } from '../../domain/contract.js';
 import type { ValueSchema } from './parameters.js';
 
 const str: ValueSchema = { type: 'string' };
@@ -43,7 +43,7 @@ export const USER = object(
     created_on: { type: 'string', pattern: '^\\d+$', description: 'Unix seconds, as text' },
     plays_game: { type: 'string', enum: ['0', '1'], description: "Only for the key's launchable game" },
   },
-  ['uid', 'username', 'avatar'],
+  [...PUBLIC_USER_FIELDS],
 );
 
 export const AUTHENTICATED_USER = object({ uid: str, username: str });
