@@ -522,7 +522,8 @@ complete -c udcli -s v -l verbose -d 'print requests and replies on stderr, secr
 complete -c udcli -l no-color -d 'no colour (also NO_COLOR)'
 complete -c udcli -s q -l quiet -d 'no status messages on stderr'
 complete -c udcli -s y -l yes -d 'do not ask for confirmation'
-complete -c udcli -l har -r -F -d 'add every HTTP exchange to FILE as HAR 1.2, secrets replaced by placeholders (also UDCLI_HAR)'
+complete -c udcli -l har -r -F -d 'add every HTTP exchange to FILE as HAR 1.2, secrets and players\' emails and birthdays replaced by placeholders (also UDCLI_HAR)'
+complete -c udcli -l har-keep-personal -d 'with --har: record players\' emails and birthdays as they came'
 complete -c udcli -s h -l help -d 'show help'
 
 # udcli

@@ -152,6 +152,7 @@ export class DefaultFactory implements Factory {
     const recorder = (this.#recorder = recording?.openHarRecorder(harFile!, {
       creator: { name: 'udcli', version: packageVersion() },
       secrets: [settings.apiKey, settings.signingSecret, settings.cookie],
+      keepPersonal: g.harKeepPersonal === true,
     }));
     const stderr = this.io.stderr;
     return createClient({
