@@ -55,7 +55,7 @@ describe('schemaFindings: the recorded reply against the sandbox description', (
       path: `/services/rest/v1/users/${uid}.json`,
       query: [['api_key', 'k']],
       body: [],
-      reply: { status: 200, mimeType: 'application/json', text: JSON.stringify({ version: 1, code: 200, message: 'OK', payload: { uid, username: 'x', avatar: 'a', premium: 0, country: 'FI' } }) },
+      reply: { status: 200, mimeType: 'application/json', text: JSON.stringify({ version: 1, code: 200, message: 'OK', payload: { uid, username: 'x', avatar: 'a', premium: 0, country: 'FI' } }), recorded: true },
     });
     expect(found.map((f) => `${f.kind} ${f.at}`).sort()).toEqual(['schema payload.country', 'schema payload.premium']);
     expect(found.find((f) => f.at === 'payload.premium')).toMatchObject({ recorded: 0, sandbox: expect.stringMatching(/boolean/) });

@@ -9,7 +9,13 @@ import type { DataFile } from '../data/model.js';
 import { learnRecordings } from './learn.js';
 import { seedData } from './seed.js';
 
-export async function importRecordings(files: readonly string[], options: { keepPersonal: boolean }): Promise<DataFile> {
-  const seen = await learnRecordings(files, 'last');
-  return seedData(seen, { signing: 'agi', keepPersonal: options.keepPersonal, label: 'made by udcli sandbox import' }).data;
+export interface Imported {
+  data: DataFile;
+  /** Platform exchanges whose reply body the recording does not hold: what they showed is not in `data`. */
+  withoutBody: Array<{ file: string; entry: number }>;
+}
+
+export async function importRecordings(files: readonly string[], options: { keepPersonal: boolean }): Promise<Imported> {
+  const { seen, withoutBody } = await learnRecordings(files, 'last');
+  return { data: seedData(seen, { signing: 'agi', keepPersonal: options.keepPersonal, label: 'made by udcli sandbox import' }).data, withoutBody };
 }

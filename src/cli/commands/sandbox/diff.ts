@@ -55,10 +55,36 @@ export function reportText(result: DiffResult, files: number): string {
     lines.push(`  ${d.kind.padEnd(7)} ${printable(at)}: recorded ${shown(d.recorded)}, sandbox ${shown(d.sandbox)}`);
   }
   if (result.omitted > 0) lines.push(`… and ${result.omitted} more differences (only the first ${result.differences.length} are listed)`);
-  for (const s of result.skips.slice(0, 20)) lines.push(printable(`skipped ${files > 1 ? `${s.file} ` : ''}#${s.entry}: ${s.reason}`));
-  if (result.skips.length > 20) lines.push(`… and ${result.skips.length - 20} more skipped with a reason`);
+  lines.push(...skipLines(result, files));
   lines.push(`${lines.length > 0 ? '\n' : ''}${result.compared} compared: ${result.same} same, ${result.differing} differing; ${result.skipped} skipped`);
   return `${lines.join('\n').replace(/^\n/, '')}\n`;
+}
+
+/**
+ * The skipped entries, one line per file and reason (a browser's recording skips hundreds of
+ * page and asset requests for the same reason): their entry numbers, and the hosts of entries
+ * that were not platform exchanges.
+ */
+function skipLines(result: DiffResult, files: number): string[] {
+  const groups = new Map<string, { file: string; reason: string; entries: number[]; hosts: Set<string> }>();
+  for (const s of result.skips) {
+    const id = `${s.file}\u0000${s.reason}`;
+    const group = groups.get(id) ?? { file: s.file, reason: s.reason, entries: [], hosts: new Set<string>() };
+    group.entries.push(s.entry);
+    if (s.host !== undefined) group.hosts.add(s.host);
+    groups.set(id, group);
+  }
+  const lines: string[] = [];
+  for (const g of groups.values()) {
+    const shownEntries = g.entries.slice(0, 8).map((e) => `#${e}`).join(' ') + (g.entries.length > 8 ? ' …' : '');
+    const hosts = [...g.hosts];
+    const where = hosts.length === 0 ? '' : ` (${hosts.slice(0, 3).join(', ')}${hosts.length > 3 ? `, ${hosts.length - 3} more hosts` : ''})`;
+    const count = g.entries.length === 1 ? '' : `${g.entries.length} `;
+    lines.push(printable(`skipped ${count}${files > 1 ? `${g.file} ` : ''}${shownEntries}: ${g.reason}${where}`));
+  }
+  const unlisted = result.skipped - result.skips.length;
+  if (unlisted > 0) lines.push(`… and ${unlisted} more skipped (only the first ${result.skips.length} are listed)`);
+  return lines;
 }
 
 export function reportJson(result: DiffResult): string {
