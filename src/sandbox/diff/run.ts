@@ -107,7 +107,7 @@ export async function diffRecordings(options: DiffOptions): Promise<DiffResult> 
         // compare
         const found: Found[] = compareReplies(exchange.reply, replayed.reply, rules);
         const reported = new Set(found.map((f) => f.at));
-        for (const s of schemaFindings(exchange)) if (!reported.has(s.at) && !ignored(s.at, rules)) found.push(s);
+        for (const s of schemaFindings(exchange, [...reported])) if (!reported.has(s.at) && !ignored(s.at, rules)) found.push(s);
         result.compared++;
         if (found.length === 0) {
           result.same++;
