@@ -218,6 +218,7 @@ _udcli_takes_value() {
     'udcli sandbox diff --ignore') return 0 ;;
     'udcli sandbox diff --data') return 0 ;;
     'udcli sandbox diff --live') return 0 ;;
+    'udcli sandbox diff --game') return 0 ;;
     'udcli sandbox diff --save-key') return 0 ;;
     'udcli sandbox snapshot save --db') return 0 ;;
     'udcli sandbox snapshot restore --db') return 0 ;;
@@ -342,7 +343,7 @@ _udcli_options() {
     'udcli sandbox init') own=(--force) ;;
     'udcli sandbox load') own=(--db --json) ;;
     'udcli sandbox export') own=(--db --format) ;;
-    'udcli sandbox diff') own=(--json --ignore --strict --data --live --save-key) ;;
+    'udcli sandbox diff') own=(--json --ignore --strict --data --live --game --save-key) ;;
     'udcli sandbox import') own=(--keep-personal --force) ;;
     'udcli sandbox snapshot save') own=(--db) ;;
     'udcli sandbox snapshot restore') own=(--db) ;;

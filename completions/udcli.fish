@@ -384,6 +384,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox diff --live'
             return 0
+        case 'udcli sandbox diff --game'
+            return 0
         case 'udcli sandbox diff --save-key'
             return 0
         case 'udcli sandbox snapshot save --db'
@@ -854,7 +856,8 @@ complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l json -d 'print one JSO
 complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l ignore -x -d 'leave out this path and what is below it, e.g. payload[].percent_complete (repeatable)'
 complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l strict -d 'compare everything, the values that drift between runs (dates, sessions, tokens, ids) too'
 complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l data -r -F -d 'load this data file into the scratch sandbox before the recording\'s state'
-complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l live -x -d 'read this user from the profile\'s server (reads only: it never sends a change), record and diff'
+complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l live -x -d 'read this user (uid or username) from the profile\'s server (reads only: it never sends a change), record and diff'
+complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l game -x -d 'with --live: the game whose quests and products to read (default: the profile\'s game_id)'
 complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l save-key -x -d 'with --live: read this game save too'
 
 # udcli sandbox import
