@@ -113,6 +113,12 @@ describe('--har', () => {
     expect([keptUser.email, keptUser.birthday]).toEqual(['alice@example.test', '1995-08-23']);
     // The secrets are still replaced.
     expect(readFileSync(kept, 'utf8')).not.toContain(DEMO.game.apiKey);
+
+    // Without a recording to keep them in: said, exit 2.
+    const alone = await env.read(['--har-keep-personal', 'user', 'alice']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--har-keep-personal goes with --har FILE/);
+    expect((await env.read(['--har-keep-personal', 'user', 'alice'], { env: { UDCLI_HAR: join(dir, 'env.har') } })).code).toBe(0);
   });
 
   it('every retry is recorded, each a whole entry (a sandbox whose every reply is a 502 page)', async () => {
