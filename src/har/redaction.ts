@@ -68,13 +68,13 @@ export class Redactor {
 
   /**
    * A personal field's value as recorded: an email becomes `redacted-<12 hex>@example.invalid`
-   * (hunted through the rest of the entry like a secret), a birthday a date in 1900 picked by
-   * the same HMAC; an unknown birthday and what is not a string stay as they are.
+   * (hunted through the rest of the entry like a secret), a birthday (whatever its form) a date
+   * in 1900 picked by the same HMAC; an unknown birthday and what is not a string stay as they are.
    */
   personal(name: string, value: unknown): unknown {
     if (this.#keepPersonal || typeof value !== 'string' || value === '') return value;
     if (name === 'birthday') {
-      if (value === UNKNOWN_BIRTHDAY || !/^\d{4}-\d\d-\d\d$/.test(value) || value.startsWith('1900-')) return value;
+      if (value === UNKNOWN_BIRTHDAY) return value;
       const n = Number.parseInt(this.#digest(value).slice(0, 8), 16);
       return `1900-${String((n % 12) + 1).padStart(2, '0')}-${String((Math.floor(n / 12) % 28) + 1).padStart(2, '0')}`;
     }
