@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { fakeIO } from '../output/fake-io.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { startTestEnv, type TestEnv } from '../e2e/harness.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { runInProcess, startTestEnv, type TestEnv } from '../e2e/harness.js';
 import { startLostReplyProxy, type LostReplyProxy } from '../e2e/lost-reply-proxy.js';
 import { STAND_IN, startStandIn, type StandIn } from './platform-stand-in.js';
 
@@ -137,3 +138,31 @@ describe('sandbox diff --live through a logging upstream', () => {
     expect(proxy.seen.map((s) => s.method)).toEqual(['GET']);
   });
 });
+
+/**
+ * The built-in profile with the sandbox it follows (the default database in the data dir): as
+ * for `achievements list --game`, the command's --game picks that game's key, so the reads of
+ * game 1002 are answered as 1002's.
+ */
+describe('sandbox diff --live --game with the built-in profile', () => {
+  const root = mkdtempSync(join(tmpdir(), 'diff-live-builtin-'));
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(root, 'data', 'sandbox.db'), log: () => undefined });
+  });
+  afterAll(async () => sandbox?.close());
+
+  it("uses the named game's key", async () => {
+    const har = join(root, 'builtin.har');
+    const env = { UDCLI_DATA_DIR: join(root, 'data'), UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_SANDBOX_PORT: new URL(sandbox.url).port };
+    const diff = await runInProcess(['--har', har, 'sandbox', 'diff', '--live', DEMO.user.username, '--game', DEMO.secondGame.id, '--json'], env);
+    expect(diff.code, diff.stdout + diff.stderr).toBe(0);
+    const entries = (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: Array<{ request: { url: string }; response: { status: number; content: { text: string } } }> } }).log.entries;
+    const definitions = entries.find((e) => e.request.url.includes(`/achievements/${DEMO.secondGame.id}.json`))!;
+    expect(definitions.response.status).toBe(200);
+    const quests = (JSON.parse(definitions.response.content.text) as { payload: Array<{ parent_id: string }> }).payload;
+    expect(quests.length).toBeGreaterThan(0);
+    expect(quests.every((q) => String(q.parent_id) === DEMO.secondGame.id)).toBe(true);
+  });
+});
+
