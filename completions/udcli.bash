@@ -218,6 +218,7 @@ _udcli_takes_value() {
     'udcli sandbox diff --ignore') return 0 ;;
     'udcli sandbox diff --data') return 0 ;;
     'udcli sandbox diff --live') return 0 ;;
+    'udcli sandbox diff --game') return 0 ;;
     'udcli sandbox diff --save-key') return 0 ;;
     'udcli sandbox snapshot save --db') return 0 ;;
     'udcli sandbox snapshot restore --db') return 0 ;;
@@ -315,7 +316,7 @@ _udcli_commands() {
 
 _udcli_options() {
   local -a own globals
-  globals=(--version --profile -o --output --json --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help)
+  globals=(--version --profile -o --output --json --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help)
   case $1 in
     'udcli auth token') own=(--as --cookie --export) ;;
     'udcli user') own=(--username --public) ;;
@@ -342,7 +343,7 @@ _udcli_options() {
     'udcli sandbox init') own=(--force) ;;
     'udcli sandbox load') own=(--db --json) ;;
     'udcli sandbox export') own=(--db --format) ;;
-    'udcli sandbox diff') own=(--json --ignore --strict --data --live --save-key) ;;
+    'udcli sandbox diff') own=(--json --ignore --strict --data --live --game --save-key) ;;
     'udcli sandbox import') own=(--keep-personal --force) ;;
     'udcli sandbox snapshot save') own=(--db) ;;
     'udcli sandbox snapshot restore') own=(--db) ;;
@@ -358,21 +359,21 @@ _udcli_options() {
     'udcli sandbox seed') own=(--users --friends --achievements --products --seed --db --json) ;;
   esac
   case $1 in
-    'udcli audit') globals=(--version -o --output --json --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli profile add') globals=(--version --profile -o --output --json --raw --fields --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox game set-uri') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox game show') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox load') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox diff') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox snapshot list') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox logs') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox status') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox clock now') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox clock advance') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox clock set') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox clock reset') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox info') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
-    'udcli sandbox seed') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har -h --help) ;;
+    'udcli audit') globals=(--version -o --output --json --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli profile add') globals=(--version --profile -o --output --json --raw --fields --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox game set-uri') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox game show') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox load') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox diff') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox snapshot list') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox logs') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox status') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox clock now') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox clock advance') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox clock set') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox clock reset') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox info') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
+    'udcli sandbox seed') globals=(--version --profile -o --output --raw --fields --base-url --api-key --timeout --retries -v --verbose --no-color -q --quiet -y --yes --har --har-keep-personal -h --help) ;;
   esac
   _udcli_words "${own[*]} ${globals[*]}"
 }

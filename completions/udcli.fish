@@ -384,6 +384,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox diff --live'
             return 0
+        case 'udcli sandbox diff --game'
+            return 0
         case 'udcli sandbox diff --save-key'
             return 0
         case 'udcli sandbox snapshot save --db'
@@ -522,7 +524,8 @@ complete -c udcli -s v -l verbose -d 'print requests and replies on stderr, secr
 complete -c udcli -l no-color -d 'no colour (also NO_COLOR)'
 complete -c udcli -s q -l quiet -d 'no status messages on stderr'
 complete -c udcli -s y -l yes -d 'do not ask for confirmation'
-complete -c udcli -l har -r -F -d 'add every HTTP exchange to FILE as HAR 1.2, secrets replaced by placeholders (also UDCLI_HAR)'
+complete -c udcli -l har -r -F -d 'add every HTTP exchange to FILE as HAR 1.2, secrets and players\' emails and birthdays replaced by placeholders (also UDCLI_HAR)'
+complete -c udcli -l har-keep-personal -d 'with --har: record players\' emails and birthdays as they came'
 complete -c udcli -s h -l help -d 'show help'
 
 # udcli
@@ -853,7 +856,8 @@ complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l json -d 'print one JSO
 complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l ignore -x -d 'leave out this path and what is below it, e.g. payload[].percent_complete (repeatable)'
 complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l strict -d 'compare everything, the values that drift between runs (dates, sessions, tokens, ids) too'
 complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l data -r -F -d 'load this data file into the scratch sandbox before the recording\'s state'
-complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l live -x -d 'read this user from the profile\'s server (reads only: it never sends a change), record and diff'
+complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l live -x -d 'read this user (uid or username) from the profile\'s server (reads only: it never sends a change), record and diff'
+complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l game -x -d 'with --live: the game whose quests and products to read (default: the profile\'s game_id)'
 complete -c udcli -n '__udcli_in "udcli sandbox diff"' -l save-key -x -d 'with --live: read this game save too'
 
 # udcli sandbox import

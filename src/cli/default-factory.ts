@@ -10,6 +10,7 @@ import type { Settings } from '../config/types.js';
 import type { Output } from '../output/types.js';
 import type { Factory, GlobalOptions, IOStreams } from '../ops/factory.js';
 import { printable } from '../printable.js';
+import { UsageError } from '../errors.js';
 import type { RecordedExchange } from '../har/entry.js';
 import type { HarRecorder } from '../har/writer.js';
 import { parseGlobals } from './global-options.js';
@@ -89,6 +90,10 @@ export class DefaultFactory implements Factory {
 
   /** Set by the program once the command line is parsed and validated. */
   setGlobals(globals: GlobalOptions, commandGame?: string): void {
+    // Asked to keep what would only be kept in a recording, with none made: say so rather than ignore it.
+    if (globals.harKeepPersonal && globals.har === undefined && !this.io.env.UDCLI_HAR) {
+      throw new UsageError('--har-keep-personal goes with --har FILE (or UDCLI_HAR): nothing is recorded without one');
+    }
     this.#globals = globals;
     this.#commandGame = commandGame;
   }
@@ -152,6 +157,7 @@ export class DefaultFactory implements Factory {
     const recorder = (this.#recorder = recording?.openHarRecorder(harFile!, {
       creator: { name: 'udcli', version: packageVersion() },
       secrets: [settings.apiKey, settings.signingSecret, settings.cookie],
+      keepPersonal: g.harKeepPersonal === true,
     }));
     const stderr = this.io.stderr;
     return createClient({

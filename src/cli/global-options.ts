@@ -40,7 +40,8 @@ export const GLOBAL_OPTIONS: readonly GlobalSpec[] = [
   { flags: '--no-color', description: 'no colour (also NO_COLOR)', name: 'color', takesValue: false },
   { flags: '-q, --quiet', description: 'no status messages on stderr', name: 'quiet', takesValue: false },
   { flags: '-y, --yes', description: 'do not ask for confirmation', name: 'yes', takesValue: false },
-  { flags: '--har <file>', description: 'add every HTTP exchange to FILE as HAR 1.2, secrets replaced by placeholders (also UDCLI_HAR)', name: 'har', takesValue: true },
+  { flags: '--har <file>', description: "add every HTTP exchange to FILE as HAR 1.2, secrets and players' emails and birthdays replaced by placeholders (also UDCLI_HAR)", name: 'har', takesValue: true },
+  { flags: '--har-keep-personal', description: "with --har: record players' emails and birthdays as they came", name: 'harKeepPersonal', takesValue: false },
 ];
 
 /** Defines the global options on the program. */
@@ -97,6 +98,7 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     if (!String(raw.har).trim()) throw new UsageError('invalid --har: expected a file name');
     globals.har = String(raw.har);
   }
+  if (raw.harKeepPersonal === true) globals.harKeepPersonal = true;
   if (raw.baseUrl !== undefined) globals.baseUrl = normalizeUrl(String(raw.baseUrl), '--base-url');
   if (raw.apiKey !== undefined) globals.apiKey = normalizeApiKeyValue(String(raw.apiKey), '--api-key');
   return globals;

@@ -159,7 +159,8 @@ export async function buildProgram(
 
   program.hook('preAction', (_root, action) => {
     const game: unknown = action.opts().game;
-    const underSandbox = action.parent !== null && action.parent !== program && action.parent.name() === 'sandbox';
+    // `sandbox diff --game` names the game to read, as outside `sandbox`.
+    const underSandbox = action.parent !== null && action.parent !== program && action.parent.name() === 'sandbox' && action.name() !== 'diff';
     hooks.onGlobals(parseGlobals(typedGlobals(program)), typeof game === 'string' && !underSandbox ? game : undefined);
   });
   return program;

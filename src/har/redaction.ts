@@ -3,6 +3,10 @@
  * within one file (an HMAC under the file's own random salt, kept in the file), so a reader can
  * follow one key or one session through a recording without seeing it. The salt only lets one
  * confirm a guessed value, and the values it hides are random keys, tokens and sessions.
+ *
+ * Players' personal fields (PERSONAL_FIELDS) become placeholders of the same shape unless the
+ * recorder keeps them: an email stays an address, a birthday a date, so a diff of the recording
+ * seeds and compares them as it would the real ones, and one player's value stays one value.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { isSecretParam } from '../redact.js';
@@ -12,6 +16,17 @@ const PLACEHOLDER = /^redacted-[0-9a-f]{12}$/;
 
 /** Headers whose values are credentials, in requests and replies. */
 const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+
+/**
+ * The reply fields platform.md names as a player's own beyond the documented profile: `email`
+ * (clients read it with a valid key; friend entries carry it too) and `birthday`. A recording is
+ * meant to be attached to a bug report as it is, so by default they do not reach it.
+ */
+export const PERSONAL_FIELDS: readonly string[] = ['email', 'birthday'];
+const PERSONAL: ReadonlySet<string> = new Set(PERSONAL_FIELDS);
+/** What the platform answers for a birthday it does not know: not personal, kept. */
+const UNKNOWN_BIRTHDAY = '0000-00-00';
+const EMAIL_PLACEHOLDER = /^redacted-[0-9a-f]{12}@example\.invalid$/;
 
 export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value);
@@ -30,17 +45,41 @@ export class Redactor {
    * else they appear in it. Per entry, so a long recording's thousands of sessions cost nothing later.
    */
   #met = new Map<string, string>();
+  readonly #keepPersonal: boolean;
 
-  constructor(salt: string = randomBytes(16).toString('hex')) {
+  constructor(salt: string = randomBytes(16).toString('hex'), options: { keepPersonal?: boolean } = {}) {
     this.salt = salt;
+    this.#keepPersonal = options.keepPersonal === true;
+  }
+
+  #digest(value: string): string {
+    return createHmac('sha256', this.salt).update(value).digest('hex');
   }
 
   placeholder(value: string): string {
     if (value === '' || isPlaceholder(value)) return value;
     const known = this.#known.get(value) ?? this.#met.get(value);
     if (known) return known;
-    const shown = PLACEHOLDER_PREFIX + createHmac('sha256', this.salt).update(value).digest('hex').slice(0, 12);
+    const shown = PLACEHOLDER_PREFIX + this.#digest(value).slice(0, 12);
     // Short values (a `0`, a `true`) would replace innocent text everywhere: only long ones are hunted.
+    if (value.length >= 8) this.#met.set(value, shown);
+    return shown;
+  }
+
+  /**
+   * A personal field's value as recorded: an email becomes `redacted-<12 hex>@example.invalid`
+   * (hunted through the rest of the entry like a secret), a birthday (whatever its form) a date
+   * in 1900 picked by the same HMAC; an unknown birthday and what is not a string stay as they are.
+   */
+  personal(name: string, value: unknown): unknown {
+    if (this.#keepPersonal || typeof value !== 'string' || value === '') return value;
+    if (name === 'birthday') {
+      if (value === UNKNOWN_BIRTHDAY) return value;
+      const n = Number.parseInt(this.#digest(value).slice(0, 8), 16);
+      return `1900-${String((n % 12) + 1).padStart(2, '0')}-${String((Math.floor(n / 12) % 28) + 1).padStart(2, '0')}`;
+    }
+    if (EMAIL_PLACEHOLDER.test(value)) return value;
+    const shown = `${PLACEHOLDER_PREFIX}${this.#digest(value).slice(0, 12)}@example.invalid`;
     if (value.length >= 8) this.#met.set(value, shown);
     return shown;
   }
@@ -143,7 +182,9 @@ export class Redactor {
     const out: Record<string, unknown> = {};
     for (const [name, v] of Object.entries(record)) {
       const secret = isSecretParam(name) || (challenge && name === 'key');
-      out[name] = secret && typeof v === 'string' ? this.placeholder(v) : this.json(v, depth + 1);
+      if (secret && typeof v === 'string') out[name] = this.placeholder(v);
+      else if (PERSONAL.has(name)) out[name] = this.personal(name, v);
+      else out[name] = this.json(v, depth + 1);
     }
     return out;
   }
@@ -162,7 +203,9 @@ export class Redactor {
     if (/xml/i.test(mimeType) || trimmed.startsWith('<')) {
       // `key` is a secret only beside a challenge's `session` (a save's reply names its key too).
       const tags = text.includes('<session>') ? XML_CHALLENGE_TAGS : XML_SECRET_TAGS;
-      const withTags = text.replace(tags, (_m, tag: string, inner: string) => `<${tag}>${this.placeholder(inner)}</${tag}>`);
+      const withTags = text
+        .replace(tags, (_m, tag: string, inner: string) => `<${tag}>${this.placeholder(inner)}</${tag}>`)
+        .replace(XML_PERSONAL_TAGS, (_m, tag: string, inner: string) => `<${tag}>${String(this.personal(tag, inner))}</${tag}>`);
       return this.scrub(withTags);
     }
     if (/x-www-form-urlencoded/i.test(mimeType)) return this.scrub(this.form(text));
@@ -171,6 +214,7 @@ export class Redactor {
 }
 
 const XML_SECRET_TAGS = /<(session|sig|signature|auth_token|token|api_key)>([^<]{1,512})<\/\1>/g;
+const XML_PERSONAL_TAGS = /<(email|birthday)>([^<]{1,512})<\/\1>/g;
 const XML_CHALLENGE_TAGS = /<(session|key|sig|signature|auth_token|token|api_key)>([^<]{1,512})<\/\1>/g;
 
 function decodeLoose(raw: string): string {

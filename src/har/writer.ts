@@ -73,6 +73,8 @@ export interface RecorderOptions {
   creator: HarCreator;
   /** Secrets known before any exchange (the profile's api key, signing secret, cookie). */
   secrets?: ReadonlyArray<string | undefined>;
+  /** `--har-keep-personal`: players' emails and birthdays recorded as they came. */
+  keepPersonal?: boolean;
   now?: () => number;
 }
 
@@ -84,7 +86,7 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
   } catch (error) {
     throw new UsageError(`--har ${path}: cannot write there: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message}; nothing was sent`);
   }
-  const redactor = new Redactor(existing.salt);
+  const redactor = new Redactor(existing.salt, { keepPersonal: options.keepPersonal === true });
   for (const secret of options.secrets ?? []) redactor.know(secret);
   /** The earlier commands' entries, held until this run's first write puts them in its own form. */
   let earlier: string[] | undefined = existing.entries;

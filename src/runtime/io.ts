@@ -34,4 +34,6 @@ export interface GlobalOptions {
   yes: boolean;
   /** --har FILE: every exchange added to FILE (HAR 1.2, secrets replaced). */
   har?: string;
+  /** --har-keep-personal: players' personal fields recorded as they came, not as placeholders. */
+  harKeepPersonal?: boolean;
 }

@@ -55,9 +55,35 @@ describe('schemaFindings: the recorded reply against the sandbox description', (
       path: `/services/rest/v1/users/${uid}.json`,
       query: [['api_key', 'k']],
       body: [],
-      reply: { status: 200, mimeType: 'application/json', text: JSON.stringify({ version: 1, code: 200, message: 'OK', payload: { uid, username: 'x', avatar: 'a', premium: 0, country: 'FI' } }) },
+      reply: { status: 200, mimeType: 'application/json', text: JSON.stringify({ version: 1, code: 200, message: 'OK', payload: { uid, username: 'x', avatar: 'a', premium: 0, country: 'FI' } }), recorded: true },
     });
     expect(found.map((f) => `${f.kind} ${f.at}`).sort()).toEqual(['schema payload.country', 'schema payload.premium']);
     expect(found.find((f) => f.at === 'payload.premium')).toMatchObject({ recorded: 0, sandbox: expect.stringMatching(/boolean/) });
+  });
+
+  it('one cause, one difference: a field of the wrong type inside a value of several shapes is reported at that field alone', async () => {
+    const { schemaFindings } = await import('../../src/sandbox/diff/schema-check.js');
+    const uid = 'c3323c76c063636c91d2e8cb8f4dfcaf';
+    const products = (data: unknown, explained: string[] = []) =>
+      schemaFindings(
+        {
+          index: 0,
+          host: 'p.example',
+          method: 'GET',
+          path: `/services/rest/v1/products/user/${uid}.json`,
+          query: [['api_key', 'k'], ['game_id', '1001']],
+          body: [],
+          reply: { status: 200, mimeType: 'application/json', text: JSON.stringify({ version: 1, code: 200, message: 'OK', payload: [{ product: { sku: 'gold-pack_10', type: 'consumable', data }, purchase: { success: true, data: 30 } }] }), recorded: true },
+        },
+        explained,
+      ).filter((f) => f.at.startsWith('payload[].product.data'));
+    // The comparison reported `type` at consumable_qty: nothing more here, and no "must be array" on its parent.
+    expect(products({ consumable_qty: '10' }, ['payload[].product.data.consumable_qty'])).toEqual([]);
+    // Without the comparison's finding, the description's own, at the field alone.
+    expect(products({ consumable_qty: '10' }).map((f) => f.at)).toEqual(['payload[].product.data.consumable_qty']);
+    // Nothing inside explains a data that is neither shape: one finding, naming both shapes.
+    const neither = products(10);
+    expect(neither.map((f) => f.at)).toEqual(['payload[].product.data']);
+    expect(neither[0]!.sandbox).toMatch(/must be array or must be object/);
   });
 });

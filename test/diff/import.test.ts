@@ -35,6 +35,21 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
+interface QuestRecord {
+  developer_id: string;
+  current_value: number;
+  started_date: string;
+  completed_date: string;
+}
+
+/** The quest records of the recording's whole list (`achievements list`), by developer_id. */
+function recordedQuests(): Map<string, QuestRecord> {
+  const entries = (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: Array<{ request: { method: string; url: string }; response: { content: { text?: string } } }> } }).log.entries;
+  const list = entries.find((e) => e.request.method === 'GET' && e.request.url.includes(`/achievements/user/${uid}.json`) && !e.request.url.includes('developer_id='))!;
+  const records = (JSON.parse(list.response.content.text!) as { payload: QuestRecord[] }).payload;
+  return new Map(records.map((r) => [r.developer_id, r]));
+}
+
 describe('sandbox import', () => {
   it('writes a data file that a sandbox starts from at once, with the state last seen and new keys', async () => {
     // A recording made elsewhere may hold a real key: it must not be copied.
@@ -52,8 +67,14 @@ describe('sandbox import', () => {
     expect(user.username).toBe(DEMO.user.username);
     expect(user.holdings?.[DEMO.game.id]?.['dragon-mount']).toBe(1);
     expect(user.saves?.[DEMO.game.id]?.slot2).toBe('{"hp":40}');
-    // 250 in the demo data, then 7 more: the last seen value.
-    expect(user.progress?.[DEMO.game.id]?.COLLECT_1000_GEMS).toBe(257);
+    // The quests' records as the recording's list showed them: states and dates kept.
+    const listed = recordedQuests();
+    const first = listed.get('FIRST_WIN')!;
+    const gems = listed.get('COLLECT_1000_GEMS')!;
+    expect(first.completed_date).toMatch(/^20\d\d-/);
+    expect(user.progress?.[DEMO.game.id]?.FIRST_WIN).toEqual({ value: first.current_value, state: 'Completed', started_date: first.started_date, completed_date: first.completed_date });
+    // 250 in the demo data, then 7 more: the last seen value, its start as the list showed it.
+    expect(user.progress?.[DEMO.game.id]?.COLLECT_1000_GEMS).toEqual({ value: 257, state: 'In Progress', started_date: gems.started_date });
     expect(user.friends?.length).toBeGreaterThan(0);
     expect(user.birthday).toBeUndefined();
 
@@ -64,6 +85,10 @@ describe('sandbox import', () => {
       const reply = await fetch(`${sandbox.url}/services/rest/v1/products/user/${uid}.json?api_key=${key}&parent_id=${DEMO.game.id}&sku=dragon-mount`);
       const body = (await reply.json()) as { payload: Array<{ purchase: { success: boolean } }> };
       expect(body.payload[0]!.purchase.success).toBe(true);
+      // The sandbox started from the file shows the recorded completion date, not the load time.
+      const quests = await fetch(`${sandbox.url}/services/rest/v1/achievements/user/${uid}.json?api_key=${key}&type=Game&pid=${DEMO.game.id}&developer_id=FIRST_WIN`);
+      const quest = ((await quests.json()) as { payload: Array<{ completed_date: string }> }).payload[0]!;
+      expect(quest.completed_date).toBe(first.completed_date);
       // `sandbox info` of that sandbox names the case's game, its new key and the player.
       const info = await env.read(['sandbox', 'info', '--json', '--base-url', sandbox.url], { env: { UDCLI_DATA_DIR: join(dir, 'home') } });
       expect(info.code, info.stderr).toBe(0);

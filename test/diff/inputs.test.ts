@@ -64,13 +64,27 @@ describe('sandbox diff reads what browsers and Playwright write', () => {
     har.log.entries.push(entry('GET', `https://services.platform.example/services/rest/v1/users/${DEMO.user.uid}.json`, 0));
     har.log.entries.push(entry('GET', 'https://cdn.example/game.js', 200, 'void 0', 'text/javascript'));
     const diff = await env.read(['sandbox', 'diff', write('chrome.har', har), '--json']);
-    const report = JSON.parse(diff.stdout) as { differences: unknown[]; skipped: number; compared: number };
+    const report = JSON.parse(diff.stdout) as { differences: unknown[]; skipped: number; compared: number; skips: Array<{ entry: number; reason: string; host?: string }> };
     expect(report.differences).toEqual([]);
     expect(diff.code, diff.stderr).toBe(0);
     // The preflight, the entry without a reply, the other host, and udcli's site exchanges (login, token generator).
     const site = (recorded.log.entries as Json[]).filter((e) => !String(e.request.url).includes('/services/rest/v1/')).length;
     expect(report.skipped).toBe(3 + site);
     expect(report.compared).toBeGreaterThan(5);
+    // Every one of them listed with its reason.
+    const last = har.log.entries.length - 1;
+    expect(report.skips).toHaveLength(report.skipped);
+    expect(report.skips).toEqual(
+      expect.arrayContaining([
+        { file: expect.any(String), entry: 0, reason: 'a CORS preflight', host: 'services.platform.example' },
+        { file: expect.any(String), entry: last - 1, reason: 'no reply was recorded (status 0)', host: 'services.platform.example' },
+        { file: expect.any(String), entry: last, reason: 'not a platform path', host: 'cdn.example' },
+      ]),
+    );
+    // On a terminal: one line per reason, with the entries and hosts.
+    const text = await env.read(['sandbox', 'diff', join(dir, 'chrome.har')]);
+    expect(text.stdout).toContain('skipped #0: a CORS preflight (services.platform.example)');
+    expect(text.stdout).toMatch(new RegExp(`skipped ${site + 1} (#\\d+ )+#${last}: not a platform path \\(.*cdn\\.example`));
   });
 
   it('an entry of an unknown game with no key to map is skipped with its reason, and counted', async () => {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readHar, HarFileError } from '../../src/har/reader.js';
 import { openHarRecorder } from '../../src/har/writer.js';
-import type { RecordedExchange } from '../../src/har/entry.js';
+import { harEntry, type RecordedExchange } from '../../src/har/entry.js';
+import { Redactor } from '../../src/har/redaction.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed HAR, read field by field
 type Entry = Record<string, any>;
@@ -72,6 +73,26 @@ describe('--har recording', () => {
     expect(har.log.entries[1]!.response.status).toBe(0);
     // The save's key name is not a secret.
     expect(har.log.entries[0]!.request.url).toContain('key=slot');
+  });
+
+  it("replaces players' emails and birthdays in JSON and XML replies, and the same email anywhere else in the entry", () => {
+    const email = 'jane.doe@mail.example';
+    const json = JSON.stringify({ version: 1, code: 200, message: `OK ${email}`, payload: [{ uid: 'a'.repeat(32), email, birthday: '1984-02-29', note: null }] });
+    const xml = `<?xml version="1.0"?><response><payload><email>${email}</email><birthday>1984-02-29</birthday></payload></response>`;
+    const redactor = new Redactor('0'.repeat(32));
+    const fromJson = JSON.stringify(harEntry(exchange({ response: { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json' }, bodyText: json, bytes: json.length } }), redactor));
+    const fromXml = JSON.stringify(harEntry(exchange({ response: { status: 200, statusText: 'OK', headers: { 'content-type': 'text/xml' }, bodyText: xml, bytes: xml.length } }), redactor));
+    for (const text of [redactor.scrub(fromJson), redactor.scrub(fromXml)]) {
+      expect(text).not.toContain(email);
+      expect(text).not.toContain('1984-02-29');
+      expect(text).toMatch(/redacted-[0-9a-f]{12}@example\.invalid/);
+      expect(text).toMatch(/1900-\d\d-\d\d/);
+    }
+    // One salt, one value: one placeholder in both replies.
+    const placeholderIn = (text: string) => /redacted-[0-9a-f]{12}@example\.invalid/.exec(text)![0];
+    expect(placeholderIn(fromJson)).toBe(placeholderIn(fromXml));
+    const kept = new Redactor('0'.repeat(32), { keepPersonal: true });
+    expect(kept.json({ email, birthday: '1984-02-29' })).toEqual({ email, birthday: '1984-02-29' });
   });
 
   it('adds to its own file without rewriting it, and takes in what another command wrote meanwhile', () => {

@@ -80,6 +80,47 @@ describe('--har', () => {
     expect(text).not.toMatch(/auth_token=[0-9a-f]{32}/);
   });
 
+  it("players' emails and birthdays become stable placeholders of the same shape; --har-keep-personal keeps them", async () => {
+    const file = join(dir, 'personal.har');
+    for (const args of [['user', 'alice'], ['friends', DEMO.user.uid, '--limit', '50'], ['user', DEMO.user.uid]]) {
+      const r = await env.read(['--har', file, ...args]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const text = readFileSync(file, 'utf8');
+    // The demo players' real values (demo-data.ts): alice's, and demo_player's own.
+    for (const personal of ['@example.test', '1995-08-23', '1990-04-12']) expect(text).not.toContain(personal);
+    const payloads = entries(file).map((e) => (JSON.parse(e.response.content.text!) as { payload: unknown }).payload);
+    const alice = payloads[0] as { email: string; birthday: string };
+    expect(alice.email).toMatch(/^redacted-[0-9a-f]{12}@example\.invalid$/);
+    expect(alice.birthday).toMatch(/^1900-\d\d-\d\d$/);
+    // The same player in the friends list: the same placeholders, so a diff still pairs them.
+    const asFriend = (payloads[1] as Array<{ username: string; email: string; birthday: string }>).find((f) => f.username === 'alice')!;
+    expect([asFriend.email, asFriend.birthday]).toEqual([alice.email, alice.birthday]);
+    // Another player, another placeholder; an unknown birthday stays what it says.
+    const me = payloads[2] as { email: string };
+    expect(me.email).not.toBe(alice.email);
+    const unknown = (payloads[1] as Array<{ birthday: string }>).filter((f) => f.birthday === '0000-00-00');
+    expect(unknown.length).toBeGreaterThan(0);
+
+    // Such a recording diffs clean against the sandbox it came from.
+    const diff = await env.read(['sandbox', 'diff', file, '--json']);
+    expect(diff.code, diff.stdout + diff.stderr).toBe(0);
+
+    const kept = join(dir, 'kept.har');
+    const r = await env.read(['--har', kept, '--har-keep-personal', 'user', 'alice']);
+    expect(r.code, r.stderr).toBe(0);
+    const keptUser = (JSON.parse(entries(kept)[0]!.response.content.text!) as { payload: { email: string; birthday: string } }).payload;
+    expect([keptUser.email, keptUser.birthday]).toEqual(['alice@example.test', '1995-08-23']);
+    // The secrets are still replaced.
+    expect(readFileSync(kept, 'utf8')).not.toContain(DEMO.game.apiKey);
+
+    // Without a recording to keep them in: said, exit 2.
+    const alone = await env.read(['--har-keep-personal', 'user', 'alice']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--har-keep-personal goes with --har FILE/);
+    expect((await env.read(['--har-keep-personal', 'user', 'alice'], { env: { UDCLI_HAR: join(dir, 'env.har') } })).code).toBe(0);
+  });
+
   it('every retry is recorded, each a whole entry (a sandbox whose every reply is a 502 page)', async () => {
     const faulty = await startTestEnv({ faults: { spec: 'html-502=1', seed: 1 } });
     try {

@@ -20,7 +20,11 @@ export interface PlatformExchange {
   query: Pairs;
   /** Form fields of the body. */
   body: Pairs;
-  reply: { status: number; mimeType: string; text: string };
+  /**
+   * `recorded: false`: the recording has no body for it (browsers and their sanitized exports may
+   * leave bodies out); `text` is then empty, and stands for nothing the platform said.
+   */
+  reply: { status: number; mimeType: string; text: string; recorded: boolean };
 }
 
 export type Classified =
@@ -59,6 +63,15 @@ function bodyFields(request: Record<string, unknown>): Pairs {
   return /x-www-form-urlencoded/i.test(mime) || (mime === '' && !/^\s*[{[<]/.test(text)) ? parseForm(text) : [];
 }
 
+/**
+ * Whether the recording holds the reply's body: `text` present (`""` for an empty one), or no
+ * text and a size of 0 (an empty reply as Chromium writes it). No text with a size above 0 or
+ * none at all: the body was left out.
+ */
+function bodyRecorded(content: Record<string, unknown>): boolean {
+  return typeof content.text === 'string' || content.size === 0;
+}
+
 function replyText(content: Record<string, unknown>): string {
   const text = asString(content.text) ?? '';
   const shown = text.length > MAX_REPLY_CHARS ? text.slice(0, MAX_REPLY_CHARS) : text;
@@ -94,7 +107,7 @@ export function classify(entry: Record<string, unknown>, index: number): Classif
       path: url.pathname.slice(at),
       query: [...url.searchParams.entries()],
       body: bodyFields(request),
-      reply: { status, mimeType: asString(content.mimeType) ?? headerType ?? '', text: replyText(content) },
+      reply: { status, mimeType: asString(content.mimeType) ?? headerType ?? '', text: replyText(content), recorded: bodyRecorded(content) },
     },
   };
 }

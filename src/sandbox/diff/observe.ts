@@ -57,6 +57,8 @@ export interface GameSeen {
   products: Map<string, ProductSeen>;
   /** uid → developer_id → value (undefined: erased in the recording). */
   progress: Map<string, Map<string, number | undefined>>;
+  /** uid → developer_id → the state and dates the quest's records showed (an import keeps them). */
+  questDates: Map<string, Map<string, recorded.QuestDates>>;
   /** uid → item (an unlockable's sku, a consumable's base) → units. */
   holdings: Map<string, Map<string, number>>;
   /** uid → save key → text (undefined: erased). */
@@ -101,7 +103,7 @@ export class Observations {
   #bucket(ref: string): GameSeen {
     let game = this.#games.get(ref);
     if (!game) {
-      game = { id: ref, launchable: false, definitions: new Map(), products: new Map(), progress: new Map(), holdings: new Map(), saves: new Map(), plays: new Set() };
+      game = { id: ref, launchable: false, definitions: new Map(), products: new Map(), progress: new Map(), questDates: new Map(), holdings: new Map(), saves: new Map(), plays: new Set() };
       this.#games.set(ref, game);
     }
     return game;
@@ -182,6 +184,12 @@ export class Observations {
       if (this.mode === 'first' && !progress.has(def.developer_id) && this.#listed.has(`quests\u0000${uid}\u0000${game.id}`)) progress.set(def.developer_id, undefined);
       this.#put(progress, def.developer_id, value);
       game.progress.set(uid, progress);
+      const dates = game.questDates.get(uid) ?? new Map<string, recorded.QuestDates>();
+      const fresh = recorded.questDatesFromRecorded(raw);
+      // A submit's reply has no started_date: the one an earlier record showed stands.
+      const started = fresh.started_date ?? dates.get(def.developer_id)?.started_date;
+      this.#put(dates, def.developer_id, { ...fresh, ...(started !== undefined ? { started_date: started } : {}) });
+      game.questDates.set(uid, dates);
     }
   }
 
@@ -339,6 +347,7 @@ function mergeInto(into: GameSeen, from: GameSeen, mode: Mode): void {
   mergeMap(into.definitions, from.definitions, mode);
   mergeMap(into.products, from.products, mode);
   for (const [uid, values] of from.progress) mergeMap(into.progress.get(uid) ?? into.progress.set(uid, new Map()).get(uid)!, values, mode);
+  for (const [uid, values] of from.questDates) mergeMap(into.questDates.get(uid) ?? into.questDates.set(uid, new Map()).get(uid)!, values, mode);
   for (const [uid, values] of from.holdings) mergeMap(into.holdings.get(uid) ?? into.holdings.set(uid, new Map()).get(uid)!, values, mode);
   for (const [uid, values] of from.saves) mergeMap(into.saves.get(uid) ?? into.saves.set(uid, new Map()).get(uid)!, values, mode);
   for (const uid of from.plays) into.plays.add(uid);

@@ -2,8 +2,11 @@
  * The one place where a value as the platform's replies show it becomes a value of a sandbox
  * data file (seeding a scratch sandbox, `sandbox import`): quest states and dates, users' dates,
  * what a purchase says is held. Quest states (`In Progress`/`Completed`/`Revoked`) and the
- * `0000-00-00 00:00:00` of a quest not completed are read in `questFromRecorded` alone.
+ * `0000-00-00 00:00:00` of a quest not completed are read in `questFromRecorded` and
+ * `questDatesFromRecorded` alone.
  */
+
+import { QUEST_STATES, type QuestState } from '../../domain/contract.js';
 
 /**
  * A user's quest record as the platform shows it (a list entry, a submit's or a reset's reply)
@@ -19,6 +22,25 @@ export function questFromRecorded(record: { state?: unknown; current_value?: unk
   const date = record.completed_date;
   const completed = state === 'Completed' || (typeof date === 'string' && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(date) && !date.startsWith('0000'));
   return { value, completed };
+}
+
+/** A quest record's state and dates as a data file holds them (what is not recognisable is left out). */
+export interface QuestDates {
+  state?: QuestState;
+  started_date?: string;
+  completed_date?: string;
+}
+
+const DATE_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
+const realDate = (v: unknown): string | undefined =>
+  typeof v === 'string' && DATE_TIME.test(v) && !v.startsWith('0000') && !Number.isNaN(Date.parse(`${v.replace(' ', 'T')}Z`)) ? v : undefined;
+
+/** The state and dates of a quest record (a list entry, a submit's reply), for a data file's progress in full. */
+export function questDatesFromRecorded(record: { state?: unknown; started_date?: unknown; completed_date?: unknown }): QuestDates {
+  const state = (QUEST_STATES as readonly unknown[]).includes(record.state) ? (record.state as QuestState) : undefined;
+  const started = realDate(record.started_date);
+  const completed = realDate(record.completed_date);
+  return { ...(state ? { state } : {}), ...(started ? { started_date: started } : {}), ...(completed ? { completed_date: completed } : {}) };
 }
 
 /** A user's `created_on` (Unix seconds as a number or a string, or a date-time) as a data file's. */

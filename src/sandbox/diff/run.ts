@@ -8,7 +8,7 @@
 import { readHar } from '../../har/reader.js';
 import type { DataFile } from '../data/model.js';
 import { compareReplies, ignored, type Found, type Kind, type Rules } from './compare.js';
-import { classify, type PlatformExchange } from './exchange.js';
+import { classify, effectiveMethod, type PlatformExchange } from './exchange.js';
 import { learnRecordings } from './learn.js';
 import { replay } from './replay.js';
 import { schemaFindings } from './schema-check.js';
@@ -40,6 +40,8 @@ export interface Skip {
   file: string;
   entry: number;
   reason: string;
+  /** The host of an entry that is not a platform exchange (a page, a script, another service). */
+  host?: string;
 }
 
 /** Differences kept for the report; beyond, only counted (a recording never makes the report unbounded). */
@@ -53,9 +55,12 @@ export interface DiffResult {
   differences: Difference[];
   /** Differences found beyond MAX_DIFFERENCES, counted only. */
   omitted: number;
-  /** Platform exchanges that could not be replayed, with why (other hosts, preflights and entries without a reply are only counted). */
+  /** Every entry not compared, with why: not a platform exchange, no reply, no body recorded, not replayable (the first MAX_DIFFERENCES; `skipped` counts them all). */
   skips: Skip[];
 }
+
+const NO_BODY_READ = 'the reply\'s body was not recorded (browsers may leave bodies out): nothing to compare';
+const NO_BODY_CHANGE = 'the reply\'s body was not recorded: the change was replayed for the entries after it, not compared';
 
 function queryOf(exchange: PlatformExchange): string {
   return exchange.query.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&');
@@ -63,7 +68,7 @@ function queryOf(exchange: PlatformExchange): string {
 
 export async function diffRecordings(options: DiffOptions): Promise<DiffResult> {
   // read
-  const seen = await learnRecordings(options.files, 'first');
+  const { seen } = await learnRecordings(options.files, 'first');
   // seed
   const seeded = seedData(seen, { signing: 'both', keepPersonal: true, label: 'the recording', ...(options.data ? { known: options.data.data } : {}) });
   const scratch = await openScratch([...(options.data ? [{ data: options.data.data, label: options.data.file }] : []), { data: seeded.data, label: 'the recording' }]);
@@ -71,24 +76,38 @@ export async function diffRecordings(options: DiffOptions): Promise<DiffResult> 
   const result: DiffResult = { compared: 0, same: 0, differing: 0, skipped: 0, differences: [], omitted: 0, skips: [] };
   try {
     for (const file of options.files) {
+      const skip = (entry: number, reason: string, host?: string): void => {
+        result.skipped++;
+        if (result.skips.length < MAX_DIFFERENCES) result.skips.push({ file, entry, reason, ...(host !== undefined ? { host } : {}) });
+      };
       await readHar(file, async (entry, index) => {
         const c = classify(entry, index);
         if (c.kind === 'skip') {
-          result.skipped++;
+          skip(index, c.reason, c.host);
           return;
         }
         const exchange = c.exchange;
+        const context = { scratch, keyGames: seen.keyGames, keys: seeded.keys };
+        if (!exchange.reply.recorded) {
+          if (effectiveMethod(exchange) === 'GET') {
+            skip(index, NO_BODY_READ);
+            return;
+          }
+          // The change still happens in the scratch sandbox: later entries were recorded after it.
+          await replay(exchange, context);
+          skip(index, NO_BODY_CHANGE);
+          return;
+        }
         // replay
-        const replayed = await replay(exchange, { scratch, keyGames: seen.keyGames, keys: seeded.keys });
+        const replayed = await replay(exchange, context);
         if ('skipped' in replayed) {
-          result.skipped++;
-          if (result.skips.length < MAX_DIFFERENCES) result.skips.push({ file, entry: index, reason: replayed.skipped });
+          skip(index, replayed.skipped);
           return;
         }
         // compare
         const found: Found[] = compareReplies(exchange.reply, replayed.reply, rules);
         const reported = new Set(found.map((f) => f.at));
-        for (const s of schemaFindings(exchange)) if (!reported.has(s.at) && !ignored(s.at, rules)) found.push(s);
+        for (const s of schemaFindings(exchange, [...reported])) if (!reported.has(s.at) && !ignored(s.at, rules)) found.push(s);
         result.compared++;
         if (found.length === 0) {
           result.same++;

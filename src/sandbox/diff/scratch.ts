@@ -31,7 +31,7 @@ export interface ScratchRequest {
 
 export interface Scratch {
   send(request: ScratchRequest): Promise<Reply>;
-  /** A valid auth token of `uid` for `gameId` (recorded tokens mean nothing here). */
+  /** A valid auth token of `uid` for `gameId` (recorded tokens mean nothing here); of a user it does not hold, one it refuses. */
   token(uid: string, gameId: string): string;
   close(): Promise<void>;
 }
@@ -78,6 +78,10 @@ export async function openScratch(layers: ReadonlyArray<{ data: DataFile; label:
       let token = tokens.get(id);
       if (!token) {
         token = randomBytes(16).toString('hex');
+        // A user the recording never showed (its replies' bodies left out): no token of theirs
+        // can be stored (the database refuses it), and the sandbox answers the request as the
+        // platform answers an unknown user's, whatever token it carries.
+        if (!database.repos.users.findByUid(uid)) return token;
         const now = Math.floor(Date.now() / 1000);
         database.repos.auth.createToken({ token, uid, gameId, createdOn: now, expiresOn: now + TOKEN_TTL_SECONDS }, now - TOKEN_TTL_SECONDS);
         tokens.set(id, token);

@@ -6,9 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isSaveKey, saveValueProblem } from '../../domain/contract.js';
-import type { DataAchievement, DataFile, DataGame, DataProduct, DataUser } from '../data/model.js';
+import type { DataAchievement, DataFile, DataGame, DataProduct, DataProgress, DataUser } from '../data/model.js';
 import { parseDataText } from '../data/read.js';
 import type { GameSeen, Observations } from './observe.js';
+import type { QuestDates } from './recorded-values.js';
 
 export interface SeedKey {
   api_key: string;
@@ -20,6 +21,11 @@ export interface SeedOptions {
   signing: 'agi' | 'both';
   /** Keep users' personal fields (birthday, email) beyond what the sandbox needs. */
   keepPersonal: boolean;
+  /**
+   * Quests' recorded states and dates (started, completed) in the data file, not only their
+   * values: an import brings the case home as it was. A diff does not compare dates.
+   */
+  dates?: boolean;
   label: string;
   /**
    * A data file loaded before the seed (`sandbox diff --data`): its games' names and quest
@@ -79,6 +85,25 @@ function productsOf(game: GameSeen): DataProduct[] {
   }));
 }
 
+/**
+ * A quest's progress with the state and dates recorded for it, as far as they agree with the
+ * value and the target the seed holds (a target guessed from players' records may not be the
+ * platform's): a state that does not is left to follow from the value, and so is its date.
+ */
+function withDates(value: number, target: number, dates: QuestDates | undefined): number | DataProgress {
+  if (!dates) return value;
+  let state = dates.state;
+  if ((state === 'Completed' && value !== target) || (state === 'In Progress' && value >= target)) state = undefined;
+  const completed = state === 'Completed' || (state === undefined && value >= target);
+  const progress: DataProgress = {
+    value,
+    ...(state !== undefined ? { state } : {}),
+    ...(dates.started_date !== undefined ? { started_date: dates.started_date } : {}),
+    ...(dates.completed_date !== undefined && (completed || state === 'Revoked') ? { completed_date: dates.completed_date } : {}),
+  };
+  return Object.keys(progress).length === 1 ? value : progress;
+}
+
 export function seedData(seen: Observations, options: SeedOptions): Seeded {
   const games = seen.games();
   const known = new Map((options.known?.games ?? []).map((g) => [String(g.id), g]));
@@ -123,7 +148,14 @@ export function seedData(seen: Observations, options: SeedOptions): Seeded {
       const progress = [...(game.progress.get(user.uid) ?? [])].filter(([id, v]) => v !== undefined && defs.has(id));
       if (progress.length > 0) {
         out.progress ??= {};
-        out.progress[game.id] = Object.fromEntries(progress.map(([id, v]) => [id, Math.min(Math.max(Math.round(v!), defs.get(id)!.start_value ?? 0), defs.get(id)!.target_value)]));
+        const dates = options.dates ? game.questDates.get(user.uid) : undefined;
+        out.progress[game.id] = Object.fromEntries(
+          progress.map(([id, v]) => {
+            const def = defs.get(id)!;
+            const value = Math.min(Math.max(Math.round(v!), def.start_value ?? 0), def.target_value);
+            return [id, withDates(value, def.target_value, dates?.get(id))];
+          }),
+        );
       }
       const products = dataGames.find((g) => g.id === game.id)!.products!;
       const holdings = [...(game.holdings.get(user.uid) ?? [])].filter(

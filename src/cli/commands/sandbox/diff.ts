@@ -1,5 +1,5 @@
 /**
- * `udcli sandbox diff FILE.har…` and `--live UID`: wires the pipeline of src/sandbox/diff/run.ts
+ * `udcli sandbox diff FILE.har…` and `--live USER`: wires the pipeline of src/sandbox/diff/run.ts
  * (read → seed → replay → compare → report) to the command line and prints its report: one
  * block per differing exchange and a summary line on a terminal, one JSON object with --json.
  * Exit 0 when nothing differs, 1 when something does, 2 for bad input.
@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NetworkError, UdcliError, UsageError } from '../../../errors.js';
 import type { Factory } from '../../../ops/factory.js';
+import { parseGameId, parseUserArg } from '../../../ops/args.js';
+import { resolveUid } from '../../../ops/users.js';
 import { printable } from '../../../printable.js';
 import { redactQuery } from '../../../redact.js';
 import type { DataFile } from '../../../sandbox/data/model.js';
@@ -23,6 +25,7 @@ export interface DiffOptions {
   data?: string;
   live?: string;
   saveKey?: string;
+  game?: string;
 }
 
 /** A printed value: JSON, cut to a width a terminal line can hold, every outside byte escaped. */
@@ -55,10 +58,36 @@ export function reportText(result: DiffResult, files: number): string {
     lines.push(`  ${d.kind.padEnd(7)} ${printable(at)}: recorded ${shown(d.recorded)}, sandbox ${shown(d.sandbox)}`);
   }
   if (result.omitted > 0) lines.push(`… and ${result.omitted} more differences (only the first ${result.differences.length} are listed)`);
-  for (const s of result.skips.slice(0, 20)) lines.push(printable(`skipped ${files > 1 ? `${s.file} ` : ''}#${s.entry}: ${s.reason}`));
-  if (result.skips.length > 20) lines.push(`… and ${result.skips.length - 20} more skipped with a reason`);
+  lines.push(...skipLines(result, files));
   lines.push(`${lines.length > 0 ? '\n' : ''}${result.compared} compared: ${result.same} same, ${result.differing} differing; ${result.skipped} skipped`);
   return `${lines.join('\n').replace(/^\n/, '')}\n`;
+}
+
+/**
+ * The skipped entries, one line per file and reason (a browser's recording skips hundreds of
+ * page and asset requests for the same reason): their entry numbers, and the hosts of entries
+ * that were not platform exchanges.
+ */
+function skipLines(result: DiffResult, files: number): string[] {
+  const groups = new Map<string, { file: string; reason: string; entries: number[]; hosts: Set<string> }>();
+  for (const s of result.skips) {
+    const id = `${s.file}\u0000${s.reason}`;
+    const group = groups.get(id) ?? { file: s.file, reason: s.reason, entries: [], hosts: new Set<string>() };
+    group.entries.push(s.entry);
+    if (s.host !== undefined) group.hosts.add(s.host);
+    groups.set(id, group);
+  }
+  const lines: string[] = [];
+  for (const g of groups.values()) {
+    const shownEntries = g.entries.slice(0, 8).map((e) => `#${e}`).join(' ') + (g.entries.length > 8 ? ' …' : '');
+    const hosts = [...g.hosts];
+    const where = hosts.length === 0 ? '' : ` (${hosts.slice(0, 3).join(', ')}${hosts.length > 3 ? `, ${hosts.length - 3} more hosts` : ''})`;
+    const count = g.entries.length === 1 ? '' : `${g.entries.length} `;
+    lines.push(printable(`skipped ${count}${files > 1 ? `${g.file} ` : ''}${shownEntries}: ${g.reason}${where}`));
+  }
+  const unlisted = result.skipped - result.skips.length;
+  if (unlisted > 0) lines.push(`… and ${unlisted} more skipped (only the first ${result.skips.length} are listed)`);
+  return lines;
 }
 
 export function reportJson(result: DiffResult): string {
@@ -91,11 +120,12 @@ export async function diffCommand(factory: Factory, files: string[], opts: DiffO
   const json = wantsJson(factory, opts.json);
   if (opts.live !== undefined) {
     if (files.length > 0) throw new UsageError('--live reads from the profile\'s server: give it no recording');
-    await liveCommand(factory, opts.live, { ignore, strict: opts.strict === true, json, ...(opts.saveKey !== undefined ? { saveKey: opts.saveKey } : {}) });
+    await liveCommand(factory, opts.live, { ignore, strict: opts.strict === true, json, ...(opts.saveKey !== undefined ? { saveKey: opts.saveKey } : {}), ...(opts.game !== undefined ? { game: opts.game } : {}) });
     return;
   }
-  if (opts.saveKey !== undefined) throw new UsageError('--save-key goes with --live UID');
-  if (files.length === 0) throw new UsageError('name the recordings to compare: udcli sandbox diff FILE.har… (or --live UID)');
+  if (opts.saveKey !== undefined) throw new UsageError('--save-key goes with --live USER');
+  if (opts.game !== undefined) throw new UsageError('--game goes with --live USER: a recording names its own games');
+  if (files.length === 0) throw new UsageError('name the recordings to compare: udcli sandbox diff FILE.har… (or --live USER)');
   const [{ diffRecordings }, data] = await Promise.all([import('../../../sandbox/diff/run.js'), readData(opts.data)]);
   const result = await diffRecordings({ files, ignore, strict: opts.strict === true, ...(data ? { data } : {}) });
   await print(factory, result, files.length, json);
@@ -107,16 +137,18 @@ async function readData(file: string | undefined): Promise<{ file: string; data:
   return { file, data: readDataFile(file) };
 }
 
-const UID = /^[0-9a-fA-F]{32}$/;
 const SAVE_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
- * `--live UID`: reads only (the user, the first page of friends, the quest definitions and list,
- * the products, one save), from the profile's server, recorded, then diffed as a recording.
+ * `--live USER`: reads only (the user, the first page of friends, the quest definitions and list,
+ * the products, one save), from the profile's server, recorded, then diffed as a recording. USER
+ * is a uid or a username (looked up with one more read, recorded and compared too), the game
+ * `--game` or the profile's, as for every other command.
  */
-async function liveCommand(factory: Factory, uid: string, opts: { ignore: string[]; strict: boolean; json: boolean; saveKey?: string }): Promise<void> {
-  if (!UID.test(uid)) throw new UsageError(`invalid uid ${JSON.stringify(printable(uid))}: expected 32 hex digits`);
+async function liveCommand(factory: Factory, userArg: string, opts: { ignore: string[]; strict: boolean; json: boolean; saveKey?: string; game?: string }): Promise<void> {
+  const userRef = parseUserArg(userArg, 'user', 'sandbox diff --live');
   if (opts.saveKey !== undefined && !SAVE_KEY.test(opts.saveKey)) throw new UsageError(`invalid --save-key ${JSON.stringify(printable(opts.saveKey))}: 1 to 64 of A-Z a-z 0-9 _ . -`);
+  const named = opts.game === undefined ? undefined : parseGameId(opts.game, '--game');
   const dir = mkdtempSync(join(tmpdir(), 'udcli-live-'));
   const file = join(dir, 'live.har');
   try {
@@ -124,8 +156,9 @@ async function liveCommand(factory: Factory, uid: string, opts: { ignore: string
     const recorder = openHarRecorder(file, { creator: { name: 'udcli', version: packageVersion() } });
     const settings = await factory.settings();
     const client = await factory.client({ record: (exchange) => recorder.record(exchange) });
-    const user = uid.toLowerCase();
-    const game = settings.gameId;
+    // A name nobody has is the service's 404, as for every other command.
+    const user = await resolveUid(client, userRef);
+    const game = named ?? (settings.gameId || undefined);
     const reads: Array<{ path: string; query?: Array<[string, string]> }> = [
       { path: `/services/rest/v1/users/${user}.json` },
       { path: `/services/rest/v1/friends/${user}.json` },

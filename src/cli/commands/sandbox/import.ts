@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { UsageError } from '../../../errors.js';
 import type { Factory } from '../../../ops/factory.js';
+import { printable } from '../../../printable.js';
 import { writeWhole } from '../../../write-whole.js';
 
 export interface ImportOptions {
@@ -15,19 +16,26 @@ export async function importCommand(factory: Factory, file: string, target: stri
     throw new UsageError(`${target} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
   }
   const { importRecordings } = await import('../../../sandbox/diff/import.js');
-  const data = await importRecordings([file], { keepPersonal: opts.keepPersonal === true });
+  const { data, withoutBody } = await importRecordings([file], { keepPersonal: opts.keepPersonal === true });
   const json = target !== undefined && /\.json$/i.test(target);
   const header = `# made by udcli sandbox import from ${file.replace(/[\r\n]/g, ' ')}: the state the recording shows, as last seen\n# (new sandbox keys; recorded keys are never copied)\n`;
   const text = json ? `${JSON.stringify(data, null, 2)}\n` : header + (await import('yaml')).stringify(data, { lineWidth: 0 });
   if (target === undefined || target === '-') {
     factory.io.stdout.write(text);
-    return;
+  } else {
+    try {
+      await writeWhole(target, Readable.from([text]));
+    } catch (error) {
+      throw new UsageError(`cannot write ${target}: ${(error as Error).message}`);
+    }
+    const ids = (data.games ?? []).map((g) => g.id);
+    const games = `${n(ids.length, 'game')}${ids.length > 0 ? ` (${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''})` : ''}`;
+    factory.io.stderr.write(printable(`wrote ${target}: ${games}, ${n((data.users ?? []).length, 'user')}; start it with: udcli sandbox start --data ${target}`) + '\n');
   }
-  try {
-    await writeWhole(target, Readable.from([text]));
-  } catch (error) {
-    throw new UsageError(`cannot write ${target}: ${(error as Error).message}`);
+  if (withoutBody.length > 0) {
+    const entries = withoutBody.slice(0, 10).map((e) => `#${e.entry}`).join(', ') + (withoutBody.length > 10 ? ', …' : '');
+    factory.io.stderr.write(`not in it: what ${n(withoutBody.length, 'platform reply', 'platform replies')} showed, their bodies not recorded (entries ${entries})\n`);
   }
-  const games = (data.games ?? []).map((g) => g.id).join(', ');
-  factory.io.stderr.write(`wrote ${target}: games ${games || 'none'}, ${(data.users ?? []).length} users; start it with: udcli sandbox start --data ${target}\n`);
 }
+
+const n = (count: number, word: string, plural = `${word}s`): string => `${count} ${count === 1 ? word : plural}`;

@@ -223,7 +223,8 @@ Examples:
     .option('--ignore <path>', 'leave out this path and what is below it, e.g. payload[].percent_complete (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--strict', 'compare everything, the values that drift between runs (dates, sessions, tokens, ids) too')
     .option('--data <file>', 'load this data file into the scratch sandbox before the recording\'s state')
-    .option('--live <uid>', "read this user from the profile's server (reads only: it never sends a change), record and diff")
+    .option('--live <user>', "read this user (uid or username) from the profile's server (reads only: it never sends a change), record and diff")
+    .option('--game <id>', "with --live: the game whose quests and products to read (default: the profile's game_id)")
     .option('--save-key <key>', 'with --live: read this game save too')
     .addHelpText(
       'after',
@@ -236,15 +237,17 @@ sandbox), type, value, schema (the recorded reply against the sandbox's OpenAPI 
 Dates, sessions, tokens, signatures and the sandbox's own URLs drift and are not compared
 unless --strict. Paths start at the envelope: payload.premium, payload[].product.price.
 
---live UID sends only GET requests (the user, the first page of friends, the quest definitions
-and list, the products, --save-key's save) with the selected profile (or --base-url and
---api-key), whatever the profile: it never changes anything. With --har FILE they are kept.
+--live USER (a uid or a username) sends only GET requests (the user, the first page of
+friends, the quest definitions and list and the products of --game or the profile's game,
+--save-key's save) with the selected profile (or --base-url and --api-key), whatever the
+profile: it never changes anything. With --har FILE they are kept.
 
 Examples:
   $ udcli --har session.har achievements inc 0123…cdef FIRST_WIN
   $ udcli sandbox diff session.har
   $ udcli sandbox diff chrome-export.har --ignore payload[].avatar --json
-  $ udcli --profile prod sandbox diff --live 0123456789abcdef0123456789abcdef --save-key slot1`,
+  $ udcli --profile prod sandbox diff --live 0123456789abcdef0123456789abcdef --save-key slot1
+  $ udcli sandbox diff --live demo_player --game 1002`,
     )
     .action(async (files: string[], opts: DiffOptions) => {
       const { diffCommand } = await import('./diff.js');
