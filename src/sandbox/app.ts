@@ -44,7 +44,8 @@ import { createGameSources, DEFAULT_UPSTREAM_TIMEOUT_MS, GameSourceError, type G
 import { buildGameHostApp, originForm } from './game-host/app.js';
 import { createAllowedDirs } from './game-host/allowed-dirs.js';
 import { connectTag } from './game-host/inject.js';
-import { registerGameSourceRoutes } from './game-host/routes.js';
+import { gameOrigin as ownGameOrigin, registerGameSourceRoutes } from './game-host/routes.js';
+import { isLoopbackName, labelOfName } from './game-host/game-names.js';
 import { iframeUrl } from './content-uri.js';
 import { hostName } from './http/host-check.js';
 import { PLAY_PATH } from './constants.js';
@@ -262,7 +263,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     dbPath: db.path,
     defaultDbPath: options.defaultDbPath ?? defaultDatabasePath(),
     frameSrc: (request, game, userId, authToken) => {
-      const origin = gameOrigin(request.headers.host);
+      const origin = gameOrigin(request.headers.host, game.id);
       const path = gameSources.framePath(game);
       return origin === null || path === null ? null : iframeUrl(`${origin}${path}`, userId, authToken);
     },
@@ -290,18 +291,30 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     return address !== null && typeof address === 'object' ? address.port : null;
   };
   let gamePort: number | null = null;
-  const gameOrigin = (host: string | undefined): string | null => (host === undefined || gamePort === null ? null : `http://${hostName(host)}:${gamePort}`);
+  // A game's own origin (game-host/game-names.ts) for a page reached on a loopback name; on any
+  // other name (a bound --host, from another machine) `*.localhost` would be that machine, so the
+  // one shared origin there.
+  const gameOrigin = (host: string | undefined, gameId: string): string | null => {
+    if (host === undefined || gamePort === null) return null;
+    return isLoopbackName(hostName(host)) ? ownGameOrigin(gameId, gamePort) : `http://${hostName(host)}:${gamePort}`;
+  };
+  // The main origin a game page loads connect.js from: on a game's own name, localhost (connect.js
+  // talks to the play page on any loopback name of that port).
+  const mainHostFor = (host: string | undefined): string => {
+    const name = hostName(host ?? 'localhost');
+    return labelOfName(name) !== null ? 'localhost' : name;
+  };
   const gameApp = buildGameHostApp({
     repos: db.repos,
     sources: gameSources,
     upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     insecure: options.insecureGameHost === true,
-    tag: (request) => connectTag(`http://${hostName(request.headers.host ?? 'localhost')}:${mainPort() ?? 0}`),
+    tag: (request) => connectTag(`http://${mainHostFor(request.headers.host)}:${mainPort() ?? 0}`),
     requestTimeoutMs,
     maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     bodyLimit: BODY_LIMIT_BYTES,
     maxParamLength: MAX_PARAM_LENGTH,
-    hostNames: { names: options.hostNames?.names ?? [] },
+    hostNames: { names: options.hostNames?.names ?? [], matches: (name) => labelOfName(name) !== null },
     logging,
     log,
   });
@@ -331,7 +344,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     method: ['GET', 'HEAD'],
     url: `${PLAY_PATH}/:gameId/game*`,
     handler: (request, reply) => {
-      const origin = gameOrigin(request.headers.host);
+      const origin = gameOrigin(request.headers.host, (request.params as { gameId: string }).gameId);
       if (origin === null) return notFound(request, reply);
       return reply.code(307).header('location', `${origin}${request.url}`).header('cache-control', 'no-store').send();
     },

@@ -139,8 +139,8 @@ describe('the play page over plain HTTP', () => {
     await setUri('1001', 'http://127.0.0.1:9/game/index.html?mode=demo');
     const page = await get('/play/1001', await loginAs(ALICE.username));
     const src = new URL(iframeSrc(page.html)!, sandbox.url);
-    // An origin of its own: the same host name, the game host's port.
-    expect(src.origin).toBe(sandbox.gameUrl);
+    // An origin of its own: the game's own name (g1001.localhost), the game host's port.
+    expect(src.origin).toBe(`http://g1001.localhost:${new URL(sandbox.gameUrl).port}`);
     expect(src.origin).not.toBe(sandbox.url);
     expect(src.pathname).toBe('/play/1001/game/index.html');
     expect([...src.searchParams.keys()]).toEqual(['mode', 'user_id', 'auth_token']);

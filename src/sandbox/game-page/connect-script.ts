@@ -24,6 +24,19 @@ export const CONNECT_JS = String.raw`'use strict';
   var script = document.currentScript;
   var sandbox = script && script.src ? new URL(script.src, location.href).origin : location.origin;
   var PLATFORM_HOSTS = ['services.armorgames.com', 'services-stage.armorgames.com', 'dev.services.armorgames.com'];
+  /* The play page around a game: the sandbox's origin, or, when that is a loopback name, that port
+     on any loopback name (a game on its own name, g1001.localhost, loads this script from localhost,
+     whichever name the play page was opened by). */
+  var LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+  var parents = [sandbox];
+  try {
+    var own = new URL(sandbox);
+    if (LOOPBACK.indexOf(own.hostname) !== -1) {
+      parents = LOOPBACK.map(function (name) { return own.protocol + '//' + name + (own.port ? ':' + own.port : ''); });
+    }
+  } catch (error) {
+    parents = [sandbox];
+  }
 
   /* The sandbox's URL for a request to one of the platform's hosts; anything else unchanged. */
   function routed(url) {
@@ -86,15 +99,18 @@ export const CONNECT_JS = String.raw`'use strict';
   var stand = {};
   var post = function (message) {
     message.udcliPlatform = 1;
-    try {
-      realParent.postMessage(message, sandbox);
-    } catch (error) {
-      realParent.postMessage(JSON.parse(JSON.stringify(message)), sandbox);
-    }
+    /* Sent to each possible origin of the play page: the browser delivers it to the one it is. */
+    parents.forEach(function (origin) {
+      try {
+        realParent.postMessage(message, origin);
+      } catch (error) {
+        realParent.postMessage(JSON.parse(JSON.stringify(message)), origin);
+      }
+    });
   };
   var call = function (name, args) { post({ kind: 'call', call: name, args: args }); };
   window.addEventListener('message', function (event) {
-    if (event.source !== realParent || event.origin !== sandbox) return;
+    if (event.source !== realParent || parents.indexOf(event.origin) === -1) return;
     var data = event.data;
     if (!data || data.udcliPlatform !== 1) return;
     if (data.kind === 'hello' && !stand.agi) {
