@@ -44,7 +44,7 @@ import { createGameSources, DEFAULT_UPSTREAM_TIMEOUT_MS, GameSourceError, type G
 import { buildGameHostApp, originForm } from './game-host/app.js';
 import { createAllowedDirs } from './game-host/allowed-dirs.js';
 import { connectTag } from './game-host/inject.js';
-import { gameOrigin as ownGameOrigin, registerGameSourceRoutes } from './game-host/routes.js';
+import { fromBrowser, gameOrigin as ownGameOrigin, registerGameSourceRoutes } from './game-host/routes.js';
 import { isLoopbackName, labelOfName } from './game-host/game-names.js';
 import { iframeUrl } from './content-uri.js';
 import { hostName } from './http/host-check.js';
@@ -263,7 +263,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     dbPath: db.path,
     defaultDbPath: options.defaultDbPath ?? defaultDatabasePath(),
     frameSrc: (request, game, userId, authToken) => {
-      const origin = gameOrigin(request.headers.host, game.id);
+      const origin = gameOrigin(request.headers.host, game.id, true);
       const path = gameSources.framePath(game);
       return origin === null || path === null ? null : iframeUrl(`${origin}${path}`, userId, authToken);
     },
@@ -291,12 +291,12 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     return address !== null && typeof address === 'object' ? address.port : null;
   };
   let gamePort: number | null = null;
-  // A game's own origin (game-host/game-names.ts) for a page reached on a loopback name; on any
-  // other name (a bound --host, from another machine) `*.localhost` would be that machine, so the
-  // one shared origin there.
-  const gameOrigin = (host: string | undefined, gameId: string): string | null => {
+  // A game's own origin (game-host/game-names.ts) for a browser that reached a loopback name; on
+  // any other name (a bound --host, from another machine) `*.localhost` would be that machine, and a
+  // tool may not resolve it (game-host/routes.ts, fromBrowser): the one shared origin there.
+  const gameOrigin = (host: string | undefined, gameId: string, browser: boolean): string | null => {
     if (host === undefined || gamePort === null) return null;
-    return isLoopbackName(hostName(host)) ? ownGameOrigin(gameId, gamePort) : `http://${hostName(host)}:${gamePort}`;
+    return browser && isLoopbackName(hostName(host)) ? ownGameOrigin(gameId, gamePort) : `http://${hostName(host)}:${gamePort}`;
   };
   // The main origin a game page loads connect.js from: on a game's own name, localhost (connect.js
   // talks to the play page on any loopback name of that port).
@@ -344,7 +344,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     method: ['GET', 'HEAD'],
     url: `${PLAY_PATH}/:gameId/game*`,
     handler: (request, reply) => {
-      const origin = gameOrigin(request.headers.host, (request.params as { gameId: string }).gameId);
+      const origin = gameOrigin(request.headers.host, (request.params as { gameId: string }).gameId, fromBrowser(request.headers));
       if (origin === null) return notFound(request, reply);
       return reply.code(307).header('location', `${origin}${request.url}`).header('cache-control', 'no-store').send();
     },

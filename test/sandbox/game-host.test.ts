@@ -213,9 +213,13 @@ describe('a game folder', () => {
     const main = await fetch(`${sb.url}/app.js`);
     expect(main.status).toBe(404);
     expect(((await main.json()) as { message: string }).message).toBe('not found: path /app.js');
-    // An old link to the game's files on the main origin leads to the game host.
-    const moved = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/app.js?x=1`);
+    // An old link to the game's files on the main origin leads to the game host: a browser to the
+    // game's own name, a tool (which may not resolve *.localhost) to the name it used.
+    const moved = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/app.js?x=1`, { 'sec-fetch-site': 'none' });
     expect([moved.status, moved.headers.location]).toEqual([307, `${game}/play/${GAME}/game/app.js?x=1`]);
+    const tool = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/app.js?x=1`);
+    expect([tool.status, tool.headers.location]).toEqual([307, `${sb.gameUrl}/play/${GAME}/game/app.js?x=1`]);
+    expect(await (await fetch(`${sb.gameUrl}/play/${GAME}/game/app.js`)).text()).toBe('console.log(1);\n');
   });
 
   it('leaves pages alone with connect off', async () => {

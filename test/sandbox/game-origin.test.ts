@@ -112,12 +112,18 @@ describe('the game host: an origin of its own that serves game content and nothi
   it('is another port than the sandbox, and has no /_sandbox, no API, no dashboard', async () => {
     expect(new URL(sb.gameUrl).port).not.toBe(new URL(sb.url).port);
     const game = sb.gameOrigin(GAME);
-    for (const base of [game, sb.gameUrl]) {
+    await fetch(`${game}/play/${GAME}/game/`); // the folder is now the one used last (for a tool at the bare name)
+    // The game's own name, a tool at the bare name (the shared origin) and a browser there.
+    for (const [base, headers, answer] of [
+      [game, {}, 'is not in'],
+      [sb.gameUrl, {}, 'is not in'],
+      [sb.gameUrl, { 'sec-fetch-site': 'none' }, 'Not a game of this host'],
+    ] as const) {
       for (const path of ['/_sandbox/requests', '/_sandbox/game-sources', '/_sandbox/users', `/services/rest/v1/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`]) {
-        const r = await fetch(`${base}${path}`);
+        const r = await fetch(`${base}${path}`, { headers });
         expect(r.status, path).toBe(404);
-        // Looked up in the game folder (at the game's name), or nothing at all (a bare name): never the sandbox's.
-        expect(await r.text(), path).toContain(base === game ? 'is not in' : 'Not a game of this host');
+        // Looked up in the game folder, or nothing at all: never answered by the sandbox.
+        expect(await r.text(), path).toContain(answer);
       }
     }
     const dashboard = await (await fetch(`${game}/`)).text();

@@ -67,18 +67,33 @@ export function splitGamePath(path: string): { gameId: string; rest: string } | 
 
 /**
  * Whom a request is addressed to, by its Host (already answered by the host check): a game's own
- * name (`gameId` null: no game has that label), a bare loopback name, or another name (shared).
+ * name (`gameId` null: no game has that label), a bare loopback name asked by a browser, or the
+ * shared origin (another name; or a bare loopback name asked by a tool, see fromBrowser).
  */
 export type Addressee = { kind: 'game'; label: string; gameId: string | null } | { kind: 'loopback' } | { kind: 'shared' };
 
-export function addresseeOf(deps: Pick<GameHostDeps, 'repos'>, host: string | undefined): Addressee {
+type Headers = { host?: string | undefined; origin?: string | undefined; 'sec-fetch-site'?: string | string[] | undefined };
+
+/**
+ * A browser's request: browsers send `Sec-Fetch-Site` on every request to a loopback name (a
+ * secure context), and `Origin` on every WebSocket handshake. A tool (curl, a script run by
+ * `sandbox exec`) sends neither and may not resolve `*.localhost` (Node does not), so it keeps
+ * the shared origin: storage and service workers, what one game could turn on another, are a
+ * browser's alone.
+ */
+export function fromBrowser(headers: Headers): boolean {
+  return headers['sec-fetch-site'] !== undefined || headers.origin !== undefined;
+}
+
+export function addresseeOf(deps: Pick<GameHostDeps, 'repos'>, headers: Headers): Addressee {
+  const host = headers.host;
   const name = hostName(host ?? '');
   const label = labelOfName(name);
   if (label !== null) {
     const games = deps.repos.games;
     return { kind: 'game', label, gameId: gameOfLabel(label, () => games.list().map((g) => g.id), (id) => games.find(id) !== undefined) };
   }
-  return isLoopbackName(name) ? { kind: 'loopback' } : { kind: 'shared' };
+  return isLoopbackName(name) && fromBrowser(headers) ? { kind: 'loopback' } : { kind: 'shared' };
 }
 
 /** The port of a Host header already answered (`g1001.localhost:8788` → `8788`). */
@@ -103,9 +118,9 @@ function cookieSpace(addressee: Addressee, gameId: string): CookieSpace {
     : { prefix: `udcli-${gameLabel(gameId)}.`, hostOnly: false };
 }
 
-function proxyTarget(deps: GameHostDeps, request: { headers: { host?: string | undefined } }, game: GameRecord, source: Extract<ResolvedSource, { kind: 'url' }>, url: string): ProxyTarget {
+function proxyTarget(deps: GameHostDeps, request: { headers: Headers }, game: GameRecord, source: Extract<ResolvedSource, { kind: 'url' }>, url: string): ProxyTarget {
   return {
-    cookies: cookieSpace(addresseeOf(deps, request.headers.host), game.id),
+    cookies: cookieSpace(addresseeOf(deps, request.headers), game.id),
     url,
     origin: source.origin,
     prefix: source.prefix,
@@ -203,7 +218,7 @@ export function registerFileRoutes(app: FastifyInstance, deps: GameHostDeps): vo
       handler: (request, reply) => {
         const split = splitGamePath(splitTarget(request.url).path);
         const gameId = (request.params as { gameId: string }).gameId;
-        const addressee = addresseeOf(deps, request.headers.host);
+        const addressee = addresseeOf(deps, request.headers);
         if (addressee.kind === 'loopback') return answerLoopback(request, reply, deps, { gameId });
         const game = deps.repos.games.find(gameId);
         if (!game || split === null) return gameMissingPage(reply, gameId);
@@ -224,7 +239,7 @@ export function registerFileRoutes(app: FastifyInstance, deps: GameHostDeps): vo
       url: '/*',
       handler: (request, reply) => {
         const { path } = splitTarget(request.url);
-        const addressee = addresseeOf(deps, request.headers.host);
+        const addressee = addresseeOf(deps, request.headers);
         if (addressee.kind === 'loopback') return answerLoopback(request, reply, deps, null);
         if (addressee.kind === 'game' && addressee.gameId === null) return wrongHostPage(reply);
         // A game's own name: its own source; a shared name: the source used last.
@@ -288,7 +303,7 @@ export function registerUpgrades(app: FastifyInstance, deps: GameHostDeps, loggi
     }
     const { path, query } = splitTarget(target);
     const split = splitGamePath(path);
-    const addressee = addresseeOf(deps, request.headers.host);
+    const addressee = addresseeOf(deps, request.headers);
     if (addressee.kind === 'loopback') return refuse(404, 'Not Found', 'no game at this host name');
     let found: { game: GameRecord; source: ResolvedSource } | null = null;
     if (addressee.kind === 'game') {
