@@ -45,7 +45,7 @@ import { buildGameHostApp, originForm } from './game-host/app.js';
 import { createAllowedDirs } from './game-host/allowed-dirs.js';
 import { connectTag } from './game-host/inject.js';
 import { fromBrowser, gameOrigin as ownGameOrigin, registerGameSourceRoutes } from './game-host/routes.js';
-import { isLoopbackName, labelOfName } from './game-host/game-names.js';
+import { isLoopbackName, labelOfName, PLAY_HOST_NAME } from './game-host/game-names.js';
 import { iframeUrl } from './content-uri.js';
 import { hostName } from './http/host-check.js';
 import { PLAY_PATH } from './constants.js';
@@ -215,7 +215,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   });
   // Before anything answers (a preflight included): every route is the sandbox's, the API and
   // the site alike (DNS rebinding, http/host-check.ts).
-  allowHostNames(app.server, options.hostNames ?? {});
+  // sandbox.localhost: the play page's name for a browser (game-host/game-names.ts).
+  allowHostNames(app.server, { ...options.hostNames, matches: (name) => name === PLAY_HOST_NAME });
   // A callback hook (see cors.ts): it answers by sending, without calling done.
   app.addHook('onRequest', (request, reply, done) => {
     if (addressedToSandbox(request)) {
@@ -267,6 +268,12 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       const path = gameSources.framePath(game);
       return origin === null || path === null ? null : iframeUrl(`${origin}${path}`, userId, authToken);
     },
+    playOrigin: (request) => {
+      const host = request.headers.host;
+      if (host === undefined || !fromBrowser(request.headers)) return null;
+      const name = hostName(host);
+      return name === PLAY_HOST_NAME || !isLoopbackName(name) ? null : `http://${PLAY_HOST_NAME}${host.slice(name.length)}`;
+    },
   });
   registerDashboard(app, db.repos);
   registerGamePageRoutes(app);
@@ -298,11 +305,10 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     if (host === undefined || gamePort === null) return null;
     return browser && isLoopbackName(hostName(host)) ? ownGameOrigin(gameId, gamePort) : `http://${hostName(host)}:${gamePort}`;
   };
-  // The main origin a game page loads connect.js from: on a game's own name, localhost (connect.js
-  // talks to the play page on any loopback name of that port).
+  // The main origin a game page loads connect.js from: on a game's own name, the play page's.
   const mainHostFor = (host: string | undefined): string => {
     const name = hostName(host ?? 'localhost');
-    return labelOfName(name) !== null ? 'localhost' : name;
+    return labelOfName(name) !== null ? PLAY_HOST_NAME : name;
   };
   const gameApp = buildGameHostApp({
     repos: db.repos,
@@ -314,7 +320,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     bodyLimit: BODY_LIMIT_BYTES,
     maxParamLength: MAX_PARAM_LENGTH,
-    hostNames: { names: options.hostNames?.names ?? [], matches: (name) => labelOfName(name) !== null },
+    hostNames: { names: options.hostNames?.names ?? [], matches: (name) => name === PLAY_HOST_NAME || labelOfName(name) !== null },
     logging,
     log,
   });

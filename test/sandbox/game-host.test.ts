@@ -145,8 +145,8 @@ describe('injection of the connect tag', () => {
   });
 });
 
-/** The connect tag a game's own name gets: connect.js from the main listener, on localhost. */
-const mainTag = (sb: TestSandbox): string => connectTag(`http://localhost:${new URL(sb.url).port}`);
+/** The connect tag a game's own name gets: connect.js from the main listener, at the play page's name. */
+const mainTag = (sb: TestSandbox): string => connectTag(`http://sandbox.localhost:${new URL(sb.url).port}`);
 
 describe('a game folder', () => {
   let sb: TestSandbox;
@@ -312,8 +312,8 @@ describe('a dev server behind the proxy', () => {
     expect([redirect.status, redirect.headers.location]).toEqual([302, `/play/${GAME}/game/index.html?from=redirect`]);
     const cookie = await exactRequest(game, 'GET', `/play/${GAME}/game/cookie`);
     expect(cookie.headers['set-cookie']).toEqual([
-      '__Host-udcli-g1001.flavour=oat; HttpOnly; Path=/; Secure; SameSite=None; Partitioned',
-      '__Host-udcli-g1001.size=big; Path=/; Secure; SameSite=None; Partitioned',
+      '__Host-udcli-g1001.flavour=oat; HttpOnly; Path=/; Secure',
+      '__Host-udcli-g1001.size=big; Path=/; Secure',
     ]);
     // Only its own cookies go back to the upstream, under the names it gave them.
     const echo = await exactRequest(game, 'POST', `/play/${GAME}/game/echo`, { cookie: '__Host-udcli-g1001.flavour=oat; udcli_sandbox_session=secret; flavour=forged; __Host-udcli-g1002.size=small' }, '');

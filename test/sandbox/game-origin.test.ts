@@ -94,8 +94,8 @@ async function requestLog(sb: TestSandbox): Promise<Array<{ method: string; path
   return reply.requests;
 }
 
-/** The connect tag a game's own name gets: connect.js from the main listener, on localhost. */
-const mainTag = (sb: TestSandbox): string => connectTag(`http://localhost:${new URL(sb.url).port}`);
+/** The connect tag a game's own name gets: connect.js from the main listener, at the play page's name. */
+const mainTag = (sb: TestSandbox): string => connectTag(`http://sandbox.localhost:${new URL(sb.url).port}`);
 
 describe('the game host: an origin of its own that serves game content and nothing else', () => {
   let sb: TestSandbox;
@@ -127,7 +127,7 @@ describe('the game host: an origin of its own that serves game content and nothi
       }
     }
     const dashboard = await (await fetch(`${game}/`)).text();
-    expect(dashboard).toBe(PAGE.replace('<head>', `<head>${connectTag(`http://localhost:${new URL(sb.url).port}`)}`)); // the game's own index, not the dashboard
+    expect(dashboard).toBe(PAGE.replace('<head>', `<head>${mainTag(sb)}`)); // the game's own index, not the dashboard
     const put = await fetch(`${game}/_sandbox/game-sources/${GAME}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"dir":"/"}' });
     expect(put.status).toBe(404); // only a file of the game folder could answer (and it answers GET and HEAD only)
     const view = (await (await fetch(`${sb.url}/_sandbox/game-sources/${GAME}`)).json()) as { source: { dir: string } };
@@ -222,7 +222,7 @@ describe('upgrades and the proxy', () => {
     // Another site, another game, the main origin, the game host's bare name, an opaque origin, and
     // the same name on another port or scheme: each a page that is not the game's own.
     const port = new URL(game).port;
-    for (const origin of ['http://evil.example', sb.gameOrigin('1002'), sb.url, `http://localhost:${new URL(sb.url).port}`, sb.gameUrl, 'null', `http://${host.replace(port, String(Number(port) + 1))}`, `https://${host}`]) {
+    for (const origin of ['http://evil.example', sb.gameOrigin('1002'), sb.url, `http://sandbox.localhost:${new URL(sb.url).port}`, sb.gameUrl, 'null', `http://${host.replace(port, String(Number(port) + 1))}`, `https://${host}`]) {
       for (const path of ['/play/1001/game/ws', '/?token=abc']) {
         expect(await upgrade(sb.gameUrl, ws(path, [`Origin: ${origin}`])), `${origin} ${path}`).toBe('403');
       }

@@ -1,12 +1,18 @@
 /**
  * One origin per game (issue 40): the game host serves each game under a host name of its own,
- * `g1001.localhost:<game port>`, so that no game can read another's storage, cookies or pages, nor
- * register a service worker over another's (a worker's scope never leaves its origin). Browsers
- * resolve every `*.localhost` name to loopback themselves (RFC 6761; Chromium and Firefox do), so
- * no DNS or hosts file is needed, and no page elsewhere can be made to carry such a Host (DNS
- * rebinding needs a name the attacker controls). Each such name is a site of its own to a browser
- * (`localhost` counts as a top-level domain), so games are cross-site to each other and to the
- * sandbox's pages.
+ * `g1001.sandbox.localhost:<game port>`, so that no game can read another's storage, host-only
+ * cookies or pages, nor register a service worker over another's (a worker's scope never leaves
+ * its origin). Browsers resolve every `*.localhost` name to loopback themselves (RFC 6761;
+ * Chromium and Firefox do), so no DNS or hosts file is needed, and no page elsewhere can be made
+ * to carry such a Host (DNS rebinding needs a name the attacker controls).
+ *
+ * The play page is served to a browser at `sandbox.localhost` (PLAY_HOST_NAME), the games' parent
+ * name: a browser counts `localhost` as a top-level domain, so `sandbox.localhost` is the site of
+ * the play page and of every game, as the platform's game page and its games are one site. A game
+ * in the play page's frame is then not a third-party frame, where browsers that block third-party
+ * cookies deny it localStorage and its cookies. One site has a cost, said in docs/ARCHITECTURE.md:
+ * a game's script may set a cookie for the whole site (`Domain=sandbox.localhost`), which the
+ * others' scripts see; the proxy never passes such a cookie on (proxy.ts, CookieSpace).
  *
  * A label must be a DNS label (letters, digits, `-`; case-folded), a game id may hold `_`, `.` and
  * capitals: an id of lowercase letters and digits reads as itself (`g1001`), any other is named by
@@ -14,7 +20,8 @@
  */
 import { createHash } from 'node:crypto';
 
-export const GAME_HOST_DOMAIN = 'localhost';
+/** The play page's name for a browser on this machine, and the parent of every game's name. */
+export const PLAY_HOST_NAME = 'sandbox.localhost';
 
 const READABLE_ID = /^[a-z0-9]{1,62}$/;
 const LABEL = /^(?:g[a-z0-9]{1,62}|x-[0-9a-f]{20})$/;
@@ -25,24 +32,24 @@ export function gameLabel(gameId: string): string {
   return `x-${createHash('sha256').update(gameId, 'utf8').digest('hex').slice(0, 20)}`;
 }
 
-/** `g1001.localhost`: the name a game is served under. */
+/** `g1001.sandbox.localhost`: the name a game is served under. */
 export function gameHostName(gameId: string): string {
-  return `${gameLabel(gameId)}.${GAME_HOST_DOMAIN}`;
+  return `${gameLabel(gameId)}.${PLAY_HOST_NAME}`;
 }
 
-/** The label of a game host name (`g1001.localhost`, any case), or null when the name is not one. */
+/** The label of a game's name (`g1001.sandbox.localhost`, any case), or null when the name is not one. */
 export function labelOfName(name: string): string | null {
   const lower = name.toLowerCase();
-  const suffix = `.${GAME_HOST_DOMAIN}`;
+  const suffix = `.${PLAY_HOST_NAME}`;
   if (!lower.endsWith(suffix)) return null;
   const label = lower.slice(0, -suffix.length);
   return LABEL.test(label) ? label : null;
 }
 
-/** The names every browser and tool resolves to this machine's loopback. */
+/** The names that reach this machine's loopback from a browser (the first three from any tool too). */
 export function isLoopbackName(name: string): boolean {
   const lower = name.toLowerCase();
-  return lower === 'localhost' || lower === '127.0.0.1' || lower === '[::1]';
+  return lower === 'localhost' || lower === '127.0.0.1' || lower === '[::1]' || lower === PLAY_HOST_NAME;
 }
 
 /**

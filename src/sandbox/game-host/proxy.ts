@@ -50,12 +50,12 @@ export function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
 /**
  * Where a game's upstream keeps its cookies in the browser (issue 40). Cookies ignore ports, so
  * the browser sends the game host whatever it holds for that name: another local app's session,
- * the sandbox's own login on a shared name. The proxy sends the upstream only the cookies it set
- * for this game (their names begin with `prefix`, which it takes off), and every cookie the
- * upstream sets is renamed into `prefix`, so it can never set, replace or read anyone else's.
- * `hostOnly`: a game's own name, where the cookies are `__Host-` ones (no Domain, Path=/,
- * Secure: the browser refuses one set with a Domain), `SameSite=None; Partitioned`, since the
- * play page frames the game cross-site and only a partitioned cookie reaches such a frame.
+ * the sandbox's own login on a shared name, a cookie another game's script set for the whole
+ * site. The proxy sends the upstream only the cookies it set for this game (their names begin
+ * with `prefix`, which it takes off), and every cookie the upstream sets is renamed into `prefix`,
+ * so it can never set, replace or read anyone else's. `hostOnly`: a game's own name, where the
+ * names are `__Host-` ones (no Domain, Path=/, Secure), which a browser refuses to take with a
+ * Domain: no other page of the site can plant one.
  */
 export interface CookieSpace {
   prefix: string;
@@ -75,12 +75,12 @@ export function upstreamCookie(header: string, space: CookieSpace): string | nul
 }
 
 const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,200}$/;
-const REPLACED_ON_OWN_NAME = new Set(['domain', 'path', 'secure', 'samesite', 'partitioned']);
+const REPLACED_ON_OWN_NAME = new Set(['domain', 'path', 'secure']);
 
 /**
  * An upstream's Set-Cookie line in the game's space: its name prefixed, its Domain dropped (the
- * upstream's host is not the game host's), its other attributes (HttpOnly, Expires, Max-Age)
- * kept; null for a line that sets no named cookie.
+ * upstream's host is not the game host's), its other attributes (HttpOnly, SameSite, Expires,
+ * Max-Age) kept; null for a line that sets no named cookie.
  */
 export function localSetCookie(line: string, space: CookieSpace): string | null {
   const [pair = '', ...attributes] = line.split(';');
@@ -94,7 +94,7 @@ export function localSetCookie(line: string, space: CookieSpace): string | null 
       const key = (attribute.split('=', 1)[0] ?? '').trim().toLowerCase();
       return attribute !== '' && key !== 'domain' && !(space.hostOnly && REPLACED_ON_OWN_NAME.has(key));
     });
-  if (space.hostOnly) kept.push('Path=/', 'Secure', 'SameSite=None', 'Partitioned');
+  if (space.hostOnly) kept.push('Path=/', 'Secure');
   return [`${space.prefix}${name}=${pair.slice(eq + 1).trim()}`, ...kept].join('; ');
 }
 

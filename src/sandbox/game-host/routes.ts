@@ -109,8 +109,8 @@ export function gameOrigin(gameId: string, port: string | number): string {
 
 /**
  * How an upstream's cookies are kept apart (see proxy.ts): on a game's own name, `__Host-` names
- * (host-only, Path=/, Secure: a `*.localhost` origin is a secure context) partitioned for the
- * play page's cross-site frame; on a shared name, a plain prefix (Secure needs https there).
+ * (host-only, Path=/, Secure: a `*.localhost` origin is a secure context); on a shared name, a
+ * plain prefix (Secure needs https there).
  */
 function cookieSpace(addressee: Addressee, gameId: string): CookieSpace {
   return addressee.kind === 'game'

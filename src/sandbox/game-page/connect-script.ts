@@ -24,10 +24,10 @@ export const CONNECT_JS = String.raw`'use strict';
   var script = document.currentScript;
   var sandbox = script && script.src ? new URL(script.src, location.href).origin : location.origin;
   var PLATFORM_HOSTS = ['services.armorgames.com', 'services-stage.armorgames.com', 'dev.services.armorgames.com'];
-  /* The play page around a game: the sandbox's origin, or, when that is a loopback name, that port
-     on any loopback name (a game on its own name, g1001.localhost, loads this script from localhost,
-     whichever name the play page was opened by). */
-  var LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+  /* The play page around the game: the sandbox's origin, or, when that is a loopback name, that
+     port on any of them. A studio's page names the sandbox one way (localhost:8787), while a
+     browser sees the play page at sandbox.localhost, the site of the games the sandbox serves. */
+  var LOOPBACK = ['localhost', '127.0.0.1', '[::1]', 'sandbox.localhost'];
   var parents = [sandbox];
   try {
     var own = new URL(sandbox);
@@ -99,7 +99,7 @@ export const CONNECT_JS = String.raw`'use strict';
   var stand = {};
   var post = function (message) {
     message.udcliPlatform = 1;
-    /* Sent to each possible origin of the play page: the browser delivers it to the one it is. */
+    /* To each origin the play page may have: the browser delivers it to the one it has. */
     parents.forEach(function (origin) {
       try {
         realParent.postMessage(message, origin);

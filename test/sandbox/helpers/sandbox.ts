@@ -66,6 +66,8 @@ export async function startTestSandbox(
     /** The folders games may be served from (see buildApp). */
     gameDirs?: { allowed: readonly string[]; own: readonly string[]; home?: string };
     insecureGameHost?: boolean;
+    /** The game host's port (0: any free one). */
+    gamePort?: number;
   } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
@@ -96,7 +98,7 @@ export async function startTestSandbox(
   if (!options.faults) checkRepliesAgainstDescription(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
-  const gamePort = await gameHostOf(app).listen(0, '127.0.0.1');
+  const gamePort = await gameHostOf(app).listen(options.gamePort ?? 0, '127.0.0.1');
   return {
     url: `http://127.0.0.1:${port}`,
     gameUrl: `http://127.0.0.1:${gamePort}`,
