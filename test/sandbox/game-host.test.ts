@@ -51,6 +51,8 @@ async function startDevServer(): Promise<DevServer> {
       res.writeHead(302, { location: `${origin}/game/index.html?from=redirect` }).end();
     } else if (url.pathname === '/game/cookie') {
       res.writeHead(200, { 'set-cookie': ['flavour=oat; Domain=localhost; Path=/; HttpOnly', 'size=big'], 'content-type': 'text/plain' }).end('ok');
+    } else if (url.pathname === '/game/worker.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'service-worker-allowed': '/', 'clear-site-data': '"cookies"' }).end('self.x = 1;');
     } else if (url.pathname === '/src/main.ts') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end('export const root = true;');
     } else if (url.pathname === '/game/slow') {
@@ -229,6 +231,31 @@ describe('a game folder', () => {
   });
 });
 
+describe('a name other than a loopback one (a bound --host): the one shared origin', () => {
+  let sb: TestSandbox;
+  let dev: DevServer;
+  beforeAll(async () => {
+    dev = await startDevServer();
+    sb = await startTestSandbox({ hostNames: { names: ['sandbox-box'] }, gameSources: [[GAME, { kind: 'url', base: `${dev.url}/game/index.html`, connect: true }]] });
+  });
+  afterAll(async () => {
+    await sb.close();
+    await dev.close();
+  });
+
+  it("serves games by path, root-absolute paths from the one used last, the upstream's cookies in a plain prefix", async () => {
+    const host = { host: `sandbox-box:${new URL(sb.gameUrl).port}`, 'sec-fetch-site': 'none' };
+    const page = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/index.html`, host);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`http://sandbox-box:${new URL(sb.url).port}/_sandbox/connect.js`);
+    expect((await exactRequest(sb.gameUrl, 'GET', '/src/main.ts', host)).text).toBe('export const root = true;');
+    const cookie = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/cookie`, host);
+    expect(cookie.headers['set-cookie']).toEqual(['udcli-g1001.flavour=oat; Path=/; HttpOnly', 'udcli-g1001.size=big']);
+    const echo = await exactRequest(sb.gameUrl, 'POST', `/play/${GAME}/game/echo`, { ...host, cookie: 'udcli-g1001.flavour=oat; udcli_sandbox_session=secret' }, '');
+    expect(JSON.parse(echo.text)).toMatchObject({ cookie: 'flavour=oat' });
+  });
+});
+
 describe('a dev server behind the proxy', () => {
   let sb: TestSandbox;
   let game: string;
@@ -320,6 +347,28 @@ describe('a dev server behind the proxy', () => {
     expect(JSON.parse(echo.text)).toMatchObject({ cookie: 'flavour=oat' });
     const none = await exactRequest(game, 'POST', `/play/${GAME}/game/echo`, { cookie: 'udcli_sandbox_session=secret; other_app=1' }, '');
     expect(JSON.parse(none.text)).toMatchObject({ cookie: null });
+  });
+
+  it('never passes on Service-Worker-Allowed or Clear-Site-Data: a worker stays in its folder, and no upstream clears the sandbox\'s login', async () => {
+    const r = await exactRequest(game, 'GET', `/play/${GAME}/game/worker.js`, { 'service-worker': 'script' });
+    expect([r.status, r.text]).toEqual([200, 'self.x = 1;']);
+    expect(r.headers['service-worker-allowed']).toBeUndefined();
+    expect(r.headers['clear-site-data']).toBeUndefined();
+  });
+
+  it('on a bare loopback name, a browser is sent to the game\'s own name, and a worker\'s update check gets one that unregisters itself', async () => {
+    const browser = { 'sec-fetch-site': 'none' };
+    const page = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/index.html?level=2`, browser);
+    expect([page.status, page.headers.location, page.headers['clear-site-data']]).toEqual([307, `${game}/play/${GAME}/game/index.html?level=2`, '"storage"']);
+    const worker = await exactRequest(sb.gameUrl, 'GET', '/sw.js', { 'sec-fetch-site': 'same-origin', 'service-worker': 'script' });
+    expect([worker.status, worker.headers['content-type'], worker.headers['clear-site-data']]).toEqual([200, 'text/javascript; charset=utf-8', '"storage"']);
+    expect(worker.text).toContain('self.registration.unregister()');
+    const other = await exactRequest(sb.gameUrl, 'GET', '/src/main.ts', browser);
+    expect([other.status, other.headers['clear-site-data']]).toEqual([404, '"storage"']);
+    expect(other.text).not.toContain('export const root');
+    // A browser's WebSocket there is refused (its page would be of no game's origin).
+    const ws = await exactRequest(sb.gameUrl, 'GET', '/', { connection: 'Upgrade', upgrade: 'websocket', origin: sb.gameUrl, 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+    expect(ws.status).toBe(404);
   });
 
   it("sends root-absolute paths at a game's own name to its dev server", async () => {

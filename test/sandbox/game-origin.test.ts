@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { connectTag, forbiddenDirProblem } from '../../src/sandbox/game-host/index.js';
+import { gameHostName, gameLabel, labelOfName } from '../../src/sandbox/game-host/game-names.js';
 import { exactRequest, rawRequest, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const GAME = DEMO.game.id;
@@ -169,6 +170,43 @@ describe('the game host: an origin of its own that serves game content and nothi
       expect(((await r.json()) as { message: string }).message, dir).toMatch(message);
     }
     expect((await setSource(sb, { dir: root })).status).toBe(200);
+  });
+
+  it('the Host check takes each game\'s own name on the game port and the play page\'s on the main one, and still refuses any other (DNS rebinding)', async () => {
+    const gamePort = new URL(sb.gameUrl).port;
+    const mainPort = new URL(sb.url).port;
+    const status = async (base: string, host: string) => (await exactRequest(base, 'GET', `/play/${GAME}/game/`, { host })).status;
+    expect(await status(sb.gameUrl, `g1001.sandbox.localhost:${gamePort}`)).toBe(200);
+    expect(await status(sb.gameUrl, `G1001.Sandbox.LocalHost:${gamePort}`)).toBe(200);
+    expect(await status(sb.gameUrl, `g9999.sandbox.localhost:${gamePort}`)).toBe(307); // a game's path at a name no game has: sent to the game's own name
+    for (const host of [
+      `g1001.localhost:${gamePort}`,
+      `evil.sandbox.localhost:${gamePort}`,
+      `x.g1001.sandbox.localhost:${gamePort}`,
+      `g1001.sandbox.localhost.evil.example:${gamePort}`,
+      `g1001.sandbox.localhost:${mainPort}`,
+      `g1001.sandbox.localhost`,
+      `evil.example:${gamePort}`,
+    ]) {
+      expect(await status(sb.gameUrl, host), host).toBe(403);
+    }
+    // The main listener: the play page's name, never a game's.
+    expect((await exactRequest(sb.url, 'GET', '/play', { host: `sandbox.localhost:${mainPort}` })).status).toBe(200);
+    expect((await exactRequest(sb.url, 'GET', '/play', { host: `g1001.sandbox.localhost:${mainPort}` })).status).toBe(403);
+  });
+
+  it('names each game apart: a readable label for a lowercase id, a hash for any other, never one label for two ids', () => {
+    expect(gameHostName('1001')).toBe('g1001.sandbox.localhost');
+    expect(gameLabel('abc')).toBe('gabc');
+    const others = ['Abc', 'ABC', 'a_b', 'a.b', 'a-b', 'x'.repeat(63), 'x'.repeat(64)];
+    const labels = others.map(gameLabel);
+    expect(new Set([...labels, 'gabc']).size).toBe(others.length + 1);
+    for (const label of labels) {
+      expect(label).toMatch(/^x-[0-9a-f]{20}$/);
+      expect(labelOfName(`${label}.sandbox.localhost`)).toBe(label);
+    }
+    expect(labelOfName('g1001.localhost')).toBeNull();
+    expect(labelOfName('x-zz.sandbox.localhost')).toBeNull();
   });
 
   it('a request target that is not a path is one 400 on either origin, never a 500', async () => {
