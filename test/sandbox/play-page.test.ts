@@ -19,6 +19,7 @@ import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
 import { testFactory, type TestFactory } from './helpers/factory.js';
+import { exactRequest } from './helpers/sandbox.js';
 
 const ALICE = { username: 'alice', uid: uidForUsername('alice') };
 /** A game and a user whose names try to break out of the HTML. */
@@ -153,6 +154,19 @@ describe('the play page over plain HTTP', () => {
       apiKey: DEMO.game.apiKey,
       gameName: DEMO.game.name,
     });
+  });
+
+  it("sends a browser to sandbox.localhost, the games' site (issue 40); a tool, ?direct=1 and that name itself stay", async () => {
+    const port = new URL(sandbox.url).port;
+    const browser = { 'sec-fetch-site': 'none' };
+    for (const name of ['127.0.0.1', 'localhost']) {
+      const moved = await exactRequest(sandbox.url, 'GET', '/play/1001?as=alice&lang=fr', { ...browser, host: `${name}:${port}` });
+      expect([moved.status, moved.headers.location], name).toEqual([307, `http://sandbox.localhost:${port}/play/1001?as=alice&lang=fr`]);
+    }
+    expect((await exactRequest(sandbox.url, 'GET', '/play/1001', {})).status).toBe(200);
+    expect((await exactRequest(sandbox.url, 'GET', '/play/1001?direct=1', browser)).status).toBe(200);
+    const there = await exactRequest(sandbox.url, 'GET', '/play/1001?as=alice', { ...browser, host: `sandbox.localhost:${port}` });
+    expect([there.status, there.text]).toEqual([200, expect.stringContaining('Play as alice')]);
   });
 
   it('?direct=1: the switcher form logs the user in, and each load iframes the content URI itself with a fresh token for that user and game', async () => {

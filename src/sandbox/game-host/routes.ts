@@ -2,14 +2,15 @@
  * The game host's routes, on its own listener (game-host/app.ts). What a request gets depends on
  * the name it is addressed to (see game-names.ts):
  *
- * - a game's own name, `g1001.localhost:PORT`: `/play/1001/game/*` (the game's files, from its
+ * - a game's own name, `g1001.sandbox.localhost:PORT`: `/play/1001/game/*` (the game's files, from its
  *   source), any other path (a dev server's root-absolute `/@vite/client`, `/assets/x.js`) from
  *   the same source, and WebSocket upgrades likewise; another game's path is redirected to that
  *   game's own name, so no game's content ever runs on another's origin;
- * - a bare loopback name (`localhost`, `127.0.0.1`, `[::1]`: the one origin all games shared before
- *   issue 40): a game's path is redirected to the game's own name, and nothing else is served;
- *   every reply clears what a game left on that origin (`Clear-Site-Data: "storage"`), and a
- *   service worker's update check gets a worker that unregisters itself;
+ * - a bare loopback name asked by a browser (`localhost`, `127.0.0.1`, `[::1]`: the one origin all
+ *   games shared before issue 40; `sandbox.localhost`): a game's path is redirected to the game's
+ *   own name, and nothing else is served; every reply clears what a game left on that origin
+ *   (`Clear-Site-Data: "storage"`), and a service worker's update check gets a worker that
+ *   unregisters itself. A tool there gets the shared origin below (fromBrowser);
  * - any other name the host check answers (a bound `--host`, reached from another machine, where
  *   `*.localhost` would name that machine): the shared origin as before, root-absolute paths to
  *   the game source used last. Games are not isolated from each other there (docs/ARCHITECTURE.md).
@@ -96,13 +97,13 @@ export function addresseeOf(deps: Pick<GameHostDeps, 'repos'>, headers: Headers)
   return isLoopbackName(name) && fromBrowser(headers) ? { kind: 'loopback' } : { kind: 'shared' };
 }
 
-/** The port of a Host header already answered (`g1001.localhost:8788` → `8788`). */
+/** The port of a Host header already answered (`g1001.sandbox.localhost:8788` → `8788`). */
 function hostPort(host: string | undefined): string {
   const value = host ?? '';
   return value.slice(hostName(value).length + 1);
 }
 
-/** `http://g1001.localhost:PORT`: a game's own origin on this game host. */
+/** `http://g1001.sandbox.localhost:PORT`: a game's own origin on this game host. */
 export function gameOrigin(gameId: string, port: string | number): string {
   return `http://${gameHostName(gameId)}:${port}`;
 }
@@ -178,7 +179,7 @@ function wrongHostPage(reply: FastifyReply): FastifyReply {
     reply,
     404,
     'Not a game of this host',
-    '<p>Each game is served at a host name of its own, <code>g&lt;game id&gt;.localhost</code>, on this port: open it from the play page.</p>',
+    '<p>Each game is served at a host name of its own, <code>g&lt;game id&gt;.sandbox.localhost</code>, on this port: open it from the play page.</p>',
     'no game at this host name',
   );
 }
@@ -244,7 +245,7 @@ export function registerFileRoutes(app: FastifyInstance, deps: GameHostDeps): vo
         if (addressee.kind === 'game' && addressee.gameId === null) return wrongHostPage(reply);
         // A game's own name: its own source; a shared name: the source used last.
         const found = addressee.kind === 'game' ? ownSource(deps, addressee.gameId) : lastSource(deps);
-        if (found === null) return addressee.kind === 'game' ? noSourcePage(reply, addressee.gameId!) : deps.notFound(request, reply);
+        if (found === null) return addressee.kind === 'game' && addressee.gameId !== null ? noSourcePage(reply, addressee.gameId) : deps.notFound(request, reply);
         return serve(request, reply, deps, found.game, found.source, path.slice(1), true);
       },
     });

@@ -14,7 +14,7 @@ export interface HostNames {
   names?: readonly string[];
   /** Host values answered as they are, e.g. `sandbox.example.com` of `--public-url`. */
   hosts?: readonly string[];
-  /** Further names answered with the port a request came to: the game host's `g1001.localhost`. */
+  /** Further names answered with the port a request came to: the game host's `g1001.sandbox.localhost`. */
   matches?: (name: string) => boolean;
 }
 
