@@ -224,6 +224,18 @@ describe('a game folder', () => {
     expect(await (await fetch(`${sb.gameUrl}/play/${GAME}/game/app.js`)).text()).toBe('console.log(1);\n');
   });
 
+  it('serves a game whose id is no DNS label (capitals, _ and .) at a name of its own, its hash', async () => {
+    const id = 'Tiny_Game.2';
+    sb.db.repos.games.insert({ id, type: 'Game', name: 'Tiny', launchable: true, contentUri: null, signing: 'both', createdOn: 0 });
+    expect((await setSource(sb, { dir: root }, id)).status).toBe(200);
+    const own = sb.gameOrigin(id);
+    expect(own).toMatch(/^http:\/\/x-[0-9a-f]{20}\.sandbox\.localhost:\d+$/);
+    expect(await (await fetch(`${own}/play/${encodeURIComponent(id)}/game/app.js`)).text()).toBe('console.log(1);\n');
+    expect(await (await fetch(`${own}/app.js`)).text()).toBe('console.log(1);\n');
+    const moved = await exactRequest(sb.url, 'GET', `/play/${encodeURIComponent(id)}/game/app.js`, { 'sec-fetch-site': 'none' });
+    expect([moved.status, moved.headers.location]).toEqual([307, `${own}/play/${encodeURIComponent(id)}/game/app.js`]);
+  });
+
   it('leaves pages alone with connect off', async () => {
     expect((await setSource(sb, { dir: root, connect: false })).status).toBe(200);
     expect(await (await fetch(`${game}/play/${GAME}/game/index.html`)).text()).toBe(PAGE);
