@@ -44,7 +44,8 @@ import { createGameSources, DEFAULT_UPSTREAM_TIMEOUT_MS, GameSourceError, type G
 import { buildGameHostApp, originForm } from './game-host/app.js';
 import { createAllowedDirs } from './game-host/allowed-dirs.js';
 import { connectTag } from './game-host/inject.js';
-import { registerGameSourceRoutes } from './game-host/routes.js';
+import { fromBrowser, gameOrigin as ownGameOrigin, registerGameSourceRoutes } from './game-host/routes.js';
+import { isLoopbackName, labelOfName, PLAY_HOST_NAME } from './game-host/game-names.js';
 import { iframeUrl } from './content-uri.js';
 import { hostName } from './http/host-check.js';
 import { PLAY_PATH } from './constants.js';
@@ -214,7 +215,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   });
   // Before anything answers (a preflight included): every route is the sandbox's, the API and
   // the site alike (DNS rebinding, http/host-check.ts).
-  allowHostNames(app.server, options.hostNames ?? {});
+  // sandbox.localhost: the play page's name for a browser (game-host/game-names.ts).
+  allowHostNames(app.server, { ...options.hostNames, matches: (name) => name === PLAY_HOST_NAME });
   // A callback hook (see cors.ts): it answers by sending, without calling done.
   app.addHook('onRequest', (request, reply, done) => {
     if (addressedToSandbox(request)) {
@@ -262,9 +264,15 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     dbPath: db.path,
     defaultDbPath: options.defaultDbPath ?? defaultDatabasePath(),
     frameSrc: (request, game, userId, authToken) => {
-      const origin = gameOrigin(request.headers.host);
+      const origin = gameOrigin(request.headers.host, game.id, true);
       const path = gameSources.framePath(game);
       return origin === null || path === null ? null : iframeUrl(`${origin}${path}`, userId, authToken);
+    },
+    playOrigin: (request) => {
+      const host = request.headers.host;
+      if (host === undefined || !fromBrowser(request.headers)) return null;
+      const name = hostName(host);
+      return name === PLAY_HOST_NAME || !isLoopbackName(name) ? null : `http://${PLAY_HOST_NAME}${host.slice(name.length)}`;
     },
   });
   registerDashboard(app, db.repos);
@@ -290,18 +298,29 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     return address !== null && typeof address === 'object' ? address.port : null;
   };
   let gamePort: number | null = null;
-  const gameOrigin = (host: string | undefined): string | null => (host === undefined || gamePort === null ? null : `http://${hostName(host)}:${gamePort}`);
+  // A game's own origin (game-host/game-names.ts) for a browser that reached a loopback name; on
+  // any other name (a bound --host, from another machine) `*.localhost` would be that machine, and a
+  // tool may not resolve it (game-host/routes.ts, fromBrowser): the one shared origin there.
+  const gameOrigin = (host: string | undefined, gameId: string, browser: boolean): string | null => {
+    if (host === undefined || gamePort === null) return null;
+    return browser && isLoopbackName(hostName(host)) ? ownGameOrigin(gameId, gamePort) : `http://${hostName(host)}:${gamePort}`;
+  };
+  // The main origin a game page loads connect.js from: on a game's own name, the play page's.
+  const mainHostFor = (host: string | undefined): string => {
+    const name = hostName(host ?? 'localhost');
+    return labelOfName(name) !== null ? PLAY_HOST_NAME : name;
+  };
   const gameApp = buildGameHostApp({
     repos: db.repos,
     sources: gameSources,
     upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     insecure: options.insecureGameHost === true,
-    tag: (request) => connectTag(`http://${hostName(request.headers.host ?? 'localhost')}:${mainPort() ?? 0}`),
+    tag: (request) => connectTag(`http://${mainHostFor(request.headers.host)}:${mainPort() ?? 0}`),
     requestTimeoutMs,
     maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     bodyLimit: BODY_LIMIT_BYTES,
     maxParamLength: MAX_PARAM_LENGTH,
-    hostNames: { names: options.hostNames?.names ?? [] },
+    hostNames: { names: options.hostNames?.names ?? [], matches: (name) => name === PLAY_HOST_NAME || labelOfName(name) !== null },
     logging,
     log,
   });
@@ -331,7 +350,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     method: ['GET', 'HEAD'],
     url: `${PLAY_PATH}/:gameId/game*`,
     handler: (request, reply) => {
-      const origin = gameOrigin(request.headers.host);
+      const origin = gameOrigin(request.headers.host, (request.params as { gameId: string }).gameId, fromBrowser(request.headers));
       if (origin === null) return notFound(request, reply);
       return reply.code(307).header('location', `${origin}${request.url}`).header('cache-control', 'no-store').send();
     },

@@ -98,8 +98,8 @@ describe('your game in the sandbox', () => {
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const page = await (await fetch(`${env.sandbox.url}/play/4711`, { headers: { cookie } })).text();
     const src = /<iframe\b[^>]*\bsrc="([^"]*)"/.exec(page)![1]!.replaceAll('&amp;', '&');
-    // The game is served by the sandbox's game host (an origin of its own): its content URI (http://game.invalid/play) proxied.
-    expect(src).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/play\/4711\/game\/play\?user_id=[0-9a-f]{32}&auth_token=[0-9a-f]{32}$/);
+    // The game is served by the sandbox's game host, at the game's own name (issue 40): its content URI (http://game.invalid/play) proxied.
+    expect(src).toMatch(/^http:\/\/g4711\.sandbox\.localhost:\d+\/play\/4711\/game\/play\?user_id=[0-9a-f]{32}&auth_token=[0-9a-f]{32}$/);
     expect(new URL(src).origin).not.toBe(new URL(env.sandbox.url).origin);
 
     const studio = await gameServer(env.sandbox.url);

@@ -109,8 +109,10 @@ const linesOf = (text: string) => text.split('\n').filter((line) => line !== '')
 async function play(page: Page, username: string, query = ''): Promise<Frame> {
   await page.goto(`${sandbox.url}/play/${GAME}?as=${username}`);
   await page.getByRole('button', { name: `Play as ${username}` }).click();
-  await page.waitForURL(`${sandbox.url}/play/${GAME}`);
-  if (query !== '') await page.goto(`${sandbox.url}/play/${GAME}${query}`);
+  // A browser sees the play page at sandbox.localhost, the site its games share (issue 40).
+  const site = `http://sandbox.localhost:${new URL(sandbox.url).port}`;
+  await page.waitForURL(`${site}/play/${GAME}`);
+  if (query !== '') await page.goto(`${site}/play/${GAME}${query}`);
   const frame = page.frameLocator('#game');
   await expect.poll(() => frame.locator('#status').textContent(), { timeout: 15_000 }).toBe('ready');
   const handle = await page.locator('#game').elementHandle();
@@ -224,9 +226,10 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
     page.on('pageerror', (error) => errors.push(error.message));
     try {
       const frame = await play(page, 'alice');
-      // The game runs on the game host, an origin of its own (the same name, another port).
+      // The game runs on the game host, at a name of its own (issue 40): g1001.sandbox.localhost,
+      // and the README's game still starts and plays.
       const gameOrigin = new URL(frame.url());
-      expect(gameOrigin.hostname).toBe(new URL(sandbox.url).hostname);
+      expect(gameOrigin.hostname).toBe('g1001.sandbox.localhost');
       expect(gameOrigin.origin).not.toBe(sandbox.url);
       await playThrough(page, frame, 'alice');
       expect(errors).toEqual([]);

@@ -108,7 +108,7 @@ describe('game content run in Chromium on the play page', () => {
     try {
       await page.goto(`${sandbox.url}/play/${GAME}?as=alice`);
       await page.getByRole('button', { name: 'Play as alice' }).click();
-      await page.waitForURL(`${sandbox.url}/play/${GAME}`);
+      await page.waitForURL(`http://sandbox.localhost:${new URL(sandbox.url).port}/play/${GAME}`);
       const frame = page.frameLocator('#game');
       await expect.poll(() => frame.locator('#results').textContent(), { timeout: 20_000 }).not.toBe('');
       const results = JSON.parse((await frame.locator('#results').textContent())!) as Array<{ name: string; value: string }>;

@@ -1,8 +1,8 @@
 /**
- * The game host over real HTTP: a game folder served (and guarded against paths out of it), a
- * node:http "dev server" proxied (bodies, streamed replies, redirects, cookies, a websocket),
- * root-absolute paths, the connect tag, and the pages for an upstream that is down or too slow
- * while the API keeps answering.
+ * The game host over real HTTP: a game folder served at the game's own name (and guarded against
+ * paths out of it), a node:http "dev server" proxied (bodies, streamed replies, redirects, cookies,
+ * a websocket), root-absolute paths, the connect tag, and the pages for an upstream that is down or
+ * too slow while the API keeps answering.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { CONNECT_TAG, connectTag } from '../../src/sandbox/game-host/index.js';
 import { injectConnectTag } from '../../src/sandbox/game-host/inject.js';
+import { localhostLookup } from '../localhost-names.js';
 import { api, exactRequest, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const GAME = DEMO.game.id;
@@ -50,6 +51,8 @@ async function startDevServer(): Promise<DevServer> {
       res.writeHead(302, { location: `${origin}/game/index.html?from=redirect` }).end();
     } else if (url.pathname === '/game/cookie') {
       res.writeHead(200, { 'set-cookie': ['flavour=oat; Domain=localhost; Path=/; HttpOnly', 'size=big'], 'content-type': 'text/plain' }).end('ok');
+    } else if (url.pathname === '/game/worker.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'service-worker-allowed': '/', 'clear-site-data': '"cookies"' }).end('self.x = 1;');
     } else if (url.pathname === '/src/main.ts') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end('export const root = true;');
     } else if (url.pathname === '/game/slow') {
@@ -90,7 +93,7 @@ function setSource(sb: TestSandbox, body: unknown, gameId: string = GAME): Promi
 function openSocket(base: string, path: string): Promise<{ head: string; echo(text: string): Promise<string>; close(): void }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () =>
+    const socket = connect({ port: Number(port), host: hostname, lookup: localhostLookup }, () =>
       socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`),
     );
     let received = '';
@@ -144,8 +147,12 @@ describe('injection of the connect tag', () => {
   });
 });
 
+/** The connect tag a game's own name gets: connect.js from the main listener, at the play page's name. */
+const mainTag = (sb: TestSandbox): string => connectTag(`http://sandbox.localhost:${new URL(sb.url).port}`);
+
 describe('a game folder', () => {
   let sb: TestSandbox;
+  let game: string;
   let root: string;
   beforeAll(async () => {
     const dir = tempDir('udcli-gamedir-');
@@ -157,81 +164,128 @@ describe('a game folder', () => {
     writeFileSync(join(dir, 'secret.txt'), 'TOP SECRET');
     symlinkSync(join(dir, 'secret.txt'), join(root, 'link.txt'));
     sb = await startTestSandbox({ gameSources: [[GAME, { kind: 'dir', root, connect: true }]] });
+    game = sb.gameOrigin(GAME);
   });
   afterAll(() => sb.close());
 
   it('serves index.html for the folder, the connect tag (from the main origin) first in its head', async () => {
-    const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/`);
+    const r = await fetch(`${game}/play/${GAME}/game/`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const text = await r.text();
-    expect(text).toBe(PAGE.replace('<head>', `<head>${connectTag(sb.url)}`));
+    expect(text).toBe(PAGE.replace('<head>', `<head>${mainTag(sb)}`));
     expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(text));
   });
 
   it('serves files with their type and length, HEAD without a body, a sub-folder with a redirect to its slash', async () => {
-    const js = await fetch(`${sb.gameUrl}/play/${GAME}/game/app.js`);
+    const js = await fetch(`${game}/play/${GAME}/game/app.js`);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('content-length')).toBe('16');
     expect(await js.text()).toBe('console.log(1);\n');
-    const head = await exactRequest(sb.gameUrl, 'HEAD', `/play/${GAME}/game/app.js`);
+    const head = await exactRequest(game, 'HEAD', `/play/${GAME}/game/app.js`);
     expect([head.status, head.headers['content-length'], head.text]).toEqual([200, '16', '']);
-    const sub = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/sub?x=1`);
+    const sub = await exactRequest(game, 'GET', `/play/${GAME}/game/sub?x=1`);
     expect([sub.status, sub.headers.location]).toEqual([301, `/play/${GAME}/game/sub/?x=1`]);
-    expect(await (await fetch(`${sb.gameUrl}/play/${GAME}/game/sub/`)).text()).toBe(`<head>${connectTag(sb.url)}</head><p>sub</p>`);
-    const noSlash = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game`);
+    expect(await (await fetch(`${game}/play/${GAME}/game/sub/`)).text()).toBe(`<head>${mainTag(sb)}</head><p>sub</p>`);
+    const noSlash = await exactRequest(game, 'GET', `/play/${GAME}/game`);
     expect([noSlash.status, noSlash.headers.location]).toEqual([301, `/play/${GAME}/game/`]);
   });
 
   it('refuses every way out of the folder: .., encoded .., encoded slashes, a symlink out', async () => {
     for (const path of ['../secret.txt', '..%2fsecret.txt', '%2e%2e/secret.txt', '%2E%2E%2Fsecret.txt', 'sub/../../secret.txt', 'link.txt', '..%5csecret.txt', 'app.js%00']) {
-      const r = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/${path}`);
+      const r = await exactRequest(game, 'GET', `/play/${GAME}/game/${path}`);
       expect(r.status, path).toBe(404);
       expect(r.text, path).not.toContain('TOP SECRET');
     }
-    const missing = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/nope.png`);
+    const missing = await exactRequest(game, 'GET', `/play/${GAME}/game/nope.png`);
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(missing.text).toContain('/nope.png</code> is not in');
-    expect((await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/%zz`)).status).toBe(400);
+    expect((await exactRequest(game, 'GET', `/play/${GAME}/game/%zz`)).status).toBe(400);
     // Long asset paths are not cut short by the router's limit on parameters.
-    const long = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/${'d'.repeat(300)}/x.js`);
+    const long = await exactRequest(game, 'GET', `/play/${GAME}/game/${'d'.repeat(300)}/x.js`);
     expect([long.status, long.text]).toEqual([404, expect.stringContaining('is not in')]);
   });
 
-  it('serves root-absolute paths from the folder used last; the main origin serves no game file', async () => {
-    expect(await (await fetch(`${sb.gameUrl}/app.js`)).text()).toBe('console.log(1);\n');
+  it("serves root-absolute paths from the game's own folder at its own name; the main origin serves no game file", async () => {
+    expect(await (await fetch(`${game}/app.js`)).text()).toBe('console.log(1);\n');
+    // Another game's name never answers with this game's files (1002 has no source of its own).
+    const other = await exactRequest(sb.gameOrigin('1002'), 'GET', '/app.js');
+    expect(other.text).not.toContain('console.log(1)');
     const main = await fetch(`${sb.url}/app.js`);
     expect(main.status).toBe(404);
     expect(((await main.json()) as { message: string }).message).toBe('not found: path /app.js');
-    // An old link to the game's files on the main origin leads to the game host.
-    const moved = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/app.js?x=1`);
-    expect([moved.status, moved.headers.location]).toEqual([307, `${sb.gameUrl}/play/${GAME}/game/app.js?x=1`]);
+    // An old link to the game's files on the main origin leads to the game host: a browser to the
+    // game's own name, a tool (which may not resolve *.localhost) to the name it used.
+    const moved = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/app.js?x=1`, { 'sec-fetch-site': 'none' });
+    expect([moved.status, moved.headers.location]).toEqual([307, `${game}/play/${GAME}/game/app.js?x=1`]);
+    const tool = await exactRequest(sb.url, 'GET', `/play/${GAME}/game/app.js?x=1`);
+    expect([tool.status, tool.headers.location]).toEqual([307, `${sb.gameUrl}/play/${GAME}/game/app.js?x=1`]);
+    expect(await (await fetch(`${sb.gameUrl}/play/${GAME}/game/app.js`)).text()).toBe('console.log(1);\n');
+  });
+
+  it('serves a game whose id is no DNS label (capitals, _ and .) at a name of its own, its hash', async () => {
+    const id = 'Tiny_Game.2';
+    sb.db.repos.games.insert({ id, type: 'Game', name: 'Tiny', launchable: true, contentUri: null, signing: 'both', createdOn: 0 });
+    expect((await setSource(sb, { dir: root }, id)).status).toBe(200);
+    const own = sb.gameOrigin(id);
+    expect(own).toMatch(/^http:\/\/x-[0-9a-f]{20}\.sandbox\.localhost:\d+$/);
+    expect(await (await fetch(`${own}/play/${encodeURIComponent(id)}/game/app.js`)).text()).toBe('console.log(1);\n');
+    expect(await (await fetch(`${own}/app.js`)).text()).toBe('console.log(1);\n');
+    const moved = await exactRequest(sb.url, 'GET', `/play/${encodeURIComponent(id)}/game/app.js`, { 'sec-fetch-site': 'none' });
+    expect([moved.status, moved.headers.location]).toEqual([307, `${own}/play/${encodeURIComponent(id)}/game/app.js`]);
   });
 
   it('leaves pages alone with connect off', async () => {
     expect((await setSource(sb, { dir: root, connect: false })).status).toBe(200);
-    expect(await (await fetch(`${sb.gameUrl}/play/${GAME}/game/index.html`)).text()).toBe(PAGE);
+    expect(await (await fetch(`${game}/play/${GAME}/game/index.html`)).text()).toBe(PAGE);
     expect((await setSource(sb, { dir: root })).status).toBe(200);
   });
 });
 
-describe('a dev server behind the proxy', () => {
+describe('a name other than a loopback one (a bound --host): the one shared origin', () => {
   let sb: TestSandbox;
   let dev: DevServer;
   beforeAll(async () => {
     dev = await startDevServer();
-    sb = await startTestSandbox({ upstreamTimeoutMs: 1500 });
+    sb = await startTestSandbox({ hostNames: { names: ['sandbox-box'] }, gameSources: [[GAME, { kind: 'url', base: `${dev.url}/game/index.html`, connect: true }]] });
   });
   afterAll(async () => {
     await sb.close();
     await dev.close();
   });
 
-  it('has no source to send root-absolute paths to before a game was played: a 404 page', async () => {
-    const r = await fetch(`${sb.gameUrl}/src/main.ts`);
+  it("serves games by path, root-absolute paths from the one used last, the upstream's cookies in a plain prefix", async () => {
+    const host = { host: `sandbox-box:${new URL(sb.gameUrl).port}`, 'sec-fetch-site': 'none' };
+    const page = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/index.html`, host);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`http://sandbox-box:${new URL(sb.url).port}/_sandbox/connect.js`);
+    expect((await exactRequest(sb.gameUrl, 'GET', '/src/main.ts', host)).text).toBe('export const root = true;');
+    const cookie = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/cookie`, host);
+    expect(cookie.headers['set-cookie']).toEqual(['udcli-g1001.flavour=oat; Path=/; HttpOnly', 'udcli-g1001.size=big']);
+    const echo = await exactRequest(sb.gameUrl, 'POST', `/play/${GAME}/game/echo`, { ...host, cookie: 'udcli-g1001.flavour=oat; udcli_sandbox_session=secret' }, '');
+    expect(JSON.parse(echo.text)).toMatchObject({ cookie: 'flavour=oat' });
+  });
+});
+
+describe('a dev server behind the proxy', () => {
+  let sb: TestSandbox;
+  let game: string;
+  let dev: DevServer;
+  beforeAll(async () => {
+    dev = await startDevServer();
+    sb = await startTestSandbox({ upstreamTimeoutMs: 1500 });
+    game = sb.gameOrigin(GAME);
+  });
+  afterAll(async () => {
+    await sb.close();
+    await dev.close();
+  });
+
+  it('a game without a source has no root-absolute paths either: a 404 page naming the fix', async () => {
+    const r = await exactRequest(sb.gameOrigin('1002'), 'GET', '/src/main.ts');
     expect(r.status).toBe(404);
-    expect(await r.text()).toContain('No game has been played yet');
+    expect(r.text).toContain('no usable content URI');
   });
 
   it('validates what a source is set to', async () => {
@@ -261,27 +315,27 @@ describe('a dev server behind the proxy', () => {
   });
 
   it('proxies a page with the connect tag injected and its length fixed', async () => {
-    const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/index.html?level=2`);
+    const r = await fetch(`${game}/play/${GAME}/game/index.html?level=2`);
     expect(r.status).toBe(200);
     const text = await r.text();
-    expect(text).toBe(PAGE.replace('<head>', `<head>${connectTag(sb.url)}`));
+    expect(text).toBe(PAGE.replace('<head>', `<head>${mainTag(sb)}`));
     expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(text));
   });
 
   it('streams a request body through, whatever its type and size, with the upstream Host', async () => {
     const big = 'x'.repeat(200_000);
     for (const [type, body] of [['application/json', '{"a":1}'], ['application/x-www-form-urlencoded', 'a=1&b=2'], ['application/octet-stream', big]] as const) {
-      const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/echo?q=1`, { method: 'POST', headers: { 'content-type': type }, body });
+      const r = await fetch(`${game}/play/${GAME}/game/echo?q=1`, { method: 'POST', headers: { 'content-type': type }, body });
       expect(r.status).toBe(201);
       expect(r.headers.get('x-seen-host')).toBe(new URL(dev.url).host);
       expect(await r.json()).toMatchObject({ method: 'POST', type, body, query: '?q=1' });
     }
-    const put = await exactRequest(sb.gameUrl, 'PUT', `/play/${GAME}/game/echo`, {}, 'no type');
+    const put = await exactRequest(game, 'PUT', `/play/${GAME}/game/echo`, {}, 'no type');
     expect(JSON.parse(put.text)).toMatchObject({ method: 'PUT', type: null, body: 'no type' });
   });
 
   it('streams the reply: the first event arrives before the upstream ends', async () => {
-    const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/stream`);
+    const r = await fetch(`${game}/play/${GAME}/game/stream`);
     expect(r.headers.get('content-type')).toBe('text/event-stream');
     const reader = r.body!.getReader();
     const first = await reader.read();
@@ -292,24 +346,52 @@ describe('a dev server behind the proxy', () => {
     expect(rest).toBe('data: two\n\n');
   });
 
-  it('rewrites redirects to the upstream into the sandbox path, passes cookies without their Domain', async () => {
-    const redirect = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/redirect`);
+  it("rewrites redirects to the upstream into the sandbox path, and the upstream's cookies into the game's own names", async () => {
+    const redirect = await exactRequest(game, 'GET', `/play/${GAME}/game/redirect`);
     expect([redirect.status, redirect.headers.location]).toEqual([302, `/play/${GAME}/game/index.html?from=redirect`]);
-    const cookie = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/cookie`);
-    expect(cookie.headers['set-cookie']).toEqual(['flavour=oat; Path=/; HttpOnly', 'size=big']);
-    const echo = await exactRequest(sb.gameUrl, 'POST', `/play/${GAME}/game/echo`, { cookie: 'flavour=oat; udcli_sandbox_session=secret' }, '');
+    const cookie = await exactRequest(game, 'GET', `/play/${GAME}/game/cookie`);
+    expect(cookie.headers['set-cookie']).toEqual([
+      '__Host-udcli-g1001.flavour=oat; HttpOnly; Path=/; Secure',
+      '__Host-udcli-g1001.size=big; Path=/; Secure',
+    ]);
+    // Only its own cookies go back to the upstream, under the names it gave them.
+    const echo = await exactRequest(game, 'POST', `/play/${GAME}/game/echo`, { cookie: '__Host-udcli-g1001.flavour=oat; udcli_sandbox_session=secret; flavour=forged; __Host-udcli-g1002.size=small' }, '');
     expect(JSON.parse(echo.text)).toMatchObject({ cookie: 'flavour=oat' });
+    const none = await exactRequest(game, 'POST', `/play/${GAME}/game/echo`, { cookie: 'udcli_sandbox_session=secret; other_app=1' }, '');
+    expect(JSON.parse(none.text)).toMatchObject({ cookie: null });
   });
 
-  it('sends root-absolute paths to the dev server used last', async () => {
-    const r = await fetch(`${sb.gameUrl}/src/main.ts`);
+  it('never passes on Service-Worker-Allowed or Clear-Site-Data: a worker stays in its folder, and no upstream clears the sandbox\'s login', async () => {
+    const r = await exactRequest(game, 'GET', `/play/${GAME}/game/worker.js`, { 'service-worker': 'script' });
+    expect([r.status, r.text]).toEqual([200, 'self.x = 1;']);
+    expect(r.headers['service-worker-allowed']).toBeUndefined();
+    expect(r.headers['clear-site-data']).toBeUndefined();
+  });
+
+  it('on a bare loopback name, a browser is sent to the game\'s own name, and a worker\'s update check gets one that unregisters itself', async () => {
+    const browser = { 'sec-fetch-site': 'none' };
+    const page = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/index.html?level=2`, browser);
+    expect([page.status, page.headers.location, page.headers['clear-site-data']]).toEqual([307, `${game}/play/${GAME}/game/index.html?level=2`, '"storage"']);
+    const worker = await exactRequest(sb.gameUrl, 'GET', '/sw.js', { 'sec-fetch-site': 'same-origin', 'service-worker': 'script' });
+    expect([worker.status, worker.headers['content-type'], worker.headers['clear-site-data']]).toEqual([200, 'text/javascript; charset=utf-8', '"storage"']);
+    expect(worker.text).toContain('self.registration.unregister()');
+    const other = await exactRequest(sb.gameUrl, 'GET', '/src/main.ts', browser);
+    expect([other.status, other.headers['clear-site-data']]).toEqual([404, '"storage"']);
+    expect(other.text).not.toContain('export const root');
+    // A browser's WebSocket there is refused (its page would be of no game's origin).
+    const ws = await exactRequest(sb.gameUrl, 'GET', '/', { connection: 'Upgrade', upgrade: 'websocket', origin: sb.gameUrl, 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+    expect(ws.status).toBe(404);
+  });
+
+  it("sends root-absolute paths at a game's own name to its dev server", async () => {
+    const r = await fetch(`${game}/src/main.ts`);
     expect(r.status).toBe(200);
     expect(await r.text()).toBe('export const root = true;');
   });
 
   it('proxies a websocket, at the game path and at the origin root (Vite live reload)', async () => {
     for (const path of [`/play/${GAME}/game/ws?token=t`, '/?token=abc']) {
-      const ws = await openSocket(sb.gameUrl, path);
+      const ws = await openSocket(game, path);
       expect(ws.head).toMatch(/^HTTP\/1\.1 101 /);
       expect(ws.head).toContain('Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=');
       expect(ws.head).toContain(`X-Path: ${path === '/?token=abc' ? path : '/game/ws?token=t'}`);
@@ -325,7 +407,7 @@ describe('a dev server behind the proxy', () => {
   });
 
   it('answers a slow upstream with a 504 page while the API keeps answering', async () => {
-    const slow = fetch(`${sb.gameUrl}/play/${GAME}/game/slow`);
+    const slow = fetch(`${game}/play/${GAME}/game/slow`);
     let slowSettled = false;
     void slow.finally(() => (slowSettled = true)).catch(() => undefined);
     const apiReply = await api(sb.url, 'GET', `/users/${DEMO.user.uid}.json`);
@@ -345,7 +427,7 @@ describe('a dev server behind the proxy', () => {
     const port = (down.address() as AddressInfo).port;
     await new Promise((resolve) => down.close(resolve));
     expect((await setSource(sb, { url: `http://127.0.0.1:${port}/` })).status).toBe(200);
-    const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/`);
+    const r = await fetch(`${game}/play/${GAME}/game/`);
     expect(r.status).toBe(502);
     const text = await r.text();
     expect(text).toContain(`http://127.0.0.1:${port}/`);
@@ -355,7 +437,7 @@ describe('a dev server behind the proxy', () => {
 
   it('without connect, leaves the page alone; DELETE goes back to the content URI', async () => {
     expect((await setSource(sb, { url: `${dev.url}/game/`, connect: false })).status).toBe(200);
-    expect(await (await fetch(`${sb.gameUrl}/play/${GAME}/game/`)).text()).toBe(PAGE);
+    expect(await (await fetch(`${game}/play/${GAME}/game/`)).text()).toBe(PAGE);
     const del = await fetch(`${sb.url}/_sandbox/game-sources/${GAME}`, { method: 'DELETE' });
     expect(await del.json()).toMatchObject({ removed: true });
   });

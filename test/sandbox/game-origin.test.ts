@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { connectTag, forbiddenDirProblem } from '../../src/sandbox/game-host/index.js';
+import { gameHostName, gameLabel, labelOfName } from '../../src/sandbox/game-host/game-names.js';
 import { exactRequest, rawRequest, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const GAME = DEMO.game.id;
@@ -94,6 +95,9 @@ async function requestLog(sb: TestSandbox): Promise<Array<{ method: string; path
   return reply.requests;
 }
 
+/** The connect tag a game's own name gets: connect.js from the main listener, at the play page's name. */
+const mainTag = (sb: TestSandbox): string => connectTag(`http://sandbox.localhost:${new URL(sb.url).port}`);
+
 describe('the game host: an origin of its own that serves game content and nothing else', () => {
   let sb: TestSandbox;
   let root: string;
@@ -108,22 +112,31 @@ describe('the game host: an origin of its own that serves game content and nothi
 
   it('is another port than the sandbox, and has no /_sandbox, no API, no dashboard', async () => {
     expect(new URL(sb.gameUrl).port).not.toBe(new URL(sb.url).port);
-    await fetch(`${sb.gameUrl}/play/${GAME}/game/`); // the folder is now the one used last
-    for (const path of ['/_sandbox/requests', '/_sandbox/game-sources', '/_sandbox/users', `/services/rest/v1/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`]) {
-      const r = await fetch(`${sb.gameUrl}${path}`);
-      expect(r.status, path).toBe(404);
-      expect(await r.text(), path).toContain('is not in'); // looked up in the game folder, not answered by the sandbox
+    const game = sb.gameOrigin(GAME);
+    await fetch(`${game}/play/${GAME}/game/`); // the folder is now the one used last (for a tool at the bare name)
+    // The game's own name, a tool at the bare name (the shared origin) and a browser there.
+    for (const [base, headers, answer] of [
+      [game, {}, 'is not in'],
+      [sb.gameUrl, {}, 'is not in'],
+      [sb.gameUrl, { 'sec-fetch-site': 'none' }, 'Not a game of this host'],
+    ] as const) {
+      for (const path of ['/_sandbox/requests', '/_sandbox/game-sources', '/_sandbox/users', `/services/rest/v1/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`]) {
+        const r = await fetch(`${base}${path}`, { headers });
+        expect(r.status, path).toBe(404);
+        // Looked up in the game folder, or nothing at all: never answered by the sandbox.
+        expect(await r.text(), path).toContain(answer);
+      }
     }
-    const dashboard = await (await fetch(`${sb.gameUrl}/`)).text();
-    expect(dashboard).toBe(PAGE.replace('<head>', `<head>${connectTag(sb.url)}`)); // the game's own index, not the dashboard
-    const put = await fetch(`${sb.gameUrl}/_sandbox/game-sources/${GAME}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"dir":"/"}' });
+    const dashboard = await (await fetch(`${game}/`)).text();
+    expect(dashboard).toBe(PAGE.replace('<head>', `<head>${mainTag(sb)}`)); // the game's own index, not the dashboard
+    const put = await fetch(`${game}/_sandbox/game-sources/${GAME}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"dir":"/"}' });
     expect(put.status).toBe(404); // only a file of the game folder could answer (and it answers GET and HEAD only)
     const view = (await (await fetch(`${sb.url}/_sandbox/game-sources/${GAME}`)).json()) as { source: { dir: string } };
     expect(view.source.dir).toBe(root);
   });
 
   it('/_sandbox answers only its own origin: a page of the game host (same site) or another site is refused, reads included', async () => {
-    const game = new URL(sb.gameUrl).origin;
+    const game = sb.gameOrigin(GAME);
     const refusedHeaders: Array<Record<string, string>> = [{ 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }, { origin: game }, { origin: 'null' }];
     for (const headers of refusedHeaders) {
       const read = await fetch(`${sb.url}/_sandbox/requests`, { headers });
@@ -159,8 +172,45 @@ describe('the game host: an origin of its own that serves game content and nothi
     expect((await setSource(sb, { dir: root })).status).toBe(200);
   });
 
+  it('the Host check takes each game\'s own name on the game port and the play page\'s on the main one, and still refuses any other (DNS rebinding)', async () => {
+    const gamePort = new URL(sb.gameUrl).port;
+    const mainPort = new URL(sb.url).port;
+    const status = async (base: string, host: string) => (await exactRequest(base, 'GET', `/play/${GAME}/game/`, { host })).status;
+    expect(await status(sb.gameUrl, `g1001.sandbox.localhost:${gamePort}`)).toBe(200);
+    expect(await status(sb.gameUrl, `G1001.Sandbox.LocalHost:${gamePort}`)).toBe(200);
+    expect(await status(sb.gameUrl, `g9999.sandbox.localhost:${gamePort}`)).toBe(307); // a game's path at a name no game has: sent to the game's own name
+    for (const host of [
+      `g1001.localhost:${gamePort}`,
+      `evil.sandbox.localhost:${gamePort}`,
+      `x.g1001.sandbox.localhost:${gamePort}`,
+      `g1001.sandbox.localhost.evil.example:${gamePort}`,
+      `g1001.sandbox.localhost:${mainPort}`,
+      `g1001.sandbox.localhost`,
+      `evil.example:${gamePort}`,
+    ]) {
+      expect(await status(sb.gameUrl, host), host).toBe(403);
+    }
+    // The main listener: the play page's name, never a game's.
+    expect((await exactRequest(sb.url, 'GET', '/play', { host: `sandbox.localhost:${mainPort}` })).status).toBe(200);
+    expect((await exactRequest(sb.url, 'GET', '/play', { host: `g1001.sandbox.localhost:${mainPort}` })).status).toBe(403);
+  });
+
+  it('names each game apart: a readable label for a lowercase id, a hash for any other, never one label for two ids', () => {
+    expect(gameHostName('1001')).toBe('g1001.sandbox.localhost');
+    expect(gameLabel('abc')).toBe('gabc');
+    const others = ['Abc', 'ABC', 'a_b', 'a.b', 'a-b', 'x'.repeat(63), 'x'.repeat(64)];
+    const labels = others.map(gameLabel);
+    expect(new Set([...labels, 'gabc']).size).toBe(others.length + 1);
+    for (const label of labels) {
+      expect(label).toMatch(/^x-[0-9a-f]{20}$/);
+      expect(labelOfName(`${label}.sandbox.localhost`)).toBe(label);
+    }
+    expect(labelOfName('g1001.localhost')).toBeNull();
+    expect(labelOfName('x-zz.sandbox.localhost')).toBeNull();
+  });
+
   it('a request target that is not a path is one 400 on either origin, never a 500', async () => {
-    for (const base of [sb.url, sb.gameUrl]) {
+    for (const base of [sb.url, sb.gameUrl, sb.gameOrigin(GAME)]) {
       const { host } = new URL(base);
       const r = await rawRequest(base, `GET http://${host}/play/${GAME}/game/ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
       expect(r.status, base).toBe(400);
@@ -186,45 +236,68 @@ describe('upgrades and the proxy', () => {
   });
 
   it('an upgrade passes the Host check and is logged; only a WebSocket upgrade goes on, with the page\'s Origin', async () => {
-    const { host } = new URL(sb.gameUrl);
+    const game = sb.gameOrigin(GAME);
+    const { host } = new URL(game);
     const ws = (h: string, extra: string[] = []) => ['GET /play/1001/game/ws HTTP/1.1', `Host: ${h}`, 'Connection: Upgrade', 'Upgrade: websocket', ...extra];
     // DNS rebinding: a page of evil.example whose name points at 127.0.0.1.
     expect(await upgrade(sb.gameUrl, ws(`evil.example:${new URL(sb.gameUrl).port}`, ['Origin: http://evil.example']))).toBe('403');
     expect(await upgrade(sb.gameUrl, ['GET /play/1001/game/x HTTP/1.1', `Host: ${host}`, 'Connection: Upgrade', 'Upgrade: h2c'])).toBe('400');
     expect(await upgrade(sb.gameUrl, ['POST /play/1001/game/x HTTP/1.1', `Host: ${host}`, 'Connection: Upgrade', 'Upgrade: websocket', 'Content-Length: 0'])).toBe('400');
     expect(dev.upgradeOrigins).toEqual([]);
-    expect(await upgrade(sb.gameUrl, ws(host, ['Origin: http://page.example']))).toBe('101');
-    expect(dev.upgradeOrigins).toEqual(['http://page.example']);
+    expect(await upgrade(sb.gameUrl, ws(host, [`Origin: ${game}`]))).toBe('101');
+    expect(dev.upgradeOrigins).toEqual([game]);
     // The main origin takes no upgrade at all.
     expect(await upgrade(sb.url, ws(new URL(sb.url).host))).not.toBe('101');
     const upgrades = (await requestLog(sb)).filter((entry) => entry.path.startsWith('/play/1001/game/') && entry.method !== 'HEAD');
     expect(upgrades.map((entry) => entry.status)).toEqual(expect.arrayContaining([403, 400, 400, 101]));
   });
 
+  it('a WebSocket upgrade from another origin is refused as a cross-site request is (issue 40)', async () => {
+    const game = sb.gameOrigin(GAME);
+    const { host } = new URL(game);
+    const ws = (path: string, extra: string[]) => [`GET ${path} HTTP/1.1`, `Host: ${host}`, 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', ...extra];
+    const before = dev.upgradeOrigins.length;
+    // Another site, another game, the main origin, the game host's bare name, an opaque origin, and
+    // the same name on another port or scheme: each a page that is not the game's own.
+    const port = new URL(game).port;
+    for (const origin of ['http://evil.example', sb.gameOrigin('1002'), sb.url, `http://sandbox.localhost:${new URL(sb.url).port}`, sb.gameUrl, 'null', `http://${host.replace(port, String(Number(port) + 1))}`, `https://${host}`]) {
+      for (const path of ['/play/1001/game/ws', '/?token=abc']) {
+        expect(await upgrade(sb.gameUrl, ws(path, [`Origin: ${origin}`])), `${origin} ${path}`).toBe('403');
+      }
+    }
+    expect(dev.upgradeOrigins.length).toBe(before); // none reached the dev server
+    const refused = (await requestLog(sb)).filter((entry) => entry.status === 403 && entry.reason?.includes('WebSocket upgrade from another origin'));
+    expect(refused.length).toBe(16);
+    // The game's own page (its Origin, in any case) and a tool (no Origin) are let through.
+    expect(await upgrade(sb.gameUrl, ws('/?token=abc', [`Origin: ${game.toUpperCase().replace('HTTP', 'http')}`]))).toBe('101');
+    expect(await upgrade(sb.gameUrl, ws('/play/1001/game/ws', []))).toBe('101');
+    expect(dev.upgradeOrigins.slice(before)).toEqual([game.toUpperCase().replace('HTTP', 'http'), undefined]);
+  });
+
   it('HTTP requests to the dev server carry the page\'s Origin, never one made from Host', async () => {
-    const { host } = new URL(sb.gameUrl);
-    const r = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/origin`, { origin: `http://${host}` });
-    expect(r.text).toBe(`http://${host}`);
+    const game = sb.gameOrigin(GAME);
+    const r = await exactRequest(game, 'GET', `/play/${GAME}/game/origin`, { origin: game });
+    expect(r.text).toBe(game);
   });
 
   it('HEAD of a proxied page gives the injected page\'s length', async () => {
-    const get = await fetch(`${sb.gameUrl}/play/${GAME}/game/index.html`);
+    const get = await fetch(`${sb.gameOrigin(GAME)}/play/${GAME}/game/index.html`);
     const text = await get.text();
-    expect(text).toBe(PAGE.replace('<head>', `<head>${connectTag(sb.url)}`));
-    const head = await exactRequest(sb.gameUrl, 'HEAD', `/play/${GAME}/game/index.html`);
+    expect(text).toBe(PAGE.replace('<head>', `<head>${mainTag(sb)}`));
+    const head = await exactRequest(sb.gameOrigin(GAME), 'HEAD', `/play/${GAME}/game/index.html`);
     expect([head.status, head.headers['content-length'], head.text]).toEqual([200, String(Buffer.byteLength(text)), '']);
   });
 
   it('a compressed page is decoded and gets the connect tag', async () => {
-    const r = await fetch(`${sb.gameUrl}/play/${GAME}/game/gzip.html`);
+    const r = await fetch(`${sb.gameOrigin(GAME)}/play/${GAME}/game/gzip.html`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-encoding')).toBeNull();
-    expect(await r.text()).toBe(PAGE.replace('<head>', `<head>${connectTag(sb.url)}`));
+    expect(await r.text()).toBe(PAGE.replace('<head>', `<head>${mainTag(sb)}`));
   });
 
   it('a self-signed https dev server: a page naming --insecure-game-host, and served with it', async () => {
     expect((await setSource(sb, { url: `${secure.url}/index.html` })).status).toBe(200);
-    const refused = await fetch(`${sb.gameUrl}/play/${GAME}/game/index.html`);
+    const refused = await fetch(`${sb.gameOrigin(GAME)}/play/${GAME}/game/index.html`);
     expect(refused.status).toBe(502);
     const page = await refused.text();
     expect(page).toContain('--insecure-game-host');
@@ -232,9 +305,9 @@ describe('upgrades and the proxy', () => {
 
     const insecure = await startTestSandbox({ insecureGameHost: true, gameSources: [[GAME, { kind: 'url', base: `${secure.url}/index.html`, connect: true }]] });
     try {
-      const r = await fetch(`${insecure.gameUrl}/play/${GAME}/game/index.html`);
+      const r = await fetch(`${insecure.gameOrigin(GAME)}/play/${GAME}/game/index.html`);
       expect(r.status).toBe(200);
-      expect(await r.text()).toBe(PAGE.replace('<head>', `<head>${connectTag(insecure.url)}`));
+      expect(await r.text()).toBe(PAGE.replace('<head>', `<head>${mainTag(insecure)}`));
     } finally {
       await insecure.close();
     }

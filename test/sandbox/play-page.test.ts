@@ -19,6 +19,7 @@ import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
 import { testFactory, type TestFactory } from './helpers/factory.js';
+import { exactRequest } from './helpers/sandbox.js';
 
 const ALICE = { username: 'alice', uid: uidForUsername('alice') };
 /** A game and a user whose names try to break out of the HTML. */
@@ -139,8 +140,8 @@ describe('the play page over plain HTTP', () => {
     await setUri('1001', 'http://127.0.0.1:9/game/index.html?mode=demo');
     const page = await get('/play/1001', await loginAs(ALICE.username));
     const src = new URL(iframeSrc(page.html)!, sandbox.url);
-    // An origin of its own: the same host name, the game host's port.
-    expect(src.origin).toBe(sandbox.gameUrl);
+    // An origin of its own: the game's own name (g1001.sandbox.localhost), the game host's port.
+    expect(src.origin).toBe(`http://g1001.sandbox.localhost:${new URL(sandbox.gameUrl).port}`);
     expect(src.origin).not.toBe(sandbox.url);
     expect(src.pathname).toBe('/play/1001/game/index.html');
     expect([...src.searchParams.keys()]).toEqual(['mode', 'user_id', 'auth_token']);
@@ -153,6 +154,19 @@ describe('the play page over plain HTTP', () => {
       apiKey: DEMO.game.apiKey,
       gameName: DEMO.game.name,
     });
+  });
+
+  it("sends a browser to sandbox.localhost, the games' site (issue 40); a tool, ?direct=1 and that name itself stay", async () => {
+    const port = new URL(sandbox.url).port;
+    const browser = { 'sec-fetch-site': 'none' };
+    for (const name of ['127.0.0.1', 'localhost']) {
+      const moved = await exactRequest(sandbox.url, 'GET', '/play/1001?as=alice&lang=fr', { ...browser, host: `${name}:${port}` });
+      expect([moved.status, moved.headers.location], name).toEqual([307, `http://sandbox.localhost:${port}/play/1001?as=alice&lang=fr`]);
+    }
+    expect((await exactRequest(sandbox.url, 'GET', '/play/1001', {})).status).toBe(200);
+    expect((await exactRequest(sandbox.url, 'GET', '/play/1001?direct=1', browser)).status).toBe(200);
+    const there = await exactRequest(sandbox.url, 'GET', '/play/1001?as=alice', { ...browser, host: `sandbox.localhost:${port}` });
+    expect([there.status, there.text]).toEqual([200, expect.stringContaining('Play as alice')]);
   });
 
   it('?direct=1: the switcher form logs the user in, and each load iframes the content URI itself with a fresh token for that user and game', async () => {
@@ -328,6 +342,9 @@ describe('in a real browser (headless chromium)', () => {
     await new Promise((resolve) => content?.close(resolve));
   });
 
+  /** Where a browser sees the play page (issue 40): sandbox.localhost, the site its games share. */
+  const playSite = () => `http://sandbox.localhost:${new URL(sandbox.url).port}`;
+
   it('the switcher is a form: clicking a user logs them in, and the iframe gets that user and a token that authenticates', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     await setUri(DEMO.game.id, contentUrl);
@@ -338,7 +355,7 @@ describe('in a real browser (headless chromium)', () => {
       expect(await page.locator('#pick-user').count()).toBe(1);
       expect(await page.locator('iframe').count()).toBe(0);
       // Logging in is a POST: the user's button in the switcher.
-      await Promise.all([page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}`), page.getByRole('button', { name: DEMO.user.username, exact: true }).first().click()]);
+      await Promise.all([page.waitForURL(`${playSite()}/play/${DEMO.game.id}`), page.getByRole('button', { name: DEMO.user.username, exact: true }).first().click()]);
       expect(await page.locator('#username').textContent()).toBe(DEMO.user.username);
       await page.frameLocator('#game').locator('h1').waitFor();
       const first = received.find((q) => q.get('user_id') === DEMO.user.uid);
@@ -395,7 +412,7 @@ describe('in a real browser (headless chromium)', () => {
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}?as=alice`);
-      await Promise.all([page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}`), page.getByRole('button', { name: 'Play as alice' }).click()]);
+      await Promise.all([page.waitForURL(`${playSite()}/play/${DEMO.game.id}`), page.getByRole('button', { name: 'Play as alice' }).click()]);
       const box = page.locator('#frame-box');
       const frame = page.locator('#game');
       const before = (await box.boundingBox())!;

@@ -11,7 +11,6 @@ import { request as httpsRequest } from 'node:https';
 import { Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from '../constants.js';
 import { injectedBody } from './body.js';
 import { isHtml } from './inject.js';
 import { untrustedCertificatePage, upstreamDownPage, upstreamSlowPage } from './pages.js';
@@ -48,16 +47,67 @@ export function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
   return out;
 }
 
-/** The sandbox's own login cookie stays with the sandbox: the game's server never needs it. */
-function withoutSessionCookie(cookie: string): string {
-  return cookie
-    .split(';')
-    .filter((pair) => pair.trim().split('=', 1)[0] !== SESSION_COOKIE)
-    .join(';')
-    .trim();
+/**
+ * Where a game's upstream keeps its cookies in the browser (issue 40). Cookies ignore ports, so
+ * the browser sends the game host whatever it holds for that name: another local app's session,
+ * the sandbox's own login on a shared name, a cookie another game's script set for the whole
+ * site. The proxy sends the upstream only the cookies it set for this game (their names begin
+ * with `prefix`, which it takes off), and every cookie the upstream sets is renamed into `prefix`,
+ * so it can never set, replace or read anyone else's. `hostOnly`: a game's own name, where the
+ * names are `__Host-` ones (no Domain, Path=/, Secure), which a browser refuses to take with a
+ * Domain: no other page of the site can plant one.
+ */
+export interface CookieSpace {
+  prefix: string;
+  hostOnly: boolean;
 }
 
+/** The Cookie header for the upstream: only its own cookies, with the names it gave them; null when none. */
+export function upstreamCookie(header: string, space: CookieSpace): string | null {
+  const kept: string[] = [];
+  for (const pair of header.split(';')) {
+    const trimmed = pair.trim();
+    if (!trimmed.startsWith(space.prefix)) continue;
+    const own = trimmed.slice(space.prefix.length);
+    if (own !== '' && !own.startsWith('=')) kept.push(own);
+  }
+  return kept.length === 0 ? null : kept.join('; ');
+}
+
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,200}$/;
+const REPLACED_ON_OWN_NAME = new Set(['domain', 'path', 'secure']);
+
+/**
+ * An upstream's Set-Cookie line in the game's space: its name prefixed, its Domain dropped (the
+ * upstream's host is not the game host's), its other attributes (HttpOnly, SameSite, Expires,
+ * Max-Age) kept; null for a line that sets no named cookie.
+ */
+export function localSetCookie(line: string, space: CookieSpace): string | null {
+  const [pair = '', ...attributes] = line.split(';');
+  const eq = pair.indexOf('=');
+  if (eq === -1) return null;
+  const name = pair.slice(0, eq).trim();
+  if (!COOKIE_NAME.test(name)) return null;
+  const kept = attributes
+    .map((attribute) => attribute.trim())
+    .filter((attribute) => {
+      const key = (attribute.split('=', 1)[0] ?? '').trim().toLowerCase();
+      return attribute !== '' && key !== 'domain' && !(space.hostOnly && REPLACED_ON_OWN_NAME.has(key));
+    });
+  if (space.hostOnly) kept.push('Path=/', 'Secure');
+  return [`${space.prefix}${name}=${pair.slice(eq + 1).trim()}`, ...kept].join('; ');
+}
+
+/**
+ * Reply headers an upstream never passes on: `Service-Worker-Allowed` (a worker's scope stays
+ * where its script is) and `Clear-Site-Data` (its cookies type reaches every port of the name,
+ * the sandbox's login included).
+ */
+const WITHHELD_REPLY_HEADERS = ['service-worker-allowed', 'clear-site-data'];
+
 export interface ProxyTarget {
+  /** Where the upstream's cookies live (see CookieSpace). */
+  cookies: CookieSpace;
   /** The absolute upstream URL to ask. */
   url: string;
   /** The upstream's origin and folder (see ResolvedSource), for rewriting redirects. */
@@ -82,10 +132,10 @@ export function upstreamHeaders(incoming: IncomingHttpHeaders, target: ProxyTarg
   const headers = endToEnd(incoming);
   const upstream = new URL(target.url);
   headers.host = upstream.host;
+  delete headers.cookie;
   if (typeof incoming.cookie === 'string') {
-    const cookie = withoutSessionCookie(incoming.cookie);
-    if (cookie === '') delete headers.cookie;
-    else headers.cookie = cookie;
+    const cookie = upstreamCookie(incoming.cookie, target.cookies);
+    if (cookie !== null) headers.cookie = cookie;
   }
   // A compressed page could not be injected into (one that comes compressed anyway is decoded).
   if (target.connect) headers['accept-encoding'] = 'identity';
@@ -121,19 +171,13 @@ export function localLocation(location: string, target: ProxyTarget): string {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-/** Set-Cookie without Domain: the upstream's host is not the sandbox's, so the browser would drop it. */
-function localCookie(cookie: string): string {
-  return cookie
-    .split(';')
-    .filter((part) => !/^\s*domain\s*=/i.test(part))
-    .join(';');
-}
-
 function replyHeaders(upstream: IncomingMessage, target: ProxyTarget): OutgoingHttpHeaders {
   const headers = endToEnd(upstream.headers);
   if (typeof headers.location === 'string') headers.location = localLocation(headers.location, target);
-  const cookies = upstream.headers['set-cookie'];
-  if (cookies !== undefined) headers['set-cookie'] = cookies.map(localCookie);
+  for (const name of WITHHELD_REPLY_HEADERS) delete headers[name];
+  const cookies = (upstream.headers['set-cookie'] ?? []).flatMap((line) => localSetCookie(line, target.cookies) ?? []);
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  else delete headers['set-cookie'];
   return headers;
 }
 

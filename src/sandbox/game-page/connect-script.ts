@@ -24,6 +24,19 @@ export const CONNECT_JS = String.raw`'use strict';
   var script = document.currentScript;
   var sandbox = script && script.src ? new URL(script.src, location.href).origin : location.origin;
   var PLATFORM_HOSTS = ['services.armorgames.com', 'services-stage.armorgames.com', 'dev.services.armorgames.com'];
+  /* The play page around the game: the sandbox's origin, or, when that is a loopback name, that
+     port on any of them. A studio's page names the sandbox one way (localhost:8787), while a
+     browser sees the play page at sandbox.localhost, the site of the games the sandbox serves. */
+  var LOOPBACK = ['localhost', '127.0.0.1', '[::1]', 'sandbox.localhost'];
+  var parents = [sandbox];
+  try {
+    var own = new URL(sandbox);
+    if (LOOPBACK.indexOf(own.hostname) !== -1) {
+      parents = LOOPBACK.map(function (name) { return own.protocol + '//' + name + (own.port ? ':' + own.port : ''); });
+    }
+  } catch (error) {
+    parents = [sandbox];
+  }
 
   /* The sandbox's URL for a request to one of the platform's hosts; anything else unchanged. */
   function routed(url) {
@@ -86,15 +99,18 @@ export const CONNECT_JS = String.raw`'use strict';
   var stand = {};
   var post = function (message) {
     message.udcliPlatform = 1;
-    try {
-      realParent.postMessage(message, sandbox);
-    } catch (error) {
-      realParent.postMessage(JSON.parse(JSON.stringify(message)), sandbox);
-    }
+    /* To each origin the play page may have: the browser delivers it to the one it has. */
+    parents.forEach(function (origin) {
+      try {
+        realParent.postMessage(message, origin);
+      } catch (error) {
+        realParent.postMessage(JSON.parse(JSON.stringify(message)), origin);
+      }
+    });
   };
   var call = function (name, args) { post({ kind: 'call', call: name, args: args }); };
   window.addEventListener('message', function (event) {
-    if (event.source !== realParent || event.origin !== sandbox) return;
+    if (event.source !== realParent || parents.indexOf(event.origin) === -1) return;
     var data = event.data;
     if (!data || data.udcliPlatform !== 1) return;
     if (data.kind === 'hello' && !stand.agi) {

@@ -14,11 +14,14 @@ export interface HostNames {
   names?: readonly string[];
   /** Host values answered as they are, e.g. `sandbox.example.com` of `--public-url`. */
   hosts?: readonly string[];
+  /** Further names answered with the port a request came to: the game host's `g1001.sandbox.localhost`. */
+  matches?: (name: string) => boolean;
 }
 
 interface Allowed {
   names: ReadonlySet<string>;
   hosts: ReadonlySet<string>;
+  matches?: (name: string) => boolean;
 }
 
 // Per HTTP server, so that every route of the app (and /_sandbox's own check) reads the same list.
@@ -40,6 +43,7 @@ export function allowHostNames(server: object, extra: HostNames): void {
   allowedByServer.set(server, {
     names: new Set((extra.names ?? []).map((name) => bracketed(name.toLowerCase()))),
     hosts: new Set((extra.hosts ?? []).map((host) => host.toLowerCase())),
+    ...(extra.matches === undefined ? {} : { matches: extra.matches }),
   });
 }
 
@@ -63,7 +67,7 @@ export function hostAnswered(server: object, hostHeader: string | undefined, soc
   if (name === 'localhost' || name === '127.0.0.1' || name === '[::1]') return true;
   const local = socket.localAddress?.replace(/^::ffff:/, '');
   if (local !== undefined && name === bracketed(local.toLowerCase())) return true;
-  return allowed?.names.has(name) ?? false;
+  return (allowed?.names.has(name) ?? false) || (allowed?.matches?.(name) ?? false);
 }
 
 /** The name part of a Host header already answered (`localhost:8787` → `localhost`, `[::1]:80` → `[::1]`). */

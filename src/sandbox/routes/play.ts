@@ -43,6 +43,11 @@ export interface PlayDeps extends SiteDeps {
    * not, and the page iframes the content URI itself.
    */
   frameSrc?: (request: FastifyRequest, game: GameRecord, userId: string, authToken: string) => string | null;
+  /**
+   * The origin a browser is sent to for the play page (`http://sandbox.localhost:PORT`, the site
+   * the games served by the game host share: game-host/game-names.ts), or null: it stays.
+   */
+  playOrigin?: (request: FastifyRequest) => string | null;
 }
 
 
@@ -400,6 +405,10 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
         if (!(error instanceof ApiFailure)) throw error;
         return sendPage(reply, error.code, 'Bad request', errorBody('Bad request', error.message, deps));
       }
+      // On the games' site, so that the game's frame is not a third-party one (?direct=1 frames
+      // the content URI, another site anyway). The login is made there too.
+      const moved = direct ? null : (deps.playOrigin?.(request) ?? null);
+      if (moved !== null) return reply.code(307).header('location', `${moved}${request.url}`).header('cache-control', 'no-store').send();
       const user = currentUser(request, deps);
       if (as !== undefined) {
         const wanted = deps.repos.users.findByUsername(as);

@@ -2,6 +2,7 @@
  * A sandbox for one test file: the real app on port 0 over a temporary SQLite file seeded with
  * the demo data, a movable clock, and small HTTP helpers that build exact query strings.
  */
+import { localhostLookup } from '../../localhost-names.js';
 import type { HostNames } from '../../../src/sandbox/http/host-check.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, gameHostOf } from '../../../src/sandbox/app.js';
+import { gameOrigin as ownGameOrigin } from '../../../src/sandbox/game-host/routes.js';
 import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/database.js';
 import type { ChallengeStore } from '../../../src/sandbox/http/challenges.js';
 import type { FaultSpec } from '../../../src/sandbox/faults/spec.js';
@@ -30,8 +32,10 @@ export interface Clock {
 
 export interface TestSandbox {
   url: string;
-  /** The game host's origin (game content runs there; see game-host/app.ts). */
+  /** The game host's port on 127.0.0.1: the one origin all games shared before issue 40 (now it redirects). */
   gameUrl: string;
+  /** A game's own origin on the game host, `http://g1001.localhost:PORT` (game-host/game-names.ts). */
+  gameOrigin(gameId: string): string;
   db: SandboxDatabase;
   app: FastifyInstance;
   clock: Clock;
@@ -62,6 +66,8 @@ export async function startTestSandbox(
     /** The folders games may be served from (see buildApp). */
     gameDirs?: { allowed: readonly string[]; own: readonly string[]; home?: string };
     insecureGameHost?: boolean;
+    /** The game host's port (0: any free one). */
+    gamePort?: number;
   } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
@@ -92,10 +98,11 @@ export async function startTestSandbox(
   if (!options.faults) checkRepliesAgainstDescription(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
-  const gamePort = await gameHostOf(app).listen(0, '127.0.0.1');
+  const gamePort = await gameHostOf(app).listen(options.gamePort ?? 0, '127.0.0.1');
   return {
     url: `http://127.0.0.1:${port}`,
     gameUrl: `http://127.0.0.1:${gamePort}`,
+    gameOrigin: (gameId) => ownGameOrigin(gameId, gamePort),
     db,
     app,
     clock,
@@ -186,7 +193,7 @@ export function signedApi<T = unknown>(
 export function rawRequest(base: string, data: string | Buffer): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(data));
+    const socket = connect({ port: Number(port), host: hostname, lookup: localhostLookup }, () => socket.end(data));
     let received = '';
     socket.setEncoding('latin1');
     socket.on('data', (d: string) => (received += d));
@@ -208,7 +215,7 @@ export function exactRequest(
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port: Number(port), method, path, headers }, (res) => {
+    const req = httpRequest({ host: hostname, port: Number(port), method, path, headers, lookup: localhostLookup }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));
