@@ -107,8 +107,9 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
       ...(cmd.why?.reason !== undefined ? { reason: cmd.why.reason } : {}),
       ...(cmd.why?.ticket !== undefined ? { ticket: cmd.why.ticket } : {}),
     };
-    // A journal of another command or target is refused before anyone is asked anything.
-    if (flags.journal) Journal.checkHeader(flags.journal, journalCommand);
+    // A journal of another command or target, or one that cannot say what was done, is refused
+    // before anyone is asked anything or anything is sent: read through once, unlocked, unchanged.
+    if (flags.journal) await (await Journal.open(flags.journal, journalCommand, { readOnly: true })).close();
     if (!flags.dryRun) {
       // `give … to 30 users`, `take … from 30 users`, `reset FIRST_WIN for 30 users`.
       const users = `${/^give\b/.test(cmd.description) ? 'to' : /^take\b/.test(cmd.description) ? 'from' : 'for'} ${await usersPhrase(cmd.spec, source)}`;
