@@ -223,8 +223,13 @@ async function decideLostReply<T, S>(
   if (judgement.outcome === 'not-applied') {
     hooks?.onResolved?.('sent', judgement.detail);
     return resend().catch((again: unknown) => {
-      // The first attempt was sent and found not applied; this one never got through: nothing changed.
-      throw wasNotSent(again) ? markUnchanged(again, true) : again;
+      // The first attempt was sent and found not applied; this one never got through: nothing
+      // changed, which the read proves, not the error of the second attempt alone.
+      if (!wasNotSent(again)) throw again;
+      if (again instanceof Error) {
+        again.message = `${again.message.replace(/; nothing was changed$/, '')}; the first attempt was sent, and the state read back shows it was not applied (${judgement.detail}): nothing was changed`;
+      }
+      throw markUnchanged(again, true);
     });
   }
   if (err instanceof Error) err.message = `${err.message}; read back: ${judgement.detail}, so whether it was applied cannot be told`;

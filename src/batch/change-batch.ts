@@ -65,8 +65,10 @@ export async function runChangeBatch<I, P, S, T, A>(
     idempotent: type.idempotent,
     ...(type.ask ? { askFirst: type.ask.what(input) } : {}),
     describe: async (uid, client) => {
-      // What the real run reads first: a user it would fail on fails here.
-      await type.read(client, uid, input);
+      // What the real run reads first: a user it would fail on fails here. From that state, the
+      // before → after the single-user dry run shows.
+      const before = await type.read(client, uid, input);
+      if (type.expected) return type.expected(uid, input, before, prepared as P);
       return type.describe ? type.describe(uid, input) : `${description} of ${uid}`;
     },
     prepare: async (client, sample) => {

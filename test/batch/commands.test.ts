@@ -230,7 +230,8 @@ describe('runAchievementBatch', () => {
     expect(svc.mutations()).toEqual([]);
     expect(f.results().map((r) => r.status)).toEqual(['dry-run', 'failed']);
     expect(f.results()[1]).toMatchObject({ uid: uidForUsername('x'), error: { code: 404 }, sent: false });
-    expect(f.results()[0]!.result).toBe(`set FIRST_WIN to 75% of ${uidForUsername('alice')} (Game 1001)`);
+    // Before → after from the state read now, as the single-user dry run shows it (issue 38).
+    expect(f.results()[0]!.result).toBe(`FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: (none) → 8/10 In Progress`);
     expect(f.audit()).toEqual([]);
   });
 });
