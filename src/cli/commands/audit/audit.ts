@@ -55,7 +55,10 @@ const TABLE_COLUMNS: ReadonlyArray<Column<AuditEntry>> = [
 ];
 
 /** Columns that give up width first, and how much each keeps at least. */
-const SHRINKABLE: Record<string, number> = { command: 16, change: 16, server: 12, uid: 9, user: 9, time: 19, operator: 8, profile: 8, run: 8, ticket: 8 };
+const SHRINKABLE: Record<string, number> = { command: 16, change: 12, server: 8, uid: 9, user: 8, time: 19, operator: 6, profile: 6, run: 8, ticket: 6, kind: 7 };
+
+/** Columns a terminal's table leaves out when no entry shown has them (older lines, no --ticket). */
+const OPTIONAL = new Set(['run', 'ticket']);
 
 /** The terminal's width: what the terminal says, else COLUMNS, else 80. */
 export function terminalWidth(stdout: NodeJS.WritableStream, env: NodeJS.ProcessEnv): number {
@@ -76,7 +79,8 @@ function cut(text: string, width: number): string {
  * the second. The full entries stay in `-o json`.
  */
 export function fittedColumns(entries: readonly AuditEntry[], width: number, columns: ReadonlyArray<Column<AuditEntry>> = TABLE_COLUMNS): Array<Column<AuditEntry>> {
-  const base = columns.map((c) =>
+  const shown = columns.filter((c) => !OPTIONAL.has(c.key) || entries.some((e) => c.cell(e) !== ''));
+  const base = shown.map((c) =>
     c.key === 'time' ? { ...c, cell: (e: AuditEntry) => e.time.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') } : c,
   );
   const widths = base.map((c) => Math.max(c.header.length, ...entries.map((e) => [...c.cell(e)].length)));
