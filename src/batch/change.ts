@@ -13,6 +13,7 @@ import { parseUserArg, rejectSwapped, userLabel } from '../ops/args.js';
 import { printDryRun, requestOf } from '../ops/dry-run.js';
 import type { Factory } from '../ops/factory.js';
 import { confirmMutation } from '../ops/safety.js';
+import { redactUrl } from '../redact.js';
 import { resolveUid } from '../ops/users.js';
 import { canAsk, confirmOrRequireYes } from '../runtime/prompt.js';
 import { isBatchArg, parseWhy, rejectBatchFlags, type BatchFlags, type Why, type WhyFlags } from './flags.js';
@@ -127,7 +128,7 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   const { yes } = factory.globals();
   // Where udcli cannot ask, it needs --yes before it sends anything, even the read below.
   if (type.ask && !yes && !canAsk(factory.io)) await confirmOrRequireYes(factory.io, '', { yes, what });
-  if (!type.ask) await confirmMutation(factory, settings, what);
+  if (!type.ask) await confirmMutation(factory, settings, `${what}${onTarget(settings)}`);
   const client = await factory.client();
   const uid = await resolveUid(client, user);
   if (type.ask) await askFirst(factory, settings, type, client, uid, input, what);
@@ -152,6 +153,11 @@ async function whyOf(factory: Factory, opts: WhyFlags, dryRun: boolean): Promise
   return parseWhy(opts, settings.requireReason && !dryRun ? { profile: settings.profile } : null);
 }
 
+/** ` on prod (https://api.example.com)`: where a production change goes, the URL without userinfo. */
+function onTarget(settings: Pick<Settings, 'profile' | 'baseUrl'>): string {
+  return ` on ${settings.profile} (${redactUrl(settings.baseUrl)})`;
+}
+
 /** Only a state that exists is worth asking about: the production check is the stronger ask. */
 async function askFirst<I, S>(
   factory: Factory,
@@ -166,7 +172,7 @@ async function askFirst<I, S>(
   const { yes } = factory.globals();
   const loss = yes ? null : ask.loss(await type.read(client, uid, input));
   if (!yes && loss === null && ask.absent) throw ask.absent(uid, input);
-  if (settings.production) await confirmMutation(factory, settings, `${what}${loss !== null ? ` (${loss})` : ''}`);
+  if (settings.production) await confirmMutation(factory, settings, `${what}${loss !== null ? ` (${loss})` : ''}${onTarget(settings)}`);
   else if (loss !== null) await confirmOrRequireYes(factory.io, `${ask.what(input)} of user ${uid} (${loss})?`, { yes, what });
 }
 

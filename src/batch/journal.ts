@@ -24,7 +24,7 @@
  * never cuts off a record another run is writing) until it closes it. A second run refuses to
  * start; a lock left by a run that died on this host is taken over.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { dirname } from 'node:path';
@@ -315,34 +315,6 @@ export class Journal {
     }
     const fh = await open(path, 'a');
     return new Journal(path, prior, fh, lock);
-  }
-
-  /**
-   * Checks an existing journal's header against `command` without locking or changing the file
-   * (a missing or empty file passes): called before the confirmation, so a journal of another
-   * command or target is refused before the operator is asked anything, and nothing is sent.
-   */
-  static checkHeader(path: string, command: JournalCommand): void {
-    let fd: number;
-    try {
-      fd = openSync(path, 'r');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw new UsageError(`cannot read journal ${path}: ${(e as Error).message}`);
-    }
-    try {
-      if (!fstatSync(fd).isFile()) throw new UsageError(`journal is not a file: ${path}`);
-      // A header is one short line; a first line longer than this is no header.
-      const buf = Buffer.alloc(64 * 1024);
-      const n = readSync(fd, buf, 0, buf.length, 0);
-      if (n === 0) return;
-      const end = buf.subarray(0, n).indexOf(0x0a);
-      // Only a torn header (no newline yet): nothing was done under it.
-      if (end === -1) return;
-      checkHeader(path, buf.subarray(0, end).toString('utf8'), command);
-    } finally {
-      closeSync(fd);
-    }
   }
 
   /**

@@ -378,7 +378,7 @@ describe('journal: resuming decides from the state read before sending (issue 13
     const path = fresh();
     writeFileSync(path, `${JSON.stringify({ udcli_journal: 99, operation: INC.operation, args: INC.args, created: 'x' })}\n`);
     await expect(Journal.open(path, INC)).rejects.toThrow(/is in format 99, which this udcli cannot resume/);
-    expect(() => Journal.checkHeader(path, INC)).toThrow(/is in format 99/);
+    await expect(Journal.open(path, INC, { readOnly: true })).rejects.toThrow(/is in format 99/);
   });
 
   it('a journal names its target; another server, game or profile is refused, naming what differs', async () => {
@@ -389,8 +389,8 @@ describe('journal: resuming decides from the state read before sending (issue 13
     expect(lines(path)[0]).toMatchObject({ udcli_journal: 3, target, reason: 'rehearsal', ticket: 'SUP-1' });
     // The same target resumes.
     await (await Journal.open(path, { ...INC, target })).close();
-    expect(() => Journal.checkHeader(path, { ...INC, target: { ...target, game: '1002' } })).toThrow(/\(the game differs\)/);
-    expect(() => Journal.checkHeader(path, { ...INC, target: { server: 'https://api.example', game: '1001', profile: 'prod' } })).toThrow(
+    await expect(Journal.open(path, { ...INC, target: { ...target, game: '1002' } }, { readOnly: true })).rejects.toThrow(/\(the game differs\)/);
+    await expect(Journal.open(path, { ...INC, target: { server: 'https://api.example', game: '1001', profile: 'prod' } }, { readOnly: true })).rejects.toThrow(
       'was written for another target: profile sandbox on http://127.0.0.1:8787 (game 1001), not profile prod on https://api.example (game 1001) (the server and the profile differ); nothing was sent',
     );
   });

@@ -116,6 +116,12 @@ describe('the production prompt says what will happen', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`⚠ PRODUCTION profile "prod": give 1 unit of xp-boost to 3 users (users-commented.txt) on prod (${env.sandbox.url})\n`);
   });
+
+  it('a single-user change names its target too', async () => {
+    const r = await env.run(['--profile', 'prod', 'products', 'give', 'alice', 'xp-boost', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`^⚠ PRODUCTION profile "prod": give 1 unit of xp-boost .*user alice on prod \\(${env.sandbox.url.replace(/[.]/g, '\\.')}\\)\n`));
+  });
 });
 
 describe('doctor changes nothing on production', () => {
