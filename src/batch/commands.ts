@@ -112,11 +112,12 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
     if (flags.journal) await (await Journal.open(flags.journal, journalCommand, { readOnly: true })).close();
     if (!flags.dryRun) {
       // `give … to 30 users`, `take … from 30 users`, `reset FIRST_WIN for 30 users`.
-      const users = `${/^give\b/.test(cmd.description) ? 'to' : /^take\b/.test(cmd.description) ? 'from' : 'for'} ${await usersPhrase(cmd.spec, source)}`;
+      const counted = await usersPhrase(cmd.spec, source);
+      const users = `${/^give\b/.test(cmd.description) ? 'to' : /^take\b/.test(cmd.description) ? 'from' : 'for'} ${counted}`;
       if (settings.production) {
         await confirmMutation(factory, settings, `${cmd.description} ${users} on ${settings.profile} (${redactUrl(settings.baseUrl)})`);
       } else if (cmd.askFirst) {
-        await confirmOrRequireYes(factory.io, `${cmd.askFirst} (${users})?`, { yes: factory.globals().yes, what: `${cmd.description} ${users}` });
+        await confirmOrRequireYes(factory.io, `${cmd.askFirst} for ${counted}?`, { yes: factory.globals().yes, what: `${cmd.description} ${users}` });
       }
     }
     // Two connections a user in flight: the read before a change travels beside agi's unsigned
