@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { parseInteger } from '../ops/args.js';
 import { UsageError } from '../errors.js';
 import { parseRate } from './rate.js';
-import { hasControl } from '../printable.js';
+import { printable } from '../printable.js';
 
 export { isBatchArg } from './input.js';
 
@@ -65,7 +65,9 @@ export function parseWhy(flags: WhyFlags, required: { profile: string } | null):
     if (value === undefined) return undefined;
     const v = value.trim();
     if (v === '') throw new UsageError(`invalid ${flag}: expected some text`);
-    if (hasControl(v)) throw new UsageError(`invalid ${flag}: control characters are not allowed (one line of text)`);
+    // Anything a terminal would get escaped (controls, line breaks, bidi overrides) has no place
+    // in a line an auditor reads: refused rather than kept escaped.
+    if (printable(v) !== v) throw new UsageError(`invalid ${flag}: control or bidi formatting characters are not allowed (one line of text)`);
     if ([...v].length > max) throw new UsageError(`invalid ${flag}: longer than ${max} characters`);
     return v;
   };
