@@ -206,6 +206,10 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli achievements inc --by'
             return 0
+        case 'udcli achievements inc --reason'
+            return 0
+        case 'udcli achievements inc --ticket'
+            return 0
         case 'udcli achievements inc --concurrency'
             return 0
         case 'udcli achievements inc --rate'
@@ -215,6 +219,10 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli achievements set --game'
             return 0
         case 'udcli achievements set --type'
+            return 0
+        case 'udcli achievements set --reason'
+            return 0
+        case 'udcli achievements set --ticket'
             return 0
         case 'udcli achievements set --concurrency'
             return 0
@@ -226,6 +234,10 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli achievements reset --type'
             return 0
+        case 'udcli achievements reset --reason'
+            return 0
+        case 'udcli achievements reset --ticket'
+            return 0
         case 'udcli achievements reset --concurrency'
             return 0
         case 'udcli achievements reset --rate'
@@ -235,6 +247,10 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli achievements delete --game'
             return 0
         case 'udcli achievements delete --type'
+            return 0
+        case 'udcli achievements delete --reason'
+            return 0
+        case 'udcli achievements delete --ticket'
             return 0
         case 'udcli achievements delete --concurrency'
             return 0
@@ -254,6 +270,10 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli products give --qty'
             return 0
+        case 'udcli products give --reason'
+            return 0
+        case 'udcli products give --ticket'
+            return 0
         case 'udcli products give --concurrency'
             return 0
         case 'udcli products give --rate'
@@ -266,6 +286,10 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli products take --qty'
             return 0
+        case 'udcli products take --reason'
+            return 0
+        case 'udcli products take --ticket'
+            return 0
         case 'udcli products take --concurrency'
             return 0
         case 'udcli products take --rate'
@@ -274,7 +298,15 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli saves set --auth-token'
             return 0
+        case 'udcli saves set --reason'
+            return 0
+        case 'udcli saves set --ticket'
+            return 0
         case 'udcli saves erase --auth-token'
+            return 0
+        case 'udcli saves erase --reason'
+            return 0
+        case 'udcli saves erase --ticket'
             return 0
         case 'udcli api -f' 'udcli api --field'
             return 0
@@ -283,6 +315,10 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli audit --user'
             return 0
         case 'udcli audit --profile'
+            return 0
+        case 'udcli audit --run'
+            return 0
+        case 'udcli audit --ticket'
             return 0
         case 'udcli profile add --base-url'
             return 0
@@ -536,7 +572,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'achievements' -d 'Achie
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'products' -d 'Products (premium content) a user holds; give and take units'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'saves' -d 'A player\'s game saves in the profile\'s game: list, read, save, erase'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'api' -d 'Send any request and print the reply as received'
-complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'audit' -d 'Show the audit log of changes made with udcli'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'audit' -d 'Show the audit log of changes made with udcli: the latest state of each user and change (--history: every line)'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'profile' -d 'Manage profiles: where udcli connects and with which credentials'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'config' -d 'Read and change the active profile\'s keys'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'doctor' -d 'Check the config file, the active profile, reachability, the api key and that its game is the profile\'s game_id, signing and the clock'
@@ -598,6 +634,8 @@ complete -c udcli -n '__udcli_in "udcli achievements list"' -l started -d 'only 
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l game -x -d 'the game (default: the profile\'s game_id)'
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l by -x -d 'amount to add, an integer ≥ 1'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l dry-run -d 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state'
@@ -608,6 +646,8 @@ complete -c udcli -n '__udcli_in "udcli achievements inc"' -l retry-unknown -d '
 # udcli achievements set
 complete -c udcli -n '__udcli_in "udcli achievements set"' -l game -x -d 'the game (default: the profile\'s game_id)'
 complete -c udcli -n '__udcli_in "udcli achievements set"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
 complete -c udcli -n '__udcli_in "udcli achievements set"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
 complete -c udcli -n '__udcli_in "udcli achievements set"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
 complete -c udcli -n '__udcli_in "udcli achievements set"' -l dry-run -d 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state'
@@ -618,6 +658,8 @@ complete -c udcli -n '__udcli_in "udcli achievements set"' -l retry-unknown -d '
 # udcli achievements reset
 complete -c udcli -n '__udcli_in "udcli achievements reset"' -l game -x -d 'the game (default: the profile\'s game_id)'
 complete -c udcli -n '__udcli_in "udcli achievements reset"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
 complete -c udcli -n '__udcli_in "udcli achievements reset"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
 complete -c udcli -n '__udcli_in "udcli achievements reset"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
 complete -c udcli -n '__udcli_in "udcli achievements reset"' -l dry-run -d 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state'
@@ -628,6 +670,8 @@ complete -c udcli -n '__udcli_in "udcli achievements reset"' -l retry-unknown -d
 # udcli achievements delete
 complete -c udcli -n '__udcli_in "udcli achievements delete"' -l game -x -d 'the game (default: the profile\'s game_id)'
 complete -c udcli -n '__udcli_in "udcli achievements delete"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
 complete -c udcli -n '__udcli_in "udcli achievements delete"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
 complete -c udcli -n '__udcli_in "udcli achievements delete"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
 complete -c udcli -n '__udcli_in "udcli achievements delete"' -l dry-run -d 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state'
@@ -654,6 +698,8 @@ complete -c udcli -n '__udcli_in "udcli products give"' -l game -x -d 'the game 
 complete -c udcli -n '__udcli_in "udcli products give"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
 complete -c udcli -n '__udcli_in "udcli products give"' -l qty -x -d 'how many, an integer ≥ 1: packs when the sku names a pack (gems:500), else units'
 complete -c udcli -n '__udcli_in "udcli products give"' -l post -d 'send an unsigned POST grant (a purchase or gift) instead of a signed PUT'
+complete -c udcli -n '__udcli_in "udcli products give"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
+complete -c udcli -n '__udcli_in "udcli products give"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
 complete -c udcli -n '__udcli_in "udcli products give"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
 complete -c udcli -n '__udcli_in "udcli products give"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
 complete -c udcli -n '__udcli_in "udcli products give"' -l dry-run -d 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state'
@@ -665,6 +711,8 @@ complete -c udcli -n '__udcli_in "udcli products give"' -l retry-unknown -d 'wit
 complete -c udcli -n '__udcli_in "udcli products take"' -l game -x -d 'the game (default: the profile\'s game_id)'
 complete -c udcli -n '__udcli_in "udcli products take"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
 complete -c udcli -n '__udcli_in "udcli products take"' -l qty -x -d 'units to take, an integer ≥ 1 (units, whichever pack the sku names)'
+complete -c udcli -n '__udcli_in "udcli products take"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
+complete -c udcli -n '__udcli_in "udcli products take"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
 complete -c udcli -n '__udcli_in "udcli products take"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
 complete -c udcli -n '__udcli_in "udcli products take"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
 complete -c udcli -n '__udcli_in "udcli products take"' -l dry-run -d 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state'
@@ -684,9 +732,13 @@ complete -c udcli -n '__udcli_subcommand_of "udcli saves"' -a 'help' -d 'show he
 
 # udcli saves set
 complete -c udcli -n '__udcli_in "udcli saves set"' -l auth-token -x -d 'the player\'s auth token for the game (else UDCLI_AUTH_TOKEN; got from the sandbox there)'
+complete -c udcli -n '__udcli_in "udcli saves set"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
+complete -c udcli -n '__udcli_in "udcli saves set"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
 
 # udcli saves erase
 complete -c udcli -n '__udcli_in "udcli saves erase"' -l auth-token -x -d 'the player\'s auth token for the game (else UDCLI_AUTH_TOKEN; got from the sandbox there)'
+complete -c udcli -n '__udcli_in "udcli saves erase"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
+complete -c udcli -n '__udcli_in "udcli saves erase"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
 
 # udcli saves help
 complete -c udcli -n '__udcli_argument "udcli saves help" 0' -a 'list get set erase'
@@ -701,6 +753,10 @@ complete -c udcli -n '__udcli_argument "udcli api" 0' -a 'GET POST PUT DELETE'
 complete -c udcli -n '__udcli_in "udcli audit"' -l since -x -d 'only changes since a duration ago (30m, 2h, 7d) or a date (2024-05-01)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l user -x -d 'only changes to this user: a uid or a username (one lookup)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l profile -x -a '(__udcli_values profiles)' -d 'only changes made under this profile'
+complete -c udcli -n '__udcli_in "udcli audit"' -l history -d 'every line, oldest first (not only the latest state of each user and change)'
+complete -c udcli -n '__udcli_in "udcli audit"' -l unresolved -d 'only changes whose outcome is still unknown (no later line settled them)'
+complete -c udcli -n '__udcli_in "udcli audit"' -l run -x -d 'only one run\'s lines (every line of a batch shares its run id)'
+complete -c udcli -n '__udcli_in "udcli audit"' -l ticket -x -d 'only changes made with this --ticket'
 
 # udcli profile
 complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'add' -d 'Add a profile'
@@ -721,6 +777,7 @@ complete -c udcli -n '__udcli_in "udcli profile add"' -l game-id -x -d 'default 
 complete -c udcli -n '__udcli_in "udcli profile add"' -l type -x -a 'Game Website' -d 'Game (default) or Website'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l cookie -x -d 'site session cookie for the token generator'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l production -d 'mark as production: mutations print a banner and ask first'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l require-reason -d 'every change under this profile needs --reason and --ticket'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l from-sandbox -d 'fill in the sandbox\'s URL and the demo game\'s credentials'
 
 # udcli profile use
@@ -743,16 +800,19 @@ complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'path' -d 'Print 
 complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'help' -d 'show help for a command'
 
 # udcli config get
-complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production'
+complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason'
 
 # udcli config set
-complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production'
+complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason'
 
 # udcli config unset
-complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production'
+complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason'
 
 # udcli config help
 complete -c udcli -n '__udcli_argument "udcli config help" 0' -a 'get set unset path'
+
+# udcli doctor
+complete -c udcli -n '__udcli_in "udcli doctor"' -l check-signing -d 'under a production profile: send the signing check\'s signed request too (asks first)'
 
 # udcli sandbox
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'start' -d 'Start the sandbox (foreground until Ctrl-C, or --detach)'

@@ -4,6 +4,7 @@
  * the states are scrubbed before writing.
  */
 import { chmodSync, closeSync, createReadStream, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,9 +13,29 @@ import { UsageError } from '../errors.js';
 import { isSecretParam, redact, withoutUserinfo } from '../redact.js';
 import { shellCommand } from './shell.js';
 
+/**
+ * What a line says of its change: made (`change`), sent with its outcome unknown (`unknown`), or
+ * an unknown one settled by a later read (`resolved`, with `closes` naming the line it settles).
+ */
+export type AuditKind = 'change' | 'unknown' | 'resolved';
+
 export interface AuditEntry {
   /** ISO 8601, UTC. */
   time: string;
+  /** The invocation that wrote it (one id a run: every line of a batch shares it). Older lines have none. */
+  run?: string;
+  /** This line's id: `<run>.<n>`, what a `closes` points at. */
+  id?: string;
+  kind?: AuditKind;
+  /**
+   * The change without its user (`products give sword-of-dawn --qty 1 --game 1001 --type Game`):
+   * with the server, profile and uid, what `udcli audit` groups the latest state by.
+   */
+  subject?: string;
+  /** With `resolved`: the id of the `unknown` line it settles. */
+  closes?: string;
+  /** With `resolved`: what the read found. */
+  outcome?: 'applied' | 'not-applied';
   /** `$USER` of whoever ran the command. */
   operator: string;
   profile: string;
@@ -23,6 +44,11 @@ export interface AuditEntry {
   /** The command line, secrets redacted. */
   command: string;
   uid: string;
+  /** The username the user was named by, where udcli knew it. */
+  username?: string;
+  /** `--reason` and `--ticket` of the change. */
+  reason?: string;
+  ticket?: string;
   /** State before and after the change (null: no record). */
   before: unknown;
   after: unknown;
@@ -111,6 +137,13 @@ export function auditEntry(args: {
   after: unknown;
   change?: string;
   undo?: string | null;
+  kind?: AuditKind;
+  subject?: string;
+  username?: string;
+  reason?: string;
+  ticket?: string;
+  closes?: string;
+  outcome?: 'applied' | 'not-applied';
   now?: Date;
 }): AuditEntry {
   const entry: AuditEntry = {
@@ -125,17 +158,24 @@ export function auditEntry(args: {
   };
   if (args.change !== undefined) entry.change = args.change;
   if (args.undo !== undefined) entry.undo = args.undo;
+  for (const key of ['kind', 'subject', 'username', 'reason', 'ticket', 'closes', 'outcome'] as const) {
+    if (args[key] !== undefined) Object.assign(entry, { [key]: args[key] });
+  }
   return entry;
 }
 
 /** An open audit log: appends one line per entry (a single write each, so concurrent writers do not interleave). */
 export class AuditLog {
   readonly path: string;
+  /** This invocation's run id: every line it writes carries it. */
+  readonly run: string;
   private fd: number | null;
+  private seq = 0;
 
   private constructor(path: string, fd: number) {
     this.path = path;
     this.fd = fd;
+    this.run = newRunId();
   }
 
   static open(path: string): AuditLog {
@@ -152,10 +192,14 @@ export class AuditLog {
     return new AuditLog(path, fd);
   }
 
-  append(entry: AuditEntry): void {
+  /** Appends the entry with this run's id and the next line id; returns the line id. */
+  append(entry: AuditEntry): string {
     if (this.fd === null) throw new Error('audit log is closed');
-    const line = `${JSON.stringify({ ...entry, before: scrubSecrets(entry.before), after: scrubSecrets(entry.after) })}\n`;
+    const id = `${this.run}.${++this.seq}`;
+    const { time, ...rest } = entry;
+    const line = `${JSON.stringify({ time, run: this.run, id, kind: 'change', ...rest, before: scrubSecrets(entry.before), after: scrubSecrets(entry.after) })}\n`;
     writeSync(this.fd, line);
+    return id;
   }
 
   close(): void {
@@ -172,6 +216,12 @@ export function appendAudit(path: string, entry: AuditEntry): void {
   } finally {
     log.close();
   }
+}
+
+/** `20261127T1008-3f9a2c`: sorts by time, and unique enough for one operator's log. */
+function newRunId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 13);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
@@ -194,10 +244,25 @@ export interface AuditFilter {
   /** uid (any case). */
   user?: string;
   profile?: string;
+  /** Only this run's lines. */
+  run?: string;
+  /** Only lines of changes made for this ticket. */
+  ticket?: string;
   now?: Date;
+  /** Hears of each line that is not an entry (1-based line number); the reader keeps going. */
+  onCorrupt?: (line: number) => void;
 }
 
-/** The entries matching the filter, oldest first, streamed. A missing log has none; unreadable lines are skipped. */
+/** A line longer than this is no entry udcli wrote (states are small): it is skipped unparsed. */
+export const MAX_AUDIT_LINE = 1024 * 1024;
+
+function isEntry(e: unknown): e is AuditEntry {
+  if (!e || typeof e !== 'object' || Array.isArray(e)) return false;
+  const x = e as Record<string, unknown>;
+  return typeof x.time === 'string' && typeof x.uid === 'string' && typeof x.profile === 'string';
+}
+
+/** The entries matching the filter, oldest first, streamed. A missing log has none; a line that is not an entry is skipped, and `onCorrupt` hears which. */
 export async function* readAudit(path: string, filter: AuditFilter = {}): AsyncGenerator<AuditEntry> {
   const since = typeof filter.since === 'string' ? parseSince(filter.since, filter.now) : filter.since;
   const sinceMs = since?.getTime();
@@ -209,15 +274,25 @@ export async function* readAudit(path: string, filter: AuditFilter = {}): AsyncG
   });
   if (!opened) return;
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  let n = 0;
   try {
     for await (const line of rl) {
-      let e: AuditEntry;
-      try {
-        e = JSON.parse(line) as AuditEntry;
-      } catch {
+      n++;
+      if (line === '') continue;
+      let e: unknown = null;
+      if (line.length <= MAX_AUDIT_LINE) {
+        try {
+          e = JSON.parse(line);
+        } catch {
+          e = null;
+        }
+      }
+      if (!isEntry(e)) {
+        filter.onCorrupt?.(n);
         continue;
       }
-      if (!e || typeof e.time !== 'string') continue;
+      if (filter.run !== undefined && e.run !== filter.run) continue;
+      if (filter.ticket !== undefined && e.ticket !== filter.ticket) continue;
       if (sinceMs !== undefined && !(Date.parse(e.time) >= sinceMs)) continue;
       if (user !== undefined && e.uid?.toLowerCase() !== user) continue;
       if (filter.profile !== undefined && e.profile !== filter.profile) continue;
@@ -227,4 +302,25 @@ export async function* readAudit(path: string, filter: AuditFilter = {}): AsyncG
     rl.close();
     stream.destroy();
   }
+}
+
+/** The change an audit line is about: its user and change, on its server and profile. */
+export function auditKey(e: Pick<AuditEntry, 'server' | 'profile' | 'uid' | 'subject'>): string | null {
+  if (e.subject === undefined) return null;
+  return JSON.stringify([e.server ?? null, e.profile, e.uid.toLowerCase(), e.subject]);
+}
+
+/**
+ * The `unknown` lines no later line settles, by auditKey: the latest for each (a later run that
+ * settles one closes it). Streams the log; keeps only those still open.
+ */
+export async function openUnknowns(path: string): Promise<Map<string, string>> {
+  const open = new Map<string, string>();
+  for await (const e of readAudit(path)) {
+    const key = auditKey(e);
+    if (key === null || e.id === undefined) continue;
+    if (e.kind === 'unknown') open.set(key, e.id);
+    else if (e.kind === 'resolved' && e.closes !== undefined && open.get(key) === e.closes) open.delete(key);
+  }
+  return open;
 }

@@ -19,6 +19,9 @@ export interface Receipt {
   note?: string;
   /** Set when the server changed nothing (the request was sent all the same). */
   unchanged?: true;
+  /** `--reason` and `--ticket` of the change. */
+  reason?: string;
+  ticket?: string;
 }
 
 /**

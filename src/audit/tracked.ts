@@ -27,6 +27,8 @@ export interface TraceContext {
   defaults?: { gameId?: string; type?: string };
   /** Flags every undo command carries so it reaches the same server: `--profile`, `--base-url`. */
   target?: string[];
+  /** `--reason` and `--ticket` of the run: the receipt and every audit line keep them. */
+  why?: { reason?: string; ticket?: string };
 }
 
 /** What of the settings decides where an undo must be sent. */
@@ -45,8 +47,9 @@ export function targetFlags(settings: TraceSettings): string[] {
 }
 
 /** The trace context of a run: who, which profile, where undo commands must go. */
-export function traceContext(env: NodeJS.ProcessEnv, settings: TraceSettings, log: AuditLog): TraceContext {
+export function traceContext(env: NodeJS.ProcessEnv, settings: TraceSettings, log: AuditLog, why?: { reason?: string; ticket?: string }): TraceContext {
   return {
+    ...(why && (why.reason !== undefined || why.ticket !== undefined) ? { why } : {}),
     env,
     profile: settings.profile,
     ...(settings.baseUrl ? { server: settings.baseUrl } : {}),
@@ -65,6 +68,47 @@ export interface Traced<T> {
 
 function server(ctx: TraceContext): { server?: string } {
   return ctx.server !== undefined ? { server: ctx.server } : {};
+}
+
+/** What every audit line of a change carries beside its states: who, where, about what, why. */
+function lineBase(ctx: TraceContext, spec: Pick<TraceSpec<unknown, unknown>, 'argv' | 'subject' | 'username'>) {
+  return {
+    env: ctx.env,
+    profile: ctx.profile,
+    ...server(ctx),
+    argv: spec.argv,
+    ...(spec.subject !== undefined ? { subject: spec.subject } : {}),
+    ...(spec.username !== undefined ? { username: spec.username } : {}),
+    ...(ctx.why?.reason !== undefined ? { reason: ctx.why.reason } : {}),
+    ...(ctx.why?.ticket !== undefined ? { ticket: ctx.why.ticket } : {}),
+  };
+}
+
+/**
+ * A later read settled a change an earlier run left `unknown` (line `closes`): the line that says
+ * so, pointing at the one it closes, so the audit log no longer shows that change as open.
+ */
+export function auditResolution(
+  ctx: TraceContext,
+  spec: { uid: string; argv: string[]; subject: string; username?: string; closes: string; outcome: 'applied' | 'not-applied'; detail: string; before: unknown; after: unknown },
+): string {
+  const change =
+    spec.outcome === 'applied'
+      ? `outcome of ${spec.closes} settled: it was applied (${spec.detail})`
+      : `outcome of ${spec.closes} settled: it was not applied (${spec.detail}); sent again`;
+  return ctx.log.append(
+    auditEntry({
+      ...lineBase(ctx, spec),
+      uid: spec.uid,
+      kind: 'resolved',
+      closes: spec.closes,
+      outcome: spec.outcome,
+      before: spec.before,
+      after: spec.after,
+      change,
+      undo: null,
+    }),
+  );
 }
 
 /** `--game`/`--type` where they differ from the profile's: what a command line needs to reach the same place. */
@@ -179,8 +223,13 @@ async function decideLostReply<T, S>(
   if (judgement.outcome === 'not-applied') {
     hooks?.onResolved?.('sent', judgement.detail);
     return resend().catch((again: unknown) => {
-      // The first attempt was sent and found not applied; this one never got through: nothing changed.
-      throw wasNotSent(again) ? markUnchanged(again, true) : again;
+      // The first attempt was sent and found not applied; this one never got through: nothing
+      // changed, which the read proves, not the error of the second attempt alone.
+      if (!wasNotSent(again)) throw again;
+      if (again instanceof Error) {
+        again.message = `${again.message.replace(/; nothing was changed$/, '')}; the first attempt was sent, and the state read back shows it was not applied (${judgement.detail}): nothing was changed`;
+      }
+      throw markUnchanged(again, true);
     });
   }
   if (err instanceof Error) err.message = `${err.message}; read back: ${judgement.detail}, so whether it was applied cannot be told`;
@@ -192,6 +241,10 @@ export interface TraceSpec<S, T> {
   uid: string;
   /** The command line the audit line records (without `udcli`). */
   argv: string[];
+  /** The change without its user (see AuditEntry.subject). */
+  subject?: string;
+  /** The username the user was named by, where known. */
+  username?: string;
   /** The state the change is about: read before sending, and again to decide a lost reply. */
   read(): Promise<S>;
   perform: Perform<T>;
@@ -227,7 +280,7 @@ export async function tracedChange<S, T>(ctx: TraceContext, client: ApiClient, s
   };
   const made = readThenChange(client, spec.read, spec.perform, keep, spec.sequential);
   const audited = spec.audited ?? ((state: S | null) => state);
-  const base = { env: ctx.env, profile: ctx.profile, ...server(ctx), argv: spec.argv };
+  const base = lineBase(ctx, spec);
   let reply: Reply<T>;
   try {
     reply = await made.send().catch(async (err: unknown) => {
@@ -237,7 +290,9 @@ export async function tracedChange<S, T>(ctx: TraceContext, client: ApiClient, s
     });
   } catch (err) {
     if (outcomeUnknown(err)) {
-      ctx.log.append(auditEntry({ ...base, uid: spec.uid, before: audited(await made.known()), after: null, change: `${spec.unknownChange} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }));
+      ctx.log.append(
+        auditEntry({ ...base, uid: spec.uid, kind: 'unknown', before: audited(await made.known()), after: null, change: `${spec.unknownChange} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }),
+      );
     }
     throw err;
   }
@@ -246,6 +301,7 @@ export async function tracedChange<S, T>(ctx: TraceContext, client: ApiClient, s
   const after = done.after;
   let receipt = done.receipt;
   if (raced) receipt = { ...receipt, note: RACED_NOTE };
+  if (ctx.why) receipt = { ...receipt, ...ctx.why };
   ctx.log.append(auditEntry({ ...base, uid: spec.uid, before: audited(before), after, change: receipt.change, undo: receipt.undo }));
   spec.afterwards?.(before, after);
   return { reply, before, after, receipt };
@@ -256,6 +312,9 @@ export function receiptLines(receipt: Receipt): string[] {
   const lines = [receipt.unchanged ? `No change: ${receipt.change}` : `Changed: ${receipt.change}`];
   lines.push(`Undo:    ${receipt.undo ?? 'none'}`);
   if (receipt.note) lines.push(`Note:    ${receipt.note}`);
+  if (receipt.reason !== undefined || receipt.ticket !== undefined) {
+    lines.push(`Why:     ${[receipt.reason, receipt.ticket !== undefined ? `(ticket ${receipt.ticket})` : undefined].filter(Boolean).join(' ')}`);
+  }
   return lines.map(printable);
 }
 
@@ -268,11 +327,12 @@ export async function tracedSingle<S, T>(
   settings: TraceSettings,
   client: ApiClient,
   spec: (ctx: TraceContext) => TraceSpec<S, T>,
+  why?: { reason?: string; ticket?: string },
 ): Promise<Traced<T>> {
   const log = AuditLog.open(auditLogPath(factory.io.env));
   try {
     const said = resolutionNote();
-    const ctx = traceContext(factory.io.env, settings, log);
+    const ctx = traceContext(factory.io.env, settings, log, why);
     const t = await tracedChange(ctx, client, spec(ctx), said.hooks);
     const out = await factory.output();
     for (const line of [...said.lines(), ...receiptLines(t.receipt)]) out.info(line);

@@ -13,9 +13,10 @@ import { parseUserArg, rejectSwapped, userLabel } from '../ops/args.js';
 import { printDryRun, requestOf } from '../ops/dry-run.js';
 import type { Factory } from '../ops/factory.js';
 import { confirmMutation } from '../ops/safety.js';
+import { redactUrl } from '../redact.js';
 import { resolveUid } from '../ops/users.js';
 import { canAsk, confirmOrRequireYes } from '../runtime/prompt.js';
-import { isBatchArg, rejectBatchFlags, type BatchFlags } from './flags.js';
+import { isBatchArg, parseWhy, rejectBatchFlags, type BatchFlags, type Why, type WhyFlags } from './flags.js';
 import type { BatchSummary, Recovery } from './runner.js';
 
 /** The arguments of a change command: `<user>` first, then its own (developer_id, sku, key, progress, value). */
@@ -98,14 +99,15 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   factory: Factory,
   type: ChangeType<Args, Opts, I, P, S, T, A>,
   args: Args,
-  opts: Opts & BatchFlags,
+  opts: Opts & BatchFlags & WhyFlags,
 ): Promise<BatchSummary | undefined> {
   // First: a swap explains what would fail next (the batch options, the user's form).
   if (!isBatchArg(args.uid)) rejectSwapped(args.uid, type.key.of(args), type.key.name, type.command);
   if (type.batch !== false && isBatchArg(args.uid)) {
     const input = await type.parse(factory, args, opts, args.uid);
+    const why = await whyOf(factory, opts, opts.dryRun === true);
     const { runChangeBatch } = await import('./change-batch.js');
-    return runChangeBatch(factory, type, input, args.uid, opts);
+    return runChangeBatch(factory, type, input, args.uid, opts, why);
   }
   // --dry-run works for one user too; the other batch options need @FILE.
   if (type.batch !== false) rejectBatchFlags({ ...opts, dryRun: undefined });
@@ -113,6 +115,7 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   const input = await type.parse(factory, args, opts, userLabel(user));
   const print = type.printer(factory);
   const settings = await factory.settings();
+  const why = await whyOf(factory, opts, opts.dryRun === true);
   if (opts.dryRun) {
     const client = await factory.client();
     const uid = await resolveUid(client, user);
@@ -125,7 +128,7 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   const { yes } = factory.globals();
   // Where udcli cannot ask, it needs --yes before it sends anything, even the read below.
   if (type.ask && !yes && !canAsk(factory.io)) await confirmOrRequireYes(factory.io, '', { yes, what });
-  if (!type.ask) await confirmMutation(factory, settings, what);
+  if (!type.ask) await confirmMutation(factory, settings, `${what}${onTarget(settings)}`);
   const client = await factory.client();
   const uid = await resolveUid(client, user);
   if (type.ask) await askFirst(factory, settings, type, client, uid, input, what);
@@ -133,12 +136,26 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   const out = await factory.output();
   let traced = out.spin(type.spin(input), async () => {
     const prepared = await type.prepare(client, input, { sample: uid, batch: false, dryRun: false });
-    return tracedSingle(factory, settings, client, (ctx) => traceSpec(type, ctx, client, uid, input, prepared, auth));
+    return tracedSingle(factory, settings, client, (ctx) => traceSpec(type, ctx, client, uid, input, prepared, auth, 'username' in user ? user.username : undefined), why);
   });
   if (type.suggest) traced = traced.catch(type.suggest(client, uid, input));
   const { reply } = await traced;
   await print(reply, input, uid);
   return undefined;
+}
+
+/**
+ * `--reason`/`--ticket`, checked before anything is sent; a profile with require_reason refuses
+ * a change without them (a dry run changes nothing and needs none).
+ */
+async function whyOf(factory: Factory, opts: WhyFlags, dryRun: boolean): Promise<Why> {
+  const settings = await factory.settings();
+  return parseWhy(opts, settings.requireReason && !dryRun ? { profile: settings.profile } : null);
+}
+
+/** ` on prod (https://api.example.com)`: where a production change goes, the URL without userinfo. */
+function onTarget(settings: Pick<Settings, 'profile' | 'baseUrl'>): string {
+  return ` on ${settings.profile} (${redactUrl(settings.baseUrl)})`;
 }
 
 /** Only a state that exists is worth asking about: the production check is the stronger ask. */
@@ -155,7 +172,7 @@ async function askFirst<I, S>(
   const { yes } = factory.globals();
   const loss = yes ? null : ask.loss(await type.read(client, uid, input));
   if (!yes && loss === null && ask.absent) throw ask.absent(uid, input);
-  if (settings.production) await confirmMutation(factory, settings, `${what}${loss !== null ? ` (${loss})` : ''}`);
+  if (settings.production) await confirmMutation(factory, settings, `${what}${loss !== null ? ` (${loss})` : ''}${onTarget(settings)}`);
   else if (loss !== null) await confirmOrRequireYes(factory.io, `${ask.what(input)} of user ${uid} (${loss})?`, { yes, what });
 }
 
@@ -168,16 +185,24 @@ export function traceSpec<I, P, S, T, A>(
   input: I,
   prepared: P,
   auth: A,
+  username?: string,
 ): TraceSpec<S, T> {
   const judge = type.judge;
   return {
     ...type.trace(ctx, client, uid, input, prepared, auth),
     uid,
+    subject: subjectOf(type, input),
+    ...(username !== undefined ? { username } : {}),
     read: () => type.read(client, uid, input),
     perform: (c) => type.perform(c, uid, input, auth),
     kept: (before) => type.kept(before),
     ...(judge ? { judge: (before: unknown, now: S) => judge(before, now, input, prepared) } : {}),
   };
+}
+
+/** The change without its user, as the audit groups it: `products give sword --qty 1 --game 1001 --type Game`. */
+export function subjectOf<I>(type: Pick<ChangeType<ChangeArgs, object, I, unknown, unknown, unknown, unknown>, 'command' | 'journalArgs'>, input: I): string {
+  return [type.command, ...type.journalArgs(input)].join(' ');
 }
 
 /** One user's dry run: the request the change would send, and what it is expected to do from the state read now. */
@@ -198,10 +223,11 @@ export async function tracedBatchUser<I, P, S, T, A>(
   input: I,
   prepared: P,
   hooks: { onBefore(before: unknown): Promise<void>; onResolved(how: 'applied' | 'sent', detail: string): void },
+  who: { username?: string; why: Why },
 ): Promise<unknown> {
   const auth = (type.authorize ? await type.authorize(factory, settings, client, uid, input) : undefined) as A;
-  const ctx = traceContext(factory.io.env, settings, log);
-  const t = await tracedChange(ctx, client, traceSpec(type, ctx, client, uid, input, prepared, auth), hooks);
+  const ctx = traceContext(factory.io.env, settings, log, who.why);
+  const t = await tracedChange(ctx, client, traceSpec(type, ctx, client, uid, input, prepared, auth, who.username), hooks);
   return { before: t.before, after: t.after, ...t.receipt };
 }
 

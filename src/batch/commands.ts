@@ -10,6 +10,8 @@ import type { Factory } from '../ops/factory.js';
 import { confirmMutation } from '../ops/safety.js';
 import { BatchIncompleteError, InterruptedError, UsageError } from '../errors.js';
 import { normalizeHex32 } from '../domain/ids.js';
+import { redactUrl, withoutUserinfo } from '../redact.js';
+import { Journal, type JournalCommand } from './journal.js';
 import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { createProgress } from './progress.js';
 import { checkBatchFields, createBatchPrinter } from './printer.js';
@@ -29,14 +31,15 @@ export interface BatchCommandSpec<R> {
   /** Everything that decides what is done to each user (developer_id, --by, --game...). */
   args: string[];
   options: BatchFlags;
-  /** For the confirmation banner, e.g. `reset FIRST_WIN`; " for every user in FILE" is added. */
+  /** For the confirmation banner, e.g. `reset FIRST_WIN`; " to 30 users (FILE) on PROFILE (URL)" is added. */
   description: string;
-  perUser: (client: ApiClient, uid: string, ctx: ItemContext) => Promise<R>;
+  /** `line`: the user as the list named it (a username, or a uid). */
+  perUser: (client: ApiClient, uid: string, ctx: ItemContext, line: string) => Promise<R>;
   /**
    * Not idempotent: perUser reads the state before sending and hands it to ctx.started (it is
    * journaled), and `recover` decides an item an earlier run left unknown from that state.
    */
-  recover?: (client: ApiClient, uid: string, before: unknown) => Promise<Recovery<R>>;
+  recover?: (client: ApiClient, uid: string, before: unknown, line: string) => Promise<Recovery<R>>;
   /** --dry-run: what would be sent to this user (after the reads a real run would make of it). */
   describe: (uid: string, client: ApiClient) => Promise<string>;
   /** Safe to repeat after it may have reached the server (set, reset, delete). */
@@ -49,6 +52,8 @@ export interface BatchCommandSpec<R> {
    * no user (resolved through `resolve`, which keeps the answer for the run).
    */
   prepare?: (client: ApiClient, sample: () => Promise<string | null>) => Promise<void>;
+  /** `--reason`/`--ticket` of the run: the journal's header keeps them. */
+  why?: { reason?: string; ticket?: string };
   /** Stops starting users (in-flight ones finish and are journaled). Default: the first Ctrl-C. */
   signal?: AbortSignal;
 }
@@ -92,13 +97,27 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
   const { items, first, close } = await withUsers(readBatchInput(cmd.spec, factory.io.stdin), source);
   let client: ApiClient;
   let resolver: ReturnType<typeof rememberingOne>;
+  let journalCommand: JournalCommand;
   try {
     const settings = await factory.settings();
+    journalCommand = {
+      operation: cmd.operationName,
+      args: cmd.args,
+      target: { server: withoutUserinfo(settings.baseUrl), game: settings.gameId ?? null, profile: settings.profile },
+      ...(cmd.why?.reason !== undefined ? { reason: cmd.why.reason } : {}),
+      ...(cmd.why?.ticket !== undefined ? { ticket: cmd.why.ticket } : {}),
+    };
+    // A journal of another command or target, or one that cannot say what was done, is refused
+    // before anyone is asked anything or anything is sent: read through once, unlocked, unchanged.
+    if (flags.journal) await (await Journal.open(flags.journal, journalCommand, { readOnly: true })).close();
     if (!flags.dryRun) {
-      const what = `${cmd.description} for every user in ${source}`;
-      if (settings.production) await confirmMutation(factory, settings, what);
-      else if (cmd.askFirst) {
-        await confirmOrRequireYes(factory.io, `${cmd.askFirst} (every user in ${source})?`, { yes: factory.globals().yes, what: `${cmd.description} for every user in ${source}` });
+      // `give … to 30 users`, `take … from 30 users`, `reset FIRST_WIN for 30 users`.
+      const counted = await usersPhrase(cmd.spec, source);
+      const users = `${/^give\b/.test(cmd.description) ? 'to' : /^take\b/.test(cmd.description) ? 'from' : 'for'} ${counted}`;
+      if (settings.production) {
+        await confirmMutation(factory, settings, `${cmd.description} ${users} on ${settings.profile} (${redactUrl(settings.baseUrl)})`);
+      } else if (cmd.askFirst) {
+        await confirmOrRequireYes(factory.io, `${cmd.askFirst} for ${counted}?`, { yes: factory.globals().yes, what: `${cmd.description} ${users}` });
       }
     }
     // Two connections a user in flight: the read before a change travels beside agi's unsigned
@@ -152,8 +171,8 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
       // A file is read once more to check it against the journal before anything is sent.
       ...(cmd.spec === '@-' ? {} : { reread: () => readBatchInput(cmd.spec, io.stdin) }),
       resolve: resolver.resolve,
-      operation: (uid, _item, ctx) => cmd.perUser(client, uid, ctx),
-      ...(cmd.recover ? { journalsBefore: true, recover: (uid: string, before: unknown) => cmd.recover!(client, uid, before) } : {}),
+      operation: (uid, item, ctx) => cmd.perUser(client, uid, ctx, item.input),
+      ...(cmd.recover ? { journalsBefore: true, recover: (uid: string, before: unknown, line: string) => cmd.recover!(client, uid, before, line) } : {}),
       describe: (uid) => cmd.describe(uid, client),
       idempotent: cmd.idempotent,
       dryRun: flags.dryRun,
@@ -162,7 +181,7 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
       failFast: flags.failFast,
       retryUnknown: flags.retryUnknown,
       ...(flags.journal
-        ? { journal: { path: flags.journal, command: { operation: cmd.operationName, args: cmd.args }, notice: (m: string) => out.warn(m) } }
+        ? { journal: { path: flags.journal, command: journalCommand, notice: (m: string) => out.warn(m) } }
         : {}),
       onResult: (r: BatchResult<R>) => printer.onResult(r as BatchResult<unknown>),
       progress,
@@ -188,6 +207,16 @@ export async function runBatchCommand<R>(factory: Factory, cmd: BatchCommandSpec
     throw err;
   }
   return summary;
+}
+
+/**
+ * `30 users (users30.txt)`: the users a confirmation speaks of, counted as the run reads them
+ * (blank lines and comments are no users); standard input cannot be counted before it is read.
+ */
+async function usersPhrase(spec: string, source: string): Promise<string> {
+  const n = await countBatchItems(spec);
+  if (n === null) return `every user in ${source}`;
+  return `${n} ${n === 1 ? 'user' : 'users'} (${source})`;
 }
 
 /** A batch has no one envelope to print as received: --raw is refused before anything is sent. */

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { parseInteger } from '../ops/args.js';
 import { UsageError } from '../errors.js';
 import { parseRate } from './rate.js';
+import { printable } from '../printable.js';
 
 export { isBatchArg } from './input.js';
 
@@ -32,9 +33,61 @@ export interface BatchSettings {
 
 export const MAX_CONCURRENCY = 64;
 
+/** Why a change is made: `--reason` and `--ticket`, for one user or a whole batch. */
+export interface WhyFlags {
+  reason?: string;
+  ticket?: string;
+}
+
+export interface Why {
+  reason?: string;
+  ticket?: string;
+}
+
+/** A reason is a sentence, a ticket a reference (`SUP-1234`): bounded before they are kept anywhere. */
+export const MAX_REASON = 500;
+export const MAX_TICKET = 100;
+
+/** Adds --reason and --ticket to a change command. */
+export function addWhyOptions(cmd: Command): Command {
+  return cmd
+    .option('--reason <text>', `why the change is made (up to ${MAX_REASON} characters): kept in the receipt, the audit log and the journal`)
+    .option('--ticket <ref>', 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it');
+}
+
+/**
+ * Checks --reason and --ticket (UsageError, nothing sent): one line each, no control characters,
+ * bounded; `required` (the profile's require_reason) refuses a change without them.
+ */
+export function parseWhy(flags: WhyFlags, required: { profile: string } | null): Why {
+  const out: Why = {};
+  const one = (value: string | undefined, flag: string, max: number): string | undefined => {
+    if (value === undefined) return undefined;
+    const v = value.trim();
+    if (v === '') throw new UsageError(`invalid ${flag}: expected some text`);
+    // Anything a terminal would get escaped (controls, line breaks, bidi overrides) has no place
+    // in a line an auditor reads: refused rather than kept escaped.
+    if (printable(v) !== v) throw new UsageError(`invalid ${flag}: control or bidi formatting characters are not allowed (one line of text)`);
+    if ([...v].length > max) throw new UsageError(`invalid ${flag}: longer than ${max} characters`);
+    return v;
+  };
+  const reason = one(flags.reason, '--reason', MAX_REASON);
+  const ticket = one(flags.ticket, '--ticket', MAX_TICKET);
+  if (ticket !== undefined && /\s/.test(ticket)) throw new UsageError('invalid --ticket: a reference has no spaces (e.g. SUP-1234)');
+  if (reason !== undefined) out.reason = reason;
+  if (ticket !== undefined) out.ticket = ticket;
+  if (required && (reason === undefined || ticket === undefined)) {
+    const missing = [reason === undefined ? '--reason TEXT' : null, ticket === undefined ? '--ticket REF' : null].filter(Boolean).join(' and ');
+    throw new UsageError(`profile ${required.profile} requires a reason for every change: give ${missing}; nothing was sent`, {
+      hint: `e.g. --reason "refund for lost purchase" --ticket SUP-1234 (require_reason is set on profile ${required.profile})`,
+    });
+  }
+  return out;
+}
+
 /** Adds --concurrency, --rate, --dry-run, --journal, --fail-fast, --retry-unknown to a mutation command. */
 export function addBatchOptions(cmd: Command): Command {
-  return cmd
+  return addWhyOptions(cmd)
     .option('--concurrency <n>', `with @FILE: users changed at once (default ${DEFAULT_CONCURRENCY})`)
     .option('--rate <n/s>', 'with @FILE: at most this many users a second, e.g. 20/s')
     .option('--dry-run', 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state')

@@ -2,8 +2,12 @@
  * The batch journal: an append-only NDJSON file that makes an interrupted batch resumable
  * without doing anything twice.
  *
- * Line 1 is a header naming the command (operation and arguments); a journal written by another
- * command is refused. Each later line is one record `{line, input, uid, status, at, before?}`
+ * Line 1 is a header naming the command (operation and arguments) and the target it was written
+ * for (server without userinfo, game, profile); a journal written by another command, or for
+ * another target (a sandbox rehearsal's journal reused on production), is refused before anything
+ * is sent. A complete line that is not a record (a truncated one) is refused too: the journal
+ * would not say what was done. Only a torn last line, without its newline, is ignored: that is
+ * what `kill -9` mid-write leaves. Each later line is one record `{line, input, uid, status, at, before?}`
  * (an item is its line of the list); the last record of an item wins. Of earlier runs only
  * what resuming needs is kept in memory: the finished lines as runs with a checksum of their text
  * (finished-lines.ts), and the few items that did not finish, so memory stays flat however long
@@ -25,25 +29,45 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
+import { printable } from '../printable.js';
 import { FinishedLines, lineHash, type LineRun } from './finished-lines.js';
 import { describeHolder, LockBusyError, tryLock, type HeldLock } from '../lock-file.js';
 
 export type JournalStatus = 'started' | 'ok' | 'failed' | 'unknown';
 
-/** What the journal belongs to: a rerun must name the same operation with the same arguments. */
+const JOURNAL_STATUSES: ReadonlySet<string> = new Set<JournalStatus>(['started', 'ok', 'failed', 'unknown']);
+
+/** Where a journal's changes went: a rerun must go to the same place. */
+export interface JournalTarget {
+  /** The base URL, userinfo removed. */
+  server: string;
+  /** The profile's game (null: none); the command's own `--game` is in its arguments. */
+  game: string | null;
+  profile: string;
+}
+
+/** What the journal belongs to: a rerun must name the same operation with the same arguments, on the same target. */
 export interface JournalCommand {
   /** e.g. `achievements reset` */
   operation: string;
   /** The arguments other than the users and the batch options, e.g. [`FIRST_WIN`]. */
   args: string[];
+  /** Absent only where no target applies (the runner's own tests); a command always names one. */
+  target?: JournalTarget;
+  /** Why the run was made (`--reason`, `--ticket`): kept in the header, not compared. */
+  reason?: string;
+  ticket?: string;
 }
 
-export const JOURNAL_FORMAT = 2;
+export const JOURNAL_FORMAT = 3;
 
 export interface JournalHeader {
   udcli_journal: typeof JOURNAL_FORMAT;
   operation: string;
   args: string[];
+  target?: JournalTarget;
+  reason?: string;
+  ticket?: string;
   created: string;
 }
 
@@ -96,6 +120,25 @@ function whatDiffers(h: JournalHeader, c: JournalCommand): string {
     if (h.args[i] !== c.args[i]) return `it was written with ${h.args[i] ?? '(nothing)'} where this run has ${c.args[i] ?? '(nothing)'}`;
   }
   return 'its arguments differ';
+}
+
+function describeTarget(t: JournalTarget): string {
+  return `profile ${t.profile} on ${t.server}${t.game !== null ? ` (game ${t.game})` : ''}`;
+}
+
+/** What differs between the target a journal was written for and this run's: `the server and the profile`. */
+function targetDiffers(was: JournalTarget, now: JournalTarget): string[] {
+  const out: string[] = [];
+  if (was.server !== now.server) out.push('the server');
+  if (was.game !== now.game) out.push('the game');
+  if (was.profile !== now.profile) out.push('the profile');
+  return out;
+}
+
+function isTarget(v: unknown): v is JournalTarget {
+  if (!v || typeof v !== 'object') return false;
+  const t = v as Record<string, unknown>;
+  return typeof t.server === 'string' && typeof t.profile === 'string' && (t.game === null || typeof t.game === 'string');
 }
 
 /** Byte length of the file up to and including its last newline (0 when it has none). */
@@ -251,6 +294,9 @@ export class Journal {
         udcli_journal: JOURNAL_FORMAT,
         operation: command.operation,
         args: command.args,
+        ...(command.target ? { target: command.target } : {}),
+        ...(command.reason !== undefined ? { reason: command.reason } : {}),
+        ...(command.ticket !== undefined ? { ticket: command.ticket } : {}),
         created: new Date().toISOString(),
       };
       let fd: number;
@@ -273,27 +319,38 @@ export class Journal {
 
   /**
    * Reads the complete records (streaming, up to `complete` bytes); the last record of each item
-   * wins. Foreign lines are skipped.
+   * wins. A complete line that is not a record is a UsageError naming it: what it said was done
+   * is lost, and a resume would send that user again.
    */
   private static load(path: string, command: JournalCommand, complete: number): Prior {
     const prior: Prior = { finished: new FinishedLines(), kept: new Map() };
     if (complete === 0) return prior;
     // Read synchronously in chunks: every record is parsed and dropped before the next chunk,
     // so a journal of a million records leaves no garbage behind to grow the heap.
-    let first = true;
+    let lineNo = 0;
     const onLine = (line: string) => {
-      if (first) {
-        first = false;
+      lineNo++;
+      if (lineNo === 1) {
         checkHeader(path, line, command);
         return;
       }
-      let rec: Partial<JournalRecord>;
+      let rec: Partial<JournalRecord> | null;
       try {
-        rec = JSON.parse(line) as Partial<JournalRecord>;
+        rec = JSON.parse(line) as Partial<JournalRecord> | null;
       } catch {
-        return;
+        rec = null;
       }
-      if (typeof rec.input !== 'string' || typeof rec.status !== 'string' || !Number.isSafeInteger(rec.line) || rec.line! < 1) return;
+      if (
+        !rec ||
+        typeof rec.input !== 'string' ||
+        !JOURNAL_STATUSES.has(rec.status as string) ||
+        !Number.isSafeInteger(rec.line) ||
+        rec.line! < 1
+      ) {
+        throw new UsageError(`journal ${path} line ${lineNo} is not a journal record (truncated or edited?): it cannot say what was done there`, {
+          hint: 'restore the journal from a copy, or check the users by hand and give --journal a new file',
+        });
+      }
       const at = rec.line!;
       if (rec.status === 'ok') {
         prior.kept.delete(at);
@@ -433,6 +490,22 @@ function checkHeader(path: string, line: string, command: JournalCommand): void 
       `journal ${path} belongs to another command: ${whatDiffers(header as JournalHeader, command)} (\`${describeCommand(header as JournalHeader)}\`, not \`${describeCommand(command)}\`)`,
       { hint: 'Use a new journal file for this command, or rerun the command the journal was written by.' },
     );
+  }
+  if (command.target) {
+    const was = header.target;
+    if (!isTarget(was)) {
+      throw new UsageError(`journal ${path} does not name the target it was written for, so it cannot be resumed against ${printable(describeTarget(command.target))}`, {
+        hint: 'give --journal a new file',
+      });
+    }
+    const differs = targetDiffers(was, command.target);
+    if (differs.length > 0) {
+      const what = differs.length === 1 ? differs[0]! : `${differs.slice(0, -1).join(', ')} and ${differs.at(-1)!}`;
+      throw new UsageError(
+        printable(`journal ${path} was written for another target: ${describeTarget(was)}, not ${describeTarget(command.target)} (${what} ${differs.length === 1 ? 'differs' : 'differ'}); nothing was sent`),
+        { hint: 'a journal resumes the run it was written by: give this run a new --journal file' },
+      );
+    }
   }
 }
 

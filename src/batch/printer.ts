@@ -58,7 +58,8 @@ export function batchRow(r: BatchResult<unknown>): BatchRow {
     input: r.input,
     uid: r.uid,
     status: r.status,
-    sent: r.sent ?? null,
+    // A plain success sent its change; a dry run sends none. Skipped: nothing this run.
+    sent: r.sent ?? (r.status === 'ok' && !r.resolved ? true : r.status === 'dry-run' ? false : null),
     detail: error?.message ?? change ?? (r.status === 'skipped' ? 'finished in an earlier run (journal)' : ''),
     undo: receiptField(r.result, 'undo'),
     error,

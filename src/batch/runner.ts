@@ -105,7 +105,7 @@ export interface RunBatchOptions<R> {
    * Decides an item an earlier run left in flight or unknown, from the state it journaled
    * before sending: applied (reported ok, resolved), not applied (sent now), or still unknown.
    */
-  recover?: (uid: string, before: unknown) => Promise<Recovery<R>>;
+  recover?: (uid: string, before: unknown, input: string) => Promise<Recovery<R>>;
   /** Safe to repeat after it may have reached the server (set, reset, delete). */
   idempotent: boolean;
   /**
@@ -234,7 +234,7 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
       const uid = prior.uid;
       let recovery: Recovery<R>;
       try {
-        recovery = await options.recover(uid, prior.before);
+        recovery = await options.recover(uid, prior.before, input);
       } catch (err) {
         recovery = { outcome: 'unknown', detail: `the state could not be read (${err instanceof Error ? err.message : String(err)})` };
       }

@@ -47,7 +47,7 @@ function malformed(error: ApiError): ApiError {
 /** The server kept answering signed attempts with a new challenge. */
 export function challengeLoop(error: ApiError, attempts: number): ApiError {
   return new ApiError(
-    `the server refused ${attempts} signed attempts (last reply: ${error.message}); nothing was changed`,
+    `the server refused ${attempts} signed attempts (last reply: ${error.message}): each was refused, so none was applied`,
     401,
     error.httpStatus,
     { hint: NOT_AGI_HINT, ...(error.bodyText !== undefined ? { bodyText: error.bodyText } : {}) },

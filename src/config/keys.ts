@@ -22,6 +22,7 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   'type',
   'cookie',
   'production',
+  'require_reason',
 ];
 
 /** Never printed in full. */
@@ -71,7 +72,7 @@ const FALSE = new Set(['false', '0', 'no', 'off']);
  */
 export function validateValue<K extends ProfileKey>(key: K, raw: string | boolean, what: string = key): NonNullable<StoredProfile[K]> {
   type V = NonNullable<StoredProfile[K]>;
-  if (key === 'production' || key === 'verb_override') {
+  if (key === 'production' || key === 'verb_override' || key === 'require_reason') {
     if (typeof raw === 'boolean') return raw as V;
     const v = raw.trim().toLowerCase();
     if (TRUE.has(v)) return true as V;

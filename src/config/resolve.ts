@@ -146,6 +146,7 @@ export function resolveSettings(flags: ProfileFlags, env: NodeJS.ProcessEnv, con
     verbOverride: false,
     type: pick('type') ?? 'Game',
     production: pick('production') ?? false,
+    requireReason: pick('require_reason') ?? false,
     sources,
   };
   sources.signing_scheme ??= 'default';
@@ -154,6 +155,7 @@ export function resolveSettings(flags: ProfileFlags, env: NodeJS.ProcessEnv, con
   sources.verb_override ??= 'default';
   sources.type ??= 'default';
   sources.production ??= 'default';
+  sources.require_reason ??= 'default';
   const apiKey = pick('api_key', flags.apiKey);
   if (apiKey !== undefined) settings.apiKey = apiKey;
   const signingSecret = pick('signing_secret');

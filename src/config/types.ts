@@ -18,6 +18,8 @@ export interface StoredProfile {
   type?: ParentType;
   cookie?: string;
   production?: boolean;
+  /** Every change needs --reason and --ticket (refused before anything is sent without them). */
+  require_reason?: boolean;
 }
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
@@ -37,5 +39,6 @@ export interface Settings {
   type: ParentType;
   cookie?: string;
   production: boolean;
+  requireReason: boolean;
   sources: Partial<Record<keyof StoredProfile, SettingSource>>;
 }

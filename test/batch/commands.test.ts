@@ -88,7 +88,7 @@ function fakeService(users: string[]) {
   return { client, progress, swords, requests, mutations: () => requests.filter((r) => r.startsWith('PUT')) };
 }
 
-function fakeFactory(service: ReturnType<typeof fakeService>, opts: { production?: boolean; yes?: boolean; stdin?: string } = {}) {
+function fakeFactory(service: ReturnType<typeof fakeService>, opts: { production?: boolean; yes?: boolean; stdin?: string; baseUrl?: string } = {}) {
   const configDir = mkdtempSync(join(root, 'cfg-'));
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -99,7 +99,13 @@ function fakeFactory(service: ReturnType<typeof fakeService>, opts: { production
   const stdin = new PassThrough();
   stdin.end(opts.stdin ?? '');
   const connections: Array<number | undefined> = [];
-  const settings = { profile: opts.production ? 'live-eu' : 'sandbox', production: opts.production ?? false, gameId: '1001', type: 'Game' } as Settings;
+  const settings = {
+    profile: opts.production ? 'live-eu' : 'sandbox',
+    baseUrl: opts.baseUrl ?? (opts.production ? 'https://ops:pw@api.live.example' : 'http://127.0.0.1:8787'),
+    production: opts.production ?? false,
+    gameId: '1001',
+    type: 'Game',
+  } as Settings;
   const output = { info: (m: string) => void (err += `${m}\n`) } as unknown as Output;
   // Signal listeners the command registers, so a test can "press Ctrl-C".
   const listeners = new Set<(signal: NodeJS.Signals) => void>();
@@ -202,7 +208,9 @@ describe('runAchievementBatch', () => {
     expect(svc.requests).toEqual([]);
     const yes = fakeFactory(svc, { production: true, yes: true });
     await runAchievementBatch(yes.factory, { spec: `@${file}`, action: 'reset', developerId: 'FIRST_WIN' }, {});
-    expect(yes.stderr().match(/PRODUCTION profile "live-eu": reset FIRST_WIN for every user in users.txt/g)).toHaveLength(1);
+    // The count and the target, the URL without its userinfo.
+    expect(yes.stderr().match(/PRODUCTION profile "live-eu": reset FIRST_WIN for 2 users \(users.txt\) on live-eu \(https:\/\/…@api.live.example\)/g)).toHaveLength(1);
+    expect(yes.stderr()).not.toContain('ops:pw');
     expect(yes.audit().every((e) => e.profile === 'live-eu')).toBe(true);
   });
 
@@ -222,7 +230,8 @@ describe('runAchievementBatch', () => {
     expect(svc.mutations()).toEqual([]);
     expect(f.results().map((r) => r.status)).toEqual(['dry-run', 'failed']);
     expect(f.results()[1]).toMatchObject({ uid: uidForUsername('x'), error: { code: 404 }, sent: false });
-    expect(f.results()[0]!.result).toBe(`set FIRST_WIN to 75% of ${uidForUsername('alice')} (Game 1001)`);
+    // Before → after from the state read now, as the single-user dry run shows it (issue 38).
+    expect(f.results()[0]!.result).toBe(`FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: (none) → 8/10 In Progress`);
     expect(f.audit()).toEqual([]);
   });
 });
@@ -253,6 +262,21 @@ describe('runProductBatch', () => {
     expect(svc.swords.get(uidForUsername('alice'))).toBe(1);
     // the same journal under a different quantity is another command: refused
     await expect(runProductBatch(fakeFactory(svc).factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '3', journal })).rejects.toThrow(/belongs to another command/);
+  });
+
+  it('a journal written on one target is refused on another before anything is sent, naming both and what differs', async () => {
+    const svc = fakeService(['alice', 'bob']);
+    const file = listFile(['alice', 'bob']);
+    const journal = join(mkdtempSync(join(root, 'j-')), 'rehearse.journal');
+    await runProductBatch(fakeFactory(svc).factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '1', journal });
+    const sent = svc.requests.length;
+    const prod = fakeFactory(svc, { production: true, yes: true });
+    await expect(runProductBatch(prod.factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '1', journal })).rejects.toThrow(
+      /journal .*rehearse.journal was written for another target: profile sandbox on http:\/\/127.0.0.1:8787 \(game 1001\), not profile live-eu on https:\/\/api.live.example \(game 1001\) \(the server and the profile differ\); nothing was sent/,
+    );
+    expect(svc.requests.length).toBe(sent);
+    // Refused before the production banner: nobody was asked anything.
+    expect(prod.stderr()).not.toContain('PRODUCTION');
   });
 });
 

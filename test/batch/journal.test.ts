@@ -62,7 +62,7 @@ describe('journal', () => {
     });
     expect(first.summary).toMatchObject({ ok: 2, failed: 1 });
     const written = lines(path);
-    expect(written[0]).toMatchObject({ udcli_journal: 2, operation: 'achievements reset', args: ['FIRST_WIN'] });
+    expect(written[0]).toMatchObject({ udcli_journal: 3, operation: 'achievements reset', args: ['FIRST_WIN'] });
     expect(written.slice(1).map((l) => [l.input, l.status]).sort()).toEqual([
       [HEX(1), 'ok'],
       [HEX(2), 'failed'],
@@ -188,10 +188,10 @@ describe('journal', () => {
 
   it('treats a file holding only a torn header as a new journal', async () => {
     const path = fresh();
-    writeFileSync(path, '{"udcli_journal":2,"opera');
+    writeFileSync(path, '{"udcli_journal":3,"opera');
     const r = await run({ journal: path, inputs: [HEX(1)], op: async () => undefined });
     expect(r.summary.ok).toBe(1);
-    expect(lines(path)[0]).toMatchObject({ udcli_journal: 2, operation: 'achievements reset' });
+    expect(lines(path)[0]).toMatchObject({ udcli_journal: 3, operation: 'achievements reset' });
   });
 
   it('keeps a user listed twice as two items, so a rerun does neither again', async () => {
@@ -362,6 +362,37 @@ describe('journal: resuming decides from the state read before sending (issue 13
     const j = await Journal.open(path, INC, { notice: (m) => notices.push(m) });
     await j.close();
     expect(notices).toEqual([`ignored the torn last line of journal ${path}: the run writing it was killed mid-write`]);
+  });
+
+  it('refuses a journal with a truncated record inside it, naming the line: it cannot say what was done there', async () => {
+    const path = fresh();
+    await resume(path, [HEX(1), HEX(2)], new Map());
+    const text = readFileSync(path, 'utf8').split('\n');
+    text[1] = text[1]!.slice(0, 12);
+    writeFileSync(path, text.join('\n'));
+    await expect(Journal.open(path, INC)).rejects.toThrow(new RegExp(`journal ${path} line 2 is not a journal record \\(truncated or edited\\?\\)`));
+    await expect(Journal.open(path, INC)).rejects.toThrow(UsageError);
+  });
+
+  it('refuses a journal of a newer format', async () => {
+    const path = fresh();
+    writeFileSync(path, `${JSON.stringify({ udcli_journal: 99, operation: INC.operation, args: INC.args, created: 'x' })}\n`);
+    await expect(Journal.open(path, INC)).rejects.toThrow(/is in format 99, which this udcli cannot resume/);
+    await expect(Journal.open(path, INC, { readOnly: true })).rejects.toThrow(/is in format 99/);
+  });
+
+  it('a journal names its target; another server, game or profile is refused, naming what differs', async () => {
+    const path = fresh();
+    const target = { server: 'http://127.0.0.1:8787', game: '1001', profile: 'sandbox' };
+    const j = await Journal.open(path, { ...INC, target, reason: 'rehearsal', ticket: 'SUP-1' });
+    await j.close();
+    expect(lines(path)[0]).toMatchObject({ udcli_journal: 3, target, reason: 'rehearsal', ticket: 'SUP-1' });
+    // The same target resumes.
+    await (await Journal.open(path, { ...INC, target })).close();
+    await expect(Journal.open(path, { ...INC, target: { ...target, game: '1002' } }, { readOnly: true })).rejects.toThrow(/\(the game differs\)/);
+    await expect(Journal.open(path, { ...INC, target: { server: 'https://api.example', game: '1001', profile: 'prod' } }, { readOnly: true })).rejects.toThrow(
+      'was written for another target: profile sandbox on http://127.0.0.1:8787 (game 1001), not profile prod on https://api.example (game 1001) (the server and the profile differ); nothing was sent',
+    );
   });
 
   it('refuses a journal of the earlier format', async () => {

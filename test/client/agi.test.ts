@@ -75,7 +75,7 @@ describe('agi challenge flow', () => {
     const { client } = makeClient();
     const e = await failure(client.changeUserAchievement('agi-loop', TARGET, { reset: true }));
     expect(e).toBeInstanceOf(ApiError);
-    expect(e.message).toBe('the server refused 3 signed attempts (last reply: bad signature); nothing was changed');
+    expect(e.message).toBe('the server refused 3 signed attempts (last reply: bad signature): each was refused, so none was applied');
     expect(exitCodeFor(e)).toBe(3);
     expect((e as ApiError).hint).toMatch(/signing_scheme/);
     expect((e as ApiError).hint).not.toMatch(/secret/);

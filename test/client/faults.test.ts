@@ -172,7 +172,7 @@ describe('agi against a faulted sandbox', () => {
     const e = await failure(client.changeUserAchievement(DEMO.user.uid, TARGET, { reset: true }));
     expect(e).toBeInstanceOf(ApiError);
     expect(e.message).toBe(
-      'the server refused 3 signed attempts (last reply: stale session (unknown, used or expired: sign again with this one)); nothing was changed',
+      'the server refused 3 signed attempts (last reply: stale session (unknown, used or expired: sign again with this one)): each was refused, so none was applied',
     );
     expect(exitCodeFor(e)).toBe(3);
     // 1 unsigned + 3 signed, 100 ms × attempt between them as the SDK does.

@@ -271,7 +271,7 @@ describe('doctor', () => {
     ]);
     expect(checks[1]!.detail).toBe(
       'sandbox: base_url from env UDCLI_BASE_URL; site_url from env UDCLI_SITE_URL; api_key from env UDCLI_API_KEY; ' +
-        'signing_secret from env UDCLI_SIGNING_SECRET; signing_scheme, verb_override, type, production from default; game_id from env UDCLI_GAME_ID',
+        'signing_secret from env UDCLI_SIGNING_SECRET; signing_scheme, verb_override, type, production, require_reason from default; game_id from env UDCLI_GAME_ID',
     );
     expect(r.stdout).not.toContain(DEMO.game.apiKey);
 

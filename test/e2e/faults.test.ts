@@ -112,7 +112,7 @@ describe('each kind at probability 1 looks to the CLI like the awkward platform'
     const before = value(env, DEMO.user.uid, 'LEVEL_10');
     const r = await env.run(['achievements', 'inc', DEMO.user.uid, 'LEVEL_10']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^udcli: the server refused 3 signed attempts \(last reply: stale session \(unknown, used or expired: sign again with this one\)\); nothing was changed\n/);
+    expect(r.stderr).toMatch(/^udcli: the server refused 3 signed attempts \(last reply: stale session \(unknown, used or expired: sign again with this one\)\): each was refused, so none was applied\n/);
     expect(value(env, DEMO.user.uid, 'LEVEL_10')).toBe(before);
     expect(await (await fetch(`${env.sandbox.url}/_sandbox/faults`)).json()).toMatchObject({ counts: { 'challenge-again': 3 } });
   });

@@ -250,7 +250,7 @@ describe('batches that read well on a terminal (point 3)', () => {
     const piped = await env.run(['products', 'give', `@${list}`, 'xp-boost']);
     expect(items(piped).map((i) => i.status)).toEqual(expect.arrayContaining(['ok', 'failed', 'ok']));
     const csv = await env.run(['products', 'give', `@${list}`, 'xp-boost', '-o', 'csv', '--fields', 'line,input,status,sent']);
-    expect(csv.stdout.split('\n').filter(Boolean).sort()).toEqual(['1,alice,ok,', '2,ghost_nobody,failed,false', '3,bob,ok,', 'line,input,status,sent'].sort());
+    expect(csv.stdout.split('\n').filter(Boolean).sort()).toEqual(['1,alice,ok,true', '2,ghost_nobody,failed,false', '3,bob,ok,true', 'line,input,status,sent'].sort());
     const fields = await env.run(['products', 'give', `@${list}`, 'xp-boost', '--fields', 'input,status']);
     expect(fields.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown)).toEqual(
       expect.arrayContaining([{ input: 'alice', status: 'ok' }, { input: 'ghost_nobody', status: 'failed' }, { input: 'bob', status: 'ok' }]),
@@ -281,7 +281,7 @@ describe('udcli audit fits the terminal and takes usernames (point 2)', () => {
     const table = await runOnTerminal(['audit'], { ...env.env, COLUMNS: '100' }, { prompt: '\u0000never', input: '' });
     expect(table.code, table.stdout).toBe(0);
     const lines = table.stdout.replace(/\r/g, '').split('\n').filter(Boolean);
-    expect(lines[0]).toMatch(/^TIME\s+OPERATOR\s+PROFILE\s+SERVER\s+COMMAND\s+UID\s+CHANGE$/);
+    expect(lines[0]).toMatch(/^TIME\s+RUN\s+OPERATOR\s+PROFILE\s+SERVER\s+USER\s+STATE\s+CHANGE$/);
     expect(lines).toHaveLength(3);
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
     expect(table.stdout).toContain('…');

@@ -1,13 +1,26 @@
-import { auditLogPath, readAudit, parseSince, type AuditEntry } from '../../../audit/log.js';
+import { auditKey, auditLogPath, readAudit, parseSince, type AuditEntry } from '../../../audit/log.js';
 import type { Column } from '../../../output/types.js';
 import { parseUserArg } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
 import type { Factory } from '../../../ops/factory.js';
+import { UsageError } from '../../../errors.js';
+import { hasControl } from '../../../printable.js';
 
 export interface AuditOptions {
   since?: string;
   user?: string;
   profile?: string;
+  history?: boolean;
+  unresolved?: boolean;
+  run?: string;
+  ticket?: string;
+}
+
+/** What a line says of its change, in a word (older lines, without a kind, made their change). */
+function stateOf(e: AuditEntry): string {
+  if (e.kind === 'unknown') return 'unknown';
+  if (e.kind === 'resolved') return e.outcome === 'applied' ? 'resolved: applied' : 'resolved: not applied';
+  return 'changed';
 }
 
 export const AUDIT_COLUMNS: ReadonlyArray<Column<AuditEntry>> = [
@@ -18,10 +31,34 @@ export const AUDIT_COLUMNS: ReadonlyArray<Column<AuditEntry>> = [
   { key: 'command', header: 'COMMAND', cell: (e) => e.command },
   { key: 'uid', header: 'UID', cell: (e) => e.uid },
   { key: 'change', header: 'CHANGE', cell: (e) => e.change ?? '' },
+  { key: 'run', header: 'RUN', cell: (e) => e.run ?? '' },
+  { key: 'id', header: 'ID', cell: (e) => e.id ?? '' },
+  { key: 'kind', header: 'STATE', cell: stateOf },
+  { key: 'username', header: 'USERNAME', cell: (e) => e.username ?? '' },
+  { key: 'reason', header: 'REASON', cell: (e) => e.reason ?? '' },
+  { key: 'ticket', header: 'TICKET', cell: (e) => e.ticket ?? '' },
+  { key: 'closes', header: 'CLOSES', cell: (e) => e.closes ?? '' },
+  { key: 'undo', header: 'UNDO', cell: (e) => e.undo ?? '' },
+];
+
+/** The table's columns (every field stays in -o json, ndjson and csv, and --fields). */
+const TABLE_COLUMNS: ReadonlyArray<Column<AuditEntry>> = [
+  AUDIT_COLUMNS.find((c) => c.key === 'time')!,
+  AUDIT_COLUMNS.find((c) => c.key === 'run')!,
+  AUDIT_COLUMNS.find((c) => c.key === 'operator')!,
+  AUDIT_COLUMNS.find((c) => c.key === 'profile')!,
+  AUDIT_COLUMNS.find((c) => c.key === 'server')!,
+  { key: 'user', header: 'USER', cell: (e) => (e.username !== undefined ? `${e.username} (${e.uid})` : e.uid) },
+  AUDIT_COLUMNS.find((c) => c.key === 'kind')!,
+  AUDIT_COLUMNS.find((c) => c.key === 'change')!,
+  AUDIT_COLUMNS.find((c) => c.key === 'ticket')!,
 ];
 
 /** Columns that give up width first, and how much each keeps at least. */
-const SHRINKABLE: Record<string, number> = { command: 16, change: 16, server: 12, uid: 9, time: 19, operator: 8, profile: 8 };
+const SHRINKABLE: Record<string, number> = { command: 16, change: 12, server: 8, uid: 9, user: 8, time: 19, operator: 6, profile: 6, run: 8, ticket: 6, kind: 7 };
+
+/** Columns a terminal's table leaves out when no entry shown has them (older lines, no --ticket). */
+const OPTIONAL = new Set(['run', 'ticket']);
 
 /** The terminal's width: what the terminal says, else COLUMNS, else 80. */
 export function terminalWidth(stdout: NodeJS.WritableStream, env: NodeJS.ProcessEnv): number {
@@ -41,8 +78,9 @@ function cut(text: string, width: number): string {
  * up characters first, down to their floor, and their cells end in `…` when cut. A time shows to
  * the second. The full entries stay in `-o json`.
  */
-export function fittedColumns(entries: readonly AuditEntry[], width: number): Array<Column<AuditEntry>> {
-  const base = AUDIT_COLUMNS.map((c) =>
+export function fittedColumns(entries: readonly AuditEntry[], width: number, columns: ReadonlyArray<Column<AuditEntry>> = TABLE_COLUMNS): Array<Column<AuditEntry>> {
+  const shown = columns.filter((c) => !OPTIONAL.has(c.key) || entries.some((e) => c.cell(e) !== ''));
+  const base = shown.map((c) =>
     c.key === 'time' ? { ...c, cell: (e: AuditEntry) => e.time.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') } : c,
   );
   const widths = base.map((c) => Math.max(c.header.length, ...entries.map((e) => [...c.cell(e)].length)));
@@ -61,6 +99,42 @@ export function fittedColumns(entries: readonly AuditEntry[], width: number): Ar
   return base.map((c, i) => ({ ...c, cell: (e: AuditEntry) => cut(c.cell(e), widths[i]!) }));
 }
 
+/** A run id or a ticket as given on the command line: one short line, checked before use. */
+function filterValue(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (v === '' || v.length > 100 || hasControl(v)) throw new UsageError(`invalid ${flag}: expected a short value such as ${flag === '--run' ? '20261127T1008-3f9a2c' : 'SUP-1234'}`);
+  return v;
+}
+
+/**
+ * The latest line of each user and change (what `udcli audit` shows by default): a change made
+ * and then made again shows once, an unknown later settled shows as settled. Lines written
+ * before lines named their change stand each for itself.
+ */
+async function latest(entries: AsyncIterable<AuditEntry>): Promise<AuditEntry[]> {
+  const last = new Map<string, AuditEntry>();
+  let n = 0;
+  for await (const e of entries) {
+    const key = auditKey(e) ?? `#${n++}`;
+    // Re-inserted: the map's order is the order of each key's latest line.
+    last.delete(key);
+    last.set(key, e);
+  }
+  return [...last.values()];
+}
+
+/** The `unknown` lines no later line closes. */
+async function unresolved(entries: AsyncIterable<AuditEntry>): Promise<AuditEntry[]> {
+  const open = new Map<string, AuditEntry>();
+  let n = 0;
+  for await (const e of entries) {
+    if (e.kind === 'unknown') open.set(e.id ?? `#${n++}`, e);
+    else if (e.kind === 'resolved' && e.closes !== undefined) open.delete(e.closes);
+  }
+  return [...open.values()];
+}
+
 export async function auditRun(factory: Factory, opts: AuditOptions, now: Date = new Date()): Promise<void> {
   const since = opts.since === undefined ? undefined : parseSince(opts.since, now);
   let user: string | undefined;
@@ -69,19 +143,39 @@ export async function auditRun(factory: Factory, opts: AuditOptions, now: Date =
     const arg = parseUserArg(opts.user, '--user', 'audit');
     user = 'uid' in arg ? arg.uid : await resolveUid(await factory.client(), arg);
   }
+  if (opts.history && opts.unresolved) throw new UsageError('--history and --unresolved are two views: give one');
+  const run = filterValue(opts.run, '--run');
+  const ticket = filterValue(opts.ticket, '--ticket');
   // `--profile` is also a global option; whichever parser took it, it filters here.
   const profile = opts.profile ?? factory.globals().profile;
   const out = await factory.output();
-  const entries = readAudit(auditLogPath(factory.io.env), {
+  const path = auditLogPath(factory.io.env);
+  const corrupt: number[] = [];
+  const read = readAudit(path, {
     ...(since ? { since } : {}),
     ...(user ? { user } : {}),
     ...(profile !== undefined ? { profile } : {}),
+    ...(run !== undefined ? { run } : {}),
+    ...(ticket !== undefined ? { ticket } : {}),
+    onCorrupt: (line) => {
+      corrupt.push(line);
+      out.warn(`audit log ${path} line ${line} is not an audit entry: skipped`);
+    },
   });
-  if (out.format !== 'table' || !factory.io.stdoutIsTTY || factory.globals().fields) {
-    await out.list(entries, AUDIT_COLUMNS);
-    return;
+  // --unresolved reads every line first (a line closing an unknown may come later); the
+  // latest-state view keeps one line a user and change; --history streams every line.
+  const entries: AsyncIterable<AuditEntry> | AuditEntry[] = opts.history ? read : opts.unresolved ? await unresolved(read) : await latest(read);
+  const table = out.format === 'table' && !factory.globals().fields;
+  if (!table || !factory.io.stdoutIsTTY) {
+    await out.list(entries, table ? TABLE_COLUMNS : AUDIT_COLUMNS);
+  } else {
+    const rows: AuditEntry[] = [];
+    for await (const e of entries) rows.push(e);
+    await out.list(rows, fittedColumns(rows, terminalWidth(factory.io.stdout, factory.io.env)));
   }
-  const rows: AuditEntry[] = [];
-  for await (const e of entries) rows.push(e);
-  await out.list(rows, fittedColumns(rows, terminalWidth(factory.io.stdout, factory.io.env)));
+  if (corrupt.length > 0) {
+    throw new UsageError(`audit log ${path} has ${corrupt.length} corrupt ${corrupt.length === 1 ? 'line' : 'lines'} (${corrupt.slice(0, 5).join(', ')}${corrupt.length > 5 ? ', …' : ''}), skipped; every other line was shown`, {
+      hint: 'a line udcli did not write whole (a full disk, an edit): check it, or move the log aside',
+    });
+  }
 }

@@ -9,6 +9,7 @@ import { DEMO } from '../../../domain/demo.js';
 import { TIMESTAMP_WINDOW_SECONDS } from '../../../domain/signing.js';
 import type { Factory } from '../../../ops/factory.js';
 import { sourceLabel } from '../profile/show.js';
+import { confirmMutation } from '../../../ops/safety.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -260,7 +261,21 @@ export async function checkGame(factory: Factory, s: Settings): Promise<Check> {
   }
 }
 
-async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
+/** The signing check sends a signed change (a reset, of a made-up user): not to production unless asked. */
+function sendsChange(s: Settings): boolean {
+  return s.signingScheme === 'hmac-sha256-v1' && s.signingSecret !== undefined;
+}
+
+/** What doctor says instead of the signing check on production. */
+export function skippedOnProduction(s: Settings): Check {
+  return {
+    check: 'signing',
+    status: 'skip',
+    detail: `skipped on production profile ${s.profile}: the check sends a signed change (a reset of user ${SIGNING_PROBE.uid}); run it on purpose with: udcli --profile ${s.profile} doctor --check-signing (asks for the profile name first)`,
+  };
+}
+
+async function runChecks(factory: Factory, out: Output, opts: DoctorOptions): Promise<Check[]> {
   const checks: Check[] = [checkConfigFile(factory.io.env)];
   let settings: Settings;
   try {
@@ -271,6 +286,11 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
     return checks;
   }
   checks.push({ check: 'profile', status: 'ok', detail: describeProfile(settings) });
+  const signingAllowed = !settings.production || opts.checkSigning === true || !sendsChange(settings);
+  if (settings.production && opts.checkSigning && sendsChange(settings)) {
+    // Before any request: the operator decides with nothing sent yet.
+    await confirmMutation(factory, settings, `doctor --check-signing: one signed reset of achievement ${SIGNING_PROBE.developerId} of user ${SIGNING_PROBE.uid} (nothing changes unless that user exists) on ${redactUrl(settings.baseUrl)}`);
+  }
 
   const { timeoutMs } = factory.globals();
   const reached = await out.spin(`Contacting ${redactUrl(settings.baseUrl)}`, () => probe(settings.baseUrl, timeoutMs));
@@ -299,7 +319,9 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
   const game: Check =
     key.status === 'ok' ? await out.spin("Checking the key's game", () => checkGame(factory, settings)) : { check: 'game', status: 'skip', detail: 'the api key was not accepted' };
   checks.push(game);
-  if (game.status === 'ok' && settings.gameId !== undefined) {
+  if (!signingAllowed) {
+    checks.push(skippedOnProduction(settings));
+  } else if (game.status === 'ok' && settings.gameId !== undefined) {
     const gameId = settings.gameId;
     checks.push(await out.spin('Checking the signing secret', () => verifySigning(factory, settings, gameId)));
   } else {
@@ -310,9 +332,13 @@ async function runChecks(factory: Factory, out: Output): Promise<Check[]> {
   return checks;
 }
 
-export async function run(factory: Factory): Promise<void> {
+export interface DoctorOptions {
+  checkSigning?: boolean;
+}
+
+export async function run(factory: Factory, opts: DoctorOptions = {}): Promise<void> {
   const out = await factory.output();
-  const checks = await runChecks(factory, out);
+  const checks = await runChecks(factory, out, opts);
   if (out.format === 'table') {
     const colours: Record<CheckStatus, TextStyle> = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'dim' };
     const width = Math.max(...checks.map((c) => c.check.length));

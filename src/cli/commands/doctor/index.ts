@@ -11,14 +11,18 @@ export function register(program: Command, factory: Factory): void {
       `
 Exits 1 when a check fails; warnings do not fail. Under signing_scheme hmac-sha256-v1 the
 signing check sends one signed request that changes nothing (a reset for a user that does
-not exist): a wrong signing_secret fails it.
+not exist): a wrong signing_secret fails it. Under a production profile doctor sends no such
+request: it says the check was skipped; --check-signing sends it on purpose, behind the same
+typed confirmation as any production change.
 
 Examples:
   $ udcli doctor
-  $ udcli --profile live doctor --json`,
+  $ udcli --profile live doctor --json
+  $ udcli --profile live doctor --check-signing`,
     )
-    .action(async () => {
+    .option('--check-signing', "under a production profile: send the signing check's signed request too (asks first)")
+    .action(async (opts: { checkSigning?: boolean }) => {
       const { run } = await import('./check.js');
-      await run(factory);
+      await run(factory, opts);
     });
 }

@@ -6,7 +6,7 @@ import type { Factory } from '../../../ops/factory.js';
 import type { AddOptions } from './index.js';
 
 /** Flag per key, for error messages that name what the user typed. */
-const FLAGS: Record<Exclude<ProfileKey, 'production'>, keyof AddOptions> = {
+const FLAGS: Record<Exclude<ProfileKey, 'production' | 'require_reason'>, keyof AddOptions> = {
   base_url: 'baseUrl',
   site_url: 'siteUrl',
   api_key: 'apiKey',
@@ -40,7 +40,7 @@ export async function run(factory: Factory, args: { name: string }, opts: AddOpt
   const profile: StoredProfile = {};
   if (opts.fromSandbox) {
     // The built-in profile's demo values; production stays unset unless --production says so.
-    const { production: _production, ...demo } = builtInSandboxProfile(factory.io.env);
+    const { production: _production, require_reason: _requireReason, ...demo } = builtInSandboxProfile(factory.io.env);
     const url = given.base_url ?? demo.base_url;
     Object.assign(profile, demo, { base_url: url, site_url: url });
   }
@@ -48,6 +48,7 @@ export async function run(factory: Factory, args: { name: string }, opts: AddOpt
     if (value !== undefined) Object.assign(profile, { [key]: validateValue(key, value, flagName(key)) });
   }
   if (opts.production) profile.production = true;
+  if (opts.requireReason) profile.require_reason = true;
   if (!profile.base_url) {
     throw new UsageError('profile add needs --base-url URL (or --from-sandbox)');
   }

@@ -13,6 +13,7 @@ export interface AddOptions {
   type?: string;
   cookie?: string;
   production?: boolean;
+  requireReason?: boolean;
   fromSandbox?: boolean;
 }
 
@@ -44,6 +45,7 @@ Examples:
     .option('--type <type>', 'Game (default) or Website')
     .option('--cookie <cookie>', 'site session cookie for the token generator')
     .option('--production', 'mark as production: mutations print a banner and ask first')
+    .option('--require-reason', 'every change under this profile needs --reason and --ticket')
     .option('--from-sandbox', "fill in the sandbox's URL and the demo game's credentials")
     .addHelpText(
       'after',

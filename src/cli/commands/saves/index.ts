@@ -1,5 +1,6 @@
 /** `udcli saves list|get|set|erase`: a player's game saves (contract: Game saves). */
 import type { Command } from 'commander';
+import { addWhyOptions } from '../../../batch/flags.js';
 import type { Factory } from '../../../ops/factory.js';
 
 export interface ChangeOptions {
@@ -45,14 +46,14 @@ export function register(program: Command, factory: Factory): void {
       await run(factory, { uid, key });
     });
 
-  tokenOption(
+  addWhyOptions(tokenOption(
     saves
       .command('set')
       .description('Save a value under a key (creates or replaces; signed POST, the value in the form body)')
       .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<key>', 'the save: 1 to 64 of A-Z a-z 0-9 _ . -')
       .argument('<value>', 'the value itself, @FILE to read a file, or - to read standard input (at most 256 KiB)'),
-  )
+  ))
     .addHelpText(
       'after',
       `
@@ -73,13 +74,13 @@ Examples:
       await run(factory, { uid, key, value }, opts);
     });
 
-  tokenOption(
+  addWhyOptions(tokenOption(
     saves
       .command('erase')
       .description('Erase a save (signed; asks first on a terminal, needs --yes where it cannot ask)')
       .argument('<user>', 'a uid (32 hex digits) or a username')
       .argument('<key>', 'the save'),
-  )
+  ))
     .addHelpText('after', `\nThe undo saves the erased value again.\n${TOKEN_HELP}\n\nExample:\n  $ udcli saves erase ${UID} slot1 --yes`)
     .action(async (uid: string, key: string, opts: ChangeOptions) => {
       const { run } = await import('./erase.js');
