@@ -4,13 +4,13 @@
  * stdout is the URL, then one line per request (the request log); messages go to stderr.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, fchmodSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { configDir } from '../../../config/paths.js';
 import { forbiddenDirProblem } from '../../../sandbox/game-host/allowed-dirs.js';
-import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
+import { dataDir, defaultDatabasePath, ensureDataDir, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
 import { dataWarning } from './data-warning.js';
@@ -188,8 +188,10 @@ export async function launchDetached(
 
   const dbPath = options.db ?? defaultDatabasePath(env);
   const logPath = logFilePath(env);
-  mkdirSync(dataDir(env), { recursive: true });
-  if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
+  // 0700 as every directory udcli makes for the sandbox's files (README): the detached start is
+  // also the first command's auto-start, often the one that creates the data directory.
+  ensureDataDir(dataDir(env));
+  if (dbPath !== ':memory:') ensureDataDir(dirname(dbPath));
   const args = ['sandbox', 'start', '--port', String(options.port), '--host', options.host, '--db', dbPath];
   args.push(...(options.data === undefined ? ['--seed', options.seed] : ['--data', options.data]));
   if (options.replace) args.push('--reset');
