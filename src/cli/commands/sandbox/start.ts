@@ -4,7 +4,7 @@
  * stdout is the URL, then one line per request (the request log); messages go to stderr.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, fchmodSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
@@ -20,6 +20,7 @@ import { latencyLine, parseStartOptions, remoteWarning, serverGameSource, type G
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
 import { waitForSignal } from './signals.js';
 import { printable } from '../../../printable.js';
+import { openAppend } from '../../../write-whole.js';
 
 export interface StartDeps {
   /** Resolves when the foreground sandbox should stop; default: SIGINT, SIGTERM or SIGHUP. */
@@ -213,8 +214,13 @@ export async function launchDetached(
   const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
 
   // The log may hold request paths with uids: owner only, like the database and the config.
-  const log = openSync(logPath, 'a', 0o600);
-  fchmodSync(log, 0o600); // also when an older udcli made it 0644
+  // Never through a link at its name; made 0600 also when an older udcli made it 0644.
+  let log: number;
+  try {
+    log = openAppend(logPath, 0o600);
+  } catch (error) {
+    throw new UdcliError(`cannot write the sandbox's log ${logPath}: ${(error as Error).message}`);
+  }
   let child;
   try {
     child = spawn(cli.command, [...cli.args, ...args], {
