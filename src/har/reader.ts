@@ -2,8 +2,11 @@
  * Reads a HAR file as a stream: entries are handed over one at a time, each parsed on its own,
  * so a 100 MB recording needs the memory of one entry, not of the file. A light scanner follows
  * the JSON's structure (strings skipped whole) to find `log.version`, `log.creator` and each
- * element of `log.entries`; JSON.parse checks each entry's text. Anything wrong (not JSON, not
- * a HAR, cut short, an entry too large) is one HarFileError naming the file.
+ * element of `log.entries`; JSON.parse checks each entry's text. Memory is bounded everywhere
+ * in the file, not only inside the entries: what is held is one entry (MAX_ENTRY_CHARS), the
+ * head's two fields, a member name (MAX_KEY_CHARS) and a frame per open bracket (MAX_DEPTH).
+ * Anything wrong (not JSON, not a HAR, cut short, an entry too large, nested too deep) is one
+ * HarFileError naming the file.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -14,6 +17,13 @@ export class HarFileError extends UsageError {}
 /** An entry's text beyond this is refused: a recording never makes a reader hold more. */
 export const MAX_ENTRY_CHARS = 32 * 1024 * 1024;
 const MAX_HEAD_CHARS = 64 * 1024;
+/**
+ * Brackets open at once, anywhere in the file (issue 40, 4): the scanner keeps a frame per open
+ * bracket, so without a bound a file of nested brackets outside the entries (20 MB: 1.5 GB)
+ * grew it without end. A browser's recording nests about a dozen deep (an initiator's async
+ * stack a few dozen); this leaves room for any, and JSON.parse of an entry never recurses deeper.
+ */
+export const MAX_DEPTH = 512;
 const MAX_KEY_CHARS = 256;
 
 export interface HarHead {
@@ -157,6 +167,7 @@ class Scanner {
         case 0x5b: // [
           if (top && !top.array && this.#expectKey) this.fail('not JSON: a value where a member name belongs');
           this.#valueStart(i, c);
+          if (this.stack.length >= MAX_DEPTH) this.fail(`nested more than ${MAX_DEPTH} levels deep: not a recording`);
           this.stack.push({ array: c === 0x5b, key: undefined });
           this.#expectKey = c === 0x7b;
           break;
