@@ -216,6 +216,44 @@ class Scanner {
   }
 }
 
+/**
+ * Brackets open at once in a body (a reply's `content.text`, a request's `postData.text`), at
+ * most. A body is a string to the scanner, but its readers parse it as JSON, and JSON.parse holds
+ * a value per level: 20 MB of brackets in one body took 440 MB. Far above any real reply (and the
+ * 100,000 levels `sandbox diff` is shown comparing), far below what costs memory.
+ */
+export const MAX_BODY_DEPTH = 1_000_000;
+
+/** Which body of the entry is nested deeper than MAX_BODY_DEPTH, if one is; a body too short to be is not scanned. */
+function tooDeepBody(entry: unknown): string | undefined {
+  const e = entry as { request?: { postData?: { text?: unknown } }; response?: { content?: { text?: unknown; encoding?: unknown } } } | null;
+  const content = e?.response?.content;
+  if (typeof content?.text === 'string' && content.text.length > MAX_BODY_DEPTH) {
+    const text = content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
+    if (nestedDeeper(text, MAX_BODY_DEPTH)) return 'response body';
+  }
+  const posted = e?.request?.postData?.text;
+  if (typeof posted === 'string' && posted.length > MAX_BODY_DEPTH && nestedDeeper(posted, MAX_BODY_DEPTH)) return 'request body';
+  return undefined;
+}
+
+/** Does `text`, read as JSON, open more than `max` brackets at once (strings skipped)? */
+function nestedDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 export interface ReadHarOptions {
   /** Bytes read at a time (tests use small chunks to cross every boundary). */
   chunkBytes?: number;
@@ -263,7 +301,11 @@ export async function readHar(path: string, onEntry: (entry: Record<string, unkn
             ...(typeof creator.name === 'string' ? { name: creator.name } : {}),
             ...(typeof creator.version === 'string' ? { version: creator.version } : {}),
           };
-        } else await onEntry(value as Record<string, unknown>, captured.index);
+        } else {
+          const deep = tooDeepBody(value);
+          if (deep !== undefined) fail(`entry ${captured.index}: its ${deep} is nested more than ${MAX_BODY_DEPTH.toLocaleString('en-US')} levels deep: not a recording`);
+          await onEntry(value as Record<string, unknown>, captured.index);
+        }
       }
     }
   } catch (error) {

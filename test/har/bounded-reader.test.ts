@@ -63,6 +63,36 @@ describe('a file of nested brackets outside the entries', () => {
   }, 90_000);
 });
 
+describe('a body of nested brackets (a string in the file, JSON to its readers)', () => {
+  it('sandbox import: one line naming the entry and the body, exit 2, at most 300 MB of memory; base64 alike', async () => {
+    const n = 10 * MB - 16;
+    const entry = (text: string, encoding?: string) => ({
+      startedDateTime: '2026-01-01T00:00:00Z',
+      request: { method: 'GET', url: `https://p.example/services/rest/v1/users/${'c3'.repeat(16)}.json?api_key=${'01'.repeat(16)}`, headers: [] },
+      response: { status: 200, headers: [], content: { mimeType: 'application/json', text, ...(encoding ? { encoding } : {}) } },
+    });
+    const nested = `{"code":200,"message":"OK","payload":${'['.repeat(n)}${']'.repeat(n)}}`;
+    for (const [name, e] of [
+      ['body.har', entry(nested)],
+      ['body64.har', entry(Buffer.from(nested).toString('base64'), 'base64')],
+    ] as const) {
+      const file = join(dir, name);
+      writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: [e] } }));
+      const r = await measured(['sandbox', 'import', file, join(dir, `${name}.yaml`)], name);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`udcli: ${file}: entry 0: its response body is nested more than 1,000,000 levels deep: not a recording\n`);
+      expect(r.peakMb).toBeLessThanOrEqual(300);
+    }
+  }, 90_000);
+
+  it('a body nested 100,000 levels deep (as sandbox diff is shown comparing) reads whole', async () => {
+    const file = join(dir, 'deep-body.har');
+    const text = `{"payload":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    writeFileSync(file, JSON.stringify({ log: { version: '1.2', entries: [{ request: { postData: { text } }, response: { content: { text } } }] } }));
+    await expect(readHar(file, () => undefined)).resolves.toMatchObject({ entries: 1 });
+  });
+});
+
 describe('the depth bound', () => {
   it('holds inside an entry too; a recording nested up to the bound reads whole', async () => {
     const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
