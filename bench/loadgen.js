@@ -58,8 +58,9 @@ async function makeExchange(o, pool) {
   const query = (/** @type {Array<[string, string]>} */ params) => params.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
   if (mode === 'inc') {
     // The sandbox takes each hmac signature once (issue 31, 5), and thousands of increments a
-    // second cannot each have a second of their own: a counter, signed too, makes each its own request.
-    let sent = 0;
+    // second cannot each have a second of their own: a nonce, signed too, makes each its own
+    // request, as udcli's signer does (contract: hmac-sha256-v1, 5).
+    const { randomBytes } = await import('node:crypto');
     return async () => {
       /** @type {Array<[string, string]>} */
       const params = [
@@ -68,7 +69,7 @@ async function makeExchange(o, pool) {
         ['pid', inc.gameId],
         ['developer_id', inc.developerId],
         ['increment', '1'],
-        ['n', String(++sent)],
+        ['nonce', randomBytes(16).toString('base64url')],
         ['timestamp', String(Math.floor(Date.now() / 1000))],
       ];
       params.push(['signature', hmacSha256Hex(/** @type {string} */ (inc.secret), canonicalString('PUT', path, params))]);

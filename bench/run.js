@@ -35,6 +35,7 @@ import { cleanEnv, killAll, mustRun, nodeJson, startCliSandbox, startServer } fr
 import { startLoadMonitor } from './lib/load-monitor.js';
 import { MODULES_PRELOAD, dependencyDifference, loadedDependencies } from './lib/modules.js';
 import { benchHarDiff } from './har-diff.js';
+import { benchUsedSignatures } from './used-signatures.js';
 import { MOCK_IDS, benchMocks } from './mocks.js';
 
 /** @typedef {Parameters<typeof import('./lib/proc.js').timedNode>[1]} RunOptions */
@@ -84,7 +85,7 @@ const USAGE = `usage: node bench/run.js [--quick | --smoke] [--runs N] [--out DI
   --smoke   tiny sizes, one run each, writes into a temp dir (or --out DIR)
   --runs N  measured runs a row (and warm-up runs: none below 3), whatever the mode
   --only    rows by id prefix, comma-separated: startup, user, list, inc, embedded, friends,
-            data, batch, journal, sandbox, har-diff, mock (mock-prism, mock-json-server, ...)
+            data, batch, journal, sandbox (sandbox-signatures too), har-diff, mock (mock-prism, ...)
   --render  only write results.md again from results.json (after editing bench/CHANGES.md)
   --mocks / --no-mocks
             the rows of the sandbox beside the mock servers a studio would otherwise use
@@ -986,6 +987,9 @@ async function main(args) {
 
     // Issue 30: sandbox diff of a big recording (bench/har-diff.js).
     if (wants('har-diff')) rows.push(row(await benchHarDiff({ mode: args.mode, root, runs: Math.min(s.runs, 3), log, interleaved })));
+
+    // Issue 40, 7: hmac-sha256-v1's used signatures in the database at 2,000 changes a second (bench/used-signatures.js).
+    if (wants('sandbox-signatures')) rows.push(row(await benchUsedSignatures({ mode: args.mode, root, runs: Math.min(s.runs, 3), log, interleaved })));
 
     // The sandbox beside the mock servers a studio would otherwise run (bench/mocks.js): they
     // are installed from the npm registry at bench time, so a --smoke run (npm test) leaves them

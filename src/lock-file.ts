@@ -97,7 +97,7 @@ function readLock(path: string): { raw: string; holder: LockHolder | null } | nu
 /** Creates the lock with its full content, or returns false when it exists. */
 function create(path: string, content: string): boolean {
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temp, content, { mode: 0o600 });
+  writeFileSync(temp, content, { mode: 0o600, flag: 'wx' }); // a fresh name: never through a link planted there
   try {
     linkSync(temp, path);
     return true;

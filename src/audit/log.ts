@@ -3,7 +3,7 @@
  * staff"), in `<config dir>/audit.log`, mode 0600. Never holds a secret: the command line and
  * the states are scrubbed before writing.
  */
-import { chmodSync, closeSync, createReadStream, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { configDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { isSecretParam, redact, withoutUserinfo } from '../redact.js';
+import { openAppend } from '../write-whole.js';
 import { shellCommand } from './shell.js';
 
 /**
@@ -181,15 +182,13 @@ export class AuditLog {
   static open(path: string): AuditLog {
     const dir = join(path, '..');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const fd = openSync(path, 'a', 0o600);
-    if (process.platform !== 'win32' && (fstatSync(fd).mode & 0o777) !== 0o600) {
-      try {
-        chmodSync(path, 0o600);
-      } catch {
-        // not ours to fix (another owner); the entry is still written
-      }
+    // Never through a link planted at its name; made 0600 when an older udcli left it looser.
+    // Opened before the change is sent: a log that cannot be written stops it with one line.
+    try {
+      return new AuditLog(path, openAppend(path, 0o600));
+    } catch (error) {
+      throw new UsageError(`cannot write the audit log ${path}: ${(error as Error).message}; nothing was changed`);
     }
-    return new AuditLog(path, fd);
   }
 
   /** Appends the entry with this run's id and the next line id; returns the line id. */

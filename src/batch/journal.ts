@@ -24,7 +24,7 @@
  * never cuts off a record another run is writing) until it closes it. A second run refuses to
  * start; a lock left by a run that died on this host is taken over.
  */
-import { closeSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, ftruncateSync, lstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { dirname } from 'node:path';
@@ -32,6 +32,7 @@ import { UsageError } from '../errors.js';
 import { printable } from '../printable.js';
 import { FinishedLines, lineHash, type LineRun } from './finished-lines.js';
 import { describeHolder, LockBusyError, tryLock, type HeldLock } from '../lock-file.js';
+import { openAppend, openNoFollow } from '../write-whole.js';
 
 export type JournalStatus = 'started' | 'ok' | 'failed' | 'unknown';
 
@@ -238,7 +239,9 @@ export class Journal {
     const options = { readOnly: lock === null };
     let size: number | null = null;
     try {
-      const st = statSync(path);
+      // lstat: a link at the journal's name is refused, never written through (issue 40, 3).
+      const st = lstatSync(path);
+      if (st.isSymbolicLink()) throw new UsageError(`journal is a symbolic link: ${path}; name the journal itself`);
       if (!st.isFile()) throw new UsageError(`journal is not a file: ${path}`);
       size = st.size;
     } catch (e) {
@@ -264,7 +267,7 @@ export class Journal {
         // Only a torn header was ever written: nothing was done under it.
         fresh = true;
         if (!options.readOnly) {
-          const wfd = openSync(path, 'r+');
+          const wfd = openNoFollow(path, constants.O_RDWR);
           try {
             ftruncateSync(wfd, 0);
           } finally {
@@ -276,7 +279,7 @@ export class Journal {
         if (complete < size!) notice?.(`ignored the torn last line of journal ${path}: the run writing it was killed mid-write`);
         if (!options.readOnly && complete < size!) {
           // A record torn by a crash: cut it off so the next record starts on a line of its own.
-          const wfd = openSync(path, 'r+');
+          const wfd = openNoFollow(path, constants.O_RDWR);
           try {
             ftruncateSync(wfd, complete);
             fsyncSync(wfd);
@@ -301,7 +304,7 @@ export class Journal {
       };
       let fd: number;
       try {
-        fd = openSync(path, 'a', 0o600);
+        fd = openAppend(path, 0o600);
       } catch (e) {
         throw new UsageError(`cannot create journal ${path}: ${(e as Error).message}`);
       }
@@ -313,7 +316,7 @@ export class Journal {
       }
       fsyncDir(path);
     }
-    const fh = await open(path, 'a');
+    const fh = await open(path, constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0));
     return new Journal(path, prior, fh, lock);
   }
 

@@ -4,7 +4,7 @@
  * - 429: retried for every request (a rate-limited request changed nothing), honouring Retry-After.
  * - 401 `signature already used` (hmac-sha256-v1): retried for every request, at once: the server
  *   refused a signature it had seen, which changed nothing, and the next attempt signs anew with a
- *   later timestamp (signer.ts).
+ *   new nonce (signer.ts).
  * - 5xx: retried only when the request is safe to repeat (GET, progress, reset, delete).
  * - Network failure before the request was sent: retried for every request.
  * - Network failure after it may have been sent: retried only when safe to repeat.

@@ -2,12 +2,14 @@
  * Request signing schemes behind the one small `Signer` interface (contract: "Signatures").
  * Adding a scheme means adding a case to createSigner; nothing else knows how signing works.
  */
+import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import { AGI_SESSION_PARAM, AGI_SIG_PARAM, agiJoined, agiSignature, agiSortedValues, type AgiChallenge } from '../domain/agi-signing.js';
 import {
   canonicalString,
   hmacSha256Hex,
   hmacSignedPairs,
+  NONCE_PARAM,
   SIGNATURE_PARAM,
   TIMESTAMP_PARAM,
   type QueryParams,
@@ -20,12 +22,17 @@ export { SIGNING_SCHEMES, type SigningScheme };
 const NO_SECRET_HINT =
   'set one with `udcli profile add <name> --signing-secret ...` or UDCLI_SIGNING_SECRET';
 
-export function createSigner(scheme: SigningScheme, secret?: string): Signer {
+export interface SignerOptions {
+  /** Where hmac-sha256-v1's nonces come from: the CSPRNG, or in tests a fixed one (worked examples). */
+  nonce?: () => string;
+}
+
+export function createSigner(scheme: SigningScheme, secret?: string, options: SignerOptions = {}): Signer {
   switch (scheme) {
     case 'agi':
       return agi;
     case 'hmac-sha256-v1':
-      return hmacSha256V1(secret);
+      return hmacSha256V1(secret, options.nonce ?? randomNonce);
     case 'none':
       return unsigned;
     default:
@@ -64,36 +71,25 @@ const agi: Signer = {
 };
 
 /**
- * Adds `timestamp` (unless the caller already chose one, e.g. `udcli api -f timestamp=...`), then
- * `signature` over the canonical string. Any `signature` already present is replaced.
+ * Adds `timestamp` and `nonce` (each unless the caller already chose one, e.g. `udcli api -f
+ * timestamp=...`), then `signature` over the canonical string. Any `signature` already present is
+ * replaced.
  *
- * A server refuses a signature it has seen (the sandbox does: 401 `signature already used`), and
- * the same request signed twice in one second would be the same signature: a retry, or the same
- * `give` twice in a batch. So the signer never gives one request the same timestamp twice: the
- * next one is a second later (a little ahead of the clock, well inside the 300 s window).
+ * A server refuses a signature it has seen (the sandbox does: 401 `signature already used`, on
+ * every process of one database), and the same request signed twice in one second would be the
+ * same signature: a retry, or the same `give` twice in a batch. The nonce (contract: hmac-sha256-v1,
+ * 5) makes each signing its own: 22 characters of base64url from 128 random bits, signed like
+ * any parameter. The timestamp is the clock's second, never one ahead of it.
  */
-function hmacSha256V1(secret: string | undefined): Signer {
-  /** The canonical string without its timestamp → the last timestamp it was signed with. */
-  const lastSigned = new Map<string, number>();
-  const freshTimestamp = (unsigned: string, nowSeconds: number): number => {
-    const now = Math.floor(nowSeconds);
-    const last = lastSigned.get(unsigned);
-    const timestamp = last !== undefined && last >= now ? last + 1 : now;
-    if (lastSigned.size >= MAX_REMEMBERED) for (const [key, at] of lastSigned) if (at < now) lastSigned.delete(key);
-    lastSigned.delete(unsigned); // re-inserted last: the map's order stays oldest first
-    if (lastSigned.size < MAX_REMEMBERED) lastSigned.set(unsigned, timestamp);
-    return timestamp;
-  };
+function hmacSha256V1(secret: string | undefined, nonce: () => string): Signer {
   return {
     scheme: 'hmac-sha256-v1',
     needsChallenge: false,
     sign(httpMethod: HttpMethod, path: string, params: QueryParams, nowSeconds: number, _challenge?: AgiChallenge, body?: QueryParams) {
       if (!secret) throw new UsageError('no signing secret configured', { hint: NO_SECRET_HINT });
       const out = copy(params.filter(([name]) => name !== SIGNATURE_PARAM));
-      if (!out.some(([name]) => name === TIMESTAMP_PARAM)) {
-        const unsigned = canonicalString(httpMethod, path, hmacSignedPairs(out, body));
-        out.push([TIMESTAMP_PARAM, String(freshTimestamp(unsigned, nowSeconds))]);
-      }
+      if (!out.some(([name]) => name === TIMESTAMP_PARAM)) out.push([TIMESTAMP_PARAM, String(Math.floor(nowSeconds))]);
+      if (!out.some(([name]) => name === NONCE_PARAM) && !body?.some(([name]) => name === NONCE_PARAM)) out.push([NONCE_PARAM, nonce()]);
       const canonical = canonicalString(httpMethod, path, hmacSignedPairs(out, body));
       out.push([SIGNATURE_PARAM, hmacSha256Hex(secret, canonical)]);
       return { params: out, canonical };
@@ -101,5 +97,5 @@ function hmacSha256V1(secret: string | undefined): Signer {
   };
 }
 
-/** Requests whose last timestamp a signer remembers: those of the current second matter. */
-const MAX_REMEMBERED = 10_000;
+/** 128 bits from the CSPRNG as base64url: 22 characters of `A-Z a-z 0-9 - _`, inside the contract's 16 to 64. */
+const randomNonce = (): string => randomBytes(16).toString('base64url');

@@ -1,18 +1,18 @@
 /**
  * The config file: `{ "current_profile": "work", "profiles": { "work": { ...keys } } }`.
  *
- * Reading parses the file directly (every API command reads it; importing `conf` costs about
- * 100 ms of start-up). Writing goes through `conf`, imported only by the commands that change
- * the file, with mode 0600. A file that cannot be parsed is a usage error naming the file:
- * it is never overwritten or cleared.
+ * Reading parses the file directly (every API command reads it). Writing goes through the one
+ * atomic writer (src/write-whole.ts), with mode 0600: a link planted at the file's name is
+ * replaced, never written through. A file that cannot be parsed is a usage error naming the
+ * file: it is never overwritten or cleared.
  *
  * Every read-modify-write holds `config.json.lock`, so commands run in parallel (ten `profile
  * add` from a script) keep each other's changes.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type ConfClass from 'conf';
 import { UsageError } from '../errors.js';
+import { writeWholeSync } from '../write-whole.js';
 import { acquireLock, describeHolder, LockBusyError, type HeldLock } from '../lock-file.js';
 import { PROFILE_KEYS, validateValue, type ProfileKey } from './keys.js';
 import { configFilePath } from './paths.js';
@@ -132,7 +132,7 @@ function removeTornWrites(path: string): void {
 }
 
 /**
- * Reads the file through `conf`, lets `change` edit the data, and writes it back (mode 0600),
+ * Reads the file, lets `change` edit the data, and writes it back (mode 0600),
  * all under the config lock. Returns what was written.
  */
 export async function updateConfig(
@@ -141,37 +141,23 @@ export async function updateConfig(
   options: { lockTimeoutMs?: number } = {},
 ): Promise<LoadedConfig> {
   const path = configFilePath(env);
-  const { default: Conf } = await import('conf');
   const lock = await lockConfig(path, options.lockTimeoutMs ?? CONFIG_LOCK_TIMEOUT_MS);
   try {
     removeTornWrites(path);
-    return writeLocked(Conf, path, change);
+    return writeLocked(env, path, change);
   } finally {
     lock.release();
   }
 }
 
-function writeLocked(Conf: typeof ConfClass, path: string, change: (data: ConfigData) => void): LoadedConfig {
-  let store: InstanceType<typeof Conf<ConfigData>>;
-  try {
-    store = new Conf<ConfigData>({
-      projectName: 'udcli',
-      cwd: dirname(path),
-      configName: 'config',
-      configFileMode: CONFIG_FILE_MODE,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-    });
-  } catch (error) {
-    // conf throws SyntaxError for malformed JSON; it never clears the file with clearInvalidConfig off.
-    throw brokenFile(path, error instanceof SyntaxError ? `is not valid JSON: ${error.message}` : `cannot be read: ${errorMessage(error)}`);
-  }
-  const data = parseConfigData(store.store, path);
+function writeLocked(env: NodeJS.ProcessEnv, path: string, change: (data: ConfigData) => void): LoadedConfig {
+  // A file that cannot be parsed stops here (readConfig's error): it is never overwritten.
+  const { data } = readConfig(env);
   change(data);
   try {
-    store.store = data;
-    // conf creates the file with configFileMode (less the umask); an older file may be looser.
-    chmodSync(path, CONFIG_FILE_MODE);
+    // The one writer (src/write-whole.ts): a fresh temporary file, no link followed, 0600 exactly,
+    // so also an older file that was looser ends 0600. Tab-indented, as `conf` wrote it.
+    writeWholeSync(path, JSON.stringify(data, undefined, '\t'), CONFIG_FILE_MODE);
   } catch (error) {
     throw new UsageError(`cannot write config file ${path}: ${errorMessage(error)}`);
   }

@@ -5,6 +5,14 @@ export type QueryParams = ReadonlyArray<readonly [string, string]>;
 
 export const SIGNATURE_PARAM = 'signature';
 export const TIMESTAMP_PARAM = 'timestamp';
+/**
+ * What makes two identical signed requests differ (contract: hmac-sha256-v1, 5): random per
+ * request, signed like any parameter; optional for a client, which then gets one request per
+ * distinct (parameters, second).
+ */
+export const NONCE_PARAM = 'nonce';
+/** The nonce's shape: 16 to 64 characters of `A-Z a-z 0-9 - _`. */
+export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 /** How far (seconds) a signed request's timestamp may be from the server clock. */
 export const TIMESTAMP_WINDOW_SECONDS = 300;
 

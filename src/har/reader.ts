@@ -2,8 +2,11 @@
  * Reads a HAR file as a stream: entries are handed over one at a time, each parsed on its own,
  * so a 100 MB recording needs the memory of one entry, not of the file. A light scanner follows
  * the JSON's structure (strings skipped whole) to find `log.version`, `log.creator` and each
- * element of `log.entries`; JSON.parse checks each entry's text. Anything wrong (not JSON, not
- * a HAR, cut short, an entry too large) is one HarFileError naming the file.
+ * element of `log.entries`; JSON.parse checks each entry's text. Memory is bounded everywhere
+ * in the file, not only inside the entries: what is held is one entry (MAX_ENTRY_CHARS), the
+ * head's two fields, a member name (MAX_KEY_CHARS) and a frame per open bracket (MAX_DEPTH).
+ * Anything wrong (not JSON, not a HAR, cut short, an entry too large, nested too deep) is one
+ * HarFileError naming the file.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -14,6 +17,13 @@ export class HarFileError extends UsageError {}
 /** An entry's text beyond this is refused: a recording never makes a reader hold more. */
 export const MAX_ENTRY_CHARS = 32 * 1024 * 1024;
 const MAX_HEAD_CHARS = 64 * 1024;
+/**
+ * Brackets open at once, anywhere in the file (issue 40, 4): the scanner keeps a frame per open
+ * bracket, so without a bound a file of nested brackets outside the entries (20 MB: 1.5 GB)
+ * grew it without end. A browser's recording nests about a dozen deep (an initiator's async
+ * stack a few dozen); this leaves room for any, and JSON.parse of an entry never recurses deeper.
+ */
+export const MAX_DEPTH = 512;
 const MAX_KEY_CHARS = 256;
 
 export interface HarHead {
@@ -157,6 +167,7 @@ class Scanner {
         case 0x5b: // [
           if (top && !top.array && this.#expectKey) this.fail('not JSON: a value where a member name belongs');
           this.#valueStart(i, c);
+          if (this.stack.length >= MAX_DEPTH) this.fail(`nested more than ${MAX_DEPTH} levels deep: not a recording`);
           this.stack.push({ array: c === 0x5b, key: undefined });
           this.#expectKey = c === 0x7b;
           break;
@@ -203,6 +214,44 @@ class Scanner {
     if (!this.sawLog) this.fail('not a HAR: no log object');
     if (!this.sawEntries) this.fail('not a HAR: no log.entries');
   }
+}
+
+/**
+ * Brackets open at once in a body (a reply's `content.text`, a request's `postData.text`), at
+ * most. A body is a string to the scanner, but its readers parse it as JSON, and JSON.parse holds
+ * a value per level: 20 MB of brackets in one body took 440 MB. Far above any real reply (and the
+ * 100,000 levels `sandbox diff` is shown comparing), far below what costs memory.
+ */
+export const MAX_BODY_DEPTH = 1_000_000;
+
+/** Which body of the entry is nested deeper than MAX_BODY_DEPTH, if one is; a body too short to be is not scanned. */
+function tooDeepBody(entry: unknown): string | undefined {
+  const e = entry as { request?: { postData?: { text?: unknown } }; response?: { content?: { text?: unknown; encoding?: unknown } } } | null;
+  const content = e?.response?.content;
+  if (typeof content?.text === 'string' && content.text.length > MAX_BODY_DEPTH) {
+    const text = content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
+    if (nestedDeeper(text, MAX_BODY_DEPTH)) return 'response body';
+  }
+  const posted = e?.request?.postData?.text;
+  if (typeof posted === 'string' && posted.length > MAX_BODY_DEPTH && nestedDeeper(posted, MAX_BODY_DEPTH)) return 'request body';
+  return undefined;
+}
+
+/** Does `text`, read as JSON, open more than `max` brackets at once (strings skipped)? */
+function nestedDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 export interface ReadHarOptions {
@@ -252,7 +301,11 @@ export async function readHar(path: string, onEntry: (entry: Record<string, unkn
             ...(typeof creator.name === 'string' ? { name: creator.name } : {}),
             ...(typeof creator.version === 'string' ? { version: creator.version } : {}),
           };
-        } else await onEntry(value as Record<string, unknown>, captured.index);
+        } else {
+          const deep = tooDeepBody(value);
+          if (deep !== undefined) fail(`entry ${captured.index}: its ${deep} is nested more than ${MAX_BODY_DEPTH.toLocaleString('en-US')} levels deep: not a recording`);
+          await onEntry(value as Record<string, unknown>, captured.index);
+        }
       }
     }
   } catch (error) {

@@ -7,10 +7,10 @@
  * copy of the file with the new entries added before its closing (not the whole file again); a
  * file another command wrote meanwhile is read and written whole.
  */
-import { accessSync, appendFileSync, chmodSync, closeSync, constants, copyFileSync, fstatSync, openSync, readSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, copyFileSync, fchmodSync, fstatSync, ftruncateSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
-import { replaceWhole } from '../write-whole.js';
+import { openNoFollow, replaceWhole, type TempFile } from '../write-whole.js';
 import { harEntry, type RecordedExchange } from './entry.js';
 import { HAR_VERSION, type HarCreator } from './format.js';
 import { Redactor } from './redaction.js';
@@ -37,15 +37,18 @@ interface Existing {
 function readExisting(path: string): Existing {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    // Never through a link: the recording is replaced by a regular file, not written where a link points.
+    fd = openNoFollow(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { entries: [] };
+    if (code === 'ELOOP') throw new UsageError(`--har ${path}: a symbolic link; name the recording itself; nothing was sent`);
+    if (code === 'EFTYPE') throw new UsageError(`--har ${path}: not a regular file`);
     throw new UsageError(`--har ${path}: cannot read it: ${(error as Error).message}`);
   }
   let text: string;
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new UsageError(`--har ${path}: not a regular file`);
     if (stat.size === 0) return { entries: [] };
     if (stat.size > MAX_APPENDED_BYTES) throw new UsageError(`--har ${path}: the recording is larger than ${MAX_APPENDED_BYTES / 1024 / 1024} MiB; start a new file`);
     const buffer = Buffer.alloc(stat.size);
@@ -112,7 +115,7 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
     }
   }
 
-  function replace(fill: (temp: string) => void): void {
+  function replace(fill: (temp: TempFile) => void): void {
     replaceWhole(path, fill);
     const after = statSync(path);
     written = { size: after.size, ino: after.ino, mtimeMs: after.mtimeMs, entries: (written?.entries ?? false) || pending.length > 0 || (earlier?.length ?? 0) > 0 };
@@ -127,18 +130,18 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
       // A copy of the file as this run left it, its closing cut off, the new entries added: the
       // cost of a write is the new entries (and a file copy in the kernel), not the whole file.
       const separator = written!.entries ? ',\n' : '';
-      replace((temp) => {
+      replace(({ fd, path: temp }) => {
         copyFileSync(path, temp);
-        chmodSync(temp, 0o600);
-        truncateSync(temp, written!.size - CLOSING.length);
-        appendFileSync(temp, `${separator}${pending.join(',\n')}${CLOSING}`);
+        fchmodSync(fd, 0o600); // the copy took the old file's mode
+        ftruncateSync(fd, written!.size - CLOSING.length);
+        writeSync(fd, `${separator}${pending.join(',\n')}${CLOSING}`, written!.size - CLOSING.length);
       });
     } else {
       // The first write of this run, or the file changed under it (another command recording to
       // it): all of it again, the entries there now first.
       const before = earlier ?? (written ? readExisting(path).entries : []);
       const all = [...before, ...pending];
-      replace((temp) => writeFileSync(temp, `{"log":${head},"_udcli":${udcli},"entries":[\n${all.join(',\n')}${CLOSING}`, { mode: 0o600 }));
+      replace(({ fd }) => writeFileSync(fd, `{"log":${head},"_udcli":${udcli},"entries":[\n${all.join(',\n')}${CLOSING}`));
       written!.entries = all.length > 0;
       earlier = undefined;
     }

@@ -16,6 +16,7 @@ import { allowHeader, apiPathMatcher, registerApiRoutes, sendFailure } from './h
 import { splitTarget } from './http/query.js';
 import { BODY_LIMIT_BYTES, FORM_CONTENT_TYPE, UnreadBody } from './http/request-parameters.js';
 import { createChallengeStore, type ChallengeStore } from './http/challenges.js';
+import { createUsedSignatures } from './http/used-signatures.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { limitConnections } from './http/connections.js';
 import { registerDashboard } from './dashboard/page.js';
@@ -254,6 +255,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     clock,
     rateLimiter: rateLimit === undefined ? null : createRateLimiter(rateLimit),
     challenges: options.challenges ?? createChallengeStore(),
+    // Kept by the real clock, under the virtual one (used-signatures.ts says why).
+    signatures: createUsedSignatures(db.repos.usedSignatures, options.nowMs ?? systemClock),
     faults,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });

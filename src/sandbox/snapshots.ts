@@ -8,11 +8,11 @@
  * of the live database, so a running sandbox on it sees the restored state at once; meanwhile
  * it answers reads, and changes wait a bounded time, then 503 (http/busy.ts).
  */
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CancelledError, UsageError } from '../errors.js';
-import { replaceWholeAsync, tempBeside, tempOwner } from '../write-whole.js';
+import { replaceWholeAsync, tempOwner, type TempFile } from '../write-whole.js';
 import { DATABASE_FILE_MODE, openDatabase, type SandboxDatabase } from './database.js';
 import { SNAPSHOT_NAME as NAME, SNAPSHOT_SUFFIX as SUFFIX, snapshotFileNames } from './snapshot-names.js';
 import { copyDatabaseInto, fileSchemaVersion, replaceRowsFrom } from './repositories/whole-database.js';
@@ -81,11 +81,9 @@ export async function saveSnapshot(db: SandboxDatabase, dir: string, name: strin
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   removeStaleTemps(dir);
   const target = join(dir, `${name}${SUFFIX}`);
-  removeTemp(tempBeside(target));
-  await replaceWholeAsync(target, async (tmp) => {
+  const fill = async ({ path: tmp }: TempFile): Promise<void> => {
     try {
-      // VACUUM INTO fills an empty file as it finds it, so the snapshot is created owner-only.
-      closeSync(openSync(tmp, 'wx', DATABASE_FILE_MODE));
+      // VACUUM INTO fills the empty file the writer made (owner only, a name nobody could guess) as it finds it.
       copyDatabaseInto(db.sqlite, tmp);
       // Lets a signal that arrived during the copy be heard before the snapshot is put in place.
       await new Promise((resolve) => setImmediate(resolve));
@@ -94,7 +92,8 @@ export async function saveSnapshot(db: SandboxDatabase, dir: string, name: strin
       removeTemp(tmp);
       throw error;
     }
-  });
+  };
+  await replaceWholeAsync(target, fill, DATABASE_FILE_MODE);
   return target;
 }
 

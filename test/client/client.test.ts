@@ -241,7 +241,7 @@ describe('signing against a verifying server', () => {
     const payload = reply.payload as unknown as { verified: boolean; params: Array<[string, string]>; method: string };
     expect(payload.verified).toBe(true);
     expect(payload.method).toBe('PUT');
-    expect(payload.params.map(([n]) => n)).toEqual(['api_key', 'type', 'pid', 'developer_id', 'increment', 'timestamp', 'signature']);
+    expect(payload.params.map(([n]) => n)).toEqual(['api_key', 'type', 'pid', 'developer_id', 'increment', 'timestamp', 'nonce', 'signature']);
     expect(payload.params).toContainEqual(['developer_id', 'SPEED RUN/100%']);
     expect(payload.params).toContainEqual(['increment', '2']);
   });
@@ -351,7 +351,7 @@ describe('requests as sent', () => {
   });
 
   it('prepare() gives the exact URL, the redacted URL and the canonical string, and sends nothing', () => {
-    const { client } = makeClient({ nowSeconds: () => 1795000000, signer: createSigner('hmac-sha256-v1', 'sandbox-demo-signing-secret-0001') });
+    const { client } = makeClient({ nowSeconds: () => 1795000000, signer: createSigner('hmac-sha256-v1', 'sandbox-demo-signing-secret-0001', { nonce: () => 'udcli-nonce_0123456789' }) });
     const before = platform.requests.length;
     const prepared = client.prepare({
       method: 'PUT',
@@ -360,15 +360,15 @@ describe('requests as sent', () => {
       sign: true,
       idempotent: false,
     });
-    // signing-vectors.json, vector 0
+    // signing-vectors.json, vector 0, with a nonce (its signature computed with openssl: test/client/signer.test.ts)
     expect(prepared.canonical).toBe(
-      'PUT\n/services/rest/v1/achievements/user/c3323c76c063636c91d2e8cb8f4dfcaf.json\napi_key=0123456789abcdef0123456789abcdef&developer_id=FIRST_WIN&increment=1&pid=1001&timestamp=1795000000&type=Game',
+      'PUT\n/services/rest/v1/achievements/user/c3323c76c063636c91d2e8cb8f4dfcaf.json\napi_key=0123456789abcdef0123456789abcdef&developer_id=FIRST_WIN&increment=1&nonce=udcli-nonce_0123456789&pid=1001&timestamp=1795000000&type=Game',
     );
     expect(prepared.url).toBe(
-      `${platform.url}/services/rest/v1/achievements/user/c3323c76c063636c91d2e8cb8f4dfcaf.json?api_key=${API_KEY}&type=Game&pid=1001&developer_id=FIRST_WIN&increment=1&timestamp=1795000000&signature=9189ca71f19144a29b97614cd391e7809e6e22b2953568669de5078c2c1d4334`,
+      `${platform.url}/services/rest/v1/achievements/user/c3323c76c063636c91d2e8cb8f4dfcaf.json?api_key=${API_KEY}&type=Game&pid=1001&developer_id=FIRST_WIN&increment=1&timestamp=1795000000&nonce=udcli-nonce_0123456789&signature=e43c19286d052f80a7a0483312039d209f008e48be2cdf18552f24e1510d80f2`,
     );
     expect(prepared.redactedUrl).toContain('api_key=0123…cdef');
-    expect(prepared.redactedUrl).toContain('signature=9189…4334');
+    expect(prepared.redactedUrl).toContain('signature=e43c…80f2');
     expect(prepared.redactedUrl).not.toContain(API_KEY);
     expect(platform.requests.length).toBe(before);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSigner } from '../../src/client/signer.js';
 import { UsageError } from '../../src/errors.js';
+import { hmacSha256Hex, NONCE_PATTERN } from '../../src/domain/signing.js';
 import { AGI_SIGNING_VECTORS } from '../fixtures/agi-signing-vectors.js';
 import { SIGNING_VECTORS } from '../fixtures/signing-vectors.js';
 
@@ -8,39 +9,66 @@ const fixture = SIGNING_VECTORS;
 const CLOCK = 1795000000;
 
 describe('createSigner("hmac-sha256-v1")', () => {
-  const signer = createSigner('hmac-sha256-v1', fixture.secret);
+  // The vectors hold no nonce: a caller's own nonce parameter is kept, so `nonce` first in the list reproduces them.
+  const NONCE = 'udcli-nonce_0123456789';
+  const signer = createSigner('hmac-sha256-v1', fixture.secret, { nonce: () => NONCE });
+
+  /** A vector's canonical string with `nonce=NONCE` in its sorted place (the vectors have unique names). */
+  const withNonce = (canonical: string): string => {
+    const [method, path, query] = canonical.split('\n');
+    const pairs = [...query!.split('&'), `nonce=${NONCE}`].sort((a, b) => (a.split('=')[0]! < b.split('=')[0]! ? -1 : 1));
+    return `${method}\n${path}\n${pairs.join('&')}`;
+  };
 
   it.each(fixture.vectors.map((v, i) => [i, v] as const))(
-    'reproduces vector %i: exact parameters, canonical string and signature',
+    'reproduces vector %i with the nonce added: exact parameters, canonical string and signature',
     (_i, v) => {
-      // The vectors list the parameters as sent, timestamp included; the signer adds it itself.
+      // The vectors list the parameters as sent, timestamp included; the signer adds it itself, and the nonce.
       const unsigned = v.params.filter(([name]) => name !== 'timestamp');
       const { params, canonical } = signer.sign(v.sent_as, v.path, unsigned, CLOCK);
-      expect(params).toEqual([...v.params, ['signature', v.signature]]);
-      expect(canonical).toBe(v.canonical);
+      expect(canonical).toBe(withNonce(v.canonical));
+      expect(params).toEqual([...v.params, ['nonce', NONCE], ['signature', hmacSha256Hex(fixture.secret, withNonce(v.canonical))]]);
     },
   );
 
-  it('signs the effective method: sent as POST with method=put, the PUT vector signature comes out', () => {
-    const v = fixture.vectors.find((x) => x.sent_as === 'POST')!;
-    // A signer of its own: the shared one signed this request at CLOCK already (see the next but one test).
-    const asPost = createSigner('hmac-sha256-v1', fixture.secret).sign('POST', v.path, v.params.filter(([n]) => n !== 'timestamp'), CLOCK);
-    expect(asPost.canonical!.startsWith('PUT\n')).toBe(true);
-    expect(asPost.params.at(-1)).toEqual(['signature', v.signature]);
+  it('a request without the nonce is the vector exactly: the server side checks the vectors as they are', () => {
+    for (const v of fixture.vectors) expect(hmacSha256Hex(fixture.secret, v.canonical)).toBe(v.signature);
   });
 
-  it('never signs one request with the same timestamp twice: a retry or a repeat in the same second is a new signature', () => {
+  it('adds a nonce to every signing and signs it like any parameter (worked example: vector 0 with a nonce, computed with openssl)', () => {
+    const v = fixture.vectors[0]!;
+    const { params, canonical } = signer.sign(v.sent_as, v.path, v.params.filter(([n]) => n !== 'timestamp'), CLOCK);
+    expect(params).toEqual([...v.params, ['nonce', NONCE], ['signature', 'e43c19286d052f80a7a0483312039d209f008e48be2cdf18552f24e1510d80f2']]);
+    expect(canonical).toBe(v.canonical.replace('&pid=', `&nonce=${NONCE}&pid=`));
+  });
+
+  it('the real nonces: 22 characters of A-Z a-z 0-9 - _ (the contract: 16 to 64), new on every signing', () => {
     const own = createSigner('hmac-sha256-v1', fixture.secret);
     const give: Array<[string, string]> = [['api_key', 'k'], ['sku', 'gems:500'], ['increment', 'true']];
-    const timestamps = [0, 0.2, 0.9, 1].map((dt) => own.sign('PUT', '/products/user/u.json', give, CLOCK + dt).params.find(([n]) => n === 'timestamp')![1]);
-    expect(timestamps).toEqual([CLOCK, CLOCK + 1, CLOCK + 2, CLOCK + 3].map(String));
-    // Another request, or the same one once the clock has passed the last timestamp, takes the clock's second.
-    expect(own.sign('PUT', '/products/user/v.json', give, CLOCK).params).toContainEqual(['timestamp', String(CLOCK)]);
-    expect(own.sign('PUT', '/products/user/u.json', give, CLOCK + 10).params).toContainEqual(['timestamp', String(CLOCK + 10)]);
-    // A timestamp the caller chose is kept as it is.
-    const chosen: Array<[string, string]> = [...give, ['timestamp', '5']];
-    expect(own.sign('PUT', '/products/user/u.json', chosen, CLOCK).params).toContainEqual(['timestamp', '5']);
-    expect(own.sign('PUT', '/products/user/u.json', chosen, CLOCK).params).toContainEqual(['timestamp', '5']);
+    const signed = Array.from({ length: 50 }, () => own.sign('PUT', '/products/user/u.json', give, CLOCK).params);
+    const nonces = signed.map((p) => p.find(([n]) => n === 'nonce')![1]);
+    for (const nonce of nonces) expect(nonce).toMatch(NONCE_PATTERN);
+    expect(new Set(nonces).size).toBe(50);
+    expect(new Set(signed.map((p) => p.at(-1)![1])).size).toBe(50);
+  });
+
+  it('the timestamp is the clock’s second, never ahead of it, also for the same request many times in one second', () => {
+    const own = createSigner('hmac-sha256-v1', fixture.secret);
+    const give: Array<[string, string]> = [['api_key', 'k'], ['sku', 'gems:500'], ['increment', 'true']];
+    const timestamps = [0, 0.2, 0.9, 0.99].map((dt) => own.sign('PUT', '/products/user/u.json', give, CLOCK + dt).params.find(([n]) => n === 'timestamp')![1]);
+    expect(timestamps).toEqual([CLOCK, CLOCK, CLOCK, CLOCK].map(String));
+    // A timestamp or a nonce the caller chose is kept as it is.
+    const chosen: Array<[string, string]> = [...give, ['timestamp', '5'], ['nonce', 'mine-0123456789abcdef']];
+    const params = own.sign('PUT', '/products/user/u.json', chosen, CLOCK).params;
+    expect(params).toContainEqual(['timestamp', '5']);
+    expect(params.filter(([n]) => n === 'nonce')).toEqual([['nonce', 'mine-0123456789abcdef']]);
+  });
+
+  it('signs the effective method: sent as POST with method=put, the PUT vector signature comes out', () => {
+    const v = fixture.vectors.find((x) => x.sent_as === 'POST')!;
+    const asPost = signer.sign('POST', v.path, v.params.filter(([n]) => n !== 'timestamp'), CLOCK);
+    expect(asPost.canonical!.startsWith('PUT\n')).toBe(true);
+    expect(asPost.params.at(-1)).toEqual(['signature', hmacSha256Hex(fixture.secret, withNonce(v.canonical))]);
   });
 
   it('uses whole seconds of the clock and replaces a signature already present', () => {
@@ -53,9 +81,9 @@ describe('createSigner("hmac-sha256-v1")', () => {
   it('signs form-body fields with the query (sorted together), so a changed body breaks the signature', () => {
     const query: Array<[string, string]> = [['api_key', 'k'], ['key', 'slot1']];
     const signed = signer.sign('POST', '/gamesave/u.json', query, CLOCK, undefined, [['data', '{"a":1}']]);
-    expect(signed.canonical).toBe(`POST\n/gamesave/u.json\napi_key=k&data=%7B%22a%22%3A1%7D&key=slot1&timestamp=${CLOCK}`);
+    expect(signed.canonical).toBe(`POST\n/gamesave/u.json\napi_key=k&data=%7B%22a%22%3A1%7D&key=slot1&nonce=${NONCE}&timestamp=${CLOCK}`);
     // The body is not added to the parameters sent in the query.
-    expect(signed.params.map(([n]) => n)).toEqual(['api_key', 'key', 'timestamp', 'signature']);
+    expect(signed.params.map(([n]) => n)).toEqual(['api_key', 'key', 'timestamp', 'nonce', 'signature']);
     const other = signer.sign('POST', '/gamesave/u.json', query, CLOCK, undefined, [['data', '{"a":2}']]);
     expect(other.params.at(-1)![1]).not.toBe(signed.params.at(-1)![1]);
   });

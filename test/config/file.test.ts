@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hostname, tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,7 +60,7 @@ describe('reading', () => {
 });
 
 describe('writing', () => {
-  it('writes through conf with mode 0600 and reads back the same data', async () => {
+  it('writes with mode 0600 and reads back the same data', async () => {
     await updateConfig(env, (d) => {
       d.profiles.work = { base_url: 'https://x.example.com', api_key: '0123456789abcdef0123456789abcdef' };
     });
@@ -75,6 +75,20 @@ describe('writing', () => {
     chmodSync(path, 0o644);
     await updateConfig(env, (d) => void (d.current_profile = 'sandbox'));
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('a link planted at the file’s name is replaced, never written through (issue 40, 3)', async () => {
+    const path = configFilePath(env);
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const other = join(dirname(path), '..', 'victim.json');
+    writeFileSync(other, '{"profiles":{}}', { mode: 0o644 });
+    symlinkSync(other, path);
+    await updateConfig(env, (d) => void (d.current_profile = 'sandbox'));
+    expect(readFileSync(other, 'utf8')).toBe('{"profiles":{}}');
+    expect(statSync(other).mode & 0o777).toBe(0o644);
+    expect(lstatSync(path).isFile()).toBe(true);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readConfig(env).data.current_profile).toBe('sandbox');
   });
 
   it('writes nothing when the change throws', async () => {

@@ -118,7 +118,7 @@ describe('every signed command under agi, single', () => {
     const before = await value(BOB, 'LEVEL_10');
     const r = await env.runChecked(['achievements', 'inc', BOB, 'LEVEL_10', '--json', '-v'], { env: { UDCLI_SIGNING_SCHEME: 'hmac-sha256-v1' } });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/→ PUT \S+&timestamp=\d+&signature=/);
+    expect(r.stderr).toMatch(/→ PUT \S+&timestamp=\d+&nonce=[A-Za-z0-9_-]{22}&signature=/);
     expect(r.stderr).not.toMatch(/session=|sig=/);
     expect(await value(BOB, 'LEVEL_10')).toBe(Math.max(before, 1) + 1);
   });

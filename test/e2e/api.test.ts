@@ -86,7 +86,7 @@ describe('udcli api', () => {
     expect(at).toBeGreaterThan(0);
     expect(lines[at - 1]).toBe('PUT');
     expect(lines[at + 1]).toMatch(
-      new RegExp(`^api_key=0123…cdef&developer_id=${developerId}&increment=1&pid=${DEMO.game.id}&timestamp=\\d+&type=Game$`),
+      new RegExp(`^api_key=0123…cdef&developer_id=${developerId}&increment=1&nonce=[A-Za-z0-9_-]{22}&pid=${DEMO.game.id}&timestamp=\\d+&type=Game$`),
     );
     expect(await currentValue()).toBe(before);
   });

@@ -333,6 +333,8 @@ describe('the sandbox of the built-in profile when none runs', () => {
       );
       const pid = Number(/pid (\d+)/.exec(r.stderr)?.[1]);
       expect(statSync(db).isFile()).toBe(true);
+      // The data directory this first command made holds the signing secrets: its owner's only (issue 40, 8).
+      expect(statSync(e.UDCLI_DATA_DIR).mode & 0o777).toBe(0o700);
 
       // The next command finds it running: nothing started, nothing said.
       const next = await runInProcess(['user', DEMO.user.username], e);

@@ -5,7 +5,7 @@
  * log has it), not start or embed a second one on the built-in profile's port. The built binary,
  * since the processes and the pid file between them are the subject. Needs `npm run build`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,8 @@ describe('a detached sandbox on a port of its own', () => {
     expect(started.code, started.stderr).toBe(0);
     const url = started.stdout.trim();
     expect(url).toBe(`http://127.0.0.1:${port}`);
+    // `sandbox start --detach` made the data directory: its owner's only, as the README says (issue 40, 8).
+    expect(statSync(join(root, 'data')).mode & 0o777).toBe(0o700);
 
     const user = await cli(['user', DEMO.user.username, '-o', 'json']);
     expect(user.code, user.stderr).toBe(0);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX, type AchievementDefinition, type Envelope, type ProductEntry, type UserAchievement } from '../../src/domain/types.js';
-import { api, freshTimestamp, queryString, sign, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { api, freshNonce, queryString, sign, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -26,8 +26,8 @@ async function inParallel(clients: number, perClient: number, send: (pool: Pool,
 
 async function signedStatus(pool: Pool, path: string, params: Array<[string, string]>): Promise<number> {
   const full = `${API_PREFIX}${path}`;
-  const unsigned: Array<[string, string]> = [['api_key', DEMO.game.apiKey], ...params];
-  const signed = sign('PUT', full, unsigned, DEMO.game.signingSecret, freshTimestamp(sb, 'PUT', full, unsigned));
+  const unsigned: Array<[string, string]> = [['api_key', DEMO.game.apiKey], ...params, ['nonce', freshNonce()]];
+  const signed = sign('PUT', full, unsigned, DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
   const r = await pool.request({ method: 'PUT', path: `${full}?${queryString(signed)}` });
   await r.body.text();
   return r.statusCode;

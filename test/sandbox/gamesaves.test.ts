@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { Envelope } from '../../src/domain/types.js';
-import { api, freshTimestamp, queryString, sign, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { api, freshNonce, queryString, sign, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -35,10 +35,10 @@ interface SendOptions {
 /** A change to a save: hmac-signed query (api_key first), `body` as a form-encoded body. */
 async function change(uid: string, params: Params, options: SendOptions = {}): Promise<{ status: number; body: Envelope<any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const verb = options.verb ?? 'POST';
-  const query: Params = [['api_key', options.key ?? DEMO.game.apiKey], ...params];
+  const query: Params = [['api_key', options.key ?? DEMO.game.apiKey], ...params, ['nonce', freshNonce()]];
   // hmac-sha256-v1 signs the body's fields with the query's: sign both, send the body apart.
   const unsigned: Params = [...query, ...(options.body ?? [])];
-  const all = sign(verb, path(uid), unsigned, options.secret ?? DEMO.game.signingSecret, freshTimestamp(sb, verb, path(uid), unsigned));
+  const all = sign(verb, path(uid), unsigned, options.secret ?? DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
   const signed = options.signed === false ? query : all.filter((pair) => !options.body?.includes(pair));
   const response = await fetch(`${sb.url}${path(uid)}?${queryString(signed)}`, {
     method: verb,

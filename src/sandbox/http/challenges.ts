@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AgiChallenge } from '../../domain/agi-signing.js';
-import { createUsedSignatures, type UsedSignatures } from './used-signatures.js';
 
 export const CHALLENGE_TTL_MS = 300_000;
 /** Open challenges kept at most: a flood of unsigned requests evicts the oldest, never grows memory. */
@@ -22,13 +21,10 @@ export interface ChallengeStore {
   /** Removes and returns the challenge, or undefined when unknown, used, expired or another key's. */
   take(session: string, apiKey: string, nowMs: number): AgiChallenge | undefined;
   readonly size: number;
-  /** hmac-sha256-v1's used signatures: the other scheme's single use (used-signatures.ts). */
-  readonly signatures: UsedSignatures;
 }
 
 export interface ChallengeStoreOptions {
   limit?: number;
-  signatures?: UsedSignatures;
   /** Where sessions and keys come from: the CSPRNG, or in tests the worked examples' values. */
   token?: () => string;
 }
@@ -38,7 +34,6 @@ const randomToken = () => randomBytes(16).toString('hex');
 export function createChallengeStore({
   limit = MAX_OPEN_CHALLENGES,
   token = randomToken,
-  signatures = createUsedSignatures(),
 }: ChallengeStoreOptions = {}): ChallengeStore {
   // Insertion order is expiry order (one lifetime for all), so expired ones are at the front.
   const open = new Map<string, OpenChallenge>();
@@ -68,6 +63,5 @@ export function createChallengeStore({
     get size() {
       return open.size;
     },
-    signatures,
   };
 }

@@ -66,13 +66,15 @@ export const fail = {
   },
   /** hmac-sha256-v1: a captured request sent again within its window (http/used-signatures.ts). */
   signatureUsed: () =>
-    new ApiFailure(401, 'signature already used (hmac-sha256-v1: one request per signature; sign again, with a new timestamp)').noted(
+    new ApiFailure(401, 'signature already used (hmac-sha256-v1: one request per signature; sign again, with a new nonce)').noted(
       'signature already used (hmac-sha256-v1)',
     ),
-  tooManySignatures: (retryAfterSeconds: number) =>
-    new ApiFailure(503, `too many signed requests: the sandbox remembers the signatures of the last ${TIMESTAMP_WINDOW_SECONDS} s, and is full; retry after ${retryAfterSeconds} s`, {
-      'retry-after': String(retryAfterSeconds),
-    }),
+  /** hmac-sha256-v1: a timestamp in seconds whose used signatures were swept, reached again by a clock moved back (used-signatures.ts). */
+  signatureForgotten: () =>
+    new ApiFailure(
+      401,
+      'signature already used (hmac-sha256-v1: the signatures of this timestamp\'s seconds were forgotten before the clock moved back onto them; any may have been used: move the sandbox clock past them)',
+    ).noted('signature already used (hmac-sha256-v1, clock moved back)'),
   forbiddenGame: (gameId: string) => new ApiFailure(403, `forbidden: this api_key belongs to game ${gameId}`),
   staleTimestamp: (skewSeconds: number) =>
     new ApiFailure(403, `stale timestamp: ${skewSeconds} s from the server clock (window ${TIMESTAMP_WINDOW_SECONDS} s)`),

@@ -25,6 +25,7 @@ import { ApiFailure, fail, shown } from './failure.js';
 import { splitTarget, type Query } from './query.js';
 import { requestParameters } from './request-parameters.js';
 import type { ChallengeStore } from './challenges.js';
+import type { UsedSignatures } from './used-signatures.js';
 import type { FaultInjector } from '../faults/injector.js';
 import type { FaultRule } from '../faults/spec.js';
 import { acceptedAsAgi, isImmediateFault, noteFault, sendFault } from '../faults/replies.js';
@@ -41,6 +42,8 @@ export interface PipelineDeps {
   clock: Clock;
   rateLimiter: RateLimiter | null;
   challenges: ChallengeStore;
+  /** hmac-sha256-v1's used signatures, in the database: used up in the change's transaction. */
+  signatures: UsedSignatures;
   /** The origin absolute URLs in replies use (avatars); default: where each request came to. */
   publicOrigin?: string;
   /** Injected faults (`--faults`); null: none. */
@@ -220,14 +223,14 @@ function answer(
     const apiKey = resolveApiKey(ep.apiKey, query, deps.keys);
     const prepared = ep.prepare(query, element);
     checkOwnGame(prepared.parent, apiKey);
-    verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, ...params }, { nowMs, challenges: deps.challenges });
+    const spend = verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, ...params }, { nowMs, challenges: deps.challenges });
     if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.signature, apiKey, query)) {
       // The platform sometimes wants one more round: the session was used, a fresh one comes back.
       deps.faults?.applied(fault.kind);
       noteFault(request, fault.kind);
       throw fail.challenge('stale session', deps.challenges.issue(apiKey.apiKey, nowMs), 'unknown, used or expired: sign again with this one');
     }
-    return { prepared, context: { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) } };
+    return { prepared, spend, context: { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) } };
   };
   if (method === 'GET' && ep.signature === 'none') {
     return runWhileBusy(() =>
@@ -237,9 +240,32 @@ function answer(
       }),
     );
   }
-  const { prepared, context } = checked();
-  const transaction = method === 'GET' ? deps.db.readTransaction : deps.db.transaction;
-  return runWhileBusy(() => transaction(() => prepared.run(context)));
+  const { prepared, context, spend } = checked();
+  if (spend === undefined) {
+    const transaction = method === 'GET' ? deps.db.readTransaction : deps.db.transaction;
+    return runWhileBusy(() => transaction(() => prepared.run(context)));
+  }
+  // The signature is used up in the change's own transaction, so every process on the database
+  // sees it used exactly when the change is made. The handler runs in a savepoint inside it: a
+  // change it refuses (409) is undone, and the signature stays used, whatever the outcome.
+  const { db, signatures } = deps;
+  const outcome = runWhileBusy(() =>
+    db.transaction((): { result: HandlerResult } | { refused: ApiFailure } => {
+      const spent = signatures.spend(spend.signature, spend.timestamp);
+      if (!spent.ok) throw spent.reason === 'used' ? fail.signatureUsed() : fail.signatureForgotten();
+      try {
+        return { result: db.transaction(() => prepared.run(context)) };
+      } catch (error) {
+        if (error instanceof ApiFailure) return { refused: error };
+        throw error;
+      }
+    }),
+  );
+  const settle = (o: { result: HandlerResult } | { refused: ApiFailure }): HandlerResult => {
+    if ('refused' in o) throw o.refused;
+    return o.result;
+  };
+  return outcome instanceof Promise ? outcome.then(settle) : settle(outcome);
 }
 
 /** Splits `/users/:id` into the directory and the fixed last segment (null for `:id`). */

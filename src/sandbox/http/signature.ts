@@ -9,6 +9,8 @@ import {
   canonicalString,
   hmacSha256Hex,
   hmacSignedPairs,
+  NONCE_PARAM,
+  NONCE_PATTERN,
   SIGNATURE_PARAM,
   signaturesEqual,
   TIMESTAMP_PARAM,
@@ -40,16 +42,29 @@ export interface SigningClock {
   challenges: ChallengeStore;
 }
 
-export function verifySignature(rule: SignatureRule, key: ApiKeyWithGame | null, request: SignedRequest, clock: SigningClock): void {
-  if (rule === 'none') return;
+/** A good hmac-sha256-v1 signature, to be used up in the transaction that makes the change (used-signatures.ts). */
+export interface HmacSpend {
+  signature: string;
+  timestamp: number;
+}
+
+/**
+ * Throws the failure of a request whose signature does not hold. An hmac-sha256-v1 signature that
+ * holds comes back, for the caller to use up with the change; agi's challenge is used up here.
+ */
+export function verifySignature(rule: SignatureRule, key: ApiKeyWithGame | null, request: SignedRequest, clock: SigningClock): HmacSpend | undefined {
+  if (rule === 'none') return undefined;
   if (!key) throw fail.missingApiKey();
   const accepts = key.game.signing;
   const query = request.merged;
   const agiGiven = query.has(AGI_SIG_PARAM) || query.has(AGI_SESSION_PARAM);
   const hmacGiven = query.has(SIGNATURE_PARAM);
-  if (agiGiven && accepts !== 'hmac-sha256-v1') return verifyAgi(key, request, clock);
-  if (hmacGiven && accepts !== 'agi') return verifyHmac(key, request, Math.floor(clock.nowMs / 1000), clock.challenges);
-  if (!agiGiven && !hmacGiven && rule === 'partner-may-omit' && key.partner) return;
+  if (agiGiven && accepts !== 'hmac-sha256-v1') {
+    verifyAgi(key, request, clock);
+    return undefined;
+  }
+  if (hmacGiven && accepts !== 'agi') return verifyHmac(key, request, Math.floor(clock.nowMs / 1000));
+  if (!agiGiven && !hmacGiven && rule === 'partner-may-omit' && key.partner) return undefined;
   if (accepts === 'hmac-sha256-v1') {
     throw fail.signatureRequired(`this game accepts hmac-sha256-v1 only: send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`);
   }
@@ -72,12 +87,14 @@ function verifyAgi(key: ApiKeyWithGame, request: SignedRequest, { nowMs, challen
   }
 }
 
-function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: number, { signatures }: ChallengeStore): void {
+function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: number): HmacSpend {
   const signature = request.merged.get(SIGNATURE_PARAM);
   if (signature === undefined) throw fail.signatureRequired(`send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`);
   const timestampText = request.merged.get(TIMESTAMP_PARAM);
   if (timestampText === undefined) throw fail.missingParameter(TIMESTAMP_PARAM);
   if (!/^\d{1,12}$/.test(timestampText)) throw fail.invalidParameter(TIMESTAMP_PARAM, 'expected Unix time in seconds');
+  const nonce = request.merged.get(NONCE_PARAM);
+  if (nonce !== undefined && !NONCE_PATTERN.test(nonce)) throw fail.invalidParameter(NONCE_PARAM, '16 to 64 characters of A-Z a-z 0-9 - _');
   const signedPairs = hmacSignedPairs(request.query.pairs, request.body?.pairs);
   const canonical = canonicalString(request.httpMethod, request.path, signedPairs);
   // Constant-time comparison; the signature is checked before the clock so that a
@@ -87,7 +104,6 @@ function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: num
   }
   const skew = Math.abs(nowSeconds - Number(timestampText));
   if (skew > TIMESTAMP_WINDOW_SECONDS) throw fail.staleTimestamp(skew);
-  // One request per signature, whatever its outcome, as agi's challenge (used-signatures.ts).
-  const spent = signatures.spend(signature, Number(timestampText), nowSeconds);
-  if (!spent.ok) throw spent.reason === 'used' ? fail.signatureUsed() : fail.tooManySignatures(spent.retryAfterSeconds);
+  // One request per signature, whatever its outcome, as agi's challenge: used up with the change (used-signatures.ts).
+  return { signature, timestamp: Number(timestampText) };
 }

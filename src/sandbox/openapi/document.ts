@@ -4,7 +4,7 @@
  * schemas), never kept by hand. Loaded only when /openapi.json is first asked for.
  */
 import { FORM_CONTENT_TYPE } from '../../domain/contract.js';
-import { TIMESTAMP_WINDOW_SECONDS } from '../../domain/signing.js';
+import { NONCE_PATTERN, TIMESTAMP_WINDOW_SECONDS } from '../../domain/signing.js';
 import { CHALLENGE_TTL_MS } from '../http/challenges.js';
 import { API_PREFIX } from '../../domain/types.js';
 import type { ApiMethod, ApiRoute, BoundEndpoint } from '../http/endpoint.js';
@@ -78,6 +78,13 @@ function parameter(spec: ParamSpec): Record<string, unknown> {
 
 const SIGNATURE_PARAMS: ParamSpec[] = [
   { name: 'timestamp', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,12}$' }, description: `hmac-sha256-v1: Unix seconds, within ${TIMESTAMP_WINDOW_SECONDS} s of the server clock.` },
+  {
+    name: 'nonce',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', pattern: NONCE_PATTERN.source },
+    description: 'hmac-sha256-v1: random per request, signed like any parameter, so that identical requests differ (a signature is good for one request).',
+  },
   { name: 'signature', in: 'query', required: false, schema: { type: 'string' }, description: 'hmac-sha256-v1: hex HMAC-SHA256 of the canonical string (see the securitySchemes).' },
   { name: 'session', in: 'query', required: false, schema: { type: 'string' }, description: 'agi: the session of the challenge (the 401 payload).' },
   { name: 'sig', in: 'query', required: false, schema: { type: 'string' }, description: 'agi: md5 of the sorted values (see the securitySchemes).' },
@@ -202,7 +209,7 @@ const SECURITY_SCHEMES = {
       'hmac-sha256-v1: `signature` = hex HMAC-SHA256 with the game\'s signing secret over the canonical string ' +
       '`METHOD\\nPATH\\nSORTED_QUERY` (every parameter but `signature`, those of the query and of a form body sorted ' +
       'together by name, percent-encoded), with `timestamp` ' +
-      `within ${TIMESTAMP_WINDOW_SECONDS} s of the server clock.`,
+      `within ${TIMESTAMP_WINDOW_SECONDS} s of the server clock and a random \`nonce\`; a signature is good for one request.`,
   },
   partnerKey: { type: 'apiKey', in: 'query', name: 'api_key', description: 'A partner key may change achievements unsigned.' },
 };

@@ -5,6 +5,7 @@ import { authRepository, type AuthRepository } from './auth.js';
 import { gamesRepository, type GamesRepository } from './games.js';
 import { productsRepository, type ProductsRepository } from './products.js';
 import { savesRepository, type SavesRepository } from './saves.js';
+import { usedSignaturesRepository, type UsedSignaturesRepository } from './used-signatures.js';
 import { usersRepository, type UsersRepository } from './users.js';
 
 export interface Repositories {
@@ -14,6 +15,7 @@ export interface Repositories {
   products: ProductsRepository;
   auth: AuthRepository;
   saves: SavesRepository;
+  usedSignatures: UsedSignaturesRepository;
 }
 
 export function createRepositories(db: Database): Repositories {
@@ -24,5 +26,6 @@ export function createRepositories(db: Database): Repositories {
     products: productsRepository(db),
     auth: authRepository(db),
     saves: savesRepository(db),
+    usedSignatures: usedSignaturesRepository(db),
   };
 }

@@ -6,14 +6,22 @@
 import Database, { type Database as Connection } from 'better-sqlite3';
 
 /**
- * Deletes every row of every table but the meta table and SQLite's own (the schema stays), and
+ * Tables a reset and a snapshot restore leave as they are: the used signatures are not the data
+ * but what keeps a signed request from being accepted twice, and a restore that brought back an
+ * older list would make a used signature good again (http/used-signatures.ts).
+ */
+const KEPT_TABLES = ['used_signatures', 'forgotten_signatures'];
+const kept = KEPT_TABLES.map((t) => `'${t}'`).join(', ');
+
+/**
+ * Deletes every row of every table but the meta table, the kept ones and SQLite's own (the schema stays), and
  * lets row ids start again. Run inside the caller's transaction, which checks foreign keys at its
  * commit, when every table is empty: the order of the deletes does not matter.
  */
 export function emptyContents(sqlite: Connection): void {
   sqlite.pragma('defer_foreign_keys = ON');
   const tables = sqlite
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'meta' ORDER BY name")
+    .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'meta' AND name NOT IN (${kept}) ORDER BY name`)
     .all()
     .map((row) => row.name);
   for (const table of tables) sqlite.prepare(`DELETE FROM "${table}"`).run();
@@ -38,12 +46,12 @@ export function fileSchemaVersion(file: string): number {
 }
 
 /**
- * Replaces every row of the live database with the rows of `file` (same schema version), in one
- * transaction given by the caller.
+ * Replaces every row of the live database (but the kept tables') with the rows of `file` (same
+ * schema version), in one transaction given by the caller.
  */
 export function replaceRowsFrom(sqlite: Connection, file: string, transaction: (fn: () => void) => void): void {
   const tables = sqlite
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+    .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (${kept}) ORDER BY rowid`)
     .all()
     .map((t) => t.name);
   sqlite.prepare('ATTACH DATABASE ? AS snap').run(file);

@@ -4,6 +4,7 @@
  */
 import { localhostLookup } from '../../localhost-names.js';
 import type { HostNames } from '../../../src/sandbox/http/host-check.js';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -158,34 +159,27 @@ export function api<T = unknown>(base: string, method: string, path: string, par
   return call<T>(base, method, `${API_PREFIX}${path}`, [['api_key', key], ...params]);
 }
 
-const lastSigned = new Map<string, number>();
-
-/**
- * The sandbox clock's second, or the second after the last one this very request was signed
- * with: the sandbox takes each hmac signature once (issue 31, 5), and a test sending the same
- * change twice at a clock that stands still signs it again, as udcli's signer does.
- */
-export function freshTimestamp(sb: TestSandbox, method: string, path: string, params: Params): number {
-  const key = `${sb.url} ${method} ${path} ${JSON.stringify(params)}`;
-  const now = Math.floor(sb.clock.ms / 1000);
-  const last = lastSigned.get(key);
-  const timestamp = last !== undefined && last >= now ? last + 1 : now;
-  lastSigned.set(key, timestamp);
-  return timestamp;
+/** A fresh nonce (contract: hmac-sha256-v1, 5): what lets a test send the same signed change twice in one second, as udcli's signer does. */
+export function freshNonce(): string {
+  return randomBytes(16).toString('base64url');
 }
 
-/** A signed request with the demo game's key and secret at the sandbox clock (a later second for a repeat). */
+/**
+ * A signed request with the demo game's key and secret at the sandbox clock's second, with a fresh
+ * nonce unless `nonce: false` (a client that sends none) or a nonce of the caller's.
+ */
 export function signedApi<T = unknown>(
   sb: TestSandbox,
   method: string,
   path: string,
   params: Params,
-  options: { key?: string; secret?: string; timestamp?: number; sentAs?: string } = {},
+  options: { key?: string; secret?: string; timestamp?: number; sentAs?: string; nonce?: string | false } = {},
 ) {
   const full = `${API_PREFIX}${path}`;
   const sentAs = options.sentAs ?? method;
-  const unsigned: Params = [['api_key', options.key ?? DEMO.game.apiKey], ...params];
-  const signed = sign(sentAs, full, unsigned, options.secret ?? DEMO.game.signingSecret, options.timestamp ?? freshTimestamp(sb, sentAs, full, unsigned));
+  const nonce = options.nonce === false ? [] : ([['nonce', options.nonce ?? freshNonce()]] as Params);
+  const unsigned: Params = [['api_key', options.key ?? DEMO.game.apiKey], ...params, ...nonce];
+  const signed = sign(sentAs, full, unsigned, options.secret ?? DEMO.game.signingSecret, options.timestamp ?? Math.floor(sb.clock.ms / 1000));
   return call<T>(sb.url, sentAs, full, signed);
 }
 

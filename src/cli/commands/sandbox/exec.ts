@@ -7,7 +7,7 @@
  */
 import { configDir } from '../../../config/paths.js';
 import { spawn } from 'node:child_process';
-import { closeSync, copyFileSync, fchmodSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, copyFileSync, fchmodSync, mkdtempSync, rmSync, writeSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChildExitError, UsageError } from '../../../errors.js';
@@ -19,6 +19,7 @@ import { faultsLine, seedFaults } from './faults.js';
 import { latencyLine, parseExecOptions, serverGameSource, type RawExecOptions } from './options.js';
 import { printable } from '../../../printable.js';
 import { parseRequestLine } from '../../../sandbox/request-line.js';
+import { openNoFollow } from '../../../write-whole.js';
 
 /** The signals passed on to the command. */
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -149,11 +150,13 @@ class ExecLog {
 function openLogFile(path: string | undefined): number | undefined {
   if (path === undefined) return undefined;
   try {
-    const fd = openSync(path, 'w', 0o600);
+    // Emptied and made owner-only, never through a link planted at its name.
+    const fd = openNoFollow(path, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC, 0o600);
     fchmodSync(fd, 0o600);
     return fd;
   } catch (error) {
-    throw new UsageError(`cannot write the request log to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot write the request log to ${path}: ${code === 'ELOOP' || code === 'EFTYPE' ? 'a symbolic link or not a regular file' : (code ?? (error as Error).message)}`);
   }
 }
 

@@ -4,11 +4,11 @@
  * sandbox reads the URI on every load of the play page, so a running sandbox on the same
  * database file sees a change at once.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { PLAY_PATH } from '../../../sandbox/constants.js';
-import { defaultDatabasePath } from '../../../sandbox/paths.js';
+import { defaultDatabasePath, ensureDataDir } from '../../../sandbox/paths.js';
 import type { SandboxDatabase } from '../../../sandbox/database.js';
 import type { GameRecord } from '../../../sandbox/repositories/games.js';
 import { DEFAULT_SANDBOX_URL } from '../../../domain/demo.js';
@@ -105,7 +105,7 @@ export async function setUriCommand(factory: Factory, gameId: string, url: strin
 
   // A database that does not exist yet is created as `sandbox start` would: with the demo data.
   const isNew = !existsSync(dbPath);
-  if (isNew) mkdirSync(dirname(dbPath), { recursive: true });
+  if (isNew) ensureDataDir(dirname(dbPath));
   const { openDatabase } = await import('../../../sandbox/database.js');
   const db = openDatabase(dbPath);
   try {

@@ -4,13 +4,13 @@
  * stdout is the URL, then one line per request (the request log); messages go to stderr.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, fchmodSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { configDir } from '../../../config/paths.js';
 import { forbiddenDirProblem } from '../../../sandbox/game-host/allowed-dirs.js';
-import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
+import { dataDir, defaultDatabasePath, ensureDataDir, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
 import { dataWarning } from './data-warning.js';
@@ -20,6 +20,7 @@ import { latencyLine, parseStartOptions, remoteWarning, serverGameSource, type G
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
 import { waitForSignal } from './signals.js';
 import { printable } from '../../../printable.js';
+import { openAppend } from '../../../write-whole.js';
 
 export interface StartDeps {
   /** Resolves when the foreground sandbox should stop; default: SIGINT, SIGTERM or SIGHUP. */
@@ -188,8 +189,10 @@ export async function launchDetached(
 
   const dbPath = options.db ?? defaultDatabasePath(env);
   const logPath = logFilePath(env);
-  mkdirSync(dataDir(env), { recursive: true });
-  if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
+  // 0700 as every directory udcli makes for the sandbox's files (README): the detached start is
+  // also the first command's auto-start, often the one that creates the data directory.
+  ensureDataDir(dataDir(env));
+  if (dbPath !== ':memory:') ensureDataDir(dirname(dbPath));
   const args = ['sandbox', 'start', '--port', String(options.port), '--host', options.host, '--db', dbPath];
   args.push(...(options.data === undefined ? ['--seed', options.seed] : ['--data', options.data]));
   if (options.replace) args.push('--reset');
@@ -211,8 +214,13 @@ export async function launchDetached(
   const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
 
   // The log may hold request paths with uids: owner only, like the database and the config.
-  const log = openSync(logPath, 'a', 0o600);
-  fchmodSync(log, 0o600); // also when an older udcli made it 0644
+  // Never through a link at its name; made 0600 also when an older udcli made it 0644.
+  let log: number;
+  try {
+    log = openAppend(logPath, 0o600);
+  } catch (error) {
+    throw new UdcliError(`cannot write the sandbox's log ${logPath}: ${(error as Error).message}`);
+  }
   let child;
   try {
     child = spawn(cli.command, [...cli.args, ...args], {
