@@ -229,6 +229,27 @@ export class DefaultFactory implements Factory {
     }
   }
 
+  /**
+   * A reply that is no service envelope, from the built-in profile's own URL (no base_url was
+   * ever set): when no sandbox answers there, another program holds the sandbox's port (8787 is
+   * also other tools' default), and "check base_url" would send the user after a setting they
+   * never made. Any other error is returned as it is.
+   */
+  async explain(error: unknown): Promise<unknown> {
+    const settings = this.#resolved;
+    if (settings?.builtInSandbox !== true || this.#embedded !== undefined) return error;
+    const { ApiError, MalformedReplyError, UdcliError } = await import('../errors.js');
+    if (!(error instanceof MalformedReplyError) && !(error instanceof ApiError && error.withoutEnvelope)) return error;
+    const url = this.#baseUrl ?? settings.baseUrl;
+    const { probe } = await import('./commands/sandbox/pidfile.js');
+    if ((await probe(url)) !== null) return error;
+    const { host, port } = hostAndPort(url);
+    return new UdcliError(`${host}:${port} answers, but not as a sandbox: another program holds it (${error.message})`, {
+      hint: `run the sandbox on another port: UDCLI_SANDBOX_PORT=N (the built-in profile and \`udcli sandbox start\` both follow it), or stop the program on port ${port}`,
+      cause: error,
+    });
+  }
+
   output(): Promise<Output> {
     this.#output ??= import('../output/output.js').then(({ createOutput }) =>
       createOutput({ io: this.io, globals: this.globals() }),

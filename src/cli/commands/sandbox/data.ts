@@ -12,6 +12,7 @@ import { dataWarning } from './data-warning.js';
 import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
 import { writeWhole } from '../../../write-whole.js';
+import { refuseOpenDatabase, WAYS_ON_FILE } from './in-use.js';
 import { ensureDataDir } from '../../../sandbox/paths.js';
 import { jsonText, printable } from '../../../printable.js';
 
@@ -46,6 +47,7 @@ export async function initCommand(factory: Factory, file: string | undefined, op
   const { DATA_SCHEMA, SCHEMA_FILE_NAME } = await import('../../../sandbox/data/schema.js');
   const schemaPath = join(dirname(target), SCHEMA_FILE_NAME);
   for (const path of [target, schemaPath]) {
+    await refuseOpenDatabase(factory.io.env, path, `cannot write ${path}`, WAYS_ON_FILE);
     if (existsSync(path) && !opts.force) {
       throw new UsageError(`${path} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
     }
@@ -109,6 +111,7 @@ export async function exportCommand(factory: Factory, file: string | undefined, 
   if (!existsSync(dbPath)) {
     throw new UsageError(`there is no sandbox database at ${dbPath}`, { hint: 'start the sandbox once (udcli sandbox start) or pass --db FILE' });
   }
+  if (target !== '-') await refuseOpenDatabase(factory.io.env, target, `cannot write ${target}`, WAYS_ON_FILE);
   const { openDatabase } = await import('../../../sandbox/database.js');
   const { exportChunks } = await import('../../../sandbox/data/export.js');
   const db = openDatabase(dbPath);

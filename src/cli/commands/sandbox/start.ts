@@ -19,6 +19,7 @@ import { faultsLine, seedFaults } from './faults.js';
 import { latencyLine, parseStartOptions, remoteWarning, serverGameSource, type GameSourceOptions, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
 import { waitForSignal } from './signals.js';
+import { refuseHeldPort, refuseOpenDatabase, runningSandboxText, WAYS_ON } from './in-use.js';
 import { printable } from '../../../printable.js';
 
 export interface StartDeps {
@@ -66,6 +67,9 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   const pidPath = pidFilePath(env);
   const before = await sandboxState(env);
   const faults = seedFaults(options.faults);
+  // Checked before anything is opened: a start that cannot start changes nothing.
+  await refuseHeldPort(env, options.host, options.port);
+  if (options.replace && dbPath !== ':memory:') await refuseOpenDatabase(env, dbPath, `cannot replace the data of ${dbPath}`);
 
   const { startSandbox } = await import('../../../sandbox/server.js');
   const { openLineOutlet } = await import('./log-outlet.js');
@@ -176,11 +180,10 @@ export async function launchDetached(
   const { stderr, env } = factory.io;
   const current = await sandboxState(env);
   if (current.state === 'running' || current.state === 'unresponsive') {
-    throw new UsageError(`a sandbox is already running at ${current.record.url} (pid ${current.record.pid})`, {
-      hint: 'stop it first: udcli sandbox stop',
-    });
+    throw new UsageError(`cannot start another sandbox: ${await runningSandboxText(current.record)} is already running; nothing was changed`, { hint: WAYS_ON });
   }
   const pidPath = pidFilePath(env);
+  await refuseHeldPort(env, options.host, options.port);
   if (current.state === 'stale') {
     removePidFile(pidPath, current.record.pid);
     stderr.write(`udcli: the sandbox recorded in ${pidPath} (pid ${current.record.pid}) is no longer running; starting a new one\n`);
