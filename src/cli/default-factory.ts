@@ -106,9 +106,9 @@ export class DefaultFactory implements Factory {
         ...(g.apiKey ? { apiKey: g.apiKey } : {}),
       };
       // The config modules load with the first command that needs settings, not for --version or --help.
-      const { loadSettings } = await import('../config/index.js');
+      const { loadSettings, BUILT_IN_PROFILE } = await import('../config/index.js');
       const settings = loadSettings(flags, this.io.env);
-      if (settings.builtInSandbox) {
+      if (settings.builtInSandbox || (settings.profile === BUILT_IN_PROFILE && settings.sources.api_key === 'default')) {
         const { followSandbox } = await import('./sandbox-profile.js');
         const note = await followSandbox(settings, this.io.env, this.#commandGame);
         if (note !== undefined && !this.globals().quiet) this.io.stderr.write(note);

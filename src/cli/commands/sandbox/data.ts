@@ -67,7 +67,10 @@ export async function loadCommand(factory: Factory, file: string, opts: LoadOpti
   const db = openDatabase(dbPath);
   let summary;
   let chosen: { game: string | null; choices: string[] };
+  let before: string | null;
   try {
+    const { followed: followedBefore } = await import('../../../sandbox/loaded.js');
+    before = followedBefore(db).primary?.game_id ?? null;
     summary = loadData(db, data, Math.floor(Date.now() / 1000), file);
     // What the sandbox holds is always said: the file joins what the database was loaded from.
     const { fileSha256, recordAddition } = await import('../../../sandbox/origin.js');
@@ -92,7 +95,9 @@ export async function loadCommand(factory: Factory, file: string, opts: LoadOpti
   if (chosen.choices.length > 1) {
     factory.io.stderr.write(`${printable(`loaded games ${chosen.choices.join(', ')}: commands use ${chosen.game ?? 'none'} unless told (UDCLI_GAME_ID=${chosen.choices[0]})`)}\n`);
   } else if (chosen.game !== null && (data.games ?? []).some((g) => g.id === chosen.game)) {
-    factory.io.stderr.write(`${printable(`commands of the built-in sandbox profile now use game ${chosen.game}`)}\n`);
+    // The default game changed under the user's feet: said, with the way back.
+    const back = before !== null && before !== chosen.game ? `; for game ${before} as before: --game ${before} or UDCLI_GAME_ID=${before}` : '';
+    factory.io.stderr.write(`${printable(`commands of the built-in sandbox profile now use game ${chosen.game}, the only game loaded${back}`)}\n`);
   }
 }
 
