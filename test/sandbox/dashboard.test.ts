@@ -473,6 +473,50 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
+  it('at 1,100 px the request log gives a path most of its row (whole on hover) and hides the dashboard\'s own files until asked; screenshot kept', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const context = await browser!.newContext({ viewport: { width: 1100, height: 900 } });
+    try {
+      const page = await context.newPage();
+      const watch = await openDashboard(page, demo.url, true);
+      await page.locator('#log-status', { hasText: 'Live' }).waitFor();
+      // A user opened: the page fetches the avatar, one more of its own files.
+      await searchAndOpen(page, 'demo', DEMO.user.username);
+      // A long path and a long reason, as a refused signed change has.
+      await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '5']], { secret: 'wrong' });
+      const refused = page.locator('#log-body tr', { hasText: 'developer_id=COLLECT_1000_GEMS' }).first();
+      await refused.waitFor({ timeout: 5000 });
+      const cell = refused.locator('td.path');
+      const full = (await cell.textContent())!;
+      expect(await cell.getAttribute('title')).toBe(full);
+      expect(full).toContain(`/services/rest/v1/achievements/user/${DEMO.user.uid}.json?`);
+      const table = (await page.locator('#log').boundingBox())!;
+      const box = (await cell.boundingBox())!;
+      // Before, the reason took the row and the path was left about 5 characters (some 40 px).
+      expect(box.width).toBeGreaterThan(table.width * 0.4);
+      // One line, cut with an ellipsis when longer than its column (the title has it whole).
+      expect(await cell.evaluate('[getComputedStyle(document.querySelector("#log-body tr:not(.own) td.path")).whiteSpace, getComputedStyle(document.querySelector("#log-body tr:not(.own) td.path")).textOverflow]')).toEqual(['nowrap', 'ellipsis']);
+
+      // The dashboard's own requests (its page, script, stylesheet, icon, the avatar) are in the log, hidden.
+      const own = page.locator('#log-body tr.own');
+      await expect.poll(() => own.count(), { timeout: 5000 }).toBeGreaterThanOrEqual(4);
+      const visiblePaths = await page.locator('#log-body tr:visible td.path').allTextContents();
+      expect(visiblePaths.filter((p) => p === '/' || p.startsWith('/dashboard/') || p.startsWith('/avatars/'))).toEqual([]);
+      expect(await page.locator('#log-own-count').textContent()).toMatch(/^\(\d+ hidden\)$/);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.locator('#requests').screenshot({ path: join(ARTIFACTS, 'dashboard-log-1100.png') });
+
+      await page.locator('#log-own').check();
+      const shown = await page.locator('#log-body tr:visible td.path').allTextContents();
+      for (const asset of ['/dashboard/dashboard.css', '/dashboard/dashboard.js', '/dashboard/icon.svg']) expect(shown).toContain(asset);
+      expect(shown.some((p) => p.startsWith('/avatars/'))).toBe(true);
+      expect(await page.locator('#log-own-count').textContent()).toBe('');
+      expectClean(watch, demo.url);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it('shows a signed change once: the challenge it saw comes off when its signed retry arrives, whose row says so', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     const context = await browser!.newContext();

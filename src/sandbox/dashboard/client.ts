@@ -273,14 +273,29 @@ export const DASHBOARD_JS = String.raw`'use strict';
     status.classList.toggle('error', Boolean(isError));
   }
 
+  /**
+   * The dashboard's own files (this page, its script, stylesheet and icon, the avatars it shows):
+   * kept in the log but hidden unless asked for, so the requests of one's game and tools stand out.
+   */
+  function isDashboardOwn(path) {
+    return path === '/' || path.startsWith('/dashboard/') || path.startsWith('/avatars/') || path === '/favicon.ico';
+  }
+
+  function ownHiddenCount() {
+    const hidden = $('log').classList.contains('hide-own') ? $('log-body').querySelectorAll('tr.own').length : 0;
+    $('log-own-count').textContent = hidden > 0 ? '(' + hidden + ' hidden)' : '';
+  }
+
   function logRow(r) {
     const status = Number(r.status);
+    const target = r.path + (r.query ? '?' + r.query : '') + (r.body ? ' body:' + r.body : '');
     return el(
       'tr',
-      { class: 's' + String(status).charAt(0), 'data-id': r.id },
+      { class: 's' + String(status).charAt(0) + (isDashboardOwn(String(r.path)) ? ' own' : ''), 'data-id': r.id },
       el('td', { title: r.time }, String(r.time).slice(11, 23)),
       el('td', {}, r.method),
-      el('td', { class: 'path' }, r.path + (r.query ? '?' + r.query : '') + (r.body ? ' body:' + r.body : '')),
+      // One line, cut with an ellipsis where it is too long; the whole of it on hover.
+      el('td', { class: 'path', title: target }, target),
       el('td', { class: 'status num' }, status),
       el('td', { class: 'num' }, typeof r.ms === 'number' ? r.ms.toFixed(1) : ''),
       el(
@@ -333,6 +348,7 @@ export const DASHBOARD_JS = String.raw`'use strict';
       body.prepend(logRow(r));
     }
     while (body.rows.length > LOG_ROWS) body.deleteRow(-1);
+    ownHiddenCount();
     logStatus(body.rows.length === 0 ? 'Live: no requests yet.' : 'Live: newest first, the last ' + LOG_ROWS + ' at most.', false);
     // A full batch means more are waiting: ask again at once.
     scheduleLog(reply.body.requests.length >= LOG_BATCH ? 0 : LOG_POLL_MS);
@@ -359,7 +375,14 @@ export const DASHBOARD_JS = String.raw`'use strict';
     $('log-pause').addEventListener('change', () => {
       if (!$('log-pause').checked) scheduleLog(0);
     });
-    $('log-clear').addEventListener('click', () => replaceChildren($('log-body')));
+    $('log-clear').addEventListener('click', () => {
+      replaceChildren($('log-body'));
+      ownHiddenCount();
+    });
+    $('log-own').addEventListener('change', () => {
+      $('log').classList.toggle('hide-own', !$('log-own').checked);
+      ownHiddenCount();
+    });
     void loadGames();
     void loadHolds();
     const uid = uidInHash();
