@@ -336,6 +336,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expect(await quest.locator('code.api-key').allTextContents()).toEqual(['0123…cdef', '7792…2a46']);
       expect(await page.locator('#games-body tr[data-game="1002"] code.api-key').allTextContents()).toEqual(['7c5f…37ba']);
       expect(await quest.locator('a.play').getAttribute('href')).toBe('/play/1001');
+      // What the play page really serves: nothing yet for the demo's games (no folder, URL or content URI).
+      expect(await quest.locator('td.uri').textContent()).toBe('nothing yet (set a content URI, or start with --game-dir / --game-url)');
       expect(await page.locator('#games-body tr[data-game="1002"] a.play').getAttribute('href')).toBe('/play/1002');
 
       await searchAndOpen(page, 'demo', DEMO.user.username);
@@ -514,6 +516,26 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expectClean(watch, demo.url);
     } finally {
       await context.close();
+    }
+  }, 120_000);
+
+  it('the games table says what each play page serves: the folder given with --game-dir, not a content URI', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const folder = join(ARTIFACTS, 'served-game');
+    mkdirSync(folder, { recursive: true });
+    const served = await startTestSandbox({ gameSources: [['1001', { kind: 'dir', root: folder, connect: true }]] });
+    const context = await browser!.newContext();
+    try {
+      const page = await context.newPage();
+      const watch = await openDashboard(page, served.url, true);
+      const cell = page.locator('#games-body tr[data-game="1001"] td.uri');
+      expect(await cell.locator('code').textContent()).toBe(folder);
+      expect(await cell.locator('.kind').textContent()).toBe('folder (--game-dir)');
+      expect(await page.locator('#games-body thead').textContent()).toContain('Play page serves');
+      expectClean(watch, served.url);
+    } finally {
+      await context.close();
+      await served.close();
     }
   }, 120_000);
 

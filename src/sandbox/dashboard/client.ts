@@ -61,6 +61,15 @@ export const DASHBOARD_JS = String.raw`'use strict';
 
   // --- games -------------------------------------------------------------------------------
 
+  /** The folder or URL the play page serves the game from, and which setting chose it. */
+  function servedCell(g, served) {
+    if (!served.has(g.id)) return g.content_uri ? [el('code', {}, g.content_uri), el('div', { class: 'kind muted' }, 'content URI')] : el('span', { class: 'empty' }, 'not set');
+    const source = served.get(g.id);
+    if (!source) return el('span', { class: 'empty' }, 'nothing yet (set a content URI, or start with --game-dir / --game-url)');
+    if (source.kind === 'dir') return [el('code', {}, source.dir), el('div', { class: 'kind muted' }, 'folder (--game-dir)')];
+    return [el('code', {}, source.url), el('div', { class: 'kind muted' }, source.from_content_uri ? 'content URI' : 'dev server (--game-url)')];
+  }
+
   async function loadGames() {
     const target = $('games-body');
     let reply;
@@ -75,6 +84,16 @@ export const DASHBOARD_JS = String.raw`'use strict';
       return;
     }
     const games = reply.body.games;
+    // What really serves each game's play page (a folder, a dev server, the content URI): asked, not assumed.
+    const served = new Map();
+    try {
+      const sources = await getJson('/_sandbox/game-sources');
+      if (sources.status === 200 && sources.body && Array.isArray(sources.body.games)) {
+        for (const s of sources.body.games) served.set(s.game_id, s.source);
+      }
+    } catch {
+      // Unknown: the content URI is shown as before.
+    }
     if (games.length === 0) {
       replaceChildren(target, el('p', { class: 'empty' }, 'No games (the sandbox was started with --seed none).'));
       return;
@@ -93,11 +112,11 @@ export const DASHBOARD_JS = String.raw`'use strict';
             ? el('span', { class: 'empty' }, 'none')
             : g.api_keys.map((k) => el('div', {}, el('code', { class: 'api-key' }, k.api_key), k.partner ? el('span', { class: 'badge' }, 'partner') : null)),
         ),
-        el('td', { class: 'uri' }, g.content_uri ? el('code', {}, g.content_uri) : el('span', { class: 'empty' }, 'not set')),
+        el('td', { class: 'uri' }, servedCell(g, served)),
         el('td', {}, el('a', { href: g.play_path, class: 'play' }, 'Play')),
       ),
     );
-    replaceChildren(target, table(['Game', 'Id', 'Signing', 'Api keys', 'Content URI', ''], rows));
+    replaceChildren(target, table(['Game', 'Id', 'Signing', 'Api keys', 'Play page serves', ''], rows));
   }
 
   /* What the sandbox holds (the demo data, a data file and its hash) and its first users. */
