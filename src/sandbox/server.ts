@@ -12,6 +12,7 @@ import { UdcliError, UsageError } from '../errors.js';
 import { GameSourceError, type GameSourceSetting } from './game-host/index.js';
 import { buildApp, gameHostOf, type GameHostListener } from './app.js';
 import { forbiddenDirProblem } from './game-host/allowed-dirs.js';
+import { forbiddenGameDirError } from './game-dir-refusal.js';
 import { hostsOfUrl } from './http/host-check.js';
 import type { FaultSpec } from './faults/spec.js';
 import { ensureWritable, openDatabase, type SandboxDatabase } from './database.js';
@@ -186,7 +187,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const allowedDirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...(options.allowGameDirs ?? [])];
   for (const dir of allowedDirs) {
     const problem = forbiddenDirProblem(resolve(dir), { own: ownDirs });
-    if (problem !== null) throw new UsageError(`cannot serve games from ${dir}: ${problem}`, { hint: "name your game's own folder (its build output)" });
+    if (problem !== null) throw forbiddenGameDirError(dir, problem);
   }
   let held: Server | undefined;
   try {

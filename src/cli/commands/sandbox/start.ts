@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { configDir } from '../../../config/paths.js';
 import { forbiddenDirProblem } from '../../../sandbox/game-host/allowed-dirs.js';
+import { forbiddenGameDirError } from '../../../sandbox/game-dir-refusal.js';
 import { dataDir, defaultDatabasePath, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
@@ -57,7 +58,7 @@ export function refuseForbiddenGameDirs(options: Pick<StartOptions, 'gameSource'
   const dirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...options.allowGameDirs];
   for (const dir of dirs) {
     const problem = forbiddenDirProblem(dir, { own: [configDir(env), dataDir(env)] });
-    if (problem !== null) throw new UsageError(`cannot serve games from ${dir}: ${problem}`, { hint: "name your game's own folder (its build output)" });
+    if (problem !== null) throw forbiddenGameDirError(dir, problem);
   }
 }
 
