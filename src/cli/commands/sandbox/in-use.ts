@@ -98,6 +98,12 @@ export async function refuseHeldPort(env: NodeJS.ProcessEnv, host: string, port:
       { hint: `${WAYS_ON}; or start this one on another port: --port N (0 = any free port)` },
     );
   }
+  const current = await sandboxState(env);
+  if (current.state === 'unresponsive' && current.record.port === port) {
+    throw new UsageError(`cannot start a sandbox on ${host}:${port}: the sandbox of pid ${current.record.pid} holds it but does not answer; nothing was changed`, {
+      hint: 'stop it: udcli sandbox stop, or start this one on another port: --port N (0 = any free port)',
+    });
+  }
   throw new UsageError(`${host}:${port} answers, but not as a sandbox: another program holds it; nothing was changed`, {
     hint: 'start the sandbox on another port: udcli sandbox start --port N, or UDCLI_SANDBOX_PORT=N for the sandbox and the built-in profile alike',
   });
