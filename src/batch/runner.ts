@@ -12,7 +12,7 @@ import { createRateGate, realClock, type Clock } from './rate.js';
 
 export type BatchStatus = 'ok' | 'failed' | 'unknown' | 'skipped' | 'dry-run';
 
-/** Why an item failed or is unknown: the same object in NDJSON, `-o json` and `--fields` (README "Batch mode"). */
+/** Why an item failed or is unknown: the same object in NDJSON, `-o json` and `--fields` (docs/CLI.md, "Batches"). */
 export interface BatchError {
   message: string;
   /** The service's code (404, 409...), when the service answered. */

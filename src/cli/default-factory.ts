@@ -111,9 +111,9 @@ export class DefaultFactory implements Factory {
         ...(g.apiKey ? { apiKey: g.apiKey } : {}),
       };
       // The config modules load with the first command that needs settings, not for --version or --help.
-      const { loadSettings } = await import('../config/index.js');
+      const { loadSettings, BUILT_IN_PROFILE } = await import('../config/index.js');
       const settings = loadSettings(flags, this.io.env);
-      if (settings.builtInSandbox) {
+      if (settings.builtInSandbox || (settings.profile === BUILT_IN_PROFILE && settings.sources.api_key === 'default')) {
         const { followSandbox } = await import('./sandbox-profile.js');
         const note = await followSandbox(settings, this.io.env, this.#commandGame);
         if (note !== undefined && !this.globals().quiet) this.io.stderr.write(note);
@@ -233,6 +233,27 @@ export class DefaultFactory implements Factory {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * A reply that is no service envelope, from the built-in profile's own URL (no base_url was
+   * ever set): when no sandbox answers there, another program holds the sandbox's port (8787 is
+   * also other tools' default), and "check base_url" would send the user after a setting they
+   * never made. Any other error is returned as it is.
+   */
+  async explain(error: unknown): Promise<unknown> {
+    const settings = this.#resolved;
+    if (settings?.builtInSandbox !== true || this.#embedded !== undefined) return error;
+    const { ApiError, MalformedReplyError, UdcliError } = await import('../errors.js');
+    if (!(error instanceof MalformedReplyError) && !(error instanceof ApiError && error.withoutEnvelope)) return error;
+    const url = this.#baseUrl ?? settings.baseUrl;
+    const { probe } = await import('./commands/sandbox/pidfile.js');
+    if ((await probe(url)) !== null) return error;
+    const { host, port } = hostAndPort(url);
+    return new UdcliError(`${host}:${port} answers, but not as a sandbox: another program holds it (${error.message})`, {
+      hint: `run the sandbox on another port: UDCLI_SANDBOX_PORT=N (the built-in profile and \`udcli sandbox start\` both follow it), or stop the program on port ${port}`,
+      cause: error,
+    });
   }
 
   output(): Promise<Output> {

@@ -42,7 +42,7 @@ export async function runCommandLine(argv: string[], io: IOStreams, commands: re
       await program.parseAsync(argvToParse(argv, commands), { from: 'user' });
     }
   } catch (error) {
-    code = report(error, io, factory, verbose());
+    code = report(await factory.explain(error), io, factory, verbose());
   }
   try {
     await factory.dispose();

@@ -11,6 +11,7 @@ import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals } from './global
 import type { GlobalOptions } from '../ops/factory.js';
 import { UsageError } from '../errors.js';
 import { NOT_COMMANDS } from './batch-help.js';
+import { formatHelpItem, wrapHelpText } from './help-wrap.js';
 
 let cachedVersion: string | undefined;
 
@@ -42,7 +43,7 @@ export interface ProgramHooks {
 }
 
 /**
- * Help wraps at 80 columns at most, whatever the terminal's width: the root help is rendered once
+ * Help wraps at the terminal's width, and at 80 columns at most: the root help is rendered once
  * at build time (scripts/render-root-help.js) and printed by bin/udcli.js without loading
  * commander, so it must not depend on the terminal. Narrower terminals still get narrower help.
  */
@@ -67,6 +68,9 @@ const HELP_LAYOUT: Partial<Help> = {
   formatHelp(this: Help, cmd, helper) {
     return globalOptionsLast(Help.prototype.formatHelp.call(this, cmd, helper));
   },
+  formatItem(this: Help, term, termWidth, description) {
+    return formatHelpItem(term, termWidth, description, this.helpWidth ?? HELP_WIDTH);
+  },
 };
 
 /** Moves the "Global Options:" section (its heading to the blank line after it) to the end. */
@@ -85,8 +89,9 @@ function configure(cmd: Command, io: IOStreams): void {
   cmd
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      // Help (and --version) only: every line fits the width, wrapped at a space (help-wrap.ts).
+      writeOut: (s) => io.stdout.write(wrapHelpText(s, helpWidth(io.stdoutIsTTY, io.stdout))),
+      writeErr: (s) => io.stderr.write(wrapHelpText(s, helpWidth(io.stderrIsTTY, io.stderr))),
       getOutHelpWidth: () => helpWidth(io.stdoutIsTTY, io.stdout),
       getErrHelpWidth: () => helpWidth(io.stderrIsTTY, io.stderr),
       // main prints the error (one line); commander's own copy is dropped.

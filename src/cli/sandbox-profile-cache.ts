@@ -23,6 +23,8 @@ export interface FollowedData {
   choices: string[];
   /** Every game with a key, and that key. */
   keyed: FollowedCredentials[];
+  /** Why `primary` is the default (src/sandbox/loaded.ts: PrimaryReason); absent in an older udcli's cache. */
+  reason?: 'loaded' | 'demo' | 'first';
 }
 
 interface CacheFile extends FollowedData {
@@ -66,7 +68,8 @@ export function cachedCredentials(file: string, dbPath: string, stamp: string): 
     // A file of an older udcli has neither list: read the database.
     if (!Array.isArray(c.choices) || !c.choices.every((g) => typeof g === 'string')) return undefined;
     if (!Array.isArray(c.keyed) || !c.keyed.every(isCredentials)) return undefined;
-    return { primary: c.primary, choices: c.choices, keyed: c.keyed };
+    const reason = c.reason === 'loaded' || c.reason === 'demo' || c.reason === 'first' ? { reason: c.reason } : {};
+    return { primary: c.primary, choices: c.choices, keyed: c.keyed, ...reason };
   } catch {
     // Missing or unreadable: read the database.
   }

@@ -59,6 +59,20 @@ function useCredentials(settings: Settings, chosen: FollowedCredentials): void {
   }
 }
 
+/** Why the game is the default: "game 4711, the only game loaded in the running sandbox". */
+function whyText(data: FollowedData, game: string, where: string): string {
+  switch (data.reason) {
+    case 'loaded':
+      return `game ${game}, the only game loaded in ${where}`;
+    case 'demo':
+      return `game ${game}, the demo game in ${where}`;
+    default:
+      return data.choices.length > 1
+        ? `game ${game}, the first of the games loaded in ${where} (${data.choices.join(', ')})`
+        : `game ${game}, the first game with a key in ${where}`;
+  }
+}
+
 /** One line for stderr when several loaded games leave the default game a guess. */
 function choiceNote(choices: string[], using: string | undefined): string {
   const shown = choices.slice(0, 5).join(', ') + (choices.length > 5 ? ', …' : '');
@@ -71,31 +85,65 @@ function choiceNote(choices: string[], using: string | undefined): string {
  */
 export async function followSandbox(settings: Settings, env: NodeJS.ProcessEnv, commandGame?: string): Promise<string | undefined> {
   try {
-    const running = await recordedSandbox(env);
-    if (running !== undefined && running.url !== settings.baseUrl) {
-      settings.baseUrl = running.url;
-      if (settings.sources.site_url === 'default') settings.siteUrl = running.url;
+    let dbPath: string | undefined;
+    let where: string;
+    if (settings.builtInSandbox) {
+      const running = await recordedSandbox(env);
+      if (running !== undefined && running.url !== settings.baseUrl) {
+        settings.baseUrl = running.url;
+        if (settings.sources.site_url === 'default') settings.siteUrl = running.url;
+      }
+      if (settings.sources.api_key !== 'default') return undefined;
+      dbPath = running?.db;
+      where = running === undefined ? 'the sandbox database' : 'the running sandbox';
+      if (dbPath === undefined) {
+        const { defaultDatabasePath } = await import('../sandbox/paths.js');
+        dbPath = defaultDatabasePath(env);
+        where = `the sandbox database ${dbPath}`;
+      }
+    } else {
+      // --base-url or UDCLI_BASE_URL names a sandbox: asked where its database is, and followed
+      // as the pid file's is, when that file is on this machine.
+      if (settings.sources.api_key !== 'default') return undefined;
+      dbPath = await sandboxDatabaseAt(settings.baseUrl);
+      where = `the sandbox at ${settings.baseUrl}`;
     }
-    if (settings.sources.api_key !== 'default') return undefined;
-    let dbPath = running?.db;
-    if (dbPath === undefined) {
-      const { defaultDatabasePath } = await import('../sandbox/paths.js');
-      dbPath = defaultDatabasePath(env);
-    }
-    if (dbPath === ':memory:' || !existsSync(dbPath)) return undefined;
+    if (dbPath === undefined || dbPath === ':memory:' || !existsSync(dbPath)) return undefined;
     const data = await followedData(env, dbPath);
     if (settings.sources.game_id !== 'default' || commandGame !== undefined) {
       // The game was named (the command's --game, UDCLI_GAME_ID, the profile): its key, when the
       // sandbox has one; the command's --game still decides the game (resolveParent).
       const wanted = commandGame ?? settings.gameId;
       const named = data.keyed.find((k) => k.game_id === wanted);
-      if (named !== undefined) useCredentials(settings, named);
+      if (named !== undefined) {
+        useCredentials(settings, named);
+        settings.followed = `game ${named.game_id} as named, with its key in ${where}`;
+      }
       return undefined;
     }
-    if (data.primary !== null) useCredentials(settings, data.primary);
+    if (data.primary !== null) {
+      useCredentials(settings, data.primary);
+      settings.followed = whyText(data, data.primary.game_id, where);
+    }
     return data.choices.length > 1 ? choiceNote(data.choices, data.primary?.game_id) : undefined;
   } catch {
     // The demo's credentials stay.
+    return undefined;
+  }
+}
+
+/** The database of the sandbox answering at `url` (its status says), or undefined when no sandbox answers there. */
+async function sandboxDatabaseAt(url: string): Promise<string | undefined> {
+  const [{ STATUS_PATH }, { boundedText }] = await Promise.all([import('../sandbox/constants.js'), import('./commands/sandbox/contents.js')]);
+  try {
+    const response = await fetch(`${url.replace(/\/+$/, '')}${STATUS_PATH}`, { signal: AbortSignal.timeout(1500) });
+    if (!response.ok) return undefined;
+    // The reply of whatever answers there: read bounded, trusted only in the sandbox's shape.
+    const text = await boundedText(response, 64 * 1024);
+    if (text === undefined) return undefined;
+    const body = JSON.parse(text) as { service?: unknown; database?: unknown };
+    return body.service === 'udcli-sandbox' && typeof body.database === 'string' ? body.database : undefined;
+  } catch {
     return undefined;
   }
 }

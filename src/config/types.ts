@@ -41,4 +41,9 @@ export interface Settings {
   production: boolean;
   requireReason: boolean;
   sources: Partial<Record<keyof StoredProfile, SettingSource>>;
+  /**
+   * The built-in profile only: which game and key it took from a sandbox, and why ("game 4711,
+   * the only game loaded in the running sandbox"); set by src/cli/sandbox-profile.ts.
+   */
+  followed?: string;
 }

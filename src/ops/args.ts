@@ -340,6 +340,16 @@ export function redactCanonical(canonical: string): string {
 }
 
 /** ISO 8601 (UTC, seconds) from Unix seconds given as a number or a numeric string; '' otherwise. */
+/**
+ * A date of the service's (`YYYY-MM-DD HH:MM:SS`, UTC) in the one form every table shows dates
+ * in, ISO 8601 (`2024-05-01T10:05:00Z`, as isoFromSeconds); other text as it came. JSON keeps the
+ * service's value.
+ */
+export function isoFromServiceDate(value: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/.exec(value.trim());
+  return m === null ? value : `${m[1]}T${m[2]}Z`;
+}
+
 export function isoFromSeconds(value: unknown): string {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isFinite(n)) return '';

@@ -261,7 +261,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });
   const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };
-  registerSiteRoutes(app, siteDeps);
+  registerSiteRoutes(app, { ...siteDeps, dbPath: db.path });
   registerPlayRoutes(app, {
     ...siteDeps,
     dbPath: db.path,

@@ -44,9 +44,16 @@ export interface LoadedContents {
 
 type Primary = { game_id: string; api_key: string; signing_secret: string; signing: GameSigning } | null;
 
+/**
+ * Why the default game is the one it is: the one game a data file loaded, the demo game of the
+ * demo data, or the first game with a key (of a data file of several, or of loaded games to pick among).
+ */
+export type PrimaryReason = 'loaded' | 'demo' | 'first';
+
 /** Whom the built-in profile follows: the default game and key, and the loaded games to pick among. */
 export interface Followed {
   primary: Primary;
+  reason: PrimaryReason;
   choices: string[];
   /** Every game with a key, with the key a client of it uses (`UDCLI_GAME_ID` picks among them). */
   keyed: Array<NonNullable<Primary>>;
@@ -79,12 +86,12 @@ function loadedGames(origin: SandboxOrigin | undefined): string[] {
  * game on the demo data, else the data's first game with a key. A data file of several games
  * names its main one first; games loaded on top of other data leave the choice to the user.
  */
-function choose(db: SandboxDatabase, origin: SandboxOrigin | undefined, games: LoadedGame[]): { primary: Primary; choices: string[] } {
+function choose(db: SandboxDatabase, origin: SandboxOrigin | undefined, games: LoadedGame[]): { primary: Primary; reason: PrimaryReason; choices: string[] } {
   const loaded = loadedGames(origin)
     .map((id) => games.find((g) => g.id === id))
     .map((g) => (g ? keyOf(g) : null))
     .filter((k): k is NonNullable<Primary> => k !== null);
-  if (loaded.length === 1) return { primary: loaded[0]!, choices: [] };
+  if (loaded.length === 1) return { primary: loaded[0]!, reason: 'loaded', choices: [] };
   let primary: Primary = null;
   const demoGame = games.find((g) => g.id === DEMO.game.id);
   if (origin?.kind !== 'data' && demoGame && db.repos.games.findApiKey(DEMO.game.apiKey)?.gameId === DEMO.game.id) {
@@ -94,7 +101,8 @@ function choose(db: SandboxDatabase, origin: SandboxOrigin | undefined, games: L
   // One data file of several games (nothing on top) names its main one first: no choice to offer.
   const onTop = (origin?.loaded ?? []).length > 0;
   const ambiguous = loaded.length > 1 && (origin?.kind !== 'data' || onTop);
-  return { primary, choices: ambiguous ? loaded.map((k) => k.game_id) : [] };
+  const reason: PrimaryReason = primary?.game_id === DEMO.game.id && primary.api_key === DEMO.game.apiKey ? 'demo' : 'first';
+  return { primary, reason, choices: ambiguous ? loaded.map((k) => k.game_id) : [] };
 }
 
 /** Games ranked as the data files named them. */

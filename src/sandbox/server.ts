@@ -5,13 +5,14 @@
  * run it embedded in-process.
  */
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { DEMO } from '../domain/demo.js';
 import { UdcliError, UsageError } from '../errors.js';
 import { GameSourceError, type GameSourceSetting } from './game-host/index.js';
 import { buildApp, gameHostOf, type GameHostListener } from './app.js';
 import { forbiddenDirProblem } from './game-host/allowed-dirs.js';
+import { forbiddenGameDirError } from './game-dir-refusal.js';
 import { hostsOfUrl } from './http/host-check.js';
 import type { FaultSpec } from './faults/spec.js';
 import { ensureWritable, openDatabase, type SandboxDatabase } from './database.js';
@@ -146,6 +147,27 @@ async function listenGameHost(listener: GameHostListener, host: string, mainPort
   return listener.listen(0, host);
 }
 
+/**
+ * Holds host:port until the app listens on it, so that a start that cannot listen fails before
+ * its database is opened or changed (`start --data FILE --reset` on a port in use changed the
+ * data, then failed). Port 0 holds nothing: any free port will do.
+ */
+function holdPort(host: string, port: number): Promise<Server | undefined> {
+  if (port === 0) return Promise.resolve(undefined);
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen({ port, host, exclusive: true }, () => done(server));
+  });
+}
+
+function portInUse(host: string, port: number, error: unknown, before: boolean): UdcliError {
+  return new UdcliError(`cannot start the sandbox: ${host}:${port} is already in use${before ? '; nothing was changed' : ''}`, {
+    hint: 'is a sandbox already running? try `udcli sandbox status`, or pick another port with --port (0 = any free port)',
+    cause: error,
+  });
+}
+
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -165,9 +187,29 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const allowedDirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...(options.allowGameDirs ?? [])];
   for (const dir of allowedDirs) {
     const problem = forbiddenDirProblem(resolve(dir), { own: ownDirs });
-    if (problem !== null) throw new UsageError(`cannot serve games from ${dir}: ${problem}`, { hint: "name your game's own folder (its build output)" });
+    if (problem !== null) throw forbiddenGameDirError(dir, problem);
   }
-  const db = openDatabase(dbPath);
+  let held: Server | undefined;
+  try {
+    held = await holdPort(host, requestedPort);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw portInUse(host, requestedPort, error, true);
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UdcliError(`cannot start the sandbox on ${host}:${requestedPort}: ${(error as Error).message}`, { cause: error });
+    throw error;
+  }
+  const release = (): Promise<void> => {
+    const server = held;
+    held = undefined;
+    return server === undefined ? Promise.resolve() : new Promise<void>((done) => server.close(() => done()));
+  };
+  let db: SandboxDatabase;
+  try {
+    db = openDatabase(dbPath);
+  } catch (error) {
+    await release();
+    throw error;
+  }
   let app;
   let gamePort = 0;
   try {
@@ -199,9 +241,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       insecureGameHost: options.insecureGameHost === true,
       gameDirs: { allowed: allowedDirs.map((dir) => resolve(dir)), own: ownDirs },
     });
+    await release();
     await app.listen({ port: requestedPort, host });
     gamePort = await listenGameHost(gameHostOf(app), host, (app.server.address() as AddressInfo).port, options.gamePort);
   } catch (error) {
+    await release();
     await app?.close().catch(() => undefined);
     const ids = error instanceof GameSourceError ? db.repos.games.list().map((g) => g.id) : [];
     db.close();
@@ -209,12 +253,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       throw new UsageError(`cannot serve the game: ${error.message}`, ids.length > 0 ? { hint: `its games: ${ids.slice(0, 20).join(', ')}` } : {});
     }
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      throw new UdcliError(`cannot start the sandbox: ${host}:${requestedPort} is already in use`, {
-        hint: 'is a sandbox already running? try `udcli sandbox status`, or pick another port with --port (0 = any free port)',
-        cause: error,
-      });
-    }
+    if (code === 'EADDRINUSE') throw portInUse(host, requestedPort, error, false);
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       throw new UdcliError(`cannot start the sandbox on ${host}:${requestedPort}: ${(error as Error).message}`, { cause: error });
     }

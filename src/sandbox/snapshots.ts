@@ -102,7 +102,24 @@ export function deleteSnapshot(dir: string, name: string): void {
 }
 
 /** Replaces the live database's rows with the snapshot's, in one transaction. */
+/** A snapshot file that is no database (or a damaged one) is bad input: the restore changes nothing. */
+function unreadable(file: string, error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && /^SQLITE_(NOTADB|CORRUPT)/.test(code)) {
+    return new UsageError(`the snapshot ${file} cannot be read (${(error as Error).message}); nothing was restored`, { cause: error });
+  }
+  return error;
+}
+
 export function restoreSnapshot(db: SandboxDatabase, file: string): void {
+  try {
+    restoreReadable(db, file);
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+}
+
+function restoreReadable(db: SandboxDatabase, file: string): void {
   const version = fileSchemaVersion(file);
   if (version > db.schemaVersion()) {
     throw new UsageError(`the snapshot ${file} has schema version ${version}, this database ${db.schemaVersion()}`, {
@@ -116,7 +133,7 @@ export function restoreSnapshot(db: SandboxDatabase, file: string): void {
       const copy = join(dir, 'snapshot.db');
       copyFileSync(file, copy);
       openDatabase(copy).close();
-      restoreSnapshot(db, copy);
+      restoreReadable(db, copy);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

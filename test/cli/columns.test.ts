@@ -37,10 +37,11 @@ describe('products: HELD', () => {
 });
 
 describe('achievements list: the zero date and the Not Started rows', () => {
-  it('shows the zero completed_date (not completed) as nothing, a real date as it is', () => {
+  it('shows the zero completed_date (not completed) as nothing, a real date in ISO 8601 like every table', () => {
     const cell = USER_ACHIEVEMENT_COLUMNS.find((c) => c.key === 'completed_date')!.cell;
     expect(cell({ completed_date: '0000-00-00 00:00:00' } as UserAchievement)).toBe('');
-    expect(cell({ completed_date: '2024-05-01 10:05:00' } as UserAchievement)).toBe('2024-05-01 10:05:00');
+    expect(cell({ completed_date: '2024-05-01 10:05:00' } as UserAchievement)).toBe('2024-05-01T10:05:00Z');
+    expect(cell({ completed_date: 'yesterday' } as UserAchievement)).toBe('yesterday');
     expect(cell({ completed_date: null } as UserAchievement)).toBe('');
   });
 

@@ -134,7 +134,7 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
   it('after loading one game onto the demo data, that game is the default: its quests, its key', async () => {
     const loaded = await udcli(['sandbox', 'load', join(root, 'orbit.yaml')]);
     expect(loaded.code, loaded.stderr).toBe(0);
-    expect(loaded.stderr).toContain('commands of the built-in sandbox profile now use game 7777\n');
+    expect(loaded.stderr).toContain(`commands of the built-in sandbox profile now use game 7777, the only game loaded; for game ${DEMO.game.id} as before: --game ${DEMO.game.id} or UDCLI_GAME_ID=${DEMO.game.id}\n`);
     const list = await udcli(['achievements', 'list', 'gr_ann', '-o', 'json']);
     expect(list.code, list.stderr).toBe(0);
     const rows = JSON.parse(list.stdout) as Array<{ developer_id: string; parent_id: string; current_value: number }>;
@@ -142,6 +142,36 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     const inc = await udcli(['achievements', 'inc', 'gr_ann', 'ORE_10']);
     expect(inc.code, inc.stderr).toBe(0);
     expect(progressOf(dbPath, 'gr_ann', 'ORE_10')).toBe(4);
+  });
+
+  it('which game the built-in profile uses, and why, is said by profile show, profile list, doctor and sandbox status', async () => {
+    const why = 'game 7777, the only game loaded in the running sandbox';
+    const show = await udcli(['profile', 'show', '-o', 'table']);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(new RegExp(`game_id +7777 +\\(${why}\\)`));
+    expect(show.stdout).toMatch(new RegExp(`api_key +5f0e…3b1c +\\(${why}\\)`));
+    expect(show.stdout).not.toContain('1001 (default)');
+    const list = await udcli(['profile', 'list', '-o', 'table']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^\* +sandbox +http:\/\/127\.0\.0\.1:\d+ +7777 \(the only game loaded in the running sandbox\)/m);
+    const listed = JSON.parse((await udcli(['profile', 'list', '-o', 'json'])).stdout) as Array<{ name: string; game_id: string; game_why: string }>;
+    expect(listed.find((p) => p.name === 'sandbox')).toMatchObject({ game_id: '7777', game_why: why });
+    const doctor = await udcli(['doctor', '-o', 'table']);
+    expect(doctor.stdout).toContain(`from the sandbox (${why})`);
+    const status = await udcli(['sandbox', 'status']);
+    expect(status.stdout).toContain(`the built-in profile uses ${why}\n`);
+    const statusJson = JSON.parse((await udcli(['sandbox', 'status', '--json'])).stdout) as { builtin_profile: unknown };
+    expect(statusJson.builtin_profile).toEqual({ game_id: '7777', why });
+  });
+
+  it("auth verify of a token of the demo game names both games and why the profile's is 7777", async () => {
+    const token = JSON.parse((await udcli(['auth', 'token', DEMO.game.id, '--as', DEMO.user.username, '--json'])).stdout) as { uid: string; token: string };
+    const r = await udcli(['auth', 'verify', token.uid, token.token]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`invalid token: issued for another game (${DEMO.game.id}; this api_key is of game 7777)`);
+    expect(r.stderr).toContain(`this profile uses game 7777, the only game loaded in the running sandbox`);
+    const again = await udcli(['auth', 'verify', token.uid, token.token], { UDCLI_GAME_ID: DEMO.game.id });
+    expect(again.code, again.stderr).toBe(0);
   });
 
   it('sandbox info, status and the dashboard say what the database holds now, and agree', async () => {
@@ -226,6 +256,21 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     expect(gone.code).toBe(5);
     expect(gone.stdout).toBe('');
     expect(gone.stderr).toMatch(/^udcli: no udcli sandbox answers at http:\/\/127\.0\.0\.1:\d+\n/);
+  });
+
+  it('--base-url and UDCLI_BASE_URL name a sandbox holding only one\'s own game: the built-in profile takes its game and key', async () => {
+    const third = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(root, 'orbit-only.db'), data: join(root, 'orbit.yaml') });
+    try {
+      const byFlag = await udcli(['--base-url', third.url, 'achievements', 'list', 'gr_ann', '-o', 'json']);
+      expect(byFlag.code, byFlag.stderr).toBe(0);
+      expect((JSON.parse(byFlag.stdout) as Array<{ parent_id: string; developer_id: string; current_value: number }>).map((q) => [q.parent_id, q.developer_id, q.current_value])).toEqual([['7777', 'ORE_10', 3]]);
+      const byEnv = await udcli(['achievements', 'list', 'gr_ann', '-o', 'json'], { UDCLI_BASE_URL: third.url });
+      expect(byEnv.code, byEnv.stderr).toBe(0);
+      const show = await udcli(['profile', 'show', '-o', 'table'], { UDCLI_BASE_URL: third.url });
+      expect(show.stdout).toContain(`(game 7777, the only game loaded in the sandbox at ${third.url})`);
+    } finally {
+      await third.close();
+    }
   });
 
   it('two loaded games: the default stays, and one line on stderr says which to pick', async () => {

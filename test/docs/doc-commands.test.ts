@@ -1,6 +1,6 @@
 /**
- * The manuals, run: every `udcli` command in README.md's shell blocks and in docs/INTEGRATING.md's
- * is run as a reader would type it, in order, against a sandbox on a free port with a temporary
+ * The manuals, run: every `udcli` command in the shell blocks of README.md, CHANGELOG.md and every
+ * page of docs/ is run as a reader would type it, in order, against a sandbox on a free port with a temporary
  * database, data directory and config (a fresh config for each block, as the blocks do not
  * build on each other's profiles). The commands run in-process through `main`; the sandbox is
  * the one the first command starts in the background, as the Quick start says (so the built
@@ -11,13 +11,14 @@
  * the docs runs unless someone decides otherwise here. A data file a doc shows (a ```yaml block
  * opening with the schema line) must load as shown. The conventions: test/docs/doc-blocks.ts.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands.js';
 import { main } from '../../src/cli/main.js';
 import type { IOStreams } from '../../src/ops/factory.js';
 import { readDataFileBlocks, readDocBlocks, type DocBlock, type DocCommand, type DocSynopsis } from './doc-blocks.js';
@@ -219,19 +220,27 @@ async function runCommand(step: DocCommand, env: NodeJS.ProcessEnv, run: DocRun)
   return missing.length === 0 ? undefined : `the output lacks (or has out of order):\n    ${missing.join('\n    ')}${output()}`;
 }
 
-const docs = {
-  'README.md': readDocBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')),
-  'docs/INTEGRATING.md': readDocBlocks(readFileSync(join(ROOT, 'docs/INTEGRATING.md'), 'utf8')),
-  'docs/SUPPORT.md': readDocBlocks(readFileSync(join(ROOT, 'docs/SUPPORT.md'), 'utf8')),
-};
+/**
+ * Docs whose commands a test cannot run as written, each with why; their blocks are still read,
+ * and each option a command names must be in its --help.
+ */
+const NOT_RUN = new Map<string, string>([
+  ['docs/FIDELITY.md', "its commands read the reader's own recordings and a production profile of the real platform; test/diff runs the same commands on recordings of its own"],
+]);
+
+/** Every doc: the README, the changelog and every page of docs/ (a new page is covered without a change here). */
+const DOC_FILES = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const docs: Record<string, DocBlock[]> = Object.fromEntries(DOC_FILES.filter((f) => existsSync(join(ROOT, f))).map((f) => [f, readDocBlocks(readFileSync(join(ROOT, f), 'utf8'))]));
 
 describe('the docs are read as intended', () => {
   it('finds the commands of each doc (a reader that found none would pass everything)', () => {
     const commands = (blocks: DocBlock[]) => blocks.flatMap((b) => b.steps).filter((s) => s.kind === 'command');
-    expect(commands(docs['README.md']).length).toBeGreaterThan(40);
-    expect(commands(docs['docs/INTEGRATING.md']).length).toBeGreaterThan(3);
-    expect(commands(docs['docs/SUPPORT.md']).length).toBeGreaterThan(10);
-    const tour = commands(docs['README.md']).find((c) => c.text.startsWith('udcli achievements reset 01e5'));
+    expect(Object.keys(docs)).toEqual(expect.arrayContaining(['README.md', 'docs/SUPPORT.md', 'docs/SANDBOX.md', 'docs/USING.md', 'docs/INTEGRATING.md', 'docs/FIDELITY.md']));
+    expect(commands(docs['README.md']!).length).toBeGreaterThan(25);
+    expect(commands(docs['docs/SANDBOX.md']!).length).toBeGreaterThan(10);
+    expect(commands(docs['docs/INTEGRATING.md']!).length).toBeGreaterThan(3);
+    expect(commands(docs['docs/SUPPORT.md']!).length).toBeGreaterThan(10);
+    const tour = commands(docs['README.md']!).find((c) => c.text.startsWith('udcli achievements reset 01e5'));
     expect(tour?.shown[0]).toMatch(/^Changed: LEVEL_10/);
   });
 
@@ -243,6 +252,32 @@ describe('the docs are read as intended', () => {
 });
 
 for (const [name, blocks] of Object.entries(docs)) {
+  if (NOT_RUN.has(name)) {
+    describe(`${name}: not run (${NOT_RUN.get(name)!})`, () => {
+      it('names only options its commands have', async () => {
+        const env = { ...process.env, NO_COLOR: '1', UDCLI_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'udcli-docs-options-')) };
+        const problems: string[] = [];
+        for (const step of blocks.flatMap((b) => b.steps)) {
+          if (step.kind !== 'command') continue;
+          const start = step.argv.findIndex((w) => COMMANDS.some((c) => c.name === w));
+          const words = step.argv.slice(Math.max(0, start)).filter((w) => !w.startsWith('-')).slice(0, 2);
+          const options = step.argv.filter((w) => /^--?[a-zA-Z]/.test(w)).map((w) => w.replace(/=.*$/, ''));
+          let help: Result | undefined;
+          for (let n = words.length; n > 0 && (help === undefined || help.code !== 0); n--) help = await udcli([...words.slice(0, n), '--help'], env);
+          const known = new Set(help?.stdout.match(/(?<![\w-])--?[a-zA-Z][\w-]*/g));
+          for (const option of options) if (!known.has(option)) problems.push(`line ${step.line}: ${step.text}: no option ${option}`);
+        }
+        expect(problems).toEqual([]);
+      });
+    });
+    continue;
+  }
+  if (blocks.length === 0) {
+    it(`${name} holds no shell command to run`, () => {
+      expect(blocks).toEqual([]);
+    });
+    continue;
+  }
   describe(`${name}: every command as written`, () => {
     let run: DocRun | undefined;
     beforeAll(async () => {

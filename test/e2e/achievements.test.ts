@@ -146,7 +146,7 @@ describe('achievements inc / set / reset / delete / list', () => {
     const rec = await record(counter.developer_id);
     expect(rec?.completed_date).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     const table = await udcli(['achievements', 'list', UID, '--developer-id', counter.developer_id, '-o', 'table']);
-    expect(table.stdout).toContain(rec!.completed_date!);
+    expect(table.stdout).toContain(`${rec!.completed_date!.replace(' ', 'T')}Z`);
     expect(table.stdout).toContain(`${counter.target_value}/${counter.target_value} (100%)`);
   });
 

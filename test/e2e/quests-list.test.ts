@@ -84,7 +84,7 @@ describe('achievements list', () => {
     const level = r.stdout.split('\n').find((l) => l.startsWith('LEVEL_10'))!;
     expect(level).toMatch(/In Progress\s*$/);
     expect(r.stdout.split('\n').find((l) => l.startsWith('SECRET_ROOM'))).toMatch(/Not Started/);
-    expect(r.stdout).toContain('2024-05-01 10:05:00');
+    expect(r.stdout).toContain('2024-05-01T10:05:00Z');
     expect(r.stdout).not.toContain('0000-00-00');
   });
 

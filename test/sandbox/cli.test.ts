@@ -368,18 +368,27 @@ describe('--detach', () => {
     expect(readFileSync(join(root, 'data', 'sandbox.log'), 'utf8')).toContain(`udcli sandbox listening on ${url}`);
   });
 
-  it('reports a child that cannot start (port taken), with the log in the hint', async () => {
+  it('refuses a port another sandbox holds before a child is started, naming it', async () => {
     const { startSandbox } = await import('../../src/sandbox/server.js');
     const blocker = await startSandbox({ port: 0, dbPath: ':memory:' });
     try {
       const { startCommand } = await import('../../src/cli/commands/sandbox/start.js');
       const error = await startCommand(testFactory(env), { port: String(blocker.port), db: ':memory:', detach: true }, { cli: CHILD_CLI }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(UdcliError);
-      expect((error as UdcliError).message).toMatch(/did not start: it exited during start-up/);
-      expect((error as UdcliError).hint).toMatch(/already in use/);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UdcliError).message).toBe(`cannot start a sandbox on 127.0.0.1:${blocker.port}: another sandbox (pid ${process.pid}) answers there; nothing was changed`);
       expect(existsSync(pidFilePath(env))).toBe(false);
     } finally {
       await blocker.close();
     }
+  });
+
+  it('reports a child that cannot start, with the log in the hint', async () => {
+    const { startCommand } = await import('../../src/cli/commands/sandbox/start.js');
+    const failing = { command: process.execPath, args: ['-e', 'console.error("the child could not listen"); process.exit(3)', '--'] };
+    const error = await startCommand(testFactory(env), { port: '0', db: ':memory:', detach: true }, { cli: failing }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UdcliError);
+    expect((error as UdcliError).message).toMatch(/did not start: it exited during start-up \(exit code 3\)/);
+    expect((error as UdcliError).hint).toMatch(/the child could not listen/);
+    expect(existsSync(pidFilePath(env))).toBe(false);
   });
 });

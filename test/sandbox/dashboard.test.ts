@@ -336,6 +336,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expect(await quest.locator('code.api-key').allTextContents()).toEqual(['0123…cdef', '7792…2a46']);
       expect(await page.locator('#games-body tr[data-game="1002"] code.api-key').allTextContents()).toEqual(['7c5f…37ba']);
       expect(await quest.locator('a.play').getAttribute('href')).toBe('/play/1001');
+      // What the play page really serves: nothing yet for the demo's games (no folder, URL or content URI).
+      expect(await quest.locator('td.uri').textContent()).toBe('nothing yet (set a content URI, or start with --game-dir / --game-url)');
       expect(await page.locator('#games-body tr[data-game="1002"] a.play').getAttribute('href')).toBe('/play/1002');
 
       await searchAndOpen(page, 'demo', DEMO.user.username);
@@ -470,6 +472,70 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expectClean(watch, demo.url);
     } finally {
       await context.close();
+    }
+  }, 120_000);
+
+  it('at 1,100 px the request log gives a path most of its row (whole on hover) and hides the dashboard\'s own files until asked; screenshot kept', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const context = await browser!.newContext({ viewport: { width: 1100, height: 900 } });
+    try {
+      const page = await context.newPage();
+      const watch = await openDashboard(page, demo.url, true);
+      await page.locator('#log-status', { hasText: 'Live' }).waitFor();
+      // A user opened: the page fetches the avatar, one more of its own files.
+      await searchAndOpen(page, 'demo', DEMO.user.username);
+      // A long path and a long reason, as a refused signed change has.
+      await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '5']], { secret: 'wrong' });
+      const refused = page.locator('#log-body tr', { hasText: 'developer_id=COLLECT_1000_GEMS' }).first();
+      await refused.waitFor({ timeout: 5000 });
+      const cell = refused.locator('td.path');
+      const full = (await cell.textContent())!;
+      expect(await cell.getAttribute('title')).toBe(full);
+      expect(full).toContain(`/services/rest/v1/achievements/user/${DEMO.user.uid}.json?`);
+      const table = (await page.locator('#log').boundingBox())!;
+      const box = (await cell.boundingBox())!;
+      // Before, the reason took the row and the path was left about 5 characters (some 40 px).
+      expect(box.width).toBeGreaterThan(table.width * 0.4);
+      // One line, cut with an ellipsis when longer than its column (the title has it whole).
+      expect(await cell.evaluate('[getComputedStyle(document.querySelector("#log-body tr:not(.own) td.path")).whiteSpace, getComputedStyle(document.querySelector("#log-body tr:not(.own) td.path")).textOverflow]')).toEqual(['nowrap', 'ellipsis']);
+
+      // The dashboard's own requests (its page, script, stylesheet, icon, the avatar) are in the log, hidden.
+      const own = page.locator('#log-body tr.own');
+      await expect.poll(() => own.count(), { timeout: 5000 }).toBeGreaterThanOrEqual(4);
+      const visiblePaths = await page.locator('#log-body tr:visible td.path').allTextContents();
+      expect(visiblePaths.filter((p) => p === '/' || p.startsWith('/dashboard/') || p.startsWith('/avatars/'))).toEqual([]);
+      expect(await page.locator('#log-own-count').textContent()).toMatch(/^\(\d+ hidden\)$/);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.locator('#requests').screenshot({ path: join(ARTIFACTS, 'dashboard-log-1100.png') });
+
+      await page.locator('#log-own').check();
+      const shown = await page.locator('#log-body tr:visible td.path').allTextContents();
+      for (const asset of ['/dashboard/dashboard.css', '/dashboard/dashboard.js', '/dashboard/icon.svg']) expect(shown).toContain(asset);
+      expect(shown.some((p) => p.startsWith('/avatars/'))).toBe(true);
+      expect(await page.locator('#log-own-count').textContent()).toBe('');
+      expectClean(watch, demo.url);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('the games table says what each play page serves: the folder given with --game-dir, not a content URI', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const folder = join(ARTIFACTS, 'served-game');
+    mkdirSync(folder, { recursive: true });
+    const served = await startTestSandbox({ gameSources: [['1001', { kind: 'dir', root: folder, connect: true }]] });
+    const context = await browser!.newContext();
+    try {
+      const page = await context.newPage();
+      const watch = await openDashboard(page, served.url, true);
+      const cell = page.locator('#games-body tr[data-game="1001"] td.uri');
+      expect(await cell.locator('code').textContent()).toBe(folder);
+      expect(await cell.locator('.kind').textContent()).toBe('folder (--game-dir)');
+      expect(await page.locator('#games-body thead').textContent()).toContain('Play page serves');
+      expectClean(watch, served.url);
+    } finally {
+      await context.close();
+      await served.close();
     }
   }, 120_000);
 

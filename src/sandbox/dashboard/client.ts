@@ -61,6 +61,15 @@ export const DASHBOARD_JS = String.raw`'use strict';
 
   // --- games -------------------------------------------------------------------------------
 
+  /** The folder or URL the play page serves the game from, and which setting chose it. */
+  function servedCell(g, served) {
+    if (!served.has(g.id)) return g.content_uri ? [el('code', {}, g.content_uri), el('div', { class: 'kind muted' }, 'content URI')] : el('span', { class: 'empty' }, 'not set');
+    const source = served.get(g.id);
+    if (!source) return el('span', { class: 'empty' }, 'nothing yet (set a content URI, or start with --game-dir / --game-url)');
+    if (source.kind === 'dir') return [el('code', {}, source.dir), el('div', { class: 'kind muted' }, 'folder (--game-dir)')];
+    return [el('code', {}, source.url), el('div', { class: 'kind muted' }, source.from_content_uri ? 'content URI' : 'dev server (--game-url)')];
+  }
+
   async function loadGames() {
     const target = $('games-body');
     let reply;
@@ -75,6 +84,16 @@ export const DASHBOARD_JS = String.raw`'use strict';
       return;
     }
     const games = reply.body.games;
+    // What really serves each game's play page (a folder, a dev server, the content URI): asked, not assumed.
+    const served = new Map();
+    try {
+      const sources = await getJson('/_sandbox/game-sources');
+      if (sources.status === 200 && sources.body && Array.isArray(sources.body.games)) {
+        for (const s of sources.body.games) served.set(s.game_id, s.source);
+      }
+    } catch {
+      // Unknown: the content URI is shown as before.
+    }
     if (games.length === 0) {
       replaceChildren(target, el('p', { class: 'empty' }, 'No games (the sandbox was started with --seed none).'));
       return;
@@ -93,11 +112,11 @@ export const DASHBOARD_JS = String.raw`'use strict';
             ? el('span', { class: 'empty' }, 'none')
             : g.api_keys.map((k) => el('div', {}, el('code', { class: 'api-key' }, k.api_key), k.partner ? el('span', { class: 'badge' }, 'partner') : null)),
         ),
-        el('td', { class: 'uri' }, g.content_uri ? el('code', {}, g.content_uri) : el('span', { class: 'empty' }, 'not set')),
+        el('td', { class: 'uri' }, servedCell(g, served)),
         el('td', {}, el('a', { href: g.play_path, class: 'play' }, 'Play')),
       ),
     );
-    replaceChildren(target, table(['Game', 'Id', 'Signing', 'Api keys', 'Content URI', ''], rows));
+    replaceChildren(target, table(['Game', 'Id', 'Signing', 'Api keys', 'Play page serves', ''], rows));
   }
 
   /* What the sandbox holds (the demo data, a data file and its hash) and its first users. */
@@ -273,14 +292,29 @@ export const DASHBOARD_JS = String.raw`'use strict';
     status.classList.toggle('error', Boolean(isError));
   }
 
+  /**
+   * The dashboard's own files (this page, its script, stylesheet and icon, the avatars it shows):
+   * kept in the log but hidden unless asked for, so the requests of one's game and tools stand out.
+   */
+  function isDashboardOwn(path) {
+    return path === '/' || path.startsWith('/dashboard/') || path.startsWith('/avatars/') || path === '/favicon.ico';
+  }
+
+  function ownHiddenCount() {
+    const hidden = $('log').classList.contains('hide-own') ? $('log-body').querySelectorAll('tr.own').length : 0;
+    $('log-own-count').textContent = hidden > 0 ? '(' + hidden + ' hidden)' : '';
+  }
+
   function logRow(r) {
     const status = Number(r.status);
+    const target = r.path + (r.query ? '?' + r.query : '') + (r.body ? ' body:' + r.body : '');
     return el(
       'tr',
-      { class: 's' + String(status).charAt(0), 'data-id': r.id },
+      { class: 's' + String(status).charAt(0) + (isDashboardOwn(String(r.path)) ? ' own' : ''), 'data-id': r.id },
       el('td', { title: r.time }, String(r.time).slice(11, 23)),
       el('td', {}, r.method),
-      el('td', { class: 'path' }, r.path + (r.query ? '?' + r.query : '') + (r.body ? ' body:' + r.body : '')),
+      // One line, cut with an ellipsis where it is too long; the whole of it on hover.
+      el('td', { class: 'path', title: target }, target),
       el('td', { class: 'status num' }, status),
       el('td', { class: 'num' }, typeof r.ms === 'number' ? r.ms.toFixed(1) : ''),
       el(
@@ -333,6 +367,7 @@ export const DASHBOARD_JS = String.raw`'use strict';
       body.prepend(logRow(r));
     }
     while (body.rows.length > LOG_ROWS) body.deleteRow(-1);
+    ownHiddenCount();
     logStatus(body.rows.length === 0 ? 'Live: no requests yet.' : 'Live: newest first, the last ' + LOG_ROWS + ' at most.', false);
     // A full batch means more are waiting: ask again at once.
     scheduleLog(reply.body.requests.length >= LOG_BATCH ? 0 : LOG_POLL_MS);
@@ -359,7 +394,14 @@ export const DASHBOARD_JS = String.raw`'use strict';
     $('log-pause').addEventListener('change', () => {
       if (!$('log-pause').checked) scheduleLog(0);
     });
-    $('log-clear').addEventListener('click', () => replaceChildren($('log-body')));
+    $('log-clear').addEventListener('click', () => {
+      replaceChildren($('log-body'));
+      ownHiddenCount();
+    });
+    $('log-own').addEventListener('change', () => {
+      $('log').classList.toggle('hide-own', !$('log-own').checked);
+      ownHiddenCount();
+    });
     void loadGames();
     void loadHolds();
     const uid = uidInHash();

@@ -56,8 +56,8 @@ const PAGE = `<!doctype html>
 <div id="user-detail"><p class="empty">Search for a user, then pick one to see their achievements and holdings.</p></div>
 </div></section>
 <section id="requests" class="wide"><h2>Request log</h2>
-<div class="log-bar"><span id="log-status" class="status muted">Connecting…</span><label><input type="checkbox" id="log-pause"> Pause</label><button type="button" id="log-clear">Clear</button></div>
-<div class="log-scroll"><table id="log"><thead><tr><th>Time (UTC)</th><th>Method</th><th>Path</th><th class="num">Status</th><th class="num">ms</th><th>Reason</th></tr></thead><tbody id="log-body"></tbody></table></div>
+<div class="log-bar"><span id="log-status" class="status muted">Connecting…</span><label><input type="checkbox" id="log-own"> Show the dashboard's own files <span id="log-own-count" class="muted"></span></label><label><input type="checkbox" id="log-pause"> Pause</label><button type="button" id="log-clear">Clear</button></div>
+<div class="log-scroll"><table id="log" class="hide-own"><colgroup><col class="c-time"><col class="c-method"><col class="c-path"><col class="c-status"><col class="c-ms"><col class="c-reason"></colgroup><thead><tr><th>Time (UTC)</th><th>Method</th><th>Path</th><th class="num">Status</th><th class="num">ms</th><th>Reason</th></tr></thead><tbody id="log-body"></tbody></table></div>
 </section>
 </main>
 </body>

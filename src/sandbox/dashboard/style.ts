@@ -51,10 +51,18 @@ progress{width:5rem;vertical-align:middle}
 .log-bar{display:flex;align-items:center;gap:1rem;margin-bottom:.4rem}
 .log-bar .status{margin-right:auto}
 .log-scroll{max-height:22rem;overflow:auto}
-#log td{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:nowrap}
-#log td.path{white-space:normal;overflow-wrap:anywhere}
+#log{table-layout:fixed}
+#log col.c-time{width:7.5em}
+#log col.c-method{width:5em}
+#log col.c-path{width:48%}
+#log col.c-status{width:4.2em}
+#log col.c-ms{width:4.5em}
+#log td{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+#log td.path{cursor:help}
+#log.hide-own tr.own{display:none}
+.log-bar label{white-space:nowrap}
 #log tr.s4 td.status{color:#8a5a00;font-weight:600}
 #log tr.s5 td.status{color:#a4161a;font-weight:600}
-#log td.reason{white-space:normal;color:#a4161a}
+#log td.reason{white-space:normal;overflow-wrap:anywhere;color:#a4161a}
 #log td.reason .handshake{color:#5b6476}
 `;

@@ -23,6 +23,8 @@ export interface SiteDeps {
   clock: Clock;
   tokenTtlSeconds: number;
   startedAtMs: number;
+  /** The database file (':memory:' for none): a CLI on this machine named this sandbox by URL reads its keys there, as it does the pid file's. */
+  dbPath?: string;
 }
 
 /**
@@ -174,5 +176,6 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
     service: 'udcli-sandbox',
     pid: process.pid,
     started_on: toUnixSeconds(deps.startedAtMs),
+    ...(deps.dbPath === undefined ? {} : { database: deps.dbPath }),
   }));
 }

@@ -1,12 +1,14 @@
 import type { Column } from '../../../output/types.js';
 import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../../domain/types.js';
 import { completedDateOf } from '../../../domain/quests.js';
-import { cellText } from '../../../ops/args.js';
+import { cellText, isoFromServiceDate } from '../../../ops/args.js';
 
 export const DEFINITION_COLUMNS: ReadonlyArray<Column<AchievementDefinition>> = [
   { key: 'id', header: 'ID', cell: (d) => cellText(d.id) },
   { key: 'developer_id', header: 'DEVELOPER ID', cell: (d) => cellText(d.developer_id) },
   { key: 'name', header: 'NAME', cell: (d) => cellText(d.name) },
+  // The progress a quest starts at: `4/10 (33%)` of a quest starting at 1 is 3 of its 9 steps.
+  { key: 'start_value', header: 'START', cell: (d) => cellText(d.start_value) },
   { key: 'target_value', header: 'TARGET', cell: (d) => cellText(d.target_value) },
   { key: 'score', header: 'SCORE', cell: (d) => cellText(d.score) },
   { key: 'state', header: 'STATE', cell: (d) => cellText(d.state) },
@@ -28,7 +30,7 @@ export const USER_ACHIEVEMENT_COLUMNS: ReadonlyArray<Column<UserAchievement>> = 
   { key: 'percent_complete', header: 'PROGRESS', cell: progressText },
   { key: 'state', header: 'STATE', cell: (a) => cellText(a.state) },
   // The zero date (not completed) shows as nothing; -o json keeps the service's value.
-  { key: 'completed_date', header: 'COMPLETED', cell: (a) => cellText(completedDateOf(a.completed_date) ?? '') },
+  { key: 'completed_date', header: 'COMPLETED', cell: (a) => cellText(isoFromServiceDate(completedDateOf(a.completed_date) ?? '')) },
 ];
 
 export const UPDATE_COLUMNS: ReadonlyArray<Column<AchievementUpdate>> = [

@@ -24,7 +24,8 @@ function stateOf(e: AuditEntry): string {
 }
 
 export const AUDIT_COLUMNS: ReadonlyArray<Column<AuditEntry>> = [
-  { key: 'time', header: 'TIME', cell: (e) => e.time },
+  // The one date form of every table (seconds, no milliseconds); JSON keeps the log's own.
+  { key: 'time', header: 'TIME', cell: (e) => e.time.replace(/\.\d+Z$/, 'Z') },
   { key: 'operator', header: 'OPERATOR', cell: (e) => e.operator },
   { key: 'profile', header: 'PROFILE', cell: (e) => e.profile },
   { key: 'server', header: 'SERVER', cell: (e) => e.server ?? '' },

@@ -33,9 +33,22 @@ export async function run(factory: Factory, args: { userId?: string; authToken?:
   if (raw) out.raw(reply.bodyText);
   if (reply.payload === null || reply.payload === undefined) {
     const reason = reply.envelope?.message?.trim() || 'the service returned no user';
-    throw new NotAuthenticatedError(`not authenticated: ${reason}`, { hint: TOKEN_HINT });
+    throw new NotAuthenticatedError(`not authenticated: ${reason}`, { hint: await otherGameHint(factory, reason) });
   }
   if (!raw) out.item(reply.payload, COLUMNS);
+}
+
+/**
+ * A token of another game: both games named, and the profile's game with why it is that one
+ * (the built-in profile follows what the sandbox holds), so the way on is plain.
+ */
+async function otherGameHint(factory: Factory, reason: string): Promise<string> {
+  const games = /issued for another game \((\S+); this api_key is of game (\S+)\)/.exec(reason);
+  if (games === null) return TOKEN_HINT;
+  const [, tokenGame, keyGame] = games;
+  const settings = await factory.settings();
+  const why = settings.followed ?? `game ${keyGame}, the profile's game_id`;
+  return `the token is for game ${tokenGame}; this profile uses ${why}: verify with that game's key (UDCLI_GAME_ID=${tokenGame} udcli auth verify …), or ${TOKEN_HINT.replace('<game_id>', keyGame!)}`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -59,7 +59,9 @@ export function describeProfile(s: Settings): string {
   for (const key of PROFILE_KEYS) {
     const source = s.sources[key];
     if (!source) continue;
-    const label = sourceLabel(key, source);
+    // The built-in profile's game and key come from the sandbox it follows, and why is said.
+    const followed = s.followed !== undefined && source === 'default' && (key === 'game_id' || key === 'api_key' || key === 'signing_secret');
+    const label = followed ? `the sandbox (${s.followed})` : sourceLabel(key, source);
     bySource.set(label, [...(bySource.get(label) ?? []), key]);
   }
   const parts = [...bySource].map(([label, keys]) => `${keys.join(', ')} from ${label}`);

@@ -22,6 +22,13 @@ export type ProfileView = {
   sources?: Partial<Record<ProfileKey, string>>;
 } & Record<ProfileKey, string | boolean | null>;
 
+/** What the built-in profile takes from a sandbox (src/cli/sandbox-profile.ts), as every command's settings do. */
+export async function followBuiltIn(settings: Settings, env: NodeJS.ProcessEnv): Promise<void> {
+  if (settings.profile !== BUILT_IN_PROFILE || (!settings.builtInSandbox && settings.sources.api_key !== 'default')) return;
+  const { followSandbox } = await import('../../sandbox-profile.js');
+  await followSandbox(settings, env);
+}
+
 /** `env UDCLI_BASE_URL`, `flag --api-key`, `profile`, `default`. */
 export function sourceLabel(key: ProfileKey, source: SettingSource): string {
   if (source === 'env') return `env ${ENV_KEYS[key] ?? ''}`.trim();
@@ -73,11 +80,17 @@ export async function run(factory: Factory, args: { name?: string }): Promise<vo
   let sources: ProfileView['sources'];
   if (name === active) {
     const settings = resolveSettings({ profile: name, baseUrl: globals.baseUrl, apiKey: globals.apiKey }, env, data);
+    // The built-in profile's game and key are the sandbox's: shown as the commands will use them, and why.
+    await followBuiltIn(settings, env);
     values = settingsValues(settings);
     sources = {};
     for (const key of PROFILE_KEYS) {
       const source = settings.sources[key];
       if (source) sources[key] = sourceLabel(key, source);
+    }
+    if (settings.followed !== undefined) {
+      sources.game_id = settings.followed;
+      if (settings.sources.api_key === 'default') sources.api_key = settings.followed;
     }
   } else {
     const { stored, defaults } = profileLayers(name, env, data);

@@ -13,7 +13,7 @@ import type { PresentedContents } from '../../../sandbox/routes/contents.js';
 export const CONTENTS_MAX_BYTES = 4 * 1024 * 1024;
 
 /** The body of a response, or undefined past `max` bytes (the rest is not read). */
-async function boundedText(response: Response, max: number): Promise<string | undefined> {
+export async function boundedText(response: Response, max: number): Promise<string | undefined> {
   const reader = response.body?.getReader();
   if (!reader) return '';
   const chunks: Uint8Array[] = [];

@@ -12,6 +12,7 @@ import { dataWarning } from './data-warning.js';
 import { databasePath, runningSandbox } from './game.js';
 import { wantsJson } from './json.js';
 import { writeWhole } from '../../../write-whole.js';
+import { refuseOpenDatabase, WAYS_ON_FILE } from './in-use.js';
 import { ensureDataDir } from '../../../sandbox/paths.js';
 import { jsonText, printable } from '../../../printable.js';
 
@@ -46,6 +47,7 @@ export async function initCommand(factory: Factory, file: string | undefined, op
   const { DATA_SCHEMA, SCHEMA_FILE_NAME } = await import('../../../sandbox/data/schema.js');
   const schemaPath = join(dirname(target), SCHEMA_FILE_NAME);
   for (const path of [target, schemaPath]) {
+    await refuseOpenDatabase(factory.io.env, path, `cannot write ${path}`, WAYS_ON_FILE);
     if (existsSync(path) && !opts.force) {
       throw new UsageError(`${path} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
     }
@@ -65,7 +67,10 @@ export async function loadCommand(factory: Factory, file: string, opts: LoadOpti
   const db = openDatabase(dbPath);
   let summary;
   let chosen: { game: string | null; choices: string[] };
+  let before: string | null;
   try {
+    const { followed: followedBefore } = await import('../../../sandbox/loaded.js');
+    before = followedBefore(db).primary?.game_id ?? null;
     summary = loadData(db, data, Math.floor(Date.now() / 1000), file);
     // What the sandbox holds is always said: the file joins what the database was loaded from.
     const { fileSha256, recordAddition } = await import('../../../sandbox/origin.js');
@@ -90,7 +95,9 @@ export async function loadCommand(factory: Factory, file: string, opts: LoadOpti
   if (chosen.choices.length > 1) {
     factory.io.stderr.write(`${printable(`loaded games ${chosen.choices.join(', ')}: commands use ${chosen.game ?? 'none'} unless told (UDCLI_GAME_ID=${chosen.choices[0]})`)}\n`);
   } else if (chosen.game !== null && (data.games ?? []).some((g) => g.id === chosen.game)) {
-    factory.io.stderr.write(`${printable(`commands of the built-in sandbox profile now use game ${chosen.game}`)}\n`);
+    // The default game changed under the user's feet: said, with the way back.
+    const back = before !== null && before !== chosen.game ? `; for game ${before} as before: --game ${before} or UDCLI_GAME_ID=${before}` : '';
+    factory.io.stderr.write(`${printable(`commands of the built-in sandbox profile now use game ${chosen.game}, the only game loaded${back}`)}\n`);
   }
 }
 
@@ -109,6 +116,7 @@ export async function exportCommand(factory: Factory, file: string | undefined, 
   if (!existsSync(dbPath)) {
     throw new UsageError(`there is no sandbox database at ${dbPath}`, { hint: 'start the sandbox once (udcli sandbox start) or pass --db FILE' });
   }
+  if (target !== '-') await refuseOpenDatabase(factory.io.env, target, `cannot write ${target}`, WAYS_ON_FILE);
   const { openDatabase } = await import('../../../sandbox/database.js');
   const { exportChunks } = await import('../../../sandbox/data/export.js');
   const db = openDatabase(dbPath);

@@ -45,7 +45,7 @@ export interface SandboxDescription {
   /** What the database holds: the demo data, a data file (path and sha256), nothing. */
   holds: PresentedContents['origin'];
   /** One entry per key: the demo's in full (public sandbox-only values), any other redacted, without a secret. */
-  games: Array<{ id: string; name: string; launchable: boolean; signing: string; api_key: string; partner: boolean; signing_secret: string | null }>;
+  games: Array<{ id: string; name: string; launchable: boolean; signing: string; api_key: string; partner: boolean; signing_secret: string | null; served_from?: ServedFrom | null }>;
   /** The demo's partner key, when the sandbox holds it. */
   partner: { game_id: string; api_key: string; signing_secret: string; note: string } | null;
   users: DescribedUser[];
@@ -55,6 +55,19 @@ export interface SandboxDescription {
   /** The games data files brought; several with none the default: `choices`, to pick among. */
   loaded_games: string[];
   choices: string[];
+}
+
+/**
+ * What the running sandbox serves a game's play page from (its /_sandbox/game-sources): a folder
+ * (--game-dir), a URL (--game-url, or the game's content URI); null: nothing yet.
+ */
+export type ServedFrom = { kind: 'folder'; path: string } | { kind: 'url'; url: string; from_content_uri: boolean };
+
+/** "folder /home/me/game/dist", "http://localhost:5173/ (--game-url)", "nothing yet: …". */
+export function servedText(served: ServedFrom | null | undefined, gameId: string): string {
+  if (served === undefined) return `its content URI (udcli sandbox game set-uri ${gameId} <url>)`;
+  if (served === null) return `nothing yet: udcli sandbox game set-uri ${gameId} <url>, or start with --game-dir DIR / --game-url URL`;
+  return served.kind === 'folder' ? `the folder ${served.path}` : `${served.url} (${served.from_content_uri ? 'its content URI' : '--game-url'})`;
 }
 
 const PARTNER_NOTE = 'may omit the signature on achievement PUTs (never on products)';
@@ -201,7 +214,7 @@ export function describeText(description: SandboxDescription): string {
   out.push(`  site url         ${d.site_url}`);
   out.push(`  login            ${d.login}`);
   out.push(`  token generator  ${d.token_generator}   (with the login cookie)`);
-  out.push(`  play page        ${d.play_page}   (iframes the content URI: udcli sandbox game set-uri ${d.game_id} <url>)`);
+  out.push(`  play page        ${d.play_page}   (serves ${servedText(d.games.find((g) => g.id === d.game_id)?.served_from, d.game_id)})`);
   if (d.database !== null) out.push(`  database         ${d.database}`);
   out.push(`  holds            ${d.holds.text}`);
   out.push('');
@@ -209,7 +222,10 @@ export function describeText(description: SandboxDescription): string {
   out.push(d.games.length === 0 ? 'games: none' : `games (${demoKeys ? "the demo's keys are sandbox-only values; any other" : 'api keys'} redacted: your data file has them)`);
   let last = '';
   for (const g of d.games) {
-    if (g.id !== last) out.push(`  ${g.id}  ${g.name}${g.launchable ? ' (launchable)' : ''}`);
+    if (g.id !== last) {
+      out.push(`  ${g.id}  ${g.name}${g.launchable ? ' (launchable)' : ''}`);
+      if (g.served_from !== undefined) out.push(`        play page from  ${servedText(g.served_from, g.id)}`);
+    }
     last = g.id;
     out.push(`        api_key         ${g.api_key}${g.partner ? ' (partner)' : ''}`);
     out.push(`        signing         ${signingText(g.signing)}`);

@@ -5,6 +5,7 @@ import { UsageError } from '../../../errors.js';
 import type { Factory } from '../../../ops/factory.js';
 import { printable } from '../../../printable.js';
 import { writeWhole } from '../../../write-whole.js';
+import { refuseOpenDatabase, WAYS_ON_FILE } from './in-use.js';
 
 export interface ImportOptions {
   keepPersonal?: boolean;
@@ -15,6 +16,7 @@ export async function importCommand(factory: Factory, file: string, target: stri
   if (target !== undefined && target !== '-' && existsSync(target) && !opts.force) {
     throw new UsageError(`${target} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
   }
+  if (target !== undefined && target !== '-') await refuseOpenDatabase(factory.io.env, target, `cannot write ${target}`, WAYS_ON_FILE);
   const { importRecordings } = await import('../../../sandbox/diff/import.js');
   const { data, withoutBody } = await importRecordings([file], { keepPersonal: opts.keepPersonal === true });
   const json = target !== undefined && /\.json$/i.test(target);

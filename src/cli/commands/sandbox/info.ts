@@ -10,10 +10,38 @@ import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { jsonText } from '../../../printable.js';
 import { redactUrl } from '../../../redact.js';
-import { contentsAt, contentsOfFile } from './contents.js';
-import { describeSandbox, describeText, type SandboxDescription } from './describe.js';
+import { boundedText, contentsAt, contentsOfFile, CONTENTS_MAX_BYTES } from './contents.js';
+import { describeSandbox, describeText, type SandboxDescription, type ServedFrom } from './describe.js';
 import { wantsJson } from './json.js';
 import { probe, reachableUrl, sandboxState } from './pidfile.js';
+
+/** What the running sandbox serves each game from (GET /_sandbox/game-sources, bounded and shape-checked); undefined: it did not say. */
+async function gameSourcesAt(url: string): Promise<Map<string, ServedFrom | null> | undefined> {
+  try {
+    const response = await fetch(`${url}/_sandbox/game-sources`, { signal: AbortSignal.timeout(5000) });
+    if (!response.ok) return undefined;
+    const text = await boundedText(response, CONTENTS_MAX_BYTES);
+    if (text === undefined) return undefined;
+    const body = JSON.parse(text) as { games?: unknown };
+    if (!Array.isArray(body.games)) return undefined;
+    const served = new Map<string, ServedFrom | null>();
+    for (const entry of body.games as Array<{ game_id?: unknown; source?: unknown }>) {
+      if (typeof entry?.game_id !== 'string') continue;
+      const source = entry.source as { kind?: unknown; dir?: unknown; url?: unknown; from_content_uri?: unknown } | null | undefined;
+      if (source === null) served.set(entry.game_id, null);
+      else if (source?.kind === 'dir' && typeof source.dir === 'string') served.set(entry.game_id, { kind: 'folder', path: source.dir });
+      else if (source?.kind === 'url' && typeof source.url === 'string') served.set(entry.game_id, { kind: 'url', url: redactUrl(source.url), from_content_uri: source.from_content_uri === true });
+    }
+    return served;
+  } catch {
+    return undefined;
+  }
+}
+
+function withServedFrom(description: SandboxDescription, served: Map<string, ServedFrom | null> | undefined): SandboxDescription {
+  if (served === undefined) return description;
+  return { ...description, games: description.games.map((g) => (served.has(g.id) ? { ...g, served_from: served.get(g.id)! } : g)) };
+}
 
 /** The sandbox a profile or flag names: the one answering there, never a local file. */
 async function describeNamed(url: string, local: { pid: number; url: string; db: string } | null): Promise<SandboxDescription> {
@@ -50,5 +78,6 @@ export async function infoCommand(factory: Factory, raw: { json?: boolean }): Pr
     const dbPath = defaultDatabasePath(env);
     description = describeSandbox(settings.baseUrl, dbPath, null, await contentsOfFile(dbPath));
   }
+  if (description.running) description = withServedFrom(description, await gameSourcesAt(reachableUrl(description.url)));
   stdout.write(wantsJson(factory, raw.json) ? `${jsonText(description, 2)}\n` : describeText(description));
 }

@@ -14,6 +14,7 @@ import { dataWarning } from './data-warning.js';
 import { printable } from '../../../printable.js';
 import { parseDbPath, seedOrData } from './options.js';
 import { reachableUrl, sandboxState } from './pidfile.js';
+import { refuseOpenDatabase } from './in-use.js';
 
 /** What the database was started from, as recorded in it; the demo data when nothing is. */
 async function recorded(dbPath: string): Promise<SandboxOrigin> {
@@ -115,6 +116,8 @@ export async function resetCommand(factory: Factory, raw: { db?: string; seed?: 
     const { confirm } = await import('../../../runtime/prompt.js');
     await confirm(factory.io, `Wipe ${dbPath} (every user, record and content URI in it) and recreate it${what}?`, { yes: factory.globals().yes });
   }
+  // Another name of the running sandbox's database (a link in its path) is refused, not deleted under it.
+  await refuseOpenDatabase(env, dbPath, `cannot delete ${dbPath}`, 'reset it through the sandbox: udcli sandbox reset (without --db), or stop it first: udcli sandbox stop');
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${dbPath}${suffix}`, { force: true });
   ensureDataDir(dirname(dbPath));
   const { openDatabase } = await import('../../../sandbox/database.js');

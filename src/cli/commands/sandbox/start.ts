@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { configDir } from '../../../config/paths.js';
 import { forbiddenDirProblem } from '../../../sandbox/game-host/allowed-dirs.js';
+import { forbiddenGameDirError } from '../../../sandbox/game-dir-refusal.js';
 import { dataDir, defaultDatabasePath, ensureDataDir, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
@@ -19,6 +20,7 @@ import { faultsLine, seedFaults } from './faults.js';
 import { latencyLine, parseStartOptions, remoteWarning, serverGameSource, type GameSourceOptions, type RawStartOptions, type StartOptions } from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
 import { waitForSignal } from './signals.js';
+import { refuseHeldPort, refuseOpenDatabase, runningSandboxText, WAYS_ON } from './in-use.js';
 import { printable } from '../../../printable.js';
 import { openAppend } from '../../../write-whole.js';
 
@@ -57,7 +59,7 @@ export function refuseForbiddenGameDirs(options: Pick<StartOptions, 'gameSource'
   const dirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...options.allowGameDirs];
   for (const dir of dirs) {
     const problem = forbiddenDirProblem(dir, { own: [configDir(env), dataDir(env)] });
-    if (problem !== null) throw new UsageError(`cannot serve games from ${dir}: ${problem}`, { hint: "name your game's own folder (its build output)" });
+    if (problem !== null) throw forbiddenGameDirError(dir, problem);
   }
 }
 
@@ -67,6 +69,9 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   const pidPath = pidFilePath(env);
   const before = await sandboxState(env);
   const faults = seedFaults(options.faults);
+  // Checked before anything is opened: a start that cannot start changes nothing.
+  await refuseHeldPort(env, options.host, options.port);
+  if (options.replace && dbPath !== ':memory:') await refuseOpenDatabase(env, dbPath, `cannot replace the data of ${dbPath}`);
 
   const { startSandbox } = await import('../../../sandbox/server.js');
   const { openLineOutlet } = await import('./log-outlet.js');
@@ -177,11 +182,10 @@ export async function launchDetached(
   const { stderr, env } = factory.io;
   const current = await sandboxState(env);
   if (current.state === 'running' || current.state === 'unresponsive') {
-    throw new UsageError(`a sandbox is already running at ${current.record.url} (pid ${current.record.pid})`, {
-      hint: 'stop it first: udcli sandbox stop',
-    });
+    throw new UsageError(`cannot start another sandbox: ${await runningSandboxText(current.record)} is already running; nothing was changed`, { hint: WAYS_ON });
   }
   const pidPath = pidFilePath(env);
+  await refuseHeldPort(env, options.host, options.port);
   if (current.state === 'stale') {
     removePidFile(pidPath, current.record.pid);
     stderr.write(`udcli: the sandbox recorded in ${pidPath} (pid ${current.record.pid}) is no longer running; starting a new one\n`);
@@ -189,7 +193,7 @@ export async function launchDetached(
 
   const dbPath = options.db ?? defaultDatabasePath(env);
   const logPath = logFilePath(env);
-  // 0700 as every directory udcli makes for the sandbox's files (README): the detached start is
+  // 0700 as every directory udcli makes for the sandbox's files (docs/SANDBOX.md): the detached start is
   // also the first command's auto-start, often the one that creates the data directory.
   ensureDataDir(dataDir(env));
   if (dbPath !== ':memory:') ensureDataDir(dirname(dbPath));

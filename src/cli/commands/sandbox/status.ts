@@ -2,11 +2,24 @@
 import { UdcliError } from '../../../errors.js';
 import { pidFilePath } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
-import { jsonText, printableFields } from '../../../printable.js';
+import { jsonText, printable, printableFields } from '../../../printable.js';
 import type { PresentedContents } from '../../../sandbox/routes/contents.js';
 import { sandboxContents } from './contents.js';
 import { wantsJson } from './json.js';
 import { sandboxState, type PidRecord } from './pidfile.js';
+
+/** Which game and key the built-in profile takes from this sandbox, and why (undefined: it keeps its own). */
+async function builtInProfileGame(env: NodeJS.ProcessEnv): Promise<{ game_id: string | null; why: string } | undefined> {
+  const [{ readConfig, resolveSettings, BUILT_IN_PROFILE }, { followBuiltIn }] = await Promise.all([import('../../../config/index.js'), import('../profile/show.js')]);
+  try {
+    const settings = resolveSettings({ profile: BUILT_IN_PROFILE }, env, readConfig(env).data);
+    await followBuiltIn(settings, env);
+    return settings.followed === undefined ? undefined : { game_id: settings.gameId ?? null, why: settings.followed };
+  } catch {
+    // A config file that cannot be read is doctor's to report; status still says the sandbox runs.
+    return undefined;
+  }
+}
 
 function printText(stdout: NodeJS.WritableStream, r: PidRecord, contents: PresentedContents | undefined): void {
   stdout.write(`running at ${r.url} (pid ${r.pid}${r.detached ? ', detached' : ''}, since ${r.startedAt})\ndatabase ${r.db}\n`);
@@ -26,12 +39,14 @@ export async function statusCommand(factory: Factory, raw: { json?: boolean }): 
   if (current.state === 'running') {
     const r = current.record;
     const contents = await sandboxContents(r.db, r.url);
+    const profile = await builtInProfileGame(env);
     if (wantsJson(factory, raw.json)) {
       const holds = contents ? { holds: contents.origin, games: contents.games, users: contents.users, user_count: contents.user_count } : {};
-      stdout.write(`${jsonText({ running: true, pid: r.pid, url: r.url, game_url: r.gameUrl ?? null, port: r.port, host: r.host, db: r.db, started_at: r.startedAt, detached: r.detached, log: r.log ?? null, latency_ms: r.latencyMs ?? 0, ...holds }, 2)}\n`);
+      stdout.write(`${jsonText({ running: true, pid: r.pid, url: r.url, game_url: r.gameUrl ?? null, port: r.port, host: r.host, db: r.db, started_at: r.startedAt, detached: r.detached, log: r.log ?? null, latency_ms: r.latencyMs ?? 0, ...holds, builtin_profile: profile ?? null }, 2)}\n`);
     } else {
       // Every field through printable(): game names and usernames come from a data file.
       printText(stdout, printableFields(r), printableFields(contents));
+      if (profile !== undefined) stdout.write(`${printable(`the built-in profile uses ${profile.why}`)}\n`);
     }
     return;
   }
