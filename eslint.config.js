@@ -67,6 +67,12 @@ export default tseslint.config(
     rules: { 'no-var': 'off', '@typescript-eslint/no-unused-vars': ['error', { caughtErrors: 'none' }] },
   },
   {
+    // The Node 20 driver package is CommonJS, as the better-sqlite3 it hands on (docs/NODE.md).
+    files: ['drivers/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The sandbox stands on the bottom layer's shared parts alone (src/domain, src/har and the root
     // modules src/*.ts): never on the CLI's layers, nor on src/runtime (the CLI's streams and prompts).
     files: ['src/sandbox/**'],

@@ -25,7 +25,6 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { freePort } from './lib/free-port.js';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -608,7 +607,8 @@ async function main(args) {
         () => udcli(['sandbox', 'load', dataFile, '--db', fresh(loadedDb)], { stdoutFile: outFile, timeoutMs: 300_000 }),
       );
       // The same work: the same users and friendships in both databases.
-      const Database = createRequire(import.meta.url)('better-sqlite3');
+      const { sqliteDriver } = await import('../dist/sandbox/sqlite-driver.js');
+      const Database = sqliteDriver();
       const counts = (/** @type {string} */ p) => {
         const db = new Database(p, { readonly: true });
         try {
