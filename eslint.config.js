@@ -69,7 +69,7 @@ export default tseslint.config(
   {
     // The Node 20 driver package is CommonJS, as the better-sqlite3 it hands on (docs/NODE.md).
     files: ['drivers/**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

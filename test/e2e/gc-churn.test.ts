@@ -44,7 +44,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function start(args: string[]): { child: ChildProcess; ended: Promise<Ended>; out: () => string } {
+function start(args: string[]): { child: ChildProcess; ended: Promise<Ended>; out: () => string; err: () => string } {
   const child = spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -54,7 +54,7 @@ function start(args: string[]): { child: ChildProcess; ended: Promise<Ended>; ou
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-  return { child, ended, out: () => stdout };
+  return { child, ended, out: () => stdout, err: () => stderr };
 }
 
 /** A one-shot command under forced GC: it must end by itself, with its own exit code, not a signal. */
@@ -78,7 +78,15 @@ describe('prepared statements freed by forced garbage collection', () => {
     const db = join(scratch, 'served.db');
     const sandbox = start(['sandbox', 'start', '--port', '0', '--db', db]);
     try {
-      const url = (await until(() => /^(http:\/\/\S+)\n/.exec(sandbox.out())?.[1], 'the sandbox URL')).replace('0.0.0.0', '127.0.0.1');
+      const url = (
+        await until(() => {
+          // Dead before it printed its URL: say how, rather than wait for a URL that will not come.
+          if (sandbox.child.exitCode !== null || sandbox.child.signalCode !== null) {
+            throw new Error(`the sandbox died (${sandbox.child.signalCode ?? `exit ${sandbox.child.exitCode}`}) before serving\n${sandbox.err()}`);
+          }
+          return /^(http:\/\/\S+)\n/.exec(sandbox.out())?.[1];
+        }, 'the sandbox URL')
+      ).replace('0.0.0.0', '127.0.0.1');
       const user = `${url}${API_PREFIX}/achievements/user/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}&parent_id=${DEMO.game.id}`;
       for (let round = 0; round < 4; round++) {
         for (let i = 0; i < 10; i++) expect((await fetch(user)).status).toBe(200);
@@ -89,7 +97,8 @@ describe('prepared statements freed by forced garbage collection', () => {
         expectClean(await oneShot(['sandbox', 'load', join(scratch, 'racers.yaml'), '--db', db, '--yes']), `sandbox load (round ${round})`);
         const speedy = await fetch(`${url}${API_PREFIX}/users/speedy.json?api_key=8080abcdef0123456789abcdef012345&username=1`);
         expect(speedy.status).toBe(200);
-        expect(sandbox.child.exitCode, sandbox.child.signalCode ?? '').toBeNull();
+        expect(sandbox.child.signalCode, sandbox.err()).toBeNull();
+        expect(sandbox.child.exitCode, sandbox.err()).toBeNull();
       }
     } finally {
       sandbox.child.kill('SIGTERM');
