@@ -67,6 +67,23 @@ export default tseslint.config(
     rules: { 'no-var': 'off', '@typescript-eslint/no-unused-vars': ['error', { caughtErrors: 'none' }] },
   },
   {
+    // The SQLite driver is loaded in one place, chosen by Node version (docs/NODE.md): on Node 20 the
+    // top-level better-sqlite3 is not installed, on 22+ it must not be 12. Types may come from it.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.js'],
+    ignores: ['src/sandbox/sqlite-driver.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [{ name: 'better-sqlite3', allowTypeImports: true, message: 'load the driver through src/sandbox/sqlite-driver.ts (tests: test/sqlite.ts), which picks it by Node version' }],
+      }],
+    },
+  },
+  {
+    // The Node 20 driver package is CommonJS, as the better-sqlite3 it hands on (docs/NODE.md).
+    files: ['drivers/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The sandbox stands on the bottom layer's shared parts alone (src/domain, src/har and the root
     // modules src/*.ts): never on the CLI's layers, nor on src/runtime (the CLI's streams and prompts).
     files: ['src/sandbox/**'],

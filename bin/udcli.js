@@ -22,6 +22,23 @@ function storedAnswer(args) {
   }
 }
 
+/**
+ * Node older than 20.18.1 (package.json's engines) gets one line and exit 2 before anything of
+ * dist/ loads: it may lack what dist/ uses, and a stack trace would only hide the fix. Which
+ * driver each supported Node gets is src/sandbox/sqlite-driver.ts's choice (docs/NODE.md).
+ */
+function tooOld(version) {
+  const [major, minor, patch] = version.split('.').map(Number);
+  return major < 20 || (major === 20 && (minor < 18 || (minor === 18 && patch < 1)));
+}
+
+if (tooOld(process.versions.node)) {
+  process.stderr.write(
+    `udcli: Node ${process.versions.node} is not supported: udcli runs on Node 20 (from 20.18.1), 22, 24 or 26; install one of those and run udcli with it\n`,
+  );
+  process.exit(2);
+}
+
 const args = process.argv.slice(2);
 const stored = storedAnswer(args);
 if (typeof stored === 'string') {

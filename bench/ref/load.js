@@ -12,7 +12,8 @@
  * defaults) and every friendship both ways.
  *
  * What it leaves out is udcli's structure and checks: no import of udcli's modules (migrations,
- * repositories, the data model), no schema validation, no prescan for size and nesting, no
+ * repositories, the data model; only its driver choice, so both sides run the same better-sqlite3
+ * on this Node), no schema validation, no prescan for size and nesting, no
  * lookup of a name already taken, no upserts (the database is new), no line numbers for errors.
  * That is the fair floor: the same parse and the same inserts, nothing a loader may skip.
  *
@@ -20,9 +21,10 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// The driver udcli runs with on this Node (better-sqlite3 13 on 22+, 12 on 20), taken from the build.
+import { sqliteDriver } from '../../dist/sandbox/sqlite-driver.js';
 
-const Database = createRequire(import.meta.url)('better-sqlite3');
+const Database = sqliteDriver();
 const [file, dbPath, schemaFile] = process.argv.slice(2);
 const data = JSON.parse(readFileSync(file, 'utf8'));
 const db = new Database(dbPath);

@@ -4,11 +4,12 @@
  * committed change, and a second process (a seed run, an embedded sandbox) can share the file.
  */
 import { closeSync, openSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { UdcliError } from '../errors.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.js';
 import { createRepositories, type Repositories } from './repositories/index.js';
 import { emptinessCheck } from './repositories/whole-database.js';
+import { sqliteDriver } from './sqlite-driver.js';
 
 export interface SandboxDatabase {
   /** The file path, or ':memory:'. */
@@ -78,10 +79,12 @@ function createPrivate(path: string): void {
 
 /** Opens (creating if needed) and migrates the database at `path` (':memory:' allowed). */
 export function openDatabase(path: string): SandboxDatabase {
+  // Outside the try: a driver that will not load is its own one line, not "cannot open".
+  const Driver = sqliteDriver();
   let sqlite: Database.Database;
   try {
     if (path !== ':memory:' && path !== '') createPrivate(path);
-    sqlite = new Database(path);
+    sqlite = new Driver(path);
   } catch (cause) {
     throw new UdcliError(`cannot open the sandbox database ${path}: ${(cause as Error).message}`, { cause });
   }

@@ -14,8 +14,9 @@ const RUN = fileURLToPath(new URL('../../bench/run.js', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'udcli-bench-smoke-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-// No mock-server row: those install packages from the npm registry, and a --smoke run leaves them out.
-const ROWS = ['startup-version', 'startup-help', 'startup-bare', 'user', 'user-floor', 'list', 'inc', 'embedded', 'friends-time', 'friends-rss', 'data-load', 'data-export-rss', 'batch', 'batch-2req', 'batch-latency', 'batch-latency-2req', 'batch-journal', 'journal-resume-rss', 'sandbox-get', 'sandbox-inc', 'sandbox-agi-inc', 'har-diff', 'sandbox-signatures'];
+// No mock-server row and no node row: those install packages (or Node) from the npm registry, and a
+// --smoke run leaves them out. The gc-soak row runs on this Node, for a second.
+const ROWS = ['startup-version', 'startup-help', 'startup-bare', 'user', 'user-floor', 'list', 'inc', 'embedded', 'friends-time', 'friends-rss', 'data-load', 'data-export-rss', 'batch', 'batch-2req', 'batch-latency', 'batch-latency-2req', 'batch-journal', 'journal-resume-rss', 'sandbox-get', 'sandbox-inc', 'sandbox-agi-inc', 'har-diff', 'sandbox-signatures', 'gc-soak'];
 
 interface Row {
   id: string;

@@ -11,7 +11,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type { Database as Connection } from 'better-sqlite3';
+import { Database } from '../sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startCommand } from '../../src/cli/commands/sandbox/start.js';
@@ -67,7 +68,7 @@ async function udcli(args: string[], extra: NodeJS.ProcessEnv = {}) {
   return { code, stdout: f.stdout(), stderr: f.stderr() };
 }
 
-function readDb<T>(path: string, fn: (db: Database.Database) => T): T {
+function readDb<T>(path: string, fn: (db: Connection) => T): T {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     return fn(db);

@@ -25,6 +25,11 @@ describe('readDocBlocks', () => {
     expect(steps[1]).toMatchObject({ text: 'udcli api PUT a.json  -f x=1 --dry-run', argv: ['api', 'PUT', 'a.json', '-f', 'x=1', '--dry-run'], shown: [] });
   });
 
+  it("reads the quick start's `node bin/udcli.js` (the clone's own build) as a udcli command", () => {
+    const [block] = readDocBlocks(fence('sh', ['npm ci   # installs', 'node bin/udcli.js user demo_player  # the clone\'s build'].join('\n')));
+    expect(block!.steps).toMatchObject([{ kind: 'command', argv: ['user', 'demo_player'] }]);
+  });
+
   it('takes placeholders, options in brackets and alternatives as a synopsis, with the options of each form', () => {
     const [block] = readDocBlocks(
       fence('', [

@@ -126,17 +126,18 @@ function splitOn(tokens: Token[], op: string): Token[][] {
   return parts;
 }
 
-/** The arguments after `udcli` (or `npx udcli`), or undefined when the words run something else. */
+/** The arguments after `udcli` (or `npx udcli`, or a clone's `node bin/udcli.js`), or undefined when the words run something else. */
 function udcliArgs(ws: string[]): string[] | undefined {
   if (ws[0] === 'udcli') return ws.slice(1);
   if (ws[0] === 'npx' && ws[1] === 'udcli') return ws.slice(2);
+  if (ws[0] === 'node' && ws[1] === 'bin/udcli.js') return ws.slice(2);
   return undefined;
 }
 
 const PLACEHOLDER = /<[A-Za-z][\w-]*>|\[|\]/;
 
 function synopsisForms(text: string): DocSynopsis['forms'] {
-  const body = text.replace(/^(npx\s+)?udcli\s+/, '');
+  const body = text.replace(/^(npx\s+udcli|node\s+bin\/udcli\.js|udcli)\s+/, '');
   const alternatives = body.split(/\s+\|\s+/);
   const first = alternatives[0]!.split(/\s+/);
   const pathOf = (ws: string[]) => {

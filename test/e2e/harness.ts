@@ -11,7 +11,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import type { Database as Connection } from 'better-sqlite3';
+import { Database } from '../sqlite.js';
 import { expect } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/domain/demo.js';
@@ -276,7 +277,7 @@ export function json<T = unknown>(result: CliResult): T {
 }
 
 /** Reads the sandbox's database directly (read-only), as a check independent of the CLI. */
-export function withDb<T>(env: TestEnv, fn: (db: Database.Database) => T): T {
+export function withDb<T>(env: TestEnv, fn: (db: Connection) => T): T {
   const db = new Database(env.sandbox.dbPath, { readonly: true, fileMustExist: true });
   try {
     return fn(db);

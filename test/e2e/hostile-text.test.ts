@@ -5,7 +5,7 @@
  * only looks secret; the request log writes a secret-looking value's fragments percent-encoded, so
  * its line parses back.
  */
-import Database from 'better-sqlite3';
+import { Database } from '../sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';

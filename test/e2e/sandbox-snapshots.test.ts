@@ -7,10 +7,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Database, sqliteDriverPath } from '../sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
@@ -52,7 +51,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function withWriters<T>(count: number, fn: () => Promise<T>): Promise<{ result: T; writes: number[] }> {
-  const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+  const betterSqlite = sqliteDriverPath();
   const writers: ChildProcess[] = Array.from({ length: count }, () =>
     spawn(process.execPath, ['-e', WRITER, betterSqlite, db, String(USERS)], { stdio: ['ignore', 'pipe', 'inherit'] }),
   );

@@ -167,7 +167,7 @@ describe('nothing running', () => {
     expect(JSON.parse(out)).toMatchObject({ running: false });
     const loaded = readFileSync(log, 'utf8');
     expect(loaded).toContain('/src/cli/commands/sandbox/info.ts');
-    expect(loaded).not.toMatch(/fastify|better-sqlite3|\/src\/sandbox\/(server|app|database)\.ts/);
+    expect(loaded).not.toMatch(/fastify|better-sqlite3|\/src\/sandbox\/(server|app|database|sqlite-driver)\.ts/);
   });
 });
 
@@ -188,7 +188,7 @@ describe('logs', () => {
     expect(JSON.parse(out)).toEqual({ time: '2026-11-22T22:00:00.000Z', method: 'GET', path: '/x', query: '', body: '', status: 404, ms: 0.1, reason: 'not found: path /x' });
     const loaded = readFileSync(log, 'utf8');
     expect(loaded).toContain('/src/cli/commands/sandbox/logs.ts');
-    expect(loaded).not.toMatch(/fastify|better-sqlite3|\/src\/sandbox\/(server|app|database)\.ts|commands\/sandbox\/start\.ts/);
+    expect(loaded).not.toMatch(/fastify|better-sqlite3|\/src\/sandbox\/(server|app|database|sqlite-driver)\.ts|commands\/sandbox\/start\.ts/);
   });
 });
 

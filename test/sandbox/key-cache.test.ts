@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { Database, sqliteDriverPath } from '../sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { cachedKeyLookup } from '../../src/sandbox/repositories/key-cache.js';
@@ -21,9 +21,9 @@ const PLAYER = DEMO.user.uid;
 
 /** Runs one SQL statement in another process, as `udcli sandbox load` or `snapshot restore` would write. */
 function inAnotherProcess(dbPath: string, sql: string, ...params: Array<string | number>): void {
-  const script = `const D = require('better-sqlite3'); const db = new D(process.argv[1]); db.pragma('busy_timeout = 5000');
+  const script = `const D = require(process.argv[4]); const db = new D(process.argv[1]); db.pragma('busy_timeout = 5000');
     db.prepare(process.argv[2]).run(...JSON.parse(process.argv[3])); db.close();`;
-  execFileSync(process.execPath, ['-e', script, dbPath, sql, JSON.stringify(params)], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, ['-e', script, dbPath, sql, JSON.stringify(params), sqliteDriverPath()], { cwd: ROOT, stdio: 'pipe' });
 }
 
 const addKey = (dbPath: string, key: string) =>

@@ -6,7 +6,7 @@
  * no write answers at once meanwhile.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { sqliteDriverPath } from '../sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { UserAchievement } from '../../src/domain/types.js';
@@ -31,7 +31,7 @@ process.stdin.on('data', release);
 `;
 
 function holdLock(file: string, holdMs = HOLD_MS): Promise<{ child: ChildProcess; released: Promise<void>; release(): void }> {
-  const child = spawn(process.execPath, ['-e', HOLDER, createRequire(import.meta.url).resolve('better-sqlite3'), file, String(holdMs)], {
+  const child = spawn(process.execPath, ['-e', HOLDER, sqliteDriverPath(), file, String(holdMs)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';

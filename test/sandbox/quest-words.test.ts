@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { Database } from '../sqlite.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportChunks } from '../../src/sandbox/data/export.js';
 import { loadData } from '../../src/sandbox/data/load.js';

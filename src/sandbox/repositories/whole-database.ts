@@ -3,7 +3,8 @@
  * copying it to a snapshot, filling it from one. Kept here with every other
  * statement, so SQL lives in src/sandbox/repositories/.
  */
-import Database, { type Database as Connection } from 'better-sqlite3';
+import type { Database as Connection } from 'better-sqlite3';
+import { sqliteDriver } from '../sqlite-driver.js';
 
 /**
  * Tables a reset and a snapshot restore leave as they are: the used signatures are not the data
@@ -37,7 +38,8 @@ export function copyDatabaseInto(sqlite: Connection, file: string): void {
 
 /** The schema version (`user_version`) of a database file, read without changing it. */
 export function fileSchemaVersion(file: string): number {
-  const other = new Database(file, { readonly: true, fileMustExist: true });
+  const Driver = sqliteDriver();
+  const other = new Driver(file, { readonly: true, fileMustExist: true });
   try {
     return Number(other.pragma('user_version', { simple: true }));
   } finally {
