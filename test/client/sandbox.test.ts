@@ -7,7 +7,7 @@ import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
 import type { AchievementTarget, ApiClient } from '../../src/client/types.js';
 import { ApiError } from '../../src/errors.js';
-import Database from 'better-sqlite3';
+import { Database } from '../sqlite.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/domain/demo.js';
 
