@@ -805,12 +805,19 @@ async function main(args) {
     if (wants('journal-resume')) {
       const big = s.resumeItems;
       const small = Math.round(big / 10);
+      // The header udcli writes for this command on this target (a journal names both), taken from
+      // a real run of it on one seeded user, so the resumes below are accepted as its own.
+      const probeList = join(root, 'resume-probe.txt');
+      const probeJournal = join(root, 'resume-probe.journal');
+      writeFileSync(probeList, `${seeded.big.uid}\n`);
+      await udcli(['achievements', 'inc', `@${probeList}`, COUNTER, '--journal', probeJournal], { stdoutFile: outFile });
+      const probeHeader = readFileSync(probeJournal, 'utf8').split('\n')[0];
       /** A list of `count` uids and a journal in which every one finished: a resume skips them all. */
       const finishedJournal = (/** @type {number} */ count) => {
         const list = join(root, `resume-${count}.txt`);
         const journal = join(root, `resume-${count}.journal`);
         const uid = (/** @type {number} */ i) => i.toString(16).padStart(32, '0');
-        const header = { udcli_journal: 2, operation: 'achievements inc', args: [COUNTER, '--by', '1', '--game', demo.game.id, '--type', 'Game'], created: new Date().toISOString() };
+        const header = { ...JSON.parse(probeHeader), created: new Date().toISOString() };
         const listOut = [];
         const journalOut = [JSON.stringify(header)];
         for (let i = 1; i <= count; i++) {
