@@ -265,12 +265,14 @@ describe('foreground start', () => {
       },
     });
     expect(seen).toBeDefined();
-    // The URL first, then the request log (issue 11): the one request made, written before the sandbox closed.
+    // The URL first, then the request log (issue 11): the requests made, written before the sandbox closed
+    // (info asks the running sandbox what it serves each game from).
     const [urlLine, ...requestLines] = factory.stdout().trimEnd().split('\n');
     expect(urlLine).toBe(seen!.url);
-    expect(requestLines).toHaveLength(2);
+    expect(requestLines, requestLines.join('\n')).toHaveLength(3);
     expect(requestLines[0]).toMatch(new RegExp(` GET /services/rest/v1/users/${DEMO.user.uid}\\.json 200 [\\d.]+ms$`));
-    expect(requestLines[1]).toMatch(/ POST \/_sandbox\/reset 200 [\d.]+ms$/);
+    expect(requestLines[1]).toMatch(/ GET \/_sandbox\/game-sources 200 [\d.]+ms$/);
+    expect(requestLines[2]).toMatch(/ POST \/_sandbox\/reset 200 [\d.]+ms$/);
     expect(factory.stderr()).toContain(DEMO.game.apiKey);
     expect(factory.stderr()).toContain(DEMO.game.signingSecret);
     expect(seen!.status).toContain(`running at ${seen!.url} (pid ${process.pid}`);
