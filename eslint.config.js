@@ -58,7 +58,7 @@ export default tseslint.config(
   },
   ...layerRules,
   {
-    // The test game is plain browser script, as a studio writes it (platform.md): browser globals, ES5 habits.
+    // The test game is plain browser script, as a studio writes it (docs/PLATFORM.md): browser globals, ES5 habits.
     files: ['test/fixtures/sdk-game/**/*.js'],
     languageOptions: {
       sourceType: 'script',

@@ -59,7 +59,7 @@ async function makeExchange(o, pool) {
   if (mode === 'inc') {
     // The sandbox takes each hmac signature once (issue 31, 5), and thousands of increments a
     // second cannot each have a second of their own: a nonce, signed too, makes each its own
-    // request, as udcli's signer does (contract: hmac-sha256-v1, 5).
+    // request, as udcli's signer does (SERVICE.md: hmac-sha256-v1, 5).
     const { randomBytes } = await import('node:crypto');
     return async () => {
       /** @type {Array<[string, string]>} */

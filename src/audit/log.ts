@@ -1,5 +1,5 @@
 /**
- * The audit log: one JSON line per change made by a mutation (cli.md "Safety for support
+ * The audit log: one JSON line per change made by a mutation (docs/CLI.md "Safety for support
  * staff"), in `<config dir>/audit.log`, mode 0600. Never holds a secret: the command line and
  * the states are scrubbed before writing.
  */

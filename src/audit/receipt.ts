@@ -1,6 +1,6 @@
 /**
  * Receipts: what a mutation changed, in one line, and the command that would undo it
- * (cli.md "Safety for support staff"). Pure functions of the states read before and after.
+ * (docs/CLI.md "Safety for support staff"). Pure functions of the states read before and after.
  */
 import { unitsHeld } from '../domain/holdings.js';
 import { splitPack } from '../domain/packs.js';

@@ -1,5 +1,5 @@
 /**
- * A change that leaves a trace (cli.md "Safety for support staff"): read the state before,
+ * A change that leaves a trace (docs/CLI.md "Safety for support staff"): read the state before,
  * make the change, work out the receipt (what changed, how to undo it) and append the audit
  * line. One trace for every declared change type (src/batch/change.ts): each says how to read
  * its state, send, judge a lost reply and write its receipt; the single-user commands and batch

@@ -1,5 +1,5 @@
 /**
- * Batch mode for the change commands (cli.md "Batch mode"): `@FILE` / `@-` in place of
+ * Batch mode for the change commands (docs/CLI.md "Batch mode"): `@FILE` / `@-` in place of
  * `<uid>`. The change runner (change.ts) hands every declared change type to `runChangeBatch`
  * (change-batch.ts), built on the generic `runBatchCommand` here.
  */

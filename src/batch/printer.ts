@@ -1,5 +1,5 @@
 /**
- * How a batch prints its items (cli.md "Batch mode"). Piped, one NDJSON line per item as it
+ * How a batch prints its items (docs/CLI.md "Batch mode"). Piped, one NDJSON line per item as it
  * finishes (the whole result). On a terminal, the progress bar on stderr and, at the end, a table
  * of the items that were not plain successes (the summary line follows on stderr). `-o` and
  * `--fields` work as for one item: `-o ndjson` streams the lines on a terminal too, `-o csv`

@@ -1,6 +1,6 @@
 /**
  * The batch runner: one operation over many users with bounded concurrency, an optional rate,
- * a resumable journal, and an honest outcome for every item (cli.md "Batch mode").
+ * a resumable journal, and an honest outcome for every item (docs/CLI.md "Batch mode").
  */
 import { ApiError, knownUnchanged, outcomeUnknown, wasNotSent } from '../errors.js';
 import { DEFAULT_CONCURRENCY } from './flags.js';
@@ -12,7 +12,7 @@ import { createRateGate, realClock, type Clock } from './rate.js';
 
 export type BatchStatus = 'ok' | 'failed' | 'unknown' | 'skipped' | 'dry-run';
 
-/** Why an item failed or is unknown: the same object in NDJSON, `-o json` and `--fields` (docs/CLI.md, "Batches"). */
+/** Why an item failed or is unknown: the same object in NDJSON, `-o json` and `--fields` (docs/CLI.md, "Batch mode"). */
 export interface BatchError {
   message: string;
   /** The service's code (404, 409...), when the service answered. */

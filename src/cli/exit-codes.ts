@@ -1,5 +1,5 @@
 /**
- * The one mapping from errors to exit codes and to the line(s) printed for them (cli.md
+ * The one mapping from errors to exit codes and to the line(s) printed for them (docs/CLI.md
  * "Exit codes"). Only src/cli/main.ts calls it.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The global options of cli.md, defined on the program. They work before or after the
+ * The global options of docs/CLI.md, defined on the program. They work before or after the
  * subcommand: without positional options, commander lets the program take its own options
  * anywhere on the line (up to `--`) and hands the rest to the subcommand. Values are taken
  * only where the user typed them (value source 'cli') and validated here, once, before any

@@ -1,5 +1,5 @@
 /**
- * The agi challenge as the client reads it (contract: Signatures / agi): a 401 whose payload
+ * The agi challenge as the client reads it (SERVICE.md: Signatures / agi): a 401 whose payload
  * holds `session` and `key`. Anything else that looks like a signing refusal without them is a
  * clear error, never a retry loop.
  */

@@ -121,7 +121,7 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   /**
-   * agi (contract: Signatures): the request unsigned, which the server answers with a 401
+   * agi (SERVICE.md: Signatures): the request unsigned, which the server answers with a 401
    * challenge and which changes nothing; then at most MAX_SIGNED_ATTEMPTS signed attempts, each
    * with the fresh challenge the previous refusal carried. A signed attempt may change state, so
    * its failures go to the caller as they are (a lost reply of an increment is never re-sent).

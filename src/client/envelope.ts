@@ -1,5 +1,5 @@
 /**
- * Reading service replies tolerantly (contract: "Tolerance"). Success is decided from the
+ * Reading service replies tolerantly (SERVICE.md: "Tolerance"). Success is decided from the
  * envelope `code`, not from the HTTP status alone; an error status without an envelope (HTML
  * from a proxy, an empty body) becomes an ApiError with a clear message; a 2xx body that is not
  * an envelope is a MalformedReplyError. The payload is kept exactly as received.

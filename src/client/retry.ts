@@ -1,5 +1,5 @@
 /**
- * The retry policy of cli.md "Retries", as pure functions so it can be tested without timers.
+ * The retry policy of docs/CLI.md "Retries", as pure functions so it can be tested without timers.
  *
  * - 429: retried for every request (a rate-limited request changed nothing), honouring Retry-After.
  * - 401 `signature already used` (hmac-sha256-v1): retried for every request, at once: the server

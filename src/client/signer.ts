@@ -1,5 +1,5 @@
 /**
- * Request signing schemes behind the one small `Signer` interface (contract: "Signatures").
+ * Request signing schemes behind the one small `Signer` interface (SERVICE.md: "Signatures").
  * Adding a scheme means adding a case to createSigner; nothing else knows how signing works.
  */
 import { randomBytes } from 'node:crypto';
@@ -77,7 +77,7 @@ const agi: Signer = {
  *
  * A server refuses a signature it has seen (the sandbox does: 401 `signature already used`, on
  * every process of one database), and the same request signed twice in one second would be the
- * same signature: a retry, or the same `give` twice in a batch. The nonce (contract: hmac-sha256-v1,
+ * same signature: a retry, or the same `give` twice in a batch. The nonce (SERVICE.md: hmac-sha256-v1,
  * 5) makes each signing its own: 22 characters of base64url from 128 random bits, signed like
  * any parameter. The timestamp is the clock's second, never one ahead of it.
  */

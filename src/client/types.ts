@@ -40,7 +40,7 @@ export interface Signer {
     params: QueryParams,
     nowSeconds: number,
     challenge?: AgiChallenge,
-    /** Form-body fields: signed with the query by both schemes (contract: Parameters in a form body). */
+    /** Form-body fields: signed with the query by both schemes (SERVICE.md: Parameters in a form body). */
     body?: QueryParams,
   ): {
     params: Array<[string, string]>;
@@ -62,7 +62,7 @@ export interface ClientOptions {
    */
   verbOverride?: boolean;
   timeoutMs: number;
-  /** Retries for requests that are safe to repeat (cli.md "Retries"). */
+  /** Retries for requests that are safe to repeat (docs/CLI.md "Retries"). */
   retries: number;
   /** Pool size per origin; the batch runner sets it to its concurrency. */
   connections?: number;
@@ -153,7 +153,7 @@ export interface ProductTarget {
   sku: string;
 }
 
-/** The payload of a save (platform.md: 1 done, 0 failed). */
+/** The payload of a save (docs/PLATFORM.md: 1 done, 0 failed). */
 export interface SaveResult {
   key: string;
   success: number;

@@ -11,7 +11,7 @@ import type { SettingSource, Settings, StoredProfile } from './types.js';
 
 export const BUILT_IN_PROFILE = 'sandbox';
 
-/** Environment variables that override profile keys (cli.md "Profiles and environment"). */
+/** Environment variables that override profile keys (docs/CLI.md "Profiles and environment"). */
 export const ENV_KEYS: Partial<Record<ProfileKey, string>> = {
   base_url: 'UDCLI_BASE_URL',
   site_url: 'UDCLI_SITE_URL',
@@ -133,7 +133,7 @@ export function resolveSettings(flags: ProfileFlags, env: NodeJS.ProcessEnv, con
   }
   let siteUrl = pick('site_url');
   if (siteUrl === undefined || (sources.site_url === 'default' && sources.base_url !== 'default')) {
-    // The site is the same server as the API unless said otherwise (contract: Tokens and the site).
+    // The site is the same server as the API unless said otherwise (SERVICE.md: Tokens and the site).
     siteUrl = baseUrl;
     sources.site_url = 'default';
   }

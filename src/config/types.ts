@@ -5,7 +5,7 @@ import type { SigningScheme } from '../domain/contract.js';
 /** `agi` is the platform's own (challenge) scheme and the default; contract: Signatures. */
 export type { SigningScheme };
 
-/** A profile as stored in the config file (snake_case keys, as in cli.md). */
+/** A profile as stored in the config file (snake_case keys, as in docs/CLI.md). */
 export interface StoredProfile {
   base_url?: string;
   site_url?: string;

@@ -1,5 +1,5 @@
 /**
- * The platform's own signing scheme, `agi` (contract: Signatures / agi; platform.md): the
+ * The platform's own signing scheme, `agi` (SERVICE.md: Signatures / agi; docs/PLATFORM.md): the
  * server hands out a one-use challenge {session, key}; the client signs the request with an MD5
  * over every value it sends plus a static secret. Shared by the client's signer and the
  * sandbox's verifier, so both sides compute exactly one formula.

@@ -1,5 +1,5 @@
 /**
- * What udcli and its sandbox agree on (contract.md, platform.md), declared once: the client and
+ * What udcli and its sandbox agree on (docs/SERVICE.md, docs/PLATFORM.md), declared once: the client and
  * the CLI's checks read these values before anything is sent, the sandbox reads the same values
  * to check what it receives (src/sandbox/http/parameters.ts, schemas.ts), and its OpenAPI
  * document is generated from those declarations. A value changed here changes what the CLI
@@ -22,7 +22,7 @@ export const ROUTES = {
 } as const;
 
 /**
- * The names of the service's parameters (spec section 4, contract.md), in the query or a form
+ * The names of the service's parameters (spec section 4, docs/SERVICE.md), in the query or a form
  * body alike: the client sends these and the sandbox's declarations (http/parameters.ts) take them.
  */
 export const PARAMS = {
@@ -55,11 +55,11 @@ export const PARAMS = {
   username: 'username',
 } as const;
 
-/** The sandbox site's login and token generator (contract: Tokens and the site), outside the API prefix. */
+/** The sandbox site's login and token generator (SERVICE.md: Tokens and the site), outside the API prefix. */
 export const LOGIN_PATH = '/login';
 export const TOKEN_GENERATOR_PATH = '/service/user-auth-token-generator';
 
-/** The body type the platform's SDK sends a change in (contract: Parameters in the query or a form body). */
+/** The body type the platform's SDK sends a change in (SERVICE.md: Parameters in the query or a form body). */
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 /**
@@ -76,9 +76,9 @@ export type ParentType = (typeof PARENT_TYPES)[number];
 // --- bounds -------------------------------------------------------------------------------------
 
 export const LIMITS = {
-  /** `limit` default 500; larger values count as 500 (contract: Users and friends). */
+  /** `limit` default 500; larger values count as 500 (SERVICE.md: Users and friends). */
   friends: { defaultLimit: 500, maxLimit: 500 },
-  /** `limit` default 100, at most 1000 (contract: Achievements). */
+  /** `limit` default 100, at most 1000 (SERVICE.md: Achievements). */
   userAchievements: { defaultLimit: 100, maxLimit: 1000 },
   /** Largest increment, qty, offset or page accepted. */
   maxCount: 1_000_000_000,
@@ -110,7 +110,7 @@ export type Comparator = (typeof COMPARATORS)[number];
 // --- states -------------------------------------------------------------------------------------
 
 /**
- * A user's quest (contract: Achievements, the platform's JavaScript pages): `In Progress` below
+ * A user's quest (SERVICE.md: Achievements, the platform's JavaScript pages): `In Progress` below
  * its target, `Completed`, `Revoked` (only from a data file). A quest never touched has no state
  * on the wire (the CLI's `Not Started` is its own word: domain/quests.ts).
  */
@@ -123,7 +123,7 @@ export type DefinitionState = (typeof DEFINITION_STATES)[number];
 
 // --- game saves ---------------------------------------------------------------------------------
 
-/** Game saves (contract: Game saves; platform.md): per user and game, a key names a string value. */
+/** Game saves (SERVICE.md: Game saves; docs/PLATFORM.md): per user and game, a key names a string value. */
 export const SAVE_LIMITS = {
   /** 1–64 characters of `A-Z a-z 0-9 _ . -`. */
   keyPattern: '^[A-Za-z0-9_.-]{1,64}$',
@@ -153,7 +153,7 @@ export function saveValueProblem(value: string): string | null {
 
 // --- signing schemes ----------------------------------------------------------------------------
 
-/** The two schemes (contract: Signatures): the platform's `agi` challenge, and our `hmac-sha256-v1`. */
+/** The two schemes (SERVICE.md: Signatures): the platform's `agi` challenge, and our `hmac-sha256-v1`. */
 export const SCHEMES = ['agi', 'hmac-sha256-v1'] as const;
 export type Scheme = (typeof SCHEMES)[number];
 

@@ -1,7 +1,7 @@
 /**
  * The sandbox's fixed demo data: the same ids and credentials on every machine, so docs,
  * tests and the built-in `sandbox` profile can name them. The game-1001 key and secret are
- * the ones in shared/spec/signing-vectors.json, so the vectors verify against the sandbox.
+ * the ones in test/fixtures/signing-vectors.json, so the vectors verify against the sandbox.
  */
 export const DEMO = {
   port: 8787,

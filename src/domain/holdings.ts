@@ -1,6 +1,6 @@
 /**
  * How much of a product a user holds, read from a products entry as the platform sends it
- * (contract: Products and Tolerance): `purchase.data` is the units of a consumable, `true`
+ * (SERVICE.md: Products and Tolerance): `purchase.data` is the units of a consumable, `true`
  * for a held unlockable (the platform's data-objects page; `"active"` in its README's sample),
  * `false` when not held; other clients have met numeric strings and
  * `{quantity}` objects. Shared by the table's HELD column and the receipts' undo.

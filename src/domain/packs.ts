@@ -1,5 +1,5 @@
 /**
- * A consumable's packs (contract: Products; platform.md): its sku is `BASE:PACK` (`gems:500`),
+ * A consumable's packs (SERVICE.md: Products; docs/PLATFORM.md): its sku is `BASE:PACK` (`gems:500`),
  * units are counted on the base, and a request may name the base or a pack. Shared by the
  * sandbox (what a grant adds) and the CLI (what a lost grant's reply would have shown).
  */
@@ -22,7 +22,7 @@ export function unitsMoved(sku: string, qty: number, via: 'put' | 'post'): numbe
 }
 
 /**
- * Units a `udcli products give|take` moves (cli.md): `give` naming a pack gives `qty` packs, by
+ * Units a `udcli products give|take` moves (docs/CLI.md): `give` naming a pack gives `qty` packs, by
  * the signed PUT as by the POST grant (support staff mean "the 25-pack they paid for"); `give`
  * naming the base, and every `take`, count `qty` units.
  */

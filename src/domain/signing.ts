@@ -6,7 +6,7 @@ export type QueryParams = ReadonlyArray<readonly [string, string]>;
 export const SIGNATURE_PARAM = 'signature';
 export const TIMESTAMP_PARAM = 'timestamp';
 /**
- * What makes two identical signed requests differ (contract: hmac-sha256-v1, 5): random per
+ * What makes two identical signed requests differ (SERVICE.md: hmac-sha256-v1, 5): random per
  * request, signed like any parameter; optional for a client, which then gets one request per
  * distinct (parameters, second).
  */

@@ -25,7 +25,7 @@ export interface TokenRecord {
   duration: number;
 }
 
-/** Spec 2.4. The real platform may send numbers as strings and vice versa (contract: Tolerance). */
+/** Spec 2.4. The real platform may send numbers as strings and vice versa (SERVICE.md: Tolerance). */
 export interface User {
   uid: string;
   username: string;
@@ -67,7 +67,7 @@ export interface AchievementDefinition {
  * `Revoked`; dates `YYYY-MM-DD HH:MM:SS` (UTC), `completed_date` `0000-00-00 00:00:00` until
  * completed; `percent_complete` an integer. The service lists started quests only; a row udcli
  * adds for a quest never touched is `Not Started` with null id and dates. Loose types: the real
- * platform may send numbers as strings and other surprises (contract: Tolerance).
+ * platform may send numbers as strings and other surprises (SERVICE.md: Tolerance).
  */
 export interface UserAchievement {
   id: number | null;

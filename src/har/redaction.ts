@@ -18,7 +18,7 @@ const PLACEHOLDER = /^redacted-[0-9a-f]{12}$/;
 const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
 /**
- * The reply fields platform.md names as a player's own beyond the documented profile: `email`
+ * The reply fields docs/PLATFORM.md names as a player's own beyond the documented profile: `email`
  * (clients read it with a valid key; friend entries carry it too) and `birthday`. A recording is
  * meant to be attached to a bug report as it is, so by default they do not reach it.
  */

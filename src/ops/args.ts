@@ -22,7 +22,7 @@ export function quote(value: string): string {
   return jsonText(shown);
 }
 
-/** The mutation commands that take `@FILE` in place of the uid (cli.md "Batch mode"). */
+/** The mutation commands that take `@FILE` in place of the uid (docs/CLI.md "Batch mode"). */
 const BATCH_COMMANDS = 'achievements inc|set|reset|delete and products give|take';
 const BATCH_COMMAND_NAMES = new Set(['achievements inc', 'achievements set', 'achievements reset', 'achievements delete', 'products give', 'products take']);
 
@@ -262,7 +262,7 @@ export function flag(optionName: string): string {
 
 /**
  * The game a command works on: the explicit one, else the profile's game_id. With neither, a
- * usage error before anything is sent (cli.md "Commands").
+ * usage error before anything is sent (docs/CLI.md "Commands").
  */
 export function resolveGame(explicit: string | undefined, settings: Pick<Settings, 'gameId'>, howToPass: string): string {
   if (explicit !== undefined) return parseGameId(explicit);
@@ -359,7 +359,7 @@ export function isoFromSeconds(value: unknown): string {
 
 /**
  * A cell of a command's own column: as dataCell, but `false` blank too, which is how the platform
- * says "none" in a field that otherwise holds text or a number (contract: Tolerance).
+ * says "none" in a field that otherwise holds text or a number (SERVICE.md: Tolerance).
  */
 export function cellText(value: unknown): string {
   return value === false ? '' : dataCell(value);

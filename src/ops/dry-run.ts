@@ -1,5 +1,5 @@
 /**
- * `--dry-run` for one user (cli.md "Batch mode"): the request the change would send, built and
+ * `--dry-run` for one user (docs/CLI.md "Batch mode"): the request the change would send, built and
  * signed as it would be (secrets redacted, agi's session and key as placeholders), and the change
  * expected from the state read now (each change type says what it expects; src/batch/change.ts
  * runs it). Only reads are sent.

@@ -28,7 +28,7 @@ export function giveProduct(
   return via === 'post' ? client.grantProduct(uid, target, qty) : client.adjustProduct(uid, target, unitsOfChange(target.sku, qty, 'give'), 'increment');
 }
 
-/** The service's largest qty (contract: parameters). */
+/** The service's largest qty (SERVICE.md: parameters). */
 const MAX_UNITS = LIMITS.maxCount;
 
 /** `--qty` of a give checked against what the service takes: packs × pack size. Throws UsageError; sends nothing. */

@@ -8,7 +8,7 @@ import type { Column } from '../output/types.js';
 import { checkFields } from '../output/fields.js';
 import type { Factory } from './factory.js';
 
-/** Spec 2.8, plus what the platform's submit and reset replies add (platform.md "Quests"). */
+/** Spec 2.8, plus what the platform's submit and reset replies add (docs/PLATFORM.md "Quests"). */
 export const UPDATE_FIELDS = ['state', 'current_value', 'percent_complete', 'developer_id', 'score_awarded', 'already_completed', 'completed_date'] as const;
 
 /** Spec 2.7: the user achievement a DELETE returns. */

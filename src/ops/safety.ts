@@ -1,5 +1,5 @@
 /**
- * Safety for support staff (cli.md): a mutation under a `production: true` profile prints a
+ * Safety for support staff (docs/CLI.md): a mutation under a `production: true` profile prints a
  * banner naming the profile, and needs the profile name typed on a terminal, or --yes off one.
  * A batch asks once, before its first request.
  */

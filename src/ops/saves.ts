@@ -1,5 +1,5 @@
 /**
- * Game saves (contract: Game saves; platform.md: the SDK's storage methods): the key and value
+ * Game saves (SERVICE.md: Game saves; docs/PLATFORM.md: the SDK's storage methods): the key and value
  * checks made before anything is sent, reading a value from the command line, a file or stdin
  * (bounded), and the player's auth token a save or an erase needs.
  */
@@ -13,7 +13,7 @@ import { ApiError, UdcliError, UsageError } from '../errors.js';
 import { redact, redactUrl } from '../redact.js';
 import { parseHex32, quote, resolveGame } from './args.js';
 
-/** The service's bounds (contract: Game saves), checked here so a bad request is never sent. */
+/** The service's bounds (SERVICE.md: Game saves), checked here so a bad request is never sent. */
 const { keyMaxLength: SAVE_KEY_MAX_LENGTH, valueMaxBytes: SAVE_VALUE_MAX_BYTES } = SAVE_LIMITS;
 
 export { saveBytes };
@@ -124,7 +124,7 @@ export function notSaved(uid: string, key: string): ApiError {
   });
 }
 
-/** A reply `{key, success: 0}`: the platform says it did not save (platform.md). */
+/** A reply `{key, success: 0}`: the platform says it did not save (docs/PLATFORM.md). */
 export function checkSaved<T extends SaveResult | EraseResult>(reply: Reply<T>, what: string): Reply<T> {
   const success = reply.payload?.success as unknown;
   if (success === 0 || success === '0' || success === false) throw new ApiError(`the service did not ${what} (success: 0)`, reply.envelope.code, reply.httpStatus);

@@ -1,5 +1,5 @@
 /**
- * Output policy as pure functions: format, colour and spinner decisions (cli.md "Output").
+ * Output policy as pure functions: format, colour and spinner decisions (docs/CLI.md "Output").
  * No heavy imports here; the writers load chalk/cli-table3/ora only when they are used.
  */
 import type { GlobalOptions, IOStreams } from '../runtime/io.js';

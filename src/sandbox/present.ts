@@ -15,7 +15,7 @@ import { NOT_COMPLETED_DATE } from './domain/achievements.js';
 import { formatDateTime } from './time.js';
 
 export const AVATAR_SIZE = 96;
-/** avatar_med and avatar_lg (contract: Users). */
+/** avatar_med and avatar_lg (SERVICE.md: Users). */
 export const AVATAR_MED_SIZE = 100;
 export const AVATAR_LG_SIZE = 200;
 
@@ -112,7 +112,7 @@ export function price(cents: number): string {
 }
 
 /**
- * `purchase` of an entry (contract: Products): a held unlockable `true` (the platform's
+ * `purchase` of an entry (SERVICE.md: Products): a held unlockable `true` (the platform's
  * data-objects page), a consumable its units, else false.
  */
 function purchaseOf(held: HeldProduct, message: string): Purchase {

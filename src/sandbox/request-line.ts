@@ -4,7 +4,7 @@
  *   2026-11-22T22:47:49.123Z GET /services/rest/v1/users/demo_player.json?uid=x 200 1.3ms
  *   2026-11-22T22:47:50.001Z POST /services/rest/v1/products/user/u.json?api_key=ABCD…WXYZ body:method=put&qty=1 401 0.8ms bad signature (agi)
  * A form body's fields follow the target as `body:FIELDS` (redacted and shortened like the query).
- * The agi handshake (platform.md "Signing") is one request in two lines, written together: the
+ * The agi handshake (docs/PLATFORM.md "Signing") is one request in two lines, written together: the
  * unsigned change answered by the challenge, then its signed retry:
  *   2026-11-22T22:47:50.001Z POST /services/rest/v1/gamesave/u.json?api_key=ABCD…WXYZ body:… 401 0.4ms (signature challenge, answered) signature required
  *   2026-11-22T22:47:50.104Z POST /services/rest/v1/gamesave/u.json?api_key=ABCD…WXYZ&sig=…&session=… body:… 200 1.3ms (after signature challenge)

@@ -161,7 +161,7 @@ export interface UserAchievementTarget {
   parentId: string;
 }
 
-/** `type` defaults to Game: the platform's SDK sends none (contract: Achievements). */
+/** `type` defaults to Game: the platform's SDK sends none (SERVICE.md: Achievements). */
 function userAchievementTarget(q: Query, element: string): UserAchievementTarget {
   const uid = hexId('uid', element);
   return { uid, parentType: parentType(q), parentId: parentIdValue(PARAMS.pid, q.get(PARAMS.pid)) };
@@ -264,7 +264,7 @@ export interface ProductsTarget {
   parentId: string;
 }
 
-/** The game: `parent_id`, or `game_id` as the platform's SDK names it (contract: Products). */
+/** The game: `parent_id`, or `game_id` as the platform's SDK names it (SERVICE.md: Products). */
 function productsTarget(q: Query, element: string): ProductsTarget {
   const uid = hexId('uid', element);
   const type = parentType(q);
@@ -308,7 +308,7 @@ export function productChangeParams(q: Query, element: string): ProductChangePar
   return { ...grant, direction: increment ? 'increment' : 'decrement' };
 }
 
-// --- game saves (contract: Game saves) ------------------------------------------------------------
+// --- game saves (SERVICE.md: Game saves) ------------------------------------------------------------
 
 function saveKey(value: string | undefined): string {
   if (value === undefined) throw fail.missingParameter(PARAMS.key);

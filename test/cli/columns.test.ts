@@ -1,6 +1,6 @@
 /**
  * The products table's HELD column and the achievements list's cells and Not Started rows,
- * from the reply shapes contract.md and platform.md name, and an awkward platform's.
+ * from the reply shapes docs/SERVICE.md and docs/PLATFORM.md name, and an awkward platform's.
  */
 import { describe, expect, it } from 'vitest';
 import { USER_ACHIEVEMENT_COLUMNS } from '../../src/cli/commands/achievements/columns.js';

@@ -14,7 +14,7 @@ import {
   UsageError,
 } from '../../src/errors.js';
 
-describe('exit codes (cli.md)', () => {
+describe('exit codes (docs/CLI.md)', () => {
   it.each([
     ['usage error', new UsageError('bad'), 2],
     ['cancelled', new CancelledError('no'), 2],

@@ -1,5 +1,5 @@
 /**
- * The agi challenge flow of the client against the awkward platform (contract: Signatures /
+ * The agi challenge flow of the client against the awkward platform (SERVICE.md: Signatures /
  * agi, Tolerance): unsigned request → 401 {session, key} → signed retry, at most 3 signed
  * attempts; a lost reply of the unsigned request is harmless, of a signed increment unknown.
  */

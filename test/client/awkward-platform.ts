@@ -2,7 +2,7 @@
  * An "awkward platform": a node:http server on port 0 that answers with the shapes a real
  * platform sends (error codes under HTTP 200, HTML from a proxy, truncated JSON, strings for
  * numbers, resets, silence) and verifies hmac-sha256-v1 signatures with the shared spec code.
- * Scenarios starting `agi` speak the platform's challenge protocol (contract: Signatures / agi):
+ * Scenarios starting `agi` speak the platform's challenge protocol (SERVICE.md: Signatures / agi):
  * an unsigned request gets a 401 {session, key}; a signed one is checked against a one-use session.
  * The scenario is the last path element (without .json), e.g. /services/rest/v1/users/html-502.json.
  */

@@ -35,7 +35,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** Units of a consumable held (contract: Products: purchase.data is the number). */
+/** Units of a consumable held (SERVICE.md: Products: purchase.data is the number). */
 function quantity(entry: { purchase: { data: unknown } }): number {
   return entry.purchase.data as number;
 }

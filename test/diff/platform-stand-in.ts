@@ -1,6 +1,6 @@
 /**
  * A production stand-in written for the diff tests (not the sandbox with a flag): a small HTTP
- * server that answers a few of the platform's endpoints the way platform.md describes them, in
+ * server that answers a few of the platform's endpoints the way docs/PLATFORM.md describes them, in
  * its own code, with its own dates, avatar host, sessions and ids, and with these differences
  * planted on purpose (PLANTED): every other reply is shaped as the sandbox shapes it, so a
  * diff of a recording through it must report exactly the planted ones.
@@ -72,7 +72,7 @@ export async function startStandIn(): Promise<StandIn> {
     birthday: '0000-00-00',
     premium: 0, // PLANTED: 0/1 for a boolean
     created_on: '1559381400',
-    // contract.md (Users): with a valid key the platform gives `email`.
+    // docs/SERVICE.md (Users): with a valid key the platform gives `email`.
     email: 'speedy@example.com',
     country: 'FI', // PLANTED: an extra field
   };
@@ -86,7 +86,7 @@ export async function startStandIn(): Promise<StandIn> {
     birthday: '1990-04-01',
     premium: true,
     created_on: '1400000000',
-    // platform.md (Users): a game server's test replies carry `email` on friend entries too.
+    // docs/PLATFORM.md (Users): a game server's test replies carry `email` on friend entries too.
     email: 'pal@example.com',
   };
   const questRecord = (): Record<string, unknown> => ({

@@ -1,10 +1,10 @@
 /**
  * The CLI and the sandbox read one contract (src/domain/contract.ts): what the CLI refuses before
  * sending is exactly what the sandbox refuses when it arrives, at the limit and one over. The
- * limits are written here from contract.md's words (a save key is 1–64 characters of
+ * limits are written here from docs/SERVICE.md's words (a save key is 1–64 characters of
  * `A-Z a-z 0-9 _ . -`; a value is at most 256 KiB), not read from the module, so a change of the
  * module's value that the spec does not make fails here too. The same for the list's orders and
- * filters, named in user-data-rest-service.md.
+ * filters, named in docs/SERVICE.md.
  *
  * The CLI runs in-process (`main` with an injected IO) against a real sandbox on port 0; the
  * sandbox is also asked directly over HTTP, unsigned: it checks parameters before the signature
@@ -132,7 +132,7 @@ async function sandboxList(params: Record<string, string>): Promise<{ status: nu
 }
 
 describe('list orders and filters: the CLI takes exactly what the sandbox takes', () => {
-  // user-data-rest-service.md, GET user achievements: `order` and `filter`, in its words.
+  // docs/SERVICE.md, GET user achievements: `order` and `filter`, in its words.
   const ORDERS = ['started_date', 'completed_date', 'state', 'parent_id', 'percent_complete', 'name'];
   const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_id'];
 

@@ -1,5 +1,5 @@
 /**
- * Batch mode end to end: main in-process (the built binary for a run killed midway) against a real sandbox (cli.md "Batch mode",
+ * Batch mode end to end: main in-process (the built binary for a run killed midway) against a real sandbox (docs/CLI.md "Batch mode",
  * "Safety for support staff"). Needs `npm run build` first, like every e2e test.
  */
 import { spawn } from 'node:child_process';

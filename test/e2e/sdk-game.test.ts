@@ -1,5 +1,5 @@
 /**
- * A real HTML5 game on an SDK-like client (test/fixtures/sdk-game: written from platform.md, not
+ * A real HTML5 game on an SDK-like client (test/fixtures/sdk-game: written from docs/PLATFORM.md, not
  * the platform's code) runs against the sandbox in Debian's Chromium, unchanged, in the two ways a
  * studio runs it:
  *  - `udcli sandbox play 1001 --game-dir DIR` (the built binary: a detached sandbox serving the

@@ -1,5 +1,5 @@
 /**
- * agi as the sandbox checks it (contract: Signatures / agi): the worked examples of
+ * agi as the sandbox checks it (SERVICE.md: Signatures / agi): the worked examples of
  * agi-signing-vectors.json verify against the sandbox's verifier, and the challenge store keeps
  * its promises — bound to the api_key, 300 s, used up by its first signed request, fresh each time.
  */

@@ -54,7 +54,7 @@ describe('users (4.5)', () => {
       uid: PLAYER,
       username: 'demo_player',
       avatar: expect.stringMatching(new RegExp(`/avatars/${PLAYER}\\.svg\\?size=\\d+$`)),
-      // The extra fields the platform's SDK shows (contract: Users).
+      // The extra fields the platform's SDK shows (SERVICE.md: Users).
       avatar_med: expect.stringMatching(new RegExp(`/avatars/${PLAYER}\\.svg\\?size=100$`)),
       avatar_lg: expect.stringMatching(new RegExp(`/avatars/${PLAYER}\\.svg\\?size=200$`)),
       gender: 'male',

@@ -1,5 +1,5 @@
 /**
- * Cross-origin calls (contract: CORS) over real HTTP: every /services/rest/v1 reply lets any
+ * Cross-origin calls (SERVICE.md: CORS) over real HTTP: every /services/rest/v1 reply lets any
  * origin read it (success, every error, the 401 challenge, unknown paths, injected faults, XML),
  * an OPTIONS preflight there is 204, credentials are never allowed, and the site, the dashboard,
  * /docs and /_sandbox carry none of it. Then a real browser (headless chromium) on a page of

@@ -1,5 +1,5 @@
 /**
- * Game saves (contract: Game saves) over real HTTP: read, save, replace, erase; the token and
+ * Game saves (SERVICE.md: Game saves) over real HTTP: read, save, replace, erase; the token and
  * signature a change needs; and every bound (key form, value size, 100 keys), each refused with
  * one clear 4xx that changes nothing. Changes here are hmac-signed (game 1001 accepts both
  * schemes); the SDK's own agi flow is in platform-sdk-saves.test.ts.

@@ -1,5 +1,5 @@
 /**
- * What the platform's own JavaScript API pages settle (shared/spec/platform.md, "What the
+ * What the platform's own JavaScript API pages settle (docs/PLATFORM.md, "What the
  * JavaScript API pages settle"), one test per point, written from those words and not from
  * udcli's code: the sandbox must answer as the platform does, so that a game written against it
  * works in production (`if (q.completed_date)` is true for every quest there, for one).

@@ -1,6 +1,6 @@
 /**
  * Game saves driven exactly as the platform's JavaScript SDK drives its storage methods, written
- * from shared/spec/platform.md ("Game saves", "Signing", "Errors") and nothing of udcli:
+ * from docs/PLATFORM.md ("Game saves", "Signing", "Errors") and nothing of udcli:
  * retrieveGame (GET api_key and key; the payload's property named key holds JSON text, which the
  * SDK parses, resolving {[key]: value} or false), saveGame (POST with api_key, auth_token and key
  * in the query and the JSON-stringified value in the form body as `data`, signed by the
@@ -49,7 +49,7 @@ async function signedPost(path: string, query: Fields, body: Fields = {}): Promi
   return reply;
 }
 
-/** platform.md, Errors: any status outside 2xx is a failure, and so is a null payload. */
+/** docs/PLATFORM.md, Errors: any status outside 2xx is a failure, and so is a null payload. */
 const succeeded = (r: Reply) => r.status >= 200 && r.status < 300 && r.payload !== null && r.payload !== undefined;
 
 /** retrieveGame: resolves {[key]: parsed value}, or false when absent or not JSON. */

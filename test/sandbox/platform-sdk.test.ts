@@ -1,6 +1,6 @@
 /**
  * The sandbox driven exactly as the platform's own JavaScript SDK drives the real service, written
- * from shared/spec/platform.md and nothing of udcli: its own request shape (GET for reads; PUT and
+ * from docs/PLATFORM.md and nothing of udcli: its own request shape (GET for reads; PUT and
  * DELETE as a form-encoded POST with `method=`; api_key in upper-case UUID form; `game_id`), its
  * own challenge loop (401 {session, key} → at most 3 signed retries, 100 ms × attempt apart) and
  * its own signature (values sorted, joined, lower-cased, MD5). A game written against the SDK and
@@ -53,7 +53,7 @@ async function sdk(verb: 'GET' | 'PUT' | 'DELETE', path: string, params: Record<
   return reply;
 }
 
-/** platform.md, Errors: any status outside 2xx is a failure, and so is code 200 with a null payload. */
+/** docs/PLATFORM.md, Errors: any status outside 2xx is a failure, and so is code 200 with a null payload. */
 const succeeded = (r: Reply) => r.status >= 200 && r.status < 300 && r.payload !== null && r.payload !== undefined;
 
 beforeAll(async () => {
@@ -148,7 +148,7 @@ describe('premium content as the SDK sees it', () => {
 
   it("retrievePurchase('gems') resolves: a base sku lists one entry, whose purchase.data is the base's units", async () => {
     const r = await sdk('GET', `products/user/${PLAYER}.json`, { game_id: GAME, sku: 'gems' });
-    // The SDK resolves the payload itself only when it is one entry (platform.md).
+    // The SDK resolves the payload itself only when it is one entry (docs/PLATFORM.md).
     expect(Array.isArray(r.payload) && r.payload.length).toBe(1);
     const resolved = r.payload[0] as { purchase: { data: unknown }; product: { sku: string; data: unknown } };
     expect(resolved.product).toMatchObject({ sku: 'gems:100', data: { consumable_qty: 100 } });

@@ -1,5 +1,5 @@
 /**
- * Game saves are part of the sandbox's state like everything else (contract: Game saves): a
+ * Game saves are part of the sandbox's state like everything else (SERVICE.md: Game saves): a
  * snapshot restore brings them back into a running sandbox, and `sandbox reset` (to the demo data
  * or to a data file) clears every save the file does not carry.
  */

@@ -64,14 +64,14 @@ export interface DataUser {
   created_on?: string | number;
   birthday?: string;
   premium?: boolean;
-  /** Shown with a valid api_key (contract: Users). */
+  /** Shown with a valid api_key (SERVICE.md: Users). */
   email?: string;
   friends?: string[];
   plays?: string[];
   /** Game id → developer_id → the current value, or the progress in full. */
   progress?: Record<string, Record<string, number | DataProgress>>;
   holdings?: Record<string, Record<string, number>>;
-  /** Game id → key → the saved text (contract: Game saves). */
+  /** Game id → key → the saved text (SERVICE.md: Game saves). */
   saves?: Record<string, Record<string, string>>;
 }
 

@@ -287,7 +287,7 @@ export class Observations {
             if (this.mode === 'last') target.progress.get(uid)?.set(str(record.developer_id) ?? param(exchange, 'developer_id') ?? '', undefined);
             continue;
           }
-          // An update's reply names its quest by developer_id too (contract: Achievements).
+          // An update's reply names its quest by developer_id too (SERVICE.md: Achievements).
           const named = record.developer_id === undefined ? { ...record, developer_id: param(exchange, 'developer_id') ?? param(exchange, 'dev_id') } : record;
           this.#quest(target, uid, named, seedState);
         }

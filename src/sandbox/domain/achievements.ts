@@ -1,5 +1,5 @@
 /**
- * The user-achievement (quest) state machine (contract: Achievements, from the platform's
+ * The user-achievement (quest) state machine (SERVICE.md: Achievements, from the platform's
  * JavaScript pages), free of SQL and HTTP.
  *
  *   (none) --increment/progress/reset--> In Progress --reaching target--> Completed --reset--> In Progress
@@ -43,7 +43,7 @@ export function nextProgress(goal: Goal, current: Progress | undefined, change: 
   const { startValue: start, targetValue: target } = goal;
   if (current?.state === 'Revoked') throw new RevokedQuest('revoked');
   if (change.kind === 'reset') {
-    // A reset of a quest never started starts it, like a submit (contract: Achievements).
+    // A reset of a quest never started starts it, like a submit (SERVICE.md: Achievements).
     return { currentValue: start, state: 'In Progress', startedOn: current?.startedOn ?? now, completedOn: null, updatedOn: now };
   }
   if (current?.state === 'Completed') return null;

@@ -1,5 +1,5 @@
 /**
- * The platform's two product types (contract: Products; platform.md), free of SQL and HTTP.
+ * The platform's two product types (SERVICE.md: Products; docs/PLATFORM.md), free of SQL and HTTP.
  * An unlockable is held or not. A consumable is held in units, counted on its base: its sku is
  * `BASE:PACK` (`gold:10`, `gold:100` are two packs of the one `gold`), and a request may name it
  * by `BASE` or by any `BASE:N`.

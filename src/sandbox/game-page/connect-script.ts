@@ -1,7 +1,7 @@
 /**
  * `/_sandbox/connect.js`: the one script the sandbox adds at the top of every HTML page of a game it
  * serves (and that a game served elsewhere includes itself), so that a game written against the
- * platform's SDK runs against the sandbox unchanged (platform.md, "Requests as the SDK builds them"
+ * platform's SDK runs against the sandbox unchanged (docs/PLATFORM.md, "Requests as the SDK builds them"
  * and "The game page around the game"):
  *
  * - requests for the platform's hosts (production, stage, dev) go to the sandbox instead: `fetch`

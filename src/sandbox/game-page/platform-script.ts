@@ -1,15 +1,15 @@
 /**
  * `/_sandbox/platform.js`: what the platform's game page gives the game in its iframe
- * (platform.md, "The game page around the game"): `window.apiAuth` (the player chosen on the page,
+ * (docs/PLATFORM.md, "The game page around the game"): `window.apiAuth` (the player chosen on the page,
  * a fresh token, the game) and `window.agi.v2` (`setVendor`, `setVendorElement`, `sendMessage`,
  * `_registerCallback`). Through `sendMessage` the game opens the store (`showStorefront`: one
  * product, or every active product of the game; "Buy" grants it through the sandbox's own API, a
  * real change in the request log, then calls the purchase handler exactly as the platform does),
  * closes it (`hideStorefront`) and reports quest progress (`questUpdate`: a notice for the player).
- * An unlockable the player holds is bought once and held forever (platform.md, "Products"): its
+ * An unlockable the player holds is bought once and held forever (docs/PLATFORM.md, "Products"): its
  * Buy is disabled and says "Owned". The store is a fixed dialog whose product list scrolls, so
  * its Close stays in view however many products there are. The game's frame is resizable by its
- * corner (platform.md says nothing of a game sizing it); this browser keeps the size per game.
+ * corner (docs/PLATFORM.md says nothing of a game sizing it); this browser keeps the size per game.
  * Every call the game makes through `agi.v2` is told to `/_sandbox/agi`, so it shows in the request
  * log and the dashboard's live log. A game in a cross-origin frame reaches the same objects through
  * the stand-in `parent` of `/_sandbox/connect.js` (postMessage).
@@ -77,7 +77,7 @@ export const PLATFORM_JS = String.raw`'use strict';
     }
   }
 
-  /* The purchase handler's payload, as the platform shapes it (platform.md). */
+  /* The purchase handler's payload, as the platform shapes it (docs/PLATFORM.md). */
   function purchasePayload(product) {
     if (product.type !== 'consumable') return { sku: product.sku, is_consumable: false };
     var colon = product.sku.lastIndexOf(':');

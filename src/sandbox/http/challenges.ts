@@ -1,5 +1,5 @@
 /**
- * The agi challenge store (contract: Signatures / agi): each challenge is a session and a key of
+ * The agi challenge store (SERVICE.md: Signatures / agi): each challenge is a session and a key of
  * 32 hex digits from a CSPRNG, bound to the api_key that asked for it, alive 300 s, and used up
  * by its first signed request, good or bad. In memory: a challenge is meant for the retry that
  * follows within milliseconds, and a restarted sandbox simply hands out a fresh one.

@@ -1,5 +1,5 @@
 /**
- * Cross-origin calls (contract: CORS). Games call the services from their own site (the SDK sends
+ * Cross-origin calls (SERVICE.md: CORS). Games call the services from their own site (the SDK sends
  * `mode: 'cors'`), so every `/services/rest/v1` reply — success, every error, the 401 challenge,
  * an injected fault, a path the service lacks — lets any origin read it, and an `OPTIONS`
  * preflight on those paths is answered 204. Never with credentials: the API reads no cookie. The

@@ -42,7 +42,7 @@ export function shown(value: string, max = 64): string {
 export const fail = {
   missingParameter: (name: string) => new ApiFailure(400, `missing parameter: ${name}`),
   invalidParameter: (name: string, why?: string) => new ApiFailure(400, `invalid parameter: ${name}${why ? ` (${why})` : ''}`),
-  /** The same name in the query and in the form body, with different values (contract: form bodies). */
+  /** The same name in the query and in the form body, with different values (SERVICE.md: form bodies). */
   ambiguousParameter: (name: string) => new ApiFailure(400, `ambiguous parameter: ${name} (query and body differ)`),
   /** A POST whose body is not a form: its parameters would be lost unread. */
   unsupportedBody: (contentType: string) =>
@@ -86,7 +86,7 @@ export const fail = {
     new ApiFailure(405, `method not allowed: GET with method=${shown(override, 16)} (send it as POST)`, { allow: allowed.join(', ') }),
   insufficientQuantity: (held: number, wanted: number) =>
     new ApiFailure(409, `insufficient quantity: holds ${held}, cannot take ${wanted}`),
-  /** A quest revoked (from a data file) takes no progress (contract: Achievements). */
+  /** A quest revoked (from a data file) takes no progress (SERVICE.md: Achievements). */
   revokedQuest: (developerId: string) => new ApiFailure(409, `quest revoked: ${shown(developerId)} takes no progress`),
   /** A game save's auth_token: unknown, expired, or another user's or game's (nothing changes). */
   invalidAuthToken: (why: string) => new ApiFailure(403, `invalid auth_token (${why})`),

@@ -120,7 +120,7 @@ export const PRODUCT_ENTRY = object({
   }),
 });
 
-/** Game saves (contract: Game saves): key → the value as saved (text; the SDK parses it as JSON). */
+/** Game saves (SERVICE.md: Game saves): key → the value as saved (text; the SDK parses it as JSON). */
 export const SAVES: ValueSchema = { type: 'object', additionalProperties: str, description: 'key → saved value; {} when nothing is saved' };
 export const SAVE_RESULT = object({ key: str, success: { type: 'integer', enum: [1] } });
 /** The erase's reply (the platform's storage page): the erased key with the string "deleted". */

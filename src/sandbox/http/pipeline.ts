@@ -99,7 +99,7 @@ function effectiveMethod(httpMethod: string, query: Query, route: ApiRoute): str
   return method;
 }
 
-/** A key acts on its own game only: naming another one changes nothing (contract: errors). */
+/** A key acts on its own game only: naming another one changes nothing (SERVICE.md: errors). */
 function checkOwnGame(parent: ParentRef | undefined, key: ApiKeyWithGame | null): void {
   if (parent && key && parent.type === 'Game' && parent.id !== key.gameId) throw fail.forbiddenGame(key.gameId);
 }

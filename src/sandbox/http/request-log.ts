@@ -8,7 +8,7 @@
  * cut short, when the request ends), and lines (when wanted) are formatted and written together
  * once per turn of the event loop (see batched).
  *
- * The agi handshake (platform.md "Signing": every signed change is sent unsigned first, answered
+ * The agi handshake (docs/PLATFORM.md "Signing": every signed change is sent unsigned first, answered
  * by a 401 challenge, then retried signed) is shown as one request: the challenge and its retry
  * are linked by the challenge's session (request-notes.ts), the challenge's line waits for the
  * retry's and the two are written together and marked (request-line.ts), and the ring marks both,

@@ -1,5 +1,5 @@
 /**
- * A request's parameters (contract: Parameters in the query or a form body): the platform reads
+ * A request's parameters (SERVICE.md: Parameters in the query or a form body): the platform reads
  * them from the query and from an `application/x-www-form-urlencoded` body alike, so the pipeline
  * builds one set from both and endpoints never know where a value came from. The signature
  * checks still get each part as sent (agi signs the body's values apart from the query's).

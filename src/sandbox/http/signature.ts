@@ -1,5 +1,5 @@
 /**
- * Checks signed requests (contract: Signatures) with the shared signing code. Each game accepts
+ * Checks signed requests (SERVICE.md: Signatures) with the shared signing code. Each game accepts
  * `agi` (the platform's challenge scheme), `hmac-sha256-v1` (ours) or both: a request carrying
  * `sig`/`session` is checked as agi, one carrying `signature` as hmac, and one carrying neither
  * gets the agi challenge (or, on an hmac-only game, a 403 saying what to send).

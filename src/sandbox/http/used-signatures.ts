@@ -1,5 +1,5 @@
 /**
- * hmac-sha256-v1 signatures already used (contract: hmac-sha256-v1, 5; issues 31 and 40): a good
+ * hmac-sha256-v1 signatures already used (SERVICE.md: hmac-sha256-v1, 5; issues 31 and 40): a good
  * signature is good for one request, on every process of one database. They are kept in the
  * database (repositories/used-signatures.ts) and used up in the transaction that makes the
  * change: two processes cannot both accept one, and a change refused by its handler (409) has

@@ -1,5 +1,5 @@
 /**
- * Migration 2: what the platform's SDK shows beyond the spec (contract: Signatures, Users,
+ * Migration 2: what the platform's SDK shows beyond the spec (SERVICE.md: Signatures, Users,
  * Products). Existing databases keep their data: games keep accepting both signing schemes, a
  * consumable whose sku has no `:PACK` is its own base (a pack of one), and every holding moves
  * from its product to the product's base.
@@ -8,11 +8,11 @@ export const version = 2;
 export const name = 'platform protocol: per-game signing, user extras, products by base';
 
 export const sql = `
--- Which signing scheme the game accepts on signed requests (contract: Signatures).
+-- Which signing scheme the game accepts on signed requests (SERVICE.md: Signatures).
 ALTER TABLE games ADD COLUMN signing TEXT NOT NULL DEFAULT 'both'
   CHECK (signing IN ('agi', 'hmac-sha256-v1', 'both'));
 
--- The extra fields a valid api_key shows (contract: Users).
+-- The extra fields a valid api_key shows (SERVICE.md: Users).
 ALTER TABLE users ADD COLUMN birthday TEXT NOT NULL DEFAULT '0000-00-00';
 ALTER TABLE users ADD COLUMN premium INTEGER NOT NULL DEFAULT 0 CHECK (premium IN (0, 1));
 

@@ -1,5 +1,5 @@
 /**
- * Migration 3: game saves (contract: Game saves), per user, game and key. A rowid table, not
+ * Migration 3: game saves (SERVICE.md: Game saves), per user, game and key. A rowid table, not
  * WITHOUT ROWID: a value may be 256 KiB, far past the row size WITHOUT ROWID suits.
  */
 export const version = 3;

@@ -1,5 +1,5 @@
 /**
- * Migration 4: what the platform's JavaScript pages settle (contract: Achievements, Users). A
+ * Migration 4: what the platform's JavaScript pages settle (SERVICE.md: Achievements, Users). A
  * user's quest is `In Progress`, `Completed` or `Revoked`: the rows a database kept as `Started`
  * become `In Progress`, nothing else changes (a null completed_on stays null: it is sent as the
  * zero date). SQLite cannot change a CHECK in place, so the table is rebuilt with its ids, and

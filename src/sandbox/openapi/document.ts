@@ -42,7 +42,7 @@ function envelopeSchema(payload: ValueSchema): ValueSchema {
   };
 }
 
-/** Headers every reply under the prefix carries (contract: CORS), and those some statuses add. */
+/** Headers every reply under the prefix carries (SERVICE.md: CORS), and those some statuses add. */
 const HEADERS = {
   AccessControlAllowOrigin: { description: 'Always `*`: any site may read the reply (games call from their own site).', schema: { type: 'string', const: '*' } },
   AccessControlExposeHeaders: { description: 'The headers a cross-origin caller may read beyond the safelisted ones.', schema: { type: 'string', const: 'Retry-After, Allow' } },

@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { GAME_SIGNINGS, type GameSigning } from '../../domain/contract.js';
 import type { ParentType } from '../../domain/types.js';
 
-/** Which signing scheme a game accepts on signed requests (contract: Signatures). */
+/** Which signing scheme a game accepts on signed requests (SERVICE.md: Signatures). */
 export { GAME_SIGNINGS, type GameSigning };
 
 export interface GameRecord {

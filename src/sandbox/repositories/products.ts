@@ -1,5 +1,5 @@
 /**
- * Products of a game and what each user holds of them (contract: Products). Holdings are kept
+ * Products of a game and what each user holds of them (SERVICE.md: Products). Holdings are kept
  * per item (domain/products.ts): every pack of a consumable shares its base's units.
  */
 import type { Database } from 'better-sqlite3';

@@ -1,4 +1,4 @@
-/** Game saves per user, game and key (contract: Game saves). */
+/** Game saves per user, game and key (SERVICE.md: Game saves). */
 import type { Database } from 'better-sqlite3';
 import { SAVE_LIMITS } from '../../domain/contract.js';
 

@@ -9,7 +9,7 @@ export interface UserRecord {
   /** `YYYY-MM-DD`, or `0000-00-00` when unknown (as the platform writes it). */
   birthday: string;
   premium: boolean;
-  /** Shown with a valid api_key only (contract: Users); empty when the data has none. */
+  /** Shown with a valid api_key only (SERVICE.md: Users); empty when the data has none. */
   email: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Game saves (contract: Game saves; the SDK's retrieveGame / saveGame / eraseGame): per user and
+ * Game saves (SERVICE.md: Game saves; the SDK's retrieveGame / saveGame / eraseGame): per user and
  * the api_key's game, a key names a text value.
  *
  * Order of the checks on a save or an erase, so that each client learns what it must fix first:

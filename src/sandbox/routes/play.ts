@@ -1,6 +1,6 @@
 /**
  * The play page of the sandbox site, `GET /play/{game_id}`: the platform's game page (spec 1.1,
- * platform.md "The game page around the game"). It shows the game's name, who is logged in and a
+ * docs/PLATFORM.md "The game page around the game"). It shows the game's name, who is logged in and a
  * user switcher, and iframes the game with a fresh `user_id` and `auth_token` appended on every
  * load, exactly as the platform does. Around the game it gives what the platform's page gives:
  * `parent.apiAuth` and `parent.agi` (`/_sandbox/platform.js`: the store, quest notices, the

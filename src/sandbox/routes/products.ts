@@ -1,5 +1,5 @@
 /**
- * 4.4 Products (contract: Products): list every product of the game held or not (GET), grant
+ * 4.4 Products (SERVICE.md: Products): list every product of the game held or not (GET), grant
  * (POST, unsigned), increment/decrement (PUT, signed). A consumable is named by its `BASE:PACK`
  * sku, its base, or any `BASE:N`; its units are counted on the base.
  */

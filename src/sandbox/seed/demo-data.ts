@@ -11,7 +11,7 @@ export interface DemoGame {
   id: string;
   name: string;
   launchable: boolean;
-  /** Signing schemes accepted (contract: Signatures): 1001 both, 1002 agi only, like the platform. */
+  /** Signing schemes accepted (SERVICE.md: Signatures): 1001 both, 1002 agi only, like the platform. */
   signing: GameSigning;
   apiKey: string;
   signingSecret: string;
@@ -72,7 +72,7 @@ const named = (
   note,
 });
 
-/** A demo user's email (contract: Users): the reserved `example.test` domain. */
+/** A demo user's email (SERVICE.md: Users): the reserved `example.test` domain. */
 export function demoEmail(username: string): string {
   return `${username}@example.test`;
 }

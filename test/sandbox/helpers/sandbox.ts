@@ -159,7 +159,7 @@ export function api<T = unknown>(base: string, method: string, path: string, par
   return call<T>(base, method, `${API_PREFIX}${path}`, [['api_key', key], ...params]);
 }
 
-/** A fresh nonce (contract: hmac-sha256-v1, 5): what lets a test send the same signed change twice in one second, as udcli's signer does. */
+/** A fresh nonce (SERVICE.md: hmac-sha256-v1, 5): what lets a test send the same signed change twice in one second, as udcli's signer does. */
 export function freshNonce(): string {
   return randomBytes(16).toString('base64url');
 }

@@ -1,5 +1,5 @@
 /**
- * The platform SDK's signature as platform.md states it (Signing 3), written from that page and
+ * The platform SDK's signature as docs/PLATFORM.md states it (Signing 3), written from that page and
  * nothing of udcli, so the tests that drive the sandbox the SDK's way check udcli's own formula.
  */
 import { createHash } from 'node:crypto';

@@ -10,7 +10,7 @@ import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
 import type { ListOptions } from './index.js';
 import { resolveParent } from '../../../ops/achievements.js';
 
-/** The service's largest page (contract: limit max 1000). */
+/** The service's largest page (SERVICE.md: limit max 1000). */
 export const ACHIEVEMENTS_MAX_LIMIT = LIMITS.userAchievements.maxLimit;
 
 export async function run(factory: Factory, args: { uid: string }, opts: ListOptions): Promise<void> {

@@ -235,7 +235,7 @@ function keysGame(text: string): string | null {
 }
 
 /**
- * The key acts on its own game only (contract: errors, 403): one read naming the profile's game
+ * The key acts on its own game only (SERVICE.md: errors, 403): one read naming the profile's game
  * (its achievement definitions) tells whether the key is that game's, and a refusal names the
  * key's game, so the detail can say which is which.
  */

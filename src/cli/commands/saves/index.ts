@@ -1,4 +1,4 @@
-/** `udcli saves list|get|set|erase`: a player's game saves (contract: Game saves). */
+/** `udcli saves list|get|set|erase`: a player's game saves (SERVICE.md: Game saves). */
 import type { Command } from 'commander';
 import { addWhyOptions } from '../../../batch/flags.js';
 import type { Factory } from '../../../ops/factory.js';
