@@ -104,6 +104,10 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   if (before.state === 'stale') {
     stderr.write(`udcli: the sandbox recorded in ${pidPath} (pid ${before.record.pid}) is no longer running; this one takes over\n`);
   }
+  // Listening from here on, so a SIGTERM that comes while the URL and the banner are written
+  // (a supervisor that read the URL line) closes the sandbox as it would later, never the default
+  // death by signal with the banner half-written.
+  const stopped = deps.waitForStop ? undefined : waitForSignal(factory.io);
   try {
     if (ownsPidFile) {
       writePidFile(pidPath, {
@@ -134,7 +138,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
             : '') +
         'Press Ctrl-C to stop.\n',
     );
-    await (deps.waitForStop ? deps.waitForStop(sandbox) : waitForSignal(factory.io));
+    await (stopped ?? deps.waitForStop!(sandbox));
     stderr.write('stopping the sandbox\n');
   } finally {
     await sandbox.close();
