@@ -40,7 +40,9 @@ async function startSandbox(args: string[], env: NodeJS.ProcessEnv) {
   // The exit code, or the signal that ended it (a crash on the way out says which).
   const closed = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? `signal ${signal}`)));
   const deadline = Date.now() + 15_000;
-  while (!stdout.includes('\n') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  // The URL on stdout and the banner's last line on stderr: two pipes, read in either order.
+  const ready = () => stdout.includes('\n') && stderr.includes('Press Ctrl-C to stop.');
+  while (!ready() && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   return {
     url: stdout.split('\n')[0] ?? '',
     stderr: () => stderr,
