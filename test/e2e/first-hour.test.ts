@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { fakeIO } from '../output/fake-io.js';
-import { json, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { json, startTestEnv, type CliResult, type TestEnv, lastRequestId as harnessLastRequestId, loggedSince as harnessLoggedSince } from './harness.js';
 
 let env: TestEnv;
 let scratch: string;
@@ -25,17 +25,8 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** The id of the newest request the sandbox logged (0 when none yet). */
-async function lastRequestId(): Promise<number> {
-  const r = await fetch(`${env.sandbox.url}/_sandbox/requests?limit=1`);
-  const { requests } = (await r.json()) as { requests: Array<{ id: number }> };
-  return requests.at(-1)?.id ?? 0;
-}
-
-async function loggedSince(id: number): Promise<Array<{ method: string; path: string; status: number }>> {
-  const r = await fetch(`${env.sandbox.url}/_sandbox/requests?since=${id}&limit=1000`);
-  return ((await r.json()) as { requests: Array<{ method: string; path: string; status: number }> }).requests;
-}
+const lastRequestId = () => harnessLastRequestId(env.sandbox.url);
+const loggedSince = (id: number) => harnessLoggedSince(env.sandbox.url, id);
 
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
 

@@ -285,3 +285,23 @@ export function withDb<T>(env: TestEnv, fn: (db: Connection) => T): T {
     db.close();
   }
 }
+
+/** A request as the sandbox's request log has it. */
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  status: number;
+}
+
+/** The id of the newest request the sandbox at `url` logged (0 when none yet). */
+export async function lastRequestId(url: string): Promise<number> {
+  const r = await fetch(`${url}/_sandbox/requests?limit=1`);
+  const { requests } = (await r.json()) as { requests: Array<{ id: number }> };
+  return requests.at(-1)?.id ?? 0;
+}
+
+/** What reached the sandbox at `url` after request `id`, as its request log has it. */
+export async function loggedSince(url: string, id: number): Promise<LoggedRequest[]> {
+  const r = await fetch(`${url}/_sandbox/requests?since=${id}&limit=1000`);
+  return ((await r.json()) as { requests: LoggedRequest[] }).requests;
+}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { json, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { json, startTestEnv, type CliResult, type TestEnv, lastRequestId as harnessLastRequestId, loggedSince as harnessLoggedSince } from './harness.js';
 
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-support-prod-'));
@@ -27,17 +27,8 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function lastRequestId(): Promise<number> {
-  const r = await fetch(`${env.sandbox.url}/_sandbox/requests?limit=1`);
-  const { requests } = (await r.json()) as { requests: Array<{ id: number }> };
-  return requests.at(-1)?.id ?? 0;
-}
-
-/** What reached the sandbox since `id`, as its request log has it. */
-async function loggedSince(id: number): Promise<Array<{ method: string; path: string; status: number }>> {
-  const r = await fetch(`${env.sandbox.url}/_sandbox/requests?since=${id}&limit=1000`);
-  return ((await r.json()) as { requests: Array<{ method: string; path: string; status: number }> }).requests;
-}
+const lastRequestId = () => harnessLastRequestId(env.sandbox.url);
+const loggedSince = (id: number) => harnessLoggedSince(env.sandbox.url, id);
 
 const changing = (requests: Array<{ method: string }>) => requests.filter((q) => q.method !== 'GET');
 
