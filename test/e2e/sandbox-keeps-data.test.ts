@@ -7,22 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, runInProcess } from './harness.js';
+import { closedPort, runCli, runInProcess } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-keeps-'));
 let env: NodeJS.ProcessEnv = {};
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 const cli = (args: string[]) => runInProcess(args, env);
 
@@ -34,7 +25,7 @@ function databaseBytes(): string {
 }
 
 beforeAll(async () => {
-  env = { UDCLI_DATA_DIR: join(scratch, 'data'), UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_SANDBOX_PORT: String(await freePort()) };
+  env = { UDCLI_DATA_DIR: join(scratch, 'data'), UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_SANDBOX_PORT: String(await closedPort()) };
   const started = await runCli(['sandbox', 'start', '--detach'], env, { timeoutMs: 40_000 });
   expect(started.code, started.stderr).toBe(0);
   writeFileSync(join(scratch, 'orbit.yaml'), 'games:\n  - id: "4711"\n    name: Orbit Miner\n    keys:\n      - api_key: 5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c\nusers:\n  - username: gr_ann\n    plays: ["4711"]\n');
