@@ -1,6 +1,6 @@
 /**
  * The game host's own listener: a second Fastify app on a port of its own, started with the
- * sandbox, that serves game content and nothing else (see docs/ARCHITECTURE.md, "Game content
+ * sandbox, that serves game content and nothing else (see docs/SANDBOX-DESIGN.md, "Game content
  * runs on an origin of its own"). It has no /_sandbox route, no dashboard, no site and no API:
  * whatever a game's page (or a script it loads) asks of its own origin can only be the game's
  * files. It reaches the play page by postMessage and the API cross-origin (CORS), like a game on

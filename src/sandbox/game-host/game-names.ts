@@ -10,7 +10,7 @@
  * name: a browser counts `localhost` as a top-level domain, so `sandbox.localhost` is the site of
  * the play page and of every game, as the platform's game page and its games are one site. A game
  * in the play page's frame is then not a third-party frame, where browsers that block third-party
- * cookies deny it localStorage and its cookies. One site has a cost, said in docs/ARCHITECTURE.md:
+ * cookies deny it localStorage and its cookies. One site has a cost, said in docs/SANDBOX-DESIGN.md:
  * a game's script may set a cookie for the whole site (`Domain=sandbox.localhost`), which the
  * others' scripts see; the proxy never passes such a cookie on (proxy.ts, CookieSpace).
  *

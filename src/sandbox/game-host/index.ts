@@ -1,7 +1,7 @@
 /**
  * The game host: serves a studio's game at `/play/{game_id}/game/` on a listener of its own
  * (app.ts), an origin apart from the sandbox's, so that game content can reach nothing of the
- * sandbox's but what a game reaches on the platform (see docs/ARCHITECTURE.md). The play page
+ * sandbox's but what a game reaches on the platform (see docs/SANDBOX-DESIGN.md). The play page
  * takes its iframe path from `GameSources.framePath`.
  */
 export { registerGameSourceRoutes, type GameHostDeps } from './routes.js';

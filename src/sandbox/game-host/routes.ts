@@ -13,7 +13,7 @@
  *   unregisters itself. A tool there gets the shared origin below (fromBrowser);
  * - any other name the host check answers (a bound `--host`, reached from another machine, where
  *   `*.localhost` would name that machine): the shared origin as before, root-absolute paths to
- *   the game source used last. Games are not isolated from each other there (docs/ARCHITECTURE.md).
+ *   the game source used last. Games are not isolated from each other there (docs/SANDBOX-DESIGN.md).
  *
  * The file routes live in a plugin whose content-type parser hands the body over unread, so the
  * proxy streams it. The control endpoints `/_sandbox/game-sources` are the main listener's
