@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO } from '../src/domain/demo.js';
-import { describe, expect, test } from './fixtures.js';
+import { beforeAll, describe, expect, test } from './fixtures.js';
 
 let fileSandboxUrl = '';
 let earlierConfigDir = '';
@@ -39,5 +39,25 @@ describe('the shared fixtures', () => {
     let n = 0;
     expect(await until(() => (++n >= 3 ? n : undefined), 'n to reach 3', { intervalMs: 1 })).toBe(3);
     await expect(until(() => false, 'what never happens', { timeoutMs: 50, intervalMs: 5 })).rejects.toThrow('gave up waiting for what never happens');
+  });
+});
+
+describe('another sandbox beside the file’s', () => {
+  let bound = '';
+  beforeAll(({ sandbox }) => {
+    bound = sandbox.sandbox.url;
+  });
+
+  test('suite hooks are handed the file’s sandbox', ({ sandbox }) => {
+    expect(bound).toBe(sandbox.sandbox.url);
+  });
+
+  test('newSandbox: its own port and database, with the options asked for', async ({ sandbox, newSandbox }) => {
+    const empty = await newSandbox({ seed: 'none' });
+    expect(empty.sandbox.url).not.toBe(sandbox.sandbox.url);
+    expect((await empty.run(['user', DEMO.user.uid, '--json'])).code).not.toBe(0);
+    expect((await sandbox.run(['user', DEMO.user.uid, '--json'])).code).toBe(0);
+    await empty.close();
+    await expect(fetch(`${empty.sandbox.url}/_sandbox/requests`)).rejects.toThrow();
   });
 });
