@@ -1,16 +1,13 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 
 let env: TestEnv;
-beforeAll(async () => {
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 
 /** Runs the CLI and checks that no secret appears in full in anything it printed. */
