@@ -13,10 +13,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { startTestEnv, withDb, type TestEnv } from '../e2e/harness.js';
+import { withDb, type TestEnv } from '../e2e/harness.js';
 
 const PLAYER = DEMO.user.uid;
 const KEY_MAX = 64;
@@ -25,11 +25,10 @@ const VALUE_MAX_BYTES = 256 * 1024;
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-contract-'));
 
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 afterAll(async () => {
-  await env?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
