@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO } from '../src/domain/demo.js';
 import { beforeAll, describe, expect, test } from './fixtures.js';
+import { settled } from './until.js';
 
 let fileSandboxUrl = '';
 let earlierConfigDir = '';
@@ -39,6 +40,13 @@ describe('the shared fixtures', () => {
     let n = 0;
     expect(await until(() => (++n >= 3 ? n : undefined), 'n to reach 3', { intervalMs: 1 })).toBe(3);
     await expect(until(() => false, 'what never happens', { timeoutMs: 50, intervalMs: 5 })).rejects.toThrow('gave up waiting for what never happens');
+  });
+
+  test('settled: the first value that holds, or else the last one read, for the assertion to show', async () => {
+    let n = 0;
+    expect(await settled(() => ++n, (v) => v >= 3, { intervalMs: 1 })).toBe(3);
+    expect(await settled(() => ++n, (v) => v < 0, { timeoutMs: 30, intervalMs: 5 })).toBe(n);
+    await expect(settled(() => Promise.reject(new Error('read failed')), () => true)).rejects.toThrow('read failed');
   });
 });
 
