@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { withDb, type TestEnv } from '../e2e/harness.js';
+import { until } from '../until.js';
 
 const PLAYER = DEMO.user.uid;
 const KEY_MAX = 64;
@@ -63,12 +64,15 @@ interface Logged {
 async function loggedUntilMarker(): Promise<Logged[]> {
   const marker = `marker${Date.now()}`;
   await fetch(`${env.sandbox.url}${API_PREFIX}/gamesave/${PLAYER}.json?${new URLSearchParams({ api_key: DEMO.game.apiKey, key: marker })}`);
-  for (;;) {
-    const r = await fetch(`${env.sandbox.url}/_sandbox/requests`);
-    const { requests } = (await r.json()) as { requests: Logged[] };
-    if (requests.some((q) => q.query.includes(marker))) return requests;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  return until(
+    async () => {
+      const r = await fetch(`${env.sandbox.url}/_sandbox/requests`);
+      const { requests } = (await r.json()) as { requests: Logged[] };
+      return requests.some((q) => q.query.includes(marker)) && requests;
+    },
+    'the marker request in the log',
+    { intervalMs: 10 },
+  );
 }
 
 async function cliSave(key: string, value: string): Promise<{ code: number; stderr: string }> {
