@@ -29,6 +29,8 @@ export interface Dirs {
 }
 
 export type SandboxOptions = NonNullable<Parameters<typeof startTestEnv>[0]>;
+/** One more sandbox with these options, closed when the file ends (or by its own close()). */
+export type NewSandbox = (options?: SandboxOptions) => Promise<TestEnv>;
 
 export const test = base
   .extend('sandboxOptions', { scope: 'file' }, {} as SandboxOptions)
@@ -38,7 +40,7 @@ export const test = base
     return env;
   })
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
-  .extend('newSandbox', { scope: 'file' }, async ({}, { onCleanup }): Promise<(options?: SandboxOptions) => Promise<TestEnv>> => {
+  .extend('newSandbox', { scope: 'file' }, async ({}, { onCleanup }): Promise<NewSandbox> => {
     const open = new Set<TestEnv>();
     onCleanup(async () => {
       await Promise.all([...open].map((env) => env.close()));

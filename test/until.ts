@@ -32,7 +32,11 @@ export class GaveUp extends Error {}
  * for a value the test then asserts on, so that a failure shows what was there (the assertion's
  * diff) rather than only that the wait gave up.
  */
-export async function settled<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, options: UntilOptions = {}): Promise<T> {
+export async function settled<T>(
+  read: () => T | Promise<T>,
+  ok: (value: T) => boolean,
+  options: UntilOptions = {},
+): Promise<T> {
   let last: { value: T } | undefined;
   try {
     const found = await until(

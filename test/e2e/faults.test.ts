@@ -9,7 +9,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, type SandboxOptions } from '../fixtures.js';
+import { afterAll, beforeAll, describe, expect, it, type NewSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { seededRandom } from '../../src/sandbox/faults/injector.js';
@@ -27,7 +27,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-let newSandbox: (options?: SandboxOptions) => Promise<TestEnv>;
+let newSandbox: NewSandbox;
 beforeAll(({ newSandbox: start }) => {
   newSandbox = start;
 });

@@ -9,7 +9,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, type SandboxOptions } from '../fixtures.js';
+import { afterAll, beforeAll, describe, expect, it, type NewSandbox, type SandboxOptions } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
@@ -18,7 +18,7 @@ import { signedAgiRequest, startLostReplyProxy } from './lost-reply-proxy.js';
 
 const UID = DEMO.user.uid;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-support-'));
-let newSandbox: (options?: SandboxOptions) => Promise<TestEnv>;
+let newSandbox: NewSandbox;
 beforeAll(({ newSandbox: start }) => {
   newSandbox = start;
 });
