@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO } from '../src/domain/demo.js';
-import { describe, expect, test } from './fixtures.js';
+import { beforeAll, describe, expect, test } from './fixtures.js';
+import { settled } from './until.js';
 
 let fileSandboxUrl = '';
 let earlierConfigDir = '';
@@ -39,5 +40,32 @@ describe('the shared fixtures', () => {
     let n = 0;
     expect(await until(() => (++n >= 3 ? n : undefined), 'n to reach 3', { intervalMs: 1 })).toBe(3);
     await expect(until(() => false, 'what never happens', { timeoutMs: 50, intervalMs: 5 })).rejects.toThrow('gave up waiting for what never happens');
+  });
+
+  test('settled: the first value that holds, or else the last one read, for the assertion to show', async () => {
+    let n = 0;
+    expect(await settled(() => ++n, (v) => v >= 3, { intervalMs: 1 })).toBe(3);
+    expect(await settled(() => ++n, (v) => v < 0, { timeoutMs: 30, intervalMs: 5 })).toBe(n);
+    await expect(settled(() => Promise.reject(new Error('read failed')), () => true)).rejects.toThrow('read failed');
+  });
+});
+
+describe('another sandbox beside the file’s', () => {
+  let bound = '';
+  beforeAll(({ sandbox }) => {
+    bound = sandbox.sandbox.url;
+  });
+
+  test('suite hooks are handed the file’s sandbox', ({ sandbox }) => {
+    expect(bound).toBe(sandbox.sandbox.url);
+  });
+
+  test('newSandbox: its own port and database, with the options asked for', async ({ sandbox, newSandbox }) => {
+    const empty = await newSandbox({ seed: 'none' });
+    expect(empty.sandbox.url).not.toBe(sandbox.sandbox.url);
+    expect((await empty.run(['user', DEMO.user.uid, '--json'])).code).not.toBe(0);
+    expect((await sandbox.run(['user', DEMO.user.uid, '--json'])).code).toBe(0);
+    await empty.close();
+    await expect(fetch(`${empty.sandbox.url}/_sandbox/requests`)).rejects.toThrow();
   });
 });

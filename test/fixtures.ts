@@ -4,9 +4,13 @@
  * - `dirs`: a fresh temporary config and data directory, for one test (nothing of the user's).
  * - `sandbox`: the foreground sandbox on port 0 over a temporary database seeded with the demo
  *   data, once per file, with run() (main in-process) pointed at it; see test/e2e/harness.ts.
+ * - `newSandbox(options)`: one more sandbox, for a describe block or a test that needs another one
+ *   (no seed, a data file built in set-up, faults) beside the file's or a fresh one of its own.
+ *   Each is closed when the file ends, or earlier by its own close().
  * - `until`: waits on a condition (test/until.ts), never a sleep or an elapsed-time bound.
- * A file that needs another sandbox (no seed, a data file, faults) says so with
- * `test.override('sandboxOptions', {...})` at its top.
+ * A file whose one sandbox is another kind says so with `test.override('sandboxOptions', {...})`
+ * at its top. Helpers at the top of a file that use the sandbox bind it once:
+ * `let env: TestEnv; beforeAll(({ sandbox }) => { env = sandbox; });` (suite hooks get file fixtures).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +29,8 @@ export interface Dirs {
 }
 
 export type SandboxOptions = NonNullable<Parameters<typeof startTestEnv>[0]>;
+/** One more sandbox with these options, closed when the file ends (or by its own close()). */
+export type NewSandbox = (options?: SandboxOptions) => Promise<TestEnv>;
 
 export const test = base
   .extend('sandboxOptions', { scope: 'file' }, {} as SandboxOptions)
@@ -32,6 +38,19 @@ export const test = base
     const env = await startTestEnv(sandboxOptions);
     onCleanup(() => env.close());
     return env;
+  })
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+  .extend('newSandbox', { scope: 'file' }, async ({}, { onCleanup }): Promise<NewSandbox> => {
+    const open = new Set<TestEnv>();
+    onCleanup(async () => {
+      await Promise.all([...open].map((env) => env.close()));
+    });
+    return async (options = {}) => {
+      const env = await startTestEnv(options);
+      open.add(env);
+      // A test may close its own early (to free the port or the database); the file's end then skips it.
+      return { ...env, close: () => (open.delete(env) ? env.close() : Promise.resolve()) };
+    };
   })
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
   .extend('dirs', async ({}, { onCleanup }): Promise<Dirs> => {
@@ -49,3 +68,8 @@ export const test = base
 
 export { describe, expect } from 'vitest';
 export const it = test;
+// The hooks of `test`, not vitest's own: only these are handed the fixtures (suite hooks the file's).
+export const beforeAll: typeof test.beforeAll = test.beforeAll.bind(test);
+export const afterAll: typeof test.afterAll = test.afterAll.bind(test);
+export const beforeEach: typeof test.beforeEach = test.beforeEach.bind(test);
+export const afterEach: typeof test.afterEach = test.afterEach.bind(test);

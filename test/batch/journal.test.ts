@@ -8,6 +8,7 @@ import type { BatchItem } from '../../src/batch/input.js';
 import { Journal } from '../../src/batch/journal.js';
 import { formatSummary, runBatch, type BatchResult, type BatchSummary } from '../../src/batch/runner.js';
 import { NetworkError, UsageError } from '../../src/errors.js';
+import { until } from '../until.js';
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-journal-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -419,6 +420,21 @@ describe('journal survives kill -9', () => {
     return { p, exited, out: () => stdout, err: () => stderr };
   }
 
+  /** Once the child has made `n` calls, to kill it mid-batch; a child that finishes first fails the test. */
+  function callsReach(child: ReturnType<typeof start>, calls: string, n: number): Promise<true> {
+    let finished = false;
+    void child.exited.then(() => (finished = true));
+    return until(
+      () => {
+        if (countCalls(calls).size >= n) return true;
+        if (finished) throw new Error(`child finished before it was killed:\n${child.err()}`);
+        return false;
+      },
+      `the child to make ${n} calls`,
+      { intervalMs: 5 },
+    );
+  }
+
   const countCalls = (path: string) => {
     const m = new Map<string, number>();
     if (!existsSync(path)) return m;
@@ -437,10 +453,7 @@ describe('journal survives kill -9', () => {
 
     const first = start([list, journal, calls, 'mutation']);
     // kill once a good part of the batch has run
-    while (countCalls(calls).size < 120) {
-      const done = await Promise.race([first.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5))]);
-      if (done) throw new Error(`child finished before it was killed:\n${first.err()}`);
-    }
+    await callsReach(first, calls, 120);
     first.p.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
     const callsAtKill = countCalls(calls);
@@ -477,10 +490,7 @@ describe('journal survives kill -9', () => {
     const N = 300;
     writeFileSync(list, Array.from({ length: N }, (_, i) => HEX(i + 1)).join('\n'));
     const first = start([list, journal, calls, 'idempotent']);
-    while (countCalls(calls).size < 100) {
-      const done = await Promise.race([first.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5))]);
-      if (done) throw new Error(`child finished before it was killed:\n${first.err()}`);
-    }
+    await callsReach(first, calls, 100);
     first.p.kill('SIGKILL');
     await first.exited;
 

@@ -6,20 +6,20 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { parse } from 'yaml';
 import { DEMO } from '../../src/domain/demo.js';
 import { readDataFile } from '../../src/sandbox/data/read.js';
 import type { DataFile } from '../../src/sandbox/data/model.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { startTestEnv, type TestEnv } from '../e2e/harness.js';
+import type { TestEnv } from '../e2e/harness.js';
 
 let env: TestEnv;
 const dir = mkdtempSync(join(tmpdir(), 'diff-import-'));
 const har = join(dir, 'case.har');
 const uid = DEMO.user.uid;
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   for (const args of [
     ['user', uid],
     ['friends', uid],
@@ -33,7 +33,6 @@ beforeAll(async () => {
     expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
   }
 });
-afterAll(async () => env?.close());
 
 interface QuestRecord {
   developer_id: string;

@@ -6,9 +6,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { startTestEnv, type TestEnv } from '../e2e/harness.js';
+import type { TestEnv } from '../e2e/harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a HAR as JSON, edited field by field
 type Json = any;
@@ -16,8 +16,8 @@ type Json = any;
 let env: TestEnv;
 const dir = mkdtempSync(join(tmpdir(), 'diff-inputs-'));
 let recorded: Json;
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   const har = join(dir, 'udcli.har');
   for (const args of [
     ['user', DEMO.user.uid],
@@ -29,7 +29,6 @@ beforeAll(async () => {
   }
   recorded = JSON.parse(readFileSync(har, 'utf8'));
 });
-afterAll(async () => env?.close());
 
 function write(name: string, content: string | Json): string {
   const file = join(dir, name);

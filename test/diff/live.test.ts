@@ -6,12 +6,12 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { main } from '../../src/cli/main.js';
 import { fakeIO } from '../output/fake-io.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runInProcess, startTestEnv, type TestEnv } from '../e2e/harness.js';
+import { runInProcess, type TestEnv } from '../e2e/harness.js';
 import { startLostReplyProxy, type LostReplyProxy } from '../e2e/lost-reply-proxy.js';
 import { STAND_IN, startStandIn, type StandIn } from './platform-stand-in.js';
 
@@ -80,13 +80,12 @@ describe('sandbox diff --live', () => {
 describe('sandbox diff --live through a logging upstream', () => {
   let env: TestEnv;
   let proxy: LostReplyProxy;
-  beforeAll(async () => {
-    env = await startTestEnv();
+  beforeAll(async ({ sandbox }) => {
+    env = sandbox;
     proxy = await startLostReplyProxy(env.sandbox.url, () => false);
   });
   afterAll(async () => {
     await proxy?.close();
-    await env?.close();
   });
 
   const live = (args: string[]) =>

@@ -7,10 +7,10 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { readDataFile } from '../../src/sandbox/data/read.js';
-import { startTestEnv, type TestEnv } from '../e2e/harness.js';
+import type { TestEnv } from '../e2e/harness.js';
 
 interface Entry {
   request: { method: string; url: string };
@@ -24,8 +24,8 @@ let env: TestEnv;
 const dir = mkdtempSync(join(tmpdir(), 'diff-no-bodies-'));
 let recorded: Har;
 const uid = DEMO.user.uid;
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   const file = join(dir, 'udcli.har');
   for (const args of [
     ['user', uid],
@@ -40,7 +40,6 @@ beforeAll(async () => {
   }
   recorded = JSON.parse(readFileSync(file, 'utf8')) as Har;
 });
-afterAll(async () => env?.close());
 
 const platform = (e: Entry): boolean => e.request.url.includes('/services/rest/v1/');
 const at = (e: Entry): string => `${e.request.method} ${new URL(e.request.url).pathname}`;

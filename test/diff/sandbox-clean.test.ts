@@ -6,16 +6,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { startTestEnv, type TestEnv } from '../e2e/harness.js';
+import type { TestEnv } from '../e2e/harness.js';
 
 let env: TestEnv;
 const dir = mkdtempSync(join(tmpdir(), 'diff-clean-'));
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
-afterAll(async () => env?.close());
 
 interface Report {
   compared: number;

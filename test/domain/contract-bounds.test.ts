@@ -13,10 +13,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { startTestEnv, withDb, type TestEnv } from '../e2e/harness.js';
+import { withDb, type TestEnv } from '../e2e/harness.js';
+import { until } from '../until.js';
 
 const PLAYER = DEMO.user.uid;
 const KEY_MAX = 64;
@@ -25,11 +26,10 @@ const VALUE_MAX_BYTES = 256 * 1024;
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-contract-'));
 
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 afterAll(async () => {
-  await env?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -64,12 +64,15 @@ interface Logged {
 async function loggedUntilMarker(): Promise<Logged[]> {
   const marker = `marker${Date.now()}`;
   await fetch(`${env.sandbox.url}${API_PREFIX}/gamesave/${PLAYER}.json?${new URLSearchParams({ api_key: DEMO.game.apiKey, key: marker })}`);
-  for (;;) {
-    const r = await fetch(`${env.sandbox.url}/_sandbox/requests`);
-    const { requests } = (await r.json()) as { requests: Logged[] };
-    if (requests.some((q) => q.query.includes(marker))) return requests;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  return until(
+    async () => {
+      const r = await fetch(`${env.sandbox.url}/_sandbox/requests`);
+      const { requests } = (await r.json()) as { requests: Logged[] };
+      return requests.some((q) => q.query.includes(marker)) && requests;
+    },
+    'the marker request in the log',
+    { intervalMs: 10 },
+  );
 }
 
 async function cliSave(key: string, value: string): Promise<{ code: number; stderr: string }> {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, nowhere, runOnTerminal, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, nowhere, runOnTerminal, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 
@@ -34,15 +34,12 @@ let defs: Definition[];
 /** An achievement starting at 0 with an even target ≥ 4, so 50% and +2 are exact. */
 let counter: Definition;
 
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   defs = json<Definition[]>(await env.run(['achievements', 'defs', '--json']));
   const found = defs.find((d) => d.start_value === 0 && d.target_value >= 4 && d.target_value % 2 === 0);
   if (!found) throw new Error(`the demo seed has no achievement with start 0 and an even target ≥ 4: ${JSON.stringify(defs)}`);
   counter = found;
-});
-afterAll(async () => {
-  await env?.close();
 });
 
 /** Every run also asserts that no demo secret appears in its output. */

@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { json, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { json, type CliResult, type TestEnv } from './harness.js';
 import { signedAgiRequest, startLostReplyProxy, type LossOptions, type LostReplyProxy, type SeenByProxy } from './lost-reply-proxy.js';
 
 const DEMO_PLAYER = uidForUsername('demo_player');
@@ -24,13 +24,12 @@ let loses: (req: SeenByProxy) => boolean = signedAgiRequest;
 let loss: LossOptions = {};
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-agi-'));
 
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   proxy = await startLostReplyProxy(env.sandbox.url, (req) => loses(req), () => loss);
 });
 afterAll(async () => {
   await proxy.close();
-  await env.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 

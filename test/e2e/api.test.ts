@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, nowhere, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, nowhere, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 const ACH_PATH = `achievements/user/${UID}.json`;
@@ -20,8 +20,8 @@ let env: TestEnv;
 /** An achievement of the demo game that is not yet complete after a reset. */
 let developerId: string;
 
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   const defs = json<Array<{ developer_id: string; start_value: number; target_value: number }>>(
     await env.run(['achievements', 'defs', '--json']),
   );
@@ -30,9 +30,6 @@ beforeAll(async () => {
   developerId = def.developer_id;
   const reset = await env.run(['achievements', 'reset', UID, developerId]);
   if (reset.code !== 0) throw new Error(reset.stderr);
-});
-afterAll(async () => {
-  await env?.close();
 });
 
 /** Every run also asserts that no demo secret appears in its output. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { BIN, json, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { BIN, json, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 
@@ -15,11 +15,8 @@ interface TokenRecord {
 }
 
 let env: TestEnv;
-beforeAll(async () => {
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 
 /** Every run also asserts that no demo secret appears in its output. */

@@ -5,19 +5,16 @@
 import { createReadStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess, startTestEnv, type TestEnv } from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { runInProcess, type TestEnv } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-input-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('batch input limits (e2e)', () => {
   let env: TestEnv;
-  beforeAll(async () => {
-    env = await startTestEnv();
-  });
-  afterAll(async () => {
-    await env?.close();
+  beforeAll(({ sandbox }) => {
+    env = sandbox;
   });
 
   it('a 1 MB line between two users is one failed item, shown cut short; the two users are reset; exit 6', async () => {

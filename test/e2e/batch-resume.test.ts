@@ -9,10 +9,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/sandbox/seed/prng.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, runInProcess, startTestEnv, withDb, type TestEnv } from './harness.js';
+import { until } from '../until.js';
+import { BIN, runInProcess, withDb, type TestEnv } from './harness.js';
 
 // The ten kills come within 600 new journal lines (two a user: started, then done), 300 users
 // at most (about 100 in practice); 400 users, 800 lines, so every kill lands mid-run and the last
@@ -21,7 +22,7 @@ const USERS = Array.from({ length: 400 }, (_, i) => `tester_${String(i + 1).padS
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-resume-'));
 let env: TestEnv;
 
-beforeAll(async () => {
+beforeAll(async ({ newSandbox }) => {
   // The demo game's id and keys (what the test env signs with), the players, nothing held or started.
   const data = {
     games: [
@@ -38,10 +39,9 @@ beforeAll(async () => {
   };
   const file = join(scratch, 'resume.json');
   writeFileSync(file, JSON.stringify(data));
-  env = await startTestEnv({ data: file });
+  env = await newSandbox({ data: file });
 });
-afterAll(async () => {
-  await env?.close();
+afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -66,9 +66,9 @@ async function killTenTimesThenFinish(args: string[], journal: string, seed: num
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     let done = false;
     void exited.then(() => (done = true));
-    const deadline = Date.now() + 60_000;
-    while (!done && lines() < target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-    child.kill('SIGKILL');
+    await until(() => done || lines() >= target, `the journal to reach ${target} lines`, { timeoutMs: 60_000, intervalMs: 2 }).finally(() =>
+      child.kill('SIGKILL'),
+    );
     await exited;
     kills.push(lines());
   }

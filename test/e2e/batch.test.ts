@@ -6,11 +6,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { DEMO_FACTS, DEMO_USER_COUNT } from '../../src/sandbox/seed/demo-data.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, runInProcess, startTestEnv, withDb, type CliResult, type TestEnv } from './harness.js';
+import { until } from '../until.js';
+import { BIN, runInProcess, withDb, type CliResult, type TestEnv } from './harness.js';
 
 const NAMED = DEMO_FACTS.users.map((u) => u.username);
 const GENERATED = Array.from({ length: DEMO_USER_COUNT - NAMED.length }, (_, i) => generatedUsername(i + 1));
@@ -51,11 +52,8 @@ function productQuantities(env: TestEnv, sku: string): Map<string, number> {
 
 describe('batch mode (e2e)', () => {
   let env: TestEnv;
-  beforeAll(async () => {
-    env = await startTestEnv();
-  });
-  afterAll(async () => {
-    await env?.close();
+  beforeAll(({ sandbox }) => {
+    env = sandbox;
   });
   const run = (args: string[], input?: string) => runInProcess(args, env.env, input === undefined ? {} : { input });
 
@@ -126,9 +124,7 @@ describe('batch mode (e2e)', () => {
     const child = spawn(process.execPath, [BIN, ...args], { env: base, stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     const journaled = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').length : 0);
-    const deadline = Date.now() + 60_000;
-    while (journaled() < 400 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    child.kill('SIGKILL');
+    await until(() => journaled() >= 400, 'the journal to reach 400 lines', { timeoutMs: 60_000, intervalMs: 10 }).finally(() => child.kill('SIGKILL'));
     await exited;
     expect(journaled()).toBeLessThan(2 * GIVEN.length); // killed mid-run
 
@@ -148,10 +144,10 @@ describe('batch mode (e2e)', () => {
     }
   }, 150_000);
 
-  it('with the sandbox rate-limiting, 429s are retried by the client and the batch still succeeds', async () => {
+  it('with the sandbox rate-limiting, 429s are retried by the client and the batch still succeeds', async ({ newSandbox }) => {
     // 30 users, three requests each, at most 40 a second: the first second's 40 leave the rest to
     // a 429 with Retry-After, and each later second again. (Every second beyond that is a wait.)
-    const limited = await startTestEnv({ rateLimitPerSecond: 40 });
+    const limited = await newSandbox({ rateLimitPerSecond: 40 });
     try {
       const list = file('limited.txt', GENERATED.slice(0, 30).map(uidForUsername));
       const r = await runInProcess(['achievements', 'reset', `@${list}`, 'LEVEL_10', '--concurrency', '8'], limited.env);

@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { type CliResult, type TestEnv } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-change-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -27,11 +27,8 @@ const GHOST = 'ffffffffffffffffffffffffffffffff';
 
 describe('the change runner (e2e, in-process)', () => {
   let env: TestEnv;
-  beforeAll(async () => {
-    env = await startTestEnv();
-  });
-  afterAll(async () => {
-    await env?.close();
+  beforeAll(({ sandbox }) => {
+    env = sandbox;
   });
 
   /** The requests that may change state the sandbox has answered so far (its request log). */

@@ -8,10 +8,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { BIN, closedPort, json, runInProcess, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { BIN, closedPort, json, runInProcess, type CliResult, type TestEnv } from './harness.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -245,10 +245,9 @@ describe('a malformed api key is refused before anything is sent', () => {
 
 describe('doctor', () => {
   let env: TestEnv;
-  beforeAll(async () => {
-    env = await startTestEnv();
+  beforeAll(async ({ newSandbox }) => {
+    env = await newSandbox();
   });
-  afterAll(() => env?.close());
 
   interface Check {
     check: string;
@@ -394,10 +393,9 @@ describe('the sandbox of the built-in profile when none runs', () => {
 
 describe('a reader that goes away', () => {
   let env: TestEnv;
-  beforeAll(async () => {
-    env = await startTestEnv();
+  beforeAll(async ({ newSandbox }) => {
+    env = await newSandbox();
   });
-  afterAll(() => env?.close());
 
   it('`friends --all | head -1` ends quietly with exit 0', async () => {
     // The binary: a pipe its reader closes, and the exit code of the process that wrote to it.

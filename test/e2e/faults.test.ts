@@ -9,13 +9,13 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type NewSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { seededRandom } from '../../src/sandbox/faults/injector.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { startAwkwardPlatform, type AwkwardPlatform } from '../client/awkward-platform.js';
-import { BIN, runCli, runInProcess, startTestEnv, withDb, type CliResult, type TestEnv } from './harness.js';
+import { BIN, runCli, runInProcess, withDb, type CliResult, type TestEnv } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-faults-'));
 let platform: AwkwardPlatform;
@@ -27,14 +27,12 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const envs: TestEnv[] = [];
-afterAll(async () => {
-  await Promise.all(envs.map((e) => e.close()));
+let newSandbox: NewSandbox;
+beforeAll(({ newSandbox: start }) => {
+  newSandbox = start;
 });
-async function sandboxWith(spec: string, seed = 1): Promise<TestEnv> {
-  const env = await startTestEnv({ faults: { spec, seed } });
-  envs.push(env);
-  return env;
+function sandboxWith(spec: string, seed = 1): Promise<TestEnv> {
+  return newSandbox({ faults: { spec, seed } });
 }
 
 /** The CLI against the awkward platform, which answers per scenario (the last path element). */

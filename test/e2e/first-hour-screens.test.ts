@@ -5,15 +5,14 @@
  * `main`, against a real sandbox.
  */
 import { homedir } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { startTestEnv, type TestEnv } from './harness.js';
+import type { TestEnv } from './harness.js';
 
 let env: TestEnv;
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
-afterAll(() => env?.close());
 
 const ISO = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\b/;
 const SERVICE_DATE = /\b\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\b/;

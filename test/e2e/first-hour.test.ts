@@ -8,20 +8,19 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { main } from '../../src/cli/main.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { fakeIO } from '../output/fake-io.js';
-import { json, startTestEnv, type CliResult, type TestEnv, lastRequestId as harnessLastRequestId, loggedSince as harnessLoggedSince } from './harness.js';
+import { json, type CliResult, type TestEnv, lastRequestId as harnessLastRequestId, loggedSince as harnessLoggedSince } from './harness.js';
 
 let env: TestEnv;
 let scratch: string;
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   scratch = mkdtempSync(join(tmpdir(), 'udcli-first-hour-'));
 });
 afterAll(async () => {
-  await env?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, nowhere, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, nowhere, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 /** The demo player's friend count in the demo seed (more than two pages of 500). */
 const DEMO_FRIENDS = 1200;
 
 let env: TestEnv;
-beforeAll(async () => {
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 
 /** Every run also asserts that no demo secret appears in its output. */

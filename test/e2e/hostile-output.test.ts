@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { main } from '../../src/cli/main.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
@@ -19,7 +19,7 @@ import { logFilePath, pidFilePath } from '../../src/sandbox/paths.js';
 import { formatRequestLine } from '../../src/sandbox/request-line.js';
 import { writePidFile } from '../../src/cli/commands/sandbox/pidfile.js';
 import { fakeIO } from '../output/fake-io.js';
-import { startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import type { CliResult, TestEnv } from './harness.js';
 
 const ESC = '\x1b[31mRED\x1b[0m';
 const OSC0 = '\x1b]0;owned title\x07';
@@ -47,7 +47,7 @@ const PASSWORD = 'pa55-w0rd-secret';
 let env: TestEnv;
 let scratch: string;
 
-beforeAll(async () => {
+beforeAll(async ({ newSandbox }) => {
   scratch = mkdtempSync(join(tmpdir(), 'udcli-hostile-output-'));
   // The demo game's id and keys (what the test env signs with), everything it names hostile.
   const data = {
@@ -75,7 +75,7 @@ beforeAll(async () => {
   };
   const file = join(scratch, 'hostile.json');
   writeFileSync(file, JSON.stringify(data));
-  env = await startTestEnv({ data: file });
+  env = await newSandbox({ data: file });
   // `sandbox info`/`status` trust a pid file whose process answers on its URL: this one.
   writePidFile(pidFilePath(env.env), {
     pid: process.pid,
@@ -115,8 +115,7 @@ beforeAll(async () => {
     { mode: 0o600 },
   );
 });
-afterAll(async () => {
-  await env?.close();
+afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -6,13 +6,13 @@
  * its line parses back.
  */
 import { Database } from '../sqlite.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { printable } from '../../src/printable.js';
 import { redactQuery } from '../../src/redact.js';
 import { formatRequestLine, parseRequestLine } from '../../src/sandbox/request-line.js';
-import { runOnTerminal, startTestEnv, type TestEnv } from './harness.js';
+import { runOnTerminal, type TestEnv } from './harness.js';
 
 const HOSTILE = '\x1b[31mRED\r\nFAKE LINE\u202e';
 const HOSTILE_UID = uidForUsername(HOSTILE);
@@ -20,8 +20,8 @@ const HOSTILE_UID = uidForUsername(HOSTILE);
 const RAW = /[\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e]|\u001b(?!\[[0-9;?]*[A-Za-z])/;
 
 let env: TestEnv;
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   const db = new Database(env.sandbox.dbPath);
   try {
     db.prepare('INSERT INTO users (uid, username, gender, created_on) VALUES (?, ?, ?, ?)').run(HOSTILE_UID, HOSTILE, 'unspecified', 1_700_000_000);
@@ -30,9 +30,6 @@ beforeAll(async () => {
   } finally {
     db.close();
   }
-});
-afterAll(async () => {
-  await env?.close();
 });
 
 describe('server text on a terminal and in files', () => {

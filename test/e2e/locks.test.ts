@@ -6,21 +6,19 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, runCli, runInProcess, startTestEnv, type TestEnv } from './harness.js';
+import { until } from '../until.js';
+import { BIN, runCli, runInProcess, type TestEnv } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-locks-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('a journal is one run’s (e2e)', () => {
   let env: TestEnv;
-  beforeAll(async () => {
-    env = await startTestEnv();
-  });
-  afterAll(async () => {
-    await env?.close();
+  beforeAll(({ sandbox }) => {
+    env = sandbox;
   });
 
   it('a second run on a journal in use exits 2 naming the first run’s pid, and changes nothing', async () => {
@@ -35,8 +33,7 @@ describe('a journal is one run’s (e2e)', () => {
     let firstOut = '';
     first.stdout.setEncoding('utf8').on('data', (d: string) => (firstOut += d));
     const firstDone = new Promise<number | null>((resolve) => first.on('close', (code) => resolve(code)));
-    const deadline = Date.now() + 20_000;
-    while (!firstOut.includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => firstOut.includes('\n'), 'the first run to report its first user');
     const journalBefore = readFileSync(journal, 'utf8');
 
     const second = await runInProcess(args, env.env);

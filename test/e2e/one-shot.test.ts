@@ -9,22 +9,21 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { DEMO_FRIEND_COUNT } from '../../src/sandbox/seed/demo-data.js';
-import { BIN, closedPort, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { BIN, closedPort, type CliResult, type TestEnv } from './harness.js';
 
 const HOOK = fileURLToPath(new URL('../cli/fixtures/record-loads.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'udcli-one-shot-'));
 let env: TestEnv;
 let n = 0;
 
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 }, 60_000);
 
 afterAll(async () => {
-  await env?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

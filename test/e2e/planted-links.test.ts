@@ -8,17 +8,16 @@
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { startTestEnv, type TestEnv } from './harness.js';
+import type { TestEnv } from './harness.js';
 
 let env: TestEnv;
 const dir = mkdtempSync(join(tmpdir(), 'udcli-planted-'));
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 afterAll(async () => {
-  await env?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

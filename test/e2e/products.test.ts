@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, nowhere, runOnTerminal, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, nowhere, runOnTerminal, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 
@@ -14,11 +14,8 @@ let env: TestEnv;
 /** A consumable the demo player does not hold in the demo seed. */
 const sku = 'xp-boost';
 
-beforeAll(async () => {
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 
 /** Every run also asserts that no demo secret appears in its output. */

@@ -8,10 +8,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { json, startTestEnv, type TestEnv } from './harness.js';
+import { json, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 const CAROL = uidForUsername('carol');
@@ -28,11 +28,8 @@ interface Row {
 }
 
 let env: TestEnv;
-beforeAll(async () => {
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 
 describe('achievements list', () => {
@@ -148,7 +145,7 @@ describe('a Revoked quest (from a data file)', () => {
   let qa: TestEnv;
   let dir: string;
   const QA_UID = uidForUsername('qa_revoked');
-  beforeAll(async () => {
+  beforeAll(async ({ newSandbox }) => {
     dir = mkdtempSync(join(tmpdir(), 'udcli-revoked-'));
     const file = join(dir, 'revoked.yaml');
     writeFileSync(
@@ -165,11 +162,10 @@ describe('a Revoked quest (from a data file)', () => {
         '',
       ].join('\n'),
     );
-    qa = await startTestEnv({ data: file });
+    qa = await newSandbox({ data: file });
     Object.assign(qa.env, { UDCLI_API_KEY: 'b84276aa53974b89a8ba0f16ffb7566f', UDCLI_GAME_ID: '4711', UDCLI_SIGNING_SECRET: undefined });
   });
   afterAll(async () => {
-    await qa?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -9,10 +9,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { json, runPrinted, nowhere, runInProcess, runOnTerminal, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, runPrinted, nowhere, runInProcess, runOnTerminal, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -22,11 +22,10 @@ const DAVE = uidForUsername('dave');
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-safety-'));
 
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 afterAll(async () => {
-  await env?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -8,22 +8,21 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { BIN, closedPort, json, nowhere, runCli, runInProcess, startTestEnv, type TestEnv } from './harness.js';
+import { BIN, closedPort, json, nowhere, runCli, runInProcess, type TestEnv } from './harness.js';
 import { until } from '../until.js';
 
 let env: TestEnv;
 let port: string;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-clock-'));
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   port = String(env.sandbox.port);
 });
 afterAll(async () => {
-  await env?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -12,10 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Database } from '../sqlite.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, json, type TestEnv, startTestEnv } from './harness.js';
+import { BIN, json, type TestEnv } from './harness.js';
 
 const STUDIO_KEY = '5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c';
 const QA_FILE = `games:
@@ -56,13 +56,12 @@ const file = (name: string, text: string) => {
   return path;
 };
 
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   dbPath = join(dirname(env.dataDir), 'sandbox.db');
   scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-data-'));
 });
 afterAll(async () => {
-  await env?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 

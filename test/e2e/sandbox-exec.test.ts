@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { fakeIO } from '../output/fake-io.js';
 import { BIN, runCli, runInProcess, type CliResult } from './harness.js';
+import { until } from '../until.js';
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -190,8 +191,10 @@ setInterval(() => {}, 1000);`,
     let stderr = '';
     udcli.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => udcli.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 15_000;
-    while (!existsSync(child.out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => existsSync(child.out), `the child's file (stderr so far: ${stderr})`, { timeoutMs: 15_000, intervalMs: 50 }).catch((error: unknown) => {
+      udcli.kill('SIGKILL');
+      throw error;
+    });
     expect(existsSync(child.out), stderr).toBe(true);
     const started = readJson<{ url: string; db: string }>(child.out);
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { BIN, json, runCli, runInProcess } from './harness.js';
+import { until } from '../until.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-latency-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -39,10 +40,12 @@ async function startSandbox(args: string[], env: NodeJS.ProcessEnv) {
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   // The exit code, or the signal that ended it (a crash on the way out says which).
   const closed = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? `signal ${signal}`)));
-  const deadline = Date.now() + 15_000;
   // The URL on stdout and the banner's last line on stderr: two pipes, read in either order.
   const ready = () => stdout.includes('\n') && stderr.includes('Press Ctrl-C to stop.');
-  while (!ready() && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await until(() => ready() || child.exitCode !== null, 'the sandbox to print its URL and banner', { timeoutMs: 15_000 }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return {
     url: stdout.split('\n')[0] ?? '',
     stderr: () => stderr,

@@ -7,7 +7,6 @@
  * request log's tail and --log keeps all of it. Needs `npm run build`.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../sqlite.js';
@@ -15,7 +14,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { runCli, runInProcess } from './harness.js';
+import { closedPort, runCli, runInProcess } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-lifecycle-'));
 const dataDir = join(scratch, 'data');
@@ -25,20 +24,12 @@ const RACERS_SECRET = 'racers-signing-secret-0123456789';
 let env: NodeJS.ProcessEnv = {};
 let url = '';
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
 const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => runInProcess(args, { ...env, ...extra });
 /** `sandbox start --detach ...` as a user types it: the built binary, whose sandbox outlives it. */
 const detach = (args: string[]) => runCli(['sandbox', 'start', '--detach', ...args], env, { timeoutMs: 40_000 });
 
 beforeAll(async () => {
-  env = { UDCLI_DATA_DIR: dataDir, UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_SANDBOX_PORT: String(await freePort()) };
+  env = { UDCLI_DATA_DIR: dataDir, UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_SANDBOX_PORT: String(await closedPort()) };
   writeFileSync(
     racers,
     `games:

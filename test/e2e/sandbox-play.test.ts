@@ -4,12 +4,12 @@
  * started with the game's folder; the source of a running one switched to a dev server.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess } from './harness.js';
+import { closedPort, runInProcess } from './harness.js';
 
 /** The connect tag the game host puts in: the script from the sandbox's main origin. */
 const connect = () => `<script src="http://127.0.0.1:${port}/_sandbox/connect.js"></script>`;
@@ -21,18 +21,10 @@ let env: NodeJS.ProcessEnv = {};
 let dev: Server;
 let devUrl = '';
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port: p } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return p;
-}
-
 beforeAll(async () => {
   mkdirSync(gameDir);
   writeFileSync(join(gameDir, 'index.html'), '<!doctype html><html><head><title>built</title></head><body>built</body></html>');
-  port = await freePort();
+  port = await closedPort();
   env = { UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_DATA_DIR: join(scratch, 'data'), UDCLI_SANDBOX_PORT: String(port) };
   dev = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head></head><body>dev server</body></html>'));
   await new Promise<void>((resolve) => dev.listen(0, '127.0.0.1', resolve));

@@ -128,9 +128,9 @@ describe('snapshots under steady writers', () => {
     const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'killed', '--db', db], { env: { ...process.env, ...env }, stdio: 'ignore' });
     const closed = new Promise((resolve) => child.once('close', resolve));
     // Killed once its copy has begun (the temporary file exists).
-    const deadline = Date.now() + 10_000;
-    while (!readdirSync(snapshots()).some((f) => f.startsWith('killed.db.tmp-')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    child.kill('SIGKILL');
+    await until(() => readdirSync(snapshots()).some((f) => f.startsWith('killed.db.tmp-')), 'the save to begin its copy', { timeoutMs: 10_000, intervalMs: 5 }).finally(() =>
+      child.kill('SIGKILL'),
+    );
     await closed;
     const save = await runInProcess(['sandbox', 'snapshot', 'save', 'after', '--db', db], env);
     expect(save.code, save.stderr).toBe(0);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, runInProcess, type CliResult } from './harness.js';
+import { until } from '../until.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-start-'));
 chmodSync(scratch, 0o755);
@@ -46,8 +47,10 @@ async function startAndStop(args: string[], env: NodeJS.ProcessEnv): Promise<Cli
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const deadline = Date.now() + 15_000;
-  while (!stdout.includes('\n') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await until(() => stdout.includes('\n') || child.exitCode !== null, 'the sandbox to print its URL', { timeoutMs: 15_000 }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   const url = stdout.trim();
   if (child.exitCode === null) child.kill('SIGTERM');
   const code = await closed;

@@ -7,10 +7,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../sqlite.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { connectionsTo, json, nowhere, runPrinted as runPrintedLine, runOnTerminal, startTestEnv, withDb, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { connectionsTo, json, nowhere, runPrinted as runPrintedLine, runOnTerminal, withDb, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -19,11 +19,10 @@ const BOB = uidForUsername('bob');
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-saves-'));
 
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 afterAll(async () => {
-  await env?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -8,22 +8,21 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { json, startTestEnv, type CliResult, type TestEnv, lastRequestId as harnessLastRequestId, loggedSince as harnessLoggedSince } from './harness.js';
+import { json, type CliResult, type TestEnv, lastRequestId as harnessLastRequestId, loggedSince as harnessLoggedSince } from './harness.js';
 
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-support-prod-'));
 
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   // The stand-in for production: the same sandbox, under a profile marked production.
   const added = await env.run(['profile', 'add', 'prod', '--from-sandbox', '--base-url', env.sandbox.url, '--production']);
   expect(added.code, added.stderr).toBe(0);
 });
 afterAll(async () => {
-  await env?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -215,13 +214,10 @@ describe('why a change was made travels with it', () => {
 
 describe('the audit log closes what it opened (under injected faults)', () => {
   let faulty: TestEnv;
-  beforeAll(async () => {
+  beforeAll(async ({ newSandbox }) => {
     // Connections cut at random, before or after the sandbox applied the change: some replies of
     // `give` are lost (unknown), and the rerun's reads settle them. This seed loses three of eight.
-    faulty = await startTestEnv({ faults: { spec: 'reset=0.5', seed: 2 } });
-  });
-  afterAll(async () => {
-    await faulty?.close();
+    faulty = await newSandbox({ faults: { spec: 'reset=0.5', seed: 2 } });
   });
 
   const faultyAudit = (): Array<Record<string, unknown>> => {

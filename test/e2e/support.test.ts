@@ -9,24 +9,24 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type NewSandbox, type SandboxOptions } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { json, runPrinted, runInProcess, runOnTerminal, startTestEnv, type CliResult, type TestEnv } from './harness.js';
+import { json, runPrinted, runInProcess, runOnTerminal, type CliResult, type TestEnv } from './harness.js';
 import { signedAgiRequest, startLostReplyProxy } from './lost-reply-proxy.js';
 
 const UID = DEMO.user.uid;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-support-'));
-const envs: TestEnv[] = [];
-afterAll(async () => {
-  await Promise.all(envs.map((e) => e.close()));
+let newSandbox: NewSandbox;
+beforeAll(({ newSandbox: start }) => {
+  newSandbox = start;
+});
+afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
-async function sandbox(options: Parameters<typeof startTestEnv>[0] = {}): Promise<TestEnv> {
-  const env = await startTestEnv(options);
-  envs.push(env);
-  return env;
+function sandbox(options: SandboxOptions = {}): Promise<TestEnv> {
+  return newSandbox(options);
 }
 
 interface Item {

@@ -5,18 +5,18 @@
  * The built binary, since two processes are the subject. Needs `npm run build`.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { canonicalString, hmacSha256Hex } from '../../src/domain/signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { closedPort, runCli, startTestEnv, type TestEnv } from './harness.js';
+import { closedPort, runCli, type TestEnv } from './harness.js';
 
 let env: TestEnv;
 let otherEnv: NodeJS.ProcessEnv;
 let otherUrl: string;
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(async ({ sandbox }) => {
+  env = sandbox;
   otherEnv = { UDCLI_DATA_DIR: join(env.dataDir, 'other'), UDCLI_CONFIG_DIR: join(env.configDir, 'other') };
   const started = await runCli(['sandbox', 'start', '--detach', '--port', String(await closedPort()), '--db', env.sandbox.dbPath], otherEnv, { timeoutMs: 40_000 });
   expect(started.code, started.stderr).toBe(0);

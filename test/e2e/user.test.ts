@@ -1,29 +1,17 @@
-import { createServer, type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { closedPort, json, type CliResult, type RunOptions, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 
 let env: TestEnv;
-beforeAll(async () => {
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 
 /** Runs the CLI and checks that no secret appears in full in anything it printed. */
 /** Every run also asserts that no demo secret appears in its output. */
 const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);
-
-async function unusedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 interface User {
   uid: string;
@@ -106,7 +94,7 @@ describe('udcli user', () => {
   });
 
   it('nothing listening: exit 5', async () => {
-    const port = await unusedPort();
+    const port = await closedPort();
     const r = await udcli(['user', UID], { env: { UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_SITE_URL: `http://127.0.0.1:${port}` } });
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');

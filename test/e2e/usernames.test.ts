@@ -4,16 +4,13 @@
  * an unknown name is the service's 404 (exit 4); input that is neither stays a usage error.
  * Needs `npm run build` first.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { json, startTestEnv, type TestEnv } from './harness.js';
+import { json, type TestEnv } from './harness.js';
 
 let env: TestEnv;
-beforeAll(async () => {
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
 
 const BOB = uidForUsername('bob');

@@ -6,9 +6,9 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { startTestEnv, type TestEnv } from '../e2e/harness.js';
+import { type TestEnv } from '../e2e/harness.js';
 
 interface Entry {
   request: { method: string; url: string; headers: Array<{ name: string; value: string }> };
@@ -17,10 +17,9 @@ interface Entry {
 
 let env: TestEnv;
 const dir = mkdtempSync(join(tmpdir(), 'har-cli-'));
-beforeAll(async () => {
-  env = await startTestEnv();
+beforeAll(({ sandbox }) => {
+  env = sandbox;
 });
-afterAll(async () => env?.close());
 
 const entries = (file: string): Entry[] => (JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: Entry[] } }).log.entries;
 const path = (e: Entry): string => `${e.request.method} ${new URL(e.request.url).pathname}`;
@@ -121,8 +120,8 @@ describe('--har', () => {
     expect((await env.read(['--har-keep-personal', 'user', 'alice'], { env: { UDCLI_HAR: join(dir, 'env.har') } })).code).toBe(0);
   });
 
-  it('every retry is recorded, each a whole entry (a sandbox whose every reply is a 502 page)', async () => {
-    const faulty = await startTestEnv({ faults: { spec: 'html-502=1', seed: 1 } });
+  it('every retry is recorded, each a whole entry (a sandbox whose every reply is a 502 page)', async ({ newSandbox }) => {
+    const faulty = await newSandbox({ faults: { spec: 'html-502=1', seed: 1 } });
     try {
       const file = join(dir, 'retries.har');
       const r = await faulty.read(['--har', file, '--retries', '2', 'user', DEMO.user.uid]);

@@ -15,6 +15,7 @@ import { DEMO } from '../../src/domain/demo.js';
 import { UdcliError, UsageError } from '../../src/errors.js';
 import { testFactory, type TestFactory } from './helpers/factory.js';
 import { tempDir } from './helpers/sandbox.js';
+import { settled } from '../until.js';
 
 const REGISTER_TS = fileURLToPath(new URL('./helpers/register-ts.mjs', import.meta.url));
 const CLI_ENTRY = fileURLToPath(new URL('./helpers/cli-entry.ts', import.meta.url));
@@ -225,8 +226,7 @@ describe('logs, read from the file', () => {
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     const running = logsCommand(factory, { follow: true, json: true }, { waitForStop: () => stopped, pollMs: 10 });
     const seen = async (n: number) => {
-      const deadline = Date.now() + 5000;
-      while (factory.stdout().trimEnd().split('\n').filter(Boolean).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await settled(() => factory.stdout().trimEnd().split('\n').filter(Boolean).length, (count) => count >= n, { timeoutMs: 5000, intervalMs: 10 });
       return factory.stdout().trimEnd().split('\n').map((l) => (JSON.parse(l) as { path: string }).path);
     };
     expect(await seen(1)).toEqual(['/p1']);

@@ -9,6 +9,7 @@ import { API_PREFIX } from '../../src/domain/types.js';
 import { redactQuery } from '../../src/redact.js';
 import { parseRequestLine } from '../../src/sandbox/request-line.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
+import { settled } from '../until.js';
 import { api, call, exactRequest, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 interface Logged {
@@ -40,14 +41,7 @@ async function requests(sb: TestSandbox, query = ''): Promise<Logged[]> {
 }
 
 /** The log entry is made when the reply has gone out, which may be just after the client read it. */
-async function until<T>(read: () => T | Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const whenLogged = <T>(read: () => T | Promise<T>, ok: (value: T) => boolean): Promise<T> => settled(read, ok, { timeoutMs: 5000, intervalMs: 10 });
 
 describe('request lines and GET /_sandbox/requests', () => {
   let sb: TestSandbox;
@@ -72,7 +66,7 @@ describe('request lines and GET /_sandbox/requests', () => {
     });
     expect(badSig.status).toBe(403);
 
-    const got = await until(lines, (l) => l.length === 3);
+    const got = await whenLogged(lines, (l) => l.length === 3);
     expect(got).toHaveLength(3);
     const [first, second, third] = got.map((line) => parseRequestLine(line));
     expect(got[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/services\/rest\/v1\/users\/[0-9a-f]{32}\.json\?api_key=0123…cdef&uid=[0-9a-f]{32} 200 \d+(\.\d)?ms$/);
@@ -96,7 +90,7 @@ describe('request lines and GET /_sandbox/requests', () => {
     const plain = await api(sb.url, 'GET', `/users/${PLAYER}.json`);
     expect(plain.status).toBe(200);
 
-    const got = await until(lines, (l) => l.length === 2);
+    const got = await whenLogged(lines, (l) => l.length === 2);
     const [signedTake, read] = got.map((line) => parseRequestLine(line));
     const shownData = `${encodeURIComponent(data.slice(0, 64))}…[length=${data.length}]`;
     const body = `method=put&decrement=true&qty=1&data=${shownData}&session=ffff…ffff&note=a%20b%26c`;
@@ -105,7 +99,7 @@ describe('request lines and GET /_sandbox/requests', () => {
     expect(read).toMatchObject({ method: 'GET', body: '', status: 200 });
     expect(output).not.toContain(session);
     expect(output).not.toContain('x'.repeat(100));
-    const listed = await until(() => requests(sb), (l) => l.length === 2);
+    const listed = await whenLogged(() => requests(sb), (l) => l.length === 2);
     expect(listed[0]!.body).toBe(body);
     expect(listed[1]!.body).toBe('');
   });
@@ -121,12 +115,12 @@ describe('request lines and GET /_sandbox/requests', () => {
       expect([first.status, first.body.message]).toEqual([401, 'signature required']);
       // Another request between the challenge and its retry, as a game's other traffic would be.
       expect((await api(own.url, 'GET', `/users/${PLAYER}.json`)).status).toBe(200);
-      await until(got, (l) => l.length === 1);
+      await whenLogged(got, (l) => l.length === 1);
       const challenge = first.body.payload!;
       const retry = await call(own.url, 'POST', GIVE_PATH, [...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path: GIVE_PATH, query, body: [] })]]);
       expect(retry.status, retry.body.message).toBe(200);
 
-      const three = await until(got, (l) => l.length === 3);
+      const three = await whenLogged(got, (l) => l.length === 3);
       const [read, challenged, signed] = three.map((line) => parseRequestLine(line)!);
       expect(read).toMatchObject({ method: 'GET', status: 200 });
       expect(read!.handshake).toBeUndefined();
@@ -136,7 +130,7 @@ describe('request lines and GET /_sandbox/requests', () => {
       expect(three[2]).toMatch(/&session=[0-9a-f]{4}…[0-9a-f]{4}&sig=[0-9a-f]{4}…[0-9a-f]{4} 200 [\d.]+ms \(after signature challenge\)$/);
       expect(text).not.toContain(challenge.session);
 
-      const listed = await until(() => requests(own), (l) => l.length === 3);
+      const listed = await whenLogged(() => requests(own), (l) => l.length === 3);
       expect(listed.map((r) => [r.id, r.status, r.handshake, r.challengeId])).toEqual([
         [1, 401, 'challenge', undefined],
         [2, 200, undefined, undefined],
@@ -145,7 +139,7 @@ describe('request lines and GET /_sandbox/requests', () => {
 
       // A challenge still waiting for its retry when the sandbox stops is written, unmarked.
       expect((await call(own.url, 'POST', GIVE_PATH, query)).status).toBe(401);
-      await until(() => requests(own), (l) => l.length === 4);
+      await whenLogged(() => requests(own), (l) => l.length === 4);
       expect((await requests(own))[3]!.handshake).toBeUndefined();
     } finally {
       await own.close();
@@ -160,7 +154,7 @@ describe('request lines and GET /_sandbox/requests', () => {
     const own = await startTestSandbox({ requestLines: (t) => (text += t), challengeHoldMs: 0 });
     try {
       expect((await api(own.url, 'POST', `/products/user/${PLAYER}.json`, GIVE)).status).toBe(401);
-      const got = await until(() => text.split('\n').filter((line) => line !== ''), (l) => l.length === 1);
+      const got = await whenLogged(() => text.split('\n').filter((line) => line !== ''), (l) => l.length === 1);
       expect(got).toHaveLength(1);
       expect(parseRequestLine(got[0]!)).toEqual(expect.objectContaining({ method: 'POST', status: 401, reason: 'signature required' }));
       expect(parseRequestLine(got[0]!)!.handshake).toBeUndefined();
@@ -173,7 +167,7 @@ describe('request lines and GET /_sandbox/requests', () => {
     await api(sb.url, 'GET', `/users/${PLAYER}.json`);
     await call(sb.url, 'GET', '/play/1001');
     await call(sb.url, 'GET', '/nowhere');
-    const list = await until(() => requests(sb), (l) => l.length === 3);
+    const list = await whenLogged(() => requests(sb), (l) => l.length === 3);
     expect(list.map((r) => Object.keys(r))).toEqual(Array(3).fill(['id', 'time', 'method', 'path', 'query', 'body', 'status', 'ms', 'reason']));
     expect(list.map((r) => r.id)).toEqual([1, 2, 3]);
     expect(list.map((r) => [r.method, r.path, r.status])).toEqual([
@@ -197,15 +191,15 @@ describe('request lines and GET /_sandbox/requests', () => {
     await requests(sb, '?since=0');
     await fetch(`${sb.url}/_sandbox/status`);
     await call(sb.url, 'GET', '/nowhere');
-    const list = await until(() => requests(sb), (l) => l.length >= 1);
+    const list = await whenLogged(() => requests(sb), (l) => l.length >= 1);
     expect(list.map((r) => r.path)).toEqual(['/nowhere']);
     expect(list[0]!.id).toBe(1);
-    expect(await until(lines, (l) => l.length >= 1)).toHaveLength(1);
+    expect(await whenLogged(lines, (l) => l.length >= 1)).toHaveLength(1);
   });
 
   it('since=ID gives the entries after it; limit=N the newest N (default 100), oldest first', async () => {
     for (let i = 1; i <= 120; i++) await call(sb.url, 'GET', `/n${i}`);
-    await until(() => requests(sb, '?limit=1'), (l) => l[0]?.id === 120);
+    await whenLogged(() => requests(sb, '?limit=1'), (l) => l[0]?.id === 120);
     const byDefault = await requests(sb);
     expect(byDefault).toHaveLength(100);
     expect(byDefault[0]!.id).toBe(21);
@@ -233,7 +227,7 @@ describe('request lines and GET /_sandbox/requests', () => {
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.text)).toMatchObject({ status: false, code: 403 });
     expect(refused.text).not.toContain('api_key');
-    const list = await until(() => requests(sb), (l) => l.length === 2);
+    const list = await whenLogged(() => requests(sb), (l) => l.length === 2);
     expect(list[1]).toMatchObject({ path: '/_sandbox/requests', status: 403 });
     expect(list[1]!.reason).toMatch(/^forbidden: the sandbox answers only requests addressed to it \(Host header/);
   });
@@ -256,7 +250,7 @@ describe('request lines in batches', () => {
         }),
       );
       // The order the entries were logged in (ids), read before the sandbox stops.
-      const logged = await until(() => requests(sb, '?limit=1000'), (l) => l.length === total);
+      const logged = await whenLogged(() => requests(sb, '?limit=1000'), (l) => l.length === total);
       expect(logged).toHaveLength(total);
       await sb.close();
       stopped = true;
@@ -295,7 +289,7 @@ describe('the ring keeps the last 1000', () => {
 
   it('after 1010 requests, limit=1000 gives ids 11..1010, and since=5 still only what is kept', async () => {
     for (let i = 1; i <= 1010; i++) await call(sb.url, 'GET', `/r${i}`);
-    const all = await until(() => requests(sb, '?limit=1000'), (l) => l.at(-1)?.id === 1010);
+    const all = await whenLogged(() => requests(sb, '?limit=1000'), (l) => l.at(-1)?.id === 1010);
     expect(all).toHaveLength(1000);
     expect(all[0]).toMatchObject({ id: 11, path: '/r11' });
     expect(all[999]).toMatchObject({ id: 1010, path: '/r1010' });
