@@ -18,6 +18,8 @@ export interface ParamSpec {
   required: boolean;
   schema: ValueSchema;
   description: string;
+  /** `form`: the platform's SDK sends it in a form body (any parameter may come there; SERVICE.md). */
+  sentIn?: 'form';
 }
 
 export { FILTERS, LIMITS, ORDERS };
@@ -42,7 +44,8 @@ export const PATTERNS = {
 const integer = (minimum: number, maximum: number = LIMITS.maxCount): ValueSchema => ({ type: 'integer', minimum, maximum });
 const text: ValueSchema = { type: 'string', minLength: 1, maxLength: LIMITS.idLength };
 
-const q = (name: string, schema: ValueSchema, description: string, required = false): ParamSpec => ({ name, in: 'query', required, schema, description });
+const q = <const N extends string>(name: N, schema: ValueSchema, description: string, required = false) =>
+  ({ name, in: 'query', required, schema, description }) satisfies ParamSpec;
 
 /** The path element before `.json`/`.xml`. */
 export const PATH = {
@@ -90,12 +93,15 @@ export const QUERY = {
   decrementFlag: q(PARAMS.decrement, { type: 'string', pattern: PATTERNS.flag }, '`true`: take `qty` units; more than held is a 409.'),
   saveKeyOptional: q(PARAMS.key, { type: 'string', pattern: SAVE_LIMITS.keyPattern }, 'The save: 1–64 of `A-Z a-z 0-9 _ . -`. Without it, every save of the user and game (a sandbox extension).'),
   saveKey: q(PARAMS.key, { type: 'string', pattern: SAVE_LIMITS.keyPattern }, 'The save: 1–64 of `A-Z a-z 0-9 _ . -`.', true),
-  saveData: q(
-    PARAMS.data,
-    { type: 'string', minLength: 1 },
-    `The value to save, as text (the SDK sends JSON in the form body): at most ${SAVE_LIMITS.valueMaxBytes} bytes of UTF-8 (256 KiB), else 400.`,
-    true,
-  ),
+  saveData: {
+    ...q(
+      PARAMS.data,
+      { type: 'string', minLength: 1 },
+      `The value to save, as text (the SDK sends JSON in the form body): at most ${SAVE_LIMITS.valueMaxBytes} bytes of UTF-8 (256 KiB), else 400.`,
+      true,
+    ),
+    sentIn: 'form',
+  },
 } as const satisfies Record<string, ParamSpec>;
 
 /** Read a spec's numeric bounds (the checks use these; tests change one and see both move). */
