@@ -18,7 +18,7 @@ function validatorFor(exchange: PlatformExchange): ValidateFunction | null {
   const route = API_ROUTES.find((r) => r.path === `/${resource}/:id` || r.path === `/${resource}/${id}`);
   const name = `${route?.path} ${method}`;
   if (!compiled.has(name)) {
-    const schema = route?.methods[method]?.doc.payload;
+    const schema = route?.methods[method]?.row.payload;
     compiled.set(name, schema ? ajv.compile(schema) : null);
   }
   return compiled.get(name)!;

@@ -220,11 +220,11 @@ function answer(
   // first, then takes the write lock for the handler alone, so an attempt that cannot get it
   // has done nothing yet (the signature's challenge is used once).
   const checked = () => {
-    const apiKey = resolveApiKey(ep.apiKey, query, deps.keys);
+    const apiKey = resolveApiKey(ep.row.apiKey, query, deps.keys);
     const prepared = ep.prepare(query, element);
     checkOwnGame(prepared.parent, apiKey);
-    const spend = verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, ...params }, { nowMs, challenges: deps.challenges });
-    if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.signature, apiKey, query)) {
+    const spend = verifySignature(ep.row.signature, apiKey, { httpMethod: request.method, path, ...params }, { nowMs, challenges: deps.challenges });
+    if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.row.signature, apiKey, query)) {
       // The platform sometimes wants one more round: the session was used, a fresh one comes back.
       deps.faults?.applied(fault.kind);
       noteFault(request, fault.kind);
@@ -232,7 +232,7 @@ function answer(
     }
     return { prepared, spend, context: { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) } };
   };
-  if (method === 'GET' && ep.signature === 'none') {
+  if (method === 'GET' && ep.row.signature === 'none') {
     return runWhileBusy(() =>
       deps.db.readTransaction(() => {
         const { prepared, context } = checked();
