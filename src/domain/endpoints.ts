@@ -260,16 +260,20 @@ export function splitServicePath(path: string): { dir: string; file: string } | 
   return { dir: slash === -1 ? '' : rest.slice(0, slash), file: rest.slice(slash + 1) };
 }
 
-/** Whether a path (under the prefix) is the template's: its directory, and its element or fixed segment. */
+/** Whether a directory and last segment's element are the template's (its element, or its fixed segment). */
+export function templateMatches(template: string, dir: string, element: string): boolean {
+  const parts = templateParts(template);
+  return parts.dir === dir && (parts.fixedName === null || parts.fixedName === element);
+}
+
+/** Whether a path is the template's: under the prefix, its directory, and `<element>.json` or `.xml`. */
 export function pathMatches(template: string, path: string): boolean {
   const split = splitServicePath(path);
   const file = split && splitFile(split.file);
-  if (!split || !file) return false;
-  const { dir, fixedName } = templateParts(template);
-  return split.dir === dir && (fixedName === null ? !file.element.includes('/') : file.element === fixedName);
+  return file !== null && templateMatches(template, split!.dir, file.element);
 }
 
-/** The row a verb and path (under the prefix) reach, if any. */
-export function endpointAt(method: string, path: string): EndpointRow | undefined {
-  return Object.values(ENDPOINTS).find((row: EndpointRow) => row.method === method && pathMatches(row.path, path));
+/** The row of a verb at a directory and element (a recorded exchange's `resource` and `id`), if any. */
+export function endpointAt(method: string, dir: string, element: string): EndpointRow | undefined {
+  return Object.values(ENDPOINTS).find((row: EndpointRow) => row.method === method && templateMatches(row.path, dir, element));
 }

@@ -80,14 +80,18 @@ export interface ApiRoute {
    * `:id` (any element, handed to the endpoint) or a fixed name (e.g. `/authenticate/user`).
    */
   path: string;
+  /** The rows' path template (domain/endpoints.ts), which the path is read against. */
+  template: string;
   methods: Partial<Record<ApiMethod, BoundEndpoint>>;
 }
 
 /** The route of endpoints that share a path template, each under its row's verb. */
 export function apiRoute(...endpoints: [BoundEndpoint, ...BoundEndpoint[]]): ApiRoute {
-  const { dir, fixedName } = templateParts(endpoints[0].row.path);
+  const template = endpoints[0].row.path;
+  const { dir, fixedName } = templateParts(template);
   return {
     path: `/${dir}/${fixedName ?? ':id'}`,
+    template,
     methods: Object.fromEntries(endpoints.map((e) => [e.row.method, e])),
   };
 }
