@@ -34,6 +34,9 @@ export interface ParentRef {
   id: string;
 }
 
+/** The parent of checked parameters that always name one (parentOf of most endpoints). */
+export const namedParent = (p: { parentType: ParentType; parentId: string }): ParentRef => ({ type: p.parentType, id: p.parentId });
+
 export interface Endpoint<P, R extends EndpointRow> {
   /** The row it serves: verb, path, rules, parameters and payload. */
   row: R;
@@ -43,7 +46,7 @@ export interface Endpoint<P, R extends EndpointRow> {
    * The parent the request names, for the cross-game check (a key acts on its own game only);
    * undefined when it names none and the key's game is meant.
    */
-  parentOf?(params: P): ParentRef | undefined;
+  parentOf?(params: NoInfer<P>): ParentRef | undefined;
   /** Throws ApiFailure for 404/409; returns the payload. */
   handle(ctx: HandlerContext<R['apiKey']>, params: P): HandlerResult;
 }

@@ -1,7 +1,7 @@
 /** 4.7 Game achievements (definitions) and 4.3 User achievements. */
 import { ENDPOINTS } from '../../domain/endpoints.js';
 import type { ParentType } from '../../domain/types.js';
-import { apiRoute, endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
+import { apiRoute, endpoint, namedParent, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
 import type { DefinitionRecord } from '../repositories/achievements.js';
 import type { GameRecord } from '../repositories/games.js';
@@ -46,7 +46,7 @@ export const definitionsRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.listAchievementDefinitions,
     params: definitionsParams,
-    parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
+    parentOf: namedParent,
     handle(ctx, p) {
       parentOrFail(ctx, p.parentType, p.parentId);
       const { achievements } = ctx.repos;
@@ -81,7 +81,7 @@ export const userAchievementsRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.changeUserAchievement,
     params: userAchievementPutParams,
-    parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
+    parentOf: namedParent,
     handle(ctx, p) {
       const def = resolve(ctx, p);
       const result = ctx.repos.achievements.change(p.uid, def, p.change, ctx.now);
@@ -92,7 +92,7 @@ export const userAchievementsRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.deleteUserAchievement,
     params: userAchievementParams,
-    parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
+    parentOf: namedParent,
     handle(ctx, p) {
       const def = resolve(ctx, p);
       const removed = ctx.repos.achievements.remove(p.uid, def.id);

@@ -4,7 +4,7 @@
  * sku, its base, or any `BASE:N`; its units are counted on the base.
  */
 import { ENDPOINTS } from '../../domain/endpoints.js';
-import { apiRoute, endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
+import { apiRoute, endpoint, namedParent, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
 import { InsufficientQuantityError, type HeldProduct, type ProductRecord } from '../repositories/products.js';
 import { splitPack, unitsMoved } from '../domain/products.js';
@@ -53,7 +53,7 @@ export const productsRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.listProducts,
     params: productsListParams,
-    parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
+    parentOf: namedParent,
     handle(ctx, p) {
       checkTarget(ctx, p);
       const only = p.sku === undefined ? undefined : new Set(namedOrFail(ctx, { ...p, sku: p.sku }).map((product) => product.id));
@@ -65,7 +65,7 @@ export const productsRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.grantProduct,
     params: productGrantParams,
-    parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
+    parentOf: namedParent,
     handle(ctx, p) {
       checkTarget(ctx, p);
       const added = unitsMoved(p.sku, p.qty, 'post');
@@ -83,7 +83,7 @@ export const productsRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.adjustProduct,
     params: productChangeParams,
-    parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
+    parentOf: namedParent,
     handle(ctx, p) {
       checkTarget(ctx, p);
       const product = changeTarget(ctx, p);
