@@ -7,11 +7,12 @@
 
 type Properties = Readonly<Record<string, unknown>>;
 
-type ObjectOf<P extends Properties, R extends PropertyKey> = {
-  -readonly [K in keyof P & R]: FromSchema<P[K]>;
-} & {
-  -readonly [K in Exclude<keyof P, R>]?: FromSchema<P[K]>;
-};
+/** One object type rather than an intersection, as a reader (and an editor's hover) expects. */
+type Flat<T> = { [K in keyof T]: T[K] };
+
+type ObjectOf<P extends Properties, R extends PropertyKey> = Flat<
+  { -readonly [K in keyof P & R]: FromSchema<P[K]> } & { -readonly [K in Exclude<keyof P, R>]?: FromSchema<P[K]> }
+>;
 
 export type FromSchema<S> = S extends { readonly anyOf: ReadonlyArray<infer U> }
   ? FromSchema<U>
