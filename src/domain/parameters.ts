@@ -1,7 +1,8 @@
 /**
- * Every request parameter of /services/rest/v1, declared once: the checks in schemas.ts read
- * their limits, patterns and choices from here, and the OpenAPI description (src/sandbox/openapi)
- * is generated from the same declarations, so the two cannot drift apart. The values themselves
+ * Every request parameter of /services/rest/v1, declared once: the endpoint table (endpoints.ts)
+ * names each operation's, the client may send only those, the sandbox's checks
+ * (src/sandbox/schemas.ts) read their limits, patterns and choices from here, and its OpenAPI
+ * description is generated from the same declarations, so none of them can drift apart. The values themselves
  * (bounds, orders, filters, the game id and save key forms) are the contract's
  * (src/domain/contract.ts), which the CLI checks against before it sends.
  */
