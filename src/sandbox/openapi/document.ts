@@ -1,7 +1,7 @@
 /**
- * The OpenAPI 3.1 description of /services/rest/v1, generated from the route declarations the
- * pipeline runs on (API_ROUTES: key and signature rules, parameter declarations, payload
- * schemas), never kept by hand. Loaded only when /openapi.json is first asked for.
+ * The OpenAPI 3.1 description of /services/rest/v1, generated from the rows of the endpoint table
+ * (src/domain/endpoints.ts: key and signature rules, parameter declarations, payload schemas) that
+ * the pipeline's routes serve (API_ROUTES), never kept by hand. Loaded only when /openapi.json is first asked for.
  */
 import { FORM_CONTENT_TYPE } from '../../domain/contract.js';
 import { NONCE_PATTERN, TIMESTAMP_WINDOW_SECONDS } from '../../domain/signing.js';
