@@ -1,26 +1,25 @@
 /**
- * The typed methods of ApiClient (spec section 4 + contract) on top of request(): paths,
- * parameter names, which requests are signed and which are safe to repeat.
+ * The typed methods of ApiClient (spec section 4 + contract) on top of request(): each a row of
+ * the endpoint table (domain/endpoints.ts), which gives its path, the parameters it may send,
+ * whether it is signed and whether it is safe to repeat.
  */
 import { MalformedReplyError } from '../errors.js';
-import { LIMITS, LOGIN_PATH, PARAMS, ROUTES, TOKEN_GENERATOR_PATH } from '../domain/contract.js';
+import { LIMITS, LOGIN_PATH, PARAMS, TOKEN_GENERATOR_PATH } from '../domain/contract.js';
+import { ENDPOINTS, servicePath, type EndpointRow, type ParameterOf } from '../domain/endpoints.js';
 import type { QueryParams } from '../domain/signing.js';
-import {
-  API_PREFIX,
-  type AchievementDefinition,
-  type AchievementUpdate,
-  type AuthenticatedUser,
-  type Friend,
-  type ProductEntry,
-  type User,
-  type UserAchievement,
+import type {
+  AchievementDefinition,
+  AchievementUpdate,
+  AuthenticatedUser,
+  Friend,
+  ProductEntry,
+  User,
+  UserAchievement,
 } from '../domain/types.js';
 import type { ReplyContext } from './envelope.js';
 import { readLoginCookie, readTokenRecord } from './site.js';
 import type { HttpResult } from './transport.js';
-import type { AchievementTarget, ApiClient, EraseResult, Reply, RequestSpec, SaveResult } from './types.js';
-
-type Route = (typeof ROUTES)[keyof typeof ROUTES];
+import type { AchievementTarget, ApiClient, EraseResult, ProductTarget, Reply, RequestSpec, SaveResult } from './types.js';
 
 export type Interpreter<R> = (res: HttpResult, ctx: ReplyContext) => R;
 
@@ -41,38 +40,53 @@ export function params(...entries: Param[]): QueryParams {
   return entries.filter((e): e is readonly [string, string | number | boolean] => e[1] !== undefined).map(([n, v]) => [n, String(v)]);
 }
 
-/** `/services/rest/v1/<route>/<element>.json`, the element encoded (authenticate has none). */
-export function servicePath(route: Route, element?: string): string {
-  return `${API_PREFIX}/${route}${element === undefined ? '' : `/${encodeURIComponent(element)}`}.json`;
+/** A parameter the row declares, with its value (left out when undefined). */
+type RowParam<R extends EndpointRow> = readonly [ParameterOf<R>, string | number | boolean | undefined];
+
+/**
+ * The request a row of the endpoint table (domain/endpoints.ts) makes: its verb and path, the
+ * given parameters in the given order (a form-body parameter in the body), signed and repeated as
+ * the row says.
+ */
+function requestOf<R extends EndpointRow>(row: R, element: string | undefined, ...entries: Array<RowParam<R>>): RequestSpec {
+  const inForm = new Set(row.parameters.filter((p) => p.sentIn === 'form').map((p) => p.name));
+  const { idempotent } = row;
+  const given = (name: string) => entries.some(([n, v]) => n === name && v !== undefined);
+  const body = params(...entries.filter(([n]) => inForm.has(n)));
+  return {
+    method: row.method,
+    path: servicePath(row.path, element),
+    query: params(...entries.filter(([n]) => !inForm.has(n))),
+    ...(body.length > 0 ? { body } : {}),
+    ...(row.signature === 'none' ? {} : { sign: true }),
+    idempotent: typeof idempotent === 'boolean' ? idempotent : !given(idempotent.unless),
+  };
 }
 
 export function createEndpoints(core: RequestCore): Endpoints {
   const { request, call } = core;
+  const E = ENDPOINTS;
 
   const getFriends: Endpoints['getFriends'] = async (uid, page) =>
-    asList(
-      await request<Friend[]>({
-        method: 'GET',
-        path: servicePath(ROUTES.friends, uid),
-        query: params([PARAMS.limit, page.limit], [PARAMS.offset, page.offset], [PARAMS.page, page.page]),
-        idempotent: true,
-      }),
-    );
+    asList(await request<Friend[]>(requestOf(E.getFriends, uid, [PARAMS.limit, page.limit], [PARAMS.offset, page.offset], [PARAMS.page, page.page])));
 
-  const achievementTarget = (t: AchievementTarget): Param[] => [
-    [PARAMS.type, t.type],
-    [PARAMS.pid, t.pid],
-    [PARAMS.developerId, t.developerId],
-  ];
+  const achievementTarget = (t: AchievementTarget) =>
+    [
+      [PARAMS.type, t.type],
+      [PARAMS.pid, t.pid],
+      [PARAMS.developerId, t.developerId],
+    ] as const;
+
+  const productTarget = (t: Omit<ProductTarget, 'sku'> & { sku?: string }) =>
+    [
+      [PARAMS.sku, t.sku],
+      [PARAMS.parentId, t.parentId],
+      [PARAMS.type, t.type],
+    ] as const;
 
   return {
     authenticate: (userId, authToken) =>
-      request<AuthenticatedUser | null>({
-        method: 'GET',
-        path: servicePath(ROUTES.authenticate),
-        query: params([PARAMS.userId, userId], [PARAMS.authToken, authToken]),
-        idempotent: true,
-      }),
+      request<AuthenticatedUser | null>(requestOf(E.authenticate, undefined, [PARAMS.userId, userId], [PARAMS.authToken, authToken])),
 
     siteLogin: (username) =>
       call({ method: 'POST', path: LOGIN_PATH, query: params([PARAMS.username, username]), base: 'site', idempotent: true }, readLoginCookie),
@@ -91,11 +105,8 @@ export function createEndpoints(core: RequestCore): Endpoints {
 
     getUser: async (idOrUsername, options = {}) => {
       const reply = await request<User>({
-        method: 'GET',
-        path: servicePath(ROUTES.users, idOrUsername),
-        query: params([PARAMS.username, options.byUsername ? '1' : undefined]),
+        ...requestOf(E.getUser, idOrUsername, [PARAMS.username, options.byUsername ? '1' : undefined]),
         withoutApiKey: options.publicOnly === true,
-        idempotent: true,
       });
       if (!reply.payload || typeof reply.payload !== 'object' || Array.isArray(reply.payload)) {
         throw new MalformedReplyError(
@@ -125,20 +136,17 @@ export function createEndpoints(core: RequestCore): Endpoints {
 
     listAchievementDefinitions: async (parentId, query = {}) =>
       asList(
-        await request<AchievementDefinition[]>({
-          method: 'GET',
-          path: servicePath(ROUTES.definitions, parentId),
-          query: params([PARAMS.type, query.type], [PARAMS.aid, query.aid], [PARAMS.developerId, query.developerId]),
-          idempotent: true,
-        }),
+        await request<AchievementDefinition[]>(
+          requestOf(E.listAchievementDefinitions, parentId, [PARAMS.type, query.type], [PARAMS.aid, query.aid], [PARAMS.developerId, query.developerId]),
+        ),
       ),
 
     listUserAchievements: async (uid, q) =>
       asList(
-        await request<UserAchievement[]>({
-          method: 'GET',
-          path: servicePath(ROUTES.userAchievements, uid),
-          query: params(
+        await request<UserAchievement[]>(
+          requestOf(
+            E.listUserAchievements,
+            uid,
             [PARAMS.type, q.type],
             [PARAMS.pid, q.pid],
             [PARAMS.developerId, q.developerId],
@@ -149,88 +157,39 @@ export function createEndpoints(core: RequestCore): Endpoints {
             [PARAMS.filter, q.filter],
             [PARAMS.match, q.match],
           ),
-          idempotent: true,
-        }),
+        ),
       ),
 
     changeUserAchievement: (uid, target, change) => {
-      const [name, value] =
-        'increment' in change ? [PARAMS.increment, change.increment] : 'progress' in change ? [PARAMS.progress, change.progress] : [PARAMS.reset, 1];
-      return request<AchievementUpdate>({
-        method: 'PUT',
-        path: servicePath(ROUTES.userAchievements, uid),
-        query: params(...achievementTarget(target), [name, value]),
-        sign: true,
-        // Setting progress and resetting are safe to repeat; adding is not.
-        idempotent: name !== PARAMS.increment,
-      });
+      const given =
+        'increment' in change
+          ? ([PARAMS.increment, change.increment] as const)
+          : 'progress' in change
+            ? ([PARAMS.progress, change.progress] as const)
+            : ([PARAMS.reset, 1] as const);
+      return request<AchievementUpdate>(requestOf(E.changeUserAchievement, uid, ...achievementTarget(target), given));
     },
 
     deleteUserAchievement: (uid, target) =>
-      request<UserAchievement>({
-        method: 'DELETE',
-        path: servicePath(ROUTES.userAchievements, uid),
-        query: params(...achievementTarget(target)),
-        idempotent: true,
-      }),
+      request<UserAchievement>(requestOf(E.deleteUserAchievement, uid, ...achievementTarget(target))),
 
     listProducts: async (uid, query) =>
-      asList(
-        await request<ProductEntry[]>({
-          method: 'GET',
-          path: servicePath(ROUTES.products, uid),
-          query: params([PARAMS.sku, query.sku], [PARAMS.parentId, query.parentId], [PARAMS.type, query.type]),
-          idempotent: true,
-        }),
-      ),
+      asList(await request<ProductEntry[]>(requestOf(E.listProducts, uid, ...productTarget(query)))),
 
     grantProduct: (uid, target, qty) =>
-      request<ProductEntry>({
-        method: 'POST',
-        path: servicePath(ROUTES.products, uid),
-        query: params([PARAMS.sku, target.sku], [PARAMS.parentId, target.parentId], [PARAMS.type, target.type], [PARAMS.qty, qty]),
-        idempotent: false,
-      }),
+      request<ProductEntry>(requestOf(E.grantProduct, uid, ...productTarget(target), [PARAMS.qty, qty])),
 
     adjustProduct: (uid, target, qty, direction) =>
-      request<ProductEntry>({
-        method: 'PUT',
-        path: servicePath(ROUTES.products, uid),
-        query: params([PARAMS.sku, target.sku], [PARAMS.parentId, target.parentId], [PARAMS.type, target.type], [PARAMS.qty, qty], [direction, 'true']),
-        sign: true,
-        idempotent: false,
-      }),
+      request<ProductEntry>(requestOf(E.adjustProduct, uid, ...productTarget(target), [PARAMS.qty, qty], [direction, 'true'])),
 
-    getSaves: async (uid, key) =>
-      asRecord(
-        await request<Record<string, string>>({
-          method: 'GET',
-          path: servicePath(ROUTES.saves, uid),
-          query: params([PARAMS.key, key]),
-          idempotent: true,
-        }),
-      ),
+    getSaves: async (uid, key) => asRecord(await request<Record<string, string>>(requestOf(E.getSaves, uid, [PARAMS.key, key]))),
 
-    // As the SDK's saveGame: the key and token in the query, the value in the form body.
+    // As the SDK's saveGame: the key and token in the query, the value in the form body (the row says where).
     saveGame: (uid, key, value, authToken) =>
-      request<SaveResult>({
-        method: 'POST',
-        path: servicePath(ROUTES.saves, uid),
-        query: params([PARAMS.authToken, authToken], [PARAMS.key, key]),
-        body: [[PARAMS.data, value]],
-        sign: true,
-        // Storing the same value again leaves the same state.
-        idempotent: true,
-      }),
+      request<SaveResult>(requestOf(E.saveGame, uid, [PARAMS.authToken, authToken], [PARAMS.key, key], [PARAMS.data, value])),
 
     eraseGame: (uid, key, authToken) =>
-      request<EraseResult>({
-        method: 'DELETE',
-        path: servicePath(ROUTES.saves, uid),
-        query: params([PARAMS.authToken, authToken], [PARAMS.key, key]),
-        sign: true,
-        idempotent: true,
-      }),
+      request<EraseResult>(requestOf(E.eraseGame, uid, [PARAMS.authToken, authToken], [PARAMS.key, key])),
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * What udcli and its sandbox agree on (docs/SERVICE.md, docs/PLATFORM.md), declared once: the client and
  * the CLI's checks read these values before anything is sent, the sandbox reads the same values
- * to check what it receives (src/sandbox/http/parameters.ts, schemas.ts), and its OpenAPI
- * document is generated from those declarations. A value changed here changes what the CLI
+ * to check what it receives (the parameter declarations of parameters.ts, src/sandbox/schemas.ts),
+ * and its OpenAPI document is generated from those declarations (the endpoint table, endpoints.ts). A value changed here changes what the CLI
  * refuses, what the sandbox refuses and what the description says, together.
  *
  * Free of Node built-ins except Buffer, so the CLI can import it at start-up.
@@ -23,7 +23,7 @@ export const ROUTES = {
 
 /**
  * The names of the service's parameters (spec section 4, docs/SERVICE.md), in the query or a form
- * body alike: the client sends these and the sandbox's declarations (http/parameters.ts) take them.
+ * body alike: the client sends these and the declarations (parameters.ts) take them.
  */
 export const PARAMS = {
   aid: 'aid',

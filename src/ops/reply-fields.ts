@@ -1,27 +1,24 @@
 /**
  * --fields for the replies of mutations, checked before anything is sent: exit 2 promises that
  * nothing was sent, so an unknown field must not surface only when the reply is printed. The
- * fields a reply can have are known in advance (the spec's reply shapes); a reply that lacks
+ * fields a reply can have are known in advance (the payload schemas, src/domain/payloads.ts); a reply that lacks
  * one prints it as null rather than failing after the change was made.
  */
+import { ACHIEVEMENT_UPDATE, PRODUCT_ENTRY, USER_ACHIEVEMENT } from '../domain/payloads.js';
 import type { Column } from '../output/types.js';
 import { checkFields } from '../output/fields.js';
 import type { Factory } from './factory.js';
 
+const fieldsOf = <P extends object>(schema: { properties: P }) => Object.keys(schema.properties) as Array<keyof P & string>;
+
 /** Spec 2.8, plus what the platform's submit and reset replies add (docs/PLATFORM.md "Quests"). */
-export const UPDATE_FIELDS = ['state', 'current_value', 'percent_complete', 'developer_id', 'score_awarded', 'already_completed', 'completed_date'] as const;
+export const UPDATE_FIELDS = fieldsOf(ACHIEVEMENT_UPDATE);
 
 /** Spec 2.7: the user achievement a DELETE returns. */
-export const USER_ACHIEVEMENT_FIELDS = [
-  'id', 'uid', 'achievement_id', 'parent_id', 'current_value', 'percent_complete', 'state', 'started_date',
-  'completed_date', 'updated_date', 'developer_id', 'type', 'name', 'target_value',
-] as const;
+export const USER_ACHIEVEMENT_FIELDS = fieldsOf(USER_ACHIEVEMENT);
 
 /** A products entry as --fields sees it: the product's fields, `quantity`, and `purchase`/`product` whole. */
-export const PRODUCT_ENTRY_FIELDS = [
-  'id', 'sku', 'name', 'description', 'type', 'price', 'display_order', 'data', 'media', 'status', 'parent_type',
-  'sold', 'created_on', 'updated_on', 'quantity', 'purchase', 'product',
-] as const;
+export const PRODUCT_ENTRY_FIELDS = [...fieldsOf(PRODUCT_ENTRY.properties.product), 'quantity', 'purchase', 'product'] as const;
 
 /**
  * Checks --fields against the columns and the reply's known fields (UsageError, nothing sent)

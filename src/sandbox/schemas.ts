@@ -4,7 +4,7 @@
  * (`missing parameter: NAME` / `invalid parameter: NAME`). Handlers only see checked values.
  */
 import { normalizeHex32 } from '../domain/ids.js';
-import { DEFAULT_ORDER, DEFAULT_SORT, PARAMS, isSaveKey, saveValueProblem, SAVE_LIMITS, SORTS, type Comparator, type ListOrder, type SortDirection } from '../domain/contract.js';
+import { DEFAULT_ORDER, DEFAULT_SORT, PARAMS, PARENT_TYPES, isSaveKey, saveValueProblem, SAVE_LIMITS, SORTS, type Comparator, type ListOrder, type SortDirection } from '../domain/contract.js';
 import type { ParentType } from '../domain/types.js';
 import type { ProgressChange } from './domain/achievements.js';
 import { fail, shown } from './http/failure.js';
@@ -59,15 +59,11 @@ function parentType(q: Query, name: string = PARAMS.type): ParentType {
   return parentTypeValue(name, value);
 }
 
+/** `Game` or `Website` as declared (PARENT_TYPES), the letter case as sent not minded. */
 function parentTypeValue(name: string, value: string): ParentType {
-  switch (value.toLowerCase()) {
-    case 'game':
-      return 'Game';
-    case 'website':
-      return 'Website';
-    default:
-      throw fail.invalidParameter(name, `expected Game or Website, got "${shown(value)}"`);
-  }
+  const type = PARENT_TYPES.find((t) => t.toLowerCase() === value.toLowerCase());
+  if (!type) throw fail.invalidParameter(name, `expected Game or Website, got "${shown(value)}"`);
+  return type;
 }
 
 function text(name: string, value: string | undefined): string {
@@ -76,13 +72,15 @@ function text(name: string, value: string | undefined): string {
   return value;
 }
 
-/** `true` or `1` (any case); absent is false. */
+const FLAG = new RegExp(PATTERNS.flag);
+const RESET = new RegExp(PATTERNS.reset);
+
+/** `true` or `1` (any case), or `false` or `0` (PATTERNS.flag); absent is false. */
 function flag(q: Query, name: string): boolean {
   const value = q.get(name);
   if (value === undefined) return false;
-  if (/^(true|1)$/i.test(value)) return true;
-  if (/^(false|0)$/i.test(value)) return false;
-  throw fail.invalidParameter(name, `expected true or 1, got "${shown(value, 20)}"`);
+  if (!FLAG.test(value)) throw fail.invalidParameter(name, `expected true or 1, got "${shown(value, 20)}"`);
+  return RESET.test(value);
 }
 
 /** developer_id, or its alias dev_id (contract). */
@@ -161,12 +159,17 @@ export interface UserAchievementTarget {
   parentId: string;
 }
 
-/** `type` defaults to Game: the platform's SDK sends none (SERVICE.md: Achievements). */
-function userAchievementTarget(q: Query, element: string): UserAchievementTarget {
+/**
+ * The user (the path element) and the parent a request names: `type` defaults to Game (the
+ * platform's SDK sends none, SERVICE.md: Achievements); the parent id by the first of `names`
+ * given (an alias stands in for the declared name).
+ */
+function userAndParent(q: Query, element: string, ...names: [string, ...string[]]): UserAchievementTarget {
   const uid = hexId('uid', element);
-  return { uid, parentType: parentType(q), parentId: parentIdValue(PARAMS.pid, q.get(PARAMS.pid)) };
+  const type = parentType(q);
+  const given = q.getAny(...names);
+  return { uid, parentType: type, parentId: parentIdValue(given?.name ?? names[0], given?.value) };
 }
-
 
 /** The list as the SDK asks for it (the repository's query): `pid` may be left out and means the api_key's game. */
 export type UserAchievementsListParams = Omit<ListQuery, 'parentId'> & { parentId?: string };
@@ -224,7 +227,7 @@ export interface UserAchievementParams extends UserAchievementTarget {
 }
 
 export function userAchievementParams(q: Query, element: string): UserAchievementParams {
-  const target = userAchievementTarget(q, element);
+  const target = userAndParent(q, element, PARAMS.pid);
   return { ...target, developerId: developerId(q, true)! };
 }
 
@@ -251,26 +254,17 @@ export function userAchievementPutParams(q: Query, element: string): UserAchieve
       return { ...base, change: { kind: 'progress', fraction } };
     }
     case 'reset':
-      if (!/^(1|true)$/i.test(value)) throw fail.invalidParameter(PARAMS.reset, 'expected 1');
+      if (!RESET.test(value)) throw fail.invalidParameter(PARAMS.reset, 'expected 1');
       return { ...base, change: { kind: 'reset' } };
   }
 }
 
 // --- 4.4 products ---------------------------------------------------------------------------------
 
-export interface ProductsTarget {
-  uid: string;
-  parentType: ParentType;
-  parentId: string;
-}
+export type ProductsTarget = UserAchievementTarget;
 
 /** The game: `parent_id`, or `game_id` as the platform's SDK names it (SERVICE.md: Products). */
-function productsTarget(q: Query, element: string): ProductsTarget {
-  const uid = hexId('uid', element);
-  const type = parentType(q);
-  const given = q.getAny(PARAMS.parentId, PARAMS.gameId);
-  return { uid, parentType: type, parentId: parentIdValue(given?.name ?? 'parent_id', given?.value) };
-}
+const productsTarget = (q: Query, element: string): ProductsTarget => userAndParent(q, element, PARAMS.parentId, PARAMS.gameId);
 
 export interface ProductsListParams extends ProductsTarget {
   sku?: string;

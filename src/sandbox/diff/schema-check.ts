@@ -1,27 +1,22 @@
 /**
  * Recorded replies checked against the sandbox's description of them (kind `schema`), as
- * Prism's proxy does: the payload schema each route declares (the OpenAPI document is generated
- * from the same declarations), compiled once per operation.
+ * Prism's proxy does: the payload schema of the endpoint table's row the request reached (the
+ * OpenAPI document is generated from the same table), compiled once per row.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { ApiMethod } from '../http/endpoint.js';
-import { API_ROUTES } from '../routes/index.js';
+import { endpointAt, type EndpointRow } from '../../domain/endpoints.js';
 import { pointerToPath, sample, type Found } from './compare.js';
 import { effectiveMethod, envelopeOf, resourceOf, type PlatformExchange } from './exchange.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-const compiled = new Map<string, ValidateFunction | null>();
+const compiled = new Map<EndpointRow, ValidateFunction>();
 
 function validatorFor(exchange: PlatformExchange): ValidateFunction | null {
   const { resource, id } = resourceOf(exchange);
-  const method = effectiveMethod(exchange) as ApiMethod;
-  const route = API_ROUTES.find((r) => r.path === `/${resource}/:id` || r.path === `/${resource}/${id}`);
-  const name = `${route?.path} ${method}`;
-  if (!compiled.has(name)) {
-    const schema = route?.methods[method]?.doc.payload;
-    compiled.set(name, schema ? ajv.compile(schema) : null);
-  }
-  return compiled.get(name)!;
+  const row = endpointAt(effectiveMethod(exchange), resource, id);
+  if (!row) return null;
+  if (!compiled.has(row)) compiled.set(row, ajv.compile(row.payload));
+  return compiled.get(row)!;
 }
 
 function valueAt(payload: unknown, pointer: string): unknown {

@@ -15,12 +15,26 @@
  * the stand-in `parent` of `/_sandbox/connect.js` (postMessage).
  *
  * Runs in the page's <head>, before the game's iframe exists. Values from the sandbox reach the
- * page as text, never as HTML. Kept as a string so `tsc` ships it.
+ * page as text, never as HTML. Kept as a string so `tsc` ships it. Its calls are rows of the endpoint
+ * table (src/domain/endpoints.ts): their verbs and path templates are written into the script.
  */
+import { ENDPOINTS, type EndpointRow } from '../../domain/endpoints.js';
+import { API_PREFIX } from '../../domain/types.js';
+
+const call = (row: EndpointRow) => ({ method: row.method, path: row.path });
+
+/** The calls the page makes, as the script reads them. */
+const CALLS = {
+  listProducts: call(ENDPOINTS.listProducts),
+  grantProduct: call(ENDPOINTS.grantProduct),
+  listAchievementDefinitions: call(ENDPOINTS.listAchievementDefinitions),
+};
+
 export const PLATFORM_JS = String.raw`'use strict';
 (function () {
   var data = JSON.parse(document.getElementById('platform-data').textContent);
-  var API = '/services/rest/v1/';
+  var API = ${JSON.stringify(`${API_PREFIX}/`)};
+  var CALLS = ${JSON.stringify(CALLS)};
   var auth = data.apiAuth;
   var callbacks = {};
   var $ = function (id) { return document.getElementById(id); };
@@ -48,8 +62,10 @@ export const PLATFORM_JS = String.raw`'use strict';
     fetch('/_sandbox/agi', { method: 'POST', body: body }).catch(function () {});
   }
 
-  async function api(method, path, params) {
-    var response = await fetch(API + path + '?' + new URLSearchParams(params), { method: method, headers: { Accept: 'application/json' } });
+  /* One of CALLS, its path's element filled in. */
+  async function api(call, element, params) {
+    var path = call.path.replace(/\{[^}]+\}$/, encodeURIComponent(element)) + '.json';
+    var response = await fetch(API + path + '?' + new URLSearchParams(params), { method: call.method, headers: { Accept: 'application/json' } });
     var envelope = null;
     try {
       envelope = await response.json();
@@ -115,7 +131,7 @@ export const PLATFORM_JS = String.raw`'use strict';
     var message = store && store.node.querySelector('.store-message');
     button.disabled = true;
     try {
-      var granted = await api('POST', 'products/user/' + auth.user_id + '.json', {
+      var granted = await api(CALLS.grantProduct, auth.user_id, {
         api_key: data.apiKey, game_id: auth.game_id, sku: entry.product.sku, qty: '1',
       });
       closeStore();
@@ -162,7 +178,7 @@ export const PLATFORM_JS = String.raw`'use strict';
     try {
       var params = { api_key: data.apiKey, game_id: auth.game_id };
       if (sku) params.sku = sku;
-      var payload = await api('GET', 'products/user/' + auth.user_id + '.json', params);
+      var payload = await api(CALLS.listProducts, auth.user_id, params);
       var entries = Array.isArray(payload) ? payload : [payload];
       if (store !== mine) return;
       if (sku && entries.length === 1) mine.single = entries[0];
@@ -177,7 +193,7 @@ export const PLATFORM_JS = String.raw`'use strict';
   async function questName(developerId) {
     if (questNames === null && !noKey()) {
       try {
-        var defs = await api('GET', 'achievements/' + encodeURIComponent(auth.game_id) + '.json', { api_key: data.apiKey });
+        var defs = await api(CALLS.listAchievementDefinitions, auth.game_id, { api_key: data.apiKey });
         questNames = {};
         defs.forEach(function (d) { questNames[d.developer_id] = d.name; });
       } catch (error) {

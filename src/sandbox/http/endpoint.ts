@@ -1,31 +1,15 @@
 /**
- * What a route declares: per method, whether the api_key is required, whether the request must
- * be signed, how its parameters are checked (schemas.ts) and the handler. The pipeline
- * (pipeline.ts) runs these steps in one fixed order for every request.
+ * What a route is: the rows of the endpoint table (src/domain/endpoints.ts: api_key and signature
+ * rules, parameters, payload) it serves, each with how its parameters are checked (schemas.ts)
+ * and its handler. The pipeline (pipeline.ts) runs these steps in one fixed order for every request.
  */
+import { templateParts, type ApiMethod, type EndpointRow, type KeyRule } from '../../domain/endpoints.js';
 import type { ParentType } from '../../domain/types.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
 import type { Query } from './query.js';
-import type { ParamSpec, ValueSchema } from './parameters.js';
 
-/** What the OpenAPI description says of an operation (generated from these, see src/sandbox/openapi). */
-export interface OperationDoc {
-  summary: string;
-  /** Its parameters besides the path element and api_key (which the rule above implies). */
-  parameters: ParamSpec[];
-  /** The path element (before `.json`/`.xml`). */
-  element: ParamSpec;
-  /** The envelope's payload on 200. */
-  payload: ValueSchema;
-  /** Error statuses this operation answers besides 400, 401, 405 and 429 (which every one may). */
-  errors: number[];
-}
-
-export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type KeyRule = 'required' | 'optional';
-/** `partner-may-omit`: partner keys may leave the signature out (achievement PUTs only). */
-export type SignatureRule = 'none' | 'required' | 'partner-may-omit';
+export type { ApiMethod, KeyRule, SignatureRule } from '../../domain/endpoints.js';
 
 export interface HandlerContext<K extends KeyRule = KeyRule> {
   repos: Repositories;
@@ -50,19 +34,21 @@ export interface ParentRef {
   id: string;
 }
 
-export interface Endpoint<P, K extends KeyRule> {
-  apiKey: K;
-  signature: SignatureRule;
-  doc: OperationDoc;
+/** The parent of checked parameters that always name one (parentOf of most endpoints). */
+export const namedParent = (p: { parentType: ParentType; parentId: string }): ParentRef => ({ type: p.parentType, id: p.parentId });
+
+export interface Endpoint<P, R extends EndpointRow> {
+  /** The row it serves: verb, path, rules, parameters and payload. */
+  row: R;
   /** Checks the query and the path element (before `.json`); throws a 400 ApiFailure. */
   params(query: Query, element: string): P;
   /**
    * The parent the request names, for the cross-game check (a key acts on its own game only);
    * undefined when it names none and the key's game is meant.
    */
-  parentOf?(params: P): ParentRef | undefined;
+  parentOf?(params: NoInfer<P>): ParentRef | undefined;
   /** Throws ApiFailure for 404/409; returns the payload. */
-  handle(ctx: HandlerContext<K>, params: P): HandlerResult;
+  handle(ctx: HandlerContext<R['apiKey']>, params: P): HandlerResult;
 }
 
 /** A checked request: the parent it names and the handler to run. */
@@ -73,23 +59,19 @@ export interface PreparedRequest {
 
 /** An endpoint with its parameter type hidden: validation returns the handler to run. */
 export interface BoundEndpoint {
-  apiKey: KeyRule;
-  signature: SignatureRule;
-  doc: OperationDoc;
+  row: EndpointRow;
   prepare(query: Query, element: string): PreparedRequest;
 }
 
-export function endpoint<P, K extends KeyRule>(e: Endpoint<P, K>): BoundEndpoint {
+export function endpoint<P, R extends EndpointRow>(e: Endpoint<P, R>): BoundEndpoint {
   return {
-    apiKey: e.apiKey,
-    signature: e.signature,
-    doc: e.doc,
+    row: e.row,
     prepare(query, element) {
       const params = e.params(query, element);
       return {
         parent: e.parentOf?.(params),
         // The pipeline guarantees a key when the rule is 'required'.
-        run: (ctx) => e.handle(ctx as HandlerContext<K>, params),
+        run: (ctx) => e.handle(ctx as HandlerContext<R['apiKey']>, params),
       };
     },
   };
@@ -101,5 +83,18 @@ export interface ApiRoute {
    * `:id` (any element, handed to the endpoint) or a fixed name (e.g. `/authenticate/user`).
    */
   path: string;
+  /** The rows' path template (domain/endpoints.ts), which the path is read against. */
+  template: string;
   methods: Partial<Record<ApiMethod, BoundEndpoint>>;
+}
+
+/** The route of endpoints that share a path template, each under its row's verb. */
+export function apiRoute(...endpoints: [BoundEndpoint, ...BoundEndpoint[]]): ApiRoute {
+  const template = endpoints[0].row.path;
+  const { dir, fixedName } = templateParts(template);
+  return {
+    path: `/${dir}/${fixedName ?? ':id'}`,
+    template,
+    methods: Object.fromEntries(endpoints.map((e) => [e.row.method, e])),
+  };
 }

@@ -13,13 +13,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AGI_SESSION_PARAM } from '../../domain/agi-signing.js';
 import { normalizeApiKey } from '../../domain/ids.js';
 import { API_PREFIX } from '../../domain/types.js';
+import { pathMatches, splitFile, templateParts } from '../../domain/endpoints.js';
 import type { SandboxDatabase } from '../database.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
 import type { KeyLookup } from '../repositories/key-cache.js';
 import { toUnixSeconds, type Clock } from '../time.js';
 import type { ApiMethod, ApiRoute, BoundEndpoint, HandlerResult, KeyRule, ParentRef } from './endpoint.js';
-import { contentType, envelope, serialize, type Format } from './envelope.js';
+import { contentType, envelope, formatOfPath, serialize, type Format } from './envelope.js';
 import { runWhileBusy } from './busy.js';
 import { ApiFailure, fail, shown } from './failure.js';
 import { splitTarget, type Query } from './query.js';
@@ -145,8 +146,8 @@ function originOf(request: FastifyRequest): string {
 function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDeps) {
   return (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply): Promise<void> | undefined => {
     const { path, query: rawQuery } = splitTarget(request.url);
-    const match = /^(.+)\.(json|xml)$/.exec(request.params.file);
-    const format: Format = match?.[2] === 'xml' || (!match && /\.xml$/i.test(path)) ? 'xml' : 'json';
+    const file = splitFile(request.params.file);
+    const format: Format = file ? file.format : formatOfPath(path);
     const fault = deps.faults?.draw() ?? null;
     if (fault && isImmediateFault(fault.kind)) {
       deps.faults?.applied(fault.kind);
@@ -170,7 +171,7 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
     };
     let outcome: HandlerResult | Promise<HandlerResult>;
     try {
-      outcome = answer(route, fixedName, deps, request, { path, rawQuery, element: match?.[1], fault });
+      outcome = answer(route, fixedName, deps, request, { path, rawQuery, element: file?.element, fault });
     } catch (error) {
       return finish(refuse(error));
     }
@@ -220,11 +221,11 @@ function answer(
   // first, then takes the write lock for the handler alone, so an attempt that cannot get it
   // has done nothing yet (the signature's challenge is used once).
   const checked = () => {
-    const apiKey = resolveApiKey(ep.apiKey, query, deps.keys);
+    const apiKey = resolveApiKey(ep.row.apiKey, query, deps.keys);
     const prepared = ep.prepare(query, element);
     checkOwnGame(prepared.parent, apiKey);
-    const spend = verifySignature(ep.signature, apiKey, { httpMethod: request.method, path, ...params }, { nowMs, challenges: deps.challenges });
-    if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.signature, apiKey, query)) {
+    const spend = verifySignature(ep.row.signature, apiKey, { httpMethod: request.method, path, ...params }, { nowMs, challenges: deps.challenges });
+    if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.row.signature, apiKey, query)) {
       // The platform sometimes wants one more round: the session was used, a fresh one comes back.
       deps.faults?.applied(fault.kind);
       noteFault(request, fault.kind);
@@ -232,7 +233,7 @@ function answer(
     }
     return { prepared, spend, context: { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) } };
   };
-  if (method === 'GET' && ep.signature === 'none') {
+  if (method === 'GET' && ep.row.signature === 'none') {
     return runWhileBusy(() =>
       deps.db.readTransaction(() => {
         const { prepared, context } = checked();
@@ -268,30 +269,17 @@ function answer(
   return outcome instanceof Promise ? outcome.then(settle) : settle(outcome);
 }
 
-/** Splits `/users/:id` into the directory and the fixed last segment (null for `:id`). */
-function splitRoutePath(path: string): { dir: string; fixedName: string | null } {
-  const slash = path.lastIndexOf('/');
-  const last = path.slice(slash + 1);
-  return { dir: path.slice(0, slash), fixedName: last === ':id' ? null : last };
-}
-
 /** A matcher for "is this path one of ours?" (405 rather than 404 for exotic methods). */
 export function apiPathMatcher(routes: readonly ApiRoute[]): (path: string) => ApiRoute | undefined {
-  const patterns = routes.map((route) => {
-    const { dir, fixedName } = splitRoutePath(route.path);
-    const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const last = fixedName === null ? '[^/]+' : escape(fixedName);
-    return { route, re: new RegExp(`^${escape(API_PREFIX + dir)}/${last}\\.(json|xml)$`) };
-  });
-  return (path) => patterns.find((p) => p.re.test(path))?.route;
+  return (path) => routes.find((route) => pathMatches(route.template, path));
 }
 
 export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[], deps: PipelineDeps): void {
   for (const route of routes) {
-    const { dir, fixedName } = splitRoutePath(route.path);
+    const { dir, fixedName } = templateParts(route.template);
     app.route<{ Params: { file: string } }>({
       method: [...ROUTED_METHODS],
-      url: `${API_PREFIX}${dir}/:file`,
+      url: `${API_PREFIX}/${dir}/:file`,
       handler: handlerFor(route, fixedName, deps),
     });
   }

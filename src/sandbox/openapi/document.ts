@@ -1,7 +1,7 @@
 /**
- * The OpenAPI 3.1 description of /services/rest/v1, generated from the route declarations the
- * pipeline runs on (API_ROUTES: key and signature rules, parameter declarations, payload
- * schemas), never kept by hand. Loaded only when /openapi.json is first asked for.
+ * The OpenAPI 3.1 description of /services/rest/v1, generated from the rows of the endpoint table
+ * (src/domain/endpoints.ts: key and signature rules, parameter declarations, payload schemas) that
+ * the pipeline's routes serve (API_ROUTES), never kept by hand. Loaded only when /openapi.json is first asked for.
  */
 import { FORM_CONTENT_TYPE } from '../../domain/contract.js';
 import { NONCE_PATTERN, TIMESTAMP_WINDOW_SECONDS } from '../../domain/signing.js';
@@ -99,28 +99,28 @@ const METHOD_OVERRIDE: ParamSpec = {
 };
 
 function securityOf(ep: BoundEndpoint): Array<Record<string, string[]>> {
-  const key: Array<Record<string, string[]>> = ep.apiKey === 'required' ? [{ apiKey: [] }] : [{}, { apiKey: [] }];
-  if (ep.signature === 'none') return key;
+  const key: Array<Record<string, string[]>> = ep.row.apiKey === 'required' ? [{ apiKey: [] }] : [{}, { apiKey: [] }];
+  if (ep.row.signature === 'none') return key;
   const signed: Array<Record<string, string[]>> = [
     { apiKey: [], agi: [] },
     { apiKey: [], hmac: [] },
   ];
-  return ep.signature === 'partner-may-omit' ? [...signed, { partnerKey: [] }] : signed;
+  return ep.row.signature === 'partner-may-omit' ? [...signed, { partnerKey: [] }] : signed;
 }
 
 function operation(route: ApiRoute, method: ApiMethod, ep: BoundEndpoint, extra: { override?: boolean } = {}): Record<string, unknown> {
   // A POST may be any verb of the route by its `method` parameter, so it answers their errors too.
-  const errors = extra.override ? Object.values(route.methods).flatMap((e) => e.doc.errors) : ep.doc.errors;
+  const errors = extra.override ? Object.values(route.methods).flatMap((e) => e.row.errors) : ep.row.errors;
   const fixed = !route.path.endsWith('/:id');
   const params: ParamSpec[] = [
-    ...(fixed ? [] : [ep.doc.element]),
-    ep.apiKey === 'required' ? QUERY.apiKey : QUERY.apiKeyOptional,
-    ...ep.doc.parameters,
-    ...(ep.signature === 'none' ? [] : SIGNATURE_PARAMS),
+    ...(fixed ? [] : [ep.row.element]),
+    ep.row.apiKey === 'required' ? QUERY.apiKey : QUERY.apiKeyOptional,
+    ...ep.row.parameters,
+    ...(ep.row.signature === 'none' ? [] : SIGNATURE_PARAMS),
     ...(extra.override ? [METHOD_OVERRIDE] : []),
   ];
   // Its 200 is likewise any of their replies (method=get on a POST lists, as a GET would).
-  const payloads = extra.override ? [...new Set(Object.values(route.methods).map((e) => e.doc.payload))] : [ep.doc.payload];
+  const payloads = extra.override ? [...new Set(Object.values(route.methods).map((e) => e.row.payload))] : [ep.row.payload];
   const responses: Record<string, unknown> = {
     200: { description: 'OK', headers: headersOf(200), content: content(payloads.length === 1 ? payloads[0]! : { anyOf: payloads }, 200) },
   };
@@ -131,7 +131,7 @@ function operation(route: ApiRoute, method: ApiMethod, ep: BoundEndpoint, extra:
   const query = params.filter((p) => p.in === 'query');
   return {
     operationId: operationId(method, route),
-    summary: ep.doc.summary,
+    summary: ep.row.summary,
     parameters: [FORMAT, ...params.map(parameter)],
     // The platform reads a POST's parameters from a form body as from the query (the SDK sends a
     // game save's data there); a name in both must have one value.
@@ -221,7 +221,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): Record<string
     const dir = route.path.slice(0, slash);
     const last = route.path.slice(slash + 1);
     const anyEp = Object.values(route.methods)[0]!;
-    const key = `${API_PREFIX}${dir}/${last === ':id' ? `{${anyEp.doc.element.name}}` : last}.{format}`;
+    const key = `${API_PREFIX}${dir}/${last === ':id' ? `{${anyEp.row.element.name}}` : last}.{format}`;
     const item: Record<string, unknown> = {};
     for (const [method, ep] of Object.entries(route.methods) as Array<[ApiMethod, BoundEndpoint]>) {
       item[method.toLowerCase()] = operation(route, method, ep, { override: method === 'POST' });
@@ -239,7 +239,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): Record<string
         summary: `${reachable.join(', ')} sent as a POST with method=${reachable.map((m) => m.toLowerCase()).join('|')} (the platform SDK's form for PUT and DELETE)`,
       };
     }
-    item.options = preflight(route, last === ':id' ? anyEp.doc.element : null);
+    item.options = preflight(route, last === ':id' ? anyEp.row.element : null);
     paths[key] = item;
   }
   return {

@@ -136,6 +136,14 @@ const ORDER_COLUMNS: Record<ListOrder, string> = {
 
 const COMPARATORS: Record<Comparator, string> = { '=': '=', '>': '>', '>=': '>=', '<': '<', '<=': '<=' };
 
+/** The filters that match text: `name` and `parent` a substring in any case, `state` and `parent_id` exactly. */
+const MATCH_SQL: Record<Exclude<ListFilterKind, 'percent_complete'>, string> = {
+  name: 'instr(lower(a.name), lower(@match)) > 0',
+  parent: 'instr(lower(g.name), lower(@match)) > 0',
+  state: 'ua.state = @match',
+  parent_id: 'a.parent_id = @match',
+};
+
 function parseTags(json: string): Record<string, string> {
   try {
     const value: unknown = JSON.parse(json);
@@ -230,30 +238,18 @@ export function achievementsRepository(db: Database) {
   );
   const deleteProgress = db.prepare('DELETE FROM user_achievements WHERE uid = ? AND achievement_id = ?');
 
+  /** The fixed fragment of a filter: its value is bound as @match (@value for a percentage). */
+  const filterSql = (f: ListFilter): string =>
+    f.kind === 'percent_complete'
+      ? `percent_complete(a.start_value, a.target_value, ua.current_value, ua.state) ${COMPARATORS[f.comparator]} @value`
+      : MATCH_SQL[f.kind];
+
   const listStatements = new Map<string, Statement<Record<string, unknown>, UserAchievementRow>>();
   function listStatement(q: ListQuery): Statement<Record<string, unknown>, UserAchievementRow> {
     // Built only from fixed fragments chosen by whitelisted values; user input is always bound.
     const where = ['a.parent_id = @parentId', 'g.type = @parentType', "a.state = 'Active'"];
     if (q.developerId !== undefined) where.push('a.developer_id = @developerId');
-    switch (q.filter?.kind) {
-      case 'name':
-        where.push('instr(lower(a.name), lower(@match)) > 0');
-        break;
-      case 'parent':
-        where.push('instr(lower(g.name), lower(@match)) > 0');
-        break;
-      case 'state':
-        where.push('ua.state = @match');
-        break;
-      case 'parent_id':
-        where.push('a.parent_id = @match');
-        break;
-      case 'percent_complete':
-        where.push(`percent_complete(a.start_value, a.target_value, ua.current_value, ua.state) ${COMPARATORS[q.filter.comparator]} @value`);
-        break;
-      default:
-        break;
-    }
+    if (q.filter) where.push(filterSql(q.filter));
     const direction = q.sort === 'asc' ? 'ASC' : 'DESC';
     // Only started quests (a record exists). A quest not completed (completed_on null, sent as
     // the zero date) sorts after the completed ones in either direction, as "not completed".

@@ -47,16 +47,7 @@ const toUser = (r: UserRow): UserRecord => ({
   email: r.email,
 });
 
-const toFriend = (r: FriendRow): FriendRecord => ({
-  uid: r.uid,
-  username: r.username,
-  gender: r.gender,
-  createdOn: r.created_on,
-  birthday: r.birthday,
-  premium: r.premium === 1,
-  email: r.email,
-  played: r.played === null ? null : r.played === 1,
-});
+const toFriend = (r: FriendRow): FriendRecord => ({ ...toUser(r), played: r.played === null ? null : r.played === 1 });
 
 export function usersRepository(db: Database) {
   const byUid = db.prepare<[string], UserRow>('SELECT * FROM users WHERE uid = ?');

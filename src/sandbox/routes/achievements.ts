@@ -1,9 +1,7 @@
 /** 4.7 Game achievements (definitions) and 4.3 User achievements. */
-import { ROUTES } from '../../domain/contract.js';
-import { PATH, QUERY } from '../http/parameters.js';
-import { PAYLOADS } from '../http/payloads.js';
+import { ENDPOINTS } from '../../domain/endpoints.js';
 import type { ParentType } from '../../domain/types.js';
-import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
+import { apiRoute, endpoint, namedParent, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
 import type { DefinitionRecord } from '../repositories/achievements.js';
 import type { GameRecord } from '../repositories/games.js';
@@ -44,101 +42,62 @@ function resolve(ctx: HandlerContext, p: UserAchievementParams): DefinitionRecor
   return definitionOrFail(ctx, p.parentType, p.parentId, p.developerId);
 }
 
-export const definitionsRoute: ApiRoute = {
-  path: `/${ROUTES.definitions}/:id`,
-  methods: {
-    GET: endpoint({
-      apiKey: 'required',
-      signature: 'none',
-      params: definitionsParams,
-      doc: {
-        summary: "A game's achievement definitions (spec 4.7): all, or one by aid or developer_id",
-        element: PATH.parentId,
-        parameters: [QUERY.type, QUERY.aid, QUERY.developerId, QUERY.devId],
-        payload: PAYLOADS.definitions,
-        errors: [403, 404],
-      },
-      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
-      handle(ctx, p) {
-        parentOrFail(ctx, p.parentType, p.parentId);
-        const { achievements } = ctx.repos;
-        switch (p.select) {
-          case 'all':
-            return ok(achievements.definitionsOf(p.parentType, p.parentId).map(presentDefinition));
-          case 'aid': {
-            const def = visible(achievements.definitionById(p.aid), p.parentType, p.parentId);
-            if (!def) throw fail.notFound(`achievement ${p.aid} of ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId}`);
-            return ok([presentDefinition(def)]);
-          }
-          case 'developer_id':
-            return ok([presentDefinition(definitionOrFail(ctx, p.parentType, p.parentId, p.developerId))]);
+export const definitionsRoute: ApiRoute = apiRoute(
+  endpoint({
+    row: ENDPOINTS.listAchievementDefinitions,
+    params: definitionsParams,
+    parentOf: namedParent,
+    handle(ctx, p) {
+      parentOrFail(ctx, p.parentType, p.parentId);
+      const { achievements } = ctx.repos;
+      switch (p.select) {
+        case 'all':
+          return ok(achievements.definitionsOf(p.parentType, p.parentId).map(presentDefinition));
+        case 'aid': {
+          const def = visible(achievements.definitionById(p.aid), p.parentType, p.parentId);
+          if (!def) throw fail.notFound(`achievement ${p.aid} of ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId}`);
+          return ok([presentDefinition(def)]);
         }
-      },
-    }),
-  },
-};
+        case 'developer_id':
+          return ok([presentDefinition(definitionOrFail(ctx, p.parentType, p.parentId, p.developerId))]);
+      }
+    },
+  }),
+);
 
-export const userAchievementsRoute: ApiRoute = {
-  path: `/${ROUTES.userAchievements}/:id`,
-  methods: {
-    GET: endpoint({
-      apiKey: 'required',
-      signature: 'none',
-      params: userAchievementsListParams,
-      doc: {
-        summary: "The quests a user has started (spec 4.3; the platform's pages): a user new to the game gets []",
-        element: PATH.uid,
-        parameters: [QUERY.type, QUERY.pidOptional, QUERY.developerId, QUERY.devId, QUERY.filter, QUERY.match, QUERY.order, QUERY.sort, QUERY.achievementsLimit, QUERY.offset],
-        payload: PAYLOADS.userAchievements,
-        errors: [403, 404],
-      },
-      parentOf: (p) => (p.parentId === undefined ? undefined : { type: p.parentType, id: p.parentId }),
-      handle(ctx, p) {
-        const parentId = p.parentId ?? ctx.apiKey.gameId;
-        userOrFail(ctx, p.uid);
-        parentOrFail(ctx, p.parentType, parentId);
-        if (p.developerId !== undefined) definitionOrFail(ctx, p.parentType, parentId, p.developerId);
-        return ok(ctx.repos.achievements.list({ ...p, parentId }).map(presentUserAchievement));
-      },
-    }),
-    PUT: endpoint({
-      apiKey: 'required',
-      signature: 'partner-may-omit',
-      params: userAchievementPutParams,
-      doc: {
-        summary:
-          "Change a user's progress (spec 4.3): exactly one of increment, progress, reset (a reset starts a quest never started); signed (a partner key may leave the signature out); a Revoked quest: 409",
-        element: PATH.uid,
-        parameters: [QUERY.type, QUERY.pidRequired, QUERY.developerId, QUERY.devId, QUERY.increment, QUERY.progress, QUERY.reset],
-        payload: PAYLOADS.update,
-        errors: [403, 404, 409],
-      },
-      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
-      handle(ctx, p) {
-        const def = resolve(ctx, p);
-        const result = ctx.repos.achievements.change(p.uid, def, p.change, ctx.now);
-        if (result === 'revoked') throw fail.revokedQuest(p.developerId);
-        return ok(presentUpdate(result));
-      },
-    }),
-    DELETE: endpoint({
-      apiKey: 'required',
-      signature: 'none',
-      params: userAchievementParams,
-      doc: {
-        summary: "Delete a user's record of an achievement (spec 4.3); the reply is the record as it was",
-        element: PATH.uid,
-        parameters: [QUERY.type, QUERY.pidRequired, QUERY.developerId, QUERY.devId],
-        payload: PAYLOADS.userAchievement,
-        errors: [403, 404],
-      },
-      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
-      handle(ctx, p) {
-        const def = resolve(ctx, p);
-        const removed = ctx.repos.achievements.remove(p.uid, def.id);
-        if (!removed) throw fail.notFound(`user achievement ${shown(p.developerId)} of user ${p.uid}`);
-        return ok(presentUserAchievement(removed));
-      },
-    }),
-  },
-};
+export const userAchievementsRoute: ApiRoute = apiRoute(
+  endpoint({
+    row: ENDPOINTS.listUserAchievements,
+    params: userAchievementsListParams,
+    parentOf: (p) => (p.parentId === undefined ? undefined : { type: p.parentType, id: p.parentId }),
+    handle(ctx, p) {
+      const parentId = p.parentId ?? ctx.apiKey.gameId;
+      userOrFail(ctx, p.uid);
+      parentOrFail(ctx, p.parentType, parentId);
+      if (p.developerId !== undefined) definitionOrFail(ctx, p.parentType, parentId, p.developerId);
+      return ok(ctx.repos.achievements.list({ ...p, parentId }).map(presentUserAchievement));
+    },
+  }),
+  endpoint({
+    row: ENDPOINTS.changeUserAchievement,
+    params: userAchievementPutParams,
+    parentOf: namedParent,
+    handle(ctx, p) {
+      const def = resolve(ctx, p);
+      const result = ctx.repos.achievements.change(p.uid, def, p.change, ctx.now);
+      if (result === 'revoked') throw fail.revokedQuest(p.developerId);
+      return ok(presentUpdate(result));
+    },
+  }),
+  endpoint({
+    row: ENDPOINTS.deleteUserAchievement,
+    params: userAchievementParams,
+    parentOf: namedParent,
+    handle(ctx, p) {
+      const def = resolve(ctx, p);
+      const removed = ctx.repos.achievements.remove(p.uid, def.id);
+      if (!removed) throw fail.notFound(`user achievement ${shown(p.developerId)} of user ${p.uid}`);
+      return ok(presentUserAchievement(removed));
+    },
+  }),
+);

@@ -1,37 +1,24 @@
 /** 4.1 Authenticate user: a token from the token generator, for the key's game. */
-import { ROUTES } from '../../domain/contract.js';
-import { PATH, QUERY } from '../http/parameters.js';
-import { PAYLOADS } from '../http/payloads.js';
-import { endpoint, ok, type ApiRoute } from '../http/endpoint.js';
+import { ENDPOINTS } from '../../domain/endpoints.js';
+import { apiRoute, endpoint, ok, type ApiRoute } from '../http/endpoint.js';
 import { presentAuthenticated } from '../present.js';
 import { authenticateParams } from '../schemas.js';
 
-export const authenticateRoute: ApiRoute = {
-  path: `/${ROUTES.authenticate}`,
-  methods: {
-    GET: endpoint({
-      apiKey: 'required',
-      signature: 'none',
-      params: authenticateParams,
-      doc: {
-        summary: 'Authenticate a user by a token from the token generator (spec 4.1); a bad or expired token answers 200 with a null payload and says why',
-        element: PATH.user,
-        parameters: [QUERY.userId, QUERY.authToken],
-        payload: PAYLOADS.authenticated,
-        errors: [403],
-      },
-      handle({ repos, apiKey, now }, { userId, authToken }) {
-        // Code 200 and a null payload for every token problem (spec 7.1); the message says why.
-        const token = repos.auth.findToken(authToken);
-        if (!token) return { message: 'invalid token: unknown auth_token', payload: null };
-        if (token.uid !== userId) return { message: 'invalid token: issued to another user', payload: null };
-        // Both games named: a client whose default game changed (a loaded data file) sees which is which.
-        if (token.gameId !== apiKey.gameId) return { message: `invalid token: issued for another game (${token.gameId}; this api_key is of game ${apiKey.gameId})`, payload: null };
-        if (now >= token.expiresOn) return { message: 'token expired', payload: null };
-        const user = repos.users.findByUid(token.uid);
-        if (!user) return { message: 'invalid token: unknown user', payload: null };
-        return ok(presentAuthenticated(user));
-      },
-    }),
-  },
-};
+export const authenticateRoute: ApiRoute = apiRoute(
+  endpoint({
+    row: ENDPOINTS.authenticate,
+    params: authenticateParams,
+    handle({ repos, apiKey, now }, { userId, authToken }) {
+      // Code 200 and a null payload for every token problem (spec 7.1); the message says why.
+      const token = repos.auth.findToken(authToken);
+      if (!token) return { message: 'invalid token: unknown auth_token', payload: null };
+      if (token.uid !== userId) return { message: 'invalid token: issued to another user', payload: null };
+      // Both games named: a client whose default game changed (a loaded data file) sees which is which.
+      if (token.gameId !== apiKey.gameId) return { message: `invalid token: issued for another game (${token.gameId}; this api_key is of game ${apiKey.gameId})`, payload: null };
+      if (now >= token.expiresOn) return { message: 'token expired', payload: null };
+      const user = repos.users.findByUid(token.uid);
+      if (!user) return { message: 'invalid token: unknown user', payload: null };
+      return ok(presentAuthenticated(user));
+    },
+  }),
+);

@@ -8,10 +8,8 @@
  * auth_token (403 `invalid auth_token`) → the change (404 for an absent key, 409 past the limit).
  * So a signed request with a bad token is a 403 and uses its challenge up; nothing changes.
  */
-import { ROUTES } from '../../domain/contract.js';
-import { PATH, QUERY } from '../http/parameters.js';
-import { PAYLOADS } from '../http/payloads.js';
-import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
+import { ENDPOINTS } from '../../domain/endpoints.js';
+import { apiRoute, endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail } from '../http/failure.js';
 import { TooManySavesError } from '../repositories/saves.js';
 import { gameSaveEraseParams, gameSaveReadParams, gameSaveWriteParams, type GameSaveEraseParams } from '../schemas.js';
@@ -33,16 +31,8 @@ function checkToken(ctx: HandlerContext<'required'>, p: GameSaveEraseParams): vo
 const saved = (key: string) => ok({ key, success: 1 });
 
 const eraseEndpoint = endpoint({
-  apiKey: 'required',
-  signature: 'required',
+  row: ENDPOINTS.eraseGame,
   params: gameSaveEraseParams,
-  doc: {
-    summary: "Erase a save (the SDK's eraseGame: POST with method=delete); needs the user's auth_token for the key's game; signed",
-    element: PATH.uid,
-    parameters: [QUERY.saveKey, QUERY.authToken],
-    payload: PAYLOADS.eraseResult,
-    errors: [403, 404],
-  },
   handle(ctx, p) {
     checkToken(ctx, p);
     if (!ctx.repos.saves.erase(p.uid, ctx.apiKey.gameId, p.key)) throw fail.notFound(`save ${p.key}`);
@@ -51,51 +41,31 @@ const eraseEndpoint = endpoint({
   },
 });
 
-export const gameSavesRoute: ApiRoute = {
-  path: `/${ROUTES.saves}/:id`,
-  methods: {
-    GET: endpoint({
-      apiKey: 'required',
-      signature: 'none',
-      params: gameSaveReadParams,
-      doc: {
-        summary:
-          "A user's save for the api_key's game (the SDK's retrieveGame): {key: value}, or {} when none; without key, every save of the user and game (a sandbox extension, not the platform's)",
-        element: PATH.uid,
-        parameters: [QUERY.saveKeyOptional],
-        payload: PAYLOADS.saves,
-        errors: [404],
-      },
-      handle(ctx, p) {
-        userOrFail(ctx, p.uid);
-        const gameId = ctx.apiKey.gameId;
-        if (p.key === undefined) return ok(Object.fromEntries(ctx.repos.saves.listFor(p.uid, gameId).map((s) => [s.key, s.value])));
-        const save = ctx.repos.saves.get(p.uid, gameId, p.key);
-        return ok(save ? { [save.key]: save.value } : {});
-      },
-    }),
-    POST: endpoint({
-      apiKey: 'required',
-      signature: 'required',
-      params: gameSaveWriteParams,
-      doc: {
-        summary: "Save (create or replace) a value under key (the SDK's saveGame: data in the form body); needs the user's auth_token for the key's game; signed",
-        element: PATH.uid,
-        parameters: [QUERY.saveKey, QUERY.authToken, QUERY.saveData],
-        payload: PAYLOADS.saveResult,
-        errors: [403, 404, 409],
-      },
-      handle(ctx, p) {
-        checkToken(ctx, p);
-        try {
-          ctx.repos.saves.put(p.uid, ctx.apiKey.gameId, p.key, p.data, ctx.now);
-        } catch (error) {
-          if (error instanceof TooManySavesError) throw fail.tooManySaves(error.limit);
-          throw error;
-        }
-        return saved(p.key);
-      },
-    }),
-    DELETE: eraseEndpoint,
-  },
-};
+export const gameSavesRoute: ApiRoute = apiRoute(
+  endpoint({
+    row: ENDPOINTS.getSaves,
+    params: gameSaveReadParams,
+    handle(ctx, p) {
+      userOrFail(ctx, p.uid);
+      const gameId = ctx.apiKey.gameId;
+      if (p.key === undefined) return ok(Object.fromEntries(ctx.repos.saves.listFor(p.uid, gameId).map((s) => [s.key, s.value])));
+      const save = ctx.repos.saves.get(p.uid, gameId, p.key);
+      return ok(save ? { [save.key]: save.value } : {});
+    },
+  }),
+  endpoint({
+    row: ENDPOINTS.saveGame,
+    params: gameSaveWriteParams,
+    handle(ctx, p) {
+      checkToken(ctx, p);
+      try {
+        ctx.repos.saves.put(p.uid, ctx.apiKey.gameId, p.key, p.data, ctx.now);
+      } catch (error) {
+        if (error instanceof TooManySavesError) throw fail.tooManySaves(error.limit);
+        throw error;
+      }
+      return saved(p.key);
+    },
+  }),
+  eraseEndpoint,
+);

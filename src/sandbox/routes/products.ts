@@ -3,10 +3,8 @@
  * (POST, unsigned), increment/decrement (PUT, signed). A consumable is named by its `BASE:PACK`
  * sku, its base, or any `BASE:N`; its units are counted on the base.
  */
-import { ROUTES } from '../../domain/contract.js';
-import { PATH, QUERY } from '../http/parameters.js';
-import { PAYLOADS } from '../http/payloads.js';
-import { endpoint, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
+import { ENDPOINTS } from '../../domain/endpoints.js';
+import { apiRoute, endpoint, namedParent, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
 import { InsufficientQuantityError, type HeldProduct, type ProductRecord } from '../repositories/products.js';
 import { splitPack, unitsMoved } from '../domain/products.js';
@@ -51,82 +49,55 @@ function grantMessage(h: HeldProduct, qty: number, verb: string): string {
   return h.product.kind === 'consumable' ? `${verb} ${units(qty)}; holds ${units(h.quantity)}` : `${verb}; held`;
 }
 
-export const productsRoute: ApiRoute = {
-  path: `/${ROUTES.products}/:id`,
-  methods: {
-    GET: endpoint({
-      apiKey: 'required',
-      signature: 'none',
-      params: productsListParams,
-      doc: {
-        summary: "Every product of the game with the user's holding of it (spec 4.4)",
-        element: PATH.uid,
-        parameters: [QUERY.type, QUERY.parentId, QUERY.gameId, QUERY.skuFilter],
-        payload: PAYLOADS.products,
-        errors: [403, 404],
-      },
-      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
-      handle(ctx, p) {
-        checkTarget(ctx, p);
-        const only = p.sku === undefined ? undefined : new Set(namedOrFail(ctx, { ...p, sku: p.sku }).map((product) => product.id));
-        const all = ctx.repos.products.listFor(p.uid, p.parentType, p.parentId);
-        const listed = only ? oneEntry(all.filter((h) => only.has(h.product.id))) : all;
-        return ok(listed.map((h) => presentEntry(h, holdsMessage(h))));
-      },
-    }),
-    POST: endpoint({
-      apiKey: 'required',
-      signature: 'none',
-      params: productGrantParams,
-      doc: {
-        summary: 'Grant (spec 4.4: a purchase or gift of a product on sale; unsigned): qty packs of the pack named (`gems:500`, qty 2: 1,000 units), or qty units of a base',
-        element: PATH.uid,
-        parameters: [QUERY.type, QUERY.parentId, QUERY.gameId, QUERY.sku, QUERY.qty],
-        payload: PAYLOADS.product,
-        errors: [403, 404],
-      },
-      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
-      handle(ctx, p) {
-        checkTarget(ctx, p);
-        const added = unitsMoved(p.sku, p.qty, 'post');
-        const product = changeTarget(ctx, p);
-        // A grant naming a pack buys that pack: one the game does not sell (`gems:7` beside gems:500) is no product, not 7 × qty units.
-        if (product.sku !== p.sku && splitPack(p.sku).base !== p.sku) {
-          throw fail.notFound(`product ${shown(p.sku)} of ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (no such pack)`);
-        }
-        // A purchase (the play page's store buys this way) only of what is on sale; a signed PUT may still give it.
-        if (product.status !== 'active') throw fail.notFound(`product ${shown(p.sku)} on sale in ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (it is ${shown(product.status, 16)})`);
-        const held = ctx.repos.products.grant(p.uid, product, added, ctx.now);
-        return ok(presentEntry(held, grantMessage(held, added, 'granted')));
-      },
-    }),
-    PUT: endpoint({
-      apiKey: 'required',
-      signature: 'required',
-      params: productChangeParams,
-      doc: {
-        summary: 'Add or take qty units, whatever the sku names (spec 4.4; signed): exactly one of increment=true, decrement=true',
-        element: PATH.uid,
-        parameters: [QUERY.type, QUERY.parentId, QUERY.gameId, QUERY.sku, QUERY.qty, QUERY.incrementFlag, QUERY.decrementFlag],
-        payload: PAYLOADS.product,
-        errors: [403, 404, 409],
-      },
-      parentOf: (p) => ({ type: p.parentType, id: p.parentId }),
-      handle(ctx, p) {
-        checkTarget(ctx, p);
-        const product = changeTarget(ctx, p);
-        if (p.direction === 'increment') {
-          const held = ctx.repos.products.grant(p.uid, product, p.qty, ctx.now);
-          return ok(presentEntry(held, grantMessage(held, p.qty, 'added')));
-        }
-        try {
-          const held = ctx.repos.products.take(p.uid, product, p.qty, ctx.now);
-          return ok(presentEntry(held, product.kind === 'consumable' ? `removed ${units(p.qty)}; holds ${units(held.quantity)}` : 'removed; not held'));
-        } catch (error) {
-          if (error instanceof InsufficientQuantityError) throw fail.insufficientQuantity(error.held, error.wanted);
-          throw error;
-        }
-      },
-    }),
-  },
-};
+export const productsRoute: ApiRoute = apiRoute(
+  endpoint({
+    row: ENDPOINTS.listProducts,
+    params: productsListParams,
+    parentOf: namedParent,
+    handle(ctx, p) {
+      checkTarget(ctx, p);
+      const only = p.sku === undefined ? undefined : new Set(namedOrFail(ctx, { ...p, sku: p.sku }).map((product) => product.id));
+      const all = ctx.repos.products.listFor(p.uid, p.parentType, p.parentId);
+      const listed = only ? oneEntry(all.filter((h) => only.has(h.product.id))) : all;
+      return ok(listed.map((h) => presentEntry(h, holdsMessage(h))));
+    },
+  }),
+  endpoint({
+    row: ENDPOINTS.grantProduct,
+    params: productGrantParams,
+    parentOf: namedParent,
+    handle(ctx, p) {
+      checkTarget(ctx, p);
+      const added = unitsMoved(p.sku, p.qty, 'post');
+      const product = changeTarget(ctx, p);
+      // A grant naming a pack buys that pack: one the game does not sell (`gems:7` beside gems:500) is no product, not 7 × qty units.
+      if (product.sku !== p.sku && splitPack(p.sku).base !== p.sku) {
+        throw fail.notFound(`product ${shown(p.sku)} of ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (no such pack)`);
+      }
+      // A purchase (the play page's store buys this way) only of what is on sale; a signed PUT may still give it.
+      if (product.status !== 'active') throw fail.notFound(`product ${shown(p.sku)} on sale in ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (it is ${shown(product.status, 16)})`);
+      const held = ctx.repos.products.grant(p.uid, product, added, ctx.now);
+      return ok(presentEntry(held, grantMessage(held, added, 'granted')));
+    },
+  }),
+  endpoint({
+    row: ENDPOINTS.adjustProduct,
+    params: productChangeParams,
+    parentOf: namedParent,
+    handle(ctx, p) {
+      checkTarget(ctx, p);
+      const product = changeTarget(ctx, p);
+      if (p.direction === 'increment') {
+        const held = ctx.repos.products.grant(p.uid, product, p.qty, ctx.now);
+        return ok(presentEntry(held, grantMessage(held, p.qty, 'added')));
+      }
+      try {
+        const held = ctx.repos.products.take(p.uid, product, p.qty, ctx.now);
+        return ok(presentEntry(held, product.kind === 'consumable' ? `removed ${units(p.qty)}; holds ${units(held.quantity)}` : 'removed; not held'));
+      } catch (error) {
+        if (error instanceof InsufficientQuantityError) throw fail.insufficientQuantity(error.held, error.wanted);
+        throw error;
+      }
+    },
+  }),
+);
