@@ -84,49 +84,36 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
 const arrayOf = (v: unknown, each: (x: Record<string, unknown>) => boolean): boolean =>
   Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && each(x as Record<string, unknown>));
 
+type Fields = Record<string, unknown>;
+
+const isKey = (k: Fields) => isString(k.api_key) && typeof k.partner === 'boolean' && typeof k.demo === 'boolean';
+const isQuest = (a: Fields) => isString(a.developer_id) && isString(a.name) && isNumber(a.target_value);
+const isProduct = (p: Fields) => isString(p.sku) && isString(p.name) && isString(p.type) && isString(p.price);
+const isProgress = (p: Fields) =>
+  isString(p.game_id) && isString(p.developer_id) && isNumber(p.current_value) && isNumber(p.target_value) && isString(p.state);
+const isHolding = (h: Fields) =>
+  isString(h.game_id) && isString(h.item) && isNumber(h.units) && Array.isArray(h.skus) && h.skus.every(isString);
+
+function isGame(g: Fields): boolean {
+  const named = isString(g.id) && isString(g.name) && isString(g.signing) && isString(g.play_path) && typeof g.launchable === 'boolean';
+  const lists = arrayOf(g.keys, isKey) && arrayOf(g.achievements, isQuest) && arrayOf(g.products, isProduct);
+  return named && lists && isCount(g.achievement_count) && isCount(g.product_count);
+}
+
+function isUser(u: Fields): boolean {
+  const who = isString(u.username) && isString(u.uid) && typeof u.premium === 'boolean' && isCount(u.friends);
+  return who && arrayOf(u.progress, isProgress) && arrayOf(u.holdings, isHolding);
+}
+
 /** The shape `info` and `status` print from, checked field by field. */
 export function isContents(body: unknown): body is PresentedContents {
   if (typeof body !== 'object' || body === null) return false;
-  const b = body as Record<string, unknown>;
-  const origin = b.origin as Record<string, unknown> | null | undefined;
+  const b = body as Fields;
+  const origin = b.origin as Fields | null | undefined;
   if (typeof origin !== 'object' || origin === null || !isString(origin.text) || !isString(origin.kind)) return false;
-  const games = arrayOf(
-    b.games,
-    (g) =>
-      isString(g.id) &&
-      isString(g.name) &&
-      isString(g.signing) &&
-      isString(g.play_path) &&
-      typeof g.launchable === 'boolean' &&
-      arrayOf(g.keys, (k) => isString(k.api_key) && typeof k.partner === 'boolean' && typeof k.demo === 'boolean') &&
-      arrayOf(g.achievements, (a) => isString(a.developer_id) && isString(a.name) && isNumber(a.target_value)) &&
-      arrayOf(g.products, (p) => isString(p.sku) && isString(p.name) && isString(p.type) && isString(p.price)) &&
-      isCount(g.achievement_count) &&
-      isCount(g.product_count),
-  );
-  const users = arrayOf(
-    b.users,
-    (u) =>
-      isString(u.username) &&
-      isString(u.uid) &&
-      typeof u.premium === 'boolean' &&
-      isCount(u.friends) &&
-      arrayOf(
-        u.progress,
-        (p) =>
-          isString(p.game_id) &&
-          isString(p.developer_id) &&
-          isNumber(p.current_value) &&
-          isNumber(p.target_value) &&
-          isString(p.state),
-      ) &&
-      arrayOf(
-        u.holdings,
-        (h) => isString(h.game_id) && isString(h.item) && isNumber(h.units) && Array.isArray(h.skus) && h.skus.every(isString),
-      ),
-  );
   const lists = Array.isArray(b.loaded_games) && b.loaded_games.every(isString) && Array.isArray(b.choices) && b.choices.every(isString);
-  return games && users && lists && isCount(b.user_count) && (b.primary_game === null || isString(b.primary_game));
+  const primary = b.primary_game === null || isString(b.primary_game);
+  return arrayOf(b.games, isGame) && arrayOf(b.users, isUser) && lists && isCount(b.user_count) && primary;
 }
 
 /** What the sandbox at `url` says of itself (`GET /_sandbox/status`); undefined when nothing, or something else, answers. */

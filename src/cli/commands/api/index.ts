@@ -1,13 +1,8 @@
 /** `udcli api <METHOD> <path>`: any request, printing the reply exactly as the server sent it. */
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
+import type { ApiOptions } from './request.js';
 import { addVerb, collect, type Verb } from '../../verb.js';
-
-export interface ApiOptions {
-  field?: string[];
-  sign?: boolean;
-  dryRun?: boolean;
-}
 
 export const API: Verb = {
   name: 'api',

@@ -1,13 +1,8 @@
 /** `udcli auth verify|token`: check a user token, or get a test token from the site. */
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
+import type { TokenOptions } from './token.js';
 import { addVerb, type Verb } from '../../verb.js';
-
-export interface TokenOptions {
-  as?: string;
-  cookie?: string;
-  export?: boolean;
-}
 
 export const AUTH: Verb = {
   name: 'auth',

@@ -1,14 +1,8 @@
 /** `udcli friends <uid>`: a user's friends, one page or all of them. */
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
+import type { FriendsOptions } from './list.js';
 import { addVerb, type Verb } from '../../verb.js';
-
-export interface FriendsOptions {
-  limit?: string;
-  offset?: string;
-  page?: string;
-  all?: boolean;
-}
 
 export const FRIENDS: Verb = {
   name: 'friends',

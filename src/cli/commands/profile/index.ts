@@ -1,22 +1,8 @@
 /** `udcli profile add|list|use|show|remove`: named sets of connection settings. */
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
+import type { AddOptions } from './add.js';
 import { addVerb, type Verb } from '../../verb.js';
-
-export interface AddOptions {
-  baseUrl?: string;
-  siteUrl?: string;
-  apiKey?: string;
-  signingSecret?: string;
-  signingScheme?: string;
-  verbOverride?: string;
-  gameId?: string;
-  type?: string;
-  cookie?: string;
-  production?: boolean;
-  requireReason?: boolean;
-  fromSandbox?: boolean;
-}
 
 const add: Verb = {
   name: 'add',

@@ -1,12 +1,8 @@
 /** `udcli user <uid|username>`: one user's profile. */
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
+import type { UserOptions } from './view.js';
 import { addVerb, type Verb } from '../../verb.js';
-
-export interface UserOptions {
-  username?: boolean;
-  public?: boolean;
-}
 
 export const USER: Verb = {
   name: 'user',
