@@ -11,7 +11,7 @@ import type { Factory } from '../../../ops/factory.js';
 import { sandboxClock } from '../../../client/sandbox-admin.js';
 import { wantsJson } from './json.js';
 import { parsePort } from './options.js';
-import { reachableUrl, sandboxState } from './pidfile.js';
+import { execSandbox, reachableUrl, sandboxState } from './pidfile.js';
 import { jsonText, printable } from '../../../printable.js';
 
 export interface ClockOptions {
@@ -43,7 +43,8 @@ async function sandboxUrl(raw: ClockOptions, env: NodeJS.ProcessEnv): Promise<st
     return `http://127.0.0.1:${port}`;
   }
   // Inside `sandbox exec`: the command's own sandbox.
-  if (env.UDCLI_SANDBOX_DB && env.UDCLI_BASE_URL) return env.UDCLI_BASE_URL.replace(/\/+$/, '');
+  const exec = execSandbox(env);
+  if (exec !== undefined) return exec.url;
   const current = await sandboxState(env);
   if (current.state === 'running') return reachableUrl(current.record.url);
   return builtInSandboxUrl(env);

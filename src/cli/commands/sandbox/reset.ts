@@ -14,7 +14,7 @@ import type { SandboxOrigin } from '../../../sandbox/origin.js';
 import { dataWarning } from './data-warning.js';
 import { printable } from '../../../printable.js';
 import { parseDbPath, seedOrData } from './options.js';
-import { reachableUrl, sandboxState } from './pidfile.js';
+import { execSandbox, reachableUrl, sandboxState } from './pidfile.js';
 import { refuseOpenDatabase } from './in-use.js';
 
 /** What the database was started from, as recorded in it; the demo data when nothing is. */
@@ -32,7 +32,8 @@ async function recorded(dbPath: string): Promise<SandboxOrigin> {
 
 /** The running sandbox that uses the database asked for (without --db: the running one, or the one `sandbox exec` runs the command against). */
 async function liveSandbox(env: NodeJS.ProcessEnv, explicitDb: string | undefined): Promise<{ url: string; db: string } | undefined> {
-  if (explicitDb === undefined && env.UDCLI_SANDBOX_DB && env.UDCLI_BASE_URL) return { url: env.UDCLI_BASE_URL.replace(/\/+$/, ''), db: env.UDCLI_SANDBOX_DB };
+  const exec = execSandbox(env);
+  if (explicitDb === undefined && exec !== undefined) return exec;
   const current = await sandboxState(env);
   if (current.state !== 'running' && current.state !== 'unresponsive') return undefined;
   const { record } = current;
