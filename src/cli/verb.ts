@@ -4,7 +4,7 @@
  * commander command, in the order written, so help text, option order and completions come out
  * as the declaration reads. `run` loads the handler when the command runs (start-up stays small).
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Factory } from '../ops/factory.js';
 
 /** `[flags, help]`, or with a parser for a repeatable option (`collect`). */
@@ -15,8 +15,8 @@ export interface Verb {
   alias?: string;
   description: string;
   usage?: string;
-  /** `[name, help]`, e.g. `['<game_id>', 'the game, e.g. 1001']`. */
-  arguments?: ReadonlyArray<readonly [string, string]>;
+  /** `[name, help]`, e.g. `['<game_id>', 'the game, e.g. 1001']`; with the values it may take, `[name, help, choices]`. */
+  arguments?: ReadonlyArray<readonly [string, string, (readonly string[])?]>;
   options?: readonly VerbOption[];
   /** The example command lines, without `$ `. */
   examples?: readonly string[];
@@ -41,7 +41,10 @@ export function addVerb(parent: Command, factory: Factory, verb: Verb): Command 
   if (verb.alias !== undefined) command.alias(verb.alias);
   command.description(verb.description);
   if (verb.usage !== undefined) command.usage(verb.usage);
-  for (const [name, help] of verb.arguments ?? []) command.argument(name, help);
+  for (const [name, help, choices] of verb.arguments ?? []) {
+    if (choices === undefined) command.argument(name, help);
+    else command.addArgument(new Argument(name, help).choices(choices));
+  }
   for (const [flags, help, parse] of verb.options ?? []) {
     if (parse === undefined) command.option(flags, help);
     else command.option(flags, help, parse);
