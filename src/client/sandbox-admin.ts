@@ -90,14 +90,19 @@ const isKey = (k: Fields) => isString(k.api_key) && typeof k.partner === 'boolea
 const isQuest = (a: Fields) => isString(a.developer_id) && isString(a.name) && isNumber(a.target_value);
 const isProduct = (p: Fields) => isString(p.sku) && isString(p.name) && isString(p.type) && isString(p.price);
 const isProgress = (p: Fields) =>
-  isString(p.game_id) && isString(p.developer_id) && isNumber(p.current_value) && isNumber(p.target_value) && isString(p.state);
+  isString(p.game_id) &&
+  isString(p.developer_id) &&
+  isNumber(p.current_value) &&
+  isNumber(p.target_value) &&
+  isString(p.state);
 const isHolding = (h: Fields) =>
   isString(h.game_id) && isString(h.item) && isNumber(h.units) && Array.isArray(h.skus) && h.skus.every(isString);
 
 function isGame(g: Fields): boolean {
-  const named = isString(g.id) && isString(g.name) && isString(g.signing) && isString(g.play_path) && typeof g.launchable === 'boolean';
+  const named = isString(g.id) && isString(g.name) && isString(g.signing) && isString(g.play_path);
+  const launchable = typeof g.launchable === 'boolean';
   const lists = arrayOf(g.keys, isKey) && arrayOf(g.achievements, isQuest) && arrayOf(g.products, isProduct);
-  return named && lists && isCount(g.achievement_count) && isCount(g.product_count);
+  return named && launchable && lists && isCount(g.achievement_count) && isCount(g.product_count);
 }
 
 function isUser(u: Fields): boolean {
@@ -111,23 +116,25 @@ export function isContents(body: unknown): body is PresentedContents {
   const b = body as Fields;
   const origin = b.origin as Fields | null | undefined;
   if (typeof origin !== 'object' || origin === null || !isString(origin.text) || !isString(origin.kind)) return false;
-  const lists = Array.isArray(b.loaded_games) && b.loaded_games.every(isString) && Array.isArray(b.choices) && b.choices.every(isString);
+  const names = (v: unknown) => Array.isArray(v) && v.every(isString);
+  const lists = names(b.loaded_games) && names(b.choices);
   const primary = b.primary_game === null || isString(b.primary_game);
   return arrayOf(b.games, isGame) && arrayOf(b.users, isUser) && lists && isCount(b.user_count) && primary;
 }
 
-/** What the sandbox at `url` says of itself (`GET /_sandbox/status`); undefined when nothing, or something else, answers. */
+/** What the sandbox at `url` says of itself (`GET /_sandbox/status`); undefined when nothing, or no sandbox, answers. */
 export async function sandboxStatus(url: string, timeoutMs = 1500): Promise<StatusReply | undefined> {
   try {
     const reply = await ask(url, '/status', { timeoutMs, maxBytes: STATUS_MAX_BYTES });
     const body = reply.body as Partial<StatusReply> | undefined;
-    return reply.ok && body?.service === 'udcli-sandbox' && typeof body.pid === 'number' ? (body as StatusReply) : undefined;
+    const sandbox = reply.ok && body?.service === 'udcli-sandbox' && typeof body.pid === 'number';
+    return sandbox ? (body as StatusReply) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The description the sandbox at `url` gives (`GET /_sandbox/contents`), or undefined (not a sandbox, an older one, gone). */
+/** What the sandbox at `url` holds (`GET /_sandbox/contents`), or undefined (not a sandbox, an older one, gone). */
 export async function sandboxContentsAt(url: string): Promise<PresentedContents | undefined> {
   try {
     const reply = await ask(url, '/contents', { timeoutMs: 3_000 });
@@ -147,7 +154,9 @@ function gameSourceFailure(url: string, reply: AdminReply, listing: boolean): Ud
   }
   return new UsageError(
     `the sandbox at ${url} refused the game source: ${message}`,
-    reply.status === 403 ? { hint: 'stop it (udcli sandbox stop) and run this again, or start it with --allow-game-dir DIR' } : {},
+    reply.status === 403
+      ? { hint: 'stop it (udcli sandbox stop) and run this again, or start it with --allow-game-dir DIR' }
+      : {},
   );
 }
 
@@ -171,7 +180,11 @@ export async function gameSources(url: string): Promise<Partial<GameSourceList> 
 }
 
 /** Sets what serves a game's play page (`PUT /_sandbox/game-sources/{game_id}`). */
-export async function setGameSource(url: string, gameId: string, source: Record<string, unknown>): Promise<GameSourceEntry | undefined> {
+export async function setGameSource(
+  url: string,
+  gameId: string,
+  source: Record<string, unknown>,
+): Promise<GameSourceEntry | undefined> {
   const sending = { method: 'PUT', body: { text: JSON.stringify(source), type: 'application/json' } } as const;
   return (await askGameSources(url, `/${encodeURIComponent(gameId)}`, sending)).body as GameSourceEntry | undefined;
 }
@@ -205,7 +218,8 @@ export async function sandboxClock(url: string, field: string | null): Promise<C
 export async function resetSandbox(url: string, form: string): Promise<ResetReply> {
   let reply: AdminReply;
   try {
-    reply = await ask(url, '/reset', { method: 'POST', body: { text: form, type: 'application/x-www-form-urlencoded' }, timeoutMs: 60_000 });
+    const formBody = { text: form, type: 'application/x-www-form-urlencoded' } as const;
+    reply = await ask(url, '/reset', { method: 'POST', body: formBody, timeoutMs: 60_000 });
   } catch (error) {
     throw new UdcliError(`no sandbox answers at ${url}; nothing was reset`, { cause: error });
   }
