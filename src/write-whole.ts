@@ -120,34 +120,40 @@ function discard(temp: TempFile, open: boolean): void {
   rmSync(temp.path, { force: true });
 }
 
-/** `fill` writes the temporary file (mode `mode`, 0600 unless told); then it replaces `target`. */
-export function replaceWhole(target: string, fill: (temp: TempFile) => void, mode = 0o600): void {
-  const temp = createTemp(target, mode);
-  let open = true;
+/** A fill that failed: its temporary file goes, and the failure on to the caller. */
+function abandon(temp: TempFile, error: unknown): never {
+  discard(temp, true);
+  throw error;
+}
+
+/** The filled temporary file closed and renamed over `target`; removed when that fails. */
+function putInPlace(temp: TempFile, target: string): void {
   try {
-    fill(temp);
-    open = false;
     closeSync(temp.fd);
     renameSync(temp.path, target);
   } catch (error) {
-    discard(temp, open);
+    discard(temp, false);
     throw error;
   }
+}
+
+/** `fill` writes the temporary file (mode `mode`, 0600 unless told); then it replaces `target`. */
+export function replaceWhole(target: string, fill: (temp: TempFile) => void, mode = 0o600): void {
+  const temp = createTemp(target, mode);
+  try {
+    fill(temp);
+  } catch (error) {
+    abandon(temp, error);
+  }
+  putInPlace(temp, target);
 }
 
 /** As replaceWhole, for a `fill` that takes its time (a stream, a database copy, a cancellable step). */
 export async function replaceWholeAsync(target: string, fill: (temp: TempFile) => Promise<void>, mode = 0o600): Promise<void> {
   const temp = createTemp(target, mode);
-  let open = true;
-  try {
-    await fill(temp);
-    open = false;
-    closeSync(temp.fd);
-    renameSync(temp.path, target);
-  } catch (error) {
-    discard(temp, open);
-    throw error;
-  }
+  // A fill that throws before its first await rejects this promise too.
+  await new Promise<void>((resolve) => resolve(fill(temp))).catch((error: unknown) => abandon(temp, error));
+  putInPlace(temp, target);
 }
 
 /** Writes `text` as `target` (mode 0600 unless told). */

@@ -134,16 +134,7 @@ export async function followSandbox(settings: Settings, env: NodeJS.ProcessEnv, 
 
 /** The database of the sandbox answering at `url` (its status says), or undefined when no sandbox answers there. */
 async function sandboxDatabaseAt(url: string): Promise<string | undefined> {
-  const [{ STATUS_PATH }, { boundedText }] = await Promise.all([import('../sandbox/constants.js'), import('./commands/sandbox/contents.js')]);
-  try {
-    const response = await fetch(`${url.replace(/\/+$/, '')}${STATUS_PATH}`, { signal: AbortSignal.timeout(1500) });
-    if (!response.ok) return undefined;
-    // The reply of whatever answers there: read bounded, trusted only in the sandbox's shape.
-    const text = await boundedText(response, 64 * 1024);
-    if (text === undefined) return undefined;
-    const body = JSON.parse(text) as { service?: unknown; database?: unknown };
-    return body.service === 'udcli-sandbox' && typeof body.database === 'string' ? body.database : undefined;
-  } catch {
-    return undefined;
-  }
+  const { sandboxStatus } = await import('../client/sandbox-admin.js');
+  const status = await sandboxStatus(url);
+  return typeof status?.database === 'string' ? status.database : undefined;
 }

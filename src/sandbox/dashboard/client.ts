@@ -45,6 +45,16 @@ export const DASHBOARD_JS = String.raw`'use strict';
     return { status: response.status, body };
   }
 
+  /** getJson, or null once the target says (in a tag element) that the sandbox did not answer. */
+  async function getJsonOrSay(target, tag, path) {
+    try {
+      return await getJson(path);
+    } catch {
+      replaceChildren(target, el(tag, { class: 'error' }, 'The sandbox is not reachable.'));
+      return null;
+    }
+  }
+
   function failure(what, reply) {
     const message = reply.body && typeof reply.body.message === 'string' ? reply.body.message : 'HTTP ' + reply.status;
     return el('p', { class: 'error' }, what + ': ' + message);
@@ -72,13 +82,8 @@ export const DASHBOARD_JS = String.raw`'use strict';
 
   async function loadGames() {
     const target = $('games-body');
-    let reply;
-    try {
-      reply = await getJson('/_sandbox/games');
-    } catch {
-      replaceChildren(target, el('p', { class: 'error' }, 'The sandbox is not reachable.'));
-      return;
-    }
+    const reply = await getJsonOrSay(target, 'p', '/_sandbox/games');
+    if (reply === null) return;
     if (reply.status !== 200) {
       replaceChildren(target, failure('Cannot list the games', reply));
       return;
@@ -144,13 +149,8 @@ export const DASHBOARD_JS = String.raw`'use strict';
       replaceChildren(target, el('li', { class: 'empty' }, 'Type the start of a username, or a uid.'));
       return;
     }
-    let reply;
-    try {
-      reply = await getJson('/_sandbox/users?q=' + encodeURIComponent(q));
-    } catch {
-      replaceChildren(target, el('li', { class: 'error' }, 'The sandbox is not reachable.'));
-      return;
-    }
+    const reply = await getJsonOrSay(target, 'li', '/_sandbox/users?q=' + encodeURIComponent(q));
+    if (reply === null) return;
     if (reply.status !== 200) {
       replaceChildren(target, el('li', {}, failure('Search failed', reply)));
       return;
@@ -180,38 +180,27 @@ export const DASHBOARD_JS = String.raw`'use strict';
     return 'state-' + state.toLowerCase().replace(/\s+/g, '-');
   }
 
+  /** One row per item of the list (key: its data attribute, cells: its cells), or the none text when it is empty. */
+  function listTable(list, none, head, key, cells) {
+    if (list.length === 0) return el('p', { class: 'empty' }, none);
+    return table(head, list.map((x) => el('tr', key(x), cells(x))), [1]);
+  }
+
   function achievementsTable(list) {
-    if (list.length === 0) return el('p', { class: 'empty' }, 'No achievements defined.');
-    const rows = list.map((a) =>
-      el(
-        'tr',
-        { 'data-achievement': a.developer_id },
-        el('td', {}, a.name, el('div', {}, el('code', {}, a.developer_id))),
-        el(
-          'td',
-          { class: 'num' },
-          a.current_value + '/' + a.target_value + ' ',
-          el('progress', { max: 100, value: a.percent_complete, 'aria-label': a.percent_complete + '%' }),
-        ),
-        el('td', { class: 'state ' + stateClass(a.state) }, a.state),
-        el('td', {}, a.completed_on || ''),
-      ),
-    );
-    return table(['Achievement', 'Progress', 'State', 'Completed'], rows, [1]);
+    return listTable(list, 'No achievements defined.', ['Achievement', 'Progress', 'State', 'Completed'], (a) => ({ 'data-achievement': a.developer_id }), (a) => [
+      el('td', {}, a.name, el('div', {}, el('code', {}, a.developer_id))),
+      el('td', { class: 'num' }, a.current_value + '/' + a.target_value + ' ', el('progress', { max: 100, value: a.percent_complete, 'aria-label': a.percent_complete + '%' })),
+      el('td', { class: 'state ' + stateClass(a.state) }, a.state),
+      el('td', {}, a.completed_on || ''),
+    ]);
   }
 
   function holdingsTable(list) {
-    if (list.length === 0) return el('p', { class: 'empty' }, 'Holds nothing.');
-    const rows = list.map((h) =>
-      el(
-        'tr',
-        { 'data-item': h.item },
-        el('td', {}, el('code', {}, h.item), h.kind ? el('div', { class: 'muted kind' }, h.kind) : null),
-        el('td', { class: 'num units' }, h.units),
-        el('td', {}, h.products.map((p) => el('div', {}, p.name + ' ', el('code', {}, p.sku)))),
-      ),
-    );
-    return table(['Item', 'Units', 'Products'], rows, [1]);
+    return listTable(list, 'Holds nothing.', ['Item', 'Units', 'Products'], (h) => ({ 'data-item': h.item }), (h) => [
+      el('td', {}, el('code', {}, h.item), h.kind ? el('div', { class: 'muted kind' }, h.kind) : null),
+      el('td', { class: 'num units' }, h.units),
+      el('td', {}, h.products.map((p) => el('div', {}, p.name + ' ', el('code', {}, p.sku)))),
+    ]);
   }
 
   function size(bytes) {
@@ -219,18 +208,12 @@ export const DASHBOARD_JS = String.raw`'use strict';
   }
 
   function savesTable(list) {
-    if (list.length === 0) return el('p', { class: 'empty' }, 'No game saves.');
-    const rows = list.map((s) =>
-      el(
-        'tr',
-        { 'data-save': s.key },
-        el('td', {}, el('code', {}, s.key)),
-        el('td', { class: 'num size' }, size(s.bytes)),
-        el('td', {}, s.updated_on),
-        el('td', { class: 'preview' }, el('code', {}, s.preview)),
-      ),
-    );
-    return table(['Key', 'Size', 'Updated', 'Value'], rows, [1]);
+    return listTable(list, 'No game saves.', ['Key', 'Size', 'Updated', 'Value'], (s) => ({ 'data-save': s.key }), (s) => [
+      el('td', {}, el('code', {}, s.key)),
+      el('td', { class: 'num size' }, size(s.bytes)),
+      el('td', {}, s.updated_on),
+      el('td', { class: 'preview' }, el('code', {}, s.preview)),
+    ]);
   }
 
   async function showUser(uid) {
@@ -240,13 +223,8 @@ export const DASHBOARD_JS = String.raw`'use strict';
     }
     const target = $('user-detail');
     replaceChildren(target, el('p', { class: 'muted' }, 'Loading…'));
-    let reply;
-    try {
-      reply = await getJson('/_sandbox/users/' + encodeURIComponent(uid));
-    } catch {
-      replaceChildren(target, el('p', { class: 'error' }, 'The sandbox is not reachable.'));
-      return;
-    }
+    const reply = await getJsonOrSay(target, 'p', '/_sandbox/users/' + encodeURIComponent(uid));
+    if (reply === null) return;
     if (shownUid !== uid) return;
     if (reply.status !== 200) {
       replaceChildren(target, failure('Cannot show user ' + uid, reply));

@@ -255,16 +255,19 @@ function warnLegacy(file: string, legacy: DataPath[], line: number | undefined, 
   warn(legacyWarning(file, showPath(legacy[0]!), line, legacy.length));
 }
 
+/** Opened non-blocking: opening a FIFO for reading would otherwise wait for a writer. */
+function openDataFile(path: string): number {
+  try {
+    return openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new DataFileError(`cannot read the data file ${path}: ${why}`);
+  }
+}
+
 /** The text of a regular file of at most the size limit; never waits on a FIFO, never reads a device. */
 function readBounded(path: string): string {
-  let fd: number;
-  try {
-    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new DataFileError(`cannot read the data file ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-  }
+  const fd = openDataFile(path);
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new DataFileError(`cannot read the data file ${path}: not a regular file (a data file is a YAML or JSON file)`);

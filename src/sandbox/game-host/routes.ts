@@ -35,7 +35,7 @@ import type { AllowedDirs } from './allowed-dirs.js';
 import { gameHostName, gameLabel, gameOfLabel, isLoopbackName, labelOfName } from './game-names.js';
 import { gameMissingPage, noSourcePage, sendHostPage } from './pages.js';
 import { proxy, type CookieSpace, type ProxyTarget } from './proxy.js';
-import { checkUrl, gamePath, GameSourceError, type GameSources, type GameSourceSetting, type ResolvedSource } from './sources.js';
+import { checkUrl, gamePath, GameSourceError, type GameSources, type GameSourceSetting, type GameSourceView, type ResolvedSource } from './sources.js';
 import { serveFromDir } from './static.js';
 import { proxyUpgrade, refuseUpgrade } from './upgrade.js';
 
@@ -373,6 +373,20 @@ export interface GameSourceRouteDeps {
   allowed: AllowedDirs;
 }
 
+/** One game as `/_sandbox/game-sources` shows it: what serves its play page (null: nothing yet). */
+export interface GameSourceEntry {
+  game_id: string;
+  name: string;
+  play_path: string;
+  source: GameSourceView | null;
+}
+
+/** `GET /_sandbox/game-sources`: every game, and the one whose files were asked for last. */
+export interface GameSourceList {
+  active_game_id: string | null;
+  games: GameSourceEntry[];
+}
+
 /** `/_sandbox/game-sources`: what serves each game (the main listener's control routes). */
 export function registerGameSourceRoutes(app: FastifyInstance, deps: GameSourceRouteDeps): void {
   const gameOf = (request: FastifyRequest): GameRecord => {
@@ -381,7 +395,7 @@ export function registerGameSourceRoutes(app: FastifyInstance, deps: GameSourceR
     if (!game) throw new ApiFailure(404, `not found: game ${JSON.stringify(gameId.slice(0, 64))}`);
     return game;
   };
-  const entry = (game: GameRecord) => ({ game_id: game.id, name: game.name, play_path: `${PLAY_PATH}/${encodeURIComponent(game.id)}`, source: deps.sources.view(game) });
+  const entry = (game: GameRecord): GameSourceEntry => ({ game_id: game.id, name: game.name, play_path: `${PLAY_PATH}/${encodeURIComponent(game.id)}`, source: deps.sources.view(game) });
 
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -399,7 +413,7 @@ export function registerGameSourceRoutes(app: FastifyInstance, deps: GameSourceR
     registerAdminRoute(scope, {
       method: 'GET',
       path: '/game-sources',
-      handler: () => ({ active_game_id: deps.sources.lastUsed(), games: deps.repos.games.list().map(entry) }),
+      handler: (): GameSourceList => ({ active_game_id: deps.sources.lastUsed(), games: deps.repos.games.list().map(entry) }),
     });
     registerAdminRoute(scope, { method: 'GET', path: '/game-sources/:gameId', handler: (request) => entry(gameOf(request)) });
     registerAdminRoute(scope, {

@@ -62,11 +62,19 @@ async function targetOf(given: Query, startedWith: LoadedData): Promise<LoadedDa
   return startedWith;
 }
 
+/** The answer to a reset: what the sandbox holds now. */
+export interface ResetReply {
+  reset: true;
+  origin: ReturnType<typeof originJson>;
+  games: string[];
+  users: number;
+}
+
 export function registerResetRoute(app: FastifyInstance, db: SandboxDatabase, startedWith: LoadedData): void {
   registerAdminRoute(app, {
     method: 'POST',
     path: RESET_PATH,
-    handler: async (request) => {
+    handler: async (request): Promise<ResetReply> => {
       const target = await targetOf(fields(request), startedWith);
       try {
         replaceContents(db, target.origin, target.data);

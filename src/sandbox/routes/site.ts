@@ -171,11 +171,20 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
   });
 
   // For `udcli sandbox status/stop`: proves that this pid is the sandbox answering on the port.
-  app.get(STATUS_PATH, async () => ({
+  app.get(STATUS_PATH, async (): Promise<StatusReply> => ({
     status: 'ok',
     service: 'udcli-sandbox',
     pid: process.pid,
     started_on: toUnixSeconds(deps.startedAtMs),
     ...(deps.dbPath === undefined ? {} : { database: deps.dbPath }),
   }));
+}
+
+/** `GET /_sandbox/status`: which process answers on the port, and (when it has one) its database file. */
+export interface StatusReply {
+  status: 'ok';
+  service: 'udcli-sandbox';
+  pid: number;
+  started_on: number;
+  database?: string;
 }

@@ -4,7 +4,12 @@ import { ApiError } from '../../../errors.js';
 import { HTTP_METHODS, hasParam, parseApiPath, parseChoice, parseFieldPairs, redactCanonical } from '../../../ops/args.js';
 import { isSecretParam, redact, redactUrl } from '../../../redact.js';
 import { confirmMutation } from '../../../ops/safety.js';
-import type { ApiOptions } from './index.js';
+
+export interface ApiOptions {
+  field?: string[];
+  sign?: boolean;
+  dryRun?: boolean;
+}
 
 /** Anything but a GET (after a `method` override) to the service may change data; site requests (login, tokens) do not. */
 export function changesData(spec: RequestSpec): boolean {

@@ -2,14 +2,12 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
 import type { AuditOptions } from './audit.js';
+import { addVerb, type Verb } from '../../verb.js';
 
-export function register(program: Command, factory: Factory): void {
-  program
-    .command('audit')
-    .description('Show the audit log of changes made with udcli: the latest state of each user and change (--history: every line)')
-    .addHelpText(
-      'after',
-      `
+export const AUDIT: Verb = {
+  name: 'audit',
+  description: 'Show the audit log of changes made with udcli: the latest state of each user and change (--history: every line)',
+  after: `
 By default one line a user and change: its latest state (changed, unknown, or resolved by a
 later read). --unresolved lists the changes whose outcome is still unknown; --history every line.
 A line that is not an entry is skipped with a warning naming it (exit 2 at the end).
@@ -19,16 +17,18 @@ Examples:
   $ udcli audit --unresolved
   $ udcli audit --ticket SUP-1234 --history
   $ udcli audit --run 20261127T1008-3f9a2c -o json`,
-    )
-    .option('--since <when>', 'only changes since a duration ago (30m, 2h, 7d) or a date (2024-05-01)')
-    .option('--user <user>', 'only changes to this user: a uid or a username (one lookup)')
-    .option('--profile <name>', 'only changes made under this profile')
-    .option('--history', 'every line, oldest first (not only the latest state of each user and change)')
-    .option('--unresolved', 'only changes whose outcome is still unknown (no later line settled them)')
-    .option('--run <id>', "only one run's lines (every line of a batch shares its run id)")
-    .option('--ticket <ref>', 'only changes made with this --ticket')
-    .action(async (opts: AuditOptions) => {
-      const { auditRun } = await import('./audit.js');
-      await auditRun(factory, opts);
-    });
+  options: [
+    ['--since <when>', 'only changes since a duration ago (30m, 2h, 7d) or a date (2024-05-01)'],
+    ['--user <user>', 'only changes to this user: a uid or a username (one lookup)'],
+    ['--profile <name>', 'only changes made under this profile'],
+    ['--history', 'every line, oldest first (not only the latest state of each user and change)'],
+    ['--unresolved', 'only changes whose outcome is still unknown (no later line settled them)'],
+    ['--run <id>', "only one run's lines (every line of a batch shares its run id)"],
+    ['--ticket <ref>', 'only changes made with this --ticket'],
+  ],
+  run: async (factory, opts: AuditOptions) => (await import('./audit.js')).auditRun(factory, opts),
+};
+
+export function register(program: Command, factory: Factory): void {
+  addVerb(program, factory, AUDIT);
 }

@@ -4,7 +4,12 @@ import type { Column } from '../../../output/types.js';
 import { isHex32 } from '../../../domain/ids.js';
 import type { TokenRecord } from '../../../domain/types.js';
 import { cellText, exclusive, isoFromSeconds, parseUserRef, quote, resolveGame } from '../../../ops/args.js';
-import type { TokenOptions } from './index.js';
+
+export interface TokenOptions {
+  as?: string;
+  cookie?: string;
+  export?: boolean;
+}
 
 const COLUMNS: ReadonlyArray<Column<TokenRecord>> = [
   { key: 'game_id', header: 'GAME', cell: (r) => cellText(r.game_id) },

@@ -4,11 +4,11 @@
  * here); undefined when the server is not a sandbox or the key is one of its keys after all.
  */
 import { redact } from '../../../redact.js';
-import { contentsAt } from '../sandbox/contents.js';
+import { sandboxContentsAt } from '../../../client/sandbox-admin.js';
 
 export async function keyNotInSandbox(baseUrl: string, apiKey: string): Promise<string | undefined> {
   // Read bounded and shape-checked: whatever answers at the URL may not be a sandbox.
-  const contents = await contentsAt(baseUrl);
+  const contents = await sandboxContentsAt(baseUrl);
   if (contents === undefined) return undefined;
   const shown = redact(apiKey.toLowerCase());
   if (contents.games.some((g) => g.keys.some((k) => k.api_key === shown))) return undefined;

@@ -3,7 +3,13 @@ import { UsageError } from '../../../errors.js';
 import { exclusive, optionalInteger, parseUserArg, printList, rejectRawWithAll } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
 import { FRIEND_COLUMNS } from '../user/columns.js';
-import type { FriendsOptions } from './index.js';
+
+export interface FriendsOptions {
+  limit?: string;
+  offset?: string;
+  page?: string;
+  all?: boolean;
+}
 
 /** The service's page size cap (spec 4.6). */
 export const FRIENDS_MAX_LIMIT = 500;

@@ -3,7 +3,21 @@ import type { ProfileKey } from '../../../config/index.js';
 import type { StoredProfile } from '../../../config/types.js';
 import { UsageError } from '../../../errors.js';
 import type { Factory } from '../../../ops/factory.js';
-import type { AddOptions } from './index.js';
+
+export interface AddOptions {
+  baseUrl?: string;
+  siteUrl?: string;
+  apiKey?: string;
+  signingSecret?: string;
+  signingScheme?: string;
+  verbOverride?: string;
+  gameId?: string;
+  type?: string;
+  cookie?: string;
+  production?: boolean;
+  requireReason?: boolean;
+  fromSandbox?: boolean;
+}
 
 /** Flag per key, for error messages that name what the user typed. */
 const FLAGS: Record<Exclude<ProfileKey, 'production' | 'require_reason'>, keyof AddOptions> = {

@@ -24,8 +24,8 @@ export const WAYS_ON = 'load the file into it: udcli sandbox load FILE, or stop 
  */
 export async function runningSandboxText(record: Pick<PidRecord, 'url' | 'pid' | 'db'>): Promise<string> {
   const url = reachableUrl(record.url);
-  const { contentsAt } = await import('./contents.js');
-  const holds = (await contentsAt(url).catch(() => undefined))?.origin.text;
+  const { sandboxContentsAt } = await import('../../../client/sandbox-admin.js');
+  const holds = (await sandboxContentsAt(url).catch(() => undefined))?.origin.text;
   return printable(`the sandbox at ${url} (pid ${record.pid}, database ${record.db}${holds === undefined ? '' : `, holding ${holds}`})`);
 }
 

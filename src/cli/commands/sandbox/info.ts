@@ -10,7 +10,8 @@ import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { jsonText } from '../../../printable.js';
 import { redactUrl } from '../../../redact.js';
-import { boundedText, contentsAt, contentsOfFile, CONTENTS_MAX_BYTES } from './contents.js';
+import { gameSources, sandboxContentsAt } from '../../../client/sandbox-admin.js';
+import { contentsOfFile } from './contents.js';
 import { describeSandbox, describeText, type SandboxDescription, type ServedFrom } from './describe.js';
 import { wantsJson } from './json.js';
 import { probe, reachableUrl, sandboxState } from './pidfile.js';
@@ -18,12 +19,8 @@ import { probe, reachableUrl, sandboxState } from './pidfile.js';
 /** What the running sandbox serves each game from (GET /_sandbox/game-sources, bounded and shape-checked); undefined: it did not say. */
 async function gameSourcesAt(url: string): Promise<Map<string, ServedFrom | null> | undefined> {
   try {
-    const response = await fetch(`${url}/_sandbox/game-sources`, { signal: AbortSignal.timeout(5000) });
-    if (!response.ok) return undefined;
-    const text = await boundedText(response, CONTENTS_MAX_BYTES);
-    if (text === undefined) return undefined;
-    const body = JSON.parse(text) as { games?: unknown };
-    if (!Array.isArray(body.games)) return undefined;
+    const body = await gameSources(url);
+    if (!Array.isArray(body?.games)) return undefined;
     const served = new Map<string, ServedFrom | null>();
     for (const entry of body.games as Array<{ game_id?: unknown; source?: unknown }>) {
       if (typeof entry?.game_id !== 'string') continue;
@@ -46,7 +43,7 @@ function withServedFrom(description: SandboxDescription, served: Map<string, Ser
 /** The sandbox a profile or flag names: the one answering there, never a local file. */
 async function describeNamed(url: string, local: { pid: number; url: string; db: string } | null): Promise<SandboxDescription> {
   const pid = await probe(url);
-  const contents = pid === null ? undefined : await contentsAt(url);
+  const contents = pid === null ? undefined : await sandboxContentsAt(url);
   if (pid === null || contents === undefined) {
     throw new NetworkError(`no udcli sandbox answers at ${redactUrl(url)}`, 'unreachable', false, {
       hint: 'sandbox info describes a sandbox: start one (udcli sandbox start --port N) or name one with --base-url URL',
@@ -71,7 +68,7 @@ export async function infoCommand(factory: Factory, raw: { json?: boolean }): Pr
   } else if (running !== null) {
     const url = reachableUrl(running.url);
     // A sandbox of an older udcli gives an older description: its database file, read by the same function, tells the same.
-    const contents = (await contentsAt(url)) ?? (await contentsOfFile(running.db));
+    const contents = (await sandboxContentsAt(url)) ?? (await contentsOfFile(running.db));
     if (contents === undefined) throw new UdcliError(`the sandbox at ${running.url} (pid ${running.pid}) did not say what it holds`, { hint: 'udcli sandbox status' });
     description = describeSandbox(running.url, running.db, running, contents);
   } else {

@@ -101,18 +101,10 @@ export interface FaultOptions {
   seed: number | undefined;
 }
 
-export interface RawStartOptions {
-  port?: string;
-  host?: string;
-  db?: string;
-  seed?: string;
-  data?: string;
-  reset?: boolean;
+/** What `start` and `exec` both set on the sandbox they run (their shared options, index.ts). */
+export interface RawServerOptions {
   tokenTtl?: string;
   rateLimit?: string;
-  detach?: boolean;
-  allowRemote?: boolean;
-  publicUrl?: string;
   faults?: string;
   faultSeed?: string;
   gameDir?: string;
@@ -122,6 +114,18 @@ export interface RawStartOptions {
   latency?: string;
   insecureGameHost?: boolean;
   allowGameDir?: string[];
+}
+
+export interface RawStartOptions extends RawServerOptions {
+  port?: string;
+  host?: string;
+  db?: string;
+  seed?: string;
+  data?: string;
+  reset?: boolean;
+  detach?: boolean;
+  allowRemote?: boolean;
+  publicUrl?: string;
 }
 
 export interface SeedOptions {
@@ -358,23 +362,12 @@ export interface ExecOptions {
   allowGameDirs: string[];
 }
 
-export interface RawExecOptions {
+export interface RawExecOptions extends RawServerOptions {
   port?: string;
   seed?: string;
   data?: string;
   snapshot?: string;
   log?: string;
-  tokenTtl?: string;
-  rateLimit?: string;
-  faults?: string;
-  faultSeed?: string;
-  gameDir?: string;
-  gameUrl?: string;
-  game?: string;
-  connect?: boolean;
-  latency?: string;
-  insecureGameHost?: boolean;
-  allowGameDir?: string[];
 }
 
 function parseLogPath(value: string | undefined): string | undefined {

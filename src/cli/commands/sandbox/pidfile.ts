@@ -6,7 +6,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { writeWholeSync } from '../../../write-whole.js';
 import { dirname } from 'node:path';
-import { STATUS_PATH } from '../../../sandbox/constants.js';
 import { ensureDataDir, pidFilePath } from '../../../sandbox/paths.js';
 import { isAlive } from '../../../lock-file.js';
 
@@ -87,14 +86,14 @@ function runsUdcli(pid: number): boolean | undefined {
 
 /** The pid the sandbox at `url` reports, or null when nothing (or something else) answers. */
 export async function probe(url: string, timeoutMs = 1500): Promise<number | null> {
-  try {
-    const response = await fetch(`${url}${STATUS_PATH}`, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok) return null;
-    const body = (await response.json()) as { service?: unknown; pid?: unknown };
-    return body.service === 'udcli-sandbox' && typeof body.pid === 'number' ? body.pid : null;
-  } catch {
-    return null;
-  }
+  // Loaded here, not above: the built-in profile reads the pid file on every command without probing.
+  const { sandboxStatus } = await import('../../../client/sandbox-admin.js');
+  return (await sandboxStatus(url, timeoutMs))?.pid ?? null;
+}
+
+/** Inside `sandbox exec`: the sandbox the command runs against (its URL and database), from the environment exec set. */
+export function execSandbox(env: NodeJS.ProcessEnv): { url: string; db: string } | undefined {
+  return env.UDCLI_SANDBOX_DB && env.UDCLI_BASE_URL ? { url: env.UDCLI_BASE_URL.replace(/\/+$/, ''), db: env.UDCLI_SANDBOX_DB } : undefined;
 }
 
 export async function sandboxState(env: NodeJS.ProcessEnv): Promise<SandboxState> {

@@ -7,7 +7,8 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { UdcliError, UsageError } from '../../../errors.js';
+import { UsageError } from '../../../errors.js';
+import { gameSources, setGameSource } from '../../../client/sandbox-admin.js';
 import { PLAY_PATH } from '../../../sandbox/constants.js';
 import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import { DEMO_FACTS } from '../../../sandbox/seed/demo-data.js';
@@ -25,10 +26,6 @@ export interface PlayOptions extends Omit<RawGameSourceOptions, 'game'> {
   /** Commander's --no-open: false when given. */
   open?: boolean;
   insecureGameHost?: boolean;
-}
-
-interface GameEntry {
-  game_id: string;
 }
 
 const reachable = (url: string): string => reachableUrl(url).replace(/\/+$/, '');
@@ -64,31 +61,6 @@ async function databaseGames(dbPath: string): Promise<string[]> {
   } finally {
     db.close();
   }
-}
-
-async function control(url: string, method: 'GET' | 'PUT', path: string, body?: unknown): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(`${url}/_sandbox/game-sources${path}`, {
-      method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-      signal: AbortSignal.timeout(5_000),
-    });
-  } catch (error) {
-    throw new UdcliError(`the sandbox at ${url} did not answer`, { cause: error });
-  }
-  const reply = (await response.json().catch(() => undefined)) as { message?: unknown } | undefined;
-  if (!response.ok) {
-    const message = typeof reply?.message === 'string' ? reply.message : `HTTP ${response.status}`;
-    if (response.status === 404 && path === '') {
-      throw new UdcliError(`the sandbox at ${url} cannot serve games (${message})`, { hint: 'it is an older udcli: restart it with udcli sandbox stop, then udcli sandbox play' });
-    }
-    throw new UsageError(
-      `the sandbox at ${url} refused the game source: ${message}`,
-      response.status === 403 ? { hint: 'stop it (udcli sandbox stop) and run this again, or start it with --allow-game-dir DIR' } : {},
-    );
-  }
-  return reply;
 }
 
 function sourceBody(source: GameSourceOptions): Record<string, unknown> {
@@ -131,10 +103,10 @@ export async function playCommand(factory: Factory, game: string | undefined, ra
         hint: `stop it first (udcli sandbox stop), then: udcli sandbox play --latency ${latencyMs}ms`,
       });
     }
-    const list = (await control(url, 'GET', '')) as { games?: GameEntry[] };
-    gameId = await pickGame(factory, named, (list.games ?? []).map((g) => g.game_id), `the sandbox at ${url}`);
+    const list = await gameSources(url);
+    gameId = await pickGame(factory, named, (list?.games ?? []).map((g) => g.game_id), `the sandbox at ${url}`);
     if (source !== undefined) {
-      await control(url, 'PUT', `/${encodeURIComponent(gameId)}`, sourceBody(source));
+      await setGameSource(url, gameId, sourceBody(source));
       stderr.write(`udcli: the sandbox at ${url} now serves game ${gameId} from ${describe(source)}\n`);
     }
   } else {

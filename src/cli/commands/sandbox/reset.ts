@@ -9,11 +9,12 @@ import { dirname, resolve } from 'node:path';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { defaultDatabasePath, ensureDataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
+import { resetSandbox } from '../../../client/sandbox-admin.js';
 import type { SandboxOrigin } from '../../../sandbox/origin.js';
 import { dataWarning } from './data-warning.js';
 import { printable } from '../../../printable.js';
 import { parseDbPath, seedOrData } from './options.js';
-import { reachableUrl, sandboxState } from './pidfile.js';
+import { execSandbox, reachableUrl, sandboxState } from './pidfile.js';
 import { refuseOpenDatabase } from './in-use.js';
 
 /** What the database was started from, as recorded in it; the demo data when nothing is. */
@@ -31,7 +32,8 @@ async function recorded(dbPath: string): Promise<SandboxOrigin> {
 
 /** The running sandbox that uses the database asked for (without --db: the running one, or the one `sandbox exec` runs the command against). */
 async function liveSandbox(env: NodeJS.ProcessEnv, explicitDb: string | undefined): Promise<{ url: string; db: string } | undefined> {
-  if (explicitDb === undefined && env.UDCLI_SANDBOX_DB && env.UDCLI_BASE_URL) return { url: env.UDCLI_BASE_URL.replace(/\/+$/, ''), db: env.UDCLI_SANDBOX_DB };
+  const exec = execSandbox(env);
+  if (explicitDb === undefined && exec !== undefined) return exec;
   const current = await sandboxState(env);
   if (current.state !== 'running' && current.state !== 'unresponsive') return undefined;
   const { record } = current;
@@ -42,12 +44,6 @@ async function liveSandbox(env: NodeJS.ProcessEnv, explicitDb: string | undefine
     });
   }
   return { url: reachableUrl(record.url), db: record.db };
-}
-
-interface ResetReply {
-  origin: { text: string };
-  games: string[];
-  users: number;
 }
 
 /** Resets a running sandbox through `POST /_sandbox/reset`; a data file travels as its text (the sandbox reads no path it is sent). */
@@ -73,22 +69,7 @@ async function resetLive(factory: Factory, live: { url: string; db: string }, ex
   }
   const { confirm } = await import('../../../runtime/prompt.js');
   await confirm(factory.io, `Wipe the running sandbox at ${live.url} (every user, record and content URI in it) and reset it ${what}?`, { yes: factory.globals().yes });
-  let response: Response;
-  try {
-    response = await fetch(`${live.url}/_sandbox/reset`, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      signal: AbortSignal.timeout(60_000),
-    });
-  } catch (error) {
-    throw new UdcliError(`no sandbox answers at ${live.url}; nothing was reset`, { cause: error });
-  }
-  const reply = (await response.json().catch(() => undefined)) as (ResetReply & { message?: string }) | undefined;
-  if (!response.ok || reply === undefined || !Array.isArray(reply.games)) {
-    const message = typeof reply?.message === 'string' ? reply.message : `HTTP ${response.status}`;
-    throw new UdcliError(`the sandbox at ${live.url} did not reset: ${message}`);
-  }
+  const reply = await resetSandbox(live.url, body);
   const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
   factory.io.stderr.write(`reset the sandbox at ${live.url}: it holds ${printable(String(reply.origin.text))} (${n(reply.games.length, 'game')}, ${n(reply.users, 'user')})\n`);
 }

@@ -4,7 +4,11 @@ import { keyRefusedOnUser } from '../../../ops/users.js';
 import { redact } from '../../../redact.js';
 import { sourceLabel } from '../profile/show.js';
 import { USER_COLUMNS } from './columns.js';
-import type { UserOptions } from './index.js';
+
+export interface UserOptions {
+  username?: boolean;
+  public?: boolean;
+}
 
 export async function run(factory: Factory, args: { ref: string }, opts: UserOptions): Promise<void> {
   const ref = parseUserRef(args.ref, opts.username === true);
