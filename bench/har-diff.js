@@ -15,8 +15,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'udcli.js');
 const REF = join(ROOT, 'bench', 'har-replay-ref.js');
 
-/** Entries of the bench recording per mode. */
-export const HAR_ENTRIES = { full: 50_000, quick: 10_000, smoke: 300 };
+/**
+ * Entries of the bench recording per mode. A smoke run (npm test) proves the row runs: a few
+ * whole sessions of the template are enough to replay, seed and compare.
+ */
+export const HAR_ENTRIES = { full: 50_000, quick: 10_000, smoke: 40 };
 /** The bound on the diff's peak RSS, whatever the recording's size. */
 export const RSS_LIMIT_MB = 300;
 

@@ -12,7 +12,6 @@
  * opening with the schema line) must load as shown. The conventions: test/docs/doc-blocks.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -21,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { main } from '../../src/cli/main.js';
 import type { IOStreams } from '../../src/ops/factory.js';
+import { closedPort } from '../e2e/harness.js';
 import { readDataFileBlocks, readDocBlocks, type DocBlock, type DocCommand, type DocSynopsis } from './doc-blocks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -72,14 +72,6 @@ interface Result {
   code: number;
   stdout: string;
   stderr: string;
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((done) => srv.listen(0, '127.0.0.1', done));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((done) => srv.close(() => done()));
-  return port;
 }
 
 /** udcli as the reader runs it: in a terminal unless piped, answering what it asks. */
@@ -135,7 +127,7 @@ async function startDocRun(name: string): Promise<DocRun> {
   const cwd = join(root, 'work');
   mkdirSync(cwd);
   for (const [file, text] of Object.entries(READER_FILES)) writeFileSync(join(cwd, file), text);
-  const port = await freePort();
+  const port = await closedPort();
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UDCLI_') && k !== 'FORCE_COLOR') env[k] = v;
   Object.assign(env, { NO_COLOR: '1', UDCLI_DATA_DIR: join(root, 'data'), UDCLI_SANDBOX_PORT: String(port), USER: 'docs-reader' });

@@ -57,23 +57,27 @@ describe('batch mode (e2e)', () => {
   });
   const run = (args: string[], input?: string) => runInProcess(args, env.env, input === undefined ? {} : { input });
 
-  it('resets FIRST_WIN for 2,000 list entries (uids and usernames): every one ok, state reset, one audit line each', async () => {
-    // 1,500 demo users (uids for the generated ones, usernames for the named ones) plus 500 listed again by username
-    const lines = ['# CI testers', ...NAMED, ...GENERATED.map(uidForUsername), '', ...GENERATED.slice(0, 500)];
+  it('resets FIRST_WIN for 200 list entries (uids and usernames): every one ok, state reset, one audit line each', async () => {
+    // The named demo users by username, 150 generated ones by uid, a comment, a blank line, and 45
+    // of them listed again by username: 200 entries, 155 users. More than the 16 in flight at once,
+    // every kind of line and repeated users: what the list's size proves (the full 1,500 demo users
+    // took 25 s and proved nothing more).
+    const listed = GENERATED.slice(0, 150);
+    const lines = ['# CI testers', ...NAMED, ...listed.map(uidForUsername), '', ...listed.slice(0, 45)];
     const list = file('testers.txt', lines);
     const r = await run(['achievements', 'reset', `@${list}`, 'FIRST_WIN', '--concurrency', '16']);
     expect(r.code, r.stderr).toBe(0);
     const out = ndjson(r);
-    expect(out).toHaveLength(2000);
+    expect(out).toHaveLength(200);
     expect(out.filter((l) => l.status !== 'ok')).toEqual([]);
-    expect(new Set(out.map((l) => l.uid)).size).toBe(1500);
+    expect(new Set(out.map((l) => l.uid)).size).toBe(155);
     expect(out.find((l) => l.input === 'alice')).toMatchObject({ uid: uidForUsername('alice'), status: 'ok' });
-    expect(r.stderr).toMatch(/2000 items: 2000 ok, 0 failed, 0 unknown, 0 skipped/);
+    expect(r.stderr).toMatch(/200 items: 200 ok, 0 failed, 0 unknown, 0 skipped/);
 
     const values = achievementValues(env, 'FIRST_WIN');
-    for (const u of ALL_USERS) expect(values.get(uidForUsername(u)) ?? 0).toBe(0);
+    for (const u of [...NAMED, ...listed]) expect(values.get(uidForUsername(u)) ?? 0).toBe(0);
     const audit = readFileSync(join(env.configDir, 'audit.log'), 'utf8').trim().split('\n');
-    expect(audit).toHaveLength(2000);
+    expect(audit).toHaveLength(200);
     const aliceLine = audit.map((l) => JSON.parse(l) as { uid: string; change: string; undo: string }).find((e) => e.uid === uidForUsername('alice'));
     expect(aliceLine).toMatchObject({ change: expect.stringMatching(/1\/1 Completed → 0\/1 In Progress/), undo: expect.stringMatching(/achievements set \w+ FIRST_WIN 100%/) });
   }, 150_000);
@@ -112,8 +116,9 @@ describe('batch mode (e2e)', () => {
   });
 
   it('a give killed with SIGKILL and resumed with the same journal gives each user exactly one, never two', async () => {
-    // Killed at 400 journal lines (two a user): about 200 users before the kill, 400 after it.
-    const GIVEN = ALL_USERS.slice(0, 600);
+    // Killed at 100 journal lines (two a user): about 50 users before the kill, 150 after it; far
+    // more than the 8 a batch has in flight, so some are done, some unknown, most still to do.
+    const GIVEN = ALL_USERS.slice(0, 200);
     const list = file('give.txt', GIVEN);
     const journal = join(scratch, 'give.journal');
     const before = productQuantities(env, 'xp-boost');
@@ -124,7 +129,7 @@ describe('batch mode (e2e)', () => {
     const child = spawn(process.execPath, [BIN, ...args], { env: base, stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     const journaled = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').length : 0);
-    await until(() => journaled() >= 400, 'the journal to reach 400 lines', { timeoutMs: 60_000, intervalMs: 10 }).finally(() => child.kill('SIGKILL'));
+    await until(() => journaled() >= 100, 'the journal to reach 100 lines', { timeoutMs: 60_000, intervalMs: 10 }).finally(() => child.kill('SIGKILL'));
     await exited;
     expect(journaled()).toBeLessThan(2 * GIVEN.length); // killed mid-run
 
@@ -135,7 +140,7 @@ describe('batch mode (e2e)', () => {
     const after = productQuantities(env, 'xp-boost');
     const unknown = new Set(out.filter((l) => l.status === 'unknown').map((l) => l.uid));
     expect(unknown.size).toBeLessThanOrEqual(8);
-    expect(out.filter((l) => l.status === 'skipped').length).toBeGreaterThan(100);
+    expect(out.filter((l) => l.status === 'skipped').length).toBeGreaterThan(25);
     for (const u of GIVEN) {
       const uid = uidForUsername(u);
       const added = (after.get(uid) ?? 0) - (before.get(uid) ?? 0);

@@ -14,7 +14,6 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { ensureChromium, launchChromium } from '../sandbox/helpers/chromium.js';
-import { runInProcess, type CliResult } from './harness.js';
+import { closedPort, runInProcess, type CliResult } from './harness.js';
 
 const GAME_DIR = join(import.meta.dirname, '..', 'fixtures', 'sdk-game');
 const GAME = '1001';
@@ -51,14 +50,6 @@ async function held(uid: string, sku: string): Promise<{ purchase: { success: bo
   return Array.isArray(payload) ? payload[0] : payload;
 }
 
-async function freePort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** The studio's own static server: the game as it is, with the documented connect line added to its page. */
 function startStudioServer(): Promise<Server> {
   const server = createServer((request, response) => {
@@ -81,7 +72,7 @@ beforeAll(async () => {
   unavailable = ensureChromium();
   if (unavailable) console.warn(`sdk-game.test.ts: skipping the browser tests: ${unavailable}`);
   root = mkdtempSync(join(tmpdir(), 'udcli-sdk-game-'));
-  env = { UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data'), UDCLI_SANDBOX_PORT: String(await freePort()) };
+  env = { UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data'), UDCLI_SANDBOX_PORT: String(await closedPort()) };
   const play = await runInProcess(['sandbox', 'play', GAME, '--game-dir', GAME_DIR, '--no-open'], env);
   expect(play.code, play.stderr).toBe(0);
   const pageUrl = new URL(play.stdout.trim());
