@@ -51,6 +51,9 @@ import { iframeUrl } from './content-uri.js';
 import { hostName } from './http/host-check.js';
 import { PLAY_PATH } from './constants.js';
 
+/** What an error handler returns: the reply, sent now or once a write settles. */
+type Answered = FastifyReply | Promise<FastifyReply>;
+
 export interface BuildAppOptions {
   db: SandboxDatabase;
   /** Lifetime of tokens from the token generator; default 900 s. */
@@ -367,7 +370,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     }
   });
 
-  function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
+  function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): Answered {
     const format = formatOf(request);
     if (error instanceof ApiFailure) return sendFailure(reply, format, error);
     // The site and the play page write without retrying: a lock held by another process is a 503 there too.
@@ -386,7 +389,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
 
   // The last resort must not fail itself (else Fastify answers a bare 500 and nothing is told):
   // the line is written with the real time, which cannot be out of range like the virtual one.
-  function sendInternal(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
+  function sendInternal(error: unknown, request: FastifyRequest, reply: FastifyReply): Answered {
     try {
       request.log.error({ err: error }, 'unexpected error');
       log(`${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${oneLine(error)}`);

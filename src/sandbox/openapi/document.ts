@@ -43,12 +43,16 @@ function envelopeSchema(payload: ValueSchema): ValueSchema {
 }
 
 /** Headers every reply under the prefix carries (SERVICE.md: CORS), and those some statuses add. */
+/** A header whose value is always the same. */
+const always = <const V extends string>(value: V, description: string) =>
+  ({ description, schema: { type: 'string', const: value } }) as const;
+
 const HEADERS = {
-  AccessControlAllowOrigin: { description: 'Always `*`: any site may read the reply (games call from their own site).', schema: { type: 'string', const: '*' } },
-  AccessControlExposeHeaders: { description: 'The headers a cross-origin caller may read beyond the safelisted ones.', schema: { type: 'string', const: 'Retry-After, Allow' } },
-  AccessControlAllowMethods: { description: 'The verbs a cross-origin caller may send.', schema: { type: 'string', const: 'GET, POST, PUT, DELETE' } },
-  AccessControlAllowHeaders: { description: 'The request headers a cross-origin caller may send.', schema: { type: 'string', const: 'Content-Type, Accept' } },
-  AccessControlMaxAge: { description: 'Seconds a browser may keep this preflight.', schema: { type: 'string', const: '600' } },
+  AccessControlAllowOrigin: always('*', 'Always `*`: any site may read the reply (games call from their own site).'),
+  AccessControlExposeHeaders: always('Retry-After, Allow', 'The headers a cross-origin caller may read beyond the safelisted ones.'),
+  AccessControlAllowMethods: always('GET, POST, PUT, DELETE', 'The verbs a cross-origin caller may send.'),
+  AccessControlAllowHeaders: always('Content-Type, Accept', 'The request headers a cross-origin caller may send.'),
+  AccessControlMaxAge: always('600', 'Seconds a browser may keep this preflight.'),
   RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^[0-9]+$' } },
   Allow: { description: 'The verbs the path takes.', schema: { type: 'string' } },
 } as const;

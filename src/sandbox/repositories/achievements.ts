@@ -77,7 +77,7 @@ export interface ListQuery {
   offset: number;
 }
 
-interface DefinitionRow {
+export interface DefinitionRow {
   id: number;
   parent_id: string;
   parent_type: ParentType;

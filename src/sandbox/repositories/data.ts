@@ -4,6 +4,9 @@
  * and `start --data`, so no other command pays for them.
  */
 import type { Database } from 'better-sqlite3';
+import type { DefinitionRow } from './achievements.js';
+import type { ProductRow } from './products.js';
+import type { UserRow } from './users.js';
 
 export interface ExportedGameRow {
   id: string;
@@ -83,16 +86,16 @@ export function dataRepository(db: Database) {
     ),
     achievementsOf: db.prepare<
       [string],
-      { developer_id: string; name: string; description: string; admin_description: string; icon: string; start_value: number; target_value: number; score: number; state: string; tags: string }
+      Omit<DefinitionRow, 'id' | 'parent_id' | 'parent_type' | 'created_on' | 'updated_on' | 'completion_count'>
     >(
       `SELECT developer_id, name, description, admin_description, icon, start_value, target_value, score, state, tags
          FROM achievements WHERE parent_id = ? ORDER BY id`,
     ),
     productsOf: db.prepare<
       [string],
-      { sku: string; type: string; name: string; description: string; price_cents: number; display_order: number; status: string; image: string }
+      Pick<ProductRow, 'sku' | 'type' | 'name' | 'description' | 'price_cents' | 'display_order' | 'status' | 'image'>
     >('SELECT sku, type, name, description, price_cents, display_order, status, image FROM products WHERE parent_id = ? ORDER BY display_order, id'),
-    users: db.prepare<[], { uid: string; username: string; gender: string; created_on: number; birthday: string; premium: number; email: string }>(
+    users: db.prepare<[], UserRow>(
       'SELECT uid, username, gender, created_on, birthday, premium, email FROM users ORDER BY created_on, uid',
     ),
     /** Friends who come after the user in export order (each friendship is written once, under the first). */

@@ -59,7 +59,7 @@ export class InsufficientQuantityError extends Error {
   }
 }
 
-interface ProductRow {
+export interface ProductRow {
   id: number;
   parent_id: string;
   parent_type: ParentType;

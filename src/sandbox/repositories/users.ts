@@ -23,7 +23,7 @@ export interface FriendRecord extends UserRecord {
   played: boolean | null;
 }
 
-interface UserRow {
+export interface UserRow {
   uid: string;
   username: string;
   gender: string;
