@@ -102,7 +102,7 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   opts: Opts & BatchFlags & WhyFlags,
 ): Promise<BatchSummary | undefined> {
   // First: a swap explains what would fail next (the batch options, the user's form).
-  if (!isBatchArg(args.uid)) rejectSwapped(args.uid, type.key.of(args), type.key.name, type.command);
+  if (!isBatchArg(args.uid)) rejectSwapped(args.uid, type.key.of(args), type.key.name, type.command, type.batch !== false);
   if (type.batch !== false && isBatchArg(args.uid)) {
     const input = await type.parse(factory, args, opts, args.uid);
     const why = await whyOf(factory, opts, opts.dryRun === true);

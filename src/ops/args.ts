@@ -15,6 +15,7 @@ import type { Column } from '../output/types.js';
 import { dataCell } from '../output/fields.js';
 import type { Factory } from './factory.js';
 import { hasControl, jsonText } from '../printable.js';
+import { batchCommandsPhrase, declarationFiles } from '../change-commands.js';
 
 /** Shown in quotes inside error messages: control characters escaped, long values cut. */
 export function quote(value: string): string {
@@ -22,14 +23,14 @@ export function quote(value: string): string {
   return jsonText(shown);
 }
 
-/** The mutation commands that take `@FILE` in place of the uid (docs/CLI.md "Batch mode"). */
-const BATCH_COMMANDS = 'achievements inc|set|reset|delete and products give|take';
-const BATCH_COMMAND_NAMES = new Set(['achievements inc', 'achievements set', 'achievements reset', 'achievements delete', 'products give', 'products take']);
-
-/** `@FILE` where a command takes one user: batch input is for the mutation commands only. */
+/**
+ * `@FILE` where a command takes one user: batch input is for the declared changes only, every
+ * one of which takes it (docs/CLI.md "Batch mode"); they are named from their declaration files.
+ */
 function rejectBatchInput(value: string, command: string): void {
   if (value.startsWith('@')) {
-    throw new UsageError(`batch input (@FILE) is not supported by \`udcli ${command}\`; it works with ${BATCH_COMMANDS}`);
+    const changes = declarationFiles().map((m) => [m[1]!, m[2]!] as const);
+    throw new UsageError(`batch input (@FILE) is not supported by \`udcli ${command}\`; it works with ${batchCommandsPhrase(changes)}`);
   }
 }
 
@@ -110,10 +111,10 @@ export function parseUserArg(value: string | undefined, name = 'uid', command?: 
  * key goes by its uid, which the hint says). Checks nothing else: run before anything that could
  * fail for a reason the swap explains (the batch options, the user's own form).
  */
-export function rejectSwapped(userArg: string, keyArg: string, keyName: string, command?: string): void {
+export function rejectSwapped(userArg: string, keyArg: string, keyName: string, command?: string, batch = false): void {
   if (normalizeHex32(userArg.trim()) === null && normalizeHex32(keyArg.trim()) !== null) parseUidBeforeKey(userArg, keyArg, keyName, command);
   const right = command ? `: udcli ${command} ${keyArg.trim()} ${quoteArg(userArg)}` : '';
-  if (command !== undefined && BATCH_COMMAND_NAMES.has(command) && !userArg.startsWith('@') && keyArg.startsWith('@') && keyArg.length > 1) {
+  if (batch && !userArg.startsWith('@') && keyArg.startsWith('@') && keyArg.length > 1) {
     throw new UsageError(`arguments look swapped: ${quote(keyArg)} is a batch input (@FILE) and ${quote(userArg)} looks like the ${keyName}`, {
       hint: `@FILE comes first, in the user's place${right}`,
     });
@@ -126,8 +127,8 @@ export function rejectSwapped(userArg: string, keyArg: string, keyName: string, 
 }
 
 /** parseUserArg for `<user> <key>` commands, saying when the two look swapped (rejectSwapped). */
-export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: string, command?: string): UserArg {
-  rejectSwapped(userArg, keyArg, keyName, command);
+export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: string, command?: string, batch = false): UserArg {
+  rejectSwapped(userArg, keyArg, keyName, command, batch);
   return parseUserArg(userArg, 'uid', command);
 }
 

@@ -9,12 +9,6 @@ import { addBatchOptions, parseBatchFlags, rejectBatchFlags } from '../../src/ba
 import { runChange } from '../../src/batch/change.js';
 import type { BatchFlags } from '../../src/batch/flags.js';
 import type { BatchSummary } from '../../src/batch/runner.js';
-import { incChange } from '../../src/cli/commands/achievements/inc.js';
-import { setChange } from '../../src/cli/commands/achievements/set.js';
-import { resetChange } from '../../src/cli/commands/achievements/reset.js';
-import { deleteChange } from '../../src/cli/commands/achievements/delete.js';
-import { giveChange } from '../../src/cli/commands/products/give.js';
-import { takeChange } from '../../src/cli/commands/products/take.js';
 import type { ApiClient } from '../../src/client/types.js';
 import type { Factory, GlobalOptions } from '../../src/ops/factory.js';
 import type { Settings } from '../../src/config/types.js';
@@ -22,6 +16,20 @@ import { ApiError, BatchIncompleteError, InterruptedError, UsageError } from '..
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { Output } from '../../src/output/types.js';
 import { uidForUsername } from '../../src/domain/ids.js';
+import achievementsInc from '../../src/cli/changes/achievements-inc.js';
+import achievementsSet from '../../src/cli/changes/achievements-set.js';
+import achievementsReset from '../../src/cli/changes/achievements-reset.js';
+import achievementsDelete from '../../src/cli/changes/achievements-delete.js';
+import productsGive from '../../src/cli/changes/products-give.js';
+import productsTake from '../../src/cli/changes/products-take.js';
+
+// The declared changes, as the registry loads them when their command runs.
+const incChange = await achievementsInc.type();
+const setChange = await achievementsSet.type();
+const resetChange = await achievementsReset.type();
+const deleteChange = await achievementsDelete.type();
+const giveChange = await productsGive.type();
+const takeChange = await productsTake.type();
 
 /** `achievements <action> @FILE …` through the change runner, as the command's handler runs it. */
 async function runAchievementBatch(factory: Factory, a: { spec: string; action: 'inc' | 'set' | 'reset' | 'delete'; developerId: string; progress?: string }, opts: BatchFlags & { by?: string }): Promise<BatchSummary> {
