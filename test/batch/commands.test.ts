@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/log.js';
-import { addBatchOptions, parseBatchFlags, rejectBatchFlags } from '../../src/batch/commands.js';
+import { addBatchOptions, parseBatchFlags, rejectBatchFlags } from '../../src/batch/flags.js';
 import { runChange } from '../../src/batch/change.js';
 import type { BatchFlags } from '../../src/batch/flags.js';
 import type { BatchSummary } from '../../src/batch/runner.js';
