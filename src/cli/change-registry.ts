@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import type { ChangeArgs, ChangeType } from '../batch/change.js';
 import { addBatchOptions, addWhyOptions, type BatchFlags, type WhyFlags } from '../batch/flags.js';
+import type { BatchSummary } from '../batch/runner.js';
 import type { Factory } from '../ops/factory.js';
 import { BATCH_USER_ARGUMENT, batchExample } from './batch-help.js';
 import { declarationFiles } from '../change-commands.js';
@@ -53,7 +54,8 @@ export interface ChangeSpec {
 
 /** A declaration as the registry holds it: the spec, and the change loaded when it runs. */
 export interface ChangeDeclaration<Args extends ChangeArgs = ChangeArgs, Opts extends object = object> extends ChangeSpec {
-  run(factory: Factory, args: Args, opts: Opts & BatchFlags & WhyFlags): Promise<unknown>;
+  /** Runs the command: one user, or a batch (its summary). */
+  run(factory: Factory, args: Args, opts: Opts & BatchFlags & WhyFlags): Promise<BatchSummary | undefined>;
 }
 
 /** The declaration with its change type kept typed (tests read it through `type()`). */

@@ -6,7 +6,6 @@ import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/log.js';
 import { addBatchOptions, parseBatchFlags, rejectBatchFlags } from '../../src/batch/flags.js';
-import { runChange } from '../../src/batch/change.js';
 import type { BatchFlags } from '../../src/batch/flags.js';
 import type { BatchSummary } from '../../src/batch/runner.js';
 import type { ApiClient } from '../../src/client/types.js';
@@ -23,24 +22,16 @@ import achievementsDelete from '../../src/cli/changes/achievements-delete.js';
 import productsGive from '../../src/cli/changes/products-give.js';
 import productsTake from '../../src/cli/changes/products-take.js';
 
-// The declared changes, as the registry loads them when their command runs.
-const incChange = await achievementsInc.type();
-const setChange = await achievementsSet.type();
-const resetChange = await achievementsReset.type();
-const deleteChange = await achievementsDelete.type();
-const giveChange = await productsGive.type();
-const takeChange = await productsTake.type();
-
 /** `achievements <action> @FILE …` through the change runner, as the command's handler runs it. */
 async function runAchievementBatch(factory: Factory, a: { spec: string; action: 'inc' | 'set' | 'reset' | 'delete'; developerId: string; progress?: string }, opts: BatchFlags & { by?: string }): Promise<BatchSummary> {
   const args = { uid: a.spec, developerId: a.developerId, progress: a.progress ?? '' };
-  const type = { inc: incChange, set: setChange, reset: resetChange, delete: deleteChange }[a.action] as unknown as typeof setChange;
-  return (await runChange(factory, type, args, opts))!;
+  const declaration = { inc: achievementsInc, set: achievementsSet, reset: achievementsReset, delete: achievementsDelete }[a.action];
+  return (await declaration.run(factory, args, opts))!;
 }
 
 /** `products give|take @FILE …` through the change runner. */
 async function runProductBatch(factory: Factory, a: { spec: string; action: 'give' | 'take'; sku: string }, opts: BatchFlags & { qty?: string }): Promise<BatchSummary> {
-  return (await runChange(factory, a.action === 'give' ? giveChange : takeChange, { uid: a.spec, sku: a.sku }, opts))!;
+  return (await (a.action === 'give' ? productsGive : productsTake).run(factory, { uid: a.spec, sku: a.sku }, opts))!;
 }
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-batchcmd-'));
