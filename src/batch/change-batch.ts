@@ -83,7 +83,7 @@ export async function runChangeBatch<I, P, S, T, A>(
     let prepared: P;
     const journalCommand: JournalCommand = {
       operation: type.command,
-      args: type.journalArgs(input),
+      args: type.argv(input, 'journal'),
       target: { server: withoutUserinfo(settings.baseUrl), game: settings.gameId ?? null, profile: settings.profile },
       ...(why.reason !== undefined ? { reason: why.reason } : {}),
       ...(why.ticket !== undefined ? { ticket: why.ticket } : {}),
@@ -120,7 +120,7 @@ export async function runChangeBatch<I, P, S, T, A>(
       const now = recovery.outcome === 'applied' ? (recovery.result as { after?: unknown }).after : null;
       auditResolution(traceContext(factory.io.env, settings, l, why), {
         uid,
-        argv: [...type.command.split(' '), uid, ...type.journalArgs(input)],
+        argv: [...type.command.split(' '), uid, ...type.argv(input, 'journal')],
         subject,
         ...(username !== undefined ? { username } : {}),
         // A run killed in flight left no line to close: the resolution still says what was found.

@@ -24,6 +24,9 @@ export interface ChangeArgs {
   uid: string;
 }
 
+/** What a change type adds to its trace: the scope of its audit line, and the rest. */
+export type ChangeTrace<S, T> = Omit<TraceSpec<S, T>, 'uid' | 'argv' | 'read' | 'perform' | 'kept' | 'judge'> & { scope: readonly string[] };
+
 /**
  * One change type, declared once. `I` is the typed input (argv and options checked), `P` what
  * is read once for every user (a quest's definition), `S` the state of one user the change is
@@ -40,8 +43,13 @@ export interface ChangeType<Args extends ChangeArgs, Opts extends object, I, P, 
   idempotent: boolean;
   /** argv and options → what to do (`who`: the user as typed, or the batch's @FILE). Throws UsageError; nothing is sent. */
   parse(factory: Factory, args: Args, opts: Opts, who: string): Promise<I> | I;
-  /** What decides the change for each user, for the journal (a rerun must be the same command). */
-  journalArgs(input: I): string[];
+  /**
+   * The change's words after `<user>`, spelled once for every place that names it: `journal`,
+   * what decides the change for each user with its game (the journal's command, the audit's
+   * subject: a rerun must be the same command); `typed`, as the audit line shows it (the trace
+   * adds its scope).
+   */
+  argv(input: I, form: 'journal' | 'typed'): string[];
   /**
    * The checks every user shares, made once before the first one, in a real run and a dry run
    * alike (the quest exists, the sku exists): a failure here is the whole command's, with its
@@ -76,8 +84,11 @@ export interface ChangeType<Args extends ChangeArgs, Opts extends object, I, P, 
   kept(before: S | null): unknown;
   /** Not idempotent: did the change happen, from the state kept before and the state now? */
   judge?(before: unknown, now: S, input: I, prepared: P): OutcomeJudgement;
-  /** The rest of the trace: the audit line's command, the receipt and undo, the state the audit keeps. */
-  trace(ctx: TraceContext, client: ApiClient, uid: string, input: I, prepared: P, auth: A): Omit<TraceSpec<S, T>, 'uid' | 'read' | 'perform' | 'kept' | 'judge'>;
+  /**
+   * The rest of the trace: the flags that place the audit line's command (`--game 1002`), the
+   * receipt and undo, the state the audit keeps.
+   */
+  trace(ctx: TraceContext, client: ApiClient, uid: string, input: I, prepared: P, auth: A): ChangeTrace<S, T>;
   /** `--dry-run`: what this user's change is expected to do, from the state read now. */
   expected?(uid: string, input: I, before: S, prepared: P): string;
   /** `--dry-run` of a batch: the line for one user. */
@@ -188,8 +199,10 @@ export function traceSpec<I, P, S, T, A>(
   username?: string,
 ): TraceSpec<S, T> {
   const judge = type.judge;
+  const { scope, ...trace } = type.trace(ctx, client, uid, input, prepared, auth);
   return {
-    ...type.trace(ctx, client, uid, input, prepared, auth),
+    ...trace,
+    argv: [...type.command.split(' '), uid, ...type.argv(input, 'typed'), ...scope],
     uid,
     subject: subjectOf(type, input),
     ...(username !== undefined ? { username } : {}),
@@ -201,8 +214,8 @@ export function traceSpec<I, P, S, T, A>(
 }
 
 /** The change without its user, as the audit groups it: `products give sword --qty 1 --game 1001 --type Game`. */
-export function subjectOf<I>(type: Pick<ChangeType<ChangeArgs, object, I, unknown, unknown, unknown, unknown>, 'command' | 'journalArgs'>, input: I): string {
-  return [type.command, ...type.journalArgs(input)].join(' ');
+export function subjectOf<I>(type: Pick<ChangeType<ChangeArgs, object, I, unknown, unknown, unknown, unknown>, 'command' | 'argv'>, input: I): string {
+  return [type.command, ...type.argv(input, 'journal')].join(' ');
 }
 
 /** One user's dry run: the request the change would send, and what it is expected to do from the state read now. */

@@ -77,17 +77,6 @@ export interface AchievementVerb<Args extends { uid: string; developerId: string
   ): void;
 }
 
-/** The per-user command line of an achievement change, as the audit log and hints spell it. */
-export function achievementArgv<C extends AchievementChangeSpec>(
-  verb: Pick<AchievementVerb<never, never, C>, 'argv'>,
-  uid: string,
-  target: AchievementTarget,
-  change: C,
-  scope: string[],
-): string[] {
-  return ['achievements', change.action, uid, target.developerId, ...verb.argv(change, 'typed'), ...scope];
-}
-
 /** What a delete loses, for the question: `1/1 Completed, completed 2024-05-01 10:05:00`. */
 export function lossText(record: UserAchievement): string {
   const value = record.target_value === undefined || record.target_value === null ? `${record.current_value}` : `${record.current_value}/${record.target_value}`;
@@ -110,13 +99,10 @@ export function achievementChange<Args extends { uid: string; developerId: strin
       const settings = await factory.settings();
       return { target: resolveAchievementTarget(settings, opts, args.developerId), change };
     },
-    journalArgs: ({ target, change }) => [
+    argv: ({ target, change }, form) => [
       target.developerId,
-      ...verb.argv(change, 'journal'),
-      '--game',
-      target.pid,
-      '--type',
-      target.type,
+      ...verb.argv(change, form),
+      ...(form === 'journal' ? ['--game', target.pid, '--type', target.type] : []),
     ],
     // Read once for every user: a quest that does not exist is the command's 404 (exit 4), dry or not.
     async prepare(client, { target }, how) {
@@ -139,7 +125,7 @@ export function achievementChange<Args extends { uid: string; developerId: strin
       const scope = scopeArgs(ctx, target.pid, target.type);
       const undoScope = [...scope, ...(ctx.target ?? [])];
       return {
-        argv: achievementArgv(verb, uid, target, change, scope),
+        scope,
         unknownChange: `${target.developerId} of ${shortUid(uid)}: ${change.action}`,
         async receipt(before, reply) {
           let after: unknown = deleting ? null : reply.payload;

@@ -3,7 +3,7 @@
  * key and its value as state, the player's auth token, the audit command, the receipt and the
  * undo (an earlier value too long for a command line kept in a file).
  */
-import { saveArgv, saveReceipt, saveState, writeUndoFile, type SaveChange } from '../../../audit/saves.js';
+import { saveReceipt, saveWords, saveState, writeUndoFile, type SaveChange } from '../../../audit/saves.js';
 import { shortUid } from '../../../audit/receipt.js';
 import type { ChangeType } from '../../../batch/change.js';
 import type { ApiClient, EraseResult, Reply, SaveResult } from '../../../client/types.js';
@@ -53,7 +53,8 @@ export function saveChange<Args extends { uid: string; key: string }, T extends 
       if (!given && settings.production) throw missingAuthToken(who);
       return { key, change, given };
     },
-    journalArgs: ({ key }) => [key],
+    // The journal names the key alone (docs/ARCHITECTURE.md: a rerun gives the same value).
+    argv: ({ key, change }, form) => (form === 'journal' ? [key] : saveWords(key, change)),
     prepare: async () => null,
     confirm: verb.confirm,
     label: verb.label,
@@ -67,7 +68,7 @@ export function saveChange<Args extends { uid: string; key: string }, T extends 
     trace(ctx, _client, uid, { key, change }, _prepared, token) {
       const scope = ctx.target ?? [];
       return {
-        argv: saveArgv(uid, key, change, scope),
+        scope,
         // The value read decides whether to send (an erase of nothing is not sent): read, then send.
         sequential: true,
         audited: (value) => saveState(key, value),
