@@ -5,7 +5,7 @@
  */
 import { saveReceipt, saveWords, saveState, writeUndoFile, type SaveChange } from '../../../audit/saves.js';
 import { shortUid } from '../../../audit/receipt.js';
-import type { ChangeType } from '../../../batch/change.js';
+import type { ChangeAsk, ChangeType } from '../../../batch/change.js';
 import type { ApiClient, EraseResult, Reply, SaveResult } from '../../../client/types.js';
 import type { Factory } from '../../../ops/factory.js';
 import { givenAuthToken, missingAuthToken, parseSaveKey, readSave, saveBytes, type AuthTokenSource } from '../../../ops/saves.js';
@@ -27,7 +27,7 @@ export interface SaveVerb<Args extends { uid: string; key: string }, T extends S
   label(input: SaveInput<C>): string;
   spin(key: string): string;
   perform(client: ApiClient, uid: string, input: SaveInput<C>, token: string): Promise<Reply<T>>;
-  ask?: ChangeType<Args, ChangeOptions, SaveInput<C>, null, string | null, T, AuthTokenSource>['ask'];
+  ask?: ChangeAsk<SaveInput<C>, string | null>;
   printer(factory: Factory): (reply: Reply<T>, input: SaveInput<C>) => Promise<void>;
 }
 
