@@ -11,7 +11,7 @@ import { addBatchOptions, addWhyOptions, type BatchFlags, type WhyFlags } from '
 import type { BatchSummary } from '../batch/runner.js';
 import type { Factory } from '../ops/factory.js';
 import { BATCH_USER_ARGUMENT, batchExample } from './batch-help.js';
-import { declarationFiles } from '../change-commands.js';
+import { declarationFiles } from '../ops/args.js';
 
 /** One argument after `<user>`: `developer_id` handed to the change as `developerId`. */
 export interface ChangeArgument {
@@ -81,12 +81,6 @@ export function defineChange<Args extends ChangeArgs, Opts extends object, I, P,
 
 /** Declarations added by tests (`registerForTest`): a throwaway verb goes through the same path. */
 const added: ChangeDeclaration[] = [];
-
-/** The mutating commands, `achievements inc`, from the declaration files' names alone (nothing loaded). */
-export function changeCommands(): string[] {
-  const names = declarationFiles().map(([, noun, verb]) => `${noun} ${verb}`);
-  return [...names, ...added.map((d) => d.command)];
-}
 
 /** Every declaration of a noun, in help's order. */
 export async function loadChanges(noun: string): Promise<ChangeDeclaration[]> {

@@ -3,6 +3,7 @@
  * the form the client sends or throws a UsageError (exit 2) with one clear line, so a handler
  * can check everything before a single request goes out.
  */
+import { readdirSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { Settings } from '../config/types.js';
 import type { QueryParams } from '../domain/signing.js';
@@ -15,12 +16,36 @@ import type { Column } from '../output/types.js';
 import { dataCell } from '../output/fields.js';
 import type { Factory } from './factory.js';
 import { hasControl, jsonText } from '../printable.js';
-import { batchCommandsPhrase, declarationFiles } from '../change-commands.js';
 
 /** Shown in quotes inside error messages: control characters escaped, long values cut. */
 export function quote(value: string): string {
   const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
   return jsonText(shown);
+}
+
+/*
+ * The mutating commands (`achievements inc`), read from the names of the change declaration
+ * files in src/cli/changes/ (`achievements-inc.ts`, one a verb: src/cli/change-registry.ts), so
+ * this layer names them (the @FILE hint) without loading any, nor a module more at start-up.
+ */
+
+/** A declaration's file name: `achievements-inc.js` (`.ts` when run from the sources). */
+export const DECLARATION_FILE = /^([a-z]+)-([a-z][a-z-]*)\.(?:js|ts)$/;
+
+/** The declaration files, in name order: [file, noun, verb]. */
+export function declarationFiles(): RegExpExecArray[] {
+  return readdirSync(new URL('../cli/changes/', import.meta.url))
+    .sort()
+    .map((name) => DECLARATION_FILE.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null);
+}
+
+/** `achievements delete|inc|reset|set and products give|take`: the commands that take @FILE, by noun. */
+export function batchCommandsPhrase(batchVerbs: ReadonlyArray<readonly [noun: string, verb: string]>): string {
+  const byNoun = new Map<string, string[]>();
+  for (const [noun, verb] of batchVerbs) byNoun.set(noun, [...(byNoun.get(noun) ?? []), verb]);
+  const parts = [...byNoun].map(([noun, verbs]) => `${noun} ${verbs.join('|')}`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
 }
 
 /**
