@@ -40,7 +40,7 @@ export function declarationFiles(): RegExpExecArray[] {
     .filter((m): m is RegExpExecArray => m !== null);
 }
 
-/** `achievements delete|inc|reset|set and products give|take`: the commands that take @FILE, by noun. */
+/** `achievements delete|inc, products give|take and saves erase|set`: the commands that take @FILE, by noun. */
 export function batchCommandsPhrase(batchVerbs: ReadonlyArray<readonly [noun: string, verb: string]>): string {
   const byNoun = new Map<string, string[]>();
   for (const [noun, verb] of batchVerbs) byNoun.set(noun, [...(byNoun.get(noun) ?? []), verb]);

@@ -1,7 +1,11 @@
 /** `achievements inc`: signed PUT increment=N; not safe to repeat, so a lost reply is decided by reading. */
 import { defineChange } from '../change-registry.js';
-import type { IncOptions } from '../commands/achievements/index.js';
+import type { TargetOptions } from '../commands/achievements/index.js';
 import { SCOPE_OPTIONS } from '../scope-options.js';
+
+interface IncOptions extends TargetOptions {
+  by?: string;
+}
 
 export default defineChange({
   command: 'achievements inc',

@@ -1,7 +1,12 @@
 /** `products give`: --qty packs of a pack sku, units of a base; signed PUT, or the POST grant with --post. */
 import { defineChange } from '../change-registry.js';
-import type { GiveOptions } from '../commands/products/index.js';
+import type { ProductOptions } from '../commands/products/index.js';
 import { SCOPE_OPTIONS } from '../scope-options.js';
+
+interface GiveOptions extends ProductOptions {
+  qty?: string;
+  post?: boolean;
+}
 
 export default defineChange({
   command: 'products give',

@@ -1,7 +1,11 @@
 /** `products take`: signed PUT decrement of --qty units; more than held is the service's 409. */
 import { defineChange } from '../change-registry.js';
-import type { TakeOptions } from '../commands/products/index.js';
+import type { ProductOptions } from '../commands/products/index.js';
 import { SCOPE_OPTIONS } from '../scope-options.js';
+
+interface TakeOptions extends ProductOptions {
+  qty?: string;
+}
 
 export default defineChange({
   command: 'products take',

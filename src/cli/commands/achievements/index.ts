@@ -1,4 +1,4 @@
-/** `udcli achievements defs|list|inc|set|reset|delete`. */
+/** `udcli achievements defs|list`, and the changes declared in src/cli/changes/achievements-*.ts. */
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
 import { batchExample } from '../../batch-help.js';
@@ -26,10 +26,6 @@ export interface ListOptions extends TargetOptions {
   match?: string;
   all?: boolean;
   started?: boolean;
-}
-
-export interface IncOptions extends TargetOptions {
-  by?: string;
 }
 
 const UID = '01e528d59829836fd23b09085b56edab';

@@ -1,4 +1,4 @@
-/** `udcli products list|give|take`. */
+/** `udcli products list`, and the changes declared in src/cli/changes/products-*.ts. */
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
 import { batchExample } from '../../batch-help.js';
@@ -12,15 +12,6 @@ export interface ProductOptions {
 
 export interface ListOptions extends ProductOptions {
   sku?: string;
-}
-
-export interface GiveOptions extends ProductOptions {
-  qty?: string;
-  post?: boolean;
-}
-
-export interface TakeOptions extends ProductOptions {
-  qty?: string;
 }
 
 const UID = '01e528d59829836fd23b09085b56edab';

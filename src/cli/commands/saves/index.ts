@@ -1,4 +1,4 @@
-/** `udcli saves list|get|set|erase`: a player's game saves (SERVICE.md: Game saves). */
+/** `udcli saves list|get`, and the changes declared in src/cli/changes/saves-*.ts: a player's game saves (SERVICE.md: Game saves). */
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
 import { registerChanges } from '../../change-registry.js';
