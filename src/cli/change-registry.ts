@@ -10,7 +10,7 @@ import type { ChangeArgs, ChangeType } from '../batch/change.js';
 import { addBatchOptions, addWhyOptions, type BatchFlags, type WhyFlags } from '../batch/flags.js';
 import type { BatchSummary } from '../batch/runner.js';
 import type { Factory } from '../ops/factory.js';
-import { BATCH_USER_ARGUMENT, batchExample } from './batch-help.js';
+import { BATCH_USER_ARGUMENT, EXAMPLE_UID, batchExample } from './batch-help.js';
 import { declarationFiles } from '../ops/args.js';
 
 /** One argument after `<user>`: `developer_id` handed to the change as `developerId`. */
@@ -96,8 +96,6 @@ export async function loadChanges(noun: string): Promise<ChangeDeclaration[]> {
     .map(({ d }) => d);
 }
 
-const UID = '01e528d59829836fd23b09085b56edab';
-
 /** Registers a noun's mutating verbs under its commander command (`udcli achievements`). */
 export async function registerChanges(noun: Command, factory: Factory): Promise<void> {
   for (const declaration of await loadChanges(noun.name())) registerChange(noun, declaration, factory);
@@ -117,7 +115,7 @@ function registerChange(noun: Command, d: ChangeDeclaration, factory: Factory): 
   }
   if (batch) addBatchOptions(cmd);
   else addWhyOptions(cmd);
-  const examples = d.examples.map((e) => `  $ ${typeof e === 'string' ? `udcli ${d.command} ${e}` : e.line}`.replaceAll('UID', UID));
+  const examples = d.examples.map((e) => `  $ ${typeof e === 'string' ? `udcli ${d.command} ${e}` : e.line}`.replaceAll('UID', EXAMPLE_UID));
   if (batch && d.batchExample !== undefined) examples.push(batchExample(d.command, d.batchExample));
   const heading = examples.length === 1 ? 'Example:' : 'Examples:';
   cmd.addHelpText('after', `${d.about ?? ''}\n${heading}\n${examples.join('\n')}`);

@@ -2,6 +2,12 @@
 import type { Command } from 'commander';
 import type { ChangeOption } from './change-registry.js';
 
+/** `--game` and `--type` as commander hands them over. */
+export interface ScopeOptions {
+  game?: string;
+  type?: string;
+}
+
 export const SCOPE_OPTIONS: readonly ChangeOption[] = [
   { flags: '--game <id>', description: "the game (default: the profile's game_id)" },
   { flags: '--type <type>', description: "Game or Website (default: the profile's type, else Game)" },

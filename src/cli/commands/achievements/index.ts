@@ -1,14 +1,11 @@
 /** `udcli achievements defs|list`, and the changes declared in src/cli/changes/achievements-*.ts. */
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
-import { batchExample } from '../../batch-help.js';
+import { EXAMPLE_UID, batchExample } from '../../batch-help.js';
 import { registerChanges } from '../../change-registry.js';
-import { addScopeOptions } from '../../scope-options.js';
+import { addScopeOptions, type ScopeOptions } from '../../scope-options.js';
 
-export interface TargetOptions {
-  game?: string;
-  type?: string;
-}
+export type TargetOptions = ScopeOptions;
 
 export interface DefsOptions {
   aid?: string;
@@ -28,13 +25,11 @@ export interface ListOptions extends TargetOptions {
   started?: boolean;
 }
 
-const UID = '01e528d59829836fd23b09085b56edab';
-
 export async function register(program: Command, factory: Factory): Promise<void> {
   const ach = program
     .command('achievements')
     .description('Achievement definitions and user progress')
-    .addHelpText('after', `\nExamples:\n  $ udcli achievements list ${UID}\n${batchExample('achievements reset', 'LEVEL_10')}`);
+    .addHelpText('after', `\nExamples:\n  $ udcli achievements list ${EXAMPLE_UID}\n${batchExample('achievements reset', 'LEVEL_10')}`);
 
   ach
     .command('defs')
@@ -66,7 +61,7 @@ export async function register(program: Command, factory: Factory): Promise<void
     .option('--started', 'only the quests the user has started, as the service lists them (no Not Started rows from the definitions)')
     .addHelpText(
       'after',
-      `\nExamples:\n  $ udcli achievements list ${UID}\n  $ udcli achievements list ${UID} --started\n  $ udcli achievements list ${UID} --filter state --match Completed --order completed_date`,
+      `\nExamples:\n  $ udcli achievements list ${EXAMPLE_UID}\n  $ udcli achievements list ${EXAMPLE_UID} --started\n  $ udcli achievements list ${EXAMPLE_UID} --filter state --match Completed --order completed_date`,
     )
     .action(async (uid: string, opts: ListOptions) => {
       const { run } = await import('./list.js');
