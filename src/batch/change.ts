@@ -1,7 +1,6 @@
 /**
- * The change runner: every change type (achievements inc/set/reset/delete, products give/take,
- * saves set/erase, and whatever comes next) is declared once, as a ChangeType, in its verb file;
- * runChange gives each one the single-user command, `@FILE` batches with the journal, `--dry-run`,
+ * The change runner: every change type is declared once, as a ChangeType loaded by its
+ * declaration (src/cli/changes/<noun>-<verb>.ts, src/cli/change-registry.ts); runChange gives each one the single-user command, `@FILE` batches with the journal, `--dry-run`,
  * the confirmation, the checks made before anything is sent, the audit trace and the receipt.
  */
 import type { ApiClient, Reply } from '../client/types.js';
@@ -33,8 +32,6 @@ export interface ChangeParse<Args extends ChangeArgs, Opts extends object, I> {
   command: string;
   /** The argument after `<user>` (developer_id, sku, key), for the swapped-argument hint. */
   key: { name: string; of(args: Args): string };
-  /** `@FILE` in place of `<user>` (default true; the command registers the batch options). */
-  batch?: boolean;
   /** argv and options → what to do (`who`: the user as typed, or the batch's @FILE). Throws UsageError; nothing is sent. */
   parse(factory: Factory, args: Args, opts: Opts, who: string): Promise<I> | I;
   /**
@@ -138,15 +135,15 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   opts: Opts & BatchFlags & WhyFlags,
 ): Promise<BatchSummary | undefined> {
   // First: a swap explains what would fail next (the batch options, the user's form).
-  if (!isBatchArg(args.uid)) rejectSwapped(args.uid, type.key.of(args), type.key.name, type.command, type.batch !== false);
-  if (type.batch !== false && isBatchArg(args.uid)) {
+  if (!isBatchArg(args.uid)) rejectSwapped(args.uid, type.key.of(args), type.key.name, type.command, true);
+  if (isBatchArg(args.uid)) {
     const input = await type.parse(factory, args, opts, args.uid);
     const why = await whyOf(factory, opts, opts.dryRun === true);
     const { runChangeBatch } = await import('./change-batch.js');
     return runChangeBatch(factory, type, input, args.uid, opts, why);
   }
   // --dry-run works for one user too; the other batch options need @FILE.
-  if (type.batch !== false) rejectBatchFlags({ ...opts, dryRun: undefined });
+  rejectBatchFlags({ ...opts, dryRun: undefined });
   const user = parseUserArg(args.uid, 'uid', type.command);
   const input = await type.parse(factory, args, opts, userLabel(user));
   const print = type.printer(factory);

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import type { ChangeArgs, ChangeType } from '../batch/change.js';
-import { addBatchOptions, addWhyOptions, type BatchFlags, type WhyFlags } from '../batch/flags.js';
+import { addBatchOptions, type BatchFlags, type WhyFlags } from '../batch/flags.js';
 import type { BatchSummary } from '../batch/runner.js';
 import type { Factory } from '../ops/factory.js';
 import { BATCH_USER_ARGUMENT, EXAMPLE_UID, batchExample } from './batch-help.js';
@@ -46,8 +46,6 @@ export interface ChangeSpec {
   batchExample?: string;
   /** Help's text before the examples, from its first line break. */
   about?: string;
-  /** `@FILE` in place of `<user>` (default true). */
-  batch?: boolean;
   /** Where help lists the verb among its noun's subcommands (lower first; then by name). */
   order?: number;
 }
@@ -102,21 +100,20 @@ export async function registerChanges(noun: Command, factory: Factory): Promise<
 }
 
 function registerChange(noun: Command, d: ChangeDeclaration, factory: Factory): void {
-  const batch = d.batch !== false;
   const verb = d.command.split(' ').slice(1).join(' ');
   const cmd = noun
     .command(verb)
     .description(d.description)
-    .argument('<user>', batch ? BATCH_USER_ARGUMENT : 'a uid (32 hex digits) or a username');
+    .argument('<user>', BATCH_USER_ARGUMENT);
   for (const a of d.arguments) cmd.argument(`<${a.name}>`, a.description);
   for (const o of d.options ?? []) {
     if (o.default === undefined) cmd.option(o.flags, o.description);
     else cmd.option(o.flags, o.description, o.default);
   }
-  if (batch) addBatchOptions(cmd);
-  else addWhyOptions(cmd);
+  // Every declared change takes @FILE (the @FILE hint of other commands names them all: src/ops/args.ts).
+  addBatchOptions(cmd);
   const examples = d.examples.map((e) => `  $ ${typeof e === 'string' ? `udcli ${d.command} ${e}` : e.line}`.replaceAll('UID', EXAMPLE_UID));
-  if (batch && d.batchExample !== undefined) examples.push(batchExample(d.command, d.batchExample));
+  if (d.batchExample !== undefined) examples.push(batchExample(d.command, d.batchExample));
   const heading = examples.length === 1 ? 'Example:' : 'Examples:';
   cmd.addHelpText('after', `${d.about ?? ''}\n${heading}\n${examples.join('\n')}`);
   cmd.action(async (user: string, ...rest: unknown[]) => {
