@@ -1,7 +1,8 @@
 /**
  * The change runner: every change type is declared once, as a ChangeType loaded by its
- * declaration (src/cli/changes/<noun>-<verb>.ts, src/cli/change-registry.ts); runChange gives each one the single-user command, `@FILE` batches with the journal, `--dry-run`,
- * the confirmation, the checks made before anything is sent, the audit trace and the receipt.
+ * declaration (src/cli/changes/<noun>-<verb>.ts, src/cli/change-registry.ts); runChange gives
+ * each one the single-user command, `@FILE` batches with the journal, `--dry-run`, the
+ * confirmation, the checks made before anything is sent, the audit trace and the receipt.
  */
 import type { ApiClient, Reply } from '../client/types.js';
 import type { Settings } from '../config/types.js';
