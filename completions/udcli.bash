@@ -177,9 +177,15 @@ _udcli_takes_value() {
     'udcli saves set --auth-token') return 0 ;;
     'udcli saves set --reason') return 0 ;;
     'udcli saves set --ticket') return 0 ;;
+    'udcli saves set --concurrency') return 0 ;;
+    'udcli saves set --rate') return 0 ;;
+    'udcli saves set --journal') return 0 ;;
     'udcli saves erase --auth-token') return 0 ;;
     'udcli saves erase --reason') return 0 ;;
     'udcli saves erase --ticket') return 0 ;;
+    'udcli saves erase --concurrency') return 0 ;;
+    'udcli saves erase --rate') return 0 ;;
+    'udcli saves erase --journal') return 0 ;;
     'udcli api -f'|'udcli api --field') return 0 ;;
     'udcli audit --since') return 0 ;;
     'udcli audit --user') return 0 ;;
@@ -284,6 +290,8 @@ _udcli_option_values() {
     'udcli products give --journal') _udcli_files; return ;;
     'udcli products take --type') _udcli_words 'Game Website'; return ;;
     'udcli products take --journal') _udcli_files; return ;;
+    'udcli saves set --journal') _udcli_files; return ;;
+    'udcli saves erase --journal') _udcli_files; return ;;
     'udcli audit --profile') _udcli_words "$(_udcli_values profiles)"; return ;;
     'udcli profile add --signing-scheme') _udcli_words 'agi hmac-sha256-v1 none'; return ;;
     'udcli profile add --type') _udcli_words 'Game Website'; return ;;
@@ -348,8 +356,8 @@ _udcli_options() {
     'udcli products list') own=(--game --type --sku) ;;
     'udcli products give') own=(--game --type --qty --post --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
     'udcli products take') own=(--game --type --qty --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
-    'udcli saves set') own=(--auth-token --reason --ticket) ;;
-    'udcli saves erase') own=(--auth-token --reason --ticket) ;;
+    'udcli saves set') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
+    'udcli saves erase') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
     'udcli api') own=(-f --field --sign --dry-run) ;;
     'udcli audit') own=(--since --user --profile --history --unresolved --run --ticket) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --require-reason --from-sandbox) ;;

@@ -302,11 +302,23 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli saves set --ticket'
             return 0
+        case 'udcli saves set --concurrency'
+            return 0
+        case 'udcli saves set --rate'
+            return 0
+        case 'udcli saves set --journal'
+            return 0
         case 'udcli saves erase --auth-token'
             return 0
         case 'udcli saves erase --reason'
             return 0
         case 'udcli saves erase --ticket'
+            return 0
+        case 'udcli saves erase --concurrency'
+            return 0
+        case 'udcli saves erase --rate'
+            return 0
+        case 'udcli saves erase --journal'
             return 0
         case 'udcli api -f' 'udcli api --field'
             return 0
@@ -734,11 +746,23 @@ complete -c udcli -n '__udcli_subcommand_of "udcli saves"' -a 'help' -d 'show he
 complete -c udcli -n '__udcli_in "udcli saves set"' -l auth-token -x -d 'the player\'s auth token for the game (else UDCLI_AUTH_TOKEN; got from the sandbox there)'
 complete -c udcli -n '__udcli_in "udcli saves set"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
 complete -c udcli -n '__udcli_in "udcli saves set"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
+complete -c udcli -n '__udcli_in "udcli saves set"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
+complete -c udcli -n '__udcli_in "udcli saves set"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
+complete -c udcli -n '__udcli_in "udcli saves set"' -l dry-run -d 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state'
+complete -c udcli -n '__udcli_in "udcli saves set"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
+complete -c udcli -n '__udcli_in "udcli saves set"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
+complete -c udcli -n '__udcli_in "udcli saves set"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
 
 # udcli saves erase
 complete -c udcli -n '__udcli_in "udcli saves erase"' -l auth-token -x -d 'the player\'s auth token for the game (else UDCLI_AUTH_TOKEN; got from the sandbox there)'
 complete -c udcli -n '__udcli_in "udcli saves erase"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
 complete -c udcli -n '__udcli_in "udcli saves erase"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
+complete -c udcli -n '__udcli_in "udcli saves erase"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
+complete -c udcli -n '__udcli_in "udcli saves erase"' -l rate -x -d 'with @FILE: at most this many users a second, e.g. 20/s'
+complete -c udcli -n '__udcli_in "udcli saves erase"' -l dry-run -d 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state'
+complete -c udcli -n '__udcli_in "udcli saves erase"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
+complete -c udcli -n '__udcli_in "udcli saves erase"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
+complete -c udcli -n '__udcli_in "udcli saves erase"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
 
 # udcli saves help
 complete -c udcli -n '__udcli_argument "udcli saves help" 0' -a 'list get set erase'

@@ -33,8 +33,6 @@ export function undoLine(commands: ReadonlyArray<readonly string[]>, scope: read
   return commands.map((argv) => shellCommand([...argv, ...scope])).join(' && ');
 }
 
-export type AchievementAction = 'inc' | 'set' | 'reset' | 'delete';
-
 type AchievementState = Pick<UserAchievement, 'current_value' | 'state'> & { target_value?: number; percent_complete?: number };
 
 /** `01e5…`: enough of a uid to recognise it in one line. */
@@ -72,7 +70,8 @@ export function progressPercent(value: number, start: number, target: number): s
 export function achievementReceipt(args: {
   uid: string;
   developerId: string;
-  action: AchievementAction;
+  /** The verb (`inc`, `set`, `reset`, `delete`...): a delete and a reset have undos of their own. */
+  action: string;
   before: UserAchievement | null;
   /** The PUT reply (update result), or null after a delete. */
   after: AchievementUpdate | UserAchievement | null;

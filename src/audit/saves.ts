@@ -98,9 +98,14 @@ export function saveReceipt(args: {
   return receipt;
 }
 
+/** A save change's words after the user: the key, and the value as typed (its size when too long to show). */
+export function saveWords(key: string, change: SaveChange): string[] {
+  if (change.action === 'erase') return [key];
+  const shown = change.valueArg === change.value && !inlineable(change.value) ? `(${saveBytes(change.value)} bytes)` : change.valueArg;
+  return [key, shown];
+}
+
 /** The command line of a save change, as the audit log records it. */
 export function saveArgv(uid: string, key: string, change: SaveChange, scope: readonly string[]): string[] {
-  if (change.action === 'erase') return ['saves', 'erase', uid, key, ...scope];
-  const shown = change.valueArg === change.value && !inlineable(change.value) ? `(${saveBytes(change.value)} bytes)` : change.valueArg;
-  return ['saves', 'set', uid, key, shown, ...scope];
+  return ['saves', change.action, uid, ...saveWords(key, change), ...scope];
 }

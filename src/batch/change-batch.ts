@@ -1,23 +1,62 @@
 /**
- * `@FILE` for every declared change type (change.ts): the shared checks once (dry runs too),
- * each user's state read first, a receipt and an audit line per user, the journal and its
- * resume decided by the type's own judge.
+ * `@FILE` for every declared change type (change.ts; docs/CLI.md "Batch mode"): validation, one
+ * confirmation, the shared checks once (dry runs too), input streaming, username resolution, a
+ * client pool sized to the concurrency, each user's state read first, a receipt and an audit line
+ * per user, NDJSON on stdout, a progress line on a terminal, the journal and its resume decided
+ * by the type's own judge, and the summary on stderr. The engine underneath is runner.ts.
  */
+import { basename } from 'node:path';
 import { AuditLog, auditKey, auditLogPath, openUnknowns } from '../audit/log.js';
 import { auditResolution, traceContext } from '../audit/tracked.js';
+import type { ApiClient } from '../client/types.js';
 import { normalizeHex32 } from '../domain/ids.js';
+import { BatchIncompleteError, InterruptedError, UsageError } from '../errors.js';
 import type { Factory } from '../ops/factory.js';
-import { withoutUserinfo } from '../redact.js';
+import { confirmMutation } from '../ops/safety.js';
+import { createOutput } from '../output/output.js';
+import { redactUrl, withoutUserinfo } from '../redact.js';
+import { confirmOrRequireYes } from '../runtime/prompt.js';
 import { recoverUser, subjectOf, tracedBatchUser, type ChangeArgs, type ChangeType } from './change.js';
-import { runBatchCommand, type BatchCommandSpec } from './commands.js';
-import type { BatchFlags, Why } from './flags.js';
-import type { BatchSummary, Recovery } from './runner.js';
+import { parseBatchFlags, type BatchFlags, type Why } from './flags.js';
+import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
+import { Journal, type JournalCommand } from './journal.js';
+import { checkBatchFields, createBatchPrinter } from './printer.js';
+import { createProgress } from './progress.js';
+import { formatSummary, runBatch, type BatchResult, type BatchSummary, type Recovery } from './runner.js';
 
 /** The username a line named its user by: none when the line was a uid. */
 function usernameOf(input: string): string | undefined {
   return normalizeHex32(input) ? undefined : input;
 }
 
+/** Username → uid with one GET (uids pass through, lower-cased). */
+export function uidResolver(client: ApiClient): (input: string) => Promise<string> {
+  return async (input) => {
+    const uid = normalizeHex32(input);
+    if (uid) return uid;
+    const reply = await client.getUser(input, { byUsername: true });
+    const found = normalizeHex32(String(reply.payload?.uid ?? ''));
+    if (!found) throw new UsageError(`no uid for username ${JSON.stringify(input)}`);
+    return found;
+  };
+}
+
+/** A resolver that remembers the answer for one input (the first line, read once for the shared checks). */
+function rememberingOne(resolve: (input: string) => Promise<string>): { resolve: (input: string) => Promise<string>; first: (input: string) => Promise<string | null> } {
+  let kept: { input: string; uid: Promise<string> } | null = null;
+  return {
+    resolve: (input) => (kept !== null && kept.input === input ? kept.uid : resolve(input)),
+    first: (input) => {
+      kept ??= { input, uid: resolve(input) };
+      return kept.uid.catch(() => null);
+    },
+  };
+}
+
+/**
+ * Runs `type` over every user of `spec` (`@FILE` or `@-`). Throws BatchIncompleteError (exit 6)
+ * when any user failed or is unknown, InterruptedError when stopped.
+ */
 export async function runChangeBatch<I, P, S, T, A>(
   factory: Factory,
   type: ChangeType<ChangeArgs, object, I, P, S, T, A>,
@@ -25,86 +64,238 @@ export async function runChangeBatch<I, P, S, T, A>(
   spec: string,
   opts: BatchFlags,
   why: Why = {},
+  /** Stops starting users (in-flight ones finish and are journaled). Default: the first Ctrl-C. */
+  stop?: AbortSignal,
 ): Promise<BatchSummary> {
+  const flags = parseBatchFlags(opts);
+  rejectRaw(factory);
+  checkBatchFields(factory.globals().fields);
+  const source = spec === '@-' ? 'standard input' : basename(spec.slice(1));
+  // A missing file fails here, an empty one (or comments only) just after: before anything is sent.
+  const { items, first, close } = await withUsers(readBatchInput(spec, factory.io.stdin), source);
   const settings = await factory.settings();
-  const dryRun = opts.dryRun === true;
-  let log: AuditLog | null = null;
-  let prepared: P | undefined;
   const description = type.label(input);
   const subject = subjectOf(type, input);
-  // The unknown lines earlier runs left open, read once when the first one is settled.
-  let open: Promise<Map<string, string>> | null = null;
-  const settle = async (uid: string, line: string, recovery: Recovery<unknown>, before: unknown): Promise<void> => {
-    if (recovery.outcome === 'unknown' || log === null) return;
-    const l: AuditLog = log;
-    open ??= openUnknowns(l.path);
-    const key = auditKey({ server: withoutUserinfo(settings.baseUrl), profile: settings.profile, uid, subject })!;
-    const opened = (await open).get(key);
-    (await open).delete(key);
-    const username = usernameOf(line);
-    const now = recovery.outcome === 'applied' ? (recovery.result as { after?: unknown }).after : null;
-    auditResolution(traceContext(factory.io.env, settings, l, why), {
-      uid,
-      argv: [...type.command.split(' '), uid, ...type.journalArgs(input)],
-      subject,
-      ...(username !== undefined ? { username } : {}),
-      // A run killed in flight left no line to close: the resolution still says what was found.
-      closes: opened ?? '(none: the earlier run was interrupted before it wrote one)',
-      outcome: recovery.outcome,
-      detail: recovery.detail,
-      before,
-      after: now ?? null,
-    });
-  };
-  const batch: BatchCommandSpec<unknown> = {
-    spec,
-    operationName: type.command,
-    args: type.journalArgs(input),
-    options: opts,
-    description,
-    idempotent: type.idempotent,
-    ...(type.ask ? { askFirst: type.ask.what(input) } : {}),
-    describe: async (uid, client) => {
-      // What the real run reads first: a user it would fail on fails here. From that state, the
-      // before → after the single-user dry run shows.
-      const before = await type.read(client, uid, input);
-      if (type.expected) return type.expected(uid, input, before, prepared as P);
-      return type.describe ? type.describe(uid, input) : `${description} of ${uid}`;
-    },
-    prepare: async (client, sample) => {
-      prepared = await type.prepare(client, input, { sample: await sample(), batch: true, dryRun });
-      if (!dryRun) log = AuditLog.open(auditLogPath(factory.io.env));
-    },
-    why,
-    perUser: (client, uid, ctx, line) =>
-      tracedBatchUser(
-        factory,
-        settings,
-        log!,
-        type,
-        client,
-        uid,
-        input,
-        prepared as P,
-        {
-          onBefore: (before) => ctx.started(before),
-          onResolved: (how, detail) => ctx.resolved(how, detail),
-        },
-        { ...(usernameOf(line) !== undefined ? { username: line } : {}), why },
-      ),
-    ...(type.judge
-      ? {
-          recover: async (client, uid, before, line) => {
-            const recovery = await recoverUser(type, client, uid, input, prepared as P, before);
-            await settle(uid, line, recovery, before);
-            return recovery;
-          },
-        }
-      : {}),
-  };
+  let log: AuditLog | null = null;
   try {
-    return await runBatchCommand(factory, batch);
+    let client: ApiClient;
+    let resolver: ReturnType<typeof rememberingOne>;
+    let prepared: P;
+    const journalCommand: JournalCommand = {
+      operation: type.command,
+      args: type.argv(input, 'journal'),
+      target: { server: withoutUserinfo(settings.baseUrl), game: settings.gameId ?? null, profile: settings.profile },
+      ...(why.reason !== undefined ? { reason: why.reason } : {}),
+      ...(why.ticket !== undefined ? { ticket: why.ticket } : {}),
+    };
+    try {
+      // A journal of another command or target, or one that cannot say what was done, is refused
+      // before anyone is asked anything or anything is sent: read through once, unlocked, unchanged.
+      if (flags.journal) await (await Journal.open(flags.journal, journalCommand, { readOnly: true })).close();
+      if (!flags.dryRun) await confirmBatch(factory, settings, spec, source, description, type.ask?.what(input));
+      // Two connections a user in flight: the read before a change travels beside agi's unsigned
+      // challenge request, and on one connection it would wait for it.
+      client = await factory.client({ connections: flags.concurrency * 2 });
+      resolver = rememberingOne(uidResolver(client));
+      // The checks every user shares, read once through the first line's user (null: no user).
+      const sample = first.error === undefined ? await resolver.first(first.input) : null;
+      prepared = await type.prepare(client, input, { sample, batch: true, dryRun: flags.dryRun });
+      if (!flags.dryRun) log = AuditLog.open(auditLogPath(factory.io.env));
+    } catch (error) {
+      // Refused, or a check every user shares failed: the list is closed unread.
+      await close();
+      throw error;
+    }
+
+    // The unknown lines earlier runs left open, read once when the first one is settled.
+    let open: Promise<Map<string, string>> | null = null;
+    const settle = async (uid: string, line: string, recovery: Recovery<unknown>, before: unknown): Promise<void> => {
+      if (recovery.outcome === 'unknown' || log === null) return;
+      const l: AuditLog = log;
+      open ??= openUnknowns(l.path);
+      const key = auditKey({ server: withoutUserinfo(settings.baseUrl), profile: settings.profile, uid, subject })!;
+      const opened = (await open).get(key);
+      (await open).delete(key);
+      const username = usernameOf(line);
+      const now = recovery.outcome === 'applied' ? (recovery.result as { after?: unknown }).after : null;
+      auditResolution(traceContext(factory.io.env, settings, l, why), {
+        uid,
+        argv: [...type.command.split(' '), uid, ...type.argv(input, 'journal')],
+        subject,
+        ...(username !== undefined ? { username } : {}),
+        // A run killed in flight left no line to close: the resolution still says what was found.
+        closes: opened ?? '(none: the earlier run was interrupted before it wrote one)',
+        outcome: recovery.outcome,
+        detail: recovery.detail,
+        before,
+        after: now ?? null,
+      });
+    };
+
+    const out = await factory.output();
+    const { io } = factory;
+    const showProgress = io.stderrIsTTY && !factory.globals().quiet;
+    const progress = createProgress({ stream: io.stderr, isTTY: showProgress, total: showProgress ? await countBatchItems(spec) : null });
+
+    let signal = stop;
+    // The first Ctrl-C stops starting users and lets those in flight finish and be journaled;
+    // with our listener gone, a second one ends the process at once.
+    let stopListening = (): void => {};
+    if (!signal) {
+      const ac = new AbortController();
+      signal = ac.signal;
+      stopListening = io.onSignals(['SIGINT'], () => {
+        io.stderr.write('\nudcli: stopping after the users in flight (Ctrl-C again to quit at once)\n');
+        ac.abort();
+        stopListening();
+      });
+    }
+
+    const g = factory.globals();
+    // Piped, --fields alone keeps the lines (NDJSON), not the JSON array one item would get.
+    const listOut = g.fields && g.output === undefined && !io.stdoutIsTTY ? await createOutput({ io, globals: { ...g, output: 'ndjson' } }) : out;
+    const printer = createBatchPrinter({
+      out: listOut,
+      stdout: io.stdout,
+      explicit: g.output ?? (g.fields && !io.stdoutIsTTY ? 'ndjson' : undefined),
+      fields: g.fields,
+      stdoutIsTTY: io.stdoutIsTTY,
+      progress,
+    });
+    const judge = type.judge;
+    let summary: BatchSummary;
+    try {
+      summary = await runBatch<unknown>({
+        items,
+        // A file is read once more to check it against the journal before anything is sent.
+        ...(spec === '@-' ? {} : { reread: () => readBatchInput(spec, io.stdin) }),
+        resolve: resolver.resolve,
+        operation: (uid, item, ctx) =>
+          tracedBatchUser(factory, settings, log!, type, client, uid, input, prepared, {
+            onBefore: (before) => ctx.started(before),
+            onResolved: (how, detail) => ctx.resolved(how, detail),
+          }, { ...(usernameOf(item.input) !== undefined ? { username: item.input } : {}), why }),
+        // Not idempotent: each user's state is read and journaled before sending, and an item an
+        // earlier run left unknown is decided from it by the type's judge.
+        ...(judge
+          ? {
+              journalsBefore: true,
+              recover: async (uid: string, before: unknown, line: string) => {
+                const recovery = await recoverUser(type, client, uid, input, prepared, before);
+                await settle(uid, line, recovery, before);
+                return recovery;
+              },
+            }
+          : {}),
+        // What the real run reads first: a user it would fail on fails here. From that state, the
+        // before → after the single-user dry run shows.
+        describe: async (uid) => {
+          const before = await type.read(client, uid, input);
+          if (type.expected) return type.expected(uid, input, before, prepared);
+          return type.describe ? type.describe(uid, input) : `${description} of ${uid}`;
+        },
+        idempotent: type.idempotent,
+        dryRun: flags.dryRun,
+        concurrency: flags.concurrency,
+        ...(flags.ratePerSecond ? { ratePerSecond: flags.ratePerSecond } : {}),
+        failFast: flags.failFast,
+        retryUnknown: flags.retryUnknown,
+        ...(flags.journal ? { journal: { path: flags.journal, command: journalCommand, notice: (m: string) => out.warn(m) } } : {}),
+        onResult: (r: BatchResult<unknown>) => printer.onResult(r),
+        progress,
+        signal,
+      });
+    } finally {
+      stopListening();
+    }
+    await printer.finish();
+    out.info(formatSummary(summary));
+    throwUnfinished(summary, flags.journal);
+    return summary;
   } finally {
     (log as AuditLog | null)?.close();
   }
+}
+
+/**
+ * The one confirmation of a batch: the production banner, or y/N on a terminal for a change that
+ * asks first (delete, erase). `give … to 30 users`, `take … from 30 users`, `reset FIRST_WIN for 30 users`.
+ */
+async function confirmBatch(
+  factory: Factory,
+  settings: Awaited<ReturnType<Factory['settings']>>,
+  spec: string,
+  source: string,
+  description: string,
+  askFirst: string | undefined,
+): Promise<void> {
+  const counted = await usersPhrase(spec, source);
+  const users = `${/^give\b/.test(description) ? 'to' : /^take\b/.test(description) ? 'from' : 'for'} ${counted}`;
+  if (settings.production) {
+    await confirmMutation(factory, settings, `${description} ${users} on ${settings.profile} (${redactUrl(settings.baseUrl)})`);
+  } else if (askFirst) {
+    await confirmOrRequireYes(factory.io, `${askFirst} for ${counted}?`, { yes: factory.globals().yes, what: `${description} ${users}` });
+  }
+}
+
+/** An interrupted run, or one with failed or unknown users, ends with the error that says how to finish it. */
+function throwUnfinished(summary: BatchSummary, journal: string | undefined): void {
+  if (summary.stopped === 'interrupted') {
+    const err = new InterruptedError('batch interrupted: the users not started were left as they were');
+    err.hint = journal
+      ? `rerun the same command with --journal ${journal} to finish the rest`
+      : 'rerun with --journal FILE next time to be able to finish an interrupted batch';
+    throw err;
+  }
+  if (summary.failed + summary.unknown > 0) {
+    const err = new BatchIncompleteError(summary.failed, summary.unknown);
+    err.hint = journal
+      ? `rerun the same command with --journal ${journal} to retry the failed users${summary.unknown ? ' (check the unknown ones first; --retry-unknown sends them again)' : ''}`
+      : 'rerun with --journal FILE to retry only what did not succeed';
+    throw err;
+  }
+}
+
+/**
+ * `30 users (users30.txt)`: the users a confirmation speaks of, counted as the run reads them
+ * (blank lines and comments are no users); standard input cannot be counted before it is read.
+ */
+async function usersPhrase(spec: string, source: string): Promise<string> {
+  const n = await countBatchItems(spec);
+  if (n === null) return `every user in ${source}`;
+  return `${n} ${n === 1 ? 'user' : 'users'} (${source})`;
+}
+
+/** A batch has no one envelope to print as received: --raw is refused before anything is sent. */
+function rejectRaw(factory: Pick<Factory, 'globals'>): void {
+  if (factory.globals().raw) {
+    throw new UsageError('--raw does not apply to a batch: it prints one result per user', { hint: 'drop --raw; -o ndjson prints each result as JSON' });
+  }
+}
+
+/**
+ * The items, after checking there is at least one: an empty list (or one of comments only)
+ * is a usage error, so a broken step that produced it fails the CI job instead of passing.
+ */
+async function withUsers(items: AsyncIterable<BatchItem>, source: string): Promise<{ items: AsyncIterable<BatchItem>; first: BatchItem; close: () => Promise<void> }> {
+  const it = items[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) {
+    throw new UsageError(`no users in ${source}`, { hint: 'give one uid or username a line (blank lines and # comments are skipped)' });
+  }
+  const all = (async function* () {
+    try {
+      yield first.value;
+      for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+    } finally {
+      await it.return?.();
+    }
+  })();
+  return {
+    items: all,
+    first: first.value,
+    close: async () => {
+      await it.return?.();
+    },
+  };
 }

@@ -1,8 +1,8 @@
 /**
- * The change runner: every change type (achievements inc/set/reset/delete, products give/take,
- * saves set/erase, and whatever comes next) is declared once, as a ChangeType, in its verb file;
- * runChange gives each one the single-user command, `@FILE` batches with the journal, `--dry-run`,
- * the confirmation, the checks made before anything is sent, the audit trace and the receipt.
+ * The change runner: every change type is declared once, as a ChangeType loaded by its
+ * declaration (src/cli/changes/<noun>-<verb>.ts, src/cli/change-registry.ts); runChange gives
+ * each one the single-user command, `@FILE` batches with the journal, `--dry-run`, the
+ * confirmation, the checks made before anything is sent, the audit trace and the receipt.
  */
 import type { ApiClient, Reply } from '../client/types.js';
 import type { Settings } from '../config/types.js';
@@ -24,30 +24,24 @@ export interface ChangeArgs {
   uid: string;
 }
 
-/**
- * One change type, declared once. `I` is the typed input (argv and options checked), `P` what
- * is read once for every user (a quest's definition), `S` the state of one user the change is
- * about, `T` the service's reply, `A` what one user needs besides (the player's auth token).
- */
-export interface ChangeType<Args extends ChangeArgs, Opts extends object, I, P, S, T, A = undefined> {
+/** What a change type adds to its trace: the scope of its audit line, and the rest. */
+export type ChangeTrace<S, T> = Omit<TraceSpec<S, T>, 'uid' | 'argv' | 'read' | 'perform' | 'kept' | 'judge'> & { scope: readonly string[] };
+
+/** Parse: the command as typed, its input, and the words that name the change. */
+export interface ChangeParse<Args extends ChangeArgs, Opts extends object, I> {
   /** `achievements inc`: the command as typed, the journal's operation. */
   command: string;
   /** The argument after `<user>` (developer_id, sku, key), for the swapped-argument hint. */
   key: { name: string; of(args: Args): string };
-  /** `@FILE` in place of `<user>` (default true; the command registers the batch options). */
-  batch?: boolean;
-  /** Safe to repeat once it may have reached the server (set, reset, delete): a lost reply is not decided by reading. */
-  idempotent: boolean;
   /** argv and options → what to do (`who`: the user as typed, or the batch's @FILE). Throws UsageError; nothing is sent. */
   parse(factory: Factory, args: Args, opts: Opts, who: string): Promise<I> | I;
-  /** What decides the change for each user, for the journal (a rerun must be the same command). */
-  journalArgs(input: I): string[];
   /**
-   * The checks every user shares, made once before the first one, in a real run and a dry run
-   * alike (the quest exists, the sku exists): a failure here is the whole command's, with its
-   * exit code, before anything is sent. `sample` is a user to read through (the first of a batch).
+   * The change's words after `<user>`, spelled once for every place that names it: `journal`,
+   * what decides the change for each user with its game (the journal's command, the audit's
+   * subject: a rerun must be the same command); `typed`, as the audit line shows it (the trace
+   * adds its scope).
    */
-  prepare(client: ApiClient, input: I, how: { sample: string | null; batch: boolean; dryRun: boolean }): Promise<P>;
+  argv(input: I, form: 'journal' | 'typed'): string[];
   /** What the confirmation of one user's change names: `increment FIRST_WIN of user alice by 2`. */
   confirm(input: I, who: string): string;
   /** The change without its user, for a batch: `increment FIRST_WIN by 2` (" for every user in FILE" is added). */
@@ -56,39 +50,79 @@ export interface ChangeType<Args extends ChangeArgs, Opts extends object, I, P, 
    * Asks y/N on a terminal outside production too, showing what would be lost (delete, erase);
    * where it cannot ask it needs --yes before anything is sent, even the read of what would be lost.
    */
-  ask?: {
-    /** `Delete achievement FIRST_WIN`: the question's start. */
-    what(input: I): string;
-    /** What the current state would lose, or null when there is nothing to lose. */
-    loss(current: S): string | null;
-    /** Nothing to lose is the service's error (erase): say it without sending the change. */
-    absent?(uid: string, input: I): Error;
-  };
-  /** The spinner's words while the change is sent. */
-  spin(input: I): string;
-  /** What one user needs before the change (the player's auth token); after the confirmation. */
-  authorize?(factory: Factory, settings: Settings, client: ApiClient, uid: string, input: I): Promise<A>;
+  ask?: ChangeAsk<I, unknown>;
+}
+
+/** The question of a change that asks first, and what the current state `S` would lose. */
+export interface ChangeAsk<I, S> {
+  /** `Delete achievement FIRST_WIN`: the question's start. */
+  what(input: I): string;
+  /** What the current state would lose, or null when there is nothing to lose. */
+  loss(current: S): string | null;
+  /** Nothing to lose is the service's error (erase): say it without sending the change. */
+  absent?(uid: string, input: I): Error;
+}
+
+/** Read: the checks every user shares, and the state of one user the change is about. */
+export interface ChangeRead<I, P, S> {
+  /**
+   * The checks every user shares, made once before the first one, in a real run and a dry run
+   * alike (the quest exists, the sku exists): a failure here is the whole command's, with its
+   * exit code, before anything is sent. `sample` is a user to read through (the first of a batch).
+   */
+  prepare(client: ApiClient, input: I, how: { sample: string | null; batch: boolean; dryRun: boolean }): Promise<P>;
   /** The state of one user the change is about: read before it, to decide a lost reply, for a dry run. */
   read(client: ApiClient, uid: string, input: I): Promise<S>;
-  /** Sends the change through `client` (a dry run hands a client that captures the request). */
-  perform(client: ApiClient, uid: string, input: I, auth: A): Promise<Reply<T>>;
   /** The state before as the journal keeps it (for a resume's decision). */
   kept(before: S | null): unknown;
   /** Not idempotent: did the change happen, from the state kept before and the state now? */
   judge?(before: unknown, now: S, input: I, prepared: P): OutcomeJudgement;
-  /** The rest of the trace: the audit line's command, the receipt and undo, the state the audit keeps. */
-  trace(ctx: TraceContext, client: ApiClient, uid: string, input: I, prepared: P, auth: A): Omit<TraceSpec<S, T>, 'uid' | 'read' | 'perform' | 'kept' | 'judge'>;
+}
+
+/** Send: what one user needs, the request, and its trace (audit line, receipt, undo). */
+export interface ChangeSend<I, P, S, T, A> {
+  /** Safe to repeat once it may have reached the server (set, reset, delete): a lost reply is not decided by reading. */
+  idempotent: boolean;
+  /** What one user needs before the change (the player's auth token); after the confirmation. */
+  authorize?(factory: Factory, settings: Settings, client: ApiClient, uid: string, input: I): Promise<A>;
+  /** Sends the change through `client` (a dry run hands a client that captures the request, and no `auth`). */
+  perform(client: ApiClient, uid: string, input: I, auth: A): Promise<Reply<T>>;
+  /**
+   * The rest of the trace: the flags that place the audit line's command (`--game 1002`), the
+   * receipt and undo, the state the audit keeps.
+   */
+  trace(ctx: TraceContext, client: ApiClient, uid: string, input: I, prepared: P, auth: A): ChangeTrace<S, T>;
+  /** A 404 of the change with the closest known name as a hint. */
+  suggest?(client: ApiClient, uid: string, input: I): (error: unknown) => Promise<never>;
+}
+
+/** Present: the spinner, the dry run's words, and how a single user's reply is printed. */
+export interface ChangePresent<I, P, S, T> {
+  /** The spinner's words while the change is sent. */
+  spin(input: I): string;
   /** `--dry-run`: what this user's change is expected to do, from the state read now. */
   expected?(uid: string, input: I, before: S, prepared: P): string;
   /** `--dry-run` of a batch: the line for one user. */
   describe?(uid: string, input: I): string;
-  /** A 404 of the change with the closest known name as a hint. */
-  suggest?(client: ApiClient, uid: string, input: I): (error: unknown) => Promise<never>;
   /**
    * How the reply of a single-user change is printed (its columns); made before anything is
    * sent, so a wrong --fields is refused first.
    */
   printer(factory: Factory): (reply: Reply<T>, input: I, uid: string) => Promise<void>;
+}
+
+/**
+ * One change type, declared once, in four parts. `I` is the typed input (argv and options
+ * checked), `P` what is read once for every user (a quest's definition), `S` the state of one
+ * user the change is about, `T` the service's reply, `A` what one user needs besides (the
+ * player's auth token).
+ */
+export interface ChangeType<Args extends ChangeArgs, Opts extends object, I, P, S, T, A = undefined>
+  extends ChangeParse<Args, Opts, I>,
+    ChangeRead<I, P, S>,
+    ChangeSend<I, P, S, T, A>,
+    ChangePresent<I, P, S, T> {
+  ask?: ChangeAsk<I, S>;
 }
 
 /**
@@ -102,15 +136,15 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   opts: Opts & BatchFlags & WhyFlags,
 ): Promise<BatchSummary | undefined> {
   // First: a swap explains what would fail next (the batch options, the user's form).
-  if (!isBatchArg(args.uid)) rejectSwapped(args.uid, type.key.of(args), type.key.name, type.command);
-  if (type.batch !== false && isBatchArg(args.uid)) {
+  if (!isBatchArg(args.uid)) rejectSwapped(args.uid, type.key.of(args), type.key.name, type.command, true);
+  if (isBatchArg(args.uid)) {
     const input = await type.parse(factory, args, opts, args.uid);
     const why = await whyOf(factory, opts, opts.dryRun === true);
     const { runChangeBatch } = await import('./change-batch.js');
     return runChangeBatch(factory, type, input, args.uid, opts, why);
   }
   // --dry-run works for one user too; the other batch options need @FILE.
-  if (type.batch !== false) rejectBatchFlags({ ...opts, dryRun: undefined });
+  rejectBatchFlags({ ...opts, dryRun: undefined });
   const user = parseUserArg(args.uid, 'uid', type.command);
   const input = await type.parse(factory, args, opts, userLabel(user));
   const print = type.printer(factory);
@@ -162,7 +196,7 @@ function onTarget(settings: Pick<Settings, 'profile' | 'baseUrl'>): string {
 async function askFirst<I, S>(
   factory: Factory,
   settings: Settings,
-  type: Pick<ChangeType<ChangeArgs, object, I, unknown, S, unknown, unknown>, 'ask' | 'read'>,
+  type: { ask?: ChangeAsk<I, S> } & Pick<ChangeRead<I, unknown, S>, 'read'>,
   client: ApiClient,
   uid: string,
   input: I,
@@ -188,8 +222,10 @@ export function traceSpec<I, P, S, T, A>(
   username?: string,
 ): TraceSpec<S, T> {
   const judge = type.judge;
+  const { scope, ...trace } = type.trace(ctx, client, uid, input, prepared, auth);
   return {
-    ...type.trace(ctx, client, uid, input, prepared, auth),
+    ...trace,
+    argv: [...type.command.split(' '), uid, ...type.argv(input, 'typed'), ...scope],
     uid,
     subject: subjectOf(type, input),
     ...(username !== undefined ? { username } : {}),
@@ -201,8 +237,8 @@ export function traceSpec<I, P, S, T, A>(
 }
 
 /** The change without its user, as the audit groups it: `products give sword --qty 1 --game 1001 --type Game`. */
-export function subjectOf<I>(type: Pick<ChangeType<ChangeArgs, object, I, unknown, unknown, unknown, unknown>, 'command' | 'journalArgs'>, input: I): string {
-  return [type.command, ...type.journalArgs(input)].join(' ');
+export function subjectOf<I>(type: Pick<ChangeType<ChangeArgs, object, I, unknown, unknown, unknown, unknown>, 'command' | 'argv'>, input: I): string {
+  return [type.command, ...type.argv(input, 'journal')].join(' ');
 }
 
 /** One user's dry run: the request the change would send, and what it is expected to do from the state read now. */
@@ -233,7 +269,7 @@ export async function tracedBatchUser<I, P, S, T, A>(
 
 /** A resume's decision for an item an earlier run left unknown: read the state, judge it. */
 export async function recoverUser<I, P, S>(
-  type: Pick<ChangeType<ChangeArgs, object, I, P, S, unknown, unknown>, 'read' | 'judge'>,
+  type: ChangeRead<I, P, S>,
   client: ApiClient,
   uid: string,
   input: I,

@@ -4,7 +4,10 @@
  * the option that makes an interrupted run resumable.
  */
 
-/** The `<user>` argument of achievements inc|set|reset|delete and products give|take. */
+/** The uid help's examples name (the demo player of the sandbox). */
+export const EXAMPLE_UID = '01e528d59829836fd23b09085b56edab';
+
+/** The `<user>` argument of every declared change (src/cli/change-registry.ts). */
 export const BATCH_USER_ARGUMENT =
   'a uid (32 hex digits) or a username; or @FILE for a batch: one uid or username a line (@- reads standard input), with --journal to resume';
 

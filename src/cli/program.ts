@@ -155,7 +155,7 @@ export async function buildProgram(
   if (pointer !== undefined) throw new UsageError(pointer);
   if (entry) {
     const module = await entry.load();
-    module.register(program, factory);
+    await module.register(program, factory);
   } else {
     // Help, no command, or an unknown one (commander suggests the nearest name): list them all but the hidden ones.
     for (const c of commands) if (!c.hidden) program.command(c.name).description(c.summary);

@@ -3,6 +3,7 @@
  * the form the client sends or throws a UsageError (exit 2) with one clear line, so a handler
  * can check everything before a single request goes out.
  */
+import { readdirSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { Settings } from '../config/types.js';
 import type { QueryParams } from '../domain/signing.js';
@@ -22,14 +23,39 @@ export function quote(value: string): string {
   return jsonText(shown);
 }
 
-/** The mutation commands that take `@FILE` in place of the uid (docs/CLI.md "Batch mode"). */
-const BATCH_COMMANDS = 'achievements inc|set|reset|delete and products give|take';
-const BATCH_COMMAND_NAMES = new Set(['achievements inc', 'achievements set', 'achievements reset', 'achievements delete', 'products give', 'products take']);
+/*
+ * The mutating commands (`achievements inc`), read from the names of the change declaration
+ * files in src/cli/changes/ (`achievements-inc.ts`, one a verb: src/cli/change-registry.ts), so
+ * this layer names them (the @FILE hint) without loading any, nor a module more at start-up.
+ */
 
-/** `@FILE` where a command takes one user: batch input is for the mutation commands only. */
+/** A declaration's file name: `achievements-inc.js` (`.ts` when run from the sources). */
+export const DECLARATION_FILE = /^([a-z]+)-([a-z][a-z-]*)\.(?:js|ts)$/;
+
+/** The declaration files, in name order: [file, noun, verb]. */
+export function declarationFiles(): RegExpExecArray[] {
+  return readdirSync(new URL('../cli/changes/', import.meta.url))
+    .sort()
+    .map((name) => DECLARATION_FILE.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null);
+}
+
+/** `achievements delete|inc, products give|take and saves erase|set`: the commands that take @FILE, by noun. */
+export function batchCommandsPhrase(batchVerbs: ReadonlyArray<readonly [noun: string, verb: string]>): string {
+  const byNoun = new Map<string, string[]>();
+  for (const [noun, verb] of batchVerbs) byNoun.set(noun, [...(byNoun.get(noun) ?? []), verb]);
+  const parts = [...byNoun].map(([noun, verbs]) => `${noun} ${verbs.join('|')}`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+}
+
+/**
+ * `@FILE` where a command takes one user: batch input is for the declared changes only, every
+ * one of which takes it (docs/CLI.md "Batch mode"); they are named from their declaration files.
+ */
 function rejectBatchInput(value: string, command: string): void {
   if (value.startsWith('@')) {
-    throw new UsageError(`batch input (@FILE) is not supported by \`udcli ${command}\`; it works with ${BATCH_COMMANDS}`);
+    const changes = declarationFiles().map((m) => [m[1]!, m[2]!] as const);
+    throw new UsageError(`batch input (@FILE) is not supported by \`udcli ${command}\`; it works with ${batchCommandsPhrase(changes)}`);
   }
 }
 
@@ -110,10 +136,10 @@ export function parseUserArg(value: string | undefined, name = 'uid', command?: 
  * key goes by its uid, which the hint says). Checks nothing else: run before anything that could
  * fail for a reason the swap explains (the batch options, the user's own form).
  */
-export function rejectSwapped(userArg: string, keyArg: string, keyName: string, command?: string): void {
+export function rejectSwapped(userArg: string, keyArg: string, keyName: string, command?: string, batch = false): void {
   if (normalizeHex32(userArg.trim()) === null && normalizeHex32(keyArg.trim()) !== null) parseUidBeforeKey(userArg, keyArg, keyName, command);
   const right = command ? `: udcli ${command} ${keyArg.trim()} ${quoteArg(userArg)}` : '';
-  if (command !== undefined && BATCH_COMMAND_NAMES.has(command) && !userArg.startsWith('@') && keyArg.startsWith('@') && keyArg.length > 1) {
+  if (batch && !userArg.startsWith('@') && keyArg.startsWith('@') && keyArg.length > 1) {
     throw new UsageError(`arguments look swapped: ${quote(keyArg)} is a batch input (@FILE) and ${quote(userArg)} looks like the ${keyName}`, {
       hint: `@FILE comes first, in the user's place${right}`,
     });
@@ -126,8 +152,8 @@ export function rejectSwapped(userArg: string, keyArg: string, keyName: string, 
 }
 
 /** parseUserArg for `<user> <key>` commands, saying when the two look swapped (rejectSwapped). */
-export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: string, command?: string): UserArg {
-  rejectSwapped(userArg, keyArg, keyName, command);
+export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: string, command?: string, batch = false): UserArg {
+  rejectSwapped(userArg, keyArg, keyName, command, batch);
   return parseUserArg(userArg, 'uid', command);
 }
 

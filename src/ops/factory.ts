@@ -29,5 +29,6 @@ export interface Factory {
 
 /** A top-level command module (src/cli/commands/<noun>/index.ts), loaded only when used. */
 export interface CommandModule {
-  register(program: Command, factory: Factory): void;
+  /** Async where the noun reads its declared changes (src/cli/change-registry.ts). */
+  register(program: Command, factory: Factory): void | Promise<void>;
 }

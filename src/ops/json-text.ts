@@ -26,22 +26,17 @@ function closingQuote(text: string, start: number): number {
  * Only for text that isJsonText() accepts.
  */
 export function prettyJson(text: string, indent = '  '): string {
+  const p = pieces(text);
   let out = '';
   let depth = 0;
   const newline = (): string => `\n${indent.repeat(depth)}`;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      const j = closingQuote(text, i);
-      out += text.slice(i, j + 1);
-      i = j;
-    } else if (c === '{' || c === '[') {
+  for (let k = 0; k < p.length; k++) {
+    const c = p[k]!;
+    if (c === '{' || c === '[') {
       const close = c === '{' ? '}' : ']';
-      let j = i + 1;
-      while (j < text.length && /\s/.test(text[j]!)) j++;
-      if (text[j] === close) {
+      if (p[k + 1] === close) {
         out += c + close;
-        i = j;
+        k++;
       } else {
         depth++;
         out += c + newline();
@@ -53,7 +48,7 @@ export function prettyJson(text: string, indent = '  '): string {
       out += `,${newline()}`;
     } else if (c === ':') {
       out += ': ';
-    } else if (!/\s/.test(c)) {
+    } else {
       out += c;
     }
   }
@@ -62,15 +57,20 @@ export function prettyJson(text: string, indent = '  '): string {
 
 /** The JSON text on one line: whitespace outside strings dropped, every token kept as written. */
 export function compactJson(text: string): string {
-  let out = '';
+  return pieces(text).join('');
+}
+
+/** The text outside whitespace: each string whole, with its quotes; every other character alone. */
+function pieces(text: string): string[] {
+  const out: string[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"') {
       const j = closingQuote(text, i);
-      out += text.slice(i, j + 1);
+      out.push(text.slice(i, j + 1));
       i = j;
     } else if (!/\s/.test(c)) {
-      out += c;
+      out.push(c);
     }
   }
   return out;

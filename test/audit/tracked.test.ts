@@ -6,16 +6,24 @@ import { tracedSingle, type Perform, type TraceSettings } from '../../src/audit/
 import { traceSpec } from '../../src/batch/change.js';
 import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../../src/client/types.js';
 import type { AchievementChangeSpec } from '../../src/cli/commands/achievements/change.js';
-import { incChange } from '../../src/cli/commands/achievements/inc.js';
-import { setChange } from '../../src/cli/commands/achievements/set.js';
-import { resetChange } from '../../src/cli/commands/achievements/reset.js';
-import { deleteChange } from '../../src/cli/commands/achievements/delete.js';
-import { giveChange } from '../../src/cli/commands/products/give.js';
-import { takeChange } from '../../src/cli/commands/products/take.js';
 import type { Factory } from '../../src/ops/factory.js';
 import { ApiError, NetworkError, wasNotSent } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { Output } from '../../src/output/types.js';
+import achievementsInc from '../../src/cli/changes/achievements-inc.js';
+import achievementsSet from '../../src/cli/changes/achievements-set.js';
+import achievementsReset from '../../src/cli/changes/achievements-reset.js';
+import achievementsDelete from '../../src/cli/changes/achievements-delete.js';
+import productsGive from '../../src/cli/changes/products-give.js';
+import productsTake from '../../src/cli/changes/products-take.js';
+
+// The declared changes, as the registry loads them when their command runs.
+const incChange = await achievementsInc.type();
+const setChange = await achievementsSet.type();
+const resetChange = await achievementsReset.type();
+const deleteChange = await achievementsDelete.type();
+const giveChange = await productsGive.type();
+const takeChange = await productsTake.type();
 
 /**
  * One user's traced change as the change runner makes it (the declared type's trace, its
@@ -37,8 +45,8 @@ async function traced<T>(
   return done.reply as unknown as Reply<T>;
 }
 
-function tracedSingleAchievement<T>(factory: Pick<Factory, 'io' | 'output'>, settings: TraceSettings, client: ApiClient, uid: string, target: AchievementTarget, change: AchievementChangeSpec, perform: Perform<T>): Promise<Reply<T>> {
-  const type = { inc: incChange, set: setChange, reset: resetChange, delete: deleteChange }[change.action];
+function tracedSingleAchievement<T>(factory: Pick<Factory, 'io' | 'output'>, settings: TraceSettings, client: ApiClient, uid: string, target: AchievementTarget, change: AchievementChangeSpec & Record<string, unknown>, perform: Perform<T>): Promise<Reply<T>> {
+  const type = { inc: incChange, set: setChange, reset: resetChange, delete: deleteChange }[change.action as 'inc'];
   return traced(type, factory, settings, client, uid, { target, change }, perform);
 }
 

@@ -5,16 +5,9 @@ import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/log.js';
-import { addBatchOptions, parseBatchFlags, rejectBatchFlags } from '../../src/batch/commands.js';
-import { runChange } from '../../src/batch/change.js';
+import { addBatchOptions, parseBatchFlags, rejectBatchFlags } from '../../src/batch/flags.js';
 import type { BatchFlags } from '../../src/batch/flags.js';
 import type { BatchSummary } from '../../src/batch/runner.js';
-import { incChange } from '../../src/cli/commands/achievements/inc.js';
-import { setChange } from '../../src/cli/commands/achievements/set.js';
-import { resetChange } from '../../src/cli/commands/achievements/reset.js';
-import { deleteChange } from '../../src/cli/commands/achievements/delete.js';
-import { giveChange } from '../../src/cli/commands/products/give.js';
-import { takeChange } from '../../src/cli/commands/products/take.js';
 import type { ApiClient } from '../../src/client/types.js';
 import type { Factory, GlobalOptions } from '../../src/ops/factory.js';
 import type { Settings } from '../../src/config/types.js';
@@ -22,17 +15,23 @@ import { ApiError, BatchIncompleteError, InterruptedError, UsageError } from '..
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { Output } from '../../src/output/types.js';
 import { uidForUsername } from '../../src/domain/ids.js';
+import achievementsInc from '../../src/cli/changes/achievements-inc.js';
+import achievementsSet from '../../src/cli/changes/achievements-set.js';
+import achievementsReset from '../../src/cli/changes/achievements-reset.js';
+import achievementsDelete from '../../src/cli/changes/achievements-delete.js';
+import productsGive from '../../src/cli/changes/products-give.js';
+import productsTake from '../../src/cli/changes/products-take.js';
 
 /** `achievements <action> @FILE …` through the change runner, as the command's handler runs it. */
 async function runAchievementBatch(factory: Factory, a: { spec: string; action: 'inc' | 'set' | 'reset' | 'delete'; developerId: string; progress?: string }, opts: BatchFlags & { by?: string }): Promise<BatchSummary> {
   const args = { uid: a.spec, developerId: a.developerId, progress: a.progress ?? '' };
-  const type = { inc: incChange, set: setChange, reset: resetChange, delete: deleteChange }[a.action] as unknown as typeof setChange;
-  return (await runChange(factory, type, args, opts))!;
+  const declaration = { inc: achievementsInc, set: achievementsSet, reset: achievementsReset, delete: achievementsDelete }[a.action];
+  return (await declaration.run(factory, args, opts))!;
 }
 
 /** `products give|take @FILE …` through the change runner. */
 async function runProductBatch(factory: Factory, a: { spec: string; action: 'give' | 'take'; sku: string }, opts: BatchFlags & { qty?: string }): Promise<BatchSummary> {
-  return (await runChange(factory, a.action === 'give' ? giveChange : takeChange, { uid: a.spec, sku: a.sku }, opts))!;
+  return (await (a.action === 'give' ? productsGive : productsTake).run(factory, { uid: a.spec, sku: a.sku }, opts))!;
 }
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-batchcmd-'));

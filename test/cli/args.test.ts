@@ -57,9 +57,9 @@ describe('parseUid', () => {
 
 describe('parseUserBeforeKey: arguments typed the wrong way round', () => {
   const UID = '01e528d59829836fd23b09085b56edab';
-  const swapped = (user: string, key: string, keyName: string, command: string): { message: string; hint: string | undefined } => {
+  const swapped = (user: string, key: string, keyName: string, command: string, batch = false): { message: string; hint: string | undefined } => {
     try {
-      parseUserBeforeKey(user, key, keyName, command);
+      parseUserBeforeKey(user, key, keyName, command, batch);
     } catch (error) {
       if (error instanceof UsageError) return { message: error.message, hint: error.hint };
       throw error;
@@ -104,11 +104,11 @@ describe('parseUserBeforeKey: arguments typed the wrong way round', () => {
   });
 
   it('batch form: @FILE second, for the commands that take one', () => {
-    expect(swapped('LEVEL_10', '@testers.txt', 'developer_id', 'achievements delete')).toEqual({
+    expect(swapped('LEVEL_10', '@testers.txt', 'developer_id', 'achievements delete', true)).toEqual({
       message: 'arguments look swapped: "@testers.txt" is a batch input (@FILE) and "LEVEL_10" looks like the developer_id',
       hint: "@FILE comes first, in the user's place: udcli achievements delete @testers.txt LEVEL_10",
     });
-    expect(swapped('xp-boost', '@-', 'sku', 'products give').hint).toBe("@FILE comes first, in the user's place: udcli products give @- xp-boost");
+    expect(swapped('xp-boost', '@-', 'sku', 'products give', true).hint).toBe("@FILE comes first, in the user's place: udcli products give @- xp-boost");
   });
 });
 

@@ -52,7 +52,16 @@ describe('help', () => {
     .map((node) => node.path.slice(1).join(' '));
 
   it('finds the batch commands by their --journal option', () => {
-    expect(batchPaths.sort()).toEqual(['achievements delete', 'achievements inc', 'achievements reset', 'achievements set', 'products give', 'products take']);
+    expect(batchPaths.sort()).toEqual([
+      'achievements delete',
+      'achievements inc',
+      'achievements reset',
+      'achievements set',
+      'products give',
+      'products take',
+      'saves erase',
+      'saves set',
+    ]);
   });
 
   it.each(batchPaths)('udcli %s --help: @FILE in the argument help and a @FILE --journal example', async (path) => {

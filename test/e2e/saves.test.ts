@@ -171,6 +171,37 @@ describe('erase', () => {
   });
 });
 
+describe('@FILE and --dry-run, as every declared change', () => {
+  it('--dry-run reads, shows the request and what would change, and saves nothing', async () => {
+    const r = await udcli(['saves', 'set', ALICE, 'dryslot', '{"a":1}', '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ dry_run: true, request: { method: 'POST' }, expected: `save dryslot of ${ALICE.slice(0, 4)}…: (none) → 7 bytes` });
+    expect(stored(ALICE, 'dryslot')).toBeNull();
+  });
+
+  it('set @FILE saves for every user; erase @FILE --yes --journal erases, and a rerun with the journal sends nothing', async () => {
+    const users = join(scratch, 'savers.txt');
+    writeFileSync(users, 'alice\nbob\n');
+    const set = await udcli(['saves', 'set', `@${users}`, 'batchslot', '{"b":2}']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { status: string }).status)).toEqual(['ok', 'ok']);
+    expect([stored(ALICE, 'batchslot'), stored(BOB, 'batchslot')]).toEqual(['{"b":2}', '{"b":2}']);
+    const journal = join(scratch, 'erase.jsonl');
+    const erase = await udcli(['saves', 'erase', `@${users}`, 'batchslot', '--yes', '--journal', journal]);
+    expect(erase.code, erase.stderr).toBe(0);
+    expect([stored(ALICE, 'batchslot'), stored(BOB, 'batchslot')]).toEqual([null, null]);
+    const again = await udcli(['saves', 'erase', `@${users}`, 'batchslot', '--yes', '--journal', journal]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { status: string }).status)).toEqual(['skipped', 'skipped']);
+  });
+
+  it('@- for the users and - for the value both read standard input: refused before anything is sent', async () => {
+    const r = await udcli(['saves', 'set', '@-', 'slot1', '-'], { input: 'alice\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/@- and - both read standard input/);
+  });
+});
+
 describe('bad input: exit 2, nothing sent', () => {
   it.each([
     ['a key with a space', ['saves', 'set', PLAYER, 'bad key', 'x'], /invalid key "bad key"/],

@@ -200,6 +200,26 @@ const ZSH: Dialect = {
 const HEADER = (shell: string) => `# ${shell} completion for udcli. Generated from the command tree by
 # \`udcli completion ${shell}\` (npm run completions); do not edit by hand.`;
 
+/**
+ * The walk over the words typed so far, the same in bash and zsh: `--` ends the options (files
+ * follow: `afterDashes`), an option may take the next word, a word names a subcommand until the
+ * first argument.
+ */
+function wordCase(afterDashes: string): string {
+  return `    case $w in
+      --) ${afterDashes} ;;
+      --*=*) ;;
+      -?*) _udcli_takes_value "$cmdpath" "$w" && skip=1 ;;
+      *)
+        if ((nargs == 0)) && _udcli_sub "$cmdpath" "$w"; then
+          cmdpath=$REPLY
+        else
+          nargs=$((nargs + 1))
+        fi
+        ;;
+    esac`;
+}
+
 export function bashScript(tree: CompletionTree): string {
   return `${HEADER('bash')}
 #
@@ -239,18 +259,7 @@ _udcli() {
       [[ $w == = ]] || skip=0
       continue
     fi
-    case $w in
-      --) _udcli_files; return 0 ;;
-      --*=*) ;;
-      -?*) _udcli_takes_value "$cmdpath" "$w" && skip=1 ;;
-      *)
-        if ((nargs == 0)) && _udcli_sub "$cmdpath" "$w"; then
-          cmdpath=$REPLY
-        else
-          nargs=$((nargs + 1))
-        fi
-        ;;
-    esac
+${wordCase('_udcli_files; return 0')}
   done
   if ((skip)); then
     [[ $prev == = ]] && prev=\${COMP_WORDS[COMP_CWORD-2]}
@@ -299,18 +308,7 @@ _udcli() {
       skip=0
       continue
     fi
-    case $w in
-      --) _files; return ;;
-      --*=*) ;;
-      -?*) _udcli_takes_value "$cmdpath" "$w" && skip=1 ;;
-      *)
-        if ((nargs == 0)) && _udcli_sub "$cmdpath" "$w"; then
-          cmdpath=$REPLY
-        else
-          nargs=$((nargs + 1))
-        fi
-        ;;
-    esac
+${wordCase('_files; return')}
   done
   if ((skip)); then
     _udcli_option_values "$cmdpath" "$prev"

@@ -193,7 +193,7 @@ export async function loadProgram(commands: readonly CommandEntry[], factory: Fa
   const program = await buildProgram([], factory, { onGlobals: () => {} }, []);
   for (const entry of commands) {
     const module = await entry.load();
-    module.register(program, factory);
+    await module.register(program, factory);
   }
   return program;
 }

@@ -8,7 +8,7 @@ import { achievementReceipt, progressPercent, shortUid, undoLine, type Receipt }
 import type { ChangeType } from '../../../batch/change.js';
 import type { AchievementTarget, ApiClient, Reply } from '../../../client/types.js';
 import { achievementState, type AchievementState, type OutcomeJudgement } from '../../../domain/outcome.js';
-import { isState } from '../../../domain/quests.js';
+import { completedDateOf, isState } from '../../../domain/quests.js';
 import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../../domain/types.js';
 import { readAchievement, resolveAchievementTarget, suggestDeveloperId } from '../../../ops/achievements.js';
 import { printItem } from '../../../ops/args.js';
@@ -17,11 +17,13 @@ import { UPDATE_FIELDS, USER_ACHIEVEMENT_FIELDS, checkReplyFields } from '../../
 import { UPDATE_COLUMNS, USER_ACHIEVEMENT_COLUMNS } from './columns.js';
 import type { TargetOptions } from './index.js';
 
-export type AchievementChangeSpec =
-  | { action: 'inc'; by: number }
-  | { action: 'set'; progress: number; /** as typed, e.g. `75%` */ progressText: string }
-  | { action: 'reset' }
-  | { action: 'delete' };
+/**
+ * What one verb changes, beside the achievement: `{ action: 'inc', by: 2 }`. Open: a new verb
+ * brings its own shape in its declaration (src/cli/changes/achievements-<verb>.ts).
+ */
+export interface AchievementChangeSpec {
+  action: string;
+}
 
 export interface AchievementInput<C extends AchievementChangeSpec = AchievementChangeSpec> {
   target: AchievementTarget;
@@ -44,8 +46,15 @@ type AchievementChange<Args extends { uid: string; developerId: string }, C exte
 export interface AchievementVerb<Args extends { uid: string; developerId: string }, Opts extends TargetOptions, C extends AchievementChangeSpec> {
   action: C['action'];
   idempotent: boolean;
+  /** The reply is the record as it was, and nothing is left after (delete). */
+  deletes?: boolean;
   /** The verb's own arguments and options: `--by`, the progress. */
   change(args: Args, opts: Opts): C;
+  /**
+   * The verb's own words of its command line after the developer_id (`--by 2`, `75%`): the
+   * journal's (what decides the run) or the audit line's and hints' (as typed).
+   */
+  argv(change: C, form: 'journal' | 'typed'): string[];
   confirm(input: AchievementInput<C>, who: string): string;
   label(input: AchievementInput<C>): string;
   spin(developerId: string): string;
@@ -56,22 +65,31 @@ export interface AchievementVerb<Args extends { uid: string; developerId: string
   next?(now: number, start: number, goal: number, change: C): number;
   /** Asks first on a terminal, showing what would be lost (delete). */
   ask?: AchievementChange<Args, C>['ask'];
+  /** A check of the reply once it is in (set: a Completed achievement kept its value). */
+  afterwards?(
+    uid: string,
+    target: AchievementTarget,
+    change: C,
+    before: UserAchievement | null,
+    after: AchievementUpdate | null,
+    definition: Definition,
+    scope: readonly string[],
+  ): void;
 }
 
-/** The per-user command line of an achievement change, as recorded in the audit log. */
-export function achievementArgv(uid: string, target: AchievementTarget, change: AchievementChangeSpec, scope: string[]): string[] {
-  const argv = ['achievements', change.action, uid, target.developerId];
-  if (change.action === 'set') argv.push(change.progressText);
-  if (change.action === 'inc') argv.push('--by', String(change.by));
-  return [...argv, ...scope];
+/** What a delete loses, for the question: `1/1 Completed, completed 2024-05-01 10:05:00`. */
+export function lossText(record: UserAchievement): string {
+  const value = record.target_value === undefined || record.target_value === null ? `${record.current_value}` : `${record.current_value}/${record.target_value}`;
+  const completed = completedDateOf(record.completed_date);
+  return `${value} ${record.state}${completed ? `, completed ${completed}` : ''}`;
 }
-
 
 export function achievementChange<Args extends { uid: string; developerId: string }, Opts extends TargetOptions, C extends AchievementChangeSpec>(
   verb: AchievementVerb<Args, Opts, C>,
 ): AchievementChange<Args, C> {
-  const deleting = verb.action === 'delete';
+  const deleting = verb.deletes === true;
   const judge = verb.judge;
+  const afterwards = verb.afterwards;
   return {
     command: `achievements ${verb.action}`,
     key: { name: 'developer_id', of: (args) => args.developerId },
@@ -81,14 +99,10 @@ export function achievementChange<Args extends { uid: string; developerId: strin
       const settings = await factory.settings();
       return { target: resolveAchievementTarget(settings, opts, args.developerId), change };
     },
-    journalArgs: ({ target, change }) => [
+    argv: ({ target, change }, form) => [
       target.developerId,
-      ...(change.action === 'set' ? [String(change.progress)] : []),
-      ...(change.action === 'inc' ? ['--by', String(change.by)] : []),
-      '--game',
-      target.pid,
-      '--type',
-      target.type,
+      ...verb.argv(change, form),
+      ...(form === 'journal' ? ['--game', target.pid, '--type', target.type] : []),
     ],
     // Read once for every user: a quest that does not exist is the command's 404 (exit 4), dry or not.
     async prepare(client, { target }, how) {
@@ -111,7 +125,7 @@ export function achievementChange<Args extends { uid: string; developerId: strin
       const scope = scopeArgs(ctx, target.pid, target.type);
       const undoScope = [...scope, ...(ctx.target ?? [])];
       return {
-        argv: achievementArgv(uid, target, change, scope),
+        scope,
         unknownChange: `${target.developerId} of ${shortUid(uid)}: ${change.action}`,
         async receipt(before, reply) {
           let after: unknown = deleting ? null : reply.payload;
@@ -137,8 +151,8 @@ export function achievementChange<Args extends { uid: string; developerId: strin
           }
           return { receipt, after };
         },
-        ...(change.action === 'set'
-          ? { afterwards: (before: UserAchievement | null, after: unknown) => refuseKeptCompletion(uid, target, change, before, after as AchievementUpdate | null, definition, undoScope) }
+        ...(afterwards
+          ? { afterwards: (before: UserAchievement | null, after: unknown) => afterwards(uid, target, change, before, after as AchievementUpdate | null, definition, undoScope) }
           : {}),
       };
     },
@@ -191,10 +205,10 @@ function expectedText<C extends AchievementChangeSpec>(
  * nothing (Completed is kept until a reset). Exit 0 would let a script believe the value is
  * now what it asked for: this is the service refusing the change, as a 409 would (exit 1).
  */
-function refuseKeptCompletion(
+export function refuseKeptCompletion(
   uid: string,
   target: AchievementTarget,
-  change: Extract<AchievementChangeSpec, { action: 'set' }>,
+  change: { progress: number; progressText: string },
   before: UserAchievement | null,
   after: AchievementUpdate | null,
   definition: Definition,

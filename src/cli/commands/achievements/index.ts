@@ -1,13 +1,11 @@
-/** `udcli achievements defs|list|inc|set|reset|delete`. */
+/** `udcli achievements defs|list`, and the changes declared in src/cli/changes/achievements-*.ts. */
 import type { Command } from 'commander';
-import { addBatchOptions } from '../../../batch/flags.js';
 import type { Factory } from '../../../ops/factory.js';
-import { BATCH_USER_ARGUMENT, batchExample } from '../../batch-help.js';
+import { EXAMPLE_UID, batchExample } from '../../batch-help.js';
+import { registerChanges } from '../../change-registry.js';
+import { addScopeOptions, type ScopeOptions } from '../../scope-options.js';
 
-export interface TargetOptions {
-  game?: string;
-  type?: string;
-}
+export type TargetOptions = ScopeOptions;
 
 export interface DefsOptions {
   aid?: string;
@@ -27,23 +25,11 @@ export interface ListOptions extends TargetOptions {
   started?: boolean;
 }
 
-export interface IncOptions extends TargetOptions {
-  by?: string;
-}
-
-const UID = '01e528d59829836fd23b09085b56edab';
-
-function targetOptions(cmd: Command): Command {
-  return cmd
-    .option('--game <id>', "the game (default: the profile's game_id)")
-    .option('--type <type>', "Game or Website (default: the profile's type, else Game)");
-}
-
-export function register(program: Command, factory: Factory): void {
+export async function register(program: Command, factory: Factory): Promise<void> {
   const ach = program
     .command('achievements')
     .description('Achievement definitions and user progress')
-    .addHelpText('after', `\nExamples:\n  $ udcli achievements list ${UID}\n${batchExample('achievements reset', 'LEVEL_10')}`);
+    .addHelpText('after', `\nExamples:\n  $ udcli achievements list ${EXAMPLE_UID}\n${batchExample('achievements reset', 'LEVEL_10')}`);
 
   ach
     .command('defs')
@@ -58,7 +44,7 @@ export function register(program: Command, factory: Factory): void {
       await run(factory, { gameId }, opts);
     });
 
-  targetOptions(
+  addScopeOptions(
     ach
       .command('list')
       .description("List a user's achievement progress")
@@ -75,66 +61,13 @@ export function register(program: Command, factory: Factory): void {
     .option('--started', 'only the quests the user has started, as the service lists them (no Not Started rows from the definitions)')
     .addHelpText(
       'after',
-      `\nExamples:\n  $ udcli achievements list ${UID}\n  $ udcli achievements list ${UID} --started\n  $ udcli achievements list ${UID} --filter state --match Completed --order completed_date`,
+      `\nExamples:\n  $ udcli achievements list ${EXAMPLE_UID}\n  $ udcli achievements list ${EXAMPLE_UID} --started\n  $ udcli achievements list ${EXAMPLE_UID} --filter state --match Completed --order completed_date`,
     )
     .action(async (uid: string, opts: ListOptions) => {
       const { run } = await import('./list.js');
       await run(factory, { uid }, opts);
     });
 
-  targetOptions(
-    ach
-      .command('inc')
-      .description('Add to a user\'s progress (signed PUT increment)')
-      .argument('<user>', BATCH_USER_ARGUMENT)
-      .argument('<developer_id>', 'the achievement'),
-  )
-    .option('--by <n>', 'amount to add, an integer ≥ 1', '1')
-    .addHelpText('after', `\nExamples:\n  $ udcli achievements inc ${UID} FIRST_WIN --by 2\n${batchExample('achievements inc', 'LEVEL_10')}`)
-    .action(async (uid: string, developerId: string, opts: IncOptions) => {
-      const { run } = await import('./inc.js');
-      await run(factory, { uid, developerId }, opts);
-    });
-
-  targetOptions(
-    ach
-      .command('set')
-      .description("Set a user's total progress: 0..1 or a percentage (signed PUT progress)")
-      .argument('<user>', BATCH_USER_ARGUMENT)
-      .argument('<developer_id>', 'the achievement')
-      .argument('<progress>', 'a fraction from 0 to 1 (0.5) or a percentage (75%)'),
-  )
-    .addHelpText('after', `\nExamples:\n  $ udcli achievements set ${UID} FIRST_WIN 75%\n  $ udcli achievements set ${UID} FIRST_WIN 1\n${batchExample('achievements set', 'LEVEL_10 50%')}`)
-    .action(async (uid: string, developerId: string, progress: string, opts: TargetOptions) => {
-      const { run } = await import('./set.js');
-      await run(factory, { uid, developerId, progress }, opts);
-    });
-
-  targetOptions(
-    ach
-      .command('reset')
-      .description("Reset a user's progress to the start value (signed PUT reset=1)")
-      .argument('<user>', BATCH_USER_ARGUMENT)
-      .argument('<developer_id>', 'the achievement'),
-  )
-    .addHelpText('after', `\nExamples:\n  $ udcli achievements reset ${UID} FIRST_WIN\n${batchExample('achievements reset', 'LEVEL_10')}`)
-    .action(async (uid: string, developerId: string, opts: TargetOptions) => {
-      const { run } = await import('./reset.js');
-      await run(factory, { uid, developerId }, opts);
-    });
-
-  targetOptions(
-    ach
-      .command('delete')
-      .description("Delete a user's record of an achievement (asks first on a terminal; needs --yes where it cannot ask)")
-      .argument('<user>', BATCH_USER_ARGUMENT)
-      .argument('<developer_id>', 'the achievement'),
-  )
-    .addHelpText('after', `\nExamples:\n  $ udcli achievements delete ${UID} FIRST_WIN --yes\n${batchExample('achievements delete', 'FIRST_WIN --yes')}`)
-    .action(async (uid: string, developerId: string, opts: TargetOptions) => {
-      const { run } = await import('./delete.js');
-      await run(factory, { uid, developerId }, opts);
-    });
-  // @FILE / @- in place of <uid>: --concurrency, --rate, --dry-run, --journal, --fail-fast, --retry-unknown
-  for (const verb of ['inc', 'set', 'reset', 'delete']) addBatchOptions(ach.commands.find((c) => c.name() === verb)!);
+  // inc, set, reset, delete: one declaration each in src/cli/changes/ (the change registry).
+  await registerChanges(ach, factory);
 }

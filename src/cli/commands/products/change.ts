@@ -52,7 +52,13 @@ export function productChange<Opts extends ProductOptions>(
       const target = resolveProductTarget(settings, opts, args.sku);
       return { target, action: verb.action, ...verb.parse(opts, target) };
     },
-    journalArgs: ({ target, qty, post }) => [target.sku, '--qty', String(qty), ...(post ? ['--post'] : []), '--game', target.parentId, '--type', String(target.type)],
+    argv: ({ target, qty, post }, form) => [
+      target.sku,
+      '--qty',
+      String(qty),
+      ...(post ? ['--post'] : []),
+      ...(form === 'journal' ? ['--game', target.parentId, '--type', String(target.type)] : []),
+    ],
     // A batch reads the sku once, through its first user: a sku that does not exist is the
     // command's 404 (exit 4), dry or not, instead of the same failure on every line.
     async prepare(client, { target }, how) {
@@ -79,10 +85,10 @@ export function productChange<Opts extends ProductOptions>(
     kept: (before) => productState(before),
     judge: (before, now, input) => productOutcome(before as ProductState, now, input.action, units(input)),
     trace(ctx, _client, uid, input) {
-      const { target, action, qty, post } = input;
+      const { target, action } = input;
       const scope = scopeArgs(ctx, target.parentId, target.type);
       return {
-        argv: ['products', action, uid, target.sku, '--qty', String(qty), ...(post ? ['--post'] : []), ...scope],
+        scope,
         unknownChange: `${target.sku} of ${shortUid(uid)}: ${action} ${amount(input)}`,
         receipt: async (before, reply) => ({
           // A give naming a pack (`gems:500`) gives qty packs, by PUT or POST; anything else counts qty units.

@@ -3,12 +3,12 @@
  * key and its value as state, the player's auth token, the audit command, the receipt and the
  * undo (an earlier value too long for a command line kept in a file).
  */
-import { saveArgv, saveReceipt, saveState, writeUndoFile, type SaveChange } from '../../../audit/saves.js';
+import { saveReceipt, saveWords, saveState, writeUndoFile, type SaveChange } from '../../../audit/saves.js';
 import { shortUid } from '../../../audit/receipt.js';
-import type { ChangeType } from '../../../batch/change.js';
+import type { ChangeAsk, ChangeType } from '../../../batch/change.js';
 import type { ApiClient, EraseResult, Reply, SaveResult } from '../../../client/types.js';
 import type { Factory } from '../../../ops/factory.js';
-import { givenAuthToken, missingAuthToken, parseSaveKey, readSave, type AuthTokenSource } from '../../../ops/saves.js';
+import { givenAuthToken, missingAuthToken, parseSaveKey, readSave, saveBytes, type AuthTokenSource } from '../../../ops/saves.js';
 import type { ChangeOptions } from './index.js';
 import { autoAuthToken } from './token.js';
 
@@ -23,10 +23,17 @@ export interface SaveVerb<Args extends { uid: string; key: string }, T extends S
   action: C['action'];
   change(factory: Factory, args: Args): Promise<C>;
   confirm(input: SaveInput<C>, who: string): string;
+  /** The change without its user, for a batch: `save slot1 (12 bytes)`. */
+  label(input: SaveInput<C>): string;
   spin(key: string): string;
   perform(client: ApiClient, uid: string, input: SaveInput<C>, token: string): Promise<Reply<T>>;
-  ask?: ChangeType<Args, ChangeOptions, SaveInput<C>, null, string | null, T, AuthTokenSource>['ask'];
+  ask?: ChangeAsk<SaveInput<C>, string | null>;
   printer(factory: Factory): (reply: Reply<T>, input: SaveInput<C>) => Promise<void>;
+}
+
+/** A save's value as a dry run shows it: `12 bytes`, or `(none)`. */
+function sizeText(value: string | null): string {
+  return value === null ? '(none)' : `${saveBytes(value)} bytes`;
 }
 
 export function saveChange<Args extends { uid: string; key: string }, T extends SaveResult | EraseResult, C extends SaveChange>(
@@ -35,7 +42,6 @@ export function saveChange<Args extends { uid: string; key: string }, T extends 
   return {
     command: `saves ${verb.action}`,
     key: { name: 'key', of: (args) => args.key },
-    batch: false,
     // The value (or its absence) is the whole state: sending it again leaves the same.
     idempotent: true,
     async parse(factory, args, opts, who) {
@@ -47,20 +53,22 @@ export function saveChange<Args extends { uid: string; key: string }, T extends 
       if (!given && settings.production) throw missingAuthToken(who);
       return { key, change, given };
     },
-    journalArgs: ({ key }) => [key],
+    // The journal names the key alone (docs/ARCHITECTURE.md: a rerun gives the same value).
+    argv: ({ key, change }, form) => (form === 'journal' ? [key] : saveWords(key, change)),
     prepare: async () => null,
     confirm: verb.confirm,
-    label: (input) => verb.confirm(input, 'the user'),
+    label: verb.label,
     ...(verb.ask ? { ask: verb.ask } : {}),
     spin: ({ key }) => verb.spin(key),
     authorize: async (factory, settings, client, uid, { given }) => given ?? (await autoAuthToken(factory, settings, client, uid)),
     read: (client, uid, { key }) => readSave(client, uid, key),
-    perform: (client, uid, input, token) => verb.perform(client, uid, input, token.token),
+    // A dry run asks for no token (nothing is sent): the request it shows carries a stand-in, redacted.
+    perform: (client, uid, input, token) => verb.perform(client, uid, input, token === undefined ? 'dry-run' : token.token),
     kept: (before) => before,
     trace(ctx, _client, uid, { key, change }, _prepared, token) {
       const scope = ctx.target ?? [];
       return {
-        argv: saveArgv(uid, key, change, scope),
+        scope,
         // The value read decides whether to send (an erase of nothing is not sent): read, then send.
         sequential: true,
         audited: (value) => saveState(key, value),
@@ -72,6 +80,9 @@ export function saveChange<Args extends { uid: string; key: string }, T extends 
         },
       };
     },
+    expected: (uid, { key, change }, before) =>
+      `save ${key} of ${shortUid(uid)}: ${sizeText(before)} → ${change.action === 'set' ? sizeText(change.value) : '(erased)'}`,
+    describe: (uid, input) => `${verb.label(input)} of ${uid}`,
     printer: (factory) => verb.printer(factory),
   };
 }
