@@ -6,11 +6,19 @@ import type { CommandModule } from '../ops/factory.js';
 
 export interface CommandEntry {
   name: string;
-  /** One line for `udcli --help`. */
-  summary: string;
+  /**
+   * One line for `udcli --help`; for a noun with mutating verbs, made from their names in help's
+   * order (the change registry's declarations), so a new verb is listed without an edit here.
+   */
+  summary: string | ((changeVerbs: readonly string[]) => string);
   load: () => Promise<CommandModule>;
   /** Left out of `udcli --help` (internal commands such as `__complete`). */
   hidden?: boolean;
+}
+
+/** `give and take`, `inc, set and reset`. */
+function andList(words: readonly string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
 }
 
 export const COMMANDS: CommandEntry[] = [
@@ -19,9 +27,9 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'auth', summary: 'Verify user tokens; get test tokens from the token generator', load: () => import('./commands/auth/index.js') },
   { name: 'user', summary: 'Look a user up by uid or username', load: () => import('./commands/user/index.js') },
   { name: 'friends', summary: "List a user's friends", load: () => import('./commands/friends/index.js') },
-  { name: 'achievements', summary: 'Achievement definitions; read, inc, set, reset, delete user progress', load: () => import('./commands/achievements/index.js') },
-  { name: 'products', summary: 'List, give and take the products a user holds', load: () => import('./commands/products/index.js') },
-  { name: 'saves', summary: "List, read, save and erase a player's game saves", load: () => import('./commands/saves/index.js') },
+  { name: 'achievements', summary: (verbs) => `Achievement definitions; read, ${verbs.join(', ')} user progress`, load: () => import('./commands/achievements/index.js') },
+  { name: 'products', summary: (verbs) => `List, ${andList(verbs)} the products a user holds`, load: () => import('./commands/products/index.js') },
+  { name: 'saves', summary: (verbs) => `List, read, ${andList(verbs)} a player's game saves`, load: () => import('./commands/saves/index.js') },
   { name: 'api', summary: 'Send any request and print the reply as received', load: () => import('./commands/api/index.js') },
   { name: 'audit', summary: 'Show the audit log of changes made with udcli', load: () => import('./commands/audit/index.js') },
   { name: 'profile', summary: 'Add, list, switch, show and remove profiles', load: () => import('./commands/profile/index.js') },

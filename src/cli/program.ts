@@ -108,6 +108,14 @@ function configureTree(cmd: Command, io: IOStreams): void {
   }
 }
 
+/** An entry's line of `udcli --help`; a noun's mutating verbs as the change registry declares them. */
+async function summaryOf(entry: CommandEntry): Promise<string> {
+  if (typeof entry.summary === 'string') return entry.summary;
+  const { loadChanges } = await import('./change-registry.js');
+  const verbs = (await loadChanges(entry.name)).map((d) => d.command.split(' ').slice(1).join(' '));
+  return entry.summary(verbs);
+}
+
 /** The entry whose module must be loaded for this argv, if any. */
 export function entryFor(argv: readonly string[], commands: readonly CommandEntry[] = COMMANDS): CommandEntry | undefined {
   const scan = scanArgv(argv);
@@ -158,7 +166,7 @@ export async function buildProgram(
     await module.register(program, factory);
   } else {
     // Help, no command, or an unknown one (commander suggests the nearest name): list them all but the hidden ones.
-    for (const c of commands) if (!c.hidden) program.command(c.name).description(c.summary);
+    for (const c of commands) if (!c.hidden) program.command(c.name).description(await summaryOf(c));
   }
   configureTree(program, factory.io);
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadChanges, registerForTest } from '../../src/cli/change-registry.js';
 import { COMMANDS, type CommandEntry } from '../../src/cli/commands.js';
 import { main, runCommandLine } from '../../src/cli/main.js';
 import { UsageError } from '../../src/errors.js';
@@ -33,12 +34,24 @@ describe('help and version', () => {
       const r = await run(argv);
       expect(r.code).toBe(0);
       for (const c of COMMANDS.filter((c) => !c.hidden)) {
-        expect(r.stdout).toMatch(new RegExp(`^  ${c.name}\\s+${c.summary.slice(0, 20).replace(/[()]/g, '.')}`, 'm'));
+        const verbs = (await loadChanges(c.name)).map((d) => d.command.split(' ')[1]!);
+        const summary = typeof c.summary === 'string' ? c.summary : c.summary(verbs);
+        expect(r.stdout).toMatch(new RegExp(`^  ${c.name}\\s+${summary.slice(0, 20).replace(/[()]/g, '.')}`, 'm'));
       }
       // hidden rows (`__complete`, called by the completion scripts) stay out of help
       for (const c of COMMANDS.filter((c) => c.hidden)) expect(r.stdout).not.toContain(c.name);
       expect(r.stdout).toContain('Examples:\n  $ udcli');
       expect(r.stderr).toBe('');
+    }
+  });
+
+  it("--help's line of a noun names its mutating verbs from the change registry: a new verb is listed", async () => {
+    expect((await run(['--help'])).stdout).toMatch(/^  products\s+List, give and take the products a user holds$/m);
+    const drop = registerForTest({ ...(await loadChanges('products'))[0]!, command: 'products lend', order: 3 });
+    try {
+      expect((await run(['--help'])).stdout).toMatch(/^  products\s+List, give, take and lend the products a user holds$/m);
+    } finally {
+      drop();
     }
   });
 
