@@ -18,11 +18,24 @@ const LAYERS = [
   { name: 'cli', files: ['src/cli/**'] },
   { name: 'batch and audit', files: ['src/batch/**', 'src/audit/**'], folders: ['batch', 'audit'] },
   { name: 'ops', files: ['src/ops/**'], folders: ['ops'] },
-  { name: 'client, config and output', files: ['src/client/**', 'src/config/**', 'src/output/**'], folders: ['client', 'config', 'output'] },
+  {
+    name: 'client, config and output',
+    files: ['src/client/**', 'src/config/**', 'src/output/**'],
+    folders: ['client', 'config', 'output'],
+  },
   // src/har (recording, reading and redacting HAR files) sits here: the client and the sandbox both stand on it.
-  { name: 'domain and runtime', files: ['src/domain/**', 'src/runtime/**', 'src/har/**', 'src/*.ts'], folders: ['domain', 'runtime', 'har'] },
+  {
+    name: 'domain and runtime',
+    files: ['src/domain/**', 'src/runtime/**', 'src/har/**', 'src/*.ts'],
+    folders: ['domain', 'runtime', 'har'],
+  },
 ];
-const UPPER = { cli: ['cli'], ...Object.fromEntries(LAYERS.slice(1).map((layer, i) => [layer.name, ['cli', ...LAYERS.slice(1, i + 1).flatMap((l) => l.folders)]])) };
+const UPPER = {
+  cli: ['cli'],
+  ...Object.fromEntries(
+    LAYERS.slice(1).map((layer, i) => [layer.name, ['cli', ...LAYERS.slice(1, i + 1).flatMap((l) => l.folders)]]),
+  ),
+};
 /** A relative import reaching into src/<folder>/ from anywhere in src. */
 const into = (folders) => `^(\\.\\.?/)+(${folders.join('|')})/`;
 const climbing = (layer) =>
@@ -30,7 +43,10 @@ const climbing = (layer) =>
 const layerRules = LAYERS.slice(1).map((layer) => ({
   files: layer.files,
   rules: {
-    'no-restricted-imports': ['error', { patterns: [{ regex: into([...UPPER[layer.name], 'sandbox']), message: climbing(layer) }] }],
+    'no-restricted-imports': [
+      'error',
+      { patterns: [{ regex: into([...UPPER[layer.name], 'sandbox']), message: climbing(layer) }] },
+    ],
   },
 }));
 
@@ -44,12 +60,18 @@ const clientRules = [
   {
     files: ['src/client/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { regex: into(UPPER[clientLayer.name]), message: climbing(clientLayer) },
-          { regex: `^(\\.\\.?/)+sandbox/(?!${ADMIN_ROUTES})`, message: `${climbing(clientLayer)}; of the sandbox, only its routes' reply types (import type)` },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: into(UPPER[clientLayer.name]), message: climbing(clientLayer) },
+            {
+              regex: `^(\\.\\.?/)+sandbox/(?!${ADMIN_ROUTES})`,
+              message: `${climbing(clientLayer)}; of the sandbox, only its routes' reply types (import type)`,
+            },
+          ],
+        },
+      ],
     },
   },
 ];
@@ -70,7 +92,10 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     rules: {
       'no-console': 'error',
-      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Throw a typed error; main maps it to an exit code.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'exit', message: 'Throw a typed error; main maps it to an exit code.' },
+      ],
     },
   },
   ...layerRules,
@@ -80,7 +105,15 @@ export default tseslint.config(
     files: ['test/fixtures/sdk-game/**/*.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: { window: 'readonly', document: 'readonly', parent: 'readonly', fetch: 'readonly', TextEncoder: 'readonly', setTimeout: 'readonly', console: 'readonly' },
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        parent: 'readonly',
+        fetch: 'readonly',
+        TextEncoder: 'readonly',
+        setTimeout: 'readonly',
+        console: 'readonly',
+      },
     },
     rules: { 'no-var': 'off', '@typescript-eslint/no-unused-vars': ['error', { caughtErrors: 'none' }] },
   },
@@ -90,25 +123,54 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.js'],
     ignores: ['src/sandbox/sqlite-driver.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [{ name: 'better-sqlite3', allowTypeImports: true, message: 'load the driver through src/sandbox/sqlite-driver.ts (tests: test/sqlite.ts), which picks it by Node version' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'better-sqlite3',
+              allowTypeImports: true,
+              message:
+                'load the driver through src/sandbox/sqlite-driver.ts (tests: test/sqlite.ts), which picks it by Node version',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // Set again for the client, as one rule holds one list: the driver above, and the admin routes' values.
     files: ['src/client/**'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [{ name: 'better-sqlite3', allowTypeImports: true, message: 'load the driver through src/sandbox/sqlite-driver.ts (tests: test/sqlite.ts), which picks it by Node version' }],
-        patterns: [{ regex: `^(\\.\\.?/)+sandbox/${ADMIN_ROUTES}`, allowTypeImports: true, message: `${climbing(clientLayer)}; of the sandbox, only its routes' reply types (import type)` }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'better-sqlite3',
+              allowTypeImports: true,
+              message:
+                'load the driver through src/sandbox/sqlite-driver.ts (tests: test/sqlite.ts), which picks it by Node version',
+            },
+          ],
+          patterns: [
+            {
+              regex: `^(\\.\\.?/)+sandbox/${ADMIN_ROUTES}`,
+              allowTypeImports: true,
+              message: `${climbing(clientLayer)}; of the sandbox, only its routes' reply types (import type)`,
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // The Node 20 driver package is CommonJS, as the better-sqlite3 it hands on (docs/NODE.md).
     files: ['drivers/**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -116,9 +178,30 @@ export default tseslint.config(
     // modules src/*.ts): never on the CLI's layers, nor on src/runtime (the CLI's streams and prompts).
     files: ['src/sandbox/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ regex: into(['cli', 'batch', 'audit', 'ops', 'client', 'config', 'output', 'runtime']), message: 'the sandbox stands on src/domain, src/har and the root modules src/*.ts alone: see docs/ARCHITECTURE.md' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: into(['cli', 'batch', 'audit', 'ops', 'client', 'config', 'output', 'runtime']),
+              message:
+                'the sandbox stands on src/domain, src/har and the root modules src/*.ts alone: see docs/ARCHITECTURE.md',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Lines of at most 120 characters (the formatter's width, biome.json). A string, template or
+    // regular expression literal the formatter cannot break is let be: splitting it would change
+    // what is printed or matched, or hide it from a search.
+    files: ['**/*.{ts,js,mjs,cjs}'],
+    rules: {
+      'max-len': [
+        'error',
+        { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true },
+      ],
     },
   },
 );

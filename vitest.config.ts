@@ -14,7 +14,8 @@ const HEAVY = /\/test\/(e2e|bench)\//;
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const known = (spec: TestSpecification) =>
-      this.ctx.cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`) !== undefined;
+      this.ctx.cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`) !==
+      undefined;
     if (files.every(known)) return super.sort(files);
     const weight = (spec: TestSpecification) => (HEAVY.test(spec.moduleId) ? 1e9 : 0) + statSync(spec.moduleId).size;
     return [...files].sort((a, b) => weight(b) - weight(a));

@@ -14,7 +14,10 @@ import { createServer } from 'node:http';
 const [bodyFile, challengeFile] = process.argv.slice(2);
 const body = bodyFile ? readFileSync(bodyFile) : Buffer.from('{"code":200,"message":"OK","payload":{}}');
 const challenge = challengeFile ? readFileSync(challengeFile) : null;
-const headersOf = (/** @type {Buffer} */ bytes) => ({ 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
+const headersOf = (/** @type {Buffer} */ bytes) => ({
+  'content-type': 'application/json; charset=utf-8',
+  'content-length': String(bytes.length),
+});
 const headers = headersOf(body);
 const challengeHeaders = challenge ? headersOf(challenge) : headers;
 

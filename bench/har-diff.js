@@ -31,7 +31,13 @@ export const RSS_LIMIT_MB = 300;
 export async function recordTemplate(dir) {
   const { startSandbox } = await import('../dist/sandbox/server.js');
   const { DEMO } = await import('../dist/domain/demo.js');
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(dir, 'template.db'), seed: 'demo', log: () => undefined });
+  const sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    dbPath: join(dir, 'template.db'),
+    seed: 'demo',
+    log: () => undefined,
+  });
   const har = join(dir, 'template.har');
   const env = cleanEnv({
     UDCLI_CONFIG_DIR: join(dir, 'config'),
@@ -43,13 +49,25 @@ export async function recordTemplate(dir) {
   try {
     // Set once unrecorded: each repetition of the recorded session then reads and sets the same
     // value, so the long recording is one consistent history (and diffs clean).
-    await mustRun('udcli achievements set', [BIN, 'achievements', 'set', DEMO.user.uid, 'LEVEL_10', '60%', '--yes', '--json'], { env });
-    await mustRun('udcli --har products list', [BIN, '--har', har, 'products', 'list', DEMO.user.uid, '--json'], { env });
-    await mustRun('udcli --har achievements set', [BIN, '--har', har, 'achievements', 'set', DEMO.user.uid, 'LEVEL_10', '60%', '--yes', '--json'], { env });
+    await mustRun(
+      'udcli achievements set',
+      [BIN, 'achievements', 'set', DEMO.user.uid, 'LEVEL_10', '60%', '--yes', '--json'],
+      { env },
+    );
+    await mustRun('udcli --har products list', [BIN, '--har', har, 'products', 'list', DEMO.user.uid, '--json'], {
+      env,
+    });
+    await mustRun(
+      'udcli --har achievements set',
+      [BIN, '--har', har, 'achievements', 'set', DEMO.user.uid, 'LEVEL_10', '60%', '--yes', '--json'],
+      { env },
+    );
   } finally {
     await sandbox.close();
   }
-  const entries = JSON.parse(readFileSync(har, 'utf8')).log.entries.filter((/** @type {any} */ e) => e.request.url.includes('/services/rest/v1/'));
+  const entries = JSON.parse(readFileSync(har, 'utf8')).log.entries.filter((/** @type {any} */ e) =>
+    e.request.url.includes('/services/rest/v1/'),
+  );
   return entries.map((/** @type {unknown} */ e) => JSON.stringify(e));
 }
 
@@ -59,7 +77,8 @@ export async function recordTemplate(dir) {
  */
 export async function writeRecording(file, template, n) {
   const out = createWriteStream(file);
-  const write = (/** @type {string} */ text) => (out.write(text) ? Promise.resolve() : new Promise((resolve) => out.once('drain', resolve)));
+  const write = (/** @type {string} */ text) =>
+    out.write(text) ? Promise.resolve() : new Promise((resolve) => out.once('drain', resolve));
   await write('{"log":{"version":"1.2","creator":{"name":"udcli bench","version":"1"},"pages":[],"entries":[\n');
   let written = 0;
   while (written < n) {
@@ -69,12 +88,15 @@ export async function writeRecording(file, template, n) {
     }
   }
   await write('\n]}}\n');
-  await new Promise((resolve, reject) => out.end((/** @type {Error | undefined} */ e) => (e ? reject(e) : resolve(undefined))));
+  await new Promise((resolve, reject) =>
+    out.end((/** @type {Error | undefined} */ e) => (e ? reject(e) : resolve(undefined))),
+  );
   return written;
 }
 
 /**
- * @param {{ mode: 'full' | 'quick' | 'smoke', root: string, runs: number, log: (m: string) => void, interleaved: Function }} ctx
+ * @param {{ mode: 'full' | 'quick' | 'smoke', root: string, runs: number, log: (m: string) => void, interleaved:
+ * Function }} ctx
  */
 export async function benchHarDiff(ctx) {
   const template = await recordTemplate(ctx.root);
@@ -90,12 +112,21 @@ export async function benchHarDiff(ctx) {
   const reports = [];
   const diff = async () => {
     const out = join(ctx.root, 'diff.json');
-    const r = await mustRun('udcli sandbox diff', [BIN, 'sandbox', 'diff', file, '--json'], { env, stdoutFile: out, rssFile, timeoutMs: 30 * 60_000 });
+    const r = await mustRun('udcli sandbox diff', [BIN, 'sandbox', 'diff', file, '--json'], {
+      env,
+      stdoutFile: out,
+      rssFile,
+      timeoutMs: 30 * 60_000,
+    });
     rss.push((r.rssKB ?? NaN) / 1024);
     reports.push(JSON.parse(readFileSync(out, 'utf8')));
     return r.ms;
   };
-  const ref = () => mustRun('reference replay', [REF, join(ctx.root, 'template-entries.json'), String(entries)], { env, timeoutMs: 30 * 60_000 }).then((r) => r.ms);
+  const ref = () =>
+    mustRun('reference replay', [REF, join(ctx.root, 'template-entries.json'), String(entries)], {
+      env,
+      timeoutMs: 30 * 60_000,
+    }).then((r) => r.ms);
   const { writeFileSync } = await import('node:fs');
   writeFileSync(join(ctx.root, 'template-entries.json'), `[${template.join(',')}]`);
   const r = await ctx.interleaved({ runs: ctx.runs, warmup: 0 }, ref, diff);
@@ -112,6 +143,13 @@ export async function benchHarDiff(ctx) {
     target: null,
     check: peak <= RSS_LIMIT_MB && clean,
     targetText: `report; peak RSS ≤ ${RSS_LIMIT_MB} MB (was ${Math.round(peak)} MB), no difference`,
-    extra: { entries, recordingMB: Math.round(mb), peakRssMB: Math.round(peak), rssLimitMB: RSS_LIMIT_MB, compared: reports.at(-1)?.compared, differing: reports.at(-1)?.differing },
+    extra: {
+      entries,
+      recordingMB: Math.round(mb),
+      peakRssMB: Math.round(peak),
+      rssLimitMB: RSS_LIMIT_MB,
+      compared: reports.at(-1)?.compared,
+      differing: reports.at(-1)?.differing,
+    },
   };
 }

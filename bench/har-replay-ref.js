@@ -22,16 +22,30 @@ const [{ startSandbox }, { DEMO }, { agiSignature }] = await Promise.all([
   import('../dist/domain/agi-signing.js'),
 ]);
 const dir = mkdtempSync(join(tmpdir(), 'udcli-bench-ref-'));
-const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(dir, 'ref.db'), seed: 'demo', log: () => undefined });
-const encode = (/** @type {Array<[string, string]>} */ pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+const sandbox = await startSandbox({
+  port: 0,
+  host: '127.0.0.1',
+  dbPath: join(dir, 'ref.db'),
+  seed: 'demo',
+  log: () => undefined,
+});
+const encode = (/** @type {Array<[string, string]>} */ pairs) =>
+  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 try {
   for (let i = 0; i < n; i++) {
     const entry = template[i % template.length];
     const url = new URL(entry.request.url);
-    const query = /** @type {Array<[string, string]>} */ ([...url.searchParams].filter(([k]) => k !== 'sig' && k !== 'session').map(([k, v]) => [k, k === 'api_key' ? DEMO.game.apiKey : v]));
+    const query = /** @type {Array<[string, string]>} */ (
+      [...url.searchParams]
+        .filter(([k]) => k !== 'sig' && k !== 'session')
+        .map(([k, v]) => [k, k === 'api_key' ? DEMO.game.apiKey : v])
+    );
     const headers = { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' };
     const send = async (/** @type {Array<[string, string]>} */ pairs) => {
-      const res = await request(`${sandbox.url}${url.pathname}?${encode(pairs)}`, { method: entry.request.method, headers });
+      const res = await request(`${sandbox.url}${url.pathname}?${encode(pairs)}`, {
+        method: entry.request.method,
+        headers,
+      });
       return { status: res.statusCode, text: await res.body.text() };
     };
     const first = await send(query);

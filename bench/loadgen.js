@@ -55,7 +55,8 @@ async function makeExchange(o, pool) {
   const { canonicalString, hmacSha256Hex, rfc3986 } = await import('../dist/domain/signing.js');
   const inc = /** @type {NonNullable<LoadOptions['inc']>} */ (o.inc);
   const path = `/services/rest/v1/achievements/user/${inc.uid}.json`;
-  const query = (/** @type {Array<[string, string]>} */ params) => params.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
+  const query = (/** @type {Array<[string, string]>} */ params) =>
+    params.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
   if (mode === 'inc') {
     // The sandbox takes each hmac signature once (issue 31, 5), and thousands of increments a
     // second cannot each have a second of their own: a nonce, signed too, makes each its own
@@ -72,7 +73,10 @@ async function makeExchange(o, pool) {
         ['nonce', randomBytes(16).toString('base64url')],
         ['timestamp', String(Math.floor(Date.now() / 1000))],
       ];
-      params.push(['signature', hmacSha256Hex(/** @type {string} */ (inc.secret), canonicalString('PUT', path, params))]);
+      params.push([
+        'signature',
+        hmacSha256Hex(/** @type {string} */ (inc.secret), canonicalString('PUT', path, params)),
+      ]);
       return { status: (await send(`${path}?${query(params)}`, 'PUT')).status };
     };
   }
@@ -101,7 +105,10 @@ async function makeExchange(o, pool) {
     }
     const { session, key } = /** @type {{ session: string, key: string }} */ (challenge);
     const sig = agiSignature({ path, query: params, session, key });
-    return { status: (await send(`${path}?${query([...params, ['session', session], ['sig', sig]])}`, 'POST', FORM_HEADERS)).status };
+    return {
+      status: (await send(`${path}?${query([...params, ['session', session], ['sig', sig]])}`, 'POST', FORM_HEADERS))
+        .status,
+    };
   };
 }
 
@@ -140,7 +147,15 @@ export async function runLoad(o) {
   const elapsedMs = performance.now() - t0;
   await pool.close();
   const requests = ok + non2xx + errors;
-  return { requests, ok, non2xx, errors, elapsedMs, rps: (ok * 1000) / elapsedMs, ...(firstError ? { firstError } : {}) };
+  return {
+    requests,
+    ok,
+    non2xx,
+    errors,
+    elapsedMs,
+    rps: (ok * 1000) / elapsedMs,
+    ...(firstError ? { firstError } : {}),
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

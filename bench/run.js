@@ -49,7 +49,10 @@ const BIN = join(ROOT, 'bin', 'udcli.js');
 
 /** @param {string[]} argv */
 function parseArgs(argv) {
-  /** @type {{ mode: 'full' | 'quick' | 'smoke', out?: string, only?: string[], before?: string, render?: boolean, runs?: number, mocks?: boolean, mocksDir?: string, soakMs?: number }} */
+  /**
+   * @type {{ mode: 'full' | 'quick' | 'smoke', out?: string, only?: string[], before?: string, render?: boolean, runs?:
+   * number, mocks?: boolean, mocksDir?: string, soakMs?: number }}
+   */
   const a = { mode: 'full' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -115,11 +118,53 @@ const SETTINGS = {
   // dataUsers: users of the generated data file (10 friendships each, ~1,000,000 in the full run);
   // dataRuns: runs a side of the data rows (a full load takes ~15 s)
   // resumeItems: finished items of the big journal of the resume row (the reference: a tenth)
-  full: { runs: 7, warmup: 2, startupRuns: 15, bigFriends: 100_000, smallFriends: 10_000, batchUsers: 5_000, latencyUsers: 800, loadMs: 2_000, loadWarmMs: 1_000, dataUsers: 100_000, dataRuns: 3, resumeItems: 1_000_000, soakMs: 300_000 },
-  quick: { runs: 3, warmup: 1, startupRuns: 5, bigFriends: 20_000, smallFriends: 2_000, batchUsers: 1_000, latencyUsers: 300, loadMs: 1_000, loadWarmMs: 500, dataUsers: 20_000, dataRuns: 1, resumeItems: 200_000, soakMs: 30_000 },
+  full: {
+    runs: 7,
+    warmup: 2,
+    startupRuns: 15,
+    bigFriends: 100_000,
+    smallFriends: 10_000,
+    batchUsers: 5_000,
+    latencyUsers: 800,
+    loadMs: 2_000,
+    loadWarmMs: 1_000,
+    dataUsers: 100_000,
+    dataRuns: 3,
+    resumeItems: 1_000_000,
+    soakMs: 300_000,
+  },
+  quick: {
+    runs: 3,
+    warmup: 1,
+    startupRuns: 5,
+    bigFriends: 20_000,
+    smallFriends: 2_000,
+    batchUsers: 1_000,
+    latencyUsers: 300,
+    loadMs: 1_000,
+    loadWarmMs: 500,
+    dataUsers: 20_000,
+    dataRuns: 1,
+    resumeItems: 200_000,
+    soakMs: 30_000,
+  },
   // smoke (npm test): each row runs and prints numbers, not meaningful ones. Batches still have
   // more users than the 16 in flight at once; a load of 100 ms still answers hundreds of requests.
-  smoke: { runs: 1, warmup: 0, startupRuns: 1, bigFriends: 600, smallFriends: 60, batchUsers: 20, latencyUsers: 20, loadMs: 100, loadWarmMs: 0, dataUsers: 200, dataRuns: 1, resumeItems: 2_000, soakMs: 1_000 },
+  smoke: {
+    runs: 1,
+    warmup: 0,
+    startupRuns: 1,
+    bigFriends: 600,
+    smallFriends: 60,
+    batchUsers: 20,
+    latencyUsers: 20,
+    loadMs: 100,
+    loadWarmMs: 0,
+    dataUsers: 200,
+    dataRuns: 1,
+    resumeItems: 2_000,
+    soakMs: 1_000,
+  },
 };
 const CONCURRENCY = 16;
 /** The round trip the batch-latency row's sandbox adds to every reply, as a real network does. */
@@ -147,7 +192,6 @@ async function logLines(file) {
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return n;
 }
-
 
 /** @param {string} msg */
 function log(msg) {
@@ -218,19 +262,26 @@ const round = (x, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
  * @param {string} r.refLabel
  * @param {number[]} r.refSamples
  * @param {number[]} r.udcliSamples
- * @param {'time' | 'throughput' | 'memory' | 'report'} r.kind   time/memory: ratio = udcli/ref (lower is better); throughput: udcli/ref (higher is better)
+ * @param {'time' | 'throughput' | 'memory' | 'report'} r.kind time/memory: ratio = udcli/ref (lower is better);
+ * throughput: udcli/ref (higher is better)
  * @param {{ op: '<=' | '>=', value: number } | null} r.target
  * @param {Record<string, unknown>} [r.extra]
  * @param {boolean} [r.check]  a pass condition besides the ratio (e.g. exact final value)
  * @param {string} [r.targetText]
- * @param {ReturnType<ReturnType<typeof startLoadMonitor>['window']>} [r.load]  a row measured with another: its load window
+ * @param {ReturnType<ReturnType<typeof startLoadMonitor>['window']>} [r.load] a row measured with another: its load
+ * window
  */
 function row(r) {
   const ref = median(r.refSamples);
   const udcli = median(r.udcliSamples);
   // The spread of each side (quartiles and extremes of the measured runs, and their number) and
   // the machine's load while the row ran: on a shared machine a ratio means little without them.
-  const spread = (/** @type {number[]} */ xs) => ({ p25: round(quantile(xs, 0.25)), p75: round(quantile(xs, 0.75)), min: round(Math.min(...xs)), max: round(Math.max(...xs)) });
+  const spread = (/** @type {number[]} */ xs) => ({
+    p25: round(quantile(xs, 0.25)),
+    p75: round(quantile(xs, 0.75)),
+    min: round(Math.min(...xs)),
+    max: round(Math.max(...xs)),
+  });
   const ratio = ref > 0 ? udcli / ref : NaN;
   let pass = r.check ?? true;
   if (r.target) pass = pass && (r.target.op === '<=' ? ratio <= r.target.value : ratio >= r.target.value);
@@ -240,8 +291,19 @@ function row(r) {
     what: r.what,
     unit: r.unit,
     kind: r.kind,
-    reference: { label: r.refLabel, median: round(ref), spread: spread(r.refSamples), runs: r.refSamples.length, samples: r.refSamples.map((x) => round(x)) },
-    udcli: { median: round(udcli), spread: spread(r.udcliSamples), runs: r.udcliSamples.length, samples: r.udcliSamples.map((x) => round(x)) },
+    reference: {
+      label: r.refLabel,
+      median: round(ref),
+      spread: spread(r.refSamples),
+      runs: r.refSamples.length,
+      samples: r.refSamples.map((x) => round(x)),
+    },
+    udcli: {
+      median: round(udcli),
+      spread: spread(r.udcliSamples),
+      runs: r.udcliSamples.length,
+      samples: r.udcliSamples.map((x) => round(x)),
+    },
     load1: load.load1.end,
     load,
     ratio: round(ratio),
@@ -271,8 +333,20 @@ async function seedDatabase(dbPath, s) {
   ]);
   const db = openDatabase(dbPath);
   try {
-    const big = seedGenerated(db, { users: s.bigFriends, friends: s.bigFriends, achievements: 0, products: 0, seed: 'big' });
-    const small = seedGenerated(db, { users: s.smallFriends, friends: s.smallFriends, achievements: 0, products: 0, seed: 'small' });
+    const big = seedGenerated(db, {
+      users: s.bigFriends,
+      friends: s.bigFriends,
+      achievements: 0,
+      products: 0,
+      seed: 'big',
+    });
+    const small = seedGenerated(db, {
+      users: s.smallFriends,
+      friends: s.smallFriends,
+      achievements: 0,
+      products: 0,
+      seed: 'small',
+    });
     db.transaction(() => {
       db.repos.achievements.insertDefinition({
         parentId: DEMO.game.id,
@@ -308,7 +382,9 @@ async function seedDatabase(dbPath, s) {
 async function main(args) {
   for (const f of ['dist/cli/main.js', 'dist/sandbox/server.js', 'dist/domain/signing.js']) {
     if (!existsSync(join(ROOT, f))) {
-      process.stderr.write(`bench: ${f} is missing: run \`npm run build\` first (the benches measure the built code)\n`);
+      process.stderr.write(
+        `bench: ${f} is missing: run \`npm run build\` first (the benches measure the built code)\n`,
+      );
       return 1;
     }
   }
@@ -352,7 +428,9 @@ async function main(args) {
     let t = performance.now();
     const seeded = await seedDatabase(dbPath, s);
     setup.seedMs = round(performance.now() - t, 0);
-    log(`seeded ${s.bigFriends} + ${s.smallFriends} users (hubs with ${s.bigFriends} and ${s.smallFriends} friends) in ${setup.seedMs} ms`);
+    log(
+      `seeded ${s.bigFriends} + ${s.smallFriends} users (hubs with ${s.bigFriends} and ${s.smallFriends} friends) in ${setup.seedMs} ms`,
+    );
     const { demo } = seeded;
 
     // Every row talks to the sandbox as users run it: `udcli sandbox start` in the foreground,
@@ -360,7 +438,10 @@ async function main(args) {
     const configDir = join(root, 'config');
     const dataDir = join(root, 'data');
     const sandboxEnv = cleanEnv({ UDCLI_CONFIG_DIR: configDir, UDCLI_DATA_DIR: dataDir });
-    /** Another `udcli sandbox start` on the bench's database, e.g. with ['--latency', '40ms']. @param {string[]} extraArgs @param {string} logName */
+    /**
+     * Another `udcli sandbox start` on the bench's database, e.g. with ['--latency', '40ms']. @param {string[]}
+     * extraArgs @param {string} logName
+     */
     const startSandbox = async (extraArgs, logName) => {
       const server = await startCliSandbox(dbPath, { env: sandboxEnv, logFile: join(root, logName), extraArgs });
       servers.push(server);
@@ -406,7 +487,18 @@ async function main(args) {
           () => node('node -e 0', ['-e', '0'], o),
           () => udcli(args, { stdoutFile: outFile, ...o }),
         );
-        rows.push(row({ id, what: `udcli ${args.join(' ')}${runtime.label}`.replace('udcli  ', 'udcli '), unit: 'ms', kind: 'time', refLabel: `node -e 0${runtime.label}`, refSamples: ms(r.ref), udcliSamples: ms(r.udcli), target: { op: '<=', value: 1.3 } }));
+        rows.push(
+          row({
+            id,
+            what: `udcli ${args.join(' ')}${runtime.label}`.replace('udcli  ', 'udcli '),
+            unit: 'ms',
+            kind: 'time',
+            refLabel: `node -e 0${runtime.label}`,
+            refSamples: ms(r.ref),
+            udcliSamples: ms(r.udcli),
+            target: { op: '<=', value: 1.3 },
+          }),
+        );
       }
     }
 
@@ -414,7 +506,20 @@ async function main(args) {
     // same work with the same dependencies (bench/ref/user.js; checked: both load the same
     // packages and built-ins), the rest against a node:http floor sending the same requests and
     // printing the same output (bench/ref/floor-*.js).
-    const oneShot = async (/** @type {{ id: string, what: string, ref: string[], refEnv?: NodeJS.ProcessEnv, udcli: string[], label: string, same: (ref: any, udcli: any) => boolean, target?: { op: '<=' | '>=', value: number } | null, extra?: Record<string, unknown>, check?: boolean }} */ o) => {
+    /**
+     * @typedef {object} OneShotRow
+     * @property {string} id
+     * @property {string} what
+     * @property {string[]} ref
+     * @property {NodeJS.ProcessEnv} [refEnv]
+     * @property {string[]} udcli
+     * @property {string} label
+     * @property {(ref: any, udcli: any) => boolean} same
+     * @property {{ op: '<=' | '>=', value: number } | null} [target]
+     * @property {Record<string, unknown>} [extra]
+     * @property {boolean} [check]
+     */
+    const oneShot = async (/** @type {OneShotRow} */ o) => {
       const refOut = join(root, `ref-${o.id}.json`);
       log(`${o.id}: ${s.runs} runs a side`);
       const r = await interleaved(
@@ -422,29 +527,74 @@ async function main(args) {
         () => node(o.ref[0], o.ref, { stdoutFile: refOut, ...(o.refEnv ? { env: o.refEnv } : {}) }),
         () => udcli(o.udcli, { stdoutFile: outFile }),
       );
-      if (!o.same(JSON.parse(readFileSync(refOut, 'utf8')), JSON.parse(readFileSync(outFile, 'utf8')))) throw new Error(`${o.id}: udcli and the reference printed different things`);
+      if (!o.same(JSON.parse(readFileSync(refOut, 'utf8')), JSON.parse(readFileSync(outFile, 'utf8'))))
+        throw new Error(`${o.id}: udcli and the reference printed different things`);
       const target = o.target === undefined ? { op: /** @type {'<='} */ ('<='), value: 1.5 } : o.target;
-      rows.push(row({ id: o.id, what: o.what, unit: 'ms', kind: target ? 'time' : 'report', refLabel: o.label, refSamples: ms(r.ref), udcliSamples: ms(r.udcli), target, ...(o.check === undefined ? {} : { check: o.check }), ...(o.extra ? { extra: o.extra } : {}) }));
+      rows.push(
+        row({
+          id: o.id,
+          what: o.what,
+          unit: 'ms',
+          kind: target ? 'time' : 'report',
+          refLabel: o.label,
+          refSamples: ms(r.ref),
+          udcliSamples: ms(r.udcli),
+          target,
+          ...(o.check === undefined ? {} : { check: o.check }),
+          ...(o.extra ? { extra: o.extra } : {}),
+        }),
+      );
     };
     const sameJson = (/** @type {any} */ a, /** @type {any} */ b) => JSON.stringify(a) === JSON.stringify(b);
     /** The packages and built-ins each side loads, from one untimed run of each under modules-preload.js. */
-    const sameDependencies = async (/** @type {string[]} */ refArgv, /** @type {NodeJS.ProcessEnv} */ refEnv, /** @type {string[]} */ udcliArgv) => {
-      const traced = async (/** @type {string} */ name, /** @type {string[]} */ argv, /** @type {NodeJS.ProcessEnv} */ env) => {
+    const sameDependencies = async (
+      /** @type {string[]} */ refArgv,
+      /** @type {NodeJS.ProcessEnv} */ refEnv,
+      /** @type {string[]} */ udcliArgv,
+    ) => {
+      const traced = async (
+        /** @type {string} */ name,
+        /** @type {string[]} */ argv,
+        /** @type {NodeJS.ProcessEnv} */ env,
+      ) => {
         const file = join(root, `modules-${name}.txt`);
         rmSync(file, { force: true });
-        await mustRun(`${name} (modules traced)`, ['--import', MODULES_PRELOAD, ...argv], { env: { ...env, BENCH_MODULES_FILE: file }, stdoutFile: outFile });
+        await mustRun(`${name} (modules traced)`, ['--import', MODULES_PRELOAD, ...argv], {
+          env: { ...env, BENCH_MODULES_FILE: file },
+          stdoutFile: outFile,
+        });
         return loadedDependencies(file);
       };
       const ref = await traced('reference', refArgv, refEnv);
       const ours = await traced('udcli', [BIN, ...udcliArgv], udcliEnv);
       const diff = dependencyDifference(ours, ref);
-      return { same: diff.onlyFirst.length === 0 && diff.onlySecond.length === 0, udcliOnly: diff.onlyFirst, referenceOnly: diff.onlySecond, packages: ours.packages, udcliModuleFiles: ours.files, referenceModuleFiles: ref.files };
+      return {
+        same: diff.onlyFirst.length === 0 && diff.onlySecond.length === 0,
+        udcliOnly: diff.onlyFirst,
+        referenceOnly: diff.onlySecond,
+        packages: ours.packages,
+        udcliModuleFiles: ours.files,
+        referenceModuleFiles: ref.files,
+      };
     };
     /** A one-shot row against its like-for-like reference (bench/ref/like-cli.js), dependencies checked first. */
-    const likeForLike = async (/** @type {{ id: string, what: string, script: string, argv: string[], label: string, same: (ref: any, udcli: any) => boolean, target?: number }} */ o) => {
+    /**
+     * @typedef {object} LikeForLikeRow
+     * @property {string} id
+     * @property {string} what
+     * @property {string} script
+     * @property {string[]} argv
+     * @property {string} label
+     * @property {(ref: any, udcli: any) => boolean} same
+     * @property {number} [target]
+     */
+    const likeForLike = async (/** @type {LikeForLikeRow} */ o) => {
       const refArgv = [join(BENCH, 'ref', o.script), ...o.argv];
       const deps = await sameDependencies(refArgv, udcliEnv, o.argv);
-      if (!deps.same) log(`${o.id}: udcli and its reference load different dependencies (udcli only: ${deps.udcliOnly.join(' ') || '-'}; reference only: ${deps.referenceOnly.join(' ') || '-'}): the row is marked`);
+      if (!deps.same)
+        log(
+          `${o.id}: udcli and its reference load different dependencies (udcli only: ${deps.udcliOnly.join(' ') || '-'}; reference only: ${deps.referenceOnly.join(' ') || '-'}): the row is marked`,
+        );
       await oneShot({
         id: o.id,
         what: o.what,
@@ -461,7 +611,15 @@ async function main(args) {
     if (wants('user')) {
       // ≤ 1.15×: the goal this row had while its reference loaded a dependency (undici), back now
       // that the reference loads what udcli loads (issue 32); it was 1.5× against the bare floor.
-      await likeForLike({ id: 'user', what: 'udcli user <uid> --json', script: 'user.js', argv: ['user', seeded.big.uid, '--json'], label: 'the same GET over node:http', same: sameJson, target: 1.15 });
+      await likeForLike({
+        id: 'user',
+        what: 'udcli user <uid> --json',
+        script: 'user.js',
+        argv: ['user', seeded.big.uid, '--json'],
+        label: 'the same GET over node:http',
+        same: sameJson,
+        target: 1.15,
+      });
     }
     if (wants('user-floor')) {
       const uid = seeded.big.uid;
@@ -476,7 +634,14 @@ async function main(args) {
       });
     }
     if (wants('list')) {
-      await likeForLike({ id: 'list', what: 'udcli achievements list <uid> --json', script: 'list.js', argv: ['achievements', 'list', seeded.big.uid, '--json'], label: 'the same 2 GETs (records, definitions) over node:http, the same rows', same: sameJson });
+      await likeForLike({
+        id: 'list',
+        what: 'udcli achievements list <uid> --json',
+        script: 'list.js',
+        argv: ['achievements', 'list', seeded.big.uid, '--json'],
+        label: 'the same 2 GETs (records, definitions) over node:http, the same rows',
+        same: sameJson,
+      });
     }
     if (wants('inc')) {
       await likeForLike({
@@ -486,7 +651,10 @@ async function main(args) {
         argv: ['achievements', 'inc', seeded.big.uid, COUNTER, '--json'],
         label: 'the same 4 requests over node:http (definition, read, unsigned POST, signed POST)',
         // Each run adds one: the same reply but for the counter.
-        same: (a, b) => a.developer_id === b.developer_id && b.current_value === a.current_value + 1 && sameJson(Object.keys(a), Object.keys(b)),
+        same: (a, b) =>
+          a.developer_id === b.developer_id &&
+          b.current_value === a.current_value + 1 &&
+          sameJson(Object.keys(a), Object.keys(b)),
       });
     }
 
@@ -496,12 +664,17 @@ async function main(args) {
     // bench's running sandbox.
     if (wants('embedded')) {
       const port = await freePort();
-      const newcomer = cleanEnv({ UDCLI_CONFIG_DIR: join(root, 'newcomer-config'), UDCLI_DATA_DIR: join(root, 'newcomer-data'), UDCLI_SANDBOX_PORT: String(port) });
+      const newcomer = cleanEnv({
+        UDCLI_CONFIG_DIR: join(root, 'newcomer-config'),
+        UDCLI_DATA_DIR: join(root, 'newcomer-data'),
+        UDCLI_SANDBOX_PORT: String(port),
+      });
       stopNewcomer = () => spawnSync(process.execPath, [BIN, 'sandbox', 'stop'], { env: newcomer, stdio: 'ignore' });
       const uid = demo.user.uid;
       log(`embedded: the first command (no database yet), then ${s.runs} runs a side`);
       const first = await udcli(['user', uid, '--json'], { stdoutFile: outFile, env: newcomer });
-      if (!/started one in the background/.test(first.stderr)) throw new Error(`embedded: the first command did not start a sandbox: ${first.stderr}`);
+      if (!/started one in the background/.test(first.stderr))
+        throw new Error(`embedded: the first command did not start a sandbox: ${first.stderr}`);
       const r = await interleaved(
         { runs: s.runs, warmup: s.warmup },
         () => udcli(['user', seeded.big.uid, '--json'], { stdoutFile: outFile }),
@@ -509,19 +682,21 @@ async function main(args) {
       );
       stopNewcomer();
       stopNewcomer = undefined;
-      rows.push(row({
-        id: 'embedded',
-        what: 'udcli user <uid> --json, built-in profile, no sandbox running before the first command',
-        unit: 'ms',
-        kind: 'time',
-        refLabel: 'the same command against a running sandbox',
-        refSamples: ms(r.ref),
-        udcliSamples: ms(r.udcli),
-        target: { op: '<=', value: 1.25 },
-        check: args.mode !== 'full' || first.ms < 3000,
-        targetText: args.mode === 'full' ? '≤ 1.25×; first command < 3 s' : '≤ 1.25×',
-        extra: { firstCommandMs: round(first.ms) },
-      }));
+      rows.push(
+        row({
+          id: 'embedded',
+          what: 'udcli user <uid> --json, built-in profile, no sandbox running before the first command',
+          unit: 'ms',
+          kind: 'time',
+          refLabel: 'the same command against a running sandbox',
+          refSamples: ms(r.ref),
+          udcliSamples: ms(r.udcli),
+          target: { op: '<=', value: 1.25 },
+          check: args.mode !== 'full' || first.ms < 3000,
+          targetText: args.mode === 'full' ? '≤ 1.25×; first command < 3 s' : '≤ 1.25×',
+          extra: { firstCommandMs: round(first.ms) },
+        }),
+      );
     }
 
     // --- paging through many friends
@@ -534,51 +709,82 @@ async function main(args) {
         for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) c++;
         return c;
       };
-      const deps = await sameDependencies([join(BENCH, 'ref/friends.js'), 'friends', seeded.small.uid, '--all', '-o', 'ndjson'], udcliEnv, ['friends', seeded.small.uid, '--all', '-o', 'ndjson']);
-      if (!deps.same) log(`friends: udcli and its reference load different dependencies (udcli only: ${deps.udcliOnly.join(' ') || '-'}; reference only: ${deps.referenceOnly.join(' ') || '-'}): the row is marked`);
+      const deps = await sameDependencies(
+        [join(BENCH, 'ref/friends.js'), 'friends', seeded.small.uid, '--all', '-o', 'ndjson'],
+        udcliEnv,
+        ['friends', seeded.small.uid, '--all', '-o', 'ndjson'],
+      );
+      if (!deps.same)
+        log(
+          `friends: udcli and its reference load different dependencies (udcli only: ${deps.udcliOnly.join(' ') || '-'}; reference only: ${deps.referenceOnly.join(' ') || '-'}): the row is marked`,
+        );
       log(`friends: ${n} friends, ${s.runs} runs a side`);
       const r = await interleaved(
         { runs: s.runs, warmup: s.warmup },
-        () => node('ref/friends.js', [join(BENCH, 'ref/friends.js'), 'friends', seeded.big.uid, '--all', '-o', 'ndjson'], { stdoutFile: refOut, rssFile, env: udcliEnv }),
+        () =>
+          node('ref/friends.js', [join(BENCH, 'ref/friends.js'), 'friends', seeded.big.uid, '--all', '-o', 'ndjson'], {
+            stdoutFile: refOut,
+            rssFile,
+            env: udcliEnv,
+          }),
         () => udcli(['friends', seeded.big.uid, '--all', '-o', 'ndjson'], { stdoutFile: outFile, rssFile }),
       );
-      if (lines(refOut) !== n || lines(outFile) !== n) throw new Error(`friends: expected ${n} lines, got ${lines(refOut)} (reference) and ${lines(outFile)} (udcli)`);
-      rows.push(row({
-        id: 'friends-time',
-        what: `udcli friends <uid> --all -o ndjson (${n.toLocaleString('en')} friends)`,
-        unit: 'ms',
-        kind: 'time',
-        refLabel: `like for like: the same paging loop over node:http, commander, the same dependencies (${deps.same ? 'checked' : 'NOT the same, see notes'})`,
-        refSamples: ms(r.ref),
-        udcliSamples: ms(r.udcli),
-        target: { op: '<=', value: 1.2 },
-        check: deps.same,
-        extra: { refPeakRssKB: median(r.ref.map((x) => x.rssKB ?? NaN)), udcliPeakRssKB: median(r.udcli.map((x) => x.rssKB ?? NaN)), dependencies: deps },
-      }));
+      if (lines(refOut) !== n || lines(outFile) !== n)
+        throw new Error(`friends: expected ${n} lines, got ${lines(refOut)} (reference) and ${lines(outFile)} (udcli)`);
+      rows.push(
+        row({
+          id: 'friends-time',
+          what: `udcli friends <uid> --all -o ndjson (${n.toLocaleString('en')} friends)`,
+          unit: 'ms',
+          kind: 'time',
+          refLabel: `like for like: the same paging loop over node:http, commander, the same dependencies (${deps.same ? 'checked' : 'NOT the same, see notes'})`,
+          refSamples: ms(r.ref),
+          udcliSamples: ms(r.udcli),
+          target: { op: '<=', value: 1.2 },
+          check: deps.same,
+          extra: {
+            refPeakRssKB: median(r.ref.map((x) => x.rssKB ?? NaN)),
+            udcliPeakRssKB: median(r.udcli.map((x) => x.rssKB ?? NaN)),
+            dependencies: deps,
+          },
+        }),
+      );
 
       log(`friends: peak RSS with ${s.smallFriends} friends, ${s.runs} runs`);
       /** @type {number[]} */ const small = [];
       /** @type {number[]} */ const smallRef = [];
       for (let i = 0; i < s.warmup + s.runs; i++) {
-        const a = await node('ref/friends.js', [join(BENCH, 'ref/friends.js'), 'friends', seeded.small.uid, '--all', '-o', 'ndjson'], { stdoutFile: refOut, rssFile, env: udcliEnv });
+        const a = await node(
+          'ref/friends.js',
+          [join(BENCH, 'ref/friends.js'), 'friends', seeded.small.uid, '--all', '-o', 'ndjson'],
+          { stdoutFile: refOut, rssFile, env: udcliEnv },
+        );
         const b = await udcli(['friends', seeded.small.uid, '--all', '-o', 'ndjson'], { stdoutFile: outFile, rssFile });
         if (i >= s.warmup) {
           smallRef.push(a.rssKB ?? NaN);
           small.push(b.rssKB ?? NaN);
         }
       }
-      if (lines(outFile) !== s.smallFriends) throw new Error(`friends: expected ${s.smallFriends} lines from udcli, got ${lines(outFile)}`);
-      rows.push(row({
-        id: 'friends-rss',
-        what: `udcli friends --all peak RSS, ${n.toLocaleString('en')} vs ${s.smallFriends.toLocaleString('en')} friends`,
-        unit: 'MB',
-        kind: 'memory',
-        refLabel: `udcli @ ${s.smallFriends.toLocaleString('en')}`,
-        refSamples: small.map((kb) => kb / 1024),
-        udcliSamples: r.udcli.map((x) => (x.rssKB ?? NaN) / 1024),
-        target: { op: '<=', value: 1.2 },
-        extra: { referenceScriptRssMB: { small: round(median(smallRef) / 1024), big: round(median(r.ref.map((x) => x.rssKB ?? NaN)) / 1024) } },
-      }));
+      if (lines(outFile) !== s.smallFriends)
+        throw new Error(`friends: expected ${s.smallFriends} lines from udcli, got ${lines(outFile)}`);
+      rows.push(
+        row({
+          id: 'friends-rss',
+          what: `udcli friends --all peak RSS, ${n.toLocaleString('en')} vs ${s.smallFriends.toLocaleString('en')} friends`,
+          unit: 'MB',
+          kind: 'memory',
+          refLabel: `udcli @ ${s.smallFriends.toLocaleString('en')}`,
+          refSamples: small.map((kb) => kb / 1024),
+          udcliSamples: r.udcli.map((x) => (x.rssKB ?? NaN) / 1024),
+          target: { op: '<=', value: 1.2 },
+          extra: {
+            referenceScriptRssMB: {
+              small: round(median(smallRef) / 1024),
+              big: round(median(r.ref.map((x) => x.rssKB ?? NaN)) / 1024),
+            },
+          },
+        }),
+      );
     }
 
     // --- data files: load a generated file (users, 10 friendships each), export with flat memory
@@ -588,13 +794,16 @@ async function main(args) {
       const name = (/** @type {number} */ i) => `u${String(i).padStart(7, '0')}`;
       /** A game and `users` users, each the friend of the next ten. @param {string} path @param {number} users */
       const writeDataFile = (path, users) =>
-        writeFileSync(path, JSON.stringify({
-          games: [{ id: '4711', name: 'Bench', keys: [{ api_key: '5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c' }] }],
-          users: Array.from({ length: users }, (_, i) => {
-            const friends = Array.from({ length: Math.min(10, users - i - 1) }, (_, k) => name(i + k + 1));
-            return friends.length ? { username: name(i), friends } : { username: name(i) };
+        writeFileSync(
+          path,
+          JSON.stringify({
+            games: [{ id: '4711', name: 'Bench', keys: [{ api_key: '5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c' }] }],
+            users: Array.from({ length: users }, (_, i) => {
+              const friends = Array.from({ length: Math.min(10, users - i - 1) }, (_, k) => name(i + k + 1));
+              return friends.length ? { username: name(i), friends } : { username: name(i) };
+            }),
           }),
-        }));
+        );
       writeDataFile(dataFile, n);
       const loadedDb = join(root, 'loaded.db');
       const fresh = (/** @type {string} */ p) => {
@@ -608,15 +817,24 @@ async function main(args) {
         const { openDatabase } = await import('../dist/sandbox/database.js');
         const empty = openDatabase(fresh(join(root, 'schema.db')));
         const order = "CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END";
-        const sql = /** @type {string[]} */ (empty.sqlite.prepare(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY ${order}, rowid`).pluck().all());
+        const sql = /** @type {string[]} */ (
+          empty.sqlite
+            .prepare(
+              `SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY ${order}, rowid`,
+            )
+            .pluck()
+            .all()
+        );
         empty.close();
         writeFileSync(schemaFile, `${sql.join(';\n')};\n`);
       }
       log(`data-load: ${n} users, ${s.dataRuns} runs a side`);
       const r = await interleaved(
         { runs: s.dataRuns, warmup: 0 },
-        () => node('ref/load.js', [join(BENCH, 'ref/load.js'), dataFile, fresh(refDb), schemaFile], { timeoutMs: 300_000 }),
-        () => udcli(['sandbox', 'load', dataFile, '--db', fresh(loadedDb)], { stdoutFile: outFile, timeoutMs: 300_000 }),
+        () =>
+          node('ref/load.js', [join(BENCH, 'ref/load.js'), dataFile, fresh(refDb), schemaFile], { timeoutMs: 300_000 }),
+        () =>
+          udcli(['sandbox', 'load', dataFile, '--db', fresh(loadedDb)], { stdoutFile: outFile, timeoutMs: 300_000 }),
       );
       // The same work: the same users and friendships in both databases.
       const { sqliteDriver } = await import('../dist/sandbox/sqlite-driver.js');
@@ -624,26 +842,33 @@ async function main(args) {
       const counts = (/** @type {string} */ p) => {
         const db = new Database(p, { readonly: true });
         try {
-          return db.prepare('SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM friendships) AS friendships').get();
+          return db
+            .prepare('SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM friendships) AS friendships')
+            .get();
         } finally {
           db.close();
         }
       };
       const [refCounts, udcliCounts] = [counts(refDb), counts(loadedDb)];
-      if (!sameJson(refCounts, udcliCounts)) throw new Error(`data-load: the reference wrote ${JSON.stringify(refCounts)}, udcli ${JSON.stringify(udcliCounts)}`);
+      if (!sameJson(refCounts, udcliCounts))
+        throw new Error(
+          `data-load: the reference wrote ${JSON.stringify(refCounts)}, udcli ${JSON.stringify(udcliCounts)}`,
+        );
       const loadedMs = median(ms(r.udcli));
-      rows.push(row({
-        id: 'data-load',
-        what: `udcli sandbox load (JSON, ${n.toLocaleString('en')} users, ${(n * 10).toLocaleString('en')} friendships)`,
-        unit: 'ms',
-        kind: 'time',
-        refLabel: 'better-sqlite3 alone: JSON.parse, the same schema and inserts in one transaction, no checks',
-        refSamples: ms(r.ref),
-        udcliSamples: ms(r.udcli),
-        target: { op: '<=', value: 1.5 },
-        check: args.mode !== 'full' || loadedMs < 30_000,
-        targetText: args.mode === 'full' ? '≤ 1.5× and < 30 s' : '≤ 1.5×',
-      }));
+      rows.push(
+        row({
+          id: 'data-load',
+          what: `udcli sandbox load (JSON, ${n.toLocaleString('en')} users, ${(n * 10).toLocaleString('en')} friendships)`,
+          unit: 'ms',
+          kind: 'time',
+          refLabel: 'better-sqlite3 alone: JSON.parse, the same schema and inserts in one transaction, no checks',
+          refSamples: ms(r.ref),
+          udcliSamples: ms(r.udcli),
+          target: { op: '<=', value: 1.5 },
+          check: args.mode !== 'full' || loadedMs < 30_000,
+          targetText: args.mode === 'full' ? '≤ 1.5× and < 30 s' : '≤ 1.5×',
+        }),
+      );
 
       // Peak RSS of exporting everything against exporting a tenth of it: flat means ~1×.
       const smallDb = join(root, 'small-data.db');
@@ -655,26 +880,34 @@ async function main(args) {
       const e = await interleaved(
         { runs: s.dataRuns, warmup: 0 },
         () => udcli(['sandbox', 'export', '--db', smallDb, '--format', 'json'], { stdoutFile: outFile, rssFile }),
-        () => udcli(['sandbox', 'export', '--db', loadedDb, '--format', 'json'], { stdoutFile: outFile, rssFile, timeoutMs: 300_000 }),
+        () =>
+          udcli(['sandbox', 'export', '--db', loadedDb, '--format', 'json'], {
+            stdoutFile: outFile,
+            rssFile,
+            timeoutMs: 300_000,
+          }),
       );
-      rows.push(row({
-        id: 'data-export-rss',
-        what: `udcli sandbox export peak RSS, ${n.toLocaleString('en')} vs ${tenth.toLocaleString('en')} users`,
-        unit: 'MB',
-        kind: 'memory',
-        refLabel: `udcli @ ${tenth.toLocaleString('en')} users`,
-        refSamples: e.ref.map((x) => (x.rssKB ?? NaN) / 1024),
-        udcliSamples: e.udcli.map((x) => (x.rssKB ?? NaN) / 1024),
-        target: { op: '<=', value: 1.2 },
-        extra: { exportMs: median(ms(e.udcli)) },
-      }));
+      rows.push(
+        row({
+          id: 'data-export-rss',
+          what: `udcli sandbox export peak RSS, ${n.toLocaleString('en')} vs ${tenth.toLocaleString('en')} users`,
+          unit: 'MB',
+          kind: 'memory',
+          refLabel: `udcli @ ${tenth.toLocaleString('en')} users`,
+          refSamples: e.ref.map((x) => (x.rssKB ?? NaN) / 1024),
+          udcliSamples: e.udcli.map((x) => (x.rssKB ?? NaN) / 1024),
+          target: { op: '<=', value: 1.2 },
+          extra: { exportMs: median(ms(e.udcli)) },
+        }),
+      );
     }
 
     // --- batch: on loopback, and across a 40 ms round trip (`sandbox start --latency 40ms`)
     /**
      * The batch and its reference, side by side, against the sandbox at `url` whose request lines
      * go to `logFile`: the lines each run adds, over its users, are its requests per user.
-     * @param {{ id: string, what: string, url: string, logFile: string, uids: string[], target: number, note: string }} b
+     * @param {{ id: string, what: string, url: string, logFile: string, uids: string[], target: number, note: string }}
+     * b
      */
     const batchRow = async (b) => {
       const n = b.uids.length;
@@ -691,11 +924,31 @@ async function main(args) {
         return result;
       };
       const script = (/** @type {'read-first' | 'two-request'} */ protocol) => () =>
-        node(`ref/batch.js ${protocol}`, [join(BENCH, 'ref/batch.js'), b.url, demo.game.apiKey, demo.game.id, COUNTER, file, String(CONCURRENCY), protocol], { stdoutFile: refOut, rssFile });
+        node(
+          `ref/batch.js ${protocol}`,
+          [
+            join(BENCH, 'ref/batch.js'),
+            b.url,
+            demo.game.apiKey,
+            demo.game.id,
+            COUNTER,
+            file,
+            String(CONCURRENCY),
+            protocol,
+          ],
+          { stdoutFile: refOut, rssFile },
+        );
       const sides = {
         read: () => counted('read', script('read-first')),
         two: () => counted('two', script('two-request')),
-        udcli: () => counted('udcli', () => udcli(['achievements', 'inc', `@${file}`, COUNTER, '--concurrency', String(CONCURRENCY)], { stdoutFile: outFile, rssFile, env })),
+        udcli: () =>
+          counted('udcli', () =>
+            udcli(['achievements', 'inc', `@${file}`, COUNTER, '--concurrency', String(CONCURRENCY)], {
+              stdoutFile: outFile,
+              rssFile,
+              env,
+            }),
+          ),
       };
       log(`${b.id}: ${n} users at concurrency ${CONCURRENCY}, ${s.runs} runs of each of three sides (${b.note})`);
       // Warm-up (excluded), then the three interleaved: read-first script, udcli, two-request script.
@@ -711,7 +964,9 @@ async function main(args) {
         r.two.push(t);
       }
       for (const k of /** @type {const} */ (['read', 'two', 'udcli'])) perUser[k] = perUser[k].slice(s.warmup);
-      const okLines = readFileSync(outFile, 'utf8').split('\n').filter((l) => l.includes('"status":"ok"')).length;
+      const okLines = readFileSync(outFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"status":"ok"')).length;
       if (okLines !== n) throw new Error(`${b.id}: udcli reported ${okLines} ok of ${n}`);
       const tput = (/** @type {{ ms: number }[]} */ xs) => xs.map((x) => (n * 1000) / x.ms);
       const rssOf = (/** @type {any[]} */ xs) => median(xs.map((x) => x.rssKB ?? NaN));
@@ -720,7 +975,8 @@ async function main(args) {
         what: b.what,
         unit: 'users/s',
         kind: 'throughput',
-        refLabel: 'undici script, the same requests: the read before the change beside the unsigned POST, the 401 challenge, the signed retry',
+        refLabel:
+          'undici script, the same requests: the read before the change beside the unsigned POST, the 401 challenge, the signed retry',
         refSamples: tput(r.read),
         udcliSamples: tput(r.udcli),
         target: { op: '>=', value: b.target },
@@ -732,23 +988,26 @@ async function main(args) {
         },
       });
       rows.push(judged);
-      rows.push(row({
-        id: `${b.id}-2req`,
-        load: judged.load,
-        what: `${b.what}, against the two-request protocol`,
-        unit: 'users/s',
-        kind: 'report',
-        refLabel: 'undici script, the SDK\'s two requests only (unsigned POST, signed retry), no read before the change',
-        refSamples: tput(r.two),
-        udcliSamples: tput(r.udcli),
-        target: null,
-        extra: {
-          refPeakRssKB: rssOf(r.two),
-          udcliPeakRssKB: rssOf(r.udcli),
-          refRequestsPerUser: round(median(perUser.two), 2),
-          udcliRequestsPerUser: round(median(perUser.udcli), 2),
-        },
-      }));
+      rows.push(
+        row({
+          id: `${b.id}-2req`,
+          load: judged.load,
+          what: `${b.what}, against the two-request protocol`,
+          unit: 'users/s',
+          kind: 'report',
+          refLabel:
+            "undici script, the SDK's two requests only (unsigned POST, signed retry), no read before the change",
+          refSamples: tput(r.two),
+          udcliSamples: tput(r.udcli),
+          target: null,
+          extra: {
+            refPeakRssKB: rssOf(r.two),
+            udcliPeakRssKB: rssOf(r.udcli),
+            refRequestsPerUser: round(median(perUser.two), 2),
+            udcliRequestsPerUser: round(median(perUser.udcli), 2),
+          },
+        }),
+      );
     };
     if (wants('batch')) {
       const n = seeded.batchUids.length;
@@ -791,16 +1050,18 @@ async function main(args) {
         () => udcli([...args, '--journal', join(root, `batch-${++k}.journal`)], { stdoutFile: outFile }),
       );
       const tput = (/** @type {{ ms: number }[]} */ xs) => xs.map((x) => (n * 1000) / x.ms);
-      rows.push(row({
-        id: 'batch-journal',
-        what: `udcli achievements inc @FILE --journal (${n.toLocaleString('en')} users): the before-state journaled with each started record, fdatasync'ed`,
-        unit: 'users/s',
-        kind: 'throughput',
-        refLabel: 'the same batch without --journal',
-        refSamples: tput(r.ref),
-        udcliSamples: tput(r.udcli),
-        target: null,
-      }));
+      rows.push(
+        row({
+          id: 'batch-journal',
+          what: `udcli achievements inc @FILE --journal (${n.toLocaleString('en')} users): the before-state journaled with each started record, fdatasync'ed`,
+          unit: 'users/s',
+          kind: 'throughput',
+          refLabel: 'the same batch without --journal',
+          refSamples: tput(r.ref),
+          udcliSamples: tput(r.udcli),
+          target: null,
+        }),
+      );
     }
 
     // --- resuming from a journal of finished items: memory stays flat with its size (issue 13)
@@ -812,7 +1073,9 @@ async function main(args) {
       const probeList = join(root, 'resume-probe.txt');
       const probeJournal = join(root, 'resume-probe.journal');
       writeFileSync(probeList, `${seeded.big.uid}\n`);
-      await udcli(['achievements', 'inc', `@${probeList}`, COUNTER, '--journal', probeJournal], { stdoutFile: outFile });
+      await udcli(['achievements', 'inc', `@${probeList}`, COUNTER, '--journal', probeJournal], {
+        stdoutFile: outFile,
+      });
       const probeHeader = readFileSync(probeJournal, 'utf8').split('\n')[0];
       /** A list of `count` uids and a journal in which every one finished: a resume skips them all. */
       const finishedJournal = (/** @type {number} */ count) => {
@@ -824,7 +1087,9 @@ async function main(args) {
         const journalOut = [JSON.stringify(header)];
         for (let i = 1; i <= count; i++) {
           listOut.push(uid(i));
-          journalOut.push(JSON.stringify({ line: i, input: uid(i), uid: uid(i), status: 'ok', at: '2026-11-22T00:00:00.000Z' }));
+          journalOut.push(
+            JSON.stringify({ line: i, input: uid(i), uid: uid(i), status: 'ok', at: '2026-11-22T00:00:00.000Z' }),
+          );
         }
         writeFileSync(list, `${listOut.join('\n')}\n`);
         writeFileSync(journal, `${journalOut.join('\n')}\n`);
@@ -832,25 +1097,31 @@ async function main(args) {
       };
       const bigArgs = finishedJournal(big);
       const smallArgs = finishedJournal(small);
-      log(`journal-resume: peak RSS resuming ${big.toLocaleString('en')} finished items against ${small.toLocaleString('en')}, ${s.dataRuns} runs a side`);
+      log(
+        `journal-resume: peak RSS resuming ${big.toLocaleString('en')} finished items against ${small.toLocaleString('en')}, ${s.dataRuns} runs a side`,
+      );
       const r = await interleaved(
         { runs: Math.max(1, s.dataRuns), warmup: 0 },
         () => udcli(smallArgs, { stdoutFile: outFile, rssFile, timeoutMs: 600_000 }),
         () => udcli(bigArgs, { stdoutFile: outFile, rssFile, timeoutMs: 600_000 }),
       );
-      const skipped = readFileSync(outFile, 'utf8').split('\n').filter((l) => l.includes('"status":"skipped"')).length;
-      rows.push(row({
-        id: 'journal-resume-rss',
-        what: `udcli achievements inc @FILE --journal, resuming ${big.toLocaleString('en')} finished items (all skipped): peak RSS`,
-        unit: 'MB',
-        kind: 'memory',
-        refLabel: `the same with ${small.toLocaleString('en')} finished items`,
-        refSamples: r.ref.map((x) => (x.rssKB ?? NaN) / 1024),
-        udcliSamples: r.udcli.map((x) => (x.rssKB ?? NaN) / 1024),
-        target: { op: '<=', value: 1.2 },
-        check: skipped === big,
-        extra: { resumeMs: median(ms(r.udcli)), skipped },
-      }));
+      const skipped = readFileSync(outFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"status":"skipped"')).length;
+      rows.push(
+        row({
+          id: 'journal-resume-rss',
+          what: `udcli achievements inc @FILE --journal, resuming ${big.toLocaleString('en')} finished items (all skipped): peak RSS`,
+          unit: 'MB',
+          kind: 'memory',
+          refLabel: `the same with ${small.toLocaleString('en')} finished items`,
+          refSamples: r.ref.map((x) => (x.rssKB ?? NaN) / 1024),
+          udcliSamples: r.udcli.map((x) => (x.rssKB ?? NaN) / 1024),
+          target: { op: '<=', value: 1.2 },
+          check: skipped === big,
+          extra: { resumeMs: median(ms(r.udcli)), skipped },
+        }),
+      );
     }
 
     // --- the sandbox under load
@@ -870,39 +1141,67 @@ async function main(args) {
         const rec = (body.payload ?? []).find((/** @type {any} */ a) => a.developer_id === COUNTER);
         return rec ? Number(rec.current_value) : 0;
       };
-      const loadgen = (/** @type {object} */ o) => nodeJson([join(BENCH, 'loadgen.js'), JSON.stringify(o)], { timeoutMs: s.loadMs + 60_000 });
+      const loadgen = (/** @type {object} */ o) =>
+        nodeJson([join(BENCH, 'loadgen.js'), JSON.stringify(o)], { timeoutMs: s.loadMs + 60_000 });
 
       // The reference answers with the sandbox's own reply bytes.
       const getBody = join(root, 'get-body.json');
       writeFileSync(getBody, await fetchText(sandbox.url + getPath));
       const bareGet = await startServer(join(BENCH, 'bare-server.js'), [getBody]);
       servers.push(bareGet);
-      const getLoad = (/** @type {string} */ url, /** @type {number} */ durationMs) => loadgen({ url, path: getPath, connections: CONCURRENCY, durationMs });
+      const getLoad = (/** @type {string} */ url, /** @type {number} */ durationMs) =>
+        loadgen({ url, path: getPath, connections: CONCURRENCY, durationMs });
       log(`sandbox GET: ${s.loadMs} ms a run, ${CONCURRENCY} connections, ${s.runs} runs a side`);
       if (s.loadWarmMs > 0) {
         await getLoad(bareGet.url, s.loadWarmMs);
         await getLoad(sandbox.url, s.loadWarmMs);
       }
-      const g = await interleaved({ runs: s.runs, warmup: 0 }, () => getLoad(bareGet.url, s.loadMs), () => getLoad(sandbox.url, s.loadMs));
+      const g = await interleaved(
+        { runs: s.runs, warmup: 0 },
+        () => getLoad(bareGet.url, s.loadMs),
+        () => getLoad(sandbox.url, s.loadMs),
+      );
       const bad = [...g.ref, ...g.udcli].find((x) => x.errors + x.non2xx > 0);
       if (bad) throw new Error(`sandbox GET: ${bad.errors} errors, ${bad.non2xx} non-2xx (${bad.firstError})`);
-      rows.push(row({
-        id: 'sandbox-get',
-        what: `sandbox GET users/{uid}.json (${CONCURRENCY} connections)`,
-        unit: 'req/s',
-        kind: 'throughput',
-        refLabel: 'bare node:http, fixed JSON',
-        refSamples: g.ref.map((x) => x.rps),
-        udcliSamples: g.udcli.map((x) => x.rps),
-        target: { op: '>=', value: 0.6 },
-      }));
+      rows.push(
+        row({
+          id: 'sandbox-get',
+          what: `sandbox GET users/{uid}.json (${CONCURRENCY} connections)`,
+          unit: 'req/s',
+          kind: 'throughput',
+          refLabel: 'bare node:http, fixed JSON',
+          refSamples: g.ref.map((x) => x.rps),
+          udcliSamples: g.udcli.map((x) => x.rps),
+          target: { op: '>=', value: 0.6 },
+        }),
+      );
 
-      const incOptions = { apiKey: demo.game.apiKey, secret: demo.game.signingSecret, gameId: demo.game.id, developerId: COUNTER, uid };
+      const incOptions = {
+        apiKey: demo.game.apiKey,
+        secret: demo.game.signingSecret,
+        gameId: demo.game.id,
+        developerId: COUNTER,
+        uid,
+      };
       const incBody = join(root, 'inc-body.json');
-      writeFileSync(incBody, JSON.stringify({ code: 200, message: 'OK', payload: { state: 'In Progress', current_value: 1, percent_complete: 0, completed_date: '0000-00-00 00:00:00', developer_id: COUNTER } }));
+      writeFileSync(
+        incBody,
+        JSON.stringify({
+          code: 200,
+          message: 'OK',
+          payload: {
+            state: 'In Progress',
+            current_value: 1,
+            percent_complete: 0,
+            completed_date: '0000-00-00 00:00:00',
+            developer_id: COUNTER,
+          },
+        }),
+      );
       const bareInc = await startServer(join(BENCH, 'bare-server.js'), [incBody]);
       servers.push(bareInc);
-      const incLoad = (/** @type {string} */ url, /** @type {number} */ durationMs) => loadgen({ url, mode: 'inc', inc: incOptions, connections: CONCURRENCY, durationMs });
+      const incLoad = (/** @type {string} */ url, /** @type {number} */ durationMs) =>
+        loadgen({ url, mode: 'inc', inc: incOptions, connections: CONCURRENCY, durationMs });
       log(`sandbox increments: ${s.loadMs} ms a run, ${CONCURRENCY} clients, ${s.runs} runs a side`);
       /** @type {Array<{ before: number, after: number, ok: number }>} */
       const exact = [];
@@ -917,54 +1216,85 @@ async function main(args) {
         await incLoad(bareInc.url, s.loadWarmMs);
         await sandboxInc(s.loadWarmMs);
       }
-      const inc = await interleaved({ runs: s.runs, warmup: 0 }, () => incLoad(bareInc.url, s.loadMs), () => sandboxInc(s.loadMs));
+      const inc = await interleaved(
+        { runs: s.runs, warmup: 0 },
+        () => incLoad(bareInc.url, s.loadMs),
+        () => sandboxInc(s.loadMs),
+      );
       const incBad = [...inc.ref, ...inc.udcli].find((x) => x.errors + x.non2xx > 0);
-      if (incBad) throw new Error(`sandbox increments: ${incBad.errors} errors, ${incBad.non2xx} non-2xx (${incBad.firstError})`);
+      if (incBad)
+        throw new Error(`sandbox increments: ${incBad.errors} errors, ${incBad.non2xx} non-2xx (${incBad.firstError})`);
       const allExact = exact.every((e) => e.after - e.before === e.ok);
       const last = /** @type {{ before: number, after: number, ok: number }} */ (exact.at(-1));
-      rows.push(row({
-        id: 'sandbox-inc',
-        what: `sandbox signed increments (${CONCURRENCY} concurrent clients, one counter)`,
-        unit: 'inc/s',
-        kind: 'report',
-        refLabel: 'bare node:http, fixed JSON',
-        refSamples: inc.ref.map((x) => x.rps),
-        udcliSamples: inc.udcli.map((x) => x.rps),
-        target: null,
-        check: allExact,
-        targetText: 'report; final value exact',
-        extra: {
-          finalValue: last.after,
-          expectedFinalValue: last.before + last.ok,
-          runsExact: exact.filter((e) => e.after - e.before === e.ok).length,
-          runs: exact.length,
-        },
-      }));
+      rows.push(
+        row({
+          id: 'sandbox-inc',
+          what: `sandbox signed increments (${CONCURRENCY} concurrent clients, one counter)`,
+          unit: 'inc/s',
+          kind: 'report',
+          refLabel: 'bare node:http, fixed JSON',
+          refSamples: inc.ref.map((x) => x.rps),
+          udcliSamples: inc.udcli.map((x) => x.rps),
+          target: null,
+          check: allExact,
+          targetText: 'report; final value exact',
+          extra: {
+            finalValue: last.after,
+            expectedFinalValue: last.before + last.ok,
+            runsExact: exact.filter((e) => e.after - e.before === e.ok).length,
+            runs: exact.length,
+          },
+        }),
+      );
 
       // The platform SDK's increment: unsigned POST, the 401 challenge, the agi-signed POST. The
       // reference answers both with the sandbox's own reply bytes (bare-server.js, nothing checked).
       const agiPath = `/services/rest/v1/achievements/user/${uid}.json`;
-      const agiParams = /** @type {Array<[string, string]>} */ ([['api_key', demo.game.apiKey], ['type', 'Game'], ['pid', demo.game.id], ['developer_id', COUNTER], ['increment', '1'], ['method', 'put']]);
-      const [{ agiSignature }, { rfc3986 }] = await Promise.all([import('../dist/domain/agi-signing.js'), import('../dist/domain/signing.js')]);
+      const agiParams = /** @type {Array<[string, string]>} */ ([
+        ['api_key', demo.game.apiKey],
+        ['type', 'Game'],
+        ['pid', demo.game.id],
+        ['developer_id', COUNTER],
+        ['increment', '1'],
+        ['method', 'put'],
+      ]);
+      const [{ agiSignature }, { rfc3986 }] = await Promise.all([
+        import('../dist/domain/agi-signing.js'),
+        import('../dist/domain/signing.js'),
+      ]);
       const agiPost = async (/** @type {Array<[string, string]>} */ params) => {
-        const res = await request(`${sandbox.url}${agiPath}?${params.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&')}`, {
-          method: 'POST',
-          headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-        });
+        const res = await request(
+          `${sandbox.url}${agiPath}?${params.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&')}`,
+          {
+            method: 'POST',
+            headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+          },
+        );
         return { status: res.statusCode, text: await res.body.text() };
       };
       const challengeReply = await agiPost(agiParams);
       const { session, key } = JSON.parse(challengeReply.text).payload ?? {};
-      if (challengeReply.status !== 401 || !session || !key) throw new Error(`sandbox agi: the unsigned POST got HTTP ${challengeReply.status}, not the challenge: ${challengeReply.text.slice(0, 200)}`);
-      const signedReply = await agiPost([...agiParams, ['session', session], ['sig', agiSignature({ path: agiPath, query: agiParams, session, key })]]);
-      if (signedReply.status !== 200) throw new Error(`sandbox agi: the signed POST got HTTP ${signedReply.status}: ${signedReply.text.slice(0, 200)}`);
+      if (challengeReply.status !== 401 || !session || !key)
+        throw new Error(
+          `sandbox agi: the unsigned POST got HTTP ${challengeReply.status}, not the challenge: ${challengeReply.text.slice(0, 200)}`,
+        );
+      const signedReply = await agiPost([
+        ...agiParams,
+        ['session', session],
+        ['sig', agiSignature({ path: agiPath, query: agiParams, session, key })],
+      ]);
+      if (signedReply.status !== 200)
+        throw new Error(
+          `sandbox agi: the signed POST got HTTP ${signedReply.status}: ${signedReply.text.slice(0, 200)}`,
+        );
       const agiBody = join(root, 'agi-body.json');
       const agiChallenge = join(root, 'agi-challenge.json');
       writeFileSync(agiBody, signedReply.text);
       writeFileSync(agiChallenge, challengeReply.text);
       const bareAgi = await startServer(join(BENCH, 'bare-server.js'), [agiBody, agiChallenge]);
       servers.push(bareAgi);
-      const agiLoad = (/** @type {string} */ url, /** @type {number} */ durationMs) => loadgen({ url, mode: 'agi', inc: incOptions, connections: CONCURRENCY, durationMs });
+      const agiLoad = (/** @type {string} */ url, /** @type {number} */ durationMs) =>
+        loadgen({ url, mode: 'agi', inc: incOptions, connections: CONCURRENCY, durationMs });
       log(`sandbox agi increments: ${s.loadMs} ms a run, ${CONCURRENCY} clients, ${s.runs} runs a side`);
       /** @type {Array<{ before: number, after: number, ok: number }>} */
       const agiExact = [];
@@ -979,37 +1309,53 @@ async function main(args) {
         await agiLoad(bareAgi.url, s.loadWarmMs);
         await sandboxAgi(s.loadWarmMs);
       }
-      const agi = await interleaved({ runs: s.runs, warmup: 0 }, () => agiLoad(bareAgi.url, s.loadMs), () => sandboxAgi(s.loadMs));
+      const agi = await interleaved(
+        { runs: s.runs, warmup: 0 },
+        () => agiLoad(bareAgi.url, s.loadMs),
+        () => sandboxAgi(s.loadMs),
+      );
       const agiBad = [...agi.ref, ...agi.udcli].find((x) => x.errors + x.non2xx > 0);
-      if (agiBad) throw new Error(`sandbox agi increments: ${agiBad.errors} errors, ${agiBad.non2xx} failed exchanges (${agiBad.firstError})`);
+      if (agiBad)
+        throw new Error(
+          `sandbox agi increments: ${agiBad.errors} errors, ${agiBad.non2xx} failed exchanges (${agiBad.firstError})`,
+        );
       const agiLast = /** @type {{ before: number, after: number, ok: number }} */ (agiExact.at(-1));
-      rows.push(row({
-        id: 'sandbox-agi-inc',
-        what: `sandbox agi increments as the platform SDK makes them: unsigned POST, 401 challenge, signed POST (${CONCURRENCY} concurrent clients, one counter)`,
-        unit: 'changes/s',
-        kind: 'report',
-        refLabel: 'bare node:http, the same two fixed replies',
-        refSamples: agi.ref.map((x) => x.rps),
-        udcliSamples: agi.udcli.map((x) => x.rps),
-        target: null,
-        check: agiExact.every((e) => e.after - e.before === e.ok),
-        targetText: 'report; final value exact',
-        extra: {
-          finalValue: agiLast.after,
-          expectedFinalValue: agiLast.before + agiLast.ok,
-          runsExact: agiExact.filter((e) => e.after - e.before === e.ok).length,
-          runs: agiExact.length,
-        },
-      }));
+      rows.push(
+        row({
+          id: 'sandbox-agi-inc',
+          what: `sandbox agi increments as the platform SDK makes them: unsigned POST, 401 challenge, signed POST (${CONCURRENCY} concurrent clients, one counter)`,
+          unit: 'changes/s',
+          kind: 'report',
+          refLabel: 'bare node:http, the same two fixed replies',
+          refSamples: agi.ref.map((x) => x.rps),
+          udcliSamples: agi.udcli.map((x) => x.rps),
+          target: null,
+          check: agiExact.every((e) => e.after - e.before === e.ok),
+          targetText: 'report; final value exact',
+          extra: {
+            finalValue: agiLast.after,
+            expectedFinalValue: agiLast.before + agiLast.ok,
+            runsExact: agiExact.filter((e) => e.after - e.before === e.ok).length,
+            runs: agiExact.length,
+          },
+        }),
+      );
     }
 
     // Issue 30: sandbox diff of a big recording (bench/har-diff.js).
-    if (wants('har-diff')) rows.push(row(await benchHarDiff({ mode: args.mode, root, runs: Math.min(s.runs, 3), log, interleaved })));
+    if (wants('har-diff'))
+      rows.push(row(await benchHarDiff({ mode: args.mode, root, runs: Math.min(s.runs, 3), log, interleaved })));
 
-    // Issue 40, 7: hmac-sha256-v1's used signatures in the database at 2,000 changes a second (bench/used-signatures.js).
-    if (wants('sandbox-signatures')) rows.push(row(await benchUsedSignatures({ mode: args.mode, root, runs: Math.min(s.runs, 3), log, interleaved })));
+    // Issue 40, 7: hmac-sha256-v1's used signatures in the database at 2,000 changes a second
+    // (bench/used-signatures.js).
+    if (wants('sandbox-signatures'))
+      rows.push(row(await benchUsedSignatures({ mode: args.mode, root, runs: Math.min(s.runs, 3), log, interleaved })));
     // Issue 39 (bench/node.js): the sandbox under forced GC, load and resets, and npm ci, on each Node.
-    const soakRow = (/** @type {string} */ id, /** @type {string} */ version, /** @type {Awaited<ReturnType<typeof gcSoak>>} */ r) =>
+    const soakRow = (
+      /** @type {string} */ id,
+      /** @type {string} */ version,
+      /** @type {Awaited<ReturnType<typeof gcSoak>>} */ r,
+    ) =>
       row({
         id,
         what: `sandbox under load for ${Math.round(s.soakMs / 1000)} s, a live reset every second, a forced GC every 200 ms (Node ${version})`,
@@ -1021,12 +1367,32 @@ async function main(args) {
         target: null,
         check: r.check,
         targetText: 'report; still serving at the end, every reset 200, no failed request',
-        extra: { resets: r.resets.ok, failedResets: r.resets.failed, requests: r.soaked.requests, failedRequests: r.soaked.errors + r.soaked.non2xx, survived: r.survived, exit: r.exit },
+        extra: {
+          resets: r.resets.ok,
+          failedResets: r.resets.failed,
+          requests: r.soaked.requests,
+          failedRequests: r.soaked.errors + r.soaked.non2xx,
+          survived: r.survived,
+          exit: r.exit,
+        },
       });
     if (wants('gc-soak')) {
-      rows.push(soakRow('gc-soak', process.versions.node, await gcSoak({ node: process.execPath, root: ROOT, soakMs: s.soakMs, work: mkdtempSync(join(root, 'soak-')), log })));
+      rows.push(
+        soakRow(
+          'gc-soak',
+          process.versions.node,
+          await gcSoak({
+            node: process.execPath,
+            root: ROOT,
+            soakMs: s.soakMs,
+            work: mkdtempSync(join(root, 'soak-')),
+            log,
+          }),
+        ),
+      );
     }
-    const nodesOn = args.mode !== 'smoke' || (args.only ?? []).some((p) => p.startsWith('node') || p.startsWith('gc-soak-'));
+    const nodesOn =
+      args.mode !== 'smoke' || (args.only ?? []).some((p) => p.startsWith('node') || p.startsWith('gc-soak-'));
     if (nodesOn) {
       const thisMajor = Number(process.versions.node.split('.')[0]);
       for (const major of [20, 22, 24, 26]) {
@@ -1034,27 +1400,43 @@ async function main(args) {
         const soakId = `gc-soak-node${major}`;
         const soakHere = major >= 24 && wants(soakId);
         if (!wants(ciId) && !soakHere) continue;
-        const runtime = major === thisMajor ? { node: process.execPath, version: process.versions.node } : registryNode(major, log);
+        const runtime =
+          major === thisMajor ? { node: process.execPath, version: process.versions.node } : registryNode(major, log);
         const clone = scratchClone(root);
         try {
           log(`${ciId}: npm ci of this clone on Node ${runtime.version}, once, beside npm ci --ignore-scripts`);
           const ci = await npmCi(runtime, clone.dir, 1);
           if (wants(ciId)) {
-            rows.push(row({
-              id: ciId,
-              what: `npm ci on Node ${runtime.version} (SQLite driver: better-sqlite3 ${ci.driver || 'none'})`,
-              unit: 'ms',
-              kind: 'report',
-              refLabel: 'npm ci --ignore-scripts (download and unpack only)',
-              refSamples: ci.floor,
-              udcliSamples: ci.whole,
-              target: null,
-              check: major < 22 || (ci.compilerCalls === '' && median(ci.whole) < 45_000),
-              targetText: major < 22 ? 'report (compiles better-sqlite3 12)' : 'no compiler called; < 45 s',
-              extra: { compilerCalls: ci.compilerCalls || 'none', driver: ci.driver },
-            }));
+            rows.push(
+              row({
+                id: ciId,
+                what: `npm ci on Node ${runtime.version} (SQLite driver: better-sqlite3 ${ci.driver || 'none'})`,
+                unit: 'ms',
+                kind: 'report',
+                refLabel: 'npm ci --ignore-scripts (download and unpack only)',
+                refSamples: ci.floor,
+                udcliSamples: ci.whole,
+                target: null,
+                check: major < 22 || (ci.compilerCalls === '' && median(ci.whole) < 45_000),
+                targetText: major < 22 ? 'report (compiles better-sqlite3 12)' : 'no compiler called; < 45 s',
+                extra: { compilerCalls: ci.compilerCalls || 'none', driver: ci.driver },
+              }),
+            );
           }
-          if (soakHere) rows.push(soakRow(soakId, runtime.version, await gcSoak({ node: runtime.node, root: clone.dir, soakMs: s.soakMs, work: mkdtempSync(join(root, 'soak-')), log })));
+          if (soakHere)
+            rows.push(
+              soakRow(
+                soakId,
+                runtime.version,
+                await gcSoak({
+                  node: runtime.node,
+                  root: clone.dir,
+                  soakMs: s.soakMs,
+                  work: mkdtempSync(join(root, 'soak-')),
+                  log,
+                }),
+              ),
+            );
         } finally {
           clone.remove();
         }
@@ -1067,7 +1449,15 @@ async function main(args) {
     const mocksOn = args.mocks ?? (args.mode !== 'smoke' || (args.only ?? []).some((p) => p.startsWith('mock')));
     if (mocksOn && MOCK_IDS.some((id) => wants(`mock-${id}`))) {
       // At most 5 start-ups a server: a JVM or Prism takes seconds to start, and 5 runs give quartiles.
-      const specs = await benchMocks({ runs: Math.min(s.runs, 5), loadMs: s.loadMs, loadWarmMs: s.loadWarmMs, connections: CONCURRENCY, root, mocksDir: args.mocksDir, wants });
+      const specs = await benchMocks({
+        runs: Math.min(s.runs, 5),
+        loadMs: s.loadMs,
+        loadWarmMs: s.loadWarmMs,
+        connections: CONCURRENCY,
+        root,
+        mocksDir: args.mocksDir,
+        wants,
+      });
       /** @type {any} */
       let firstRow;
       for (const spec of specs) {
@@ -1080,9 +1470,18 @@ async function main(args) {
     const totalMs = round(performance.now() - t0, 0);
     const results = {
       mode: args.mode,
-      ...(args.only || args.runs ? { options: { ...(args.only ? { only: args.only } : {}), ...(args.runs ? { runs: args.runs } : {}) } } : {}),
+      ...(args.only || args.runs
+        ? { options: { ...(args.only ? { only: args.only } : {}), ...(args.runs ? { runs: args.runs } : {}) } }
+        : {}),
       date: new Date().toISOString(),
-      machine: { node: process.version, platform: process.platform, arch: process.arch, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', loadavg: loadavg().map((x) => round(x, 2)) },
+      machine: {
+        node: process.version,
+        platform: process.platform,
+        arch: process.arch,
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model ?? '',
+        loadavg: loadavg().map((x) => round(x, 2)),
+      },
       settings: { ...s, concurrency: CONCURRENCY },
       setup,
       totalMs,
@@ -1092,8 +1491,13 @@ async function main(args) {
     const before = beforePath && existsSync(beforePath) ? JSON.parse(readFileSync(beforePath, 'utf8')) : null;
     writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(join(outDir, 'results.md'), markdown(results, before));
-    log(`done in ${(totalMs / 1000).toFixed(1)} s: ${rows.filter((r) => r.pass).length}/${rows.length} pass; wrote ${join(outDir, 'results.md')} and results.json`);
-    for (const r of rows) log(`  ${r.pass ? 'pass' : 'MISS'}  ${r.id.padEnd(18)} ratio ${r.ratio}  (${r.targetText})${r.load?.underLoad ? `  measured under load (others ${r.load.othersCores} cores)` : ''}${r.extra?.skipped ? `  ${r.extra.skipped}` : ''}`);
+    log(
+      `done in ${(totalMs / 1000).toFixed(1)} s: ${rows.filter((r) => r.pass).length}/${rows.length} pass; wrote ${join(outDir, 'results.md')} and results.json`,
+    );
+    for (const r of rows)
+      log(
+        `  ${r.pass ? 'pass' : 'MISS'}  ${r.id.padEnd(18)} ratio ${r.ratio}  (${r.targetText})${r.load?.underLoad ? `  measured under load (others ${r.load.othersCores} cores)` : ''}${r.extra?.skipped ? `  ${r.extra.skipped}` : ''}`,
+      );
     return 0;
   } finally {
     process.off('SIGINT', onSignal);
@@ -1151,36 +1555,63 @@ function markdown(results, before) {
   };
   const isMock = (/** @type {any} */ r) => String(r.id).startsWith('mock-');
   for (const r of results.rows.filter((/** @type {any} */ x) => !isMock(x))) {
-    lines.push(`| ${r.what} | ${side(r.reference, r.unit)} (${r.reference.label}) | ${side(r.udcli, r.unit)} | ${fmt(r.ratio)}× | ${r.targetText} | ${verdict(r)} | ${loadCell(r)} |`);
+    lines.push(
+      `| ${r.what} | ${side(r.reference, r.unit)} (${r.reference.label}) | ${side(r.udcli, r.unit)} | ${fmt(r.ratio)}× | ${r.targetText} | ${verdict(r)} | ${loadCell(r)} |`,
+    );
   }
   lines.push('');
   const notes = [];
   for (const r of results.rows) {
-    if (r.id === 'friends-time' && r.extra) notes.push(`- friends: peak RSS ${fmt(r.extra.udcliPeakRssKB / 1024)} MB (udcli) vs ${fmt(r.extra.refPeakRssKB / 1024)} MB (reference script).`);
-    if (r.id === 'friends-rss' && r.extra) notes.push(`- friends RSS: the reference script itself goes from ${fmt(r.extra.referenceScriptRssMB.small)} to ${fmt(r.extra.referenceScriptRssMB.big)} MB.`);
+    if (r.id === 'friends-time' && r.extra)
+      notes.push(
+        `- friends: peak RSS ${fmt(r.extra.udcliPeakRssKB / 1024)} MB (udcli) vs ${fmt(r.extra.refPeakRssKB / 1024)} MB (reference script).`,
+      );
+    if (r.id === 'friends-rss' && r.extra)
+      notes.push(
+        `- friends RSS: the reference script itself goes from ${fmt(r.extra.referenceScriptRssMB.small)} to ${fmt(r.extra.referenceScriptRssMB.big)} MB.`,
+      );
     if (['batch', 'batch-latency', 'batch-2req', 'batch-latency-2req'].includes(r.id) && r.extra) {
-      notes.push(`- ${r.id}: peak RSS ${fmt(r.extra.udcliPeakRssKB / 1024)} MB (udcli) vs ${fmt(r.extra.refPeakRssKB / 1024)} MB (reference script); requests per user ${r.extra.udcliRequestsPerUser} (udcli: the read before the change, the unsigned POST, the signed POST) vs ${r.extra.refRequestsPerUser} (reference), counted in the sandbox's request lines.`);
+      notes.push(
+        `- ${r.id}: peak RSS ${fmt(r.extra.udcliPeakRssKB / 1024)} MB (udcli) vs ${fmt(r.extra.refPeakRssKB / 1024)} MB (reference script); requests per user ${r.extra.udcliRequestsPerUser} (udcli: the read before the change, the unsigned POST, the signed POST) vs ${r.extra.refRequestsPerUser} (reference), counted in the sandbox's request lines.`,
+      );
     }
     if (r.extra?.dependencies) {
       const d = r.extra.dependencies;
-      notes.push(d.same
-        ? `- ${r.id}: udcli and its reference load the same packages (${d.packages.join(', ') || 'none'}) and node: built-ins (checked by tracing one run of each); udcli loads ${d.udcliModuleFiles} module files, the reference ${d.referenceModuleFiles}.`
-        : `- ${r.id}: **the reference does not load what udcli loads** (udcli only: ${d.udcliOnly.join(', ') || '—'}; reference only: ${d.referenceOnly.join(', ') || '—'}): the row is marked a miss until its reference is brought in line.`);
+      notes.push(
+        d.same
+          ? `- ${r.id}: udcli and its reference load the same packages (${d.packages.join(', ') || 'none'}) and node: built-ins (checked by tracing one run of each); udcli loads ${d.udcliModuleFiles} module files, the reference ${d.referenceModuleFiles}.`
+          : `- ${r.id}: **the reference does not load what udcli loads** (udcli only: ${d.udcliOnly.join(', ') || '—'}; reference only: ${d.referenceOnly.join(', ') || '—'}): the row is marked a miss until its reference is brought in line.`,
+      );
     }
-    if (r.id === 'embedded' && r.extra) notes.push(`- embedded: the first command (no database yet: it is created and seeded, the sandbox started in the background) took ${fmt(r.extra.firstCommandMs)} ms; the runs compared are the commands after it.`);
-    if (r.id === 'sandbox-inc' && r.extra) notes.push(`- sandbox increments: counter exact after ${r.extra.runsExact} of ${r.extra.runs} runs (last: ${r.extra.finalValue}, expected ${r.extra.expectedFinalValue}); the ratio is reported, not judged.`);
-    if (r.id === 'sandbox-agi-inc' && r.extra) notes.push(`- sandbox agi increments (two requests per change): counter exact after ${r.extra.runsExact} of ${r.extra.runs} runs (last: ${r.extra.finalValue}, expected ${r.extra.expectedFinalValue}); the ratio is reported, not judged.`);
+    if (r.id === 'embedded' && r.extra)
+      notes.push(
+        `- embedded: the first command (no database yet: it is created and seeded, the sandbox started in the background) took ${fmt(r.extra.firstCommandMs)} ms; the runs compared are the commands after it.`,
+      );
+    if (r.id === 'sandbox-inc' && r.extra)
+      notes.push(
+        `- sandbox increments: counter exact after ${r.extra.runsExact} of ${r.extra.runs} runs (last: ${r.extra.finalValue}, expected ${r.extra.expectedFinalValue}); the ratio is reported, not judged.`,
+      );
+    if (r.id === 'sandbox-agi-inc' && r.extra)
+      notes.push(
+        `- sandbox agi increments (two requests per change): counter exact after ${r.extra.runsExact} of ${r.extra.runs} runs (last: ${r.extra.finalValue}, expected ${r.extra.expectedFinalValue}); the ratio is reported, not judged.`,
+      );
   }
-  notes.push(`- setup: seeding ${results.settings.bigFriends.toLocaleString('en')} + ${results.settings.smallFriends.toLocaleString('en')} users took ${results.setup.seedMs} ms; the whole run ${(results.totalMs / 1000).toFixed(1)} s.`);
+  notes.push(
+    `- setup: seeding ${results.settings.bigFriends.toLocaleString('en')} + ${results.settings.smallFriends.toLocaleString('en')} users took ${results.setup.seedMs} ms; the whole run ${(results.totalMs / 1000).toFixed(1)} s.`,
+  );
   lines.push('Notes:', '', ...notes, '');
   lines.push(...mockSection(results.rows.filter(isMock), side, loadCell));
   lines.push('Samples (every measured run) are in results.json.', '');
 
   if (before) {
     lines.push('## Before / after', '');
-    lines.push(`Ratios of the run before the fixes (${String(before.date).slice(0, 16).replace('T', ' ')} UTC, bench/results-before.json) and of this run.`, '');
+    lines.push(
+      `Ratios of the run before the fixes (${String(before.date).slice(0, 16).replace('T', ' ')} UTC, bench/results-before.json) and of this run.`,
+      '',
+    );
     lines.push('| what | before: ratio (udcli) | after: ratio (udcli) | target |', '|---|---|---|---|');
-    const cell = (/** @type {any} */ x) => `${fmt(x.ratio)}× (${fmt(x.udcli.median)} ${x.unit})${x.pass ? '' : ' **miss**'}`;
+    const cell = (/** @type {any} */ x) =>
+      `${fmt(x.ratio)}× (${fmt(x.udcli.median)} ${x.unit})${x.pass ? '' : ' **miss**'}`;
     for (const r of results.rows) {
       const b = before.rows.find((/** @type {any} */ x) => x.id === r.id);
       lines.push(`| ${r.what} | ${b ? cell(b) : '—'} | ${cell(r)} | ${r.targetText} |`);
@@ -1204,13 +1635,20 @@ function mockSection(mockRows, side, loadCell) {
   const stat = (/** @type {number[]} */ xs, /** @type {string} */ unit) => {
     const ok = xs.filter((x) => typeof x === 'number' && Number.isFinite(x));
     if (ok.length === 0) return '—';
-    return side({ median: median(ok), spread: { p25: quantile(ok, 0.25), p75: quantile(ok, 0.75), min: Math.min(...ok), max: Math.max(...ok) }, runs: ok.length }, unit);
+    return side(
+      {
+        median: median(ok),
+        spread: { p25: quantile(ok, 0.25), p75: quantile(ok, 0.75), min: Math.min(...ok), max: Math.max(...ok) },
+        runs: ok.length,
+      },
+      unit,
+    );
   };
   const first = mockRows[0];
   const lines = [
     '## The sandbox beside the mock servers',
     '',
-    'The same GET (users/{uid}.json of the demo user, with its api_key) to `udcli sandbox start` and to the mock servers a studio would otherwise run, each given an equivalent route that answers with the sandbox\'s own reply; the same load generator (bench/loadgen.js, 16 connections); each server started afresh for every run (bench/mocks.js). Start-up: from spawning the server to its first 200 reply. Peak RSS: VmHWM of the server\'s processes. Reported, not judged: the sandbox checks the key and reads SQLite, a mock matches a path.',
+    "The same GET (users/{uid}.json of the demo user, with its api_key) to `udcli sandbox start` and to the mock servers a studio would otherwise run, each given an equivalent route that answers with the sandbox's own reply; the same load generator (bench/loadgen.js, 16 connections); each server started afresh for every run (bench/mocks.js). Start-up: from spawning the server to its first 200 reply. Peak RSS: VmHWM of the server's processes. Reported, not judged: the sandbox checks the key and reads SQLite, a mock matches a path.",
     '',
     '| server | version | route | start-up to first reply | GET req/s | peak RSS | load |',
     '|---|---|---|---|---|---|---|',
@@ -1222,8 +1660,14 @@ function mockSection(mockRows, side, loadCell) {
       lines.push(`| ${x.name} | ${x.version ?? '—'} | ${x.route} | ${x.skipped} | — | — | |`);
       continue;
     }
-    const shape = x.samePayloadShape ? (x.extraKeys.length ? ` (its reply adds ${x.extraKeys.map((/** @type {string} */ k) => `\`${k}\``).join(', ')})` : '') : ' (**its reply differs in shape**)';
-    lines.push(`| ${x.name} | ${x.version} | ${x.route}${shape} | ${stat(x.startupMs.mock, 'ms')} | ${side(r.reference, 'req/s')} | ${stat(x.peakRssMB.mock, 'MB')} | |`);
+    const shape = x.samePayloadShape
+      ? x.extraKeys.length
+        ? ` (its reply adds ${x.extraKeys.map((/** @type {string} */ k) => `\`${k}\``).join(', ')})`
+        : ''
+      : ' (**its reply differs in shape**)';
+    lines.push(
+      `| ${x.name} | ${x.version} | ${x.route}${shape} | ${stat(x.startupMs.mock, 'ms')} | ${side(r.reference, 'req/s')} | ${stat(x.peakRssMB.mock, 'MB')} | |`,
+    );
   }
   lines.push('');
   return lines;
@@ -1254,6 +1698,6 @@ try {
     process.exitCode = await main(args);
   }
 } catch (error) {
-  process.stderr.write(`bench: failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`bench: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 }

@@ -71,13 +71,21 @@ async function runSide(o) {
   rmSync(file, { force: true });
   rmSync(`${file}-wal`, { force: true });
   rmSync(`${file}-shm`, { force: true });
-  return { ms, accepted, refused, rows, maxRows: Math.max(maxRows, o.side === 'udcli' ? rows : 0), rssMb: process.resourceUsage().maxRSS / 1024 };
+  return {
+    ms,
+    accepted,
+    refused,
+    rows,
+    maxRows: Math.max(maxRows, o.side === 'udcli' ? rows : 0),
+    rssMb: process.resourceUsage().maxRSS / 1024,
+  };
 }
 
 /**
  * The row: both sides `runs` times (interleaved), the changes a real second each side gets
  * through, and the checks (all accepted, rows bounded by what 601 s of the load leaves).
- * @param {{ mode: 'full' | 'quick' | 'smoke', root: string, runs: number, log: (line: string) => void, interleaved: Function }} o
+ * @param {{ mode: 'full' | 'quick' | 'smoke', root: string, runs: number, log: (line: string) => void, interleaved:
+ * Function }} o
  */
 export async function benchUsedSignatures(o) {
   const seconds = SIGNATURE_SECONDS[o.mode];
@@ -85,12 +93,23 @@ export async function benchUsedSignatures(o) {
   o.log(`used signatures: ${rate} distinct signed changes a simulated second for ${seconds} s, ${o.runs} runs a side`);
   const side = async (/** @type {'udcli' | 'reference'} */ which) => {
     const out = join(o.root, `signatures-${which}.json`);
-    await mustRun(`used signatures (${which})`, [fileURLToPath(import.meta.url), JSON.stringify({ side: which, dir: o.root, rate, seconds })], { stdoutFile: out, timeoutMs: 1_800_000 });
+    await mustRun(
+      `used signatures (${which})`,
+      [fileURLToPath(import.meta.url), JSON.stringify({ side: which, dir: o.root, rate, seconds })],
+      { stdoutFile: out, timeoutMs: 1_800_000 },
+    );
     return JSON.parse(readFileSync(out, 'utf8').trim().split('\n').at(-1) ?? '{}');
   };
-  const r = await o.interleaved({ runs: o.runs, warmup: 0 }, () => side('reference'), () => side('udcli'));
-  const perSecond = (/** @type {{ ms: number, accepted: number, refused: number }} */ x) => ((x.accepted + x.refused) / x.ms) * 1000;
-  const all = r.udcli.every((/** @type {{ accepted: number, refused: number }} */ x) => x.refused === 0 && x.accepted === rate * seconds);
+  const r = await o.interleaved(
+    { runs: o.runs, warmup: 0 },
+    () => side('reference'),
+    () => side('udcli'),
+  );
+  const perSecond = (/** @type {{ ms: number, accepted: number, refused: number }} */ x) =>
+    ((x.accepted + x.refused) / x.ms) * 1000;
+  const all = r.udcli.every(
+    (/** @type {{ accepted: number, refused: number }} */ x) => x.refused === 0 && x.accepted === rate * seconds,
+  );
   // At most 602 s of the load kept (601 s and the second the sweep waits for), whatever the run's length.
   const bound = rate * 602;
   const maxRows = Math.max(...r.udcli.map((/** @type {{ maxRows: number }} */ x) => x.maxRows));
@@ -104,9 +123,19 @@ export async function benchUsedSignatures(o) {
     refSamples: r.ref.map(perSecond),
     udcliSamples: r.udcli.map(perSecond),
     target: null,
-    check: all && maxRows <= bound && r.udcli.every((/** @type {{ ms: number }} */ x) => perSecond({ ...x, accepted: rate * seconds, refused: 0 }) >= rate),
+    check:
+      all &&
+      maxRows <= bound &&
+      r.udcli.every(
+        (/** @type {{ ms: number }} */ x) => perSecond({ ...x, accepted: rate * seconds, refused: 0 }) >= rate,
+      ),
     targetText: `report; all ${rate * seconds} accepted, ≤ ${bound} rows kept, faster than ${rate}/s`,
-    extra: { accepted: r.udcli.map((/** @type {{ accepted: number }} */ x) => x.accepted), maxRows, rowBound: bound, peakRssMb: Math.round(rss) },
+    extra: {
+      accepted: r.udcli.map((/** @type {{ accepted: number }} */ x) => x.accepted),
+      maxRows,
+      rowBound: bound,
+      peakRssMb: Math.round(rss),
+    },
   };
 }
 

@@ -22,7 +22,13 @@ const FAST_ARGV = [[], ['--help'], ['-h'], ['--version']];
 async function render(argv) {
   let out = '';
   let err = '';
-  const sink = (append) => new Writable({ write(chunk, _enc, done) { append(String(chunk)); done(); } });
+  const sink = (append) =>
+    new Writable({
+      write(chunk, _enc, done) {
+        append(String(chunk));
+        done();
+      },
+    });
   const io = {
     stdin: process.stdin,
     stdout: sink((s) => (out += s)),

@@ -110,7 +110,11 @@ export function wasNotSent(error: unknown): boolean {
  */
 export function outcomeUnknown(err: unknown): boolean {
   if (knownUnchanged(err) || wasNotSent(err)) return false;
-  return (err instanceof NetworkError && err.sent) || err instanceof MalformedReplyError || (err instanceof ApiError && (err.httpStatus === 502 || err.httpStatus === 504));
+  return (
+    (err instanceof NetworkError && err.sent) ||
+    err instanceof MalformedReplyError ||
+    (err instanceof ApiError && (err.httpStatus === 502 || err.httpStatus === 504))
+  );
 }
 
 export class InterruptedError extends UdcliError {}

@@ -19,8 +19,9 @@
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 // Line breaks and tabs of the text itself are kept by printableLines and jsonSafe; a CR only as
 // the first half of a CRLF (alone, it returns to the start of the line and overwrites it).
-// eslint-disable-next-line no-control-regex
-const UNPRINTABLE_IN_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
+const UNPRINTABLE_IN_LINES =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
@@ -70,7 +71,9 @@ export function jsonText(value: unknown, indent?: number): string {
   return jsonSafe(JSON.stringify(value, null, indent));
 }
 
-/** The value with printable() applied to every string in it (keys and arrays included), for text built from its fields. */
+/**
+ * The value with printable() applied to every string in it (keys and arrays included), for text built from its fields.
+ */
 export function printableFields<T>(value: T): T {
   if (typeof value === 'string') return printable(value) as T;
   if (Array.isArray(value)) return value.map((v: unknown) => printableFields(v)) as T;

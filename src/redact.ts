@@ -64,7 +64,10 @@ function redactEncoded(value: string): string {
   if (value === '') return '';
   if (value.length <= 8) return '…';
   // A fragment cut through a surrogate pair keeps a lone half, which encodeURIComponent refuses.
-  const encode = (fragment: string) => encodeURIComponent(fragment.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+  const encode = (fragment: string) =>
+    encodeURIComponent(
+      fragment.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
+    );
   return `${encode(value.slice(0, 4))}…${encode(value.slice(-4))}`;
 }
 
@@ -78,7 +81,10 @@ export function redactQuery(query: string): string {
   for (const part of query.split('&')) {
     const eq = part.indexOf('=');
     const rawName = eq === -1 ? part : part.slice(0, eq);
-    const shown = eq !== -1 && isSecretParam(decodeName(rawName)) ? `${rawName}=${redactEncoded(decodeName(part.slice(eq + 1)))}` : part;
+    const shown =
+      eq !== -1 && isSecretParam(decodeName(rawName))
+        ? `${rawName}=${redactEncoded(decodeName(part.slice(eq + 1)))}`
+        : part;
     out = out === '' ? shown : `${out}&${shown}`;
   }
   return out;

@@ -62,7 +62,8 @@ export function openNoFollow(path: string, flags: number, mode = 0o600): number 
   try {
     fd = openSync(path, flags | NOFOLLOW | constants.O_NOCTTY, mode);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new NotAPlainFile(path, 'a symbolic link (not followed)', 'ELOOP');
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new NotAPlainFile(path, 'a symbolic link (not followed)', 'ELOOP');
     throw error;
   }
   if (!fstatSync(fd).isFile()) {
@@ -97,7 +98,11 @@ export interface TempFile {
 /** Creates the temporary file for `target`: a fresh name, exclusive, no link followed, `mode` exactly. */
 function createTemp(target: string, mode: number): TempFile {
   const path = tempBeside(target);
-  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW | constants.O_NOCTTY, mode);
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW | constants.O_NOCTTY,
+    mode,
+  );
   try {
     fchmodSync(fd, mode); // the umask may have taken bits the caller asked for (0644)
   } catch (error) {
@@ -108,7 +113,10 @@ function createTemp(target: string, mode: number): TempFile {
   return { fd, path };
 }
 
-/** After a failure: the descriptor closed once (a fill never closes it: a number closed twice may be another file's by then), the file removed. */
+/**
+ * After a failure: the descriptor closed once (a fill never closes it: a number closed twice may be another file's by
+ * then), the file removed.
+ */
 function discard(temp: TempFile, open: boolean): void {
   if (open) {
     try {
@@ -149,7 +157,11 @@ export function replaceWhole(target: string, fill: (temp: TempFile) => void, mod
 }
 
 /** As replaceWhole, for a `fill` that takes its time (a stream, a database copy, a cancellable step). */
-export async function replaceWholeAsync(target: string, fill: (temp: TempFile) => Promise<void>, mode = 0o600): Promise<void> {
+export async function replaceWholeAsync(
+  target: string,
+  fill: (temp: TempFile) => Promise<void>,
+  mode = 0o600,
+): Promise<void> {
   const temp = createTemp(target, mode);
   // A fill that throws before its first await rejects this promise too.
   await new Promise<void>((resolve) => resolve(fill(temp))).catch((error: unknown) => abandon(temp, error));
@@ -166,7 +178,8 @@ export async function writeWhole(target: string, source: Readable, mode = 0o600)
   await replaceWholeAsync(
     target,
     async ({ fd }) => {
-      // Chunk by chunk onto the descriptor (a write stream would close it itself, and then the writer's close could hit another file's).
+      // Chunk by chunk onto the descriptor (a write stream would close it itself, and then the writer's close could hit
+      // another file's).
       for await (const chunk of source as AsyncIterable<string | Uint8Array>) writeFileSync(fd, chunk);
     },
     mode,

@@ -25,7 +25,9 @@ describe('the shared fixtures', () => {
   test('dirs: a config directory of its own, where commands write', async ({ dirs }) => {
     const r = await dirs.run(['profile', 'add', 'staging', '--base-url', 'https://staging.example.com']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(dirs.configDir, 'config.json'), 'utf8'))).toMatchObject({ profiles: { staging: { base_url: 'https://staging.example.com' } } });
+    expect(JSON.parse(readFileSync(join(dirs.configDir, 'config.json'), 'utf8'))).toMatchObject({
+      profiles: { staging: { base_url: 'https://staging.example.com' } },
+    });
     earlierConfigDir = dirs.configDir;
   });
 
@@ -39,14 +41,33 @@ describe('the shared fixtures', () => {
   test('until: the value once the condition holds; a condition that never does fails, naming it', async ({ until }) => {
     let n = 0;
     expect(await until(() => (++n >= 3 ? n : undefined), 'n to reach 3', { intervalMs: 1 })).toBe(3);
-    await expect(until(() => false, 'what never happens', { timeoutMs: 50, intervalMs: 5 })).rejects.toThrow('gave up waiting for what never happens');
+    await expect(until(() => false, 'what never happens', { timeoutMs: 50, intervalMs: 5 })).rejects.toThrow(
+      'gave up waiting for what never happens',
+    );
   });
 
   test('settled: the first value that holds, or else the last one read, for the assertion to show', async () => {
     let n = 0;
-    expect(await settled(() => ++n, (v) => v >= 3, { intervalMs: 1 })).toBe(3);
-    expect(await settled(() => ++n, (v) => v < 0, { timeoutMs: 30, intervalMs: 5 })).toBe(n);
-    await expect(settled(() => Promise.reject(new Error('read failed')), () => true)).rejects.toThrow('read failed');
+    expect(
+      await settled(
+        () => ++n,
+        (v) => v >= 3,
+        { intervalMs: 1 },
+      ),
+    ).toBe(3);
+    expect(
+      await settled(
+        () => ++n,
+        (v) => v < 0,
+        { timeoutMs: 30, intervalMs: 5 },
+      ),
+    ).toBe(n);
+    await expect(
+      settled(
+        () => Promise.reject(new Error('read failed')),
+        () => true,
+      ),
+    ).rejects.toThrow('read failed');
   });
 });
 

@@ -104,7 +104,8 @@ export function startLoadMonitor(everyMs = 1000) {
   return {
     /**
      * The load since the last call (or the start), and a fresh window from now.
-     * @returns {{ load1: { start: number, end: number, max: number }, othersCores: number | null, underLoad: boolean, rule: string }}
+     * @returns {{ load1: { start: number, end: number, max: number }, othersCores: number | null, underLoad: boolean,
+     * rule: string }}
      */
     window() {
       const end = sample();
@@ -113,9 +114,10 @@ export function startLoadMonitor(everyMs = 1000) {
       const first = all[0];
       const seconds = (end.t - first.t) / 1000;
       const tick = 100; // USER_HZ: the unit of /proc/stat and /proc/PID/stat on Linux
-      const others = Number.isFinite(first.busy) && Number.isFinite(first.ours) && Number.isFinite(end.ours) && seconds > 0
-        ? Math.max(0, (end.busy - first.busy - (end.ours - first.ours)) / tick / seconds)
-        : null;
+      const others =
+        Number.isFinite(first.busy) && Number.isFinite(first.ours) && Number.isFinite(end.ours) && seconds > 0
+          ? Math.max(0, (end.busy - first.busy - (end.ours - first.ours)) / tick / seconds)
+          : null;
       const max = Math.max(...all.map((x) => x.load1));
       const r = (/** @type {number} */ x) => Math.round(x * 100) / 100;
       const underLoad = others !== null ? others > OTHERS_LIMIT_CORES : max > LOADAVG_LIMIT;
@@ -123,7 +125,10 @@ export function startLoadMonitor(everyMs = 1000) {
         load1: { start: r(first.load1), end: r(end.load1), max: r(max) },
         othersCores: others === null ? null : r(others),
         underLoad,
-        rule: others !== null ? `other processes took > ${OTHERS_LIMIT_CORES} of ${CORES} cores` : `1-minute load average > ${LOADAVG_LIMIT}`,
+        rule:
+          others !== null
+            ? `other processes took > ${OTHERS_LIMIT_CORES} of ${CORES} cores`
+            : `1-minute load average > ${LOADAVG_LIMIT}`,
       };
     },
     stop() {

@@ -11,7 +11,9 @@ if (file) {
   register('./modules-hooks.js', import.meta.url);
   const require = createRequire(import.meta.url);
   process.on('exit', () => {
-    const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ') && !m.startsWith('NativeModule internal/')).map((m) => `node:${m.slice(13)}`);
+    const builtins = process.moduleLoadList
+      .filter((m) => m.startsWith('NativeModule ') && !m.startsWith('NativeModule internal/'))
+      .map((m) => `node:${m.slice(13)}`);
     appendFileSync(file, `${[...Object.keys(require.cache).map((p) => `file://${p}`), ...builtins].join('\n')}\n`);
   });
 }

@@ -66,7 +66,8 @@ export function cleanEnv(extra = {}) {
 /**
  * Runs `node ...args` to completion and times it.
  * @param {string[]} args  node arguments (script first, or -e ...)
- * @param {{ env?: NodeJS.ProcessEnv, stdoutFile?: string, rssFile?: string, timeoutMs?: number, input?: string }} [options]
+ * @param {{ env?: NodeJS.ProcessEnv, stdoutFile?: string, rssFile?: string, timeoutMs?: number, input?: string }}
+ * [options]
  *   stdoutFile: the child's stdout goes to this file (truncated), else nowhere.
  *   rssFile: run under the RSS preload, which writes the peak RSS (KB) to this file at exit.
  * @returns {Promise<TimedRun>}
@@ -155,7 +156,10 @@ export function startServer(script, args, options = {}) {
       child.kill('SIGKILL');
       reject(e);
     };
-    const timer = setTimeout(() => fail(new Error(`${script} did not start within ${options.timeoutMs ?? 30_000} ms\n${err}`)), options.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => fail(new Error(`${script} did not start within ${options.timeoutMs ?? 30_000} ms\n${err}`)),
+      options.timeoutMs ?? 30_000,
+    );
     child.stderr.setEncoding('utf8').on('data', (d) => {
       if (err.length < 8192) err += d;
     });
@@ -219,7 +223,8 @@ export function nodeJson(args, options = {}) {
  * listens (the first line of that file). `extraArgs` go after the bench's own, e.g.
  * ['--latency', '40ms']. Stopped with SIGTERM, as Ctrl-C or `sandbox stop` would.
  * @param {string} dbPath
- * @param {{ env: NodeJS.ProcessEnv, logFile: string, extraArgs?: string[], nodeArgs?: string[], timeoutMs?: number }} options
+ * @param {{ env: NodeJS.ProcessEnv, logFile: string, extraArgs?: string[], nodeArgs?: string[], timeoutMs?: number }}
+ * options
  *   env: the CLI's environment; give it its own UDCLI_DATA_DIR (the pid file goes there).
  *   nodeArgs: for node itself, e.g. ['--cpu-prof', '--cpu-prof-dir', DIR] to profile the sandbox.
  * @returns {Promise<Server>}
@@ -228,7 +233,20 @@ export function startCliSandbox(dbPath, options) {
   const extra = options.extraArgs ?? [];
   // The bench seeds its own database: no demo data unless asked for.
   const seed = extra.includes('--seed') || extra.includes('--data') ? [] : ['--seed', 'none'];
-  const args = [...(options.nodeArgs ?? []), BIN, 'sandbox', 'start', '--port', '0', '--host', '127.0.0.1', '--db', dbPath, ...seed, ...extra];
+  const args = [
+    ...(options.nodeArgs ?? []),
+    BIN,
+    'sandbox',
+    'start',
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--db',
+    dbPath,
+    ...seed,
+    ...extra,
+  ];
   const out = openSync(options.logFile, 'w');
   const child = spawn(process.execPath, args, { env: options.env, stdio: ['ignore', out, 'pipe'] });
   closeSync(out);

@@ -28,7 +28,10 @@ const [base, apiKey, gameId, developerId, file, concurrencyText, protocol = 'rea
 if (protocol !== 'read-first' && protocol !== 'two-request') throw new Error(`unknown protocol ${protocol}`);
 const readFirst = protocol === 'read-first';
 const concurrency = Number(concurrencyText);
-const uids = readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const uids = readFileSync(file, 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
 const agent = new Agent({ connections: readFirst ? 2 * concurrency : concurrency });
 const { origin } = new URL(base);
 const headers = { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' };
@@ -75,7 +78,11 @@ async function worker() {
     let before = null;
     if (readFirst) [before, reply] = await Promise.all([readBefore(uid), post(path, params)]);
     else reply = await post(path, params);
-    for (let n = 1, challenge = challengeOf(reply); challenge && n <= MAX_SIGNED_ATTEMPTS; n++, challenge = challengeOf(reply)) {
+    for (
+      let n = 1, challenge = challengeOf(reply);
+      challenge && n <= MAX_SIGNED_ATTEMPTS;
+      n++, challenge = challengeOf(reply)
+    ) {
       const sig = agiSignature({ path, query: params, session: challenge.session, key: challenge.key });
       reply = await post(path, [...params, ['session', challenge.session], ['sig', sig]]);
     }

@@ -19,16 +19,28 @@ import { exchange, payloadOf, profile, run } from './like-cli.js';
 
 const LIMIT = 500;
 
-await run(['friends'], ['<uid>'], async (/** @type {string} */ uid, /** @type {{ all?: boolean, output?: string }} */ options) => {
-  if (!options.all || options.output !== 'ndjson') throw new Error('this reference pages with --all -o ndjson only');
-  const { base, apiKey } = profile();
-  for (let offset = 0; ; offset += LIMIT) {
-    const page = payloadOf(await exchange(base, 'GET', `/services/rest/v1/friends/${uid}.json?api_key=${apiKey}&limit=${LIMIT}&offset=${offset}`), `friends at offset ${offset}`);
-    if (page.length > 0) {
-      let text = '';
-      for (const friend of page) text += `${JSON.stringify(friend)}\n`;
-      if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once('drain', r));
+await run(
+  ['friends'],
+  ['<uid>'],
+  async (/** @type {string} */ uid, /** @type {{ all?: boolean, output?: string }} */ options) => {
+    if (!options.all || options.output !== 'ndjson') throw new Error('this reference pages with --all -o ndjson only');
+    const { base, apiKey } = profile();
+    for (let offset = 0; ; offset += LIMIT) {
+      const page = payloadOf(
+        await exchange(
+          base,
+          'GET',
+          `/services/rest/v1/friends/${uid}.json?api_key=${apiKey}&limit=${LIMIT}&offset=${offset}`,
+        ),
+        `friends at offset ${offset}`,
+      );
+      if (page.length > 0) {
+        let text = '';
+        for (const friend of page) text += `${JSON.stringify(friend)}\n`;
+        if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once('drain', r));
+      }
+      if (page.length < LIMIT) break;
     }
-    if (page.length < LIMIT) break;
-  }
-}, ['--all', '-o, --output <format>']);
+  },
+  ['--all', '-o, --output <format>'],
+);

@@ -29,30 +29,63 @@ import { agiSignature } from '../../dist/domain/agi-signing.js';
 import { rfc3986 } from '../../dist/domain/signing.js';
 import { configDirectory, exchange, payloadOf, print, profile, run } from './like-cli.js';
 
-await run(['achievements', 'inc'], ['<uid>', '<developer_id>'], async (/** @type {string} */ uid, /** @type {string} */ developerId, /** @type {{ json?: boolean }} */ options) => {
-  const { base, apiKey, gameId } = profile();
-  const v1 = '/services/rest/v1';
-  const defs = payloadOf(await exchange(base, 'GET', `${v1}/achievements/${gameId}.json?api_key=${apiKey}&type=Game&developer_id=${developerId}`), 'definition');
-  const before = payloadOf(await exchange(base, 'GET', `${v1}/achievements/user/${uid}.json?api_key=${apiKey}&type=Game&pid=${gameId}&developer_id=${developerId}`), 'read');
-  const path = `${v1}/achievements/user/${uid}.json`;
-  /** @type {Array<[string, string]>} */
-  const params = [['api_key', apiKey], ['type', 'Game'], ['pid', gameId], ['developer_id', developerId], ['increment', '1'], ['method', 'put']];
-  const q = (/** @type {Array<[string, string]>} */ p) => p.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
-  const challenge = await exchange(base, 'POST', `${path}?${q(params)}`);
-  const { session, key } = challenge.envelope?.payload ?? {};
-  if (challenge.status !== 401 || !session || !key) {
-    process.stderr.write(`inc: HTTP ${challenge.status}, not the challenge\n`);
-    process.exit(1);
-  }
-  const sig = agiSignature({ path, query: params, session, key });
-  const after = payloadOf(await exchange(base, 'POST', `${path}?${q([...params, ['session', session], ['sig', sig]])}`), 'inc');
-  const was = (before ?? []).find((/** @type {any} */ a) => a.developer_id === developerId);
-  const target = (defs ?? []).find((/** @type {any} */ d) => d.developer_id === developerId)?.target_value;
-  const dir = configDirectory();
-  mkdirSync(dir, { recursive: true });
-  const fd = openSync(join(dir, 'ref-audit.log'), 'a', 0o600);
-  writeSync(fd, `${JSON.stringify({ time: new Date().toISOString(), operator: userInfo().username, command: process.argv.slice(2).join(' '), uid, before: was ?? null, after })}\n`);
-  closeSync(fd);
-  process.stderr.write(`Changed: ${developerId} of ${uid}: ${was?.current_value ?? 0}/${target} → ${after.current_value}/${target}\n`);
-  print(after, options);
-});
+await run(
+  ['achievements', 'inc'],
+  ['<uid>', '<developer_id>'],
+  async (/** @type {string} */ uid, /** @type {string} */ developerId, /** @type {{ json?: boolean }} */ options) => {
+    const { base, apiKey, gameId } = profile();
+    const v1 = '/services/rest/v1';
+    const defs = payloadOf(
+      await exchange(
+        base,
+        'GET',
+        `${v1}/achievements/${gameId}.json?api_key=${apiKey}&type=Game&developer_id=${developerId}`,
+      ),
+      'definition',
+    );
+    const before = payloadOf(
+      await exchange(
+        base,
+        'GET',
+        `${v1}/achievements/user/${uid}.json?api_key=${apiKey}&type=Game&pid=${gameId}&developer_id=${developerId}`,
+      ),
+      'read',
+    );
+    const path = `${v1}/achievements/user/${uid}.json`;
+    /** @type {Array<[string, string]>} */
+    const params = [
+      ['api_key', apiKey],
+      ['type', 'Game'],
+      ['pid', gameId],
+      ['developer_id', developerId],
+      ['increment', '1'],
+      ['method', 'put'],
+    ];
+    const q = (/** @type {Array<[string, string]>} */ p) => p.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
+    const challenge = await exchange(base, 'POST', `${path}?${q(params)}`);
+    const { session, key } = challenge.envelope?.payload ?? {};
+    if (challenge.status !== 401 || !session || !key) {
+      process.stderr.write(`inc: HTTP ${challenge.status}, not the challenge\n`);
+      process.exit(1);
+    }
+    const sig = agiSignature({ path, query: params, session, key });
+    const after = payloadOf(
+      await exchange(base, 'POST', `${path}?${q([...params, ['session', session], ['sig', sig]])}`),
+      'inc',
+    );
+    const was = (before ?? []).find((/** @type {any} */ a) => a.developer_id === developerId);
+    const target = (defs ?? []).find((/** @type {any} */ d) => d.developer_id === developerId)?.target_value;
+    const dir = configDirectory();
+    mkdirSync(dir, { recursive: true });
+    const fd = openSync(join(dir, 'ref-audit.log'), 'a', 0o600);
+    writeSync(
+      fd,
+      `${JSON.stringify({ time: new Date().toISOString(), operator: userInfo().username, command: process.argv.slice(2).join(' '), uid, before: was ?? null, after })}\n`,
+    );
+    closeSync(fd);
+    process.stderr.write(
+      `Changed: ${developerId} of ${uid}: ${was?.current_value ?? 0}/${target} → ${after.current_value}/${target}\n`,
+    );
+    print(after, options);
+  },
+);

@@ -40,7 +40,7 @@ export function configDirectory() {
 export function profile() {
   const env = process.env;
   const file = join(configDirectory(), 'config.json');
-  const saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).profiles?.default ?? {} : {};
+  const saved = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).profiles?.default ?? {}) : {};
   return {
     base: /** @type {string} */ (env.UDCLI_BASE_URL ?? saved.base_url),
     apiKey: /** @type {string} */ (env.UDCLI_API_KEY ?? saved.api_key),
@@ -53,8 +53,10 @@ import { done } from './floor-http.js';
 
 export { exchange, payloadOf } from './floor-http.js';
 
-
-/** Prints a result as udcli does: JSON with --json or to a pipe, a table to a terminal. @param {unknown} value @param {{ json?: boolean }} options */
+/**
+ * Prints a result as udcli does: JSON with --json or to a pipe, a table to a terminal. @param {unknown} value @param {{
+ * json?: boolean }} options
+ */
 export function print(value, options) {
   if (options.json || !isatty(1)) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   else console.table(value);

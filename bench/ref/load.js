@@ -34,9 +34,15 @@ db.pragma('foreign_keys = ON');
 db.exec(readFileSync(schemaFile, 'utf8'));
 
 const now = Math.floor(Date.now() / 1000);
-const game = db.prepare("INSERT INTO games (id, type, name, launchable, content_uri, signing, created_on) VALUES (?, 'Game', ?, 0, NULL, 'agi', ?)");
-const key = db.prepare("INSERT INTO api_keys (api_key, game_id, signing_secret, partner, label, created_on) VALUES (?, ?, '', 0, '', ?)");
-const user = db.prepare("INSERT INTO users (uid, username, gender, created_on, birthday, premium, email) VALUES (?, ?, 'unspecified', ?, '0000-00-00', 0, '')");
+const game = db.prepare(
+  "INSERT INTO games (id, type, name, launchable, content_uri, signing, created_on) VALUES (?, 'Game', ?, 0, NULL, 'agi', ?)",
+);
+const key = db.prepare(
+  "INSERT INTO api_keys (api_key, game_id, signing_secret, partner, label, created_on) VALUES (?, ?, '', 0, '', ?)",
+);
+const user = db.prepare(
+  "INSERT INTO users (uid, username, gender, created_on, birthday, premium, email) VALUES (?, ?, 'unspecified', ?, '0000-00-00', 0, '')",
+);
 const friend = db.prepare('INSERT OR IGNORE INTO friendships (uid, friend_uid, created_on) VALUES (?, ?, ?)');
 let friendships = 0;
 db.transaction(() => {

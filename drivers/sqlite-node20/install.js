@@ -28,7 +28,9 @@ function driverDir() {
 }
 
 function fail(what) {
-  process.stderr.write(`udcli: could not ${what} better-sqlite3 12, the SQLite driver for Node ${process.versions.node} (see docs/NODE.md); on Node 22 or later none is compiled\n`);
+  process.stderr.write(
+    `udcli: could not ${what} better-sqlite3 12, the SQLite driver for Node ${process.versions.node} (see docs/NODE.md); on Node 22 or later none is compiled\n`,
+  );
   process.exit(1);
 }
 
@@ -36,7 +38,9 @@ function fail(what) {
 function npm(args, cwd, env = process.env) {
   const options = { cwd, env, stdio: 'inherit' };
   const npmCli = process.env.npm_execpath;
-  return npmCli ? spawnSync(process.execPath, [npmCli, ...args], options) : spawnSync('npm', args, { ...options, shell: process.platform === 'win32' });
+  return npmCli
+    ? spawnSync(process.execPath, [npmCli, ...args], options)
+    : spawnSync('npm', args, { ...options, shell: process.platform === 'win32' });
 }
 
 if (Number(process.versions.node.split('.')[0]) < 22) {
@@ -44,7 +48,11 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
     // Into this folder, not the global prefix a `-g` install set.
     const env = { ...process.env };
     for (const key of Object.keys(env)) if (/^npm_config_(global|prefix|location)$/i.test(key)) delete env[key];
-    const run = npm(['install', '--no-save', '--no-package-lock', '--omit=dev', '--no-audit', '--no-fund', '--ignore-scripts'], __dirname, env);
+    const run = npm(
+      ['install', '--no-save', '--no-package-lock', '--omit=dev', '--no-audit', '--no-fund', '--ignore-scripts'],
+      __dirname,
+      env,
+    );
     if (run.status !== 0 || driverDir() === undefined) fail('install');
   }
   const dir = driverDir();

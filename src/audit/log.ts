@@ -59,7 +59,9 @@ export interface AuditEntry {
   undo?: string | null;
 }
 
-/** `<config dir>/audit.log`: UDCLI_CONFIG_DIR when set, else the per-user config directory (~/.config/udcli on Linux). */
+/**
+ * `<config dir>/audit.log`: UDCLI_CONFIG_DIR when set, else the per-user config directory (~/.config/udcli on Linux).
+ */
 export function auditLogPath(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   return join(configDir(env, platform), 'audit.log');
 }
@@ -261,7 +263,10 @@ function isEntry(e: unknown): e is AuditEntry {
   return typeof x.time === 'string' && typeof x.uid === 'string' && typeof x.profile === 'string';
 }
 
-/** The entries matching the filter, oldest first, streamed. A missing log has none; a line that is not an entry is skipped, and `onCorrupt` hears which. */
+/**
+ * The entries matching the filter, oldest first, streamed. A missing log has none; a line that is not an entry is
+ * skipped, and `onCorrupt` hears which.
+ */
 export async function* readAudit(path: string, filter: AuditFilter = {}): AsyncGenerator<AuditEntry> {
   const since = typeof filter.since === 'string' ? parseSince(filter.since, filter.now) : filter.since;
   const sinceMs = since?.getTime();

@@ -33,7 +33,10 @@ export function undoLine(commands: ReadonlyArray<readonly string[]>, scope: read
   return commands.map((argv) => shellCommand([...argv, ...scope])).join(' && ');
 }
 
-type AchievementState = Pick<UserAchievement, 'current_value' | 'state'> & { target_value?: number; percent_complete?: number };
+type AchievementState = Pick<UserAchievement, 'current_value' | 'state'> & {
+  target_value?: number;
+  percent_complete?: number;
+};
 
 /** `01e5…`: enough of a uid to recognise it in one line. */
 export function shortUid(uid: string): string {
@@ -84,7 +87,8 @@ export function achievementReceipt(args: {
   const { uid, developerId: dev, action, before } = args;
   const scope = args.scope ?? [];
   const after = action === 'delete' ? null : args.after;
-  const target = num(args.targetValue) ?? num(before?.target_value) ?? num((after as AchievementState | null)?.target_value);
+  const target =
+    num(args.targetValue) ?? num(before?.target_value) ?? num((after as AchievementState | null)?.target_value);
   const afterText = action === 'delete' ? '(deleted)' : fmtAchievement(after, target);
   const change = `${dev} of ${shortUid(uid)}: ${fmtAchievement(before, target)} → ${afterText}`;
   const notes: string[] = [];
@@ -164,6 +168,9 @@ export function productReceipt(args: {
   const delta = known ? now - was : action === 'give' ? qty : -qty;
   if (delta === 0) return { change, undo: null, note: 'nothing changed', unchanged: true };
   // Units, so by the base: a give naming a pack would count packs.
-  const undo = undoLine([['products', delta > 0 ? 'take' : 'give', uid, splitPack(sku).base, '--qty', String(Math.abs(delta))]], args.scope);
+  const undo = undoLine(
+    [['products', delta > 0 ? 'take' : 'give', uid, splitPack(sku).base, '--qty', String(Math.abs(delta))]],
+    args.scope,
+  );
   return known ? { change, undo } : { change, undo, note: 'quantities unknown; undo assumes the requested quantity' };
 }

@@ -51,10 +51,19 @@ export function inlineable(value: string): boolean {
  * Writes the earlier value for the undo: `<config dir>/saves-undo/<uid>-<key>-<time>.txt`,
  * mode 0600 (a save can hold anything the game keeps), never over an existing file.
  */
-export function writeUndoFile(env: NodeJS.ProcessEnv, uid: string, key: string, value: string, now = new Date()): string {
+export function writeUndoFile(
+  env: NodeJS.ProcessEnv,
+  uid: string,
+  key: string,
+  value: string,
+  now = new Date(),
+): string {
   const dir = join(configDir(env), 'saves-undo');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   for (let n = 0; ; n++) {
     const path = join(dir, `${uid}-${key}-${stamp}${n === 0 ? '' : `-${n}`}.txt`);
     try {
@@ -101,7 +110,10 @@ export function saveReceipt(args: {
 /** A save change's words after the user: the key, and the value as typed (its size when too long to show). */
 export function saveWords(key: string, change: SaveChange): string[] {
   if (change.action === 'erase') return [key];
-  const shown = change.valueArg === change.value && !inlineable(change.value) ? `(${saveBytes(change.value)} bytes)` : change.valueArg;
+  const shown =
+    change.valueArg === change.value && !inlineable(change.value)
+      ? `(${saveBytes(change.value)} bytes)`
+      : change.valueArg;
   return [key, shown];
 }
 

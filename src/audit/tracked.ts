@@ -32,7 +32,8 @@ export interface TraceContext {
 }
 
 /** What of the settings decides where an undo must be sent. */
-export type TraceSettings = Pick<Settings, 'profile' | 'gameId' | 'type'> & Partial<Pick<Settings, 'baseUrl' | 'sources'>>;
+export type TraceSettings = Pick<Settings, 'profile' | 'gameId' | 'type'> &
+  Partial<Pick<Settings, 'baseUrl' | 'sources'>>;
 
 /**
  * `--profile NAME` always, and `--base-url URL` (userinfo removed) when the base URL was not the
@@ -42,12 +43,18 @@ export type TraceSettings = Pick<Settings, 'profile' | 'gameId' | 'type'> & Part
 export function targetFlags(settings: TraceSettings): string[] {
   const out: string[] = ['--profile', settings.profile];
   const source = settings.sources?.base_url;
-  if ((source === 'flag' || source === 'env') && settings.baseUrl) out.push('--base-url', withoutUserinfo(settings.baseUrl));
+  if ((source === 'flag' || source === 'env') && settings.baseUrl)
+    out.push('--base-url', withoutUserinfo(settings.baseUrl));
   return out;
 }
 
 /** The trace context of a run: who, which profile, where undo commands must go. */
-export function traceContext(env: NodeJS.ProcessEnv, settings: TraceSettings, log: AuditLog, why?: { reason?: string; ticket?: string }): TraceContext {
+export function traceContext(
+  env: NodeJS.ProcessEnv,
+  settings: TraceSettings,
+  log: AuditLog,
+  why?: { reason?: string; ticket?: string },
+): TraceContext {
   return {
     ...(why && (why.reason !== undefined || why.ticket !== undefined) ? { why } : {}),
     env,
@@ -90,7 +97,17 @@ function lineBase(ctx: TraceContext, spec: Pick<TraceSpec<unknown, unknown>, 'ar
  */
 export function auditResolution(
   ctx: TraceContext,
-  spec: { uid: string; argv: string[]; subject: string; username?: string; closes: string; outcome: 'applied' | 'not-applied'; detail: string; before: unknown; after: unknown },
+  spec: {
+    uid: string;
+    argv: string[];
+    subject: string;
+    username?: string;
+    closes: string;
+    outcome: 'applied' | 'not-applied';
+    detail: string;
+    before: unknown;
+    after: unknown;
+  },
 ): string {
   const change =
     spec.outcome === 'applied'
@@ -128,7 +145,8 @@ export class CompletedKeptError extends UdcliError {}
  */
 export function sayOutcomeUnknown(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
-  if (!/outcome (is )?unknown|cannot be told/.test(err.message)) err.message = `${err.message}; the change was sent and its outcome is unknown`;
+  if (!/outcome (is )?unknown|cannot be told/.test(err.message))
+    err.message = `${err.message}; the change was sent and its outcome is unknown`;
   return err.message;
 }
 
@@ -151,7 +169,13 @@ export type Perform<T> = (client: ApiClient) => Promise<Reply<T>>;
  * agi the unsigned challenge request travels beside the read. A client without a gate reads,
  * then changes.
  */
-function readThenChange<S, T>(client: ApiClient, read: () => Promise<S>, perform: Perform<T>, keep?: (before: S) => Promise<void>, sequential = false) {
+function readThenChange<S, T>(
+  client: ApiClient,
+  read: () => Promise<S>,
+  perform: Perform<T>,
+  keep?: (before: S) => Promise<void>,
+  sequential = false,
+) {
   const before = readBefore(read);
   // Awaited by the gate or below; a change that fails first must not leave it unhandled.
   before.catch(() => {});
@@ -179,7 +203,8 @@ function readThenChange<S, T>(client: ApiClient, read: () => Promise<S>, perform
   };
 }
 
-const RACED_NOTE = 'the server applied this change without the signature it asked for until then, while the state before was being read: the state before and the undo may already include the change';
+const RACED_NOTE =
+  'the server applied this change without the signature it asked for until then, while the state before was being read: the state before and the undo may already include the change';
 
 /** What a batch (or a single command) hears of a change not safe to repeat. */
 export interface ChangeHooks {
@@ -232,7 +257,8 @@ async function decideLostReply<T, S>(
       throw markUnchanged(again, true);
     });
   }
-  if (err instanceof Error) err.message = `${err.message}; read back: ${judgement.detail}, so whether it was applied cannot be told`;
+  if (err instanceof Error)
+    err.message = `${err.message}; read back: ${judgement.detail}, so whether it was applied cannot be told`;
   throw err;
 }
 
@@ -273,7 +299,12 @@ export interface TraceSpec<S, T> {
  * One change to one user, traced: the state read before, the change, a lost reply decided by
  * reading the state (when the change is not safe to repeat), the receipt and the audit line.
  */
-export async function tracedChange<S, T>(ctx: TraceContext, client: ApiClient, spec: TraceSpec<S, T>, hooks?: ChangeHooks): Promise<Traced<T>> {
+export async function tracedChange<S, T>(
+  ctx: TraceContext,
+  client: ApiClient,
+  spec: TraceSpec<S, T>,
+  hooks?: ChangeHooks,
+): Promise<Traced<T>> {
   const keep = async (b: S): Promise<void> => {
     spec.check?.(b);
     await hooks?.onBefore?.(spec.kept(b));
@@ -286,12 +317,27 @@ export async function tracedChange<S, T>(ctx: TraceContext, client: ApiClient, s
     reply = await made.send().catch(async (err: unknown) => {
       if (!spec.judge || !outcomeUnknown(err)) throw err;
       const before = spec.kept(await made.known());
-      return decideLostReply(err, spec.read, (now) => spec.judge!(before, now), (now) => now as unknown as T, made.send, hooks);
+      return decideLostReply(
+        err,
+        spec.read,
+        (now) => spec.judge!(before, now),
+        (now) => now as unknown as T,
+        made.send,
+        hooks,
+      );
     });
   } catch (err) {
     if (outcomeUnknown(err)) {
       ctx.log.append(
-        auditEntry({ ...base, uid: spec.uid, kind: 'unknown', before: audited(await made.known()), after: null, change: `${spec.unknownChange} sent, outcome unknown (${sayOutcomeUnknown(err)})`, undo: null }),
+        auditEntry({
+          ...base,
+          uid: spec.uid,
+          kind: 'unknown',
+          before: audited(await made.known()),
+          after: null,
+          change: `${spec.unknownChange} sent, outcome unknown (${sayOutcomeUnknown(err)})`,
+          undo: null,
+        }),
       );
     }
     throw err;
@@ -302,7 +348,9 @@ export async function tracedChange<S, T>(ctx: TraceContext, client: ApiClient, s
   let receipt = done.receipt;
   if (raced) receipt = { ...receipt, note: RACED_NOTE };
   if (ctx.why) receipt = { ...receipt, ...ctx.why };
-  ctx.log.append(auditEntry({ ...base, uid: spec.uid, before: audited(before), after, change: receipt.change, undo: receipt.undo }));
+  ctx.log.append(
+    auditEntry({ ...base, uid: spec.uid, before: audited(before), after, change: receipt.change, undo: receipt.undo }),
+  );
   spec.afterwards?.(before, after);
   return { reply, before, after, receipt };
 }
@@ -313,7 +361,9 @@ export function receiptLines(receipt: Receipt): string[] {
   lines.push(`Undo:    ${receipt.undo ?? 'none'}`);
   if (receipt.note) lines.push(`Note:    ${receipt.note}`);
   if (receipt.reason !== undefined || receipt.ticket !== undefined) {
-    lines.push(`Why:     ${[receipt.reason, receipt.ticket !== undefined ? `(ticket ${receipt.ticket})` : undefined].filter(Boolean).join(' ')}`);
+    lines.push(
+      `Why:     ${[receipt.reason, receipt.ticket !== undefined ? `(ticket ${receipt.ticket})` : undefined].filter(Boolean).join(' ')}`,
+    );
   }
   return lines.map(printable);
 }

@@ -42,7 +42,10 @@ export function uidResolver(client: ApiClient): (input: string) => Promise<strin
 }
 
 /** A resolver that remembers the answer for one input (the first line, read once for the shared checks). */
-function rememberingOne(resolve: (input: string) => Promise<string>): { resolve: (input: string) => Promise<string>; first: (input: string) => Promise<string | null> } {
+function rememberingOne(resolve: (input: string) => Promise<string>): {
+  resolve: (input: string) => Promise<string>;
+  first: (input: string) => Promise<string | null>;
+} {
   let kept: { input: string; uid: Promise<string> } | null = null;
   return {
     resolve: (input) => (kept !== null && kept.input === input ? kept.uid : resolve(input)),
@@ -135,7 +138,11 @@ export async function runChangeBatch<I, P, S, T, A>(
     const out = await factory.output();
     const { io } = factory;
     const showProgress = io.stderrIsTTY && !factory.globals().quiet;
-    const progress = createProgress({ stream: io.stderr, isTTY: showProgress, total: showProgress ? await countBatchItems(spec) : null });
+    const progress = createProgress({
+      stream: io.stderr,
+      isTTY: showProgress,
+      total: showProgress ? await countBatchItems(spec) : null,
+    });
 
     let signal = stop;
     // The first Ctrl-C stops starting users and lets those in flight finish and be journaled;
@@ -153,7 +160,10 @@ export async function runChangeBatch<I, P, S, T, A>(
 
     const g = factory.globals();
     // Piped, --fields alone keeps the lines (NDJSON), not the JSON array one item would get.
-    const listOut = g.fields && g.output === undefined && !io.stdoutIsTTY ? await createOutput({ io, globals: { ...g, output: 'ndjson' } }) : out;
+    const listOut =
+      g.fields && g.output === undefined && !io.stdoutIsTTY
+        ? await createOutput({ io, globals: { ...g, output: 'ndjson' } })
+        : out;
     const printer = createBatchPrinter({
       out: listOut,
       stdout: io.stdout,
@@ -171,10 +181,21 @@ export async function runChangeBatch<I, P, S, T, A>(
         ...(spec === '@-' ? {} : { reread: () => readBatchInput(spec, io.stdin) }),
         resolve: resolver.resolve,
         operation: (uid, item, ctx) =>
-          tracedBatchUser(factory, settings, log!, type, client, uid, input, prepared, {
-            onBefore: (before) => ctx.started(before),
-            onResolved: (how, detail) => ctx.resolved(how, detail),
-          }, { ...(usernameOf(item.input) !== undefined ? { username: item.input } : {}), why }),
+          tracedBatchUser(
+            factory,
+            settings,
+            log!,
+            type,
+            client,
+            uid,
+            input,
+            prepared,
+            {
+              onBefore: (before) => ctx.started(before),
+              onResolved: (how, detail) => ctx.resolved(how, detail),
+            },
+            { ...(usernameOf(item.input) !== undefined ? { username: item.input } : {}), why },
+          ),
         // Not idempotent: each user's state is read and journaled before sending, and an item an
         // earlier run left unknown is decided from it by the type's judge.
         ...(judge
@@ -200,7 +221,9 @@ export async function runChangeBatch<I, P, S, T, A>(
         ...(flags.ratePerSecond ? { ratePerSecond: flags.ratePerSecond } : {}),
         failFast: flags.failFast,
         retryUnknown: flags.retryUnknown,
-        ...(flags.journal ? { journal: { path: flags.journal, command: journalCommand, notice: (m: string) => out.warn(m) } } : {}),
+        ...(flags.journal
+          ? { journal: { path: flags.journal, command: journalCommand, notice: (m: string) => out.warn(m) } }
+          : {}),
         onResult: (r: BatchResult<unknown>) => printer.onResult(r),
         progress,
         signal,
@@ -232,9 +255,16 @@ async function confirmBatch(
   const counted = await usersPhrase(spec, source);
   const users = `${/^give\b/.test(description) ? 'to' : /^take\b/.test(description) ? 'from' : 'for'} ${counted}`;
   if (settings.production) {
-    await confirmMutation(factory, settings, `${description} ${users} on ${settings.profile} (${redactUrl(settings.baseUrl)})`);
+    await confirmMutation(
+      factory,
+      settings,
+      `${description} ${users} on ${settings.profile} (${redactUrl(settings.baseUrl)})`,
+    );
   } else if (askFirst) {
-    await confirmOrRequireYes(factory.io, `${askFirst} for ${counted}?`, { yes: factory.globals().yes, what: `${description} ${users}` });
+    await confirmOrRequireYes(factory.io, `${askFirst} for ${counted}?`, {
+      yes: factory.globals().yes,
+      what: `${description} ${users}`,
+    });
   }
 }
 
@@ -269,7 +299,9 @@ async function usersPhrase(spec: string, source: string): Promise<string> {
 /** A batch has no one envelope to print as received: --raw is refused before anything is sent. */
 function rejectRaw(factory: Pick<Factory, 'globals'>): void {
   if (factory.globals().raw) {
-    throw new UsageError('--raw does not apply to a batch: it prints one result per user', { hint: 'drop --raw; -o ndjson prints each result as JSON' });
+    throw new UsageError('--raw does not apply to a batch: it prints one result per user', {
+      hint: 'drop --raw; -o ndjson prints each result as JSON',
+    });
   }
 }
 
@@ -277,11 +309,16 @@ function rejectRaw(factory: Pick<Factory, 'globals'>): void {
  * The items, after checking there is at least one: an empty list (or one of comments only)
  * is a usage error, so a broken step that produced it fails the CI job instead of passing.
  */
-async function withUsers(items: AsyncIterable<BatchItem>, source: string): Promise<{ items: AsyncIterable<BatchItem>; first: BatchItem; close: () => Promise<void> }> {
+async function withUsers(
+  items: AsyncIterable<BatchItem>,
+  source: string,
+): Promise<{ items: AsyncIterable<BatchItem>; first: BatchItem; close: () => Promise<void> }> {
   const it = items[Symbol.asyncIterator]();
   const first = await it.next();
   if (first.done) {
-    throw new UsageError(`no users in ${source}`, { hint: 'give one uid or username a line (blank lines and # comments are skipped)' });
+    throw new UsageError(`no users in ${source}`, {
+      hint: 'give one uid or username a line (blank lines and # comments are skipped)',
+    });
   }
   const all = (async function* () {
     try {

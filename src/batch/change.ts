@@ -25,7 +25,9 @@ export interface ChangeArgs {
 }
 
 /** What a change type adds to its trace: the scope of its audit line, and the rest. */
-export type ChangeTrace<S, T> = Omit<TraceSpec<S, T>, 'uid' | 'argv' | 'read' | 'perform' | 'kept' | 'judge'> & { scope: readonly string[] };
+export type ChangeTrace<S, T> = Omit<TraceSpec<S, T>, 'uid' | 'argv' | 'read' | 'perform' | 'kept' | 'judge'> & {
+  scope: readonly string[];
+};
 
 /** Parse: the command as typed, its input, and the words that name the change. */
 export interface ChangeParse<Args extends ChangeArgs, Opts extends object, I> {
@@ -33,7 +35,9 @@ export interface ChangeParse<Args extends ChangeArgs, Opts extends object, I> {
   command: string;
   /** The argument after `<user>` (developer_id, sku, key), for the swapped-argument hint. */
   key: { name: string; of(args: Args): string };
-  /** argv and options → what to do (`who`: the user as typed, or the batch's @FILE). Throws UsageError; nothing is sent. */
+  /**
+   * argv and options → what to do (`who`: the user as typed, or the batch's @FILE). Throws UsageError; nothing is sent.
+   */
   parse(factory: Factory, args: Args, opts: Opts, who: string): Promise<I> | I;
   /**
    * The change's words after `<user>`, spelled once for every place that names it: `journal`,
@@ -81,7 +85,9 @@ export interface ChangeRead<I, P, S> {
 
 /** Send: what one user needs, the request, and its trace (audit line, receipt, undo). */
 export interface ChangeSend<I, P, S, T, A> {
-  /** Safe to repeat once it may have reached the server (set, reset, delete): a lost reply is not decided by reading. */
+  /**
+   * Safe to repeat once it may have reached the server (set, reset, delete): a lost reply is not decided by reading.
+   */
   idempotent: boolean;
   /** What one user needs before the change (the player's auth token); after the confirmation. */
   authorize?(factory: Factory, settings: Settings, client: ApiClient, uid: string, input: I): Promise<A>;
@@ -170,7 +176,13 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   const out = await factory.output();
   let traced = out.spin(type.spin(input), async () => {
     const prepared = await type.prepare(client, input, { sample: uid, batch: false, dryRun: false });
-    return tracedSingle(factory, settings, client, (ctx) => traceSpec(type, ctx, client, uid, input, prepared, auth, 'username' in user ? user.username : undefined), why);
+    return tracedSingle(
+      factory,
+      settings,
+      client,
+      (ctx) => traceSpec(type, ctx, client, uid, input, prepared, auth, 'username' in user ? user.username : undefined),
+      why,
+    );
   });
   if (type.suggest) traced = traced.catch(type.suggest(client, uid, input));
   const { reply } = await traced;
@@ -206,8 +218,10 @@ async function askFirst<I, S>(
   const { yes } = factory.globals();
   const loss = yes ? null : ask.loss(await type.read(client, uid, input));
   if (!yes && loss === null && ask.absent) throw ask.absent(uid, input);
-  if (settings.production) await confirmMutation(factory, settings, `${what}${loss !== null ? ` (${loss})` : ''}${onTarget(settings)}`);
-  else if (loss !== null) await confirmOrRequireYes(factory.io, `${ask.what(input)} of user ${uid} (${loss})?`, { yes, what });
+  if (settings.production)
+    await confirmMutation(factory, settings, `${what}${loss !== null ? ` (${loss})` : ''}${onTarget(settings)}`);
+  else if (loss !== null)
+    await confirmOrRequireYes(factory.io, `${ask.what(input)} of user ${uid} (${loss})?`, { yes, what });
 }
 
 /** The trace of one user's change: the declaration's parts, with the runner's read, send and judge. */
@@ -237,15 +251,29 @@ export function traceSpec<I, P, S, T, A>(
 }
 
 /** The change without its user, as the audit groups it: `products give sword --qty 1 --game 1001 --type Game`. */
-export function subjectOf<I>(type: Pick<ChangeType<ChangeArgs, object, I, unknown, unknown, unknown, unknown>, 'command' | 'argv'>, input: I): string {
+export function subjectOf<I>(
+  type: Pick<ChangeType<ChangeArgs, object, I, unknown, unknown, unknown, unknown>, 'command' | 'argv'>,
+  input: I,
+): string {
   return [type.command, ...type.argv(input, 'journal')].join(' ');
 }
 
 /** One user's dry run: the request the change would send, and what it is expected to do from the state read now. */
-async function dryRun<I, P, S, T, A>(factory: Factory, type: ChangeType<ChangeArgs, object, I, P, S, T, A>, client: ApiClient, uid: string, input: I, prepared: P): Promise<void> {
+async function dryRun<I, P, S, T, A>(
+  factory: Factory,
+  type: ChangeType<ChangeArgs, object, I, P, S, T, A>,
+  client: ApiClient,
+  uid: string,
+  input: I,
+  prepared: P,
+): Promise<void> {
   const request = await requestOf(client, (dry) => type.perform(dry, uid, input, undefined as A));
   const before = await type.read(client, uid, input);
-  await printDryRun(factory, request, type.expected ? type.expected(uid, input, before, prepared) : (type.describe?.(uid, input) ?? type.command));
+  await printDryRun(
+    factory,
+    request,
+    type.expected ? type.expected(uid, input, before, prepared) : (type.describe?.(uid, input) ?? type.command),
+  );
 }
 
 /** For a batch: the trace of one user inside the batch's audit log, with the journal's hooks. */
@@ -263,7 +291,12 @@ export async function tracedBatchUser<I, P, S, T, A>(
 ): Promise<unknown> {
   const auth = (type.authorize ? await type.authorize(factory, settings, client, uid, input) : undefined) as A;
   const ctx = traceContext(factory.io.env, settings, log, who.why);
-  const t = await tracedChange(ctx, client, traceSpec(type, ctx, client, uid, input, prepared, auth, who.username), hooks);
+  const t = await tracedChange(
+    ctx,
+    client,
+    traceSpec(type, ctx, client, uid, input, prepared, auth, who.username),
+    hooks,
+  );
   return { before: t.before, after: t.after, ...t.receipt };
 }
 
@@ -278,5 +311,7 @@ export async function recoverUser<I, P, S>(
 ): Promise<Recovery<unknown>> {
   const now = await type.read(client, uid, input);
   const judged = type.judge!(before, now, input, prepared);
-  return judged.outcome === 'applied' ? { outcome: 'applied', detail: judged.detail, result: { before, after: now } } : { outcome: judged.outcome, detail: judged.detail };
+  return judged.outcome === 'applied'
+    ? { outcome: 'applied', detail: judged.detail, result: { before, after: now } }
+    : { outcome: judged.outcome, detail: judged.detail };
 }

@@ -51,8 +51,14 @@ export const MAX_TICKET = 100;
 /** Adds --reason and --ticket to a change command. */
 export function addWhyOptions(cmd: Command): Command {
   return cmd
-    .option('--reason <text>', `why the change is made (up to ${MAX_REASON} characters): kept in the receipt, the audit log and the journal`)
-    .option('--ticket <ref>', 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it');
+    .option(
+      '--reason <text>',
+      `why the change is made (up to ${MAX_REASON} characters): kept in the receipt, the audit log and the journal`,
+    )
+    .option(
+      '--ticket <ref>',
+      'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it',
+    );
 }
 
 /**
@@ -67,20 +73,27 @@ export function parseWhy(flags: WhyFlags, required: { profile: string } | null):
     if (v === '') throw new UsageError(`invalid ${flag}: expected some text`);
     // Anything a terminal would get escaped (controls, line breaks, bidi overrides) has no place
     // in a line an auditor reads: refused rather than kept escaped.
-    if (printable(v) !== v) throw new UsageError(`invalid ${flag}: control or bidi formatting characters are not allowed (one line of text)`);
+    if (printable(v) !== v)
+      throw new UsageError(`invalid ${flag}: control or bidi formatting characters are not allowed (one line of text)`);
     if ([...v].length > max) throw new UsageError(`invalid ${flag}: longer than ${max} characters`);
     return v;
   };
   const reason = one(flags.reason, '--reason', MAX_REASON);
   const ticket = one(flags.ticket, '--ticket', MAX_TICKET);
-  if (ticket !== undefined && /\s/.test(ticket)) throw new UsageError('invalid --ticket: a reference has no spaces (e.g. SUP-1234)');
+  if (ticket !== undefined && /\s/.test(ticket))
+    throw new UsageError('invalid --ticket: a reference has no spaces (e.g. SUP-1234)');
   if (reason !== undefined) out.reason = reason;
   if (ticket !== undefined) out.ticket = ticket;
   if (required && (reason === undefined || ticket === undefined)) {
-    const missing = [reason === undefined ? '--reason TEXT' : null, ticket === undefined ? '--ticket REF' : null].filter(Boolean).join(' and ');
-    throw new UsageError(`profile ${required.profile} requires a reason for every change: give ${missing}; nothing was sent`, {
-      hint: `e.g. --reason "refund for lost purchase" --ticket SUP-1234 (require_reason is set on profile ${required.profile})`,
-    });
+    const missing = [reason === undefined ? '--reason TEXT' : null, ticket === undefined ? '--ticket REF' : null]
+      .filter(Boolean)
+      .join(' and ');
+    throw new UsageError(
+      `profile ${required.profile} requires a reason for every change: give ${missing}; nothing was sent`,
+      {
+        hint: `e.g. --reason "refund for lost purchase" --ticket SUP-1234 (require_reason is set on profile ${required.profile})`,
+      },
+    );
   }
   return out;
 }
@@ -90,7 +103,10 @@ export function addBatchOptions(cmd: Command): Command {
   return addWhyOptions(cmd)
     .option('--concurrency <n>', `with @FILE: users changed at once (default ${DEFAULT_CONCURRENCY})`)
     .option('--rate <n/s>', 'with @FILE: at most this many users a second, e.g. 20/s')
-    .option('--dry-run', 'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state')
+    .option(
+      '--dry-run',
+      'print the request that would be sent and the change expected (each user, with @FILE); send nothing that changes state',
+    )
     .option('--journal <file>', 'with @FILE: record finished users here; a rerun skips them')
     .option('--fail-fast', 'with @FILE: start no more users after the first failure')
     .option('--retry-unknown', 'with @FILE and --journal: send again users whose outcome was unknown');
@@ -108,7 +124,10 @@ const BATCH_FLAG_NAMES: ReadonlyArray<[keyof BatchFlags, string]> = [
 /** Validates the batch options (UsageError, nothing sent). */
 export function parseBatchFlags(flags: BatchFlags): BatchSettings {
   const out: BatchSettings = {
-    concurrency: flags.concurrency === undefined ? DEFAULT_CONCURRENCY : parseInteger(flags.concurrency, '--concurrency', { min: 1, max: MAX_CONCURRENCY }),
+    concurrency:
+      flags.concurrency === undefined
+        ? DEFAULT_CONCURRENCY
+        : parseInteger(flags.concurrency, '--concurrency', { min: 1, max: MAX_CONCURRENCY }),
     dryRun: flags.dryRun === true,
     failFast: flags.failFast === true,
     retryUnknown: flags.retryUnknown === true,
@@ -118,7 +137,8 @@ export function parseBatchFlags(flags: BatchFlags): BatchSettings {
     if (flags.journal.trim() === '') throw new UsageError('invalid --journal: expected a file name');
     out.journal = flags.journal;
   }
-  if (out.retryUnknown && !out.journal) throw new UsageError('--retry-unknown needs --journal (the journal says which users were unknown)');
+  if (out.retryUnknown && !out.journal)
+    throw new UsageError('--retry-unknown needs --journal (the journal says which users were unknown)');
   return out;
 }
 
@@ -130,4 +150,3 @@ export function rejectBatchFlags(flags: BatchFlags): void {
     }
   }
 }
-

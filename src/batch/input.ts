@@ -64,9 +64,12 @@ export async function* batchLines(stream: NodeJS.ReadableStream | AsyncIterable<
     }
     dropped += body.length - (MAX_LINE_LENGTH + 1);
     if (dropped > MAX_SKIPPED_LINE) {
-      throw new UsageError(`line ${line + 1} of the batch input runs past ${MAX_SKIPPED_LINE / 1024 / 1024} MiB without a line break: not a list of users`, {
-        hint: 'give a text file with one uid or username a line',
-      });
+      throw new UsageError(
+        `line ${line + 1} of the batch input runs past ${MAX_SKIPPED_LINE / 1024 / 1024} MiB without a line break: not a list of users`,
+        {
+          hint: 'give a text file with one uid or username a line',
+        },
+      );
     }
     pending = body.slice(0, MAX_LINE_LENGTH + 1) + cr;
   };

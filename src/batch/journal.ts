@@ -111,14 +111,18 @@ function whatDiffers(h: JournalHeader, c: JournalCommand): string {
     const i = args.indexOf(name);
     return i === -1 ? undefined : args[i + 1];
   };
-  for (const [name, what] of [['--game', 'game'], ['--type', 'type']] as const) {
+  for (const [name, what] of [
+    ['--game', 'game'],
+    ['--type', 'type'],
+  ] as const) {
     const was = option(h.args, name);
     const now = option(c.args, name);
     if (was !== now) return `it was written for ${what} ${was ?? '(none)'}, not ${now ?? '(none)'}`;
   }
   const n = Math.max(h.args.length, c.args.length);
   for (let i = 0; i < n; i++) {
-    if (h.args[i] !== c.args[i]) return `it was written with ${h.args[i] ?? '(nothing)'} where this run has ${c.args[i] ?? '(nothing)'}`;
+    if (h.args[i] !== c.args[i])
+      return `it was written with ${h.args[i] ?? '(nothing)'} where this run has ${c.args[i] ?? '(nothing)'}`;
   }
   return 'its arguments differ';
 }
@@ -139,7 +143,9 @@ function targetDiffers(was: JournalTarget, now: JournalTarget): string[] {
 function isTarget(v: unknown): v is JournalTarget {
   if (!v || typeof v !== 'object') return false;
   const t = v as Record<string, unknown>;
-  return typeof t.server === 'string' && typeof t.profile === 'string' && (t.game === null || typeof t.game === 'string');
+  return (
+    typeof t.server === 'string' && typeof t.profile === 'string' && (t.game === null || typeof t.game === 'string')
+  );
 }
 
 /** Byte length of the file up to and including its last newline (0 when it has none). */
@@ -206,7 +212,9 @@ export class Journal {
     const lock = Journal.lock(path);
     if (lock.tookOver) {
       const { pid, since } = lock.tookOver;
-      options.notice?.(`took over the journal lock of pid ${pid}${since ? ` (a run started ${since})` : ''}: that process is gone`);
+      options.notice?.(
+        `took over the journal lock of pid ${pid}${since ? ` (a run started ${since})` : ''}: that process is gone`,
+      );
     }
     try {
       return await Journal.openLocked(path, command, lock, options.notice);
@@ -222,9 +230,12 @@ export class Journal {
     } catch (error) {
       if (error instanceof LockBusyError) {
         const since = error.holder?.since ? ` since ${error.holder.since}` : '';
-        throw new UsageError(`journal ${path} is in use by another udcli run (${describeHolder(error.holder)}${since})`, {
-          hint: `wait for that run to end, or give --journal another file; if no run uses it, remove ${error.lockPath}`,
-        });
+        throw new UsageError(
+          `journal ${path} is in use by another udcli run (${describeHolder(error.holder)}${since})`,
+          {
+            hint: `wait for that run to end, or give --journal another file; if no run uses it, remove ${error.lockPath}`,
+          },
+        );
       }
       throw new UsageError(`cannot lock journal ${path}: ${(error as Error).message}`);
     }
@@ -246,7 +257,8 @@ export class Journal {
       size = st.size;
     } catch (e) {
       if (e instanceof UsageError) throw e;
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read journal ${path}: ${(e as Error).message}`);
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new UsageError(`cannot read journal ${path}: ${(e as Error).message}`);
     }
 
     let prior: Prior = { finished: new FinishedLines(), kept: new Map() };
@@ -276,7 +288,8 @@ export class Journal {
         }
       } else {
         prior = Journal.load(path, command, complete);
-        if (complete < size!) notice?.(`ignored the torn last line of journal ${path}: the run writing it was killed mid-write`);
+        if (complete < size!)
+          notice?.(`ignored the torn last line of journal ${path}: the run writing it was killed mid-write`);
         if (!options.readOnly && complete < size!) {
           // A record torn by a crash: cut it off so the next record starts on a line of its own.
           const wfd = openNoFollow(path, constants.O_RDWR);
@@ -350,9 +363,12 @@ export class Journal {
         !Number.isSafeInteger(rec.line) ||
         rec.line! < 1
       ) {
-        throw new UsageError(`journal ${path} line ${lineNo} is not a journal record (truncated or edited?): it cannot say what was done there`, {
-          hint: 'restore the journal from a copy, or check the users by hand and give --journal a new file',
-        });
+        throw new UsageError(
+          `journal ${path} line ${lineNo} is not a journal record (truncated or edited?): it cannot say what was done there`,
+          {
+            hint: 'restore the journal from a copy, or check the users by hand and give --journal a new file',
+          },
+        );
       }
       const at = rec.line!;
       if (rec.status === 'ok') {
@@ -484,9 +500,12 @@ function checkHeader(path: string, line: string, command: JournalCommand): void 
     });
   }
   if (format !== JOURNAL_FORMAT) {
-    throw new UsageError(`journal ${path} is in format ${format}, which this udcli cannot resume (it writes format ${JOURNAL_FORMAT})`, {
-      hint: 'finish it with the udcli that wrote it, or give --journal a new file',
-    });
+    throw new UsageError(
+      `journal ${path} is in format ${format}, which this udcli cannot resume (it writes format ${JOURNAL_FORMAT})`,
+      {
+        hint: 'finish it with the udcli that wrote it, or give --journal a new file',
+      },
+    );
   }
   if (!sameCommand(header as JournalHeader, command)) {
     throw new UsageError(
@@ -497,15 +516,20 @@ function checkHeader(path: string, line: string, command: JournalCommand): void 
   if (command.target) {
     const was = header.target;
     if (!isTarget(was)) {
-      throw new UsageError(`journal ${path} does not name the target it was written for, so it cannot be resumed against ${printable(describeTarget(command.target))}`, {
-        hint: 'give --journal a new file',
-      });
+      throw new UsageError(
+        `journal ${path} does not name the target it was written for, so it cannot be resumed against ${printable(describeTarget(command.target))}`,
+        {
+          hint: 'give --journal a new file',
+        },
+      );
     }
     const differs = targetDiffers(was, command.target);
     if (differs.length > 0) {
       const what = differs.length === 1 ? differs[0]! : `${differs.slice(0, -1).join(', ')} and ${differs.at(-1)!}`;
       throw new UsageError(
-        printable(`journal ${path} was written for another target: ${describeTarget(was)}, not ${describeTarget(command.target)} (${what} ${differs.length === 1 ? 'differs' : 'differ'}); nothing was sent`),
+        printable(
+          `journal ${path} was written for another target: ${describeTarget(was)}, not ${describeTarget(command.target)} (${what} ${differs.length === 1 ? 'differs' : 'differ'}); nothing was sent`,
+        ),
         { hint: 'a journal resumes the run it was written by: give this run a new --journal file' },
       );
     }
@@ -541,7 +565,11 @@ export class ListCursor {
     while (this.index < this.runs.length && this.runs[this.index]!.last < line) {
       const run = this.runs[this.index]!;
       if (this.sum !== run.sum) {
-        throw this.differs(run.first === run.last ? `line ${run.first} is not the user it finished` : `lines ${run.first}–${run.last} are not the users it finished`);
+        throw this.differs(
+          run.first === run.last
+            ? `line ${run.first} is not the user it finished`
+            : `lines ${run.first}–${run.last} are not the users it finished`,
+        );
       }
       this.index++;
       this.sum = 0;
@@ -559,7 +587,8 @@ export class ListCursor {
       return 'finished';
     }
     const entry = this.prior.kept.get(line);
-    if (entry && entry.input !== input) throw this.differs(`line ${line} was ${JSON.stringify(entry.input)}, now ${JSON.stringify(input)}`);
+    if (entry && entry.input !== input)
+      throw this.differs(`line ${line} was ${JSON.stringify(entry.input)}, now ${JSON.stringify(input)}`);
     return entry;
   }
 
@@ -569,6 +598,7 @@ export class ListCursor {
     const run = this.runs[this.index];
     let beyond = run ? Math.max(run.first, this.lastLine + 1) : Number.POSITIVE_INFINITY;
     for (const line of this.prior.kept.keys()) if (line > this.lastLine) beyond = Math.min(beyond, line);
-    if (Number.isFinite(beyond)) throw this.differs(`the journal has line ${beyond}, the list ends at line ${this.lastLine}`);
+    if (Number.isFinite(beyond))
+      throw this.differs(`the journal has line ${beyond}, the list ends at line ${this.lastLine}`);
   }
 }

@@ -82,7 +82,8 @@ export interface BatchPrinter {
 export function checkBatchFields(fields: readonly string[] | undefined): void {
   const known = BATCH_COLUMNS.map((c) => c.key);
   for (const field of fields ?? []) {
-    if (!known.includes(field)) throw new UsageError(`unknown field ${JSON.stringify(field)} for --fields; available: ${known.join(', ')}`);
+    if (!known.includes(field))
+      throw new UsageError(`unknown field ${JSON.stringify(field)} for --fields; available: ${known.join(', ')}`);
   }
 }
 
@@ -153,7 +154,12 @@ export function createBatchPrinter(options: {
       finish: async () => {
         if (held.length === 0) return;
         held.sort((a, b) => a.line - b.line);
-        await out.list(held, BATCH_COLUMNS.filter((c) => fields.includes(c.key)).sort((a, b) => fields.indexOf(a.key) - fields.indexOf(b.key)));
+        await out.list(
+          held,
+          BATCH_COLUMNS.filter((c) => fields.includes(c.key)).sort(
+            (a, b) => fields.indexOf(a.key) - fields.indexOf(b.key),
+          ),
+        );
       },
     };
   }

@@ -10,7 +10,9 @@ export function parseRate(value: string): number {
   const per = m ? UNITS[(m[2] ?? 's').toLowerCase()] : undefined;
   const n = m ? Number(m[1]) : NaN;
   if (!m || per === undefined || !(n > 0)) {
-    throw new UsageError(`invalid --rate: ${value}`, { hint: 'Give a number per second like 20/s (or per minute: 600/m).' });
+    throw new UsageError(`invalid --rate: ${value}`, {
+      hint: 'Give a number per second like 20/s (or per minute: 600/m).',
+    });
   }
   return n / per;
 }

@@ -12,7 +12,9 @@ import { createRateGate, realClock, type Clock } from './rate.js';
 
 export type BatchStatus = 'ok' | 'failed' | 'unknown' | 'skipped' | 'dry-run';
 
-/** Why an item failed or is unknown: the same object in NDJSON, `-o json` and `--fields` (docs/CLI.md, "Batch mode"). */
+/**
+ * Why an item failed or is unknown: the same object in NDJSON, `-o json` and `--fields` (docs/CLI.md, "Batch mode").
+ */
 export interface BatchError {
   message: string;
   /** The service's code (404, 409...), when the service answered. */
@@ -99,7 +101,9 @@ export interface RunBatchOptions<R> {
   /** Username → uid (uid-looking inputs should pass through without a request). */
   resolve: (input: string) => Promise<string>;
   operation: (uid: string, item: BatchItem, ctx: ItemContext) => Promise<R>;
-  /** The operation calls ctx.started(before) itself before sending (else the runner journals `started` without a state). */
+  /**
+   * The operation calls ctx.started(before) itself before sending (else the runner journals `started` without a state).
+   */
   journalsBefore?: boolean;
   /**
    * Decides an item an earlier run left in flight or unknown, from the state it journaled
@@ -137,8 +141,14 @@ export { DEFAULT_CONCURRENCY };
  * (timeout or reset after sending, a reply that could not be read, a gateway timeout) is
  * `unknown`: it is never retried blindly. Everything else is `failed` and may be retried.
  */
-export function classifyError(err: unknown, idempotent: boolean): { status: 'failed' | 'unknown'; error: BatchError; sent: boolean } {
-  const error: BatchError = err instanceof ApiError ? { message: err instanceof Error ? err.message : String(err), code: err.code } : { message: err instanceof Error ? err.message : String(err) };
+export function classifyError(
+  err: unknown,
+  idempotent: boolean,
+): { status: 'failed' | 'unknown'; error: BatchError; sent: boolean } {
+  const error: BatchError =
+    err instanceof ApiError
+      ? { message: err instanceof Error ? err.message : String(err), code: err.code }
+      : { message: err instanceof Error ? err.message : String(err) };
   const unchanged = knownUnchanged(err);
   if (unchanged || wasNotSent(err)) return { status: 'failed', error, sent: unchanged?.sent ?? false };
   return { status: !idempotent && outcomeUnknown(err) ? 'unknown' : 'failed', error, sent: true };
@@ -216,7 +226,17 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
   const processItem = async (item: BatchItem, prior: PriorOutcome) => {
     if (item.error !== undefined) {
       // Not a user (a line too long to be one): reported, never resolved, sent or journaled.
-      await emit({ input: item.input, line: item.line, uid: null, status: 'failed', error: { message: item.error }, sent: false }, true);
+      await emit(
+        {
+          input: item.input,
+          line: item.line,
+          uid: null,
+          status: 'failed',
+          error: { message: item.error },
+          sent: false,
+        },
+        true,
+      );
       return;
     }
     // Results are object literals, never `{ ...base, ... }`: V8 allocates spread copies made a
@@ -228,7 +248,8 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
       return;
     }
     let resolution: BatchResult<R>['resolved'];
-    const priorUnknown = prior !== undefined && (prior.status === 'unknown' || (prior.status === 'started' && !options.idempotent));
+    const priorUnknown =
+      prior !== undefined && (prior.status === 'unknown' || (prior.status === 'started' && !options.idempotent));
     // Decided from the state even under --retry-unknown: a change found applied is never sent again.
     if (priorUnknown && options.recover && prior.before !== undefined && prior.uid !== null && !dryRun) {
       const uid = prior.uid;
@@ -236,11 +257,24 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
       try {
         recovery = await options.recover(uid, prior.before, input);
       } catch (err) {
-        recovery = { outcome: 'unknown', detail: `the state could not be read (${err instanceof Error ? err.message : String(err)})` };
+        recovery = {
+          outcome: 'unknown',
+          detail: `the state could not be read (${err instanceof Error ? err.message : String(err)})`,
+        };
       }
       if (recovery.outcome === 'applied') {
         await journal!.record({ line, input, uid, status: 'ok' });
-        await emit({ input, line, uid, status: 'ok', result: recovery.result, resolved: { how: 'applied', detail: recovery.detail } }, true);
+        await emit(
+          {
+            input,
+            line,
+            uid,
+            status: 'ok',
+            result: recovery.result,
+            resolved: { how: 'applied', detail: recovery.detail },
+          },
+          true,
+        );
         return;
       }
       if (recovery.outcome === 'unknown' && !options.retryUnknown) {
@@ -371,8 +405,7 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
   if (!exhausted && stopped) {
     summary.stopped = 'fail-fast';
     summary.inFlightAtStop = afterStop;
-  }
-  else if (!exhausted && options.signal?.aborted) summary.stopped = 'interrupted';
+  } else if (!exhausted && options.signal?.aborted) summary.stopped = 'interrupted';
   return summary;
 }
 

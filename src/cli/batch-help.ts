@@ -21,5 +21,6 @@ export function batchExample(command: string, rest: string): string {
  * `udcli batch` (and its --help) printed the root help with exit 0, which hid where batches are.
  */
 export const NOT_COMMANDS: Readonly<Record<string, string>> = {
-  batch: 'there is no batch command; give a command @FILE in place of the user, e.g. udcli achievements inc @users.txt LEVEL_10 --journal run.jsonl',
+  batch:
+    'there is no batch command; give a command @FILE in place of the user, e.g. udcli achievements inc @users.txt LEVEL_10 --journal run.jsonl',
 };

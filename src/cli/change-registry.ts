@@ -51,13 +51,17 @@ export interface ChangeSpec {
 }
 
 /** A declaration as the registry holds it: the spec, and the change loaded when it runs. */
-export interface ChangeDeclaration<Args extends ChangeArgs = ChangeArgs, Opts extends object = object> extends ChangeSpec {
+export interface ChangeDeclaration<Args extends ChangeArgs = ChangeArgs, Opts extends object = object>
+  extends ChangeSpec {
   /** Runs the command: one user, or a batch (its summary). */
   run(factory: Factory, args: Args, opts: Opts & BatchFlags & WhyFlags): Promise<BatchSummary | undefined>;
 }
 
 /** The declaration with its change type kept typed (tests read it through `type()`). */
-export type DeclaredChange<Args extends ChangeArgs, Opts extends object, I, P, S, T, A> = ChangeDeclaration<Args, Opts> & {
+export type DeclaredChange<Args extends ChangeArgs, Opts extends object, I, P, S, T, A> = ChangeDeclaration<
+  Args,
+  Opts
+> & {
   type(): Promise<ChangeType<Args, Opts, I, P, S, T, A>>;
 };
 
@@ -85,7 +89,10 @@ export async function loadChanges(noun: string): Promise<ChangeDeclaration[]> {
   const files = declarationFiles().filter((m) => m[1] === noun);
   const loaded = await Promise.all(
     // The file as found (`.ts` under the tests, `.js` built): a URL, which no bundler rewrites.
-    files.map(async (m) => ((await import(new URL(`./changes/${m[0]}`, import.meta.url).href)) as { default: ChangeDeclaration }).default),
+    files.map(
+      async (m) =>
+        ((await import(new URL(`./changes/${m[0]}`, import.meta.url).href)) as { default: ChangeDeclaration }).default,
+    ),
   );
   const all = [...loaded, ...added.filter((d) => d.command.split(' ')[0] === noun)];
   return all
@@ -101,10 +108,7 @@ export async function registerChanges(noun: Command, factory: Factory): Promise<
 
 function registerChange(noun: Command, d: ChangeDeclaration, factory: Factory): void {
   const verb = d.command.split(' ').slice(1).join(' ');
-  const cmd = noun
-    .command(verb)
-    .description(d.description)
-    .argument('<user>', BATCH_USER_ARGUMENT);
+  const cmd = noun.command(verb).description(d.description).argument('<user>', BATCH_USER_ARGUMENT);
   for (const a of d.arguments) cmd.argument(`<${a.name}>`, a.description);
   for (const o of d.options ?? []) {
     if (o.default === undefined) cmd.option(o.flags, o.description);
@@ -112,7 +116,9 @@ function registerChange(noun: Command, d: ChangeDeclaration, factory: Factory): 
   }
   // Every declared change takes @FILE (the @FILE hint of other commands names them all: src/ops/args.ts).
   addBatchOptions(cmd);
-  const examples = d.examples.map((e) => `  $ ${typeof e === 'string' ? `udcli ${d.command} ${e}` : e.line}`.replaceAll('UID', EXAMPLE_UID));
+  const examples = d.examples.map((e) =>
+    `  $ ${typeof e === 'string' ? `udcli ${d.command} ${e}` : e.line}`.replaceAll('UID', EXAMPLE_UID),
+  );
   if (d.batchExample !== undefined) examples.push(batchExample(d.command, d.batchExample));
   const heading = examples.length === 1 ? 'Example:' : 'Examples:';
   cmd.addHelpText('after', `${d.about ?? ''}\n${heading}\n${examples.join('\n')}`);

@@ -24,19 +24,69 @@ function andList(words: readonly string[]): string {
 export const COMMANDS: CommandEntry[] = [
   // Each command owner adds its row here, e.g.
   // { name: 'user', summary: 'Look a user up by uid or username', load: () => import('./commands/user/index.js') },
-  { name: 'auth', summary: 'Verify user tokens; get test tokens from the token generator', load: () => import('./commands/auth/index.js') },
+  {
+    name: 'auth',
+    summary: 'Verify user tokens; get test tokens from the token generator',
+    load: () => import('./commands/auth/index.js'),
+  },
   { name: 'user', summary: 'Look a user up by uid or username', load: () => import('./commands/user/index.js') },
   { name: 'friends', summary: "List a user's friends", load: () => import('./commands/friends/index.js') },
-  { name: 'achievements', summary: (verbs) => `Achievement definitions; read, ${verbs.join(', ')} user progress`, load: () => import('./commands/achievements/index.js') },
-  { name: 'products', summary: (verbs) => `List, ${andList(verbs)} the products a user holds`, load: () => import('./commands/products/index.js') },
-  { name: 'saves', summary: (verbs) => `List, read, ${andList(verbs)} a player's game saves`, load: () => import('./commands/saves/index.js') },
-  { name: 'api', summary: 'Send any request and print the reply as received', load: () => import('./commands/api/index.js') },
-  { name: 'audit', summary: 'Show the audit log of changes made with udcli', load: () => import('./commands/audit/index.js') },
-  { name: 'profile', summary: 'Add, list, switch, show and remove profiles', load: () => import('./commands/profile/index.js') },
-  { name: 'config', summary: "Get and set the active profile's keys; print the config file path", load: () => import('./commands/config/index.js') },
-  { name: 'doctor', summary: 'Check config, reachability, api key and its game, signing and clock', load: () => import('./commands/doctor/index.js') },
-  { name: 'sandbox', summary: 'Run the local sandbox service (start, stop, status, logs, reset, info, seed, exec, play, game, init, schema, load, export, snapshot, clock, diff, import)', load: () => import('./commands/sandbox/index.js') },
-  { name: 'completion', summary: 'Print the shell completion script (bash, zsh or fish)', load: () => import('./commands/completion/index.js') },
+  {
+    name: 'achievements',
+    summary: (verbs) => `Achievement definitions; read, ${verbs.join(', ')} user progress`,
+    load: () => import('./commands/achievements/index.js'),
+  },
+  {
+    name: 'products',
+    summary: (verbs) => `List, ${andList(verbs)} the products a user holds`,
+    load: () => import('./commands/products/index.js'),
+  },
+  {
+    name: 'saves',
+    summary: (verbs) => `List, read, ${andList(verbs)} a player's game saves`,
+    load: () => import('./commands/saves/index.js'),
+  },
+  {
+    name: 'api',
+    summary: 'Send any request and print the reply as received',
+    load: () => import('./commands/api/index.js'),
+  },
+  {
+    name: 'audit',
+    summary: 'Show the audit log of changes made with udcli',
+    load: () => import('./commands/audit/index.js'),
+  },
+  {
+    name: 'profile',
+    summary: 'Add, list, switch, show and remove profiles',
+    load: () => import('./commands/profile/index.js'),
+  },
+  {
+    name: 'config',
+    summary: "Get and set the active profile's keys; print the config file path",
+    load: () => import('./commands/config/index.js'),
+  },
+  {
+    name: 'doctor',
+    summary: 'Check config, reachability, api key and its game, signing and clock',
+    load: () => import('./commands/doctor/index.js'),
+  },
+  {
+    name: 'sandbox',
+    summary:
+      'Run the local sandbox service (start, stop, status, logs, reset, info, seed, exec, play, game, init, schema, load, export, snapshot, clock, diff, import)',
+    load: () => import('./commands/sandbox/index.js'),
+  },
+  {
+    name: 'completion',
+    summary: 'Print the shell completion script (bash, zsh or fish)',
+    load: () => import('./commands/completion/index.js'),
+  },
   // Called by the completion scripts while the user presses Tab: profile names, fast.
-  { name: '__complete', summary: 'Values for the completion scripts', load: () => import('./commands/completion/complete.js'), hidden: true },
+  {
+    name: '__complete',
+    summary: 'Values for the completion scripts',
+    load: () => import('./commands/completion/complete.js'),
+    hidden: true,
+  },
 ];

@@ -113,7 +113,10 @@ export class DefaultFactory implements Factory {
       // The config modules load with the first command that needs settings, not for --version or --help.
       const { loadSettings, BUILT_IN_PROFILE } = await import('../config/index.js');
       const settings = loadSettings(flags, this.io.env);
-      if (settings.builtInSandbox || (settings.profile === BUILT_IN_PROFILE && settings.sources.api_key === 'default')) {
+      if (
+        settings.builtInSandbox ||
+        (settings.profile === BUILT_IN_PROFILE && settings.sources.api_key === 'default')
+      ) {
         const { followSandbox } = await import('./sandbox-profile.js');
         const note = await followSandbox(settings, this.io.env, this.#commandGame);
         if (note !== undefined && !this.globals().quiet) this.io.stderr.write(note);
@@ -134,7 +137,10 @@ export class DefaultFactory implements Factory {
     return this.#client;
   }
 
-  async #createClient(options: { connections?: number; record?: (exchange: RecordedExchange) => void }): Promise<ApiClient> {
+  async #createClient(options: {
+    connections?: number;
+    record?: (exchange: RecordedExchange) => void;
+  }): Promise<ApiClient> {
     const settings = await this.settings();
     const g = this.globals();
     let baseUrl = settings.baseUrl;
@@ -200,7 +206,13 @@ export class DefaultFactory implements Factory {
     ]);
     const dbPath = defaultDatabasePath(this.io.env);
     // Avatar URLs name the profile's URL, not the throw-away port: they work once a sandbox runs there.
-    this.#embedded = await startSandbox({ port: 0, host: '127.0.0.1', dbPath, seed: 'demo', publicOrigin: new URL(url).origin });
+    this.#embedded = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      dbPath,
+      seed: 'demo',
+      publicOrigin: new URL(url).origin,
+    });
     if (!this.globals().quiet) {
       this.io.stderr.write(`udcli: no sandbox on ${host}:${port}; using an embedded one (data: ${dbPath})\n`);
     }
@@ -250,10 +262,13 @@ export class DefaultFactory implements Factory {
     const { probe } = await import('./commands/sandbox/pidfile.js');
     if ((await probe(url)) !== null) return error;
     const { host, port } = hostAndPort(url);
-    return new UdcliError(`${host}:${port} answers, but not as a sandbox: another program holds it (${error.message})`, {
-      hint: `run the sandbox on another port: UDCLI_SANDBOX_PORT=N (the built-in profile and \`udcli sandbox start\` both follow it), or stop the program on port ${port}`,
-      cause: error,
-    });
+    return new UdcliError(
+      `${host}:${port} answers, but not as a sandbox: another program holds it (${error.message})`,
+      {
+        hint: `run the sandbox on another port: UDCLI_SANDBOX_PORT=N (the built-in profile and \`udcli sandbox start\` both follow it), or stop the program on port ${port}`,
+        cause: error,
+      },
+    );
   }
 
   output(): Promise<Output> {
@@ -270,7 +285,11 @@ export class DefaultFactory implements Factory {
     this.#client = undefined;
     this.#embedded = undefined;
     try {
-      if (client) await client.then((c) => c.close(), () => undefined);
+      if (client)
+        await client.then(
+          (c) => c.close(),
+          () => undefined,
+        );
     } finally {
       if (embedded) await embedded.close();
     }

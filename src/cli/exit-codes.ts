@@ -121,7 +121,9 @@ function commanderMessage(message: string): string {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '')
-    .map((line) => line.replace(/^\((Did you mean .*)\)$/, (_m, s: string) => `(${s.charAt(0).toLowerCase()}${s.slice(1)})`))
+    .map((line) =>
+      line.replace(/^\((Did you mean .*)\)$/, (_m, s: string) => `(${s.charAt(0).toLowerCase()}${s.slice(1)})`),
+    )
     .join(' ');
 }
 

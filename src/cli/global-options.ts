@@ -27,21 +27,72 @@ interface GlobalSpec {
 }
 
 export const GLOBAL_OPTIONS: readonly GlobalSpec[] = [
-  { flags: '--profile <name>', description: 'use this profile (default: UDCLI_PROFILE, the current one, or sandbox)', name: 'profile', takesValue: true },
-  { flags: '-o, --output <format>', description: `output format: ${OUTPUT_FORMATS.join('|')} (default: table on a terminal, json otherwise)`, name: 'output', takesValue: true },
+  {
+    flags: '--profile <name>',
+    description: 'use this profile (default: UDCLI_PROFILE, the current one, or sandbox)',
+    name: 'profile',
+    takesValue: true,
+  },
+  {
+    flags: '-o, --output <format>',
+    description: `output format: ${OUTPUT_FORMATS.join('|')} (default: table on a terminal, json otherwise)`,
+    name: 'output',
+    takesValue: true,
+  },
   { flags: '--json', description: 'same as --output json', name: 'json', takesValue: false },
   { flags: '--raw', description: 'print the reply body exactly as received', name: 'raw', takesValue: false },
-  { flags: '--fields <list>', description: 'comma-separated fields to show, e.g. uid,username', name: 'fields', takesValue: true },
-  { flags: '--base-url <url>', description: 'service base URL (overrides UDCLI_BASE_URL and the profile)', name: 'baseUrl', takesValue: true },
-  { flags: '--api-key <key>', description: 'api key, 32 hex digits or a UUID (overrides UDCLI_API_KEY and the profile)', name: 'apiKey', takesValue: true },
-  { flags: '--timeout <ms>', description: `request timeout in milliseconds (default: ${DEFAULT_TIMEOUT_MS})`, name: 'timeout', takesValue: true },
-  { flags: '--retries <n>', description: `retries for requests safe to repeat (default: ${DEFAULT_RETRIES})`, name: 'retries', takesValue: true },
-  { flags: '-v, --verbose', description: 'print requests and replies on stderr, secrets redacted', name: 'verbose', takesValue: false },
+  {
+    flags: '--fields <list>',
+    description: 'comma-separated fields to show, e.g. uid,username',
+    name: 'fields',
+    takesValue: true,
+  },
+  {
+    flags: '--base-url <url>',
+    description: 'service base URL (overrides UDCLI_BASE_URL and the profile)',
+    name: 'baseUrl',
+    takesValue: true,
+  },
+  {
+    flags: '--api-key <key>',
+    description: 'api key, 32 hex digits or a UUID (overrides UDCLI_API_KEY and the profile)',
+    name: 'apiKey',
+    takesValue: true,
+  },
+  {
+    flags: '--timeout <ms>',
+    description: `request timeout in milliseconds (default: ${DEFAULT_TIMEOUT_MS})`,
+    name: 'timeout',
+    takesValue: true,
+  },
+  {
+    flags: '--retries <n>',
+    description: `retries for requests safe to repeat (default: ${DEFAULT_RETRIES})`,
+    name: 'retries',
+    takesValue: true,
+  },
+  {
+    flags: '-v, --verbose',
+    description: 'print requests and replies on stderr, secrets redacted',
+    name: 'verbose',
+    takesValue: false,
+  },
   { flags: '--no-color', description: 'no colour (also NO_COLOR)', name: 'color', takesValue: false },
   { flags: '-q, --quiet', description: 'no status messages on stderr', name: 'quiet', takesValue: false },
   { flags: '-y, --yes', description: 'do not ask for confirmation', name: 'yes', takesValue: false },
-  { flags: '--har <file>', description: "add every HTTP exchange to FILE as HAR 1.2, secrets and players' emails and birthdays replaced by placeholders (also UDCLI_HAR)", name: 'har', takesValue: true },
-  { flags: '--har-keep-personal', description: "with --har: record players' emails and birthdays as they came", name: 'harKeepPersonal', takesValue: false },
+  {
+    flags: '--har <file>',
+    description:
+      "add every HTTP exchange to FILE as HAR 1.2, secrets and players' emails and birthdays replaced by placeholders (also UDCLI_HAR)",
+    name: 'har',
+    takesValue: true,
+  },
+  {
+    flags: '--har-keep-personal',
+    description: "with --har: record players' emails and birthdays as they came",
+    name: 'harKeepPersonal',
+    takesValue: false,
+  },
 ];
 
 /** Defines the global options on the program. */
@@ -62,7 +113,8 @@ export function typedGlobals(program: Command): Record<string, unknown> {
 export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
   const globals: GlobalOptions = {
     raw: raw.raw === true,
-    timeoutMs: raw.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseInteger(String(raw.timeout), '--timeout', { min: 1 }),
+    timeoutMs:
+      raw.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseInteger(String(raw.timeout), '--timeout', { min: 1 }),
     retries: raw.retries === undefined ? DEFAULT_RETRIES : parseInteger(String(raw.retries), '--retries', { min: 0 }),
     verbose: raw.verbose === true,
     color: raw.color !== false,
@@ -76,7 +128,9 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
   if (raw.output !== undefined) {
     const format = String(raw.output).trim().toLowerCase();
     if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`invalid --output ${JSON.stringify(String(raw.output))}: expected one of ${OUTPUT_FORMATS.join(', ')}`);
+      throw new UsageError(
+        `invalid --output ${JSON.stringify(String(raw.output))}: expected one of ${OUTPUT_FORMATS.join(', ')}`,
+      );
     }
     globals.output = format as OutputFormat;
   }
@@ -91,7 +145,8 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
       .split(',')
       .map((f) => f.trim())
       .filter((f) => f !== '');
-    if (fields.length === 0) throw new UsageError('invalid --fields: expected a comma-separated list such as uid,username');
+    if (fields.length === 0)
+      throw new UsageError('invalid --fields: expected a comma-separated list such as uid,username');
     globals.fields = fields;
   }
   if (raw.har !== undefined) {

@@ -44,7 +44,10 @@ export function formatHelpItem(term: string, termWidth: number, description: str
   const lines = description.split('\n').flatMap((paragraph) => wrapWords(paragraph, descriptionWidth));
   if (term.length <= column) {
     const [first, ...rest] = lines;
-    return [`${indent}${term.padEnd(column)}${' '.repeat(GAP)}${first ?? ''}`, ...rest.map((l) => `${hanging}${l}`)].join('\n');
+    return [
+      `${indent}${term.padEnd(column)}${' '.repeat(GAP)}${first ?? ''}`,
+      ...rest.map((l) => `${hanging}${l}`),
+    ].join('\n');
   }
   return [`${indent}${term}`, ...lines.map((l) => `${hanging}${l}`)].join('\n');
 }
@@ -92,7 +95,10 @@ function indented(text: string, indent: number, width: number): string {
 function hang(words: string, firstWidth: number, indent: number, width: number): { first: string; rest: string[] } {
   const all = wrapWords(words, Math.max(1, firstWidth));
   const [first = '', ...more] = all;
-  const rest = more.length === 0 ? [] : wrapWords(more.join(' '), Math.max(1, width - indent)).map((l) => indented(l, indent, width));
+  const rest =
+    more.length === 0
+      ? []
+      : wrapWords(more.join(' '), Math.max(1, width - indent)).map((l) => indented(l, indent, width));
   return { first, rest };
 }
 

@@ -15,10 +15,12 @@ function report(error: unknown, io: IOStreams, factory: DefaultFactory, verbose:
   const baseUrl = factory.effectiveBaseUrl();
   const { code, message, hint, internal } = describeError(error, baseUrl ? { baseUrl } : {});
   if (message !== undefined) {
-    // A message may quote a server's reply or a user's input: nothing in it a terminal acts on (our own line breaks kept).
+    // A message may quote a server's reply or a user's input: nothing in it a terminal acts on (our own line breaks
+    // kept).
     io.stderr.write(`udcli: ${message.split('\n').map(printable).join('\n')}\n`);
     if (hint) io.stderr.write(`${hint.split('\n').map(printable).join('\n')}\n`);
-    if (internal && verbose && error instanceof Error && error.stack) io.stderr.write(`${printableLines(error.stack)}\n`);
+    if (internal && verbose && error instanceof Error && error.stack)
+      io.stderr.write(`${printableLines(error.stack)}\n`);
   }
   return code;
 }
@@ -28,14 +30,23 @@ export function main(argv: string[], io: IOStreams = processIO()): Promise<numbe
 }
 
 /** main with the command table passed in (tests use their own commands). */
-export async function runCommandLine(argv: string[], io: IOStreams, commands: readonly CommandEntry[]): Promise<number> {
+export async function runCommandLine(
+  argv: string[],
+  io: IOStreams,
+  commands: readonly CommandEntry[],
+): Promise<number> {
   guardStdout(io.stdout);
   const factory = new DefaultFactory(io);
   // --verbose as typed, for a stack trace even when the options themselves did not parse.
   const verbose = (): boolean => factory.globals().verbose || scanArgv(argv).verbose;
   let code = 0;
   try {
-    const program = await buildProgram(argv, factory, { onGlobals: (g, game) => factory.setGlobals(g, game) }, commands);
+    const program = await buildProgram(
+      argv,
+      factory,
+      { onGlobals: (g, game) => factory.setGlobals(g, game) },
+      commands,
+    );
     if (argv.length === 0) {
       program.outputHelp();
     } else {

@@ -117,7 +117,10 @@ async function summaryOf(entry: CommandEntry): Promise<string> {
 }
 
 /** The entry whose module must be loaded for this argv, if any. */
-export function entryFor(argv: readonly string[], commands: readonly CommandEntry[] = COMMANDS): CommandEntry | undefined {
+export function entryFor(
+  argv: readonly string[],
+  commands: readonly CommandEntry[] = COMMANDS,
+): CommandEntry | undefined {
   const scan = scanArgv(argv);
   const name = scan.command === 'help' ? scan.helpTarget : scan.command;
   return name === undefined ? undefined : commands.find((c) => c.name === name);
@@ -173,7 +176,11 @@ export async function buildProgram(
   program.hook('preAction', (_root, action) => {
     const game: unknown = action.opts().game;
     // `sandbox diff --game` names the game to read, as outside `sandbox`.
-    const underSandbox = action.parent !== null && action.parent !== program && action.parent.name() === 'sandbox' && action.name() !== 'diff';
+    const underSandbox =
+      action.parent !== null &&
+      action.parent !== program &&
+      action.parent.name() === 'sandbox' &&
+      action.name() !== 'diff';
     hooks.onGlobals(parseGlobals(typedGlobals(program)), typeof game === 'string' && !underSandbox ? game : undefined);
   });
   return program;

@@ -35,7 +35,12 @@ interface CacheFile extends FollowedData {
 function isCredentials(p: unknown): p is FollowedCredentials {
   if (typeof p !== 'object' || p === null) return false;
   const c = p as Record<string, unknown>;
-  return typeof c.game_id === 'string' && typeof c.api_key === 'string' && typeof c.signing_secret === 'string' && typeof c.signing === 'string';
+  return (
+    typeof c.game_id === 'string' &&
+    typeof c.api_key === 'string' &&
+    typeof c.signing_secret === 'string' &&
+    typeof c.signing === 'string'
+  );
 }
 
 /** The stamp of a database: null when it cannot be read (then nothing is cached). */

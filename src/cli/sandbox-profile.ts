@@ -13,7 +13,14 @@ import { existsSync } from 'node:fs';
 import type { Settings } from '../config/types.js';
 import { isAlive } from '../lock-file.js';
 import { reachableUrl, readPidFile } from './commands/sandbox/pidfile.js';
-import { cachedCredentials, cachePath, databaseStamp, rememberCredentials, type FollowedCredentials, type FollowedData } from './sandbox-profile-cache.js';
+import {
+  cachedCredentials,
+  cachePath,
+  databaseStamp,
+  rememberCredentials,
+  type FollowedCredentials,
+  type FollowedData,
+} from './sandbox-profile-cache.js';
 
 /**
  * The running sandbox the pid file records (its process alive; whether it answers is the
@@ -34,7 +41,10 @@ async function followedData(env: NodeJS.ProcessEnv, dbPath: string): Promise<Fol
     const known = cachedCredentials(cache, dbPath, stamp);
     if (known !== undefined) return known;
   }
-  const [{ openDatabase }, { followed }] = await Promise.all([import('../sandbox/database.js'), import('../sandbox/loaded.js')]);
+  const [{ openDatabase }, { followed }] = await Promise.all([
+    import('../sandbox/database.js'),
+    import('../sandbox/loaded.js'),
+  ]);
   const db = openDatabase(dbPath);
   let data: FollowedData;
   try {
@@ -83,7 +93,11 @@ function choiceNote(choices: string[], using: string | undefined): string {
  * Points the built-in profile (settings.builtInSandbox) at the running sandbox and at what it
  * holds. Returns a line for stderr when the default game is a guess among several, else undefined.
  */
-export async function followSandbox(settings: Settings, env: NodeJS.ProcessEnv, commandGame?: string): Promise<string | undefined> {
+export async function followSandbox(
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  commandGame?: string,
+): Promise<string | undefined> {
   try {
     let dbPath: string | undefined;
     let where: string;

@@ -8,14 +8,20 @@ import { Argument, type Command } from 'commander';
 import type { Factory } from '../ops/factory.js';
 
 /** `[flags, help]`, or with a parser for a repeatable option (`collect`). */
-export type VerbOption = readonly [flags: string, help: string, parse?: (value: string, previous: string[]) => string[]];
+export type VerbOption = readonly [
+  flags: string,
+  help: string,
+  parse?: (value: string, previous: string[]) => string[],
+];
 
 export interface Verb {
   name: string;
   alias?: string;
   description: string;
   usage?: string;
-  /** `[name, help]`, e.g. `['<game_id>', 'the game, e.g. 1001']`; with the values it may take, `[name, help, choices]`. */
+  /**
+   * `[name, help]`, e.g. `['<game_id>', 'the game, e.g. 1001']`; with the values it may take, `[name, help, choices]`.
+   */
   arguments?: ReadonlyArray<readonly [string, string, (readonly string[])?]>;
   options?: readonly VerbOption[];
   /** The example command lines, without `$ `. */

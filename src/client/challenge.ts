@@ -12,7 +12,8 @@ export const MAX_SIGNED_ATTEMPTS = 3;
 /** What `api --sign --dry-run` signs with: the real pair only exists once the server hands it out. */
 export const PLACEHOLDER_CHALLENGE: AgiChallenge = { session: 'SESSION', key: 'KEY' };
 
-const NOT_AGI_HINT = "the server may not speak agi: check signing_scheme (`udcli profile show`; `udcli config set signing_scheme hmac-sha256-v1`)";
+const NOT_AGI_HINT =
+  'the server may not speak agi: check signing_scheme (`udcli profile show`; `udcli config set signing_scheme hmac-sha256-v1`)';
 
 /**
  * The challenge an error carries, or null when the error is not one (a plain 401 such as

@@ -54,10 +54,20 @@ export function createClient(options: ClientOptions): ApiClient {
   const harmlessErrors = new WeakSet<Error>();
 
   /** One exchange of an already built request. `harmless`: known to change nothing (agi's unsigned first request). */
-  async function send<R>(spec: RequestSpec, built: BuiltRequest, interpret: Interpreter<R>, harmless = false): Promise<R> {
+  async function send<R>(
+    spec: RequestSpec,
+    built: BuiltRequest,
+    interpret: Interpreter<R>,
+    harmless = false,
+  ): Promise<R> {
     if (tracing) trace(requestLine(built.method, built.redactedUrl));
     const started = Date.now();
-    const headers = { accept: 'application/json', 'user-agent': USER_AGENT, ...built.headers, ...lowerCaseKeys(spec.headers) };
+    const headers = {
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+      ...built.headers,
+      ...lowerCaseKeys(spec.headers),
+    };
     // --har: every exchange as it went, the failed ones too (recorder redacts).
     const record = (response: HttpResult | undefined, failure?: string): void =>
       options.record?.({
@@ -94,7 +104,12 @@ export function createClient(options: ClientOptions): ApiClient {
     }
     record(res);
     trace(replyLine(res.status, res.statusText, Date.now() - started, res.bytes));
-    const ctx: ReplyContext = { method: built.method, target: built.target, nowMs: Date.now(), scheme: options.signer.scheme };
+    const ctx: ReplyContext = {
+      method: built.method,
+      target: built.target,
+      nowMs: Date.now(),
+      scheme: options.signer.scheme,
+    };
     return interpret(res, ctx);
   }
 
@@ -202,8 +217,15 @@ export function createClient(options: ClientOptions): ApiClient {
   /** A view whose every request first passes `beforeChange` (RequestSpec.beforeChange). */
   function gated(beforeChange: () => Promise<void>): ApiClient {
     const gatedRequest = <T>(spec: RequestSpec): Promise<Reply<T>> => request<T>({ ...spec, beforeChange });
-    const gatedCall = <R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> => call({ ...spec, beforeChange }, interpret);
-    return { request: gatedRequest, prepare, ...createEndpoints({ request: gatedRequest, call: gatedCall }), gated, close };
+    const gatedCall = <R>(spec: RequestSpec, interpret: Interpreter<R>): Promise<R> =>
+      call({ ...spec, beforeChange }, interpret);
+    return {
+      request: gatedRequest,
+      prepare,
+      ...createEndpoints({ request: gatedRequest, call: gatedCall }),
+      gated,
+      close,
+    };
   }
 
   return { request, prepare, ...createEndpoints({ request, call }), gated, close };

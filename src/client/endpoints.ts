@@ -19,7 +19,15 @@ import type {
 import type { ReplyContext } from './envelope.js';
 import { readLoginCookie, readTokenRecord } from './site.js';
 import type { HttpResult } from './transport.js';
-import type { AchievementTarget, ApiClient, EraseResult, ProductTarget, Reply, RequestSpec, SaveResult } from './types.js';
+import type {
+  AchievementTarget,
+  ApiClient,
+  EraseResult,
+  ProductTarget,
+  Reply,
+  RequestSpec,
+  SaveResult,
+} from './types.js';
 
 export type Interpreter<R> = (res: HttpResult, ctx: ReplyContext) => R;
 
@@ -37,7 +45,9 @@ type Param = readonly [string, string | number | boolean | undefined];
 
 /** Query parameters in order, leaving out the ones not given. */
 export function params(...entries: Param[]): QueryParams {
-  return entries.filter((e): e is readonly [string, string | number | boolean] => e[1] !== undefined).map(([n, v]) => [n, String(v)]);
+  return entries
+    .filter((e): e is readonly [string, string | number | boolean] => e[1] !== undefined)
+    .map(([n, v]) => [n, String(v)]);
 }
 
 /** A parameter the row declares, with its value (left out when undefined). */
@@ -48,7 +58,11 @@ type RowParam<R extends EndpointRow> = readonly [ParameterOf<R>, string | number
  * given parameters in the given order (a form-body parameter in the body), signed and repeated as
  * the row says.
  */
-function requestOf<R extends EndpointRow>(row: R, element: string | undefined, ...entries: Array<RowParam<R>>): RequestSpec {
+function requestOf<R extends EndpointRow>(
+  row: R,
+  element: string | undefined,
+  ...entries: Array<RowParam<R>>
+): RequestSpec {
   const inForm = new Set(row.parameters.filter((p) => p.sentIn === 'form').map((p) => p.name));
   const { idempotent } = row;
   const given = (name: string) => entries.some(([n, v]) => n === name && v !== undefined);
@@ -68,7 +82,17 @@ export function createEndpoints(core: RequestCore): Endpoints {
   const E = ENDPOINTS;
 
   const getFriends: Endpoints['getFriends'] = async (uid, page) =>
-    asList(await request<Friend[]>(requestOf(E.getFriends, uid, [PARAMS.limit, page.limit], [PARAMS.offset, page.offset], [PARAMS.page, page.page])));
+    asList(
+      await request<Friend[]>(
+        requestOf(
+          E.getFriends,
+          uid,
+          [PARAMS.limit, page.limit],
+          [PARAMS.offset, page.offset],
+          [PARAMS.page, page.page],
+        ),
+      ),
+    );
 
   const achievementTarget = (t: AchievementTarget) =>
     [
@@ -86,10 +110,21 @@ export function createEndpoints(core: RequestCore): Endpoints {
 
   return {
     authenticate: (userId, authToken) =>
-      request<AuthenticatedUser | null>(requestOf(E.authenticate, undefined, [PARAMS.userId, userId], [PARAMS.authToken, authToken])),
+      request<AuthenticatedUser | null>(
+        requestOf(E.authenticate, undefined, [PARAMS.userId, userId], [PARAMS.authToken, authToken]),
+      ),
 
     siteLogin: (username) =>
-      call({ method: 'POST', path: LOGIN_PATH, query: params([PARAMS.username, username]), base: 'site', idempotent: true }, readLoginCookie),
+      call(
+        {
+          method: 'POST',
+          path: LOGIN_PATH,
+          query: params([PARAMS.username, username]),
+          base: 'site',
+          idempotent: true,
+        },
+        readLoginCookie,
+      ),
 
     generateToken: (gameId, cookie) =>
       call(
@@ -126,7 +161,9 @@ export function createEndpoints(core: RequestCore): Endpoints {
         // A server that ignores `offset` would send the first page forever.
         const first = payload[0]?.uid;
         if (offset > 0 && first !== undefined && first === previousFirst) {
-          throw new MalformedReplyError(`the friends service sent the same page again at offset ${offset} (offset ignored?)`);
+          throw new MalformedReplyError(
+            `the friends service sent the same page again at offset ${offset} (offset ignored?)`,
+          );
         }
         previousFirst = first;
         yield* payload;
@@ -137,7 +174,13 @@ export function createEndpoints(core: RequestCore): Endpoints {
     listAchievementDefinitions: async (parentId, query = {}) =>
       asList(
         await request<AchievementDefinition[]>(
-          requestOf(E.listAchievementDefinitions, parentId, [PARAMS.type, query.type], [PARAMS.aid, query.aid], [PARAMS.developerId, query.developerId]),
+          requestOf(
+            E.listAchievementDefinitions,
+            parentId,
+            [PARAMS.type, query.type],
+            [PARAMS.aid, query.aid],
+            [PARAMS.developerId, query.developerId],
+          ),
         ),
       ),
 
@@ -180,13 +223,18 @@ export function createEndpoints(core: RequestCore): Endpoints {
       request<ProductEntry>(requestOf(E.grantProduct, uid, ...productTarget(target), [PARAMS.qty, qty])),
 
     adjustProduct: (uid, target, qty, direction) =>
-      request<ProductEntry>(requestOf(E.adjustProduct, uid, ...productTarget(target), [PARAMS.qty, qty], [direction, 'true'])),
+      request<ProductEntry>(
+        requestOf(E.adjustProduct, uid, ...productTarget(target), [PARAMS.qty, qty], [direction, 'true']),
+      ),
 
-    getSaves: async (uid, key) => asRecord(await request<Record<string, string>>(requestOf(E.getSaves, uid, [PARAMS.key, key]))),
+    getSaves: async (uid, key) =>
+      asRecord(await request<Record<string, string>>(requestOf(E.getSaves, uid, [PARAMS.key, key]))),
 
     // As the SDK's saveGame: the key and token in the query, the value in the form body (the row says where).
     saveGame: (uid, key, value, authToken) =>
-      request<SaveResult>(requestOf(E.saveGame, uid, [PARAMS.authToken, authToken], [PARAMS.key, key], [PARAMS.data, value])),
+      request<SaveResult>(
+        requestOf(E.saveGame, uid, [PARAMS.authToken, authToken], [PARAMS.key, key], [PARAMS.data, value]),
+      ),
 
     eraseGame: (uid, key, authToken) =>
       request<EraseResult>(requestOf(E.eraseGame, uid, [PARAMS.authToken, authToken], [PARAMS.key, key])),
@@ -196,8 +244,12 @@ export function createEndpoints(core: RequestCore): Endpoints {
 /** A saves payload as `{key: text}`: `null` or `[]` (what loose platforms send for "none") is `{}`. */
 function asRecord(reply: Reply<Record<string, string>>): Reply<Record<string, string>> {
   const payload: unknown = reply.payload;
-  if (payload === null || payload === undefined || (Array.isArray(payload) && payload.length === 0)) return { ...reply, payload: {} };
-  if (typeof payload !== 'object' || Array.isArray(payload)) throw new MalformedReplyError(`expected an object of saves in the reply, got ${Array.isArray(payload) ? 'a list' : typeof payload}`);
+  if (payload === null || payload === undefined || (Array.isArray(payload) && payload.length === 0))
+    return { ...reply, payload: {} };
+  if (typeof payload !== 'object' || Array.isArray(payload))
+    throw new MalformedReplyError(
+      `expected an object of saves in the reply, got ${Array.isArray(payload) ? 'a list' : typeof payload}`,
+    );
   return reply;
 }
 

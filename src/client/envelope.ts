@@ -36,7 +36,8 @@ export function readEnvelope<T>(res: HttpResult, ctx: ReplyContext): Reply<T> {
   }
 
   if (envelope.code !== 200) {
-    const message = envelope.message || `error ${envelope.code}${res.status !== envelope.code ? ` (HTTP ${res.status})` : ''}`;
+    const message =
+      envelope.message || `error ${envelope.code}${res.status !== envelope.code ? ` (HTTP ${res.status})` : ''}`;
     throw new ApiError(message, envelope.code, res.status, {
       retryAfter,
       hint: hintFor(envelope.code, message, ctx.scheme),
@@ -44,7 +45,12 @@ export function readEnvelope<T>(res: HttpResult, ctx: ReplyContext): Reply<T> {
     });
   }
 
-  return { payload: envelope.payload as T, envelope: envelope as Envelope<T>, bodyText: res.bodyText, httpStatus: res.status };
+  return {
+    payload: envelope.payload as T,
+    envelope: envelope as Envelope<T>,
+    bodyText: res.bodyText,
+    httpStatus: res.status,
+  };
 }
 
 /**
@@ -105,7 +111,9 @@ function statusError(res: HttpResult, retryAfter: number | undefined, scheme: Re
     retryAfter,
     hint:
       hintFor(res.status, message, scheme) ??
-      (res.status === 404 ? 'nothing answers there as the service: check that base_url points at the User Data REST Service' : undefined),
+      (res.status === 404
+        ? 'nothing answers there as the service: check that base_url points at the User Data REST Service'
+        : undefined),
     bodyText: res.bodyText,
     withoutEnvelope: true,
   });
@@ -113,20 +121,22 @@ function statusError(res: HttpResult, retryAfter: number | undefined, scheme: Re
 
 /** Only hmac-sha256-v1 has a secret of ours; agi's key comes from the server's challenge. */
 function hintFor(code: number, message: string, scheme: ReplyContext['scheme'] = 'hmac-sha256-v1'): string | undefined {
-  if (/stale timestamp/i.test(message)) return `check this machine's clock: signed requests must be within ${TIMESTAMP_WINDOW_SECONDS} s of the server's`;
+  if (/stale timestamp/i.test(message))
+    return `check this machine's clock: signed requests must be within ${TIMESTAMP_WINDOW_SECONDS} s of the server's`;
   if (/signature|stale session/i.test(message)) {
     if (scheme === 'agi') {
       return code === 403
         ? 'this server wants hmac-sha256-v1 signatures: `udcli config set signing_scheme hmac-sha256-v1` and set signing_secret'
-        : "the server did not accept the agi signature: check signing_scheme (`udcli profile show`)";
+        : 'the server did not accept the agi signature: check signing_scheme (`udcli profile show`)';
     }
-    if (scheme === 'none') return 'this request must be signed: `udcli config set signing_scheme agi` (the platform\'s scheme)';
+    if (scheme === 'none')
+      return "this request must be signed: `udcli config set signing_scheme agi` (the platform's scheme)";
     return "check the profile's signing_secret and signing_scheme (`udcli profile show`)";
   }
   if (code === 401) return "check the profile's api_key (`udcli profile show`)";
   // contract: a key acts on its own game only.
   if (code === 403 && /^forbidden: this api_key belongs to game/.test(message)) {
-    return 'use that game (--game, or the profile\'s game_id), or a profile with the other game\'s api_key (`udcli profile add`)';
+    return "use that game (--game, or the profile's game_id), or a profile with the other game's api_key (`udcli profile add`)";
   }
   if (code >= 300 && code < 400) return 'the service redirected: check base_url (http vs https, path)';
   return undefined;

@@ -53,7 +53,9 @@ export function toNetworkError(failure: TransportFailure, ctx: FailureContext): 
   }
 
   if (!failure.sent) {
-    const why = failure.deadline ? `no connection within ${ctx.timeoutMs} ms` : (code && UNREACHABLE_CODES[code]) ?? failure.message;
+    const why = failure.deadline
+      ? `no connection within ${ctx.timeoutMs} ms`
+      : ((code && UNREACHABLE_CODES[code]) ?? failure.message);
     return new NetworkError(`cannot reach ${origin(ctx.target)} (${why})`, 'unreachable', false, {
       ...options,
       hint: 'is the service running and base_url right? `udcli doctor` checks both',
@@ -61,11 +63,19 @@ export function toNetworkError(failure: TransportFailure, ctx: FailureContext): 
   }
 
   if (ctx.harmless) {
-    const why = failure.deadline || (code !== undefined && TIMEOUT_CODES.has(code)) ? `no reply within ${ctx.timeoutMs} ms` : `connection lost: ${code ?? failure.message}`;
-    return new NetworkError(`${request} failed (${why}) before signing; nothing was changed`, failure.deadline ? 'timeout' : 'reset', false, {
-      ...options,
-      hint: 'the request is safe to repeat',
-    });
+    const why =
+      failure.deadline || (code !== undefined && TIMEOUT_CODES.has(code))
+        ? `no reply within ${ctx.timeoutMs} ms`
+        : `connection lost: ${code ?? failure.message}`;
+    return new NetworkError(
+      `${request} failed (${why}) before signing; nothing was changed`,
+      failure.deadline ? 'timeout' : 'reset',
+      false,
+      {
+        ...options,
+        hint: 'the request is safe to repeat',
+      },
+    );
   }
 
   const hint = ctx.idempotent
@@ -90,8 +100,7 @@ function errorCode(error: unknown, depth = 0): string | undefined {
   if (typeof code === 'string' && code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_CONNECT') {
     return code;
   }
-  const nested =
-    errorCode(cause, depth + 1) ?? (Array.isArray(errors) ? errorCode(errors[0], depth + 1) : undefined);
+  const nested = errorCode(cause, depth + 1) ?? (Array.isArray(errors) ? errorCode(errors[0], depth + 1) : undefined);
   return nested ?? (typeof code === 'string' ? code : undefined);
 }
 

@@ -36,7 +36,12 @@ type BuilderOptions = Pick<ClientOptions, 'baseUrl' | 'siteUrl' | 'apiKey' | 'si
  * `challenge`: the agi session and key to sign with; an agi-signed spec without one is sent
  * unsigned (the first request, which the server answers with the challenge).
  */
-export function buildRequest(spec: RequestSpec, options: BuilderOptions, nowSeconds: number, challenge?: AgiChallenge): BuiltRequest {
+export function buildRequest(
+  spec: RequestSpec,
+  options: BuilderOptions,
+  nowSeconds: number,
+  challenge?: AgiChallenge,
+): BuiltRequest {
   const site = spec.base === 'site';
   const base = parseBase(site ? (options.siteUrl ?? options.baseUrl) : options.baseUrl, site);
 

@@ -46,7 +46,8 @@ export function retryDecision({ error, attempt, retries, idempotent, random }: R
     // The envelope code decides (it equals the HTTP status when there was no envelope).
     const status = error.httpStatus === 429 ? 429 : error.code;
     const reason = `HTTP ${status}`;
-    if (status === 401 && SIGNATURE_USED.test(error.message)) return { delayMs: 0, reason: `${reason}, signature already used` };
+    if (status === 401 && SIGNATURE_USED.test(error.message))
+      return { delayMs: 0, reason: `${reason}, signature already used` };
     if (status === 429 || (status >= 500 && idempotent)) {
       if (error.retryAfter === undefined) return { delayMs: backoff(), reason };
       if (error.retryAfter > MAX_RETRY_AFTER_SECONDS) return null;

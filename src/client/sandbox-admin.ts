@@ -122,7 +122,9 @@ export function isContents(body: unknown): body is PresentedContents {
   return arrayOf(b.games, isGame) && arrayOf(b.users, isUser) && lists && isCount(b.user_count) && primary;
 }
 
-/** What the sandbox at `url` says of itself (`GET /_sandbox/status`); undefined when nothing, or no sandbox, answers. */
+/**
+ * What the sandbox at `url` says of itself (`GET /_sandbox/status`); undefined when nothing, or no sandbox, answers.
+ */
 export async function sandboxStatus(url: string, timeoutMs = 1500): Promise<StatusReply | undefined> {
   try {
     const reply = await ask(url, '/status', { timeoutMs, maxBytes: STATUS_MAX_BYTES });
@@ -189,7 +191,9 @@ export async function setGameSource(
   return (await askGameSources(url, `/${encodeURIComponent(gameId)}`, sending)).body as GameSourceEntry | undefined;
 }
 
-/** The virtual clock (`GET /_sandbox/clock`), or moved by one form field (`POST`: `advance=901`, `set=…`, `reset=1`). */
+/**
+ * The virtual clock (`GET /_sandbox/clock`), or moved by one form field (`POST`: `advance=901`, `set=…`, `reset=1`).
+ */
 export async function sandboxClock(url: string, field: string | null): Promise<ClockReply> {
   let reply: AdminReply;
   try {

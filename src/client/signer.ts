@@ -4,7 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
-import { AGI_SESSION_PARAM, AGI_SIG_PARAM, agiJoined, agiSignature, agiSortedValues, type AgiChallenge } from '../domain/agi-signing.js';
+import {
+  AGI_SESSION_PARAM,
+  AGI_SIG_PARAM,
+  agiJoined,
+  agiSignature,
+  agiSortedValues,
+  type AgiChallenge,
+} from '../domain/agi-signing.js';
 import {
   canonicalString,
   hmacSha256Hex,
@@ -19,8 +26,7 @@ import type { HttpMethod, Signer } from './types.js';
 
 export { SIGNING_SCHEMES, type SigningScheme };
 
-const NO_SECRET_HINT =
-  'set one with `udcli profile add <name> --signing-secret ...` or UDCLI_SIGNING_SECRET';
+const NO_SECRET_HINT = 'set one with `udcli profile add <name> --signing-secret ...` or UDCLI_SIGNING_SECRET';
 
 export interface SignerOptions {
   /** Where hmac-sha256-v1's nonces come from: the CSPRNG, or in tests a fixed one (worked examples). */
@@ -58,10 +64,23 @@ const unsigned: Signer = {
 const agi: Signer = {
   scheme: 'agi',
   needsChallenge: true,
-  sign(_httpMethod: HttpMethod, path: string, params: QueryParams, _nowSeconds: number, challenge?: AgiChallenge, body?: QueryParams) {
-    if (!challenge) throw new Error('agi signing needs the server\'s challenge (session and key)');
+  sign(
+    _httpMethod: HttpMethod,
+    path: string,
+    params: QueryParams,
+    _nowSeconds: number,
+    challenge?: AgiChallenge,
+    body?: QueryParams,
+  ) {
+    if (!challenge) throw new Error("agi signing needs the server's challenge (session and key)");
     const out = copy(params.filter(([name]) => name !== AGI_SIG_PARAM && name !== AGI_SESSION_PARAM));
-    const input = { path, query: out, session: challenge.session, key: challenge.key, ...(body && body.length > 0 ? { body } : {}) };
+    const input = {
+      path,
+      query: out,
+      session: challenge.session,
+      key: challenge.key,
+      ...(body && body.length > 0 ? { body } : {}),
+    };
     const sortedValues = agiSortedValues(input);
     const canonical = agiJoined(input);
     const sig = agiSignature(input);
@@ -85,11 +104,19 @@ function hmacSha256V1(secret: string | undefined, nonce: () => string): Signer {
   return {
     scheme: 'hmac-sha256-v1',
     needsChallenge: false,
-    sign(httpMethod: HttpMethod, path: string, params: QueryParams, nowSeconds: number, _challenge?: AgiChallenge, body?: QueryParams) {
+    sign(
+      httpMethod: HttpMethod,
+      path: string,
+      params: QueryParams,
+      nowSeconds: number,
+      _challenge?: AgiChallenge,
+      body?: QueryParams,
+    ) {
       if (!secret) throw new UsageError('no signing secret configured', { hint: NO_SECRET_HINT });
       const out = copy(params.filter(([name]) => name !== SIGNATURE_PARAM));
       if (!out.some(([name]) => name === TIMESTAMP_PARAM)) out.push([TIMESTAMP_PARAM, String(Math.floor(nowSeconds))]);
-      if (!out.some(([name]) => name === NONCE_PARAM) && !body?.some(([name]) => name === NONCE_PARAM)) out.push([NONCE_PARAM, nonce()]);
+      if (!out.some(([name]) => name === NONCE_PARAM) && !body?.some(([name]) => name === NONCE_PARAM))
+        out.push([NONCE_PARAM, nonce()]);
       const canonical = canonicalString(httpMethod, path, hmacSignedPairs(out, body));
       out.push([SIGNATURE_PARAM, hmacSha256Hex(secret, canonical)]);
       return { params: out, canonical };

@@ -40,7 +40,8 @@ export function readLoginCookie(res: HttpResult, ctx: ReplyContext): string {
 /** The token record of spec 2.3. HTTP 401, or `status: false`, means not logged in to the site. */
 export function readTokenRecord(res: HttpResult, ctx: ReplyContext): { record: TokenRecord; bodyText: string } {
   const body = parseJson(res.bodyText);
-  const record = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const record =
+    body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   if (res.status === 401 || res.status === 403 || (res.status < 300 && record?.status === false)) {
     throw new ApiError('not logged in to the site', 401, res.status, { hint: LOGIN_HINT, bodyText: res.bodyText });
   }

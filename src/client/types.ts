@@ -186,10 +186,17 @@ export interface ApiClient {
   ): Promise<Reply<AchievementDefinition[]>>;
   listUserAchievements(uid: string, query: AchievementListQuery): Promise<Reply<UserAchievement[]>>;
   /** Signed PUT. increment is not idempotent (never retried once sent); progress and reset are. */
-  changeUserAchievement(uid: string, target: AchievementTarget, change: AchievementChange): Promise<Reply<AchievementUpdate>>;
+  changeUserAchievement(
+    uid: string,
+    target: AchievementTarget,
+    change: AchievementChange,
+  ): Promise<Reply<AchievementUpdate>>;
   deleteUserAchievement(uid: string, target: AchievementTarget): Promise<Reply<UserAchievement>>;
 
-  listProducts(uid: string, query: { parentId: string; type?: ParentType; sku?: string }): Promise<Reply<ProductEntry[]>>;
+  listProducts(
+    uid: string,
+    query: { parentId: string; type?: ParentType; sku?: string },
+  ): Promise<Reply<ProductEntry[]>>;
   /** POST qty: a grant (purchase or gift); unsigned; not idempotent. */
   grantProduct(uid: string, target: ProductTarget, qty: number): Promise<Reply<ProductEntry>>;
   /** Signed PUT increment=true / decrement=true; not idempotent. */

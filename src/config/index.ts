@@ -4,7 +4,14 @@ import { resolveSettings, type ProfileFlags } from './resolve.js';
 import type { Settings } from './types.js';
 
 export { configDir, configFilePath } from './paths.js';
-export { readConfig, updateConfig, parseConfigData, CONFIG_FILE_MODE, type ConfigData, type LoadedConfig } from './file.js';
+export {
+  readConfig,
+  updateConfig,
+  parseConfigData,
+  CONFIG_FILE_MODE,
+  type ConfigData,
+  type LoadedConfig,
+} from './file.js';
 export {
   BUILT_IN_PROFILE,
   ENV_KEYS,

@@ -43,10 +43,14 @@ export function normalizeUrl(raw: string, what: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new UsageError(`invalid ${what} ${JSON.stringify(redactUrl(raw))}: expected an http(s) URL such as http://127.0.0.1:8787`);
+    throw new UsageError(
+      `invalid ${what} ${JSON.stringify(redactUrl(raw))}: expected an http(s) URL such as http://127.0.0.1:8787`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`invalid ${what} ${JSON.stringify(redactUrl(raw))}: expected an http(s) URL such as http://127.0.0.1:8787`);
+    throw new UsageError(
+      `invalid ${what} ${JSON.stringify(redactUrl(raw))}: expected an http(s) URL such as http://127.0.0.1:8787`,
+    );
   }
   if (url.search || url.hash) {
     throw new UsageError(`invalid ${what} ${JSON.stringify(redactUrl(raw))}: a base URL has no query or fragment`);
@@ -70,7 +74,11 @@ const FALSE = new Set(['false', '0', 'no', 'off']);
  * Validates one value for `key` and returns it in its stored form. `what` names the value in
  * errors (e.g. `api_key`, `--api-key`, `UDCLI_API_KEY`); defaults to the key.
  */
-export function validateValue<K extends ProfileKey>(key: K, raw: string | boolean, what: string = key): NonNullable<StoredProfile[K]> {
+export function validateValue<K extends ProfileKey>(
+  key: K,
+  raw: string | boolean,
+  what: string = key,
+): NonNullable<StoredProfile[K]> {
   type V = NonNullable<StoredProfile[K]>;
   if (key === 'production' || key === 'verb_override' || key === 'require_reason') {
     if (typeof raw === 'boolean') return raw as V;

@@ -64,7 +64,11 @@ export interface ProfileFlags {
 export type ActiveSource = 'flag' | 'env' | 'config' | 'default';
 
 /** Which profile is active, and why. Does not check that it exists. */
-export function activeProfileName(flags: ProfileFlags, env: NodeJS.ProcessEnv, config: ConfigData): { name: string; source: ActiveSource } {
+export function activeProfileName(
+  flags: ProfileFlags,
+  env: NodeJS.ProcessEnv,
+  config: ConfigData,
+): { name: string; source: ActiveSource } {
   if (flags.profile) return { name: flags.profile, source: 'flag' };
   if (env.UDCLI_PROFILE) return { name: env.UDCLI_PROFILE, source: 'env' };
   if (config.current_profile) return { name: config.current_profile, source: 'config' };
@@ -73,7 +77,12 @@ export function activeProfileName(flags: ProfileFlags, env: NodeJS.ProcessEnv, c
 
 /** Every profile name a user can pick: the built-in one first, then the stored ones. */
 export function profileNames(config: ConfigData): string[] {
-  return [BUILT_IN_PROFILE, ...Object.keys(config.profiles).filter((n) => n !== BUILT_IN_PROFILE).sort()];
+  return [
+    BUILT_IN_PROFILE,
+    ...Object.keys(config.profiles)
+      .filter((n) => n !== BUILT_IN_PROFILE)
+      .sort(),
+  ];
 }
 
 export function unknownProfile(name: string, config: ConfigData): UsageError {

@@ -2,7 +2,8 @@
  * What udcli and its sandbox agree on (docs/SERVICE.md, docs/PLATFORM.md), declared once: the client and
  * the CLI's checks read these values before anything is sent, the sandbox reads the same values
  * to check what it receives (the parameter declarations of parameters.ts, src/sandbox/schemas.ts),
- * and its OpenAPI document is generated from those declarations (the endpoint table, endpoints.ts). A value changed here changes what the CLI
+ * and its OpenAPI document is generated from those declarations (the endpoint table, endpoints.ts). A value changed
+ * here changes what the CLI
  * refuses, what the sandbox refuses and what the description says, together.
  *
  * Free of Node built-ins except Buffer, so the CLI can import it at start-up.
@@ -101,7 +102,10 @@ export const SORTS = ['asc', 'desc'] as const;
 export type SortDirection = (typeof SORTS)[number];
 export const DEFAULT_SORT: SortDirection = 'desc';
 
-/** `name` and `parent` match a substring (any case); `state` and `parent_id` exactly; `percent_complete` a number with a comparator. */
+/**
+ * `name` and `parent` match a substring (any case); `state` and `parent_id` exactly; `percent_complete` a number with a
+ * comparator.
+ */
 export const FILTERS = ['parent', 'name', 'percent_complete', 'state', 'parent_id'] as const;
 export type ListFilterKind = (typeof FILTERS)[number];
 export const COMPARATORS = ['=', '>', '>=', '<', '<='] as const;
@@ -143,11 +147,15 @@ export const saveBytes = (value: string): number => Buffer.byteLength(value, 'ut
 
 export const hasLoneSurrogate = (value: string): boolean => LONE_SURROGATE.test(value);
 
-/** Why a value cannot be saved (its size or a lone surrogate), or null when it can. Emptiness is the caller's: the API requires `data`. */
+/**
+ * Why a value cannot be saved (its size or a lone surrogate), or null when it can. Emptiness is the caller's: the API
+ * requires `data`.
+ */
 export function saveValueProblem(value: string): string | null {
   if (hasLoneSurrogate(value)) return 'not valid Unicode text (a lone surrogate)';
   const bytes = saveBytes(value);
-  if (bytes > SAVE_LIMITS.valueMaxBytes) return `${bytes} bytes of UTF-8; at most ${SAVE_LIMITS.valueMaxBytes} (256 KiB)`;
+  if (bytes > SAVE_LIMITS.valueMaxBytes)
+    return `${bytes} bytes of UTF-8; at most ${SAVE_LIMITS.valueMaxBytes} (256 KiB)`;
   return null;
 }
 

@@ -121,7 +121,15 @@ export const ENDPOINTS = {
     method: 'PUT',
     path: element(ROUTES.userAchievements),
     element: PATH.uid,
-    parameters: [QUERY.type, QUERY.pidRequired, QUERY.developerId, QUERY.devId, QUERY.increment, QUERY.progress, QUERY.reset],
+    parameters: [
+      QUERY.type,
+      QUERY.pidRequired,
+      QUERY.developerId,
+      QUERY.devId,
+      QUERY.increment,
+      QUERY.progress,
+      QUERY.reset,
+    ],
     payload: PAYLOADS.update,
     apiKey: 'required',
     signature: 'partner-may-omit',
@@ -172,12 +180,21 @@ export const ENDPOINTS = {
     method: 'PUT',
     path: element(ROUTES.products),
     element: PATH.uid,
-    parameters: [QUERY.type, QUERY.parentId, QUERY.gameId, QUERY.sku, QUERY.qty, QUERY.incrementFlag, QUERY.decrementFlag],
+    parameters: [
+      QUERY.type,
+      QUERY.parentId,
+      QUERY.gameId,
+      QUERY.sku,
+      QUERY.qty,
+      QUERY.incrementFlag,
+      QUERY.decrementFlag,
+    ],
     payload: PAYLOADS.product,
     apiKey: 'required',
     signature: 'required',
     idempotent: false,
-    summary: 'Add or take qty units, whatever the sku names (spec 4.4; signed): exactly one of increment=true, decrement=true',
+    summary:
+      'Add or take qty units, whatever the sku names (spec 4.4; signed): exactly one of increment=true, decrement=true',
     errors: [403, 404, 409],
   },
   getSaves: {
@@ -275,5 +292,7 @@ export function pathMatches(template: string, path: string): boolean {
 
 /** The row of a verb at a directory and element (a recorded exchange's `resource` and `id`), if any. */
 export function endpointAt(method: string, dir: string, element: string): EndpointRow | undefined {
-  return Object.values(ENDPOINTS).find((row: EndpointRow) => row.method === method && templateMatches(row.path, dir, element));
+  return Object.values(ENDPOINTS).find(
+    (row: EndpointRow) => row.method === method && templateMatches(row.path, dir, element),
+  );
 }

@@ -81,7 +81,12 @@ export function productState(entry: ProductEntry | null): ProductState {
  * the pack), from what was kept of the state before: a held unlockable counts 1, and giving it
  * again changes nothing.
  */
-export function productOutcome(before: ProductState, now: ProductEntry | null, action: 'give' | 'take', units: number): OutcomeJudgement {
+export function productOutcome(
+  before: ProductState,
+  now: ProductEntry | null,
+  action: 'give' | 'take',
+  units: number,
+): OutcomeJudgement {
   const unlockable = before.unlockable ?? isUnlockable(now);
   const was = before.units;
   let expected: number | null;

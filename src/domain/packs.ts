@@ -34,5 +34,7 @@ export function unitsOfChange(sku: string, qty: number, action: 'give' | 'take')
 export function amountText(sku: string, qty: number, action: 'give' | 'take'): string {
   const units = unitsOfChange(sku, qty, action);
   const unitsText = `${units.toLocaleString('en-US')} ${units === 1 ? 'unit' : 'units'}`;
-  return action === 'give' && splitPack(sku).pack > 1 ? `${qty.toLocaleString('en-US')} × ${sku} = ${unitsText}` : unitsText;
+  return action === 'give' && splitPack(sku).pack > 1
+    ? `${qty.toLocaleString('en-US')} × ${sku} = ${unitsText}`
+    : unitsText;
 }

@@ -7,7 +7,16 @@
  * (src/domain/contract.ts), which the CLI checks against before it sends.
  */
 
-import { DEFAULT_ORDER, DEFAULT_SORT, FILTERS, GAME_ID_PATTERN, LIMITS, ORDERS, PARAMS, SAVE_LIMITS } from './contract.js';
+import {
+  DEFAULT_ORDER,
+  DEFAULT_SORT,
+  FILTERS,
+  GAME_ID_PATTERN,
+  LIMITS,
+  ORDERS,
+  PARAMS,
+  SAVE_LIMITS,
+} from './contract.js';
 
 /** A JSON Schema (2020-12) of one parameter's value as sent (always text on the wire). */
 export type ValueSchema = Record<string, unknown>;
@@ -41,7 +50,11 @@ export const PATTERNS = {
   percentMatch: '^\\s*(>=|<=|=|>|<)?\\s*(\\d{1,3}(?:\\.\\d+)?)\\s*%?\\s*$',
 } as const;
 
-const integer = (minimum: number, maximum: number = LIMITS.maxCount): ValueSchema => ({ type: 'integer', minimum, maximum });
+const integer = (minimum: number, maximum: number = LIMITS.maxCount): ValueSchema => ({
+  type: 'integer',
+  minimum,
+  maximum,
+});
 const text: ValueSchema = { type: 'string', minLength: 1, maxLength: LIMITS.idLength };
 const matching = (pattern: string): ValueSchema => ({ type: 'string', pattern });
 
@@ -50,7 +63,13 @@ const q = <const N extends string>(name: N, schema: ValueSchema, description: st
 
 /** The path element before `.json`/`.xml`. */
 export const PATH = {
-  uid: { name: 'uid', in: 'path', required: true, schema: matching(PATTERNS.hex32), description: 'The user: 32 hex digits.' },
+  uid: {
+    name: 'uid',
+    in: 'path',
+    required: true,
+    schema: matching(PATTERNS.hex32),
+    description: 'The user: 32 hex digits.',
+  },
   userOrName: {
     name: 'uid',
     in: 'path',
@@ -58,41 +77,105 @@ export const PATH = {
     schema: { type: 'string', minLength: 1, maxLength: LIMITS.idLength },
     description: 'The user: a uid (32 hex digits), or a username with `username=true`.',
   },
-  parentId: { name: PARAMS.parentId, in: 'path', required: true, schema: matching(PATTERNS.parentId), description: 'The game (or website) id.' },
-  user: { name: 'user', in: 'path', required: true, schema: { type: 'string', enum: ['user'] }, description: 'The fixed name `user`.' },
+  parentId: {
+    name: PARAMS.parentId,
+    in: 'path',
+    required: true,
+    schema: matching(PATTERNS.parentId),
+    description: 'The game (or website) id.',
+  },
+  user: {
+    name: 'user',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', enum: ['user'] },
+    description: 'The fixed name `user`.',
+  },
 } as const satisfies Record<string, ParamSpec>;
 
 export const QUERY = {
-  apiKey: q(PARAMS.apiKey, { type: 'string', pattern: '^(?:[0-9A-Fa-f]{32}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$' }, "The game's api key (32 hex digits, or the UUID form).", true),
-  apiKeyOptional: q(PARAMS.apiKey, { type: 'string' }, 'A valid key shows the full user; without one (or with an unknown one) only uid, username and avatar.'),
-  usernameFlag: q(PARAMS.username, matching(PATTERNS.flag), '`true` or `1`: the path element is a username, not a uid.'),
+  apiKey: q(
+    PARAMS.apiKey,
+    {
+      type: 'string',
+      pattern: '^(?:[0-9A-Fa-f]{32}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$',
+    },
+    "The game's api key (32 hex digits, or the UUID form).",
+    true,
+  ),
+  apiKeyOptional: q(
+    PARAMS.apiKey,
+    { type: 'string' },
+    'A valid key shows the full user; without one (or with an unknown one) only uid, username and avatar.',
+  ),
+  usernameFlag: q(
+    PARAMS.username,
+    matching(PATTERNS.flag),
+    '`true` or `1`: the path element is a username, not a uid.',
+  ),
   userId: q(PARAMS.userId, matching(PATTERNS.hex32), 'The uid the token was issued to.', true),
   authToken: q(PARAMS.authToken, matching(PATTERNS.hex32), 'The token from the token generator.', true),
-  friendsLimit: q(PARAMS.limit, { ...integer(1), default: LIMITS.friends.defaultLimit }, `Friends a page; more than ${LIMITS.friends.maxLimit} counts as ${LIMITS.friends.maxLimit}.`),
-  achievementsLimit: q(PARAMS.limit, { ...integer(1), default: LIMITS.userAchievements.defaultLimit }, `Rows a page; more than ${LIMITS.userAchievements.maxLimit} counts as ${LIMITS.userAchievements.maxLimit}.`),
+  friendsLimit: q(
+    PARAMS.limit,
+    { ...integer(1), default: LIMITS.friends.defaultLimit },
+    `Friends a page; more than ${LIMITS.friends.maxLimit} counts as ${LIMITS.friends.maxLimit}.`,
+  ),
+  achievementsLimit: q(
+    PARAMS.limit,
+    { ...integer(1), default: LIMITS.userAchievements.defaultLimit },
+    `Rows a page; more than ${LIMITS.userAchievements.maxLimit} counts as ${LIMITS.userAchievements.maxLimit}.`,
+  ),
   page: q(PARAMS.page, integer(1), 'A 1-based page of `limit` rows; wins over `offset`.'),
   offset: q(PARAMS.offset, { ...integer(0), default: 0 }, 'Rows to skip.'),
   aid: q(PARAMS.aid, integer(1), 'One achievement by its numeric id.'),
   developerId: q(PARAMS.developerId, text, "One achievement by the developer's id."),
   devId: q(PARAMS.devId, text, 'Alias of `developer_id`: give one of the two, not both (400).'),
-  type: q(PARAMS.type, { type: 'string', pattern: PATTERNS.parentType, default: 'Game' }, '`Game` or `Website` (any letter case).'),
+  type: q(
+    PARAMS.type,
+    { type: 'string', pattern: PATTERNS.parentType, default: 'Game' },
+    '`Game` or `Website` (any letter case).',
+  ),
   pidRequired: q(PARAMS.pid, matching(PATTERNS.parentId), 'The game (or website) id.', true),
-  pidOptional: q(PARAMS.pid, matching(PATTERNS.parentId), "The game (or website) id; default: the api_key's own game (a website must be named)."),
+  pidOptional: q(
+    PARAMS.pid,
+    matching(PATTERNS.parentId),
+    "The game (or website) id; default: the api_key's own game (a website must be named).",
+  ),
   parentId: q(PARAMS.parentId, matching(PATTERNS.parentId), 'The game (or website) id; `game_id` is accepted instead.'),
-  gameId: q(PARAMS.gameId, matching(PATTERNS.parentId), 'Alias of `parent_id`, as the platform SDK names it: give one of the two, not both (400).'),
+  gameId: q(
+    PARAMS.gameId,
+    matching(PATTERNS.parentId),
+    'Alias of `parent_id`, as the platform SDK names it: give one of the two, not both (400).',
+  ),
   order: q(PARAMS.order, { type: 'string', enum: [...ORDERS], default: DEFAULT_ORDER }, 'Sort key.'),
   sort: q(PARAMS.sort, { type: 'string', pattern: PATTERNS.sort, default: DEFAULT_SORT }, '`asc` or `desc`.'),
   filter: q(PARAMS.filter, { type: 'string', enum: [...FILTERS] }, 'Filter kind; needs `match`.'),
-  match: q(PARAMS.match, { ...text, minLength: 0 }, 'What the filter matches; for percent_complete a percentage with an optional =, >, >=, < or <= prefix.'),
+  match: q(
+    PARAMS.match,
+    { ...text, minLength: 0 },
+    'What the filter matches; for percent_complete a percentage with an optional =, >, >=, < or <= prefix.',
+  ),
   increment: q(PARAMS.increment, integer(1), 'Add this much to the current value (capped at the target).'),
   progress: q(PARAMS.progress, matching(PATTERNS.progress), 'Set the progress to this fraction, 0.0 to 1.0.'),
   reset: q(PARAMS.reset, matching(PATTERNS.reset), 'Back to the start value (`1`).'),
-  skuFilter: q(PARAMS.sku, text, 'Only this product: one entry; a consumable named by its base gives its smallest pack with the units held on the base.'),
+  skuFilter: q(
+    PARAMS.sku,
+    text,
+    'Only this product: one entry; a consumable named by its base gives its smallest pack with the units held on the base.',
+  ),
   sku: q(PARAMS.sku, text, 'The product: its sku, or a consumable by its base or `BASE:PACK`.', true),
   qty: q(PARAMS.qty, integer(1), 'Units; on a grant (POST) naming a pack `BASE:PACK`, packs.', true),
-  incrementFlag: q(PARAMS.increment, matching(PATTERNS.flag), '`true`: add `qty` units (give exactly one of increment, decrement).'),
+  incrementFlag: q(
+    PARAMS.increment,
+    matching(PATTERNS.flag),
+    '`true`: add `qty` units (give exactly one of increment, decrement).',
+  ),
   decrementFlag: q(PARAMS.decrement, matching(PATTERNS.flag), '`true`: take `qty` units; more than held is a 409.'),
-  saveKeyOptional: q(PARAMS.key, matching(SAVE_LIMITS.keyPattern), 'The save: 1–64 of `A-Z a-z 0-9 _ . -`. Without it, every save of the user and game (a sandbox extension).'),
+  saveKeyOptional: q(
+    PARAMS.key,
+    matching(SAVE_LIMITS.keyPattern),
+    'The save: 1–64 of `A-Z a-z 0-9 _ . -`. Without it, every save of the user and game (a sandbox extension).',
+  ),
   saveKey: q(PARAMS.key, matching(SAVE_LIMITS.keyPattern), 'The save: 1–64 of `A-Z a-z 0-9 _ . -`.', true),
   saveData: {
     ...q(

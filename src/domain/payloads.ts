@@ -12,7 +12,11 @@ const int = { type: 'integer' } as const;
 const num = { type: 'number' } as const;
 const bool = { type: 'boolean' } as const;
 const nullable = <const S extends object>(schema: S) => ({ anyOf: [schema, { type: 'null' }] }) as const;
-const dateTime = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description: 'YYYY-MM-DD HH:MM:SS, UTC' } as const;
+const dateTime = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+  description: 'YYYY-MM-DD HH:MM:SS, UTC',
+} as const;
 /** A quest's `completed_date` (the platform's pages): a date-time, or the zero date until completed; never null. */
 const completedDate = {
   type: 'string',
@@ -112,7 +116,10 @@ export const ACHIEVEMENT_UPDATE = object({
 export const PRODUCT_ENTRY = object({
   purchase: object({
     success: bool,
-    data: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'boolean' }], description: 'Units of a consumable, true for a held unlockable, false when not held' },
+    data: {
+      anyOf: [{ type: 'integer', minimum: 1 }, { type: 'boolean' }],
+      description: 'Units of a consumable, true for a held unlockable, false when not held',
+    },
     message: str,
   }),
   product: object({
@@ -134,7 +141,11 @@ export const PRODUCT_ENTRY = object({
 });
 
 /** Game saves (SERVICE.md: Game saves): key → the value as saved (text; the SDK parses it as JSON). */
-export const SAVES = { type: 'object', additionalProperties: str, description: 'key → saved value; {} when nothing is saved' } as const;
+export const SAVES = {
+  type: 'object',
+  additionalProperties: str,
+  description: 'key → saved value; {} when nothing is saved',
+} as const;
 export const SAVE_RESULT = object({ key: str, success: { type: 'integer', enum: [1] } });
 /** The erase's reply (the platform's storage page): the erased key with the string "deleted". */
 export const ERASE_RESULT = {

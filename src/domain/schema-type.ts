@@ -33,7 +33,10 @@ export type FromSchema<S> = S extends { readonly anyOf: ReadonlyArray<infer U> }
                 : S extends { readonly type: 'array'; readonly items: infer I }
                   ? Array<FromSchema<I>>
                   : S extends { readonly type: 'object'; readonly properties: infer P extends Properties }
-                    ? ObjectOf<P, S extends { readonly required: ReadonlyArray<infer R extends PropertyKey> } ? R : never>
+                    ? ObjectOf<
+                        P,
+                        S extends { readonly required: ReadonlyArray<infer R extends PropertyKey> } ? R : never
+                      >
                     : S extends { readonly type: 'object'; readonly additionalProperties: infer A extends object }
                       ? Record<string, FromSchema<A>>
                       : unknown;

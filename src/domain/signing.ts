@@ -23,10 +23,7 @@ export function rfc3986(value: string): string {
   // Most names and values (ids, numbers, keys) need no encoding at all.
   if (UNRESERVED.test(value)) return value;
   // encodeURIComponent leaves !'()* unescaped; RFC 3986 unreserved does not include them.
-  return encodeURIComponent(value).replace(
-    /[!'()*]/g,
-    (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase(),
-  );
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
 /** Every parameter but `signature`, encoded, sorted by encoded name then value, joined with &. */

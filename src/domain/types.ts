@@ -1,6 +1,13 @@
 /** Resource shapes of the User Data REST Service (spec section 2), shared by client and sandbox. */
 import type { ParentType } from './contract.js';
-import type { ACHIEVEMENT_DEFINITION, ACHIEVEMENT_UPDATE, AUTHENTICATED_USER, PRODUCT_ENTRY, USER, USER_ACHIEVEMENT } from './payloads.js';
+import type {
+  ACHIEVEMENT_DEFINITION,
+  ACHIEVEMENT_UPDATE,
+  AUTHENTICATED_USER,
+  PRODUCT_ENTRY,
+  USER,
+  USER_ACHIEVEMENT,
+} from './payloads.js';
 import type { FromSchema, Tolerant } from './schema-type.js';
 
 export interface Envelope<T> {
@@ -68,7 +75,9 @@ export type UserAchievement = Tolerant<
   }
 >;
 
-/** Spec 2.8; the platform's submit and reset replies add the rest (docs/PLATFORM.md "Quests"), a client may miss them. */
+/**
+ * Spec 2.8; the platform's submit and reset replies add the rest (docs/PLATFORM.md "Quests"), a client may miss them.
+ */
 type DescribedUpdate = Described<typeof ACHIEVEMENT_UPDATE>;
 export type AchievementUpdate = Tolerant<
   Pick<DescribedUpdate, 'current_value' | 'percent_complete' | 'developer_id'> &

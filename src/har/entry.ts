@@ -29,7 +29,8 @@ function headerList(headers: Record<string, string | string[] | undefined>, reda
   const out: HarNameValue[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) out.push({ name, value: redactor.header(name, String(one)) });
+    for (const one of Array.isArray(value) ? value : [value])
+      out.push({ name, value: redactor.header(name, String(one)) });
   }
   return out;
 }
@@ -84,7 +85,9 @@ export function harEntry(exchange: RecordedExchange, redactor: Redactor): HarEnt
   const body = exchange.requestBody;
   const reply = exchange.response;
   const replyHeaders = reply ? lowerKeys(reply.headers) : {};
-  const mimeType = String(replyHeaders['content-type'] ?? (reply && reply.bodyText !== '' ? 'application/octet-stream' : 'x-unknown'));
+  const mimeType = String(
+    replyHeaders['content-type'] ?? (reply && reply.bodyText !== '' ? 'application/octet-stream' : 'x-unknown'),
+  );
   const entry: HarEntry = {
     startedDateTime: new Date(exchange.startedMs).toISOString(),
     time: Math.max(0, exchange.elapsedMs),

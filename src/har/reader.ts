@@ -65,7 +65,8 @@ class Scanner {
   #target(): Target | undefined {
     const s = this.stack;
     if (s.length === 3 && s[0]!.key === 'log' && s[1]!.key === 'entries' && s[2]!.array && !s[1]!.array) return 'entry';
-    if (s.length === 2 && s[0]!.key === 'log' && !s[1]!.array && (s[1]!.key === 'version' || s[1]!.key === 'creator')) return s[1]!.key;
+    if (s.length === 2 && s[0]!.key === 'log' && !s[1]!.array && (s[1]!.key === 'version' || s[1]!.key === 'creator'))
+      return s[1]!.key;
     return undefined;
   }
 
@@ -123,7 +124,8 @@ class Scanner {
           i = n;
           break;
         }
-        if (this.#key !== null && this.#key.length < MAX_KEY_CHARS) this.#key += chunk.slice(i, Math.min(q, i + MAX_KEY_CHARS));
+        if (this.#key !== null && this.#key.length < MAX_KEY_CHARS)
+          this.#key += chunk.slice(i, Math.min(q, i + MAX_KEY_CHARS));
         if (chunk.charCodeAt(q) === 0x5c) {
           this.#escape = true;
           i = q + 1;
@@ -187,7 +189,8 @@ class Scanner {
           break;
         default:
           if (!this.#inLiteral) {
-            if (!/[-0-9a-z.+]/i.test(chunk[i]!)) this.fail(`not JSON: unexpected character ${JSON.stringify(chunk[i])}`);
+            if (!/[-0-9a-z.+]/i.test(chunk[i]!))
+              this.fail(`not JSON: unexpected character ${JSON.stringify(chunk[i])}`);
             if (top && !top.array && this.#expectKey) this.fail('not JSON: a member name is not a string');
             this.#inLiteral = true;
             this.#valueStart(i, c);
@@ -202,7 +205,11 @@ class Scanner {
       capture.length += part.length;
       const limit = capture.target === 'entry' ? MAX_ENTRY_CHARS : MAX_HEAD_CHARS;
       if (capture.length > limit) {
-        this.fail(capture.target === 'entry' ? `entry ${this.entryIndex} is larger than ${MAX_ENTRY_CHARS / 1024 / 1024} MiB` : `log.${capture.target} is too large`);
+        this.fail(
+          capture.target === 'entry'
+            ? `entry ${this.entryIndex} is larger than ${MAX_ENTRY_CHARS / 1024 / 1024} MiB`
+            : `log.${capture.target} is too large`,
+        );
       }
     }
   }
@@ -226,14 +233,18 @@ export const MAX_BODY_DEPTH = 1_000_000;
 
 /** Which body of the entry is nested deeper than MAX_BODY_DEPTH, if one is; a body too short to be is not scanned. */
 function tooDeepBody(entry: unknown): string | undefined {
-  const e = entry as { request?: { postData?: { text?: unknown } }; response?: { content?: { text?: unknown; encoding?: unknown } } } | null;
+  const e = entry as {
+    request?: { postData?: { text?: unknown } };
+    response?: { content?: { text?: unknown; encoding?: unknown } };
+  } | null;
   const content = e?.response?.content;
   if (typeof content?.text === 'string' && content.text.length > MAX_BODY_DEPTH) {
     const text = content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
     if (nestedDeeper(text, MAX_BODY_DEPTH)) return 'response body';
   }
   const posted = e?.request?.postData?.text;
-  if (typeof posted === 'string' && posted.length > MAX_BODY_DEPTH && nestedDeeper(posted, MAX_BODY_DEPTH)) return 'request body';
+  if (typeof posted === 'string' && posted.length > MAX_BODY_DEPTH && nestedDeeper(posted, MAX_BODY_DEPTH))
+    return 'request body';
   return undefined;
 }
 
@@ -265,7 +276,11 @@ export interface ReadHarOptions {
  * whole HAR (the entries before the problem have been handed over by then: a caller that must
  * not act on a broken file reads it once without acting first).
  */
-export async function readHar(path: string, onEntry: (entry: Record<string, unknown>, index: number) => void | Promise<void>, options: ReadHarOptions = {}): Promise<{ head: HarHead; entries: number }> {
+export async function readHar(
+  path: string,
+  onEntry: (entry: Record<string, unknown>, index: number) => void | Promise<void>,
+  options: ReadHarOptions = {},
+): Promise<{ head: HarHead; entries: number }> {
   const fail = (what: string): never => {
     throw new HarFileError(`${path}: ${what}`);
   };
@@ -274,7 +289,9 @@ export async function readHar(path: string, onEntry: (entry: Record<string, unkn
     if (!info.isFile()) fail('not a regular file');
   } catch (error) {
     if (error instanceof HarFileError) throw error;
-    fail(`cannot read it: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    fail(
+      `cannot read it: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
   const scanner = new Scanner(fail);
   const head: HarHead = {};
@@ -289,7 +306,9 @@ export async function readHar(path: string, onEntry: (entry: Record<string, unkn
         try {
           value = JSON.parse(captured.text);
         } catch (error) {
-          fail(`${captured.target === 'entry' ? `entry ${captured.index}` : `log.${captured.target}`} is not valid JSON: ${(error as Error).message}`);
+          fail(
+            `${captured.target === 'entry' ? `entry ${captured.index}` : `log.${captured.target}`} is not valid JSON: ${(error as Error).message}`,
+          );
         }
         if (captured.target === 'version') {
           if (typeof value !== 'string') fail('not a HAR: log.version is not a string');
@@ -303,7 +322,10 @@ export async function readHar(path: string, onEntry: (entry: Record<string, unkn
           };
         } else {
           const deep = tooDeepBody(value);
-          if (deep !== undefined) fail(`entry ${captured.index}: its ${deep} is nested more than ${MAX_BODY_DEPTH.toLocaleString('en-US')} levels deep: not a recording`);
+          if (deep !== undefined)
+            fail(
+              `entry ${captured.index}: its ${deep} is nested more than ${MAX_BODY_DEPTH.toLocaleString('en-US')} levels deep: not a recording`,
+            );
           await onEntry(value as Record<string, unknown>, captured.index);
         }
       }

@@ -15,7 +15,13 @@ export const PLACEHOLDER_PREFIX = 'redacted-';
 const PLACEHOLDER = /^redacted-[0-9a-f]{12}$/;
 
 /** Headers whose values are credentials, in requests and replies. */
-const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+]);
 
 /**
  * The reply fields docs/PLATFORM.md names as a player's own beyond the documented profile: `email`
@@ -135,7 +141,9 @@ export class Redactor {
     if (isSecretHeader(lower)) {
       const space = value.indexOf(' ');
       // `Bearer X` keeps its scheme: a reader can still tell which kind of credential it was.
-      return space > 0 && space < 16 ? `${value.slice(0, space)} ${this.placeholder(value.slice(space + 1))}` : this.placeholder(value);
+      return space > 0 && space < 16
+        ? `${value.slice(0, space)} ${this.placeholder(value.slice(space + 1))}`
+        : this.placeholder(value);
     }
     return value;
   }
@@ -205,7 +213,10 @@ export class Redactor {
       const tags = text.includes('<session>') ? XML_CHALLENGE_TAGS : XML_SECRET_TAGS;
       const withTags = text
         .replace(tags, (_m, tag: string, inner: string) => `<${tag}>${this.placeholder(inner)}</${tag}>`)
-        .replace(XML_PERSONAL_TAGS, (_m, tag: string, inner: string) => `<${tag}>${String(this.personal(tag, inner))}</${tag}>`);
+        .replace(
+          XML_PERSONAL_TAGS,
+          (_m, tag: string, inner: string) => `<${tag}>${String(this.personal(tag, inner))}</${tag}>`,
+        );
       return this.scrub(withTags);
     }
     if (/x-www-form-urlencoded/i.test(mimeType)) return this.scrub(this.form(text));

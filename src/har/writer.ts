@@ -7,7 +7,19 @@
  * copy of the file with the new entries added before its closing (not the whole file again); a
  * file another command wrote meanwhile is read and written whole.
  */
-import { accessSync, closeSync, constants, copyFileSync, fchmodSync, fstatSync, ftruncateSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  readSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { openNoFollow, replaceWhole, type TempFile } from '../write-whole.js';
@@ -42,7 +54,8 @@ function readExisting(path: string): Existing {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { entries: [] };
-    if (code === 'ELOOP') throw new UsageError(`--har ${path}: a symbolic link; name the recording itself; nothing was sent`);
+    if (code === 'ELOOP')
+      throw new UsageError(`--har ${path}: a symbolic link; name the recording itself; nothing was sent`);
     if (code === 'EFTYPE') throw new UsageError(`--har ${path}: not a regular file`);
     throw new UsageError(`--har ${path}: cannot read it: ${(error as Error).message}`);
   }
@@ -50,10 +63,14 @@ function readExisting(path: string): Existing {
   try {
     const stat = fstatSync(fd);
     if (stat.size === 0) return { entries: [] };
-    if (stat.size > MAX_APPENDED_BYTES) throw new UsageError(`--har ${path}: the recording is larger than ${MAX_APPENDED_BYTES / 1024 / 1024} MiB; start a new file`);
+    if (stat.size > MAX_APPENDED_BYTES)
+      throw new UsageError(
+        `--har ${path}: the recording is larger than ${MAX_APPENDED_BYTES / 1024 / 1024} MiB; start a new file`,
+      );
     const buffer = Buffer.alloc(stat.size);
     let length = 0;
-    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; )
+      length += n;
     text = buffer.toString('utf8', 0, length);
   } finally {
     closeSync(fd);
@@ -62,13 +79,18 @@ function readExisting(path: string): Existing {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new UsageError(`--har ${path}: the file exists and is not a HAR (not JSON); nothing was sent`, { hint: 'name a new file, or the recording to add to' });
+    throw new UsageError(`--har ${path}: the file exists and is not a HAR (not JSON); nothing was sent`, {
+      hint: 'name a new file, or the recording to add to',
+    });
   }
   const log = (parsed as { log?: { entries?: unknown; _udcli?: { salt?: unknown } } } | null)?.log;
   if (!log || !Array.isArray(log.entries)) {
-    throw new UsageError(`--har ${path}: the file exists and is not a HAR (no log.entries); nothing was sent`, { hint: 'name a new file, or the recording to add to' });
+    throw new UsageError(`--har ${path}: the file exists and is not a HAR (no log.entries); nothing was sent`, {
+      hint: 'name a new file, or the recording to add to',
+    });
   }
-  const salt = typeof log._udcli?.salt === 'string' && /^[0-9a-f]{32}$/.test(log._udcli.salt) ? log._udcli.salt : undefined;
+  const salt =
+    typeof log._udcli?.salt === 'string' && /^[0-9a-f]{32}$/.test(log._udcli.salt) ? log._udcli.salt : undefined;
   return { entries: (log.entries as unknown[]).map((e) => JSON.stringify(e)), ...(salt ? { salt } : {}) };
 }
 
@@ -87,7 +109,9 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
   try {
     accessSync(dirname(path), constants.W_OK);
   } catch (error) {
-    throw new UsageError(`--har ${path}: cannot write there: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message}; nothing was sent`);
+    throw new UsageError(
+      `--har ${path}: cannot write there: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message}; nothing was sent`,
+    );
   }
   const redactor = new Redactor(existing.salt, { keepPersonal: options.keepPersonal === true });
   for (const secret of options.secrets ?? []) redactor.know(secret);
@@ -118,7 +142,12 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
   function replace(fill: (temp: TempFile) => void): void {
     replaceWhole(path, fill);
     const after = statSync(path);
-    written = { size: after.size, ino: after.ino, mtimeMs: after.mtimeMs, entries: (written?.entries ?? false) || pending.length > 0 || (earlier?.length ?? 0) > 0 };
+    written = {
+      size: after.size,
+      ino: after.ino,
+      mtimeMs: after.mtimeMs,
+      entries: (written?.entries ?? false) || pending.length > 0 || (earlier?.length ?? 0) > 0,
+    };
   }
 
   function write(): void {
@@ -141,7 +170,9 @@ export function openHarRecorder(path: string, options: RecorderOptions): HarReco
       // it): all of it again, the entries there now first.
       const before = earlier ?? (written ? readExisting(path).entries : []);
       const all = [...before, ...pending];
-      replace(({ fd }) => writeFileSync(fd, `{"log":${head},"_udcli":${udcli},"entries":[\n${all.join(',\n')}${CLOSING}`));
+      replace(({ fd }) =>
+        writeFileSync(fd, `{"log":${head},"_udcli":${udcli},"entries":[\n${all.join(',\n')}${CLOSING}`),
+      );
       written!.entries = all.length > 0;
       earlier = undefined;
     }

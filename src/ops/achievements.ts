@@ -30,12 +30,20 @@ export function setAchievementProgress(
 }
 
 /** Signed PUT reset=1: back to the start value, state In Progress (a quest never started is started). */
-export function resetAchievement(client: ApiClient, uid: string, target: AchievementTarget): Promise<Reply<AchievementUpdate>> {
+export function resetAchievement(
+  client: ApiClient,
+  uid: string,
+  target: AchievementTarget,
+): Promise<Reply<AchievementUpdate>> {
   return client.changeUserAchievement(uid, target, { reset: true });
 }
 
 /** DELETE: the reply is the user achievement as it was; 404 when the user has no record of it. */
-export function deleteAchievement(client: ApiClient, uid: string, target: AchievementTarget): Promise<Reply<UserAchievement>> {
+export function deleteAchievement(
+  client: ApiClient,
+  uid: string,
+  target: AchievementTarget,
+): Promise<Reply<UserAchievement>> {
   return client.deleteUserAchievement(uid, target);
 }
 
@@ -44,7 +52,11 @@ export function deleteAchievement(client: ApiClient, uid: string, target: Achiev
  * views). The service lists started quests only; a row in state `Not Started` or without an id
  * (a server that lists untouched quests too) is no record.
  */
-export async function readAchievement(client: ApiClient, uid: string, target: AchievementTarget): Promise<UserAchievement | null> {
+export async function readAchievement(
+  client: ApiClient,
+  uid: string,
+  target: AchievementTarget,
+): Promise<UserAchievement | null> {
   const reply = await client.listUserAchievements(uid, {
     type: target.type,
     pid: target.pid,
@@ -84,6 +96,9 @@ export function suggestDeveloperId(client: ApiClient, target: AchievementTarget)
       what: 'achievement',
       typed: target.developerId,
       listCommand: `udcli achievements defs ${target.pid}${target.type === 'Game' ? '' : ` --type ${target.type}`}`,
-      known: async () => ((await client.listAchievementDefinitions(target.pid, { type: target.type })).payload ?? []).map((d) => d.developer_id),
+      known: async () =>
+        ((await client.listAchievementDefinitions(target.pid, { type: target.type })).payload ?? []).map(
+          (d) => d.developer_id,
+        ),
     });
 }

@@ -55,7 +55,9 @@ export function batchCommandsPhrase(batchVerbs: ReadonlyArray<readonly [noun: st
 function rejectBatchInput(value: string, command: string): void {
   if (value.startsWith('@')) {
     const changes = declarationFiles().map((m) => [m[1]!, m[2]!] as const);
-    throw new UsageError(`batch input (@FILE) is not supported by \`udcli ${command}\`; it works with ${batchCommandsPhrase(changes)}`);
+    throw new UsageError(
+      `batch input (@FILE) is not supported by \`udcli ${command}\`; it works with ${batchCommandsPhrase(changes)}`,
+    );
   }
 }
 
@@ -82,9 +84,12 @@ export function parseUid(value: string | undefined, name = 'uid', command?: stri
  */
 export function parseUidBeforeKey(uidArg: string, keyArg: string, keyName: string, command?: string): string {
   if (normalizeHex32(uidArg.trim()) === null && normalizeHex32(keyArg.trim()) !== null) {
-    throw new UsageError(`arguments look swapped: ${quote(keyArg)} is a uid and ${quote(uidArg)} looks like the ${keyName}`, {
-      hint: `the uid comes first${command ? `: udcli ${command} ${keyArg.trim()} ${uidArg}` : ''}`,
-    });
+    throw new UsageError(
+      `arguments look swapped: ${quote(keyArg)} is a uid and ${quote(uidArg)} looks like the ${keyName}`,
+      {
+        hint: `the uid comes first${command ? `: udcli ${command} ${keyArg.trim()} ${uidArg}` : ''}`,
+      },
+    );
   }
   return parseUid(uidArg);
 }
@@ -97,7 +102,13 @@ export const userLabel = (user: UserArg): string => ('uid' in user ? user.uid : 
 
 /** A name (no spaces, slashes, ? or #, not only hex digits, no controls): what is taken as a username. */
 function isUsernameShaped(value: string): boolean {
-  return value !== '' && !value.startsWith('@') && /^[^\s/?#]+$/.test(value) && !/^[0-9a-f]+$/i.test(value) && !hasControl(value);
+  return (
+    value !== '' &&
+    !value.startsWith('@') &&
+    /^[^\s/?#]+$/.test(value) &&
+    !/^[0-9a-f]+$/i.test(value) &&
+    !hasControl(value)
+  );
 }
 
 /**
@@ -137,22 +148,35 @@ export function parseUserArg(value: string | undefined, name = 'uid', command?: 
  * fail for a reason the swap explains (the batch options, the user's own form).
  */
 export function rejectSwapped(userArg: string, keyArg: string, keyName: string, command?: string, batch = false): void {
-  if (normalizeHex32(userArg.trim()) === null && normalizeHex32(keyArg.trim()) !== null) parseUidBeforeKey(userArg, keyArg, keyName, command);
+  if (normalizeHex32(userArg.trim()) === null && normalizeHex32(keyArg.trim()) !== null)
+    parseUidBeforeKey(userArg, keyArg, keyName, command);
   const right = command ? `: udcli ${command} ${keyArg.trim()} ${quoteArg(userArg)}` : '';
   if (batch && !userArg.startsWith('@') && keyArg.startsWith('@') && keyArg.length > 1) {
-    throw new UsageError(`arguments look swapped: ${quote(keyArg)} is a batch input (@FILE) and ${quote(userArg)} looks like the ${keyName}`, {
-      hint: `@FILE comes first, in the user's place${right}`,
-    });
+    throw new UsageError(
+      `arguments look swapped: ${quote(keyArg)} is a batch input (@FILE) and ${quote(userArg)} looks like the ${keyName}`,
+      {
+        hint: `@FILE comes first, in the user's place${right}`,
+      },
+    );
   }
   if (looksLikeKey(userArg) && looksLikeUsername(keyArg)) {
-    throw new UsageError(`arguments look swapped: ${quote(keyArg)} looks like a username and ${quote(userArg)} like the ${keyName}`, {
-      hint: `the user comes first${right}${isUsernameShaped(userArg) ? ` (if ${userArg} is the username, give its uid: udcli user ${userArg})` : ''}`,
-    });
+    throw new UsageError(
+      `arguments look swapped: ${quote(keyArg)} looks like a username and ${quote(userArg)} like the ${keyName}`,
+      {
+        hint: `the user comes first${right}${isUsernameShaped(userArg) ? ` (if ${userArg} is the username, give its uid: udcli user ${userArg})` : ''}`,
+      },
+    );
   }
 }
 
 /** parseUserArg for `<user> <key>` commands, saying when the two look swapped (rejectSwapped). */
-export function parseUserBeforeKey(userArg: string, keyArg: string, keyName: string, command?: string, batch = false): UserArg {
+export function parseUserBeforeKey(
+  userArg: string,
+  keyArg: string,
+  keyName: string,
+  command?: string,
+  batch = false,
+): UserArg {
   rejectSwapped(userArg, keyArg, keyName, command, batch);
   return parseUserArg(userArg, 'uid', command);
 }
@@ -197,7 +221,8 @@ export function parseKey(value: string | undefined, name: string): string {
 /** A game id: a path element of several endpoints, so no whitespace, `/`, `?`, `#` or `\\`. */
 export function parseGameId(value: string, name = 'game id'): string {
   const id = parseKey(value, name);
-  if (/[\s/?#\\]/.test(id)) throw new UsageError(`invalid ${name} ${quote(value)}: must not contain spaces, / ? # or \\`);
+  if (/[\s/?#\\]/.test(id))
+    throw new UsageError(`invalid ${name} ${quote(value)}: must not contain spaces, / ? # or \\`);
   return id;
 }
 
@@ -206,7 +231,8 @@ export function parseGameId(value: string, name = 'game id'): string {
  * most 64): stricter than parseGameId, which leaves the real platform's ids to the platform.
  */
 export function parseSandboxGameId(value: string): string {
-  if (!isGameId(value)) throw new UsageError(`invalid game id ${JSON.stringify(value.slice(0, 80))}: letters, digits, - _ .`);
+  if (!isGameId(value))
+    throw new UsageError(`invalid game id ${JSON.stringify(value.slice(0, 80))}: letters, digits, - _ .`);
   return value;
 }
 
@@ -255,7 +281,9 @@ export function parseProgress(value: string): number {
     const n = Number(text);
     if (n <= 1) return n;
   }
-  throw new UsageError(`invalid progress ${quote(value)}: expected a fraction from 0 to 1 (e.g. 0.5) or a percentage (e.g. 75%)`);
+  throw new UsageError(
+    `invalid progress ${quote(value)}: expected a fraction from 0 to 1 (e.g. 0.5) or a percentage (e.g. 75%)`,
+  );
 }
 
 /** `Game` or `Website`, any case. */
@@ -269,7 +297,8 @@ export function parseParentType(value: string, name = 'type'): ParentType {
 /** One of a fixed set of values (compared case-insensitively, returned as listed). */
 export function parseChoice<T extends string>(value: string, name: string, choices: readonly T[]): T {
   const found = choices.find((c) => c.toLowerCase() === value.trim().toLowerCase());
-  if (found === undefined) throw new UsageError(`invalid ${name} ${quote(value)}: expected one of ${choices.join(', ')}`);
+  if (found === undefined)
+    throw new UsageError(`invalid ${name} ${quote(value)}: expected one of ${choices.join(', ')}`);
   return found;
 }
 
@@ -290,9 +319,14 @@ export function flag(optionName: string): string {
  * The game a command works on: the explicit one, else the profile's game_id. With neither, a
  * usage error before anything is sent (docs/CLI.md "Commands").
  */
-export function resolveGame(explicit: string | undefined, settings: Pick<Settings, 'gameId'>, howToPass: string): string {
+export function resolveGame(
+  explicit: string | undefined,
+  settings: Pick<Settings, 'gameId'>,
+  howToPass: string,
+): string {
   if (explicit !== undefined) return parseGameId(explicit);
-  if (settings.gameId !== undefined && settings.gameId !== '') return parseGameId(settings.gameId, 'game_id in the profile');
+  if (settings.gameId !== undefined && settings.gameId !== '')
+    return parseGameId(settings.gameId, 'game_id in the profile');
   throw new UsageError(`no game: ${howToPass} or set game_id in the profile`, {
     hint: 'udcli config set game_id <id>   (or set UDCLI_GAME_ID)',
   });
@@ -377,7 +411,8 @@ export function isoFromServiceDate(value: string): string {
 }
 
 export function isoFromSeconds(value: unknown): string {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isFinite(n)) return '';
   const d = new Date(n * 1000);
   return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace('.000Z', 'Z');
@@ -395,7 +430,6 @@ export function cellText(value: unknown): string {
 export function hasParam(params: QueryParams, name: string): boolean {
   return params.some(([n]) => n === name);
 }
-
 
 function safeDecode(text: string): string {
   try {

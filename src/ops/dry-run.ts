@@ -15,11 +15,19 @@ class Captured {
 }
 
 /** The request `change` would send, prepared by the real client (nothing is sent). */
-export async function requestOf(client: ApiClient, change: (dry: ApiClient) => Promise<unknown>): Promise<PreparedRequest> {
+export async function requestOf(
+  client: ApiClient,
+  change: (dry: ApiClient) => Promise<unknown>,
+): Promise<PreparedRequest> {
   const stop = async (spec: RequestSpec): Promise<never> => {
     throw new Captured(spec);
   };
-  const dry = { ...createEndpoints({ request: stop, call: stop }), prepare: client.prepare, request: stop, close: async () => undefined } as ApiClient;
+  const dry = {
+    ...createEndpoints({ request: stop, call: stop }),
+    prepare: client.prepare,
+    request: stop,
+    close: async () => undefined,
+  } as ApiClient;
   try {
     await change(dry);
   } catch (caught) {
@@ -30,9 +38,17 @@ export async function requestOf(client: ApiClient, change: (dry: ApiClient) => P
 }
 
 /** Prints the dry run: a table format as three lines, other formats as one JSON object. */
-export async function printDryRun(factory: Pick<Factory, 'output'>, request: PreparedRequest, expected: string): Promise<void> {
+export async function printDryRun(
+  factory: Pick<Factory, 'output'>,
+  request: PreparedRequest,
+  expected: string,
+): Promise<void> {
   const out = await factory.output();
-  const signed = request.placeholderChallenge ? ' (signed with the session and key the server hands out)' : request.canonical ? ' (signed)' : '';
+  const signed = request.placeholderChallenge
+    ? ' (signed with the session and key the server hands out)'
+    : request.canonical
+      ? ' (signed)'
+      : '';
   if (out.format === 'table') {
     out.text('Dry run: nothing that changes state was sent.');
     out.text(`Request:  ${request.method} ${request.redactedUrl}${signed}`);

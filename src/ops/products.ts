@@ -25,7 +25,9 @@ export function giveProduct(
   qty: number,
   via: 'put' | 'post' = 'put',
 ): Promise<Reply<ProductEntry>> {
-  return via === 'post' ? client.grantProduct(uid, target, qty) : client.adjustProduct(uid, target, unitsOfChange(target.sku, qty, 'give'), 'increment');
+  return via === 'post'
+    ? client.grantProduct(uid, target, qty)
+    : client.adjustProduct(uid, target, unitsOfChange(target.sku, qty, 'give'), 'increment');
 }
 
 /** The service's largest qty (SERVICE.md: parameters). */
@@ -35,12 +37,19 @@ const MAX_UNITS = LIMITS.maxCount;
 export function checkGiveQty(target: ProductTarget, qty: number): void {
   const units = unitsOfChange(target.sku, qty, 'give');
   if (units > MAX_UNITS) {
-    throw new UsageError(`invalid --qty: ${amountText(target.sku, qty, 'give')}, more than the ${MAX_UNITS.toLocaleString('en-US')} the service takes at once`);
+    throw new UsageError(
+      `invalid --qty: ${amountText(target.sku, qty, 'give')}, more than the ${MAX_UNITS.toLocaleString('en-US')} the service takes at once`,
+    );
   }
 }
 
 /** Removes `qty` units (signed PUT decrement=true). More than held: ApiError 409, nothing changes. */
-export async function takeProduct(client: ApiClient, uid: string, target: ProductTarget, qty: number): Promise<Reply<ProductEntry>> {
+export async function takeProduct(
+  client: ApiClient,
+  uid: string,
+  target: ProductTarget,
+  qty: number,
+): Promise<Reply<ProductEntry>> {
   try {
     return await client.adjustProduct(uid, target, qty, 'decrement');
   } catch (err) {
@@ -53,7 +62,10 @@ export async function takeProduct(client: ApiClient, uid: string, target: Produc
 
 /** The user's current entry for the sku, or null when they hold none (for before/after views). */
 export async function readProduct(client: ApiClient, uid: string, target: ProductTarget): Promise<ProductEntry | null> {
-  const query: { parentId: string; type?: ProductTarget['type']; sku: string } = { parentId: target.parentId, sku: target.sku };
+  const query: { parentId: string; type?: ProductTarget['type']; sku: string } = {
+    parentId: target.parentId,
+    sku: target.sku,
+  };
   if (target.type !== undefined) query.type = target.type;
   const reply = await client.listProducts(uid, query);
   // The contract's sandbox answers one entry for a sku (a base: its smallest pack, with the base's
@@ -84,6 +96,9 @@ export function suggestSku(client: ApiClient, uid: string, target: ProductTarget
       typed: target.sku,
       listCommand: `udcli products list ${uid}`,
       known: async () =>
-        ((await client.listProducts(uid, { parentId: target.parentId, ...(target.type ? { type: target.type } : {}) })).payload ?? []).map((e) => e.product.sku),
+        (
+          (await client.listProducts(uid, { parentId: target.parentId, ...(target.type ? { type: target.type } : {}) }))
+            .payload ?? []
+        ).map((e) => e.product.sku),
     });
 }

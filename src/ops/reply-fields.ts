@@ -9,7 +9,8 @@ import type { Column } from '../output/types.js';
 import { checkFields } from '../output/fields.js';
 import type { Factory } from './factory.js';
 
-const fieldsOf = <P extends object>(schema: { properties: P }) => Object.keys(schema.properties) as Array<keyof P & string>;
+const fieldsOf = <P extends object>(schema: { properties: P }) =>
+  Object.keys(schema.properties) as Array<keyof P & string>;
 
 /** Spec 2.8, plus what the platform's submit and reset replies add (docs/PLATFORM.md "Quests"). */
 export const UPDATE_FIELDS = fieldsOf(ACHIEVEMENT_UPDATE);
@@ -18,7 +19,12 @@ export const UPDATE_FIELDS = fieldsOf(ACHIEVEMENT_UPDATE);
 export const USER_ACHIEVEMENT_FIELDS = fieldsOf(USER_ACHIEVEMENT);
 
 /** A products entry as --fields sees it: the product's fields, `quantity`, and `purchase`/`product` whole. */
-export const PRODUCT_ENTRY_FIELDS = [...fieldsOf(PRODUCT_ENTRY.properties.product), 'quantity', 'purchase', 'product'] as const;
+export const PRODUCT_ENTRY_FIELDS = [
+  ...fieldsOf(PRODUCT_ENTRY.properties.product),
+  'quantity',
+  'purchase',
+  'product',
+] as const;
 
 /**
  * Checks --fields against the columns and the reply's known fields (UsageError, nothing sent)

@@ -22,15 +22,23 @@ export { saveBytes };
 export function parseSaveKey(value: string | undefined): string {
   if (value === undefined || value === '') throw new UsageError('missing key');
   if (!isSaveKey(value)) {
-    const why = value.length > SAVE_KEY_MAX_LENGTH ? `${value.length} characters, at most ${SAVE_KEY_MAX_LENGTH}` : 'only A-Z a-z 0-9 _ . - are allowed';
-    throw new UsageError(`invalid key ${quote(value)}: ${why}`, { hint: 'a save key is 1 to 64 of A-Z a-z 0-9 _ . -, e.g. slot1 or progress.v2' });
+    const why =
+      value.length > SAVE_KEY_MAX_LENGTH
+        ? `${value.length} characters, at most ${SAVE_KEY_MAX_LENGTH}`
+        : 'only A-Z a-z 0-9 _ . - are allowed';
+    throw new UsageError(`invalid key ${quote(value)}: ${why}`, {
+      hint: 'a save key is 1 to 64 of A-Z a-z 0-9 _ . -, e.g. slot1 or progress.v2',
+    });
   }
   return value;
 }
 
 /** Checks a value to save: not empty, valid Unicode, at most 256 KiB of UTF-8. */
 export function checkSaveValue(value: string, from: string): string {
-  if (value === '') throw new UsageError(`empty value ${from}: the service saves 1 byte or more`, { hint: 'to remove a save, use `udcli saves erase <uid> <key>`' });
+  if (value === '')
+    throw new UsageError(`empty value ${from}: the service saves 1 byte or more`, {
+      hint: 'to remove a save, use `udcli saves erase <uid> <key>`',
+    });
   if (hasLoneSurrogate(value)) throw new UsageError(`invalid value ${from}: not valid Unicode text`);
   const bytes = saveBytes(value);
   if (bytes > SAVE_VALUE_MAX_BYTES) throw tooLarge(from, `${bytes} bytes`);
@@ -38,7 +46,9 @@ export function checkSaveValue(value: string, from: string): string {
 }
 
 function tooLarge(from: string, size: string): UsageError {
-  return new UsageError(`value too large ${from}: ${size} of UTF-8; a save holds at most ${SAVE_VALUE_MAX_BYTES} bytes (256 KiB)`);
+  return new UsageError(
+    `value too large ${from}: ${size} of UTF-8; a save holds at most ${SAVE_VALUE_MAX_BYTES} bytes (256 KiB)`,
+  );
 }
 
 /**
@@ -46,7 +56,10 @@ function tooLarge(from: string, size: string): UsageError {
  * the value itself. Reads at most one byte past the limit, so a huge file or an endless pipe
  * stops at once; a file must be UTF-8.
  */
-export async function readSaveValue(arg: string, stdin: NodeJS.ReadableStream): Promise<{ value: string; from: string }> {
+export async function readSaveValue(
+  arg: string,
+  stdin: NodeJS.ReadableStream,
+): Promise<{ value: string; from: string }> {
   if (arg === '-') {
     const from = 'from standard input';
     return { value: checkSaveValue(decodeUtf8(await readBounded(stdin, from), from), from), from };
@@ -82,7 +95,9 @@ function readFileBounded(path: string, from: string): Buffer {
     fd = openSync(path, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (code ?? String(error))}`);
+    throw new UsageError(
+      `cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (code ?? String(error))}`,
+    );
   }
   try {
     const buf = Buffer.alloc(SAVE_VALUE_MAX_BYTES + 1);
@@ -127,7 +142,8 @@ export function notSaved(uid: string, key: string): ApiError {
 /** A reply `{key, success: 0}`: the platform says it did not save (docs/PLATFORM.md). */
 export function checkSaved<T extends SaveResult | EraseResult>(reply: Reply<T>, what: string): Reply<T> {
   const success = reply.payload?.success as unknown;
-  if (success === 0 || success === '0' || success === false) throw new ApiError(`the service did not ${what} (success: 0)`, reply.envelope.code, reply.httpStatus);
+  if (success === 0 || success === '0' || success === false)
+    throw new ApiError(`the service did not ${what} (success: 0)`, reply.envelope.code, reply.httpStatus);
   return reply;
 }
 

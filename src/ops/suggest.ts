@@ -41,11 +41,18 @@ export async function withSuggestion(
   error: unknown,
   args: { what: string; typed: string; listCommand: string; known: () => Promise<string[]> },
 ): Promise<never> {
-  if (error instanceof ApiError && !error.hint && !error.withoutEnvelope && error.message.startsWith(`not found: ${args.what} `)) {
+  if (
+    error instanceof ApiError &&
+    !error.hint &&
+    !error.withoutEnvelope &&
+    error.message.startsWith(`not found: ${args.what} `)
+  ) {
     const known = await args.known().catch(() => null);
     if (known) {
       const near = closest(args.typed, known);
-      error.hint = near ? `did you mean ${near}? list them with: ${args.listCommand}` : `list them with: ${args.listCommand}`;
+      error.hint = near
+        ? `did you mean ${near}? list them with: ${args.listCommand}`
+        : `list them with: ${args.listCommand}`;
     }
   }
   throw error;

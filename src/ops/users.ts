@@ -10,7 +10,8 @@ export async function resolveUid(client: ApiClient, user: UserArg): Promise<stri
   // An unknown name is the service's 404 (`not found: user named …`, exit 4).
   const reply = await client.getUser(user.username, { byUsername: true });
   const uid = normalizeHex32(String(reply.payload?.uid ?? ''));
-  if (!uid) throw new MalformedReplyError(`the user lookup for ${JSON.stringify(user.username)} answered without a uid`);
+  if (!uid)
+    throw new MalformedReplyError(`the user lookup for ${JSON.stringify(user.username)} answered without a uid`);
   return uid;
 }
 

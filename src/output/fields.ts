@@ -56,7 +56,10 @@ export function checkFields<T extends object>(
 }
 
 /** The object with only the --fields keys, in that order; a key the object lacks is null. */
-export function pickFields<T extends object>(value: T, fields: readonly string[] | undefined): Record<string, unknown> | T {
+export function pickFields<T extends object>(
+  value: T,
+  fields: readonly string[] | undefined,
+): Record<string, unknown> | T {
   if (!fields) return value;
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};

@@ -106,7 +106,13 @@ class StreamOutput implements Output {
   readonly #Table: TableConstructor | undefined;
   readonly #chalk: ChalkInstance | undefined;
 
-  constructor(options: OutputOptions, format: OutputFormat, color: boolean, Table?: TableConstructor, chalk?: ChalkInstance) {
+  constructor(
+    options: OutputOptions,
+    format: OutputFormat,
+    color: boolean,
+    Table?: TableConstructor,
+    chalk?: ChalkInstance,
+  ) {
     this.#io = options.io;
     this.format = format;
     this.color = color;
@@ -144,7 +150,12 @@ class StreamOutput implements Output {
     switch (this.format) {
       case 'table': {
         const selected = selectColumns(columns, this.#fields, value);
-        void this.#out(this.#render(undefined, selected.map((c) => [this.#bold(c.header), printable(c.cell(value))])));
+        void this.#out(
+          this.#render(
+            undefined,
+            selected.map((c) => [this.#bold(c.header), printable(c.cell(value))]),
+          ),
+        );
         return;
       }
       case 'json':
@@ -173,7 +184,12 @@ class StreamOutput implements Output {
         return;
       }
       const selected = selectColumns(columns, this.#fields, buffered[0]);
-      await this.#out(this.#render(selected.map((c) => c.header), buffered.map((row) => selected.map((c) => printable(c.cell(row))))));
+      await this.#out(
+        this.#render(
+          selected.map((c) => c.header),
+          buffered.map((row) => selected.map((c) => printable(c.cell(row)))),
+        ),
+      );
       return;
     }
     let count = 0;
@@ -223,7 +239,9 @@ class StreamOutput implements Output {
 
   styledLine(parts: ReadonlyArray<{ text: string; style?: TextStyle }>): void {
     const chalk = this.#chalk;
-    const line = parts.map(({ text, style }) => (chalk && style ? chalk[style](printable(text)) : printable(text))).join('');
+    const line = parts
+      .map(({ text, style }) => (chalk && style ? chalk[style](printable(text)) : printable(text)))
+      .join('');
     void this.#out(`${line}\n`);
   }
 

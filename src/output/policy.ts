@@ -30,6 +30,10 @@ export function resolveColor(options: {
 }
 
 /** A spinner only on a terminal's stderr, for tables, and not with --quiet. */
-export function shouldSpin(format: OutputFormat, globals: Pick<GlobalOptions, 'quiet'>, io: Pick<IOStreams, 'stderrIsTTY'>): boolean {
+export function shouldSpin(
+  format: OutputFormat,
+  globals: Pick<GlobalOptions, 'quiet'>,
+  io: Pick<IOStreams, 'stderrIsTTY'>,
+): boolean {
   return io.stderrIsTTY && format === 'table' && !globals.quiet;
 }

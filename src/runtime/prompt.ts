@@ -33,12 +33,19 @@ export function canAsk(io: Pick<PromptIO, 'stdinIsTTY' | 'stderrIsTTY'>): boolea
  * redirected, a script, CI) requires --yes, as gh does, rather than going ahead unasked.
  * Throws UsageError (no --yes) or CancelledError (any answer but y/yes, or end of input).
  */
-export async function confirmOrRequireYes(io: PromptIO, question: string, options: { yes: boolean; what: string }): Promise<void> {
+export async function confirmOrRequireYes(
+  io: PromptIO,
+  question: string,
+  options: { yes: boolean; what: string },
+): Promise<void> {
   if (options.yes) return;
   if (!canAsk(io)) {
-    throw new UsageError(`refusing to ${options.what} without --yes: udcli cannot ask here (${io.stdinIsTTY ? 'stderr' : 'standard input'} is not a terminal)`, {
-      hint: 'add --yes to go ahead without being asked',
-    });
+    throw new UsageError(
+      `refusing to ${options.what} without --yes: udcli cannot ask here (${io.stdinIsTTY ? 'stderr' : 'standard input'} is not a terminal)`,
+      {
+        hint: 'add --yes to go ahead without being asked',
+      },
+    );
   }
   await ask(io, question);
 }
@@ -49,7 +56,9 @@ async function ask(io: PromptIO, question: string): Promise<void> {
   // Ctrl-D leaves the cursor after the prompt: end that line so "cancelled" starts its own.
   if (answer === null) io.stderr.write('\n');
   if (answer === null || !/^\s*(y|yes)\s*$/i.test(answer)) {
-    throw new CancelledError(answer === null ? 'cancelled (no answer): nothing was changed' : 'cancelled: nothing was changed');
+    throw new CancelledError(
+      answer === null ? 'cancelled (no answer): nothing was changed' : 'cancelled: nothing was changed',
+    );
   }
 }
 

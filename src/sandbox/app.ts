@@ -41,7 +41,12 @@ import { registerResetRoute, type LoadedData } from './routes/reset.js';
 import { registerContentsRoute } from './routes/contents.js';
 import { recordedOrigin } from './origin.js';
 import { registerGamePageRoutes } from './game-page/routes.js';
-import { createGameSources, DEFAULT_UPSTREAM_TIMEOUT_MS, GameSourceError, type GameSourceSetting } from './game-host/index.js';
+import {
+  createGameSources,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  GameSourceError,
+  type GameSourceSetting,
+} from './game-host/index.js';
 import { buildGameHostApp, originForm } from './game-host/app.js';
 import { createAllowedDirs } from './game-host/allowed-dirs.js';
 import { connectTag } from './game-host/inject.js';
@@ -89,7 +94,10 @@ export interface BuildAppOptions {
    * beyond closes the longest idle (http/connections.ts). Default 256.
    */
   maxConnections?: number;
-  /** The database `udcli sandbox game set-uri` uses without --db (for the play page's hint); default from the environment. */
+  /**
+   * The database `udcli sandbox game set-uri` uses without --db (for the play page's hint); default from the
+   * environment.
+   */
   defaultDbPath?: string;
   /** The agi challenge store; tests hand in one that issues the worked examples' sessions and keys. */
   challenges?: ChallengeStore;
@@ -119,7 +127,10 @@ export interface BuildAppOptions {
    * request came to (http/host-check.ts): the bound --host, and --public-url's.
    */
   hostNames?: HostNames;
-  /** What `POST /_sandbox/reset` without fields returns to (with a data file's checked contents); default: the recorded origin. */
+  /**
+   * What `POST /_sandbox/reset` without fields returns to (with a data file's checked contents); default: the recorded
+   * origin.
+   */
   startedWith?: LoadedData;
   /** `--latency`: every API reply is held this many ms before it goes out (http/latency.ts); default 0. */
   latencyMs?: number;
@@ -175,7 +186,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const formatOf = (request: FastifyRequest) => formatOfPath(splitTarget(request.url).path);
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   for (const [gameId] of options.gameSources ?? []) {
-    if (!db.repos.games.find(gameId)) throw new GameSourceError(404, `no game ${JSON.stringify(gameId)} in the sandbox database`);
+    if (!db.repos.games.find(gameId))
+      throw new GameSourceError(404, `no game ${JSON.stringify(gameId)} in the sandbox database`);
   }
   const gameSources = createGameSources(options.gameSources);
   const log = options.log ?? (() => undefined);
@@ -243,7 +255,11 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   // pipeline beside the query (signatures need both as sent). Any other body is read (bounded) and
   // left unread: a POST carrying one is 415, its parameters would be lost.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(
+    FORM_CONTENT_TYPE,
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_request, body, done) => done(null, body),
+  );
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) =>
     done(null, (body as Buffer).length === 0 ? undefined : new UnreadBody(request.headers['content-type'] ?? '')),
   );
@@ -278,7 +294,9 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       const host = request.headers.host;
       if (host === undefined || !fromBrowser(request.headers)) return null;
       const name = hostName(host);
-      return name === PLAY_HOST_NAME || !isLoopbackName(name) ? null : `http://${PLAY_HOST_NAME}${host.slice(name.length)}`;
+      return name === PLAY_HOST_NAME || !isLoopbackName(name)
+        ? null
+        : `http://${PLAY_HOST_NAME}${host.slice(name.length)}`;
     },
   });
   registerDashboard(app, db.repos);
@@ -296,7 +314,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     const route = matchApiPath(path);
     return route ? fail.methodNotAllowed(request.method, allowHeader(route)) : fail.notFound(`path ${shown(path)}`);
   };
-  const notFound = (request: FastifyRequest, reply: FastifyReply) => sendFailure(reply, formatOf(request), unrouted(request));
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    sendFailure(reply, formatOf(request), unrouted(request));
   app.setNotFoundHandler(notFound);
   // Game content is served by a listener of its own (game-host/app.ts); this one only points there.
   const mainPort = (): number | null => {
@@ -309,7 +328,9 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   // tool may not resolve it (game-host/routes.ts, fromBrowser): the one shared origin there.
   const gameOrigin = (host: string | undefined, gameId: string, browser: boolean): string | null => {
     if (host === undefined || gamePort === null) return null;
-    return browser && isLoopbackName(hostName(host)) ? ownGameOrigin(gameId, gamePort) : `http://${hostName(host)}:${gamePort}`;
+    return browser && isLoopbackName(hostName(host))
+      ? ownGameOrigin(gameId, gamePort)
+      : `http://${hostName(host)}:${gamePort}`;
   };
   // The main origin a game page loads connect.js from: on a game's own name, the play page's.
   const mainHostFor = (host: string | undefined): string => {
@@ -326,7 +347,10 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     bodyLimit: BODY_LIMIT_BYTES,
     maxParamLength: MAX_PARAM_LENGTH,
-    hostNames: { names: options.hostNames?.names ?? [], matches: (name) => name === PLAY_HOST_NAME || labelOfName(name) !== null },
+    hostNames: {
+      names: options.hostNames?.names ?? [],
+      matches: (name) => name === PLAY_HOST_NAME || labelOfName(name) !== null,
+    },
     logging,
     log,
   });
@@ -346,7 +370,9 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     repos: db.repos,
     sources: gameSources,
     allowed: createAllowedDirs({
-      allowed: options.gameDirs?.allowed ?? (options.gameSources ?? []).flatMap(([, setting]) => (setting.kind === 'dir' ? [setting.root] : [])),
+      allowed:
+        options.gameDirs?.allowed ??
+        (options.gameSources ?? []).flatMap(([, setting]) => (setting.kind === 'dir' ? [setting.root] : [])),
       own: options.gameDirs?.own ?? [],
       ...(options.gameDirs?.home === undefined ? {} : { home: options.gameDirs.home }),
     }),
@@ -356,7 +382,11 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     method: ['GET', 'HEAD'],
     url: `${PLAY_PATH}/:gameId/game*`,
     handler: (request, reply) => {
-      const origin = gameOrigin(request.headers.host, (request.params as { gameId: string }).gameId, fromBrowser(request.headers));
+      const origin = gameOrigin(
+        request.headers.host,
+        (request.params as { gameId: string }).gameId,
+        fromBrowser(request.headers),
+      );
       if (origin === null) return notFound(request, reply);
       return reply.code(307).header('location', `${origin}${request.url}`).header('cache-control', 'no-store').send();
     },
@@ -379,10 +409,16 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     // the service takes no QUERY, so it is the same 405 (or 404) as any other verb it lacks.
     if (error.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE') return sendFailure(reply, format, unrouted(request));
     const status = error.statusCode ?? 500;
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) return sendFailure(reply, format, fail.payloadTooLarge());
-    if (status === 415) return sendFailure(reply, format, new ApiFailure(415, 'invalid parameter: content-type (unreadable)'));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413)
+      return sendFailure(reply, format, fail.payloadTooLarge());
+    if (status === 415)
+      return sendFailure(reply, format, new ApiFailure(415, 'invalid parameter: content-type (unreadable)'));
     if (status >= 400 && status < 500) {
-      return sendFailure(reply, format, new ApiFailure(status, `invalid parameter: request (${shown(error.message, 80)})`));
+      return sendFailure(
+        reply,
+        format,
+        new ApiFailure(status, `invalid parameter: request (${shown(error.message, 80)})`),
+      );
     }
     return sendInternal(error, request, reply);
   }

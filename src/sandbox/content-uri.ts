@@ -20,7 +20,8 @@ export function contentUriProblem(text: string): string | null {
   } catch {
     return 'it is not an absolute URL (like http://localhost:3000/game)';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `it must start with http:// or https://, not ${url.protocol}`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `it must start with http:// or https://, not ${url.protocol}`;
   if (url.hostname === '') return 'it has no host';
   return null;
 }
@@ -52,6 +53,8 @@ export function iframeUrl(uri: string, userId: string, authToken: string): strin
           .slice(queryAt + 1)
           .split('&')
           .filter((pair) => pair !== '' && !(IFRAME_PARAMETERS as readonly string[]).includes(parameterName(pair)));
-  const query = [...kept, `user_id=${encodeURIComponent(userId)}`, `auth_token=${encodeURIComponent(authToken)}`].join('&');
+  const query = [...kept, `user_id=${encodeURIComponent(userId)}`, `auth_token=${encodeURIComponent(authToken)}`].join(
+    '&',
+  );
   return `${base}?${query}${fragment}`;
 }

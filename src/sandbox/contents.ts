@@ -11,8 +11,14 @@ import { emptyContents } from './repositories/whole-database.js';
 import { recordOrigin, type SandboxOrigin } from './origin.js';
 import { seedDemo } from './seed/demo.js';
 
-export function replaceContents(db: SandboxDatabase, origin: SandboxOrigin, data?: DataFile, nowSeconds = Math.floor(Date.now() / 1000)): void {
-  if (origin.kind === 'data' && data === undefined) throw new Error('replaceContents: a data origin needs the data file read first');
+export function replaceContents(
+  db: SandboxDatabase,
+  origin: SandboxOrigin,
+  data?: DataFile,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): void {
+  if (origin.kind === 'data' && data === undefined)
+    throw new Error('replaceContents: a data origin needs the data file read first');
   db.transaction(() => {
     emptyContents(db.sqlite);
     if (origin.kind === 'demo') seedDemo(db);

@@ -46,9 +46,12 @@ export const SERVER_BUSY_TIMEOUT_MS = 5;
 function migrate(sqlite: Database.Database, path: string): void {
   const current = () => Number(sqlite.pragma('user_version', { simple: true }));
   if (current() > LATEST_SCHEMA_VERSION) {
-    throw new UdcliError(`the sandbox database ${path} has schema version ${current()}, newer than this udcli knows (${LATEST_SCHEMA_VERSION})`, {
-      hint: 'upgrade udcli, or use another database with --db',
-    });
+    throw new UdcliError(
+      `the sandbox database ${path} has schema version ${current()}, newer than this udcli knows (${LATEST_SCHEMA_VERSION})`,
+      {
+        hint: 'upgrade udcli, or use another database with --db',
+      },
+    );
   }
   for (const migration of MIGRATIONS) {
     // Re-checked inside the write lock: another process may have migrated meanwhile.
@@ -135,9 +138,12 @@ export function ensureWritable(db: SandboxDatabase): void {
     sqlite.exec('BEGIN IMMEDIATE');
     sqlite.exec('CREATE TABLE udcli_write_probe (x INTEGER)');
   } catch (error) {
-    throw new UdcliError(`the sandbox database ${db.path} cannot be written (${(error as Error).message}): make it and its directory writable, or give another --db`, {
-      cause: error,
-    });
+    throw new UdcliError(
+      `the sandbox database ${db.path} cannot be written (${(error as Error).message}): make it and its directory writable, or give another --db`,
+      {
+        cause: error,
+      },
+    );
   } finally {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
   }

@@ -1,4 +1,7 @@
-/** The refusal of a game folder (game-host/allowed-dirs.ts says why), shared by the CLI's start and the server: light, for the CLI's start-up. */
+/**
+ * The refusal of a game folder (game-host/allowed-dirs.ts says why), shared by the CLI's start and the server: light,
+ * for the CLI's start-up.
+ */
 import { UsageError } from '../errors.js';
 
 /**
@@ -13,4 +16,3 @@ export function forbiddenGameDirError(dir: string, problem: string): UsageError 
       "pass your game's own folder (its build output) to --game-dir DIR, or to --allow-game-dir DIR for folders the dashboard may set later, e.g. --game-dir ~/mygame/dist",
   });
 }
-

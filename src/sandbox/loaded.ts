@@ -65,14 +65,21 @@ function rankedGames(db: SandboxDatabase, order: readonly string[]): LoadedGame[
     id: g.id,
     name: g.name,
     signing: g.signing,
-    keys: db.repos.games.apiKeysOf(g.id).map((k) => ({ api_key: k.apiKey, signing_secret: k.signingSecret, partner: k.partner })),
+    keys: db.repos.games
+      .apiKeysOf(g.id)
+      .map((k) => ({ api_key: k.apiKey, signing_secret: k.signingSecret, partner: k.partner })),
   }));
-  return [...order.map((id) => games.find((g) => g.id === id)).filter((g): g is LoadedGame => g !== undefined), ...games.filter((g) => !order.includes(g.id))];
+  return [
+    ...order.map((id) => games.find((g) => g.id === id)).filter((g): g is LoadedGame => g !== undefined),
+    ...games.filter((g) => !order.includes(g.id)),
+  ];
 }
 
 function keyOf(game: LoadedGame): NonNullable<Primary> | null {
   const key = game.keys.find((k) => !k.partner) ?? game.keys[0];
-  return key ? { game_id: game.id, api_key: key.api_key, signing_secret: key.signing_secret, signing: game.signing } : null;
+  return key
+    ? { game_id: game.id, api_key: key.api_key, signing_secret: key.signing_secret, signing: game.signing }
+    : null;
 }
 
 /** The games data files brought: a data origin's own, then those `sandbox load` put on top. */
@@ -86,7 +93,11 @@ function loadedGames(origin: SandboxOrigin | undefined): string[] {
  * game on the demo data, else the data's first game with a key. A data file of several games
  * names its main one first; games loaded on top of other data leave the choice to the user.
  */
-function choose(db: SandboxDatabase, origin: SandboxOrigin | undefined, games: LoadedGame[]): { primary: Primary; reason: PrimaryReason; choices: string[] } {
+function choose(
+  db: SandboxDatabase,
+  origin: SandboxOrigin | undefined,
+  games: LoadedGame[],
+): { primary: Primary; reason: PrimaryReason; choices: string[] } {
   const loaded = loadedGames(origin)
     .map((id) => games.find((g) => g.id === id))
     .map((g) => (g ? keyOf(g) : null))
@@ -95,13 +106,19 @@ function choose(db: SandboxDatabase, origin: SandboxOrigin | undefined, games: L
   let primary: Primary = null;
   const demoGame = games.find((g) => g.id === DEMO.game.id);
   if (origin?.kind !== 'data' && demoGame && db.repos.games.findApiKey(DEMO.game.apiKey)?.gameId === DEMO.game.id) {
-    primary = { game_id: DEMO.game.id, api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret, signing: demoGame.signing };
+    primary = {
+      game_id: DEMO.game.id,
+      api_key: DEMO.game.apiKey,
+      signing_secret: DEMO.game.signingSecret,
+      signing: demoGame.signing,
+    };
   }
   primary ??= games.map(keyOf).find((k) => k !== null) ?? null;
   // One data file of several games (nothing on top) names its main one first: no choice to offer.
   const onTop = (origin?.loaded ?? []).length > 0;
   const ambiguous = loaded.length > 1 && (origin?.kind !== 'data' || onTop);
-  const reason: PrimaryReason = primary?.game_id === DEMO.game.id && primary.api_key === DEMO.game.apiKey ? 'demo' : 'first';
+  const reason: PrimaryReason =
+    primary?.game_id === DEMO.game.id && primary.api_key === DEMO.game.apiKey ? 'demo' : 'first';
   return { primary, reason, choices: ambiguous ? loaded.map((k) => k.game_id) : [] };
 }
 
@@ -147,7 +164,9 @@ export function usersOfGame(repos: Repositories, gameId: string, limit: number):
     .filter((u) => u.plays.includes(gameId))
     .map((u) => repos.users.findByUsername(u.username))
     .filter((u): u is UserRecord => u !== undefined);
-  const players = repos.users.playersOf(gameId, limit + named.length).filter((p) => !named.some((n) => n.uid === p.uid));
+  const players = repos.users
+    .playersOf(gameId, limit + named.length)
+    .filter((p) => !named.some((n) => n.uid === p.uid));
   const users = [...named, ...players].slice(0, limit);
   return users.length > 0 ? users : repos.users.first(limit);
 }

@@ -91,11 +91,20 @@ export function recordAddition(db: SandboxDatabase, what: string, games: readonl
   const origin = recordedOrigin(db);
   if (origin === undefined) return; // nothing recorded to add to: info says so already
   const loaded = [...new Set([...(origin.loaded ?? []), ...games])].slice(0, MAX_LOADED);
-  recordOrigin(db, { ...origin, added: [...(origin.added ?? []), what].slice(-MAX_ADDED), ...(loaded.length > 0 ? { loaded } : {}) });
+  recordOrigin(db, {
+    ...origin,
+    added: [...(origin.added ?? []), what].slice(-MAX_ADDED),
+    ...(loaded.length > 0 ? { loaded } : {}),
+  });
 }
 
 /** The origin as JSON for `info`, `status`, the dashboard and `/_sandbox/reset`. */
-export function originJson(origin: SandboxOrigin | undefined): { kind: string; file: string | null; sha256: string | null; text: string } {
+export function originJson(origin: SandboxOrigin | undefined): {
+  kind: string;
+  file: string | null;
+  sha256: string | null;
+  text: string;
+} {
   return {
     kind: origin?.kind ?? 'unknown',
     file: origin?.kind === 'data' ? origin.file : null,
@@ -112,9 +121,11 @@ export type DataStartDecision = { action: 'load' } | { action: 'keep' } | { acti
  */
 export function dataStartDecision(db: SandboxDatabase, file: string, sha256: string): DataStartDecision {
   const origin = recordedOrigin(db);
-  if (origin?.kind === 'data' && (origin.sha256 === sha256 || (origin.sha256 === undefined && origin.file === file))) return { action: 'keep' };
+  if (origin?.kind === 'data' && (origin.sha256 === sha256 || (origin.sha256 === undefined && origin.file === file)))
+    return { action: 'keep' };
   if (db.isEmpty()) return { action: 'load' };
-  if (origin?.kind === 'data' && origin.file === file) return { action: 'refuse', holds: `an earlier version of ${originText(origin)}` };
+  if (origin?.kind === 'data' && origin.file === file)
+    return { action: 'refuse', holds: `an earlier version of ${originText(origin)}` };
   if (origin === undefined && db.isEmpty()) return { action: 'load' };
   return { action: 'refuse', holds: originText(origin) };
 }

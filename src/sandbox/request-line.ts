@@ -2,12 +2,15 @@
  * One logged request as `GET /_sandbox/requests` returns it, and as the one text line the
  * sandbox prints (and `udcli sandbox logs --json` reads back):
  *   2026-11-22T22:47:49.123Z GET /services/rest/v1/users/demo_player.json?uid=x 200 1.3ms
- *   2026-11-22T22:47:50.001Z POST /services/rest/v1/products/user/u.json?api_key=ABCD…WXYZ body:method=put&qty=1 401 0.8ms bad signature (agi)
+ * 2026-11-22T22:47:50.001Z POST /services/rest/v1/products/user/u.json?api_key=ABCD…WXYZ body:method=put&qty=1 401
+ * 0.8ms bad signature (agi)
  * A form body's fields follow the target as `body:FIELDS` (redacted and shortened like the query).
  * The agi handshake (docs/PLATFORM.md "Signing") is one request in two lines, written together: the
  * unsigned change answered by the challenge, then its signed retry:
- *   2026-11-22T22:47:50.001Z POST /services/rest/v1/gamesave/u.json?api_key=ABCD…WXYZ body:… 401 0.4ms (signature challenge, answered) signature required
- *   2026-11-22T22:47:50.104Z POST /services/rest/v1/gamesave/u.json?api_key=ABCD…WXYZ&sig=…&session=… body:… 200 1.3ms (after signature challenge)
+ * 2026-11-22T22:47:50.001Z POST /services/rest/v1/gamesave/u.json?api_key=ABCD…WXYZ body:… 401 0.4ms (signature
+ * challenge, answered) signature required
+ * 2026-11-22T22:47:50.104Z POST /services/rest/v1/gamesave/u.json?api_key=ABCD…WXYZ&sig=…&session=… body:… 200 1.3ms
+ * (after signature challenge)
  * A challenge no signed retry answered has no mark: it is a failure like any other.
  * No field but the reason can hold a space (Node refuses a request target with one), so the
  * reason comes last and the line reads back exactly. Loads nothing: the CLI uses it too.
@@ -40,10 +43,14 @@ export interface RequestRecord {
 
 export type Handshake = 'challenge' | 'retry';
 
-const HANDSHAKE_MARK: Record<Handshake, string> = { challenge: '(signature challenge, answered)', retry: '(after signature challenge)' };
+const HANDSHAKE_MARK: Record<Handshake, string> = {
+  challenge: '(signature challenge, answered)',
+  retry: '(after signature challenge)',
+};
 
 export function formatRequestLine(record: RequestRecord): string {
-  // An absolute-form target (`GET http://user:secret@host/ HTTP/1.1`) names its userinfo: redacted like every shown URL.
+  // An absolute-form target (`GET http://user:secret@host/ HTTP/1.1`) names its userinfo: redacted like every shown
+  // URL.
   const path = redactUrl(record.path);
   const query = record.query === '' ? path : `${path}?${record.query}`;
   // A raw client may send bytes a percent-encoding client would not (Node reads a target's bytes as latin1: C1).

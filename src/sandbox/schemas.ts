@@ -4,7 +4,19 @@
  * (`missing parameter: NAME` / `invalid parameter: NAME`). Handlers only see checked values.
  */
 import { normalizeHex32 } from '../domain/ids.js';
-import { DEFAULT_ORDER, DEFAULT_SORT, PARAMS, PARENT_TYPES, isSaveKey, saveValueProblem, SAVE_LIMITS, SORTS, type Comparator, type ListOrder, type SortDirection } from '../domain/contract.js';
+import {
+  DEFAULT_ORDER,
+  DEFAULT_SORT,
+  PARAMS,
+  PARENT_TYPES,
+  isSaveKey,
+  saveValueProblem,
+  SAVE_LIMITS,
+  SORTS,
+  type Comparator,
+  type ListOrder,
+  type SortDirection,
+} from '../domain/contract.js';
 import type { ParentType } from '../domain/types.js';
 import type { ProgressChange } from './domain/achievements.js';
 import { fail, shown } from './http/failure.js';
@@ -101,7 +113,10 @@ export interface AuthenticateParams {
 }
 
 export function authenticateParams(q: Query): AuthenticateParams {
-  return { userId: hexId(PARAMS.userId, q.get(PARAMS.userId)), authToken: hexId(PARAMS.authToken, q.get(PARAMS.authToken)) };
+  return {
+    userId: hexId(PARAMS.userId, q.get(PARAMS.userId)),
+    authToken: hexId(PARAMS.authToken, q.get(PARAMS.authToken)),
+  };
 }
 
 // --- 4.5 users ------------------------------------------------------------------------------------
@@ -186,10 +201,12 @@ function listFilter(q: Query): ListFilter | undefined {
   const kind = FILTERS.find((f) => f === filter);
   if (!kind) throw fail.invalidParameter(PARAMS.filter, `expected one of ${FILTERS.join(', ')}`);
   if (match === undefined) throw fail.missingParameter(PARAMS.match);
-  if (match.length > LIMITS.idLength) throw fail.invalidParameter(PARAMS.match, `longer than ${LIMITS.idLength} characters`);
+  if (match.length > LIMITS.idLength)
+    throw fail.invalidParameter(PARAMS.match, `longer than ${LIMITS.idLength} characters`);
   if (kind === 'percent_complete') {
     const m = PERCENT_MATCH.exec(match);
-    if (!m) throw fail.invalidParameter(PARAMS.match, 'expected a percentage with an optional =, >, >=, < or <= prefix');
+    if (!m)
+      throw fail.invalidParameter(PARAMS.match, 'expected a percentage with an optional =, >, >=, < or <= prefix');
     return { kind, comparator: (m[1] ?? '=') as Comparator, value: Number(m[2]) };
   }
   return { kind, match };
@@ -239,10 +256,12 @@ const PROGRESS = new RegExp(PATTERNS.progress);
 
 export function userAchievementPutParams(q: Query, element: string): UserAchievementPutParams {
   const base = userAchievementParams(q, element);
-  const given = ([PARAMS.increment, PARAMS.progress, PARAMS.reset] as const).filter((name) => q.get(name) !== undefined);
+  const given = ([PARAMS.increment, PARAMS.progress, PARAMS.reset] as const).filter(
+    (name) => q.get(name) !== undefined,
+  );
   if (given.length === 0) throw fail.missingParameter('increment, progress or reset');
   if (given.length > 1) throw fail.invalidParameter(given.join('/'), 'give exactly one of increment, progress, reset');
-  const [name] = given as [typeof given[number]];
+  const [name] = given as [(typeof given)[number]];
   const value = q.get(name)!;
   switch (name) {
     case 'increment':
@@ -250,7 +269,8 @@ export function userAchievementPutParams(q: Query, element: string): UserAchieve
     case 'progress': {
       if (!PROGRESS.test(value)) throw fail.invalidParameter(PARAMS.progress, 'expected a number from 0.0 to 1.0');
       const fraction = Number(value);
-      if (!(fraction >= 0 && fraction <= 1)) throw fail.invalidParameter(PARAMS.progress, 'expected a number from 0.0 to 1.0');
+      if (!(fraction >= 0 && fraction <= 1))
+        throw fail.invalidParameter(PARAMS.progress, 'expected a number from 0.0 to 1.0');
       return { ...base, change: { kind: 'progress', fraction } };
     }
     case 'reset':
@@ -264,7 +284,8 @@ export function userAchievementPutParams(q: Query, element: string): UserAchieve
 export type ProductsTarget = UserAchievementTarget;
 
 /** The game: `parent_id`, or `game_id` as the platform's SDK names it (SERVICE.md: Products). */
-const productsTarget = (q: Query, element: string): ProductsTarget => userAndParent(q, element, PARAMS.parentId, PARAMS.gameId);
+const productsTarget = (q: Query, element: string): ProductsTarget =>
+  userAndParent(q, element, PARAMS.parentId, PARAMS.gameId);
 
 export interface ProductsListParams extends ProductsTarget {
   sku?: string;
@@ -296,7 +317,8 @@ export function productChangeParams(q: Query, element: string): ProductChangePar
   const increment = flag(q, PARAMS.increment);
   const decrement = flag(q, PARAMS.decrement);
   if (increment === decrement) {
-    if (increment) throw fail.invalidParameter('increment/decrement', 'give exactly one of increment=true, decrement=true');
+    if (increment)
+      throw fail.invalidParameter('increment/decrement', 'give exactly one of increment=true, decrement=true');
     throw fail.missingParameter('increment or decrement');
   }
   return { ...grant, direction: increment ? 'increment' : 'decrement' };
@@ -306,7 +328,11 @@ export function productChangeParams(q: Query, element: string): ProductChangePar
 
 function saveKey(value: string | undefined): string {
   if (value === undefined) throw fail.missingParameter(PARAMS.key);
-  if (!isSaveKey(value)) throw fail.invalidParameter(PARAMS.key, `1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -, got "${shown(value, 40)}"`);
+  if (!isSaveKey(value))
+    throw fail.invalidParameter(
+      PARAMS.key,
+      `1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -, got "${shown(value, 40)}"`,
+    );
   return value;
 }
 
@@ -329,7 +355,11 @@ export interface GameSaveEraseParams {
 }
 
 export function gameSaveEraseParams(q: Query, element: string): GameSaveEraseParams {
-  return { uid: hexId('uid', element), key: saveKey(q.get(PARAMS.key)), authToken: hexId(PARAMS.authToken, q.get(PARAMS.authToken)) };
+  return {
+    uid: hexId('uid', element),
+    key: saveKey(q.get(PARAMS.key)),
+    authToken: hexId(PARAMS.authToken, q.get(PARAMS.authToken)),
+  };
 }
 
 export interface GameSaveWriteParams extends GameSaveEraseParams {

@@ -17,7 +17,15 @@ import { hostsOfUrl } from './http/host-check.js';
 import type { FaultSpec } from './faults/spec.js';
 import { ensureWritable, openDatabase, type SandboxDatabase } from './database.js';
 import { dataDir, defaultDatabasePath, ensureDataDir } from './paths.js';
-import { dataOrigin, dataStartDecision, fileSha256, originText, recordedOrigin, seedFrom, type SandboxOrigin } from './origin.js';
+import {
+  dataOrigin,
+  dataStartDecision,
+  fileSha256,
+  originText,
+  recordedOrigin,
+  seedFrom,
+  type SandboxOrigin,
+} from './origin.js';
 import type { DataFile } from './data/model.js';
 import type { LoadedData } from './routes/reset.js';
 import { printableLines } from '../printable.js';
@@ -61,7 +69,10 @@ export interface StartSandboxOptions {
   gamePort?: number;
   /** `--allow-game-dir`: folders `/_sandbox/game-sources` may set a game folder in, besides --game-dir's. */
   allowGameDirs?: readonly string[];
-  /** udcli's own folders (config, data), never served as a game folder; default: the data folder of this process's environment. */
+  /**
+   * udcli's own folders (config, data), never served as a game folder; default: the data folder of this process's
+   * environment.
+   */
   ownDirs?: readonly string[];
   /** `--latency`: every API reply is held this many ms (see buildApp); default 0. */
   latencyMs?: number;
@@ -76,7 +87,8 @@ export interface StartSandboxOptions {
 function sourceGameId(db: { repos: { games: { list(): Array<{ id: string }> } } }, wanted: string | undefined): string {
   if (wanted !== undefined) return wanted;
   const first = db.repos.games.list()[0];
-  if (first === undefined) throw new UsageError('--game-dir and --game-url need a game, and the sandbox database has none');
+  if (first === undefined)
+    throw new UsageError('--game-dir and --game-url need a game, and the sandbox database has none');
   return first.id;
 }
 
@@ -92,7 +104,12 @@ export function dataOverOtherContents(dbPath: string, file: string, holds: strin
  * over anything with `replace`; a database loaded from the same bytes keeps its state; any other
  * contents refuse (nothing changes).
  */
-async function startWithData(db: SandboxDatabase, file: string, data: DataFile, replace: boolean): Promise<SandboxOrigin> {
+async function startWithData(
+  db: SandboxDatabase,
+  file: string,
+  data: DataFile,
+  replace: boolean,
+): Promise<SandboxOrigin> {
   const origin = dataOrigin(file, fileSha256(file), data);
   if (replace) {
     const { replaceContents } = await import('./contents.js');
@@ -135,13 +152,19 @@ export interface RunningSandbox {
 }
 
 /** The game host listens on `wanted`, else the sandbox's port + 1 if free, else any free port. */
-async function listenGameHost(listener: GameHostListener, host: string, mainPort: number, wanted: number | undefined): Promise<number> {
+async function listenGameHost(
+  listener: GameHostListener,
+  host: string,
+  mainPort: number,
+  wanted: number | undefined,
+): Promise<number> {
   if (wanted !== undefined) return listener.listen(wanted, host);
   if (mainPort < 65535) {
     try {
       return await listener.listen(mainPort + 1, host);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (error as NodeJS.ErrnoException).code !== 'EACCES')
+        throw error;
     }
   }
   return listener.listen(0, host);
@@ -162,10 +185,13 @@ function holdPort(host: string, port: number): Promise<Server | undefined> {
 }
 
 function portInUse(host: string, port: number, error: unknown, before: boolean): UdcliError {
-  return new UdcliError(`cannot start the sandbox: ${host}:${port} is already in use${before ? '; nothing was changed' : ''}`, {
-    hint: 'is a sandbox already running? try `udcli sandbox status`, or pick another port with --port (0 = any free port)',
-    cause: error,
-  });
+  return new UdcliError(
+    `cannot start the sandbox: ${host}:${port} is already in use${before ? '; nothing was changed' : ''}`,
+    {
+      hint: 'is a sandbox already running? try `udcli sandbox status`, or pick another port with --port (0 = any free port)',
+      cause: error,
+    },
+  );
 }
 
 function urlHost(host: string): string {
@@ -179,12 +205,16 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   // A data file is read and checked before anything is opened or changed: a bad one stops here.
   // Recorded by its absolute path, so `reset` finds it from any directory.
   const dataFile = options.data === undefined ? undefined : resolve(options.data);
-  const data = dataFile === undefined ? undefined : (await import('./data/read.js')).readDataFile(dataFile, options.warn);
+  const data =
+    dataFile === undefined ? undefined : (await import('./data/read.js')).readDataFile(dataFile, options.warn);
   if (dbPath !== ':memory:') ensureDataDir(dirname(dbPath));
 
   // The caller names the folders of its own environment; this process's only when it names none.
   const ownDirs = options.ownDirs ?? [dataDir()];
-  const allowedDirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...(options.allowGameDirs ?? [])];
+  const allowedDirs = [
+    ...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []),
+    ...(options.allowGameDirs ?? []),
+  ];
   for (const dir of allowedDirs) {
     const problem = forbiddenDirProblem(resolve(dir), { own: ownDirs });
     if (problem !== null) throw forbiddenGameDirError(dir, problem);
@@ -195,7 +225,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw portInUse(host, requestedPort, error, true);
-    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UdcliError(`cannot start the sandbox on ${host}:${requestedPort}: ${(error as Error).message}`, { cause: error });
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL')
+      throw new UdcliError(`cannot start the sandbox on ${host}:${requestedPort}: ${(error as Error).message}`, {
+        cause: error,
+      });
     throw error;
   }
   const release = (): Promise<void> => {
@@ -216,7 +249,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     // A read-only database would answer reads and fail every write: refuse to start instead.
     ensureWritable(db);
     let startedWith: LoadedData;
-    if (dataFile !== undefined && data !== undefined) startedWith = { origin: await startWithData(db, dataFile, data, options.replace === true), data };
+    if (dataFile !== undefined && data !== undefined)
+      startedWith = { origin: await startWithData(db, dataFile, data, options.replace === true), data };
     else {
       if (db.isEmpty() && recordedOrigin(db) === undefined) await seedFrom(db, { kind: options.seed ?? 'demo' });
       startedWith = { origin: recordedOrigin(db) ?? { kind: options.seed ?? 'demo' } };
@@ -229,13 +263,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       // A line may quote a request (its target, an error's message): the one rule applies.
       log: options.log ?? ((line) => void process.stderr.write(`udcli sandbox: ${printableLines(line)}\n`)),
       ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
-      ...(options.publicUrl === undefined || options.publicOrigin !== undefined ? {} : { publicOrigin: new URL(options.publicUrl).origin }),
+      ...(options.publicUrl === undefined || options.publicOrigin !== undefined
+        ? {}
+        : { publicOrigin: new URL(options.publicUrl).origin }),
       hostNames: { names: [host], hosts: options.publicUrl === undefined ? [] : hostsOfUrl(options.publicUrl) },
       ...(options.requestLines === undefined ? {} : { requestLines: options.requestLines }),
       ...(options.faults === undefined ? {} : { faults: options.faults }),
       ...(options.gameSource === undefined
         ? {}
-        : { gameSources: [[sourceGameId(db, options.gameSource.gameId), options.gameSource.setting]] as Array<[string, GameSourceSetting]> }),
+        : {
+            gameSources: [[sourceGameId(db, options.gameSource.gameId), options.gameSource.setting]] as Array<
+              [string, GameSourceSetting]
+            >,
+          }),
       ...(options.upstreamTimeoutMs === undefined ? {} : { upstreamTimeoutMs: options.upstreamTimeoutMs }),
       ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
       insecureGameHost: options.insecureGameHost === true,
@@ -243,19 +283,29 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     });
     await release();
     await app.listen({ port: requestedPort, host });
-    gamePort = await listenGameHost(gameHostOf(app), host, (app.server.address() as AddressInfo).port, options.gamePort);
+    gamePort = await listenGameHost(
+      gameHostOf(app),
+      host,
+      (app.server.address() as AddressInfo).port,
+      options.gamePort,
+    );
   } catch (error) {
     await release();
     await app?.close().catch(() => undefined);
     const ids = error instanceof GameSourceError ? db.repos.games.list().map((g) => g.id) : [];
     db.close();
     if (error instanceof GameSourceError) {
-      throw new UsageError(`cannot serve the game: ${error.message}`, ids.length > 0 ? { hint: `its games: ${ids.slice(0, 20).join(', ')}` } : {});
+      throw new UsageError(
+        `cannot serve the game: ${error.message}`,
+        ids.length > 0 ? { hint: `its games: ${ids.slice(0, 20).join(', ')}` } : {},
+      );
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw portInUse(host, requestedPort, error, false);
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new UdcliError(`cannot start the sandbox on ${host}:${requestedPort}: ${(error as Error).message}`, { cause: error });
+      throw new UdcliError(`cannot start the sandbox on ${host}:${requestedPort}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     throw error;
   }

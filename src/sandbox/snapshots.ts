@@ -26,7 +26,8 @@ export interface SnapshotInfo {
 }
 
 export function parseSnapshotName(name: string): string {
-  if (!NAME.test(name)) throw new UsageError(`invalid snapshot name "${name}": letters, digits, - _ . (at most 64, not starting with .)`);
+  if (!NAME.test(name))
+    throw new UsageError(`invalid snapshot name "${name}": letters, digits, - _ . (at most 64, not starting with .)`);
   return name;
 }
 
@@ -45,7 +46,9 @@ export function snapshotFile(dir: string, name: string): string {
   if (existsSync(file)) return file;
   const known = listSnapshots(dir).map((s) => s.name);
   throw new UsageError(`no snapshot named "${name}"`, {
-    hint: known.length ? `known snapshots: ${known.join(', ')}` : 'there are none yet: udcli sandbox snapshot save NAME',
+    hint: known.length
+      ? `known snapshots: ${known.join(', ')}`
+      : 'there are none yet: udcli sandbox snapshot save NAME',
   });
 }
 
@@ -58,7 +61,10 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Leftovers of saves that were killed with SIGKILL (their process is gone): a temporary file, and the rollback journal SQLite keeps beside it while writing it. */
+/**
+ * Leftovers of saves that were killed with SIGKILL (their process is gone): a temporary file, and the rollback journal
+ * SQLite keeps beside it while writing it.
+ */
 function removeStaleTemps(dir: string): void {
   for (const f of readdirSync(dir)) {
     const pid = tempOwner(f.replace(/-journal$/, ''));
@@ -76,7 +82,12 @@ function removeTemp(tmp: string): void {
  * that came during it is handled only then): when true, the copy is thrown away, nothing is
  * renamed, and CancelledError is thrown.
  */
-export async function saveSnapshot(db: SandboxDatabase, dir: string, name: string, cancelled: () => boolean = () => false): Promise<string> {
+export async function saveSnapshot(
+  db: SandboxDatabase,
+  dir: string,
+  name: string,
+  cancelled: () => boolean = () => false,
+): Promise<string> {
   parseSnapshotName(name);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   removeStaleTemps(dir);
@@ -106,7 +117,9 @@ export function deleteSnapshot(dir: string, name: string): void {
 function unreadable(file: string, error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && /^SQLITE_(NOTADB|CORRUPT)/.test(code)) {
-    return new UsageError(`the snapshot ${file} cannot be read (${(error as Error).message}); nothing was restored`, { cause: error });
+    return new UsageError(`the snapshot ${file} cannot be read (${(error as Error).message}); nothing was restored`, {
+      cause: error,
+    });
   }
   return error;
 }

@@ -53,7 +53,10 @@ export function sqliteDriver(): SqliteDriver {
   return loaded;
 }
 
-/** The file `require` takes for the running Node's driver: for a second process (a test's, the bench's) to open a database with it. */
+/**
+ * The file `require` takes for the running Node's driver: for a second process (a test's, the bench's) to open a
+ * database with it.
+ */
 export function sqliteDriverPath(): string {
   return here.resolve(driverModuleFor(process.versions.node));
 }

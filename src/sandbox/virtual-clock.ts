@@ -12,7 +12,10 @@ import { MAX_TIME_MS, MIN_TIME_MS, safeIsoTime, systemClock, TIME_RANGE_TEXT, ty
 /** A move of the clock that would take it out of 1970-9999. */
 export class ClockRangeError extends RangeError {
   constructor(target: number) {
-    const bound = target > MAX_TIME_MS ? 'after 9999-12-31T23:59:59Z, its last moment' : 'before 1970-01-01T00:00:00Z, its first moment';
+    const bound =
+      target > MAX_TIME_MS
+        ? 'after 9999-12-31T23:59:59Z, its last moment'
+        : 'before 1970-01-01T00:00:00Z, its first moment';
     super(`the clock cannot go ${bound} (it runs from ${TIME_RANGE_TEXT}); asked for ${safeIsoTime(target)}`);
     this.name = 'ClockRangeError';
   }

@@ -27,11 +27,21 @@ function setup(globalProfile?: string) {
     format: 'table',
     color: false,
     list: async <T extends object>(items: Iterable<T> | AsyncIterable<T>, columns: ReadonlyArray<Column<T>>) => {
-      for await (const row of items as AsyncIterable<T>) rows.push(Object.fromEntries(columns.map((c) => [c.key, c.cell(row)])));
+      for await (const row of items as AsyncIterable<T>)
+        rows.push(Object.fromEntries(columns.map((c) => [c.key, c.cell(row)])));
     },
   } as unknown as Output;
   const factory = {
-    io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env, onSignals: () => () => {} },
+    io: {
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      env,
+      onSignals: () => () => {},
+    },
     // like the real factory: the global --profile as parsed (commander gives it to the program
     // when it comes before the command's own options), else what the caller set up
     globals: () => {
@@ -46,7 +56,16 @@ function setup(globalProfile?: string) {
   const add = (hoursAgo: number, uid: string, profile: string, change: string) =>
     appendAudit(
       path,
-      auditEntry({ env: { USER: 'sam' }, profile, argv: ['achievements', 'reset', uid, 'FIRST_WIN'], uid, before: null, after: null, change, now: new Date(now - hoursAgo * 3600_000) }),
+      auditEntry({
+        env: { USER: 'sam' },
+        profile,
+        argv: ['achievements', 'reset', uid, 'FIRST_WIN'],
+        uid,
+        before: null,
+        after: null,
+        change,
+        now: new Date(now - hoursAgo * 3600_000),
+      }),
     );
   add(48, UID, 'live-eu', 'old');
   add(1, UID2, 'live-eu', 'recent other user');
@@ -59,7 +78,17 @@ describe('udcli audit', () => {
     const t = setup();
     await t.run(['audit']);
     expect(t.rows.map((r) => r.change)).toEqual(['old', 'recent other user', 'recent staging']);
-    expect(Object.keys(t.rows[0]!)).toEqual(['time', 'run', 'operator', 'profile', 'server', 'user', 'kind', 'change', 'ticket']);
+    expect(Object.keys(t.rows[0]!)).toEqual([
+      'time',
+      'run',
+      'operator',
+      'profile',
+      'server',
+      'user',
+      'kind',
+      'change',
+      'ticket',
+    ]);
     expect(t.rows[0]).toMatchObject({ operator: 'sam', profile: 'live-eu', user: UID, kind: 'changed' });
   });
 
@@ -85,7 +114,10 @@ describe('udcli audit', () => {
 });
 
 describe('udcli audit: the latest state, --history, --unresolved, --run, --ticket (issue 38)', () => {
-  /** Three runs on one user and change: an unknown, a settling line closing it, and an unknown left open for another user. */
+  /**
+   * Three runs on one user and change: an unknown, a settling line closing it, and an unknown left open for another
+   * user.
+   */
   function withRuns() {
     const t = setup();
     const subject = 'products give sword --qty 1 --game 1001 --type Game';
@@ -94,9 +126,36 @@ describe('udcli audit: the latest state, --history, --unresolved, --run, --ticke
         t.path,
         `${JSON.stringify({ time: new Date().toISOString(), operator: 'sam', profile: 'prod', server: 'https://api.example', command: `udcli products give ${uid} sword`, uid, subject, before: null, after: null, ...extra })}\n`,
       );
-    line({ run: 'r1', id: 'r1.1', kind: 'unknown', change: 'give 1 unit sent, outcome unknown', username: 'alice', ticket: 'SUP-9', reason: 'refund' });
-    line({ run: 'r1', id: 'r1.2', kind: 'unknown', change: 'give 1 unit sent, outcome unknown', username: 'bob', ticket: 'SUP-9' }, UID2);
-    line({ run: 'r2', id: 'r2.1', kind: 'resolved', outcome: 'applied', closes: 'r1.1', change: 'outcome of r1.1 settled: it was applied', username: 'alice', ticket: 'SUP-9' });
+    line({
+      run: 'r1',
+      id: 'r1.1',
+      kind: 'unknown',
+      change: 'give 1 unit sent, outcome unknown',
+      username: 'alice',
+      ticket: 'SUP-9',
+      reason: 'refund',
+    });
+    line(
+      {
+        run: 'r1',
+        id: 'r1.2',
+        kind: 'unknown',
+        change: 'give 1 unit sent, outcome unknown',
+        username: 'bob',
+        ticket: 'SUP-9',
+      },
+      UID2,
+    );
+    line({
+      run: 'r2',
+      id: 'r2.1',
+      kind: 'resolved',
+      outcome: 'applied',
+      closes: 'r1.1',
+      change: 'outcome of r1.1 settled: it was applied',
+      username: 'alice',
+      ticket: 'SUP-9',
+    });
     return t;
   }
 
@@ -130,7 +189,9 @@ describe('udcli audit: the latest state, --history, --unresolved, --run, --ticke
   it('skips a corrupt line with a warning naming it, shows every other line, then exits 2', async () => {
     const t = withRuns();
     appendFileSync(t.path, '{"time":"2026-01-01T00:00:00Z","operator":"sam","pro\n');
-    await expect(t.run(['audit', '--history', '--profile', 'prod'])).rejects.toThrow(/has 1 corrupt line \(7\), skipped; every other line was shown/);
+    await expect(t.run(['audit', '--history', '--profile', 'prod'])).rejects.toThrow(
+      /has 1 corrupt line \(7\), skipped; every other line was shown/,
+    );
     expect(t.warnings).toEqual([`audit log ${t.path} line 7 is not an audit entry: skipped`]);
     expect(t.rows).toHaveLength(3);
   });

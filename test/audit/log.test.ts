@@ -2,7 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, statSync, appendFileSync, chmodSync 
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditLog, appendAudit, auditEntry, auditLogPath, commandLine, parseSince, readAudit, type AuditEntry } from '../../src/audit/log.js';
+import {
+  AuditLog,
+  appendAudit,
+  auditEntry,
+  auditLogPath,
+  commandLine,
+  parseSince,
+  readAudit,
+  type AuditEntry,
+} from '../../src/audit/log.js';
 import { UsageError } from '../../src/errors.js';
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-audit-'));
@@ -33,7 +42,17 @@ describe('audit log', () => {
   it('appends one JSON line per change with operator, profile and command, in a 0600 file, never a secret', () => {
     const dir = freshDir();
     const path = auditLogPath({ UDCLI_CONFIG_DIR: dir });
-    const argv = ['achievements', 'reset', UID, 'FIRST_WIN', '--api-key', KEY, `--signing-secret=${SECRET}`, '--profile', 'live-eu'];
+    const argv = [
+      'achievements',
+      'reset',
+      UID,
+      'FIRST_WIN',
+      '--api-key',
+      KEY,
+      `--signing-secret=${SECRET}`,
+      '--profile',
+      'live-eu',
+    ];
     appendAudit(
       path,
       auditEntry({
@@ -42,16 +61,34 @@ describe('audit log', () => {
         argv,
         uid: UID,
         before: { current_value: 3, state: 'In Progress' },
-        after: { current_value: 0, state: 'In Progress', signature: 'abcdef0123456789abcdef', cookie: 'session=secretcookievalue' },
+        after: {
+          current_value: 0,
+          state: 'In Progress',
+          signature: 'abcdef0123456789abcdef',
+          cookie: 'session=secretcookievalue',
+        },
         change: 'FIRST_WIN of 01e5…: 3/10 In Progress → 0/10 In Progress',
         undo: `udcli achievements set ${UID} FIRST_WIN 30%`,
         now: new Date('2024-05-01T10:00:00Z'),
       }),
     );
-    appendAudit(path, auditEntry({ env: { USER: 'kim' }, profile: 'live-eu', argv: ['products', 'take', UID2, 'sword'], uid: UID2, before: null, after: null }));
+    appendAudit(
+      path,
+      auditEntry({
+        env: { USER: 'kim' },
+        profile: 'live-eu',
+        argv: ['products', 'take', UID2, 'sword'],
+        uid: UID2,
+        before: null,
+        after: null,
+      }),
+    );
 
     const text = readFileSync(path, 'utf8');
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as AuditEntry);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditEntry);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({
       time: '2024-05-01T10:00:00.000Z',
@@ -61,7 +98,9 @@ describe('audit log', () => {
       before: { current_value: 3, state: 'In Progress' },
       change: 'FIRST_WIN of 01e5…: 3/10 In Progress → 0/10 In Progress',
     });
-    expect(lines[0]!.command).toBe(`udcli achievements reset ${UID} FIRST_WIN --api-key 0123…cdef --signing-secret=sand…0001 --profile live-eu`);
+    expect(lines[0]!.command).toBe(
+      `udcli achievements reset ${UID} FIRST_WIN --api-key 0123…cdef --signing-secret=sand…0001 --profile live-eu`,
+    );
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(KEY);
     expect(text).not.toContain('secretcookievalue');
@@ -81,10 +120,16 @@ describe('audit log', () => {
   });
 
   it('operator comes from $USER, with a fallback', () => {
-    expect(auditEntry({ env: { USER: 'sam' }, profile: 'p', argv: [], uid: UID, before: null, after: null }).operator).toBe('sam');
-    expect(auditEntry({ env: { LOGNAME: 'lee' }, profile: 'p', argv: [], uid: UID, before: null, after: null }).operator).toBe('lee');
+    expect(
+      auditEntry({ env: { USER: 'sam' }, profile: 'p', argv: [], uid: UID, before: null, after: null }).operator,
+    ).toBe('sam');
+    expect(
+      auditEntry({ env: { LOGNAME: 'lee' }, profile: 'p', argv: [], uid: UID, before: null, after: null }).operator,
+    ).toBe('lee');
     // No variable at all (cron, containers): the account the process runs as.
-    expect(auditEntry({ env: {}, profile: 'p', argv: [], uid: UID, before: null, after: null }).operator).toBe(userInfo().username);
+    expect(auditEntry({ env: {}, profile: 'p', argv: [], uid: UID, before: null, after: null }).operator).toBe(
+      userInfo().username,
+    );
   });
 
   it('quotes arguments a shell would split, and redacts secret name=value fields', () => {
@@ -98,7 +143,15 @@ describe('audit log', () => {
     const path = auditLogPath({ UDCLI_CONFIG_DIR: dir });
     const now = new Date('2024-05-10T12:00:00Z');
     const mk = (hoursAgo: number, uid: string, profile: string) =>
-      auditEntry({ env: { USER: 'sam' }, profile, argv: ['x'], uid, before: null, after: null, now: new Date(now.getTime() - hoursAgo * 3600_000) });
+      auditEntry({
+        env: { USER: 'sam' },
+        profile,
+        argv: ['x'],
+        uid,
+        before: null,
+        after: null,
+        now: new Date(now.getTime() - hoursAgo * 3600_000),
+      });
     const log = AuditLog.open(path);
     log.append(mk(72, UID, 'live-eu'));
     log.append(mk(3, UID2, 'live-eu'));
@@ -109,8 +162,13 @@ describe('audit log', () => {
     expect(await all(readAudit(path))).toHaveLength(3);
     expect((await all(readAudit(path, { since: '2h', now }))).map((e) => e.profile)).toEqual(['staging']);
     expect(await all(readAudit(path, { since: '7d', now }))).toHaveLength(3);
-    expect((await all(readAudit(path, { user: UID.toUpperCase() }))).map((e) => e.profile)).toEqual(['live-eu', 'staging']);
-    expect((await all(readAudit(path, { profile: 'live-eu', since: new Date('2024-05-09T00:00:00Z') }))).map((e) => e.uid)).toEqual([UID2]);
+    expect((await all(readAudit(path, { user: UID.toUpperCase() }))).map((e) => e.profile)).toEqual([
+      'live-eu',
+      'staging',
+    ]);
+    expect(
+      (await all(readAudit(path, { profile: 'live-eu', since: new Date('2024-05-09T00:00:00Z') }))).map((e) => e.uid),
+    ).toEqual([UID2]);
   });
 
   it('readAudit of a log that does not exist yet has no entries', async () => {

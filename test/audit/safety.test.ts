@@ -45,14 +45,20 @@ describe('confirmMutation', () => {
   });
 
   it('on a terminal, a wrong name or end of input cancels', async () => {
-    await expect(confirmMutation(fakeFactory({ tty: true, typed: 'yes' }).factory, prod, what)).rejects.toThrow(CancelledError);
-    await expect(confirmMutation(fakeFactory({ tty: true, typed: null }).factory, prod, what)).rejects.toThrow(CancelledError);
+    await expect(confirmMutation(fakeFactory({ tty: true, typed: 'yes' }).factory, prod, what)).rejects.toThrow(
+      CancelledError,
+    );
+    await expect(confirmMutation(fakeFactory({ tty: true, typed: null }).factory, prod, what)).rejects.toThrow(
+      CancelledError,
+    );
   });
 
   it('off a terminal, refuses without --yes and goes on with it; the banner is printed either way', async () => {
     const no = fakeFactory({ tty: false });
     await expect(confirmMutation(no.factory, prod, what)).rejects.toThrow(UsageError);
-    await expect(confirmMutation(no.factory, prod, what)).rejects.toThrow('refusing to change production data without --yes off a terminal');
+    await expect(confirmMutation(no.factory, prod, what)).rejects.toThrow(
+      'refusing to change production data without --yes off a terminal',
+    );
     expect(no.stderr()).toContain('PRODUCTION profile "live-eu"');
     const yes = fakeFactory({ tty: false, yes: true });
     await confirmMutation(yes.factory, prod, what);

@@ -11,7 +11,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const receipt = (before: string | null, after: string | null, tokenGiven = false) => {
   const kept: string[] = [];
-  const r = saveReceipt({ uid: UID, key: 'slot1', before, after, scope: ['--profile', 'live'], tokenGiven, keep: (v) => (kept.push(v), '/cfg/saves-undo/f.txt') });
+  const r = saveReceipt({
+    uid: UID,
+    key: 'slot1',
+    before,
+    after,
+    scope: ['--profile', 'live'],
+    tokenGiven,
+    keep: (v) => (kept.push(v), '/cfg/saves-undo/f.txt'),
+  });
   return { ...r, kept };
 };
 
@@ -48,8 +56,18 @@ describe('save receipts', () => {
     expect(savePreview('a\n  b\tc', 40)).toBe('7 bytes a b c');
     expect(savePreview('é'.repeat(50), 10)).toBe(`100 bytes ${'é'.repeat(9)}…`);
     expect(saveState('k', 'v')).toEqual({ key: 'k', bytes: 1, value: 'v' });
-    expect(saveState('k', 'x'.repeat(5000))).toMatchObject({ key: 'k', bytes: 5000, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(saveArgv(UID, 'k', { action: 'set', value: 'y'.repeat(300), valueArg: 'y'.repeat(300) }, [])).toEqual(['saves', 'set', UID, 'k', '(300 bytes)']);
+    expect(saveState('k', 'x'.repeat(5000))).toMatchObject({
+      key: 'k',
+      bytes: 5000,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(saveArgv(UID, 'k', { action: 'set', value: 'y'.repeat(300), valueArg: 'y'.repeat(300) }, [])).toEqual([
+      'saves',
+      'set',
+      UID,
+      'k',
+      '(300 bytes)',
+    ]);
   });
 
   it('the undo file is 0600 and never overwrites another', () => {

@@ -30,7 +30,13 @@ const takeChange = await productsTake.type();
  * definition read when it needs one), with the test's own `perform` in place of the request.
  */
 async function traced<T>(
-  type: typeof incChange | typeof setChange | typeof resetChange | typeof deleteChange | typeof giveChange | typeof takeChange,
+  type:
+    | typeof incChange
+    | typeof setChange
+    | typeof resetChange
+    | typeof deleteChange
+    | typeof giveChange
+    | typeof takeChange,
   factory: Pick<Factory, 'io' | 'output'>,
   settings: TraceSettings,
   client: ApiClient,
@@ -41,24 +47,56 @@ async function traced<T>(
   const t = type as unknown as typeof incChange;
   const i = input as Parameters<typeof incChange.read>[2];
   const prepared = await t.prepare(client, i, { sample: uid, batch: false, dryRun: false });
-  const done = await tracedSingle(factory, settings, client, (ctx) => ({ ...traceSpec(t, ctx, client, uid, i, prepared, undefined), perform: perform as unknown as Perform<never> }));
+  const done = await tracedSingle(factory, settings, client, (ctx) => ({
+    ...traceSpec(t, ctx, client, uid, i, prepared, undefined),
+    perform: perform as unknown as Perform<never>,
+  }));
   return done.reply as unknown as Reply<T>;
 }
 
-function tracedSingleAchievement<T>(factory: Pick<Factory, 'io' | 'output'>, settings: TraceSettings, client: ApiClient, uid: string, target: AchievementTarget, change: AchievementChangeSpec & Record<string, unknown>, perform: Perform<T>): Promise<Reply<T>> {
+function tracedSingleAchievement<T>(
+  factory: Pick<Factory, 'io' | 'output'>,
+  settings: TraceSettings,
+  client: ApiClient,
+  uid: string,
+  target: AchievementTarget,
+  change: AchievementChangeSpec & Record<string, unknown>,
+  perform: Perform<T>,
+): Promise<Reply<T>> {
   const type = { inc: incChange, set: setChange, reset: resetChange, delete: deleteChange }[change.action as 'inc'];
   return traced(type, factory, settings, client, uid, { target, change }, perform);
 }
 
-function tracedSingleProduct<T>(factory: Pick<Factory, 'io' | 'output'>, settings: TraceSettings, client: ApiClient, uid: string, target: ProductTarget, change: { action: 'give' | 'take'; qty: number; post?: boolean }, perform: Perform<T>): Promise<Reply<T>> {
+function tracedSingleProduct<T>(
+  factory: Pick<Factory, 'io' | 'output'>,
+  settings: TraceSettings,
+  client: ApiClient,
+  uid: string,
+  target: ProductTarget,
+  change: { action: 'give' | 'take'; qty: number; post?: boolean },
+  perform: Perform<T>,
+): Promise<Reply<T>> {
   const type = change.action === 'give' ? giveChange : takeChange;
-  return traced(type, factory, settings, client, uid, { target, action: change.action, qty: change.qty, post: change.post ?? false }, perform);
+  return traced(
+    type,
+    factory,
+    settings,
+    client,
+    uid,
+    { target, action: change.action, qty: change.qty, post: change.post ?? false },
+    perform,
+  );
 }
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-tracked-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const UID = '01e528d59829836fd23b09085b56edab';
-const reply = <T>(payload: T) => ({ payload, envelope: { version: 1, code: 200, message: 'OK', payload }, bodyText: '', httpStatus: 200 });
+const reply = <T>(payload: T) => ({
+  payload,
+  envelope: { version: 1, code: 200, message: 'OK', payload },
+  bodyText: '',
+  httpStatus: 200,
+});
 
 function setup() {
   const dir = mkdtempSync(join(root, 'cfg-'));
@@ -68,7 +106,14 @@ function setup() {
     output: async () => ({ info: (m: string) => void info.push(m) }) as unknown as Output,
   } as unknown as Pick<Factory, 'io' | 'output'>;
   const settings = { profile: 'live-eu', gameId: '1001', type: 'Game' as const };
-  const audit = () => (existsSync(join(dir, 'audit.log')) ? readFileSync(join(dir, 'audit.log'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  const audit = () =>
+    existsSync(join(dir, 'audit.log'))
+      ? readFileSync(join(dir, 'audit.log'), 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
   return { factory, settings, info, audit };
 }
 
@@ -77,11 +122,18 @@ describe('traced single-user changes', () => {
     const t = setup();
     const client = {
       listAchievementDefinitions: async () => reply([{ developer_id: 'LEVEL_10', start_value: 1, target_value: 10 }]),
-      listUserAchievements: async () => reply([{ developer_id: 'LEVEL_10', current_value: 4, state: 'In Progress', target_value: 10 }]),
+      listUserAchievements: async () =>
+        reply([{ developer_id: 'LEVEL_10', current_value: 4, state: 'In Progress', target_value: 10 }]),
     } as unknown as ApiClient;
     const target = { type: 'Game' as const, pid: '1002', developerId: 'LEVEL_10' };
-    const r = await tracedSingleAchievement(t.factory, t.settings, client, UID, target, { action: 'set', progress: 0.5, progressText: '50%' }, async () =>
-      reply({ state: 'In Progress', current_value: 6, percent_complete: 55, developer_id: 'LEVEL_10' }),
+    const r = await tracedSingleAchievement(
+      t.factory,
+      t.settings,
+      client,
+      UID,
+      target,
+      { action: 'set', progress: 0.5, progressText: '50%' },
+      async () => reply({ state: 'In Progress', current_value: 6, percent_complete: 55, developer_id: 'LEVEL_10' }),
     );
     expect(r.payload.current_value).toBe(6);
     expect(t.info).toEqual([
@@ -90,18 +142,34 @@ describe('traced single-user changes', () => {
       `Undo:    udcli achievements set ${UID} LEVEL_10 33% --game 1002 --profile live-eu`,
     ]);
     expect(t.audit()).toEqual([
-      expect.objectContaining({ operator: 'sam', profile: 'live-eu', uid: UID, command: `udcli achievements set ${UID} LEVEL_10 50% --game 1002`, before: expect.objectContaining({ current_value: 4 }) }),
+      expect.objectContaining({
+        operator: 'sam',
+        profile: 'live-eu',
+        uid: UID,
+        command: `udcli achievements set ${UID} LEVEL_10 50% --game 1002`,
+        before: expect.objectContaining({ current_value: 4 }),
+      }),
     ]);
   });
 
   it('take whose reply was lost: audited as outcome unknown, the error goes on to the caller', async () => {
     const t = setup();
-    const client = { listProducts: async () => reply([{ purchase: { data: { quantity: 3 } }, product: { sku: 'sword' } }]) } as unknown as ApiClient;
+    const client = {
+      listProducts: async () => reply([{ purchase: { data: { quantity: 3 } }, product: { sku: 'sword' } }]),
+    } as unknown as ApiClient;
     const lost = new NetworkError('timeout after 15000 ms', 'timeout', true);
     await expect(
-      tracedSingleProduct(t.factory, t.settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'take', qty: 1 }, async () => {
-        throw lost;
-      }),
+      tracedSingleProduct(
+        t.factory,
+        t.settings,
+        client,
+        UID,
+        { parentId: '1001', type: 'Game', sku: 'sword' },
+        { action: 'take', qty: 1 },
+        async () => {
+          throw lost;
+        },
+      ),
     ).rejects.toBe(lost);
     const [entry] = t.audit();
     expect(entry.change).toMatch(/sword of 01e5…: take 1 unit sent, outcome unknown/);
@@ -117,10 +185,18 @@ describe('receipts that say what the server did (issue 15)', () => {
     let performed = false;
     const client = { listProducts: async () => Promise.reject(failed) } as unknown as ApiClient;
     await expect(
-      tracedSingleProduct(t.factory, t.settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'give', qty: 1 }, async () => {
-        performed = true;
-        return reply({} as never);
-      }),
+      tracedSingleProduct(
+        t.factory,
+        t.settings,
+        client,
+        UID,
+        { parentId: '1001', type: 'Game', sku: 'sword' },
+        { action: 'give', qty: 1 },
+        async () => {
+          performed = true;
+          return reply({} as never);
+        },
+      ),
     ).rejects.toBe(failed);
     expect(performed).toBe(false);
     expect(wasNotSent(failed)).toBe(true);
@@ -131,12 +207,23 @@ describe('receipts that say what the server did (issue 15)', () => {
     const t = setup();
     let reads = 0;
     const client = {
-      listProducts: async () => (++reads === 1 ? reply([{ purchase: { data: { quantity: 3 } }, product: { sku: 'sword' } }]) : Promise.reject(new NetworkError('cannot reach', 'unreachable', false))),
+      listProducts: async () =>
+        ++reads === 1
+          ? reply([{ purchase: { data: { quantity: 3 } }, product: { sku: 'sword' } }])
+          : Promise.reject(new NetworkError('cannot reach', 'unreachable', false)),
     } as unknown as ApiClient;
     const gateway = new ApiError('HTTP 502 Bad Gateway', 502, 502, { withoutEnvelope: true });
-    const err = await tracedSingleProduct(t.factory, t.settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'give', qty: 1 }, async () => {
-      throw gateway;
-    }).then(
+    const err = await tracedSingleProduct(
+      t.factory,
+      t.settings,
+      client,
+      UID,
+      { parentId: '1001', type: 'Game', sku: 'sword' },
+      { action: 'give', qty: 1 },
+      async () => {
+        throw gateway;
+      },
+    ).then(
       () => new Error('expected a failure'),
       (e: unknown) => e as Error,
     );
@@ -148,19 +235,49 @@ describe('receipts that say what the server did (issue 15)', () => {
   it('--profile always (the built-in sandbox profile too); --base-url, without userinfo, when it was a flag or UDCLI_BASE_URL; the audit line names the server', async () => {
     for (const source of ['flag', 'env'] as const) {
       const t = setup();
-      const client = { listProducts: async () => reply([{ purchase: { success: true, data: { quantity: 3 } }, product: { sku: 'sword' } }]) } as unknown as ApiClient;
-      const settings = { ...t.settings, profile: 'sandbox', baseUrl: 'http://ops:hunter2@127.0.0.1:8788', sources: { base_url: source } };
-      await tracedSingleProduct(t.factory, settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'take', qty: 1 }, async () =>
-        reply({ purchase: { success: true, data: { quantity: 2 }, message: '' }, product: { sku: 'sword' } } as never),
+      const client = {
+        listProducts: async () =>
+          reply([{ purchase: { success: true, data: { quantity: 3 } }, product: { sku: 'sword' } }]),
+      } as unknown as ApiClient;
+      const settings = {
+        ...t.settings,
+        profile: 'sandbox',
+        baseUrl: 'http://ops:hunter2@127.0.0.1:8788',
+        sources: { base_url: source },
+      };
+      await tracedSingleProduct(
+        t.factory,
+        settings,
+        client,
+        UID,
+        { parentId: '1001', type: 'Game', sku: 'sword' },
+        { action: 'take', qty: 1 },
+        async () =>
+          reply({
+            purchase: { success: true, data: { quantity: 2 }, message: '' },
+            product: { sku: 'sword' },
+          } as never),
       );
-      expect(t.info[1]).toBe(`Undo:    udcli products give ${UID} sword --qty 1 --profile sandbox --base-url http://127.0.0.1:8788`);
+      expect(t.info[1]).toBe(
+        `Undo:    udcli products give ${UID} sword --qty 1 --profile sandbox --base-url http://127.0.0.1:8788`,
+      );
       expect(t.audit()[0]).toMatchObject({ profile: 'sandbox', server: 'http://127.0.0.1:8788' });
     }
     const t = setup();
-    const client = { listProducts: async () => reply([{ purchase: { success: true, data: { quantity: 3 } }, product: { sku: 'sword' } }]) } as unknown as ApiClient;
+    const client = {
+      listProducts: async () =>
+        reply([{ purchase: { success: true, data: { quantity: 3 } }, product: { sku: 'sword' } }]),
+    } as unknown as ApiClient;
     const settings = { ...t.settings, baseUrl: 'https://api.example.com', sources: { base_url: 'profile' as const } };
-    await tracedSingleProduct(t.factory, settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'take', qty: 1 }, async () =>
-      reply({ purchase: { success: true, data: { quantity: 2 }, message: '' }, product: { sku: 'sword' } } as never),
+    await tracedSingleProduct(
+      t.factory,
+      settings,
+      client,
+      UID,
+      { parentId: '1001', type: 'Game', sku: 'sword' },
+      { action: 'take', qty: 1 },
+      async () =>
+        reply({ purchase: { success: true, data: { quantity: 2 }, message: '' }, product: { sku: 'sword' } } as never),
     );
     expect(t.info[1]).toBe(`Undo:    udcli products give ${UID} sword --qty 1 --profile live-eu`);
     expect(t.audit()[0].server).toBe('https://api.example.com');
@@ -168,13 +285,32 @@ describe('receipts that say what the server did (issue 15)', () => {
 
   it('--base-url when it was a flag', async () => {
     const t = setup();
-    const client = { listProducts: async () => reply([{ purchase: { success: true, data: { quantity: 3 } }, product: { sku: 'sword' } }]) } as unknown as ApiClient;
-    const settings = { ...t.settings, profile: 'sandbox', baseUrl: 'http://127.0.0.1:9999', sources: { base_url: 'flag' as const } };
-    await tracedSingleProduct(t.factory, settings, client, UID, { parentId: '1001', type: 'Game', sku: 'sword' }, { action: 'take', qty: 1 }, async () =>
-      reply({ purchase: { success: true, data: { quantity: 2 }, message: '' }, product: { sku: 'sword' } } as never),
+    const client = {
+      listProducts: async () =>
+        reply([{ purchase: { success: true, data: { quantity: 3 } }, product: { sku: 'sword' } }]),
+    } as unknown as ApiClient;
+    const settings = {
+      ...t.settings,
+      profile: 'sandbox',
+      baseUrl: 'http://127.0.0.1:9999',
+      sources: { base_url: 'flag' as const },
+    };
+    await tracedSingleProduct(
+      t.factory,
+      settings,
+      client,
+      UID,
+      { parentId: '1001', type: 'Game', sku: 'sword' },
+      { action: 'take', qty: 1 },
+      async () =>
+        reply({ purchase: { success: true, data: { quantity: 2 }, message: '' }, product: { sku: 'sword' } } as never),
     );
-    expect(t.info[1]).toBe(`Undo:    udcli products give ${UID} sword --qty 1 --profile sandbox --base-url http://127.0.0.1:9999`);
-    expect(t.audit()[0].undo).toBe(`udcli products give ${UID} sword --qty 1 --profile sandbox --base-url http://127.0.0.1:9999`);
+    expect(t.info[1]).toBe(
+      `Undo:    udcli products give ${UID} sword --qty 1 --profile sandbox --base-url http://127.0.0.1:9999`,
+    );
+    expect(t.audit()[0].undo).toBe(
+      `udcli products give ${UID} sword --qty 1 --profile sandbox --base-url http://127.0.0.1:9999`,
+    );
   });
 
   it('reset of a record that does not exist: reads what is stored after, reports no change and no undo', async () => {
@@ -183,28 +319,53 @@ describe('receipts that say what the server did (issue 15)', () => {
     const client = {
       listUserAchievements: async () => {
         reads++;
-        return reply([{ id: null, developer_id: 'FIRST_WIN', current_value: 0, state: 'Not Started', target_value: 1 }]);
+        return reply([
+          { id: null, developer_id: 'FIRST_WIN', current_value: 0, state: 'Not Started', target_value: 1 },
+        ]);
       },
     } as unknown as ApiClient;
-    await tracedSingleAchievement(t.factory, t.settings, client, UID, { type: 'Game', pid: '1001', developerId: 'FIRST_WIN' }, { action: 'reset' }, async () =>
-      reply({ state: 'In Progress', current_value: 0, percent_complete: 0, developer_id: 'FIRST_WIN' }),
+    await tracedSingleAchievement(
+      t.factory,
+      t.settings,
+      client,
+      UID,
+      { type: 'Game', pid: '1001', developerId: 'FIRST_WIN' },
+      { action: 'reset' },
+      async () => reply({ state: 'In Progress', current_value: 0, percent_complete: 0, developer_id: 'FIRST_WIN' }),
     );
     expect(reads).toBe(2);
-    expect(t.info).toEqual(['No change: FIRST_WIN of 01e5…: no record, nothing to reset', 'Undo:    none', 'Note:    nothing changed']);
-    expect(t.audit()[0]).toMatchObject({ change: 'FIRST_WIN of 01e5…: no record, nothing to reset', undo: null, after: null });
+    expect(t.info).toEqual([
+      'No change: FIRST_WIN of 01e5…: no record, nothing to reset',
+      'Undo:    none',
+      'Note:    nothing changed',
+    ]);
+    expect(t.audit()[0]).toMatchObject({
+      change: 'FIRST_WIN of 01e5…: no record, nothing to reset',
+      undo: null,
+      after: null,
+    });
   });
 
   it('set below a Completed value that the server keeps: exit 1, saying so, audited as no change', async () => {
     const t = setup();
     const client = {
       listAchievementDefinitions: async () => reply([{ developer_id: 'LEVEL_10', start_value: 0, target_value: 10 }]),
-      listUserAchievements: async () => reply([{ id: 4, developer_id: 'LEVEL_10', current_value: 10, state: 'Completed', target_value: 10 }]),
+      listUserAchievements: async () =>
+        reply([{ id: 4, developer_id: 'LEVEL_10', current_value: 10, state: 'Completed', target_value: 10 }]),
     } as unknown as ApiClient;
-    const error = await tracedSingleAchievement(t.factory, t.settings, client, UID, { type: 'Game', pid: '1001', developerId: 'LEVEL_10' }, { action: 'set', progress: 0.5, progressText: '50%' }, async () =>
-      reply({ state: 'Completed', current_value: 10, percent_complete: 100, developer_id: 'LEVEL_10' }),
+    const error = await tracedSingleAchievement(
+      t.factory,
+      t.settings,
+      client,
+      UID,
+      { type: 'Game', pid: '1001', developerId: 'LEVEL_10' },
+      { action: 'set', progress: 0.5, progressText: '50%' },
+      async () => reply({ state: 'Completed', current_value: 10, percent_complete: 100, developer_id: 'LEVEL_10' }),
     ).catch((e: unknown) => e);
     expect(exitCodeFor(error)).toBe(1);
-    expect((error as Error).message).toBe('nothing changed: LEVEL_10 of 01e5… is Completed (10/10) and set does not lower a completed achievement');
+    expect((error as Error).message).toBe(
+      'nothing changed: LEVEL_10 of 01e5… is Completed (10/10) and set does not lower a completed achievement',
+    );
     expect((error as { hint?: string }).hint).toBe(
       `to lower it, reset it first: udcli achievements reset ${UID} LEVEL_10 --profile live-eu && udcli achievements set ${UID} LEVEL_10 50% --profile live-eu`,
     );
@@ -215,10 +376,17 @@ describe('receipts that say what the server did (issue 15)', () => {
     const t = setup();
     const client = {
       listAchievementDefinitions: async () => reply([{ developer_id: 'LEVEL_10', start_value: 0, target_value: 10 }]),
-      listUserAchievements: async () => reply([{ id: 4, developer_id: 'LEVEL_10', current_value: 10, state: 'Completed', target_value: 10 }]),
+      listUserAchievements: async () =>
+        reply([{ id: 4, developer_id: 'LEVEL_10', current_value: 10, state: 'Completed', target_value: 10 }]),
     } as unknown as ApiClient;
-    const r = await tracedSingleAchievement(t.factory, t.settings, client, UID, { type: 'Game', pid: '1001', developerId: 'LEVEL_10' }, { action: 'set', progress: 1, progressText: '100%' }, async () =>
-      reply({ state: 'Completed', current_value: 10, percent_complete: 100, developer_id: 'LEVEL_10' }),
+    const r = await tracedSingleAchievement(
+      t.factory,
+      t.settings,
+      client,
+      UID,
+      { type: 'Game', pid: '1001', developerId: 'LEVEL_10' },
+      { action: 'set', progress: 1, progressText: '100%' },
+      async () => reply({ state: 'Completed', current_value: 10, percent_complete: 100, developer_id: 'LEVEL_10' }),
     );
     expect(r.payload.current_value).toBe(10);
     expect(t.info[0]).toBe('No change: LEVEL_10 of 01e5…: 10/10 Completed → 10/10 Completed');
@@ -233,26 +401,42 @@ describe('receipts that say what the server did (issue 15)', () => {
         order.push('read');
         await new Promise((r) => setTimeout(r, 20));
         order.push('read done');
-        return reply([{ id: 4, developer_id: 'LEVEL_10', current_value: state.value, state: 'In Progress', target_value: 10 }]);
+        return reply([
+          { id: 4, developer_id: 'LEVEL_10', current_value: state.value, state: 'In Progress', target_value: 10 },
+        ]);
       },
     };
     const inc = async () => {
       order.push('change');
       state.value += 1;
-      return reply({ state: 'In Progress', current_value: state.value, percent_complete: state.value * 10, developer_id: 'LEVEL_10' });
+      return reply({
+        state: 'In Progress',
+        current_value: state.value,
+        percent_complete: state.value * 10,
+        developer_id: 'LEVEL_10',
+      });
     };
     const target = { type: 'Game' as const, pid: '1001', developerId: 'LEVEL_10' };
     // Gated: the change waits for the gate, which waits for the read.
-    const gatedClient = { ...base, gated: (gate: () => Promise<void>) => ({ ...base, change: async () => (await gate(), inc()) }) } as unknown as ApiClient;
-    await tracedSingleAchievement(t.factory, t.settings, gatedClient, UID, target, { action: 'inc', by: 1 }, (c) => (c as unknown as { change: typeof inc }).change());
+    const gatedClient = {
+      ...base,
+      gated: (gate: () => Promise<void>) => ({ ...base, change: async () => (await gate(), inc()) }),
+    } as unknown as ApiClient;
+    await tracedSingleAchievement(t.factory, t.settings, gatedClient, UID, target, { action: 'inc', by: 1 }, (c) =>
+      (c as unknown as { change: typeof inc }).change(),
+    );
     expect(order).toEqual(['read', 'read done', 'change']);
     expect(t.info[0]).toBe('Changed: LEVEL_10 of 01e5…: 3/10 In Progress → 4/10 In Progress');
 
     // A server that answered the unsigned request at once: the change went before the gate opened.
     order.length = 0;
     const racing = { ...base, gated: () => ({ ...base, change: inc }) } as unknown as ApiClient;
-    await tracedSingleAchievement(t.factory, t.settings, racing, UID, target, { action: 'inc', by: 1 }, (c) => (c as unknown as { change: typeof inc }).change());
+    await tracedSingleAchievement(t.factory, t.settings, racing, UID, target, { action: 'inc', by: 1 }, (c) =>
+      (c as unknown as { change: typeof inc }).change(),
+    );
     expect(order).toEqual(['read', 'change', 'read done']);
-    expect(t.info.at(-1)).toMatch(/^Note: +the server applied this change without the signature it asked for until then/);
+    expect(t.info.at(-1)).toMatch(
+      /^Note: +the server applied this change without the signature it asked for until then/,
+    );
   });
 });

@@ -23,14 +23,27 @@ import productsGive from '../../src/cli/changes/products-give.js';
 import productsTake from '../../src/cli/changes/products-take.js';
 
 /** `achievements <action> @FILE …` through the change runner, as the command's handler runs it. */
-async function runAchievementBatch(factory: Factory, a: { spec: string; action: 'inc' | 'set' | 'reset' | 'delete'; developerId: string; progress?: string }, opts: BatchFlags & { by?: string }): Promise<BatchSummary> {
+async function runAchievementBatch(
+  factory: Factory,
+  a: { spec: string; action: 'inc' | 'set' | 'reset' | 'delete'; developerId: string; progress?: string },
+  opts: BatchFlags & { by?: string },
+): Promise<BatchSummary> {
   const args = { uid: a.spec, developerId: a.developerId, progress: a.progress ?? '' };
-  const declaration = { inc: achievementsInc, set: achievementsSet, reset: achievementsReset, delete: achievementsDelete }[a.action];
+  const declaration = {
+    inc: achievementsInc,
+    set: achievementsSet,
+    reset: achievementsReset,
+    delete: achievementsDelete,
+  }[a.action];
   return (await declaration.run(factory, args, opts))!;
 }
 
 /** `products give|take @FILE …` through the change runner. */
-async function runProductBatch(factory: Factory, a: { spec: string; action: 'give' | 'take'; sku: string }, opts: BatchFlags & { qty?: string }): Promise<BatchSummary> {
+async function runProductBatch(
+  factory: Factory,
+  a: { spec: string; action: 'give' | 'take'; sku: string },
+  opts: BatchFlags & { qty?: string },
+): Promise<BatchSummary> {
   return (await (a.action === 'give' ? productsGive : productsTake).run(factory, { uid: a.spec, sku: a.sku }, opts))!;
 }
 
@@ -46,9 +59,32 @@ function fakeService(users: string[]) {
   const must = (uid: string) => {
     if (!known.has(uid)) throw new ApiError('not found: user', 404, 404);
   };
-  const reply = <T>(payload: T) => ({ payload, envelope: { version: 1, code: 200, message: 'OK', payload }, bodyText: '', httpStatus: 200 });
-  const ach = (uid: string) => ({ id: 1, uid, achievement_id: 7, parent_id: '1001', current_value: progress.get(uid)!, percent_complete: progress.get(uid)! * 10, state: progress.get(uid) === 10 ? 'Completed' : 'In Progress', started_date: '', completed_date: '0000-00-00 00:00:00', updated_date: '', developer_id: 'FIRST_WIN', type: 'Game', name: 'First win', target_value: 10 });
-  const entry = (uid: string) => ({ purchase: { success: true, data: { quantity: swords.get(uid) ?? 0 }, message: '' }, product: { sku: 'sword' } });
+  const reply = <T>(payload: T) => ({
+    payload,
+    envelope: { version: 1, code: 200, message: 'OK', payload },
+    bodyText: '',
+    httpStatus: 200,
+  });
+  const ach = (uid: string) => ({
+    id: 1,
+    uid,
+    achievement_id: 7,
+    parent_id: '1001',
+    current_value: progress.get(uid)!,
+    percent_complete: progress.get(uid)! * 10,
+    state: progress.get(uid) === 10 ? 'Completed' : 'In Progress',
+    started_date: '',
+    completed_date: '0000-00-00 00:00:00',
+    updated_date: '',
+    developer_id: 'FIRST_WIN',
+    type: 'Game',
+    name: 'First win',
+    target_value: 10,
+  });
+  const entry = (uid: string) => ({
+    purchase: { success: true, data: { quantity: swords.get(uid) ?? 0 }, message: '' },
+    product: { sku: 'sword' },
+  });
   const client = {
     getUser: async (name: string) => {
       requests.push(`GET user ${name}`);
@@ -64,13 +100,26 @@ function fakeService(users: string[]) {
       must(uid);
       return reply(progress.has(uid) ? [ach(uid)] : []);
     },
-    changeUserAchievement: async (uid: string, _t: unknown, change: { reset?: true; increment?: number; progress?: number }) => {
+    changeUserAchievement: async (
+      uid: string,
+      _t: unknown,
+      change: { reset?: true; increment?: number; progress?: number },
+    ) => {
       requests.push(`PUT ach ${uid}`);
       must(uid);
       const now = progress.get(uid) ?? 0;
-      const next = change.reset ? 0 : change.increment !== undefined ? Math.min(10, now + change.increment) : Math.round(change.progress! * 10);
+      const next = change.reset
+        ? 0
+        : change.increment !== undefined
+          ? Math.min(10, now + change.increment)
+          : Math.round(change.progress! * 10);
       progress.set(uid, next);
-      return reply({ state: next === 10 ? 'Completed' : 'In Progress', current_value: next, percent_complete: next * 10, developer_id: 'FIRST_WIN' });
+      return reply({
+        state: next === 10 ? 'Completed' : 'In Progress',
+        current_value: next,
+        percent_complete: next * 10,
+        developer_id: 'FIRST_WIN',
+      });
     },
     listProducts: async (uid: string) => {
       requests.push(`GET products ${uid}`);
@@ -87,7 +136,10 @@ function fakeService(users: string[]) {
   return { client, progress, swords, requests, mutations: () => requests.filter((r) => r.startsWith('PUT')) };
 }
 
-function fakeFactory(service: ReturnType<typeof fakeService>, opts: { production?: boolean; yes?: boolean; stdin?: string; baseUrl?: string } = {}) {
+function fakeFactory(
+  service: ReturnType<typeof fakeService>,
+  opts: { production?: boolean; yes?: boolean; stdin?: string; baseUrl?: string } = {},
+) {
   const configDir = mkdtempSync(join(root, 'cfg-'));
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -113,7 +165,16 @@ function fakeFactory(service: ReturnType<typeof fakeService>, opts: { production
     return () => void listeners.delete(listener);
   };
   const factory = {
-    io: { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env: { UDCLI_CONFIG_DIR: configDir, USER: 'ci-bot' }, onSignals },
+    io: {
+      stdin,
+      stdout,
+      stderr,
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      env: { UDCLI_CONFIG_DIR: configDir, USER: 'ci-bot' },
+      onSignals,
+    },
     globals: () => ({ yes: opts.yes ?? false, quiet: false }) as GlobalOptions,
     settings: async () => settings,
     client: async (o?: { connections?: number }) => {
@@ -122,10 +183,21 @@ function fakeFactory(service: ReturnType<typeof fakeService>, opts: { production
     },
     output: async () => output,
   } as unknown as Factory;
-  const results = () => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const results = () =>
+    out
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   const audit = () => {
     const p = join(configDir, 'audit.log');
-    return existsSync(p) ? readFileSync(p, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry) : [];
+    return existsSync(p)
+      ? readFileSync(p, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as AuditEntry)
+      : [];
   };
   const interrupt = () => {
     for (const listener of [...listeners]) listener('SIGINT');
@@ -142,9 +214,35 @@ function listFile(lines: string[]): string {
 describe('batch options', () => {
   it('addBatchOptions registers the six options and parseBatchFlags validates them', async () => {
     let seen: Record<string, unknown> = {};
-    const cmd = addBatchOptions(new Command('reset').argument('<uid>').exitOverride().action((_u: string, o: Record<string, unknown>) => void (seen = o)));
-    await cmd.parseAsync(['@x', '--concurrency', '4', '--rate', '20/s', '--dry-run', '--journal', 'j.ndjson', '--fail-fast', '--retry-unknown'], { from: 'user' });
-    expect(parseBatchFlags(seen)).toEqual({ concurrency: 4, ratePerSecond: 20, dryRun: true, journal: 'j.ndjson', failFast: true, retryUnknown: true });
+    const cmd = addBatchOptions(
+      new Command('reset')
+        .argument('<uid>')
+        .exitOverride()
+        .action((_u: string, o: Record<string, unknown>) => void (seen = o)),
+    );
+    await cmd.parseAsync(
+      [
+        '@x',
+        '--concurrency',
+        '4',
+        '--rate',
+        '20/s',
+        '--dry-run',
+        '--journal',
+        'j.ndjson',
+        '--fail-fast',
+        '--retry-unknown',
+      ],
+      { from: 'user' },
+    );
+    expect(parseBatchFlags(seen)).toEqual({
+      concurrency: 4,
+      ratePerSecond: 20,
+      dryRun: true,
+      journal: 'j.ndjson',
+      failFast: true,
+      retryUnknown: true,
+    });
     expect(parseBatchFlags({})).toEqual({ concurrency: 8, dryRun: false, failFast: false, retryUnknown: false });
     expect(() => parseBatchFlags({ concurrency: '0' })).toThrow(UsageError);
     expect(() => parseBatchFlags({ rate: 'lots' })).toThrow(UsageError);
@@ -164,7 +262,11 @@ describe('runAchievementBatch', () => {
     svc.progress.set(uidForUsername('bob'), 10);
     const f = fakeFactory(svc);
     const file = listFile(['# testers', 'alice', uidForUsername('bob').toUpperCase(), '', 'carol']);
-    const summary = await runAchievementBatch(f.factory, { spec: `@${file}`, action: 'reset', developerId: 'FIRST_WIN' }, { concurrency: '3' });
+    const summary = await runAchievementBatch(
+      f.factory,
+      { spec: `@${file}`, action: 'reset', developerId: 'FIRST_WIN' },
+      { concurrency: '3' },
+    );
     expect(summary).toMatchObject({ total: 3, ok: 3, failed: 0 });
     // Two a user in flight: the read before a change goes beside the challenge request.
     expect(f.connections).toEqual([6]);
@@ -172,7 +274,10 @@ describe('runAchievementBatch', () => {
     expect(byInput.get('alice')).toMatchObject({
       uid: uidForUsername('alice'),
       status: 'ok',
-      result: { change: `FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: 3/10 In Progress → 0/10 In Progress`, undo: `udcli achievements set ${uidForUsername('alice')} FIRST_WIN 30% --profile sandbox` },
+      result: {
+        change: `FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: 3/10 In Progress → 0/10 In Progress`,
+        undo: `udcli achievements set ${uidForUsername('alice')} FIRST_WIN 30% --profile sandbox`,
+      },
     });
     expect(svc.requests.filter((r) => r.startsWith('GET user'))).toEqual(['GET user alice', 'GET user carol']); // the uid needs no lookup
     const audit = f.audit();
@@ -191,24 +296,36 @@ describe('runAchievementBatch', () => {
     const svc = fakeService(['alice']);
     const f = fakeFactory(svc);
     const file = listFile(['alice', 'nobody']);
-    await expect(runAchievementBatch(f.factory, { spec: `@${file}`, action: 'inc', developerId: 'FIRST_WIN' }, { by: '2' })).rejects.toThrow(BatchIncompleteError);
+    await expect(
+      runAchievementBatch(f.factory, { spec: `@${file}`, action: 'inc', developerId: 'FIRST_WIN' }, { by: '2' }),
+    ).rejects.toThrow(BatchIncompleteError);
     const r = new Map(f.results().map((x) => [x.input, x]));
     expect(r.get('nobody')).toMatchObject({ status: 'failed', uid: null, error: { code: 404 } });
     expect(r.get('alice')).toMatchObject({ status: 'ok', result: { after: { current_value: 2 } } });
     // Every mutation is audited (issue 15), inc included; the user that failed to resolve is not.
-    expect(f.audit()).toEqual([expect.objectContaining({ command: `udcli achievements inc ${uidForUsername('alice')} FIRST_WIN --by 2` })]);
+    expect(f.audit()).toEqual([
+      expect.objectContaining({ command: `udcli achievements inc ${uidForUsername('alice')} FIRST_WIN --by 2` }),
+    ]);
   });
 
   it('under a production profile off a terminal, refuses without --yes before any request; with --yes asks once', async () => {
     const svc = fakeService(['alice', 'bob']);
     const file = listFile(['alice', 'bob']);
     const no = fakeFactory(svc, { production: true });
-    await expect(runAchievementBatch(no.factory, { spec: `@${file}`, action: 'reset', developerId: 'FIRST_WIN' }, {})).rejects.toThrow(/without --yes/);
+    await expect(
+      runAchievementBatch(no.factory, { spec: `@${file}`, action: 'reset', developerId: 'FIRST_WIN' }, {}),
+    ).rejects.toThrow(/without --yes/);
     expect(svc.requests).toEqual([]);
     const yes = fakeFactory(svc, { production: true, yes: true });
     await runAchievementBatch(yes.factory, { spec: `@${file}`, action: 'reset', developerId: 'FIRST_WIN' }, {});
     // The count and the target, the URL without its userinfo.
-    expect(yes.stderr().match(/PRODUCTION profile "live-eu": reset FIRST_WIN for 2 users \(users.txt\) on live-eu \(https:\/\/…@api.live.example\)/g)).toHaveLength(1);
+    expect(
+      yes
+        .stderr()
+        .match(
+          /PRODUCTION profile "live-eu": reset FIRST_WIN for 2 users \(users.txt\) on live-eu \(https:\/\/…@api.live.example\)/g,
+        ),
+    ).toHaveLength(1);
     expect(yes.stderr()).not.toContain('ops:pw');
     expect(yes.audit().every((e) => e.profile === 'live-eu')).toBe(true);
   });
@@ -216,7 +333,13 @@ describe('runAchievementBatch', () => {
   it('a missing list file is a usage error before anything is sent', async () => {
     const svc = fakeService([]);
     const f = fakeFactory(svc);
-    await expect(runAchievementBatch(f.factory, { spec: '@/nonexistent/users.txt', action: 'reset', developerId: 'FIRST_WIN' }, {})).rejects.toThrow(/not found: \/nonexistent\/users.txt/);
+    await expect(
+      runAchievementBatch(
+        f.factory,
+        { spec: '@/nonexistent/users.txt', action: 'reset', developerId: 'FIRST_WIN' },
+        {},
+      ),
+    ).rejects.toThrow(/not found: \/nonexistent\/users.txt/);
     expect(svc.requests).toEqual([]);
   });
 
@@ -225,12 +348,20 @@ describe('runAchievementBatch', () => {
     const f = fakeFactory(svc, { stdin: `alice\n${uidForUsername('x')}\n` });
     // The uid of x is no user of the service: the dry run reads each user as the run would and
     // fails that line the same way (issue 33), where it used to print what it would send.
-    await expect(runAchievementBatch(f.factory, { spec: '@-', action: 'set', developerId: 'FIRST_WIN', progress: '75%' }, { dryRun: true })).rejects.toThrow(BatchIncompleteError);
+    await expect(
+      runAchievementBatch(
+        f.factory,
+        { spec: '@-', action: 'set', developerId: 'FIRST_WIN', progress: '75%' },
+        { dryRun: true },
+      ),
+    ).rejects.toThrow(BatchIncompleteError);
     expect(svc.mutations()).toEqual([]);
     expect(f.results().map((r) => r.status)).toEqual(['dry-run', 'failed']);
     expect(f.results()[1]).toMatchObject({ uid: uidForUsername('x'), error: { code: 404 }, sent: false });
     // Before → after from the state read now, as the single-user dry run shows it (issue 38).
-    expect(f.results()[0]!.result).toBe(`FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: (none) → 8/10 In Progress`);
+    expect(f.results()[0]!.result).toBe(
+      `FIRST_WIN of ${uidForUsername('alice').slice(0, 4)}…: (none) → 8/10 In Progress`,
+    );
     expect(f.audit()).toEqual([]);
   });
 });
@@ -242,9 +373,17 @@ describe('runProductBatch', () => {
     svc.swords.set(uidForUsername('bob'), 1);
     const f = fakeFactory(svc);
     const file = listFile(['alice', 'bob']);
-    await expect(runProductBatch(f.factory, { spec: `@${file}`, action: 'take', sku: 'sword' }, { qty: '2' })).rejects.toThrow(BatchIncompleteError);
+    await expect(
+      runProductBatch(f.factory, { spec: `@${file}`, action: 'take', sku: 'sword' }, { qty: '2' }),
+    ).rejects.toThrow(BatchIncompleteError);
     const r = new Map(f.results().map((x) => [x.input, x]));
-    expect(r.get('alice')).toMatchObject({ status: 'ok', result: { change: `sword of ${uidForUsername('alice').slice(0, 4)}…: 5 → 3 (take 2 units)`, undo: `udcli products give ${uidForUsername('alice')} sword --qty 2 --profile sandbox` } });
+    expect(r.get('alice')).toMatchObject({
+      status: 'ok',
+      result: {
+        change: `sword of ${uidForUsername('alice').slice(0, 4)}…: 5 → 3 (take 2 units)`,
+        undo: `udcli products give ${uidForUsername('alice')} sword --qty 2 --profile sandbox`,
+      },
+    });
     expect(r.get('bob')).toMatchObject({ status: 'failed', error: { code: 409 } });
     expect(svc.swords.get(uidForUsername('bob'))).toBe(1);
     expect(f.audit().map((e) => e.uid)).toEqual([uidForUsername('alice')]);
@@ -254,23 +393,43 @@ describe('runProductBatch', () => {
     const svc = fakeService(['alice', 'bob']);
     const file = listFile(['alice', 'bob']);
     const journal = join(mkdtempSync(join(root, 'j-')), 'give.journal');
-    await runProductBatch(fakeFactory(svc).factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '1', journal });
+    await runProductBatch(
+      fakeFactory(svc).factory,
+      { spec: `@${file}`, action: 'give', sku: 'sword' },
+      { qty: '1', journal },
+    );
     const again = fakeFactory(svc);
-    const summary = await runProductBatch(again.factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '1', journal });
+    const summary = await runProductBatch(
+      again.factory,
+      { spec: `@${file}`, action: 'give', sku: 'sword' },
+      { qty: '1', journal },
+    );
     expect(summary).toMatchObject({ skipped: 2, ok: 0 });
     expect(svc.swords.get(uidForUsername('alice'))).toBe(1);
     // the same journal under a different quantity is another command: refused
-    await expect(runProductBatch(fakeFactory(svc).factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '3', journal })).rejects.toThrow(/belongs to another command/);
+    await expect(
+      runProductBatch(
+        fakeFactory(svc).factory,
+        { spec: `@${file}`, action: 'give', sku: 'sword' },
+        { qty: '3', journal },
+      ),
+    ).rejects.toThrow(/belongs to another command/);
   });
 
   it('a journal written on one target is refused on another before anything is sent, naming both and what differs', async () => {
     const svc = fakeService(['alice', 'bob']);
     const file = listFile(['alice', 'bob']);
     const journal = join(mkdtempSync(join(root, 'j-')), 'rehearse.journal');
-    await runProductBatch(fakeFactory(svc).factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '1', journal });
+    await runProductBatch(
+      fakeFactory(svc).factory,
+      { spec: `@${file}`, action: 'give', sku: 'sword' },
+      { qty: '1', journal },
+    );
     const sent = svc.requests.length;
     const prod = fakeFactory(svc, { production: true, yes: true });
-    await expect(runProductBatch(prod.factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '1', journal })).rejects.toThrow(
+    await expect(
+      runProductBatch(prod.factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '1', journal }),
+    ).rejects.toThrow(
       /journal .*rehearse.journal was written for another target: profile sandbox on http:\/\/127.0.0.1:8787 \(game 1001\), not profile live-eu on https:\/\/api.live.example \(game 1001\) \(the server and the profile differ\); nothing was sent/,
     );
     expect(svc.requests.length).toBe(sent);
@@ -292,8 +451,15 @@ describe('Ctrl-C during a batch', () => {
       return adjust(...args);
     };
     const journal = join(mkdtempSync(join(root, 'journal-')), 'give.journal');
-    const run = runProductBatch(f.factory, { spec: `@${listFile(users)}`, action: 'give', sku: 'sword' }, { concurrency: '1', journal });
-    const error = await run.then(() => null, (e: unknown) => e);
+    const run = runProductBatch(
+      f.factory,
+      { spec: `@${listFile(users)}`, action: 'give', sku: 'sword' },
+      { concurrency: '1', journal },
+    );
+    const error = await run.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(InterruptedError);
     expect(exitCodeFor(error)).toBe(130);
     expect((error as InterruptedError).hint).toContain(`--journal ${journal}`);

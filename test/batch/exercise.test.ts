@@ -54,7 +54,9 @@ const ALICE = 'alice';
 const GHOST = 'ffffffffffffffffffffffffffffffff';
 
 describe('a verb declared through the change registry', () => {
-  it('gets its command, its help with the batch options, a dry run, a receipt and an undo that restores', async ({ sandbox }) => {
+  it('gets its command, its help with the batch options, a dry run, a receipt and an undo that restores', async ({
+    sandbox,
+  }) => {
     const value = async (): Promise<number> => {
       const r = await sandbox.read(['achievements', 'list', DEMO.user.uid, '--developer-id', 'LEVEL_10', '--json']);
       expect(r.code, r.stderr).toBe(0);
@@ -71,7 +73,9 @@ describe('a verb declared through the change registry', () => {
     expect(dry.code, dry.stderr).toBe(0);
     const planned = JSON.parse(dry.stdout) as { dry_run: boolean; request: { method: string }; expected: string };
     expect(planned.dry_run).toBe(true);
-    expect(planned.expected).toMatch(new RegExp(`^LEVEL_10 of ${DEMO.user.uid.slice(0, 4)}…: ${was}/\\d+ .* → ${was + 1}/`));
+    expect(planned.expected).toMatch(
+      new RegExp(`^LEVEL_10 of ${DEMO.user.uid.slice(0, 4)}…: ${was}/\\d+ .* → ${was + 1}/`),
+    );
     expect(await value()).toBe(was);
 
     const r = await sandbox.run(['achievements', 'bump', DEMO.user.uid, 'LEVEL_10']);
@@ -85,7 +89,10 @@ describe('a verb declared through the change registry', () => {
     expect(await value()).toBe(was);
   });
 
-  it('runs over @FILE with a journal; a rerun with the same journal sends only what did not succeed', async ({ sandbox, dirs }) => {
+  it('runs over @FILE with a journal; a rerun with the same journal sends only what did not succeed', async ({
+    sandbox,
+    dirs,
+  }) => {
     const held = async (user: string): Promise<number> => {
       const r = await sandbox.read(['achievements', 'list', user, '--developer-id', 'LEVEL_10', '--json']);
       return Number((JSON.parse(r.stdout) as Array<{ current_value: number }>)[0]!.current_value);
@@ -97,7 +104,10 @@ describe('a verb declared through the change registry', () => {
 
     const first = await sandbox.run(['achievements', 'bump', `@${users}`, 'LEVEL_10', '--journal', journal]);
     expect(first.code, first.stderr).toBe(6);
-    const lines = first.stdout.trim().split('\n').map((l) => JSON.parse(l) as { input: string; status: string });
+    const lines = first.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { input: string; status: string });
     // In the order they finished: sorted to compare.
     expect(lines.map((l) => [l.input, l.status]).sort()).toEqual([
       [ALICE, 'ok'],

@@ -39,7 +39,9 @@ describe('readBatchInput from a named pipe', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(done).toBe(false);
     const writer = createWriteStream(fifo);
-    await new Promise<void>((resolve, reject) => writer.write('alice\n', (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      writer.write('alice\n', (error) => (error ? reject(error) : resolve())),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect(done).toBe(false);
     writer.end('bob\r\ncarol\n');
@@ -55,7 +57,10 @@ describe('readBatchInput from a named pipe', () => {
 describe('readBatchInput', () => {
   it('yields trimmed lines with their line numbers, skipping blanks and # comments (CRLF too)', async () => {
     const path = join(dir, 'list.txt');
-    writeFileSync(path, '\uFEFF# testers\r\n  alice  \r\n\r\n01E528D59829836FD23B09085B56EDAB\r\n   # indented comment\n\tbob\n\nlast-without-newline');
+    writeFileSync(
+      path,
+      '\uFEFF# testers\r\n  alice  \r\n\r\n01E528D59829836FD23B09085B56EDAB\r\n   # indented comment\n\tbob\n\nlast-without-newline',
+    );
     expect(await collect(readBatchInput(`@${path}`, new PassThrough()))).toEqual([
       { line: 2, input: 'alice' },
       { line: 4, input: '01E528D59829836FD23B09085B56EDAB' },
@@ -209,9 +214,18 @@ describe('readBatchInput', () => {
     });
     const reading = collect(readBatchInput('@-', endless));
     await expect(reading).rejects.toThrow(UsageError);
-    await expect(collect(readBatchInput('@-', new Readable({ read() { this.push(zeros); } })))).rejects.toThrow(
-      'line 1 of the batch input runs past 64 MiB without a line break: not a list of users',
-    );
+    await expect(
+      collect(
+        readBatchInput(
+          '@-',
+          new Readable({
+            read() {
+              this.push(zeros);
+            },
+          }),
+        ),
+      ),
+    ).rejects.toThrow('line 1 of the batch input runs past 64 MiB without a line break: not a list of users');
     expect(sent).toBeLessThan(80 * 1024 * 1024);
   }, 30_000);
 });

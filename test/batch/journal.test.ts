@@ -64,7 +64,12 @@ describe('journal', () => {
     expect(first.summary).toMatchObject({ ok: 2, failed: 1 });
     const written = lines(path);
     expect(written[0]).toMatchObject({ udcli_journal: 3, operation: 'achievements reset', args: ['FIRST_WIN'] });
-    expect(written.slice(1).map((l) => [l.input, l.status]).sort()).toEqual([
+    expect(
+      written
+        .slice(1)
+        .map((l) => [l.input, l.status])
+        .sort(),
+    ).toEqual([
       [HEX(1), 'ok'],
       [HEX(2), 'failed'],
       [HEX(3), 'ok'],
@@ -72,7 +77,11 @@ describe('journal', () => {
     expect(typeof written[1]!.at).toBe('string');
 
     calls.length = 0;
-    const second = await run({ journal: path, inputs: [HEX(1), HEX(2), HEX(3), HEX(4)], op: async (uid) => void calls.push(uid) });
+    const second = await run({
+      journal: path,
+      inputs: [HEX(1), HEX(2), HEX(3), HEX(4)],
+      op: async (uid) => void calls.push(uid),
+    });
     expect(calls.sort()).toEqual([HEX(2), HEX(4)]);
     expect(second.results.get(HEX(1))).toMatchObject({ status: 'skipped', uid: HEX(1) });
     expect(second.summary).toMatchObject({ total: 4, ok: 2, skipped: 2, failed: 0 });
@@ -89,12 +98,27 @@ describe('journal', () => {
       },
     });
     const calls: string[] = [];
-    const again = await run({ journal: path, inputs: [HEX(1), HEX(2)], idempotent: false, op: async (uid) => void calls.push(uid) });
+    const again = await run({
+      journal: path,
+      inputs: [HEX(1), HEX(2)],
+      idempotent: false,
+      op: async (uid) => void calls.push(uid),
+    });
     expect(calls).toEqual([]);
-    expect(again.results.get(HEX(1))).toMatchObject({ status: 'unknown', uid: HEX(1), error: { message: expect.stringMatching(/--retry-unknown/) } });
+    expect(again.results.get(HEX(1))).toMatchObject({
+      status: 'unknown',
+      uid: HEX(1),
+      error: { message: expect.stringMatching(/--retry-unknown/) },
+    });
     expect(again.summary).toMatchObject({ unknown: 1, skipped: 1 });
 
-    const retried = await run({ journal: path, inputs: [HEX(1), HEX(2)], idempotent: false, retryUnknown: true, op: async (uid) => void calls.push(uid) });
+    const retried = await run({
+      journal: path,
+      inputs: [HEX(1), HEX(2)],
+      idempotent: false,
+      retryUnknown: true,
+      op: async (uid) => void calls.push(uid),
+    });
     expect(calls).toEqual([HEX(1)]);
     expect(retried.summary).toMatchObject({ ok: 1, skipped: 1, unknown: 0 });
   });
@@ -103,16 +127,27 @@ describe('journal', () => {
     const path = fresh();
     // What a process killed mid-item leaves behind: the header and a `started` record.
     await run({ journal: path, inputs: [], idempotent: false, op: async () => undefined });
-    appendFileSync(path, `${JSON.stringify({ line: 1, input: 'alice', uid: HEX(5), status: 'started', at: new Date().toISOString() })}\n`);
+    appendFileSync(
+      path,
+      `${JSON.stringify({ line: 1, input: 'alice', uid: HEX(5), status: 'started', at: new Date().toISOString() })}\n`,
+    );
     const calls: string[] = [];
-    const mutation = await run({ journal: path, inputs: ['alice'], idempotent: false, op: async (uid) => void calls.push(uid) });
+    const mutation = await run({
+      journal: path,
+      inputs: ['alice'],
+      idempotent: false,
+      op: async (uid) => void calls.push(uid),
+    });
     expect(calls).toEqual([]);
     expect(mutation.results.get('alice')).toMatchObject({ status: 'unknown', uid: HEX(5) });
 
     // the same record under an idempotent command is simply done again
     const idemPath = fresh();
     await run({ journal: idemPath, inputs: [], op: async () => undefined });
-    appendFileSync(idemPath, `${JSON.stringify({ line: 1, input: 'alice', uid: HEX(5), status: 'started', at: 'x' })}\n`);
+    appendFileSync(
+      idemPath,
+      `${JSON.stringify({ line: 1, input: 'alice', uid: HEX(5), status: 'started', at: 'x' })}\n`,
+    );
     const idem = await run({ journal: idemPath, inputs: ['alice'], op: async (uid) => void calls.push(uid) });
     expect(calls).toEqual([HEX(5)]);
     expect(idem.summary.ok).toBe(1);
@@ -128,11 +163,15 @@ describe('journal', () => {
       op: async () => undefined,
     });
     await expect(other).rejects.toThrow(UsageError);
-    await expect(Journal.open(path, { operation: 'products take', args: ['sword'] })).rejects.toThrow(/udcli achievements reset FIRST_WIN/);
+    await expect(Journal.open(path, { operation: 'products take', args: ['sword'] })).rejects.toThrow(
+      /udcli achievements reset FIRST_WIN/,
+    );
 
     const notJournal = fresh();
     writeFileSync(notJournal, 'alice\nbob\n');
-    await expect(run({ journal: notJournal, inputs: [HEX(1)], op: async () => undefined })).rejects.toThrow(/not a udcli journal/);
+    await expect(run({ journal: notJournal, inputs: [HEX(1)], op: async () => undefined })).rejects.toThrow(
+      /not a udcli journal/,
+    );
     expect(readFileSync(notJournal, 'utf8')).toBe('alice\nbob\n');
   });
 
@@ -157,7 +196,9 @@ describe('journal', () => {
       const before = readFileSync(path, 'utf8');
       const refused = Journal.open(path, CMD);
       await expect(refused).rejects.toThrow(UsageError);
-      await expect(Journal.open(path, CMD)).rejects.toThrow(`journal ${path} is in use by another udcli run (pid ${process.pid}`);
+      await expect(Journal.open(path, CMD)).rejects.toThrow(
+        `journal ${path} is in use by another udcli run (pid ${process.pid}`,
+      );
       expect(readFileSync(path, 'utf8')).toBe(before);
       // --dry-run only reads: it may look at a journal in use.
       await expect(Journal.open(path, CMD, { readOnly: true })).resolves.toBeInstanceOf(Journal);
@@ -173,16 +214,24 @@ describe('journal', () => {
     const path = fresh();
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => dead.on('close', resolve));
-    writeFileSync(`${path}.lock`, JSON.stringify({ pid: dead.pid, host: hostname(), since: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      `${path}.lock`,
+      JSON.stringify({ pid: dead.pid, host: hostname(), since: '2026-01-01T00:00:00.000Z' }),
+    );
     const notices: string[] = [];
     const j = await Journal.open(path, CMD, { notice: (m) => notices.push(m) });
     await j.close();
-    expect(notices).toEqual([`took over the journal lock of pid ${dead.pid} (a run started 2026-01-01T00:00:00.000Z): that process is gone`]);
+    expect(notices).toEqual([
+      `took over the journal lock of pid ${dead.pid} (a run started 2026-01-01T00:00:00.000Z): that process is gone`,
+    ]);
   });
 
   it('refuses a lock held on another host (its pid cannot be checked from here), naming host and pid', async () => {
     const path = fresh();
-    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 4242, host: 'build-agent-7', since: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      `${path}.lock`,
+      JSON.stringify({ pid: 4242, host: 'build-agent-7', since: '2026-01-01T00:00:00.000Z' }),
+    );
     await expect(Journal.open(path, CMD)).rejects.toThrow('pid 4242 on host build-agent-7');
     expect(existsSync(path)).toBe(false);
   });
@@ -201,7 +250,12 @@ describe('journal', () => {
     const first = await run({ journal: path, inputs: ['bob', 'bob'], idempotent: false, op: async () => void calls++ });
     expect(calls).toBe(2);
     expect(first.summary.ok).toBe(2);
-    const second = await run({ journal: path, inputs: ['bob', 'bob', 'bob'], idempotent: false, op: async () => void calls++ });
+    const second = await run({
+      journal: path,
+      inputs: ['bob', 'bob', 'bob'],
+      idempotent: false,
+      op: async () => void calls++,
+    });
     expect(calls).toBe(3);
     expect(second.summary).toMatchObject({ skipped: 2, ok: 1 });
   });
@@ -258,7 +312,12 @@ describe('journal: resuming decides from the state read before sending (issue 13
   const started = (line: number, uid: string, value: number) =>
     `${JSON.stringify({ line, input: uid, uid, status: 'started', at: 'x', before: { current_value: value, state: 'In Progress' } })}\n`;
 
-  async function resume(path: string, inputs: string[], values: Map<string, number>, extra: { reread?: boolean; retryUnknown?: boolean } = {}) {
+  async function resume(
+    path: string,
+    inputs: string[],
+    values: Map<string, number>,
+    extra: { reread?: boolean; retryUnknown?: boolean } = {},
+  ) {
     const list: BatchResult<unknown>[] = [];
     const svc = service(values);
     const summary = await runBatch<unknown>({
@@ -287,12 +346,27 @@ describe('journal: resuming decides from the state read before sending (issue 13
       [HEX(3), 9], // someone else changed it meanwhile
     ]);
     const { summary, byInput } = await resume(path, [HEX(1), HEX(2), HEX(3)], values);
-    expect(byInput.get(HEX(1))).toMatchObject({ status: 'ok', result: 'resolved', resolved: { how: 'applied', detail: 'before 4, now 5' } });
+    expect(byInput.get(HEX(1))).toMatchObject({
+      status: 'ok',
+      result: 'resolved',
+      resolved: { how: 'applied', detail: 'before 4, now 5' },
+    });
     expect(byInput.get(HEX(2))).toMatchObject({ status: 'ok', resolved: { how: 'sent', detail: 'before 4, now 4' } });
-    expect(byInput.get(HEX(3))).toMatchObject({ status: 'unknown', error: { message: expect.stringContaining('before 4, now 9') } });
-    expect(values).toEqual(new Map([[HEX(1), 5], [HEX(2), 5], [HEX(3), 9]]));
+    expect(byInput.get(HEX(3))).toMatchObject({
+      status: 'unknown',
+      error: { message: expect.stringContaining('before 4, now 9') },
+    });
+    expect(values).toEqual(
+      new Map([
+        [HEX(1), 5],
+        [HEX(2), 5],
+        [HEX(3), 9],
+      ]),
+    );
     expect(summary).toMatchObject({ ok: 0, resolved: 2, unknown: 1 });
-    expect(formatSummary({ ...summary, elapsedMs: 0 })).toBe('batch: 3 items: 0 ok, 2 resolved, 0 failed, 1 unknown, 0 skipped');
+    expect(formatSummary({ ...summary, elapsedMs: 0 })).toBe(
+      'batch: 3 items: 0 ok, 2 resolved, 0 failed, 1 unknown, 0 skipped',
+    );
 
     // The still-unknown one keeps its state: the next resume decides again (now applied, had it been fixed by hand).
     values.set(HEX(3), 5);
@@ -313,7 +387,12 @@ describe('journal: resuming decides from the state read before sending (issue 13
     expect(byInput.get(HEX(1))).toMatchObject({ status: 'ok', resolved: { how: 'applied' } });
     expect(byInput.get(HEX(2))).toMatchObject({ status: 'ok' });
     expect(byInput.get(HEX(2))!.resolved).toBeUndefined();
-    expect(values).toEqual(new Map([[HEX(1), 5], [HEX(2), 10]]));
+    expect(values).toEqual(
+      new Map([
+        [HEX(1), 5],
+        [HEX(2), 10],
+      ]),
+    );
   });
 
   it('refuses a list other than the one the journal was written for, naming what differs, before sending anything (a file)', async () => {
@@ -328,7 +407,9 @@ describe('journal: resuming decides from the state read before sending (issue 13
     await expect(resume(path, [HEX(1), HEX(2), HEX(3), HEX(5)], values, { reread: true })).rejects.toThrow(
       `line 4 was "${HEX(4)}", now "${HEX(5)}"`,
     );
-    await expect(resume(path, [HEX(1), HEX(2)], values, { reread: true })).rejects.toThrow(/the journal has line 3, the list ends at line 2/);
+    await expect(resume(path, [HEX(1), HEX(2)], values, { reread: true })).rejects.toThrow(
+      /the journal has line 3, the list ends at line 2/,
+    );
     expect(values).toEqual(sent);
     // Users added after the journaled ones are fine: the list grew.
     const grown = await resume(path, [HEX(1), HEX(2), HEX(3), HEX(4), HEX(6)], values, { reread: true });
@@ -344,12 +425,12 @@ describe('journal: resuming decides from the state read before sending (issue 13
   it('names what differs in another command: the game, or an argument', async () => {
     const path = fresh();
     await resume(path, [HEX(1)], new Map());
-    await expect(Journal.open(path, { ...INC, args: ['COLLECT', '--by', '1', '--game', '1002', '--type', 'Game'] })).rejects.toThrow(
-      /belongs to another command: it was written for game 1001, not 1002/,
-    );
-    await expect(Journal.open(path, { ...INC, args: ['COLLECT', '--by', '2', '--game', '1001', '--type', 'Game'] })).rejects.toThrow(
-      /it was written with 1 where this run has 2/,
-    );
+    await expect(
+      Journal.open(path, { ...INC, args: ['COLLECT', '--by', '1', '--game', '1002', '--type', 'Game'] }),
+    ).rejects.toThrow(/belongs to another command: it was written for game 1001, not 1002/);
+    await expect(
+      Journal.open(path, { ...INC, args: ['COLLECT', '--by', '2', '--game', '1001', '--type', 'Game'] }),
+    ).rejects.toThrow(/it was written with 1 where this run has 2/);
     await expect(Journal.open(path, { operation: 'products give', args: [] })).rejects.toThrow(
       /it is a journal of `udcli achievements inc`, not `udcli products give`/,
     );
@@ -371,13 +452,18 @@ describe('journal: resuming decides from the state read before sending (issue 13
     const text = readFileSync(path, 'utf8').split('\n');
     text[1] = text[1]!.slice(0, 12);
     writeFileSync(path, text.join('\n'));
-    await expect(Journal.open(path, INC)).rejects.toThrow(new RegExp(`journal ${path} line 2 is not a journal record \\(truncated or edited\\?\\)`));
+    await expect(Journal.open(path, INC)).rejects.toThrow(
+      new RegExp(`journal ${path} line 2 is not a journal record \\(truncated or edited\\?\\)`),
+    );
     await expect(Journal.open(path, INC)).rejects.toThrow(UsageError);
   });
 
   it('refuses a journal of a newer format', async () => {
     const path = fresh();
-    writeFileSync(path, `${JSON.stringify({ udcli_journal: 99, operation: INC.operation, args: INC.args, created: 'x' })}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ udcli_journal: 99, operation: INC.operation, args: INC.args, created: 'x' })}\n`,
+    );
     await expect(Journal.open(path, INC)).rejects.toThrow(/is in format 99, which this udcli cannot resume/);
     await expect(Journal.open(path, INC, { readOnly: true })).rejects.toThrow(/is in format 99/);
   });
@@ -390,15 +476,26 @@ describe('journal: resuming decides from the state read before sending (issue 13
     expect(lines(path)[0]).toMatchObject({ udcli_journal: 3, target, reason: 'rehearsal', ticket: 'SUP-1' });
     // The same target resumes.
     await (await Journal.open(path, { ...INC, target })).close();
-    await expect(Journal.open(path, { ...INC, target: { ...target, game: '1002' } }, { readOnly: true })).rejects.toThrow(/\(the game differs\)/);
-    await expect(Journal.open(path, { ...INC, target: { server: 'https://api.example', game: '1001', profile: 'prod' } }, { readOnly: true })).rejects.toThrow(
+    await expect(
+      Journal.open(path, { ...INC, target: { ...target, game: '1002' } }, { readOnly: true }),
+    ).rejects.toThrow(/\(the game differs\)/);
+    await expect(
+      Journal.open(
+        path,
+        { ...INC, target: { server: 'https://api.example', game: '1001', profile: 'prod' } },
+        { readOnly: true },
+      ),
+    ).rejects.toThrow(
       'was written for another target: profile sandbox on http://127.0.0.1:8787 (game 1001), not profile prod on https://api.example (game 1001) (the server and the profile differ); nothing was sent',
     );
   });
 
   it('refuses a journal of the earlier format', async () => {
     const path = fresh();
-    writeFileSync(path, `${JSON.stringify({ udcli_journal: 1, operation: INC.operation, args: INC.args, created: 'x' })}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ udcli_journal: 1, operation: INC.operation, args: INC.args, created: 'x' })}\n`,
+    );
     await expect(Journal.open(path, INC)).rejects.toThrow(/is in format 1, which this udcli cannot resume/);
   });
 });

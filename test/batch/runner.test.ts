@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { BatchItem } from '../../src/batch/input.js';
 import { createProgress, progressText } from '../../src/batch/progress.js';
 import { createRateGate, parseRate } from '../../src/batch/rate.js';
-import { classifyError, formatSummary, runBatch, type BatchResult, type RunBatchOptions } from '../../src/batch/runner.js';
+import {
+  classifyError,
+  formatSummary,
+  runBatch,
+  type BatchResult,
+  type RunBatchOptions,
+} from '../../src/batch/runner.js';
 import { ApiError, MalformedReplyError, NetworkError, UsageError, markUnchanged } from '../../src/errors.js';
 
 const HEX = (i: number) => i.toString(16).padStart(32, '0');
@@ -57,7 +63,14 @@ describe('runBatch', () => {
     });
     expect(resolved.sort()).toEqual([HEX(1), HEX(3)]);
     expect(calls.sort()).toEqual([HEX(1), HEX(3)]);
-    expect(results.find((r) => r.line === 2)).toEqual({ input: 'xxxx…', line: 2, uid: null, status: 'failed', error: { message: tooLong.error }, sent: false });
+    expect(results.find((r) => r.line === 2)).toEqual({
+      input: 'xxxx…',
+      line: 2,
+      uid: null,
+      status: 'failed',
+      error: { message: tooLong.error },
+      sent: false,
+    });
     expect(summary).toMatchObject({ total: 3, ok: 2, failed: 1 });
   });
 
@@ -120,12 +133,24 @@ describe('runBatch', () => {
       sent: true,
     });
     // Nothing was sent (a read before the change failed after its retries): failed, never unknown.
-    expect(classifyError(markUnchanged(new ApiError('bad gateway', 502, 502)), false)).toMatchObject({ status: 'failed', sent: false });
-    expect(classifyError(markUnchanged(new MalformedReplyError('truncated')), false)).toMatchObject({ status: 'failed', sent: false });
-    expect(classifyError(markUnchanged(new ApiError('bad gateway', 502, 502), true), false)).toMatchObject({ status: 'failed', sent: true });
+    expect(classifyError(markUnchanged(new ApiError('bad gateway', 502, 502)), false)).toMatchObject({
+      status: 'failed',
+      sent: false,
+    });
+    expect(classifyError(markUnchanged(new MalformedReplyError('truncated')), false)).toMatchObject({
+      status: 'failed',
+      sent: false,
+    });
+    expect(classifyError(markUnchanged(new ApiError('bad gateway', 502, 502), true), false)).toMatchObject({
+      status: 'failed',
+      sent: true,
+    });
     expect(classifyError(unsent, false).sent).toBe(false);
     expect(classifyError(sent, false).sent).toBe(true);
-    expect(classifyError(new ApiError('rate limited', 429, 429), false)).toMatchObject({ status: 'failed', error: { code: 429 } });
+    expect(classifyError(new ApiError('rate limited', 429, 429), false)).toMatchObject({
+      status: 'failed',
+      error: { code: 429 },
+    });
     expect(classifyError(new UsageError('bad'), false).status).toBe('failed');
   });
 
@@ -141,7 +166,14 @@ describe('runBatch', () => {
         called.push(uid);
       },
     });
-    expect(byInput.get('ghost')).toEqual({ input: 'ghost', line: 1, uid: null, status: 'failed', error: { message: 'not found: user', code: 404 }, sent: false });
+    expect(byInput.get('ghost')).toEqual({
+      input: 'ghost',
+      line: 1,
+      uid: null,
+      status: 'failed',
+      error: { message: 'not found: user', code: 404 },
+      sent: false,
+    });
     expect(called).toEqual([HEX(1)]);
     expect(summary).toMatchObject({ ok: 1, failed: 1 });
   });
@@ -209,7 +241,9 @@ describe('runBatch', () => {
       [2, 'ok'],
     ]);
     expect(summary).toMatchObject({ stopped: 'fail-fast', inFlightAtStop: 1, failed: 1, ok: 1 });
-    expect(formatSummary(summary)).toMatch(/stopped after the first failure \(--fail-fast\): nothing started after it, 1 already in flight finished$/);
+    expect(formatSummary(summary)).toMatch(
+      /stopped after the first failure \(--fail-fast\): nothing started after it, 1 already in flight finished$/,
+    );
   });
 
   it('--dry-run describes each item and sends nothing', async () => {
@@ -333,8 +367,12 @@ describe('progress', () => {
   const counts = { total: 500, ok: 498, resolved: 0, failed: 1, unknown: 1, skipped: 0, dryRun: 0 };
 
   it('shows a bar with done/total, ok/failed/unknown, rate and ETA when the total is known; the count while streaming', () => {
-    expect(progressText(counts, 5000, 2000)).toBe('[#####...............] 500/2000 · 498 ok, 1 failed, 1 unknown · 100/s · ETA 15s');
-    expect(progressText({ ...counts, failed: 0, unknown: 0 }, 5000, null)).toBe('500 done · 498 ok, 0 failed, 0 unknown · 100/s');
+    expect(progressText(counts, 5000, 2000)).toBe(
+      '[#####...............] 500/2000 · 498 ok, 1 failed, 1 unknown · 100/s · ETA 15s',
+    );
+    expect(progressText({ ...counts, failed: 0, unknown: 0 }, 5000, null)).toBe(
+      '500 done · 498 ok, 0 failed, 0 unknown · 100/s',
+    );
   });
 
   it('clear() takes the bar off its line so a printed line starts clean', () => {
@@ -360,6 +398,9 @@ describe('progress', () => {
     t = 1050;
     p.update(counts); // throttled
     p.done();
-    expect(writes).toEqual(['\r\x1b[K[##########..........] 500/1000 · 498 ok, 1 failed, 1 unknown · 500/s · ETA 1s', '\r\x1b[K']);
+    expect(writes).toEqual([
+      '\r\x1b[K[##########..........] 500/1000 · 498 ok, 1 failed, 1 unknown · 500/s · ETA 1s',
+      '\r\x1b[K',
+    ]);
   });
 });

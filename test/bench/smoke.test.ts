@@ -16,7 +16,32 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 // No mock-server row and no node row: those install packages (or Node) from the npm registry, and a
 // --smoke run leaves them out. The gc-soak row runs on this Node, for a second.
-const ROWS = ['startup-version', 'startup-help', 'startup-bare', 'user', 'user-floor', 'list', 'inc', 'embedded', 'friends-time', 'friends-rss', 'data-load', 'data-export-rss', 'batch', 'batch-2req', 'batch-latency', 'batch-latency-2req', 'batch-journal', 'journal-resume-rss', 'sandbox-get', 'sandbox-inc', 'sandbox-agi-inc', 'har-diff', 'sandbox-signatures', 'gc-soak'];
+const ROWS = [
+  'startup-version',
+  'startup-help',
+  'startup-bare',
+  'user',
+  'user-floor',
+  'list',
+  'inc',
+  'embedded',
+  'friends-time',
+  'friends-rss',
+  'data-load',
+  'data-export-rss',
+  'batch',
+  'batch-2req',
+  'batch-latency',
+  'batch-latency-2req',
+  'batch-journal',
+  'journal-resume-rss',
+  'sandbox-get',
+  'sandbox-inc',
+  'sandbox-agi-inc',
+  'har-diff',
+  'sandbox-signatures',
+  'gc-soak',
+];
 
 interface Row {
   id: string;
@@ -42,7 +67,15 @@ describe('bench/run.js --smoke', () => {
     for (const row of results.rows) {
       const spreads = [...Object.values(row.reference.spread), ...Object.values(row.udcli.spread)];
       expect(spreads).toHaveLength(8);
-      for (const value of [row.reference.median, row.udcli.median, row.ratio, row.load1, ...spreads, ...row.reference.samples, ...row.udcli.samples]) {
+      for (const value of [
+        row.reference.median,
+        row.udcli.median,
+        row.ratio,
+        row.load1,
+        ...spreads,
+        ...row.reference.samples,
+        ...row.udcli.samples,
+      ]) {
         expect(typeof value, `${row.id}: ${JSON.stringify(row)}`).toBe('number');
         expect(Number.isFinite(value as number), `${row.id}: ${JSON.stringify(row)}`).toBe(true);
       }
@@ -56,7 +89,8 @@ describe('bench/run.js --smoke', () => {
       if (process.platform === 'linux') expect(Number.isFinite(row.load.othersCores as number), row.id).toBe(true);
     }
     // The one-shot rows' references load what udcli loads (traced, not assumed).
-    for (const id of ['user', 'list', 'inc', 'friends-time']) expect(results.rows.find((row) => row.id === id)?.extra?.dependencies?.same, id).toBe(true);
+    for (const id of ['user', 'list', 'inc', 'friends-time'])
+      expect(results.rows.find((row) => row.id === id)?.extra?.dependencies?.same, id).toBe(true);
     const md = readFileSync(join(out, 'results.md'), 'utf8');
     expect(md).toContain('| what | reference | udcli | ratio | target |');
     expect(md).not.toContain('The sandbox beside the mock servers');
@@ -65,7 +99,8 @@ describe('bench/run.js --smoke', () => {
   it('takes --runs for a few iterations of a row and refuses a count that is not one or more', () => {
     const help = spawnSync(process.execPath, [RUN, '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
-    for (const option of ['--runs N', '--only', '--mocks', '--no-mocks', '--mocks-dir']) expect(help.stdout).toContain(option);
+    for (const option of ['--runs N', '--only', '--mocks', '--no-mocks', '--mocks-dir'])
+      expect(help.stdout).toContain(option);
     const bad = spawnSync(process.execPath, [RUN, '--smoke', '--runs', '0'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('bench: --runs takes a whole number of runs, 1 or more\n');

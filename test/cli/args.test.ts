@@ -57,7 +57,13 @@ describe('parseUid', () => {
 
 describe('parseUserBeforeKey: arguments typed the wrong way round', () => {
   const UID = '01e528d59829836fd23b09085b56edab';
-  const swapped = (user: string, key: string, keyName: string, command: string, batch = false): { message: string; hint: string | undefined } => {
+  const swapped = (
+    user: string,
+    key: string,
+    keyName: string,
+    command: string,
+    batch = false,
+  ): { message: string; hint: string | undefined } => {
     try {
       parseUserBeforeKey(user, key, keyName, command, batch);
     } catch (error) {
@@ -68,19 +74,27 @@ describe('parseUserBeforeKey: arguments typed the wrong way round', () => {
   };
 
   it('the right order passes, whatever the key looks like', () => {
-    expect(parseUserBeforeKey('alice', 'LEVEL_10', 'developer_id', 'achievements reset')).toEqual({ username: 'alice' });
+    expect(parseUserBeforeKey('alice', 'LEVEL_10', 'developer_id', 'achievements reset')).toEqual({
+      username: 'alice',
+    });
     expect(parseUserBeforeKey(UID, 'LEVEL_10', 'developer_id', 'achievements reset')).toEqual({ uid: UID });
     expect(parseUserBeforeKey('demo_player', 'xp-boost', 'sku', 'products give')).toEqual({ username: 'demo_player' });
     expect(parseUserBeforeKey('alice', 'gems:500', 'sku', 'products give')).toEqual({ username: 'alice' });
-    expect(parseUserBeforeKey('alice', 'SPEED RUN/100%', 'developer_id', 'achievements inc')).toEqual({ username: 'alice' });
+    expect(parseUserBeforeKey('alice', 'SPEED RUN/100%', 'developer_id', 'achievements inc')).toEqual({
+      username: 'alice',
+    });
     // Both written like keys: nothing says which is the user, so no hint.
-    expect(parseUserBeforeKey('BIG_BOSS', 'LEVEL_10', 'developer_id', 'achievements inc')).toEqual({ username: 'BIG_BOSS' });
+    expect(parseUserBeforeKey('BIG_BOSS', 'LEVEL_10', 'developer_id', 'achievements inc')).toEqual({
+      username: 'BIG_BOSS',
+    });
     expect(parseUserBeforeKey('alice', 'SLOT_1', 'key', 'saves get')).toEqual({ username: 'alice' });
   });
 
   it('a bad user before a key is the user that is wrong, not a swap', () => {
     // A uid cut short, or text that is no name, before a key written in capitals.
-    expect(() => parseUserBeforeKey('abc123', 'X', 'developer_id', 'achievements inc')).toThrow(/^invalid uid "abc123": expected 32 hex digits$/);
+    expect(() => parseUserBeforeKey('abc123', 'X', 'developer_id', 'achievements inc')).toThrow(
+      /^invalid uid "abc123": expected 32 hex digits$/,
+    );
     expect(() => parseUserBeforeKey('not a name', 'SKU', 'sku', 'products give')).toThrow(/^invalid uid "not a name"/);
   });
 
@@ -89,8 +103,12 @@ describe('parseUserBeforeKey: arguments typed the wrong way round', () => {
       message: `arguments look swapped: "${UID}" is a uid and "LEVEL_10" looks like the developer_id`,
       hint: `the uid comes first: udcli achievements reset ${UID} LEVEL_10`,
     });
-    expect(swapped('xp-boost', UID, 'sku', 'products take').hint).toBe(`the uid comes first: udcli products take ${UID} xp-boost`);
-    expect(swapped('slot1', UID, 'key', 'saves erase').hint).toBe(`the uid comes first: udcli saves erase ${UID} slot1`);
+    expect(swapped('xp-boost', UID, 'sku', 'products take').hint).toBe(
+      `the uid comes first: udcli products take ${UID} xp-boost`,
+    );
+    expect(swapped('slot1', UID, 'key', 'saves erase').hint).toBe(
+      `the uid comes first: udcli saves erase ${UID} slot1`,
+    );
   });
 
   it('username form: a key written as studios write them first, a username second', () => {
@@ -98,23 +116,32 @@ describe('parseUserBeforeKey: arguments typed the wrong way round', () => {
       message: 'arguments look swapped: "alice" looks like a username and "LEVEL_10" like the developer_id',
       hint: 'the user comes first: udcli achievements reset alice LEVEL_10 (if LEVEL_10 is the username, give its uid: udcli user LEVEL_10)',
     });
-    expect(swapped('gems:500', 'demo_player', 'sku', 'products give').hint).toMatch(/^the user comes first: udcli products give demo_player gems:500 /);
-    expect(swapped('SPEED RUN/100%', 'alice', 'developer_id', 'achievements inc').hint).toBe("the user comes first: udcli achievements inc alice 'SPEED RUN/100%'");
+    expect(swapped('gems:500', 'demo_player', 'sku', 'products give').hint).toMatch(
+      /^the user comes first: udcli products give demo_player gems:500 /,
+    );
+    expect(swapped('SPEED RUN/100%', 'alice', 'developer_id', 'achievements inc').hint).toBe(
+      "the user comes first: udcli achievements inc alice 'SPEED RUN/100%'",
+    );
     expect(swapped('SLOT_1', 'alice', 'key', 'saves set').message).toMatch(/^arguments look swapped/);
   });
 
   it('batch form: @FILE second, for the commands that take one', () => {
     expect(swapped('LEVEL_10', '@testers.txt', 'developer_id', 'achievements delete', true)).toEqual({
-      message: 'arguments look swapped: "@testers.txt" is a batch input (@FILE) and "LEVEL_10" looks like the developer_id',
+      message:
+        'arguments look swapped: "@testers.txt" is a batch input (@FILE) and "LEVEL_10" looks like the developer_id',
       hint: "@FILE comes first, in the user's place: udcli achievements delete @testers.txt LEVEL_10",
     });
-    expect(swapped('xp-boost', '@-', 'sku', 'products give', true).hint).toBe("@FILE comes first, in the user's place: udcli products give @- xp-boost");
+    expect(swapped('xp-boost', '@-', 'sku', 'products give', true).hint).toBe(
+      "@FILE comes first, in the user's place: udcli products give @- xp-boost",
+    );
   });
 });
 
 describe('parseHex32', () => {
   it('names the argument in the message', () => {
-    expect(usage(() => parseHex32('xyz', 'auth_token')).message).toBe('invalid auth_token "xyz": expected 32 hex digits');
+    expect(usage(() => parseHex32('xyz', 'auth_token')).message).toBe(
+      'invalid auth_token "xyz": expected 32 hex digits',
+    );
     expect(parseHex32('ABCDEF0123456789ABCDEF0123456789', 'auth_token')).toBe('abcdef0123456789abcdef0123456789');
   });
 });
@@ -139,7 +166,9 @@ describe('parseInteger', () => {
     expect(parseInteger('0', '--offset', { min: 0 })).toBe(0);
   });
   it('rejects fractions, words, out-of-range and unsafe values with the bounds in the message', () => {
-    expect(usage(() => parseInteger('0', '--qty', { min: 1 })).message).toBe('invalid --qty "0": expected an integer ≥ 1');
+    expect(usage(() => parseInteger('0', '--qty', { min: 1 })).message).toBe(
+      'invalid --qty "0": expected an integer ≥ 1',
+    );
     expect(usage(() => parseInteger('1.5', '--qty', { min: 1 })).message).toContain('expected an integer');
     usage(() => parseInteger('1e3', '--limit'));
     usage(() => parseInteger('ten', '--limit'));
@@ -215,7 +244,11 @@ describe('resolveGame', () => {
 
 describe('parseApiPath', () => {
   it('prefixes service paths and keeps site paths', () => {
-    expect(parseApiPath(`users/${UID}.json`)).toEqual({ path: `/services/rest/v1/users/${UID}.json`, query: [], base: 'api' });
+    expect(parseApiPath(`users/${UID}.json`)).toEqual({
+      path: `/services/rest/v1/users/${UID}.json`,
+      query: [],
+      base: 'api',
+    });
     expect(parseApiPath(`/users/${UID}.json`).path).toBe(`/services/rest/v1/users/${UID}.json`);
     expect(parseApiPath('/services/rest/v1/friends/x.json').path).toBe('/services/rest/v1/friends/x.json');
     expect(parseApiPath('service/user-auth-token-generator/1001')).toEqual({

@@ -46,8 +46,24 @@ describe('achievements list: the zero date and the Not Started rows', () => {
   });
 
   it('builds a Not Started row from a definition: start value, 0 %, no id or dates', () => {
-    const def = { id: 7, developer_id: 'X', parent_id: '1001', type: 'Game', name: 'Ex', start_value: 2, target_value: 9 } as AchievementDefinition;
-    expect(notStartedRow('u', def)).toMatchObject({ id: null, state: 'Not Started', current_value: 2, percent_complete: 0, started_date: null, completed_date: '0000-00-00 00:00:00', target_value: 9 });
+    const def = {
+      id: 7,
+      developer_id: 'X',
+      parent_id: '1001',
+      type: 'Game',
+      name: 'Ex',
+      start_value: 2,
+      target_value: 9,
+    } as AchievementDefinition;
+    expect(notStartedRow('u', def)).toMatchObject({
+      id: null,
+      state: 'Not Started',
+      current_value: 2,
+      percent_complete: 0,
+      started_date: null,
+      completed_date: '0000-00-00 00:00:00',
+      target_value: 9,
+    });
   });
 });
 

@@ -19,11 +19,21 @@ describe('doctor checks', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path, '{"profiles":{}}');
     chmodSync(path, 0o600);
-    expect(checkConfigFile(env, 'linux')).toEqual({ check: 'config file', status: 'ok', detail: `${path} (mode 0600)` });
+    expect(checkConfigFile(env, 'linux')).toEqual({
+      check: 'config file',
+      status: 'ok',
+      detail: `${path} (mode 0600)`,
+    });
     chmodSync(path, 0o644);
-    expect(checkConfigFile(env, 'linux')).toMatchObject({ status: 'fail', detail: expect.stringContaining('mode 0644, expected 0600') });
+    expect(checkConfigFile(env, 'linux')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('mode 0644, expected 0600'),
+    });
     writeFileSync(path, 'nope');
-    expect(checkConfigFile(env, 'linux')).toMatchObject({ status: 'fail', detail: expect.stringContaining('is not valid JSON') });
+    expect(checkConfigFile(env, 'linux')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('is not valid JSON'),
+    });
   });
 
   it('clock: ok within 60 s, warns beyond, fails beyond the 300 s signing window', () => {
@@ -31,8 +41,14 @@ describe('doctor checks', () => {
     const at = (offsetS: number) => new Date(now - offsetS * 1000).toUTCString();
     expect(checkClock(at(0), now + 400)).toMatchObject({ status: 'ok', detail: 'in step with the server' });
     expect(checkClock(at(59), now).status).toBe('ok');
-    expect(checkClock(at(61), now)).toMatchObject({ status: 'warn', detail: expect.stringContaining('ahead of the server by 61 s') });
-    expect(checkClock(at(-200), now)).toMatchObject({ status: 'warn', detail: expect.stringContaining('behind the server by 200 s') });
+    expect(checkClock(at(61), now)).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('ahead of the server by 61 s'),
+    });
+    expect(checkClock(at(-200), now)).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('behind the server by 200 s'),
+    });
     expect(checkClock(at(301), now).status).toBe('fail');
     expect(checkClock(null, now).status).toBe('warn');
   });

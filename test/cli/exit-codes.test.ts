@@ -20,7 +20,11 @@ describe('exit codes (docs/CLI.md)', () => {
     ['cancelled', new CancelledError('no'), 2],
     ['unknown option', new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"), 2],
     ['unknown command', new CommanderError(1, 'commander.unknownCommand', "error: unknown command 'x'"), 2],
-    ['missing argument', new CommanderError(1, 'commander.missingArgument', "error: missing required argument 'uid'"), 2],
+    [
+      'missing argument',
+      new CommanderError(1, 'commander.missingArgument', "error: missing required argument 'uid'"),
+      2,
+    ],
     ['excess arguments', new CommanderError(1, 'commander.excessArguments', 'error: too many arguments'), 2],
     ['help', new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), 0],
     ['version', new CommanderError(0, 'commander.version', '0.1.0'), 0],
@@ -29,8 +33,16 @@ describe('exit codes (docs/CLI.md)', () => {
     ['403', new ApiError('bad signature', 403, 403), 3],
     ['404', new ApiError('not found: user', 404, 404), 4],
     ['error code in an HTTP 200 envelope', new ApiError('not found: user', 404, 200), 4],
-    ['404 page without an envelope (a wrong base_url, not a missing user)', new ApiError('HTTP 404 Not Found', 404, 404, { withoutEnvelope: true }), 1],
-    ['401 without an envelope still means not authenticated', new ApiError('HTTP 401', 401, 401, { withoutEnvelope: true }), 3],
+    [
+      '404 page without an envelope (a wrong base_url, not a missing user)',
+      new ApiError('HTTP 404 Not Found', 404, 404, { withoutEnvelope: true }),
+      1,
+    ],
+    [
+      '401 without an envelope still means not authenticated',
+      new ApiError('HTTP 401', 401, 401, { withoutEnvelope: true }),
+      3,
+    ],
     ['409', new ApiError('insufficient quantity', 409, 409), 1],
     ['500', new ApiError('internal error', 500, 500), 1],
     ['429', new ApiError('rate limited', 429, 429, { retryAfter: 2 }), 7],
@@ -51,7 +63,11 @@ describe('exit codes (docs/CLI.md)', () => {
 
 describe('error lines', () => {
   it('turns commander messages into one line with a lower-case suggestion', () => {
-    const error = new CommanderError(1, 'commander.unknownCommand', "error: unknown command 'usr'\n(Did you mean user?)");
+    const error = new CommanderError(
+      1,
+      'commander.unknownCommand',
+      "error: unknown command 'usr'\n(Did you mean user?)",
+    );
     expect(describeError(error)).toEqual({ code: 2, message: "unknown command 'usr' (did you mean user?)" });
   });
 
@@ -65,7 +81,11 @@ describe('error lines', () => {
   });
 
   it('marks unexpected errors as internal', () => {
-    expect(describeError(new TypeError('x is undefined'))).toEqual({ code: 1, message: 'internal error: x is undefined', internal: true });
+    expect(describeError(new TypeError('x is undefined'))).toEqual({
+      code: 1,
+      message: 'internal error: x is undefined',
+      internal: true,
+    });
   });
 
   it('adds the CLI hint for 429, keeping one the error carries (the client hints 401/403)', () => {
@@ -78,10 +98,14 @@ describe('error lines', () => {
 
   it('suggests starting a sandbox only when a local URL is unreachable', () => {
     const refused = new NetworkError('connection refused', 'unreachable', false);
-    expect(describeError(refused, { baseUrl: 'http://127.0.0.1:8787' }).hint).toBe('start one with: udcli sandbox start');
+    expect(describeError(refused, { baseUrl: 'http://127.0.0.1:8787' }).hint).toBe(
+      'start one with: udcli sandbox start',
+    );
     expect(describeError(refused, { baseUrl: 'https://api.example.com' }).hint).toBeUndefined();
     const withHint = new NetworkError('cannot reach', 'unreachable', false, { hint: 'is the service running?' });
-    expect(describeError(withHint, { baseUrl: 'http://localhost:8787' }).hint).toBe('start one with: udcli sandbox start');
+    expect(describeError(withHint, { baseUrl: 'http://localhost:8787' }).hint).toBe(
+      'start one with: udcli sandbox start',
+    );
     expect(describeError(withHint, { baseUrl: 'https://api.example.com' }).hint).toBe('is the service running?');
   });
 });

@@ -60,7 +60,10 @@ describe('finding the command in argv', () => {
     [['--profile', 'live', '-o', 'json', 'friends', 'x'], { command: 'friends', commandIndex: 4, verbose: false }],
     [['--fields=uid', '-ojson', '-v', 'user'], { command: 'user', commandIndex: 3, verbose: true }],
     [['-vq', 'doctor'], { command: 'doctor', commandIndex: 1, verbose: true }],
-    [['--timeout', '5', 'help', 'profile'], { command: 'help', commandIndex: 2, helpTarget: 'profile', verbose: false }],
+    [
+      ['--timeout', '5', 'help', 'profile'],
+      { command: 'help', commandIndex: 2, helpTarget: 'profile', verbose: false },
+    ],
     [['--verbose'], { verbose: true }],
     [['--', 'user'], { verbose: false }],
   ])('%j', (argv, expected) => {

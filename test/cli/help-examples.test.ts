@@ -35,7 +35,17 @@ async function help(path: string): Promise<{ code: number; text: string }> {
 
 describe('help', () => {
   it('lists a good number of commands (the tree is really walked)', () => {
-    expect(paths).toEqual(expect.arrayContaining(['user', 'achievements inc', 'products take', 'saves set', 'saves erase', 'sandbox exec', 'profile add']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'user',
+        'achievements inc',
+        'products take',
+        'saves set',
+        'saves erase',
+        'sandbox exec',
+        'profile add',
+      ]),
+    );
   });
 
   it.each(paths)('udcli %s --help shows an example', async (path) => {
@@ -72,10 +82,13 @@ describe('help', () => {
     expect(r.text).toMatch(new RegExp(`\\n {2}\\$ udcli ${path} @\\S+ .*--journal \\S+`));
   });
 
-  it.each(['achievements inc', 'sandbox snapshot save'])('the built binary prints the same help for udcli %s --help', async (path) => {
-    const r = await runCli([...path.split(' '), '--help'], { UDCLI_CONFIG_DIR: configDir });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout + r.stderr).toMatch(EXAMPLE);
-    expect(r.stdout + r.stderr).toBe((await help(path)).text);
-  });
+  it.each(['achievements inc', 'sandbox snapshot save'])(
+    'the built binary prints the same help for udcli %s --help',
+    async (path) => {
+      const r = await runCli([...path.split(' '), '--help'], { UDCLI_CONFIG_DIR: configDir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).toMatch(EXAMPLE);
+      expect(r.stdout + r.stderr).toBe((await help(path)).text);
+    },
+  );
 });

@@ -48,7 +48,8 @@ describe('help at the terminal width', () => {
       for (const columns of [60, 80, 120]) {
         const text = await helpAt(path, columns);
         texts.set(columns, text);
-        for (const line of text.split('\n')) if (line.length > Math.min(columns, 80)) tooWide.push(`${columns}: udcli ${path} --help: ${line}`);
+        for (const line of text.split('\n'))
+          if (line.length > Math.min(columns, 80)) tooWide.push(`${columns}: udcli ${path} --help: ${line}`);
       }
       const [a, b, c] = [60, 80, 120].map((w) => words(texts.get(w)!).join(' '));
       if (a !== b || b !== c) broken.push(`udcli ${path} --help`);

@@ -18,7 +18,11 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function run(argv: string[], options: { tty?: boolean; stdin?: string; commands?: CommandEntry[] } = {}) {
-  const f = fakeIO({ env, tty: options.tty ?? false, ...(options.stdin === undefined ? {} : { stdin: options.stdin }) });
+  const f = fakeIO({
+    env,
+    tty: options.tty ?? false,
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+  });
   const code = options.commands ? await runCommandLine(argv, f.io, options.commands) : await main(argv, f.io);
   return { code, stdout: f.stdout(), stderr: f.stderr() };
 }
@@ -46,10 +50,12 @@ describe('help and version', () => {
   });
 
   it("--help's line of a noun names its mutating verbs from the change registry: a new verb is listed", async () => {
-    expect((await run(['--help'])).stdout).toMatch(/^  products\s+List, give and take the products a user holds$/m);
+    expect((await run(['--help'])).stdout).toMatch(/^ {2}products\s+List, give and take the products a user holds$/m);
     const drop = registerForTest({ ...(await loadChanges('products'))[0]!, command: 'products lend', order: 3 });
     try {
-      expect((await run(['--help'])).stdout).toMatch(/^  products\s+List, give, take and lend the products a user holds$/m);
+      expect((await run(['--help'])).stdout).toMatch(
+        /^ {2}products\s+List, give, take and lend the products a user holds$/m,
+      );
     } finally {
       drop();
     }
@@ -70,7 +76,8 @@ describe('help and version', () => {
     expect(noun.indexOf('Commands:')).toBeGreaterThan(0);
     expect(noun.indexOf('Global Options:')).toBeGreaterThan(noun.indexOf('Commands:'));
     expect(noun.indexOf('Examples:') < 0 || noun.indexOf('Examples:') > noun.indexOf('Global Options:')).toBe(true);
-    const options = (text: string, flag: string) => text.split('\n').filter((l) => new RegExp(`^\\s+(-\\w, )?${flag} `).test(l)).length;
+    const options = (text: string, flag: string) =>
+      text.split('\n').filter((l) => new RegExp(`^\\s+(-\\w, )?${flag} `).test(l)).length;
     const add = (await run(['profile', 'add', '--help'])).stdout;
     expect(options(add, '--base-url')).toBe(1);
     expect(options(add, '--api-key')).toBe(1);
@@ -121,12 +128,18 @@ describe('usage errors: exit 2 and one line', () => {
 
 describe('global options anywhere on the line', () => {
   it('before the command, after it, and after a subcommand option', async () => {
-    expect((await run(['-q', 'profile', 'add', 'a', '--game-id', '1', '--base-url', 'https://a.example.com'])).stderr).toBe('');
-    expect((await run(['profile', 'add', 'b', '--base-url', 'https://b.example.com', '--game-id', '2', '--quiet'])).stderr).toBe('');
+    expect(
+      (await run(['-q', 'profile', 'add', 'a', '--game-id', '1', '--base-url', 'https://a.example.com'])).stderr,
+    ).toBe('');
+    expect(
+      (await run(['profile', 'add', 'b', '--base-url', 'https://b.example.com', '--game-id', '2', '--quiet'])).stderr,
+    ).toBe('');
     const before = await run(['-o', 'csv', '--fields', 'name,base_url,game_id', 'profile', 'list']);
     const after = await run(['profile', 'list', '--fields', 'name,base_url,game_id', '-o', 'csv']);
     expect(before).toEqual(after);
-    expect(before.stdout).toBe('name,base_url,game_id\nsandbox,http://127.0.0.1:8787,1001\na,https://a.example.com,1\nb,https://b.example.com,2\n');
+    expect(before.stdout).toBe(
+      'name,base_url,game_id\nsandbox,http://127.0.0.1:8787,1001\na,https://a.example.com,1\nb,https://b.example.com,2\n',
+    );
   });
 
   it('--json after the command', async () => {
@@ -155,12 +168,22 @@ describe('errors from commands', () => {
     expect(quiet).toEqual({ code: 1, stdout: '', stderr: 'udcli: internal error: x is not a function\n' });
     const verbose = await run(['boom', '-v'], { commands: failing(new TypeError('x is not a function')) });
     expect(verbose.code).toBe(1);
-    expect(verbose.stderr).toMatch(/^udcli: internal error: x is not a function\nTypeError: x is not a function\n\s+at /);
+    expect(verbose.stderr).toMatch(
+      /^udcli: internal error: x is not a function\nTypeError: x is not a function\n\s+at /,
+    );
   });
 
   it('a typed error maps to its code and never shows a stack without --verbose', async () => {
     const error = new UsageError('bad thing', { hint: 'try this' });
-    expect(await run(['boom'], { commands: failing(error) })).toEqual({ code: 2, stdout: '', stderr: 'udcli: bad thing\ntry this\n' });
-    expect(await run(['boom', '--verbose'], { commands: failing(error) })).toEqual({ code: 2, stdout: '', stderr: 'udcli: bad thing\ntry this\n' });
+    expect(await run(['boom'], { commands: failing(error) })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'udcli: bad thing\ntry this\n',
+    });
+    expect(await run(['boom', '--verbose'], { commands: failing(error) })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'udcli: bad thing\ntry this\n',
+    });
   });
 });

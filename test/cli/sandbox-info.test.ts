@@ -25,7 +25,10 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'udcli-sandbox-info-'));
   env = { UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data'), NO_COLOR: '1' };
   const file = join(root, 'studio.yaml');
-  writeFileSync(file, 'games:\n  - id: "4711"\n    name: Orbit Miner\n    keys:\n      - api_key: 5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c\nusers:\n  - username: qa_alice\n');
+  writeFileSync(
+    file,
+    'games:\n  - id: "4711"\n    name: Orbit Miner\n    keys:\n      - api_key: 5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c\nusers:\n  - username: qa_alice\n',
+  );
   const loaded = await udcli(['sandbox', 'load', file]);
   expect(loaded.code, loaded.stderr).toBe(0);
 });
@@ -44,7 +47,10 @@ describe('sandbox info of a loaded game', () => {
   it('--json says which game the suggestions are for', async () => {
     const r = await udcli(['sandbox', 'info', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ game_id: '4711', play_page: expect.stringMatching(/\/play\/4711$/) as unknown });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      game_id: '4711',
+      play_page: expect.stringMatching(/\/play\/4711$/) as unknown,
+    });
   });
 });
 
@@ -61,20 +67,46 @@ describe('what the running sandbox serves each game from', () => {
       ownDirs: [join(root, 'data'), join(root, 'config')],
     });
     try {
-      writePidFile(pidFilePath(env), { pid: process.pid, port: sandbox.port, host: '127.0.0.1', url: sandbox.url, db: sandbox.dbPath, startedAt: new Date().toISOString(), detached: true });
+      writePidFile(pidFilePath(env), {
+        pid: process.pid,
+        port: sandbox.port,
+        host: '127.0.0.1',
+        url: sandbox.url,
+        db: sandbox.dbPath,
+        startedAt: new Date().toISOString(),
+        detached: true,
+      });
       const before = await udcli(['sandbox', 'info']);
       expect(before.code, before.stderr).toBe(0);
       expect(before.stdout).toContain(`play page        ${sandbox.url}/play/1001   (serves the folder ${gameDir})`);
       expect(before.stdout).not.toContain('iframes the content URI');
       expect(before.stdout).toMatch(/ {2}1001 {2}Demo Quest[^\n]*\n {8}play page from {2}the folder \S+dist\n/);
-      expect(before.stdout).toMatch(/ {2}1002 {2}[^\n]*\n {8}play page from {2}nothing yet: udcli sandbox game set-uri 1002 <url>/);
-      const set = await udcli(['sandbox', 'game', 'set-uri', '1002', 'http://localhost:3000/game', '--db', sandbox.dbPath]);
+      expect(before.stdout).toMatch(
+        / {2}1002 {2}[^\n]*\n {8}play page from {2}nothing yet: udcli sandbox game set-uri 1002 <url>/,
+      );
+      const set = await udcli([
+        'sandbox',
+        'game',
+        'set-uri',
+        '1002',
+        'http://localhost:3000/game',
+        '--db',
+        sandbox.dbPath,
+      ]);
       expect(set.code, set.stderr).toBe(0);
       const after = await udcli(['sandbox', 'info']);
-      expect(after.stdout).toMatch(/ {2}1002 {2}[^\n]*\n {8}play page from {2}http:\/\/localhost:3000\/game \(its content URI\)\n/);
-      const json = JSON.parse((await udcli(['sandbox', 'info', '--json'])).stdout) as { games: Array<{ id: string; served_from?: unknown }> };
+      expect(after.stdout).toMatch(
+        / {2}1002 {2}[^\n]*\n {8}play page from {2}http:\/\/localhost:3000\/game \(its content URI\)\n/,
+      );
+      const json = JSON.parse((await udcli(['sandbox', 'info', '--json'])).stdout) as {
+        games: Array<{ id: string; served_from?: unknown }>;
+      };
       expect(json.games.find((g) => g.id === '1001')?.served_from).toEqual({ kind: 'folder', path: gameDir });
-      expect(json.games.find((g) => g.id === '1002')?.served_from).toEqual({ kind: 'url', url: 'http://localhost:3000/game', from_content_uri: true });
+      expect(json.games.find((g) => g.id === '1002')?.served_from).toEqual({
+        kind: 'url',
+        url: 'http://localhost:3000/game',
+        from_content_uri: true,
+      });
     } finally {
       await sandbox.close();
       rmSync(pidFilePath(env), { force: true });

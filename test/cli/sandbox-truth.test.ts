@@ -78,12 +78,14 @@ function readDb<T>(path: string, fn: (db: Connection) => T): T {
 }
 
 const progressOf = (path: string, username: string, developerId: string) =>
-  readDb(path, (db) =>
-    db
-      .prepare<[string, string], { current_value: number }>(
-        'SELECT ua.current_value FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id WHERE ua.uid = ? AND a.developer_id = ?',
-      )
-      .get(uidForUsername(username), developerId)?.current_value,
+  readDb(
+    path,
+    (db) =>
+      db
+        .prepare<[string, string], { current_value: number }>(
+          'SELECT ua.current_value FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id WHERE ua.uid = ? AND a.developer_id = ?',
+        )
+        .get(uidForUsername(username), developerId)?.current_value,
   );
 
 interface Described {
@@ -99,18 +101,27 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'udcli-sandbox-truth-'));
   // The built-in profile's own port is closed: only the pid file can lead a command to the sandbox.
   const closed = new URL((await nowhere()).UDCLI_BASE_URL!).port;
-  env = { UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data'), NO_COLOR: '1', UDCLI_SANDBOX_PORT: closed };
+  env = {
+    UDCLI_CONFIG_DIR: join(root, 'config'),
+    UDCLI_DATA_DIR: join(root, 'data'),
+    NO_COLOR: '1',
+    UDCLI_SANDBOX_PORT: closed,
+  };
   dbPath = join(root, 'data', 'sandbox.db');
   writeFileSync(join(root, 'orbit.yaml'), ORBIT);
   writeFileSync(join(root, 'comets.yaml'), COMETS);
   await new Promise<void>((ready, failed) => {
-    started = startCommand(testFactory(env), { port: '0' }, {
-      waitForStop: (sandbox) => {
-        url = sandbox.url;
-        ready();
-        return new Promise<void>((resolve) => (stop = resolve));
+    started = startCommand(
+      testFactory(env),
+      { port: '0' },
+      {
+        waitForStop: (sandbox) => {
+          url = sandbox.url;
+          ready();
+          return new Promise<void>((resolve) => (stop = resolve));
+        },
       },
-    });
+    );
     started.catch(failed);
   });
 }, 60_000);
@@ -128,14 +139,18 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ uid: DEMO.user.uid, avatar: expect.stringContaining(url) as unknown });
-    const log = (await (await fetch(`${url}/_sandbox/requests?limit=1000`)).json()) as { requests: Array<{ path: string }> };
+    const log = (await (await fetch(`${url}/_sandbox/requests?limit=1000`)).json()) as {
+      requests: Array<{ path: string }>;
+    };
     expect(log.requests.map((q) => q.path)).toContain(`/services/rest/v1/users/${DEMO.user.username}.json`);
   });
 
   it('after loading one game onto the demo data, that game is the default: its quests, its key', async () => {
     const loaded = await udcli(['sandbox', 'load', join(root, 'orbit.yaml')]);
     expect(loaded.code, loaded.stderr).toBe(0);
-    expect(loaded.stderr).toContain(`commands of the built-in sandbox profile now use game 7777, the only game loaded; for game ${DEMO.game.id} as before: --game ${DEMO.game.id} or UDCLI_GAME_ID=${DEMO.game.id}\n`);
+    expect(loaded.stderr).toContain(
+      `commands of the built-in sandbox profile now use game 7777, the only game loaded; for game ${DEMO.game.id} as before: --game ${DEMO.game.id} or UDCLI_GAME_ID=${DEMO.game.id}\n`,
+    );
     const list = await udcli(['achievements', 'list', 'gr_ann', '-o', 'json']);
     expect(list.code, list.stderr).toBe(0);
     const rows = JSON.parse(list.stdout) as Array<{ developer_id: string; parent_id: string; current_value: number }>;
@@ -154,22 +169,34 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     expect(show.stdout).not.toContain('1001 (default)');
     const list = await udcli(['profile', 'list', '-o', 'table']);
     expect(list.code, list.stderr).toBe(0);
-    expect(list.stdout).toMatch(/^\* +sandbox +http:\/\/127\.0\.0\.1:\d+ +7777 \(the only game loaded in the running sandbox\)/m);
-    const listed = JSON.parse((await udcli(['profile', 'list', '-o', 'json'])).stdout) as Array<{ name: string; game_id: string; game_why: string }>;
+    expect(list.stdout).toMatch(
+      /^\* +sandbox +http:\/\/127\.0\.0\.1:\d+ +7777 \(the only game loaded in the running sandbox\)/m,
+    );
+    const listed = JSON.parse((await udcli(['profile', 'list', '-o', 'json'])).stdout) as Array<{
+      name: string;
+      game_id: string;
+      game_why: string;
+    }>;
     expect(listed.find((p) => p.name === 'sandbox')).toMatchObject({ game_id: '7777', game_why: why });
     const doctor = await udcli(['doctor', '-o', 'table']);
     expect(doctor.stdout).toContain(`from the sandbox (${why})`);
     const status = await udcli(['sandbox', 'status']);
     expect(status.stdout).toContain(`the built-in profile uses ${why}\n`);
-    const statusJson = JSON.parse((await udcli(['sandbox', 'status', '--json'])).stdout) as { builtin_profile: unknown };
+    const statusJson = JSON.parse((await udcli(['sandbox', 'status', '--json'])).stdout) as {
+      builtin_profile: unknown;
+    };
     expect(statusJson.builtin_profile).toEqual({ game_id: '7777', why });
   });
 
   it("auth verify of a token of the demo game names both games and why the profile's is 7777", async () => {
-    const token = JSON.parse((await udcli(['auth', 'token', DEMO.game.id, '--as', DEMO.user.username, '--json'])).stdout) as { uid: string; token: string };
+    const token = JSON.parse(
+      (await udcli(['auth', 'token', DEMO.game.id, '--as', DEMO.user.username, '--json'])).stdout,
+    ) as { uid: string; token: string };
     const r = await udcli(['auth', 'verify', token.uid, token.token]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`invalid token: issued for another game (${DEMO.game.id}; this api_key is of game 7777)`);
+    expect(r.stderr).toContain(
+      `invalid token: issued for another game (${DEMO.game.id}; this api_key is of game 7777)`,
+    );
     expect(r.stderr).toContain(`this profile uses game 7777, the only game loaded in the running sandbox`);
     const again = await udcli(['auth', 'verify', token.uid, token.token], { UDCLI_GAME_ID: DEMO.game.id });
     expect(again.code, again.stderr).toBe(0);
@@ -185,8 +212,16 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     const infoJson = await udcli(['sandbox', 'info', '-o', 'json']);
     expect(infoJson.code, infoJson.stderr).toBe(0);
     const info = JSON.parse(infoJson.stdout) as Described;
-    const status = JSON.parse((await udcli(['sandbox', 'status', '--json'])).stdout) as { user_count: number; games: Array<{ id: string }>; users: Array<{ username: string }> };
-    const dashboard = (await (await fetch(`${url}/_sandbox/contents`)).json()) as { user_count: number; games: Array<{ id: string }>; users: Array<{ username: string }> };
+    const status = JSON.parse((await udcli(['sandbox', 'status', '--json'])).stdout) as {
+      user_count: number;
+      games: Array<{ id: string }>;
+      users: Array<{ username: string }>;
+    };
+    const dashboard = (await (await fetch(`${url}/_sandbox/contents`)).json()) as {
+      user_count: number;
+      games: Array<{ id: string }>;
+      users: Array<{ username: string }>;
+    };
 
     for (const screen of [info, status, dashboard]) {
       expect(screen.user_count).toBe(db.users);
@@ -196,13 +231,25 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     expect(dashboard.users.map((u) => u.username)).toEqual(status.users.map((u) => u.username));
     expect(info).toMatchObject({ url, database: dbPath, game_id: '7777' });
     // The loaded game's key redacted; the demo's public keys in full.
-    expect(info.games).toEqual(expect.arrayContaining([{ ...info.games.find((g) => g.id === '7777'), api_key: '5f0e…3b1c' }]));
+    expect(info.games).toEqual(
+      expect.arrayContaining([{ ...info.games.find((g) => g.id === '7777'), api_key: '5f0e…3b1c' }]),
+    );
     expect(info.games.find((g) => g.id === DEMO.game.id)?.api_key).toBe(DEMO.game.apiKey);
     // Progress as it is now (4, after the inc), as the dashboard's user view has it too.
     const ann = info.users.find((u) => u.username === 'gr_ann');
-    expect(ann?.progress).toEqual([expect.objectContaining({ game_id: '7777', developer_id: 'ORE_10', current_value: progressOf(dbPath, 'gr_ann', 'ORE_10') })]);
-    const view = (await (await fetch(`${url}/_sandbox/users/${uidForUsername('gr_ann')}`)).json()) as { games: Array<{ id: string; achievements: Array<{ developer_id: string; current_value: number }> }> };
-    expect(view.games.find((g) => g.id === '7777')?.achievements.find((a) => a.developer_id === 'ORE_10')?.current_value).toBe(4);
+    expect(ann?.progress).toEqual([
+      expect.objectContaining({
+        game_id: '7777',
+        developer_id: 'ORE_10',
+        current_value: progressOf(dbPath, 'gr_ann', 'ORE_10'),
+      }),
+    ]);
+    const view = (await (await fetch(`${url}/_sandbox/users/${uidForUsername('gr_ann')}`)).json()) as {
+      games: Array<{ id: string; achievements: Array<{ developer_id: string; current_value: number }> }>;
+    };
+    expect(
+      view.games.find((g) => g.id === '7777')?.achievements.find((a) => a.developer_id === 'ORE_10')?.current_value,
+    ).toBe(4);
 
     const text = await udcli(['sandbox', 'info']);
     expect(text.code, text.stderr).toBe(0);
@@ -218,16 +265,24 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     expect(statusText).toContain('(1,503 in all)');
   });
 
-  it('UDCLI_GAME_ID picks another game of the sandbox, with that game\'s key', async () => {
+  it("UDCLI_GAME_ID picks another game of the sandbox, with that game's key", async () => {
     const r = await udcli(['achievements', 'list', DEMO.user.username, '-o', 'json'], { UDCLI_GAME_ID: DEMO.game.id });
     expect(r.code, r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as Array<{ developer_id: string; current_value: number }>).find((q) => q.developer_id === 'LEVEL_10')?.current_value).toBe(4);
+    expect(
+      (JSON.parse(r.stdout) as Array<{ developer_id: string; current_value: number }>).find(
+        (q) => q.developer_id === 'LEVEL_10',
+      )?.current_value,
+    ).toBe(4);
   });
 
   it("a command's own --game names another game of the sandbox, with that game's key (not the loaded game's)", async () => {
     const r = await udcli(['achievements', 'list', DEMO.user.username, '--game', DEMO.game.id, '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as Array<{ developer_id: string; current_value: number }>).find((q) => q.developer_id === 'LEVEL_10')?.current_value).toBe(4);
+    expect(
+      (JSON.parse(r.stdout) as Array<{ developer_id: string; current_value: number }>).find(
+        (q) => q.developer_id === 'LEVEL_10',
+      )?.current_value,
+    ).toBe(4);
   });
 
   it('--base-url names a second sandbox: info describes that one, its users as they are now', async () => {
@@ -243,7 +298,9 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     const info = JSON.parse(json.stdout) as Described;
     expect(info).toMatchObject({ url: second.url, game_id: DEMO.game.id, user_count: 1500, database: null });
     expect(info.games.map((g) => g.id)).not.toContain('7777');
-    expect(info.users.find((u) => u.username === DEMO.user.username)?.progress).toContainEqual(expect.objectContaining({ developer_id: 'LEVEL_10', current_value: 5 }));
+    expect(info.users.find((u) => u.username === DEMO.user.username)?.progress).toContainEqual(
+      expect.objectContaining({ developer_id: 'LEVEL_10', current_value: 5 }),
+    );
 
     const text = await udcli(['sandbox', 'info', '--base-url', second.url]);
     expect(text.code, text.stderr).toBe(0);
@@ -259,12 +316,21 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     expect(gone.stderr).toMatch(/^udcli: no udcli sandbox answers at http:\/\/127\.0\.0\.1:\d+\n/);
   });
 
-  it('--base-url and UDCLI_BASE_URL name a sandbox holding only one\'s own game: the built-in profile takes its game and key', async () => {
-    const third = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(root, 'orbit-only.db'), data: join(root, 'orbit.yaml') });
+  it("--base-url and UDCLI_BASE_URL name a sandbox holding only one's own game: the built-in profile takes its game and key", async () => {
+    const third = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      dbPath: join(root, 'orbit-only.db'),
+      data: join(root, 'orbit.yaml'),
+    });
     try {
       const byFlag = await udcli(['--base-url', third.url, 'achievements', 'list', 'gr_ann', '-o', 'json']);
       expect(byFlag.code, byFlag.stderr).toBe(0);
-      expect((JSON.parse(byFlag.stdout) as Array<{ parent_id: string; developer_id: string; current_value: number }>).map((q) => [q.parent_id, q.developer_id, q.current_value])).toEqual([['7777', 'ORE_10', 3]]);
+      expect(
+        (JSON.parse(byFlag.stdout) as Array<{ parent_id: string; developer_id: string; current_value: number }>).map(
+          (q) => [q.parent_id, q.developer_id, q.current_value],
+        ),
+      ).toEqual([['7777', 'ORE_10', 3]]);
       const byEnv = await udcli(['achievements', 'list', 'gr_ann', '-o', 'json'], { UDCLI_BASE_URL: third.url });
       expect(byEnv.code, byEnv.stderr).toBe(0);
       const show = await udcli(['profile', 'show', '-o', 'table'], { UDCLI_BASE_URL: third.url });
@@ -280,13 +346,17 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     expect(loaded.stderr).toContain('loaded games 7777, 8888: commands use 1001 unless told (UDCLI_GAME_ID=7777)\n');
     const r = await udcli(['user', DEMO.user.username, '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe('udcli: the sandbox holds 2 loaded games (7777, 8888); using 1001: pick one with UDCLI_GAME_ID=7777 (or a profile)\n');
+    expect(r.stderr).toBe(
+      'udcli: the sandbox holds 2 loaded games (7777, 8888); using 1001: pick one with UDCLI_GAME_ID=7777 (or a profile)\n',
+    );
     const picked = await udcli(['user', 'co_dan', '-o', 'json'], { UDCLI_GAME_ID: '8888' });
     expect(picked.code, picked.stderr).toBe(0);
     expect(picked.stderr).toBe('');
     expect(JSON.parse(picked.stdout)).toMatchObject({ username: 'co_dan', plays_game: '1' });
     const info = await udcli(['sandbox', 'info']);
-    expect(info.stdout).toContain('loaded games 7777, 8888: clients use 1001 unless told (UDCLI_GAME_ID=7777, or a profile)');
+    expect(info.stdout).toContain(
+      'loaded games 7777, 8888: clients use 1001 unless told (UDCLI_GAME_ID=7777, or a profile)',
+    );
   });
 });
 
@@ -312,7 +382,21 @@ describe('a server at --base-url that is not a sandbox of this udcli', () => {
 
   const valid = (name: string) => ({
     origin: { kind: 'data', file: null, sha256: null, text: 'x.yaml' },
-    games: [{ id: '1', name, type: 'Game', launchable: true, signing: 'agi', play_path: '/play/1', keys: [], achievements: [], achievement_count: 0, products: [], product_count: 0 }],
+    games: [
+      {
+        id: '1',
+        name,
+        type: 'Game',
+        launchable: true,
+        signing: 'agi',
+        play_path: '/play/1',
+        keys: [],
+        achievements: [],
+        achievement_count: 0,
+        products: [],
+        product_count: 0,
+      },
+    ],
     users: [],
     user_count: 0,
     primary_game: '1',
@@ -321,7 +405,11 @@ describe('a server at --base-url that is not a sandbox of this udcli', () => {
   });
 
   it('an oversized or misshapen description is refused in one line (exit 5), nothing of it printed', async () => {
-    for (const body of [`{"origin":{"kind":"data","text":"${'x'.repeat(5 * 1024 * 1024)}"}}`, JSON.stringify({ ...valid('g'), games: [{ id: 1 }] }), 'not json']) {
+    for (const body of [
+      `{"origin":{"kind":"data","text":"${'x'.repeat(5 * 1024 * 1024)}"}}`,
+      JSON.stringify({ ...valid('g'), games: [{ id: 1 }] }),
+      'not json',
+    ]) {
       contents = () => body;
       const r = await udcli(['sandbox', 'info', '--base-url', base]);
       expect(r.code).toBe(5);

@@ -53,7 +53,11 @@ describe('agi challenge flow', () => {
   it('an increment: unsigned POST method=put with a form content type, the challenge, then one signed request that verifies', async () => {
     const { client } = makeClient();
     const reply = await client.changeUserAchievement('agi', TARGET, { increment: 2 });
-    expect(reply.payload).toMatchObject({ verified: true, method: 'POST', contentType: 'application/x-www-form-urlencoded' });
+    expect(reply.payload).toMatchObject({
+      verified: true,
+      method: 'POST',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     const [unsigned, signed, ...more] = seen('agi');
     expect(more).toHaveLength(0);
     expect(unsigned!.method).toBe('POST');
@@ -75,7 +79,9 @@ describe('agi challenge flow', () => {
     const { client } = makeClient();
     const e = await failure(client.changeUserAchievement('agi-loop', TARGET, { reset: true }));
     expect(e).toBeInstanceOf(ApiError);
-    expect(e.message).toBe('the server refused 3 signed attempts (last reply: bad signature): each was refused, so none was applied');
+    expect(e.message).toBe(
+      'the server refused 3 signed attempts (last reply: bad signature): each was refused, so none was applied',
+    );
     expect(exitCodeFor(e)).toBe(3);
     expect((e as ApiError).hint).toMatch(/signing_scheme/);
     expect((e as ApiError).hint).not.toMatch(/secret/);
@@ -86,7 +92,9 @@ describe('agi challenge flow', () => {
   it('a challenge without a key: one clear line, exit 3, no signed attempt', async () => {
     const { client } = makeClient();
     const e = await failure(client.changeUserAchievement('agi-no-key', TARGET, { increment: 1 }));
-    expect(e.message).toBe('the server asked for a signature ("signature required") but sent no session and key to sign with');
+    expect(e.message).toBe(
+      'the server asked for a signature ("signature required") but sent no session and key to sign with',
+    );
     expect(exitCodeFor(e)).toBe(3);
     expect(seen('agi-no-key')).toHaveLength(1);
   });
@@ -136,7 +144,13 @@ describe('agi challenge flow', () => {
   it('prepare() under agi signs with a placeholder session and key, and sends nothing', () => {
     const { client } = makeClient();
     const before = platform.requests.length;
-    const p = client.prepare({ method: 'PUT', path: '/services/rest/v1/achievements/user/x.json', query: [['increment', '1']], sign: true, idempotent: false });
+    const p = client.prepare({
+      method: 'PUT',
+      path: '/services/rest/v1/achievements/user/x.json',
+      query: [['increment', '1']],
+      sign: true,
+      idempotent: false,
+    });
     expect(p.method).toBe('POST');
     expect(p.placeholderChallenge).toBe(true);
     expect(p.sortedValues).toEqual([API_KEY, '1', 'KEY', 'SESSION', 'Shield2', 'put', 'x.json'].sort());
@@ -218,7 +232,9 @@ describe('the read before a change beside the challenge (RequestSpec.beforeChang
   it('a server that answers an unsigned change at once (a partner key): the next change waits for its gate again', async () => {
     const { client } = makeClient();
     await client.changeUserAchievement('agi-gate-learn3', TARGET, { increment: 1 });
-    expect((await client.changeUserAchievement('agi-partner', TARGET, { increment: 1 })).payload).toMatchObject({ verified: false });
+    expect((await client.changeUserAchievement('agi-partner', TARGET, { increment: 1 })).payload).toMatchObject({
+      verified: false,
+    });
     const g = gate('agi-gate-after-partner');
     const pending = client.gated!(g.run).changeUserAchievement('agi-gate-after-partner', TARGET, { increment: 1 });
     await gateCalled(g);

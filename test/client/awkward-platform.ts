@@ -32,7 +32,11 @@ export const FRIEND_COUNT = 1203;
 export const SESSION = 'sid=s3ss10n';
 
 const product = (sku: string, type: string, extra: Record<string, unknown> = {}) =>
-  `{"id":"1","sku":"${sku}","name":"${sku}","description":"a\\/b","image":"https:\\/\\/cdn.example\\/product.user\\/uat-test_unlockable\\/x.png","type":"${type}","state":"active","created_on":1700000000,"updated_on":"1690000000"${Object.entries(extra).map(([k, v]) => `,"${k}":${JSON.stringify(v)}`).join('')}}`;
+  `{"id":"1","sku":"${sku}","name":"${sku}","description":"a\\/b","image":"https:\\/\\/cdn.example\\/product.user\\/uat-test_unlockable\\/x.png","type":"${type}","state":"active","created_on":1700000000,"updated_on":"1690000000"${Object.entries(
+    extra,
+  )
+    .map(([k, v]) => `,"${k}":${JSON.stringify(v)}`)
+    .join('')}}`;
 /** products list as a real platform may send it: `\/`, created_on as a number, purchase.data of every kind. */
 export const ESCAPED_PRODUCTS_BODY =
   '{"version":1,"code":200,"message":"OK","payload":[' +
@@ -54,7 +58,14 @@ export const EXTRA_FIELDS_USER = {
   nested: { anything: null },
 };
 
-function envelope(res: ServerResponse, status: number, code: number | string, message: string, payload: unknown, headers: Record<string, string> = {}): void {
+function envelope(
+  res: ServerResponse,
+  status: number,
+  code: number | string,
+  message: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify({ version: 1, code, message, payload });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
   res.end(body);
@@ -81,7 +92,10 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
     // What a typical server does: percent-decoding with URLSearchParams.
     const params = [...url.searchParams] as Array<[string, string]>;
     const param = (name: string): string | undefined => params.find(([n]) => n === name)?.[1];
-    const scenario = url.pathname.split('/').pop()!.replace(/\.json$/, '');
+    const scenario = url.pathname
+      .split('/')
+      .pop()!
+      .replace(/\.json$/, '');
     counts.set(scenario, (counts.get(scenario) ?? 0) + 1);
     // Stateful scenarios (flaky, rate limited) count per method, so GET and PUT tests are independent.
     const perMethod = `${req.method} ${scenario}`;
@@ -90,7 +104,10 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
     requests.push({ method: req.method ?? '', path: url.pathname, params, headers: req.headers });
 
     if (url.pathname === '/login') {
-      res.writeHead(200, { 'set-cookie': [`${SESSION}; Path=/; HttpOnly`, 'theme=dark; Path=/'], 'content-type': 'text/html' });
+      res.writeHead(200, {
+        'set-cookie': [`${SESSION}; Path=/; HttpOnly`, 'theme=dark; Path=/'],
+        'content-type': 'text/html',
+      });
       res.end('<html>welcome</html>');
       return;
     }
@@ -100,7 +117,19 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
         return;
       }
       const now = 1795000000;
-      raw(res, 200, JSON.stringify({ status: true, game_id: scenario, uid: EXTRA_FIELDS_USER.uid, token: 'f'.repeat(32), created_on: now, expires_on: now + 900, duration: 0.01 }));
+      raw(
+        res,
+        200,
+        JSON.stringify({
+          status: true,
+          game_id: scenario,
+          uid: EXTRA_FIELDS_USER.uid,
+          token: 'f'.repeat(32),
+          created_on: now,
+          expires_on: now + 900,
+          duration: 0.01,
+        }),
+      );
       return;
     }
 
@@ -111,9 +140,16 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
       if (sig === undefined || session === undefined) {
         const unsignedN = (counts.get(`unsigned ${scenario}`) ?? 0) + 1;
         counts.set(`unsigned ${scenario}`, unsignedN);
-        if (scenario === 'agi-no-key') return envelope(res, 401, 401, 'signature required', { session: 'only-a-session' });
+        if (scenario === 'agi-no-key')
+          return envelope(res, 401, 401, 'signature required', { session: 'only-a-session' });
         // A partner key: the platform applies the change without asking for a signature.
-        if (scenario === 'agi-partner') return envelope(res, 200, 200, 'OK', { method: req.method, params, contentType: req.headers['content-type'] ?? null, verified: false });
+        if (scenario === 'agi-partner')
+          return envelope(res, 200, 200, 'OK', {
+            method: req.method,
+            params,
+            contentType: req.headers['content-type'] ?? null,
+            verified: false,
+          });
         if (scenario === 'agi-unsigned-lost' && unsignedN === 1) {
           res.writeHead(401, { 'content-type': 'application/json', 'content-length': 200 });
           res.write('{"version":1,', () => req.socket.destroy());
@@ -126,14 +162,20 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
       sessions.delete(session);
       const query = params.filter(([n]) => n !== 'sig' && n !== 'session');
       const good = key !== undefined && signaturesEqual(agiSignature({ path: url.pathname, query, session, key }), sig);
-      if (scenario === 'agi-loop' || !good) return challenge(res, key === undefined ? 'stale session' : 'bad signature');
+      if (scenario === 'agi-loop' || !good)
+        return challenge(res, key === undefined ? 'stale session' : 'bad signature');
       if (scenario === 'agi-lost') {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': 200 });
         res.write('{"version":1,"code":200,', () => req.socket.destroy());
         return;
       }
       if (scenario === 'agi-stale-once' && signedN === 0) return challenge(res, 'stale session');
-      return envelope(res, 200, 200, 'OK', { method: req.method, params, contentType: req.headers['content-type'] ?? null, verified: true });
+      return envelope(res, 200, 200, 'OK', {
+        method: req.method,
+        params,
+        contentType: req.headers['content-type'] ?? null,
+        verified: true,
+      });
     }
 
     // Signed requests: verify exactly as the sandbox must, then answer per scenario.
@@ -155,7 +197,12 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
       case 'envelope-404':
         return envelope(res, 404, 404, 'not found: user envelope-404', null);
       case 'html-502':
-        return raw(res, 502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>', 'text/html');
+        return raw(
+          res,
+          502,
+          '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>',
+          'text/html',
+        );
       case 'truncated-200':
         return raw(res, 200, '{"version":1,"code":200,"message":"OK","payload":{"uid":"01234');
       case 'truncated-500':
@@ -170,7 +217,13 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
       case 'rate-limited':
         return n === 1
           ? envelope(res, 429, 429, 'rate limited', null, { 'retry-after': '2' })
-          : envelope(res, 200, 200, 'OK', { state: 'Started', current_value: 1, percent_complete: 10, developer_id: 'X', attempt: n });
+          : envelope(res, 200, 200, 'OK', {
+              state: 'Started',
+              current_value: 1,
+              percent_complete: 10,
+              developer_id: 'X',
+              attempt: n,
+            });
       case 'flaky-503':
         return n <= 2
           ? envelope(res, 503, 503, 'internal error', null)

@@ -86,10 +86,15 @@ describe('envelope tolerance against an awkward platform', () => {
     const { client } = makeClient({ retries: 0 });
     const malformed = await failure(client.getUser('truncated-200'));
     expect(malformed).toBeInstanceOf(MalformedReplyError);
-    expect(malformed.message).toMatch(/^the reply to GET http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/users\/truncated-200\.json was not a service envelope/);
+    expect(malformed.message).toMatch(
+      /^the reply to GET http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/users\/truncated-200\.json was not a service envelope/,
+    );
     expect(malformed.message).not.toContain(API_KEY);
     const http500 = await failure(client.getUser('truncated-500'));
-    expect(http500).toMatchObject({ code: 500, message: 'HTTP 500 Internal Server Error (the reply was not a service envelope)' });
+    expect(http500).toMatchObject({
+      code: 500,
+      message: 'HTTP 500 Internal Server Error (the reply was not a service envelope)',
+    });
   });
 
   it('an empty 404 says the reply was empty', async () => {
@@ -148,7 +153,13 @@ describe('retries', () => {
     // A fresh platform: its rate-limited scenario answers 429 to the first request only.
     const fresh = await startAwkwardPlatform();
     try {
-      const client = createClient({ baseUrl: fresh.url, apiKey: API_KEY, signer: createSigner('none'), timeoutMs: 5000, retries: 0 });
+      const client = createClient({
+        baseUrl: fresh.url,
+        apiKey: API_KEY,
+        signer: createSigner('none'),
+        timeoutMs: 5000,
+        retries: 0,
+      });
       clients.push(client);
       const e = await failure(client.getUser('rate-limited'));
       expect(e).toMatchObject({ code: 429, httpStatus: 429, retryAfter: 2, message: 'rate limited' });
@@ -196,7 +207,9 @@ describe('retries', () => {
     const elapsed = Date.now() - started;
     expect(e).toBeInstanceOf(NetworkError);
     expect(e).toMatchObject({ failure: 'timeout', sent: true });
-    expect(e.message).toMatch(/^no reply to PUT http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/achievements\/user\/hang\.json within 300 ms/);
+    expect(e.message).toMatch(
+      /^no reply to PUT http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/achievements\/user\/hang\.json within 300 ms/,
+    );
     // Not before timeoutMs (timers may fire a little early): a lower bound, which slowness cannot break.
     expect(elapsed).toBeGreaterThanOrEqual(280);
     expect(platform.hits('hang')).toBe(1);
@@ -237,11 +250,24 @@ describe('retries', () => {
 describe('signing against a verifying server', () => {
   it('a signed increment verifies, with a developer id that needs encoding', async () => {
     const { client } = makeClient();
-    const reply = await client.changeUserAchievement('echo', { ...TARGET, developerId: 'SPEED RUN/100%' }, { increment: 2 });
+    const reply = await client.changeUserAchievement(
+      'echo',
+      { ...TARGET, developerId: 'SPEED RUN/100%' },
+      { increment: 2 },
+    );
     const payload = reply.payload as unknown as { verified: boolean; params: Array<[string, string]>; method: string };
     expect(payload.verified).toBe(true);
     expect(payload.method).toBe('PUT');
-    expect(payload.params.map(([n]) => n)).toEqual(['api_key', 'type', 'pid', 'developer_id', 'increment', 'timestamp', 'nonce', 'signature']);
+    expect(payload.params.map(([n]) => n)).toEqual([
+      'api_key',
+      'type',
+      'pid',
+      'developer_id',
+      'increment',
+      'timestamp',
+      'nonce',
+      'signature',
+    ]);
     expect(payload.params).toContainEqual(['developer_id', 'SPEED RUN/100%']);
     expect(payload.params).toContainEqual(['increment', '2']);
   });
@@ -261,7 +287,13 @@ describe('signing against a verifying server', () => {
     const reply = await client.request<{ verified: boolean; method: string }>({
       method: 'POST',
       path: '/services/rest/v1/achievements/user/echo.json',
-      query: [['method', 'put'], ['type', 'Game'], ['pid', '1001'], ['developer_id', 'FIRST_WIN'], ['reset', '1']],
+      query: [
+        ['method', 'put'],
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'FIRST_WIN'],
+        ['reset', '1'],
+      ],
       sign: true,
       idempotent: true,
     });
@@ -288,8 +320,20 @@ describe('signing against a verifying server', () => {
 describe('requests as sent', () => {
   it('adds api_key first and keeps the given order; --public leaves it out; username=1 by username', async () => {
     const { client } = makeClient();
-    await client.request({ method: 'GET', path: '/services/rest/v1/x/echo.json', query: [['b', '2'], ['a', '1']], idempotent: true });
-    expect(lastRequest('echo').params).toEqual([['api_key', API_KEY], ['b', '2'], ['a', '1']]);
+    await client.request({
+      method: 'GET',
+      path: '/services/rest/v1/x/echo.json',
+      query: [
+        ['b', '2'],
+        ['a', '1'],
+      ],
+      idempotent: true,
+    });
+    expect(lastRequest('echo').params).toEqual([
+      ['api_key', API_KEY],
+      ['b', '2'],
+      ['a', '1'],
+    ]);
 
     await failure(client.getUser('some name', { byUsername: true, publicOnly: true }));
     const seen = lastRequest('some%20name');
@@ -300,10 +344,19 @@ describe('requests as sent', () => {
   it('typed methods use the contract paths, parameters and verbs', async () => {
     const { client } = makeClient();
     // echo answers with an object where a list belongs: rejected, but the request is what we check.
-    const notAList = await failure(client.listUserAchievements('echo', { type: 'Game', pid: '1001', limit: 5, order: 'name', sort: 'asc' }));
+    const notAList = await failure(
+      client.listUserAchievements('echo', { type: 'Game', pid: '1001', limit: 5, order: 'name', sort: 'asc' }),
+    );
     expect(notAList).toBeInstanceOf(MalformedReplyError);
     expect(lastRequest('echo')).toMatchObject({ method: 'GET', path: '/services/rest/v1/achievements/user/echo.json' });
-    expect(lastRequest('echo').params).toEqual([['api_key', API_KEY], ['type', 'Game'], ['pid', '1001'], ['limit', '5'], ['order', 'name'], ['sort', 'asc']]);
+    expect(lastRequest('echo').params).toEqual([
+      ['api_key', API_KEY],
+      ['type', 'Game'],
+      ['pid', '1001'],
+      ['limit', '5'],
+      ['order', 'name'],
+      ['sort', 'asc'],
+    ]);
 
     await client.deleteUserAchievement('echo', TARGET);
     expect(lastRequest('echo')).toMatchObject({ method: 'DELETE' });
@@ -311,16 +364,31 @@ describe('requests as sent', () => {
 
     await client.grantProduct('echo', { parentId: '1001', sku: 'gold' }, 3);
     expect(lastRequest('echo')).toMatchObject({ method: 'POST' });
-    expect(lastRequest('echo').params).toEqual([['api_key', API_KEY], ['sku', 'gold'], ['parent_id', '1001'], ['qty', '3']]);
+    expect(lastRequest('echo').params).toEqual([
+      ['api_key', API_KEY],
+      ['sku', 'gold'],
+      ['parent_id', '1001'],
+      ['qty', '3'],
+    ]);
 
     await client.changeUserAchievement('echo', TARGET, { progress: 0.5 });
     expect(lastRequest('echo').params).toContainEqual(['progress', '0.5']);
 
     await failure(client.listAchievementDefinitions('1001', { aid: 7 }));
-    expect(lastRequest('1001')).toMatchObject({ path: '/services/rest/v1/achievements/1001.json', params: [['api_key', API_KEY], ['aid', '7']] });
+    expect(lastRequest('1001')).toMatchObject({
+      path: '/services/rest/v1/achievements/1001.json',
+      params: [
+        ['api_key', API_KEY],
+        ['aid', '7'],
+      ],
+    });
 
     await failure(client.authenticate('a'.repeat(32), 'b'.repeat(32)));
-    expect(lastRequest('user').params).toEqual([['api_key', API_KEY], ['user_id', 'a'.repeat(32)], ['auth_token', 'b'.repeat(32)]]);
+    expect(lastRequest('user').params).toEqual([
+      ['api_key', API_KEY],
+      ['user_id', 'a'.repeat(32)],
+      ['auth_token', 'b'.repeat(32)],
+    ]);
   });
 
   it('iterateFriends pages through every friend with offsets and stops on the short page', async () => {
@@ -335,15 +403,26 @@ describe('requests as sent', () => {
     expect(count).toBe(FRIEND_COUNT);
     expect(last).toBe(`friend${FRIEND_COUNT - 1}`);
     expect(platform.hits('friends') - before).toBe(3);
-    const offsets = platform.requests.filter((r) => r.path.endsWith('/friends.json')).slice(-3).map((r) => r.params);
-    expect(offsets).toEqual([0, 500, 1000].map((o) => [['api_key', API_KEY], ['limit', '500'], ['offset', String(o)]]));
+    const offsets = platform.requests
+      .filter((r) => r.path.endsWith('/friends.json'))
+      .slice(-3)
+      .map((r) => r.params);
+    expect(offsets).toEqual(
+      [0, 500, 1000].map((o) => [
+        ['api_key', API_KEY],
+        ['limit', '500'],
+        ['offset', String(o)],
+      ]),
+    );
   });
 
   it('trace: one line per request and reply, every secret redacted', async () => {
     const { client, trace } = makeClient();
     await client.changeUserAchievement('echo', TARGET, { increment: 1 });
     expect(trace).toHaveLength(2);
-    expect(trace[0]).toMatch(/^→ PUT http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/achievements\/user\/echo\.json\?api_key=0123…cdef&.*&signature=[0-9a-f]{4}…[0-9a-f]{4}$/);
+    expect(trace[0]).toMatch(
+      /^→ PUT http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/achievements\/user\/echo\.json\?api_key=0123…cdef&.*&signature=[0-9a-f]{4}…[0-9a-f]{4}$/,
+    );
     expect(trace[1]).toMatch(/^← 200 OK \d+ ms \(\d+ bytes\)$/);
     const signature = lastRequest('echo').params.find(([n]) => n === 'signature')![1];
     expect(trace.join('\n')).not.toContain(API_KEY);
@@ -351,12 +430,22 @@ describe('requests as sent', () => {
   });
 
   it('prepare() gives the exact URL, the redacted URL and the canonical string, and sends nothing', () => {
-    const { client } = makeClient({ nowSeconds: () => 1795000000, signer: createSigner('hmac-sha256-v1', 'sandbox-demo-signing-secret-0001', { nonce: () => 'udcli-nonce_0123456789' }) });
+    const { client } = makeClient({
+      nowSeconds: () => 1795000000,
+      signer: createSigner('hmac-sha256-v1', 'sandbox-demo-signing-secret-0001', {
+        nonce: () => 'udcli-nonce_0123456789',
+      }),
+    });
     const before = platform.requests.length;
     const prepared = client.prepare({
       method: 'PUT',
       path: '/services/rest/v1/achievements/user/c3323c76c063636c91d2e8cb8f4dfcaf.json',
-      query: [['type', 'Game'], ['pid', '1001'], ['developer_id', 'FIRST_WIN'], ['increment', '1']],
+      query: [
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'FIRST_WIN'],
+        ['increment', '1'],
+      ],
       sign: true,
       idempotent: false,
     });
@@ -382,7 +471,13 @@ describe('the site: login and token generator', () => {
     expect(lastRequest('login')).toMatchObject({ method: 'POST', params: [['username', 'demo_player']] });
 
     const { record, bodyText } = await client.generateToken('1001', cookie);
-    expect(record).toMatchObject({ status: true, game_id: '1001', uid: EXTRA_FIELDS_USER.uid, token: 'f'.repeat(32), expires_on: 1795000900 });
+    expect(record).toMatchObject({
+      status: true,
+      game_id: '1001',
+      uid: EXTRA_FIELDS_USER.uid,
+      token: 'f'.repeat(32),
+      expires_on: 1795000900,
+    });
     expect(JSON.parse(bodyText)).toEqual(record);
     expect(lastRequest('1001').params).toEqual([]);
   });
@@ -390,7 +485,13 @@ describe('the site: login and token generator', () => {
   it('request() with base "site" reads a bare JSON reply, and an error status as an ApiError', async () => {
     const { client } = makeClient();
     const path = '/service/user-auth-token-generator/1001';
-    const ok = await client.request<{ token: string }>({ method: 'GET', path, base: 'site', headers: { Cookie: SESSION }, idempotent: true });
+    const ok = await client.request<{ token: string }>({
+      method: 'GET',
+      path,
+      base: 'site',
+      headers: { Cookie: SESSION },
+      idempotent: true,
+    });
     expect(ok.payload.token).toBe('f'.repeat(32));
     expect(ok.httpStatus).toBe(200);
     expect(lastRequest('1001').params).toEqual([]); // no api_key to the site

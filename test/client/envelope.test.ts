@@ -40,16 +40,24 @@ describe('readEnvelope', () => {
 
   it('an error code under HTTP 200 is an error with the body code', () => {
     const e = thrown(() =>
-      readEnvelope(reply(200, JSON.stringify({ version: 1, code: 404, message: 'not found: user x', payload: null })), ctx),
+      readEnvelope(
+        reply(200, JSON.stringify({ version: 1, code: 404, message: 'not found: user x', payload: null })),
+        ctx,
+      ),
     );
     expect(e).toBeInstanceOf(ApiError);
     expect(e).toMatchObject({ code: 404, httpStatus: 200, message: 'not found: user x' });
     // `udcli api` prints the error reply exactly as received.
-    expect((e as ApiError).bodyText).toBe(JSON.stringify({ version: 1, code: 404, message: 'not found: user x', payload: null }));
+    expect((e as ApiError).bodyText).toBe(
+      JSON.stringify({ version: 1, code: 404, message: 'not found: user x', payload: null }),
+    );
   });
 
   it('a null payload with code 200 is a success (authenticate: not logged in)', () => {
-    const r = readEnvelope(reply(200, JSON.stringify({ version: 1, code: 200, message: 'invalid token', payload: null })), ctx);
+    const r = readEnvelope(
+      reply(200, JSON.stringify({ version: 1, code: 200, message: 'invalid token', payload: null })),
+      ctx,
+    );
     expect(r.payload).toBeNull();
     expect(r.envelope.message).toBe('invalid token');
   });
@@ -67,16 +75,25 @@ describe('readEnvelope', () => {
     [403, 'stale timestamp', "check this machine's clock: signed requests must be within 300 s of the server's"],
     [403, 'signature required', "check the profile's signing_secret and signing_scheme (`udcli profile show`)"],
   ])('a %i "%s" carries the hint a user needs', (code, message, hint) => {
-    const e = thrown(() => readEnvelope(reply(code, JSON.stringify({ version: 1, code, message, payload: null })), ctx));
+    const e = thrown(() =>
+      readEnvelope(reply(code, JSON.stringify({ version: 1, code, message, payload: null })), ctx),
+    );
     expect((e as ApiError).hint).toBe(hint);
   });
 
   it('HTML on an error status is a clear ApiError carrying the HTTP status', () => {
     const e = thrown(() =>
-      readEnvelope(reply(502, '<html><body>Bad Gateway</body></html>', { 'content-type': 'text/html' }, 'Bad Gateway'), ctx),
+      readEnvelope(
+        reply(502, '<html><body>Bad Gateway</body></html>', { 'content-type': 'text/html' }, 'Bad Gateway'),
+        ctx,
+      ),
     );
     expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ code: 502, httpStatus: 502, message: 'HTTP 502 Bad Gateway (the reply was not a service envelope)' });
+    expect(e).toMatchObject({
+      code: 502,
+      httpStatus: 502,
+      message: 'HTTP 502 Bad Gateway (the reply was not a service envelope)',
+    });
     expect((e as ApiError).bodyText).toBe('<html><body>Bad Gateway</body></html>');
   });
 
@@ -93,7 +110,9 @@ describe('readEnvelope', () => {
     });
     const e = thrown(() => readEnvelope(reply(200, truncated, { 'content-type': 'application/json' }), ctx));
     expect(e).toBeInstanceOf(MalformedReplyError);
-    expect((e as Error).message).toContain('GET http://127.0.0.1:1/services/rest/v1/users/x.json was not a service envelope');
+    expect((e as Error).message).toContain(
+      'GET http://127.0.0.1:1/services/rest/v1/users/x.json was not a service envelope',
+    );
     expect((e as Error).message).toContain('HTTP 200, application/json');
   });
 
@@ -109,12 +128,19 @@ describe('readEnvelope', () => {
 
   it('puts Retry-After on the error', () => {
     const body = JSON.stringify({ version: 1, code: 429, message: 'rate limited', payload: null });
-    expect(thrown(() => readEnvelope(reply(429, body, { 'retry-after': '3' }), ctx))).toMatchObject({ code: 429, retryAfter: 3 });
-    expect(thrown(() => readEnvelope(reply(429, '', { 'retry-after': '7' }), ctx))).toMatchObject({ code: 429, retryAfter: 7 });
+    expect(thrown(() => readEnvelope(reply(429, body, { 'retry-after': '3' }), ctx))).toMatchObject({
+      code: 429,
+      retryAfter: 3,
+    });
+    expect(thrown(() => readEnvelope(reply(429, '', { 'retry-after': '7' }), ctx))).toMatchObject({
+      code: 429,
+      retryAfter: 7,
+    });
   });
 
   it('reads the .xml form of the envelope (payload left as the XML text)', () => {
-    const xml = '<?xml version="1.0"?><response><version>1</version><code>404</code><message>not found: user</message><payload/></response>';
+    const xml =
+      '<?xml version="1.0"?><response><version>1</version><code>404</code><message>not found: user</message><payload/></response>';
     expect(thrown(() => readEnvelope(reply(404, xml, { 'content-type': 'application/xml' }), ctx))).toMatchObject({
       code: 404,
       message: 'not found: user',
@@ -134,21 +160,30 @@ describe('parseRetryAfter', () => {
 });
 
 describe('signature hints follow the signing scheme', () => {
-  const refusal = (code: number, message: string) => reply(code, JSON.stringify({ version: 1, code, message, payload: null }));
+  const refusal = (code: number, message: string) =>
+    reply(code, JSON.stringify({ version: 1, code, message, payload: null }));
   const hint = (code: number, message: string, scheme?: 'agi' | 'hmac-sha256-v1' | 'none') =>
     (thrown(() => readEnvelope(refusal(code, message), { ...ctx, ...(scheme ? { scheme } : {}) })) as ApiError).hint;
 
   it('agi has no secret of ours: never tells the user to check one', () => {
-    expect(hint(401, 'bad signature', 'agi')).toBe("the server did not accept the agi signature: check signing_scheme (`udcli profile show`)");
+    expect(hint(401, 'bad signature', 'agi')).toBe(
+      'the server did not accept the agi signature: check signing_scheme (`udcli profile show`)',
+    );
     expect(hint(403, 'signature required', 'agi')).toMatch(/^this server wants hmac-sha256-v1 signatures/);
     // (the 403 hint is about switching to hmac-sha256-v1, which has a secret)
-    for (const [code, message] of [[401, 'bad signature'], [401, 'stale session'], [401, 'signature required']] as const) {
+    for (const [code, message] of [
+      [401, 'bad signature'],
+      [401, 'stale session'],
+      [401, 'signature required'],
+    ] as const) {
       expect(hint(code, message, 'agi')).not.toMatch(/signing_secret/);
     }
   });
 
   it('hmac-sha256-v1 points at the secret and the clock; none at choosing a scheme', () => {
-    expect(hint(403, 'bad signature', 'hmac-sha256-v1')).toBe("check the profile's signing_secret and signing_scheme (`udcli profile show`)");
+    expect(hint(403, 'bad signature', 'hmac-sha256-v1')).toBe(
+      "check the profile's signing_secret and signing_scheme (`udcli profile show`)",
+    );
     expect(hint(403, 'stale timestamp', 'hmac-sha256-v1')).toMatch(/clock/);
     expect(hint(403, 'signature required', 'none')).toMatch(/signing_scheme agi/);
   });

@@ -30,12 +30,21 @@ afterAll(async () => {
 let n = 0;
 async function faulted(spec: string): Promise<RunningSandbox> {
   const dbPath = join(root, `sandbox-${++n}.db`);
-  const sandbox = await startSandbox({ port: 0, dbPath, seed: 'demo', log: () => undefined, faults: { spec: parseFaultSpec(spec), seed: 1 } });
+  const sandbox = await startSandbox({
+    port: 0,
+    dbPath,
+    seed: 'demo',
+    log: () => undefined,
+    faults: { spec: parseFaultSpec(spec), seed: 1 },
+  });
   running.push(sandbox);
   return sandbox;
 }
 
-function makeClient(sandbox: RunningSandbox, overrides: Partial<ClientOptions> = {}): { client: ApiClient; sleeps: number[] } {
+function makeClient(
+  sandbox: RunningSandbox,
+  overrides: Partial<ClientOptions> = {},
+): { client: ApiClient; sleeps: number[] } {
   const sleeps: number[] = [];
   const client = createClient({
     baseUrl: sandbox.url,
@@ -59,9 +68,19 @@ async function requests(sandbox: RunningSandbox): Promise<number> {
 /** The achievement's value, read through a fresh sandbox on the same database (no faults). */
 async function gems(sandbox: RunningSandbox): Promise<number> {
   const plain = await startSandbox({ port: 0, dbPath: sandbox.dbPath, log: () => undefined });
-  const client = createClient({ baseUrl: plain.url, apiKey: DEMO.game.apiKey, signer: createSigner('none'), timeoutMs: 5_000, retries: 0 });
+  const client = createClient({
+    baseUrl: plain.url,
+    apiKey: DEMO.game.apiKey,
+    signer: createSigner('none'),
+    timeoutMs: 5_000,
+    retries: 0,
+  });
   try {
-    const reply = await client.listUserAchievements(DEMO.user.uid, { type: 'Game', pid: DEMO.game.id, developerId: TARGET.developerId });
+    const reply = await client.listUserAchievements(DEMO.user.uid, {
+      type: 'Game',
+      pid: DEMO.game.id,
+      developerId: TARGET.developerId,
+    });
     return (reply.payload as Array<{ current_value: number }>)[0]!.current_value;
   } finally {
     await client.close();
@@ -82,7 +101,11 @@ describe('envelope tolerance against a faulted sandbox', () => {
     const sandbox = await faulted('html-502=1');
     const { client, sleeps } = makeClient(sandbox);
     const e = await failure(client.getUser(DEMO.user.uid));
-    expect(e).toMatchObject({ code: 502, httpStatus: 502, message: 'HTTP 502 Bad Gateway (the reply was not a service envelope)' });
+    expect(e).toMatchObject({
+      code: 502,
+      httpStatus: 502,
+      message: 'HTTP 502 Bad Gateway (the reply was not a service envelope)',
+    });
     expect(exitCodeFor(e)).toBe(1);
     expect(sleeps).toHaveLength(2);
     expect(await requests(sandbox)).toBe(3);
@@ -92,7 +115,9 @@ describe('envelope tolerance against a faulted sandbox', () => {
     const sandbox = await faulted('truncated=1');
     const e = await failure(makeClient(sandbox).client.getUser(DEMO.user.uid));
     expect(e).toBeInstanceOf(MalformedReplyError);
-    expect(e.message).toMatch(/^the reply to GET http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/users\/[0-9a-f]{32}\.json was not a service envelope/);
+    expect(e.message).toMatch(
+      /^the reply to GET http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/users\/[0-9a-f]{32}\.json was not a service envelope/,
+    );
     expect(e.message).not.toContain(DEMO.game.apiKey);
   });
 

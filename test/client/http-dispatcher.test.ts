@@ -35,7 +35,10 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function exchange(dispatcher: Dispatcher, abortAtStart: boolean): Promise<{ started: boolean; status?: number; body?: string; error?: Error }> {
+function exchange(
+  dispatcher: Dispatcher,
+  abortAtStart: boolean,
+): Promise<{ started: boolean; status?: number; body?: string; error?: Error }> {
   return new Promise((resolve) => {
     let started = false;
     let status = 0;

@@ -33,7 +33,11 @@ describe('retry policy', () => {
   });
 
   it('a signature the server has seen (401 signature already used) is signed again at once, for any request', () => {
-    const used = new ApiError('signature already used (hmac-sha256-v1: one request per signature; sign again, with a new timestamp)', 401, 401);
+    const used = new ApiError(
+      'signature already used (hmac-sha256-v1: one request per signature; sign again, with a new timestamp)',
+      401,
+      401,
+    );
     expect(decide(used, false)).toEqual({ delayMs: 0, reason: 'HTTP 401, signature already used' });
     expect(decide(used, false, 2, 2)).toBeNull();
     expect(decide(new ApiError('signature required', 401, 401), false)).toBeNull();

@@ -86,7 +86,13 @@ describe('the client against the sandbox', () => {
     const reply = await client.request<{ current_value: number }>({
       method: 'POST',
       path: `/services/rest/v1/achievements/user/${uid}.json`,
-      query: [['method', 'put'], ['type', 'Game'], ['pid', DEMO.game.id], ['developer_id', 'LEVEL_10'], ['reset', '1']],
+      query: [
+        ['method', 'put'],
+        ['type', 'Game'],
+        ['pid', DEMO.game.id],
+        ['developer_id', 'LEVEL_10'],
+        ['reset', '1'],
+      ],
       sign: true,
       idempotent: true,
     });
@@ -133,32 +139,50 @@ describe('game saves: the value in a signed form body', () => {
   /** Text a query encoder gets wrong in every way: spaces, +, &, =, %, quotes, new lines, non-ASCII. */
   const VALUE = '{"name": "a+b & c=d 100%", "note": "line 1\nline 2", "héros": "épée ✓"}';
 
-  it.each(['hmac-sha256-v1', 'agi'] as const)('%s: saved exactly, read back, erased; a token of another user is 403', async (scheme) => {
-    const c = createClient({ baseUrl: sandbox.url, apiKey: DEMO.game.apiKey, signer: createSigner(scheme, DEMO.game.signingSecret), verbOverride: scheme === 'agi', timeoutMs: 10_000, retries: 0 });
-    try {
-      const { record } = await c.generateToken(DEMO.game.id, await c.siteLogin(DEMO.user.username));
-      const key = `form-${scheme}`;
-      expect((await c.saveGame(uid, key, VALUE, record.token)).payload).toEqual({ key, success: 1 });
-      expect((await c.getSaves(uid, key)).payload).toEqual({ [key]: VALUE });
-      expect((await c.getSaves(uid)).payload[key]).toBe(VALUE);
-      expect((await c.eraseGame(uid, key, record.token)).payload).toEqual({ [key]: 'deleted' });
-      expect((await c.getSaves(uid, key)).payload).toEqual({});
-      const other = (await c.generateToken(DEMO.game.id, await c.siteLogin('alice'))).record.token;
-      const refused = await c.saveGame(uid, key, VALUE, other).catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(ApiError);
-      expect((refused as ApiError).httpStatus).toBe(403);
-    } finally {
-      await c.close();
-    }
-  });
+  it.each(['hmac-sha256-v1', 'agi'] as const)(
+    '%s: saved exactly, read back, erased; a token of another user is 403',
+    async (scheme) => {
+      const c = createClient({
+        baseUrl: sandbox.url,
+        apiKey: DEMO.game.apiKey,
+        signer: createSigner(scheme, DEMO.game.signingSecret),
+        verbOverride: scheme === 'agi',
+        timeoutMs: 10_000,
+        retries: 0,
+      });
+      try {
+        const { record } = await c.generateToken(DEMO.game.id, await c.siteLogin(DEMO.user.username));
+        const key = `form-${scheme}`;
+        expect((await c.saveGame(uid, key, VALUE, record.token)).payload).toEqual({ key, success: 1 });
+        expect((await c.getSaves(uid, key)).payload).toEqual({ [key]: VALUE });
+        expect((await c.getSaves(uid)).payload[key]).toBe(VALUE);
+        expect((await c.eraseGame(uid, key, record.token)).payload).toEqual({ [key]: 'deleted' });
+        expect((await c.getSaves(uid, key)).payload).toEqual({});
+        const other = (await c.generateToken(DEMO.game.id, await c.siteLogin('alice'))).record.token;
+        const refused = await c.saveGame(uid, key, VALUE, other).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(ApiError);
+        expect((refused as ApiError).httpStatus).toBe(403);
+      } finally {
+        await c.close();
+      }
+    },
+  );
 });
 
 describe('hmac-sha256-v1 signatures are used once (issue 31, 5): udcli never reuses one', () => {
   const GIVE = { parentId: DEMO.game.id, sku: 'gems' }; // a PUT counts units
-  const held = async () => quantity((await client.listProducts(uid, { parentId: DEMO.game.id, sku: 'gems' })).payload[0]!);
+  const held = async () =>
+    quantity((await client.listProducts(uid, { parentId: DEMO.game.id, sku: 'gems' })).payload[0]!);
   /** A client whose clock stands still: every request it signs falls in the same second. */
   const frozen = (second: number, retries: number) =>
-    createClient({ baseUrl: sandbox.url, apiKey: DEMO.game.apiKey, signer: createSigner('hmac-sha256-v1', DEMO.game.signingSecret), timeoutMs: 10_000, retries, nowSeconds: () => second });
+    createClient({
+      baseUrl: sandbox.url,
+      apiKey: DEMO.game.apiKey,
+      signer: createSigner('hmac-sha256-v1', DEMO.game.signingSecret),
+      timeoutMs: 10_000,
+      retries,
+      nowSeconds: () => second,
+    });
 
   it('the same give twice in one second, and from another process in that second: each its own nonce, all granted, none signed ahead of the clock', async () => {
     const second = Math.floor(Date.now() / 1000);
@@ -174,8 +198,12 @@ describe('hmac-sha256-v1 signatures are used once (issue 31, 5): udcli never reu
       // All three signed at the frozen second itself (the old workaround signed the repeats 1 and 2 s ahead).
       const db = new Database(sandbox.dbPath, { readonly: true });
       try {
-        const ahead = db.prepare('SELECT count(*) AS n FROM used_signatures WHERE timestamp > ?').get(second) as { n: number };
-        const at = db.prepare('SELECT count(*) AS n FROM used_signatures WHERE timestamp = ?').get(second) as { n: number };
+        const ahead = db.prepare('SELECT count(*) AS n FROM used_signatures WHERE timestamp > ?').get(second) as {
+          n: number;
+        };
+        const at = db.prepare('SELECT count(*) AS n FROM used_signatures WHERE timestamp = ?').get(second) as {
+          n: number;
+        };
         expect(ahead.n).toBe(0);
         expect(at.n).toBeGreaterThanOrEqual(3);
       } finally {

@@ -16,7 +16,9 @@ describe('createSigner("hmac-sha256-v1")', () => {
   /** A vector's canonical string with `nonce=NONCE` in its sorted place (the vectors have unique names). */
   const withNonce = (canonical: string): string => {
     const [method, path, query] = canonical.split('\n');
-    const pairs = [...query!.split('&'), `nonce=${NONCE}`].sort((a, b) => (a.split('=')[0]! < b.split('=')[0]! ? -1 : 1));
+    const pairs = [...query!.split('&'), `nonce=${NONCE}`].sort((a, b) =>
+      a.split('=')[0]! < b.split('=')[0]! ? -1 : 1,
+    );
     return `${method}\n${path}\n${pairs.join('&')}`;
   };
 
@@ -27,7 +29,11 @@ describe('createSigner("hmac-sha256-v1")', () => {
       const unsigned = v.params.filter(([name]) => name !== 'timestamp');
       const { params, canonical } = signer.sign(v.sent_as, v.path, unsigned, CLOCK);
       expect(canonical).toBe(withNonce(v.canonical));
-      expect(params).toEqual([...v.params, ['nonce', NONCE], ['signature', hmacSha256Hex(fixture.secret, withNonce(v.canonical))]]);
+      expect(params).toEqual([
+        ...v.params,
+        ['nonce', NONCE],
+        ['signature', hmacSha256Hex(fixture.secret, withNonce(v.canonical))],
+      ]);
     },
   );
 
@@ -37,14 +43,27 @@ describe('createSigner("hmac-sha256-v1")', () => {
 
   it('adds a nonce to every signing and signs it like any parameter (worked example: vector 0 with a nonce, computed with openssl)', () => {
     const v = fixture.vectors[0]!;
-    const { params, canonical } = signer.sign(v.sent_as, v.path, v.params.filter(([n]) => n !== 'timestamp'), CLOCK);
-    expect(params).toEqual([...v.params, ['nonce', NONCE], ['signature', 'e43c19286d052f80a7a0483312039d209f008e48be2cdf18552f24e1510d80f2']]);
+    const { params, canonical } = signer.sign(
+      v.sent_as,
+      v.path,
+      v.params.filter(([n]) => n !== 'timestamp'),
+      CLOCK,
+    );
+    expect(params).toEqual([
+      ...v.params,
+      ['nonce', NONCE],
+      ['signature', 'e43c19286d052f80a7a0483312039d209f008e48be2cdf18552f24e1510d80f2'],
+    ]);
     expect(canonical).toBe(v.canonical.replace('&pid=', `&nonce=${NONCE}&pid=`));
   });
 
   it('the real nonces: 22 characters of A-Z a-z 0-9 - _ (the contract: 16 to 64), new on every signing', () => {
     const own = createSigner('hmac-sha256-v1', fixture.secret);
-    const give: Array<[string, string]> = [['api_key', 'k'], ['sku', 'gems:500'], ['increment', 'true']];
+    const give: Array<[string, string]> = [
+      ['api_key', 'k'],
+      ['sku', 'gems:500'],
+      ['increment', 'true'],
+    ];
     const signed = Array.from({ length: 50 }, () => own.sign('PUT', '/products/user/u.json', give, CLOCK).params);
     const nonces = signed.map((p) => p.find(([n]) => n === 'nonce')![1]);
     for (const nonce of nonces) expect(nonce).toMatch(NONCE_PATTERN);
@@ -54,8 +73,14 @@ describe('createSigner("hmac-sha256-v1")', () => {
 
   it('the timestamp is the clock’s second, never ahead of it, also for the same request many times in one second', () => {
     const own = createSigner('hmac-sha256-v1', fixture.secret);
-    const give: Array<[string, string]> = [['api_key', 'k'], ['sku', 'gems:500'], ['increment', 'true']];
-    const timestamps = [0, 0.2, 0.9, 0.99].map((dt) => own.sign('PUT', '/products/user/u.json', give, CLOCK + dt).params.find(([n]) => n === 'timestamp')![1]);
+    const give: Array<[string, string]> = [
+      ['api_key', 'k'],
+      ['sku', 'gems:500'],
+      ['increment', 'true'],
+    ];
+    const timestamps = [0, 0.2, 0.9, 0.99].map(
+      (dt) => own.sign('PUT', '/products/user/u.json', give, CLOCK + dt).params.find(([n]) => n === 'timestamp')![1],
+    );
     expect(timestamps).toEqual([CLOCK, CLOCK, CLOCK, CLOCK].map(String));
     // A timestamp or a nonce the caller chose is kept as it is.
     const chosen: Array<[string, string]> = [...give, ['timestamp', '5'], ['nonce', 'mine-0123456789abcdef']];
@@ -66,22 +91,40 @@ describe('createSigner("hmac-sha256-v1")', () => {
 
   it('signs the effective method: sent as POST with method=put, the PUT vector signature comes out', () => {
     const v = fixture.vectors.find((x) => x.sent_as === 'POST')!;
-    const asPost = signer.sign('POST', v.path, v.params.filter(([n]) => n !== 'timestamp'), CLOCK);
+    const asPost = signer.sign(
+      'POST',
+      v.path,
+      v.params.filter(([n]) => n !== 'timestamp'),
+      CLOCK,
+    );
     expect(asPost.canonical!.startsWith('PUT\n')).toBe(true);
     expect(asPost.params.at(-1)).toEqual(['signature', hmacSha256Hex(fixture.secret, withNonce(v.canonical))]);
   });
 
   it('uses whole seconds of the clock and replaces a signature already present', () => {
-    const { params } = signer.sign('PUT', '/p.json', [['a', '1'], ['signature', 'stale']], CLOCK + 0.75);
+    const { params } = signer.sign(
+      'PUT',
+      '/p.json',
+      [
+        ['a', '1'],
+        ['signature', 'stale'],
+      ],
+      CLOCK + 0.75,
+    );
     expect(params.filter(([n]) => n === 'signature')).toHaveLength(1);
     expect(params).toContainEqual(['timestamp', String(CLOCK)]);
     expect(params.at(-1)![1]).not.toBe('stale');
   });
 
   it('signs form-body fields with the query (sorted together), so a changed body breaks the signature', () => {
-    const query: Array<[string, string]> = [['api_key', 'k'], ['key', 'slot1']];
+    const query: Array<[string, string]> = [
+      ['api_key', 'k'],
+      ['key', 'slot1'],
+    ];
     const signed = signer.sign('POST', '/gamesave/u.json', query, CLOCK, undefined, [['data', '{"a":1}']]);
-    expect(signed.canonical).toBe(`POST\n/gamesave/u.json\napi_key=k&data=%7B%22a%22%3A1%7D&key=slot1&nonce=${NONCE}&timestamp=${CLOCK}`);
+    expect(signed.canonical).toBe(
+      `POST\n/gamesave/u.json\napi_key=k&data=%7B%22a%22%3A1%7D&key=slot1&nonce=${NONCE}&timestamp=${CLOCK}`,
+    );
     // The body is not added to the parameters sent in the query.
     expect(signed.params.map(([n]) => n)).toEqual(['api_key', 'key', 'timestamp', 'nonce', 'signature']);
     const other = signer.sign('POST', '/gamesave/u.json', query, CLOCK, undefined, [['data', '{"a":2}']]);
@@ -91,7 +134,12 @@ describe('createSigner("hmac-sha256-v1")', () => {
   it('a different secret gives a different signature', () => {
     const v = fixture.vectors[0]!;
     const other = createSigner('hmac-sha256-v1', 'another-secret');
-    const { params } = other.sign('PUT', v.path, v.params.filter(([n]) => n !== 'timestamp'), CLOCK);
+    const { params } = other.sign(
+      'PUT',
+      v.path,
+      v.params.filter(([n]) => n !== 'timestamp'),
+      CLOCK,
+    );
     expect(params.at(-1)![1]).not.toBe(v.signature);
   });
 
@@ -114,8 +162,19 @@ describe('createSigner("none")', () => {
   it('sends the parameters unchanged, with no canonical string, secret or not', () => {
     const signer = createSigner('none');
     expect(signer.scheme).toBe('none');
-    const result = signer.sign('PUT', '/p.json', [['b', '2'], ['a', '1']], CLOCK);
-    expect(result.params).toEqual([['b', '2'], ['a', '1']]);
+    const result = signer.sign(
+      'PUT',
+      '/p.json',
+      [
+        ['b', '2'],
+        ['a', '1'],
+      ],
+      CLOCK,
+    );
+    expect(result.params).toEqual([
+      ['b', '2'],
+      ['a', '1'],
+    ]);
     expect(result.canonical).toBeUndefined();
   });
 
@@ -131,7 +190,10 @@ describe('createSigner("agi")', () => {
   it.each(AGI_SIGNING_VECTORS.vectors.map((v, i) => [i, v] as const).filter(([, v]) => v.body.length === 0))(
     'reproduces agi vector %i: session and sig appended, the joined string and the sig',
     (_i, v) => {
-      const { params, canonical, sortedValues } = signer.sign(v.sent_as, v.path, v.query, CLOCK, { session: v.session, key: v.key });
+      const { params, canonical, sortedValues } = signer.sign(v.sent_as, v.path, v.query, CLOCK, {
+        session: v.session,
+        key: v.key,
+      });
       expect(params).toEqual([...v.query, ['session', v.session], ['sig', v.sig]]);
       expect(canonical).toBe(v.joined);
       expect(sortedValues!.join('').toLowerCase()).toBe(v.joined);

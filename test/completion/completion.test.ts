@@ -13,7 +13,13 @@ import { Command, Option } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { completionScript } from '../../src/cli/completion/index.js';
-import { allCommands, loadProgram, treeOf, type CompletionTree, type OptionNode } from '../../src/cli/completion/tree.js';
+import {
+  allCommands,
+  loadProgram,
+  treeOf,
+  type CompletionTree,
+  type OptionNode,
+} from '../../src/cli/completion/tree.js';
 import type { Factory } from '../../src/ops/factory.js';
 import { BIN, runInProcess } from '../e2e/harness.js';
 
@@ -77,7 +83,8 @@ describe('the tree', () => {
     if (!node) throw new Error(`no command ${path}`);
     return node;
   };
-  const option = (options: OptionNode[], flag: string): OptionNode | undefined => options.find((o) => o.long === flag || o.short === flag);
+  const option = (options: OptionNode[], flag: string): OptionNode | undefined =>
+    options.find((o) => o.long === flag || o.short === flag);
 
   it('every value hint matches an option or argument', () => {
     expect(tree.unusedHints).toEqual([]);
@@ -86,15 +93,32 @@ describe('the tree', () => {
   it('holds every command of the table, commands, options and their values', () => {
     const visible = COMMANDS.filter((c) => !c.hidden).map((c) => c.name);
     expect(tree.root.subcommands.map((c) => c.name)).toEqual([...visible, 'help']);
-    expect(find('udcli achievements').subcommands.map((c) => c.name)).toEqual(['defs', 'list', 'inc', 'set', 'reset', 'delete', 'help']);
-    expect(option(tree.globalOptions, '-o')?.values).toEqual({ kind: 'choices', values: ['table', 'json', 'ndjson', 'csv'] });
+    expect(find('udcli achievements').subcommands.map((c) => c.name)).toEqual([
+      'defs',
+      'list',
+      'inc',
+      'set',
+      'reset',
+      'delete',
+      'help',
+    ]);
+    expect(option(tree.globalOptions, '-o')?.values).toEqual({
+      kind: 'choices',
+      values: ['table', 'json', 'ndjson', 'csv'],
+    });
     expect(option(tree.globalOptions, '--profile')?.values).toEqual({ kind: 'profiles' });
     expect(option(tree.globalOptions, '--help')).toBeDefined();
     const list = find('udcli achievements list').options;
     expect(option(list, '--sort')?.values).toEqual({ kind: 'choices', values: ['asc', 'desc'] });
-    expect(option(list, '--order')?.values).toMatchObject({ kind: 'choices', values: expect.arrayContaining(['completed_date', 'name']) });
+    expect(option(list, '--order')?.values).toMatchObject({
+      kind: 'choices',
+      values: expect.arrayContaining(['completed_date', 'name']),
+    });
     expect(option(list, '--type')?.values).toEqual({ kind: 'choices', values: ['Game', 'Website'] });
-    expect(option(find('udcli profile add').options, '--signing-scheme')?.values).toEqual({ kind: 'choices', values: ['agi', 'hmac-sha256-v1', 'none'] });
+    expect(option(find('udcli profile add').options, '--signing-scheme')?.values).toEqual({
+      kind: 'choices',
+      values: ['agi', 'hmac-sha256-v1', 'none'],
+    });
     expect(find('udcli completion').arguments[0]?.values).toEqual({ kind: 'choices', values: ['bash', 'zsh', 'fish'] });
     expect(find('udcli profile remove').aliases).toEqual(['rm']);
     expect(find('udcli profile use').arguments[0]?.values).toEqual({ kind: 'profiles' });
@@ -111,7 +135,10 @@ describe('the tree', () => {
     sub.addOption(new Option('--shade <s>').choices(['light', 'dark']));
     const t = treeOf(program, []);
     expect(option(t.globalOptions, '--color-mode')?.values).toEqual({ kind: 'choices', values: ['auto', 'never'] });
-    expect(option(t.root.subcommands[0]!.options, '--shade')?.values).toEqual({ kind: 'choices', values: ['light', 'dark'] });
+    expect(option(t.root.subcommands[0]!.options, '--shade')?.values).toEqual({
+      kind: 'choices',
+      values: ['light', 'dark'],
+    });
     expect(completionScript('bash', t)).toContain(`'udcli paint --shade') _udcli_words 'light dark'; return ;;`);
   });
 });
@@ -122,7 +149,10 @@ describe('bash completes', () => {
     mkdirSync(configDir, { recursive: true });
     writeFileSync(
       join(configDir, 'config.json'),
-      JSON.stringify({ current_profile: 'staging', profiles: { staging: { base_url: 'https://staging.example.com' }, live: { production: true } } }),
+      JSON.stringify({
+        current_profile: 'staging',
+        profiles: { staging: { base_url: 'https://staging.example.com' }, live: { production: true } },
+      }),
     );
     // `udcli` on PATH, as installed: the script calls it for profile names.
     mkdirSync(binDir, { recursive: true });
@@ -134,10 +164,24 @@ describe('bash completes', () => {
   function complete(...words: string[]): string[] {
     const r = spawnSync(
       'bash',
-      ['--norc', '--noprofile', '-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _udcli; printf "%s\\n" "${COMPREPLY[@]}"', 'bash', script, ...words],
+      [
+        '--norc',
+        '--noprofile',
+        '-c',
+        'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _udcli; printf "%s\\n" "${COMPREPLY[@]}"',
+        'bash',
+        script,
+        ...words,
+      ],
       {
         encoding: 'utf8',
-        env: { PATH: `${binDir}${delimiter}${process.env.PATH}`, HOME: dir, UDCLI_CONFIG_DIR: configDir, UDCLI_DATA_DIR: dataDir, NO_COLOR: '1' },
+        env: {
+          PATH: `${binDir}${delimiter}${process.env.PATH}`,
+          HOME: dir,
+          UDCLI_CONFIG_DIR: configDir,
+          UDCLI_DATA_DIR: dataDir,
+          NO_COLOR: '1',
+        },
       },
     );
     expect(r.stderr).toBe('');
@@ -193,7 +237,11 @@ describe('bash completes', () => {
     // Saved as a user saves them, in-process (the names are what is under test, not the save).
     const { main } = await import('../../src/cli/main.js');
     const { fakeIO } = await import('../output/fake-io.js');
-    for (const args of [['sandbox', 'reset'], ['sandbox', 'snapshot', 'save', 'before-test'], ['sandbox', 'snapshot', 'save', 'clean']]) {
+    for (const args of [
+      ['sandbox', 'reset'],
+      ['sandbox', 'snapshot', 'save', 'before-test'],
+      ['sandbox', 'snapshot', 'save', 'clean'],
+    ]) {
       const f = fakeIO({ env: { UDCLI_CONFIG_DIR: configDir, UDCLI_DATA_DIR: dataDir } });
       expect(await main(args, f.io), f.stderr()).toBe(0);
     }
@@ -224,7 +272,11 @@ describe('udcli __complete', () => {
     const broken = join(dir, 'broken');
     mkdirSync(broken, { recursive: true });
     writeFileSync(join(broken, 'config.json'), '{ not json');
-    expect(await runInProcess(['__complete', 'profiles'], { UDCLI_CONFIG_DIR: broken })).toEqual({ code: 0, stdout: 'sandbox\n', stderr: '' });
+    expect(await runInProcess(['__complete', 'profiles'], { UDCLI_CONFIG_DIR: broken })).toEqual({
+      code: 0,
+      stdout: 'sandbox\n',
+      stderr: '',
+    });
     expect(await runInProcess(['__complete', 'nothing', 'more'], env())).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
@@ -244,18 +296,26 @@ describe('udcli __complete', () => {
       expect(r.status).toBe(0);
       return readFileSync(log, 'utf8').trim().split('\n');
     };
-    const modules = (urls: string[]) => [...new Set(urls.map((u) => /\/dist\/cli\/commands\/([^/]+)\//.exec(u)?.[1]).filter(Boolean))];
-    const packages = (urls: string[]) => [...new Set(urls.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]).filter(Boolean))];
+    const modules = (urls: string[]) => [
+      ...new Set(urls.map((u) => /\/dist\/cli\/commands\/([^/]+)\//.exec(u)?.[1]).filter(Boolean)),
+    ];
+    const packages = (urls: string[]) => [
+      ...new Set(urls.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]).filter(Boolean)),
+    ];
 
     for (const kind of ['profiles', 'snapshots']) {
       const fast = loads(['__complete', kind]);
       expect(modules(fast)).toEqual(['completion']);
-      expect(fast.filter((u) => u.includes('/dist/cli/commands/completion/')).map((u) => u.split('/').at(-1))).toEqual(['complete.js']);
+      expect(fast.filter((u) => u.includes('/dist/cli/commands/completion/')).map((u) => u.split('/').at(-1))).toEqual([
+        'complete.js',
+      ]);
       expect(packages(fast)).toEqual(['commander']);
     }
 
     const all = modules(loads(['completion', 'bash']));
-    expect(all.sort()).toEqual([...new Set(COMMANDS.map((c) => (c.name === '__complete' ? 'completion' : c.name)))].sort());
+    expect(all.sort()).toEqual(
+      [...new Set(COMMANDS.map((c) => (c.name === '__complete' ? 'completion' : c.name)))].sort(),
+    );
   });
 });
 
@@ -266,7 +326,10 @@ describe.skipIf(!fishInstalled)(`fish completes${fishInstalled ? '' : ': skipped
   const fishBin = join(fishDir, 'bin');
   beforeAll(() => {
     mkdirSync(fishConfig, { recursive: true });
-    writeFileSync(join(fishConfig, 'config.json'), JSON.stringify({ profiles: { staging: { base_url: 'https://staging.example.com' } } }));
+    writeFileSync(
+      join(fishConfig, 'config.json'),
+      JSON.stringify({ profiles: { staging: { base_url: 'https://staging.example.com' } } }),
+    );
     mkdirSync(fishBin, { recursive: true });
     writeFileSync(join(fishBin, 'udcli'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
     chmodSync(join(fishBin, 'udcli'), 0o755);
@@ -275,18 +338,32 @@ describe.skipIf(!fishInstalled)(`fish completes${fishInstalled ? '' : ': skipped
 
   /** What fish offers for a command line (`complete -C`), candidates only. */
   function complete(line: string): string[] {
-    const r = spawnSync('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', join(ROOT, SCRIPTS.fish), line], {
-      encoding: 'utf8',
-      env: { PATH: `${fishBin}${delimiter}${process.env.PATH}`, HOME: fishDir, UDCLI_CONFIG_DIR: fishConfig, NO_COLOR: '1' },
-    });
+    const r = spawnSync(
+      'fish',
+      ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', join(ROOT, SCRIPTS.fish), line],
+      {
+        encoding: 'utf8',
+        env: {
+          PATH: `${fishBin}${delimiter}${process.env.PATH}`,
+          HOME: fishDir,
+          UDCLI_CONFIG_DIR: fishConfig,
+          NO_COLOR: '1',
+        },
+      },
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    return r.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0]!);
+    return r.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => l.split('\t')[0]!);
   }
 
   it('commands, subcommands, option values and profile names', () => {
     expect(complete('udcli ach')).toEqual(['achievements']);
-    expect(complete('udcli achievements ')).toEqual(expect.arrayContaining(['defs', 'list', 'inc', 'set', 'reset', 'delete']));
+    expect(complete('udcli achievements ')).toEqual(
+      expect.arrayContaining(['defs', 'list', 'inc', 'set', 'reset', 'delete']),
+    );
     expect(complete('udcli -o ').sort()).toEqual(['csv', 'json', 'ndjson', 'table']);
     expect(complete('udcli --profile ').sort()).toEqual(['sandbox', 'staging']);
   });

@@ -1,4 +1,15 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hostname, tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -66,7 +77,10 @@ describe('writing', () => {
     });
     const path = configFilePath(env);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(readConfig(env).data.profiles.work).toEqual({ base_url: 'https://x.example.com', api_key: '0123456789abcdef0123456789abcdef' });
+    expect(readConfig(env).data.profiles.work).toEqual({
+      base_url: 'https://x.example.com',
+      api_key: '0123456789abcdef0123456789abcdef',
+    });
   });
 
   it('tightens an older file that was readable by others', async () => {
@@ -112,7 +126,10 @@ describe('the config lock', () => {
     const path = configFilePath(env);
     await updateConfig(env, (d) => void (d.current_profile = 'a'));
     // A live holder on this host: this very process, as another udcli would be.
-    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
+    writeFileSync(
+      `${path}.lock`,
+      JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }),
+    );
     const started = Date.now();
     const attempt = updateConfig(env, (d) => void (d.current_profile = 'b'), { lockTimeoutMs: 300 });
     await expect(attempt).rejects.toThrow(UsageError);
@@ -128,4 +145,3 @@ describe('the config lock', () => {
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 });
-

@@ -11,14 +11,28 @@ const KEY_C = 'cccccccccccccccccccccccccccccccc';
 const config: ConfigData = {
   current_profile: 'work',
   profiles: {
-    work: { base_url: 'https://work.example.com', api_key: KEY_A, signing_secret: 'work-secret', game_id: '7', production: true },
-    other: { base_url: 'https://other.example.com', site_url: 'https://site.example.com', type: 'Website', signing_scheme: 'none' },
+    work: {
+      base_url: 'https://work.example.com',
+      api_key: KEY_A,
+      signing_secret: 'work-secret',
+      game_id: '7',
+      production: true,
+    },
+    other: {
+      base_url: 'https://other.example.com',
+      site_url: 'https://site.example.com',
+      type: 'Website',
+      signing_scheme: 'none',
+    },
   },
 };
 
 describe('active profile', () => {
   it('is --profile, else UDCLI_PROFILE, else the stored current one, else sandbox', () => {
-    expect(activeProfileName({ profile: 'other' }, { UDCLI_PROFILE: 'work' }, config)).toEqual({ name: 'other', source: 'flag' });
+    expect(activeProfileName({ profile: 'other' }, { UDCLI_PROFILE: 'work' }, config)).toEqual({
+      name: 'other',
+      source: 'flag',
+    });
     expect(activeProfileName({}, { UDCLI_PROFILE: 'other' }, config)).toEqual({ name: 'other', source: 'env' });
     expect(activeProfileName({}, {}, config)).toEqual({ name: 'work', source: 'config' });
     expect(activeProfileName({}, {}, { profiles: {} })).toEqual({ name: 'sandbox', source: 'default' });
@@ -26,7 +40,9 @@ describe('active profile', () => {
 
   it('must exist: an unknown one is a usage error listing the profiles', () => {
     expect(() => resolveSettings({ profile: 'nope' }, {}, config)).toThrow(UsageError);
-    expect(() => resolveSettings({ profile: 'nope' }, {}, config)).toThrow('unknown profile "nope"; profiles: sandbox, other, work');
+    expect(() => resolveSettings({ profile: 'nope' }, {}, config)).toThrow(
+      'unknown profile "nope"; profiles: sandbox, other, work',
+    );
   });
 });
 
@@ -47,16 +63,27 @@ describe('per-key precedence: flag > env > profile > default', () => {
       type: 'Game',
       production: true,
     });
-    expect(s.sources).toMatchObject({ base_url: 'profile', api_key: 'profile', site_url: 'default', signing_scheme: 'default' });
+    expect(s.sources).toMatchObject({
+      base_url: 'profile',
+      api_key: 'profile',
+      site_url: 'default',
+      signing_scheme: 'default',
+    });
   });
 
   it('UDCLI_SIGNING_SCHEME picks the scheme; verb_override follows agi unless the profile says otherwise', () => {
     const hmac = resolveSettings({}, { UDCLI_SIGNING_SCHEME: 'hmac-sha256-v1' }, config);
     expect(hmac).toMatchObject({ signingScheme: 'hmac-sha256-v1', verbOverride: false });
     expect(hmac.sources).toMatchObject({ signing_scheme: 'env', verb_override: 'default' });
-    const off = resolveSettings({}, {}, { ...config, profiles: { ...config.profiles, work: { ...config.profiles.work, verb_override: false } } });
+    const off = resolveSettings(
+      {},
+      {},
+      { ...config, profiles: { ...config.profiles, work: { ...config.profiles.work, verb_override: false } } },
+    );
     expect(off).toMatchObject({ signingScheme: 'agi', verbOverride: false });
-    expect(() => resolveSettings({}, { UDCLI_SIGNING_SCHEME: 'md5' }, config)).toThrow(/invalid UDCLI_SIGNING_SCHEME "md5": expected agi, hmac-sha256-v1, none/);
+    expect(() => resolveSettings({}, { UDCLI_SIGNING_SCHEME: 'md5' }, config)).toThrow(
+      /invalid UDCLI_SIGNING_SCHEME "md5": expected agi, hmac-sha256-v1, none/,
+    );
     // A hand-edited profile: one line naming the file, profile and key (a UsageError: exit 2).
     expect(() => parseConfigData({ profiles: { x: { signing_scheme: 'md5' } } }, '/cfg/config.json')).toThrow(
       'config file /cfg/config.json has profile "x" with invalid signing_scheme "md5": expected agi, hmac-sha256-v1, none',
@@ -64,9 +91,19 @@ describe('per-key precedence: flag > env > profile > default', () => {
   });
 
   it('lets the environment override the profile and a flag override both', () => {
-    const env = { UDCLI_BASE_URL: 'http://env.example.com/', UDCLI_API_KEY: KEY_B, UDCLI_GAME_ID: '9', UDCLI_SIGNING_SECRET: 'env-secret' };
+    const env = {
+      UDCLI_BASE_URL: 'http://env.example.com/',
+      UDCLI_API_KEY: KEY_B,
+      UDCLI_GAME_ID: '9',
+      UDCLI_SIGNING_SECRET: 'env-secret',
+    };
     const s = resolveSettings({}, env, config);
-    expect(s).toMatchObject({ baseUrl: 'http://env.example.com', apiKey: KEY_B, gameId: '9', signingSecret: 'env-secret' });
+    expect(s).toMatchObject({
+      baseUrl: 'http://env.example.com',
+      apiKey: KEY_B,
+      gameId: '9',
+      signingSecret: 'env-secret',
+    });
     expect(s.sources).toMatchObject({ base_url: 'env', api_key: 'env', game_id: 'env', signing_secret: 'env' });
     const f = resolveSettings({ baseUrl: 'http://flag.example.com', apiKey: KEY_C }, env, config);
     expect(f).toMatchObject({ baseUrl: 'http://flag.example.com', apiKey: KEY_C, gameId: '9' });
@@ -79,7 +116,9 @@ describe('per-key precedence: flag > env > profile > default', () => {
       type: 'Website',
       signingScheme: 'none',
     });
-    expect(resolveSettings({ profile: 'other' }, { UDCLI_SITE_URL: 'http://s2.example.com' }, config).siteUrl).toBe('http://s2.example.com');
+    expect(resolveSettings({ profile: 'other' }, { UDCLI_SITE_URL: 'http://s2.example.com' }, config).siteUrl).toBe(
+      'http://s2.example.com',
+    );
   });
 
   it('rejects malformed environment values, naming the variable', () => {
@@ -115,7 +154,9 @@ describe('the built-in sandbox profile', () => {
     const s = resolveSettings({}, {}, overlay);
     expect(s).toMatchObject({ gameId: '1002', builtInSandbox: true, apiKey: DEMO.game.apiKey });
     expect(s.sources.game_id).toBe('profile');
-    expect(resolveSettings({}, {}, { profiles: { sandbox: { base_url: 'http://127.0.0.1:9999' } } }).builtInSandbox).toBe(false);
+    expect(
+      resolveSettings({}, {}, { profiles: { sandbox: { base_url: 'http://127.0.0.1:9999' } } }).builtInSandbox,
+    ).toBe(false);
     const env = resolveSettings({}, { UDCLI_BASE_URL: 'http://127.0.0.1:9998' }, { profiles: {} });
     expect(env.builtInSandbox).toBe(false);
     expect(env.siteUrl).toBe('http://127.0.0.1:9998');

@@ -3,12 +3,33 @@
  * part; a failed write leaves the old file and no temporary file; the mode asked for is the mode
  * the file gets, also when it replaces a looser one.
  */
-import { chmodSync, closeSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAppend, openNoFollow, replaceWhole, tempBeside, tempOwner, writeWhole, writeWholeSync } from '../../src/write-whole.js';
+import {
+  openAppend,
+  openNoFollow,
+  replaceWhole,
+  tempBeside,
+  tempOwner,
+  writeWhole,
+  writeWholeSync,
+} from '../../src/write-whole.js';
 
 let dir: string;
 beforeEach(() => {
@@ -135,7 +156,9 @@ describe('a planted symbolic link', () => {
     const other = victim();
     const log = join(dir, 'audit.log');
     symlinkSync(other, log);
-    expect(() => openAppend(log)).toThrow(expect.objectContaining({ code: 'ELOOP', message: `${log} is a symbolic link (not followed)` }));
+    expect(() => openAppend(log)).toThrow(
+      expect.objectContaining({ code: 'ELOOP', message: `${log} is a symbolic link (not followed)` }),
+    );
     expect(() => openNoFollow(log, constants.O_RDWR)).toThrow(expect.objectContaining({ code: 'ELOOP' }));
     untouched(other);
 

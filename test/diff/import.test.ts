@@ -43,8 +43,17 @@ interface QuestRecord {
 
 /** The quest records of the recording's whole list (`achievements list`), by developer_id. */
 function recordedQuests(): Map<string, QuestRecord> {
-  const entries = (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: Array<{ request: { method: string; url: string }; response: { content: { text?: string } } }> } }).log.entries;
-  const list = entries.find((e) => e.request.method === 'GET' && e.request.url.includes(`/achievements/user/${uid}.json`) && !e.request.url.includes('developer_id='))!;
+  const entries = (
+    JSON.parse(readFileSync(har, 'utf8')) as {
+      log: { entries: Array<{ request: { method: string; url: string }; response: { content: { text?: string } } }> };
+    }
+  ).log.entries;
+  const list = entries.find(
+    (e) =>
+      e.request.method === 'GET' &&
+      e.request.url.includes(`/achievements/user/${uid}.json`) &&
+      !e.request.url.includes('developer_id='),
+  )!;
   const records = (JSON.parse(list.response.content.text!) as { payload: QuestRecord[] }).payload;
   return new Map(records.map((r) => [r.developer_id, r]));
 }
@@ -53,7 +62,10 @@ describe('sandbox import', () => {
   it('writes a data file that a sandbox starts from at once, with the state last seen and new keys', async () => {
     // A recording made elsewhere may hold a real key: it must not be copied.
     const withRealKey = join(dir, 'real-key.har');
-    writeFileSync(withRealKey, readFileSync(har, 'utf8').replace(/api_key=redacted-[0-9a-f]{12}/g, `api_key=${DEMO.game.apiKey}`));
+    writeFileSync(
+      withRealKey,
+      readFileSync(har, 'utf8').replace(/api_key=redacted-[0-9a-f]{12}/g, `api_key=${DEMO.game.apiKey}`),
+    );
     const out = join(dir, 'case.yaml');
     const r = await env.read(['sandbox', 'import', withRealKey, out]);
     expect(r.code, r.stderr).toBe(0);
@@ -71,25 +83,46 @@ describe('sandbox import', () => {
     const first = listed.get('FIRST_WIN')!;
     const gems = listed.get('COLLECT_1000_GEMS')!;
     expect(first.completed_date).toMatch(/^20\d\d-/);
-    expect(user.progress?.[DEMO.game.id]?.FIRST_WIN).toEqual({ value: first.current_value, state: 'Completed', started_date: first.started_date, completed_date: first.completed_date });
+    expect(user.progress?.[DEMO.game.id]?.FIRST_WIN).toEqual({
+      value: first.current_value,
+      state: 'Completed',
+      started_date: first.started_date,
+      completed_date: first.completed_date,
+    });
     // 250 in the demo data, then 7 more: the last seen value, its start as the list showed it.
-    expect(user.progress?.[DEMO.game.id]?.COLLECT_1000_GEMS).toEqual({ value: 257, state: 'In Progress', started_date: gems.started_date });
+    expect(user.progress?.[DEMO.game.id]?.COLLECT_1000_GEMS).toEqual({
+      value: 257,
+      state: 'In Progress',
+      started_date: gems.started_date,
+    });
     expect(user.friends?.length).toBeGreaterThan(0);
     expect(user.birthday).toBeUndefined();
 
-    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(dir, 'home', 'sandbox.db'), data: out, log: () => undefined });
+    const sandbox = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      dbPath: join(dir, 'home', 'sandbox.db'),
+      data: out,
+      log: () => undefined,
+    });
     try {
       const key = game.keys![0]!.api_key;
       expect(key).not.toBe(DEMO.game.apiKey);
-      const reply = await fetch(`${sandbox.url}/services/rest/v1/products/user/${uid}.json?api_key=${key}&parent_id=${DEMO.game.id}&sku=dragon-mount`);
+      const reply = await fetch(
+        `${sandbox.url}/services/rest/v1/products/user/${uid}.json?api_key=${key}&parent_id=${DEMO.game.id}&sku=dragon-mount`,
+      );
       const body = (await reply.json()) as { payload: Array<{ purchase: { success: boolean } }> };
       expect(body.payload[0]!.purchase.success).toBe(true);
       // The sandbox started from the file shows the recorded completion date, not the load time.
-      const quests = await fetch(`${sandbox.url}/services/rest/v1/achievements/user/${uid}.json?api_key=${key}&type=Game&pid=${DEMO.game.id}&developer_id=FIRST_WIN`);
+      const quests = await fetch(
+        `${sandbox.url}/services/rest/v1/achievements/user/${uid}.json?api_key=${key}&type=Game&pid=${DEMO.game.id}&developer_id=FIRST_WIN`,
+      );
       const quest = ((await quests.json()) as { payload: Array<{ completed_date: string }> }).payload[0]!;
       expect(quest.completed_date).toBe(first.completed_date);
       // `sandbox info` of that sandbox names the case's game, its new key and the player.
-      const info = await env.read(['sandbox', 'info', '--json', '--base-url', sandbox.url], { env: { UDCLI_DATA_DIR: join(dir, 'home') } });
+      const info = await env.read(['sandbox', 'info', '--json', '--base-url', sandbox.url], {
+        env: { UDCLI_DATA_DIR: join(dir, 'home') },
+      });
       expect(info.code, info.stderr).toBe(0);
       expect(info.stdout).toContain(`${key.slice(0, 4)}…${key.slice(-4)}`);
       expect(info.stdout).toContain(DEMO.user.username);
@@ -103,11 +136,16 @@ describe('sandbox import', () => {
     expect(plain.code, plain.stderr).toBe(0);
     const kept = await env.read(['sandbox', 'import', har, '--keep-personal']);
     const users = (text: string) => (parse(text) as DataFile).users!;
-    const recordedBirthday = (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: Array<{ request: { url: string }; response: { content: { text?: string } } }> } }).log.entries
+    const recordedBirthday = (
+      JSON.parse(readFileSync(har, 'utf8')) as {
+        log: { entries: Array<{ request: { url: string }; response: { content: { text?: string } } }> };
+      }
+    ).log.entries
       .filter((e) => e.request.url.includes(`/users/${uid}.json`))
       .map((e) => (JSON.parse(e.response.content.text!) as { payload: { birthday?: string } }).payload.birthday)[0];
     expect(users(plain.stdout).every((u) => u.birthday === undefined)).toBe(true);
-    if (recordedBirthday && recordedBirthday !== '0000-00-00') expect(users(kept.stdout).find((u) => u.uid === uid)!.birthday).toBe(recordedBirthday);
+    if (recordedBirthday && recordedBirthday !== '0000-00-00')
+      expect(users(kept.stdout).find((u) => u.uid === uid)!.birthday).toBe(recordedBirthday);
   });
 
   it('bad input: exit 2, nothing written', async () => {

@@ -39,8 +39,27 @@ function write(name: string, content: string | Json): string {
 const entry = (method: string, url: string, status: number, text = '', mimeType = 'application/json'): Json => ({
   startedDateTime: '2026-01-01T00:00:00.000Z',
   time: 1,
-  request: { method, url, httpVersion: 'HTTP/1.1', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
-  response: { status, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: text.length, mimeType, text }, redirectURL: '', headersSize: -1, bodySize: -1 },
+  request: {
+    method,
+    url,
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: [],
+    queryString: [],
+    headersSize: -1,
+    bodySize: 0,
+  },
+  response: {
+    status,
+    statusText: '',
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: [],
+    content: { size: text.length, mimeType, text },
+    redirectURL: '',
+    headersSize: -1,
+    bodySize: -1,
+  },
   cache: {},
   timings: { send: 0, wait: 1, receive: 0 },
 });
@@ -60,14 +79,23 @@ describe('sandbox diff reads what browsers and Playwright write', () => {
       }
     }
     har.log.entries.unshift(entry('OPTIONS', 'https://services.platform.example/services/rest/v1/users/x.json', 204));
-    har.log.entries.push(entry('GET', `https://services.platform.example/services/rest/v1/users/${DEMO.user.uid}.json`, 0));
+    har.log.entries.push(
+      entry('GET', `https://services.platform.example/services/rest/v1/users/${DEMO.user.uid}.json`, 0),
+    );
     har.log.entries.push(entry('GET', 'https://cdn.example/game.js', 200, 'void 0', 'text/javascript'));
     const diff = await env.read(['sandbox', 'diff', write('chrome.har', har), '--json']);
-    const report = JSON.parse(diff.stdout) as { differences: unknown[]; skipped: number; compared: number; skips: Array<{ entry: number; reason: string; host?: string }> };
+    const report = JSON.parse(diff.stdout) as {
+      differences: unknown[];
+      skipped: number;
+      compared: number;
+      skips: Array<{ entry: number; reason: string; host?: string }>;
+    };
     expect(report.differences).toEqual([]);
     expect(diff.code, diff.stderr).toBe(0);
     // The preflight, the entry without a reply, the other host, and udcli's site exchanges (login, token generator).
-    const site = (recorded.log.entries as Json[]).filter((e) => !String(e.request.url).includes('/services/rest/v1/')).length;
+    const site = (recorded.log.entries as Json[]).filter(
+      (e) => !String(e.request.url).includes('/services/rest/v1/'),
+    ).length;
     expect(report.skipped).toBe(3 + site);
     expect(report.compared).toBeGreaterThan(5);
     // Every one of them listed with its reason.
@@ -76,14 +104,21 @@ describe('sandbox diff reads what browsers and Playwright write', () => {
     expect(report.skips).toEqual(
       expect.arrayContaining([
         { file: expect.any(String), entry: 0, reason: 'a CORS preflight', host: 'services.platform.example' },
-        { file: expect.any(String), entry: last - 1, reason: 'no reply was recorded (status 0)', host: 'services.platform.example' },
+        {
+          file: expect.any(String),
+          entry: last - 1,
+          reason: 'no reply was recorded (status 0)',
+          host: 'services.platform.example',
+        },
         { file: expect.any(String), entry: last, reason: 'not a platform path', host: 'cdn.example' },
       ]),
     );
     // On a terminal: one line per reason, with the entries and hosts.
     const text = await env.read(['sandbox', 'diff', join(dir, 'chrome.har')]);
     expect(text.stdout).toContain('skipped #0: a CORS preflight (services.platform.example)');
-    expect(text.stdout).toMatch(new RegExp(`skipped ${site + 1} (#\\d+ )+#${last}: not a platform path \\(.*cdn\\.example`));
+    expect(text.stdout).toMatch(
+      new RegExp(`skipped ${site + 1} (#\\d+ )+#${last}: not a platform path \\(.*cdn\\.example`),
+    );
   });
 
   it('an entry of an unknown game with no key to map is skipped with its reason, and counted', async () => {
@@ -96,7 +131,12 @@ describe('sandbox diff reads what browsers and Playwright write', () => {
         entries: [
           entry('GET', `${base}/achievements/11.json?api_key=${'a'.repeat(32)}`, 200, ok([])),
           entry('GET', `${base}/achievements/12.json?api_key=${'b'.repeat(32)}`, 200, ok([])),
-          entry('GET', `${base}/users/${DEMO.user.uid}.json?api_key=${'c'.repeat(32)}`, 200, ok({ uid: DEMO.user.uid, username: 'x', avatar: 'https://a/b.png' })),
+          entry(
+            'GET',
+            `${base}/users/${DEMO.user.uid}.json?api_key=${'c'.repeat(32)}`,
+            200,
+            ok({ uid: DEMO.user.uid, username: 'x', avatar: 'https://a/b.png' }),
+          ),
         ],
       },
     };
@@ -121,7 +161,13 @@ describe('bad input: one line naming the file, exit 2, nothing started', () => {
   });
 
   it('a recording with no platform exchange says which hosts it held', async () => {
-    const har = { log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [entry('GET', 'https://www.example.com/', 200, '<html></html>', 'text/html')] } };
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 't', version: '1' },
+        entries: [entry('GET', 'https://www.example.com/', 200, '<html></html>', 'text/html')],
+      },
+    };
     const diff = await env.read(['sandbox', 'diff', write('web.har', har)]);
     expect(diff.code).toBe(2);
     expect(diff.stderr).toMatch(/no platform exchange .*its hosts: www\.example\.com/);
@@ -148,7 +194,9 @@ describe('bad input: one line naming the file, exit 2, nothing started', () => {
       log: {
         version: '1.2',
         creator: { name: 't', version: '1' },
-        entries: [entry('GET', `https://p.example/services/rest/v1/users/${DEMO.user.uid}.json?public=\u001b%5B31m`, 200, body)],
+        entries: [
+          entry('GET', `https://p.example/services/rest/v1/users/${DEMO.user.uid}.json?public=\u001b%5B31m`, 200, body),
+        ],
       },
     };
     const diff = await env.read(['sandbox', 'diff', write('hostile.har', har), '-o', 'table']);

@@ -24,7 +24,14 @@ afterAll(async () => standIn?.close());
 
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const f = fakeIO({
-    env: { NO_COLOR: '1', UDCLI_CONFIG_DIR: join(dir, 'config'), UDCLI_DATA_DIR: join(dir, 'data'), UDCLI_BASE_URL: standIn.url, UDCLI_API_KEY: STAND_IN.apiKey, UDCLI_GAME_ID: STAND_IN.gameId },
+    env: {
+      NO_COLOR: '1',
+      UDCLI_CONFIG_DIR: join(dir, 'config'),
+      UDCLI_DATA_DIR: join(dir, 'data'),
+      UDCLI_BASE_URL: standIn.url,
+      UDCLI_API_KEY: STAND_IN.apiKey,
+      UDCLI_GAME_ID: STAND_IN.gameId,
+    },
   });
   const code = await main(args, f.io);
   return { code, stdout: f.stdout(), stderr: f.stderr() };
@@ -48,7 +55,12 @@ describe('sandbox diff --live', () => {
       ]),
     );
     const report = JSON.parse(diff.stdout) as { differences: Array<{ at: string; kind: string }> };
-    expect(report.differences).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'type', at: 'payload.premium' }), expect.objectContaining({ kind: 'format', at: '' })]));
+    expect(report.differences).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'type', at: 'payload.premium' }),
+        expect.objectContaining({ kind: 'format', at: '' }),
+      ]),
+    );
     expect(existsSync(har)).toBe(true);
     const kept = JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: Array<{ request: { method: string } }> } };
     expect(kept.log.entries.map((e) => e.request.method).every((m) => m === 'GET')).toBe(true);
@@ -102,7 +114,17 @@ describe('sandbox diff --live through a logging upstream', () => {
   it('takes a username and --game as every command does, and sends only unsigned GETs', async () => {
     const before = await env.read(['sandbox', 'export', '--db', env.sandbox.dbPath, '--format', 'json']);
     proxy.seen.length = 0;
-    const diff = await live(['sandbox', 'diff', '--live', DEMO.user.username, '--game', DEMO.secondGame.id, '--save-key', 'slot1', '--json']);
+    const diff = await live([
+      'sandbox',
+      'diff',
+      '--live',
+      DEMO.user.username,
+      '--game',
+      DEMO.secondGame.id,
+      '--save-key',
+      'slot1',
+      '--json',
+    ]);
     expect(diff.code, diff.stdout + diff.stderr).toBe(0);
     const report = JSON.parse(diff.stdout) as { compared: number; differences: unknown[] };
     expect(report.differences).toEqual([]);
@@ -111,7 +133,8 @@ describe('sandbox diff --live through a logging upstream', () => {
     expect(proxy.seen.length).toBeGreaterThanOrEqual(6);
     for (const seen of proxy.seen) {
       expect(seen.method, seen.url).toBe('GET');
-      for (const name of ['method', 'sig', 'session', 'signature', 'timestamp', 'nonce']) expect(seen.params.has(name), `${name} in ${seen.url}`).toBe(false);
+      for (const name of ['method', 'sig', 'session', 'signature', 'timestamp', 'nonce'])
+        expect(seen.params.has(name), `${name} in ${seen.url}`).toBe(false);
     }
     const paths = proxy.seen.map((r) => new URL(r.url, 'http://x').pathname);
     expect(paths).toEqual(
@@ -129,7 +152,7 @@ describe('sandbox diff --live through a logging upstream', () => {
     expect(after.stdout).toBe(before.stdout);
   });
 
-  it('a username nobody has: the lookup\'s not found (exit 4), after one GET', async () => {
+  it("a username nobody has: the lookup's not found (exit 4), after one GET", async () => {
     proxy.seen.length = 0;
     const r = await live(['sandbox', 'diff', '--live', 'nobody_by_that_name']);
     expect(r.code).toBe(4);
@@ -147,16 +170,32 @@ describe('sandbox diff --live --game with the built-in profile', () => {
   const root = mkdtempSync(join(tmpdir(), 'diff-live-builtin-'));
   let sandbox: RunningSandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(root, 'data', 'sandbox.db'), log: () => undefined });
+    sandbox = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      dbPath: join(root, 'data', 'sandbox.db'),
+      log: () => undefined,
+    });
   });
   afterAll(async () => sandbox?.close());
 
   it("uses the named game's key", async () => {
     const har = join(root, 'builtin.har');
-    const env = { UDCLI_DATA_DIR: join(root, 'data'), UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_SANDBOX_PORT: new URL(sandbox.url).port };
-    const diff = await runInProcess(['--har', har, 'sandbox', 'diff', '--live', DEMO.user.username, '--game', DEMO.secondGame.id, '--json'], env);
+    const env = {
+      UDCLI_DATA_DIR: join(root, 'data'),
+      UDCLI_CONFIG_DIR: join(root, 'config'),
+      UDCLI_SANDBOX_PORT: new URL(sandbox.url).port,
+    };
+    const diff = await runInProcess(
+      ['--har', har, 'sandbox', 'diff', '--live', DEMO.user.username, '--game', DEMO.secondGame.id, '--json'],
+      env,
+    );
     expect(diff.code, diff.stdout + diff.stderr).toBe(0);
-    const entries = (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: Array<{ request: { url: string }; response: { status: number; content: { text: string } } }> } }).log.entries;
+    const entries = (
+      JSON.parse(readFileSync(har, 'utf8')) as {
+        log: { entries: Array<{ request: { url: string }; response: { status: number; content: { text: string } } }> };
+      }
+    ).log.entries;
     const definitions = entries.find((e) => e.request.url.includes(`/achievements/${DEMO.secondGame.id}.json`))!;
     expect(definitions.response.status).toBe(200);
     const quests = (JSON.parse(definitions.response.content.text) as { payload: Array<{ parent_id: string }> }).payload;
@@ -164,4 +203,3 @@ describe('sandbox diff --live --game with the built-in profile', () => {
     expect(quests.every((q) => String(q.parent_id) === DEMO.secondGame.id)).toBe(true);
   });
 });
-

@@ -61,11 +61,19 @@ function withoutBodies(name: string, drop: (e: Entry, i: number) => boolean): { 
 describe('a recording whose replies lack bodies', () => {
   it('diff compares the entries that have them and lists the others with the reason', async () => {
     // The friends read and every change's reply lose their bodies.
-    const { file, dropped } = withoutBodies('some.har', (e) => platform(e) && (at(e).startsWith('GET /services/rest/v1/friends/') || e.request.method === 'POST'));
+    const { file, dropped } = withoutBodies(
+      'some.har',
+      (e) => platform(e) && (at(e).startsWith('GET /services/rest/v1/friends/') || e.request.method === 'POST'),
+    );
     expect(dropped.length).toBeGreaterThan(2);
     const diff = await env.read(['sandbox', 'diff', file, '--json']);
     expect(diff.stderr).not.toMatch(/constraint|sqlite/i);
-    const report = JSON.parse(diff.stdout) as { compared: number; differences: unknown[]; skipped: number; skips: Array<{ entry: number; reason: string }> };
+    const report = JSON.parse(diff.stdout) as {
+      compared: number;
+      differences: unknown[];
+      skipped: number;
+      skips: Array<{ entry: number; reason: string }>;
+    };
     expect(report.differences).toEqual([]);
     expect(diff.code, diff.stderr).toBe(0);
     expect(report.compared).toBeGreaterThan(2);
@@ -82,7 +90,10 @@ describe('a recording whose replies lack bodies', () => {
   });
 
   it('a recording with only a definitions reply whole: no database error, changes of unseen players refused as the sandbox refuses them', async () => {
-    const { file } = withoutBodies('defs-only.har', (e) => platform(e) && !/\/achievements\/\d+\.json$/.test(new URL(e.request.url).pathname));
+    const { file } = withoutBodies(
+      'defs-only.har',
+      (e) => platform(e) && !/\/achievements\/\d+\.json$/.test(new URL(e.request.url).pathname),
+    );
     const diff = await env.read(['sandbox', 'diff', file, '--json']);
     expect(diff.stderr).not.toMatch(/constraint|sqlite|cannot read it/i);
     expect([0, 1]).toContain(diff.code);
@@ -91,12 +102,17 @@ describe('a recording whose replies lack bodies', () => {
   });
 
   it('import writes what the bodies show and names the replies it could not read', async () => {
-    const { file, dropped } = withoutBodies('import.har', (e) => platform(e) && at(e).startsWith('GET /services/rest/v1/friends/'));
+    const { file, dropped } = withoutBodies(
+      'import.har',
+      (e) => platform(e) && at(e).startsWith('GET /services/rest/v1/friends/'),
+    );
     const out = join(dir, 'case.yaml');
     const r = await env.read(['sandbox', 'import', file, out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/wrote .*case\.yaml: 1 game \(1001\), 1 user; start it with/);
-    expect(r.stderr).toContain(`not in it: what ${dropped.length === 1 ? '1 platform reply' : `${dropped.length} platform replies`} showed, their bodies not recorded (entries ${dropped.map((i) => `#${i}`).join(', ')})`);
+    expect(r.stderr).toContain(
+      `not in it: what ${dropped.length === 1 ? '1 platform reply' : `${dropped.length} platform replies`} showed, their bodies not recorded (entries ${dropped.map((i) => `#${i}`).join(', ')})`,
+    );
     const data = readDataFile(out);
     const user = data.users!.find((u) => u.uid === uid)!;
     expect(user.saves?.[DEMO.game.id]?.slot2).toBe('{"hp":40}');

@@ -43,7 +43,8 @@ interface Difference {
   sandbox: unknown;
 }
 
-const endpointOf = (d: Difference): string => `${d.method === 'POST' ? 'PUT' : d.method} ${d.path.replace('/services/rest/v1/', '').replace(/\/[^/]+\.(json|xml)$/, '')}`;
+const endpointOf = (d: Difference): string =>
+  `${d.method === 'POST' ? 'PUT' : d.method} ${d.path.replace('/services/rest/v1/', '').replace(/\/[^/]+\.(json|xml)$/, '')}`;
 
 describe('sandbox diff against a production stand-in', () => {
   it('reports exactly the planted differences, and exit 1', async () => {
@@ -79,7 +80,9 @@ describe('sandbox diff against a production stand-in', () => {
     const har = join(dir, 'production.har');
     const diff = await run(['sandbox', 'diff', har, '-o', 'table']);
     expect(diff.code).toBe(1);
-    expect(diff.stdout).toMatch(/#\d+ GET \/services\/rest\/v1\/users\/c3323c76c063636c91d2e8cb8f4dfcaf\.json\?api_key=\S+\n( {2}.*\n)* {2}missing payload\.country: recorded "FI", sandbox \(absent\)/);
+    expect(diff.stdout).toMatch(
+      /#\d+ GET \/services\/rest\/v1\/users\/c3323c76c063636c91d2e8cb8f4dfcaf\.json\?api_key=\S+\n( {2}.*\n)* {2}missing payload\.country: recorded "FI", sandbox \(absent\)/,
+    );
     expect(diff.stdout).toMatch(/ {2}type +payload\.premium: recorded 0, sandbox false/);
     expect(diff.stdout).toMatch(/\d+ compared: \d+ same, \d+ differing; \d+ skipped\n$/);
     expect(diff.stderr).toMatch(/exchanges differ/);
@@ -87,7 +90,16 @@ describe('sandbox diff against a production stand-in', () => {
 
   it('--ignore drops a path (and --strict reports what drifts)', async () => {
     const har = join(dir, 'production.har');
-    const ignored = await run(['sandbox', 'diff', har, '--json', '--ignore', 'payload.country', '--ignore', 'payload[].percent_complete']);
+    const ignored = await run([
+      'sandbox',
+      'diff',
+      har,
+      '--json',
+      '--ignore',
+      'payload.country',
+      '--ignore',
+      'payload[].percent_complete',
+    ]);
     const ats = (JSON.parse(ignored.stdout) as { differences: Difference[] }).differences.map((d) => d.at);
     expect(ats).not.toContain('payload.country');
     expect(ats).not.toContain('payload[].percent_complete');

@@ -116,13 +116,15 @@ export async function startStandIn(): Promise<StandIn> {
       const method = req.method === 'POST' && q.get('method') ? q.get('method')!.toUpperCase() : req.method;
       const key = (k: string | null) => (k ?? '').toLowerCase().replaceAll('-', '');
       if (key(q.get('api_key')) !== key(STAND_IN.apiKey)) return envelope(res, 401, 401, 'invalid api_key', null);
-      if (method === 'GET' && path === `/services/rest/v1/users/${STAND_IN.uid}.json`) return envelope(res, 200, 200, 'OK', user);
+      if (method === 'GET' && path === `/services/rest/v1/users/${STAND_IN.uid}.json`)
+        return envelope(res, 200, 200, 'OK', user);
       if (method === 'GET' && path.startsWith('/services/rest/v1/users/')) {
         // PLANTED: another status for an error (HTTP 200, the error in the envelope)
         const uid = path.slice('/services/rest/v1/users/'.length, -'.json'.length);
         return envelope(res, 200, 404, `not found: user ${uid}`, null);
       }
-      if (method === 'GET' && path === `/services/rest/v1/friends/${STAND_IN.uid}.json`) return envelope(res, 200, 200, 'Success', [friend]); // PLANTED: another body
+      if (method === 'GET' && path === `/services/rest/v1/friends/${STAND_IN.uid}.json`)
+        return envelope(res, 200, 200, 'Success', [friend]); // PLANTED: another body
       if (method === 'GET' && path === `/services/rest/v1/achievements/${STAND_IN.gameId}.json`) {
         return envelope(res, 200, 200, 'OK', [
           {
@@ -147,7 +149,13 @@ export async function startStandIn(): Promise<StandIn> {
       }
       if (method === 'GET' && path === `/services/rest/v1/achievements/user/${STAND_IN.uid}.json`) {
         const developerId = q.get('developer_id');
-        return envelope(res, 200, 200, 'OK', developerId === null || developerId === STAND_IN.quest ? [questRecord()] : []);
+        return envelope(
+          res,
+          200,
+          200,
+          'OK',
+          developerId === null || developerId === STAND_IN.quest ? [questRecord()] : [],
+        );
       }
       if (method === 'PUT' && path === `/services/rest/v1/achievements/user/${STAND_IN.uid}.json`) {
         const session = q.get('session');
@@ -174,7 +182,9 @@ export async function startStandIn(): Promise<StandIn> {
       if (method === 'GET' && path === `/services/rest/v1/products/user/${STAND_IN.uid}.json`) {
         // PLANTED: XML where the sandbox answers JSON
         res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' });
-        return res.end('<?xml version="1.0"?><response><version>1</version><code>200</code><message>OK</message><payload/></response>');
+        return res.end(
+          '<?xml version="1.0"?><response><version>1</version><code>200</code><message>OK</message><payload/></response>',
+        );
       }
       void body;
       return envelope(res, 404, 404, 'not found: the stand-in has no such endpoint', null);

@@ -48,7 +48,9 @@ describe('udcli sandbox diff of a recording of the sandbox', () => {
       const r = await env.read(['--har', har, ...args]);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     }
-    const requestsSoFar = async () => ((await (await fetch(`${env.sandbox.url}/_sandbox/requests?limit=1000`)).json()) as { requests: unknown[] }).requests.length;
+    const requestsSoFar = async () =>
+      ((await (await fetch(`${env.sandbox.url}/_sandbox/requests?limit=1000`)).json()) as { requests: unknown[] })
+        .requests.length;
     const before = await requestsSoFar();
     const diff = await env.read(['sandbox', 'diff', har, '--json']);
     // The replay went to a scratch sandbox: the recorded one (the user's) got nothing.
@@ -63,7 +65,20 @@ describe('udcli sandbox diff of a recording of the sandbox', () => {
   it("a change to a quest the recording never defines: --data with the studio's own data file gives its definition, so it diffs clean", async () => {
     // Only the change, as `udcli api` sends it: no definition, no list in the recording.
     const har = join(dir, 'one-change.har');
-    const change = await env.read(['--har', har, 'api', 'PUT', `achievements/user/${DEMO.user.uid}.json`, '-f', 'developer_id=LEVEL_10', '-f', 'progress=0.5', '-f', `pid=${DEMO.game.id}`, '--sign']);
+    const change = await env.read([
+      '--har',
+      har,
+      'api',
+      'PUT',
+      `achievements/user/${DEMO.user.uid}.json`,
+      '-f',
+      'developer_id=LEVEL_10',
+      '-f',
+      'progress=0.5',
+      '-f',
+      `pid=${DEMO.game.id}`,
+      '--sign',
+    ]);
     expect(change.code, change.stderr).toBe(0);
     const data = join(dir, 'studio.yaml');
     const exported = await env.read(['sandbox', 'export', data, '--db', env.sandbox.dbPath]);

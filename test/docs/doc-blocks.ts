@@ -126,7 +126,10 @@ function splitOn(tokens: Token[], op: string): Token[][] {
   return parts;
 }
 
-/** The arguments after `udcli` (or `npx udcli`, or a clone's `node bin/udcli.js`), or undefined when the words run something else. */
+/**
+ * The arguments after `udcli` (or `npx udcli`, or a clone's `node bin/udcli.js`), or undefined when the words run
+ * something else.
+ */
 function udcliArgs(ws: string[]): string[] | undefined {
   if (ws[0] === 'udcli') return ws.slice(1);
   if (ws[0] === 'npx' && ws[1] === 'udcli') return ws.slice(2);
@@ -174,9 +177,22 @@ function stepsOfLine(text: string, rest: string[]): { steps: DocStep[]; consumed
     const delimiter = (tokens[heredoc + 1] as { word: string }).word;
     const target = tokens.findIndex((t) => 'op' in t && t.op === '>');
     const end = rest.indexOf(delimiter);
-    if (ws[0] !== 'cat' || target === -1 || end === -1) throw new Error(`a heredoc this reader does not follow: ${text}`);
+    if (ws[0] !== 'cat' || target === -1 || end === -1)
+      throw new Error(`a heredoc this reader does not follow: ${text}`);
     const path = (tokens[target + 1] as { word: string }).word;
-    return { steps: [{ kind: 'file', path, content: rest.slice(0, end).map((l) => `${l}\n`).join('') }], consumed: end + 1 };
+    return {
+      steps: [
+        {
+          kind: 'file',
+          path,
+          content: rest
+            .slice(0, end)
+            .map((l) => `${l}\n`)
+            .join(''),
+        },
+      ],
+      consumed: end + 1,
+    };
   }
   const steps: DocStep[] = [];
   for (const part of splitOn(tokens, '&&')) {
@@ -186,7 +202,16 @@ function stepsOfLine(text: string, rest: string[]): { steps: DocStep[]; consumed
     else if (pw[0] === 'eval' && pw[1]?.startsWith('$(') && pw[1].endsWith(')')) {
       const inner = pw[1].slice(2, -1);
       const argv = udcliArgs(words(tokenize(inner)));
-      if (argv) steps.push({ kind: 'command', text: `eval "$(${inner})"`, argv, piped: true, through: [], evaluated: true, shown: [] });
+      if (argv)
+        steps.push({
+          kind: 'command',
+          text: `eval "$(${inner})"`,
+          argv,
+          piped: true,
+          through: [],
+          evaluated: true,
+          shown: [],
+        });
     } else {
       const pipes = splitOn(part, '|');
       const head = pipes[0]!;
@@ -195,7 +220,11 @@ function stepsOfLine(text: string, rest: string[]): { steps: DocStep[]; consumed
       const plain = text.replace(/\s+#\s.*$/, '').trim();
       const synopsis = PLACEHOLDER.test(plain) || pipes.slice(1).some((p) => !FILTERS.has(words(p)[0] ?? ''));
       if (synopsis) {
-        steps.push({ kind: 'synopsis', text: plain.replace(/^\$\s+/, ''), forms: synopsisForms(plain.replace(/^\$\s+/, '')) });
+        steps.push({
+          kind: 'synopsis',
+          text: plain.replace(/^\$\s+/, ''),
+          forms: synopsisForms(plain.replace(/^\$\s+/, '')),
+        });
         continue;
       }
       const redirect = head.findIndex((t) => 'op' in t && t.op === '<');

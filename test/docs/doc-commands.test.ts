@@ -27,9 +27,15 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Commands a test cannot run, as written in the docs, each with why. */
 const SKIP = new Map<string, string>([
-  ['udcli sandbox start --data qa.yaml', 'a foreground sandbox runs until Ctrl-C; the next lines load the same file into the running one'],
+  [
+    'udcli sandbox start --data qa.yaml',
+    'a foreground sandbox runs until Ctrl-C; the next lines load the same file into the running one',
+  ],
   ['udcli sandbox start --data qa.yaml --reset', 'a foreground sandbox runs until Ctrl-C'],
-  ['udcli doctor', 'in the profiles block it asks https://api.example.com, a platform a test cannot reach (the tour runs doctor against the sandbox)'],
+  [
+    'udcli doctor',
+    'in the profiles block it asks https://api.example.com, a platform a test cannot reach (the tour runs doctor against the sandbox)',
+  ],
 ]);
 /** Lines the profiles block runs once: `udcli doctor` is run in the tour, and skipped in that block only. */
 const SKIP_IN_BLOCK_AFTER = new Map<string, string>([['udcli doctor', 'udcli profile use live']]);
@@ -42,7 +48,8 @@ const ANSWERS = new Map<string, string>([
 
 /** Commands (by how they start) run with their output piped rather than on a terminal, and why. */
 const OFF_TERMINAL = new Map<string, string>([['udcli sandbox play', 'on a terminal it opens a browser']]);
-const offTerminal = (text: string) => [...OFF_TERMINAL.keys()].some((start) => text === start || text.startsWith(`${start} `));
+const offTerminal = (text: string) =>
+  [...OFF_TERMINAL.keys()].some((start) => text === start || text.startsWith(`${start} `));
 
 /**
  * Exit codes other than 0 that the doc implies without showing them. A doc shows one as an
@@ -58,7 +65,11 @@ const READER_FILES: Record<string, string> = {
 };
 
 /** `-- npm test`: the reader's own test suite. Here a command that fails unless udcli's environment is set. */
-const TEST_SUITE = [process.execPath, '-e', 'process.exit(process.env.UDCLI_BASE_URL && process.env.UDCLI_API_KEY ? 0 : 1)'];
+const TEST_SUITE = [
+  process.execPath,
+  '-e',
+  'process.exit(process.env.UDCLI_BASE_URL && process.env.UDCLI_API_KEY ? 0 : 1)',
+];
 
 class Collector extends Writable {
   text = '';
@@ -75,7 +86,11 @@ interface Result {
 }
 
 /** udcli as the reader runs it: in a terminal unless piped, answering what it asks. */
-async function udcli(argv: string[], env: NodeJS.ProcessEnv, options: { terminal?: boolean; answer?: string; stdin?: string } = {}): Promise<Result> {
+async function udcli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  options: { terminal?: boolean; answer?: string; stdin?: string } = {},
+): Promise<Result> {
   const out = new Collector();
   const err = new Collector();
   const stdin = new PassThrough();
@@ -130,7 +145,12 @@ async function startDocRun(name: string): Promise<DocRun> {
   const port = await closedPort();
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UDCLI_') && k !== 'FORCE_COLOR') env[k] = v;
-  Object.assign(env, { NO_COLOR: '1', UDCLI_DATA_DIR: join(root, 'data'), UDCLI_SANDBOX_PORT: String(port), USER: 'docs-reader' });
+  Object.assign(env, {
+    NO_COLOR: '1',
+    UDCLI_DATA_DIR: join(root, 'data'),
+    UDCLI_SANDBOX_PORT: String(port),
+    USER: 'docs-reader',
+  });
   return { cwd, env, baseUrl: `http://127.0.0.1:${port}`, root };
 }
 
@@ -149,7 +169,8 @@ async function checkSynopsis(step: DocSynopsis, env: NodeJS.ProcessEnv): Promise
       continue;
     }
     const known = new Set(help.stdout.match(/(?<![\w-])--?[a-zA-Z][\w-]*/g));
-    for (const option of form.options) if (!known.has(option)) problems.push(`udcli ${form.path.join(' ')}: no option ${option} in its --help`);
+    for (const option of form.options)
+      if (!known.has(option)) problems.push(`udcli ${form.path.join(' ')}: no option ${option} in its --help`);
   }
   return problems;
 }
@@ -188,7 +209,10 @@ async function runBlock(block: DocBlock, run: DocRun, index: number): Promise<st
 
 async function runCommand(step: DocCommand, env: NodeJS.ProcessEnv, run: DocRun): Promise<string | undefined> {
   const dashes = step.argv.indexOf('--');
-  const argv = dashes !== -1 && step.argv.slice(dashes + 1).join(' ') === 'npm test' ? [...step.argv.slice(0, dashes + 1), ...TEST_SUITE] : step.argv;
+  const argv =
+    dashes !== -1 && step.argv.slice(dashes + 1).join(' ') === 'npm test'
+      ? [...step.argv.slice(0, dashes + 1), ...TEST_SUITE]
+      : step.argv;
   const answer = ANSWERS.get(step.text);
   const result = await udcli(argv, env, {
     terminal: !step.piped && !offTerminal(step.text),
@@ -199,17 +223,21 @@ async function runCommand(step: DocCommand, env: NodeJS.ProcessEnv, run: DocRun)
   const expected = shownExit ? Number(shownExit[1]) : (EXIT.get(step.text) ?? 0);
   if (step.through.length > 0) {
     // The one filter the docs pipe into: its output is what the doc shows.
-    if (step.through.length !== 1 || step.through[0]!.join(' ') !== 'wc -l') return `a pipe through ${step.through.map((w) => w.join(' ')).join(' | ')}: only | wc -l is followed`;
+    if (step.through.length !== 1 || step.through[0]!.join(' ') !== 'wc -l')
+      return `a pipe through ${step.through.map((w) => w.join(' ')).join(' | ')}: only | wc -l is followed`;
     result.stdout = `${result.stdout.split('\n').length - 1}\n`;
   }
   const output = () => `\n  stdout: ${result.stdout.slice(0, 1500)}\n  stderr: ${result.stderr.slice(0, 1500)}`;
   if (result.code !== expected) return `exit ${result.code}, expected ${expected}${output()}`;
   if (step.evaluated) {
     // `K=V` lines (and `export K=V`), as the shell's eval would take them.
-    for (const m of result.stdout.matchAll(/^(?:export )?([A-Z_][A-Z0-9_]*)=(\S*)$/gm)) env[m[1]!] = m[2]!.replace(/^'(.*)'$/, '$1');
+    for (const m of result.stdout.matchAll(/^(?:export )?([A-Z_][A-Z0-9_]*)=(\S*)$/gm))
+      env[m[1]!] = m[2]!.replace(/^'(.*)'$/, '$1');
   }
   const missing = missingLines(step.shown, result, run.baseUrl);
-  return missing.length === 0 ? undefined : `the output lacks (or has out of order):\n    ${missing.join('\n    ')}${output()}`;
+  return missing.length === 0
+    ? undefined
+    : `the output lacks (or has out of order):\n    ${missing.join('\n    ')}${output()}`;
 }
 
 /**
@@ -217,17 +245,41 @@ async function runCommand(step: DocCommand, env: NodeJS.ProcessEnv, run: DocRun)
  * and each option a command names must be in its --help.
  */
 const NOT_RUN = new Map<string, string>([
-  ['docs/FIDELITY.md', "its commands read the reader's own recordings and a production profile of the real platform; test/diff runs the same commands on recordings of its own"],
+  [
+    'docs/FIDELITY.md',
+    "its commands read the reader's own recordings and a production profile of the real platform; test/diff runs the same commands on recordings of its own",
+  ],
 ]);
 
 /** Every doc: the README, the changelog and every page of docs/ (a new page is covered without a change here). */
-const DOC_FILES = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
-const docs: Record<string, DocBlock[]> = Object.fromEntries(DOC_FILES.filter((f) => existsSync(join(ROOT, f))).map((f) => [f, readDocBlocks(readFileSync(join(ROOT, f), 'utf8'))]));
+const DOC_FILES = [
+  'README.md',
+  'CHANGELOG.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
+const docs: Record<string, DocBlock[]> = Object.fromEntries(
+  DOC_FILES.filter((f) => existsSync(join(ROOT, f))).map((f) => [
+    f,
+    readDocBlocks(readFileSync(join(ROOT, f), 'utf8')),
+  ]),
+);
 
 describe('the docs are read as intended', () => {
   it('finds the commands of each doc (a reader that found none would pass everything)', () => {
     const commands = (blocks: DocBlock[]) => blocks.flatMap((b) => b.steps).filter((s) => s.kind === 'command');
-    expect(Object.keys(docs)).toEqual(expect.arrayContaining(['README.md', 'docs/SUPPORT.md', 'docs/SANDBOX.md', 'docs/USING.md', 'docs/INTEGRATING.md', 'docs/FIDELITY.md']));
+    expect(Object.keys(docs)).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'docs/SUPPORT.md',
+        'docs/SANDBOX.md',
+        'docs/USING.md',
+        'docs/INTEGRATING.md',
+        'docs/FIDELITY.md',
+      ]),
+    );
     expect(commands(docs['README.md']!).length).toBeGreaterThan(25);
     expect(commands(docs['docs/SANDBOX.md']!).length).toBeGreaterThan(10);
     expect(commands(docs['docs/INTEGRATING.md']!).length).toBeGreaterThan(3);
@@ -237,9 +289,16 @@ describe('the docs are read as intended', () => {
   });
 
   it('skips, answers and exceptions name commands the docs still hold', () => {
-    const all = new Set(Object.values(docs).flatMap((blocks) => blocks.flatMap((b) => b.steps).map((s) => ('text' in s ? s.text : ''))));
-    for (const text of [...SKIP.keys(), ...SKIP_IN_BLOCK_AFTER.values(), ...ANSWERS.keys(), ...EXIT.keys()]) expect(all, text).toContain(text);
-    for (const start of OFF_TERMINAL.keys()) expect([...all].some((text) => text.startsWith(`${start} `)), start).toBe(true);
+    const all = new Set(
+      Object.values(docs).flatMap((blocks) => blocks.flatMap((b) => b.steps).map((s) => ('text' in s ? s.text : ''))),
+    );
+    for (const text of [...SKIP.keys(), ...SKIP_IN_BLOCK_AFTER.values(), ...ANSWERS.keys(), ...EXIT.keys()])
+      expect(all, text).toContain(text);
+    for (const start of OFF_TERMINAL.keys())
+      expect(
+        [...all].some((text) => text.startsWith(`${start} `)),
+        start,
+      ).toBe(true);
   });
 });
 
@@ -247,17 +306,26 @@ for (const [name, blocks] of Object.entries(docs)) {
   if (NOT_RUN.has(name)) {
     describe(`${name}: not run (${NOT_RUN.get(name)!})`, () => {
       it('names only options its commands have', async () => {
-        const env = { ...process.env, NO_COLOR: '1', UDCLI_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'udcli-docs-options-')) };
+        const env = {
+          ...process.env,
+          NO_COLOR: '1',
+          UDCLI_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'udcli-docs-options-')),
+        };
         const problems: string[] = [];
         for (const step of blocks.flatMap((b) => b.steps)) {
           if (step.kind !== 'command') continue;
           const start = step.argv.findIndex((w) => COMMANDS.some((c) => c.name === w));
-          const words = step.argv.slice(Math.max(0, start)).filter((w) => !w.startsWith('-')).slice(0, 2);
+          const words = step.argv
+            .slice(Math.max(0, start))
+            .filter((w) => !w.startsWith('-'))
+            .slice(0, 2);
           const options = step.argv.filter((w) => /^--?[a-zA-Z]/.test(w)).map((w) => w.replace(/=.*$/, ''));
           let help: Result | undefined;
-          for (let n = words.length; n > 0 && (help === undefined || help.code !== 0); n--) help = await udcli([...words.slice(0, n), '--help'], env);
+          for (let n = words.length; n > 0 && (help === undefined || help.code !== 0); n--)
+            help = await udcli([...words.slice(0, n), '--help'], env);
           const known = new Set(help?.stdout.match(/(?<![\w-])--?[a-zA-Z][\w-]*/g));
-          for (const option of options) if (!known.has(option)) problems.push(`line ${step.line}: ${step.text}: no option ${option}`);
+          for (const option of options)
+            if (!known.has(option)) problems.push(`line ${step.line}: ${step.text}: no option ${option}`);
         }
         expect(problems).toEqual([]);
       });
@@ -296,4 +364,3 @@ for (const [name, blocks] of Object.entries(docs)) {
     }
   });
 }
-

@@ -1,6 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AGI_STATIC_SECRET, agiJoined, agiSignature, agiSortedValues, lastPathSegment } from '../../src/domain/agi-signing.js';
+import {
+  AGI_STATIC_SECRET,
+  agiJoined,
+  agiSignature,
+  agiSortedValues,
+  lastPathSegment,
+} from '../../src/domain/agi-signing.js';
 import { AGI_SIGNING_VECTORS, SHARED_AGI_VECTORS_FILE } from '../fixtures/agi-signing-vectors.js';
 
 const { vectors } = AGI_SIGNING_VECTORS;
@@ -23,7 +29,12 @@ describe('agi signing vectors', () => {
   it('leaves sig and session out, and lower-cases only after sorting', () => {
     const input = {
       path: '/x/y/Z.json',
-      query: [['b', 'B'], ['a', 'a'], ['sig', 'zzz'], ['session', 'S']] as Array<[string, string]>,
+      query: [
+        ['b', 'B'],
+        ['a', 'a'],
+        ['sig', 'zzz'],
+        ['session', 'S'],
+      ] as Array<[string, string]>,
       session: 'S',
       key: 'K',
     };

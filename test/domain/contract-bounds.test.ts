@@ -35,12 +35,17 @@ afterAll(async () => {
 
 function stored(key: string): string | null {
   return withDb(env, (db) => {
-    const row = db.prepare('SELECT value FROM game_saves WHERE uid = ? AND game_id = ? AND key = ?').get(PLAYER, DEMO.game.id, key) as { value: string } | undefined;
+    const row = db
+      .prepare('SELECT value FROM game_saves WHERE uid = ? AND game_id = ? AND key = ?')
+      .get(PLAYER, DEMO.game.id, key) as { value: string } | undefined;
     return row?.value ?? null;
   });
 }
 
-/** The sandbox's answer to an unsigned save of `data` under `key` (a well-formed token: it is judged after the signature). */
+/**
+ * The sandbox's answer to an unsigned save of `data` under `key` (a well-formed token: it is judged after the
+ * signature).
+ */
 async function sandboxSave(key: string, data: string): Promise<{ status: number; message: string }> {
   const query = new URLSearchParams({ api_key: DEMO.game.apiKey, key, auth_token: 'a'.repeat(32) });
   const r = await fetch(`${env.sandbox.url}${API_PREFIX}/gamesave/${PLAYER}.json?${query}`, {
@@ -63,7 +68,9 @@ interface Logged {
  */
 async function loggedUntilMarker(): Promise<Logged[]> {
   const marker = `marker${Date.now()}`;
-  await fetch(`${env.sandbox.url}${API_PREFIX}/gamesave/${PLAYER}.json?${new URLSearchParams({ api_key: DEMO.game.apiKey, key: marker })}`);
+  await fetch(
+    `${env.sandbox.url}${API_PREFIX}/gamesave/${PLAYER}.json?${new URLSearchParams({ api_key: DEMO.game.apiKey, key: marker })}`,
+  );
   return until(
     async () => {
       const r = await fetch(`${env.sandbox.url}/_sandbox/requests`);
@@ -88,8 +95,14 @@ describe('save bounds: the CLI refuses exactly what the sandbox refuses', () => 
     const over = `${atLimit}a`;
     expect(Buffer.byteLength(atLimit)).toBe(VALUE_MAX_BYTES);
 
-    expect(await sandboxSave('full', atLimit)).toMatchObject({ status: 401, message: expect.stringMatching(/^signature required/) });
-    expect(await sandboxSave('full', over)).toMatchObject({ status: 400, message: expect.stringMatching(/^invalid parameter: data/) });
+    expect(await sandboxSave('full', atLimit)).toMatchObject({
+      status: 401,
+      message: expect.stringMatching(/^signature required/),
+    });
+    expect(await sandboxSave('full', over)).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^invalid parameter: data/),
+    });
 
     const saved = await cliSave('fullbycli', atLimit);
     expect(saved.code, saved.stderr).toBe(0);
@@ -109,7 +122,10 @@ describe('save bounds: the CLI refuses exactly what the sandbox refuses', () => 
     const over = 'q'.repeat(KEY_MAX + 1);
 
     expect(await sandboxSave('j'.repeat(KEY_MAX), 'v')).toMatchObject({ status: 401 });
-    expect(await sandboxSave(over, 'v')).toMatchObject({ status: 400, message: expect.stringMatching(/^invalid parameter: key/) });
+    expect(await sandboxSave(over, 'v')).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^invalid parameter: key/),
+    });
 
     const saved = await cliSave(atLimit, 'v');
     expect(saved.code, saved.stderr).toBe(0);
@@ -153,8 +169,14 @@ describe('list orders and filters: the CLI takes exactly what the sandbox takes'
   });
 
   it('an order or a filter the spec does not name is refused by both', async () => {
-    expect(await sandboxList({ order: 'score' })).toMatchObject({ status: 400, message: expect.stringMatching(/^invalid parameter: order/) });
-    expect(await sandboxList({ filter: 'score', match: '1' })).toMatchObject({ status: 400, message: expect.stringMatching(/^invalid parameter: filter/) });
+    expect(await sandboxList({ order: 'score' })).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^invalid parameter: order/),
+    });
+    expect(await sandboxList({ filter: 'score', match: '1' })).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^invalid parameter: filter/),
+    });
     expect((await env.read(['achievements', 'list', PLAYER, '--started', '--order', 'score'])).code).toBe(2);
     expect((await env.read(['achievements', 'list', PLAYER, '--filter', 'score', '--match', '1'])).code).toBe(2);
   });

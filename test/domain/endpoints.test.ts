@@ -112,7 +112,11 @@ describe('the endpoint table', () => {
     const core: RequestCore = {
       request: (spec) => {
         specs.push(spec);
-        return Promise.resolve({ payload: [], envelope: { version: 1, code: 200, message: 'OK', payload: [] }, bodyText: '' } as never);
+        return Promise.resolve({
+          payload: [],
+          envelope: { version: 1, code: 200, message: 'OK', payload: [] },
+          bodyText: '',
+        } as never);
       },
       call: () => Promise.resolve(null as never),
     };
@@ -125,7 +129,10 @@ describe('the endpoint table', () => {
       ['getUser', () => client.getUser(uid, { byUsername: true }).catch(() => undefined)],
       ['getFriends', () => client.getFriends(uid, { limit: 10, offset: 0, page: 1 })],
       ['listAchievementDefinitions', () => client.listAchievementDefinitions(DEMO.game.id, { type: 'Game', aid: 1 })],
-      ['listUserAchievements', () => client.listUserAchievements(uid, { ...target, limit: 5, order: 'name', sort: 'asc' })],
+      [
+        'listUserAchievements',
+        () => client.listUserAchievements(uid, { ...target, limit: 5, order: 'name', sort: 'asc' }),
+      ],
       ['changeUserAchievement', () => client.changeUserAchievement(uid, target, { increment: 1 })],
       ['deleteUserAchievement', () => client.deleteUserAchievement(uid, target)],
       ['listProducts', () => client.listProducts(uid, product)],
@@ -143,16 +150,30 @@ describe('the endpoint table', () => {
       const [spec] = specs;
       expect(spec, name).toBeDefined();
       expect(spec!.method, name).toBe(row.method);
-      expect(endpointAt(spec!.method, splitServicePath(spec!.path)!.dir, splitFile(splitServicePath(spec!.path)!.file)!.element), name).toBe(row);
+      expect(
+        endpointAt(
+          spec!.method,
+          splitServicePath(spec!.path)!.dir,
+          splitFile(splitServicePath(spec!.path)!.file)!.element,
+        ),
+        name,
+      ).toBe(row);
       const sent = [...(spec!.query ?? []), ...(spec!.body ?? [])].map(([n]) => n);
-      for (const n of sent) expect(row.parameters.map((p) => p.name), `${name} sends ${n}`).toContain(n);
+      for (const n of sent)
+        expect(
+          row.parameters.map((p) => p.name),
+          `${name} sends ${n}`,
+        ).toContain(n);
       expect(spec!.sign === true, name).toBe(row.signature !== 'none');
     }
   });
 
   it('adding is not safe to repeat; setting progress or resetting is', async () => {
     const specs: RequestSpec[] = [];
-    const core = { request: (s: RequestSpec) => (specs.push(s), Promise.resolve({} as never)), call: () => Promise.resolve(null as never) };
+    const core = {
+      request: (s: RequestSpec) => (specs.push(s), Promise.resolve({} as never)),
+      call: () => Promise.resolve(null as never),
+    };
     const client = createEndpoints(core);
     const target = { type: 'Game', pid: DEMO.game.id, developerId: 'LEVEL_10' } as const;
     await client.changeUserAchievement(DEMO.user.uid, target, { increment: 1 });

@@ -38,7 +38,8 @@ beforeAll(async ({ sandbox }) => {
   env = sandbox;
   defs = json<Definition[]>(await env.run(['achievements', 'defs', '--json']));
   const found = defs.find((d) => d.start_value === 0 && d.target_value >= 4 && d.target_value % 2 === 0);
-  if (!found) throw new Error(`the demo seed has no achievement with start 0 and an even target ≥ 4: ${JSON.stringify(defs)}`);
+  if (!found)
+    throw new Error(`the demo seed has no achievement with start 0 and an even target ≥ 4: ${JSON.stringify(defs)}`);
   counter = found;
 });
 
@@ -51,9 +52,6 @@ async function record(developerId: string): Promise<UserAchievement | undefined>
   // A `Not Started` row is an achievement the user has no record of.
   return json<UserAchievement[]>(r).find((a) => a.developer_id === developerId && a.state !== 'Not Started');
 }
-
-
-
 
 /** The delete prompt answered on a real terminal. */
 const onTerminal = (args: string[], input: string): Promise<CliResult> =>
@@ -69,7 +67,9 @@ describe('achievements defs', () => {
   it('--aid and --developer-id select one definition', async () => {
     const byAid = json<Definition[]>(await udcli(['achievements', 'defs', '--aid', String(counter.id), '--json']));
     expect(byAid.map((d) => d.developer_id)).toEqual([counter.developer_id]);
-    const byKey = json<Definition[]>(await udcli(['achievements', 'defs', '--developer-id', counter.developer_id, '--json']));
+    const byKey = json<Definition[]>(
+      await udcli(['achievements', 'defs', '--developer-id', counter.developer_id, '--json']),
+    );
     expect(byKey.map((d) => d.id)).toEqual([counter.id]);
   });
 
@@ -81,15 +81,27 @@ describe('achievements defs', () => {
     expect(r.stdout).toContain(counter.name);
   });
 
-  it('a game other than the api key\'s own: exit 3, the server says whose key it is', async () => {
+  it("a game other than the api key's own: exit 3, the server says whose key it is", async () => {
     const r = await udcli(['achievements', 'defs', '999999']);
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe('udcli: forbidden: this api_key belongs to game 1001');
-    expect(r.stderr.split('\n')[1]).toMatch(/--game, or the profile's game_id\), or a profile with the other game's api_key/);
+    expect(r.stderr.split('\n')[1]).toMatch(
+      /--game, or the profile's game_id\), or a profile with the other game's api_key/,
+    );
   });
 
   it('no game anywhere: exit 2 before any request', async () => {
-    const add = await udcli(['profile', 'add', 'nogame', '--base-url', env.sandbox.url, '--api-key', DEMO.game.apiKey, '--signing-secret', DEMO.game.signingSecret]);
+    const add = await udcli([
+      'profile',
+      'add',
+      'nogame',
+      '--base-url',
+      env.sandbox.url,
+      '--api-key',
+      DEMO.game.apiKey,
+      '--signing-secret',
+      DEMO.game.signingSecret,
+    ]);
     expect(add.code, add.stderr).toBe(0);
     const noGameEnv = { ...(await nowhere()), UDCLI_GAME_ID: undefined, UDCLI_PROFILE: 'nogame' };
     for (const args of [
@@ -110,7 +122,11 @@ describe('achievements inc / set / reset / delete / list', () => {
   it('reset brings the value back to the start', async () => {
     const r = await udcli(['achievements', 'reset', UID, counter.developer_id, '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(json<Update>(r)).toMatchObject({ developer_id: counter.developer_id, current_value: counter.start_value, state: 'In Progress' });
+    expect(json<Update>(r)).toMatchObject({
+      developer_id: counter.developer_id,
+      current_value: counter.start_value,
+      state: 'In Progress',
+    });
   });
 
   it('inc twice raises current_value by 2 (default --by 1)', async () => {
@@ -159,10 +175,16 @@ describe('achievements inc / set / reset / delete / list', () => {
     const paged = json<UserAchievement[]>(await udcli(['achievements', 'list', UID, '--all', '--json']));
     expect(paged.map((a) => a.developer_id).sort()).toEqual(all.map((a) => a.developer_id).sort());
     // The order is the service's, of the records; the Not Started rows udcli adds come after them.
-    const asc = json<UserAchievement[]>(await udcli(['achievements', 'list', UID, '--order', 'name', '--sort', 'asc', '--json']));
+    const asc = json<UserAchievement[]>(
+      await udcli(['achievements', 'list', UID, '--order', 'name', '--sort', 'asc', '--json']),
+    );
     expect(asc.length).toBe(all.length);
-    const ascStarted = json<UserAchievement[]>(await udcli(['achievements', 'list', UID, '--started', '--order', 'name', '--sort', 'asc', '--json']));
-    const descStarted = json<UserAchievement[]>(await udcli(['achievements', 'list', UID, '--started', '--order', 'name', '--sort', 'DESC', '--json']));
+    const ascStarted = json<UserAchievement[]>(
+      await udcli(['achievements', 'list', UID, '--started', '--order', 'name', '--sort', 'asc', '--json']),
+    );
+    const descStarted = json<UserAchievement[]>(
+      await udcli(['achievements', 'list', UID, '--started', '--order', 'name', '--sort', 'DESC', '--json']),
+    );
     expect(asc.slice(0, ascStarted.length)).toEqual(ascStarted);
     expect(descStarted.map((a) => a.developer_id)).toEqual([...ascStarted].reverse().map((a) => a.developer_id));
     const started = json<UserAchievement[]>(
@@ -179,7 +201,8 @@ describe('achievements inc / set / reset / delete / list', () => {
   it('every listed row shows as value/target (percent) in a table', async () => {
     const rows = json<UserAchievement[]>(await udcli(['achievements', 'list', UID, '--json']));
     const table = await udcli(['achievements', 'list', UID, '-o', 'table']);
-    for (const a of rows) expect(table.stdout).toContain(`${a.current_value}/${a.target_value} (${a.percent_complete}%)`);
+    for (const a of rows)
+      expect(table.stdout).toContain(`${a.current_value}/${a.target_value} (${a.percent_complete}%)`);
   });
 
   it('delete off a terminal needs --yes (it cannot ask); with it, the list no longer has it', async () => {
@@ -200,7 +223,9 @@ describe('achievements inc / set / reset / delete / list', () => {
   it('delete on a terminal asks first: "n" cancels and changes nothing, "y" deletes', async () => {
     expect(await record('FIRST_WIN')).toBeDefined();
     const no = await onTerminal(['achievements', 'delete', UID, 'FIRST_WIN'], 'n\n');
-    expect(no.stdout).toContain(`Delete achievement FIRST_WIN of user ${UID} (1/1 Completed, completed 2024-05-01 10:05:00)? [y/N]`);
+    expect(no.stdout).toContain(
+      `Delete achievement FIRST_WIN of user ${UID} (1/1 Completed, completed 2024-05-01 10:05:00)? [y/N]`,
+    );
     expect(no.stdout).toMatch(/cancelled/);
     expect(no.code).toBe(2);
     expect(await record('FIRST_WIN')).toBeDefined();
@@ -214,7 +239,9 @@ describe('achievements inc / set / reset / delete / list', () => {
     expect(r.code, r.stderr).toBe(0);
     // issue 9: under agi, the unsigned POST method=put, its 401 challenge, then the signed one.
     expect(r.stderr).toMatch(/→ POST \S+&method=put\n← 401 /);
-    expect(r.stderr).toMatch(/→ POST \S+&method=put&session=[0-9a-f]{4}…[0-9a-f]{4}&sig=[0-9a-f]{4}…[0-9a-f]{4}\n← 200 /);
+    expect(r.stderr).toMatch(
+      /→ POST \S+&method=put&session=[0-9a-f]{4}…[0-9a-f]{4}&sig=[0-9a-f]{4}…[0-9a-f]{4}\n← 200 /,
+    );
     expect(r.stderr).toContain('0123…cdef');
     expect(r.stderr).not.toMatch(/(sig|session|key)=[0-9a-f]{32}/); // no full signature, session or key
   });

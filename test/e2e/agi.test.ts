@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { json, type CliResult, type TestEnv } from './harness.js';
-import { signedAgiRequest, startLostReplyProxy, type LossOptions, type LostReplyProxy, type SeenByProxy } from './lost-reply-proxy.js';
+import {
+  signedAgiRequest,
+  startLostReplyProxy,
+  type LossOptions,
+  type LostReplyProxy,
+  type SeenByProxy,
+} from './lost-reply-proxy.js';
 
 const DEMO_PLAYER = uidForUsername('demo_player');
 const ALICE = uidForUsername('alice');
@@ -26,7 +32,11 @@ const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-agi-'));
 
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
-  proxy = await startLostReplyProxy(env.sandbox.url, (req) => loses(req), () => loss);
+  proxy = await startLostReplyProxy(
+    env.sandbox.url,
+    (req) => loses(req),
+    () => loss,
+  );
 });
 afterAll(async () => {
   await proxy.close();
@@ -34,7 +44,11 @@ afterAll(async () => {
 });
 
 type Line = { uid: string; status: string; error?: { message: string }; resolved?: { how: string; detail: string } };
-const ndjson = (r: CliResult): Line[] => r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const ndjson = (r: CliResult): Line[] =>
+  r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 const usersFile = (name: string, uids: string[]): string => {
   const path = join(scratch, name);
   writeFileSync(path, `${uids.join('\n')}\n`);
@@ -45,7 +59,9 @@ const usersFile = (name: string, uids: string[]): string => {
 async function value(uid: string, developerId: string): Promise<number> {
   const r = await env.read(['achievements', 'list', uid, '--developer-id', developerId, '--json']);
   expect(r.code, r.stderr).toBe(0);
-  const rows = json<Array<{ developer_id: string; current_value: number | string }>>(r).filter((a) => a.developer_id === developerId);
+  const rows = json<Array<{ developer_id: string; current_value: number | string }>>(r).filter(
+    (a) => a.developer_id === developerId,
+  );
   return rows.length === 0 ? 0 : Number(rows[0]!.current_value);
 }
 
@@ -65,24 +81,55 @@ describe('agi is the default scheme', () => {
   });
 
   it('profile add --signing-scheme / --verb-override; profile show says which', async () => {
-    const add = await env.run(['profile', 'add', 'hm', '--base-url', env.sandbox.url, '--signing-scheme', 'hmac-sha256-v1']);
+    const add = await env.run([
+      'profile',
+      'add',
+      'hm',
+      '--base-url',
+      env.sandbox.url,
+      '--signing-scheme',
+      'hmac-sha256-v1',
+    ]);
     expect(add.code, add.stderr).toBe(0);
-    expect(json(await env.run(['profile', 'show', 'hm', '--json']))).toMatchObject({ signing_scheme: 'hmac-sha256-v1', verb_override: false });
+    expect(json(await env.run(['profile', 'show', 'hm', '--json']))).toMatchObject({
+      signing_scheme: 'hmac-sha256-v1',
+      verb_override: false,
+    });
     const add2 = await env.run(['profile', 'add', 'ag', '--base-url', env.sandbox.url, '--verb-override', 'false']);
     expect(add2.code, add2.stderr).toBe(0);
-    expect(json(await env.run(['profile', 'show', 'ag', '--json']))).toMatchObject({ signing_scheme: 'agi', verb_override: false });
+    expect(json(await env.run(['profile', 'show', 'ag', '--json']))).toMatchObject({
+      signing_scheme: 'agi',
+      verb_override: false,
+    });
     const bad = await env.run(['profile', 'add', 'bad', '--base-url', env.sandbox.url, '--signing-scheme', 'md5']);
-    expect(bad).toMatchObject({ code: 2, stderr: 'udcli: invalid --signing-scheme "md5": expected agi, hmac-sha256-v1, none\n' });
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr: 'udcli: invalid --signing-scheme "md5": expected agi, hmac-sha256-v1, none\n',
+    });
   });
 
   it('api --sign --dry-run shows the sorted values and the joined string with a placeholder session and key', async () => {
     const r = await env.runChecked([
-      'api', 'PUT', `achievements/user/${DEMO_PLAYER}.json`, '-f', 'pid=1001', '-f', 'developer_id=LEVEL_10', '-f', 'increment=1', '--sign', '--dry-run',
+      'api',
+      'PUT',
+      `achievements/user/${DEMO_PLAYER}.json`,
+      '-f',
+      'pid=1001',
+      '-f',
+      'developer_id=LEVEL_10',
+      '-f',
+      'increment=1',
+      '--sign',
+      '--dry-run',
     ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^POST http:\/\/\S+\?api_key=0123…cdef&pid=1001&developer_id=LEVEL_10&increment=1&method=put&session=…&sig=\S+\n/);
+    expect(r.stdout).toMatch(
+      /^POST http:\/\/\S+\?api_key=0123…cdef&pid=1001&developer_id=LEVEL_10&increment=1&method=put&session=…&sig=\S+\n/,
+    );
     expect(r.stdout).toContain('SESSION and KEY are placeholders');
-    expect(r.stdout).toContain(`sorted values (signed):\n  0123…cdef\n  ${DEMO_PLAYER}.json\n  1\n  1001\n  KEY\n  LEVEL_10\n  SESSION\n  Shield2\n  put\n`);
+    expect(r.stdout).toContain(
+      `sorted values (signed):\n  0123…cdef\n  ${DEMO_PLAYER}.json\n  1\n  1001\n  KEY\n  LEVEL_10\n  SESSION\n  Shield2\n  put\n`,
+    );
     expect(r.stdout).toContain(`0123…cdef${DEMO_PLAYER}.json11001keylevel_10sessionshield2put`);
   });
 });
@@ -115,7 +162,9 @@ describe('every signed command under agi, single', () => {
 
   it('hmac-sha256-v1 still works when picked (UDCLI_SIGNING_SCHEME), on a game that accepts it', async () => {
     const before = await value(BOB, 'LEVEL_10');
-    const r = await env.runChecked(['achievements', 'inc', BOB, 'LEVEL_10', '--json', '-v'], { env: { UDCLI_SIGNING_SCHEME: 'hmac-sha256-v1' } });
+    const r = await env.runChecked(['achievements', 'inc', BOB, 'LEVEL_10', '--json', '-v'], {
+      env: { UDCLI_SIGNING_SCHEME: 'hmac-sha256-v1' },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/→ PUT \S+&timestamp=\d+&nonce=[A-Za-z0-9_-]{22}&signature=/);
     expect(r.stderr).not.toMatch(/session=|sig=/);
@@ -175,7 +224,9 @@ describe('a signed attempt whose reply was lost', () => {
     const from = proxy.seen.length;
     const r = await env.runChecked(['achievements', 'inc', CAROL, 'COLLECT_1000_GEMS', '--by', '5'], viaProxy);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`Resolved: the reply was lost, and reading the state shows the change was applied (before ${before}, now ${before + 5}`);
+    expect(r.stderr).toContain(
+      `Resolved: the reply was lost, and reading the state shows the change was applied (before ${before}, now ${before + 5}`,
+    );
     const seen = proxy.seen.slice(from);
     expect(seen.filter(signedAgiRequest)).toHaveLength(1);
     // The unsigned request, challenged; the GETs read the state before and after.
@@ -198,11 +249,15 @@ describe('a signed attempt whose reply was lost', () => {
 
   it('single inc when someone else changed it meanwhile: unknown (exit 5), both values shown', async () => {
     const before = await value(CAROL, 'COLLECT_1000_GEMS');
-    loss = { meanwhile: async () => void (await env.run(['achievements', 'inc', CAROL, 'COLLECT_1000_GEMS', '--by', '7'])) };
+    loss = {
+      meanwhile: async () => void (await env.run(['achievements', 'inc', CAROL, 'COLLECT_1000_GEMS', '--by', '7'])),
+    };
     const r = await env.runChecked(['achievements', 'inc', CAROL, 'COLLECT_1000_GEMS', '--by', '5'], viaProxy);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/^udcli: connection lost during POST \S+ \(.*the request may have been processed\)/);
-    expect(r.stderr).toContain(`read back: before ${before}, now ${before + 12} (applied would be ${before + 5}), so whether it was applied cannot be told`);
+    expect(r.stderr).toContain(
+      `read back: before ${before}, now ${before + 12} (applied would be ${before + 5}), so whether it was applied cannot be told`,
+    );
     expect(await value(CAROL, 'COLLECT_1000_GEMS')).toBe(before + 12);
   });
 
@@ -234,11 +289,18 @@ describe('a signed attempt whose reply was lost', () => {
 
   it('batch inc when the state does not tell: unknown with both values (exit 6)', async () => {
     const before = await value(ALICE, 'COLLECT_1000_GEMS');
-    loss = { meanwhile: async () => void (await env.run(['achievements', 'inc', ALICE, 'COLLECT_1000_GEMS', '--by', '2'])) };
-    const inc = await env.run(['achievements', 'inc', usersFile('lost-inc-2.txt', [ALICE]), 'COLLECT_1000_GEMS', '--by', '3'], viaProxy);
+    loss = {
+      meanwhile: async () => void (await env.run(['achievements', 'inc', ALICE, 'COLLECT_1000_GEMS', '--by', '2'])),
+    };
+    const inc = await env.run(
+      ['achievements', 'inc', usersFile('lost-inc-2.txt', [ALICE]), 'COLLECT_1000_GEMS', '--by', '3'],
+      viaProxy,
+    );
     expect(inc.code).toBe(6);
     const [line] = ndjson(inc);
     expect(line).toMatchObject({ status: 'unknown' });
-    expect(line!.error!.message).toContain(`read back: before ${before}, now ${before + 5} (applied would be ${before + 3})`);
+    expect(line!.error!.message).toContain(
+      `read back: before ${before}, now ${before + 5} (applied would be ${before + 3})`,
+    );
   });
 });

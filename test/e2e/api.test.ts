@@ -46,8 +46,6 @@ function putFields(): string[] {
   return ['-f', 'type=Game', '-f', `pid=${DEMO.game.id}`, '-f', `developer_id=${developerId}`, '-f', 'increment=1'];
 }
 
-
-
 describe('udcli api', () => {
   it('GET users/<uid>.json prints the envelope', async () => {
     const r = await udcli(['api', 'GET', `users/${UID}.json`]);
@@ -75,7 +73,9 @@ describe('udcli api', () => {
     const r = await udcli(['api', 'PUT', ACH_PATH, ...putFields(), '--sign', '--dry-run'], HMAC);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n').map((l) => l.trim());
-    expect(lines[0]).toMatch(new RegExp(`^PUT http://127\\.0\\.0\\.1:\\d+/services/rest/v1/${ACH_PATH.replaceAll('.', '\\.')}\\?`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^PUT http://127\\.0\\.0\\.1:\\d+/services/rest/v1/${ACH_PATH.replaceAll('.', '\\.')}\\?`),
+    );
     expect(lines[0]).toContain('api_key=0123…cdef');
     expect(lines[0]).toMatch(/signature=[0-9a-f]{4}…[0-9a-f]{4}/);
     // The canonical string: method, path, then the sorted query without the signature.
@@ -83,7 +83,9 @@ describe('udcli api', () => {
     expect(at).toBeGreaterThan(0);
     expect(lines[at - 1]).toBe('PUT');
     expect(lines[at + 1]).toMatch(
-      new RegExp(`^api_key=0123…cdef&developer_id=${developerId}&increment=1&nonce=[A-Za-z0-9_-]{22}&pid=${DEMO.game.id}&timestamp=\\d+&type=Game$`),
+      new RegExp(
+        `^api_key=0123…cdef&developer_id=${developerId}&increment=1&nonce=[A-Za-z0-9_-]{22}&pid=${DEMO.game.id}&timestamp=\\d+&type=Game$`,
+      ),
     );
     expect(await currentValue()).toBe(before);
   });
@@ -112,7 +114,10 @@ describe('udcli api', () => {
     const r = await udcli(['api', 'PUT', ACH_PATH, ...putFields()]);
     expect(r.code).toBe(3);
     // issue 9: under agi the sandbox answers an unsigned change with the 401 challenge (was 403).
-    expect(json<Envelope>(r)).toMatchObject({ code: 401, payload: { session: expect.stringMatching(/^[0-9a-f]{32}$/), key: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+    expect(json<Envelope>(r)).toMatchObject({
+      code: 401,
+      payload: { session: expect.stringMatching(/^[0-9a-f]{32}$/), key: expect.stringMatching(/^[0-9a-f]{32}$/) },
+    });
     expect(r.stderr).toMatch(/signature required/);
     expect(await currentValue()).toBe(before);
   });

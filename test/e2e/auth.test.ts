@@ -84,7 +84,9 @@ describe('auth token', () => {
   });
 
   it('eval "$(udcli auth token ... --export)" then udcli auth verify, in a shell', async () => {
-    const r = await sh(`eval "$(udcli auth token ${DEMO.game.id} --as ${DEMO.user.username} --export)" && udcli auth verify --json`);
+    const r = await sh(
+      `eval "$(udcli auth token ${DEMO.game.id} --as ${DEMO.user.username} --export)" && udcli auth verify --json`,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ uid: UID, username: DEMO.user.username });
   });
@@ -121,7 +123,9 @@ describe('auth verify', () => {
   });
 
   it("a token of another game does not authenticate with this game's key: exit 3", async () => {
-    const rec = json<TokenRecord>(await udcli(['auth', 'token', DEMO.secondGame.id, '--as', DEMO.user.username, '--json']));
+    const rec = json<TokenRecord>(
+      await udcli(['auth', 'token', DEMO.secondGame.id, '--as', DEMO.user.username, '--json']),
+    );
     const r = await udcli(['auth', 'verify', rec.uid, rec.token]);
     expect(r.code).toBe(3);
   });

@@ -50,8 +50,10 @@ function readDb<T>(sql: string, ...params: unknown[]): T[] {
   return withDb(env, (db) => db.prepare(sql).all(...params) as T[]);
 }
 
-
-/** Runs the command, killing it with SIGKILL at five random moments (after 1 to 60 new journal lines), then lets it finish. */
+/**
+ * Runs the command, killing it with SIGKILL at five random moments (after 1 to 60 new journal lines), then lets it
+ * finish.
+ */
 async function killFiveTimesThenFinish(args: string[], journal: string, seed: number) {
   const next = mulberry32(seed);
   const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env.env };
@@ -67,22 +69,32 @@ async function killFiveTimesThenFinish(args: string[], journal: string, seed: nu
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     let done = false;
     void exited.then(() => (done = true));
-    await until(() => done || lines() >= target, `the journal to reach ${target} lines`, { timeoutMs: 60_000, intervalMs: 2 }).finally(() =>
-      child.kill('SIGKILL'),
-    );
+    await until(() => done || lines() >= target, `the journal to reach ${target} lines`, {
+      timeoutMs: 60_000,
+      intervalMs: 2,
+    }).finally(() => child.kill('SIGKILL'));
     await exited;
     kills.push(lines());
   }
   const last = await runInProcess(args, env.env);
   // Complete lines only: a kill may cut the last one.
-  const resolved = [...killedOutput.split('\n').slice(0, -1), ...last.stdout.split('\n')].filter((l) => l.includes('"resolved"')).length;
+  const resolved = [...killedOutput.split('\n').slice(0, -1), ...last.stdout.split('\n')].filter((l) =>
+    l.includes('"resolved"'),
+  ).length;
   return { kills, last, resolved };
 }
 
 type Line = { input: string; status: string; resolved?: { how: string } };
-const ndjson = (stdout: string): Line[] => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const ndjson = (stdout: string): Line[] =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 
-/** The runs were killed at distinct moments, some users in flight were resolved, and the last run reported every user ok. */
+/**
+ * The runs were killed at distinct moments, some users in flight were resolved, and the last run reported every user
+ * ok.
+ */
 function expectEveryUserFinished({ kills, last, resolved }: Awaited<ReturnType<typeof killFiveTimesThenFinish>>): void {
   expect(new Set(kills).size, `journal lines at each kill: ${kills.join(', ')}`).toBeGreaterThan(2);
   // Kills caught users in flight, and resumes decided them from the journaled state.
@@ -98,7 +110,9 @@ describe('killed five times and resumed (issue 13)', () => {
     const list = join(scratch, 'inc.txt');
     writeFileSync(list, `${USERS.join('\n')}\n`);
     const journal = join(scratch, 'inc.journal');
-    expectEveryUserFinished(await killFiveTimesThenFinish(['achievements', 'inc', `@${list}`, 'STEPS', '--journal', journal], journal, 13));
+    expectEveryUserFinished(
+      await killFiveTimesThenFinish(['achievements', 'inc', `@${list}`, 'STEPS', '--journal', journal], journal, 13),
+    );
     const values = readDb<{ uid: string; v: number }>(
       `SELECT ua.uid AS uid, ua.current_value AS v FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id
        WHERE a.parent_id = ? AND a.developer_id = 'STEPS'`,
@@ -113,8 +127,17 @@ describe('killed five times and resumed (issue 13)', () => {
     const list = join(scratch, 'give.txt');
     writeFileSync(list, `${USERS.join('\n')}\n`);
     const journal = join(scratch, 'give.journal');
-    expectEveryUserFinished(await killFiveTimesThenFinish(['products', 'give', `@${list}`, 'gems', '--qty', '1', '--journal', journal], journal, 31));
-    const held = readDb<{ uid: string; q: number }>(`SELECT uid, quantity AS q FROM holdings WHERE parent_id = ?`, DEMO.game.id);
+    expectEveryUserFinished(
+      await killFiveTimesThenFinish(
+        ['products', 'give', `@${list}`, 'gems', '--qty', '1', '--journal', journal],
+        journal,
+        31,
+      ),
+    );
+    const held = readDb<{ uid: string; q: number }>(
+      `SELECT uid, quantity AS q FROM holdings WHERE parent_id = ?`,
+      DEMO.game.id,
+    );
     const byUid = new Map(held.map((r) => [r.uid, r.q]));
     const wrong = USERS.filter((u) => byUid.get(uidForUsername(u)) !== 1);
     expect(wrong.map((u) => `${u}=${byUid.get(uidForUsername(u)) ?? 0}`)).toEqual([]);

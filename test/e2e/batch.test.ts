@@ -1,5 +1,6 @@
 /**
- * Batch mode end to end: main in-process (the built binary for a run killed midway) against a real sandbox (docs/CLI.md "Batch mode",
+ * Batch mode end to end: main in-process (the built binary for a run killed midway) against a real sandbox (docs/CLI.md
+ * "Batch mode",
  * "Safety for support staff"). Needs `npm run build` first, like every e2e test.
  */
 import { spawn } from 'node:child_process';
@@ -26,8 +27,18 @@ function file(name: string, lines: string[]): string {
   return p;
 }
 
-type Line = { input: string; uid: string | null; status: string; result?: Record<string, unknown>; error?: { message: string; code?: number } };
-const ndjson = (r: CliResult): Line[] => r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+type Line = {
+  input: string;
+  uid: string | null;
+  status: string;
+  result?: Record<string, unknown>;
+  error?: { message: string; code?: number };
+};
+const ndjson = (r: CliResult): Line[] =>
+  r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 
 function achievementValues(env: TestEnv, developerId: string): Map<string, number> {
   return withDb(env, (db) => {
@@ -44,7 +55,9 @@ function achievementValues(env: TestEnv, developerId: string): Map<string, numbe
 function productQuantities(env: TestEnv, sku: string): Map<string, number> {
   return withDb(env, (db) => {
     const rows = db
-      .prepare(`SELECT h.uid AS uid, h.quantity AS q FROM holdings h JOIN products p ON p.parent_id = h.parent_id AND p.item = h.item WHERE p.parent_id = '1001' AND p.sku = ?`)
+      .prepare(
+        `SELECT h.uid AS uid, h.quantity AS q FROM holdings h JOIN products p ON p.parent_id = h.parent_id AND p.item = h.item WHERE p.parent_id = '1001' AND p.sku = ?`,
+      )
       .all(sku) as Array<{ uid: string; q: number }>;
     return new Map(rows.map((r) => [r.uid, r.q]));
   });
@@ -78,8 +91,13 @@ describe('batch mode (e2e)', () => {
     for (const u of [...NAMED, ...listed]) expect(values.get(uidForUsername(u)) ?? 0).toBe(0);
     const audit = readFileSync(join(env.configDir, 'audit.log'), 'utf8').trim().split('\n');
     expect(audit).toHaveLength(200);
-    const aliceLine = audit.map((l) => JSON.parse(l) as { uid: string; change: string; undo: string }).find((e) => e.uid === uidForUsername('alice'));
-    expect(aliceLine).toMatchObject({ change: expect.stringMatching(/1\/1 Completed → 0\/1 In Progress/), undo: expect.stringMatching(/achievements set \w+ FIRST_WIN 100%/) });
+    const aliceLine = audit
+      .map((l) => JSON.parse(l) as { uid: string; change: string; undo: string })
+      .find((e) => e.uid === uidForUsername('alice'));
+    expect(aliceLine).toMatchObject({
+      change: expect.stringMatching(/1\/1 Completed → 0\/1 In Progress/),
+      undo: expect.stringMatching(/achievements set \w+ FIRST_WIN 100%/),
+    });
   }, 150_000);
 
   it('--dry-run prints what would be sent for each user and changes nothing', async () => {
@@ -129,7 +147,10 @@ describe('batch mode (e2e)', () => {
     const child = spawn(process.execPath, [BIN, ...args], { env: base, stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     const journaled = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').length : 0);
-    await until(() => journaled() >= 100, 'the journal to reach 100 lines', { timeoutMs: 60_000, intervalMs: 10 }).finally(() => child.kill('SIGKILL'));
+    await until(() => journaled() >= 100, 'the journal to reach 100 lines', {
+      timeoutMs: 60_000,
+      intervalMs: 10,
+    }).finally(() => child.kill('SIGKILL'));
     await exited;
     expect(journaled()).toBeLessThan(2 * GIVEN.length); // killed mid-run
 
@@ -149,17 +170,24 @@ describe('batch mode (e2e)', () => {
     }
   }, 150_000);
 
-  it('with the sandbox rate-limiting, 429s are retried by the client and the batch still succeeds', async ({ newSandbox }) => {
+  it('with the sandbox rate-limiting, 429s are retried by the client and the batch still succeeds', async ({
+    newSandbox,
+  }) => {
     // 30 users, three requests each, at most 40 a second: the first second's 40 leave the rest to
     // a 429 with Retry-After, and each later second again. (Every second beyond that is a wait.)
     const limited = await newSandbox({ rateLimitPerSecond: 40 });
     try {
       const list = file('limited.txt', GENERATED.slice(0, 30).map(uidForUsername));
-      const r = await runInProcess(['achievements', 'reset', `@${list}`, 'LEVEL_10', '--concurrency', '8'], limited.env);
+      const r = await runInProcess(
+        ['achievements', 'reset', `@${list}`, 'LEVEL_10', '--concurrency', '8'],
+        limited.env,
+      );
       expect(r.code, r.stderr).toBe(0);
       expect(ndjson(r).filter((l) => l.status !== 'ok')).toEqual([]);
       expect(ndjson(r)).toHaveLength(30);
-      const log = (await (await fetch(`${limited.sandbox.url}/_sandbox/requests?limit=1000`)).json()) as { requests: Array<{ status: number }> };
+      const log = (await (await fetch(`${limited.sandbox.url}/_sandbox/requests?limit=1000`)).json()) as {
+        requests: Array<{ status: number }>;
+      };
       expect(log.requests.filter((q) => q.status === 429).length).toBeGreaterThan(0);
     } finally {
       await limited.close();
@@ -183,7 +211,11 @@ describe('batch mode (e2e)', () => {
     expect(gems()).toBe(0);
     const audit = await run(['audit', '--profile', 'live', '--json']);
     expect(audit.code, audit.stderr).toBe(0);
-    const entries = JSON.parse(audit.stdout) as Array<{ uid: string; profile: string; before: { current_value: number } }>;
+    const entries = JSON.parse(audit.stdout) as Array<{
+      uid: string;
+      profile: string;
+      before: { current_value: number };
+    }>;
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ uid: uidForUsername('bob'), profile: 'live', before: { current_value: 999 } });
   });

@@ -21,7 +21,11 @@ function list(lines: string[]): string {
 }
 
 type Line = { line: number; input: string; uid: string | null; status: string; error?: unknown };
-const ndjson = (r: CliResult): Line[] => r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const ndjson = (r: CliResult): Line[] =>
+  r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 /** Not a user of the demo data: a uid no one has. */
 const GHOST = 'ffffffffffffffffffffffffffffffff';
 
@@ -33,8 +37,12 @@ describe('the change runner (e2e, in-process)', () => {
 
   /** The requests that may change state the sandbox has answered so far (its request log). */
   async function changesSent(): Promise<string[]> {
-    const log = (await (await fetch(`${env.sandbox.url}/_sandbox/requests?limit=1000`)).json()) as { requests: Array<{ method: string; path: string }> };
-    return log.requests.filter((q) => q.method !== 'GET' && q.path.startsWith('/services/')).map((q) => `${q.method} ${q.path}`);
+    const log = (await (await fetch(`${env.sandbox.url}/_sandbox/requests?limit=1000`)).json()) as {
+      requests: Array<{ method: string; path: string }>;
+    };
+    return log.requests
+      .filter((q) => q.method !== 'GET' && q.path.startsWith('/services/'))
+      .map((q) => `${q.method} ${q.path}`);
   }
 
   describe('a dry run checks what the run checks, and fails the same way before anything is sent', () => {
@@ -83,8 +91,14 @@ describe('the change runner (e2e, in-process)', () => {
       expect(real.code).toBe(6);
       // alice's and bob's changes (each may be a challenge and its signed retry): the log sees what is sent
       const sent = (await changesSent()).slice(before.length);
-      expect(sent.some((q) => q.includes(uidForUsername('alice'))) && sent.some((q) => q.includes(uidForUsername('bob')))).toBe(true);
-      expect(new Map(ndjson(real).map((l) => [l.input, l])).get(GHOST)).toMatchObject({ status: 'failed', sent: false, error: { code: 404 } });
+      expect(
+        sent.some((q) => q.includes(uidForUsername('alice'))) && sent.some((q) => q.includes(uidForUsername('bob'))),
+      ).toBe(true);
+      expect(new Map(ndjson(real).map((l) => [l.input, l])).get(GHOST)).toMatchObject({
+        status: 'failed',
+        sent: false,
+        error: { code: 404 },
+      });
     });
 
     it('one user: a quest or a user that does not exist is exit 4 for the dry run as for the run, nothing sent', async () => {
@@ -121,11 +135,29 @@ describe('the change runner (e2e, in-process)', () => {
       expect(rows.find((l) => l.line === 2)!.error).toEqual(expected);
       expect(rows.find((l) => l.line === 1)!.error).toBeNull();
 
-      const fields = await env.read(['achievements', 'reset', testers, 'FIRST_WIN', '--fields', 'line,error', '-o', 'ndjson']);
+      const fields = await env.read([
+        'achievements',
+        'reset',
+        testers,
+        'FIRST_WIN',
+        '--fields',
+        'line,error',
+        '-o',
+        'ndjson',
+      ]);
       expect(ndjson(fields).find((l) => l.line === 2)).toEqual({ line: 2, error: expected });
 
       // A table and CSV show the message itself.
-      const csv = await env.read(['achievements', 'reset', testers, 'FIRST_WIN', '--fields', 'line,error', '-o', 'csv']);
+      const csv = await env.read([
+        'achievements',
+        'reset',
+        testers,
+        'FIRST_WIN',
+        '--fields',
+        'line,error',
+        '-o',
+        'csv',
+      ]);
       expect(csv.stdout.split('\n')).toContain(`2,${expected.message}`);
     });
   });
@@ -133,13 +165,25 @@ describe('the change runner (e2e, in-process)', () => {
   describe('--fail-fast', () => {
     it('with concurrency 8, nothing is sent after the first failure: the second bad line is not attempted, and the summary says what was in flight', async () => {
       // Line 1 is no user at all (longer than any line a user can be); line 4 is a username that does not exist.
-      const testers = list(['x'.repeat(5000), 'alice', 'bob', 'nobody_by_that_name', 'carol', 'dave', 'erin', 'frank', 'grace']);
+      const testers = list([
+        'x'.repeat(5000),
+        'alice',
+        'bob',
+        'nobody_by_that_name',
+        'carol',
+        'dave',
+        'erin',
+        'frank',
+        'grace',
+      ]);
       const before = await changesSent();
       const r = await env.read(['products', 'give', testers, 'xp-boost', '--fail-fast', '--concurrency', '8']);
       expect(r.code, r.stderr).toBe(6);
       const lines = ndjson(r);
       expect(lines.map((l) => [l.line, l.status])).toEqual([[1, 'failed']]);
-      expect(r.stderr).toMatch(/batch: 1 item: 0 ok, 1 failed.*stopped after the first failure \(--fail-fast\): nothing started after it, none was in flight/);
+      expect(r.stderr).toMatch(
+        /batch: 1 item: 0 ok, 1 failed.*stopped after the first failure \(--fail-fast\): nothing started after it, none was in flight/,
+      );
       expect(await changesSent()).toEqual(before);
     });
   });

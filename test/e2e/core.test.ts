@@ -13,7 +13,9 @@ import { COMMANDS } from '../../src/cli/commands.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { BIN, closedPort, json, runInProcess, type CliResult, type TestEnv } from './harness.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 const root = mkdtempSync(join(tmpdir(), 'udcli-core-'));
 let n = 0;
@@ -78,11 +80,17 @@ describe('profiles and config', () => {
 
   it('round trip: add, list, use, show, remove', async () => {
     let r = await udcli([
-      'profile', 'add', 'live',
-      '--base-url', 'https://api.example.com/',
-      '--api-key', API_KEY,
-      '--signing-secret', SECRET,
-      '--game-id', '1002',
+      'profile',
+      'add',
+      'live',
+      '--base-url',
+      'https://api.example.com/',
+      '--api-key',
+      API_KEY,
+      '--signing-secret',
+      SECRET,
+      '--game-id',
+      '1002',
       '--production',
     ]);
     expect(r, r.stderr).toMatchObject({ code: 0, stdout: '' });
@@ -101,8 +109,22 @@ describe('profiles and config', () => {
 
     r = await udcli(['profile', 'list', '--json']);
     expect(json(r)).toEqual([
-      { name: 'sandbox', active: true, builtin: true, base_url: 'http://127.0.0.1:8787', game_id: '1001', production: false },
-      { name: 'live', active: false, builtin: false, base_url: 'https://api.example.com', game_id: '1002', production: true },
+      {
+        name: 'sandbox',
+        active: true,
+        builtin: true,
+        base_url: 'http://127.0.0.1:8787',
+        game_id: '1001',
+        production: false,
+      },
+      {
+        name: 'live',
+        active: false,
+        builtin: false,
+        base_url: 'https://api.example.com',
+        game_id: '1002',
+        production: true,
+      },
     ]);
 
     r = await udcli(['profile', 'use', 'live']);
@@ -127,7 +149,12 @@ describe('profiles and config', () => {
     expect(r.stdout).toMatch(/^signing_secret\s+live…rint {2}\(profile\)$/m);
 
     r = await udcli(['profile', 'show', 'sandbox', '--json']);
-    expect(json(r)).toMatchObject({ name: 'sandbox', active: false, api_key: '0123…cdef', signing_secret: 'sand…0001' });
+    expect(json(r)).toMatchObject({
+      name: 'sandbox',
+      active: false,
+      api_key: '0123…cdef',
+      signing_secret: 'sand…0001',
+    });
     expect(json<Record<string, unknown>>(r).sources).toBeUndefined();
 
     r = await udcli(['profile', 'remove', 'sandbox']);
@@ -154,9 +181,14 @@ describe('profiles and config', () => {
 
   it('--from-sandbox fills in the sandbox URL and the demo credentials', async () => {
     const e = dirs();
-    const r = await runInProcess(['profile', 'add', 'local', '--from-sandbox', '--base-url', 'http://127.0.0.1:9000'], e);
+    const r = await runInProcess(
+      ['profile', 'add', 'local', '--from-sandbox', '--base-url', 'http://127.0.0.1:9000'],
+      e,
+    );
     expect(r.code, r.stderr).toBe(0);
-    const stored = JSON.parse(readFileSync(join(e.UDCLI_CONFIG_DIR, 'config.json'), 'utf8')) as { profiles: Record<string, unknown> };
+    const stored = JSON.parse(readFileSync(join(e.UDCLI_CONFIG_DIR, 'config.json'), 'utf8')) as {
+      profiles: Record<string, unknown>;
+    };
     expect(stored.profiles.local).toEqual({
       base_url: 'http://127.0.0.1:9000',
       site_url: 'http://127.0.0.1:9000',
@@ -195,7 +227,9 @@ describe('profiles and config', () => {
     expect((await udcli(['config', 'get', 'game_id'])).stdout).toBe('1001\n');
     await udcli(['config', 'unset', 'api_key']);
     await udcli(['config', 'unset', 'signing_secret']);
-    const stored = JSON.parse(readFileSync(join(env.UDCLI_CONFIG_DIR, 'config.json'), 'utf8')) as { profiles: Record<string, unknown> };
+    const stored = JSON.parse(readFileSync(join(env.UDCLI_CONFIG_DIR, 'config.json'), 'utf8')) as {
+      profiles: Record<string, unknown>;
+    };
     expect(stored.profiles.sandbox).toBeUndefined();
 
     r = await udcli(['config', 'get', 'colour']);
@@ -208,7 +242,11 @@ describe('profiles and config', () => {
     await runInProcess(['config', 'set', 'game_id', '5'], e);
     const file = join(e.UDCLI_CONFIG_DIR, 'config.json');
     writeFileSync(file, '{"profiles": ');
-    for (const args of [['profile', 'list'], ['config', 'set', 'game_id', '6'], ['user', 'demo_player']]) {
+    for (const args of [
+      ['profile', 'list'],
+      ['config', 'set', 'game_id', '6'],
+      ['user', 'demo_player'],
+    ]) {
       const r = await runInProcess(args, e);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`udcli: config file ${file} is not valid JSON`);
@@ -232,8 +270,16 @@ describe('a malformed api key is refused before anything is sent', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   it.each([
-    [['user', DEMO.user.uid, '--api-key', 'not-a-key'], {}, /^udcli: invalid --api-key .*: expected 32 hex digits or a UUID\n$/],
-    [['user', DEMO.user.uid], { UDCLI_API_KEY: '0123456789abcdef' }, /^udcli: invalid UDCLI_API_KEY .*: expected 32 hex digits or a UUID\n$/],
+    [
+      ['user', DEMO.user.uid, '--api-key', 'not-a-key'],
+      {},
+      /^udcli: invalid --api-key .*: expected 32 hex digits or a UUID\n$/,
+    ],
+    [
+      ['user', DEMO.user.uid],
+      { UDCLI_API_KEY: '0123456789abcdef' },
+      /^udcli: invalid UDCLI_API_KEY .*: expected 32 hex digits or a UUID\n$/,
+    ],
   ])('%j %j', async (args, extra, stderr) => {
     const r = await runInProcess(args, { ...dirs(), UDCLI_BASE_URL: url, ...extra });
     expect(r.code).toBe(2);
@@ -278,7 +324,9 @@ describe('doctor', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^✓ server +http:\/\/127\.0\.0\.1:\d+ answered in \d+ ms \(HTTP 200\)$/m);
     expect(table.stdout).toMatch(/^✓ api key +0123…cdef accepted$/m);
-    expect(table.stdout).toMatch(/^✓ game +the key acts on game 1001, the profile's game_id \(from env UDCLI_GAME_ID\)$/m);
+    expect(table.stdout).toMatch(
+      /^✓ game +the key acts on game 1001, the profile's game_id \(from env UDCLI_GAME_ID\)$/m,
+    );
   });
 
   it('fails on an api key the server refuses', async () => {
@@ -307,7 +355,10 @@ describe('doctor against a server that never answers', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as { port: number };
     try {
-      const r = await runInProcess(['doctor', '-o', 'table', '--timeout', '300'], { ...dirs(), UDCLI_BASE_URL: `http://127.0.0.1:${port}` });
+      const r = await runInProcess(['doctor', '-o', 'table', '--timeout', '300'], {
+        ...dirs(),
+        UDCLI_BASE_URL: `http://127.0.0.1:${port}`,
+      });
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(new RegExp(`^✗ server +http://127\\.0\\.0\\.1:${port}: no reply within 300 ms$`, 'm'));
     } finally {
@@ -324,11 +375,16 @@ describe('the sandbox of the built-in profile when none runs', () => {
     try {
       const r = await runInProcess(['user', DEMO.user.username], e);
       expect(r.code, r.stderr).toBe(0);
-      expect(json<{ uid: string; username: string }>(r)).toMatchObject({ uid: DEMO.user.uid, username: DEMO.user.username });
+      expect(json<{ uid: string; username: string }>(r)).toMatchObject({
+        uid: DEMO.user.uid,
+        username: DEMO.user.username,
+      });
       expect(json<{ avatar: string }>(r).avatar).toBe(`http://127.0.0.1:${port}/avatars/${DEMO.user.uid}.svg?size=96`);
       const db = join(e.UDCLI_DATA_DIR, 'sandbox.db');
       expect(r.stderr).toMatch(
-        new RegExp(`^udcli: no sandbox on 127\\.0\\.0\\.1:${port}; started one in the background \\(pid (\\d+), data: ${db.replace(/[.\\/]/g, '\\$&')}\\); it serves the next commands too; stop it with: udcli sandbox stop\n$`),
+        new RegExp(
+          `^udcli: no sandbox on 127\\.0\\.0\\.1:${port}; started one in the background \\(pid (\\d+), data: ${db.replace(/[.\\/]/g, '\\$&')}\\); it serves the next commands too; stop it with: udcli sandbox stop\n$`,
+        ),
       );
       const pid = Number(/pid (\d+)/.exec(r.stderr)?.[1]);
       expect(statSync(db).isFile()).toBe(true);
@@ -342,7 +398,9 @@ describe('the sandbox of the built-in profile when none runs', () => {
 
       const status = await runInProcess(['sandbox', 'status'], e);
       expect(status.code, status.stderr).toBe(0);
-      expect(status.stdout).toMatch(new RegExp(`^running at http://127\\.0\\.0\\.1:${port} \\(pid ${pid}, detached, `, 'm'));
+      expect(status.stdout).toMatch(
+        new RegExp(`^running at http://127\\.0\\.0\\.1:${port} \\(pid ${pid}, detached, `, 'm'),
+      );
 
       const doctor = await runInProcess(['doctor', '-o', 'table'], e);
       expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
@@ -367,7 +425,9 @@ describe('the sandbox of the built-in profile when none runs', () => {
       expect(json<{ uid: string }>(r).uid).toBe(DEMO.user.uid);
       // Its URLs name the profile's sandbox URL, not the embedded one's throw-away port.
       expect(json<{ avatar: string }>(r).avatar).toBe(`http://127.0.0.1:${port}/avatars/${DEMO.user.uid}.svg?size=96`);
-      expect(r.stderr).toBe(`udcli: no sandbox on 127.0.0.1:${port}; using an embedded one (data: ${join(e.UDCLI_DATA_DIR, 'sandbox.db')})\n`);
+      expect(r.stderr).toBe(
+        `udcli: no sandbox on 127.0.0.1:${port}; using an embedded one (data: ${join(e.UDCLI_DATA_DIR, 'sandbox.db')})\n`,
+      );
 
       const quiet = await runInProcess(['user', DEMO.user.username, '-q'], e);
       expect(quiet.code).toBe(0);
@@ -381,7 +441,11 @@ describe('the sandbox of the built-in profile when none runs', () => {
 
   it('is not used once base_url is overridden: the error hints at starting one', async () => {
     const port = await closedPort();
-    const r = await runInProcess(['user', DEMO.user.username], { ...dirs(), UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_DATA_DIR: join(root, 'unused') });
+    const r = await runInProcess(['user', DEMO.user.username], {
+      ...dirs(),
+      UDCLI_BASE_URL: `http://127.0.0.1:${port}`,
+      UDCLI_DATA_DIR: join(root, 'unused'),
+    });
     expect(r.code).toBe(5);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(2);

@@ -80,7 +80,7 @@ describe('each kind at probability 1 looks to the CLI like the awkward platform'
     ['empty', 'empty-200'],
     ['envelope-error', 'error-500-in-200'],
     ['reset', 'reset'],
-  ])('%s: `udcli user` sees what it sees from the platform\'s %s', async (kind, scenario) => {
+  ])("%s: `udcli user` sees what it sees from the platform's %s", async (kind, scenario) => {
     const env = await sandboxWith(`${kind}=1`);
     const fromSandbox = await env.run(['user', DEMO.user.username]);
     const fromPlatform = await againstPlatform(['user', scenario]);
@@ -89,30 +89,42 @@ describe('each kind at probability 1 looks to the CLI like the awkward platform'
     expect(seen(fromSandbox, env.sandbox.url)).toEqual(seen(fromPlatform, platform.url));
   });
 
-  it('rate-limit: exit 7 like the platform\'s 429, after waiting out Retry-After on every retry', async () => {
+  it("rate-limit: exit 7 like the platform's 429, after waiting out Retry-After on every retry", async () => {
     const env = await sandboxWith('rate-limit=1');
     const r = await env.run(['user', DEMO.user.username, '--retries', '1']);
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/^udcli: rate limited: retry after 1 s\n/);
     const fresh = await startAwkwardPlatform();
     try {
-      const p = await runInProcess(['user', 'rate-limited', '--retries', '0'], { UDCLI_CONFIG_DIR: join(scratch, 'c2'), UDCLI_DATA_DIR: join(scratch, 'd2'), UDCLI_BASE_URL: fresh.url, UDCLI_API_KEY: DEMO.game.apiKey });
+      const p = await runInProcess(['user', 'rate-limited', '--retries', '0'], {
+        UDCLI_CONFIG_DIR: join(scratch, 'c2'),
+        UDCLI_DATA_DIR: join(scratch, 'd2'),
+        UDCLI_BASE_URL: fresh.url,
+        UDCLI_API_KEY: DEMO.game.apiKey,
+      });
       expect(p.code).toBe(7);
       expect(p.stderr).toMatch(/^udcli: rate limited\n/);
     } finally {
       await fresh.close();
     }
-    expect(await (await fetch(`${env.sandbox.url}/_sandbox/faults`)).json()).toMatchObject({ requests: 2, counts: { 'rate-limit': 2 } });
+    expect(await (await fetch(`${env.sandbox.url}/_sandbox/faults`)).json()).toMatchObject({
+      requests: 2,
+      counts: { 'rate-limit': 2 },
+    });
   });
 
-  it('challenge-again: a challenge loop, as from the platform\'s agi-loop: 3 signed attempts refused, exit 3, nothing changed', async () => {
+  it("challenge-again: a challenge loop, as from the platform's agi-loop: 3 signed attempts refused, exit 3, nothing changed", async () => {
     const env = await sandboxWith('challenge-again=1');
     const before = value(env, DEMO.user.uid, 'LEVEL_10');
     const r = await env.run(['achievements', 'inc', DEMO.user.uid, 'LEVEL_10']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^udcli: the server refused 3 signed attempts \(last reply: stale session \(unknown, used or expired: sign again with this one\)\): each was refused, so none was applied\n/);
+    expect(r.stderr).toMatch(
+      /^udcli: the server refused 3 signed attempts \(last reply: stale session \(unknown, used or expired: sign again with this one\)\): each was refused, so none was applied\n/,
+    );
     expect(value(env, DEMO.user.uid, 'LEVEL_10')).toBe(before);
-    expect(await (await fetch(`${env.sandbox.url}/_sandbox/faults`)).json()).toMatchObject({ counts: { 'challenge-again': 3 } });
+    expect(await (await fetch(`${env.sandbox.url}/_sandbox/faults`)).json()).toMatchObject({
+      counts: { 'challenge-again': 3 },
+    });
   });
 });
 
@@ -155,7 +167,10 @@ describe('a faulted signed increment', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/^udcli: internal error\n/);
     expect(value(env, DEMO.user.uid, 'LEVEL_10')).toBe(before);
-    expect(await (await fetch(`${env.sandbox.url}/_sandbox/faults`)).json()).toMatchObject({ requests: SIGNED_REQUEST, counts: { 'envelope-error': 1 } });
+    expect(await (await fetch(`${env.sandbox.url}/_sandbox/faults`)).json()).toMatchObject({
+      requests: SIGNED_REQUEST,
+      counts: { 'envelope-error': 1 },
+    });
   });
 
   it('slow: applied, and the CLI waits for the late reply (exit 0)', async () => {
@@ -180,13 +195,31 @@ describe('a faulted signed increment', () => {
 describe('a faulted POST grant of a pack', () => {
   /** Units of gems demo_player holds, read from the database. */
   const gems = (env: TestEnv) =>
-    withDb(env, (db) => (db.prepare(`SELECT quantity AS q FROM holdings WHERE uid = ? AND parent_id = '1001' AND item = 'gems'`).get(DEMO.user.uid) as { q: number }).q);
+    withDb(
+      env,
+      (db) =>
+        (
+          db
+            .prepare(`SELECT quantity AS q FROM holdings WHERE uid = ? AND parent_id = '1001' AND item = 'gems'`)
+            .get(DEMO.user.uid) as { q: number }
+        ).q,
+    );
 
   it('slow beyond --timeout: the lost reply is judged against qty × the pack (2 × gems:500 = 1,000 units): applied, not sent again', async () => {
     // `products give <uid> gems:500 --post`: GET the entry (before), then the POST: the 2nd request.
     const env = await sandboxWith('slow=0.5:3s', seedFaultingOnly(0.5, 2));
     const before = gems(env);
-    const r = await env.run(['products', 'give', DEMO.user.uid, 'gems:500', '--qty', '2', '--post', '--timeout', '1000']);
+    const r = await env.run([
+      'products',
+      'give',
+      DEMO.user.uid,
+      'gems:500',
+      '--qty',
+      '2',
+      '--post',
+      '--timeout',
+      '1000',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
       `Resolved: the reply was lost, and reading the state shows the change was applied (before ${before} units, now ${before + 1000} units (applied would be ${before + 1000} units))`,
@@ -205,7 +238,10 @@ describe('a batch under reset=0.1', () => {
     // A request that changes nothing (a read, the unsigned first request under agi) is retried when
     // reset; with the default 2 retries, 3 resets in a row (1 in 1000) end an item as `failed`,
     // "nothing was changed". More retries keep that out of a 200-user run.
-    const r = await runInProcess(['achievements', 'inc', `@${list}`, 'COLLECT_1000_GEMS', '--by', '3', '--retries', '6'], env.env);
+    const r = await runInProcess(
+      ['achievements', 'inc', `@${list}`, 'COLLECT_1000_GEMS', '--by', '3', '--retries', '6'],
+      env.env,
+    );
     const lines = r.stdout
       .split('\n')
       .filter(Boolean)
@@ -231,11 +267,20 @@ describe('bad --faults: exit 2, one line, nothing started', () => {
   const env = { UDCLI_DATA_DIR: dataDir, UDCLI_CONFIG_DIR: join(scratch, 'bad-config') };
 
   it.each([
-    ['explode=0.1', 'udcli: invalid --faults: unknown kind "explode" in "explode=0.1" (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)\n'],
+    [
+      'explode=0.1',
+      'udcli: invalid --faults: unknown kind "explode" in "explode=0.1" (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)\n',
+    ],
     ['reset', 'udcli: invalid --faults: "reset" is not kind=probability\n'],
     ['reset=1.5', 'udcli: invalid --faults: bad probability "1.5" in "reset=1.5": expected a number from 0 to 1\n'],
-    ['slow=0.1:fast', 'udcli: invalid --faults: bad delay "fast" in "slow=0.1:fast": expected a duration like 1500ms or 2s (at most 120s)\n'],
-    ['reset=0.6,empty=0.6', 'udcli: invalid --faults: the probabilities add up to 1.2, more than 1 (a request gets at most one fault)\n'],
+    [
+      'slow=0.1:fast',
+      'udcli: invalid --faults: bad delay "fast" in "slow=0.1:fast": expected a duration like 1500ms or 2s (at most 120s)\n',
+    ],
+    [
+      'reset=0.6,empty=0.6',
+      'udcli: invalid --faults: the probabilities add up to 1.2, more than 1 (a request gets at most one fault)\n',
+    ],
   ])('sandbox start --faults %j', async (spec, stderr) => {
     const r = await runInProcess(['sandbox', 'start', '--port', '0', '--db', ':memory:', '--faults', spec], env);
     expect(r).toEqual({ code: 2, stdout: '', stderr });
@@ -244,22 +289,62 @@ describe('bad --faults: exit 2, one line, nothing started', () => {
 
   it('sandbox exec --faults with a bad spec runs nothing; --fault-seed without --faults is refused', async () => {
     const marker = join(scratch, 'ran');
-    const exec = await runInProcess(['sandbox', 'exec', '--faults', 'reset=2', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], env);
-    expect(exec).toEqual({ code: 2, stdout: '', stderr: 'udcli: invalid --faults: bad probability "2" in "reset=2": expected a number from 0 to 1\n' });
+    const exec = await runInProcess(
+      [
+        'sandbox',
+        'exec',
+        '--faults',
+        'reset=2',
+        '--',
+        process.execPath,
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`,
+      ],
+      env,
+    );
+    expect(exec).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'udcli: invalid --faults: bad probability "2" in "reset=2": expected a number from 0 to 1\n',
+    });
     expect(existsSync(marker)).toBe(false);
-    const seedOnly = await runInProcess(['sandbox', 'start', '--port', '0', '--db', ':memory:', '--fault-seed', '3'], env);
-    expect(seedOnly).toEqual({ code: 2, stdout: '', stderr: 'udcli: --fault-seed needs --faults: it seeds the draws of the faults\n' });
+    const seedOnly = await runInProcess(
+      ['sandbox', 'start', '--port', '0', '--db', ':memory:', '--fault-seed', '3'],
+      env,
+    );
+    expect(seedOnly).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'udcli: --fault-seed needs --faults: it seeds the draws of the faults\n',
+    });
   });
 });
 
 describe('sandbox exec --faults', () => {
   it('the command runs against the faulted sandbox; the seed is printed so the run can be replayed', async () => {
     // The binary: exec hands its own stderr to the command, whose line is checked here.
-    const r = await runCli(['sandbox', 'exec', '--faults', 'html-502=1', '--fault-seed', '42', '--', process.execPath, BIN, 'user', DEMO.user.username], {
-      UDCLI_DATA_DIR: join(scratch, 'exec-data'),
-      UDCLI_CONFIG_DIR: join(scratch, 'exec-config'),
-    });
-    expect(r.stderr).toContain('udcli: injecting faults into /services/rest/v1: html-502=1 (seed 42; replay with --faults html-502=1 --fault-seed 42)\n');
+    const r = await runCli(
+      [
+        'sandbox',
+        'exec',
+        '--faults',
+        'html-502=1',
+        '--fault-seed',
+        '42',
+        '--',
+        process.execPath,
+        BIN,
+        'user',
+        DEMO.user.username,
+      ],
+      {
+        UDCLI_DATA_DIR: join(scratch, 'exec-data'),
+        UDCLI_CONFIG_DIR: join(scratch, 'exec-config'),
+      },
+    );
+    expect(r.stderr).toContain(
+      'udcli: injecting faults into /services/rest/v1: html-502=1 (seed 42; replay with --faults html-502=1 --fault-seed 42)\n',
+    );
     expect(r.stderr).toContain('udcli: HTTP 502 Bad Gateway (the reply was not a service envelope)\n');
     expect(r.code).toBe(1);
   });

@@ -23,7 +23,11 @@ describe('the first hour, on screen', () => {
     expect(r.code, r.stderr).toBe(0);
     const [header, ...rows] = r.stdout.trim().split('\n');
     expect(header).toMatch(/\bSTART +TARGET\b/);
-    const defs = JSON.parse((await env.run(['achievements', 'defs', '-o', 'json'])).stdout) as Array<{ developer_id: string; start_value: number; target_value: number }>;
+    const defs = JSON.parse((await env.run(['achievements', 'defs', '-o', 'json'])).stdout) as Array<{
+      developer_id: string;
+      start_value: number;
+      target_value: number;
+    }>;
     for (const def of defs) {
       const row = rows.find((line) => line.split(/\s{2,}/)[1] === def.developer_id);
       expect(row, def.developer_id).toBeDefined();
@@ -31,7 +35,7 @@ describe('the first hour, on screen', () => {
     }
   });
 
-  it('the user table and the achievements table write dates the same way (ISO 8601); JSON keeps the service\'s', async () => {
+  it("the user table and the achievements table write dates the same way (ISO 8601); JSON keeps the service's", async () => {
     const user = await env.run(['user', DEMO.user.username, '-o', 'table']);
     expect(user.code, user.stderr).toBe(0);
     expect(user.stdout).toMatch(ISO);
@@ -48,7 +52,9 @@ describe('the first hour, on screen', () => {
     expect(r.code).toBe(2);
     const [line, hint] = r.stderr.trim().split('\n');
     expect(line).toBe(`udcli: cannot serve games from ${homedir()}: it is your home folder`);
-    expect(hint).toContain("a game is never served from the file system's root, a home folder (yours or another user's)");
+    expect(hint).toContain(
+      "a game is never served from the file system's root, a home folder (yours or another user's)",
+    );
     expect(hint).toContain('--game-dir DIR');
     expect(hint).toContain('--allow-game-dir DIR');
   });

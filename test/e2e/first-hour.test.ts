@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { main } from '../../src/cli/main.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { fakeIO } from '../output/fake-io.js';
-import { json, type CliResult, type TestEnv, lastRequestId as harnessLastRequestId, loggedSince as harnessLoggedSince } from './harness.js';
+import {
+  json,
+  type CliResult,
+  type TestEnv,
+  lastRequestId as harnessLastRequestId,
+  loggedSince as harnessLoggedSince,
+} from './harness.js';
 
 let env: TestEnv;
 let scratch: string;
@@ -30,43 +36,60 @@ const loggedSince = (id: number) => harnessLoggedSince(env.sandbox.url, id);
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
 
 describe('batches found where they are used', () => {
-  it.each([['batch'], ['batch', '--help'], ['help', 'batch'], ['batch', '@testers.txt', 'LEVEL_10']].map((argv) => [argv.join(' '), argv] as const))(
-    'udcli %s: one line pointing to @FILE, exit 2',
-    async (_line, argv) => {
-      const f = fakeIO({ env: { UDCLI_CONFIG_DIR: join(scratch, 'config'), NO_COLOR: '1' } });
-      const code = await main(argv, f.io);
-      expect(code).toBe(2);
-      expect(f.stdout()).toBe('');
-      expect(f.stderr()).toBe(
-        'udcli: there is no batch command; give a command @FILE in place of the user, e.g. udcli achievements inc @users.txt LEVEL_10 --journal run.jsonl\n',
-      );
-    },
-  );
+  it.each(
+    [['batch'], ['batch', '--help'], ['help', 'batch'], ['batch', '@testers.txt', 'LEVEL_10']].map(
+      (argv) => [argv.join(' '), argv] as const,
+    ),
+  )('udcli %s: one line pointing to @FILE, exit 2', async (_line, argv) => {
+    const f = fakeIO({ env: { UDCLI_CONFIG_DIR: join(scratch, 'config'), NO_COLOR: '1' } });
+    const code = await main(argv, f.io);
+    expect(code).toBe(2);
+    expect(f.stdout()).toBe('');
+    expect(f.stderr()).toBe(
+      'udcli: there is no batch command; give a command @FILE in place of the user, e.g. udcli achievements inc @users.txt LEVEL_10 --journal run.jsonl\n',
+    );
+  });
 
   // Run in this order on one sandbox: alice has FIRST_WIN (deleted last) and 2 xp-boost.
-  const BATCH_COMMANDS = ['achievements inc', 'achievements set', 'achievements reset', 'products give', 'products take', 'achievements delete'];
+  const BATCH_COMMANDS = [
+    'achievements inc',
+    'achievements set',
+    'achievements reset',
+    'products give',
+    'products take',
+    'achievements delete',
+  ];
 
-  it.each(BATCH_COMMANDS)('udcli %s --help says @FILE in its argument help, and its @FILE --journal example runs as printed', async (command) => {
-    const help = await env.read([...command.split(' '), '--help']);
-    expect(help.code, help.stderr).toBe(0);
-    const args = /\nArguments:\n([\s\S]*?)\n\n/.exec(help.stdout)?.[1] ?? '';
-    expect(args).toMatch(/^ {2}user +a uid \(32 hex digits\) or a username; or @FILE for a\s+batch/);
-    const example = new RegExp(`^ {2}\\$ udcli ${command} @users\\.txt (.+) --journal run\\.jsonl$`, 'm').exec(help.stdout);
-    expect(example, help.stdout).not.toBeNull();
+  it.each(BATCH_COMMANDS)(
+    'udcli %s --help says @FILE in its argument help, and its @FILE --journal example runs as printed',
+    async (command) => {
+      const help = await env.read([...command.split(' '), '--help']);
+      expect(help.code, help.stderr).toBe(0);
+      const args = /\nArguments:\n([\s\S]*?)\n\n/.exec(help.stdout)?.[1] ?? '';
+      expect(args).toMatch(/^ {2}user +a uid \(32 hex digits\) or a username; or @FILE for a\s+batch/);
+      const example = new RegExp(`^ {2}\\$ udcli ${command} @users\\.txt (.+) --journal run\\.jsonl$`, 'm').exec(
+        help.stdout,
+      );
+      expect(example, help.stdout).not.toBeNull();
 
-    // The example as printed, its two files in a scratch directory.
-    const dir = mkdtempSync(join(scratch, 'example-'));
-    writeFileSync(join(dir, 'users.txt'), '# testers\nalice\n');
-    const line = example![0].replace(/^ {2}\$ udcli /, '');
-    const argv = line.split(' ').map((a) => (a === '@users.txt' ? `@${join(dir, 'users.txt')}` : a === 'run.jsonl' ? join(dir, 'run.jsonl') : a));
-    const r = await env.read(argv);
-    expect(r.code, r.stderr).toBe(0);
-    expect(lines(r.stdout).map((l) => JSON.parse(l) as { input: string; status: string })).toEqual([
-      expect.objectContaining({ input: 'alice', status: 'ok' }),
-    ]);
-    expect(existsSync(join(dir, 'run.jsonl'))).toBe(true);
-    expect(readFileSync(join(dir, 'run.jsonl'), 'utf8')).toContain('alice');
-  });
+      // The example as printed, its two files in a scratch directory.
+      const dir = mkdtempSync(join(scratch, 'example-'));
+      writeFileSync(join(dir, 'users.txt'), '# testers\nalice\n');
+      const line = example![0].replace(/^ {2}\$ udcli /, '');
+      const argv = line
+        .split(' ')
+        .map((a) =>
+          a === '@users.txt' ? `@${join(dir, 'users.txt')}` : a === 'run.jsonl' ? join(dir, 'run.jsonl') : a,
+        );
+      const r = await env.read(argv);
+      expect(r.code, r.stderr).toBe(0);
+      expect(lines(r.stdout).map((l) => JSON.parse(l) as { input: string; status: string })).toEqual([
+        expect.objectContaining({ input: 'alice', status: 'ok' }),
+      ]);
+      expect(existsSync(join(dir, 'run.jsonl'))).toBe(true);
+      expect(readFileSync(join(dir, 'run.jsonl'), 'utf8')).toContain('alice');
+    },
+  );
 });
 
 describe('credentials checked early', () => {
@@ -102,34 +125,53 @@ describe('credentials checked early', () => {
 
   it('doctor with a wrong hmac secret: the signing check fails (exit 1); one signed request, refused, changed nothing', async () => {
     const before = await lastRequestId();
-    const r = await env.read(['doctor', '-o', 'json'], { env: { ...HMAC, UDCLI_SIGNING_SECRET: 'not-the-secret-of-this-game' } });
+    const r = await env.read(['doctor', '-o', 'json'], {
+      env: { ...HMAC, UDCLI_SIGNING_SECRET: 'not-the-secret-of-this-game' },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('udcli: doctor: 1 of 7 checks failed\n');
     const signing = json<Check[]>(r).find((c) => c.check === 'signing');
     expect(signing).toMatchObject({
       status: 'fail',
-      detail: "hmac-sha256-v1 with signing_secret not-…game refused: bad signature (the server's explanation: udcli doctor -v): signed changes (achievements inc/set/reset, products give/take) will fail",
+      detail:
+        "hmac-sha256-v1 with signing_secret not-…game refused: bad signature (the server's explanation: udcli doctor -v): signed changes (achievements inc/set/reset, products give/take) will fail",
     });
     expect(r.stdout).not.toContain('not-the-secret-of-this-game');
     const puts = (await loggedSince(before)).filter((q) => q.method !== 'GET');
-    expect(puts).toEqual([expect.objectContaining({ path: '/services/rest/v1/achievements/user/00000000000000000000000000000000.json', status: 403 })]);
+    expect(puts).toEqual([
+      expect.objectContaining({
+        path: '/services/rest/v1/achievements/user/00000000000000000000000000000000.json',
+        status: 403,
+      }),
+    ]);
   });
 
   it('doctor with the right hmac secret: verified by the same request, answered "not found"', async () => {
     const before = await lastRequestId();
     const r = await env.read(['doctor', '-o', 'json'], { env: HMAC });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(json<Check[]>(r).find((c) => c.check === 'signing')).toMatchObject({ status: 'ok', detail: expect.stringContaining('accepted') });
+    expect(json<Check[]>(r).find((c) => c.check === 'signing')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining('accepted'),
+    });
     const puts = (await loggedSince(before)).filter((q) => q.method !== 'GET');
     expect(puts).toEqual([expect.objectContaining({ status: 404 })]);
   });
 
   it('doctor with hmac on a game that takes agi only (1002): the signing check says so and fails', async () => {
     const r = await env.read(['doctor', '-o', 'json'], {
-      env: { ...HMAC, UDCLI_GAME_ID: DEMO.secondGame.id, UDCLI_API_KEY: DEMO.secondGame.apiKey, UDCLI_SIGNING_SECRET: DEMO.secondGame.signingSecret },
+      env: {
+        ...HMAC,
+        UDCLI_GAME_ID: DEMO.secondGame.id,
+        UDCLI_API_KEY: DEMO.secondGame.apiKey,
+        UDCLI_SIGNING_SECRET: DEMO.secondGame.signingSecret,
+      },
     });
     expect(r.code).toBe(1);
-    expect(json<Check[]>(r).find((c) => c.check === 'signing')).toMatchObject({ status: 'fail', detail: expect.stringContaining('refused: signature required (this game accepts agi only)') });
+    expect(json<Check[]>(r).find((c) => c.check === 'signing')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('refused: signature required (this game accepts agi only)'),
+    });
   });
 });
 

@@ -21,8 +21,6 @@ interface Friend {
   plays_game?: string;
 }
 
-
-
 describe('udcli friends', () => {
   it('prints one page as a JSON array (server default 500)', async () => {
     const r = await udcli(['friends', UID, '--json']);

@@ -49,7 +49,11 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function start(args: string[]): { child: ChildProcess; ended: Promise<Ended>; out: () => string; err: () => string } {
-  const child = spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
+    cwd: scratch,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -86,7 +90,9 @@ describe('prepared statements freed by forced garbage collection', () => {
         await until(() => {
           // Dead before it printed its URL: say how, rather than wait for a URL that will not come.
           if (sandbox.child.exitCode !== null || sandbox.child.signalCode !== null) {
-            throw new Error(`the sandbox died (${sandbox.child.signalCode ?? `exit ${sandbox.child.exitCode}`}) before serving\n${sandbox.err()}`);
+            throw new Error(
+              `the sandbox died (${sandbox.child.signalCode ?? `exit ${sandbox.child.exitCode}`}) before serving\n${sandbox.err()}`,
+            );
           }
           return /^(http:\/\/\S+)\n/.exec(sandbox.out())?.[1];
         }, 'the sandbox URL')
@@ -100,8 +106,13 @@ describe('prepared statements freed by forced garbage collection', () => {
         const reset = await fetch(`${url}/_sandbox/reset`, { method: 'POST' });
         expect(reset.status).toBe(200);
         // A reload: another process loads a data file into the served database, which the sandbox sees at once.
-        expectClean(await oneShot(['sandbox', 'load', join(scratch, 'racers.yaml'), '--db', db, '--yes']), `sandbox load (round ${round})`);
-        const speedy = await fetch(`${url}${API_PREFIX}/users/speedy.json?api_key=8080abcdef0123456789abcdef012345&username=1`);
+        expectClean(
+          await oneShot(['sandbox', 'load', join(scratch, 'racers.yaml'), '--db', db, '--yes']),
+          `sandbox load (round ${round})`,
+        );
+        const speedy = await fetch(
+          `${url}${API_PREFIX}/users/speedy.json?api_key=8080abcdef0123456789abcdef012345&username=1`,
+        );
         expect(speedy.status).toBe(200);
         expect(sandbox.child.signalCode, sandbox.err()).toBeNull();
         expect(sandbox.child.exitCode, sandbox.err()).toBeNull();
@@ -124,7 +135,16 @@ describe('prepared statements freed by forced garbage collection', () => {
     expect(existsSync(exported)).toBe(true);
     expectClean(await oneShot(['sandbox', 'reset', '--db', db, '--yes']), 'sandbox reset --db');
     // exec: a sandbox in the exec process, queried by a command of its own (also under forced GC).
-    const r = await oneShot(['sandbox', 'exec', '--', process.execPath, ...NODE_ARGS, 'user', DEMO.user.username, '--json']);
+    const r = await oneShot([
+      'sandbox',
+      'exec',
+      '--',
+      process.execPath,
+      ...NODE_ARGS,
+      'user',
+      DEMO.user.username,
+      '--json',
+    ]);
     expectClean(r, 'sandbox exec');
     expect(JSON.parse(r.stdout)).toMatchObject({ uid: DEMO.user.uid });
   }, 120_000);

@@ -54,13 +54,27 @@ describe('--har and a killed process', () => {
     const list = join(root, 'uids.txt');
     writeFileSync(list, `${uids.join('\n')}\n`);
     const har = join(root, 'batch.har');
-    const child = spawn(process.execPath, [BIN, '--har', har, 'achievements', 'inc', `@${list}`, 'COLLECT_1000_GEMS', '--concurrency', '2'], {
-      env: { PATH: process.env.PATH, NO_COLOR: '1', UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data'), UDCLI_BASE_URL: sandbox.url, UDCLI_API_KEY: DEMO.game.apiKey, UDCLI_GAME_ID: DEMO.game.id },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, '--har', har, 'achievements', 'inc', `@${list}`, 'COLLECT_1000_GEMS', '--concurrency', '2'],
+      {
+        env: {
+          PATH: process.env.PATH,
+          NO_COLOR: '1',
+          UDCLI_CONFIG_DIR: join(root, 'config'),
+          UDCLI_DATA_DIR: join(root, 'data'),
+          UDCLI_BASE_URL: sandbox.url,
+          UDCLI_API_KEY: DEMO.game.apiKey,
+          UDCLI_GAME_ID: DEMO.game.id,
+        },
+        stdio: 'ignore',
+      },
+    );
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     // Wait for the file's first writes (an event, not a time), then kill without warning.
-    await expect.poll(() => (existsSync(har) ? (entriesIn(har) ?? 0) : 0), { timeout: 20_000, interval: 20 }).toBeGreaterThan(10);
+    await expect
+      .poll(() => (existsSync(har) ? (entriesIn(har) ?? 0) : 0), { timeout: 20_000, interval: 20 })
+      .toBeGreaterThan(10);
     child.kill('SIGKILL');
     await exited;
     const n = entriesIn(har);

@@ -62,12 +62,16 @@ describe("Playwright's recordHar of a game on the SDK", () => {
     expect(await frame.locator('#error').textContent()).toBe('');
     await context.close();
 
-    const recorded = JSON.parse(readFileSync(har, 'utf8')) as { log: { creator: { name: string }; entries: Array<{ request: { method: string; url: string } }> } };
+    const recorded = JSON.parse(readFileSync(har, 'utf8')) as {
+      log: { creator: { name: string }; entries: Array<{ request: { method: string; url: string } }> };
+    };
     expect(recorded.log.creator.name).toBe('Playwright');
     const platform = recorded.log.entries.filter((e) => e.request.url.includes('/services/rest/v1/'));
     expect(platform.filter((e) => e.request.method === 'POST').length).toBeGreaterThanOrEqual(4);
 
-    const f = fakeIO({ env: { NO_COLOR: '1', UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data') } });
+    const f = fakeIO({
+      env: { NO_COLOR: '1', UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data') },
+    });
     const code = await main(['sandbox', 'diff', har, '--json'], f.io);
     const report = JSON.parse(f.stdout()) as { compared: number; differences: unknown[]; skipped: number };
     expect(report.differences).toEqual([]);

@@ -91,9 +91,16 @@ export async function runInProcess(
  * commands with `&&` only.)
  */
 export async function runPrinted(line: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const parsed = spawnSync('sh', ['-c', `udcli() { printf '%s\\0' "$@"; printf '\\001'; }\n${line}`], { env: commandEnv(env), encoding: 'utf8' });
-  if (parsed.status !== 0) throw new Error(`sh could not run the printed line (exit ${parsed.status}): ${line}\n${parsed.stderr}`);
-  const commands = parsed.stdout.split('\x01').slice(0, -1).map((c) => c.split('\0').slice(0, -1));
+  const parsed = spawnSync('sh', ['-c', `udcli() { printf '%s\\0' "$@"; printf '\\001'; }\n${line}`], {
+    env: commandEnv(env),
+    encoding: 'utf8',
+  });
+  if (parsed.status !== 0)
+    throw new Error(`sh could not run the printed line (exit ${parsed.status}): ${line}\n${parsed.stderr}`);
+  const commands = parsed.stdout
+    .split('\x01')
+    .slice(0, -1)
+    .map((c) => c.split('\0').slice(0, -1));
   if (commands.length === 0) throw new Error(`no udcli command in the printed line: ${line}`);
   const result: CliResult = { code: 0, stdout: '', stderr: '' };
   for (const args of commands) {
@@ -144,7 +151,12 @@ export function expectNoSecrets(r: CliResult, args: readonly string[]): void {
 
 /** A sandbox on port 0 with a temporary database seeded with the demo data, plus temp dirs. */
 export async function startTestEnv(
-  options: { seed?: 'demo' | 'none'; rateLimitPerSecond?: number; data?: string; faults?: { spec: string; seed: number } } = {},
+  options: {
+    seed?: 'demo' | 'none';
+    rateLimitPerSecond?: number;
+    data?: string;
+    faults?: { spec: string; seed: number };
+  } = {},
 ): Promise<TestEnv> {
   const root = mkdtempSync(join(tmpdir(), 'udcli-e2e-'));
   const configDir = join(root, 'config');
@@ -168,8 +180,10 @@ export async function startTestEnv(
     UDCLI_GAME_ID: DEMO.game.id,
   };
   const input = (o: RunOptions) => (o.input === undefined ? {} : { input: o.input });
-  const run = (args: string[], o: RunOptions = {}): Promise<CliResult> => runInProcess(args, { ...env, ...o.env }, input(o));
-  const runBinary = (args: string[], o: RunOptions = {}): Promise<CliResult> => runCli(args, { ...env, ...o.env }, input(o));
+  const run = (args: string[], o: RunOptions = {}): Promise<CliResult> =>
+    runInProcess(args, { ...env, ...o.env }, input(o));
+  const runBinary = (args: string[], o: RunOptions = {}): Promise<CliResult> =>
+    runCli(args, { ...env, ...o.env }, input(o));
   const checked = (runner: typeof run) => async (args: string[], o?: RunOptions) => {
     const r = await runner(args, o);
     expectNoSecrets(r, args);
@@ -203,7 +217,8 @@ export function runOnTerminal(
   options: { prompt: string; input: string; stdinFromDevNull?: boolean },
 ): Promise<CliResult> {
   const quoted =
-    [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ') + (options.stdinFromDevNull ? ' < /dev/null' : '');
+    [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ') +
+    (options.stdinFromDevNull ? ' < /dev/null' : '');
   const base: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UDCLI_')) base[k] = v;
   return new Promise((resolve, reject) => {

@@ -36,7 +36,8 @@ const FORBIDDEN: ReadonlyArray<[string, string]> = [
   ['U+009B', '\u009b'],
 ];
 
-const RAW_REQUEST_LINE = '2026-11-25T00:00:01.000Z GET /services/rest/v1/users/\u202e\u2066\u009b.json 404 1ms csi\u009b2J\x1b]0;t\x07';
+const RAW_REQUEST_LINE =
+  '2026-11-25T00:00:01.000Z GET /services/rest/v1/users/\u202e\u2066\u009b.json 404 1ms csi\u009b2J\x1b]0;t\x07';
 const PLAIN = 'qa_plain';
 const PLAIN_UID = uidForUsername(PLAIN);
 const HOSTILE_UID = uidForUsername(HOSTILE);
@@ -59,7 +60,16 @@ beforeAll(async ({ newSandbox }) => {
         signing: 'both',
         keys: [{ api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret }],
         achievements: [{ developer_id: 'BOSS_1', name: `Boss ${HOSTILE}`, description: HOSTILE, target_value: 3 }],
-        products: [{ sku: 'gems', type: 'consumable', packs: [10], name: `Gems ${HOSTILE}`, description: HOSTILE, price: '0.99' }],
+        products: [
+          {
+            sku: 'gems',
+            type: 'consumable',
+            packs: [10],
+            name: `Gems ${HOSTILE}`,
+            description: HOSTILE,
+            price: '0.99',
+          },
+        ],
       },
     ],
     users: [
@@ -109,7 +119,12 @@ beforeAll(async ({ newSandbox }) => {
     join(env.configDir, 'config.json'),
     JSON.stringify({
       profiles: {
-        hostile: { base_url: `http://qa:${PASSWORD}@${host}`, site_url: `http://qa:${PASSWORD}@${host}`, game_id: DEMO.game.id, cookie: `\x1b]0;\u202e\u2066${'c'.repeat(8)}\u009b\x07\x08\x1b` },
+        hostile: {
+          base_url: `http://qa:${PASSWORD}@${host}`,
+          site_url: `http://qa:${PASSWORD}@${host}`,
+          game_id: DEMO.game.id,
+          cookie: `\x1b]0;\u202e\u2066${'c'.repeat(8)}\u009b\x07\x08\x1b`,
+        },
       },
     }),
     { mode: 0o600 },
@@ -123,9 +138,19 @@ afterAll(() => {
 const DB = '<the test database>';
 
 /** `main` in this process with injected IO, the test env's environment, no colour. */
-async function udcli(args: string[], options: { tty?: boolean; stderrTTY?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
-  const f = fakeIO({ env: { NO_COLOR: '1', ...env.env, ...options.env }, tty: options.tty ?? false, stderrTTY: options.stderrTTY ?? false });
-  const code = await main(args.map((a) => (a === DB ? env.sandbox.dbPath : a)), f.io);
+async function udcli(
+  args: string[],
+  options: { tty?: boolean; stderrTTY?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
+  const f = fakeIO({
+    env: { NO_COLOR: '1', ...env.env, ...options.env },
+    tty: options.tty ?? false,
+    stderrTTY: options.stderrTTY ?? false,
+  });
+  const code = await main(
+    args.map((a) => (a === DB ? env.sandbox.dbPath : a)),
+    f.io,
+  );
   return { code, stdout: f.stdout(), stderr: f.stderr() };
 }
 
@@ -223,8 +248,14 @@ describe('escaped, the value is still there', () => {
     expect(text.stdout.split('\n')).toHaveLength(4);
     expect(text.stdout).toContain(printable(HOSTILE));
     const json = await udcli(['sandbox', 'logs', '-n', 'all', '--json']);
-    const records = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { path: string; reason: string });
-    expect(records.map((r) => r.path)).toEqual([printable('/services/rest/v1/users/\u202e\u2066\u009b.json'), '/services/rest/v1/users/\u202e\u2066\u009b.json']);
+    const records = json.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { path: string; reason: string });
+    expect(records.map((r) => r.path)).toEqual([
+      printable('/services/rest/v1/users/\u202e\u2066\u009b.json'),
+      '/services/rest/v1/users/\u202e\u2066\u009b.json',
+    ]);
     expect(records[1]!.reason).toBe('csi\u009b2J\x1b]0;t\x07');
   });
 
@@ -232,13 +263,19 @@ describe('escaped, the value is still there', () => {
     const { parse } = await import('yaml');
     const yaml = await udcli(['sandbox', 'export', '-', '--db', DB]);
     const json = await udcli(['sandbox', 'export', '-', '--format', 'json', '--db', DB]);
-    const fromYaml = parse(yaml.stdout) as { games: Array<{ name: string }>; users: Array<{ username: string; saves?: Record<string, Record<string, string>> }> };
+    const fromYaml = parse(yaml.stdout) as {
+      games: Array<{ name: string }>;
+      users: Array<{ username: string; saves?: Record<string, Record<string, string>> }>;
+    };
     const fromJson = JSON.parse(json.stdout) as typeof fromYaml;
     expect(fromYaml.games).toEqual(fromJson.games);
     expect(fromYaml.users).toEqual(fromJson.users);
     expect(fromYaml.games[0]!.name).toBe(`Game ${HOSTILE}`);
     expect(fromYaml.users.map((u) => u.username)).toContain(HOSTILE);
-    expect(fromYaml.users.find((u) => u.username === PLAIN)!.saves![DEMO.game.id]).toEqual({ text: HOSTILE, json: JSON_SAVE });
+    expect(fromYaml.users.find((u) => u.username === PLAIN)!.saves![DEMO.game.id]).toEqual({
+      text: HOSTILE,
+      json: JSON_SAVE,
+    });
   });
 
   it('jsonSafe leaves valid JSON valid and its value unchanged, line breaks kept', () => {
@@ -257,7 +294,12 @@ describe('a base URL with a password (defect 7)', () => {
   it('profile show, profile list and config get show the URL with its userinfo redacted, in every format', async () => {
     const host = new URL(env.sandbox.url).host;
     for (const format of FORMATS) {
-      for (const args of [['profile', 'show', 'hostile'], ['profile', 'list'], ['--profile', 'hostile', 'config', 'get', 'base_url'], ['--profile', 'hostile', 'config', 'get', 'site_url']]) {
+      for (const args of [
+        ['profile', 'show', 'hostile'],
+        ['profile', 'list'],
+        ['--profile', 'hostile', 'config', 'get', 'base_url'],
+        ['--profile', 'hostile', 'config', 'get', 'site_url'],
+      ]) {
         const r = await udcli([...args, '-o', format], { env: PROFILE_ONLY });
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout + r.stderr, `${args.join(' ')} -o ${format}`).not.toContain(PASSWORD);
@@ -289,7 +331,16 @@ describe('a base URL with a password (defect 7)', () => {
 
 describe('the request log (defect 7)', () => {
   it('an absolute-form target with userinfo is written with it redacted, and reads back', () => {
-    const line = formatRequestLine({ time: '2026-11-25T00:00:00.000Z', method: 'GET', path: `http://qa:${PASSWORD}@127.0.0.1:1/y`, query: '', body: '', status: 400, ms: 1, reason: 'bad request' });
+    const line = formatRequestLine({
+      time: '2026-11-25T00:00:00.000Z',
+      method: 'GET',
+      path: `http://qa:${PASSWORD}@127.0.0.1:1/y`,
+      query: '',
+      body: '',
+      status: 400,
+      ms: 1,
+      reason: 'bad request',
+    });
     expect(line).not.toContain(PASSWORD);
     expect(line).toContain('GET http://…@127.0.0.1:1/y 400');
   });
@@ -298,11 +349,16 @@ describe('the request log (defect 7)', () => {
 describe('-v traces', () => {
   it("a server's reason phrase holding C1 and its envelope holding escapes: the trace and the output show them escaped", async () => {
     // A hostile server, as no real sandbox is: a reason phrase of obs-text bytes (U+009B and U+202E in UTF-8).
-    const body = Buffer.from(JSON.stringify({ version: 1, code: 200, message: 'OK', payload: { uid: HOSTILE_UID, username: HOSTILE } }));
+    const body = Buffer.from(
+      JSON.stringify({ version: 1, code: 200, message: 'OK', payload: { uid: HOSTILE_UID, username: HOSTILE } }),
+    );
     const server = createServer((socket) => {
       socket.once('data', () => {
         const head = Buffer.from(`HTTP/1.1 200 O`, 'latin1');
-        const tail = Buffer.from(`K\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`, 'latin1');
+        const tail = Buffer.from(
+          `K\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`,
+          'latin1',
+        );
         socket.end(Buffer.concat([head, Buffer.from('\u009b2J\u202e', 'utf8'), tail, body]));
       });
     });

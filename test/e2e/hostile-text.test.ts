@@ -16,17 +16,28 @@ import { runOnTerminal, type TestEnv } from './harness.js';
 
 const HOSTILE = '\x1b[31mRED\r\nFAKE LINE\u202e';
 const HOSTILE_UID = uidForUsername(HOSTILE);
-// eslint-disable-next-line no-control-regex
-const RAW = /[\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e]|\u001b(?!\[[0-9;?]*[A-Za-z])/;
+const RAW =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e]|\u001b(?!\[[0-9;?]*[A-Za-z])/;
 
 let env: TestEnv;
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
   const db = new Database(env.sandbox.dbPath);
   try {
-    db.prepare('INSERT INTO users (uid, username, gender, created_on) VALUES (?, ?, ?, ?)').run(HOSTILE_UID, HOSTILE, 'unspecified', 1_700_000_000);
+    db.prepare('INSERT INTO users (uid, username, gender, created_on) VALUES (?, ?, ?, ?)').run(
+      HOSTILE_UID,
+      HOSTILE,
+      'unspecified',
+      1_700_000_000,
+    );
     // First in demo_player's friends order: the earliest friendship.
-    db.prepare('INSERT INTO friendships (uid, friend_uid, created_on) VALUES (?, ?, 0), (?, ?, 0)').run(DEMO.user.uid, HOSTILE_UID, HOSTILE_UID, DEMO.user.uid);
+    db.prepare('INSERT INTO friendships (uid, friend_uid, created_on) VALUES (?, ?, 0), (?, ?, 0)').run(
+      DEMO.user.uid,
+      HOSTILE_UID,
+      HOSTILE_UID,
+      DEMO.user.uid,
+    );
   } finally {
     db.close();
   }
@@ -38,7 +49,10 @@ describe('server text on a terminal and in files', () => {
   });
 
   it('a username with an escape and a line break cannot forge a row of friends -o table on a terminal', async () => {
-    const r = await runOnTerminal(['friends', DEMO.user.uid, '--limit', '2', '-o', 'table'], env.env, { prompt: '\u0000', input: '' });
+    const r = await runOnTerminal(['friends', DEMO.user.uid, '--limit', '2', '-o', 'table'], env.env, {
+      prompt: '\u0000',
+      input: '',
+    });
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain(printable(HOSTILE));
     expect(r.stdout).not.toContain('\x1b[31m');
@@ -72,7 +86,16 @@ describe('server text on a terminal and in files', () => {
 
 describe('the request log', () => {
   const line = (query: string) =>
-    formatRequestLine({ time: '2026-11-23T00:00:00.000Z', method: 'GET', path: '/services/rest/v1/users/x.json', query: redactQuery(query), body: '', status: 200, ms: 1, reason: 'why\x1b[K\u202e' });
+    formatRequestLine({
+      time: '2026-11-23T00:00:00.000Z',
+      method: 'GET',
+      path: '/services/rest/v1/users/x.json',
+      query: redactQuery(query),
+      body: '',
+      status: 200,
+      ms: 1,
+      reason: 'why\x1b[K\u202e',
+    });
 
   it('writes a secret-looking value that decodes to escapes with its fragments encoded again, and the reason escaped', () => {
     const text = line('api_key=%0d%1b%5bK%1b%5b8mABCDEFGH&sku=x');
@@ -84,7 +107,11 @@ describe('the request log', () => {
 
   it('a value with spaces keeps its line readable by `sandbox logs --json`', () => {
     const text = line('session=a+b+c+d+e+f+g+h&qty=1');
-    expect(parseRequestLine(text)).toMatchObject({ path: '/services/rest/v1/users/x.json', query: 'session=a%20b%20…%20g%20h&qty=1', status: 200 });
+    expect(parseRequestLine(text)).toMatchObject({
+      path: '/services/rest/v1/users/x.json',
+      query: 'session=a%20b%20…%20g%20h&qty=1',
+      status: 200,
+    });
   });
 });
 

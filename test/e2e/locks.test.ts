@@ -3,7 +3,16 @@
  * run's (issue 13/14), and parallel config writes keep every profile (issue 14 item 3).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
@@ -23,13 +32,19 @@ describe('a journal is one run’s (e2e)', () => {
 
   it('a second run on a journal in use exits 2 naming the first run’s pid, and changes nothing', async () => {
     const list = join(scratch, 'slow.txt');
-    writeFileSync(list, `${Array.from({ length: 30 }, (_, i) => uidForUsername(generatedUsername(i + 1))).join('\n')}\n`);
+    writeFileSync(
+      list,
+      `${Array.from({ length: 30 }, (_, i) => uidForUsername(generatedUsername(i + 1))).join('\n')}\n`,
+    );
     const journal = join(scratch, 'shared.journal');
     const args = ['achievements', 'inc', `@${list}`, 'COLLECT_1000_GEMS', '--journal', journal];
     const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env.env };
     delete base.FORCE_COLOR;
     // The first run is slow (--rate 10/s: 3 s for 30 users), so the second starts while it works.
-    const first = spawn(process.execPath, [BIN, ...args, '--rate', '10/s'], { env: base, stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = spawn(process.execPath, [BIN, ...args, '--rate', '10/s'], {
+      env: base,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let firstOut = '';
     first.stdout.setEncoding('utf8').on('data', (d: string) => (firstOut += d));
     const firstDone = new Promise<number | null>((resolve) => first.on('close', (code) => resolve(code)));
@@ -61,7 +76,10 @@ describe('a journal is one run’s (e2e)', () => {
     // A pid that is surely gone: a child that already exited.
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => dead.on('close', resolve));
-    writeFileSync(`${journal}.lock`, JSON.stringify({ pid: dead.pid, host: hostname(), since: new Date().toISOString() }));
+    writeFileSync(
+      `${journal}.lock`,
+      JSON.stringify({ pid: dead.pid, host: hostname(), since: new Date().toISOString() }),
+    );
     const r = await runInProcess(['achievements', 'reset', `@${list}`, 'FIRST_WIN', '--journal', journal], env.env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`took over the journal lock of pid ${dead.pid}`);
@@ -75,7 +93,9 @@ describe('config writes from parallel processes (e2e)', () => {
     const env = { UDCLI_CONFIG_DIR: configDir, UDCLI_DATA_DIR: join(scratch, 'parallel-data') };
     // The binary: ten processes, each with its own view of the file.
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => runCli(['profile', 'add', `c${i}`, '--base-url', `https://c${i}.example.com`], env)),
+      Array.from({ length: 10 }, (_, i) =>
+        runCli(['profile', 'add', `c${i}`, '--base-url', `https://c${i}.example.com`], env),
+      ),
     );
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const file = join(configDir, 'config.json');
@@ -90,7 +110,9 @@ describe('config writes from parallel processes (e2e)', () => {
     mkdirSync(configDir, { recursive: true });
     const leftover = join(configDir, 'config.json.tmp-1763800000123abc');
     writeFileSync(leftover, '{"profiles":{"half');
-    const r = await runInProcess(['profile', 'add', 'x', '--base-url', 'https://x.example.com'], { UDCLI_CONFIG_DIR: configDir });
+    const r = await runInProcess(['profile', 'add', 'x', '--base-url', 'https://x.example.com'], {
+      UDCLI_CONFIG_DIR: configDir,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(leftover)).toBe(false);
   }, 30_000);

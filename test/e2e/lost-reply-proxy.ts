@@ -41,7 +41,12 @@ export async function startLostReplyProxy(
   const seen: SeenByProxy[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     const url = req.url ?? '/';
-    const entry: SeenByProxy = { method: req.method ?? '', url, params: new URL(url, 'http://x').searchParams, lost: false };
+    const entry: SeenByProxy = {
+      method: req.method ?? '',
+      url,
+      params: new URL(url, 'http://x').searchParams,
+      lost: false,
+    };
     entry.lost = loses(entry);
     seen.push(entry);
     const { beforeForwarding, meanwhile } = optionsNow();
@@ -51,7 +56,13 @@ export async function startLostReplyProxy(
       return;
     }
     const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers: { ...req.headers, host: upstream.host } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: url,
+        headers: { ...req.headers, host: upstream.host },
+      },
       (reply) => {
         const chunks: Buffer[] = [];
         reply.on('data', (c: Buffer) => chunks.push(c));

@@ -28,7 +28,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function asNode(version: string, args: string[]): Promise<CliResult & { signal: NodeJS.Signals | null }> {
   const preload = `data:text/javascript,${encodeURIComponent(`Object.defineProperty(process.versions, 'node', { value: ${JSON.stringify(version)} });`)}`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', preload, BIN, ...args], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', preload, BIN, ...args], {
+      cwd: scratch,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -53,14 +57,17 @@ function expectOneLine(r: CliResult & { signal: NodeJS.Signals | null }): string
 }
 
 describe('an unsupported Node', () => {
-  it.each(['20.18.0', '18.20.8'])('Node %s: one line with the version, what is supported and what to do; exit 2', async (version) => {
-    const line = expectOneLine(await asNode(version, ['user', 'demo_player']));
-    expect(line).toBe(
-      `udcli: Node ${version} is not supported: udcli runs on Node 20 (from 20.18.1), 22, 24 or 26; install one of those and run udcli with it`,
-    );
-    // Refused before anything ran: no configuration or data directory was made.
-    expect(readdirSync(scratch)).toEqual([]);
-  });
+  it.each(['20.18.0', '18.20.8'])(
+    'Node %s: one line with the version, what is supported and what to do; exit 2',
+    async (version) => {
+      const line = expectOneLine(await asNode(version, ['user', 'demo_player']));
+      expect(line).toBe(
+        `udcli: Node ${version} is not supported: udcli runs on Node 20 (from 20.18.1), 22, 24 or 26; install one of those and run udcli with it`,
+      );
+      // Refused before anything ran: no configuration or data directory was made.
+      expect(readdirSync(scratch)).toEqual([]);
+    },
+  );
 
   it('Node 20.18.1, the oldest supported, runs', async () => {
     const r = await asNode('20.18.1', ['--version']);

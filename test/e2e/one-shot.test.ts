@@ -77,7 +77,10 @@ describe('a one-shot command', () => {
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toMatch(/^udcli: .*not found/);
     const port = await closedPort();
-    const unreachable = await run(['user', DEMO.user.uid], { UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_SITE_URL: `http://127.0.0.1:${port}` });
+    const unreachable = await run(['user', DEMO.user.uid], {
+      UDCLI_BASE_URL: `http://127.0.0.1:${port}`,
+      UDCLI_SITE_URL: `http://127.0.0.1:${port}`,
+    });
     expect(unreachable.code).toBe(5);
     expect(unreachable.stderr).toMatch(/^udcli: cannot reach http:\/\/127\.0\.0\.1:\d+ \(connection refused\)\n/);
   });
@@ -89,7 +92,10 @@ describe('a batch', () => {
     writeFileSync(users, `${DEMO.user.uid}\nalice\nbob\n`);
     const r = await run(['achievements', 'inc', `@${users}`, 'LEVEL_10', '--concurrency', '2']);
     expect(r.code, r.stderr).toBe(0);
-    const statuses = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { status: string }).status);
+    const statuses = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { status: string }).status);
     expect(statuses).toEqual(['ok', 'ok', 'ok']);
     expect(r.packages.has('undici')).toBe(true);
   });

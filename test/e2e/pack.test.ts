@@ -34,9 +34,17 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1', ...extra };
 }
 
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Run> {
+function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? REPO, env: options.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? REPO,
+      env: options.env ?? cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -73,7 +81,9 @@ interface Manifest {
  * module is served without its build/ (as published), so its install script runs as a user's does.
  */
 async function localRegistry(work: string): Promise<{ url: string; close(): Promise<void> }> {
-  const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, { link?: boolean }> };
+  const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { link?: boolean }>;
+  };
   const folders = new Map<string, Map<string, string>>();
   for (const [location, entry] of Object.entries(lock.packages)) {
     if (!location.includes('node_modules/') || entry.link) continue;
@@ -122,7 +132,9 @@ async function localRegistry(work: string): Promise<{ url: string; close(): Prom
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
       all[version] = { ...manifest, dist: { tarball: `${base}/-/${encodeURIComponent(name)}/${version}.tgz` } };
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name, 'dist-tags': { latest: [...versions.keys()][0] }, versions: all }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ name, 'dist-tags': { latest: [...versions.keys()][0] }, versions: all }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -151,7 +163,9 @@ async function localPrebuild(dir: string): Promise<string> {
   const native = NODE20_DRIVER;
   const { version } = JSON.parse(readFileSync(join(native, 'package.json'), 'utf8')) as { version: string };
   const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  const packed = await run('tar', ['-czf', join(dir, name), '-C', native, 'build/Release/better_sqlite3.node'], { timeoutMs: 30_000 });
+  const packed = await run('tar', ['-czf', join(dir, name), '-C', native, 'build/Release/better_sqlite3.node'], {
+    timeoutMs: 30_000,
+  });
   expect(packed.code, packed.stderr).toBe(0);
   return dir;
 }
@@ -160,7 +174,9 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'udcli-pack-'));
   // dist/ is already built (`npm run build` comes before the e2e tests). `prepare` would rebuild
   // it here, rewriting the files that the other e2e tests are running at the same time.
-  const pack = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', root], { timeoutMs: 170_000 });
+  const pack = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', root], {
+    timeoutMs: 170_000,
+  });
   expect(pack.code, pack.stderr).toBe(0);
   const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string }>;
   tarball = join(root, info!.filename);
@@ -192,13 +208,24 @@ describe('npm pack', () => {
         'package/drivers/sqlite-node20/install.js',
       ].includes(path);
     expect(entries.filter((path) => !allowed(path))).toEqual([]);
-    for (const needed of ['package/bin/udcli.js', 'package/dist/cli/main.js', 'package/package.json', 'package/LICENSE', 'package/README.md']) {
+    for (const needed of [
+      'package/bin/udcli.js',
+      'package/dist/cli/main.js',
+      'package/package.json',
+      'package/LICENSE',
+      'package/README.md',
+    ]) {
       expect(entries, `${needed} is missing from the tarball`).toContain(needed);
     }
     // Nothing of the sources, the tests or the tooling, not even compiled into dist/.
-    expect(entries.filter((path) => /\/(src|test|bench|\.ci|node_modules)\/|tsconfig|vitest|eslint|\.test\.js/.test(path))).toEqual([]);
-    // dist/ is compiled code, plus the root help rendered at build time (bin/udcli.js prints it without loading the CLI).
-    expect(entries.filter((path) => path.startsWith('package/dist/') && !/\.(js|js\.map)$/.test(path))).toEqual(['package/dist/cli/root-help.json']);
+    expect(
+      entries.filter((path) => /\/(src|test|bench|\.ci|node_modules)\/|tsconfig|vitest|eslint|\.test\.js/.test(path)),
+    ).toEqual([]);
+    // dist/ is compiled code, plus the root help rendered at build time (bin/udcli.js prints it without loading the
+    // CLI).
+    expect(entries.filter((path) => path.startsWith('package/dist/') && !/\.(js|js\.map)$/.test(path))).toEqual([
+      'package/dist/cli/root-help.json',
+    ]);
   });
 
   it('installs globally into a clean prefix, offline in a fresh HOME, and runs: --version, sandbox info, and a sandbox with SQLite', async () => {
@@ -211,18 +238,33 @@ describe('npm pack', () => {
       npm_config_cache: join(home, '.npm'),
       // Set in the environment, so the install scripts' own npm (Node 20's driver) asks it too.
       npm_config_registry: registry.url,
-      ...(prebuilds === undefined ? { PATH: `${compilers.bin}:${process.env.PATH ?? ''}` } : { npm_config_better_sqlite3_local_prebuilds: prebuilds }),
+      ...(prebuilds === undefined
+        ? { PATH: `${compilers.bin}:${process.env.PATH ?? ''}` }
+        : { npm_config_better_sqlite3_local_prebuilds: prebuilds }),
     });
-    const install = await run('npm', ['install', '-g', '--prefix', prefix, tarball, '--foreground-scripts=false', '--no-audit', '--no-fund'], {
-      cwd: root,
-      env,
-      timeoutMs: 330_000,
-    });
+    const install = await run(
+      'npm',
+      ['install', '-g', '--prefix', prefix, tarball, '--foreground-scripts=false', '--no-audit', '--no-fund'],
+      {
+        cwd: root,
+        env,
+        timeoutMs: 330_000,
+      },
+    );
     expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
     // On Node 22 and later better-sqlite3 13's binary comes in its package: nothing compiled.
     if (prebuilds === undefined) expect(compilers.calls()).toBe('');
-    const driver = join(prefix, 'lib', 'node_modules', 'udcli', ...(NODE_MAJOR >= 22 ? ['node_modules'] : ['drivers', 'sqlite-node20', 'node_modules']), 'better-sqlite3');
-    expect((JSON.parse(readFileSync(join(driver, 'package.json'), 'utf8')) as Manifest).version).toMatch(NODE_MAJOR >= 22 ? /^13\./ : /^12\./);
+    const driver = join(
+      prefix,
+      'lib',
+      'node_modules',
+      'udcli',
+      ...(NODE_MAJOR >= 22 ? ['node_modules'] : ['drivers', 'sqlite-node20', 'node_modules']),
+      'better-sqlite3',
+    );
+    expect((JSON.parse(readFileSync(join(driver, 'package.json'), 'utf8')) as Manifest).version).toMatch(
+      NODE_MAJOR >= 22 ? /^13\./ : /^12\./,
+    );
 
     const udcli = join(prefix, 'bin', 'udcli');
     const userEnv = cleanEnv({ UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data') });
@@ -232,10 +274,17 @@ describe('npm pack', () => {
 
     const info = await run(udcli, ['sandbox', 'info', '--json'], { cwd: root, env: userEnv, timeoutMs: 20_000 });
     expect(info.code, info.stderr).toBe(0);
-    expect(JSON.parse(info.stdout)).toMatchObject({ running: false, games: expect.arrayContaining([expect.objectContaining({ id: DEMO.game.id })]) });
+    expect(JSON.parse(info.stdout)).toMatchObject({
+      running: false,
+      games: expect.arrayContaining([expect.objectContaining({ id: DEMO.game.id })]),
+    });
 
     // The native SQLite module works in the installed copy: a real sandbox, queried by udcli.
-    const exec = await run(udcli, ['sandbox', 'exec', '--', udcli, 'user', DEMO.user.username, '--json'], { cwd: root, env: userEnv, timeoutMs: 30_000 });
+    const exec = await run(udcli, ['sandbox', 'exec', '--', udcli, 'user', DEMO.user.username, '--json'], {
+      cwd: root,
+      env: userEnv,
+      timeoutMs: 30_000,
+    });
     expect(exec.code, exec.stderr).toBe(0);
     expect(JSON.parse(exec.stdout)).toMatchObject({ uid: DEMO.user.uid });
   }, 360_000);

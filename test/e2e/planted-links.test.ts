@@ -52,7 +52,9 @@ describe('a link planted at the old temporary name', () => {
     expect(r.code, r.stderr).toBe(0);
     untouched(other);
     regular0600(har);
-    expect((JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: unknown[] } }).log.entries.length).toBeGreaterThan(0);
+    expect(
+      (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: unknown[] } }).log.entries.length,
+    ).toBeGreaterThan(0);
   });
 
   it('sandbox export: the export is written, the linked file is untouched', async () => {
@@ -112,7 +114,9 @@ describe('a link planted at the file’s own name', () => {
       const before = await changedCount();
       const r = await env.run(['achievements', 'reset', DEMO.user.uid, 'LEVEL_10', '--yes']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`udcli: cannot write the audit log ${log}: ${log} is a symbolic link (not followed); nothing was changed\n`);
+      expect(r.stderr).toBe(
+        `udcli: cannot write the audit log ${log}: ${log} is a symbolic link (not followed); nothing was changed\n`,
+      );
       untouched(other);
       expect(await changedCount()).toBe(before);
     } finally {

@@ -28,8 +28,6 @@ async function quantity(): Promise<number> {
   return typeof entry?.purchase.data === 'number' ? entry.purchase.data : 0;
 }
 
-
-
 describe('udcli products', () => {
   it('lists every product of the game, held or not, as JSON and as a table whose HELD column says which', async () => {
     const r = await udcli(['products', 'list', UID, '--json']);
@@ -50,7 +48,8 @@ describe('udcli products', () => {
       const line = table.stdout.split('\n').find((l) => l.includes(e.product.sku));
       expect(line, e.product.sku).toBeDefined();
       expect(line).toContain(e.product.price);
-      const held = typeof e.purchase.data === 'number' ? String(e.purchase.data) : e.purchase.data === true ? 'yes' : '-';
+      const held =
+        typeof e.purchase.data === 'number' ? String(e.purchase.data) : e.purchase.data === true ? 'yes' : '-';
       expect(line!.trim().split(/\s{2,}/)[3], e.product.sku).toBe(held);
     }
   });
@@ -79,7 +78,9 @@ describe('udcli products', () => {
 
   it('give --post (unsigned grant) adds one by default', async () => {
     const before = await quantity();
-    const r = await udcli(['products', 'give', UID, sku, '--post', '--json'], { env: { UDCLI_SIGNING_SECRET: 'unused-for-post' } });
+    const r = await udcli(['products', 'give', UID, sku, '--post', '--json'], {
+      env: { UDCLI_SIGNING_SECRET: 'unused-for-post' },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(await quantity()).toBe(before + 1);
   });
@@ -124,8 +125,12 @@ describe('udcli products', () => {
     expect(list.map((e) => [e.product.sku, e.purchase.data])).toEqual([[odd, true]]);
   });
 
-  it('a consumable by its base: list --sku gems is one entry (the smallest pack, the base\'s units); give gems adds units, take by a pack removes units', async () => {
-    const listed = async (sku: string) => json<Entry[]>(await udcli(['products', 'list', UID, '--sku', sku, '--json'])).map((e) => [e.product.sku, e.purchase.data]);
+  it("a consumable by its base: list --sku gems is one entry (the smallest pack, the base's units); give gems adds units, take by a pack removes units", async () => {
+    const listed = async (sku: string) =>
+      json<Entry[]>(await udcli(['products', 'list', UID, '--sku', sku, '--json'])).map((e) => [
+        e.product.sku,
+        e.purchase.data,
+      ]);
     const [[, before]] = (await listed('gems')) as [[string, number]];
     expect(await listed('gems')).toEqual([['gems:100', before]]);
     expect((await udcli(['products', 'give', UID, 'gems', '--qty', '10'])).code).toBe(0);
@@ -135,8 +140,9 @@ describe('udcli products', () => {
     expect(await listed('gems')).toEqual([['gems:100', before + 6]]);
   });
 
-  it('give --post naming a pack grants qty packs (2 × gems:500: 1,000 units); the receipt\'s undo takes 1,000 units', async () => {
-    const units = async () => json<Entry[]>(await udcli(['products', 'list', UID, '--sku', 'gems', '--json']))[0]!.purchase.data as number;
+  it("give --post naming a pack grants qty packs (2 × gems:500: 1,000 units); the receipt's undo takes 1,000 units", async () => {
+    const units = async () =>
+      json<Entry[]>(await udcli(['products', 'list', UID, '--sku', 'gems', '--json']))[0]!.purchase.data as number;
     const before = await units();
     const r = await udcli(['products', 'give', UID, 'gems:500', '--qty', '2', '--post']);
     expect(r.code, r.stderr).toBe(0);
@@ -171,17 +177,34 @@ describe('udcli products', () => {
 
 describe('a production profile on a terminal', () => {
   it('take asks for the profile name: a wrong name changes nothing (exit 2), the right one takes', async () => {
-    const add = await udcli(['profile', 'add', 'live', '--base-url', env.sandbox.url, '--api-key', DEMO.game.apiKey, '--signing-secret', DEMO.game.signingSecret, '--production']);
+    const add = await udcli([
+      'profile',
+      'add',
+      'live',
+      '--base-url',
+      env.sandbox.url,
+      '--api-key',
+      DEMO.game.apiKey,
+      '--signing-secret',
+      DEMO.game.signingSecret,
+      '--production',
+    ]);
     expect(add.code, add.stderr).toBe(0);
     const prompt = 'Type the profile name (live) to continue:';
     const before = await quantity();
 
-    const wrong = await runOnTerminal(['--profile', 'live', 'products', 'take', UID, sku], env.env, { prompt, input: 'sandbox\n' });
+    const wrong = await runOnTerminal(['--profile', 'live', 'products', 'take', UID, sku], env.env, {
+      prompt,
+      input: 'sandbox\n',
+    });
     expect(wrong.stdout).toContain('PRODUCTION profile "live"');
     expect(wrong.code).toBe(2);
     expect(await quantity()).toBe(before);
 
-    const right = await runOnTerminal(['--profile', 'live', 'products', 'take', UID, sku, '--json'], env.env, { prompt, input: 'live\n' });
+    const right = await runOnTerminal(['--profile', 'live', 'products', 'take', UID, sku, '--json'], env.env, {
+      prompt,
+      input: 'live\n',
+    });
     expect(right.code, right.stdout).toBe(0);
     expect(right.stdout).toContain(`Undo:    udcli products give ${UID} ${sku} --qty 1`);
     expect(await quantity()).toBe(before - 1);

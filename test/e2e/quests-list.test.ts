@@ -46,7 +46,14 @@ describe('achievements list', () => {
     ]);
     // Then the quests never touched, in definition order, built by udcli (no id, no start date).
     expect(rows.slice(3)).toEqual([
-      expect.objectContaining({ developer_id: 'SPEED RUN/100%', state: 'Not Started', id: null, current_value: 0, percent_complete: 0, started_date: null }),
+      expect.objectContaining({
+        developer_id: 'SPEED RUN/100%',
+        state: 'Not Started',
+        id: null,
+        current_value: 0,
+        percent_complete: 0,
+        started_date: null,
+      }),
       expect.objectContaining({ developer_id: 'DAILY_STREAK_7', state: 'Not Started', id: null }),
       expect.objectContaining({ developer_id: 'SECRET_ROOM', state: 'Not Started', id: null }),
     ]);
@@ -60,7 +67,7 @@ describe('achievements list', () => {
     expect(json<Row[]>(started)).toEqual([]);
   });
 
-  it('--started shows the service\'s list alone, and reads no definitions', async () => {
+  it("--started shows the service's list alone, and reads no definitions", async () => {
     const r = await env.read(['achievements', 'list', UID, '--started', '--json', '-v']);
     expect(r.code, r.stderr).toBe(0);
     expect(json<Row[]>(r).map((a) => a.developer_id)).toEqual(['LEVEL_10', 'COLLECT_1000_GEMS', 'FIRST_WIN']);
@@ -91,8 +98,10 @@ describe('achievements list', () => {
     expect(json<Row[]>(r)).toEqual([expect.objectContaining({ developer_id: 'SECRET_ROOM', state: 'Not Started' })]);
   });
 
-  it('--filter and paging narrow the service\'s records: no Not Started rows are added', async () => {
-    const filtered = json<Row[]>(await env.read(['achievements', 'list', UID, '--filter', 'state', '--match', 'In Progress', '--json']));
+  it("--filter and paging narrow the service's records: no Not Started rows are added", async () => {
+    const filtered = json<Row[]>(
+      await env.read(['achievements', 'list', UID, '--filter', 'state', '--match', 'In Progress', '--json']),
+    );
     expect(filtered.map((a) => a.developer_id).sort()).toEqual(['COLLECT_1000_GEMS', 'LEVEL_10']);
     const page = json<Row[]>(await env.read(['achievements', 'list', UID, '--limit', '1', '--offset', '1', '--json']));
     expect(page.map((a) => a.developer_id)).toEqual(['COLLECT_1000_GEMS']);
@@ -101,7 +110,11 @@ describe('achievements list', () => {
   it('--all: every record, then the Not Started rows', async () => {
     const r = await env.read(['achievements', 'list', UID, '--all', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(json<Row[]>(r).map((a) => a.developer_id).sort()).toEqual(ALL);
+    expect(
+      json<Row[]>(r)
+        .map((a) => a.developer_id)
+        .sort(),
+    ).toEqual(ALL);
   });
 });
 
@@ -132,7 +145,11 @@ describe('sandbox load of a data file in the old words', () => {
     expect(r.code, r.stderr).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.includes('warning'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(new RegExp(`^udcli: warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: users\\[0\\]\\.progress\\.4711\\.A\\.state \\(line 11\\) \\(and 2 more like it\\): `));
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^udcli: warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: users\\[0\\]\\.progress\\.4711\\.A\\.state \\(line 11\\) \\(and 2 more like it\\): `,
+      ),
+    );
     // Written anew in the platform's words: the bare values (In Progress follows from them).
     const exported = await env.read(['sandbox', 'export', '--db', db, '--format', 'yaml']);
     expect(exported.code, exported.stderr).toBe(0);
@@ -163,21 +180,34 @@ describe('a Revoked quest (from a data file)', () => {
       ].join('\n'),
     );
     qa = await newSandbox({ data: file });
-    Object.assign(qa.env, { UDCLI_API_KEY: 'b84276aa53974b89a8ba0f16ffb7566f', UDCLI_GAME_ID: '4711', UDCLI_SIGNING_SECRET: undefined });
+    Object.assign(qa.env, {
+      UDCLI_API_KEY: 'b84276aa53974b89a8ba0f16ffb7566f',
+      UDCLI_GAME_ID: '4711',
+      UDCLI_SIGNING_SECRET: undefined,
+    });
   });
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is listed Revoked; a change is refused with the service\'s 409 in one line (exit 1), a dry run says it would be', async () => {
+  it("is listed Revoked; a change is refused with the service's 409 in one line (exit 1), a dry run says it would be", async () => {
     const list = json<Row[]>(await qa.read(['achievements', 'list', QA_UID, '--json']));
-    expect(list.map((a) => [a.developer_id, a.state, a.current_value, a.completed_date])).toEqual([['CHEAT_FREE', 'Revoked', 4, '0000-00-00 00:00:00']]);
+    expect(list.map((a) => [a.developer_id, a.state, a.current_value, a.completed_date])).toEqual([
+      ['CHEAT_FREE', 'Revoked', 4, '0000-00-00 00:00:00'],
+    ]);
     const inc = await qa.read(['achievements', 'inc', QA_UID, 'CHEAT_FREE']);
     expect(inc.code).toBe(1);
-    expect(inc.stderr.split('\n').filter((l) => l.startsWith('udcli: '))).toEqual(['udcli: quest revoked: CHEAT_FREE takes no progress']);
+    expect(inc.stderr.split('\n').filter((l) => l.startsWith('udcli: '))).toEqual([
+      'udcli: quest revoked: CHEAT_FREE takes no progress',
+    ]);
     const dry = await qa.read(['achievements', 'reset', QA_UID, 'CHEAT_FREE', '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(json<{ expected: string }>(dry).expected).toMatch(/^refused \(409\): CHEAT_FREE of .* is Revoked and takes no progress; nothing would change$/);
-    expect(json<Row[]>(await qa.read(['achievements', 'list', QA_UID, '--json']))[0]).toMatchObject({ state: 'Revoked', current_value: 4 });
+    expect(json<{ expected: string }>(dry).expected).toMatch(
+      /^refused \(409\): CHEAT_FREE of .* is Revoked and takes no progress; nothing would change$/,
+    );
+    expect(json<Row[]>(await qa.read(['achievements', 'list', QA_UID, '--json']))[0]).toMatchObject({
+      state: 'Revoked',
+      current_value: 4,
+    });
   });
 });

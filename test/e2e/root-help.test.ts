@@ -11,28 +11,37 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from './harness.js';
 
 const STORED = fileURLToPath(new URL('../../dist/cli/root-help.json', import.meta.url));
-const VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }
+).version;
 
 function run(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+  return spawnSync(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+    encoding: 'utf8',
+  });
 }
 
 describe('the stored root help', () => {
-  it.each([[[]], [['--help']], [['-h']], [['--version']]])('%j: stored answer = commander live, exit 0, nothing on stderr', (args) => {
-    const fast = run(args);
-    const live = run(args, { UDCLI_LIVE_HELP: '1' });
-    expect(live.status).toBe(0);
-    expect(fast.status).toBe(0);
-    expect(fast.stderr).toBe('');
-    expect(fast.stdout).toBe(live.stdout);
-  });
+  it.each([[[]], [['--help']], [['-h']], [['--version']]])(
+    '%j: stored answer = commander live, exit 0, nothing on stderr',
+    (args) => {
+      const fast = run(args);
+      const live = run(args, { UDCLI_LIVE_HELP: '1' });
+      expect(live.status).toBe(0);
+      expect(fast.status).toBe(0);
+      expect(fast.stderr).toBe('');
+      expect(fast.stdout).toBe(live.stdout);
+    },
+  );
 
   it('holds exactly the four answers, and they say what a user expects', () => {
     const answers = JSON.parse(readFileSync(STORED, 'utf8')) as Record<string, string>;
     expect(Object.keys(answers).sort()).toEqual(['', '--help', '--version', '-h']);
     expect(answers['--version']).toBe(`${VERSION}\n`);
     expect(answers['--help']).toMatch(/^Usage: udcli <command> \[options\]/);
-    for (const command of ['user', 'achievements', 'products', 'saves', 'sandbox']) expect(answers['--help']).toContain(`  ${command} `);
+    for (const command of ['user', 'achievements', 'products', 'saves', 'sandbox'])
+      expect(answers['--help']).toContain(`  ${command} `);
   });
 
   it('the root help names every sandbox subcommand (issue 22)', () => {

@@ -12,7 +12,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { json, runPrinted, nowhere, runInProcess, runOnTerminal, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import {
+  json,
+  runPrinted,
+  nowhere,
+  runInProcess,
+  runOnTerminal,
+  type CliResult,
+  type RunOptions,
+  type TestEnv,
+} from './harness.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -51,7 +60,9 @@ async function achievement(uid: string, developerId: string): Promise<Row | unde
 async function held(uid: string, sku: string): Promise<number> {
   const r = await env.read(['products', 'list', uid, '--sku', sku, '--json']);
   expect(r.code, r.stderr).toBe(0);
-  const entry = json<Array<{ purchase: { success?: boolean; data: unknown }; product: { sku: string } }>>(r).find((e) => e.product.sku === sku);
+  const entry = json<Array<{ purchase: { success?: boolean; data: unknown }; product: { sku: string } }>>(r).find(
+    (e) => e.product.sku === sku,
+  );
   const data = entry?.purchase.data;
   if (data && typeof data === 'object' && 'quantity' in data) return Number((data as { quantity: number }).quantity);
   return typeof data === 'number' ? data : 0;
@@ -59,7 +70,13 @@ async function held(uid: string, sku: string): Promise<number> {
 
 function auditLines(): Array<{ command: string; uid: string; change: string; undo: string | null; profile: string }> {
   const path = join(env.configDir, 'audit.log');
-  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 }
 
 /** The `Undo:` line of a receipt. */
@@ -68,7 +85,6 @@ function undoOf(r: CliResult): string {
   if (!line) throw new Error(`no Undo line (exit ${r.code}):\n${r.stderr}`);
   return line.replace(/^Undo:\s+/, '');
 }
-
 
 describe('bug 1: output options are checked before anything is sent', () => {
   it('products give --fields nosuchfield: exit 2, nothing granted, no audit line', async () => {
@@ -110,7 +126,19 @@ describe('bug 1: output options are checked before anything is sent', () => {
 describe('bug 2: the undo lands on the server the change was made on', () => {
   let clean: NodeJS.ProcessEnv;
   beforeAll(async () => {
-    const add = await udcli(['profile', 'add', 'prod2', '--base-url', env.sandbox.url, '--api-key', DEMO.game.apiKey, '--signing-secret', DEMO.game.signingSecret, '--game-id', DEMO.game.id]);
+    const add = await udcli([
+      'profile',
+      'add',
+      'prod2',
+      '--base-url',
+      env.sandbox.url,
+      '--api-key',
+      DEMO.game.apiKey,
+      '--signing-secret',
+      DEMO.game.signingSecret,
+      '--game-id',
+      DEMO.game.id,
+    ]);
     expect(add.code, add.stderr).toBe(0);
     // No UDCLI_BASE_URL & co.: the default (built-in sandbox) profile would reach another
     // server, an embedded sandbox in this data dir, so an undo without --profile misses.
@@ -127,7 +155,10 @@ describe('bug 2: the undo lands on the server the change was made on', () => {
     const take = await runInProcess(['--profile', 'prod2', 'products', 'take', ALICE, 'xp-boost', '--qty', '1'], clean);
     expect(take.code, take.stderr).toBe(0);
     expect(undoOf(take)).toBe(`udcli products give ${ALICE} xp-boost --qty 1 --profile prod2`);
-    expect(auditLines().at(-1)).toMatchObject({ profile: 'prod2', undo: `udcli products give ${ALICE} xp-boost --qty 1 --profile prod2` });
+    expect(auditLines().at(-1)).toMatchObject({
+      profile: 'prod2',
+      undo: `udcli products give ${ALICE} xp-boost --qty 1 --profile prod2`,
+    });
     expect(await held(ALICE, 'xp-boost')).toBe(before - 1);
     const undo = await runPrinted(undoOf(take), clean);
     expect(undo.code, undo.stderr).toBe(0);
@@ -145,9 +176,14 @@ describe('bug 2: the undo lands on the server the change was made on', () => {
   }, 60_000);
 
   it('--base-url given as a flag is carried too', async () => {
-    const r = await runInProcess(['--base-url', env.sandbox.url, '--profile', 'prod2', 'products', 'give', ALICE, 'xp-boost'], clean);
+    const r = await runInProcess(
+      ['--base-url', env.sandbox.url, '--profile', 'prod2', 'products', 'give', ALICE, 'xp-boost'],
+      clean,
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(undoOf(r)).toBe(`udcli products take ${ALICE} xp-boost --qty 1 --profile prod2 --base-url ${env.sandbox.url}`);
+    expect(undoOf(r)).toBe(
+      `udcli products take ${ALICE} xp-boost --qty 1 --profile prod2 --base-url ${env.sandbox.url}`,
+    );
     expect((await runPrinted(undoOf(r), clean)).code).toBe(0);
   }, 60_000);
 });
@@ -158,7 +194,9 @@ describe('bug 3: Completed is kept through set', () => {
     const r = await udcli(['achievements', 'set', PLAYER, 'LEVEL_10', '100%']);
     expect(r.code, r.stderr).toBe(0);
     const scope = `--profile sandbox --base-url ${env.sandbox.url}`;
-    expect(undoOf(r)).toBe(`udcli achievements reset ${PLAYER} LEVEL_10 ${scope} && udcli achievements set ${PLAYER} LEVEL_10 33% ${scope}`);
+    expect(undoOf(r)).toBe(
+      `udcli achievements reset ${PLAYER} LEVEL_10 ${scope} && udcli achievements set ${PLAYER} LEVEL_10 33% ${scope}`,
+    );
     const undo = await runPrinted(undoOf(r), env.env);
     expect(undo.code, undo.stderr).toBe(0);
     expect(await achievement(PLAYER, 'LEVEL_10')).toMatchObject({ current_value: 4, state: 'In Progress' });
@@ -168,9 +206,13 @@ describe('bug 3: Completed is kept through set', () => {
     expect((await achievement(ALICE, 'FIRST_WIN'))?.state).toBe('Completed');
     const done = await udcli(['achievements', 'set', ALICE, 'SPEED RUN/100%', '50%']);
     expect(done.code).toBe(1);
-    expect(done.stderr).toContain(`udcli: nothing changed: SPEED RUN/100% of ${ALICE.slice(0, 4)}… is Completed (100/100) and set does not lower a completed achievement`);
+    expect(done.stderr).toContain(
+      `udcli: nothing changed: SPEED RUN/100% of ${ALICE.slice(0, 4)}… is Completed (100/100) and set does not lower a completed achievement`,
+    );
     const scope = `--profile sandbox --base-url ${env.sandbox.url}`;
-    expect(done.stderr).toContain(`udcli achievements reset ${ALICE} 'SPEED RUN/100%' ${scope} && udcli achievements set ${ALICE} 'SPEED RUN/100%' 50% ${scope}`);
+    expect(done.stderr).toContain(
+      `udcli achievements reset ${ALICE} 'SPEED RUN/100%' ${scope} && udcli achievements set ${ALICE} 'SPEED RUN/100%' 50% ${scope}`,
+    );
     expect(await achievement(ALICE, 'SPEED RUN/100%')).toMatchObject({ current_value: 100, state: 'Completed' });
   });
 });
@@ -184,16 +226,27 @@ describe('bug 4: a reset of a record that does not exist', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Changed: FIRST_WIN of ${CAROL.slice(0, 4)}…: (none) → 0/1 In Progress`);
     expect(r.stderr).toMatch(new RegExp(`^Undo:\\s+udcli achievements delete ${CAROL} FIRST_WIN `, 'm'));
-    expect(await achievement(CAROL, 'FIRST_WIN')).toMatchObject({ state: 'In Progress', current_value: 0, completed_date: '0000-00-00 00:00:00' });
+    expect(await achievement(CAROL, 'FIRST_WIN')).toMatchObject({
+      state: 'In Progress',
+      current_value: 0,
+      completed_date: '0000-00-00 00:00:00',
+    });
     expect(auditLines().at(-1)).toMatchObject({ uid: CAROL, undo: expect.stringMatching(/achievements delete/) });
   });
 
   it('a batch reports the same for each such user', async () => {
     const r = await udcli(['achievements', 'reset', '@-', 'SECRET_ROOM'], { input: 'carol\ndave\n' });
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { uid: string; result: { change: string; undo: unknown } });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { uid: string; result: { change: string; undo: unknown } });
     expect(lines.map((l) => l.uid).sort()).toEqual([CAROL, DAVE].sort());
-    for (const l of lines) expect(l.result).toMatchObject({ change: expect.stringMatching(/\(none\) → 0\/1 In Progress/), undo: expect.stringMatching(/achievements delete/) });
+    for (const l of lines)
+      expect(l.result).toMatchObject({
+        change: expect.stringMatching(/\(none\) → 0\/1 In Progress/),
+        undo: expect.stringMatching(/achievements delete/),
+      });
   });
 });
 
@@ -210,7 +263,9 @@ describe('bug 5: every mutation is in the audit log', () => {
     expect(count(/^udcli products give /)).toBe(give + 3);
     const last = auditLines().at(-1)!;
     expect(last.command).toMatch(/--post/);
-    expect(last.undo).toMatch(/^udcli products take \w+ xp-boost --qty 1 --profile sandbox --base-url http:\/\/127\.0\.0\.1:\d+$/);
+    expect(last.undo).toMatch(
+      /^udcli products take \w+ xp-boost --qty 1 --profile sandbox --base-url http:\/\/127\.0\.0\.1:\d+$/,
+    );
   });
 });
 
@@ -224,14 +279,21 @@ describe('bug 7: delete asks, or needs --yes', () => {
   });
 
   it('on a terminal with stdin from /dev/null: exit 2, nothing deleted', async () => {
-    const r = await runOnTerminal(['achievements', 'delete', PLAYER, 'FIRST_WIN'], env.env, { prompt: '[y/N]', input: 'y\n', stdinFromDevNull: true });
+    const r = await runOnTerminal(['achievements', 'delete', PLAYER, 'FIRST_WIN'], env.env, {
+      prompt: '[y/N]',
+      input: 'y\n',
+      stdinFromDevNull: true,
+    });
     expect(r.code, r.stdout).toBe(2);
     expect(r.stdout).toMatch(/--yes/);
     expect(await achievement(PLAYER, 'FIRST_WIN')).toBeDefined();
   });
 
   it('the prompt shows what will be lost; Ctrl-D ends its line before "cancelled"', async () => {
-    const r = await runOnTerminal(['achievements', 'delete', PLAYER, 'FIRST_WIN'], env.env, { prompt: '[y/N]', input: '\u0004' });
+    const r = await runOnTerminal(['achievements', 'delete', PLAYER, 'FIRST_WIN'], env.env, {
+      prompt: '[y/N]',
+      input: '\u0004',
+    });
     expect(r.stdout).toContain(`Delete achievement FIRST_WIN of user ${PLAYER} (1/1 Completed`);
     expect(r.stdout).toMatch(/^udcli: cancelled/m);
     expect(r.code).toBe(2);
@@ -254,7 +316,10 @@ describe('bug 8: batch input that holds no users', () => {
     writeFileSync(empty, '');
     const comments = join(scratch, 'comments.txt');
     writeFileSync(comments, '# testers\n\n   \n# none yet\n');
-    for (const [spec, name] of [[`@${empty}`, 'empty.txt'], [`@${comments}`, 'comments.txt']] as const) {
+    for (const [spec, name] of [
+      [`@${empty}`, 'empty.txt'],
+      [`@${comments}`, 'comments.txt'],
+    ] as const) {
       const r = await udcli(['achievements', 'reset', spec, 'FIRST_WIN']);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`udcli: no users in ${name}`);
@@ -291,7 +356,10 @@ describe('bug 6: a server that is not the service', () => {
     const r = await udcli(['doctor', '-o', 'json'], { env: { UDCLI_BASE_URL: url, UDCLI_SITE_URL: url } });
     expect(r.code, r.stderr).toBe(1);
     const checks = json<Array<{ check: string; status: string; detail: string }>>(r);
-    expect(checks.find((c) => c.check === 'server')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/not the service's envelope/) });
+    expect(checks.find((c) => c.check === 'server')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/not the service's envelope/),
+    });
     expect(checks.find((c) => c.check === 'api key')?.status).not.toBe('ok');
   });
 
@@ -315,7 +383,9 @@ describe('polish: arguments that look wrong', () => {
   it('swapped <uid> and <developer_id>: says so, shows the right order, sends nothing', async () => {
     const r = await udcli(['achievements', 'inc', 'LEVEL_10', PLAYER], { env: await nowhere() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`udcli: arguments look swapped: "${PLAYER}" is a uid and "LEVEL_10" looks like the developer_id`);
+    expect(r.stderr).toContain(
+      `udcli: arguments look swapped: "${PLAYER}" is a uid and "LEVEL_10" looks like the developer_id`,
+    );
     expect(r.stderr).toContain(`udcli achievements inc ${PLAYER} LEVEL_10`);
     const take = await udcli(['products', 'take', 'xp-boost', PLAYER], { env: await nowhere() });
     expect(take.code).toBe(2);

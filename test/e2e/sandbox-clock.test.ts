@@ -35,10 +35,12 @@ interface ClockJson {
 const clock = (args: string[]) => env.runChecked(['sandbox', 'clock', ...args, '--port', port]);
 
 function exported(stdout: string): Record<string, string> {
-  return Object.fromEntries(stdout.split('\n').flatMap((line) => {
-    const m = /^(UDCLI_[A-Z_]+)=(.*)$/.exec(line);
-    return m ? [[m[1]!, m[2]!]] : [];
-  }));
+  return Object.fromEntries(
+    stdout.split('\n').flatMap((line) => {
+      const m = /^(UDCLI_[A-Z_]+)=(.*)$/.exec(line);
+      return m ? [[m[1]!, m[2]!]] : [];
+    }),
+  );
 }
 
 describe('sandbox clock', () => {
@@ -52,13 +54,22 @@ describe('sandbox clock', () => {
 
     const advanced = await clock(['advance', '15m']);
     expect(advanced.code, advanced.stderr).toBe(0);
-    expect(advanced.stdout).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z \\(offset \\+${now.offset_seconds + 900} s\\)\\n$`));
+    expect(advanced.stdout).toMatch(
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z \\(offset \\+${now.offset_seconds + 900} s\\)\\n$`,
+      ),
+    );
 
     const back = await clock(['set', '2020-01-01T00:00:00Z', '--json']);
     expect(back.code, back.stderr).toBe(0);
     // The clock runs on from the time set: a millisecond may pass before the reply reads it.
-    expect(json<ClockJson>(back)).toMatchObject({ now: expect.stringMatching(/^2020-01-01T00:00:00\.\d{3}Z$/), unix: 1577836800 });
-    expect(back.stderr).toMatch(/^udcli: the clock went back \d+ s: tokens, sessions and challenges issued since then last that much longer\n$/);
+    expect(json<ClockJson>(back)).toMatchObject({
+      now: expect.stringMatching(/^2020-01-01T00:00:00\.\d{3}Z$/),
+      unix: 1577836800,
+    });
+    expect(back.stderr).toMatch(
+      /^udcli: the clock went back \d+ s: tokens, sessions and challenges issued since then last that much longer\n$/,
+    );
 
     // Back to the real time for the other tests: the offset is at most the time the command took, behind.
     const setAt = Date.now();
@@ -82,19 +93,33 @@ describe('sandbox clock', () => {
 
   it('an agi challenge expires after `clock advance 301s`', async () => {
     const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
-    const query: Array<[string, string]> = [['api_key', DEMO.secondGame.apiKey], ['type', 'Game'], ['pid', DEMO.secondGame.id], ['developer_id', 'X'], ['reset', '1']];
-    const send = (q: Array<[string, string]>) => fetch(`${env.sandbox.url}${path}?${new URLSearchParams(q).toString()}`, { method: 'PUT' });
+    const query: Array<[string, string]> = [
+      ['api_key', DEMO.secondGame.apiKey],
+      ['type', 'Game'],
+      ['pid', DEMO.secondGame.id],
+      ['developer_id', 'X'],
+      ['reset', '1'],
+    ];
+    const send = (q: Array<[string, string]>) =>
+      fetch(`${env.sandbox.url}${path}?${new URLSearchParams(q).toString()}`, { method: 'PUT' });
     const first = (await (await send(query)).json()) as { code: number; payload: { session: string; key: string } };
     expect(first.code).toBe(401);
     expect((await clock(['advance', '301s'])).code).toBe(0);
     const challenge = first.payload;
-    const signed = await send([...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path, query })]]);
+    const signed = await send([
+      ...query,
+      ['session', challenge.session],
+      ['sig', agiSignature({ ...challenge, path, query })],
+    ]);
     expect(signed.status).toBe(401);
     expect(((await signed.json()) as { message: string }).message).toMatch(/^stale session/);
   });
 
   it.each([
-    [['advance', '5x'], 'udcli: invalid duration "5x": expected seconds or a number with s, m, h or d, e.g. 901s or 15m (to go back, use set)\n'],
+    [
+      ['advance', '5x'],
+      'udcli: invalid duration "5x": expected seconds or a number with s, m, h or d, e.g. 901s or 15m (to go back, use set)\n',
+    ],
     [['set', 'notadate'], 'udcli: invalid date-time "notadate": expected ISO 8601 like 2030-01-01T12:00:00Z\n'],
   ])('%j: exit 2, one line, nothing sent', async (args, stderr) => {
     const r = await runInProcess(['sandbox', 'clock', ...args], { ...env.env, ...(await nowhere()) });
@@ -107,19 +132,24 @@ describe('sandbox clock', () => {
     expect(r.stderr).toMatch(/^udcli: no sandbox answers at http:\/\/127\.0\.0\.1:\d+\n/);
   });
 
-  it('inside `sandbox exec`: the command\'s own sandbox', async () => {
+  it("inside `sandbox exec`: the command's own sandbox", async () => {
     // The binary: exec hands its own stdout to the command, which only a process of its own has.
-    const r = await runCli(['sandbox', 'exec', '--', process.execPath, BIN, 'sandbox', 'clock', 'advance', '1d', '--json'], {
-      UDCLI_DATA_DIR: join(scratch, 'exec-data'),
-      UDCLI_CONFIG_DIR: join(scratch, 'exec-config'),
-    });
+    const r = await runCli(
+      ['sandbox', 'exec', '--', process.execPath, BIN, 'sandbox', 'clock', 'advance', '1d', '--json'],
+      {
+        UDCLI_DATA_DIR: join(scratch, 'exec-data'),
+        UDCLI_CONFIG_DIR: join(scratch, 'exec-config'),
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(json<ClockJson>(r).offset_seconds).toBe(86_400);
   });
 
   it('without --port: the sandbox `sandbox start` recorded in its pid file', async () => {
     const dirs = { UDCLI_DATA_DIR: join(scratch, 'start-data'), UDCLI_CONFIG_DIR: join(scratch, 'start-config') };
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--db', ':memory:'], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...dirs } });
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--db', ':memory:'], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...dirs },
+    });
     const closed = new Promise((resolve) => child.on('close', resolve));
     try {
       let stdout = '';

@@ -65,25 +65,46 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** The studio's game server: authenticates the play page's token, then increments BOSS_1 as the platform's SDK would. */
+/**
+ * The studio's game server: authenticates the play page's token, then increments BOSS_1 as the platform's SDK would.
+ */
 function gameServer(sandboxUrl: string): Promise<{ url: string; server: Server }> {
   const api = `${sandboxUrl}/services/rest/v1`;
   const server = createServer((req, res) => {
     void (async () => {
       const q = new URL(req.url ?? '/', 'http://x').searchParams;
-      const auth = await fetch(`${api}/authenticate/user.json?${new URLSearchParams({ user_id: q.get('user_id') ?? '', auth_token: q.get('auth_token') ?? '', api_key: STUDIO_KEY })}`);
+      const auth = await fetch(
+        `${api}/authenticate/user.json?${new URLSearchParams({ user_id: q.get('user_id') ?? '', auth_token: q.get('auth_token') ?? '', api_key: STUDIO_KEY })}`,
+      );
       const who = ((await auth.json()) as { payload: { uid: string } | null }).payload;
       if (!who) return res.writeHead(403).end('not authenticated');
       const path = `/services/rest/v1/achievements/user/${who.uid}.json`;
-      const query: Array<[string, string]> = [['api_key', STUDIO_KEY], ['pid', '4711'], ['developer_id', 'BOSS_1'], ['increment', '1'], ['method', 'put']];
+      const query: Array<[string, string]> = [
+        ['api_key', STUDIO_KEY],
+        ['pid', '4711'],
+        ['developer_id', 'BOSS_1'],
+        ['increment', '1'],
+        ['method', 'put'],
+      ];
       const post = (pairs: Array<[string, string]>) =>
-        fetch(`${sandboxUrl}${path}?${new URLSearchParams(pairs)}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+        fetch(`${sandboxUrl}${path}?${new URLSearchParams(pairs)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
       const challenge = ((await (await post(query)).json()) as { payload: { session: string; key: string } }).payload;
-      const signed = await post([...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path, query })]]);
+      const signed = await post([
+        ...query,
+        ['session', challenge.session],
+        ['sig', agiSignature({ ...challenge, path, query })],
+      ]);
       res.writeHead(signed.status, { 'content-type': 'application/json' }).end(await signed.text());
     })();
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
+    ),
+  );
 }
 
 describe('your game in the sandbox', () => {
@@ -97,23 +118,37 @@ describe('your game in the sandbox', () => {
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const page = await (await fetch(`${env.sandbox.url}/play/4711`, { headers: { cookie } })).text();
     const src = /<iframe\b[^>]*\bsrc="([^"]*)"/.exec(page)![1]!.replaceAll('&amp;', '&');
-    // The game is served by the sandbox's game host, at the game's own name (issue 40): its content URI (http://game.invalid/play) proxied.
-    expect(src).toMatch(/^http:\/\/g4711\.sandbox\.localhost:\d+\/play\/4711\/game\/play\?user_id=[0-9a-f]{32}&auth_token=[0-9a-f]{32}$/);
+    // The game is served by the sandbox's game host, at the game's own name (issue 40): its content URI
+    // (http://game.invalid/play) proxied.
+    expect(src).toMatch(
+      /^http:\/\/g4711\.sandbox\.localhost:\d+\/play\/4711\/game\/play\?user_id=[0-9a-f]{32}&auth_token=[0-9a-f]{32}$/,
+    );
     expect(new URL(src).origin).not.toBe(new URL(env.sandbox.url).origin);
 
     const studio = await gameServer(env.sandbox.url);
     try {
       const r = await fetch(`${studio.url}/${new URL(src, env.sandbox.url).search}`);
       expect(r.status).toBe(200);
-      expect(((await r.json()) as { payload: unknown }).payload).toMatchObject({ developer_id: 'BOSS_1', current_value: 2, state: 'In Progress' });
+      expect(((await r.json()) as { payload: unknown }).payload).toMatchObject({
+        developer_id: 'BOSS_1',
+        current_value: 2,
+        state: 'In Progress',
+      });
     } finally {
       studio.server.close();
     }
     const studioEnv = { UDCLI_API_KEY: STUDIO_KEY, UDCLI_GAME_ID: '4711' };
     const list = await env.run(['achievements', 'list', uidForUsername('qa_alice'), '--json'], { env: studioEnv });
-    expect(json<Array<{ developer_id: string; current_value: number }>>(list)).toMatchObject([{ developer_id: 'BOSS_1', current_value: 2 }]);
+    expect(json<Array<{ developer_id: string; current_value: number }>>(list)).toMatchObject([
+      { developer_id: 'BOSS_1', current_value: 2 },
+    ]);
     const products = await env.run(['products', 'list', uidForUsername('qa_alice'), '--json'], { env: studioEnv });
-    expect(json<Array<{ product: { sku: string }; purchase: { data: unknown } }>>(products).map((e) => [e.product.sku, e.purchase.data])).toEqual([
+    expect(
+      json<Array<{ product: { sku: string }; purchase: { data: unknown } }>>(products).map((e) => [
+        e.product.sku,
+        e.purchase.data,
+      ]),
+    ).toEqual([
       ['gem-pack:10', 30],
       ['gem-pack:50', 30],
     ]);
@@ -135,7 +170,9 @@ describe('your game in the sandbox', () => {
     const alice = uidForUsername('qa_alice');
     const studioEnv = { UDCLI_API_KEY: STUDIO_KEY, UDCLI_GAME_ID: '4711' };
     const value = async () =>
-      json<Array<{ current_value: number }>>(await env.run(['achievements', 'list', alice, '--json'], { env: studioEnv }))[0]!.current_value;
+      json<Array<{ current_value: number }>>(
+        await env.run(['achievements', 'list', alice, '--json'], { env: studioEnv }),
+      )[0]!.current_value;
     const before = await value();
     expect((await env.run(['sandbox', 'snapshot', 'save', 'before', '--db', dbPath])).code).toBe(0);
     expect((await env.run(['achievements', 'inc', alice, 'BOSS_1'], { env: studioEnv })).code).toBe(0);
@@ -149,7 +186,9 @@ describe('your game in the sandbox', () => {
 
   it('a snapshot save killed with SIGKILL leaves the earlier snapshots whole and readable', async () => {
     const big = join(scratch, 'big.db');
-    expect((await env.run(['sandbox', 'seed', '--users', '30000', '--friends', '20000', '--db', big], {})).code).toBe(0);
+    expect((await env.run(['sandbox', 'seed', '--users', '30000', '--friends', '20000', '--db', big], {})).code).toBe(
+      0,
+    );
     expect((await env.run(['sandbox', 'snapshot', 'save', 'keep', '--db', big])).code).toBe(0);
     const keep = join(env.dataDir, 'snapshots', 'keep.db');
     const users = (path: string) => {
@@ -163,7 +202,10 @@ describe('your game in the sandbox', () => {
     };
     const expected = users(keep);
     for (const delayMs of [20, 80, 160, 320]) {
-      const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'keep', '--db', big], { env: { ...process.env, ...env.env }, stdio: 'ignore' });
+      const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'keep', '--db', big], {
+        env: { ...process.env, ...env.env },
+        stdio: 'ignore',
+      });
       const closed = new Promise((r) => child.once('close', r));
       await new Promise((r) => setTimeout(r, delayMs));
       child.kill('SIGKILL');
@@ -199,7 +241,9 @@ describe('starting from a data file, and back to it', () => {
       expect(json<Array<{ current_value: number }>>(list)).toMatchObject([{ current_value: 1 }]);
       const demo = await env.run(['user', 'demo_player'], { env: studio });
       expect(demo.code).toBe(4); // no demo data
-      expect((await env.run(['achievements', 'inc', uidForUsername('qa_alice'), 'BOSS_1'], { env: studio })).code).toBe(0);
+      expect((await env.run(['achievements', 'inc', uidForUsername('qa_alice'), 'BOSS_1'], { env: studio })).code).toBe(
+        0,
+      );
     } finally {
       child.kill('SIGTERM');
       await closed;
@@ -216,18 +260,45 @@ describe('starting from a data file, and back to it', () => {
     expect(afterReset).toBe((await env.run(['sandbox', 'export', '--db', fresh])).stdout);
   });
 
-  it('sandbox exec --data runs the command with the file\'s game and key; --snapshot starts from a snapshot', async () => {
+  it("sandbox exec --data runs the command with the file's game and key; --snapshot starts from a snapshot", async () => {
     // The binary: exec hands its own stdout to the command, which only a process of its own has.
     const qa = file('exec.yaml', QA_FILE);
-    const probe = ['node', '-e', 'process.stdout.write([process.env.UDCLI_GAME_ID, process.env.UDCLI_API_KEY].join(" "))'];
+    const probe = [
+      'node',
+      '-e',
+      'process.stdout.write([process.env.UDCLI_GAME_ID, process.env.UDCLI_API_KEY].join(" "))',
+    ];
     const r = await env.runBinary(['sandbox', 'exec', '--data', qa, '--', ...probe]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`4711 ${STUDIO_KEY}`);
-    const inner = await env.runBinary(['sandbox', 'exec', '--data', qa, '--', process.execPath, BIN, 'achievements', 'list', uidForUsername('qa_alice'), '--json']);
+    const inner = await env.runBinary([
+      'sandbox',
+      'exec',
+      '--data',
+      qa,
+      '--',
+      process.execPath,
+      BIN,
+      'achievements',
+      'list',
+      uidForUsername('qa_alice'),
+      '--json',
+    ]);
     expect(inner.code, inner.stderr).toBe(0);
     expect(json<Array<{ developer_id: string }>>(inner).map((a) => a.developer_id)).toEqual(['BOSS_1']);
     // The snapshot holds the demo data and the loaded qa users: a fresh demo sandbox has no qa_alice.
-    const fromSnapshot = await env.runBinary(['sandbox', 'exec', '--snapshot', 'before', '--', process.execPath, BIN, 'user', 'qa_alice', '--json']);
+    const fromSnapshot = await env.runBinary([
+      'sandbox',
+      'exec',
+      '--snapshot',
+      'before',
+      '--',
+      process.execPath,
+      BIN,
+      'user',
+      'qa_alice',
+      '--json',
+    ]);
     expect(fromSnapshot.code, fromSnapshot.stderr).toBe(0);
     expect(json<{ uid: string }>(fromSnapshot).uid).toBe(uidForUsername('qa_alice'));
     const plain = await env.runBinary(['sandbox', 'exec', '--', process.execPath, BIN, 'user', 'qa_alice']);
@@ -236,7 +307,10 @@ describe('starting from a data file, and back to it', () => {
 
   it('--data with --seed, and a bad file at start: exit 2 before anything listens', async () => {
     const both = await env.run(['sandbox', 'start', '--data', 'x.yaml', '--seed', 'demo', '--port', '0']);
-    expect(both).toMatchObject({ code: 2, stderr: 'udcli: --data and --seed cannot be used together: the data file replaces the demo data\n' });
+    expect(both).toMatchObject({
+      code: 2,
+      stderr: 'udcli: --data and --seed cannot be used together: the data file replaces the demo data\n',
+    });
     const bad = file('bad-start.yaml', 'games:\n  - id: "1"\n');
     const r = await env.run(['sandbox', 'start', '--data', bad, '--port', '0', '--db', join(scratch, 'never.db')]);
     expect(r.code).toBe(2);
@@ -257,7 +331,10 @@ describe('bad input', () => {
 
   it('a missing file, a broken YAML file: exit 2, one line', async () => {
     const missing = await env.run(['sandbox', 'load', join(scratch, 'nope.yaml'), '--db', dbPath]);
-    expect(missing).toMatchObject({ code: 2, stderr: `udcli: cannot read the data file ${join(scratch, 'nope.yaml')}: no such file\n` });
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr: `udcli: cannot read the data file ${join(scratch, 'nope.yaml')}: no such file\n`,
+    });
     const broken = await env.run(['sandbox', 'load', file('broken.yaml', 'games: [\n'), '--db', dbPath]);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^udcli: \S+broken\.yaml: not valid YAML: .*\(line \d+\)\n$/);
@@ -279,7 +356,9 @@ describe('bad input', () => {
     const schema = json<{ $id: string }>(await env.run(['sandbox', 'schema']));
     expect(schema.$id).toMatch(/sandbox-data-1\.json$/);
     // Beside the starter, the schema its first line points editors at.
-    expect(readFileSync(starter, 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./sandbox-data.schema.json');
+    expect(readFileSync(starter, 'utf8').split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=./sandbox-data.schema.json',
+    );
     expect(JSON.parse(readFileSync(join(scratch, 'sandbox-data.schema.json'), 'utf8'))).toEqual(schema);
   });
 
@@ -288,7 +367,11 @@ describe('bad input', () => {
     const schemaPath = join(dir, 'sandbox-data.schema.json');
     writeFileSync(schemaPath, '{"mine": true}\n');
     const r = await env.run(['sandbox', 'init', join(dir, 'qa.yaml')]);
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `udcli: ${schemaPath} exists; not overwritten\npass --force to replace it, or name another file\n` });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `udcli: ${schemaPath} exists; not overwritten\npass --force to replace it, or name another file\n`,
+    });
     expect(readFileSync(schemaPath, 'utf8')).toBe('{"mine": true}\n');
     expect(existsSync(join(dir, 'qa.yaml'))).toBe(false);
     const forced = await env.run(['sandbox', 'init', join(dir, 'qa.yaml'), '--force']);

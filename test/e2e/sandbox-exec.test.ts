@@ -27,7 +27,8 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const exec = (args: string[], options: { timeoutMs?: number } = {}): Promise<CliResult> => runCli(['sandbox', 'exec', ...args], env, options);
+const exec = (args: string[], options: { timeoutMs?: number } = {}): Promise<CliResult> =>
+  runCli(['sandbox', 'exec', ...args], env, options);
 
 /** A Node script file in the temp dir (its source gets `OUT` as the path of a JSON result file). */
 function script(name: string, source: string): { path: string; out: string } {
@@ -74,7 +75,9 @@ process.exit(7);`,
     const [header, ...lines] = ownLines(result.stderr);
     expect(header).toBe("udcli: the command failed (exit 7); the sandbox's last 4 request lines:");
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/Z GET \/services\/rest\/v1\/users\/demo_player\.json\?username=1&api_key=0123…cdef 200 [\d.]+ms$/);
+    expect(lines[0]).toMatch(
+      /Z GET \/services\/rest\/v1\/users\/demo_player\.json\?username=1&api_key=0123…cdef 200 [\d.]+ms$/,
+    );
     expect(lines[3]).toMatch(/ GET \/services\/rest\/v1\/authenticate\/user\.json\?.* 200 /);
     for (const secret of [DEMO.game.apiKey, DEMO.game.signingSecret]) expect(result.stderr).not.toContain(secret);
 
@@ -118,16 +121,33 @@ process.exit(7);`,
     const io = fakeIO({ env: { NO_COLOR: '1', PATH: process.env.PATH, ...env } });
     // udcli's own signed change (agi: unsigned, challenged, retried signed), then the command fails.
     const code = await main(
-      ['sandbox', 'exec', '--log', log, '--', 'sh', '-c', '"$0" "$1" achievements inc "$2" LEVEL_10 --by 1 >/dev/null && exit 3', process.execPath, BIN, DEMO.user.uid],
+      [
+        'sandbox',
+        'exec',
+        '--log',
+        log,
+        '--',
+        'sh',
+        '-c',
+        '"$0" "$1" achievements inc "$2" LEVEL_10 --by 1 >/dev/null && exit 3',
+        process.execPath,
+        BIN,
+        DEMO.user.uid,
+      ],
       io.io,
     );
     expect(code, io.stderr()).toBe(3);
     const [header, ...tail] = ownLines(io.stderr());
-    expect(header).toMatch(/^udcli: the command failed \(exit 3\); the sandbox's last \d+ request lines; all of them in /);
+    expect(header).toMatch(
+      /^udcli: the command failed \(exit 3\); the sandbox's last \d+ request lines; all of them in /,
+    );
     const changes = tail.filter((line) => / POST \/services\/rest\/v1\/achievements\//.test(line));
     expect(changes).toEqual([expect.stringMatching(/ 200 [\d.]+ms \(after signature challenge\)$/)]);
     expect(tail.join('\n')).not.toContain('signature required');
-    const kept = readFileSync(log, 'utf8').trimEnd().split('\n').filter((line) => / POST \/services\/rest\/v1\/achievements\//.test(line));
+    const kept = readFileSync(log, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .filter((line) => / POST \/services\/rest\/v1\/achievements\//.test(line));
     expect(kept).toEqual([
       expect.stringMatching(/ 401 [\d.]+ms \(signature challenge, answered\) signature required$/),
       expect.stringMatching(/ 200 [\d.]+ms \(after signature challenge\)$/),
@@ -173,54 +193,68 @@ writeFileSync(OUT, JSON.stringify({ url: process.env.UDCLI_BASE_URL, status: r.s
     expect(badPort.stderr).toMatch(/--port/);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('passes %s on to the command, then stops the sandbox and exits with its code', async (signal) => {
-    const child = script(
-      `signal-${signal}`,
-      `import { writeFileSync } from 'node:fs';
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'passes %s on to the command, then stops the sandbox and exits with its code',
+    async (signal) => {
+      const child = script(
+        `signal-${signal}`,
+        `import { writeFileSync } from 'node:fs';
 process.on(${JSON.stringify(signal)}, () => {
   writeFileSync(OUT + '.got', ${JSON.stringify(signal)});
   process.exit(42);
 });
 writeFileSync(OUT, JSON.stringify({ url: process.env.UDCLI_BASE_URL, db: process.env.UDCLI_SANDBOX_DB }));
 setInterval(() => {}, 1000);`,
-    );
-    const udcli = spawn(process.execPath, [BIN, 'sandbox', 'exec', '--', process.execPath, child.path], {
-      env: { ...process.env, ...env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    udcli.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => udcli.on('exit', (code) => resolve(code)));
-    await until(() => existsSync(child.out), `the child's file (stderr so far: ${stderr})`, { timeoutMs: 15_000, intervalMs: 50 }).catch((error: unknown) => {
-      udcli.kill('SIGKILL');
-      throw error;
-    });
-    expect(existsSync(child.out), stderr).toBe(true);
-    const started = readJson<{ url: string; db: string }>(child.out);
+      );
+      const udcli = spawn(process.execPath, [BIN, 'sandbox', 'exec', '--', process.execPath, child.path], {
+        env: { ...process.env, ...env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      udcli.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => udcli.on('exit', (code) => resolve(code)));
+      await until(() => existsSync(child.out), `the child's file (stderr so far: ${stderr})`, {
+        timeoutMs: 15_000,
+        intervalMs: 50,
+      }).catch((error: unknown) => {
+        udcli.kill('SIGKILL');
+        throw error;
+      });
+      expect(existsSync(child.out), stderr).toBe(true);
+      const started = readJson<{ url: string; db: string }>(child.out);
 
-    udcli.kill(signal);
-    const timer = setTimeout(() => udcli.kill('SIGKILL'), 15_000);
-    const code = await exited;
-    clearTimeout(timer);
-    expect(code, stderr).toBe(42);
-    expect(readFileSync(`${child.out}.got`, 'utf8')).toBe(signal);
-    expect(await refused(`${started.url}/_sandbox/status`)).toBe(true);
-    expect(existsSync(dirname(started.db))).toBe(false);
-  });
+      udcli.kill(signal);
+      const timer = setTimeout(() => udcli.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      expect(code, stderr).toBe(42);
+      expect(readFileSync(`${child.out}.got`, 'utf8')).toBe(signal);
+      expect(await refused(`${started.url}/_sandbox/status`)).toBe(true);
+      expect(existsSync(dirname(started.db))).toBe(false);
+    },
+  );
 });
 
 describe('udcli sandbox game set-uri', () => {
   it('sets the URI (exit 0), refuses a non-http URL (exit 2) and an unknown game (exit 2)', async () => {
     const db = join(root, 'game.db');
-    const ok = await runInProcess(['sandbox', 'game', 'set-uri', '1001', 'http://localhost:3000/game', '--db', db], env);
+    const ok = await runInProcess(
+      ['sandbox', 'game', 'set-uri', '1001', 'http://localhost:3000/game', '--db', db],
+      env,
+    );
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toBe('set the content URI of game 1001 (Demo Quest) to http://localhost:3000/game\n');
     const shown = await runInProcess(['sandbox', 'game', 'show', '1001', '--db', db, '--json'], env);
     expect(JSON.parse(shown.stdout)).toMatchObject({ id: '1001', content_uri: 'http://localhost:3000/game' });
     const bad = await runInProcess(['sandbox', 'game', 'set-uri', '1001', 'file:///etc/passwd', '--db', db], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^udcli: invalid content URI "file:\/\/\/etc\/passwd": it must start with http:\/\/ or https:\/\//);
-    const unknown = await runInProcess(['sandbox', 'game', 'set-uri', '31337', 'http://localhost:3000/', '--db', db], env);
+    expect(bad.stderr).toMatch(
+      /^udcli: invalid content URI "file:\/\/\/etc\/passwd": it must start with http:\/\/ or https:\/\//,
+    );
+    const unknown = await runInProcess(
+      ['sandbox', 'game', 'set-uri', '31337', 'http://localhost:3000/', '--db', db],
+      env,
+    );
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no game "31337"/);
   });

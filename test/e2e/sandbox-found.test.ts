@@ -50,8 +50,17 @@ describe('a detached sandbox on a port of its own', () => {
     // In its request log, as `sandbox logs` shows it.
     const logs = await cli(['sandbox', 'logs', '-n', 'all', '--path', '/users/', '--json']);
     expect(logs.code, logs.stderr).toBe(0);
-    const lines = logs.stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; path: string; status: number });
-    expect(lines).toContainEqual(expect.objectContaining({ method: 'GET', path: `/services/rest/v1/users/${DEMO.user.username}.json`, status: 200 }));
+    const lines = logs.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { method: string; path: string; status: number });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        method: 'GET',
+        path: `/services/rest/v1/users/${DEMO.user.username}.json`,
+        status: 200,
+      }),
+    );
 
     // Still the one sandbox: status names it, and nothing ever tried the profile's own port.
     const status = await cli(['sandbox', 'status', '--json']);

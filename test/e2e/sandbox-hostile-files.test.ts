@@ -1,6 +1,7 @@
 /**
  * Data files that cannot explode (issue 21, 4), through main in-process: a YAML alias bomb, a
- * nesting bomb (issue 31, 3), a file too big, a FIFO, /dev/zero, JSON with a key given twice. Each is refused at once with exit
+ * nesting bomb (issue 31, 3), a file too big, a FIFO, /dev/zero, JSON with a key given twice. Each is refused at once
+ * with exit
  * 2 and one line naming the limit and the line, before any database is opened or written, by
  * `load`, `start --data` and `exec --data` alike.
  */
@@ -29,7 +30,11 @@ const file = (name: string, text: string) => {
 function aliasBomb(): string {
   const names = Array.from({ length: 900 }, (_, i) => `qa_bomb_players_${String(i).padStart(4, '0')}`);
   const friends = Array.from({ length: 5000 }, (_, i) => names[(i % 899) + 1]);
-  const users = names.map((name, i) => (i === 0 ? `  - username: ${name}\n    friends: &all [${friends.join(', ')}]\n` : `  - username: ${name}\n    friends: *all\n`));
+  const users = names.map((name, i) =>
+    i === 0
+      ? `  - username: ${name}\n    friends: &all [${friends.join(', ')}]\n`
+      : `  - username: ${name}\n    friends: *all\n`,
+  );
   return `users:\n${users.join('')}`;
 }
 
@@ -60,16 +65,27 @@ describe('a hostile data file', () => {
   }, 60_000);
 
   it('too many aliases: a YAML error naming the limit, not "not valid JSON"', async () => {
-    const list = file('aliases.yaml', `users:\n  - username: a\n    friends: &f [b]\n${Array.from({ length: 1200 }, (_, i) => `  - username: u${i}\n    friends: *f\n`).join('')}  - username: b\n`);
+    const list = file(
+      'aliases.yaml',
+      `users:\n  - username: a\n    friends: &f [b]\n${Array.from({ length: 1200 }, (_, i) => `  - username: u${i}\n    friends: *f\n`).join('')}  - username: b\n`,
+    );
     const r = await runInProcess(['sandbox', 'load', list, '--db', join(scratch, 'aliases.db')], env);
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `udcli: ${list}: not valid YAML: more than 1000 alias expansions (the limit of a data file)\n` });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `udcli: ${list}: not valid YAML: more than 1000 alias expansions (the limit of a data file)\n`,
+    });
   });
 
   it('300,000 `[` (12 s and 365 MB before issue 31): exit 2 naming the limit, no database written', async () => {
     const deep = file('deep.yaml', `users: ${'['.repeat(300_000)}\n`);
     const db = join(scratch, 'deep.db');
     const r = await runInProcess(['sandbox', 'load', deep, '--db', db], env);
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `udcli: ${deep}: nested deeper than 32 levels (the limit of a data file) (line 1)\n` });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `udcli: ${deep}: nested deeper than 32 levels (the limit of a data file) (line 1)\n`,
+    });
     expect(existsSync(db)).toBe(false);
   });
 
@@ -78,12 +94,21 @@ describe('a hostile data file', () => {
     execFileSync('mkfifo', [fifo]);
     // A hang would be this test's time limit: the answer comes without anything written to the FIFO.
     const r = await runInProcess(['sandbox', 'load', fifo, '--db', join(scratch, 'fifo.db')], env);
-    expect(r).toMatchObject({ code: 2, stderr: `udcli: cannot read the data file ${fifo}: not a regular file (a data file is a YAML or JSON file)\n` });
+    expect(r).toMatchObject({
+      code: 2,
+      stderr: `udcli: cannot read the data file ${fifo}: not a regular file (a data file is a YAML or JSON file)\n`,
+    });
   });
 
   it('/dev/zero: exit 2 at once, not an abort', async () => {
-    const r = await runInProcess(['sandbox', 'start', '--data', '/dev/zero', '--port', '0', '--db', join(scratch, 'zero.db')], env);
-    expect(r).toMatchObject({ code: 2, stderr: 'udcli: cannot read the data file /dev/zero: not a regular file (a data file is a YAML or JSON file)\n' });
+    const r = await runInProcess(
+      ['sandbox', 'start', '--data', '/dev/zero', '--port', '0', '--db', join(scratch, 'zero.db')],
+      env,
+    );
+    expect(r).toMatchObject({
+      code: 2,
+      stderr: 'udcli: cannot read the data file /dev/zero: not a regular file (a data file is a YAML or JSON file)\n',
+    });
     expect(existsSync(join(scratch, 'zero.db'))).toBe(false);
   });
 
@@ -97,9 +122,16 @@ describe('a hostile data file', () => {
   });
 
   it('JSON with a key given twice: refused like YAML, with the path and the line', async () => {
-    const dup = file('dup.json', '{\n  "users": [\n    {"username": "a"},\n    {"username": "b",\n     "premium": true, "username": "c"}\n  ]\n}\n');
+    const dup = file(
+      'dup.json',
+      '{\n  "users": [\n    {"username": "a"},\n    {"username": "b",\n     "premium": true, "username": "c"}\n  ]\n}\n',
+    );
     const r = await runInProcess(['sandbox', 'load', dup, '--db', join(scratch, 'dup.db')], env);
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `udcli: ${dup}: users[1].username: the key "username" is given twice in one object (line 5)\n` });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `udcli: ${dup}: users[1].username: the key "username" is given twice in one object (line 5)\n`,
+    });
     expect(existsSync(join(scratch, 'dup.db'))).toBe(false);
   });
 });

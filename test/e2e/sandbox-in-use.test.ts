@@ -25,7 +25,8 @@ let caseFile: string;
 async function state(): Promise<{ files: string; export: string }> {
   const db = defaultDatabasePath(env);
   const hash = createHash('sha256');
-  for (const suffix of ['', '-wal']) hash.update(existsSync(`${db}${suffix}`) ? readFileSync(`${db}${suffix}`) : Buffer.alloc(0));
+  for (const suffix of ['', '-wal'])
+    hash.update(existsSync(`${db}${suffix}`) ? readFileSync(`${db}${suffix}`) : Buffer.alloc(0));
   const exported = await runInProcess(['sandbox', 'export', '--format', 'json'], env);
   expect(exported.code, exported.stderr).toBe(0);
   return { files: hash.digest('hex'), export: exported.stdout };
@@ -45,7 +46,12 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'udcli-in-use-'));
   env = { UDCLI_DATA_DIR: join(scratch, 'data'), UDCLI_CONFIG_DIR: join(scratch, 'config') };
   mkdirSync(env.UDCLI_DATA_DIR!, { recursive: true });
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: defaultDatabasePath(env), ownDirs: [env.UDCLI_DATA_DIR!] });
+  sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    dbPath: defaultDatabasePath(env),
+    ownDirs: [env.UDCLI_DATA_DIR!],
+  });
   env.UDCLI_SANDBOX_PORT = String(sandbox.port);
   writePidFile(pidFilePath(env), {
     pid: process.pid,
@@ -103,9 +109,18 @@ describe('a running sandbox keeps its data', () => {
     expectRefusal(await runInProcess(['sandbox', 'reset', '--db', viaLink, '--yes'], env), `cannot delete ${viaLink}`);
     const har = join(scratch, 'empty.har');
     writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [] } }));
-    expectRefusal(await runInProcess(['sandbox', 'import', har, sandbox.dbPath, '--force'], env), `cannot write ${sandbox.dbPath}`);
-    expectRefusal(await runInProcess(['sandbox', 'init', sandbox.dbPath, '--force'], env), `cannot write ${sandbox.dbPath}`);
-    expectRefusal(await runInProcess(['sandbox', 'init', `${sandbox.dbPath}-wal`, '--force'], env), `cannot write ${sandbox.dbPath}-wal`);
+    expectRefusal(
+      await runInProcess(['sandbox', 'import', har, sandbox.dbPath, '--force'], env),
+      `cannot write ${sandbox.dbPath}`,
+    );
+    expectRefusal(
+      await runInProcess(['sandbox', 'init', sandbox.dbPath, '--force'], env),
+      `cannot write ${sandbox.dbPath}`,
+    );
+    expectRefusal(
+      await runInProcess(['sandbox', 'init', `${sandbox.dbPath}-wal`, '--force'], env),
+      `cannot write ${sandbox.dbPath}-wal`,
+    );
     expectRefusal(await runInProcess(['sandbox', 'export', sandbox.dbPath], env), `cannot write ${sandbox.dbPath}`);
     expect(await state()).toEqual(before);
   });
@@ -145,16 +160,26 @@ describe('a port held by another program', () => {
 
   it('start: named as another program, with the way to another port; no database is made', async () => {
     const dataDir = join(scratch, 'other-data');
-    const r = await runInProcess(['sandbox', 'start', '--port', String(port)], { ...env, UDCLI_DATA_DIR: dataDir, UDCLI_SANDBOX_PORT: undefined });
+    const r = await runInProcess(['sandbox', 'start', '--port', String(port)], {
+      ...env,
+      UDCLI_DATA_DIR: dataDir,
+      UDCLI_SANDBOX_PORT: undefined,
+    });
     expect(r.code, r.stderr).toBe(2);
     const [line, hint] = r.stderr.trim().split('\n');
-    expect(line).toBe(`udcli: 127.0.0.1:${port} answers, but not as a sandbox: another program holds it; nothing was changed`);
+    expect(line).toBe(
+      `udcli: 127.0.0.1:${port} answers, but not as a sandbox: another program holds it; nothing was changed`,
+    );
     expect(hint).toContain('UDCLI_SANDBOX_PORT=');
     expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(false);
   });
 
   it('a command of the built-in profile: names the port as held by another program, not a wrong base_url', async () => {
-    const r = await runInProcess(['user', DEMO.user.username], { ...env, UDCLI_DATA_DIR: join(scratch, 'other-data'), UDCLI_SANDBOX_PORT: String(port) });
+    const r = await runInProcess(['user', DEMO.user.username], {
+      ...env,
+      UDCLI_DATA_DIR: join(scratch, 'other-data'),
+      UDCLI_SANDBOX_PORT: String(port),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`127.0.0.1:${port} answers, but not as a sandbox: another program holds it`);
     expect(r.stderr).toContain('UDCLI_SANDBOX_PORT=');

@@ -25,10 +25,17 @@ function databaseBytes(): string {
 }
 
 beforeAll(async () => {
-  env = { UDCLI_DATA_DIR: join(scratch, 'data'), UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_SANDBOX_PORT: String(await closedPort()) };
+  env = {
+    UDCLI_DATA_DIR: join(scratch, 'data'),
+    UDCLI_CONFIG_DIR: join(scratch, 'config'),
+    UDCLI_SANDBOX_PORT: String(await closedPort()),
+  };
   const started = await runCli(['sandbox', 'start', '--detach'], env, { timeoutMs: 40_000 });
   expect(started.code, started.stderr).toBe(0);
-  writeFileSync(join(scratch, 'orbit.yaml'), 'games:\n  - id: "4711"\n    name: Orbit Miner\n    keys:\n      - api_key: 5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c\nusers:\n  - username: gr_ann\n    plays: ["4711"]\n');
+  writeFileSync(
+    join(scratch, 'orbit.yaml'),
+    'games:\n  - id: "4711"\n    name: Orbit Miner\n    keys:\n      - api_key: 5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c\nusers:\n  - username: gr_ann\n    plays: ["4711"]\n',
+  );
   expect((await cli(['sandbox', 'load', join(scratch, 'orbit.yaml')])).code).toBe(0);
   const given = await cli(['products', 'give', 'alice', 'xp-boost', '--qty', '7', '--game', '1001', '--yes']);
   expect(given.code, given.stderr).toBe(0);
@@ -50,7 +57,9 @@ describe('a detached sandbox keeps its data', () => {
     const r = await runCli(['sandbox', 'start', '--data', join(scratch, 'case.yaml'), '--reset'], env);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`the sandbox at ${status.url} (pid ${status.pid}, database ${join(scratch, 'data', 'sandbox.db')}`);
+    expect(r.stderr).toContain(
+      `the sandbox at ${status.url} (pid ${status.pid}, database ${join(scratch, 'data', 'sandbox.db')}`,
+    );
     expect(r.stderr).toContain('udcli sandbox load FILE');
     expect(r.stderr).toContain('udcli sandbox stop');
 

@@ -1,7 +1,8 @@
 /**
  * `--latency` (issue 24): the sandbox holds every /services/rest reply that long, as a network
  * round trip would; a bad value is one line on stderr and exit 2, with nothing started. The
- * built binary runs the sandboxes (main in-process for status and bad values). Only lower bounds: a held reply takes at least the latency
+ * built binary runs the sandboxes (main in-process for status and bad values). Only lower bounds: a held reply takes at
+ * least the latency
  * (a test never asserts how fast anything is).
  */
 import { spawn } from 'node:child_process';
@@ -39,10 +40,14 @@ async function startSandbox(args: string[], env: NodeJS.ProcessEnv) {
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   // The exit code, or the signal that ended it (a crash on the way out says which).
-  const closed = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? `signal ${signal}`)));
+  const closed = new Promise<number | string>((resolve) =>
+    child.on('close', (code, signal) => resolve(code ?? `signal ${signal}`)),
+  );
   // The URL on stdout and the banner's last line on stderr: two pipes, read in either order.
   const ready = () => stdout.includes('\n') && stderr.includes('Press Ctrl-C to stop.');
-  await until(() => ready() || child.exitCode !== null, 'the sandbox to print its URL and banner', { timeoutMs: 15_000 }).catch((error: unknown) => {
+  await until(() => ready() || child.exitCode !== null, 'the sandbox to print its URL and banner', {
+    timeoutMs: 15_000,
+  }).catch((error: unknown) => {
     child.kill('SIGKILL');
     throw error;
   });
@@ -91,7 +96,11 @@ describe('sandbox --latency (e2e)', () => {
   it('exec --latency 2s: the command sees the held replies', async () => {
     const script = `const t = performance.now(); fetch(process.env.UDCLI_BASE_URL + ${JSON.stringify(USER_PATH)}).then((r) => r.text()).then(() => console.log(Math.floor(performance.now() - t)));`;
     // The binary: exec hands its own stdout to the command, which only a process of its own has.
-    const r = await runCli(['sandbox', 'exec', '--latency', '2s', '--', process.execPath, '-e', script], { UDCLI_DATA_DIR: join(scratch, 'exec-data') }, { timeoutMs: 60_000 });
+    const r = await runCli(
+      ['sandbox', 'exec', '--latency', '2s', '--', process.execPath, '-e', script],
+      { UDCLI_DATA_DIR: join(scratch, 'exec-data') },
+      { timeoutMs: 60_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('holding every /services/rest reply 2000 ms (--latency)');
     expect(Number(r.stdout.trim())).toBeGreaterThanOrEqual(2000 - CLOCK_SLACK_MS);

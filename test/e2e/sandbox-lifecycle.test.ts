@@ -29,7 +29,11 @@ const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => runInProcess(args
 const detach = (args: string[]) => runCli(['sandbox', 'start', '--detach', ...args], env, { timeoutMs: 40_000 });
 
 beforeAll(async () => {
-  env = { UDCLI_DATA_DIR: dataDir, UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_SANDBOX_PORT: String(await closedPort()) };
+  env = {
+    UDCLI_DATA_DIR: dataDir,
+    UDCLI_CONFIG_DIR: join(scratch, 'config'),
+    UDCLI_SANDBOX_PORT: String(await closedPort()),
+  };
   writeFileSync(
     racers,
     `games:
@@ -68,7 +72,10 @@ describe('udcli sandbox start --data on a database that holds something else', (
     // The built-in profile still follows the demo data (and remembers it for the next command).
     const user = await cli(['user', DEMO.user.username, '--json']);
     expect(user.code, user.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(dataDir, 'profile-cache.json'), 'utf8'))).toMatchObject({ db: join(dataDir, 'sandbox.db'), primary: { game_id: DEMO.game.id } });
+    expect(JSON.parse(readFileSync(join(dataDir, 'profile-cache.json'), 'utf8'))).toMatchObject({
+      db: join(dataDir, 'sandbox.db'),
+      primary: { game_id: DEMO.game.id },
+    });
     // With none running, that command started the sandbox in the background (issue 34): it says so, and stops like any.
     expect(user.stderr).toContain('started one in the background');
     expect((await cli(['sandbox', 'stop'])).code).toBe(0);
@@ -101,21 +108,36 @@ describe('udcli sandbox start --data on a database that holds something else', (
     expect(JSON.parse(user.stdout)).toMatchObject({ username: 'speedy' });
     // What it remembered of the demo data was not used: the database changed under it.
     const cacheFile = join(dataDir, 'profile-cache.json');
-    expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({ primary: { game_id: '8080', api_key: RACERS_KEY } });
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({
+      primary: { game_id: '8080', api_key: RACERS_KEY },
+    });
     expect(statSync(cacheFile).mode & 0o777).toBe(0o600);
     expect((await cli(['user', 'drift', '--json'])).code).toBe(0);
-    const apiKeyCheck = (stdout: string) => (JSON.parse(stdout) as Array<{ check: string; status: string; detail: string }>).find((c) => c.check === 'api key');
-    expect(apiKeyCheck((await cli(['doctor'])).stdout)).toEqual({ check: 'api key', status: 'ok', detail: '8080…2345 accepted' });
+    const apiKeyCheck = (stdout: string) =>
+      (JSON.parse(stdout) as Array<{ check: string; status: string; detail: string }>).find(
+        (c) => c.check === 'api key',
+      );
+    expect(apiKeyCheck((await cli(['doctor'])).stdout)).toEqual({
+      check: 'api key',
+      status: 'ok',
+      detail: '8080…2345 accepted',
+    });
     // A key the sandbox does not hold: doctor says exactly that.
     const stranger = apiKeyCheck((await cli(['doctor'], { UDCLI_API_KEY: DEMO.game.apiKey })).stdout);
     expect(stranger?.status).toBe('fail');
-    expect(stranger?.detail).toMatch(new RegExp(`^${DEMO.game.apiKey.slice(0, 4)}…${DEMO.game.apiKey.slice(-4)} refused: it is not a key of this sandbox, which holds ${racers.replaceAll('.', '\\.')} \\(sha256 [0-9a-f]{12}…\\) \\(games 8080\\): use one of its keys \\(udcli sandbox info\\), or put the demo back`));
+    expect(stranger?.detail).toMatch(
+      new RegExp(
+        `^${DEMO.game.apiKey.slice(0, 4)}…${DEMO.game.apiKey.slice(-4)} refused: it is not a key of this sandbox, which holds ${racers.replaceAll('.', '\\.')} \\(sha256 [0-9a-f]{12}…\\) \\(games 8080\\): use one of its keys \\(udcli sandbox info\\), or put the demo back`,
+      ),
+    );
   }, 90_000);
 
   it('a database loaded from the same file keeps its state', async () => {
     expect((await cli(['sandbox', 'stop'])).code).toBe(0);
     const db = new Database(join(dataDir, 'sandbox.db'));
-    db.prepare("INSERT INTO users (uid, username, gender, created_on) VALUES ('00000000000000000000000000008080', 'kept_user', 'unspecified', 0)").run();
+    db.prepare(
+      "INSERT INTO users (uid, username, gender, created_on) VALUES ('00000000000000000000000000008080', 'kept_user', 'unspecified', 0)",
+    ).run();
     db.close();
     const r = await detach(['--data', racers]);
     expect(r.code, r.stderr).toBe(0);
@@ -143,7 +165,12 @@ describe('live reset', () => {
       dispatcher: agent,
     });
     expect(reset.status).toBe(200);
-    expect(await reset.json()).toMatchObject({ reset: true, origin: { kind: 'data', file: racers }, games: ['8080'], users: 2 });
+    expect(await reset.json()).toMatchObject({
+      reset: true,
+      origin: { kind: 'data', file: racers },
+      games: ['8080'],
+      users: 2,
+    });
     // Test case 2, on the same client: the file's state, nothing of case 1.
     expect((await get(`/users/kept_user.json?username=1&api_key=${RACERS_KEY}`)).status).toBe(404);
     expect((await get(`/users/speedy.json?username=1&api_key=${RACERS_KEY}`)).status).toBe(200);
@@ -179,10 +206,14 @@ describe('udcli sandbox exec', () => {
     expect(r.code).toBe(3);
     const lines = r.stderr.trimEnd().split('\n');
     const header = lines.findIndex((l) => l.startsWith('udcli: the command failed'));
-    expect(lines[header]).toBe(`udcli: the command failed (exit 3); the sandbox's last 20 request lines; all of them in ${log}:`);
+    expect(lines[header]).toBe(
+      `udcli: the command failed (exit 3); the sandbox's last 20 request lines; all of them in ${log}:`,
+    );
     const tail = lines.slice(header + 1);
     expect(tail).toHaveLength(20);
-    expect(tail[19]).toMatch(/ GET \/services\/rest\/v1\/users\/nobody24\.json\?username=1&api_key=0123…cdef 404 [\d.]+ms not found/);
+    expect(tail[19]).toMatch(
+      / GET \/services\/rest\/v1\/users\/nobody24\.json\?username=1&api_key=0123…cdef 404 [\d.]+ms not found/,
+    );
     const kept = readFileSync(log, 'utf8').trimEnd().split('\n');
     expect(kept).toHaveLength(25);
     expect(kept.slice(-20)).toEqual(tail);

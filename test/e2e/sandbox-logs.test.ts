@@ -50,7 +50,10 @@ beforeAll(async () => {
     { method: 'PUT' },
   );
   expect(badSig.status).toBe(403);
-  await until(async () => (await runInProcess(['sandbox', 'logs'], env)).stdout.includes(' 403 '), 'the request lines in the log');
+  await until(
+    async () => (await runInProcess(['sandbox', 'logs'], env)).stdout.includes(' 403 '),
+    'the request lines in the log',
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -66,23 +69,42 @@ describe('udcli sandbox logs (a detached sandbox)', () => {
     expect(r.stdout).toContain(`udcli sandbox listening on ${url}`);
     const requests = r.stdout.split('\n').filter((line) => /^\d{4}-\d\d-\d\dT[\d:.]+Z [A-Z]+ \//.test(line));
     expect(requests).toHaveLength(3);
-    expect(requests[0]).toMatch(new RegExp(`Z GET ${USER_PATH.replaceAll('/', '\\/').replaceAll('.', '\\.')}\\?api_key=0123…cdef&uid=${DEMO.user.uid} 200 [\\d.]+ms$`));
+    expect(requests[0]).toMatch(
+      new RegExp(
+        `Z GET ${USER_PATH.replaceAll('/', '\\/').replaceAll('.', '\\.')}\\?api_key=0123…cdef&uid=${DEMO.user.uid} 200 [\\d.]+ms$`,
+      ),
+    );
     expect(requests[1]).toMatch(/Z GET \/no\/such\/page 404 [\d.]+ms not found: path \/no\/such\/page$/);
-    expect(requests[2]).toMatch(/Z PUT \/services\/rest\/v1\/products\/user\/[0-9a-f]{32}\.json\?api_key=0123…cdef&.*&signature=ffff…ffff 403 [\d.]+ms bad signature \(hmac-sha256-v1\)$/);
+    expect(requests[2]).toMatch(
+      /Z PUT \/services\/rest\/v1\/products\/user\/[0-9a-f]{32}\.json\?api_key=0123…cdef&.*&signature=ffff…ffff 403 [\d.]+ms bad signature \(hmac-sha256-v1\)$/,
+    );
     expectNoSecrets(requests.join('\n'));
   });
 
   it('--json: only the request lines, one JSON object each, the shape of GET /_sandbox/requests without its id', async () => {
     const r = await runInProcess(['sandbox', 'logs', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
-    const records = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records).toHaveLength(3);
-    expect(records.map((x) => Object.keys(x))).toEqual(Array(3).fill(['time', 'method', 'path', 'query', 'body', 'status', 'ms', 'reason']));
-    expect(records[0]).toMatchObject({ method: 'GET', path: USER_PATH, query: `api_key=0123…cdef&uid=${DEMO.user.uid}`, status: 200, reason: null });
+    expect(records.map((x) => Object.keys(x))).toEqual(
+      Array(3).fill(['time', 'method', 'path', 'query', 'body', 'status', 'ms', 'reason']),
+    );
+    expect(records[0]).toMatchObject({
+      method: 'GET',
+      path: USER_PATH,
+      query: `api_key=0123…cdef&uid=${DEMO.user.uid}`,
+      status: 200,
+      reason: null,
+    });
     expect(records[1]).toMatchObject({ path: '/no/such/page', status: 404, reason: 'not found: path /no/such/page' });
     expect(records[2]).toMatchObject({ method: 'PUT', status: 403, reason: 'bad signature (hmac-sha256-v1)' });
     // The same requests as the sandbox itself serves them.
-    const served = (await (await fetch(`${url}/_sandbox/requests`)).json()) as { requests: Array<Record<string, unknown>> };
+    const served = (await (await fetch(`${url}/_sandbox/requests`)).json()) as {
+      requests: Array<Record<string, unknown>>;
+    };
     expect(served.requests.map(({ id: _id, ...rest }) => rest)).toEqual(records);
     expectNoSecrets(r.stdout);
   });
@@ -94,14 +116,25 @@ describe('udcli sandbox logs (a detached sandbox)', () => {
     expect(last.code, last.stderr).toBe(0);
     expect(last.stdout.trimEnd().split('\n')).toEqual(all.slice(-10));
     expect(last.stdout).not.toContain('udcli sandbox listening on');
-    expect((await runInProcess(['sandbox', 'logs', '-n', '2'], env)).stdout.trimEnd().split('\n')).toEqual(all.slice(-2));
+    expect((await runInProcess(['sandbox', 'logs', '-n', '2'], env)).stdout.trimEnd().split('\n')).toEqual(
+      all.slice(-2),
+    );
     const failed = await runInProcess(['sandbox', 'logs', '--status', '4xx'], env);
-    expect(failed.stdout.trimEnd().split('\n').map((line) => / (\d{3}) [\d.]+ms/.exec(line)?.[1])).toEqual(['404', '403']);
-    expect((await runInProcess(['sandbox', 'logs', '--status', '403', '--json'], env)).stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(
+      failed.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => / (\d{3}) [\d.]+ms/.exec(line)?.[1]),
+    ).toEqual(['404', '403']);
+    expect(
+      (await runInProcess(['sandbox', 'logs', '--status', '403', '--json'], env)).stdout.trimEnd().split('\n'),
+    ).toHaveLength(1);
     const products = await runInProcess(['sandbox', 'logs', '--path', '/products/'], env);
     expect(products.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(products.stdout).toContain(' 403 ');
-    expect((await runInProcess(['sandbox', 'logs', '--since', '1h', '--status', '2xx'], env)).stdout).toContain(USER_PATH);
+    expect((await runInProcess(['sandbox', 'logs', '--since', '1h', '--status', '2xx'], env)).stdout).toContain(
+      USER_PATH,
+    );
     expect((await runInProcess(['sandbox', 'logs', '--since', '2099-01-01T00:00:00Z'], env)).stdout).toBe('');
     const bad = await runInProcess(['sandbox', 'logs', '--status', 'teapot'], env);
     expect(bad.code).toBe(2);
@@ -116,7 +149,9 @@ describe('udcli sandbox logs (a detached sandbox)', () => {
     expect(follow.out.stdout).not.toContain('/followed/one');
     await fetch(`${url}/followed/one?username=demo_player`);
     await until(() => follow.out.stdout.includes('/followed/one'), 'the new request');
-    expect(follow.out.stdout).toMatch(/Z GET \/followed\/one\?username=demo_player 404 [\d.]+ms not found: path \/followed\/one\n/);
+    expect(follow.out.stdout).toMatch(
+      /Z GET \/followed\/one\?username=demo_player 404 [\d.]+ms not found: path \/followed\/one\n/,
+    );
     await fetch(`${url}/followed/two`);
     await until(() => follow.out.stdout.includes('/followed/two'), 'a second new request');
     follow.child.kill('SIGINT');
@@ -131,8 +166,19 @@ describe('udcli sandbox logs (a detached sandbox)', () => {
     await until(() => follow.out.stdout.includes('/followed/json'), 'the new request');
     follow.child.kill('SIGINT');
     expect(await follow.exited).toBe(0);
-    const last = JSON.parse(follow.out.stdout.trimEnd().split('\n').find((line) => line.includes('/followed/json'))!) as Record<string, unknown>;
-    expect(last).toMatchObject({ method: 'DELETE', path: '/followed/json', query: '', status: 404, reason: 'not found: path /followed/json' });
+    const last = JSON.parse(
+      follow.out.stdout
+        .trimEnd()
+        .split('\n')
+        .find((line) => line.includes('/followed/json'))!,
+    ) as Record<string, unknown>;
+    expect(last).toMatchObject({
+      method: 'DELETE',
+      path: '/followed/json',
+      query: '',
+      status: 404,
+      reason: 'not found: path /followed/json',
+    });
   }, 30_000);
 
   it('no log file (no sandbox was ever detached): exit 1, one line naming the file', async () => {
@@ -145,7 +191,9 @@ describe('udcli sandbox logs (a detached sandbox)', () => {
 
 describe('udcli sandbox start (foreground)', () => {
   it('prints its URL, then one line per request on stdout; messages stay on stderr', async () => {
-    const fg = spawnCli(['sandbox', 'start', '--port', '0', '--db', ':memory:'], { UDCLI_DATA_DIR: join(scratch, 'fg') });
+    const fg = spawnCli(['sandbox', 'start', '--port', '0', '--db', ':memory:'], {
+      UDCLI_DATA_DIR: join(scratch, 'fg'),
+    });
     await until(() => fg.out.stdout.includes('\n'), 'the URL');
     const base = fg.out.stdout.split('\n')[0]!;
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

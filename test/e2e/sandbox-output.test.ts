@@ -130,7 +130,10 @@ describe('when the output moves again', () => {
       expect(dropped).toBeLessThan(3000);
       // The lines after the note are whole request lines again.
       await hammer(url, 5, 1);
-      await until(() => /nothing-\d+\.json\?pad=p+ 404 /.test(text.split('log lines dropped')[1] ?? ''), 'a whole request line after the note');
+      await until(
+        () => /nothing-\d+\.json\?pad=p+ 404 /.test(text.split('log lines dropped')[1] ?? ''),
+        'a whole request line after the note',
+      );
       child.kill('SIGTERM');
       await exited(child.pid!);
     } finally {

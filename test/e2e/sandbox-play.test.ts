@@ -23,10 +23,19 @@ let devUrl = '';
 
 beforeAll(async () => {
   mkdirSync(gameDir);
-  writeFileSync(join(gameDir, 'index.html'), '<!doctype html><html><head><title>built</title></head><body>built</body></html>');
+  writeFileSync(
+    join(gameDir, 'index.html'),
+    '<!doctype html><html><head><title>built</title></head><body>built</body></html>',
+  );
   port = await closedPort();
-  env = { UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_DATA_DIR: join(scratch, 'data'), UDCLI_SANDBOX_PORT: String(port) };
-  dev = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head></head><body>dev server</body></html>'));
+  env = {
+    UDCLI_CONFIG_DIR: join(scratch, 'config'),
+    UDCLI_DATA_DIR: join(scratch, 'data'),
+    UDCLI_SANDBOX_PORT: String(port),
+  };
+  dev = createHttpServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head></head><body>dev server</body></html>'),
+  );
   await new Promise<void>((resolve) => dev.listen(0, '127.0.0.1', resolve));
   devUrl = `http://127.0.0.1:${(dev.address() as AddressInfo).port}/game/index.html`;
 });
@@ -52,14 +61,26 @@ describe('sandbox play (e2e)', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n')[0]).toMatch(message);
     }
-    const start = await runInProcess(['sandbox', 'start', '--detach', '--game-dir', gameDir, '--game-url', 'http://localhost:5173/'], env);
+    const start = await runInProcess(
+      ['sandbox', 'start', '--detach', '--game-dir', gameDir, '--game-url', 'http://localhost:5173/'],
+      env,
+    );
     expect(start.code).toBe(2);
     mkdirSync(join(scratch, 'data'), { recursive: true });
     const data = await runInProcess(['sandbox', 'start', '--detach', '--allow-game-dir', join(scratch, 'data')], env);
-    expect([data.code, data.stderr.split('\n')[0]]).toEqual([2, expect.stringMatching(/cannot serve games from .*: it is udcli's own folder/)]);
+    expect([data.code, data.stderr.split('\n')[0]]).toEqual([
+      2,
+      expect.stringMatching(/cannot serve games from .*: it is udcli's own folder/),
+    ]);
     // The data folder of the command's environment, not of the process it runs in.
-    const execData = await runInProcess(['sandbox', 'exec', '--allow-game-dir', join(scratch, 'data'), '--', 'true'], env);
-    expect([execData.code, execData.stderr.split('\n')[0]]).toEqual([2, expect.stringMatching(/cannot serve games from .*: it is udcli's own folder/)]);
+    const execData = await runInProcess(
+      ['sandbox', 'exec', '--allow-game-dir', join(scratch, 'data'), '--', 'true'],
+      env,
+    );
+    expect([execData.code, execData.stderr.split('\n')[0]]).toEqual([
+      2,
+      expect.stringMatching(/cannot serve games from .*: it is udcli's own folder/),
+    ]);
     const exec = await runInProcess(['sandbox', 'exec', '--game-url', 'file:///etc/passwd', '--', 'true'], env);
     expect(exec.code).toBe(2);
     expect((await runInProcess(['sandbox', 'status'], env)).code).toBe(1);
@@ -70,7 +91,9 @@ describe('sandbox play (e2e)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`http://127.0.0.1:${port}/play/1001\n`);
     // The game host (the sandbox's port + 1 when free), named by status; the main origin's game paths lead there.
-    const status = JSON.parse((await runInProcess(['sandbox', 'status', '--json'], env)).stdout) as { game_url: string };
+    const status = JSON.parse((await runInProcess(['sandbox', 'status', '--json'], env)).stdout) as {
+      game_url: string;
+    };
     expect(status.game_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(status.game_url).not.toBe(`http://127.0.0.1:${port}`);
     gameUrl = status.game_url;
@@ -85,8 +108,13 @@ describe('sandbox play (e2e)', () => {
     mkdirSync(other, { recursive: true });
     const r = await runInProcess(['sandbox', 'play', '--game-dir', other, '--no-open'], env);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr.trim().split('\n')[0]).toMatch(/refused the game source: forbidden: dir .* is not inside a folder allowed when the sandbox started \(--game-dir or --allow-game-dir/);
-    const root = await runInProcess(['sandbox', 'exec', '--allow-game-dir', '/', '--', 'true'], { ...env, UDCLI_DATA_DIR: join(scratch, 'exec-root') });
+    expect(r.stderr.trim().split('\n')[0]).toMatch(
+      /refused the game source: forbidden: dir .* is not inside a folder allowed when the sandbox started \(--game-dir or --allow-game-dir/,
+    );
+    const root = await runInProcess(['sandbox', 'exec', '--allow-game-dir', '/', '--', 'true'], {
+      ...env,
+      UDCLI_DATA_DIR: join(scratch, 'exec-root'),
+    });
     expect(root.code).toBe(2);
     expect(root.stderr.trim().split('\n')[0]).toMatch(/cannot serve games from \/: it is the root of the file system/);
   });
@@ -103,8 +131,12 @@ describe('sandbox play (e2e)', () => {
   });
 
   it('sandbox exec --game-dir serves the folder to the command', async () => {
-    const script = "fetch(process.env.UDCLI_SITE_URL + '/play/1001/game/').then((r) => r.text()).then((t) => process.exit(t.includes('connect.js') && t.includes('built') ? 0 : 3))";
-    const r = await runInProcess(['sandbox', 'exec', '--game-dir', gameDir, '--', process.execPath, '-e', script], { ...env, UDCLI_DATA_DIR: join(scratch, 'exec-data') });
+    const script =
+      "fetch(process.env.UDCLI_SITE_URL + '/play/1001/game/').then((r) => r.text()).then((t) => process.exit(t.includes('connect.js') && t.includes('built') ? 0 : 3))";
+    const r = await runInProcess(['sandbox', 'exec', '--game-dir', gameDir, '--', process.execPath, '-e', script], {
+      ...env,
+      UDCLI_DATA_DIR: join(scratch, 'exec-data'),
+    });
     expect(r.code, r.stderr).toBe(0);
   });
 });

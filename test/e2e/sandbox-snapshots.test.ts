@@ -43,7 +43,10 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-snapshots-'));
   env = { UDCLI_CONFIG_DIR: join(scratch, 'config'), UDCLI_DATA_DIR: join(scratch, 'data') };
   db = join(scratch, 'big.db');
-  const seeded = await runInProcess(['sandbox', 'seed', '--users', String(USERS), '--friends', '20000', '--db', db], env);
+  const seeded = await runInProcess(
+    ['sandbox', 'seed', '--users', String(USERS), '--friends', '20000', '--db', db],
+    env,
+  );
   expect(seeded.code, seeded.stderr).toBe(0);
   expectedUsers = usersIn(db);
   expect(expectedUsers).toBeGreaterThanOrEqual(USERS);
@@ -96,14 +99,18 @@ function usersIn(file: string): number {
 
 describe('snapshots under steady writers', () => {
   it('save finishes while 8 processes write, whole, 0600, no temporary file left; restore finishes too', async () => {
-    const { result: save } = await withWriters(8, () => runInProcess(['sandbox', 'snapshot', 'save', 'steady', '--db', db], env));
+    const { result: save } = await withWriters(8, () =>
+      runInProcess(['sandbox', 'snapshot', 'save', 'steady', '--db', db], env),
+    );
     expect(save.code, save.stderr).toBe(0);
     const file = join(snapshots(), 'steady.db');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(usersIn(file)).toBe(expectedUsers);
     expect(leftovers()).toEqual([]);
 
-    const { result: restore } = await withWriters(8, () => runInProcess(['sandbox', 'snapshot', 'restore', 'steady', '--db', db], env));
+    const { result: restore } = await withWriters(8, () =>
+      runInProcess(['sandbox', 'snapshot', 'restore', 'steady', '--db', db], env),
+    );
     expect(restore.code, restore.stderr).toBe(0);
     expect(usersIn(db)).toBe(expectedUsers);
   }, 90_000);
@@ -111,8 +118,16 @@ describe('snapshots under steady writers', () => {
   it('a save interrupted (SIGINT, SIGTERM) at any moment leaves no temporary file and the earlier snapshot as it was', async () => {
     const keep = join(snapshots(), 'steady.db');
     const before = statSync(keep).mtimeMs;
-    for (const [signal, delayMs] of [['SIGINT', 150], ['SIGTERM', 250], ['SIGINT', 350], ['SIGTERM', 500]] as const) {
-      const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'steady', '--db', db], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    for (const [signal, delayMs] of [
+      ['SIGINT', 150],
+      ['SIGTERM', 250],
+      ['SIGINT', 350],
+      ['SIGTERM', 500],
+    ] as const) {
+      const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'steady', '--db', db], {
+        env: { ...process.env, ...env },
+        stdio: 'ignore',
+      });
       const closed = new Promise((resolve) => child.once('close', resolve));
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       child.kill(signal);
@@ -125,12 +140,17 @@ describe('snapshots under steady writers', () => {
   }, 60_000);
 
   it('a save killed with SIGKILL leaves its temporary files to the next save, which removes them', async () => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'killed', '--db', db], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'killed', '--db', db], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
     const closed = new Promise((resolve) => child.once('close', resolve));
     // Killed once its copy has begun (the temporary file exists).
-    await until(() => readdirSync(snapshots()).some((f) => f.startsWith('killed.db.tmp-')), 'the save to begin its copy', { timeoutMs: 10_000, intervalMs: 5 }).finally(() =>
-      child.kill('SIGKILL'),
-    );
+    await until(
+      () => readdirSync(snapshots()).some((f) => f.startsWith('killed.db.tmp-')),
+      'the save to begin its copy',
+      { timeoutMs: 10_000, intervalMs: 5 },
+    ).finally(() => child.kill('SIGKILL'));
     await closed;
     const save = await runInProcess(['sandbox', 'snapshot', 'save', 'after', '--db', db], env);
     expect(save.code, save.stderr).toBe(0);
@@ -143,7 +163,20 @@ describe('snapshots under steady writers', () => {
     // Each change signed apart (a counter the server ignores): the sandbox takes a signature once.
     let sent = 0;
     const change = async (): Promise<{ status: number; retryAfter: string | null }> => {
-      const params = sign('PUT', path, [['api_key', DEMO.game.apiKey], ['type', 'Game'], ['pid', DEMO.game.id], ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '1'], ['n', String(++sent)]], DEMO.game.signingSecret, Math.floor(Date.now() / 1000));
+      const params = sign(
+        'PUT',
+        path,
+        [
+          ['api_key', DEMO.game.apiKey],
+          ['type', 'Game'],
+          ['pid', DEMO.game.id],
+          ['developer_id', 'COLLECT_1000_GEMS'],
+          ['increment', '1'],
+          ['n', String(++sent)],
+        ],
+        DEMO.game.signingSecret,
+        Math.floor(Date.now() / 1000),
+      );
       const r = await fetch(`${sandbox.url}${path}?${queryString(params)}`, { method: 'PUT' });
       await r.text();
       return { status: r.status, retryAfter: r.headers.get('retry-after') };
@@ -168,7 +201,9 @@ describe('snapshots under steady writers', () => {
     let restoring = true;
     const read = async () => {
       const lockedBefore = writeLocked();
-      const r = await fetch(`${sandbox.url}${API_PREFIX}/users/player_0100.json?username=1&api_key=${DEMO.game.apiKey}`);
+      const r = await fetch(
+        `${sandbox.url}${API_PREFIX}/users/player_0100.json?username=1&api_key=${DEMO.game.apiKey}`,
+      );
       await r.text();
       expect(r.status).toBe(200);
       if (lockedBefore && writeLocked()) readsUnderRestore++;
@@ -184,7 +219,9 @@ describe('snapshots under steady writers', () => {
     })();
     try {
       // The binary: the restore's transaction in another process than the sandbox, as with a user's.
-      const restore = await runCli(['sandbox', 'snapshot', 'restore', 'steady', '--db', db], env, { timeoutMs: 30_000 });
+      const restore = await runCli(['sandbox', 'snapshot', 'restore', 'steady', '--db', db], env, {
+        timeoutMs: 30_000,
+      });
       expect(restore.code, restore.stderr).toBe(0);
     } finally {
       restoring = false;

@@ -47,7 +47,11 @@ const recordedPid = (): number => (JSON.parse(readFileSync(pidFile, 'utf8')) as 
 describe('sandbox start --detach after kill -9', () => {
   it('takes over the stale pid file, saying so', async () => {
     // The binary: a detached sandbox whose parent has exited, so nobody but init can reap it once killed.
-    const first = await runCli(['sandbox', 'start', '--detach', '--port', '0', '--db', join(root, 'a.db'), '--seed', 'none'], env, { timeoutMs: 30_000 });
+    const first = await runCli(
+      ['sandbox', 'start', '--detach', '--port', '0', '--db', join(root, 'a.db'), '--seed', 'none'],
+      env,
+      { timeoutMs: 30_000 },
+    );
     expect(first.code, first.stderr).toBe(0);
     const pid = recordedPid();
     started.push(pid);
@@ -58,7 +62,10 @@ describe('sandbox start --detach after kill -9', () => {
     expect(status.code).toBe(1);
     expect(status.stderr).toMatch(/not running/);
 
-    const second = await runInProcess(['sandbox', 'start', '--detach', '--port', '0', '--db', join(root, 'b.db'), '--seed', 'none'], env);
+    const second = await runInProcess(
+      ['sandbox', 'start', '--detach', '--port', '0', '--db', join(root, 'b.db'), '--seed', 'none'],
+      env,
+    );
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toContain(`pid ${pid}`);
     expect(second.stderr).toMatch(/no longer running/);

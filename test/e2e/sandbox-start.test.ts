@@ -41,13 +41,17 @@ function runAs(args: string[], env: NodeJS.ProcessEnv, asNobody: boolean): Promi
 
 /** Starts a foreground sandbox, waits for its URL on stdout, then stops it with SIGTERM. */
 async function startAndStop(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult & { url: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...args], {
+    env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  await until(() => stdout.includes('\n') || child.exitCode !== null, 'the sandbox to print its URL', { timeoutMs: 15_000 }).catch((error: unknown) => {
+  await until(() => stdout.includes('\n') || child.exitCode !== null, 'the sandbox to print its URL', {
+    timeoutMs: 15_000,
+  }).catch((error: unknown) => {
     child.kill('SIGKILL');
     throw error;
   });
@@ -61,20 +65,31 @@ describe('sandbox start (e2e)', () => {
   it('a database it cannot write: exit 1 with one clear line naming it, before listening', async (ctx) => {
     // Root writes any file, so as root the run is made as `nobody`, who must be able to run this node.
     const probe = isRoot ? spawnSync(process.execPath, ['-e', '0'], { uid: NOBODY, gid: NOBODY }) : undefined;
-    ctx.skip(probe !== undefined && probe.status !== 0, `user nobody cannot run ${process.execPath} (${probe?.error?.message ?? `exit ${probe?.status}`})`);
+    ctx.skip(
+      probe !== undefined && probe.status !== 0,
+      `user nobody cannot run ${process.execPath} (${probe?.error?.message ?? `exit ${probe?.status}`})`,
+    );
     const dir = join(scratch, 'ro');
     mkdirSync(dir, { mode: 0o777 });
     chmodSync(dir, 0o777);
     const dbPath = join(dir, 'sandbox.db');
-    const seeded = await runInProcess(['sandbox', 'seed', '--db', dbPath, '--users', '10', '--friends', '2'], { UDCLI_DATA_DIR: join(scratch, 'ro-data') });
+    const seeded = await runInProcess(['sandbox', 'seed', '--db', dbPath, '--users', '10', '--friends', '2'], {
+      UDCLI_DATA_DIR: join(scratch, 'ro-data'),
+    });
     expect(seeded.code, seeded.stderr).toBe(0);
     chmodSync(dbPath, 0o444);
-    const r = await runAs(['sandbox', 'start', '--port', '0', '--db', dbPath], { UDCLI_DATA_DIR: join(dir, 'data') }, isRoot);
+    const r = await runAs(
+      ['sandbox', 'start', '--port', '0', '--db', dbPath],
+      { UDCLI_DATA_DIR: join(dir, 'data') },
+      isRoot,
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`the sandbox database ${dbPath} cannot be written (attempt to write a readonly database)`);
+    expect(lines[0]).toContain(
+      `the sandbox database ${dbPath} cannot be written (attempt to write a readonly database)`,
+    );
   }, 30_000);
 
   it('--host 0.0.0.0 without --allow-remote: exit 2, naming what would be reachable; nothing listens', async () => {
@@ -82,7 +97,9 @@ describe('sandbox start (e2e)', () => {
     const r = await runInProcess(['sandbox', 'start', '--host', '0.0.0.0', '--port', '0', '--db', ':memory:'], env);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/--host 0\.0\.0\.0 would let other machines reach the sandbox: password-less login, the token generator and unsigned grants/);
+    expect(r.stderr).toMatch(
+      /--host 0\.0\.0\.0 would let other machines reach the sandbox: password-less login, the token generator and unsigned grants/,
+    );
     expect(r.stderr).toMatch(/--allow-remote/);
     const ipv6 = await runInProcess(['sandbox', 'start', '--host', '::', '--port', '0', '--db', ':memory:'], env);
     expect(ipv6.code).toBe(2);
@@ -93,7 +110,9 @@ describe('sandbox start (e2e)', () => {
     for (const flags of [['--allow-remote'], ['--yes']]) {
       const r = await startAndStop(['--host', '0.0.0.0', '--port', '0', '--db', ':memory:', ...flags], env);
       expect(r.url, r.stderr).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
-      expect(r.stderr).toMatch(/^warning: --host 0\.0\.0\.0 lets other machines reach the sandbox: password-less login, the token generator and unsigned grants/m);
+      expect(r.stderr).toMatch(
+        /^warning: --host 0\.0\.0\.0 lets other machines reach the sandbox: password-less login, the token generator and unsigned grants/m,
+      );
     }
     for (const host of ['127.0.0.1', 'localhost', '::1']) {
       const r = await startAndStop(['--host', host, '--port', '0', '--db', ':memory:'], env);

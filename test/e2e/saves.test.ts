@@ -10,7 +10,17 @@ import { Database } from '../sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { connectionsTo, json, nowhere, runPrinted as runPrintedLine, runOnTerminal, withDb, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import {
+  connectionsTo,
+  json,
+  nowhere,
+  runPrinted as runPrintedLine,
+  runOnTerminal,
+  withDb,
+  type CliResult,
+  type RunOptions,
+  type TestEnv,
+} from './harness.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -31,14 +41,29 @@ const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChe
 /** The saved value as the sandbox's database holds it (null: none), for the demo game. */
 function stored(uid: string, key: string): string | null {
   return withDb(env, (db) => {
-    const row = db.prepare('SELECT value FROM game_saves WHERE uid = ? AND game_id = ? AND key = ?').get(uid, DEMO.game.id, key) as { value: string } | undefined;
+    const row = db
+      .prepare('SELECT value FROM game_saves WHERE uid = ? AND game_id = ? AND key = ?')
+      .get(uid, DEMO.game.id, key) as { value: string } | undefined;
     return row?.value ?? null;
   });
 }
 
-function auditLines(): Array<{ command: string; uid: string; change: string; undo: string | null; before: unknown; after: unknown }> {
+function auditLines(): Array<{
+  command: string;
+  uid: string;
+  change: string;
+  undo: string | null;
+  before: unknown;
+  after: unknown;
+}> {
   const path = join(env.configDir, 'audit.log');
-  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 }
 
 function line(r: CliResult, label: string): string {
@@ -80,7 +105,9 @@ describe('set, get, list', () => {
     const pretty = await udcli(['saves', 'get', PLAYER, 'slot1']);
     expect(pretty.code, pretty.stderr).toBe(0);
     expect(pretty.stdout).toBe('{\n  "level": 3,\n  "big": 12345678901234567890,\n  "f": 1.0\n}\n');
-    expect((await udcli(['saves', 'get', PLAYER, 'slot1', '-o', 'ndjson'])).stdout).toBe('{"level":3,"big":12345678901234567890,"f":1.0}\n');
+    expect((await udcli(['saves', 'get', PLAYER, 'slot1', '-o', 'ndjson'])).stdout).toBe(
+      '{"level":3,"big":12345678901234567890,"f":1.0}\n',
+    );
 
     await udcli(['saves', 'set', 'alice', 'note', 'plain words']);
     expect((await udcli(['saves', 'get', ALICE, 'note'])).stdout).toBe('plain words\n');
@@ -120,7 +147,10 @@ describe('set, get, list', () => {
     expect(readFileSync(kept!, 'utf8')).toBe(long);
     expect(statSync(kept!).mode & 0o777).toBe(0o600);
     expect(line(fromStdin, 'Note')).toContain(kept);
-    expect(auditLines().at(-1)).toMatchObject({ command: expect.stringMatching(/saves set \S+ inv - --profile sandbox --base-url \S+$/), before: { bytes: long.length } });
+    expect(auditLines().at(-1)).toMatchObject({
+      command: expect.stringMatching(/saves set \S+ inv - --profile sandbox --base-url \S+$/),
+      before: { bytes: long.length },
+    });
 
     const undone = await runPrinted(undo);
     expect(undone.code, undone.stderr).toBe(0);
@@ -149,7 +179,11 @@ describe('erase', () => {
     expect(json(r)).toEqual({ gone: 'deleted' }); // the platform's storage page: the erased key, "deleted"
     expect(stored(PLAYER, 'gone')).toBeNull();
     expect(line(r, 'Changed')).toBe('save gone of 01e5…: 7 bytes {"a":1} → (erased)');
-    expect(auditLines().at(-1)).toMatchObject({ command: `udcli saves erase ${PLAYER} gone --profile sandbox --base-url ${env.sandbox.url}`, before: { value: '{"a":1}' }, after: null });
+    expect(auditLines().at(-1)).toMatchObject({
+      command: `udcli saves erase ${PLAYER} gone --profile sandbox --base-url ${env.sandbox.url}`,
+      before: { value: '{"a":1}' },
+      after: null,
+    });
     const undone = await runPrinted(line(r, 'Undo'));
     expect(undone.code, undone.stderr).toBe(0);
     expect(stored(PLAYER, 'gone')).toBe('{"a":1}');
@@ -175,7 +209,11 @@ describe('@FILE and --dry-run, as every declared change', () => {
   it('--dry-run reads, shows the request and what would change, and saves nothing', async () => {
     const r = await udcli(['saves', 'set', ALICE, 'dryslot', '{"a":1}', '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
-    expect(json(r)).toMatchObject({ dry_run: true, request: { method: 'POST' }, expected: `save dryslot of ${ALICE.slice(0, 4)}…: (none) → 7 bytes` });
+    expect(json(r)).toMatchObject({
+      dry_run: true,
+      request: { method: 'POST' },
+      expected: `save dryslot of ${ALICE.slice(0, 4)}…: (none) → 7 bytes`,
+    });
     expect(stored(ALICE, 'dryslot')).toBeNull();
   });
 
@@ -184,7 +222,12 @@ describe('@FILE and --dry-run, as every declared change', () => {
     writeFileSync(users, 'alice\nbob\n');
     const set = await udcli(['saves', 'set', `@${users}`, 'batchslot', '{"b":2}']);
     expect(set.code, set.stderr).toBe(0);
-    expect(set.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { status: string }).status)).toEqual(['ok', 'ok']);
+    expect(
+      set.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { status: string }).status),
+    ).toEqual(['ok', 'ok']);
     expect([stored(ALICE, 'batchslot'), stored(BOB, 'batchslot')]).toEqual(['{"b":2}', '{"b":2}']);
     const journal = join(scratch, 'erase.jsonl');
     const erase = await udcli(['saves', 'erase', `@${users}`, 'batchslot', '--yes', '--journal', journal]);
@@ -192,7 +235,12 @@ describe('@FILE and --dry-run, as every declared change', () => {
     expect([stored(ALICE, 'batchslot'), stored(BOB, 'batchslot')]).toEqual([null, null]);
     const again = await udcli(['saves', 'erase', `@${users}`, 'batchslot', '--yes', '--journal', journal]);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { status: string }).status)).toEqual(['skipped', 'skipped']);
+    expect(
+      again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { status: string }).status),
+    ).toEqual(['skipped', 'skipped']);
   });
 
   it('@- for the users and - for the value both read standard input: refused before anything is sent', async () => {
@@ -209,7 +257,11 @@ describe('bad input: exit 2, nothing sent', () => {
     ['a bad key to get', ['saves', 'get', PLAYER, 'a/b'], /invalid key/],
     ['an empty value', ['saves', 'set', PLAYER, 'k', ''], /empty value/],
     ['a missing file', ['saves', 'set', PLAYER, 'k', '@/nonexistent/file'], /cannot read \/nonexistent\/file/],
-    ['an auth token that is not 32 hex digits', ['saves', 'set', PLAYER, 'k', 'x', '--auth-token', 'abc'], /invalid --auth-token/],
+    [
+      'an auth token that is not 32 hex digits',
+      ['saves', 'set', PLAYER, 'k', 'x', '--auth-token', 'abc'],
+      /invalid --auth-token/,
+    ],
     ['an erase of a bad key', ['saves', 'erase', PLAYER, 'k'.repeat(65), '--yes'], /invalid key/],
   ])('%s', async (_what, args, message) => {
     // Nothing listens there: a 5 would mean something was sent.
@@ -241,7 +293,10 @@ describe("the player's auth token", () => {
   it('got from the sandbox by itself: -v shows it redacted, never in full', async () => {
     const r = await udcli(['saves', 'set', PLAYER, 'tok', 'v', '-v']);
     expect(r.code, r.stderr).toBe(0);
-    const said = /auth token for \S+ in game 1001: ([0-9a-f]{4}…[0-9a-f]{4}) \(sandbox login as demo_player \+ token generator\)/.exec(r.stderr);
+    const said =
+      /auth token for \S+ in game 1001: ([0-9a-f]{4}…[0-9a-f]{4}) \(sandbox login as demo_player \+ token generator\)/.exec(
+        r.stderr,
+      );
     expect(said, r.stderr).not.toBeNull();
     // The only 32 hex digits printed are the player's uid.
     expect(new Set(r.stderr.match(/[0-9a-f]{32}/g))).toEqual(new Set([PLAYER]));
@@ -268,7 +323,17 @@ describe("the player's auth token", () => {
   });
 
   it('outside the sandbox without a token: exit 2 naming both ways, the save never sent', async () => {
-    const add = await udcli(['profile', 'add', 'elsewhere', '--base-url', 'http://127.0.0.1:9', '--api-key', DEMO.game.apiKey, '--game-id', DEMO.game.id]);
+    const add = await udcli([
+      'profile',
+      'add',
+      'elsewhere',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--api-key',
+      DEMO.game.apiKey,
+      '--game-id',
+      DEMO.game.id,
+    ]);
     expect(add.code, add.stderr).toBe(0);
     const off = await nowhere();
     const r = await udcli(['--profile', 'elsewhere', 'saves', 'set', PLAYER, 'k', 'v'], { env: off });
@@ -302,7 +367,16 @@ describe("the server's refusals keep their exit codes", () => {
 
 describe('a production profile', () => {
   it('off a terminal without --yes: the banner, exit 2, nothing saved; with --yes (and a token) it saves', async () => {
-    const add = await udcli(['profile', 'add', 'live', '--base-url', env.sandbox.url, '--api-key', DEMO.game.apiKey, '--production']);
+    const add = await udcli([
+      'profile',
+      'add',
+      'live',
+      '--base-url',
+      env.sandbox.url,
+      '--api-key',
+      DEMO.game.apiKey,
+      '--production',
+    ]);
     expect(add.code, add.stderr).toBe(0);
     const got = await udcli(['auth', 'token', DEMO.game.id, '--as', 'demo_player', '--export']);
     const token = /UDCLI_AUTH_TOKEN=([0-9a-f]{32})/.exec(got.stdout)![1]!;
@@ -318,7 +392,18 @@ describe('a production profile', () => {
     expect(refused.stderr).toMatch(/--yes/);
     expect(stored(PLAYER, 'prod')).toBeNull();
 
-    const done = await udcli(['--profile', 'live', 'saves', 'set', PLAYER, 'prod', 'v', '--auth-token', token, '--yes']);
+    const done = await udcli([
+      '--profile',
+      'live',
+      'saves',
+      'set',
+      PLAYER,
+      'prod',
+      'v',
+      '--auth-token',
+      token,
+      '--yes',
+    ]);
     expect(done.code, done.stderr).toBe(0);
     expect(stored(PLAYER, 'prod')).toBe('v');
     expect(line(done, 'Undo')).toBe(`udcli saves erase ${PLAYER} prod --profile live --base-url ${env.sandbox.url}`);

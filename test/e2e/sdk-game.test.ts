@@ -38,9 +38,13 @@ let studio: Server;
 let studioUrl: string;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies are read as the test needs them
-async function api(path: string, params: Record<string, string>): Promise<{ code: number; payload: any }> {
-  const response = await fetch(`${sandbox.url}/services/rest/v1/${path}?${new URLSearchParams({ api_key: KEY, ...params })}`);
-  return (await response.json()) as { code: number; payload: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyReply = { code: number; payload: any };
+
+async function api(path: string, params: Record<string, string>): Promise<AnyReply> {
+  const response = await fetch(
+    `${sandbox.url}/services/rest/v1/${path}?${new URLSearchParams({ api_key: KEY, ...params })}`,
+  );
+  return (await response.json()) as AnyReply;
 }
 
 /** The one entry a sku lookup answers (the SDK takes a list of one as that entry). */
@@ -62,8 +66,11 @@ function startStudioServer(): Promise<Server> {
     } catch {
       return void response.writeHead(404).end();
     }
-    if (name.endsWith('.html')) body = body.replace('<head>', `<head>\n<script src="${sandbox.url}/_sandbox/connect.js"></script>`);
-    response.writeHead(200, { 'content-type': name.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/javascript' }).end(body);
+    if (name.endsWith('.html'))
+      body = body.replace('<head>', `<head>\n<script src="${sandbox.url}/_sandbox/connect.js"></script>`);
+    response
+      .writeHead(200, { 'content-type': name.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/javascript' })
+      .end(body);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -72,7 +79,11 @@ beforeAll(async () => {
   unavailable = ensureChromium();
   if (unavailable) console.warn(`sdk-game.test.ts: skipping the browser tests: ${unavailable}`);
   root = mkdtempSync(join(tmpdir(), 'udcli-sdk-game-'));
-  env = { UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data'), UDCLI_SANDBOX_PORT: String(await closedPort()) };
+  env = {
+    UDCLI_CONFIG_DIR: join(root, 'config'),
+    UDCLI_DATA_DIR: join(root, 'data'),
+    UDCLI_SANDBOX_PORT: String(await closedPort()),
+  };
   const play = await runInProcess(['sandbox', 'play', GAME, '--game-dir', GAME_DIR, '--no-open'], env);
   expect(play.code, play.stderr).toBe(0);
   const pageUrl = new URL(play.stdout.trim());
@@ -110,7 +121,9 @@ async function play(page: Page, username: string, query = ''): Promise<Frame> {
   return (await handle!.contentFrame())!;
 }
 
-/** The element is inside the window and nothing covers its middle: a player sees it and can click it without scrolling. */
+/**
+ * The element is inside the window and nothing covers its middle: a player sees it and can click it without scrolling.
+ */
 function shownInViewport(page: Page, selector: string): Promise<boolean> {
   // A string: this project's TypeScript has no DOM types; the function runs in the page.
   return page.evaluate(`(() => {
@@ -136,22 +149,36 @@ async function playThrough(page: Page, frame: Frame, username: string): Promise<
 
   // A quest: the signed submit, then the platform page's notice.
   await frame.click('#quest-level');
-  await expect.poll(() => json(frame, 'quest-result')).toMatchObject({ developer_id: 'LEVEL_10', state: 'In Progress', percent_complete: 55, completed_date: '0000-00-00 00:00:00' });
+  await expect
+    .poll(() => json(frame, 'quest-result'))
+    .toMatchObject({
+      developer_id: 'LEVEL_10',
+      state: 'In Progress',
+      percent_complete: 55,
+      completed_date: '0000-00-00 00:00:00',
+    });
   await expect.poll(() => page.locator('#quest-notice').textContent()).toContain('Seasoned Adventurer');
   // In Progress: its completed_date is the zero date, which is no date to show.
   expect(await page.locator('#quest-notice .quest-date').count()).toBe(0);
   await frame.click('#quest');
   await expect.poll(() => page.locator('#quest-notice').textContent()).toContain('Quest completed!');
   expect(await page.locator('#quest-notice .quest-name').textContent()).toBe('First Victory');
-  expect(await page.locator('#quest-notice .quest-date').textContent()).toMatch(/^ on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
-  const quests = (await api(`achievements/user/${uid}.json`, {})).payload as Array<{ developer_id: string; state: string }>;
+  expect(await page.locator('#quest-notice .quest-date').textContent()).toMatch(
+    /^ on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/,
+  );
+  const quests = (await api(`achievements/user/${uid}.json`, {})).payload as Array<{
+    developer_id: string;
+    state: string;
+  }>;
   expect(quests.find((q) => q.developer_id === 'FIRST_WIN')?.state).toBe('Completed');
   expect(quests.find((q) => q.developer_id === 'LEVEL_10')?.state).toBe('In Progress');
 
   // Game saves: the value travels in the form body, signed.
   await frame.click('#save');
   await expect.poll(() => json(frame, 'save-result')).toEqual({ key: 'slot1', success: 1 });
-  expect((await api(`gamesave/${uid}.json`, { key: 'slot1' })).payload).toEqual({ slot1: JSON.stringify({ level: 3, name: 'Ünïcode & co' }) });
+  expect((await api(`gamesave/${uid}.json`, { key: 'slot1' })).payload).toEqual({
+    slot1: JSON.stringify({ level: 3, name: 'Ünïcode & co' }),
+  });
   await frame.click('#load');
   await expect.poll(() => json(frame, 'save-result')).toEqual({ slot1: { level: 3, name: 'Ünïcode & co' } });
   await frame.click('#erase');
@@ -166,11 +193,13 @@ async function playThrough(page: Page, frame: Frame, username: string): Promise<
   expect(await row.locator('.held').textContent()).toBe('not owned');
   await row.getByRole('button', { name: 'Buy' }).click();
   await expect.poll(() => page.locator('#store').count()).toBe(0);
-  await expect.poll(() => json(frame, 'purchase-result')).toMatchObject({
-    event: { type: 'completePurchase', data: { success: true, data: true } },
-    name: 'completePurchase',
-    payload: { sku: 'dragon-mount', is_consumable: false },
-  });
+  await expect
+    .poll(() => json(frame, 'purchase-result'))
+    .toMatchObject({
+      event: { type: 'completePurchase', data: { success: true, data: true } },
+      name: 'completePurchase',
+      payload: { sku: 'dragon-mount', is_consumable: false },
+    });
   expect((await held(uid, 'dragon-mount')).purchase).toMatchObject({ success: true, data: true });
 
   // The whole store; a pack bought is that pack's units; Close calls the handler with cancelPurchase.
@@ -182,10 +211,12 @@ async function playThrough(page: Page, frame: Frame, username: string): Promise<
   await expect.poll(() => chest.locator('.pack').textContent()).toBe('pack of 500');
   expect(await page.locator('#store li.product').count()).toBe(7);
   await chest.getByRole('button', { name: 'Buy' }).click();
-  await expect.poll(() => json(frame, 'purchase-result')).toMatchObject({
-    event: { type: 'completePurchase' },
-    payload: { sku: 'gems:500', is_consumable: true, sku_base: 'gems', purchase_quantity: '500' },
-  });
+  await expect
+    .poll(() => json(frame, 'purchase-result'))
+    .toMatchObject({
+      event: { type: 'completePurchase' },
+      payload: { sku: 'gems:500', is_consumable: true, sku_base: 'gems', purchase_quantity: '500' },
+    });
   await frame.click('#gems');
   await expect.poll(() => text(frame, 'gems-result')).toBe(String(gemsBefore + 500));
   await frame.click('#consume');
@@ -205,7 +236,9 @@ async function playThrough(page: Page, frame: Frame, username: string): Promise<
   // A consumable held is bought again as often as the player likes.
   expect(await chest.getByRole('button', { name: 'Buy' }).isEnabled()).toBe(true);
   await page.locator('#store-close').click();
-  await expect.poll(() => json(frame, 'purchase-result')).toMatchObject({ event: { type: 'cancelPurchase', data: null }, name: 'cancelPurchase' });
+  await expect
+    .poll(() => json(frame, 'purchase-result'))
+    .toMatchObject({ event: { type: 'cancelPurchase', data: null }, name: 'cancelPurchase' });
   expect(await page.locator('#store').count()).toBe(0);
 }
 
@@ -226,22 +259,31 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
       expect(errors).toEqual([]);
 
       // What the game sent through agi.v2 is in the request log, which the dashboard shows live.
-      const log = (await (await fetch(`${sandbox.url}/_sandbox/requests?limit=1000`)).json()) as { requests: Array<{ path: string; reason: string | null }> };
+      const log = (await (await fetch(`${sandbox.url}/_sandbox/requests?limit=1000`)).json()) as {
+        requests: Array<{ path: string; reason: string | null }>;
+      };
       const reasons = log.requests.filter((r) => r.path === '/_sandbox/agi').map((r) => r.reason ?? '');
       expect(reasons.some((r) => r.startsWith('agi.v2 setVendor "website"'))).toBe(true);
       expect(reasons.some((r) => r.startsWith('agi.v2 showStorefront {"sku":"dragon-mount"}'))).toBe(true);
       expect(reasons.some((r) => r.startsWith('agi.v2 questUpdate'))).toBe(true);
       const dashboard = await browser!.newPage();
       await dashboard.goto(`${sandbox.url}/`);
-      await expect.poll(() => dashboard.getByText(/agi\.v2 showStorefront/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(() => dashboard.getByText(/agi\.v2 showStorefront/).count(), { timeout: 10_000 })
+        .toBeGreaterThan(0);
       // The dashboard shows each signed change once: the retry's row says it came after a challenge.
       expect(await dashboard.locator('#log-body tr', { hasText: 'signature required' }).count()).toBe(0);
-      expect(await dashboard.locator('#log-body tr', { hasText: 'after signature challenge' }).count()).toBeGreaterThan(0);
+      expect(await dashboard.locator('#log-body tr', { hasText: 'after signature challenge' }).count()).toBeGreaterThan(
+        0,
+      );
       await dashboard.close();
 
       // Every signed change above went as the SDK sends it: unsigned, challenged (401), retried
       // signed. `sandbox logs --status 4xx` shows no failure, since there was none ...
-      const retried = async () => linesOf((await udcli(['sandbox', 'logs', '-n', 'all'])).stdout).filter((l) => l.includes(' (after signature challenge)'));
+      const retried = async () =>
+        linesOf((await udcli(['sandbox', 'logs', '-n', 'all'])).stdout).filter((l) =>
+          l.includes(' (after signature challenge)'),
+        );
       // Two quest submits, a save, an erase, a consume.
       await expect.poll(async () => (await retried()).length).toBe(5);
       const failures = await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx']);
@@ -249,25 +291,37 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
       expect(failures.stdout).toBe('');
       // Unfiltered and as JSON alike, a signed change is one request: its retry.
       expect((await udcli(['sandbox', 'logs', '-n', 'all'])).stdout).not.toContain('(signature challenge, answered)');
-      const records = linesOf((await udcli(['sandbox', 'logs', '-n', 'all', '--json', '--path', '/services/rest/v1/'])).stdout).map(
-        (line) => JSON.parse(line) as { status: number; handshake?: string },
-      );
+      const records = linesOf(
+        (await udcli(['sandbox', 'logs', '-n', 'all', '--json', '--path', '/services/rest/v1/'])).stdout,
+      ).map((line) => JSON.parse(line) as { status: number; handshake?: string });
       expect(records.filter((r) => r.handshake === 'retry').map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       expect(records.filter((r) => r.handshake !== 'retry' && r.status === 401)).toEqual([]);
       // ... and --challenges shows the challenges, one for each retry.
       const challenges = await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx', '--challenges']);
       expect(linesOf(challenges.stdout)).toHaveLength((await retried()).length);
-      for (const line of linesOf(challenges.stdout)) expect(line).toMatch(/ POST \/services\/rest\/v1\/.* 401 [\d.]+ms \(signature challenge, answered\) signature required$/);
+      for (const line of linesOf(challenges.stdout))
+        expect(line).toMatch(
+          / POST \/services\/rest\/v1\/.* 401 [\d.]+ms \(signature challenge, answered\) signature required$/,
+        );
 
       // A change that is never retried signed (a client that cannot sign) is a real failure: it shows.
-      const unsigned = await fetch(`${sandbox.url}/services/rest/v1/products/user/${uidForUsername('alice')}.json?api_key=${KEY}&game_id=${GAME}&sku=gems&method=put&increment=true&qty=1`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      const unsigned = await fetch(
+        `${sandbox.url}/services/rest/v1/products/user/${uidForUsername('alice')}.json?api_key=${KEY}&game_id=${GAME}&sku=gems&method=put&increment=true&qty=1`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        },
+      );
       expect(unsigned.status).toBe(401);
-      await expect.poll(async () => linesOf((await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx'])).stdout), { timeout: 10_000 }).toEqual([
-        expect.stringMatching(/ POST \/services\/rest\/v1\/products\/user\/[0-9a-f]{32}\.json\?api_key=0123…cdef&game_id=1001&sku=gems&method=put&increment=true&qty=1 401 [\d.]+ms signature required$/),
-      ]);
+      await expect
+        .poll(async () => linesOf((await udcli(['sandbox', 'logs', '-n', 'all', '--status', '4xx'])).stdout), {
+          timeout: 10_000,
+        })
+        .toEqual([
+          expect.stringMatching(
+            / POST \/services\/rest\/v1\/products\/user\/[0-9a-f]{32}\.json\?api_key=0123…cdef&game_id=1001&sku=gems&method=put&increment=true&qty=1 401 [\d.]+ms signature required$/,
+          ),
+        ]);
     } finally {
       await page.close();
     }
@@ -284,14 +338,22 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
       await expect.poll(() => row.count()).toBe(1);
       const db = openDatabase(sandbox.dbPath);
       try {
-        db.sqlite.prepare("UPDATE products SET status = 'inactive' WHERE parent_id = ? AND sku = 'dragon-mount'").run(GAME);
+        db.sqlite
+          .prepare("UPDATE products SET status = 'inactive' WHERE parent_id = ? AND sku = 'dragon-mount'")
+          .run(GAME);
         await row.getByRole('button', { name: 'Buy' }).click();
-        await expect.poll(() => page.locator('#store .store-message').textContent()).toMatch(/^The purchase failed: not found.*Nothing was bought\.$/);
+        await expect
+          .poll(() => page.locator('#store .store-message').textContent())
+          .toMatch(/^The purchase failed: not found.*Nothing was bought\.$/);
         expect(await text(frame, 'purchase-result')).toBe('');
-        const entries = (await api(`products/user/${uid}.json`, { game_id: GAME })).payload as Array<{ product: { sku: string } }>;
+        const entries = (await api(`products/user/${uid}.json`, { game_id: GAME })).payload as Array<{
+          product: { sku: string };
+        }>;
         expect(entries.some((e) => e.product.sku === 'dragon-mount')).toBe(false);
       } finally {
-        db.sqlite.prepare("UPDATE products SET status = 'active' WHERE parent_id = ? AND sku = 'dragon-mount'").run(GAME);
+        db.sqlite
+          .prepare("UPDATE products SET status = 'active' WHERE parent_id = ? AND sku = 'dragon-mount'")
+          .run(GAME);
         db.close();
       }
       expect((await held(uid, 'dragon-mount')).purchase).toMatchObject({ success: false });

@@ -36,15 +36,18 @@ function packagesOf(urls: string[]): Set<string> {
 }
 
 describe('start-up imports', () => {
-  it.each([[[]], [['--version']], [['--help']], [['-h']]])('%j prints the stored answer and loads neither the CLI nor a package', (args) => {
-    const r = loadedModules(args);
-    expect(r.code).toBe(0);
-    expect(r.stdout).not.toBe('');
-    // the bin itself was resolved, so the hook did record
-    expect(r.urls.some((u) => u.endsWith('/bin/udcli.js'))).toBe(true);
-    expect(r.urls.some((u) => u.includes('/dist/cli/main.js'))).toBe(false);
-    expect([...packagesOf(r.urls)]).toEqual([]);
-  });
+  it.each([[[]], [['--version']], [['--help']], [['-h']]])(
+    '%j prints the stored answer and loads neither the CLI nor a package',
+    (args) => {
+      const r = loadedModules(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toBe('');
+      // the bin itself was resolved, so the hook did record
+      expect(r.urls.some((u) => u.endsWith('/bin/udcli.js'))).toBe(true);
+      expect(r.urls.some((u) => u.includes('/dist/cli/main.js'))).toBe(false);
+      expect([...packagesOf(r.urls)]).toEqual([]);
+    },
+  );
 
   it.each([[['help']], [['help', 'profile']], [['--help', 'user']]])('%j loads commander and nothing heavy', (args) => {
     const r = loadedModules(args);
@@ -58,8 +61,11 @@ describe('start-up imports', () => {
   });
 
   it('help loads no command module, help <cmd> only that one', () => {
-    const commandModules = (urls: string[]) =>
-      [...new Set(urls.filter((u) => /\/dist\/cli\/commands\/[^/]+\/index\.js$/.test(u)).map((u) => u.split('/').at(-2)))];
+    const commandModules = (urls: string[]) => [
+      ...new Set(
+        urls.filter((u) => /\/dist\/cli\/commands\/[^/]+\/index\.js$/.test(u)).map((u) => u.split('/').at(-2)),
+      ),
+    ];
     expect(commandModules(loadedModules(['help']).urls)).toEqual([]);
     expect(commandModules(loadedModules(['help', 'profile']).urls)).toEqual(['profile']);
   });

@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { json, type CliResult, type TestEnv, lastRequestId as harnessLastRequestId, loggedSince as harnessLoggedSince } from './harness.js';
+import {
+  json,
+  type CliResult,
+  type TestEnv,
+  lastRequestId as harnessLastRequestId,
+  loggedSince as harnessLoggedSince,
+} from './harness.js';
 
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-support-prod-'));
@@ -19,7 +25,15 @@ const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-support-prod-'));
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
   // The stand-in for production: the same sandbox, under a profile marked production.
-  const added = await env.run(['profile', 'add', 'prod', '--from-sandbox', '--base-url', env.sandbox.url, '--production']);
+  const added = await env.run([
+    'profile',
+    'add',
+    'prod',
+    '--from-sandbox',
+    '--base-url',
+    env.sandbox.url,
+    '--production',
+  ]);
   expect(added.code, added.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -33,7 +47,12 @@ const changing = (requests: Array<{ method: string }>) => requests.filter((q) =>
 
 function auditLines(): Array<Record<string, unknown>> {
   const path = join(env.configDir, 'audit.log');
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
 }
 
 function list(name: string, lines: string[]): string {
@@ -60,7 +79,17 @@ describe('a journal belongs to its target', () => {
     });
 
     const since = await lastRequestId();
-    const prod = await env.run(['--profile', 'prod', 'products', 'give', `@${users}`, 'xp-boost', '--journal', journal, '--yes']);
+    const prod = await env.run([
+      '--profile',
+      'prod',
+      'products',
+      'give',
+      `@${users}`,
+      'xp-boost',
+      '--journal',
+      journal,
+      '--yes',
+    ]);
     expect(prod.code).toBe(2);
     expect(prod.stdout).toBe('');
     expect(prod.stderr.split('\n')[0]).toBe(
@@ -79,7 +108,10 @@ describe('a journal belongs to its target', () => {
   it('a journal of an unknown format or with a truncated line: one line, exit 2, nothing sent', async () => {
     const users = list('users1.txt', ['alice']);
     const newer = join(scratch, 'newer.journal');
-    writeFileSync(newer, `${JSON.stringify({ udcli_journal: 9, operation: 'products give', args: [], created: 'x' })}\n`);
+    writeFileSync(
+      newer,
+      `${JSON.stringify({ udcli_journal: 9, operation: 'products give', args: [], created: 'x' })}\n`,
+    );
     const truncated = join(scratch, 'truncated.journal');
     const first = await env.run(['products', 'give', `@${users}`, 'xp-boost', '--journal', truncated]);
     expect(first.code, first.stderr).toBe(0);
@@ -104,13 +136,19 @@ describe('the production prompt says what will happen', () => {
     const users = list('users-commented.txt', ['# three testers', 'alice', '', 'bob', '# and', 'carol']);
     const r = await env.run(['--profile', 'prod', 'products', 'give', `@${users}`, 'xp-boost', '--yes']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`⚠ PRODUCTION profile "prod": give 1 unit of xp-boost to 3 users (users-commented.txt) on prod (${env.sandbox.url})\n`);
+    expect(r.stderr).toContain(
+      `⚠ PRODUCTION profile "prod": give 1 unit of xp-boost to 3 users (users-commented.txt) on prod (${env.sandbox.url})\n`,
+    );
   });
 
   it('a single-user change names its target too', async () => {
     const r = await env.run(['--profile', 'prod', 'products', 'give', 'alice', 'xp-boost', '--yes']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`^⚠ PRODUCTION profile "prod": give 1 unit of xp-boost .*user alice on prod \\(${env.sandbox.url.replace(/[.]/g, '\\.')}\\)\n`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^⚠ PRODUCTION profile "prod": give 1 unit of xp-boost .*user alice on prod \\(${env.sandbox.url.replace(/[.]/g, '\\.')}\\)\n`,
+      ),
+    );
   });
 });
 
@@ -121,7 +159,9 @@ describe('doctor changes nothing on production', () => {
     const since = await lastRequestId();
     const r = await env.run(['--profile', 'prod', 'doctor', '-o', 'json'], { env: HMAC });
     expect(r.code, r.stderr).toBe(0);
-    const signing = json<Array<{ check: string; status: string; detail: string }>>(r).find((c) => c.check === 'signing');
+    const signing = json<Array<{ check: string; status: string; detail: string }>>(r).find(
+      (c) => c.check === 'signing',
+    );
     expect(signing).toEqual({
       check: 'signing',
       status: 'skip',
@@ -141,16 +181,34 @@ describe('doctor changes nothing on production', () => {
     expect(refused.stderr).toMatch(/refusing to change production data without --yes/);
     expect(await loggedSince(since)).toEqual([]);
 
-    const asked = await env.run(['--profile', 'prod', 'doctor', '--check-signing', '--yes', '-o', 'json'], { env: HMAC });
+    const asked = await env.run(['--profile', 'prod', 'doctor', '--check-signing', '--yes', '-o', 'json'], {
+      env: HMAC,
+    });
     expect(asked.code, asked.stderr).toBe(0);
-    expect(json<Array<{ check: string; status: string }>>(asked).find((c) => c.check === 'signing')).toMatchObject({ status: 'ok' });
-    expect(changing(await loggedSince(since))).toEqual([expect.objectContaining({ path: '/services/rest/v1/achievements/user/00000000000000000000000000000000.json', status: 404 })]);
+    expect(json<Array<{ check: string; status: string }>>(asked).find((c) => c.check === 'signing')).toMatchObject({
+      status: 'ok',
+    });
+    expect(changing(await loggedSince(since))).toEqual([
+      expect.objectContaining({
+        path: '/services/rest/v1/achievements/user/00000000000000000000000000000000.json',
+        status: 404,
+      }),
+    ]);
   });
 });
 
 describe('why a change was made travels with it', () => {
   it('--reason and --ticket: the receipt, the audit line (with run, operator, profile, server, username) and udcli audit --ticket', async () => {
-    const r = await env.run(['products', 'give', 'alice', 'xp-boost', '--reason', 'refund for a lost purchase', '--ticket', 'SUP-3801']);
+    const r = await env.run([
+      'products',
+      'give',
+      'alice',
+      'xp-boost',
+      '--reason',
+      'refund for a lost purchase',
+      '--ticket',
+      'SUP-3801',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Why:     refund for a lost purchase (ticket SUP-3801)\n');
     const line = auditLines().at(-1)!;
@@ -169,23 +227,52 @@ describe('why a change was made travels with it', () => {
 
     const found = await env.run(['audit', '--ticket', 'SUP-3801', '-o', 'json']);
     expect(found.code, found.stderr).toBe(0);
-    expect(json<Array<Record<string, unknown>>>(found)).toEqual([expect.objectContaining({ ticket: 'SUP-3801', reason: 'refund for a lost purchase', username: 'alice', run: line.run })]);
+    expect(json<Array<Record<string, unknown>>>(found)).toEqual([
+      expect.objectContaining({
+        ticket: 'SUP-3801',
+        reason: 'refund for a lost purchase',
+        username: 'alice',
+        run: line.run,
+      }),
+    ]);
   });
 
   it('a batch: one run id for every line, the reason in each result and in the journal header', async () => {
     const users = list('why.txt', ['alice', 'bob']);
     const journal = join(scratch, 'why.journal');
-    const r = await env.run(['products', 'give', `@${users}`, 'xp-boost', '--journal', journal, '--reason', 'event compensation', '--ticket', 'SUP-7']);
+    const r = await env.run([
+      'products',
+      'give',
+      `@${users}`,
+      'xp-boost',
+      '--journal',
+      journal,
+      '--reason',
+      'event compensation',
+      '--ticket',
+      'SUP-7',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(items(r).map((i) => (i.result as Record<string, unknown>).ticket)).toEqual(['SUP-7', 'SUP-7']);
     const lines = auditLines().slice(-2);
     expect(new Set(lines.map((l) => l.run)).size).toBe(1);
     expect(lines.map((l) => l.username).sort()).toEqual(['alice', 'bob']);
-    expect(JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]!)).toMatchObject({ reason: 'event compensation', ticket: 'SUP-7' });
+    expect(JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]!)).toMatchObject({
+      reason: 'event compensation',
+      ticket: 'SUP-7',
+    });
   });
 
   it('require_reason: a change without --reason and --ticket is refused before anything is sent; a dry run needs none', async () => {
-    const added = await env.run(['profile', 'add', 'strict', '--from-sandbox', '--base-url', env.sandbox.url, '--require-reason']);
+    const added = await env.run([
+      'profile',
+      'add',
+      'strict',
+      '--from-sandbox',
+      '--base-url',
+      env.sandbox.url,
+      '--require-reason',
+    ]);
     expect(added.code, added.stderr).toBe(0);
     const since = await lastRequestId();
     const lines = auditLines().length;
@@ -222,13 +309,34 @@ describe('the audit log closes what it opened (under injected faults)', () => {
 
   const faultyAudit = (): Array<Record<string, unknown>> => {
     const path = join(faulty.configDir, 'audit.log');
-    return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+    return existsSync(path)
+      ? readFileSync(path, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+      : [];
   };
 
   it('unknown outcomes settled by a rerun get a line closing them; --unresolved lists only what is still unknown', async () => {
-    const users = list('faulty.txt', Array.from({ length: 8 }, (_, i) => generatedUsername(i + 1)));
+    const users = list(
+      'faulty.txt',
+      Array.from({ length: 8 }, (_, i) => generatedUsername(i + 1)),
+    );
     const journal = join(scratch, 'faulty.journal');
-    const args = ['--timeout', '1500', 'products', 'give', `@${users}`, 'xp-boost', '--journal', journal, '--concurrency', '1', '--ticket', 'SUP-38'];
+    const args = [
+      '--timeout',
+      '1500',
+      'products',
+      'give',
+      `@${users}`,
+      'xp-boost',
+      '--journal',
+      journal,
+      '--concurrency',
+      '1',
+      '--ticket',
+      'SUP-38',
+    ];
     const first = await faulty.run(args);
     const unknownFirst = items(first).filter((i) => i.status === 'unknown');
     expect(unknownFirst.length, first.stderr).toBeGreaterThan(0);
@@ -238,19 +346,35 @@ describe('the audit log closes what it opened (under injected faults)', () => {
     expect(new Set(opened.map((l) => l.run)).size).toBe(1);
 
     const rerun = await faulty.run(args);
-    const settled = items(rerun).filter((i) => i.status === 'ok' && (i.resolved as { how?: string } | undefined)?.how === 'applied');
+    const settled = items(rerun).filter(
+      (i) => i.status === 'ok' && (i.resolved as { how?: string } | undefined)?.how === 'applied',
+    );
     const lines = faultyAudit();
     for (const item of settled) {
       const open = opened.find((l) => l.uid === item.uid)!;
       // The line that says so, pointing at the one it closes.
-      expect(lines).toContainEqual(expect.objectContaining({ kind: 'resolved', outcome: 'applied', uid: item.uid, closes: open.id, ticket: 'SUP-38' }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          kind: 'resolved',
+          outcome: 'applied',
+          uid: item.uid,
+          closes: open.id,
+          ticket: 'SUP-38',
+        }),
+      );
     }
     // A user the rerun found not applied was sent again: its unknown line is closed too.
     for (const item of items(rerun).filter((i) => (i.resolved as { how?: string } | undefined)?.how === 'sent')) {
-      expect(lines).toContainEqual(expect.objectContaining({ kind: 'resolved', outcome: 'not-applied', uid: item.uid }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({ kind: 'resolved', outcome: 'not-applied', uid: item.uid }),
+      );
     }
     expect(lines.filter((l) => l.kind === 'resolved').length).toBeGreaterThan(0);
-    const stillUnknown = new Set(items(rerun).filter((i) => i.status === 'unknown').map((i) => i.uid));
+    const stillUnknown = new Set(
+      items(rerun)
+        .filter((i) => i.status === 'unknown')
+        .map((i) => i.uid),
+    );
     const unresolved = await faulty.run(['audit', '--unresolved', '-o', 'json']);
     expect(unresolved.code, unresolved.stderr).toBe(0);
     const open = json<Array<{ uid: string; kind: string }>>(unresolved);
@@ -263,7 +387,8 @@ describe('the audit log closes what it opened (under injected faults)', () => {
     // SENT tells the truth: "nothing was changed" beside SENT yes only where a read proved it.
     for (const item of [...items(first), ...items(rerun)]) {
       const message = (item.error as { message?: string } | undefined)?.message ?? '';
-      if (item.sent === true && message.includes('nothing was changed')) expect(message).toMatch(/state read back shows it was not applied/);
+      if (item.sent === true && message.includes('nothing was changed'))
+        expect(message).toMatch(/state read back shows it was not applied/);
     }
   }, 120_000);
 
@@ -273,14 +398,35 @@ describe('the audit log closes what it opened (under injected faults)', () => {
     expect(r.code, r.stderr).toBe(0);
     for (const item of items(r)) {
       expect(item.status).toBe('dry-run');
-      expect(item.result).toMatch(new RegExp(`^xp-boost of ${String(item.uid).slice(0, 4)}…: (\\d+) → (\\d+) \\(give 1 unit\\)$`));
+      expect(item.result).toMatch(
+        new RegExp(`^xp-boost of ${String(item.uid).slice(0, 4)}…: (\\d+) → (\\d+) \\(give 1 unit\\)$`),
+      );
       const [, was, next] = /: (\d+) → (\d+)/.exec(String(item.result))!;
       expect(Number(next)).toBe(Number(was) + 1);
     }
     // The SENT column: a dry run sent no change; a plain success sent its change.
-    const csv = await env.run(['products', 'give', `@${users}`, 'xp-boost', '--dry-run', '-o', 'csv', '--fields', 'input,status,sent']);
+    const csv = await env.run([
+      'products',
+      'give',
+      `@${users}`,
+      'xp-boost',
+      '--dry-run',
+      '-o',
+      'csv',
+      '--fields',
+      'input,status,sent',
+    ]);
     expect(csv.stdout).toBe('input,status,sent\nalice,dry-run,false\nbob,dry-run,false\n');
-    const made = await env.run(['products', 'give', `@${users}`, 'xp-boost', '-o', 'csv', '--fields', 'input,status,sent']);
+    const made = await env.run([
+      'products',
+      'give',
+      `@${users}`,
+      'xp-boost',
+      '-o',
+      'csv',
+      '--fields',
+      'input,status,sent',
+    ]);
     expect(made.stdout).toBe('input,status,sent\nalice,ok,true\nbob,ok,true\n');
   });
 });

@@ -44,7 +44,12 @@ const items = (r: CliResult): Item[] =>
 
 function auditLines(env: TestEnv): Array<Record<string, unknown>> {
   const path = join(env.configDir, 'audit.log');
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
 }
 
 async function held(env: TestEnv, uid: string, sku: string): Promise<number> {
@@ -54,7 +59,6 @@ async function held(env: TestEnv, uid: string, sku: string): Promise<number> {
   if (data && typeof data === 'object' && 'quantity' in data) return Number((data as { quantity: number }).quantity);
   return typeof data === 'number' ? data : 0;
 }
-
 
 describe('lost reads before a change (issue 22, point 1)', () => {
   it('products give @fifty.txt gems --journal j under faults: no item unknown that was never sent; a rerun sends the failed ones', async () => {
@@ -70,10 +74,14 @@ describe('lost reads before a change (issue 22, point 1)', () => {
       const viaProxy = { UDCLI_BASE_URL: proxy.url, UDCLI_SITE_URL: proxy.url };
       // One retry (not the default two) so that, whatever order the fault draws fall in, some reads
       // still fail after their retries: about 8 of 50.
-      const first = await runInProcess(['products', 'give', `@${list}`, 'gems', '--journal', journal, '--retries', '1'], { ...env.env, ...viaProxy });
+      const first = await runInProcess(
+        ['products', 'give', `@${list}`, 'gems', '--journal', journal, '--retries', '1'],
+        { ...env.env, ...viaProxy },
+      );
       const results = items(first);
       expect(results, first.stderr).toHaveLength(50);
-      const signedFor = (uid: string) => proxy.seen.some((s) => signedAgiRequest(s) && s.url.includes(`/products/user/${uid}`));
+      const signedFor = (uid: string) =>
+        proxy.seen.some((s) => signedAgiRequest(s) && s.url.includes(`/products/user/${uid}`));
       for (const item of results.filter((i) => i.status === 'unknown')) {
         expect(item.sent, JSON.stringify(item)).toBe(true);
         expect(signedFor(item.uid!), `unknown ${item.input} was never sent`).toBe(true);
@@ -88,14 +96,18 @@ describe('lost reads before a change (issue 22, point 1)', () => {
       expect(first.code).toBe(6);
 
       // The rerun (the same faults) sends every item that was not sent, and skips the finished.
-      const again = await runInProcess(['products', 'give', `@${list}`, 'gems', '--journal', journal], { ...env.env, ...viaProxy });
+      const again = await runInProcess(['products', 'give', `@${list}`, 'gems', '--journal', journal], {
+        ...env.env,
+        ...viaProxy,
+      });
       const second = new Map(items(again).map((i) => [i.input, i]));
       for (const item of notSent) {
         const now = second.get(item.input)!;
         expect(now.status, JSON.stringify(now)).not.toBe('skipped');
         expect(now.error?.message ?? '').not.toMatch(/earlier run/);
       }
-      for (const item of results.filter((i) => i.status === 'ok')) expect(second.get(item.input)!.status).toBe('skipped');
+      for (const item of results.filter((i) => i.status === 'ok'))
+        expect(second.get(item.input)!.status).toBe('skipped');
     } finally {
       await proxy.close();
     }
@@ -112,7 +124,9 @@ describe('the audit and the undo name the server (point 2)', () => {
     const before = await held(env, UID, 'gems');
     const give = await env.run(['products', 'give', UID, 'gems:500', '--qty', '2']);
     expect(give.code, give.stderr).toBe(0);
-    expect(give.stderr).toContain(`Changed: gems:500 of 01e5…: ${before} → ${before + 1000} (give 2 × gems:500 = 1,000 units)`);
+    expect(give.stderr).toContain(
+      `Changed: gems:500 of 01e5…: ${before} → ${before + 1000} (give 2 × gems:500 = 1,000 units)`,
+    );
     const undo = /^Undo:\s+(.+)$/m.exec(give.stderr)![1]!;
     expect(undo).toBe(`udcli products take ${UID} gems --qty 1000 --profile sandbox --base-url ${env.sandbox.url}`);
     expect(auditLines(env).at(-1)).toMatchObject({ profile: 'sandbox', server: env.sandbox.url, undo });
@@ -146,27 +160,44 @@ describe('the audit and the undo name the server (point 2)', () => {
         res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
         return;
       }
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (reply) => {
-        if (signed) {
-          broken = true;
-          reply.resume();
-          reply.on('end', () => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'));
-          return;
-        }
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(res);
-      });
+      const forward = httpRequest(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+        },
+        (reply) => {
+          if (signed) {
+            broken = true;
+            reply.resume();
+            reply.on('end', () =>
+              res
+                .writeHead(502, { 'content-type': 'text/html' })
+                .end('<html><body><h1>502 Bad Gateway</h1></body></html>'),
+            );
+            return;
+          }
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(res);
+        },
+      );
       req.pipe(forward);
     });
     await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
     try {
-      const r = await env.run(['products', 'give', UID, 'xp-boost', '--retries', '0'], { env: { UDCLI_BASE_URL: url, UDCLI_SITE_URL: url } });
+      const r = await env.run(['products', 'give', UID, 'xp-boost', '--retries', '0'], {
+        env: { UDCLI_BASE_URL: url, UDCLI_SITE_URL: url },
+      });
       expect(r.code).toBe(1);
       const said = r.stderr.split('\n')[0]!;
       expect(said).toMatch(/502.*the change was sent and its outcome is unknown/);
       const last = auditLines(env).at(-1)!;
-      expect(last.change).toBe(`xp-boost of 01e5…: give 1 unit sent, outcome unknown (${said.replace(/^udcli: /, '')})`);
+      expect(last.change).toBe(
+        `xp-boost of 01e5…: give 1 unit sent, outcome unknown (${said.replace(/^udcli: /, '')})`,
+      );
       expect(last.server).toBe(url);
     } finally {
       gateway.closeAllConnections();
@@ -207,10 +238,14 @@ describe("doctor checks the key's game (point 5)", () => {
     expect(wrong.code).toBe(1);
     const game = json<Array<{ check: string; status: string; detail: string }>>(wrong).find((c) => c.check === 'game')!;
     expect(game.status).toBe('fail');
-    expect(game.detail).toMatch(/the key belongs to game 1001, the profile's game_id is 1002 \(from env UDCLI_GAME_ID\)/);
+    expect(game.detail).toMatch(
+      /the key belongs to game 1001, the profile's game_id is 1002 \(from env UDCLI_GAME_ID\)/,
+    );
     const right = await env.run(['doctor', '-o', 'json']);
     expect(right.code, right.stdout).toBe(0);
-    expect(json<Array<{ check: string; status: string }>>(right).find((c) => c.check === 'game')).toMatchObject({ status: 'ok' });
+    expect(json<Array<{ check: string; status: string }>>(right).find((c) => c.check === 'game')).toMatchObject({
+      status: 'ok',
+    });
   });
 });
 
@@ -249,18 +284,40 @@ describe('batches that read well on a terminal (point 3)', () => {
   it('piped: NDJSON as before; -o csv and --fields work; -o json is one array; an unknown field is exit 2 before anything is sent', async () => {
     const piped = await env.run(['products', 'give', `@${list}`, 'xp-boost']);
     expect(items(piped).map((i) => i.status)).toEqual(expect.arrayContaining(['ok', 'failed', 'ok']));
-    const csv = await env.run(['products', 'give', `@${list}`, 'xp-boost', '-o', 'csv', '--fields', 'line,input,status,sent']);
-    expect(csv.stdout.split('\n').filter(Boolean).sort()).toEqual(['1,alice,ok,true', '2,ghost_nobody,failed,false', '3,bob,ok,true', 'line,input,status,sent'].sort());
+    const csv = await env.run([
+      'products',
+      'give',
+      `@${list}`,
+      'xp-boost',
+      '-o',
+      'csv',
+      '--fields',
+      'line,input,status,sent',
+    ]);
+    expect(csv.stdout.split('\n').filter(Boolean).sort()).toEqual(
+      ['1,alice,ok,true', '2,ghost_nobody,failed,false', '3,bob,ok,true', 'line,input,status,sent'].sort(),
+    );
     const fields = await env.run(['products', 'give', `@${list}`, 'xp-boost', '--fields', 'input,status']);
-    expect(fields.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown)).toEqual(
-      expect.arrayContaining([{ input: 'alice', status: 'ok' }, { input: 'ghost_nobody', status: 'failed' }, { input: 'bob', status: 'ok' }]),
+    expect(
+      fields.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual(
+      expect.arrayContaining([
+        { input: 'alice', status: 'ok' },
+        { input: 'ghost_nobody', status: 'failed' },
+        { input: 'bob', status: 'ok' },
+      ]),
     );
     const array = await env.run(['products', 'give', `@${list}`, 'xp-boost', '-o', 'json']);
     expect(json<unknown[]>(array)).toHaveLength(3);
     const before = await held(env, uidForUsername('alice'), 'xp-boost');
     const bad = await env.run(['products', 'give', `@${list}`, 'xp-boost', '--fields', 'nosuch']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^udcli: unknown field "nosuch" for --fields; available: line, input, uid, status, sent/);
+    expect(bad.stderr).toMatch(
+      /^udcli: unknown field "nosuch" for --fields; available: line, input, uid, status, sent/,
+    );
     expect(await held(env, uidForUsername('alice'), 'xp-boost')).toBe(before);
   });
 });
@@ -296,10 +353,24 @@ describe('the smaller ones (point 6)', () => {
 
   it('--dry-run for a single user prints the request and the expected change, and changes nothing', async () => {
     const before = await held(env, UID, 'gems');
-    const r = await env.runChecked(['products', 'give', 'demo_player', 'gems:500', '--qty', '2', '--dry-run', '-o', 'table']);
+    const r = await env.runChecked([
+      'products',
+      'give',
+      'demo_player',
+      'gems:500',
+      '--qty',
+      '2',
+      '--dry-run',
+      '-o',
+      'table',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^Request: {2}POST http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/products\/user\/01e528d59829836fd23b09085b56edab\.json\?\S*qty=1000&increment=true&method=put/m);
-    expect(r.stdout).toContain(`Expected: gems:500 of 01e5…: ${before} → ${before + 1000} (give 2 × gems:500 = 1,000 units)`);
+    expect(r.stdout).toMatch(
+      /^Request: {2}POST http:\/\/127\.0\.0\.1:\d+\/services\/rest\/v1\/products\/user\/01e528d59829836fd23b09085b56edab\.json\?\S*qty=1000&increment=true&method=put/m,
+    );
+    expect(r.stdout).toContain(
+      `Expected: gems:500 of 01e5…: ${before} → ${before + 1000} (give 2 × gems:500 = 1,000 units)`,
+    );
     expect(await held(env, UID, 'gems')).toBe(before);
     const inc = await env.run(['achievements', 'inc', UID, 'LEVEL_10', '--by', '2', '--dry-run']);
     expect(inc.code, inc.stderr).toBe(0);
@@ -312,7 +383,9 @@ describe('the smaller ones (point 6)', () => {
   it('friends: a full page says there may be more; --all says how many it fetched', async () => {
     const page = await env.run(['friends', 'demo_player', '-o', 'ndjson']);
     expect(page.stdout.split('\n').filter(Boolean)).toHaveLength(500);
-    expect(page.stderr).toContain('500 friends shown, one page: there may be more (--all fetches every one, --offset 500 the next page)');
+    expect(page.stderr).toContain(
+      '500 friends shown, one page: there may be more (--all fetches every one, --offset 500 the next page)',
+    );
     const all = await env.run(['friends', 'demo_player', '--all', '-o', 'ndjson']);
     expect(all.stdout.split('\n').filter(Boolean)).toHaveLength(1200);
     expect(all.stderr).toContain('1,200 friends, every page');
@@ -323,14 +396,19 @@ describe('the smaller ones (point 6)', () => {
     writeFileSync(bad, 'users:\n  - { username: ann, friends: [nobody] }\n  - { username: ann }\n');
     const r = await env.run(['sandbox', 'load', bad]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${bad}: 2 problems:\n  users[1].username: duplicate username "ann" (also users[0]) (line 3)\n  users[0].friends[0]: no user named "nobody" in the file (line 2)`);
+    expect(r.stderr).toContain(
+      `${bad}: 2 problems:\n  users[1].username: duplicate username "ann" (also users[0]) (line 3)\n  users[0].friends[0]: no user named "nobody" in the file (line 2)`,
+    );
   });
 
   it('the user table shows birthday and premium; products list shows each pack with its name and price', async () => {
     const user = await runOnTerminal(['user', 'demo_player'], env.env, { prompt: '\u0000never', input: '' });
     expect(user.stdout).toMatch(/^BIRTHDAY\s+\d{4}-\d\d-\d\d/m);
     expect(user.stdout).toMatch(/^PREMIUM\s+(yes|no)/m);
-    const products = await runOnTerminal(['products', 'list', 'demo_player'], env.env, { prompt: '\u0000never', input: '' });
+    const products = await runOnTerminal(['products', 'list', 'demo_player'], env.env, {
+      prompt: '\u0000never',
+      input: '',
+    });
     expect(products.stdout).toMatch(/^gems:100\s+Pouch of 100 Gems\s+consumable\s+\d+\s+0\.99/m);
     expect(products.stdout).toMatch(/^gems:500\s+Chest of 500 Gems\s+consumable\s+\d+\s+3\.99/m);
   });

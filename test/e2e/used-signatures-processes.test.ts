@@ -18,7 +18,11 @@ let otherUrl: string;
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
   otherEnv = { UDCLI_DATA_DIR: join(env.dataDir, 'other'), UDCLI_CONFIG_DIR: join(env.configDir, 'other') };
-  const started = await runCli(['sandbox', 'start', '--detach', '--port', String(await closedPort()), '--db', env.sandbox.dbPath], otherEnv, { timeoutMs: 40_000 });
+  const started = await runCli(
+    ['sandbox', 'start', '--detach', '--port', String(await closedPort()), '--db', env.sandbox.dbPath],
+    otherEnv,
+    { timeoutMs: 40_000 },
+  );
   expect(started.code, started.stderr).toBe(0);
   otherUrl = started.stdout.trim();
 }, 60_000);
@@ -56,7 +60,9 @@ describe('two sandbox processes on one database', () => {
       expect(accepted.status, await accepted.text()).toBe(200);
       const replay = await fetch(`${second}${PATH}?${query}`, { method: 'PUT' });
       expect(replay.status).toBe(401);
-      expect(((await replay.json()) as { message: string }).message).toMatch(/^signature already used \(hmac-sha256-v1/);
+      expect(((await replay.json()) as { message: string }).message).toMatch(
+        /^signature already used \(hmac-sha256-v1/,
+      );
     }
     expect(await held()).toBe(before + 2);
   }, 30_000);

@@ -44,7 +44,11 @@ describe('udcli user', () => {
     expect(r.code, r.stderr).toBe(0);
     const user = json<Record<string, unknown>>(r);
     expect(user.uid).toBe(UID);
-    expect(Object.keys(user).filter((k) => k !== 'plays_game').sort()).toEqual(['avatar', 'uid', 'username']);
+    expect(
+      Object.keys(user)
+        .filter((k) => k !== 'plays_game')
+        .sort(),
+    ).toEqual(['avatar', 'uid', 'username']);
   });
 
   it('--username looks a 32-hex argument up as a username (none here: exit 4)', async () => {
@@ -95,7 +99,9 @@ describe('udcli user', () => {
 
   it('nothing listening: exit 5', async () => {
     const port = await closedPort();
-    const r = await udcli(['user', UID], { env: { UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_SITE_URL: `http://127.0.0.1:${port}` } });
+    const r = await udcli(['user', UID], {
+      env: { UDCLI_BASE_URL: `http://127.0.0.1:${port}`, UDCLI_SITE_URL: `http://127.0.0.1:${port}` },
+    });
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^udcli: /);

@@ -37,15 +37,22 @@ describe('reads: the uid and the username give the same answer', () => {
 
 describe('changes: each twin changes the same user the same way', () => {
   const value = async (developerId: string) =>
-    json<Array<{ developer_id: string; current_value: number }>>(await env.read(['achievements', 'list', BOB, '--developer-id', developerId, '--json']))[0]!
-      .current_value;
-  const units = async (sku: string) => json<Array<{ purchase: { data: unknown } }>>(await env.read(['products', 'list', BOB, '--sku', sku, '--json']))[0]!.purchase.data;
+    json<Array<{ developer_id: string; current_value: number }>>(
+      await env.read(['achievements', 'list', BOB, '--developer-id', developerId, '--json']),
+    )[0]!.current_value;
+  const units = async (sku: string) =>
+    json<Array<{ purchase: { data: unknown } }>>(await env.read(['products', 'list', BOB, '--sku', sku, '--json']))[0]!
+      .purchase.data;
 
   it('achievements inc, set, reset, delete', async () => {
     const before = await value('DAILY_STREAK_7');
-    for (const user of [BOB, 'bob']) expect((await env.runChecked(['achievements', 'inc', user, 'DAILY_STREAK_7'])).code).toBe(0);
+    for (const user of [BOB, 'bob'])
+      expect((await env.runChecked(['achievements', 'inc', user, 'DAILY_STREAK_7'])).code).toBe(0);
     expect(await value('DAILY_STREAK_7')).toBe(before + 2);
-    for (const [user, pct, expected] of [[BOB, '50%', 4], ['bob', '100%', 7]] as const) {
+    for (const [user, pct, expected] of [
+      [BOB, '50%', 4],
+      ['bob', '100%', 7],
+    ] as const) {
       expect((await env.runChecked(['achievements', 'set', user, 'DAILY_STREAK_7', pct])).code).toBe(0);
       expect(await value('DAILY_STREAK_7')).toBe(expected);
     }
@@ -72,7 +79,7 @@ describe('changes: each twin changes the same user the same way', () => {
 });
 
 describe('names that are not there, and input that is neither', () => {
-  it('an unknown username: exit 4 with the service\'s not found, nothing changed', async () => {
+  it("an unknown username: exit 4 with the service's not found, nothing changed", async () => {
     const r = await env.run(['achievements', 'inc', 'nobody_here_zz', 'LEVEL_10']);
     expect(r.code).toBe(4);
     expect(r.stderr.split('\n')[0]).toBe('udcli: not found: user named nobody_here_zz');

@@ -27,7 +27,10 @@ writeFileSync(
 function bracketBomb(name: string, bytes: number): string {
   const half = bytes / 2;
   const file = join(dir, name);
-  writeFileSync(file, `{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[],"pages":${'['.repeat(half)}${']'.repeat(half)}}}`);
+  writeFileSync(
+    file,
+    `{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[],"pages":${'['.repeat(half)}${']'.repeat(half)}}}`,
+  );
   return file;
 }
 
@@ -68,8 +71,16 @@ describe('a body of nested brackets (a string in the file, JSON to its readers)'
     const n = 10 * MB - 16;
     const entry = (text: string, encoding?: string) => ({
       startedDateTime: '2026-01-01T00:00:00Z',
-      request: { method: 'GET', url: `https://p.example/services/rest/v1/users/${'c3'.repeat(16)}.json?api_key=${'01'.repeat(16)}`, headers: [] },
-      response: { status: 200, headers: [], content: { mimeType: 'application/json', text, ...(encoding ? { encoding } : {}) } },
+      request: {
+        method: 'GET',
+        url: `https://p.example/services/rest/v1/users/${'c3'.repeat(16)}.json?api_key=${'01'.repeat(16)}`,
+        headers: [],
+      },
+      response: {
+        status: 200,
+        headers: [],
+        content: { mimeType: 'application/json', text, ...(encoding ? { encoding } : {}) },
+      },
     });
     const nested = `{"code":200,"message":"OK","payload":${'['.repeat(n)}${']'.repeat(n)}}`;
     for (const [name, e] of [
@@ -77,10 +88,15 @@ describe('a body of nested brackets (a string in the file, JSON to its readers)'
       ['body64.har', entry(Buffer.from(nested).toString('base64'), 'base64')],
     ] as const) {
       const file = join(dir, name);
-      writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: [e] } }));
+      writeFileSync(
+        file,
+        JSON.stringify({ log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: [e] } }),
+      );
       const r = await measured(['sandbox', 'import', file, join(dir, `${name}.yaml`)], name);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`udcli: ${file}: entry 0: its response body is nested more than 1,000,000 levels deep: not a recording\n`);
+      expect(r.stderr).toBe(
+        `udcli: ${file}: entry 0: its response body is nested more than 1,000,000 levels deep: not a recording\n`,
+      );
       expect(r.peakMb).toBeLessThanOrEqual(300);
     }
   }, 90_000);
@@ -88,7 +104,12 @@ describe('a body of nested brackets (a string in the file, JSON to its readers)'
   it('a body nested 100,000 levels deep (as sandbox diff is shown comparing) reads whole', async () => {
     const file = join(dir, 'deep-body.har');
     const text = `{"payload":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    writeFileSync(file, JSON.stringify({ log: { version: '1.2', entries: [{ request: { postData: { text } }, response: { content: { text } } }] } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        log: { version: '1.2', entries: [{ request: { postData: { text } }, response: { content: { text } } }] },
+      }),
+    );
     await expect(readHar(file, () => undefined)).resolves.toMatchObject({ entries: 1 });
   });
 });
@@ -105,6 +126,8 @@ describe('the depth bound', () => {
 
     const beyond = join(dir, 'beyond.har');
     writeFileSync(beyond, `{"log":{"version":"1.2","entries":[{"_deep":${deep(MAX_DEPTH - 3)}}]}}`);
-    await expect(readHar(beyond, () => undefined)).rejects.toThrow(`${beyond}: nested more than ${MAX_DEPTH} levels deep: not a recording`);
+    await expect(readHar(beyond, () => undefined)).rejects.toThrow(
+      `${beyond}: nested more than ${MAX_DEPTH} levels deep: not a recording`,
+    );
   });
 });

@@ -1,4 +1,7 @@
-/** src/har: the recorder keeps a valid HAR 1.2 with placeholders; the reader streams entries and refuses what is not a whole HAR. */
+/**
+ * src/har: the recorder keeps a valid HAR 1.2 with placeholders; the reader streams entries and refuses what is not a
+ * whole HAR.
+ */
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,13 +22,25 @@ function exchange(over: Partial<RecordedExchange> = {}): RecordedExchange {
     elapsedMs: 12,
     method: 'POST',
     url: `http://127.0.0.1:9/services/rest/v1/gamesave/aa.json?api_key=${KEY}&auth_token=${TOKEN}&key=slot&session=abcdefabcdefabcdef&sig=0011223344556677`,
-    requestHeaders: { Accept: 'application/json', Cookie: 'sid=secretcookievalue1', Authorization: 'Bearer sometokenvalue123' },
+    requestHeaders: {
+      Accept: 'application/json',
+      Cookie: 'sid=secretcookievalue1',
+      Authorization: 'Bearer sometokenvalue123',
+    },
     requestBody: 'data=%7B%22a%22%3A1%7D',
     response: {
       status: 401,
       statusText: 'Unauthorized',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'set-cookie': 'sid=anothercookie99; Path=/; HttpOnly' },
-      bodyText: JSON.stringify({ version: 1, code: 401, message: 'signature required', payload: { session: 'cafebabecafebabecafebabecafebabe', key: 'deadbeefdeadbeefdeadbeefdeadbeef' } }),
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'set-cookie': 'sid=anothercookie99; Path=/; HttpOnly',
+      },
+      bodyText: JSON.stringify({
+        version: 1,
+        code: 401,
+        message: 'signature required',
+        payload: { session: 'cafebabecafebabecafebabecafebabe', key: 'deadbeefdeadbeefdeadbeefdeadbeef' },
+      }),
       bytes: 120,
     },
     ...over,
@@ -51,25 +66,66 @@ describe('--har recording', () => {
 
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const text = readFileSync(file, 'utf8');
-    for (const secret of [KEY, TOKEN, 'secretcookievalue1', 'sometokenvalue123', 'anothercookie99', 'cafebabecafebabecafebabecafebabe', 'deadbeefdeadbeefdeadbeefdeadbeef', 'abcdefabcdefabcdef', '0011223344556677']) {
+    for (const secret of [
+      KEY,
+      TOKEN,
+      'secretcookievalue1',
+      'sometokenvalue123',
+      'anothercookie99',
+      'cafebabecafebabecafebabecafebabe',
+      'deadbeefdeadbeefdeadbeefdeadbeef',
+      'abcdefabcdefabcdef',
+      '0011223344556677',
+    ]) {
       expect(text).not.toContain(secret);
     }
-    const har = JSON.parse(text) as { log: { version: string; creator: { name: string; version: string }; entries: Array<Entry> } };
+    const har = JSON.parse(text) as {
+      log: { version: string; creator: { name: string; version: string }; entries: Array<Entry> };
+    };
     expect(har.log.version).toBe('1.2');
     expect(har.log.creator).toEqual({ name: 'udcli', version: '9.9.9' });
     expect(har.log.entries).toHaveLength(2);
     for (const entry of har.log.entries) {
-      expect(Object.keys(entry)).toEqual(expect.arrayContaining(['startedDateTime', 'time', 'request', 'response', 'cache', 'timings']));
-      expect(Object.keys(entry.request)).toEqual(expect.arrayContaining(['method', 'url', 'httpVersion', 'cookies', 'headers', 'queryString', 'headersSize', 'bodySize']));
-      expect(Object.keys(entry.response)).toEqual(expect.arrayContaining(['status', 'statusText', 'httpVersion', 'cookies', 'headers', 'content', 'redirectURL', 'headersSize', 'bodySize']));
+      expect(Object.keys(entry)).toEqual(
+        expect.arrayContaining(['startedDateTime', 'time', 'request', 'response', 'cache', 'timings']),
+      );
+      expect(Object.keys(entry.request)).toEqual(
+        expect.arrayContaining([
+          'method',
+          'url',
+          'httpVersion',
+          'cookies',
+          'headers',
+          'queryString',
+          'headersSize',
+          'bodySize',
+        ]),
+      );
+      expect(Object.keys(entry.response)).toEqual(
+        expect.arrayContaining([
+          'status',
+          'statusText',
+          'httpVersion',
+          'cookies',
+          'headers',
+          'content',
+          'redirectURL',
+          'headersSize',
+          'bodySize',
+        ]),
+      );
       expect(Object.keys(entry.timings)).toEqual(expect.arrayContaining(['send', 'wait', 'receive']));
       expect(entry.startedDateTime).toBe('2026-01-02T03:04:05.000Z');
     }
     // The same key in both commands' entries: the same placeholder (the salt is kept in the file).
-    const keyOf = (e: Entry) => (e.request.queryString as Array<{ name: string; value: string }>).find((p) => p.name === 'api_key')!.value;
+    const keyOf = (e: Entry) =>
+      (e.request.queryString as Array<{ name: string; value: string }>).find((p) => p.name === 'api_key')!.value;
     expect(keyOf(har.log.entries[0]!)).toMatch(/^redacted-[0-9a-f]{12}$/);
     expect(keyOf(har.log.entries[1]!)).toBe(keyOf(har.log.entries[0]!));
-    expect(har.log.entries[0]!.request.postData).toEqual({ mimeType: 'application/x-www-form-urlencoded', text: 'data=%7B%22a%22%3A1%7D' });
+    expect(har.log.entries[0]!.request.postData).toEqual({
+      mimeType: 'application/x-www-form-urlencoded',
+      text: 'data=%7B%22a%22%3A1%7D',
+    });
     expect(har.log.entries[1]!.response.status).toBe(0);
     // The save's key name is not a secret.
     expect(har.log.entries[0]!.request.url).toContain('key=slot');
@@ -77,11 +133,42 @@ describe('--har recording', () => {
 
   it("replaces players' emails and birthdays in JSON and XML replies, and the same email anywhere else in the entry", () => {
     const email = 'jane.doe@mail.example';
-    const json = JSON.stringify({ version: 1, code: 200, message: `OK ${email}`, payload: [{ uid: 'a'.repeat(32), email, birthday: '1984-02-29', note: null }] });
+    const json = JSON.stringify({
+      version: 1,
+      code: 200,
+      message: `OK ${email}`,
+      payload: [{ uid: 'a'.repeat(32), email, birthday: '1984-02-29', note: null }],
+    });
     const xml = `<?xml version="1.0"?><response><payload><email>${email}</email><birthday>1984-02-29</birthday></payload></response>`;
     const redactor = new Redactor('0'.repeat(32));
-    const fromJson = JSON.stringify(harEntry(exchange({ response: { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json' }, bodyText: json, bytes: json.length } }), redactor));
-    const fromXml = JSON.stringify(harEntry(exchange({ response: { status: 200, statusText: 'OK', headers: { 'content-type': 'text/xml' }, bodyText: xml, bytes: xml.length } }), redactor));
+    const fromJson = JSON.stringify(
+      harEntry(
+        exchange({
+          response: {
+            status: 200,
+            statusText: 'OK',
+            headers: { 'content-type': 'application/json' },
+            bodyText: json,
+            bytes: json.length,
+          },
+        }),
+        redactor,
+      ),
+    );
+    const fromXml = JSON.stringify(
+      harEntry(
+        exchange({
+          response: {
+            status: 200,
+            statusText: 'OK',
+            headers: { 'content-type': 'text/xml' },
+            bodyText: xml,
+            bytes: xml.length,
+          },
+        }),
+        redactor,
+      ),
+    );
     for (const text of [redactor.scrub(fromJson), redactor.scrub(fromXml)]) {
       expect(text).not.toContain(email);
       expect(text).not.toContain('1984-02-29');
@@ -101,7 +188,10 @@ describe('--har recording', () => {
     let clock = 0;
     // Each record a second apart: every one is written at once (no gathering).
     const now = () => (clock += 1000);
-    const urls = (): string[] => (JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: Entry[] } }).log.entries.map((e) => String(e.request.url).replace(/\?.*$/, ''));
+    const urls = (): string[] =>
+      (JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: Entry[] } }).log.entries.map((e) =>
+        String(e.request.url).replace(/\?.*$/, ''),
+      );
     const a = openHarRecorder(file, { creator: { name: 'udcli', version: '1' }, now });
     a.record(exchange({ url: 'http://h/services/rest/v1/users/1.json' }));
     a.record(exchange({ url: 'http://h/services/rest/v1/users/2.json' }));

@@ -21,7 +21,8 @@ beforeAll(({ sandbox }) => {
   env = sandbox;
 });
 
-const entries = (file: string): Entry[] => (JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: Entry[] } }).log.entries;
+const entries = (file: string): Entry[] =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: Entry[] } }).log.entries;
 const path = (e: Entry): string => `${e.request.method} ${new URL(e.request.url).pathname}`;
 
 describe('--har', () => {
@@ -39,12 +40,24 @@ describe('--har', () => {
     expect(afterReset[0]!.request.method).toBe('GET');
 
     // A hub with more friends than one page holds (500), so --all reads two pages.
-    const seeded = await env.read(['sandbox', 'seed', '--users', '510', '--friends', '505', '--db', env.sandbox.dbPath, '--json']);
+    const seeded = await env.read([
+      'sandbox',
+      'seed',
+      '--users',
+      '510',
+      '--friends',
+      '505',
+      '--db',
+      env.sandbox.dbPath,
+      '--json',
+    ]);
     expect(seeded.code, seeded.stderr).toBe(0);
     const hub = (JSON.parse(seeded.stdout) as { hub: { uid: string } }).hub.uid;
     const friends = await env.read(['friends', hub, '--all', '-o', 'json'], { env: { UDCLI_HAR: file } });
     expect(friends.code, friends.stderr).toBe(0);
-    const pages = entries(file).slice(afterReset.length).filter((e) => path(e).startsWith('GET /services/rest/v1/friends/'));
+    const pages = entries(file)
+      .slice(afterReset.length)
+      .filter((e) => path(e).startsWith('GET /services/rest/v1/friends/'));
     expect(pages.length).toBe(2);
     expect(new Set(pages.map((e) => new URL(e.request.url).search)).size).toBe(2);
 
@@ -68,7 +81,11 @@ describe('--har', () => {
     expect(set.code, set.stderr).toBe(0);
     const text = readFileSync(file, 'utf8');
     const recorded = entries(file);
-    expect(recorded.some((e) => path(e) === `POST /services/rest/v1/gamesave/${DEMO.user.uid}.json` && e.response.status === 200)).toBe(true);
+    expect(
+      recorded.some(
+        (e) => path(e) === `POST /services/rest/v1/gamesave/${DEMO.user.uid}.json` && e.response.status === 200,
+      ),
+    ).toBe(true);
     for (const e of recorded) {
       const token = new URL(e.request.url).searchParams.get('auth_token');
       if (token !== null) expect(token).toMatch(/^redacted-[0-9a-f]{12}$/);
@@ -81,7 +98,11 @@ describe('--har', () => {
 
   it("players' emails and birthdays become stable placeholders of the same shape; --har-keep-personal keeps them", async () => {
     const file = join(dir, 'personal.har');
-    for (const args of [['user', 'alice'], ['friends', DEMO.user.uid, '--limit', '50'], ['user', DEMO.user.uid]]) {
+    for (const args of [
+      ['user', 'alice'],
+      ['friends', DEMO.user.uid, '--limit', '50'],
+      ['user', DEMO.user.uid],
+    ]) {
       const r = await env.read(['--har', file, ...args]);
       expect(r.code, r.stderr).toBe(0);
     }
@@ -93,7 +114,9 @@ describe('--har', () => {
     expect(alice.email).toMatch(/^redacted-[0-9a-f]{12}@example\.invalid$/);
     expect(alice.birthday).toMatch(/^1900-\d\d-\d\d$/);
     // The same player in the friends list: the same placeholders, so a diff still pairs them.
-    const asFriend = (payloads[1] as Array<{ username: string; email: string; birthday: string }>).find((f) => f.username === 'alice')!;
+    const asFriend = (payloads[1] as Array<{ username: string; email: string; birthday: string }>).find(
+      (f) => f.username === 'alice',
+    )!;
     expect([asFriend.email, asFriend.birthday]).toEqual([alice.email, alice.birthday]);
     // Another player, another placeholder; an unknown birthday stays what it says.
     const me = payloads[2] as { email: string };
@@ -108,7 +131,9 @@ describe('--har', () => {
     const kept = join(dir, 'kept.har');
     const r = await env.read(['--har', kept, '--har-keep-personal', 'user', 'alice']);
     expect(r.code, r.stderr).toBe(0);
-    const keptUser = (JSON.parse(entries(kept)[0]!.response.content.text!) as { payload: { email: string; birthday: string } }).payload;
+    const keptUser = (
+      JSON.parse(entries(kept)[0]!.response.content.text!) as { payload: { email: string; birthday: string } }
+    ).payload;
     expect([keptUser.email, keptUser.birthday]).toEqual(['alice@example.test', '1995-08-23']);
     // The secrets are still replaced.
     expect(readFileSync(kept, 'utf8')).not.toContain(DEMO.game.apiKey);
@@ -117,10 +142,14 @@ describe('--har', () => {
     const alone = await env.read(['--har-keep-personal', 'user', 'alice']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/--har-keep-personal goes with --har FILE/);
-    expect((await env.read(['--har-keep-personal', 'user', 'alice'], { env: { UDCLI_HAR: join(dir, 'env.har') } })).code).toBe(0);
+    expect(
+      (await env.read(['--har-keep-personal', 'user', 'alice'], { env: { UDCLI_HAR: join(dir, 'env.har') } })).code,
+    ).toBe(0);
   });
 
-  it('every retry is recorded, each a whole entry (a sandbox whose every reply is a 502 page)', async ({ newSandbox }) => {
+  it('every retry is recorded, each a whole entry (a sandbox whose every reply is a 502 page)', async ({
+    newSandbox,
+  }) => {
     const faulty = await newSandbox({ faults: { spec: 'html-502=1', seed: 1 } });
     try {
       const file = join(dir, 'retries.har');

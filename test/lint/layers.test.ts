@@ -65,7 +65,8 @@ describe('the layers of src/', () => {
   });
 
   it("lets the admin client import the sandbox routes' types, never their code", async () => {
-    const code = "import { registerClockRoutes } from '../sandbox/routes/clock.js';\nexport const r = registerClockRoutes;\n";
+    const code =
+      "import { registerClockRoutes } from '../sandbox/routes/clock.js';\nexport const r = registerClockRoutes;\n";
     const [result] = await eslint.lintText(code, { filePath: `${ROOT}/src/client/x.ts` });
     const refused = result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports');
     expect(refused).toHaveLength(1);

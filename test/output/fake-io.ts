@@ -16,7 +16,9 @@ class Collector extends Writable {
   }
 }
 
-export function fakeIO(options: { tty?: boolean; stderrTTY?: boolean; env?: NodeJS.ProcessEnv; stdin?: string } = {}): FakeIO {
+export function fakeIO(
+  options: { tty?: boolean; stderrTTY?: boolean; env?: NodeJS.ProcessEnv; stdin?: string } = {},
+): FakeIO {
   const out = new Collector();
   const err = new Collector();
   const stdin = new PassThrough();

@@ -135,7 +135,13 @@ describe('ndjson', () => {
     // both rows were out while the source waited, in one write; the last row in a second one
     expect(linesWhileWaiting).toEqual([2]);
     expect(writes).toBe(2);
-    expect(f.stdout().trim().split('\n').map((l) => JSON.parse(l))).toEqual([...ROWS, { ...ROWS[0]!, uid: 'c3' }]);
+    expect(
+      f
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([...ROWS, { ...ROWS[0]!, uid: 'c3' }]);
   });
 
   it('prints the rows received before the source failed', async () => {
@@ -146,7 +152,13 @@ describe('ndjson', () => {
       throw new Error('page 2 failed');
     })();
     await expect(out.list(rows, COLUMNS)).rejects.toThrow('page 2 failed');
-    expect(f.stdout().trim().split('\n').map((l) => JSON.parse(l))).toEqual([ROWS[0]]);
+    expect(
+      f
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([ROWS[0]]);
   });
 
   it('applies --fields', async () => {
@@ -183,8 +195,13 @@ describe('csv', () => {
     ];
     const f = fakeIO();
     const out = await createOutput({ io: f.io, globals: globals({ output: 'csv' }) });
-    await out.list([{ developer_id: 'LEVEL_10', percent_complete: 33.33, created_on: '1584187200', completed_date: null }], columns);
-    expect(f.stdout()).toBe('developer_id,percent_complete,created_on,completed_date,held\nLEVEL_10,33.33,1584187200,,yes\n');
+    await out.list(
+      [{ developer_id: 'LEVEL_10', percent_complete: 33.33, created_on: '1584187200', completed_date: null }],
+      columns,
+    );
+    expect(f.stdout()).toBe(
+      'developer_id,percent_complete,created_on,completed_date,held\nLEVEL_10,33.33,1584187200,,yes\n',
+    );
   });
 
   it('prints the header alone for an empty list and one row for an item', async () => {

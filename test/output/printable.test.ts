@@ -1,6 +1,14 @@
 /** The one escaping rule (src/printable.ts) and the one way a URL is shown (redactUrl, src/redact.ts). */
 import { describe, expect, it } from 'vitest';
-import { bodySafe, hasControl, jsonSafe, jsonText, printable, printableFields, printableLines } from '../../src/printable.js';
+import {
+  bodySafe,
+  hasControl,
+  jsonSafe,
+  jsonText,
+  printable,
+  printableFields,
+  printableLines,
+} from '../../src/printable.js';
 import { redactUrl } from '../../src/redact.js';
 
 describe('printable forms', () => {
@@ -25,11 +33,15 @@ describe('printable forms', () => {
   });
 
   it('printableFields() escapes every string, keys included, and leaves other values', () => {
-    expect(printableFields({ 'n\x1b': ['\u202e', 3, null, { x: '\x07' }], ok: true })).toEqual({ 'n\\x1b': ['\\u202e', 3, null, { x: '\\x07' }], ok: true });
+    expect(printableFields({ 'n\x1b': ['\u202e', 3, null, { x: '\x07' }], ok: true })).toEqual({
+      'n\\x1b': ['\\u202e', 3, null, { x: '\\x07' }],
+      ok: true,
+    });
   });
 
   it('hasControl() finds C0, DEL and C1, not bidi or other text', () => {
-    for (const text of ['a\x00', '\x1f', '\x7f', '\u0080', '\u009f']) expect(hasControl(text), JSON.stringify(text)).toBe(true);
+    for (const text of ['a\x00', '\x1f', '\x7f', '\u0080', '\u009f'])
+      expect(hasControl(text), JSON.stringify(text)).toBe(true);
     for (const text of ['plain', 'é ✓', '\u00a0']) expect(hasControl(text), JSON.stringify(text)).toBe(false);
   });
 });

@@ -12,7 +12,10 @@ import { api, signedApi, startTestSandbox, type TestSandbox } from './helpers/sa
 
 const USER = uidForUsername('player_0042');
 const PATH = `/achievements/user/${USER}.json`;
-const game: Array<[string, string]> = [['type', 'Game'], ['pid', '1001']];
+const game: Array<[string, string]> = [
+  ['type', 'Game'],
+  ['pid', '1001'],
+];
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -27,7 +30,8 @@ const put = (developerId: string, change: [string, string]) =>
 const record = async (developerId: string) =>
   (await api<UserAchievement[]>(sb.url, 'GET', PATH, [...game, ['developer_id', developerId]])).body.payload![0];
 const completions = async (developerId: string) =>
-  (await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', developerId]])).body.payload![0]!.completion_count;
+  (await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', developerId]])).body
+    .payload![0]!.completion_count;
 
 describe('increment', () => {
   it('creates the record at start_value, adds, and stays In Progress below the target', async () => {
@@ -43,7 +47,12 @@ describe('increment', () => {
       completed_date: '0000-00-00 00:00:00',
     });
     const stored = await record('DAILY_STREAK_7');
-    expect(stored).toMatchObject({ state: 'In Progress', current_value: 3, completed_date: '0000-00-00 00:00:00', started_date: '2025-01-15 12:00:00' });
+    expect(stored).toMatchObject({
+      state: 'In Progress',
+      current_value: 3,
+      completed_date: '0000-00-00 00:00:00',
+      started_date: '2025-01-15 12:00:00',
+    });
   });
 
   it('reaching the target sets Completed and completed_date (UTC), and counts a completion', async () => {
@@ -61,7 +70,11 @@ describe('increment', () => {
       completed_date: '2025-01-15 13:00:00',
     });
     const stored = await record('DAILY_STREAK_7');
-    expect(stored).toMatchObject({ state: 'Completed', completed_date: '2025-01-15 13:00:00', started_date: '2025-01-15 12:00:00' });
+    expect(stored).toMatchObject({
+      state: 'Completed',
+      completed_date: '2025-01-15 13:00:00',
+      started_date: '2025-01-15 12:00:00',
+    });
     expect(await completions('DAILY_STREAK_7')).toBe(before + 1);
   });
 
@@ -89,16 +102,36 @@ describe('increment', () => {
 
 describe('progress', () => {
   it('sets start + round(P * (target - start)) (LEVEL_10 runs from 1 to 10)', async () => {
-    expect((await put('LEVEL_10', ['progress', '0.5'])).body.payload).toMatchObject({ state: 'In Progress', current_value: 6, percent_complete: 55 });
-    expect((await put('LEVEL_10', ['progress', '0.25'])).body.payload).toMatchObject({ current_value: 3, percent_complete: 22 });
-    expect((await put('LEVEL_10', ['progress', '0'])).body.payload).toMatchObject({ current_value: 1, percent_complete: 0 });
+    expect((await put('LEVEL_10', ['progress', '0.5'])).body.payload).toMatchObject({
+      state: 'In Progress',
+      current_value: 6,
+      percent_complete: 55,
+    });
+    expect((await put('LEVEL_10', ['progress', '0.25'])).body.payload).toMatchObject({
+      current_value: 3,
+      percent_complete: 22,
+    });
+    expect((await put('LEVEL_10', ['progress', '0'])).body.payload).toMatchObject({
+      current_value: 1,
+      percent_complete: 0,
+    });
     // 1 + round(0.99 * 9) = 1 + round(8.91) = 10: the target, so it completes.
-    expect((await put('LEVEL_10', ['progress', '.99'])).body.payload).toMatchObject({ state: 'Completed', current_value: 10, percent_complete: 100 });
+    expect((await put('LEVEL_10', ['progress', '.99'])).body.payload).toMatchObject({
+      state: 'Completed',
+      current_value: 10,
+      percent_complete: 100,
+    });
   });
 
   it('progress 1.0 completes with percent 100 and current_value = target (spec 3)', async () => {
     const r = await put('SPEED RUN/100%', ['progress', '1.0']);
-    expect(r.body.payload).toMatchObject({ state: 'Completed', current_value: 100, percent_complete: 100, developer_id: 'SPEED RUN/100%', score_awarded: 40 });
+    expect(r.body.payload).toMatchObject({
+      state: 'Completed',
+      current_value: 100,
+      percent_complete: 100,
+      developer_id: 'SPEED RUN/100%',
+      score_awarded: 40,
+    });
   });
 });
 
@@ -115,7 +148,12 @@ describe('reset', () => {
       completed_date: '0000-00-00 00:00:00',
     });
     const stored = await record('DAILY_STREAK_7');
-    expect(stored).toMatchObject({ state: 'In Progress', current_value: 0, completed_date: '0000-00-00 00:00:00', started_date: '2025-01-15 12:00:00' });
+    expect(stored).toMatchObject({
+      state: 'In Progress',
+      current_value: 0,
+      completed_date: '0000-00-00 00:00:00',
+      started_date: '2025-01-15 12:00:00',
+    });
   });
 
   it('after a reset the achievement can be completed again, with a new completed_date', async () => {
@@ -129,8 +167,19 @@ describe('reset', () => {
     expect(await record('SECRET_ROOM')).toBeUndefined();
     const r = await put('SECRET_ROOM', ['reset', 'true']);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toMatchObject({ state: 'In Progress', current_value: 0, percent_complete: 0, developer_id: 'SECRET_ROOM', score_awarded: 0, completed_date: '0000-00-00 00:00:00' });
-    expect(await record('SECRET_ROOM')).toMatchObject({ state: 'In Progress', current_value: 0, completed_date: '0000-00-00 00:00:00' });
+    expect(r.body.payload).toMatchObject({
+      state: 'In Progress',
+      current_value: 0,
+      percent_complete: 0,
+      developer_id: 'SECRET_ROOM',
+      score_awarded: 0,
+      completed_date: '0000-00-00 00:00:00',
+    });
+    expect(await record('SECRET_ROOM')).toMatchObject({
+      state: 'In Progress',
+      current_value: 0,
+      completed_date: '0000-00-00 00:00:00',
+    });
   });
 });
 

@@ -19,7 +19,10 @@ const queued: string[] = [];
 const store = () => createChallengeStore({ token: () => queued.shift() ?? randomBytes(16).toString('hex') });
 
 async function send<T>(sb: TestSandbox, sentAs: string, path: string, query: Params, body: Params = []) {
-  const init = body.length > 0 ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString() } : {};
+  const init =
+    body.length > 0
+      ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString() }
+      : {};
   return call<T>(sb.url, sentAs, path, query, init);
 }
 
@@ -40,18 +43,53 @@ describe('the worked examples verify against the sandbox', () => {
     sb = await startTestSandbox({ challenges: store() });
     const { repos } = sb.db;
     // Vector 0 is the SDK documentation's own example: its game, key, user and consumable.
-    repos.games.insert({ id: '1000042', type: 'Game', name: 'SDK example', launchable: false, contentUri: null, signing: 'agi', createdOn: 0 });
-    repos.games.insertApiKey({ apiKey: 'e7ac17510f3a4e55874ba4c59b1a79d0', gameId: '1000042', signingSecret: 'unused', partner: false, label: '', createdOn: 0 });
+    repos.games.insert({
+      id: '1000042',
+      type: 'Game',
+      name: 'SDK example',
+      launchable: false,
+      contentUri: null,
+      signing: 'agi',
+      createdOn: 0,
+    });
+    repos.games.insertApiKey({
+      apiKey: 'e7ac17510f3a4e55874ba4c59b1a79d0',
+      gameId: '1000042',
+      signingSecret: 'unused',
+      partner: false,
+      label: '',
+      createdOn: 0,
+    });
     repos.users.insert({ uid: VECTOR_UID, username: 'vector_user', gender: 'unspecified', createdOn: 0 });
     const cookies = repos.products.insert({
-      parentId: '1000042', sku: '2wa-cookies:20', name: 'Cookies', description: '', type: 'consumable', priceCents: 99,
-      displayOrder: 1, image: '', status: 'active', sold: 0, createdOn: 0, updatedOn: 0,
+      parentId: '1000042',
+      sku: '2wa-cookies:20',
+      name: 'Cookies',
+      description: '',
+      type: 'consumable',
+      priceCents: 99,
+      displayOrder: 1,
+      image: '',
+      status: 'active',
+      sold: 0,
+      createdOn: 0,
+      updatedOn: 0,
     });
     repos.products.setQuantity(VECTOR_UID, cookies, 5, 0);
     // Vector 2 names its sku in another case than the demo's héros+épée: a product of its own.
     repos.products.insert({
-      parentId: '1001', sku: 'Héros+Épée', name: 'Épée (vector)', description: '', type: 'unlockable', priceCents: 0,
-      displayOrder: 99, image: '', status: 'active', sold: 0, createdOn: 0, updatedOn: 0,
+      parentId: '1001',
+      sku: 'Héros+Épée',
+      name: 'Épée (vector)',
+      description: '',
+      type: 'unlockable',
+      priceCents: 0,
+      displayOrder: 99,
+      image: '',
+      status: 'active',
+      sold: 0,
+      createdOn: 0,
+      updatedOn: 0,
     });
   });
   afterAll(async () => {
@@ -86,10 +124,19 @@ describe('the challenge store', () => {
   let sb: TestSandbox;
   const UID = DEMO.user.uid;
   const PATH = `${API_PREFIX}/achievements/user/${UID}.json`;
-  const inc = (by: string): Params => [['api_key', DEMO.game.apiKey], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS'], ['increment', by], ['method', 'put']];
+  const inc = (by: string): Params => [
+    ['api_key', DEMO.game.apiKey],
+    ['pid', '1001'],
+    ['developer_id', 'COLLECT_1000_GEMS'],
+    ['increment', by],
+    ['method', 'put'],
+  ];
   const gems = async () =>
-    (await api<Array<{ current_value: number }>>(sb.url, 'GET', `/achievements/user/${UID}.json`, [['developer_id', 'COLLECT_1000_GEMS']])).body.payload![0]!
-      .current_value;
+    (
+      await api<Array<{ current_value: number }>>(sb.url, 'GET', `/achievements/user/${UID}.json`, [
+        ['developer_id', 'COLLECT_1000_GEMS'],
+      ])
+    ).body.payload![0]!.current_value;
 
   beforeAll(async () => {
     sb = await startTestSandbox();
@@ -104,9 +151,14 @@ describe('the challenge store', () => {
     const b = await send<Challenge>(sb, 'POST', PATH, inc('1'));
     for (const r of [a, b]) {
       expect(r).toMatchObject({ status: 401, body: { code: 401, message: 'signature required' } });
-      expect(r.body.payload).toEqual({ session: expect.stringMatching(/^[0-9a-f]{32}$/), key: expect.stringMatching(/^[0-9a-f]{32}$/) });
+      expect(r.body.payload).toEqual({
+        session: expect.stringMatching(/^[0-9a-f]{32}$/),
+        key: expect.stringMatching(/^[0-9a-f]{32}$/),
+      });
     }
-    expect(new Set([a.body.payload!.session, a.body.payload!.key, b.body.payload!.session, b.body.payload!.key]).size).toBe(4);
+    expect(
+      new Set([a.body.payload!.session, a.body.payload!.key, b.body.payload!.session, b.body.payload!.key]).size,
+    ).toBe(4);
     expect(await gems()).toBe(before);
   });
 
@@ -168,7 +220,14 @@ describe('the challenge store', () => {
   });
 
   it('a partner key may leave achievement PUTs unsigned, never product PUTs', async () => {
-    const give: Params = [['api_key', DEMO.partner.apiKey], ['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '1'], ['increment', 'true'], ['method', 'put']];
+    const give: Params = [
+      ['api_key', DEMO.partner.apiKey],
+      ['parent_id', '1001'],
+      ['sku', 'xp-boost'],
+      ['qty', '1'],
+      ['increment', 'true'],
+      ['method', 'put'],
+    ];
     const path = `${API_PREFIX}/products/user/${UID}.json`;
     // challenged() asserts the unsigned PUT is answered with a challenge, not carried out.
     const { signed } = await challenged(sb, 'POST', path, give);

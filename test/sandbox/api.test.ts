@@ -2,7 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import type { AchievementDefinition, AchievementUpdate, Friend, ProductEntry, User, UserAchievement } from '../../src/domain/types.js';
+import type {
+  AchievementDefinition,
+  AchievementUpdate,
+  Friend,
+  ProductEntry,
+  User,
+  UserAchievement,
+} from '../../src/domain/types.js';
 import { api, call, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
 const PLAYER = DEMO.user.uid;
@@ -11,7 +18,10 @@ const CAROL = uidForUsername('carol');
 const DAVE = uidForUsername('dave');
 const ua = (uid: string) => `/achievements/user/${uid}.json`;
 const products = (uid: string) => `/products/user/${uid}.json`;
-const game: Array<[string, string]> = [['type', 'Game'], ['pid', '1001']];
+const game: Array<[string, string]> = [
+  ['type', 'Game'],
+  ['pid', '1001'],
+];
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -34,7 +44,9 @@ describe('envelope', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^application\/xml/);
     expect(r.text).toContain('<?xml version="1.0" encoding="UTF-8"?>');
-    expect(r.text).toMatch(/<response><version>1<\/version><code>200<\/code><message>OK<\/message><payload><uid>01e528d59829836fd23b09085b56edab<\/uid><username>demo_player<\/username>/);
+    expect(r.text).toMatch(
+      /<response><version>1<\/version><code>200<\/code><message>OK<\/message><payload><uid>01e528d59829836fd23b09085b56edab<\/uid><username>demo_player<\/username>/,
+    );
   });
 
   it('answers errors as XML on the .xml variant, and lists arrays as <item>', async () => {
@@ -80,7 +92,9 @@ describe('users (4.5)', () => {
   });
 
   it('reduces the user to uid, username, avatar without a key or with an unknown or malformed key (never an error)', async () => {
-    for (const params of [[], [['api_key', 'ffffffffffffffffffffffffffffffff']], [['api_key', 'junk']]] as Array<Array<[string, string]>>) {
+    for (const params of [[], [['api_key', 'ffffffffffffffffffffffffffffffff']], [['api_key', 'junk']]] as Array<
+      Array<[string, string]>
+    >) {
       const r = await call<User>(sb.url, 'GET', `/services/rest/v1/users/${PLAYER}.json`, params);
       expect(r.status).toBe(200);
       expect(Object.keys(r.body.payload ?? {}).sort()).toEqual(['avatar', 'uid', 'username']);
@@ -104,7 +118,8 @@ describe('users (4.5)', () => {
 
   it('accepts the api key in UUID form, any case', async () => {
     const k = DEMO.game.apiKey;
-    const uuid = `${k.slice(0, 8)}-${k.slice(8, 12)}-${k.slice(12, 16)}-${k.slice(16, 20)}-${k.slice(20)}`.toUpperCase();
+    const uuid =
+      `${k.slice(0, 8)}-${k.slice(8, 12)}-${k.slice(12, 16)}-${k.slice(16, 20)}-${k.slice(20)}`.toUpperCase();
     const r = await api<Friend[]>(sb.url, 'GET', `/friends/${PLAYER}.json`, [['limit', '1']], uuid);
     expect(r.status).toBe(200);
     expect(r.body.payload).toHaveLength(1);
@@ -120,7 +135,8 @@ describe('users (4.5)', () => {
 });
 
 describe('friends (4.6)', () => {
-  const friendsOf = (params: Array<[string, string]>) => api<Friend[]>(sb.url, 'GET', `/friends/${PLAYER}.json`, params);
+  const friendsOf = (params: Array<[string, string]>) =>
+    api<Friend[]>(sb.url, 'GET', `/friends/${PLAYER}.json`, params);
 
   it('returns 500 friends by default, with the user fields and plays_game strings', async () => {
     const r = await friendsOf([]);
@@ -153,12 +169,25 @@ describe('friends (4.6)', () => {
   });
 
   it('numbers pages from 1: page N is offset (N-1)*limit, and page wins over offset', async () => {
-    const byOffset = await friendsOf([['limit', '50'], ['offset', '100']]);
-    const byPage = await friendsOf([['limit', '50'], ['page', '3']]);
+    const byOffset = await friendsOf([
+      ['limit', '50'],
+      ['offset', '100'],
+    ]);
+    const byPage = await friendsOf([
+      ['limit', '50'],
+      ['page', '3'],
+    ]);
     expect(byPage.body.payload!.map((f) => f.uid)).toEqual(byOffset.body.payload!.map((f) => f.uid));
-    const both = await friendsOf([['limit', '50'], ['page', '3'], ['offset', '7']]);
+    const both = await friendsOf([
+      ['limit', '50'],
+      ['page', '3'],
+      ['offset', '7'],
+    ]);
     expect(both.body.payload!.map((f) => f.uid)).toEqual(byOffset.body.payload!.map((f) => f.uid));
-    const page1 = await friendsOf([['limit', '50'], ['page', '1']]);
+    const page1 = await friendsOf([
+      ['limit', '50'],
+      ['page', '1'],
+    ]);
     const offset0 = await friendsOf([['limit', '50']]);
     expect(page1.body.payload).toEqual(offset0.body.payload);
   });
@@ -172,7 +201,14 @@ describe('friends (4.6)', () => {
   });
 
   it('rejects limit below 1 and malformed paging values', async () => {
-    for (const [name, value] of [['limit', '0'], ['limit', '-1'], ['limit', 'ten'], ['page', '0'], ['offset', '-5'], ['offset', '1.5']]) {
+    for (const [name, value] of [
+      ['limit', '0'],
+      ['limit', '-1'],
+      ['limit', 'ten'],
+      ['page', '0'],
+      ['offset', '-5'],
+      ['offset', '1.5'],
+    ]) {
       const r = await friendsOf([[name!, value!]]);
       expect(r.status, `${name}=${value}`).toBe(400);
       expect(r.body.message).toMatch(new RegExp(`^invalid parameter: ${name}`));
@@ -190,7 +226,14 @@ describe('achievement definitions (4.7)', () => {
   it('lists the Active definitions of a game, ordered by id, with every field', async () => {
     const r = await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json');
     const defs = r.body.payload!;
-    expect(defs.map((d) => d.developer_id)).toEqual(['FIRST_WIN', 'COLLECT_1000_GEMS', 'LEVEL_10', 'SPEED RUN/100%', 'DAILY_STREAK_7', 'SECRET_ROOM']);
+    expect(defs.map((d) => d.developer_id)).toEqual([
+      'FIRST_WIN',
+      'COLLECT_1000_GEMS',
+      'LEVEL_10',
+      'SPEED RUN/100%',
+      'DAILY_STREAK_7',
+      'SECRET_ROOM',
+    ]);
     expect(defs.map((d) => d.id)).toEqual([...defs.map((d) => d.id)].sort((a, b) => a - b));
     expect(defs[0]).toEqual({
       id: expect.any(Number),
@@ -213,18 +256,28 @@ describe('achievement definitions (4.7)', () => {
   });
 
   it('selects one definition by aid or by developer_id; the Inactive one is hidden', async () => {
-    const gems = await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', 'COLLECT_1000_GEMS']]);
+    const gems = await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [
+      ['developer_id', 'COLLECT_1000_GEMS'],
+    ]);
     expect(gems.body.payload).toHaveLength(1);
     expect(gems.body.payload![0]).toMatchObject({ developer_id: 'COLLECT_1000_GEMS', target_value: 1000 });
-    const byAid = await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['aid', String(gems.body.payload![0]!.id)]]);
+    const byAid = await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [
+      ['aid', String(gems.body.payload![0]!.id)],
+    ]);
     expect(byAid.body.payload).toEqual(gems.body.payload);
     const hidden = await api(sb.url, 'GET', '/achievements/1001.json', [['developer_id', 'BETA_TESTER']]);
     expect(hidden.status).toBe(404);
-    const otherGame = await api(sb.url, 'GET', '/achievements/1002.json', [['aid', String(gems.body.payload![0]!.id)]], DEMO.secondGame.apiKey);
+    const otherGame = await api(
+      sb.url,
+      'GET',
+      '/achievements/1002.json',
+      [['aid', String(gems.body.payload![0]!.id)]],
+      DEMO.secondGame.apiKey,
+    );
     expect(otherGame.status).toBe(404);
   });
 
-  it('answers 403 for a game other than the key\'s own, and 404 for a Website parent that does not exist', async () => {
+  it("answers 403 for a game other than the key's own, and 404 for a Website parent that does not exist", async () => {
     const r = await api(sb.url, 'GET', '/achievements/9999.json');
     expect(r.status).toBe(403);
     expect(r.body.message).toBe('forbidden: this api_key belongs to game 1001');
@@ -255,12 +308,17 @@ describe('user achievements (4.3)', () => {
       name: 'First Victory',
       target_value: 1,
     });
-    expect(list[1]).toMatchObject({ state: 'In Progress', current_value: 250, percent_complete: 25, completed_date: '0000-00-00 00:00:00' });
+    expect(list[1]).toMatchObject({
+      state: 'In Progress',
+      current_value: 250,
+      percent_complete: 25,
+      completed_date: '0000-00-00 00:00:00',
+    });
     // LEVEL_10 runs from 1 to 10: value 4 is 3/9 of the way, floored.
     expect(list[0]).toMatchObject({ current_value: 4, percent_complete: 33 });
   });
 
-  it('lists as the platform\'s SDK asks: api_key alone means type Game and the key\'s game', async () => {
+  it("lists as the platform's SDK asks: api_key alone means type Game and the key's game", async () => {
     const bare = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER));
     expect(bare.status).toBe(200);
     const full = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), game);
@@ -271,7 +329,8 @@ describe('user achievements (4.3)', () => {
 
   it('orders and sorts by each allowed column', async () => {
     const rows = async (order: string, sort: string) =>
-      (await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [...game, ['order', order], ['sort', sort]])).body.payload!;
+      (await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [...game, ['order', order], ['sort', sort]])).body
+        .payload!;
     const names = async (order: string, sort: string) => (await rows(order, sort)).map((a) => a.developer_id);
     expect(await names('started_date', 'asc')).toEqual(['FIRST_WIN', 'COLLECT_1000_GEMS', 'LEVEL_10']);
     expect(await names('percent_complete', 'desc')).toEqual(['FIRST_WIN', 'LEVEL_10', 'COLLECT_1000_GEMS']);
@@ -283,7 +342,13 @@ describe('user achievements (4.3)', () => {
   });
 
   it('applies limit and offset', async () => {
-    const r = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [...game, ['order', 'started_date'], ['sort', 'asc'], ['limit', '1'], ['offset', '1']]);
+    const r = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [
+      ...game,
+      ['order', 'started_date'],
+      ['sort', 'asc'],
+      ['limit', '1'],
+      ['offset', '1'],
+    ]);
     expect(r.body.payload!.map((a) => a.developer_id)).toEqual(['COLLECT_1000_GEMS']);
     const past = await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [...game, ['offset', '10']]);
     expect(past.body.payload).toEqual([]);
@@ -293,7 +358,14 @@ describe('user achievements (4.3)', () => {
 
   it('filters: name and parent case-insensitive substrings, state and parent_id exact, percent_complete with comparators', async () => {
     const ids = async (filter: string, match: string) =>
-      (await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [...game, ['filter', filter], ['match', match], ['sort', 'asc']])).body.payload!.map((a) => a.developer_id);
+      (
+        await api<UserAchievement[]>(sb.url, 'GET', ua(PLAYER), [
+          ...game,
+          ['filter', filter],
+          ['match', match],
+          ['sort', 'asc'],
+        ])
+      ).body.payload!.map((a) => a.developer_id);
     expect(await ids('name', 'hoard')).toEqual(['COLLECT_1000_GEMS']);
     expect(await ids('parent', 'demo q')).toHaveLength(3);
     expect(await ids('parent', 'puzzle')).toEqual([]);
@@ -318,7 +390,11 @@ describe('user achievements (4.3)', () => {
   });
 
   it('increments (signed), answering the update result of spec 2.8', async () => {
-    const r = await signedApi<AchievementUpdate>(sb, 'PUT', ua(ALICE), [...game, ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '10']]);
+    const r = await signedApi<AchievementUpdate>(sb, 'PUT', ua(ALICE), [
+      ...game,
+      ['developer_id', 'COLLECT_1000_GEMS'],
+      ['increment', '10'],
+    ]);
     expect(r.status).toBe(200);
     expect(r.body.payload).toEqual({
       state: 'In Progress',
@@ -332,7 +408,11 @@ describe('user achievements (4.3)', () => {
   });
 
   it('accepts dev_id as the alias of developer_id on PUT', async () => {
-    const r = await signedApi<AchievementUpdate>(sb, 'PUT', ua(ALICE), [...game, ['dev_id', 'DAILY_STREAK_7'], ['increment', '1']]);
+    const r = await signedApi<AchievementUpdate>(sb, 'PUT', ua(ALICE), [
+      ...game,
+      ['dev_id', 'DAILY_STREAK_7'],
+      ['increment', '1'],
+    ]);
     expect(r.body.payload).toMatchObject({ developer_id: 'DAILY_STREAK_7', current_value: 1 });
   });
 
@@ -340,7 +420,13 @@ describe('user achievements (4.3)', () => {
     await signedApi(sb, 'PUT', ua(CAROL), [...game, ['developer_id', 'SECRET_ROOM'], ['increment', '1']]);
     const del = await api<UserAchievement>(sb.url, 'DELETE', ua(CAROL), [...game, ['developer_id', 'SECRET_ROOM']]);
     expect(del.status).toBe(200);
-    expect(del.body.payload).toMatchObject({ uid: CAROL, developer_id: 'SECRET_ROOM', state: 'Completed', current_value: 1, percent_complete: 100 });
+    expect(del.body.payload).toMatchObject({
+      uid: CAROL,
+      developer_id: 'SECRET_ROOM',
+      state: 'Completed',
+      current_value: 1,
+      percent_complete: 100,
+    });
     const after = (await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), game)).body.payload!;
     expect(after.find((a) => a.developer_id === 'SECRET_ROOM')).toBeUndefined();
     const again = await api(sb.url, 'DELETE', ua(CAROL), [...game, ['developer_id', 'SECRET_ROOM']]);
@@ -352,16 +438,29 @@ describe('user achievements (4.3)', () => {
     await signedApi(sb, 'PUT', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN'], ['increment', '1']]);
     const viaGet = await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), [...game, ['method', 'get']]);
     expect(viaGet.body.payload!.map((a) => a.developer_id)).toEqual(['FIRST_WIN']);
-    const del = await api<UserAchievement>(sb.url, 'POST', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN'], ['method', 'DELETE']]);
+    const del = await api<UserAchievement>(sb.url, 'POST', ua(CAROL), [
+      ...game,
+      ['developer_id', 'FIRST_WIN'],
+      ['method', 'DELETE'],
+    ]);
     expect(del.status).toBe(200);
     expect(del.body.payload?.developer_id).toBe('FIRST_WIN');
     // A GET never changes state, whatever it says (a link, a prefetch): 405, signed or not.
-    const params: Array<[string, string]> = [['method', 'Put'], ...game, ['developer_id', 'FIRST_WIN'], ['increment', '1']];
+    const params: Array<[string, string]> = [
+      ['method', 'Put'],
+      ...game,
+      ['developer_id', 'FIRST_WIN'],
+      ['increment', '1'],
+    ];
     const viaGetPut = await signedApi<AchievementUpdate>(sb, 'PUT', ua(CAROL), params, { sentAs: 'GET' });
     expect(viaGetPut.status).toBe(405);
     expect(viaGetPut.body.message).toBe('method not allowed: GET with method=Put (send it as POST)');
-    expect((await api(sb.url, 'GET', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN'], ['method', 'delete']])).status).toBe(405);
-    expect((await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN']])).body.payload).toEqual([]);
+    expect(
+      (await api(sb.url, 'GET', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN'], ['method', 'delete']])).status,
+    ).toBe(405);
+    expect(
+      (await api<UserAchievement[]>(sb.url, 'GET', ua(CAROL), [...game, ['developer_id', 'FIRST_WIN']])).body.payload,
+    ).toEqual([]);
     const put = await signedApi<AchievementUpdate>(sb, 'PUT', ua(CAROL), params, { sentAs: 'POST' });
     expect(put.status).toBe(200);
     expect(put.body.payload?.state).toBe('Completed');
@@ -409,52 +508,99 @@ describe('products (4.4)', () => {
     expect(r.body.payload![0]!.purchase).toEqual({ success: false, data: false, message: 'not held' });
   });
 
-  it('names the game game_id, as the platform\'s SDK does', async () => {
+  it("names the game game_id, as the platform's SDK does", async () => {
     const bySdk = await api<ProductEntry[]>(sb.url, 'GET', products(PLAYER), [['game_id', '1001']]);
     const bySpec = await api<ProductEntry[]>(sb.url, 'GET', products(PLAYER), [['parent_id', '1001']]);
     expect(bySdk.status).toBe(200);
     expect(bySdk.body.payload).toEqual(bySpec.body.payload);
-    const both = await api(sb.url, 'GET', products(PLAYER), [['game_id', '1001'], ['parent_id', '1001']]);
+    const both = await api(sb.url, 'GET', products(PLAYER), [
+      ['game_id', '1001'],
+      ['parent_id', '1001'],
+    ]);
     expect(both.status).toBe(400);
     const neither = await api(sb.url, 'GET', products(PLAYER));
     expect(neither.body.message).toBe('missing parameter: parent_id');
   });
 
   it('grants with an unsigned POST and counts the units as sold', async () => {
-    const r = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '3']]);
+    const r = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [
+      ['parent_id', '1001'],
+      ['sku', 'xp-boost'],
+      ['qty', '3'],
+    ]);
     expect(r.status).toBe(200);
     expect(r.body.payload?.purchase).toEqual({ success: true, data: 3, message: 'granted 3 units; holds 3 units' });
     expect(r.body.payload?.product).toMatchObject({ sku: 'xp-boost', sold: 5 });
-    const again = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '2'], ['type', 'Game']]);
+    const again = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [
+      ['parent_id', '1001'],
+      ['sku', 'xp-boost'],
+      ['qty', '2'],
+      ['type', 'Game'],
+    ]);
     expect(again.body.payload?.purchase.data).toBe(5);
   });
 
   it('an unlockable is held once: a second grant changes nothing and says so', async () => {
-    const first = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '1']]);
+    const first = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [
+      ['parent_id', '1001'],
+      ['sku', 'dragon-mount'],
+      ['qty', '1'],
+    ]);
     expect(first.body.payload?.purchase).toEqual({ success: true, data: true, message: 'granted; held' });
     expect(first.body.payload?.product.sold).toBe(1);
-    const again = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '3'], ['increment', 'true']]);
+    const again = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [
+      ['parent_id', '1001'],
+      ['sku', 'dragon-mount'],
+      ['qty', '3'],
+      ['increment', 'true'],
+    ]);
     expect(again.body.payload?.purchase).toEqual({ success: true, data: true, message: 'already held' });
     expect(again.body.payload?.product.sold).toBe(1);
-    const twice = await signedApi(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '2'], ['decrement', 'true']]);
+    const twice = await signedApi(sb, 'PUT', products(CAROL), [
+      ['parent_id', '1001'],
+      ['sku', 'dragon-mount'],
+      ['qty', '2'],
+      ['decrement', 'true'],
+    ]);
     expect(twice.status).toBe(409);
-    const take = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '1'], ['decrement', 'true']]);
+    const take = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [
+      ['parent_id', '1001'],
+      ['sku', 'dragon-mount'],
+      ['qty', '1'],
+      ['decrement', 'true'],
+    ]);
     expect(take.body.payload?.purchase).toEqual({ success: false, data: false, message: 'removed; not held' });
-    const notHeld = await signedApi(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'dragon-mount'], ['qty', '1'], ['decrement', 'true']]);
+    const notHeld = await signedApi(sb, 'PUT', products(CAROL), [
+      ['parent_id', '1001'],
+      ['sku', 'dragon-mount'],
+      ['qty', '1'],
+      ['decrement', 'true'],
+    ]);
     expect(notHeld.status).toBe(409);
   });
 
   it('a consumable is counted in units on its base: any pack, the base or BASE:N names it', async () => {
     const gems = (sku: string, qty: string, dir: string) =>
-      signedApi<ProductEntry>(sb, 'PUT', products(DAVE), [['parent_id', '1001'], ['sku', sku], ['qty', qty], [dir, 'true']]);
+      signedApi<ProductEntry>(sb, 'PUT', products(DAVE), [
+        ['parent_id', '1001'],
+        ['sku', sku],
+        ['qty', qty],
+        [dir, 'true'],
+      ]);
     expect((await gems('gems:500', '500', 'increment')).body.payload?.purchase.data).toBe(500);
     const byBase = await gems('gems', '30', 'decrement');
     expect(byBase.body.payload).toMatchObject({ purchase: { data: 470 }, product: { sku: 'gems:100' } });
     expect((await gems('gems:7', '70', 'decrement')).body.payload?.purchase.data).toBe(400);
     // A base is one entry: its smallest pack, with the units held on the base (the SDK resolves a single entry only).
-    const list = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [['parent_id', '1001'], ['sku', 'gems']]);
+    const list = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [
+      ['parent_id', '1001'],
+      ['sku', 'gems'],
+    ]);
     expect(skusOf(list.body.payload!)).toEqual([['gems:100', true, 400]]);
-    const pack = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [['parent_id', '1001'], ['sku', 'gems:500']]);
+    const pack = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [
+      ['parent_id', '1001'],
+      ['sku', 'gems:500'],
+    ]);
     expect(skusOf(pack.body.payload!)).toEqual([['gems:500', true, 400]]);
     const tooMany = await gems('gems:100', '401', 'decrement');
     expect(tooMany.status).toBe(409);
@@ -462,53 +608,115 @@ describe('products (4.4)', () => {
   });
 
   it('a grant naming a pack gives qty packs; naming the base gives qty units; a PUT always counts units', async () => {
-    const grant = (sku: string, qty: string) => api<ProductEntry>(sb.url, 'POST', products(CAROL), [['parent_id', '1001'], ['sku', sku], ['qty', qty]]);
+    const grant = (sku: string, qty: string) =>
+      api<ProductEntry>(sb.url, 'POST', products(CAROL), [
+        ['parent_id', '1001'],
+        ['sku', sku],
+        ['qty', qty],
+      ]);
     const packs = await grant('gems:500', '2');
     expect(packs.status, packs.body.message).toBe(200);
-    expect(packs.body.payload).toMatchObject({ purchase: { success: true, data: 1000, message: 'granted 1000 units; holds 1000 units' }, product: { sku: 'gems:500' } });
+    expect(packs.body.payload).toMatchObject({
+      purchase: { success: true, data: 1000, message: 'granted 1000 units; holds 1000 units' },
+      product: { sku: 'gems:500' },
+    });
     const small = await grant('gems:100', '1');
     expect(small.body.payload?.purchase.data).toBe(1100);
     const units = await grant('gems', '3');
-    expect(units.body.payload).toMatchObject({ purchase: { data: 1103, message: 'granted 3 units; holds 1103 units' }, product: { sku: 'gems:100' } });
-    const put = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'gems:500'], ['qty', '2'], ['increment', 'true']]);
+    expect(units.body.payload).toMatchObject({
+      purchase: { data: 1103, message: 'granted 3 units; holds 1103 units' },
+      product: { sku: 'gems:100' },
+    });
+    const put = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [
+      ['parent_id', '1001'],
+      ['sku', 'gems:500'],
+      ['qty', '2'],
+      ['increment', 'true'],
+    ]);
     expect(put.body.payload?.purchase.data).toBe(1105);
-    const take = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [['parent_id', '1001'], ['sku', 'gems:500'], ['qty', '5'], ['decrement', 'true']]);
+    const take = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [
+      ['parent_id', '1001'],
+      ['sku', 'gems:500'],
+      ['qty', '5'],
+      ['decrement', 'true'],
+    ]);
     expect(take.body.payload?.purchase.data).toBe(1100);
     // A pack the game does not sell is no purchase: 404, not 7 × qty units (issue 31); nothing changes.
     const noPack = await grant('gems:7', '3');
     expect(noPack.status).toBe(404);
-    expect(noPack.body).toMatchObject({ code: 404, message: 'not found: product gems:7 of game 1001 (no such pack)', payload: null });
-    const held = await api<ProductEntry[]>(sb.url, 'GET', products(CAROL), [['parent_id', '1001'], ['sku', 'gems']]);
+    expect(noPack.body).toMatchObject({
+      code: 404,
+      message: 'not found: product gems:7 of game 1001 (no such pack)',
+      payload: null,
+    });
+    const held = await api<ProductEntry[]>(sb.url, 'GET', products(CAROL), [
+      ['parent_id', '1001'],
+      ['sku', 'gems'],
+    ]);
     expect(held.body.payload?.[0]?.purchase.data).toBe(1100);
   });
 
   it('increments and decrements with a signed PUT; at 0 the product is listed as not held', async () => {
-    const base: Array<[string, string]> = [['parent_id', '1001'], ['sku', 'gold-pack_10'], ['qty', '4']];
+    const base: Array<[string, string]> = [
+      ['parent_id', '1001'],
+      ['sku', 'gold-pack_10'],
+      ['qty', '4'],
+    ];
     const inc = await signedApi<ProductEntry>(sb, 'PUT', products(DAVE), [...base, ['increment', 'true']]);
     expect(inc.body.payload?.purchase.data).toBe(4);
     const dec = await signedApi<ProductEntry>(sb, 'PUT', products(DAVE), [...base, ['decrement', 'true']]);
     expect(dec.status).toBe(200);
     expect(dec.body.payload?.purchase).toMatchObject({ success: false, data: false });
-    const list = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [['parent_id', '1001'], ['sku', 'gold-pack_10']]);
+    const list = await api<ProductEntry[]>(sb.url, 'GET', products(DAVE), [
+      ['parent_id', '1001'],
+      ['sku', 'gold-pack_10'],
+    ]);
     expect(skusOf(list.body.payload!)).toEqual([['gold-pack_10', false, false]]);
   });
 
   it('narrows the list to one sku; an unknown sku is 404; another game is 403', async () => {
-    const one = await api<ProductEntry[]>(sb.url, 'GET', products(uidForUsername('bob')), [['parent_id', '1001'], ['sku', 'gold-pack_10']]);
+    const one = await api<ProductEntry[]>(sb.url, 'GET', products(uidForUsername('bob')), [
+      ['parent_id', '1001'],
+      ['sku', 'gold-pack_10'],
+    ]);
     expect(skusOf(one.body.payload!)).toEqual([['gold-pack_10', true, 30]]);
-    const notHeld = await api<ProductEntry[]>(sb.url, 'GET', products(uidForUsername('bob')), [['parent_id', '1001'], ['sku', 'xp-boost']]);
+    const notHeld = await api<ProductEntry[]>(sb.url, 'GET', products(uidForUsername('bob')), [
+      ['parent_id', '1001'],
+      ['sku', 'xp-boost'],
+    ]);
     expect(skusOf(notHeld.body.payload!)).toEqual([['xp-boost', false, false]]);
-    const unknown = await api(sb.url, 'GET', products(PLAYER), [['parent_id', '1001'], ['sku', 'nope']]);
+    const unknown = await api(sb.url, 'GET', products(PLAYER), [
+      ['parent_id', '1001'],
+      ['sku', 'nope'],
+    ]);
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe('not found: product nope of game 1001');
-    const otherGame = await api(sb.url, 'POST', products(PLAYER), [['parent_id', '1002'], ['sku', 'xp-boost'], ['qty', '1']]);
+    const otherGame = await api(sb.url, 'POST', products(PLAYER), [
+      ['parent_id', '1002'],
+      ['sku', 'xp-boost'],
+      ['qty', '1'],
+    ]);
     expect(otherGame.status).toBe(403);
-    const unknownInOwnGame = await api(sb.url, 'POST', products(PLAYER), [['parent_id', '1002'], ['sku', 'xp-boost'], ['qty', '1']], DEMO.secondGame.apiKey);
+    const unknownInOwnGame = await api(
+      sb.url,
+      'POST',
+      products(PLAYER),
+      [
+        ['parent_id', '1002'],
+        ['sku', 'xp-boost'],
+        ['qty', '1'],
+      ],
+      DEMO.secondGame.apiKey,
+    );
     expect(unknownInOwnGame.status).toBe(404);
   });
 
   it('handles a non-ASCII SKU end to end', async () => {
-    const r = await api<ProductEntry>(sb.url, 'POST', products(PLAYER), [['parent_id', '1001'], ['sku', 'héros+épée'], ['qty', '1']]);
+    const r = await api<ProductEntry>(sb.url, 'POST', products(PLAYER), [
+      ['parent_id', '1001'],
+      ['sku', 'héros+épée'],
+      ['qty', '1'],
+    ]);
     expect(r.status).toBe(200);
     expect(r.body.payload?.product.sku).toBe('héros+épée');
   });

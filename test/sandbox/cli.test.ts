@@ -1,12 +1,26 @@
 /** `udcli sandbox ...` commands: options, start/stop/status (foreground and --detach), reset, info, seed. */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register } from '../../src/cli/commands/sandbox/index.js';
-import { parseExecOptions, parseLatency, parseRateLimit, parseStartOptions } from '../../src/cli/commands/sandbox/options.js';
+import {
+  parseExecOptions,
+  parseLatency,
+  parseRateLimit,
+  parseStartOptions,
+} from '../../src/cli/commands/sandbox/options.js';
 import { isAlive } from '../../src/cli/commands/sandbox/pidfile.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { pidFilePath } from '../../src/sandbox/paths.js';
@@ -70,7 +84,9 @@ describe('options', () => {
     expect(parseStartOptions({ latency: '2s' }).latencyMs).toBe(2000);
     expect(parseExecOptions({ latency: '25ms' }).latencyMs).toBe(25);
     for (const bad of ['', 'fast', '-1', '10.5s', '10001ms', '1h', '40 min', '4e3']) {
-      expect(() => parseLatency(bad), bad).toThrow(/^invalid --latency ".*": expected a duration like 40ms or 2s, from 0 to 10s$/);
+      expect(() => parseLatency(bad), bad).toThrow(
+        /^invalid --latency ".*": expected a duration like 40ms or 2s, from 0 to 10s$/,
+      );
     }
   });
 
@@ -98,9 +114,21 @@ describe('options', () => {
     expect(parseStartOptions({ host: '192.168.1.20', allowRemote: true }).remote).toBe(true);
     expect(parseStartOptions({ host: '0.0.0.0' }, {}, true).remote).toBe(true);
     // --public-url names another Host to answer (issue 21): other machines, so --allow-remote too.
-    expect(() => parseStartOptions({ publicUrl: 'http://sandbox.example.com:8787' })).toThrow(/^--public-url http:\/\/sandbox.example.com:8787 would let other machines reach the sandbox/);
-    expect(parseStartOptions({ publicUrl: 'https://Sandbox.Example.com/', allowRemote: true })).toMatchObject({ publicUrl: 'https://sandbox.example.com', remote: true, host: '127.0.0.1' });
-    for (const bad of ['ftp://x.example', 'sandbox.example.com', 'http://u:p@x.example', 'http://x.example/path', 'http://x.example/?q=1']) {
+    expect(() => parseStartOptions({ publicUrl: 'http://sandbox.example.com:8787' })).toThrow(
+      /^--public-url http:\/\/sandbox.example.com:8787 would let other machines reach the sandbox/,
+    );
+    expect(parseStartOptions({ publicUrl: 'https://Sandbox.Example.com/', allowRemote: true })).toMatchObject({
+      publicUrl: 'https://sandbox.example.com',
+      remote: true,
+      host: '127.0.0.1',
+    });
+    for (const bad of [
+      'ftp://x.example',
+      'sandbox.example.com',
+      'http://u:p@x.example',
+      'http://x.example/path',
+      'http://x.example/?q=1',
+    ]) {
       expect(() => parseStartOptions({ publicUrl: bad, allowRemote: true }), bad).toThrow(/^invalid --public-url/);
     }
     expect(parseStartOptions({}, { UDCLI_SANDBOX_PORT: '9090' }).port).toBe(9090);
@@ -133,19 +161,43 @@ describe('nothing running', () => {
 
   it('info lists URLs, demo credentials, users, developer_ids and SKUs, as text and as JSON', async () => {
     const text = (await run(['info'])).stdout();
-    for (const fact of [DEMO.game.apiKey, DEMO.game.signingSecret, DEMO.partner.apiKey, DEMO.secondGame.apiKey, 'gems:100', 'dragon-mount', 'demo_player', DEMO.user.uid, 'FIRST_WIN', 'COLLECT_1000_GEMS', 'gold-pack_10', 'sword-of-dawn', 'xp-boost', 'http://127.0.0.1:8787']) {
+    for (const fact of [
+      DEMO.game.apiKey,
+      DEMO.game.signingSecret,
+      DEMO.partner.apiKey,
+      DEMO.secondGame.apiKey,
+      'gems:100',
+      'dragon-mount',
+      'demo_player',
+      DEMO.user.uid,
+      'FIRST_WIN',
+      'COLLECT_1000_GEMS',
+      'gold-pack_10',
+      'sword-of-dawn',
+      'xp-boost',
+      'http://127.0.0.1:8787',
+    ]) {
       expect(text).toContain(fact);
     }
     expect(text).toMatch(/not running/);
     // Which signing each game accepts; a secret only where hmac-sha256-v1 is accepted.
-    expect(text).toMatch(/1001 {2}Demo Quest \(launchable\)\n {8}api_key {9}\S+\n {8}signing {9}agi or hmac-sha256-v1\n {8}signing secret {2}\S+ \(hmac-sha256-v1\)/);
+    expect(text).toMatch(
+      /1001 {2}Demo Quest \(launchable\)\n {8}api_key {9}\S+\n {8}signing {9}agi or hmac-sha256-v1\n {8}signing secret {2}\S+ \(hmac-sha256-v1\)/,
+    );
     expect(text).toMatch(/1002 {2}Puzzle Lab\n {8}api_key {9}\S+\n {8}signing {9}agi\n {2}partner/);
     const json = JSON.parse((await run(['info', '--json'])).stdout()) as Record<string, unknown>;
     expect(json).toMatchObject({
       running: false,
       url: 'http://127.0.0.1:8787',
       database: join(root, 'data', 'sandbox.db'),
-      games: expect.arrayContaining([expect.objectContaining({ id: '1001', api_key: DEMO.game.apiKey, signing_secret: DEMO.game.signingSecret, launchable: true })]),
+      games: expect.arrayContaining([
+        expect.objectContaining({
+          id: '1001',
+          api_key: DEMO.game.apiKey,
+          signing_secret: DEMO.game.signingSecret,
+          launchable: true,
+        }),
+      ]),
       partner: expect.objectContaining({ api_key: DEMO.partner.apiKey }),
       users: expect.arrayContaining([expect.objectContaining({ username: 'demo_player', uid: DEMO.user.uid })]),
       products: expect.arrayContaining([expect.objectContaining({ sku: 'sword-of-dawn' })]),
@@ -176,7 +228,10 @@ describe('logs', () => {
   it('loads neither fastify nor SQLite, nor the start command', async () => {
     const dataDir = join(root, 'logs-data');
     mkdirSync(dataDir, { recursive: true });
-    writeFileSync(join(dataDir, 'sandbox.log'), 'http://127.0.0.1:1\n2026-11-22T22:00:00.000Z GET /x 404 0.1ms not found: path /x\n');
+    writeFileSync(
+      join(dataDir, 'sandbox.log'),
+      'http://127.0.0.1:1\n2026-11-22T22:00:00.000Z GET /x 404 0.1ms not found: path /x\n',
+    );
     const log = join(root, 'logs-loaded.txt');
     const child = spawn(process.execPath, ['--import', REGISTER_TS, CLI_ENTRY, 'sandbox', 'logs', '--json'], {
       env: { ...process.env, UDCLI_DATA_DIR: dataDir, UDCLI_TEST_LOAD_LOG: log },
@@ -186,15 +241,27 @@ describe('logs', () => {
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
-    expect(JSON.parse(out)).toEqual({ time: '2026-11-22T22:00:00.000Z', method: 'GET', path: '/x', query: '', body: '', status: 404, ms: 0.1, reason: 'not found: path /x' });
+    expect(JSON.parse(out)).toEqual({
+      time: '2026-11-22T22:00:00.000Z',
+      method: 'GET',
+      path: '/x',
+      query: '',
+      body: '',
+      status: 404,
+      ms: 0.1,
+      reason: 'not found: path /x',
+    });
     const loaded = readFileSync(log, 'utf8');
     expect(loaded).toContain('/src/cli/commands/sandbox/logs.ts');
-    expect(loaded).not.toMatch(/fastify|better-sqlite3|\/src\/sandbox\/(server|app|database|sqlite-driver)\.ts|commands\/sandbox\/start\.ts/);
+    expect(loaded).not.toMatch(
+      /fastify|better-sqlite3|\/src\/sandbox\/(server|app|database|sqlite-driver)\.ts|commands\/sandbox\/start\.ts/,
+    );
   });
 });
 
 describe('logs, read from the file', () => {
-  const line = (i: number) => `2026-11-22T22:00:00.000Z GET /p${i}?uid=${'u'.repeat(40)} 404 0.1ms not found: path /p${i}`;
+  const line = (i: number) =>
+    `2026-11-22T22:00:00.000Z GET /p${i}?uid=${'u'.repeat(40)} 404 0.1ms not found: path /p${i}`;
 
   it('a log bigger than one read, with multi-byte characters across reads and an unended last line, prints exactly', async () => {
     const dataDir = join(root, 'logs-big');
@@ -226,8 +293,16 @@ describe('logs, read from the file', () => {
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     const running = logsCommand(factory, { follow: true, json: true }, { waitForStop: () => stopped, pollMs: 10 });
     const seen = async (n: number) => {
-      await settled(() => factory.stdout().trimEnd().split('\n').filter(Boolean).length, (count) => count >= n, { timeoutMs: 5000, intervalMs: 10 });
-      return factory.stdout().trimEnd().split('\n').map((l) => (JSON.parse(l) as { path: string }).path);
+      await settled(
+        () => factory.stdout().trimEnd().split('\n').filter(Boolean).length,
+        (count) => count >= n,
+        { timeoutMs: 5000, intervalMs: 10 },
+      );
+      return factory
+        .stdout()
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { path: string }).path);
     };
     expect(await seen(1)).toEqual(['/p1']);
     appendFileSync(file, `${line(2)}\nnot a request line\n${line(3).slice(0, 30)}`);
@@ -251,19 +326,23 @@ describe('foreground start', () => {
     const dbPath = join(root, 'fg.db');
     const { startCommand } = await import('../../src/cli/commands/sandbox/start.js');
     let seen: { url: string; status: string; info: Record<string, unknown>; reset: string } | undefined;
-    await startCommand(factory, { port: '0', db: dbPath, rateLimit: '100/s' }, {
-      waitForStop: async (sandbox) => {
-        const user = await fetch(`${sandbox.url}/services/rest/v1/users/${DEMO.user.uid}.json`);
-        expect(user.status).toBe(200);
-        seen = {
-          url: sandbox.url,
-          status: (await run(['status'])).stdout(),
-          info: JSON.parse((await run(['info', '--json'])).stdout()) as Record<string, unknown>,
-          // Reset live (issue 23): the running sandbox's database is put back in place.
-          reset: (await run(['reset', '--db', dbPath])).stderr(),
-        };
+    await startCommand(
+      factory,
+      { port: '0', db: dbPath, rateLimit: '100/s' },
+      {
+        waitForStop: async (sandbox) => {
+          const user = await fetch(`${sandbox.url}/services/rest/v1/users/${DEMO.user.uid}.json`);
+          expect(user.status).toBe(200);
+          seen = {
+            url: sandbox.url,
+            status: (await run(['status'])).stdout(),
+            info: JSON.parse((await run(['info', '--json'])).stdout()) as Record<string, unknown>,
+            // Reset live (issue 23): the running sandbox's database is put back in place.
+            reset: (await run(['reset', '--db', dbPath])).stderr(),
+          };
+        },
       },
-    });
+    );
     expect(seen).toBeDefined();
     // The URL first, then the request log (issue 11): the requests made, written before the sandbox closed
     // (info asks the running sandbox what it serves each game from).
@@ -307,14 +386,30 @@ describe('reset and seed', () => {
 
   it('seed adds generated data (demo data first on a new database) and prints a summary', async () => {
     const dbPath = join(root, 'seed.db');
-    const f = await run(['seed', '--db', dbPath, '--users', '300', '--friends', '250', '--achievements', '4', '--products', '2', '--seed', 'abc']);
+    const f = await run([
+      'seed',
+      '--db',
+      dbPath,
+      '--users',
+      '300',
+      '--friends',
+      '250',
+      '--achievements',
+      '4',
+      '--products',
+      '2',
+      '--seed',
+      'abc',
+    ]);
     expect(f.stdout()).toMatch(/demo data first/);
     expect(f.stdout()).toMatch(/genabc_hub .* with 250 friends/);
     const db = openDatabase(dbPath);
     expect(db.repos.users.count()).toBe(1500 + 301);
     expect(db.repos.users.findByUsername('genabc_hub')).toBeDefined();
     db.close();
-    const json = JSON.parse((await run(['seed', '--db', dbPath, '--users', '10', '--friends', '0', '--seed', 'x2', '--json'])).stdout()) as Record<string, unknown>;
+    const json = JSON.parse(
+      (await run(['seed', '--db', dbPath, '--users', '10', '--friends', '0', '--seed', 'x2', '--json'])).stdout(),
+    ) as Record<string, unknown>;
     expect(json).toMatchObject({ demo_seeded: false, users: 10, friends: 0, hub: { username: 'genx2_hub' } });
   });
 });
@@ -334,7 +429,12 @@ describe('the data directory udcli creates', () => {
     writeFileSync(file, 'users:\n  - username: tiny\n');
     await run(['load', file, '--db', join(base, 'loaded', 'x.db')]);
     expect(mode(join(base, 'loaded'))).toBe(0o700);
-    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: join(base, 'started', 'x.db'), seed: 'none' });
+    const sandbox = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      dbPath: join(base, 'started', 'x.db'),
+      seed: 'none',
+    });
     await sandbox.close();
     expect(mode(join(base, 'started'))).toBe(0o700);
   });
@@ -348,7 +448,12 @@ describe('--detach', () => {
     await startCommand(factory, { port: '0', db: dbPath, detach: true, tokenTtl: '60' }, { cli: CHILD_CLI });
     const url = factory.stdout().trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const record = JSON.parse(readFileSync(pidFilePath(env), 'utf8')) as { pid: number; url: string; db: string; detached: boolean };
+    const record = JSON.parse(readFileSync(pidFilePath(env), 'utf8')) as {
+      pid: number;
+      url: string;
+      db: string;
+      detached: boolean;
+    };
     expect(record).toMatchObject({ url, db: dbPath, detached: true });
     expect(record.pid).not.toBe(process.pid);
     try {
@@ -357,7 +462,9 @@ describe('--detach', () => {
       const statusJson = JSON.parse((await run(['status', '--json'])).stdout()) as Record<string, unknown>;
       expect(statusJson).toMatchObject({ running: true, pid: record.pid, url });
       expect((await run(['reset', '--db', dbPath])).stderr()).toContain('reset the sandbox at');
-      const again = await startCommand(testFactory(env), { port: '0', detach: true }, { cli: CHILD_CLI }).catch((e: unknown) => e);
+      const again = await startCommand(testFactory(env), { port: '0', detach: true }, { cli: CHILD_CLI }).catch(
+        (e: unknown) => e,
+      );
       expect(again).toBeInstanceOf(UsageError);
       expect((again as Error).message).toMatch(/already running/);
     } finally {
@@ -375,9 +482,15 @@ describe('--detach', () => {
     const blocker = await startSandbox({ port: 0, dbPath: ':memory:' });
     try {
       const { startCommand } = await import('../../src/cli/commands/sandbox/start.js');
-      const error = await startCommand(testFactory(env), { port: String(blocker.port), db: ':memory:', detach: true }, { cli: CHILD_CLI }).catch((e: unknown) => e);
+      const error = await startCommand(
+        testFactory(env),
+        { port: String(blocker.port), db: ':memory:', detach: true },
+        { cli: CHILD_CLI },
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UsageError);
-      expect((error as UdcliError).message).toBe(`cannot start a sandbox on 127.0.0.1:${blocker.port}: another sandbox (pid ${process.pid}) answers there; nothing was changed`);
+      expect((error as UdcliError).message).toBe(
+        `cannot start a sandbox on 127.0.0.1:${blocker.port}: another sandbox (pid ${process.pid}) answers there; nothing was changed`,
+      );
       expect(existsSync(pidFilePath(env))).toBe(false);
     } finally {
       await blocker.close();
@@ -386,8 +499,15 @@ describe('--detach', () => {
 
   it('reports a child that cannot start, with the log in the hint', async () => {
     const { startCommand } = await import('../../src/cli/commands/sandbox/start.js');
-    const failing = { command: process.execPath, args: ['-e', 'console.error("the child could not listen"); process.exit(3)', '--'] };
-    const error = await startCommand(testFactory(env), { port: '0', db: ':memory:', detach: true }, { cli: failing }).catch((e: unknown) => e);
+    const failing = {
+      command: process.execPath,
+      args: ['-e', 'console.error("the child could not listen"); process.exit(3)', '--'],
+    };
+    const error = await startCommand(
+      testFactory(env),
+      { port: '0', db: ':memory:', detach: true },
+      { cli: failing },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UdcliError);
     expect((error as UdcliError).message).toMatch(/did not start: it exited during start-up \(exit code 3\)/);
     expect((error as UdcliError).hint).toMatch(/the child could not listen/);

@@ -24,7 +24,11 @@ interface ClockReply {
   note?: string;
 }
 
-async function clock(method: 'GET' | 'POST' = 'GET', query = '', body?: string): Promise<{ status: number; body: ClockReply & { message?: string } }> {
+async function clock(
+  method: 'GET' | 'POST' = 'GET',
+  query = '',
+  body?: string,
+): Promise<{ status: number; body: ClockReply & { message?: string } }> {
   const r = await fetch(`${sb.url}/_sandbox/clock${query ? `?${query}` : ''}`, {
     method,
     ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
@@ -40,13 +44,25 @@ async function token(): Promise<TokenRecord> {
   return (await r.json()) as TokenRecord;
 }
 
-const authenticate = (t: TokenRecord) => api(sb.url, 'GET', '/authenticate/user.json', [['user_id', t.uid], ['auth_token', t.token]]);
+const authenticate = (t: TokenRecord) =>
+  api(sb.url, 'GET', '/authenticate/user.json', [
+    ['user_id', t.uid],
+    ['auth_token', t.token],
+  ]);
 
 describe('/_sandbox/clock', () => {
   it('shows the time, and advance moves it forward (s, m, h, d or plain seconds; query or form body)', async () => {
     sb = await startTestSandbox({ startMs: START });
-    expect(await clock()).toEqual({ status: 200, body: { now: '2030-01-01T12:00:00.000Z', unix: START / 1000, offset_seconds: 0 } });
-    expect((await clock('POST', 'advance=901s')).body).toEqual({ now: '2030-01-01T12:15:01.000Z', unix: START / 1000 + 901, offset_seconds: 901, moved_seconds: 901 });
+    expect(await clock()).toEqual({
+      status: 200,
+      body: { now: '2030-01-01T12:00:00.000Z', unix: START / 1000, offset_seconds: 0 },
+    });
+    expect((await clock('POST', 'advance=901s')).body).toEqual({
+      now: '2030-01-01T12:15:01.000Z',
+      unix: START / 1000 + 901,
+      offset_seconds: 901,
+      moved_seconds: 901,
+    });
     expect((await clock('POST', '', 'advance=1h')).body).toMatchObject({ offset_seconds: 4501, moved_seconds: 3600 });
     expect((await clock('POST', 'advance=99')).body).toMatchObject({ offset_seconds: 4600 });
     // The real clock goes on under the offset.
@@ -56,7 +72,9 @@ describe('/_sandbox/clock', () => {
 
   it('set puts it at a date-time, backwards too, and says so', async () => {
     sb = await startTestSandbox({ startMs: START });
-    expect((await clock('POST', `set=${encodeURIComponent('2031-06-01T00:00:00Z')}`)).body).toMatchObject({ now: '2031-06-01T00:00:00.000Z' });
+    expect((await clock('POST', `set=${encodeURIComponent('2031-06-01T00:00:00Z')}`)).body).toMatchObject({
+      now: '2031-06-01T00:00:00.000Z',
+    });
     const back = await clock('POST', '', 'set=2029-12-31T12:00:00Z');
     expect(back.status).toBe(200);
     expect(back.body).toMatchObject({ now: '2029-12-31T12:00:00.000Z', offset_seconds: -86_400 });
@@ -67,9 +85,16 @@ describe('/_sandbox/clock', () => {
   it('reset (or set=now) puts it back on the real clock (issue 23)', async () => {
     sb = await startTestSandbox({ startMs: START });
     await clock('POST', 'advance=1d');
-    expect((await clock('POST', '', 'reset=1')).body).toMatchObject({ now: new Date(START).toISOString(), offset_seconds: 0, moved_seconds: -86_400 });
+    expect((await clock('POST', '', 'reset=1')).body).toMatchObject({
+      now: new Date(START).toISOString(),
+      offset_seconds: 0,
+      moved_seconds: -86_400,
+    });
     await clock('POST', 'advance=60s');
-    expect((await clock('POST', 'set=now')).body).toMatchObject({ now: new Date(START).toISOString(), offset_seconds: 0 });
+    expect((await clock('POST', 'set=now')).body).toMatchObject({
+      now: new Date(START).toISOString(),
+      offset_seconds: 0,
+    });
     expect((await clock('POST', 'reset=1&advance=1s')).status).toBe(400);
   });
 
@@ -92,7 +117,13 @@ describe('/_sandbox/clock', () => {
     for (const method of ['GET', 'POST']) {
       const status = await new Promise<number>((resolve, reject) => {
         const req = httpRequest(
-          { host: '127.0.0.1', port: Number(port), method, path: '/_sandbox/clock?advance=901s', headers: { host: `rebound.example:${port}` } },
+          {
+            host: '127.0.0.1',
+            port: Number(port),
+            method,
+            path: '/_sandbox/clock?advance=901s',
+            headers: { host: `rebound.example:${port}` },
+          },
           (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);
@@ -109,7 +140,11 @@ describe('/_sandbox/clock', () => {
   it("refuses a change posted from another site's page (its Origin), and takes one from its own", async () => {
     sb = await startTestSandbox({ startMs: START });
     const post = (origin: string) =>
-      fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', body: 'advance=60s', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' } });
+      fetch(`${sb.url}/_sandbox/clock`, {
+        method: 'POST',
+        body: 'advance=60s',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+      });
     for (const origin of ['https://evil.example', 'null']) {
       const r = await post(origin);
       expect(r.status).toBe(403);
@@ -143,12 +178,22 @@ describe('expiry follows the virtual clock', () => {
   it('an agi challenge expires after advance 301s', async () => {
     sb = await startTestSandbox();
     const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
-    const query: Params = [['api_key', DEMO.secondGame.apiKey], ['type', 'Game'], ['pid', DEMO.secondGame.id], ['developer_id', 'NOPE'], ['reset', '1']];
+    const query: Params = [
+      ['api_key', DEMO.secondGame.apiKey],
+      ['type', 'Game'],
+      ['pid', DEMO.secondGame.id],
+      ['developer_id', 'NOPE'],
+      ['reset', '1'],
+    ];
     const first = await call<{ session: string; key: string }>(sb.url, 'PUT', path, query);
     expect(first.status).toBe(401);
     const challenge = first.body.payload!;
     await clock('POST', 'advance=301s');
-    const signed: Params = [...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path, query })]];
+    const signed: Params = [
+      ...query,
+      ['session', challenge.session],
+      ['sig', agiSignature({ ...challenge, path, query })],
+    ];
     const r = await call(sb.url, 'PUT', path, signed);
     expect(r.status).toBe(401);
     expect(r.body.message).toMatch(/^stale session/);
@@ -156,7 +201,19 @@ describe('expiry follows the virtual clock', () => {
 
   it('the hmac timestamp window is measured against the virtual clock', async () => {
     sb = await startTestSandbox();
-    const put = (timestamp: number) => signedApi(sb, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['progress', '0.5']], { timestamp });
+    const put = (timestamp: number) =>
+      signedApi(
+        sb,
+        'PUT',
+        `/achievements/user/${DEMO.user.uid}.json`,
+        [
+          ['type', 'Game'],
+          ['pid', '1001'],
+          ['developer_id', 'LEVEL_10'],
+          ['progress', '0.5'],
+        ],
+        { timestamp },
+      );
     const signedAt = Math.floor(sb.clock.ms / 1000);
     expect((await put(signedAt)).status).toBe(200);
     await clock('POST', 'advance=301s');
@@ -170,7 +227,8 @@ describe('expiry follows the virtual clock', () => {
     sb = await startTestSandbox();
     const login = await fetch(`${sb.url}/login?username=demo_player`, { method: 'POST' });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-    const generate = () => fetch(`${sb.url}/service/user-auth-token-generator/${DEMO.game.id}`, { headers: { cookie } });
+    const generate = () =>
+      fetch(`${sb.url}/service/user-auth-token-generator/${DEMO.game.id}`, { headers: { cookie } });
     expect((await generate()).status).toBe(200);
     await clock('POST', 'advance=86401s');
     expect((await generate()).status).toBe(401);
@@ -181,9 +239,21 @@ describe('the clock keeps to years 1970-9999 (issue 21)', () => {
   const LAST = '9999-12-31T23:59:59.999Z';
 
   it.each([
-    ['set=9999-12-31T23:59:59Z then advance=3650d', ['set=9999-12-31T23%3A59%3A59Z', 'advance=3650d'], /cannot go after 9999-12-31T23:59:59Z/],
-    ['set=9999-12-31T23:59:59-01:00', ['set=9999-12-31T23%3A59%3A59-01%3A00'], /after 9999-12-31T23:59:59Z: the sandbox's clock runs from 1970/],
-    ['set=1969-12-31T23:59:59Z', ['set=1969-12-31T23%3A59%3A59Z'], /before 1970-01-01T00:00:00Z: the sandbox's clock runs from 1970/],
+    [
+      'set=9999-12-31T23:59:59Z then advance=3650d',
+      ['set=9999-12-31T23%3A59%3A59Z', 'advance=3650d'],
+      /cannot go after 9999-12-31T23:59:59Z/,
+    ],
+    [
+      'set=9999-12-31T23:59:59-01:00',
+      ['set=9999-12-31T23%3A59%3A59-01%3A00'],
+      /after 9999-12-31T23:59:59Z: the sandbox's clock runs from 1970/,
+    ],
+    [
+      'set=1969-12-31T23:59:59Z',
+      ['set=1969-12-31T23%3A59%3A59Z'],
+      /before 1970-01-01T00:00:00Z: the sandbox's clock runs from 1970/,
+    ],
   ])('%s: the move out of range is a 400 naming the bound, and the clock stays', async (_name, moves, message) => {
     sb = await startTestSandbox({ startMs: START });
     for (const move of moves.slice(0, -1)) expect((await clock('POST', move)).status).toBe(200);
@@ -201,7 +271,11 @@ describe('the clock keeps to years 1970-9999 (issue 21)', () => {
       const r = await clock('POST', 'advance=3650d');
       statuses.push(r.status);
       if (r.status !== 200) {
-        expect(r.body).toMatchObject({ status: false, code: 400, message: expect.stringMatching(/cannot go after 9999-12-31T23:59:59Z/) });
+        expect(r.body).toMatchObject({
+          status: false,
+          code: 400,
+          message: expect.stringMatching(/cannot go after 9999-12-31T23:59:59Z/),
+        });
         break;
       }
     }
@@ -218,13 +292,28 @@ describe('the clock keeps to years 1970-9999 (issue 21)', () => {
     sb.clock.advance(3600);
     expect((await clock()).body.now).toBe(LAST);
     const lastSecond = Math.floor(Date.parse(LAST) / 1000);
-    const progress = await signedApi(sb, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['progress', '1']], { timestamp: lastSecond });
+    const progress = await signedApi(
+      sb,
+      'PUT',
+      `/achievements/user/${DEMO.user.uid}.json`,
+      [
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'LEVEL_10'],
+        ['progress', '1'],
+      ],
+      { timestamp: lastSecond },
+    );
     expect(progress.status).toBe(200);
     const t = await token();
     expect(t.created_on).toBe(lastSecond);
     // Back to an ordinary date: the user's list still reads (the stored date is a date).
     await clock('POST', 'set=2030-01-01T00%3A00%3A00Z');
-    const list = await api<Array<{ developer_id: string; completed_date: string | null }>>(sb.url, 'GET', `/achievements/user/${DEMO.user.uid}.json`);
+    const list = await api<Array<{ developer_id: string; completed_date: string | null }>>(
+      sb.url,
+      'GET',
+      `/achievements/user/${DEMO.user.uid}.json`,
+    );
     expect(list.status).toBe(200);
     expect(list.body.payload!.find((a) => a.developer_id === 'LEVEL_10')?.completed_date).toBe('9999-12-31 23:59:59');
   });

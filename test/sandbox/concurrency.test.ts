@@ -3,8 +3,22 @@ import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { API_PREFIX, type AchievementDefinition, type Envelope, type ProductEntry, type UserAchievement } from '../../src/domain/types.js';
-import { api, freshNonce, queryString, sign, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import {
+  API_PREFIX,
+  type AchievementDefinition,
+  type Envelope,
+  type ProductEntry,
+  type UserAchievement,
+} from '../../src/domain/types.js';
+import {
+  api,
+  freshNonce,
+  queryString,
+  sign,
+  signedApi,
+  startTestSandbox,
+  type TestSandbox,
+} from './helpers/sandbox.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -15,10 +29,16 @@ afterAll(async () => {
 });
 
 /** Several independent clients (own connection pools), all requests in flight at once. */
-async function inParallel(clients: number, perClient: number, send: (pool: Pool, i: number) => Promise<number>): Promise<number[]> {
+async function inParallel(
+  clients: number,
+  perClient: number,
+  send: (pool: Pool, i: number) => Promise<number>,
+): Promise<number[]> {
   const pools = Array.from({ length: clients }, () => new Pool(sb.url, { connections: 4 }));
   try {
-    return await Promise.all(pools.flatMap((pool, c) => Array.from({ length: perClient }, (_, i) => send(pool, c * perClient + i))));
+    return await Promise.all(
+      pools.flatMap((pool, c) => Array.from({ length: perClient }, (_, i) => send(pool, c * perClient + i))),
+    );
   } finally {
     await Promise.all(pools.map((p) => p.close()));
   }
@@ -38,21 +58,45 @@ describe('concurrent writes', () => {
     const uid = uidForUsername('player_0100');
     const path = `/achievements/user/${uid}.json`;
     const statuses = await inParallel(4, 16, (pool) =>
-      signedStatus(pool, path, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '3']]),
+      signedStatus(pool, path, [
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'COLLECT_1000_GEMS'],
+        ['increment', '3'],
+      ]),
     );
     expect(statuses.every((s) => s === 200)).toBe(true);
-    const r = await api<UserAchievement[]>(sb.url, 'GET', path, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS']]);
+    const r = await api<UserAchievement[]>(sb.url, 'GET', path, [
+      ['type', 'Game'],
+      ['pid', '1001'],
+      ['developer_id', 'COLLECT_1000_GEMS'],
+    ]);
     expect(r.body.payload![0]).toMatchObject({ current_value: 192, state: 'In Progress', percent_complete: 19 });
   });
 
   it('parallel increments that cross the target complete it exactly once', async () => {
     const uid = uidForUsername('player_0101');
     const path = `/achievements/user/${uid}.json`;
-    const before = (await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', 'DAILY_STREAK_7']])).body.payload![0]!;
-    await inParallel(3, 10, (pool) => signedStatus(pool, path, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'DAILY_STREAK_7'], ['increment', '1']]));
-    const r = await api<UserAchievement[]>(sb.url, 'GET', path, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'DAILY_STREAK_7']]);
+    const before = (
+      await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', 'DAILY_STREAK_7']])
+    ).body.payload![0]!;
+    await inParallel(3, 10, (pool) =>
+      signedStatus(pool, path, [
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'DAILY_STREAK_7'],
+        ['increment', '1'],
+      ]),
+    );
+    const r = await api<UserAchievement[]>(sb.url, 'GET', path, [
+      ['type', 'Game'],
+      ['pid', '1001'],
+      ['developer_id', 'DAILY_STREAK_7'],
+    ]);
     expect(r.body.payload![0]).toMatchObject({ current_value: 7, state: 'Completed' });
-    const after = (await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', 'DAILY_STREAK_7']])).body.payload![0]!;
+    const after = (
+      await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', 'DAILY_STREAK_7']])
+    ).body.payload![0]!;
     expect(after.completion_count).toBe(before.completion_count + 1);
   });
 
@@ -60,17 +104,33 @@ describe('concurrent writes', () => {
     const uid = uidForUsername('player_0102');
     const path = `/products/user/${uid}.json`;
     const grants = await inParallel(5, 10, async (pool) => {
-      const r = await pool.request({ method: 'POST', path: `${API_PREFIX}${path}?${queryString([['api_key', DEMO.game.apiKey], ['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '1']])}` });
+      const r = await pool.request({
+        method: 'POST',
+        path: `${API_PREFIX}${path}?${queryString([
+          ['api_key', DEMO.game.apiKey],
+          ['parent_id', '1001'],
+          ['sku', 'xp-boost'],
+          ['qty', '1'],
+        ])}`,
+      });
       await r.body.text();
       return r.statusCode;
     });
     expect(grants.filter((s) => s === 200)).toHaveLength(50);
     const takes = await inParallel(5, 12, (pool) =>
-      signedStatus(pool, path, [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '1'], ['decrement', 'true']]),
+      signedStatus(pool, path, [
+        ['parent_id', '1001'],
+        ['sku', 'xp-boost'],
+        ['qty', '1'],
+        ['decrement', 'true'],
+      ]),
     );
     expect(takes.filter((s) => s === 200)).toHaveLength(50);
     expect(takes.filter((s) => s === 409)).toHaveLength(10);
-    const left = await api<ProductEntry[]>(sb.url, 'GET', path, [['parent_id', '1001'], ['sku', 'xp-boost']]);
+    const left = await api<ProductEntry[]>(sb.url, 'GET', path, [
+      ['parent_id', '1001'],
+      ['sku', 'xp-boost'],
+    ]);
     expect(left.body.payload!.map((e) => e.purchase)).toMatchObject([{ success: false, data: false }]);
   });
 });
@@ -79,14 +139,34 @@ describe('409 insufficient quantity', () => {
   it('taking more than held answers 409 and changes nothing', async () => {
     const bob = uidForUsername('bob');
     const path = `/products/user/${bob}.json`;
-    const before = await api<ProductEntry[]>(sb.url, 'GET', path, [['parent_id', '1001'], ['sku', 'gold-pack_10']]);
+    const before = await api<ProductEntry[]>(sb.url, 'GET', path, [
+      ['parent_id', '1001'],
+      ['sku', 'gold-pack_10'],
+    ]);
     expect(before.body.payload![0]!.purchase.data).toBe(30);
-    const r = await signedApi<ProductEntry>(sb, 'PUT', path, [['parent_id', '1001'], ['sku', 'gold-pack_10'], ['qty', '31'], ['decrement', 'true']]);
+    const r = await signedApi<ProductEntry>(sb, 'PUT', path, [
+      ['parent_id', '1001'],
+      ['sku', 'gold-pack_10'],
+      ['qty', '31'],
+      ['decrement', 'true'],
+    ]);
     expect(r.status).toBe(409);
-    expect(r.body).toMatchObject({ code: 409, payload: null, message: expect.stringMatching(/^insufficient quantity/) });
-    const after = await api<ProductEntry[]>(sb.url, 'GET', path, [['parent_id', '1001'], ['sku', 'gold-pack_10']]);
+    expect(r.body).toMatchObject({
+      code: 409,
+      payload: null,
+      message: expect.stringMatching(/^insufficient quantity/),
+    });
+    const after = await api<ProductEntry[]>(sb.url, 'GET', path, [
+      ['parent_id', '1001'],
+      ['sku', 'gold-pack_10'],
+    ]);
     expect(after.body.payload).toEqual(before.body.payload);
-    const none = await signedApi<ProductEntry>(sb, 'PUT', `/products/user/${uidForUsername('carol')}.json`, [['parent_id', '1001'], ['sku', 'sword-of-dawn'], ['qty', '1'], ['decrement', 'true']]);
+    const none = await signedApi<ProductEntry>(sb, 'PUT', `/products/user/${uidForUsername('carol')}.json`, [
+      ['parent_id', '1001'],
+      ['sku', 'sword-of-dawn'],
+      ['qty', '1'],
+      ['decrement', 'true'],
+    ]);
     expect(none.status).toBe(409);
   });
 });
@@ -95,16 +175,25 @@ describe('429 rate limited', () => {
   it('answers 429 with Retry-After beyond N requests per second per api_key, and recovers', async () => {
     const limited = await startTestSandbox({ rateLimitPerSecond: 3, startMs: Date.UTC(2025, 0, 1, 0, 0, 0, 200) });
     try {
-      const friends = (key: string = DEMO.game.apiKey) => api(limited.url, 'GET', `/friends/${DEMO.user.uid}.json`, [['limit', '1']], key);
+      const friends = (key: string = DEMO.game.apiKey) =>
+        api(limited.url, 'GET', `/friends/${DEMO.user.uid}.json`, [['limit', '1']], key);
       for (let i = 0; i < 3; i++) expect((await friends()).status).toBe(200);
       const r = await friends();
       expect(r.status).toBe(429);
       expect(r.headers.get('retry-after')).toBe('1');
-      expect(r.body as Envelope<unknown>).toMatchObject({ version: 1, code: 429, payload: null, message: expect.stringMatching(/^rate limited/) });
+      expect(r.body as Envelope<unknown>).toMatchObject({
+        version: 1,
+        code: 429,
+        payload: null,
+        message: expect.stringMatching(/^rate limited/),
+      });
       // Another key has its own budget; the same key in UUID form shares it.
       expect((await friends(DEMO.secondGame.apiKey)).status).toBe(200);
       const k = DEMO.game.apiKey;
-      expect((await friends(`${k.slice(0, 8)}-${k.slice(8, 12)}-${k.slice(12, 16)}-${k.slice(16, 20)}-${k.slice(20)}`)).status).toBe(429);
+      expect(
+        (await friends(`${k.slice(0, 8)}-${k.slice(8, 12)}-${k.slice(12, 16)}-${k.slice(16, 20)}-${k.slice(20)}`))
+          .status,
+      ).toBe(429);
       limited.clock.advance(1);
       expect((await friends()).status).toBe(200);
     } finally {

@@ -27,7 +27,12 @@ afterAll(async () => {
   await sb.close();
 });
 
-async function send(base: string, method: string, target: string, init: { headers?: Record<string, string>; body?: string } = {}) {
+async function send(
+  base: string,
+  method: string,
+  target: string,
+  init: { headers?: Record<string, string>; body?: string } = {},
+) {
   const r = await fetch(`${base}${target}`, { method, redirect: 'manual', ...init });
   return { status: r.status, headers: r.headers, text: await r.text() };
 }
@@ -39,7 +44,12 @@ function expectCors(headers: Headers, what: string): void {
 }
 
 function expectNoCors(headers: Headers, what: string): void {
-  for (const name of ['access-control-allow-origin', 'access-control-expose-headers', 'access-control-allow-methods', 'access-control-allow-credentials']) {
+  for (const name of [
+    'access-control-allow-origin',
+    'access-control-expose-headers',
+    'access-control-allow-methods',
+    'access-control-allow-credentials',
+  ]) {
     expect(headers.get(name), `${what}: ${name}`).toBeNull();
   }
 }
@@ -52,12 +62,30 @@ describe('every /services/rest/v1 reply can be read cross-origin', () => {
       ['bad parameter', 400, send(sb.url, 'GET', `${API_PREFIX}/friends/${DEMO.user.uid}.json?${KEY}&limit=0`)],
       ['bad URL encoding', 400, send(sb.url, 'GET', `${API_PREFIX}/users/%E0%A4%A.json`)],
       ['missing api_key', 401, send(sb.url, 'GET', `${API_PREFIX}/friends/${DEMO.user.uid}.json`)],
-      ['the agi challenge', 401, send(sb.url, 'POST', `${PRODUCTS}?${KEY}&parent_id=1001&sku=gems`, { headers: FORM, body: 'method=put&decrement=true&qty=1' })],
+      [
+        'the agi challenge',
+        401,
+        send(sb.url, 'POST', `${PRODUCTS}?${KEY}&parent_id=1001&sku=gems`, {
+          headers: FORM,
+          body: 'method=put&decrement=true&qty=1',
+        }),
+      ],
       ['unknown path', 404, send(sb.url, 'GET', `${API_PREFIX}/nothing/here.json`)],
       ['unknown path, bare prefix', 404, send(sb.url, 'GET', API_PREFIX)],
       ['wrong verb', 405, send(sb.url, 'DELETE', `${USER}?${KEY}`)],
-      ['body too large', 413, send(sb.url, 'POST', `${PRODUCTS}?${KEY}`, { headers: FORM, body: `data=${'x'.repeat(1024 * 1024 + 1)}` })],
-      ['not a form', 415, send(sb.url, 'POST', `${PRODUCTS}?${KEY}&parent_id=1001&sku=gems&qty=1`, { headers: { 'content-type': 'application/json' }, body: '{}' })],
+      [
+        'body too large',
+        413,
+        send(sb.url, 'POST', `${PRODUCTS}?${KEY}`, { headers: FORM, body: `data=${'x'.repeat(1024 * 1024 + 1)}` }),
+      ],
+      [
+        'not a form',
+        415,
+        send(sb.url, 'POST', `${PRODUCTS}?${KEY}&parent_id=1001&sku=gems&qty=1`, {
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      ],
     ];
     for (const [what, status, pending] of cases) {
       const r = await pending;
@@ -80,7 +108,13 @@ describe('every /services/rest/v1 reply can be read cross-origin', () => {
   });
 
   it('injected faults: an HTML 502, an envelope error, a truncated body, the rate-limit fault', async () => {
-    for (const [spec, status] of [['html-502=1', 502], ['envelope-error=1', 200], ['truncated=1', 200], ['empty=1', 200], ['rate-limit=1', 429]] as const) {
+    for (const [spec, status] of [
+      ['html-502=1', 502],
+      ['envelope-error=1', 200],
+      ['truncated=1', 200],
+      ['empty=1', 200],
+      ['rate-limit=1', 429],
+    ] as const) {
       const faulted = await startTestSandbox({ faults: { spec: parseFaultSpec(spec), seed: 1 } });
       try {
         const r = await send(faulted.url, 'GET', `${USER}?${KEY}`);
@@ -93,9 +127,18 @@ describe('every /services/rest/v1 reply can be read cross-origin', () => {
   });
 
   it('an OPTIONS preflight is 204 with the allowed methods and headers, and counts for nothing', async () => {
-    for (const target of [`${PRODUCTS}?${KEY}`, USER, `${API_PREFIX}/nothing/here.json`, `${API_PREFIX}/users/%E0%A4%A.json`]) {
+    for (const target of [
+      `${PRODUCTS}?${KEY}`,
+      USER,
+      `${API_PREFIX}/nothing/here.json`,
+      `${API_PREFIX}/users/%E0%A4%A.json`,
+    ]) {
       const r = await send(sb.url, 'OPTIONS', target, {
-        headers: { origin: 'http://game.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: 'http://game.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
       });
       expect(r.status, target).toBe(204);
       expect(r.text).toBe('');
@@ -127,7 +170,11 @@ describe('the site, the dashboard, /docs and /_sandbox get none of it', () => {
       ['GET', '/_sandbox/requests', {}],
       ['GET', '/_sandbox/faults', {}],
       ['OPTIONS', '/login', { headers: { origin: 'http://game.example', 'access-control-request-method': 'POST' } }],
-      ['OPTIONS', '/_sandbox/requests', { headers: { origin: 'http://game.example', 'access-control-request-method': 'GET' } }],
+      [
+        'OPTIONS',
+        '/_sandbox/requests',
+        { headers: { origin: 'http://game.example', 'access-control-request-method': 'GET' } },
+      ],
       // A path that only begins like the API's.
       ['GET', `${API_PREFIX}x/users.json`, {}],
     ];
@@ -140,10 +187,18 @@ describe('the site, the dashboard, /docs and /_sandbox get none of it', () => {
   it('a request addressed to another host still gets no CORS header from /_sandbox', async () => {
     const port = new URL(sb.url).port;
     const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: Number(port), path: '/_sandbox/requests', headers: { host: `evil.example:${port}` } }, (res) => {
-        res.resume();
-        resolve(res.headers);
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: Number(port),
+          path: '/_sandbox/requests',
+          headers: { host: `evil.example:${port}` },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.headers);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -161,7 +216,9 @@ describe('in a real browser (headless chromium), from a page of another origin',
     if (unavailable) console.warn(`cors.test.ts: skipping the browser test: ${unavailable}`);
     // The game's own site: another port is another origin.
     gameSite = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>a game</title><h1>a game</h1>');
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>a game</title><h1>a game</h1>');
     });
     await new Promise<void>((resolve) => gameSite.listen(0, '127.0.0.1', resolve));
     gameUrl = `http://127.0.0.1:${(gameSite.address() as AddressInfo).port}/`;
@@ -179,8 +236,13 @@ describe('in a real browser (headless chromium), from a page of another origin',
       await page.goto(gameUrl);
       const results = await page.evaluate(
         async ({ base, user, products, key }) => {
-          const read = async (response: Response) => ({ status: response.status, body: (await response.json()) as { code: number; message: string; payload: unknown } });
-          const got = await read(await fetch(`${base}${user}?api_key=${key}`, { mode: 'cors', headers: { accept: 'application/json' } }));
+          const read = async (response: Response) => ({
+            status: response.status,
+            body: (await response.json()) as { code: number; message: string; payload: unknown },
+          });
+          const got = await read(
+            await fetch(`${base}${user}?api_key=${key}`, { mode: 'cors', headers: { accept: 'application/json' } }),
+          );
           const challenged = await read(
             await fetch(`${base}${products}?api_key=${key}&parent_id=1001&sku=gems`, {
               mode: 'cors',
@@ -194,10 +256,16 @@ describe('in a real browser (headless chromium), from a page of another origin',
         { base: sb.url, user: USER, products: PRODUCTS, key: DEMO.game.apiKey },
       );
       expect(new URL(page.url()).origin).not.toBe(new URL(sb.url).origin);
-      expect(results.got).toMatchObject({ status: 200, body: { code: 200, payload: { uid: DEMO.user.uid, username: DEMO.user.username } } });
+      expect(results.got).toMatchObject({
+        status: 200,
+        body: { code: 200, payload: { uid: DEMO.user.uid, username: DEMO.user.username } },
+      });
       expect(results.challenged.status).toBe(401);
       expect(results.challenged.body.message).toBe('signature required');
-      expect(results.challenged.body.payload).toMatchObject({ session: expect.stringMatching(/^[0-9a-f]{32}$/), key: expect.stringMatching(/^[0-9a-f]{32}$/) });
+      expect(results.challenged.body.payload).toMatchObject({
+        session: expect.stringMatching(/^[0-9a-f]{32}$/),
+        key: expect.stringMatching(/^[0-9a-f]{32}$/),
+      });
     } finally {
       await browser.close();
     }

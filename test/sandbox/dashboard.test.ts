@@ -16,7 +16,15 @@ import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
-import { api, call, exactRequest, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import {
+  api,
+  call,
+  exactRequest,
+  signedApi,
+  startTestSandbox,
+  type Params,
+  type TestSandbox,
+} from './helpers/sandbox.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -28,7 +36,14 @@ const NASTY_USER = `<img src=x onerror="document.title='pwned'">"eve"&'x'`;
 const NASTY_GAME = { id: '7001', name: `<script>document.title='pwned'</script> & 'Co'` };
 /** A saved value that tries to break out too, with a newline and more than the preview shows. */
 const NASTY_SAVE = `{"note":"<img src=x onerror=\\"document.title='pwned'\\">\nline 2","pad":"${'z'.repeat(100)}"}`;
-const FULL_SECRETS = [DEMO.game.apiKey, DEMO.partner.apiKey, DEMO.secondGame.apiKey, DEMO.game.signingSecret, DEMO.partner.signingSecret, DEMO.secondGame.signingSecret];
+const FULL_SECRETS = [
+  DEMO.game.apiKey,
+  DEMO.partner.apiKey,
+  DEMO.secondGame.apiKey,
+  DEMO.game.signingSecret,
+  DEMO.partner.signingSecret,
+  DEMO.secondGame.signingSecret,
+];
 
 let sb: TestSandbox;
 let port: number;
@@ -37,8 +52,20 @@ beforeAll(async () => {
   sb = await startTestSandbox();
   port = Number(new URL(sb.url).port);
   const now = Math.floor(sb.clock.ms / 1000);
-  sb.db.repos.games.insert({ ...NASTY_GAME, type: 'Game', launchable: false, contentUri: null, signing: 'agi', createdOn: now });
-  sb.db.repos.users.insert({ uid: uidForUsername(NASTY_USER), username: NASTY_USER, gender: 'unspecified', createdOn: now });
+  sb.db.repos.games.insert({
+    ...NASTY_GAME,
+    type: 'Game',
+    launchable: false,
+    contentUri: null,
+    signing: 'agi',
+    createdOn: now,
+  });
+  sb.db.repos.users.insert({
+    uid: uidForUsername(NASTY_USER),
+    username: NASTY_USER,
+    gender: 'unspecified',
+    createdOn: now,
+  });
   sb.db.repos.users.recordPlay(uidForUsername(NASTY_USER), NASTY_GAME.id, now);
   sb.db.repos.saves.put(uidForUsername(NASTY_USER), NASTY_GAME.id, 'slot1', NASTY_SAVE, now);
 });
@@ -67,7 +94,12 @@ interface UserDetailJson {
     play_path: string;
     played: boolean;
     achievements: Array<{ developer_id: string; state: string; current_value: number; target_value: number }>;
-    holdings: Array<{ item: string; kind: string | null; units: number; products: Array<{ sku: string; name: string }> }>;
+    holdings: Array<{
+      item: string;
+      kind: string | null;
+      units: number;
+      products: Array<{ sku: string; name: string }>;
+    }>;
     saves: Array<{ key: string; bytes: number; updated_on: string; preview: string }>;
   }>;
 }
@@ -106,7 +138,11 @@ describe('the dashboard JSON under /_sandbox', () => {
 
   it('caps the matches at ?limit and says when there are more', async () => {
     const reply = await getJson('/_sandbox/users?q=player_&limit=3');
-    expect((reply.body.users as Array<{ username: string }>).map((u) => u.username)).toEqual(['player_0001', 'player_0002', 'player_0003']);
+    expect((reply.body.users as Array<{ username: string }>).map((u) => u.username)).toEqual([
+      'player_0001',
+      'player_0002',
+      'player_0003',
+    ]);
     expect(reply.body.more).toBe(true);
     const few = await getJson('/_sandbox/users?q=player_149&limit=100');
     expect((few.body.users as unknown[]).length).toBe(6); // player_1490 … player_1495
@@ -117,12 +153,19 @@ describe('the dashboard JSON under /_sandbox', () => {
     const reply = await getJson(`/_sandbox/users/${DEMO.user.uid}`);
     expect(reply.status).toBe(200);
     const detail = reply.body as unknown as UserDetailJson;
-    expect(detail.user).toMatchObject({ uid: DEMO.user.uid, username: DEMO.user.username, premium: true, friends: 1200 });
+    expect(detail.user).toMatchObject({
+      uid: DEMO.user.uid,
+      username: DEMO.user.username,
+      premium: true,
+      friends: 1200,
+    });
     // Puzzle Lab: never played, no progress, nothing held, so not listed.
     expect(detail.games.map((g) => g.id)).toEqual(['1001']);
     const quest = detail.games[0]!;
     expect(quest).toMatchObject({ name: 'Demo Quest', play_path: '/play/1001', played: true });
-    const state = Object.fromEntries(quest.achievements.map((a) => [a.developer_id, `${a.current_value}/${a.target_value} ${a.state}`]));
+    const state = Object.fromEntries(
+      quest.achievements.map((a) => [a.developer_id, `${a.current_value}/${a.target_value} ${a.state}`]),
+    );
     expect(state).toEqual({
       FIRST_WIN: '1/1 Completed',
       COLLECT_1000_GEMS: '250/1000 In Progress',
@@ -142,7 +185,13 @@ describe('the dashboard JSON under /_sandbox', () => {
           { sku: 'gems:500', name: 'Chest of 500 Gems' },
         ],
       },
-      { item: 'sword-of-dawn', kind: 'unlockable', units: 1, updated_on: expect.any(String), products: [{ sku: 'sword-of-dawn', name: 'Sword of Dawn' }] },
+      {
+        item: 'sword-of-dawn',
+        kind: 'unlockable',
+        units: 1,
+        updated_on: expect.any(String),
+        products: [{ sku: 'sword-of-dawn', name: 'Sword of Dawn' }],
+      },
     ]);
   });
 
@@ -164,7 +213,10 @@ describe('the dashboard JSON under /_sandbox', () => {
 
   it('answers an unknown uid with 404 and a malformed one with 400', async () => {
     const unknown = await getJson(`/_sandbox/users/${'0'.repeat(32)}`);
-    expect(unknown).toMatchObject({ status: 404, body: { status: false, code: 404, message: `not found: user ${'0'.repeat(32)}` } });
+    expect(unknown).toMatchObject({
+      status: 404,
+      body: { status: false, code: 404, message: `not found: user ${'0'.repeat(32)}` },
+    });
     const malformed = await getJson('/_sandbox/users/not-a-uid');
     expect(malformed).toMatchObject({ status: 400, body: { status: false, code: 400 } });
     expect(malformed.body.message).toMatch(/^invalid parameter: uid/);
@@ -263,7 +315,8 @@ async function openDashboard(page: Page, base: string, _logAvailable: boolean): 
   await page.exposeFunction('reportCspViolation', (text: string) => watch.cspViolations.push(text));
   // Runs before the page's own script (and, injected by the browser, is not subject to its CSP).
   await page.addInitScript({
-    content: "document.addEventListener('securitypolicyviolation', (e) => window.reportCspViolation(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber));",
+    content:
+      "document.addEventListener('securitypolicyviolation', (e) => window.reportCspViolation(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber));",
   });
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() !== 'error') return;
@@ -322,8 +375,25 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     // Some traffic for the request log (and the screenshot): a read, and a refused signature.
     await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
-    await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['increment', '5']], { secret: 'wrong' });
-    demo.db.repos.saves.put(DEMO.user.uid, '1001', 'slot1', '{"level":4,"gems":250,"checkpoint":"cave-2"}', Math.floor(demo.clock.ms / 1000));
+    await signedApi(
+      demo,
+      'PUT',
+      `/achievements/user/${DEMO.user.uid}.json`,
+      [
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'LEVEL_10'],
+        ['increment', '5'],
+      ],
+      { secret: 'wrong' },
+    );
+    demo.db.repos.saves.put(
+      DEMO.user.uid,
+      '1001',
+      'slot1',
+      '{"level":4,"gems":250,"checkpoint":"cave-2"}',
+      Math.floor(demo.clock.ms / 1000),
+    );
     const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
     try {
       const page = await context.newPage();
@@ -334,10 +404,14 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       const quest = page.locator('#games-body tr[data-game="1001"]');
       expect(await quest.locator('strong').textContent()).toBe('Demo Quest');
       expect(await quest.locator('code.api-key').allTextContents()).toEqual(['0123…cdef', '7792…2a46']);
-      expect(await page.locator('#games-body tr[data-game="1002"] code.api-key').allTextContents()).toEqual(['7c5f…37ba']);
+      expect(await page.locator('#games-body tr[data-game="1002"] code.api-key').allTextContents()).toEqual([
+        '7c5f…37ba',
+      ]);
       expect(await quest.locator('a.play').getAttribute('href')).toBe('/play/1001');
       // What the play page really serves: nothing yet for the demo's games (no folder, URL or content URI).
-      expect(await quest.locator('td.uri').textContent()).toBe('nothing yet (set a content URI, or start with --game-dir / --game-url)');
+      expect(await quest.locator('td.uri').textContent()).toBe(
+        'nothing yet (set a content URI, or start with --game-dir / --game-url)',
+      );
       expect(await page.locator('#games-body tr[data-game="1002"] a.play').getAttribute('href')).toBe('/play/1002');
 
       await searchAndOpen(page, 'demo', DEMO.user.username);
@@ -346,7 +420,9 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       const detail = page.locator('#user-detail .game[data-game="1001"]');
       expect(await detail.locator('a.play').getAttribute('href')).toBe('/play/1001');
       expect(await detail.locator('tr[data-achievement="FIRST_WIN"] td.state').textContent()).toBe('Completed');
-      expect(await detail.locator('tr[data-achievement="COLLECT_1000_GEMS"] td.num').textContent()).toMatch(/^250\/1000/);
+      expect(await detail.locator('tr[data-achievement="COLLECT_1000_GEMS"] td.num').textContent()).toMatch(
+        /^250\/1000/,
+      );
       expect(await detail.locator('tr[data-item="sword-of-dawn"] td.units').textContent()).toBe('1');
       expect(await detail.locator('tr[data-item="gems"] td.units').textContent()).toBe('250');
       expect(await detail.locator('tr[data-item="gems"]').textContent()).toContain('gems:100');
@@ -358,7 +434,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       const html = await page.content();
       for (const secret of FULL_SECRETS) expect(html).not.toContain(secret);
 
-      if (logAvailable) await page.locator('#log-body tr:not(.own)').first().waitFor(); // the dashboard's own asset requests are hidden
+      if (logAvailable)
+        await page.locator('#log-body tr:not(.own)').first().waitFor(); // the dashboard's own asset requests are hidden
       else await page.locator('#log-status', { hasText: 'request log not available' }).waitFor();
 
       mkdirSync(ARTIFACTS, { recursive: true });
@@ -380,12 +457,16 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       const page = await context.newPage();
       const watch = await openDashboard(page, sb.url, logAvailable);
       // The game's name is text, not markup.
-      expect(await page.locator(`#games-body tr[data-game="${NASTY_GAME.id}"] strong`).textContent()).toBe(NASTY_GAME.name);
+      expect(await page.locator(`#games-body tr[data-game="${NASTY_GAME.id}"] strong`).textContent()).toBe(
+        NASTY_GAME.name,
+      );
       await searchAndOpen(page, '<img', NASTY_USER);
       expect(await page.locator('#user-results button.user .username').allTextContents()).toEqual([NASTY_USER]);
       expect(await page.locator('#detail-username').textContent()).toBe(NASTY_USER);
       expect(await page.locator('#user-detail .game h3').first().textContent()).toContain(NASTY_GAME.name);
-      expect(await page.locator('#user-detail tr[data-save="slot1"] td.preview').textContent()).toBe(`${NASTY_SAVE.slice(0, 80).replace('\n', '\\x0a')}…`);
+      expect(await page.locator('#user-detail tr[data-save="slot1"] td.preview').textContent()).toBe(
+        `${NASTY_SAVE.slice(0, 80).replace('\n', '\\x0a')}…`,
+      );
       expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
       expect(await page.title()).toBe('udcli sandbox');
       // A reload keeps the user shown (the uid is in the URL's fragment).
@@ -407,7 +488,11 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       let asked = 0;
       await page.route('**/_sandbox/requests*', (route) => {
         asked++;
-        return route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ version: 1, code: 404, message: 'not found: path /_sandbox/requests', payload: null }) });
+        return route.fulfill({
+          status: 404,
+          contentType: 'application/json',
+          body: JSON.stringify({ version: 1, code: 404, message: 'not found: path /_sandbox/requests', payload: null }),
+        });
       });
       // The page's timers on Playwright's clock: the seconds in which it would have asked again
       // are run through at once, not waited for.
@@ -456,8 +541,21 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       const watch = await openDashboard(page, demo.url, true);
       await page.locator('#log-status', { hasText: 'Live' }).waitFor();
       await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
-      await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['increment', '5']], { secret: 'wrong' });
-      const refused = page.locator('#log-body tr', { hasText: `/services/rest/v1/achievements/user/${DEMO.user.uid}.json` }).first();
+      await signedApi(
+        demo,
+        'PUT',
+        `/achievements/user/${DEMO.user.uid}.json`,
+        [
+          ['type', 'Game'],
+          ['pid', '1001'],
+          ['developer_id', 'LEVEL_10'],
+          ['increment', '5'],
+        ],
+        { secret: 'wrong' },
+      );
+      const refused = page
+        .locator('#log-body tr', { hasText: `/services/rest/v1/achievements/user/${DEMO.user.uid}.json` })
+        .first();
       await refused.waitFor({ timeout: 5000 });
       expect(await refused.locator('td.status').textContent()).toBe('403');
       expect(await refused.locator('td.reason').textContent()).toMatch(/signature/);
@@ -478,7 +576,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it('at 1,100 px the request log gives a path most of its row (whole on hover) and hides the dashboard\'s own files until asked; screenshot kept', async (ctx) => {
+  it("at 1,100 px the request log gives a path most of its row (whole on hover) and hides the dashboard's own files until asked; screenshot kept", async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     const context = await browser!.newContext({ viewport: { width: 1100, height: 900 } });
     try {
@@ -488,7 +586,18 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       // A user opened: the page fetches the avatar, one more of its own files.
       await searchAndOpen(page, 'demo', DEMO.user.username);
       // A long path and a long reason, as a refused signed change has.
-      await signedApi(demo, 'PUT', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS'], ['increment', '5']], { secret: 'wrong' });
+      await signedApi(
+        demo,
+        'PUT',
+        `/achievements/user/${DEMO.user.uid}.json`,
+        [
+          ['type', 'Game'],
+          ['pid', '1001'],
+          ['developer_id', 'COLLECT_1000_GEMS'],
+          ['increment', '5'],
+        ],
+        { secret: 'wrong' },
+      );
       const refused = page.locator('#log-body tr', { hasText: 'developer_id=COLLECT_1000_GEMS' }).first();
       await refused.waitFor({ timeout: 5000 });
       const cell = refused.locator('td.path');
@@ -500,20 +609,27 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       // Before, the reason took the row and the path was left about 5 characters (some 40 px).
       expect(box.width).toBeGreaterThan(table.width * 0.4);
       // One line, cut with an ellipsis when longer than its column (the title has it whole).
-      expect(await cell.evaluate('[getComputedStyle(document.querySelector("#log-body tr:not(.own) td.path")).whiteSpace, getComputedStyle(document.querySelector("#log-body tr:not(.own) td.path")).textOverflow]')).toEqual(['nowrap', 'ellipsis']);
+      expect(
+        await cell.evaluate(
+          '[getComputedStyle(document.querySelector("#log-body tr:not(.own) td.path")).whiteSpace, getComputedStyle(document.querySelector("#log-body tr:not(.own) td.path")).textOverflow]',
+        ),
+      ).toEqual(['nowrap', 'ellipsis']);
 
       // The dashboard's own requests (its page, script, stylesheet, icon, the avatar) are in the log, hidden.
       const own = page.locator('#log-body tr.own');
       await expect.poll(() => own.count(), { timeout: 5000 }).toBeGreaterThanOrEqual(4);
       const visiblePaths = await page.locator('#log-body tr:visible td.path').allTextContents();
-      expect(visiblePaths.filter((p) => p === '/' || p.startsWith('/dashboard/') || p.startsWith('/avatars/'))).toEqual([]);
+      expect(visiblePaths.filter((p) => p === '/' || p.startsWith('/dashboard/') || p.startsWith('/avatars/'))).toEqual(
+        [],
+      );
       expect(await page.locator('#log-own-count').textContent()).toMatch(/^\(\d+ hidden\)$/);
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.locator('#requests').screenshot({ path: join(ARTIFACTS, 'dashboard-log-1100.png') });
 
       await page.locator('#log-own').check();
       const shown = await page.locator('#log-body tr:visible td.path').allTextContents();
-      for (const asset of ['/dashboard/dashboard.css', '/dashboard/dashboard.js', '/dashboard/icon.svg']) expect(shown).toContain(asset);
+      for (const asset of ['/dashboard/dashboard.css', '/dashboard/dashboard.js', '/dashboard/icon.svg'])
+        expect(shown).toContain(asset);
       expect(shown.some((p) => p.startsWith('/avatars/'))).toBe(true);
       expect(await page.locator('#log-own-count').textContent()).toBe('');
       expectClean(watch, demo.url);
@@ -550,7 +666,14 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       await openDashboard(page, demo.url, true);
       await page.locator('#log-status', { hasText: 'Live' }).waitFor();
       const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
-      const query: Params = [['api_key', DEMO.game.apiKey], ['type', 'Game'], ['pid', '1001'], ['developer_id', 'FIRST_WIN'], ['increment', '1'], ['method', 'put']];
+      const query: Params = [
+        ['api_key', DEMO.game.apiKey],
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'FIRST_WIN'],
+        ['increment', '1'],
+        ['method', 'put'],
+      ];
       const first = await call<{ session: string; key: string }>(demo.url, 'POST', path, query);
       expect(first.status).toBe(401);
       // Until its retry comes, the challenge is a 401 like any other.
@@ -558,7 +681,11 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       await challenged.waitFor({ timeout: 5000 });
       expect(await challenged.locator('td.status').textContent()).toBe('401');
       const challenge = first.body.payload!;
-      const retry = await call(demo.url, 'POST', path, [...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path, query, body: [] })]]);
+      const retry = await call(demo.url, 'POST', path, [
+        ...query,
+        ['session', challenge.session],
+        ['sig', agiSignature({ ...challenge, path, query, body: [] })],
+      ]);
       expect(retry.status, retry.body.message).toBe(200);
       const retried = page.locator('#log-body tr', { hasText: 'after signature challenge' });
       await retried.waitFor({ timeout: 5000 });

@@ -21,7 +21,9 @@ function errorOf(text: string, json: boolean): string {
 describe('the bounds of a data file', () => {
   it('users: one past the limit is refused at the first one too many', () => {
     const text = `{"users":[\n${Array.from({ length: DATA_LIMITS.users + 1 }, () => '{}').join(',\n')}\n]}`;
-    expect(errorOf(text, true)).toBe(`qa.json: users[${DATA_LIMITS.users}]: more than ${DATA_LIMITS.users} users (the limit of a data file) (line ${DATA_LIMITS.users + 2})`);
+    expect(errorOf(text, true)).toBe(
+      `qa.json: users[${DATA_LIMITS.users}]: more than ${DATA_LIMITS.users} users (the limit of a data file) (line ${DATA_LIMITS.users + 2})`,
+    );
   });
 
   it('nesting: refused at the level past the limit, not a stack overflow', () => {
@@ -46,14 +48,22 @@ describe('the bounds of a data file', () => {
 
 describe('JSON keys given twice', () => {
   it('found anywhere, with the path of the object and the line; escapes and strings that look like keys do not count', () => {
-    expect(firstDuplicateKey('{"a": 1, "b": {"c": "\\"a\\"", "d": ["a", {"e": 1}, {"e": 2, "e": 3}]}}')).toEqual({ path: ['b', 'd', 2], key: 'e', line: 1 });
+    expect(firstDuplicateKey('{"a": 1, "b": {"c": "\\"a\\"", "d": ["a", {"e": 1}, {"e": 2, "e": 3}]}}')).toEqual({
+      path: ['b', 'd', 2],
+      key: 'e',
+      line: 1,
+    });
     expect(firstDuplicateKey('{"a": 1,\n "\\u0061": 2}')).toEqual({ path: [], key: 'a', line: 2 });
     expect(firstDuplicateKey('{"a": {"x": 1}, "b": {"x": 1}, "c": [{"x": 1}, {"x": 2}]}')).toBeUndefined();
     expect(firstDuplicateKey('{"a": "{\\"b\\": 1, \\"b\\": 2}"}')).toBeUndefined();
   });
 
   it('a data file with one is refused like YAML refuses it', () => {
-    expect(errorOf('{"games": [], "users": [], "games": []}', true)).toBe('qa.json: games: the key "games" is given twice in one object (line 1)');
-    expect(errorOf('games: []\nusers: []\ngames: []\n', false)).toMatch(/^qa\.yaml: not valid YAML: Map keys must be unique/);
+    expect(errorOf('{"games": [], "users": [], "games": []}', true)).toBe(
+      'qa.json: games: the key "games" is given twice in one object (line 1)',
+    );
+    expect(errorOf('games: []\nusers: []\ngames: []\n', false)).toMatch(
+      /^qa\.yaml: not valid YAML: Map keys must be unique/,
+    );
   });
 });

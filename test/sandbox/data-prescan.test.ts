@@ -94,7 +94,9 @@ describe('the prescan of a data file', () => {
     const text = `a: &x [1]\nb: [${Array.from({ length: DATA_LIMITS.aliases + 1 }, () => '*x').join(', ')}]\n`;
     expect(scan(text)).toEqual({ kind: 'aliases', line: 2 });
     expect(errorOf(text)).toBe('qa.yaml: not valid YAML: more than 1000 alias expansions (the limit of a data file)');
-    expect(scan(`a: &x [1]\nb: [${Array.from({ length: DATA_LIMITS.aliases }, () => '*x').join(', ')}]\n`)).toBeUndefined();
+    expect(
+      scan(`a: &x [1]\nb: [${Array.from({ length: DATA_LIMITS.aliases }, () => '*x').join(', ')}]\n`),
+    ).toBeUndefined();
   });
 
   it('a flow collection going on at its parent’s indentation is refused, as the yaml package does', () => {
@@ -108,11 +110,55 @@ describe('the prescan of a data file', () => {
 });
 
 /** Fragments of YAML, hostile ones among them, put together at random. */
-const FRAGMENTS = ['[', ']', '{', '}', ', ', ': ', '- ', '? ', '"', "'", '\\', '#', ' #', '\n', '\n  ', '\n    ', '  ', '&a ', '*a', '&a', '*a ', '!t ', '|', '|2', '>', '---', '\n---\n', '...', 'key', 'x', "don't", 'a"b', '%YAML 1.2', '\t', '\r\n', '1', 'null'];
+const FRAGMENTS = [
+  '[',
+  ']',
+  '{',
+  '}',
+  ', ',
+  ': ',
+  '- ',
+  '? ',
+  '"',
+  "'",
+  '\\',
+  '#',
+  ' #',
+  '\n',
+  '\n  ',
+  '\n    ',
+  '  ',
+  '&a ',
+  '*a',
+  '&a',
+  '*a ',
+  '!t ',
+  '|',
+  '|2',
+  '>',
+  '---',
+  '\n---\n',
+  '...',
+  'key',
+  'x',
+  "don't",
+  'a"b',
+  '%YAML 1.2',
+  '\t',
+  '\r\n',
+  '1',
+  'null',
+];
 const fragment = fc.constantFrom(...FRAGMENTS);
 /** Random text with runs of one fragment (how bombs are made). */
 const hostileYaml = fc
-  .array(fc.oneof({ weight: 4, arbitrary: fragment }, { weight: 1, arbitrary: fc.tuple(fragment, fc.integer({ min: 2, max: 400 })).map(([f, n]) => f.repeat(n)) }), { maxLength: 60 })
+  .array(
+    fc.oneof(
+      { weight: 4, arbitrary: fragment },
+      { weight: 1, arbitrary: fc.tuple(fragment, fc.integer({ min: 2, max: 400 })).map(([f, n]) => f.repeat(n)) },
+    ),
+    { maxLength: 60 },
+  )
   .map((parts) => parts.join(''));
 
 describe('the data-file reader under random text (fast-check)', () => {
@@ -154,7 +200,10 @@ describe('the data-file reader under random text (fast-check)', () => {
     fc.assert(
       fc.property(fc.array(level, { minLength: 1, maxLength: 45 }), (levels) => {
         const open = levels.map((l) => (l === 'flow-seq' ? '[' : l === 'flow-map' ? '{a: ' : '{"a": ')).join('');
-        const close = levels.map((l) => (l === 'flow-seq' ? ']' : '}')).reverse().join('');
+        const close = levels
+          .map((l) => (l === 'flow-seq' ? ']' : '}'))
+          .reverse()
+          .join('');
         const text = `${open}1${close}`;
         const verdict = scan(text);
         expect(verdict === undefined).toBe(levels.length <= DATA_LIMITS.depth);

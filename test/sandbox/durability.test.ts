@@ -17,7 +17,11 @@ const REGISTER_TS = fileURLToPath(new URL('./helpers/register-ts.mjs', import.me
 const CHILD = fileURLToPath(new URL('./helpers/child-sandbox.ts', import.meta.url));
 const USER = uidForUsername('player_0200');
 const UA = `/achievements/user/${USER}.json`;
-const gems: Array<[string, string]> = [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS']];
+const gems: Array<[string, string]> = [
+  ['type', 'Game'],
+  ['pid', '1001'],
+  ['developer_id', 'COLLECT_1000_GEMS'],
+];
 
 const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
@@ -30,7 +34,13 @@ let sent = 0;
 
 function increment(url: string, by: number) {
   const full = `${API_PREFIX}${UA}`;
-  const params = sign('PUT', full, [['api_key', DEMO.game.apiKey], ...gems, ['increment', String(by)], ['n', String(++sent)]], DEMO.game.signingSecret, Math.floor(Date.now() / 1000));
+  const params = sign(
+    'PUT',
+    full,
+    [['api_key', DEMO.game.apiKey], ...gems, ['increment', String(by)], ['n', String(++sent)]],
+    DEMO.game.signingSecret,
+    Math.floor(Date.now() / 1000),
+  );
   return call(url, 'PUT', full, params);
 }
 
@@ -40,7 +50,9 @@ async function gemsValue(url: string): Promise<number | undefined> {
 
 /** A sandbox in a child process on a free port; resolves once it printed its URL. */
 async function childSandbox(dbPath: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', REGISTER_TS, CHILD, dbPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', REGISTER_TS, CHILD, dbPath], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   cleanup.push(() => {
@@ -61,7 +73,11 @@ describe('durability', () => {
     const dbPath = join(dir, 'sandbox.db');
     const first = await startSandbox({ port: 0, dbPath, seed: 'demo' });
     expect((await increment(first.url, 7)).status).toBe(200);
-    const del = await api(first.url, 'DELETE', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'FIRST_WIN']]);
+    const del = await api(first.url, 'DELETE', `/achievements/user/${DEMO.user.uid}.json`, [
+      ['type', 'Game'],
+      ['pid', '1001'],
+      ['developer_id', 'FIRST_WIN'],
+    ]);
     expect(del.status).toBe(200);
     await first.close();
     await first.close(); // closing twice is harmless
@@ -69,7 +85,10 @@ describe('durability', () => {
     const second = await startSandbox({ port: 0, dbPath, seed: 'demo' });
     cleanup.push(() => second.close());
     expect(await gemsValue(second.url)).toBe(7);
-    const player = await api<UserAchievement[]>(second.url, 'GET', `/achievements/user/${DEMO.user.uid}.json`, [['type', 'Game'], ['pid', '1001']]);
+    const player = await api<UserAchievement[]>(second.url, 'GET', `/achievements/user/${DEMO.user.uid}.json`, [
+      ['type', 'Game'],
+      ['pid', '1001'],
+    ]);
     // Its record is gone: the list (started quests only) no longer has it.
     expect(player.body.payload!.find((a) => a.developer_id === 'FIRST_WIN')).toBeUndefined();
   });
@@ -80,7 +99,11 @@ describe('durability', () => {
     const dbPath = join(dir, 'sandbox.db');
     const { child, url } = await childSandbox(dbPath);
     for (let i = 0; i < 10; i++) expect((await increment(url, 5)).status).toBe(200);
-    const grant = await api<ProductEntry>(url, 'POST', `/products/user/${USER}.json`, [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '2']]);
+    const grant = await api<ProductEntry>(url, 'POST', `/products/user/${USER}.json`, [
+      ['parent_id', '1001'],
+      ['sku', 'xp-boost'],
+      ['qty', '2'],
+    ]);
     expect(grant.status).toBe(200);
 
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -187,4 +210,3 @@ describe('database', () => {
     }
   });
 });
-

@@ -32,7 +32,10 @@ describe('parseFaultSpec', () => {
     ['reset', /^"reset" is not kind=probability/],
     ['reset=0.1,', /^empty entry in "reset=0.1,"/],
     ['reset=0.1,,empty=0.1', /^empty entry/],
-    ['explode=0.1', /^unknown kind "explode" in "explode=0.1" \(kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again\)/],
+    [
+      'explode=0.1',
+      /^unknown kind "explode" in "explode=0.1" \(kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again\)/,
+    ],
     ['RESET=0.1', /^unknown kind "RESET"/],
     ['reset=1.5', /^bad probability "1.5" in "reset=1.5": expected a number from 0 to 1/],
     ['reset=-0.1', /^bad probability "-0.1"/],
@@ -52,7 +55,8 @@ describe('parseFaultSpec', () => {
   it('--fault-seed is an integer 0..2^32-1', () => {
     expect(parseFaultSeed('0')).toBe(0);
     expect(parseFaultSeed('4294967295')).toBe(4294967295);
-    for (const bad of ['-1', '4294967296', '1.5', 'seven', '']) expect(() => parseFaultSeed(bad)).toThrow(/expected an integer from 0 to 4294967295/);
+    for (const bad of ['-1', '4294967296', '1.5', 'seven', ''])
+      expect(() => parseFaultSeed(bad)).toThrow(/expected an integer from 0 to 4294967295/);
   });
 });
 
@@ -73,7 +77,9 @@ describe('--faults and --fault-seed as options', () => {
   it('--fault-seed alone, or a bad seed, is a UsageError', () => {
     expect(() => parseFaultOptions({ faultSeed: '7' })).toThrow(UsageError);
     expect(() => parseFaultOptions({ faultSeed: '7' })).toThrow('--fault-seed needs --faults');
-    expect(() => parseFaultOptions({ faults: 'reset=0.1', faultSeed: 'x' })).toThrow('invalid --fault-seed: expected an integer');
+    expect(() => parseFaultOptions({ faults: 'reset=0.1', faultSeed: 'x' })).toThrow(
+      'invalid --fault-seed: expected an integer',
+    );
   });
 
   it('no --faults: none; a spec without a seed leaves the seed to the start', () => {
@@ -105,7 +111,12 @@ describe('the draws', () => {
     expect(share('reset')).toBeCloseTo(0.25, 1);
     expect(share('empty')).toBeCloseTo(0.5, 1);
     expect(share('none')).toBeCloseTo(0.25, 1);
-    expect(mixed.summary()).toMatchObject({ spec: 'reset=0.25,empty=0.5', seed: 3, requests: 4000, counts: { reset: 0, empty: 0 } });
+    expect(mixed.summary()).toMatchObject({
+      spec: 'reset=0.25,empty=0.5',
+      seed: 3,
+      requests: 4000,
+      counts: { reset: 0, empty: 0 },
+    });
   });
 });
 
@@ -132,15 +143,20 @@ describe('clock inputs', () => {
     expect(parseSetTime('2020-01-01')).toBe(Date.UTC(2020, 0, 1));
   });
 
-  it.each(['notadate', '', '2030-02-31', '2030-13-01T00:00:00Z', '2030-01-01T25:00:00Z', 'tomorrow', '1700000000'])('set refuses %j with one line', (bad) => {
-    expect(() => parseSetTime(bad)).toThrow(/^invalid date-time ".*": expected ISO 8601 like 2030-01-01T12:00:00Z$/);
-  });
+  it.each(['notadate', '', '2030-02-31', '2030-13-01T00:00:00Z', '2030-01-01T25:00:00Z', 'tomorrow', '1700000000'])(
+    'set refuses %j with one line',
+    (bad) => {
+      expect(() => parseSetTime(bad)).toThrow(/^invalid date-time ".*": expected ISO 8601 like 2030-01-01T12:00:00Z$/);
+    },
+  );
 
   it.each([
     ['1969-12-31T23:59:59Z', 'before 1970-01-01T00:00:00Z'],
     ['0000-01-01', 'before 1970-01-01T00:00:00Z'],
     ['9999-12-31T23:30:00-01:00', 'after 9999-12-31T23:59:59Z'],
   ])('set refuses %j outside the years the sandbox keeps, naming the bound', (bad, bound) => {
-    expect(() => parseSetTime(bad)).toThrow(`date-time "${bad}" is ${bound}: the sandbox's clock runs from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z`);
+    expect(() => parseSetTime(bad)).toThrow(
+      `date-time "${bad}" is ${bound}: the sandbox's clock runs from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z`,
+    );
   });
 });

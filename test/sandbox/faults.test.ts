@@ -19,7 +19,11 @@ import { api, call, signedApi, startTestSandbox, type Params, type TestSandbox }
 
 const USER = uidForUsername('player_0042');
 const PATH = `/achievements/user/${USER}.json`;
-const LEVEL_10: Params = [['type', 'Game'], ['pid', '1001'], ['developer_id', 'DAILY_STREAK_7']];
+const LEVEL_10: Params = [
+  ['type', 'Game'],
+  ['pid', '1001'],
+  ['developer_id', 'DAILY_STREAK_7'],
+];
 
 const open: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {
@@ -52,7 +56,9 @@ async function streak(base: string): Promise<number> {
 
 const increment = (sb: TestSandbox) => signedApi(sb, 'PUT', PATH, [...LEVEL_10, ['increment', '1']]);
 
-async function summary(base: string): Promise<{ spec: string | null; seed: number | null; requests: number; counts: Record<string, number> }> {
+async function summary(
+  base: string,
+): Promise<{ spec: string | null; seed: number | null; requests: number; counts: Record<string, number> }> {
   const r = await fetch(`${base}/_sandbox/faults`);
   expect(r.status).toBe(200);
   return (await r.json()) as never;
@@ -122,8 +128,13 @@ describe('each kind at probability 1', () => {
     const before = await streak(plain);
     const { hostname, port } = new URL(sb.url);
     const error = await new Promise<NodeJS.ErrnoException>((resolve, reject) => {
-      const req = httpRequest({ host: hostname, port: Number(port), path: `${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}` }, () =>
-        reject(new Error('expected no reply')),
+      const req = httpRequest(
+        {
+          host: hostname,
+          port: Number(port),
+          path: `${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`,
+        },
+        () => reject(new Error('expected no reply')),
       );
       req.on('error', resolve);
       req.end();
@@ -132,7 +143,9 @@ describe('each kind at probability 1', () => {
     await expect(increment(sb)).rejects.toThrow();
     expect(await streak(plain)).toBe(before);
     // In the request log too (issue 23), as 444 (no reply) with its fault.
-    const logged = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as { requests: Array<{ path: string; status: number; reason: string | null }> };
+    const logged = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as {
+      requests: Array<{ path: string; status: number; reason: string | null }>;
+    };
     const resets = logged.requests.filter((r) => r.path.startsWith(API_PREFIX));
     expect(resets.length).toBeGreaterThanOrEqual(2);
     for (const r of resets) expect(r).toMatchObject({ status: 444, reason: 'fault: reset' });
@@ -164,11 +177,18 @@ describe('each kind at probability 1', () => {
     expect(first.status).toBe(401);
     expect(first.body.message).toBe('signature required');
     const challenge = first.body.payload!;
-    const signed: Params = [...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path, query })]];
+    const signed: Params = [
+      ...query,
+      ['session', challenge.session],
+      ['sig', agiSignature({ ...challenge, path, query })],
+    ];
     const second = await call<{ session: string; key: string }>(sb.url, 'PUT', path, signed);
     expect(second.status).toBe(401);
     expect(second.body.message).toMatch(/^stale session/);
-    expect(second.body.payload).toMatchObject({ session: expect.stringMatching(/^[0-9a-f]{32}$/), key: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(second.body.payload).toMatchObject({
+      session: expect.stringMatching(/^[0-9a-f]{32}$/),
+      key: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     expect(second.body.payload!.session).not.toBe(challenge.session);
     expect(await streak(plain)).toBe(before);
     // hmac-signed and unsigned requests are not agi-signed: the fault does not apply to them.
@@ -205,10 +225,13 @@ describe('where faults apply', () => {
     const sb = await faulted('reset=0.5');
     const { port } = new URL(sb.url);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: Number(port), path: '/_sandbox/faults', headers: { host: `evil.example:${port}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port: Number(port), path: '/_sandbox/faults', headers: { host: `evil.example:${port}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -221,7 +244,10 @@ describe('the request log', () => {
     const sb = await startTestSandbox();
     open.push(sb);
     // Every request is faulted: half answered with the 502 page, half late.
-    const app: FastifyInstance = buildApp({ db: sb.db, faults: { spec: parseFaultSpec('html-502=0.5,slow=0.5:10ms'), seed: 3 } });
+    const app: FastifyInstance = buildApp({
+      db: sb.db,
+      faults: { spec: parseFaultSpec('html-502=0.5,slow=0.5:10ms'), seed: 3 },
+    });
     const reasons: Array<string | null> = [];
     app.addHook('onResponse', async (request) => {
       reasons.push(reasonOf(request));

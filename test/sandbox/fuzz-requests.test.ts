@@ -19,11 +19,39 @@ import { requestParameters, UnreadBody } from '../../src/sandbox/http/request-pa
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
 /** Characters that break parsers: separators, escapes, controls, bidi, astral, lone surrogates. */
-const nasty = fc.constantFrom('&', '=', '+', '%', '%2', '%zz', '%00', '%E2%80%AE', '%ED%A0%80', '\u0000', '\n', '\r', ' ', '#', '?', '\u202e', '😀', '\ud800', 'é', 'a', 'api_key', 'method', 'sig');
+const nasty = fc.constantFrom(
+  '&',
+  '=',
+  '+',
+  '%',
+  '%2',
+  '%zz',
+  '%00',
+  '%E2%80%AE',
+  '%ED%A0%80',
+  '\u0000',
+  '\n',
+  '\r',
+  ' ',
+  '#',
+  '?',
+  '\u202e',
+  '😀',
+  '\ud800',
+  'é',
+  'a',
+  'api_key',
+  'method',
+  'sig',
+);
 const messy = fc.array(fc.oneof(nasty, fc.string({ maxLength: 8 })), { maxLength: 40 }).map((parts) => parts.join(''));
-const name = fc.oneof(fc.constantFrom('api_key', 'sku', 'qty', 'method', 'data', 'key', 'parent_id'), fc.string({ minLength: 1, maxLength: 12 }));
+const name = fc.oneof(
+  fc.constantFrom('api_key', 'sku', 'qty', 'method', 'data', 'key', 'parent_id'),
+  fc.string({ minLength: 1, maxLength: 12 }),
+);
 const pairs = fc.array(fc.tuple(name, fc.string({ maxLength: 40 })), { maxLength: 12 });
-const encoded = (list: ReadonlyArray<readonly [string, string]>) => list.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
+const encoded = (list: ReadonlyArray<readonly [string, string]>) =>
+  list.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
 /** Well-formed UTF-16 only: lone surrogates cannot be percent-encoded and are not what a client sends. */
 const wellFormed = (s: string) => !/[\ud800-\udfff]/u.test(s.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''));
 
@@ -38,14 +66,19 @@ function expectOneLineRefusal(error: unknown, codes: number[]): void {
 describe('the request parameter parser (fast-check)', () => {
   it('random text as query and body: the parameters, or one 400/415 in one line', () => {
     fc.assert(
-      fc.property(messy, fc.oneof(messy, fc.constant(''), fc.constant(new UnreadBody('text/plain'))), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), (query, body, method) => {
-        try {
-          const parsed = requestParameters(query, body, method);
-          expect(parsed.merged.pairs.length).toBeLessThanOrEqual(2 * QUERY_LIMITS.pairs);
-        } catch (error) {
-          expectOneLineRefusal(error, [400, 415]);
-        }
-      }),
+      fc.property(
+        messy,
+        fc.oneof(messy, fc.constant(''), fc.constant(new UnreadBody('text/plain'))),
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'),
+        (query, body, method) => {
+          try {
+            const parsed = requestParameters(query, body, method);
+            expect(parsed.merged.pairs.length).toBeLessThanOrEqual(2 * QUERY_LIMITS.pairs);
+          } catch (error) {
+            expectOneLineRefusal(error, [400, 415]);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -113,16 +146,26 @@ describe('the API pipeline under random requests (fast-check, over HTTP)', () =>
   const request = fc.record({
     method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
     path: fc.constantFrom(...PATHS),
-    query: fc.oneof(messy, pairs.map(encoded), pairs.map((list) => encoded([['api_key', DEMO.game.apiKey], ...list]))),
+    query: fc.oneof(
+      messy,
+      pairs.map(encoded),
+      pairs.map((list) => encoded([['api_key', DEMO.game.apiKey], ...list])),
+    ),
     body: fc.option(fc.oneof(messy, pairs.map(encoded)), { nil: undefined }),
-    contentType: fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'text/plain', 'application/x-www-form-urlencoded; charset=utf-8'),
+    contentType: fc.constantFrom(
+      'application/x-www-form-urlencoded',
+      'application/json',
+      'text/plain',
+      'application/x-www-form-urlencoded; charset=utf-8',
+    ),
   });
 
   it('never a 500: each reply an envelope whose code is its status, one log line per request', async () => {
     await fc.assert(
       fc.asyncProperty(request, async ({ method, path, query, body, contentType }) => {
         const before = lines.length;
-        // What a client can put in a request line: printable ASCII, the rest percent-encoded (a raw `%` stays, right or wrong).
+        // What a client can put in a request line: printable ASCII, the rest percent-encoded (a raw `%` stays, right or
+        // wrong).
         const url = `${API_PREFIX}${path}?${query.replace(/[^\x21-\x7e]|#/gu, (c) => (wellFormed(c) ? encodeURIComponent(c) : '%ED%A0%80'))}`;
         const withBody = body !== undefined && method !== 'GET' && method !== 'HEAD';
         const reply = await pool.request({
@@ -135,7 +178,10 @@ describe('the API pipeline under random requests (fast-check, over HTTP)', () =>
         if (method !== 'HEAD' && method !== 'OPTIONS') {
           const xml = String(reply.headers['content-type']).startsWith('application/xml');
           const envelope = xml
-            ? { code: Number(/<code>(\d+)<\/code>/.exec(text)?.[1]), message: /<message>(.*?)<\/message>/s.exec(text)?.[1] }
+            ? {
+                code: Number(/<code>(\d+)<\/code>/.exec(text)?.[1]),
+                message: /<message>(.*?)<\/message>/s.exec(text)?.[1],
+              }
             : (JSON.parse(text) as { code?: number; message?: string });
           expect(envelope.code, text).toBe(reply.statusCode);
           expect(envelope.message ?? '').not.toMatch(/[\r\n]|\bat .*\.(ts|js):\d+/);

@@ -78,7 +78,10 @@ beforeAll(async () => {
   mkdirSync(gameDir, { recursive: true });
   mkdirSync(configDir, { recursive: true });
   writeFileSync(join(configDir, 'config.toml'), `${SECRET}\n`);
-  writeFileSync(join(gameDir, 'index.html'), '<!doctype html><html><head><title>game</title><script src="attack.js" defer></script></head><body><pre id="results"></pre></body></html>');
+  writeFileSync(
+    join(gameDir, 'index.html'),
+    '<!doctype html><html><head><title>game</title><script src="attack.js" defer></script></head><body><pre id="results"></pre></body></html>',
+  );
   // The attacker knows (or guesses) where udcli keeps its config.
   writeFileSync(join(gameDir, 'attack.js'), ATTACK.replace('CONFIG_DIR', JSON.stringify(configDir)));
   sandbox = await startSandbox({
@@ -111,7 +114,10 @@ describe('game content run in Chromium on the play page', () => {
       await page.waitForURL(`http://sandbox.localhost:${new URL(sandbox.url).port}/play/${GAME}`);
       const frame = page.frameLocator('#game');
       await expect.poll(() => frame.locator('#results').textContent(), { timeout: 20_000 }).not.toBe('');
-      const results = JSON.parse((await frame.locator('#results').textContent())!) as Array<{ name: string; value: string }>;
+      const results = JSON.parse((await frame.locator('#results').textContent())!) as Array<{
+        name: string;
+        value: string;
+      }>;
       const byName = Object.fromEntries(results.map((r) => [r.name, r.value]));
 
       // Nothing outside the game's folder was read, and neither the dashboard's data nor the log.
@@ -128,10 +134,14 @@ describe('game content run in Chromium on the play page', () => {
       expect(byName['parent page']).toBe('failed: SecurityError');
 
       // The source is still the folder the user named.
-      const view = (await (await fetch(`${sandbox.url}/_sandbox/game-sources/${GAME}`)).json()) as { source: { kind: string; dir: string } };
+      const view = (await (await fetch(`${sandbox.url}/_sandbox/game-sources/${GAME}`)).json()) as {
+        source: { kind: string; dir: string };
+      };
       expect(view.source).toMatchObject({ kind: 'dir', dir: gameDir });
       // The requests that reached the sandbox's /_sandbox were refused there, not only hidden by CORS.
-      const log = (await (await fetch(`${sandbox.url}/_sandbox/requests?limit=1000`)).json()) as { requests: Array<{ method: string; path: string; status: number }> };
+      const log = (await (await fetch(`${sandbox.url}/_sandbox/requests?limit=1000`)).json()) as {
+        requests: Array<{ method: string; path: string; status: number }>;
+      };
       const changes = log.requests.filter((r) => r.path === `/_sandbox/game-sources/${GAME}` && r.method !== 'GET');
       expect(changes.length).toBeGreaterThan(0);
       expect(changes.every((r) => r.status === 403 || r.status === 404)).toBe(true);

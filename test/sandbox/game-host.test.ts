@@ -18,7 +18,8 @@ import { localhostLookup } from '../localhost-names.js';
 import { api, exactRequest, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const GAME = DEMO.game.id;
-const PAGE = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Game</title></head><body>game</body></html>';
+const PAGE =
+  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Game</title></head><body>game</body></html>';
 
 interface DevServer {
   url: string;
@@ -39,9 +40,15 @@ async function startDevServer(): Promise<DevServer> {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () =>
-        res
-          .writeHead(201, { 'content-type': 'application/json', 'x-seen-host': String(req.headers.host) })
-          .end(JSON.stringify({ method: req.method, type: req.headers['content-type'] ?? null, body: Buffer.concat(chunks).toString('utf8'), query: url.search, cookie: req.headers.cookie ?? null })),
+        res.writeHead(201, { 'content-type': 'application/json', 'x-seen-host': String(req.headers.host) }).end(
+          JSON.stringify({
+            method: req.method,
+            type: req.headers['content-type'] ?? null,
+            body: Buffer.concat(chunks).toString('utf8'),
+            query: url.search,
+            cookie: req.headers.cookie ?? null,
+          }),
+        ),
       );
     } else if (url.pathname === '/game/stream') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -50,9 +57,20 @@ async function startDevServer(): Promise<DevServer> {
     } else if (url.pathname === '/game/redirect') {
       res.writeHead(302, { location: `${origin}/game/index.html?from=redirect` }).end();
     } else if (url.pathname === '/game/cookie') {
-      res.writeHead(200, { 'set-cookie': ['flavour=oat; Domain=localhost; Path=/; HttpOnly', 'size=big'], 'content-type': 'text/plain' }).end('ok');
+      res
+        .writeHead(200, {
+          'set-cookie': ['flavour=oat; Domain=localhost; Path=/; HttpOnly', 'size=big'],
+          'content-type': 'text/plain',
+        })
+        .end('ok');
     } else if (url.pathname === '/game/worker.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript', 'service-worker-allowed': '/', 'clear-site-data': '"cookies"' }).end('self.x = 1;');
+      res
+        .writeHead(200, {
+          'content-type': 'text/javascript',
+          'service-worker-allowed': '/',
+          'clear-site-data': '"cookies"',
+        })
+        .end('self.x = 1;');
     } else if (url.pathname === '/src/main.ts') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end('export const root = true;');
     } else if (url.pathname === '/game/slow') {
@@ -66,8 +84,12 @@ async function startDevServer(): Promise<DevServer> {
   const upgraded = new Set<Duplex>();
   server.on('upgrade', (req, socket) => {
     upgraded.add(socket);
-    const accept = createHash('sha1').update(`${String(req.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nX-Path: ${req.url}\r\n\r\n`);
+    const accept = createHash('sha1')
+      .update(`${String(req.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+      .digest('base64');
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nX-Path: ${req.url}\r\n\r\n`,
+    );
     socket.on('data', (d: Buffer) => socket.write(d));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -86,15 +108,24 @@ async function startDevServer(): Promise<DevServer> {
 }
 
 function setSource(sb: TestSandbox, body: unknown, gameId: string = GAME): Promise<Response> {
-  return fetch(`${sb.url}/_sandbox/game-sources/${gameId}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${sb.url}/_sandbox/game-sources/${gameId}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A raw upgrade request; resolves with the reply head and a function that sends bytes and reads the echo. */
-function openSocket(base: string, path: string): Promise<{ head: string; echo(text: string): Promise<string>; close(): void }> {
+function openSocket(
+  base: string,
+  path: string,
+): Promise<{ head: string; echo(text: string): Promise<string>; close(): void }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = connect({ port: Number(port), host: hostname, lookup: localhostLookup }, () =>
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`),
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      ),
     );
     let received = '';
     let waiting: ((text: string) => void) | null = null;
@@ -120,7 +151,12 @@ function openSocket(base: string, path: string): Promise<{ head: string; echo(te
         waiting(received);
       }
     });
-    socket.on('close', () => received.startsWith('HTTP/') && resolve({ head: received, echo: () => Promise.resolve(''), close: () => undefined }));
+    socket.on(
+      'close',
+      () =>
+        received.startsWith('HTTP/') &&
+        resolve({ head: received, echo: () => Promise.resolve(''), close: () => undefined }),
+    );
   });
 }
 
@@ -129,13 +165,19 @@ describe('injection of the connect tag', () => {
 
   it('goes first inside the head, after a doctype and <html>', () => {
     expect(inject(PAGE)).toBe(PAGE.replace('<head>', `<head>${CONNECT_TAG}`));
-    expect(inject('<HTML><HEAD lang=x><META charset=utf-8>')).toBe(`<HTML><HEAD lang=x>${CONNECT_TAG}<META charset=utf-8>`);
+    expect(inject('<HTML><HEAD lang=x><META charset=utf-8>')).toBe(
+      `<HTML><HEAD lang=x>${CONNECT_TAG}<META charset=utf-8>`,
+    );
   });
 
   it('makes a head where there is none, and skips a <head> in a comment or a <header>', () => {
-    expect(inject('<!doctype html><title>t</title>')).toBe(`<!doctype html><head>${CONNECT_TAG}</head><title>t</title>`);
+    expect(inject('<!doctype html><title>t</title>')).toBe(
+      `<!doctype html><head>${CONNECT_TAG}</head><title>t</title>`,
+    );
     expect(inject('<html><body>x</body></html>')).toBe(`<html><head>${CONNECT_TAG}</head><body>x</body></html>`);
-    expect(inject('<!-- <head> --><header>x</header>')).toBe(`<head>${CONNECT_TAG}</head><!-- <head> --><header>x</header>`);
+    expect(inject('<!-- <head> --><header>x</header>')).toBe(
+      `<head>${CONNECT_TAG}</head><!-- <head> --><header>x</header>`,
+    );
     expect(inject('plain')).toBe(`<head>${CONNECT_TAG}</head>plain`);
   });
 
@@ -192,7 +234,16 @@ describe('a game folder', () => {
   });
 
   it('refuses every way out of the folder: .., encoded .., encoded slashes, a symlink out', async () => {
-    for (const path of ['../secret.txt', '..%2fsecret.txt', '%2e%2e/secret.txt', '%2E%2E%2Fsecret.txt', 'sub/../../secret.txt', 'link.txt', '..%5csecret.txt', 'app.js%00']) {
+    for (const path of [
+      '../secret.txt',
+      '..%2fsecret.txt',
+      '%2e%2e/secret.txt',
+      '%2E%2E%2Fsecret.txt',
+      'sub/../../secret.txt',
+      'link.txt',
+      '..%5csecret.txt',
+      'app.js%00',
+    ]) {
       const r = await exactRequest(game, 'GET', `/play/${GAME}/game/${path}`);
       expect(r.status, path).toBe(404);
       expect(r.text, path).not.toContain('TOP SECRET');
@@ -226,13 +277,23 @@ describe('a game folder', () => {
 
   it('serves a game whose id is no DNS label (capitals, _ and .) at a name of its own, its hash', async () => {
     const id = 'Tiny_Game.2';
-    sb.db.repos.games.insert({ id, type: 'Game', name: 'Tiny', launchable: true, contentUri: null, signing: 'both', createdOn: 0 });
+    sb.db.repos.games.insert({
+      id,
+      type: 'Game',
+      name: 'Tiny',
+      launchable: true,
+      contentUri: null,
+      signing: 'both',
+      createdOn: 0,
+    });
     expect((await setSource(sb, { dir: root }, id)).status).toBe(200);
     const own = sb.gameOrigin(id);
     expect(own).toMatch(/^http:\/\/x-[0-9a-f]{20}\.sandbox\.localhost:\d+$/);
     expect(await (await fetch(`${own}/play/${encodeURIComponent(id)}/game/app.js`)).text()).toBe('console.log(1);\n');
     expect(await (await fetch(`${own}/app.js`)).text()).toBe('console.log(1);\n');
-    const moved = await exactRequest(sb.url, 'GET', `/play/${encodeURIComponent(id)}/game/app.js`, { 'sec-fetch-site': 'none' });
+    const moved = await exactRequest(sb.url, 'GET', `/play/${encodeURIComponent(id)}/game/app.js`, {
+      'sec-fetch-site': 'none',
+    });
     expect([moved.status, moved.headers.location]).toEqual([307, `${own}/play/${encodeURIComponent(id)}/game/app.js`]);
   });
 
@@ -248,7 +309,10 @@ describe('a name other than a loopback one (a bound --host): the one shared orig
   let dev: DevServer;
   beforeAll(async () => {
     dev = await startDevServer();
-    sb = await startTestSandbox({ hostNames: { names: ['sandbox-box'] }, gameSources: [[GAME, { kind: 'url', base: `${dev.url}/game/index.html`, connect: true }]] });
+    sb = await startTestSandbox({
+      hostNames: { names: ['sandbox-box'] },
+      gameSources: [[GAME, { kind: 'url', base: `${dev.url}/game/index.html`, connect: true }]],
+    });
   });
   afterAll(async () => {
     await sb.close();
@@ -263,7 +327,13 @@ describe('a name other than a loopback one (a bound --host): the one shared orig
     expect((await exactRequest(sb.gameUrl, 'GET', '/src/main.ts', host)).text).toBe('export const root = true;');
     const cookie = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/cookie`, host);
     expect(cookie.headers['set-cookie']).toEqual(['udcli-g1001.flavour=oat; Path=/; HttpOnly', 'udcli-g1001.size=big']);
-    const echo = await exactRequest(sb.gameUrl, 'POST', `/play/${GAME}/game/echo`, { ...host, cookie: 'udcli-g1001.flavour=oat; udcli_sandbox_session=secret' }, '');
+    const echo = await exactRequest(
+      sb.gameUrl,
+      'POST',
+      `/play/${GAME}/game/echo`,
+      { ...host, cookie: 'udcli-g1001.flavour=oat; udcli_sandbox_session=secret' },
+      '',
+    );
     expect(JSON.parse(echo.text)).toMatchObject({ cookie: 'flavour=oat' });
   });
 });
@@ -308,8 +378,14 @@ describe('a dev server behind the proxy', () => {
   it('sets a source and lists it', async () => {
     const r = await setSource(sb, { url: `${dev.url}/game/index.html?level=2` });
     expect(r.status).toBe(200);
-    expect(await r.json()).toMatchObject({ game_id: GAME, source: { kind: 'url', url: `${dev.url}/game/index.html?level=2`, connect: true, from_content_uri: false } });
-    const list = (await (await fetch(`${sb.url}/_sandbox/game-sources`)).json()) as { active_game_id: string; games: Array<{ game_id: string }> };
+    expect(await r.json()).toMatchObject({
+      game_id: GAME,
+      source: { kind: 'url', url: `${dev.url}/game/index.html?level=2`, connect: true, from_content_uri: false },
+    });
+    const list = (await (await fetch(`${sb.url}/_sandbox/game-sources`)).json()) as {
+      active_game_id: string;
+      games: Array<{ game_id: string }>;
+    };
     expect(list.active_game_id).toBe(GAME);
     expect(list.games.map((g) => g.game_id)).toContain(GAME);
   });
@@ -324,8 +400,16 @@ describe('a dev server behind the proxy', () => {
 
   it('streams a request body through, whatever its type and size, with the upstream Host', async () => {
     const big = 'x'.repeat(200_000);
-    for (const [type, body] of [['application/json', '{"a":1}'], ['application/x-www-form-urlencoded', 'a=1&b=2'], ['application/octet-stream', big]] as const) {
-      const r = await fetch(`${game}/play/${GAME}/game/echo?q=1`, { method: 'POST', headers: { 'content-type': type }, body });
+    for (const [type, body] of [
+      ['application/json', '{"a":1}'],
+      ['application/x-www-form-urlencoded', 'a=1&b=2'],
+      ['application/octet-stream', big],
+    ] as const) {
+      const r = await fetch(`${game}/play/${GAME}/game/echo?q=1`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body,
+      });
       expect(r.status).toBe(201);
       expect(r.headers.get('x-seen-host')).toBe(new URL(dev.url).host);
       expect(await r.json()).toMatchObject({ method: 'POST', type, body, query: '?q=1' });
@@ -342,7 +426,8 @@ describe('a dev server behind the proxy', () => {
     expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
     dev.release();
     let rest = '';
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
     expect(rest).toBe('data: two\n\n');
   });
 
@@ -355,31 +440,63 @@ describe('a dev server behind the proxy', () => {
       '__Host-udcli-g1001.size=big; Path=/; Secure',
     ]);
     // Only its own cookies go back to the upstream, under the names it gave them.
-    const echo = await exactRequest(game, 'POST', `/play/${GAME}/game/echo`, { cookie: '__Host-udcli-g1001.flavour=oat; udcli_sandbox_session=secret; flavour=forged; __Host-udcli-g1002.size=small' }, '');
+    const echo = await exactRequest(
+      game,
+      'POST',
+      `/play/${GAME}/game/echo`,
+      {
+        cookie:
+          '__Host-udcli-g1001.flavour=oat; udcli_sandbox_session=secret; flavour=forged; __Host-udcli-g1002.size=small',
+      },
+      '',
+    );
     expect(JSON.parse(echo.text)).toMatchObject({ cookie: 'flavour=oat' });
-    const none = await exactRequest(game, 'POST', `/play/${GAME}/game/echo`, { cookie: 'udcli_sandbox_session=secret; other_app=1' }, '');
+    const none = await exactRequest(
+      game,
+      'POST',
+      `/play/${GAME}/game/echo`,
+      { cookie: 'udcli_sandbox_session=secret; other_app=1' },
+      '',
+    );
     expect(JSON.parse(none.text)).toMatchObject({ cookie: null });
   });
 
-  it('never passes on Service-Worker-Allowed or Clear-Site-Data: a worker stays in its folder, and no upstream clears the sandbox\'s login', async () => {
+  it("never passes on Service-Worker-Allowed or Clear-Site-Data: a worker stays in its folder, and no upstream clears the sandbox's login", async () => {
     const r = await exactRequest(game, 'GET', `/play/${GAME}/game/worker.js`, { 'service-worker': 'script' });
     expect([r.status, r.text]).toEqual([200, 'self.x = 1;']);
     expect(r.headers['service-worker-allowed']).toBeUndefined();
     expect(r.headers['clear-site-data']).toBeUndefined();
   });
 
-  it('on a bare loopback name, a browser is sent to the game\'s own name, and a worker\'s update check gets one that unregisters itself', async () => {
+  it("on a bare loopback name, a browser is sent to the game's own name, and a worker's update check gets one that unregisters itself", async () => {
     const browser = { 'sec-fetch-site': 'none' };
     const page = await exactRequest(sb.gameUrl, 'GET', `/play/${GAME}/game/index.html?level=2`, browser);
-    expect([page.status, page.headers.location, page.headers['clear-site-data']]).toEqual([307, `${game}/play/${GAME}/game/index.html?level=2`, '"storage"']);
-    const worker = await exactRequest(sb.gameUrl, 'GET', '/sw.js', { 'sec-fetch-site': 'same-origin', 'service-worker': 'script' });
-    expect([worker.status, worker.headers['content-type'], worker.headers['clear-site-data']]).toEqual([200, 'text/javascript; charset=utf-8', '"storage"']);
+    expect([page.status, page.headers.location, page.headers['clear-site-data']]).toEqual([
+      307,
+      `${game}/play/${GAME}/game/index.html?level=2`,
+      '"storage"',
+    ]);
+    const worker = await exactRequest(sb.gameUrl, 'GET', '/sw.js', {
+      'sec-fetch-site': 'same-origin',
+      'service-worker': 'script',
+    });
+    expect([worker.status, worker.headers['content-type'], worker.headers['clear-site-data']]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      '"storage"',
+    ]);
     expect(worker.text).toContain('self.registration.unregister()');
     const other = await exactRequest(sb.gameUrl, 'GET', '/src/main.ts', browser);
     expect([other.status, other.headers['clear-site-data']]).toEqual([404, '"storage"']);
     expect(other.text).not.toContain('export const root');
     // A browser's WebSocket there is refused (its page would be of no game's origin).
-    const ws = await exactRequest(sb.gameUrl, 'GET', '/', { connection: 'Upgrade', upgrade: 'websocket', origin: sb.gameUrl, 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+    const ws = await exactRequest(sb.gameUrl, 'GET', '/', {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      origin: sb.gameUrl,
+      'sec-websocket-version': '13',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    });
     expect(ws.status).toBe(404);
   });
 
@@ -401,8 +518,12 @@ describe('a dev server behind the proxy', () => {
   });
 
   it('lists proxied requests in the request log', async () => {
-    const log = (await (await fetch(`${sb.url}/_sandbox/requests?limit=1000`)).json()) as { requests: Array<{ path: string; status: number }> };
-    expect(log.requests).toContainEqual(expect.objectContaining({ path: `/play/${GAME}/game/index.html`, status: 200 }));
+    const log = (await (await fetch(`${sb.url}/_sandbox/requests?limit=1000`)).json()) as {
+      requests: Array<{ path: string; status: number }>;
+    };
+    expect(log.requests).toContainEqual(
+      expect.objectContaining({ path: `/play/${GAME}/game/index.html`, status: 200 }),
+    );
     expect(log.requests).toContainEqual(expect.objectContaining({ path: '/src/main.ts', status: 200 }));
   });
 

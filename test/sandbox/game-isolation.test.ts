@@ -121,7 +121,12 @@ describe('one game cannot reach another in the browser', () => {
     try {
       const page = await context.newPage();
       await login(page, sb, VICTIM, 'alice');
-      const frameUrl = new URL(page.frames().find((f) => f.url().includes('/play/1001/game/'))?.url() ?? (await page.locator('#game').getAttribute('src'))!);
+      const frameUrl = new URL(
+        page
+          .frames()
+          .find((f) => f.url().includes('/play/1001/game/'))
+          ?.url() ?? (await page.locator('#game').getAttribute('src'))!,
+      );
       expect(frameUrl.hostname).toBe('g1001.sandbox.localhost');
       expect(await results(page, true)).toEqual({ before: null, controlled: false });
 
@@ -135,17 +140,24 @@ describe('one game cannot reach another in the browser', () => {
       expect(attack.worker).toBe(`${sb.gameOrigin(ATTACKER)}/`);
       const tab = await context.newPage();
       await expect
-        .poll(async () => {
-          await tab.goto(`${sb.gameOrigin(ATTACKER)}/play/${ATTACKER}/game/index.html`);
-          return who(tab, false);
-        }, { timeout: 20_000 })
+        .poll(
+          async () => {
+            await tab.goto(`${sb.gameOrigin(ATTACKER)}/play/${ATTACKER}/game/index.html`);
+            return who(tab, false);
+          },
+          { timeout: 20_000 },
+        )
         .toBe('pwned');
 
       // Game 1001 again: its own storage, its own pages, in the play page, a new tab and an old link.
       await page.goto(`${playSite(sb)}/play/${VICTIM}`);
       expect(await results(page, true)).toEqual({ before: 'victim-secret', controlled: false });
       expect(await who(page, true)).toBe('victim');
-      for (const url of [`${sb.gameOrigin(VICTIM)}/play/${VICTIM}/game/index.html`, `${sb.gameUrl}/play/${VICTIM}/game/index.html`, `${sb.url}/play/${VICTIM}/game/index.html`]) {
+      for (const url of [
+        `${sb.gameOrigin(VICTIM)}/play/${VICTIM}/game/index.html`,
+        `${sb.gameUrl}/play/${VICTIM}/game/index.html`,
+        `${sb.url}/play/${VICTIM}/game/index.html`,
+      ]) {
         const other = await context.newPage();
         await other.goto(url);
         expect(new URL(other.url()).hostname, url).toBe('g1001.sandbox.localhost');
@@ -175,9 +187,16 @@ async function startCookieUpstream(): Promise<Upstream> {
     res
       .writeHead(200, {
         'content-type': 'text/html',
-        'set-cookie': ['sid=upstream-session; HttpOnly; Path=/', `${SESSION_COOKIE}=forged; Domain=localhost; Path=/`, 'other_app=forged; Path=/', 'visible=1'],
+        'set-cookie': [
+          'sid=upstream-session; HttpOnly; Path=/',
+          `${SESSION_COOKIE}=forged; Domain=localhost; Path=/`,
+          'other_app=forged; Path=/',
+          'visible=1',
+        ],
       })
-      .end('<!doctype html><html><head><title>cookies</title></head><body><pre id="results"></pre><script>document.getElementById("results").textContent = JSON.stringify({ cookie: document.cookie })</script></body></html>');
+      .end(
+        '<!doctype html><html><head><title>cookies</title></head><body><pre id="results"></pre><script>document.getElementById("results").textContent = JSON.stringify({ cookie: document.cookie })</script></body></html>',
+      );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -196,20 +215,29 @@ describe("the game host's proxy and cookies", () => {
   let upstream: Upstream;
   beforeAll(async () => {
     upstream = await startCookieUpstream();
-    sb = await startTestSandbox({ gameSources: [[VICTIM, { kind: 'url', base: `${upstream.url}/index.html`, connect: true }]] });
+    sb = await startTestSandbox({
+      gameSources: [[VICTIM, { kind: 'url', base: `${upstream.url}/index.html`, connect: true }]],
+    });
   });
   afterAll(async () => {
     await sb?.close();
     await upstream?.close();
   });
 
-  it('sends the upstream only the cookies it set, and its Set-Cookie never reaches the sandbox\'s or another app\'s', async (ctx) => {
+  it("sends the upstream only the cookies it set, and its Set-Cookie never reaches the sandbox's or another app's", async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     const context: BrowserContext = await browser!.newContext();
     try {
       const main = playSite(sb);
       // Another local app's HttpOnly session, on the loopback names and the play page's (cookies ignore ports).
-      const otherApp = ['localhost', '127.0.0.1', 'sandbox.localhost'].map((domain) => ({ name: 'other_app', value: 'other-secret', domain, path: '/', httpOnly: true, sameSite: 'Lax' as const }));
+      const otherApp = ['localhost', '127.0.0.1', 'sandbox.localhost'].map((domain) => ({
+        name: 'other_app',
+        value: 'other-secret',
+        domain,
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Lax' as const,
+      }));
       await context.addCookies(otherApp);
       const page = await context.newPage();
       await page.goto(`http://localhost:${new URL(sb.url).port}/play/${VICTIM}?as=alice`);
@@ -223,7 +251,9 @@ describe("the game host's proxy and cookies", () => {
       const seen = await results(page, true);
       await expect.poll(() => upstream.cookies.length).toBeGreaterThanOrEqual(2);
       expect(upstream.cookies[0]).toBeNull();
-      expect(upstream.cookies.slice(1)).toContain('sid=upstream-session; udcli_sandbox_session=forged; other_app=forged; visible=1');
+      expect(upstream.cookies.slice(1)).toContain(
+        'sid=upstream-session; udcli_sandbox_session=forged; other_app=forged; visible=1',
+      );
       for (const header of upstream.cookies) {
         expect(header ?? '').not.toContain('other-secret');
         expect(header ?? '').not.toContain(session!.value);
@@ -236,12 +266,22 @@ describe("the game host's proxy and cookies", () => {
       const all = await context.cookies();
       expect(all.filter((c) => c.name === SESSION_COOKIE)).toEqual([session]);
       for (const domain of ['localhost', '127.0.0.1', 'sandbox.localhost']) {
-        expect(all.filter((c) => c.name === 'other_app' && c.domain === domain)).toEqual([expect.objectContaining({ value: 'other-secret', httpOnly: true })]);
+        expect(all.filter((c) => c.name === 'other_app' && c.domain === domain)).toEqual([
+          expect.objectContaining({ value: 'other-secret', httpOnly: true }),
+        ]);
       }
       // What the upstream set lives on the game's own name, in its own names, HttpOnly kept.
       const game = all.filter((c) => c.domain === 'g1001.sandbox.localhost');
-      expect(game.map((c) => c.name).sort()).toEqual(['__Host-udcli-g1001.other_app', '__Host-udcli-g1001.sid', '__Host-udcli-g1001.udcli_sandbox_session', '__Host-udcli-g1001.visible']);
-      expect(game.find((c) => c.name === '__Host-udcli-g1001.sid')).toMatchObject({ httpOnly: true, value: 'upstream-session' });
+      expect(game.map((c) => c.name).sort()).toEqual([
+        '__Host-udcli-g1001.other_app',
+        '__Host-udcli-g1001.sid',
+        '__Host-udcli-g1001.udcli_sandbox_session',
+        '__Host-udcli-g1001.visible',
+      ]);
+      expect(game.find((c) => c.name === '__Host-udcli-g1001.sid')).toMatchObject({
+        httpOnly: true,
+        value: 'upstream-session',
+      });
       // Still logged in as alice: the play page names her.
       await page.goto(`${main}/play/${VICTIM}`);
       expect(await page.locator('#username').textContent()).toBe('alice');
@@ -252,12 +292,14 @@ describe("the game host's proxy and cookies", () => {
 });
 
 describe('a profile with a worker of the old shared game origin', () => {
-  it('the worker is replaced by one that unregisters itself, and the old link ends on the game\'s own name', async (ctx) => {
+  it("the worker is replaced by one that unregisters itself, and the old link ends on the game's own name", async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     // The game host's port as it was before issue 40: one origin for every game, a worker over `/`.
     const old = createServer((req, res) => {
       if (req.url === '/sw.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(EVIL_WORKER);
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>old</title><p id="who">old game</p>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>old</title><p id="who">old game</p>');
     });
     await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
     const port = (old.address() as AddressInfo).port;
@@ -266,12 +308,17 @@ describe('a profile with a worker of the old shared game origin', () => {
     try {
       const page = await context.newPage();
       await page.goto(`http://localhost:${port}/play/1002/game/index.html`);
-      await page.evaluate("navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(() => navigator.serviceWorker.ready).then(() => true)");
+      await page.evaluate(
+        "navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(() => navigator.serviceWorker.ready).then(() => true)",
+      );
       await expect
-        .poll(async () => {
-          await page.reload();
-          return who(page, false);
-        }, { timeout: 20_000 })
+        .poll(
+          async () => {
+            await page.reload();
+            return who(page, false);
+          },
+          { timeout: 20_000 },
+        )
         .toBe('pwned');
       old.closeAllConnections();
       await new Promise((resolve) => old.close(resolve));
@@ -280,25 +327,35 @@ describe('a profile with a worker of the old shared game origin', () => {
       const dir = tempDir('udcli-oldworker-');
       writeFileSync(join(dir, 'index.html'), VICTIM_PAGE);
       writeFileSync(join(dir, 'victim.js'), VICTIM_JS);
-      sb = await startTestSandbox({ gamePort: port, gameSources: [[VICTIM, { kind: 'dir', root: dir, connect: true }]] });
+      sb = await startTestSandbox({
+        gamePort: port,
+        gameSources: [[VICTIM, { kind: 'dir', root: dir, connect: true }]],
+      });
       const link = `http://localhost:${port}/play/${VICTIM}/game/index.html`;
       await page.goto(link);
       expect(await who(page, false)).toBe('pwned'); // the old worker still answers, until it is asked to update
       // The browser asks for the worker's script again (here: now; on its own, on a later visit).
       // The answer removes the registration, so the update itself may end as aborted.
-      await page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r && r.update()).then(() => 'updated', (e) => e.name)");
+      await page.evaluate(
+        "navigator.serviceWorker.getRegistration().then((r) => r && r.update()).then(() => 'updated', (e) => e.name)",
+      );
       const back = await context.newPage();
       await expect
-        .poll(async () => {
-          await back.goto(link);
-          return new URL(back.url()).hostname;
-        }, { timeout: 20_000 })
+        .poll(
+          async () => {
+            await back.goto(link);
+            return new URL(back.url()).hostname;
+          },
+          { timeout: 20_000 },
+        )
         .toBe('g1001.sandbox.localhost');
       expect(await results(back, false)).toEqual({ before: null, controlled: false });
       expect(await who(back, false)).toBe('victim');
-      expect(await back.evaluate("navigator.serviceWorker.getRegistrations().then((all) => all.length)")).toBe(0);
+      expect(await back.evaluate('navigator.serviceWorker.getRegistrations().then((all) => all.length)')).toBe(0);
       // Every browser reply on the bare name clears that origin's storage.
-      const reply = await exactRequest(`http://127.0.0.1:${port}`, 'GET', `/play/${VICTIM}/game/index.html`, { 'sec-fetch-site': 'none' });
+      const reply = await exactRequest(`http://127.0.0.1:${port}`, 'GET', `/play/${VICTIM}/game/index.html`, {
+        'sec-fetch-site': 'none',
+      });
       expect([reply.status, reply.headers['clear-site-data']]).toEqual([307, '"storage"']);
     } finally {
       await context.close();

@@ -20,7 +20,8 @@ import { gameHostName, gameLabel, labelOfName } from '../../src/sandbox/game-hos
 import { exactRequest, rawRequest, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const GAME = DEMO.game.id;
-const PAGE = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Game</title></head><body>game</body></html>';
+const PAGE =
+  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Game</title></head><body>game</body></html>';
 const TLS = join(import.meta.dirname, '..', 'fixtures', 'tls');
 
 interface Upstream {
@@ -32,12 +33,22 @@ interface Upstream {
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
-  if (path === '/index.html') res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(PAGE)) }).end(req.method === 'HEAD' ? undefined : PAGE);
+  if (path === '/index.html')
+    res
+      .writeHead(200, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(PAGE)) })
+      .end(req.method === 'HEAD' ? undefined : PAGE);
   else if (path === '/gzip.html') {
     // Compressed although the sandbox asked for identity, as some servers do.
     const body = gzipSync(PAGE);
-    res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': String(body.length) }).end(body);
-  } else if (path === '/origin') res.writeHead(200, { 'content-type': 'text/plain' }).end(String(req.headers.origin ?? 'none'));
+    res
+      .writeHead(200, {
+        'content-type': 'text/html',
+        'content-encoding': 'gzip',
+        'content-length': String(body.length),
+      })
+      .end(body);
+  } else if (path === '/origin')
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(String(req.headers.origin ?? 'none'));
   else res.writeHead(404, { 'content-type': 'text/plain' }).end('upstream 404');
 }
 
@@ -45,7 +56,10 @@ async function startUpstream(secure: boolean): Promise<Upstream> {
   const upgradeOrigins: Array<string | undefined> = [];
   const sockets = new Set<Duplex>();
   const server: Server = secure
-    ? createHttpsServer({ key: readFileSync(join(TLS, 'self-signed-key.pem')), cert: readFileSync(join(TLS, 'self-signed-cert.pem')) }, handle)
+    ? createHttpsServer(
+        { key: readFileSync(join(TLS, 'self-signed-key.pem')), cert: readFileSync(join(TLS, 'self-signed-cert.pem')) },
+        handle,
+      )
     : createServer(handle);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
     sockets.add(socket);
@@ -67,7 +81,11 @@ async function startUpstream(secure: boolean): Promise<Upstream> {
 }
 
 function setSource(sb: TestSandbox, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${sb.url}/_sandbox/game-sources/${GAME}`, { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(`${sb.url}/_sandbox/game-sources/${GAME}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A raw upgrade request; resolves with the reply's status once its head arrived (the socket is then closed). */
@@ -90,8 +108,12 @@ function upgrade(base: string, lines: string[]): Promise<string> {
   });
 }
 
-async function requestLog(sb: TestSandbox): Promise<Array<{ method: string; path: string; status: number; reason: string | null }>> {
-  const reply = (await (await fetch(`${sb.url}/_sandbox/requests?limit=1000`)).json()) as { requests: Array<{ method: string; path: string; status: number; reason: string | null }> };
+async function requestLog(
+  sb: TestSandbox,
+): Promise<Array<{ method: string; path: string; status: number; reason: string | null }>> {
+  const reply = (await (await fetch(`${sb.url}/_sandbox/requests?limit=1000`)).json()) as {
+    requests: Array<{ method: string; path: string; status: number; reason: string | null }>;
+  };
   return reply.requests;
 }
 
@@ -120,7 +142,12 @@ describe('the game host: an origin of its own that serves game content and nothi
       [sb.gameUrl, {}, 'is not in'],
       [sb.gameUrl, { 'sec-fetch-site': 'none' }, 'Not a game of this host'],
     ] as const) {
-      for (const path of ['/_sandbox/requests', '/_sandbox/game-sources', '/_sandbox/users', `/services/rest/v1/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`]) {
+      for (const path of [
+        '/_sandbox/requests',
+        '/_sandbox/game-sources',
+        '/_sandbox/users',
+        `/services/rest/v1/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`,
+      ]) {
         const r = await fetch(`${base}${path}`, { headers });
         expect(r.status, path).toBe(404);
         // Looked up in the game folder, or nothing at all: never answered by the sandbox.
@@ -129,7 +156,11 @@ describe('the game host: an origin of its own that serves game content and nothi
     }
     const dashboard = await (await fetch(`${game}/`)).text();
     expect(dashboard).toBe(PAGE.replace('<head>', `<head>${mainTag(sb)}`)); // the game's own index, not the dashboard
-    const put = await fetch(`${game}/_sandbox/game-sources/${GAME}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"dir":"/"}' });
+    const put = await fetch(`${game}/_sandbox/game-sources/${GAME}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{"dir":"/"}',
+    });
     expect(put.status).toBe(404); // only a file of the game folder could answer (and it answers GET and HEAD only)
     const view = (await (await fetch(`${sb.url}/_sandbox/game-sources/${GAME}`)).json()) as { source: { dir: string } };
     expect(view.source.dir).toBe(root);
@@ -137,7 +168,12 @@ describe('the game host: an origin of its own that serves game content and nothi
 
   it('/_sandbox answers only its own origin: a page of the game host (same site) or another site is refused, reads included', async () => {
     const game = sb.gameOrigin(GAME);
-    const refusedHeaders: Array<Record<string, string>> = [{ 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }, { origin: game }, { origin: 'null' }];
+    const refusedHeaders: Array<Record<string, string>> = [
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: game },
+      { origin: 'null' },
+    ];
     for (const headers of refusedHeaders) {
       const read = await fetch(`${sb.url}/_sandbox/requests`, { headers });
       expect(read.status, JSON.stringify(headers)).toBe(403);
@@ -147,14 +183,20 @@ describe('the game host: an origin of its own that serves game content and nothi
       expect(put.status, JSON.stringify(headers)).toBe(403);
     }
     // The sandbox's own pages (same-origin) and a typed address or a tool (none, no header) are answered.
-    expect((await fetch(`${sb.url}/_sandbox/requests`, { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+    expect((await fetch(`${sb.url}/_sandbox/requests`, { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(
+      200,
+    );
     expect((await fetch(`${sb.url}/_sandbox/requests`, { headers: { 'sec-fetch-site': 'none' } })).status).toBe(200);
-    expect((await fetch(`${sb.url}/_sandbox/requests`, { headers: { origin: new URL(sb.url).origin } })).status).toBe(200);
+    expect((await fetch(`${sb.url}/_sandbox/requests`, { headers: { origin: new URL(sb.url).origin } })).status).toBe(
+      200,
+    );
     // connect.js is public (a studio's own server includes it): any page may load it.
-    expect((await fetch(`${sb.url}/_sandbox/connect.js`, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+    expect((await fetch(`${sb.url}/_sandbox/connect.js`, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(
+      200,
+    );
   });
 
-  it('a folder set over HTTP must lie inside one allowed at start, and never /, a home folder or udcli\'s own', async () => {
+  it("a folder set over HTTP must lie inside one allowed at start, and never /, a home folder or udcli's own", async () => {
     const inside = join(root, 'levels');
     mkdirSync(inside, { recursive: true });
     expect((await setSource(sb, { dir: inside })).status).toBe(200);
@@ -172,10 +214,11 @@ describe('the game host: an origin of its own that serves game content and nothi
     expect((await setSource(sb, { dir: root })).status).toBe(200);
   });
 
-  it('the Host check takes each game\'s own name on the game port and the play page\'s on the main one, and still refuses any other (DNS rebinding)', async () => {
+  it("the Host check takes each game's own name on the game port and the play page's on the main one, and still refuses any other (DNS rebinding)", async () => {
     const gamePort = new URL(sb.gameUrl).port;
     const mainPort = new URL(sb.url).port;
-    const status = async (base: string, host: string) => (await exactRequest(base, 'GET', `/play/${GAME}/game/`, { host })).status;
+    const status = async (base: string, host: string) =>
+      (await exactRequest(base, 'GET', `/play/${GAME}/game/`, { host })).status;
     expect(await status(sb.gameUrl, `g1001.sandbox.localhost:${gamePort}`)).toBe(200);
     expect(await status(sb.gameUrl, `G1001.Sandbox.LocalHost:${gamePort}`)).toBe(200);
     expect(await status(sb.gameUrl, `g9999.sandbox.localhost:${gamePort}`)).toBe(307); // a game's path at a name no game has: sent to the game's own name
@@ -192,7 +235,9 @@ describe('the game host: an origin of its own that serves game content and nothi
     }
     // The main listener: the play page's name, never a game's.
     expect((await exactRequest(sb.url, 'GET', '/play', { host: `sandbox.localhost:${mainPort}` })).status).toBe(200);
-    expect((await exactRequest(sb.url, 'GET', '/play', { host: `g1001.sandbox.localhost:${mainPort}` })).status).toBe(403);
+    expect((await exactRequest(sb.url, 'GET', '/play', { host: `g1001.sandbox.localhost:${mainPort}` })).status).toBe(
+      403,
+    );
   });
 
   it('names each game apart: a readable label for a lowercase id, a hash for any other, never one label for two ids', () => {
@@ -212,7 +257,10 @@ describe('the game host: an origin of its own that serves game content and nothi
   it('a request target that is not a path is one 400 on either origin, never a 500', async () => {
     for (const base of [sb.url, sb.gameUrl, sb.gameOrigin(GAME)]) {
       const { host } = new URL(base);
-      const r = await rawRequest(base, `GET http://${host}/play/${GAME}/game/ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      const r = await rawRequest(
+        base,
+        `GET http://${host}/play/${GAME}/game/ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      );
       expect(r.status, base).toBe(400);
     }
     const log = await requestLog(sb);
@@ -227,7 +275,9 @@ describe('upgrades and the proxy', () => {
   beforeAll(async () => {
     dev = await startUpstream(false);
     secure = await startUpstream(true);
-    sb = await startTestSandbox({ gameSources: [[GAME, { kind: 'url', base: `${dev.url}/index.html`, connect: true }]] });
+    sb = await startTestSandbox({
+      gameSources: [[GAME, { kind: 'url', base: `${dev.url}/index.html`, connect: true }]],
+    });
   });
   afterAll(async () => {
     await sb.close();
@@ -235,57 +285,107 @@ describe('upgrades and the proxy', () => {
     await secure.close();
   });
 
-  it('an upgrade passes the Host check and is logged; only a WebSocket upgrade goes on, with the page\'s Origin', async () => {
+  it("an upgrade passes the Host check and is logged; only a WebSocket upgrade goes on, with the page's Origin", async () => {
     const game = sb.gameOrigin(GAME);
     const { host } = new URL(game);
-    const ws = (h: string, extra: string[] = []) => ['GET /play/1001/game/ws HTTP/1.1', `Host: ${h}`, 'Connection: Upgrade', 'Upgrade: websocket', ...extra];
+    const ws = (h: string, extra: string[] = []) => [
+      'GET /play/1001/game/ws HTTP/1.1',
+      `Host: ${h}`,
+      'Connection: Upgrade',
+      'Upgrade: websocket',
+      ...extra,
+    ];
     // DNS rebinding: a page of evil.example whose name points at 127.0.0.1.
-    expect(await upgrade(sb.gameUrl, ws(`evil.example:${new URL(sb.gameUrl).port}`, ['Origin: http://evil.example']))).toBe('403');
-    expect(await upgrade(sb.gameUrl, ['GET /play/1001/game/x HTTP/1.1', `Host: ${host}`, 'Connection: Upgrade', 'Upgrade: h2c'])).toBe('400');
-    expect(await upgrade(sb.gameUrl, ['POST /play/1001/game/x HTTP/1.1', `Host: ${host}`, 'Connection: Upgrade', 'Upgrade: websocket', 'Content-Length: 0'])).toBe('400');
+    expect(
+      await upgrade(sb.gameUrl, ws(`evil.example:${new URL(sb.gameUrl).port}`, ['Origin: http://evil.example'])),
+    ).toBe('403');
+    expect(
+      await upgrade(sb.gameUrl, [
+        'GET /play/1001/game/x HTTP/1.1',
+        `Host: ${host}`,
+        'Connection: Upgrade',
+        'Upgrade: h2c',
+      ]),
+    ).toBe('400');
+    expect(
+      await upgrade(sb.gameUrl, [
+        'POST /play/1001/game/x HTTP/1.1',
+        `Host: ${host}`,
+        'Connection: Upgrade',
+        'Upgrade: websocket',
+        'Content-Length: 0',
+      ]),
+    ).toBe('400');
     expect(dev.upgradeOrigins).toEqual([]);
     expect(await upgrade(sb.gameUrl, ws(host, [`Origin: ${game}`]))).toBe('101');
     expect(dev.upgradeOrigins).toEqual([game]);
     // The main origin takes no upgrade at all.
     expect(await upgrade(sb.url, ws(new URL(sb.url).host))).not.toBe('101');
-    const upgrades = (await requestLog(sb)).filter((entry) => entry.path.startsWith('/play/1001/game/') && entry.method !== 'HEAD');
+    const upgrades = (await requestLog(sb)).filter(
+      (entry) => entry.path.startsWith('/play/1001/game/') && entry.method !== 'HEAD',
+    );
     expect(upgrades.map((entry) => entry.status)).toEqual(expect.arrayContaining([403, 400, 400, 101]));
   });
 
   it('a WebSocket upgrade from another origin is refused as a cross-site request is (issue 40)', async () => {
     const game = sb.gameOrigin(GAME);
     const { host } = new URL(game);
-    const ws = (path: string, extra: string[]) => [`GET ${path} HTTP/1.1`, `Host: ${host}`, 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', ...extra];
+    const ws = (path: string, extra: string[]) => [
+      `GET ${path} HTTP/1.1`,
+      `Host: ${host}`,
+      'Connection: Upgrade',
+      'Upgrade: websocket',
+      'Sec-WebSocket-Version: 13',
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+      ...extra,
+    ];
     const before = dev.upgradeOrigins.length;
     // Another site, another game, the main origin, the game host's bare name, an opaque origin, and
     // the same name on another port or scheme: each a page that is not the game's own.
     const port = new URL(game).port;
-    for (const origin of ['http://evil.example', sb.gameOrigin('1002'), sb.url, `http://sandbox.localhost:${new URL(sb.url).port}`, sb.gameUrl, 'null', `http://${host.replace(port, String(Number(port) + 1))}`, `https://${host}`]) {
+    for (const origin of [
+      'http://evil.example',
+      sb.gameOrigin('1002'),
+      sb.url,
+      `http://sandbox.localhost:${new URL(sb.url).port}`,
+      sb.gameUrl,
+      'null',
+      `http://${host.replace(port, String(Number(port) + 1))}`,
+      `https://${host}`,
+    ]) {
       for (const path of ['/play/1001/game/ws', '/?token=abc']) {
         expect(await upgrade(sb.gameUrl, ws(path, [`Origin: ${origin}`])), `${origin} ${path}`).toBe('403');
       }
     }
     expect(dev.upgradeOrigins.length).toBe(before); // none reached the dev server
-    const refused = (await requestLog(sb)).filter((entry) => entry.status === 403 && entry.reason?.includes('WebSocket upgrade from another origin'));
+    const refused = (await requestLog(sb)).filter(
+      (entry) => entry.status === 403 && entry.reason?.includes('WebSocket upgrade from another origin'),
+    );
     expect(refused.length).toBe(16);
     // The game's own page (its Origin, in any case) and a tool (no Origin) are let through.
-    expect(await upgrade(sb.gameUrl, ws('/?token=abc', [`Origin: ${game.toUpperCase().replace('HTTP', 'http')}`]))).toBe('101');
+    expect(
+      await upgrade(sb.gameUrl, ws('/?token=abc', [`Origin: ${game.toUpperCase().replace('HTTP', 'http')}`])),
+    ).toBe('101');
     expect(await upgrade(sb.gameUrl, ws('/play/1001/game/ws', []))).toBe('101');
     expect(dev.upgradeOrigins.slice(before)).toEqual([game.toUpperCase().replace('HTTP', 'http'), undefined]);
   });
 
-  it('HTTP requests to the dev server carry the page\'s Origin, never one made from Host', async () => {
+  it("HTTP requests to the dev server carry the page's Origin, never one made from Host", async () => {
     const game = sb.gameOrigin(GAME);
     const r = await exactRequest(game, 'GET', `/play/${GAME}/game/origin`, { origin: game });
     expect(r.text).toBe(game);
   });
 
-  it('HEAD of a proxied page gives the injected page\'s length', async () => {
+  it("HEAD of a proxied page gives the injected page's length", async () => {
     const get = await fetch(`${sb.gameOrigin(GAME)}/play/${GAME}/game/index.html`);
     const text = await get.text();
     expect(text).toBe(PAGE.replace('<head>', `<head>${mainTag(sb)}`));
     const head = await exactRequest(sb.gameOrigin(GAME), 'HEAD', `/play/${GAME}/game/index.html`);
-    expect([head.status, head.headers['content-length'], head.text]).toEqual([200, String(Buffer.byteLength(text)), '']);
+    expect([head.status, head.headers['content-length'], head.text]).toEqual([
+      200,
+      String(Buffer.byteLength(text)),
+      '',
+    ]);
   });
 
   it('a compressed page is decoded and gets the connect tag', async () => {
@@ -303,7 +403,10 @@ describe('upgrades and the proxy', () => {
     expect(page).toContain('--insecure-game-host');
     expect(page).toContain('DEPTH_ZERO_SELF_SIGNED_CERT');
 
-    const insecure = await startTestSandbox({ insecureGameHost: true, gameSources: [[GAME, { kind: 'url', base: `${secure.url}/index.html`, connect: true }]] });
+    const insecure = await startTestSandbox({
+      insecureGameHost: true,
+      gameSources: [[GAME, { kind: 'url', base: `${secure.url}/index.html`, connect: true }]],
+    });
     try {
       const r = await fetch(`${insecure.gameOrigin(GAME)}/play/${GAME}/game/index.html`);
       expect(r.status).toBe(200);
@@ -315,7 +418,7 @@ describe('upgrades and the proxy', () => {
 });
 
 describe('folders never served', () => {
-  it('refuses the root, a home folder (or one holding it, or beside it), and udcli\'s own folders (in, holding, inside)', () => {
+  it("refuses the root, a home folder (or one holding it, or beside it), and udcli's own folders (in, holding, inside)", () => {
     const base = tempDir('udcli-rules-');
     const home = join(base, 'home', 'alice');
     const own = join(home, '.config', 'udcli');

@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { Envelope } from '../../src/domain/types.js';
-import { api, freshNonce, queryString, sign, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import {
+  api,
+  freshNonce,
+  queryString,
+  sign,
+  startTestSandbox,
+  type Params,
+  type TestSandbox,
+} from './helpers/sandbox.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -33,25 +41,53 @@ interface SendOptions {
 }
 
 /** A change to a save: hmac-signed query (api_key first), `body` as a form-encoded body. */
-async function change(uid: string, params: Params, options: SendOptions = {}): Promise<{ status: number; body: Envelope<any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a reply of any payload
+type AnyEnvelope = Envelope<any>;
+
+async function change(
+  uid: string,
+  params: Params,
+  options: SendOptions = {},
+): Promise<{ status: number; body: AnyEnvelope }> {
   const verb = options.verb ?? 'POST';
   const query: Params = [['api_key', options.key ?? DEMO.game.apiKey], ...params, ['nonce', freshNonce()]];
   // hmac-sha256-v1 signs the body's fields with the query's: sign both, send the body apart.
   const unsigned: Params = [...query, ...(options.body ?? [])];
-  const all = sign(verb, path(uid), unsigned, options.secret ?? DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
+  const all = sign(
+    verb,
+    path(uid),
+    unsigned,
+    options.secret ?? DEMO.game.signingSecret,
+    Math.floor(sb.clock.ms / 1000),
+  );
   const signed = options.signed === false ? query : all.filter((pair) => !options.body?.includes(pair));
   const response = await fetch(`${sb.url}${path(uid)}?${queryString(signed)}`, {
     method: verb,
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     ...(options.body ? { body: queryString(options.body) } : {}),
   });
-  return { status: response.status, body: (await response.json()) as Envelope<any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return { status: response.status, body: (await response.json()) as AnyEnvelope };
 }
 
 const saveGame = (uid: string, token: string, key: string, data: string, options: SendOptions = {}) =>
-  change(uid, [['auth_token', token], ['key', key]], { ...options, body: [['data', data]] });
+  change(
+    uid,
+    [
+      ['auth_token', token],
+      ['key', key],
+    ],
+    { ...options, body: [['data', data]] },
+  );
 const eraseGame = (uid: string, token: string, key: string, options: SendOptions = {}) =>
-  change(uid, [['method', 'delete'], ['auth_token', token], ['key', key]], options);
+  change(
+    uid,
+    [
+      ['method', 'delete'],
+      ['auth_token', token],
+      ['key', key],
+    ],
+    options,
+  );
 const retrieve = (uid: string, key?: string, apiKey: string = DEMO.game.apiKey) =>
   api<Record<string, string>>(sb.url, 'GET', `/gamesave/${uid}.json`, key === undefined ? [] : [['key', key]], apiKey);
 
@@ -111,7 +147,14 @@ describe('saving and erasing', () => {
     expect(again.status).toBe(404);
     expect(again.body).toMatchObject({ code: 404, message: 'not found: save temp', payload: null });
     await saveGame(PLAYER, token, 'temp', '2');
-    const viaDelete = await change(PLAYER, [['auth_token', token], ['key', 'temp']], { verb: 'DELETE' });
+    const viaDelete = await change(
+      PLAYER,
+      [
+        ['auth_token', token],
+        ['key', 'temp'],
+      ],
+      { verb: 'DELETE' },
+    );
     expect(viaDelete.body.payload).toEqual({ temp: 'deleted' });
     expect((await retrieve(PLAYER, 'temp')).body.payload).toEqual({});
   });
@@ -124,8 +167,18 @@ describe('saving and erasing', () => {
   });
 
   it('refuses (hmac) a data value changed after signing: the body is signed', async () => {
-    const query: Params = [['api_key', DEMO.game.apiKey], ['auth_token', token], ['key', 'slot1']];
-    const signed = sign('POST', path(PLAYER), [...query, ['data', '"mine"']], DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
+    const query: Params = [
+      ['api_key', DEMO.game.apiKey],
+      ['auth_token', token],
+      ['key', 'slot1'],
+    ];
+    const signed = sign(
+      'POST',
+      path(PLAYER),
+      [...query, ['data', '"mine"']],
+      DEMO.game.signingSecret,
+      Math.floor(sb.clock.ms / 1000),
+    );
     const response = await fetch(`${sb.url}${path(PLAYER)}?${queryString(signed.filter(([n]) => n !== 'data'))}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -140,7 +193,10 @@ describe('saving and erasing', () => {
     const r = await saveGame(PLAYER, token, 'unsigned', '1', { signed: false });
     expect(r.status).toBe(401);
     expect(r.body.message).toMatch(/^signature required/);
-    expect(r.body.payload).toEqual({ session: expect.stringMatching(/^[0-9a-f]{32}$/), key: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(r.body.payload).toEqual({
+      session: expect.stringMatching(/^[0-9a-f]{32}$/),
+      key: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     expect((await retrieve(PLAYER, 'unsigned')).body.payload).toEqual({});
   });
 
@@ -174,7 +230,10 @@ describe('saving and erasing', () => {
   it('needs auth_token and data, and a key of 1-64 of A-Z a-z 0-9 _ . -', async () => {
     const noToken = await change(PLAYER, [['key', 'slot1']], { body: [['data', '1']] });
     expect(noToken.body).toMatchObject({ code: 400, message: 'missing parameter: auth_token' });
-    const noData = await change(PLAYER, [['auth_token', token], ['key', 'slot9']]);
+    const noData = await change(PLAYER, [
+      ['auth_token', token],
+      ['key', 'slot9'],
+    ]);
     expect(noData.status).toBe(400);
     expect(noData.body.message).toBe('missing parameter: data');
     for (const key of ['slot 1', 'k'.repeat(65), 'slot/1', 'é']) {
@@ -199,7 +258,9 @@ describe('bounds', () => {
   it('keeps the 100-key bound under 120 saves of new keys in flight at once: exactly 100 saved, 20 refused', async () => {
     const dave = uidForUsername('dave');
     const token = await tokenFor('dave');
-    const statuses = await Promise.all(Array.from({ length: 120 }, (_, i) => saveGame(dave, token, `p${i}`, String(i)).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => saveGame(dave, token, `p${i}`, String(i)).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(100);
     expect(statuses.filter((s) => s === 409)).toHaveLength(20);
     expect(Object.keys((await retrieve(dave)).body.payload ?? {})).toHaveLength(100);
@@ -225,7 +286,11 @@ describe('bounds', () => {
     for (let i = 0; i < 100; i++) expect((await saveGame(bob, token, `k${i}`, String(i))).status).toBe(200);
     const r = await saveGame(bob, token, 'k100', '100');
     expect(r.status).toBe(409);
-    expect(r.body).toMatchObject({ code: 409, message: 'too many saves: at most 100 keys per user and game', payload: null });
+    expect(r.body).toMatchObject({
+      code: 409,
+      message: 'too many saves: at most 100 keys per user and game',
+      payload: null,
+    });
     expect((await retrieve(bob, 'k100')).body.payload).toEqual({});
     expect((await saveGame(bob, token, 'k7', 'seven')).status).toBe(200);
     expect(Object.keys((await retrieve(bob)).body.payload ?? {})).toHaveLength(100);

@@ -49,7 +49,10 @@ async function start(options: Partial<BuildAppOptions> = {}): Promise<Running> {
 }
 
 /** Opens a raw connection, writes `data`, and collects what comes back until the server closes it. */
-function rawConnection(port: number, data: string): { socket: Socket; received: Promise<{ text: string; ms: number }> } {
+function rawConnection(
+  port: number,
+  data: string,
+): { socket: Socket; received: Promise<{ text: string; ms: number }> } {
   const started = Date.now();
   const socket = connect(port, '127.0.0.1', () => socket.write(data));
   let text = '';
@@ -84,7 +87,10 @@ describe('slow clients (item 4)', () => {
   }, 10_000);
 
   it('headers that never end are cut off the same way', async () => {
-    const { received } = rawConnection(sb.port, `GET ${API_PREFIX}/users/${DEMO.user.uid}.json HTTP/1.1\r\nHost: 127.0.0.1:${sb.port}\r\nX-Slow: `);
+    const { received } = rawConnection(
+      sb.port,
+      `GET ${API_PREFIX}/users/${DEMO.user.uid}.json HTTP/1.1\r\nHost: 127.0.0.1:${sb.port}\r\nX-Slow: `,
+    );
     const { text } = await received;
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
   }, 10_000);
@@ -116,10 +122,14 @@ describe('half-open connections and malformed HEADs (issue 21)', () => {
     sb.app.server.on('connection', count);
     onTestFinished(() => void sb.app.server.off('connection', count));
     const held = await Promise.all(
-      Array.from({ length: 300 }, () => new Promise<Socket>((resolve) => {
-        const socket = connect(sb.port, '127.0.0.1', () => resolve(socket));
-        socket.on('error', () => undefined);
-      })),
+      Array.from(
+        { length: 300 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect(sb.port, '127.0.0.1', () => resolve(socket));
+            socket.on('error', () => undefined);
+          }),
+      ),
     );
     try {
       // The sandbox holds all 300 before the client comes.
@@ -176,13 +186,17 @@ describe('the rate limit and made-up keys (item 8)', () => {
     try {
       const statuses = await Promise.all(
         Array.from({ length: 200 }, () =>
-          fetch(`${sb.url}${API_PREFIX}/friends/${DEMO.user.uid}.json?api_key=${randomBytes(16).toString('hex')}`).then((r) => r.status),
+          fetch(`${sb.url}${API_PREFIX}/friends/${DEMO.user.uid}.json?api_key=${randomBytes(16).toString('hex')}`).then(
+            (r) => r.status,
+          ),
         ),
       );
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(150);
       expect(statuses.filter((s) => s !== 429).every((s) => s === 401)).toBe(true);
       // A real key keeps its own budget, untouched by the junk.
-      const real = await fetch(`${sb.url}${API_PREFIX}/friends/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}&limit=1`);
+      const real = await fetch(
+        `${sb.url}${API_PREFIX}/friends/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}&limit=1`,
+      );
       expect(real.status).toBe(200);
     } finally {
       await sb.close();
@@ -266,7 +280,8 @@ describe('site sessions (item 9)', () => {
     expect(r.status).toBe(200);
     return r.headers.get('set-cookie')!;
   };
-  const tokenWith = (cookie: string) => fetch(`${sb.url}/service/user-auth-token-generator/1001`, { headers: { cookie: cookie.split(';')[0]! } });
+  const tokenWith = (cookie: string) =>
+    fetch(`${sb.url}/service/user-auth-token-generator/1001`, { headers: { cookie: cookie.split(';')[0]! } });
 
   it('the session cookie has a Max-Age of 24 h, and the session ends 24 h later by the sandbox clock', async () => {
     const cookie = await login('alice');
@@ -307,7 +322,10 @@ describe('site sessions (item 9)', () => {
     const evil = await form('https://evil.example');
     expect(evil.status).toBe(403);
     expect(evil.headers.get('set-cookie')).toBeNull();
-    const evilLogin = await fetch(`${sb.url}/login?username=bob`, { method: 'POST', headers: { origin: 'https://evil.example' } });
+    const evilLogin = await fetch(`${sb.url}/login?username=bob`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(evilLogin.status).toBe(403);
     expect(evilLogin.headers.get('set-cookie')).toBeNull();
   });

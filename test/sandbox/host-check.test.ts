@@ -31,11 +31,18 @@ describe('a foreign Host is refused everywhere', () => {
     const r = await asHost(foreign(), 'POST', '/login?username=demo_player', { origin: `http://${foreign()}` });
     expect(r.status).toBe(403);
     expect(r.headers['set-cookie']).toBeUndefined();
-    expect(JSON.parse(r.text)).toEqual({ status: false, code: 403, message: expect.stringMatching(/^forbidden: the sandbox answers only requests addressed to it \(Host header/) });
+    expect(JSON.parse(r.text)).toEqual({
+      status: false,
+      code: 403,
+      message: expect.stringMatching(/^forbidden: the sandbox answers only requests addressed to it \(Host header/),
+    });
   });
 
   it('the token generator, with a valid session cookie: 403, no token', async () => {
-    const r = await asHost(foreign(), 'GET', `/service/user-auth-token-generator/${DEMO.game.id}`, { cookie, origin: `http://${foreign()}` });
+    const r = await asHost(foreign(), 'GET', `/service/user-auth-token-generator/${DEMO.game.id}`, {
+      cookie,
+      origin: `http://${foreign()}`,
+    });
     expect(r.status).toBe(403);
     expect(r.text).not.toMatch(/"token"/);
   });
@@ -48,14 +55,20 @@ describe('a foreign Host is refused everywhere', () => {
     expect(r.text).not.toContain(DEMO.user.uid);
   });
 
-  it.each(['/', `/play/${DEMO.game.id}`, '/docs', '/openapi.json', '/_sandbox/games', '/_sandbox/status', '/nowhere'])('%s: 403', async (path) => {
-    const r = await asHost(foreign(), 'GET', path, { cookie });
-    expect(r.status).toBe(403);
-  });
+  it.each(['/', `/play/${DEMO.game.id}`, '/docs', '/openapi.json', '/_sandbox/games', '/_sandbox/status', '/nowhere'])(
+    '%s: 403',
+    async (path) => {
+      const r = await asHost(foreign(), 'GET', path, { cookie });
+      expect(r.status).toBe(403);
+    },
+  );
 
   it('the right name with another port, or no port, is foreign too', async () => {
     for (const host of [`localhost:${Number(port) + 1}`, 'localhost', '127.0.0.1', `sandbox-box:${Number(port) + 1}`]) {
-      expect((await asHost(host, 'GET', `${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`)).status, host).toBe(403);
+      expect(
+        (await asHost(host, 'GET', `${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`)).status,
+        host,
+      ).toBe(403);
     }
   });
 });
@@ -70,7 +83,9 @@ describe('its own names are answered', () => {
     ['sandbox.example.com'],
   ])('%s', async (template) => {
     const host = template.replace('PORT', port);
-    expect((await asHost(host, 'GET', `${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`)).status).toBe(200);
+    expect(
+      (await asHost(host, 'GET', `${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`)).status,
+    ).toBe(200);
     const login = await asHost(host, 'POST', '/login?username=demo_player', { origin: `http://${host}` });
     expect(login.status).toBe(200);
     expect((await asHost(host, 'GET', '/_sandbox/status')).status).toBe(200);
@@ -80,7 +95,13 @@ describe('its own names are answered', () => {
 describe('startSandbox with a public URL (--public-url)', () => {
   it('answers its Host, and the bound address, and still refuses others', async () => {
     const { startSandbox } = await import('../../src/sandbox/server.js');
-    const running = await startSandbox({ port: 0, host: '127.0.0.1', dbPath: ':memory:', seed: 'none', publicUrl: 'http://sandbox.example.com:9999' });
+    const running = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      dbPath: ':memory:',
+      seed: 'none',
+      publicUrl: 'http://sandbox.example.com:9999',
+    });
     try {
       const get = (host: string) => exactRequest(running.url, 'GET', '/_sandbox/status', { host });
       expect((await get('sandbox.example.com:9999')).status).toBe(200);

@@ -23,11 +23,18 @@ const PLAYER = DEMO.user.uid;
 function inAnotherProcess(dbPath: string, sql: string, ...params: Array<string | number>): void {
   const script = `const D = require(process.argv[4]); const db = new D(process.argv[1]); db.pragma('busy_timeout = 5000');
     db.prepare(process.argv[2]).run(...JSON.parse(process.argv[3])); db.close();`;
-  execFileSync(process.execPath, ['-e', script, dbPath, sql, JSON.stringify(params), sqliteDriverPath()], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, ['-e', script, dbPath, sql, JSON.stringify(params), sqliteDriverPath()], {
+    cwd: ROOT,
+    stdio: 'pipe',
+  });
 }
 
 const addKey = (dbPath: string, key: string) =>
-  inAnotherProcess(dbPath, "INSERT INTO api_keys (api_key, game_id, signing_secret, partner, label, created_on) VALUES (?, '1001', 'another-secret', 0, 'added', 0)", key);
+  inAnotherProcess(
+    dbPath,
+    "INSERT INTO api_keys (api_key, game_id, signing_secret, partner, label, created_on) VALUES (?, '1001', 'another-secret', 0, 'added', 0)",
+    key,
+  );
 
 describe('the key cache of a running sandbox', () => {
   let sb: TestSandbox;
@@ -47,7 +54,18 @@ describe('the key cache of a running sandbox', () => {
     addKey(dbPath, NEW_KEY);
     expect((await api(sb.url, 'GET', `/friends/${PLAYER}.json`, [], NEW_KEY)).status).toBe(200);
     // Also on the write path (the key is looked up outside the handler's transaction there).
-    const unsigned = await api(sb.url, 'PUT', `/achievements/user/${PLAYER}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'FIRST_WIN'], ['increment', '1']], NEW_KEY);
+    const unsigned = await api(
+      sb.url,
+      'PUT',
+      `/achievements/user/${PLAYER}.json`,
+      [
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'FIRST_WIN'],
+        ['increment', '1'],
+      ],
+      NEW_KEY,
+    );
     expect(unsigned.status).toBe(401);
     expect(unsigned.body.payload).toMatchObject({ session: expect.any(String), key: expect.any(String) });
 
@@ -55,13 +73,25 @@ describe('the key cache of a running sandbox', () => {
     const gone = await api(sb.url, 'GET', `/friends/${PLAYER}.json`, [], NEW_KEY);
     expect(gone.status).toBe(401);
     expect(gone.body.message).toMatch(/api_key/);
-    const goneWrite = await api(sb.url, 'PUT', `/achievements/user/${PLAYER}.json`, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'FIRST_WIN'], ['increment', '1']], NEW_KEY);
+    const goneWrite = await api(
+      sb.url,
+      'PUT',
+      `/achievements/user/${PLAYER}.json`,
+      [
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'FIRST_WIN'],
+        ['increment', '1'],
+      ],
+      NEW_KEY,
+    );
     expect(goneWrite.status).toBe(401);
     expect(goneWrite.body.payload).toBeNull();
   });
 
   it('a game another process changes is answered as changed on the next request', async () => {
-    const playsGame = async () => ((await api<Record<string, unknown>>(sb.url, 'GET', `/users/${PLAYER}.json`)).body.payload ?? {}).plays_game;
+    const playsGame = async () =>
+      ((await api<Record<string, unknown>>(sb.url, 'GET', `/users/${PLAYER}.json`)).body.payload ?? {}).plays_game;
     expect(await playsGame()).toBeDefined();
     inAnotherProcess(dbPath, "UPDATE games SET launchable = 0 WHERE id = '1001'");
     expect(await playsGame()).toBeUndefined();

@@ -30,7 +30,10 @@ setTimeout(release, Number(process.argv[3]));
 process.stdin.on('data', release);
 `;
 
-function holdLock(file: string, holdMs = HOLD_MS): Promise<{ child: ChildProcess; released: Promise<void>; release(): void }> {
+function holdLock(
+  file: string,
+  holdMs = HOLD_MS,
+): Promise<{ child: ChildProcess; released: Promise<void>; release(): void }> {
   const child = spawn(process.execPath, ['-e', HOLDER, sqliteDriverPath(), file, String(holdMs)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -83,7 +86,11 @@ describe('another process holds the write lock', () => {
   it('changes answer 200 or 503 with Retry-After, never 500; reads answer while the lock is held; no change is applied twice', async () => {
     const uid = uidForUsername('player_0110');
     const path = `/achievements/user/${uid}.json`;
-    const target = [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS']] as Array<[string, string]>;
+    const target = [
+      ['type', 'Game'],
+      ['pid', '1001'],
+      ['developer_id', 'COLLECT_1000_GEMS'],
+    ] as Array<[string, string]>;
     const { released } = await holdLock(sb.db.path);
     let lockLetGo = false;
     void released.then(() => (lockLetGo = true));
@@ -97,7 +104,11 @@ describe('another process holds the write lock', () => {
     let due = performance.now();
     for (let i = 0; i < 8; i++) {
       changes.push(
-        signedApi(sb, 'PUT', path, [...target, ['increment', '1']]).then((r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), message: r.body.message })),
+        signedApi(sb, 'PUT', path, [...target, ['increment', '1']]).then((r) => ({
+          status: r.status,
+          retryAfter: r.headers.get('retry-after'),
+          message: r.body.message,
+        })),
       );
       due += 100;
       await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
@@ -134,7 +145,11 @@ describe('another process holds the write lock', () => {
   it('a change sent while the lock is held goes through once it is let go, within the wait', async () => {
     const uid = uidForUsername('player_0111');
     const path = `/achievements/user/${uid}.json`;
-    const target = [['type', 'Game'], ['pid', '1001'], ['developer_id', 'COLLECT_1000_GEMS']] as Array<[string, string]>;
+    const target = [
+      ['type', 'Game'],
+      ['pid', '1001'],
+      ['developer_id', 'COLLECT_1000_GEMS'],
+    ] as Array<[string, string]>;
     const { released, release } = await holdLock(sb.db.path, UNTIL_TOLD_MS);
     // Let go only once the change has arrived: it waits for the lock, then goes through.
     const taken = requestsTaken(1);
@@ -154,7 +169,11 @@ describe('the site and the play page write like the API (issue 31)', () => {
     const { released, release } = await holdLock(sb.db.path, UNTIL_TOLD_MS);
     const taken = requestsTaken(2);
     const login = fetch(`${sb.url}/login?username=alice`, { method: 'POST' });
-    const playLogin = fetch(`${sb.url}/play/1001/login`, { method: 'POST', body: new URLSearchParams({ username: 'bob' }), redirect: 'manual' });
+    const playLogin = fetch(`${sb.url}/play/1001/login`, {
+      method: 'POST',
+      body: new URLSearchParams({ username: 'bob' }),
+      redirect: 'manual',
+    });
     await waitingOnLock(taken);
     release();
     const [site, play] = await Promise.all([login, playLogin]);

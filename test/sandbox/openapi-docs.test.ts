@@ -19,11 +19,14 @@ beforeAll(async () => {
 afterAll(() => sb?.close());
 
 describe('/docs over HTTP', () => {
-  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'nothing.js'])('/docs/%s is a 404, not a 500 (issue 21)', async (name) => {
-    const r = await fetch(`${sb.url}/docs/${name}`);
-    expect(r.status).toBe(404);
-    expect(await r.text()).toBe('not found');
-  });
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'nothing.js'])(
+    '/docs/%s is a 404, not a 500 (issue 21)',
+    async (name) => {
+      const r = await fetch(`${sb.url}/docs/${name}`);
+      expect(r.status).toBe(404);
+      expect(await r.text()).toBe('not found');
+    },
+  );
 
   it('serves the page and its assets from the sandbox, under a CSP that allows nothing else', async () => {
     const page = await fetch(`${sb.url}/docs`);
@@ -64,7 +67,9 @@ describe('/docs in a real browser (headless chromium)', () => {
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(`${sb.url}/docs`);
       await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
-      const doc = (await (await fetch(`${sb.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+      const doc = (await (await fetch(`${sb.url}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
       const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
       expect(await page.locator('.opblock').count()).toBe(operations);
       expect(await page.locator('.opblock-summary-path').allTextContents()).toEqual(

@@ -50,7 +50,13 @@ async function send(method: string, path: string, params: Params): Promise<{ sta
 }
 
 const signed = (method: string, path: string, params: Params): Params =>
-  sign(method, path, [['api_key', DEMO.game.apiKey], ...params], DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
+  sign(
+    method,
+    path,
+    [['api_key', DEMO.game.apiKey], ...params],
+    DEMO.game.signingSecret,
+    Math.floor(sb.clock.ms / 1000),
+  );
 
 describe('/openapi.json', () => {
   it('is OpenAPI 3.1 and passes an independent validator', async () => {
@@ -62,21 +68,32 @@ describe('/openapi.json', () => {
 
   it('describes every route and verb the pipeline serves, both signing schemes, and the error envelope', () => {
     for (const route of API_ROUTES) {
-      const template = Object.keys(doc.paths).find((t) => t.startsWith(`${API_PREFIX}${route.path.replace(/\/:id$/, '/{')}`) || t === `${API_PREFIX}${route.path}.{format}`);
+      const template = Object.keys(doc.paths).find(
+        (t) =>
+          t.startsWith(`${API_PREFIX}${route.path.replace(/\/:id$/, '/{')}`) ||
+          t === `${API_PREFIX}${route.path}.{format}`,
+      );
       expect(template, route.path).toBeDefined();
-      for (const method of Object.keys(route.methods)) expect(doc.paths[template!]![method.toLowerCase()], `${method} ${route.path}`).toBeDefined();
+      for (const method of Object.keys(route.methods))
+        expect(doc.paths[template!]![method.toLowerCase()], `${method} ${route.path}`).toBeDefined();
     }
     expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(['apiKey', 'agi', 'hmac']));
     const put = doc.paths[`${API_PREFIX}/achievements/user/{uid}.{format}`]!.put!;
-    expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '405', '429']));
+    expect(Object.keys(put.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404', '405', '429']),
+    );
     // A POST with method=put reaches the same change, as the platform SDK sends it.
-    expect(doc.paths[`${API_PREFIX}/achievements/user/{uid}.{format}`]!.post!.parameters.map((p) => p.name)).toContain('method');
+    expect(doc.paths[`${API_PREFIX}/achievements/user/{uid}.{format}`]!.post!.parameters.map((p) => p.name)).toContain(
+      'method',
+    );
   });
 
   it('every POST takes its parameters as a form body too; every reply has the CORS headers; every path its preflight', () => {
     for (const [template, item] of Object.entries(doc.paths)) {
       for (const [verb, op] of Object.entries(item)) {
-        for (const [status, response] of Object.entries(op.responses as Record<string, { headers?: Record<string, unknown> }>)) {
+        for (const [status, response] of Object.entries(
+          op.responses as Record<string, { headers?: Record<string, unknown> }>,
+        )) {
           expect(Object.keys(response.headers ?? {}), `${verb} ${template} ${status}`).toEqual(
             expect.arrayContaining(['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers']),
           );
@@ -91,24 +108,42 @@ describe('/openapi.json', () => {
       expect(options, template).toBeDefined();
       expect(Object.keys(options!.responses)).toEqual(['204']);
       expect(Object.keys((options!.responses['204'] as { headers: object }).headers)).toEqual(
-        expect.arrayContaining(['Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age']),
+        expect.arrayContaining([
+          'Access-Control-Allow-Methods',
+          'Access-Control-Allow-Headers',
+          'Access-Control-Max-Age',
+        ]),
       );
     }
     const grant = doc.paths[`${API_PREFIX}/products/user/{uid}.{format}`]!.post!;
-    expect(grant.requestBody!.content['application/x-www-form-urlencoded']!.schema.properties.qty).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(grant.requestBody!.content['application/x-www-form-urlencoded']!.schema.properties.qty).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+    });
   });
 
   it('is generated from the declarations the checks read: a changed bound moves both', async () => {
-    const described = () => doc.paths[`${API_PREFIX}/products/user/{uid}.{format}`]!.post!.parameters.find((p) => p.name === 'qty')!.schema;
+    const described = () =>
+      doc.paths[`${API_PREFIX}/products/user/{uid}.{format}`]!.post!.parameters.find((p) => p.name === 'qty')!.schema;
     expect(described()).toMatchObject({ type: 'integer', minimum: 1, maximum: LIMITS.maxCount });
-    const grant = (qty: string) => send('POST', `${API_PREFIX}/products/user/${DEMO.user.uid}.json`, [['api_key', DEMO.game.apiKey], ['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', qty]]);
+    const grant = (qty: string) =>
+      send('POST', `${API_PREFIX}/products/user/${DEMO.user.uid}.json`, [
+        ['api_key', DEMO.game.apiKey],
+        ['parent_id', '1001'],
+        ['sku', 'xp-boost'],
+        ['qty', qty],
+      ]);
     expect((await grant(String(LIMITS.maxCount + 1))).status).toBe(400);
 
     const offset = QUERY.offset.schema as { maximum: number };
     const was = offset.maximum;
     offset.maximum = 5;
     try {
-      const friends = (value: string) => call(sb.url, 'GET', `${API_PREFIX}/friends/${DEMO.user.uid}.json`, [['api_key', DEMO.game.apiKey], ['offset', value]]);
+      const friends = (value: string) =>
+        call(sb.url, 'GET', `${API_PREFIX}/friends/${DEMO.user.uid}.json`, [
+          ['api_key', DEMO.game.apiKey],
+          ['offset', value],
+        ]);
       expect((await friends('5')).status).toBe(200);
       expect((await friends('6')).body.message).toBe('invalid parameter: offset (must be at most 5)');
       // A fresh build of the document says the same.
@@ -141,7 +176,15 @@ describe('every reply matches the description', () => {
     await send('DELETE', `${API_PREFIX}/users/${uid}.json`, [key]);
     // A format the service lacks is a path it lacks: 404, and every operation lists it (Schemathesis
     // sends such paths, reading {format} as any string; it found this operation missing the 404).
-    expect((await send('GET', `${API_PREFIX}/authenticate/user.AAA`, [key, ['user_id', uid], ['auth_token', 'f'.repeat(32)]])).status).toBe(404);
+    expect(
+      (
+        await send('GET', `${API_PREFIX}/authenticate/user.AAA`, [
+          key,
+          ['user_id', uid],
+          ['auth_token', 'f'.repeat(32)],
+        ])
+      ).status,
+    ).toBe(404);
     expect((await send('GET', `${API_PREFIX}/users/${uid}.yaml`, [key])).status).toBe(404);
   });
 
@@ -156,17 +199,62 @@ describe('every reply matches the description', () => {
     expect((await send('POST', P, [key, ['parent_id', '1001'], ['method', 'get']])).status).toBe(200);
     await send('GET', A, [key, ['filter', 'percent_complete'], ['match', '>=50'], ['order', 'name'], ['sort', 'asc']]);
     await send('GET', A, [key, ['order', 'nonsense']]);
-    await send('PUT', A, signed('PUT', A, [['pid', '1001'], ['developer_id', 'LEVEL_10'], ['increment', '1']]));
-    await send('PUT', A, signed('PUT', A, [['pid', '1001'], ['developer_id', 'FIRST_WIN'], ['increment', '1']]));
-    await send('PUT', A, signed('PUT', A, [['pid', '1001'], ['developer_id', 'NOPE'], ['progress', '0.5']]));
+    await send(
+      'PUT',
+      A,
+      signed('PUT', A, [
+        ['pid', '1001'],
+        ['developer_id', 'LEVEL_10'],
+        ['increment', '1'],
+      ]),
+    );
+    await send(
+      'PUT',
+      A,
+      signed('PUT', A, [
+        ['pid', '1001'],
+        ['developer_id', 'FIRST_WIN'],
+        ['increment', '1'],
+      ]),
+    );
+    await send(
+      'PUT',
+      A,
+      signed('PUT', A, [
+        ['pid', '1001'],
+        ['developer_id', 'NOPE'],
+        ['progress', '0.5'],
+      ]),
+    );
     await send('PUT', A, [key, ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['increment', '1']]);
-    await send('PUT', A, [key, ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['increment', '1'], ['timestamp', '1'], ['signature', '00']]);
-    await send('POST', A, signed('PUT', A, [['method', 'put'], ['pid', '1001'], ['developer_id', 'LEVEL_10'], ['reset', '1']]));
+    await send('PUT', A, [
+      key,
+      ['pid', '1001'],
+      ['developer_id', 'LEVEL_10'],
+      ['increment', '1'],
+      ['timestamp', '1'],
+      ['signature', '00'],
+    ]);
+    await send(
+      'POST',
+      A,
+      signed('PUT', A, [
+        ['method', 'put'],
+        ['pid', '1001'],
+        ['developer_id', 'LEVEL_10'],
+        ['reset', '1'],
+      ]),
+    );
     await send('GET', A, [key, ['method', 'delete'], ['pid', '1001'], ['developer_id', 'LEVEL_10']]);
     await send('DELETE', A, [key, ['pid', '1001'], ['developer_id', 'LEVEL_10']]);
     await send('DELETE', A, [key, ['pid', '1001'], ['developer_id', 'LEVEL_10']]);
     // The agi challenge: a 401 whose payload holds the session and key.
-    const agi = await send('PUT', A, [['api_key', '7c5ff03fdb090e9d880767439da337ba'], ['pid', '1002'], ['developer_id', 'X'], ['increment', '1']]);
+    const agi = await send('PUT', A, [
+      ['api_key', '7c5ff03fdb090e9d880767439da337ba'],
+      ['pid', '1002'],
+      ['developer_id', 'X'],
+      ['increment', '1'],
+    ]);
     expect(agi.status).toBe(401);
   });
 
@@ -175,14 +263,43 @@ describe('every reply matches the description', () => {
     await send('GET', P, [key, ['game_id', '1001'], ['sku', 'gems']]);
     await send('POST', P, [key, ['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '2']]);
     await send('POST', P, [key, ['parent_id', '1001'], ['sku', 'sword-of-dawn'], ['qty', '1']]);
-    await send('PUT', P, signed('PUT', P, [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '1'], ['decrement', 'true']]));
-    await send('PUT', P, signed('PUT', P, [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '999'], ['decrement', 'true']]));
-    await send('PUT', P, signed('PUT', P, [['parent_id', '1001'], ['sku', 'nope'], ['qty', '1'], ['increment', 'true']]));
+    await send(
+      'PUT',
+      P,
+      signed('PUT', P, [
+        ['parent_id', '1001'],
+        ['sku', 'xp-boost'],
+        ['qty', '1'],
+        ['decrement', 'true'],
+      ]),
+    );
+    await send(
+      'PUT',
+      P,
+      signed('PUT', P, [
+        ['parent_id', '1001'],
+        ['sku', 'xp-boost'],
+        ['qty', '999'],
+        ['decrement', 'true'],
+      ]),
+    );
+    await send(
+      'PUT',
+      P,
+      signed('PUT', P, [
+        ['parent_id', '1001'],
+        ['sku', 'nope'],
+        ['qty', '1'],
+        ['increment', 'true'],
+      ]),
+    );
     await send('GET', P, [key, ['parent_id', '1002']]);
-    await send('GET', P, [['api_key', 'f'.repeat(32)], ['parent_id', '1001']]);
+    await send('GET', P, [
+      ['api_key', 'f'.repeat(32)],
+      ['parent_id', '1001'],
+    ]);
   });
 });
-
 
 describe('a seeded fuzz run from the description (a bounded stand-in for Schemathesis, which PyPI would bring)', () => {
   it('no 5xx, and every reply as described, over 1,500 generated requests', async () => {
@@ -201,7 +318,21 @@ describe('a seeded fuzz run from the description (a bounded stand-in for Schemat
       auth_token: ['a'.repeat(32)],
       match: ['>=50', 'First', '='],
     };
-    const JUNK = ['', ' ', '-1', '1e3', 'null', 'true', '%00', '<script>', 'x'.repeat(300), '\u00e9\u4e2d', '../..', '0x10', '99999999999999'];
+    const JUNK = [
+      '',
+      ' ',
+      '-1',
+      '1e3',
+      'null',
+      'true',
+      '%00',
+      '<script>',
+      'x'.repeat(300),
+      '\u00e9\u4e2d',
+      '../..',
+      '0x10',
+      '99999999999999',
+    ];
     /** A value from a parameter's schema: a documented one, a boundary, or junk. */
     const valueFor = (p: { name: string; schema: Record<string, unknown> }): string => {
       const roll = next();
@@ -233,7 +364,12 @@ describe('a seeded fuzz run from the description (a bounded stand-in for Schemat
           }
           const method = next() < 0.85 ? verb.toUpperCase() : pick(methods);
           // Half the changes are signed properly, so the handlers behind the signature run too.
-          const r = await call(sb.url, method, path, method !== 'GET' && next() < 0.5 ? signedFor(method, path, params) : params);
+          const r = await call(
+            sb.url,
+            method,
+            path,
+            method !== 'GET' && next() < 0.5 ? signedFor(method, path, params) : params,
+          );
           sent++;
           expect(r.status, `${method} ${path}?${queryString(params)}`).toBeLessThan(500);
           if (path.endsWith('.json') || r.status === 204) checkReply(method, path, r.status, r.text);
@@ -248,5 +384,11 @@ describe('a seeded fuzz run from the description (a bounded stand-in for Schemat
 /** A request signed for the path it goes to (hmac, the demo game's secret). */
 function signedFor(method: string, path: string, params: Params): Params {
   const withoutKey = params.filter(([n]) => n !== 'api_key' && n !== 'timestamp' && n !== 'signature');
-  return sign(method, path, [['api_key', DEMO.game.apiKey], ...withoutKey], DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
+  return sign(
+    method,
+    path,
+    [['api_key', DEMO.game.apiKey], ...withoutKey],
+    DEMO.game.signingSecret,
+    Math.floor(sb.clock.ms / 1000),
+  );
 }

@@ -49,8 +49,19 @@ afterAll(async () => {
 
 const quests = (uid: string, params: Params = [], key?: string) =>
   api<Array<Record<string, unknown>>>(sb.url, 'GET', `/achievements/user/${uid}.json`, params, key);
-const submit = (uid: string, developerId: string, change: [string, string], options: { key?: string; secret?: string; pid?: string } = {}) =>
-  signedApi<Record<string, unknown>>(sb, 'PUT', `/achievements/user/${uid}.json`, [['pid', options.pid ?? '1001'], ['developer_id', developerId], change], options);
+const submit = (
+  uid: string,
+  developerId: string,
+  change: [string, string],
+  options: { key?: string; secret?: string; pid?: string } = {},
+) =>
+  signedApi<Record<string, unknown>>(
+    sb,
+    'PUT',
+    `/achievements/user/${uid}.json`,
+    [['pid', options.pid ?? '1001'], ['developer_id', developerId], change],
+    options,
+  );
 
 describe('quest list (retrieveQuests)', () => {
   it('lists only the quests the user has started; a user new to the game gets an empty array', async () => {
@@ -59,7 +70,11 @@ describe('quest list (retrieveQuests)', () => {
     expect(fresh.status).toBe(200);
     expect(fresh.body.payload).toEqual([]);
     // demo_player started three of the game's six quests: those three, no others.
-    expect((await quests(PLAYER)).body.payload!.map((q) => q.developer_id).sort()).toEqual(['COLLECT_1000_GEMS', 'FIRST_WIN', 'LEVEL_10']);
+    expect((await quests(PLAYER)).body.payload!.map((q) => q.developer_id).sort()).toEqual([
+      'COLLECT_1000_GEMS',
+      'FIRST_WIN',
+      'LEVEL_10',
+    ]);
     // Started by a submit: then (and only then) listed.
     await submit(CAROL, 'DAILY_STREAK_7', ['increment', '1']);
     expect((await quests(CAROL)).body.payload!.map((q) => q.developer_id)).toEqual(['DAILY_STREAK_7']);
@@ -76,23 +91,31 @@ describe('quest fields', () => {
     for (const q of list) expect(Number.isInteger(q.percent_complete)).toBe(true);
     // bob's COLLECT_1000_GEMS stands at 999 of 1000: 99, not a rounded 100.
     const bob = (await quests(uidForUsername('bob'))).body.payload!;
-    expect(bob.find((q) => q.developer_id === 'COLLECT_1000_GEMS')).toMatchObject({ current_value: 999, percent_complete: 99, state: 'In Progress' });
+    expect(bob.find((q) => q.developer_id === 'COLLECT_1000_GEMS')).toMatchObject({
+      current_value: 999,
+      percent_complete: 99,
+      state: 'In Progress',
+    });
   });
 
   it('state is one of In Progress, Completed, Revoked', async () => {
     const states = new Set<unknown>();
-    for (const uid of [PLAYER, ALICE, uidForUsername('bob')]) for (const q of (await quests(uid)).body.payload!) states.add(q.state);
+    for (const uid of [PLAYER, ALICE, uidForUsername('bob')])
+      for (const q of (await quests(uid)).body.payload!) states.add(q.state);
     for (const q of (await quests(QA_USER, [], QA_KEY)).body.payload!) states.add(q.state);
     expect([...states].sort()).toEqual(['Completed', 'In Progress', 'Revoked']);
   });
 
   it('completed_date is Y-m-d H:i:s (UTC) once completed, and the string 0000-00-00 00:00:00 before: never null', async () => {
-    const byId: Record<string, Record<string, unknown>> = Object.fromEntries((await quests(PLAYER)).body.payload!.map((q) => [q.developer_id, q]));
+    const byId: Record<string, Record<string, unknown>> = Object.fromEntries(
+      (await quests(PLAYER)).body.payload!.map((q) => [q.developer_id, q]),
+    );
     expect(byId.FIRST_WIN!.completed_date).toBe('2024-05-01 10:05:00');
     expect(byId.LEVEL_10!.completed_date).toBe(ZERO_DATE);
     expect(byId.COLLECT_1000_GEMS!.completed_date).toBe(ZERO_DATE);
     // What a game written for the platform tests: a non-empty string for every quest.
-    for (const q of Object.values(byId)) expect(typeof q.completed_date === 'string' && q.completed_date !== '').toBe(true);
+    for (const q of Object.values(byId))
+      expect(typeof q.completed_date === 'string' && q.completed_date !== '').toBe(true);
   });
 
   it('submit replies with {state, current_value, percent_complete, developer_id, score_awarded, already_completed, completed_date}', async () => {
@@ -107,14 +130,29 @@ describe('quest fields', () => {
       completed_date: ZERO_DATE,
     });
     const done = await submit(ALICE, 'LEVEL_10', ['progress', '1']);
-    expect(done.body.payload).toMatchObject({ state: 'Completed', percent_complete: 100, completed_date: '2026-01-02 03:04:05' });
+    expect(done.body.payload).toMatchObject({
+      state: 'Completed',
+      percent_complete: 100,
+      completed_date: '2026-01-02 03:04:05',
+    });
   });
 
   it('a reset puts progress back to its start: In Progress, the zero date, in the reply and the list', async () => {
     const reset = await submit(ALICE, 'LEVEL_10', ['reset', '1']);
-    expect(reset.body.payload).toMatchObject({ state: 'In Progress', current_value: 1, percent_complete: 0, already_completed: true, completed_date: ZERO_DATE });
+    expect(reset.body.payload).toMatchObject({
+      state: 'In Progress',
+      current_value: 1,
+      percent_complete: 0,
+      already_completed: true,
+      completed_date: ZERO_DATE,
+    });
     expect((await quests(ALICE, [['developer_id', 'LEVEL_10']])).body.payload).toEqual([
-      expect.objectContaining({ state: 'In Progress', current_value: 1, percent_complete: 0, completed_date: ZERO_DATE }),
+      expect.objectContaining({
+        state: 'In Progress',
+        current_value: 1,
+        percent_complete: 0,
+        completed_date: ZERO_DATE,
+      }),
     ]);
   });
 
@@ -128,8 +166,16 @@ describe('quest fields', () => {
 
   it('a Revoked quest (from a data file) takes no progress: 409, and nothing changes', async () => {
     const before = (await quests(QA_USER, [], QA_KEY)).body.payload;
-    expect(before!.find((q) => q.developer_id === 'CHEAT_FREE')).toMatchObject({ state: 'Revoked', current_value: 10, completed_date: '2024-01-02 03:04:05' });
-    for (const change of [['increment', '1'], ['progress', '0.5'], ['reset', '1']] as Array<[string, string]>) {
+    expect(before!.find((q) => q.developer_id === 'CHEAT_FREE')).toMatchObject({
+      state: 'Revoked',
+      current_value: 10,
+      completed_date: '2024-01-02 03:04:05',
+    });
+    for (const change of [
+      ['increment', '1'],
+      ['progress', '0.5'],
+      ['reset', '1'],
+    ] as Array<[string, string]>) {
       const r = await submit(QA_USER, 'CHEAT_FREE', change, { key: QA_KEY, secret: 'qa-secret', pid: '4711' });
       expect(r.status).toBe(409);
       expect(r.body).toMatchObject({ code: 409, payload: null });
@@ -140,12 +186,49 @@ describe('quest fields', () => {
 
   it('every filter, order and paging rule works on the new values', async () => {
     const ids = async (params: Params) => (await quests(PLAYER, params)).body.payload!.map((q) => q.developer_id);
-    expect(await ids([['filter', 'state'], ['match', 'In Progress'], ['sort', 'asc']])).toEqual(['COLLECT_1000_GEMS', 'LEVEL_10']);
-    expect(await ids([['filter', 'percent_complete'], ['match', '>=33']])).toEqual(['LEVEL_10', 'FIRST_WIN']);
+    expect(
+      await ids([
+        ['filter', 'state'],
+        ['match', 'In Progress'],
+        ['sort', 'asc'],
+      ]),
+    ).toEqual(['COLLECT_1000_GEMS', 'LEVEL_10']);
+    expect(
+      await ids([
+        ['filter', 'percent_complete'],
+        ['match', '>=33'],
+      ]),
+    ).toEqual(['LEVEL_10', 'FIRST_WIN']);
     // Ordered by completed_date, the zero date is "not completed": after the completed ones, either way.
-    expect((await ids([['order', 'completed_date'], ['sort', 'asc']]))[0]).toBe('FIRST_WIN');
-    expect((await ids([['order', 'completed_date'], ['sort', 'desc']]))[0]).toBe('FIRST_WIN');
-    const pages = [await ids([['order', 'name'], ['sort', 'asc'], ['limit', '2']]), await ids([['order', 'name'], ['sort', 'asc'], ['limit', '2'], ['offset', '2']])];
+    expect(
+      (
+        await ids([
+          ['order', 'completed_date'],
+          ['sort', 'asc'],
+        ])
+      )[0],
+    ).toBe('FIRST_WIN');
+    expect(
+      (
+        await ids([
+          ['order', 'completed_date'],
+          ['sort', 'desc'],
+        ])
+      )[0],
+    ).toBe('FIRST_WIN');
+    const pages = [
+      await ids([
+        ['order', 'name'],
+        ['sort', 'asc'],
+        ['limit', '2'],
+      ]),
+      await ids([
+        ['order', 'name'],
+        ['sort', 'asc'],
+        ['limit', '2'],
+        ['offset', '2'],
+      ]),
+    ];
     expect(pages).toEqual([['FIRST_WIN', 'COLLECT_1000_GEMS'], ['LEVEL_10']]);
   });
 });
@@ -153,9 +236,17 @@ describe('quest fields', () => {
 describe('erase (eraseGame)', () => {
   it('the reply payload holds the erased key with the string "deleted"', async () => {
     const token = await tokenFor('demo_player');
-    const save = await signedApi(sb, 'POST', `/gamesave/${PLAYER}.json`, [['auth_token', token], ['key', 'slot9'], ['data', '{"a":1}']]);
+    const save = await signedApi(sb, 'POST', `/gamesave/${PLAYER}.json`, [
+      ['auth_token', token],
+      ['key', 'slot9'],
+      ['data', '{"a":1}'],
+    ]);
     expect(save.status).toBe(200);
-    const erase = await signedApi<Record<string, unknown>>(sb, 'POST', `/gamesave/${PLAYER}.json`, [['auth_token', token], ['key', 'slot9'], ['method', 'delete']]);
+    const erase = await signedApi<Record<string, unknown>>(sb, 'POST', `/gamesave/${PLAYER}.json`, [
+      ['auth_token', token],
+      ['key', 'slot9'],
+      ['method', 'delete'],
+    ]);
     expect(erase.status).toBe(200);
     expect(erase.body.payload).toEqual({ slot9: 'deleted' });
   });
@@ -163,7 +254,9 @@ describe('erase (eraseGame)', () => {
 
 describe('a held unlockable', () => {
   it('purchase is {"success": true, "data": true}', async () => {
-    const r = await api<Array<{ purchase: { success: boolean; data: unknown }; product: { sku: string; type: string } }>>(sb.url, 'GET', `/products/user/${PLAYER}.json`, [
+    const r = await api<
+      Array<{ purchase: { success: boolean; data: unknown }; product: { sku: string; type: string } }>
+    >(sb.url, 'GET', `/products/user/${PLAYER}.json`, [
       ['parent_id', '1001'],
       ['sku', 'sword-of-dawn'],
     ]);
@@ -178,7 +271,12 @@ describe('users', () => {
     const full = await api<Record<string, unknown>>(sb.url, 'GET', `/users/${PLAYER}.json`);
     expect(full.body.payload!.email).toBe('demo_player@example.test');
     for (const params of [[], [['api_key', 'ffffffffffffffffffffffffffffffff']]] as Params[]) {
-      const reduced = await call<Record<string, unknown>>(sb.url, 'GET', `/services/rest/v1/users/${PLAYER}.json`, params);
+      const reduced = await call<Record<string, unknown>>(
+        sb.url,
+        'GET',
+        `/services/rest/v1/users/${PLAYER}.json`,
+        params,
+      );
       expect(reduced.body.payload).not.toHaveProperty('email');
     }
   });
@@ -191,22 +289,36 @@ describe('users', () => {
   it('friend entries carry email and birthday too, and limit=1 pages until a short page', async () => {
     const seen: Array<Record<string, unknown>> = [];
     for (let page = 1; page < 10; page++) {
-      const r = await api<Array<Record<string, unknown>>>(sb.url, 'GET', `/friends/${ALICE}.json`, [['limit', '1'], ['page', String(page)]]);
+      const r = await api<Array<Record<string, unknown>>>(sb.url, 'GET', `/friends/${ALICE}.json`, [
+        ['limit', '1'],
+        ['page', String(page)],
+      ]);
       expect(r.status).toBe(200);
       seen.push(...r.body.payload!);
       if (r.body.payload!.length < 1) break;
     }
     // alice's friends: demo_player and bob, one a page, then an empty page.
     expect(seen.map((f) => f.username).sort()).toEqual(['bob', 'demo_player']);
-    for (const f of seen) expect(f).toMatchObject({ email: `${String(f.username)}@example.test`, birthday: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
+    for (const f of seen)
+      expect(f).toMatchObject({
+        email: `${String(f.username)}@example.test`,
+        birthday: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+      });
   });
 });
 
 describe('requests the SDK sends', () => {
   it('a GET with the form content type (the SDK sends one after its first POST) is answered like any GET', async () => {
     const form = { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' } };
-    for (const path of [`/users/${PLAYER}.json`, `/achievements/user/${PLAYER}.json`, `/products/user/${PLAYER}.json`]) {
-      const params: Params = [['api_key', DEMO.game.apiKey], ...(path.startsWith('/products') ? ([['game_id', '1001']] as Params) : [])];
+    for (const path of [
+      `/users/${PLAYER}.json`,
+      `/achievements/user/${PLAYER}.json`,
+      `/products/user/${PLAYER}.json`,
+    ]) {
+      const params: Params = [
+        ['api_key', DEMO.game.apiKey],
+        ...(path.startsWith('/products') ? ([['game_id', '1001']] as Params) : []),
+      ];
       const plain = await call(sb.url, 'GET', `/services/rest/v1${path}`, params);
       const withForm = await call(sb.url, 'GET', `/services/rest/v1${path}`, params, form);
       expect(withForm.status, path).toBe(200);

@@ -25,14 +25,16 @@ interface Reply {
 
 type Fields = Record<string, string>;
 
-
 let sb: TestSandbox;
 let authToken: string;
 
 async function send(method: 'GET' | 'POST', path: string, query: Fields, body?: Fields): Promise<Reply> {
   const response = await fetch(`${sb.url}/services/rest/v1/${path}?${new URLSearchParams(query).toString()}`, {
     method,
-    headers: { accept: 'application/json', ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    headers: {
+      accept: 'application/json',
+      ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
     ...(body ? { body: new URLSearchParams(body).toString() } : {}),
   });
   return { status: response.status, ...((await response.json()) as Omit<Reply, 'status'>) };
@@ -41,7 +43,11 @@ async function send(method: 'GET' | 'POST', path: string, query: Fields, body?: 
 /** A signed change as the SDK sends it: unsigned first; on a 401 challenge, up to 3 signed retries. */
 async function signedPost(path: string, query: Fields, body: Fields = {}): Promise<Reply> {
   let reply = await send('POST', path, query, body);
-  for (let attempt = 1; attempt <= 3 && reply.status === 401 && reply.payload?.session && reply.payload?.key; attempt++) {
+  for (
+    let attempt = 1;
+    attempt <= 3 && reply.status === 401 && reply.payload?.session && reply.payload?.key;
+    attempt++
+  ) {
     await sleep(100 * attempt);
     const { session, key } = reply.payload as { session: string; key: string };
     reply = await send('POST', path, { ...query, session, sig: sdkSig(path, query, session, key, body) }, body);
@@ -68,14 +74,19 @@ async function retrieveGame(key: string): Promise<Record<string, unknown> | fals
 const saveGame = (key: string, value: unknown, token = authToken) =>
   signedPost(`gamesave/${PLAYER}.json`, { api_key: API_KEY, auth_token: token, key }, { data: JSON.stringify(value) });
 
-const eraseGame = (key: string, token = authToken) => signedPost(`gamesave/${PLAYER}.json`, { api_key: API_KEY, auth_token: token, key, method: 'delete' });
+const eraseGame = (key: string, token = authToken) =>
+  signedPost(`gamesave/${PLAYER}.json`, { api_key: API_KEY, auth_token: token, key, method: 'delete' });
 
 beforeAll(async () => {
   sb = await startTestSandbox();
   // What the game page hands the game as parent.apiAuth.auth_token: the token generator's.
   const login = await fetch(`${sb.url}/login?username=demo_player`, { method: 'POST' });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  authToken = ((await (await fetch(`${sb.url}/service/user-auth-token-generator/${GAME}`, { headers: { cookie } })).json()) as { token: string }).token;
+  authToken = (
+    (await (await fetch(`${sb.url}/service/user-auth-token-generator/${GAME}`, { headers: { cookie } })).json()) as {
+      token: string;
+    }
+  ).token;
 });
 afterAll(async () => {
   await sb.close();
@@ -88,7 +99,12 @@ describe('game saves as the SDK sees them', () => {
 
   it('saveGame: the unsigned POST is challenged, the signed retry (data in the body) saves; retrieveGame parses it back', async () => {
     const state = { level: 3, inventory: ['sword', 'gem'], name: 'Zoë & "friends"', ratio: 0.5 };
-    const first = await send('POST', `gamesave/${PLAYER}.json`, { api_key: API_KEY, auth_token: authToken, key: 'slot1' }, { data: JSON.stringify(state) });
+    const first = await send(
+      'POST',
+      `gamesave/${PLAYER}.json`,
+      { api_key: API_KEY, auth_token: authToken, key: 'slot1' },
+      { data: JSON.stringify(state) },
+    );
     expect(first.status).toBe(401);
     expect(await retrieveGame('slot1')).toBe(false);
     const r = await saveGame('slot1', state);
@@ -118,7 +134,7 @@ describe('game saves as the SDK sees them', () => {
     expect(await retrieveGame('slot1')).toEqual({ slot1: { level: 4 } });
   });
 
-  it('fails, with nothing saved, when the auth_token is not the player\'s: a 403 after the challenge, not retried', async () => {
+  it("fails, with nothing saved, when the auth_token is not the player's: a 403 after the challenge, not retried", async () => {
     const r = await saveGame('slot1', { level: 0 }, 'a'.repeat(32));
     expect(r.status).toBe(403);
     expect(succeeded(r)).toBe(false);
@@ -137,7 +153,11 @@ describe('game saves as the SDK sees them', () => {
   });
 
   it('retrieveGame resolves false for a value that is not JSON (saved by another client)', async () => {
-    const r = await signedPost(`gamesave/${PLAYER}.json`, { api_key: API_KEY, auth_token: authToken, key: 'raw' }, { data: 'not json {' });
+    const r = await signedPost(
+      `gamesave/${PLAYER}.json`,
+      { api_key: API_KEY, auth_token: authToken, key: 'raw' },
+      { data: 'not json {' },
+    );
     expect(succeeded(r)).toBe(true);
     expect(await retrieveGame('raw')).toBe(false);
   });

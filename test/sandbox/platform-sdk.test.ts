@@ -22,18 +22,25 @@ interface Reply {
   payload: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- what the SDK hands its callback, unparsed
 }
 
-
 let sb: TestSandbox;
 const sent: Array<{ method: string; url: string }> = [];
 
-async function raw(verb: 'GET' | 'PUT' | 'DELETE', path: string, query: Record<string, string>, body: Record<string, string> = {}): Promise<Reply> {
+async function raw(
+  verb: 'GET' | 'PUT' | 'DELETE',
+  path: string,
+  query: Record<string, string>,
+  body: Record<string, string> = {},
+): Promise<Reply> {
   const viaPost = verb !== 'GET';
   const full = viaPost ? { ...query, method: verb.toLowerCase() } : query;
   const url = `${sb.url}/services/rest/v1/${path}?${new URLSearchParams(full).toString()}`;
   sent.push({ method: viaPost ? 'POST' : 'GET', url });
   const response = await fetch(url, {
     method: viaPost ? 'POST' : 'GET',
-    headers: { accept: 'application/json', ...(viaPost ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    headers: {
+      accept: 'application/json',
+      ...(viaPost ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
     ...(viaPost ? { body: new URLSearchParams(body).toString() } : {}),
   });
   const envelope = (await response.json()) as Omit<Reply, 'status'>;
@@ -44,7 +51,11 @@ async function raw(verb: 'GET' | 'PUT' | 'DELETE', path: string, query: Record<s
 async function sdk(verb: 'GET' | 'PUT' | 'DELETE', path: string, params: Record<string, string>): Promise<Reply> {
   const query = { api_key: API_KEY, ...params };
   let reply = await raw(verb, path, query);
-  for (let attempt = 1; attempt <= 3 && reply.status === 401 && reply.payload?.session && reply.payload?.key; attempt++) {
+  for (
+    let attempt = 1;
+    attempt <= 3 && reply.status === 401 && reply.payload?.session && reply.payload?.key;
+    attempt++
+  ) {
     await sleep(100 * attempt);
     const { session, key } = reply.payload as { session: string; key: string };
     const full = verb === 'GET' ? query : { ...query, method: verb.toLowerCase() };
@@ -64,21 +75,30 @@ afterAll(async () => {
 });
 
 describe('quests as the SDK sees them', () => {
-  it('lists the quests the player started with api_key alone, the player\'s progress on each', async () => {
+  it("lists the quests the player started with api_key alone, the player's progress on each", async () => {
     const r = await sdk('GET', `achievements/user/${PLAYER}.json`, {});
     expect(succeeded(r)).toBe(true);
     const byId = Object.fromEntries((r.payload as Array<Record<string, unknown>>).map((q) => [q.developer_id, q]));
     expect(Object.keys(byId).sort()).toEqual(['COLLECT_1000_GEMS', 'FIRST_WIN', 'LEVEL_10']);
     for (const q of Object.values(byId)) {
-      for (const field of ['percent_complete', 'current_value', 'state', 'completed_date', 'developer_id']) expect(q).toHaveProperty(field);
+      for (const field of ['percent_complete', 'current_value', 'state', 'completed_date', 'developer_id'])
+        expect(q).toHaveProperty(field);
     }
     expect(byId.FIRST_WIN).toMatchObject({ state: 'Completed', percent_complete: 100 });
-    expect(byId.LEVEL_10).toMatchObject({ state: 'In Progress', percent_complete: 33, completed_date: '0000-00-00 00:00:00' });
+    expect(byId.LEVEL_10).toMatchObject({
+      state: 'In Progress',
+      percent_complete: 33,
+      completed_date: '0000-00-00 00:00:00',
+    });
   });
 
   it('submits progress (progress, developer_id, pid, no type) through the challenge, and gets the submit reply', async () => {
     const from = sent.length;
-    const r = await sdk('PUT', `achievements/user/${PLAYER}.json`, { progress: '1', developer_id: 'SECRET_ROOM', pid: GAME });
+    const r = await sdk('PUT', `achievements/user/${PLAYER}.json`, {
+      progress: '1',
+      developer_id: 'SECRET_ROOM',
+      pid: GAME,
+    });
     expect(succeeded(r)).toBe(true);
     expect(r.payload).toEqual({
       state: 'Completed',
@@ -92,14 +112,30 @@ describe('quests as the SDK sees them', () => {
     // The first request was unsigned and answered 401; the second carried session and sig.
     const urls = sent.slice(from).map((s) => new URL(s.url));
     expect(sent.slice(from).map((s) => s.method)).toEqual(['POST', 'POST']);
-    expect(urls.map((u) => [u.searchParams.has('session'), u.searchParams.has('sig')])).toEqual([[false, false], [true, true]]);
-    const again = await sdk('PUT', `achievements/user/${PLAYER}.json`, { progress: '1', developer_id: 'SECRET_ROOM', pid: GAME });
+    expect(urls.map((u) => [u.searchParams.has('session'), u.searchParams.has('sig')])).toEqual([
+      [false, false],
+      [true, true],
+    ]);
+    const again = await sdk('PUT', `achievements/user/${PLAYER}.json`, {
+      progress: '1',
+      developer_id: 'SECRET_ROOM',
+      pid: GAME,
+    });
     expect(again.payload).toMatchObject({ already_completed: true, score_awarded: 0 });
   });
 
   it('resets with reset=1', async () => {
-    const r = await sdk('PUT', `achievements/user/${PLAYER}.json`, { reset: '1', developer_id: 'SECRET_ROOM', pid: GAME });
-    expect(r.payload).toMatchObject({ state: 'In Progress', current_value: 0, percent_complete: 0, completed_date: '0000-00-00 00:00:00' });
+    const r = await sdk('PUT', `achievements/user/${PLAYER}.json`, {
+      reset: '1',
+      developer_id: 'SECRET_ROOM',
+      pid: GAME,
+    });
+    expect(r.payload).toMatchObject({
+      state: 'In Progress',
+      current_value: 0,
+      percent_complete: 0,
+      completed_date: '0000-00-00 00:00:00',
+    });
   });
 
   it('refuses a replayed session and a value changed after signing, changing nothing', async () => {
@@ -113,9 +149,17 @@ describe('quests as the SDK sees them', () => {
     expect(changed.status).toBe(401);
     expect(succeeded(changed)).toBe(false);
     const fresh = changed.payload as { session: string; key: string };
-    const good = await raw('PUT', path, { ...query, session: fresh.session, sig: sdkSig(path, { ...query, method: 'put' }, fresh.session, fresh.key) });
+    const good = await raw('PUT', path, {
+      ...query,
+      session: fresh.session,
+      sig: sdkSig(path, { ...query, method: 'put' }, fresh.session, fresh.key),
+    });
     expect(good.payload).toMatchObject({ current_value: 6 });
-    const replay = await raw('PUT', path, { ...query, session: fresh.session, sig: sdkSig(path, { ...query, method: 'put' }, fresh.session, fresh.key) });
+    const replay = await raw('PUT', path, {
+      ...query,
+      session: fresh.session,
+      sig: sdkSig(path, { ...query, method: 'put' }, fresh.session, fresh.key),
+    });
     expect(replay.status).toBe(401);
     const list = await sdk('GET', path, { developer_id: 'LEVEL_10' });
     expect(list.payload[0]).toMatchObject({ current_value: 6, state: 'In Progress' });
@@ -126,20 +170,36 @@ describe('premium content as the SDK sees it', () => {
   it('lists every product of the game by game_id, held or not', async () => {
     const r = await sdk('GET', `products/user/${PLAYER}.json`, { game_id: GAME });
     expect(succeeded(r)).toBe(true);
-    const entries = r.payload as Array<{ purchase: { success: boolean; data: unknown }; product: { sku: string; type: string; data: unknown } }>;
+    const entries = r.payload as Array<{
+      purchase: { success: boolean; data: unknown };
+      product: { sku: string; type: string; data: unknown };
+    }>;
     const bySku = Object.fromEntries(entries.map((e) => [e.product.sku, e]));
     // Not held: the documented sample's shape.
     expect(bySku['dragon-mount']!.purchase).toMatchObject({ success: false, data: false });
     expect(bySku['sword-of-dawn']!.purchase).toMatchObject({ success: true });
     // A consumable: units held as data, the pack size in product.data.
-    expect(bySku['gems:100']).toMatchObject({ purchase: { success: true, data: 250 }, product: { type: 'consumable', data: { consumable_qty: 100 } } });
+    expect(bySku['gems:100']).toMatchObject({
+      purchase: { success: true, data: 250 },
+      product: { type: 'consumable', data: { consumable_qty: 100 } },
+    });
   });
 
   it('consumes a consumable by its base sku (decrement=true&qty=N)', async () => {
-    const r = await sdk('PUT', `products/user/${PLAYER}.json`, { sku: 'gems', decrement: 'true', qty: '50', game_id: GAME });
+    const r = await sdk('PUT', `products/user/${PLAYER}.json`, {
+      sku: 'gems',
+      decrement: 'true',
+      qty: '50',
+      game_id: GAME,
+    });
     expect(succeeded(r)).toBe(true);
     expect(r.payload.purchase).toMatchObject({ success: true, data: 200 });
-    const more = await sdk('PUT', `products/user/${PLAYER}.json`, { sku: 'gems', decrement: 'true', qty: '201', game_id: GAME });
+    const more = await sdk('PUT', `products/user/${PLAYER}.json`, {
+      sku: 'gems',
+      decrement: 'true',
+      qty: '201',
+      game_id: GAME,
+    });
     expect(more.status).toBe(409);
     expect(succeeded(more)).toBe(false);
     const list = await sdk('GET', `products/user/${PLAYER}.json`, { game_id: GAME, sku: 'gems:500' });
@@ -156,7 +216,12 @@ describe('premium content as the SDK sees it', () => {
   });
 
   it('increment=true (what the SDK sends for a negative consume) adds units', async () => {
-    const r = await sdk('PUT', `products/user/${PLAYER}.json`, { sku: 'gems', increment: 'true', qty: '5', game_id: GAME });
+    const r = await sdk('PUT', `products/user/${PLAYER}.json`, {
+      sku: 'gems',
+      increment: 'true',
+      qty: '5',
+      game_id: GAME,
+    });
     expect(r.payload.purchase.data).toBe(205);
   });
 });

@@ -39,8 +39,20 @@ beforeAll(async () => {
   // A second connection, as another process would have: the running sandbox must see its writes.
   const db = openDatabase(dbPath);
   try {
-    db.repos.games.insert({ ...NASTY_GAME, type: 'Game', launchable: false, contentUri: null, signing: 'agi', createdOn: 1_700_000_000 });
-    db.repos.users.insert({ uid: uidForUsername(NASTY_USER), username: NASTY_USER, gender: 'unspecified', createdOn: 1_700_000_000 });
+    db.repos.games.insert({
+      ...NASTY_GAME,
+      type: 'Game',
+      launchable: false,
+      contentUri: null,
+      signing: 'agi',
+      createdOn: 1_700_000_000,
+    });
+    db.repos.users.insert({
+      uid: uidForUsername(NASTY_USER),
+      username: NASTY_USER,
+      gender: 'unspecified',
+      createdOn: 1_700_000_000,
+    });
   } finally {
     db.close();
   }
@@ -93,7 +105,12 @@ const switchForm = (gameId: string, username: string) =>
   `<form method="post" action="/play/${gameId}/login"><input type="hidden" name="username" value="${username}">`;
 
 const unescapeHtml = (s: string) =>
-  s.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+  s
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&');
 
 /** The iframe's src (unescaped), or undefined when the page has no iframe. */
 function iframeSrc(html: string): string | undefined {
@@ -104,7 +121,11 @@ function iframeSrc(html: string): string | undefined {
 async function authenticate(userId: string, authToken: string, apiKey: string = DEMO.game.apiKey) {
   const qs = new URLSearchParams({ user_id: userId, auth_token: authToken, api_key: apiKey });
   const response = await fetch(`${sandbox.url}${API_PREFIX}/authenticate/user.json?${qs}`);
-  return (await response.json()) as { code: number; message: string; payload: { uid: string; username: string } | null };
+  return (await response.json()) as {
+    code: number;
+    message: string;
+    payload: { uid: string; username: string } | null;
+  };
 }
 
 describe('the play page over plain HTTP', () => {
@@ -146,9 +167,13 @@ describe('the play page over plain HTTP', () => {
     expect(src.pathname).toBe('/play/1001/game/index.html');
     expect([...src.searchParams.keys()]).toEqual(['mode', 'user_id', 'auth_token']);
     expect(src.searchParams.get('user_id')).toBe(ALICE.uid);
-    expect((await authenticate(ALICE.uid, src.searchParams.get('auth_token')!)).payload).toMatchObject({ uid: ALICE.uid });
+    expect((await authenticate(ALICE.uid, src.searchParams.get('auth_token')!)).payload).toMatchObject({
+      uid: ALICE.uid,
+    });
     // The platform's page around it: apiAuth for the same user and token, the game's own api key.
-    const data = JSON.parse(/<script type="application\/json" id="platform-data">([^<]*)<\/script>/.exec(page.html)![1]!);
+    const data = JSON.parse(
+      /<script type="application\/json" id="platform-data">([^<]*)<\/script>/.exec(page.html)![1]!,
+    );
     expect(data).toEqual({
       apiAuth: { user_id: ALICE.uid, auth_token: src.searchParams.get('auth_token'), game_id: '1001' },
       apiKey: DEMO.game.apiKey,
@@ -160,12 +185,21 @@ describe('the play page over plain HTTP', () => {
     const port = new URL(sandbox.url).port;
     const browser = { 'sec-fetch-site': 'none' };
     for (const name of ['127.0.0.1', 'localhost']) {
-      const moved = await exactRequest(sandbox.url, 'GET', '/play/1001?as=alice&lang=fr', { ...browser, host: `${name}:${port}` });
-      expect([moved.status, moved.headers.location], name).toEqual([307, `http://sandbox.localhost:${port}/play/1001?as=alice&lang=fr`]);
+      const moved = await exactRequest(sandbox.url, 'GET', '/play/1001?as=alice&lang=fr', {
+        ...browser,
+        host: `${name}:${port}`,
+      });
+      expect([moved.status, moved.headers.location], name).toEqual([
+        307,
+        `http://sandbox.localhost:${port}/play/1001?as=alice&lang=fr`,
+      ]);
     }
     expect((await exactRequest(sandbox.url, 'GET', '/play/1001', {})).status).toBe(200);
     expect((await exactRequest(sandbox.url, 'GET', '/play/1001?direct=1', browser)).status).toBe(200);
-    const there = await exactRequest(sandbox.url, 'GET', '/play/1001?as=alice', { ...browser, host: `sandbox.localhost:${port}` });
+    const there = await exactRequest(sandbox.url, 'GET', '/play/1001?as=alice', {
+      ...browser,
+      host: `sandbox.localhost:${port}`,
+    });
     expect([there.status, there.text]).toEqual([200, expect.stringContaining('Play as alice')]);
   });
 
@@ -195,11 +229,15 @@ describe('the play page over plain HTTP', () => {
     }
   });
 
-  it('keeps the page\'s query flags (?direct=1 and any other) through a login, and drops ?as= once it is done', async () => {
+  it("keeps the page's query flags (?direct=1 and any other) through a login, and drops ?as= once it is done", async () => {
     const pick = await get('/play/1001?direct=1&lang=fr');
-    expect(pick.html).toContain('<form method="post" action="/play/1001/login?direct=1&amp;lang=fr"><input type="hidden" name="username" value="alice">');
+    expect(pick.html).toContain(
+      '<form method="post" action="/play/1001/login?direct=1&amp;lang=fr"><input type="hidden" name="username" value="alice">',
+    );
     const confirm = await get('/play/1001?as=bob&direct=1');
-    expect(confirm.html).toMatch(/<form method="post" action="\/play\/1001\/login\?direct=1"><input type="hidden" name="username" value="bob"><button type="submit" class="user">Play as bob<\/button>/);
+    expect(confirm.html).toMatch(
+      /<form method="post" action="\/play\/1001\/login\?direct=1"><input type="hidden" name="username" value="bob"><button type="submit" class="user">Play as bob<\/button>/,
+    );
     const login = await fetch(`${sandbox.url}/play/1001/login?direct=1&lang=fr`, {
       method: 'POST',
       redirect: 'manual',
@@ -272,7 +310,10 @@ describe('the play page over plain HTTP', () => {
     expect(page.html).not.toContain('<script>');
     const data = /<script type="application\/json" id="platform-data">([^<]*)<\/script>/.exec(page.html)![1]!;
     expect(data).toContain('\\u003cscript>');
-    expect(JSON.parse(data)).toMatchObject({ gameName: NASTY_GAME.name, apiAuth: { user_id: uidForUsername(NASTY_USER), game_id: NASTY_GAME.id } });
+    expect(JSON.parse(data)).toMatchObject({
+      gameName: NASTY_GAME.name,
+      apiAuth: { user_id: uidForUsername(NASTY_USER), game_id: NASTY_GAME.id },
+    });
     expect(page.html).not.toContain(NASTY_USER);
     expect(page.html).toContain('&lt;script&gt;alert(&quot;game&quot;)&lt;/script&gt; &amp; &#39;Co&#39;');
     expect(page.html).toContain('&lt;b&gt;&quot;eve&quot;&amp;&#39;x&#39;&lt;/b&gt;');
@@ -303,8 +344,16 @@ describe('udcli sandbox game set-uri | show', () => {
   it('prints what it set; show reports it; the running sandbox serves it on the next load', async () => {
     const set = await setUri('1002', 'https://puzzles.example.org/lab?v=2');
     expect(set.stdout()).toBe('set the content URI of game 1002 (Puzzle Lab) to https://puzzles.example.org/lab?v=2\n');
-    const shown = JSON.parse((await udcli(['game', 'show', '1002', '--db', dbPath, '--json'])).stdout()) as Record<string, unknown>;
-    expect(shown).toMatchObject({ id: '1002', name: 'Puzzle Lab', content_uri: 'https://puzzles.example.org/lab?v=2', database: dbPath });
+    const shown = JSON.parse((await udcli(['game', 'show', '1002', '--db', dbPath, '--json'])).stdout()) as Record<
+      string,
+      unknown
+    >;
+    expect(shown).toMatchObject({
+      id: '1002',
+      name: 'Puzzle Lab',
+      content_uri: 'https://puzzles.example.org/lab?v=2',
+      database: dbPath,
+    });
     const src = iframeSrc((await get('/play/1002?direct=1', await loginAs('dave', '1002'))).html);
     expect(src).toMatch(/^https:\/\/puzzles\.example\.org\/lab\?v=2&user_id=[0-9a-f]{32}&auth_token=[0-9a-f]{32}$/);
   });
@@ -332,7 +381,9 @@ describe('in a real browser (headless chromium)', () => {
     content = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://content.invalid');
       if (url.pathname === '/game') received.push(url.searchParams);
-      response.writeHead(url.pathname === '/game' ? 200 : 404, { 'content-type': 'text/html' }).end('<!doctype html><h1>the game</h1>');
+      response
+        .writeHead(url.pathname === '/game' ? 200 : 404, { 'content-type': 'text/html' })
+        .end('<!doctype html><h1>the game</h1>');
     });
     await new Promise<void>((resolve) => content.listen(0, '127.0.0.1', resolve));
     contentUrl = `http://127.0.0.1:${(content.address() as AddressInfo).port}/game?level=3`;
@@ -355,7 +406,10 @@ describe('in a real browser (headless chromium)', () => {
       expect(await page.locator('#pick-user').count()).toBe(1);
       expect(await page.locator('iframe').count()).toBe(0);
       // Logging in is a POST: the user's button in the switcher.
-      await Promise.all([page.waitForURL(`${playSite()}/play/${DEMO.game.id}`), page.getByRole('button', { name: DEMO.user.username, exact: true }).first().click()]);
+      await Promise.all([
+        page.waitForURL(`${playSite()}/play/${DEMO.game.id}`),
+        page.getByRole('button', { name: DEMO.user.username, exact: true }).first().click(),
+      ]);
       expect(await page.locator('#username').textContent()).toBe(DEMO.user.username);
       await page.frameLocator('#game').locator('h1').waitFor();
       const first = received.find((q) => q.get('user_id') === DEMO.user.uid);
@@ -372,7 +426,10 @@ describe('in a real browser (headless chromium)', () => {
       const second = received.find((q) => q.get('user_id') === ALICE.uid);
       expect(second, `content server requests: ${received.map(String).join(' ; ')}`).toBeDefined();
       expect(second!.get('auth_token')).not.toBe(first!.get('auth_token'));
-      expect((await authenticate(ALICE.uid, second!.get('auth_token')!)).payload).toEqual({ uid: ALICE.uid, username: 'alice' });
+      expect((await authenticate(ALICE.uid, second!.get('auth_token')!)).payload).toEqual({
+        uid: ALICE.uid,
+        username: 'alice',
+      });
       // A token is the user's own: alice's token does not authenticate demo_player.
       expect((await authenticate(DEMO.user.uid, second!.get('auth_token')!)).payload).toBeNull();
       // A link (GET ?as=) logs nobody in: it shows the form.
@@ -391,13 +448,19 @@ describe('in a real browser (headless chromium)', () => {
     try {
       const page = await browser.newPage();
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}?direct=1`);
-      await Promise.all([page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}?direct=1`), page.getByRole('button', { name: 'bob', exact: true }).first().click()]);
+      await Promise.all([
+        page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}?direct=1`),
+        page.getByRole('button', { name: 'bob', exact: true }).first().click(),
+      ]);
       expect(await page.locator('#username').textContent()).toBe('bob');
       const src = new URL((await page.locator('#game').getAttribute('src'))!);
       expect(`${src.origin}${src.pathname}`).toBe(contentUrl.replace(/\?.*$/, ''));
       expect(src.searchParams.get('user_id')).toBe(uidForUsername('bob'));
       // Switching user from there keeps it too.
-      await Promise.all([page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}?direct=1`), page.getByRole('button', { name: 'alice', exact: true }).click()]);
+      await Promise.all([
+        page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}?direct=1`),
+        page.getByRole('button', { name: 'alice', exact: true }).click(),
+      ]);
       await page.locator('#username', { hasText: 'alice' }).waitFor();
       expect(new URL((await page.locator('#game').getAttribute('src'))!).origin).toBe(new URL(contentUrl).origin);
     } finally {
@@ -412,7 +475,10 @@ describe('in a real browser (headless chromium)', () => {
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}?as=alice`);
-      await Promise.all([page.waitForURL(`${playSite()}/play/${DEMO.game.id}`), page.getByRole('button', { name: 'Play as alice' }).click()]);
+      await Promise.all([
+        page.waitForURL(`${playSite()}/play/${DEMO.game.id}`),
+        page.getByRole('button', { name: 'Play as alice' }).click(),
+      ]);
       const box = page.locator('#frame-box');
       const frame = page.locator('#game');
       const before = (await box.boundingBox())!;

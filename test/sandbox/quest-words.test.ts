@@ -26,7 +26,7 @@ afterEach(() => {
 /** A database as udcli wrote it before migration 4: two quests of one user, one `Started`. */
 function schema3Database(path: string): void {
   const old = new Database(path);
-    for (const m of MIGRATIONS.filter((m) => m.version <= 3)) old.exec(m.sql);
+  for (const m of MIGRATIONS.filter((m) => m.version <= 3)) old.exec(m.sql);
   old.pragma('user_version = 3');
   old.exec(`
       INSERT INTO games (id, name, created_on) VALUES ('1001', 'Old Game', 1000);
@@ -50,13 +50,41 @@ describe('migration 4: a database of schema 3', () => {
     const db = openDatabase(path);
     cleanup.push(() => db.close());
     expect(db.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);
-    const rows = db.sqlite.prepare('SELECT id, achievement_id, current_value, state, started_on, completed_on, updated_on FROM user_achievements ORDER BY id').all();
+    const rows = db.sqlite
+      .prepare(
+        'SELECT id, achievement_id, current_value, state, started_on, completed_on, updated_on FROM user_achievements ORDER BY id',
+      )
+      .all();
     expect(rows).toEqual([
-      { id: 7, achievement_id: 1, current_value: 5, state: 'In Progress', started_on: 2000, completed_on: null, updated_on: 2100 },
-      { id: 8, achievement_id: 2, current_value: 1, state: 'Completed', started_on: 3000, completed_on: 3050, updated_on: 3050 },
+      {
+        id: 7,
+        achievement_id: 1,
+        current_value: 5,
+        state: 'In Progress',
+        started_on: 2000,
+        completed_on: null,
+        updated_on: 2100,
+      },
+      {
+        id: 8,
+        achievement_id: 2,
+        current_value: 1,
+        state: 'Completed',
+        started_on: 3000,
+        completed_on: 3050,
+        updated_on: 3050,
+      },
     ]);
     const listed = db.repos.achievements
-      .list({ uid: 'a'.repeat(32), parentType: 'Game', parentId: '1001', order: 'started_date', sort: 'asc', limit: 10, offset: 0 })
+      .list({
+        uid: 'a'.repeat(32),
+        parentType: 'Game',
+        parentId: '1001',
+        order: 'started_date',
+        sort: 'asc',
+        limit: 10,
+        offset: 0,
+      })
       .map(presentUserAchievement);
     expect(listed.map((q) => [q.developer_id, q.state, q.percent_complete, q.completed_date])).toEqual([
       ['HALF', 'In Progress', 50, '0000-00-00 00:00:00'],
@@ -64,7 +92,9 @@ describe('migration 4: a database of schema 3', () => {
     ]);
     expect(db.repos.users.findByUsername('old_user')).toMatchObject({ gender: 'female', email: '' });
     // The new state is the only one the table takes now.
-    expect(() => db.sqlite.prepare("UPDATE user_achievements SET state = 'Started' WHERE id = 7").run()).toThrow(/CHECK/);
+    expect(() => db.sqlite.prepare("UPDATE user_achievements SET state = 'Started' WHERE id = 7").run()).toThrow(
+      /CHECK/,
+    );
   });
 
   it('a snapshot saved at schema 3 restores into a database of today: a migrated copy, the snapshot itself untouched', () => {
@@ -107,7 +137,9 @@ describe('a data file with the old words', () => {
     const warnings: string[] = [];
     const data = parseDataText('old.yaml', text, false, (line) => warnings.push(line));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^old\.yaml: users\[0\]\.progress\.4711\.A\.state \(line 12\) \(and 2 more like it\): /);
+    expect(warnings[0]).toMatch(
+      /^old\.yaml: users\[0\]\.progress\.4711\.A\.state \(line 12\) \(and 2 more like it\): /,
+    );
     expect(warnings[0]).toContain('"In Progress"');
     expect(warnings[0]).toContain('0000-00-00 00:00:00');
     const db = openDatabase(':memory:');
@@ -126,26 +158,52 @@ describe('a data file with the old words', () => {
 
   it('the same file in JSON warns once too, with its line', () => {
     const json = JSON.stringify(
-      { games: [{ id: '4711', name: 'QA', achievements: [{ developer_id: 'A', name: 'A', target_value: 10 }] }], users: [{ username: 'qa_old', progress: { '4711': { A: { value: 2, completed_date: null } } } }] },
+      {
+        games: [{ id: '4711', name: 'QA', achievements: [{ developer_id: 'A', name: 'A', target_value: 10 }] }],
+        users: [{ username: 'qa_old', progress: { '4711': { A: { value: 2, completed_date: null } } } }],
+      },
       null,
       2,
     );
     const warnings: string[] = [];
     parseDataText('old.json', json, true, (line) => warnings.push(line));
-    expect(warnings).toEqual([expect.stringMatching(/^old\.json: users\[0\]\.progress\.4711\.A\.completed_date \(line \d+\): /)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^old\.json: users\[0\]\.progress\.4711\.A\.completed_date \(line \d+\): /),
+    ]);
   });
 
-  it('a file in the platform\'s words loads without a warning', () => {
+  it("a file in the platform's words loads without a warning", () => {
     const warnings: string[] = [];
-    parseDataText('new.yaml', `${GAME}users:\n  - username: qa\n    progress: { "4711": { A: { value: 3, state: In Progress }, C: 1 } }\n`, false, (l) => warnings.push(l));
+    parseDataText(
+      'new.yaml',
+      `${GAME}users:\n  - username: qa\n    progress: { "4711": { A: { value: 3, state: In Progress }, C: 1 } }\n`,
+      false,
+      (l) => warnings.push(l),
+    );
     expect(warnings).toEqual([]);
   });
 
   it.each([
-    ['Completed below the target', 'A: { value: 3, state: Completed }', /A\.state: Completed needs the value at target_value \(10\)/],
-    ['In Progress at the target', 'C: { value: 1, state: In Progress }', /C\.state: at target_value \(1\) a quest is Completed/],
-    ['a completion date on a quest not completed', 'A: { value: 3, completed_date: "2024-01-01 00:00:00" }', /A\.completed_date: a quest not completed has 0000-00-00 00:00:00/],
-    ['a Completed quest with the zero date', 'C: { value: 1, completed_date: "0000-00-00 00:00:00" }', /C\.completed_date: a Completed quest has a date/],
+    [
+      'Completed below the target',
+      'A: { value: 3, state: Completed }',
+      /A\.state: Completed needs the value at target_value \(10\)/,
+    ],
+    [
+      'In Progress at the target',
+      'C: { value: 1, state: In Progress }',
+      /C\.state: at target_value \(1\) a quest is Completed/,
+    ],
+    [
+      'a completion date on a quest not completed',
+      'A: { value: 3, completed_date: "2024-01-01 00:00:00" }',
+      /A\.completed_date: a quest not completed has 0000-00-00 00:00:00/,
+    ],
+    [
+      'a Completed quest with the zero date',
+      'C: { value: 1, completed_date: "0000-00-00 00:00:00" }',
+      /C\.completed_date: a Completed quest has a date/,
+    ],
     ['an unknown state', 'A: { value: 3, state: Paused }', /A\.state: must be one of/],
   ])('refuses %s, naming the line', (_what, entry, message) => {
     const text = `${GAME}users:\n  - username: qa\n    progress:\n      "4711":\n        ${entry}\n`;
@@ -155,7 +213,7 @@ describe('a data file with the old words', () => {
 });
 
 describe('export and load', () => {
-  it('a Revoked quest, its completion date and a user\'s email survive export → load → export', () => {
+  it("a Revoked quest, its completion date and a user's email survive export → load → export", () => {
     const text = `${GAME}users:
   - username: qa
     email: qa@example.test
@@ -167,7 +225,10 @@ describe('export and load', () => {
 `;
     const a = openDatabase(':memory:');
     const b = openDatabase(':memory:');
-    cleanup.push(() => a.close(), () => b.close());
+    cleanup.push(
+      () => a.close(),
+      () => b.close(),
+    );
     loadData(a, parseDataText('qa.yaml', text, false), 1_800_000_000);
     for (const format of ['yaml', 'json'] as const) {
       const first = [...exportChunks(a, format)].join('');

@@ -10,7 +10,15 @@ import { redactQuery } from '../../src/redact.js';
 import { parseRequestLine } from '../../src/sandbox/request-line.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { settled } from '../until.js';
-import { api, call, exactRequest, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import {
+  api,
+  call,
+  exactRequest,
+  signedApi,
+  startTestSandbox,
+  type Params,
+  type TestSandbox,
+} from './helpers/sandbox.js';
 
 interface Logged {
   id: number;
@@ -29,7 +37,13 @@ interface Logged {
 const PLAYER = DEMO.user.uid;
 /** A signed change (agi, as the SDK sends a PUT): one unit of a pack for the demo player. */
 const GIVE_PATH = `${API_PREFIX}/products/user/${PLAYER}.json`;
-const GIVE: Params = [['parent_id', '1001'], ['sku', 'gold-pack_10'], ['method', 'put'], ['increment', 'true'], ['qty', '1']];
+const GIVE: Params = [
+  ['parent_id', '1001'],
+  ['sku', 'gold-pack_10'],
+  ['method', 'put'],
+  ['increment', 'true'],
+  ['qty', '1'],
+];
 
 async function requests(sb: TestSandbox, query = ''): Promise<Logged[]> {
   const r = await fetch(`${sb.url}/_sandbox/requests${query}`);
@@ -41,7 +55,8 @@ async function requests(sb: TestSandbox, query = ''): Promise<Logged[]> {
 }
 
 /** The log entry is made when the reply has gone out, which may be just after the client read it. */
-const whenLogged = <T>(read: () => T | Promise<T>, ok: (value: T) => boolean): Promise<T> => settled(read, ok, { timeoutMs: 5000, intervalMs: 10 });
+const whenLogged = <T>(read: () => T | Promise<T>, ok: (value: T) => boolean): Promise<T> =>
+  settled(read, ok, { timeoutMs: 5000, intervalMs: 10 });
 
 describe('request lines and GET /_sandbox/requests', () => {
   let sb: TestSandbox;
@@ -61,31 +76,74 @@ describe('request lines and GET /_sandbox/requests', () => {
     expect(ok.status).toBe(200);
     const missing = await call(sb.url, 'GET', '/no/such/page', [['token', 'tok-abcdefghijklmnop']]);
     expect(missing.status).toBe(404);
-    const badSig = await signedApi(sb, 'PUT', `/products/user/${PLAYER}.json`, [['parent_id', '1001'], ['sku', 'gold-pack_10'], ['increment', 'true'], ['qty', '1']], {
-      secret: 'not-the-secret',
-    });
+    const badSig = await signedApi(
+      sb,
+      'PUT',
+      `/products/user/${PLAYER}.json`,
+      [
+        ['parent_id', '1001'],
+        ['sku', 'gold-pack_10'],
+        ['increment', 'true'],
+        ['qty', '1'],
+      ],
+      {
+        secret: 'not-the-secret',
+      },
+    );
     expect(badSig.status).toBe(403);
 
     const got = await whenLogged(lines, (l) => l.length === 3);
     expect(got).toHaveLength(3);
     const [first, second, third] = got.map((line) => parseRequestLine(line));
-    expect(got[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/services\/rest\/v1\/users\/[0-9a-f]{32}\.json\?api_key=0123…cdef&uid=[0-9a-f]{32} 200 \d+(\.\d)?ms$/);
-    expect(first).toMatchObject({ method: 'GET', path: `${API_PREFIX}/users/${PLAYER}.json`, query: `api_key=0123…cdef&uid=${PLAYER}`, status: 200, reason: null });
-    expect(second).toMatchObject({ method: 'GET', path: '/no/such/page', query: 'token=tok-…mnop', status: 404, reason: 'not found: path /no/such/page' });
+    expect(got[0]).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/services\/rest\/v1\/users\/[0-9a-f]{32}\.json\?api_key=0123…cdef&uid=[0-9a-f]{32} 200 \d+(\.\d)?ms$/,
+    );
+    expect(first).toMatchObject({
+      method: 'GET',
+      path: `${API_PREFIX}/users/${PLAYER}.json`,
+      query: `api_key=0123…cdef&uid=${PLAYER}`,
+      status: 200,
+      reason: null,
+    });
+    expect(second).toMatchObject({
+      method: 'GET',
+      path: '/no/such/page',
+      query: 'token=tok-…mnop',
+      status: 404,
+      reason: 'not found: path /no/such/page',
+    });
     expect(third).toMatchObject({ method: 'PUT', status: 403, reason: 'bad signature (hmac-sha256-v1)' });
     expect(third!.query).toMatch(/&timestamp=\d+&signature=[0-9a-f]{4}…[0-9a-f]{4}$/);
     expect(third!.query).toContain('sku=gold-pack_10');
-    for (const secret of [DEMO.game.apiKey, DEMO.game.signingSecret, 'tok-abcdefghijklmnop']) expect(output).not.toContain(secret);
+    for (const secret of [DEMO.game.apiKey, DEMO.game.signingSecret, 'tok-abcdefghijklmnop'])
+      expect(output).not.toContain(secret);
     expect(output).not.toMatch(/[0-9a-f]{64}/); // no whole hmac signature
   });
 
   it('a form body shows after the target as body:FIELDS, secrets redacted like the query, long values cut, and reads back', async () => {
     const data = JSON.stringify({ level: 3, notes: 'x'.repeat(5000) });
     const session = 'f'.repeat(32);
-    const r = await call(sb.url, 'POST', `${API_PREFIX}/products/user/${PLAYER}.json`, [['api_key', DEMO.game.apiKey], ['parent_id', '1001'], ['sku', 'gems']], {
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams([['method', 'put'], ['decrement', 'true'], ['qty', '1'], ['data', data], ['session', session], ['note', 'a b&c']]).toString(),
-    });
+    const r = await call(
+      sb.url,
+      'POST',
+      `${API_PREFIX}/products/user/${PLAYER}.json`,
+      [
+        ['api_key', DEMO.game.apiKey],
+        ['parent_id', '1001'],
+        ['sku', 'gems'],
+      ],
+      {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams([
+          ['method', 'put'],
+          ['decrement', 'true'],
+          ['qty', '1'],
+          ['data', data],
+          ['session', session],
+          ['note', 'a b&c'],
+        ]).toString(),
+      },
+    );
     expect(r.status).toBe(401);
     const plain = await api(sb.url, 'GET', `/users/${PLAYER}.json`);
     expect(plain.status).toBe(200);
@@ -95,11 +153,20 @@ describe('request lines and GET /_sandbox/requests', () => {
     const shownData = `${encodeURIComponent(data.slice(0, 64))}…[length=${data.length}]`;
     const body = `method=put&decrement=true&qty=1&data=${shownData}&session=ffff…ffff&note=a%20b%26c`;
     expect(got[0]).toContain(`?api_key=0123…cdef&parent_id=1001&sku=gems body:${body} 401 `);
-    expect(signedTake).toMatchObject({ method: 'POST', query: 'api_key=0123…cdef&parent_id=1001&sku=gems', body, status: 401, reason: expect.stringMatching(/^stale session/) });
+    expect(signedTake).toMatchObject({
+      method: 'POST',
+      query: 'api_key=0123…cdef&parent_id=1001&sku=gems',
+      body,
+      status: 401,
+      reason: expect.stringMatching(/^stale session/),
+    });
     expect(read).toMatchObject({ method: 'GET', body: '', status: 200 });
     expect(output).not.toContain(session);
     expect(output).not.toContain('x'.repeat(100));
-    const listed = await whenLogged(() => requests(sb), (l) => l.length === 2);
+    const listed = await whenLogged(
+      () => requests(sb),
+      (l) => l.length === 2,
+    );
     expect(listed[0]!.body).toBe(body);
     expect(listed[1]!.body).toBe('');
   });
@@ -117,20 +184,34 @@ describe('request lines and GET /_sandbox/requests', () => {
       expect((await api(own.url, 'GET', `/users/${PLAYER}.json`)).status).toBe(200);
       await whenLogged(got, (l) => l.length === 1);
       const challenge = first.body.payload!;
-      const retry = await call(own.url, 'POST', GIVE_PATH, [...query, ['session', challenge.session], ['sig', agiSignature({ ...challenge, path: GIVE_PATH, query, body: [] })]]);
+      const retry = await call(own.url, 'POST', GIVE_PATH, [
+        ...query,
+        ['session', challenge.session],
+        ['sig', agiSignature({ ...challenge, path: GIVE_PATH, query, body: [] })],
+      ]);
       expect(retry.status, retry.body.message).toBe(200);
 
       const three = await whenLogged(got, (l) => l.length === 3);
       const [read, challenged, signed] = three.map((line) => parseRequestLine(line)!);
       expect(read).toMatchObject({ method: 'GET', status: 200 });
       expect(read!.handshake).toBeUndefined();
-      expect(challenged).toMatchObject({ method: 'POST', status: 401, reason: 'signature required', handshake: 'challenge' });
+      expect(challenged).toMatchObject({
+        method: 'POST',
+        status: 401,
+        reason: 'signature required',
+        handshake: 'challenge',
+      });
       expect(three[1]).toMatch(/ 401 [\d.]+ms \(signature challenge, answered\) signature required$/);
       expect(signed).toMatchObject({ method: 'POST', status: 200, reason: null, handshake: 'retry' });
-      expect(three[2]).toMatch(/&session=[0-9a-f]{4}…[0-9a-f]{4}&sig=[0-9a-f]{4}…[0-9a-f]{4} 200 [\d.]+ms \(after signature challenge\)$/);
+      expect(three[2]).toMatch(
+        /&session=[0-9a-f]{4}…[0-9a-f]{4}&sig=[0-9a-f]{4}…[0-9a-f]{4} 200 [\d.]+ms \(after signature challenge\)$/,
+      );
       expect(text).not.toContain(challenge.session);
 
-      const listed = await whenLogged(() => requests(own), (l) => l.length === 3);
+      const listed = await whenLogged(
+        () => requests(own),
+        (l) => l.length === 3,
+      );
       expect(listed.map((r) => [r.id, r.status, r.handshake, r.challengeId])).toEqual([
         [1, 401, 'challenge', undefined],
         [2, 200, undefined, undefined],
@@ -139,7 +220,10 @@ describe('request lines and GET /_sandbox/requests', () => {
 
       // A challenge still waiting for its retry when the sandbox stops is written, unmarked.
       expect((await call(own.url, 'POST', GIVE_PATH, query)).status).toBe(401);
-      await whenLogged(() => requests(own), (l) => l.length === 4);
+      await whenLogged(
+        () => requests(own),
+        (l) => l.length === 4,
+      );
       expect((await requests(own))[3]!.handshake).toBeUndefined();
     } finally {
       await own.close();
@@ -154,9 +238,14 @@ describe('request lines and GET /_sandbox/requests', () => {
     const own = await startTestSandbox({ requestLines: (t) => (text += t), challengeHoldMs: 0 });
     try {
       expect((await api(own.url, 'POST', `/products/user/${PLAYER}.json`, GIVE)).status).toBe(401);
-      const got = await whenLogged(() => text.split('\n').filter((line) => line !== ''), (l) => l.length === 1);
+      const got = await whenLogged(
+        () => text.split('\n').filter((line) => line !== ''),
+        (l) => l.length === 1,
+      );
       expect(got).toHaveLength(1);
-      expect(parseRequestLine(got[0]!)).toEqual(expect.objectContaining({ method: 'POST', status: 401, reason: 'signature required' }));
+      expect(parseRequestLine(got[0]!)).toEqual(
+        expect.objectContaining({ method: 'POST', status: 401, reason: 'signature required' }),
+      );
       expect(parseRequestLine(got[0]!)!.handshake).toBeUndefined();
     } finally {
       await own.close();
@@ -167,8 +256,13 @@ describe('request lines and GET /_sandbox/requests', () => {
     await api(sb.url, 'GET', `/users/${PLAYER}.json`);
     await call(sb.url, 'GET', '/play/1001');
     await call(sb.url, 'GET', '/nowhere');
-    const list = await whenLogged(() => requests(sb), (l) => l.length === 3);
-    expect(list.map((r) => Object.keys(r))).toEqual(Array(3).fill(['id', 'time', 'method', 'path', 'query', 'body', 'status', 'ms', 'reason']));
+    const list = await whenLogged(
+      () => requests(sb),
+      (l) => l.length === 3,
+    );
+    expect(list.map((r) => Object.keys(r))).toEqual(
+      Array(3).fill(['id', 'time', 'method', 'path', 'query', 'body', 'status', 'ms', 'reason']),
+    );
     expect(list.map((r) => r.id)).toEqual([1, 2, 3]);
     expect(list.map((r) => [r.method, r.path, r.status])).toEqual([
       ['GET', `${API_PREFIX}/users/${PLAYER}.json`, 200],
@@ -191,7 +285,10 @@ describe('request lines and GET /_sandbox/requests', () => {
     await requests(sb, '?since=0');
     await fetch(`${sb.url}/_sandbox/status`);
     await call(sb.url, 'GET', '/nowhere');
-    const list = await whenLogged(() => requests(sb), (l) => l.length >= 1);
+    const list = await whenLogged(
+      () => requests(sb),
+      (l) => l.length >= 1,
+    );
     expect(list.map((r) => r.path)).toEqual(['/nowhere']);
     expect(list[0]!.id).toBe(1);
     expect(await whenLogged(lines, (l) => l.length >= 1)).toHaveLength(1);
@@ -199,7 +296,10 @@ describe('request lines and GET /_sandbox/requests', () => {
 
   it('since=ID gives the entries after it; limit=N the newest N (default 100), oldest first', async () => {
     for (let i = 1; i <= 120; i++) await call(sb.url, 'GET', `/n${i}`);
-    await whenLogged(() => requests(sb, '?limit=1'), (l) => l[0]?.id === 120);
+    await whenLogged(
+      () => requests(sb, '?limit=1'),
+      (l) => l[0]?.id === 120,
+    );
     const byDefault = await requests(sb);
     expect(byDefault).toHaveLength(100);
     expect(byDefault[0]!.id).toBe(21);
@@ -213,10 +313,20 @@ describe('request lines and GET /_sandbox/requests', () => {
   });
 
   it('a bad since or limit: 400 with a JSON message naming it', async () => {
-    for (const [query, name] of [['?since=-1', 'since'], ['?since=abc', 'since'], ['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?limit=2.5', 'limit']] as const) {
+    for (const [query, name] of [
+      ['?since=-1', 'since'],
+      ['?since=abc', 'since'],
+      ['?limit=0', 'limit'],
+      ['?limit=1001', 'limit'],
+      ['?limit=2.5', 'limit'],
+    ] as const) {
       const r = await fetch(`${sb.url}/_sandbox/requests${query}`);
       expect(r.status, query).toBe(400);
-      expect(await r.json()).toEqual({ status: false, code: 400, message: `invalid parameter: ${name} (expected an integer from ${name === 'since' ? '0 to 9999999999' : '1 to 1000'})` });
+      expect(await r.json()).toEqual({
+        status: false,
+        code: 400,
+        message: `invalid parameter: ${name} (expected an integer from ${name === 'since' ? '0 to 9999999999' : '1 to 1000'})`,
+      });
     }
   });
 
@@ -227,7 +337,10 @@ describe('request lines and GET /_sandbox/requests', () => {
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.text)).toMatchObject({ status: false, code: 403 });
     expect(refused.text).not.toContain('api_key');
-    const list = await whenLogged(() => requests(sb), (l) => l.length === 2);
+    const list = await whenLogged(
+      () => requests(sb),
+      (l) => l.length === 2,
+    );
     expect(list[1]).toMatchObject({ path: '/_sandbox/requests', status: 403 });
     expect(list[1]!.reason).toMatch(/^forbidden: the sandbox answers only requests addressed to it \(Host header/);
   });
@@ -250,7 +363,10 @@ describe('request lines in batches', () => {
         }),
       );
       // The order the entries were logged in (ids), read before the sandbox stops.
-      const logged = await whenLogged(() => requests(sb, '?limit=1000'), (l) => l.length === total);
+      const logged = await whenLogged(
+        () => requests(sb, '?limit=1000'),
+        (l) => l.length === total,
+      );
       expect(logged).toHaveLength(total);
       await sb.close();
       stopped = true;
@@ -289,7 +405,10 @@ describe('the ring keeps the last 1000', () => {
 
   it('after 1010 requests, limit=1000 gives ids 11..1010, and since=5 still only what is kept', async () => {
     for (let i = 1; i <= 1010; i++) await call(sb.url, 'GET', `/r${i}`);
-    const all = await whenLogged(() => requests(sb, '?limit=1000'), (l) => l.at(-1)?.id === 1010);
+    const all = await whenLogged(
+      () => requests(sb, '?limit=1000'),
+      (l) => l.at(-1)?.id === 1010,
+    );
     expect(all).toHaveLength(1000);
     expect(all[0]).toMatchObject({ id: 11, path: '/r11' });
     expect(all[999]).toMatchObject({ id: 1010, path: '/r1010' });
@@ -304,9 +423,9 @@ describe('redactQuery (what the log shows of a query)', () => {
     expect(redactQuery('uid=abc&api_key=0123456789abcdef0123456789abcdef&username=demo%20player+x')).toBe(
       'uid=abc&api_key=0123…cdef&username=demo%20player+x',
     );
-    expect(redactQuery('api%5Fkey=0123456789abcdef&password=hunter2hunter2&client_secret=s3cr3t-s3cr3t&x_sig=abcdefabcdef')).toBe(
-      'api%5Fkey=0123…cdef&password=hunt…ter2&client_secret=s3cr…cr3t&x_sig=abcd…cdef',
-    );
+    expect(
+      redactQuery('api%5Fkey=0123456789abcdef&password=hunter2hunter2&client_secret=s3cr3t-s3cr3t&x_sig=abcdefabcdef'),
+    ).toBe('api%5Fkey=0123…cdef&password=hunt…ter2&client_secret=s3cr…cr3t&x_sig=abcd…cdef');
     expect(redactQuery('session=short&sig=&design=blue&flag')).toBe('session=…&sig=&design=blue&flag');
     expect(redactQuery('')).toBe('');
   });

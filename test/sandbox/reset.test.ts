@@ -28,7 +28,11 @@ users:
 `;
 
 async function reset(body = ''): Promise<{ status: number; body: Record<string, unknown> }> {
-  const r = await fetch(`${sb.url}/_sandbox/reset`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const r = await fetch(`${sb.url}/_sandbox/reset`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   return { status: r.status, body: (await r.json()) as Record<string, unknown> };
 }
 
@@ -39,12 +43,19 @@ describe('POST /_sandbox/reset', () => {
     sb = await startTestSandbox();
     const agent = new Agent({ connections: 1, pipelining: 1 });
     const progress = (): Promise<Response> =>
-      fetch(`${sb.url}${API_PREFIX}/achievements/user/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}&parent_id=${DEMO.game.id}`, {
-        // @ts-expect-error undici's dispatcher option is not in the DOM types
-        dispatcher: agent,
-      });
+      fetch(
+        `${sb.url}${API_PREFIX}/achievements/user/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}&parent_id=${DEMO.game.id}`,
+        {
+          // @ts-expect-error undici's dispatcher option is not in the DOM types
+          dispatcher: agent,
+        },
+      );
     // Test case 1 changes the state: a user more.
-    sb.db.sqlite.prepare("INSERT INTO users (uid, username, gender, created_on) VALUES ('0123456789abcdef0123456789abcdef', 'case_one', 'unspecified', 0)").run();
+    sb.db.sqlite
+      .prepare(
+        "INSERT INTO users (uid, username, gender, created_on) VALUES ('0123456789abcdef0123456789abcdef', 'case_one', 'unspecified', 0)",
+      )
+      .run();
     expect(userCount()).toBe(1501);
     expect((await progress()).status).toBe(200);
     const r = await reset();
@@ -71,7 +82,12 @@ describe('POST /_sandbox/reset', () => {
 
   it('refuses bad input with one 400 and changes nothing', async () => {
     sb = await startTestSandbox();
-    for (const body of ['seed=everything', 'seed=demo&data=x', `file=bad.yaml&data=${encodeURIComponent('games: 5')}`, 'format=xml&data=a']) {
+    for (const body of [
+      'seed=everything',
+      'seed=demo&data=x',
+      `file=bad.yaml&data=${encodeURIComponent('games: 5')}`,
+      'format=xml&data=a',
+    ]) {
       const r = await reset(body);
       expect(r.status, body).toBe(400);
       expect(r.body).toMatchObject({ status: false, code: 400 });
@@ -83,22 +99,35 @@ describe('POST /_sandbox/reset', () => {
   it('a nesting bomb (20,000 and 100,000 `[`) is one 400 naming the limit; the server keeps serving', async () => {
     sb = await startTestSandbox();
     for (const n of [20_000, 100_000]) {
-      for (const [file, text] of [['bomb.yaml', `users: ${'['.repeat(n)}`], ['bomb.json', `{"users": ${'['.repeat(n)}`]] as const) {
+      for (const [file, text] of [
+        ['bomb.yaml', `users: ${'['.repeat(n)}`],
+        ['bomb.json', `{"users": ${'['.repeat(n)}`],
+      ] as const) {
         const r = await reset(new URLSearchParams({ file, data: text }).toString());
         expect(r.status, `${file} ${n}`).toBe(400);
-        expect(r.body.message).toBe(`invalid parameter: data: ${file}: nested deeper than 32 levels (the limit of a data file) (line 1)`);
+        expect(r.body.message).toBe(
+          `invalid parameter: data: ${file}: nested deeper than 32 levels (the limit of a data file) (line 1)`,
+        );
       }
       const bare = await reset(new URLSearchParams({ data: '['.repeat(n) }).toString());
-      expect(bare.body.message).toBe('invalid parameter: data: the data file: nested deeper than 32 levels (the limit of a data file) (line 1)');
+      expect(bare.body.message).toBe(
+        'invalid parameter: data: the data file: nested deeper than 32 levels (the limit of a data file) (line 1)',
+      );
     }
-    expect((await api(sb.url, 'GET', `/users/${DEMO.user.uid}.json`, [['api_key', DEMO.game.apiKey]])).status).toBe(200);
+    expect((await api(sb.url, 'GET', `/users/${DEMO.user.uid}.json`, [['api_key', DEMO.game.apiKey]])).status).toBe(
+      200,
+    );
     expect(userCount()).toBe(1500);
   });
 
   it('a large YAML body is parsed off the thread of the server, which answers while it parses', async () => {
     sb = await startTestSandbox();
-    // Most of the 1 MiB a body may be: the yaml package takes most of a second for it, which the server's thread must not spend.
-    const users = Array.from({ length: 11_000 }, (_, i) => `  - username: player_${i}\n    premium: true\n    gender: unspecified\n`);
+    // Most of the 1 MiB a body may be: the yaml package takes most of a second for it, which the server's thread must
+    // not spend.
+    const users = Array.from(
+      { length: 11_000 },
+      (_, i) => `  - username: player_${i}\n    premium: true\n    gender: unspecified\n`,
+    );
     const text = `users:\n${users.join('')}`;
     expect(text.length).toBeGreaterThan(700_000);
     const resetting = reset(new URLSearchParams({ file: 'big.yaml', data: text }).toString());
@@ -128,7 +157,11 @@ describe('GET /_sandbox/contents', () => {
     expect(r.status).toBe(200);
     const body = (await r.json()) as Record<string, unknown>;
     expect(body).toMatchObject({
-      origin: { kind: 'data', file: '/tmp/racers.yaml', text: expect.stringMatching(/^\/tmp\/racers\.yaml \(sha256 [0-9a-f]{12}…\) \+ seed 7 \(10 users\)$/) },
+      origin: {
+        kind: 'data',
+        file: '/tmp/racers.yaml',
+        text: expect.stringMatching(/^\/tmp\/racers\.yaml \(sha256 [0-9a-f]{12}…\) \+ seed 7 \(10 users\)$/),
+      },
       games: [{ id: '8080', name: 'Racers', keys: [{ api_key: '8080…2345', partner: false }] }],
       users: [{ username: 'speedy' }],
       user_count: 1,
@@ -141,7 +174,11 @@ describe('GET /_sandbox/contents', () => {
   it('on the demo data: the demo game first, its named players first', async () => {
     sb = await startTestSandbox();
     recordOrigin(sb.db, { kind: 'demo' });
-    const body = (await (await fetch(`${sb.url}/_sandbox/contents`)).json()) as { origin: { text: string }; primary_game: string; users: Array<{ username: string }> };
+    const body = (await (await fetch(`${sb.url}/_sandbox/contents`)).json()) as {
+      origin: { text: string };
+      primary_game: string;
+      users: Array<{ username: string }>;
+    };
     expect(body.origin.text).toBe('the demo data');
     expect(body.primary_game).toBe(DEMO.game.id);
     expect(body.users[0]!.username).toBe(DEMO.user.username);

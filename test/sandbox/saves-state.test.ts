@@ -26,7 +26,8 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const savesOf = async (sb: TestSandbox) => (await api<Record<string, string>>(sb.url, 'GET', `/gamesave/${PLAYER}.json`)).body.payload;
+const savesOf = async (sb: TestSandbox) =>
+  (await api<Record<string, string>>(sb.url, 'GET', `/gamesave/${PLAYER}.json`)).body.payload;
 
 describe('snapshots', () => {
   let sb: TestSandbox;
@@ -91,7 +92,9 @@ describe('reset', () => {
     await reset(['--db', dbPath, '--data', file]);
     db = openDatabase(dbPath);
     try {
-      expect(db.repos.saves.listFor(alice, '4711').map((s) => [s.key, s.value])).toEqual([['slot1', '{"level":3,"ore":40}']]);
+      expect(db.repos.saves.listFor(alice, '4711').map((s) => [s.key, s.value])).toEqual([
+        ['slot1', '{"level":3,"ore":40}'],
+      ]);
     } finally {
       db.close();
     }

@@ -22,11 +22,22 @@ describe('demo seed', () => {
     const demoGame = repos.games.find('1001')!;
     expect(demoGame).toMatchObject({ name: 'Demo Quest', launchable: true, contentUri: null });
     expect(repos.games.find('1002')?.launchable).toBe(false);
-    expect(repos.games.findApiKey(DEMO.game.apiKey)).toMatchObject({ gameId: '1001', signingSecret: DEMO.game.signingSecret, partner: false });
-    expect(repos.games.findApiKey(DEMO.partner.apiKey)).toMatchObject({ gameId: '1001', signingSecret: DEMO.partner.signingSecret, partner: true });
+    expect(repos.games.findApiKey(DEMO.game.apiKey)).toMatchObject({
+      gameId: '1001',
+      signingSecret: DEMO.game.signingSecret,
+      partner: false,
+    });
+    expect(repos.games.findApiKey(DEMO.partner.apiKey)).toMatchObject({
+      gameId: '1001',
+      signingSecret: DEMO.partner.signingSecret,
+      partner: true,
+    });
     expect(repos.games.findApiKey(DEMO.secondGame.apiKey)).toMatchObject({ gameId: '1002', partner: false });
     for (const a of DEMO_FACTS.achievements) {
-      expect(repos.achievements.definitionByDeveloperId('Game', a.gameId, a.developerId)).toMatchObject({ targetValue: a.targetValue, state: a.state });
+      expect(repos.achievements.definitionByDeveloperId('Game', a.gameId, a.developerId)).toMatchObject({
+        targetValue: a.targetValue,
+        state: a.state,
+      });
     }
     for (const p of DEMO_FACTS.products) expect(repos.products.findBySku('Game', p.gameId, p.sku)?.name).toBe(p.name);
     expect(repos.users.hasPlayed(DEMO.user.uid, '1001')).toBe(true);
@@ -41,8 +52,8 @@ describe('demo seed', () => {
     const dump = () => {
       const db = openDatabase(':memory:');
       seedDemo(db);
-      const rows = ['users', 'friendships', 'plays', 'achievements', 'user_achievements', 'products', 'holdings'].map((t) =>
-        db.sqlite.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all(),
+      const rows = ['users', 'friendships', 'plays', 'achievements', 'user_achievements', 'products', 'holdings'].map(
+        (t) => db.sqlite.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all(),
       );
       db.close();
       return rows;
@@ -52,41 +63,47 @@ describe('demo seed', () => {
 });
 
 describe('generated seed', () => {
-  it(
-    'seeds 100,000 users and a hub with 100,000 friends, and the friends page through in order',
-    async () => {
-      const db = openDatabase(':memory:');
-      const summary = seedGenerated(db, { users: 100_000, friends: 100_000, achievements: 20, products: 10, seed: 'load' });
-      expect(summary.hub.uid).toBe(uidForUsername(summary.hub.username));
-      expect(db.repos.users.count()).toBe(100_001);
-      expect(db.repos.users.friendCount(summary.hub.uid)).toBe(100_000);
-      expect(summary.developerIds).toHaveLength(20);
-      expect(summary.skus).toHaveLength(10);
+  it('seeds 100,000 users and a hub with 100,000 friends, and the friends page through in order', async () => {
+    const db = openDatabase(':memory:');
+    const summary = seedGenerated(db, {
+      users: 100_000,
+      friends: 100_000,
+      achievements: 20,
+      products: 10,
+      seed: 'load',
+    });
+    expect(summary.hub.uid).toBe(uidForUsername(summary.hub.username));
+    expect(db.repos.users.count()).toBe(100_001);
+    expect(db.repos.users.friendCount(summary.hub.uid)).toBe(100_000);
+    expect(summary.developerIds).toHaveLength(20);
+    expect(summary.skus).toHaveLength(10);
 
-      const app = buildApp({ db });
-      try {
-        // Over real HTTP: the sandbox answers only requests addressed to it (Host), which inject's have no port for.
-        const url = await app.listen({ port: 0, host: '127.0.0.1' });
-        const page = async (n: number) => {
-          const r = await fetch(`${url}/services/rest/v1/friends/${summary.hub.uid}.json?api_key=${DEMO.game.apiKey}&page=${n}`);
-          return ((await r.json()) as { payload: Friend[] }).payload;
-        };
-        const first = await page(1);
-        expect(first).toHaveLength(500);
-        expect(first[0]?.username).toBe(summary.usernamePattern);
-        const last = await page(200);
-        expect(last).toHaveLength(500);
-        expect(last.at(-1)?.username).toBe(summary.usernamePattern.replace(/\d+$/, (d) => String(100_000).padStart(d.length, '0')));
-        expect(await page(201)).toEqual([]);
-        const defs = await fetch(`${url}/services/rest/v1/achievements/1001.json?api_key=${DEMO.game.apiKey}`);
-        expect(((await defs.json()) as { payload: unknown[] }).payload).toHaveLength(20);
-      } finally {
-        await app.close();
-        db.close();
-      }
-    },
-    120_000,
-  );
+    const app = buildApp({ db });
+    try {
+      // Over real HTTP: the sandbox answers only requests addressed to it (Host), which inject's have no port for.
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const page = async (n: number) => {
+        const r = await fetch(
+          `${url}/services/rest/v1/friends/${summary.hub.uid}.json?api_key=${DEMO.game.apiKey}&page=${n}`,
+        );
+        return ((await r.json()) as { payload: Friend[] }).payload;
+      };
+      const first = await page(1);
+      expect(first).toHaveLength(500);
+      expect(first[0]?.username).toBe(summary.usernamePattern);
+      const last = await page(200);
+      expect(last).toHaveLength(500);
+      expect(last.at(-1)?.username).toBe(
+        summary.usernamePattern.replace(/\d+$/, (d) => String(100_000).padStart(d.length, '0')),
+      );
+      expect(await page(201)).toEqual([]);
+      const defs = await fetch(`${url}/services/rest/v1/achievements/1001.json?api_key=${DEMO.game.apiKey}`);
+      expect(((await defs.json()) as { payload: unknown[] }).payload).toHaveLength(20);
+    } finally {
+      await app.close();
+      db.close();
+    }
+  }, 120_000);
 
   it('is deterministic per seed and adds nothing when run twice; it gives a demo game even on an empty database', () => {
     const db = openDatabase(':memory:');
@@ -103,9 +120,15 @@ describe('generated seed', () => {
 
   it('rejects impossible options', () => {
     const db = openDatabase(':memory:');
-    expect(() => seedGenerated(db, { users: 5, friends: 6, achievements: 0, products: 0, seed: 1 })).toThrow(RangeError);
-    expect(() => seedGenerated(db, { users: 5, friends: 1, achievements: 0, products: 0, seed: 'no spaces' })).toThrow(RangeError);
-    expect(() => seedGenerated(db, { users: -1, friends: 0, achievements: 0, products: 0, seed: 1 })).toThrow(RangeError);
+    expect(() => seedGenerated(db, { users: 5, friends: 6, achievements: 0, products: 0, seed: 1 })).toThrow(
+      RangeError,
+    );
+    expect(() => seedGenerated(db, { users: 5, friends: 1, achievements: 0, products: 0, seed: 'no spaces' })).toThrow(
+      RangeError,
+    );
+    expect(() => seedGenerated(db, { users: -1, friends: 0, achievements: 0, products: 0, seed: 1 })).toThrow(
+      RangeError,
+    );
     db.close();
   });
 });
@@ -116,8 +139,12 @@ describe('paths', () => {
     expect(dataDir({ UDCLI_DATA_DIR: '/d', XDG_DATA_HOME: '/x' }, linux)).toBe('/d');
     expect(dataDir({ XDG_DATA_HOME: '/x' }, linux)).toBe(join('/x', 'udcli'));
     expect(dataDir({}, linux)).toBe(join('/home/u', '.local', 'share', 'udcli'));
-    expect(dataDir({}, { platform: 'darwin', home: '/Users/u' })).toBe(join('/Users/u', 'Library', 'Application Support', 'udcli'));
-    expect(dataDir({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, { platform: 'win32', home: 'C:\\Users\\u' })).toBe(join('C:\\Users\\u\\AppData\\Local', 'udcli'));
+    expect(dataDir({}, { platform: 'darwin', home: '/Users/u' })).toBe(
+      join('/Users/u', 'Library', 'Application Support', 'udcli'),
+    );
+    expect(dataDir({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, { platform: 'win32', home: 'C:\\Users\\u' })).toBe(
+      join('C:\\Users\\u\\AppData\\Local', 'udcli'),
+    );
   });
 
   it('puts the database, pid file and log in the data dir', () => {

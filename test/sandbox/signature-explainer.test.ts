@@ -17,7 +17,13 @@ import { call, sign, startTestSandbox, type Params, type TestSandbox } from './h
 const KEY = DEMO.game.apiKey;
 const PLAYER = DEMO.user.uid;
 const PRODUCTS = `${API_PREFIX}/products/user/${PLAYER}.json`;
-const GIVE: Params = [['api_key', KEY], ['parent_id', '1001'], ['sku', 'gold-pack_10'], ['increment', 'true'], ['qty', '2']];
+const GIVE: Params = [
+  ['api_key', KEY],
+  ['parent_id', '1001'],
+  ['sku', 'gold-pack_10'],
+  ['increment', 'true'],
+  ['qty', '2'],
+];
 
 let sb: TestSandbox;
 let output = '';
@@ -44,7 +50,9 @@ describe('hmac-sha256-v1: a refused signature shows the canonical string', () =>
     expect(message).toContain(
       `canonical string PUT\\n${PRODUCTS}\\napi_key=${redact(KEY)}&increment=true&parent_id=1001&qty=2&sku=gold-pack_10&timestamp=${now};`,
     );
-    expect(message).toContain(`parameters seen api_key=${redact(KEY)}, parent_id=1001, sku=gold-pack_10, increment=true, qty=2, timestamp=${now}, signature=${redact(sent)})`);
+    expect(message).toContain(
+      `parameters seen api_key=${redact(KEY)}, parent_id=1001, sku=gold-pack_10, increment=true, qty=2, timestamp=${now}, signature=${redact(sent)})`,
+    );
     expect(message).not.toContain('\n');
     expectNoSecrets(message, [sent]);
   });
@@ -63,7 +71,12 @@ describe('hmac-sha256-v1: a refused signature shows the canonical string', () =>
 
   it('with the method override, the canonical string starts with the effective method', async () => {
     const now = Math.floor(sb.clock.ms / 1000);
-    const r = await call(sb.url, 'POST', PRODUCTS, [...GIVE, ['method', 'put'], ['timestamp', String(now)], ['signature', '00']]);
+    const r = await call(sb.url, 'POST', PRODUCTS, [
+      ...GIVE,
+      ['method', 'put'],
+      ['timestamp', String(now)],
+      ['signature', '00'],
+    ]);
     expect(r.status).toBe(403);
     expect(r.body.message).toContain(`canonical string PUT\\n${PRODUCTS}\\napi_key=`);
     expect(r.body.message).toContain('&method=put&');
@@ -71,13 +84,20 @@ describe('hmac-sha256-v1: a refused signature shows the canonical string', () =>
 
   it('the log line says it in a few words', async () => {
     const lines = output.trim().split('\n');
-    expect(lines.filter((line) => / 403 [\d.]+ms bad signature \(hmac-sha256-v1\)$/.test(line)).length).toBeGreaterThanOrEqual(2);
+    expect(
+      lines.filter((line) => / 403 [\d.]+ms bad signature \(hmac-sha256-v1\)$/.test(line)).length,
+    ).toBeGreaterThanOrEqual(2);
     expectNoSecrets(output);
   });
 
   it('a request with long values gets a bounded message', async () => {
     const long: Params = Array.from({ length: 7 }, (_, i) => [`x${i}`, 'v'.repeat(1000)]);
-    const r = await call(sb.url, 'PUT', PRODUCTS, [...GIVE, ...long, ['timestamp', String(Math.floor(sb.clock.ms / 1000))], ['signature', '00']]);
+    const r = await call(sb.url, 'PUT', PRODUCTS, [
+      ...GIVE,
+      ...long,
+      ['timestamp', String(Math.floor(sb.clock.ms / 1000))],
+      ['signature', '00'],
+    ]);
     expect(r.status).toBe(403);
     expect(r.body.message.length).toBeLessThan(4200);
     expect(r.body.message).toMatch(/… \(cut\)\)$/);
@@ -101,13 +121,29 @@ describe('agi: a refused signature shows the sorted values and the joined string
     const wrongSig = randomBytes(16).toString('hex');
     const r = await call<Challenge>(sb.url, 'POST', PRODUCTS, [...QUERY, ['session', session], ['sig', wrongSig]]);
     expect(r.status).toBe(401);
-    expect(r.body.payload).toEqual({ session: expect.stringMatching(/^[0-9a-f]{32}$/), key: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(r.body.payload).toEqual({
+      session: expect.stringMatching(/^[0-9a-f]{32}$/),
+      key: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     const { message } = r.body;
     expect(message).toMatch(/^bad signature \(agi: sorted values /);
-    for (const part of [`api_key=${redact(KEY)}`, `(path)=${PLAYER}.json`, 'qty=2', 'parent_id=1001', `(session)=${session}`, `(key)=${key}`, `(static secret)=${AGI_STATIC_SECRET}`, 'sku=gold-pack_10', 'method=put', 'increment=true']) {
+    for (const part of [
+      `api_key=${redact(KEY)}`,
+      `(path)=${PLAYER}.json`,
+      'qty=2',
+      'parent_id=1001',
+      `(session)=${session}`,
+      `(key)=${key}`,
+      `(static secret)=${AGI_STATIC_SECRET}`,
+      'sku=gold-pack_10',
+      'method=put',
+      'increment=true',
+    ]) {
       expect(message).toContain(part);
     }
-    expect(message).toContain(`query seen api_key=${redact(KEY)}, parent_id=1001, sku=gold-pack_10, increment=true, qty=2, method=put, session=${session}, sig=${redact(wrongSig)}; form body seen none)`);
+    expect(message).toContain(
+      `query seen api_key=${redact(KEY)}, parent_id=1001, sku=gold-pack_10, increment=true, qty=2, method=put, session=${session}, sig=${redact(wrongSig)}; form body seen none)`,
+    );
     expectNoSecrets(message, [wrongSig]);
     // The refused retry is a failure, shown as the retry of its challenge.
     expect(output).toMatch(/ 401 [\d.]+ms \(after signature challenge\) bad signature \(agi\)\n/);
@@ -124,7 +160,10 @@ describe('agi: a refused signature shows the sorted values and the joined string
     expect(r.body.message).toContain('(body)note="two words"');
     expect(r.body.message).toContain('form body seen note="two words")');
     const shown = /joined and lower-cased ("(?:[^"\\]|\\.)*"|\S+);/.exec(r.body.message)![1]!;
-    const joined = (shown.startsWith('"') ? (JSON.parse(shown) as string) : shown).replace(redact(KEY).toLowerCase(), KEY.toLowerCase());
+    const joined = (shown.startsWith('"') ? (JSON.parse(shown) as string) : shown).replace(
+      redact(KEY).toLowerCase(),
+      KEY.toLowerCase(),
+    );
     const expected = agiSignature({ session, key, path: PRODUCTS, query: QUERY, body: [['note', 'two words']] });
     expect(createHash('md5').update(joined, 'utf8').digest('hex')).toBe(expected);
   });

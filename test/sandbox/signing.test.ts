@@ -26,7 +26,12 @@ describe('the shared signing vectors verify against the sandbox (clock at the ve
   beforeAll(async () => {
     sb = await startTestSandbox({ startMs: VECTOR_TIME * 1000 });
     // The vectors' user: the uid is given, so store it directly.
-    sb.db.repos.users.insert({ uid: VECTOR_UID, username: 'vector_user', gender: 'unspecified', createdOn: VECTOR_TIME - 86_400 });
+    sb.db.repos.users.insert({
+      uid: VECTOR_UID,
+      username: 'vector_user',
+      gender: 'unspecified',
+      createdOn: VECTOR_TIME - 86_400,
+    });
   });
   afterAll(async () => {
     await sb.close();
@@ -35,19 +40,34 @@ describe('the shared signing vectors verify against the sandbox (clock at the ve
   it('vector 0: PUT increment FIRST_WIN', async () => {
     const r = await sendVector<AchievementUpdate>(sb, vectors[0]!);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toMatchObject({ state: 'Completed', current_value: 1, percent_complete: 100, developer_id: 'FIRST_WIN' });
+    expect(r.body.payload).toMatchObject({
+      state: 'Completed',
+      current_value: 1,
+      percent_complete: 100,
+      developer_id: 'FIRST_WIN',
+    });
   });
 
   it('vector 1: PUT progress 0.5 with a developer_id full of reserved characters', async () => {
     const r = await sendVector<AchievementUpdate>(sb, vectors[1]!);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toMatchObject({ state: 'In Progress', current_value: 50, percent_complete: 50, developer_id: 'SPEED RUN/100%' });
+    expect(r.body.payload).toMatchObject({
+      state: 'In Progress',
+      current_value: 50,
+      percent_complete: 50,
+      developer_id: 'SPEED RUN/100%',
+    });
   });
 
   it('vector 2: POST with method=put (the effective method is signed) resets FIRST_WIN', async () => {
     const r = await sendVector<AchievementUpdate>(sb, vectors[2]!);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toMatchObject({ state: 'In Progress', current_value: 0, percent_complete: 0, developer_id: 'FIRST_WIN' });
+    expect(r.body.payload).toMatchObject({
+      state: 'In Progress',
+      current_value: 0,
+      percent_complete: 0,
+      developer_id: 'FIRST_WIN',
+    });
   });
 
   it('vector 3: PUT products increment gold-pack_10 by 3', async () => {
@@ -57,7 +77,11 @@ describe('the shared signing vectors verify against the sandbox (clock at the ve
   });
 
   it('vector 4: PUT products decrement of a non-ASCII SKU', async () => {
-    const grant = await api(sb.url, 'POST', `/products/user/${VECTOR_UID}.json`, [['parent_id', '1001'], ['sku', 'héros+épée'], ['qty', '1']]);
+    const grant = await api(sb.url, 'POST', `/products/user/${VECTOR_UID}.json`, [
+      ['parent_id', '1001'],
+      ['sku', 'héros+épée'],
+      ['qty', '1'],
+    ]);
     expect(grant.status).toBe(200);
     const r = await sendVector<ProductEntry>(sb, vectors[4]!);
     expect(r.status).toBe(200);
@@ -66,14 +90,21 @@ describe('the shared signing vectors verify against the sandbox (clock at the ve
 
   it('a vector replayed with one parameter changed is a bad signature', async () => {
     const v = vectors[0]!;
-    const tampered = { ...v, params: v.params.map(([n, val]) => [n, n === 'increment' ? '5' : val] as [string, string]) };
+    const tampered = {
+      ...v,
+      params: v.params.map(([n, val]) => [n, n === 'increment' ? '5' : val] as [string, string]),
+    };
     const r = await sendVector(sb, tampered);
     expect(r.status).toBe(403);
     expect(r.body.message).toMatch(/^bad signature \(hmac-sha256-v1: /);
   });
 
   it('a vector sent with a different verb than it signed is a bad signature', async () => {
-    const r = await sendVector(sb, { ...vectors[0]!, sent_as: 'POST', params: [['method', 'put'], ...vectors[0]!.params] });
+    const r = await sendVector(sb, {
+      ...vectors[0]!,
+      sent_as: 'POST',
+      params: [['method', 'put'], ...vectors[0]!.params],
+    });
     expect(r.status).toBe(403);
     expect(r.body.message).toMatch(/^bad signature \(hmac-sha256-v1: /);
   });
@@ -84,8 +115,18 @@ describe('signature rules', () => {
   const bob = uidForUsername('bob');
   const UA = `/achievements/user/${bob}.json`;
   const PRODUCTS = `/products/user/${bob}.json`;
-  const inc: Array<[string, string]> = [['type', 'Game'], ['pid', '1001'], ['developer_id', 'DAILY_STREAK_7'], ['increment', '1']];
-  const give: Array<[string, string]> = [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '1'], ['increment', 'true']];
+  const inc: Array<[string, string]> = [
+    ['type', 'Game'],
+    ['pid', '1001'],
+    ['developer_id', 'DAILY_STREAK_7'],
+    ['increment', '1'],
+  ];
+  const give: Array<[string, string]> = [
+    ['parent_id', '1001'],
+    ['sku', 'xp-boost'],
+    ['qty', '1'],
+    ['increment', 'true'],
+  ];
   beforeAll(async () => {
     sb = await startTestSandbox();
   });
@@ -94,26 +135,72 @@ describe('signature rules', () => {
   });
 
   it('requires a signature on achievement PUTs and product PUTs: unsigned, a game accepting agi answers the challenge', async () => {
-    for (const [path, params] of [[UA, inc], [PRODUCTS, give]] as const) {
+    for (const [path, params] of [
+      [UA, inc],
+      [PRODUCTS, give],
+    ] as const) {
       const r = await api(sb.url, 'PUT', path, [...params, ['timestamp', String(Math.floor(sb.clock.ms / 1000))]]);
       expect(r.status).toBe(401);
-      expect(r.body).toMatchObject({ code: 401, message: 'signature required', payload: { session: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+      expect(r.body).toMatchObject({
+        code: 401,
+        message: 'signature required',
+        payload: { session: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      });
     }
   });
 
   it('a game that accepts hmac-sha256-v1 only answers an unsigned PUT with 403 saying what to send', async () => {
-    sb.db.repos.games.insert({ id: 'hm1', type: 'Game', name: 'Hmac Only', launchable: false, contentUri: null, signing: 'hmac-sha256-v1', createdOn: 0 });
-    const key = 'ab'.repeat(16);
-    sb.db.repos.games.insertApiKey({ apiKey: key, gameId: 'hm1', signingSecret: 'hm1-secret', partner: false, label: '', createdOn: 0 });
-    sb.db.repos.achievements.insertDefinition({
-      parentId: 'hm1', developerId: 'ONE', name: 'One', description: '', adminDescription: '', icon: '', startValue: 0, targetValue: 3,
-      score: 1, state: 'Active', tags: {}, createdOn: 0, updatedOn: 0,
+    sb.db.repos.games.insert({
+      id: 'hm1',
+      type: 'Game',
+      name: 'Hmac Only',
+      launchable: false,
+      contentUri: null,
+      signing: 'hmac-sha256-v1',
+      createdOn: 0,
     });
-    const params: Array<[string, string]> = [['pid', 'hm1'], ['developer_id', 'ONE'], ['increment', '1']];
+    const key = 'ab'.repeat(16);
+    sb.db.repos.games.insertApiKey({
+      apiKey: key,
+      gameId: 'hm1',
+      signingSecret: 'hm1-secret',
+      partner: false,
+      label: '',
+      createdOn: 0,
+    });
+    sb.db.repos.achievements.insertDefinition({
+      parentId: 'hm1',
+      developerId: 'ONE',
+      name: 'One',
+      description: '',
+      adminDescription: '',
+      icon: '',
+      startValue: 0,
+      targetValue: 3,
+      score: 1,
+      state: 'Active',
+      tags: {},
+      createdOn: 0,
+      updatedOn: 0,
+    });
+    const params: Array<[string, string]> = [
+      ['pid', 'hm1'],
+      ['developer_id', 'ONE'],
+      ['increment', '1'],
+    ];
     const unsigned = await api(sb.url, 'PUT', UA, params, key);
     expect(unsigned.status).toBe(403);
-    expect(unsigned.body).toMatchObject({ payload: null, message: 'signature required (this game accepts hmac-sha256-v1 only: send timestamp and signature)' });
-    const agiTry = await api(sb.url, 'PUT', UA, [...params, ['session', 'ab'.repeat(16)], ['sig', 'cd'.repeat(16)]], key);
+    expect(unsigned.body).toMatchObject({
+      payload: null,
+      message: 'signature required (this game accepts hmac-sha256-v1 only: send timestamp and signature)',
+    });
+    const agiTry = await api(
+      sb.url,
+      'PUT',
+      UA,
+      [...params, ['session', 'ab'.repeat(16)], ['sig', 'cd'.repeat(16)]],
+      key,
+    );
     expect(agiTry.status).toBe(403);
     const signed = await signedApi(sb, 'PUT', UA, params, { key, secret: 'hm1-secret' });
     expect(signed.status).toBe(200);
@@ -129,13 +216,23 @@ describe('signature rules', () => {
     const noTimestamp = await api(sb.url, 'PUT', UA, [...inc, ['signature', 'ab'.repeat(32)]]);
     expect(noTimestamp.status).toBe(400);
     expect(noTimestamp.body.message).toBe('missing parameter: timestamp');
-    const badTimestamp = await api(sb.url, 'PUT', UA, [...inc, ['timestamp', 'yesterday'], ['signature', 'ab'.repeat(32)]]);
+    const badTimestamp = await api(sb.url, 'PUT', UA, [
+      ...inc,
+      ['timestamp', 'yesterday'],
+      ['signature', 'ab'.repeat(32)],
+    ]);
     expect(badTimestamp.body.message).toMatch(/^invalid parameter: timestamp/);
   });
 
   it('accepts the signature in upper-case hex', async () => {
     const full = `${API_PREFIX}${UA}`;
-    const params = sign('PUT', full, [['api_key', DEMO.game.apiKey], ...inc], DEMO.game.signingSecret, Math.floor(sb.clock.ms / 1000));
+    const params = sign(
+      'PUT',
+      full,
+      [['api_key', DEMO.game.apiKey], ...inc],
+      DEMO.game.signingSecret,
+      Math.floor(sb.clock.ms / 1000),
+    );
     const upper = params.map(([n, v]) => [n, n === 'signature' ? v.toUpperCase() : v] as [string, string]);
     const r = await call(sb.url, 'PUT', full, upper);
     expect(r.status).toBe(200);
@@ -164,8 +261,19 @@ describe('signature rules', () => {
   });
 
   it('a captured signed give, sent three times, is granted once: then 401 signature already used, for the rest of its window', async () => {
-    const gems: Array<[string, string]> = [['parent_id', '1001'], ['sku', 'gems'], ['qty', '1'], ['increment', 'true']]; // a PUT counts units
-    const held = async () => ((await api<Array<{ purchase: { data: number } }>>(sb.url, 'GET', PRODUCTS, [['parent_id', '1001'], ['sku', 'gems']])).body.payload?.[0]?.purchase.data ?? 0);
+    const gems: Array<[string, string]> = [
+      ['parent_id', '1001'],
+      ['sku', 'gems'],
+      ['qty', '1'],
+      ['increment', 'true'],
+    ]; // a PUT counts units
+    const held = async () =>
+      (
+        await api<Array<{ purchase: { data: number } }>>(sb.url, 'GET', PRODUCTS, [
+          ['parent_id', '1001'],
+          ['sku', 'gems'],
+        ])
+      ).body.payload?.[0]?.purchase.data ?? 0;
     const before = await held();
     const signedAt = Math.floor(sb.clock.ms / 1000);
     const full = `${API_PREFIX}${PRODUCTS}`;
@@ -173,9 +281,14 @@ describe('signature rules', () => {
     const replies = [];
     for (let k = 0; k < 3; k++) replies.push(await call(sb.url, 'PUT', full, captured));
     expect(replies.map((r) => r.status)).toEqual([200, 401, 401]);
-    expect(replies[1]!.body).toMatchObject({ code: 401, message: expect.stringMatching(/^signature already used \(hmac-sha256-v1/), payload: null });
+    expect(replies[1]!.body).toMatchObject({
+      code: 401,
+      message: expect.stringMatching(/^signature already used \(hmac-sha256-v1/),
+      payload: null,
+    });
     expect(await held()).toBe(before + 1);
-    // In upper case it is the same signature; sent as POST with the override, a different one (another effective request line).
+    // In upper case it is the same signature; sent as POST with the override, a different one (another effective
+    // request line).
     const upper = captured.map(([n, v]) => [n, n === 'signature' ? v.toUpperCase() : v] as [string, string]);
     expect((await call(sb.url, 'PUT', full, upper)).status).toBe(401);
     // To the end of the window, and past it the timestamp is stale anyway.
@@ -200,25 +313,71 @@ describe('signature rules', () => {
   });
 
   it('checks a partner’s signature when one is sent, against the partner key’s own secret', async () => {
-    const own = await signedApi(sb, 'PUT', PRODUCTS, give, { key: DEMO.partner.apiKey, secret: DEMO.partner.signingSecret });
+    const own = await signedApi(sb, 'PUT', PRODUCTS, give, {
+      key: DEMO.partner.apiKey,
+      secret: DEMO.partner.signingSecret,
+    });
     expect(own.status).toBe(200);
-    const gameSecret = await signedApi(sb, 'PUT', UA, inc, { key: DEMO.partner.apiKey, secret: DEMO.game.signingSecret });
+    const gameSecret = await signedApi(sb, 'PUT', UA, inc, {
+      key: DEMO.partner.apiKey,
+      secret: DEMO.game.signingSecret,
+    });
     expect(gameSecret.status).toBe(403);
     expect(gameSecret.body.message).toMatch(/^bad signature \(hmac-sha256-v1: /);
   });
 
   it('game 1002 accepts agi only: a right hmac signature gets the agi challenge and changes nothing', async () => {
-    const params: Array<[string, string]> = [['type', 'Game'], ['pid', '1002'], ['developer_id', 'PUZZLE_MASTER'], ['increment', '5']];
-    const r = await signedApi<AchievementUpdate>(sb, 'PUT', UA, params, { key: DEMO.secondGame.apiKey, secret: DEMO.secondGame.signingSecret });
+    const params: Array<[string, string]> = [
+      ['type', 'Game'],
+      ['pid', '1002'],
+      ['developer_id', 'PUZZLE_MASTER'],
+      ['increment', '5'],
+    ];
+    const r = await signedApi<AchievementUpdate>(sb, 'PUT', UA, params, {
+      key: DEMO.secondGame.apiKey,
+      secret: DEMO.secondGame.signingSecret,
+    });
     expect(r.status).toBe(401);
-    expect(r.body).toMatchObject({ message: 'signature required (this game accepts agi only)', payload: { session: expect.any(String), key: expect.any(String) } });
-    const list = await api<Array<{ state: string }>>(sb.url, 'GET', UA, [['developer_id', 'PUZZLE_MASTER']], DEMO.secondGame.apiKey);
+    expect(r.body).toMatchObject({
+      message: 'signature required (this game accepts agi only)',
+      payload: { session: expect.any(String), key: expect.any(String) },
+    });
+    const list = await api<Array<{ state: string }>>(
+      sb.url,
+      'GET',
+      UA,
+      [['developer_id', 'PUZZLE_MASTER']],
+      DEMO.secondGame.apiKey,
+    );
     expect(list.body.payload).toEqual([]);
   });
 
   it('does not require a signature on GET, POST grants or DELETE', async () => {
-    expect((await api(sb.url, 'GET', UA, [['type', 'Game'], ['pid', '1001']])).status).toBe(200);
-    expect((await api(sb.url, 'POST', PRODUCTS, [['parent_id', '1001'], ['sku', 'xp-boost'], ['qty', '1']])).status).toBe(200);
-    expect((await api(sb.url, 'DELETE', UA, [['type', 'Game'], ['pid', '1001'], ['developer_id', 'DAILY_STREAK_7']])).status).toBe(200);
+    expect(
+      (
+        await api(sb.url, 'GET', UA, [
+          ['type', 'Game'],
+          ['pid', '1001'],
+        ])
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await api(sb.url, 'POST', PRODUCTS, [
+          ['parent_id', '1001'],
+          ['sku', 'xp-boost'],
+          ['qty', '1'],
+        ])
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await api(sb.url, 'DELETE', UA, [
+          ['type', 'Game'],
+          ['pid', '1001'],
+          ['developer_id', 'DAILY_STREAK_7'],
+        ])
+      ).status,
+    ).toBe(200);
   });
 });

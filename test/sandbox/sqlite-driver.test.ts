@@ -17,8 +17,17 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('driverModuleFor', () => {
   it('better-sqlite3 13 from Node 22 on; the Node 20 package (better-sqlite3 12) below', () => {
-    expect(['20.18.1', '20.20.2', '21.7.3'].map(driverModuleFor)).toEqual(['udcli-sqlite-node20', 'udcli-sqlite-node20', 'udcli-sqlite-node20']);
-    expect(['22.0.0', '22.23.3', '24.21.0', '26.12.1'].map(driverModuleFor)).toEqual(['better-sqlite3', 'better-sqlite3', 'better-sqlite3', 'better-sqlite3']);
+    expect(['20.18.1', '20.20.2', '21.7.3'].map(driverModuleFor)).toEqual([
+      'udcli-sqlite-node20',
+      'udcli-sqlite-node20',
+      'udcli-sqlite-node20',
+    ]);
+    expect(['22.0.0', '22.23.3', '24.21.0', '26.12.1'].map(driverModuleFor)).toEqual([
+      'better-sqlite3',
+      'better-sqlite3',
+      'better-sqlite3',
+      'better-sqlite3',
+    ]);
   });
 });
 
@@ -42,9 +51,14 @@ describe('loadDriver', () => {
   it('a driver that throws as it loads says it does not load, keeping the cause for --verbose', () => {
     const dir = join(scratch, 'broken');
     mkdirSync(join(dir, 'node_modules', 'udcli-sqlite-node20'), { recursive: true });
-    writeFileSync(join(dir, 'node_modules', 'udcli-sqlite-node20', 'index.js'), "throw new Error('was compiled against a different Node.js version');\n");
+    writeFileSync(
+      join(dir, 'node_modules', 'udcli-sqlite-node20', 'index.js'),
+      "throw new Error('was compiled against a different Node.js version');\n",
+    );
     const load = createRequire(join(dir, 'x.js'));
-    expect(() => loadDriver('20.20.2', load)).toThrow(/^the SQLite driver for Node 20\.20\.2 \(udcli-sqlite-node20\) does not load: /);
+    expect(() => loadDriver('20.20.2', load)).toThrow(
+      /^the SQLite driver for Node 20\.20\.2 \(udcli-sqlite-node20\) does not load: /,
+    );
     try {
       loadDriver('20.20.2', load);
     } catch (error) {

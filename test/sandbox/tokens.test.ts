@@ -5,7 +5,10 @@ import { uidForUsername } from '../../src/domain/ids.js';
 import type { AuthenticatedUser, TokenRecord } from '../../src/domain/types.js';
 import { api, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
-async function login(sb: TestSandbox, username: string): Promise<{ status: number; cookie: string; body: Record<string, unknown> }> {
+async function login(
+  sb: TestSandbox,
+  username: string,
+): Promise<{ status: number; cookie: string; body: Record<string, unknown> }> {
   const r = await fetch(`${sb.url}/login?username=${encodeURIComponent(username)}`, { method: 'POST' });
   const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   return { status: r.status, cookie, body: (await r.json()) as Record<string, unknown> };
@@ -17,7 +20,16 @@ async function generate(sb: TestSandbox, gameId: string, cookie?: string) {
 }
 
 const authenticate = (sb: TestSandbox, userId: string, token: string, key: string = DEMO.game.apiKey) =>
-  api<AuthenticatedUser>(sb.url, 'GET', '/authenticate/user.json', [['user_id', userId], ['auth_token', token]], key);
+  api<AuthenticatedUser>(
+    sb.url,
+    'GET',
+    '/authenticate/user.json',
+    [
+      ['user_id', userId],
+      ['auth_token', token],
+    ],
+    key,
+  );
 
 describe('login and the token generator', () => {
   let sb: TestSandbox;
@@ -46,7 +58,11 @@ describe('login and the token generator', () => {
   });
 
   it('refuses to generate a token without the cookie: HTTP 401 and status false', async () => {
-    for (const cookie of [undefined, 'udcli_sandbox_session=' + '0'.repeat(32), 'other=1; udcli_sandbox_session=junk']) {
+    for (const cookie of [
+      undefined,
+      'udcli_sandbox_session=' + '0'.repeat(32),
+      'other=1; udcli_sandbox_session=junk',
+    ]) {
       const r = await generate(sb, '1001', cookie);
       expect(r.status).toBe(401);
       expect(r.body.status).toBe(false);
@@ -88,11 +104,18 @@ describe('authenticate', () => {
   it('returns the user for the token, with the api_key of the token’s game', async () => {
     const r = await authenticate(sb, token.uid, token.token);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ version: 1, code: 200, message: 'OK', payload: { uid: DEMO.user.uid, username: 'demo_player' } });
+    expect(r.body).toEqual({
+      version: 1,
+      code: 200,
+      message: 'OK',
+      payload: { uid: DEMO.user.uid, username: 'demo_player' },
+    });
   });
 
   it('accepts ids in upper case and the partner key of the same game', async () => {
-    expect((await authenticate(sb, token.uid.toUpperCase(), token.token.toUpperCase())).body.payload?.uid).toBe(DEMO.user.uid);
+    expect((await authenticate(sb, token.uid.toUpperCase(), token.token.toUpperCase())).body.payload?.uid).toBe(
+      DEMO.user.uid,
+    );
     expect((await authenticate(sb, token.uid, token.token, DEMO.partner.apiKey)).body.payload?.uid).toBe(DEMO.user.uid);
   });
 

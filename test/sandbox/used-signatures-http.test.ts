@@ -14,12 +14,26 @@ import { API_PREFIX } from '../../src/domain/types.js';
 import { buildApp } from '../../src/sandbox/app.js';
 import { openDatabase, type SandboxDatabase } from '../../src/sandbox/database.js';
 import { KEEP_SECONDS } from '../../src/sandbox/http/used-signatures.js';
-import { api, call, freshNonce, sign, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import {
+  api,
+  call,
+  freshNonce,
+  sign,
+  signedApi,
+  startTestSandbox,
+  type Params,
+  type TestSandbox,
+} from './helpers/sandbox.js';
 
 const bob = uidForUsername('bob');
 const PRODUCTS = `/products/user/${bob}.json`;
 const FULL = `${API_PREFIX}${PRODUCTS}`;
-const give = (sku: string): Params => [['parent_id', '1001'], ['sku', sku], ['qty', '1'], ['increment', 'true']];
+const give = (sku: string): Params => [
+  ['parent_id', '1001'],
+  ['sku', sku],
+  ['qty', '1'],
+  ['increment', 'true'],
+];
 
 let sb: TestSandbox;
 /** A second sandbox on the same database file: its own connection and its own memory, as another process. */
@@ -38,12 +52,23 @@ afterAll(async () => {
 });
 
 const held = async (sku: string): Promise<number> =>
-  (await api<Array<{ purchase: { data: number } }>>(sb.url, 'GET', PRODUCTS, [['parent_id', '1001'], ['sku', sku]])).body.payload?.[0]?.purchase.data ?? 0;
+  (
+    await api<Array<{ purchase: { data: number } }>>(sb.url, 'GET', PRODUCTS, [
+      ['parent_id', '1001'],
+      ['sku', sku],
+    ])
+  ).body.payload?.[0]?.purchase.data ?? 0;
 const now = (): number => Math.floor(sb.clock.ms / 1000);
 /** A signed give as a client would capture it: the same parameters sent again are a replay. */
 const captured = (sku: string, options: { nonce?: string | false; timestamp?: number } = {}): Params => {
   const nonce: Params = options.nonce === false ? [] : [['nonce', options.nonce ?? freshNonce()]];
-  return sign('PUT', FULL, [['api_key', DEMO.game.apiKey], ...give(sku), ...nonce], DEMO.game.signingSecret, options.timestamp ?? now());
+  return sign(
+    'PUT',
+    FULL,
+    [['api_key', DEMO.game.apiKey], ...give(sku), ...nonce],
+    DEMO.game.signingSecret,
+    options.timestamp ?? now(),
+  );
 };
 
 describe('one signature, one request, on every sandbox of the database', () => {
@@ -54,7 +79,11 @@ describe('one signature, one request, on every sandbox of the database', () => {
     expect(first.status, first.text).toBe(200);
     const replay = await call(other.url, 'PUT', FULL, request);
     expect(replay.status).toBe(401);
-    expect(replay.body).toMatchObject({ code: 401, message: expect.stringMatching(/^signature already used \(hmac-sha256-v1/), payload: null });
+    expect(replay.body).toMatchObject({
+      code: 401,
+      message: expect.stringMatching(/^signature already used \(hmac-sha256-v1/),
+      payload: null,
+    });
     // And the other way round.
     const second = captured('gems');
     expect((await call(other.url, 'PUT', FULL, second)).status).toBe(200);
@@ -97,8 +126,19 @@ describe('one signature, one request, on every sandbox of the database', () => {
   });
 
   it('a change its handler refuses (409) has still used its signature: the replay is refused as used', async () => {
-    const take: Params = [['parent_id', '1001'], ['sku', 'never-held'], ['qty', '5'], ['decrement', 'true']];
-    const request = sign('PUT', FULL, [['api_key', DEMO.game.apiKey], ...take, ['nonce', freshNonce()]], DEMO.game.signingSecret, now());
+    const take: Params = [
+      ['parent_id', '1001'],
+      ['sku', 'never-held'],
+      ['qty', '5'],
+      ['decrement', 'true'],
+    ];
+    const request = sign(
+      'PUT',
+      FULL,
+      [['api_key', DEMO.game.apiKey], ...take, ['nonce', freshNonce()]],
+      DEMO.game.signingSecret,
+      now(),
+    );
     const refused = await call(sb.url, 'PUT', FULL, request);
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.body.message).not.toMatch(/signature/);
@@ -119,7 +159,11 @@ describe('the clock moved back', () => {
     // Each sandbox has a clock of its own (a process's): both are moved.
     const setClock = async (iso: string) => {
       for (const url of [sb.url, other.url]) {
-        const r = await fetch(`${url}/_sandbox/clock`, { method: 'POST', body: `set=${encodeURIComponent(iso)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+        const r = await fetch(`${url}/_sandbox/clock`, {
+          method: 'POST',
+          body: `set=${encodeURIComponent(iso)}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
         expect(r.status).toBe(200);
       }
     };
@@ -132,14 +176,18 @@ describe('the clock moved back', () => {
     sb.clock.advance(KEEP_SECONDS + 2);
     expect((await signedApi(sb, 'PUT', PRODUCTS, give('xp-boost'))).status).toBe(200);
     expect(sb.db.repos.usedSignatures.count()).toBeGreaterThan(0);
-    const swept = sb.db.sqlite.prepare('SELECT count(*) AS n FROM used_signatures WHERE timestamp = ?').get(signedAt) as { n: number };
+    const swept = sb.db.sqlite
+      .prepare('SELECT count(*) AS n FROM used_signatures WHERE timestamp = ?')
+      .get(signedAt) as { n: number };
     expect(swept.n).toBe(0);
     // Then the clock set back onto the signature's second: still refused, on both sandboxes.
     await setClock(new Date(signedAt * 1000).toISOString());
     for (const url of [sb.url, other.url]) {
       const replay = await call(url, 'PUT', FULL, request);
       expect(replay.status).toBe(401);
-      expect(replay.body.message).toMatch(/^signature already used \(hmac-sha256-v1: the signatures of this timestamp's seconds were forgotten/);
+      expect(replay.body.message).toMatch(
+        /^signature already used \(hmac-sha256-v1: the signatures of this timestamp's seconds were forgotten/,
+      );
     }
     expect(await held('gems')).toBe(before + 1);
     await setClock('now');

@@ -30,7 +30,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const spend = (store: UsedSignatures, signature: string, timestamp: number) => db.transaction(() => store.spend(signature, timestamp));
+const spend = (store: UsedSignatures, signature: string, timestamp: number) =>
+  db.transaction(() => store.spend(signature, timestamp));
 
 describe('used signatures in the database', () => {
   it('a signature is refused from its second use on, whatever its case', () => {

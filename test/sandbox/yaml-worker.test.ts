@@ -16,7 +16,12 @@ describe('the YAML worker', () => {
     const good = await parseYamlOffThread('users:\n  - username: a\n  - username: b\n', 1000);
     expect(good).toMatchObject({ value: { users: [{ username: 'a' }, { username: 'b' }] } });
     if (!('lines' in good)) throw new Error('no value');
-    expect(await good.lines([['users', 1, 'username'], ['users', 5]])).toEqual([3, 2]); // users[5] is not there: the line of users itself
+    expect(
+      await good.lines([
+        ['users', 1, 'username'],
+        ['users', 5],
+      ]),
+    ).toEqual([3, 2]); // users[5] is not there: the line of users itself
     good.close();
     expect(yamlParsesRunning()).toBe(0);
   });

@@ -25,7 +25,10 @@ export default defineChange({
       confirm: ({ target }, who) => `delete achievement ${target.developerId} of ${who}`,
       label: ({ target }) => `delete ${target.developerId}`,
       // Only a record that exists is worth asking about; without one the DELETE answers 404.
-      ask: { what: ({ target }) => `Delete achievement ${target.developerId}`, loss: (record) => (record ? lossText(record) : null) },
+      ask: {
+        what: ({ target }) => `Delete achievement ${target.developerId}`,
+        loss: (record) => (record ? lossText(record) : null),
+      },
       spin: (developerId) => `Deleting ${developerId}`,
       perform: (client, uid, target) => deleteAchievement(client, uid, target),
     });

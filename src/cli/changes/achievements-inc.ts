@@ -16,12 +16,14 @@ export default defineChange({
   examples: ['UID FIRST_WIN --by 2'],
   batchExample: 'LEVEL_10',
   async type() {
-    const [{ achievementChange }, { incrementAchievement }, { incrementOutcome }, { parseInteger }] = await Promise.all([
-      import('../commands/achievements/change.js'),
-      import('../../ops/achievements.js'),
-      import('../../domain/outcome.js'),
-      import('../../ops/args.js'),
-    ]);
+    const [{ achievementChange }, { incrementAchievement }, { incrementOutcome }, { parseInteger }] = await Promise.all(
+      [
+        import('../commands/achievements/change.js'),
+        import('../../ops/achievements.js'),
+        import('../../domain/outcome.js'),
+        import('../../ops/args.js'),
+      ],
+    );
     return achievementChange({
       action: 'inc',
       idempotent: false,

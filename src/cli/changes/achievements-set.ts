@@ -15,11 +15,12 @@ export default defineChange({
   examples: ['UID FIRST_WIN 75%', 'UID FIRST_WIN 1'],
   batchExample: 'LEVEL_10 50%',
   async type() {
-    const [{ achievementChange, refuseKeptCompletion }, { setAchievementProgress }, { parseProgress }] = await Promise.all([
-      import('../commands/achievements/change.js'),
-      import('../../ops/achievements.js'),
-      import('../../ops/args.js'),
-    ]);
+    const [{ achievementChange, refuseKeptCompletion }, { setAchievementProgress }, { parseProgress }] =
+      await Promise.all([
+        import('../commands/achievements/change.js'),
+        import('../../ops/achievements.js'),
+        import('../../ops/args.js'),
+      ]);
     return achievementChange({
       action: 'set',
       idempotent: true,

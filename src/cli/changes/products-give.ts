@@ -11,11 +11,16 @@ interface GiveOptions extends ProductOptions {
 export default defineChange({
   command: 'products give',
   order: 1,
-  description: 'Give a product: --qty packs of a pack sku (gems:500), units of a base sku (signed PUT, or POST with --post)',
+  description:
+    'Give a product: --qty packs of a pack sku (gems:500), units of a base sku (signed PUT, or POST with --post)',
   arguments: [{ name: 'sku', key: 'sku', description: 'the product' }],
   options: [
     ...SCOPE_OPTIONS,
-    { flags: '--qty <n>', description: 'how many, an integer ≥ 1: packs when the sku names a pack (gems:500), else units', default: '1' },
+    {
+      flags: '--qty <n>',
+      description: 'how many, an integer ≥ 1: packs when the sku names a pack (gems:500), else units',
+      default: '1',
+    },
     { flags: '--post', description: 'send an unsigned POST grant (a purchase or gift) instead of a signed PUT' },
   ],
   examples: ['UID gems:500 --qty 2   # 2 packs: 1,000 units', 'UID gems --qty 30       # 30 units'],

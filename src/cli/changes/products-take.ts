@@ -12,7 +12,14 @@ export default defineChange({
   order: 2,
   description: 'Take units of a product away (signed PUT decrement; exit 1 if the user holds fewer)',
   arguments: [{ name: 'sku', key: 'sku', description: 'the product' }],
-  options: [...SCOPE_OPTIONS, { flags: '--qty <n>', description: 'units to take, an integer ≥ 1 (units, whichever pack the sku names)', default: '1' }],
+  options: [
+    ...SCOPE_OPTIONS,
+    {
+      flags: '--qty <n>',
+      description: 'units to take, an integer ≥ 1 (units, whichever pack the sku names)',
+      default: '1',
+    },
+  ],
   examples: ['UID GOLD_PACK --qty 1'],
   batchExample: 'xp-boost',
   async type() {

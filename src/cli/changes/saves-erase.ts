@@ -12,13 +12,14 @@ export default defineChange({
   examples: ['UID slot1 --yes'],
   batchExample: 'slot1 --yes',
   async type() {
-    const [{ saveChange }, { savePreview }, { printItem }, { checkSaved, notSaved }, { eraseResultColumns }] = await Promise.all([
-      import('../commands/saves/change.js'),
-      import('../../audit/saves.js'),
-      import('../../ops/args.js'),
-      import('../../ops/saves.js'),
-      import('../commands/saves/columns.js'),
-    ]);
+    const [{ saveChange }, { savePreview }, { printItem }, { checkSaved, notSaved }, { eraseResultColumns }] =
+      await Promise.all([
+        import('../commands/saves/change.js'),
+        import('../../audit/saves.js'),
+        import('../../ops/args.js'),
+        import('../../ops/saves.js'),
+        import('../commands/saves/columns.js'),
+      ]);
     return saveChange({
       action: 'erase',
       change: async (_factory, _args: { uid: string; key: string }) => ({ action: 'erase' as const }),
@@ -31,8 +32,12 @@ export default defineChange({
         absent: (uid, { key }) => notSaved(uid, key),
       },
       spin: (key) => `Erasing ${key}`,
-      perform: async (client, uid, { key }, token) => checkSaved(await client.eraseGame(uid, key, token), `erase ${key}`),
-      printer: (factory) => (reply, { key }) => printItem(factory, reply, eraseResultColumns(key)),
+      perform: async (client, uid, { key }, token) =>
+        checkSaved(await client.eraseGame(uid, key, token), `erase ${key}`),
+      printer:
+        (factory) =>
+        (reply, { key }) =>
+          printItem(factory, reply, eraseResultColumns(key)),
     });
   },
 });

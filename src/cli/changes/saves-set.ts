@@ -8,7 +8,11 @@ export default defineChange({
   description: 'Save a value under a key (creates or replaces; signed POST, the value in the form body)',
   arguments: [
     { name: 'key', key: 'key', description: 'the save: 1 to 64 of A-Z a-z 0-9 _ . -' },
-    { name: 'value', key: 'value', description: 'the value itself, @FILE to read a file, or - to read standard input (at most 256 KiB)' },
+    {
+      name: 'value',
+      key: 'value',
+      description: 'the value itself, @FILE to read a file, or - to read standard input (at most 256 KiB)',
+    },
   ],
   options: [TOKEN_OPTION],
   about: `
@@ -19,10 +23,21 @@ written to a file (mode 0600) under the config directory's saves-undo/, and the 
 as @FILE.
 ${TOKEN_HELP}
 `,
-  examples: [`UID slot1 '{"level":3}'`, 'UID slot1 @slot1.json', { line: 'jq -c . slot1.json | udcli saves set UID slot1 -' }],
+  examples: [
+    `UID slot1 '{"level":3}'`,
+    'UID slot1 @slot1.json',
+    { line: 'jq -c . slot1.json | udcli saves set UID slot1 -' },
+  ],
   batchExample: 'slot1 @slot1.json',
   async type() {
-    const [{ saveChange }, { printItem }, { isJsonText }, { checkSaved, readSaveValue, saveBytes }, { SAVE_RESULT_COLUMNS }, { UsageError }] = await Promise.all([
+    const [
+      { saveChange },
+      { printItem },
+      { isJsonText },
+      { checkSaved, readSaveValue, saveBytes },
+      { SAVE_RESULT_COLUMNS },
+      { UsageError },
+    ] = await Promise.all([
       import('../commands/saves/change.js'),
       import('../../ops/args.js'),
       import('../../ops/json-text.js'),
@@ -34,19 +49,26 @@ ${TOKEN_HELP}
       action: 'set',
       change: async (factory, args: { uid: string; key: string; value: string }) => {
         // Standard input is read once: for the users (@-) or for the value (-), not both.
-        if (args.uid.trim() === '@-' && args.value.trim() === '-') throw new UsageError('@- and - both read standard input: give the users or the value as @FILE');
+        if (args.uid.trim() === '@-' && args.value.trim() === '-')
+          throw new UsageError('@- and - both read standard input: give the users or the value as @FILE');
         const { value } = await readSaveValue(args.value, factory.io.stdin);
         return { action: 'set' as const, value, valueArg: args.value };
       },
       confirm: ({ key, change }, who) => `save ${key} of ${who} (${saveBytes(change.value)} bytes)`,
       label: ({ key, change }) => `save ${key} (${saveBytes(change.value)} bytes)`,
       spin: (key) => `Saving ${key}`,
-      perform: async (client, uid, { key, change }, token) => checkSaved(await client.saveGame(uid, key, change.value, token), `save ${key}`),
-      printer: (factory) => async (reply, { change }) => {
-        const out = await factory.output();
-        if (!isJsonText(change.value)) out.info("Note:    the value is not JSON; the platform's SDK (retrieveGame) reads such a save back as false");
-        await printItem(factory, reply, SAVE_RESULT_COLUMNS);
-      },
+      perform: async (client, uid, { key, change }, token) =>
+        checkSaved(await client.saveGame(uid, key, change.value, token), `save ${key}`),
+      printer:
+        (factory) =>
+        async (reply, { change }) => {
+          const out = await factory.output();
+          if (!isJsonText(change.value))
+            out.info(
+              "Note:    the value is not JSON; the platform's SDK (retrieveGame) reads such a save back as false",
+            );
+          await printItem(factory, reply, SAVE_RESULT_COLUMNS);
+        },
     });
   },
 });

@@ -181,7 +181,9 @@ function rules(tree: CompletionTree): string[] {
     const key = pathKey(node);
     const block: string[] = [];
     for (const sub of node.subcommands) {
-      block.push(`complete -c udcli -n ${fq(`__udcli_subcommand_of "${key}"`)} -a ${fq(sub.name)} -d ${fq(sub.description)}`);
+      block.push(
+        `complete -c udcli -n ${fq(`__udcli_subcommand_of "${key}"`)} -a ${fq(sub.name)} -d ${fq(sub.description)}`,
+      );
     }
     for (const option of node.options) block.push(optionRule(option, `__udcli_in "${key}"`));
     node.arguments.forEach((arg, i) => {

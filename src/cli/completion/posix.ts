@@ -119,7 +119,8 @@ function optionsFunction(tree: CompletionTree, dialect: Dialect): string {
   const own: CaseEntry[] = [];
   const globals: CaseEntry[] = [];
   for (const node of allCommands(tree)) {
-    if (node.options.length > 0) own.push({ patterns: [sq(pathKey(node))], body: dialect.optionList('own', node.options) });
+    if (node.options.length > 0)
+      own.push({ patterns: [sq(pathKey(node))], body: dialect.optionList('own', node.options) });
     if (shadowedGlobals(tree, node).length > 0) {
       const left = effectiveOptions(tree, node).slice(node.options.length);
       globals.push({ patterns: [sq(pathKey(node))], body: dialect.optionList('globals', left) });

@@ -121,7 +121,8 @@ class HintTable {
 
   find(command: string, match: (h: ValueHint) => boolean): ValueSource | undefined {
     const hint =
-      this.#hints.find((h) => h.command === command && match(h)) ?? this.#hints.find((h) => h.command === '*' && match(h));
+      this.#hints.find((h) => h.command === command && match(h)) ??
+      this.#hints.find((h) => h.command === '*' && match(h));
     if (hint) this.#used.add(hint);
     return hint?.values;
   }
@@ -132,7 +133,10 @@ class HintTable {
 }
 
 function optionNode(option: Option, command: string, hints: HintTable): OptionNode {
-  const node: OptionNode = { description: firstLine(option.description), takesValue: option.required || option.optional };
+  const node: OptionNode = {
+    description: firstLine(option.description),
+    takesValue: option.required || option.optional,
+  };
   if (option.short) node.short = option.short;
   if (option.long) node.long = option.long;
   if (node.takesValue) {
@@ -157,7 +161,8 @@ function argumentNode(argument: Argument, index: number, command: string, hints:
 function commandNode(cmd: Command, path: string[], help: Help, hints: HintTable, siblings: string[]): CommandNode {
   const command = path.slice(1).join(' ');
   const isHelp = cmd.name() === 'help' && path.length > 1;
-  const options = path.length === 1 ? [] : cmd.options.filter((o) => !o.hidden).map((o) => optionNode(o, command, hints));
+  const options =
+    path.length === 1 ? [] : cmd.options.filter((o) => !o.hidden).map((o) => optionNode(o, command, hints));
   const args = cmd.registeredArguments.map((a, i) => argumentNode(a, i, command, hints));
   // `help [command]` (the program's and commander's implicit one on each group) names a sibling.
   if (isHelp && args[0] && !args[0].values) args[0].values = { kind: 'choices', values: siblings };

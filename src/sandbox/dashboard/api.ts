@@ -28,7 +28,6 @@ const NOT_STARTED = 'Not Started';
 /** Characters of a saved value the user view shows (a save may be 256 KiB). */
 export const SAVE_PREVIEW_CHARS = 80;
 
-
 /** The first characters of a value (whole code points), escaped; `…` when there is more. */
 function preview(head: string): string {
   const chars = Array.from(head);
@@ -47,7 +46,9 @@ function presentGame(repos: Repositories, game: GameRecord) {
     signing: game.signing,
     content_uri: game.contentUri,
     play_path: playPath(game.id),
-    api_keys: repos.games.apiKeysOf(game.id).map((key) => ({ api_key: redact(key.apiKey), partner: key.partner, label: key.label })),
+    api_keys: repos.games
+      .apiKeysOf(game.id)
+      .map((key) => ({ api_key: redact(key.apiKey), partner: key.partner, label: key.label })),
   };
 }
 
@@ -67,7 +68,8 @@ function searchLimit(text: string | undefined): number {
 function searchUsers(repos: Repositories, request: FastifyRequest) {
   const query = parseQuery(splitTarget(request.url).query);
   const q = query.require('q');
-  if (q.length > USER_QUERY_MAX_LENGTH) throw fail.invalidParameter('q', `longer than ${USER_QUERY_MAX_LENGTH} characters`);
+  if (q.length > USER_QUERY_MAX_LENGTH)
+    throw fail.invalidParameter('q', `longer than ${USER_QUERY_MAX_LENGTH} characters`);
   const limit = searchLimit(query.get('limit'));
   const byUid = normalizeHex32(q);
   const exact = byUid === null ? undefined : repos.users.findByUid(byUid);
@@ -91,7 +93,15 @@ function userDetail(repos: Repositories, request: FastifyRequest) {
     // shows every quest of the game, in definition order, the untouched ones as Not Started.
     const started = new Map(
       repos.achievements
-        .list({ uid, parentType: game.type, parentId: game.id, order: 'name', sort: 'asc', limit: ACHIEVEMENTS_PER_GAME, offset: 0 })
+        .list({
+          uid,
+          parentType: game.type,
+          parentId: game.id,
+          order: 'name',
+          sort: 'asc',
+          limit: ACHIEVEMENTS_PER_GAME,
+          offset: 0,
+        })
         .map((a) => [a.achievementId, a]),
     );
     const achievements = repos.achievements.definitionsOf(game.type, game.id).map((def) => {
@@ -118,11 +128,27 @@ function userDetail(repos: Repositories, request: FastifyRequest) {
       }));
     const saved = saves
       .filter((save) => save.gameId === game.id)
-      .map((save) => ({ key: save.key, bytes: save.bytes, updated_on: formatDateTime(save.updatedOn), preview: preview(save.head) }));
+      .map((save) => ({
+        key: save.key,
+        bytes: save.bytes,
+        updated_on: formatDateTime(save.updatedOn),
+        preview: preview(save.head),
+      }));
     const played = repos.users.hasPlayed(uid, game.id);
     // A game the user never touched would show only Not Started rows: left out.
-    if (!played && held.length === 0 && saved.length === 0 && achievements.every((a) => a.state === NOT_STARTED)) return [];
-    return [{ id: game.id, name: game.name, play_path: playPath(game.id), played, achievements, holdings: held, saves: saved }];
+    if (!played && held.length === 0 && saved.length === 0 && achievements.every((a) => a.state === NOT_STARTED))
+      return [];
+    return [
+      {
+        id: game.id,
+        name: game.name,
+        play_path: playPath(game.id),
+        played,
+        achievements,
+        holdings: held,
+        saves: saved,
+      },
+    ];
   });
   return {
     user: {
@@ -137,7 +163,11 @@ function userDetail(repos: Repositories, request: FastifyRequest) {
 }
 
 export function registerDashboardApi(app: FastifyInstance, repos: Repositories): void {
-  registerAdminRoute(app, { method: 'GET', path: '/games', handler: () => ({ games: repos.games.list().map((g) => presentGame(repos, g)) }) });
+  registerAdminRoute(app, {
+    method: 'GET',
+    path: '/games',
+    handler: () => ({ games: repos.games.list().map((g) => presentGame(repos, g)) }),
+  });
   registerAdminRoute(app, { method: 'GET', path: '/users', handler: (request) => searchUsers(repos, request) });
   registerAdminRoute(app, { method: 'GET', path: '/users/:uid', handler: (request) => userDetail(repos, request) });
 }

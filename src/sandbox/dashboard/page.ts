@@ -65,17 +65,23 @@ const PAGE = `<!doctype html>
 `;
 
 function send(reply: FastifyReply, type: string, body: string): FastifyReply {
-  return reply
-    .header('content-type', type)
-    // Served from memory and small: always fresh, so a new build's page never meets an old script.
-    .header('cache-control', 'no-cache')
-    .header('x-content-type-options', 'nosniff')
-    .send(body);
+  return (
+    reply
+      .header('content-type', type)
+      // Served from memory and small: always fresh, so a new build's page never meets an old script.
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .send(body)
+  );
 }
 
 function methodNotAllowed(request: FastifyRequest, reply: FastifyReply): FastifyReply | null {
   if (request.method === 'GET' || request.method === 'HEAD') return null;
-  return reply.code(405).header('allow', 'GET, HEAD').header('content-type', 'text/plain; charset=utf-8').send('405 method not allowed: GET only\n');
+  return reply
+    .code(405)
+    .header('allow', 'GET, HEAD')
+    .header('content-type', 'text/plain; charset=utf-8')
+    .send('405 method not allowed: GET only\n');
 }
 
 export function registerDashboard(app: FastifyInstance, repos: Repositories): void {
@@ -84,7 +90,12 @@ export function registerDashboard(app: FastifyInstance, repos: Repositories): vo
     method: methods,
     url: DASHBOARD_PATH,
     handler: (request, reply) =>
-      methodNotAllowed(request, reply) ?? send(reply.header('content-security-policy', CSP).header('referrer-policy', 'no-referrer'), 'text/html; charset=utf-8', PAGE),
+      methodNotAllowed(request, reply) ??
+      send(
+        reply.header('content-security-policy', CSP).header('referrer-policy', 'no-referrer'),
+        'text/html; charset=utf-8',
+        PAGE,
+      ),
   });
   const assets: Array<[string, string, string]> = [
     [DASHBOARD_ASSETS.script, 'text/javascript; charset=utf-8', DASHBOARD_JS],

@@ -30,7 +30,12 @@ function parseTags(json: string): Record<string, string> {
 }
 
 /** Sets `key` only when the value is not the default, so files stay short and stable. */
-function put<T extends object, K extends keyof T>(target: T, key: K, value: T[K], unless: T[K] | ((v: T[K]) => boolean)): void {
+function put<T extends object, K extends keyof T>(
+  target: T,
+  key: K,
+  value: T[K],
+  unless: T[K] | ((v: T[K]) => boolean),
+): void {
   const skip = typeof unless === 'function' ? (unless as (v: T[K]) => boolean)(value) : value === unless;
   if (!skip) target[key] = value;
 }
@@ -64,7 +69,11 @@ function* gamesOf(sql: ReturnType<typeof dataRepository>): Generator<DataGame> {
     });
     if (achievements.length) game.achievements = achievements;
     const products = sql.productsOf.all(g.id).map((p) => {
-      const out = { sku: p.sku, type: p.type === 'consumable' ? 'consumable' : 'unlockable', name: p.name } as NonNullable<DataGame['products']>[number];
+      const out = {
+        sku: p.sku,
+        type: p.type === 'consumable' ? 'consumable' : 'unlockable',
+        name: p.name,
+      } as NonNullable<DataGame['products']>[number];
       put(out, 'description', p.description, '');
       out.price = price(p.price_cents);
       out.display_order = p.display_order;
@@ -96,7 +105,11 @@ function* usersOf(sql: ReturnType<typeof dataRepository>): Generator<DataUser> {
     for (const p of sql.progressOf.all(u.uid)) {
       (progress[p.parent_id] ??= {})[p.developer_id] =
         p.state === 'Revoked'
-          ? { value: p.current_value, state: 'Revoked', ...(p.completed_on === null ? {} : { completed_date: formatDateTime(p.completed_on) }) }
+          ? {
+              value: p.current_value,
+              state: 'Revoked',
+              ...(p.completed_on === null ? {} : { completed_date: formatDateTime(p.completed_on) }),
+            }
           : p.current_value;
     }
     if (Object.keys(progress).length) user.progress = progress;

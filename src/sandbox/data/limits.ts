@@ -30,14 +30,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 export function checkDataSize(raw: unknown, fail: Fail): void {
   const users = isObject(raw) ? raw.users : undefined;
   if (Array.isArray(users)) {
-    if (users.length > DATA_LIMITS.users) fail(['users', DATA_LIMITS.users], `more than ${DATA_LIMITS.users} users (the limit of a data file)`);
+    if (users.length > DATA_LIMITS.users)
+      fail(['users', DATA_LIMITS.users], `more than ${DATA_LIMITS.users} users (the limit of a data file)`);
     let friendships = 0;
     users.forEach((u, i) => {
       const friends = isObject(u) ? u.friends : undefined;
       if (!Array.isArray(friends)) return;
       friendships += friends.length;
       if (friendships > DATA_LIMITS.friendships) {
-        fail(['users', i, 'friends'], `more than ${DATA_LIMITS.friendships} friendships in the file, counted after YAML aliases are expanded (the limit of a data file)`);
+        fail(
+          ['users', i, 'friends'],
+          `more than ${DATA_LIMITS.friendships} friendships in the file, counted after YAML aliases are expanded (the limit of a data file)`,
+        );
       }
     });
   }
@@ -45,7 +49,10 @@ export function checkDataSize(raw: unknown, fail: Fail): void {
   const path: DataPath = [];
   const step = (key: string | number, child: unknown): void => {
     if (++values > DATA_LIMITS.values) {
-      fail([...path, key], `more than ${DATA_LIMITS.values} keys and list items, counted after YAML aliases are expanded (the limit of a data file)`);
+      fail(
+        [...path, key],
+        `more than ${DATA_LIMITS.values} keys and list items, counted after YAML aliases are expanded (the limit of a data file)`,
+      );
     }
     path.push(key);
     walk(child);
@@ -53,7 +60,8 @@ export function checkDataSize(raw: unknown, fail: Fail): void {
   };
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;
-    if (path.length >= DATA_LIMITS.depth) fail([...path], `nested deeper than ${DATA_LIMITS.depth} levels (the limit of a data file)`);
+    if (path.length >= DATA_LIMITS.depth)
+      fail([...path], `nested deeper than ${DATA_LIMITS.depth} levels (the limit of a data file)`);
     if (Array.isArray(node)) for (let i = 0; i < node.length; i++) step(i, node[i]);
     else for (const key in node) if (Object.hasOwn(node, key)) step(key, (node as Record<string, unknown>)[key]);
   };

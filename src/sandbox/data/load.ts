@@ -30,7 +30,8 @@ const createdOn = (u: DataUser, now: number): number => (u.created_on === undefi
 function progressRecord(entry: number | DataProgress, target: number, now: number) {
   const p = typeof entry === 'number' ? { value: entry } : entry;
   const state: UserAchievementState = p.state ?? (p.value >= target ? 'Completed' : 'In Progress');
-  const completedDate = p.completed_date === undefined || p.completed_date === NOT_COMPLETED_DATE ? undefined : seconds(p.completed_date);
+  const completedDate =
+    p.completed_date === undefined || p.completed_date === NOT_COMPLETED_DATE ? undefined : seconds(p.completed_date);
   return {
     value: p.value,
     state,
@@ -110,7 +111,9 @@ export function loadData(db: SandboxDatabase, data: DataFile, nowSeconds: number
       const uid = (u.uid ?? uidForUsername(u.username)).toLowerCase();
       const taken = sql.uidOfUsername.get(u.username);
       if (taken && taken.uid !== uid) {
-        throw new DataFileError(`${file}: users[${i}].username: "${u.username}" is already another user's name in this database (uid ${taken.uid})`);
+        throw new DataFileError(
+          `${file}: users[${i}].username: "${u.username}" is already another user's name in this database (uid ${taken.uid})`,
+        );
       }
       sql.upsertUser.run({
         uid,
@@ -141,7 +144,9 @@ export function loadData(db: SandboxDatabase, data: DataFile, nowSeconds: number
       for (const [gameId, held] of Object.entries(u.holdings ?? {})) {
         const game = (data.games ?? []).find((g) => g.id === gameId)!;
         for (const [sku, quantity] of Object.entries(held)) {
-          const product = (game.products ?? []).find((p) => expandedSkus(p).includes(sku) || p.sku === splitPack(sku).base);
+          const product = (game.products ?? []).find(
+            (p) => expandedSkus(p).includes(sku) || p.sku === splitPack(sku).base,
+          );
           const item = product?.type === 'unlockable' ? sku : splitPack(sku).base;
           sql.setHolding.run({ uid, parentId: gameId, item, quantity, now });
         }
@@ -151,7 +156,9 @@ export function loadData(db: SandboxDatabase, data: DataFile, nowSeconds: number
         // The file's keys join those the database already holds: together they keep the API's bound.
         const held = sql.saveCount.get(uid, gameId)!.n;
         if (held > SAVE_LIMITS.keysPerGame) {
-          throw new DataFileError(`${file}: users[${data.users!.indexOf(u)}].saves.${gameId}: with the saves already in this database, ${u.username} would hold ${held} keys in game ${gameId}; at most ${SAVE_LIMITS.keysPerGame}`);
+          throw new DataFileError(
+            `${file}: users[${data.users!.indexOf(u)}].saves.${gameId}: with the saves already in this database, ${u.username} would hold ${held} keys in game ${gameId}; at most ${SAVE_LIMITS.keysPerGame}`,
+          );
         }
       }
     }

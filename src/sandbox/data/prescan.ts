@@ -86,9 +86,9 @@ function scanYaml(text: string, limits: PrescanLimits): PrescanProblem | undefin
       if (quote === 0x22 && c === 0x5c /* \ */) {
         if (isBreak(at(k + 1))) return false; // an escaped line break: the scalar goes on to the next line
         k++;
-      }
-      else if (c === quote) {
-        if (quote === 0x27 && at(k + 1) === 0x27) k++; // '' inside '…'
+      } else if (c === quote) {
+        if (quote === 0x27 && at(k + 1) === 0x27)
+          k++; // '' inside '…'
         else {
           i = k + 1;
           return true;
@@ -129,7 +129,8 @@ function scanYaml(text: string, limits: PrescanLimits): PrescanProblem | undefin
         const next = at(k);
         const first = firstNonBlank(k);
         const blankLine = isBreak(first) || first === 0x23;
-        if (!blankLine && (isDocumentMarker(i + 1) || (k - i - 1 <= parentIndent && next !== 0x5d && next !== 0x7d))) return 'unindented';
+        if (!blankLine && (isDocumentMarker(i + 1) || (k - i - 1 <= parentIndent && next !== 0x5d && next !== 0x7d)))
+          return 'unindented';
         continue;
       }
       if (isBlank(c) || c === CR) continue;
@@ -154,7 +155,10 @@ function scanYaml(text: string, limits: PrescanLimits): PrescanProblem | undefin
       } else if (c === 0x3a /* : */ || c === 0x3f /* ? */) {
         // An indicator before a blank, or `:` right after a quoted or bracketed key (JSON-like); else plain text.
         const prev = at(i - 1);
-        nodeStart = isBlank(at(i + 1)) || isBreak(at(i + 1)) || (c === 0x3a && (prev === 0x22 || prev === 0x27 || prev === 0x5d || prev === 0x7d));
+        nodeStart =
+          isBlank(at(i + 1)) ||
+          isBreak(at(i + 1)) ||
+          (c === 0x3a && (prev === 0x22 || prev === 0x27 || prev === 0x5d || prev === 0x7d));
       } else if (nodeStart && (c === 0x22 || c === 0x27)) {
         if (skipQuoted()) i--;
         nodeStart = false;
@@ -164,7 +168,7 @@ function scanYaml(text: string, limits: PrescanLimits): PrescanProblem | undefin
         skipName();
         i--;
         nodeStart = false;
-      } else if (nodeStart && (c === 0x26 /* & */ || c === 0x21 /* ! */)) {
+      } else if (nodeStart && (c === 0x26 /* & */ || c === 0x21) /* ! */) {
         skipName(); // an anchor or a tag: the node itself still comes
         i--;
       } else nodeStart = false;
@@ -198,7 +202,7 @@ function scanYaml(text: string, limits: PrescanLimits): PrescanProblem | undefin
       if (isBreak(c) || c === 0x23) break;
       const next = at(i + 1);
       const indicator = isBlank(next) || isBreak(next);
-      if ((c === 0x2d /* - */ || c === 0x3f /* ? */) && indicator) {
+      if ((c === 0x2d /* - */ || c === 0x3f) /* ? */ && indicator) {
         const kind = c === 0x2d ? 'seq' : 'map';
         const top = stack.at(-1);
         if (!(firstToken && top && top.indent === col && top.kind === kind)) stack.push({ indent: col, kind });

@@ -3,7 +3,8 @@
  * nesting and aliases, prescan.ts) and after (its size once aliases are expanded, limits.ts),
  * checked against the schema and then by validate.ts. Only a regular file
  * is read (a FIFO or a device would hang or never end), and only up to the size limit. The same
- * reader serves `start --data`, `exec --data`, `reset` and `load`, before anything is written. Any problem is one UsageError naming the file, the path in it and the line:
+ * reader serves `start --data`, `exec --data`, `reset` and `load`, before anything is written. Any problem is one
+ * UsageError naming the file, the path in it and the line:
  * `qa.yaml: games[0].achievements[2].target_value: must be greater than start_value (0) (line 31)`.
  * Big files take the fast path (JSON.parse / yaml.parse); the document with positions is built
  * only to find the line of an error, and only for the problems shown. A server reads YAML off its
@@ -49,7 +50,10 @@ function linesOf(text: string, paths: DataPath[], json: boolean): Array<number |
   });
 }
 
-/** The path of a JSON pointer into `data`: an index where the container is an array, else a name (game ids are digits too). */
+/**
+ * The path of a JSON pointer into `data`: an index where the container is an array, else a name (game ids are digits
+ * too).
+ */
 function pathOf(data: unknown, pointer: string): DataPath {
   const path: DataPath = [];
   let node = data;
@@ -75,9 +79,15 @@ function ajvMessage(error: ErrorObject, data: unknown): { path: DataPath; what: 
     case 'required':
       return { path, what: `${String(params.missingProperty)} is missing` };
     case 'additionalProperties':
-      return { path: [...path, String(params.additionalProperty)], what: 'is not a field of the data file (see `udcli sandbox schema`)' };
+      return {
+        path: [...path, String(params.additionalProperty)],
+        what: 'is not a field of the data file (see `udcli sandbox schema`)',
+      };
     case 'enum':
-      return { path, what: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        path,
+        what: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     case 'oneOf':
       return { path, what: 'must be a date-time `YYYY-MM-DD HH:MM:SS` or Unix seconds' };
     default:
@@ -100,29 +110,42 @@ function schemaCheck(data: unknown): ErrorObject[] {
 /** A YAML error as the yaml package gives it, in this thread or from the worker. */
 function yamlFailureOf(error: unknown): YamlFailure {
   const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined;
-  return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error), ...(line ? { line } : {}) };
+  return {
+    name: error instanceof Error ? error.name : 'Error',
+    message: error instanceof Error ? error.message : String(error),
+    ...(line ? { line } : {}),
+  };
 }
 
 const NESTED_TOO_DEEPLY = `nested deeper than ${DATA_LIMITS.depth} levels (the limit of a data file)`;
 const TOO_MANY_ALIASES = `more than ${DATA_LIMITS.aliases} alias expansions (the limit of a data file)`;
 
 function yamlSyntaxError(file: string, error: YamlFailure): DataFileError {
-  // The yaml package reports its own stack's end as a syntax error: a file the prescan let through, nested too deeply all the same.
-  if (error.name === 'RangeError' || /call stack/i.test(error.message)) return new DataFileError(`${file}: not valid YAML: ${NESTED_TOO_DEEPLY}`);
+  // The yaml package reports its own stack's end as a syntax error: a file the prescan let through, nested too deeply
+  // all the same.
+  if (error.name === 'RangeError' || /call stack/i.test(error.message))
+    return new DataFileError(`${file}: not valid YAML: ${NESTED_TOO_DEEPLY}`);
   if (error.name === 'YAMLParseError') {
     const first = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     return new DataFileError(`${file}: not valid YAML: ${first}${error.line ? ` (line ${error.line})` : ''}`);
   }
   // The yaml package's alias bound (a ReferenceError), and anything else it throws.
-  return new DataFileError(`${file}: not valid YAML: ${/alias count/i.test(error.message) ? TOO_MANY_ALIASES : error.message}`);
+  return new DataFileError(
+    `${file}: not valid YAML: ${/alias count/i.test(error.message) ? TOO_MANY_ALIASES : error.message}`,
+  );
 }
 
 function jsonSyntaxError(file: string, text: string, error: unknown): DataFileError {
   if (error instanceof RangeError) return new DataFileError(`${file}: not valid JSON: ${NESTED_TOO_DEEPLY}`);
   const message = (error as Error).message;
   const position = /position (\d+)/.exec(message)?.[1];
-  const line = position === undefined ? /line (\d+)/.exec(message)?.[1] : String(text.slice(0, Number(position)).split('\n').length);
-  return new DataFileError(`${file}: not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/ \(line \d+ column \d+\)$/, '')}${line ? ` (line ${line})` : ''}`);
+  const line =
+    position === undefined
+      ? /line (\d+)/.exec(message)?.[1]
+      : String(text.slice(0, Number(position)).split('\n').length);
+  return new DataFileError(
+    `${file}: not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/ \(line \d+ column \d+\)$/, '')}${line ? ` (line ${line})` : ''}`,
+  );
 }
 
 /** The bounds that hold before any parser sees the text: its nesting and its aliases. */
@@ -132,7 +155,9 @@ function prescan(file: string, text: string, json: boolean): void {
   const format = json ? 'JSON' : 'YAML';
   if (problem.kind === 'depth') throw new DataFileError(`${file}: ${NESTED_TOO_DEEPLY} (line ${problem.line})`);
   if (problem.kind === 'aliases') throw new DataFileError(`${file}: not valid ${format}: ${TOO_MANY_ALIASES}`);
-  throw new DataFileError(`${file}: not valid ${format}: a flow collection ([…] or {…}) goes on at a line indented no more than the block it is in (line ${problem.line})`);
+  throw new DataFileError(
+    `${file}: not valid ${format}: a flow collection ([…] or {…}) goes on at a line indented no more than the block it is in (line ${problem.line})`,
+  );
 }
 
 interface Problem {
@@ -163,7 +188,9 @@ function checkParsed(file: string, text: string, json: boolean, raw: unknown): F
     const duplicate = firstDuplicateKey(text);
     if (duplicate) {
       const where = showPath([...duplicate.path, duplicate.key]);
-      throw new DataFileError(`${file}: ${where}: the key "${duplicate.key}" is given twice in one object (line ${duplicate.line})`);
+      throw new DataFileError(
+        `${file}: ${where}: the key "${duplicate.key}" is given twice in one object (line ${duplicate.line})`,
+      );
     }
   }
   // Size bounds first: a file too big once expanded stops at once, with that one problem.
@@ -207,8 +234,14 @@ function checkParsed(file: string, text: string, json: boolean, raw: unknown): F
 }
 
 /** One error listing the problems, each with its line; none when the file is good. */
-function problemsError(file: string, { problems, count }: { problems: Problem[]; count: number }, lines: Array<number | undefined>): DataFileError {
-  const shown = problems.map(({ path, what }, k) => `${showPath(path)}: ${what}${lines[k] ? ` (line ${lines[k]})` : ''}`);
+function problemsError(
+  file: string,
+  { problems, count }: { problems: Problem[]; count: number },
+  lines: Array<number | undefined>,
+): DataFileError {
+  const shown = problems.map(
+    ({ path, what }, k) => `${showPath(path)}: ${what}${lines[k] ? ` (line ${lines[k]})` : ''}`,
+  );
   if (count === 1) return new DataFileError(`${file}: ${shown[0]}`);
   const more = count > shown.length ? `\n  … and ${count - shown.length} more` : '';
   return new DataFileError(`${file}: ${count} problems:\n  ${shown.join('\n  ')}${more}`);
@@ -226,8 +259,18 @@ export function parseDataText(file: string, text: string, json: boolean, warn?: 
   }
   raw ??= {};
   const found = checkParsed(file, text, json, raw);
-  if (found.count > 0) throw problemsError(file, found, linesOf(text, found.problems.map((p) => p.path), json));
-  if (found.legacy.length > 0 && warn) warnLegacy(file, found.legacy, linesOf(text, found.legacy.slice(0, 1), json)[0], warn);
+  if (found.count > 0)
+    throw problemsError(
+      file,
+      found,
+      linesOf(
+        text,
+        found.problems.map((p) => p.path),
+        json,
+      ),
+    );
+  if (found.legacy.length > 0 && warn)
+    warnLegacy(file, found.legacy, linesOf(text, found.legacy.slice(0, 1), json)[0], warn);
   return raw as DataFile;
 }
 
@@ -235,7 +278,12 @@ export function parseDataText(file: string, text: string, json: boolean, warn?: 
  * The same, for a server: YAML is parsed (and its lines found) in a worker thread, which a
  * hostile file can exhaust without touching the server. JSON.parse is fast enough to stay.
  */
-export async function parseDataTextOffThread(file: string, text: string, json: boolean, warn?: DataWarn): Promise<DataFile> {
+export async function parseDataTextOffThread(
+  file: string,
+  text: string,
+  json: boolean,
+  warn?: DataWarn,
+): Promise<DataFile> {
   if (json) return parseDataText(file, text, json, warn);
   prescan(file, text, json);
   const parsed = await parseYamlOffThread(text, DATA_LIMITS.aliases);
@@ -244,7 +292,8 @@ export async function parseDataTextOffThread(file: string, text: string, json: b
     const raw = parsed.value ?? {};
     const found = checkParsed(file, text, json, raw);
     if (found.count > 0) throw problemsError(file, found, await parsed.lines(found.problems.map((p) => p.path)));
-    if (found.legacy.length > 0 && warn) warnLegacy(file, found.legacy, (await parsed.lines(found.legacy.slice(0, 1)))[0], warn);
+    if (found.legacy.length > 0 && warn)
+      warnLegacy(file, found.legacy, (await parsed.lines(found.legacy.slice(0, 1)))[0], warn);
     return raw as DataFile;
   } finally {
     parsed.close();
@@ -270,12 +319,16 @@ function readBounded(path: string): string {
   const fd = openDataFile(path);
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new DataFileError(`cannot read the data file ${path}: not a regular file (a data file is a YAML or JSON file)`);
+    if (!stat.isFile())
+      throw new DataFileError(
+        `cannot read the data file ${path}: not a regular file (a data file is a YAML or JSON file)`,
+      );
     if (stat.size > DATA_LIMITS.fileBytes) throw new DataFileError(`${path}: ${FILE_TOO_LARGE}`);
     // A file growing meanwhile is read no further than the limit.
     const buffer = Buffer.alloc(Math.min(stat.size, DATA_LIMITS.fileBytes) + 1);
     let length = 0;
-    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; )
+      length += n;
     if (length > DATA_LIMITS.fileBytes) throw new DataFileError(`${path}: ${FILE_TOO_LARGE}`);
     return buffer.toString('utf8', 0, length);
   } catch (error) {

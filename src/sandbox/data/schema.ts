@@ -2,9 +2,17 @@
  * The JSON Schema of a sandbox data file (YAML or JSON, one shape): games with their keys,
  * achievements and products, then users with friends, plays, progress, holdings and game saves.
  * Checks the shape; what the shape cannot say (duplicates, names that must exist, target above
- * start, a save's size in bytes) is checked in validate.ts. `udcli sandbox schema` prints this; `sandbox init` points editors at it.
+ * start, a save's size in bytes) is checked in validate.ts. `udcli sandbox schema` prints this; `sandbox init` points
+ * editors at it.
  */
-import { PARENT_TYPES, GAME_ID_PATTERN, GAME_SIGNINGS, LIMITS, QUEST_STATES, SAVE_LIMITS } from '../../domain/contract.js';
+import {
+  PARENT_TYPES,
+  GAME_ID_PATTERN,
+  GAME_SIGNINGS,
+  LIMITS,
+  QUEST_STATES,
+  SAVE_LIMITS,
+} from '../../domain/contract.js';
 import { LEGACY_IN_PROGRESS } from '../domain/achievements.js';
 
 export const DATA_SCHEMA_ID = 'https://udcli.dev/schemas/sandbox-data-1.json';
@@ -13,7 +21,11 @@ export const SCHEMA_FILE_NAME = 'sandbox-data.schema.json';
 export const SCHEMA_REFERENCE = `./${SCHEMA_FILE_NAME}`;
 
 const id = { type: 'string', pattern: GAME_ID_PATTERN, description: 'letters, digits, - _ .' };
-const text = (maxLength: number, description?: string) => ({ type: 'string', maxLength, ...(description ? { description } : {}) });
+const text = (maxLength: number, description?: string) => ({
+  type: 'string',
+  maxLength,
+  ...(description ? { description } : {}),
+});
 const count = (minimum: number) => ({ type: 'integer', minimum, maximum: LIMITS.maxCount });
 const dateTime = {
   description: '`YYYY-MM-DD HH:MM:SS` (UTC) or Unix seconds',
@@ -69,8 +81,17 @@ export const DATA_SCHEMA = {
           id,
           type: { enum: [...PARENT_TYPES], default: 'Game' },
           name: text(200),
-          launchable: { type: 'boolean', default: false, description: 'plays_game is reported only for launchable games' },
-          content_uri: { type: ['string', 'null'], pattern: '^https?://', maxLength: 2048, description: 'what the play page iframes' },
+          launchable: {
+            type: 'boolean',
+            default: false,
+            description: 'plays_game is reported only for launchable games',
+          },
+          content_uri: {
+            type: ['string', 'null'],
+            pattern: '^https?://',
+            maxLength: 2048,
+            description: 'what the play page iframes',
+          },
           signing: { enum: [...GAME_SIGNINGS], default: 'agi', description: 'signing schemes the game accepts' },
           keys: {
             type: 'array',
@@ -81,7 +102,11 @@ export const DATA_SCHEMA = {
               properties: {
                 api_key: { type: 'string', description: '32 hex digits or UUID form' },
                 signing_secret: text(200, 'the secret of hmac-sha256-v1 signatures'),
-                partner: { type: 'boolean', default: false, description: 'may omit the signature on achievement changes' },
+                partner: {
+                  type: 'boolean',
+                  default: false,
+                  description: 'may omit the signature on achievement changes',
+                },
                 label: text(200),
               },
             },
@@ -166,7 +191,11 @@ export const DATA_SCHEMA = {
             additionalProperties: {
               type: 'object',
               maxProperties: SAVE_LIMITS.keysPerGame,
-              propertyNames: { type: 'string', pattern: SAVE_LIMITS.keyPattern, description: '1–64 of A-Z a-z 0-9 _ . -' },
+              propertyNames: {
+                type: 'string',
+                pattern: SAVE_LIMITS.keyPattern,
+                description: '1–64 of A-Z a-z 0-9 _ . -',
+              },
               // Characters here; validate.ts counts the UTF-8 bytes.
               additionalProperties: { type: 'string', maxLength: SAVE_LIMITS.valueMaxBytes },
             },

@@ -42,35 +42,44 @@ interface GameIndex {
 
 function indexGame(game: DataGame, g: number, fail: Fail, keys: Map<string, string>): GameIndex {
   const at = (...rest: DataPath): DataPath => ['games', g, ...rest];
-  (game.keys ?? []).forEach(each((k, i) => {
-    const key = normalizeApiKey(k.api_key);
-    if (key === null) fail(at('keys', i, 'api_key'), 'not an api key: expected 32 hex digits or the UUID form');
-    const seen = keys.get(key!);
-    if (seen) fail(at('keys', i, 'api_key'), `this api key is already given at ${seen}`);
-    keys.set(key!, `games[${g}].keys[${i}]`);
-    if ((game.signing ?? 'agi') === 'hmac-sha256-v1' && !k.signing_secret) {
-      fail(at('keys', i), 'signing_secret is missing: the game accepts hmac-sha256-v1 signing only');
-    }
-  }));
+  (game.keys ?? []).forEach(
+    each((k, i) => {
+      const key = normalizeApiKey(k.api_key);
+      if (key === null) fail(at('keys', i, 'api_key'), 'not an api key: expected 32 hex digits or the UUID form');
+      const seen = keys.get(key!);
+      if (seen) fail(at('keys', i, 'api_key'), `this api key is already given at ${seen}`);
+      keys.set(key!, `games[${g}].keys[${i}]`);
+      if ((game.signing ?? 'agi') === 'hmac-sha256-v1' && !k.signing_secret) {
+        fail(at('keys', i), 'signing_secret is missing: the game accepts hmac-sha256-v1 signing only');
+      }
+    }),
+  );
   const achievements = new Map<string, { start: number; target: number }>();
-  (game.achievements ?? []).forEach(each((a, i) => {
-    if (achievements.has(a.developer_id)) fail(at('achievements', i, 'developer_id'), `duplicate developer_id "${a.developer_id}" in game ${game.id}`);
-    const start = a.start_value ?? 0;
-    if (a.target_value <= start) fail(at('achievements', i, 'target_value'), `must be an integer greater than start_value (${start})`);
-    achievements.set(a.developer_id, { start, target: a.target_value });
-  }));
+  (game.achievements ?? []).forEach(
+    each((a, i) => {
+      if (achievements.has(a.developer_id))
+        fail(at('achievements', i, 'developer_id'), `duplicate developer_id "${a.developer_id}" in game ${game.id}`);
+      const start = a.start_value ?? 0;
+      if (a.target_value <= start)
+        fail(at('achievements', i, 'target_value'), `must be an integer greater than start_value (${start})`);
+      achievements.set(a.developer_id, { start, target: a.target_value });
+    }),
+  );
   const skus = new Set<string>();
   const holdable = new Map<string, 'unlockable' | 'consumable'>();
-  (game.products ?? []).forEach(each((p, i) => {
-    if (p.packs && p.type !== 'consumable') fail(at('products', i, 'packs'), 'packs are for consumables only');
-    if (p.packs && splitPack(p.sku).pack !== 1) fail(at('products', i, 'sku'), 'with packs, give the base sku without :PACK');
-    for (const sku of expandedSkus(p)) {
-      if (skus.has(sku)) fail(at('products', i, 'sku'), `duplicate sku "${sku}" in game ${game.id}`);
-      skus.add(sku);
-      holdable.set(sku, p.type);
-      if (p.type === 'consumable') holdable.set(splitPack(sku).base, 'consumable');
-    }
-  }));
+  (game.products ?? []).forEach(
+    each((p, i) => {
+      if (p.packs && p.type !== 'consumable') fail(at('products', i, 'packs'), 'packs are for consumables only');
+      if (p.packs && splitPack(p.sku).pack !== 1)
+        fail(at('products', i, 'sku'), 'with packs, give the base sku without :PACK');
+      for (const sku of expandedSkus(p)) {
+        if (skus.has(sku)) fail(at('products', i, 'sku'), `duplicate sku "${sku}" in game ${game.id}`);
+        skus.add(sku);
+        holdable.set(sku, p.type);
+        if (p.type === 'consumable') holdable.set(splitPack(sku).base, 'consumable');
+      }
+    }),
+  );
   return { achievements, holdable };
 }
 
@@ -82,12 +91,16 @@ function isDataDate(value: string | number): boolean {
 /** A quest's progress: its value within the goal, and a state and dates that agree with it. */
 function checkProgress(p: DataProgress, valueAt: DataPath, def: { start: number; target: number }, fail: Fail): void {
   const at = valueAt.at(-1) === 'value' ? valueAt.slice(0, -1) : valueAt;
-  if (p.value < def.start || p.value > def.target) fail(valueAt, `must be from start_value (${def.start}) to target_value (${def.target})`);
+  if (p.value < def.start || p.value > def.target)
+    fail(valueAt, `must be from start_value (${def.start}) to target_value (${def.target})`);
   const completedDate = p.completed_date === NOT_COMPLETED_DATE ? undefined : p.completed_date;
-  if (p.state === 'Completed' && p.value !== def.target) fail([...at, 'state'], `Completed needs the value at target_value (${def.target})`);
-  if (p.state === 'In Progress' && p.value >= def.target) fail([...at, 'state'], `at target_value (${def.target}) a quest is Completed`);
+  if (p.state === 'Completed' && p.value !== def.target)
+    fail([...at, 'state'], `Completed needs the value at target_value (${def.target})`);
+  if (p.state === 'In Progress' && p.value >= def.target)
+    fail([...at, 'state'], `at target_value (${def.target}) a quest is Completed`);
   const completed = p.state === 'Completed' || (p.state === undefined && p.value >= def.target);
-  if (completed && p.completed_date === NOT_COMPLETED_DATE) fail([...at, 'completed_date'], 'a Completed quest has a date: give it, or leave it out (the load time)');
+  if (completed && p.completed_date === NOT_COMPLETED_DATE)
+    fail([...at, 'completed_date'], 'a Completed quest has a date: give it, or leave it out (the load time)');
   if (completedDate !== undefined && !completed && p.state !== 'Revoked') {
     fail([...at, 'completed_date'], `a quest not completed has ${NOT_COMPLETED_DATE} (or none)`);
   }
@@ -98,57 +111,82 @@ function checkProgress(p: DataProgress, valueAt: DataPath, def: { start: number;
 export function validateData(data: DataFile, fail: Fail): void {
   const games = new Map<string, GameIndex>();
   const keys = new Map<string, string>();
-  (data.games ?? []).forEach(each((game, g) => {
-    if (games.has(game.id)) fail(['games', g, 'id'], `duplicate game id "${game.id}"`);
-    games.set(game.id, indexGame(game, g, fail, keys));
-  }));
+  (data.games ?? []).forEach(
+    each((game, g) => {
+      if (games.has(game.id)) fail(['games', g, 'id'], `duplicate game id "${game.id}"`);
+      games.set(game.id, indexGame(game, g, fail, keys));
+    }),
+  );
 
   const usernames = new Map<string, number>();
   const uids = new Map<string, number>();
-  (data.users ?? []).forEach(each((u, i) => {
-    if (usernames.has(u.username)) fail(['users', i, 'username'], `duplicate username "${u.username}" (also users[${usernames.get(u.username)}])`);
-    usernames.set(u.username, i);
-    const uid = (u.uid ?? uidForUsername(u.username)).toLowerCase();
-    if (uids.has(uid)) fail(['users', i, u.uid ? 'uid' : 'username'], `uid ${uid} is already users[${uids.get(uid)}]'s`);
-    uids.set(uid, i);
-  }));
+  (data.users ?? []).forEach(
+    each((u, i) => {
+      if (usernames.has(u.username))
+        fail(['users', i, 'username'], `duplicate username "${u.username}" (also users[${usernames.get(u.username)}])`);
+      usernames.set(u.username, i);
+      const uid = (u.uid ?? uidForUsername(u.username)).toLowerCase();
+      if (uids.has(uid))
+        fail(['users', i, u.uid ? 'uid' : 'username'], `uid ${uid} is already users[${uids.get(uid)}]'s`);
+      uids.set(uid, i);
+    }),
+  );
 
-  (data.users ?? []).forEach(each((u, i) => {
-    (u.friends ?? []).forEach(each((name, f) => {
-      if (!usernames.has(name)) fail(['users', i, 'friends', f], `no user named "${name}" in the file`);
-      if (name === u.username) fail(['users', i, 'friends', f], 'a user cannot be their own friend');
-    }));
-    (u.plays ?? []).forEach(each((gameId, p) => {
-      if (!games.has(gameId)) fail(['users', i, 'plays', p], `no game "${gameId}" in the file`);
-    }));
-    for (const [gameId, values] of Object.entries(u.progress ?? {})) {
-      const game = games.get(gameId);
-      if (!game) fail(['users', i, 'progress', gameId], `no game "${gameId}" in the file`);
-      for (const [developerId, entry] of Object.entries(values)) {
-        const at: DataPath = ['users', i, 'progress', gameId, developerId];
-        const def = game!.achievements.get(developerId);
-        if (!def) fail(at, `no achievement "${developerId}" in game ${gameId}`);
-        checkProgress(typeof entry === 'number' ? { value: entry } : entry, typeof entry === 'number' ? at : [...at, 'value'], def!, fail);
+  (data.users ?? []).forEach(
+    each((u, i) => {
+      (u.friends ?? []).forEach(
+        each((name, f) => {
+          if (!usernames.has(name)) fail(['users', i, 'friends', f], `no user named "${name}" in the file`);
+          if (name === u.username) fail(['users', i, 'friends', f], 'a user cannot be their own friend');
+        }),
+      );
+      (u.plays ?? []).forEach(
+        each((gameId, p) => {
+          if (!games.has(gameId)) fail(['users', i, 'plays', p], `no game "${gameId}" in the file`);
+        }),
+      );
+      for (const [gameId, values] of Object.entries(u.progress ?? {})) {
+        const game = games.get(gameId);
+        if (!game) fail(['users', i, 'progress', gameId], `no game "${gameId}" in the file`);
+        for (const [developerId, entry] of Object.entries(values)) {
+          const at: DataPath = ['users', i, 'progress', gameId, developerId];
+          const def = game!.achievements.get(developerId);
+          if (!def) fail(at, `no achievement "${developerId}" in game ${gameId}`);
+          checkProgress(
+            typeof entry === 'number' ? { value: entry } : entry,
+            typeof entry === 'number' ? at : [...at, 'value'],
+            def!,
+            fail,
+          );
+        }
       }
-    }
-    for (const [gameId, held] of Object.entries(u.holdings ?? {})) {
-      const game = games.get(gameId);
-      if (!game) fail(['users', i, 'holdings', gameId], `no game "${gameId}" in the file`);
-      for (const [sku, units] of Object.entries(held)) {
-        const kind = game!.holdable.get(sku) ?? (game!.holdable.get(splitPack(sku).base) === 'consumable' ? 'consumable' : undefined);
-        if (!kind) fail(['users', i, 'holdings', gameId, sku], `no product "${sku}" in game ${gameId}`);
-        if (kind === 'unlockable' && units > 1) fail(['users', i, 'holdings', gameId, sku], 'an unlockable is held once: 0 or 1');
+      for (const [gameId, held] of Object.entries(u.holdings ?? {})) {
+        const game = games.get(gameId);
+        if (!game) fail(['users', i, 'holdings', gameId], `no game "${gameId}" in the file`);
+        for (const [sku, units] of Object.entries(held)) {
+          const kind =
+            game!.holdable.get(sku) ??
+            (game!.holdable.get(splitPack(sku).base) === 'consumable' ? 'consumable' : undefined);
+          if (!kind) fail(['users', i, 'holdings', gameId, sku], `no product "${sku}" in game ${gameId}`);
+          if (kind === 'unlockable' && units > 1)
+            fail(['users', i, 'holdings', gameId, sku], 'an unlockable is held once: 0 or 1');
+        }
       }
-    }
-    for (const [gameId, saves] of Object.entries(u.saves ?? {})) {
-      if (!games.has(gameId)) fail(['users', i, 'saves', gameId], `no game "${gameId}" in the file`);
-      const keys = Object.keys(saves);
-      if (keys.length > SAVE_LIMITS.keysPerGame) fail(['users', i, 'saves', gameId], `at most ${SAVE_LIMITS.keysPerGame} keys per user and game`);
-      for (const key of keys) {
-        if (!isSaveKey(key)) fail(['users', i, 'saves', gameId, key], `not a save key: 1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -`);
-        const problem = saveValueProblem(saves[key]!);
-        if (problem) fail(['users', i, 'saves', gameId, key], `the value is ${problem}`);
+      for (const [gameId, saves] of Object.entries(u.saves ?? {})) {
+        if (!games.has(gameId)) fail(['users', i, 'saves', gameId], `no game "${gameId}" in the file`);
+        const keys = Object.keys(saves);
+        if (keys.length > SAVE_LIMITS.keysPerGame)
+          fail(['users', i, 'saves', gameId], `at most ${SAVE_LIMITS.keysPerGame} keys per user and game`);
+        for (const key of keys) {
+          if (!isSaveKey(key))
+            fail(
+              ['users', i, 'saves', gameId, key],
+              `not a save key: 1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -`,
+            );
+          const problem = saveValueProblem(saves[key]!);
+          if (problem) fail(['users', i, 'saves', gameId, key], `the value is ${problem}`);
+        }
       }
-    }
-  }));
+    }),
+  );
 }

@@ -22,7 +22,11 @@ export type YamlParsed =
   | { value: unknown; lines(paths: DataPath[]): Promise<Array<number | undefined>>; close(): void };
 
 /** Heap and stack of the worker: a 1 MiB body's document needs a fraction of this. */
-export const YAML_WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 } as const;
+export const YAML_WORKER_LIMITS = {
+  maxOldGenerationSizeMb: 256,
+  maxYoungGenerationSizeMb: 32,
+  stackSizeMb: 4,
+} as const;
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');

@@ -66,7 +66,9 @@ const dateFormat = (v: string): string | undefined => DATE_FORMATS.find(([, re])
 const CREDENTIALS = new Set(['session', 'sig', 'signature', 'token', 'auth_token', 'api_key', 'timestamp']);
 /** Names of Unix times: numbers that move with the clock. */
 const TIME_NAME = /(^|_)(date|on|at|time|created|updated|expires)$/;
-/** Database ids and aggregates over players the recording cannot show (a scratch sandbox numbers and counts its own). */
+/**
+ * Database ids and aggregates over players the recording cannot show (a scratch sandbox numbers and counts its own).
+ */
 const ASSIGNED = new Set(['id', 'achievement_id', 'sold', 'completion_count']);
 
 function leaf(path: string): string {
@@ -85,7 +87,12 @@ function drifts(path: string, a: unknown, b: unknown, inChallenge: boolean, rule
     if (fa !== undefined && fa === dateFormat(b)) return true;
     if (/^https?:\/\//.test(a) && b.startsWith(`${rules.ownOrigin}/`)) return true;
   }
-  if (TIME_NAME.test(name) && typeOf(a) === typeOf(b) && (typeof a === 'number' || (typeof a === 'string' && /^\d+$/.test(a) && /^\d+$/.test(String(b))))) return true;
+  if (
+    TIME_NAME.test(name) &&
+    typeOf(a) === typeOf(b) &&
+    (typeof a === 'number' || (typeof a === 'string' && /^\d+$/.test(a) && /^\d+$/.test(String(b))))
+  )
+    return true;
   if (ASSIGNED.has(name) && typeof a === 'number' && typeof b === 'number') return true;
   return false;
 }
@@ -120,12 +127,16 @@ function sample(v: unknown): unknown {
 function identity(element: unknown): string | undefined {
   if (element === null || typeof element !== 'object' || Array.isArray(element)) return undefined;
   const e = element as Record<string, unknown>;
-  const product = e.product !== null && typeof e.product === 'object' ? (e.product as Record<string, unknown>) : undefined;
+  const product =
+    e.product !== null && typeof e.product === 'object' ? (e.product as Record<string, unknown>) : undefined;
   const id = e.developer_id ?? e.uid ?? product?.sku ?? e.sku;
   return typeof id === 'string' ? id : undefined;
 }
 
-function pairByIdentity(x: unknown[], y: unknown[]): { recorded: Map<string, unknown>; sandbox: Map<string, unknown> } | undefined {
+function pairByIdentity(
+  x: unknown[],
+  y: unknown[],
+): { recorded: Map<string, unknown>; sandbox: Map<string, unknown> } | undefined {
   if (x.length === 0 && y.length === 0) return undefined;
   const index = (list: unknown[]): Map<string, unknown> | undefined => {
     const map = new Map<string, unknown>();
@@ -150,7 +161,15 @@ function sameText(a: unknown, b: unknown): boolean {
   }
 }
 
-function walk(a: unknown, b: unknown, path: string, depth: number, inChallenge: boolean, rules: Rules, out: Collector): void {
+function walk(
+  a: unknown,
+  b: unknown,
+  path: string,
+  depth: number,
+  inChallenge: boolean,
+  rules: Rules,
+  out: Collector,
+): void {
   if (path !== '' && ignored(path, rules)) return;
   const ta = typeOf(a);
   const tb = typeOf(b);
@@ -173,10 +192,12 @@ function walk(a: unknown, b: unknown, path: string, depth: number, inChallenge: 
         if (sx === undefined) out.add({ kind: 'missing', at: `${path}[]`, recorded: id, sandbox: null });
         else walk(rx, sx, `${path}[]`, depth + 1, false, rules, out);
       }
-      for (const id of paired.sandbox.keys()) if (!paired.recorded.has(id)) out.add({ kind: 'extra', at: `${path}[]`, recorded: null, sandbox: id });
+      for (const id of paired.sandbox.keys())
+        if (!paired.recorded.has(id)) out.add({ kind: 'extra', at: `${path}[]`, recorded: null, sandbox: id });
       return;
     }
-    if (x.length !== y.length) out.add({ kind: 'value', at: path, recorded: `${x.length} items`, sandbox: `${y.length} items` });
+    if (x.length !== y.length)
+      out.add({ kind: 'value', at: path, recorded: `${x.length} items`, sandbox: `${y.length} items` });
     for (let i = 0; i < Math.min(x.length, y.length); i++) walk(x[i], y[i], `${path}[]`, depth + 1, false, rules, out);
     return;
   }
@@ -196,12 +217,14 @@ function walk(a: unknown, b: unknown, path: string, depth: number, inChallenge: 
     }
     return;
   }
-  if (a !== b && (rules.strict || !drifts(path, a, b, inChallenge, rules))) out.add({ kind: 'value', at: path, recorded: a, sandbox: b });
+  if (a !== b && (rules.strict || !drifts(path, a, b, inChallenge, rules)))
+    out.add({ kind: 'value', at: path, recorded: a, sandbox: b });
 }
 
 export function compareReplies(recorded: Reply, sandbox: Reply, rules: Rules): Found[] {
   const out = new Collector();
-  if (recorded.status !== sandbox.status && !ignored('status', rules)) out.add({ kind: 'status', at: 'status', recorded: recorded.status, sandbox: sandbox.status });
+  if (recorded.status !== sandbox.status && !ignored('status', rules))
+    out.add({ kind: 'status', at: 'status', recorded: recorded.status, sandbox: sandbox.status });
   const fr = formatOf(recorded);
   const fs = formatOf(sandbox);
   if (fr !== fs) {

@@ -31,7 +31,8 @@ export type Classified =
   | { kind: 'platform'; exchange: PlatformExchange }
   | { kind: 'skip'; reason: string; host?: string };
 
-const asRecord = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const asRecord = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const asString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 function decode(raw: string): string {
@@ -55,7 +56,9 @@ export function parseForm(text: string): Pairs {
 function bodyFields(request: Record<string, unknown>): Pairs {
   const post = asRecord(request.postData);
   if (Array.isArray(post.params) && post.params.length > 0) {
-    return post.params.map((p) => [String(asRecord(p).name ?? ''), String(asRecord(p).value ?? '')] as [string, string]);
+    return post.params.map(
+      (p) => [String(asRecord(p).name ?? ''), String(asRecord(p).value ?? '')] as [string, string],
+    );
   }
   const text = asString(post.text);
   if (text === undefined) return [];
@@ -107,7 +110,12 @@ export function classify(entry: Record<string, unknown>, index: number): Classif
       path: url.pathname.slice(at),
       query: [...url.searchParams.entries()],
       body: bodyFields(request),
-      reply: { status, mimeType: asString(content.mimeType) ?? headerType ?? '', text: replyText(content), recorded: bodyRecorded(content) },
+      reply: {
+        status,
+        mimeType: asString(content.mimeType) ?? headerType ?? '',
+        text: replyText(content),
+        recorded: bodyRecorded(content),
+      },
     },
   };
 }
@@ -120,7 +128,9 @@ export function param(exchange: Pick<PlatformExchange, 'query' | 'body'>, name: 
 /** What the request does: the `method` override of a POST, else its verb. */
 export function effectiveMethod(exchange: PlatformExchange): string {
   const override = param(exchange, 'method')?.toUpperCase();
-  return exchange.method === 'POST' && (override === 'PUT' || override === 'DELETE' || override === 'GET') ? override : exchange.method;
+  return exchange.method === 'POST' && (override === 'PUT' || override === 'DELETE' || override === 'GET')
+    ? override
+    : exchange.method;
 }
 
 /** The resource path after the prefix, without the format: `users/<uid>`, `achievements/user/<uid>`. */
@@ -130,7 +140,11 @@ export function resourceOf(exchange: PlatformExchange): { resource: string; id: 
   const format = dot === -1 ? '' : rest.slice(dot + 1).toLowerCase();
   const bare = dot === -1 ? rest : rest.slice(0, dot);
   const slash = bare.lastIndexOf('/');
-  return { resource: slash === -1 ? bare : bare.slice(0, slash), id: decode(slash === -1 ? '' : bare.slice(slash + 1)), format };
+  return {
+    resource: slash === -1 ? bare : bare.slice(0, slash),
+    id: decode(slash === -1 ? '' : bare.slice(slash + 1)),
+    format,
+  };
 }
 
 /** The JSON envelope of a reply, if it is one. */
@@ -139,7 +153,9 @@ export function envelopeOf(text: string): { code?: unknown; message?: unknown; p
   if (!trimmed.startsWith('{')) return undefined;
   try {
     const value = JSON.parse(text) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -15,7 +15,18 @@ export interface Imported {
   withoutBody: Array<{ file: string; entry: number }>;
 }
 
-export async function importRecordings(files: readonly string[], options: { keepPersonal: boolean }): Promise<Imported> {
+export async function importRecordings(
+  files: readonly string[],
+  options: { keepPersonal: boolean },
+): Promise<Imported> {
   const { seen, withoutBody } = await learnRecordings(files, 'last');
-  return { data: seedData(seen, { signing: 'agi', keepPersonal: options.keepPersonal, dates: true, label: 'made by udcli sandbox import' }).data, withoutBody };
+  return {
+    data: seedData(seen, {
+      signing: 'agi',
+      keepPersonal: options.keepPersonal,
+      dates: true,
+      label: 'made by udcli sandbox import',
+    }).data,
+    withoutBody,
+  };
 }

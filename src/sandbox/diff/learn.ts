@@ -33,10 +33,14 @@ export async function learnRecordings(files: readonly string[], mode: Mode): Pro
   }
   if (platform === 0) {
     const hosts = [...otherHosts].slice(0, 10).join(', ');
-    throw new UsageError(`no platform exchange (a path under /services/rest/v1/) in ${files.join(', ')}${hosts ? `; its hosts: ${hosts}` : '; it holds no requests'}`);
+    throw new UsageError(
+      `no platform exchange (a path under /services/rest/v1/) in ${files.join(', ')}${hosts ? `; its hosts: ${hosts}` : '; it holds no requests'}`,
+    );
   }
   if (withoutBody.length === platform) {
-    throw new UsageError(`nothing to read in ${files.join(', ')}: none of its ${platform} platform replies has its body recorded (save the HAR with content, or record with udcli --har)`);
+    throw new UsageError(
+      `nothing to read in ${files.join(', ')}: none of its ${platform} platform replies has its body recorded (save the HAR with content, or record with udcli --har)`,
+    );
   }
   return { seen, withoutBody };
 }

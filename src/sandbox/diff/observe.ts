@@ -66,8 +66,10 @@ export interface GameSeen {
   plays: Set<string>;
 }
 
-const asRecord = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+const asRecord = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 const num = (v: unknown): number | undefined => {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   return Number.isFinite(n) ? n : undefined;
@@ -103,7 +105,17 @@ export class Observations {
   #bucket(ref: string): GameSeen {
     let game = this.#games.get(ref);
     if (!game) {
-      game = { id: ref, launchable: false, definitions: new Map(), products: new Map(), progress: new Map(), questDates: new Map(), holdings: new Map(), saves: new Map(), plays: new Set() };
+      game = {
+        id: ref,
+        launchable: false,
+        definitions: new Map(),
+        products: new Map(),
+        progress: new Map(),
+        questDates: new Map(),
+        holdings: new Map(),
+        saves: new Map(),
+        plays: new Set(),
+      };
       this.#games.set(ref, game);
     }
     return game;
@@ -161,7 +173,8 @@ export class Observations {
       set('state', raw.state === 'Inactive' ? 'Inactive' : raw.state === 'Active' ? 'Active' : undefined);
       if (raw.tags && typeof raw.tags === 'object' && !Array.isArray(raw.tags)) {
         const tags: Record<string, string> = {};
-        for (const [k, v] of Object.entries(raw.tags as Record<string, unknown>)) if (typeof v === 'string') tags[k] = v.slice(0, 200);
+        for (const [k, v] of Object.entries(raw.tags as Record<string, unknown>))
+          if (typeof v === 'string') tags[k] = v.slice(0, 200);
         set('tags', tags);
       }
     }
@@ -181,7 +194,12 @@ export class Observations {
     if (seedProgress && value !== undefined) {
       const progress = game.progress.get(uid) ?? new Map<string, number | undefined>();
       // Not in a whole list read before: not started when the recording began.
-      if (this.mode === 'first' && !progress.has(def.developer_id) && this.#listed.has(`quests\u0000${uid}\u0000${game.id}`)) progress.set(def.developer_id, undefined);
+      if (
+        this.mode === 'first' &&
+        !progress.has(def.developer_id) &&
+        this.#listed.has(`quests\u0000${uid}\u0000${game.id}`)
+      )
+        progress.set(def.developer_id, undefined);
       this.#put(progress, def.developer_id, value);
       game.progress.set(uid, progress);
       const dates = game.questDates.get(uid) ?? new Map<string, recorded.QuestDates>();
@@ -219,7 +237,13 @@ export class Observations {
 
   #save(game: GameSeen, uid: string, key: string, value: string | undefined): void {
     const saves = game.saves.get(uid) ?? new Map<string, string | undefined>();
-    if (this.mode === 'first' && !saves.has(key) && value !== undefined && this.#listed.has(`saves\u0000${uid}\u0000${game.id}`)) saves.set(key, undefined);
+    if (
+      this.mode === 'first' &&
+      !saves.has(key) &&
+      value !== undefined &&
+      this.#listed.has(`saves\u0000${uid}\u0000${game.id}`)
+    )
+      saves.set(key, undefined);
     this.#put(saves, key, value);
     game.saves.set(uid, saves);
   }
@@ -236,7 +260,12 @@ export class Observations {
     if (ref !== undefined) this.#bucket(ref);
     const envelope = envelopeOf(exchange.reply.text);
     const payload = envelope?.payload;
-    const ok = exchange.reply.status === 200 && envelope !== undefined && (envelope.code === undefined || Number(envelope.code) === 200) && payload !== null && payload !== undefined;
+    const ok =
+      exchange.reply.status === 200 &&
+      envelope !== undefined &&
+      (envelope.code === undefined || Number(envelope.code) === 200) &&
+      payload !== null &&
+      payload !== undefined;
     const uid = UID.test(id) ? id.toLowerCase() : undefined;
     if (!ok) return;
     // A user the platform answered for (an error reply says nothing of one).
@@ -284,21 +313,34 @@ export class Observations {
           const target = parent && GAME_ID.test(parent) ? this.#bucket(parent) : game;
           if (!target) continue;
           if (method === 'DELETE') {
-            if (this.mode === 'last') target.progress.get(uid)?.set(str(record.developer_id) ?? param(exchange, 'developer_id') ?? '', undefined);
+            if (this.mode === 'last')
+              target.progress
+                .get(uid)
+                ?.set(str(record.developer_id) ?? param(exchange, 'developer_id') ?? '', undefined);
             continue;
           }
           // An update's reply names its quest by developer_id too (SERVICE.md: Achievements).
-          const named = record.developer_id === undefined ? { ...record, developer_id: param(exchange, 'developer_id') ?? param(exchange, 'dev_id') } : record;
+          const named =
+            record.developer_id === undefined
+              ? { ...record, developer_id: param(exchange, 'developer_id') ?? param(exchange, 'dev_id') }
+              : record;
           this.#quest(target, uid, named, seedState);
         }
-        if (read && game && param(exchange, 'developer_id') === undefined && param(exchange, 'filter') === undefined && param(exchange, 'offset') === undefined) {
+        if (
+          read &&
+          game &&
+          param(exchange, 'developer_id') === undefined &&
+          param(exchange, 'filter') === undefined &&
+          param(exchange, 'offset') === undefined
+        ) {
           this.#listed.add(`quests\u0000${uid}\u0000${game.id}`);
         }
         return;
       }
       case 'products/user': {
         if (!game) return;
-        for (const entry of Array.isArray(payload) ? payload : [payload]) this.#product(game, uid, asRecord(entry), seedState);
+        for (const entry of Array.isArray(payload) ? payload : [payload])
+          this.#product(game, uid, asRecord(entry), seedState);
         return;
       }
       case 'gamesave': {
@@ -346,9 +388,13 @@ function mergeInto(into: GameSeen, from: GameSeen, mode: Mode): void {
   into.launchable ||= from.launchable;
   mergeMap(into.definitions, from.definitions, mode);
   mergeMap(into.products, from.products, mode);
-  for (const [uid, values] of from.progress) mergeMap(into.progress.get(uid) ?? into.progress.set(uid, new Map()).get(uid)!, values, mode);
-  for (const [uid, values] of from.questDates) mergeMap(into.questDates.get(uid) ?? into.questDates.set(uid, new Map()).get(uid)!, values, mode);
-  for (const [uid, values] of from.holdings) mergeMap(into.holdings.get(uid) ?? into.holdings.set(uid, new Map()).get(uid)!, values, mode);
-  for (const [uid, values] of from.saves) mergeMap(into.saves.get(uid) ?? into.saves.set(uid, new Map()).get(uid)!, values, mode);
+  for (const [uid, values] of from.progress)
+    mergeMap(into.progress.get(uid) ?? into.progress.set(uid, new Map()).get(uid)!, values, mode);
+  for (const [uid, values] of from.questDates)
+    mergeMap(into.questDates.get(uid) ?? into.questDates.set(uid, new Map()).get(uid)!, values, mode);
+  for (const [uid, values] of from.holdings)
+    mergeMap(into.holdings.get(uid) ?? into.holdings.set(uid, new Map()).get(uid)!, values, mode);
+  for (const [uid, values] of from.saves)
+    mergeMap(into.saves.get(uid) ?? into.saves.set(uid, new Map()).get(uid)!, values, mode);
   for (const uid of from.plays) into.plays.add(uid);
 }

@@ -7,7 +7,13 @@
  */
 import { FORM_CONTENT_TYPE } from '../../domain/contract.js';
 import { agiSignature, AGI_SESSION_PARAM, AGI_SIG_PARAM } from '../../domain/agi-signing.js';
-import { canonicalString, hmacSha256Hex, hmacSignedPairs, SIGNATURE_PARAM, TIMESTAMP_PARAM } from '../../domain/signing.js';
+import {
+  canonicalString,
+  hmacSha256Hex,
+  hmacSignedPairs,
+  SIGNATURE_PARAM,
+  TIMESTAMP_PARAM,
+} from '../../domain/signing.js';
 import type { Reply } from './compare.js';
 import { envelopeOf, param, resourceOf, type Pairs, type PlatformExchange } from './exchange.js';
 import type { Scratch } from './scratch.js';
@@ -26,7 +32,8 @@ export type Replayed = { reply: Reply } | { skipped: string };
 const SIGNING = new Set([AGI_SIG_PARAM, AGI_SESSION_PARAM, SIGNATURE_PARAM, TIMESTAMP_PARAM]);
 const UID = /^[0-9a-f]{32}$/i;
 
-const encode = (pairs: Pairs): string => pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&');
+const encode = (pairs: Pairs): string =>
+  pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&');
 const normaliseKey = (key: string): string => key.toLowerCase().replaceAll('-', '');
 
 function gameOf(exchange: PlatformExchange, ctx: ReplayContext): string | undefined {
@@ -54,7 +61,8 @@ export async function replay(exchange: PlatformExchange, ctx: ReplayContext): Pr
       .filter(([name]) => !SIGNING.has(name))
       .map(([name, value]): [string, string] => {
         if (name === 'api_key' && key) return [name, key.api_key];
-        if (name === 'auth_token' && uid && UID.test(uid) && game !== undefined) return [name, ctx.scratch.token(uid, game)];
+        if (name === 'auth_token' && uid && UID.test(uid) && game !== undefined)
+          return [name, ctx.scratch.token(uid, game)];
         return [name, value];
       });
   const query = map(exchange.query);
@@ -65,11 +73,19 @@ export async function replay(exchange: PlatformExchange, ctx: ReplayContext): Pr
   const bodyText = exchange.body.length > 0 ? encode(body) : undefined;
   if (bodyText !== undefined || exchange.method === 'POST') headers['content-type'] = FORM_CONTENT_TYPE;
   const send = (pairs: Pairs): Promise<Reply> =>
-    ctx.scratch.send({ method: exchange.method, url: pairs.length > 0 ? `${exchange.path}?${encode(pairs)}` : exchange.path, headers, ...(bodyText !== undefined ? { body: bodyText } : {}) });
+    ctx.scratch.send({
+      method: exchange.method,
+      url: pairs.length > 0 ? `${exchange.path}?${encode(pairs)}` : exchange.path,
+      headers,
+      ...(bodyText !== undefined ? { body: bodyText } : {}),
+    });
 
   if (hmac && key) {
     const signed: Pairs = [...query, [TIMESTAMP_PARAM, String(Math.floor(Date.now() / 1000))]];
-    const signature = hmacSha256Hex(key.signing_secret, canonicalString(exchange.method, exchange.path, hmacSignedPairs(signed, body)));
+    const signature = hmacSha256Hex(
+      key.signing_secret,
+      canonicalString(exchange.method, exchange.path, hmacSignedPairs(signed, body)),
+    );
     return { reply: await send([...signed, [SIGNATURE_PARAM, signature]]) };
   }
   if (!agi) return { reply: await send(query) };

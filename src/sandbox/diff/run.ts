@@ -55,12 +55,16 @@ export interface DiffResult {
   differences: Difference[];
   /** Differences found beyond MAX_DIFFERENCES, counted only. */
   omitted: number;
-  /** Every entry not compared, with why: not a platform exchange, no reply, no body recorded, not replayable (the first MAX_DIFFERENCES; `skipped` counts them all). */
+  /**
+   * Every entry not compared, with why: not a platform exchange, no reply, no body recorded, not replayable (the first
+   * MAX_DIFFERENCES; `skipped` counts them all).
+   */
   skips: Skip[];
 }
 
-const NO_BODY_READ = 'the reply\'s body was not recorded (browsers may leave bodies out): nothing to compare';
-const NO_BODY_CHANGE = 'the reply\'s body was not recorded: the change was replayed for the entries after it, not compared';
+const NO_BODY_READ = "the reply's body was not recorded (browsers may leave bodies out): nothing to compare";
+const NO_BODY_CHANGE =
+  "the reply's body was not recorded: the change was replayed for the entries after it, not compared";
 
 function queryOf(exchange: PlatformExchange): string {
   return exchange.query.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&');
@@ -70,15 +74,24 @@ export async function diffRecordings(options: DiffOptions): Promise<DiffResult> 
   // read
   const { seen } = await learnRecordings(options.files, 'first');
   // seed
-  const seeded = seedData(seen, { signing: 'both', keepPersonal: true, label: 'the recording', ...(options.data ? { known: options.data.data } : {}) });
-  const scratch = await openScratch([...(options.data ? [{ data: options.data.data, label: options.data.file }] : []), { data: seeded.data, label: 'the recording' }]);
+  const seeded = seedData(seen, {
+    signing: 'both',
+    keepPersonal: true,
+    label: 'the recording',
+    ...(options.data ? { known: options.data.data } : {}),
+  });
+  const scratch = await openScratch([
+    ...(options.data ? [{ data: options.data.data, label: options.data.file }] : []),
+    { data: seeded.data, label: 'the recording' },
+  ]);
   const rules: Rules = { strict: options.strict, ignore: options.ignore, ownOrigin: SCRATCH_ORIGIN };
   const result: DiffResult = { compared: 0, same: 0, differing: 0, skipped: 0, differences: [], omitted: 0, skips: [] };
   try {
     for (const file of options.files) {
       const skip = (entry: number, reason: string, host?: string): void => {
         result.skipped++;
-        if (result.skips.length < MAX_DIFFERENCES) result.skips.push({ file, entry, reason, ...(host !== undefined ? { host } : {}) });
+        if (result.skips.length < MAX_DIFFERENCES)
+          result.skips.push({ file, entry, reason, ...(host !== undefined ? { host } : {}) });
       };
       await readHar(file, async (entry, index) => {
         const c = classify(entry, index);
@@ -107,7 +120,8 @@ export async function diffRecordings(options: DiffOptions): Promise<DiffResult> 
         // compare
         const found: Found[] = compareReplies(exchange.reply, replayed.reply, rules);
         const reported = new Set(found.map((f) => f.at));
-        for (const s of schemaFindings(exchange, [...reported])) if (!reported.has(s.at) && !ignored(s.at, rules)) found.push(s);
+        for (const s of schemaFindings(exchange, [...reported]))
+          if (!reported.has(s.at) && !ignored(s.at, rules)) found.push(s);
         result.compared++;
         if (found.length === 0) {
           result.same++;
@@ -119,7 +133,14 @@ export async function diffRecordings(options: DiffOptions): Promise<DiffResult> 
             result.omitted++;
             continue;
           }
-          result.differences.push({ file, entry: index, method: exchange.method, path: exchange.path, query: queryOf(exchange), ...f });
+          result.differences.push({
+            file,
+            entry: index,
+            method: exchange.method,
+            path: exchange.path,
+            query: queryOf(exchange),
+            ...f,
+          });
         }
       });
     }

@@ -43,15 +43,25 @@ function within(inner: string, outer: string): boolean {
 export function schemaFindings(exchange: PlatformExchange, explained: readonly string[] = []): Found[] {
   if (exchange.reply.status !== 200) return [];
   const envelope = envelopeOf(exchange.reply.text);
-  if (!envelope || Number(envelope.code) !== 200 || envelope.payload === null || envelope.payload === undefined) return [];
+  if (!envelope || Number(envelope.code) !== 200 || envelope.payload === null || envelope.payload === undefined)
+    return [];
   const validate = validatorFor(exchange);
   if (!validate || validate(envelope.payload)) return [];
   const found: Array<{ at: string; pointer: string; message: string; branch: boolean }> = [];
   for (const error of validate.errors ?? []) {
     const params = error.params as Record<string, unknown>;
-    const named = typeof params.additionalProperty === 'string' ? params.additionalProperty : typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
-    const pointer = named === undefined ? error.instancePath : `${error.instancePath}/${named.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    const branch = error.keyword === 'anyOf' || error.keyword === 'oneOf' || /\/(anyOf|oneOf)\/\d+\//.test(error.schemaPath);
+    const named =
+      typeof params.additionalProperty === 'string'
+        ? params.additionalProperty
+        : typeof params.missingProperty === 'string'
+          ? params.missingProperty
+          : undefined;
+    const pointer =
+      named === undefined
+        ? error.instancePath
+        : `${error.instancePath}/${named.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const branch =
+      error.keyword === 'anyOf' || error.keyword === 'oneOf' || /\/(anyOf|oneOf)\/\d+\//.test(error.schemaPath);
     found.push({ at: pointerToPath(pointer), pointer, message: error.message ?? 'does not match', branch });
   }
   const out: Found[] = [];
@@ -59,13 +69,28 @@ export function schemaFindings(exchange: PlatformExchange, explained: readonly s
   for (const f of found) {
     if (seen.has(f.at)) continue;
     if (f.branch) {
-      const deeper = [...explained, ...found.filter((g) => g.at !== f.at).map((g) => g.at)].some((at) => at !== f.at && within(at, f.at));
+      const deeper = [...explained, ...found.filter((g) => g.at !== f.at).map((g) => g.at)].some(
+        (at) => at !== f.at && within(at, f.at),
+      );
       if (deeper || explained.includes(f.at)) continue;
     }
     seen.add(f.at);
     // The shapes a value of several failed, named together: "must be array or must be object".
-    const messages = f.branch ? [...new Set(found.filter((g) => g.at === f.at && g.branch && !/match a schema in|match exactly one/.test(g.message)).map((g) => g.message))] : [f.message];
-    out.push({ kind: 'schema', at: f.at, recorded: sample(valueAt(envelope.payload, f.pointer)) ?? null, sandbox: `the description: ${messages.join(' or ') || f.message}` });
+    const messages = f.branch
+      ? [
+          ...new Set(
+            found
+              .filter((g) => g.at === f.at && g.branch && !/match a schema in|match exactly one/.test(g.message))
+              .map((g) => g.message),
+          ),
+        ]
+      : [f.message];
+    out.push({
+      kind: 'schema',
+      at: f.at,
+      recorded: sample(valueAt(envelope.payload, f.pointer)) ?? null,
+      sandbox: `the description: ${messages.join(' or ') || f.message}`,
+    });
   }
   return out;
 }

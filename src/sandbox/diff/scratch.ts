@@ -31,7 +31,10 @@ export interface ScratchRequest {
 
 export interface Scratch {
   send(request: ScratchRequest): Promise<Reply>;
-  /** A valid auth token of `uid` for `gameId` (recorded tokens mean nothing here); of a user it does not hold, one it refuses. */
+  /**
+   * A valid auth token of `uid` for `gameId` (recorded tokens mean nothing here); of a user it does not hold, one it
+   * refuses.
+   */
   token(uid: string, gameId: string): string;
   close(): Promise<void>;
 }
@@ -71,7 +74,11 @@ export async function openScratch(layers: ReadonlyArray<{ data: DataFile; label:
         ...(request.body !== undefined ? { body: request.body } : {}),
       });
       const type = reply.headers['content-type'];
-      return { status: reply.statusCode, mimeType: Array.isArray(type) ? type.join(', ') : (type ?? ''), text: await reply.body.text() };
+      return {
+        status: reply.statusCode,
+        mimeType: Array.isArray(type) ? type.join(', ') : (type ?? ''),
+        text: await reply.body.text(),
+      };
     },
     token(uid, gameId) {
       const id = `${uid}\u0000${gameId}`;
@@ -83,7 +90,10 @@ export async function openScratch(layers: ReadonlyArray<{ data: DataFile; label:
         // platform answers an unknown user's, whatever token it carries.
         if (!database.repos.users.findByUid(uid)) return token;
         const now = Math.floor(Date.now() / 1000);
-        database.repos.auth.createToken({ token, uid, gameId, createdOn: now, expiresOn: now + TOKEN_TTL_SECONDS }, now - TOKEN_TTL_SECONDS);
+        database.repos.auth.createToken(
+          { token, uid, gameId, createdOn: now, expiresOn: now + TOKEN_TTL_SECONDS },
+          now - TOKEN_TTL_SECONDS,
+        );
         tokens.set(id, token);
       }
       return token;

@@ -41,17 +41,27 @@ export interface Seeded {
   keys: Map<string, SeedKey>;
 }
 
-const newKey = (): SeedKey => ({ api_key: randomBytes(16).toString('hex'), signing_secret: randomBytes(24).toString('hex') });
+const newKey = (): SeedKey => ({
+  api_key: randomBytes(16).toString('hex'),
+  signing_secret: randomBytes(24).toString('hex'),
+});
 
 function achievementsOf(game: GameSeen, known: DataGame | undefined): DataAchievement[] {
   const out: DataAchievement[] = [];
   for (const def of game.definitions.values()) {
     const was = known?.achievements?.find((a) => a.developer_id === def.developer_id);
     const start = Math.round(def.start_value ?? was?.start_value ?? 0);
-    let values = [...game.progress.values()].map((p) => p.get(def.developer_id)).filter((v): v is number => v !== undefined);
+    let values = [...game.progress.values()]
+      .map((p) => p.get(def.developer_id))
+      .filter((v): v is number => v !== undefined);
     // A definition seen only through players' records: the data file's target, else where one
     // was complete, else above what anyone reached.
-    let target = Math.round(def.target_value ?? was?.target_value ?? def.completedAt ?? Math.max(start + 1, ...values.map((v) => v + 1), (def.highest ?? 0) + 1));
+    let target = Math.round(
+      def.target_value ??
+        was?.target_value ??
+        def.completedAt ??
+        Math.max(start + 1, ...values.map((v) => v + 1), (def.highest ?? 0) + 1),
+    );
     if (target <= start) target = start + 1;
     values = values.filter((v) => v > target);
     if (values.length > 0) target = Math.max(target, ...values.map(Math.ceil));
@@ -99,7 +109,9 @@ function withDates(value: number, target: number, dates: QuestDates | undefined)
     value,
     ...(state !== undefined ? { state } : {}),
     ...(dates.started_date !== undefined ? { started_date: dates.started_date } : {}),
-    ...(dates.completed_date !== undefined && (completed || state === 'Revoked') ? { completed_date: dates.completed_date } : {}),
+    ...(dates.completed_date !== undefined && (completed || state === 'Revoked')
+      ? { completed_date: dates.completed_date }
+      : {}),
   };
   return Object.keys(progress).length === 1 ? value : progress;
 }
@@ -139,7 +151,9 @@ export function seedData(seen: Observations, options: SeedOptions): Seeded {
     if (user.premium !== undefined) out.premium = user.premium;
     if (options.keepPersonal && user.birthday !== undefined) out.birthday = user.birthday;
     if (options.keepPersonal && user.email !== undefined) out.email = user.email;
-    const friends = (seen.friends.get(user.uid) ?? []).map((uid) => names.get(uid)).filter((n): n is string => n !== undefined);
+    const friends = (seen.friends.get(user.uid) ?? [])
+      .map((uid) => names.get(uid))
+      .filter((n): n is string => n !== undefined);
     if (friends.length > 0) out.friends = friends;
     const plays = [...games.values()].filter((g) => g.plays.has(user.uid)).map((g) => g.id);
     if (plays.length > 0) out.plays = plays;
@@ -159,13 +173,17 @@ export function seedData(seen: Observations, options: SeedOptions): Seeded {
       }
       const products = dataGames.find((g) => g.id === game.id)!.products!;
       const holdings = [...(game.holdings.get(user.uid) ?? [])].filter(
-        ([item, units]) => units > 0 && products.some((p) => p.sku === item || (p.type === 'consumable' && p.sku.split(':')[0] === item)),
+        ([item, units]) =>
+          units > 0 &&
+          products.some((p) => p.sku === item || (p.type === 'consumable' && p.sku.split(':')[0] === item)),
       );
       if (holdings.length > 0) {
         out.holdings ??= {};
         out.holdings[game.id] = Object.fromEntries(holdings);
       }
-      const saves = [...(game.saves.get(user.uid) ?? [])].filter(([key, value]) => value !== undefined && isSaveKey(key) && saveValueProblem(value) === null).slice(0, 100);
+      const saves = [...(game.saves.get(user.uid) ?? [])]
+        .filter(([key, value]) => value !== undefined && isSaveKey(key) && saveValueProblem(value) === null)
+        .slice(0, 100);
       if (saves.length > 0) {
         out.saves ??= {};
         out.saves[game.id] = Object.fromEntries(saves) as Record<string, string>;

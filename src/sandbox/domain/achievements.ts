@@ -39,12 +39,23 @@ export interface Goal {
 export class RevokedQuest extends Error {}
 
 /** The progress after `change`, or null when nothing changes (and nothing must be written). */
-export function nextProgress(goal: Goal, current: Progress | undefined, change: ProgressChange, now: number): Progress | null {
+export function nextProgress(
+  goal: Goal,
+  current: Progress | undefined,
+  change: ProgressChange,
+  now: number,
+): Progress | null {
   const { startValue: start, targetValue: target } = goal;
   if (current?.state === 'Revoked') throw new RevokedQuest('revoked');
   if (change.kind === 'reset') {
     // A reset of a quest never started starts it, like a submit (SERVICE.md: Achievements).
-    return { currentValue: start, state: 'In Progress', startedOn: current?.startedOn ?? now, completedOn: null, updatedOn: now };
+    return {
+      currentValue: start,
+      state: 'In Progress',
+      startedOn: current?.startedOn ?? now,
+      completedOn: null,
+      updatedOn: now,
+    };
   }
   if (current?.state === 'Completed') return null;
   const base = current?.currentValue ?? start;
@@ -66,7 +77,11 @@ export function nextProgress(goal: Goal, current: Progress | undefined, change: 
  * `percent_complete`, an integer (the platform's pages): floor(100 * (current - start) / (target -
  * start)), and 100 only for a Completed quest (a revoked one at its target shows 99).
  */
-export function percentComplete(goal: Goal, currentValue: number, state: UserAchievementState | undefined = undefined): number {
+export function percentComplete(
+  goal: Goal,
+  currentValue: number,
+  state: UserAchievementState | undefined = undefined,
+): number {
   const span = goal.targetValue - goal.startValue;
   const done = Math.min(span, Math.max(0, currentValue - goal.startValue));
   // Integers throughout: no float rounding can lift 28.99… to 29 or drop 29 to 28.

@@ -35,14 +35,24 @@ export function noteFault(request: FastifyRequest, kind: FaultKind): void {
 
 /** A request the signature step accepted as agi-signed (the only kind `challenge-again` applies to). */
 export function acceptedAsAgi(rule: SignatureRule, key: ApiKeyWithGame | null, query: Query): boolean {
-  return rule !== 'none' && key !== null && key.game.signing !== 'hmac-sha256-v1' && (query.has(AGI_SIG_PARAM) || query.has(AGI_SESSION_PARAM));
+  return (
+    rule !== 'none' &&
+    key !== null &&
+    key.game.signing !== 'hmac-sha256-v1' &&
+    (query.has(AGI_SIG_PARAM) || query.has(AGI_SESSION_PARAM))
+  );
 }
 
 function raw(reply: FastifyReply, status: number, type: string, body: string): FastifyReply {
   return reply.code(status).header('content-type', type).header('cache-control', 'no-store').send(body);
 }
 
-export function sendFault(kind: ImmediateFault, request: FastifyRequest, reply: FastifyReply, format: Format): FastifyReply {
+export function sendFault(
+  kind: ImmediateFault,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  format: Format,
+): FastifyReply {
   noteFault(request, kind);
   switch (kind) {
     case 'envelope-error':
@@ -60,7 +70,12 @@ export function sendFault(kind: ImmediateFault, request: FastifyRequest, reply: 
     case 'rate-limit': {
       const failure = fail.rateLimited(FAULT_RETRY_AFTER_SECONDS);
       for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
-      return raw(reply, failure.code, contentType(format), serialize(format, envelope(failure.code, failure.message, null)));
+      return raw(
+        reply,
+        failure.code,
+        contentType(format),
+        serialize(format, envelope(failure.code, failure.message, null)),
+      );
     }
     case 'reset':
       // Nothing goes out: the connection is torn down with a TCP reset. Logged here: a hijacked

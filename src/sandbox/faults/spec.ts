@@ -6,7 +6,16 @@
  */
 import { jsonText } from '../../printable.js';
 
-export const FAULT_KINDS = ['envelope-error', 'html-502', 'truncated', 'empty', 'slow', 'reset', 'rate-limit', 'challenge-again'] as const;
+export const FAULT_KINDS = [
+  'envelope-error',
+  'html-502',
+  'truncated',
+  'empty',
+  'slow',
+  'reset',
+  'rate-limit',
+  'challenge-again',
+] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -53,7 +62,9 @@ export function parseDuration(text: string): number | null {
 export function parseDelay(text: string, where: string): number {
   const ms = parseDuration(text);
   if (ms === null || ms > MAX_SLOW_DELAY_MS) {
-    throw new FaultSpecError(`bad delay ${quoted(text)} in ${quoted(where)}: expected a duration like 1500ms or 2s (at most ${MAX_SLOW_DELAY_MS / 1000}s)`);
+    throw new FaultSpecError(
+      `bad delay ${quoted(text)} in ${quoted(where)}: expected a duration like 1500ms or 2s (at most ${MAX_SLOW_DELAY_MS / 1000}s)`,
+    );
   }
   return ms;
 }
@@ -71,16 +82,23 @@ function parseRule(part: string): FaultRule {
   if (eq < 0) throw new FaultSpecError(`${quoted(part)} is not kind=probability`);
   const name = part.slice(0, eq).trim();
   const value = part.slice(eq + 1).trim();
-  if (!isKind(name)) throw new FaultSpecError(`unknown kind ${quoted(name)} in ${quoted(part)} (kinds: ${FAULT_KINDS.join(', ')})`);
+  if (!isKind(name))
+    throw new FaultSpecError(`unknown kind ${quoted(name)} in ${quoted(part)} (kinds: ${FAULT_KINDS.join(', ')})`);
   const colon = value.indexOf(':');
   if (colon >= 0 && name !== 'slow') throw new FaultSpecError(`only slow takes a delay: ${quoted(part)}`);
   const probability = parseProbability(colon >= 0 ? value.slice(0, colon) : value, part);
   if (name !== 'slow') return { kind: name, probability };
-  return { kind: name, probability, delayMs: colon >= 0 ? parseDelay(value.slice(colon + 1), part) : DEFAULT_SLOW_DELAY_MS };
+  return {
+    kind: name,
+    probability,
+    delayMs: colon >= 0 ? parseDelay(value.slice(colon + 1), part) : DEFAULT_SLOW_DELAY_MS,
+  };
 }
 
 export function formatFaultSpec(rules: readonly FaultRule[]): string {
-  return rules.map((r) => `${r.kind}=${r.probability}${r.kind === 'slow' ? `:${r.delayMs ?? DEFAULT_SLOW_DELAY_MS}ms` : ''}`).join(',');
+  return rules
+    .map((r) => `${r.kind}=${r.probability}${r.kind === 'slow' ? `:${r.delayMs ?? DEFAULT_SLOW_DELAY_MS}ms` : ''}`)
+    .join(',');
 }
 
 export function parseFaultSpec(text: string): FaultSpec {
@@ -96,7 +114,9 @@ export function parseFaultSpec(text: string): FaultSpec {
   // Each request gets at most one fault: the chances are shares of one draw, so they add up to 1 at most.
   const sum = rules.reduce((total, r) => total + r.probability, 0);
   if (sum > 1 + 1e-9) {
-    throw new FaultSpecError(`the probabilities add up to ${Number(sum.toFixed(6))}, more than 1 (a request gets at most one fault)`);
+    throw new FaultSpecError(
+      `the probabilities add up to ${Number(sum.toFixed(6))}, more than 1 (a request gets at most one fault)`,
+    );
   }
   return { text: formatFaultSpec(rules), rules };
 }
@@ -104,6 +124,7 @@ export function parseFaultSpec(text: string): FaultSpec {
 /** `--fault-seed`: an integer 0..2^32-1. */
 export function parseFaultSeed(text: string): number {
   const value = /^\d{1,10}$/.test(text.trim()) ? Number(text) : NaN;
-  if (!(value >= 0 && value <= MAX_FAULT_SEED)) throw new FaultSpecError(`expected an integer from 0 to ${MAX_FAULT_SEED}, got ${quoted(text)}`);
+  if (!(value >= 0 && value <= MAX_FAULT_SEED))
+    throw new FaultSpecError(`expected an integer from 0 to ${MAX_FAULT_SEED}, got ${quoted(text)}`);
   return value;
 }

@@ -24,11 +24,14 @@ export interface DirRules {
 export interface AllowedDirs {
   /** The allowed roots as given. */
   readonly roots: readonly string[];
-  /** `dir` checked for a PUT: absolute, an existing folder, inside an allowed root, not forbidden; its path as given. */
+  /**
+   * `dir` checked for a PUT: absolute, an existing folder, inside an allowed root, not forbidden; its path as given.
+   */
   check(dir: string): string;
 }
 
-const inside = (path: string, root: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+const inside = (path: string, root: string): boolean =>
+  path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 function real(path: string): string {
   try {
@@ -70,11 +73,14 @@ export function createAllowedDirs(rules: DirRules): AllowedDirs {
   return {
     roots: roots.map((r) => r.dir),
     check(dir) {
-      if (dir === '' || dir.length > 4096 || dir.includes('\0')) throw new GameSourceError(400, 'invalid parameter: dir (not a path)');
-      if (!isAbsolute(dir)) throw new GameSourceError(400, `invalid parameter: dir (${JSON.stringify(dir)} is not an absolute path)`);
+      if (dir === '' || dir.length > 4096 || dir.includes('\0'))
+        throw new GameSourceError(400, 'invalid parameter: dir (not a path)');
+      if (!isAbsolute(dir))
+        throw new GameSourceError(400, `invalid parameter: dir (${JSON.stringify(dir)} is not an absolute path)`);
       existingFolder(dir);
       const problem = forbiddenDirProblem(dir, rules);
-      if (problem !== null) throw new GameSourceError(403, `forbidden: dir ${JSON.stringify(dir)} cannot be served: ${problem}`);
+      if (problem !== null)
+        throw new GameSourceError(403, `forbidden: dir ${JSON.stringify(dir)} cannot be served: ${problem}`);
       const path = real(dir);
       if (!roots.some((root) => inside(path, root.real))) {
         const named = roots.length === 0 ? 'none was given' : roots.map((r) => JSON.stringify(r.dir)).join(', ');

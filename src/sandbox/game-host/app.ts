@@ -53,7 +53,13 @@ export function buildGameHostApp(options: GameHostAppOptions): FastifyInstance {
     routerOptions: { maxParamLength: options.maxParamLength, querystringParser: () => ({}) },
     clientErrorHandler: clientErrorResponse,
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
-      void sendHostPage(reply, 400, 'Bad request', `<p>${escapeHtml(error.message)}</p>`, `invalid parameter: path (${error.code})`),
+      void sendHostPage(
+        reply,
+        400,
+        'Bad request',
+        `<p>${escapeHtml(error.message)}</p>`,
+        `invalid parameter: path (${error.code})`,
+      ),
   });
   options.logging.watch(app);
   allowHostNames(app.server, options.hostNames);
@@ -62,7 +68,13 @@ export function buildGameHostApp(options: GameHostAppOptions): FastifyInstance {
       return void sendHostPage(reply, 403, 'Forbidden', `<p>${escapeHtml(HOST_REFUSED)}</p>`, HOST_REFUSED);
     }
     if (!originForm(request.url)) {
-      return void sendHostPage(reply, 400, 'Bad request', '<p>The request target must be a path.</p>', 'invalid parameter: request (not an origin-form target)');
+      return void sendHostPage(
+        reply,
+        400,
+        'Bad request',
+        '<p>The request target must be a path.</p>',
+        'invalid parameter: request (not an origin-form target)',
+      );
     }
     done();
   });
@@ -70,20 +82,44 @@ export function buildGameHostApp(options: GameHostAppOptions): FastifyInstance {
   const deps: GameHostDeps = {
     ...options,
     notFound: (_request, reply) =>
-      sendHostPage(reply, 404, 'Nothing to serve', '<p>No game has been played yet, so no game server takes this path.</p>', 'no game source for this path'),
+      sendHostPage(
+        reply,
+        404,
+        'Nothing to serve',
+        '<p>No game has been played yet, so no game server takes this path.</p>',
+        'no game source for this path',
+      ),
   };
   registerFileRoutes(app, deps);
   registerUpgrades(app, deps, options.logging);
   app.setNotFoundHandler((request, reply) => deps.notFound(request, reply));
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return sendHostPage(reply, status, 'Bad request', `<p>${escapeHtml(error.message)}</p>`, `invalid parameter: request (${error.code ?? status})`);
+    if (status >= 400 && status < 500)
+      return sendHostPage(
+        reply,
+        status,
+        'Bad request',
+        `<p>${escapeHtml(error.message)}</p>`,
+        `invalid parameter: request (${error.code ?? status})`,
+      );
     try {
-      options.log(`${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${error.name}: ${error.message}`.replace(/\s+/g, ' '));
+      options.log(
+        `${safeIsoTime(Date.now())} 500 ${request.method} ${splitTarget(request.url).path}: ${error.name}: ${error.message}`.replace(
+          /\s+/g,
+          ' ',
+        ),
+      );
     } catch {
       // Telling failed; the reply still goes out.
     }
-    return sendHostPage(reply, 500, 'The sandbox failed', '<p>The game host could not answer; the sandbox log says why.</p>', 'internal error');
+    return sendHostPage(
+      reply,
+      500,
+      'The sandbox failed',
+      '<p>The game host could not answer; the sandbox log says why.</p>',
+      'internal error',
+    );
   });
   limitConnections(app.server, options.maxConnections);
   return app;

@@ -42,7 +42,12 @@ export interface InjectedBody {
 }
 
 /** `length`: the body's length as sent by its source, if known; `tag`: the connect tag to put in. */
-export async function injectedBody(stream: Readable, contentType: string, length: number | undefined, tag: string): Promise<InjectedBody> {
+export async function injectedBody(
+  stream: Readable,
+  contentType: string,
+  length: number | undefined,
+  tag: string,
+): Promise<InjectedBody> {
   const { head, ended } = await readPrefix(stream, MAX_INJECTED_HTML_BYTES);
   const injected = injectConnectTag(head, tag);
   const type = injectedContentType(contentType, head);
@@ -55,4 +60,3 @@ export async function injectedBody(stream: Readable, contentType: string, length
   const added = injected.length - head.length;
   return { body: out, length: length === undefined ? undefined : length + added, contentType: type };
 }
-

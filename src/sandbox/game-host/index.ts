@@ -5,7 +5,14 @@
  * takes its iframe path from `GameSources.framePath`.
  */
 export { registerGameSourceRoutes, type GameHostDeps } from './routes.js';
-export { createGameSources, checkUrl, gamePath, GameSourceError, type GameSources, type GameSourceSetting } from './sources.js';
+export {
+  createGameSources,
+  checkUrl,
+  gamePath,
+  GameSourceError,
+  type GameSources,
+  type GameSourceSetting,
+} from './sources.js';
 export { DEFAULT_UPSTREAM_TIMEOUT_MS } from './proxy.js';
 export { CONNECT_PATH, CONNECT_TAG, connectTag } from './inject.js';
 export { createAllowedDirs, forbiddenDirProblem, type AllowedDirs } from './allowed-dirs.js';

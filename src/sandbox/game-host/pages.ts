@@ -6,7 +6,6 @@ import type { FastifyReply } from 'fastify';
 import { escapeHtml, sendHtml } from '../http/html.js';
 import { noteReason } from '../http/request-notes.js';
 
-
 const STYLE =
   'body{margin:0;padding:1.2rem;font:15px/1.45 system-ui,sans-serif;color:#1d2330;background:#fff8e1}' +
   'code{font:13px ui-monospace,Menlo,Consolas,monospace;background:#f1e6c0;padding:.05rem .3rem;border-radius:3px;word-break:break-all}';
@@ -14,7 +13,13 @@ const STYLE =
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'";
 
 /** `body` is HTML already escaped by the caller. */
-export function sendHostPage(reply: FastifyReply, status: number, title: string, body: string, reason: string): FastifyReply {
+export function sendHostPage(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  body: string,
+  reason: string,
+): FastifyReply {
   noteReason(reply.request, reason);
   const html =
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
@@ -42,7 +47,12 @@ export function upstreamDownPage(reply: FastifyReply, gameId: string, url: strin
   );
 }
 
-export function untrustedCertificatePage(reply: FastifyReply, gameId: string, url: string, error: string): FastifyReply {
+export function untrustedCertificatePage(
+  reply: FastifyReply,
+  gameId: string,
+  url: string,
+  error: string,
+): FastifyReply {
   return sendHostPage(
     reply,
     502,
@@ -77,11 +87,23 @@ export function noSourcePage(reply: FastifyReply, gameId: string): FastifyReply 
 }
 
 export function gameMissingPage(reply: FastifyReply, gameId: string): FastifyReply {
-  return sendHostPage(reply, 404, 'Game not found', `<p>There is no game ${code(gameId)} in this sandbox.</p>`, 'no such game');
+  return sendHostPage(
+    reply,
+    404,
+    'Game not found',
+    `<p>There is no game ${code(gameId)} in this sandbox.</p>`,
+    'no such game',
+  );
 }
 
 export function fileMissingPage(reply: FastifyReply, path: string, root: string): FastifyReply {
-  return sendHostPage(reply, 404, 'File not found', `<p id="file-missing">${code(path)} is not in ${code(root)}.</p>`, 'no such file in the game dir');
+  return sendHostPage(
+    reply,
+    404,
+    'File not found',
+    `<p id="file-missing">${code(path)} is not in ${code(root)}.</p>`,
+    'no such file in the game dir',
+  );
 }
 
 export function badPathPage(reply: FastifyReply): FastifyReply {

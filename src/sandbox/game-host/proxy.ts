@@ -6,7 +6,12 @@
  * down is a 502 page naming the URL; one that sends no headers in time, a 504 page. Node's own
  * http client: each request waits on its own socket, so the API keeps answering meanwhile.
  */
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import {
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -128,7 +133,11 @@ export interface ProxyTarget {
  * one made from the request's Host; `sandboxHost` is the Host the request came with, which the
  * game host answered only after its Host check.
  */
-export function upstreamHeaders(incoming: IncomingHttpHeaders, target: ProxyTarget, sandboxHost: string | undefined): OutgoingHttpHeaders {
+export function upstreamHeaders(
+  incoming: IncomingHttpHeaders,
+  target: ProxyTarget,
+  sandboxHost: string | undefined,
+): OutgoingHttpHeaders {
   const headers = endToEnd(incoming);
   const upstream = new URL(target.url);
   headers.host = upstream.host;
@@ -150,7 +159,8 @@ export function upstreamOptions(url: URL, target: ProxyTarget): { rejectUnauthor
 }
 
 /** TLS failures that mean "a certificate this machine does not trust", e.g. a dev server's self-signed one. */
-const UNTRUSTED_CERTIFICATE = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ERR_TLS_CERT_ALTNAME_INVALID|CERT_UNTRUSTED)$/;
+const UNTRUSTED_CERTIFICATE =
+  /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ERR_TLS_CERT_ALTNAME_INVALID|CERT_UNTRUSTED)$/;
 
 export function untrustedCertificate(error: NodeJS.ErrnoException): boolean {
   return typeof error.code === 'string' && UNTRUSTED_CERTIFICATE.test(error.code);
@@ -199,7 +209,12 @@ function decoder(coding: string): Transform | null {
 }
 
 /** Sends the request upstream and answers with what comes back. */
-export function proxy(request: FastifyRequest, reply: FastifyReply, target: ProxyTarget, timeoutMs: number): Promise<FastifyReply> {
+export function proxy(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: ProxyTarget,
+  timeoutMs: number,
+): Promise<FastifyReply> {
   return new Promise<FastifyReply>((resolve, reject) => {
     let settled = false;
     const settle = (answer: () => FastifyReply | Promise<FastifyReply>) => {
@@ -213,7 +228,11 @@ export function proxy(request: FastifyRequest, reply: FastifyReply, target: Prox
     // HEAD of a page gets the injected page's length: the page itself is asked for and dropped.
     const head = request.method === 'HEAD';
     const method = head && target.connect ? 'GET' : request.method;
-    const upstream = send(url, { method, headers: upstreamHeaders(request.headers, target, request.headers.host), ...upstreamOptions(url, target) });
+    const upstream = send(url, {
+      method,
+      headers: upstreamHeaders(request.headers, target, request.headers.host),
+      ...upstreamOptions(url, target),
+    });
     const timer = setTimeout(() => {
       settle(() => upstreamSlowPage(reply, target.gameId, target.url, Math.round(timeoutMs / 100) / 10));
       upstream.destroy();
@@ -229,12 +248,15 @@ export function proxy(request: FastifyRequest, reply: FastifyReply, target: Prox
       settle(async () => {
         reply.code(response.statusCode ?? 502).headers(replyHeaders(response, target));
         const type = response.headers['content-type'];
-        const coding = String(response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+        const coding = String(response.headers['content-encoding'] ?? 'identity')
+          .trim()
+          .toLowerCase();
         const decode = coding === 'identity' ? null : decoder(coding);
         const empty = response.statusCode === 204 || response.statusCode === 304 || (head && method === 'HEAD');
         if (target.connect && isHtml(type) && (coding === 'identity' || decode !== null) && !empty) {
           let body: Readable = response;
-          let length = response.headers['content-length'] === undefined ? undefined : Number(response.headers['content-length']);
+          let length =
+            response.headers['content-length'] === undefined ? undefined : Number(response.headers['content-length']);
           if (decode !== null) {
             // Decoded as it streams (a page that unpacks to gigabytes is never held whole: body.ts).
             response.on('error', (error) => decode.destroy(error));

@@ -35,7 +35,15 @@ import type { AllowedDirs } from './allowed-dirs.js';
 import { gameHostName, gameLabel, gameOfLabel, isLoopbackName, labelOfName } from './game-names.js';
 import { gameMissingPage, noSourcePage, sendHostPage } from './pages.js';
 import { proxy, type CookieSpace, type ProxyTarget } from './proxy.js';
-import { checkUrl, gamePath, GameSourceError, type GameSources, type GameSourceSetting, type GameSourceView, type ResolvedSource } from './sources.js';
+import {
+  checkUrl,
+  gamePath,
+  GameSourceError,
+  type GameSources,
+  type GameSourceSetting,
+  type GameSourceView,
+  type ResolvedSource,
+} from './sources.js';
 import { serveFromDir } from './static.js';
 import { proxyUpgrade, refuseUpgrade } from './upgrade.js';
 
@@ -71,9 +79,16 @@ export function splitGamePath(path: string): { gameId: string; rest: string } | 
  * name (`gameId` null: no game has that label), a bare loopback name asked by a browser, or the
  * shared origin (another name; or a bare loopback name asked by a tool, see fromBrowser).
  */
-export type Addressee = { kind: 'game'; label: string; gameId: string | null } | { kind: 'loopback' } | { kind: 'shared' };
+export type Addressee =
+  | { kind: 'game'; label: string; gameId: string | null }
+  | { kind: 'loopback' }
+  | { kind: 'shared' };
 
-type Headers = { host?: string | undefined; origin?: string | undefined; 'sec-fetch-site'?: string | string[] | undefined };
+type Headers = {
+  host?: string | undefined;
+  origin?: string | undefined;
+  'sec-fetch-site'?: string | string[] | undefined;
+};
 
 /**
  * A browser's request: browsers send `Sec-Fetch-Site` on every request to a loopback name (a
@@ -92,7 +107,15 @@ export function addresseeOf(deps: Pick<GameHostDeps, 'repos'>, headers: Headers)
   const label = labelOfName(name);
   if (label !== null) {
     const games = deps.repos.games;
-    return { kind: 'game', label, gameId: gameOfLabel(label, () => games.list().map((g) => g.id), (id) => games.find(id) !== undefined) };
+    return {
+      kind: 'game',
+      label,
+      gameId: gameOfLabel(
+        label,
+        () => games.list().map((g) => g.id),
+        (id) => games.find(id) !== undefined,
+      ),
+    };
   }
   return isLoopbackName(name) && fromBrowser(headers) ? { kind: 'loopback' } : { kind: 'shared' };
 }
@@ -119,7 +142,13 @@ function cookieSpace(addressee: Addressee, gameId: string): CookieSpace {
     : { prefix: `udcli-${gameLabel(gameId)}.`, hostOnly: false };
 }
 
-function proxyTarget(deps: GameHostDeps, request: { headers: Headers }, game: GameRecord, source: Extract<ResolvedSource, { kind: 'url' }>, url: string): ProxyTarget {
+function proxyTarget(
+  deps: GameHostDeps,
+  request: { headers: Headers },
+  game: GameRecord,
+  source: Extract<ResolvedSource, { kind: 'url' }>,
+  url: string,
+): ProxyTarget {
   return {
     cookies: cookieSpace(addresseeOf(deps, request.headers), game.id),
     url,
@@ -133,10 +162,20 @@ function proxyTarget(deps: GameHostDeps, request: { headers: Headers }, game: Ga
   };
 }
 
-async function serve(request: FastifyRequest, reply: FastifyReply, deps: GameHostDeps, game: GameRecord, source: ResolvedSource, rest: string, rootAbsolute: boolean) {
+async function serve(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: GameHostDeps,
+  game: GameRecord,
+  source: ResolvedSource,
+  rest: string,
+  rootAbsolute: boolean,
+) {
   if (source.kind === 'dir') return serveFromDir(request, reply, source, rest, deps.tag(request));
   const { query } = splitTarget(request.url);
-  const url = rootAbsolute ? `${source.origin}${request.url}` : `${source.prefix}${rest}${request.url.includes('?') ? `?${query}` : ''}`;
+  const url = rootAbsolute
+    ? `${source.origin}${request.url}`
+    : `${source.prefix}${rest}${request.url.includes('?') ? `?${query}` : ''}`;
   return proxy(request, reply, proxyTarget(deps, request, game, source, url), deps.upstreamTimeoutMs);
 }
 
@@ -185,12 +224,20 @@ function wrongHostPage(reply: FastifyReply): FastifyReply {
 }
 
 /** A bare loopback name: a game's path goes to the game's own name; nothing else is served. */
-function answerLoopback(request: FastifyRequest, reply: FastifyReply, deps: GameHostDeps, split: { gameId: string } | null): FastifyReply {
+function answerLoopback(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: GameHostDeps,
+  split: { gameId: string } | null,
+): FastifyReply {
   reply.header('clear-site-data', CLEAR_SITE_DATA).header('cache-control', 'no-store');
   if (split !== null) {
     const game = deps.repos.games.find(split.gameId);
     if (!game) return gameMissingPage(reply, split.gameId);
-    return reply.code(307).header('location', `${gameOrigin(game.id, hostPort(request.headers.host))}${request.url}`).send();
+    return reply
+      .code(307)
+      .header('location', `${gameOrigin(game.id, hostPort(request.headers.host))}${request.url}`)
+      .send();
   }
   if (String(request.headers['service-worker'] ?? '').toLowerCase() === 'script') {
     noteReason(request, 'a worker of the shared game origin, replaced by one that unregisters itself');
@@ -209,7 +256,10 @@ export function registerFileRoutes(app: FastifyInstance, deps: GameHostDeps): vo
       url: `${PLAY_PATH}/:gameId/game`,
       handler: (request, reply) => {
         const { path, query } = splitTarget(request.url);
-        return reply.code(301).header('location', `${path}/${query === '' ? '' : `?${query}`}`).send();
+        return reply
+          .code(301)
+          .header('location', `${path}/${query === '' ? '' : `?${query}`}`)
+          .send();
       },
     });
 
@@ -225,7 +275,11 @@ export function registerFileRoutes(app: FastifyInstance, deps: GameHostDeps): vo
         if (!game || split === null) return gameMissingPage(reply, gameId);
         if (addressee.kind === 'game' && addressee.gameId !== game.id) {
           // Another game's files run on that game's own origin, never on this one.
-          return reply.code(307).header('location', `${gameOrigin(game.id, hostPort(request.headers.host))}${request.url}`).header('cache-control', 'no-store').send();
+          return reply
+            .code(307)
+            .header('location', `${gameOrigin(game.id, hostPort(request.headers.host))}${request.url}`)
+            .header('cache-control', 'no-store')
+            .send();
         }
         const source = deps.sources.resolve(game);
         if (source === null) return noSourcePage(reply, game.id);
@@ -245,7 +299,10 @@ export function registerFileRoutes(app: FastifyInstance, deps: GameHostDeps): vo
         if (addressee.kind === 'game' && addressee.gameId === null) return wrongHostPage(reply);
         // A game's own name: its own source; a shared name: the source used last.
         const found = addressee.kind === 'game' ? ownSource(deps, addressee.gameId) : lastSource(deps);
-        if (found === null) return addressee.kind === 'game' && addressee.gameId !== null ? noSourcePage(reply, addressee.gameId) : deps.notFound(request, reply);
+        if (found === null)
+          return addressee.kind === 'game' && addressee.gameId !== null
+            ? noSourcePage(reply, addressee.gameId)
+            : deps.notFound(request, reply);
         return serve(request, reply, deps, found.game, found.source, path.slice(1), true);
       },
     });
@@ -271,7 +328,11 @@ export type UpgradeTold = (request: IncomingMessage, status: number, reason: str
  * Each passes the Host check as every request does and is logged; only a WebSocket handshake
  * (GET, `Upgrade: websocket`, an origin-form target) to a dev server is forwarded.
  */
-export function registerUpgrades(app: FastifyInstance, deps: GameHostDeps, logging: Pick<RequestLogging, 'recordRaw'>): void {
+export function registerUpgrades(
+  app: FastifyInstance,
+  deps: GameHostDeps,
+  logging: Pick<RequestLogging, 'recordRaw'>,
+): void {
   const open = new Set<Duplex>();
   const track = (socket: Duplex) => {
     open.add(socket);
@@ -283,24 +344,41 @@ export function registerUpgrades(app: FastifyInstance, deps: GameHostDeps, loggi
     const told = (status: number, reason: string | null) => {
       if (logged) return;
       logged = true;
-      logging.recordRaw({ method: request.method ?? 'GET', url: request.url ?? '/', status, ms: performance.now() - started, reason });
+      logging.recordRaw({
+        method: request.method ?? 'GET',
+        url: request.url ?? '/',
+        status,
+        ms: performance.now() - started,
+        reason,
+      });
     };
     const refuse = (status: number, message: string, reason: string) => {
       told(status, reason);
       refuseUpgrade(socket, status, message);
     };
     socket.on('error', () => socket.destroy());
-    if (!hostAnswered(app.server, request.headers.host, request.socket)) return refuse(403, 'Forbidden', 'Host is not the sandbox (upgrade refused)');
+    if (!hostAnswered(app.server, request.headers.host, request.socket))
+      return refuse(403, 'Forbidden', 'Host is not the sandbox (upgrade refused)');
     const target = request.url ?? '/';
-    if (!target.startsWith('/')) return refuse(400, 'Bad Request', 'invalid parameter: request (not an origin-form target)');
-    if (request.method !== 'GET' || String(request.headers.upgrade ?? '').trim().toLowerCase() !== 'websocket') {
+    if (!target.startsWith('/'))
+      return refuse(400, 'Bad Request', 'invalid parameter: request (not an origin-form target)');
+    if (
+      request.method !== 'GET' ||
+      String(request.headers.upgrade ?? '')
+        .trim()
+        .toLowerCase() !== 'websocket'
+    ) {
       return refuse(400, 'Bad Request', 'only WebSocket upgrades are forwarded');
     }
     // A page of another origin (another game's, another site's) may not open a socket here, as
     // cross-site requests cannot reach /_sandbox: a dev server's socket is the page's own.
     const origin = request.headers.origin;
     if (origin !== undefined && !sameOrigin(origin, request.headers.host)) {
-      return refuse(403, 'Forbidden', `forbidden: a WebSocket upgrade from another origin (${shownOrigin(origin)}) refused`);
+      return refuse(
+        403,
+        'Forbidden',
+        `forbidden: a WebSocket upgrade from another origin (${shownOrigin(origin)}) refused`,
+      );
     }
     const { path, query } = splitTarget(target);
     const split = splitGamePath(path);
@@ -309,7 +387,8 @@ export function registerUpgrades(app: FastifyInstance, deps: GameHostDeps, loggi
     let found: { game: GameRecord; source: ResolvedSource } | null = null;
     if (addressee.kind === 'game') {
       // A game's own name: its own source alone, whatever the path names.
-      if (split !== null && split.gameId !== addressee.gameId) return refuse(404, 'Not Found', 'another game\'s path at this host name');
+      if (split !== null && split.gameId !== addressee.gameId)
+        return refuse(404, 'Not Found', "another game's path at this host name");
       found = ownSource(deps, addressee.gameId);
     } else if (split !== null) {
       const game = deps.repos.games.find(split.gameId);
@@ -319,10 +398,22 @@ export function registerUpgrades(app: FastifyInstance, deps: GameHostDeps, loggi
       // `/` too: Vite's client opens its socket at the root of the page's origin.
       found = lastSource(deps);
     }
-    if (found === null || found.source.kind !== 'url') return refuse(404, 'Not Found', 'no dev server to forward the upgrade to');
+    if (found === null || found.source.kind !== 'url')
+      return refuse(404, 'Not Found', 'no dev server to forward the upgrade to');
     const { game, source } = found;
-    const url = split === null ? `${source.origin}${target}` : `${source.prefix}${split.rest}${target.includes('?') ? `?${query}` : ''}`;
-    proxyUpgrade(request, socket, head, proxyTarget(deps, request, game, source, url), deps.upstreamTimeoutMs, track, told);
+    const url =
+      split === null
+        ? `${source.origin}${target}`
+        : `${source.prefix}${split.rest}${target.includes('?') ? `?${query}` : ''}`;
+    proxyUpgrade(
+      request,
+      socket,
+      head,
+      proxyTarget(deps, request, game, source, url),
+      deps.upstreamTimeoutMs,
+      track,
+      told,
+    );
   });
   app.addHook('onClose', (_app, done) => {
     for (const socket of open) socket.destroy();
@@ -341,10 +432,15 @@ function bodyOf(request: FastifyRequest): SourceBody {
   if (typeof body === 'string') {
     const form = parseQuery(body);
     const connect = form.get('connect');
-    return { dir: form.get('dir'), url: form.get('url'), connect: connect === undefined ? undefined : connect !== 'false' && connect !== '0' };
+    return {
+      dir: form.get('dir'),
+      url: form.get('url'),
+      connect: connect === undefined ? undefined : connect !== 'false' && connect !== '0',
+    };
   }
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiFailure(400, 'invalid parameter: body (expected a JSON object {dir|url, connect})');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new ApiFailure(400, 'invalid parameter: body (expected a JSON object {dir|url, connect})');
   return body as SourceBody;
 }
 
@@ -354,8 +450,10 @@ function bodyOf(request: FastifyRequest): SourceBody {
  */
 export function settingOf(body: SourceBody, allowed: AllowedDirs): GameSourceSetting {
   const connect = body.connect ?? true;
-  if (typeof connect !== 'boolean') throw new GameSourceError(400, 'invalid parameter: connect (expected true or false)');
-  if (body.dir !== undefined && body.url !== undefined) throw new GameSourceError(400, 'invalid parameter: dir and url cannot both be given');
+  if (typeof connect !== 'boolean')
+    throw new GameSourceError(400, 'invalid parameter: connect (expected true or false)');
+  if (body.dir !== undefined && body.url !== undefined)
+    throw new GameSourceError(400, 'invalid parameter: dir and url cannot both be given');
   if (body.dir !== undefined) {
     if (typeof body.dir !== 'string') throw new GameSourceError(400, 'invalid parameter: dir (expected a string)');
     return { kind: 'dir', root: allowed.check(body.dir), connect };
@@ -395,27 +493,45 @@ export function registerGameSourceRoutes(app: FastifyInstance, deps: GameSourceR
     if (!game) throw new ApiFailure(404, `not found: game ${JSON.stringify(gameId.slice(0, 64))}`);
     return game;
   };
-  const entry = (game: GameRecord): GameSourceEntry => ({ game_id: game.id, name: game.name, play_path: `${PLAY_PATH}/${encodeURIComponent(game.id)}`, source: deps.sources.view(game) });
+  const entry = (game: GameRecord): GameSourceEntry => ({
+    game_id: game.id,
+    name: game.name,
+    play_path: `${PLAY_PATH}/${encodeURIComponent(game.id)}`,
+    source: deps.sources.view(game),
+  });
 
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, (_request, text, done) => {
-      try {
-        done(null, text === '' ? undefined : JSON.parse(text as string));
-      } catch {
-        done(new ApiFailure(400, 'invalid parameter: body (not JSON)'), undefined);
-      }
-    });
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, (_request, text, done) =>
-      done(null, text),
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT },
+      (_request, text, done) => {
+        try {
+          done(null, text === '' ? undefined : JSON.parse(text as string));
+        } catch {
+          done(new ApiFailure(400, 'invalid parameter: body (not JSON)'), undefined);
+        }
+      },
+    );
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT },
+      (_request, text, done) => done(null, text),
     );
 
     registerAdminRoute(scope, {
       method: 'GET',
       path: '/game-sources',
-      handler: (): GameSourceList => ({ active_game_id: deps.sources.lastUsed(), games: deps.repos.games.list().map(entry) }),
+      handler: (): GameSourceList => ({
+        active_game_id: deps.sources.lastUsed(),
+        games: deps.repos.games.list().map(entry),
+      }),
     });
-    registerAdminRoute(scope, { method: 'GET', path: '/game-sources/:gameId', handler: (request) => entry(gameOf(request)) });
+    registerAdminRoute(scope, {
+      method: 'GET',
+      path: '/game-sources/:gameId',
+      handler: (request) => entry(gameOf(request)),
+    });
     registerAdminRoute(scope, {
       method: 'PUT',
       path: '/game-sources/:gameId',

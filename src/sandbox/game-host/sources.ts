@@ -79,7 +79,10 @@ export interface GameSources {
   /** Notes that a game's files were asked for: root-absolute requests go to its source next. */
   touch(gameId: string): void;
   lastUsed(): string | null;
-  /** The path of the game's entry page on the game host (the play page's iframe, on that origin); null: nothing serves it. */
+  /**
+   * The path of the game's entry page on the game host (the play page's iframe, on that origin); null: nothing serves
+   * it.
+   */
   framePath(game: GameRecord): string | null;
 }
 

@@ -68,7 +68,8 @@ export function safeSegments(rest: string): string[] | null | 'bad-encoding' {
   return segments;
 }
 
-const inside = (path: string, root: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+const inside = (path: string, root: string): boolean =>
+  path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /** The real path of `candidate` if it exists inside `realRoot`, else null. */
 async function contained(candidate: string, realRoot: string): Promise<string | null> {
@@ -96,7 +97,13 @@ export function sendInjected(request: FastifyRequest, reply: FastifyReply, body:
 }
 
 /** Answers `rest` (the path under the root as sent, no query) from the directory. */
-export async function serveFromDir(request: FastifyRequest, reply: FastifyReply, source: DirSource, rest: string, tag: string): Promise<FastifyReply> {
+export async function serveFromDir(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  source: DirSource,
+  rest: string,
+  tag: string,
+): Promise<FastifyReply> {
   const segments = safeSegments(rest);
   if (segments === 'bad-encoding') return badPathPage(reply);
   const shownPath = `/${rest}`;
@@ -110,10 +117,14 @@ export async function serveFromDir(request: FastifyRequest, reply: FastifyReply,
     if (rest !== '' && !rest.endsWith('/')) {
       // Relative URLs in its index.html resolve against the folder only with the slash.
       const { path, query } = splitTarget(request.url);
-      return reply.code(301).header('location', `${path}/${query === '' ? '' : `?${query}`}`).send();
+      return reply
+        .code(301)
+        .header('location', `${path}/${query === '' ? '' : `?${query}`}`)
+        .send();
     }
     file = await contained(join(file, 'index.html'), realRoot);
-    if (file === null) return fileMissingPage(reply, `${shownPath}${shownPath.endsWith('/') ? '' : '/'}index.html`, source.root);
+    if (file === null)
+      return fileMissingPage(reply, `${shownPath}${shownPath.endsWith('/') ? '' : '/'}index.html`, source.root);
     info = await stat(file);
   }
   if (!info.isFile()) return fileMissingPage(reply, shownPath, source.root);
@@ -121,7 +132,11 @@ export async function serveFromDir(request: FastifyRequest, reply: FastifyReply,
   const type = contentTypeOf(file);
   reply.header('cache-control', 'no-cache').header('last-modified', info.mtime.toUTCString());
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return reply.code(405).header('allow', 'GET, HEAD').header('content-type', 'text/plain; charset=utf-8').send('a game folder answers GET and HEAD only\n');
+    return reply
+      .code(405)
+      .header('allow', 'GET, HEAD')
+      .header('content-type', 'text/plain; charset=utf-8')
+      .send('a game folder answers GET and HEAD only\n');
   }
   const html = type.startsWith('text/html');
   if (!(html && source.connect)) {

@@ -48,7 +48,10 @@ export function proxyUpgrade(
   upstream.on('error', (error: NodeJS.ErrnoException) => {
     clearTimeout(timer);
     if (socket.destroyed) return;
-    told(502, `game server unreachable: ${error.code ?? error.message}${untrustedCertificate(error) ? ' (--insecure-game-host accepts it)' : ''}`);
+    told(
+      502,
+      `game server unreachable: ${error.code ?? error.message}${untrustedCertificate(error) ? ' (--insecure-game-host accepts it)' : ''}`,
+    );
     refuseUpgrade(socket, 502, 'Bad Gateway');
   });
   upstream.on('upgrade', (response, upstreamSocket, upstreamHead) => {
@@ -77,7 +80,9 @@ export function proxyUpgrade(
     for (let i = 0; i + 1 < raw.length; i += 2) {
       if (!/^(connection|transfer-encoding|keep-alive|content-length)$/i.test(raw[i]!)) kept.push(raw[i]!, raw[i + 1]!);
     }
-    socket.write(statusHead(response.statusCode ?? 502, response.statusMessage ?? '', [...kept, 'Connection', 'close']));
+    socket.write(
+      statusHead(response.statusCode ?? 502, response.statusMessage ?? '', [...kept, 'Connection', 'close']),
+    );
     response.pipe(socket);
   });
   upstream.end();

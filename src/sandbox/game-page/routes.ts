@@ -37,7 +37,11 @@ function sendScript(reply: FastifyReply, source: string): FastifyReply {
 export function registerGamePageRoutes(app: FastifyInstance): void {
   app.get(CONNECT_PATH, (_request, reply) => sendScript(reply, CONNECT_JS));
   app.get('/favicon.ico', (_request, reply) => reply.code(204).header('cache-control', 'max-age=86400').send());
-  registerAdminRoute(app, { method: 'GET', path: '/platform.js', handler: (_request, reply) => sendScript(reply, PLATFORM_JS) });
+  registerAdminRoute(app, {
+    method: 'GET',
+    path: '/platform.js',
+    handler: (_request, reply) => sendScript(reply, PLATFORM_JS),
+  });
   registerAdminRoute(app, {
     method: 'POST',
     path: '/agi',

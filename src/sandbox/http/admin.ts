@@ -29,14 +29,20 @@ export interface AdminRoute {
 function sendAdminError(reply: FastifyReply, failure: ApiFailure): FastifyReply {
   noteReason(reply.request, failure.note ?? failure.message);
   for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
-  return reply.code(failure.code).header('cache-control', 'no-store').send({ status: false, code: failure.code, message: failure.message });
+  return reply
+    .code(failure.code)
+    .header('cache-control', 'no-store')
+    .send({ status: false, code: failure.code, message: failure.message });
 }
 
 /** A browser's request made by a page of another origin (the game host's included) is refused. */
 function refuseOtherOrigins(request: FastifyRequest, path: string): void {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    throw new ApiFailure(403, `forbidden: ${path} answers only the sandbox's own pages (Sec-Fetch-Site: ${shown(String(site), 20)})`);
+    throw new ApiFailure(
+      403,
+      `forbidden: ${path} answers only the sandbox's own pages (Sec-Fetch-Site: ${shown(String(site), 20)})`,
+    );
   }
   refuseCrossSite(request, `a request of ${path}`);
 }
@@ -49,7 +55,10 @@ export function registerAdminRoute(app: FastifyInstance, route: AdminRoute): voi
     handler: async (request, reply) => {
       try {
         if (!addressedToSandbox(request)) {
-          throw new ApiFailure(403, 'forbidden: /_sandbox answers only requests addressed to the sandbox itself (Host header)');
+          throw new ApiFailure(
+            403,
+            'forbidden: /_sandbox answers only requests addressed to the sandbox itself (Host header)',
+          );
         }
         refuseOtherOrigins(request, `${ADMIN_PREFIX}${route.path}`);
         const result = await route.handler(request, reply);

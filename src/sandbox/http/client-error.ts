@@ -12,7 +12,8 @@ import { envelope } from './envelope.js';
  * its head was whole. A head cut off by the timeout names no method we can trust: no body.
  */
 function bodyAllowed(error: { rawPacket?: unknown }, socket: Socket): boolean {
-  if (Buffer.isBuffer(error.rawPacket)) return error.rawPacket.subarray(0, 5).toString('latin1').toUpperCase() !== 'HEAD ';
+  if (Buffer.isBuffer(error.rawPacket))
+    return error.rawPacket.subarray(0, 5).toString('latin1').toUpperCase() !== 'HEAD ';
   const method = (socket as { parser?: { incoming?: { method?: unknown } | null } | null }).parser?.incoming?.method;
   return typeof method === 'string' && method !== 'HEAD';
 }
@@ -27,7 +28,10 @@ function bodyAllowed(error: { rawPacket?: unknown }, socket: Socket): boolean {
  * scavenges of a busy sandbox measurably slower.
  */
 function answeredAlready(socket: Socket): boolean {
-  const state = socket as { _httpMessage?: { headersSent?: boolean } | null; parser?: { incoming?: { _dumped?: boolean } | null } | null };
+  const state = socket as {
+    _httpMessage?: { headersSent?: boolean } | null;
+    parser?: { incoming?: { _dumped?: boolean } | null } | null;
+  };
   return state._httpMessage?.headersSent === true || state.parser?.incoming?._dumped === true;
 }
 

@@ -31,10 +31,13 @@ export function limitConnections(server: Server, max: number): void {
     socket.once('close', () => open.delete(socket));
   });
 
-  server.on('request', (request: { socket: Socket }, response: { once(event: 'close', listener: () => void): unknown }) => {
-    const socket = request.socket;
-    inProgress.set(socket, (inProgress.get(socket) ?? 0) + 1);
-    response.once('close', () => inProgress.set(socket, Math.max(0, (inProgress.get(socket) ?? 1) - 1)));
-    if (open.delete(socket)) open.add(socket);
-  });
+  server.on(
+    'request',
+    (request: { socket: Socket }, response: { once(event: 'close', listener: () => void): unknown }) => {
+      const socket = request.socket;
+      inProgress.set(socket, (inProgress.get(socket) ?? 0) + 1);
+      response.once('close', () => inProgress.set(socket, Math.max(0, (inProgress.get(socket) ?? 1) - 1)));
+      if (open.delete(socket)) open.add(socket);
+    },
+  );
 }

@@ -35,7 +35,10 @@ export interface ParentRef {
 }
 
 /** The parent of checked parameters that always name one (parentOf of most endpoints). */
-export const namedParent = (p: { parentType: ParentType; parentId: string }): ParentRef => ({ type: p.parentType, id: p.parentId });
+export const namedParent = (p: { parentType: ParentType; parentId: string }): ParentRef => ({
+  type: p.parentType,
+  id: p.parentId,
+});
 
 export interface Endpoint<P, R extends EndpointRow> {
   /** The row it serves: verb, path, rules, parameters and payload. */

@@ -56,7 +56,11 @@ export function addressedToSandbox(request: FastifyRequest): boolean {
  * The same check on what a request Fastify never sees brings (an upgrade: the HTTP server's own
  * `upgrade` event): the server it came to, its Host header and its socket.
  */
-export function hostAnswered(server: object, hostHeader: string | undefined, socket: { localPort?: number | undefined; localAddress?: string | undefined }): boolean {
+export function hostAnswered(
+  server: object,
+  hostHeader: string | undefined,
+  socket: { localPort?: number | undefined; localAddress?: string | undefined },
+): boolean {
   const host = hostHeader?.toLowerCase();
   if (host === undefined || socket.localPort === undefined) return false;
   const allowed = allowedByServer.get(server);

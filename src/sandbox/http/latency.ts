@@ -11,7 +11,8 @@ import { isApiPath } from './cors.js';
 import { splitTarget } from './query.js';
 
 export function installLatency(app: FastifyInstance, latencyMs: number): void {
-  if (!(Number.isInteger(latencyMs) && latencyMs >= 0)) throw new RangeError(`latencyMs must be a whole number of ms, got ${latencyMs}`);
+  if (!(Number.isInteger(latencyMs) && latencyMs >= 0))
+    throw new RangeError(`latencyMs must be a whole number of ms, got ${latencyMs}`);
   if (latencyMs === 0) return;
   app.addHook('onSend', (request, _reply, payload, done) => {
     if (!isApiPath(splitTarget(request.url).path)) return done(null, payload);

@@ -1,8 +1,9 @@
 /**
  * The one request pipeline of `/services/rest/v1`, in this order:
- *   path (404) → parameters from the query and a form body (400, 415) → method and `method` override (405) → rate limit (429) → api_key (401)
+ * path (404) → parameters from the query and a form body (400, 415) → method and `method` override (405) → rate limit
+ * (429) → api_key (401)
  *   → parameters (400) → the key's own game (403) → signature (401 challenge, 403)
- *   → handler (404, 409; in one transaction, 503 when another process holds the lock too long) → envelope (JSON or XML).
+ * → handler (404, 409; in one transaction, 503 when another process holds the lock too long) → envelope (JSON or XML).
  * With --faults, each request's fault is drawn first: most answer at once, before anything runs
  * (so a faulted request changes nothing); `challenge-again` replaces the handler of an accepted
  * agi-signed request; `slow` lets the request run and holds its reply back.
@@ -54,7 +55,13 @@ export interface PipelineDeps {
 /** Methods routed to the pipeline; others known to Node get 405 from the not-found handler. */
 export const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
-export function sendEnvelope(reply: FastifyReply, format: Format, code: number, message: string, payload: unknown): FastifyReply {
+export function sendEnvelope(
+  reply: FastifyReply,
+  format: Format,
+  code: number,
+  message: string,
+  payload: unknown,
+): FastifyReply {
   return reply
     .code(code)
     .header('content-type', contentType(format))
@@ -91,7 +98,8 @@ function effectiveMethod(httpMethod: string, query: Query, route: ApiRoute): str
   const override = query.get('method') ?? '';
   if (httpMethod !== 'GET' && httpMethod !== 'POST') {
     // A verb the path does not take is refused as such first, whatever it carries.
-    if (!route.methods[(httpMethod === 'HEAD' ? 'GET' : httpMethod) as ApiMethod]) throw fail.methodNotAllowed(httpMethod, allowHeader(route));
+    if (!route.methods[(httpMethod === 'HEAD' ? 'GET' : httpMethod) as ApiMethod])
+      throw fail.methodNotAllowed(httpMethod, allowHeader(route));
     throw fail.invalidParameter('method', 'the override is accepted on GET and POST requests only');
   }
   if (!/^(get|put|delete)$/i.test(override)) throw fail.invalidParameter('method', 'expected get, put or delete');
@@ -135,7 +143,9 @@ function rateLimitKey(query: Query, ip: string, keys: KeyLookup): string {
 /** `http://host:port` of the request, with a safe fallback for a junk Host header. */
 function originOf(request: FastifyRequest): string {
   const host = request.headers.host ?? '';
-  return /^[A-Za-z0-9.[\]:-]{1,255}$/.test(host) ? `http://${host}` : `http://${request.socket.localAddress ?? '127.0.0.1'}`;
+  return /^[A-Za-z0-9.[\]:-]{1,255}$/.test(host)
+    ? `http://${host}`
+    : `http://${request.socket.localAddress ?? '127.0.0.1'}`;
 }
 
 /**
@@ -224,14 +234,27 @@ function answer(
     const apiKey = resolveApiKey(ep.row.apiKey, query, deps.keys);
     const prepared = ep.prepare(query, element);
     checkOwnGame(prepared.parent, apiKey);
-    const spend = verifySignature(ep.row.signature, apiKey, { httpMethod: request.method, path, ...params }, { nowMs, challenges: deps.challenges });
+    const spend = verifySignature(
+      ep.row.signature,
+      apiKey,
+      { httpMethod: request.method, path, ...params },
+      { nowMs, challenges: deps.challenges },
+    );
     if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.row.signature, apiKey, query)) {
       // The platform sometimes wants one more round: the session was used, a fresh one comes back.
       deps.faults?.applied(fault.kind);
       noteFault(request, fault.kind);
-      throw fail.challenge('stale session', deps.challenges.issue(apiKey.apiKey, nowMs), 'unknown, used or expired: sign again with this one');
+      throw fail.challenge(
+        'stale session',
+        deps.challenges.issue(apiKey.apiKey, nowMs),
+        'unknown, used or expired: sign again with this one',
+      );
     }
-    return { prepared, spend, context: { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) } };
+    return {
+      prepared,
+      spend,
+      context: { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) },
+    };
   };
   if (method === 'GET' && ep.row.signature === 'none') {
     return runWhileBusy(() =>
@@ -284,4 +307,3 @@ export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRout
     });
   }
 }
-

@@ -28,7 +28,13 @@ export const QUERY_LIMITS = {
  * (a game save's `data`); the body itself is bounded by the app's body limit before this runs.
  */
 export function formBodyLimits(bodyLimitBytes: number): PairLimits {
-  return { rawLength: Infinity, pairs: QUERY_LIMITS.pairs, nameLength: QUERY_LIMITS.nameLength, valueLength: bodyLimitBytes, label: 'body' };
+  return {
+    rawLength: Infinity,
+    pairs: QUERY_LIMITS.pairs,
+    nameLength: QUERY_LIMITS.nameLength,
+    valueLength: bodyLimitBytes,
+    label: 'body',
+  };
 }
 
 function decode(text: string, name: string): string {
@@ -81,7 +87,8 @@ export class Query {
 
 /** Pairs of `a=1&b=2` text (a query string or a form body), decoded, within `limits`. */
 export function parseQuery(raw: string, limits: PairLimits = QUERY_LIMITS): Query {
-  if (raw.length > limits.rawLength) throw fail.invalidParameter(limits.label, `longer than ${limits.rawLength} characters`);
+  if (raw.length > limits.rawLength)
+    throw fail.invalidParameter(limits.label, `longer than ${limits.rawLength} characters`);
   const pairs: Array<[string, string]> = [];
   for (const part of raw.split('&')) {
     if (part === '') continue;
@@ -110,4 +117,3 @@ export function splitTarget(url: string): { path: string; query: string } {
   const q = target.indexOf('?');
   return q === -1 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
 }
-

@@ -248,7 +248,10 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
   const record = (request: FastifyRequest, status: number, ms: number): void => {
     if (isQuiet(request.url, status)) return;
     const body = typeof request.body === 'string' && request.body !== '' ? shownFormBody(request.body) : '';
-    add({ method: request.method, url: request.url, body, status, ms, reason: reasonOf(request) }, handshakeOf(request));
+    add(
+      { method: request.method, url: request.url, body, status, ms, reason: reasonOf(request) },
+      handshakeOf(request),
+    );
   };
   const watch = (target: FastifyInstance): void => {
     hijackLoggers.set(target, (request, ms) => record(request, NO_REPLY_STATUS, ms));

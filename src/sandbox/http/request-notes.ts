@@ -34,5 +34,8 @@ export function noteSignedWith(request: FastifyRequest, session: string): void {
 export function handshakeOf(request: FastifyRequest): { challenge?: string; signedWith?: string } {
   const challenge = challenged.get(request.raw);
   const session = signedWith.get(request.raw);
-  return { ...(challenge === undefined ? {} : { challenge }), ...(session === undefined ? {} : { signedWith: session }) };
+  return {
+    ...(challenge === undefined ? {} : { challenge }),
+    ...(session === undefined ? {} : { signedWith: session }),
+  };
 }

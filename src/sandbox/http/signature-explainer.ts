@@ -31,7 +31,12 @@ function quoted(value: string): string {
 
 function paramsSeen(pairs: QueryParams, shownInFull: ReadonlySet<string> = new Set()): string {
   if (pairs.length === 0) return 'none';
-  return pairs.map(([name, value]) => `${quoted(name)}=${isSecretParam(name) && !shownInFull.has(name) ? redact(value) : quoted(value)}`).join(', ');
+  return pairs
+    .map(
+      ([name, value]) =>
+        `${quoted(name)}=${isSecretParam(name) && !shownInFull.has(name) ? redact(value) : quoted(value)}`,
+    )
+    .join(', ');
 }
 
 function agiShownValue({ value, source }: AgiSignedValue): string {

@@ -36,7 +36,6 @@ export interface SignedRequest {
   merged: Query;
 }
 
-
 export interface SigningClock {
   nowMs: number;
   challenges: ChallengeStore;
@@ -52,7 +51,12 @@ export interface HmacSpend {
  * Throws the failure of a request whose signature does not hold. An hmac-sha256-v1 signature that
  * holds comes back, for the caller to use up with the change; agi's challenge is used up here.
  */
-export function verifySignature(rule: SignatureRule, key: ApiKeyWithGame | null, request: SignedRequest, clock: SigningClock): HmacSpend | undefined {
+export function verifySignature(
+  rule: SignatureRule,
+  key: ApiKeyWithGame | null,
+  request: SignedRequest,
+  clock: SigningClock,
+): HmacSpend | undefined {
   if (rule === 'none') return undefined;
   if (!key) throw fail.missingApiKey();
   const accepts = key.game.signing;
@@ -66,22 +70,33 @@ export function verifySignature(rule: SignatureRule, key: ApiKeyWithGame | null,
   if (hmacGiven && accepts !== 'agi') return verifyHmac(key, request, Math.floor(clock.nowMs / 1000));
   if (!agiGiven && !hmacGiven && rule === 'partner-may-omit' && key.partner) return undefined;
   if (accepts === 'hmac-sha256-v1') {
-    throw fail.signatureRequired(`this game accepts hmac-sha256-v1 only: send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`);
+    throw fail.signatureRequired(
+      `this game accepts hmac-sha256-v1 only: send ${TIMESTAMP_PARAM} and ${SIGNATURE_PARAM}`,
+    );
   }
   const challenge = clock.challenges.issue(key.apiKey, clock.nowMs);
-  throw hmacGiven ? fail.challenge('signature required', challenge, 'this game accepts agi only') : fail.handshake(challenge);
+  throw hmacGiven
+    ? fail.challenge('signature required', challenge, 'this game accepts agi only')
+    : fail.handshake(challenge);
 }
 
 function verifyAgi(key: ApiKeyWithGame, request: SignedRequest, { nowMs, challenges }: SigningClock): void {
   const fresh = () => challenges.issue(key.apiKey, nowMs);
   const session = request.merged.get(AGI_SESSION_PARAM);
-  if (session === undefined) throw fail.challenge('signature required', fresh(), `${AGI_SIG_PARAM} without ${AGI_SESSION_PARAM}`);
+  if (session === undefined)
+    throw fail.challenge('signature required', fresh(), `${AGI_SIG_PARAM} without ${AGI_SESSION_PARAM}`);
   // Taken out before anything else: a session signs one request, whatever its outcome.
   const challenge = challenges.take(session, key.apiKey, nowMs);
   if (!challenge) throw fail.challenge('stale session', fresh(), 'unknown, used or expired: sign again with this one');
   const sig = request.merged.get(AGI_SIG_PARAM);
-  if (sig === undefined) throw fail.challenge('signature required', fresh(), `${AGI_SESSION_PARAM} without ${AGI_SIG_PARAM}`);
-  const signed = { ...challenge, path: request.path, query: request.query.pairs, ...(request.body ? { body: request.body.pairs } : {}) };
+  if (sig === undefined)
+    throw fail.challenge('signature required', fresh(), `${AGI_SESSION_PARAM} without ${AGI_SIG_PARAM}`);
+  const signed = {
+    ...challenge,
+    path: request.path,
+    query: request.query.pairs,
+    ...(request.body ? { body: request.body.pairs } : {}),
+  };
   if (!signaturesEqual(agiSignature(signed), sig)) {
     throw fail.challenge('bad signature', fresh(), explainAgi(signed)).noted('bad signature (agi)');
   }
@@ -94,13 +109,16 @@ function verifyHmac(key: ApiKeyWithGame, request: SignedRequest, nowSeconds: num
   if (timestampText === undefined) throw fail.missingParameter(TIMESTAMP_PARAM);
   if (!/^\d{1,12}$/.test(timestampText)) throw fail.invalidParameter(TIMESTAMP_PARAM, 'expected Unix time in seconds');
   const nonce = request.merged.get(NONCE_PARAM);
-  if (nonce !== undefined && !NONCE_PATTERN.test(nonce)) throw fail.invalidParameter(NONCE_PARAM, '16 to 64 characters of A-Z a-z 0-9 - _');
+  if (nonce !== undefined && !NONCE_PATTERN.test(nonce))
+    throw fail.invalidParameter(NONCE_PARAM, '16 to 64 characters of A-Z a-z 0-9 - _');
   const signedPairs = hmacSignedPairs(request.query.pairs, request.body?.pairs);
   const canonical = canonicalString(request.httpMethod, request.path, signedPairs);
   // Constant-time comparison; the signature is checked before the clock so that a
   // "stale timestamp" reply means the signing itself was right.
   if (!signaturesEqual(hmacSha256Hex(key.signingSecret, canonical), signature)) {
-    throw fail.badSignature(explainHmac(request.httpMethod, request.path, signedPairs)).noted('bad signature (hmac-sha256-v1)');
+    throw fail
+      .badSignature(explainHmac(request.httpMethod, request.path, signedPairs))
+      .noted('bad signature (hmac-sha256-v1)');
   }
   const skew = Math.abs(nowSeconds - Number(timestampText));
   if (skew > TIMESTAMP_WINDOW_SECONDS) throw fail.staleTimestamp(skew);

@@ -51,8 +51,13 @@ export function createUsedSignatures(repo: UsedSignaturesRepository, realNowMs: 
         repo.sweep(nowSeconds, TIMESTAMP_WINDOW_SECONDS);
         nextSweepMs = nowMs + SWEEP_EVERY_MS;
       }
-      if (repo.forgotten(Math.floor(timestampSeconds / TIMESTAMP_WINDOW_SECONDS), timestampSeconds)) return { ok: false, reason: 'forgotten' };
-      const added = repo.add({ signature: Buffer.from(signatureHex.toLowerCase(), 'hex'), timestamp: timestampSeconds, forgetAt: nowSeconds + KEEP_SECONDS });
+      if (repo.forgotten(Math.floor(timestampSeconds / TIMESTAMP_WINDOW_SECONDS), timestampSeconds))
+        return { ok: false, reason: 'forgotten' };
+      const added = repo.add({
+        signature: Buffer.from(signatureHex.toLowerCase(), 'hex'),
+        timestamp: timestampSeconds,
+        forgetAt: nowSeconds + KEEP_SECONDS,
+      });
       return added ? { ok: true } : { ok: false, reason: 'used' };
     },
   };

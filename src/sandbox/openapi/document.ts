@@ -22,7 +22,7 @@ const COMMON_ERRORS = [400, 401, 403, 404, 405, 413, 415, 429, 500, 503];
 const ERROR_TEXT: Record<number, string> = {
   400: '`missing parameter: NAME`, `invalid parameter: NAME (why)` or `ambiguous parameter: NAME (query and body differ)`',
   401: 'missing or unknown api_key, a missing signature, or under agi the challenge: the payload holds the session and key to sign the retry with',
-  403: 'a refused signature (the sandbox says what it computed), the api_key acts on another game, a game save\'s `invalid auth_token`, or a Host header that does not name the sandbox (DNS rebinding: localhost, 127.0.0.1, [::1] or its own address, with its port)',
+  403: "a refused signature (the sandbox says what it computed), the api_key acts on another game, a game save's `invalid auth_token`, or a Host header that does not name the sandbox (DNS rebinding: localhost, 127.0.0.1, [::1] or its own address, with its port)",
   404: 'no such user, game, achievement or product, or no such path (a format other than json or xml)',
   405: 'a verb the path does not take (a GET never becomes a PUT or DELETE)',
   409: 'more units taken than the user holds, a save past 100 keys per user and game, or a change of a Revoked quest; nothing changed',
@@ -30,13 +30,18 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'a POST whose body is not a form (`application/x-www-form-urlencoded`), or a Content-Type that cannot be read',
   429: 'rate limited; Retry-After says when to try again',
   500: '`internal error`: an unexpected failure, no details (the sandbox logs it)',
-  503: '`database busy`: another process (a seed, load or restore) held the database\'s write lock too long; nothing changed; Retry-After says when to try again',
+  503: "`database busy`: another process (a seed, load or restore) held the database's write lock too long; nothing changed; Retry-After says when to try again",
 };
 
 function envelopeSchema(payload: ValueSchema): ValueSchema {
   return {
     type: 'object',
-    properties: { version: { type: 'integer', const: 1 }, code: { type: 'integer' }, message: { type: 'string' }, payload },
+    properties: {
+      version: { type: 'integer', const: 1 },
+      code: { type: 'integer' },
+      message: { type: 'string' },
+      payload,
+    },
     required: ['version', 'code', 'message', 'payload'],
     additionalProperties: false,
   };
@@ -49,7 +54,10 @@ const always = <const V extends string>(value: V, description: string) =>
 
 const HEADERS = {
   AccessControlAllowOrigin: always('*', 'Always `*`: any site may read the reply (games call from their own site).'),
-  AccessControlExposeHeaders: always('Retry-After, Allow', 'The headers a cross-origin caller may read beyond the safelisted ones.'),
+  AccessControlExposeHeaders: always(
+    'Retry-After, Allow',
+    'The headers a cross-origin caller may read beyond the safelisted ones.',
+  ),
   AccessControlAllowMethods: always('GET, POST, PUT, DELETE', 'The verbs a cross-origin caller may send.'),
   AccessControlAllowHeaders: always('Content-Type, Accept', 'The request headers a cross-origin caller may send.'),
   AccessControlMaxAge: always('600', 'Seconds a browser may keep this preflight.'),
@@ -71,8 +79,12 @@ function headersOf(code: number): Record<string, unknown> {
 function content(payload: ValueSchema, code: number): Record<string, unknown> {
   const schema = envelopeSchema(payload);
   return {
-    'application/json': { schema: { ...schema, properties: { ...(schema.properties as object), code: { type: 'integer', const: code } } } },
-    'application/xml': { schema: { type: 'string', description: 'The same envelope as XML (`.xml` in place of `.json`).' } },
+    'application/json': {
+      schema: { ...schema, properties: { ...(schema.properties as object), code: { type: 'integer', const: code } } },
+    },
+    'application/xml': {
+      schema: { type: 'string', description: 'The same envelope as XML (`.xml` in place of `.json`).' },
+    },
   };
 }
 
@@ -81,17 +93,42 @@ function parameter(spec: ParamSpec): Record<string, unknown> {
 }
 
 const SIGNATURE_PARAMS: ParamSpec[] = [
-  { name: 'timestamp', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,12}$' }, description: `hmac-sha256-v1: Unix seconds, within ${TIMESTAMP_WINDOW_SECONDS} s of the server clock.` },
+  {
+    name: 'timestamp',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
+    description: `hmac-sha256-v1: Unix seconds, within ${TIMESTAMP_WINDOW_SECONDS} s of the server clock.`,
+  },
   {
     name: 'nonce',
     in: 'query',
     required: false,
     schema: { type: 'string', pattern: NONCE_PATTERN.source },
-    description: 'hmac-sha256-v1: random per request, signed like any parameter, so that identical requests differ (a signature is good for one request).',
+    description:
+      'hmac-sha256-v1: random per request, signed like any parameter, so that identical requests differ (a signature is good for one request).',
   },
-  { name: 'signature', in: 'query', required: false, schema: { type: 'string' }, description: 'hmac-sha256-v1: hex HMAC-SHA256 of the canonical string (see the securitySchemes).' },
-  { name: 'session', in: 'query', required: false, schema: { type: 'string' }, description: 'agi: the session of the challenge (the 401 payload).' },
-  { name: 'sig', in: 'query', required: false, schema: { type: 'string' }, description: 'agi: md5 of the sorted values (see the securitySchemes).' },
+  {
+    name: 'signature',
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+    description: 'hmac-sha256-v1: hex HMAC-SHA256 of the canonical string (see the securitySchemes).',
+  },
+  {
+    name: 'session',
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+    description: 'agi: the session of the challenge (the 401 payload).',
+  },
+  {
+    name: 'sig',
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+    description: 'agi: md5 of the sorted values (see the securitySchemes).',
+  },
 ];
 
 const METHOD_OVERRIDE: ParamSpec = {
@@ -99,7 +136,8 @@ const METHOD_OVERRIDE: ParamSpec = {
   in: 'query',
   required: false,
   schema: { type: 'string', pattern: '^(?:[Gg][Ee][Tt]|[Pp][Uu][Tt]|[Dd][Ee][Ll][Ee][Tt][Ee])$' },
-  description: 'The verb meant, as the platform SDK sends PUT and DELETE: a POST with method=put or method=delete (parameters in the query or a form body) is that verb; on a GET only method=get is accepted.',
+  description:
+    'The verb meant, as the platform SDK sends PUT and DELETE: a POST with method=put or method=delete (parameters in the query or a form body) is that verb; on a GET only method=get is accepted.',
 };
 
 function securityOf(ep: BoundEndpoint): Array<Record<string, string[]>> {
@@ -112,7 +150,12 @@ function securityOf(ep: BoundEndpoint): Array<Record<string, string[]>> {
   return ep.row.signature === 'partner-may-omit' ? [...signed, { partnerKey: [] }] : signed;
 }
 
-function operation(route: ApiRoute, method: ApiMethod, ep: BoundEndpoint, extra: { override?: boolean } = {}): Record<string, unknown> {
+function operation(
+  route: ApiRoute,
+  method: ApiMethod,
+  ep: BoundEndpoint,
+  extra: { override?: boolean } = {},
+): Record<string, unknown> {
   // A POST may be any verb of the route by its `method` parameter, so it answers their errors too.
   const errors = extra.override ? Object.values(route.methods).flatMap((e) => e.row.errors) : ep.row.errors;
   const fixed = !route.path.endsWith('/:id');
@@ -124,13 +167,23 @@ function operation(route: ApiRoute, method: ApiMethod, ep: BoundEndpoint, extra:
     ...(extra.override ? [METHOD_OVERRIDE] : []),
   ];
   // Its 200 is likewise any of their replies (method=get on a POST lists, as a GET would).
-  const payloads = extra.override ? [...new Set(Object.values(route.methods).map((e) => e.row.payload))] : [ep.row.payload];
+  const payloads = extra.override
+    ? [...new Set(Object.values(route.methods).map((e) => e.row.payload))]
+    : [ep.row.payload];
   const responses: Record<string, unknown> = {
-    200: { description: 'OK', headers: headersOf(200), content: content(payloads.length === 1 ? payloads[0]! : { anyOf: payloads }, 200) },
+    200: {
+      description: 'OK',
+      headers: headersOf(200),
+      content: content(payloads.length === 1 ? payloads[0]! : { anyOf: payloads }, 200),
+    },
   };
   for (const code of [...new Set([...COMMON_ERRORS, ...errors])].sort((a, b) => a - b)) {
     const payload = code === 401 ? { anyOf: [{ type: 'null' }, CHALLENGE] } : { type: 'null' };
-    responses[code] = { description: ERROR_TEXT[code] ?? 'error', headers: headersOf(code), content: content(payload, code) };
+    responses[code] = {
+      description: ERROR_TEXT[code] ?? 'error',
+      headers: headersOf(code),
+      content: content(payload, code),
+    };
   }
   const query = params.filter((p) => p.in === 'query');
   return {
@@ -145,7 +198,13 @@ function operation(route: ApiRoute, method: ApiMethod, ep: BoundEndpoint, extra:
   };
 }
 
-const FORMAT = { name: 'format', in: 'path', required: true, schema: { type: 'string', enum: ['json', 'xml'] }, description: 'The reply format.' };
+const FORMAT = {
+  name: 'format',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', enum: ['json', 'xml'] },
+  description: 'The reply format.',
+};
 
 function operationId(method: string, route: ApiRoute): string {
   return `${method.toLowerCase()}${route.path.replace(/\/:id$/, '').replace(/[^A-Za-z]+(.)/g, (_, c: string) => c.toUpperCase())}`;
@@ -193,13 +252,18 @@ the security schemes); a game accepts agi, hmac-sha256-v1, or both. Every reply 
 site (\`Access-Control-Allow-Origin: *\`, never with credentials); \`OPTIONS\` is the CORS preflight.`;
 
 const SECURITY_SCHEMES = {
-  apiKey: { type: 'apiKey', in: 'query', name: 'api_key', description: "The game's api key. It acts on its own game only (403 otherwise)." },
+  apiKey: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'api_key',
+    description: "The game's api key. It acts on its own game only (403 otherwise).",
+  },
   agi: {
     type: 'apiKey',
     in: 'query',
     name: 'sig',
     description:
-      'agi, the platform SDK\'s scheme, by challenge: send the request unsigned; the 401 reply\'s payload holds `{session, key}`. ' +
+      "agi, the platform SDK's scheme, by challenge: send the request unsigned; the 401 reply's payload holds `{session, key}`. " +
       'Send it again with `session` and `sig` added: the MD5 (hex) of the query values except `sig`, the form-body values, ' +
       'the session, the key, the static secret `Shield2` and the file name at the end of the path, stringified, sorted with ' +
       `JavaScript's default sort, joined and lower-cased. A session is good for one request, for ${CHALLENGE_TTL_MS / 1000} s, with the key it ` +
@@ -210,12 +274,17 @@ const SECURITY_SCHEMES = {
     in: 'query',
     name: 'signature',
     description:
-      'hmac-sha256-v1: `signature` = hex HMAC-SHA256 with the game\'s signing secret over the canonical string ' +
+      "hmac-sha256-v1: `signature` = hex HMAC-SHA256 with the game's signing secret over the canonical string " +
       '`METHOD\\nPATH\\nSORTED_QUERY` (every parameter but `signature`, those of the query and of a form body sorted ' +
       'together by name, percent-encoded), with `timestamp` ' +
       `within ${TIMESTAMP_WINDOW_SECONDS} s of the server clock and a random \`nonce\`; a signature is good for one request.`,
   },
-  partnerKey: { type: 'apiKey', in: 'query', name: 'api_key', description: 'A partner key may change achievements unsigned.' },
+  partnerKey: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'api_key',
+    description: 'A partner key may change achievements unsigned.',
+  },
 };
 
 export function buildOpenApiDocument(routes: readonly ApiRoute[]): Record<string, unknown> {
@@ -239,7 +308,9 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): Record<string
         ...op,
         operationId: `${String(op.operationId)}ByPost`,
         // Without its own POST, a POST needs the override (400 `missing parameter: method`).
-        parameters: (op.parameters as Array<Record<string, unknown>>).map((p) => (p.name === 'method' ? { ...p, required: true } : p)),
+        parameters: (op.parameters as Array<Record<string, unknown>>).map((p) =>
+          p.name === 'method' ? { ...p, required: true } : p,
+        ),
         summary: `${reachable.join(', ')} sent as a POST with method=${reachable.map((m) => m.toLowerCase()).join('|')} (the platform SDK's form for PUT and DELETE)`,
       };
     }

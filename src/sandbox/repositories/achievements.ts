@@ -2,7 +2,14 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Comparator, DefinitionState, ListFilterKind, ListOrder, SortDirection } from '../../domain/contract.js';
 import type { ParentType } from '../../domain/types.js';
-import { nextProgress, percentComplete, RevokedQuest, type Progress, type ProgressChange, type UserAchievementState } from '../domain/achievements.js';
+import {
+  nextProgress,
+  percentComplete,
+  RevokedQuest,
+  type Progress,
+  type ProgressChange,
+  type UserAchievementState,
+} from '../domain/achievements.js';
 
 export type { DefinitionState };
 
@@ -124,7 +131,6 @@ const USER_ACHIEVEMENT_COLUMNS = `
   percent_complete(a.start_value, a.target_value, ua.current_value, ua.state) AS percent_complete,
   ua.state, ua.started_on, ua.completed_on, ua.updated_on, a.developer_id, a.name, a.start_value, a.target_value`;
 
-
 const ORDER_COLUMNS: Record<ListOrder, string> = {
   started_date: 'ua.started_on',
   completed_date: 'ua.completed_on',
@@ -195,8 +201,15 @@ const toUserAchievement = (r: UserAchievementRow): UserAchievementRecord => ({
 
 export function achievementsRepository(db: Database) {
   // One definition of percent_complete for SQL (filter, order) and for replies.
-  db.function('percent_complete', { deterministic: true }, (start: unknown, target: unknown, current: unknown, state: unknown) =>
-    percentComplete({ startValue: Number(start), targetValue: Number(target) }, Number(current), state as UserAchievementState),
+  db.function(
+    'percent_complete',
+    { deterministic: true },
+    (start: unknown, target: unknown, current: unknown, state: unknown) =>
+      percentComplete(
+        { startValue: Number(start), targetValue: Number(target) },
+        Number(current),
+        state as UserAchievementState,
+      ),
   );
 
   const definitionsOf = db.prepare<[string, ParentType], DefinitionRow>(
@@ -271,29 +284,31 @@ export function achievementsRepository(db: Database) {
     return row && toUserAchievement(row);
   }
 
-  const change = db.transaction((uid: string, def: DefinitionRecord, what: ProgressChange, now: number): ProgressResult | 'revoked' => {
-    const current = find(uid, def.id);
-    let next: Progress | null;
-    try {
-      next = nextProgress(def, current, what, now);
-    } catch (error) {
-      if (error instanceof RevokedQuest) return 'revoked';
-      throw error;
-    }
-    if (next) upsertProgress.run({ uid, achievementId: def.id, ...next });
-    // A change always leaves a record (a reset creates one), or found one that it left alone.
-    const after = (next ?? current)!;
-    const alreadyCompleted = current?.state === 'Completed';
-    return {
-      state: after.state,
-      currentValue: after.currentValue,
-      percentComplete: percentComplete(def, after.currentValue, after.state),
-      developerId: def.developerId,
-      scoreAwarded: !alreadyCompleted && after.state === 'Completed' ? def.score : 0,
-      alreadyCompleted,
-      completedOn: after.completedOn,
-    };
-  });
+  const change = db.transaction(
+    (uid: string, def: DefinitionRecord, what: ProgressChange, now: number): ProgressResult | 'revoked' => {
+      const current = find(uid, def.id);
+      let next: Progress | null;
+      try {
+        next = nextProgress(def, current, what, now);
+      } catch (error) {
+        if (error instanceof RevokedQuest) return 'revoked';
+        throw error;
+      }
+      if (next) upsertProgress.run({ uid, achievementId: def.id, ...next });
+      // A change always leaves a record (a reset creates one), or found one that it left alone.
+      const after = (next ?? current)!;
+      const alreadyCompleted = current?.state === 'Completed';
+      return {
+        state: after.state,
+        currentValue: after.currentValue,
+        percentComplete: percentComplete(def, after.currentValue, after.state),
+        developerId: def.developerId,
+        scoreAwarded: !alreadyCompleted && after.state === 'Completed' ? def.score : 0,
+        alreadyCompleted,
+        completedOn: after.completedOn,
+      };
+    },
+  );
 
   const remove = db.transaction((uid: string, achievementId: number): UserAchievementRecord | undefined => {
     const before = find(uid, achievementId);
@@ -312,7 +327,11 @@ export function achievementsRepository(db: Database) {
       return row && toDefinition(row);
     },
 
-    definitionByDeveloperId(parentType: ParentType, parentId: string, developerId: string): DefinitionRecord | undefined {
+    definitionByDeveloperId(
+      parentType: ParentType,
+      parentId: string,
+      developerId: string,
+    ): DefinitionRecord | undefined {
       const row = definitionByDeveloperId.get(parentId, parentType, developerId);
       return row && toDefinition(row);
     },

@@ -19,7 +19,9 @@ interface TokenRow {
 
 export function authRepository(db: Database) {
   const insertSession = db.prepare('INSERT INTO sessions (id, uid, created_on) VALUES (?, ?, ?)');
-  const sessionUid = db.prepare<[string, number], { uid: string }>('SELECT uid FROM sessions WHERE id = ? AND created_on > ?');
+  const sessionUid = db.prepare<[string, number], { uid: string }>(
+    'SELECT uid FROM sessions WHERE id = ? AND created_on > ?',
+  );
   const purgeSessions = db.prepare('DELETE FROM sessions WHERE created_on <= ?');
   const insertToken = db.prepare(
     'INSERT INTO tokens (token, uid, game_id, created_on, expires_on) VALUES (@token, @uid, @gameId, @createdOn, @expiresOn)',
@@ -56,7 +58,13 @@ export function authRepository(db: Database) {
     findToken(token: string): TokenRecordRow | undefined {
       const row = tokenByValue.get(token);
       return (
-        row && { token: row.token, uid: row.uid, gameId: row.game_id, createdOn: row.created_on, expiresOn: row.expires_on }
+        row && {
+          token: row.token,
+          uid: row.uid,
+          gameId: row.game_id,
+          createdOn: row.created_on,
+          expiresOn: row.expires_on,
+        }
       );
     },
   };

@@ -80,7 +80,9 @@ export function dataRepository(db: Database) {
     ),
 
     // --- export: the whole state, in an order that a load into an empty database reproduces ---
-    games: db.prepare<[], ExportedGameRow>('SELECT id, type, name, launchable, content_uri, signing FROM games ORDER BY id'),
+    games: db.prepare<[], ExportedGameRow>(
+      'SELECT id, type, name, launchable, content_uri, signing FROM games ORDER BY id',
+    ),
     keysOf: db.prepare<[string], { api_key: string; signing_secret: string; partner: number; label: string }>(
       'SELECT api_key, signing_secret, partner, label FROM api_keys WHERE game_id = ? ORDER BY partner, api_key',
     ),
@@ -94,7 +96,9 @@ export function dataRepository(db: Database) {
     productsOf: db.prepare<
       [string],
       Pick<ProductRow, 'sku' | 'type' | 'name' | 'description' | 'price_cents' | 'display_order' | 'status' | 'image'>
-    >('SELECT sku, type, name, description, price_cents, display_order, status, image FROM products WHERE parent_id = ? ORDER BY display_order, id'),
+    >(
+      'SELECT sku, type, name, description, price_cents, display_order, status, image FROM products WHERE parent_id = ? ORDER BY display_order, id',
+    ),
     users: db.prepare<[], UserRow>(
       'SELECT uid, username, gender, created_on, birthday, premium, email FROM users ORDER BY created_on, uid',
     ),
@@ -105,14 +109,19 @@ export function dataRepository(db: Database) {
         ORDER BY f.created_on, f.friend_uid`,
     ),
     playsOf: db.prepare<[string], { game_id: string }>('SELECT game_id FROM plays WHERE uid = ? ORDER BY game_id'),
-    progressOf: db.prepare<[string], { parent_id: string; developer_id: string; current_value: number; state: string; completed_on: number | null }>(
+    progressOf: db.prepare<
+      [string],
+      { parent_id: string; developer_id: string; current_value: number; state: string; completed_on: number | null }
+    >(
       `SELECT a.parent_id, a.developer_id, ua.current_value, ua.state, ua.completed_on FROM user_achievements ua JOIN achievements a ON a.id = ua.achievement_id
         WHERE ua.uid = ? ORDER BY a.parent_id, a.id`,
     ),
     holdingsOf: db.prepare<[string], { parent_id: string; item: string; quantity: number }>(
       'SELECT parent_id, item, quantity FROM holdings WHERE uid = ? AND quantity > 0 ORDER BY parent_id, item',
     ),
-    saveCount: db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM game_saves WHERE uid = ? AND game_id = ?'),
+    saveCount: db.prepare<[string, string], { n: number }>(
+      'SELECT count(*) AS n FROM game_saves WHERE uid = ? AND game_id = ?',
+    ),
     savesOf: db.prepare<[string], { game_id: string; key: string; value: string }>(
       'SELECT game_id, key, value FROM game_saves WHERE uid = ? ORDER BY game_id, key',
     ),

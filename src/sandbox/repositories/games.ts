@@ -74,7 +74,9 @@ export function gamesRepository(db: Database) {
   const byTypeAndId = db.prepare<[string, string], GameRow>('SELECT * FROM games WHERE type = ? AND id = ?');
   const all = db.prepare<[], GameRow>('SELECT * FROM games ORDER BY id');
   const keyByValue = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE api_key = ?');
-  const keysOfGame = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE game_id = ? ORDER BY partner, api_key');
+  const keysOfGame = db.prepare<[string], ApiKeyRow>(
+    'SELECT * FROM api_keys WHERE game_id = ? ORDER BY partner, api_key',
+  );
   const insertGame = db.prepare(
     `INSERT OR IGNORE INTO games (id, type, name, launchable, content_uri, signing, created_on)
      VALUES (@id, @type, @name, @launchable, @contentUri, @signing, @createdOn)`,

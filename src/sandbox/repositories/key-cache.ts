@@ -77,7 +77,11 @@ function frozen(key: ApiKeyWithGame): ApiKeyWithGame {
   return Object.freeze(key);
 }
 
-export function cachedKeyLookup(sqlite: Database, games: Pick<GamesRepository, 'findApiKey'>, maxEntries = KEY_CACHE_ENTRIES): KeyLookup {
+export function cachedKeyLookup(
+  sqlite: Database,
+  games: Pick<GamesRepository, 'findApiKey'>,
+  maxEntries = KEY_CACHE_ENTRIES,
+): KeyLookup {
   const own = watchOwnWrites(sqlite);
   const dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
   const entries = new Map<string, ApiKeyWithGame | null>();

@@ -140,7 +140,18 @@ export function productsRepository(db: Database) {
     `INSERT INTO holdings (uid, parent_id, item, quantity, created_on, updated_on) VALUES (@uid, @parentId, @item, @quantity, @now, @now)
      ON CONFLICT (uid, parent_id, item) DO UPDATE SET quantity = excluded.quantity, updated_on = excluded.updated_on`,
   );
-  const holdingsOf = db.prepare<[string], { parent_id: string; item: string; quantity: number; updated_on: number; sku: string | null; name: string | null; type: string | null }>(
+  const holdingsOf = db.prepare<
+    [string],
+    {
+      parent_id: string;
+      item: string;
+      quantity: number;
+      updated_on: number;
+      sku: string | null;
+      name: string | null;
+      type: string | null;
+    }
+  >(
     `SELECT h.parent_id, h.item, h.quantity, h.updated_on, p.sku, p.name, p.type
        FROM holdings h LEFT JOIN products p ON p.parent_id = h.parent_id AND p.item = h.item
       WHERE h.uid = ? AND h.quantity > 0
@@ -153,7 +164,9 @@ export function productsRepository(db: Database) {
      VALUES (@parentId, @sku, @item, @name, @description, @type, @priceCents, @displayOrder, @data, @image,
        @status, @sold, @createdOn, @updatedOn)`,
   );
-  const productId = db.prepare<[string, string], { id: number }>('SELECT id FROM products WHERE parent_id = ? AND sku = ?');
+  const productId = db.prepare<[string, string], { id: number }>(
+    'SELECT id FROM products WHERE parent_id = ? AND sku = ?',
+  );
 
   const heldOf = (uid: string, p: ProductRecord): number => quantity.get(uid, p.parentId, p.item)?.quantity ?? 0;
   const store = (uid: string, p: ProductRecord, units: number, now: number) =>
@@ -198,7 +211,9 @@ export function productsRepository(db: Database) {
 
     /** Every active product of the parent with what the user holds of it, in display order. */
     listFor(uid: string, parentType: ParentType, parentId: string): HeldProduct[] {
-      return listed.all(uid, parentId, parentType).map((r) => ({ product: toProduct(r), quantity: r.quantity, changed: false }));
+      return listed
+        .all(uid, parentId, parentType)
+        .map((r) => ({ product: toProduct(r), quantity: r.quantity, changed: false }));
     },
 
     /** Everything the user holds (units above 0), by game and item. */

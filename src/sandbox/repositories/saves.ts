@@ -34,28 +34,42 @@ interface SaveRow {
 const toSave = (r: SaveRow): SaveRecord => ({ key: r.key, value: r.value, updatedOn: r.updated_on });
 
 export function savesRepository(db: Database) {
-  const list = db.prepare<[string, string], SaveRow>('SELECT key, value, updated_on FROM game_saves WHERE uid = ? AND game_id = ? ORDER BY key');
-  const one = db.prepare<[string, string, string], SaveRow>('SELECT key, value, updated_on FROM game_saves WHERE uid = ? AND game_id = ? AND key = ?');
-  const count = db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM game_saves WHERE uid = ? AND game_id = ?');
-  const exists = db.prepare<[string, string, string], { one: number }>('SELECT 1 AS one FROM game_saves WHERE uid = ? AND game_id = ? AND key = ?');
+  const list = db.prepare<[string, string], SaveRow>(
+    'SELECT key, value, updated_on FROM game_saves WHERE uid = ? AND game_id = ? ORDER BY key',
+  );
+  const one = db.prepare<[string, string, string], SaveRow>(
+    'SELECT key, value, updated_on FROM game_saves WHERE uid = ? AND game_id = ? AND key = ?',
+  );
+  const count = db.prepare<[string, string], { n: number }>(
+    'SELECT count(*) AS n FROM game_saves WHERE uid = ? AND game_id = ?',
+  );
+  const exists = db.prepare<[string, string, string], { one: number }>(
+    'SELECT 1 AS one FROM game_saves WHERE uid = ? AND game_id = ? AND key = ?',
+  );
   const upsert = db.prepare(
     `INSERT INTO game_saves (uid, game_id, key, value, updated_on) VALUES (@uid, @gameId, @key, @value, @now)
      ON CONFLICT (uid, game_id, key) DO UPDATE SET value = excluded.value, updated_on = excluded.updated_on`,
   );
   const remove = db.prepare('DELETE FROM game_saves WHERE uid = ? AND game_id = ? AND key = ?');
   // Sizes in bytes and a short head from SQLite itself: the dashboard never reads whole values.
-  const summaries = db.prepare<[{ uid: string; chars: number }], { game_id: string; key: string; bytes: number; head: string; updated_on: number }>(
+  const summaries = db.prepare<
+    [{ uid: string; chars: number }],
+    { game_id: string; key: string; bytes: number; head: string; updated_on: number }
+  >(
     `SELECT game_id, key, length(CAST(value AS BLOB)) AS bytes, substr(value, 1, @chars) AS head, updated_on
        FROM game_saves WHERE uid = @uid ORDER BY game_id, key`,
   );
 
   // The count and the write in one immediate transaction: two concurrent saves cannot both take the 100th place.
-  const put = db.transaction((uid: string, gameId: string, key: string, value: string, now: number): { created: boolean } => {
-    const created = !exists.get(uid, gameId, key);
-    if (created && count.get(uid, gameId)!.n >= SAVE_LIMITS.keysPerGame) throw new TooManySavesError(SAVE_LIMITS.keysPerGame);
-    upsert.run({ uid, gameId, key, value, now });
-    return { created };
-  });
+  const put = db.transaction(
+    (uid: string, gameId: string, key: string, value: string, now: number): { created: boolean } => {
+      const created = !exists.get(uid, gameId, key);
+      if (created && count.get(uid, gameId)!.n >= SAVE_LIMITS.keysPerGame)
+        throw new TooManySavesError(SAVE_LIMITS.keysPerGame);
+      upsert.run({ uid, gameId, key, value, now });
+      return { created };
+    },
+  );
 
   return {
     /** Every save of the user for the game, by key. */

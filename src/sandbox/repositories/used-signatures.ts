@@ -25,8 +25,12 @@ export interface UsedSignaturesRepository {
 }
 
 export function usedSignaturesRepository(db: Database): UsedSignaturesRepository {
-  const add = db.prepare<[Buffer, number, number]>('INSERT OR IGNORE INTO used_signatures (signature, timestamp, forget_at) VALUES (?, ?, ?)');
-  const forgotten = db.prepare<[number, number], { hit: number }>('SELECT 1 AS hit FROM forgotten_signatures WHERE bucket = ? AND ? BETWEEN first AND last');
+  const add = db.prepare<[Buffer, number, number]>(
+    'INSERT OR IGNORE INTO used_signatures (signature, timestamp, forget_at) VALUES (?, ?, ?)',
+  );
+  const forgotten = db.prepare<[number, number], { hit: number }>(
+    'SELECT 1 AS hit FROM forgotten_signatures WHERE bucket = ? AND ? BETWEEN first AND last',
+  );
   // The SELECT's WHERE lets SQLite tell the upsert's ON CONFLICT from a join's ON. A bound number
   // is a REAL to SQLite: cast, so the division is the integer one a bucket (a rowid) needs.
   const remember = db.prepare<{ now: number; span: number }>(`

@@ -14,7 +14,8 @@ export interface UserRecord {
 }
 
 /** A user to insert: birthday, premium and email are unknown / false / empty unless given. */
-export type NewUser = Omit<UserRecord, 'birthday' | 'premium' | 'email'> & Partial<Pick<UserRecord, 'birthday' | 'premium' | 'email'>>;
+export type NewUser = Omit<UserRecord, 'birthday' | 'premium' | 'email'> &
+  Partial<Pick<UserRecord, 'birthday' | 'premium' | 'email'>>;
 
 export const UNKNOWN_BIRTHDAY = '0000-00-00';
 
@@ -68,13 +69,22 @@ export function usersRepository(db: Database) {
     `INSERT OR IGNORE INTO users (uid, username, gender, created_on, birthday, premium, email)
      VALUES (@uid, @username, @gender, @createdOn, @birthday, @premium, @email)`,
   );
-  const played = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM plays WHERE uid = ? AND game_id = ?');
+  const played = db.prepare<[string, string], { one: number }>(
+    'SELECT 1 AS one FROM plays WHERE uid = ? AND game_id = ?',
+  );
   // A user and whether they played a game, in one statement (GET users/{uid}.json, the hottest read).
-  const playedColumn = 'CASE WHEN @gameId IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM plays p WHERE p.uid = u.uid AND p.game_id = @gameId) END AS played';
-  const byUidPlaying = db.prepare<[{ uid: string; gameId: string | null }], FriendRow>(`SELECT u.*, ${playedColumn} FROM users u WHERE u.uid = @uid`);
-  const byUsernamePlaying = db.prepare<[{ username: string; gameId: string | null }], FriendRow>(`SELECT u.*, ${playedColumn} FROM users u WHERE u.username = @username`);
+  const playedColumn =
+    'CASE WHEN @gameId IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM plays p WHERE p.uid = u.uid AND p.game_id = @gameId) END AS played';
+  const byUidPlaying = db.prepare<[{ uid: string; gameId: string | null }], FriendRow>(
+    `SELECT u.*, ${playedColumn} FROM users u WHERE u.uid = @uid`,
+  );
+  const byUsernamePlaying = db.prepare<[{ username: string; gameId: string | null }], FriendRow>(
+    `SELECT u.*, ${playedColumn} FROM users u WHERE u.username = @username`,
+  );
   const insertPlay = db.prepare('INSERT OR IGNORE INTO plays (uid, game_id, first_played_on) VALUES (?, ?, ?)');
-  const insertFriendship = db.prepare('INSERT OR IGNORE INTO friendships (uid, friend_uid, created_on) VALUES (?, ?, ?)');
+  const insertFriendship = db.prepare(
+    'INSERT OR IGNORE INTO friendships (uid, friend_uid, created_on) VALUES (?, ?, ?)',
+  );
   const friendCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM friendships WHERE uid = ?');
   // Stable order: friendship creation, then uid (contract). The page is cut from the covering
   // index first and only its rows are joined: OFFSET then skips index entries, not joined rows
@@ -100,7 +110,10 @@ export function usersRepository(db: Database) {
      * null): findByUid or findByUsername and hasPlayed in one statement.
      */
     findPlaying(lookup: { uid: string } | { username: string }, gameId: string | null): FriendRecord | undefined {
-      const row = 'uid' in lookup ? byUidPlaying.get({ uid: lookup.uid, gameId }) : byUsernamePlaying.get({ username: lookup.username, gameId });
+      const row =
+        'uid' in lookup
+          ? byUidPlaying.get({ uid: lookup.uid, gameId })
+          : byUsernamePlaying.get({ username: lookup.username, gameId });
       return row && toFriend(row);
     },
 

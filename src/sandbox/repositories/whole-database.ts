@@ -22,12 +22,16 @@ const kept = KEPT_TABLES.map((t) => `'${t}'`).join(', ');
 export function emptyContents(sqlite: Connection): void {
   sqlite.pragma('defer_foreign_keys = ON');
   const tables = sqlite
-    .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'meta' AND name NOT IN (${kept}) ORDER BY name`)
+    .prepare<[], { name: string }>(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'meta' AND name NOT IN (${kept}) ORDER BY name`,
+    )
     .all()
     .map((row) => row.name);
   for (const table of tables) sqlite.prepare(`DELETE FROM "${table}"`).run();
   // Row ids start again, so the demo's ids are the same after a reset as on a new database.
-  const sequence = sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'sqlite_sequence'").get();
+  const sequence = sqlite
+    .prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'sqlite_sequence'")
+    .get();
   if ((sequence?.n ?? 0) > 0) sqlite.prepare('DELETE FROM sqlite_sequence').run();
 }
 
@@ -53,7 +57,9 @@ export function fileSchemaVersion(file: string): number {
  */
 export function replaceRowsFrom(sqlite: Connection, file: string, transaction: (fn: () => void) => void): void {
   const tables = sqlite
-    .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (${kept}) ORDER BY rowid`)
+    .prepare<[], { name: string }>(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (${kept}) ORDER BY rowid`,
+    )
     .all()
     .map((t) => t.name);
   sqlite.prepare('ATTACH DATABASE ? AS snap').run(file);
@@ -70,6 +76,8 @@ export function replaceRowsFrom(sqlite: Connection, file: string, transaction: (
 
 /** True while the database holds no game and no user (a new database, or one emptied by `--seed none`). */
 export function emptinessCheck(sqlite: Connection): () => boolean {
-  const count = sqlite.prepare<[], { n: number }>('SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM users) AS n');
+  const count = sqlite.prepare<[], { n: number }>(
+    'SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM users) AS n',
+  );
   return () => (count.get()?.n ?? 0) === 0;
 }

@@ -25,9 +25,15 @@ function visible(def: DefinitionRecord | undefined, type: ParentType, parentId: 
   return def && def.state === 'Active' && def.parentType === type && def.parentId === parentId ? def : undefined;
 }
 
-function definitionOrFail(ctx: HandlerContext, type: ParentType, parentId: string, developerId: string): DefinitionRecord {
+function definitionOrFail(
+  ctx: HandlerContext,
+  type: ParentType,
+  parentId: string,
+  developerId: string,
+): DefinitionRecord {
   const def = visible(ctx.repos.achievements.definitionByDeveloperId(type, parentId, developerId), type, parentId);
-  if (!def) throw fail.notFound(`achievement ${shown(developerId)} of ${type === 'Game' ? 'game' : 'website'} ${parentId}`);
+  if (!def)
+    throw fail.notFound(`achievement ${shown(developerId)} of ${type === 'Game' ? 'game' : 'website'} ${parentId}`);
   return def;
 }
 
@@ -55,7 +61,10 @@ export const definitionsRoute: ApiRoute = apiRoute(
           return ok(achievements.definitionsOf(p.parentType, p.parentId).map(presentDefinition));
         case 'aid': {
           const def = visible(achievements.definitionById(p.aid), p.parentType, p.parentId);
-          if (!def) throw fail.notFound(`achievement ${p.aid} of ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId}`);
+          if (!def)
+            throw fail.notFound(
+              `achievement ${p.aid} of ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId}`,
+            );
           return ok([presentDefinition(def)]);
         }
         case 'developer_id':

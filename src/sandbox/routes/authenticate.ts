@@ -14,7 +14,11 @@ export const authenticateRoute: ApiRoute = apiRoute(
       if (!token) return { message: 'invalid token: unknown auth_token', payload: null };
       if (token.uid !== userId) return { message: 'invalid token: issued to another user', payload: null };
       // Both games named: a client whose default game changed (a loaded data file) sees which is which.
-      if (token.gameId !== apiKey.gameId) return { message: `invalid token: issued for another game (${token.gameId}; this api_key is of game ${apiKey.gameId})`, payload: null };
+      if (token.gameId !== apiKey.gameId)
+        return {
+          message: `invalid token: issued for another game (${token.gameId}; this api_key is of game ${apiKey.gameId})`,
+          payload: null,
+        };
       if (now >= token.expiresOn) return { message: 'token expired', payload: null };
       const user = repos.users.findByUid(token.uid);
       if (!user) return { message: 'invalid token: unknown user', payload: null };

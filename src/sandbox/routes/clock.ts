@@ -24,7 +24,11 @@ export interface ClockReply {
 
 function clockReply(clock: VirtualClock): ClockReply {
   const now = clock.now();
-  return { now: new Date(now).toISOString(), unix: Math.floor(now / 1000), offset_seconds: Math.round(clock.offsetMs() / 1000) };
+  return {
+    now: new Date(now).toISOString(),
+    unix: Math.floor(now / 1000),
+    offset_seconds: Math.round(clock.offsetMs() / 1000),
+  };
 }
 
 /** The query's fields and a form body's, one list (either may carry the instruction). */
@@ -40,7 +44,10 @@ function move(clock: VirtualClock, request: FastifyRequest): ClockReply {
   const set = given.get('set');
   const reset = given.has('reset') || set?.trim().toLowerCase() === 'now';
   if ([advance !== undefined, set !== undefined, given.has('reset')].filter(Boolean).length !== 1) {
-    throw new ApiFailure(400, 'invalid parameter: give advance (e.g. 901s) or set (an ISO date-time, or now), one of them, or reset alone');
+    throw new ApiFailure(
+      400,
+      'invalid parameter: give advance (e.g. 901s) or set (an ISO date-time, or now), one of them, or reset alone',
+    );
   }
   const before = clock.now();
   try {
@@ -48,7 +55,8 @@ function move(clock: VirtualClock, request: FastifyRequest): ClockReply {
     else if (advance !== undefined) clock.advance(parseAdvance(advance) * 1000);
     else clock.set(parseSetTime(set!));
   } catch (error) {
-    if (error instanceof ClockInputError || error instanceof ClockRangeError) throw new ApiFailure(400, `invalid parameter: ${error.message}`);
+    if (error instanceof ClockInputError || error instanceof ClockRangeError)
+      throw new ApiFailure(400, `invalid parameter: ${error.message}`);
     throw error;
   }
   const reply = clockReply(clock);
@@ -56,7 +64,11 @@ function move(clock: VirtualClock, request: FastifyRequest): ClockReply {
   return {
     ...reply,
     moved_seconds: moved,
-    ...(moved < 0 ? { note: `the clock went back ${-moved} s: tokens, sessions and challenges issued since then last that much longer` } : {}),
+    ...(moved < 0
+      ? {
+          note: `the clock went back ${-moved} s: tokens, sessions and challenges issued since then last that much longer`,
+        }
+      : {}),
   };
 }
 

@@ -54,7 +54,13 @@ export interface PresentedUser {
   premium: boolean;
   friends: number;
   /** Started quests (the records the API lists), as they are now. */
-  progress: Array<{ game_id: string; developer_id: string; current_value: number; target_value: number; state: string }>;
+  progress: Array<{
+    game_id: string;
+    developer_id: string;
+    current_value: number;
+    target_value: number;
+    state: string;
+  }>;
   /** What the user holds (units above 0), per game and item, with the skus counted on it. */
   holdings: Array<{ game_id: string; item: string; units: number; skus: string[] }>;
 }
@@ -73,7 +79,10 @@ export interface PresentedContents {
 }
 
 function isDemoKey(gameId: string, key: LoadedKey): boolean {
-  const known = [...DEMO_FACTS.games.map((g) => ({ gameId: g.id, apiKey: g.apiKey, secret: g.signingSecret })), { gameId: DEMO_FACTS.partner.gameId, apiKey: DEMO_FACTS.partner.apiKey, secret: DEMO_FACTS.partner.signingSecret }];
+  const known = [
+    ...DEMO_FACTS.games.map((g) => ({ gameId: g.id, apiKey: g.apiKey, secret: g.signingSecret })),
+    { gameId: DEMO_FACTS.partner.gameId, apiKey: DEMO_FACTS.partner.apiKey, secret: DEMO_FACTS.partner.signingSecret },
+  ];
   return known.some((k) => k.gameId === gameId && k.apiKey === key.api_key && k.secret === key.signing_secret);
 }
 
@@ -96,9 +105,13 @@ export function describeContents(db: SandboxDatabase): PresentedContents {
       signing: g.signing,
       play_path: `${PLAY_PATH}/${encodeURIComponent(g.id)}`,
       keys: g.keys.map((k) => ({ api_key: redact(k.api_key), partner: k.partner, demo: isDemoKey(g.id, k) })),
-      achievements: definitions.slice(0, LISTED_PER_GAME).map((d) => ({ developer_id: d.developerId, name: d.name, target_value: d.targetValue })),
+      achievements: definitions
+        .slice(0, LISTED_PER_GAME)
+        .map((d) => ({ developer_id: d.developerId, name: d.name, target_value: d.targetValue })),
       achievement_count: definitions.length,
-      products: products.slice(0, LISTED_PER_GAME).map((p) => ({ sku: p.sku, name: p.name, type: p.type, price: price(p.priceCents) })),
+      products: products
+        .slice(0, LISTED_PER_GAME)
+        .map((p) => ({ sku: p.sku, name: p.name, type: p.type, price: price(p.priceCents) })),
       product_count: products.length,
     };
   });
@@ -135,5 +148,9 @@ export function describeContents(db: SandboxDatabase): PresentedContents {
 
 export function registerContentsRoute(app: FastifyInstance, db: SandboxDatabase): void {
   // One read transaction: the counts, users and progress are of one moment.
-  registerAdminRoute(app, { method: 'GET', path: CONTENTS_PATH, handler: () => db.sqlite.transaction(() => describeContents(db))() });
+  registerAdminRoute(app, {
+    method: 'GET',
+    path: CONTENTS_PATH,
+    handler: () => db.sqlite.transaction(() => describeContents(db))(),
+  });
 }

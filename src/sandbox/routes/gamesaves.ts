@@ -48,7 +48,8 @@ export const gameSavesRoute: ApiRoute = apiRoute(
     handle(ctx, p) {
       userOrFail(ctx, p.uid);
       const gameId = ctx.apiKey.gameId;
-      if (p.key === undefined) return ok(Object.fromEntries(ctx.repos.saves.listFor(p.uid, gameId).map((s) => [s.key, s.value])));
+      if (p.key === undefined)
+        return ok(Object.fromEntries(ctx.repos.saves.listFor(p.uid, gameId).map((s) => [s.key, s.value])));
       const save = ctx.repos.saves.get(p.uid, gameId, p.key);
       return ok(save ? { [save.key]: save.value } : {});
     },

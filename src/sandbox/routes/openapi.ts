@@ -47,14 +47,22 @@ function assetsDir(): string {
 }
 
 function send(reply: FastifyReply, type: string, body: string | Buffer, cache = 'no-store'): FastifyReply {
-  return reply.header('content-type', type).header('cache-control', cache).header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').send(body);
+  return reply
+    .header('content-type', type)
+    .header('cache-control', cache)
+    .header('content-security-policy', CSP)
+    .header('x-content-type-options', 'nosniff')
+    .send(body);
 }
 
 export function registerOpenApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[]): void {
   let document: string | undefined;
   app.get(OPENAPI_PATH, async (_request, reply) => {
     document ??= JSON.stringify((await import('../openapi/document.js')).buildOpenApiDocument(routes), null, 2);
-    return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(document);
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(document);
   });
   app.get(DOCS_PATH, async (_request, reply) => send(reply, 'text/html; charset=utf-8', PAGE));
   app.get(`${DOCS_PATH}/init.js`, async (_request, reply) => send(reply, 'text/javascript; charset=utf-8', INIT));
@@ -63,7 +71,8 @@ export function registerOpenApiRoutes(app: FastifyInstance, routes: readonly Api
     const { file } = request.params;
     // Own keys only: `__proto__`, `constructor` and the like are names on every object.
     const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
-    if (type === undefined) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('not found');
+    if (type === undefined)
+      return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('not found');
     let body = cache.get(file);
     if (!body) {
       body = await readFile(join(assetsDir(), file));

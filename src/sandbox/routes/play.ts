@@ -13,7 +13,8 @@
  * Switching users is a form POST to `/play/{game_id}/login` (the sandbox login: a session cookie),
  * never a GET, so a link or an image on another site cannot log anyone in; `?as=USERNAME` shows
  * that form. The page's query flags (`?direct=1` and any other) ride along in the form's action
- * and come back in the redirect, so a login keeps the page the visitor asked for. No inline script (the CSP says so): the page's data travels in a JSON element read by
+ * and come back in the redirect, so a login keeps the page the visitor asked for. No inline script (the CSP says so):
+ * the page's data travels in a JSON element read by
  * the platform script, and every value from the database or the request is escaped. The content
  * URI is read from the database on each request, so `udcli sandbox game set-uri` takes effect on
  * the next load.
@@ -49,7 +50,6 @@ export interface PlayDeps extends SiteDeps {
    */
   playOrigin?: (request: FastifyRequest) => string | null;
 }
-
 
 /** A shell word for the commands shown on the page (POSIX single quotes when needed). */
 function shellWord(value: string): string {
@@ -145,7 +145,11 @@ const loginHref = (gameId: string, flags: string): string => withFlags(`${playHr
  * login it asks for is the one being made), encoded again. Throws the query's 400 when it is bad.
  */
 function pageFlags(rawQuery: string): string {
-  return new URLSearchParams(parseQuery(rawQuery).pairs.filter(([name]) => name !== 'as').map(([n, v]): [string, string] => [n, v])).toString();
+  return new URLSearchParams(
+    parseQuery(rawQuery)
+      .pairs.filter(([name]) => name !== 'as')
+      .map(([n, v]): [string, string] => [n, v]),
+  ).toString();
 }
 
 /** A one-button form that logs `username` in and comes back to the game's page (with its flags). */
@@ -187,8 +191,11 @@ function switcherHtml(deps: PlayDeps, game: GameRecord, current: UserRecord | un
 
 function userListHtml(deps: PlayDeps, game: GameRecord, flags: string): string {
   const users = switchableUsers(deps, game, undefined);
-  if (users.length === 0) return '<p>This sandbox has no users (it was started with <code>--seed none</code>, or its data file has none).</p>';
-  const items = users.map((u) => `<li>${loginForm(game.id, flags, u.username, u.username)} <code>${escapeHtml(u.uid)}</code></li>`);
+  if (users.length === 0)
+    return '<p>This sandbox has no users (it was started with <code>--seed none</code>, or its data file has none).</p>';
+  const items = users.map(
+    (u) => `<li>${loginForm(game.id, flags, u.username, u.username)} <code>${escapeHtml(u.uid)}</code></li>`,
+  );
   return `<ul class="users">${items.join('')}</ul>`;
 }
 
@@ -217,7 +224,11 @@ function pageApiKey(deps: PlayDeps, game: GameRecord): string | null {
 
 /** The page's data for platform.js, as JSON text safe inside a <script> element. */
 function platformData(deps: PlayDeps, game: GameRecord, user: UserRecord, token: string): string {
-  const data = { apiAuth: { user_id: user.uid, auth_token: token, game_id: game.id }, apiKey: pageApiKey(deps, game), gameName: game.name };
+  const data = {
+    apiAuth: { user_id: user.uid, auth_token: token, game_id: game.id },
+    apiKey: pageApiKey(deps, game),
+    gameName: game.name,
+  };
   return JSON.stringify(data).replace(/</g, '\\u003c');
 }
 
@@ -227,7 +238,14 @@ interface GameView {
   head?: string;
 }
 
-async function gamePage(deps: PlayDeps, request: FastifyRequest, game: GameRecord, user: UserRecord, direct: boolean, flags: string): Promise<GameView> {
+async function gamePage(
+  deps: PlayDeps,
+  request: FastifyRequest,
+  game: GameRecord,
+  user: UserRecord,
+  direct: boolean,
+  flags: string,
+): Promise<GameView> {
   const top = headerHtml(game, user) + switcherHtml(deps, game, user, flags);
   const uri = game.contentUri;
   const token = await issueToken(deps, user.uid, game.id);
@@ -312,7 +330,12 @@ function errorBody(heading: string, detail: string, deps: PlayDeps): string {
 function methodCheck(request: FastifyRequest, reply: FastifyReply, deps: PlayDeps): FastifyReply | null {
   if (request.method === 'GET' || request.method === 'HEAD') return null;
   reply.header('allow', 'GET, HEAD');
-  return sendPage(reply, 405, 'Method not allowed', errorBody('Method not allowed', `${shown(request.method, 16)}: the play page answers GET only.`, deps));
+  return sendPage(
+    reply,
+    405,
+    'Method not allowed',
+    errorBody('Method not allowed', `${shown(request.method, 16)}: the play page answers GET only.`, deps),
+  );
 }
 
 function currentUser(request: FastifyRequest, deps: PlayDeps): UserRecord | undefined {
@@ -321,7 +344,13 @@ function currentUser(request: FastifyRequest, deps: PlayDeps): UserRecord | unde
 }
 
 /** `?as=NAME`: who would be logged in, and the form that does it (a GET itself changes nothing). */
-function confirmPage(deps: PlayDeps, game: GameRecord, user: UserRecord, current: UserRecord | undefined, flags: string): string {
+function confirmPage(
+  deps: PlayDeps,
+  game: GameRecord,
+  user: UserRecord,
+  current: UserRecord | undefined,
+  flags: string,
+): string {
   return (
     `${headerHtml(game, current)}${switcherHtml(deps, game, current, flags)}<main><div class="box" id="confirm-user">` +
     `<h2>Play ${escapeHtml(game.name)} as ${escapeHtml(user.username)}?</h2>` +
@@ -330,10 +359,21 @@ function confirmPage(deps: PlayDeps, game: GameRecord, user: UserRecord, current
 }
 
 function gameNotFound(reply: FastifyReply, deps: PlayDeps, gameId: string): FastifyReply {
-  return sendPage(reply, 404, 'Game not found', errorBody('Game not found', `There is no game ${shown(gameId)} in this sandbox.`, deps));
+  return sendPage(
+    reply,
+    404,
+    'Game not found',
+    errorBody('Game not found', `There is no game ${shown(gameId)} in this sandbox.`, deps),
+  );
 }
 
-function unknownUser(reply: FastifyReply, deps: PlayDeps, game: GameRecord, username: string, flags: string): FastifyReply {
+function unknownUser(
+  reply: FastifyReply,
+  deps: PlayDeps,
+  game: GameRecord,
+  username: string,
+  flags: string,
+): FastifyReply {
   const notice = `<p class="muted" id="unknown-user">There is no user named <strong>${escapeHtml(shown(username))}</strong> in this sandbox.</p>`;
   return sendPage(reply, 404, `${game.name} · udcli sandbox`, pickUserPage(deps, game, flags, notice));
 }
@@ -348,7 +388,12 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
     handler: async (request, reply) => {
       if (request.method !== 'POST') {
         reply.header('allow', 'POST');
-        return sendPage(reply, 405, 'Method not allowed', errorBody('Method not allowed', 'Switching users is a form POST.', deps));
+        return sendPage(
+          reply,
+          405,
+          'Method not allowed',
+          errorBody('Method not allowed', 'Switching users is a form POST.', deps),
+        );
       }
       const gameId = (request.params as { gameId: string }).gameId;
       const game = deps.repos.games.find(gameId);
@@ -361,9 +406,15 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
         flags = pageFlags(splitTarget(request.url).query);
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
-        return sendPage(reply, error.code, error.code === 403 ? 'Forbidden' : 'Bad request', errorBody(error.code === 403 ? 'Forbidden' : 'Bad request', error.message, deps));
+        return sendPage(
+          reply,
+          error.code,
+          error.code === 403 ? 'Forbidden' : 'Bad request',
+          errorBody(error.code === 403 ? 'Forbidden' : 'Bad request', error.message, deps),
+        );
       }
-      if (username === undefined) return sendPage(reply, 400, 'Bad request', errorBody('Bad request', 'missing parameter: username', deps));
+      if (username === undefined)
+        return sendPage(reply, 400, 'Bad request', errorBody('Bad request', 'missing parameter: username', deps));
       const user = deps.repos.users.findByUsername(username);
       if (!user) return unknownUser(reply, deps, game, username, flags);
       return reply
@@ -380,7 +431,12 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
     url: PLAY_PATH,
     handler: (request, reply) =>
       methodCheck(request, reply, deps) ??
-      sendPage(reply, 200, 'Play · udcli sandbox', `<main><div class="box"><h1>Play a game</h1>${gamesListHtml(deps)}</div></main>`),
+      sendPage(
+        reply,
+        200,
+        'Play · udcli sandbox',
+        `<main><div class="box"><h1>Play a game</h1>${gamesListHtml(deps)}</div></main>`,
+      ),
   });
 
   app.route<{ Params: { gameId: string } }>({
@@ -408,7 +464,8 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       // On the games' site, so that the game's frame is not a third-party one (?direct=1 frames
       // the content URI, another site anyway). The login is made there too.
       const moved = direct ? null : (deps.playOrigin?.(request) ?? null);
-      if (moved !== null) return reply.code(307).header('location', `${moved}${request.url}`).header('cache-control', 'no-store').send();
+      if (moved !== null)
+        return reply.code(307).header('location', `${moved}${request.url}`).header('cache-control', 'no-store').send();
       const user = currentUser(request, deps);
       if (as !== undefined) {
         const wanted = deps.repos.users.findByUsername(as);

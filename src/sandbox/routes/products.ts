@@ -20,12 +20,14 @@ function checkTarget({ repos }: HandlerContext, t: ProductsTarget): void {
 
 function namedOrFail(ctx: HandlerContext, t: ProductsTarget & { sku: string }): ProductRecord[] {
   const products = ctx.repos.products.named(t.parentType, t.parentId, t.sku);
-  if (products.length === 0) throw fail.notFound(`product ${shown(t.sku)} of ${t.parentType === 'Game' ? 'game' : 'website'} ${t.parentId}`);
+  if (products.length === 0)
+    throw fail.notFound(`product ${shown(t.sku)} of ${t.parentType === 'Game' ? 'game' : 'website'} ${t.parentId}`);
   return products;
 }
 
 /** The product a change is reported on: the one named exactly, else the base's first pack. */
-const changeTarget = (ctx: HandlerContext, t: ProductsTarget & { sku: string }): ProductRecord => namedOrFail(ctx, t)[0]!;
+const changeTarget = (ctx: HandlerContext, t: ProductsTarget & { sku: string }): ProductRecord =>
+  namedOrFail(ctx, t)[0]!;
 
 /**
  * A consumable named by its base names every pack; the platform answers one entry for it (the
@@ -33,7 +35,9 @@ const changeTarget = (ctx: HandlerContext, t: ProductsTarget & { sku: string }):
  */
 function oneEntry(entries: HeldProduct[]): HeldProduct[] {
   if (entries.length <= 1) return entries;
-  const smallest = entries.reduce((best, h) => (splitPack(h.product.sku).pack < splitPack(best.product.sku).pack ? h : best));
+  const smallest = entries.reduce((best, h) =>
+    splitPack(h.product.sku).pack < splitPack(best.product.sku).pack ? h : best,
+  );
   return [smallest];
 }
 
@@ -56,7 +60,8 @@ export const productsRoute: ApiRoute = apiRoute(
     parentOf: namedParent,
     handle(ctx, p) {
       checkTarget(ctx, p);
-      const only = p.sku === undefined ? undefined : new Set(namedOrFail(ctx, { ...p, sku: p.sku }).map((product) => product.id));
+      const only =
+        p.sku === undefined ? undefined : new Set(namedOrFail(ctx, { ...p, sku: p.sku }).map((product) => product.id));
       const all = ctx.repos.products.listFor(p.uid, p.parentType, p.parentId);
       const listed = only ? oneEntry(all.filter((h) => only.has(h.product.id))) : all;
       return ok(listed.map((h) => presentEntry(h, holdsMessage(h))));
@@ -70,12 +75,18 @@ export const productsRoute: ApiRoute = apiRoute(
       checkTarget(ctx, p);
       const added = unitsMoved(p.sku, p.qty, 'post');
       const product = changeTarget(ctx, p);
-      // A grant naming a pack buys that pack: one the game does not sell (`gems:7` beside gems:500) is no product, not 7 × qty units.
+      // A grant naming a pack buys that pack: one the game does not sell (`gems:7` beside gems:500) is no product, not
+      // 7 × qty units.
       if (product.sku !== p.sku && splitPack(p.sku).base !== p.sku) {
-        throw fail.notFound(`product ${shown(p.sku)} of ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (no such pack)`);
+        throw fail.notFound(
+          `product ${shown(p.sku)} of ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (no such pack)`,
+        );
       }
       // A purchase (the play page's store buys this way) only of what is on sale; a signed PUT may still give it.
-      if (product.status !== 'active') throw fail.notFound(`product ${shown(p.sku)} on sale in ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (it is ${shown(product.status, 16)})`);
+      if (product.status !== 'active')
+        throw fail.notFound(
+          `product ${shown(p.sku)} on sale in ${p.parentType === 'Game' ? 'game' : 'website'} ${p.parentId} (it is ${shown(product.status, 16)})`,
+        );
       const held = ctx.repos.products.grant(p.uid, product, added, ctx.now);
       return ok(presentEntry(held, grantMessage(held, added, 'granted')));
     },
@@ -93,7 +104,14 @@ export const productsRoute: ApiRoute = apiRoute(
       }
       try {
         const held = ctx.repos.products.take(p.uid, product, p.qty, ctx.now);
-        return ok(presentEntry(held, product.kind === 'consumable' ? `removed ${units(p.qty)}; holds ${units(held.quantity)}` : 'removed; not held'));
+        return ok(
+          presentEntry(
+            held,
+            product.kind === 'consumable'
+              ? `removed ${units(p.qty)}; holds ${units(held.quantity)}`
+              : 'removed; not held',
+          ),
+        );
       } catch (error) {
         if (error instanceof InsufficientQuantityError) throw fail.insufficientQuantity(error.held, error.wanted);
         throw error;

@@ -28,23 +28,30 @@ export interface LoadedData {
 
 function fields(request: FastifyRequest): Query {
   const query = parseQuery(splitTarget(request.url).query);
-  const body = typeof request.body === 'string' && request.body !== '' ? parseQuery(request.body, formBodyLimits(BODY_LIMIT_BYTES)) : null;
+  const body =
+    typeof request.body === 'string' && request.body !== ''
+      ? parseQuery(request.body, formBodyLimits(BODY_LIMIT_BYTES))
+      : null;
   return body ? new Query([...query.pairs, ...body.pairs]) : query;
 }
 
 async function targetOf(given: Query, startedWith: LoadedData): Promise<LoadedData> {
   const seed = given.get('seed');
   const text = given.get('data');
-  if (seed !== undefined && text !== undefined) throw new ApiFailure(400, 'invalid parameter: give seed or data, not both');
+  if (seed !== undefined && text !== undefined)
+    throw new ApiFailure(400, 'invalid parameter: give seed or data, not both');
   if (seed !== undefined) {
-    if (seed !== 'demo' && seed !== 'none') throw new ApiFailure(400, 'invalid parameter: seed (expected demo or none)');
+    if (seed !== 'demo' && seed !== 'none')
+      throw new ApiFailure(400, 'invalid parameter: seed (expected demo or none)');
     return { origin: { kind: seed } };
   }
   if (text !== undefined) {
     const file = given.get('file') ?? 'the data file';
-    if (file.length > MAX_FILE_NAME || hasControl(file)) throw new ApiFailure(400, `invalid parameter: file (a name of at most ${MAX_FILE_NAME} printable characters)`);
+    if (file.length > MAX_FILE_NAME || hasControl(file))
+      throw new ApiFailure(400, `invalid parameter: file (a name of at most ${MAX_FILE_NAME} printable characters)`);
     const format = given.get('format') ?? (/\.json$/i.test(file) ? 'json' : 'yaml');
-    if (format !== 'yaml' && format !== 'json') throw new ApiFailure(400, 'invalid parameter: format (expected yaml or json)');
+    if (format !== 'yaml' && format !== 'json')
+      throw new ApiFailure(400, 'invalid parameter: format (expected yaml or json)');
     let data: DataFile;
     try {
       // Bounded before it is parsed, and parsed off the server's thread (data/read.ts).
@@ -57,7 +64,10 @@ async function targetOf(given: Query, startedWith: LoadedData): Promise<LoadedDa
   }
   // Bare: what the sandbox was started with, whatever a reset with fields gave it since.
   if (startedWith.origin.kind === 'data' && startedWith.data === undefined) {
-    throw new ApiFailure(409, `conflict: this sandbox holds ${startedWith.origin.file} but did not load it itself; send its contents (data=..., file=...) or seed=demo|none`);
+    throw new ApiFailure(
+      409,
+      `conflict: this sandbox holds ${startedWith.origin.file} but did not load it itself; send its contents (data=..., file=...) or seed=demo|none`,
+    );
   }
   return startedWith;
 }
@@ -80,10 +90,16 @@ export function registerResetRoute(app: FastifyInstance, db: SandboxDatabase, st
         replaceContents(db, target.origin, target.data);
       } catch (error) {
         // A data file that fits alone but not the schema's own rules (e.g. saves per game): nothing changed.
-        if (error instanceof DataFileError) throw new ApiFailure(400, `invalid parameter: data: ${(error as Error).message}`);
+        if (error instanceof DataFileError)
+          throw new ApiFailure(400, `invalid parameter: data: ${(error as Error).message}`);
         throw error;
       }
-      return { reset: true, origin: originJson(target.origin), games: db.repos.games.list().map((g) => g.id), users: countUsers(db) };
+      return {
+        reset: true,
+        origin: originJson(target.origin),
+        games: db.repos.games.list().map((g) => g.id),
+        users: countUsers(db),
+      };
     },
   });
 }

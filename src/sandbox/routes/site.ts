@@ -17,13 +17,15 @@ import { noteReason } from '../http/request-notes.js';
 import type { Repositories } from '../repositories/index.js';
 import { toUnixSeconds, type Clock } from '../time.js';
 
-
 export interface SiteDeps {
   repos: Repositories;
   clock: Clock;
   tokenTtlSeconds: number;
   startedAtMs: number;
-  /** The database file (':memory:' for none): a CLI on this machine named this sandbox by URL reads its keys there, as it does the pid file's. */
+  /**
+   * The database file (':memory:' for none): a CLI on this machine named this sandbox by URL reads its keys there, as
+   * it does the pid file's.
+   */
   dbPath?: string;
 }
 
@@ -32,7 +34,11 @@ export interface SiteDeps {
  * that authenticate accepts it with the game's api_key until it expires. A database locked by
  * another process is waited for as the API waits (http/busy.ts: retries, then 503).
  */
-export function issueToken(deps: Pick<SiteDeps, 'repos' | 'clock' | 'tokenTtlSeconds'>, uid: string, gameId: string): TokenRecord | Promise<TokenRecord> {
+export function issueToken(
+  deps: Pick<SiteDeps, 'repos' | 'clock' | 'tokenTtlSeconds'>,
+  uid: string,
+  gameId: string,
+): TokenRecord | Promise<TokenRecord> {
   const now = toUnixSeconds(deps.clock());
   const record: TokenRecord = {
     status: true,
@@ -45,7 +51,10 @@ export function issueToken(deps: Pick<SiteDeps, 'repos' | 'clock' | 'tokenTtlSec
   };
   // Tokens more than a day past expiry are forgotten on the way.
   return runWhileBusy(() => {
-    deps.repos.auth.createToken({ token: record.token, uid, gameId, createdOn: now, expiresOn: record.expires_on }, now - 86_400);
+    deps.repos.auth.createToken(
+      { token: record.token, uid, gameId, createdOn: now, expiresOn: record.expires_on },
+      now - 86_400,
+    );
     return record;
   });
 }
@@ -67,13 +76,18 @@ export function sessionCookieHeader(id: string): string {
 /** The logged-in user's uid, if the request carries the cookie of a session that has not ended. */
 export function sessionUser(deps: Pick<SiteDeps, 'repos' | 'clock'>, request: FastifyRequest): string | undefined {
   const session = sessionId(request);
-  return session === undefined ? undefined : deps.repos.auth.sessionUser(session, toUnixSeconds(deps.clock()) - SESSION_TTL_SECONDS);
+  return session === undefined
+    ? undefined
+    : deps.repos.auth.sessionUser(session, toUnixSeconds(deps.clock()) - SESSION_TTL_SECONDS);
 }
 
 function sendSiteError(reply: FastifyReply, failure: ApiFailure): FastifyReply {
   noteReason(reply.request, failure.message);
   for (const [name, value] of Object.entries(failure.headers)) reply.header(name, value);
-  return reply.code(failure.code).header('cache-control', 'no-store').send({ status: false, code: failure.code, message: failure.message });
+  return reply
+    .code(failure.code)
+    .header('cache-control', 'no-store')
+    .send({ status: false, code: failure.code, message: failure.message });
 }
 
 function siteHandler(fn: (request: FastifyRequest, reply: FastifyReply) => unknown) {
@@ -93,7 +107,8 @@ export function sessionId(request: FastifyRequest): string | undefined {
   if (typeof header !== 'string') return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) return normalizeHex32(part.slice(eq + 1).trim()) ?? undefined;
+    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE)
+      return normalizeHex32(part.slice(eq + 1).trim()) ?? undefined;
   }
   return undefined;
 }
@@ -107,9 +122,11 @@ function allowOnly(allowed: 'GET' | 'POST', request: FastifyRequest): void {
 /** A tiny generated avatar: the username's initial on a colour derived from the uid. */
 function avatarSvg(uid: string, letter: string, size: number): string {
   const hue = parseInt(uid.slice(0, 4), 16) % 360;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 64 64">` +
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 64 64">` +
     `<rect width="64" height="64" fill="hsl(${hue},55%,45%)"/>` +
-    `<text x="32" y="42" font-family="sans-serif" font-size="30" text-anchor="middle" fill="#fff">${letter}</text></svg>`;
+    `<text x="32" y="42" font-family="sans-serif" font-size="30" text-anchor="middle" fill="#fff">${letter}</text></svg>`
+  );
 }
 
 export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
@@ -164,20 +181,27 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
       const user = uid === undefined ? undefined : repos.users.findByUid(uid);
       if (!user) throw fail.notFound('avatar');
       const sizeText = parseQuery(splitTarget(request.url).query).get('size');
-      const size = sizeText !== undefined && /^\d{1,4}$/.test(sizeText) ? Math.min(1024, Math.max(8, Number(sizeText))) : 96;
+      const size =
+        sizeText !== undefined && /^\d{1,4}$/.test(sizeText) ? Math.min(1024, Math.max(8, Number(sizeText))) : 96;
       const letter = (user.username.match(/[A-Za-z0-9]/)?.[0] ?? '?').toUpperCase();
-      return reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=3600').send(avatarSvg(user.uid, letter, size));
+      return reply
+        .header('content-type', 'image/svg+xml')
+        .header('cache-control', 'public, max-age=3600')
+        .send(avatarSvg(user.uid, letter, size));
     }),
   });
 
   // For `udcli sandbox status/stop`: proves that this pid is the sandbox answering on the port.
-  app.get(STATUS_PATH, async (): Promise<StatusReply> => ({
-    status: 'ok',
-    service: 'udcli-sandbox',
-    pid: process.pid,
-    started_on: toUnixSeconds(deps.startedAtMs),
-    ...(deps.dbPath === undefined ? {} : { database: deps.dbPath }),
-  }));
+  app.get(
+    STATUS_PATH,
+    async (): Promise<StatusReply> => ({
+      status: 'ok',
+      service: 'udcli-sandbox',
+      pid: process.pid,
+      started_on: toUnixSeconds(deps.startedAtMs),
+      ...(deps.dbPath === undefined ? {} : { database: deps.dbPath }),
+    }),
+  );
 }
 
 /** `GET /_sandbox/status`: which process answers on the port, and (when it has one) its database file. */

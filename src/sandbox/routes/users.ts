@@ -16,8 +16,12 @@ export const usersRoute: ApiRoute = apiRoute(
     row: ENDPOINTS.getUser,
     params: userParams,
     handle({ repos, apiKey, origin }, lookup) {
-      const user = repos.users.findPlaying(lookup.by === 'uid' ? { uid: lookup.uid } : { username: lookup.username }, playsGameFor(apiKey));
-      if (!user) throw fail.notFound(lookup.by === 'uid' ? `user ${lookup.uid}` : `user named ${shown(lookup.username)}`);
+      const user = repos.users.findPlaying(
+        lookup.by === 'uid' ? { uid: lookup.uid } : { username: lookup.username },
+        playsGameFor(apiKey),
+      );
+      if (!user)
+        throw fail.notFound(lookup.by === 'uid' ? `user ${lookup.uid}` : `user named ${shown(lookup.username)}`);
       return ok(presentUser(user, { full: apiKey !== null, playsGame: user.played, origin }));
     },
   }),

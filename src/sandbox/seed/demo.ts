@@ -86,14 +86,22 @@ export function seedDemo(db: SandboxDatabase): void {
       const uid = uidForUsername(username);
       const createdOn = random.int(USERS_FROM, USERS_TO);
       repos.users.insert({ uid, username, gender: random.pick(GENDERS), createdOn, email: demoEmail(username) });
-      if (random.chance(0.4)) repos.users.recordPlay(uid, DEMO_FACTS.games[0]!.id, createdOn + random.int(0, 30) * 86_400);
-      if (random.chance(0.2)) repos.users.recordPlay(uid, DEMO_FACTS.games[1]!.id, createdOn + random.int(0, 30) * 86_400);
+      if (random.chance(0.4))
+        repos.users.recordPlay(uid, DEMO_FACTS.games[0]!.id, createdOn + random.int(0, 30) * 86_400);
+      if (random.chance(0.2))
+        repos.users.recordPlay(uid, DEMO_FACTS.games[1]!.id, createdOn + random.int(0, 30) * 86_400);
       generated.push(uid);
     }
 
     // demo_player's 1,200 friends: alice and bob (same moment, so uid breaks the tie), carol,
     // then generated users two per timestamp, so the stable order is exercised on every page.
-    const [player, alice, bob, carol, dave] = DEMO_FACTS.users.map((u) => u.uid) as [string, string, string, string, string];
+    const [player, alice, bob, carol, dave] = DEMO_FACTS.users.map((u) => u.uid) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     repos.users.addFriendship(player, alice, utcSeconds('2020-03-20 10:00:00'));
     repos.users.addFriendship(player, bob, utcSeconds('2020-03-20 10:00:00'));
     repos.users.addFriendship(player, carol, utcSeconds('2020-04-01 10:00:00'));
@@ -139,7 +147,10 @@ export function seedDemo(db: SandboxDatabase): void {
 
     const productIds = new Map<string, number>();
     DEMO_FACTS.products.forEach((p, i) => {
-      const sold = DEMO_HOLDINGS.filter((h) => h.gameId === p.gameId && h.sku === p.sku).reduce((n, h) => n + h.quantity, 0);
+      const sold = DEMO_HOLDINGS.filter((h) => h.gameId === p.gameId && h.sku === p.sku).reduce(
+        (n, h) => n + h.quantity,
+        0,
+      );
       const id = repos.products.insert({
         parentId: p.gameId,
         sku: p.sku,
@@ -157,7 +168,12 @@ export function seedDemo(db: SandboxDatabase): void {
       productIds.set(`${p.gameId}/${p.sku}`, id);
     });
     for (const h of DEMO_HOLDINGS) {
-      repos.products.setQuantity(uidForUsername(h.username), productIds.get(`${h.gameId}/${h.sku}`)!, h.quantity, utcSeconds('2024-05-05 12:00:00'));
+      repos.products.setQuantity(
+        uidForUsername(h.username),
+        productIds.get(`${h.gameId}/${h.sku}`)!,
+        h.quantity,
+        utcSeconds('2024-05-05 12:00:00'),
+      );
     }
   });
 }

@@ -49,7 +49,8 @@ function check(name: string, value: number, max: number): void {
 
 export function seedGenerated(db: SandboxDatabase, options: GenerateOptions): GenerateSummary {
   const seed = String(options.seed);
-  if (!SEED_PATTERN.test(seed)) throw new RangeError(`seed must be 1-32 letters, digits, '-' or '_', got ${JSON.stringify(seed)}`);
+  if (!SEED_PATTERN.test(seed))
+    throw new RangeError(`seed must be 1-32 letters, digits, '-' or '_', got ${JSON.stringify(seed)}`);
   check('users', options.users, GENERATE_LIMITS.users);
   check('friends', options.friends, options.users);
   check('achievements', options.achievements, GENERATE_LIMITS.achievements);
@@ -70,7 +71,13 @@ export function seedGenerated(db: SandboxDatabase, options: GenerateOptions): Ge
 
   db.transaction(() => {
     insertDemoGames(repos);
-    repos.users.insert({ uid: hub.uid, username: hub.username, gender: 'unspecified', createdOn: from, email: demoEmail(hub.username) });
+    repos.users.insert({
+      uid: hub.uid,
+      username: hub.username,
+      gender: 'unspecified',
+      createdOn: from,
+      email: demoEmail(hub.username),
+    });
     repos.users.recordPlay(hub.uid, gameId, from + 86_400);
 
     for (let n = 1; n <= options.users; n++) {

@@ -19,8 +19,10 @@ export function ensureChromium(): string | null {
     }
   };
   if (runnable()) return null;
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return `${CHROMIUM} is missing and this is not root on Linux, so it cannot be installed`;
-  if (spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0) return `${CHROMIUM} is missing and there is no apt-get to install it`;
+  if (process.platform !== 'linux' || process.getuid?.() !== 0)
+    return `${CHROMIUM} is missing and this is not root on Linux, so it cannot be installed`;
+  if (spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0)
+    return `${CHROMIUM} is missing and there is no apt-get to install it`;
   const install = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y --no-install-recommends chromium'], {
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     encoding: 'utf8',
@@ -36,5 +38,8 @@ export function ensureChromium(): string | null {
 /** Headless chromium; no sandbox, as the tests may run as root in a container. */
 export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', ...extraArgs] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', ...extraArgs],
+  });
 }

@@ -17,7 +17,15 @@ const factory: Factory = {
     // Real signals: the tests stop this process with SIGTERM/SIGINT.
     onSignals: processIO().onSignals,
   },
-  globals: () => ({ raw: false, timeoutMs: 15_000, retries: 2, verbose: false, color: false, quiet: false, yes: false }),
+  globals: () => ({
+    raw: false,
+    timeoutMs: 15_000,
+    retries: 2,
+    verbose: false,
+    color: false,
+    quiet: false,
+    yes: false,
+  }),
   settings: () => Promise.reject(new Error('unused')),
   client: () => Promise.reject(new Error('unused')),
   output: () => Promise.reject(new Error('unused')),

@@ -46,10 +46,14 @@ export function templateOf(path: string): string | undefined {
 export function replyProblem(method: string, path: string, status: number, text: string): string | null {
   const doc = servedDescription();
   const template = templateOf(path);
-  const described = template === undefined ? undefined : doc.paths[template]![method.toLowerCase()]?.responses[String(status)];
+  const described =
+    template === undefined ? undefined : doc.paths[template]![method.toLowerCase()]?.responses[String(status)];
   // The preflight answers anywhere under the prefix (the call it precedes gets the 404).
   if (template === undefined && method === 'OPTIONS' && status === 204 && text === '') return null;
-  if (described && !described.content) return text === '' ? null : `${method} ${template} ${status}: a body where the description has none: ${text.slice(0, 100)}`;
+  if (described && !described.content)
+    return text === ''
+      ? null
+      : `${method} ${template} ${status}: a body where the description has none: ${text.slice(0, 100)}`;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -60,17 +64,25 @@ export function replyProblem(method: string, path: string, status: number, text:
   if (template === undefined) {
     // A path outside the description: not found, in the envelope.
     const e = envelopeOf(body);
-    return status === 404 && e.code === 404 && e.payload === null ? null : `${method} ${path}: undescribed path answered ${status}`;
+    return status === 404 && e.code === 404 && e.payload === null
+      ? null
+      : `${method} ${path}: undescribed path answered ${status}`;
   }
   const op = doc.paths[template]![method.toLowerCase()];
   if (!op) {
     // A verb the path does not take: 405 in the error envelope (400 when its `method` parameter is bad: checked first;
     // 415 for a POST whose body is not a form: its `method` override, if any, could not be read).
     const e = envelopeOf(body);
-    return (status === 405 || status === 400 || (status === 415 && method === 'POST')) && e.version === 1 && e.code === status && e.payload === null ? null : `${method} ${template}: a verb it does not take answered ${status}`;
+    return (status === 405 || status === 400 || (status === 415 && method === 'POST')) &&
+      e.version === 1 &&
+      e.code === status &&
+      e.payload === null
+      ? null
+      : `${method} ${template}: a verb it does not take answered ${status}`;
   }
   const response = op.responses[String(status)];
-  if (!response) return `${method} ${template} answered ${status}, which the description does not list (${Object.keys(op.responses).join(', ')})`;
+  if (!response)
+    return `${method} ${template} answered ${status}, which the description does not list (${Object.keys(op.responses).join(', ')})`;
   const key = `${method} ${template} ${status}`;
   const validate = validators.get(key) ?? ajv.compile(response.content!['application/json'].schema as object);
   validators.set(key, validate);
@@ -89,6 +101,11 @@ export function checkRepliesAgainstDescription(app: FastifyInstance): void {
     if (problem === null) return payload;
     process.stderr.write(`reply breaks the OpenAPI description: ${problem}\n`);
     reply.code(500);
-    return JSON.stringify({ version: 1, code: 500, message: `reply breaks the OpenAPI description: ${problem}`, payload: null });
+    return JSON.stringify({
+      version: 1,
+      code: 500,
+      message: `reply breaks the OpenAPI description: ${problem}`,
+      payload: null,
+    });
   });
 }

@@ -18,8 +18,26 @@ export function testFactory(env: NodeJS.ProcessEnv, globals: Partial<GlobalOptio
     throw new Error(`${what} is not used by sandbox commands`);
   };
   return {
-    io: { stdin: new PassThrough(), stdout: out, stderr: err, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env, onSignals: () => () => {} },
-    globals: () => ({ raw: false, timeoutMs: 15_000, retries: 2, verbose: false, color: false, quiet: false, yes: false, ...globals }),
+    io: {
+      stdin: new PassThrough(),
+      stdout: out,
+      stderr: err,
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      env,
+      onSignals: () => () => {},
+    },
+    globals: () => ({
+      raw: false,
+      timeoutMs: 15_000,
+      retries: 2,
+      verbose: false,
+      color: false,
+      quiet: false,
+      yes: false,
+      ...globals,
+    }),
     settings: notHere('settings'),
     client: notHere('client'),
     output: notHere('output'),

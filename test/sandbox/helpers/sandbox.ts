@@ -122,7 +122,13 @@ export function queryString(params: Params): string {
 }
 
 /** Adds timestamp and the hmac-sha256-v1 signature (of the effective method) to params. */
-export function sign(httpMethod: string, path: string, params: Params, secret: string, timestampSeconds: number): Params {
+export function sign(
+  httpMethod: string,
+  path: string,
+  params: Params,
+  secret: string,
+  timestampSeconds: number,
+): Params {
   const withTs: Params = [...params, ['timestamp', String(timestampSeconds)]];
   const signature = hmacSha256Hex(secret, canonicalString(httpMethod, path, withTs));
   return [...withTs, ['signature', signature]];
@@ -143,7 +149,11 @@ export async function call<T = unknown>(
   init: { headers?: Record<string, string>; body?: string | Uint8Array } = {},
 ): Promise<Reply<T>> {
   const qs = queryString(params);
-  const response = await fetch(`${base}${path}${qs ? `?${qs}` : ''}`, { method, headers: init.headers, body: init.body });
+  const response = await fetch(`${base}${path}${qs ? `?${qs}` : ''}`, {
+    method,
+    headers: init.headers,
+    body: init.body,
+  });
   const text = await response.text();
   let body: Envelope<T>;
   try {
@@ -155,11 +165,20 @@ export async function call<T = unknown>(
 }
 
 /** GET/PUT/... on /services/rest/v1<path> with the demo game's key first. */
-export function api<T = unknown>(base: string, method: string, path: string, params: Params = [], key: string = DEMO.game.apiKey) {
+export function api<T = unknown>(
+  base: string,
+  method: string,
+  path: string,
+  params: Params = [],
+  key: string = DEMO.game.apiKey,
+) {
   return call<T>(base, method, `${API_PREFIX}${path}`, [['api_key', key], ...params]);
 }
 
-/** A fresh nonce (SERVICE.md: hmac-sha256-v1, 5): what lets a test send the same signed change twice in one second, as udcli's signer does. */
+/**
+ * A fresh nonce (SERVICE.md: hmac-sha256-v1, 5): what lets a test send the same signed change twice in one second, as
+ * udcli's signer does.
+ */
 export function freshNonce(): string {
   return randomBytes(16).toString('base64url');
 }
@@ -179,7 +198,13 @@ export function signedApi<T = unknown>(
   const sentAs = options.sentAs ?? method;
   const nonce = options.nonce === false ? [] : ([['nonce', options.nonce ?? freshNonce()]] as Params);
   const unsigned: Params = [['api_key', options.key ?? DEMO.game.apiKey], ...params, ...nonce];
-  const signed = sign(sentAs, full, unsigned, options.secret ?? DEMO.game.signingSecret, options.timestamp ?? Math.floor(sb.clock.ms / 1000));
+  const signed = sign(
+    sentAs,
+    full,
+    unsigned,
+    options.secret ?? DEMO.game.signingSecret,
+    options.timestamp ?? Math.floor(sb.clock.ms / 1000),
+  );
   return call<T>(sb.url, sentAs, full, signed);
 }
 
@@ -209,12 +234,15 @@ export function exactRequest(
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port: Number(port), method, path, headers, lookup: localhostLookup }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
+    const req = httpRequest(
+      { host: hostname, port: Number(port), method, path, headers, lookup: localhostLookup },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -4,8 +4,17 @@
  */
 import { createHash } from 'node:crypto';
 
-/** Query values but sig and session, Shield2, the session, the key, the body's values, the file name: sorted, joined, lower-cased, MD5. */
-export function sdkSig(path: string, query: Record<string, string>, session: string, key: string, body: Record<string, string> = {}): string {
+/**
+ * Query values but sig and session, Shield2, the session, the key, the body's values, the file name: sorted, joined,
+ * lower-cased, MD5.
+ */
+export function sdkSig(
+  path: string,
+  query: Record<string, string>,
+  session: string,
+  key: string,
+  body: Record<string, string> = {},
+): string {
   const values = Object.entries(query)
     .filter(([name]) => name !== 'sig' && name !== 'session')
     .map(([, value]) => String(value));

@@ -25,7 +25,9 @@ let ts;
  * @returns {Promise<string>}
  */
 export async function transpile(fileName, source, options) {
-  const key = createHash('sha256').update(JSON.stringify([TS_VERSION, options, fileName, source])).digest('hex');
+  const key = createHash('sha256')
+    .update(JSON.stringify([TS_VERSION, options, fileName, source]))
+    .digest('hex');
   const path = join(CACHE, `${key}.js`);
   try {
     return readFileSync(path, 'utf8');
@@ -33,7 +35,11 @@ export async function transpile(fileName, source, options) {
     // not there yet
   }
   ts ??= (await import('typescript')).default;
-  const compilerOptions = { ...options, module: ts.ModuleKind[options.module], target: ts.ScriptTarget[options.target] };
+  const compilerOptions = {
+    ...options,
+    module: ts.ModuleKind[options.module],
+    target: ts.ScriptTarget[options.target],
+  };
   const { outputText } = ts.transpileModule(source, { fileName, compilerOptions });
   try {
     mkdirSync(CACHE, { recursive: true });

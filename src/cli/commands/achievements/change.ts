@@ -43,7 +43,11 @@ type AchievementChange<Args extends { uid: string; developerId: string }, C exte
 >;
 
 /** What one verb adds to the shared achievement change. */
-export interface AchievementVerb<Args extends { uid: string; developerId: string }, Opts extends TargetOptions, C extends AchievementChangeSpec> {
+export interface AchievementVerb<
+  Args extends { uid: string; developerId: string },
+  Opts extends TargetOptions,
+  C extends AchievementChangeSpec,
+> {
   action: C['action'];
   idempotent: boolean;
   /** The reply is the record as it was, and nothing is left after (delete). */
@@ -58,9 +62,19 @@ export interface AchievementVerb<Args extends { uid: string; developerId: string
   confirm(input: AchievementInput<C>, who: string): string;
   label(input: AchievementInput<C>): string;
   spin(developerId: string): string;
-  perform(client: ApiClient, uid: string, target: AchievementTarget, change: C): Promise<Reply<AchievementUpdate | UserAchievement>>;
+  perform(
+    client: ApiClient,
+    uid: string,
+    target: AchievementTarget,
+    change: C,
+  ): Promise<Reply<AchievementUpdate | UserAchievement>>;
   /** Not idempotent: a lost reply decided from the state kept before and the state now. */
-  judge?(before: AchievementState | null, now: AchievementState | null, change: C, definition: Definition): OutcomeJudgement;
+  judge?(
+    before: AchievementState | null,
+    now: AchievementState | null,
+    change: C,
+    definition: Definition,
+  ): OutcomeJudgement;
   /** The dry run: the value after, from the value now and the definition's start and target. */
   next?(now: number, start: number, goal: number, change: C): number;
   /** Asks first on a terminal, showing what would be lost (delete). */
@@ -79,14 +93,19 @@ export interface AchievementVerb<Args extends { uid: string; developerId: string
 
 /** What a delete loses, for the question: `1/1 Completed, completed 2024-05-01 10:05:00`. */
 export function lossText(record: UserAchievement): string {
-  const value = record.target_value === undefined || record.target_value === null ? `${record.current_value}` : `${record.current_value}/${record.target_value}`;
+  const value =
+    record.target_value === undefined || record.target_value === null
+      ? `${record.current_value}`
+      : `${record.current_value}/${record.target_value}`;
   const completed = completedDateOf(record.completed_date);
   return `${value} ${record.state}${completed ? `, completed ${completed}` : ''}`;
 }
 
-export function achievementChange<Args extends { uid: string; developerId: string }, Opts extends TargetOptions, C extends AchievementChangeSpec>(
-  verb: AchievementVerb<Args, Opts, C>,
-): AchievementChange<Args, C> {
+export function achievementChange<
+  Args extends { uid: string; developerId: string },
+  Opts extends TargetOptions,
+  C extends AchievementChangeSpec,
+>(verb: AchievementVerb<Args, Opts, C>): AchievementChange<Args, C> {
   const deleting = verb.deletes === true;
   const judge = verb.judge;
   const afterwards = verb.afterwards;
@@ -108,7 +127,10 @@ export function achievementChange<Args extends { uid: string; developerId: strin
     async prepare(client, { target }, how) {
       // One reset needs no definition (its undo is exact without one): none is read for it.
       if (verb.action === 'reset' && !how.batch && !how.dryRun) return null;
-      const defs = await client.listAchievementDefinitions(target.pid, { type: target.type, developerId: target.developerId });
+      const defs = await client.listAchievementDefinitions(target.pid, {
+        type: target.type,
+        developerId: target.developerId,
+      });
       return (defs.payload ?? []).find((d) => d.developer_id === target.developerId) ?? null;
     },
     confirm: verb.confirm,
@@ -119,7 +141,14 @@ export function achievementChange<Args extends { uid: string; developerId: strin
     perform: (client, uid, { target, change }) => verb.perform(client, uid, target, change),
     kept: (before) => achievementState(before),
     ...(judge
-      ? { judge: (before: unknown, now: UserAchievement | null, { change }: AchievementInput<C>, definition: Definition) => judge(before as AchievementState | null, achievementState(now), change, definition) }
+      ? {
+          judge: (
+            before: unknown,
+            now: UserAchievement | null,
+            { change }: AchievementInput<C>,
+            definition: Definition,
+          ) => judge(before as AchievementState | null, achievementState(now), change, definition),
+        }
       : {}),
     trace(ctx, client, uid, { target, change }, definition) {
       const scope = scopeArgs(ctx, target.pid, target.type);
@@ -136,8 +165,20 @@ export function achievementChange<Args extends { uid: string; developerId: strin
             // is stored afterwards.
             after = await readAchievement(client, uid, target);
             receipt = after
-              ? achievementReceipt({ uid, developerId: target.developerId, action: 'reset', before, after: after as UserAchievement, scope: undoScope })
-              : { change: `${target.developerId} of ${shortUid(uid)}: no record, nothing to reset`, undo: null, note: 'nothing changed', unchanged: true };
+              ? achievementReceipt({
+                  uid,
+                  developerId: target.developerId,
+                  action: 'reset',
+                  before,
+                  after: after as UserAchievement,
+                  scope: undoScope,
+                })
+              : {
+                  change: `${target.developerId} of ${shortUid(uid)}: no record, nothing to reset`,
+                  undo: null,
+                  note: 'nothing changed',
+                  unchanged: true,
+                };
           } else {
             receipt = achievementReceipt({
               uid,
@@ -145,14 +186,19 @@ export function achievementChange<Args extends { uid: string; developerId: strin
               action: change.action,
               before,
               after: after as AchievementUpdate | null,
-              ...(definition ? { startValue: Number(definition.start_value), targetValue: Number(definition.target_value) } : {}),
+              ...(definition
+                ? { startValue: Number(definition.start_value), targetValue: Number(definition.target_value) }
+                : {}),
               scope: undoScope,
             });
           }
           return { receipt, after };
         },
         ...(afterwards
-          ? { afterwards: (before: UserAchievement | null, after: unknown) => afterwards(uid, target, change, before, after as AchievementUpdate | null, definition, undoScope) }
+          ? {
+              afterwards: (before: UserAchievement | null, after: unknown) =>
+                afterwards(uid, target, change, before, after as AchievementUpdate | null, definition, undoScope),
+            }
           : {}),
       };
     },
@@ -164,11 +210,20 @@ export function achievementChange<Args extends { uid: string; developerId: strin
         const printable = checkReplyFields(factory, USER_ACHIEVEMENT_COLUMNS, USER_ACHIEVEMENT_FIELDS);
         return async (reply, { target }, uid) => {
           (await factory.output()).info(`Deleted achievement ${target.developerId} of user ${uid}; it was:`);
-          await printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload as UserAchievement) }, USER_ACHIEVEMENT_COLUMNS);
+          await printItem(
+            factory,
+            { bodyText: reply.bodyText, payload: printable(reply.payload as UserAchievement) },
+            USER_ACHIEVEMENT_COLUMNS,
+          );
         };
       }
       const printable = checkReplyFields(factory, UPDATE_COLUMNS, UPDATE_FIELDS);
-      return (reply) => printItem(factory, { bodyText: reply.bodyText, payload: printable(reply.payload as AchievementUpdate) }, UPDATE_COLUMNS);
+      return (reply) =>
+        printItem(
+          factory,
+          { bodyText: reply.bodyText, payload: printable(reply.payload as AchievementUpdate) },
+          UPDATE_COLUMNS,
+        );
     },
   };
 }
@@ -189,13 +244,16 @@ function expectedText<C extends AchievementChangeSpec>(
   const was = before ? `${shown(now)} ${before.state}` : '(none)';
   let next: string;
   if (!nextOf) next = '(deleted)';
-  else if (isState(before?.state, 'Revoked')) return `refused (409): ${target.developerId} of ${shortUid(uid)} is Revoked and takes no progress; nothing would change`;
+  else if (isState(before?.state, 'Revoked'))
+    return `refused (409): ${target.developerId} of ${shortUid(uid)} is Revoked and takes no progress; nothing would change`;
   else {
     const value = nextOf(now, start, goal, change);
     const capped = Number.isFinite(goal) ? Math.min(goal, value) : value;
     // Completed is kept through set and inc; only a reset brings it down.
     const kept = before?.state === 'Completed' && change.action !== 'reset';
-    next = kept ? `${shown(Math.max(now, capped))} Completed` : `${shown(capped)} ${Number.isFinite(goal) && capped >= goal ? 'Completed' : 'In Progress'}`;
+    next = kept
+      ? `${shown(Math.max(now, capped))} Completed`
+      : `${shown(capped)} ${Number.isFinite(goal) && capped >= goal ? 'Completed' : 'In Progress'}`;
   }
   return `${target.developerId} of ${shortUid(uid)}: ${was} → ${next}`;
 }
@@ -227,7 +285,13 @@ export function refuseKeptCompletion(
       hint: `to lower it, reset it first: ${undoLine(
         [
           ['achievements', 'reset', uid, target.developerId],
-          ['achievements', 'set', uid, target.developerId, change.progressText || progressPercent(was, start, targetValue)],
+          [
+            'achievements',
+            'set',
+            uid,
+            target.developerId,
+            change.progressText || progressPercent(was, start, targetValue),
+          ],
         ],
         scope,
       )}`,

@@ -15,11 +15,16 @@ export const DEFINITION_COLUMNS: ReadonlyArray<Column<AchievementDefinition>> = 
 ];
 
 /** `3/10 (30%)`; tolerant of numbers sent as strings and of missing fields. */
-export function progressText(a: { current_value?: unknown; target_value?: unknown; percent_complete?: unknown }): string {
+export function progressText(a: {
+  current_value?: unknown;
+  target_value?: unknown;
+  percent_complete?: unknown;
+}): string {
   const current = cellText(a.current_value);
   const target = cellText(a.target_value);
   const pct = Number(a.percent_complete);
-  const percent = a.percent_complete === undefined || a.percent_complete === null || !Number.isFinite(pct) ? '' : `${pct}%`;
+  const percent =
+    a.percent_complete === undefined || a.percent_complete === null || !Number.isFinite(pct) ? '' : `${pct}%`;
   const ratio = target === '' ? current : `${current}/${target}`;
   return percent === '' ? ratio : `${ratio} (${percent})`;
 }
@@ -30,7 +35,11 @@ export const USER_ACHIEVEMENT_COLUMNS: ReadonlyArray<Column<UserAchievement>> = 
   { key: 'percent_complete', header: 'PROGRESS', cell: progressText },
   { key: 'state', header: 'STATE', cell: (a) => cellText(a.state) },
   // The zero date (not completed) shows as nothing; -o json keeps the service's value.
-  { key: 'completed_date', header: 'COMPLETED', cell: (a) => cellText(isoFromServiceDate(completedDateOf(a.completed_date) ?? '')) },
+  {
+    key: 'completed_date',
+    header: 'COMPLETED',
+    cell: (a) => cellText(isoFromServiceDate(completedDateOf(a.completed_date) ?? '')),
+  },
 ];
 
 export const UPDATE_COLUMNS: ReadonlyArray<Column<AchievementUpdate>> = [
@@ -40,6 +49,7 @@ export const UPDATE_COLUMNS: ReadonlyArray<Column<AchievementUpdate>> = [
   {
     key: 'percent_complete',
     header: 'PERCENT',
-    cell: (u) => (Number.isFinite(Number(u.percent_complete)) ? `${Number(u.percent_complete)}%` : cellText(u.percent_complete)),
+    cell: (u) =>
+      Number.isFinite(Number(u.percent_complete)) ? `${Number(u.percent_complete)}%` : cellText(u.percent_complete),
   },
 ];

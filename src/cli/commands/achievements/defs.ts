@@ -16,6 +16,8 @@ export async function run(factory: Factory, args: { gameId?: string }, opts: Def
 
   const client = await factory.client();
   const out = await factory.output();
-  const reply = await out.spin('Fetching achievement definitions', () => client.listAchievementDefinitions(gameId, query));
+  const reply = await out.spin('Fetching achievement definitions', () =>
+    client.listAchievementDefinitions(gameId, query),
+  );
   await printList(factory, reply, DEFINITION_COLUMNS);
 }

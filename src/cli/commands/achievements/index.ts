@@ -29,7 +29,10 @@ export async function register(program: Command, factory: Factory): Promise<void
   const ach = program
     .command('achievements')
     .description('Achievement definitions and user progress')
-    .addHelpText('after', `\nExamples:\n  $ udcli achievements list ${EXAMPLE_UID}\n${batchExample('achievements reset', 'LEVEL_10')}`);
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ udcli achievements list ${EXAMPLE_UID}\n${batchExample('achievements reset', 'LEVEL_10')}`,
+    );
 
   ach
     .command('defs')
@@ -38,7 +41,10 @@ export async function register(program: Command, factory: Factory): Promise<void
     .option('--aid <n>', 'one achievement by its numeric id')
     .option('--developer-id <key>', 'one achievement by its developer_id')
     .option('--type <type>', 'Game or Website (default Game)')
-    .addHelpText('after', '\nExamples:\n  $ udcli achievements defs 1001\n  $ udcli achievements defs --developer-id FIRST_WIN --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ udcli achievements defs 1001\n  $ udcli achievements defs --developer-id FIRST_WIN --json',
+    )
     .action(async (gameId: string | undefined, opts: DefsOptions) => {
       const { run } = await import('./defs.js');
       await run(factory, { gameId }, opts);
@@ -58,7 +64,10 @@ export async function register(program: Command, factory: Factory): Promise<void
     .option('--filter <field>', 'parent, name, percent_complete, state or parent_id (with --match)')
     .option('--match <value>', 'value for --filter, e.g. --filter percent_complete --match ">=50"')
     .option('--all', 'every record, fetched 1000 at a time')
-    .option('--started', 'only the quests the user has started, as the service lists them (no Not Started rows from the definitions)')
+    .option(
+      '--started',
+      'only the quests the user has started, as the service lists them (no Not Started rows from the definitions)',
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  $ udcli achievements list ${EXAMPLE_UID}\n  $ udcli achievements list ${EXAMPLE_UID} --started\n  $ udcli achievements list ${EXAMPLE_UID} --filter state --match Completed --order completed_date`,

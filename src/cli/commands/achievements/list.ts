@@ -4,7 +4,14 @@ import { UsageError } from '../../../errors.js';
 import { FILTERS, LIMITS, ORDERS, SORTS } from '../../../domain/contract.js';
 import { NOT_COMPLETED_DATE, NOT_STARTED } from '../../../domain/quests.js';
 import type { AchievementDefinition, UserAchievement } from '../../../domain/types.js';
-import { optionalInteger, parseChoice, parseKey, parseUserArg, printList, rejectRawWithAll } from '../../../ops/args.js';
+import {
+  optionalInteger,
+  parseChoice,
+  parseKey,
+  parseUserArg,
+  printList,
+  rejectRawWithAll,
+} from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
 import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
 import type { ListOptions } from './index.js';
@@ -50,7 +57,8 @@ export async function run(factory: Factory, args: { uid: string }, opts: ListOpt
   // The service lists only the quests the user started (the platform's pages). The whole list
   // (no --started, --raw, --filter or paging of one's own) also shows the game's other quests as
   // Not Started, from the definitions, read beside the records.
-  const whole = !opts.started && !factory.globals().raw && filter === undefined && limit === undefined && offset === undefined;
+  const whole =
+    !opts.started && !factory.globals().raw && filter === undefined && limit === undefined && offset === undefined;
   if (whole) {
     await out.list(withUntouched(client, uid, query), USER_ACHIEVEMENT_COLUMNS);
     return;
@@ -68,7 +76,11 @@ export async function run(factory: Factory, args: { uid: string }, opts: ListOpt
  * `Not Started` row for each quest of the game the records do not name, built from the
  * definitions, which are asked for at once, beside the first page.
  */
-export async function* withUntouched(client: ApiClient, uid: string, query: AchievementListQuery): AsyncGenerator<UserAchievement> {
+export async function* withUntouched(
+  client: ApiClient,
+  uid: string,
+  query: AchievementListQuery,
+): AsyncGenerator<UserAchievement> {
   const definitions = client.listAchievementDefinitions(query.pid, {
     type: query.type,
     ...(query.developerId === undefined ? {} : { developerId: query.developerId }),

@@ -9,12 +9,18 @@ export const API: Verb = {
   description: 'Send any request and print the reply as received',
   arguments: [
     ['<method>', 'GET, POST, PUT or DELETE (any case)'],
-    ['<path>', 'relative to the base URL; paths not under /services/, /service/ or /login get /services/rest/v1/ in front'],
+    [
+      '<path>',
+      'relative to the base URL; paths not under /services/, /service/ or /login get /services/rest/v1/ in front',
+    ],
   ],
   options: [
     ['-f, --field <name=value>', 'a query parameter (repeatable); api_key is added unless you give one', collect],
     ['--sign', "sign the request with the profile's signing_scheme (agi: the 401 challenge, then session and sig)"],
-    ['--dry-run', 'print the request and what its scheme signs (agi: the sorted values and joined string), secrets redacted; send nothing'],
+    [
+      '--dry-run',
+      'print the request and what its scheme signs (agi: the sorted values and joined string), secrets redacted; send nothing',
+    ],
   ],
   after: [
     '',
@@ -28,7 +34,8 @@ export const API: Verb = {
     '  $ udcli api PUT achievements/user/01e528d59829836fd23b09085b56edab.json \\',
     '      -f type=Game -f pid=1001 -f developer_id=FIRST_WIN -f increment=1 --sign --dry-run',
   ].join('\n'),
-  run: async (factory, method: string, path: string, opts: ApiOptions) => (await import('./request.js')).run(factory, { method, path }, opts),
+  run: async (factory, method: string, path: string, opts: ApiOptions) =>
+    (await import('./request.js')).run(factory, { method, path }, opts),
 };
 
 export function register(program: Command, factory: Factory): void {

@@ -1,7 +1,14 @@
 import type { HttpMethod, RequestSpec } from '../../../client/types.js';
 import type { Factory } from '../../../ops/factory.js';
 import { ApiError } from '../../../errors.js';
-import { HTTP_METHODS, hasParam, parseApiPath, parseChoice, parseFieldPairs, redactCanonical } from '../../../ops/args.js';
+import {
+  HTTP_METHODS,
+  hasParam,
+  parseApiPath,
+  parseChoice,
+  parseFieldPairs,
+  redactCanonical,
+} from '../../../ops/args.js';
 import { isSecretParam, redact, redactUrl } from '../../../redact.js';
 import { confirmMutation } from '../../../ops/safety.js';
 
@@ -11,7 +18,9 @@ export interface ApiOptions {
   dryRun?: boolean;
 }
 
-/** Anything but a GET (after a `method` override) to the service may change data; site requests (login, tokens) do not. */
+/**
+ * Anything but a GET (after a `method` override) to the service may change data; site requests (login, tokens) do not.
+ */
 export function changesData(spec: RequestSpec): boolean {
   if (spec.base === 'site') return false;
   const override = spec.query?.find(([name]) => name === 'method')?.[1];
@@ -113,9 +122,12 @@ export async function run(factory: Factory, args: { method: string; path: string
  */
 function secretHider(url: string): (text: string) => string {
   const q = url.indexOf('?');
-  const secrets = q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1))]
-    .filter(([name, value]) => isSecretParam(name) && name !== 'sig' && name !== 'session' && value.length > 8)
-    .map(([, value]) => value);
+  const secrets =
+    q < 0
+      ? []
+      : [...new URLSearchParams(url.slice(q + 1))]
+          .filter(([name, value]) => isSecretParam(name) && name !== 'sig' && name !== 'session' && value.length > 8)
+          .map(([, value]) => value);
   return (text) => {
     let out = text;
     for (const secret of secrets) {

@@ -56,7 +56,19 @@ const TABLE_COLUMNS: ReadonlyArray<Column<AuditEntry>> = [
 ];
 
 /** Columns that give up width first, and how much each keeps at least. */
-const SHRINKABLE: Record<string, number> = { command: 16, change: 12, server: 8, uid: 9, user: 8, time: 19, operator: 6, profile: 6, run: 8, ticket: 6, kind: 7 };
+const SHRINKABLE: Record<string, number> = {
+  command: 16,
+  change: 12,
+  server: 8,
+  uid: 9,
+  user: 8,
+  time: 19,
+  operator: 6,
+  profile: 6,
+  run: 8,
+  ticket: 6,
+  kind: 7,
+};
 
 /** Columns a terminal's table leaves out when no entry shown has them (older lines, no --ticket). */
 const OPTIONAL = new Set(['run', 'ticket']);
@@ -79,7 +91,11 @@ function cut(text: string, width: number): string {
  * up characters first, down to their floor, and their cells end in `…` when cut. A time shows to
  * the second. The full entries stay in `-o json`.
  */
-export function fittedColumns(entries: readonly AuditEntry[], width: number, columns: ReadonlyArray<Column<AuditEntry>> = TABLE_COLUMNS): Array<Column<AuditEntry>> {
+export function fittedColumns(
+  entries: readonly AuditEntry[],
+  width: number,
+  columns: ReadonlyArray<Column<AuditEntry>> = TABLE_COLUMNS,
+): Array<Column<AuditEntry>> {
   const shown = columns.filter((c) => !OPTIONAL.has(c.key) || entries.some((e) => c.cell(e) !== ''));
   const base = shown.map((c) =>
     c.key === 'time' ? { ...c, cell: (e: AuditEntry) => e.time.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') } : c,
@@ -104,7 +120,10 @@ export function fittedColumns(entries: readonly AuditEntry[], width: number, col
 function filterValue(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
-  if (v === '' || v.length > 100 || hasControl(v)) throw new UsageError(`invalid ${flag}: expected a short value such as ${flag === '--run' ? '20261127T1008-3f9a2c' : 'SUP-1234'}`);
+  if (v === '' || v.length > 100 || hasControl(v))
+    throw new UsageError(
+      `invalid ${flag}: expected a short value such as ${flag === '--run' ? '20261127T1008-3f9a2c' : 'SUP-1234'}`,
+    );
   return v;
 }
 
@@ -165,7 +184,11 @@ export async function auditRun(factory: Factory, opts: AuditOptions, now: Date =
   });
   // --unresolved reads every line first (a line closing an unknown may come later); the
   // latest-state view keeps one line a user and change; --history streams every line.
-  const entries: AsyncIterable<AuditEntry> | AuditEntry[] = opts.history ? read : opts.unresolved ? await unresolved(read) : await latest(read);
+  const entries: AsyncIterable<AuditEntry> | AuditEntry[] = opts.history
+    ? read
+    : opts.unresolved
+      ? await unresolved(read)
+      : await latest(read);
   const table = out.format === 'table' && !factory.globals().fields;
   if (!table || !factory.io.stdoutIsTTY) {
     await out.list(entries, table ? TABLE_COLUMNS : AUDIT_COLUMNS);
@@ -175,8 +198,11 @@ export async function auditRun(factory: Factory, opts: AuditOptions, now: Date =
     await out.list(rows, fittedColumns(rows, terminalWidth(factory.io.stdout, factory.io.env)));
   }
   if (corrupt.length > 0) {
-    throw new UsageError(`audit log ${path} has ${corrupt.length} corrupt ${corrupt.length === 1 ? 'line' : 'lines'} (${corrupt.slice(0, 5).join(', ')}${corrupt.length > 5 ? ', …' : ''}), skipped; every other line was shown`, {
-      hint: 'a line udcli did not write whole (a full disk, an edit): check it, or move the log aside',
-    });
+    throw new UsageError(
+      `audit log ${path} has ${corrupt.length} corrupt ${corrupt.length === 1 ? 'line' : 'lines'} (${corrupt.slice(0, 5).join(', ')}${corrupt.length > 5 ? ', …' : ''}), skipped; every other line was shown`,
+      {
+        hint: 'a line udcli did not write whole (a full disk, an edit): check it, or move the log aside',
+      },
+    );
   }
 }

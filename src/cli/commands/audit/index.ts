@@ -6,7 +6,8 @@ import { addVerb, type Verb } from '../../verb.js';
 
 export const AUDIT: Verb = {
   name: 'audit',
-  description: 'Show the audit log of changes made with udcli: the latest state of each user and change (--history: every line)',
+  description:
+    'Show the audit log of changes made with udcli: the latest state of each user and change (--history: every line)',
   after: `
 By default one line a user and change: its latest state (changed, unknown, or resolved by a
 later read). --unresolved lists the changes whose outcome is still unknown; --history every line.

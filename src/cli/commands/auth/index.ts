@@ -33,7 +33,8 @@ export const AUTH: Verb = {
         ['--export', 'print UDCLI_USER_ID=... and UDCLI_AUTH_TOKEN=... for eval in a shell'],
       ],
       examples: ['udcli auth token 1001 --as demo_player', 'eval "$(udcli auth token 1001 --as demo_player --export)"'],
-      run: async (factory, gameId: string | undefined, opts: TokenOptions) => (await import('./token.js')).run(factory, { gameId }, opts),
+      run: async (factory, gameId: string | undefined, opts: TokenOptions) =>
+        (await import('./token.js')).run(factory, { gameId }, opts),
     },
   ],
 };

@@ -39,7 +39,10 @@ export function completeSnapshots(env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-const KINDS: Record<string, (env: NodeJS.ProcessEnv) => string[]> = { profiles: completeProfiles, snapshots: completeSnapshots };
+const KINDS: Record<string, (env: NodeJS.ProcessEnv) => string[]> = {
+  profiles: completeProfiles,
+  snapshots: completeSnapshots,
+};
 
 export function register(program: Command, factory: Factory): void {
   program

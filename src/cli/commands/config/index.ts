@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
 import { addVerb, type Verb } from '../../verb.js';
 
-const KEYS = 'base_url, site_url, api_key, signing_secret, signing_scheme, verb_override, game_id, type, cookie, production';
+const KEYS =
+  'base_url, site_url, api_key, signing_secret, signing_scheme, verb_override, game_id, type, cookie, production';
 const KEY: readonly [string, string] = ['<key>', KEYS];
 
 export const CONFIG: Verb = {

@@ -24,6 +24,8 @@ export async function run(factory: Factory, args: { key: string; value: string }
     data.profiles[name] = { ...data.profiles[name], [key]: value };
   });
   const out = await factory.output();
-  out.info(`Set ${key} of profile ${name} to ${typeof value === 'boolean' ? String(value) : displayValue(key, value)}.`);
+  out.info(
+    `Set ${key} of profile ${name} to ${typeof value === 'boolean' ? String(value) : displayValue(key, value)}.`,
+  );
   warnIfOverridden(factory, out, key);
 }

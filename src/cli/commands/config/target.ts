@@ -1,4 +1,13 @@
-import { BUILT_IN_PROFILE, ENV_KEYS, FLAG_KEYS, activeProfileName, readConfig, unknownProfile, type ConfigData, type ProfileKey } from '../../../config/index.js';
+import {
+  BUILT_IN_PROFILE,
+  ENV_KEYS,
+  FLAG_KEYS,
+  activeProfileName,
+  readConfig,
+  unknownProfile,
+  type ConfigData,
+  type ProfileKey,
+} from '../../../config/index.js';
 import type { Output } from '../../../output/types.js';
 import type { Factory } from '../../../ops/factory.js';
 
@@ -12,7 +21,8 @@ export function targetProfile(factory: Factory, data: ConfigData = readConfig(fa
 /** Warns when a flag or environment variable hides the stored value of `key` in this run. */
 export function warnIfOverridden(factory: Factory, out: Output, key: ProfileKey): void {
   const envName = ENV_KEYS[key];
-  if (envName && factory.io.env[envName]) out.warn(`${envName} is set and takes precedence over the profile in this environment`);
+  if (envName && factory.io.env[envName])
+    out.warn(`${envName} is set and takes precedence over the profile in this environment`);
   const g = factory.globals();
   if ((key === 'base_url' && g.baseUrl) || (key === 'api_key' && g.apiKey)) {
     out.warn(`${FLAG_KEYS[key]} on this command line takes precedence over the profile`);

@@ -11,7 +11,9 @@ export async function run(factory: Factory, args: { key: string }): Promise<void
     name = targetProfile(factory, data);
     const profile = data.profiles[name];
     if (key === 'base_url' && name !== BUILT_IN_PROFILE) {
-      throw new UsageError(`base_url is required in profile ${name}`, { hint: `remove the profile instead: udcli profile remove ${name}` });
+      throw new UsageError(`base_url is required in profile ${name}`, {
+        hint: `remove the profile instead: udcli profile remove ${name}`,
+      });
     }
     if (!profile || profile[key] === undefined) return;
     had = true;

@@ -42,13 +42,21 @@ export function checkConfigFile(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
     return { check: 'config file', status: 'fail', detail: message(error) };
   }
   if (!loaded.exists) {
-    return { check: 'config file', status: 'ok', detail: `none yet at ${loaded.path} (the built-in sandbox profile needs none)` };
+    return {
+      check: 'config file',
+      status: 'ok',
+      detail: `none yet at ${loaded.path} (the built-in sandbox profile needs none)`,
+    };
   }
   if (platform === 'win32') return { check: 'config file', status: 'ok', detail: loaded.path };
   const mode = statSync(loaded.path).mode & 0o777;
   const octal = mode.toString(8).padStart(4, '0');
   if (mode & 0o077) {
-    return { check: 'config file', status: 'fail', detail: `${loaded.path} has mode ${octal}, expected 0600: chmod 600 ${loaded.path}` };
+    return {
+      check: 'config file',
+      status: 'fail',
+      detail: `${loaded.path} has mode ${octal}, expected 0600: chmod 600 ${loaded.path}`,
+    };
   }
   return { check: 'config file', status: 'ok', detail: `${loaded.path} (mode ${octal})` };
 }
@@ -60,7 +68,10 @@ export function describeProfile(s: Settings): string {
     const source = s.sources[key];
     if (!source) continue;
     // The built-in profile's game and key come from the sandbox it follows, and why is said.
-    const followed = s.followed !== undefined && source === 'default' && (key === 'game_id' || key === 'api_key' || key === 'signing_secret');
+    const followed =
+      s.followed !== undefined &&
+      source === 'default' &&
+      (key === 'game_id' || key === 'api_key' || key === 'signing_secret');
     const label = followed ? `the sandbox (${s.followed})` : sourceLabel(key, source);
     bySource.set(label, [...(bySource.get(label) ?? []), key]);
   }
@@ -71,14 +82,20 @@ export function describeProfile(s: Settings): string {
 export function checkClock(serverDate: string | null, nowMs: number): Check {
   if (!serverDate) return { check: 'clock', status: 'warn', detail: 'the server sent no Date header' };
   const serverMs = Date.parse(serverDate);
-  if (Number.isNaN(serverMs)) return { check: 'clock', status: 'warn', detail: `unreadable Date header ${JSON.stringify(serverDate)}` };
+  if (Number.isNaN(serverMs))
+    return { check: 'clock', status: 'warn', detail: `unreadable Date header ${JSON.stringify(serverDate)}` };
   // Date has whole seconds: a skew under a second is none.
   const skew = Math.trunc((nowMs - serverMs) / 1000);
   const text = `${skew > 0 ? 'ahead of' : skew < 0 ? 'behind' : 'in step with'} the server${skew ? ` by ${Math.abs(skew)} s` : ''}`;
   if (Math.abs(skew) > TIMESTAMP_WINDOW_SECONDS) {
-    return { check: 'clock', status: 'fail', detail: `${text}: signed requests will be rejected (window ${TIMESTAMP_WINDOW_SECONDS} s)` };
+    return {
+      check: 'clock',
+      status: 'fail',
+      detail: `${text}: signed requests will be rejected (window ${TIMESTAMP_WINDOW_SECONDS} s)`,
+    };
   }
-  if (Math.abs(skew) > CLOCK_WARN_SECONDS) return { check: 'clock', status: 'warn', detail: `${text}: sync the system clock` };
+  if (Math.abs(skew) > CLOCK_WARN_SECONDS)
+    return { check: 'clock', status: 'warn', detail: `${text}: sync the system clock` };
   return { check: 'clock', status: 'ok', detail: text };
 }
 
@@ -87,8 +104,14 @@ export function checkClock(serverDate: string | null, nowMs: number): Check {
  * says why, plainly: `unverified` is the reason.
  */
 export function checkSigning(s: Settings, unverified = 'no signed request was tried'): Check {
-  if (s.signingScheme === 'agi') return { check: 'signing', status: 'ok', detail: 'agi: the server hands out the session and key to sign with (no secret needed)' };
-  if (s.signingScheme === 'none') return { check: 'signing', status: 'ok', detail: 'signing_scheme none: requests are not signed' };
+  if (s.signingScheme === 'agi')
+    return {
+      check: 'signing',
+      status: 'ok',
+      detail: 'agi: the server hands out the session and key to sign with (no secret needed)',
+    };
+  if (s.signingScheme === 'none')
+    return { check: 'signing', status: 'ok', detail: 'signing_scheme none: requests are not signed' };
   if (!s.signingSecret) {
     return {
       check: 'signing',
@@ -109,7 +132,10 @@ export function checkSigning(s: Settings, unverified = 'no signed request was tr
  * signature, then handler), so a right secret gets `not found` and a wrong one `bad signature`;
  * either way nothing changes, as there is nothing to reset.
  */
-export const SIGNING_PROBE = { uid: '00000000000000000000000000000000', developerId: 'UDCLI_DOCTOR_SIGNING_PROBE' } as const;
+export const SIGNING_PROBE = {
+  uid: '00000000000000000000000000000000',
+  developerId: 'UDCLI_DOCTOR_SIGNING_PROBE',
+} as const;
 
 /**
  * A refusal's message in a line: the sandbox explains a bad signature at length (the canonical
@@ -129,18 +155,34 @@ export async function verifySigning(factory: Factory, s: Settings, gameId: strin
   const shown = `${s.signingScheme} with signing_secret ${redact(s.signingSecret)}`;
   try {
     const client = await factory.client();
-    await client.changeUserAchievement(SIGNING_PROBE.uid, { type: 'Game', pid: gameId, developerId: SIGNING_PROBE.developerId }, { reset: true });
+    await client.changeUserAchievement(
+      SIGNING_PROBE.uid,
+      { type: 'Game', pid: gameId, developerId: SIGNING_PROBE.developerId },
+      { reset: true },
+    );
     // Only a server holding that made-up user and quest answers so: the signature was taken, and
     // something was reset after all, which must not pass as fine.
-    return { check: 'signing', status: 'warn', detail: `${shown} accepted, but the check's reset of user ${SIGNING_PROBE.uid}, ${SIGNING_PROBE.developerId} was applied: that user exists there` };
+    return {
+      check: 'signing',
+      status: 'warn',
+      detail: `${shown} accepted, but the check's reset of user ${SIGNING_PROBE.uid}, ${SIGNING_PROBE.developerId} was applied: that user exists there`,
+    };
   } catch (error) {
     if (error instanceof ApiError && !error.withoutEnvelope) {
       const status = error.code >= 100 && error.code <= 599 ? error.code : error.httpStatus;
       if (status === 404) {
-        return { check: 'signing', status: 'ok', detail: `${shown} accepted: a signed reset of a user that does not exist was answered "not found", not refused; nothing changed` };
+        return {
+          check: 'signing',
+          status: 'ok',
+          detail: `${shown} accepted: a signed reset of a user that does not exist was answered "not found", not refused; nothing changed`,
+        };
       }
       if (status === 401 || status === 403) {
-        return { check: 'signing', status: 'fail', detail: `${shown} refused: ${shortReason(error.message)}: signed changes (achievements inc/set/reset, products give/take) will fail` };
+        return {
+          check: 'signing',
+          status: 'fail',
+          detail: `${shown} refused: ${shortReason(error.message)}: signed changes (achievements inc/set/reset, products give/take) will fail`,
+        };
       }
     }
     return { check: 'signing', status: 'warn', detail: `${shown} (set; could not verify: ${message(error)})` };
@@ -188,12 +230,24 @@ async function probe(baseUrl: string, timeoutMs: number): Promise<Probe> {
           });
           return;
         }
-        resolve({ reached: true, ok: true, detail: `${redactUrl(baseUrl)} answered in ${ms} ms (HTTP ${res.statusCode})`, date });
+        resolve({
+          reached: true,
+          ok: true,
+          detail: `${redactUrl(baseUrl)} answered in ${ms} ms (HTTP ${res.statusCode})`,
+          date,
+        });
       });
     });
-    req.on('timeout', () => req.destroy(Object.assign(new Error(`no reply within ${timeoutMs} ms`), { code: 'TIMEOUT' })));
+    req.on('timeout', () =>
+      req.destroy(Object.assign(new Error(`no reply within ${timeoutMs} ms`), { code: 'TIMEOUT' })),
+    );
     req.on('error', (error: NodeJS.ErrnoException) => {
-      resolve({ reached: false, ok: false, detail: `${redactUrl(baseUrl)}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`, date: null });
+      resolve({
+        reached: false,
+        ok: false,
+        detail: `${redactUrl(baseUrl)}: ${error.code === 'TIMEOUT' ? error.message : (error.code ?? error.message)}`,
+        date: null,
+      });
     });
     req.end();
   });
@@ -240,13 +294,27 @@ function keysGame(text: string): string | null {
  * key's game, so the detail can say which is which.
  */
 export async function checkGame(factory: Factory, s: Settings): Promise<Check> {
-  if (s.gameId === undefined) return { check: 'game', status: 'warn', detail: 'no game_id: commands that act on a game need --game ID (udcli config set game_id ID)' };
+  if (s.gameId === undefined)
+    return {
+      check: 'game',
+      status: 'warn',
+      detail: 'no game_id: commands that act on a game need --game ID (udcli config set game_id ID)',
+    };
   const from = sourceLabel('game_id', s.sources.game_id ?? 'profile');
-  if (s.type === 'Website') return { check: 'game', status: 'skip', detail: `type Website (game_id ${s.gameId} from ${from}): keys belong to games` };
+  if (s.type === 'Website')
+    return {
+      check: 'game',
+      status: 'skip',
+      detail: `type Website (game_id ${s.gameId} from ${from}): keys belong to games`,
+    };
   try {
     const client = await factory.client();
     await client.listAchievementDefinitions(s.gameId, { type: 'Game' });
-    return { check: 'game', status: 'ok', detail: `the key acts on game ${s.gameId}, the profile's game_id (from ${from})` };
+    return {
+      check: 'game',
+      status: 'ok',
+      detail: `the key acts on game ${s.gameId}, the profile's game_id (from ${from})`,
+    };
   } catch (error) {
     if (error instanceof ApiError && !error.withoutEnvelope && (error.code === 403 || error.httpStatus === 403)) {
       const own = keysGame(error.message);
@@ -257,7 +325,11 @@ export async function checkGame(factory: Factory, s: Settings): Promise<Check> {
       };
     }
     if (error instanceof ApiError && (error.code === 404 || error.httpStatus === 404) && !error.withoutEnvelope) {
-      return { check: 'game', status: 'fail', detail: `game ${s.gameId} (game_id from ${from}) is not known to the service: ${error.message}` };
+      return {
+        check: 'game',
+        status: 'fail',
+        detail: `game ${s.gameId} (game_id from ${from}) is not known to the service: ${error.message}`,
+      };
     }
     return { check: 'game', status: 'warn', detail: `could not check game ${s.gameId}: ${message(error)}` };
   }
@@ -284,14 +356,19 @@ async function runChecks(factory: Factory, out: Output, opts: DoctorOptions): Pr
     settings = await factory.settings();
   } catch (error) {
     checks.push({ check: 'profile', status: 'fail', detail: message(error) });
-    for (const check of ['server', 'api key', 'game', 'signing', 'clock']) checks.push({ check, status: 'skip', detail: 'no usable profile' });
+    for (const check of ['server', 'api key', 'game', 'signing', 'clock'])
+      checks.push({ check, status: 'skip', detail: 'no usable profile' });
     return checks;
   }
   checks.push({ check: 'profile', status: 'ok', detail: describeProfile(settings) });
   const signingAllowed = !settings.production || opts.checkSigning === true || !sendsChange(settings);
   if (settings.production && opts.checkSigning && sendsChange(settings)) {
     // Before any request: the operator decides with nothing sent yet.
-    await confirmMutation(factory, settings, `doctor --check-signing: one signed reset of achievement ${SIGNING_PROBE.developerId} of user ${SIGNING_PROBE.uid} (nothing changes unless that user exists) on ${redactUrl(settings.baseUrl)}`);
+    await confirmMutation(
+      factory,
+      settings,
+      `doctor --check-signing: one signed reset of achievement ${SIGNING_PROBE.developerId} of user ${SIGNING_PROBE.uid} (nothing changes unless that user exists) on ${redactUrl(settings.baseUrl)}`,
+    );
   }
 
   const { timeoutMs } = factory.globals();
@@ -319,7 +396,9 @@ async function runChecks(factory: Factory, out: Output, opts: DoctorOptions): Pr
   const key = await out.spin('Checking the api key', () => checkApiKey(factory, settings));
   checks.push(key);
   const game: Check =
-    key.status === 'ok' ? await out.spin("Checking the key's game", () => checkGame(factory, settings)) : { check: 'game', status: 'skip', detail: 'the api key was not accepted' };
+    key.status === 'ok'
+      ? await out.spin("Checking the key's game", () => checkGame(factory, settings))
+      : { check: 'game', status: 'skip', detail: 'the api key was not accepted' };
   checks.push(game);
   if (!signingAllowed) {
     checks.push(skippedOnProduction(settings));
@@ -327,7 +406,12 @@ async function runChecks(factory: Factory, out: Output, opts: DoctorOptions): Pr
     const gameId = settings.gameId;
     checks.push(await out.spin('Checking the signing secret', () => verifySigning(factory, settings, gameId)));
   } else {
-    const why = key.status !== 'ok' ? 'the api key was not accepted' : settings.gameId === undefined ? 'no game_id to name in a signed request' : 'the game check did not pass';
+    const why =
+      key.status !== 'ok'
+        ? 'the api key was not accepted'
+        : settings.gameId === undefined
+          ? 'no game_id to name in a signed request'
+          : 'the game check did not pass';
     checks.push(checkSigning(settings, why));
   }
   checks.push(clock);
@@ -344,7 +428,11 @@ export async function run(factory: Factory, opts: DoctorOptions = {}): Promise<v
   if (out.format === 'table') {
     const colours: Record<CheckStatus, TextStyle> = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'dim' };
     const width = Math.max(...checks.map((c) => c.check.length));
-    for (const c of checks) out.styledLine([{ text: SYMBOL[c.status], style: colours[c.status] }, { text: ` ${c.check.padEnd(width)}  ${c.detail}` }]);
+    for (const c of checks)
+      out.styledLine([
+        { text: SYMBOL[c.status], style: colours[c.status] },
+        { text: ` ${c.check.padEnd(width)}  ${c.detail}` },
+      ]);
   } else {
     await out.list(checks, CHECK_COLUMNS);
   }

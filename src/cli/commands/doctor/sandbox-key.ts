@@ -12,7 +12,11 @@ export async function keyNotInSandbox(baseUrl: string, apiKey: string): Promise<
   if (contents === undefined) return undefined;
   const shown = redact(apiKey.toLowerCase());
   if (contents.games.some((g) => g.keys.some((k) => k.api_key === shown))) return undefined;
-  const games = contents.games.map((g) => g.id).slice(0, 10).join(', ') || 'none';
+  const games =
+    contents.games
+      .map((g) => g.id)
+      .slice(0, 10)
+      .join(', ') || 'none';
   const demo = contents.origin.kind === 'demo';
   return `it is not a key of this sandbox, which holds ${contents.origin.text} (games ${games}): use one of its keys (udcli sandbox info)${demo ? '' : ', or put the demo back (udcli sandbox reset --seed demo)'}`;
 }

@@ -40,7 +40,10 @@ export async function run(factory: Factory, args: { uid: string }, opts: Friends
     };
     await out.list(counted(client.iterateFriends(uid, FRIENDS_MAX_LIMIT)), FRIEND_COLUMNS);
     // Not when the reader went away (`| head`): the list was not fetched to its end.
-    if (complete) out.info(`${count.toLocaleString('en-US')} ${count === 1 ? 'friend' : 'friends'}, every page (${FRIENDS_MAX_LIMIT} a page)`);
+    if (complete)
+      out.info(
+        `${count.toLocaleString('en-US')} ${count === 1 ? 'friend' : 'friends'}, every page (${FRIENDS_MAX_LIMIT} a page)`,
+      );
     return;
   }
   const query: { limit?: number; offset?: number; page?: number } = {};

@@ -69,10 +69,12 @@ export function productChange<Opts extends ProductOptions>(
       } catch (err) {
         if (!(err instanceof ApiError) || err.httpStatus !== 404) return null;
         // The user's products without the sku answer when the user exists: then the sku is what is missing.
-        const userKnown = await client.listProducts(sample, { parentId: target.parentId, ...(target.type ? { type: target.type } : {}) }).then(
-          () => true,
-          () => false,
-        );
+        const userKnown = await client
+          .listProducts(sample, { parentId: target.parentId, ...(target.type ? { type: target.type } : {}) })
+          .then(
+            () => true,
+            () => false,
+          );
         if (userKnown) await suggestSku(client, sample, target)(err);
       }
       return null;
@@ -92,7 +94,16 @@ export function productChange<Opts extends ProductOptions>(
         unknownChange: `${target.sku} of ${shortUid(uid)}: ${action} ${amount(input)}`,
         receipt: async (before, reply) => ({
           // A give naming a pack (`gems:500`) gives qty packs, by PUT or POST; anything else counts qty units.
-          receipt: productReceipt({ uid, sku: target.sku, action, qty: units(input), amount: amount(input), before, after: reply.payload, scope: [...scope, ...(ctx.target ?? [])] }),
+          receipt: productReceipt({
+            uid,
+            sku: target.sku,
+            action,
+            qty: units(input),
+            amount: amount(input),
+            before,
+            after: reply.payload,
+            scope: [...scope, ...(ctx.target ?? [])],
+          }),
           after: reply.payload,
         }),
       };
@@ -101,10 +112,12 @@ export function productChange<Opts extends ProductOptions>(
       const { target, action } = input;
       const held = unitsHeld(entry);
       if (held === null) return `${target.sku} of ${shortUid(uid)}: ${action} ${amount(input)} (quantity held unknown)`;
-      if (action === 'take' && held < units(input)) return `refused (409): ${shortUid(uid)} holds ${held} of ${target.sku}, fewer than ${units(input)}; nothing would change`;
+      if (action === 'take' && held < units(input))
+        return `refused (409): ${shortUid(uid)} holds ${held} of ${target.sku}, fewer than ${units(input)}; nothing would change`;
       return `${target.sku} of ${shortUid(uid)}: ${held} → ${action === 'give' ? held + units(input) : held - units(input)} (${action} ${amount(input)})`;
     },
-    describe: (uid, input) => `${verb.action} ${verb.what(input)}${input.post ? ' (POST grant)' : ''} ${toward} ${uid} (game ${input.target.parentId})`,
+    describe: (uid, input) =>
+      `${verb.action} ${verb.what(input)}${input.post ? ' (POST grant)' : ''} ${toward} ${uid} (game ${input.target.parentId})`,
     suggest: (client, uid, { target }) => suggestSku(client, uid, target),
     printer(factory: Factory) {
       const printable = checkReplyFields(factory, PRODUCT_COLUMNS, PRODUCT_ENTRY_FIELDS);

@@ -17,7 +17,8 @@ export function heldText(entry: ProductEntry): string {
   if (!purchase || typeof purchase !== 'object') return '-';
   const quantity = quantityOf(entry);
   if (quantity !== undefined) return quantity > 0 ? String(quantity) : '-';
-  const success = purchase.success === true || purchase.success === ('true' as unknown) || purchase.success === (1 as unknown);
+  const success =
+    purchase.success === true || purchase.success === ('true' as unknown) || purchase.success === (1 as unknown);
   if (!success || purchase.data === false || purchase.data === null) return '-';
   return 'yes';
 }
@@ -40,7 +41,8 @@ export function fieldView(entry: ProductEntry): ProductEntry & Record<string, un
   const held = heldText(entry);
   // quantity: the units of a consumable; 1 or 0 for an unlockable held or not.
   const quantity = quantityOf(entry) ?? (held === '-' ? 0 : 1);
-  return { ...product, held, quantity, purchase: entry?.purchase, product: entry?.product } as ProductEntry & Record<string, unknown>;
+  return { ...product, held, quantity, purchase: entry?.purchase, product: entry?.product } as ProductEntry &
+    Record<string, unknown>;
 }
 
 /** The rows to print: as received, or the field view when --fields narrows them. */

@@ -15,11 +15,22 @@ export async function register(program: Command, factory: Factory): Promise<void
   const products = program
     .command('products')
     .description('Products (premium content) a user holds; give and take units')
-    .addHelpText('after', `\nExamples:\n  $ udcli products list ${EXAMPLE_UID}\n${batchExample('products give', 'xp-boost')}`);
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ udcli products list ${EXAMPLE_UID}\n${batchExample('products give', 'xp-boost')}`,
+    );
 
-  addScopeOptions(products.command('list').description('List the products of the game, with what the user holds of each (HELD)').argument('<user>', 'a uid (32 hex digits) or a username'))
+  addScopeOptions(
+    products
+      .command('list')
+      .description('List the products of the game, with what the user holds of each (HELD)')
+      .argument('<user>', 'a uid (32 hex digits) or a username'),
+  )
     .option('--sku <sku>', 'only this product')
-    .addHelpText('after', `\nExamples:\n  $ udcli products list ${EXAMPLE_UID}\n  $ udcli products list ${EXAMPLE_UID} --sku GOLD_PACK -o csv`)
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ udcli products list ${EXAMPLE_UID}\n  $ udcli products list ${EXAMPLE_UID} --sku GOLD_PACK -o csv`,
+    )
     .action(async (uid: string, opts: ListOptions) => {
       const { run } = await import('./list.js');
       await run(factory, { uid }, opts);

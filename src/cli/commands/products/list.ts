@@ -11,12 +11,19 @@ export async function run(factory: Factory, args: { uid: string }, opts: ListOpt
   const explicitType = opts.type === undefined ? undefined : parseParentType(opts.type);
   const settings = await factory.settings();
   const parentId = resolveGame(opts.game, settings, 'pass --game ID');
-  const query: { parentId: string; type?: ParentType; sku?: string } = { parentId, type: explicitType ?? settings.type };
+  const query: { parentId: string; type?: ParentType; sku?: string } = {
+    parentId,
+    type: explicitType ?? settings.type,
+  };
   if (sku !== undefined) query.sku = sku;
 
   const client = await factory.client();
   const uid = await resolveUid(client, user);
   const out = await factory.output();
   const reply = await out.spin('Fetching products', () => client.listProducts(uid, query));
-  await printList(factory, { bodyText: reply.bodyText, payload: forFields(reply.payload ?? [], factory.globals().fields) }, PRODUCT_COLUMNS);
+  await printList(
+    factory,
+    { bodyText: reply.bodyText, payload: forFields(reply.payload ?? [], factory.globals().fields) },
+    PRODUCT_COLUMNS,
+  );
 }

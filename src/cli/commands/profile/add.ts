@@ -1,4 +1,10 @@
-import { BUILT_IN_PROFILE, builtInSandboxProfile, updateConfig, validateProfileName, validateValue } from '../../../config/index.js';
+import {
+  BUILT_IN_PROFILE,
+  builtInSandboxProfile,
+  updateConfig,
+  validateProfileName,
+  validateValue,
+} from '../../../config/index.js';
 import type { ProfileKey } from '../../../config/index.js';
 import type { StoredProfile } from '../../../config/types.js';
 import { UsageError } from '../../../errors.js';

@@ -12,7 +12,10 @@ const add: Verb = {
     ['--base-url <url>', 'service base URL, e.g. https://api.example.com'],
     ['--site-url <url>', 'site hosting login and the token generator (default: the base URL)'],
     ['--api-key <key>', 'the game api key: 32 hex digits or a UUID'],
-    ['--signing-secret <secret>', 'secret for hmac-sha256-v1 (agi needs none); prefer `udcli config set signing_secret -` (standard input)'],
+    [
+      '--signing-secret <secret>',
+      'secret for hmac-sha256-v1 (agi needs none); prefer `udcli config set signing_secret -` (standard input)',
+    ],
     ['--signing-scheme <scheme>', "agi (default, the platform's own), hmac-sha256-v1 or none"],
     ['--verb-override <bool>', 'send PUT/DELETE as POST with method= (default: true under agi)'],
     ['--game-id <id>', 'default game for commands that take one'],
@@ -61,7 +64,8 @@ Examples:
       description: 'Show a profile: every key (secrets redacted) and, for the active one, where each value comes from',
       arguments: [['[name]', 'profile name (default: the active profile)']],
       examples: ['udcli profile show', 'udcli profile show live --json'],
-      run: async (factory, name: string | undefined) => (await import('./show.js')).run(factory, name === undefined ? {} : { name }),
+      run: async (factory, name: string | undefined) =>
+        (await import('./show.js')).run(factory, name === undefined ? {} : { name }),
     },
     {
       name: 'remove',

@@ -1,4 +1,12 @@
-import { activeProfileName, displayValue, profileLayers, profileNames, readConfig, resolveSettings, BUILT_IN_PROFILE } from '../../../config/index.js';
+import {
+  activeProfileName,
+  displayValue,
+  profileLayers,
+  profileNames,
+  readConfig,
+  resolveSettings,
+  BUILT_IN_PROFILE,
+} from '../../../config/index.js';
 import { followBuiltIn } from './show.js';
 import type { Column } from '../../../output/types.js';
 import type { Factory } from '../../../ops/factory.js';
@@ -18,7 +26,12 @@ export const PROFILE_LIST_COLUMNS: ReadonlyArray<Column<ProfileRow>> = [
   { key: 'active', header: '', cell: (r) => (r.active ? '*' : '') },
   { key: 'name', header: 'NAME', cell: (r) => r.name },
   { key: 'base_url', header: 'BASE URL', cell: (r) => r.base_url ?? '' },
-  { key: 'game_id', header: 'GAME ID', cell: (r) => (r.game_why === undefined ? (r.game_id ?? '') : `${r.game_id ?? ''} (${r.game_why.replace(/^game \S+, /, '')})`) },
+  {
+    key: 'game_id',
+    header: 'GAME ID',
+    cell: (r) =>
+      r.game_why === undefined ? (r.game_id ?? '') : `${r.game_id ?? ''} (${r.game_why.replace(/^game \S+, /, '')})`,
+  },
   { key: 'production', header: 'PRODUCTION', cell: (r) => (r.production ? 'yes' : '') },
 ];
 

@@ -24,7 +24,8 @@ export type ProfileView = {
 
 /** What the built-in profile takes from a sandbox (src/cli/sandbox-profile.ts), as every command's settings do. */
 export async function followBuiltIn(settings: Settings, env: NodeJS.ProcessEnv): Promise<void> {
-  if (settings.profile !== BUILT_IN_PROFILE || (!settings.builtInSandbox && settings.sources.api_key !== 'default')) return;
+  if (settings.profile !== BUILT_IN_PROFILE || (!settings.builtInSandbox && settings.sources.api_key !== 'default'))
+    return;
   const { followSandbox } = await import('../../sandbox-profile.js');
   await followSandbox(settings, env);
 }
@@ -66,7 +67,11 @@ function column(key: ProfileKey): Column<ProfileView> {
 }
 
 export const PROFILE_SHOW_COLUMNS: ReadonlyArray<Column<ProfileView>> = [
-  { key: 'name', header: 'profile', cell: (v) => `${v.name}${v.builtin ? ' (built-in)' : ''}${v.active ? ' (active)' : ''}` },
+  {
+    key: 'name',
+    header: 'profile',
+    cell: (v) => `${v.name}${v.builtin ? ' (built-in)' : ''}${v.active ? ' (active)' : ''}`,
+  },
   ...PROFILE_KEYS.map(column),
 ];
 

@@ -19,7 +19,11 @@ export interface ClockOptions {
   json?: boolean;
 }
 
-export type ClockAction = { action: 'now' } | { action: 'advance'; value: string } | { action: 'set'; value: string } | { action: 'reset' };
+export type ClockAction =
+  | { action: 'now' }
+  | { action: 'advance'; value: string }
+  | { action: 'set'; value: string }
+  | { action: 'reset' };
 
 /** The form field to send, checked here first so bad input sends nothing. */
 function instruction(action: ClockAction): string | null {

@@ -13,7 +13,10 @@ import type { PresentedContents } from '../../../sandbox/routes/contents.js';
 /** The description of a database file, read in this process (no sandbox runs on it). */
 export async function contentsOfFile(dbPath: string): Promise<PresentedContents | undefined> {
   if (dbPath === ':memory:' || !existsSync(dbPath)) return undefined;
-  const [{ openDatabase }, { describeContents }] = await Promise.all([import('../../../sandbox/database.js'), import('../../../sandbox/routes/contents.js')]);
+  const [{ openDatabase }, { describeContents }] = await Promise.all([
+    import('../../../sandbox/database.js'),
+    import('../../../sandbox/routes/contents.js'),
+  ]);
   const db = openDatabase(dbPath);
   try {
     return db.sqlite.transaction(() => describeContents(db))();
@@ -23,7 +26,10 @@ export async function contentsOfFile(dbPath: string): Promise<PresentedContents 
 }
 
 /** The running sandbox's answer, else its database file's. */
-export async function sandboxContents(dbPath: string, runningUrl: string | undefined): Promise<PresentedContents | undefined> {
+export async function sandboxContents(
+  dbPath: string,
+  runningUrl: string | undefined,
+): Promise<PresentedContents | undefined> {
   if (runningUrl !== undefined) {
     const asked = await sandboxContentsAt(reachableUrl(runningUrl));
     if (asked !== undefined) return asked;

@@ -49,7 +49,9 @@ export async function initCommand(factory: Factory, file: string | undefined, op
   for (const path of [target, schemaPath]) {
     await refuseOpenDatabase(factory.io.env, path, `cannot write ${path}`, WAYS_ON_FILE);
     if (existsSync(path) && !opts.force) {
-      throw new UsageError(`${path} exists; not overwritten`, { hint: 'pass --force to replace it, or name another file' });
+      throw new UsageError(`${path} exists; not overwritten`, {
+        hint: 'pass --force to replace it, or name another file',
+      });
     }
   }
   await writeWhole(target, Readable.from([STARTER_FILE]));
@@ -74,7 +76,11 @@ export async function loadCommand(factory: Factory, file: string, opts: LoadOpti
     summary = loadData(db, data, Math.floor(Date.now() / 1000), file);
     // What the sandbox holds is always said: the file joins what the database was loaded from.
     const { fileSha256, recordAddition } = await import('../../../sandbox/origin.js');
-    recordAddition(db, `${file} (sha256 ${fileSha256(file).slice(0, 12)}…)`, (data.games ?? []).map((g) => g.id));
+    recordAddition(
+      db,
+      `${file} (sha256 ${fileSha256(file).slice(0, 12)}…)`,
+      (data.games ?? []).map((g) => g.id),
+    );
     const { followed } = await import('../../../sandbox/loaded.js');
     const now = followed(db);
     chosen = { game: now.primary?.game_id ?? null, choices: now.choices };
@@ -83,21 +89,32 @@ export async function loadCommand(factory: Factory, file: string, opts: LoadOpti
   }
   const running = await runningSandbox(factory, dbPath);
   if (wantsJson(factory, opts.json)) {
-    factory.io.stdout.write(`${jsonText({ file, database: dbPath, ...summary, sandbox_running: running?.same === true, default_game: chosen.game, choices: chosen.choices }, 2)}\n`);
+    factory.io.stdout.write(
+      `${jsonText({ file, database: dbPath, ...summary, sandbox_running: running?.same === true, default_game: chosen.game, choices: chosen.choices }, 2)}\n`,
+    );
     return;
   }
   const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-  factory.io.stdout.write(`loaded ${file} into ${dbPath}: ${n(summary.games, 'game')}, ${n(summary.users, 'user')}, ${n(summary.friendships, 'friendship')}\n`);
+  factory.io.stdout.write(
+    `loaded ${file} into ${dbPath}: ${n(summary.games, 'game')}, ${n(summary.users, 'user')}, ${n(summary.friendships, 'friendship')}\n`,
+  );
   if (running?.same) factory.io.stderr.write(`the sandbox at ${running.url} uses this database and sees it now\n`);
   // Which game the built-in profile's commands now use (src/sandbox/loaded.ts), when they use this database.
   const { defaultDatabasePath } = await import('../../../sandbox/paths.js');
   if (!(running === null ? dbPath === defaultDatabasePath(factory.io.env) : running.same)) return;
   if (chosen.choices.length > 1) {
-    factory.io.stderr.write(`${printable(`loaded games ${chosen.choices.join(', ')}: commands use ${chosen.game ?? 'none'} unless told (UDCLI_GAME_ID=${chosen.choices[0]})`)}\n`);
+    factory.io.stderr.write(
+      `${printable(`loaded games ${chosen.choices.join(', ')}: commands use ${chosen.game ?? 'none'} unless told (UDCLI_GAME_ID=${chosen.choices[0]})`)}\n`,
+    );
   } else if (chosen.game !== null && (data.games ?? []).some((g) => g.id === chosen.game)) {
     // The default game changed under the user's feet: said, with the way back.
-    const back = before !== null && before !== chosen.game ? `; for game ${before} as before: --game ${before} or UDCLI_GAME_ID=${before}` : '';
-    factory.io.stderr.write(`${printable(`commands of the built-in sandbox profile now use game ${chosen.game}, the only game loaded${back}`)}\n`);
+    const back =
+      before !== null && before !== chosen.game
+        ? `; for game ${before} as before: --game ${before} or UDCLI_GAME_ID=${before}`
+        : '';
+    factory.io.stderr.write(
+      `${printable(`commands of the built-in sandbox profile now use game ${chosen.game}, the only game loaded${back}`)}\n`,
+    );
   }
 }
 
@@ -114,7 +131,9 @@ export async function exportCommand(factory: Factory, file: string | undefined, 
   const format = formatOf(target, opts.format);
   const dbPath = databasePath(factory, opts.db);
   if (!existsSync(dbPath)) {
-    throw new UsageError(`there is no sandbox database at ${dbPath}`, { hint: 'start the sandbox once (udcli sandbox start) or pass --db FILE' });
+    throw new UsageError(`there is no sandbox database at ${dbPath}`, {
+      hint: 'start the sandbox once (udcli sandbox start) or pass --db FILE',
+    });
   }
   if (target !== '-') await refuseOpenDatabase(factory.io.env, target, `cannot write ${target}`, WAYS_ON_FILE);
   const { openDatabase } = await import('../../../sandbox/database.js');

@@ -45,7 +45,16 @@ export interface SandboxDescription {
   /** What the database holds: the demo data, a data file (path and sha256), nothing. */
   holds: PresentedContents['origin'];
   /** One entry per key: the demo's in full (public sandbox-only values), any other redacted, without a secret. */
-  games: Array<{ id: string; name: string; launchable: boolean; signing: string; api_key: string; partner: boolean; signing_secret: string | null; served_from?: ServedFrom | null }>;
+  games: Array<{
+    id: string;
+    name: string;
+    launchable: boolean;
+    signing: string;
+    api_key: string;
+    partner: boolean;
+    signing_secret: string | null;
+    served_from?: ServedFrom | null;
+  }>;
   /** The demo's partner key, when the sandbox holds it. */
   partner: { game_id: string; api_key: string; signing_secret: string; note: string } | null;
   users: DescribedUser[];
@@ -66,8 +75,11 @@ export type ServedFrom = { kind: 'folder'; path: string } | { kind: 'url'; url: 
 /** "folder /home/me/game/dist", "http://localhost:5173/ (--game-url)", "nothing yet: …". */
 export function servedText(served: ServedFrom | null | undefined, gameId: string): string {
   if (served === undefined) return `its content URI (udcli sandbox game set-uri ${gameId} <url>)`;
-  if (served === null) return `nothing yet: udcli sandbox game set-uri ${gameId} <url>, or start with --game-dir DIR / --game-url URL`;
-  return served.kind === 'folder' ? `the folder ${served.path}` : `${served.url} (${served.from_content_uri ? 'its content URI' : '--game-url'})`;
+  if (served === null)
+    return `nothing yet: udcli sandbox game set-uri ${gameId} <url>, or start with --game-dir DIR / --game-url URL`;
+  return served.kind === 'folder'
+    ? `the folder ${served.path}`
+    : `${served.url} (${served.from_content_uri ? 'its content URI' : '--game-url'})`;
 }
 
 const PARTNER_NOTE = 'may omit the signature on achievement PUTs (never on products)';
@@ -85,9 +97,16 @@ function demoContents(): PresentedContents {
   return {
     origin: { kind: 'none', file: null, sha256: null, text: 'no database yet: a first start seeds the demo data' },
     games: DEMO_FACTS.games.map((g) => {
-      const achievements = active.filter((a) => a.gameId === g.id).map((a) => ({ developer_id: a.developerId, name: a.name, target_value: a.targetValue }));
-      const products = DEMO_FACTS.products.filter((p) => p.gameId === g.id).map((p) => ({ sku: p.sku, name: p.name, type: p.type, price: p.price }));
-      const partner = DEMO_FACTS.partner.gameId === g.id ? [{ api_key: redact(DEMO_FACTS.partner.apiKey), partner: true, demo: true }] : [];
+      const achievements = active
+        .filter((a) => a.gameId === g.id)
+        .map((a) => ({ developer_id: a.developerId, name: a.name, target_value: a.targetValue }));
+      const products = DEMO_FACTS.products
+        .filter((p) => p.gameId === g.id)
+        .map((p) => ({ sku: p.sku, name: p.name, type: p.type, price: p.price }));
+      const partner =
+        DEMO_FACTS.partner.gameId === g.id
+          ? [{ api_key: redact(DEMO_FACTS.partner.apiKey), partner: true, demo: true }]
+          : [];
       return {
         id: g.id,
         name: g.name,
@@ -109,9 +128,20 @@ function demoContents(): PresentedContents {
       friends: u.username === DEMO.user.username ? DEMO_FRIEND_COUNT : 0,
       progress: DEMO_PROGRESS.filter((p) => p.username === u.username).map((p) => {
         const def = DEMO_FACTS.achievements.find((a) => a.gameId === p.gameId && a.developerId === p.developerId);
-        return { game_id: p.gameId, developer_id: p.developerId, current_value: p.value, target_value: def?.targetValue ?? 0, state: p.completedOn ? 'Completed' : 'In Progress' };
+        return {
+          game_id: p.gameId,
+          developer_id: p.developerId,
+          current_value: p.value,
+          target_value: def?.targetValue ?? 0,
+          state: p.completedOn ? 'Completed' : 'In Progress',
+        };
       }),
-      holdings: DEMO_HOLDINGS.filter((h) => h.username === u.username).map((h) => ({ game_id: h.gameId, item: h.sku.split(':')[0]!, units: h.quantity, skus: [h.sku] })),
+      holdings: DEMO_HOLDINGS.filter((h) => h.username === u.username).map((h) => ({
+        game_id: h.gameId,
+        item: h.sku.split(':')[0]!,
+        units: h.quantity,
+        skus: [h.sku],
+      })),
     })),
     user_count: DEMO_FACTS.userCount,
     primary_game: DEMO.game.id,
@@ -124,10 +154,16 @@ function demoContents(): PresentedContents {
  * The description of the sandbox at `url` from what it holds (`contents`; undefined: no database
  * yet). `running`: the process that answers there, when one does.
  */
-export function describeSandbox(url: string, database: string | null, running: { pid: number } | null, contents?: PresentedContents): SandboxDescription {
+export function describeSandbox(
+  url: string,
+  database: string | null,
+  running: { pid: number } | null,
+  contents?: PresentedContents,
+): SandboxDescription {
   const c = contents ?? demoContents();
   const game = c.primary_game ?? c.games[0]?.id ?? DEMO.game.id;
-  const user = c.users.find((u) => u.progress.some((p) => p.game_id === game))?.username ?? c.users[0]?.username ?? 'USERNAME';
+  const user =
+    c.users.find((u) => u.progress.some((p) => p.game_id === game))?.username ?? c.users[0]?.username ?? 'USERNAME';
   let partner: SandboxDescription['partner'] = null;
   const games: SandboxDescription['games'] = [];
   for (const g of c.games) {
@@ -164,7 +200,10 @@ export function describeSandbox(url: string, database: string | null, running: {
     holds: c.origin,
     games,
     partner,
-    users: c.users.map((u) => ({ ...u, friends: contents === undefined && u.username !== DEMO.user.username ? null : u.friends })),
+    users: c.users.map((u) => ({
+      ...u,
+      friends: contents === undefined && u.username !== DEMO.user.username ? null : u.friends,
+    })),
     user_count: c.user_count,
     achievements: c.games.flatMap((g) => g.achievements.map((a) => ({ game_id: g.id, ...a }))),
     products: c.games.flatMap((g) => g.products.map((p) => ({ game_id: g.id, ...p }))),
@@ -177,12 +216,22 @@ export function describeSandbox(url: string, database: string | null, running: {
 export function credentialLines(url: string): string[] {
   const [game, second] = DEMO_FACTS.games;
   const lines = [`  base/site url   ${url}   (API under ${API_PREFIX})`];
-  if (game) lines.push(`  game ${game.id}       ${game.name}: api_key ${game.apiKey}  signing secret ${game.signingSecret}`);
+  if (game)
+    lines.push(`  game ${game.id}       ${game.name}: api_key ${game.apiKey}  signing secret ${game.signingSecret}`);
   lines.push(`  partner key     ${DEMO_FACTS.partner.apiKey}  signing secret ${DEMO_FACTS.partner.signingSecret}`);
-  if (second) lines.push(`  game ${second.id}       ${second.name}: api_key ${second.apiKey}  signing secret ${second.signingSecret}`);
-  lines.push(`  demo user       ${DEMO.user.username}  uid ${DEMO.user.uid}  (${DEMO_FRIEND_COUNT.toLocaleString('en-US')} friends)`);
-  lines.push(`  test token      POST ${url}${LOGIN_PATH}?username=${DEMO.user.username}, then GET ${url}${TOKEN_GENERATOR_PATH}/${DEMO.game.id} with its cookie`);
-  lines.push(`  play page       ${url}${PLAY_PATH}/${DEMO.game.id}   (show your game there: udcli sandbox game set-uri ${DEMO.game.id} <url>)`);
+  if (second)
+    lines.push(
+      `  game ${second.id}       ${second.name}: api_key ${second.apiKey}  signing secret ${second.signingSecret}`,
+    );
+  lines.push(
+    `  demo user       ${DEMO.user.username}  uid ${DEMO.user.uid}  (${DEMO_FRIEND_COUNT.toLocaleString('en-US')} friends)`,
+  );
+  lines.push(
+    `  test token      POST ${url}${LOGIN_PATH}?username=${DEMO.user.username}, then GET ${url}${TOKEN_GENERATOR_PATH}/${DEMO.game.id} with its cookie`,
+  );
+  lines.push(
+    `  play page       ${url}${PLAY_PATH}/${DEMO.game.id}   (show your game there: udcli sandbox game set-uri ${DEMO.game.id} <url>)`,
+  );
   return lines;
 }
 
@@ -191,14 +240,31 @@ const signingText = (signing: string) => (signing === 'both' ? 'agi or hmac-sha2
 
 /** One user's lines: who, then their progress and holdings as the database has them now. */
 function userLines(u: DescribedUser, width: number): string[] {
-  const facts = [u.premium ? 'premium' : '', !u.friends ? '' : `${count(u.friends)} friend${u.friends === 1 ? '' : 's'}`].filter(Boolean).join(', ');
+  const facts = [
+    u.premium ? 'premium' : '',
+    !u.friends ? '' : `${count(u.friends)} friend${u.friends === 1 ? '' : 's'}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const out = [`  ${u.username.padEnd(width)}  ${u.uid}${facts ? `  ${facts}` : ''}`];
   const pad = ' '.repeat(width + 4);
   const byGame = <T extends { game_id: string }>(list: T[], text: (x: T) => string): string =>
-    [...new Set(list.map((x) => x.game_id))].map((game) => `${game}: ${list.filter((x) => x.game_id === game).map(text).join(', ')}`).join('; ');
-  if (u.progress.length > 0) out.push(`${pad}quests  ${byGame(u.progress, (p) => `${p.developer_id} ${p.current_value}/${p.target_value} ${p.state}`)}`);
+    [...new Set(list.map((x) => x.game_id))]
+      .map(
+        (game) =>
+          `${game}: ${list
+            .filter((x) => x.game_id === game)
+            .map(text)
+            .join(', ')}`,
+      )
+      .join('; ');
+  if (u.progress.length > 0)
+    out.push(
+      `${pad}quests  ${byGame(u.progress, (p) => `${p.developer_id} ${p.current_value}/${p.target_value} ${p.state}`)}`,
+    );
   if (u.holdings.length > 0) {
-    const packs = (h: DescribedUser['holdings'][number]) => (h.skus.length > 1 || (h.skus[0] !== undefined && h.skus[0] !== h.item) ? ` (${h.skus.join(', ')})` : '');
+    const packs = (h: DescribedUser['holdings'][number]) =>
+      h.skus.length > 1 || (h.skus[0] !== undefined && h.skus[0] !== h.item) ? ` (${h.skus.join(', ')})` : '';
     out.push(`${pad}holds   ${byGame(u.holdings, (h) => `${h.item} ×${count(h.units)}${packs(h)}`)}`);
   }
   return out;
@@ -208,18 +274,28 @@ function userLines(u: DescribedUser, width: number): string[] {
 export function describeText(description: SandboxDescription): string {
   const d = printableFields(description);
   const out: string[] = [];
-  out.push(d.running ? `sandbox running at ${d.url} (pid ${d.pid})` : `sandbox not running (start it: udcli sandbox start); default URL ${d.url}`);
+  out.push(
+    d.running
+      ? `sandbox running at ${d.url} (pid ${d.pid})`
+      : `sandbox not running (start it: udcli sandbox start); default URL ${d.url}`,
+  );
   out.push('');
   out.push(`  base url         ${d.base_url}   (API under ${d.api_prefix})`);
   out.push(`  site url         ${d.site_url}`);
   out.push(`  login            ${d.login}`);
   out.push(`  token generator  ${d.token_generator}   (with the login cookie)`);
-  out.push(`  play page        ${d.play_page}   (serves ${servedText(d.games.find((g) => g.id === d.game_id)?.served_from, d.game_id)})`);
+  out.push(
+    `  play page        ${d.play_page}   (serves ${servedText(d.games.find((g) => g.id === d.game_id)?.served_from, d.game_id)})`,
+  );
   if (d.database !== null) out.push(`  database         ${d.database}`);
   out.push(`  holds            ${d.holds.text}`);
   out.push('');
   const demoKeys = d.games.some((g) => g.signing_secret !== null);
-  out.push(d.games.length === 0 ? 'games: none' : `games (${demoKeys ? "the demo's keys are sandbox-only values; any other" : 'api keys'} redacted: your data file has them)`);
+  out.push(
+    d.games.length === 0
+      ? 'games: none'
+      : `games (${demoKeys ? "the demo's keys are sandbox-only values; any other" : 'api keys'} redacted: your data file has them)`,
+  );
   let last = '';
   for (const g of d.games) {
     if (g.id !== last) {
@@ -230,7 +306,8 @@ export function describeText(description: SandboxDescription): string {
     out.push(`        api_key         ${g.api_key}${g.partner ? ' (partner)' : ''}`);
     out.push(`        signing         ${signingText(g.signing)}`);
     // agi needs no secret of the client's; the secret serves hmac-sha256-v1 only.
-    if (g.signing_secret !== null && g.signing !== 'agi') out.push(`        signing secret  ${g.signing_secret} (hmac-sha256-v1)`);
+    if (g.signing_secret !== null && g.signing !== 'agi')
+      out.push(`        signing secret  ${g.signing_secret} (hmac-sha256-v1)`);
   }
   if (d.partner !== null) {
     out.push(`  partner key of game ${d.partner.game_id}: ${d.partner.note}`);
@@ -238,24 +315,34 @@ export function describeText(description: SandboxDescription): string {
     out.push(`        signing secret  ${d.partner.signing_secret}`);
   }
   out.push('');
-  out.push(`users (${count(d.user_count)} in all${d.users.length < d.user_count ? `; the first ${d.users.length} of game ${d.game_id}` : ''})`);
+  out.push(
+    `users (${count(d.user_count)} in all${d.users.length < d.user_count ? `; the first ${d.users.length} of game ${d.game_id}` : ''})`,
+  );
   const width = Math.max(0, ...d.users.map((u) => u.username.length));
   for (const u of d.users) out.push(...userLines(u, width));
   if (d.achievements.length > 0) {
     out.push('');
-    out.push("achievements (developer_id; a user's list holds only the quests they started: In Progress, Completed or Revoked)");
-    for (const a of d.achievements) out.push(`  game ${a.game_id}  ${JSON.stringify(a.developer_id).padEnd(22)} ${a.name}, target ${a.target_value}`);
+    out.push(
+      "achievements (developer_id; a user's list holds only the quests they started: In Progress, Completed or Revoked)",
+    );
+    for (const a of d.achievements)
+      out.push(`  game ${a.game_id}  ${JSON.stringify(a.developer_id).padEnd(22)} ${a.name}, target ${a.target_value}`);
   }
   if (d.products.length > 0) {
     out.push('');
     out.push('products (sku)');
-    for (const p of d.products) out.push(`  game ${p.game_id}  ${JSON.stringify(p.sku).padEnd(22)} ${p.name}, ${p.type}, ${p.price}`);
+    for (const p of d.products)
+      out.push(`  game ${p.game_id}  ${JSON.stringify(p.sku).padEnd(22)} ${p.name}, ${p.type}, ${p.price}`);
   }
   out.push('');
   if (d.choices.length > 1) {
-    out.push(`loaded games ${d.choices.join(', ')}: clients use ${d.game_id} unless told (UDCLI_GAME_ID=${d.choices[0]}, or a profile)`);
+    out.push(
+      `loaded games ${d.choices.join(', ')}: clients use ${d.game_id} unless told (UDCLI_GAME_ID=${d.choices[0]}, or a profile)`,
+    );
   } else {
-    out.push(`clients use game ${d.game_id} by default (the built-in sandbox profile does: udcli user <username> works as is)`);
+    out.push(
+      `clients use game ${d.game_id} by default (the built-in sandbox profile does: udcli user <username> works as is)`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

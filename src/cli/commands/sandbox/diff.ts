@@ -30,7 +30,12 @@ export interface DiffOptions {
 
 /** A printed value: JSON, cut to a width a terminal line can hold, every outside byte escaped. */
 function shown(value: unknown): string {
-  const text = value === null || value === undefined ? '(absent)' : typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text =
+    value === null || value === undefined
+      ? '(absent)'
+      : typeof value === 'string'
+        ? JSON.stringify(value)
+        : (JSON.stringify(value) ?? String(value));
   return printable(text.length > 60 ? `${text.slice(0, 59)}…` : text);
 }
 
@@ -39,7 +44,10 @@ const IGNORE_PATH = /^[A-Za-z0-9_$-]*(\[\])*(\.[A-Za-z0-9_$ -]+(\[\])*)*$/;
 function checkIgnore(paths: readonly string[]): string[] {
   return paths.map((p) => {
     const path = p.trim();
-    if (path === '' || !IGNORE_PATH.test(path)) throw new UsageError(`invalid --ignore ${JSON.stringify(p)}: expected a path such as payload.premium or payload[].percent_complete`);
+    if (path === '' || !IGNORE_PATH.test(path))
+      throw new UsageError(
+        `invalid --ignore ${JSON.stringify(p)}: expected a path such as payload.premium or payload[].percent_complete`,
+      );
     return path;
   });
 }
@@ -57,9 +65,12 @@ export function reportText(result: DiffResult, files: number): string {
     const at = d.at === '' ? '(body)' : d.at;
     lines.push(`  ${d.kind.padEnd(7)} ${printable(at)}: recorded ${shown(d.recorded)}, sandbox ${shown(d.sandbox)}`);
   }
-  if (result.omitted > 0) lines.push(`… and ${result.omitted} more differences (only the first ${result.differences.length} are listed)`);
+  if (result.omitted > 0)
+    lines.push(`… and ${result.omitted} more differences (only the first ${result.differences.length} are listed)`);
   lines.push(...skipLines(result, files));
-  lines.push(`${lines.length > 0 ? '\n' : ''}${result.compared} compared: ${result.same} same, ${result.differing} differing; ${result.skipped} skipped`);
+  lines.push(
+    `${lines.length > 0 ? '\n' : ''}${result.compared} compared: ${result.same} same, ${result.differing} differing; ${result.skipped} skipped`,
+  );
   return `${lines.join('\n').replace(/^\n/, '')}\n`;
 }
 
@@ -79,9 +90,16 @@ function skipLines(result: DiffResult, files: number): string[] {
   }
   const lines: string[] = [];
   for (const g of groups.values()) {
-    const shownEntries = g.entries.slice(0, 8).map((e) => `#${e}`).join(' ') + (g.entries.length > 8 ? ' …' : '');
+    const shownEntries =
+      g.entries
+        .slice(0, 8)
+        .map((e) => `#${e}`)
+        .join(' ') + (g.entries.length > 8 ? ' …' : '');
     const hosts = [...g.hosts];
-    const where = hosts.length === 0 ? '' : ` (${hosts.slice(0, 3).join(', ')}${hosts.length > 3 ? `, ${hosts.length - 3} more hosts` : ''})`;
+    const where =
+      hosts.length === 0
+        ? ''
+        : ` (${hosts.slice(0, 3).join(', ')}${hosts.length > 3 ? `, ${hosts.length - 3} more hosts` : ''})`;
     const count = g.entries.length === 1 ? '' : `${g.entries.length} `;
     lines.push(printable(`skipped ${count}${files > 1 ? `${g.file} ` : ''}${shownEntries}: ${g.reason}${where}`));
   }
@@ -97,7 +115,16 @@ export function reportJson(result: DiffResult): string {
       same: result.same,
       differing: result.differing,
       skipped: result.skipped,
-      differences: result.differences.map((d) => ({ file: d.file, entry: d.entry, method: d.method, path: d.path, kind: d.kind, at: d.at, recorded: d.recorded ?? null, sandbox: d.sandbox ?? null })),
+      differences: result.differences.map((d) => ({
+        file: d.file,
+        entry: d.entry,
+        method: d.method,
+        path: d.path,
+        kind: d.kind,
+        at: d.at,
+        recorded: d.recorded ?? null,
+        sandbox: d.sandbox ?? null,
+      })),
       ...(result.omitted > 0 ? { omitted: result.omitted } : {}),
       skips: result.skips,
     },
@@ -109,9 +136,12 @@ export function reportJson(result: DiffResult): string {
 async function print(factory: Factory, result: DiffResult, files: number, json: boolean): Promise<void> {
   factory.io.stdout.write(json ? reportJson(result) : reportText(result, files));
   if (result.differing > 0) {
-    throw new UdcliError(`${result.differing} of ${result.compared} exchanges differ between the recording and the sandbox`, {
-      hint: 'see docs/FIDELITY.md: what a difference means, --ignore PATH for what does not matter to you',
-    });
+    throw new UdcliError(
+      `${result.differing} of ${result.compared} exchanges differ between the recording and the sandbox`,
+      {
+        hint: 'see docs/FIDELITY.md: what a difference means, --ignore PATH for what does not matter to you',
+      },
+    );
   }
 }
 
@@ -119,13 +149,20 @@ export async function diffCommand(factory: Factory, files: string[], opts: DiffO
   const ignore = checkIgnore(opts.ignore ?? []);
   const json = wantsJson(factory, opts.json);
   if (opts.live !== undefined) {
-    if (files.length > 0) throw new UsageError('--live reads from the profile\'s server: give it no recording');
-    await liveCommand(factory, opts.live, { ignore, strict: opts.strict === true, json, ...(opts.saveKey !== undefined ? { saveKey: opts.saveKey } : {}), ...(opts.game !== undefined ? { game: opts.game } : {}) });
+    if (files.length > 0) throw new UsageError("--live reads from the profile's server: give it no recording");
+    await liveCommand(factory, opts.live, {
+      ignore,
+      strict: opts.strict === true,
+      json,
+      ...(opts.saveKey !== undefined ? { saveKey: opts.saveKey } : {}),
+      ...(opts.game !== undefined ? { game: opts.game } : {}),
+    });
     return;
   }
   if (opts.saveKey !== undefined) throw new UsageError('--save-key goes with --live USER');
   if (opts.game !== undefined) throw new UsageError('--game goes with --live USER: a recording names its own games');
-  if (files.length === 0) throw new UsageError('name the recordings to compare: udcli sandbox diff FILE.har… (or --live USER)');
+  if (files.length === 0)
+    throw new UsageError('name the recordings to compare: udcli sandbox diff FILE.har… (or --live USER)');
   const [{ diffRecordings }, data] = await Promise.all([import('../../../sandbox/diff/run.js'), readData(opts.data)]);
   const result = await diffRecordings({ files, ignore, strict: opts.strict === true, ...(data ? { data } : {}) });
   await print(factory, result, files.length, json);
@@ -145,9 +182,14 @@ const SAVE_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
  * is a uid or a username (looked up with one more read, recorded and compared too), the game
  * `--game` or the profile's, as for every other command.
  */
-async function liveCommand(factory: Factory, userArg: string, opts: { ignore: string[]; strict: boolean; json: boolean; saveKey?: string; game?: string }): Promise<void> {
+async function liveCommand(
+  factory: Factory,
+  userArg: string,
+  opts: { ignore: string[]; strict: boolean; json: boolean; saveKey?: string; game?: string },
+): Promise<void> {
   const userRef = parseUserArg(userArg, 'user', 'sandbox diff --live');
-  if (opts.saveKey !== undefined && !SAVE_KEY.test(opts.saveKey)) throw new UsageError(`invalid --save-key ${JSON.stringify(printable(opts.saveKey))}: 1 to 64 of A-Z a-z 0-9 _ . -`);
+  if (opts.saveKey !== undefined && !SAVE_KEY.test(opts.saveKey))
+    throw new UsageError(`invalid --save-key ${JSON.stringify(printable(opts.saveKey))}: 1 to 64 of A-Z a-z 0-9 _ . -`);
   const named = opts.game === undefined ? undefined : parseGameId(opts.game, '--game');
   const dir = mkdtempSync(join(tmpdir(), 'udcli-live-'));
   const file = join(dir, 'live.har');
@@ -164,13 +206,32 @@ async function liveCommand(factory: Factory, userArg: string, opts: { ignore: st
       { path: `/services/rest/v1/friends/${user}.json` },
       ...(game ? [{ path: `/services/rest/v1/achievements/${game}.json` }] : []),
       { path: `/services/rest/v1/achievements/user/${user}.json` },
-      ...(game ? [{ path: `/services/rest/v1/products/user/${user}.json`, query: [['game_id', game]] as Array<[string, string]> }] : []),
-      ...(opts.saveKey !== undefined ? [{ path: `/services/rest/v1/gamesave/${user}.json`, query: [['key', opts.saveKey]] as Array<[string, string]> }] : []),
+      ...(game
+        ? [
+            {
+              path: `/services/rest/v1/products/user/${user}.json`,
+              query: [['game_id', game]] as Array<[string, string]>,
+            },
+          ]
+        : []),
+      ...(opts.saveKey !== undefined
+        ? [
+            {
+              path: `/services/rest/v1/gamesave/${user}.json`,
+              query: [['key', opts.saveKey]] as Array<[string, string]>,
+            },
+          ]
+        : []),
     ];
     for (const read of reads) {
       try {
         // GET only, never signed: nothing this sends can change state, whatever the profile.
-        await client.request({ method: 'GET', path: read.path, idempotent: true, ...(read.query ? { query: read.query } : {}) });
+        await client.request({
+          method: 'GET',
+          path: read.path,
+          idempotent: true,
+          ...(read.query ? { query: read.query } : {}),
+        });
       } catch (error) {
         // An error reply is an answer to compare too (it is recorded); no answer at all is not.
         if (error instanceof NetworkError) throw error;

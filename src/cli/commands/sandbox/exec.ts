@@ -66,7 +66,11 @@ function spawnFailure(program: string, error: NodeJS.ErrnoException): Outcome {
 }
 
 /** Runs the command with inherited stdio and no shell, passing signals on; resolves when it exits. */
-function runCommand(command: readonly string[], env: NodeJS.ProcessEnv, onSignal: { current: (s: NodeJS.Signals) => void }): Promise<Outcome> {
+function runCommand(
+  command: readonly string[],
+  env: NodeJS.ProcessEnv,
+  onSignal: { current: (s: NodeJS.Signals) => void },
+): Promise<Outcome> {
   const [program, ...args] = command as [string, ...string[]];
   return new Promise((resolve) => {
     let settled = false;
@@ -113,7 +117,9 @@ async function gameWithKey(dbPath: string): Promise<ExecGame> {
   const db = openDatabase(dbPath);
   try {
     const primary = primaryCredentials(db);
-    return primary ? { id: primary.game_id, apiKey: primary.api_key, signingSecret: primary.signing_secret } : DEMO_GAME;
+    return primary
+      ? { id: primary.game_id, apiKey: primary.api_key, signingSecret: primary.signing_secret }
+      : DEMO_GAME;
   } finally {
     db.close();
   }
@@ -156,7 +162,9 @@ function openLogFile(path: string | undefined): number | undefined {
     return fd;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot write the request log to ${path}: ${code === 'ELOOP' || code === 'EFTYPE' ? 'a symbolic link or not a regular file' : (code ?? (error as Error).message)}`);
+    throw new UsageError(
+      `cannot write the request log to ${path}: ${code === 'ELOOP' || code === 'EFTYPE' ? 'a symbolic link or not a regular file' : (code ?? (error as Error).message)}`,
+    );
   }
 }
 
@@ -214,12 +222,17 @@ export async function execCommand(factory: Factory, command: readonly string[], 
       if (interrupted !== undefined) {
         outcome = { exitCode: signalExitCode(interrupted) };
       } else {
-        if (!quiet(factory)) stderr.write(`udcli: sandbox at ${sandbox.url} (temporary database) for: ${shown(command.join(' '))}\n`);
+        if (!quiet(factory))
+          stderr.write(`udcli: sandbox at ${sandbox.url} (temporary database) for: ${shown(command.join(' '))}\n`);
         // Printed even with --quiet: without the seed a faulted run cannot be replayed.
         if (faults !== undefined) stderr.write(`udcli: ${faultsLine(faults)}\n`);
         const latency = latencyLine(options.latencyMs);
         if (latency !== undefined && !quiet(factory)) stderr.write(`udcli: ${latency}\n`);
-        outcome = await runCommand(command, { ...env, ...execEnvironment(sandbox.url, dbPath, await gameWithKey(dbPath)) }, onSignal);
+        outcome = await runCommand(
+          command,
+          { ...env, ...execEnvironment(sandbox.url, dbPath, await gameWithKey(dbPath)) },
+          onSignal,
+        );
       }
     } finally {
       await sandbox.close();
@@ -235,7 +248,9 @@ export async function execCommand(factory: Factory, command: readonly string[], 
   if (outcome.exitCode !== 0 && outcome.failure === undefined && tail.length > 0) {
     // The sandbox's side of a failed run, for a CI log that has nothing else.
     const kept = options.log === undefined ? '' : `; all of them in ${options.log}`;
-    stderr.write(`udcli: the command failed (exit ${outcome.exitCode}); the sandbox's last ${tail.length} request lines${kept}:\n${tail.join('\n')}\n`);
+    stderr.write(
+      `udcli: the command failed (exit ${outcome.exitCode}); the sandbox's last ${tail.length} request lines${kept}:\n${tail.join('\n')}\n`,
+    );
   }
   if (outcome.exitCode !== 0) {
     throw new ChildExitError(outcome.exitCode, outcome.failure ?? `${command[0]} exited with code ${outcome.exitCode}`);

@@ -41,9 +41,12 @@ interface GameView {
 export function databasePath(factory: Factory, raw: string | undefined): string {
   const path = parseDbPath(raw) ?? defaultDatabasePath(factory.io.env);
   if (path === ':memory:') {
-    throw new UsageError('--db :memory: is a new, empty database in every process; a running sandbox cannot be reached through it', {
-      hint: 'start the sandbox with a database file (udcli sandbox start --db FILE) and pass the same --db here',
-    });
+    throw new UsageError(
+      '--db :memory: is a new, empty database in every process; a running sandbox cannot be reached through it',
+      {
+        hint: 'start the sandbox with a database file (udcli sandbox start --db FILE) and pass the same --db here',
+      },
+    );
   }
   return path;
 }
@@ -68,7 +71,8 @@ function findGame(db: SandboxDatabase, gameId: string, dbPath: string): GameReco
   if (game) return game;
   const ids = db.repos.games.list().map((g) => g.id);
   throw new UsageError(`no game ${JSON.stringify(gameId)} in the sandbox database ${dbPath}`, {
-    hint: ids.length > 0 ? `its games: ${ids.join(', ')}` : 'it has no games: seed the demo data with udcli sandbox reset',
+    hint:
+      ids.length > 0 ? `its games: ${ids.join(', ')}` : 'it has no games: seed the demo data with udcli sandbox reset',
   });
 }
 
@@ -83,7 +87,9 @@ function view(db: SandboxDatabase, game: GameRecord, dbPath: string, running: Ru
     database: dbPath,
     play_url: `${running?.same ? running.url : DEFAULT_SANDBOX_URL}${PLAY_PATH}/${encodeURIComponent(game.id)}`,
     sandbox_running: running?.same === true,
-    api_keys: db.repos.games.apiKeysOf(game.id).map((k) => ({ api_key: k.apiKey, signing_secret: k.signingSecret, partner: k.partner })),
+    api_keys: db.repos.games
+      .apiKeysOf(game.id)
+      .map((k) => ({ api_key: k.apiKey, signing_secret: k.signingSecret, partner: k.partner })),
   };
 }
 
@@ -119,7 +125,9 @@ export async function setUriCommand(factory: Factory, gameId: string, url: strin
     if (wantsJson(factory, raw.json)) {
       stdout.write(`${jsonText(result, 2)}\n`);
     } else {
-      stdout.write(`set the content URI of game ${game.id} (${printable(game.name)}) to ${printable(result.content_uri ?? '')}\n`);
+      stdout.write(
+        `set the content URI of game ${game.id} (${printable(game.name)}) to ${printable(result.content_uri ?? '')}\n`,
+      );
       stderr.write(
         running?.same
           ? `the sandbox at ${running.url} uses this database: open ${result.play_url}\n`
@@ -157,7 +165,9 @@ export async function showCommand(factory: Factory, gameId: string, raw: GameOpt
       `  content URI  ${shown.content_uri ?? `(not set: udcli sandbox game set-uri ${shown.id} <url>)`}`,
       `  play page    ${shown.play_url}${shown.sandbox_running ? '' : '  (when the sandbox runs on this database)'}`,
       `  database     ${shown.database}`,
-      ...shown.api_keys.map((k) => `  api_key      ${k.api_key}  signing secret ${k.signing_secret}${k.partner ? '  (partner)' : ''}`),
+      ...shown.api_keys.map(
+        (k) => `  api_key      ${k.api_key}  signing secret ${k.signing_secret}${k.partner ? '  (partner)' : ''}`,
+      ),
     ];
     stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -13,7 +13,8 @@ import { printable } from '../../../printable.js';
 import { probe, reachableUrl, sandboxState, type PidRecord } from './pidfile.js';
 
 /** For a file written where the running sandbox's database is: write it elsewhere. */
-export const WAYS_ON_FILE = 'name another file (a data file goes into the sandbox with: udcli sandbox load FILE), or stop the sandbox first: udcli sandbox stop';
+export const WAYS_ON_FILE =
+  'name another file (a data file goes into the sandbox with: udcli sandbox load FILE), or stop the sandbox first: udcli sandbox stop';
 
 /** The two ways on from a refusal, as a hint. */
 export const WAYS_ON = 'load the file into it: udcli sandbox load FILE, or stop it first: udcli sandbox stop';
@@ -26,7 +27,9 @@ export async function runningSandboxText(record: Pick<PidRecord, 'url' | 'pid' |
   const url = reachableUrl(record.url);
   const { sandboxContentsAt } = await import('../../../client/sandbox-admin.js');
   const holds = (await sandboxContentsAt(url).catch(() => undefined))?.origin.text;
-  return printable(`the sandbox at ${url} (pid ${record.pid}, database ${record.db}${holds === undefined ? '' : `, holding ${holds}`})`);
+  return printable(
+    `the sandbox at ${url} (pid ${record.pid}, database ${record.db}${holds === undefined ? '' : `, holding ${holds}`})`,
+  );
 }
 
 /** The path with its folder's links resolved, so that two names of one file compare equal. */
@@ -45,7 +48,10 @@ function databaseFiles(db: string): string[] {
   return ['', '-wal', '-shm', '-journal'].map((suffix) => `${base}${suffix}`);
 }
 
-/** The pid file's sandbox, when it runs (or is alive but silent) and has `path` open (as its database or one of SQLite's files beside it). */
+/**
+ * The pid file's sandbox, when it runs (or is alive but silent) and has `path` open (as its database or one of SQLite's
+ * files beside it).
+ */
 export async function sandboxUsing(env: NodeJS.ProcessEnv, path: string): Promise<PidRecord | undefined> {
   const current = await sandboxState(env);
   if (current.state !== 'running' && current.state !== 'unresponsive') return undefined;
@@ -58,7 +64,12 @@ export async function sandboxUsing(env: NodeJS.ProcessEnv, path: string): Promis
  * Refuses (exit 2, nothing changed) when `path` is the database of the running sandbox.
  * `what` says what was asked, e.g. "cannot restore a snapshot into ~/.local/share/udcli/sandbox.db".
  */
-export async function refuseOpenDatabase(env: NodeJS.ProcessEnv, path: string, what: string, hint = WAYS_ON): Promise<void> {
+export async function refuseOpenDatabase(
+  env: NodeJS.ProcessEnv,
+  path: string,
+  what: string,
+  hint = WAYS_ON,
+): Promise<void> {
   const record = await sandboxUsing(env, path);
   if (record === undefined) return;
   throw new UsageError(`${what}: ${await runningSandboxText(record)} has it open; nothing was changed`, { hint });
@@ -100,9 +111,12 @@ export async function refuseHeldPort(env: NodeJS.ProcessEnv, host: string, port:
   }
   const current = await sandboxState(env);
   if (current.state === 'unresponsive' && current.record.port === port) {
-    throw new UsageError(`cannot start a sandbox on ${host}:${port}: the sandbox of pid ${current.record.pid} holds it but does not answer; nothing was changed`, {
-      hint: 'stop it: udcli sandbox stop, or start this one on another port: --port N (0 = any free port)',
-    });
+    throw new UsageError(
+      `cannot start a sandbox on ${host}:${port}: the sandbox of pid ${current.record.pid} holds it but does not answer; nothing was changed`,
+      {
+        hint: 'stop it: udcli sandbox stop, or start this one on another port: --port N (0 = any free port)',
+      },
+    );
   }
   throw new UsageError(`${host}:${port} answers, but not as a sandbox: another program holds it; nothing was changed`, {
     hint: 'start the sandbox on another port: udcli sandbox start --port N, or UDCLI_SANDBOX_PORT=N for the sandbox and the built-in profile alike',

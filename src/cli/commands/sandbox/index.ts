@@ -18,8 +18,10 @@ import { addVerb, collect, type Verb, type VerbOption } from '../../verb.js';
 
 const FAULTS_HELP =
   "inject the platform's awkward replies into /services/rest/v1, e.g. reset=0.1,slow=0.2:1500ms (kinds: envelope-error, html-502, truncated, empty, slow, reset, rate-limit, challenge-again)";
-const LATENCY_HELP = 'hold every /services/rest reply this long, as a network round trip would, e.g. 40ms or 2s (at most 10s; default 0)';
-const INSECURE_HELP = "accept the game's dev server's https certificate unchecked (a self-signed one, e.g. https://localhost:5173)";
+const LATENCY_HELP =
+  'hold every /services/rest reply this long, as a network round trip would, e.g. 40ms or 2s (at most 10s; default 0)';
+const INSECURE_HELP =
+  "accept the game's dev server's https certificate unchecked (a self-signed one, e.g. https://localhost:5173)";
 const NO_CONNECT_HELP = "do not put the connect script into the game's HTML pages";
 
 const DB: VerbOption = ['--db <file>', 'database file (default: sandbox.db in the data dir)'];
@@ -31,14 +33,24 @@ const SERVER_OPTIONS: readonly VerbOption[] = [
   ['--token-ttl <seconds>', 'lifetime of tokens from the token generator (default: 900)'],
   ['--rate-limit <n/s>', 'answer 429 beyond N requests per second per api_key, e.g. 10/s'],
   ['--faults <spec>', FAULTS_HELP],
-  ['--fault-seed <n>', 'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)'],
+  [
+    '--fault-seed <n>',
+    'seed of the fault draws: the same seed faults the same requests of the same sequence (default: random, printed at start)',
+  ],
   ['--latency <duration>', LATENCY_HELP],
   ['--game-dir <dir>', 'serve the game from this folder at /play/GAME/game/ (on the game host, an origin of its own)'],
-  ['--game-url <url>', 'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/ (on the game host)'],
+  [
+    '--game-url <url>',
+    'serve the game from this dev server (proxied, websockets too) at /play/GAME/game/ (on the game host)',
+  ],
   ['--game <id>', 'the game --game-dir / --game-url serve (default: the first game)'],
   ['--no-connect', NO_CONNECT_HELP],
   ['--insecure-game-host', INSECURE_HELP],
-  ['--allow-game-dir <dir>', 'a folder games may later be served from (sandbox play --game-dir on the running sandbox): repeat for more; --game-dir is allowed already', collect],
+  [
+    '--allow-game-dir <dir>',
+    'a folder games may later be served from (sandbox play --game-dir on the running sandbox): repeat for more; --game-dir is allowed already',
+    collect,
+  ],
 ];
 
 const start: Verb = {
@@ -58,12 +70,18 @@ const start: Verb = {
     ['--host <host>', 'address to bind (default: 127.0.0.1)'],
     ['--db <file>', 'database file, or :memory: (default: sandbox.db in the data dir)'],
     ['--seed <mode>', 'demo: seed the demo data into an empty database; none: leave it empty (default: demo)'],
-    ['--data <file>', 'load your data file (YAML or JSON; see sandbox init) instead of the demo data; a database that holds anything else is refused'],
+    [
+      '--data <file>',
+      'load your data file (YAML or JSON; see sandbox init) instead of the demo data; a database that holds anything else is refused',
+    ],
     ['--reset', 'with --data: replace whatever the database holds with the file'],
     ...SERVER_OPTIONS,
     ['--detach', 'run in the background; output goes to sandbox.log in the data dir'],
     ['--allow-remote', 'allow a --host other machines can reach (the sandbox has password-less login)'],
-    ['--public-url <url>', 'the URL other machines reach it at (a name, a tunnel): answered besides localhost and the bound address; needs --allow-remote'],
+    [
+      '--public-url <url>',
+      'the URL other machines reach it at (a name, a tunnel): answered besides localhost and the bound address; needs --allow-remote',
+    ],
   ],
   run: async (factory, opts: RawStartOptions) => (await import('./start.js')).startCommand(factory, opts),
 };
@@ -78,7 +96,10 @@ const exec: Verb = {
     ['--seed <mode>', 'demo: the demo data; none: an empty database (default: demo)'],
     ['--data <file>', 'start from your data file instead of the demo data'],
     ['--snapshot <name>', 'start from a saved snapshot (udcli sandbox snapshot save)'],
-    ['--log <file>', 'write every request line of the run to FILE (when the command fails, the last 20 are printed on stderr either way)'],
+    [
+      '--log <file>',
+      'write every request line of the run to FILE (when the command fails, the last 20 are printed on stderr either way)',
+    ],
     ...SERVER_OPTIONS,
   ],
   after: `
@@ -101,12 +122,14 @@ Examples:
   $ udcli sandbox exec --latency 40ms -- npm test
   $ udcli sandbox exec --log requests.log -- npm test
   $ udcli sandbox exec --game-dir dist -- npx playwright test   # opens $UDCLI_SITE_URL/play/1001`,
-  run: async (factory, command: string[], opts: RawExecOptions) => (await import('./exec.js')).execCommand(factory, command, opts),
+  run: async (factory, command: string[], opts: RawExecOptions) =>
+    (await import('./exec.js')).execCommand(factory, command, opts),
 };
 
 const play: Verb = {
   name: 'play',
-  description: "Open a game's play page, the game served by the sandbox's game host (starts a detached sandbox if none runs)",
+  description:
+    "Open a game's play page, the game served by the sandbox's game host (starts a detached sandbox if none runs)",
   arguments: [['[game]', "the game, e.g. 1001 (default: the profile's game, else the first)"]],
   options: [
     ['--game-dir <dir>', 'serve the game from this folder (e.g. your build output)'],
@@ -129,7 +152,8 @@ Examples:
   $ udcli sandbox play
   $ udcli sandbox play 1001 --game-url http://localhost:5173/
   $ udcli sandbox play --game-dir ./dist --as alice --no-open`,
-  run: async (factory, gameId: string | undefined, opts: PlayOptions) => (await import('./play.js')).playCommand(factory, gameId, opts),
+  run: async (factory, gameId: string | undefined, opts: PlayOptions) =>
+    (await import('./play.js')).playCommand(factory, gameId, opts),
 };
 
 const game: Verb = {
@@ -139,14 +163,16 @@ const game: Verb = {
   verbs: [
     {
       name: 'set-uri',
-      description: 'Set the content URI the play page iframes (an http or https URL); a running sandbox sees it at once',
+      description:
+        'Set the content URI the play page iframes (an http or https URL); a running sandbox sees it at once',
       examples: ['udcli sandbox game set-uri 1001 http://localhost:3000/game'],
       arguments: [
         ['<game_id>', 'the game, e.g. 1001'],
         ['<url>', 'the http(s) URL of your game, e.g. http://localhost:3000/'],
       ],
       options: [DB, ['--json', 'print the game as JSON']],
-      run: async (factory, gameId: string, url: string, opts: GameOptions) => (await import('./game.js')).setUriCommand(factory, gameId, url, opts),
+      run: async (factory, gameId: string, url: string, opts: GameOptions) =>
+        (await import('./game.js')).setUriCommand(factory, gameId, url, opts),
     },
     {
       name: 'show',
@@ -154,7 +180,8 @@ const game: Verb = {
       examples: ['udcli sandbox game show 1001'],
       arguments: [['<game_id>', 'the game, e.g. 1001']],
       options: [DB, JSON_OPTION],
-      run: async (factory, gameId: string, opts: GameOptions) => (await import('./game.js')).showCommand(factory, gameId, opts),
+      run: async (factory, gameId: string, opts: GameOptions) =>
+        (await import('./game.js')).showCommand(factory, gameId, opts),
     },
   ],
 };
@@ -166,7 +193,8 @@ const dataVerbs: Verb[] = [
     examples: ['udcli sandbox init qa.yaml', 'udcli sandbox start --data qa.yaml'],
     arguments: [['[file]', 'where to write it']],
     options: [['--force', 'replace existing files (the data file and the schema written beside it)']],
-    run: async (factory, file: string | undefined, opts: InitOptions) => (await import('./data.js')).initCommand(factory, file, opts),
+    run: async (factory, file: string | undefined, opts: InitOptions) =>
+      (await import('./data.js')).initCommand(factory, file, opts),
   },
   {
     name: 'schema',
@@ -176,32 +204,44 @@ const dataVerbs: Verb[] = [
   },
   {
     name: 'load',
-    description: 'Load a data file (YAML or JSON) into the sandbox database, all or nothing; a running sandbox sees it at once',
+    description:
+      'Load a data file (YAML or JSON) into the sandbox database, all or nothing; a running sandbox sees it at once',
     examples: ['udcli sandbox load qa.yaml', 'udcli sandbox load qa.json --db ci.db'],
     arguments: [['<file>', 'the data file']],
     options: [DB, ['--json', 'print the summary as JSON']],
-    run: async (factory, file: string, opts: LoadOptions) => (await import('./data.js')).loadCommand(factory, file, opts),
+    run: async (factory, file: string, opts: LoadOptions) =>
+      (await import('./data.js')).loadCommand(factory, file, opts),
   },
   {
     name: 'export',
-    description: 'Write the whole sandbox database as a data file (YAML, or JSON for a .json file); - or nothing for stdout',
+    description:
+      'Write the whole sandbox database as a data file (YAML, or JSON for a .json file); - or nothing for stdout',
     examples: ['udcli sandbox export qa-after.yaml', 'udcli sandbox export --format json | jq .users[0]'],
     arguments: [['[file]', 'where to write it (default: stdout)']],
     options: [DB, ['--format <format>', 'yaml or json (default: from the file name, else yaml)']],
-    run: async (factory, file: string | undefined, opts: ExportOptions) => (await import('./data.js')).exportCommand(factory, file, opts),
+    run: async (factory, file: string | undefined, opts: ExportOptions) =>
+      (await import('./data.js')).exportCommand(factory, file, opts),
   },
 ];
 
 const diff: Verb = {
   name: 'diff',
-  description: 'Compare a recording of the platform (HAR) with what the sandbox answers: exit 0 same, 1 different, 2 bad input',
+  description:
+    'Compare a recording of the platform (HAR) with what the sandbox answers: exit 0 same, 1 different, 2 bad input',
   arguments: [['[files...]', 'HAR files: from --har, a browser\'s "Save all as HAR", Playwright\'s recordHar']],
   options: [
     ['--json', 'print one JSON object: compared, same, differing, skipped, differences'],
-    ['--ignore <path>', 'leave out this path and what is below it, e.g. payload[].percent_complete (repeatable)', collect],
+    [
+      '--ignore <path>',
+      'leave out this path and what is below it, e.g. payload[].percent_complete (repeatable)',
+      collect,
+    ],
     ['--strict', 'compare everything, the values that drift between runs (dates, sessions, tokens, ids) too'],
     ['--data <file>', "load this data file into the scratch sandbox before the recording's state"],
-    ['--live <user>', "read this user (uid or username) from the profile's server (reads only: it never sends a change), record and diff"],
+    [
+      '--live <user>',
+      "read this user (uid or username) from the profile's server (reads only: it never sends a change), record and diff",
+    ],
     ['--game <id>', "with --live: the game whose quests and products to read (default: the profile's game_id)"],
     ['--save-key <key>', 'with --live: read this game save too'],
   ],
@@ -225,12 +265,14 @@ Examples:
   $ udcli sandbox diff chrome-export.har --ignore payload[].avatar --json
   $ udcli --profile prod sandbox diff --live 0123456789abcdef0123456789abcdef --save-key slot1
   $ udcli sandbox diff --live demo_player --game 1002`,
-  run: async (factory, files: string[], opts: DiffOptions) => (await import('./diff.js')).diffCommand(factory, files, opts),
+  run: async (factory, files: string[], opts: DiffOptions) =>
+    (await import('./diff.js')).diffCommand(factory, files, opts),
 };
 
 const importVerb: Verb = {
   name: 'import',
-  description: 'Write a data file of the state a recording (HAR) shows: profiles, friends, quests and progress, products held, saves',
+  description:
+    'Write a data file of the state a recording (HAR) shows: profiles, friends, quests and progress, products held, saves',
   arguments: [
     ['<recording>', 'a HAR file (udcli --har, a browser, Playwright)'],
     ['[datafile]', 'where to write it (YAML, or JSON for a .json name; default: stdout)'],
@@ -258,17 +300,30 @@ function snapshotVerb(name: 'save' | 'restore', description: string, nameHelp: s
     examples: [`udcli sandbox snapshot ${name} before-test`],
     arguments: [['<name>', nameHelp]],
     options: [DB],
-    run: async (factory, snapshotName: string, opts: SnapshotOptions) => (await import('./snapshot.js'))[`${name}Command`](factory, snapshotName, opts),
+    run: async (factory, snapshotName: string, opts: SnapshotOptions) =>
+      (await import('./snapshot.js'))[`${name}Command`](factory, snapshotName, opts),
   };
 }
 
 const snapshot: Verb = {
   name: 'snapshot',
   description: 'Save the sandbox database under a name, restore it, list or delete snapshots',
-  examples: ['udcli sandbox snapshot save before-test', 'udcli sandbox snapshot restore before-test', 'udcli sandbox snapshot list'],
+  examples: [
+    'udcli sandbox snapshot save before-test',
+    'udcli sandbox snapshot restore before-test',
+    'udcli sandbox snapshot list',
+  ],
   verbs: [
-    snapshotVerb('save', 'Save the database as snapshot NAME (an existing one of that name is replaced only once the new one is complete)', 'letters, digits, - _ .'),
-    snapshotVerb('restore', 'Put the database back to snapshot NAME (one transaction; a running sandbox sees it at once)', 'a saved snapshot'),
+    snapshotVerb(
+      'save',
+      'Save the database as snapshot NAME (an existing one of that name is replaced only once the new one is complete)',
+      'letters, digits, - _ .',
+    ),
+    snapshotVerb(
+      'restore',
+      'Put the database back to snapshot NAME (one transaction; a running sandbox sees it at once)',
+      'a saved snapshot',
+    ),
     {
       name: 'list',
       description: 'List the saved snapshots',
@@ -295,7 +350,8 @@ const stop: Verb = {
 
 const logs: Verb = {
   name: 'logs',
-  description: "Show the detached sandbox's log like tail: the last 10 lines (start-up messages and one line per request, secrets redacted)",
+  description:
+    "Show the detached sandbox's log like tail: the last 10 lines (start-up messages and one line per request, secrets redacted)",
   after: `
 A request line: time, method, path and query (api keys and signatures redacted), status, ms,
 and why it failed (an injected fault: "fault: KIND"; a reset fault is logged as 444, no reply).
@@ -334,7 +390,8 @@ const status: Verb = {
 
 const reset: Verb = {
   name: 'reset',
-  description: 'Put the sandbox database back to what it was started with (its data file, else the demo data); a running sandbox is reset live',
+  description:
+    'Put the sandbox database back to what it was started with (its data file, else the demo data); a running sandbox is reset live',
   after: `
 A running sandbox (the one the pid file names, or the one \`sandbox exec\` runs the command
 against) is reset in place through POST /_sandbox/reset: its clients stay connected and the
@@ -350,7 +407,8 @@ Examples:
     ['--seed <mode>', 'demo or none, instead of what it was started with'],
     ['--data <file>', 'your data file, instead of what it was started with'],
   ],
-  run: async (factory, opts: { db?: string; seed?: string; data?: string }) => (await import('./reset.js')).resetCommand(factory, opts),
+  run: async (factory, opts: { db?: string; seed?: string; data?: string }) =>
+    (await import('./reset.js')).resetCommand(factory, opts),
 };
 
 /** One verb of `sandbox clock`: the action it asks for, given its argument when it takes one. */
@@ -359,7 +417,8 @@ function clockVerb(
   argument: readonly [string, string] | undefined,
   action: (value: string) => ClockAction,
 ): Verb {
-  const clock = async (factory: Factory, value: string, opts: ClockOptions) => (await import('./clock.js')).clockCommand(factory, action(value), opts);
+  const clock = async (factory: Factory, value: string, opts: ClockOptions) =>
+    (await import('./clock.js')).clockCommand(factory, action(value), opts);
   return {
     ...words,
     ...(argument === undefined ? {} : { arguments: [argument] }),
@@ -373,31 +432,62 @@ function clockVerb(
 
 const clock: Verb = {
   name: 'clock',
-  description: "Show or move the running sandbox's virtual clock (token, session and challenge expiry, the hmac timestamp window)",
-  examples: ['udcli sandbox clock now', 'udcli sandbox clock advance 901s', 'udcli sandbox clock set 2030-01-01T00:00:00Z', 'udcli sandbox clock reset'],
+  description:
+    "Show or move the running sandbox's virtual clock (token, session and challenge expiry, the hmac timestamp window)",
+  examples: [
+    'udcli sandbox clock now',
+    'udcli sandbox clock advance 901s',
+    'udcli sandbox clock set 2030-01-01T00:00:00Z',
+    'udcli sandbox clock reset',
+  ],
   verbs: [
-    clockVerb({ name: 'now', description: "Show the sandbox's time and its offset from the real clock", examples: ['udcli sandbox clock now', 'udcli sandbox clock now --port 9090 --json'] }, undefined, () => ({ action: 'now' })),
     clockVerb(
-      { name: 'advance', description: 'Move the clock forward: seconds, or a number with s, m, h or d (e.g. 901s, 15m)', examples: ['udcli sandbox clock advance 901s   # a 900 s token has expired', 'udcli sandbox clock advance 1d'] },
+      {
+        name: 'now',
+        description: "Show the sandbox's time and its offset from the real clock",
+        examples: ['udcli sandbox clock now', 'udcli sandbox clock now --port 9090 --json'],
+      },
+      undefined,
+      () => ({ action: 'now' }),
+    ),
+    clockVerb(
+      {
+        name: 'advance',
+        description: 'Move the clock forward: seconds, or a number with s, m, h or d (e.g. 901s, 15m)',
+        examples: ['udcli sandbox clock advance 901s   # a 900 s token has expired', 'udcli sandbox clock advance 1d'],
+      },
       ['<duration>', 'e.g. 901s, 15m, 2h, 1d, or plain seconds'],
       (value) => ({ action: 'advance', value }),
     ),
     clockVerb(
       {
         name: 'set',
-        description: 'Put the clock at a date-time (ISO 8601, UTC unless it names a zone), or now (the real time); backwards is allowed',
-        examples: ['udcli sandbox clock set 2030-01-01T00:00:00Z', 'udcli sandbox clock set now   # back to the real time'],
+        description:
+          'Put the clock at a date-time (ISO 8601, UTC unless it names a zone), or now (the real time); backwards is allowed',
+        examples: [
+          'udcli sandbox clock set 2030-01-01T00:00:00Z',
+          'udcli sandbox clock set now   # back to the real time',
+        ],
       },
       ['<iso>', 'e.g. 2030-01-01T00:00:00Z, or now'],
       (value) => ({ action: 'set', value }),
     ),
-    clockVerb({ name: 'reset', description: 'Put the clock back on the real time (offset 0)', examples: ['udcli sandbox clock reset'] }, undefined, () => ({ action: 'reset' })),
+    clockVerb(
+      {
+        name: 'reset',
+        description: 'Put the clock back on the real time (offset 0)',
+        examples: ['udcli sandbox clock reset'],
+      },
+      undefined,
+      () => ({ action: 'reset' }),
+    ),
   ],
 };
 
 const info: Verb = {
   name: 'info',
-  description: 'Show what the sandbox holds now, asked of it: URLs, games and keys, users with their progress and holdings, quests and products',
+  description:
+    'Show what the sandbox holds now, asked of it: URLs, games and keys, users with their progress and holdings, quests and products',
   after:
     "\nThe sandbox: --base-url URL (or a profile's) names one; else the running local one, else its database file.\n\nExamples:\n  $ udcli sandbox info\n  $ udcli sandbox info --json\n  $ udcli --base-url http://127.0.0.1:9090 sandbox info",
   options: [JSON_OPTION],
@@ -407,7 +497,10 @@ const info: Verb = {
 const seed: Verb = {
   name: 'seed',
   description: 'Add generated data: users, a hub user with friends, achievements, products',
-  examples: ['udcli sandbox seed --users 100000 --friends 100000', 'udcli sandbox seed --users 5000 --seed 7 --db bench.db'],
+  examples: [
+    'udcli sandbox seed --users 100000 --friends 100000',
+    'udcli sandbox seed --users 5000 --seed 7 --db bench.db',
+  ],
   options: [
     ['--users <n>', 'users to generate (default: 1000)'],
     ['--friends <n>', 'friends of the generated hub user, at most --users (default: 500)'],
@@ -424,7 +517,23 @@ export const SANDBOX: Verb = {
   name: 'sandbox',
   description: 'Run the local sandbox of the User Data REST Service (SQLite, demo data)',
   examples: ['udcli sandbox start --detach', 'udcli sandbox info', 'udcli sandbox exec -- npm test'],
-  verbs: [start, exec, play, game, ...dataVerbs, diff, importVerb, snapshot, stop, logs, status, reset, clock, info, seed],
+  verbs: [
+    start,
+    exec,
+    play,
+    game,
+    ...dataVerbs,
+    diff,
+    importVerb,
+    snapshot,
+    stop,
+    logs,
+    status,
+    reset,
+    clock,
+    info,
+    seed,
+  ],
 };
 
 export function register(program: Command, factory: Factory): void {

@@ -16,7 +16,10 @@ import { describeSandbox, describeText, type SandboxDescription, type ServedFrom
 import { wantsJson } from './json.js';
 import { probe, reachableUrl, sandboxState } from './pidfile.js';
 
-/** What the running sandbox serves each game from (GET /_sandbox/game-sources, bounded and shape-checked); undefined: it did not say. */
+/**
+ * What the running sandbox serves each game from (GET /_sandbox/game-sources, bounded and shape-checked); undefined: it
+ * did not say.
+ */
 async function gameSourcesAt(url: string): Promise<Map<string, ServedFrom | null> | undefined> {
   try {
     const body = await gameSources(url);
@@ -24,10 +27,19 @@ async function gameSourcesAt(url: string): Promise<Map<string, ServedFrom | null
     const served = new Map<string, ServedFrom | null>();
     for (const entry of body.games as Array<{ game_id?: unknown; source?: unknown }>) {
       if (typeof entry?.game_id !== 'string') continue;
-      const source = entry.source as { kind?: unknown; dir?: unknown; url?: unknown; from_content_uri?: unknown } | null | undefined;
+      const source = entry.source as
+        | { kind?: unknown; dir?: unknown; url?: unknown; from_content_uri?: unknown }
+        | null
+        | undefined;
       if (source === null) served.set(entry.game_id, null);
-      else if (source?.kind === 'dir' && typeof source.dir === 'string') served.set(entry.game_id, { kind: 'folder', path: source.dir });
-      else if (source?.kind === 'url' && typeof source.url === 'string') served.set(entry.game_id, { kind: 'url', url: redactUrl(source.url), from_content_uri: source.from_content_uri === true });
+      else if (source?.kind === 'dir' && typeof source.dir === 'string')
+        served.set(entry.game_id, { kind: 'folder', path: source.dir });
+      else if (source?.kind === 'url' && typeof source.url === 'string')
+        served.set(entry.game_id, {
+          kind: 'url',
+          url: redactUrl(source.url),
+          from_content_uri: source.from_content_uri === true,
+        });
     }
     return served;
   } catch {
@@ -35,13 +47,22 @@ async function gameSourcesAt(url: string): Promise<Map<string, ServedFrom | null
   }
 }
 
-function withServedFrom(description: SandboxDescription, served: Map<string, ServedFrom | null> | undefined): SandboxDescription {
+function withServedFrom(
+  description: SandboxDescription,
+  served: Map<string, ServedFrom | null> | undefined,
+): SandboxDescription {
   if (served === undefined) return description;
-  return { ...description, games: description.games.map((g) => (served.has(g.id) ? { ...g, served_from: served.get(g.id)! } : g)) };
+  return {
+    ...description,
+    games: description.games.map((g) => (served.has(g.id) ? { ...g, served_from: served.get(g.id)! } : g)),
+  };
 }
 
 /** The sandbox a profile or flag names: the one answering there, never a local file. */
-async function describeNamed(url: string, local: { pid: number; url: string; db: string } | null): Promise<SandboxDescription> {
+async function describeNamed(
+  url: string,
+  local: { pid: number; url: string; db: string } | null,
+): Promise<SandboxDescription> {
   const pid = await probe(url);
   const contents = pid === null ? undefined : await sandboxContentsAt(url);
   if (pid === null || contents === undefined) {
@@ -59,7 +80,10 @@ export async function infoCommand(factory: Factory, raw: { json?: boolean }): Pr
   const { stdout, env } = factory.io;
   const g = factory.globals();
   const { loadSettings } = await import('../../../config/index.js');
-  const settings = loadSettings({ ...(g.profile ? { profile: g.profile } : {}), ...(g.baseUrl ? { baseUrl: g.baseUrl } : {}) }, env);
+  const settings = loadSettings(
+    { ...(g.profile ? { profile: g.profile } : {}), ...(g.baseUrl ? { baseUrl: g.baseUrl } : {}) },
+    env,
+  );
   const current = await sandboxState(env);
   const running = current.state === 'running' ? current.record : null;
   let description: SandboxDescription;
@@ -67,14 +91,19 @@ export async function infoCommand(factory: Factory, raw: { json?: boolean }): Pr
     description = await describeNamed(settings.baseUrl.replace(/\/+$/, ''), running);
   } else if (running !== null) {
     const url = reachableUrl(running.url);
-    // A sandbox of an older udcli gives an older description: its database file, read by the same function, tells the same.
+    // A sandbox of an older udcli gives an older description: its database file, read by the same function, tells the
+    // same.
     const contents = (await sandboxContentsAt(url)) ?? (await contentsOfFile(running.db));
-    if (contents === undefined) throw new UdcliError(`the sandbox at ${running.url} (pid ${running.pid}) did not say what it holds`, { hint: 'udcli sandbox status' });
+    if (contents === undefined)
+      throw new UdcliError(`the sandbox at ${running.url} (pid ${running.pid}) did not say what it holds`, {
+        hint: 'udcli sandbox status',
+      });
     description = describeSandbox(running.url, running.db, running, contents);
   } else {
     const dbPath = defaultDatabasePath(env);
     description = describeSandbox(settings.baseUrl, dbPath, null, await contentsOfFile(dbPath));
   }
-  if (description.running) description = withServedFrom(description, await gameSourcesAt(reachableUrl(description.url)));
+  if (description.running)
+    description = withServedFrom(description, await gameSourcesAt(reachableUrl(description.url)));
   stdout.write(wantsJson(factory, raw.json) ? `${jsonText(description, 2)}\n` : describeText(description));
 }

@@ -3,7 +3,8 @@
  * reader. On a terminal Node writes stdout synchronously, so a terminal stopped with Ctrl-S
  * stops the server; on a pipe nobody reads, Node queues every line in memory, and the process
  * cannot exit before they are written. Instead, stdout (a terminal, a pipe or a socket) is
- * written non-blocking, outside Node's stream, from a bounded buffer: when the reader falls behind and the buffer is full, lines are dropped and counted,
+ * written non-blocking, outside Node's stream, from a bounded buffer: when the reader falls behind and the buffer is
+ * full, lines are dropped and counted,
  * and `udcli sandbox: N log lines dropped` is written where the output resumes. A regular file
  * (the detached sandbox's log) never stalls and is written as before.
  */
@@ -29,7 +30,8 @@ function countLines(text: string): number {
   return n;
 }
 
-const droppedNote = (n: number) => `udcli sandbox: ${n} log line${n === 1 ? '' : 's'} dropped (the output was not read in time)\n`;
+const droppedNote = (n: number) =>
+  `udcli sandbox: ${n} log line${n === 1 ? '' : 's'} dropped (the output was not read in time)\n`;
 
 /**
  * A non-blocking descriptor of the same terminal, pipe or socket as `fd`, and whether it is ours
@@ -42,7 +44,13 @@ function nonBlocking(fd: number): { fd: number; owned: boolean } | null {
     const stat = fstatSync(fd);
     if (stat.isSocket()) return { fd, owned: false };
     if (!(stat.isFIFO() || stat.isCharacterDevice())) return null;
-    return { fd: openSync(`/dev/fd/${fd}`, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_APPEND | constants.O_NOCTTY), owned: true };
+    return {
+      fd: openSync(
+        `/dev/fd/${fd}`,
+        constants.O_WRONLY | constants.O_NONBLOCK | constants.O_APPEND | constants.O_NOCTTY,
+      ),
+      owned: true,
+    };
   } catch {
     return null;
   }

@@ -52,7 +52,10 @@ function parseCount(raw: string | undefined): number | 'all' {
   if (raw === undefined) return DEFAULT_LOG_LINES;
   if (raw.trim().toLowerCase() === 'all') return 'all';
   const value = /^\+?\d{1,7}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!(value >= 0 && value <= MAX_LOG_LINES)) throw new UsageError(`invalid -n ${JSON.stringify(raw.slice(0, 40))}: expected a number of lines from 0 to ${MAX_LOG_LINES}, or all`);
+  if (!(value >= 0 && value <= MAX_LOG_LINES))
+    throw new UsageError(
+      `invalid -n ${JSON.stringify(raw.slice(0, 40))}: expected a number of lines from 0 to ${MAX_LOG_LINES}, or all`,
+    );
   return value;
 }
 
@@ -62,7 +65,9 @@ function parseStatus(raw: string): (status: number) => boolean {
     const t = part.trim().toLowerCase();
     if (/^[1-5]xx$/.test(t)) return (status: number) => Math.floor(status / 100) === Number(t[0]);
     if (/^[1-5]\d\d$/.test(t)) return (status: number) => status === Number(t);
-    throw new UsageError(`invalid --status ${JSON.stringify(raw.slice(0, 40))}: expected statuses or classes like 4xx, 401 or 5xx,429`);
+    throw new UsageError(
+      `invalid --status ${JSON.stringify(raw.slice(0, 40))}: expected statuses or classes like 4xx, 401 or 5xx,429`,
+    );
   });
   return (status) => tests.some((test) => test(status));
 }
@@ -74,8 +79,13 @@ function parseSince(raw: string, nowMs: number): number {
   const t = raw.trim();
   const m = /^(\d{1,9})([smhd])$/.exec(t);
   if (m) return nowMs - Number(m[1]) * UNIT_MS[m[2]!]!;
-  const ms = /^\d{4}-\d\d-\d\d/.test(t) ? Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(t) || t.length === 10 ? t : `${t}Z`) : NaN;
-  if (Number.isNaN(ms)) throw new UsageError(`invalid --since ${JSON.stringify(raw.slice(0, 40))}: expected a duration like 10m, 2h, 1d, or an ISO date-time like 2030-01-01T12:00:00Z`);
+  const ms = /^\d{4}-\d\d-\d\d/.test(t)
+    ? Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(t) || t.length === 10 ? t : `${t}Z`)
+    : NaN;
+  if (Number.isNaN(ms))
+    throw new UsageError(
+      `invalid --since ${JSON.stringify(raw.slice(0, 40))}: expected a duration like 10m, 2h, 1d, or an ISO date-time like 2030-01-01T12:00:00Z`,
+    );
   return ms;
 }
 
@@ -95,7 +105,11 @@ export function parseLogSelection(raw: LogsOptions, nowMs: number = Date.now()):
     const since = parseSince(raw.since, nowMs);
     tests.push((r) => Date.parse(r.time) >= since);
   }
-  return { count, match: tests.length === 0 ? null : (record) => tests.every((test) => test(record)), challenges: raw.challenges === true };
+  return {
+    count,
+    match: tests.length === 0 ? null : (record) => tests.every((test) => test(record)),
+    challenges: raw.challenges === true,
+  };
 }
 
 export interface LogsDeps {

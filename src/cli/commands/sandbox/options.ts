@@ -9,7 +9,13 @@ import { parseInteger, parseSandboxGameId } from '../../../ops/args.js';
 import { contentUriProblem } from '../../../sandbox/content-uri.js';
 import { DEMO } from '../../../domain/demo.js';
 import type { GameSourceSetting } from '../../../sandbox/game-host/sources.js';
-import { FaultSpecError, parseDuration, parseFaultSeed, parseFaultSpec, type FaultSpec } from '../../../sandbox/faults/spec.js';
+import {
+  FaultSpecError,
+  parseDuration,
+  parseFaultSeed,
+  parseFaultSpec,
+  type FaultSpec,
+} from '../../../sandbox/faults/spec.js';
 import { jsonText } from '../../../printable.js';
 import { redactUrl } from '../../../redact.js';
 
@@ -61,10 +67,16 @@ export interface RawGameSourceOptions {
  * The game source the options ask for; undefined when they ask for none. With `alone` (sandbox
  * play), --no-connect without a source means the content URI without the connect tag.
  */
-export function parseGameSourceOptions(raw: RawGameSourceOptions, cwd: string = process.cwd(), alone = false): GameSourceOptions | undefined {
+export function parseGameSourceOptions(
+  raw: RawGameSourceOptions,
+  cwd: string = process.cwd(),
+  alone = false,
+): GameSourceOptions | undefined {
   const connect = raw.connect !== false;
   if (raw.gameDir !== undefined && raw.gameUrl !== undefined) {
-    throw new UsageError('--game-dir and --game-url cannot be used together: the game comes from a folder or from a server');
+    throw new UsageError(
+      '--game-dir and --game-url cannot be used together: the game comes from a folder or from a server',
+    );
   }
   const gameId = raw.game === undefined ? undefined : parseSandboxGameId(raw.game);
   if (raw.gameDir !== undefined) {
@@ -81,11 +93,15 @@ export function parseGameSourceOptions(raw: RawGameSourceOptions, cwd: string = 
   }
   if (raw.gameUrl !== undefined) {
     const problem = contentUriProblem(raw.gameUrl);
-    if (problem !== null) throw new UsageError(`invalid --game-url ${jsonText(redactUrl(raw.gameUrl))}: ${problem}`, { hint: 'e.g. --game-url http://localhost:5173/' });
+    if (problem !== null)
+      throw new UsageError(`invalid --game-url ${jsonText(redactUrl(raw.gameUrl))}: ${problem}`, {
+        hint: 'e.g. --game-url http://localhost:5173/',
+      });
     return { gameId, setting: { kind: 'url', base: raw.gameUrl, connect } };
   }
   if (alone && !connect) return { gameId, setting: { kind: 'content-uri', connect } };
-  if (raw.game !== undefined) throw new UsageError('--game needs --game-dir or --game-url: it names the game they serve');
+  if (raw.game !== undefined)
+    throw new UsageError('--game needs --game-dir or --game-url: it names the game they serve');
   if (!connect) throw new UsageError('--no-connect needs --game-dir or --game-url');
   return undefined;
 }
@@ -163,14 +179,18 @@ export function parseLatency(value: string | undefined): number {
   const ms = parseDuration(value);
   if (ms === null || ms > MAX_LATENCY_MS) {
     const shownValue = JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
-    throw new UsageError(`invalid --latency ${shownValue}: expected a duration like 40ms or 2s, from 0 to ${MAX_LATENCY_MS / 1000}s`);
+    throw new UsageError(
+      `invalid --latency ${shownValue}: expected a duration like 40ms or 2s, from 0 to ${MAX_LATENCY_MS / 1000}s`,
+    );
   }
   return ms;
 }
 
 /** What a started sandbox says on stderr about --latency (nothing for none). */
 export function latencyLine(latencyMs: number): string | undefined {
-  return latencyMs > 0 ? `holding every /services/rest reply ${latencyMs} ms (--latency), as a network round trip would` : undefined;
+  return latencyMs > 0
+    ? `holding every /services/rest reply ${latencyMs} ms (--latency), as a network round trip would`
+    : undefined;
 }
 
 /** `N/s` or `N`: requests per second per api_key. */
@@ -197,16 +217,25 @@ export function parseFaultOptions(raw: { faults?: string; faultSeed?: string }):
     }
   };
   if (raw.faults === undefined) {
-    if (raw.faultSeed !== undefined) throw new UsageError('--fault-seed needs --faults: it seeds the draws of the faults');
+    if (raw.faultSeed !== undefined)
+      throw new UsageError('--fault-seed needs --faults: it seeds the draws of the faults');
     return undefined;
   }
   const spec = checked('--faults', () => parseFaultSpec(raw.faults!));
-  return { spec, seed: raw.faultSeed === undefined ? undefined : checked('--fault-seed', () => parseFaultSeed(raw.faultSeed!)) };
+  return {
+    spec,
+    seed: raw.faultSeed === undefined ? undefined : checked('--fault-seed', () => parseFaultSeed(raw.faultSeed!)),
+  };
 }
 
 /** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
 export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host) || /^::ffff:127(\.\d{1,3}){3}$/i.test(host);
+  return (
+    host === 'localhost' ||
+    host === '::1' ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    /^::ffff:127(\.\d{1,3}){3}$/i.test(host)
+  );
 }
 
 export const REMOTE_EXPOSURE = 'password-less login, the token generator and unsigned grants';
@@ -233,12 +262,16 @@ export function parsePublicUrl(value: string): string {
         : url.pathname !== '/' || url.search !== '' || url.hash !== ''
           ? 'give the origin only (scheme, host and port), no path or query'
           : null;
-  if (problem !== null) throw new UsageError(`invalid --public-url ${jsonText(redactUrl(value.length > 80 ? `${value.slice(0, 77)}...` : value))}: ${problem}`);
+  if (problem !== null)
+    throw new UsageError(
+      `invalid --public-url ${jsonText(redactUrl(value.length > 80 ? `${value.slice(0, 77)}...` : value))}: ${problem}`,
+    );
   return url!.origin;
 }
 
 export function parseHost(value: string): string {
-  if (!/^[A-Za-z0-9.:[\]%-]{1,255}$/.test(value)) throw new UsageError(`--host must be a host name or address, got "${value}"`);
+  if (!/^[A-Za-z0-9.:[\]%-]{1,255}$/.test(value))
+    throw new UsageError(`--host must be a host name or address, got "${value}"`);
   return value.replace(/^\[(.*)\]$/, '$1');
 }
 
@@ -251,9 +284,13 @@ export function parseDbPath(value: string | undefined, cwd: string = process.cwd
 }
 
 /** --seed or --data (a file path made absolute), never both. */
-export function seedOrData(raw: { seed?: string; data?: string }, cwd: string = process.cwd()): { seed: SeedMode; data: string | undefined } {
+export function seedOrData(
+  raw: { seed?: string; data?: string },
+  cwd: string = process.cwd(),
+): { seed: SeedMode; data: string | undefined } {
   if (raw.data !== undefined) {
-    if (raw.seed !== undefined) throw new UsageError('--data and --seed cannot be used together: the data file replaces the demo data');
+    if (raw.seed !== undefined)
+      throw new UsageError('--data and --seed cannot be used together: the data file replaces the demo data');
     if (raw.data.trim() === '') throw new UsageError('--data must be a file path');
     return { seed: 'none', data: isAbsolute(raw.data) ? raw.data : resolve(cwd, raw.data) };
   }
@@ -263,7 +300,8 @@ export function seedOrData(raw: { seed?: string; data?: string }, cwd: string = 
 /** A snapshot name for `sandbox exec --snapshot`. */
 export function parseSnapshotOption(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/.test(value)) throw new UsageError(`invalid --snapshot "${value}": letters, digits, - _ .`);
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/.test(value))
+    throw new UsageError(`invalid --snapshot "${value}": letters, digits, - _ .`);
   return value;
 }
 
@@ -274,7 +312,10 @@ export function parseSnapshotOption(value: string | undefined): string | undefin
 /** `start --reset` replaces the database's contents with the data file: it needs one, and a database that lasts. */
 function startReplace(raw: RawStartOptions): boolean {
   if (raw.reset !== true) return false;
-  if (raw.data === undefined) throw new UsageError('--reset needs --data FILE: it replaces what the database holds with the file', { hint: 'to start over with the demo data: udcli sandbox reset' });
+  if (raw.data === undefined)
+    throw new UsageError('--reset needs --data FILE: it replaces what the database holds with the file', {
+      hint: 'to start over with the demo data: udcli sandbox reset',
+    });
   return true;
 }
 
@@ -297,7 +338,8 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     db: parseDbPath(raw.db),
     ...seedOrData(raw),
     replace: startReplace(raw),
-    tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
+    tokenTtlSeconds:
+      raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     detach: raw.detach === true,
     faults: parseFaultOptions(raw),
@@ -325,20 +367,32 @@ export function parseAllowGameDirs(values: readonly string[] | undefined, cwd: s
 }
 
 export function parseSeedOptions(raw: RawSeedOptions): SeedOptions {
-  const users = raw.users === undefined ? SEED_DEFAULTS.users : parseInteger(raw.users, '--users', { min: 0, max: 5_000_000 });
+  const users =
+    raw.users === undefined ? SEED_DEFAULTS.users : parseInteger(raw.users, '--users', { min: 0, max: 5_000_000 });
   const friendsDefault = Math.min(SEED_DEFAULTS.friends, users);
-  const friends = raw.friends === undefined ? friendsDefault : parseInteger(raw.friends, '--friends', { min: 0, max: 5_000_000 });
-  if (friends > users) throw new UsageError(`--friends (${friends}) cannot be more than --users (${users}): the friends are generated users`);
+  const friends =
+    raw.friends === undefined ? friendsDefault : parseInteger(raw.friends, '--friends', { min: 0, max: 5_000_000 });
+  if (friends > users)
+    throw new UsageError(
+      `--friends (${friends}) cannot be more than --users (${users}): the friends are generated users`,
+    );
   const seed = raw.seed ?? SEED_DEFAULTS.seed;
-  if (!/^[A-Za-z0-9_-]{1,32}$/.test(seed)) throw new UsageError(`--seed must be 1-32 letters, digits, - or _, got "${seed}"`);
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(seed))
+    throw new UsageError(`--seed must be 1-32 letters, digits, - or _, got "${seed}"`);
   const db = parseDbPath(raw.db);
   if (db === ':memory:') throw new UsageError('--db :memory: would be thrown away at once; give a file');
   return {
     db,
     users,
     friends,
-    achievements: raw.achievements === undefined ? SEED_DEFAULTS.achievements : parseInteger(raw.achievements, '--achievements', { min: 0, max: 10_000 }),
-    products: raw.products === undefined ? SEED_DEFAULTS.products : parseInteger(raw.products, '--products', { min: 0, max: 10_000 }),
+    achievements:
+      raw.achievements === undefined
+        ? SEED_DEFAULTS.achievements
+        : parseInteger(raw.achievements, '--achievements', { min: 0, max: 10_000 }),
+    products:
+      raw.products === undefined
+        ? SEED_DEFAULTS.products
+        : parseInteger(raw.products, '--products', { min: 0, max: 10_000 }),
     seed,
     json: raw.json === true,
   };
@@ -383,7 +437,8 @@ export function parseExecOptions(raw: RawExecOptions): ExecOptions {
     ...seedOrData(raw),
     snapshot: exclusiveSnapshot(raw),
     log: parseLogPath(raw.log),
-    tokenTtlSeconds: raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
+    tokenTtlSeconds:
+      raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
     rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
     faults: parseFaultOptions(raw),
     gameSource: parseGameSourceOptions(raw),

@@ -91,9 +91,13 @@ export async function probe(url: string, timeoutMs = 1500): Promise<number | nul
   return (await sandboxStatus(url, timeoutMs))?.pid ?? null;
 }
 
-/** Inside `sandbox exec`: the sandbox the command runs against (its URL and database), from the environment exec set. */
+/**
+ * Inside `sandbox exec`: the sandbox the command runs against (its URL and database), from the environment exec set.
+ */
 export function execSandbox(env: NodeJS.ProcessEnv): { url: string; db: string } | undefined {
-  return env.UDCLI_SANDBOX_DB && env.UDCLI_BASE_URL ? { url: env.UDCLI_BASE_URL.replace(/\/+$/, ''), db: env.UDCLI_SANDBOX_DB } : undefined;
+  return env.UDCLI_SANDBOX_DB && env.UDCLI_BASE_URL
+    ? { url: env.UDCLI_BASE_URL.replace(/\/+$/, ''), db: env.UDCLI_SANDBOX_DB }
+    : undefined;
 }
 
 export async function sandboxState(env: NodeJS.ProcessEnv): Promise<SandboxState> {

@@ -14,7 +14,13 @@ import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import { DEMO_FACTS } from '../../../sandbox/seed/demo-data.js';
 import type { Factory } from '../../../ops/factory.js';
 import { parseSandboxGameId } from '../../../ops/args.js';
-import { parseGameSourceOptions, parseLatency, parseStartOptions, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
+import {
+  parseGameSourceOptions,
+  parseLatency,
+  parseStartOptions,
+  type GameSourceOptions,
+  type RawGameSourceOptions,
+} from './options.js';
 import { reachableUrl, sandboxState } from './pidfile.js';
 import { launchDetached, refuseForbiddenGameDirs, type StartDeps } from './start.js';
 import { printable } from '../../../printable.js';
@@ -39,14 +45,23 @@ async function profileGame(factory: Factory): Promise<string | undefined> {
 }
 
 /** GAME, else the profile's game when the sandbox has it, else its first game. */
-async function pickGame(factory: Factory, named: string | undefined, ids: readonly string[], where: string): Promise<string> {
+async function pickGame(
+  factory: Factory,
+  named: string | undefined,
+  ids: readonly string[],
+  where: string,
+): Promise<string> {
   if (named !== undefined) {
     if (ids.includes(named)) return named;
-    throw new UsageError(`no game ${JSON.stringify(named)} in ${where}`, ids.length > 0 ? { hint: `its games: ${ids.slice(0, 20).join(', ')}` } : {});
+    throw new UsageError(
+      `no game ${JSON.stringify(named)} in ${where}`,
+      ids.length > 0 ? { hint: `its games: ${ids.slice(0, 20).join(', ')}` } : {},
+    );
   }
   const profile = await profileGame(factory);
   if (profile !== undefined && ids.includes(profile)) return profile;
-  if (ids[0] === undefined) throw new UsageError(`${where} has no games`, { hint: 'seed the demo data with udcli sandbox reset' });
+  if (ids[0] === undefined)
+    throw new UsageError(`${where} has no games`, { hint: 'seed the demo data with udcli sandbox reset' });
   return ids[0];
 }
 
@@ -73,7 +88,11 @@ function sourceBody(source: GameSourceOptions): Record<string, unknown> {
 /** Opens `url` in the desktop's browser, detached; nothing happens where there is none. */
 export function openInBrowser(url: string): void {
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(command, args as string[], { detached: true, stdio: 'ignore', windowsHide: true });
     child.on('error', () => undefined);
@@ -83,11 +102,17 @@ export function openInBrowser(url: string): void {
   }
 }
 
-export async function playCommand(factory: Factory, game: string | undefined, raw: PlayOptions, deps: StartDeps = {}): Promise<void> {
+export async function playCommand(
+  factory: Factory,
+  game: string | undefined,
+  raw: PlayOptions,
+  deps: StartDeps = {},
+): Promise<void> {
   const named = game === undefined ? undefined : parseSandboxGameId(game);
   const source = parseGameSourceOptions(raw, process.cwd(), true);
   const as = raw.as;
-  if (as !== undefined && (as.trim() === '' || as.length > 64)) throw new UsageError('--as must be a username (1-64 characters)');
+  if (as !== undefined && (as.trim() === '' || as.length > 64))
+    throw new UsageError('--as must be a username (1-64 characters)');
   const latencyMs = parseLatency(raw.latency);
   const { stdout, stderr, env } = factory.io;
 
@@ -99,25 +124,38 @@ export async function playCommand(factory: Factory, game: string | undefined, ra
     // A running sandbox keeps the latency it started with: asking for another one is refused.
     const running = current.record.latencyMs ?? 0;
     if (raw.latency !== undefined && latencyMs !== running) {
-      throw new UsageError(`the sandbox at ${url} runs with --latency ${running}ms, not ${latencyMs}ms; a running sandbox keeps its latency`, {
-        hint: `stop it first (udcli sandbox stop), then: udcli sandbox play --latency ${latencyMs}ms`,
-      });
+      throw new UsageError(
+        `the sandbox at ${url} runs with --latency ${running}ms, not ${latencyMs}ms; a running sandbox keeps its latency`,
+        {
+          hint: `stop it first (udcli sandbox stop), then: udcli sandbox play --latency ${latencyMs}ms`,
+        },
+      );
     }
     const list = await gameSources(url);
-    gameId = await pickGame(factory, named, (list?.games ?? []).map((g) => g.game_id), `the sandbox at ${url}`);
+    gameId = await pickGame(
+      factory,
+      named,
+      (list?.games ?? []).map((g) => g.game_id),
+      `the sandbox at ${url}`,
+    );
     if (source !== undefined) {
       await setGameSource(url, gameId, sourceBody(source));
       stderr.write(`udcli: the sandbox at ${url} now serves game ${gameId} from ${describe(source)}\n`);
     }
   } else {
-    const options = { ...parseStartOptions({ detach: true, insecureGameHost: raw.insecureGameHost === true }, env), latencyMs };
+    const options = {
+      ...parseStartOptions({ detach: true, insecureGameHost: raw.insecureGameHost === true }, env),
+      latencyMs,
+    };
     const dbPath = defaultDatabasePath(env);
     gameId = await pickGame(factory, named, await databaseGames(dbPath), `the sandbox database ${dbPath}`);
     const gameSource = source === undefined ? undefined : { ...source, gameId };
     refuseForbiddenGameDirs({ gameSource, allowGameDirs: [] }, env);
     const started = await launchDetached(factory, { ...options, gameSource }, deps);
     url = reachable(started.url);
-    stderr.write(`udcli: sandbox started in the background at ${url} (pid ${started.pid}); stop it with: udcli sandbox stop\n`);
+    stderr.write(
+      `udcli: sandbox started in the background at ${url} (pid ${started.pid}); stop it with: udcli sandbox stop\n`,
+    );
   }
   const page = `${url}${PLAY_PATH}/${encodeURIComponent(gameId)}${as === undefined ? '' : `?as=${encodeURIComponent(as)}`}`;
   stdout.write(`${page}\n`);

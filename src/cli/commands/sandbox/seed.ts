@@ -29,7 +29,8 @@ export async function seedCommand(factory: Factory, raw: RawSeedOptions): Promis
       stdout.write(`${jsonText({ database: dbPath, demo_seeded: demo, seconds, ...summary }, 2)}\n`);
       return;
     }
-    const more = (list: string[]) => (list.length > 3 ? `${list.slice(0, 3).join(', ')}, …` : list.join(', ') || 'none');
+    const more = (list: string[]) =>
+      list.length > 3 ? `${list.slice(0, 3).join(', ')}, …` : list.join(', ') || 'none';
     stdout.write(
       [
         `seeded ${dbPath}${demo ? ' (demo data first: it was empty)' : ''} in ${seconds.toFixed(1)} s`,

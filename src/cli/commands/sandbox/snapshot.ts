@@ -22,7 +22,9 @@ async function snapshots() {
 async function openExisting(factory: Factory, raw: string | undefined) {
   const path = databasePath(factory, raw);
   if (!existsSync(path)) {
-    throw new UsageError(`there is no sandbox database at ${path}`, { hint: 'start the sandbox once (udcli sandbox start) or pass --db FILE' });
+    throw new UsageError(`there is no sandbox database at ${path}`, {
+      hint: 'start the sandbox once (udcli sandbox start) or pass --db FILE',
+    });
   }
   const { openDatabase } = await import('../../../sandbox/database.js');
   return { path, db: openDatabase(path) };
@@ -72,7 +74,8 @@ export async function listCommand(factory: Factory, opts: SnapshotOptions): Prom
   }
   const width = Math.max(4, ...list.map((x) => x.name.length));
   factory.io.stdout.write(`${'NAME'.padEnd(width)}  SAVED                     SIZE\n`);
-  for (const x of list) factory.io.stdout.write(`${x.name.padEnd(width)}  ${x.saved_on.padEnd(24)}  ${Math.ceil(x.bytes / 1024)} KiB\n`);
+  for (const x of list)
+    factory.io.stdout.write(`${x.name.padEnd(width)}  ${x.saved_on.padEnd(24)}  ${Math.ceil(x.bytes / 1024)} KiB\n`);
 }
 
 export async function deleteCommand(factory: Factory, name: string): Promise<void> {

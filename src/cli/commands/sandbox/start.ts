@@ -17,7 +17,15 @@ import type { Factory } from '../../../ops/factory.js';
 import { dataWarning } from './data-warning.js';
 import { credentialLines } from './describe.js';
 import { faultsLine, seedFaults } from './faults.js';
-import { latencyLine, parseStartOptions, remoteWarning, serverGameSource, type GameSourceOptions, type RawStartOptions, type StartOptions } from './options.js';
+import {
+  latencyLine,
+  parseStartOptions,
+  remoteWarning,
+  serverGameSource,
+  type GameSourceOptions,
+  type RawStartOptions,
+  type StartOptions,
+} from './options.js';
 import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
 import { waitForSignal } from './signals.js';
 import { refuseHeldPort, refuseOpenDatabase, runningSandboxText, WAYS_ON } from './in-use.js';
@@ -55,8 +63,14 @@ export async function startCommand(factory: Factory, raw: RawStartOptions, deps:
 }
 
 /** A --game-dir or --allow-game-dir that may never be served (game-host/allowed-dirs.ts) is a usage error. */
-export function refuseForbiddenGameDirs(options: Pick<StartOptions, 'gameSource' | 'allowGameDirs'>, env: NodeJS.ProcessEnv): void {
-  const dirs = [...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []), ...options.allowGameDirs];
+export function refuseForbiddenGameDirs(
+  options: Pick<StartOptions, 'gameSource' | 'allowGameDirs'>,
+  env: NodeJS.ProcessEnv,
+): void {
+  const dirs = [
+    ...(options.gameSource?.setting.kind === 'dir' ? [options.gameSource.setting.root] : []),
+    ...options.allowGameDirs,
+  ];
   for (const dir of dirs) {
     const problem = forbiddenDirProblem(dir, { own: [configDir(env), dataDir(env)] });
     if (problem !== null) throw forbiddenGameDirError(dir, problem);
@@ -71,7 +85,8 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   const faults = seedFaults(options.faults);
   // Checked before anything is opened: a start that cannot start changes nothing.
   await refuseHeldPort(env, options.host, options.port);
-  if (options.replace && dbPath !== ':memory:') await refuseOpenDatabase(env, dbPath, `cannot replace the data of ${dbPath}`);
+  if (options.replace && dbPath !== ':memory:')
+    await refuseOpenDatabase(env, dbPath, `cannot replace the data of ${dbPath}`);
 
   const { startSandbox } = await import('../../../sandbox/server.js');
   const { openLineOutlet } = await import('./log-outlet.js');
@@ -102,7 +117,9 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   // The pid file names "the" sandbox for status/stop/reset; a second one does not take it over.
   const ownsPidFile = before.state !== 'running';
   if (before.state === 'stale') {
-    stderr.write(`udcli: the sandbox recorded in ${pidPath} (pid ${before.record.pid}) is no longer running; this one takes over\n`);
+    stderr.write(
+      `udcli: the sandbox recorded in ${pidPath} (pid ${before.record.pid}) is no longer running; this one takes over\n`,
+    );
   }
   // Listening from here on, so a SIGTERM that comes while the URL and the banner are written
   // (a supervisor that read the URL line) closes the sandbox as it would later, never the default
@@ -159,7 +176,8 @@ function logTail(path: string, lines = 15): string {
 export function gameSourceArgs(source: GameSourceOptions | undefined): string[] {
   if (source === undefined) return [];
   const { setting } = source;
-  const args = setting.kind === 'dir' ? ['--game-dir', setting.root] : setting.kind === 'url' ? ['--game-url', setting.base] : [];
+  const args =
+    setting.kind === 'dir' ? ['--game-dir', setting.root] : setting.kind === 'url' ? ['--game-url', setting.base] : [];
   if (source.gameId !== undefined) args.push('--game', source.gameId);
   if (!setting.connect) args.push('--no-connect');
   return args;
@@ -174,7 +192,9 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
   const latency = latencyLine(options.latencyMs);
   if (latency !== undefined) stderr.write(`${latency}\n`);
-  stderr.write(`udcli sandbox running in the background at ${url} (pid ${pid}); log ${logPath}\nstop it with: udcli sandbox stop\n`);
+  stderr.write(
+    `udcli sandbox running in the background at ${url} (pid ${pid}); log ${logPath}\nstop it with: udcli sandbox stop\n`,
+  );
 }
 
 /** Starts a detached `sandbox start` and waits until it answers; its URL, pid and log. */
@@ -186,13 +206,18 @@ export async function launchDetached(
   const { stderr, env } = factory.io;
   const current = await sandboxState(env);
   if (current.state === 'running' || current.state === 'unresponsive') {
-    throw new UsageError(`cannot start another sandbox: ${await runningSandboxText(current.record)} is already running; nothing was changed`, { hint: WAYS_ON });
+    throw new UsageError(
+      `cannot start another sandbox: ${await runningSandboxText(current.record)} is already running; nothing was changed`,
+      { hint: WAYS_ON },
+    );
   }
   const pidPath = pidFilePath(env);
   await refuseHeldPort(env, options.host, options.port);
   if (current.state === 'stale') {
     removePidFile(pidPath, current.record.pid);
-    stderr.write(`udcli: the sandbox recorded in ${pidPath} (pid ${current.record.pid}) is no longer running; starting a new one\n`);
+    stderr.write(
+      `udcli: the sandbox recorded in ${pidPath} (pid ${current.record.pid}) is no longer running; starting a new one\n`,
+    );
   }
 
   const dbPath = options.db ?? defaultDatabasePath(env);
@@ -249,7 +274,8 @@ export async function launchDetached(
   let url: string | null = null;
   while (Date.now() < deadline && url === null) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    if (outcome.error) throw new UdcliError(`cannot start the sandbox: ${outcome.error.message}`, { cause: outcome.error });
+    if (outcome.error)
+      throw new UdcliError(`cannot start the sandbox: ${outcome.error.message}`, { cause: outcome.error });
     if (outcome.exit !== null || childPid === undefined) break;
     const record = readPidFile(pidPath);
     if (record?.pid === childPid && (await probe(record.url)) === childPid) url = record.url;
@@ -258,7 +284,9 @@ export async function launchDetached(
     if (childPid !== undefined && outcome.exit === null && isAlive(childPid)) child.kill('SIGTERM');
     const tail = logTail(logPath);
     const why = outcome.exit !== null ? `it exited during start-up (${outcome.exit})` : 'it did not answer in time';
-    throw new UdcliError(`the detached sandbox did not start: ${why}`, { hint: tail ? `log ${logPath}:\n${tail}` : `see ${logPath}` });
+    throw new UdcliError(`the detached sandbox did not start: ${why}`, {
+      hint: tail ? `log ${logPath}:\n${tail}` : `see ${logPath}`,
+    });
   }
   child.unref();
   return { url, pid: childPid, logPath };

@@ -9,8 +9,13 @@ import { wantsJson } from './json.js';
 import { sandboxState, type PidRecord } from './pidfile.js';
 
 /** Which game and key the built-in profile takes from this sandbox, and why (undefined: it keeps its own). */
-async function builtInProfileGame(env: NodeJS.ProcessEnv): Promise<{ game_id: string | null; why: string } | undefined> {
-  const [{ readConfig, resolveSettings, BUILT_IN_PROFILE }, { followBuiltIn }] = await Promise.all([import('../../../config/index.js'), import('../profile/show.js')]);
+async function builtInProfileGame(
+  env: NodeJS.ProcessEnv,
+): Promise<{ game_id: string | null; why: string } | undefined> {
+  const [{ readConfig, resolveSettings, BUILT_IN_PROFILE }, { followBuiltIn }] = await Promise.all([
+    import('../../../config/index.js'),
+    import('../profile/show.js'),
+  ]);
   try {
     const settings = resolveSettings({ profile: BUILT_IN_PROFILE }, env, readConfig(env).data);
     await followBuiltIn(settings, env);
@@ -22,14 +27,24 @@ async function builtInProfileGame(env: NodeJS.ProcessEnv): Promise<{ game_id: st
 }
 
 function printText(stdout: NodeJS.WritableStream, r: PidRecord, contents: PresentedContents | undefined): void {
-  stdout.write(`running at ${r.url} (pid ${r.pid}${r.detached ? ', detached' : ''}, since ${r.startedAt})\ndatabase ${r.db}\n`);
+  stdout.write(
+    `running at ${r.url} (pid ${r.pid}${r.detached ? ', detached' : ''}, since ${r.startedAt})\ndatabase ${r.db}\n`,
+  );
   if (r.gameUrl !== undefined) stdout.write(`games served from ${r.gameUrl}\n`);
   if ((r.latencyMs ?? 0) > 0) stdout.write(`latency ${r.latencyMs} ms on every /services/rest reply\n`);
   if (contents) {
-    const more = (list: string[], n: number) => (n > list.length ? `${list.join(', ')}, … (${n.toLocaleString('en-US')} in all)` : list.join(', ') || 'none');
+    const more = (list: string[], n: number) =>
+      n > list.length ? `${list.join(', ')}, … (${n.toLocaleString('en-US')} in all)` : list.join(', ') || 'none';
     stdout.write(`holds ${contents.origin.text}\n`);
-    stdout.write(`games ${contents.games.map((g) => `${g.id} ${g.name} (key ${g.keys.find((k) => !k.partner)?.api_key ?? 'none'})`).join(', ') || 'none'}\n`);
-    stdout.write(`users ${more(contents.users.map((u) => u.username), contents.user_count)}\n`);
+    stdout.write(
+      `games ${contents.games.map((g) => `${g.id} ${g.name} (key ${g.keys.find((k) => !k.partner)?.api_key ?? 'none'})`).join(', ') || 'none'}\n`,
+    );
+    stdout.write(
+      `users ${more(
+        contents.users.map((u) => u.username),
+        contents.user_count,
+      )}\n`,
+    );
   }
 }
 
@@ -41,8 +56,12 @@ export async function statusCommand(factory: Factory, raw: { json?: boolean }): 
     const contents = await sandboxContents(r.db, r.url);
     const profile = await builtInProfileGame(env);
     if (wantsJson(factory, raw.json)) {
-      const holds = contents ? { holds: contents.origin, games: contents.games, users: contents.users, user_count: contents.user_count } : {};
-      stdout.write(`${jsonText({ running: true, pid: r.pid, url: r.url, game_url: r.gameUrl ?? null, port: r.port, host: r.host, db: r.db, started_at: r.startedAt, detached: r.detached, log: r.log ?? null, latency_ms: r.latencyMs ?? 0, ...holds, builtin_profile: profile ?? null }, 2)}\n`);
+      const holds = contents
+        ? { holds: contents.origin, games: contents.games, users: contents.users, user_count: contents.user_count }
+        : {};
+      stdout.write(
+        `${jsonText({ running: true, pid: r.pid, url: r.url, game_url: r.gameUrl ?? null, port: r.port, host: r.host, db: r.db, started_at: r.startedAt, detached: r.detached, log: r.log ?? null, latency_ms: r.latencyMs ?? 0, ...holds, builtin_profile: profile ?? null }, 2)}\n`,
+      );
     } else {
       // Every field through printable(): game names and usernames come from a data file.
       printText(stdout, printableFields(r), printableFields(contents));
@@ -54,7 +73,9 @@ export async function statusCommand(factory: Factory, raw: { json?: boolean }): 
   // the recorded process is alive but does not answer); the exit code says it is not usable.
   if (wantsJson(factory, raw.json)) {
     const r = current.state === 'unresponsive' ? current.record : null;
-    stdout.write(`${jsonText({ running: r !== null, responding: false, pid: r?.pid ?? null, url: r?.url ?? null }, 2)}\n`);
+    stdout.write(
+      `${jsonText({ running: r !== null, responding: false, pid: r?.pid ?? null, url: r?.url ?? null }, 2)}\n`,
+    );
   }
   if (current.state === 'unresponsive') {
     throw new UdcliError(`the sandbox (pid ${current.record.pid}) does not answer at ${current.record.url}`, {

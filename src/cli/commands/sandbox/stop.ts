@@ -18,9 +18,12 @@ export async function stopCommand(factory: Factory): Promise<void> {
       return;
     case 'unresponsive':
       // The pid may have been reused by another program: do not signal it blindly.
-      throw new UdcliError(`process ${current.record.pid} from ${pidPath} does not answer as the sandbox at ${current.record.url}`, {
-        hint: `if it is a hung sandbox, kill ${current.record.pid}; if it is another program, delete ${pidPath}`,
-      });
+      throw new UdcliError(
+        `process ${current.record.pid} from ${pidPath} does not answer as the sandbox at ${current.record.url}`,
+        {
+          hint: `if it is a hung sandbox, kill ${current.record.pid}; if it is another program, delete ${pidPath}`,
+        },
+      );
     case 'running': {
       const { pid, url } = current.record;
       process.kill(pid, 'SIGTERM');

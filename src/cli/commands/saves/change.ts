@@ -8,7 +8,14 @@ import { shortUid } from '../../../audit/receipt.js';
 import type { ChangeAsk, ChangeType } from '../../../batch/change.js';
 import type { ApiClient, EraseResult, Reply, SaveResult } from '../../../client/types.js';
 import type { Factory } from '../../../ops/factory.js';
-import { givenAuthToken, missingAuthToken, parseSaveKey, readSave, saveBytes, type AuthTokenSource } from '../../../ops/saves.js';
+import {
+  givenAuthToken,
+  missingAuthToken,
+  parseSaveKey,
+  readSave,
+  saveBytes,
+  type AuthTokenSource,
+} from '../../../ops/saves.js';
 import type { ChangeOptions } from './index.js';
 import { autoAuthToken } from './token.js';
 
@@ -19,7 +26,11 @@ export interface SaveInput<C extends SaveChange = SaveChange> {
 }
 
 /** What one verb adds to the shared save change. */
-export interface SaveVerb<Args extends { uid: string; key: string }, T extends SaveResult | EraseResult, C extends SaveChange> {
+export interface SaveVerb<
+  Args extends { uid: string; key: string },
+  T extends SaveResult | EraseResult,
+  C extends SaveChange,
+> {
   action: C['action'];
   change(factory: Factory, args: Args): Promise<C>;
   confirm(input: SaveInput<C>, who: string): string;
@@ -36,9 +47,11 @@ function sizeText(value: string | null): string {
   return value === null ? '(none)' : `${saveBytes(value)} bytes`;
 }
 
-export function saveChange<Args extends { uid: string; key: string }, T extends SaveResult | EraseResult, C extends SaveChange>(
-  verb: SaveVerb<Args, T, C>,
-): ChangeType<Args, ChangeOptions, SaveInput<C>, null, string | null, T, AuthTokenSource> {
+export function saveChange<
+  Args extends { uid: string; key: string },
+  T extends SaveResult | EraseResult,
+  C extends SaveChange,
+>(verb: SaveVerb<Args, T, C>): ChangeType<Args, ChangeOptions, SaveInput<C>, null, string | null, T, AuthTokenSource> {
   return {
     command: `saves ${verb.action}`,
     key: { name: 'key', of: (args) => args.key },
@@ -60,10 +73,12 @@ export function saveChange<Args extends { uid: string; key: string }, T extends 
     label: verb.label,
     ...(verb.ask ? { ask: verb.ask } : {}),
     spin: ({ key }) => verb.spin(key),
-    authorize: async (factory, settings, client, uid, { given }) => given ?? (await autoAuthToken(factory, settings, client, uid)),
+    authorize: async (factory, settings, client, uid, { given }) =>
+      given ?? (await autoAuthToken(factory, settings, client, uid)),
     read: (client, uid, { key }) => readSave(client, uid, key),
     // A dry run asks for no token (nothing is sent): the request it shows carries a stand-in, redacted.
-    perform: (client, uid, input, token) => verb.perform(client, uid, input, token === undefined ? 'dry-run' : token.token),
+    perform: (client, uid, input, token) =>
+      verb.perform(client, uid, input, token === undefined ? 'dry-run' : token.token),
     kept: (before) => before,
     trace(ctx, _client, uid, { key, change }, _prepared, token) {
       const scope = ctx.target ?? [];
@@ -76,7 +91,18 @@ export function saveChange<Args extends { uid: string; key: string }, T extends 
         receipt: async (before) => {
           const after = change.action === 'set' ? change.value : null;
           const tokenGiven = token.how !== 'sandbox';
-          return { receipt: saveReceipt({ uid, key, before, after, scope, tokenGiven, keep: (value) => writeUndoFile(ctx.env, uid, key, value) }), after: saveState(key, after) };
+          return {
+            receipt: saveReceipt({
+              uid,
+              key,
+              before,
+              after,
+              scope,
+              tokenGiven,
+              keep: (value) => writeUndoFile(ctx.env, uid, key, value),
+            }),
+            after: saveState(key, after),
+          };
         },
       };
     },

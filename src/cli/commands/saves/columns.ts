@@ -29,7 +29,11 @@ export const SAVE_COLUMNS: ReadonlyArray<Column<SaveRow>> = [
 export function eraseResultColumns(key: string): ReadonlyArray<Column<Record<string, unknown>>> {
   return [
     { key: 'key', header: 'KEY', cell: () => key },
-    { key: 'result', header: 'RESULT', cell: (r) => (typeof r[key] === 'string' ? String(r[key]) : r.success === 1 ? 'deleted' : JSON.stringify(r)) },
+    {
+      key: 'result',
+      header: 'RESULT',
+      cell: (r) => (typeof r[key] === 'string' ? String(r[key]) : r.success === 1 ? 'deleted' : JSON.stringify(r)),
+    },
   ];
 }
 

@@ -1,4 +1,7 @@
-/** `udcli saves list|get`, and the changes declared in src/cli/changes/saves-*.ts: a player's game saves (SERVICE.md: Game saves). */
+/**
+ * `udcli saves list|get`, and the changes declared in src/cli/changes/saves-*.ts: a player's game saves (SERVICE.md:
+ * Game saves).
+ */
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
 import { EXAMPLE_UID } from '../../batch-help.js';
@@ -29,7 +32,10 @@ export async function register(program: Command, factory: Factory): Promise<void
     .description('The saved value: pretty-printed when it is JSON, as saved otherwise; exit 4 when nothing is saved')
     .argument('<user>', 'a uid (32 hex digits) or a username')
     .argument('<key>', 'the save: 1 to 64 of A-Z a-z 0-9 _ . -')
-    .addHelpText('after', `\n-o json prints the value as JSON (a JSON string when it is not JSON).\n\nExamples:\n  $ udcli saves get ${EXAMPLE_UID} slot1\n  $ udcli saves get ${EXAMPLE_UID} slot1 > slot1.json`)
+    .addHelpText(
+      'after',
+      `\n-o json prints the value as JSON (a JSON string when it is not JSON).\n\nExamples:\n  $ udcli saves get ${EXAMPLE_UID} slot1\n  $ udcli saves get ${EXAMPLE_UID} slot1 > slot1.json`,
+    )
     .action(async (uid: string, key: string) => {
       const { run } = await import('./get.js');
       await run(factory, { uid, key });

@@ -7,7 +7,12 @@ import { missingAuthToken, sandboxAuthToken, type AuthTokenSource } from '../../
  * The token of a save or erase when none was given (givenAuthToken() came back null). A
  * production profile is never the sandbox: no login is tried there, the usage error comes at once.
  */
-export async function autoAuthToken(factory: Factory, settings: Settings, client: ApiClient, uid: string): Promise<AuthTokenSource> {
+export async function autoAuthToken(
+  factory: Factory,
+  settings: Settings,
+  client: ApiClient,
+  uid: string,
+): Promise<AuthTokenSource> {
   if (settings.production) throw missingAuthToken(uid);
   const verbose = factory.globals().verbose;
   const out = await factory.output();

@@ -12,7 +12,11 @@ export const USER: Verb = {
     ['--username', 'look the argument up as a username even if it is 32 hex digits'],
     ['--public', 'ask without the api key: only the public fields (uid, username, avatar)'],
   ],
-  examples: ['udcli user demo_player', 'udcli user 01e528d59829836fd23b09085b56edab --json', 'udcli user demo_player --public'],
+  examples: [
+    'udcli user demo_player',
+    'udcli user 01e528d59829836fd23b09085b56edab --json',
+    'udcli user demo_player --public',
+  ],
   run: async (factory, ref: string, opts: UserOptions) => (await import('./view.js')).run(factory, { ref }, opts),
 };
 

@@ -25,7 +25,9 @@ export async function run(factory: Factory, args: { ref: string }, opts: UserOpt
   const settings = await factory.settings();
   if (!publicOnly && settings.apiKey && keyRefusedOnUser(reply.payload)) {
     const from = sourceLabel('api_key', settings.sources.api_key ?? 'profile');
-    out.warn(`api_key ${redact(settings.apiKey)} (from ${from}, profile ${settings.profile}) was not accepted: the server answered with the public fields only`);
+    out.warn(
+      `api_key ${redact(settings.apiKey)} (from ${from}, profile ${settings.profile}) was not accepted: the server answered with the public fields only`,
+    );
   }
   await printItem(factory, reply, USER_COLUMNS);
 }
