@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { main } from '../../src/cli/main.js';
+import { declarationFiles } from '../../src/ops/args.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { fakeIO } from '../output/fake-io.js';
 import {
@@ -50,15 +51,13 @@ describe('batches found where they are used', () => {
     );
   });
 
-  // Run in this order on one sandbox: alice has FIRST_WIN (deleted last) and 2 xp-boost.
-  const BATCH_COMMANDS = [
-    'achievements inc',
-    'achievements set',
-    'achievements reset',
-    'products give',
-    'products take',
-    'achievements delete',
-  ];
+  // Every declared change (the registry's files), run in this order on one sandbox: those that
+  // remove something last (alice has FIRST_WIN and 2 xp-boost; her save is set before it is erased).
+  const REMOVING = new Set(['delete', 'erase', 'take']);
+  const removes = (command: string) => Number(REMOVING.has(command.split(' ')[1]!));
+  const BATCH_COMMANDS = declarationFiles()
+    .map((m) => `${m[1]} ${m[2]}`)
+    .sort((a, b) => removes(a) - removes(b));
 
   it.each(BATCH_COMMANDS)(
     'udcli %s --help says @FILE in its argument help, and its @FILE --journal example runs as printed',
@@ -76,11 +75,13 @@ describe('batches found where they are used', () => {
       const dir = mkdtempSync(join(scratch, 'example-'));
       writeFileSync(join(dir, 'users.txt'), '# testers\nalice\n');
       const line = example![0].replace(/^ {2}\$ udcli /, '');
-      const argv = line
-        .split(' ')
-        .map((a) =>
-          a === '@users.txt' ? `@${join(dir, 'users.txt')}` : a === 'run.jsonl' ? join(dir, 'run.jsonl') : a,
-        );
+      const argv = line.split(' ').map((a) => {
+        if (a === '@users.txt') return `@${join(dir, 'users.txt')}`;
+        if (a === 'run.jsonl') return join(dir, 'run.jsonl');
+        // Any other file the example names (a save's value): made beside the list.
+        if (a.startsWith('@')) writeFileSync(join(dir, a.slice(1)), '{"level":3}');
+        return a.startsWith('@') ? `@${join(dir, a.slice(1))}` : a;
+      });
       const r = await env.read(argv);
       expect(r.code, r.stderr).toBe(0);
       expect(lines(r.stdout).map((l) => JSON.parse(l) as { input: string; status: string })).toEqual([
