@@ -9,9 +9,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../config/paths.js';
-import { saveBytes } from '../ops/saves.js';
+import { saveBytes, savePreview } from '../ops/saves.js';
+export { savePreview } from '../ops/saves.js';
 import { shortUid, undoLine, type Receipt } from './receipt.js';
-import { hasControl, printable } from '../printable.js';
+import { hasControl } from '../printable.js';
 
 export type SaveChange =
   | {
@@ -24,15 +25,6 @@ export type SaveChange =
 
 /** Longest earlier value an undo carries inline; longer ones go to a file. */
 export const INLINE_UNDO_MAX = 200;
-
-/** `12 bytes {"level":3,"hp":…}`: the size and the start of a value, on one line. */
-export function savePreview(value: string | null, width = 40): string {
-  if (value === null) return '(none)';
-  const flat = value.replace(/\s+/g, ' ').trim();
-  const shown = printable(flat.length > width ? `${flat.slice(0, width - 1)}…` : flat);
-  const bytes = saveBytes(value);
-  return `${bytes} byte${bytes === 1 ? '' : 's'} ${shown}`;
-}
 
 /** What the audit line keeps of a value: the value itself when short, else its size, hash and start. */
 export function saveState(key: string, value: string | null): unknown {

@@ -2,11 +2,7 @@
 import type { Command } from 'commander';
 import type { ChangeOption } from './change-registry.js';
 
-/** `--game` and `--type` as commander hands them over. */
-export interface ScopeOptions {
-  game?: string;
-  type?: string;
-}
+export type { ScopeOptions } from '../ops/args.js';
 
 export const SCOPE_OPTIONS: readonly ChangeOption[] = [
   { flags: '--game <id>', description: "the game (default: the profile's game_id)" },

@@ -472,3 +472,9 @@ export function rejectRawWithAll(factory: Pick<Factory, 'globals'>, all: boolean
     });
   }
 }
+
+/** `--game` and `--type` as commander hands them over: the game (or website) of an achievement or a product. */
+export interface ScopeOptions {
+  game?: string;
+  type?: string;
+}

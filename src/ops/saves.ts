@@ -10,6 +10,7 @@ import { BUILT_IN_PROFILE } from '../config/resolve.js';
 import { hasLoneSurrogate, isSaveKey, saveBytes, SAVE_LIMITS } from '../domain/contract.js';
 import { normalizeHex32 } from '../domain/ids.js';
 import { ApiError, UdcliError, UsageError } from '../errors.js';
+import { printable } from '../printable.js';
 import { redact, redactUrl } from '../redact.js';
 import { parseHex32, quote, resolveGame } from './args.js';
 
@@ -203,4 +204,13 @@ export async function sandboxAuthToken(
 /** For a profile that is not the sandbox's and where no token was given: exit 2 at once. */
 export function missingAuthToken(uid: string): UsageError {
   return new UsageError(`no auth token for user ${uid}: ${TOKEN_WAYS}`);
+}
+
+/** `12 bytes {"level":3,"hp":…}`: the size and the start of a value, on one line. */
+export function savePreview(value: string | null, width = 40): string {
+  if (value === null) return '(none)';
+  const flat = value.replace(/\s+/g, ' ').trim();
+  const shown = printable(flat.length > width ? `${flat.slice(0, width - 1)}…` : flat);
+  const bytes = saveBytes(value);
+  return `${bytes} byte${bytes === 1 ? '' : 's'} ${shown}`;
 }

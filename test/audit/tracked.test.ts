@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tracedSingle, type Perform, type TraceSettings } from '../../src/audit/tracked.js';
 import { traceSpec } from '../../src/batch/change.js';
 import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../../src/client/types.js';
-import type { AchievementChangeSpec } from '../../src/cli/commands/achievements/change.js';
+import type { AchievementChangeSpec } from '../../src/batch/changes/achievements.js';
 import type { Factory } from '../../src/ops/factory.js';
 import { ApiError, NetworkError, wasNotSent } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';

@@ -24,7 +24,7 @@ const bump = defineChange({
   batchExample: 'LEVEL_10',
   async type() {
     const [{ achievementChange }, { incrementAchievement }, { incrementOutcome }] = await Promise.all([
-      import('../../src/cli/commands/achievements/change.js'),
+      import('../../src/batch/changes/achievements.js'),
       import('../../src/ops/achievements.js'),
       import('../../src/domain/outcome.js'),
     ]);

@@ -3,10 +3,10 @@
  * from the reply shapes docs/SERVICE.md and docs/PLATFORM.md name, and an awkward platform's.
  */
 import { describe, expect, it } from 'vitest';
-import { USER_ACHIEVEMENT_COLUMNS } from '../../src/cli/commands/achievements/columns.js';
+import { USER_ACHIEVEMENT_COLUMNS } from '../../src/ops/columns/achievements.js';
 import { notStartedRow } from '../../src/cli/commands/achievements/list.js';
-import { fieldView, heldText, PRODUCT_COLUMNS } from '../../src/cli/commands/products/columns.js';
-import { eraseResultColumns } from '../../src/cli/commands/saves/columns.js';
+import { fieldView, heldText, PRODUCT_COLUMNS } from '../../src/ops/columns/products.js';
+import { eraseResultColumns } from '../../src/ops/columns/saves.js';
 import type { AchievementDefinition, ProductEntry, UserAchievement } from '../../src/domain/types.js';
 
 const entry = (success: unknown, data: unknown, type = 'consumable'): ProductEntry =>

@@ -13,7 +13,7 @@ export default defineChange({
   batchExample: 'FIRST_WIN --yes',
   async type() {
     const [{ achievementChange, lossText }, { deleteAchievement }] = await Promise.all([
-      import('../commands/achievements/change.js'),
+      import('../../batch/changes/achievements.js'),
       import('../../ops/achievements.js'),
     ]);
     return achievementChange({

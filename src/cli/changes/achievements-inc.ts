@@ -18,7 +18,7 @@ export default defineChange({
   async type() {
     const [{ achievementChange }, { incrementAchievement }, { incrementOutcome }, { parseInteger }] = await Promise.all(
       [
-        import('../commands/achievements/change.js'),
+        import('../../batch/changes/achievements.js'),
         import('../../ops/achievements.js'),
         import('../../domain/outcome.js'),
         import('../../ops/args.js'),

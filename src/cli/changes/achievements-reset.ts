@@ -13,7 +13,7 @@ export default defineChange({
   batchExample: 'LEVEL_10',
   async type() {
     const [{ achievementChange }, { resetAchievement }] = await Promise.all([
-      import('../commands/achievements/change.js'),
+      import('../../batch/changes/achievements.js'),
       import('../../ops/achievements.js'),
     ]);
     return achievementChange({

@@ -17,7 +17,7 @@ export default defineChange({
   async type() {
     const [{ achievementChange, refuseKeptCompletion }, { setAchievementProgress }, { parseProgress }] =
       await Promise.all([
-        import('../commands/achievements/change.js'),
+        import('../../batch/changes/achievements.js'),
         import('../../ops/achievements.js'),
         import('../../ops/args.js'),
       ]);

@@ -27,7 +27,7 @@ export default defineChange({
   batchExample: 'xp-boost',
   async type() {
     const [{ productChange }, { checkGiveQty, giveProduct }, { amountText }, { parseInteger }] = await Promise.all([
-      import('../commands/products/change.js'),
+      import('../../batch/changes/products.js'),
       import('../../ops/products.js'),
       import('../../domain/packs.js'),
       import('../../ops/args.js'),

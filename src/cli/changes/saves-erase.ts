@@ -14,11 +14,11 @@ export default defineChange({
   async type() {
     const [{ saveChange }, { savePreview }, { printItem }, { checkSaved, notSaved }, { eraseResultColumns }] =
       await Promise.all([
-        import('../commands/saves/change.js'),
+        import('../../batch/changes/saves.js'),
         import('../../audit/saves.js'),
         import('../../ops/args.js'),
         import('../../ops/saves.js'),
-        import('../commands/saves/columns.js'),
+        import('../../ops/columns/saves.js'),
       ]);
     return saveChange({
       action: 'erase',

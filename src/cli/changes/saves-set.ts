@@ -38,11 +38,11 @@ ${TOKEN_HELP}
       { SAVE_RESULT_COLUMNS },
       { UsageError },
     ] = await Promise.all([
-      import('../commands/saves/change.js'),
+      import('../../batch/changes/saves.js'),
       import('../../ops/args.js'),
       import('../../ops/json-text.js'),
       import('../../ops/saves.js'),
-      import('../commands/saves/columns.js'),
+      import('../../ops/columns/saves.js'),
       import('../../errors.js'),
     ]);
     return saveChange({

@@ -1,7 +1,7 @@
 import type { Factory } from '../../../ops/factory.js';
 import type { ParentType } from '../../../domain/types.js';
 import { optionalInteger, parseKey, parseParentType, printList, resolveGame } from '../../../ops/args.js';
-import { DEFINITION_COLUMNS } from './columns.js';
+import { DEFINITION_COLUMNS } from '../../../ops/columns/achievements.js';
 import type { DefsOptions } from './index.js';
 
 export async function run(factory: Factory, args: { gameId?: string }, opts: DefsOptions): Promise<void> {

@@ -13,7 +13,7 @@ import {
   rejectRawWithAll,
 } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
-import { USER_ACHIEVEMENT_COLUMNS } from './columns.js';
+import { USER_ACHIEVEMENT_COLUMNS } from '../../../ops/columns/achievements.js';
 import type { ListOptions } from './index.js';
 import { resolveParent } from '../../../ops/achievements.js';
 

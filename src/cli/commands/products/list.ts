@@ -2,7 +2,7 @@ import type { Factory } from '../../../ops/factory.js';
 import type { ParentType } from '../../../domain/types.js';
 import { parseKey, parseParentType, parseUserArg, printList, resolveGame } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
-import { PRODUCT_COLUMNS, forFields } from './columns.js';
+import { PRODUCT_COLUMNS, forFields } from '../../../ops/columns/products.js';
 import type { ListOptions } from './index.js';
 
 export async function run(factory: Factory, args: { uid: string }, opts: ListOptions): Promise<void> {

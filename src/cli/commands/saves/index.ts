@@ -7,9 +7,7 @@ import type { Factory } from '../../../ops/factory.js';
 import { EXAMPLE_UID } from '../../batch-help.js';
 import { registerChanges } from '../../change-registry.js';
 
-export interface ChangeOptions {
-  authToken?: string;
-}
+export type { ChangeOptions } from '../../../batch/changes/saves.js';
 
 export async function register(program: Command, factory: Factory): Promise<void> {
   const saves = program

@@ -1,7 +1,7 @@
 import type { Factory } from '../../../ops/factory.js';
 import { parseUserArg } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
-import { SAVE_COLUMNS, saveRows } from './columns.js';
+import { SAVE_COLUMNS, saveRows } from '../../../ops/columns/saves.js';
 
 export async function run(factory: Factory, args: { uid: string }): Promise<void> {
   const user = parseUserArg(args.uid, 'uid', 'saves list');

@@ -1,7 +1,7 @@
-import type { ApiClient } from '../../../client/types.js';
-import type { Settings } from '../../../config/types.js';
-import type { Factory } from '../../../ops/factory.js';
-import { missingAuthToken, sandboxAuthToken, type AuthTokenSource } from '../../../ops/saves.js';
+import type { ApiClient } from '../client/types.js';
+import type { Settings } from '../config/types.js';
+import type { Factory } from './factory.js';
+import { missingAuthToken, sandboxAuthToken, type AuthTokenSource } from './saves.js';
 
 /**
  * The token of a save or erase when none was given (givenAuthToken() came back null). A

@@ -3,11 +3,11 @@
  * key and its value as state, the player's auth token, the audit command, the receipt and the
  * undo (an earlier value too long for a command line kept in a file).
  */
-import { saveReceipt, saveWords, saveState, writeUndoFile, type SaveChange } from '../../../audit/saves.js';
-import { shortUid } from '../../../audit/receipt.js';
-import type { ChangeAsk, ChangeType } from '../../../batch/change.js';
-import type { ApiClient, EraseResult, Reply, SaveResult } from '../../../client/types.js';
-import type { Factory } from '../../../ops/factory.js';
+import { saveReceipt, saveWords, saveState, writeUndoFile, type SaveChange } from '../../audit/saves.js';
+import { shortUid } from '../../audit/receipt.js';
+import type { ChangeAsk, ChangeType } from '../change.js';
+import type { ApiClient, EraseResult, Reply, SaveResult } from '../../client/types.js';
+import type { Factory } from '../../ops/factory.js';
 import {
   givenAuthToken,
   missingAuthToken,
@@ -15,9 +15,13 @@ import {
   readSave,
   saveBytes,
   type AuthTokenSource,
-} from '../../../ops/saves.js';
-import type { ChangeOptions } from './index.js';
-import { autoAuthToken } from './token.js';
+} from '../../ops/saves.js';
+
+/** What every save change takes besides the batch options: the player's token. */
+export interface ChangeOptions {
+  authToken?: string;
+}
+import { autoAuthToken } from '../../ops/save-token.js';
 
 export interface SaveInput<C extends SaveChange = SaveChange> {
   key: string;

@@ -3,19 +3,18 @@
  * (src/batch/change.ts): its target and state, the definition read once, the audit command,
  * the receipt, the dry run's expectation, the columns. Each verb file adds what is its own.
  */
-import { CompletedKeptError, scopeArgs } from '../../../audit/tracked.js';
-import { achievementReceipt, progressPercent, shortUid, undoLine, type Receipt } from '../../../audit/receipt.js';
-import type { ChangeType } from '../../../batch/change.js';
-import type { AchievementTarget, ApiClient, Reply } from '../../../client/types.js';
-import { achievementState, type AchievementState, type OutcomeJudgement } from '../../../domain/outcome.js';
-import { completedDateOf, isState } from '../../../domain/quests.js';
-import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../../domain/types.js';
-import { readAchievement, resolveAchievementTarget, suggestDeveloperId } from '../../../ops/achievements.js';
-import { printItem } from '../../../ops/args.js';
-import type { Factory } from '../../../ops/factory.js';
-import { UPDATE_FIELDS, USER_ACHIEVEMENT_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
-import { UPDATE_COLUMNS, USER_ACHIEVEMENT_COLUMNS } from './columns.js';
-import type { TargetOptions } from './index.js';
+import { CompletedKeptError, scopeArgs } from '../../audit/tracked.js';
+import { achievementReceipt, progressPercent, shortUid, undoLine, type Receipt } from '../../audit/receipt.js';
+import type { ChangeType } from '../change.js';
+import type { AchievementTarget, ApiClient, Reply } from '../../client/types.js';
+import { achievementState, type AchievementState, type OutcomeJudgement } from '../../domain/outcome.js';
+import { completedDateOf, isState } from '../../domain/quests.js';
+import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../domain/types.js';
+import { readAchievement, resolveAchievementTarget, suggestDeveloperId } from '../../ops/achievements.js';
+import { printItem, type ScopeOptions as TargetOptions } from '../../ops/args.js';
+import type { Factory } from '../../ops/factory.js';
+import { UPDATE_FIELDS, USER_ACHIEVEMENT_FIELDS, checkReplyFields } from '../../ops/reply-fields.js';
+import { UPDATE_COLUMNS, USER_ACHIEVEMENT_COLUMNS } from '../../ops/columns/achievements.js';
 
 /**
  * What one verb changes, beside the achievement: `{ action: 'inc', by: 2 }`. Open: a new verb

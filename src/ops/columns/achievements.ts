@@ -1,7 +1,7 @@
-import type { Column } from '../../../output/types.js';
-import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../../domain/types.js';
-import { completedDateOf } from '../../../domain/quests.js';
-import { cellText, isoFromServiceDate } from '../../../ops/args.js';
+import type { Column } from '../../output/types.js';
+import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../domain/types.js';
+import { completedDateOf } from '../../domain/quests.js';
+import { cellText, isoFromServiceDate } from '../args.js';
 
 export const DEFINITION_COLUMNS: ReadonlyArray<Column<AchievementDefinition>> = [
   { key: 'id', header: 'ID', cell: (d) => cellText(d.id) },

@@ -1,7 +1,7 @@
-import type { Column } from '../../../output/types.js';
-import type { ProductEntry } from '../../../domain/types.js';
-import { countIn } from '../../../domain/holdings.js';
-import { cellText } from '../../../ops/args.js';
+import type { Column } from '../../output/types.js';
+import type { ProductEntry } from '../../domain/types.js';
+import { countIn } from '../../domain/holdings.js';
+import { cellText } from '../args.js';
 
 /** Units held of a consumable: a count in purchase.data; undefined for `false`, `"active"`, nothing. */
 export function quantityOf(entry: ProductEntry): number | undefined {

@@ -3,21 +3,20 @@
  * product and its holding, the sku checked once for a batch, the audit command, the receipt,
  * the lost reply's judgement, the dry run's expectation, the columns.
  */
-import { scopeArgs } from '../../../audit/tracked.js';
-import { productReceipt, shortUid } from '../../../audit/receipt.js';
-import type { ChangeType } from '../../../batch/change.js';
-import type { ApiClient, ProductTarget, Reply } from '../../../client/types.js';
-import { unitsHeld } from '../../../domain/holdings.js';
-import { productOutcome, productState, type ProductState } from '../../../domain/outcome.js';
-import { amountText, unitsOfChange } from '../../../domain/packs.js';
-import type { ProductEntry } from '../../../domain/types.js';
-import { ApiError } from '../../../errors.js';
-import { printItem } from '../../../ops/args.js';
-import type { Factory } from '../../../ops/factory.js';
-import { readProduct, resolveProductTarget, suggestSku } from '../../../ops/products.js';
-import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../../ops/reply-fields.js';
-import { PRODUCT_COLUMNS, fieldView } from './columns.js';
-import type { ProductOptions } from './index.js';
+import { scopeArgs } from '../../audit/tracked.js';
+import { productReceipt, shortUid } from '../../audit/receipt.js';
+import type { ChangeType } from '../change.js';
+import type { ApiClient, ProductTarget, Reply } from '../../client/types.js';
+import { unitsHeld } from '../../domain/holdings.js';
+import { productOutcome, productState, type ProductState } from '../../domain/outcome.js';
+import { amountText, unitsOfChange } from '../../domain/packs.js';
+import type { ProductEntry } from '../../domain/types.js';
+import { ApiError } from '../../errors.js';
+import { printItem, type ScopeOptions as ProductOptions } from '../../ops/args.js';
+import type { Factory } from '../../ops/factory.js';
+import { readProduct, resolveProductTarget, suggestSku } from '../../ops/products.js';
+import { PRODUCT_ENTRY_FIELDS, checkReplyFields } from '../../ops/reply-fields.js';
+import { PRODUCT_COLUMNS, fieldView } from '../../ops/columns/products.js';
 
 export interface ProductInput {
   target: ProductTarget;

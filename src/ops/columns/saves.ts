@@ -1,6 +1,5 @@
-import type { Column } from '../../../output/types.js';
-import { savePreview } from '../../../audit/saves.js';
-import { saveBytes } from '../../../ops/saves.js';
+import type { Column } from '../../output/types.js';
+import { saveBytes, savePreview } from '../saves.js';
 
 /** One save as a row: the key, its size in bytes of UTF-8, and the value. */
 export interface SaveRow {
