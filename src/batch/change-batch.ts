@@ -228,6 +228,11 @@ export async function runChangeBatch<I, P, S, T, A>(
         progress,
         signal,
       });
+    } catch (error) {
+      // Refused before the first item (a journal in use): the list, read up to its first user, is
+      // closed now rather than by the garbage collector, which Node 26 counts as an error.
+      await close();
+      throw error;
     } finally {
       stopListening();
     }
