@@ -1204,32 +1204,29 @@ async function main(args) {
         return r;
       };
       log(`sandbox GET ladder: Fastify, Fastify + one SELECT, the sandbox; ${s.runs} runs a side`);
-      const f = await rung(bareGet.url, fastifyBare.url, 'bare Fastify');
-      rows.push(
-        row({
-          id: 'ladder-fastify',
-          what: `bare Fastify, the same reply from memory (${CONCURRENCY} connections)`,
-          unit: 'req/s',
-          kind: 'report',
-          refLabel: 'bare node:http, fixed JSON',
-          refSamples: f.ref.map((x) => x.rps),
-          udcliSamples: f.udcli.map((x) => x.rps),
-          target: null,
-        }),
-      );
-      const fs = await rung(bareGet.url, fastifySqlite.url, 'Fastify + one SELECT');
-      rows.push(
-        row({
-          id: 'ladder-fastify-sqlite',
-          what: `Fastify + one better-sqlite3 SELECT of the same reply by primary key (${CONCURRENCY} connections)`,
-          unit: 'req/s',
-          kind: 'report',
-          refLabel: 'bare node:http, fixed JSON',
-          refSamples: fs.ref.map((x) => x.rps),
-          udcliSamples: fs.udcli.map((x) => x.rps),
-          target: null,
-        }),
-      );
+      const rungs = [
+        ['ladder-fastify', fastifyBare.url, 'bare Fastify, the same reply from memory'],
+        [
+          'ladder-fastify-sqlite',
+          fastifySqlite.url,
+          'Fastify + one better-sqlite3 SELECT of the same reply by primary key',
+        ],
+      ];
+      for (const [id, url, what] of rungs) {
+        const r = await rung(bareGet.url, url, what);
+        rows.push(
+          row({
+            id,
+            what: `${what} (${CONCURRENCY} connections)`,
+            unit: 'req/s',
+            kind: 'report',
+            refLabel: 'bare node:http, fixed JSON',
+            refSamples: r.ref.map((x) => x.rps),
+            udcliSamples: r.udcli.map((x) => x.rps),
+            target: null,
+          }),
+        );
+      }
       const floor = await rung(fastifySqlite.url, sandbox.url, 'sandbox GET against the floor');
       rows.push(
         row({
