@@ -213,7 +213,16 @@ setInterval(() => {}, 1000);`,
       let stderr = '';
       udcli.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       const exited = new Promise<number | null>((resolve) => udcli.on('exit', (code) => resolve(code)));
-      await until(() => existsSync(child.out), `the child's file (stderr so far: ${stderr})`, {
+      // The whole file: it exists from the moment the child opens it, before its JSON is written.
+      const written = () => {
+        try {
+          readJson(child.out);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await until(written, `the child's file (stderr so far: ${stderr})`, {
         timeoutMs: 15_000,
         intervalMs: 50,
       }).catch((error: unknown) => {
