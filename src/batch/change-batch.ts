@@ -228,11 +228,6 @@ export async function runChangeBatch<I, P, S, T, A>(
         progress,
         signal,
       });
-    } catch (error) {
-      // Refused before the first item (a journal in use): the list, read up to its first user, is
-      // closed now rather than by the garbage collector, which Node 26 counts as an error.
-      await close();
-      throw error;
     } finally {
       stopListening();
     }
@@ -325,19 +320,25 @@ async function withUsers(
       hint: 'give one uid or username a line (blank lines and # comments are skipped)',
     });
   }
-  const all = (async function* () {
-    try {
-      yield first.value;
-      for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
-    } finally {
-      await it.return?.();
-    }
-  })();
-  return {
-    items: all,
-    first: first.value,
-    close: async () => {
-      await it.return?.();
+  const close = async (): Promise<void> => {
+    await it.return?.();
+  };
+  // The first item again, then the rest; returning it closes the list even before the first item
+  // was taken (a generator returned before it started would skip its own clean-up).
+  let firstTaken = false;
+  const all: AsyncIterator<BatchItem> & AsyncIterable<BatchItem> = {
+    next: async () => {
+      if (firstTaken) return it.next();
+      firstTaken = true;
+      return first;
+    },
+    return: async () => {
+      await close();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
     },
   };
+  return { items: all, first: first.value, close };
 }
