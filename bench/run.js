@@ -1151,35 +1151,12 @@ async function main(args) {
       servers.push(bareGet);
       const getLoad = (/** @type {string} */ url, /** @type {number} */ durationMs) =>
         loadgen({ url, path: getPath, connections: CONCURRENCY, durationMs });
-      log(`sandbox GET: ${s.loadMs} ms a run, ${CONCURRENCY} connections, ${s.runs} runs a side`);
-      if (s.loadWarmMs > 0) {
-        await getLoad(bareGet.url, s.loadWarmMs);
-        await getLoad(sandbox.url, s.loadWarmMs);
-      }
-      const g = await interleaved(
-        { runs: s.runs, warmup: 0 },
-        () => getLoad(bareGet.url, s.loadMs),
-        () => getLoad(sandbox.url, s.loadMs),
-      );
-      const bad = [...g.ref, ...g.udcli].find((x) => x.errors + x.non2xx > 0);
-      if (bad) throw new Error(`sandbox GET: ${bad.errors} errors, ${bad.non2xx} non-2xx (${bad.firstError})`);
-      rows.push(
-        row({
-          id: 'sandbox-get',
-          what: `sandbox GET users/{uid}.json (${CONCURRENCY} connections)`,
-          unit: 'req/s',
-          kind: 'throughput',
-          refLabel: 'bare node:http, fixed JSON',
-          refSamples: g.ref.map((x) => x.rps),
-          udcliSamples: g.udcli.map((x) => x.rps),
-          target: { op: '>=', value: 0.6 },
-        }),
-      );
 
-      // The ladder under that row (issue 43): Fastify alone with the same reply, then Fastify
-      // reading it by primary key with one better-sqlite3 SELECT, the floor of this design (what
-      // a server on these two packages cannot go below); the sandbox is judged against the floor,
-      // with every check of its own kept (the key, the Host, CORS, the request log, limits).
+      // The ladder under the sandbox's GET (issue 43): Fastify alone with the same reply, then
+      // Fastify reading it by primary key with one better-sqlite3 SELECT, the floor of this design
+      // (what a server on these two packages cannot go below); the sandbox is judged against the
+      // bare server and against the floor, with every check of its own kept (the key, the Host,
+      // CORS, the request log, limits).
       const fastifyBare = await startServer(join(BENCH, 'ref', 'fastify-server.js'), ['bare', getBody]);
       const fastifySqlite = await startServer(join(BENCH, 'ref', 'fastify-server.js'), ['sqlite', getBody]);
       servers.push(fastifyBare, fastifySqlite);
@@ -1187,59 +1164,59 @@ async function main(args) {
         if ((await fetchText(server.url + getPath)) !== readFileSync(getBody, 'utf8'))
           throw new Error(`sandbox GET ladder: ${server.url} does not answer the sandbox's reply`);
       }
+      log(`sandbox GET and its ladder: ${s.loadMs} ms a run, ${CONCURRENCY} connections, ${s.runs} runs a side`);
       if (s.loadWarmMs > 0) {
-        await getLoad(fastifyBare.url, s.loadWarmMs);
-        await getLoad(fastifySqlite.url, s.loadWarmMs);
+        for (const url of [bareGet.url, sandbox.url, fastifyBare.url, fastifySqlite.url])
+          await getLoad(url, s.loadWarmMs);
       }
-      /** One rung against the one below it: interleaved runs, no errors, every reply a 200. */
-      const rung = async (/** @type {string} */ below, /** @type {string} */ above, /** @type {string} */ what) => {
+      const bareLabel = 'bare node:http, fixed JSON';
+      const floorLabel = 'Fastify + one better-sqlite3 SELECT, the same reply';
+      /**
+       * A row measured as two servers side by side: the one below (the reference) and the one above.
+       * @typedef {[id: string, what: string, below: string, refLabel: string, above: string, min: number | null]} Pair
+       */
+      /** @type {Pair[]} */
+      const pairs = [
+        ['sandbox-get', 'sandbox GET users/{uid}.json', bareGet.url, bareLabel, sandbox.url, 0.6],
+        ['ladder-fastify', 'bare Fastify, the same reply from memory', bareGet.url, bareLabel, fastifyBare.url, null],
+        [
+          'ladder-fastify-sqlite',
+          'Fastify + one better-sqlite3 SELECT of the same reply by primary key',
+          bareGet.url,
+          bareLabel,
+          fastifySqlite.url,
+          null,
+        ],
+        [
+          'sandbox-get-floor',
+          'sandbox GET users/{uid}.json against the floor of its design',
+          fastifySqlite.url,
+          floorLabel,
+          sandbox.url,
+          0.7,
+        ],
+      ];
+      for (const [id, what, below, refLabel, above, target] of pairs) {
         const r = await interleaved(
           { runs: s.runs, warmup: 0 },
           () => getLoad(below, s.loadMs),
           () => getLoad(above, s.loadMs),
         );
         const failed = [...r.ref, ...r.udcli].find((x) => x.errors + x.non2xx > 0);
-        if (failed)
-          throw new Error(`${what}: ${failed.errors} errors, ${failed.non2xx} non-2xx (${failed.firstError})`);
-        return r;
-      };
-      log(`sandbox GET ladder: Fastify, Fastify + one SELECT, the sandbox; ${s.runs} runs a side`);
-      const rungs = [
-        ['ladder-fastify', fastifyBare.url, 'bare Fastify, the same reply from memory'],
-        [
-          'ladder-fastify-sqlite',
-          fastifySqlite.url,
-          'Fastify + one better-sqlite3 SELECT of the same reply by primary key',
-        ],
-      ];
-      for (const [id, url, what] of rungs) {
-        const r = await rung(bareGet.url, url, what);
+        if (failed) throw new Error(`${id}: ${failed.errors} errors, ${failed.non2xx} non-2xx (${failed.firstError})`);
         rows.push(
           row({
             id,
             what: `${what} (${CONCURRENCY} connections)`,
             unit: 'req/s',
-            kind: 'report',
-            refLabel: 'bare node:http, fixed JSON',
+            kind: target === null ? 'report' : 'throughput',
+            refLabel,
             refSamples: r.ref.map((x) => x.rps),
             udcliSamples: r.udcli.map((x) => x.rps),
-            target: null,
+            target: target === null ? null : { op: '>=', value: target },
           }),
         );
       }
-      const floor = await rung(fastifySqlite.url, sandbox.url, 'sandbox GET against the floor');
-      rows.push(
-        row({
-          id: 'sandbox-get-floor',
-          what: `sandbox GET users/{uid}.json against the floor of its design (${CONCURRENCY} connections)`,
-          unit: 'req/s',
-          kind: 'throughput',
-          refLabel: 'Fastify + one better-sqlite3 SELECT, the same reply',
-          refSamples: floor.ref.map((x) => x.rps),
-          udcliSamples: floor.udcli.map((x) => x.rps),
-          target: { op: '>=', value: 0.7 },
-        }),
-      );
 
       const incOptions = {
         apiKey: demo.game.apiKey,
