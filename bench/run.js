@@ -11,11 +11,17 @@
  *   node bench/run.js --smoke    tiny sizes, 1 run each, writes into a temp dir (or --out DIR)
  *   options: --out DIR (where results.{md,json} go), --only a,b (rows by id prefix: startup,
  *            user, list, inc, embedded, friends, data, batch, journal, sandbox, har-diff, gc-soak,
- *            node, mock), --soak-ms N (the gc-soak rows' length; bench/node.js),
+ *            node, mock; a row's Node 24 twin ends in -node24), --soak-ms N (the gc-soak rows'
+ *            length; bench/node.js),
  *            --runs N (measured runs a row), --before FILE (an earlier results.json to compare
  *            against; default bench/results-before.json for full runs when it exists),
  *            --mocks / --no-mocks / --mocks-dir DIR (the mock-server rows, bench/mocks.js),
  *            --render (only rewrite results.md from results.json, e.g. after editing CHANGES.md)
+ *
+ * The start-up rows and the one-shot rows (user, user-floor, list, inc) run twice: on the Node
+ * running the bench and on the newest Node 24 from the npm registry (rows `...-node24`; not in
+ * --smoke runs unless --only names such a row, or $UDCLI_BENCH_NODE24 points at a node binary),
+ * udcli and its reference on the same Node.
  *
  * Rules: reference and udcli runs interleaved (ABAB), warm-up runs excluded, medians reported
  * with the spread of the runs and the machine's load during the row (bench/lib/load-monitor.js;
@@ -110,6 +116,9 @@ const USAGE = `usage: node bench/run.js [--quick | --smoke] [--runs N] [--out DI
 The node rows (npm ci of this clone on Node 20, 22, 24 and 26, and the gc-soak on 24 and 26 from
 those installs) install Node from the npm registry into bench/.work: on in full and quick runs, in
 --smoke runs only with --only node.
+The start-up and one-shot rows (startup-*, user, user-floor, list, inc) run on this Node and again
+on the newest Node 24 (ids ending in -node24; from the npm registry into bench/.work, or
+$UDCLI_BENCH_NODE24): in full and quick runs, in --smoke runs only when --only names a -node24 row.
 Needs the built code: run \`npm run build\` first.
 `;
 
@@ -236,7 +245,7 @@ async function nodeLts(log, install) {
     try {
       path = registryNode(24, log).node;
     } catch {
-      log('could not install Node 24: the start-up rows run on this Node only');
+      log('could not install Node 24: the start-up and one-shot rows run on this Node only');
       return undefined;
     }
   }
@@ -473,7 +482,11 @@ async function main(args) {
     const ms = (/** @type {{ ms: number }[]} */ xs) => xs.map((x) => x.ms);
 
     // --- start-up, on this Node and on the current LTS (Node 24; see nodeLts)
-    const lts = wants('startup') ? await nodeLts(log, args.mode !== 'smoke') : undefined;
+    // The rows on it: the start-up rows and the one-shot rows that talk to a running sandbox.
+    const ltsRows = [...['version', 'help', 'bare'].map((a) => `startup-${a}`), 'user', 'user-floor', 'list', 'inc'];
+    const lts = ltsRows.some((id) => wants(`${id}-node24`))
+      ? await nodeLts(log, args.mode !== 'smoke' || (args.only ?? []).some((p) => p.endsWith('-node24')))
+      : undefined;
     const runtimes = [{ suffix: '', label: '', nodePath: undefined }];
     if (lts) runtimes.push({ suffix: '-node24', label: ` (Node ${lts.version})`, nodePath: lts.path });
     for (const runtime of runtimes) {
@@ -518,14 +531,16 @@ async function main(args) {
      * @property {{ op: '<=' | '>=', value: number } | null} [target]
      * @property {Record<string, unknown>} [extra]
      * @property {boolean} [check]
+     * @property {string} [nodePath]  the Node running both sides (default: the one running the bench)
      */
     const oneShot = async (/** @type {OneShotRow} */ o) => {
       const refOut = join(root, `ref-${o.id}.json`);
       log(`${o.id}: ${s.runs} runs a side`);
       const r = await interleaved(
         { runs: s.runs, warmup: s.warmup },
-        () => node(o.ref[0], o.ref, { stdoutFile: refOut, ...(o.refEnv ? { env: o.refEnv } : {}) }),
-        () => udcli(o.udcli, { stdoutFile: outFile }),
+        () =>
+          node(o.ref[0], o.ref, { stdoutFile: refOut, nodePath: o.nodePath, ...(o.refEnv ? { env: o.refEnv } : {}) }),
+        () => udcli(o.udcli, { stdoutFile: outFile, nodePath: o.nodePath }),
       );
       if (!o.same(JSON.parse(readFileSync(refOut, 'utf8')), JSON.parse(readFileSync(outFile, 'utf8'))))
         throw new Error(`${o.id}: udcli and the reference printed different things`);
@@ -551,6 +566,7 @@ async function main(args) {
       /** @type {string[]} */ refArgv,
       /** @type {NodeJS.ProcessEnv} */ refEnv,
       /** @type {string[]} */ udcliArgv,
+      /** @type {string | undefined} */ nodePath = undefined,
     ) => {
       const traced = async (
         /** @type {string} */ name,
@@ -562,6 +578,7 @@ async function main(args) {
         await mustRun(`${name} (modules traced)`, ['--import', MODULES_PRELOAD, ...argv], {
           env: { ...env, BENCH_MODULES_FILE: file },
           stdoutFile: outFile,
+          nodePath,
         });
         return loadedDependencies(file);
       };
@@ -587,10 +604,13 @@ async function main(args) {
      * @property {string} label
      * @property {(ref: any, udcli: any) => boolean} same
      * @property {number} [target]
+     * @property {string} [nodePath]
      */
     const likeForLike = async (/** @type {LikeForLikeRow} */ o) => {
       const refArgv = [join(BENCH, 'ref', o.script), ...o.argv];
-      const deps = await sameDependencies(refArgv, udcliEnv, o.argv);
+      // On Node 24 this is also the check that the command loads no SQLite driver: the reference
+      // loads none, and the driver installed for the Node running the bench would not load there.
+      const deps = await sameDependencies(refArgv, udcliEnv, o.argv, o.nodePath);
       if (!deps.same)
         log(
           `${o.id}: udcli and its reference load different dependencies (udcli only: ${deps.udcliOnly.join(' ') || '-'}; reference only: ${deps.referenceOnly.join(' ') || '-'}): the row is marked`,
@@ -606,56 +626,68 @@ async function main(args) {
         check: deps.same,
         extra: { dependencies: deps },
         target: { op: '<=', value: o.target ?? 1.5 },
+        nodePath: o.nodePath,
       });
     };
-    if (wants('user')) {
-      // ≤ 1.15×: the goal this row had while its reference loaded a dependency (undici), back now
-      // that the reference loads what udcli loads (issue 32); it was 1.5× against the bare floor.
-      await likeForLike({
-        id: 'user',
-        what: 'udcli user <uid> --json',
-        script: 'user.js',
-        argv: ['user', seeded.big.uid, '--json'],
-        label: 'the same GET over node:http',
-        same: sameJson,
-        target: 1.15,
-      });
-    }
-    if (wants('user-floor')) {
-      const uid = seeded.big.uid;
-      await oneShot({
-        id: 'user-floor',
-        what: 'udcli user <uid> --json, against the bare floor',
-        ref: [join(BENCH, 'ref/floor-user.js'), sandbox.url, demo.game.apiKey, uid],
-        udcli: ['user', uid, '--json'],
-        label: 'node:http floor: the same GET, no dependencies, no argument parsing',
-        same: sameJson,
-        target: null,
-      });
-    }
-    if (wants('list')) {
-      await likeForLike({
-        id: 'list',
-        what: 'udcli achievements list <uid> --json',
-        script: 'list.js',
-        argv: ['achievements', 'list', seeded.big.uid, '--json'],
-        label: 'the same 2 GETs (records, definitions) over node:http, the same rows',
-        same: sameJson,
-      });
-    }
-    if (wants('inc')) {
-      await likeForLike({
-        id: 'inc',
-        what: 'udcli achievements inc <uid> <developer_id> --json (agi)',
-        script: 'inc.js',
-        argv: ['achievements', 'inc', seeded.big.uid, COUNTER, '--json'],
-        label: 'the same 4 requests over node:http (definition, read, unsigned POST, signed POST)',
-        // Each run adds one: the same reply but for the counter.
-        same: (a, b) =>
-          a.developer_id === b.developer_id &&
-          b.current_value === a.current_value + 1 &&
-          sameJson(Object.keys(a), Object.keys(b)),
-      });
+    // Each on the Node running the bench and on the newest Node 24 (nodeLts), udcli and its
+    // reference on the same Node, the one-shot rows of each command side by side. The targets
+    // (issue 43) are tighter on 24, where bin/udcli.js turns on the module compile cache.
+    for (const [command, runtime] of ['user', 'user-floor', 'list', 'inc'].flatMap((c) =>
+      runtimes.map((r) => /** @type {const} */ ([c, r])),
+    )) {
+      const id = `${command}${runtime.suffix}`;
+      if (!wants(id)) continue;
+      const on24 = runtime.suffix === '-node24';
+      const version = ` (Node ${on24 ? lts?.version : process.versions.node})`;
+      const { nodePath } = runtime;
+      if (command === 'user')
+        await likeForLike({
+          id,
+          what: `udcli user <uid> --json${version}`,
+          script: 'user.js',
+          argv: ['user', seeded.big.uid, '--json'],
+          label: 'the same GET over node:http',
+          same: sameJson,
+          target: on24 ? 1.0 : 1.2,
+          nodePath,
+        });
+      if (command === 'user-floor')
+        await oneShot({
+          id,
+          what: `udcli user <uid> --json, against the bare floor${version}`,
+          ref: [join(BENCH, 'ref/floor-user.js'), sandbox.url, demo.game.apiKey, seeded.big.uid],
+          udcli: ['user', seeded.big.uid, '--json'],
+          label: 'node:http floor: the same GET, no dependencies, no argument parsing',
+          same: sameJson,
+          target: null,
+          nodePath,
+        });
+      if (command === 'list')
+        await likeForLike({
+          id,
+          what: `udcli achievements list <uid> --json${version}`,
+          script: 'list.js',
+          argv: ['achievements', 'list', seeded.big.uid, '--json'],
+          label: 'the same 2 GETs (records, definitions) over node:http, the same rows',
+          same: sameJson,
+          target: on24 ? 1.15 : 1.5,
+          nodePath,
+        });
+      if (command === 'inc')
+        await likeForLike({
+          id,
+          what: `udcli achievements inc <uid> <developer_id> --json (agi)${version}`,
+          script: 'inc.js',
+          argv: ['achievements', 'inc', seeded.big.uid, COUNTER, '--json'],
+          label: 'the same 4 requests over node:http (definition, read, unsigned POST, signed POST)',
+          // Each run adds one: the same reply but for the counter.
+          same: (a, b) =>
+            a.developer_id === b.developer_id &&
+            b.current_value === a.current_value + 1 &&
+            sameJson(Object.keys(a), Object.keys(b)),
+          target: on24 ? 1.15 : 1.5,
+          nodePath,
+        });
     }
 
     // --- the newcomer's default: the built-in profile with no sandbox running. The first command

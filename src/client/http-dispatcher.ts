@@ -49,6 +49,17 @@ export function createHttpDispatcher(): Dispatcher {
 
     let finished = false;
     let aborted: Error | null = null;
+    // The response and its listeners stay reachable after the exchange (its 'end' is still on the
+    // stack while the caller's microtasks work on the reply): they must not hold the handler, nor
+    // through it the reply. Otherwise every page of `friends --all` lived through its printing,
+    // reached the old generation, and peak memory grew with the list (bench row friends-rss).
+    let current: Dispatcher.DispatchHandler | undefined = handler;
+    const finish = (): Dispatcher.DispatchHandler | undefined => {
+      finished = true;
+      const last = current;
+      current = undefined;
+      return last;
+    };
     const controller: Dispatcher.DispatchController = {
       get aborted() {
         return aborted !== null;
@@ -70,8 +81,7 @@ export function createHttpDispatcher(): Dispatcher {
     };
     const fail = (error: Error): void => {
       if (finished) return;
-      finished = true;
-      handler.onResponseError?.(controller, aborted ?? error);
+      finish()?.onResponseError?.(controller, aborted ?? error);
     };
 
     const request = secure ? httpsModule().request : http.request;
@@ -87,7 +97,7 @@ export function createHttpDispatcher(): Dispatcher {
     req.on('socket', (socket: Socket) => {
       const start = (): void => {
         if (finished || aborted !== null) return;
-        handler.onRequestStart?.(controller, {});
+        current?.onRequestStart?.(controller, {});
         // Written only now: a handler that aborted in onRequestStart (its deadline passed while
         // connecting) has sent nothing.
         if (aborted === null) req.end(body);
@@ -102,16 +112,15 @@ export function createHttpDispatcher(): Dispatcher {
       // node:http hands the reason phrase over byte for byte (latin1); undici reads it as UTF-8,
       // and so must this client, or one reply would read two ways.
       const statusText = Buffer.from(res.statusMessage ?? '', 'latin1').toString('utf8');
-      handler.onResponseStart?.(controller, res.statusCode ?? 0, res.headers, statusText);
+      current?.onResponseStart?.(controller, res.statusCode ?? 0, res.headers, statusText);
       res.on('data', (chunk: Buffer) => {
-        if (!finished) handler.onResponseData?.(controller, chunk);
+        if (!finished) current?.onResponseData?.(controller, chunk);
       });
       res.on('end', () => {
         if (finished) return;
         // A body cut short ends with `aborted` set rather than an error on Node 20.
         if (!res.complete) return fail(Object.assign(new Error('other side closed'), { code: 'ECONNRESET' }));
-        finished = true;
-        handler.onResponseEnd?.(controller, res.trailers);
+        finish()?.onResponseEnd?.(controller, res.trailers);
       });
       res.on('error', fail);
     });

@@ -14,8 +14,10 @@ const RUN = fileURLToPath(new URL('../../bench/run.js', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'udcli-bench-smoke-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-// No mock-server row and no node row: those install packages (or Node) from the npm registry, and a
-// --smoke run leaves them out. The gc-soak row runs on this Node, for a second.
+// No mock-server row, no node row and no row on the newest Node 24 (the start-up and one-shot rows'
+// `-node24` twins): those install packages (or Node) from the npm registry, and a --smoke run leaves
+// them out (the environment below drops $UDCLI_BENCH_NODE24 with the other UDCLI_ variables). The
+// gc-soak row runs on this Node, for a second.
 const ROWS = [
   'startup-version',
   'startup-help',

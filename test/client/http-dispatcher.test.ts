@@ -3,7 +3,10 @@
  * transport.ts builds `sent` on: onRequestStart comes once the socket is connected, and a
  * handler that aborts there has sent nothing: the server sees a connection and not one byte.
  */
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatcher } from 'undici';
 import { createHttpDispatcher } from '../../src/client/http-dispatcher.js';
@@ -86,5 +89,41 @@ describe('the node:http dispatcher', () => {
     // The server saw the connection (so the abort came after connecting) and no byte on it.
     await expect.poll(() => received.length).toBe(before + 1);
     expect(await received.at(-1)).toBe(0);
+  });
+
+  it('lets a finished exchange go at once: the response does not hold its handler (nor the reply)', async () => {
+    // The response (and its listeners) stays reachable while the caller works on the reply: were
+    // the listeners to hold the handler, each reply would live through that work (friends --all:
+    // every page then reached the old generation, and peak memory grew with the list).
+    const keptAlive = createHttpServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => keptAlive.listen(0, '127.0.0.1', resolve));
+    const d = createHttpDispatcher();
+    try {
+      const done = await new Promise<WeakRef<Dispatcher.DispatchHandler>>((resolve, reject) => {
+        const handler: Dispatcher.DispatchHandler = {
+          onResponseEnd: () => resolve(ref),
+          onResponseError: (_c, error) => reject(error),
+        };
+        const ref = new WeakRef(handler);
+        d.dispatch(
+          {
+            origin: `http://127.0.0.1:${(keptAlive.address() as AddressInfo).port}`,
+            path: '/',
+            method: 'GET',
+            headers: {},
+          },
+          handler,
+        );
+      });
+      // Collected at once, with no turn of the event loop: the caller's work on a reply runs in the
+      // microtasks right after it, while the response's 'end' is still on the stack.
+      setFlagsFromString('--expose-gc');
+      (runInNewContext('gc') as () => void)();
+      expect(done.deref()).toBeUndefined();
+    } finally {
+      await d.close();
+      keptAlive.closeAllConnections();
+      await new Promise((resolve) => keptAlive.close(resolve));
+    }
   });
 });
