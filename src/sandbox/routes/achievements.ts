@@ -3,7 +3,7 @@ import { ENDPOINTS } from '../../domain/endpoints.js';
 import type { ParentType } from '../../domain/types.js';
 import { apiRoute, endpoint, namedParent, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
-import type { DefinitionRecord } from '../repositories/achievements.js';
+import type { DefinitionRecord, QuestDefinition } from '../repositories/achievements.js';
 import type { GameRecord } from '../repositories/games.js';
 import { presentDefinition, presentUpdate, presentUserAchievement } from '../present.js';
 import {
@@ -21,9 +21,12 @@ function parentOrFail({ repos }: HandlerContext, type: ParentType, id: string): 
 }
 
 /** Inactive definitions are hidden from users: they answer like unknown ones. */
-function visible(def: DefinitionRecord | undefined, type: ParentType, parentId: string): DefinitionRecord | undefined {
+function visible<T extends QuestDefinition>(def: T | undefined, type: ParentType, parentId: string): T | undefined {
   return def && def.state === 'Active' && def.parentType === type && def.parentId === parentId ? def : undefined;
 }
+
+const unknownAchievement = (type: ParentType, parentId: string, developerId: string) =>
+  fail.notFound(`achievement ${shown(developerId)} of ${type === 'Game' ? 'game' : 'website'} ${parentId}`);
 
 function definitionOrFail(
   ctx: HandlerContext,
@@ -32,8 +35,14 @@ function definitionOrFail(
   developerId: string,
 ): DefinitionRecord {
   const def = visible(ctx.repos.achievements.definitionByDeveloperId(type, parentId, developerId), type, parentId);
-  if (!def)
-    throw fail.notFound(`achievement ${shown(developerId)} of ${type === 'Game' ? 'game' : 'website'} ${parentId}`);
+  if (!def) throw unknownAchievement(type, parentId, developerId);
+  return def;
+}
+
+/** As definitionOrFail, with only what a user's quest needs (no tags, no completion count). */
+function questOrFail(ctx: HandlerContext, type: ParentType, parentId: string, developerId: string): QuestDefinition {
+  const def = visible(ctx.repos.achievements.questByDeveloperId(type, parentId, developerId), type, parentId);
+  if (!def) throw unknownAchievement(type, parentId, developerId);
   return def;
 }
 
@@ -42,10 +51,10 @@ function userOrFail({ repos }: HandlerContext, uid: string): void {
 }
 
 /** The user, the parent and the definition a user-achievement request names, in that order. */
-function resolve(ctx: HandlerContext, p: UserAchievementParams): DefinitionRecord {
+function resolve(ctx: HandlerContext, p: UserAchievementParams): QuestDefinition {
   userOrFail(ctx, p.uid);
   parentOrFail(ctx, p.parentType, p.parentId);
-  return definitionOrFail(ctx, p.parentType, p.parentId, p.developerId);
+  return questOrFail(ctx, p.parentType, p.parentId, p.developerId);
 }
 
 export const definitionsRoute: ApiRoute = apiRoute(
@@ -83,7 +92,7 @@ export const userAchievementsRoute: ApiRoute = apiRoute(
       const parentId = p.parentId ?? ctx.apiKey.gameId;
       userOrFail(ctx, p.uid);
       parentOrFail(ctx, p.parentType, parentId);
-      if (p.developerId !== undefined) definitionOrFail(ctx, p.parentType, parentId, p.developerId);
+      if (p.developerId !== undefined) questOrFail(ctx, p.parentType, parentId, p.developerId);
       return ok(ctx.repos.achievements.list({ ...p, parentId }).map(presentUserAchievement));
     },
   }),
