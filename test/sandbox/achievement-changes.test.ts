@@ -23,6 +23,29 @@ describe('achievements.change', () => {
     expect(db.repos.achievements.questByDeveloperId('Game', '1001', 'NO_SUCH_QUEST')).toBeUndefined();
   });
 
+  it('finds the user, the parent and the quest a request names in one lookup, each known or not', () => {
+    const { achievements } = db.repos;
+    expect(achievements.questOf(USER, 'Game', '1001', 'COLLECT_1000_GEMS')).toEqual({
+      userKnown: true,
+      parentKnown: true,
+      quest: quest(),
+    });
+    expect(achievements.questOf('f'.repeat(32), 'Game', '1001', 'COLLECT_1000_GEMS')).toMatchObject({
+      userKnown: false,
+      parentKnown: true,
+    });
+    expect(achievements.questOf(USER, 'Website', '1001', 'COLLECT_1000_GEMS')).toEqual({
+      userKnown: true,
+      parentKnown: false,
+      quest: undefined,
+    });
+    expect(achievements.questOf(USER, 'Game', '1001', 'NO_SUCH_QUEST')).toEqual({
+      userKnown: true,
+      parentKnown: true,
+      quest: undefined,
+    });
+  });
+
   it('starts a quest, then adds to it, in its own transaction when the caller has none', () => {
     const def = quest();
     const before = db.repos.achievements.find(USER, def.id)?.currentValue ?? def.startValue;

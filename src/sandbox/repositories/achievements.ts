@@ -123,6 +123,27 @@ interface QuestDefinitionRow {
   state: DefinitionState;
 }
 
+/** questOf's one row: the user and the parent known or not, and the quest's definition columns (null when none). */
+interface QuestLookupRow {
+  user_known: 0 | 1;
+  parent_known: 0 | 1;
+  id: number | null;
+  parent_id: string;
+  parent_type: ParentType;
+  developer_id: string;
+  start_value: number;
+  target_value: number;
+  score: number;
+  state: DefinitionState;
+}
+
+/** What a request naming a user's quest finds: each of the three it names, in the order it answers 404 for them. */
+export interface QuestLookup {
+  userKnown: boolean;
+  parentKnown: boolean;
+  quest: QuestDefinition | undefined;
+}
+
 /** A user's progress alone, as a change reads it (the row's id to update it by). */
 interface ProgressRow {
   id: number;
@@ -211,6 +232,17 @@ const toDefinition = (r: DefinitionRow): DefinitionRecord => ({
   completionCount: r.completion_count,
 });
 
+const toQuest = (r: QuestDefinitionRow): QuestDefinition => ({
+  id: r.id,
+  parentId: r.parent_id,
+  parentType: r.parent_type,
+  developerId: r.developer_id,
+  startValue: r.start_value,
+  targetValue: r.target_value,
+  score: r.score,
+  state: r.state,
+});
+
 const toUserAchievement = (r: UserAchievementRow): UserAchievementRecord => ({
   id: r.id,
   uid: r.uid,
@@ -268,6 +300,13 @@ export function achievementsRepository(db: Database) {
     `SELECT a.id, a.parent_id, g.type AS parent_type, a.developer_id, a.start_value, a.target_value, a.score, a.state
        FROM achievements a JOIN games g ON g.id = a.parent_id
       WHERE a.parent_id = ? AND g.type = ? AND a.developer_id = ?`,
+  );
+  // The user, the parent and the quest in one statement: a change of a quest looks up all three.
+  const questOf = db.prepare<[string, ParentType, string, string], QuestLookupRow>(
+    `SELECT EXISTS (SELECT 1 FROM users WHERE uid = ?) AS user_known, g.id IS NOT NULL AS parent_known,
+            a.id, a.parent_id, g.type AS parent_type, a.developer_id, a.start_value, a.target_value, a.score, a.state
+       FROM (SELECT 1) LEFT JOIN games g ON g.type = ? AND g.id = ?
+       LEFT JOIN achievements a ON a.parent_id = g.id AND a.developer_id = ?`,
   );
   const definitionId = db.prepare<[string, string], { id: number }>(
     'SELECT id FROM achievements WHERE parent_id = ? AND developer_id = ?',
@@ -402,18 +441,17 @@ export function achievementsRepository(db: Database) {
     /** As definitionByDeveloperId, with only what a change of a user's quest needs. */
     questByDeveloperId(parentType: ParentType, parentId: string, developerId: string): QuestDefinition | undefined {
       const row = questByDeveloperId.get(parentId, parentType, developerId);
-      return (
-        row && {
-          id: row.id,
-          parentId: row.parent_id,
-          parentType: row.parent_type,
-          developerId: row.developer_id,
-          startValue: row.start_value,
-          targetValue: row.target_value,
-          score: row.score,
-          state: row.state,
-        }
-      );
+      return row && toQuest(row);
+    },
+
+    /** The user (by uid), the parent (as findParent) and the quest (as questByDeveloperId) a request names. */
+    questOf(uid: string, parentType: ParentType, parentId: string, developerId: string): QuestLookup {
+      const row = questOf.get(uid, parentType, parentId, developerId)!;
+      return {
+        userKnown: row.user_known === 1,
+        parentKnown: row.parent_known === 1,
+        quest: row.id === null ? undefined : toQuest({ ...row, id: row.id }),
+      };
     },
 
     /** Inserts unless (parent, developer_id) exists; returns the definition's id. */

@@ -14,9 +14,11 @@ import {
   type UserAchievementParams,
 } from '../schemas.js';
 
+const unknownParent = (type: ParentType, id: string) => fail.notFound(`${type === 'Game' ? 'game' : 'website'} ${id}`);
+
 function parentOrFail({ repos }: HandlerContext, type: ParentType, id: string): GameRecord {
   const parent = repos.games.findParent(type, id);
-  if (!parent) throw fail.notFound(`${type === 'Game' ? 'game' : 'website'} ${id}`);
+  if (!parent) throw unknownParent(type, id);
   return parent;
 }
 
@@ -46,15 +48,20 @@ function questOrFail(ctx: HandlerContext, type: ParentType, parentId: string, de
   return def;
 }
 
+const unknownUser = (uid: string) => fail.notFound(`user ${uid}`);
+
 function userOrFail({ repos }: HandlerContext, uid: string): void {
-  if (!repos.users.findByUid(uid)) throw fail.notFound(`user ${uid}`);
+  if (!repos.users.findByUid(uid)) throw unknownUser(uid);
 }
 
-/** The user, the parent and the definition a user-achievement request names, in that order. */
-function resolve(ctx: HandlerContext, p: UserAchievementParams): QuestDefinition {
-  userOrFail(ctx, p.uid);
-  parentOrFail(ctx, p.parentType, p.parentId);
-  return questOrFail(ctx, p.parentType, p.parentId, p.developerId);
+/** The user, the parent and the definition a user-achievement request names, checked in that order. */
+function resolve({ repos }: HandlerContext, p: UserAchievementParams): QuestDefinition {
+  const found = repos.achievements.questOf(p.uid, p.parentType, p.parentId, p.developerId);
+  if (!found.userKnown) throw unknownUser(p.uid);
+  if (!found.parentKnown) throw unknownParent(p.parentType, p.parentId);
+  const quest = visible(found.quest, p.parentType, p.parentId);
+  if (!quest) throw unknownAchievement(p.parentType, p.parentId, p.developerId);
+  return quest;
 }
 
 export const definitionsRoute: ApiRoute = apiRoute(
