@@ -334,7 +334,8 @@ export function achievementsRepository(db: Database) {
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const updateProgress = db.prepare<[number, UserAchievementState, number, number | null, number, number]>(
-    'UPDATE user_achievements SET current_value = ?, state = ?, started_on = ?, completed_on = ?, updated_on = ? WHERE id = ?',
+    `UPDATE user_achievements SET current_value = ?, state = ?, started_on = ?, completed_on = ?, updated_on = ?
+      WHERE id = ?`,
   );
   const deleteProgress = db.prepare('DELETE FROM user_achievements WHERE uid = ? AND achievement_id = ?');
 
