@@ -4,7 +4,7 @@
  * over every value it sends plus a static secret. Shared by the client's signer and the
  * sandbox's verifier, so both sides compute exactly one formula.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { QueryParams } from './signing.js';
 
 /** The SDK's static secret (stored base64-encoded there); no secret in practice, but part of the formula. */
@@ -64,7 +64,17 @@ export function agiSignedValues(input: AgiSigningInput): AgiSignedValue[] {
 
 /** The values that are signed, sorted by UTF-16 code units (JavaScript's default sort). */
 export function agiSortedValues(input: AgiSigningInput): string[] {
-  return agiSignedValues(input).map((v) => v.value);
+  // The same values as agiSignedValues, as plain strings: the sandbox checks a signature with them on
+  // every agi change, and needs no record of where each came from.
+  const values: string[] = [];
+  for (const [name, value] of input.query) {
+    if (name !== AGI_SIG_PARAM && name !== AGI_SESSION_PARAM) values.push(String(value));
+  }
+  values.push(AGI_STATIC_SECRET, input.session, input.key);
+  for (const [, value] of input.body ?? []) values.push(String(value));
+  values.push(lastPathSegment(input.path));
+  // The default sort compares strings by UTF-16 code units, as agiSignedValues' comparator does.
+  return values.sort();
 }
 
 /** The string whose MD5 is the signature: the sorted values joined, then lower-cased. */
@@ -73,5 +83,5 @@ export function agiJoined(input: AgiSigningInput): string {
 }
 
 export function agiSignature(input: AgiSigningInput): string {
-  return createHash('md5').update(agiJoined(input), 'utf8').digest('hex');
+  return hash('md5', agiJoined(input), 'hex');
 }

@@ -4,6 +4,7 @@ import {
   AGI_STATIC_SECRET,
   agiJoined,
   agiSignature,
+  agiSignedValues,
   agiSortedValues,
   lastPathSegment,
 } from '../../src/domain/agi-signing.js';
@@ -16,6 +17,8 @@ describe('agi signing vectors', () => {
     const input = { path: v.path, query: v.query, session: v.session, key: v.key, body: v.body };
     expect(agiJoined(input)).toBe(v.joined);
     expect(agiSignature(input)).toBe(v.sig);
+    // The explainer's list (with each value's source) and the signer's are one list.
+    expect(agiSortedValues(input)).toEqual(agiSignedValues(input).map((s) => s.value));
   });
 
   it('uses the static secret of the vectors file', () => {

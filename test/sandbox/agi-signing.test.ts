@@ -248,4 +248,11 @@ describe('createChallengeStore', () => {
     s.issue('k', 300_001);
     expect(s.size).toBe(1);
   });
+
+  it('hands out sessions and keys of 32 hex digits, never one twice, across many refills of its random pool', () => {
+    const s = createChallengeStore();
+    const tokens = Array.from({ length: 1000 }, () => s.issue('k', 0)).flatMap((c) => [c.session, c.key]);
+    for (const token of tokens) expect(token).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(tokens).size).toBe(tokens.length);
+  });
 });

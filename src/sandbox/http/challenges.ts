@@ -29,11 +29,32 @@ export interface ChallengeStoreOptions {
   token?: () => string;
 }
 
-const randomToken = () => randomBytes(16).toString('hex');
+/** Bytes of one session or key (32 hex digits). */
+const TOKEN_BYTES = 16;
+/** Tokens cut from one CSPRNG call: a `randomBytes` call each cost more than the rest of issuing a challenge. */
+const TOKENS_PER_FILL = 256;
+
+/**
+ * Sessions and keys from the CSPRNG, each its own 16 bytes of a pool filled by one `randomBytes` call and
+ * refilled when used up: no byte is handed out twice.
+ */
+function pooledRandomTokens(): () => string {
+  let pool = Buffer.alloc(0);
+  let offset = 0;
+  return () => {
+    if (offset + TOKEN_BYTES > pool.length) {
+      pool = randomBytes(TOKEN_BYTES * TOKENS_PER_FILL);
+      offset = 0;
+    }
+    const token = pool.toString('hex', offset, offset + TOKEN_BYTES);
+    offset += TOKEN_BYTES;
+    return token;
+  };
+}
 
 export function createChallengeStore({
   limit = MAX_OPEN_CHALLENGES,
-  token = randomToken,
+  token = pooledRandomTokens(),
 }: ChallengeStoreOptions = {}): ChallengeStore {
   // Insertion order is expiry order (one lifetime for all), so expired ones are at the front.
   const open = new Map<string, OpenChallenge>();

@@ -39,30 +39,42 @@ export function shown(value: string, max = 64): string {
   return printable(short);
 }
 
+/**
+ * A failure of `fail` is a reply, not a bug: nobody reads its stack, and V8 capturing one costs
+ * more than the rest of the reply's making (every agi change starts with a 401 challenge).
+ */
+function reply(...args: ConstructorParameters<typeof ApiFailure>): ApiFailure {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new ApiFailure(...args);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 export const fail = {
-  missingParameter: (name: string) => new ApiFailure(400, `missing parameter: ${name}`),
-  invalidParameter: (name: string, why?: string) =>
-    new ApiFailure(400, `invalid parameter: ${name}${why ? ` (${why})` : ''}`),
+  missingParameter: (name: string) => reply(400, `missing parameter: ${name}`),
+  invalidParameter: (name: string, why?: string) => reply(400, `invalid parameter: ${name}${why ? ` (${why})` : ''}`),
   /** The same name in the query and in the form body, with different values (SERVICE.md: form bodies). */
-  ambiguousParameter: (name: string) => new ApiFailure(400, `ambiguous parameter: ${name} (query and body differ)`),
+  ambiguousParameter: (name: string) => reply(400, `ambiguous parameter: ${name} (query and body differ)`),
   /** A POST whose body is not a form: its parameters would be lost unread. */
   unsupportedBody: (contentType: string) =>
-    new ApiFailure(
+    reply(
       415,
       `unsupported content type: ${contentType === '' ? '(none given)' : shown(contentType, 64)} ` +
         '(parameters go in the query or an application/x-www-form-urlencoded body)',
     ),
-  missingApiKey: () => new ApiFailure(401, 'missing api_key'),
-  invalidApiKey: () => new ApiFailure(401, 'invalid api_key'),
-  signatureRequired: (why?: string) => new ApiFailure(403, `signature required${why ? ` (${why})` : ''}`),
-  badSignature: (why?: string) => new ApiFailure(403, `bad signature${why ? ` (${why})` : ''}`),
+  missingApiKey: () => reply(401, 'missing api_key'),
+  invalidApiKey: () => reply(401, 'invalid api_key'),
+  signatureRequired: (why?: string) => reply(403, `signature required${why ? ` (${why})` : ''}`),
+  badSignature: (why?: string) => reply(403, `bad signature${why ? ` (${why})` : ''}`),
   /** The agi challenge: HTTP 401 with a fresh {session, key} to sign the retry with. */
   challenge: (
     reason: 'signature required' | 'bad signature' | 'stale session',
     challenge: AgiChallenge,
     why?: string,
-  ) =>
-    new ApiFailure(401, `${reason}${why ? ` (${why})` : ''}`, {}, { session: challenge.session, key: challenge.key }),
+  ) => reply(401, `${reason}${why ? ` (${why})` : ''}`, {}, { session: challenge.session, key: challenge.key }),
   /** The challenge an unsigned request gets: how the platform's SDK starts every signed change. */
   handshake: (challenge: AgiChallenge) => {
     const failure = fail.challenge('signature required', challenge);
@@ -71,7 +83,7 @@ export const fail = {
   },
   /** hmac-sha256-v1: a captured request sent again within its window (http/used-signatures.ts). */
   signatureUsed: () =>
-    new ApiFailure(
+    reply(
       401,
       'signature already used (hmac-sha256-v1: one request per signature; sign again, with a new nonce)',
     ).noted('signature already used (hmac-sha256-v1)'),
@@ -80,46 +92,43 @@ export const fail = {
    * (used-signatures.ts).
    */
   signatureForgotten: () =>
-    new ApiFailure(
+    reply(
       401,
       "signature already used (hmac-sha256-v1: the signatures of this timestamp's seconds were forgotten before the clock moved back onto them; any may have been used: move the sandbox clock past them)",
     ).noted('signature already used (hmac-sha256-v1, clock moved back)'),
-  forbiddenGame: (gameId: string) => new ApiFailure(403, `forbidden: this api_key belongs to game ${gameId}`),
+  forbiddenGame: (gameId: string) => reply(403, `forbidden: this api_key belongs to game ${gameId}`),
   staleTimestamp: (skewSeconds: number) =>
-    new ApiFailure(
-      403,
-      `stale timestamp: ${skewSeconds} s from the server clock (window ${TIMESTAMP_WINDOW_SECONDS} s)`,
-    ),
-  notFound: (what: string) => new ApiFailure(404, `not found: ${what}`),
+    reply(403, `stale timestamp: ${skewSeconds} s from the server clock (window ${TIMESTAMP_WINDOW_SECONDS} s)`),
+  notFound: (what: string) => reply(404, `not found: ${what}`),
   methodNotAllowed: (method: string, allowed: readonly string[]) =>
-    new ApiFailure(405, `method not allowed: ${shown(method, 16)} (allowed: ${allowed.join(', ')})`, {
+    reply(405, `method not allowed: ${shown(method, 16)} (allowed: ${allowed.join(', ')})`, {
       allow: allowed.join(', '),
     }),
   /** A GET never changes state, whatever its `method` says: links and prefetches are safe. */
   overrideOnGet: (override: string, allowed: readonly string[]) =>
-    new ApiFailure(405, `method not allowed: GET with method=${shown(override, 16)} (send it as POST)`, {
+    reply(405, `method not allowed: GET with method=${shown(override, 16)} (send it as POST)`, {
       allow: allowed.join(', '),
     }),
   insufficientQuantity: (held: number, wanted: number) =>
-    new ApiFailure(409, `insufficient quantity: holds ${held}, cannot take ${wanted}`),
+    reply(409, `insufficient quantity: holds ${held}, cannot take ${wanted}`),
   /** A quest revoked (from a data file) takes no progress (SERVICE.md: Achievements). */
-  revokedQuest: (developerId: string) => new ApiFailure(409, `quest revoked: ${shown(developerId)} takes no progress`),
+  revokedQuest: (developerId: string) => reply(409, `quest revoked: ${shown(developerId)} takes no progress`),
   /** A game save's auth_token: unknown, expired, or another user's or game's (nothing changes). */
-  invalidAuthToken: (why: string) => new ApiFailure(403, `invalid auth_token (${why})`),
-  tooManySaves: (limit: number) => new ApiFailure(409, `too many saves: at most ${limit} keys per user and game`),
-  payloadTooLarge: () => new ApiFailure(413, 'request too large'),
+  invalidAuthToken: (why: string) => reply(403, `invalid auth_token (${why})`),
+  tooManySaves: (limit: number) => reply(409, `too many saves: at most ${limit} keys per user and game`),
+  payloadTooLarge: () => reply(413, 'request too large'),
   rateLimited: (retryAfterSeconds: number) =>
-    new ApiFailure(429, `rate limited: retry after ${retryAfterSeconds} s`, {
+    reply(429, `rate limited: retry after ${retryAfterSeconds} s`, {
       'retry-after': String(retryAfterSeconds),
     }),
   /** Another process held the database's write lock for longer than a request waits (http/busy.ts). */
   databaseBusy: (retryAfterSeconds: number) =>
-    new ApiFailure(
+    reply(
       503,
       `database busy: another process is writing to the sandbox database; retry after ${retryAfterSeconds} s`,
       {
         'retry-after': String(retryAfterSeconds),
       },
     ).noted('database busy: another process holds the write lock'),
-  internal: () => new ApiFailure(500, 'internal error'),
+  internal: () => reply(500, 'internal error'),
 };

@@ -34,6 +34,15 @@ export interface DefinitionRecord {
 
 export type NewDefinition = Omit<DefinitionRecord, 'id' | 'parentType' | 'completionCount'>;
 
+/**
+ * What a change of a user's quest needs of its definition: no tags to parse, no completions to count
+ * (they are the reply of the definitions' own endpoint).
+ */
+export type QuestDefinition = Pick<
+  DefinitionRecord,
+  'id' | 'parentId' | 'parentType' | 'developerId' | 'startValue' | 'targetValue' | 'score' | 'state'
+>;
+
 /** A user's progress joined with its definition. */
 export interface UserAchievementRecord extends Progress {
   id: number;
@@ -101,6 +110,48 @@ export interface DefinitionRow {
   created_on: number;
   updated_on: number;
   completion_count: number;
+}
+
+interface QuestDefinitionRow {
+  id: number;
+  parent_id: string;
+  parent_type: ParentType;
+  developer_id: string;
+  start_value: number;
+  target_value: number;
+  score: number;
+  state: DefinitionState;
+}
+
+/** questOf's one row: the user and the parent known or not, and the quest's definition columns (null when none). */
+interface QuestLookupRow {
+  user_known: 0 | 1;
+  parent_known: 0 | 1;
+  id: number | null;
+  parent_id: string;
+  parent_type: ParentType;
+  developer_id: string;
+  start_value: number;
+  target_value: number;
+  score: number;
+  state: DefinitionState;
+}
+
+/** What a request naming a user's quest finds: each of the three it names, in the order it answers 404 for them. */
+export interface QuestLookup {
+  userKnown: boolean;
+  parentKnown: boolean;
+  quest: QuestDefinition | undefined;
+}
+
+/** A user's progress alone, as a change reads it (the row's id to update it by). */
+interface ProgressRow {
+  id: number;
+  current_value: number;
+  state: UserAchievementState;
+  started_on: number;
+  completed_on: number | null;
+  updated_on: number;
 }
 
 interface UserAchievementRow {
@@ -181,6 +232,17 @@ const toDefinition = (r: DefinitionRow): DefinitionRecord => ({
   completionCount: r.completion_count,
 });
 
+const toQuest = (r: QuestDefinitionRow): QuestDefinition => ({
+  id: r.id,
+  parentId: r.parent_id,
+  parentType: r.parent_type,
+  developerId: r.developer_id,
+  startValue: r.start_value,
+  targetValue: r.target_value,
+  score: r.score,
+  state: r.state,
+});
+
 const toUserAchievement = (r: UserAchievementRow): UserAchievementRecord => ({
   id: r.id,
   uid: r.uid,
@@ -234,6 +296,18 @@ export function achievementsRepository(db: Database) {
      VALUES (@parentId, @developerId, @name, @description, @adminDescription, @icon,
        @startValue, @targetValue, @score, @state, @tags, @createdOn, @updatedOn)`,
   );
+  const questByDeveloperId = db.prepare<[string, ParentType, string], QuestDefinitionRow>(
+    `SELECT a.id, a.parent_id, g.type AS parent_type, a.developer_id, a.start_value, a.target_value, a.score, a.state
+       FROM achievements a JOIN games g ON g.id = a.parent_id
+      WHERE a.parent_id = ? AND g.type = ? AND a.developer_id = ?`,
+  );
+  // The user, the parent and the quest in one statement: a change of a quest looks up all three.
+  const questOf = db.prepare<[string, ParentType, string, string], QuestLookupRow>(
+    `SELECT EXISTS (SELECT 1 FROM users WHERE uid = ?) AS user_known, g.id IS NOT NULL AS parent_known,
+            a.id, a.parent_id, g.type AS parent_type, a.developer_id, a.start_value, a.target_value, a.score, a.state
+       FROM (SELECT 1) LEFT JOIN games g ON g.type = ? AND g.id = ?
+       LEFT JOIN achievements a ON a.parent_id = g.id AND a.developer_id = ?`,
+  );
   const definitionId = db.prepare<[string, string], { id: number }>(
     'SELECT id FROM achievements WHERE parent_id = ? AND developer_id = ?',
   );
@@ -248,6 +322,20 @@ export function achievementsRepository(db: Database) {
      ON CONFLICT (uid, achievement_id) DO UPDATE SET
        current_value = excluded.current_value, state = excluded.state, started_on = excluded.started_on,
        completed_on = excluded.completed_on, updated_on = excluded.updated_on`,
+  );
+  // A change's own statements: its read with no join and no percent_complete call into JS, its write by
+  // row id (or one insert), parameters by position.
+  const progressOf = db.prepare<[string, number], ProgressRow>(
+    `SELECT id, current_value, state, started_on, completed_on, updated_on
+       FROM user_achievements WHERE uid = ? AND achievement_id = ?`,
+  );
+  const insertProgress = db.prepare<[string, number, number, UserAchievementState, number, number | null, number]>(
+    `INSERT INTO user_achievements (uid, achievement_id, current_value, state, started_on, completed_on, updated_on)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const updateProgress = db.prepare<[number, UserAchievementState, number, number | null, number, number]>(
+    `UPDATE user_achievements SET current_value = ?, state = ?, started_on = ?, completed_on = ?, updated_on = ?
+      WHERE id = ?`,
   );
   const deleteProgress = db.prepare('DELETE FROM user_achievements WHERE uid = ? AND achievement_id = ?');
 
@@ -284,31 +372,46 @@ export function achievementsRepository(db: Database) {
     return row && toUserAchievement(row);
   }
 
-  const change = db.transaction(
-    (uid: string, def: DefinitionRecord, what: ProgressChange, now: number): ProgressResult | 'revoked' => {
-      const current = find(uid, def.id);
-      let next: Progress | null;
-      try {
-        next = nextProgress(def, current, what, now);
-      } catch (error) {
-        if (error instanceof RevokedQuest) return 'revoked';
-        throw error;
-      }
-      if (next) upsertProgress.run({ uid, achievementId: def.id, ...next });
-      // A change always leaves a record (a reset creates one), or found one that it left alone.
-      const after = (next ?? current)!;
-      const alreadyCompleted = current?.state === 'Completed';
-      return {
-        state: after.state,
-        currentValue: after.currentValue,
-        percentComplete: percentComplete(def, after.currentValue, after.state),
-        developerId: def.developerId,
-        scoreAwarded: !alreadyCompleted && after.state === 'Completed' ? def.score : 0,
-        alreadyCompleted,
-        completedOn: after.completedOn,
-      };
-    },
-  );
+  /** One change: a read, then one write or none. Atomic only inside a write transaction (see change). */
+  function applyChange(
+    uid: string,
+    def: QuestDefinition,
+    what: ProgressChange,
+    now: number,
+  ): ProgressResult | 'revoked' {
+    const row = progressOf.get(uid, def.id);
+    const current: Progress | undefined = row && {
+      currentValue: row.current_value,
+      state: row.state,
+      startedOn: row.started_on,
+      completedOn: row.completed_on,
+      updatedOn: row.updated_on,
+    };
+    let next: Progress | null;
+    try {
+      next = nextProgress(def, current, what, now);
+    } catch (error) {
+      if (error instanceof RevokedQuest) return 'revoked';
+      throw error;
+    }
+    if (next && row)
+      updateProgress.run(next.currentValue, next.state, next.startedOn, next.completedOn, next.updatedOn, row.id);
+    else if (next)
+      insertProgress.run(uid, def.id, next.currentValue, next.state, next.startedOn, next.completedOn, next.updatedOn);
+    // A change always leaves a record (a reset creates one), or found one that it left alone.
+    const after = (next ?? current)!;
+    const alreadyCompleted = current?.state === 'Completed';
+    return {
+      state: after.state,
+      currentValue: after.currentValue,
+      percentComplete: percentComplete(def, after.currentValue, after.state),
+      developerId: def.developerId,
+      scoreAwarded: !alreadyCompleted && after.state === 'Completed' ? def.score : 0,
+      alreadyCompleted,
+      completedOn: after.completedOn,
+    };
+  }
+  const change = db.transaction(applyChange);
 
   const remove = db.transaction((uid: string, achievementId: number): UserAchievementRecord | undefined => {
     const before = find(uid, achievementId);
@@ -334,6 +437,22 @@ export function achievementsRepository(db: Database) {
     ): DefinitionRecord | undefined {
       const row = definitionByDeveloperId.get(parentId, parentType, developerId);
       return row && toDefinition(row);
+    },
+
+    /** As definitionByDeveloperId, with only what a change of a user's quest needs. */
+    questByDeveloperId(parentType: ParentType, parentId: string, developerId: string): QuestDefinition | undefined {
+      const row = questByDeveloperId.get(parentId, parentType, developerId);
+      return row && toQuest(row);
+    },
+
+    /** The user (by uid), the parent (as findParent) and the quest (as questByDeveloperId) a request names. */
+    questOf(uid: string, parentType: ParentType, parentId: string, developerId: string): QuestLookup {
+      const row = questOf.get(uid, parentType, parentId, developerId)!;
+      return {
+        userKnown: row.user_known === 1,
+        parentKnown: row.parent_known === 1,
+        quest: row.id === null ? undefined : toQuest({ ...row, id: row.id }),
+      };
     },
 
     /** Inserts unless (parent, developer_id) exists; returns the definition's id. */
@@ -367,11 +486,13 @@ export function achievementsRepository(db: Database) {
     },
 
     /**
-     * Applies one change in one (immediate) transaction, so concurrent changes never lose an
-     * update; 'revoked' (nothing written) when the user's quest is Revoked.
+     * Applies one change in one write transaction, so concurrent changes never lose an update:
+     * the caller's (the server's request runs in one), else its own immediate one; 'revoked'
+     * (nothing written) when the user's quest is Revoked. No savepoint inside the caller's: the
+     * change writes one statement, after every check, and an error rolls the caller's back.
      */
-    change(uid: string, def: DefinitionRecord, what: ProgressChange, now: number): ProgressResult | 'revoked' {
-      return change.immediate(uid, def, what, now);
+    change(uid: string, def: QuestDefinition, what: ProgressChange, now: number): ProgressResult | 'revoked' {
+      return db.inTransaction ? applyChange(uid, def, what, now) : change.immediate(uid, def, what, now);
     },
 
     /** Deletes the user's progress; returns it as it was, or undefined when there was none. */

@@ -3,7 +3,7 @@ import { ENDPOINTS } from '../../domain/endpoints.js';
 import type { ParentType } from '../../domain/types.js';
 import { apiRoute, endpoint, namedParent, ok, type ApiRoute, type HandlerContext } from '../http/endpoint.js';
 import { fail, shown } from '../http/failure.js';
-import type { DefinitionRecord } from '../repositories/achievements.js';
+import type { DefinitionRecord, QuestDefinition } from '../repositories/achievements.js';
 import type { GameRecord } from '../repositories/games.js';
 import { presentDefinition, presentUpdate, presentUserAchievement } from '../present.js';
 import {
@@ -14,16 +14,21 @@ import {
   type UserAchievementParams,
 } from '../schemas.js';
 
+const unknownParent = (type: ParentType, id: string) => fail.notFound(`${type === 'Game' ? 'game' : 'website'} ${id}`);
+
 function parentOrFail({ repos }: HandlerContext, type: ParentType, id: string): GameRecord {
   const parent = repos.games.findParent(type, id);
-  if (!parent) throw fail.notFound(`${type === 'Game' ? 'game' : 'website'} ${id}`);
+  if (!parent) throw unknownParent(type, id);
   return parent;
 }
 
 /** Inactive definitions are hidden from users: they answer like unknown ones. */
-function visible(def: DefinitionRecord | undefined, type: ParentType, parentId: string): DefinitionRecord | undefined {
+function visible<T extends QuestDefinition>(def: T | undefined, type: ParentType, parentId: string): T | undefined {
   return def && def.state === 'Active' && def.parentType === type && def.parentId === parentId ? def : undefined;
 }
+
+const unknownAchievement = (type: ParentType, parentId: string, developerId: string) =>
+  fail.notFound(`achievement ${shown(developerId)} of ${type === 'Game' ? 'game' : 'website'} ${parentId}`);
 
 function definitionOrFail(
   ctx: HandlerContext,
@@ -32,20 +37,31 @@ function definitionOrFail(
   developerId: string,
 ): DefinitionRecord {
   const def = visible(ctx.repos.achievements.definitionByDeveloperId(type, parentId, developerId), type, parentId);
-  if (!def)
-    throw fail.notFound(`achievement ${shown(developerId)} of ${type === 'Game' ? 'game' : 'website'} ${parentId}`);
+  if (!def) throw unknownAchievement(type, parentId, developerId);
   return def;
 }
 
-function userOrFail({ repos }: HandlerContext, uid: string): void {
-  if (!repos.users.findByUid(uid)) throw fail.notFound(`user ${uid}`);
+/** As definitionOrFail, with only what a user's quest needs (no tags, no completion count). */
+function questOrFail(ctx: HandlerContext, type: ParentType, parentId: string, developerId: string): QuestDefinition {
+  const def = visible(ctx.repos.achievements.questByDeveloperId(type, parentId, developerId), type, parentId);
+  if (!def) throw unknownAchievement(type, parentId, developerId);
+  return def;
 }
 
-/** The user, the parent and the definition a user-achievement request names, in that order. */
-function resolve(ctx: HandlerContext, p: UserAchievementParams): DefinitionRecord {
-  userOrFail(ctx, p.uid);
-  parentOrFail(ctx, p.parentType, p.parentId);
-  return definitionOrFail(ctx, p.parentType, p.parentId, p.developerId);
+const unknownUser = (uid: string) => fail.notFound(`user ${uid}`);
+
+function userOrFail({ repos }: HandlerContext, uid: string): void {
+  if (!repos.users.findByUid(uid)) throw unknownUser(uid);
+}
+
+/** The user, the parent and the definition a user-achievement request names, checked in that order. */
+function resolve({ repos }: HandlerContext, p: UserAchievementParams): QuestDefinition {
+  const found = repos.achievements.questOf(p.uid, p.parentType, p.parentId, p.developerId);
+  if (!found.userKnown) throw unknownUser(p.uid);
+  if (!found.parentKnown) throw unknownParent(p.parentType, p.parentId);
+  const quest = visible(found.quest, p.parentType, p.parentId);
+  if (!quest) throw unknownAchievement(p.parentType, p.parentId, p.developerId);
+  return quest;
 }
 
 export const definitionsRoute: ApiRoute = apiRoute(
@@ -83,7 +99,7 @@ export const userAchievementsRoute: ApiRoute = apiRoute(
       const parentId = p.parentId ?? ctx.apiKey.gameId;
       userOrFail(ctx, p.uid);
       parentOrFail(ctx, p.parentType, parentId);
-      if (p.developerId !== undefined) definitionOrFail(ctx, p.parentType, parentId, p.developerId);
+      if (p.developerId !== undefined) questOrFail(ctx, p.parentType, parentId, p.developerId);
       return ok(ctx.repos.achievements.list({ ...p, parentId }).map(presentUserAchievement));
     },
   }),
