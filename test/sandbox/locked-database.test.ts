@@ -1,7 +1,7 @@
 /**
  * Another process holding the database's write lock (issue 21, 3): the server's event loop never
  * waits on it. A real second process opens the file with better-sqlite3 and holds BEGIN
- * IMMEDIATE for 2 s while changes and reads arrive: every change answers 200 or 503 with
+ * IMMEDIATE until told to let go while changes and reads arrive: every change answers 200 or 503 with
  * Retry-After (never a 500 "database is locked"), nothing is applied twice, and a read that needs
  * no write answers at once meanwhile.
  */
@@ -12,11 +12,9 @@ import { uidForUsername } from '../../src/domain/ids.js';
 import type { UserAchievement } from '../../src/domain/types.js';
 import { api, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
-const HOLD_MS = 2000;
-
 /**
- * A node process that takes the write lock of `file`, says "locked", and lets go after the given
- * ms or when told to (a line on its stdin), whichever comes first.
+ * A node process that takes the write lock of `file`, says "locked", and lets go when told to (a line
+ * on its stdin) or, should a test fail before telling it, after `holdMs`.
  */
 const HOLDER = `
 const Database = require(process.argv[1]);
@@ -32,7 +30,7 @@ process.stdin.on('data', release);
 
 function holdLock(
   file: string,
-  holdMs = HOLD_MS,
+  holdMs: number,
 ): Promise<{ child: ChildProcess; released: Promise<void>; release(): void }> {
   const child = spawn(process.execPath, ['-e', HOLDER, sqliteDriverPath(), file, String(holdMs)], {
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -91,44 +89,37 @@ describe('another process holds the write lock', () => {
       ['pid', '1001'],
       ['developer_id', 'COLLECT_1000_GEMS'],
     ] as Array<[string, string]>;
-    const { released } = await holdLock(sb.db.path);
+    // Held until told: the changes sent first outwait the retry budget whatever the machine's speed (503),
+    // the one sent after they were refused goes through once the lock is let go (200).
+    const { released, release } = await holdLock(sb.db.path, UNTIL_TOLD_MS);
     let lockLetGo = false;
     void released.then(() => (lockLetGo = true));
+    const change = () =>
+      signedApi(sb, 'PUT', path, [...target, ['increment', '1']]).then((r) => ({
+        status: r.status,
+        retryAfter: r.headers.get('retry-after'),
+        message: r.body.message,
+      }));
 
-    // Changes sent over the whole hold: early ones outwait the budget (503), late ones get through.
-    const changes: Array<Promise<{ status: number; retryAfter: string | null; message: string }>> = [];
-    let readWhileLocked = false;
-    let readStatus = 0;
-    // The server runs in this process: a thread blocked on the lock would delay this test's timers
-    // too, so a read is timed from when it was due, not from when it could be sent.
-    let due = performance.now();
-    for (let i = 0; i < 8; i++) {
-      changes.push(
-        signedApi(sb, 'PUT', path, [...target, ['increment', '1']]).then((r) => ({
-          status: r.status,
-          retryAfter: r.headers.get('retry-after'),
-          message: r.body.message,
-        })),
-      );
-      due += 100;
-      await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
-      if (i === 3) {
-        // Changes are waiting for the lock now; a read that needs no write answers while the
-        // other process still holds it (an event loop blocked on the lock would answer only after).
-        readStatus = (await api(sb.url, 'GET', '/users/player_0110.json', [['username', '1']])).status;
-        readWhileLocked = !lockLetGo;
-      }
-      due += 150;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
-    }
-    expect(readStatus).toBe(200);
-    expect(readWhileLocked).toBe(true);
+    const taken = requestsTaken(3);
+    const early = [change(), change(), change()];
+    // Changes are waiting for the lock now; a read that needs no write answers while the other process
+    // still holds it (an event loop blocked on the lock would answer only after).
+    await waitingOnLock(taken);
+    expect(lockLetGo).toBe(false);
+    const refusedFirst = await Promise.all(early);
+    expect(lockLetGo).toBe(false);
 
-    const results = await Promise.all(changes);
+    const takenLate = requestsTaken(1);
+    const late = change();
+    await waitingOnLock(takenLate);
+    release();
+    const results = [...refusedFirst, await late];
     await released;
     for (const r of results) expect([200, 503]).toContain(r.status);
     const refused = results.filter((r) => r.status === 503);
-    expect(refused.length).toBeGreaterThan(0);
+    expect(refusedFirst.map((r) => r.status)).toEqual([503, 503, 503]);
+    expect(results.at(-1)!.status).toBe(200);
     for (const r of refused) {
       expect(r.retryAfter).toBe('1');
       expect(r.message).toMatch(/^database busy: another process is writing to the sandbox database; retry after 1 s$/);
