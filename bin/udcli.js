@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Thin loader: everything lives in dist/, built by `npm install` (prepare) or `npm run build`.
+// Thin loader: udcli is dist/udcli.cjs, one file built by `npm install` (prepare) or `npm run build`
+// (scripts/build.js).
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
 
@@ -15,7 +16,7 @@ function storedAnswer(args) {
   if (!STORED.has(args.join(' ')) || process.env.UDCLI_LIVE_HELP) return undefined;
   if (process.stdout.isTTY && (process.stdout.columns ?? 0) < 80) return undefined;
   try {
-    const answers = JSON.parse(readFileSync(new URL('../dist/cli/root-help.json', import.meta.url), 'utf8'));
+    const answers = JSON.parse(readFileSync(new URL('../dist/root-help.json', import.meta.url), 'utf8'));
     return answers[args.join(' ')];
   } catch {
     return undefined;
@@ -47,6 +48,10 @@ if (typeof stored === 'string') {
   // Node >= 22.1 caches compiled code on disk for the next start (~6% of `udcli --help` on
   // Node 24); older Node has no such function and starts as before.
   module.enableCompileCache?.();
-  const { main } = await import('../dist/cli/main.js');
+  // A stack trace (printed under --verbose only) names src/*.ts lines through the source map;
+  // reading the map costs start-up, so only then.
+  if (args.includes('--verbose')) process.setSourceMapsEnabled(true);
+  // require(): one CommonJS file loads faster than as an ES module (issue 43).
+  const { main } = module.createRequire(import.meta.url)('../dist/udcli.cjs');
   process.exitCode = await main(args);
 }

@@ -1,9 +1,10 @@
 /**
  * The change registry: every mutating verb is one declaration file in src/cli/changes/, named
  * `<noun>-<verb>.ts` and exporting `defineChange({...})` as its default. The registry finds them
- * by reading that folder when a noun registers its commands, so no list of the verbs is kept by
- * hand: the commander command (arguments, options, examples, batch options) is made from the
- * declaration, and the change itself (src/batch/change.ts) is loaded only when the command runs.
+ * by reading that folder when a noun registers its commands (the built file by the list the build
+ * made of it: scripts/build.js), so no list of the verbs is kept by hand: the commander command
+ * (arguments, options, examples, batch options) is made from the declaration, and the change
+ * itself (src/batch/change.ts) is loaded only when the command runs.
  */
 import type { Command } from 'commander';
 import type { ChangeArgs, ChangeType } from '../batch/change.js';
@@ -12,6 +13,7 @@ import type { BatchSummary } from '../batch/runner.js';
 import type { Factory } from '../ops/factory.js';
 import { BATCH_USER_ARGUMENT, EXAMPLE_UID, batchExample } from './batch-help.js';
 import { declarationFiles } from '../ops/args.js';
+import { importDeclaration } from './change-modules.js';
 
 /** One argument after `<user>`: `developer_id` handed to the change as `developerId`. */
 export interface ChangeArgument {
@@ -87,13 +89,7 @@ const added: ChangeDeclaration[] = [];
 /** Every declaration of a noun, in help's order. */
 export async function loadChanges(noun: string): Promise<ChangeDeclaration[]> {
   const files = declarationFiles().filter((m) => m[1] === noun);
-  const loaded = await Promise.all(
-    // The file as found (`.ts` under the tests, `.js` built): a URL, which no bundler rewrites.
-    files.map(
-      async (m) =>
-        ((await import(new URL(`./changes/${m[0]}`, import.meta.url).href)) as { default: ChangeDeclaration }).default,
-    ),
-  );
+  const loaded = await Promise.all(files.map(async (m) => (await importDeclaration(m[0]!)).default));
   const all = [...loaded, ...added.filter((d) => d.command.split(' ')[0] === noun)];
   return all
     .map((d, i) => ({ d, i }))
