@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Thin loader: udcli is dist/udcli.cjs, one file built by `npm install` (prepare) or `npm run build`
-// (scripts/build.js).
+// Thin loader: udcli is dist/udcli.cjs (and dist/sandbox.cjs, which it loads when a command uses
+// the sandbox), built by `npm install` (prepare) or `npm run build` (scripts/build.js).
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
 
@@ -48,9 +48,9 @@ if (typeof stored === 'string') {
   // Node >= 22.1 caches compiled code on disk for the next start (~6% of `udcli --help` on
   // Node 24); older Node has no such function and starts as before.
   module.enableCompileCache?.();
-  // A stack trace (printed under --verbose only) names src/*.ts lines through the source map;
-  // reading the map costs start-up, so only then.
-  if (args.includes('--verbose')) process.setSourceMapsEnabled(true);
+  // A stack trace (printed under --verbose or -v only) names src/*.ts lines through the source
+  // maps; reading a map costs start-up, so only then (a short group such as -ov may ask needlessly).
+  if (args.some((a) => a === '--verbose' || /^-[A-Za-z]*v/.test(a))) process.setSourceMapsEnabled(true);
   // require(): one CommonJS file loads faster than as an ES module (issue 43).
   const { main } = module.createRequire(import.meta.url)('../dist/udcli.cjs');
   process.exitCode = await main(args);

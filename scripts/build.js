@@ -9,6 +9,7 @@
 //
 // dist/ is emptied first: nothing of an earlier build (a module since removed) can live on in it.
 import { readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -63,23 +64,109 @@ const common = {
   define: { UDCLI_DECLARATION_FILES: JSON.stringify(declarations) },
 };
 
+const SANDBOX = `${SRC}/sandbox/`;
+const inSandbox = (path) => path.startsWith(SANDBOX);
+const fromSrc = (path) => path.slice(SRC.length + 1);
+
+/**
+ * A relative import of a source module (`../errors.js`) as the file it names, for `test` to decide which side of the
+ * split it is on; anything else (a package, node:) is left to esbuild.
+ */
+function sourceOf(args) {
+  if (!args.path.startsWith('.') || !args.importer.startsWith(SRC)) return undefined;
+  return join(dirname(args.importer), args.path).replace(/\.js$/, '.ts');
+}
+
+/**
+ * Imports across the split become require() of the other file's table, so each module exists once: the sandbox's
+ * errors are the CLI's error classes (main maps them to exit codes by class), its paths the CLI's (one package root).
+ */
+function bridge(test, file, table) {
+  return {
+    name: `bridge-to-${file}`,
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.namespace === file) return { path: args.path, external: true };
+        const path = sourceOf(args);
+        return path !== undefined && test(args.importer, path) ? { path, namespace: file } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: file }, (args) => ({
+        loader: 'js',
+        contents: `module.exports = require('./${file}').${table}(${JSON.stringify(fromSrc(args.path))});`,
+      }));
+    },
+  };
+}
+
+/** The entry of a file of the split: its exports, and a table of its modules the other file asks for by name. */
+function entry(lines, table, modules) {
+  return [
+    ...lines,
+    `const modules: Record<string, () => unknown> = {`,
+    ...modules.map((m) => `  ${JSON.stringify(m)}: () => require(${JSON.stringify(`./${m}`)}),`),
+    '};',
+    `export function ${table}(name: string): unknown {`,
+    '  return modules[name]!();',
+    '}',
+  ].join('\n');
+}
+
+const bundle = {
+  ...common,
+  bundle: true,
+  format: 'cjs',
+  packages: 'external',
+  minify: true,
+  // Stack traces (under --verbose: bin/udcli.js) name src/ files and lines; the sources stay out of the map.
+  sourcesContent: false,
+  // src/package-paths.ts finds the package from its own file: in here, this file (dist/, like src/, is one folder
+  // below the package root).
+  define: { ...common.define, 'import.meta.url': 'UDCLI_FILE_URL' },
+  banner: { js: 'var UDCLI_FILE_URL=require("node:url").pathToFileURL(__filename).href;' },
+};
+
+/*
+ * The sandbox is a file of its own, dist/sandbox.cjs, loaded when a command first uses it: in the one file it was
+ * half of what every command compiled at start-up (Node 20 has no compile cache), and most commands never run it.
+ * Modules the sandbox shares with the CLI (src/domain, src/har, src/*.ts) stay in dist/udcli.cjs.
+ */
+const shared = new Set();
+await esbuild.build({
+  ...bundle,
+  stdin: {
+    contents: entry([], 'sandboxModule', sources(`${SRC}/sandbox`).map(fromSrc)),
+    resolveDir: SRC,
+    sourcefile: 'sandbox-entry.ts',
+    loader: 'ts',
+  },
+  outfile: `${DIST}/sandbox.cjs`,
+  plugins: [
+    bridge(
+      (importer, path) => {
+        const across = inSandbox(importer) && !inSandbox(path);
+        if (across) shared.add(fromSrc(path));
+        return across;
+      },
+      'udcli.cjs',
+      'sharedModule',
+    ),
+  ],
+});
+
 await Promise.all([
   esbuild.build({
-    ...common,
-    entryPoints: { udcli: `${SRC}/cli/main.ts` },
-    outdir: DIST,
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
-    format: 'cjs',
-    packages: 'external',
-    minify: true,
-    // Stack traces (under --verbose: bin/udcli.js) name src/ files and lines; the sources stay out of the map.
-    sourcesContent: false,
-    // src/package-paths.ts finds the package from its own file: in here, this file (dist/, like src/, is one folder
-    // below the package root).
-    define: { ...common.define, 'import.meta.url': 'UDCLI_FILE_URL' },
-    banner: { js: 'var UDCLI_FILE_URL=require("node:url").pathToFileURL(__filename).href;' },
-    plugins: [changeModules('.ts')],
+    ...bundle,
+    stdin: {
+      contents: entry(["export * from './cli/main.ts';"], 'sharedModule', [...shared].sort()),
+      resolveDir: SRC,
+      sourcefile: 'udcli-entry.ts',
+      loader: 'ts',
+    },
+    outfile: `${DIST}/udcli.cjs`,
+    plugins: [
+      changeModules('.ts'),
+      bridge((importer, path) => !inSandbox(importer) && inSandbox(path), 'sandbox.cjs', 'sandboxModule'),
+    ],
   }),
   esbuild.build({
     ...common,

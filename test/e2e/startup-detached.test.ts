@@ -14,11 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { runInProcess } from './harness.js';
+import { until } from '../until.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'udcli-detached-')));
 const copy = join(dir, 'udcli');
-for (const file of ['bin/udcli.js', 'dist/udcli.cjs', 'dist/root-help.json', 'package.json']) {
+for (const file of ['bin/udcli.js', 'dist/udcli.cjs', 'dist/sandbox.cjs', 'dist/root-help.json', 'package.json']) {
   mkdirSync(join(copy, file, '..'), { recursive: true });
   copyFileSync(join(REPO, file), join(copy, file));
 }
@@ -65,8 +66,10 @@ describe('sandbox start --detach from the built file', () => {
     expect(user.code, user.stderr).toBe(0);
     expect(user.stderr).toBe('');
     expect(JSON.parse(user.stdout)).toMatchObject({ uid: DEMO.user.uid });
-    expect(readFileSync(join(env.UDCLI_DATA_DIR, 'sandbox.log'), 'utf8')).toContain(
-      `/users/${DEMO.user.username}.json`,
+    // The request log is written in batches: its line may come a moment after the reply.
+    await until(
+      () => readFileSync(join(env.UDCLI_DATA_DIR, 'sandbox.log'), 'utf8').includes(`/users/${DEMO.user.username}.json`),
+      "the request in the detached sandbox's log",
     );
   }, 60_000);
 });
