@@ -7,7 +7,8 @@ import { packageVersion } from '../package-paths.js';
 import { Command, Help } from './commander.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
 import type { Factory, IOStreams } from '../ops/factory.js';
-import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals } from './global-options.js';
+import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals, verbToRun } from './global-options.js';
+import { setVerbToRun } from './running-verb.js';
 import type { GlobalOptions } from '../ops/factory.js';
 import { UsageError } from '../errors.js';
 import { NOT_COMMANDS } from './batch-help.js';
@@ -154,6 +155,7 @@ export async function buildProgram(
   const pointer = entry ? undefined : notCommand(argv);
   if (pointer !== undefined) throw new UsageError(pointer);
   if (entry) {
+    setVerbToRun(program, verbToRun(argv));
     const module = await entry.load();
     await module.register(program, factory);
   } else {
