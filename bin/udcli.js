@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Thin loader: udcli is dist/udcli.cjs (and dist/sandbox.cjs, which it loads when a command uses
-// the sandbox), built by `npm install` (prepare) or `npm run build` (scripts/build.js).
+// the sandbox or runs `udcli sandbox`), built by `npm install` (prepare) or `npm run build`
+// (scripts/build.js).
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
 

@@ -64,8 +64,9 @@ const common = {
   define: { UDCLI_DECLARATION_FILES: JSON.stringify(declarations) },
 };
 
-const SANDBOX = `${SRC}/sandbox/`;
-const inSandbox = (path) => path.startsWith(SANDBOX);
+/** The sandbox, and the `udcli sandbox` commands that are most of the CLI's own code and run it. */
+const SANDBOX = [`${SRC}/sandbox`, `${SRC}/cli/commands/sandbox`];
+const inSandbox = (path) => SANDBOX.some((dir) => path.startsWith(`${dir}/`));
 const fromSrc = (path) => path.slice(SRC.length + 1);
 
 /**
@@ -126,15 +127,15 @@ const bundle = {
 };
 
 /*
- * The sandbox is a file of its own, dist/sandbox.cjs, loaded when a command first uses it: in the one file it was
- * half of what every command compiled at start-up (Node 20 has no compile cache), and most commands never run it.
- * Modules the sandbox shares with the CLI (src/domain, src/har, src/*.ts) stay in dist/udcli.cjs.
+ * The sandbox and its commands are a file of their own, dist/sandbox.cjs, loaded when a command first uses them: in
+ * the one file they were most of what every command compiled at start-up (Node 20 has no compile cache), and most
+ * commands never run them. Modules they share with the rest of the CLI stay in dist/udcli.cjs, each once.
  */
 const shared = new Set();
 await esbuild.build({
   ...bundle,
   stdin: {
-    contents: entry([], 'sandboxModule', sources(`${SRC}/sandbox`).map(fromSrc)),
+    contents: entry([], 'sandboxModule', SANDBOX.flatMap(sources).map(fromSrc)),
     resolveDir: SRC,
     sourcefile: 'sandbox-entry.ts',
     loader: 'ts',
