@@ -95,3 +95,24 @@ describe('start-up imports', () => {
     for (const heavy of HEAVY) expect(packages.has(heavy)).toBe(false);
   });
 });
+
+describe('source maps', () => {
+  const INTERNAL = fileURLToPath(new URL('../cli/fixtures/internal-error.mjs', import.meta.url));
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, ['--import', INTERNAL, BIN, ...args], {
+      env: { PATH: process.env.PATH, UDCLI_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+
+  it("under --verbose, an internal error's stack names the source files and lines; without, maps stay off", () => {
+    const verbose = run(['profile', 'list', '--verbose']);
+    expect(verbose.status).toBe(1);
+    expect(verbose.stderr).toMatch(/^udcli: internal error: planted by the test$/m);
+    expect(verbose.stderr).toMatch(/\/src\/cli\/commands\/profile\/list\.ts:\d+:\d+\)$/m);
+    expect(verbose.stderr).toContain('source maps: true');
+
+    const quiet = run(['profile', 'list']);
+    expect(quiet.status).toBe(1);
+    expect(quiet.stderr).toBe('udcli: internal error: planted by the test\nsource maps: false\n');
+  });
+});
