@@ -17,6 +17,7 @@ function storedAnswer(args) {
   if (!STORED.has(args.join(' ')) || process.env.UDCLI_LIVE_HELP) return undefined;
   if (process.stdout.isTTY && (process.stdout.columns ?? 0) < 80) return undefined;
   try {
+    // The path src/package-paths.ts gives as ROOT_HELP_PATH: loading that module here would cost what this saves.
     const answers = JSON.parse(readFileSync(new URL('../dist/root-help.json', import.meta.url), 'utf8'));
     return answers[args.join(' ')];
   } catch {

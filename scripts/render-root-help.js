@@ -6,8 +6,9 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 
-// The built file, as bin/udcli.js loads it.
+// The built file, as bin/udcli.js loads it; where the answers go, from udcli's one module of paths.
 const { main } = createRequire(import.meta.url)('../dist/udcli.cjs');
+const { ROOT_HELP_PATH } = await import('../dist/package-paths.js');
 
 /** The exact argv lists bin/udcli.js answers from the stored text (its STORED set). */
 const FAST_ARGV = [[], ['--help'], ['-h'], ['--version']];
@@ -39,4 +40,4 @@ async function render(argv) {
 
 const answers = {};
 for (const argv of FAST_ARGV) answers[argv.join(' ')] = await render(argv);
-writeFileSync(new URL('../dist/root-help.json', import.meta.url), JSON.stringify(answers));
+writeFileSync(ROOT_HELP_PATH, JSON.stringify(answers));

@@ -9,8 +9,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN } from './harness.js';
+import { ROOT_HELP_PATH } from '../../src/package-paths.js';
 
-const STORED = fileURLToPath(new URL('../../dist/root-help.json', import.meta.url));
+const STORED = ROOT_HELP_PATH;
 const VERSION = (
   JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }
 ).version;
