@@ -1,7 +1,7 @@
 /**
  * The commander program. Only the module of the command being run is loaded: `udcli --help`
  * lists the COMMANDS table without importing any command module, and nothing here imports
- * undici, chalk, cli-table3, conf, ora or fastify (test/cli/startup.test.ts checks).
+ * undici, chalk, cli-table3, ora, fastify, yaml or better-sqlite3 (test/e2e/startup.test.ts checks).
  */
 import { packageVersion } from '../package-paths.js';
 import { Command, Help } from './commander.js';
