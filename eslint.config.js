@@ -98,6 +98,22 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Where udcli's files are is one module's answer (src/package-paths.ts): in the built file
+    // (dist/udcli.cjs) every module shares one location, and a path made from a module's own
+    // depth in src/ points outside the package (issue 43's trial bundle looked in /tmp/bin/).
+    files: ['src/**/*.ts'],
+    ignores: ['src/package-paths.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.type='MetaProperty'][property.name='url']",
+          message: "find udcli's own files through src/package-paths.ts, which holds for src/ and the built file",
+        },
+      ],
+    },
+  },
   ...layerRules,
   ...clientRules,
   {

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Thin loader: everything lives in dist/, built by `npm install` (prepare) or `npm run build`.
+// Thin loader: udcli is dist/udcli.cjs (and dist/sandbox.cjs, which it loads when a command uses
+// the sandbox or runs `udcli sandbox`), built by `npm install` (prepare) or `npm run build`
+// (scripts/build.js).
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
 
@@ -15,7 +17,8 @@ function storedAnswer(args) {
   if (!STORED.has(args.join(' ')) || process.env.UDCLI_LIVE_HELP) return undefined;
   if (process.stdout.isTTY && (process.stdout.columns ?? 0) < 80) return undefined;
   try {
-    const answers = JSON.parse(readFileSync(new URL('../dist/cli/root-help.json', import.meta.url), 'utf8'));
+    // The path src/package-paths.ts gives as ROOT_HELP_PATH: loading that module here would cost what this saves.
+    const answers = JSON.parse(readFileSync(new URL('../dist/root-help.json', import.meta.url), 'utf8'));
     return answers[args.join(' ')];
   } catch {
     return undefined;
@@ -47,6 +50,10 @@ if (typeof stored === 'string') {
   // Node >= 22.1 caches compiled code on disk for the next start (~6% of `udcli --help` on
   // Node 24); older Node has no such function and starts as before.
   module.enableCompileCache?.();
-  const { main } = await import('../dist/cli/main.js');
+  // A stack trace (printed under --verbose or -v only) names src/*.ts lines through the source
+  // maps; reading a map costs start-up, so only then (a short group such as -ov may ask needlessly).
+  if (args.some((a) => a === '--verbose' || /^-[A-Za-z]*v/.test(a))) process.setSourceMapsEnabled(true);
+  // require(): one CommonJS file loads faster than as an ES module (issue 43).
+  const { main } = module.createRequire(import.meta.url)('../dist/udcli.cjs');
   process.exitCode = await main(args);
 }

@@ -1,9 +1,10 @@
 /**
  * The change registry: every mutating verb is one declaration file in src/cli/changes/, named
  * `<noun>-<verb>.ts` and exporting `defineChange({...})` as its default. The registry finds them
- * by reading that folder when a noun registers its commands, so no list of the verbs is kept by
- * hand: the commander command (arguments, options, examples, batch options) is made from the
- * declaration, and the change itself (src/batch/change.ts) is loaded only when the command runs.
+ * by reading that folder when a noun registers its commands (the built file by the list the build
+ * made of it: scripts/build.js), so no list of the verbs is kept by hand: the commander command
+ * (arguments, options, examples, batch options) is made from the declaration, and the change
+ * itself (src/batch/change.ts) is loaded only when the command runs.
  */
 import type { Command } from 'commander';
 import type { ChangeArgs, ChangeType } from '../batch/change.js';
@@ -12,6 +13,8 @@ import type { BatchSummary } from '../batch/runner.js';
 import type { Factory } from '../ops/factory.js';
 import { BATCH_USER_ARGUMENT, EXAMPLE_UID, batchExample } from './batch-help.js';
 import { declarationFiles } from '../ops/args.js';
+import { importDeclaration } from './change-modules.js';
+import { verbToBuild } from './running-verb.js';
 
 /** One argument after `<user>`: `developer_id` handed to the change as `developerId`. */
 export interface ChangeArgument {
@@ -84,16 +87,11 @@ export function defineChange<Args extends ChangeArgs, Opts extends object, I, P,
 /** Declarations added by tests (`registerForTest`): a throwaway verb goes through the same path. */
 const added: ChangeDeclaration[] = [];
 
-/** Every declaration of a noun, in help's order. */
-export async function loadChanges(noun: string): Promise<ChangeDeclaration[]> {
-  const files = declarationFiles().filter((m) => m[1] === noun);
-  const loaded = await Promise.all(
-    // The file as found (`.ts` under the tests, `.js` built): a URL, which no bundler rewrites.
-    files.map(
-      async (m) =>
-        ((await import(new URL(`./changes/${m[0]}`, import.meta.url).href)) as { default: ChangeDeclaration }).default,
-    ),
-  );
+/** Every declaration of a noun, in help's order; only `verb`'s when the noun has a declaration file of that name. */
+export async function loadChanges(noun: string, verb?: string): Promise<ChangeDeclaration[]> {
+  const ofNoun = declarationFiles().filter((m) => m[1] === noun);
+  const files = ofNoun.some((m) => m[2] === verb) ? ofNoun.filter((m) => m[2] === verb) : ofNoun;
+  const loaded = await Promise.all(files.map(async (m) => (await importDeclaration(m[0]!)).default));
   const all = [...loaded, ...added.filter((d) => d.command.split(' ')[0] === noun)];
   return all
     .map((d, i) => ({ d, i }))
@@ -101,9 +99,19 @@ export async function loadChanges(noun: string): Promise<ChangeDeclaration[]> {
     .map(({ d }) => d);
 }
 
-/** Registers a noun's mutating verbs under its commander command (`udcli achievements`). */
+/**
+ * Registers a noun's mutating verbs under its commander command (`udcli achievements`): all of them, or, when the
+ * command line runs one verb (src/cli/running-verb.ts), only that one: none for a verb the noun registered itself
+ * (`achievements list`), just its own for a declared one (`achievements inc`), each without loading the others.
+ */
 export async function registerChanges(noun: Command, factory: Factory): Promise<void> {
-  for (const declaration of await loadChanges(noun.name())) registerChange(noun, declaration, factory);
+  const verb = verbToBuild(noun);
+  const own = verb !== undefined && noun.commands.some((c) => c.name() === verb || c.aliases().includes(verb));
+  const declared = (d: ChangeSpec) => d.command === `${noun.name()} ${verb}`;
+  if (own) return;
+  const all = await loadChanges(noun.name(), verb);
+  const chosen = verb !== undefined && all.some(declared) ? all.filter(declared) : all;
+  for (const declaration of chosen) registerChange(noun, declaration, factory);
 }
 
 function registerChange(noun: Command, d: ChangeDeclaration, factory: Factory): void {

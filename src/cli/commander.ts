@@ -4,10 +4,10 @@
  * export names), about 4 ms of every start-up on a small machine, a tenth of `node -e 0`.
  * Types still come from the package (`import type { Command } from 'commander'` works as usual).
  */
-import { createRequire } from 'node:module';
 import type * as Commander from 'commander';
+import { packageRequire } from '../package-paths.js';
 
-const commander = createRequire(import.meta.url)('commander') as typeof Commander;
+const commander = packageRequire('commander') as typeof Commander;
 
 export const Command: typeof Commander.Command = commander.Command;
 export type Command = Commander.Command;

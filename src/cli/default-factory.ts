@@ -14,7 +14,7 @@ import { UsageError } from '../errors.js';
 import type { RecordedExchange } from '../har/entry.js';
 import type { HarRecorder } from '../har/writer.js';
 import { parseGlobals } from './global-options.js';
-import { packageVersion } from './program.js';
+import { packageVersion } from '../package-paths.js';
 
 /** How long the embedded-sandbox fallback waits for something to answer on the sandbox port. */
 export const SANDBOX_PROBE_MS = 300;

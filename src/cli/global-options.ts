@@ -184,6 +184,28 @@ for (const spec of GLOBAL_OPTIONS) {
  * (and their values) before it are skipped; `--` ends the search.
  */
 export function scanArgv(argv: readonly string[]): ArgvScan {
+  const { operands, commandIndex, verbose } = scanOperands(argv);
+  const scan: ArgvScan = { verbose };
+  if (operands[0] !== undefined) scan.command = operands[0];
+  if (commandIndex !== undefined) scan.commandIndex = commandIndex;
+  if (operands[0] === 'help' && operands[1] !== undefined) scan.helpTarget = operands[1];
+  return scan;
+}
+
+/**
+ * The verb a noun's command line runs (`inc` of `udcli achievements inc UID X`), when it asks for no help: the one
+ * subcommand the noun has to build. Undefined for help in any form, which lists them all.
+ */
+export function verbToRun(argv: readonly string[]): string | undefined {
+  const end = argv.indexOf('--');
+  const before = end < 0 ? argv : argv.slice(0, end);
+  if (before.some((a) => a === '--help' || /^-[A-Za-z]*h/.test(a))) return undefined;
+  const { operands } = scanOperands(argv);
+  return operands[0] === 'help' ? undefined : operands[1];
+}
+
+/** The first two operands (global options and their values skipped), where the first is, and -v/--verbose. */
+function scanOperands(argv: readonly string[]): { operands: string[]; commandIndex?: number; verbose: boolean } {
   const operands: string[] = [];
   let commandIndex: number | undefined;
   let verbose = false;
@@ -210,9 +232,5 @@ export function scanArgv(argv: readonly string[]): ArgvScan {
     if (operands.length === 0) commandIndex = i;
     if (operands.length < 2) operands.push(arg);
   }
-  const scan: ArgvScan = { verbose };
-  if (operands[0] !== undefined) scan.command = operands[0];
-  if (commandIndex !== undefined) scan.commandIndex = commandIndex;
-  if (operands[0] === 'help' && operands[1] !== undefined) scan.helpTarget = operands[1];
-  return scan;
+  return commandIndex === undefined ? { operands, verbose } : { operands, commandIndex, verbose };
 }

@@ -1,28 +1,18 @@
 /**
  * The commander program. Only the module of the command being run is loaded: `udcli --help`
  * lists the COMMANDS table without importing any command module, and nothing here imports
- * undici, chalk, cli-table3, conf, ora or fastify (test/cli/startup.test.ts checks).
+ * undici, chalk, cli-table3, ora, fastify, yaml or better-sqlite3 (test/e2e/startup.test.ts checks).
  */
-import { createRequire } from 'node:module';
+import { packageVersion } from '../package-paths.js';
 import { Command, Help } from './commander.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
 import type { Factory, IOStreams } from '../ops/factory.js';
-import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals } from './global-options.js';
+import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals, verbToRun } from './global-options.js';
+import { setVerbToRun } from './running-verb.js';
 import type { GlobalOptions } from '../ops/factory.js';
 import { UsageError } from '../errors.js';
 import { NOT_COMMANDS } from './batch-help.js';
 import { formatHelpItem, wrapHelpText } from './help-wrap.js';
-
-let cachedVersion: string | undefined;
-
-/** The version in package.json (two levels up from both src/cli and dist/cli). */
-export function packageVersion(): string {
-  if (cachedVersion === undefined) {
-    // require() of JSON: importing node:fs into an ES module costs ~1.5 ms of start-up.
-    cachedVersion = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
-  }
-  return cachedVersion;
-}
 
 export const PROGRAM_EXAMPLES = `
 Examples:
@@ -165,6 +155,7 @@ export async function buildProgram(
   const pointer = entry ? undefined : notCommand(argv);
   if (pointer !== undefined) throw new UsageError(pointer);
   if (entry) {
+    setVerbToRun(program, verbToRun(argv));
     const module = await entry.load();
     await module.register(program, factory);
   } else {

@@ -3,7 +3,6 @@
  * one-shot command: http-dispatcher.ts), the retry loop, --verbose traces. The only module that
  * loads undici; the CLI imports it only when a command needs the network.
  */
-import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent } from 'undici';
 import type * as Undici from 'undici';
 import { readEnvelope, type ReplyContext } from './envelope.js';
@@ -17,6 +16,7 @@ import { failureLine, replyLine, requestLine, retryLine } from './trace.js';
 import { exchange, TransportFailure, type HttpResult } from './transport.js';
 import { createHttpDispatcher } from './http-dispatcher.js';
 import { markUnchanged, type ApiError } from '../errors.js';
+import { packageRequire } from '../package-paths.js';
 import type { AgiChallenge } from '../domain/agi-signing.js';
 import type { ApiClient, ClientOptions, PreparedRequest, Reply, RequestSpec } from './types.js';
 
@@ -32,7 +32,7 @@ let agentClass: AgentClass | undefined;
  */
 function loadAgent(): AgentClass {
   if (agentClass) return agentClass;
-  const require = createRequire(import.meta.url);
+  const require = packageRequire;
   try {
     const Agent = require('undici/lib/dispatcher/agent.js') as AgentClass;
     if (typeof Agent === 'function' && typeof Agent.prototype.dispatch === 'function') return (agentClass = Agent);

@@ -12,7 +12,6 @@
  * after the handshake), so a request is `sent` only when it can have reached the server, and
  * nothing is written before it returns: a handler that aborts there sends nothing.
  */
-import { createRequire } from 'node:module';
 import * as http from 'node:http';
 import type * as Https from 'node:https';
 import type { Socket } from 'node:net';
@@ -22,7 +21,7 @@ let https: typeof Https | undefined;
 
 /** node:https (and node:tls) only for an https origin: most one-shot commands talk to a local sandbox. */
 function httpsModule(): typeof Https {
-  return (https ??= createRequire(import.meta.url)('node:https') as typeof Https);
+  return (https ??= process.getBuiltinModule('node:https') as typeof Https);
 }
 
 interface Agents {

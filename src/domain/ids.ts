@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type * as Crypto from 'node:crypto';
 
 // node:crypto is loaded on first use: the CLI imports this module at start-up (api key
@@ -6,7 +5,7 @@ import type * as Crypto from 'node:crypto';
 let md5Hash: ((text: string) => string) | undefined;
 function md5(text: string): string {
   if (!md5Hash) {
-    const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof Crypto;
+    const { createHash } = process.getBuiltinModule('node:crypto') as typeof Crypto;
     md5Hash = (t) => createHash('md5').update(t, 'utf8').digest('hex');
   }
   return md5Hash(text);

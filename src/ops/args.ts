@@ -16,6 +16,7 @@ import type { Column } from '../output/types.js';
 import { dataCell } from '../output/fields.js';
 import type { Factory } from './factory.js';
 import { hasControl, jsonText } from '../printable.js';
+import { CHANGES_SOURCE_DIR } from '../package-paths.js';
 
 /** Shown in quotes inside error messages: control characters escaped, long values cut. */
 export function quote(value: string): string {
@@ -32,9 +33,14 @@ export function quote(value: string): string {
 /** A declaration's file name: `achievements-inc.js` (`.ts` when run from the sources). */
 export const DECLARATION_FILE = /^([a-z]+)-([a-z][a-z-]*)\.(?:js|ts)$/;
 
+/** The built file's list of src/cli/changes/, made by scripts/build.js (there is no folder to read then). */
+declare const UDCLI_DECLARATION_FILES: readonly string[] | undefined;
+
 /** The declaration files, in name order: [file, noun, verb]. */
 export function declarationFiles(): RegExpExecArray[] {
-  return readdirSync(new URL('../cli/changes/', import.meta.url))
+  const names =
+    typeof UDCLI_DECLARATION_FILES === 'undefined' ? readdirSync(CHANGES_SOURCE_DIR) : UDCLI_DECLARATION_FILES;
+  return [...names]
     .sort()
     .map((name) => DECLARATION_FILE.exec(name))
     .filter((m): m is RegExpExecArray => m !== null);

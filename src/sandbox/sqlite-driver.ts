@@ -10,9 +10,9 @@
  * Both have the same API, so the repositories and their SQL do not know which one runs; the
  * types are @types/better-sqlite3's.
  */
-import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { UsageError } from '../errors.js';
+import { packageRequire } from '../package-paths.js';
 
 export type SqliteDriver = typeof BetterSqlite3;
 
@@ -44,7 +44,7 @@ export function loadDriver(nodeVersion: string, load: (id: string) => unknown): 
   }
 }
 
-const here = createRequire(import.meta.url);
+const here = packageRequire;
 let loaded: SqliteDriver | undefined;
 
 /** The driver for the running Node, loaded on first use (commands that never open a database never load it). */

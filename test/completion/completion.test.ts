@@ -26,6 +26,8 @@ import { BIN, runInProcess } from '../e2e/harness.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCRIPTS = { bash: 'completions/udcli.bash', zsh: 'completions/_udcli', fish: 'completions/udcli.fish' } as const;
 const HOOK = fileURLToPath(new URL('../cli/fixtures/record-loads.mjs', import.meta.url));
+/** udcli's per-module build, where each of its modules is a file the hook sees (bin/udcli.js loads one file). */
+const MODULES_MAIN = fileURLToPath(new URL('../cli/fixtures/modules-main.mjs', import.meta.url));
 
 const dir = mkdtempSync(join(tmpdir(), 'udcli-completion-'));
 const configDir = join(dir, 'config');
@@ -289,7 +291,7 @@ describe('udcli __complete', () => {
   it('loads no other command module and nothing heavy; `completion` loads them all', () => {
     const loads = (args: string[]): string[] => {
       const log = join(dir, `${args.join('-')}.log`);
-      const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], {
+      const r = spawnSync(process.execPath, ['--import', HOOK, MODULES_MAIN, ...args], {
         env: { PATH: process.env.PATH, UDCLI_TEST_LOAD_LOG: log, UDCLI_CONFIG_DIR: configDir, NO_COLOR: '1' },
         encoding: 'utf8',
       });

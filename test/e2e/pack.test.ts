@@ -210,7 +210,7 @@ describe('npm pack', () => {
     expect(entries.filter((path) => !allowed(path))).toEqual([]);
     for (const needed of [
       'package/bin/udcli.js',
-      'package/dist/cli/main.js',
+      'package/dist/udcli.cjs',
       'package/package.json',
       'package/LICENSE',
       'package/README.md',
@@ -221,10 +221,15 @@ describe('npm pack', () => {
     expect(
       entries.filter((path) => /\/(src|test|bench|\.ci|node_modules)\/|tsconfig|vitest|eslint|\.test\.js/.test(path)),
     ).toEqual([]);
-    // dist/ is compiled code, plus the root help rendered at build time (bin/udcli.js prints it without loading the
-    // CLI).
-    expect(entries.filter((path) => path.startsWith('package/dist/') && !/\.(js|js\.map)$/.test(path))).toEqual([
-      'package/dist/cli/root-help.json',
+    // dist/ is the built files (the CLI, the sandbox) and their source maps, plus the root help rendered at build
+    // time (bin/udcli.js prints it without loading the CLI); not the per-module build the benches import
+    // (scripts/build.js).
+    expect(entries.filter((path) => path.startsWith('package/dist/')).sort()).toEqual([
+      'package/dist/root-help.json',
+      'package/dist/sandbox.cjs',
+      'package/dist/sandbox.cjs.map',
+      'package/dist/udcli.cjs',
+      'package/dist/udcli.cjs.map',
     ]);
   });
 

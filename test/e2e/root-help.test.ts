@@ -1,5 +1,5 @@
 /**
- * bin/udcli.js answers `udcli`, `--help`, `-h` and `--version` from dist/cli/root-help.json,
+ * bin/udcli.js answers `udcli`, `--help`, `-h` and `--version` from dist/root-help.json,
  * rendered by commander at build time. commander stays the source of truth: the stored answer
  * must equal what commander prints live (UDCLI_LIVE_HELP=1 skips the stored text). Needs
  * `npm run build`.
@@ -9,8 +9,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN } from './harness.js';
+import { ROOT_HELP_PATH } from '../../src/package-paths.js';
 
-const STORED = fileURLToPath(new URL('../../dist/cli/root-help.json', import.meta.url));
+const STORED = ROOT_HELP_PATH;
 const VERSION = (
   JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }
 ).version;

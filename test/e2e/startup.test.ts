@@ -1,8 +1,10 @@
 /**
  * Start-up cost: `udcli`, `--version` and `--help` print the answer stored at build time; `help`
- * and the rest load the CLI core and only the command they run. The built binary runs
- * under a resolve hook (test/cli/fixtures/record-loads.mjs) that logs every module it resolves.
- * Needs `npm run build`.
+ * and the rest load the built file (dist/udcli.cjs) and only the packages the command needs, and
+ * of udcli's own modules only the command's. The built binary runs under a resolve hook
+ * (test/cli/fixtures/record-loads.mjs) that logs every module it resolves; which of udcli's own
+ * modules load is seen in the per-module build (test/cli/fixtures/modules-main.mjs), where each is
+ * a file. Needs `npm run build`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,13 +15,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BIN } from './harness.js';
 
 const HOOK = fileURLToPath(new URL('../cli/fixtures/record-loads.mjs', import.meta.url));
-const HEAVY = ['undici', 'chalk', 'cli-table3', 'conf', 'ora', 'fastify', 'better-sqlite3'];
+const MODULES_MAIN = fileURLToPath(new URL('../cli/fixtures/modules-main.mjs', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
+  dependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
+};
+/** Packages start-up must not load, each one udcli depends on (so a name here cannot go stale). */
+const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'fastify', 'yaml', 'better-sqlite3'];
 const dir = mkdtempSync(join(tmpdir(), 'udcli-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function loadedModules(args: string[]): { code: number | null; stdout: string; urls: string[] } {
-  const log = join(dir, `${args.join('_').replace(/\W/g, '')}.log`);
-  const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], {
+function loadedModules(args: string[], entry = BIN): { code: number | null; stdout: string; urls: string[] } {
+  const log = join(dir, `${entry === BIN ? '' : 'modules_'}${args.join('_').replace(/\W/g, '')}.log`);
+  const r = spawnSync(process.execPath, ['--import', HOOK, entry, ...args], {
     env: { PATH: process.env.PATH, UDCLI_TEST_LOAD_LOG: log, UDCLI_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' },
     encoding: 'utf8',
   });
@@ -36,6 +44,11 @@ function packagesOf(urls: string[]): Set<string> {
 }
 
 describe('start-up imports', () => {
+  it('names only packages udcli depends on', () => {
+    for (const name of HEAVY)
+      expect({ ...PACKAGE.dependencies, ...PACKAGE.optionalDependencies }).toHaveProperty([name]);
+  });
+
   it.each([[[]], [['--version']], [['--help']], [['-h']]])(
     '%j prints the stored answer and loads neither the CLI nor a package',
     (args) => {
@@ -44,7 +57,7 @@ describe('start-up imports', () => {
       expect(r.stdout).not.toBe('');
       // the bin itself was resolved, so the hook did record
       expect(r.urls.some((u) => u.endsWith('/bin/udcli.js'))).toBe(true);
-      expect(r.urls.some((u) => u.includes('/dist/cli/main.js'))).toBe(false);
+      expect(r.urls.some((u) => u.includes('/dist/'))).toBe(false);
       expect([...packagesOf(r.urls)]).toEqual([]);
     },
   );
@@ -53,8 +66,8 @@ describe('start-up imports', () => {
     const r = loadedModules(args);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toBe('');
-    // the hook saw the program's own modules, so it did record
-    expect(r.urls.some((u) => u.endsWith('/dist/cli/main.js'))).toBe(true);
+    // the hook saw the program's own file, so it did record
+    expect(r.urls.some((u) => u.endsWith('/dist/udcli.cjs'))).toBe(true);
     const packages = packagesOf(r.urls);
     expect([...packages]).toEqual(['commander']);
     for (const heavy of HEAVY) expect(packages.has(heavy)).toBe(false);
@@ -66,14 +79,39 @@ describe('start-up imports', () => {
         urls.filter((u) => /\/dist\/cli\/commands\/[^/]+\/index\.js$/.test(u)).map((u) => u.split('/').at(-2)),
       ),
     ];
-    expect(commandModules(loadedModules(['help']).urls)).toEqual([]);
-    expect(commandModules(loadedModules(['help', 'profile']).urls)).toEqual(['profile']);
+    const help = loadedModules(['help'], MODULES_MAIN);
+    expect(help.code).toBe(0);
+    // the per-module build ran, so an empty list below means no command module
+    expect(help.urls.some((u) => u.endsWith('/dist/cli/main.js'))).toBe(true);
+    expect(commandModules(help.urls)).toEqual([]);
+    expect(commandModules(loadedModules(['help', 'profile'], MODULES_MAIN).urls)).toEqual(['profile']);
   });
 
   it('a piped command loads no table, colour or spinner library', () => {
     const r = loadedModules(['profile', 'list']);
     expect(r.code).toBe(0);
     const packages = packagesOf(r.urls);
-    for (const heavy of ['cli-table3', 'chalk', 'ora', 'conf', 'undici']) expect(packages.has(heavy)).toBe(false);
+    for (const heavy of HEAVY) expect(packages.has(heavy), [...packages].join(' ')).toBe(false);
+  });
+});
+
+describe('source maps', () => {
+  const INTERNAL = fileURLToPath(new URL('../cli/fixtures/internal-error.mjs', import.meta.url));
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, ['--import', INTERNAL, BIN, ...args], {
+      env: { PATH: process.env.PATH, UDCLI_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+
+  it("under --verbose, an internal error's stack names the source files and lines; without, maps stay off", () => {
+    const verbose = run(['profile', 'list', '--verbose']);
+    expect(verbose.status).toBe(1);
+    expect(verbose.stderr).toMatch(/^udcli: internal error: planted by the test$/m);
+    expect(verbose.stderr).toMatch(/\/src\/cli\/commands\/profile\/list\.ts:\d+:\d+\)$/m);
+    expect(verbose.stderr).toContain('source maps: true');
+
+    const quiet = run(['profile', 'list']);
+    expect(quiet.status).toBe(1);
+    expect(quiet.stderr).toBe('udcli: internal error: planted by the test\nsource maps: false\n');
   });
 });

@@ -6,9 +6,9 @@
  * its own: a file that got past the prescan and still exhausts it ends the worker, not the
  * server. One worker at a time: a burst of resets waits its turn rather than multiplying memory.
  */
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { DataPath } from './validate.js';
+import { packageRequire } from '../../package-paths.js';
 
 /** What the yaml package threw, as it crosses threads (its class does not). */
 export interface YamlFailure {
@@ -55,7 +55,7 @@ parentPort.on('message', ({ paths }) => {
 });
 `;
 
-const yamlEntry = createRequire(import.meta.url).resolve('yaml');
+const yamlEntry = packageRequire.resolve('yaml');
 
 const ABORTED: YamlFailure = { name: 'RangeError', message: 'the yaml package ran out of memory or stack' };
 

@@ -5,10 +5,10 @@
  * anywhere else. Both load their modules on the first request only.
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiRoute } from '../http/endpoint.js';
+import { packageRequire } from '../../package-paths.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -43,7 +43,7 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });\n`;
 
 function assetsDir(): string {
-  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  return dirname(packageRequire.resolve('swagger-ui-dist/package.json'));
 }
 
 function send(reply: FastifyReply, type: string, body: string | Buffer, cache = 'no-store'): FastifyReply {

@@ -16,7 +16,7 @@ import { redactQuery } from '../../../redact.js';
 import type { DataFile } from '../../../sandbox/data/model.js';
 import type { DiffResult } from '../../../sandbox/diff/run.js';
 import { wantsJson } from './json.js';
-import { packageVersion } from '../../program.js';
+import { packageVersion } from '../../../package-paths.js';
 
 export interface DiffOptions {
   json?: boolean;

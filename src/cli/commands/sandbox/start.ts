@@ -4,9 +4,8 @@
  * stdout is the URL, then one line per request (the request log); messages go to stderr.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { configDir } from '../../../config/paths.js';
 import { forbiddenDirProblem } from '../../../sandbox/game-host/allowed-dirs.js';
@@ -31,6 +30,7 @@ import { waitForSignal } from './signals.js';
 import { refuseHeldPort, refuseOpenDatabase, runningSandboxText, WAYS_ON } from './in-use.js';
 import { printable } from '../../../printable.js';
 import { openAppend } from '../../../write-whole.js';
+import { BIN_PATH } from '../../../package-paths.js';
 
 export interface StartDeps {
   /** Resolves when the foreground sandbox should stop; default: SIGINT, SIGTERM or SIGHUP. */
@@ -41,7 +41,14 @@ export interface StartDeps {
   detachTimeoutMs?: number;
 }
 
-const BIN = fileURLToPath(new URL('../../../../bin/udcli.js', import.meta.url));
+/**
+ * The bin/udcli.js this udcli was loaded through (src/package-paths.ts): a detached child of any
+ * other copy, or of none, would be a different program or no sandbox at all.
+ */
+function ownBin(): string {
+  if (!existsSync(BIN_PATH)) throw new UdcliError(`cannot start the sandbox: udcli's own ${BIN_PATH} is missing`);
+  return BIN_PATH;
+}
 
 function yesGiven(factory: Factory): boolean {
   try {
@@ -244,7 +251,7 @@ export async function launchDetached(
   args.push(...gameSourceArgs(options.gameSource));
   if (options.insecureGameHost) args.push('--insecure-game-host');
   for (const dir of options.allowGameDirs) args.push('--allow-game-dir', dir);
-  const cli = deps.cli ?? { command: process.execPath, args: [BIN] };
+  const cli = deps.cli ?? { command: process.execPath, args: [ownBin()] };
 
   // The log may hold request paths with uids: owner only, like the database and the config.
   // Never through a link at its name; made 0600 also when an older udcli made it 0644.

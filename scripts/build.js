@@ -1,0 +1,182 @@
+// `npm run build`: dist/ from src/, emitted by esbuild (tsc only type-checks: npm run typecheck).
+//
+// - dist/udcli.cjs: udcli's own code as one minified CommonJS file, packages left to require()
+//   (issue 43: one file of its own code started fastest, on Node 20 and with Node 24's compile
+//   cache). bin/udcli.js loads it; it is what the package ships, with its source map.
+// - dist/**/*.js: each source module as an ES module, for the benches and scripts that import one
+//   module of the sandbox or the domain (bench/). Not shipped (package.json's `files`).
+// - dist/root-help.json: scripts/render-root-help.js, from the built file.
+//
+// dist/ is emptied first: nothing of an earlier build (a module since removed) can live on in it.
+import { readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SRC = `${ROOT}src`;
+const DIST = `${ROOT}dist`;
+const CHANGES = `${SRC}/cli/changes`;
+
+/** src/**\/*.ts, tests' fixtures excluded (there are none under src/). */
+function sources(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+  );
+}
+
+/**
+ * In the built file there is no src/cli/changes/ to read: the change registry's loader
+ * (src/cli/change-modules.ts) becomes one import per declaration file found there now, and
+ * src/ops/args.ts's list of them a constant (UDCLI_DECLARATION_FILES). A new verb is still one file.
+ */
+const declarations = readdirSync(CHANGES)
+  .filter((name) => name.endsWith('.ts'))
+  .sort();
+/** `.ts` where esbuild bundles the import, `.js` where it stays an import of the built module. */
+const changeModules = (ext) => ({
+  name: 'change-modules',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]cli[\\/]change-modules\.ts$/ }, () => ({
+      loader: 'ts',
+      resolveDir: `${SRC}/cli`,
+      contents: [
+        'export function importDeclaration(file: string): Promise<any> {',
+        '  switch (file) {',
+        ...declarations.map(
+          (name) => `    case ${JSON.stringify(name)}: return import('./changes/${name.replace(/\.ts$/, ext)}');`,
+        ),
+        '  }',
+        '  return Promise.reject(new Error(`no change declaration ${file}`));',
+        '}',
+      ].join('\n'),
+    }));
+  },
+});
+
+rmSync(DIST, { recursive: true, force: true });
+
+const common = {
+  platform: 'node',
+  target: 'node20.18',
+  logLevel: 'warning',
+  sourcemap: 'linked',
+  define: { UDCLI_DECLARATION_FILES: JSON.stringify(declarations) },
+};
+
+/** The sandbox, and the `udcli sandbox` commands that are most of the CLI's own code and run it. */
+const SANDBOX = [`${SRC}/sandbox`, `${SRC}/cli/commands/sandbox`];
+const inSandbox = (path) => SANDBOX.some((dir) => path.startsWith(`${dir}/`));
+const fromSrc = (path) => path.slice(SRC.length + 1);
+
+/**
+ * A relative import of a source module (`../errors.js`) as the file it names, for `test` to decide which side of the
+ * split it is on; anything else (a package, node:) is left to esbuild.
+ */
+function sourceOf(args) {
+  if (!args.path.startsWith('.') || !args.importer.startsWith(SRC)) return undefined;
+  return join(dirname(args.importer), args.path).replace(/\.js$/, '.ts');
+}
+
+/**
+ * Imports across the split become require() of the other file's table, so each module exists once: the sandbox's
+ * errors are the CLI's error classes (main maps them to exit codes by class), its paths the CLI's (one package root).
+ */
+function bridge(test, file, table) {
+  return {
+    name: `bridge-to-${file}`,
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.namespace === file) return { path: args.path, external: true };
+        const path = sourceOf(args);
+        return path !== undefined && test(args.importer, path) ? { path, namespace: file } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: file }, (args) => ({
+        loader: 'js',
+        contents: `module.exports = require('./${file}').${table}(${JSON.stringify(fromSrc(args.path))});`,
+      }));
+    },
+  };
+}
+
+/** The entry of a file of the split: its exports, and a table of its modules the other file asks for by name. */
+function entry(lines, table, modules) {
+  return [
+    ...lines,
+    `const modules: Record<string, () => unknown> = {`,
+    ...modules.map((m) => `  ${JSON.stringify(m)}: () => require(${JSON.stringify(`./${m}`)}),`),
+    '};',
+    `export function ${table}(name: string): unknown {`,
+    '  return modules[name]!();',
+    '}',
+  ].join('\n');
+}
+
+const bundle = {
+  ...common,
+  bundle: true,
+  format: 'cjs',
+  packages: 'external',
+  minify: true,
+  // Stack traces (under --verbose: bin/udcli.js) name src/ files and lines; the sources stay out of the map.
+  sourcesContent: false,
+  // src/package-paths.ts finds the package from its own file: in here, this file (dist/, like src/, is one folder
+  // below the package root).
+  define: { ...common.define, 'import.meta.url': 'UDCLI_FILE_URL' },
+  banner: { js: 'var UDCLI_FILE_URL=require("node:url").pathToFileURL(__filename).href;' },
+};
+
+/*
+ * The sandbox and its commands are a file of their own, dist/sandbox.cjs, loaded when a command first uses them: in
+ * the one file they were most of what every command compiled at start-up (Node 20 has no compile cache), and most
+ * commands never run them. Modules they share with the rest of the CLI stay in dist/udcli.cjs, each once.
+ */
+const shared = new Set();
+await esbuild.build({
+  ...bundle,
+  stdin: {
+    contents: entry([], 'sandboxModule', SANDBOX.flatMap(sources).map(fromSrc)),
+    resolveDir: SRC,
+    sourcefile: 'sandbox-entry.ts',
+    loader: 'ts',
+  },
+  outfile: `${DIST}/sandbox.cjs`,
+  plugins: [
+    bridge(
+      (importer, path) => {
+        const across = inSandbox(importer) && !inSandbox(path);
+        if (across) shared.add(fromSrc(path));
+        return across;
+      },
+      'udcli.cjs',
+      'sharedModule',
+    ),
+  ],
+});
+
+await Promise.all([
+  esbuild.build({
+    ...bundle,
+    stdin: {
+      contents: entry(["export * from './cli/main.ts';"], 'sharedModule', [...shared].sort()),
+      resolveDir: SRC,
+      sourcefile: 'udcli-entry.ts',
+      loader: 'ts',
+    },
+    outfile: `${DIST}/udcli.cjs`,
+    plugins: [
+      changeModules('.ts'),
+      bridge((importer, path) => !inSandbox(importer) && inSandbox(path), 'sandbox.cjs', 'sandboxModule'),
+    ],
+  }),
+  esbuild.build({
+    ...common,
+    entryPoints: sources(SRC),
+    outbase: SRC,
+    outdir: DIST,
+    format: 'esm',
+    plugins: [changeModules('.js')],
+  }),
+]);
+
+await import('./render-root-help.js');
