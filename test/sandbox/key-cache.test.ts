@@ -110,7 +110,7 @@ describe('the key cache of a running sandbox', () => {
 });
 
 describe('cachedKeyLookup on one connection', () => {
-  it("sees its own connection's writes at once, and nothing of a transaction that rolled back", () => {
+  it("sees its own connection's writes at once, and nothing of a transaction that rolled back", async () => {
     const db = openDatabase(join(tempDir(), 'keys.db'));
     try {
       seedDemo(db);
@@ -135,10 +135,12 @@ describe('cachedKeyLookup on one connection', () => {
       expect(keys.find(NEW_KEY)?.game.contentUri).toBe('http://localhost:5173/');
       expect(Object.isFrozen(keys.find(NEW_KEY))).toBe(true);
 
-      // Another connection of this very process counts as another writer too.
+      // Another connection of this very process counts as another writer too, from the next
+      // turn of the event loop on (what the server's next request runs in).
       const other = new Database(db.path);
       other.prepare('DELETE FROM api_keys WHERE api_key = ?').run(NEW_KEY);
       other.close();
+      await new Promise((turn) => setImmediate(turn));
       expect(keys.find(NEW_KEY)).toBeUndefined();
     } finally {
       db.close();

@@ -4,8 +4,10 @@
  *
  * The database is shared: `udcli sandbox load`, `snapshot restore` or `clock set` may write the
  * same file while the server runs. So every lookup first asks SQLite whether anything changed:
- * - another connection (any process) committed: `PRAGMA data_version` moves (cheap, and free of
- *   any lock inside the transaction the request runs anyway);
+ * - another connection (any process) committed: `PRAGMA data_version` moves. It is asked once per
+ *   turn of the event loop, not per lookup: a change another connection commits can only come
+ *   before or after a whole turn as this process sees it (its own code runs synchronously in
+ *   between), so the next request, in a later turn, sees it;
  * - this connection wrote `games` or `api_keys`: TEMP triggers (this connection's only) call
  *   back here, whatever code wrote them (reset, the dashboard, `game set-uri`, ...).
  * Either empties the cache. While this connection's own transaction has written those tables
@@ -87,6 +89,17 @@ export function cachedKeyLookup(
   const entries = new Map<string, ApiKeyWithGame | null>();
   let seenVersion = -1;
   let seenGeneration = -1;
+  let versionThisTurn: number | null = null;
+  const forgetVersion = () => {
+    versionThisTurn = null;
+  };
+  const currentVersion = (): number => {
+    if (versionThisTurn === null) {
+      versionThisTurn = dataVersion.get()!;
+      setImmediate(forgetVersion);
+    }
+    return versionThisTurn;
+  };
 
   return {
     find(apiKey) {
@@ -95,7 +108,7 @@ export function cachedKeyLookup(
         if (sqlite.inTransaction) return games.findApiKey(apiKey);
         settle(own);
       }
-      const version = dataVersion.get()!;
+      const version = currentVersion();
       if (version !== seenVersion || own.generation !== seenGeneration) {
         entries.clear();
         seenVersion = version;
