@@ -257,12 +257,12 @@ function answer(
     };
   };
   if (method === 'GET' && ep.row.signature === 'none') {
-    return runWhileBusy(() =>
-      deps.db.readTransaction(() => {
-        const { prepared, context } = checked();
-        return prepared.run(context);
-      }),
-    );
+    const read = () => {
+      const { prepared, context } = checked();
+      return prepared.run(context);
+    };
+    // The key comes from memory (key-cache.ts), so a handler of one statement reads one consistent view without one.
+    return runWhileBusy(ep.oneStatement ? read : () => deps.db.readTransaction(read));
   }
   const { prepared, context, spend } = checked();
   if (spend === undefined) {

@@ -15,6 +15,8 @@ export const usersRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.getUser,
     params: userParams,
+    // findPlaying: the user and whether they played, in one SELECT.
+    oneStatement: true,
     handle({ repos, apiKey, origin }, lookup) {
       const user = repos.users.findPlaying(
         lookup.by === 'uid' ? { uid: lookup.uid } : { username: lookup.username },
