@@ -20,7 +20,8 @@ import { createUsedSignatures } from './http/used-signatures.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { limitConnections } from './http/connections.js';
 import { registerDashboard } from './dashboard/page.js';
-import { cachedKeyLookup } from './repositories/key-cache.js';
+import { cachedKeyLookup, dataVersionOf } from './repositories/key-cache.js';
+import { createReplyCache } from './http/reply-cache.js';
 import { installRequestLog } from './http/request-log.js';
 import { installLatency } from './http/latency.js';
 import { addCorsHeaders, CORS_HEADERS, isApiPath, isPreflight, sendPreflight } from './http/cors.js';
@@ -288,6 +289,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     // Kept by the real clock, under the virtual one (used-signatures.ts says why).
     signatures: createUsedSignatures(db.repos.usedSignatures, options.nowMs ?? systemClock),
     faults,
+    replies: createReplyCache(dataVersionOf(db.sqlite)),
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });
   const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };

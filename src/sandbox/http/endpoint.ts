@@ -57,6 +57,11 @@ export interface Endpoint<P, R extends EndpointRow> {
    * pipeline runs it without a transaction of its own (a BEGIN and a COMMIT less on the hottest read).
    */
   oneStatement?: boolean;
+  /**
+   * Its reply is the same for the same request target, key and origin while the keys, games,
+   * users and plays stay as they are: the pipeline keeps it (reply-cache.ts).
+   */
+  cachedReply?: boolean;
 }
 
 /** A checked request: the parent it names and the handler to run. */
@@ -68,8 +73,9 @@ export interface PreparedRequest {
 /** An endpoint with its parameter type hidden: validation returns the handler to run. */
 export interface BoundEndpoint {
   row: EndpointRow;
-  /** See Endpoint.oneStatement. */
+  /** See Endpoint.oneStatement and Endpoint.cachedReply. */
   oneStatement: boolean;
+  cachedReply: boolean;
   prepare(query: Query, element: string): PreparedRequest;
 }
 
@@ -77,6 +83,7 @@ export function endpoint<P, R extends EndpointRow>(e: Endpoint<P, R>): BoundEndp
   return {
     row: e.row,
     oneStatement: e.oneStatement === true,
+    cachedReply: e.cachedReply === true,
     prepare(query, element) {
       const params = e.params(query, element);
       return {
