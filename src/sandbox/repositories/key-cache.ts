@@ -90,8 +90,19 @@ export interface DataVersion {
   current(): string | null;
 }
 
-/** The DataVersion of a connection (one per caller; each asks SQLite at most once a turn). */
+const dataVersions = new WeakMap<Database, DataVersion>();
+
+/** The DataVersion of a connection: one for all its caches, which asks SQLite at most once a turn. */
 export function dataVersionOf(sqlite: Database): DataVersion {
+  let data = dataVersions.get(sqlite);
+  if (data === undefined) {
+    data = newDataVersion(sqlite);
+    dataVersions.set(sqlite, data);
+  }
+  return data;
+}
+
+function newDataVersion(sqlite: Database): DataVersion {
   const own = watchOwnWrites(sqlite);
   const dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
   let versionThisTurn: number | null = null;
