@@ -283,10 +283,18 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
   const record = (request: FastifyRequest, status: number, ms: number): void => {
     if (isQuiet(request.url, status)) return;
     const body = typeof request.body === 'string' && request.body !== '' ? shownFormBody(request.body) : '';
-    add(
-      { method: request.method, url: request.url, body, status, ms, reason: reasonOf(request) },
-      handshakeOf(request),
-    );
+    const entry: Entry = {
+      id: 0,
+      atMs: Date.now(),
+      method: request.method,
+      url: request.url,
+      body,
+      status,
+      ms,
+      reason: reasonOf(request),
+    };
+    log.add(entry, handshakeOf(request));
+    if (out) out.entry(entry);
   };
   const watch = (target: FastifyInstance): void => {
     hijackLoggers.set(target, (request, ms) => record(request, NO_REPLY_STATUS, ms));
