@@ -173,33 +173,39 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
       sendFault(fault.kind, request, reply, format);
       return undefined;
     }
-    const succeed = (result: HandlerResult) => () =>
-      'text' in result
-        ? sendText(reply, format, 200, (result as SentResult).text)
-        : sendEnvelope(reply, format, 200, result.message, result.payload);
-    const refuse = (error: unknown) => {
-      if (!(error instanceof ApiFailure)) throw error;
-      return () => sendFailure(reply, format, error);
-    };
-    const finish = (send: () => FastifyReply): Promise<void> | undefined => {
-      if (fault?.kind !== 'slow') {
-        send();
-        return undefined;
-      }
-      // Applied (or refused) already; only the reply is late.
-      deps.faults?.applied(fault.kind);
-      noteFault(request, fault.kind);
-      return new Promise<void>((resolve) => setTimeout(resolve, fault.delayMs ?? 0)).then(() => void send());
-    };
+    const slow = fault?.kind === 'slow' ? fault : null;
     let outcome: HandlerResult | Promise<HandlerResult>;
     try {
       outcome = answer(route, fixedName, deps, request, { path, rawQuery, element: file?.element, fault, format });
     } catch (error) {
-      return finish(refuse(error));
+      if (!(error instanceof ApiFailure)) throw error;
+      if (slow === null) return void sendFailure(reply, format, error);
+      outcome = Promise.reject(error);
     }
-    if (outcome instanceof Promise) return outcome.then(succeed, refuse).then(finish);
-    return finish(succeed(outcome));
+    // The common case, without a closure: the result is there and nothing holds it back.
+    if (slow === null && !(outcome instanceof Promise)) return void sendResult(reply, format, outcome);
+    const settled = Promise.resolve(outcome).then(
+      (result) => () => sendResult(reply, format, result),
+      (error: unknown) => {
+        if (!(error instanceof ApiFailure)) throw error;
+        return () => sendFailure(reply, format, error);
+      },
+    );
+    if (slow === null) return settled.then((send) => void send());
+    return settled.then((send) => {
+      // Applied (or refused) already; only the reply is late.
+      deps.faults?.applied(slow.kind);
+      noteFault(request, slow.kind);
+      return new Promise<void>((resolve) => setTimeout(resolve, slow.delayMs ?? 0)).then(() => void send());
+    });
   };
+}
+
+/** A handler's result as the 200 envelope (a kept reply: its text as it was made). */
+function sendResult(reply: FastifyReply, format: Format, result: HandlerResult): FastifyReply {
+  return 'text' in result
+    ? sendText(reply, format, 200, (result as SentResult).text)
+    : sendEnvelope(reply, format, 200, result.message, result.payload);
 }
 
 /**
