@@ -20,10 +20,11 @@ import { createUsedSignatures } from './http/used-signatures.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { limitConnections } from './http/connections.js';
 import { registerDashboard } from './dashboard/page.js';
-import { cachedKeyLookup } from './repositories/key-cache.js';
+import { cachedKeyLookup, dataVersionOf } from './repositories/key-cache.js';
+import { createReplyCache } from './http/reply-cache.js';
 import { installRequestLog } from './http/request-log.js';
 import { installLatency } from './http/latency.js';
-import { addCorsHeaders, installCors, isApiPath, isPreflight, sendPreflight } from './http/cors.js';
+import { addCorsHeaders, CORS_HEADERS, isApiPath, isPreflight, sendPreflight } from './http/cors.js';
 import { addressedToSandbox, allowHostNames, HOST_REFUSED, type HostNames } from './http/host-check.js';
 import { noteReason } from './http/request-notes.js';
 import { API_ROUTES } from './routes/index.js';
@@ -233,21 +234,32 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   // the site alike (DNS rebinding, http/host-check.ts).
   // sandbox.localhost: the play page's name for a browser (game-host/game-names.ts).
   allowHostNames(app.server, { ...options.hostNames, matches: (name) => name === PLAY_HOST_NAME });
-  // A callback hook (see cors.ts): it answers by sending, without calling done.
+  // One callback hook for what every request goes through first (a callback hook, not an async one:
+  // an async hook costs each request a promise and a turn of the microtask queue). It answers by
+  // sending, without calling done.
   app.addHook('onRequest', (request, reply, done) => {
-    if (addressedToSandbox(request)) {
-      if (originForm(request.url)) return done();
+    const api = isApiPath(splitTarget(request.url).path);
+    // Set now, every API reply carries them, whatever answers it: a handler, an error, a refusal here (cors.ts).
+    if (api) reply.headers(CORS_HEADERS);
+    if (!addressedToSandbox(request)) {
+      const failure = new ApiFailure(403, HOST_REFUSED);
+      if (api) return void sendFailure(reply, formatOf(request), failure);
+      noteReason(request, failure.message);
+      return void reply
+        .code(403)
+        .header('cache-control', 'no-store')
+        .send({ status: false, code: 403, message: failure.message });
+    }
+    if (!originForm(request.url)) {
       // `GET http://host/x HTTP/1.1`: a proxy's form, never a browser's to a server. One 400, as any bad request.
       const failure = fail.invalidParameter('request', 'the target must be a path, not an absolute URL');
       noteReason(request, failure.message);
       return void sendFailure(reply, formatOf(request), failure);
     }
-    const failure = new ApiFailure(403, HOST_REFUSED);
-    if (isApiPath(splitTarget(request.url).path)) return void sendFailure(reply, formatOf(request), failure);
-    noteReason(request, failure.message);
-    reply.code(403).header('cache-control', 'no-store').send({ status: false, code: 403, message: failure.message });
+    // A preflight is answered before anything else runs: it is no call (no fault drawn, no rate limit counted).
+    if (api && request.method === 'OPTIONS') return void sendPreflight(reply);
+    done();
   });
-  installCors(app);
   installLatency(app, options.latencyMs ?? 0);
 
   // Parameters travel in the query string or a form body (the platform's SDK sends its PUTs as
@@ -277,6 +289,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     // Kept by the real clock, under the virtual one (used-signatures.ts says why).
     signatures: createUsedSignatures(db.repos.usedSignatures, options.nowMs ?? systemClock),
     faults,
+    replies: createReplyCache(dataVersionOf(db.sqlite)),
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });
   const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };

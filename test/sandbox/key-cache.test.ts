@@ -99,6 +99,35 @@ describe('the key cache of a running sandbox', () => {
     expect(await playsGame()).toBeDefined();
   });
 
+  it("a user's reply (kept between requests: http/reply-cache.ts) follows every change to the user", async () => {
+    const user = async () =>
+      (await api<Record<string, unknown>>(sb.url, 'GET', `/users/${PLAYER}.json`)).body.payload ?? {};
+    const before = await user();
+    expect(await user()).toEqual(before);
+    // Another process.
+    inAnotherProcess(dbPath, "UPDATE users SET gender = 'x' WHERE uid = ?", PLAYER);
+    expect((await user()).gender).toBe('x');
+    // The server's own connection, whatever code writes (here none of the API's).
+    sb.db.sqlite.prepare("UPDATE users SET gender = 'y' WHERE uid = ?").run(PLAYER);
+    expect((await user()).gender).toBe('y');
+    sb.db.sqlite.prepare("DELETE FROM plays WHERE uid = ? AND game_id = '1001'").run(PLAYER);
+    expect((await user()).plays_game).toBe('0');
+    // A write rolled back leaves the reply as it was.
+    expect(() =>
+      sb.db.transaction(() => {
+        sb.db.sqlite.prepare("UPDATE users SET gender = 'z' WHERE uid = ?").run(PLAYER);
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect((await user()).gender).toBe('y');
+    // The reply with another key (and none) is its own.
+    expect(
+      Object.keys(
+        (await api<Record<string, unknown>>(sb.url, 'GET', `/users/${PLAYER}.json`, [], '')).body.payload ?? {},
+      ),
+    ).toEqual(['uid', 'username', 'avatar']);
+  });
+
   it("the server's own changes count at once: a reset takes away a key another process added", async () => {
     addKey(dbPath, NEW_KEY);
     expect((await api(sb.url, 'GET', `/friends/${PLAYER}.json`, [], NEW_KEY)).status).toBe(200);
@@ -110,7 +139,7 @@ describe('the key cache of a running sandbox', () => {
 });
 
 describe('cachedKeyLookup on one connection', () => {
-  it("sees its own connection's writes at once, and nothing of a transaction that rolled back", () => {
+  it("sees its own connection's writes at once, and nothing of a transaction that rolled back", async () => {
     const db = openDatabase(join(tempDir(), 'keys.db'));
     try {
       seedDemo(db);
@@ -135,10 +164,12 @@ describe('cachedKeyLookup on one connection', () => {
       expect(keys.find(NEW_KEY)?.game.contentUri).toBe('http://localhost:5173/');
       expect(Object.isFrozen(keys.find(NEW_KEY))).toBe(true);
 
-      // Another connection of this very process counts as another writer too.
+      // Another connection of this very process counts as another writer too, from the next
+      // turn of the event loop on (what the server's next request runs in).
       const other = new Database(db.path);
       other.prepare('DELETE FROM api_keys WHERE api_key = ?').run(NEW_KEY);
       other.close();
+      await new Promise((turn) => setImmediate(turn));
       expect(keys.find(NEW_KEY)).toBeUndefined();
     } finally {
       db.close();

@@ -10,13 +10,25 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
+/** What the limiter reads of a reply: whether it is over (sent whole, or its connection gone). */
+interface Reply {
+  readonly writableFinished: boolean;
+  readonly destroyed: boolean;
+}
+
 export function limitConnections(server: Server, max: number): void {
   // Oldest first: a socket moves to the end each time a request arrives on it.
   const open = new Set<Socket>();
-  const inProgress = new WeakMap<Socket, number>();
+  // Each socket's latest reply: replies on a connection go out in order, so once its latest is over, it is
+  // idle. Read only when the cap is reached, so that no request pays for a listener of its own.
+  const latest = new WeakMap<Socket, Reply>();
 
+  const isIdle = (socket: Socket): boolean => {
+    const reply = latest.get(socket);
+    return reply === undefined || reply.writableFinished || reply.destroyed;
+  };
   const oldestIdle = (): Socket | undefined => {
-    for (const socket of open) if ((inProgress.get(socket) ?? 0) === 0) return socket;
+    for (const socket of open) if (isIdle(socket)) return socket;
     return undefined;
   };
 
@@ -31,13 +43,9 @@ export function limitConnections(server: Server, max: number): void {
     socket.once('close', () => open.delete(socket));
   });
 
-  server.on(
-    'request',
-    (request: { socket: Socket }, response: { once(event: 'close', listener: () => void): unknown }) => {
-      const socket = request.socket;
-      inProgress.set(socket, (inProgress.get(socket) ?? 0) + 1);
-      response.once('close', () => inProgress.set(socket, Math.max(0, (inProgress.get(socket) ?? 1) - 1)));
-      if (open.delete(socket)) open.add(socket);
-    },
-  );
+  server.on('request', (request: { socket: Socket }, response: Reply) => {
+    const socket = request.socket;
+    latest.set(socket, response);
+    if (open.delete(socket)) open.add(socket);
+  });
 }

@@ -5,7 +5,7 @@
  * preflight on those paths is answered 204. Never with credentials: the API reads no cookie. The
  * site, `/`, `/docs` and `/_sandbox` get none of this (they answer only the sandbox's own pages).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../../domain/types.js';
 import { splitTarget } from './query.js';
 
@@ -36,24 +36,11 @@ export function sendPreflight(reply: FastifyReply): FastifyReply {
   return reply.code(204).headers(PREFLIGHT_HEADERS).send();
 }
 
-/** The reply headers of an API reply; for replies sent where no hook runs (Fastify's framework errors). */
+/**
+ * The reply headers of an API reply. The app's first hook sets them on every request to the API
+ * (app.ts), so they go out with any reply; this is for replies sent where no hook runs (Fastify's
+ * framework errors).
+ */
 export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   return onApi(request) ? reply.headers(CORS_HEADERS) : reply;
-}
-
-/**
- * First among the hooks: a preflight is answered before anything else runs (it is no call: no
- * fault is drawn, no rate limit counted), and every API reply gets the headers on its way out.
- */
-export function installCors(app: FastifyInstance): void {
-  // Callback hooks, not async ones: they run on every request, and an async hook costs each a
-  // promise and a turn of the microtask queue. A hook that answers sends and does not call done.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (isPreflight(request)) return void sendPreflight(reply);
-    done();
-  });
-  app.addHook('onSend', (request, reply, payload, done) => {
-    addCorsHeaders(request, reply);
-    done(null, payload);
-  });
 }

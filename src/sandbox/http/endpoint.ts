@@ -52,6 +52,16 @@ export interface Endpoint<P, R extends EndpointRow> {
   parentOf?(params: NoInfer<P>): ParentRef | undefined;
   /** Throws ApiFailure for 404/409; returns the payload. */
   handle(ctx: HandlerContext<R['apiKey']>, params: P): HandlerResult;
+  /**
+   * The handler of a read makes one SQL statement, which is a consistent view by itself: the
+   * pipeline runs it without a transaction of its own (a BEGIN and a COMMIT less on the hottest read).
+   */
+  oneStatement?: boolean;
+  /**
+   * Its reply is the same for the same request target, key and origin while the keys, games,
+   * users and plays stay as they are: the pipeline keeps it (reply-cache.ts).
+   */
+  cachedReply?: boolean;
 }
 
 /** A checked request: the parent it names and the handler to run. */
@@ -63,12 +73,17 @@ export interface PreparedRequest {
 /** An endpoint with its parameter type hidden: validation returns the handler to run. */
 export interface BoundEndpoint {
   row: EndpointRow;
+  /** See Endpoint.oneStatement and Endpoint.cachedReply. */
+  oneStatement: boolean;
+  cachedReply: boolean;
   prepare(query: Query, element: string): PreparedRequest;
 }
 
 export function endpoint<P, R extends EndpointRow>(e: Endpoint<P, R>): BoundEndpoint {
   return {
     row: e.row,
+    oneStatement: e.oneStatement === true,
+    cachedReply: e.cachedReply === true,
     prepare(query, element) {
       const params = e.params(query, element);
       return {

@@ -33,6 +33,7 @@ import type { FaultRule } from '../faults/spec.js';
 import { acceptedAsAgi, isImmediateFault, noteFault, sendFault } from '../faults/replies.js';
 import type { RateLimiter } from './rate-limit.js';
 import { noteChallenge, noteReason, noteSignedWith, reasonOf } from './request-notes.js';
+import type { ReplyCache, SentResult } from './reply-cache.js';
 import { verifySignature } from './signature.js';
 
 export interface PipelineDeps {
@@ -50,6 +51,8 @@ export interface PipelineDeps {
   publicOrigin?: string;
   /** Injected faults (`--faults`); null: none. */
   faults: FaultInjector | null;
+  /** The replies of endpoints with `cachedReply` (reply-cache.ts); null: none kept. */
+  replies: ReplyCache | null;
 }
 
 /** Methods routed to the pipeline; others known to Node get 405 from the not-found handler. */
@@ -62,11 +65,17 @@ export function sendEnvelope(
   message: string,
   payload: unknown,
 ): FastifyReply {
-  return reply
-    .code(code)
-    .header('content-type', contentType(format))
-    .header('cache-control', 'no-store')
-    .send(serialize(format, envelope(code, message, payload)));
+  return sendText(reply, format, code, serialize(format, envelope(code, message, payload)));
+}
+
+/** An envelope already serialized (a kept reply: reply-cache.ts). */
+function sendText(reply: FastifyReply, format: Format, code: number, text: string): FastifyReply {
+  return reply.code(code).header('content-type', contentType(format)).header('cache-control', 'no-store').send(text);
+}
+
+/** The success reply of a handler's result, as text once and for all (a reply kept for the next requests). */
+function sentResult(format: Format, result: HandlerResult): SentResult {
+  return { ...result, text: serialize(format, envelope(200, result.message, result.payload)) };
 }
 
 export function sendFailure(reply: FastifyReply, format: Format, failure: ApiFailure): FastifyReply {
@@ -164,30 +173,39 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
       sendFault(fault.kind, request, reply, format);
       return undefined;
     }
-    const succeed = (result: HandlerResult) => () => sendEnvelope(reply, format, 200, result.message, result.payload);
-    const refuse = (error: unknown) => {
-      if (!(error instanceof ApiFailure)) throw error;
-      return () => sendFailure(reply, format, error);
-    };
-    const finish = (send: () => FastifyReply): Promise<void> | undefined => {
-      if (fault?.kind !== 'slow') {
-        send();
-        return undefined;
-      }
-      // Applied (or refused) already; only the reply is late.
-      deps.faults?.applied(fault.kind);
-      noteFault(request, fault.kind);
-      return new Promise<void>((resolve) => setTimeout(resolve, fault.delayMs ?? 0)).then(() => void send());
-    };
+    const slow = fault?.kind === 'slow' ? fault : null;
     let outcome: HandlerResult | Promise<HandlerResult>;
     try {
-      outcome = answer(route, fixedName, deps, request, { path, rawQuery, element: file?.element, fault });
+      outcome = answer(route, fixedName, deps, request, { path, rawQuery, element: file?.element, fault, format });
     } catch (error) {
-      return finish(refuse(error));
+      if (!(error instanceof ApiFailure)) throw error;
+      if (slow === null) return void sendFailure(reply, format, error);
+      outcome = Promise.reject(error);
     }
-    if (outcome instanceof Promise) return outcome.then(succeed, refuse).then(finish);
-    return finish(succeed(outcome));
+    // The common case, without a closure: the result is there and nothing holds it back.
+    if (slow === null && !(outcome instanceof Promise)) return void sendResult(reply, format, outcome);
+    const settled = Promise.resolve(outcome).then(
+      (result) => () => sendResult(reply, format, result),
+      (error: unknown) => {
+        if (!(error instanceof ApiFailure)) throw error;
+        return () => sendFailure(reply, format, error);
+      },
+    );
+    if (slow === null) return settled.then((send) => void send());
+    return settled.then((send) => {
+      // Applied (or refused) already; only the reply is late.
+      deps.faults?.applied(slow.kind);
+      noteFault(request, slow.kind);
+      return new Promise<void>((resolve) => setTimeout(resolve, slow.delayMs ?? 0)).then(() => void send());
+    });
   };
+}
+
+/** A handler's result as the 200 envelope (a kept reply: its text as it was made). */
+function sendResult(reply: FastifyReply, format: Format, result: HandlerResult): FastifyReply {
+  return 'text' in result
+    ? sendText(reply, format, 200, (result as SentResult).text)
+    : sendEnvelope(reply, format, 200, result.message, result.payload);
 }
 
 /**
@@ -199,7 +217,7 @@ function answer(
   fixedName: string | null,
   deps: PipelineDeps,
   request: FastifyRequest,
-  target: { path: string; rawQuery: string; element: string | undefined; fault: FaultRule | null },
+  target: { path: string; rawQuery: string; element: string | undefined; fault: FaultRule | null; format: Format },
 ): HandlerResult | Promise<HandlerResult> {
   const { path, element, fault } = target;
   if (element === undefined || (fixedName !== null && element !== fixedName)) {
@@ -257,12 +275,21 @@ function answer(
     };
   };
   if (method === 'GET' && ep.row.signature === 'none') {
-    return runWhileBusy(() =>
-      deps.db.readTransaction(() => {
-        const { prepared, context } = checked();
-        return prepared.run(context);
-      }),
-    );
+    // A form body's fields are parameters too: only a request without one is told by its target alone.
+    const replies = ep.cachedReply && params.body === null ? deps.replies : null;
+    const read = (): HandlerResult => {
+      const { prepared, context } = checked();
+      if (replies === null) return prepared.run(context);
+      // Every check above ran; the same target, key and origin get the same reply while the data stays.
+      const key = `${context.origin} ${request.url}`;
+      const kept = replies.get(key);
+      if (kept !== undefined) return kept;
+      const sent = sentResult(target.format, prepared.run(context));
+      replies.set(key, sent);
+      return sent;
+    };
+    // The key comes from memory (key-cache.ts), so a handler of one statement reads one consistent view without one.
+    return runWhileBusy(ep.oneStatement ? read : () => deps.db.readTransaction(read));
   }
   const { prepared, context, spend } = checked();
   if (spend === undefined) {

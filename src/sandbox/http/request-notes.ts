@@ -31,9 +31,13 @@ export function noteSignedWith(request: FastifyRequest, session: string): void {
   signedWith.set(request.raw, session.toLowerCase());
 }
 
+/** Most requests are no part of a handshake: one shared answer for them. */
+const NO_HANDSHAKE = Object.freeze({});
+
 export function handshakeOf(request: FastifyRequest): { challenge?: string; signedWith?: string } {
   const challenge = challenged.get(request.raw);
   const session = signedWith.get(request.raw);
+  if (challenge === undefined && session === undefined) return NO_HANDSHAKE;
   return {
     ...(challenge === undefined ? {} : { challenge }),
     ...(session === undefined ? {} : { signedWith: session }),

@@ -1,13 +1,16 @@
 /**
  * The api keys (with their games) the request pipeline looks up on every call, kept in memory
- * until the data changes: two SQLite lookups less a request.
+ * until the data changes: two SQLite lookups less a request. How a cache here knows the data
+ * changed (dataVersionOf) is shared with the reply cache (http/reply-cache.ts).
  *
  * The database is shared: `udcli sandbox load`, `snapshot restore` or `clock set` may write the
  * same file while the server runs. So every lookup first asks SQLite whether anything changed:
- * - another connection (any process) committed: `PRAGMA data_version` moves (cheap, and free of
- *   any lock inside the transaction the request runs anyway);
- * - this connection wrote `games` or `api_keys`: TEMP triggers (this connection's only) call
- *   back here, whatever code wrote them (reset, the dashboard, `game set-uri`, ...).
+ * - another connection (any process) committed: `PRAGMA data_version` moves. It is asked once per
+ *   turn of the event loop, not per lookup: a change another connection commits can only come
+ *   before or after a whole turn as this process sees it (its own code runs synchronously in
+ *   between), so the next request, in a later turn, sees it;
+ * - this connection wrote a watched table: TEMP triggers (this connection's only) call back
+ *   here, whatever code wrote them (reset, the dashboard, `game set-uri`, ...).
  * Either empties the cache. While this connection's own transaction has written those tables
  * (and may still roll back), lookups go to the database and nothing is cached.
  * Entries are frozen: every request shares them.
@@ -23,7 +26,8 @@ export interface KeyLookup {
 /** Keys remembered at most (made-up keys are remembered as unknown): beyond, it starts over. */
 export const KEY_CACHE_ENTRIES = 10_000;
 
-const WATCHED_TABLES = ['games', 'api_keys'] as const;
+/** What the caches read: the keys and their games, and the users with what they played (reply-cache.ts). */
+const WATCHED_TABLES = ['games', 'api_keys', 'users', 'plays'] as const;
 const CHANGED_FUNCTION = 'udcli_keys_changed';
 
 /** Writes to the watched tables by one connection, as its triggers report them. */
@@ -77,29 +81,74 @@ function frozen(key: ApiKeyWithGame): ApiKeyWithGame {
   return Object.freeze(key);
 }
 
+/**
+ * What cached data read from the watched tables is as of. `current()` is a token that moves
+ * whenever those tables may have changed (another connection committed, or this one wrote them), or
+ * null while this connection's own transaction has written them (nothing may be cached then).
+ */
+export interface DataVersion {
+  current(): string | null;
+}
+
+const dataVersions = new WeakMap<Database, DataVersion>();
+
+/** The DataVersion of a connection: one for all its caches, which asks SQLite at most once a turn. */
+export function dataVersionOf(sqlite: Database): DataVersion {
+  let data = dataVersions.get(sqlite);
+  if (data === undefined) {
+    data = newDataVersion(sqlite);
+    dataVersions.set(sqlite, data);
+  }
+  return data;
+}
+
+function newDataVersion(sqlite: Database): DataVersion {
+  const own = watchOwnWrites(sqlite);
+  const dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
+  let versionThisTurn: number | null = null;
+  const forgetVersion = () => {
+    versionThisTurn = null;
+  };
+  let token = '';
+  let tokenVersion = -1;
+  let tokenGeneration = -1;
+  return {
+    current() {
+      if (own.pending) {
+        // Our own write to a watched table: until its transaction is over, nothing is cached.
+        if (sqlite.inTransaction) return null;
+        settle(own);
+      }
+      if (versionThisTurn === null) {
+        versionThisTurn = dataVersion.get()!;
+        setImmediate(forgetVersion);
+      }
+      if (versionThisTurn !== tokenVersion || own.generation !== tokenGeneration) {
+        tokenVersion = versionThisTurn;
+        tokenGeneration = own.generation;
+        token = `${tokenVersion}:${tokenGeneration}`;
+      }
+      return token;
+    },
+  };
+}
+
 export function cachedKeyLookup(
   sqlite: Database,
   games: Pick<GamesRepository, 'findApiKey'>,
   maxEntries = KEY_CACHE_ENTRIES,
 ): KeyLookup {
-  const own = watchOwnWrites(sqlite);
-  const dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
+  const data = dataVersionOf(sqlite);
   const entries = new Map<string, ApiKeyWithGame | null>();
-  let seenVersion = -1;
-  let seenGeneration = -1;
+  let seen: string | null = null;
 
   return {
     find(apiKey) {
-      if (own.pending) {
-        // Our own write to keys or games: until its transaction is over, ask the database.
-        if (sqlite.inTransaction) return games.findApiKey(apiKey);
-        settle(own);
-      }
-      const version = dataVersion.get()!;
-      if (version !== seenVersion || own.generation !== seenGeneration) {
+      const version = data.current();
+      if (version === null) return games.findApiKey(apiKey);
+      if (version !== seen) {
         entries.clear();
-        seenVersion = version;
-        seenGeneration = own.generation;
+        seen = version;
       }
       const cached = entries.get(apiKey);
       if (cached !== undefined) return cached ?? undefined;

@@ -73,14 +73,15 @@ export function usersRepository(db: Database) {
     'SELECT 1 AS one FROM plays WHERE uid = ? AND game_id = ?',
   );
   // A user and whether they played a game, in one statement (GET users/{uid}.json, the hottest read).
-  const playedColumn =
-    'CASE WHEN @gameId IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM plays p WHERE p.uid = u.uid AND p.game_id = @gameId) END AS played';
-  const byUidPlaying = db.prepare<[{ uid: string; gameId: string | null }], FriendRow>(
-    `SELECT u.*, ${playedColumn} FROM users u WHERE u.uid = @uid`,
-  );
-  const byUsernamePlaying = db.prepare<[{ username: string; gameId: string | null }], FriendRow>(
-    `SELECT u.*, ${playedColumn} FROM users u WHERE u.username = @username`,
-  );
+  // Positional parameters: better-sqlite3 binds an object's named ones at several times the cost.
+  const playing = (where: string) => ({
+    game: db.prepare<[string, string], FriendRow>(
+      `SELECT u.*, EXISTS (SELECT 1 FROM plays p WHERE p.uid = u.uid AND p.game_id = ?) AS played FROM users u WHERE ${where}`,
+    ),
+    none: db.prepare<[string], FriendRow>(`SELECT u.*, NULL AS played FROM users u WHERE ${where}`),
+  });
+  const byUidPlaying = playing('u.uid = ?');
+  const byUsernamePlaying = playing('u.username = ?');
   const insertPlay = db.prepare('INSERT OR IGNORE INTO plays (uid, game_id, first_played_on) VALUES (?, ?, ?)');
   const insertFriendship = db.prepare(
     'INSERT OR IGNORE INTO friendships (uid, friend_uid, created_on) VALUES (?, ?, ?)',
@@ -110,10 +111,8 @@ export function usersRepository(db: Database) {
      * null): findByUid or findByUsername and hasPlayed in one statement.
      */
     findPlaying(lookup: { uid: string } | { username: string }, gameId: string | null): FriendRecord | undefined {
-      const row =
-        'uid' in lookup
-          ? byUidPlaying.get({ uid: lookup.uid, gameId })
-          : byUsernamePlaying.get({ username: lookup.username, gameId });
+      const [statements, key] = 'uid' in lookup ? [byUidPlaying, lookup.uid] : [byUsernamePlaying, lookup.username];
+      const row = gameId === null ? statements.none.get(key) : statements.game.get(gameId, key);
       return row && toFriend(row);
     },
 

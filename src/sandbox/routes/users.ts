@@ -15,6 +15,10 @@ export const usersRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.getUser,
     params: userParams,
+    // findPlaying: the user and whether they played, in one SELECT.
+    oneStatement: true,
+    // Reads only the users, the plays and the key's game.
+    cachedReply: true,
     handle({ repos, apiKey, origin }, lookup) {
       const user = repos.users.findPlaying(
         lookup.by === 'uid' ? { uid: lookup.uid } : { username: lookup.username },

@@ -1,0 +1,48 @@
+/**
+ * The replies of the hottest read (GET users/{uid}.json, endpoint flag `cachedReply`), kept as the
+ * text sent, until the data they were read from may have changed (repositories/key-cache.ts,
+ * dataVersionOf: another connection's commit, or this connection's write to the keys, games,
+ * users or plays). A reply is the same for the same request target, key and origin: the target
+ * holds the user asked for, the api_key and the format; the origin makes the avatar URLs. Every
+ * check of the request still runs before a cached reply is used; only the handler's SELECT, the
+ * payload and its serialization are spared.
+ */
+import type { DataVersion } from '../repositories/key-cache.js';
+import type { HandlerResult } from './endpoint.js';
+
+/** Replies remembered at most: beyond, it starts over (made-up targets cannot grow it without bound). */
+export const REPLY_CACHE_ENTRIES = 1000;
+
+/** A handler's result with the reply text it makes (serialize of its envelope), made once. */
+export interface SentResult extends HandlerResult {
+  readonly text: string;
+}
+
+export interface ReplyCache {
+  /** The reply for `key` as of now; undefined when there is none. */
+  get(key: string): SentResult | undefined;
+  /** Remembers the reply for `key`, unless nothing may be cached now. */
+  set(key: string, result: SentResult): void;
+}
+
+export function createReplyCache(data: DataVersion, maxEntries = REPLY_CACHE_ENTRIES): ReplyCache {
+  const entries = new Map<string, SentResult>();
+  let seen: string | null = null;
+  const fresh = (): boolean => {
+    const version = data.current();
+    if (version === null) return false;
+    if (version !== seen) {
+      entries.clear();
+      seen = version;
+    }
+    return true;
+  };
+  return {
+    get: (key) => (fresh() ? entries.get(key) : undefined),
+    set(key, result) {
+      if (!fresh()) return;
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(key, result);
+    },
+  };
+}
