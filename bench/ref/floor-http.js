@@ -1,7 +1,13 @@
 // The floor of a one-shot command: node:http (built into Node, nothing to load), one keep-alive
 // connection, the headers udcli sends (accept, user-agent, the form content type of agi's POSTs).
 // Used by floor-user.js (the reported `user-floor` row): the like-for-like references are ref/like-cli.js.
-import { Agent, request } from 'node:http';
+import { createRequire } from 'node:module';
+
+// node:http by require, as udcli's built file takes it: an ES `import` of it on Node 22+ also
+// evaluates its lazy WebSocket exports, loading undici's http2, tls, zlib and assert (about 2 ms),
+// work udcli does not do, so the reference would be slower for a reason that is not udcli's.
+/** @type {typeof import('node:http')} */
+const { Agent, request } = createRequire(import.meta.url)('node:http');
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 const USER_AGENT = `udcli (node ${process.version})`;
