@@ -64,14 +64,35 @@ const common = {
   define: { UDCLI_DECLARATION_FILES: JSON.stringify(declarations) },
 };
 
-/** The sandbox, and the `udcli sandbox` commands that are most of the CLI's own code and run it. */
-const SANDBOX = [`${SRC}/sandbox`, `${SRC}/cli/commands/sandbox`];
-const inSandbox = (path) => SANDBOX.some((dir) => path.startsWith(`${dir}/`));
+/**
+ * The files of the split beside dist/udcli.cjs, each loaded when a command first uses one of its modules: in the one
+ * file they were most of what every command compiled at start-up (Node 20 has no compile cache), and most commands
+ * never run them. Modules they share with the rest of the CLI stay in dist/udcli.cjs, each once.
+ * - sandbox.cjs: the sandbox, and the `udcli sandbox` commands that are most of the CLI's own code and run it;
+ * - changes.cjs: what a change runs (the batch runner, the journal, the audit log, the change declarations) and
+ *   `udcli audit`; the read commands (`user`, `friends`, `achievements list`) never load it;
+ * - tools.cjs: HAR files (--har, `sandbox diff`), shell completion and `udcli doctor`.
+ */
+const GROUPS = [
+  { file: 'sandbox.cjs', table: 'sandboxModule', dirs: ['sandbox', 'cli/commands/sandbox'] },
+  { file: 'changes.cjs', table: 'changesModule', dirs: ['batch', 'audit', 'cli/commands/audit'] },
+  {
+    file: 'tools.cjs',
+    table: 'toolsModule',
+    dirs: ['har', 'cli/completion', 'cli/commands/completion', 'cli/commands/doctor'],
+  },
+].map((g) => ({ ...g, dirs: g.dirs.map((d) => `${SRC}/${d}`) }));
+/** dist/udcli.cjs: every module of no other file; its table holds the modules the other files ask for. */
+const MAIN = { file: 'udcli.cjs', table: 'sharedModule', dirs: [] };
+/** Of changes.cjs's folders, what every noun with changes runs to register them (their batch options). */
+const IN_MAIN = new Set(['batch/flags.ts', 'batch/input.ts', 'batch/rate.ts'].map((f) => `${SRC}/${f}`));
+const ownerOf = (path) =>
+  (!IN_MAIN.has(path) && GROUPS.find((g) => g.dirs.some((dir) => path.startsWith(`${dir}/`)))) || MAIN;
 const fromSrc = (path) => path.slice(SRC.length + 1);
 
 /**
- * A relative import of a source module (`../errors.js`) as the file it names, for `test` to decide which side of the
- * split it is on; anything else (a package, node:) is left to esbuild.
+ * A relative import of a source module (`../errors.js`) as the file it names, to tell which file of the split it is
+ * in; anything else (a package, node:) is left to esbuild.
  */
 function sourceOf(args) {
   if (!args.path.startsWith('.') || !args.importer.startsWith(SRC)) return undefined;
@@ -81,25 +102,29 @@ function sourceOf(args) {
 /**
  * Imports across the split become require() of the other file's table, so each module exists once: the sandbox's
  * errors are the CLI's error classes (main maps them to exit codes by class), its paths the CLI's (one package root).
+ * What the other files ask of dist/udcli.cjs is collected in `shared`, for its table.
  */
-function bridge(test, file, table) {
+function bridge(group, shared) {
   return {
-    name: `bridge-to-${file}`,
+    name: `bridges-of-${group.file}`,
     setup(build) {
       build.onResolve({ filter: /^\./ }, (args) => {
-        if (args.namespace === file) return { path: args.path, external: true };
+        if (args.namespace === 'bridge') return { path: args.path, external: true };
         const path = sourceOf(args);
-        return path !== undefined && test(args.importer, path) ? { path, namespace: file } : undefined;
+        const owner = path === undefined ? group : ownerOf(path);
+        if (owner === group) return undefined;
+        if (owner === MAIN) shared.add(fromSrc(path));
+        return { path, namespace: 'bridge', pluginData: owner };
       });
-      build.onLoad({ filter: /.*/, namespace: file }, (args) => ({
+      build.onLoad({ filter: /.*/, namespace: 'bridge' }, (args) => ({
         loader: 'js',
-        contents: `module.exports = require('./${file}').${table}(${JSON.stringify(fromSrc(args.path))});`,
+        contents: `module.exports = require('./${args.pluginData.file}').${args.pluginData.table}(${JSON.stringify(fromSrc(args.path))});`,
       }));
     },
   };
 }
 
-/** The entry of a file of the split: its exports, and a table of its modules the other file asks for by name. */
+/** The entry of a file of the split: its exports, and a table of its modules the other files ask for by name. */
 function entry(lines, table, modules) {
   return [
     ...lines,
@@ -126,49 +151,38 @@ const bundle = {
   banner: { js: 'var UDCLI_FILE_URL=require("node:url").pathToFileURL(__filename).href;' },
 };
 
-/*
- * The sandbox and its commands are a file of their own, dist/sandbox.cjs, loaded when a command first uses them: in
- * the one file they were most of what every command compiled at start-up (Node 20 has no compile cache), and most
- * commands never run them. Modules they share with the rest of the CLI stay in dist/udcli.cjs, each once.
- */
-const shared = new Set();
-await esbuild.build({
-  ...bundle,
-  stdin: {
-    contents: entry([], 'sandboxModule', SANDBOX.flatMap(sources).map(fromSrc)),
-    resolveDir: SRC,
-    sourcefile: 'sandbox-entry.ts',
-    loader: 'ts',
-  },
-  outfile: `${DIST}/sandbox.cjs`,
-  plugins: [
-    bridge(
-      (importer, path) => {
-        const across = inSandbox(importer) && !inSandbox(path);
-        if (across) shared.add(fromSrc(path));
-        return across;
-      },
-      'udcli.cjs',
-      'sharedModule',
-    ),
-  ],
-});
-
-await Promise.all([
+/** One file of the split, from its entry's lines and table. */
+const build = (group, lines, modules, shared) =>
   esbuild.build({
     ...bundle,
     stdin: {
-      contents: entry(["export * from './cli/main.ts';"], 'sharedModule', [...shared].sort()),
+      contents: entry(lines, group.table, modules),
       resolveDir: SRC,
-      sourcefile: 'udcli-entry.ts',
+      sourcefile: `${group.file}-entry.ts`,
       loader: 'ts',
     },
-    outfile: `${DIST}/udcli.cjs`,
-    plugins: [
-      changeModules('.ts'),
-      bridge((importer, path) => !inSandbox(importer) && inSandbox(path), 'sandbox.cjs', 'sandboxModule'),
-    ],
-  }),
+    outfile: `${DIST}/${group.file}`,
+    plugins: [changeModules('.ts'), bridge(group, shared)],
+  });
+
+// The other files first: dist/udcli.cjs's table is what they ask of it.
+const shared = new Set();
+await Promise.all(
+  GROUPS.map((g) =>
+    build(
+      g,
+      [],
+      g.dirs
+        .flatMap(sources)
+        .filter((path) => ownerOf(path) === g)
+        .map(fromSrc),
+      shared,
+    ),
+  ),
+);
+
+await Promise.all([
+  build(MAIN, ["export * from './cli/main.ts';"], [...shared].sort(), new Set()),
   esbuild.build({
     ...common,
     entryPoints: sources(SRC),

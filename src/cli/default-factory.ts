@@ -165,7 +165,6 @@ export class DefaultFactory implements Factory {
       secrets: [settings.apiKey, settings.signingSecret, settings.cookie],
       keepPersonal: g.harKeepPersonal === true,
     }));
-    const stderr = this.io.stderr;
     return createClient({
       baseUrl,
       siteUrl,
@@ -184,7 +183,8 @@ export class DefaultFactory implements Factory {
           }
         : {}),
       // A trace line holds what the server sent (a reason phrase, a failure): the one rule applies.
-      ...(g.verbose ? { trace: (line: string) => void stderr.write(`${printable(line)}\n`) } : {}),
+      // (process.stderr is built at its first touch: not for a command that writes nothing there.)
+      ...(g.verbose ? { trace: (line: string) => void this.io.stderr.write(`${printable(line)}\n`) } : {}),
     });
   }
 

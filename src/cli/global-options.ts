@@ -17,7 +17,7 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_RETRIES = 2;
 
-interface GlobalSpec {
+export interface GlobalSpec {
   flags: string;
   description: string;
   /** Commander's attribute name. */
@@ -95,9 +95,30 @@ export const GLOBAL_OPTIONS: readonly GlobalSpec[] = [
   },
 ];
 
-/** Defines the global options on the program. */
-export function addGlobalOptions(program: Command): void {
-  for (const spec of GLOBAL_OPTIONS) program.addOption(new Option(spec.flags, spec.description));
+/** Defines the global options on the program: all of them, or those globalsFor(argv) names. */
+export function addGlobalOptions(program: Command, specs: readonly GlobalSpec[] = GLOBAL_OPTIONS): void {
+  for (const spec of specs) program.addOption(new Option(spec.flags, spec.description));
+}
+
+/**
+ * The global options a command line needs defined: only those it types, when every option on it (up to `--`) is a
+ * global one and it runs a verb. An option not typed changes nothing of the parse (no global has a commander
+ * default: parseGlobals fills them in), and commander builds each for a share of every start-up (issue 43). All of
+ * them otherwise: help lists them, and for an option it does not know commander suggests the nearest, globals
+ * included (the command's own options are not known yet, so any other option counts as unknown here).
+ */
+export function globalsFor(argv: readonly string[]): readonly GlobalSpec[] {
+  if (verbToRun(argv) === undefined) return GLOBAL_OPTIONS;
+  const typed = new Set<GlobalSpec>();
+  for (const arg of argv) {
+    if (arg === '--') break;
+    if (!arg.startsWith('-') || arg === '-') continue;
+    const flag = arg.startsWith('--') ? arg.split('=', 1)[0]! : arg;
+    const spec = GLOBAL_OPTIONS.find((g) => g.flags.split(/[ ,]+/).includes(flag));
+    if (spec === undefined) return GLOBAL_OPTIONS;
+    typed.add(spec);
+  }
+  return GLOBAL_OPTIONS.filter((g) => typed.has(g));
 }
 
 /** What the user typed for the global options (the program holds them wherever they were typed). */

@@ -7,7 +7,7 @@ import { packageVersion } from '../package-paths.js';
 import { Command, Help } from './commander.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
 import type { Factory, IOStreams } from '../ops/factory.js';
-import { addGlobalOptions, parseGlobals, scanArgv, typedGlobals, verbToRun } from './global-options.js';
+import { addGlobalOptions, globalsFor, parseGlobals, scanArgv, typedGlobals, verbToRun } from './global-options.js';
 import { setVerbToRun } from './running-verb.js';
 import type { GlobalOptions } from '../ops/factory.js';
 import { UsageError } from '../errors.js';
@@ -149,7 +149,7 @@ export async function buildProgram(
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
     .addHelpText('after', PROGRAM_EXAMPLES);
-  addGlobalOptions(program);
+  addGlobalOptions(program, globalsFor(argv));
 
   const entry = entryFor(argv, commands);
   const pointer = entry ? undefined : notCommand(argv);

@@ -13,7 +13,8 @@ let env: NodeJS.ProcessEnv;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'udcli-main-'));
-  env = { UDCLI_CONFIG_DIR: dir };
+  // A data dir of its own: the sandbox profile follows a sandbox running from the default one (another session's).
+  env = { UDCLI_CONFIG_DIR: dir, UDCLI_DATA_DIR: join(dir, 'data') };
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -100,10 +101,14 @@ describe('usage errors: exit 2 and one line', () => {
     [['help', 'usr'], "udcli: unknown command 'usr' (did you mean user?)\n"],
     [['--bogus', 'profile', 'list'], "udcli: unknown option '--bogus'\n"],
     [['profile', 'list', '--jsn'], "udcli: unknown option '--jsn' (did you mean --json?)\n"],
+    // A global typed beside it, and the one suggested is not: all of them are still candidates.
+    [['profile', 'list', '--json', '--retrie', '3'], "udcli: unknown option '--retrie' (did you mean --retries?)\n"],
     [['profile', 'use'], "udcli: missing required argument 'name'\n"],
     [['profile', 'use', 'a', 'b'], "udcli: too many arguments for 'use'. Expected 1 argument but got 2.\n"],
     [['profile', 'list', '-o', 'yaml'], 'udcli: invalid --output "yaml": expected one of table, json, ndjson, csv\n'],
     [['--timeout', 'soon', 'profile', 'list'], 'udcli: invalid --timeout "soon": expected an integer ≥ 1\n'],
+    [['profile', 'list', '--json', '--timeout=soon'], 'udcli: invalid --timeout "soon": expected an integer ≥ 1\n'],
+    [['profile', 'list', '--json', '-o', 'csv'], 'udcli: --json conflicts with --output csv\n'],
   ])('%j', async (argv, stderr) => {
     expect(await run(argv)).toEqual({ code: 2, stdout: '', stderr });
   });

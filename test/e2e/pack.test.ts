@@ -221,13 +221,17 @@ describe('npm pack', () => {
     expect(
       entries.filter((path) => /\/(src|test|bench|\.ci|node_modules)\/|tsconfig|vitest|eslint|\.test\.js/.test(path)),
     ).toEqual([]);
-    // dist/ is the built files (the CLI, the sandbox) and their source maps, plus the root help rendered at build
-    // time (bin/udcli.js prints it without loading the CLI); not the per-module build the benches import
-    // (scripts/build.js).
+    // dist/ is the built files (the CLI and the parts it loads when used: scripts/build.js) and their source maps, plus
+    // the root help rendered at build time (bin/udcli.js prints it without loading the CLI); not the per-module build
+    // the benches import (scripts/build.js).
     expect(entries.filter((path) => path.startsWith('package/dist/')).sort()).toEqual([
+      'package/dist/changes.cjs',
+      'package/dist/changes.cjs.map',
       'package/dist/root-help.json',
       'package/dist/sandbox.cjs',
       'package/dist/sandbox.cjs.map',
+      'package/dist/tools.cjs',
+      'package/dist/tools.cjs.map',
       'package/dist/udcli.cjs',
       'package/dist/udcli.cjs.map',
     ]);

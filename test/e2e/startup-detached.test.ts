@@ -3,7 +3,7 @@
  * a real background process. udcli's own paths come from one module (src/package-paths.ts); a
  * trial bundle once worked them out from a source file's depth, looked for /tmp/bin/udcli.js,
  * and the next command quietly used a sandbox of its own instead. Here the package is a copy in
- * a temporary folder (bin/, the built file, package.json; its packages linked), so a path taken
+ * a temporary folder (bin/, the built files, package.json; its packages linked), so a path taken
  * from this clone's layout would not be the copy's. The process is the subject. Needs `npm run build`.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,7 +19,10 @@ import { until } from '../until.js';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'udcli-detached-')));
 const copy = join(dir, 'udcli');
-for (const file of ['bin/udcli.js', 'dist/udcli.cjs', 'dist/sandbox.cjs', 'dist/root-help.json', 'package.json']) {
+// What the package ships of dist/ (the built files and the stored help), as package.json lists it.
+const { files } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { files: string[] };
+const BUILT = files.filter((f) => f.startsWith('dist/') && !f.endsWith('.map'));
+for (const file of ['bin/udcli.js', 'package.json', ...BUILT]) {
   mkdirSync(join(copy, file, '..'), { recursive: true });
   copyFileSync(join(REPO, file), join(copy, file));
 }

@@ -28,7 +28,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function loadedModules(args: string[], entry = BIN): { code: number | null; stdout: string; urls: string[] } {
   const log = join(dir, `${entry === BIN ? '' : 'modules_'}${args.join('_').replace(/\W/g, '')}.log`);
   const r = spawnSync(process.execPath, ['--import', HOOK, entry, ...args], {
-    env: { PATH: process.env.PATH, UDCLI_TEST_LOAD_LOG: log, UDCLI_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' },
+    // A data dir of its own: `profile list` follows a sandbox running from the default one (another session's).
+    env: {
+      PATH: process.env.PATH,
+      UDCLI_TEST_LOAD_LOG: log,
+      UDCLI_CONFIG_DIR: join(dir, 'cfg'),
+      UDCLI_DATA_DIR: join(dir, 'data'),
+      NO_COLOR: '1',
+    },
     encoding: 'utf8',
   });
   return { code: r.status, stdout: r.stdout, urls: readFileSync(log, 'utf8').trim().split('\n') };
