@@ -149,12 +149,18 @@ function rateLimitKey(query: Query, ip: string, keys: KeyLookup): string {
   return key !== null && keys.find(key) ? key : `ip:${ip}`;
 }
 
+let lastHost: string | null = null;
+let lastOrigin = '';
+
 /** `http://host:port` of the request, with a safe fallback for a junk Host header. */
 function originOf(request: FastifyRequest): string {
   const host = request.headers.host ?? '';
-  return /^[A-Za-z0-9.[\]:-]{1,255}$/.test(host)
-    ? `http://${host}`
-    : `http://${request.socket.localAddress ?? '127.0.0.1'}`;
+  // A client sends the same Host again and again: its origin is worked out once, not per request.
+  if (host === lastHost) return lastOrigin;
+  if (!/^[A-Za-z0-9.[\]:-]{1,255}$/.test(host)) return `http://${request.socket.localAddress ?? '127.0.0.1'}`;
+  lastHost = host;
+  lastOrigin = `http://${host}`;
+  return lastOrigin;
 }
 
 /**
@@ -252,12 +258,16 @@ function answer(
     const apiKey = resolveApiKey(ep.row.apiKey, query, deps.keys);
     const prepared = ep.prepare(query, element);
     checkOwnGame(prepared.parent, apiKey);
-    const spend = verifySignature(
-      ep.row.signature,
-      apiKey,
-      { httpMethod: request.method, path, ...params },
-      { nowMs, challenges: deps.challenges },
-    );
+    // An endpoint that takes no signature (every read) builds nothing for the check.
+    const spend =
+      ep.row.signature === 'none'
+        ? undefined
+        : verifySignature(
+            ep.row.signature,
+            apiKey,
+            { httpMethod: request.method, path, ...params },
+            { nowMs, challenges: deps.challenges },
+          );
     if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.row.signature, apiKey, query)) {
       // The platform sometimes wants one more round: the session was used, a fresh one comes back.
       deps.faults?.applied(fault.kind);
