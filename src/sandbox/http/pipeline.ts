@@ -291,11 +291,10 @@ function answer(
       const { prepared, context } = checked();
       if (replies === null) return prepared.run(context);
       // Every check above ran; the same target, key and origin get the same reply while the data stays.
-      const key = `${context.origin} ${request.url}`;
-      const kept = replies.get(key);
+      const kept = replies.get(context.origin, request.url);
       if (kept !== undefined) return kept;
       const sent = sentResult(target.format, prepared.run(context));
-      replies.set(key, sent);
+      replies.set(context.origin, request.url, sent);
       return sent;
     };
     // The key comes from memory (key-cache.ts), so a handler of one statement reads one consistent view without one.
