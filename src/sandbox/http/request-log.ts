@@ -194,6 +194,8 @@ function batched(write: (text: string) => void, holdMs: number): { entry(entry: 
   const release = (entry: Entry): string => (held.delete(entry) ? line(entry) : '');
   const sweep = () => {
     sweeper = null;
+    // Lines of requests that ended before go out first, as they did when each turn wrote its own.
+    flush();
     const now = Date.now();
     let text = '';
     for (const [entry, dueMs] of held) {
@@ -201,6 +203,9 @@ function batched(write: (text: string) => void, holdMs: number): { entry(entry: 
       text += release(entry);
     }
     if (text !== '') write(text);
+    // The flush may have armed it for a line just written: again, for the oldest still held.
+    if (sweeper !== null) clearTimeout(sweeper);
+    sweeper = null;
     armSweeper();
   };
   const armSweeper = () => {
