@@ -109,7 +109,7 @@ const redactedQuery = lastRedacted();
 
 function toRecord(entry: Entry): LoggedRequest {
   const { path, query } = splitTarget(entry.url);
-  return {
+  const record: LoggedRequest = {
     id: entry.id,
     time: timeOf(entry.atMs),
     method: entry.method,
@@ -119,9 +119,11 @@ function toRecord(entry: Entry): LoggedRequest {
     status: entry.status,
     ms: Math.round(entry.ms * 10) / 10,
     reason: entry.reason,
-    ...(entry.handshake === 'challenge' || entry.handshake === 'retry' ? { handshake: entry.handshake } : {}),
-    ...(entry.answers === undefined ? {} : { challengeId: entry.answers.id }),
   };
+  // Only when it has them (in this order: GET /_sandbox/requests shows them so).
+  if (entry.handshake === 'challenge' || entry.handshake === 'retry') record.handshake = entry.handshake;
+  if (entry.answers !== undefined) record.challengeId = entry.answers.id;
+  return record;
 }
 
 export class RequestLog {
