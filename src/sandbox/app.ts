@@ -24,7 +24,7 @@ import { cachedKeyLookup, dataVersionOf } from './repositories/key-cache.js';
 import { createReplyCache } from './http/reply-cache.js';
 import { installRequestLog } from './http/request-log.js';
 import { installLatency } from './http/latency.js';
-import { addCorsHeaders, CORS_HEADERS, isApiPath, isPreflight, sendPreflight } from './http/cors.js';
+import { addCorsHeaders, CORS_HEADERS, isApiTarget, isPreflight, sendPreflight } from './http/cors.js';
 import { addressedToSandbox, allowHostNames, HOST_REFUSED, type HostNames } from './http/host-check.js';
 import { noteReason } from './http/request-notes.js';
 import { API_ROUTES } from './routes/index.js';
@@ -238,7 +238,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   // an async hook costs each request a promise and a turn of the microtask queue). It answers by
   // sending, without calling done.
   app.addHook('onRequest', (request, reply, done) => {
-    const api = isApiPath(splitTarget(request.url).path);
+    const api = isApiTarget(request.url);
     // Set now, every API reply carries them, whatever answers it: a handler, an error, a refusal here (cors.ts).
     if (api) reply.headers(CORS_HEADERS);
     if (!addressedToSandbox(request)) {

@@ -48,13 +48,26 @@ const HANDSHAKE_MARK: Record<Handshake, string> = {
   retry: '(after signature challenge)',
 };
 
-export function formatRequestLine(record: RequestRecord): string {
+/** The target as shown: a client sends the same one again and again, so the last is kept with what it became. */
+let lastTarget: { path: string; query: string; body: string; shown: string } | null = null;
+
+function shownTarget(record: RequestRecord): string {
+  const last = lastTarget;
+  if (last !== null && last.path === record.path && last.query === record.query && last.body === record.body) {
+    return last.shown;
+  }
   // An absolute-form target (`GET http://user:secret@host/ HTTP/1.1`) names its userinfo: redacted like every shown
   // URL.
   const path = redactUrl(record.path);
   const query = record.query === '' ? path : `${path}?${record.query}`;
   // A raw client may send bytes a percent-encoding client would not (Node reads a target's bytes as latin1: C1).
-  const target = printable(record.body === '' ? query : `${query} body:${record.body}`);
+  const shown = printable(record.body === '' ? query : `${query} body:${record.body}`);
+  lastTarget = { path: record.path, query: record.query, body: record.body, shown };
+  return shown;
+}
+
+export function formatRequestLine(record: RequestRecord): string {
+  const target = shownTarget(record);
   const reason = record.reason === null ? '' : ` ${printable(record.reason)}`;
   const mark = record.handshake === undefined ? '' : ` ${HANDSHAKE_MARK[record.handshake]}`;
   return `${record.time} ${record.method} ${target} ${record.status} ${record.ms}ms${mark}${reason}`;

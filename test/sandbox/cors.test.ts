@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
+import { isApiPath, isApiTarget } from '../../src/sandbox/http/cors.js';
+import { splitTarget } from '../../src/sandbox/http/query.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
@@ -270,4 +272,39 @@ describe('in a real browser (headless chromium), from a page of another origin',
       await browser.close();
     }
   }, 150_000);
+});
+
+describe('which targets are the API', () => {
+  it('a target as sent is the API exactly when its path is (the first check reads the target, not its split)', () => {
+    const targets = [
+      API_PREFIX,
+      `${API_PREFIX}?x=1`,
+      `${API_PREFIX}#frag`,
+      `${API_PREFIX}/`,
+      `${USER}?${KEY}`,
+      `${API_PREFIX}x`,
+      `${API_PREFIX}x/users`,
+      '/services/rest/v2/users',
+      '/services/rest',
+      '/',
+      '/_sandbox/requests?x=/services/rest/v1/',
+      `/?${API_PREFIX}/`,
+      `http://localhost:8787${USER}`,
+      'http://localhost:8787/docs',
+      `HTTP://h${API_PREFIX}?q`,
+      '*',
+      '',
+    ];
+    const api = targets.filter((target) => isApiTarget(target));
+    expect(api).toEqual(targets.filter((target) => isApiPath(splitTarget(target).path)));
+    expect(api).toEqual([
+      API_PREFIX,
+      `${API_PREFIX}?x=1`,
+      `${API_PREFIX}#frag`,
+      `${API_PREFIX}/`,
+      `${USER}?${KEY}`,
+      `http://localhost:8787${USER}`,
+      `HTTP://h${API_PREFIX}?q`,
+    ]);
+  });
 });

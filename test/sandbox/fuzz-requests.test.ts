@@ -186,7 +186,7 @@ describe('the API pipeline under random requests (fast-check, over HTTP)', () =>
           expect(envelope.code, text).toBe(reply.statusCode);
           expect(envelope.message ?? '').not.toMatch(/[\r\n]|\bat .*\.(ts|js):\d+/);
         }
-        // The log hands its lines over in batches, when the event loop turns.
+        // The log hands its lines over in batches, a few milliseconds after the requests.
         await expect.poll(() => lines.length).toBeGreaterThan(before);
         const logged = lines.slice(before).join('');
         expect(logged.split('\n').filter(Boolean), logged).toHaveLength(1);

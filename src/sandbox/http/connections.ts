@@ -43,9 +43,14 @@ export function limitConnections(server: Server, max: number): void {
     socket.once('close', () => open.delete(socket));
   });
 
-  server.on('request', (request: { socket: Socket }, response: Reply) => {
+  // Runs before the server's own listeners (the app's), in the same call: an event with more than
+  // one listener copies its list at every emit, and this one is emitted for every request.
+  const answer = server.listeners('request') as Array<(this: Server, request: unknown, response: unknown) => void>;
+  server.removeAllListeners('request');
+  server.on('request', function (this: Server, request: { socket: Socket }, response: Reply) {
     const socket = request.socket;
     latest.set(socket, response);
     if (open.delete(socket)) open.add(socket);
+    for (const listener of answer) listener.call(this, request, response);
   });
 }

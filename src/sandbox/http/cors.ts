@@ -25,7 +25,20 @@ export function isApiPath(path: string): boolean {
   return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 }
 
-const onApi = (request: FastifyRequest) => isApiPath(splitTarget(request.url).path);
+const SLASH = 0x2f;
+const QUESTION_MARK = 0x3f;
+const HASH = 0x23;
+
+/** isApiPath of a request target as sent, not split when it starts with `/` (every request's first check). */
+export function isApiTarget(url: string): boolean {
+  if (url.charCodeAt(0) !== SLASH) return isApiPath(splitTarget(url).path);
+  if (!url.startsWith(API_PREFIX)) return false;
+  // The prefix holds no `?` or `#`: the path is the prefix itself, or goes on under it.
+  const next = url.charCodeAt(API_PREFIX.length);
+  return Number.isNaN(next) || next === SLASH || next === QUESTION_MARK || next === HASH;
+}
+
+const onApi = (request: FastifyRequest) => isApiTarget(request.url);
 
 /** An OPTIONS under the prefix, whatever the path (the call it precedes gets its own 404 or 400). */
 export function isPreflight(request: FastifyRequest): boolean {

@@ -149,12 +149,18 @@ function rateLimitKey(query: Query, ip: string, keys: KeyLookup): string {
   return key !== null && keys.find(key) ? key : `ip:${ip}`;
 }
 
+let lastHost: string | null = null;
+let lastOrigin = '';
+
 /** `http://host:port` of the request, with a safe fallback for a junk Host header. */
 function originOf(request: FastifyRequest): string {
   const host = request.headers.host ?? '';
-  return /^[A-Za-z0-9.[\]:-]{1,255}$/.test(host)
-    ? `http://${host}`
-    : `http://${request.socket.localAddress ?? '127.0.0.1'}`;
+  // A client sends the same Host again and again: its origin is worked out once, not per request.
+  if (host === lastHost) return lastOrigin;
+  if (!/^[A-Za-z0-9.[\]:-]{1,255}$/.test(host)) return `http://${request.socket.localAddress ?? '127.0.0.1'}`;
+  lastHost = host;
+  lastOrigin = `http://${host}`;
+  return lastOrigin;
 }
 
 /**
@@ -252,12 +258,16 @@ function answer(
     const apiKey = resolveApiKey(ep.row.apiKey, query, deps.keys);
     const prepared = ep.prepare(query, element);
     checkOwnGame(prepared.parent, apiKey);
-    const spend = verifySignature(
-      ep.row.signature,
-      apiKey,
-      { httpMethod: request.method, path, ...params },
-      { nowMs, challenges: deps.challenges },
-    );
+    // An endpoint that takes no signature (every read) builds nothing for the check.
+    const spend =
+      ep.row.signature === 'none'
+        ? undefined
+        : verifySignature(
+            ep.row.signature,
+            apiKey,
+            { httpMethod: request.method, path, ...params },
+            { nowMs, challenges: deps.challenges },
+          );
     if (fault?.kind === 'challenge-again' && apiKey && acceptedAsAgi(ep.row.signature, apiKey, query)) {
       // The platform sometimes wants one more round: the session was used, a fresh one comes back.
       deps.faults?.applied(fault.kind);
@@ -281,11 +291,10 @@ function answer(
       const { prepared, context } = checked();
       if (replies === null) return prepared.run(context);
       // Every check above ran; the same target, key and origin get the same reply while the data stays.
-      const key = `${context.origin} ${request.url}`;
-      const kept = replies.get(key);
+      const kept = replies.get(context.origin, request.url);
       if (kept !== undefined) return kept;
       const sent = sentResult(target.format, prepared.run(context));
-      replies.set(key, sent);
+      replies.set(context.origin, request.url, sent);
       return sent;
     };
     // The key comes from memory (key-cache.ts), so a handler of one statement reads one consistent view without one.

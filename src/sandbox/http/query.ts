@@ -110,10 +110,13 @@ export function parseQuery(raw: string, limits: PairLimits = QUERY_LIMITS): Quer
   return new Query(pairs);
 }
 
+const SLASH = 0x2f;
+
 /** The path and query of a request target as sent (origin-form or absolute-form). */
 export function splitTarget(url: string): { path: string; query: string } {
   let target = url;
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  // A target starting with `/` (every browser's and client's) has no scheme: no pattern to run.
+  const scheme = url.charCodeAt(0) === SLASH ? null : /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
   if (scheme) target = target.slice(scheme[0].length) || '/';
   const hash = target.indexOf('#');
   if (hash !== -1) target = target.slice(0, hash);

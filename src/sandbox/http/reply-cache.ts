@@ -19,30 +19,42 @@ export interface SentResult extends HandlerResult {
 }
 
 export interface ReplyCache {
-  /** The reply for `key` as of now; undefined when there is none. */
-  get(key: string): SentResult | undefined;
-  /** Remembers the reply for `key`, unless nothing may be cached now. */
-  set(key: string, result: SentResult): void;
+  /** The reply for `target` (as sent) at `origin` as of now; undefined when there is none. */
+  get(origin: string, target: string): SentResult | undefined;
+  /** Remembers the reply for `target` at `origin`, unless nothing may be cached now. */
+  set(origin: string, target: string, result: SentResult): void;
 }
 
 export function createReplyCache(data: DataVersion, maxEntries = REPLY_CACHE_ENTRIES): ReplyCache {
-  const entries = new Map<string, SentResult>();
+  // By origin, then target: no key string to build and hash for each request (the origin is the same string each time).
+  const entries = new Map<string, Map<string, SentResult>>();
+  let size = 0;
   let seen: string | null = null;
+  const clear = () => {
+    entries.clear();
+    size = 0;
+  };
   const fresh = (): boolean => {
     const version = data.current();
     if (version === null) return false;
     if (version !== seen) {
-      entries.clear();
+      clear();
       seen = version;
     }
     return true;
   };
   return {
-    get: (key) => (fresh() ? entries.get(key) : undefined),
-    set(key, result) {
+    get: (origin, target) => (fresh() ? entries.get(origin)?.get(target) : undefined),
+    set(origin, target, result) {
       if (!fresh()) return;
-      if (entries.size >= maxEntries) entries.clear();
-      entries.set(key, result);
+      if (size >= maxEntries) clear();
+      let byTarget = entries.get(origin);
+      if (byTarget === undefined) {
+        byTarget = new Map();
+        entries.set(origin, byTarget);
+      }
+      if (!byTarget.has(target)) size++;
+      byTarget.set(target, result);
     },
   };
 }

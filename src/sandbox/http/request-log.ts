@@ -6,7 +6,7 @@
  * Cheap on the hot path: a request costs one small object in the ring; its time, path and
  * redacted query are worked out only when someone reads it (a form body's fields, redacted and
  * cut short, when the request ends), and lines (when wanted) are formatted and written together
- * once per turn of the event loop (see batched).
+ * a few milliseconds later (see batched).
  *
  * The agi handshake (docs/PLATFORM.md "Signing": every signed change is sent unsigned first, answered
  * by a 401 challenge, then retried signed) is shown as one request: the challenge and its retry
@@ -109,7 +109,7 @@ const redactedQuery = lastRedacted();
 
 function toRecord(entry: Entry): LoggedRequest {
   const { path, query } = splitTarget(entry.url);
-  return {
+  const record: LoggedRequest = {
     id: entry.id,
     time: timeOf(entry.atMs),
     method: entry.method,
@@ -119,9 +119,11 @@ function toRecord(entry: Entry): LoggedRequest {
     status: entry.status,
     ms: Math.round(entry.ms * 10) / 10,
     reason: entry.reason,
-    ...(entry.handshake === 'challenge' || entry.handshake === 'retry' ? { handshake: entry.handshake } : {}),
-    ...(entry.answers === undefined ? {} : { challengeId: entry.answers.id }),
   };
+  // Only when it has them (in this order: GET /_sandbox/requests shows them so).
+  if (entry.handshake === 'challenge' || entry.handshake === 'retry') record.handshake = entry.handshake;
+  if (entry.answers !== undefined) record.challengeId = entry.answers.id;
+  return record;
 }
 
 export class RequestLog {
@@ -164,10 +166,15 @@ export class RequestLog {
 
 /**
  * Lines are written in batches, off the requests' own path: a request only queues its entry; the
- * lines are formatted (time, redaction) and handed over in one piece when the event loop turns,
- * or at once when LINE_BATCH entries wait. In order; what is queued when the app closes is written.
+ * lines are formatted (time, redaction) and handed over in one piece LINE_FLUSH_MS after the first
+ * of them was queued, or at once when LINE_BATCH entries wait: one write for many requests, where
+ * one per turn of the event loop cost a write for every few. In order; what is queued when the app
+ * closes is written.
  */
 export const LINE_BATCH = 512;
+
+/** How long a line waits for others to share its write: too short for a person watching to notice. */
+export const LINE_FLUSH_MS = 20;
 
 /**
  * How long a plain challenge's line waits for its signed retry's. The SDK retries 100 ms after the
@@ -178,28 +185,48 @@ export const CHALLENGE_HOLD_MS = 2000;
 
 function batched(write: (text: string) => void, holdMs: number): { entry(entry: Entry): void; flush(): void } {
   let pending: Entry[] = [];
-  let scheduled = false;
-  /** Challenges' entries held back, each with the timer that writes it alone. */
-  const held = new Map<Entry, NodeJS.Timeout>();
+  let timer: NodeJS.Timeout | null = null;
+  /**
+   * Challenges' entries held back, each with when it is written alone, oldest first (each is held
+   * as long as the others), so one timer for the oldest serves them all, not one timer each.
+   */
+  const held = new Map<Entry, number>();
+  let sweeper: NodeJS.Timeout | null = null;
   const line = (entry: Entry) => `${formatRequestLine(toRecord(entry))}\n`;
-  const release = (entry: Entry): string => {
-    const timer = held.get(entry);
-    if (timer === undefined) return '';
-    clearTimeout(timer);
-    held.delete(entry);
-    return line(entry);
+  const release = (entry: Entry): string => (held.delete(entry) ? line(entry) : '');
+  const sweep = () => {
+    sweeper = null;
+    // Lines of requests that ended before go out first, as they did when each turn wrote its own.
+    flush();
+    const now = Date.now();
+    let text = '';
+    for (const [entry, dueMs] of held) {
+      if (dueMs > now) break;
+      text += release(entry);
+    }
+    if (text !== '') write(text);
+    // The flush may have armed it for a line just written: again, for the oldest still held.
+    if (sweeper !== null) clearTimeout(sweeper);
+    sweeper = null;
+    armSweeper();
+  };
+  const armSweeper = () => {
+    if (sweeper !== null) return;
+    const oldest = held.values().next();
+    if (oldest.done) return;
+    sweeper = setTimeout(sweep, Math.max(0, oldest.value - Date.now()));
+    // A held line never keeps the process alive; closing writes it (flushAll).
+    sweeper.unref();
   };
   const hold = (entry: Entry) => {
-    const timer = setTimeout(() => {
-      const text = release(entry);
-      if (text !== '') write(text);
-    }, holdMs);
-    // A held line never keeps the process alive; closing writes it (flushAll).
-    timer.unref();
-    held.set(entry, timer);
+    held.set(entry, Date.now() + holdMs);
+    armSweeper();
   };
   const flush = () => {
-    scheduled = false;
+    if (timer !== null) {
+      clearTimeout(timer);
+      timer = null;
+    }
     if (pending.length === 0) return;
     const entries = pending;
     pending = [];
@@ -215,6 +242,8 @@ function batched(write: (text: string) => void, holdMs: number): { entry(entry: 
   };
   const flushAll = () => {
     flush();
+    if (sweeper !== null) clearTimeout(sweeper);
+    sweeper = null;
     let text = '';
     for (const entry of [...held.keys()]) text += release(entry);
     if (text !== '') write(text);
@@ -223,10 +252,7 @@ function batched(write: (text: string) => void, holdMs: number): { entry(entry: 
     entry(entry) {
       pending.push(entry);
       if (pending.length >= LINE_BATCH) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      else if (timer === null) timer = setTimeout(flush, LINE_FLUSH_MS);
     },
     flush: flushAll,
   };

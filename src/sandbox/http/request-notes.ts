@@ -9,34 +9,49 @@
  */
 import type { FastifyRequest } from 'fastify';
 
-const reasons = new WeakMap<object, string>();
-const challenged = new WeakMap<object, string>();
-const signedWith = new WeakMap<object, string>();
+/** One object a request, made by the first note: most requests get none, and a read costs one lookup. */
+interface Notes {
+  reason?: string;
+  challenge?: string;
+  signedWith?: string;
+}
+
+const notes = new WeakMap<object, Notes>();
+
+function notesOf(request: FastifyRequest): Notes {
+  let found = notes.get(request.raw);
+  if (found === undefined) {
+    found = {};
+    notes.set(request.raw, found);
+  }
+  return found;
+}
 
 export function noteReason(request: FastifyRequest, reason: string): void {
-  reasons.set(request.raw, reason);
+  notesOf(request).reason = reason;
 }
 
 export function reasonOf(request: FastifyRequest): string | null {
-  return reasons.get(request.raw) ?? null;
+  return notes.get(request.raw)?.reason ?? null;
 }
 
 /** The request was answered by the plain challenge (unsigned, "signature required") with this session. */
 export function noteChallenge(request: FastifyRequest, session: string): void {
-  challenged.set(request.raw, session.toLowerCase());
+  notesOf(request).challenge = session.toLowerCase();
 }
 
 /** The request carried this agi session: it may be the signed retry of a challenge. */
 export function noteSignedWith(request: FastifyRequest, session: string): void {
-  signedWith.set(request.raw, session.toLowerCase());
+  notesOf(request).signedWith = session.toLowerCase();
 }
 
 /** Most requests are no part of a handshake: one shared answer for them. */
 const NO_HANDSHAKE = Object.freeze({});
 
 export function handshakeOf(request: FastifyRequest): { challenge?: string; signedWith?: string } {
-  const challenge = challenged.get(request.raw);
-  const session = signedWith.get(request.raw);
+  const found = notes.get(request.raw);
+  const challenge = found?.challenge;
+  const session = found?.signedWith;
   if (challenge === undefined && session === undefined) return NO_HANDSHAKE;
   return {
     ...(challenge === undefined ? {} : { challenge }),
