@@ -124,17 +124,10 @@ interface QuestDefinitionRow {
 }
 
 /** questOf's one row: the user and the parent known or not, and the quest's definition columns (null when none). */
-interface QuestLookupRow {
+interface QuestLookupRow extends Omit<QuestDefinitionRow, 'id'> {
   user_known: 0 | 1;
   parent_known: 0 | 1;
   id: number | null;
-  parent_id: string;
-  parent_type: ParentType;
-  developer_id: string;
-  start_value: number;
-  target_value: number;
-  score: number;
-  state: DefinitionState;
 }
 
 /** What a request naming a user's quest finds: each of the three it names, in the order it answers 404 for them. */
