@@ -1158,8 +1158,15 @@ async function main(args) {
 
     // --- the sandbox under load
     // One set-up for these rows: the block runs when --only names any of them (`--only sandbox-get`).
-    const SANDBOX_ROWS = ['sandbox-get', 'ladder-fastify', 'ladder-fastify-sqlite', 'sandbox-get-floor'];
-    if ([...SANDBOX_ROWS, 'sandbox-inc', 'sandbox-agi-inc'].some(wants)) {
+    const sandboxRows = [
+      'sandbox-get',
+      'ladder-fastify',
+      'ladder-fastify-sqlite',
+      'sandbox-get-floor',
+      'sandbox-inc',
+      'sandbox-agi-inc',
+    ];
+    if (sandboxRows.some(wants)) {
       const { request } = await import('undici');
       const uid = seeded.big.uid;
       const getPath = `/services/rest/v1/users/${uid}.json?api_key=${demo.game.apiKey}`;
