@@ -404,6 +404,8 @@ async function main(args) {
     if (args.runs < 3) s.warmup = 0;
   }
   const wants = (/** @type {string} */ id) => !args.only || args.only.some((p) => id.startsWith(p));
+  // A block of rows sharing one set-up runs when --only names any of its rows (`--only friends-rss`).
+  const wantsAny = (/** @type {string[]} */ ids) => ids.some(wants);
   const outDir = args.out ?? (args.mode === 'smoke' ? mkdtempSync(join(tmpdir(), 'udcli-bench-out-')) : BENCH);
   mkdirSync(outDir, { recursive: true });
 
@@ -732,7 +734,7 @@ async function main(args) {
     }
 
     // --- paging through many friends
-    if (wants('friends')) {
+    if (wantsAny(['friends-time', 'friends-rss'])) {
       const n = s.bigFriends;
       const refOut = join(root, 'ref-friends.ndjson');
       const lines = (/** @type {string} */ f) => {
@@ -820,7 +822,7 @@ async function main(args) {
     }
 
     // --- data files: load a generated file (users, 10 friendships each), export with flat memory
-    if (wants('data')) {
+    if (wantsAny(['data-load', 'data-export-rss'])) {
       const n = s.dataUsers;
       const dataFile = join(root, 'data.json');
       const name = (/** @type {number} */ i) => `u${String(i).padStart(7, '0')}`;
@@ -1041,7 +1043,7 @@ async function main(args) {
         }),
       );
     };
-    if (wants('batch')) {
+    if (wantsAny(['batch', 'batch-2req'])) {
       const n = seeded.batchUids.length;
       await batchRow({
         id: 'batch',
@@ -1053,7 +1055,7 @@ async function main(args) {
         note: 'loopback',
       });
     }
-    if (wants('batch-latency')) {
+    if (wantsAny(['batch-latency', 'batch-latency-2req'])) {
       // Bound by round trips, as against the real platform: fewer users keep the row short.
       const uids = seeded.batchUids.slice(0, s.latencyUsers);
       const far = await startSandbox(['--latency', `${LATENCY_MS}ms`], 'sandbox-latency.log');
@@ -1097,7 +1099,7 @@ async function main(args) {
     }
 
     // --- resuming from a journal of finished items: memory stays flat with its size (issue 13)
-    if (wants('journal-resume')) {
+    if (wants('journal-resume-rss')) {
       const big = s.resumeItems;
       const small = Math.round(big / 10);
       // The header udcli writes for this command on this target (a journal names both), taken from
@@ -1157,16 +1159,16 @@ async function main(args) {
     }
 
     // --- the sandbox under load
-    // One set-up for these rows: the block runs when --only names any of them (`--only sandbox-get`).
-    const sandboxRows = [
-      'sandbox-get',
-      'ladder-fastify',
-      'ladder-fastify-sqlite',
-      'sandbox-get-floor',
-      'sandbox-inc',
-      'sandbox-agi-inc',
-    ];
-    if (sandboxRows.some(wants)) {
+    if (
+      wantsAny([
+        'sandbox-get',
+        'ladder-fastify',
+        'ladder-fastify-sqlite',
+        'sandbox-get-floor',
+        'sandbox-inc',
+        'sandbox-agi-inc',
+      ])
+    ) {
       const { request } = await import('undici');
       const uid = seeded.big.uid;
       const getPath = `/services/rest/v1/users/${uid}.json?api_key=${demo.game.apiKey}`;
