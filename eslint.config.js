@@ -181,8 +181,9 @@ export default tseslint.config(
     },
   },
   {
-    // The Node 20 driver package is CommonJS, as the better-sqlite3 it hands on (docs/NODE.md).
-    files: ['drivers/**/*.js'],
+    // CommonJS: the Node 20 driver package, as the better-sqlite3 it hands on (docs/NODE.md), and
+    // bin/udcli.js (bin/package.json), which starts sooner so.
+    files: ['drivers/**/*.js', 'bin/**/*.js'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' },

@@ -2,8 +2,14 @@
 // Thin loader: udcli is dist/udcli.cjs (and dist/sandbox.cjs, which it loads when a command uses
 // the sandbox or runs `udcli sandbox`), built by `npm install` (prepare) or `npm run build`
 // (scripts/build.js).
-import { readFileSync } from 'node:fs';
-import module from 'node:module';
+//
+// CommonJS (bin/package.json): an ES module entry starts Node's ES module loader for this one file
+// before dist/udcli.cjs is require()d; as CommonJS, `udcli user <uid> --json` starts about 7 ms
+// sooner on Node 24 and 15 ms on Node 20 (issue 43, measured side by side on this machine).
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const Module = require('node:module');
 
 /**
  * `udcli`, `udcli --help`, `-h` and `--version` print the text commander rendered at build time
@@ -18,7 +24,7 @@ function storedAnswer(args) {
   if (process.stdout.isTTY && (process.stdout.columns ?? 0) < 80) return undefined;
   try {
     // The path src/package-paths.ts gives as ROOT_HELP_PATH: loading that module here would cost what this saves.
-    const answers = JSON.parse(readFileSync(new URL('../dist/root-help.json', import.meta.url), 'utf8'));
+    const answers = JSON.parse(readFileSync(join(__dirname, '..', 'dist', 'root-help.json'), 'utf8'));
     return answers[args.join(' ')];
   } catch {
     return undefined;
@@ -49,11 +55,14 @@ if (typeof stored === 'string') {
 } else {
   // Node >= 22.1 caches compiled code on disk for the next start (~6% of `udcli --help` on
   // Node 24); older Node has no such function and starts as before.
-  module.enableCompileCache?.();
+  Module.enableCompileCache?.();
   // A stack trace (printed under --verbose or -v only) names src/*.ts lines through the source
   // maps; reading a map costs start-up, so only then (a short group such as -ov may ask needlessly).
   if (args.some((a) => a === '--verbose' || /^-[A-Za-z]*v/.test(a))) process.setSourceMapsEnabled(true);
-  // require(): one CommonJS file loads faster than as an ES module (issue 43).
-  const { main } = module.createRequire(import.meta.url)('../dist/udcli.cjs');
-  process.exitCode = await main(args);
+  // main never rejects (it maps every error to an exit code); the exit code is set when it is done.
+  require('../dist/udcli.cjs')
+    .main(args)
+    .then((code) => {
+      process.exitCode = code;
+    });
 }

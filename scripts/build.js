@@ -8,7 +8,7 @@
 // - dist/root-help.json: scripts/render-root-help.js, from the built file.
 //
 // dist/ is emptied first: nothing of an earlier build (a module since removed) can live on in it.
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -61,7 +61,11 @@ const common = {
   target: 'node20.18',
   logLevel: 'warning',
   sourcemap: 'linked',
-  define: { UDCLI_DECLARATION_FILES: JSON.stringify(declarations) },
+  define: {
+    UDCLI_DECLARATION_FILES: JSON.stringify(declarations),
+    // src/package-paths.ts's packageVersion(): no package.json to read at start-up.
+    UDCLI_VERSION: JSON.stringify(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).version),
+  },
 };
 
 /**

@@ -29,7 +29,10 @@ export const packageRequire: NodeJS.Require = createRequire(import.meta.url);
 /** The folder of the change declarations when run from the sources (the build lists them: scripts/build.js). */
 export const CHANGES_SOURCE_DIR: string = join(PACKAGE_ROOT, 'src', 'cli', 'changes');
 
-let version: string | undefined;
+/** package.json's version, written into the built file by scripts/build.js (absent when run from the sources). */
+declare const UDCLI_VERSION: string | undefined;
+
+let version: string | undefined = typeof UDCLI_VERSION === 'string' ? UDCLI_VERSION : undefined;
 
 /** The version in package.json. */
 export function packageVersion(): string {

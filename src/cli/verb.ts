@@ -4,7 +4,7 @@
  * commander command, in the order written, so help text, option order and completions come out
  * as the declaration reads. `run` loads the handler when the command runs (start-up stays small).
  */
-import { Argument, type Command } from 'commander';
+import { Argument, type Command } from './commander.js';
 import type { Factory } from '../ops/factory.js';
 
 /** `[flags, help]`, or with a parser for a repeatable option (`collect`). */

@@ -193,12 +193,13 @@ afterAll(async () => {
 });
 
 describe('npm pack', () => {
-  it('holds only what a user needs: dist, bin/udcli.js, completions, the Node 20 driver package, README.md, LICENSE, package.json', () => {
+  it('holds only what a user needs: dist, bin/udcli.js (CommonJS by bin/package.json), completions, the Node 20 driver package, README.md, LICENSE, package.json', () => {
     const allowed = (path: string) =>
       /^package\/dist\//.test(path) ||
       /^package\/completions\//.test(path) ||
       [
         'package/bin/udcli.js',
+        'package/bin/package.json',
         'package/README.md',
         'package/LICENSE',
         'package/package.json',
@@ -210,6 +211,7 @@ describe('npm pack', () => {
     expect(entries.filter((path) => !allowed(path))).toEqual([]);
     for (const needed of [
       'package/bin/udcli.js',
+      'package/bin/package.json',
       'package/dist/udcli.cjs',
       'package/package.json',
       'package/LICENSE',

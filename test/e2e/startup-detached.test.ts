@@ -22,7 +22,7 @@ const copy = join(dir, 'udcli');
 // What the package ships of dist/ (the built files and the stored help), as package.json lists it.
 const { files } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { files: string[] };
 const BUILT = files.filter((f) => f.startsWith('dist/') && !f.endsWith('.map'));
-for (const file of ['bin/udcli.js', 'package.json', ...BUILT]) {
+for (const file of ['bin/udcli.js', 'bin/package.json', 'package.json', ...BUILT]) {
   mkdirSync(join(copy, file, '..'), { recursive: true });
   copyFileSync(join(REPO, file), join(copy, file));
 }

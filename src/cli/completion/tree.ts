@@ -4,7 +4,7 @@
  * values an option or argument takes. The shell generators (bash.ts, zsh.ts, fish.ts) only
  * read this model, so all three complete the same things.
  */
-import { Help, type Argument, type Command, type Option } from 'commander';
+import { Help, type Argument, type Command, type Option } from '../commander.js';
 import { buildProgram } from '../program.js';
 import type { CommandEntry } from '../commands.js';
 import type { Factory } from '../../ops/factory.js';
