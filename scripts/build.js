@@ -8,7 +8,8 @@
 // - dist/root-help.json: scripts/render-root-help.js, from the built file.
 //
 // dist/ is emptied first: nothing of an earlier build (a module since removed) can live on in it.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -155,6 +156,20 @@ const bundle = {
   banner: { js: 'var UDCLI_FILE_URL=require("node:url").pathToFileURL(__filename).href;' },
 };
 
+/**
+ * src/dynamic-import.ts stays a file of its own, dist/dynamic-import.cjs, required where imported: dist/udcli.cjs is
+ * compiled through node:vm (bin/code-cache.js), where `import()` needs a flag. Its own `import()` is Node's.
+ */
+const DYNAMIC_IMPORT = { source: `${SRC}/dynamic-import.ts`, file: 'dynamic-import.cjs' };
+const dynamicImportApart = {
+  name: 'dynamic-import-apart',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]dynamic-import\.(js|ts)$/ }, (args) =>
+      sourceOf(args) === DYNAMIC_IMPORT.source ? { path: `./${DYNAMIC_IMPORT.file}`, external: true } : undefined,
+    );
+  },
+};
+
 /** One file of the split, from its entry's lines and table. */
 const build = (group, lines, modules, shared) =>
   esbuild.build({
@@ -166,7 +181,7 @@ const build = (group, lines, modules, shared) =>
       loader: 'ts',
     },
     outfile: `${DIST}/${group.file}`,
-    plugins: [changeModules('.ts'), bridge(group, shared)],
+    plugins: [changeModules('.ts'), dynamicImportApart, bridge(group, shared)],
   });
 
 // The other files first: dist/udcli.cjs's table is what they ask of it.
@@ -187,6 +202,7 @@ await Promise.all(
 
 await Promise.all([
   build(MAIN, ["export * from './cli/main.ts';"], [...shared].sort(), new Set()),
+  esbuild.build({ ...common, entryPoints: [DYNAMIC_IMPORT.source], outfile: `${DIST}/${DYNAMIC_IMPORT.file}`, format: 'cjs' }),
   esbuild.build({
     ...common,
     entryPoints: sources(SRC),
@@ -196,5 +212,12 @@ await Promise.all([
     plugins: [changeModules('.js')],
   }),
 ]);
+
+// The build's id, the last line of dist/udcli.cjs: bin/code-cache.js keeps compiled code per build.
+const MAIN_FILE = `${DIST}/${MAIN.file}`;
+const built = readFileSync(MAIN_FILE);
+if (/(?<![\w$.])import\(/.test(built.toString('utf8')))
+  throw new Error(`${MAIN.file} holds an import(): import through src/dynamic-import.ts (bin/code-cache.js compiles it)`);
+appendFileSync(MAIN_FILE, `//# udcli-build ${createHash('sha256').update(built).digest('hex').slice(0, 32)}\n`);
 
 await import('./render-root-help.js');

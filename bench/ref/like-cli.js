@@ -10,6 +10,8 @@
  * - node:tty: whether stdout is a terminal (udcli prints a table there, JSON to a pipe);
  * - node:crypto: udcli's signers load it on every command; loaded here whether used or not,
  *   since loading it is part of the cost of the path measured;
+ * - node:vm: bin/code-cache.js compiles udcli's built file with it (from a code cache); loaded
+ *   here for the same reason, though the reference compiles nothing that way;
  * - requests over node:http, one keep-alive connection, the headers udcli sends (accept,
  *   user-agent, the form content type of agi's POSTs), closed at the end so the process exits at
  *   once, as udcli's client.close() does.
@@ -20,6 +22,7 @@
  * trace layers.
  */
 import 'node:crypto';
+import 'node:vm';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';

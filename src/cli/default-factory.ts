@@ -4,12 +4,14 @@
  * undici, output libraries, the embedded sandbox) and everything `--version` and `--help` do
  * not need (the config modules, node:net) is imported on first use.
  */
+import type * as Net from 'node:net';
 import { isatty } from 'node:tty';
 import type { ApiClient } from '../client/types.js';
 import type { Settings } from '../config/types.js';
 import type { Output } from '../output/types.js';
 import type { Factory, GlobalOptions, IOStreams } from '../ops/factory.js';
 import { printable } from '../printable.js';
+import { dynamicImport } from '../dynamic-import.js';
 import { UsageError } from '../errors.js';
 import type { RecordedExchange } from '../har/entry.js';
 import type { HarRecorder } from '../har/writer.js';
@@ -48,7 +50,7 @@ export function processIO(): IOStreams {
 /** True when something accepts a TCP connection at host:port within `timeoutMs`. */
 export async function probeTcp(host: string, port: number, timeoutMs: number): Promise<boolean> {
   // Imported here: only the built-in sandbox profile probes, and node:net costs start-up time.
-  const { connect } = await import('node:net');
+  const { connect } = await dynamicImport<typeof Net>('node:net');
   return new Promise((resolve) => {
     const socket = connect({ host, port });
     const finish = (ok: boolean): void => {

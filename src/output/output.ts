@@ -3,10 +3,13 @@
  * stderr. chalk and cli-table3 are imported only for table output, ora only when a spinner
  * actually shows.
  */
+import type * as ChalkModule from 'chalk';
 import type { ChalkInstance } from 'chalk';
 import type CliTable3 from 'cli-table3';
+import type * as OraModule from 'ora';
 import type { GlobalOptions, IOStreams } from '../runtime/io.js';
 import { bodySafe, jsonText, printable, printableLines } from '../printable.js';
+import { dynamicImport } from '../dynamic-import.js';
 import { csvLine } from './csv.js';
 import { checkFields, pickFields, selectColumns } from './fields.js';
 import { isClosed, write } from './pipe.js';
@@ -258,7 +261,7 @@ class StreamOutput implements Output {
     // A terminal that reports 0 columns (some pseudo-terminals) sends ora into an endless redraw.
     const { columns } = this.#io.stderr as { columns?: number };
     if (columns !== undefined && !(columns > 0)) return fn();
-    const { default: ora } = await import('ora');
+    const { default: ora } = await dynamicImport<typeof OraModule>('ora');
     const spinner = ora({
       text: printable(text),
       stream: this.#io.stderr,
@@ -292,10 +295,10 @@ export async function createOutput(options: OutputOptions): Promise<Output> {
   const format = resolveFormat(globals.output, io.stdoutIsTTY);
   const color = resolveColor({ format, flag: globals.color, env: io.env, stdoutIsTTY: io.stdoutIsTTY });
   if (format !== 'table') return new StreamOutput(options, format, false);
-  const { default: Table } = await import('cli-table3');
+  const { default: Table } = await dynamicImport<{ default: typeof CliTable3 }>('cli-table3');
   let chalk: ChalkInstance | undefined;
   if (color) {
-    const { Chalk } = await import('chalk');
+    const { Chalk } = await dynamicImport<typeof ChalkModule>('chalk');
     chalk = new Chalk({ level: 1 });
   }
   return new StreamOutput(options, format, color, Table, chalk);

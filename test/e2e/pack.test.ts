@@ -193,13 +193,14 @@ afterAll(async () => {
 });
 
 describe('npm pack', () => {
-  it('holds only what a user needs: dist, bin/udcli.js (CommonJS by bin/package.json), completions, the Node 20 driver package, README.md, LICENSE, package.json', () => {
+  it('holds only what a user needs: dist, bin (CommonJS by bin/package.json), completions, the Node 20 driver package, README.md, LICENSE, package.json', () => {
     const allowed = (path: string) =>
       /^package\/dist\//.test(path) ||
       /^package\/completions\//.test(path) ||
       [
         'package/bin/udcli.js',
         'package/bin/package.json',
+        'package/bin/code-cache.js',
         'package/README.md',
         'package/LICENSE',
         'package/package.json',
@@ -212,6 +213,7 @@ describe('npm pack', () => {
     for (const needed of [
       'package/bin/udcli.js',
       'package/bin/package.json',
+      'package/bin/code-cache.js',
       'package/dist/udcli.cjs',
       'package/package.json',
       'package/LICENSE',
@@ -229,6 +231,8 @@ describe('npm pack', () => {
     expect(entries.filter((path) => path.startsWith('package/dist/')).sort()).toEqual([
       'package/dist/changes.cjs',
       'package/dist/changes.cjs.map',
+      'package/dist/dynamic-import.cjs',
+      'package/dist/dynamic-import.cjs.map',
       'package/dist/root-help.json',
       'package/dist/sandbox.cjs',
       'package/dist/sandbox.cjs.map',

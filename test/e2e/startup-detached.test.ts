@@ -7,7 +7,16 @@
  * from this clone's layout would not be the copy's. The process is the subject. Needs `npm run build`.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +31,8 @@ const copy = join(dir, 'udcli');
 // What the package ships of dist/ (the built files and the stored help), as package.json lists it.
 const { files } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { files: string[] };
 const BUILT = files.filter((f) => f.startsWith('dist/') && !f.endsWith('.map'));
-for (const file of ['bin/udcli.js', 'bin/package.json', 'package.json', ...BUILT]) {
+const BIN_FILES = readdirSync(join(REPO, 'bin')).map((name) => `bin/${name}`);
+for (const file of [...BIN_FILES, 'package.json', ...BUILT]) {
   mkdirSync(join(copy, file, '..'), { recursive: true });
   copyFileSync(join(REPO, file), join(copy, file));
 }
