@@ -202,7 +202,12 @@ await Promise.all(
 
 await Promise.all([
   build(MAIN, ["export * from './cli/main.ts';"], [...shared].sort(), new Set()),
-  esbuild.build({ ...common, entryPoints: [DYNAMIC_IMPORT.source], outfile: `${DIST}/${DYNAMIC_IMPORT.file}`, format: 'cjs' }),
+  esbuild.build({
+    ...common,
+    entryPoints: [DYNAMIC_IMPORT.source],
+    outfile: `${DIST}/${DYNAMIC_IMPORT.file}`,
+    format: 'cjs',
+  }),
   esbuild.build({
     ...common,
     entryPoints: sources(SRC),
@@ -217,7 +222,9 @@ await Promise.all([
 const MAIN_FILE = `${DIST}/${MAIN.file}`;
 const built = readFileSync(MAIN_FILE);
 if (/(?<![\w$.])import\(/.test(built.toString('utf8')))
-  throw new Error(`${MAIN.file} holds an import(): import through src/dynamic-import.ts (bin/code-cache.js compiles it)`);
+  throw new Error(
+    `${MAIN.file} holds an import(): import through src/dynamic-import.ts (bin/code-cache.js compiles it)`,
+  );
 appendFileSync(MAIN_FILE, `//# udcli-build ${createHash('sha256').update(built).digest('hex').slice(0, 32)}\n`);
 
 await import('./render-root-help.js');

@@ -32,9 +32,7 @@ const ARGS = ['user', DEMO.user.username, '--json'];
 const BUILD = /^[0-9a-f]{32}-v\d+\.\d+\.\d+-[a-z0-9]+-user\.v8$/;
 
 describe('the code cache of the built binary', () => {
-  it('is written after the first command, private, then used as it is: the output is the same', async ({
-    sandbox,
-  }) => {
+  it('is written after the first command, private, then used as it is: the output is the same', async ({ sandbox }) => {
     const dir = freshDir();
     const uncached = await sandbox.runBinary(ARGS, { env: { NODE_DISABLE_COMPILE_CACHE: '1', UDCLI_CACHE_DIR: dir } });
     expect(uncached.code, uncached.stderr).toBe(0);
@@ -75,9 +73,7 @@ describe('the code cache of the built binary', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ username: DEMO.user.username });
   });
 
-  it('never follows a link planted at its name, nor trusts a file others may write or garbage', async ({
-    sandbox,
-  }) => {
+  it('never follows a link planted at its name, nor trusts a file others may write or garbage', async ({ sandbox }) => {
     const dir = freshDir();
     const first = await sandbox.runBinary(ARGS, { env: { UDCLI_CACHE_DIR: dir } });
     expect(first.code, first.stderr).toBe(0);
