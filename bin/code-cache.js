@@ -59,8 +59,11 @@ function readOwn(path) {
   }
   try {
     const st = fs.fstatSync(fd);
-    const foreign = typeof process.getuid === 'function' && st.uid !== process.getuid();
-    if (!st.isFile() || foreign || (st.mode & 0o022) !== 0 || st.size > CACHE_LIMIT) return undefined;
+    // Windows has neither owners by uid nor these mode bits (its files report 0o666): there the ACLs of the profile hold.
+    const posix = process.platform !== 'win32';
+    const foreign = posix && typeof process.getuid === 'function' && st.uid !== process.getuid();
+    const othersWrite = posix && (st.mode & 0o022) !== 0;
+    if (!st.isFile() || foreign || othersWrite || st.size > CACHE_LIMIT) return undefined;
     return fs.readFileSync(fd);
   } catch {
     return undefined;
