@@ -59,7 +59,7 @@ function readOwn(path) {
   }
   try {
     const st = fs.fstatSync(fd);
-    // Windows has neither owners by uid nor these mode bits (its files report 0o666): there the ACLs of the profile hold.
+    // Windows has no uid owners nor these mode bits (its files report 0o666): there the profile's ACLs hold.
     const posix = process.platform !== 'win32';
     const foreign = posix && typeof process.getuid === 'function' && st.uid !== process.getuid();
     const othersWrite = posix && (st.mode & 0o022) !== 0;
