@@ -7,8 +7,8 @@
 // functions too: `udcli user <uid> --json` took about 9 ms less CPU on Node 24 and 20 ms less on
 // Node 20 (issue 43, measured side by side on this machine).
 //
-// One cache file per build of dist/udcli.cjs, Node version, architecture and command (its first
-// words): each command's file holds the functions that command runs. A cache is written only
+// One cache file per build of dist/udcli.cjs, Node version, architecture, command (its first
+// words) and Node options: each command's file holds the functions that command runs. A cache is written only
 // after a command succeeded and only when there was none or V8 refused it; writing one removes
 // the files of other builds that are a day old. The build's id is the hash scripts/build.js
 // writes as the last line of the built file: V8 itself checks only the source's length, and an
@@ -47,6 +47,18 @@ function commandKey(args) {
     words.push(a);
   }
   return words.length > 0 ? words.join('-') : 'root';
+}
+
+/**
+ * Node's options as given (`node --expose-gc`, NODE_OPTIONS), as 8 hex digits, or '' without any: V8 refuses a cache
+ * made under other flags, so runs with and without them keep a file each instead of replacing each other's.
+ */
+function flagsKey(execArgv, nodeOptions) {
+  const flags = [...execArgv, nodeOptions ?? ''].join(' ').trim();
+  if (flags === '') return '';
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < flags.length; i++) hash = Math.imul(hash ^ flags.charCodeAt(i), 0x01000193) >>> 0;
+  return `-${hash.toString(16).padStart(8, '0')}`;
 }
 
 /** The file's bytes when it is a regular file of this user that only this user may write, else undefined. */
@@ -118,7 +130,7 @@ function loadCached(file, args) {
   if (build === undefined) return plain();
   const vm = require('node:vm');
   const dir = cacheDir(env);
-  const name = `${build}-${process.version}-${process.arch}-${commandKey(args)}.v8`;
+  const name = `${build}-${process.version}-${process.arch}-${commandKey(args)}${flagsKey(process.execArgv, env.NODE_OPTIONS)}.v8`;
   const cachedData = readOwn(join(dir, name));
   // No importModuleDynamically: it needs a flag or warns; the file imports through dist/dynamic-import.cjs instead.
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
@@ -143,4 +155,4 @@ function loadCached(file, args) {
   };
 }
 
-module.exports = { loadCached, commandKey, cacheDir };
+module.exports = { loadCached, commandKey, cacheDir, flagsKey };

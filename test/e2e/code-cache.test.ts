@@ -29,7 +29,7 @@ let dirs = 0;
 /** A cache directory of its own for one test. */
 const freshDir = () => join(root, `cache-${++dirs}`);
 const ARGS = ['user', DEMO.user.username, '--json'];
-const BUILD = /^[0-9a-f]{32}-v\d+\.\d+\.\d+-[a-z0-9]+-user\.v8$/;
+const BUILD = /^[0-9a-f]{32}-v\d+\.\d+\.\d+-[a-z0-9]+-user(?:-[0-9a-f]{8})?\.v8$/;
 
 describe('the code cache of the built binary', () => {
   it('is written after the first command, private, then used as it is: the output is the same', async ({ sandbox }) => {
@@ -55,6 +55,15 @@ describe('the code cache of the built binary', () => {
     // V8 took it: not written again.
     const after = statSync(file);
     expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+
+    // Under other Node options V8 would refuse it: a file of their own, this one left as it is.
+    const flagged = await sandbox.runBinary(ARGS, {
+      env: { UDCLI_CACHE_DIR: dir, NODE_OPTIONS: '--max-old-space-size=300' },
+    });
+    expect(flagged).toEqual(uncached);
+    expect(readdirSync(dir).sort()).toHaveLength(2);
+    const kept = statSync(file);
+    expect([kept.ino, kept.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
   });
 
   it('is not written after a command that failed, and a directory it cannot make costs the command nothing', async ({
