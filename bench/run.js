@@ -1195,10 +1195,10 @@ async function main(args) {
       // A smoke run spawns the load generator once, which proves its command line, and runs the
       // other loads in this process (the same runLoad): each spawn costs more CPU loading undici
       // than its 25 ms of load. Full and quick runs spawn it for every load.
-      const { runLoad } = await import('./loadgen.js');
+      const runLoad = args.mode === 'smoke' ? (await import('./loadgen.js')).runLoad : undefined;
       let loadgenSpawned = false;
       const loadgen = async (/** @type {import('./loadgen.js').LoadOptions} */ o) => {
-        if (args.mode === 'smoke' && loadgenSpawned) return runLoad(o);
+        if (runLoad && loadgenSpawned) return runLoad(o);
         loadgenSpawned = true;
         return nodeJson([join(BENCH, 'loadgen.js'), JSON.stringify(o)], { timeoutMs: s.loadMs + 60_000 });
       };
