@@ -104,7 +104,7 @@ const USAGE = `usage: node bench/run.js [--quick | --smoke] [--runs N] [--out DI
             data, batch, journal, sandbox (sandbox-signatures too), har-diff, gc-soak, node (node-ci-20 ... node-ci-26,
             gc-soak-node24, gc-soak-node26), mock (mock-prism, mock-json-server, ...)
   --soak-ms N
-            how long the gc-soak rows load the sandbox (default: 5 minutes; quick 30 s, smoke 1 s)
+            how long the gc-soak rows load the sandbox (default: 5 minutes; quick 30 s, smoke 0.3 s)
   --render  only write results.md again from results.json (after editing bench/CHANGES.md)
   --mocks / --no-mocks
             the rows of the sandbox beside the mock servers a studio would otherwise use
@@ -127,6 +127,7 @@ const SETTINGS = {
   // dataUsers: users of the generated data file (10 friendships each, ~1,000,000 in the full run);
   // dataRuns: runs a side of the data rows (a full load takes ~15 s)
   // resumeItems: finished items of the big journal of the resume row (the reference: a tenth)
+  // logSettleMs: how long after a batch side's last reply its sandbox's request lines are read
   full: {
     runs: 7,
     warmup: 2,
@@ -141,6 +142,7 @@ const SETTINGS = {
     dataRuns: 3,
     resumeItems: 1_000_000,
     soakMs: 300_000,
+    logSettleMs: 100,
   },
   quick: {
     runs: 3,
@@ -156,9 +158,13 @@ const SETTINGS = {
     dataRuns: 1,
     resumeItems: 200_000,
     soakMs: 30_000,
+    logSettleMs: 100,
   },
   // smoke (npm test): each row runs and prints numbers, not meaningful ones. Batches still have
-  // more users than the 16 in flight at once; a load of 100 ms still answers hundreds of requests.
+  // more users than the 16 in flight at once; a load of 25 ms still answers dozens of requests on
+  // every connection; a soak of 300 ms still spans a forced GC (every 200 ms) and a live reset (the
+  // first comes at once). The sandbox writes a reply's request line 20 ms after it queued the first
+  // of its batch (LINE_FLUSH_MS, src/sandbox/http/request-log.ts): 60 ms leave it room.
   smoke: {
     runs: 1,
     warmup: 0,
@@ -167,12 +173,13 @@ const SETTINGS = {
     smallFriends: 60,
     batchUsers: 20,
     latencyUsers: 20,
-    loadMs: 100,
+    loadMs: 25,
     loadWarmMs: 0,
     dataUsers: 200,
     dataRuns: 1,
     resumeItems: 2_000,
-    soakMs: 1_000,
+    soakMs: 300,
+    logSettleMs: 60,
   },
 };
 const CONCURRENCY = 16;
@@ -191,11 +198,12 @@ function median(xs) {
 
 /**
  * Lines in a sandbox's request log, once the lines of what was answered have been written (the
- * sandbox writes them a batch per turn of its event loop).
+ * sandbox writes them in batches, LINE_FLUSH_MS after the first of each).
  * @param {string} file
+ * @param {number} settleMs
  */
-async function logLines(file) {
-  await new Promise((r) => setTimeout(r, 100));
+async function logLines(file, settleMs) {
+  await new Promise((r) => setTimeout(r, settleMs));
   const text = readFileSync(file, 'latin1');
   let n = 0;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
@@ -952,9 +960,9 @@ async function main(args) {
       /** @type {{ read: number[], two: number[], udcli: number[] }} */
       const perUser = { read: [], two: [], udcli: [] };
       const counted = async (/** @type {'read' | 'two' | 'udcli'} */ side, /** @type {() => Promise<any>} */ run) => {
-        const before = await logLines(b.logFile);
+        const before = await logLines(b.logFile, s.logSettleMs);
         const result = await run();
-        perUser[side].push(((await logLines(b.logFile)) - before) / n);
+        perUser[side].push(((await logLines(b.logFile, s.logSettleMs)) - before) / n);
         return result;
       };
       const script = (/** @type {'read-first' | 'two-request'} */ protocol) => () =>
@@ -1184,8 +1192,16 @@ async function main(args) {
         const rec = (body.payload ?? []).find((/** @type {any} */ a) => a.developer_id === COUNTER);
         return rec ? Number(rec.current_value) : 0;
       };
-      const loadgen = (/** @type {object} */ o) =>
-        nodeJson([join(BENCH, 'loadgen.js'), JSON.stringify(o)], { timeoutMs: s.loadMs + 60_000 });
+      // A smoke run spawns the load generator once, which proves its command line, and runs the
+      // other loads in this process (the same runLoad): each spawn costs more CPU loading undici
+      // than its 25 ms of load. Full and quick runs spawn it for every load.
+      const runLoad = args.mode === 'smoke' ? (await import('./loadgen.js')).runLoad : undefined;
+      let loadgenSpawned = false;
+      const loadgen = async (/** @type {import('./loadgen.js').LoadOptions} */ o) => {
+        if (runLoad && loadgenSpawned) return runLoad(o);
+        loadgenSpawned = true;
+        return nodeJson([join(BENCH, 'loadgen.js'), JSON.stringify(o)], { timeoutMs: s.loadMs + 60_000 });
+      };
 
       // The reference answers with the sandbox's own reply bytes.
       const getBody = join(root, 'get-body.json');
@@ -1444,7 +1460,7 @@ async function main(args) {
     ) =>
       row({
         id,
-        what: `sandbox under load for ${Math.round(s.soakMs / 1000)} s, a live reset every second, a forced GC every 200 ms (Node ${version})`,
+        what: `sandbox under load for ${s.soakMs / 1000} s, a live reset every second, a forced GC every 200 ms (Node ${version})`,
         unit: 'req/s',
         kind: 'report',
         refLabel: 'the same sandbox and load, no resets (up to 10 s, before)',

@@ -15,6 +15,7 @@ import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
+import { until } from '../until.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
 import {
   api,
@@ -337,6 +338,23 @@ async function searchAndOpen(page: Page, q: string, username: string): Promise<v
   await page.locator('#detail-username', { hasText: username }).waitFor();
 }
 
+/** One period of the page's own poll of the request log (LOG_POLL_MS in src/sandbox/dashboard/client.ts). */
+const LOG_POLL_MS = 1000;
+
+/**
+ * Waits for `shown` on a page whose timers run on Playwright's clock (installed before the page
+ * opened): each look that does not find it runs the clock one poll period on, so the page's own
+ * timer asks the log again at once rather than a second later. The rows still come from the
+ * page's polling, not from a reload.
+ */
+async function untilPolled(page: Page, shown: () => Promise<boolean>, what: string): Promise<void> {
+  await until(async () => {
+    if (await shown()) return true;
+    await page.clock.runFor(LOG_POLL_MS);
+    return false;
+  }, what);
+}
+
 function expectClean(watch: Watch, base: string): void {
   expect(watch.consoleErrors).toEqual([]);
   expect(watch.cspViolations).toEqual([]);
@@ -538,6 +556,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();
+      await page.clock.install();
       const watch = await openDashboard(page, demo.url, true);
       await page.locator('#log-status', { hasText: 'Live' }).waitFor();
       await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
@@ -556,11 +575,11 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       const refused = page
         .locator('#log-body tr', { hasText: `/services/rest/v1/achievements/user/${DEMO.user.uid}.json` })
         .first();
-      await refused.waitFor({ timeout: 5000 });
+      await untilPolled(page, () => refused.isVisible(), 'the refused change in the log');
       expect(await refused.locator('td.status').textContent()).toBe('403');
       expect(await refused.locator('td.reason').textContent()).toMatch(/signature/);
       const read = page.locator('#log-body tr', { hasText: `/services/rest/v1/users/${DEMO.user.uid}.json` }).first();
-      await read.waitFor({ timeout: 5000 });
+      await untilPolled(page, () => read.isVisible(), 'the read in the log');
       expect(await read.locator('td.status').textContent()).toBe('200');
       // Newest first.
       const order = await page.locator('#log-body tr td.path').allTextContents();
@@ -581,6 +600,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     const context = await browser!.newContext({ viewport: { width: 1100, height: 900 } });
     try {
       const page = await context.newPage();
+      await page.clock.install();
       const watch = await openDashboard(page, demo.url, true);
       await page.locator('#log-status', { hasText: 'Live' }).waitFor();
       // A user opened: the page fetches the avatar, one more of its own files.
@@ -599,7 +619,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
         { secret: 'wrong' },
       );
       const refused = page.locator('#log-body tr', { hasText: 'developer_id=COLLECT_1000_GEMS' }).first();
-      await refused.waitFor({ timeout: 5000 });
+      await untilPolled(page, () => refused.isVisible(), 'the refused change in the log');
       const cell = refused.locator('td.path');
       const full = (await cell.textContent())!;
       expect(await cell.getAttribute('title')).toBe(full);
@@ -617,7 +637,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
 
       // The dashboard's own requests (its page, script, stylesheet, icon, the avatar) are in the log, hidden.
       const own = page.locator('#log-body tr.own');
-      await expect.poll(() => own.count(), { timeout: 5000 }).toBeGreaterThanOrEqual(4);
+      await untilPolled(page, async () => (await own.count()) >= 4, "the dashboard's own requests in the log");
+      expect(await own.count()).toBeGreaterThanOrEqual(4);
       const visiblePaths = await page.locator('#log-body tr:visible td.path').allTextContents();
       expect(visiblePaths.filter((p) => p === '/' || p.startsWith('/dashboard/') || p.startsWith('/avatars/'))).toEqual(
         [],
@@ -663,6 +684,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();
+      await page.clock.install();
       await openDashboard(page, demo.url, true);
       await page.locator('#log-status', { hasText: 'Live' }).waitFor();
       const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
@@ -678,7 +700,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expect(first.status).toBe(401);
       // Until its retry comes, the challenge is a 401 like any other.
       const challenged = page.locator('#log-body tr', { hasText: 'signature required' });
-      await challenged.waitFor({ timeout: 5000 });
+      await untilPolled(page, () => challenged.isVisible(), 'the challenge in the log');
       expect(await challenged.locator('td.status').textContent()).toBe('401');
       const challenge = first.body.payload!;
       const retry = await call(demo.url, 'POST', path, [
@@ -688,7 +710,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       ]);
       expect(retry.status, retry.body.message).toBe(200);
       const retried = page.locator('#log-body tr', { hasText: 'after signature challenge' });
-      await retried.waitFor({ timeout: 5000 });
+      await untilPolled(page, () => retried.isVisible(), 'the signed retry in the log');
       expect(await retried.locator('td.status').textContent()).toBe('200');
       await expect.poll(() => challenged.count(), { timeout: 5000 }).toBe(0);
       expect(await page.locator('#log-body tr', { hasText: 'developer_id=FIRST_WIN' }).count()).toBe(1);

@@ -16,6 +16,7 @@ import { API_PREFIX } from '../../src/domain/types.js';
 import { ApiFailure } from '../../src/sandbox/http/failure.js';
 import { QUERY_LIMITS } from '../../src/sandbox/http/query.js';
 import { requestParameters, UnreadBody } from '../../src/sandbox/http/request-parameters.js';
+import { until } from '../until.js';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
 /** Characters that break parsers: separators, escapes, controls, bidi, astral, lone surrogates. */
@@ -186,8 +187,9 @@ describe('the API pipeline under random requests (fast-check, over HTTP)', () =>
           expect(envelope.code, text).toBe(reply.statusCode);
           expect(envelope.message ?? '').not.toMatch(/[\r\n]|\bat .*\.(ts|js):\d+/);
         }
-        // The log hands its lines over in batches, a few milliseconds after the requests.
-        await expect.poll(() => lines.length).toBeGreaterThan(before);
+        // The log hands its lines over in batches, a few milliseconds after the requests: looked for
+        // every millisecond, as 200 runs waiting out a 50 ms poll each took ten seconds.
+        await until(() => lines.length > before, `the log line of ${method} ${url}`, { intervalMs: 1 });
         const logged = lines.slice(before).join('');
         expect(logged.split('\n').filter(Boolean), logged).toHaveLength(1);
       }),

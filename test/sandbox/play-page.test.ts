@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register } from '../../src/cli/commands/sandbox/index.js';
 import { UdcliError, UsageError } from '../../src/errors.js';
@@ -374,10 +375,16 @@ describe('in a real browser (headless chromium)', () => {
   let contentUrl: string;
   /** The query of every request the content server got for the game page. */
   const received: URLSearchParams[] = [];
+  /**
+   * One browser for the file (a launch is a second or two of CPU); each test's page has a context
+   * of its own, so no cookie, login or storage passes from one test to the next.
+   */
+  let browser: Browser | undefined;
 
   beforeAll(async () => {
     unavailable = ensureChromium();
     if (unavailable) console.warn(`play-page.test.ts: skipping the browser test: ${unavailable}`);
+    else browser = await launchChromium();
     content = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://content.invalid');
       if (url.pathname === '/game') received.push(url.searchParams);
@@ -390,6 +397,7 @@ describe('in a real browser (headless chromium)', () => {
   }, 10 * 60_000);
 
   afterAll(async () => {
+    await browser?.close();
     await new Promise((resolve) => content?.close(resolve));
   });
 
@@ -399,9 +407,8 @@ describe('in a real browser (headless chromium)', () => {
   it('the switcher is a form: clicking a user logs them in, and the iframe gets that user and a token that authenticates', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     await setUri(DEMO.game.id, contentUrl);
-    const browser = await launchChromium();
+    const page = await browser!.newPage();
     try {
-      const page = await browser.newPage();
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}`);
       expect(await page.locator('#pick-user').count()).toBe(1);
       expect(await page.locator('iframe').count()).toBe(0);
@@ -437,16 +444,15 @@ describe('in a real browser (headless chromium)', () => {
       expect(await page.locator('#username').textContent()).toBe('alice');
       expect(await page.locator('#confirm-user button').textContent()).toBe('Play as bob');
     } finally {
-      await browser.close();
+      await page.context().close();
     }
   }, 150_000);
 
   it('?direct=1 survives picking a user: after the login the page still iframes the content URI itself', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     await setUri(DEMO.game.id, contentUrl);
-    const browser = await launchChromium();
+    const page = await browser!.newPage();
     try {
-      const page = await browser.newPage();
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}?direct=1`);
       await Promise.all([
         page.waitForURL(`${sandbox.url}/play/${DEMO.game.id}?direct=1`),
@@ -464,16 +470,15 @@ describe('in a real browser (headless chromium)', () => {
       await page.locator('#username', { hasText: 'alice' }).waitFor();
       expect(new URL((await page.locator('#game').getAttribute('src'))!).origin).toBe(new URL(contentUrl).origin);
     } finally {
-      await browser.close();
+      await page.context().close();
     }
   }, 150_000);
 
   it('the game frame is resizable by its corner, keeps its size on reload, and "Default size" puts it back', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     await setUri(DEMO.game.id, contentUrl);
-    const browser = await launchChromium();
+    const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
     try {
-      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}?as=alice`);
       await Promise.all([
         page.waitForURL(`${playSite()}/play/${DEMO.game.id}`),
@@ -504,7 +509,7 @@ describe('in a real browser (headless chromium)', () => {
       await page.reload();
       expect(Math.round((await box.boundingBox())!.height)).toBe(Math.round(before.height));
     } finally {
-      await browser.close();
+      await page.context().close();
     }
   }, 150_000);
 });
