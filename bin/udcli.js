@@ -59,7 +59,7 @@ if (typeof stored === 'string') {
   // A stack trace (printed under --verbose or -v only) names src/*.ts lines through the source
   // maps; reading a map costs start-up, so only then (a short group such as -ov may ask needlessly).
   if (args.some((a) => a === '--verbose' || /^-[A-Za-z]*v/.test(a))) process.setSourceMapsEnabled(true);
-  // A stack trace under --verbose needs the maps, which come with require(); else the code cache (bin/code-cache.js).
+  // With source maps on, require() (Node maps the stack of what it loaded); else the code cache (bin/code-cache.js).
   const file = require.resolve('../dist/udcli.cjs');
   const udcli = process.sourceMapsEnabled
     ? { exports: require(file), done() {} }
