@@ -1,7 +1,7 @@
 // Runs npm scripts side by side and fails when any failed. npm test's checks (typecheck, lint, the
 // format check) need nothing built and nothing of each other, and the tests need only the build:
-// on 2 cores the checks running beside vitest took 2 min 43 s where checks first, then vitest,
-// took 3 min 8 s (issue 43).
+// on 2 cores the checks running beside vitest took 2 min 43-45 s, where checks first (18 s), then
+// vitest (about 170 s), add up to about 3 min 8 s (issue 43).
 //
 // Usage: node scripts/run-parallel.js [--live SCRIPT] SCRIPT...
 // Each SCRIPT's output is kept and printed whole once it ends, in the order named; the --live one
