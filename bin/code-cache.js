@@ -155,4 +155,4 @@ function loadCached(file, args) {
   };
 }
 
-module.exports = { loadCached, commandKey, cacheDir, flagsKey };
+module.exports = { loadCached };
