@@ -19,6 +19,7 @@ import { createChallengeStore, type ChallengeStore } from './http/challenges.js'
 import { createUsedSignatures } from './http/used-signatures.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { limitConnections } from './http/connections.js';
+import { serveKeptReads } from './http/kept-reads.js';
 import { registerDashboard } from './dashboard/page.js';
 import { cachedKeyLookup, dataVersionOf } from './repositories/key-cache.js';
 import { createReplyCache } from './http/reply-cache.js';
@@ -279,17 +280,19 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const faults = createFaultInjector(options.faults?.spec ?? null, options.faults?.seed ?? null);
   // From here on the thread never waits on another process's lock for more than a few ms.
   db.setBusyTimeout(SERVER_BUSY_TIMEOUT_MS);
+  const replies = createReplyCache(dataVersionOf(db.sqlite));
+  const rateLimiter = rateLimit === undefined ? null : createRateLimiter(rateLimit);
   registerApiRoutes(app, API_ROUTES, {
     repos: db.repos,
     keys: cachedKeyLookup(db.sqlite, db.repos.games),
     db,
     clock,
-    rateLimiter: rateLimit === undefined ? null : createRateLimiter(rateLimit),
+    rateLimiter,
     challenges: options.challenges ?? createChallengeStore(),
     // Kept by the real clock, under the virtual one (used-signatures.ts says why).
     signatures: createUsedSignatures(db.repos.usedSignatures, options.nowMs ?? systemClock),
     faults,
-    replies: createReplyCache(dataVersionOf(db.sqlite)),
+    replies,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });
   const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };
@@ -448,6 +451,16 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     return sendFailure(reply, formatOf(request), fail.internal());
   }
 
+  // Faults, latency and a rate limit each decide per request: with any of them, every request
+  // goes through the pipeline.
+  if (options.faults === undefined && (options.latencyMs ?? 0) === 0 && rateLimiter === null) {
+    serveKeptReads(app, {
+      replies,
+      faults,
+      record: logging.recordRaw,
+      ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
+    });
+  }
   limitConnections(app.server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   return app;
 }

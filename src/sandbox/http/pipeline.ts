@@ -25,6 +25,7 @@ import { contentType, envelope, formatOfPath, serialize, type Format } from './e
 import { runWhileBusy } from './busy.js';
 import { ApiFailure, fail, shown } from './failure.js';
 import { splitTarget, type Query } from './query.js';
+import { requestOrigin } from './request-origin.js';
 import { requestParameters } from './request-parameters.js';
 import type { ChallengeStore } from './challenges.js';
 import type { UsedSignatures } from './used-signatures.js';
@@ -75,7 +76,7 @@ function sendText(reply: FastifyReply, format: Format, code: number, text: strin
 
 /** The success reply of a handler's result, as text once and for all (a reply kept for the next requests). */
 function sentResult(format: Format, result: HandlerResult): SentResult {
-  return { ...result, text: serialize(format, envelope(200, result.message, result.payload)) };
+  return { ...result, format, text: serialize(format, envelope(200, result.message, result.payload)) };
 }
 
 export function sendFailure(reply: FastifyReply, format: Format, failure: ApiFailure): FastifyReply {
@@ -149,18 +150,9 @@ function rateLimitKey(query: Query, ip: string, keys: KeyLookup): string {
   return key !== null && keys.find(key) ? key : `ip:${ip}`;
 }
 
-let lastHost: string | null = null;
-let lastOrigin = '';
-
-/** `http://host:port` of the request, with a safe fallback for a junk Host header. */
-function originOf(request: FastifyRequest): string {
-  const host = request.headers.host ?? '';
-  // A client sends the same Host again and again: its origin is worked out once, not per request.
-  if (host === lastHost) return lastOrigin;
-  if (!/^[A-Za-z0-9.[\]:-]{1,255}$/.test(host)) return `http://${request.socket.localAddress ?? '127.0.0.1'}`;
-  lastHost = host;
-  lastOrigin = `http://${host}`;
-  return lastOrigin;
+/** The origin absolute URLs in this request's reply use. */
+function originOf(request: FastifyRequest, deps: PipelineDeps): string {
+  return deps.publicOrigin ?? requestOrigin(request.headers.host, request.socket.localAddress);
 }
 
 /**
@@ -169,6 +161,9 @@ function originOf(request: FastifyRequest): string {
  * request a promise and a turn of the microtask queue. Otherwise it returns a promise that sends.
  */
 function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDeps) {
+  // Looked up before the parameters are parsed: only where no rate limit counts each call (its
+  // bucket is the key the parameters name).
+  const keptReads = route.methods.GET?.cachedReply && deps.rateLimiter === null ? deps.replies : null;
   return (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply): Promise<void> | undefined => {
     const { path, query: rawQuery } = splitTarget(request.url);
     const file = splitFile(request.params.file);
@@ -178,6 +173,12 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
       deps.faults?.applied(fault.kind);
       sendFault(fault.kind, request, reply, format);
       return undefined;
+    }
+    if (fault === null && keptReads !== null && (request.method === 'GET' || request.method === 'HEAD')) {
+      // A target read before, at the same origin, with the data unchanged since: every check it
+      // passed then (key, parameters, game) would pass again, and the reply is the same one.
+      const kept = keptReads.get(originOf(request, deps), request.url);
+      if (kept !== undefined) return void sendText(reply, format, 200, kept.text);
     }
     const slow = fault?.kind === 'slow' ? fault : null;
     let outcome: HandlerResult | Promise<HandlerResult>;
@@ -281,7 +282,7 @@ function answer(
     return {
       prepared,
       spend,
-      context: { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: deps.publicOrigin ?? originOf(request) },
+      context: { repos: deps.repos, apiKey, now: toUnixSeconds(nowMs), origin: originOf(request, deps) },
     };
   };
   if (method === 'GET' && ep.row.signature === 'none') {
@@ -294,7 +295,8 @@ function answer(
       const kept = replies.get(context.origin, request.url);
       if (kept !== undefined) return kept;
       const sent = sentResult(target.format, prepared.run(context));
-      replies.set(context.origin, request.url, sent);
+      // Kept only when a later request may skip everything: a signed retry's session is noted (above) each time.
+      if (session === undefined) replies.set(context.origin, request.url, sent);
       return sent;
     };
     // The key comes from memory (key-cache.ts), so a handler of one statement reads one consistent view without one.

@@ -9,12 +9,14 @@
  */
 import type { DataVersion } from '../repositories/key-cache.js';
 import type { HandlerResult } from './endpoint.js';
+import type { Format } from './envelope.js';
 
 /** Replies remembered at most: beyond, it starts over (made-up targets cannot grow it without bound). */
 export const REPLY_CACHE_ENTRIES = 1000;
 
 /** A handler's result with the reply text it makes (serialize of its envelope), made once. */
 export interface SentResult extends HandlerResult {
+  readonly format: Format;
   readonly text: string;
 }
 

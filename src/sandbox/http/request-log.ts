@@ -137,9 +137,10 @@ export class RequestLog {
   }
 
   /** Stores the entry under the next id (one object per request: the hot path stays small). */
-  add(entry: Entry, handshake: HandshakeNotes = {}): Entry {
+  add(entry: Entry, handshake?: HandshakeNotes): Entry {
     entry.id = ++this.lastId;
     this.ring[(entry.id - 1) % this.capacity] = entry;
+    if (handshake === undefined) return entry;
     const challenge = handshake.signedWith === undefined ? undefined : this.open.get(handshake.signedWith);
     if (challenge !== undefined) {
       this.open.delete(handshake.signedWith!);
@@ -302,25 +303,24 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
   const log = new RequestLog(options.capacity);
   const out = options.lines ? batched(options.lines, options.challengeHoldMs ?? CHALLENGE_HOLD_MS) : null;
 
-  const add = (entry: Omit<Entry, 'id' | 'atMs'>, handshake?: HandshakeNotes): void => {
-    const stored = log.add({ id: 0, atMs: Date.now(), ...entry }, handshake);
-    if (out) out.entry(stored);
+  // One object per request, built field by field (no spread: this runs for every request).
+  const add = (
+    method: string,
+    url: string,
+    body: string,
+    status: number,
+    ms: number,
+    reason: string | null,
+    handshake?: HandshakeNotes,
+  ): void => {
+    const entry: Entry = { id: 0, atMs: Date.now(), method, url, body, status, ms, reason };
+    log.add(entry, handshake);
+    if (out) out.entry(entry);
   };
   const record = (request: FastifyRequest, status: number, ms: number): void => {
     if (isQuiet(request.url, status)) return;
     const body = typeof request.body === 'string' && request.body !== '' ? shownFormBody(request.body) : '';
-    const entry: Entry = {
-      id: 0,
-      atMs: Date.now(),
-      method: request.method,
-      url: request.url,
-      body,
-      status,
-      ms,
-      reason: reasonOf(request),
-    };
-    log.add(entry, handshakeOf(request));
-    if (out) out.entry(entry);
+    add(request.method, request.url, body, status, ms, reasonOf(request), handshakeOf(request));
   };
   const watch = (target: FastifyInstance): void => {
     hijackLoggers.set(target, (request, ms) => record(request, NO_REPLY_STATUS, ms));
@@ -347,5 +347,9 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
       return { requests: log.list(since, limit) };
     },
   });
-  return { log, watch, recordRaw: (entry) => add({ ...entry, body: '' }) };
+  return {
+    log,
+    watch,
+    recordRaw: ({ method, url, status, ms, reason }) => add(method, url, '', status, ms, reason),
+  };
 }

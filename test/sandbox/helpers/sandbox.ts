@@ -69,6 +69,8 @@ export async function startTestSandbox(
     insecureGameHost?: boolean;
     /** The game host's port (0: any free one). */
     gamePort?: number;
+    /** The origin replies use whatever the Host (see buildApp). */
+    publicOrigin?: string;
   } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
@@ -94,6 +96,7 @@ export async function startTestSandbox(
     ...(options.hostNames ? { hostNames: options.hostNames } : {}),
     ...(options.gameDirs ? { gameDirs: options.gameDirs } : {}),
     ...(options.insecureGameHost ? { insecureGameHost: true } : {}),
+    ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}),
   });
   // Every API reply of every test is checked against the OpenAPI description (faults break replies on purpose).
   if (!options.faults) checkRepliesAgainstDescription(app);
