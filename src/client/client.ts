@@ -15,9 +15,11 @@ import { readSiteReply } from './site.js';
 import { failureLine, replyLine, requestLine, retryLine } from './trace.js';
 import { exchange, TransportFailure, type HttpResult } from './transport.js';
 import { createHttpDispatcher } from './http-dispatcher.js';
-import { markUnchanged, type ApiError } from '../errors.js';
+import { markUnchanged, outcomeUnknown, type ApiError } from '../errors.js';
 import { packageRequire } from '../package-paths.js';
 import type { AgiChallenge } from '../domain/agi-signing.js';
+import { ROUTES } from '../domain/contract.js';
+import { API_PREFIX } from '../domain/types.js';
 import type { ApiClient, ClientOptions, PreparedRequest, Reply, RequestSpec } from './types.js';
 
 const USER_AGENT = `udcli (node ${process.version})`;
@@ -42,6 +44,17 @@ function loadAgent(): AgentClass {
   return (agentClass = (require('undici') as typeof Undici).Agent);
 }
 
+/**
+ * A request the service never takes unsigned (docs/SERVICE.md, Signatures): a product PUT, a
+ * partner key's included. A partner key may send an achievement change unsigned, and a grant
+ * (POST) takes no signature at all: sent unsigned, either is the change itself.
+ */
+function alwaysSigned(spec: RequestSpec): boolean {
+  const override = spec.query?.find(([name]) => name === 'method')?.[1];
+  const method = (override ?? spec.method).toUpperCase();
+  return method === 'PUT' && spec.path.startsWith(`${API_PREFIX}/${ROUTES.products}/`);
+}
+
 export function createClient(options: ClientOptions): ApiClient {
   // A pool size means many requests (a batch): undici. Otherwise node:http (http-dispatcher.ts).
   const agent = options.connections === undefined ? createHttpDispatcher() : undiciAgent(options, options.connections);
@@ -53,12 +66,17 @@ export function createClient(options: ClientOptions): ApiClient {
   let closed: Promise<void> | undefined;
   const harmlessErrors = new WeakSet<Error>();
 
-  /** One exchange of an already built request. `harmless`: known to change nothing (agi's unsigned first request). */
+  /**
+   * One exchange of an already built request. `harmless`: known to change nothing (agi's unsigned
+   * request to a server that challenges this client); `refused`: known to change nothing only
+   * when the server's status refused it (a client's first unsigned request: its server may take
+   * it unsigned, a partner key, and apply it).
+   */
   async function send<R>(
     spec: RequestSpec,
     built: BuiltRequest,
     interpret: Interpreter<R>,
-    harmless = false,
+    harmless: boolean | 'refused' = false,
   ): Promise<R> {
     if (tracing) trace(requestLine(built.method, built.redactedUrl));
     const started = Date.now();
@@ -94,12 +112,13 @@ export function createClient(options: ClientOptions): ApiClient {
       if (!(error instanceof TransportFailure)) throw error;
       record(undefined, describeFailure(error));
       trace(failureLine(describeFailure(error), Date.now() - started, error.sent));
+      const changedNothing = harmless === true || (harmless === 'refused' && error.status >= 400 && error.status < 500);
       throw toNetworkError(error, {
         method: built.method,
         target: built.target,
         timeoutMs: options.timeoutMs,
-        idempotent: spec.idempotent || harmless,
-        harmless,
+        idempotent: spec.idempotent || changedNothing,
+        harmless: changedNothing,
       });
     }
     record(res);
@@ -147,15 +166,20 @@ export function createClient(options: ClientOptions): ApiClient {
     // nothing: until then the hook runs first, as for any change.
     const early = challenging;
     if (spec.beforeChange && !early) await pass(spec.beforeChange);
+    // Whether the unsigned request may itself be the change: not once this server has challenged
+    // this client, nor where the contract always wants a signature.
+    const mayApply = !early && !alwaysSigned(spec);
     try {
-      // A server that does not ask for a signature (a partner key) answers at once.
-      const reply = await send(spec, buildRequest(spec, options, nowSeconds()), interpret, true);
+      // A server that does not ask for a signature (a partner key, an unsigned grant) answers at once.
+      const reply = await send(spec, buildRequest(spec, options, nowSeconds()), interpret, mayApply ? 'refused' : true);
       challenging = false;
       return reply;
     } catch (error) {
       const found = readChallenge(error);
       if (!found) {
-        if (error instanceof Error) harmlessErrors.add(markUnchanged(error));
+        // A refusal changed nothing. A lost reply (cut short, unreadable, a gateway's 502/504) of a
+        // request that may have been the change itself is not repeated: its outcome is unknown.
+        if (error instanceof Error && (!mayApply || !outcomeUnknown(error))) harmlessErrors.add(markUnchanged(error));
         throw error;
       }
       challenge = found;

@@ -37,6 +37,8 @@ export class TransportFailure extends Error {
     readonly sent: boolean,
     /** Our whole-exchange deadline expired. */
     readonly deadline: boolean,
+    /** The reply's status when its head arrived before the failure; 0 when none did. */
+    readonly status = 0,
   ) {
     super(cause instanceof Error ? cause.message : String(cause));
     this.name = 'TransportFailure';
@@ -101,7 +103,7 @@ export function exchange(dispatcher: Dispatcher, request: Exchange): Promise<Htt
         settle(() => resolve({ status, statusText, headers, bodyText: body.toString('utf8'), bytes: body.length }));
       },
       onResponseError(_ctrl, error) {
-        settle(() => reject(new TransportFailure(error, sent, expired)));
+        settle(() => reject(new TransportFailure(error, sent, expired, status)));
       },
     };
 

@@ -8,7 +8,7 @@ import { failure } from './failure.js';
 import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
 import type { AchievementTarget, ApiClient, ClientOptions } from '../../src/client/types.js';
-import { ApiError, NetworkError, wasNotSent } from '../../src/errors.js';
+import { ApiError, NetworkError, outcomeUnknown, wasNotSent } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { classifyError } from '../../src/batch/runner.js';
 import { startAwkwardPlatform, type AwkwardPlatform } from './awkward-platform.js';
@@ -105,6 +105,24 @@ describe('agi challenge flow', () => {
     expect(reply.payload).toMatchObject({ verified: true });
     // lost unsigned, unsigned again (challenge), signed.
     expect(seen('agi-unsigned-lost')).toHaveLength(3);
+  });
+
+  it("a client's first unsigned change whose reply is lost: unknown, never sent again (a partner key applies it)", async () => {
+    const { client } = makeClient();
+    const e = await failure(client.changeUserAchievement('agi-partner-lost', TARGET, { increment: 1 }));
+    expect(e).toBeInstanceOf(NetworkError);
+    expect((e as NetworkError).sent).toBe(true);
+    expect(outcomeUnknown(e)).toBe(true);
+    expect(seen('agi-partner-lost')).toHaveLength(1);
+  });
+
+  it('once the server has challenged this client, a lost reply to the unsigned request is harmless: sent again', async () => {
+    const { client } = makeClient();
+    await client.changeUserAchievement('agi', TARGET, { increment: 1 });
+    const reply = await client.changeUserAchievement('agi-unsigned-cut', TARGET, { increment: 1 });
+    expect(reply.payload).toMatchObject({ verified: true });
+    // cut unsigned, unsigned again (challenge), signed.
+    expect(seen('agi-unsigned-cut')).toHaveLength(3);
   });
 
   it("a signed increment's reply lost: unknown, never sent again (single and batch classification)", async () => {

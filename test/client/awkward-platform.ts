@@ -142,6 +142,12 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
         counts.set(`unsigned ${scenario}`, unsignedN);
         if (scenario === 'agi-no-key')
           return envelope(res, 401, 401, 'signature required', { session: 'only-a-session' });
+        // The connection cut before any reply: under a partner key (applied), or the first time
+        // (a server that challenges, so nothing was applied; the client cannot tell which).
+        if (scenario === 'agi-partner-lost' || (scenario === 'agi-unsigned-cut' && unsignedN === 1)) {
+          req.socket.destroy();
+          return;
+        }
         // A partner key: the platform applies the change without asking for a signature.
         if (scenario === 'agi-partner')
           return envelope(res, 200, 200, 'OK', {
