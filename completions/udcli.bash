@@ -187,6 +187,8 @@ _udcli_takes_value() {
     'udcli saves erase --rate') return 0 ;;
     'udcli saves erase --journal') return 0 ;;
     'udcli api -f'|'udcli api --field') return 0 ;;
+    'udcli api --reason') return 0 ;;
+    'udcli api --ticket') return 0 ;;
     'udcli audit --since') return 0 ;;
     'udcli audit --user') return 0 ;;
     'udcli audit --profile') return 0 ;;
@@ -358,7 +360,7 @@ _udcli_options() {
     'udcli products take') own=(--game --type --qty --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
     'udcli saves set') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
     'udcli saves erase') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
-    'udcli api') own=(-f --field --sign --dry-run) ;;
+    'udcli api') own=(-f --field --sign --dry-run --reason --ticket) ;;
     'udcli audit') own=(--since --user --profile --history --unresolved --run --ticket) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --require-reason --from-sandbox) ;;
     'udcli doctor') own=(--check-signing) ;;

@@ -322,6 +322,10 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli api -f' 'udcli api --field'
             return 0
+        case 'udcli api --reason'
+            return 0
+        case 'udcli api --ticket'
+            return 0
         case 'udcli audit --since'
             return 0
         case 'udcli audit --user'
@@ -771,6 +775,8 @@ complete -c udcli -n '__udcli_argument "udcli saves help" 0' -a 'list get set er
 complete -c udcli -n '__udcli_in "udcli api"' -s f -l field -x -d 'a query parameter (repeatable); api_key is added unless you give one'
 complete -c udcli -n '__udcli_in "udcli api"' -l sign -d 'sign the request with the profile\'s signing_scheme (agi: the 401 challenge, then session and sig)'
 complete -c udcli -n '__udcli_in "udcli api"' -l dry-run -d 'print the request and what its scheme signs (agi: the sorted values and joined string), secrets redacted; send nothing'
+complete -c udcli -n '__udcli_in "udcli api"' -l reason -x -d 'why a change is made: kept in the audit log (required by a profile with require_reason)'
+complete -c udcli -n '__udcli_in "udcli api"' -l ticket -x -d 'the support ticket a change answers, e.g. SUP-1234: kept with the reason'
 complete -c udcli -n '__udcli_argument "udcli api" 0' -a 'GET POST PUT DELETE'
 
 # udcli audit

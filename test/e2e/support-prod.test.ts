@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import {
@@ -428,5 +429,142 @@ describe('the audit log closes what it opened (under injected faults)', () => {
       'input,status,sent',
     ]);
     expect(made.stdout).toBe('input,status,sent\nalice,ok,true\nbob,ok,true\n');
+  });
+});
+
+describe('a change sent with udcli api is a change like any other', () => {
+  const uid = DEMO.user.uid;
+  const path = `achievements/user/${uid}.json`;
+  const fields = ['-f', 'type=Game', '-f', `pid=${DEMO.game.id}`, '-f', 'developer_id=COLLECT_1000_GEMS'];
+
+  it('require_reason refuses it before anything is sent; with a reason it is one audit line, key redacted', async () => {
+    const added = await env.run([
+      'profile',
+      'add',
+      'strict-api',
+      '--from-sandbox',
+      '--base-url',
+      env.sandbox.url,
+      '--require-reason',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const since = await lastRequestId();
+    const lines = auditLines().length;
+    const refused = await env.run([
+      '--profile',
+      'strict-api',
+      'api',
+      'PUT',
+      path,
+      ...fields,
+      '-f',
+      'increment=1',
+      '--sign',
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^udcli: profile strict-api requires a reason for every change: give --reason TEXT and --ticket REF; nothing was sent\n/,
+    );
+    expect(await loggedSince(since)).toEqual([]);
+    expect(auditLines()).toHaveLength(lines);
+
+    const sent = await env.run([
+      '--profile',
+      'strict-api',
+      'api',
+      'PUT',
+      path,
+      ...fields,
+      '-f',
+      'increment=1',
+      '-f',
+      `api_key=${DEMO.game.apiKey}`,
+      '--sign',
+      '--reason',
+      'stuck quest',
+      '--ticket',
+      'SUP-9',
+    ]);
+    expect(sent.code, sent.stderr).toBe(0);
+    const added1 = auditLines().slice(lines);
+    expect(added1).toHaveLength(1);
+    expect(added1[0]).toMatchObject({
+      kind: 'change',
+      profile: 'strict-api',
+      server: env.sandbox.url,
+      uid,
+      subject: `api PUT /services/rest/v1/${path}`,
+      reason: 'stuck quest',
+      ticket: 'SUP-9',
+      before: null,
+      after: { developer_id: 'COLLECT_1000_GEMS' },
+      undo: null,
+    });
+    expect(added1[0]!.command).toMatch(
+      /^udcli api PUT \/services\/rest\/v1\/achievements\/user\/\w+\.json -f type=Game /,
+    );
+    expect(JSON.stringify(added1[0])).not.toContain(DEMO.game.apiKey);
+  });
+
+  it('a read, a dry run and a change the server refused leave no audit line', async () => {
+    const lines = auditLines().length;
+    expect((await env.run(['api', 'GET', `users/${uid}.json`])).code).toBe(0);
+    expect((await env.run(['api', 'PUT', path, ...fields, '-f', 'increment=1', '--sign', '--dry-run'])).code).toBe(0);
+    // Unsigned: the service answers with its challenge and changes nothing.
+    expect((await env.run(['api', 'PUT', path, ...fields, '-f', 'increment=1'])).code).toBe(3);
+    expect(auditLines()).toHaveLength(lines);
+  });
+});
+
+describe('udcli api under injected faults', () => {
+  let lossy: TestEnv;
+  beforeAll(async ({ newSandbox }) => {
+    // Replies cut short at random: the change was sent, its outcome cannot be read from the reply.
+    lossy = await newSandbox({ faults: { spec: 'truncated=0.4', seed: 5 } });
+  });
+  const lossyAudit = (): Array<Record<string, unknown>> => {
+    const path = join(lossy.configDir, 'audit.log');
+    return existsSync(path)
+      ? readFileSync(path, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+      : [];
+  };
+
+  it('a change whose reply was lost is an unknown line, one that went through a change line', async () => {
+    const uid = uidForUsername(generatedUsername(20));
+    const kinds: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const before = lossyAudit().length;
+      const r = await lossy.run([
+        '--timeout',
+        '1500',
+        'api',
+        'POST',
+        `products/user/${uid}.json`,
+        '-f',
+        'type=Game',
+        '-f',
+        `parent_id=${DEMO.game.id}`,
+        '-f',
+        'sku=xp-boost',
+        '-f',
+        'qty=1',
+        '--sign',
+        '--ticket',
+        'SUP-39',
+      ]);
+      const added = lossyAudit().slice(before);
+      if (r.code === 0) {
+        expect(added.map((l) => l.kind)).toEqual(['change']);
+      } else {
+        // A reply cut short after the request was sent: whether it was applied cannot be told.
+        expect(added, r.stderr).toEqual([expect.objectContaining({ kind: 'unknown', uid, ticket: 'SUP-39' })]);
+      }
+      kinds.push(...added.map((l) => String(l.kind)));
+    }
+    expect(kinds).toContain('unknown');
+    expect(kinds).toContain('change');
   });
 });

@@ -11,11 +11,17 @@ import {
 } from '../../../ops/args.js';
 import { isSecretParam, redact, redactUrl } from '../../../redact.js';
 import { confirmMutation } from '../../../ops/safety.js';
+import { AuditLog, auditEntry, auditLogPath } from '../../../audit/log.js';
+import { parseWhy, type Why } from '../../../batch/flags.js';
+import type { Settings } from '../../../config/types.js';
+import { outcomeUnknown } from '../../../errors.js';
 
 export interface ApiOptions {
   field?: string[];
   sign?: boolean;
   dryRun?: boolean;
+  reason?: string;
+  ticket?: string;
 }
 
 /**
@@ -49,11 +55,35 @@ export function buildRequest(args: { method: string; path: string }, opts: ApiOp
   return spec;
 }
 
+/** The user a path names (`users/<uid>.json`, `achievements/user/<uid>.json`): its last 32-hex segment, else `-`. */
+export function uidOfPath(path: string): string {
+  const found = path.match(/(?<=\/)[0-9a-fA-F]{32}(?=[./]|$)/g);
+  return found ? found.at(-1)!.toLowerCase() : '-';
+}
+
+/** The command line the audit keeps: the path, each parameter as `-f name=value` (secrets redacted), the flags. */
+function auditedArgv(spec: RequestSpec, opts: ApiOptions, why: Why): string[] {
+  return [
+    'api',
+    spec.method,
+    spec.path,
+    ...(spec.query ?? []).flatMap(([name, value]) => ['-f', `${name}=${value}`]),
+    ...(opts.sign ? ['--sign'] : []),
+    ...(why.reason === undefined ? [] : ['--reason', why.reason]),
+    ...(why.ticket === undefined ? [] : ['--ticket', why.ticket]),
+  ];
+}
+
 export async function run(factory: Factory, args: { method: string; path: string }, opts: ApiOptions): Promise<void> {
   const spec = buildRequest(args, opts);
-  if (!opts.dryRun && changesData(spec)) {
-    await confirmMutation(factory, await factory.settings(), `${spec.method} ${spec.path}`);
+  const changes = !opts.dryRun && changesData(spec);
+  let settings: Settings | undefined;
+  let why: Why = {};
+  if (changes || opts.reason !== undefined || opts.ticket !== undefined) {
+    settings = await factory.settings();
+    why = parseWhy(opts, changes && settings.requireReason ? { profile: settings.profile } : null);
   }
+  if (changes) await confirmMutation(factory, settings!, `${spec.method} ${spec.path}`);
   const client = await factory.client();
   const out = await factory.output();
 
@@ -106,13 +136,38 @@ export async function run(factory: Factory, args: { method: string; path: string
     return;
   }
 
+  // A change is audited as every other change is: the log is opened before anything is sent (one
+  // that cannot be written stops it), and gets one line once the outcome is known.
+  const log = changes ? AuditLog.open(auditLogPath(factory.io.env)) : null;
+  const audit = (kind: 'change' | 'unknown', change: string, after: unknown) =>
+    log?.append(
+      auditEntry({
+        env: factory.io.env,
+        profile: settings!.profile,
+        server: settings!.baseUrl,
+        argv: auditedArgv(spec, opts, why),
+        uid: uidOfPath(spec.path),
+        subject: `api ${spec.method} ${spec.path}`,
+        before: null,
+        after,
+        change,
+        undo: null,
+        ...(kind === 'unknown' ? { kind } : {}),
+        ...why,
+      }),
+    );
   try {
     const reply = await out.spin(`${spec.method} ${spec.path}`, () => client.request(spec));
+    audit('change', `${spec.method} ${spec.path}: HTTP ${reply.httpStatus}`, reply.payload ?? null);
     out.raw(reply.bodyText);
   } catch (err) {
+    // Refused by the server (an error envelope) or never sent: nothing changed, nothing to audit.
+    if (outcomeUnknown(err)) audit('unknown', `${spec.method} ${spec.path}: sent, outcome unknown`, null);
     // Print what the server sent, then let main map the error to its exit code.
     if (err instanceof ApiError && err.bodyText !== undefined && err.bodyText !== '') out.raw(err.bodyText);
     throw err;
+  } finally {
+    log?.close();
   }
 }
 
