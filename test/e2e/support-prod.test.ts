@@ -46,8 +46,23 @@ const loggedSince = (id: number) => harnessLoggedSince(env.sandbox.url, id);
 
 const changing = (requests: Array<{ method: string }>) => requests.filter((q) => q.method !== 'GET');
 
-function auditLines(): Array<Record<string, unknown>> {
-  const path = join(env.configDir, 'audit.log');
+/** A profile of the shared sandbox whose changes need --reason and --ticket. */
+async function addRequireReasonProfile(name: string): Promise<void> {
+  const added = await env.run([
+    'profile',
+    'add',
+    name,
+    '--from-sandbox',
+    '--base-url',
+    env.sandbox.url,
+    '--require-reason',
+  ]);
+  expect(added.code, added.stderr).toBe(0);
+}
+
+/** The audit log's lines of the udcli runs of `of` (the shared sandbox's by default). */
+function auditLines(of: TestEnv = env): Array<Record<string, unknown>> {
+  const path = join(of.configDir, 'audit.log');
   return existsSync(path)
     ? readFileSync(path, 'utf8')
         .split('\n')
@@ -265,16 +280,7 @@ describe('why a change was made travels with it', () => {
   });
 
   it('require_reason: a change without --reason and --ticket is refused before anything is sent; a dry run needs none', async () => {
-    const added = await env.run([
-      'profile',
-      'add',
-      'strict',
-      '--from-sandbox',
-      '--base-url',
-      env.sandbox.url,
-      '--require-reason',
-    ]);
-    expect(added.code, added.stderr).toBe(0);
+    await addRequireReasonProfile('strict');
     const since = await lastRequestId();
     const lines = auditLines().length;
     const r = await env.run(['--profile', 'strict', 'products', 'give', 'alice', 'xp-boost', '--reason', 'no ticket']);
@@ -308,15 +314,7 @@ describe('the audit log closes what it opened (under injected faults)', () => {
     faulty = await newSandbox({ faults: { spec: 'reset=0.5', seed: 2 } });
   });
 
-  const faultyAudit = (): Array<Record<string, unknown>> => {
-    const path = join(faulty.configDir, 'audit.log');
-    return existsSync(path)
-      ? readFileSync(path, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as Record<string, unknown>)
-      : [];
-  };
+  const faultyAudit = () => auditLines(faulty);
 
   it('unknown outcomes settled by a rerun get a line closing them; --unresolved lists only what is still unknown', async () => {
     const users = list(
@@ -438,16 +436,7 @@ describe('a change sent with udcli api is a change like any other', () => {
   const fields = ['-f', 'type=Game', '-f', `pid=${DEMO.game.id}`, '-f', 'developer_id=COLLECT_1000_GEMS'];
 
   it('require_reason refuses it before anything is sent; with a reason it is one audit line, key redacted', async () => {
-    const added = await env.run([
-      'profile',
-      'add',
-      'strict-api',
-      '--from-sandbox',
-      '--base-url',
-      env.sandbox.url,
-      '--require-reason',
-    ]);
-    expect(added.code, added.stderr).toBe(0);
+    await addRequireReasonProfile('strict-api');
     const since = await lastRequestId();
     const lines = auditLines().length;
     const refused = await env.run([
@@ -522,15 +511,7 @@ describe('udcli api under injected faults', () => {
     // Replies cut short at random: the change was sent, its outcome cannot be read from the reply.
     lossy = await newSandbox({ faults: { spec: 'truncated=0.4', seed: 5 } });
   });
-  const lossyAudit = (): Array<Record<string, unknown>> => {
-    const path = join(lossy.configDir, 'audit.log');
-    return existsSync(path)
-      ? readFileSync(path, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as Record<string, unknown>)
-      : [];
-  };
+  const lossyAudit = () => auditLines(lossy);
 
   it('a change whose reply was lost is an unknown line, one that went through a change line', async () => {
     const uid = uidForUsername(generatedUsername(20));
