@@ -7,9 +7,9 @@
  * pid on this host is stale and taken over; a lock from another host is never judged (its pid
  * means nothing here), only reported.
  */
-import { randomBytes } from 'node:crypto';
 import { linkSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, closeSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { nodeCrypto } from './domain/node-crypto.js';
 
 export interface LockHolder {
   pid: number;
@@ -96,7 +96,7 @@ function readLock(path: string): { raw: string; holder: LockHolder | null } | nu
 
 /** Creates the lock with its full content, or returns false when it exists. */
 function create(path: string, content: string): boolean {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = `${path}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temp, content, { mode: 0o600, flag: 'wx' }); // a fresh name: never through a link planted there
   try {
     linkSync(temp, path);
@@ -129,7 +129,7 @@ function create(path: string, content: string): boolean {
  * atomic step), and put back if it turns out to be a newer lock another process just took.
  */
 function removeStale(path: string, staleRaw: string): void {
-  const aside = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+  const aside = `${path}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.stale`;
   try {
     renameSync(path, aside);
   } catch (error) {
@@ -156,7 +156,7 @@ export function tryLock(file: string): HeldLock {
     pid: process.pid,
     host: hostname(),
     since: new Date().toISOString(),
-    nonce: randomBytes(8).toString('hex'),
+    nonce: nodeCrypto().randomBytes(8).toString('hex'),
   };
   const content = `${JSON.stringify(me)}\n`;
   let tookOver: LockHolder | undefined;

@@ -21,15 +21,15 @@
  * Not here: lock files (lock-file.ts links a lock into place, which fails when one exists: the
  * opposite of a rename, which replaces).
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fstatSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { nodeCrypto } from './domain/node-crypto.js';
 
 const TEMP_SUFFIX = /\.tmp-(\d+)(?:-[0-9a-f]{16})?$/;
 
 /** A fresh temporary name beside `target` for a write by this process: its pid (for tempOwner) and 64 random bits. */
 export function tempBeside(target: string): string {
-  return `${target}.tmp-${process.pid}-${randomBytes(8).toString('hex')}`;
+  return `${target}.tmp-${process.pid}-${nodeCrypto().randomBytes(8).toString('hex')}`;
 }
 
 /** The pid whose write left `name` (a file name or path), or undefined when it is no such temp file. */

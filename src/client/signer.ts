@@ -2,7 +2,6 @@
  * Request signing schemes behind the one small `Signer` interface (SERVICE.md: "Signatures").
  * Adding a scheme means adding a case to createSigner; nothing else knows how signing works.
  */
-import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import {
   AGI_SESSION_PARAM,
@@ -23,6 +22,7 @@ import {
 } from '../domain/signing.js';
 import { SIGNING_SCHEMES, type SigningScheme } from '../domain/contract.js';
 import type { HttpMethod, Signer } from './types.js';
+import { nodeCrypto } from '../domain/node-crypto.js';
 
 export { SIGNING_SCHEMES, type SigningScheme };
 
@@ -125,4 +125,4 @@ function hmacSha256V1(secret: string | undefined, nonce: () => string): Signer {
 }
 
 /** 128 bits from the CSPRNG as base64url: 22 characters of `A-Z a-z 0-9 - _`, inside the contract's 16 to 64. */
-const randomNonce = (): string => randomBytes(16).toString('base64url');
+const randomNonce = (): string => nodeCrypto().randomBytes(16).toString('base64url');

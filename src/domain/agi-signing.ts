@@ -4,7 +4,7 @@
  * over every value it sends plus a static secret. Shared by the client's signer and the
  * sandbox's verifier, so both sides compute exactly one formula.
  */
-import { hash } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 import type { QueryParams } from './signing.js';
 
 /** The SDK's static secret (stored base64-encoded there); no secret in practice, but part of the formula. */
@@ -83,5 +83,5 @@ export function agiJoined(input: AgiSigningInput): string {
 }
 
 export function agiSignature(input: AgiSigningInput): string {
-  return hash('md5', agiJoined(input), 'hex');
+  return nodeCrypto().hash('md5', agiJoined(input), 'hex');
 }

@@ -1,14 +1,8 @@
-import type * as Crypto from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 
-// node:crypto is loaded on first use: the CLI imports this module at start-up (api key
-// validation) but only the sandbox hashes, and importing node:crypto costs ~2 ms.
-let md5Hash: ((text: string) => string) | undefined;
+// The CLI imports this module at start-up (api key validation) but only the sandbox hashes.
 function md5(text: string): string {
-  if (!md5Hash) {
-    const { createHash } = process.getBuiltinModule('node:crypto') as typeof Crypto;
-    md5Hash = (t) => createHash('md5').update(t, 'utf8').digest('hex');
-  }
-  return md5Hash(text);
+  return nodeCrypto().createHash('md5').update(text, 'utf8').digest('hex');
 }
 
 const HEX32 = /^[0-9a-f]{32}$/i;

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 
 /** Query parameters in the order they are sent; names may repeat. */
 export type QueryParams = ReadonlyArray<readonly [string, string]>;
@@ -57,7 +57,7 @@ export function canonicalString(httpMethod: string, path: string, params: QueryP
 }
 
 export function hmacSha256Hex(secret: string, data: string): string {
-  return createHmac('sha256', secret).update(data, 'utf8').digest('hex');
+  return nodeCrypto().createHmac('sha256', secret).update(data, 'utf8').digest('hex');
 }
 
 /** Constant-time comparison of two hex signatures. */
@@ -66,8 +66,8 @@ export function signaturesEqual(expectedHex: string, givenHex: string): boolean 
   const b = Buffer.from(givenHex.toLowerCase(), 'utf8');
   if (a.length !== b.length) {
     // Still spend the comparison so length is the only thing that leaks.
-    timingSafeEqual(a, a);
+    nodeCrypto().timingSafeEqual(a, a);
     return false;
   }
-  return timingSafeEqual(a, b);
+  return nodeCrypto().timingSafeEqual(a, b);
 }

@@ -102,6 +102,41 @@ describe('start-up imports', () => {
   });
 });
 
+describe('node:crypto', () => {
+  const BUILTINS = fileURLToPath(new URL('../cli/fixtures/record-builtins.mjs', import.meta.url));
+  /** Whether the command loaded node:crypto (several ms of start-up) by any path. */
+  const loadsCrypto = (args: string[]): boolean => {
+    const log = join(dir, `builtins_${args.join('_').replace(/\W/g, '')}.log`);
+    spawnSync(process.execPath, ['--import', BUILTINS, BIN, ...args], {
+      env: {
+        PATH: process.env.PATH,
+        UDCLI_TEST_BUILTINS_LOG: log,
+        UDCLI_CONFIG_DIR: join(dir, 'cfg'),
+        UDCLI_DATA_DIR: join(dir, 'data'),
+        NO_COLOR: '1',
+      },
+      encoding: 'utf8',
+    });
+    return readFileSync(log, 'utf8').split('\n').includes('NativeModule crypto');
+  };
+  const nowhere = [
+    '--base-url',
+    'http://127.0.0.1:1',
+    '--api-key',
+    '0123456789abcdef0123456789abcdef',
+    '--retries',
+    '0',
+  ];
+
+  it('a read never loads it; a signed change does', () => {
+    expect(loadsCrypto(['user', '01e528d59829836fd23b09085b56edab', '--json', ...nowhere])).toBe(false);
+    expect(loadsCrypto(['achievements', 'list', '01e528d59829836fd23b09085b56edab', '--json', ...nowhere])).toBe(false);
+    // The signature of a dry run is made all the same (agi's placeholder challenge).
+    const inc = ['achievements', 'inc', '01e528d59829836fd23b09085b56edab', 'FIRST_WIN', '--game', '1001', '--dry-run'];
+    expect(loadsCrypto([...inc, ...nowhere])).toBe(true);
+  });
+});
+
 describe('source maps', () => {
   const INTERNAL = fileURLToPath(new URL('../cli/fixtures/internal-error.mjs', import.meta.url));
   const run = (args: string[]) =>
