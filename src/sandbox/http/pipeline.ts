@@ -161,9 +161,6 @@ function originOf(request: FastifyRequest, deps: PipelineDeps): string {
  * request a promise and a turn of the microtask queue. Otherwise it returns a promise that sends.
  */
 function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDeps) {
-  // Looked up before the parameters are parsed: only where no rate limit counts each call (its
-  // bucket is the key the parameters name).
-  const keptReads = route.methods.GET?.cachedReply && deps.rateLimiter === null ? deps.replies : null;
   return (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply): Promise<void> | undefined => {
     const { path, query: rawQuery } = splitTarget(request.url);
     const file = splitFile(request.params.file);
@@ -173,12 +170,6 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
       deps.faults?.applied(fault.kind);
       sendFault(fault.kind, request, reply, format);
       return undefined;
-    }
-    if (fault === null && keptReads !== null && (request.method === 'GET' || request.method === 'HEAD')) {
-      // A target read before, at the same origin, with the data unchanged since: every check it
-      // passed then (key, parameters, game) would pass again, and the reply is the same one.
-      const kept = keptReads.get(originOf(request, deps), request.url);
-      if (kept !== undefined) return void sendText(reply, format, 200, kept.text);
     }
     const slow = fault?.kind === 'slow' ? fault : null;
     let outcome: HandlerResult | Promise<HandlerResult>;
