@@ -8,7 +8,7 @@ import type { ChalkInstance } from 'chalk';
 import type CliTable3 from 'cli-table3';
 import type * as OraModule from 'ora';
 import type { GlobalOptions, IOStreams } from '../runtime/io.js';
-import { bodySafe, jsonText, printable, printableLines } from '../printable.js';
+import { bodySafe, jsonSafe, jsonText, printable, printableLines } from '../printable.js';
 import { dynamicImport } from '../dynamic-import.js';
 import { csvLine } from './csv.js';
 import { checkFields, pickFields, selectColumns } from './fields.js';
@@ -42,15 +42,20 @@ export interface OutputOptions {
   globals: Pick<GlobalOptions, 'output' | 'fields' | 'color' | 'quiet'>;
 }
 
-/** jsonText(value, 2) of one array element, indented as inside the array. */
+/** JSON.stringify(value, null, 2) of one array element, indented as inside the array. */
 function arrayElement(value: unknown): string {
-  return jsonText(value, 2)
+  return JSON.stringify(value, null, 2)
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n');
 }
 
-/** Rows are written in batches of up to this many characters (one write, not one per row). */
+/**
+ * Rows are written in batches of about this many characters (one write, not one per row). Kept
+ * under V8's large-object size: a larger string (and its Buffer) is freed only by a full
+ * collection, and a page of 500 friends written whole raised `friends --all`'s peak RSS by a
+ * third.
+ */
 const BATCH_CHARS = 64 * 1024;
 
 /**
@@ -178,53 +183,118 @@ class StreamOutput implements Output {
   }
 
   async list<T extends object>(rows: Iterable<T> | AsyncIterable<T>, columns: ReadonlyArray<Column<T>>): Promise<void> {
-    const stdout = this.#io.stdout;
     if (this.format === 'table') {
       const buffered: T[] = [];
       for await (const row of rows) buffered.push(row as T);
-      if (buffered.length === 0) {
-        this.info('no results');
-        return;
-      }
-      const selected = selectColumns(columns, this.#fields, buffered[0]);
-      await this.#out(
-        this.#render(
-          selected.map((c) => c.header),
-          buffered.map((row) => selected.map((c) => printable(c.cell(row)))),
-        ),
-      );
-      return;
+      return this.#table(buffered, columns);
     }
+    const stdout = this.#io.stdout;
+    const rowText = this.#rowText(columns);
     let count = 0;
-    let selected: Array<Column<T>> | undefined;
-    const out = new RowBatcher((text) => this.#out(text));
+    const out = new RowBatcher((text) => this.#rowsOut(text));
     try {
-      for await (const item of rows) {
-        const row = item as T;
+      for await (const row of rows) {
         if (isClosed(stdout)) break; // the reader went away: stop fetching
-        switch (this.format) {
-          case 'json':
-            if (count === 0) checkFields(columns, this.#fields, row);
-            await out.add(`${count === 0 ? '[\n' : ',\n'}${arrayElement(pickFields(row, this.#fields))}`);
-            break;
-          case 'ndjson':
-            if (count === 0) checkFields(columns, this.#fields, row);
-            await out.add(`${jsonText(pickFields(row, this.#fields))}\n`);
-            break;
-          case 'csv':
-            if (!selected) {
-              selected = selectColumns(columns, this.#fields, row);
-              await out.add(csvLine(selected.map((c) => c.key)));
-            }
-            await out.add(csvLine(selected.map((c) => csvCell(c, row))));
-            break;
-        }
-        count++;
+        await out.add(rowText(row as T, count++));
       }
     } finally {
       // Rows already received are printed even when fetching the next ones failed.
       await out.flush();
     }
+    await this.#listEnd(count, columns);
+  }
+
+  async listPages<T extends object>(
+    pages: AsyncIterable<readonly T[]>,
+    columns: ReadonlyArray<Column<T>>,
+  ): Promise<{ rows: number; complete: boolean }> {
+    if (this.format === 'table') {
+      const buffered: T[] = [];
+      for await (const page of pages) for (const row of page) buffered.push(row);
+      await this.#table(buffered, columns);
+      return { rows: buffered.length, complete: true };
+    }
+    const stdout = this.#io.stdout;
+    const rowText = this.#rowText(columns);
+    let count = 0;
+    let complete = true;
+    // Each page is let go of before the next is awaited (see the end of the loop).
+    let page: readonly T[] | undefined;
+    for await (page of pages) {
+      if (isClosed(stdout)) {
+        complete = false; // the reader went away: stop fetching
+        break;
+      }
+      let text = '';
+      for (const row of page) {
+        text += rowText(row, count++);
+        if (text.length >= BATCH_CHARS) {
+          await this.#rowsOut(text);
+          text = '';
+        }
+      }
+      if (text !== '') await this.#rowsOut(text);
+      // A suspended async function keeps what its variables last held: without this, the page
+      // written stays alive beside the next one while it is fetched.
+      page = undefined;
+    }
+    await this.#listEnd(count, columns);
+    return { rows: count, complete };
+  }
+
+  async #table<T extends object>(rows: T[], columns: ReadonlyArray<Column<T>>): Promise<void> {
+    if (rows.length === 0) {
+      this.info('no results');
+      return;
+    }
+    const selected = selectColumns(columns, this.#fields, rows[0]!);
+    await this.#out(
+      this.#render(
+        selected.map((c) => c.header),
+        rows.map((row) => selected.map((c) => printable(c.cell(row)))),
+      ),
+    );
+  }
+
+  /**
+   * Rows as #rowText made them, written: JSON text through jsonSafe here, once for a batch of rows
+   * (one pass over the batch rather than one a row; JSON.stringify never writes a raw CR, so no
+   * escape depends on the next row). CSV lines are escaped cell by cell already (csvLine).
+   */
+  #rowsOut(text: string): Promise<void> | undefined {
+    return this.#out(this.format === 'csv' ? text : jsonSafe(text));
+  }
+
+  /**
+   * The text of the list's row at `index` in this format (the first also opens the list). JSON is
+   * not escaped yet: #rowsOut does that for the batch.
+   */
+  #rowText<T extends object>(columns: ReadonlyArray<Column<T>>): (row: T, index: number) => string {
+    const fields = this.#fields;
+    switch (this.format) {
+      case 'json':
+        return (row, index) => {
+          if (index === 0) checkFields(columns, fields, row);
+          return `${index === 0 ? '[\n' : ',\n'}${arrayElement(pickFields(row, fields))}`;
+        };
+      case 'csv': {
+        let selected: Array<Column<T>> = [];
+        return (row, index) => {
+          if (index > 0) return csvLine(selected.map((c) => csvCell(c, row)));
+          selected = selectColumns(columns, fields, row);
+          return csvLine(selected.map((c) => c.key)) + csvLine(selected.map((c) => csvCell(c, row)));
+        };
+      }
+      default:
+        return (row, index) => {
+          if (index === 0) checkFields(columns, fields, row);
+          return `${JSON.stringify(pickFields(row, fields))}\n`;
+        };
+    }
+  }
+
+  /** What closes a list of `count` rows: the array's end, or a CSV header alone. */
+  async #listEnd<T extends object>(count: number, columns: ReadonlyArray<Column<T>>): Promise<void> {
     if (this.format === 'json') await this.#out(count === 0 ? '[]\n' : '\n]\n');
     if (this.format === 'csv' && count === 0) await this.#out(csvLine(this.#fields ?? columns.map((c) => c.key)));
   }

@@ -21,6 +21,14 @@ export interface Output {
   item<T extends object>(value: T, columns: ReadonlyArray<Column<T>>): void;
   /** A list; ndjson and csv stream row by row, json prints one array, table buffers. */
   list<T extends object>(rows: Iterable<T> | AsyncIterable<T>, columns: ReadonlyArray<Column<T>>): Promise<void>;
+  /**
+   * A list that arrives a page at a time (`friends --all`): as list(), each page written whole as it
+   * arrives. Says how many rows it printed, and whether the pages ran out (not the reader going away).
+   */
+  listPages<T extends object>(
+    pages: AsyncIterable<readonly T[]>,
+    columns: ReadonlyArray<Column<T>>,
+  ): Promise<{ rows: number; complete: boolean }>;
   /** --raw: the body as received (control and bidi characters as \u escapes: the same JSON value). */
   raw(bodyText: string): void;
   /** Plain text result to stdout (e.g. `auth token --export`). */

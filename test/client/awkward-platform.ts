@@ -240,9 +240,11 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
         return;
       case 'hang':
         return; // never answers
-      case 'friends': {
+      case 'friends':
+      case 'friends-no-offset': {
         const limit = Number(param('limit') ?? 500);
-        const offset = Number(param('offset') ?? 0);
+        // friends-no-offset: a server that ignores `offset` and sends the first page every time.
+        const offset = scenario === 'friends' ? Number(param('offset') ?? 0) : 0;
         const page = Array.from({ length: Math.max(0, Math.min(limit, FRIEND_COUNT - offset)) }, (_, i) => ({
           uid: String(offset + i).padStart(32, '0'),
           username: `friend${offset + i}`,

@@ -391,14 +391,14 @@ describe('requests as sent', () => {
     ]);
   });
 
-  it('iterateFriends pages through every friend with offsets and stops on the short page', async () => {
+  it('friendPages pages through every friend with offsets and stops on the short page', async () => {
     const { client } = makeClient();
     const before = platform.hits('friends');
     let count = 0;
     let last = '';
-    for await (const friend of client.iterateFriends('friends')) {
-      count++;
-      last = friend.username;
+    for await (const page of client.friendPages('friends')) {
+      count += page.length;
+      last = page.at(-1)?.username ?? last;
     }
     expect(count).toBe(FRIEND_COUNT);
     expect(last).toBe(`friend${FRIEND_COUNT - 1}`);
@@ -414,6 +414,17 @@ describe('requests as sent', () => {
         ['offset', String(o)],
       ]),
     );
+  });
+
+  it('friendPages stops with a malformed-reply error when the server sends the same page again', async () => {
+    const { client } = makeClient();
+    const pages: number[] = [];
+    const e = await (async () => {
+      for await (const page of client.friendPages('friends-no-offset')) pages.push(page.length);
+    })().catch((err: unknown) => err);
+    expect(pages).toEqual([500]);
+    expect(e).toBeInstanceOf(MalformedReplyError);
+    expect(String((e as Error).message)).toContain('the friends service sent the same page again at offset 500');
   });
 
   it('trace: one line per request and reply, every secret redacted', async () => {

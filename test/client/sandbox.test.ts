@@ -115,13 +115,13 @@ describe('the client against the sandbox', () => {
     }
   });
 
-  it('iterateFriends streams all 1,200 friends', async () => {
-    let count = 0;
-    for await (const friend of client.iterateFriends(uid)) {
-      expect(friend.uid).toMatch(/^[0-9a-f]{32}$/);
-      count++;
+  it('friendPages streams all 1,200 friends, 500 a page', async () => {
+    const sizes: number[] = [];
+    for await (const page of client.friendPages(uid)) {
+      for (const friend of page) expect(friend.uid).toMatch(/^[0-9a-f]{32}$/);
+      sizes.push(page.length);
     }
-    expect(count).toBe(1200);
+    expect(sizes).toEqual([500, 500, 200]);
   });
 
   it('site login, test token, authenticate', async () => {

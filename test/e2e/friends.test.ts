@@ -56,6 +56,25 @@ describe('udcli friends', () => {
     expect(lines).toHaveLength(DEMO_FRIENDS + 1);
   });
 
+  it('--all prints the pages in order, as one JSON array with --json, the same friends in every format', async () => {
+    const pages = await Promise.all(
+      ['0', '500', '1000'].map(async (offset) =>
+        json<Friend[]>(await udcli(['friends', UID, '--offset', offset, '--json'])),
+      ),
+    );
+    const expected = pages.flat().map((f) => f.uid);
+    expect(expected).toHaveLength(DEMO_FRIENDS);
+    const all = await udcli(['friends', UID, '--all', '--json']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(json<Friend[]>(all).map((f) => f.uid)).toEqual(expected);
+    const ndjson = await udcli(['friends', UID, '--all', '-o', 'ndjson', '--fields', 'uid']);
+    expect(ndjson.stdout).toBe(expected.map((uid) => `${JSON.stringify({ uid })}\n`).join(''));
+    const table = await udcli(['friends', UID, '--all', '-o', 'table']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout.trimEnd().split('\n')).toHaveLength(DEMO_FRIENDS + 1);
+    expect(table.stderr).toContain('1,200 friends, every page (500 a page)');
+  });
+
   it('a table shows the columns uid, username, gender, plays game', async () => {
     const r = await udcli(['friends', UID, '--limit', '3', '-o', 'table']);
     expect(r.code, r.stderr).toBe(0);

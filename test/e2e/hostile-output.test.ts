@@ -165,6 +165,7 @@ function expectNothingRaw(r: CliResult, what: string): void {
 const COMMANDS: ReadonlyArray<{ args: string[]; shows: string; exit?: number }> = [
   { args: ['user', HOSTILE_UID], shows: 'rlo' },
   { args: ['friends', PLAIN_UID], shows: 'rlo' },
+  { args: ['friends', PLAIN_UID, '--all'], shows: 'rlo' },
   { args: ['achievements', 'list', PLAIN_UID], shows: 'Boss' },
   { args: ['products', 'list', PLAIN_UID], shows: 'Gems' },
   { args: ['saves', 'get', PLAIN_UID, 'text'], shows: 'rlo' },
@@ -214,8 +215,11 @@ describe('escaped, the value is still there', () => {
     expect(json.stdout).toContain('\\u202e');
     expect(json.stdout).toContain('\\u009b');
     expect((JSON.parse(json.stdout) as { username: string }).username).toBe(HOSTILE);
-    const ndjson = await udcli(['friends', PLAIN_UID, '-o', 'ndjson']);
-    expect((JSON.parse(ndjson.stdout.split('\n')[0]!) as { username: string }).username).toBe(HOSTILE);
+    for (const paging of [[], ['--all']]) {
+      const ndjson = await udcli(['friends', PLAIN_UID, ...paging, '-o', 'ndjson']);
+      expect(ndjson.stdout).toContain('\\u202e');
+      expect((JSON.parse(ndjson.stdout.split('\n')[0]!) as { username: string }).username).toBe(HOSTILE);
+    }
     const raw = await udcli(['api', 'GET', `users/${HOSTILE_UID}.json`]);
     expect((JSON.parse(raw.stdout) as { payload: { username: string } }).payload.username).toBe(HOSTILE);
   });

@@ -29,20 +29,11 @@ export async function run(factory: Factory, args: { uid: string }, opts: Friends
   const uid = await resolveUid(client, user);
   const out = await factory.output();
   if (opts.all) {
-    let count = 0;
-    let complete = false;
-    const counted = async function* <T>(rows: AsyncIterable<T>): AsyncGenerator<T> {
-      for await (const row of rows) {
-        count++;
-        yield row;
-      }
-      complete = true;
-    };
-    await out.list(counted(client.iterateFriends(uid, FRIENDS_MAX_LIMIT)), FRIEND_COLUMNS);
+    const { rows, complete } = await out.listPages(client.friendPages(uid, FRIENDS_MAX_LIMIT), FRIEND_COLUMNS);
     // Not when the reader went away (`| head`): the list was not fetched to its end.
     if (complete)
       out.info(
-        `${count.toLocaleString('en-US')} ${count === 1 ? 'friend' : 'friends'}, every page (${FRIENDS_MAX_LIMIT} a page)`,
+        `${rows.toLocaleString('en-US')} ${rows === 1 ? 'friend' : 'friends'}, every page (${FRIENDS_MAX_LIMIT} a page)`,
       );
     return;
   }
