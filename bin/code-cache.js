@@ -7,12 +7,13 @@
 // functions too: `udcli user <uid> --json` took about 9 ms less CPU on Node 24 and 20 ms less on
 // Node 20 (issue 43, measured side by side on this machine).
 //
-// One cache file per build of dist/udcli.cjs, Node version, architecture, command (its first
-// words) and Node options: each command's file holds the functions that command runs. A cache is written only
+// One cache file per build, Node version, architecture, command (its first words), Node options
+// and file of the build (udcli.cjs, and changes.cjs, sandbox.cjs or tools.cjs once the command
+// requires it): each holds the functions that command ran in that file. A cache is written only
 // after a command succeeded and only when there was none or V8 refused it; writing one removes
 // the files of other builds that are a day old. The build's id is the hash scripts/build.js
-// writes as the last line of the built file: V8 itself checks only the source's length, and an
-// installed package's files all have the same time stamp.
+// writes as the last line of each built file, the same in all of them: V8 itself checks only
+// the source's length, and an installed package's files all have the same time stamp.
 //
 // The directory is the user's own (UDCLI_CACHE_DIR, else the platform's cache directory), 0700;
 // a file is read only when it is a regular file of this user that nobody else may write, at most
@@ -23,12 +24,14 @@
 const fs = require('node:fs');
 const Module = require('node:module');
 const { homedir } = require('node:os');
-const { dirname, join } = require('node:path');
+const { basename, dirname, join } = require('node:path');
 
 const BUILD_LINE = /\n\/\/# udcli-build ([0-9a-f]{16,64})\n?$/;
 const CACHE_LIMIT = 64 * 1024 * 1024;
 const STALE_MS = 24 * 60 * 60 * 1000;
 const WORD = /^[a-z][a-z-]{0,31}$/;
+/** The files scripts/build.js splits udcli into, as they require each other. */
+const SPLIT = new Set(['./udcli.cjs', './changes.cjs', './sandbox.cjs', './tools.cjs']);
 
 /** Where the caches live: UDCLI_CACHE_DIR, else the platform's per-user cache directory. */
 function cacheDir(env) {
@@ -110,9 +113,24 @@ function writeCache(dir, name, build, data) {
   }
 }
 
+/** The file's source and the build it names on its last line (scripts/build.js), or undefined. */
+function readBuilt(file) {
+  let source;
+  try {
+    source = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const build = BUILD_LINE.exec(source.slice(-100))?.[1];
+  return build === undefined ? undefined : { source, build };
+}
+
 /**
  * dist/udcli.cjs's exports, compiled from this command's cache when there is a good one, and a
- * `done(code)` to call when the command has ended (it writes the cache when that is worth it).
+ * `done(code)` to call when the command has ended (it writes the caches when that is worth it).
+ * The other files of the build (SPLIT) load the same way when udcli.cjs or one of them first
+ * requires them, each with a cache file of its own: a change command spends as long in
+ * dist/changes.cjs as in udcli.cjs.
  * @param {string} file  dist/udcli.cjs, resolved
  * @param {string[]} args  the command line
  */
@@ -120,36 +138,62 @@ function loadCached(file, args) {
   const env = process.env;
   const plain = () => ({ exports: require(file), done() {} });
   if (env.NODE_DISABLE_COMPILE_CACHE) return plain();
-  let source;
-  try {
-    source = fs.readFileSync(file, 'utf8');
-  } catch {
-    return plain();
-  }
-  const build = BUILD_LINE.exec(source.slice(-100))?.[1];
-  if (build === undefined) return plain();
+  const main = readBuilt(file);
+  if (main === undefined) return plain();
   const vm = require('node:vm');
+  const dist = dirname(file);
   const dir = cacheDir(env);
-  const name = `${build}-${process.version}-${process.arch}-${commandKey(args)}${flagsKey(process.execArgv, env.NODE_OPTIONS)}.v8`;
-  const cachedData = readOwn(join(dir, name));
-  // No importModuleDynamically: it needs a flag or warns; the file imports through dist/dynamic-import.cjs instead.
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
-  const module = new Module(file, undefined);
-  module.filename = file;
-  // dist/sandbox.cjs and the other files of the build require this one: they must get this module, not a second copy.
-  require.cache[file] = module;
-  const wrapper = script.runInThisContext();
-  wrapper.call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
-  module.loaded = true;
-  const stale = cachedData === undefined || script.cachedDataRejected === true;
+  const key = `${main.build}-${process.version}-${process.arch}-${commandKey(args)}${flagsKey(process.execArgv, env.NODE_OPTIONS)}`;
+  /** @type {Array<{ name: string, script: import('node:vm').Script, stale: boolean }>} */
+  const compiled = [];
+
+  /** A require for the file at `path`: the split's files through load(), anything else as Node does. */
+  const requireFor = (path) => {
+    const base = Module.createRequire(path);
+    const splitRequire = (id) => {
+      if (!SPLIT.has(id)) return base(id);
+      const target = join(dist, id.slice(2));
+      const known = require.cache[target];
+      if (known) return known.exports;
+      const built = readBuilt(target);
+      // A file of another build beside this one (an install under way): Node loads it, uncached.
+      if (built?.build !== main.build) return base(id);
+      return load(target, built.source);
+    };
+    return Object.assign(splitRequire, { resolve: base.resolve, cache: base.cache, main: base.main });
+  };
+
+  /** Compiles and runs one file of the split as Node would require it, from its cache when V8 takes it. */
+  const load = (path, source) => {
+    const tag = basename(path, '.cjs');
+    // dist/udcli.cjs's file keeps the name it had before the other files were cached.
+    const name = tag === 'udcli' ? `${key}.v8` : `${key}-${tag}.v8`;
+    const cachedData = readOwn(join(dir, name));
+    // No importModuleDynamically: it needs a flag or warns; these files import through dist/dynamic-import.cjs instead.
+    const script = new vm.Script(Module.wrap(source), { filename: path, cachedData });
+    compiled.push({ name, script, stale: cachedData === undefined || script.cachedDataRejected === true });
+    const module = new Module(path, undefined);
+    module.filename = path;
+    // The files of the split require each other: each must get this module, not a second copy.
+    require.cache[path] = module;
+    const wrapper = script.runInThisContext();
+    wrapper.call(module.exports, module.exports, requireFor(path), module, path, dist);
+    module.loaded = true;
+    return module.exports;
+  };
+
+  const exports = load(file, main.source);
   return {
-    exports: module.exports,
+    exports,
     done(code) {
-      if (code !== 0 || !stale) return;
-      try {
-        writeCache(dir, name, build, script.createCachedData());
-      } catch {
-        // No cache this time (a read-only home, a full disk): the next start compiles again.
+      if (code !== 0) return;
+      for (const { name, script, stale } of compiled) {
+        if (!stale) continue;
+        try {
+          writeCache(dir, name, main.build, script.createCachedData());
+        } catch {
+          // No cache this time (a read-only home, a full disk): the next start compiles again.
+        }
       }
     },
   };

@@ -218,13 +218,20 @@ await Promise.all([
   }),
 ]);
 
-// The build's id, the last line of dist/udcli.cjs: bin/code-cache.js keeps compiled code per build.
-const MAIN_FILE = `${DIST}/${MAIN.file}`;
-const built = readFileSync(MAIN_FILE);
-if (/(?<![\w$.])import\(/.test(built.toString('utf8')))
-  throw new Error(
-    `${MAIN.file} holds an import(): import through src/dynamic-import.ts (bin/code-cache.js compiles it)`,
-  );
-appendFileSync(MAIN_FILE, `//# udcli-build ${createHash('sha256').update(built).digest('hex').slice(0, 32)}\n`);
+// The build's id, the last line of each file of the split: bin/code-cache.js keeps compiled code per build, and
+// compiles these files through node:vm, where an `import()` would need a flag.
+const SPLIT_FILES = [MAIN, ...GROUPS].map((g) => `${DIST}/${g.file}`).sort();
+const hash = createHash('sha256');
+for (const file of SPLIT_FILES) {
+  const built = readFileSync(file);
+  if (/(?<![\w$.])import\(/.test(built.toString('utf8')))
+    throw new Error(
+      `${file.slice(DIST.length + 1)} holds an import(): import through src/dynamic-import.ts (bin/code-cache.js compiles it)`,
+    );
+  hash.update(built);
+}
+// One id for the whole build: a cache of one file is never taken beside another build's other files.
+const BUILD_ID = hash.digest('hex').slice(0, 32);
+for (const file of SPLIT_FILES) appendFileSync(file, `//# udcli-build ${BUILD_ID}\n`);
 
 await import('./render-root-help.js');

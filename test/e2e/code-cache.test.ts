@@ -4,9 +4,13 @@
  * runs (npm test builds first). What a user would check: the same output with and without the
  * cache, the file private and in its place, nothing written after a failure, and a cache that is
  * not udcli's own (a planted link, a file others may write, garbage) neither followed nor trusted.
+ * The other files of the build (dist/changes.cjs, sandbox.cjs, tools.cjs) get a file each once a
+ * command loads them, and only when they are of the same build.
  */
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  copyFileSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -20,6 +24,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 
@@ -126,5 +131,59 @@ describe('the code cache of the built binary', () => {
     expect(names).not.toContain(other('old').slice(dir.length + 1));
     expect(names).toContain(other('new').slice(dir.length + 1));
     expect(names.filter((n) => BUILD.test(n) && !n.startsWith('0'.repeat(31)))).toHaveLength(1);
+  });
+
+  it('keeps a file for each file of the build a command loads, and only for files of its own build', async ({
+    sandbox,
+  }) => {
+    // `audit` loads dist/changes.cjs beside dist/udcli.cjs; it only reads (an empty log here).
+    const env = { UDCLI_CONFIG_DIR: join(root, 'audit-config') };
+    const dir = freshDir();
+    const uncached = await sandbox.runBinary(['audit', '--json'], { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    expect(uncached.code, uncached.stderr).toBe(0);
+    const first = await sandbox.runBinary(['audit', '--json'], { env: { ...env, UDCLI_CACHE_DIR: dir } });
+    expect(first).toEqual(uncached);
+    const names = readdirSync(dir);
+    expect(names).toHaveLength(2);
+    const main = names.find((n) => n.endsWith('-audit.v8'))!;
+    const changes = main.replace(/\.v8$/, '-changes.v8');
+    expect(names).toContain(changes);
+    expect(statSync(join(dir, changes)).mode & 0o777).toBe(0o600);
+    const written = statSync(join(dir, changes));
+    expect(await sandbox.runBinary(['audit', '--json'], { env: { ...env, UDCLI_CACHE_DIR: dir } })).toEqual(uncached);
+    const after = statSync(join(dir, changes));
+    expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+
+    // A copy of the package whose dist/changes.cjs names another build (one file of an update
+    // already in place): that file is loaded as it is, and no cache is kept for it.
+    const repo = fileURLToPath(new URL('../..', import.meta.url));
+    const copy = join(root, 'package-copy');
+    for (const file of [
+      'package.json',
+      ...readdirSync(join(repo, 'bin')).map((n) => `bin/${n}`),
+      ...readdirSync(join(repo, 'dist'))
+        .filter((n) => n.endsWith('.cjs') || n.endsWith('.json'))
+        .map((n) => `dist/${n}`),
+    ]) {
+      mkdirSync(join(copy, file, '..'), { recursive: true });
+      copyFileSync(join(repo, file), join(copy, file));
+    }
+    symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'));
+    const changesFile = join(copy, 'dist', 'changes.cjs');
+    writeFileSync(
+      changesFile,
+      readFileSync(changesFile, 'utf8').replace(/udcli-build [0-9a-f]+\n$/, `udcli-build ${'e'.repeat(32)}\n`),
+    );
+    const mixedDir = freshDir();
+    const mixed = spawnSync(process.execPath, [join(copy, 'bin', 'udcli.js'), 'audit', '--json'], {
+      env: { PATH: process.env.PATH, HOME: root, ...env, UDCLI_CACHE_DIR: mixedDir },
+      encoding: 'utf8',
+    });
+    expect({ code: mixed.status, stdout: mixed.stdout, stderr: mixed.stderr }).toEqual({
+      code: 0,
+      stdout: uncached.stdout,
+      stderr: uncached.stderr,
+    });
+    expect(readdirSync(mixedDir)).toEqual([main]);
   });
 });

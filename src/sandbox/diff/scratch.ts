@@ -10,10 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type * as Undici from 'undici';
 import { buildApp } from '../app.js';
 import { openDatabase, type SandboxDatabase } from '../database.js';
 import type { DataFile } from '../data/model.js';
 import { loadData } from '../data/load.js';
+import { dynamicImport } from '../../dynamic-import.js';
 import { dataOrigin, recordOrigin, sha256Of } from '../origin.js';
 import type { Reply } from './compare.js';
 
@@ -63,7 +65,7 @@ export async function openScratch(layers: ReadonlyArray<{ data: DataFile; label:
   const server = app;
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   // undici's request (not fetch): no WHATWG streams per reply, a long replay allocates less.
-  const undici = await import('undici');
+  const undici = await dynamicImport<typeof Undici>('undici');
   const agent = new undici.Agent({ connections: 1 });
   return {
     async send(request) {

@@ -10,6 +10,7 @@ import { TIMESTAMP_WINDOW_SECONDS } from '../../../domain/signing.js';
 import type { Factory } from '../../../ops/factory.js';
 import { sourceLabel } from '../profile/show.js';
 import { confirmMutation } from '../../../ops/safety.js';
+import type * as Http from 'node:http';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -208,7 +209,9 @@ const PROBE_BODY_LIMIT = 64 * 1024;
  */
 async function probe(baseUrl: string, timeoutMs: number): Promise<Probe> {
   const url = new URL(`${baseUrl}/services/rest/v1/users/${DEMO.user.uid}.json`);
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const { request } = (
+    url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http')
+  ) as typeof Http;
   const started = performance.now();
   return new Promise((resolve) => {
     const req = request(url, { method: 'GET', headers: { accept: 'application/json' }, timeout: timeoutMs }, (res) => {

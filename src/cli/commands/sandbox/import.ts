@@ -3,6 +3,8 @@
  */
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import type * as Yaml from 'yaml';
+import { dynamicImport } from '../../../dynamic-import.js';
 import { UsageError } from '../../../errors.js';
 import type { Factory } from '../../../ops/factory.js';
 import { printable } from '../../../printable.js';
@@ -33,7 +35,7 @@ export async function importCommand(
   const header = `# made by udcli sandbox import from ${file.replace(/[\r\n]/g, ' ')}: the state the recording shows, as last seen\n# (new sandbox keys; recorded keys are never copied)\n`;
   const text = json
     ? `${JSON.stringify(data, null, 2)}\n`
-    : header + (await import('yaml')).stringify(data, { lineWidth: 0 });
+    : header + (await dynamicImport<typeof Yaml>('yaml')).stringify(data, { lineWidth: 0 });
   if (target === undefined || target === '-') {
     factory.io.stdout.write(text);
   } else {
