@@ -71,6 +71,25 @@ function auditLines(of: TestEnv = env): Array<Record<string, unknown>> {
     : [];
 }
 
+/**
+ * A sandbox of its own for one describe block, with faults injected (`--faults` spec and seed): the
+ * test env once it runs, and its audit log's lines.
+ */
+function sandboxWithFaults(
+  spec: string,
+  seed: number,
+): { env: () => TestEnv; audit: () => ReturnType<typeof auditLines> } {
+  let started: TestEnv | undefined;
+  beforeAll(async ({ newSandbox }) => {
+    started = await newSandbox({ faults: { spec, seed } });
+  });
+  const env = (): TestEnv => {
+    if (!started) throw new Error('the sandbox with faults has not started');
+    return started;
+  };
+  return { env, audit: () => auditLines(env()) };
+}
+
 function list(name: string, lines: string[]): string {
   const path = join(scratch, name);
   writeFileSync(path, `${lines.join('\n')}\n`);
@@ -307,14 +326,10 @@ describe('why a change was made travels with it', () => {
 });
 
 describe('the audit log closes what it opened (under injected faults)', () => {
-  let faulty: TestEnv;
-  beforeAll(async ({ newSandbox }) => {
-    // Connections cut at random, before or after the sandbox applied the change: some replies of
-    // `give` are lost (unknown), and the rerun's reads settle them. This seed loses three of eight.
-    faulty = await newSandbox({ faults: { spec: 'reset=0.5', seed: 2 } });
-  });
-
-  const faultyAudit = () => auditLines(faulty);
+  // Connections cut at random, before or after the sandbox applied the change: some replies of
+  // `give` are lost (unknown), and the rerun's reads settle them. This seed loses three of eight.
+  const faults = sandboxWithFaults('reset=0.5', 2);
+  const faultyAudit = faults.audit;
 
   it('unknown outcomes settled by a rerun get a line closing them; --unresolved lists only what is still unknown', async () => {
     const users = list(
@@ -336,7 +351,7 @@ describe('the audit log closes what it opened (under injected faults)', () => {
       '--ticket',
       'SUP-38',
     ];
-    const first = await faulty.run(args);
+    const first = await faults.env().run(args);
     const unknownFirst = items(first).filter((i) => i.status === 'unknown');
     expect(unknownFirst.length, first.stderr).toBeGreaterThan(0);
     // Every unknown of the first run left an open line naming the user and the run.
@@ -344,7 +359,7 @@ describe('the audit log closes what it opened (under injected faults)', () => {
     expect(opened.map((l) => l.uid).sort()).toEqual(unknownFirst.map((i) => i.uid).sort());
     expect(new Set(opened.map((l) => l.run)).size).toBe(1);
 
-    const rerun = await faulty.run(args);
+    const rerun = await faults.env().run(args);
     const settled = items(rerun).filter(
       (i) => i.status === 'ok' && (i.resolved as { how?: string } | undefined)?.how === 'applied',
     );
@@ -374,13 +389,13 @@ describe('the audit log closes what it opened (under injected faults)', () => {
         .filter((i) => i.status === 'unknown')
         .map((i) => i.uid),
     );
-    const unresolved = await faulty.run(['audit', '--unresolved', '-o', 'json']);
+    const unresolved = await faults.env().run(['audit', '--unresolved', '-o', 'json']);
     expect(unresolved.code, unresolved.stderr).toBe(0);
     const open = json<Array<{ uid: string; kind: string }>>(unresolved);
     expect(new Set(open.map((l) => l.uid))).toEqual(stillUnknown);
     expect(open.every((l) => l.kind === 'unknown')).toBe(true);
     // The default view: one line a user and change, none of the settled ones still "unknown".
-    const latest = json<Array<{ uid: string; kind: string }>>(await faulty.run(['audit', '-o', 'json']));
+    const latest = json<Array<{ uid: string; kind: string }>>(await faults.env().run(['audit', '-o', 'json']));
     expect(new Set(latest.filter((l) => l.kind === 'unknown').map((l) => l.uid))).toEqual(stillUnknown);
 
     // SENT tells the truth: "nothing was changed" beside SENT yes only where a read proved it.
@@ -506,36 +521,35 @@ describe('a change sent with udcli api is a change like any other', () => {
 });
 
 describe('udcli api under injected faults', () => {
-  let lossy: TestEnv;
-  beforeAll(async ({ newSandbox }) => {
-    // Replies cut short at random: the change was sent, its outcome cannot be read from the reply.
-    lossy = await newSandbox({ faults: { spec: 'truncated=0.4', seed: 5 } });
-  });
-  const lossyAudit = () => auditLines(lossy);
+  // Replies cut short at random: the change was sent, its outcome cannot be read from the reply.
+  const faults = sandboxWithFaults('truncated=0.4', 5);
+  const lossyAudit = faults.audit;
 
   it('a change whose reply was lost is an unknown line, one that went through a change line', async () => {
     const uid = uidForUsername(generatedUsername(20));
     const kinds: string[] = [];
     for (let i = 0; i < 8; i++) {
       const before = lossyAudit().length;
-      const r = await lossy.run([
-        '--timeout',
-        '1500',
-        'api',
-        'POST',
-        `products/user/${uid}.json`,
-        '-f',
-        'type=Game',
-        '-f',
-        `parent_id=${DEMO.game.id}`,
-        '-f',
-        'sku=xp-boost',
-        '-f',
-        'qty=1',
-        '--sign',
-        '--ticket',
-        'SUP-39',
-      ]);
+      const r = await faults
+        .env()
+        .run([
+          '--timeout',
+          '1500',
+          'api',
+          'POST',
+          `products/user/${uid}.json`,
+          '-f',
+          'type=Game',
+          '-f',
+          `parent_id=${DEMO.game.id}`,
+          '-f',
+          'sku=xp-boost',
+          '-f',
+          'qty=1',
+          '--sign',
+          '--ticket',
+          'SUP-39',
+        ]);
       const added = lossyAudit().slice(before);
       if (r.code === 0) {
         expect(added.map((l) => l.kind)).toEqual(['change']);
