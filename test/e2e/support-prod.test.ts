@@ -454,17 +454,8 @@ describe('a change sent with udcli api is a change like any other', () => {
     await addRequireReasonProfile('strict-api');
     const since = await lastRequestId();
     const lines = auditLines().length;
-    const refused = await env.run([
-      '--profile',
-      'strict-api',
-      'api',
-      'PUT',
-      path,
-      ...fields,
-      '-f',
-      'increment=1',
-      '--sign',
-    ]);
+    const increment = ['--profile', 'strict-api', 'api', 'PUT', path, ...fields, '-f', 'increment=1'];
+    const refused = await env.run([...increment, '--sign']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
       /^udcli: profile strict-api requires a reason for every change: give --reason TEXT and --ticket REF; nothing was sent\n/,
@@ -473,14 +464,7 @@ describe('a change sent with udcli api is a change like any other', () => {
     expect(auditLines()).toHaveLength(lines);
 
     const sent = await env.run([
-      '--profile',
-      'strict-api',
-      'api',
-      'PUT',
-      path,
-      ...fields,
-      '-f',
-      'increment=1',
+      ...increment,
       '-f',
       `api_key=${DEMO.game.apiKey}`,
       '--sign',
