@@ -30,8 +30,11 @@ const BUILD_LINE = /\n\/\/# udcli-build ([0-9a-f]{16,64})\n?$/;
 const CACHE_LIMIT = 64 * 1024 * 1024;
 const STALE_MS = 24 * 60 * 60 * 1000;
 const WORD = /^[a-z][a-z-]{0,31}$/;
-/** The files scripts/build.js splits udcli into, as they require each other. */
-const SPLIT = new Set(['./udcli.cjs', './changes.cjs', './sandbox.cjs', './tools.cjs']);
+/**
+ * How the built files require each other (`./changes.cjs`); which of them are the files of the
+ * split is what their last line says (dist/dynamic-import.cjs names no build: Node loads it).
+ */
+const BUILT_SIBLING = /^\.\/[\w-]+\.cjs$/;
 
 /** Where the caches live: UDCLI_CACHE_DIR, else the platform's per-user cache directory. */
 function cacheDir(env) {
@@ -128,9 +131,9 @@ function readBuilt(file) {
 /**
  * dist/udcli.cjs's exports, compiled from this command's cache when there is a good one, and a
  * `done(code)` to call when the command has ended (it writes the caches when that is worth it).
- * The other files of the build (SPLIT) load the same way when udcli.cjs or one of them first
- * requires them, each with a cache file of its own: a change command spends as long in
- * dist/changes.cjs as in udcli.cjs.
+ * The other files of the build (those whose last line names the same build) load the same way
+ * when udcli.cjs or one of them first requires them, each with a cache file of its own: a change
+ * command spends as long in dist/changes.cjs as in udcli.cjs.
  * @param {string} file  dist/udcli.cjs, resolved
  * @param {string[]} args  the command line
  */
@@ -151,12 +154,12 @@ function loadCached(file, args) {
   const requireFor = (path) => {
     const base = Module.createRequire(path);
     const splitRequire = (id) => {
-      if (!SPLIT.has(id)) return base(id);
+      if (!BUILT_SIBLING.test(id)) return base(id);
       const target = join(dist, id.slice(2));
       const known = require.cache[target];
       if (known) return known.exports;
       const built = readBuilt(target);
-      // A file of another build beside this one (an install under way): Node loads it, uncached.
+      // No build line (dynamic-import.cjs), or another build's (an install under way): Node loads it, uncached.
       if (built?.build !== main.build) return base(id);
       return load(target, built.source);
     };
