@@ -1,74 +1,66 @@
 // Loads dist/udcli.cjs with a V8 code cache of udcli's own, so a command starts from compiled code.
 //
-// Why not Node's module compile cache alone (module.enableCompileCache, Node 22.1 and later): it
-// keeps the code V8 compiled when the file was first compiled, before it ran, and V8 compiles a
-// function only when it is first called; so every start compiled again each function the command
-// runs, and Node 20 has no such cache at all. A cache made after the command ran holds those
-// functions too: `udcli user <uid> --json` took about 9 ms less CPU on Node 24 and 20 ms less on
-// Node 20 (issue 43, measured side by side on this machine).
+// Why beside Node's module compile cache (bin/udcli.js enables that one too, for the packages):
+// Node's keeps the code V8 compiled before the file ran, and V8 compiles a function only when it
+// is first called, so every start compiled again each function the command runs. A cache made
+// after the command ran holds those functions too (bench/CHANGES.md, issue 51: `achievements inc`
+// and `user` on Node 24 and 26, measured side by side with Node's cache alone and with none).
 //
-// One cache file per build, Node version, architecture, command (its first words), Node options
-// and file of the build (udcli.cjs, and changes.cjs, sandbox.cjs or tools.cjs once the command
-// requires it): each holds the functions that command ran in that file. A cache is written only
-// after a command succeeded and only when there was none or V8 refused it; writing one removes
-// the files of other builds that are a day old. The build's id is the hash scripts/build.js
-// writes as the last line of each built file, the same in all of them: V8 itself checks only
-// the source's length, and an installed package's files all have the same time stamp.
-//
-// The directory is the user's own (UDCLI_CACHE_DIR, else the platform's cache directory), 0700;
-// a file is read only when it is a regular file of this user that nobody else may write, at most
-// CACHE_LIMIT bytes, and written as write-whole.ts writes: to a new temporary name (O_EXCL, no
-// link followed, 0600), renamed into place. Anything that fails falls back to require(): the
-// cache only ever saves time. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's.
+// Bounded and private (issue 51, point 2):
+// - One file per build, Node version, architecture, command and file of the build (udcli.cjs, and
+//   changes.cjs, sandbox.cjs or tools.cjs once the command requires it). The command is the one
+//   the CLI says it ran (`achievements-inc`, from its own command table, never the arguments), so
+//   `udcli user alice` and `udcli user bob` share one file. A start looks for the file of its
+//   first two words, then of its first word (`user alice` finds `user`).
+// - Own files only: names of this exact shape, in the directory bin/cache-dir.js vouches for (the
+//   user's own, no link followed, no one else able to write it). Writing one removes another
+//   build's files once a day old, this process's own temporary file whatever happens, other
+//   temporary files of udcli's an hour old, and then the least recently used files past CACHE_CAP.
+// - Checked against the file's content: each cache starts with the SHA-1 of the source it was
+//   made from. V8 itself checks only the source's length, so an edit of the same length would
+//   otherwise run the old code.
+// A file is read only when it is a regular file of this user that nobody else may write, at most
+// FILE_LIMIT bytes, and written as write-whole.ts writes: to a new temporary name (O_EXCL, no link
+// followed, 0600), renamed into place. Anything that fails falls back to require(): the cache only
+// ever saves time. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's.
 'use strict';
 const fs = require('node:fs');
 const Module = require('node:module');
-const { homedir } = require('node:os');
 const { basename, dirname, join } = require('node:path');
 
 const BUILD_LINE = /\n\/\/# udcli-build ([0-9a-f]{16,64})\n?$/;
-const CACHE_LIMIT = 64 * 1024 * 1024;
-const STALE_MS = 24 * 60 * 60 * 1000;
+const MAGIC = Buffer.from('udcliV8\n', 'latin1');
+const HASH_BYTES = 20;
+const FILE_LIMIT = 16 * 1024 * 1024;
+/** All of udcli's cache files together: a few commands' worth; the least recently used go first. */
+const CACHE_CAP = 8 * 1024 * 1024;
+const OTHER_BUILD_MS = 24 * 60 * 60 * 1000;
+const TEMP_MS = 60 * 60 * 1000;
 const WORD = /^[a-z][a-z-]{0,31}$/;
+/** udcli's cache files and their temporary names: nothing else in the directory is ever removed. */
+const OWN =
+  /^([0-9a-f]{16,64})-v\d+\.\d+\.\d+-[a-z0-9]+-[a-z][a-z-]{0,63}-[a-z][a-z0-9-]{0,31}\.v8(\.tmp-\d+-[0-9a-f]+)?$/;
 /**
  * How the built files require each other (`./changes.cjs`); which of them are the files of the
  * split is what their last line says (dist/dynamic-import.cjs names no build: Node loads it).
  */
 const BUILT_SIBLING = /^\.\/[\w-]+\.cjs$/;
 
-/** Where the caches live: UDCLI_CACHE_DIR, else the platform's per-user cache directory. */
-function cacheDir(env) {
-  if (env.UDCLI_CACHE_DIR) return env.UDCLI_CACHE_DIR;
-  const home = env.HOME || homedir();
-  if (process.platform === 'darwin') return join(home, 'Library', 'Caches', 'udcli');
-  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'udcli', 'Cache');
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'udcli');
-}
-
-/** The command's first words (`user`, `achievements-list`): its cache's name; options end them. */
-function commandKey(args) {
+/** The names a start looks for, in order: its first two words, then its first word (options end them). */
+function commandKeys(args) {
   const words = [];
   for (const a of args.slice(0, 2)) {
     if (!WORD.test(a)) break;
     words.push(a);
   }
-  return words.length > 0 ? words.join('-') : 'root';
+  if (words.length === 0) return ['root'];
+  return words.length === 2 ? [words.join('-'), words[0]] : [words[0]];
 }
 
-/**
- * Node's options as given (`node --expose-gc`, NODE_OPTIONS), as 8 hex digits, or '' without any: V8 refuses a cache
- * made under other flags, so runs with and without them keep a file each instead of replacing each other's.
- */
-function flagsKey(execArgv, nodeOptions) {
-  const flags = [...execArgv, nodeOptions ?? ''].join(' ').trim();
-  if (flags === '') return '';
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < flags.length; i++) hash = Math.imul(hash ^ flags.charCodeAt(i), 0x01000193) >>> 0;
-  return `-${hash.toString(16).padStart(8, '0')}`;
-}
+const sha1 = (bytes) => require('node:crypto').createHash('sha1').update(bytes).digest();
 
-/** The file's bytes when it is a regular file of this user that only this user may write, else undefined. */
-function readOwn(path) {
+/** The V8 data of a cache file, when the file is this user's, only theirs to write, and made from `hash`'s source. */
+function readOwn(path, hash) {
   let fd;
   try {
     fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
@@ -81,8 +73,15 @@ function readOwn(path) {
     const posix = process.platform !== 'win32';
     const foreign = posix && typeof process.getuid === 'function' && st.uid !== process.getuid();
     const othersWrite = posix && (st.mode & 0o022) !== 0;
-    if (!st.isFile() || foreign || othersWrite || st.size > CACHE_LIMIT) return undefined;
-    return fs.readFileSync(fd);
+    if (!st.isFile() || foreign || othersWrite || st.size > FILE_LIMIT) return undefined;
+    const bytes = fs.readFileSync(fd);
+    const head = MAGIC.length + HASH_BYTES;
+    if (bytes.length <= head || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+    if (!bytes.subarray(MAGIC.length, head).equals(hash)) return undefined;
+    // Used now: the cap removes the least recently used files first.
+    const now = new Date();
+    fs.futimesSync(fd, now, now);
+    return bytes.subarray(head);
   } catch {
     return undefined;
   } finally {
@@ -90,42 +89,65 @@ function readOwn(path) {
   }
 }
 
-/** Writes `data` whole as `name` in `dir` (a new temporary file renamed into place); old files of other builds go. */
-function writeCache(dir, name, build, data) {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = join(dir, `${name}.tmp-${process.pid}-${Math.random().toString(16).slice(2)}`);
+/** Writes `data` whole as `name` in `dir` (a new temporary file renamed into place), then sweeps. */
+function writeCache(dir, name, build, hash, data) {
+  const temp = join(dir, `${name}.tmp-${process.pid}-${Math.random().toString(16).slice(2, 10)}`);
   const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
-  const fd = fs.openSync(temp, flags, 0o600);
   try {
-    fs.writeFileSync(fd, data);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
+    const fd = fs.openSync(temp, flags, 0o600);
+    try {
+      fs.writeFileSync(fd, Buffer.concat([MAGIC, hash, data]));
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(temp, join(dir, name));
-  } catch (error) {
+  } finally {
     fs.rmSync(temp, { force: true });
-    throw error;
   }
-  // Another build's files go once a day old: two installs used in turn do not delete each other's at every start.
-  const old = Date.now() - STALE_MS;
-  for (const other of fs.readdirSync(dir)) {
-    if (!other.endsWith('.v8') || other.startsWith(`${build}-`)) continue;
-    const path = join(dir, other);
-    if (fs.lstatSync(path).mtimeMs < old) fs.rmSync(path, { force: true });
+  sweep(dir, build);
+}
+
+/** Another build's files a day old, stray temporary ones an hour old, the least used past the cap: udcli's only. */
+function sweep(dir, build) {
+  const now = Date.now();
+  const kept = [];
+  for (const name of fs.readdirSync(dir)) {
+    const own = OWN.exec(name);
+    if (own === null) continue;
+    const path = join(dir, name);
+    const st = fs.lstatSync(path);
+    if (!st.isFile()) continue;
+    const age = now - st.mtimeMs;
+    if (own[2] !== undefined ? age > TEMP_MS : own[1] !== build && age > OTHER_BUILD_MS)
+      fs.rmSync(path, { force: true });
+    else if (own[2] === undefined) kept.push({ path, size: st.size, used: st.mtimeMs });
+  }
+  // Node's compile cache (bin/udcli.js) keeps a folder per Node version and never removes one: other versions' go.
+  const node = join(dir, 'node-compile-cache');
+  for (const name of fs.existsSync(node) ? fs.readdirSync(node) : []) {
+    const st = fs.lstatSync(join(node, name));
+    if (st.isDirectory() && !name.startsWith(`${process.version}-`) && now - st.mtimeMs > OTHER_BUILD_MS)
+      fs.rmSync(join(node, name), { recursive: true, force: true });
+  }
+  let total = kept.reduce((sum, f) => sum + f.size, 0);
+  for (const file of kept.sort((a, b) => a.used - b.used)) {
+    if (total <= CACHE_CAP) break;
+    fs.rmSync(file.path, { force: true });
+    total -= file.size;
   }
 }
 
-/** The file's source and the build it names on its last line (scripts/build.js), or undefined. */
+/** The file's bytes, source and the build it names on its last line (scripts/build.js), or undefined. */
 function readBuilt(file) {
-  let source;
+  let bytes;
   try {
-    source = fs.readFileSync(file, 'utf8');
+    bytes = fs.readFileSync(file);
   } catch {
     return undefined;
   }
+  const source = bytes.toString('utf8');
   const build = BUILD_LINE.exec(source.slice(-100))?.[1];
-  return build === undefined ? undefined : { source, build };
+  return build === undefined ? undefined : { bytes, source, build };
 }
 
 /**
@@ -136,18 +158,16 @@ function readBuilt(file) {
  * command spends as long in dist/changes.cjs as in udcli.cjs.
  * @param {string} file  dist/udcli.cjs, resolved
  * @param {string[]} args  the command line
+ * @param {string} dir  the cache directory, as bin/cache-dir.js vouched for it
  */
-function loadCached(file, args) {
-  const env = process.env;
-  const plain = () => ({ exports: require(file), done() {} });
-  if (env.NODE_DISABLE_COMPILE_CACHE) return plain();
+function loadCached(file, args, dir) {
   const main = readBuilt(file);
-  if (main === undefined) return plain();
+  if (main === undefined) return { exports: require(file), done() {} };
   const vm = require('node:vm');
   const dist = dirname(file);
-  const dir = cacheDir(env);
-  const key = `${main.build}-${process.version}-${process.arch}-${commandKey(args)}${flagsKey(process.execArgv, env.NODE_OPTIONS)}`;
-  /** @type {Array<{ name: string, script: import('node:vm').Script, stale: boolean }>} */
+  const prefix = `${main.build}-${process.version}-${process.arch}`;
+  const keys = commandKeys(args);
+  /** @type {Array<{ tag: string, hash: Buffer, script: import('node:vm').Script, taken?: string }>} */
   const compiled = [];
 
   /** A require for the file at `path`: the split's files through load(), anything else as Node does. */
@@ -161,20 +181,27 @@ function loadCached(file, args) {
       const built = readBuilt(target);
       // No build line (dynamic-import.cjs), or another build's (an install under way): Node loads it, uncached.
       if (built?.build !== main.build) return base(id);
-      return load(target, built.source);
+      return load(target, built);
     };
     return Object.assign(splitRequire, { resolve: base.resolve, cache: base.cache, main: base.main });
   };
 
   /** Compiles and runs one file of the split as Node would require it, from its cache when V8 takes it. */
-  const load = (path, source) => {
+  const load = (path, built) => {
     const tag = basename(path, '.cjs');
-    // dist/udcli.cjs's file keeps the name it had before the other files were cached.
-    const name = tag === 'udcli' ? `${key}.v8` : `${key}-${tag}.v8`;
-    const cachedData = readOwn(join(dir, name));
+    const hash = sha1(built.bytes);
+    let cachedData;
+    let taken;
+    for (const key of keys) {
+      cachedData = readOwn(join(dir, `${prefix}-${key}-${tag}.v8`), hash);
+      if (cachedData !== undefined) {
+        taken = key;
+        break;
+      }
+    }
     // No importModuleDynamically: it needs a flag or warns; these files import through dist/dynamic-import.cjs instead.
-    const script = new vm.Script(Module.wrap(source), { filename: path, cachedData });
-    compiled.push({ name, script, stale: cachedData === undefined || script.cachedDataRejected === true });
+    const script = new vm.Script(Module.wrap(built.source), { filename: path, cachedData });
+    compiled.push({ tag, hash, script, ...(script.cachedDataRejected === true ? {} : { taken }) });
     const module = new Module(path, undefined);
     module.filename = path;
     // The files of the split require each other: each must get this module, not a second copy.
@@ -185,15 +212,19 @@ function loadCached(file, args) {
     return module.exports;
   };
 
-  const exports = load(file, main.source);
+  const exports = load(file, main);
   return {
     exports,
     done(code) {
       if (code !== 0) return;
-      for (const { name, script, stale } of compiled) {
-        if (!stale) continue;
+      // The command the CLI ran, from its own table: the name this command's caches are kept under.
+      const ran = exports.commandRun?.()?.replaceAll(' ', '-') ?? 'root';
+      // A start finds only the names its own words give (`--profile x user …` gives none): no file it could not read.
+      if (!keys.includes(ran)) return;
+      for (const { tag, hash, script, taken } of compiled) {
+        if (taken === ran) continue;
         try {
-          writeCache(dir, name, main.build, script.createCachedData());
+          writeCache(dir, `${prefix}-${ran}-${tag}.v8`, main.build, hash, script.createCachedData());
         } catch {
           // No cache this time (a read-only home, a full disk): the next start compiles again.
         }

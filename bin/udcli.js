@@ -53,17 +53,22 @@ const stored = storedAnswer(args);
 if (typeof stored === 'string') {
   process.stdout.write(stored);
 } else {
-  // Node >= 22.1 caches compiled code on disk for the next start (~6% of `udcli --help` on
-  // Node 24); older Node has no such function and starts as before.
-  Module.enableCompileCache?.();
+  // Compiled code lives in the user's own cache directory or nowhere (bin/cache-dir.js): Node's
+  // default is a shared folder under the temporary directory that another user can make first.
+  const cacheDir = process.env.NODE_DISABLE_COMPILE_CACHE
+    ? undefined
+    : require('./cache-dir.js').privateCacheDir(process.env);
+  // Node >= 22.1 keeps the packages' compiled code for the next start; older Node has no such function.
+  if (cacheDir !== undefined) Module.enableCompileCache?.(join(cacheDir, 'node-compile-cache'));
   // A stack trace (printed under --verbose or -v only) names src/*.ts lines through the source
   // maps; reading a map costs start-up, so only then (a short group such as -ov may ask needlessly).
   if (args.some((a) => a === '--verbose' || /^-[A-Za-z]*v/.test(a))) process.setSourceMapsEnabled(true);
   // With source maps on, require() (Node maps the stack of what it loaded); else the code cache (bin/code-cache.js).
   const file = require.resolve('../dist/udcli.cjs');
-  const udcli = process.sourceMapsEnabled
-    ? { exports: require(file), done() {} }
-    : require('./code-cache.js').loadCached(file, args);
+  const udcli =
+    process.sourceMapsEnabled || cacheDir === undefined
+      ? { exports: require(file), done() {} }
+      : require('./code-cache.js').loadCached(file, args, cacheDir);
   // main never rejects (it maps every error to an exit code); the exit code is set when it is done.
   udcli.exports.main(args).then((code) => {
     process.exitCode = code;
