@@ -101,7 +101,7 @@ export function harEntry(exchange: RecordedExchange, redactor: Redactor): HarEnt
       headersSize: -1,
       bodySize: body === undefined ? 0 : Buffer.byteLength(body),
       // HAR 1.2: `text` and `params` are mutually exclusive; `text` is what browsers write.
-      ...(body === undefined ? {} : { postData: { mimeType: contentType, text: redactor.form(body) } }),
+      ...(body === undefined ? {} : { postData: { mimeType: contentType, text: redactor.body(body, contentType) } }),
     },
     response: {
       status: reply?.status ?? 0,
@@ -117,7 +117,7 @@ export function harEntry(exchange: RecordedExchange, redactor: Redactor): HarEnt
       redirectURL: typeof replyHeaders.location === 'string' ? redactor.url(replyHeaders.location) : '',
       headersSize: -1,
       bodySize: reply?.bytes ?? -1,
-      ...(exchange.failure === undefined ? {} : { _failure: redactor.scrub(exchange.failure) }),
+      ...(exchange.failure === undefined ? {} : { _failure: redactor.scrub(redactor.personalText(exchange.failure)) }),
     },
     cache: {},
     // A client sees the exchange whole: the wait holds it all, as HAR allows (-1: not known).

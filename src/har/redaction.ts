@@ -7,9 +7,16 @@
  * Players' personal fields (PERSONAL_FIELDS) become placeholders of the same shape unless the
  * recorder keeps them: an email stays an address, a birthday a date, so a diff of the recording
  * seeds and compares them as it would the real ones, and one player's value stays one value.
+ *
+ * Nothing here rests on a body parsing: a body is redacted in its text, span by span (by the
+ * names a tolerant scan finds, then by the look of an email or a birthday), and the rest of it is
+ * kept byte for byte, so a recording is what the server sent and a reply cut short, prefixed, in
+ * XML or nested without end holds no more of a player than a clean one.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { isSecretParam } from '../redact.js';
+import { type JsonString, visitJsonStrings } from './json-strings.js';
+import { personalKind, replaceBirthdays, replaceEmails } from './personal-text.js';
 
 export const PLACEHOLDER_PREFIX = 'redacted-';
 const PLACEHOLDER = /^redacted-[0-9a-f]{12}$/;
@@ -26,10 +33,10 @@ const SECRET_HEADERS: ReadonlySet<string> = new Set([
 /**
  * The reply fields docs/PLATFORM.md names as a player's own beyond the documented profile: `email`
  * (clients read it with a valid key; friend entries carry it too) and `birthday`. A recording is
- * meant to be attached to a bug report as it is, so by default they do not reach it.
+ * meant to be attached to a bug report as it is, so by default they do not reach it, whatever
+ * the field's spelling (`Email`, `e_mail`, `birthDate`: personal-text.ts) or the body's shape.
  */
 export const PERSONAL_FIELDS: readonly string[] = ['email', 'birthday'];
-const PERSONAL: ReadonlySet<string> = new Set(PERSONAL_FIELDS);
 /** What the platform answers for a birthday it does not know: not personal, kept. */
 const UNKNOWN_BIRTHDAY = '0000-00-00';
 const EMAIL_PLACEHOLDER = /^redacted-[0-9a-f]{12}@example\.invalid$/;
@@ -145,13 +152,15 @@ export class Redactor {
         ? `${value.slice(0, space)} ${this.placeholder(value.slice(space + 1))}`
         : this.placeholder(value);
     }
-    return value;
+    // A header can carry a player's email the body does not (a proxy's `x-user`, a `from`).
+    const kind = personalKind(lower);
+    return kind ? String(this.personal(kind, value)) : this.personalText(value);
   }
 
-  /** A query string or form body (`a=1&b=2`) with each secret value replaced, the rest as it was. */
+  /** A query string or form body (`a=1&b=2`) with each secret value and personal field replaced, the rest as it was. */
   form(text: string): string {
     if (text === '') return text;
-    return text
+    const shown = text
       .split('&')
       .map((part) => {
         const eq = part.indexOf('=');
@@ -160,9 +169,10 @@ export class Redactor {
         return isSecretParam(name) ? `${part.slice(0, eq)}=${this.placeholder(decodeLoose(part.slice(eq + 1)))}` : part;
       })
       .join('&');
+    return this.personalText(shown);
   }
 
-  /** A URL with its secret query values replaced and no userinfo. */
+  /** A URL with its secret query values and personal fields replaced, and no userinfo. */
   url(raw: string): string {
     let url: URL;
     try {
@@ -175,58 +185,102 @@ export class Redactor {
       url.password = '';
     }
     const q = url.search.startsWith('?') ? url.search.slice(1) : '';
-    return `${url.origin}${url.pathname}${q ? `?${this.form(q)}` : ''}`;
+    return `${url.origin}${this.personalText(url.pathname)}${q ? `?${this.form(q)}` : ''}`;
   }
 
   /**
-   * A JSON body with the secrets a reply can carry replaced: any member named like a secret
-   * (auth_token, token, api_key...), and the agi challenge's `session` and `key`.
+   * A personal field's value found by its look in any text (personal-text.ts): every email
+   * address, every date next to a birthday-like name. Nothing when the recorder keeps them.
    */
-  json(value: unknown, depth = 0): unknown {
-    if (depth > 64 || value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) return value.map((v) => this.json(v, depth + 1));
-    const record = value as Record<string, unknown>;
-    const challenge = typeof record.session === 'string' && typeof record.key === 'string';
-    const out: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(record)) {
-      const secret = isSecretParam(name) || (challenge && name === 'key');
-      if (secret && typeof v === 'string') out[name] = this.placeholder(v);
-      else if (PERSONAL.has(name)) out[name] = this.personal(name, v);
-      else out[name] = this.json(v, depth + 1);
-    }
-    return out;
+  personalText(text: string): string {
+    if (this.#keepPersonal || text === '') return text;
+    const emails = replaceEmails(text, (address) => String(this.personal('email', address)));
+    return replaceBirthdays(emails, (date) => {
+      const shown = String(this.personal('birthday', date));
+      // A date written as a number (`19840229`) stays a number: a JSON body stays JSON.
+      return /^\d+$/.test(date) ? shown.replaceAll('-', '') : shown;
+    });
   }
 
-  /** A body as text: JSON redacted member by member; XML's secret elements too; then every known secret. */
+  /**
+   * A reply or request body as it came, but for the spans redacted in place, whatever the body is
+   * (JSON, JSON cut short or prefixed, XML, a form, an HTML page): the string values of members
+   * named like a secret (auth_token, token, api_key...) or the agi challenge's `session` and `key`,
+   * and of personal fields (`email`, `E_mail`, `birthDate`...), each at any depth; XML elements
+   * so named (attributes, CDATA and all); then every email and birthday by its look; then every
+   * secret met or known. Nothing is parsed and written again: the numbers, escapes, order and
+   * spaces of the rest are the server's.
+   */
   body(text: string, mimeType: string): string {
     if (text === '') return text;
-    const trimmed = text.trimStart();
-    if (/json/i.test(mimeType) || trimmed.startsWith('{') || trimmed.startsWith('[')) {
-      try {
-        return this.scrub(JSON.stringify(this.json(JSON.parse(text))));
-      } catch {
-        // not JSON after all: scrubbed as text
-      }
+    let out = this.#jsonInPlace(text);
+    if (/xml/i.test(mimeType) || out.includes('<')) out = this.#xmlInPlace(out);
+    if (/x-www-form-urlencoded/i.test(mimeType)) out = this.form(out);
+    return this.scrub(this.personalText(out));
+  }
+
+  /** A member's or element's value as recorded, by its name; undefined when the name is neither secret nor personal. */
+  #byName(name: string, value: string, challenge: boolean): string | undefined {
+    if (isSecretName(name) || (challenge && name.toLowerCase() === 'key')) return this.placeholder(value);
+    const kind = personalKind(name);
+    return kind ? String(this.personal(kind, value)) : undefined;
+  }
+
+  #jsonInPlace(text: string): string {
+    if (!text.includes('"')) return text;
+    const edits = new Map<number, { end: number; text: string }>();
+    const edit = (token: JsonString, shown: string): void => {
+      if (shown === token.value) return;
+      const quoted = JSON.stringify(shown);
+      // A string the body was cut inside stays cut: the recording shows where the reply stopped.
+      edits.set(token.start, { end: token.end, text: token.closed ? quoted : quoted.slice(0, -1) });
+    };
+    visitJsonStrings(text, {
+      string: (token) => {
+        // An address spelled with escapes (`jane\u0040mail.example`) has its look only decoded.
+        if (text.slice(token.start, token.end).includes('\\')) edit(token, this.personalText(token.value));
+      },
+      object: (members) => {
+        const challenge = members.some((m) => m.name === 'session') && members.some((m) => m.name === 'key');
+        for (const { name, value } of members) {
+          const shown = this.#byName(name, value.value, challenge);
+          if (shown !== undefined) edit(value, shown);
+        }
+      },
+    });
+    if (edits.size === 0) return text;
+    let out = '';
+    let copied = 0;
+    for (const start of [...edits.keys()].sort((a, b) => a - b)) {
+      const { end, text: shown } = edits.get(start)!;
+      out += text.slice(copied, start) + shown;
+      copied = end;
     }
-    if (/xml/i.test(mimeType) || trimmed.startsWith('<')) {
-      // `key` is a secret only beside a challenge's `session` (a save's reply names its key too).
-      const tags = text.includes('<session>') ? XML_CHALLENGE_TAGS : XML_SECRET_TAGS;
-      const withTags = text
-        .replace(tags, (_m, tag: string, inner: string) => `<${tag}>${this.placeholder(inner)}</${tag}>`)
-        .replace(
-          XML_PERSONAL_TAGS,
-          (_m, tag: string, inner: string) => `<${tag}>${String(this.personal(tag, inner))}</${tag}>`,
-        );
-      return this.scrub(withTags);
-    }
-    if (/x-www-form-urlencoded/i.test(mimeType)) return this.scrub(this.form(text));
-    return this.scrub(text);
+    return out + text.slice(copied);
+  }
+
+  #xmlInPlace(text: string): string {
+    // `key` is a secret only beside a challenge's `session` (a save's reply names its key too).
+    const challenge = /<(?:[\w.-]+:)?session[\s>]/i.test(text);
+    return text.replace(XML_ELEMENT, (whole, open: string, name: string, inner: string, close: string) => {
+      const value = inner.trim();
+      const shown = this.#byName(name.slice(name.lastIndexOf(':') + 1), value, challenge);
+      return shown === undefined ? whole : open + inner.replace(value, () => shown) + close;
+    });
   }
 }
 
-const XML_SECRET_TAGS = /<(session|sig|signature|auth_token|token|api_key)>([^<]{1,512})<\/\1>/g;
-const XML_PERSONAL_TAGS = /<(email|birthday)>([^<]{1,512})<\/\1>/g;
-const XML_CHALLENGE_TAGS = /<(session|key|sig|signature|auth_token|token|api_key)>([^<]{1,512})<\/\1>/g;
+/** Is this member's or element's name a secret's, whatever its case? */
+function isSecretName(name: string): boolean {
+  return isSecretParam(name) || isSecretParam(name.toLowerCase());
+}
+
+/**
+ * An element holding text (in CDATA or not), attributes and spaces in its tags allowed: the text's
+ * span is the third group. Every repeat is bounded, so a hostile body costs a bounded scan per `<`.
+ */
+const XML_ELEMENT =
+  /(<([A-Za-z_][\w.:-]{0,64})(?:\s[^<>]{0,512})?>\s*(?:<!\[CDATA\[)?)([^<\]]{1,512})((?:\]\]>)?\s*<\/\2\s*>)/g;
 
 function decodeLoose(raw: string): string {
   try {

@@ -179,7 +179,39 @@ describe('--har recording', () => {
     const placeholderIn = (text: string) => /redacted-[0-9a-f]{12}@example\.invalid/.exec(text)![0];
     expect(placeholderIn(fromJson)).toBe(placeholderIn(fromXml));
     const kept = new Redactor('0'.repeat(32), { keepPersonal: true });
-    expect(kept.json({ email, birthday: '1984-02-29' })).toEqual({ email, birthday: '1984-02-29' });
+    const plain = JSON.stringify({ email, birthday: '1984-02-29' });
+    expect(kept.body(plain, 'application/json')).toBe(plain);
+  });
+
+  it.each([
+    ['a challenge cut inside its key', `{"code":401,"payload":{"session":"${'c'.repeat(32)}","key":"${'d'.repeat(20)}`],
+    ['an address spelled with JSON escapes', '{"note":"write to jane.doe\\u0040mail.example"}'],
+    ['an address percent-encoded in a form', 'next=%2Fhome&contact=jane.doe%40mail.example'],
+    ['an address as an XML character reference', '<p>jane.doe&#64;mail.example</p>'],
+    ['a namespaced XML element', '<u:user><u:Birth_Date>1984-02-29</u:Birth_Date></u:user>'],
+    ['a birthday as an attribute', '<user birthday="1984-02-29" name="jane"/>'],
+    ['a birthday written as a number', '{"dob": 19840229}'],
+    ['a birthday by month name, in the cell after its label', '<td>Birthday:</td> <td>Feb 29, 1984</td>'],
+    ['a birthday day first, after a label in plain text', 'X-Player-DOB: 29 February 1984'],
+    ['a million levels of nesting', `${'['.repeat(1_000_000)}{"email":"jane.doe@mail.example","birthday":"1984-02-29"`],
+  ])('redacts in place whatever the shape: %s', (_name, text) => {
+    const redactor = new Redactor('0'.repeat(32));
+    const shown = redactor.body(text, 'application/octet-stream');
+    for (const leak of ['jane.doe', '1984', '19840229', 'c'.repeat(32), 'd'.repeat(20)])
+      expect(shown).not.toContain(leak);
+    // Only the redacted spans changed: the text around them is as it came.
+    expect(shown.slice(0, 2)).toBe(text.slice(0, 2));
+  });
+
+  it('leaves what only looks near a birthday alone, and keeps a number a number', () => {
+    const redactor = new Redactor('0'.repeat(32));
+    const text = '{"dob":null,"note":"a > 5","version":"1.2.3","at":"v1@build"}';
+    expect(redactor.body(text, 'application/json')).toBe(text);
+    const xml = '<user><birthday></birthday><created>2020-01-01</created><birthday/><at>2021-02-03</at></user>';
+    expect(redactor.body(xml, 'text/xml')).toBe(xml);
+    expect(JSON.parse(redactor.body('{"dob": 19840229}', 'application/json'))).toEqual({
+      dob: expect.any(Number) as number,
+    });
   });
 
   it('adds to its own file without rewriting it, and takes in what another command wrote meanwhile', () => {

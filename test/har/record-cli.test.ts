@@ -147,6 +147,24 @@ describe('--har', () => {
     ).toBe(0);
   });
 
+  it('a sandbox reply recorded as it came (redacted in place) still diffs with nothing reported, and imports', async () => {
+    const file = join(dir, 'in-place.har');
+    for (const args of [
+      ['user', 'alice'],
+      ['friends', DEMO.user.uid, '--limit', '50'],
+      ['achievements', 'list', DEMO.user.uid],
+    ]) {
+      const r = await env.read(['--har', file, ...args]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const diff = await env.read(['sandbox', 'diff', file, '--json']);
+    expect(diff.code, diff.stdout + diff.stderr).toBe(0);
+    expect(JSON.parse(diff.stdout)).toMatchObject({ differing: 0, differences: [] });
+    const imported = await env.read(['sandbox', 'import', file, join(dir, 'in-place.yaml')]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'in-place.yaml'), 'utf8')).not.toContain('@example.test');
+  });
+
   it('every retry is recorded, each a whole entry (a sandbox whose every reply is a 502 page)', async ({
     newSandbox,
   }) => {
