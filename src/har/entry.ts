@@ -105,7 +105,8 @@ export function harEntry(exchange: RecordedExchange, redactor: Redactor): HarEnt
     },
     response: {
       status: reply?.status ?? 0,
-      statusText: reply?.statusText ?? '',
+      // A status line is the server's text too: a proxy's can name the player.
+      statusText: redactor.personalText(reply?.statusText ?? ''),
       httpVersion: 'HTTP/1.1',
       cookies: cookieList(replyHeaders['set-cookie'], redactor),
       headers: headerList(replyHeaders, redactor),

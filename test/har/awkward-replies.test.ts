@@ -18,11 +18,14 @@ const EMAIL = 'jane.doe@mail.example';
 const BIRTHDAY = '1984-02-29';
 /** In a header only, never in the body. */
 const HEADER_EMAIL = 'j.other+qa@corp.example';
+/** In the status line only. */
+const STATUS_EMAIL = 'status.only@corp.example';
 const TOKEN = 'fedcba9876543210fedcba9876543210';
 const UID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 
 interface Reply {
   status?: number;
+  statusText?: string;
   headers?: OutgoingHttpHeaders;
   body: string;
 }
@@ -41,7 +44,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
     const body = Buffer.from(reply.body, 'utf8');
-    res.writeHead(reply.status ?? 200, {
+    res.writeHead(reply.status ?? 200, reply.statusText ?? 'OK', {
       'content-type': 'application/json; charset=utf-8',
       'content-length': body.length,
       ...reply.headers,
@@ -110,8 +113,9 @@ const SHAPES: Array<[string, Reply, string[]?]> = [
     },
   ],
   [
-    'headers carrying an email the body does not',
+    'headers and the status line carrying an email the body does not',
     {
+      statusText: `OK for ${STATUS_EMAIL}`,
       headers: { 'x-player': HEADER_EMAIL, link: `<mailto:${HEADER_EMAIL}>; rel="author"` },
       body: player(`"birthday":"0000-00-00"`),
     },
@@ -122,7 +126,8 @@ describe('--har: personal fields and secrets in awkward replies', () => {
   it.each(SHAPES)('%s', async (name, shape, extra = []) => {
     const { text, entries } = await record(name.replace(/\W+/g, '-'), shape, extra);
     expect(entries.length).toBe(extra.includes('--retries') ? 3 : 1);
-    for (const leak of [EMAIL, BIRTHDAY, HEADER_EMAIL, TOKEN, DEMO.game.apiKey]) expect(text).not.toContain(leak);
+    for (const leak of [EMAIL, BIRTHDAY, HEADER_EMAIL, STATUS_EMAIL, TOKEN, DEMO.game.apiKey])
+      expect(text).not.toContain(leak);
     for (const e of entries) {
       expect(e.response.status).toBe(200);
       // Redacted in place, not dropped: the body is there, its personal fields placeholders.
