@@ -16,8 +16,12 @@ afterEach(() => {
 
 async function cappedServer(max: number) {
   const held: ServerResponse[] = [];
+  const posted: string[] = [];
   const server = createServer((request, response) => {
+    if (request.method === 'POST') posted.push(request.url ?? '');
     if (request.url === '/hold') held.push(response);
+    // Answered once its body is in: while the body trickles, the request is still arriving.
+    else if (request.method === 'POST') request.resume().on('end', () => response.end('posted'));
     else response.end('ok');
   });
   limitConnections(server, max);
@@ -33,12 +37,14 @@ async function cappedServer(max: number) {
     sockets.push(socket);
     const state = { socket, closed: false, text: '' };
     socket.setEncoding('utf8').on('data', (d: string) => (state.text += d));
+    socket.on('error', () => undefined);
     socket.on('close', () => (state.closed = true));
     await new Promise((resolve) => socket.once('connect', resolve));
-    if (request !== undefined) socket.write(`GET ${request} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    if (request?.startsWith('POST ')) socket.write(`${request} HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n`);
+    else if (request !== undefined) socket.write(`GET ${request} HTTP/1.1\r\nHost: x\r\n\r\n`);
     return state;
   };
-  return { held, open };
+  return { held, posted, open };
 }
 
 describe('the connection cap', () => {
@@ -62,5 +68,18 @@ describe('the connection cap', () => {
     await open();
     await until(() => answered.closed, 'the answered connection to be closed');
     expect(busy.closed).toBe(false);
+  });
+
+  it('closes a connection whose body is still arriving for a newcomer, not one whose request is being answered', async () => {
+    const { held, posted, open } = await cappedServer(2);
+    const busy = await open('/hold');
+    await until(() => held.length === 1, 'the held request to arrive');
+    const slow = await open('POST /upload');
+    slow.socket.write('x');
+    await until(() => posted.length === 1, 'the head of the POST to arrive');
+    const newcomer = await open('/');
+    await until(() => slow.closed, 'the connection still sending its body to be closed');
+    expect(busy.closed).toBe(false);
+    await until(() => newcomer.text.includes('ok'), 'the newcomer to be answered');
   });
 });

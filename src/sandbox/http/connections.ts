@@ -1,19 +1,22 @@
 /**
- * A cap on open connections that idle clients cannot fill. Node's own `maxConnections` refuses
- * the newcomer once the cap is reached, so 256 sockets opened and left silent (or a browser's
- * spare ones) lock every client out until the request timeout closes them. Here the newcomer is
- * let in and the connection idle the longest is closed instead: one that has not sent a whole
- * request yet, or sits between requests (a client reconnects to send its next one). Only when
- * every open connection has a request in progress, which the request timeout bounds, is the
- * newcomer closed.
+ * A cap on open connections that idle or slow clients cannot fill. Node's own `maxConnections`
+ * refuses the newcomer once the cap is reached, so 256 sockets opened and left silent (or a
+ * browser's spare ones) lock every client out until the request timeout closes them. Here the
+ * newcomer is let in and another connection is closed instead: the one idle the longest (it has
+ * not sent a whole head yet, or sits between requests: a client reconnects to send its next one),
+ * else the one whose request body has been arriving the longest (256 POSTs trickling their bodies
+ * a byte at a time held every slot while their heads were being answered). Only when every open
+ * connection has a whole request being answered, which the app bounds, is the newcomer closed.
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** What the limiter reads of a reply: whether it is over (sent whole, or its connection gone). */
+/** What the limiter reads of a reply: whether it is over (sent whole, or its connection gone), and its request. */
 interface Reply {
   readonly writableFinished: boolean;
   readonly destroyed: boolean;
+  /** `complete` once the whole body has been read off the connection. */
+  readonly req: { readonly complete: boolean };
 }
 
 export function limitConnections(server: Server, max: number): void {
@@ -25,19 +28,21 @@ export function limitConnections(server: Server, max: number): void {
 
   const isIdle = (socket: Socket): boolean => {
     const reply = latest.get(socket);
-    return reply === undefined || reply.writableFinished || reply.destroyed;
+    // A socket the server has ended (a 408, `Connection: close`) takes no further request either.
+    return reply === undefined || reply.writableFinished || reply.destroyed || socket.writableEnded;
   };
-  const oldestIdle = (): Socket | undefined => {
-    for (const socket of open) if (isIdle(socket)) return socket;
+  const bodyArriving = (socket: Socket): boolean => !isIdle(socket) && latest.get(socket)?.req.complete === false;
+  const first = (test: (socket: Socket) => boolean): Socket | undefined => {
+    for (const socket of open) if (test(socket)) return socket;
     return undefined;
   };
 
   server.on('connection', (socket: Socket) => {
     if (open.size >= max) {
-      const idle = oldestIdle();
-      if (idle === undefined) return void socket.destroy();
-      open.delete(idle);
-      idle.destroy();
+      const shed = first(isIdle) ?? first(bodyArriving);
+      if (shed === undefined) return void socket.destroy();
+      open.delete(shed);
+      shed.destroy();
     }
     open.add(socket);
     socket.once('close', () => open.delete(socket));

@@ -1,0 +1,93 @@
+/**
+ * Slow POSTs (issue 51, point 6): connections that trickle a declared body a byte at a time
+ * must not lock other clients out (the connection cap sheds them for a newcomer). Real HTTP on
+ * port 0 over a temporary SQLite file.
+ */
+import { join } from 'node:path';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp, type BuildAppOptions } from '../../src/sandbox/app.js';
+import { openDatabase } from '../../src/sandbox/database.js';
+import { seedDemo } from '../../src/sandbox/seed/demo.js';
+import { DEMO } from '../../src/domain/demo.js';
+import { API_PREFIX } from '../../src/domain/types.js';
+import { tempDir } from './helpers/sandbox.js';
+import { until } from '../until.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function start(options: Partial<BuildAppOptions> = {}): Promise<{ port: number; app: FastifyInstance }> {
+  const db = openDatabase(join(tempDir('udcli-slow-bodies-'), 'sandbox.db'));
+  seedDemo(db);
+  const app = buildApp({ db, ...options });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  cleanups.push(async () => {
+    await app.close();
+    db.close();
+  });
+  return { port: (app.server.address() as AddressInfo).port, app };
+}
+
+interface Trickle {
+  socket: Socket;
+  closed: boolean;
+  text: string;
+}
+
+/**
+ * A POST that declares a 100,000-byte body and sends it one byte every `everyMs`, as the attack
+ * in the issue did: its head is whole at once, so the sandbox is answering it, body pending.
+ */
+function slowPost(port: number, everyMs: number): Trickle {
+  const socket = connect(port, '127.0.0.1');
+  const state: Trickle = { socket, closed: false, text: '' };
+  const timer = setInterval(() => socket.writable && socket.write('1'), everyMs);
+  socket.setEncoding('latin1').on('data', (d: string) => (state.text += d));
+  socket.on('error', () => undefined);
+  socket.on('close', () => {
+    state.closed = true;
+    clearInterval(timer);
+  });
+  socket.write(
+    `POST ${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey} HTTP/1.1\r\n` +
+      `Host: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`,
+  );
+  cleanups.push(() => void socket.destroy());
+  return state;
+}
+
+/** The slow POSTs' heads have all reached the sandbox: each is a request it is answering. */
+async function attack(app: FastifyInstance, port: number, count: number): Promise<Trickle[]> {
+  let heads = 0;
+  const count1 = (request: { method?: string }) => void (request.method === 'POST' && heads++);
+  app.server.on('request', count1);
+  cleanups.push(() => void app.server.off('request', count1));
+  const trickles = Array.from({ length: count }, () => slowPost(port, 50));
+  await until(() => heads >= count, `the ${count} slow POSTs to reach the sandbox`);
+  return trickles;
+}
+
+describe('slow POSTs at the connection cap', () => {
+  it.each([
+    ['a small cap (8)', { maxConnections: 8 }, 8],
+    ['the default cap (256)', {}, 256],
+  ])(
+    'with %s filled by slow POSTs, a new client is still answered',
+    async (_name, cap, count) => {
+      const { app, port } = await start(cap);
+      const trickles = await attack(app, port, count);
+
+      const probe = await fetch(
+        `http://127.0.0.1:${port}${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`,
+      );
+      expect(probe.status).toBe(200);
+      // The attack goes on: only the one slow POST that made room was closed.
+      expect(trickles.filter((t) => t.closed)).toHaveLength(1);
+    },
+    20_000,
+  );
+});
