@@ -19,6 +19,7 @@ import { createChallengeStore, type ChallengeStore } from './http/challenges.js'
 import { createUsedSignatures } from './http/used-signatures.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { limitConnections } from './http/connections.js';
+import type { SlowBodyBounds } from './http/slow-bodies.js';
 import { serveKeptReads } from './http/kept-reads.js';
 import { registerDashboard } from './dashboard/page.js';
 import { cachedKeyLookup, dataVersionOf } from './repositories/key-cache.js';
@@ -93,9 +94,17 @@ export interface BuildAppOptions {
   requestTimeoutMs?: number;
   /**
    * Open connections at most, so slow or idle clients cannot use up file descriptors; a new one
-   * beyond closes the longest idle (http/connections.ts). Default 256.
+   * beyond closes the longest idle, else the one whose body has been arriving the longest
+   * (http/connections.ts). Default 256.
    */
   maxConnections?: number;
+  /**
+   * A request body still arriving after this long must have come at minBodyBytesPerSecond on
+   * average, else 408 (http/slow-bodies.ts). Default 10 s.
+   */
+  bodyGraceMs?: number;
+  /** See bodyGraceMs. Default 1024 bytes/s; 0: no minimum (only requestTimeoutMs bounds a body). */
+  minBodyBytesPerSecond?: number;
   /**
    * The database `udcli sandbox game set-uri` uses without --db (for the play page's hint); default from the
    * environment.
@@ -141,6 +150,8 @@ export interface BuildAppOptions {
 export const DEFAULT_TOKEN_TTL_SECONDS = 900;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 256;
+export const DEFAULT_BODY_GRACE_MS = 10_000;
+export const DEFAULT_MIN_BODY_BYTES_PER_SECOND = 1024;
 export { BODY_LIMIT_BYTES };
 const MAX_PARAM_LENGTH = 256;
 
@@ -187,6 +198,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
 
   const formatOf = (request: FastifyRequest) => formatOfPath(splitTarget(request.url).path);
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const slowBodies = slowBodyBounds(options);
   for (const [gameId] of options.gameSources ?? []) {
     if (!db.repos.games.find(gameId))
       throw new GameSourceError(404, `no game ${JSON.stringify(gameId)} in the sandbox database`);
@@ -361,6 +373,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     tag: (request) => connectTag(`http://${mainHostFor(request.headers.host)}:${mainPort() ?? 0}`),
     requestTimeoutMs,
     maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    slowBodies,
     bodyLimit: BODY_LIMIT_BYTES,
     maxParamLength: MAX_PARAM_LENGTH,
     hostNames: {
@@ -461,6 +474,16 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
     });
   }
-  limitConnections(app.server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  limitConnections(app.server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, slowBodies);
   return app;
+}
+
+function slowBodyBounds(options: Pick<BuildAppOptions, 'bodyGraceMs' | 'minBodyBytesPerSecond'>): SlowBodyBounds {
+  const graceMs = options.bodyGraceMs ?? DEFAULT_BODY_GRACE_MS;
+  const minBytesPerSecond = options.minBodyBytesPerSecond ?? DEFAULT_MIN_BODY_BYTES_PER_SECOND;
+  if (!(Number.isFinite(graceMs) && graceMs > 0)) throw new RangeError(`bodyGraceMs must be positive, got ${graceMs}`);
+  if (!(Number.isFinite(minBytesPerSecond) && minBytesPerSecond >= 0)) {
+    throw new RangeError(`minBodyBytesPerSecond must be 0 or more, got ${minBytesPerSecond}`);
+  }
+  return { graceMs, minBytesPerSecond };
 }

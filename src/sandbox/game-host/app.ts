@@ -12,6 +12,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { clientErrorResponse } from '../http/client-error.js';
 import { limitConnections } from '../http/connections.js';
+import type { SlowBodyBounds } from '../http/slow-bodies.js';
 import { escapeHtml } from '../http/html.js';
 import { allowHostNames, addressedToSandbox, HOST_REFUSED, type HostNames } from '../http/host-check.js';
 import { splitTarget } from '../http/query.js';
@@ -23,6 +24,8 @@ import { registerFileRoutes, registerUpgrades, type GameHostDeps } from './route
 export interface GameHostAppOptions extends Omit<GameHostDeps, 'notFound'> {
   requestTimeoutMs: number;
   maxConnections: number;
+  /** A body arriving slower than this is cut with a 408 (http/slow-bodies.ts), as on the main listener. */
+  slowBodies: SlowBodyBounds;
   bodyLimit: number;
   maxParamLength: number;
   /** Names answered besides the loopback ones and the listening address (the bound --host). */
@@ -121,6 +124,6 @@ export function buildGameHostApp(options: GameHostAppOptions): FastifyInstance {
       'internal error',
     );
   });
-  limitConnections(app.server, options.maxConnections);
+  limitConnections(app.server, options.maxConnections, options.slowBodies);
   return app;
 }

@@ -4,6 +4,7 @@
  */
 import type { Socket } from 'node:net';
 import { envelope } from './envelope.js';
+import { BODY_TOO_SLOW } from './slow-bodies.js';
 
 /**
  * May the answer to this unreadable request carry a body? Not if it asked with HEAD: a client
@@ -36,7 +37,8 @@ function answeredAlready(socket: Socket): boolean {
 }
 
 /**
- * A raw HTTP response for requests Node could not even parse (no Fastify request exists). None
+ * A raw HTTP response for requests Node could not even parse (no Fastify request exists), or
+ * that did not arrive whole in time (the request timeout, a body too slow: slow-bodies.ts). None
  * when the request already has its reply: a second one would be read as the reply to the
  * client's next request; the connection is closed instead.
  */
@@ -52,7 +54,9 @@ export function clientErrorResponse(error: Error & { code?: string; rawPacket?: 
         ? [405, 'Method Not Allowed', 'method not allowed: unknown HTTP method']
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'request timeout']
-          : [400, 'Bad Request', 'invalid parameter: request (malformed HTTP)'];
+          : error.code === BODY_TOO_SLOW
+            ? [408, 'Request Timeout', error.message]
+            : [400, 'Bad Request', 'invalid parameter: request (malformed HTTP)'];
   const body = bodyAllowed(error, socket) ? JSON.stringify(envelope(status, message, null)) : '';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +

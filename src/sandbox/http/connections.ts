@@ -7,9 +7,12 @@
  * else the one whose request body has been arriving the longest (256 POSTs trickling their bodies
  * a byte at a time held every slot while their heads were being answered). Only when every open
  * connection has a whole request being answered, which the app bounds, is the newcomer closed.
+ *
+ * With bounds for slow bodies, a body arriving too slowly is also cut (slow-bodies.ts).
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { cutSlowBodies, type Arriving, type SlowBodyBounds } from './slow-bodies.js';
 
 /** What the limiter reads of a reply: whether it is over (sent whole, or its connection gone), and its request. */
 interface Reply {
@@ -19,11 +22,11 @@ interface Reply {
   readonly req: { readonly complete: boolean };
 }
 
-export function limitConnections(server: Server, max: number): void {
+export function limitConnections(server: Server, max: number, slowBodies?: SlowBodyBounds): void {
   // Oldest first: a socket moves to the end each time a request arrives on it.
   const open = new Set<Socket>();
   // Each socket's latest reply: replies on a connection go out in order, so once its latest is over, it is
-  // idle. Read only when the cap is reached, so that no request pays for a listener of its own.
+  // idle. Read only when the cap is reached (or by a sweep), so that no request pays for a listener of its own.
   const latest = new WeakMap<Socket, Reply>();
 
   const isIdle = (socket: Socket): boolean => {
@@ -47,6 +50,13 @@ export function limitConnections(server: Server, max: number): void {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
+
+  if (slowBodies !== undefined) {
+    const arriving = function* (): Iterable<Arriving> {
+      for (const socket of open) if (bodyArriving(socket)) yield { socket, request: latest.get(socket)!.req };
+    };
+    cutSlowBodies(server, arriving, slowBodies);
+  }
 
   // Runs before the server's own listeners (the app's), in the same call: an event with more than
   // one listener copies its list at every emit, and this one is emitted for every request.
