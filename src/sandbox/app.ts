@@ -27,7 +27,7 @@ import { createReplyCache } from './http/reply-cache.js';
 import { installRequestLog } from './http/request-log.js';
 import { installLatency } from './http/latency.js';
 import { addCorsHeaders, CORS_HEADERS, isApiTarget, isPreflight, sendPreflight } from './http/cors.js';
-import { addressedToSandbox, allowHostNames, HOST_REFUSED, type HostNames } from './http/host-check.js';
+import { addressedToSandbox, allowHostNames, HOST_REFUSED, hostsOfUrl, type HostNames } from './http/host-check.js';
 import { noteReason } from './http/request-notes.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
@@ -307,7 +307,14 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     replies,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });
-  const siteDeps = { repos: db.repos, clock, tokenTtlSeconds, startedAtMs: clock() };
+  const siteDeps = {
+    repos: db.repos,
+    clock,
+    tokenTtlSeconds,
+    startedAtMs: clock(),
+    // Reached over https there: the login cookie may be a `__Host-` one (routes/session-cookie.ts).
+    httpsHosts: options.publicOrigin?.startsWith('https:') ? hostsOfUrl(options.publicOrigin) : [],
+  };
   registerSiteRoutes(app, { ...siteDeps, dbPath: db.path });
   registerPlayRoutes(app, {
     ...siteDeps,

@@ -252,7 +252,7 @@ describe("the game host's proxy and cookies", () => {
       await expect.poll(() => upstream.cookies.length).toBeGreaterThanOrEqual(2);
       expect(upstream.cookies[0]).toBeNull();
       expect(upstream.cookies.slice(1)).toContain(
-        'sid=upstream-session; udcli_sandbox_session=forged; other_app=forged; visible=1',
+        `sid=upstream-session; ${SESSION_COOKIE}=forged; other_app=forged; visible=1`,
       );
       for (const header of upstream.cookies) {
         expect(header ?? '').not.toContain('other-secret');
@@ -273,9 +273,9 @@ describe("the game host's proxy and cookies", () => {
       // What the upstream set lives on the game's own name, in its own names, HttpOnly kept.
       const game = all.filter((c) => c.domain === 'g1001.sandbox.localhost');
       expect(game.map((c) => c.name).sort()).toEqual([
+        `__Host-udcli-g1001.${SESSION_COOKIE}`,
         '__Host-udcli-g1001.other_app',
         '__Host-udcli-g1001.sid',
-        '__Host-udcli-g1001.udcli_sandbox_session',
         '__Host-udcli-g1001.visible',
       ]);
       expect(game.find((c) => c.name === '__Host-udcli-g1001.sid')).toMatchObject({

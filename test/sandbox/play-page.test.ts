@@ -97,7 +97,7 @@ async function loginAs(username: string, gameId: string = DEMO.game.id): Promise
   expect(response.status).toBe(303);
   expect(response.headers.get('location')).toBe(`/play/${gameId}`);
   const cookie = response.headers.get('set-cookie')?.split(';')[0];
-  expect(cookie).toMatch(/^udcli_sandbox_session=[0-9a-f]{32}$/);
+  expect(cookie).toMatch(/^__Host-udcli_sandbox_session=[0-9a-f]{32}$/);
   return cookie!;
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { AuthenticatedUser, TokenRecord } from '../../src/domain/types.js';
-import { api, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { api, exactRequest, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
 
 async function login(
   sb: TestSandbox,
@@ -43,8 +43,8 @@ describe('login and the token generator', () => {
   it('logs in without a password and sets a session cookie', async () => {
     const r = await login(sb, 'demo_player');
     expect(r.status).toBe(200);
-    expect(r.cookie).toMatch(/^udcli_sandbox_session=[0-9a-f]{32}$/);
-    expect(r.body).toMatchObject({ status: true, uid: DEMO.user.uid, username: 'demo_player' });
+    expect(r.cookie).toMatch(/^__Host-udcli_sandbox_session=[0-9a-f]{32}$/);
+    expect(r.body).toMatchObject({ status: true, uid: DEMO.user.uid, username: 'demo_player', cookie: r.cookie });
   });
 
   it('answers an unknown username with 404 JSON, and other verbs with 405', async () => {
@@ -60,8 +60,8 @@ describe('login and the token generator', () => {
   it('refuses to generate a token without the cookie: HTTP 401 and status false', async () => {
     for (const cookie of [
       undefined,
-      'udcli_sandbox_session=' + '0'.repeat(32),
-      'other=1; udcli_sandbox_session=junk',
+      '__Host-udcli_sandbox_session=' + '0'.repeat(32),
+      'other=1; __Host-udcli_sandbox_session=junk',
     ]) {
       const r = await generate(sb, '1001', cookie);
       expect(r.status).toBe(401);
@@ -86,6 +86,53 @@ describe('login and the token generator', () => {
     const second = await generate(sb, '1001', cookie);
     expect(second.body.token).not.toBe(r.body.token);
     expect((await generate(sb, '4242', cookie)).status).toBe(404);
+  });
+});
+
+describe("the login cookie, which no game's page can shadow", () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox({
+      hostNames: { names: ['sandbox-box'], hosts: ['sandbox.example.com'] },
+      publicOrigin: 'https://sandbox.example.com',
+    });
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  const loginAt = async (host: string) => {
+    const r = await exactRequest(sb.url, 'POST', '/login?username=alice', { host });
+    return { setCookie: String(r.headers['set-cookie']), cookie: (JSON.parse(r.text) as { cookie: string }).cookie };
+  };
+  const tokenStatus = async (host: string, cookie: string) =>
+    (await exactRequest(sb.url, 'GET', '/service/user-auth-token-generator/1001', { host, cookie })).status;
+  const port = () => new URL(sb.url).port;
+
+  it('is a __Host- cookie where a browser keeps a Secure one: loopback names, *.localhost, an https --public-url', async () => {
+    for (const host of [
+      `127.0.0.1:${port()}`,
+      `localhost:${port()}`,
+      `sandbox.localhost:${port()}`,
+      'sandbox.example.com',
+    ]) {
+      const { setCookie, cookie } = await loginAt(host);
+      expect(setCookie, host).toMatch(
+        /^__Host-udcli_sandbox_session=[0-9a-f]{32}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax; Secure$/,
+      );
+      expect(await tokenStatus(host, cookie), host).toBe(200);
+      // The plain name, a login from before (or a game's cookie), is not read there: log in again.
+      expect(await tokenStatus(host, cookie.replace(/^__Host-/, '')), host).toBe(401);
+    }
+  });
+
+  it('keeps the plain name on a name reached over plain http (no Secure cookie there), the first live one read', async () => {
+    const host = `sandbox-box:${port()}`;
+    const { setCookie, cookie } = await loginAt(host);
+    expect(setCookie).toMatch(/^udcli_sandbox_session=[0-9a-f]{32}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax$/);
+    const junk = `udcli_sandbox_session=${'f'.repeat(32)}`;
+    expect(await tokenStatus(host, `${junk}; other=1; ${cookie}`)).toBe(200);
+    expect(await tokenStatus(host, junk)).toBe(401);
   });
 });
 

@@ -31,7 +31,8 @@ import { API_PREFIX } from '../../domain/types.js';
 import { refuseCrossSite } from '../http/cross-site.js';
 import { escapeHtml, sendHtml } from '../http/html.js';
 import { PLATFORM_SCRIPT_PATH } from '../game-page/routes.js';
-import { issueToken, sessionCookieHeader, sessionUser, startSession, type SiteDeps } from './site.js';
+import { sessionCookieHeader } from './session-cookie.js';
+import { issueToken, sessionUser, startSession, type SiteDeps } from './site.js';
 
 export interface PlayDeps extends SiteDeps {
   /** The database file (or ':memory:'), for the "how to set the content URI" hint. */
@@ -419,7 +420,7 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayDeps): void {
       if (!user) return unknownUser(reply, deps, game, username, flags);
       return reply
         .code(303)
-        .header('set-cookie', sessionCookieHeader(await startSession(deps, user.uid)))
+        .header('set-cookie', sessionCookieHeader(request, deps, await startSession(deps, user.uid)))
         .header('cache-control', 'no-store')
         .header('location', withFlags(playHref(game.id), flags))
         .send();

@@ -8,16 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenRecord } from '../../domain/types.js';
-import { normalizeHex32 } from '../../domain/ids.js';
-import { LOGIN_PATH, SESSION_COOKIE, SESSION_TTL_SECONDS, STATUS_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
+import { LOGIN_PATH, SESSION_TTL_SECONDS, STATUS_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
 import { ApiFailure, fail, shown } from '../http/failure.js';
 import { parseQuery, splitTarget } from '../http/query.js';
 import { refuseCrossSite } from '../http/cross-site.js';
 import { noteReason } from '../http/request-notes.js';
 import type { Repositories } from '../repositories/index.js';
 import { toUnixSeconds, type Clock } from '../time.js';
+import { sessionCookieHeader, sessionCookieName, sessionIds, type SessionCookieDeps } from './session-cookie.js';
 
-export interface SiteDeps {
+export interface SiteDeps extends SessionCookieDeps {
   repos: Repositories;
   clock: Clock;
   tokenTtlSeconds: number;
@@ -69,16 +69,20 @@ export function startSession(deps: Pick<SiteDeps, 'repos' | 'clock'>, uid: strin
   });
 }
 
-export function sessionCookieHeader(id: string): string {
-  return `${SESSION_COOKIE}=${id}; Path=/; Max-Age=${SESSION_TTL_SECONDS}; HttpOnly; SameSite=Lax`;
-}
-
-/** The logged-in user's uid, if the request carries the cookie of a session that has not ended. */
-export function sessionUser(deps: Pick<SiteDeps, 'repos' | 'clock'>, request: FastifyRequest): string | undefined {
-  const session = sessionId(request);
-  return session === undefined
-    ? undefined
-    : deps.repos.auth.sessionUser(session, toUnixSeconds(deps.clock()) - SESSION_TTL_SECONDS);
+/**
+ * The logged-in user's uid, if the request carries the cookie of a session that has not ended: the
+ * first such of its login cookies (session-cookie.ts says which are read).
+ */
+export function sessionUser(
+  deps: Pick<SiteDeps, 'repos' | 'clock' | 'httpsHosts'>,
+  request: FastifyRequest,
+): string | undefined {
+  const startedAfter = toUnixSeconds(deps.clock()) - SESSION_TTL_SECONDS;
+  for (const id of sessionIds(request, deps)) {
+    const uid = deps.repos.auth.sessionUser(id, startedAfter);
+    if (uid !== undefined) return uid;
+  }
+  return undefined;
 }
 
 function sendSiteError(reply: FastifyReply, failure: ApiFailure): FastifyReply {
@@ -99,18 +103,6 @@ function siteHandler(fn: (request: FastifyRequest, reply: FastifyReply) => unkno
       throw error;
     }
   };
-}
-
-/** The session id from the sandbox session cookie, if the request has a well-formed one. */
-export function sessionId(request: FastifyRequest): string | undefined {
-  const header = request.headers.cookie;
-  if (typeof header !== 'string') return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE)
-      return normalizeHex32(part.slice(eq + 1).trim()) ?? undefined;
-  }
-  return undefined;
 }
 
 function allowOnly(allowed: 'GET' | 'POST', request: FastifyRequest): void {
@@ -146,9 +138,14 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
       if (!user) throw fail.notFound(`user named ${shown(username)}`);
       const id = await startSession(deps, user.uid);
       return reply
-        .header('set-cookie', sessionCookieHeader(id))
+        .header('set-cookie', sessionCookieHeader(request, deps, id))
         .header('cache-control', 'no-store')
-        .send({ status: true, uid: user.uid, username: user.username, cookie: `${SESSION_COOKIE}=${id}` });
+        .send({
+          status: true,
+          uid: user.uid,
+          username: user.username,
+          cookie: `${sessionCookieName(request, deps)}=${id}`,
+        });
     }),
   });
 
