@@ -376,12 +376,36 @@ export function parseApiPath(value: string): ApiPath {
   let path = q < 0 ? text : text.slice(0, q);
   const query: Array<[string, string]> = q < 0 ? [] : [...new URLSearchParams(text.slice(q + 1))];
   if (!path.startsWith('/')) path = `/${path}`;
-  if (path.split('/').some((seg) => seg === '..' || seg === '.')) {
-    throw new UsageError(`invalid path ${quote(value)}: must not contain . or .. segments`);
+  if (hasDotSegment(path)) {
+    throw new UsageError(
+      `invalid path ${quote(value)}: must not contain . or .. segments, written out or percent-encoded; nothing was sent`,
+    );
   }
   const site = path.startsWith('/service/') || path === '/login' || path.startsWith('/login/');
   if (!site && !path.startsWith('/services/')) path = `/services/rest/v1${path}`;
   return { path, query, base: site ? 'site' : 'api' };
+}
+
+/**
+ * Does the path hold a `.` or `..` segment as some server on the way may read it? A front end
+ * (nginx, any WHATWG URL parser) decodes `%2e` and resolves dot segments before routing, so
+ * `service/%2e%2e/services/...` would leave the site for the service unseen by the guard. Read
+ * here as the most lenient reader would: percent-decoding repeated until nothing changes (a
+ * proxy may decode once and the server again), `\` as a separator (WHATWG URLs), a segment's
+ * `;parameters` dropped (`..;x` is `..` to some servers).
+ */
+function hasDotSegment(path: string): boolean {
+  let decoded = path;
+  for (;;) {
+    // Each round removes two characters per escape: it ends.
+    const next = decoded.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === decoded) break;
+    decoded = next;
+  }
+  return decoded.split(/[/\\]/).some((segment) => {
+    const name = segment.split(';')[0];
+    return name === '.' || name === '..';
+  });
 }
 
 /**

@@ -267,6 +267,20 @@ describe('parseApiPath', () => {
   it('rejects absolute URLs, dot segments and blanks', () => {
     usage(() => parseApiPath('http://evil.example/users/x.json'));
     usage(() => parseApiPath('../../etc/passwd'));
+    // As a front end may read them: percent-encoded (also twice), behind %2f or \\, with ;params.
+    for (const dotted of [
+      'service/%2e%2e/services/x',
+      'a/%2E/b',
+      'a/.%2e/b',
+      'a/%252e%252e/b',
+      'a%2f..%2fb',
+      'a\\..\\b',
+      'a/..;x/b',
+    ]) {
+      expect(usage(() => parseApiPath(dotted)).message).toMatch(/must not contain \. or \.\. segments/);
+    }
+    expect(parseApiPath('users/a..b.json').path).toBe('/services/rest/v1/users/a..b.json');
+    expect(parseApiPath('users/%2e%2ex.json').path).toBe('/services/rest/v1/users/%2e%2ex.json');
     usage(() => parseApiPath('users/a b.json'));
     usage(() => parseApiPath(''));
   });

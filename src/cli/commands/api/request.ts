@@ -10,6 +10,7 @@ import {
   redactCanonical,
 } from '../../../ops/args.js';
 import { isSecretParam, redact, redactUrl } from '../../../redact.js';
+import { printable } from '../../../printable.js';
 import { confirmMutation } from '../../../ops/safety.js';
 import { AuditLog, auditEntry, auditLogPath } from '../../../audit/log.js';
 import { parseWhy, type Why } from '../../../batch/flags.js';
@@ -24,14 +25,28 @@ export interface ApiOptions {
   ticket?: string;
 }
 
+/** The `method` fields of a request (the path's query and -f), in order; the name in any case. */
+function methodFields(spec: RequestSpec): string[] {
+  return (spec.query ?? []).filter(([name]) => name.toLowerCase() === 'method').map(([, value]) => value);
+}
+
 /**
- * Anything but a GET (after a `method` override) to the service may change data; site requests (login, tokens) do not.
+ * Whether the request may change data, judged as the least careful server would act on it: only a
+ * GET carrying no `method` field, or one `method=get`, is a read. Any other verb is a change even
+ * with `method=get` (a server that honours no override on a DELETE deletes); so is any other
+ * override, and two `method` fields (servers differ in which one they take). Site requests (login,
+ * the token generator) are judged the same: the path says where a request goes, not what it does.
  */
 export function changesData(spec: RequestSpec): boolean {
-  if (spec.base === 'site') return false;
-  const override = spec.query?.find(([name]) => name === 'method')?.[1];
-  const effective = (override ?? spec.method).toUpperCase();
-  return effective !== 'GET';
+  if (spec.method !== 'GET') return true;
+  const overrides = methodFields(spec);
+  return overrides.length > 1 || (overrides.length === 1 && overrides[0]!.toLowerCase() !== 'get');
+}
+
+/** The request as the production banner names it: the verb, the path and any `method` field. */
+function described(spec: RequestSpec): string {
+  const overrides = methodFields(spec).map((value) => `method=${printable(value)}`);
+  return `${spec.method} ${spec.path}${overrides.length > 0 ? ` (${overrides.join(', ')})` : ''}`;
 }
 
 /** Builds the request `udcli api` sends, from already-given arguments. Throws UsageError. */
@@ -41,7 +56,7 @@ export function buildRequest(args: { method: string; path: string }, opts: ApiOp
   const params = [...query, ...parseFieldPairs(opts.field ?? [])];
   // A `method` parameter overrides the verb on the server (spec 4.3): a GET carrying method=put
   // is a PUT there, so only a plain GET or DELETE is treated as safe to repeat.
-  const overridden = params.some(([name]) => name === 'method');
+  const overridden = params.some(([name]) => name.toLowerCase() === 'method');
   const spec: RequestSpec = {
     method,
     path,
@@ -83,7 +98,7 @@ export async function run(factory: Factory, args: { method: string; path: string
     settings = await factory.settings();
     why = parseWhy(opts, changes && settings.requireReason ? { profile: settings.profile } : null);
   }
-  if (changes) await confirmMutation(factory, settings!, `${spec.method} ${spec.path}`);
+  if (changes) await confirmMutation(factory, settings!, described(spec));
   const client = await factory.client();
   const out = await factory.output();
 
