@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { GlobalOptions } from '../../src/ops/factory.js';
 import { UsageError } from '../../src/errors.js';
-import { csvField, csvLine } from '../../src/output/csv.js';
+import { csvCell, csvField, csvLine } from '../../src/output/csv.js';
 import { createOutput } from '../../src/output/output.js';
 import { guardStdout } from '../../src/output/pipe.js';
 import { resolveColor, resolveFormat, shouldSpin } from '../../src/output/policy.js';
@@ -70,6 +70,22 @@ describe('CSV', () => {
     expect(csvField('cr\rhere')).toBe('"cr\rhere"');
     expect(csvField('')).toBe('');
     expect(csvLine(['a', 'b,c', ''])).toBe('a,"b,c",\n');
+  });
+
+  it('neutralizes a cell a spreadsheet would run as a formula: a quote in front, inside quotes (OWASP)', () => {
+    expect(csvCell('=HYPERLINK("http://x","y")')).toBe('"\'=HYPERLINK(""http://x"",""y"")"');
+    expect(csvCell('+1+cmd')).toBe('"\'+1+cmd"');
+    expect(csvCell('-1+cmd')).toBe('"\'-1+cmd"');
+    expect(csvCell('@SUM(A1)')).toBe('"\'@SUM(A1)"');
+    expect(csvCell('\t=1')).toBe('"\'\\x09=1"');
+    expect(csvCell('\r=1')).toBe('"\'\\x0d=1"');
+    expect(csvCell('-')).toBe('"\'-"');
+  });
+
+  it('leaves plain numbers, and formula characters after the first, as they are', () => {
+    for (const n of ['-5', '+5', '-2.5', '-.5', '-1e3', '+1.5E-2', '0', '42']) expect(csvCell(n)).toBe(n);
+    expect(csvCell('a=1')).toBe('a=1');
+    expect(csvLine(['-5', '=1'])).toBe('-5,"\'=1"\n');
   });
 });
 
