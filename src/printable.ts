@@ -13,6 +13,8 @@
  *   JSON reads back as the very same value (JSON.stringify already escapes C0, not C1 or bidi);
  *   xmlSafe() the same for XML, as `&#x202e;`; bodySafe() picks one for a reply body.
  * - hasControl(): a value that must not hold any (a name, a file name, a command-line argument).
+ * - firstInvisible(): for text people search by what they see (a ticket, a reason), the rule's
+ *   characters and every other one that shows nothing.
  */
 
 // eslint-disable-next-line no-control-regex
@@ -89,4 +91,19 @@ export function printableFields<T>(value: T): T {
 /** Does the text hold a C0 or C1 control character or DEL (what a name or an argument must not)? */
 export function hasControl(text: string): boolean {
   return CONTROL.test(text);
+}
+
+// Everything of the rule (Cc and the bidi characters, all Cf) and every other character a reader
+// cannot see: the rest of Cf (zero-width space and joiners, soft hyphen, word joiner, BOM, ...),
+// the line and paragraph separators, and the tag characters U+E0000-U+E007F (some unassigned).
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u{E0000}-\u{E007F}]/u;
+
+/**
+ * The first character of the text that shows nothing or acts on a terminal, as `U+200B`; undefined
+ * when there is none. `SUP\u200b-779` looks like SUP-779 and is not: a search for SUP-779 never
+ * finds it.
+ */
+export function firstInvisible(text: string): string | undefined {
+  const found = INVISIBLE.exec(text)?.[0];
+  return found === undefined ? undefined : `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { parseInteger } from '../ops/args.js';
 import { UsageError } from '../errors.js';
 import { parseRate } from './rate.js';
-import { printable } from '../printable.js';
+import { firstInvisible } from '../printable.js';
 
 export { isBatchArg } from './input.js';
 
@@ -69,12 +69,17 @@ export function parseWhy(flags: WhyFlags, required: { profile: string } | null):
   const out: Why = {};
   const one = (value: string | undefined, flag: string, max: number): string | undefined => {
     if (value === undefined) return undefined;
-    const v = value.trim();
+    // Only the blanks a shell leaves at the ends: trim() would also drop a BOM or a U+2028 there.
+    const v = value.replace(/^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g, '');
     if (v === '') throw new UsageError(`invalid ${flag}: expected some text`);
-    // Anything a terminal would get escaped (controls, line breaks, bidi overrides) has no place
-    // in a line an auditor reads: refused rather than kept escaped.
-    if (printable(v) !== v)
-      throw new UsageError(`invalid ${flag}: control or bidi formatting characters are not allowed (one line of text)`);
+    // Anything a terminal would get escaped (controls, line breaks, bidi overrides), or that shows
+    // nothing (a zero-width space, a tag character), has no place in a line an auditor reads and
+    // searches: refused rather than kept escaped.
+    const hidden = firstInvisible(v);
+    if (hidden !== undefined)
+      throw new UsageError(
+        `invalid ${flag}: ${hidden} is a control, formatting or invisible character; give one line of visible text`,
+      );
     if ([...v].length > max) throw new UsageError(`invalid ${flag}: longer than ${max} characters`);
     return v;
   };

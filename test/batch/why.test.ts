@@ -10,6 +10,10 @@ describe('parseWhy', () => {
       ticket: 'SUP-1234',
     });
     expect(parseWhy({}, null)).toEqual({});
+    expect(parseWhy({ reason: 'from a file\n', ticket: '\tSUP-1' }, null)).toEqual({
+      reason: 'from a file',
+      ticket: 'SUP-1',
+    });
   });
 
   it('refuses control characters, empty or oversized values, and a ticket with spaces', () => {
@@ -21,6 +25,12 @@ describe('parseWhy', () => {
       { ticket: 'SUP 1234' },
       { ticket: 'x'.repeat(101) },
       { ticket: '\u202eSUP' },
+      // Shows nothing, so SUP-779 would never find it; also at an end, where trim() would drop some.
+      { ticket: 'SUP\u200b-779' },
+      { ticket: 'SUP-779\u2028' },
+      { ticket: '\ufeffSUP-779' },
+      { reason: 'soft\u00adhyphen' },
+      { reason: 'tagged\u{e0041}' },
     ]) {
       expect(() => parseWhy(flags, null), JSON.stringify(flags)).toThrow(UsageError);
     }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bodySafe,
+  firstInvisible,
   hasControl,
   jsonSafe,
   jsonText,
@@ -43,6 +44,29 @@ describe('printable forms', () => {
     for (const text of ['a\x00', '\x1f', '\x7f', '\u0080', '\u009f'])
       expect(hasControl(text), JSON.stringify(text)).toBe(true);
     for (const text of ['plain', 'é ✓', '\u00a0']) expect(hasControl(text), JSON.stringify(text)).toBe(false);
+  });
+
+  it('firstInvisible() names the first control, format or invisible character, and finds none in visible text', () => {
+    expect(firstInvisible('SUP\u200b-779')).toBe('U+200B');
+    expect(firstInvisible('a\nb\u200b')).toBe('U+000A');
+    expect(firstInvisible('tag\u{e0041}')).toBe('U+E0041');
+    expect(firstInvisible('unassigned tag \u{e0000}')).toBe('U+E0000');
+    for (const ch of [
+      '\u00ad',
+      '\u2060',
+      '\ufeff',
+      '\u2028',
+      '\u2029',
+      '\u202e',
+      '\u2066',
+      '\u200e',
+      '\u061c',
+      '\x7f',
+      '\u009b',
+    ])
+      expect(firstInvisible(`x${ch}`), JSON.stringify(ch)).toBeDefined();
+    for (const text of ['SUP-779', 'refund for a lost purchase', 'é ✓ 漢字 👍🏽', '\u00a0'])
+      expect(firstInvisible(text)).toBeUndefined();
   });
 });
 
