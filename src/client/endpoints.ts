@@ -4,6 +4,7 @@
  * whether it is signed and whether it is safe to repeat.
  */
 import { MalformedReplyError } from '../errors.js';
+import { printable } from '../printable.js';
 import { LIMITS, LOGIN_PATH, PARAMS, TOKEN_GENERATOR_PATH } from '../domain/contract.js';
 import { ENDPOINTS, servicePath, type EndpointRow, type ParameterOf } from '../domain/endpoints.js';
 import type { QueryParams } from '../domain/signing.js';
@@ -145,7 +146,7 @@ export function createEndpoints(core: RequestCore): Endpoints {
       });
       if (!reply.payload || typeof reply.payload !== 'object' || Array.isArray(reply.payload)) {
         throw new MalformedReplyError(
-          `the users service answered ${reply.envelope.code} "${reply.envelope.message}" without a user`,
+          `the users service answered ${reply.envelope.code} "${printable(reply.envelope.message)}" without a user`,
         );
       }
       return reply;

@@ -10,7 +10,7 @@ import { TIMESTAMP_WINDOW_SECONDS } from '../domain/signing.js';
 import type { Envelope } from '../domain/types.js';
 import type { Reply } from './types.js';
 import type { HttpResult, ResponseHeaders } from './transport.js';
-import { jsonText } from '../printable.js';
+import { jsonText, printable } from '../printable.js';
 
 export interface ReplyContext {
   method: string;
@@ -36,8 +36,11 @@ export function readEnvelope<T>(res: HttpResult, ctx: ReplyContext): Reply<T> {
   }
 
   if (envelope.code !== 200) {
+    // The server's words, quoted in a message of ours: one line, its own line breaks escaped, so
+    // it cannot write a line on stderr that looks like udcli's.
     const message =
-      envelope.message || `error ${envelope.code}${res.status !== envelope.code ? ` (HTTP ${res.status})` : ''}`;
+      printable(envelope.message) ||
+      `error ${envelope.code}${res.status !== envelope.code ? ` (HTTP ${res.status})` : ''}`;
     throw new ApiError(message, envelope.code, res.status, {
       retryAfter,
       hint: hintFor(envelope.code, message, ctx.scheme),

@@ -9,6 +9,7 @@
  * in the sandbox's shape.
  */
 import { UdcliError, UsageError } from '../errors.js';
+import { printable } from '../printable.js';
 import type { GameSourceEntry, GameSourceList } from '../sandbox/game-host/routes.js';
 import type { ClockReply } from '../sandbox/routes/clock.js';
 import type { PresentedContents } from '../sandbox/routes/contents.js';
@@ -72,10 +73,10 @@ async function ask(url: string, path: string, sending: Sending): Promise<AdminRe
   return { status: response.status, ok: response.ok, body: parsed };
 }
 
-/** The `message` of a refusal (`{status: false, code, message}`), when the reply has one. */
+/** The `message` of a refusal (`{status: false, code, message}`), when the reply has one: one line, escaped. */
 function messageOf(body: unknown): string | undefined {
   const message = (body as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string' ? message : undefined;
+  return typeof message === 'string' ? printable(message) : undefined;
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';

@@ -6,6 +6,7 @@ import { ApiError, MalformedReplyError } from '../errors.js';
 import type { TokenRecord } from '../domain/types.js';
 import { parseRetryAfter, header, type ReplyContext } from './envelope.js';
 import type { HttpResult } from './transport.js';
+import { printable } from '../printable.js';
 import type { Reply } from './types.js';
 
 const LOGIN_HINT = 'log in with `udcli auth token <game_id> --as <username>` or pass a fresh --cookie';
@@ -59,7 +60,7 @@ function siteError(res: HttpResult, ctx: ReplyContext, prefix?: string): ApiErro
   const body = parseJson(res.bodyText) as { message?: unknown } | undefined;
   const detail =
     body && typeof body === 'object' && typeof body.message === 'string' && body.message
-      ? body.message
+      ? printable(body.message)
       : `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
   const message = prefix ? `${prefix}: ${detail}` : detail;
   return new ApiError(message, res.status, res.status, {

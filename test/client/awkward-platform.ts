@@ -28,6 +28,9 @@ export interface AwkwardPlatform {
 }
 
 export const PLATFORM_SECRET = 'awkward-platform-secret';
+/** An error message whose line breaks would write a line of its own on stderr (scenario `forged-lines`). */
+export const FORGED_TOKEN = 'e'.repeat(32);
+export const FORGED_MESSAGE = 'bad request\nudcli: all changes were applied\r\nsecond forged line';
 export const FRIEND_COUNT = 1203;
 export const SESSION = 'sid=s3ss10n';
 
@@ -112,6 +115,10 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
       return;
     }
     if (url.pathname.startsWith('/service/user-auth-token-generator/')) {
+      if (scenario === 'forged-lines') {
+        raw(res, 500, JSON.stringify({ status: false, message: FORGED_MESSAGE }));
+        return;
+      }
       if (!(req.headers.cookie ?? '').split(/;\s*/).includes(SESSION)) {
         raw(res, 401, JSON.stringify({ status: false, message: 'login required' }));
         return;
@@ -131,6 +138,11 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
         }),
       );
       return;
+    }
+
+    // A token refused in words that hold line breaks: `FORGED_TOKEN` as the auth_token.
+    if (url.pathname.endsWith('/authenticate/user.json') && param('auth_token') === FORGED_TOKEN) {
+      return envelope(res, 200, 200, FORGED_MESSAGE, null);
     }
 
     if (scenario.startsWith('agi')) {
@@ -260,6 +272,10 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
       case 'escaped-products':
         // The documented reply's PHP-style escaped slashes, and every purchase.data seen.
         return raw(res, 200, ESCAPED_PRODUCTS_BODY);
+      case 'forged-lines':
+        return envelope(res, 400, 400, FORGED_MESSAGE, null);
+      case 'forged-lines-no-user':
+        return envelope(res, 200, 200, FORGED_MESSAGE, null);
       case 'echo':
         return envelope(res, 200, 200, 'OK', { method: req.method, params, verified });
       default:

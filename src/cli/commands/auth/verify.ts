@@ -3,6 +3,7 @@ import { NotAuthenticatedError, UsageError } from '../../../errors.js';
 import type { Column } from '../../../output/types.js';
 import type { AuthenticatedUser } from '../../../domain/types.js';
 import { cellText, parseHex32 } from '../../../ops/args.js';
+import { printable } from '../../../printable.js';
 
 const COLUMNS: ReadonlyArray<Column<AuthenticatedUser>> = [
   { key: 'uid', header: 'UID', cell: (u) => cellText(u.uid) },
@@ -32,7 +33,7 @@ export async function run(factory: Factory, args: { userId?: string; authToken?:
   const raw = factory.globals().raw;
   if (raw) out.raw(reply.bodyText);
   if (reply.payload === null || reply.payload === undefined) {
-    const reason = reply.envelope?.message?.trim() || 'the service returned no user';
+    const reason = printable(reply.envelope?.message?.trim() ?? '') || 'the service returned no user';
     throw new NotAuthenticatedError(`not authenticated: ${reason}`, { hint: await otherGameHint(factory, reason) });
   }
   if (!raw) out.item(reply.payload, COLUMNS);
