@@ -13,6 +13,11 @@
  *   one version would need registry URLs in the lockfile. So this step runs 12's install script
  *   itself (a prebuilt binary where one can be had, else node-gyp).
  *
+ * node-gyp compiles against the running Node's own headers when its prefix has them
+ * (`<prefix>/include/node`, as Debian's and the official tarballs do), and only downloads them when
+ * they are not there (or npm's `nodedir` names others): a machine that reaches the npm registry and
+ * nothing else installs with a fresh HOME too (issue 54).
+ *
  * A failure fails the install: a udcli whose sandbox cannot run would otherwise be found out later.
  */
 const { existsSync } = require('node:fs');
@@ -27,9 +32,19 @@ function driverDir() {
   }
 }
 
-function fail(what) {
+/** The running Node's prefix when it has the headers node-gyp compiles against, else undefined. */
+function localHeaders() {
+  const prefix = dirname(dirname(process.execPath));
+  return existsSync(join(prefix, 'include', 'node', 'node.h')) ? prefix : undefined;
+}
+
+function fail(what, headers) {
+  const why =
+    what === 'build' && headers === undefined
+      ? `: no C headers of Node ${process.versions.node} beside it (${join(dirname(dirname(process.execPath)), 'include', 'node')}) and none could be downloaded; use Node 22 or later (nothing is compiled there), or install this Node's headers (or set npm_config_nodedir to a folder that has include/node)`
+      : ' (see docs/NODE.md); on Node 22 or later none is compiled';
   process.stderr.write(
-    `udcli: could not ${what} better-sqlite3 12, the SQLite driver for Node ${process.versions.node} (see docs/NODE.md); on Node 22 or later none is compiled\n`,
+    `udcli: could not ${what} better-sqlite3 12, the SQLite driver for Node ${process.versions.node}${why}\n`,
   );
   process.exit(1);
 }
@@ -57,7 +72,10 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
   }
   const dir = driverDir();
   if (!existsSync(join(dir, 'build', 'Release', 'better_sqlite3.node'))) {
-    const run = npm(['run-script', 'install'], dir);
-    if (run.status !== 0 || !existsSync(join(dir, 'build', 'Release', 'better_sqlite3.node'))) fail('build');
+    // A nodedir the user set wins; else this Node's own headers, where its prefix has them.
+    const headers = process.env.npm_config_nodedir || localHeaders();
+    const env = headers === undefined ? process.env : { ...process.env, npm_config_nodedir: headers };
+    const run = npm(['run-script', 'install'], dir, env);
+    if (run.status !== 0 || !existsSync(join(dir, 'build', 'Release', 'better_sqlite3.node'))) fail('build', headers);
   }
 }
