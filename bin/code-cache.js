@@ -16,9 +16,13 @@
 //   user's own, no link followed, no one else able to write it). Writing one removes another
 //   build's files once a day old, this process's own temporary file whatever happens, other
 //   temporary files of udcli's an hour old, and then the least recently used files past CACHE_CAP.
-// - Checked against the file's content: each cache starts with the SHA-1 of the source it was
-//   made from. V8 itself checks only the source's length, so an edit of the same length would
-//   otherwise run the old code.
+// - Checked against the file's content: V8 itself checks only the source's length, so an edit of
+//   the same length would otherwise run the old code. Beside the caches of each built file lies a
+//   copy of the source they were made from (`…-udcli.src`, one per build, Node and built file,
+//   not per command), with a random generation; a start compares the source with that copy byte
+//   for byte (no hash: node:crypto alone costs a read command more than the cache saves), and
+//   takes a cache only when its header names the copy's generation. A source that differs gets
+//   a new copy and a new generation, which no older cache names.
 // A file is read only when it is a regular file of this user that nobody else may write, at most
 // FILE_LIMIT bytes, and written as write-whole.ts writes: to a new temporary name (O_EXCL, no link
 // followed, 0600), renamed into place. Anything that fails falls back to require(): the cache only
@@ -30,7 +34,8 @@ const { basename, dirname, join } = require('node:path');
 
 const BUILD_LINE = /\n\/\/# udcli-build ([0-9a-f]{16,64})\n?$/;
 const MAGIC = Buffer.from('udcliV8\n', 'latin1');
-const HASH_BYTES = 20;
+const SOURCE_MAGIC = Buffer.from('udcliSRC', 'latin1');
+const GENERATION_BYTES = 8;
 const FILE_LIMIT = 16 * 1024 * 1024;
 /** All of udcli's cache files together: a few commands' worth; the least recently used go first. */
 const CACHE_CAP = 8 * 1024 * 1024;
@@ -57,10 +62,16 @@ function commandKeys(args) {
   return words.length === 2 ? [words.join('-'), words[0]] : [words[0]];
 }
 
-const sha1 = (bytes) => require('node:crypto').createHash('sha1').update(bytes).digest();
+/** A new generation for a source copy: only needs to differ from the last one, so no node:crypto. */
+function newGeneration() {
+  const g = Buffer.alloc(GENERATION_BYTES);
+  g.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, 0);
+  g.writeUInt32LE((Date.now() ^ (process.pid << 16) ^ (Math.random() * 2 ** 32)) >>> 0, 4);
+  return g;
+}
 
-/** The V8 data of a cache file, when the file is this user's, only theirs to write, and made from `hash`'s source. */
-function readOwn(path, hash) {
+/** The file's bytes, when it is this user's and only theirs to write, at most FILE_LIMIT bytes; its use noted. */
+function readOwn(path) {
   let fd;
   try {
     fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
@@ -75,13 +86,10 @@ function readOwn(path, hash) {
     const othersWrite = posix && (st.mode & 0o022) !== 0;
     if (!st.isFile() || foreign || othersWrite || st.size > FILE_LIMIT) return undefined;
     const bytes = fs.readFileSync(fd);
-    const head = MAGIC.length + HASH_BYTES;
-    if (bytes.length <= head || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-    if (!bytes.subarray(MAGIC.length, head).equals(hash)) return undefined;
     // Used now: the cap removes the least recently used files first.
     const now = new Date();
     fs.futimesSync(fd, now, now);
-    return bytes.subarray(head);
+    return bytes;
   } catch {
     return undefined;
   } finally {
@@ -89,14 +97,23 @@ function readOwn(path, hash) {
   }
 }
 
-/** Writes `data` whole as `name` in `dir` (a new temporary file renamed into place), then sweeps. */
-function writeCache(dir, name, build, hash, data) {
+/** `bytes` after `magic` and a generation, when the file starts so and `generation` (if given) is that one. */
+function afterHeader(bytes, magic, generation) {
+  const head = magic.length + GENERATION_BYTES;
+  if (bytes === undefined || bytes.length <= head || !bytes.subarray(0, magic.length).equals(magic)) return undefined;
+  const found = bytes.subarray(magic.length, head);
+  if (generation !== undefined && !found.equals(generation)) return undefined;
+  return { generation: found, rest: bytes.subarray(head) };
+}
+
+/** Writes `data` whole as `name` in `dir` (a new temporary file renamed into place). */
+function writeWhole(dir, name, data) {
   const temp = join(dir, `${name}.tmp-${process.pid}-${Math.random().toString(16).slice(2, 10)}`);
   const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
   try {
     const fd = fs.openSync(temp, flags, 0o600);
     try {
-      fs.writeFileSync(fd, Buffer.concat([MAGIC, hash, data]));
+      fs.writeFileSync(fd, data);
     } finally {
       fs.closeSync(fd);
     }
@@ -104,7 +121,6 @@ function writeCache(dir, name, build, hash, data) {
   } finally {
     fs.rmSync(temp, { force: true });
   }
-  sweep(dir, build);
 }
 
 /** Another build's files a day old, stray temporary ones an hour old, the least used past the cap: udcli's only. */
@@ -167,7 +183,8 @@ function loadCached(file, args, dir) {
   const dist = dirname(file);
   const prefix = `${main.build}-${process.version}-${process.arch}`;
   const keys = commandKeys(args);
-  /** @type {Array<{ tag: string, hash: Buffer, script: import('node:vm').Script, taken?: string }>} */
+  /** @typedef {{ tag: string, bytes: Buffer, generation?: Buffer, taken?: string }} Compiled */
+  /** @type {Array<Compiled & { script: import('node:vm').Script }>} */
   const compiled = [];
 
   /** A require for the file at `path`: the split's files through load(), anything else as Node does. */
@@ -189,11 +206,13 @@ function loadCached(file, args, dir) {
   /** Compiles and runs one file of the split as Node would require it, from its cache when V8 takes it. */
   const load = (path, built) => {
     const tag = basename(path, '.cjs');
-    const hash = sha1(built.bytes);
+    // This file's caches hold only if the copy they were made beside is this source, byte for byte.
+    const copy = afterHeader(readOwn(join(dir, `${prefix}-${tag}.src`)), SOURCE_MAGIC);
+    const generation = copy !== undefined && copy.rest.equals(built.bytes) ? copy.generation : undefined;
     let cachedData;
     let taken;
-    for (const key of keys) {
-      cachedData = readOwn(join(dir, `${prefix}-${key}-${tag}.v8`), hash);
+    for (const key of generation === undefined ? [] : keys) {
+      cachedData = afterHeader(readOwn(join(dir, `${prefix}-${key}-${tag}.v8`)), MAGIC, generation)?.rest;
       if (cachedData !== undefined) {
         taken = key;
         break;
@@ -201,7 +220,13 @@ function loadCached(file, args, dir) {
     }
     // No importModuleDynamically: it needs a flag or warns; these files import through dist/dynamic-import.cjs instead.
     const script = new vm.Script(Module.wrap(built.source), { filename: path, cachedData });
-    compiled.push({ tag, hash, script, ...(script.cachedDataRejected === true ? {} : { taken }) });
+    compiled.push({
+      tag,
+      bytes: built.bytes,
+      ...(generation !== undefined ? { generation } : {}),
+      script,
+      ...(script.cachedDataRejected === true ? {} : { taken }),
+    });
     const module = new Module(path, undefined);
     module.filename = path;
     // The files of the split require each other: each must get this module, not a second copy.
@@ -221,13 +246,26 @@ function loadCached(file, args, dir) {
       const ran = exports.commandRun?.()?.replaceAll(' ', '-') ?? 'root';
       // A start finds only the names its own words give (`--profile x user …` gives none): no file it could not read.
       if (!keys.includes(ran)) return;
-      for (const { tag, hash, script, taken } of compiled) {
+      let wrote = false;
+      for (const { tag, bytes, script, taken, ...known } of compiled) {
         if (taken === ran) continue;
         try {
-          writeCache(dir, `${prefix}-${ran}-${tag}.v8`, main.build, hash, script.createCachedData());
+          let generation = known.generation;
+          if (generation === undefined) {
+            // A source no copy matches (new, or edited in place): a new copy, and a generation no older cache names.
+            generation = newGeneration();
+            writeWhole(dir, `${prefix}-${tag}.src`, Buffer.concat([SOURCE_MAGIC, generation, bytes]));
+          }
+          writeWhole(dir, `${prefix}-${ran}-${tag}.v8`, Buffer.concat([MAGIC, generation, script.createCachedData()]));
+          wrote = true;
         } catch {
           // No cache this time (a read-only home, a full disk): the next start compiles again.
         }
+      }
+      try {
+        if (wrote) sweep(dir, main.build);
+      } catch {
+        // Swept next time.
       }
     },
   };

@@ -201,6 +201,7 @@ describe('npm pack', () => {
         'package/bin/udcli.js',
         'package/bin/package.json',
         'package/bin/code-cache.js',
+        'package/bin/cache-dir.js',
         'package/README.md',
         'package/LICENSE',
         'package/package.json',
