@@ -38,9 +38,7 @@ export function readEnvelope<T>(res: HttpResult, ctx: ReplyContext): Reply<T> {
   if (envelope.code !== 200) {
     // The server's words, quoted in a message of ours: one line, its own line breaks escaped, so
     // it cannot write a line on stderr that looks like udcli's.
-    const message =
-      printable(envelope.message) ||
-      `error ${envelope.code}${res.status !== envelope.code ? ` (HTTP ${res.status})` : ''}`;
+    const message = failureMessage(envelope.code, envelope.message, res.status);
     throw new ApiError(message, envelope.code, res.status, {
       retryAfter,
       hint: hintFor(envelope.code, message, ctx.scheme),
@@ -54,6 +52,18 @@ export function readEnvelope<T>(res: HttpResult, ctx: ReplyContext): Reply<T> {
     bodyText: res.bodyText,
     httpStatus: res.status,
   };
+}
+
+/**
+ * What a failed reply says. A message that reads as success ("OK", "success", none: a backend that
+ * sets the code and keeps its default message) alone would print `udcli: OK` for a failure: the
+ * code and the status then speak instead, with the message quoted.
+ */
+function failureMessage(code: number, message: string, status: number): string {
+  const where = `error ${code}${status !== code ? ` (HTTP ${status})` : ''}`;
+  if (message.trim() === '') return where;
+  if (/^\s*(ok|success(ful)?|done)\W*$/i.test(message)) return `${where}, though its message says ${jsonText(message)}`;
+  return printable(message);
 }
 
 /**
