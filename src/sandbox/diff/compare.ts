@@ -1,14 +1,37 @@
 /**
  * Two replies to the same request, the recorded one and the sandbox's, compared: the HTTP
  * status; the format (JSON, XML, HTML, text, empty: when it differs, nothing more of the body is
- * compared); then the JSON from the envelope's root down, a field only in the recording
- * `missing`, only in the sandbox `extra`, a JSON type that differs `type`, a value `value`.
- * Values that drift between two runs are not differences unless strict (see `drifts`). Paths are
- * written `payload[].product.price` (`[]`: any element); one difference per kind and path.
+ * compared); then the body from the envelope's root down, JSON as parsed and XML as the same tree
+ * (xml-tree.ts): a field only in the recording `missing`, only in the sandbox `extra`, a JSON
+ * type that differs `type`, a value `value`, a number spelled otherwise (`55.0` for `55`)
+ * `representation`; a list in another order than the request asked for `order`, a page larger
+ * than its limit `limit`. Values that drift between two runs are not differences unless strict
+ * (see `drifts`). Paths are written `payload[].product.price` (`[]`: any element); one
+ * difference per kind and path.
  */
 import { isPlaceholder } from '../../har/redaction.js';
+import { parseSpelled } from './json-spelled.js';
+import { xmlTree } from './xml-tree.js';
 
-export type Kind = 'status' | 'format' | 'missing' | 'extra' | 'type' | 'value' | 'schema';
+export type Kind =
+  | 'status'
+  | 'format'
+  | 'missing'
+  | 'extra'
+  | 'type'
+  | 'value'
+  | 'representation'
+  | 'order'
+  | 'limit'
+  | 'schema';
+
+/** What the request asked of the list its reply's payload is. */
+export interface Asked {
+  /** `order` or `sort` given: the recorded order is part of the contract. */
+  ordered: boolean;
+  /** At most this many elements (the request's `limit`, or the documented default). */
+  limit?: number;
+}
 
 export interface Found {
   kind: Kind;
@@ -35,6 +58,8 @@ export type Format = 'json' | 'xml' | 'html' | 'text' | 'empty';
 
 /** Deeper than this, a subtree is compared as a whole (hostile nesting never recurses far). */
 const MAX_DEPTH = 48;
+
+const BOM = /^\uFEFF/;
 
 export function formatOf(reply: Reply): Format {
   const text = reply.text.trim();
@@ -96,6 +121,14 @@ function drifts(path: string, a: unknown, b: unknown, inChallenge: boolean, rule
   if (ASSIGNED.has(name) && typeof a === 'number' && typeof b === 'number') return true;
   return false;
 }
+
+/** A number's text in XML: compared as a number is in JSON. */
+const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+const form = (spelled: string): string =>
+  /[eE]/.test(spelled) ? 'exponent' : spelled.includes('.') ? 'fraction' : 'integer';
+
+/** How each side spells the number at hand, as its parent knows it. */
+type Spellings = readonly [string | undefined, string | undefined];
 
 export function ignored(path: string, rules: Pick<Rules, 'ignore'>): boolean {
   return rules.ignore.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
@@ -161,15 +194,51 @@ function sameText(a: unknown, b: unknown): boolean {
   }
 }
 
+interface Walk {
+  rules: Rules;
+  out: Collector;
+  asked: Asked;
+  /** Both replies XML: every leaf is text, a number's too. */
+  xml: boolean;
+  spellA: (container: object, key: string | number) => string | undefined;
+  spellB: (container: object, key: string | number) => string | undefined;
+}
+
+const ids = (list: Iterable<string>): string[] => [...list].slice(0, 20);
+
+/**
+ * A number (or, in XML, a number's text) on both sides: `representation` when the two are
+ * spelled in other forms (an integer, a fraction, an exponent) or spelled otherwise for the same
+ * number, `value` when the numbers differ and do not drift.
+ */
+function compareNumbers(
+  a: number | string,
+  b: number | string,
+  spelled: Spellings,
+  path: string,
+  inChallenge: boolean,
+  w: Walk,
+): void {
+  const ra = spelled[0] ?? String(a);
+  const rb = spelled[1] ?? String(b);
+  const va = Number(a);
+  const vb = Number(b);
+  if (ra !== rb && (form(ra) !== form(rb) || va === vb))
+    w.out.add({ kind: 'representation', at: path, recorded: ra, sandbox: rb });
+  if (va !== vb && (w.rules.strict || !drifts(path, va, vb, inChallenge, w.rules)))
+    w.out.add({ kind: 'value', at: path, recorded: a, sandbox: b });
+}
+
 function walk(
   a: unknown,
   b: unknown,
   path: string,
   depth: number,
   inChallenge: boolean,
-  rules: Rules,
-  out: Collector,
+  w: Walk,
+  spelled: Spellings = [undefined, undefined],
 ): void {
+  const { rules, out } = w;
   if (path !== '' && ignored(path, rules)) return;
   const ta = typeOf(a);
   const tb = typeOf(b);
@@ -185,20 +254,41 @@ function walk(
   if (ta === 'array') {
     const x = a as unknown[];
     const y = b as unknown[];
+    const payload = path === 'payload';
+    const limit = payload ? w.asked.limit : undefined;
+    // The recording's page held more than its limit: the sandbox cannot show the surplus, and
+    // what is missing is the limit kept, not items of the state.
+    const overLimit = limit !== undefined && x.length > limit && y.length < x.length;
+    if (overLimit)
+      out.add({
+        kind: 'limit',
+        at: path,
+        recorded: `${x.length} items for a limit of ${limit}`,
+        sandbox: `${y.length} items`,
+      });
     const paired = pairByIdentity(x, y);
     if (paired) {
       for (const [id, rx] of paired.recorded) {
         const sx = paired.sandbox.get(id);
-        if (sx === undefined) out.add({ kind: 'missing', at: `${path}[]`, recorded: id, sandbox: null });
-        else walk(rx, sx, `${path}[]`, depth + 1, false, rules, out);
+        if (sx === undefined) {
+          if (!overLimit) out.add({ kind: 'missing', at: `${path}[]`, recorded: id, sandbox: null });
+        } else walk(rx, sx, `${path}[]`, depth + 1, false, w);
       }
       for (const id of paired.sandbox.keys())
         if (!paired.recorded.has(id)) out.add({ kind: 'extra', at: `${path}[]`, recorded: null, sandbox: id });
+      if (payload && w.asked.ordered && !ignored(path, rules)) {
+        // The elements both hold, each side in its own order.
+        const recorded = [...paired.recorded.keys()].filter((id) => paired.sandbox.has(id));
+        const sandbox = [...paired.sandbox.keys()].filter((id) => paired.recorded.has(id));
+        if (recorded.some((id, i) => id !== sandbox[i]))
+          out.add({ kind: 'order', at: path, recorded: ids(recorded), sandbox: ids(sandbox) });
+      }
       return;
     }
-    if (x.length !== y.length)
+    if (x.length !== y.length && !overLimit)
       out.add({ kind: 'value', at: path, recorded: `${x.length} items`, sandbox: `${y.length} items` });
-    for (let i = 0; i < Math.min(x.length, y.length); i++) walk(x[i], y[i], `${path}[]`, depth + 1, false, rules, out);
+    for (let i = 0; i < Math.min(x.length, y.length); i++)
+      walk(x[i], y[i], `${path}[]`, depth + 1, false, w, [w.spellA(x, i), w.spellB(y, i)]);
     return;
   }
   if (ta === 'object') {
@@ -209,7 +299,7 @@ function walk(
       const at = join(path, name);
       if (ignored(at, rules)) continue;
       if (!(name in y)) out.add({ kind: 'missing', at, recorded: sample(x[name]), sandbox: null });
-      else walk(x[name], y[name], at, depth + 1, challenge, rules, out);
+      else walk(x[name], y[name], at, depth + 1, challenge, w, [w.spellA(x, name), w.spellB(y, name)]);
     }
     for (const name of Object.keys(y)) {
       const at = join(path, name);
@@ -217,11 +307,22 @@ function walk(
     }
     return;
   }
+  if (ta === 'number' || (w.xml && ta === 'string' && NUMERIC.test(a as string) && NUMERIC.test(b as string))) {
+    compareNumbers(a as number | string, b as number | string, spelled, path, inChallenge, w);
+    return;
+  }
   if (a !== b && (rules.strict || !drifts(path, a, b, inChallenge, rules)))
     out.add({ kind: 'value', at: path, recorded: a, sandbox: b });
 }
 
-export function compareReplies(recorded: Reply, sandbox: Reply, rules: Rules): Found[] {
+const NO_SPELLING = (): undefined => undefined;
+
+export function compareReplies(
+  recorded: Reply,
+  sandbox: Reply,
+  rules: Rules,
+  asked: Asked = { ordered: false },
+): Found[] {
   const out = new Collector();
   if (recorded.status !== sandbox.status && !ignored('status', rules))
     out.add({ kind: 'status', at: 'status', recorded: recorded.status, sandbox: sandbox.status });
@@ -231,7 +332,42 @@ export function compareReplies(recorded: Reply, sandbox: Reply, rules: Rules): F
     out.add({ kind: 'format', at: '', recorded: fr, sandbox: fs });
     return out.found;
   }
-  if (fr === 'json') walk(JSON.parse(recorded.text), JSON.parse(sandbox.text), '', 0, false, rules, out);
+  if (fr === 'json') {
+    // A byte order mark parses away but fails Go's, C#'s and JSON.parse's readers alike.
+    const boms = [BOM.test(recorded.text), BOM.test(sandbox.text)] as const;
+    if (boms[0] !== boms[1])
+      out.add({
+        kind: 'representation',
+        at: '',
+        recorded: boms[0] ? 'a byte order mark, then JSON' : 'JSON',
+        sandbox: boms[1] ? 'a byte order mark, then JSON' : 'JSON',
+      });
+    const a = parseSpelled(recorded.text.trim().replace(BOM, ''));
+    const b = parseSpelled(sandbox.text.trim().replace(BOM, ''));
+    walk(a.value, b.value, '', 0, false, { rules, out, asked, xml: false, spellA: a.spelling, spellB: b.spelling });
+  } else if (fr === 'xml') {
+    const a = xmlTree(recorded.text);
+    const b = xmlTree(sandbox.text);
+    if (!a || !b) {
+      if (a !== b)
+        out.add({
+          kind: 'format',
+          at: '',
+          recorded: a ? 'xml' : 'xml, not well-formed',
+          sandbox: b ? 'xml' : 'xml, not well-formed',
+        });
+      return out.found;
+    }
+    if (a.root !== b.root) out.add({ kind: 'value', at: '', recorded: `<${a.root}>`, sandbox: `<${b.root}>` });
+    walk(a.value, b.value, '', 0, false, {
+      rules,
+      out,
+      asked,
+      xml: true,
+      spellA: NO_SPELLING,
+      spellB: NO_SPELLING,
+    });
+  }
   return out.found;
 }
 

@@ -7,6 +7,7 @@
  */
 import { readHar } from '../../har/reader.js';
 import type { DataFile } from '../data/model.js';
+import { askedOf } from './asked.js';
 import { compareReplies, ignored, type Found, type Kind, type Rules } from './compare.js';
 import { classify, effectiveMethod, type PlatformExchange } from './exchange.js';
 import { learnRecordings } from './learn.js';
@@ -118,7 +119,7 @@ export async function diffRecordings(options: DiffOptions): Promise<DiffResult> 
           return;
         }
         // compare
-        const found: Found[] = compareReplies(exchange.reply, replayed.reply, rules);
+        const found: Found[] = compareReplies(exchange.reply, replayed.reply, rules, askedOf(exchange));
         const reported = new Set(found.map((f) => f.at));
         for (const s of schemaFindings(exchange, [...reported]))
           if (!reported.has(s.at) && !ignored(s.at, rules)) found.push(s);

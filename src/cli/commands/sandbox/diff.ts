@@ -63,7 +63,10 @@ export function reportText(result: DiffResult, files: number): string {
       lines.push('', printable(`${files > 1 ? `${d.file} ` : ''}#${d.entry} ${d.method} ${d.path}${query}`));
     }
     const at = d.at === '' ? '(body)' : d.at;
-    lines.push(`  ${d.kind.padEnd(7)} ${printable(at)}: recorded ${shown(d.recorded)}, sandbox ${shown(d.sandbox)}`);
+    // A representation's values are spellings: shown as written, `55.0`, not as the string "55.0".
+    const show = (v: unknown): string =>
+      d.kind === 'representation' && typeof v === 'string' && /^[-+.\w]+$/.test(v) ? printable(v) : shown(v);
+    lines.push(`  ${d.kind.padEnd(7)} ${printable(at)}: recorded ${show(d.recorded)}, sandbox ${show(d.sandbox)}`);
   }
   if (result.omitted > 0)
     lines.push(`… and ${result.omitted} more differences (only the first ${result.differences.length} are listed)`);
