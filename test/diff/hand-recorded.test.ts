@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { readDataFile } from '../../src/sandbox/data/read.js';
 import { fakeIO } from '../output/fake-io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'diff-hand-'));
@@ -213,5 +214,29 @@ describe('sandbox diff of a recording written by hand', () => {
     expect(found(r.differences)).toEqual(['#1 limit payload']);
     expect(r.differences[0]).toMatchObject({ recorded: '3 items for a limit of 2', sandbox: '2 items' });
     expect(r.code).toBe(1);
+  });
+
+  it('the bytes as sent are read: a byte order mark is `representation` of the body and still seeds', async () => {
+    const file = har('bom.har', [GAME_READ, entry(`users/${UID}.json?api_key=${KEY}`, `\uFEFF${USER_JSON}`)]);
+    const r = await diff(file);
+    expect(found(r.differences)).toEqual(['#1 representation ']);
+    expect(r.differences[0]).toMatchObject({ recorded: 'a byte order mark, then JSON', sandbox: 'JSON' });
+  });
+});
+
+describe('sandbox import of a recording written by hand', () => {
+  it('reads an XML reply as it reads a JSON one', async () => {
+    const file = har('import-xml.har', [
+      GAME_READ,
+      entry(`users/${UID}.xml?api_key=${KEY}`, userXml({ username: 'ana_xml', gender: 'male' }), 'application/xml'),
+    ]);
+    const out = join(dir, 'case.yaml');
+    const f = fakeIO({
+      env: { NO_COLOR: '1', UDCLI_CONFIG_DIR: join(dir, 'config'), UDCLI_DATA_DIR: join(dir, 'data') },
+    });
+    const code = await main(['sandbox', 'import', file, out, '--force'], f.io);
+    expect(code, f.stderr()).toBe(0);
+    const user = readDataFile(out).users!.find((u) => u.uid === UID)!;
+    expect([user.username, user.gender]).toEqual(['ana_xml', 'male']);
   });
 });

@@ -4,6 +4,8 @@
  * fields (`postData.params` or `postData.text`), and the reply's status, type and text
  * (`content.encoding: "base64"` decoded). Entries that are not platform exchanges say why.
  */
+import { xmlTree } from './xml-tree.js';
+
 export const PLATFORM_PREFIX = '/services/rest/v1/';
 /** A reply body longer than this is compared by its start only (a recording never makes the diff hold more). */
 export const MAX_REPLY_CHARS = 8 * 1024 * 1024;
@@ -147,16 +149,29 @@ export function resourceOf(exchange: PlatformExchange): { resource: string; id: 
   };
 }
 
-/** The JSON envelope of a reply, if it is one. */
-export function envelopeOf(text: string): { code?: unknown; message?: unknown; payload?: unknown } | undefined {
-  const trimmed = text.trimStart();
+type Envelope = { code?: unknown; message?: unknown; payload?: unknown };
+
+/** The JSON envelope of a reply, if it is one (behind a byte order mark too: the bytes are kept as sent). */
+export function envelopeOf(text: string): Envelope | undefined {
+  const trimmed = text.trim();
   if (!trimmed.startsWith('{')) return undefined;
   try {
-    const value = JSON.parse(text) as unknown;
+    const value = JSON.parse(trimmed) as unknown;
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The envelope a reply shows, JSON or XML (read as the same tree, every leaf text): what a
+ * recording tells of the state, whichever format the server answered in.
+ */
+export function shownEnvelope(text: string): Envelope | undefined {
+  const json = envelopeOf(text);
+  if (json !== undefined || !text.trim().startsWith('<')) return json;
+  const tree = xmlTree(text)?.value;
+  return tree !== null && typeof tree === 'object' && !Array.isArray(tree) ? (tree as Envelope) : undefined;
 }

@@ -8,7 +8,7 @@
  */
 import { LIMITS } from '../../domain/contract.js';
 import { splitPack } from '../domain/products.js';
-import { effectiveMethod, envelopeOf, param, resourceOf, type PlatformExchange } from './exchange.js';
+import { effectiveMethod, param, resourceOf, shownEnvelope, type PlatformExchange } from './exchange.js';
 import * as recorded from './recorded-values.js';
 
 export type Mode = 'first' | 'last';
@@ -258,7 +258,7 @@ export class Observations {
     const seedState = read || this.mode === 'last';
     const ref = this.#gameRef(exchange, resource === 'achievements' ? id : undefined);
     if (ref !== undefined) this.#bucket(ref);
-    const envelope = envelopeOf(exchange.reply.text);
+    const envelope = shownEnvelope(exchange.reply.text);
     const payload = envelope?.payload;
     const ok =
       exchange.reply.status === 200 &&
