@@ -279,11 +279,35 @@ function throwUnfinished(summary: BatchSummary, journal: string | undefined): vo
   }
   if (summary.failed + summary.unknown > 0) {
     const err = new BatchIncompleteError(summary.failed, summary.unknown);
-    err.hint = journal
-      ? `rerun the same command with --journal ${journal} to retry the failed users${summary.unknown ? ' (check the unknown ones first; --retry-unknown sends them again)' : ''}`
-      : 'rerun with --journal FILE to retry only what did not succeed';
+    const hints: string[] = [];
+    const missing = summary.notFound;
+    if (missing) hints.push(notFoundHint(missing));
+    // A rerun helps only the others: a server error, a timeout, a lost reply.
+    const retryable = summary.failed - (missing?.count ?? 0);
+    if (retryable > 0 || summary.unknown > 0) {
+      const others = missing ? ' other' : '';
+      hints.push(
+        journal
+          ? `rerun the same command with --journal ${journal} to retry the${others} failed users${summary.unknown ? ' (check the unknown ones first; --retry-unknown sends them again)' : ''}`
+          : `rerun with --journal FILE to retry only the${others} users that did not succeed`,
+      );
+    }
+    err.hint = hints.join('\n');
     throw err;
   }
+}
+
+/**
+ * Users that do not exist: a rerun finds them missing again, and the journal refuses a list
+ * whose line changed, so the corrected names go in a list of their own.
+ */
+function notFoundHint(missing: NonNullable<BatchSummary['notFound']>): string {
+  const { count, first } = missing;
+  const which =
+    count === 1
+      ? `user not found (404): line ${first.line}, ${JSON.stringify(first.input)}`
+      : `${count} users not found (404), the first on line ${first.line}, ${JSON.stringify(first.input)}`;
+  return `${which}; a rerun will not help: correct the ${count === 1 ? 'name or uid' : 'names or uids'} and run ${count === 1 ? 'that user' : 'those users'} on ${count === 1 ? 'its' : 'their'} own`;
 }
 
 /**

@@ -8,7 +8,10 @@
  * is sent. A complete line that is not a record (a truncated one) is refused too: the journal
  * would not say what was done. Only a torn last line, without its newline, is ignored: that is
  * what `kill -9` mid-write leaves. Each later line is one record `{line, input, uid, status, at, before?}`
- * (an item is its line of the list); the last record of an item wins. Of earlier runs only
+ * (an item is its line of the list); the last record of an item wins. An `ok` record also keeps
+ * what the run printed for it (`result`: before, after, undo; `resolved`), so a rerun's skipped
+ * line says what was done; it reads them from the file as it goes, never all at once. A journal
+ * of an earlier udcli has no `result`: its skipped lines say so. Of earlier runs only
  * what resuming needs is kept in memory: the finished lines as runs with a checksum of their text
  * (finished-lines.ts), and the few items that did not finish, so memory stays flat however long
  * the list. A resume checks, line by line as it reads the list, that it is the list the journal
@@ -81,6 +84,21 @@ export interface JournalRecord {
   at: string;
   /** With `started`: the user's state read just before sending (what a resume decides from). */
   before?: unknown;
+  /** With `ok`: what the run printed as the item's result (null: none); absent in journals of udcli before 54. */
+  result?: unknown;
+  /** With `ok`: the lost reply it was decided from. */
+  resolved?: { how: 'applied' | 'sent'; detail: string };
+}
+
+/** A line an earlier run finished, as its `ok` record says. */
+export interface FinishedRecord {
+  line: number;
+  input: string;
+  uid: string | null;
+  at: string | null;
+  /** Absent: the journal does not keep it (written by an earlier udcli). */
+  result?: unknown;
+  resolved?: { how: 'applied' | 'sent'; detail: string };
 }
 
 /** An item of an earlier run that did not finish. */
@@ -183,6 +201,8 @@ interface Prior {
 export class Journal {
   readonly path: string;
   private readonly prior: Prior;
+  /** The bytes of complete records when it was opened: what earlier runs wrote. */
+  private readonly earlierBytes: number;
   private fh: FileHandle | null;
   private queue: string[] = [];
   private waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
@@ -190,9 +210,10 @@ export class Journal {
   private failure: unknown = null;
   private lock: HeldLock | null;
 
-  private constructor(path: string, prior: Prior, fh: FileHandle | null, lock: HeldLock | null) {
+  private constructor(path: string, prior: Prior, earlierBytes: number, fh: FileHandle | null, lock: HeldLock | null) {
     this.path = path;
     this.prior = prior;
+    this.earlierBytes = earlierBytes;
     this.fh = fh;
     this.lock = lock;
   }
@@ -262,6 +283,7 @@ export class Journal {
     }
 
     let prior: Prior = { finished: new FinishedLines(), kept: new Map() };
+    let earlierBytes = 0;
     let fresh = size === null || size === 0;
     if (!fresh) {
       const fd = openSync(path, 'r');
@@ -288,6 +310,7 @@ export class Journal {
         }
       } else {
         prior = Journal.load(path, command, complete);
+        earlierBytes = complete;
         if (complete < size!)
           notice?.(`ignored the torn last line of journal ${path}: the run writing it was killed mid-write`);
         if (!options.readOnly && complete < size!) {
@@ -303,7 +326,7 @@ export class Journal {
       }
     }
 
-    if (options.readOnly) return new Journal(path, prior, null, null);
+    if (options.readOnly) return new Journal(path, prior, earlierBytes, null, null);
 
     if (fresh) {
       const header: JournalHeader = {
@@ -330,7 +353,7 @@ export class Journal {
       fsyncDir(path);
     }
     const fh = await open(path, constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0));
-    return new Journal(path, prior, fh, lock);
+    return new Journal(path, prior, earlierBytes, fh, lock);
   }
 
   /**
@@ -386,31 +409,33 @@ export class Journal {
         });
       }
     };
-    const fd = openSync(path, 'r');
-    try {
-      const chunk = Buffer.alloc(64 * 1024);
-      const decoder = new StringDecoder('utf8');
-      let pending = '';
-      for (let offset = 0; offset < complete; ) {
-        const n = readSync(fd, chunk, 0, Math.min(chunk.length, complete - offset), offset);
-        if (n === 0) break;
-        offset += n;
-        // Line by line, not split into an array: thousands of lines alive at each scavenge would
-        // be promoted, and the old generation would grow with the journal.
-        const text = pending + decoder.write(chunk.subarray(0, n));
-        let start = 0;
-        for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-          onLine(text.slice(start, end));
-          start = end + 1;
-        }
-        pending = text.slice(start);
-      }
-      pending += decoder.end();
-      if (pending !== '') onLine(pending);
-    } finally {
-      closeSync(fd);
-    }
+    for (const line of journalLines(path, complete)) onLine(line);
     return prior;
+  }
+
+  /**
+   * The lines earlier runs finished, as their `ok` records say, in the order they were written:
+   * read from the file one record at a time, so a million finished lines cost no memory.
+   */
+  *finished(): Generator<FinishedRecord> {
+    let first = true;
+    for (const text of journalLines(this.path, this.earlierBytes)) {
+      if (first) {
+        first = false;
+        continue;
+      }
+      const rec = JSON.parse(text) as Partial<JournalRecord>;
+      if (rec.status !== 'ok') continue;
+      const out: FinishedRecord = {
+        line: rec.line!,
+        input: rec.input!,
+        uid: typeof rec.uid === 'string' ? rec.uid : null,
+        at: typeof rec.at === 'string' ? rec.at : null,
+      };
+      if ('result' in rec) out.result = rec.result;
+      if (rec.resolved) out.resolved = rec.resolved;
+      yield out;
+    }
   }
 
   /** Items recorded by earlier runs. */
@@ -437,6 +462,8 @@ export class Journal {
       status: rec.status,
       at: rec.at ?? new Date().toISOString(),
       ...(rec.before === undefined ? {} : { before: rec.before }),
+      ...(rec.status === 'ok' ? { result: rec.result ?? null } : {}),
+      ...(rec.resolved === undefined ? {} : { resolved: rec.resolved }),
     };
     return new Promise<void>((resolve, reject) => {
       this.queue.push(`${JSON.stringify(line)}\n`);
@@ -483,6 +510,37 @@ export class Journal {
       this.lock?.release();
       this.lock = null;
     }
+  }
+}
+
+/**
+ * The journal's lines up to `complete` bytes, one at a time. Read synchronously in chunks, and
+ * line by line rather than split into an array: thousands of lines alive at each scavenge would
+ * be promoted, and the old generation would grow with the journal.
+ */
+function* journalLines(path: string, complete: number): Generator<string> {
+  if (complete === 0) return;
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    const decoder = new StringDecoder('utf8');
+    let pending = '';
+    for (let offset = 0; offset < complete; ) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, complete - offset), offset);
+      if (n === 0) break;
+      offset += n;
+      const text = pending + decoder.write(chunk.subarray(0, n));
+      let start = 0;
+      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+        yield text.slice(start, end);
+        start = end + 1;
+      }
+      pending = text.slice(start);
+    }
+    pending += decoder.end();
+    if (pending !== '') yield pending;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -536,6 +594,27 @@ function checkHeader(path: string, line: string, command: JournalCommand): void 
   }
 }
 
+/** A refusal of a list that is not the journal's: `what` says what differs, the hint the way out. */
+export function listDiffers(path: string, what: string, hint?: string): UsageError {
+  return new UsageError(`journal ${path} was written for another user list: ${what}`, {
+    hint: hint ?? 'resume with the list the journal was written for, or give --journal a new file',
+  });
+}
+
+/**
+ * A run of finished lines whose checksum the list fails: some line in it changed. A list that can
+ * be read again is then compared line by line to name it (list-diff.ts).
+ */
+export class RunDiffersError extends UsageError {
+  constructor(
+    readonly path: string,
+    readonly run: { first: number; last: number },
+    what: string,
+  ) {
+    super(listDiffers(path, what).message, { hint: listDiffers(path, what).hint! });
+  }
+}
+
 /**
  * The list read in line order against the journal. Unfinished items are compared line by line;
  * a run of finished lines by its checksum once its last line has been read (a changed or missing
@@ -555,9 +634,7 @@ export class ListCursor {
   }
 
   private differs(what: string): UsageError {
-    return new UsageError(`journal ${this.path} was written for another user list: ${what}`, {
-      hint: 'resume with the list the journal was written for, or give --journal a new file',
-    });
+    return listDiffers(this.path, what);
   }
 
   /** Closes the runs that end before `line`: each must have had all its lines, unchanged. */
@@ -565,10 +642,11 @@ export class ListCursor {
     while (this.index < this.runs.length && this.runs[this.index]!.last < line) {
       const run = this.runs[this.index]!;
       if (this.sum !== run.sum) {
-        throw this.differs(
-          run.first === run.last
-            ? `line ${run.first} is not the user it finished`
-            : `lines ${run.first}–${run.last} are not the users it finished`,
+        if (run.first === run.last) throw this.differs(`line ${run.first} is not the user it finished`);
+        throw new RunDiffersError(
+          this.path,
+          run,
+          `some of lines ${run.first}–${run.last} are not the users it finished (which ones cannot be told without reading the list again)`,
         );
       }
       this.index++;

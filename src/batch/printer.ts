@@ -60,11 +60,17 @@ export function batchRow(r: BatchResult<unknown>): BatchRow {
     status: r.status,
     // A plain success sent its change; a dry run sends none. Skipped: nothing this run.
     sent: r.sent ?? (r.status === 'ok' && !r.resolved ? true : r.status === 'dry-run' ? false : null),
-    detail: error?.message ?? change ?? (r.status === 'skipped' ? 'finished in an earlier run (journal)' : ''),
+    detail: error?.message ?? (r.status === 'skipped' ? skippedDetail(r, change) : (change ?? '')),
     undo: receiptField(r.result, 'undo'),
     error,
     resolved,
   };
+}
+
+/** A skipped line: what the earlier run did, or that the journal does not say. */
+function skippedDetail(r: BatchResult<unknown>, change: string | null): string {
+  if (r.earlier?.note) return r.earlier.note;
+  return `finished in an earlier run (journal)${change ? `: ${change}` : ''}`;
 }
 
 /** A plain success: ok without a lost reply to resolve, or skipped as finished before. */

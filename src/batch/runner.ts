@@ -6,7 +6,16 @@ import { ApiError, knownUnchanged, outcomeUnknown, wasNotSent } from '../errors.
 import { DEFAULT_CONCURRENCY } from './flags.js';
 import type { BatchItem } from './input.js';
 import { normalizeHex32 } from '../domain/ids.js';
-import { Journal, type JournalCommand, type ListCursor, type PriorOutcome } from './journal.js';
+import {
+  Journal,
+  listDiffers,
+  RunDiffersError,
+  type FinishedRecord,
+  type JournalCommand,
+  type ListCursor,
+  type PriorOutcome,
+} from './journal.js';
+import { differingLines, type LineDifference } from './list-diff.js';
 import { noProgress, type BatchProgress } from './progress.js';
 import { createRateGate, realClock, type Clock } from './rate.js';
 
@@ -42,6 +51,12 @@ export interface BatchResult<R> {
    * so it was sent now). `detail` is what the decision was made from.
    */
   resolved?: { how: 'applied' | 'sent'; detail: string };
+  /**
+   * With `skipped`: the earlier run that finished the item, as the journal recorded it: when
+   * (`at`), and whether it was `resolved`; `result` then holds what that run printed. `note`
+   * says when the journal does not keep that run's result (a journal of an earlier udcli).
+   */
+  earlier?: { at: string | null; resolved?: { how: 'applied' | 'sent'; detail: string }; note?: string };
 }
 
 export interface BatchCounts {
@@ -61,6 +76,8 @@ export interface BatchSummary extends BatchCounts {
   stopped?: 'fail-fast' | 'interrupted';
   /** With --fail-fast: items already in flight at the first failure, which finished and were reported after it. */
   inFlightAtStop?: number;
+  /** Failed items whose user does not exist (404): a rerun will not find them either. The first is named. */
+  notFound?: { count: number; first: { line: number; input: string } };
   elapsedMs: number;
 }
 
@@ -186,12 +203,19 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     : null;
   const started = clock.now();
   const counts: BatchCounts = { total: 0, ok: 0, resolved: 0, failed: 0, unknown: 0, skipped: 0, dryRun: 0 };
+  let notFound: BatchSummary['notFound'];
   let cursor: ListCursor | null = null;
   try {
     if (journal && journal.size > 0 && options.reread) {
       const check = journal.cursor();
-      for await (const item of options.reread()) check.next(item.line, item.input);
-      check.end();
+      try {
+        for await (const item of options.reread()) check.next(item.line, item.input);
+        check.end();
+      } catch (error) {
+        if (!(error instanceof RunDiffersError)) throw error;
+        const { shown, more } = await differingLines(error.run, () => journal.finished(), options.reread);
+        throw shown.length > 0 ? listDiffers(error.path, describeDifferences(shown, more), putBack(shown)) : error;
+      }
     }
     cursor = journal && journal.size > 0 ? journal.cursor() : null;
   } catch (error) {
@@ -225,6 +249,11 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     if (result.status === 'dry-run') counts.dryRun++;
     else if (result.status === 'ok' && result.resolved) counts.resolved++;
     else counts[result.status]++;
+    if (result.status === 'failed' && result.error?.code === 404) {
+      notFound ??= { count: 0, first: { line: result.line, input: result.input } };
+      notFound.count++;
+      if (result.line < notFound.first.line) notFound.first = { line: result.line, input: result.input };
+    }
     if (fresh && options.failFast && (result.status === 'failed' || result.status === 'unknown')) stopped = true;
     progress.update(counts);
     await options.onResult(result);
@@ -249,11 +278,8 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     // Results are object literals, never `{ ...base, ... }`: V8 allocates spread copies made a
     // million times straight in the old generation, and the heap would grow with the list.
     const { line, input } = item;
-    if (prior === 'finished') {
-      // The journal keeps no uid for finished lines (memory stays flat): a uid line shows its own.
-      await emit({ input, line, uid: normalizeHex32(input), status: 'skipped' }, false);
-      return;
-    }
+    // Printed from the journal's own records, with what the earlier run did (skippedLines).
+    if (prior === 'finished') return;
     let resolution: BatchResult<R>['resolved'];
     const priorUnknown =
       prior !== undefined && (prior.status === 'unknown' || (prior.status === 'started' && !options.idempotent));
@@ -270,7 +296,14 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
         };
       }
       if (recovery.outcome === 'applied') {
-        await journal!.record({ line, input, uid, status: 'ok' });
+        await journal!.record({
+          line,
+          input,
+          uid,
+          status: 'ok',
+          result: recovery.result,
+          resolved: { how: 'applied', detail: recovery.detail },
+        });
         await emit(
           {
             input,
@@ -366,7 +399,14 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
     let journalError: unknown = null;
     if (journal) {
       try {
-        await journal.record({ line, input, uid, status: result.status as 'ok' | 'failed' | 'unknown' });
+        await journal.record({
+          line,
+          input,
+          uid,
+          status: result.status as 'ok' | 'failed' | 'unknown',
+          ...(result.status === 'ok' ? { result: result.result } : {}),
+          ...(result.resolved ? { resolved: result.resolved } : {}),
+        });
       } catch (e) {
         journalError = e;
       }
@@ -395,6 +435,9 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
   };
 
   try {
+    // What earlier runs finished first, read from the journal record by record: with them, this
+    // run's output alone has a line for every line of the list.
+    if (journal && journal.size > 0) for (const rec of journal.finished()) await emit(skippedLine<R>(rec), false);
     await Promise.all(Array.from({ length: concurrency }, worker));
   } finally {
     progress.done();
@@ -409,11 +452,46 @@ export async function runBatch<R>(options: RunBatchOptions<R>): Promise<BatchSum
   }
   if (fatal) throw (fatal as { error: unknown }).error;
   const summary: BatchSummary = { ...counts, elapsedMs: clock.now() - started };
+  if (notFound) summary.notFound = notFound;
   if (!exhausted && stopped) {
     summary.stopped = 'fail-fast';
     summary.inFlightAtStop = afterStop;
   } else if (!exhausted && options.signal?.aborted) summary.stopped = 'interrupted';
   return summary;
+}
+
+/** A line an earlier run finished, as the journal recorded it. */
+function skippedLine<R>(rec: FinishedRecord): BatchResult<R> {
+  // An older journal kept the uid of its ok records, not what was done.
+  const earlier: NonNullable<BatchResult<R>['earlier']> = { at: rec.at };
+  if (rec.resolved) earlier.resolved = rec.resolved;
+  if (!('result' in rec))
+    earlier.note =
+      'finished in an earlier run; what it did (before, after, undo) is not in this journal: an earlier udcli wrote it';
+  const out: BatchResult<R> = {
+    input: rec.input,
+    line: rec.line,
+    uid: rec.uid ?? normalizeHex32(rec.input),
+    status: 'skipped',
+  };
+  if (rec.result !== undefined && rec.result !== null) out.result = rec.result as R;
+  out.earlier = earlier;
+  return out;
+}
+
+/** `line 101 was "bob", now "bobby"; line 140 was …; and more after line 140`. */
+function describeDifferences(shown: LineDifference[], more: boolean): string {
+  const each = shown.map(
+    (d) =>
+      `line ${d.line} was ${JSON.stringify(d.was)}, now ${d.now === null ? 'blank or a comment' : JSON.stringify(d.now)}`,
+  );
+  return `${each.join('; ')}${more ? `; and more after line ${shown.at(-1)!.line}` : ''}`;
+}
+
+/** The way out of a changed list: put back what the journal finished, or start a new journal. */
+function putBack(shown: LineDifference[]): string {
+  const lines = shown.length === 1 ? `line ${shown[0]!.line}` : 'those lines';
+  return `to resume, put ${lines} back as the journal has ${shown.length === 1 ? 'it' : 'them'}; for a different list, give --journal a new file`;
 }
 
 /** The summary line printed on stderr at the end of a batch. */

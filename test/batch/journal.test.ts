@@ -402,7 +402,7 @@ describe('journal: resuming decides from the state read before sending (issue 13
     appendFileSync(path, started(4, HEX(4), 0));
     const sent = new Map(values);
     await expect(resume(path, [HEX(1), HEX(9), HEX(3), HEX(4)], values, { reread: true })).rejects.toThrow(
-      /written for another user list: lines 1–3 are not the users it finished/,
+      `written for another user list: line 2 was "${HEX(2)}", now "${HEX(9)}"`,
     );
     await expect(resume(path, [HEX(1), HEX(2), HEX(3), HEX(5)], values, { reread: true })).rejects.toThrow(
       `line 4 was "${HEX(4)}", now "${HEX(5)}"`,
@@ -414,6 +414,74 @@ describe('journal: resuming decides from the state read before sending (issue 13
     // Users added after the journaled ones are fine: the list grew.
     const grown = await resume(path, [HEX(1), HEX(2), HEX(3), HEX(4), HEX(6)], values, { reread: true });
     expect(grown.summary).toMatchObject({ skipped: 3, resolved: 1, ok: 1 });
+  });
+
+  it('names the changed line of a long finished run, reading the list and the journal again in blocks (issue 54)', async () => {
+    const path = fresh();
+    const inputs = Array.from({ length: 10_000 }, (_, i) => HEX(i + 1));
+    await run({ journal: path, inputs, op: async () => undefined });
+    const sent: string[] = [];
+    const again = (list: Array<string | null>) =>
+      runBatch({
+        // A null is a line made a comment: no item, its number skipped.
+        items: list.flatMap((input, i) => (input === null ? [] : [{ line: i + 1, input }])),
+        reread: () =>
+          list.flatMap((input, i) =>
+            input === null ? [] : [{ line: i + 1, input }],
+          ) as unknown as AsyncIterable<BatchItem>,
+        resolve: async (i) => i,
+        operation: async (uid) => void sent.push(uid),
+        idempotent: true,
+        journal: { path, command: CMD },
+        onResult: () => undefined,
+      });
+    const one = [...inputs] as Array<string | null>;
+    one[5000] = 'carol';
+    await expect(again(one)).rejects.toThrow(`line 5001 was "${HEX(5001)}", now "carol"`);
+    const gone = [...inputs] as Array<string | null>;
+    gone[6999] = null;
+    await expect(again(gone)).rejects.toThrow(`line 7000 was "${HEX(7000)}", now blank or a comment`);
+    const many = [...inputs] as Array<string | null>;
+    for (const at of [10, 11, 3000, 9000, 9999]) many[at - 1] = `x${at}`;
+    const err = await again(many).catch((e: unknown) => e as UsageError);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toMatch(
+      /line 10 was .*; line 11 was .*; line 3000 was .*; and more after line 3000$/,
+    );
+    expect((err as UsageError).hint).toMatch(/put those lines back/);
+    expect(sent).toEqual([]);
+  });
+
+  it('a skipped line carries what the earlier run recorded: its uid and result; an older journal says it has no details (issue 54)', async () => {
+    const path = fresh();
+    await run({
+      journal: path,
+      inputs: ['bob', HEX(2)],
+      op: async (uid) => ({ before: 1, after: 0, undo: `udo ${uid}` }),
+    });
+    const again = await run({ journal: path, inputs: ['bob', HEX(2)], op: async () => ({}) });
+    expect(again.results.get('bob')).toMatchObject({
+      status: 'skipped',
+      uid: HEX(3),
+      result: { before: 1, after: 0, undo: `udo ${HEX(3)}` },
+      earlier: { at: expect.any(String) },
+    });
+    const older = fresh();
+    writeFileSync(
+      older,
+      `${readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const { result: _, ...rest } = JSON.parse(l) as Record<string, unknown>;
+          return JSON.stringify(rest);
+        })
+        .join('\n')}\n`,
+    );
+    const old = await run({ journal: older, inputs: ['bob', HEX(2)], op: async () => ({}) });
+    expect(old.results.get('bob')).toMatchObject({ status: 'skipped', uid: HEX(3) });
+    expect(old.results.get('bob')!.result).toBeUndefined();
+    expect(old.results.get('bob')!.earlier!.note).toMatch(/not in this journal/);
   });
 
   it('checks standard input (read once) as it goes: a changed line stops the run with exit-2 UsageError', async () => {

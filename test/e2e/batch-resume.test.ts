@@ -12,6 +12,8 @@ import { mulberry32 } from '../../src/sandbox/seed/prng.js';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
+import { seededRandom } from '../../src/sandbox/faults/injector.js';
+import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { until } from '../until.js';
 import { BIN, runInProcess, withDb, type TestEnv } from './harness.js';
 
@@ -142,4 +144,150 @@ describe('killed five times and resumed (issue 13)', () => {
     const wrong = USERS.filter((u) => byUid.get(uidForUsername(u)) !== 1);
     expect(wrong.map((u) => `${u}=${byUid.get(uidForUsername(u)) ?? 0}`)).toEqual([]);
   }, 240_000);
+});
+
+/**
+ * What a rerun prints, and what its refusals and hints say (issue 54, points 3 and 4): the
+ * shared demo sandbox, the commands run in-process through main, the piped NDJSON parsed.
+ */
+/** A seed under which the first `misses` draws of probability 0.5 miss and the next `hits` hit. */
+function seedMissingFirst(misses: number, hits: number): number {
+  for (let seed = 1; ; seed++) {
+    const random = seededRandom(seed);
+    const draws = Array.from({ length: misses + hits }, () => random());
+    if (draws.every((x, i) => (i < misses ? x >= 0.5 : x < 0.5))) return seed;
+  }
+}
+/** `achievements reset @FILE` reads the achievement's definition once, before any user. */
+const ONCE_CHECKS = 1;
+
+describe('a rerun with the journal, as a script reads it (issue 54)', () => {
+  let demo: TestEnv;
+  beforeAll(({ sandbox }) => {
+    demo = sandbox;
+  });
+  const run = (args: string[]) => runInProcess(args, demo.env);
+  let n = 0;
+  const list = (lines: string[]) => {
+    const p = join(scratch, `issue54-${++n}.txt`);
+    writeFileSync(p, `${lines.join('\n')}\n`);
+    return p;
+  };
+  type Out = {
+    line: number;
+    input: string;
+    uid: string | null;
+    status: string;
+    result?: { before?: unknown; after?: unknown; undo?: string | null; change?: string };
+    earlier?: { at?: string; note?: string };
+    error?: { message: string; code?: number };
+  };
+  const out = (stdout: string): Out[] =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Out);
+
+  it('after a partial first run, the rerun alone prints every line of the list: skipped ones with their uid and what the first run did', async () => {
+    const users = Array.from({ length: 12 }, (_, i) => generatedUsername(200 + i));
+    // Line 1 a comment; line 8 a user that does not exist, so the first run leaves it unfinished.
+    const file = list(['# testers', ...users.slice(0, 6), 'no_such_tester_54', ...users.slice(6)]);
+    const journal = join(scratch, 'issue54-partial.journal');
+    const args = ['achievements', 'inc', `@${file}`, 'DAILY_STREAK_7', '--journal', journal];
+    const first = await run(args);
+    expect(first.code, first.stderr).toBe(6);
+    const firstOk = new Map(
+      out(first.stdout)
+        .filter((l) => l.status === 'ok')
+        .map((l) => [l.line, l]),
+    );
+    expect(firstOk.size).toBe(12);
+
+    const again = await run(args);
+    expect(again.code, again.stderr).toBe(6);
+    const lines = out(again.stdout);
+    // One line per user line of the list, each once.
+    expect(lines.map((l) => l.line).sort((a, b) => a - b)).toEqual(Array.from({ length: 13 }, (_, i) => i + 2));
+    for (const l of lines.filter((x) => x.status === 'skipped')) {
+      const was = firstOk.get(l.line)!;
+      expect(l.uid, `line ${l.line}`).toBe(uidForUsername(l.input));
+      expect(l.result).toEqual(was.result);
+      expect(l.result?.undo).toMatch(/^udcli achievements /);
+      expect(l.earlier?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    }
+    expect(lines.filter((l) => l.status === 'skipped')).toHaveLength(12);
+    expect(lines.find((l) => l.line === 8)).toMatchObject({ status: 'failed', error: { code: 404 } });
+  });
+
+  it('a journal written by an older udcli (no details kept): skipped lines still carry the uid, and say the details are not there', async () => {
+    const users = Array.from({ length: 4 }, (_, i) => generatedUsername(230 + i));
+    const file = list(users);
+    const journal = join(scratch, 'issue54-old.journal');
+    const args = ['achievements', 'inc', `@${file}`, 'DAILY_STREAK_7', '--journal', journal];
+    expect((await run(args)).code).toBe(0);
+    // What the previous udcli wrote: the same records without the result.
+    const [header, ...records] = readFileSync(journal, 'utf8').split('\n').filter(Boolean);
+    const old = records.map((r) => {
+      const { result: _r, resolved: _s, ...rest } = JSON.parse(r) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    });
+    writeFileSync(journal, `${[header, ...old].join('\n')}\n`);
+    const again = await run(args);
+    expect(again.code, again.stderr).toBe(0);
+    const lines = out(again.stdout);
+    expect(lines).toHaveLength(4);
+    for (const l of lines) {
+      expect(l).toMatchObject({ status: 'skipped', uid: uidForUsername(l.input) });
+      expect(l.result).toBeUndefined();
+      expect(l.earlier?.note).toMatch(/not in this journal/);
+    }
+  });
+
+  it('a list changed on one line is refused naming that line; several changed lines, the first of them', async () => {
+    const users = Array.from({ length: 200 }, (_, i) => generatedUsername(300 + i));
+    const lines = ['# testers', ...users];
+    const journal = join(scratch, 'issue54-changed.journal');
+    const args = (f: string) => ['achievements', 'reset', `@${f}`, 'SECRET_ROOM', '--journal', journal];
+    expect((await run(args(list(lines)))).code).toBe(0);
+
+    const one = [...lines];
+    one[100] = 'someone_else_54';
+    const r = await run(args(list(one)));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`line 101 was "${users[99]}", now "someone_else_54"`);
+    expect(r.stderr).not.toMatch(/lines 2–201/);
+
+    const several = [...lines];
+    for (const at of [40, 101, 150, 190, 199]) several[at - 1] = `changed_${at}`;
+    const s = await run(args(list(several)));
+    expect(s.code).toBe(2);
+    expect(s.stderr).toContain(`line 40 was "${users[38]}", now "changed_40"`);
+    expect(s.stderr).toContain(`line 101 was "${users[99]}", now "changed_101"`);
+    expect(s.stderr).toMatch(/and more/);
+    expect(s.stderr).not.toContain('changed_199');
+  });
+
+  it('a user not found (404) is not worth a rerun: the hint says so; a server error keeps the rerun hint', async ({
+    newSandbox,
+  }) => {
+    const file = list([generatedUsername(520), 'no_such_tester_54b', generatedUsername(521)]);
+    const journal = join(scratch, 'issue54-404.journal');
+    const r = await run(['achievements', 'reset', `@${file}`, 'SECRET_ROOM', '--journal', journal]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/not found/);
+    expect(r.stderr).toMatch(/line 2/);
+    expect(r.stderr).toMatch(/a rerun will not help/);
+    expect(r.stderr).not.toMatch(/rerun the same command/);
+
+    // A 502 for every request after the checks the batch makes once: the user's read fails.
+    const failing = await newSandbox({ faults: { spec: 'html-502=0.5', seed: seedMissingFirst(ONCE_CHECKS, 12) } });
+    const f = list([uidForUsername(generatedUsername(522))]);
+    const j = join(scratch, 'issue54-502.journal');
+    const bad = await runInProcess(
+      ['achievements', 'reset', `@${f}`, 'SECRET_ROOM', '--journal', j, '--retries', '0'],
+      failing.env,
+    );
+    expect(bad.code, bad.stderr).toBe(6);
+    expect(bad.stderr).toContain(`rerun the same command with --journal ${j} to retry`);
+  });
 });
