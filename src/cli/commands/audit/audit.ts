@@ -62,7 +62,7 @@ const SHRINKABLE: Record<string, number> = {
   server: 8,
   uid: 9,
   user: 8,
-  time: 19,
+  time: 20,
   operator: 6,
   profile: 6,
   run: 8,
@@ -88,8 +88,8 @@ function cut(text: string, width: number): string {
 
 /**
  * The table's columns cut to fit `width` (two spaces between columns): the widest columns give
- * up characters first, down to their floor, and their cells end in `…` when cut. A time shows to
- * the second. The full entries stay in `-o json`.
+ * up characters first, down to their floor, and their cells end in `…` when cut. A time keeps
+ * its whole ISO 8601 form (AUDIT_COLUMNS). The full entries stay in `-o json`.
  */
 export function fittedColumns(
   entries: readonly AuditEntry[],
@@ -97,23 +97,20 @@ export function fittedColumns(
   columns: ReadonlyArray<Column<AuditEntry>> = TABLE_COLUMNS,
 ): Array<Column<AuditEntry>> {
   const shown = columns.filter((c) => !OPTIONAL.has(c.key) || entries.some((e) => c.cell(e) !== ''));
-  const base = shown.map((c) =>
-    c.key === 'time' ? { ...c, cell: (e: AuditEntry) => e.time.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') } : c,
-  );
-  const widths = base.map((c) => Math.max(c.header.length, ...entries.map((e) => [...c.cell(e)].length)));
-  let excess = widths.reduce((a, b) => a + b, 0) + 2 * (base.length - 1) - width;
+  const widths = shown.map((c) => Math.max(c.header.length, ...entries.map((e) => [...c.cell(e)].length)));
+  let excess = widths.reduce((a, b) => a + b, 0) + 2 * (shown.length - 1) - width;
   while (excess > 0) {
     // Take one character from the widest column still above its floor.
     let pick = -1;
-    for (let i = 0; i < base.length; i++) {
-      const floor = SHRINKABLE[base[i]!.key] ?? widths[i]!;
+    for (let i = 0; i < shown.length; i++) {
+      const floor = SHRINKABLE[shown[i]!.key] ?? widths[i]!;
       if (widths[i]! > floor && (pick === -1 || widths[i]! > widths[pick]!)) pick = i;
     }
     if (pick === -1) break;
     widths[pick]!--;
     excess--;
   }
-  return base.map((c, i) => ({ ...c, cell: (e: AuditEntry) => cut(c.cell(e), widths[i]!) }));
+  return shown.map((c, i) => ({ ...c, cell: (e: AuditEntry) => cut(c.cell(e), widths[i]!) }));
 }
 
 /** A run id or a ticket as given on the command line: one short line, checked before use. */
