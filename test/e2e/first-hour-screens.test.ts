@@ -35,6 +35,37 @@ describe('the first hour, on screen', () => {
     }
   });
 
+  it("achievements list shows a quest's start beside its progress (1 → 4/10 (33%)), and --help says what PROGRESS counts", async () => {
+    const defs = JSON.parse((await env.run(['achievements', 'defs', '-o', 'json'])).stdout) as Array<{
+      developer_id: string;
+      start_value: number;
+    }>;
+    const records = JSON.parse(
+      (await env.run(['achievements', 'list', DEMO.user.username, '--started', '-o', 'json'])).stdout,
+    ) as Array<{
+      developer_id: string;
+      current_value: number;
+      target_value: number;
+      percent_complete: number;
+    }>;
+    const level = records.find((r) => r.developer_id === 'LEVEL_10')!;
+    const start = defs.find((d) => d.developer_id === 'LEVEL_10')!.start_value;
+    expect(start).toBeGreaterThan(0);
+    // The platform's percentage, counted from the start (contract.md), not current / target.
+    expect(level.percent_complete).toBe(
+      Math.floor((100 * (level.current_value - start)) / (level.target_value - start)),
+    );
+    const table = await env.run(['achievements', 'list', DEMO.user.username, '-o', 'table']);
+    expect(table.code, table.stderr).toBe(0);
+    const row = table.stdout.split('\n').find((line) => line.startsWith('LEVEL_10 '));
+    expect(row).toContain(`${start} → ${level.current_value}/${level.target_value} (${level.percent_complete}%)`);
+    // A quest starting at 0 shows no start.
+    const gems = table.stdout.split('\n').find((line) => line.startsWith('COLLECT_1000_GEMS '));
+    expect(gems).toMatch(/\s\d+\/1000 \(\d+%\)/);
+    const help = await env.run(['achievements', 'list', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(`\`1 → 4/10 (33%)\` is 3 of its 9 steps done`);
+  });
+
   it("the user table and the achievements table write dates the same way (ISO 8601); JSON keeps the service's", async () => {
     const user = await env.run(['user', DEMO.user.username, '-o', 'table']);
     expect(user.code, user.stderr).toBe(0);

@@ -25,6 +25,13 @@ export interface ListOptions extends TargetOptions {
   started?: boolean;
 }
 
+/**
+ * The PROGRESS column, explained: its percentage is the platform's, counted from the quest's
+ * start, so `4/10 (33%)` alone reads as wrong (issue 54).
+ */
+const PROGRESS_HELP =
+  "PROGRESS: the current value out of the target, and the percentage as the platform computes it, counted from the quest's start: floor(100 × (current − start) / (target − start)). A quest that starts above 0 shows its start first: `1 → 4/10 (33%)` is 3 of its 9 steps done. The start comes from the game's definitions, which the whole list reads; with --started, --filter, --limit or --offset see udcli achievements defs (START).";
+
 export async function register(program: Command, factory: Factory): Promise<void> {
   const ach = program
     .command('achievements')
@@ -70,7 +77,7 @@ export async function register(program: Command, factory: Factory): Promise<void
     )
     .addHelpText(
       'after',
-      `\nExamples:\n  $ udcli achievements list ${EXAMPLE_UID}\n  $ udcli achievements list ${EXAMPLE_UID} --started\n  $ udcli achievements list ${EXAMPLE_UID} --filter state --match Completed --order completed_date`,
+      `\n${PROGRESS_HELP}\n\nExamples:\n  $ udcli achievements list ${EXAMPLE_UID}\n  $ udcli achievements list ${EXAMPLE_UID} --started\n  $ udcli achievements list ${EXAMPLE_UID} --filter state --match Completed --order completed_date`,
     )
     .action(async (uid: string, opts: ListOptions) => {
       const { run } = await import('./list.js');

@@ -13,7 +13,7 @@ import {
   rejectRawWithAll,
 } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
-import { USER_ACHIEVEMENT_COLUMNS } from '../../../ops/columns/achievements.js';
+import { USER_ACHIEVEMENT_COLUMNS, userAchievementColumns } from '../../../ops/columns/achievements.js';
 import type { ListOptions } from './index.js';
 import { resolveParent } from '../../../ops/achievements.js';
 
@@ -60,7 +60,8 @@ export async function run(factory: Factory, args: { uid: string }, opts: ListOpt
   const whole =
     !opts.started && !factory.globals().raw && filter === undefined && limit === undefined && offset === undefined;
   if (whole) {
-    await out.list(withUntouched(client, uid, query), USER_ACHIEVEMENT_COLUMNS);
+    const starts = new Map<string, unknown>();
+    await out.list(withUntouched(client, uid, query, starts), userAchievementColumns(starts));
     return;
   }
   if (opts.all) {
@@ -74,12 +75,14 @@ export async function run(factory: Factory, args: { uid: string }, opts: ListOpt
 /**
  * Every record (pages of 1000 until a short one: one request for nearly every user), then a
  * `Not Started` row for each quest of the game the records do not name, built from the
- * definitions, which are asked for at once, beside the first page.
+ * definitions, which are asked for at once, beside the first page. Each quest's start_value goes
+ * into `starts`, for the table's PROGRESS.
  */
 export async function* withUntouched(
   client: ApiClient,
   uid: string,
   query: AchievementListQuery,
+  starts: Map<string, unknown> = new Map(),
 ): AsyncGenerator<UserAchievement> {
   const definitions = client.listAchievementDefinitions(query.pid, {
     type: query.type,
@@ -93,6 +96,7 @@ export async function* withUntouched(
     yield record;
   }
   for (const def of (await definitions).payload ?? []) {
+    starts.set(String(def.developer_id), def.start_value);
     // A platform may list Inactive definitions too: those are hidden from players.
     if (seen.has(String(def.developer_id)) || String(def.state).trim().toLowerCase() === 'inactive') continue;
     yield notStartedRow(uid, def);
