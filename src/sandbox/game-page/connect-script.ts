@@ -12,7 +12,7 @@
  * - in a game loaded from another origin (the play page's `?direct=1`, a dev server that is not
  *   proxied), `parent` cannot be read across origins, so `parent` is replaced (it is a
  *   [Replaceable] attribute) by a stand-in whose `apiAuth` and `agi.v2` talk to the play page by
- *   postMessage.
+ *   postMessage, to the play page's one origin (the one its hello came from).
  *
  * Plain browser JavaScript kept as a string, so `tsc` ships it (as the dashboard's script).
  */
@@ -97,16 +97,17 @@ export const CONNECT_JS = String.raw`'use strict';
   /* A cross-origin frame: a stand-in parent that relays agi.v2 to the play page. */
   var callbacks = {};
   var stand = {};
+  /* The play page's one origin, once known: every message goes there alone. Posting to each
+     loopback name it might have made the browser log a warning for every name it did not have. */
+  var parentOrigin = null;
   var post = function (message) {
+    if (parentOrigin === null) return;
     message.udcliPlatform = 1;
-    /* To each origin the play page may have: the browser delivers it to the one it has. */
-    parents.forEach(function (origin) {
-      try {
-        realParent.postMessage(message, origin);
-      } catch (error) {
-        realParent.postMessage(JSON.parse(JSON.stringify(message)), origin);
-      }
-    });
+    try {
+      realParent.postMessage(message, parentOrigin);
+    } catch (error) {
+      realParent.postMessage(JSON.parse(JSON.stringify(message)), parentOrigin);
+    }
   };
   var call = function (name, args) { post({ kind: 'call', call: name, args: args }); };
   window.addEventListener('message', function (event) {
@@ -114,6 +115,7 @@ export const CONNECT_JS = String.raw`'use strict';
     var data = event.data;
     if (!data || data.udcliPlatform !== 1) return;
     if (data.kind === 'hello' && !stand.agi) {
+      parentOrigin = event.origin;
       stand.apiAuth = data.apiAuth;
       stand.agi = {
         v2: {
@@ -135,6 +137,7 @@ export const CONNECT_JS = String.raw`'use strict';
   } catch (error) {
     /* parent is [Replaceable]; a browser that refuses keeps the real one. */
   }
-  post({ kind: 'hello' });
+  /* No hello from here: this frame cannot tell which loopback name the page has, and a message to
+     a name it does not have is a console warning. The page says hello when this frame has loaded. */
 })();
 `;

@@ -246,6 +246,18 @@ export const PLATFORM_JS = String.raw`'use strict';
     },
   };
 
+  /* The page speaks first, on every load of the game's frame, to the game's own origin (the frame's
+     src): the frame cannot tell which loopback name this page has, and a message to an origin the
+     frame does not have is a console warning. Load events do not bubble: captured. */
+  document.addEventListener('load', function (event) {
+    var frame = $('game');
+    if (!frame || event.target !== frame || !frame.contentWindow) return;
+    var origin;
+    try { origin = new URL(frame.src, location.href).origin; } catch (error) { return; }
+    if (origin === 'null') return;
+    frame.contentWindow.postMessage({ udcliPlatform: 1, kind: 'hello', apiAuth: window.apiAuth }, origin);
+  }, true);
+
   /* A game in a cross-origin frame: its connect.js stand-in relays here. */
   window.addEventListener('message', function (event) {
     var frame = $('game');
@@ -256,9 +268,7 @@ export const PLATFORM_JS = String.raw`'use strict';
       answer.udcliPlatform = 1;
       frame.contentWindow.postMessage(answer, event.origin);
     };
-    if (message.kind === 'hello') {
-      reply({ kind: 'hello', apiAuth: window.apiAuth });
-    } else if (message.kind === 'call' && Array.isArray(message.args)) {
+    if (message.kind === 'call' && Array.isArray(message.args)) {
       var v2 = window.agi.v2;
       if (message.call === '_registerCallback') {
         var name = String(message.args[0]);
