@@ -14,14 +14,15 @@ const Module = require('node:module');
 /**
  * `udcli`, `udcli --help`, `-h` and `--version` print the text commander rendered at build time
  * (scripts/render-root-help.js) without loading the CLI: they are the commands people type
- * first and most. Only off a terminal or on one at least as wide as the help; anything else
- * (or UDCLI_LIVE_HELP=1, or a build without the file) goes through commander as usual.
+ * first and most. The help was laid out for 80 columns, as help is off a terminal: on a terminal
+ * of another width (help follows the terminal's width) it goes through commander as usual, as
+ * does anything else (or UDCLI_LIVE_HELP=1, or a build without the file).
  */
 const STORED = new Set(['', '--help', '-h', '--version']);
 
 function storedAnswer(args) {
   if (!STORED.has(args.join(' ')) || process.env.UDCLI_LIVE_HELP) return undefined;
-  if (process.stdout.isTTY && (process.stdout.columns ?? 0) < 80) return undefined;
+  if (args[0] !== '--version' && process.stdout.isTTY && (process.stdout.columns || 80) !== 80) return undefined;
   try {
     // The path src/package-paths.ts gives as ROOT_HELP_PATH: loading that module here would cost what this saves.
     const answers = JSON.parse(readFileSync(join(__dirname, '..', 'dist', 'root-help.json'), 'utf8'));

@@ -63,12 +63,17 @@ export function wrapHelpText(text: string, width: number): string {
     .join('\n');
 }
 
-/** Prose: a line at the left margin that is no heading (`Examples:`), usage line or list item. */
+/** Prose: a line at the left margin that is no usage line or list item. */
 function isProse(line: string): boolean {
-  return /^\S/.test(line) && !/:$/.test(line) && !line.startsWith('Usage:') && !/\S {2,}\S/.test(line);
+  return /^\S/.test(line) && !line.startsWith('Usage:') && !/\S {2,}\S/.test(line);
 }
 
-/** A paragraph of prose with a line too wide is joined and wrapped again as one, not line by line. */
+/**
+ * A paragraph of prose (lines at the left margin, up to one ending in a colon, which introduces
+ * what follows) is joined and wrapped again at the width: text added with addHelpText is written
+ * with line breaks for one width, which commander keeps (boxWrap), so at any other the lines
+ * came out ragged (`…with its input and` / `output on this` / `terminal`).
+ */
 function reflowProse(lines: string[], width: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; ) {
@@ -78,9 +83,9 @@ function reflowProse(lines: string[], width: number): string[] {
       continue;
     }
     let end = i;
-    while (end < lines.length && isProse(lines[end]!)) end++;
-    const paragraph = lines.slice(i, end);
-    out.push(...(paragraph.some((l) => l.length > width) ? wrapWords(paragraph.join(' '), width) : paragraph));
+    while (end < lines.length && isProse(lines[end]!) && !lines[end]!.endsWith(':')) end++;
+    if (end < lines.length && isProse(lines[end]!)) end++; // the line with the colon ends it
+    out.push(...wrapWords(lines.slice(i, end).join(' '), width));
     i = end;
   }
   return out;

@@ -33,15 +33,15 @@ export interface ProgramHooks {
 }
 
 /**
- * Help wraps at the terminal's width, and at 80 columns at most: the root help is rendered once
- * at build time (scripts/render-root-help.js) and printed by bin/udcli.js without loading
- * commander, so it must not depend on the terminal. Narrower terminals still get narrower help.
+ * Help wraps at the terminal's width, as commander's own wrapping does; off a terminal at 80
+ * columns. The root help is rendered once at build time at 80 (scripts/render-root-help.js):
+ * bin/udcli.js prints it only where it is what this would print.
  */
 export const HELP_WIDTH = 80;
 
 function helpWidth(isTTY: boolean, stream: NodeJS.WritableStream): number {
   const columns = isTTY ? (stream as { columns?: number }).columns : undefined;
-  return columns ? Math.min(columns, HELP_WIDTH) : HELP_WIDTH;
+  return columns && columns > 0 ? columns : HELP_WIDTH;
 }
 
 /**

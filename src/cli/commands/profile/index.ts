@@ -29,8 +29,8 @@ const add: Verb = {
 Examples:
   $ udcli profile add staging --base-url https://staging.example.com --api-key 0123456789abcdef0123456789abcdef --game-id 1001
   $ udcli profile add local2 --from-sandbox --base-url http://127.0.0.1:9000
-  (agi, the default scheme, needs no signing secret; for hmac-sha256-v1 set it without
-   putting it on the command line: udcli config set signing_secret - < secret.txt)`,
+
+agi, the default signing scheme, needs no signing secret; for hmac-sha256-v1 set it without putting it on the command line: udcli config set signing_secret - < secret.txt`,
   run: async (factory, name: string, opts: AddOptions) => (await import('./add.js')).run(factory, { name }, opts),
 };
 

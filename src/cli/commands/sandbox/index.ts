@@ -106,8 +106,7 @@ const exec: Verb = {
 The command runs without a shell (use sh -c '...' for one), with its input and output on this
 terminal, and with this environment added:
   UDCLI_BASE_URL, UDCLI_SITE_URL   the sandbox's URL
-  UDCLI_API_KEY, UDCLI_SIGNING_SECRET, UDCLI_GAME_ID   the demo game's credentials (with --data or
-                                   --snapshot and no demo game: the first game that has a key)
+  UDCLI_API_KEY, UDCLI_SIGNING_SECRET, UDCLI_GAME_ID   the demo game's credentials (with --data or --snapshot and no demo game: the first game that has a key)
   UDCLI_PROFILE=sandbox            the built-in profile (no key of another profile applies)
   UDCLI_SANDBOX_DB                 the temporary database (for udcli sandbox game set-uri --db)
 Put -- before the command, so that its options are not read as udcli's. When the command fails,
