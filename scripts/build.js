@@ -6,10 +6,12 @@
 // - dist/**/*.js: each source module as an ES module, for the benches and scripts that import one
 //   module of the sandbox or the domain (bench/). Not shipped (package.json's `files`).
 // - dist/root-help.json: scripts/render-root-help.js, from the built file.
+// - dist/sandbox-api.cjs (a file of the split), .mjs and .d.mts/.d.cts: the package's `udcli/sandbox` export
+//   (docs/TESTING.md); its types are src/sandbox/api/public.d.ts, which the implementation is checked against.
 //
 // dist/ is emptied first: nothing of an earlier build (a module since removed) can live on in it.
 import { createHash } from 'node:crypto';
-import { appendFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -19,10 +21,14 @@ const SRC = `${ROOT}src`;
 const DIST = `${ROOT}dist`;
 const CHANGES = `${SRC}/cli/changes`;
 
-/** src/**\/*.ts, tests' fixtures excluded (there are none under src/). */
+/** src/**\/*.ts, tests' fixtures excluded (there are none under src/), and declarations (no code). */
 function sources(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+    e.isDirectory()
+      ? sources(`${dir}/${e.name}`)
+      : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')
+        ? [`${dir}/${e.name}`]
+        : [],
   );
 }
 
@@ -76,9 +82,17 @@ const common = {
  * - sandbox.cjs: the sandbox, and the `udcli sandbox` commands that are most of the CLI's own code and run it;
  * - changes.cjs: what a change runs (the batch runner, the journal, the audit log, the change declarations) and
  *   `udcli audit`; the read commands (`user`, `friends`, `achievements list`) never load it;
- * - tools.cjs: HAR files (--har, `sandbox diff`), shell completion and `udcli doctor`.
+ * - tools.cjs: HAR files (--har, `sandbox diff`), shell completion and `udcli doctor`;
+ * - sandbox-api.cjs: `udcli/sandbox`, the sandbox in a test's process (src/sandbox/api/), standing on the others.
+ *   Before sandbox.cjs: a module is the first group's whose folder holds it.
  */
 const GROUPS = [
+  {
+    file: 'sandbox-api.cjs',
+    table: 'sandboxApiModule',
+    dirs: ['sandbox/api'],
+    lines: ["export { startSandbox } from './sandbox/api/index.ts';"],
+  },
   { file: 'sandbox.cjs', table: 'sandboxModule', dirs: ['sandbox', 'cli/commands/sandbox'] },
   { file: 'changes.cjs', table: 'changesModule', dirs: ['batch', 'audit', 'cli/commands/audit'] },
   {
@@ -190,7 +204,7 @@ await Promise.all(
   GROUPS.map((g) =>
     build(
       g,
-      [],
+      g.lines ?? [],
       g.dirs
         .flatMap(sources)
         .filter((path) => ownerOf(path) === g)
@@ -233,5 +247,13 @@ for (const file of SPLIT_FILES) {
 // One id for the whole build: a cache of one file is never taken beside another build's other files.
 const BUILD_ID = hash.digest('hex').slice(0, 32);
 for (const file of SPLIT_FILES) appendFileSync(file, `//# udcli-build ${BUILD_ID}\n`);
+
+// `udcli/sandbox` for `import` (the CommonJS file's one export, named) and its types for both kinds of consumer.
+writeFileSync(
+  `${DIST}/sandbox-api.mjs`,
+  "import api from './sandbox-api.cjs';\n\nexport const startSandbox = api.startSandbox;\nexport default api;\n",
+);
+const API_TYPES = readFileSync(`${SRC}/sandbox/api/public.d.ts`, 'utf8');
+for (const ext of ['d.mts', 'd.cts']) writeFileSync(`${DIST}/sandbox-api.${ext}`, API_TYPES);
 
 await import('./render-root-help.js');

@@ -24,7 +24,7 @@ import { serveKeptReads } from './http/kept-reads.js';
 import { registerDashboard } from './dashboard/page.js';
 import { cachedKeyLookup, dataVersionOf } from './repositories/key-cache.js';
 import { createReplyCache } from './http/reply-cache.js';
-import { installRequestLog } from './http/request-log.js';
+import { installRequestLog, type RequestLog } from './http/request-log.js';
 import { installLatency } from './http/latency.js';
 import { addCorsHeaders, CORS_HEADERS, isApiTarget, isPreflight, sendPreflight } from './http/cors.js';
 import { addressedToSandbox, allowHostNames, HOST_REFUSED, hostsOfUrl, type HostNames } from './http/host-check.js';
@@ -35,7 +35,7 @@ import { registerPlayRoutes } from './routes/play.js';
 import { registerSiteRoutes } from './routes/site.js';
 import { defaultDatabasePath } from './paths.js';
 import { safeIsoTime, systemClock } from './time.js';
-import { createVirtualClock } from './virtual-clock.js';
+import { createVirtualClock, type VirtualClock } from './virtual-clock.js';
 import { createFaultInjector } from './faults/injector.js';
 import type { FaultSpec } from './faults/spec.js';
 import { registerFaultRoutes } from './routes/faults.js';
@@ -165,6 +165,25 @@ export interface GameHostListener {
 }
 
 const gameHosts = new WeakMap<FastifyInstance, GameHostListener>();
+
+/**
+ * What the routes `/_sandbox/clock` and `/_sandbox/requests` act on, for a caller in the same process (the
+ * `udcli/sandbox` API, src/sandbox/api/): the same clock and log those routes move and read, reached without a request
+ * of its own in the log.
+ */
+export interface SandboxControls {
+  clock: VirtualClock;
+  requestLog: RequestLog;
+}
+
+const controls = new WeakMap<FastifyInstance, SandboxControls>();
+
+/** The clock and request log of an app buildApp made. */
+export function controlsOf(app: FastifyInstance): SandboxControls {
+  const found = controls.get(app);
+  if (found === undefined) throw new Error('controlsOf: not an app of buildApp');
+  return found;
+}
 
 /** The game host listener of an app buildApp made. */
 export function gameHostOf(app: FastifyInstance): GameHostListener {
@@ -339,6 +358,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   registerOpenApiRoutes(app, API_ROUTES);
   registerFaultRoutes(app, faults);
   registerClockRoutes(app, virtualClock);
+  controls.set(app, { clock: virtualClock, requestLog: logging.log });
   registerContentsRoute(app, db);
   registerResetRoute(app, db, options.startedWith ?? { origin: recordedOrigin(db) ?? { kind: 'demo' } });
 

@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { DEMO } from '../domain/demo.js';
 import { UdcliError, UsageError } from '../errors.js';
 import { GameSourceError, type GameSourceSetting } from './game-host/index.js';
-import { buildApp, gameHostOf, type GameHostListener } from './app.js';
+import { buildApp, controlsOf, gameHostOf, type GameHostListener, type SandboxControls } from './app.js';
 import { forbiddenDirProblem } from './game-host/allowed-dirs.js';
 import { forbiddenGameDirError } from './game-dir-refusal.js';
 import { hostsOfUrl } from './http/host-check.js';
@@ -147,8 +147,18 @@ export interface RunningSandbox {
   dbPath: string;
   /** What the database holds, as recorded when it started (e.g. "the demo data", "qa.yaml (sha256 …)"). */
   holds: string;
+  /**
+   * For a caller in this process (the `udcli/sandbox` API): the open database, what a bare reset returns to, and
+   * the clock and request log its routes act on.
+   */
+  parts: SandboxParts;
   /** Stops listening and closes the database. Safe to call more than once. */
   close(): Promise<void>;
+}
+
+export interface SandboxParts extends SandboxControls {
+  db: SandboxDatabase;
+  startedWith: LoadedData;
 }
 
 /** The game host listens on `wanted`, else the sandbox's port + 1 if free, else any free port. */
@@ -245,10 +255,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   }
   let app;
   let gamePort = 0;
+  let startedWith: LoadedData;
   try {
     // A read-only database would answer reads and fail every write: refuse to start instead.
     ensureWritable(db);
-    let startedWith: LoadedData;
     if (dataFile !== undefined && data !== undefined)
       startedWith = { origin: await startWithData(db, dataFile, data, options.replace === true), data };
     else {
@@ -320,6 +330,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     host,
     dbPath,
     holds: originText(recordedOrigin(db)),
+    parts: { db, startedWith, ...controlsOf(app) },
     close() {
       closing ??= (async () => {
         try {

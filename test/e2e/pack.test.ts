@@ -226,7 +226,8 @@ describe('npm pack', () => {
     expect(
       entries.filter((path) => /\/(src|test|bench|\.ci|node_modules)\/|tsconfig|vitest|eslint|\.test\.js/.test(path)),
     ).toEqual([]);
-    // dist/ is the built files (the CLI and the parts it loads when used: scripts/build.js) and their source maps, plus
+    // dist/ is the built files (the CLI and the parts it loads when used, `udcli/sandbox` and its types:
+    // scripts/build.js) and their source maps, plus
     // the root help rendered at build time (bin/udcli.js prints it without loading the CLI); not the per-module build
     // the benches import (scripts/build.js).
     expect(entries.filter((path) => path.startsWith('package/dist/')).sort()).toEqual([
@@ -235,6 +236,11 @@ describe('npm pack', () => {
       'package/dist/dynamic-import.cjs',
       'package/dist/dynamic-import.cjs.map',
       'package/dist/root-help.json',
+      'package/dist/sandbox-api.cjs',
+      'package/dist/sandbox-api.cjs.map',
+      'package/dist/sandbox-api.d.cts',
+      'package/dist/sandbox-api.d.mts',
+      'package/dist/sandbox-api.mjs',
       'package/dist/sandbox.cjs',
       'package/dist/sandbox.cjs.map',
       'package/dist/tools.cjs',

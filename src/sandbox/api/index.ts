@@ -1,0 +1,192 @@
+/**
+ * `udcli/sandbox` (docs/TESTING.md): startSandbox() runs the sandbox `udcli sandbox start` runs (server.ts), in
+ * the caller's process, on a port and a database of its own (several at once), and hands back what a test needs:
+ * its URL and credentials, and reset, load, snapshots, the clock and the request log, acted on directly (the same
+ * functions as their `/_sandbox/...` routes), so none of them is a request in the log the test reads.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { replaceContents } from '../contents.js';
+import { readDataFile } from '../data/read.js';
+import { REQUEST_LOG_CAPACITY } from '../http/request-log.js';
+import { followed, loadedContents } from '../loaded.js';
+import { dataOrigin, fileSha256 } from '../origin.js';
+import type { LoadedData } from '../routes/reset.js';
+import { startSandbox as startServer, type RunningSandbox } from '../server.js';
+import { restoreSnapshot, saveSnapshot, snapshotFile } from '../snapshots.js';
+import { advanceOf, checkData, checkOptions, timeOf } from './options.js';
+import type { Sandbox, SandboxData, SandboxGame, SandboxOptions, SandboxUser } from './public.js';
+
+/** Users listed on the handle: every one a test's data file holds, without reading a generated million. */
+const LISTED_USERS = 1000;
+
+// Node 20.18 has it; an older runtime's `await using` looks for the symbol Node registers under this name.
+const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose');
+
+/** A data option as a file: a path as given, an object written (JSON, owner only) into the sandbox's own folder. */
+function dataFile(data: string | SandboxData, dir: string, n: number): string {
+  if (typeof data === 'string') return resolve(data);
+  const file = join(dir, `data-${n}.json`);
+  writeFileSync(file, JSON.stringify(data), { mode: 0o600 });
+  return file;
+}
+
+function warn(line: string): void {
+  process.emitWarning(line, 'UdcliSandboxWarning');
+}
+
+interface Holdings {
+  primary: { gameId: string; apiKey: string; signingSecret: string; signingScheme: 'agi' | 'hmac-sha256-v1' };
+  games: SandboxGame[];
+  users: SandboxUser[];
+}
+
+function holdingsOf(running: RunningSandbox): Holdings {
+  const { db } = running.parts;
+  const primary = followed(db).primary;
+  return {
+    primary: {
+      gameId: primary?.game_id ?? '',
+      apiKey: primary?.api_key ?? '',
+      signingSecret: primary?.signing_secret ?? '',
+      // A game taking both schemes takes the platform's.
+      signingScheme: primary?.signing === 'hmac-sha256-v1' ? 'hmac-sha256-v1' : 'agi',
+    },
+    games: loadedContents(db).games.map((g) => ({
+      id: g.id,
+      name: g.name,
+      apiKey: g.keys[0]?.api_key ?? '',
+      signingSecret: g.keys[0]?.signing_secret ?? '',
+    })),
+    users: db.repos.users.first(LISTED_USERS).map((u) => ({ uid: u.uid, username: u.username })),
+  };
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const checked = checkOptions(options);
+  // The sandbox's own folder: its snapshots and data given as objects, gone when it stops.
+  const dir = mkdtempSync(join(tmpdir(), 'udcli-sandbox-api-'));
+  let files = 0;
+  let running: RunningSandbox;
+  try {
+    running = await startServer({
+      port: checked.port,
+      host: '127.0.0.1',
+      dbPath: checked.db,
+      seed: checked.seed,
+      ...(checked.data === undefined ? {} : { data: dataFile(checked.data, dir, ++files), replace: true }),
+      ...(checked.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: checked.tokenTtlSeconds }),
+      ...(checked.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: checked.rateLimitPerSecond }),
+      ...(checked.faults === undefined ? {} : { faults: checked.faults }),
+      latencyMs: checked.latencyMs,
+      warn,
+      // No folder of the test's machine is served as a game's: the API starts no game host source.
+      ownDirs: [dir],
+    });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const { db, clock, requestLog } = running.parts;
+  const startClock = checked.clock;
+  if (startClock !== undefined) clock.set(startClock);
+
+  let baseline: LoadedData = running.parts.startedWith;
+  /** requests() lists what came after this id. */
+  let since = 0;
+  const lastId = (): number => requestLog.list(0, 1).at(-1)?.id ?? 0;
+  let holdings = holdingsOf(running);
+  let stopping: Promise<void> | undefined;
+
+  /** Runs a change of the handle's, refused once stop() was called, and reads what the sandbox holds after it. */
+  const change = async (what: string, fn: () => void | Promise<void>): Promise<void> => {
+    if (stopping !== undefined) throw new Error(`sandbox.${what}: the sandbox was stopped`);
+    await fn();
+    holdings = holdingsOf(running);
+  };
+  const live = (): Holdings => (stopping === undefined ? (holdings = holdingsOf(running)) : holdings);
+  const at = (ms: number): Date => new Date(ms);
+  const moved = async (fn: () => number): Promise<Date> => {
+    if (stopping !== undefined) throw new Error('sandbox.clock: the sandbox was stopped');
+    return at(fn());
+  };
+
+  const sandbox: Sandbox = {
+    url: running.url,
+    gameUrl: running.gameUrl,
+    port: running.port,
+    get gameId() {
+      return live().primary.gameId;
+    },
+    get apiKey() {
+      return live().primary.apiKey;
+    },
+    get signingSecret() {
+      return live().primary.signingSecret;
+    },
+    get games() {
+      return live().games;
+    },
+    get users() {
+      return live().users;
+    },
+    faultSeed: checked.faults?.seed,
+    clock: {
+      now: () => moved(() => clock.now()),
+      set: (time) => moved(() => clock.set(timeOf(time, 'clock.set()'))),
+      advance: (by) => moved(() => clock.advance(advanceOf(by))),
+      reset: () => moved(() => clock.reset()),
+    },
+    reset: () =>
+      change('reset()', () => {
+        replaceContents(db, baseline.origin, baseline.data);
+        if (startClock === undefined) clock.reset();
+        else clock.set(startClock);
+        since = lastId();
+      }),
+    load: (data) =>
+      change('load()', () => {
+        const file = dataFile(checkData(data), dir, ++files);
+        const read = readDataFile(file, warn);
+        const loaded: LoadedData = { origin: dataOrigin(file, fileSha256(file), read), data: read };
+        replaceContents(db, loaded.origin, loaded.data);
+        baseline = loaded;
+      }),
+    snapshot: (name) =>
+      change('snapshot()', async () => {
+        await saveSnapshot(db, dir, name);
+      }),
+    restore: (name) => change('restore()', () => restoreSnapshot(db, snapshotFile(dir, name))),
+    requests: async () => requestLog.list(since, REQUEST_LOG_CAPACITY),
+    env() {
+      const { primary } = live();
+      return {
+        UDCLI_BASE_URL: running.url,
+        UDCLI_SITE_URL: running.url,
+        UDCLI_API_KEY: primary.apiKey,
+        UDCLI_SIGNING_SECRET: primary.signingSecret,
+        UDCLI_SIGNING_SCHEME: primary.signingScheme,
+        UDCLI_GAME_ID: primary.gameId,
+        // The built-in profile under the variables above, as `sandbox exec` gives its command: no key of another
+        // (maybe production) profile applies.
+        UDCLI_PROFILE: 'sandbox',
+        ...(running.dbPath === ':memory:' ? {} : { UDCLI_SANDBOX_DB: running.dbPath }),
+      };
+    },
+    stop() {
+      stopping ??= (async () => {
+        try {
+          await running.close();
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      })();
+      return stopping;
+    },
+    [asyncDispose]() {
+      return sandbox.stop();
+    },
+  };
+  return sandbox;
+}
