@@ -210,6 +210,20 @@ export default tseslint.config(
     },
   },
   {
+    // The recipes of docs/TESTING.md, as a studio's test files are written: Node's globals, and Jest's in its file.
+    files: ['examples/**'],
+    languageOptions: { globals: { ...nodeGlobals, fetch: 'readonly', require: 'readonly', __dirname: 'readonly' } },
+  },
+  {
+    files: ['examples/jest.test.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['beforeAll', 'beforeEach', 'afterAll', 'test', 'expect'].map((g) => [g, 'readonly']),
+      ),
+    },
+  },
+  {
     // Lines of at most 120 characters (the formatter's width, biome.json). A string, template or
     // regular expression literal the formatter cannot break is let be: splitting it would change
     // what is printed or matched, or hide it from a search.
