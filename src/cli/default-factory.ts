@@ -230,17 +230,31 @@ export class DefaultFactory implements Factory {
   async #backgroundSandbox(host: string, port: number): Promise<boolean> {
     const env = this.io.env;
     try {
-      const [{ launchDetached }, { parseStartOptions }, { defaultDatabasePath }] = await Promise.all([
+      const [
+        { launchDetached },
+        { parseStartOptions },
+        { dataDir, defaultDatabasePath },
+        { commandFor },
+        { forbiddenDirProblem },
+        { configDir },
+      ] = await Promise.all([
         import('./commands/sandbox/start.js'),
         import('./commands/sandbox/options.js'),
         import('../sandbox/paths.js'),
+        import('./commands/sandbox/pidfile.js'),
+        import('../sandbox/game-host/allowed-dirs.js'),
+        import('../config/paths.js'),
       ]);
       const options = parseStartOptions({ detach: true, port: String(port), host }, env);
+      // The folder the quick start runs in may serve games later (`sandbox play --game-dir dist`),
+      // unless no game may ever be served from it (a home folder, udcli's own): issue 53.
+      const cwd = process.cwd();
+      if (forbiddenDirProblem(cwd, { own: [configDir(env), dataDir(env)] }) === null) options.allowGameDirs.push(cwd);
       const started = await launchDetached(this, options);
       if (!this.globals().quiet) {
         this.io.stderr.write(
           `udcli: no sandbox on ${host}:${port}; started one in the background (pid ${started.pid}, data: ${defaultDatabasePath(env)}); ` +
-            'it serves the next commands too; stop it with: udcli sandbox stop\n',
+            `it serves the next commands too; stop it with: ${commandFor(env, 'stop', started)}\n`,
         );
       }
       return true;

@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import type { Settings } from '../config/types.js';
 import { isAlive } from '../lock-file.js';
-import { reachableUrl, readPidFile } from './commands/sandbox/pidfile.js';
+import { choiceLine, preferred, reachableUrl, sandboxRecords } from './commands/sandbox/pidfile.js';
 import {
   cachedCredentials,
   cachePath,
@@ -23,13 +23,19 @@ import {
 } from './sandbox-profile-cache.js';
 
 /**
- * The running sandbox the pid file records (its process alive; whether it answers is the
- * client's to find out, which then starts one as it does when none runs), else undefined.
+ * The running sandbox a record names (its process alive; whether it answers is the client's to
+ * find out, which then starts one as it does when none runs), else undefined. Of several (issue
+ * 53): the one on UDCLI_SANDBOX_PORT, else the default one, with the line that says so.
  */
-async function recordedSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; db: string } | undefined> {
-  const { pidFilePath } = await import('../sandbox/paths.js');
-  const record = readPidFile(pidFilePath(env));
-  return record !== undefined && isAlive(record.pid) ? { url: reachableUrl(record.url), db: record.db } : undefined;
+function recordedSandbox(env: NodeJS.ProcessEnv): { url: string; db: string; note?: string } | undefined {
+  const alive = sandboxRecords(env).filter((r) => isAlive(r.pid));
+  const record = preferred(alive, env);
+  if (record === undefined) return undefined;
+  return {
+    url: reachableUrl(record.url),
+    db: record.db,
+    ...(alive.length > 1 ? { note: choiceLine(record, alive, env) } : {}),
+  };
 }
 
 /** What the database holds for the profile: remembered while the database is unchanged, else read. */
@@ -98,16 +104,18 @@ export async function followSandbox(
   env: NodeJS.ProcessEnv,
   commandGame?: string,
 ): Promise<string | undefined> {
+  let chose: string | undefined;
   try {
     let dbPath: string | undefined;
     let where: string;
     if (settings.builtInSandbox) {
-      const running = await recordedSandbox(env);
+      const running = recordedSandbox(env);
+      chose = running?.note;
       if (running !== undefined && running.url !== settings.baseUrl) {
         settings.baseUrl = running.url;
         if (settings.sources.site_url === 'default') settings.siteUrl = running.url;
       }
-      if (settings.sources.api_key !== 'default') return undefined;
+      if (settings.sources.api_key !== 'default') return chose;
       dbPath = running?.db;
       where = running === undefined ? 'the sandbox database' : 'the running sandbox';
       if (dbPath === undefined) {
@@ -122,7 +130,7 @@ export async function followSandbox(
       dbPath = await sandboxDatabaseAt(settings.baseUrl);
       where = `the sandbox at ${settings.baseUrl}`;
     }
-    if (dbPath === undefined || dbPath === ':memory:' || !existsSync(dbPath)) return undefined;
+    if (dbPath === undefined || dbPath === ':memory:' || !existsSync(dbPath)) return chose;
     const data = await followedData(env, dbPath);
     if (settings.sources.game_id !== 'default' || commandGame !== undefined) {
       // The game was named (the command's --game, UDCLI_GAME_ID, the profile): its key, when the
@@ -133,16 +141,17 @@ export async function followSandbox(
         useCredentials(settings, named);
         settings.followed = `game ${named.game_id} as named, with its key in ${where}`;
       }
-      return undefined;
+      return chose;
     }
     if (data.primary !== null) {
       useCredentials(settings, data.primary);
       settings.followed = whyText(data, data.primary.game_id, where);
     }
-    return data.choices.length > 1 ? choiceNote(data.choices, data.primary?.game_id) : undefined;
+    const note = data.choices.length > 1 ? choiceNote(data.choices, data.primary?.game_id) : undefined;
+    return note === undefined && chose === undefined ? undefined : `${chose ?? ''}${note ?? ''}`;
   } catch {
     // The demo's credentials stay.
-    return undefined;
+    return chose;
   }
 }
 

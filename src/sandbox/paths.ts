@@ -48,6 +48,35 @@ export function logFilePath(env: NodeJS.ProcessEnv = process.env, platform?: Pla
 }
 
 /**
+ * The name of the sandbox whose files keep the paths above (`sandbox.pid`, `.db`, `.log`); every
+ * other sandbox on the machine has its own beside them, under `sandboxes/` (issue 53).
+ */
+export const DEFAULT_SANDBOX = 'default';
+
+/** `<dataDir>/sandboxes`: the records, databases and logs of the sandboxes besides the default one. */
+export function namedSandboxesDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(dataDir(env), 'sandboxes');
+}
+
+const named = (env: NodeJS.ProcessEnv, name: string, ext: string, fallback: string): string =>
+  name === DEFAULT_SANDBOX ? fallback : join(namedSandboxesDir(env), `${name}.${ext}`);
+
+/** The record of the sandbox called `name`. */
+export function recordPath(env: NodeJS.ProcessEnv, name: string): string {
+  return named(env, name, 'json', pidFilePath(env));
+}
+
+/** The database a sandbox called `name` uses unless --db names one: two sandboxes never share one unasked. */
+export function namedDatabasePath(env: NodeJS.ProcessEnv, name: string): string {
+  return named(env, name, 'db', defaultDatabasePath(env));
+}
+
+/** The log of the detached sandbox called `name`. */
+export function namedLogPath(env: NodeJS.ProcessEnv, name: string): string {
+  return named(env, name, 'log', logFilePath(env));
+}
+
+/**
  * Creates a directory for the sandbox's files (and its missing parents) readable by its owner
  * only, 0700 like the config directory: the database holds the games' signing secrets. A
  * directory that exists already is left as its owner made it.

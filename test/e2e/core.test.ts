@@ -383,7 +383,7 @@ describe('the sandbox of the built-in profile when none runs', () => {
       const db = join(e.UDCLI_DATA_DIR, 'sandbox.db');
       expect(r.stderr).toMatch(
         new RegExp(
-          `^udcli: no sandbox on 127\\.0\\.0\\.1:${port}; started one in the background \\(pid (\\d+), data: ${db.replace(/[.\\/]/g, '\\$&')}\\); it serves the next commands too; stop it with: udcli sandbox stop\n$`,
+          `^udcli: no sandbox on 127\\.0\\.0\\.1:${port}; started one in the background \\(pid (\\d+), data: ${db.replace(/[.\\/]/g, '\\$&')}\\); it serves the next commands too; stop it with: UDCLI_DATA_DIR=${e.UDCLI_DATA_DIR.replace(/[.\\/]/g, '\\$&')} udcli sandbox stop --port ${port}\n$`,
         ),
       );
       const pid = Number(/pid (\d+)/.exec(r.stderr)?.[1]);

@@ -89,14 +89,20 @@ describe('a running sandbox keeps its data', () => {
 
   it('start --data case.yaml --reset on another port but its database: refused, data unchanged', async () => {
     const before = await state();
-    const r = await runInProcess(['sandbox', 'start', '--data', caseFile, '--reset', '--port', '0'], env);
+    const r = await runInProcess(
+      ['sandbox', 'start', '--data', caseFile, '--reset', '--port', '0', '--db', sandbox.dbPath],
+      env,
+    );
     expectRefusal(r, `cannot replace the data of ${sandbox.dbPath}`);
     expect(await state()).toEqual(before);
   });
 
   it('start --detach while it runs: refused before anything is spawned or changed', async () => {
     const before = await state();
-    const r = await runInProcess(['sandbox', 'start', '--detach', '--data', caseFile, '--reset', '--port', '0'], env);
+    const r = await runInProcess(
+      ['sandbox', 'start', '--detach', '--data', caseFile, '--reset', '--port', '0', '--name', 'default'],
+      env,
+    );
     expectRefusal(r, 'cannot start another sandbox');
     expect(await state()).toEqual(before);
   });

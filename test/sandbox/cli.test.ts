@@ -462,9 +462,12 @@ describe('--detach', () => {
       const statusJson = JSON.parse((await run(['status', '--json'])).stdout()) as Record<string, unknown>;
       expect(statusJson).toMatchObject({ running: true, pid: record.pid, url });
       expect((await run(['reset', '--db', dbPath])).stderr()).toContain('reset the sandbox at');
-      const again = await startCommand(testFactory(env), { port: '0', detach: true }, { cli: CHILD_CLI }).catch(
-        (e: unknown) => e,
-      );
+      // Beside it on another port is allowed (issue 53); under its own name, refused.
+      const again = await startCommand(
+        testFactory(env),
+        { port: '0', detach: true, name: 'default' },
+        { cli: CHILD_CLI },
+      ).catch((e: unknown) => e);
       expect(again).toBeInstanceOf(UsageError);
       expect((again as Error).message).toMatch(/already running/);
     } finally {

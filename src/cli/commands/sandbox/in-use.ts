@@ -10,7 +10,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import { printable } from '../../../printable.js';
-import { probe, reachableUrl, sandboxState, type PidRecord } from './pidfile.js';
+import { commandFor, isAlive, probe, reachableUrl, sandboxRecords, sandboxState, type PidRecord } from './pidfile.js';
 
 /** For a file written where the running sandbox's database is: write it elsewhere. */
 export const WAYS_ON_FILE =
@@ -100,21 +100,26 @@ export async function refuseHeldPort(env: NodeJS.ProcessEnv, host: string, port:
   if (!(await accepts(host, port))) return;
   const pid = await probe(url);
   if (pid !== null) {
-    const current = await sandboxState(env);
-    const record = current.state === 'running' && current.record.pid === pid ? current.record : undefined;
+    // Any sandbox of this data dir (issue 53), named with the command that stops it.
+    const record = sandboxRecords(env).find((r) => r.pid === pid);
     throw new UsageError(
       record !== undefined
         ? `cannot start a sandbox on ${host}:${port}: ${await runningSandboxText(record)} holds it; nothing was changed`
         : `cannot start a sandbox on ${host}:${port}: another sandbox (pid ${pid}) answers there; nothing was changed`,
-      { hint: `${WAYS_ON}; or start this one on another port: --port N (0 = any free port)` },
+      {
+        hint:
+          record === undefined
+            ? `${WAYS_ON}; or start this one on another port: --port N (0 = any free port)`
+            : `load the file into it: udcli sandbox load FILE, or stop it first: ${commandFor(env, 'stop', record)}; or start this one on another port: --port N (0 = any free port)`,
+      },
     );
   }
-  const current = await sandboxState(env);
-  if (current.state === 'unresponsive' && current.record.port === port) {
+  const silent = sandboxRecords(env).find((r) => r.port === port && isAlive(r.pid));
+  if (silent !== undefined) {
     throw new UsageError(
-      `cannot start a sandbox on ${host}:${port}: the sandbox of pid ${current.record.pid} holds it but does not answer; nothing was changed`,
+      `cannot start a sandbox on ${host}:${port}: the sandbox of pid ${silent.pid} holds it but does not answer; nothing was changed`,
       {
-        hint: 'stop it: udcli sandbox stop, or start this one on another port: --port N (0 = any free port)',
+        hint: `stop it: ${commandFor(env, 'stop', silent)}, or start this one on another port: --port N (0 = any free port)`,
       },
     );
   }

@@ -12,6 +12,7 @@ import type { GameOptions } from './game.js';
 import type { LogsOptions } from './logs.js';
 import type { PlayOptions } from './play.js';
 import type { SnapshotOptions } from './snapshot.js';
+import type { StopOptions } from './stop.js';
 import type { RawExecOptions, RawSeedOptions, RawStartOptions } from './options.js';
 import type { Factory } from '../../../ops/factory.js';
 import { addVerb, collect, type Verb, type VerbOption } from '../../verb.js';
@@ -27,6 +28,11 @@ const NO_CONNECT_HELP = "do not put the connect script into the game's HTML page
 const DB: VerbOption = ['--db <file>', 'database file (default: sandbox.db in the data dir)'];
 const JSON_OPTION: VerbOption = ['--json', 'print JSON'];
 const PORT: VerbOption = ['--port <port>', 'the sandbox on this port of 127.0.0.1 (default: the running sandbox)'];
+/** Which of the sandboxes on this machine (issue 53) status, stop and logs are about. */
+const WHICH: readonly VerbOption[] = [
+  ['--port <port>', 'the sandbox on this port (default: the one that runs)'],
+  ['--name <name>', 'the sandbox started with this --name'],
+];
 
 /** What `start` and `exec` both set on the sandbox they run: tokens, rate, faults, latency and the game host. */
 const SERVER_OPTIONS: readonly VerbOption[] = [
@@ -77,6 +83,10 @@ const start: Verb = {
     ['--reset', 'with --data: replace whatever the database holds with the file'],
     ...SERVER_OPTIONS,
     ['--detach', 'run in the background; output goes to sandbox.log in the data dir'],
+    [
+      '--name <name>',
+      'run beside other sandboxes under this name, with a database and log of its own (default: the default sandbox, else port-PORT beside it)',
+    ],
     ['--allow-remote', 'allow a --host other machines can reach (the sandbox has password-less login)'],
     [
       '--public-url <url>',
@@ -342,9 +352,10 @@ const snapshot: Verb = {
 
 const stop: Verb = {
   name: 'stop',
-  description: 'Stop the running sandbox',
-  examples: ['udcli sandbox stop'],
-  run: async (factory) => (await import('./stop.js')).stopCommand(factory),
+  description: 'Stop the running sandbox (when several run: the one --port or --name names, or --all)',
+  examples: ['udcli sandbox stop', 'udcli sandbox stop --port 9090', 'udcli sandbox stop --all'],
+  options: [...WHICH, ['--all', 'every sandbox that runs']],
+  run: async (factory, opts: StopOptions) => (await import('./stop.js')).stopCommand(factory, opts),
 };
 
 const logs: Verb = {
@@ -375,6 +386,7 @@ Examples:
     ['--since <when>', 'only requests since a duration ago (10m, 2h, 1d) or an ISO date-time'],
     ['--challenges', "also the 401 challenges answered by a signed retry (shown in their retry's line otherwise)"],
     ['--json', 'only the request lines, one JSON object each'],
+    ...WHICH,
   ],
   run: async (factory, opts: LogsOptions) => (await import('./logs.js')).logsCommand(factory, opts),
 };
@@ -382,9 +394,10 @@ Examples:
 const status: Verb = {
   name: 'status',
   description: 'Show whether the sandbox runs, and where (exit 1 when it does not)',
-  examples: ['udcli sandbox status', 'udcli sandbox status --json'],
-  options: [JSON_OPTION],
-  run: async (factory, opts: { json?: boolean }) => (await import('./status.js')).statusCommand(factory, opts),
+  examples: ['udcli sandbox status', 'udcli sandbox status --json', 'udcli sandbox status --port 9090'],
+  options: [JSON_OPTION, ...WHICH],
+  run: async (factory, opts: { json?: boolean; port?: string; name?: string }) =>
+    (await import('./status.js')).statusCommand(factory, opts),
 };
 
 const reset: Verb = {

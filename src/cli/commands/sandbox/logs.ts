@@ -16,13 +16,15 @@ import { StringDecoder } from 'node:string_decoder';
 import { UdcliError, UsageError } from '../../../errors.js';
 import { isClosed, write } from '../../../output/pipe.js';
 import type { Factory } from '../../../ops/factory.js';
-import { logFilePath } from '../../../sandbox/paths.js';
+import { namedLogPath } from '../../../sandbox/paths.js';
+import { nameOf, sandboxState } from './pidfile.js';
+import { parseSelection, selectedRecord, type RawSelection } from './select.js';
 import { parseRequestLine, type RequestRecord } from '../../../sandbox/request-line.js';
 import { jsonText, printable } from '../../../printable.js';
 import { wantsJson } from './json.js';
 import { waitForSignal } from './signals.js';
 
-export interface LogsOptions {
+export interface LogsOptions extends RawSelection {
   follow?: boolean;
   json?: boolean;
   /** -n: how many of the last lines, or `all`. */
@@ -212,12 +214,33 @@ class Tail {
   }
 }
 
+/**
+ * The log of the sandbox --port or --name names, else of "the" running sandbox (saying which, when
+ * several run), else the default sandbox's.
+ */
+async function logPath(factory: Factory, raw: RawSelection): Promise<string> {
+  const { env, stderr } = factory.io;
+  const selection = parseSelection(raw);
+  if (selection !== undefined) {
+    const record = selectedRecord(env, selection);
+    if (record === undefined)
+      throw new UdcliError(`no sandbox ${selection.what} is recorded`, {
+        hint: 'the running sandboxes: udcli sandbox status',
+      });
+    return record.log ?? namedLogPath(env, nameOf(record));
+  }
+  const current = await sandboxState(env, (line) => stderr.write(line));
+  return current.state === 'none'
+    ? namedLogPath(env, 'default')
+    : (current.record.log ?? namedLogPath(env, nameOf(current.record)));
+}
+
 export async function logsCommand(factory: Factory, raw: LogsOptions, deps: LogsDeps = {}): Promise<void> {
-  const { stdout, env } = factory.io;
+  const { stdout } = factory.io;
   const json = wantsJson(factory, raw.json);
   const selection = parseLogSelection(raw);
   const { count } = selection;
-  const path = logFilePath(env);
+  const path = await logPath(factory, raw);
   const reader = new LineReader(path);
 
   const print = (lines: string[]) => {

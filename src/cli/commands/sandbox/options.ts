@@ -46,6 +46,8 @@ export interface StartOptions {
   insecureGameHost: boolean;
   /** --allow-game-dir (absolute paths): folders a game folder may later be set in over HTTP. */
   allowGameDirs: string[];
+  /** --name: the sandbox's name on this machine (undefined: the default one, else `port-<port>`). */
+  name?: string | undefined;
 }
 
 /** --game-dir or --game-url, --game and --no-connect, checked. */
@@ -142,6 +144,7 @@ export interface RawStartOptions extends RawServerOptions {
   detach?: boolean;
   allowRemote?: boolean;
   publicUrl?: string;
+  name?: string;
 }
 
 export interface SeedOptions {
@@ -347,7 +350,16 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     latencyMs: parseLatency(raw.latency),
     insecureGameHost: raw.insecureGameHost === true,
     allowGameDirs: parseAllowGameDirs(raw.allowGameDir),
+    name: raw.name === undefined ? undefined : parseSandboxName(raw.name),
   };
+}
+
+/** A sandbox's name: it names files in the data dir, so letters, digits, `.`, `_` and `-` only. */
+export function parseSandboxName(raw: string): string {
+  if (/^[a-z0-9][a-z0-9._-]{0,62}$/i.test(raw)) return raw.toLowerCase();
+  throw new UsageError(
+    `invalid --name ${JSON.stringify(raw.slice(0, 70))}: expected 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+  );
 }
 
 /** --allow-game-dir, each an existing folder, made absolute. */

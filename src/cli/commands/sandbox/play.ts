@@ -21,7 +21,7 @@ import {
   type GameSourceOptions,
   type RawGameSourceOptions,
 } from './options.js';
-import { reachableUrl, sandboxState } from './pidfile.js';
+import { commandFor, reachableUrl, sandboxState } from './pidfile.js';
 import { launchDetached, refuseForbiddenGameDirs, type StartDeps } from './start.js';
 import { printable } from '../../../printable.js';
 import { redactUrl } from '../../../redact.js';
@@ -116,7 +116,7 @@ export async function playCommand(
   const latencyMs = parseLatency(raw.latency);
   const { stdout, stderr, env } = factory.io;
 
-  const current = await sandboxState(env);
+  const current = await sandboxState(env, (line) => stderr.write(line));
   let url: string;
   let gameId: string;
   if (current.state === 'running') {
@@ -139,7 +139,9 @@ export async function playCommand(
       `the sandbox at ${url}`,
     );
     if (source !== undefined) {
-      await setGameSource(url, gameId, sourceBody(source));
+      await setGameSource(url, gameId, sourceBody(source)).catch((error: unknown) => {
+        throw outsideAllowed(error, source, gameId);
+      });
       stderr.write(`udcli: the sandbox at ${url} now serves game ${gameId} from ${describe(source)}\n`);
     }
   } else {
@@ -154,7 +156,7 @@ export async function playCommand(
     const started = await launchDetached(factory, { ...options, gameSource }, deps);
     url = reachable(started.url);
     stderr.write(
-      `udcli: sandbox started in the background at ${url} (pid ${started.pid}); stop it with: udcli sandbox stop\n`,
+      `udcli: sandbox started in the background at ${url} (pid ${started.pid}); stop it with: ${commandFor(env, 'stop', started)}\n`,
     );
   }
   const page = `${url}${PLAY_PATH}/${encodeURIComponent(gameId)}${as === undefined ? '' : `?as=${encodeURIComponent(as)}`}`;
@@ -168,4 +170,21 @@ function describe(source: GameSourceOptions): string {
   if (setting.kind === 'dir') return `${printable(setting.root)}${how}`;
   if (setting.kind === 'url') return `${printable(redactUrl(setting.base))}${how}`;
   return `its content URI${how}`;
+}
+
+/**
+ * The running sandbox serves games only from the folders it was started with (a request never
+ * widens them: docs/SANDBOX-DESIGN.md): a folder outside them is refused with the one command
+ * that serves it, a sandbox of its own beside this one (issue 53).
+ */
+function outsideAllowed(error: unknown, source: GameSourceOptions, gameId: string): unknown {
+  if (!(error instanceof UsageError) || source.setting.kind !== 'dir' || !error.message.includes('not inside a folder'))
+    return error;
+  const dir = source.setting.root;
+  const arg = /^[\w@%+=:,./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, "'\\''")}'`;
+  return new UsageError(error.message, {
+    hint: printable(
+      `serve it from a sandbox of its own beside this one: udcli sandbox start --detach --name play-${gameId.toLowerCase().replace(/[^a-z0-9._-]/g, '-')} --port 0 --game-dir ${arg} --game ${gameId}, then open its /play/${gameId}`,
+    ),
+  });
 }

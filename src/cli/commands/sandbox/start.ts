@@ -10,7 +10,15 @@ import { UdcliError, UsageError } from '../../../errors.js';
 import { configDir } from '../../../config/paths.js';
 import { forbiddenDirProblem } from '../../../sandbox/game-host/allowed-dirs.js';
 import { forbiddenGameDirError } from '../../../sandbox/game-dir-refusal.js';
-import { dataDir, defaultDatabasePath, ensureDataDir, logFilePath, pidFilePath } from '../../../sandbox/paths.js';
+import {
+  DEFAULT_SANDBOX,
+  dataDir,
+  ensureDataDir,
+  namedDatabasePath,
+  namedLogPath,
+  namedSandboxesDir,
+  recordPath,
+} from '../../../sandbox/paths.js';
 import type { RunningSandbox } from '../../../sandbox/server.js';
 import type { Factory } from '../../../ops/factory.js';
 import { dataWarning } from './data-warning.js';
@@ -25,9 +33,19 @@ import {
   type RawStartOptions,
   type StartOptions,
 } from './options.js';
-import { isAlive, probe, readPidFile, removePidFile, sandboxState, writePidFile } from './pidfile.js';
+import {
+  commandFor,
+  isAlive,
+  namedSandboxState,
+  probe,
+  readPidFile,
+  removePidFile,
+  writePidFile,
+  type SandboxState,
+} from './pidfile.js';
+import { createServer } from 'node:net';
 import { waitForSignal } from './signals.js';
-import { refuseHeldPort, refuseOpenDatabase, runningSandboxText, WAYS_ON } from './in-use.js';
+import { refuseHeldPort, refuseOpenDatabase, runningSandboxText } from './in-use.js';
 import { printable } from '../../../printable.js';
 import { openAppend } from '../../../write-whole.js';
 import { BIN_PATH } from '../../../package-paths.js';
@@ -84,14 +102,69 @@ export function refuseForbiddenGameDirs(
   }
 }
 
+/** Where a sandbox keeps its record, database and log, by its name (paths.ts), and the port it asks for. */
+export interface Slot {
+  name: string;
+  port: number;
+  recordPath: string;
+  dbPath: string;
+  logPath: string;
+  /** The state of the record at recordPath before this start. */
+  before: SandboxState;
+}
+
+/** A port free on `host` now, for a sandbox that needs its name (`port-<port>`) before it listens. */
+function freePort(host: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * Which sandbox a start makes (issue 53): the one `--name` names; without one, the default sandbox
+ * (`sandbox.pid`, `sandbox.db`, `sandbox.log`) unless it runs, else `port-<port>` beside it, with a
+ * database of its own. A name whose sandbox runs is refused, naming it and the way on.
+ */
+export async function chooseSlot(env: NodeJS.ProcessEnv, options: StartOptions): Promise<Slot> {
+  let { name, port } = options;
+  if (name === undefined) {
+    const main = await namedSandboxState(env, DEFAULT_SANDBOX);
+    if (main.state === 'running' || main.state === 'unresponsive') {
+      if (port === 0) port = await freePort(options.host);
+      name = `port-${port}`;
+    } else name = DEFAULT_SANDBOX;
+  }
+  const before = await namedSandboxState(env, name);
+  if (before.state === 'running' || before.state === 'unresponsive') {
+    throw new UsageError(
+      `cannot start another sandbox: ${await runningSandboxText(before.record)} is already running as ${name}; nothing was changed`,
+      {
+        hint: `start this one beside it with another --port or --name, or stop it first: ${commandFor(env, 'stop', before.record)}`,
+      },
+    );
+  }
+  return {
+    name,
+    port,
+    recordPath: recordPath(env, name),
+    dbPath: options.db ?? namedDatabasePath(env, name),
+    logPath: namedLogPath(env, name),
+    before,
+  };
+}
+
 async function startForeground(factory: Factory, options: StartOptions, deps: StartDeps): Promise<void> {
   const { stdout, stderr, env } = factory.io;
-  const dbPath = options.db ?? defaultDatabasePath(env);
-  const pidPath = pidFilePath(env);
-  const before = await sandboxState(env);
-  const faults = seedFaults(options.faults);
   // Checked before anything is opened: a start that cannot start changes nothing.
-  await refuseHeldPort(env, options.host, options.port);
+  const slot = await chooseSlot(env, options);
+  const { dbPath, recordPath: pidPath, before } = slot;
+  const faults = seedFaults(options.faults);
+  await refuseHeldPort(env, options.host, slot.port);
   if (options.replace && dbPath !== ':memory:')
     await refuseOpenDatabase(env, dbPath, `cannot replace the data of ${dbPath}`);
 
@@ -101,7 +174,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   // never waiting on its reader (log-outlet.ts); none once a reader went away (`| head -1`).
   const lines = openLineOutlet(stdout);
   const sandbox = await startSandbox({
-    port: options.port,
+    port: slot.port,
     host: options.host,
     dbPath,
     seed: options.seed,
@@ -121,8 +194,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
     lines.close();
     throw error;
   });
-  // The pid file names "the" sandbox for status/stop/reset; a second one does not take it over.
-  const ownsPidFile = before.state !== 'running';
+  // The record names this sandbox for status/stop/reset (chooseSlot refused a name whose sandbox runs).
   if (before.state === 'stale') {
     stderr.write(
       `udcli: the sandbox recorded in ${pidPath} (pid ${before.record.pid}) is no longer running; this one takes over\n`,
@@ -133,20 +205,19 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   // death by signal with the banner half-written.
   const stopped = deps.waitForStop ? undefined : waitForSignal(factory.io);
   try {
-    if (ownsPidFile) {
-      writePidFile(pidPath, {
-        pid: process.pid,
-        port: sandbox.port,
-        host: sandbox.host,
-        url: sandbox.url,
-        gameUrl: sandbox.gameUrl,
-        db: sandbox.dbPath,
-        startedAt: new Date().toISOString(),
-        detached: env.UDCLI_SANDBOX_DETACHED === '1',
-        ...(env.UDCLI_SANDBOX_DETACHED === '1' ? { log: logFilePath(env) } : {}),
-        ...(options.latencyMs > 0 ? { latencyMs: options.latencyMs } : {}),
-      });
-    }
+    writePidFile(pidPath, {
+      name: slot.name,
+      pid: process.pid,
+      port: sandbox.port,
+      host: sandbox.host,
+      url: sandbox.url,
+      gameUrl: sandbox.gameUrl,
+      db: sandbox.dbPath,
+      startedAt: new Date().toISOString(),
+      detached: env.UDCLI_SANDBOX_DETACHED === '1',
+      ...(env.UDCLI_SANDBOX_DETACHED === '1' ? { log: slot.logPath } : {}),
+      ...(options.latencyMs > 0 ? { latencyMs: options.latencyMs } : {}),
+    });
     stdout.write(`${sandbox.url}\n`);
     if (options.remote) stderr.write(`${remoteWarning(options.host, options.publicUrl)}\n`);
     if (faults !== undefined) stderr.write(`${faultsLine(faults)}\n`);
@@ -167,7 +238,7 @@ async function startForeground(factory: Factory, options: StartOptions, deps: St
   } finally {
     await sandbox.close();
     lines.close();
-    if (ownsPidFile) removePidFile(pidPath, process.pid);
+    removePidFile(pidPath, process.pid);
   }
 }
 
@@ -192,7 +263,7 @@ export function gameSourceArgs(source: GameSourceOptions | undefined): string[] 
 
 async function startDetached(factory: Factory, options: StartOptions, deps: StartDeps): Promise<void> {
   const { stdout, stderr } = factory.io;
-  const { url, pid, logPath } = await launchDetached(factory, options, deps);
+  const { url, pid, logPath, name, port } = await launchDetached(factory, options, deps);
   stdout.write(`${url}\n`);
   if (options.remote) stderr.write(`${remoteWarning(options.host, options.publicUrl)}\n`);
   const faults = seedFaults(options.faults);
@@ -200,7 +271,7 @@ async function startDetached(factory: Factory, options: StartOptions, deps: Star
   const latency = latencyLine(options.latencyMs);
   if (latency !== undefined) stderr.write(`${latency}\n`);
   stderr.write(
-    `udcli sandbox running in the background at ${url} (pid ${pid}); log ${logPath}\nstop it with: udcli sandbox stop\n`,
+    `udcli sandbox running in the background at ${url} (pid ${pid}); log ${logPath}\nstop it with: ${commandFor(factory.io.env, 'stop', { name, port })}\n`,
   );
 }
 
@@ -209,17 +280,11 @@ export async function launchDetached(
   factory: Factory,
   options: StartOptions,
   deps: StartDeps = {},
-): Promise<{ url: string; pid: number | undefined; logPath: string }> {
+): Promise<{ url: string; pid: number | undefined; logPath: string; name: string; port: number }> {
   const { stderr, env } = factory.io;
-  const current = await sandboxState(env);
-  if (current.state === 'running' || current.state === 'unresponsive') {
-    throw new UsageError(
-      `cannot start another sandbox: ${await runningSandboxText(current.record)} is already running; nothing was changed`,
-      { hint: WAYS_ON },
-    );
-  }
-  const pidPath = pidFilePath(env);
-  await refuseHeldPort(env, options.host, options.port);
+  const slot = await chooseSlot(env, options);
+  const { before: current, recordPath: pidPath, dbPath, logPath } = slot;
+  await refuseHeldPort(env, options.host, slot.port);
   if (current.state === 'stale') {
     removePidFile(pidPath, current.record.pid);
     stderr.write(
@@ -227,13 +292,23 @@ export async function launchDetached(
     );
   }
 
-  const dbPath = options.db ?? defaultDatabasePath(env);
-  const logPath = logFilePath(env);
   // 0700 as every directory udcli makes for the sandbox's files (docs/SANDBOX.md): the detached start is
   // also the first command's auto-start, often the one that creates the data directory.
   ensureDataDir(dataDir(env));
+  if (slot.name !== DEFAULT_SANDBOX) ensureDataDir(namedSandboxesDir(env));
   if (dbPath !== ':memory:') ensureDataDir(dirname(dbPath));
-  const args = ['sandbox', 'start', '--port', String(options.port), '--host', options.host, '--db', dbPath];
+  const args = [
+    'sandbox',
+    'start',
+    '--name',
+    slot.name,
+    '--port',
+    String(slot.port),
+    '--host',
+    options.host,
+    '--db',
+    dbPath,
+  ];
   args.push(...(options.data === undefined ? ['--seed', options.seed] : ['--data', options.data]));
   if (options.replace) args.push('--reset');
   else if (options.data !== undefined) {
@@ -296,5 +371,6 @@ export async function launchDetached(
     });
   }
   child.unref();
-  return { url, pid: childPid, logPath };
+  const port = readPidFile(pidPath)?.port ?? slot.port;
+  return { url, pid: childPid, logPath, name: slot.name, port };
 }

@@ -1,12 +1,13 @@
 /** `udcli sandbox status`: is the recorded sandbox running? Not running is an error (exit 1). */
 import { UdcliError } from '../../../errors.js';
-import { pidFilePath } from '../../../sandbox/paths.js';
+import { recordPath } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { jsonText, printable, printableFields } from '../../../printable.js';
 import type { PresentedContents } from '../../../sandbox/routes/contents.js';
 import { sandboxContents } from './contents.js';
 import { wantsJson } from './json.js';
-import { sandboxState, type PidRecord } from './pidfile.js';
+import { commandFor, liveSandboxes, nameOf, namedSandboxState, type PidRecord, type SandboxState } from './pidfile.js';
+import { listedText, parseSelection, selectedRecord, type RawSelection } from './select.js';
 
 /** Which game and key the built-in profile takes from this sandbox, and why (undefined: it keeps its own). */
 async function builtInProfileGame(
@@ -48,9 +49,39 @@ function printText(stdout: NodeJS.WritableStream, r: PidRecord, contents: Presen
   }
 }
 
-export async function statusCommand(factory: Factory, raw: { json?: boolean }): Promise<void> {
+/** Several sandboxes run: one line each, with the command that shows it (issue 53). */
+function printList(factory: Factory, live: SandboxState[], json: boolean): void {
   const { stdout, env } = factory.io;
-  const current = await sandboxState(env);
+  const records = live.map((s) => ({ ...(s as { record: PidRecord }).record, responding: s.state === 'running' }));
+  if (json) {
+    stdout.write(
+      `${jsonText({ running: true, sandboxes: records.map((r) => ({ name: nameOf(r), pid: r.pid, url: r.url, port: r.port, db: r.db, detached: r.detached, log: r.log ?? null, responding: r.responding })) }, 2)}\n`,
+    );
+    return;
+  }
+  stdout.write(`${records.length} sandboxes are running:\n`);
+  for (const r of records)
+    stdout.write(
+      `${printable(`  ${listedText(r)}${r.responding ? '' : ', does not answer'}: ${commandFor(env, 'status', r)}`)}\n`,
+    );
+}
+
+export async function statusCommand(factory: Factory, raw: { json?: boolean } & RawSelection): Promise<void> {
+  const { stdout, env } = factory.io;
+  const selection = parseSelection(raw);
+  let current: SandboxState;
+  if (selection === undefined) {
+    const live = await liveSandboxes(env);
+    if (live.length > 1) return printList(factory, live, wantsJson(factory, raw.json));
+    current = live[0] ?? (await namedSandboxState(env, 'default'));
+  } else {
+    const record = selectedRecord(env, selection);
+    current = record === undefined ? { state: 'none' } : await namedSandboxState(env, nameOf(record));
+    if (current.state !== 'running' && current.state !== 'unresponsive' && !wantsJson(factory, raw.json))
+      throw new UdcliError(`no sandbox ${selection.what} is running`, {
+        hint: `start one with: udcli sandbox start --detach ${raw.name !== undefined ? `--name ${nameOf({ name: raw.name.toLowerCase() })}` : `--port ${raw.port}`}`,
+      });
+  }
   if (current.state === 'running') {
     const r = current.record;
     const contents = await sandboxContents(r.db, r.url);
@@ -79,7 +110,7 @@ export async function statusCommand(factory: Factory, raw: { json?: boolean }): 
   }
   if (current.state === 'unresponsive') {
     throw new UdcliError(`the sandbox (pid ${current.record.pid}) does not answer at ${current.record.url}`, {
-      hint: `if the process is not a sandbox any more, delete ${pidFilePath(env)}`,
+      hint: `if the process is not a sandbox any more, delete ${recordPath(env, nameOf(current.record))}`,
     });
   }
   throw new UdcliError('the sandbox is not running', { hint: 'start it with: udcli sandbox start --detach' });
