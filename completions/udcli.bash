@@ -217,6 +217,7 @@ _udcli_takes_value() {
     'udcli sandbox start --game-url') return 0 ;;
     'udcli sandbox start --game') return 0 ;;
     'udcli sandbox start --allow-game-dir') return 0 ;;
+    'udcli sandbox start --name') return 0 ;;
     'udcli sandbox start --public-url') return 0 ;;
     'udcli sandbox exec --port') return 0 ;;
     'udcli sandbox exec --seed') return 0 ;;
@@ -248,10 +249,16 @@ _udcli_takes_value() {
     'udcli sandbox diff --save-key') return 0 ;;
     'udcli sandbox snapshot save --db') return 0 ;;
     'udcli sandbox snapshot restore --db') return 0 ;;
+    'udcli sandbox stop --port') return 0 ;;
+    'udcli sandbox stop --name') return 0 ;;
     'udcli sandbox logs -n'|'udcli sandbox logs --lines') return 0 ;;
     'udcli sandbox logs --status') return 0 ;;
     'udcli sandbox logs --path') return 0 ;;
     'udcli sandbox logs --since') return 0 ;;
+    'udcli sandbox logs --port') return 0 ;;
+    'udcli sandbox logs --name') return 0 ;;
+    'udcli sandbox status --port') return 0 ;;
+    'udcli sandbox status --name') return 0 ;;
     'udcli sandbox reset --db') return 0 ;;
     'udcli sandbox reset --seed') return 0 ;;
     'udcli sandbox reset --data') return 0 ;;
@@ -364,7 +371,7 @@ _udcli_options() {
     'udcli audit') own=(--since --user --profile --history --unresolved --run --ticket) ;;
     'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --require-reason --from-sandbox) ;;
     'udcli doctor') own=(--check-signing) ;;
-    'udcli sandbox start') own=(--port --host --db --seed --data --reset --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir --detach --allow-remote --public-url) ;;
+    'udcli sandbox start') own=(--port --host --db --seed --data --reset --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir --detach --name --allow-remote --public-url) ;;
     'udcli sandbox exec') own=(--port --seed --data --snapshot --log --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir) ;;
     'udcli sandbox play') own=(--game-dir --game-url --as --no-open --no-connect --insecure-game-host --latency) ;;
     'udcli sandbox game set-uri') own=(--db --json) ;;
@@ -377,8 +384,9 @@ _udcli_options() {
     'udcli sandbox snapshot save') own=(--db) ;;
     'udcli sandbox snapshot restore') own=(--db) ;;
     'udcli sandbox snapshot list') own=(--json) ;;
-    'udcli sandbox logs') own=(-n --lines -f --follow --status --path --since --challenges --json) ;;
-    'udcli sandbox status') own=(--json) ;;
+    'udcli sandbox stop') own=(--port --name --all) ;;
+    'udcli sandbox logs') own=(-n --lines -f --follow --status --path --since --challenges --json --port --name) ;;
+    'udcli sandbox status') own=(--json --port --name) ;;
     'udcli sandbox reset') own=(--db --seed --data) ;;
     'udcli sandbox clock now') own=(--port --json) ;;
     'udcli sandbox clock advance') own=(--port --json) ;;

@@ -382,6 +382,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox start --allow-game-dir'
             return 0
+        case 'udcli sandbox start --name'
+            return 0
         case 'udcli sandbox start --public-url'
             return 0
         case 'udcli sandbox exec --port'
@@ -444,6 +446,10 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli sandbox snapshot restore --db'
             return 0
+        case 'udcli sandbox stop --port'
+            return 0
+        case 'udcli sandbox stop --name'
+            return 0
         case 'udcli sandbox logs -n' 'udcli sandbox logs --lines'
             return 0
         case 'udcli sandbox logs --status'
@@ -451,6 +457,14 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli sandbox logs --path'
             return 0
         case 'udcli sandbox logs --since'
+            return 0
+        case 'udcli sandbox logs --port'
+            return 0
+        case 'udcli sandbox logs --name'
+            return 0
+        case 'udcli sandbox status --port'
+            return 0
+        case 'udcli sandbox status --name'
             return 0
         case 'udcli sandbox reset --db'
             return 0
@@ -856,7 +870,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'export' -d 'Wri
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'diff' -d 'Compare a recording of the platform (HAR) with what the sandbox answers: exit 0 same, 1 different, 2 bad input'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'import' -d 'Write a data file of the state a recording (HAR) shows: profiles, friends, quests and progress, products held, saves'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'snapshot' -d 'Save the sandbox database under a name, restore it, list or delete snapshots'
-complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'stop' -d 'Stop the running sandbox'
+complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'stop' -d 'Stop the running sandbox (when several run: the one --port or --name names, or --all)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'logs' -d 'Show the detached sandbox\'s log like tail: the last 10 lines (start-up messages and one line per request, secrets redacted)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'status' -d 'Show whether the sandbox runs, and where (exit 1 when it does not)'
 complete -c udcli -n '__udcli_subcommand_of "udcli sandbox"' -a 'reset' -d 'Put the sandbox database back to what it was started with (its data file, else the demo data); a running sandbox is reset live'
@@ -884,6 +898,7 @@ complete -c udcli -n '__udcli_in "udcli sandbox start"' -l no-connect -d 'do not
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l insecure-game-host -d 'accept the game\'s dev server\'s https certificate unchecked (a self-signed one, e.g. https://localhost:5173)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l allow-game-dir -x -d 'a folder games may later be served from (sandbox play --game-dir on the running sandbox): repeat for more; --game-dir is allowed already'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l detach -d 'run in the background; output goes to sandbox.log in the data dir'
+complete -c udcli -n '__udcli_in "udcli sandbox start"' -l name -x -d 'run beside other sandboxes under this name, with a database and log of its own (default: the default sandbox, else port-PORT beside it)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l allow-remote -d 'allow a --host other machines can reach (the sandbox has password-less login)'
 complete -c udcli -n '__udcli_in "udcli sandbox start"' -l public-url -x -d 'the URL other machines reach it at (a name, a tunnel): answered besides localhost and the bound address; needs --allow-remote'
 
@@ -977,6 +992,11 @@ complete -c udcli -n '__udcli_argument "udcli sandbox snapshot delete" 0' -a '(_
 # udcli sandbox snapshot help
 complete -c udcli -n '__udcli_argument "udcli sandbox snapshot help" 0' -a 'save restore list delete'
 
+# udcli sandbox stop
+complete -c udcli -n '__udcli_in "udcli sandbox stop"' -l port -x -d 'the sandbox on this port (default: the one that runs)'
+complete -c udcli -n '__udcli_in "udcli sandbox stop"' -l name -x -d 'the sandbox started with this --name'
+complete -c udcli -n '__udcli_in "udcli sandbox stop"' -l all -d 'every sandbox that runs'
+
 # udcli sandbox logs
 complete -c udcli -n '__udcli_in "udcli sandbox logs"' -s n -l lines -x -d 'the last N lines, or all (default: 10)'
 complete -c udcli -n '__udcli_in "udcli sandbox logs"' -s f -l follow -d 'then keep printing lines as they are written, until Ctrl-C (starts at the end)'
@@ -985,9 +1005,13 @@ complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l path -x -d 'only reque
 complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l since -x -d 'only requests since a duration ago (10m, 2h, 1d) or an ISO date-time'
 complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l challenges -d 'also the 401 challenges answered by a signed retry (shown in their retry\'s line otherwise)'
 complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l json -d 'only the request lines, one JSON object each'
+complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l port -x -d 'the sandbox on this port (default: the one that runs)'
+complete -c udcli -n '__udcli_in "udcli sandbox logs"' -l name -x -d 'the sandbox started with this --name'
 
 # udcli sandbox status
 complete -c udcli -n '__udcli_in "udcli sandbox status"' -l json -d 'print JSON'
+complete -c udcli -n '__udcli_in "udcli sandbox status"' -l port -x -d 'the sandbox on this port (default: the one that runs)'
+complete -c udcli -n '__udcli_in "udcli sandbox status"' -l name -x -d 'the sandbox started with this --name'
 
 # udcli sandbox reset
 complete -c udcli -n '__udcli_in "udcli sandbox reset"' -l db -r -F -d 'database file (default: sandbox.db in the data dir)'
