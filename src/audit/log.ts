@@ -3,7 +3,7 @@
  * staff"), in `<config dir>/audit.log`, mode 0600. Never holds a secret: the command line and
  * the states are scrubbed before writing.
  */
-import { closeSync, createReadStream, mkdirSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, mkdirSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { UsageError } from '../errors.js';
 import { isSecretParam, redact, withoutUserinfo } from '../redact.js';
 import { openAppend } from '../write-whole.js';
 import { shellCommand } from './shell.js';
+import type { Trail } from './trail.js';
 
 /**
  * What a line says of its change: made (`change`), sent with its outcome unknown (`unknown`), or
@@ -167,8 +168,11 @@ export function auditEntry(args: {
   return entry;
 }
 
-/** An open audit log: appends one line per entry (a single write each, so concurrent writers do not interleave). */
-export class AuditLog {
+/**
+ * An open audit log, the local trail: appends one line per entry (a single write each, so
+ * concurrent writers do not interleave), each made durable (fsync) before append() resolves.
+ */
+export class AuditLog implements Trail {
   readonly path: string;
   /** This invocation's run id: every line it writes carries it. */
   readonly run: string;
@@ -193,29 +197,40 @@ export class AuditLog {
     }
   }
 
-  /** Appends the entry with this run's id and the next line id; returns the line id. */
-  append(entry: AuditEntry): string {
-    if (this.fd === null) throw new Error('audit log is closed');
+  get where(): string {
+    return this.path;
+  }
+
+  /** Appends the entry with this run's id and the next line id; resolves with the line id once it is on disk. */
+  append(entry: AuditEntry): Promise<string> {
+    if (this.fd === null) return Promise.reject(new Error('audit log is closed'));
     const id = `${this.run}.${++this.seq}`;
     const { time, ...rest } = entry;
     const line = `${JSON.stringify({ time, run: this.run, id, kind: 'change', ...rest, before: scrubSecrets(entry.before), after: scrubSecrets(entry.after) })}\n`;
     writeSync(this.fd, line);
-    return id;
+    // Written ahead: a line a change depends on is on disk before the change is sent.
+    fsyncSync(this.fd);
+    return Promise.resolve(id);
   }
 
-  close(): void {
+  read(filter: AuditFilter = {}): AsyncGenerator<AuditEntry> {
+    return readAudit(this.path, filter);
+  }
+
+  close(): Promise<void> {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+    return Promise.resolve();
   }
 }
 
 /** Appends one entry (opens and closes the log). */
-export function appendAudit(path: string, entry: AuditEntry): void {
+export async function appendAudit(path: string, entry: AuditEntry): Promise<void> {
   const log = AuditLog.open(path);
   try {
-    log.append(entry);
+    await log.append(entry);
   } finally {
-    log.close();
+    await log.close();
   }
 }
 
@@ -318,9 +333,9 @@ export function auditKey(e: Pick<AuditEntry, 'server' | 'profile' | 'uid' | 'sub
  * The `unknown` lines no later line settles, by auditKey: the latest for each (a later run that
  * settles one closes it). Streams the log; keeps only those still open.
  */
-export async function openUnknowns(path: string): Promise<Map<string, string>> {
+export async function openUnknowns(trail: Pick<Trail, 'read'>): Promise<Map<string, string>> {
   const open = new Map<string, string>();
-  for await (const e of readAudit(path)) {
+  for await (const e of trail.read()) {
     const key = auditKey(e);
     if (key === null || e.id === undefined) continue;
     if (e.kind === 'unknown') open.set(key, e.id);

@@ -13,7 +13,8 @@ import type { Factory } from '../ops/factory.js';
 import { printable } from '../printable.js';
 import { withoutUserinfo } from '../redact.js';
 import type { Settings } from '../config/types.js';
-import { AuditLog, auditEntry, auditLogPath } from './log.js';
+import { auditEntry } from './log.js';
+import { openTrail, type Trail } from './trail.js';
 import type { Receipt } from './receipt.js';
 
 export interface TraceContext {
@@ -22,7 +23,7 @@ export interface TraceContext {
   profile: string;
   /** The server's base URL (the audit line keeps it without userinfo). */
   server?: string;
-  log: AuditLog;
+  log: Trail;
   /** The profile's defaults: `--game`/`--type` are written into commands only when they differ. */
   defaults?: { gameId?: string; type?: string };
   /** Flags every undo command carries so it reaches the same server: `--profile`, `--base-url`. */
@@ -52,7 +53,7 @@ export function targetFlags(settings: TraceSettings): string[] {
 export function traceContext(
   env: NodeJS.ProcessEnv,
   settings: TraceSettings,
-  log: AuditLog,
+  log: Trail,
   why?: { reason?: string; ticket?: string },
 ): TraceContext {
   return {
@@ -108,7 +109,7 @@ export function auditResolution(
     before: unknown;
     after: unknown;
   },
-): string {
+): Promise<string> {
   const change =
     spec.outcome === 'applied'
       ? `outcome of ${spec.closes} settled: it was applied (${spec.detail})`
@@ -328,7 +329,7 @@ export async function tracedChange<S, T>(
     });
   } catch (err) {
     if (outcomeUnknown(err)) {
-      ctx.log.append(
+      await ctx.log.append(
         auditEntry({
           ...base,
           uid: spec.uid,
@@ -348,7 +349,7 @@ export async function tracedChange<S, T>(
   let receipt = done.receipt;
   if (raced) receipt = { ...receipt, note: RACED_NOTE };
   if (ctx.why) receipt = { ...receipt, ...ctx.why };
-  ctx.log.append(
+  await ctx.log.append(
     auditEntry({ ...base, uid: spec.uid, before: audited(before), after, change: receipt.change, undo: receipt.undo }),
   );
   spec.afterwards?.(before, after);
@@ -379,7 +380,7 @@ export async function tracedSingle<S, T>(
   spec: (ctx: TraceContext) => TraceSpec<S, T>,
   why?: { reason?: string; ticket?: string },
 ): Promise<Traced<T>> {
-  const log = AuditLog.open(auditLogPath(factory.io.env));
+  const log = await openTrail(factory.io.env, settings);
   try {
     const said = resolutionNote();
     const ctx = traceContext(factory.io.env, settings, log, why);
@@ -388,7 +389,7 @@ export async function tracedSingle<S, T>(
     for (const line of [...said.lines(), ...receiptLines(t.receipt)]) out.info(line);
     return t;
   } finally {
-    log.close();
+    await log.close();
   }
 }
 

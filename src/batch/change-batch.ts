@@ -6,7 +6,8 @@
  * by the type's own judge, and the summary on stderr. The engine underneath is runner.ts.
  */
 import { basename } from 'node:path';
-import { AuditLog, auditKey, auditLogPath, openUnknowns } from '../audit/log.js';
+import { auditKey, openUnknowns } from '../audit/log.js';
+import { openTrail, type Trail } from '../audit/trail.js';
 import { auditResolution, traceContext } from '../audit/tracked.js';
 import type { ApiClient } from '../client/types.js';
 import { normalizeHex32 } from '../domain/ids.js';
@@ -79,7 +80,7 @@ export async function runChangeBatch<I, P, S, T, A>(
   const settings = await factory.settings();
   const description = type.label(input);
   const subject = subjectOf(type, input);
-  let log: AuditLog | null = null;
+  let log: Trail | null = null;
   try {
     let client: ApiClient;
     let resolver: ReturnType<typeof rememberingOne>;
@@ -103,7 +104,7 @@ export async function runChangeBatch<I, P, S, T, A>(
       // The checks every user shares, read once through the first line's user (null: no user).
       const sample = first.error === undefined ? await resolver.first(first.input) : null;
       prepared = await type.prepare(client, input, { sample, batch: true, dryRun: flags.dryRun });
-      if (!flags.dryRun) log = AuditLog.open(auditLogPath(factory.io.env));
+      if (!flags.dryRun) log = await openTrail(factory.io.env, settings);
     } catch (error) {
       // Refused, or a check every user shares failed: the list is closed unread.
       await close();
@@ -114,14 +115,14 @@ export async function runChangeBatch<I, P, S, T, A>(
     let open: Promise<Map<string, string>> | null = null;
     const settle = async (uid: string, line: string, recovery: Recovery<unknown>, before: unknown): Promise<void> => {
       if (recovery.outcome === 'unknown' || log === null) return;
-      const l: AuditLog = log;
-      open ??= openUnknowns(l.path);
+      const l: Trail = log;
+      open ??= openUnknowns(l);
       const key = auditKey({ server: withoutUserinfo(settings.baseUrl), profile: settings.profile, uid, subject })!;
       const opened = (await open).get(key);
       (await open).delete(key);
       const username = usernameOf(line);
       const now = recovery.outcome === 'applied' ? (recovery.result as { after?: unknown }).after : null;
-      auditResolution(traceContext(factory.io.env, settings, l, why), {
+      await auditResolution(traceContext(factory.io.env, settings, l, why), {
         uid,
         argv: [...type.command.split(' '), uid, ...type.argv(input, 'journal')],
         subject,
@@ -236,7 +237,7 @@ export async function runChangeBatch<I, P, S, T, A>(
     throwUnfinished(summary, flags.journal);
     return summary;
   } finally {
-    (log as AuditLog | null)?.close();
+    await (log as Trail | null)?.close();
   }
 }
 

@@ -7,7 +7,7 @@
 import type { ApiClient, Reply } from '../client/types.js';
 import type { Settings } from '../config/types.js';
 import type { OutcomeJudgement } from '../domain/outcome.js';
-import type { AuditLog } from '../audit/log.js';
+import type { Trail } from '../audit/trail.js';
 import { traceContext, tracedChange, tracedSingle, type TraceContext, type TraceSpec } from '../audit/tracked.js';
 import { parseUserArg, rejectSwapped, userLabel } from '../ops/args.js';
 import { printDryRun, requestOf } from '../ops/dry-run.js';
@@ -280,7 +280,7 @@ async function dryRun<I, P, S, T, A>(
 export async function tracedBatchUser<I, P, S, T, A>(
   factory: Factory,
   settings: Settings,
-  log: AuditLog,
+  log: Trail,
   type: ChangeType<ChangeArgs, object, I, P, S, T, A>,
   client: ApiClient,
   uid: string,

@@ -39,7 +39,7 @@ describe('auditLogPath', () => {
 });
 
 describe('audit log', () => {
-  it('appends one JSON line per change with operator, profile and command, in a 0600 file, never a secret', () => {
+  it('appends one JSON line per change with operator, profile and command, in a 0600 file, never a secret', async () => {
     const dir = freshDir();
     const path = auditLogPath({ UDCLI_CONFIG_DIR: dir });
     const argv = [
@@ -53,7 +53,7 @@ describe('audit log', () => {
       '--profile',
       'live-eu',
     ];
-    appendAudit(
+    await appendAudit(
       path,
       auditEntry({
         env: { USER: 'sam' },
@@ -72,7 +72,7 @@ describe('audit log', () => {
         now: new Date('2024-05-01T10:00:00Z'),
       }),
     );
-    appendAudit(
+    await appendAudit(
       path,
       auditEntry({
         env: { USER: 'kim' },
@@ -108,14 +108,14 @@ describe('audit log', () => {
     if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
-  it('tightens an existing log to 0600', () => {
+  it('tightens an existing log to 0600', async () => {
     if (process.platform === 'win32') return;
     const dir = freshDir();
     const path = auditLogPath({ UDCLI_CONFIG_DIR: dir });
-    appendAudit(path, auditEntry({ env: {}, profile: 'p', argv: [], uid: UID, before: null, after: null }));
+    await appendAudit(path, auditEntry({ env: {}, profile: 'p', argv: [], uid: UID, before: null, after: null }));
     chmodSync(path, 0o644);
     const log = AuditLog.open(path);
-    log.close();
+    await log.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
@@ -153,11 +153,11 @@ describe('audit log', () => {
         now: new Date(now.getTime() - hoursAgo * 3600_000),
       });
     const log = AuditLog.open(path);
-    log.append(mk(72, UID, 'live-eu'));
-    log.append(mk(3, UID2, 'live-eu'));
-    log.close();
+    await log.append(mk(72, UID, 'live-eu'));
+    await log.append(mk(3, UID2, 'live-eu'));
+    await log.close();
     appendFileSync(path, '{"time": "torn\n');
-    appendAudit(path, mk(1, UID, 'staging'));
+    await appendAudit(path, mk(1, UID, 'staging'));
 
     expect(await all(readAudit(path))).toHaveLength(3);
     expect((await all(readAudit(path, { since: '2h', now }))).map((e) => e.profile)).toEqual(['staging']);

@@ -12,7 +12,8 @@ import {
 import { isSecretParam, redact, redactUrl } from '../../../redact.js';
 import { printable } from '../../../printable.js';
 import { confirmMutation } from '../../../ops/safety.js';
-import { AuditLog, auditEntry, auditLogPath } from '../../../audit/log.js';
+import { auditEntry } from '../../../audit/log.js';
+import { openTrail } from '../../../audit/trail.js';
 import { parseWhy, type Why } from '../../../batch/flags.js';
 import type { Settings } from '../../../config/types.js';
 import { outcomeUnknown } from '../../../errors.js';
@@ -153,7 +154,7 @@ export async function run(factory: Factory, args: { method: string; path: string
 
   // A change is audited as every other change is: the log is opened before anything is sent (one
   // that cannot be written stops it), and gets one line once the outcome is known.
-  const log = changes ? AuditLog.open(auditLogPath(factory.io.env)) : null;
+  const log = changes ? await openTrail(factory.io.env, settings) : null;
   const audit = (kind: 'change' | 'unknown', change: string, after: unknown) =>
     log?.append(
       auditEntry({
@@ -173,16 +174,16 @@ export async function run(factory: Factory, args: { method: string; path: string
     );
   try {
     const reply = await out.spin(`${spec.method} ${spec.path}`, () => client.request(spec));
-    audit('change', `${spec.method} ${spec.path}: HTTP ${reply.httpStatus}`, reply.payload ?? null);
+    await audit('change', `${spec.method} ${spec.path}: HTTP ${reply.httpStatus}`, reply.payload ?? null);
     out.raw(reply.bodyText);
   } catch (err) {
     // Refused by the server (an error envelope) or never sent: nothing changed, nothing to audit.
-    if (outcomeUnknown(err)) audit('unknown', `${spec.method} ${spec.path}: sent, outcome unknown`, null);
+    if (outcomeUnknown(err)) await audit('unknown', `${spec.method} ${spec.path}: sent, outcome unknown`, null);
     // Print what the server sent, then let main map the error to its exit code.
     if (err instanceof ApiError && err.bodyText !== undefined && err.bodyText !== '') out.raw(err.bodyText);
     throw err;
   } finally {
-    log?.close();
+    await log?.close();
   }
 }
 
