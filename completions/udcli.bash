@@ -194,6 +194,7 @@ _udcli_takes_value() {
     'udcli audit --profile') return 0 ;;
     'udcli audit --run') return 0 ;;
     'udcli audit --ticket') return 0 ;;
+    'udcli audit --operator') return 0 ;;
     'udcli profile add --base-url') return 0 ;;
     'udcli profile add --site-url') return 0 ;;
     'udcli profile add --api-key') return 0 ;;
@@ -203,6 +204,7 @@ _udcli_takes_value() {
     'udcli profile add --game-id') return 0 ;;
     'udcli profile add --type') return 0 ;;
     'udcli profile add --cookie') return 0 ;;
+    'udcli profile add --audit-url') return 0 ;;
     'udcli sandbox start --port') return 0 ;;
     'udcli sandbox start --host') return 0 ;;
     'udcli sandbox start --db') return 0 ;;
@@ -368,8 +370,8 @@ _udcli_options() {
     'udcli saves set') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
     'udcli saves erase') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
     'udcli api') own=(-f --field --sign --dry-run --reason --ticket) ;;
-    'udcli audit') own=(--since --user --profile --history --unresolved --run --ticket) ;;
-    'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --require-reason --from-sandbox) ;;
+    'udcli audit') own=(--since --user --profile --history --unresolved --run --ticket --operator) ;;
+    'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --audit-url --production --require-reason --from-sandbox) ;;
     'udcli doctor') own=(--check-signing) ;;
     'udcli sandbox start') own=(--port --host --db --seed --data --reset --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir --detach --name --allow-remote --public-url) ;;
     'udcli sandbox exec') own=(--port --seed --data --snapshot --log --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir) ;;
@@ -426,9 +428,9 @@ _udcli_argument_values() {
     'udcli profile show 0') _udcli_words "$(_udcli_values profiles)" ;;
     'udcli profile remove 0') _udcli_words "$(_udcli_values profiles)" ;;
     'udcli profile help 0') _udcli_words 'add list use show remove' ;;
-    'udcli config get 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason' ;;
-    'udcli config set 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason' ;;
-    'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason' ;;
+    'udcli config get 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url' ;;
+    'udcli config set 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url' ;;
+    'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url' ;;
     'udcli config help 0') _udcli_words 'get set unset path' ;;
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
     'udcli sandbox snapshot restore 0') _udcli_words "$(_udcli_values snapshots)" ;;

@@ -336,6 +336,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli audit --ticket'
             return 0
+        case 'udcli audit --operator'
+            return 0
         case 'udcli profile add --base-url'
             return 0
         case 'udcli profile add --site-url'
@@ -353,6 +355,8 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli profile add --type'
             return 0
         case 'udcli profile add --cookie'
+            return 0
+        case 'udcli profile add --audit-url'
             return 0
         case 'udcli sandbox start --port'
             return 0
@@ -801,6 +805,7 @@ complete -c udcli -n '__udcli_in "udcli audit"' -l history -d 'every line, oldes
 complete -c udcli -n '__udcli_in "udcli audit"' -l unresolved -d 'only changes whose outcome is still unknown (no later line settled them)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l run -x -d 'only one run\'s lines (every line of a batch shares its run id)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l ticket -x -d 'only changes made with this --ticket'
+complete -c udcli -n '__udcli_in "udcli audit"' -l operator -x -d 'only changes made by this operator: the whole name, its name part or its address'
 
 # udcli profile
 complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'add' -d 'Add a profile'
@@ -820,6 +825,7 @@ complete -c udcli -n '__udcli_in "udcli profile add"' -l verb-override -x -d 'se
 complete -c udcli -n '__udcli_in "udcli profile add"' -l game-id -x -d 'default game for commands that take one'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l type -x -a 'Game Website' -d 'Game (default) or Website'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l cookie -x -d 'site session cookie for the token generator'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l audit-url -x -d 'the team\'s trail: a PostgreSQL URL without a password (postgres://user@host:5432/db); the password comes from PGPASSWORD, UDCLI_AUDIT_PASSWORD or a prompt'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l production -d 'mark as production: mutations print a banner and ask first'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l require-reason -d 'every change under this profile needs --reason and --ticket'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l from-sandbox -d 'fill in the sandbox\'s URL and the demo game\'s credentials'
@@ -844,13 +850,13 @@ complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'path' -d 'Print 
 complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'help' -d 'show help for a command'
 
 # udcli config get
-complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason'
+complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url'
 
 # udcli config set
-complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason'
+complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url'
 
 # udcli config unset
-complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason'
+complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url'
 
 # udcli config help
 complete -c udcli -n '__udcli_argument "udcli config help" 0' -a 'get set unset path'

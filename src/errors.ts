@@ -73,6 +73,12 @@ export class NetworkError extends UdcliError {
   }
 }
 
+/**
+ * The team's trail (a profile's `audit_url`) could not be reached: no change is sent without its
+ * line, so nothing was. Exit 5 as any unreachable server; never the sandbox's hint.
+ */
+export class TrailUnreachableError extends NetworkError {}
+
 const unchanged = new WeakMap<object, { sent: boolean }>();
 
 /**

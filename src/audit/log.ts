@@ -205,8 +205,7 @@ export class AuditLog implements Trail {
   append(entry: AuditEntry): Promise<string> {
     if (this.fd === null) return Promise.reject(new Error('audit log is closed'));
     const id = `${this.run}.${++this.seq}`;
-    const { time, ...rest } = entry;
-    const line = `${JSON.stringify({ time, run: this.run, id, kind: 'change', ...rest, before: scrubSecrets(entry.before), after: scrubSecrets(entry.after) })}\n`;
+    const line = `${JSON.stringify(trailLine(entry, this.run, id))}\n`;
     writeSync(this.fd, line);
     // Written ahead: a line a change depends on is on disk before the change is sent.
     fsyncSync(this.fd);
@@ -224,6 +223,20 @@ export class AuditLog implements Trail {
   }
 }
 
+/** The line a trail writes of an entry (the file and the team's database alike): its run, id and kind first. */
+export function trailLine(entry: AuditEntry, run: string, id: string): AuditEntry {
+  const { time, ...rest } = entry;
+  return {
+    time,
+    run,
+    id,
+    kind: 'change',
+    ...rest,
+    before: scrubSecrets(entry.before),
+    after: scrubSecrets(entry.after),
+  };
+}
+
 /** Appends one entry (opens and closes the log). */
 export async function appendAudit(path: string, entry: AuditEntry): Promise<void> {
   const log = AuditLog.open(path);
@@ -235,7 +248,7 @@ export async function appendAudit(path: string, entry: AuditEntry): Promise<void
 }
 
 /** `20261127T1008-3f9a2c`: sorts by time, and unique enough for one operator's log. */
-function newRunId(now: Date = new Date()): string {
+export function newRunId(now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 13);
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
@@ -264,6 +277,8 @@ export interface AuditFilter {
   run?: string;
   /** Only lines of changes made for this ticket. */
   ticket?: string;
+  /** Only lines of this operator (operatorMatches). */
+  operator?: string;
   now?: Date;
   /** Hears of each line that is not an entry (1-based line number); the reader keeps going. */
   onCorrupt?: (line: number) => void;
@@ -272,7 +287,19 @@ export interface AuditFilter {
 /** A line longer than this is no entry udcli wrote (states are small): it is skipped unparsed. */
 export const MAX_AUDIT_LINE = 1024 * 1024;
 
-function isEntry(e: unknown): e is AuditEntry {
+/**
+ * Does a line's operator answer to `wanted`: the whole of it, its name or its address
+ * (`Ana Lopes <ana@studio.test>` answers to `ana@studio.test` and `Ana Lopes`), any case.
+ */
+export function operatorMatches(operator: string, wanted: string): boolean {
+  const w = wanted.trim().toLowerCase();
+  const o = operator.toLowerCase();
+  if (o === w) return true;
+  const m = /^([^<]*)<([^>]*)>\s*$/.exec(o);
+  return m !== null && (m[1]!.trim() === w || m[2]!.trim() === w);
+}
+
+export function isEntry(e: unknown): e is AuditEntry {
   if (!e || typeof e !== 'object' || Array.isArray(e)) return false;
   const x = e as Record<string, unknown>;
   return typeof x.time === 'string' && typeof x.uid === 'string' && typeof x.profile === 'string';
@@ -312,6 +339,7 @@ export async function* readAudit(path: string, filter: AuditFilter = {}): AsyncG
       }
       if (filter.run !== undefined && e.run !== filter.run) continue;
       if (filter.ticket !== undefined && e.ticket !== filter.ticket) continue;
+      if (filter.operator !== undefined && !operatorMatches(String(e.operator), filter.operator)) continue;
       if (sinceMs !== undefined && !(Date.parse(e.time) >= sinceMs)) continue;
       if (user !== undefined && e.uid?.toLowerCase() !== user) continue;
       if (filter.profile !== undefined && e.profile !== filter.profile) continue;

@@ -379,8 +379,10 @@ export async function tracedSingle<S, T>(
   client: ApiClient,
   spec: (ctx: TraceContext) => TraceSpec<S, T>,
   why?: { reason?: string; ticket?: string },
+  /** The trail the caller opened before sending anything (it closes it); else one is opened here. */
+  trail?: Trail,
 ): Promise<Traced<T>> {
-  const log = await openTrail(factory.io.env, settings);
+  const log = trail ?? (await openTrail(factory.io.env, settings, factory.io));
   try {
     const said = resolutionNote();
     const ctx = traceContext(factory.io.env, settings, log, why);
@@ -389,7 +391,7 @@ export async function tracedSingle<S, T>(
     for (const line of [...said.lines(), ...receiptLines(t.receipt)]) out.info(line);
     return t;
   } finally {
-    await log.close();
+    if (trail === undefined) await log.close();
   }
 }
 

@@ -5,6 +5,7 @@
  * with one line), appends lines through it, and closes it.
  */
 import type { Settings } from '../config/types.js';
+import type { PromptIO } from '../runtime/prompt.js';
 import { AuditLog, auditLogPath, type AuditEntry, type AuditFilter } from './log.js';
 
 export interface Trail {
@@ -19,9 +20,24 @@ export interface Trail {
   close(): Promise<void>;
 }
 
-/** The trail of these settings: the local audit log. */
-export async function openTrail(env: NodeJS.ProcessEnv, _settings?: Pick<Settings, 'profile'>): Promise<Trail> {
+/**
+ * The trail of these settings: the team's database when the profile names one (`audit_url`: an
+ * unreachable one stops the change, exit 5, before anything is sent), else the local audit log.
+ * `io`: where a database password may be asked for.
+ */
+export async function openTrail(
+  env: NodeJS.ProcessEnv,
+  settings?: Pick<Settings, 'profile' | 'auditUrl'>,
+  io?: PromptIO,
+): Promise<Trail> {
+  if (settings?.auditUrl !== undefined) return openTeamTrail(settings.auditUrl, env, io);
   return AuditLog.open(auditLogPath(env));
+}
+
+/** The team's trail at `url` (loads `pg`, only now). */
+export async function openTeamTrail(url: string, env: NodeJS.ProcessEnv, io?: PromptIO): Promise<Trail> {
+  const { PgTrail } = await import('./pg-trail.js');
+  return PgTrail.open(url, { env, ...(io === undefined ? {} : { io }) });
 }
 
 /**

@@ -97,6 +97,8 @@ export async function runChangeBatch<I, P, S, T, A>(
       // before anyone is asked anything or anything is sent: read through once, unlocked, unchanged.
       if (flags.journal) await (await Journal.open(flags.journal, journalCommand, { readOnly: true })).close();
       if (!flags.dryRun) await confirmBatch(factory, settings, spec, source, description, type.ask?.what(input));
+      // Before anything is sent, even the reads: a trail that cannot be written stops the run here.
+      if (!flags.dryRun) log = await openTrail(factory.io.env, settings, factory.io);
       // Two connections a user in flight: the read before a change travels beside agi's unsigned
       // challenge request, and on one connection it would wait for it.
       client = await factory.client({ connections: flags.concurrency * 2 });
@@ -104,7 +106,6 @@ export async function runChangeBatch<I, P, S, T, A>(
       // The checks every user shares, read once through the first line's user (null: no user).
       const sample = first.error === undefined ? await resolver.first(first.input) : null;
       prepared = await type.prepare(client, input, { sample, batch: true, dryRun: flags.dryRun });
-      if (!flags.dryRun) log = await openTrail(factory.io.env, settings);
     } catch (error) {
       // Refused, or a check every user shares failed: the list is closed unread.
       await close();

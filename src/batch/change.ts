@@ -9,6 +9,7 @@ import type { Settings } from '../config/types.js';
 import type { OutcomeJudgement } from '../domain/outcome.js';
 import type { Trail } from '../audit/trail.js';
 import { traceContext, tracedChange, tracedSingle, type TraceContext, type TraceSpec } from '../audit/tracked.js';
+import { openTrail } from '../audit/trail.js';
 import { parseUserArg, rejectSwapped, userLabel } from '../ops/args.js';
 import { printDryRun, requestOf } from '../ops/dry-run.js';
 import type { Factory } from '../ops/factory.js';
@@ -169,24 +170,32 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   // Where udcli cannot ask, it needs --yes before it sends anything, even the read below.
   if (type.ask && !yes && !canAsk(factory.io)) await confirmOrRequireYes(factory.io, '', { yes, what });
   if (!type.ask) await confirmMutation(factory, settings, `${what}${onTarget(settings)}`);
-  const client = await factory.client();
-  const uid = await resolveUid(client, user);
-  if (type.ask) await askFirst(factory, settings, type, client, uid, input, what);
-  const auth = (type.authorize ? await type.authorize(factory, settings, client, uid, input) : undefined) as A;
-  const out = await factory.output();
-  let traced = out.spin(type.spin(input), async () => {
-    const prepared = await type.prepare(client, input, { sample: uid, batch: false, dryRun: false });
-    return tracedSingle(
-      factory,
-      settings,
-      client,
-      (ctx) => traceSpec(type, ctx, client, uid, input, prepared, auth, 'username' in user ? user.username : undefined),
-      why,
-    );
-  });
-  if (type.suggest) traced = traced.catch(type.suggest(client, uid, input));
-  const { reply } = await traced;
-  await print(reply, input, uid);
+  // Before anything is sent, even the reads: a trail that cannot be written stops the change here.
+  const trail = await openTrail(factory.io.env, settings, factory.io);
+  try {
+    const client = await factory.client();
+    const uid = await resolveUid(client, user);
+    if (type.ask) await askFirst(factory, settings, type, client, uid, input, what);
+    const auth = (type.authorize ? await type.authorize(factory, settings, client, uid, input) : undefined) as A;
+    const out = await factory.output();
+    let traced = out.spin(type.spin(input), async () => {
+      const prepared = await type.prepare(client, input, { sample: uid, batch: false, dryRun: false });
+      return tracedSingle(
+        factory,
+        settings,
+        client,
+        (ctx) =>
+          traceSpec(type, ctx, client, uid, input, prepared, auth, 'username' in user ? user.username : undefined),
+        why,
+        trail,
+      );
+    });
+    if (type.suggest) traced = traced.catch(type.suggest(client, uid, input));
+    const { reply } = await traced;
+    await print(reply, input, uid);
+  } finally {
+    await trail.close();
+  }
   return undefined;
 }
 

@@ -11,6 +11,7 @@ import {
   MalformedReplyError,
   NetworkError,
   NotAuthenticatedError,
+  TrailUnreachableError,
   UdcliError,
   UsageError,
 } from '../errors.js';
@@ -96,7 +97,12 @@ function isLocalUrl(url: string | undefined): boolean {
 
 function hintFor(error: unknown, context: ErrorContext): string | undefined {
   // Nothing listening on a local URL: it is the sandbox that is not running (main knows the URL).
-  if (error instanceof NetworkError && error.failure === 'unreachable' && isLocalUrl(context.baseUrl)) {
+  if (
+    error instanceof NetworkError &&
+    !(error instanceof TrailUnreachableError) &&
+    error.failure === 'unreachable' &&
+    isLocalUrl(context.baseUrl)
+  ) {
     return 'start one with: udcli sandbox start';
   }
   // The client hints at what an API error means (api_key, signing, clock); only what is

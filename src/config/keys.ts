@@ -23,6 +23,7 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   'cookie',
   'production',
   'require_reason',
+  'audit_url',
 ];
 
 /** Never printed in full. */
@@ -57,6 +58,49 @@ export function normalizeUrl(raw: string, what: string): string {
   }
   return url.href.replace(/\/+$/, '');
 }
+
+/** What a team trail's URL may say besides where the database is. */
+const AUDIT_URL_PARAMS = new Set(['sslmode', 'application_name']);
+
+/**
+ * A PostgreSQL URL (`postgres://user@host:5432/db`, `postgresql://` too) without a password: the
+ * config file is no place for one (PGPASSWORD, UDCLI_AUDIT_PASSWORD or the prompt give it).
+ */
+export function normalizeAuditUrl(raw: string, what: string): string {
+  const example = 'expected a PostgreSQL URL such as postgres://udcli@db.example.com:5432/support';
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new UsageError(`invalid ${what} ${JSON.stringify(redactUrl(raw.slice(0, 200)))}: ${example}`);
+  }
+  if ((url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || url.hostname === '') {
+    throw new UsageError(`invalid ${what} ${JSON.stringify(redactUrl(raw.slice(0, 200)))}: ${example}`);
+  }
+  // Refused whole, never stored with the password taken out: the user learns it was not kept.
+  if (url.password !== '' || [...url.searchParams.keys()].some((k) => k.toLowerCase() === 'password')) {
+    throw new UsageError(
+      `${what} must not hold a password (it would be stored in the config file): give it in PGPASSWORD or UDCLI_AUDIT_PASSWORD, or at the prompt`,
+    );
+  }
+  const unknown = [...url.searchParams.keys()].find((k) => !AUDIT_URL_PARAMS.has(k));
+  if (unknown !== undefined || url.hash) {
+    throw new UsageError(
+      `invalid ${what} ${JSON.stringify(redactUrl(raw.slice(0, 200)))}: a team trail's URL takes only ${[...AUDIT_URL_PARAMS].join(' and ')} after "?"`,
+    );
+  }
+  const sslmode = url.searchParams.get('sslmode');
+  if (sslmode !== null && !SSL_MODES.has(sslmode)) {
+    throw new UsageError(`invalid ${what}: sslmode ${JSON.stringify(sslmode)}, expected ${[...SSL_MODES].join(', ')}`);
+  }
+  if (url.pathname.replace(/^\//, '').includes('/')) {
+    throw new UsageError(`invalid ${what} ${JSON.stringify(redactUrl(raw))}: the path names one database`);
+  }
+  return url.href;
+}
+
+/** The sslmode values a team trail's URL may name (libpq's, but `allow`/`prefer`: TLS or not, said plainly). */
+export const SSL_MODES: ReadonlySet<string> = new Set(['disable', 'require', 'verify-ca', 'verify-full']);
 
 export function normalizeApiKeyValue(raw: string, what: string): string {
   const key = normalizeApiKey(raw.trim());
@@ -110,6 +154,8 @@ export function validateValue<K extends ProfileKey>(
       if (/^[A-Za-z0-9_.-]+$/.test(v)) return v as V;
       throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected an id such as 1001`);
     }
+    case 'audit_url':
+      return normalizeAuditUrl(raw, what) as V;
     case 'signing_secret':
     case 'cookie': {
       if (raw.length > 0 && !/[\r\n]/.test(raw)) return raw as V;
@@ -125,7 +171,7 @@ export function displayValue(key: ProfileKey, value: StoredProfile[ProfileKey] |
   if (value === undefined) return '';
   if (SECRET_KEYS.has(key)) return redact(String(value));
   // A base URL may carry a password (http://user:secret@host/).
-  if (key === 'base_url' || key === 'site_url') return redactUrl(String(value));
+  if (key === 'base_url' || key === 'site_url' || key === 'audit_url') return redactUrl(String(value));
   return String(value);
 }
 

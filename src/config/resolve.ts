@@ -173,5 +173,7 @@ export function resolveSettings(flags: ProfileFlags, env: NodeJS.ProcessEnv, con
   if (gameId !== undefined) settings.gameId = gameId;
   const cookie = pick('cookie');
   if (cookie !== undefined) settings.cookie = cookie;
+  const auditUrl = pick('audit_url');
+  if (auditUrl !== undefined) settings.auditUrl = auditUrl;
   return settings;
 }

@@ -20,6 +20,12 @@ export interface StoredProfile {
   production?: boolean;
   /** Every change needs --reason and --ticket (refused before anything is sent without them). */
   require_reason?: boolean;
+  /**
+   * The team's trail: a PostgreSQL database (`postgres://user@host:5432/db`) every trail line goes
+   * to instead of the local audit log. Never with a password: that comes from PGPASSWORD,
+   * UDCLI_AUDIT_PASSWORD or a prompt.
+   */
+  audit_url?: string;
 }
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
@@ -40,6 +46,8 @@ export interface Settings {
   cookie?: string;
   production: boolean;
   requireReason: boolean;
+  /** The team trail's database (no password in it), when the profile names one. */
+  auditUrl?: string;
   sources: Partial<Record<keyof StoredProfile, SettingSource>>;
   /**
    * The built-in profile only: which game and key it took from a sandbox, and why ("game 4711,

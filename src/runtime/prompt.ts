@@ -77,3 +77,37 @@ export function readLine(input: NodeJS.ReadableStream): Promise<string | null> {
     rl.once('close', () => finish(null));
   });
 }
+
+/**
+ * Asks for a secret on a terminal (prompt on stderr): nothing typed is echoed. Null at the end of
+ * input. Only where canAsk(io).
+ */
+export function askSecret(io: PromptIO, question: string): Promise<string | null> {
+  io.stderr.write(question);
+  const input = io.stdin as NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+  const raw = input.isTTY === true && typeof input.setRawMode === 'function';
+  if (!raw) return readLine(io.stdin);
+  return new Promise((resolve) => {
+    let typed = '';
+    input.setRawMode!(true);
+    input.resume();
+    const finish = (value: string | null) => {
+      input.removeListener('data', onData);
+      input.setRawMode!(false);
+      input.pause();
+      io.stderr.write('\n');
+      resolve(value);
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const ch of String(chunk)) {
+        if (ch === '\r' || ch === '\n') return finish(typed);
+        // Ctrl-C and Ctrl-D: no answer.
+        if (ch === '\u0003' || (ch === '\u0004' && typed === '')) return finish(null);
+        if (ch === '\u007f' || ch === '\b') typed = [...typed].slice(0, -1).join('');
+        else if (ch >= ' ') typed += ch;
+      }
+      return undefined;
+    };
+    input.on('data', onData);
+  });
+}

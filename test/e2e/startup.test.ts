@@ -21,7 +21,7 @@ const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.jso
   optionalDependencies: Record<string, string>;
 };
 /** Packages start-up must not load, each one udcli depends on (so a name here cannot go stale). */
-const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'fastify', 'yaml', 'better-sqlite3'];
+const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'fastify', 'yaml', 'better-sqlite3', 'pg'];
 const dir = mkdtempSync(join(tmpdir(), 'udcli-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -92,6 +92,20 @@ describe('start-up imports', () => {
     expect(help.urls.some((u) => u.endsWith('/dist/cli/main.js'))).toBe(true);
     expect(commandModules(help.urls)).toEqual([]);
     expect(commandModules(loadedModules(['help', 'profile'], MODULES_MAIN).urls)).toEqual(['profile']);
+  });
+
+  it('pg loads only for a team trail: neither a read nor a change with the local audit log loads it', () => {
+    const nowhere = ['--base-url', 'http://127.0.0.1:1', '--api-key', '0123456789abcdef0123456789abcdef'];
+    const user = loadedModules(['user', '01e528d59829836fd23b09085b56edab', '--json', '--retries', '0', ...nowhere]);
+    // it ran to the network (exit 5: nothing listens there), so the modules of a read were loaded
+    expect(user.code).toBe(5);
+    expect(packagesOf(user.urls).has('pg')).toBe(false);
+    // A change opens its trail (here the local file) before it sends anything.
+    const give = ['products', 'give', '01e528d59829836fd23b09085b56edab', 'xp-boost', '--game', '1001', '--yes'];
+    const change = loadedModules([...give, '--retries', '0', ...nowhere]);
+    expect(change.code).toBe(5);
+    expect(packagesOf(change.urls).has('undici') || change.urls.some((u) => u.includes('/dist/'))).toBe(true);
+    expect(packagesOf(change.urls).has('pg')).toBe(false);
   });
 
   it('a piped command loads no table, colour or spinner library', () => {

@@ -154,7 +154,7 @@ export async function run(factory: Factory, args: { method: string; path: string
 
   // A change is audited as every other change is: the log is opened before anything is sent (one
   // that cannot be written stops it), and gets one line once the outcome is known.
-  const log = changes ? await openTrail(factory.io.env, settings) : null;
+  const log = changes ? await openTrail(factory.io.env, settings, factory.io) : null;
   const audit = (kind: 'change' | 'unknown', change: string, after: unknown) =>
     log?.append(
       auditEntry({

@@ -1,4 +1,13 @@
-import { auditKey, auditLogPath, readAudit, parseSince, type AuditEntry } from '../../../audit/log.js';
+import {
+  auditKey,
+  auditLogPath,
+  readAudit,
+  parseSince,
+  type AuditEntry,
+  type AuditFilter,
+} from '../../../audit/log.js';
+import { openTeamTrail, type Trail } from '../../../audit/trail.js';
+import { activeProfileName, readConfig } from '../../../config/index.js';
 import type { Column } from '../../../output/types.js';
 import { parseUserArg } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
@@ -14,6 +23,7 @@ export interface AuditOptions {
   unresolved?: boolean;
   run?: string;
   ticket?: string;
+  operator?: string;
 }
 
 /** What a line says of its change, in a word (older lines, without a kind, made their change). */
@@ -113,14 +123,28 @@ export function fittedColumns(
   return shown.map((c, i) => ({ ...c, cell: (e: AuditEntry) => cut(c.cell(e), widths[i]!) }));
 }
 
+const FILTER_EXAMPLES: Record<string, string> = {
+  '--run': '20261127T1008-3f9a2c',
+  '--ticket': 'SUP-1234',
+  '--operator': 'ana@studio.test',
+};
+
+/**
+ * The team trail's URL when the profile in effect names one (`audit_url`), else undefined (the
+ * local audit log). Read from the file alone: a profile since removed still filters the local log.
+ */
+function teamTrailUrl(factory: Factory, profile: string | undefined): string | undefined {
+  const config = readConfig(factory.io.env).data;
+  const { name } = activeProfileName(profile === undefined ? {} : { profile }, factory.io.env, config);
+  return config.profiles[name]?.audit_url;
+}
+
 /** A run id or a ticket as given on the command line: one short line, checked before use. */
 function filterValue(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (v === '' || v.length > 100 || hasControl(v))
-    throw new UsageError(
-      `invalid ${flag}: expected a short value such as ${flag === '--run' ? '20261127T1008-3f9a2c' : 'SUP-1234'}`,
-    );
+    throw new UsageError(`invalid ${flag}: expected a short value such as ${FILTER_EXAMPLES[flag] ?? 'SUP-1234'}`);
   return v;
 }
 
@@ -163,22 +187,52 @@ export async function auditRun(factory: Factory, opts: AuditOptions, now: Date =
   if (opts.history && opts.unresolved) throw new UsageError('--history and --unresolved are two views: give one');
   const run = filterValue(opts.run, '--run');
   const ticket = filterValue(opts.ticket, '--ticket');
+  const operator = filterValue(opts.operator, '--operator');
   // `--profile` is also a global option; whichever parser took it, it filters here.
   const profile = opts.profile ?? factory.globals().profile;
+  const teamUrl = teamTrailUrl(factory, profile);
   const out = await factory.output();
-  const path = auditLogPath(factory.io.env);
   const corrupt: number[] = [];
-  const read = readAudit(path, {
+  // The team's trail: every agent's lines, whatever each calls the profile (the profile chose the trail).
+  let trail: Trail | null = null;
+  if (teamUrl !== undefined) trail = await openTeamTrail(teamUrl, factory.io.env, factory.io);
+  const path = trail === null ? auditLogPath(factory.io.env) : trail.where;
+  const what = (n: number) => (trail === null ? `audit log ${path} line ${n}` : `team trail ${path} row ${n}`);
+  const filter: AuditFilter = {
     ...(since ? { since } : {}),
     ...(user ? { user } : {}),
-    ...(profile !== undefined ? { profile } : {}),
+    ...(profile !== undefined && trail === null ? { profile } : {}),
     ...(run !== undefined ? { run } : {}),
     ...(ticket !== undefined ? { ticket } : {}),
+    ...(operator !== undefined ? { operator } : {}),
     onCorrupt: (line) => {
       corrupt.push(line);
-      out.warn(`audit log ${path} line ${line} is not an audit entry: skipped`);
+      out.warn(`${what(line)} is not an audit entry: skipped`);
     },
-  });
+  };
+  try {
+    await show(factory, opts, trail === null ? readAudit(path, filter) : trail.read(filter));
+  } finally {
+    await trail?.close();
+  }
+  if (corrupt.length > 0) {
+    const where = trail === null ? `audit log ${path}` : `team trail ${path}`;
+    const unit = `${trail === null ? 'line' : 'row'}${corrupt.length === 1 ? '' : 's'}`;
+    throw new UsageError(
+      `${where} has ${corrupt.length} corrupt ${unit} (${corrupt.slice(0, 5).join(', ')}${corrupt.length > 5 ? ', …' : ''}), skipped; every other line was shown`,
+      {
+        hint:
+          trail === null
+            ? 'a line udcli did not write whole (a full disk, an edit): check it, or move the log aside'
+            : 'a row udcli did not write (an edit by hand): check it in the database',
+      },
+    );
+  }
+}
+
+/** The lines read, as the view asks (latest state, --unresolved or --history), in the format asked. */
+async function show(factory: Factory, opts: AuditOptions, read: AsyncGenerator<AuditEntry>): Promise<void> {
+  const out = await factory.output();
   // --unresolved reads every line first (a line closing an unknown may come later); the
   // latest-state view keeps one line a user and change; --history streams every line.
   const entries: AsyncIterable<AuditEntry> | AuditEntry[] = opts.history
@@ -193,13 +247,5 @@ export async function auditRun(factory: Factory, opts: AuditOptions, now: Date =
     const rows: AuditEntry[] = [];
     for await (const e of entries) rows.push(e);
     await out.list(rows, fittedColumns(rows, terminalWidth(factory.io.stdout, factory.io.env)));
-  }
-  if (corrupt.length > 0) {
-    throw new UsageError(
-      `audit log ${path} has ${corrupt.length} corrupt ${corrupt.length === 1 ? 'line' : 'lines'} (${corrupt.slice(0, 5).join(', ')}${corrupt.length > 5 ? ', …' : ''}), skipped; every other line was shown`,
-      {
-        hint: 'a line udcli did not write whole (a full disk, an edit): check it, or move the log aside',
-      },
-    );
   }
 }

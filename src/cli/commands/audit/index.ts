@@ -12,12 +12,14 @@ export const AUDIT: Verb = {
 By default one line a user and change: its latest state (changed, unknown, or resolved by a
 later read). --unresolved lists the changes whose outcome is still unknown; --history every line.
 A line that is not an entry is skipped with a warning naming it (exit 2 at the end).
+With a profile that names a team trail (audit_url), the lines of every agent, read from its database.
 
 Examples:
   $ udcli audit --since 7d
   $ udcli audit --unresolved
   $ udcli audit --ticket SUP-1234 --history
-  $ udcli audit --run 20261127T1008-3f9a2c -o json`,
+  $ udcli audit --run 20261127T1008-3f9a2c -o json
+  $ udcli audit --profile prod --operator ana@studio.test --since 1d`,
   options: [
     ['--since <when>', 'only changes since a duration ago (30m, 2h, 7d) or a date (2024-05-01)'],
     ['--user <user>', 'only changes to this user: a uid or a username (one lookup)'],
@@ -26,6 +28,7 @@ Examples:
     ['--unresolved', 'only changes whose outcome is still unknown (no later line settled them)'],
     ['--run <id>', "only one run's lines (every line of a batch shares its run id)"],
     ['--ticket <ref>', 'only changes made with this --ticket'],
+    ['--operator <who>', 'only changes made by this operator: the whole name, its name part or its address'],
   ],
   run: async (factory, opts: AuditOptions) => (await import('./audit.js')).auditRun(factory, opts),
 };

@@ -20,6 +20,7 @@ export interface AddOptions {
   gameId?: string;
   type?: string;
   cookie?: string;
+  auditUrl?: string;
   production?: boolean;
   requireReason?: boolean;
   fromSandbox?: boolean;
@@ -36,6 +37,7 @@ const FLAGS: Record<Exclude<ProfileKey, 'production' | 'require_reason'>, keyof 
   game_id: 'gameId',
   type: 'type',
   cookie: 'cookie',
+  audit_url: 'auditUrl',
 };
 
 const flagName = (key: ProfileKey): string => `--${key.replaceAll('_', '-')}`;

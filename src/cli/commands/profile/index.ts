@@ -21,6 +21,10 @@ const add: Verb = {
     ['--game-id <id>', 'default game for commands that take one'],
     ['--type <type>', 'Game (default) or Website'],
     ['--cookie <cookie>', 'site session cookie for the token generator'],
+    [
+      '--audit-url <url>',
+      "the team's trail: a PostgreSQL URL without a password (postgres://user@host:5432/db); the password comes from PGPASSWORD, UDCLI_AUDIT_PASSWORD or a prompt",
+    ],
     ['--production', 'mark as production: mutations print a banner and ask first'],
     ['--require-reason', 'every change under this profile needs --reason and --ticket'],
     ['--from-sandbox', "fill in the sandbox's URL and the demo game's credentials"],

@@ -50,6 +50,7 @@ export function settingsValues(s: Settings): StoredProfile {
     type: s.type,
     cookie: s.cookie,
     production: s.production,
+    audit_url: s.auditUrl,
   };
 }
 

@@ -1,0 +1,251 @@
+/**
+ * Issue 52, point 3: the team's trail in PostgreSQL. Two agents (two config dirs, two operators)
+ * with a production profile whose `audit_url` names one real PostgreSQL (test/pg.ts, one server
+ * for the file, password auth); the shared sandbox stands in for production, and "nothing sent"
+ * is read from its own request log.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { uidForUsername } from '../../src/domain/ids.js';
+import { postgresMissing, startPg, type TestPg } from '../pg.js';
+import { json, lastRequestId, loggedSince, type CliResult, type TestEnv } from './harness.js';
+
+const PASSWORD = 'team-trail-secret-52';
+const pgMissing = postgresMissing();
+
+interface Agent {
+  name: string;
+  configDir: string;
+  run(args: string[], env?: NodeJS.ProcessEnv): Promise<CliResult>;
+}
+
+/** What stderr says besides the production banner. */
+const errorLines = (r: CliResult) => r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('⚠ PRODUCTION'));
+
+type Row = {
+  seq: string;
+  id: string;
+  run: string;
+  operator: string;
+  ticket: string | null;
+  kind: string;
+  line: Record<string, unknown>;
+};
+
+describe.skipIf(pgMissing !== '')(`the team's trail in PostgreSQL${pgMissing && ` (skipped: ${pgMissing})`}`, () => {
+  let env: TestEnv;
+  let pg: TestPg;
+  const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-team-trail-'));
+  const agents: Agent[] = [];
+
+  /** An agent of its own config dir, `$USER` named, the database's password in the environment. */
+  function agent(name: string): Agent {
+    const configDir = join(scratch, name);
+    return {
+      name,
+      configDir,
+      run: (args, extra = {}) =>
+        env.run(args, { env: { UDCLI_CONFIG_DIR: configDir, USER: name, PGPASSWORD: undefined, ...pg.env, ...extra } }),
+    };
+  }
+
+  beforeAll(async ({ sandbox }) => {
+    env = sandbox;
+    pg = await startPg({ password: PASSWORD });
+    for (const name of ['ana', 'bruno']) {
+      const a = agent(name);
+      const added = await a.run([
+        'profile',
+        'add',
+        'prod',
+        '--from-sandbox',
+        '--base-url',
+        env.sandbox.url,
+        '--production',
+        '--audit-url',
+        pg.url,
+      ]);
+      expect(added.code, added.stderr).toBe(0);
+      agents.push(a);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await pg?.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const rows = (ticket: string) =>
+    pg.query<Row>('SELECT seq, id, run, operator, ticket, kind, line FROM udcli_trail WHERE ticket = $1 ORDER BY seq', [
+      ticket,
+    ]);
+  const give = (a: Agent, user: string, ticket: string, extra: NodeJS.ProcessEnv = {}) =>
+    a.run(
+      [
+        '--profile',
+        'prod',
+        'products',
+        'give',
+        user,
+        'xp-boost',
+        '--yes',
+        '--reason',
+        `for ${ticket}`,
+        '--ticket',
+        ticket,
+      ],
+      extra,
+    );
+
+  it("a change's line lands in the database with its operator, run and ticket; the local audit log gets none", async () => {
+    const [ana] = agents;
+    const r = await give(ana!, 'alice', 'SUP-5201');
+    expect(r.code, r.stderr).toBe(0);
+    const found = await rows('SUP-5201');
+    expect(found).toHaveLength(1);
+    const row = found[0]!;
+    expect(row).toMatchObject({ operator: 'ana', ticket: 'SUP-5201', kind: 'change' });
+    expect(row.run).toMatch(/^\d{8}T\d{4}-[0-9a-f]{6}$/);
+    expect(row.id).toBe(`${row.run}.1`);
+    expect(row.line).toMatchObject({
+      id: row.id,
+      run: row.run,
+      operator: 'ana',
+      profile: 'prod',
+      server: env.sandbox.url,
+      uid: uidForUsername('alice'),
+      username: 'alice',
+      reason: 'for SUP-5201',
+      ticket: 'SUP-5201',
+    });
+    expect(existsSync(join(ana!.configDir, 'audit.log'))).toBe(false);
+    // The schema is udcli's own, at its version.
+    expect(await pg.query('SELECT version FROM udcli_trail_schema ORDER BY version')).toEqual([{ version: 1 }]);
+  });
+
+  it('two agents on one database: audit --ticket shows both, with the operator of each', async () => {
+    const [ana, bruno] = agents;
+    expect((await give(ana!, 'alice', 'SUP-5202')).code).toBe(0);
+    const b = await give(bruno!, 'bob', 'SUP-5202');
+    expect(b.code, b.stderr).toBe(0);
+    // A batch writes its lines there too.
+    const users = join(scratch, 'batch.txt');
+    writeFileSync(users, 'carol\ndave\n');
+    const batch = await bruno!.run([
+      '--profile',
+      'prod',
+      'products',
+      'give',
+      `@${users}`,
+      'xp-boost',
+      '--yes',
+      '--ticket',
+      'SUP-5202',
+    ]);
+    expect(batch.code, batch.stderr).toBe(0);
+
+    const seen = await ana!.run(['audit', '--profile', 'prod', '--ticket', 'SUP-5202', '--history', '-o', 'json']);
+    expect(seen.code, seen.stderr).toBe(0);
+    const lines = json<Array<Record<string, unknown>>>(seen);
+    expect(lines.map((l) => [l.operator, l.username])).toEqual([
+      ['ana', 'alice'],
+      ['bruno', 'bob'],
+      ['bruno', 'carol'],
+      ['bruno', 'dave'],
+    ]);
+    const table = await ana!.run(['audit', '--profile', 'prod', '--ticket', 'SUP-5202', '-o', 'table']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/OPERATOR/);
+    expect(table.stdout).toMatch(/\bana\b[\s\S]*\bbruno\b/);
+  });
+
+  it("audit --operator: one agent's lines", async () => {
+    const [ana, bruno] = agents;
+    const r = await bruno!.run(['audit', '--profile', 'prod', '--operator', 'ana', '--history', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = json<Array<Record<string, unknown>>>(r);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(lines.map((l) => l.operator))).toEqual(new Set(['ana']));
+    const none = await ana!.run(['audit', '--profile', 'prod', '--operator', 'nobody-here', '-o', 'json']);
+    expect(json(none)).toEqual([]);
+  });
+
+  it('with the database stopped: a production change exits 5 with one line naming it, the sandbox receives nothing; reads still work', async () => {
+    const [ana] = agents;
+    const users = join(scratch, 'stopped.txt');
+    writeFileSync(users, 'alice\nbob\n');
+    pg.stopServer();
+    try {
+      const before = await lastRequestId(env.sandbox.url);
+      const one = await give(ana!, 'alice', 'SUP-5203');
+      expect(one.code, one.stderr).toBe(5);
+      const where = pg.url.replace('udcli@', '…@');
+      // The production banner, then the one line of the refusal.
+      expect(errorLines(one)).toEqual([
+        `udcli: cannot reach the team trail ${where} (connect ECONNREFUSED 127.0.0.1:${pg.port}): no change is sent without its trail line; nothing was changed`,
+      ]);
+      const batch = await ana!.run(['--profile', 'prod', 'products', 'give', `@${users}`, 'xp-boost', '--yes']);
+      expect(batch.code, batch.stderr).toBe(5);
+      expect(batch.stderr).toContain(`cannot reach the team trail ${where}`);
+      expect(await loggedSince(env.sandbox.url, before)).toEqual([]);
+      const read = await ana!.run(['--profile', 'prod', 'user', 'alice', '-o', 'json']);
+      expect(read.code, read.stderr).toBe(0);
+      for (const r of [one, batch, read]) expect(r.stderr).not.toContain(PASSWORD);
+    } finally {
+      pg.startServer();
+    }
+  });
+
+  it('the password comes from the environment: without one (and no terminal), one line and nothing sent', async () => {
+    const [ana] = agents;
+    const before = await lastRequestId(env.sandbox.url);
+    const r = await give(ana!, 'alice', 'SUP-5204', { UDCLI_AUDIT_PASSWORD: undefined });
+    expect(r.code, r.stderr).toBe(2);
+    expect(errorLines(r)).toEqual([
+      expect.stringMatching(
+        /^udcli: the team trail postgres:\/\/…@127\.0\.0\.1:\d+\/postgres asks for a password: set PGPASSWORD or UDCLI_AUDIT_PASSWORD/,
+      ),
+    ]);
+    expect(await loggedSince(env.sandbox.url, before)).toEqual([]);
+    const viaPg = await give(ana!, 'alice', 'SUP-5204', { UDCLI_AUDIT_PASSWORD: undefined, PGPASSWORD: PASSWORD });
+    expect(viaPg.code, viaPg.stderr).toBe(0);
+    expect(await rows('SUP-5204')).toHaveLength(1);
+  });
+
+  it('a password in audit_url is refused by profile add and config set, and never stored', async () => {
+    const [ana] = agents;
+    const withPassword = pg.url.replace('udcli@', `udcli:${PASSWORD}@`);
+    const added = await ana!.run([
+      'profile',
+      'add',
+      'leaky',
+      '--base-url',
+      env.sandbox.url,
+      '--audit-url',
+      withPassword,
+    ]);
+    expect(added.code).toBe(2);
+    expect(added.stderr).toBe(
+      'udcli: --audit-url must not hold a password (it would be stored in the config file): give it in PGPASSWORD or UDCLI_AUDIT_PASSWORD, or at the prompt\n',
+    );
+    const set = await ana!.run(['config', 'set', '--profile', 'prod', 'audit_url', withPassword]);
+    expect(set.code).toBe(2);
+    expect(set.stderr).toMatch(/^udcli: audit_url must not hold a password/);
+    const inQuery = await ana!.run([
+      'config',
+      'set',
+      '--profile',
+      'prod',
+      'audit_url',
+      `${pg.url}?password=${PASSWORD}`,
+    ]);
+    expect(inQuery.code).toBe(2);
+    for (const r of [added, set, inQuery]) expect(r.stderr).not.toContain(PASSWORD);
+    expect(readFileSync(join(ana!.configDir, 'config.json'), 'utf8')).not.toContain(PASSWORD);
+    // The URL as shown: never with its user's credentials.
+    const shown = await ana!.run(['profile', 'show', 'prod', '-o', 'json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(pg.url.replace('udcli@', '…@'));
+  });
+});
