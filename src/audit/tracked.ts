@@ -16,6 +16,7 @@ import type { Settings } from '../config/types.js';
 import { auditEntry } from './log.js';
 import { openTrail, type Trail } from './trail.js';
 import type { Receipt } from './receipt.js';
+import { MAX_REASON } from '../batch/flags.js';
 
 export interface TraceContext {
   /** For the operator (`$USER`). */
@@ -47,6 +48,26 @@ export function targetFlags(settings: TraceSettings): string[] {
   if ((source === 'flag' || source === 'env') && settings.baseUrl)
     out.push('--base-url', withoutUserinfo(settings.baseUrl));
   return out;
+}
+
+/**
+ * `--reason 'undo: <reason>' --ticket <ticket>` of a change's undo, as far as the change had
+ * them: a profile with require_reason refuses an undo without them, so the line printed must
+ * carry them to paste as is. The reason is cut (ending in `…`) to the length --reason takes.
+ */
+export function undoWhy(why: { reason?: string; ticket?: string } | undefined): string[] {
+  const out: string[] = [];
+  if (why?.reason !== undefined) {
+    const chars = [...`undo: ${why.reason}`];
+    out.push('--reason', chars.length <= MAX_REASON ? chars.join('') : `${chars.slice(0, MAX_REASON - 1).join('')}…`);
+  }
+  if (why?.ticket !== undefined) out.push('--ticket', why.ticket);
+  return out;
+}
+
+/** The flags every undo command of this trace ends with: where it must go, then why. */
+export function undoFlags(ctx: Pick<TraceContext, 'target' | 'why'>): string[] {
+  return [...(ctx.target ?? []), ...undoWhy(ctx.why)];
 }
 
 /** The trace context of a run: who, which profile, where undo commands must go. */

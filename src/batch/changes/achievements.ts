@@ -3,7 +3,7 @@
  * (src/batch/change.ts): its target and state, the definition read once, the audit command,
  * the receipt, the dry run's expectation, the columns. Each verb file adds what is its own.
  */
-import { CompletedKeptError, scopeArgs } from '../../audit/tracked.js';
+import { CompletedKeptError, scopeArgs, undoFlags } from '../../audit/tracked.js';
 import { achievementReceipt, progressPercent, shortUid, undoLine, type Receipt } from '../../audit/receipt.js';
 import type { ChangeType } from '../change.js';
 import type { AchievementTarget, ApiClient, Reply } from '../../client/types.js';
@@ -151,7 +151,9 @@ export function achievementChange<
       : {}),
     trace(ctx, client, uid, { target, change }, definition) {
       const scope = scopeArgs(ctx, target.pid, target.type);
-      const undoScope = [...scope, ...(ctx.target ?? [])];
+      const undoScope = [...scope, ...undoFlags(ctx)];
+      // The hint of a `set` that changed nothing is the operator's own change, not an undo: no `undo:` reason.
+      const hintScope = [...scope, ...(ctx.target ?? [])];
       return {
         scope,
         unknownChange: `${target.developerId} of ${shortUid(uid)}: ${change.action}`,
@@ -196,7 +198,7 @@ export function achievementChange<
         ...(afterwards
           ? {
               afterwards: (before: UserAchievement | null, after: unknown) =>
-                afterwards(uid, target, change, before, after as AchievementUpdate | null, definition, undoScope),
+                afterwards(uid, target, change, before, after as AchievementUpdate | null, definition, hintScope),
             }
           : {}),
       };

@@ -3,7 +3,7 @@
  * product and its holding, the sku checked once for a batch, the audit command, the receipt,
  * the lost reply's judgement, the dry run's expectation, the columns.
  */
-import { scopeArgs } from '../../audit/tracked.js';
+import { scopeArgs, undoFlags } from '../../audit/tracked.js';
 import { productReceipt, shortUid } from '../../audit/receipt.js';
 import type { ChangeType } from '../change.js';
 import type { ApiClient, ProductTarget, Reply } from '../../client/types.js';
@@ -101,7 +101,7 @@ export function productChange<Opts extends ProductOptions>(
             amount: amount(input),
             before,
             after: reply.payload,
-            scope: [...scope, ...(ctx.target ?? [])],
+            scope: [...scope, ...undoFlags(ctx)],
           }),
           after: reply.payload,
         }),

@@ -5,6 +5,7 @@
  */
 import { saveReceipt, saveWords, saveState, writeUndoFile, type SaveChange } from '../../audit/saves.js';
 import { shortUid } from '../../audit/receipt.js';
+import { undoFlags } from '../../audit/tracked.js';
 import type { ChangeAsk, ChangeType } from '../change.js';
 import type { ApiClient, EraseResult, Reply, SaveResult } from '../../client/types.js';
 import type { Factory } from '../../ops/factory.js';
@@ -101,7 +102,7 @@ export function saveChange<
               key,
               before,
               after,
-              scope,
+              scope: undoFlags(ctx),
               tokenGiven,
               keep: (value) => writeUndoFile(ctx.env, uid, key, value),
             }),
