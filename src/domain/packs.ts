@@ -22,19 +22,17 @@ export function unitsMoved(sku: string, qty: number, via: 'put' | 'post'): numbe
 }
 
 /**
- * Units a `udcli products give|take` moves (docs/CLI.md): `give` naming a pack gives `qty` packs, by
- * the signed PUT as by the POST grant (support staff mean "the 25-pack they paid for"); `give`
- * naming the base, and every `take`, count `qty` units.
+ * Units a `udcli products give|take` moves (docs/CLI.md): naming a pack (`gems:500`) moves `qty`
+ * packs, by the signed PUT as by the POST grant (support staff mean "the 25-pack they paid for",
+ * and a take undoes a give as typed); naming the base, `qty` units.
  */
-export function unitsOfChange(sku: string, qty: number, action: 'give' | 'take'): number {
-  return action === 'give' ? qty * splitPack(sku).pack : qty;
+export function unitsOfChange(sku: string, qty: number): number {
+  return qty * splitPack(sku).pack;
 }
 
 /** How a receipt names the quantity: `2 × gems:500 = 1,000 units`, or `25 units`. */
-export function amountText(sku: string, qty: number, action: 'give' | 'take'): string {
-  const units = unitsOfChange(sku, qty, action);
+export function amountText(sku: string, qty: number): string {
+  const units = unitsOfChange(sku, qty);
   const unitsText = `${units.toLocaleString('en-US')} ${units === 1 ? 'unit' : 'units'}`;
-  return action === 'give' && splitPack(sku).pack > 1
-    ? `${qty.toLocaleString('en-US')} × ${sku} = ${unitsText}`
-    : unitsText;
+  return splitPack(sku).pack > 1 ? `${qty.toLocaleString('en-US')} × ${sku} = ${unitsText}` : unitsText;
 }

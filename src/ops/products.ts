@@ -27,34 +27,38 @@ export function giveProduct(
 ): Promise<Reply<ProductEntry>> {
   return via === 'post'
     ? client.grantProduct(uid, target, qty)
-    : client.adjustProduct(uid, target, unitsOfChange(target.sku, qty, 'give'), 'increment');
+    : client.adjustProduct(uid, target, unitsOfChange(target.sku, qty), 'increment');
 }
 
 /** The service's largest qty (SERVICE.md: parameters). */
 const MAX_UNITS = LIMITS.maxCount;
 
-/** `--qty` of a give checked against what the service takes: packs × pack size. Throws UsageError; sends nothing. */
-export function checkGiveQty(target: ProductTarget, qty: number): void {
-  const units = unitsOfChange(target.sku, qty, 'give');
+/** `--qty` against what the service takes at once (packs × pack size). Throws UsageError; sends nothing. */
+export function checkQty(target: ProductTarget, qty: number): void {
+  const units = unitsOfChange(target.sku, qty);
   if (units > MAX_UNITS) {
     throw new UsageError(
-      `invalid --qty: ${amountText(target.sku, qty, 'give')}, more than the ${MAX_UNITS.toLocaleString('en-US')} the service takes at once`,
+      `invalid --qty: ${amountText(target.sku, qty)}, more than the ${MAX_UNITS.toLocaleString('en-US')} the service takes at once`,
     );
   }
 }
 
-/** Removes `qty` units (signed PUT decrement=true). More than held: ApiError 409, nothing changes. */
+/**
+ * Takes `qty`, counted as a give counts it: naming a pack that many packs, naming the base that
+ * many units (signed PUT decrement=true, which counts units). More than held: ApiError 409, nothing changes.
+ */
 export async function takeProduct(
   client: ApiClient,
   uid: string,
   target: ProductTarget,
   qty: number,
 ): Promise<Reply<ProductEntry>> {
+  const units = unitsOfChange(target.sku, qty);
   try {
-    return await client.adjustProduct(uid, target, qty, 'decrement');
+    return await client.adjustProduct(uid, target, units, 'decrement');
   } catch (err) {
     if (err instanceof ApiError && err.code === 409 && err.hint === undefined) {
-      err.hint = `the user holds fewer than ${qty} of ${target.sku}; nothing was changed (see \`udcli products list ${uid} --sku ${target.sku}\`)`;
+      err.hint = `the user holds fewer than ${units.toLocaleString('en-US')} units of ${target.sku}; nothing was changed (see \`udcli products list ${uid} --sku ${target.sku}\`)`;
     }
     throw err;
   }

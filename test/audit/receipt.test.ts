@@ -199,11 +199,11 @@ describe('product receipts', () => {
       change: 'gems:500 of 01e5…: 250 → 1250 (give 2 × gems:500 = 1,000 units)',
       undo: `udcli products take ${UID} gems --qty 1000`,
     });
-    expect(amountText('gems:500', 2, 'give')).toBe('2 × gems:500 = 1,000 units');
-    expect(amountText('gems:500', 25, 'take')).toBe('25 units');
-    expect(amountText('gems', 1, 'give')).toBe('1 unit');
-    expect(unitsOfChange('gems:500', 2, 'give')).toBe(1000);
-    expect(unitsOfChange('gems:500', 2, 'take')).toBe(2);
+    expect(amountText('gems:500', 2)).toBe('2 × gems:500 = 1,000 units');
+    expect(amountText('gems', 25)).toBe('25 units');
+    expect(amountText('gems', 1)).toBe('1 unit');
+    expect(unitsOfChange('gems:500', 2)).toBe(1000);
+    expect(unitsOfChange('gems', 2)).toBe(2);
   });
 
   it('a consumable in units: give 30 gems to a user holding 250 is undone by take 30', () => {

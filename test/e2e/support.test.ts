@@ -207,7 +207,7 @@ describe('the audit and the undo name the server (point 2)', () => {
 });
 
 describe('products give with a pack (point 4)', () => {
-  it('a pack sku gives packs by the signed PUT, a base sku units, take counts units; a batch too', async () => {
+  it('a pack sku gives and takes packs by the signed PUT, a base sku units; a batch too', async () => {
     const env = await sandbox();
     const alice = uidForUsername('alice');
     const start = await held(env, alice, 'gems');
@@ -218,10 +218,16 @@ describe('products give with a pack (point 4)', () => {
     const base = await env.run(['products', 'give', alice, 'gems', '--qty', '25']);
     expect(base.stderr).toContain('(give 25 units)');
     expect(await held(env, alice, 'gems')).toBe(start + 325);
-    const take = await env.run(['products', 'take', alice, 'gems:500', '--qty', '25']);
+    const take = await env.run(['products', 'take', alice, 'gems', '--qty', '25']);
     expect(take.code, take.stderr).toBe(0);
     expect(take.stderr).toContain('(take 25 units)');
     expect(await held(env, alice, 'gems')).toBe(start + 300);
+    // Issue 52: a take naming a pack takes packs, as a give naming it gives them.
+    const packs = await env.run(['products', 'take', alice, 'gems:100', '--qty', '3']);
+    expect(packs.code, packs.stderr).toBe(0);
+    expect(packs.stderr).toContain('(take 3 × gems:100 = 300 units)');
+    expect(await held(env, alice, 'gems')).toBe(start);
+    expect((await env.run(['products', 'give', alice, 'gems:100', '--qty', '3'])).code).toBe(0);
     const batch = await env.run(['products', 'give', '@-', 'gems:500'], { input: 'alice\n' });
     expect(batch.code, batch.stderr).toBe(0);
     expect(await held(env, alice, 'gems')).toBe(start + 800);

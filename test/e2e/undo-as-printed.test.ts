@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, runPrinted, type CliResult, type TestEnv } from './harness.js';
+import { json, lastRequestId, loggedSince, runPrinted, type CliResult, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 let env: TestEnv;
@@ -152,5 +152,57 @@ describe('the printed undo pastes under require_reason', () => {
     expect(printedUndo(r)).toBe(
       `udcli products take ${UID} xp-boost --qty 1 --profile sandbox --base-url ${env.sandbox.url}`,
     );
+  });
+});
+
+describe('products take SKU:PACK --qty N takes N packs, as give gives them', () => {
+  it('take gems:500 --qty 1 takes 500 units; its receipt says so and its undo gives them back', async () => {
+    const grant = await env.run(['products', 'give', UID, 'gems', '--qty', '1000']);
+    expect(grant.code, grant.stderr).toBe(0);
+    const before = await held(UID, 'gems');
+    const r = await env.run(['products', 'take', UID, 'gems:500', '--qty', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await held(UID, 'gems')).toBe(before - 500);
+    expect(r.stderr).toContain(
+      `Changed: gems:500 of 01e5…: ${before} → ${before - 500} (take 1 × gems:500 = 500 units)`,
+    );
+    const undone = await runPrinted(printedUndo(r), env.env);
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(await held(UID, 'gems')).toBe(before);
+  });
+
+  it('the dry run of take gems:500 --qty 2 shows 1,000 units, and sends nothing that changes state', async () => {
+    const grant = await env.run(['products', 'give', UID, 'gems', '--qty', '1000']);
+    expect(grant.code, grant.stderr).toBe(0);
+    const before = await held(UID, 'gems');
+    const since = await lastRequestId(env.sandbox.url);
+    const r = await env.run(['-o', 'table', 'products', 'take', UID, 'gems:500', '--qty', '2', '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `Expected: gems:500 of 01e5…: ${before} → ${before - 1000} (take 2 × gems:500 = 1,000 units)`,
+    );
+    // The PUT as a POST with method=put: the request the change would send, 1,000 units.
+    expect(r.stdout).toMatch(/Request: {2}(PUT|POST) \S*[?&]qty=1000&decrement=true&/);
+    expect((await loggedSince(env.sandbox.url, since)).filter((q) => q.method !== 'GET')).toEqual([]);
+    expect(await held(UID, 'gems')).toBe(before);
+  });
+
+  it('a batch take of packs takes them from every user', async () => {
+    const before = await held(UID, 'gems');
+    const r = await env.run(['products', 'take', '@-', 'gems:500', '--qty', '2', '--yes'], { input: `${UID}\n` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await held(UID, 'gems')).toBe(before - 1000);
+    const give = await env.run(['products', 'give', UID, 'gems:500', '--qty', '2']);
+    expect(give.code, give.stderr).toBe(0);
+  });
+
+  it('packs beyond what the service takes at once: exit 2, nothing sent', async () => {
+    const since = await lastRequestId(env.sandbox.url);
+    const r = await env.run(['products', 'take', UID, 'gems:500', '--qty', '2000001']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'invalid --qty: 2,000,001 × gems:500 = 1,000,000,500 units, more than the 1,000,000,000',
+    );
+    expect(await loggedSince(env.sandbox.url, since)).toEqual([]);
   });
 });

@@ -39,8 +39,8 @@ export function productChange<Opts extends ProductOptions>(
   verb: ProductVerb<Opts>,
 ): ChangeType<{ uid: string; sku: string }, Opts, ProductInput, null, ProductEntry | null, ProductEntry> {
   const toward = verb.action === 'give' ? 'to' : 'from';
-  const units = (i: ProductInput) => unitsOfChange(i.target.sku, i.qty, i.action);
-  const amount = (i: ProductInput) => amountText(i.target.sku, i.qty, i.action);
+  const units = (i: ProductInput) => unitsOfChange(i.target.sku, i.qty);
+  const amount = (i: ProductInput) => amountText(i.target.sku, i.qty);
   return {
     command: `products ${verb.action}`,
     key: { name: 'sku', of: (args) => args.sku },
@@ -92,7 +92,7 @@ export function productChange<Opts extends ProductOptions>(
         scope,
         unknownChange: `${target.sku} of ${shortUid(uid)}: ${action} ${amount(input)}`,
         receipt: async (before, reply) => ({
-          // A give naming a pack (`gems:500`) gives qty packs, by PUT or POST; anything else counts qty units.
+          // Naming a pack (`gems:500`) moves qty packs, by PUT or POST; naming the base, qty units.
           receipt: productReceipt({
             uid,
             sku: target.sku,

@@ -26,7 +26,7 @@ export default defineChange({
   examples: ['UID gems:500 --qty 2   # 2 packs: 1,000 units', 'UID gems --qty 30       # 30 units'],
   batchExample: 'xp-boost',
   async type() {
-    const [{ productChange }, { checkGiveQty, giveProduct }, { amountText }, { parseInteger }] = await Promise.all([
+    const [{ productChange }, { checkQty, giveProduct }, { amountText }, { parseInteger }] = await Promise.all([
       import('../../batch/changes/products.js'),
       import('../../ops/products.js'),
       import('../../domain/packs.js'),
@@ -36,11 +36,11 @@ export default defineChange({
       action: 'give',
       parse(opts: GiveOptions, target) {
         const qty = parseInteger(opts.qty ?? '1', '--qty', { min: 1 });
-        checkGiveQty(target, qty);
+        checkQty(target, qty);
         return { qty, post: opts.post === true };
       },
       what({ target, qty }) {
-        const amount = amountText(target.sku, qty, 'give');
+        const amount = amountText(target.sku, qty);
         return amount.includes('×') ? amount : `${amount} of ${target.sku}`;
       },
       perform: (client, uid, { target, qty, post }) => giveProduct(client, uid, target, qty, post ? 'post' : 'put'),
