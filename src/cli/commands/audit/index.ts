@@ -2,7 +2,30 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../../ops/factory.js';
 import type { AuditOptions } from './audit.js';
+import type { AuditUndoOptions } from './undo.js';
 import { addVerb, type Verb } from '../../verb.js';
+
+/** `udcli audit undo`: the inverse batch of a run or a ticket, written to files; nothing sent. */
+export const AUDIT_UNDO: Verb = {
+  name: 'undo',
+  description:
+    'Write the inverse batch of a run or a ticket (a file of users for each undo command) and print the commands that run it, each after its dry run; sends nothing',
+  after: `
+Each applied change of the run or ticket (a change line, or one resolved as applied) is undone by
+its undo; a user changed more than once is undone newest first (a later step). The files (mode
+0600) go to --out (default: the current directory) and are never written over. Changes without
+an undo, and those whose outcome is still unknown, are listed, not batched.
+
+Examples:
+  $ udcli audit undo --ticket SUP-1234
+  $ udcli audit undo --run 20261127T1008-3f9a2c --out ~/undo`,
+  options: [
+    ['--run <id>', "undo one run's changes (every line of a batch shares its run id)"],
+    ['--ticket <ref>', 'undo the changes made with this --ticket'],
+    ['--out <dir>', 'where the files go (default: the current directory); an existing file is never overwritten'],
+  ],
+  run: async (factory, opts: AuditUndoOptions) => (await import('./undo.js')).auditUndo(factory, opts),
+};
 
 export const AUDIT: Verb = {
   name: 'audit',
@@ -34,5 +57,12 @@ Examples:
 };
 
 export function register(program: Command, factory: Factory): void {
-  addVerb(program, factory, AUDIT);
+  const audit = addVerb(program, factory, AUDIT);
+  // `audit` has --run and --ticket of its own: commander hands them to it even when they follow
+  // a subcommand's name, so a subcommand reads them from there too.
+  for (const verb of [AUDIT_UNDO]) {
+    const sub = addVerb(audit, factory, verb);
+    const run = verb.run as (factory: Factory, opts: object) => Promise<void>;
+    sub.action((_opts: object, cmd: Command) => run(factory, cmd.optsWithGlobals()));
+  }
 }
