@@ -16,10 +16,21 @@ import { shellCommand } from './shell.js';
 import type { Trail } from './trail.js';
 
 /**
- * What a line says of its change: made (`change`), sent with its outcome unknown (`unknown`), or
- * an unknown one settled by a later read (`resolved`, with `closes` naming the line it settles).
+ * What a line says of its change. `intent`: written (durably) before the change is sent, after
+ * its state was read; the change's outcome line closes it (`closes`): made (`change`), refused or
+ * not sent (`failed`), or sent with its outcome unknown (`unknown`, itself open). `resolved`: an
+ * open intent or unknown settled by a later read (`closes` names it). An intent no line closes
+ * is a change that may or may not have left the machine: `udcli audit resolve` settles it.
  */
-export type AuditKind = 'change' | 'unknown' | 'resolved';
+export type AuditKind = 'intent' | 'change' | 'failed' | 'unknown' | 'resolved';
+
+/** What an intent keeps to rebuild its change (`udcli audit resolve`): the command and its journal words. */
+export interface AuditSpec {
+  /** `products give` */
+  command: string;
+  /** The words after `<user>`, with `--game`/`--type` (the journal's form of the change). */
+  args: string[];
+}
 
 export interface AuditEntry {
   /** ISO 8601, UTC. */
@@ -34,7 +45,10 @@ export interface AuditEntry {
    * with the server, profile and uid, what `udcli audit` groups the latest state by.
    */
   subject?: string;
-  /** With `resolved`: the id of the `unknown` line it settles. */
+  /**
+   * With an outcome line (`change`, `failed`, `unknown`): the id of its `intent`. With
+   * `resolved`: the id of the open line it settles (an intent, or an unknown).
+   */
   closes?: string;
   /** With `resolved`: what the read found. */
   outcome?: 'applied' | 'not-applied';
@@ -58,6 +72,12 @@ export interface AuditEntry {
   change?: string;
   /** The command that would undo it, when there is one. */
   undo?: string | null;
+  /** With `intent`: the change, to rebuild it from (`udcli audit resolve`). */
+  spec?: AuditSpec;
+  /** With `intent`: the profile's game (null: none); the change's own `--game` is in `spec`. */
+  game?: string | null;
+  /** With `intent`: the state before as the change's judge reads it (what `audit resolve` decides from). */
+  kept?: unknown;
 }
 
 /**
@@ -148,6 +168,9 @@ export function auditEntry(args: {
   ticket?: string;
   closes?: string;
   outcome?: 'applied' | 'not-applied';
+  spec?: AuditSpec;
+  game?: string | null;
+  kept?: unknown;
   now?: Date;
 }): AuditEntry {
   const entry: AuditEntry = {
@@ -162,9 +185,10 @@ export function auditEntry(args: {
   };
   if (args.change !== undefined) entry.change = args.change;
   if (args.undo !== undefined) entry.undo = args.undo;
-  for (const key of ['kind', 'subject', 'username', 'reason', 'ticket', 'closes', 'outcome'] as const) {
+  for (const key of ['kind', 'subject', 'username', 'reason', 'ticket', 'closes', 'outcome', 'spec', 'game'] as const) {
     if (args[key] !== undefined) Object.assign(entry, { [key]: args[key] });
   }
+  if (args.kept !== undefined) entry.kept = scrubSecrets(args.kept);
   return entry;
 }
 
@@ -305,14 +329,26 @@ export function isEntry(e: unknown): e is AuditEntry {
   return typeof x.time === 'string' && typeof x.uid === 'string' && typeof x.profile === 'string';
 }
 
+/** The filter as a test of one entry (every line passes an empty filter). */
+export function entryFilter(filter: AuditFilter): (e: AuditEntry) => boolean {
+  const since = typeof filter.since === 'string' ? parseSince(filter.since, filter.now) : filter.since;
+  const sinceMs = since?.getTime();
+  const user = filter.user?.toLowerCase();
+  return (e) =>
+    (filter.run === undefined || e.run === filter.run) &&
+    (filter.ticket === undefined || e.ticket === filter.ticket) &&
+    (filter.operator === undefined || operatorMatches(String(e.operator), filter.operator)) &&
+    (sinceMs === undefined || Date.parse(e.time) >= sinceMs) &&
+    (user === undefined || e.uid?.toLowerCase() === user) &&
+    (filter.profile === undefined || e.profile === filter.profile);
+}
+
 /**
  * The entries matching the filter, oldest first, streamed. A missing log has none; a line that is not an entry is
  * skipped, and `onCorrupt` hears which.
  */
 export async function* readAudit(path: string, filter: AuditFilter = {}): AsyncGenerator<AuditEntry> {
-  const since = typeof filter.since === 'string' ? parseSince(filter.since, filter.now) : filter.since;
-  const sinceMs = since?.getTime();
-  const user = filter.user?.toLowerCase();
+  const matches = entryFilter(filter);
   const stream = createReadStream(path, { encoding: 'utf8' });
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('open', () => resolve(true));
@@ -337,13 +373,7 @@ export async function* readAudit(path: string, filter: AuditFilter = {}): AsyncG
         filter.onCorrupt?.(n);
         continue;
       }
-      if (filter.run !== undefined && e.run !== filter.run) continue;
-      if (filter.ticket !== undefined && e.ticket !== filter.ticket) continue;
-      if (filter.operator !== undefined && !operatorMatches(String(e.operator), filter.operator)) continue;
-      if (sinceMs !== undefined && !(Date.parse(e.time) >= sinceMs)) continue;
-      if (user !== undefined && e.uid?.toLowerCase() !== user) continue;
-      if (filter.profile !== undefined && e.profile !== filter.profile) continue;
-      yield e;
+      if (matches(e)) yield e;
     }
   } finally {
     rl.close();
@@ -358,16 +388,65 @@ export function auditKey(e: Pick<AuditEntry, 'server' | 'profile' | 'uid' | 'sub
 }
 
 /**
- * The `unknown` lines no later line settles, by auditKey: the latest for each (a later run that
- * settles one closes it). Streams the log; keeps only those still open.
+ * The changes still open, read line by line in the trail's order: an intent no outcome line
+ * closed (it may or may not have been sent), and an unknown no resolved line settled (with the
+ * intent it closed, which says how to rebuild the change). Keeps only what is still open, so
+ * memory follows the open changes, not the trail's length.
  */
-export async function openUnknowns(trail: Pick<Trail, 'read'>): Promise<Map<string, string>> {
-  const open = new Map<string, string>();
-  for await (const e of trail.read()) {
+export class OpenChanges {
+  private readonly open = new Map<string, AuditEntry>();
+  /** An open unknown's intent (by the unknown's id). */
+  private readonly origin = new Map<string, AuditEntry>();
+  private n = 0;
+
+  add(e: AuditEntry): void {
+    const id = e.id ?? `#${this.n++}`;
+    if (e.kind === 'intent') {
+      this.open.set(id, e);
+      return;
+    }
+    const closed = e.closes !== undefined ? this.open.get(e.closes) : undefined;
+    if (e.closes !== undefined) {
+      this.open.delete(e.closes);
+      this.origin.delete(e.closes);
+    }
+    if (e.kind === 'unknown') {
+      this.open.set(id, e);
+      if (closed?.kind === 'intent') this.origin.set(id, closed);
+    }
+  }
+
+  /** The open lines, oldest first. */
+  list(): AuditEntry[] {
+    return [...this.open.values()];
+  }
+
+  /** The intent an open line stands for: itself, or the intent its unknown closed (none for older lines). */
+  intentOf(e: AuditEntry): AuditEntry | undefined {
+    if (e.kind === 'intent') return e;
+    return e.id !== undefined ? this.origin.get(e.id) : undefined;
+  }
+}
+
+/** An open line a later run can settle: its id, and the intent it stands for when there is one. */
+export interface OpenLine {
+  id: string;
+  intent?: AuditEntry;
+}
+
+/**
+ * The open lines (intents not closed, unknowns not settled) by auditKey: the latest for each (a
+ * later run that settles one closes it). Streams the trail; keeps only those still open.
+ */
+export async function openUnknowns(trail: Pick<Trail, 'read'>): Promise<Map<string, OpenLine>> {
+  const changes = new OpenChanges();
+  for await (const e of trail.read()) changes.add(e);
+  const open = new Map<string, OpenLine>();
+  for (const e of changes.list()) {
     const key = auditKey(e);
     if (key === null || e.id === undefined) continue;
-    if (e.kind === 'unknown') open.set(key, e.id);
-    else if (e.kind === 'resolved' && e.closes !== undefined && open.get(key) === e.closes) open.delete(key);
+    const intent = changes.intentOf(e);
+    open.set(key, { id: e.id, ...(intent ? { intent } : {}) });
   }
   return open;
 }

@@ -13,7 +13,7 @@ import type { Factory } from '../ops/factory.js';
 import { printable } from '../printable.js';
 import { withoutUserinfo } from '../redact.js';
 import type { Settings } from '../config/types.js';
-import { auditEntry } from './log.js';
+import { auditEntry, type AuditSpec } from './log.js';
 import { openTrail, type Trail } from './trail.js';
 import type { Receipt } from './receipt.js';
 import { MAX_REASON } from '../batch/flags.js';
@@ -129,12 +129,16 @@ export function auditResolution(
     detail: string;
     before: unknown;
     after: unknown;
+    /** The undo of a change found applied (null: none known). */
+    undo?: string | null;
+    /** What follows a change found not applied (default: it was sent again). */
+    then?: string;
   },
 ): Promise<string> {
   const change =
     spec.outcome === 'applied'
       ? `outcome of ${spec.closes} settled: it was applied (${spec.detail})`
-      : `outcome of ${spec.closes} settled: it was not applied (${spec.detail}); sent again`;
+      : `outcome of ${spec.closes} settled: it was not applied (${spec.detail}); ${spec.then ?? 'sent again'}`;
   return ctx.log.append(
     auditEntry({
       ...lineBase(ctx, spec),
@@ -145,7 +149,7 @@ export function auditResolution(
       before: spec.before,
       after: spec.after,
       change,
-      undo: null,
+      undo: spec.outcome === 'applied' ? (spec.undo ?? null) : null,
     }),
   );
 }
@@ -237,7 +241,7 @@ export interface ChangeHooks {
 }
 
 /** A reply made up from the state read back, for a change found applied after its reply was lost. */
-function replyFromState<T>(payload: T): Reply<T> {
+export function replyFromState<T>(payload: T): Reply<T> {
   const envelope = { version: ENVELOPE_VERSION, code: 200, message: 'OK', payload };
   return { payload, envelope, bodyText: JSON.stringify(envelope), httpStatus: 200 };
 }
@@ -311,10 +315,43 @@ export interface TraceSpec<S, T> {
   audited?(state: S | null): unknown;
   /** `sword of 01e5…: take 1 unit`: the audit's words for a change whose outcome is unknown. */
   unknownChange: string;
+  /** What the intent keeps to rebuild the change (`udcli audit resolve`). */
+  rebuild?: AuditSpec;
+  /** The undo the change will need if applied, from the state before alone; null when it cannot say. */
+  undoAhead?(before: S | null): string | null;
   /** The receipt, from the state before and the reply, and the state after as the audit keeps it. */
   receipt(before: S | null, reply: Reply<T>): Promise<{ receipt: Receipt; after: unknown }>;
   /** After the audit line: throws when the service took the change and kept the state as it was. */
   afterwards?(before: S | null, after: unknown): void;
+}
+
+/** The intent line of a change about to be sent: who, where, what (how to rebuild it), the state before, the undo. */
+function intentEntry<S, T>(
+  ctx: TraceContext,
+  spec: TraceSpec<S, T>,
+  base: ReturnType<typeof lineBase>,
+  before: S,
+  audited: (state: S | null) => unknown,
+) {
+  let undo: string | null = null;
+  try {
+    undo = spec.undoAhead?.(before) ?? null;
+  } catch {
+    // An undo it cannot work out is none: the outcome line says the real one.
+  }
+  const change = `${spec.unknownChange}: about to be sent`;
+  return auditEntry({
+    ...base,
+    uid: spec.uid,
+    kind: 'intent',
+    ...(spec.rebuild ? { spec: spec.rebuild } : {}),
+    game: ctx.defaults?.gameId ?? null,
+    before: audited(before),
+    kept: spec.kept(before),
+    after: null,
+    change,
+    undo,
+  });
 }
 
 /**
@@ -327,13 +364,18 @@ export async function tracedChange<S, T>(
   spec: TraceSpec<S, T>,
   hooks?: ChangeHooks,
 ): Promise<Traced<T>> {
+  const audited = spec.audited ?? ((state: S | null) => state);
+  const base = lineBase(ctx, spec);
+  let intent: string | undefined;
   const keep = async (b: S): Promise<void> => {
     spec.check?.(b);
+    // Written ahead: the trail holds the change (and how to rebuild and undo it) before it leaves
+    // the machine, so a process killed at any moment leaves it unsent or open (`audit --unresolved`).
+    intent = await ctx.log.append(intentEntry(ctx, spec, base, b, audited));
     await hooks?.onBefore?.(spec.kept(b));
   };
   const made = readThenChange(client, spec.read, spec.perform, keep, spec.sequential);
-  const audited = spec.audited ?? ((state: S | null) => state);
-  const base = lineBase(ctx, spec);
+  const closes = (): { closes?: string } => (intent !== undefined ? { closes: intent } : {});
   let reply: Reply<T>;
   try {
     reply = await made.send().catch(async (err: unknown) => {
@@ -355,9 +397,24 @@ export async function tracedChange<S, T>(
           ...base,
           uid: spec.uid,
           kind: 'unknown',
+          ...closes(),
           before: audited(await made.known()),
           after: null,
           change: `${spec.unknownChange} sent, outcome unknown (${sayOutcomeUnknown(err)})`,
+          undo: null,
+        }),
+      );
+    } else if (intent !== undefined) {
+      // Refused, or never sent: the intent is closed as not applied.
+      await ctx.log.append(
+        auditEntry({
+          ...base,
+          uid: spec.uid,
+          kind: 'failed',
+          ...closes(),
+          before: audited(await made.known()),
+          after: null,
+          change: `${spec.unknownChange} not applied (${err instanceof Error ? err.message : String(err)})`,
           undo: null,
         }),
       );
@@ -371,7 +428,16 @@ export async function tracedChange<S, T>(
   if (raced) receipt = { ...receipt, note: RACED_NOTE };
   if (ctx.why) receipt = { ...receipt, ...ctx.why };
   await ctx.log.append(
-    auditEntry({ ...base, uid: spec.uid, before: audited(before), after, change: receipt.change, undo: receipt.undo }),
+    auditEntry({
+      ...base,
+      uid: spec.uid,
+      kind: 'change',
+      ...closes(),
+      before: audited(before),
+      after,
+      change: receipt.change,
+      undo: receipt.undo,
+    }),
   );
   spec.afterwards?.(before, after);
   return { reply, before, after, receipt };

@@ -6,7 +6,7 @@
  * by the type's own judge, and the summary on stderr. The engine underneath is runner.ts.
  */
 import { basename } from 'node:path';
-import { auditKey, openUnknowns } from '../audit/log.js';
+import { auditKey, openUnknowns, type OpenLine } from '../audit/log.js';
 import { openTrail, type Trail } from '../audit/trail.js';
 import { auditResolution, traceContext } from '../audit/tracked.js';
 import type { ApiClient } from '../client/types.js';
@@ -17,7 +17,14 @@ import { confirmMutation } from '../ops/safety.js';
 import { createOutput } from '../output/output.js';
 import { redactUrl, withoutUserinfo } from '../redact.js';
 import { confirmOrRequireYes } from '../runtime/prompt.js';
-import { recoverUser, subjectOf, tracedBatchUser, type ChangeArgs, type ChangeType } from './change.js';
+import {
+  recoverUser,
+  subjectOf,
+  tracedBatchUser,
+  undoOnceApplied,
+  type ChangeArgs,
+  type ChangeType,
+} from './change.js';
 import { parseBatchFlags, type BatchFlags, type Why } from './flags.js';
 import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { Journal, type JournalCommand } from './journal.js';
@@ -112,8 +119,8 @@ export async function runChangeBatch<I, P, S, T, A>(
       throw error;
     }
 
-    // The unknown lines earlier runs left open, read once when the first one is settled.
-    let open: Promise<Map<string, string>> | null = null;
+    // The lines earlier runs left open (intents, unknowns), read once when the first one is settled.
+    let open: Promise<Map<string, OpenLine>> | null = null;
     const settle = async (uid: string, line: string, recovery: Recovery<unknown>, before: unknown): Promise<void> => {
       if (recovery.outcome === 'unknown' || log === null) return;
       const l: Trail = log;
@@ -123,17 +130,25 @@ export async function runChangeBatch<I, P, S, T, A>(
       (await open).delete(key);
       const username = usernameOf(line);
       const now = recovery.outcome === 'applied' ? (recovery.result as { after?: unknown }).after : null;
-      await auditResolution(traceContext(factory.io.env, settings, l, why), {
+      const ctx = traceContext(factory.io.env, settings, l, why);
+      // The intent kept the state before as the change reads it: the undo follows from it and the state now.
+      const stateBefore = opened?.intent !== undefined ? opened.intent.before : before;
+      let undo: string | null = opened?.intent?.undo ?? null;
+      if (recovery.outcome === 'applied' && opened?.intent !== undefined) {
+        undo = await undoOnceApplied(type, ctx, client, uid, input, prepared, stateBefore, now as S).catch(() => undo);
+      }
+      await auditResolution(ctx, {
         uid,
         argv: [...type.command.split(' '), uid, ...type.argv(input, 'journal')],
         subject,
         ...(username !== undefined ? { username } : {}),
         // A run killed in flight left no line to close: the resolution still says what was found.
-        closes: opened ?? '(none: the earlier run was interrupted before it wrote one)',
+        closes: opened?.id ?? '(none: the earlier run was interrupted before it wrote one)',
         outcome: recovery.outcome,
         detail: recovery.detail,
-        before,
+        before: stateBefore,
         after: now ?? null,
+        undo,
       });
     };
 

@@ -8,7 +8,14 @@ import type { ApiClient, Reply } from '../client/types.js';
 import type { Settings } from '../config/types.js';
 import type { OutcomeJudgement } from '../domain/outcome.js';
 import type { Trail } from '../audit/trail.js';
-import { traceContext, tracedChange, tracedSingle, type TraceContext, type TraceSpec } from '../audit/tracked.js';
+import {
+  replyFromState,
+  traceContext,
+  tracedChange,
+  tracedSingle,
+  type TraceContext,
+  type TraceSpec,
+} from '../audit/tracked.js';
 import { openTrail } from '../audit/trail.js';
 import { parseUserArg, rejectSwapped, userLabel } from '../ops/args.js';
 import { printDryRun, requestOf } from '../ops/dry-run.js';
@@ -26,7 +33,10 @@ export interface ChangeArgs {
 }
 
 /** What a change type adds to its trace: the scope of its audit line, and the rest. */
-export type ChangeTrace<S, T> = Omit<TraceSpec<S, T>, 'uid' | 'argv' | 'read' | 'perform' | 'kept' | 'judge'> & {
+export type ChangeTrace<S, T> = Omit<
+  TraceSpec<S, T>,
+  'uid' | 'argv' | 'read' | 'perform' | 'kept' | 'judge' | 'rebuild'
+> & {
   scope: readonly string[];
 };
 
@@ -251,6 +261,7 @@ export function traceSpec<I, P, S, T, A>(
     argv: [...type.command.split(' '), uid, ...type.argv(input, 'typed'), ...scope],
     uid,
     subject: subjectOf(type, input),
+    rebuild: { command: type.command, args: type.argv(input, 'journal') },
     ...(username !== undefined ? { username } : {}),
     read: () => type.read(client, uid, input),
     perform: (c) => type.perform(c, uid, input, auth),
@@ -323,4 +334,24 @@ export async function recoverUser<I, P, S>(
   return judged.outcome === 'applied'
     ? { outcome: 'applied', detail: judged.detail, result: { before, after: now } }
     : { outcome: judged.outcome, detail: judged.detail };
+}
+
+/**
+ * The undo of a change found applied after the fact (a resume, `udcli audit resolve`): the
+ * receipt the change would have printed, from the state before (as the audit keeps it) and the
+ * state read now standing in for the lost reply.
+ */
+export async function undoOnceApplied<I, P, S, T, A>(
+  type: ChangeType<ChangeArgs, object, I, P, S, T, A>,
+  ctx: TraceContext,
+  client: ApiClient,
+  uid: string,
+  input: I,
+  prepared: P,
+  before: unknown,
+  now: S,
+): Promise<string | null> {
+  const trace = type.trace(ctx, client, uid, input, prepared, undefined as A);
+  const done = await trace.receipt(before as S | null, replyFromState(now as unknown as T));
+  return done.receipt.undo;
 }

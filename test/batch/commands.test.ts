@@ -197,6 +197,8 @@ function fakeFactory(
           .split('\n')
           .filter(Boolean)
           .map((l) => JSON.parse(l) as AuditEntry)
+          // The outcome lines: intents, written ahead, are tested in test/e2e/write-ahead.test.ts.
+          .filter((l) => l.kind !== 'intent')
       : [];
   };
   const interrupt = () => {
@@ -386,7 +388,20 @@ describe('runProductBatch', () => {
     });
     expect(r.get('bob')).toMatchObject({ status: 'failed', error: { code: 409 } });
     expect(svc.swords.get(uidForUsername('bob'))).toBe(1);
-    expect(f.audit().map((e) => e.uid)).toEqual([uidForUsername('alice')]);
+    expect(
+      f
+        .audit()
+        .filter((e) => e.kind === 'change')
+        .map((e) => e.uid),
+    ).toEqual([uidForUsername('alice')]);
+    // The refused take closes its intent as not applied: nothing stays open.
+    expect(f.audit().filter((e) => e.kind === 'failed')).toEqual([
+      expect.objectContaining({
+        uid: uidForUsername('bob'),
+        closes: expect.stringMatching(/\.\d+$/),
+        change: expect.stringMatching(/^sword of .*: take 2 units not applied \(/),
+      }),
+    ]);
   });
 
   it('a journal makes a rerun skip the users already given to', async () => {

@@ -89,7 +89,11 @@ describe('batch mode (e2e)', () => {
 
     const values = achievementValues(env, 'FIRST_WIN');
     for (const u of [...NAMED, ...listed]) expect(values.get(uidForUsername(u)) ?? 0).toBe(0);
-    const audit = readFileSync(join(env.configDir, 'audit.log'), 'utf8').trim().split('\n');
+    // One outcome line each (every one closing its intent, written before sending).
+    const audit = readFileSync(join(env.configDir, 'audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => (JSON.parse(l) as { kind?: string }).kind !== 'intent');
     expect(audit).toHaveLength(200);
     const aliceLine = audit
       .map((l) => JSON.parse(l) as { uid: string; change: string; undo: string })

@@ -63,6 +63,8 @@ function auditLines(): Array<{
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l))
+        // The outcome lines: each change's intent, written ahead, is tested in write-ahead.test.ts.
+        .filter((l: { kind?: string }) => l.kind !== 'intent')
     : [];
 }
 

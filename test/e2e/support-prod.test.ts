@@ -257,7 +257,9 @@ describe('why a change was made travels with it', () => {
       ticket: 'SUP-3801',
     });
     expect(line.run).toMatch(/^\d{8}T\d{4}-[0-9a-f]{6}$/);
-    expect(line.id).toBe(`${String(line.run)}.1`);
+    // Its intent, written before sending, is the run's first line; this one closes it.
+    expect(line.id).toBe(`${String(line.run)}.2`);
+    expect(line.closes).toBe(`${String(line.run)}.1`);
     expect(typeof line.operator).toBe('string');
 
     const found = await env.run(['audit', '--ticket', 'SUP-3801', '-o', 'json']);
@@ -374,6 +376,8 @@ describe('the audit log closes what it opened (under injected faults)', () => {
           uid: item.uid,
           closes: open.id,
           ticket: 'SUP-38',
+          // The undo of a change found applied, as its change line would have had.
+          undo: expect.stringMatching(new RegExp(`^udcli products take ${String(item.uid)} xp-boost --qty 1 `)),
         }),
       );
     }

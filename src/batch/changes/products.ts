@@ -4,12 +4,12 @@
  * the lost reply's judgement, the dry run's expectation, the columns.
  */
 import { scopeArgs, undoFlags } from '../../audit/tracked.js';
-import { productReceipt, shortUid } from '../../audit/receipt.js';
+import { productReceipt, shortUid, undoLine } from '../../audit/receipt.js';
 import type { ChangeType } from '../change.js';
 import type { ApiClient, ProductTarget, Reply } from '../../client/types.js';
 import { unitsHeld } from '../../domain/holdings.js';
 import { productOutcome, productState, type ProductState } from '../../domain/outcome.js';
-import { amountText, unitsOfChange } from '../../domain/packs.js';
+import { amountText, splitPack, unitsOfChange } from '../../domain/packs.js';
 import type { ProductEntry } from '../../domain/types.js';
 import { ApiError } from '../../errors.js';
 import { printItem, type ScopeOptions as ProductOptions } from '../../ops/args.js';
@@ -91,6 +91,18 @@ export function productChange<Opts extends ProductOptions>(
       return {
         scope,
         unknownChange: `${target.sku} of ${shortUid(uid)}: ${action} ${amount(input)}`,
+        undoAhead: (before) => {
+          // What the receipt's undo will be once applied: the units moved back, by the base sku.
+          const { units: held, unlockable } = productState(before);
+          let moved = action === 'give' ? units(input) : -units(input);
+          if (unlockable === true && held !== null) moved = action === 'give' ? 1 - held : -held;
+          if (moved === 0) return null;
+          const back = moved > 0 ? 'take' : 'give';
+          return undoLine(
+            [['products', back, uid, splitPack(target.sku).base, '--qty', String(Math.abs(moved))]],
+            [...scope, ...(ctx.target ?? [])],
+          );
+        },
         receipt: async (before, reply) => ({
           // Naming a pack (`gems:500`) moves qty packs, by PUT or POST; naming the base, qty units.
           receipt: productReceipt({

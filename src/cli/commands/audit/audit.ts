@@ -1,6 +1,8 @@
 import {
   auditKey,
   auditLogPath,
+  entryFilter,
+  OpenChanges,
   readAudit,
   parseSince,
   type AuditEntry,
@@ -28,6 +30,9 @@ export interface AuditOptions {
 
 /** What a line says of its change, in a word (older lines, without a kind, made their change). */
 function stateOf(e: AuditEntry): string {
+  // Written before sending, closed by no line yet: it may or may not have reached the server.
+  if (e.kind === 'intent') return 'open';
+  if (e.kind === 'failed') return 'failed';
   if (e.kind === 'unknown') return 'unknown';
   if (e.kind === 'resolved') return e.outcome === 'applied' ? 'resolved: applied' : 'resolved: not applied';
   return 'changed';
@@ -140,7 +145,7 @@ function teamTrailUrl(factory: Factory, profile: string | undefined): string | u
 }
 
 /** A run id or a ticket as given on the command line: one short line, checked before use. */
-function filterValue(value: string | undefined, flag: string): string | undefined {
+export function filterValue(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (v === '' || v.length > 100 || hasControl(v))
@@ -165,15 +170,14 @@ async function latest(entries: AsyncIterable<AuditEntry>): Promise<AuditEntry[]>
   return [...last.values()];
 }
 
-/** The `unknown` lines no later line closes. */
-async function unresolved(entries: AsyncIterable<AuditEntry>): Promise<AuditEntry[]> {
-  const open = new Map<string, AuditEntry>();
-  let n = 0;
-  for await (const e of entries) {
-    if (e.kind === 'unknown') open.set(e.id ?? `#${n++}`, e);
-    else if (e.kind === 'resolved' && e.closes !== undefined) open.delete(e.closes);
-  }
-  return [...open.values()];
+/**
+ * The open lines (intents no outcome closed, unknowns no later line settled), of those matching
+ * the filter. Every line is read: the line that closes one may be another run's, another profile's.
+ */
+async function unresolved(entries: AsyncIterable<AuditEntry>, filter: AuditFilter): Promise<AuditEntry[]> {
+  const open = new OpenChanges();
+  for await (const e of entries) open.add(e);
+  return open.list().filter(entryFilter(filter));
 }
 
 export async function auditRun(factory: Factory, opts: AuditOptions, now: Date = new Date()): Promise<void> {
@@ -205,13 +209,17 @@ export async function auditRun(factory: Factory, opts: AuditOptions, now: Date =
     ...(run !== undefined ? { run } : {}),
     ...(ticket !== undefined ? { ticket } : {}),
     ...(operator !== undefined ? { operator } : {}),
+  };
+  // --unresolved reads every line: the line that closes an open one may be another run's or another ticket's.
+  const readFilter: AuditFilter = {
+    ...(opts.unresolved ? {} : filter),
     onCorrupt: (line) => {
       corrupt.push(line);
       out.warn(`${what(line)} is not an audit entry: skipped`);
     },
   };
   try {
-    await show(factory, opts, trail === null ? readAudit(path, filter) : trail.read(filter));
+    await show(factory, opts, trail === null ? readAudit(path, readFilter) : trail.read(readFilter), filter);
   } finally {
     await trail?.close();
   }
@@ -231,14 +239,19 @@ export async function auditRun(factory: Factory, opts: AuditOptions, now: Date =
 }
 
 /** The lines read, as the view asks (latest state, --unresolved or --history), in the format asked. */
-async function show(factory: Factory, opts: AuditOptions, read: AsyncGenerator<AuditEntry>): Promise<void> {
+async function show(
+  factory: Factory,
+  opts: AuditOptions,
+  read: AsyncGenerator<AuditEntry>,
+  filter: AuditFilter,
+): Promise<void> {
   const out = await factory.output();
   // --unresolved reads every line first (a line closing an unknown may come later); the
   // latest-state view keeps one line a user and change; --history streams every line.
   const entries: AsyncIterable<AuditEntry> | AuditEntry[] = opts.history
     ? read
     : opts.unresolved
-      ? await unresolved(read)
+      ? await unresolved(read, filter)
       : await latest(read);
   const table = out.format === 'table' && !factory.globals().fields;
   if (!table || !factory.io.stdoutIsTTY) {
