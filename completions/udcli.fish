@@ -72,6 +72,8 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli saves erase'
         case 'udcli saves help'
             echo 'udcli saves help'
+        case 'udcli audit resolve'
+            echo 'udcli audit resolve'
         case 'udcli audit undo'
             echo 'udcli audit undo'
         case 'udcli profile add'
@@ -338,6 +340,12 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli audit --ticket'
             return 0
+        case 'udcli audit --operator'
+            return 0
+        case 'udcli audit resolve --run'
+            return 0
+        case 'udcli audit resolve --ticket'
+            return 0
         case 'udcli audit undo --run'
             return 0
         case 'udcli audit undo --ticket'
@@ -361,6 +369,8 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli profile add --type'
             return 0
         case 'udcli profile add --cookie'
+            return 0
+        case 'udcli profile add --audit-url'
             return 0
         case 'udcli sandbox start --port'
             return 0
@@ -802,14 +812,21 @@ complete -c udcli -n '__udcli_in "udcli api"' -l ticket -x -d 'the support ticke
 complete -c udcli -n '__udcli_argument "udcli api" 0' -a 'GET POST PUT DELETE'
 
 # udcli audit
+complete -c udcli -n '__udcli_subcommand_of "udcli audit"' -a 'resolve' -d 'Settle the open changes (sent or not when udcli died, or their reply lost): read each player, decide applied or not, close it'
 complete -c udcli -n '__udcli_subcommand_of "udcli audit"' -a 'undo' -d 'Write the inverse batch of a run or a ticket (a file of users for each undo command) and print the commands that run it, each after its dry run; sends nothing'
 complete -c udcli -n '__udcli_in "udcli audit"' -l since -x -d 'only changes since a duration ago (30m, 2h, 7d) or a date (2024-05-01)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l user -x -d 'only changes to this user: a uid or a username (one lookup)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l profile -x -a '(__udcli_values profiles)' -d 'only changes made under this profile'
 complete -c udcli -n '__udcli_in "udcli audit"' -l history -d 'every line, oldest first (not only the latest state of each user and change)'
-complete -c udcli -n '__udcli_in "udcli audit"' -l unresolved -d 'only changes whose outcome is still unknown (no later line settled them)'
+complete -c udcli -n '__udcli_in "udcli audit"' -l unresolved -d 'only open changes: written ahead and never closed (the process died around sending), or unknown (udcli audit resolve settles them)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l run -x -d 'only one run\'s lines (every line of a batch shares its run id)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l ticket -x -d 'only changes made with this --ticket'
+complete -c udcli -n '__udcli_in "udcli audit"' -l operator -x -d 'only changes made by this operator: the whole name, its name part or its address'
+
+# udcli audit resolve
+complete -c udcli -n '__udcli_in "udcli audit resolve"' -l run -x -d 'only one run\'s open changes'
+complete -c udcli -n '__udcli_in "udcli audit resolve"' -l ticket -x -d 'only open changes made with this --ticket'
+complete -c udcli -n '__udcli_in "udcli audit resolve"' -l all -d 'every open change'
 
 # udcli audit undo
 complete -c udcli -n '__udcli_in "udcli audit undo"' -l run -x -d 'undo one run\'s changes (every line of a batch shares its run id)'
@@ -834,6 +851,7 @@ complete -c udcli -n '__udcli_in "udcli profile add"' -l verb-override -x -d 'se
 complete -c udcli -n '__udcli_in "udcli profile add"' -l game-id -x -d 'default game for commands that take one'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l type -x -a 'Game Website' -d 'Game (default) or Website'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l cookie -x -d 'site session cookie for the token generator'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l audit-url -x -d 'the team\'s trail: a PostgreSQL URL without a password (postgres://user@host:5432/db); the password comes from PGPASSWORD, UDCLI_AUDIT_PASSWORD or a prompt'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l production -d 'mark as production: mutations print a banner and ask first'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l require-reason -d 'every change under this profile needs --reason and --ticket'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l from-sandbox -d 'fill in the sandbox\'s URL and the demo game\'s credentials'
@@ -858,13 +876,13 @@ complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'path' -d 'Print 
 complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'help' -d 'show help for a command'
 
 # udcli config get
-complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason'
+complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url'
 
 # udcli config set
-complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason'
+complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url'
 
 # udcli config unset
-complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason'
+complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url'
 
 # udcli config help
 complete -c udcli -n '__udcli_argument "udcli config help" 0' -a 'get set unset path'
