@@ -102,12 +102,15 @@ describe.skipIf(pgMissing !== '')(`the team's trail in PostgreSQL${pgMissing && 
     const [ana] = agents;
     const r = await give(ana!, 'alice', 'SUP-5201');
     expect(r.code, r.stderr).toBe(0);
+    // Written ahead: the intent first, then the change line that closes it, both in the database.
     const found = await rows('SUP-5201');
-    expect(found).toHaveLength(1);
-    const row = found[0]!;
+    expect(found.map((f) => f.kind)).toEqual(['intent', 'change']);
+    const [intent, row] = found as [Row, Row];
     expect(row).toMatchObject({ operator: 'ana', ticket: 'SUP-5201', kind: 'change' });
     expect(row.run).toMatch(/^\d{8}T\d{4}-[0-9a-f]{6}$/);
-    expect(row.id).toBe(`${row.run}.1`);
+    expect(intent.id).toBe(`${row.run}.1`);
+    expect(row.id).toBe(`${row.run}.2`);
+    expect(row.line).toMatchObject({ closes: intent.id });
     expect(row.line).toMatchObject({
       id: row.id,
       run: row.run,
@@ -148,12 +151,21 @@ describe.skipIf(pgMissing !== '')(`the team's trail in PostgreSQL${pgMissing && 
     const seen = await ana!.run(['audit', '--profile', 'prod', '--ticket', 'SUP-5202', '--history', '-o', 'json']);
     expect(seen.code, seen.stderr).toBe(0);
     const lines = json<Array<Record<string, unknown>>>(seen);
-    expect(lines.map((l) => [l.operator, l.username])).toEqual([
+    expect(lines.filter((l) => l.kind === 'change').map((l) => [l.operator, l.username])).toEqual([
       ['ana', 'alice'],
       ['bruno', 'bob'],
       ['bruno', 'carol'],
       ['bruno', 'dave'],
     ]);
+    // Each written ahead: as many intents, each closed by one of those lines.
+    const intents = lines.filter((l) => l.kind === 'intent').map((l) => l.id);
+    expect(intents).toHaveLength(4);
+    expect(
+      lines
+        .filter((l) => l.kind === 'change')
+        .map((l) => l.closes)
+        .sort(),
+    ).toEqual([...intents].sort());
     const table = await ana!.run(['audit', '--profile', 'prod', '--ticket', 'SUP-5202', '-o', 'table']);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/OPERATOR/);
@@ -210,7 +222,7 @@ describe.skipIf(pgMissing !== '')(`the team's trail in PostgreSQL${pgMissing && 
     expect(await loggedSince(env.sandbox.url, before)).toEqual([]);
     const viaPg = await give(ana!, 'alice', 'SUP-5204', { UDCLI_AUDIT_PASSWORD: undefined, PGPASSWORD: PASSWORD });
     expect(viaPg.code, viaPg.stderr).toBe(0);
-    expect(await rows('SUP-5204')).toHaveLength(1);
+    expect((await rows('SUP-5204')).map((f) => f.kind)).toEqual(['intent', 'change']);
   });
 
   it('a password in audit_url is refused by profile add and config set, and never stored', async () => {

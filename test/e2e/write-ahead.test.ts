@@ -84,7 +84,11 @@ describe('write-ahead intents', () => {
       subject: 'products give xp-boost --qty 1 --game 1001 --type Game',
       spec: { command: 'products give', args: ['xp-boost', '--qty', '1', '--game', '1001', '--type', 'Game'] },
       kept: { units: expect.any(Number) },
-      undo: expect.stringMatching(new RegExp(`^udcli products take ${uid} xp-boost --qty 1 --profile prod( |$)`)),
+      undo: expect.stringMatching(
+        new RegExp(
+          `^udcli products take ${uid} xp-boost --qty 1 --profile prod .*--reason 'undo: lost boost' --ticket SUP-52$`,
+        ),
+      ),
     });
     expect(intent!.run).toMatch(/^\d{8}T\d{4}-[0-9a-f]{6}$/);
     expect(change).toMatchObject({ kind: 'change', closes: intent!.id, run: intent!.run, undo: intent!.undo });

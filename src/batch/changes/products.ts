@@ -100,7 +100,7 @@ export function productChange<Opts extends ProductOptions>(
           const back = moved > 0 ? 'take' : 'give';
           return undoLine(
             [['products', back, uid, splitPack(target.sku).base, '--qty', String(Math.abs(moved))]],
-            [...scope, ...(ctx.target ?? [])],
+            [...scope, ...undoFlags(ctx)],
           );
         },
         receipt: async (before, reply) => ({
