@@ -135,8 +135,9 @@ export function undoPlan(entries: readonly AuditEntry[]): UndoPlan {
   const open = new Map<string, AuditEntry>();
   const made: Array<{ entry: AuditEntry; commands: string[][] }> = [];
   for (const e of entries) {
-    if (e.kind === 'unknown' && e.id !== undefined) open.set(e.id, e);
-    if (e.kind === 'resolved' && e.closes !== undefined) open.delete(e.closes);
+    // Open: written ahead and never closed (udcli died around sending), or sent with its outcome unknown.
+    if (e.closes !== undefined) open.delete(e.closes);
+    if ((e.kind === 'intent' || e.kind === 'unknown') && e.id !== undefined) open.set(e.id, e);
     if (!applied(e)) continue;
     if (e.undo === undefined || e.undo === null) {
       leftOut.push({ entry: e, why: 'no undo' });

@@ -94,3 +94,16 @@ describe('undoPlan', () => {
     ]);
   });
 });
+
+describe('undoPlan and written-ahead lines', () => {
+  it('an intent no line closed is left out as of unknown outcome; one its change line closed is undone', () => {
+    const undo = `udcli products take ${UID} gems --qty 5 --profile prod`;
+    const plan = undoPlan([
+      entry(undo, { kind: 'intent', id: 'r.1' }),
+      entry(undo, { kind: 'change', id: 'r.2', closes: 'r.1' }),
+      entry(undo, { kind: 'intent', id: 'r.3', uid: OTHER }),
+    ]);
+    expect(plan.leftOut.map((l) => [l.entry.id, l.why])).toEqual([['r.3', 'outcome unknown']]);
+    expect(plan.steps.flatMap((s) => s.uids)).toEqual([UID]);
+  });
+});
