@@ -100,12 +100,13 @@ describe('what is a change is judged by the verb a server may act on', () => {
     expect(r.audited).toEqual([]);
   });
 
-  it('with --yes it is sent; the sandbox refuses two method fields, so nothing changed and nothing is audited', async () => {
+  it('with --yes it is sent, written ahead; the sandbox refuses two method fields, so the trail says not applied', async () => {
     const r = await observed([...PROD, 'api', 'GET', user, '-f', 'method=get', '-f', 'method=put', '--yes']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^udcli: invalid parameter: method \(given more than once\)$/m);
     expect(r.sent).toHaveLength(1);
-    expect(r.audited).toEqual([]);
+    expect(r.audited.map((l) => l.kind)).toEqual(['intent', 'failed']);
+    expect(r.audited[1]).toMatchObject({ closes: r.audited[0]!.id });
   });
 
   it('POST with method=get (a server may ignore the override) is a change: guarded, then sent and audited', async () => {
@@ -118,8 +119,9 @@ describe('what is a change is judged by the verb a server may act on', () => {
     const sent = await observed([...args, '--yes']);
     expect(sent.code, sent.stderr).toBe(0);
     expect(sent.sent.map((q) => q.method)).toEqual(['POST']);
-    expect(sent.audited).toHaveLength(1);
-    expect(sent.audited[0]).toMatchObject({
+    expect(sent.audited.map((l) => l.kind)).toEqual(['intent', 'change']);
+    expect(sent.audited[1]).toMatchObject({
+      closes: sent.audited[0]!.id,
       kind: 'change',
       profile: 'prod',
       uid: UID,
@@ -160,8 +162,8 @@ describe('what is a change is judged by the verb a server may act on', () => {
 
     const sent = await observed([...PROD, 'api', 'POST', 'login', '-f', `username=${DEMO.user.username}`, '--yes']);
     expect(sent.sent.map((q) => q.method)).toEqual(['POST']);
-    expect(sent.audited).toHaveLength(1);
-    expect(sent.audited[0]).toMatchObject({ kind: 'change', profile: 'prod', subject: 'api POST /login' });
+    expect(sent.audited.map((l) => l.kind)).toEqual(['intent', 'change']);
+    expect(sent.audited[1]).toMatchObject({ kind: 'change', profile: 'prod', subject: 'api POST /login' });
   });
 
   it('a GET with no method field, or one method=get, is still a read: no prompt, no audit line', async () => {

@@ -152,10 +152,10 @@ export async function run(factory: Factory, args: { method: string; path: string
     return;
   }
 
-  // A change is audited as every other change is: the log is opened before anything is sent (one
-  // that cannot be written stops it), and gets one line once the outcome is known.
+  // A change is audited as every other change is: the trail is opened before anything is sent (one
+  // that cannot be written stops it), its intent written ahead, and its outcome line closes it.
   const log = changes ? await openTrail(factory.io.env, settings, factory.io) : null;
-  const audit = (kind: 'change' | 'unknown', change: string, after: unknown) =>
+  const audit = (kind: 'intent' | 'change' | 'failed' | 'unknown', change: string, after: unknown, closes?: string) =>
     log?.append(
       auditEntry({
         env: factory.io.env,
@@ -168,23 +168,34 @@ export async function run(factory: Factory, args: { method: string; path: string
         after,
         change,
         undo: null,
-        ...(kind === 'unknown' ? { kind } : {}),
+        kind,
+        ...(closes !== undefined ? { closes } : {}),
         ...why,
       }),
     );
+  const intent = await audit('intent', `${spec.method} ${spec.path}: about to be sent`, null);
   try {
     const reply = await out.spin(`${spec.method} ${spec.path}`, () => client.request(spec));
-    await audit('change', `${spec.method} ${spec.path}: HTTP ${reply.httpStatus}`, reply.payload ?? null);
+    await audit('change', `${spec.method} ${spec.path}: HTTP ${reply.httpStatus}`, reply.payload ?? null, intent);
     out.raw(reply.bodyText);
   } catch (err) {
-    // Refused by the server (an error envelope) or never sent: nothing changed, nothing to audit.
-    if (outcomeUnknown(err)) await audit('unknown', `${spec.method} ${spec.path}: sent, outcome unknown`, null);
+    // Refused by the server (an error envelope) or never sent: nothing changed, which closes the intent.
+    if (log !== null) {
+      if (outcomeUnknown(err))
+        await audit('unknown', `${spec.method} ${spec.path}: sent, outcome unknown`, null, intent);
+      else await audit('failed', `${spec.method} ${spec.path}: not applied (${errorText(err)})`, null, intent);
+    }
     // Print what the server sent, then let main map the error to its exit code.
     if (err instanceof ApiError && err.bodyText !== undefined && err.bodyText !== '') out.raw(err.bodyText);
     throw err;
   } finally {
     await log?.close();
   }
+}
+
+/** A refusal's words for its trail line: one line, bounded. */
+function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
 }
 
 /**
