@@ -4,13 +4,16 @@
  * for the file, password auth); the shared sandbox stands in for production, and "nothing sent"
  * is read from its own request log.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { postgresMissing, startPg, type TestPg } from '../pg.js';
-import { json, lastRequestId, loggedSince, type CliResult, type TestEnv } from './harness.js';
+import { generatedUsername } from '../../src/sandbox/seed/demo.js';
+import { until } from '../until.js';
+import { BIN, commandEnv, json, lastRequestId, loggedSince, withDb, type CliResult, type TestEnv } from './harness.js';
 
 const PASSWORD = 'team-trail-secret-52';
 const pgMissing = postgresMissing();
@@ -260,4 +263,171 @@ describe.skipIf(pgMissing !== '')(`the team's trail in PostgreSQL${pgMissing && 
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(pg.url.replace('udcli@', '…@'));
   });
+
+  it('three agents: one killed mid-batch, another sees its open changes and settles them; the trail and the players agree; undo by ticket restores them', async ({
+    newSandbox,
+  }) => {
+    // Production stands in slow (every reply 250 ms late), so a batch has changes in flight to kill.
+    const prod = await newSandbox({ faults: { spec: 'slow=1:250ms', seed: 52 } });
+    const TICKET = 'SUP-5300';
+    const players = Array.from({ length: 24 }, (_, i) => generatedUsername(401 + i));
+    const uids = players.map((p) => uidForUsername(p));
+    const list = join(scratch, 'team-players.txt');
+    writeFileSync(list, `${players.join('\n')}\n`);
+    const team = ['carla', 'dora', 'emil'].map((name) => {
+      const a = agent(name);
+      return {
+        ...a,
+        run: (args: string[], extra: NodeJS.ProcessEnv = {}) => a.run(args, { UDCLI_BASE_URL: undefined, ...extra }),
+      };
+    });
+    for (const a of team) {
+      const added = await a.run([
+        'profile',
+        'add',
+        'team',
+        '--from-sandbox',
+        '--base-url',
+        prod.sandbox.url,
+        '--production',
+        '--audit-url',
+        pg.url,
+      ]);
+      expect(added.code, added.stderr).toBe(0);
+    }
+    const held = (): Map<string, number> =>
+      withDb(prod, (db) => {
+        const rows = db
+          .prepare(
+            `SELECT h.uid AS uid, h.quantity AS quantity FROM holdings h
+             JOIN products p ON p.parent_id = h.parent_id AND p.item = h.item
+             WHERE p.parent_id = '1001' AND p.sku = 'xp-boost'`,
+          )
+          .all() as Array<{ uid: string; quantity: number }>;
+        const out = new Map(uids.map((u) => [u, 0]));
+        for (const r of rows) if (out.has(r.uid)) out.set(r.uid, r.quantity);
+        return out;
+      });
+    const start = held();
+    /** Intents of the ticket no line closes yet (none before the batch's trail has made its table). */
+    const openIntents = async (): Promise<number> => {
+      const [table] = await pg.query<{ t: string | null }>("SELECT to_regclass('udcli_trail')::text AS t");
+      if (table?.t == null) return 0;
+      const rows = await pg.query<{ id: string }>(
+        `SELECT i.id FROM udcli_trail i WHERE i.ticket = $1 AND i.kind = 'intent'
+         AND NOT EXISTS (SELECT 1 FROM udcli_trail c WHERE c.line->>'closes' = i.id)`,
+        [TICKET],
+      );
+      return rows.length;
+    };
+
+    // Agent 1 (carla) runs the batch as the built binary and is killed with SIGKILL while a change is in flight.
+    const [carla, dora, emil] = team as [Agent, Agent, Agent];
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        '--profile',
+        'team',
+        'products',
+        'give',
+        `@${list}`,
+        'xp-boost',
+        '--yes',
+        '--ticket',
+        TICKET,
+        '--concurrency',
+        '4',
+      ],
+      {
+        env: commandEnv({
+          ...prod.env,
+          UDCLI_BASE_URL: undefined,
+          UDCLI_CONFIG_DIR: carla.configDir,
+          USER: 'carla',
+          ...pg.env,
+        }),
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise((resolve) => child.once('close', resolve));
+    await until(async () => (await openIntents()) > 0, 'a change of the batch in flight', { timeoutMs: 30_000 });
+    child.kill('SIGKILL');
+    await exited;
+
+    // Agent 2 (dora) sees the open changes across agents, and settles them from the trail alone.
+    const open = await dora.run(['audit', '--profile', 'team', '--unresolved', '--ticket', TICKET, '-o', 'json']);
+    expect(open.code, open.stderr).toBe(0);
+    const opened = json<Array<Record<string, unknown>>>(open);
+    expect(opened.length).toBeGreaterThan(0);
+    expect(new Set(opened.map((l) => l.operator))).toEqual(new Set(['carla']));
+    const settled = await dora.run(['--profile', 'team', 'audit', 'resolve', '--ticket', TICKET, '-o', 'json']);
+    expect(settled.code, settled.stderr).toBe(0);
+    const still = await emil.run(['audit', '--profile', 'team', '--unresolved', '--ticket', TICKET, '-o', 'json']);
+    expect(json(still)).toEqual([]);
+
+    // Agent 3 (emil) finishes the list for the players the first run never reached.
+    const trailLines = async () =>
+      (
+        await pg.query<{ line: Record<string, unknown> }>(
+          'SELECT line FROM udcli_trail WHERE ticket = $1 ORDER BY seq',
+          [TICKET],
+        )
+      ).map((r) => r.line);
+    const appliedTo = (lines: Array<Record<string, unknown>>) =>
+      new Set(
+        lines
+          .filter((l) => l.kind === 'change' || (l.kind === 'resolved' && l.outcome === 'applied'))
+          .map((l) => String(l.uid)),
+      );
+    const done = appliedTo(await trailLines());
+    const rest = join(scratch, 'team-rest.txt');
+    writeFileSync(rest, `${players.filter((p) => !done.has(uidForUsername(p))).join('\n')}\n`);
+    const finished = await emil.run([
+      '--profile',
+      'team',
+      'products',
+      'give',
+      `@${rest}`,
+      'xp-boost',
+      '--yes',
+      '--ticket',
+      TICKET,
+    ]);
+    expect(finished.code, finished.stderr).toBe(0);
+
+    // Every player holds exactly what the trail says: one xp-boost each, given once.
+    const lines = await trailLines();
+    const now = held();
+    for (const uid of uids) {
+      const given = lines.filter(
+        (l) => l.uid === uid && (l.kind === 'change' || (l.kind === 'resolved' && l.outcome === 'applied')),
+      ).length;
+      expect({ uid, held: now.get(uid) }).toEqual({ uid, held: start.get(uid)! + given });
+      expect(given).toBe(1);
+    }
+    // audit --ticket shows all three agents' lines.
+    const seen = await carla.run(['audit', '--profile', 'team', '--ticket', TICKET, '--history', '-o', 'json']);
+    expect(new Set(json<Array<Record<string, unknown>>>(seen).map((l) => l.operator))).toEqual(
+      new Set(['carla', 'dora', 'emil']),
+    );
+
+    // audit undo --ticket: the inverse batch, run as printed (dry run first), restores every player.
+    const out = mkdtempSync(join(scratch, 'undo-'));
+    const undo = await dora.run(['--profile', 'team', 'audit', 'undo', '--ticket', TICKET, '--out', out, '-o', 'json']);
+    expect(undo.code, undo.stderr).toBe(0);
+    const plan = json<{ steps: Array<{ commands: Array<{ dry_run: string; run: string }> }> }>(undo);
+    for (const step of plan.steps)
+      for (const c of step.commands) {
+        for (const line of [c.dry_run, `${c.run} --yes`]) {
+          const words = line
+            .split(' ')
+            .slice(1)
+            .map((w) => w.replace(/^'(.*)'$/, '$1'));
+          const r = await dora.run(words);
+          expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+        }
+      }
+    expect(held()).toEqual(start);
+  }, 120_000);
 });
