@@ -34,6 +34,7 @@ _udcli_sub() {
     'udcli saves') REPLY='udcli saves' ;;
     'udcli api') REPLY='udcli api' ;;
     'udcli audit') REPLY='udcli audit' ;;
+    'udcli approve') REPLY='udcli approve' ;;
     'udcli profile') REPLY='udcli profile' ;;
     'udcli config') REPLY='udcli config' ;;
     'udcli doctor') REPLY='udcli doctor' ;;
@@ -59,8 +60,6 @@ _udcli_sub() {
     'udcli saves set') REPLY='udcli saves set' ;;
     'udcli saves erase') REPLY='udcli saves erase' ;;
     'udcli saves help') REPLY='udcli saves help' ;;
-    'udcli audit resolve') REPLY='udcli audit resolve' ;;
-    'udcli audit undo') REPLY='udcli audit undo' ;;
     'udcli profile add') REPLY='udcli profile add' ;;
     'udcli profile list'|'udcli profile ls') REPLY='udcli profile list' ;;
     'udcli profile use') REPLY='udcli profile use' ;;
@@ -136,6 +135,7 @@ _udcli_takes_value() {
     'udcli achievements inc --concurrency') return 0 ;;
     'udcli achievements inc --rate') return 0 ;;
     'udcli achievements inc --journal') return 0 ;;
+    'udcli achievements inc --plan') return 0 ;;
     'udcli achievements set --game') return 0 ;;
     'udcli achievements set --type') return 0 ;;
     'udcli achievements set --reason') return 0 ;;
@@ -143,6 +143,7 @@ _udcli_takes_value() {
     'udcli achievements set --concurrency') return 0 ;;
     'udcli achievements set --rate') return 0 ;;
     'udcli achievements set --journal') return 0 ;;
+    'udcli achievements set --plan') return 0 ;;
     'udcli achievements reset --game') return 0 ;;
     'udcli achievements reset --type') return 0 ;;
     'udcli achievements reset --reason') return 0 ;;
@@ -150,6 +151,7 @@ _udcli_takes_value() {
     'udcli achievements reset --concurrency') return 0 ;;
     'udcli achievements reset --rate') return 0 ;;
     'udcli achievements reset --journal') return 0 ;;
+    'udcli achievements reset --plan') return 0 ;;
     'udcli achievements delete --game') return 0 ;;
     'udcli achievements delete --type') return 0 ;;
     'udcli achievements delete --reason') return 0 ;;
@@ -157,6 +159,7 @@ _udcli_takes_value() {
     'udcli achievements delete --concurrency') return 0 ;;
     'udcli achievements delete --rate') return 0 ;;
     'udcli achievements delete --journal') return 0 ;;
+    'udcli achievements delete --plan') return 0 ;;
     'udcli products list --game') return 0 ;;
     'udcli products list --type') return 0 ;;
     'udcli products list --sku') return 0 ;;
@@ -168,6 +171,7 @@ _udcli_takes_value() {
     'udcli products give --concurrency') return 0 ;;
     'udcli products give --rate') return 0 ;;
     'udcli products give --journal') return 0 ;;
+    'udcli products give --plan') return 0 ;;
     'udcli products take --game') return 0 ;;
     'udcli products take --type') return 0 ;;
     'udcli products take --qty') return 0 ;;
@@ -176,18 +180,21 @@ _udcli_takes_value() {
     'udcli products take --concurrency') return 0 ;;
     'udcli products take --rate') return 0 ;;
     'udcli products take --journal') return 0 ;;
+    'udcli products take --plan') return 0 ;;
     'udcli saves set --auth-token') return 0 ;;
     'udcli saves set --reason') return 0 ;;
     'udcli saves set --ticket') return 0 ;;
     'udcli saves set --concurrency') return 0 ;;
     'udcli saves set --rate') return 0 ;;
     'udcli saves set --journal') return 0 ;;
+    'udcli saves set --plan') return 0 ;;
     'udcli saves erase --auth-token') return 0 ;;
     'udcli saves erase --reason') return 0 ;;
     'udcli saves erase --ticket') return 0 ;;
     'udcli saves erase --concurrency') return 0 ;;
     'udcli saves erase --rate') return 0 ;;
     'udcli saves erase --journal') return 0 ;;
+    'udcli saves erase --plan') return 0 ;;
     'udcli api -f'|'udcli api --field') return 0 ;;
     'udcli api --reason') return 0 ;;
     'udcli api --ticket') return 0 ;;
@@ -196,12 +203,6 @@ _udcli_takes_value() {
     'udcli audit --profile') return 0 ;;
     'udcli audit --run') return 0 ;;
     'udcli audit --ticket') return 0 ;;
-    'udcli audit --operator') return 0 ;;
-    'udcli audit resolve --run') return 0 ;;
-    'udcli audit resolve --ticket') return 0 ;;
-    'udcli audit undo --run') return 0 ;;
-    'udcli audit undo --ticket') return 0 ;;
-    'udcli audit undo --out') return 0 ;;
     'udcli profile add --base-url') return 0 ;;
     'udcli profile add --site-url') return 0 ;;
     'udcli profile add --api-key') return 0 ;;
@@ -211,7 +212,6 @@ _udcli_takes_value() {
     'udcli profile add --game-id') return 0 ;;
     'udcli profile add --type') return 0 ;;
     'udcli profile add --cookie') return 0 ;;
-    'udcli profile add --audit-url') return 0 ;;
     'udcli sandbox start --port') return 0 ;;
     'udcli sandbox start --host') return 0 ;;
     'udcli sandbox start --db') return 0 ;;
@@ -297,19 +297,27 @@ _udcli_option_values() {
     'udcli achievements list --filter') _udcli_words 'parent name percent_complete state parent_id'; return ;;
     'udcli achievements inc --type') _udcli_words 'Game Website'; return ;;
     'udcli achievements inc --journal') _udcli_files; return ;;
+    'udcli achievements inc --plan') _udcli_files; return ;;
     'udcli achievements set --type') _udcli_words 'Game Website'; return ;;
     'udcli achievements set --journal') _udcli_files; return ;;
+    'udcli achievements set --plan') _udcli_files; return ;;
     'udcli achievements reset --type') _udcli_words 'Game Website'; return ;;
     'udcli achievements reset --journal') _udcli_files; return ;;
+    'udcli achievements reset --plan') _udcli_files; return ;;
     'udcli achievements delete --type') _udcli_words 'Game Website'; return ;;
     'udcli achievements delete --journal') _udcli_files; return ;;
+    'udcli achievements delete --plan') _udcli_files; return ;;
     'udcli products list --type') _udcli_words 'Game Website'; return ;;
     'udcli products give --type') _udcli_words 'Game Website'; return ;;
     'udcli products give --journal') _udcli_files; return ;;
+    'udcli products give --plan') _udcli_files; return ;;
     'udcli products take --type') _udcli_words 'Game Website'; return ;;
     'udcli products take --journal') _udcli_files; return ;;
+    'udcli products take --plan') _udcli_files; return ;;
     'udcli saves set --journal') _udcli_files; return ;;
+    'udcli saves set --plan') _udcli_files; return ;;
     'udcli saves erase --journal') _udcli_files; return ;;
+    'udcli saves erase --plan') _udcli_files; return ;;
     'udcli audit --profile') _udcli_words "$(_udcli_values profiles)"; return ;;
     'udcli profile add --signing-scheme') _udcli_words 'agi hmac-sha256-v1 none'; return ;;
     'udcli profile add --type') _udcli_words 'Game Website'; return ;;
@@ -342,12 +350,11 @@ _udcli_option_values() {
 
 _udcli_commands() {
   case $1 in
-    'udcli') _udcli_words 'auth user friends achievements products saves api audit profile config doctor sandbox completion help' ;;
+    'udcli') _udcli_words 'auth user friends achievements products saves api audit approve profile config doctor sandbox completion help' ;;
     'udcli auth') _udcli_words 'verify token help' ;;
     'udcli achievements') _udcli_words 'defs list inc set reset delete help' ;;
     'udcli products') _udcli_words 'list give take help' ;;
     'udcli saves') _udcli_words 'list get set erase help' ;;
-    'udcli audit') _udcli_words 'resolve undo' ;;
     'udcli profile') _udcli_words 'add list use show remove help' ;;
     'udcli config') _udcli_words 'get set unset path help' ;;
     'udcli sandbox') _udcli_words 'start exec play game init schema load export diff import snapshot stop logs status reset clock info seed help' ;;
@@ -368,20 +375,18 @@ _udcli_options() {
     'udcli friends') own=(--limit --offset --page --all) ;;
     'udcli achievements defs') own=(--aid --developer-id --type) ;;
     'udcli achievements list') own=(--game --type --developer-id --limit --offset --order --sort --filter --match --all --started) ;;
-    'udcli achievements inc') own=(--game --type --by --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
-    'udcli achievements set') own=(--game --type --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
-    'udcli achievements reset') own=(--game --type --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
-    'udcli achievements delete') own=(--game --type --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
+    'udcli achievements inc') own=(--game --type --by --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown --plan) ;;
+    'udcli achievements set') own=(--game --type --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown --plan) ;;
+    'udcli achievements reset') own=(--game --type --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown --plan) ;;
+    'udcli achievements delete') own=(--game --type --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown --plan) ;;
     'udcli products list') own=(--game --type --sku) ;;
-    'udcli products give') own=(--game --type --qty --post --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
-    'udcli products take') own=(--game --type --qty --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
-    'udcli saves set') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
-    'udcli saves erase') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown) ;;
+    'udcli products give') own=(--game --type --qty --post --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown --plan) ;;
+    'udcli products take') own=(--game --type --qty --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown --plan) ;;
+    'udcli saves set') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown --plan) ;;
+    'udcli saves erase') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown --plan) ;;
     'udcli api') own=(-f --field --sign --dry-run --reason --ticket) ;;
-    'udcli audit') own=(--since --user --profile --history --unresolved --run --ticket --operator) ;;
-    'udcli audit resolve') own=(--run --ticket --all) ;;
-    'udcli audit undo') own=(--run --ticket --out) ;;
-    'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --audit-url --production --require-reason --from-sandbox) ;;
+    'udcli audit') own=(--since --user --profile --history --unresolved --run --ticket) ;;
+    'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --require-reason --from-sandbox) ;;
     'udcli doctor') own=(--check-signing) ;;
     'udcli sandbox start') own=(--port --host --db --seed --data --reset --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir --detach --name --allow-remote --public-url) ;;
     'udcli sandbox exec') own=(--port --seed --data --snapshot --log --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir) ;;
@@ -438,9 +443,9 @@ _udcli_argument_values() {
     'udcli profile show 0') _udcli_words "$(_udcli_values profiles)" ;;
     'udcli profile remove 0') _udcli_words "$(_udcli_values profiles)" ;;
     'udcli profile help 0') _udcli_words 'add list use show remove' ;;
-    'udcli config get 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url' ;;
-    'udcli config set 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url' ;;
-    'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url' ;;
+    'udcli config get 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
+    'udcli config set 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
+    'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
     'udcli config help 0') _udcli_words 'get set unset path' ;;
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
     'udcli sandbox snapshot restore 0') _udcli_words "$(_udcli_values snapshots)" ;;
@@ -449,7 +454,7 @@ _udcli_argument_values() {
     'udcli sandbox clock help 0') _udcli_words 'now advance set reset' ;;
     'udcli sandbox help 0') _udcli_words 'start exec play game init schema load export diff import snapshot stop logs status reset clock info seed' ;;
     'udcli completion 0') _udcli_words 'bash zsh fish' ;;
-    'udcli help 0') _udcli_words 'auth user friends achievements products saves api audit profile config doctor sandbox completion' ;;
+    'udcli help 0') _udcli_words 'auth user friends achievements products saves api audit approve profile config doctor sandbox completion' ;;
   esac
   return 0
 }

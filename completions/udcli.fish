@@ -22,6 +22,8 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli api'
         case 'udcli audit'
             echo 'udcli audit'
+        case 'udcli approve'
+            echo 'udcli approve'
         case 'udcli profile'
             echo 'udcli profile'
         case 'udcli config'
@@ -72,10 +74,6 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli saves erase'
         case 'udcli saves help'
             echo 'udcli saves help'
-        case 'udcli audit resolve'
-            echo 'udcli audit resolve'
-        case 'udcli audit undo'
-            echo 'udcli audit undo'
         case 'udcli profile add'
             echo 'udcli profile add'
         case 'udcli profile list' 'udcli profile ls'
@@ -220,6 +218,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli achievements inc --journal'
             return 0
+        case 'udcli achievements inc --plan'
+            return 0
         case 'udcli achievements set --game'
             return 0
         case 'udcli achievements set --type'
@@ -233,6 +233,8 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli achievements set --rate'
             return 0
         case 'udcli achievements set --journal'
+            return 0
+        case 'udcli achievements set --plan'
             return 0
         case 'udcli achievements reset --game'
             return 0
@@ -248,6 +250,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli achievements reset --journal'
             return 0
+        case 'udcli achievements reset --plan'
+            return 0
         case 'udcli achievements delete --game'
             return 0
         case 'udcli achievements delete --type'
@@ -261,6 +265,8 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli achievements delete --rate'
             return 0
         case 'udcli achievements delete --journal'
+            return 0
+        case 'udcli achievements delete --plan'
             return 0
         case 'udcli products list --game'
             return 0
@@ -284,6 +290,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli products give --journal'
             return 0
+        case 'udcli products give --plan'
+            return 0
         case 'udcli products take --game'
             return 0
         case 'udcli products take --type'
@@ -300,6 +308,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli products take --journal'
             return 0
+        case 'udcli products take --plan'
+            return 0
         case 'udcli saves set --auth-token'
             return 0
         case 'udcli saves set --reason'
@@ -312,6 +322,8 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli saves set --journal'
             return 0
+        case 'udcli saves set --plan'
+            return 0
         case 'udcli saves erase --auth-token'
             return 0
         case 'udcli saves erase --reason'
@@ -323,6 +335,8 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli saves erase --rate'
             return 0
         case 'udcli saves erase --journal'
+            return 0
+        case 'udcli saves erase --plan'
             return 0
         case 'udcli api -f' 'udcli api --field'
             return 0
@@ -339,18 +353,6 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli audit --run'
             return 0
         case 'udcli audit --ticket'
-            return 0
-        case 'udcli audit --operator'
-            return 0
-        case 'udcli audit resolve --run'
-            return 0
-        case 'udcli audit resolve --ticket'
-            return 0
-        case 'udcli audit undo --run'
-            return 0
-        case 'udcli audit undo --ticket'
-            return 0
-        case 'udcli audit undo --out'
             return 0
         case 'udcli profile add --base-url'
             return 0
@@ -369,8 +371,6 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli profile add --type'
             return 0
         case 'udcli profile add --cookie'
-            return 0
-        case 'udcli profile add --audit-url'
             return 0
         case 'udcli sandbox start --port'
             return 0
@@ -621,6 +621,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'products' -d 'Products 
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'saves' -d 'A player\'s game saves in the profile\'s game: list, read, save, erase'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'api' -d 'Send any request and print the reply as received'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'audit' -d 'Show the audit log of changes made with udcli: the latest state of each user and change (--history: every line)'
+complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'approve' -d 'Approve a plan written with --plan (by another operator): the approval, with the plan\'s hash, goes to the trail'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'profile' -d 'Manage profiles: where udcli connects and with which credentials'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'config' -d 'Read and change the active profile\'s keys'
 complete -c udcli -n '__udcli_subcommand_of "udcli"' -a 'doctor' -d 'Check the config file, the active profile, reachability, the api key and that its game is the profile\'s game_id, signing and the clock'
@@ -690,6 +691,7 @@ complete -c udcli -n '__udcli_in "udcli achievements inc"' -l dry-run -d 'print 
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
 complete -c udcli -n '__udcli_in "udcli achievements inc"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+complete -c udcli -n '__udcli_in "udcli achievements inc"' -l plan -r -F -d 'with @FILE: no such file yet: write the plan (reads each user, sends nothing) for another operator to approve (udcli approve FILE); the file there: run it, once approved'
 
 # udcli achievements set
 complete -c udcli -n '__udcli_in "udcli achievements set"' -l game -x -d 'the game (default: the profile\'s game_id)'
@@ -702,6 +704,7 @@ complete -c udcli -n '__udcli_in "udcli achievements set"' -l dry-run -d 'print 
 complete -c udcli -n '__udcli_in "udcli achievements set"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
 complete -c udcli -n '__udcli_in "udcli achievements set"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
 complete -c udcli -n '__udcli_in "udcli achievements set"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+complete -c udcli -n '__udcli_in "udcli achievements set"' -l plan -r -F -d 'with @FILE: no such file yet: write the plan (reads each user, sends nothing) for another operator to approve (udcli approve FILE); the file there: run it, once approved'
 
 # udcli achievements reset
 complete -c udcli -n '__udcli_in "udcli achievements reset"' -l game -x -d 'the game (default: the profile\'s game_id)'
@@ -714,6 +717,7 @@ complete -c udcli -n '__udcli_in "udcli achievements reset"' -l dry-run -d 'prin
 complete -c udcli -n '__udcli_in "udcli achievements reset"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
 complete -c udcli -n '__udcli_in "udcli achievements reset"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
 complete -c udcli -n '__udcli_in "udcli achievements reset"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+complete -c udcli -n '__udcli_in "udcli achievements reset"' -l plan -r -F -d 'with @FILE: no such file yet: write the plan (reads each user, sends nothing) for another operator to approve (udcli approve FILE); the file there: run it, once approved'
 
 # udcli achievements delete
 complete -c udcli -n '__udcli_in "udcli achievements delete"' -l game -x -d 'the game (default: the profile\'s game_id)'
@@ -726,6 +730,7 @@ complete -c udcli -n '__udcli_in "udcli achievements delete"' -l dry-run -d 'pri
 complete -c udcli -n '__udcli_in "udcli achievements delete"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
 complete -c udcli -n '__udcli_in "udcli achievements delete"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
 complete -c udcli -n '__udcli_in "udcli achievements delete"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+complete -c udcli -n '__udcli_in "udcli achievements delete"' -l plan -r -F -d 'with @FILE: no such file yet: write the plan (reads each user, sends nothing) for another operator to approve (udcli approve FILE); the file there: run it, once approved'
 
 # udcli achievements help
 complete -c udcli -n '__udcli_argument "udcli achievements help" 0' -a 'defs list inc set reset delete'
@@ -733,7 +738,7 @@ complete -c udcli -n '__udcli_argument "udcli achievements help" 0' -a 'defs lis
 # udcli products
 complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'list' -d 'List the products of the game, with what the user holds of each (HELD)'
 complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'give' -d 'Give a product: --qty packs of a pack sku (gems:500), units of a base sku (signed PUT, or POST with --post)'
-complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'take' -d 'Take a product away: --qty packs of a pack sku (gems:500), units of a base sku (signed PUT decrement; exit 1 if the user holds fewer)'
+complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'take' -d 'Take units of a product away (signed PUT decrement; exit 1 if the user holds fewer)'
 complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'help' -d 'show help for a command'
 
 # udcli products list
@@ -754,11 +759,12 @@ complete -c udcli -n '__udcli_in "udcli products give"' -l dry-run -d 'print the
 complete -c udcli -n '__udcli_in "udcli products give"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
 complete -c udcli -n '__udcli_in "udcli products give"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
 complete -c udcli -n '__udcli_in "udcli products give"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+complete -c udcli -n '__udcli_in "udcli products give"' -l plan -r -F -d 'with @FILE: no such file yet: write the plan (reads each user, sends nothing) for another operator to approve (udcli approve FILE); the file there: run it, once approved'
 
 # udcli products take
 complete -c udcli -n '__udcli_in "udcli products take"' -l game -x -d 'the game (default: the profile\'s game_id)'
 complete -c udcli -n '__udcli_in "udcli products take"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
-complete -c udcli -n '__udcli_in "udcli products take"' -l qty -x -d 'how many, an integer ≥ 1: packs when the sku names a pack (gems:500), else units'
+complete -c udcli -n '__udcli_in "udcli products take"' -l qty -x -d 'units to take, an integer ≥ 1 (units, whichever pack the sku names)'
 complete -c udcli -n '__udcli_in "udcli products take"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
 complete -c udcli -n '__udcli_in "udcli products take"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
 complete -c udcli -n '__udcli_in "udcli products take"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
@@ -767,6 +773,7 @@ complete -c udcli -n '__udcli_in "udcli products take"' -l dry-run -d 'print the
 complete -c udcli -n '__udcli_in "udcli products take"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
 complete -c udcli -n '__udcli_in "udcli products take"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
 complete -c udcli -n '__udcli_in "udcli products take"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+complete -c udcli -n '__udcli_in "udcli products take"' -l plan -r -F -d 'with @FILE: no such file yet: write the plan (reads each user, sends nothing) for another operator to approve (udcli approve FILE); the file there: run it, once approved'
 
 # udcli products help
 complete -c udcli -n '__udcli_argument "udcli products help" 0' -a 'list give take'
@@ -788,6 +795,7 @@ complete -c udcli -n '__udcli_in "udcli saves set"' -l dry-run -d 'print the req
 complete -c udcli -n '__udcli_in "udcli saves set"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
 complete -c udcli -n '__udcli_in "udcli saves set"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
 complete -c udcli -n '__udcli_in "udcli saves set"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+complete -c udcli -n '__udcli_in "udcli saves set"' -l plan -r -F -d 'with @FILE: no such file yet: write the plan (reads each user, sends nothing) for another operator to approve (udcli approve FILE); the file there: run it, once approved'
 
 # udcli saves erase
 complete -c udcli -n '__udcli_in "udcli saves erase"' -l auth-token -x -d 'the player\'s auth token for the game (else UDCLI_AUTH_TOKEN; got from the sandbox there)'
@@ -799,6 +807,7 @@ complete -c udcli -n '__udcli_in "udcli saves erase"' -l dry-run -d 'print the r
 complete -c udcli -n '__udcli_in "udcli saves erase"' -l journal -r -F -d 'with @FILE: record finished users here; a rerun skips them'
 complete -c udcli -n '__udcli_in "udcli saves erase"' -l fail-fast -d 'with @FILE: start no more users after the first failure'
 complete -c udcli -n '__udcli_in "udcli saves erase"' -l retry-unknown -d 'with @FILE and --journal: send again users whose outcome was unknown'
+complete -c udcli -n '__udcli_in "udcli saves erase"' -l plan -r -F -d 'with @FILE: no such file yet: write the plan (reads each user, sends nothing) for another operator to approve (udcli approve FILE); the file there: run it, once approved'
 
 # udcli saves help
 complete -c udcli -n '__udcli_argument "udcli saves help" 0' -a 'list get set erase'
@@ -812,26 +821,13 @@ complete -c udcli -n '__udcli_in "udcli api"' -l ticket -x -d 'the support ticke
 complete -c udcli -n '__udcli_argument "udcli api" 0' -a 'GET POST PUT DELETE'
 
 # udcli audit
-complete -c udcli -n '__udcli_subcommand_of "udcli audit"' -a 'resolve' -d 'Settle the open changes (sent or not when udcli died, or their reply lost): read each player, decide applied or not, close it'
-complete -c udcli -n '__udcli_subcommand_of "udcli audit"' -a 'undo' -d 'Write the inverse batch of a run or a ticket (a file of users for each undo command) and print the commands that run it, each after its dry run; sends nothing'
 complete -c udcli -n '__udcli_in "udcli audit"' -l since -x -d 'only changes since a duration ago (30m, 2h, 7d) or a date (2024-05-01)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l user -x -d 'only changes to this user: a uid or a username (one lookup)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l profile -x -a '(__udcli_values profiles)' -d 'only changes made under this profile'
 complete -c udcli -n '__udcli_in "udcli audit"' -l history -d 'every line, oldest first (not only the latest state of each user and change)'
-complete -c udcli -n '__udcli_in "udcli audit"' -l unresolved -d 'only open changes: written ahead and never closed (the process died around sending), or unknown (udcli audit resolve settles them)'
+complete -c udcli -n '__udcli_in "udcli audit"' -l unresolved -d 'only changes whose outcome is still unknown (no later line settled them)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l run -x -d 'only one run\'s lines (every line of a batch shares its run id)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l ticket -x -d 'only changes made with this --ticket'
-complete -c udcli -n '__udcli_in "udcli audit"' -l operator -x -d 'only changes made by this operator: the whole name, its name part or its address'
-
-# udcli audit resolve
-complete -c udcli -n '__udcli_in "udcli audit resolve"' -l run -x -d 'only one run\'s open changes'
-complete -c udcli -n '__udcli_in "udcli audit resolve"' -l ticket -x -d 'only open changes made with this --ticket'
-complete -c udcli -n '__udcli_in "udcli audit resolve"' -l all -d 'every open change'
-
-# udcli audit undo
-complete -c udcli -n '__udcli_in "udcli audit undo"' -l run -x -d 'undo one run\'s changes (every line of a batch shares its run id)'
-complete -c udcli -n '__udcli_in "udcli audit undo"' -l ticket -x -d 'undo the changes made with this --ticket'
-complete -c udcli -n '__udcli_in "udcli audit undo"' -l out -x -d 'where the files go (default: the current directory); an existing file is never overwritten'
 
 # udcli profile
 complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'add' -d 'Add a profile'
@@ -851,7 +847,6 @@ complete -c udcli -n '__udcli_in "udcli profile add"' -l verb-override -x -d 'se
 complete -c udcli -n '__udcli_in "udcli profile add"' -l game-id -x -d 'default game for commands that take one'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l type -x -a 'Game Website' -d 'Game (default) or Website'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l cookie -x -d 'site session cookie for the token generator'
-complete -c udcli -n '__udcli_in "udcli profile add"' -l audit-url -x -d 'the team\'s trail: a PostgreSQL URL without a password (postgres://user@host:5432/db); the password comes from PGPASSWORD, UDCLI_AUDIT_PASSWORD or a prompt'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l production -d 'mark as production: mutations print a banner and ask first'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l require-reason -d 'every change under this profile needs --reason and --ticket'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l from-sandbox -d 'fill in the sandbox\'s URL and the demo game\'s credentials'
@@ -876,13 +871,13 @@ complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'path' -d 'Print 
 complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'help' -d 'show help for a command'
 
 # udcli config get
-complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url'
+complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over'
 
 # udcli config set
-complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url'
+complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over'
 
 # udcli config unset
-complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url'
+complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over'
 
 # udcli config help
 complete -c udcli -n '__udcli_argument "udcli config help" 0' -a 'get set unset path'
@@ -1095,4 +1090,4 @@ complete -c udcli -n '__udcli_argument "udcli sandbox help" 0' -a 'start exec pl
 complete -c udcli -n '__udcli_argument "udcli completion" 0' -a 'bash zsh fish'
 
 # udcli help
-complete -c udcli -n '__udcli_argument "udcli help" 0' -a 'auth user friends achievements products saves api audit profile config doctor sandbox completion'
+complete -c udcli -n '__udcli_argument "udcli help" 0' -a 'auth user friends achievements products saves api audit approve profile config doctor sandbox completion'

@@ -22,7 +22,7 @@ import type { Trail } from './trail.js';
  * open intent or unknown settled by a later read (`closes` names it). An intent no line closes
  * is a change that may or may not have left the machine: `udcli audit resolve` settles it.
  */
-export type AuditKind = 'intent' | 'change' | 'failed' | 'unknown' | 'resolved';
+export type AuditKind = 'intent' | 'change' | 'failed' | 'unknown' | 'resolved' | 'approval' | 'policy';
 
 /** What an intent keeps to rebuild its change (`udcli audit resolve`): the command and its journal words. */
 export interface AuditSpec {
@@ -52,7 +52,9 @@ export interface AuditEntry {
   closes?: string;
   /** With `resolved`: what the read found. */
   outcome?: 'applied' | 'not-applied';
-  /** `$USER` of whoever ran the command. */
+  /** With `approval`: the hash of the plan approved (src/batch/plan.ts). */
+  plan?: string;
+  /** The named operator (UDCLI_OPERATOR, the profile's), else `$USER` of whoever ran the command. */
   operator: string;
   profile: string;
   /** The server's base URL, userinfo removed (older entries have none). */
@@ -171,11 +173,14 @@ export function auditEntry(args: {
   spec?: AuditSpec;
   game?: string | null;
   kept?: unknown;
+  plan?: string;
+  /** The run's named operator (src/ops/operator.ts); `$USER` without one. */
+  operator?: string;
   now?: Date;
 }): AuditEntry {
   const entry: AuditEntry = {
     time: (args.now ?? new Date()).toISOString(),
-    operator: operatorName(args.env),
+    operator: args.operator ?? operatorName(args.env),
     profile: args.profile,
     ...(args.server !== undefined ? { server: withoutUserinfo(args.server) } : {}),
     command: commandLine(args.argv),
@@ -185,7 +190,7 @@ export function auditEntry(args: {
   };
   if (args.change !== undefined) entry.change = args.change;
   if (args.undo !== undefined) entry.undo = args.undo;
-  for (const key of ['kind', 'subject', 'username', 'reason', 'ticket', 'closes', 'outcome', 'spec', 'game'] as const) {
+  for (const key of ['kind', 'subject', 'username', 'reason', 'ticket', 'closes', 'outcome', 'spec', 'game', 'plan'] as const) {
     if (args[key] !== undefined) Object.assign(entry, { [key]: args[key] });
   }
   if (args.kept !== undefined) entry.kept = scrubSecrets(args.kept);

@@ -19,8 +19,10 @@ import type { Receipt } from './receipt.js';
 import { MAX_REASON } from '../batch/flags.js';
 
 export interface TraceContext {
-  /** For the operator (`$USER`). */
+  /** For the operator (`$USER`) when none is named. */
   env: NodeJS.ProcessEnv;
+  /** The run's named operator (UDCLI_OPERATOR or the profile's): on every line it writes. */
+  operator?: string;
   profile: string;
   /** The server's base URL (the audit line keeps it without userinfo). */
   server?: string;
@@ -35,7 +37,7 @@ export interface TraceContext {
 
 /** What of the settings decides where an undo must be sent. */
 export type TraceSettings = Pick<Settings, 'profile' | 'gameId' | 'type'> &
-  Partial<Pick<Settings, 'baseUrl' | 'sources'>>;
+  Partial<Pick<Settings, 'baseUrl' | 'sources' | 'operator'>>;
 
 /**
  * `--profile NAME` always, and `--base-url URL` (userinfo removed) when the base URL was not the
@@ -80,6 +82,7 @@ export function traceContext(
   return {
     ...(why && (why.reason !== undefined || why.ticket !== undefined) ? { why } : {}),
     env,
+    ...(settings.operator !== undefined ? { operator: settings.operator } : {}),
     profile: settings.profile,
     ...(settings.baseUrl ? { server: settings.baseUrl } : {}),
     log,
@@ -103,6 +106,7 @@ function server(ctx: TraceContext): { server?: string } {
 function lineBase(ctx: TraceContext, spec: Pick<TraceSpec<unknown, unknown>, 'argv' | 'subject' | 'username'>) {
   return {
     env: ctx.env,
+    ...(ctx.operator !== undefined ? { operator: ctx.operator } : {}),
     profile: ctx.profile,
     ...server(ctx),
     argv: spec.argv,

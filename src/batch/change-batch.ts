@@ -13,7 +13,7 @@ import type { ApiClient } from '../client/types.js';
 import { normalizeHex32 } from '../domain/ids.js';
 import { BatchIncompleteError, InterruptedError, UsageError } from '../errors.js';
 import type { Factory } from '../ops/factory.js';
-import { confirmMutation } from '../ops/safety.js';
+import { confirmMutation, sandboxBanner, sandboxReceipt } from '../ops/safety.js';
 import { createOutput } from '../output/output.js';
 import { redactUrl, withoutUserinfo } from '../redact.js';
 import { confirmOrRequireYes } from '../runtime/prompt.js';
@@ -30,6 +30,7 @@ import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { Journal, type JournalCommand } from './journal.js';
 import { checkBatchFields, createBatchPrinter } from './printer.js';
 import { createProgress } from './progress.js';
+import { gateBatch, rehearsePlan } from './policy-gate.js';
 import { formatSummary, runBatch, type BatchResult, type BatchSummary, type Recovery } from './runner.js';
 
 /** The username a line named its user by: none when the line was a uid. */
@@ -100,6 +101,12 @@ export async function runChangeBatch<I, P, S, T, A>(
       ...(why.ticket !== undefined ? { ticket: why.ticket } : {}),
     };
     try {
+      // The team's operator, bounds and approvals: refused before anyone is asked anything.
+      if ((await gateBatch(factory, settings, type, input, spec, flags, why)) === 'write-plan') {
+        await close();
+        const n = await rehearsePlan(factory, settings, type, input, spec, flags.plan!, why, uidResolver);
+        return { total: n, ok: 0, resolved: 0, failed: 0, unknown: 0, skipped: 0, dryRun: n, elapsedMs: 0 };
+      }
       // A journal of another command or target, or one that cannot say what was done, is refused
       // before anyone is asked anything or anything is sent: read through once, unlocked, unchanged.
       if (flags.journal) await (await Journal.open(flags.journal, journalCommand, { readOnly: true })).close();
@@ -250,6 +257,7 @@ export async function runChangeBatch<I, P, S, T, A>(
     }
     await printer.finish();
     out.info(formatSummary(summary));
+    sandboxReceipt(factory, settings);
     throwUnfinished(summary, flags.journal);
     return summary;
   } finally {
@@ -271,6 +279,7 @@ async function confirmBatch(
 ): Promise<void> {
   const counted = await usersPhrase(spec, source);
   const users = `${/^give\b/.test(description) ? 'to' : /^take\b/.test(description) ? 'from' : 'for'} ${counted}`;
+  sandboxBanner(factory, settings, `${description} ${users}`);
   if (settings.production) {
     await confirmMutation(
       factory,

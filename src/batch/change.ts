@@ -20,7 +20,8 @@ import { openTrail } from '../audit/trail.js';
 import { parseUserArg, rejectSwapped, userLabel } from '../ops/args.js';
 import { printDryRun, requestOf } from '../ops/dry-run.js';
 import type { Factory } from '../ops/factory.js';
-import { confirmMutation } from '../ops/safety.js';
+import { confirmMutation, sandboxBanner, sandboxReceipt } from '../ops/safety.js';
+import { gateChange } from './policy-gate.js';
 import { redactUrl } from '../redact.js';
 import { resolveUid } from '../ops/users.js';
 import { canAsk, confirmOrRequireYes } from '../runtime/prompt.js';
@@ -176,6 +177,9 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
   }
   const who = `user ${userLabel(user)}`;
   const what = type.confirm(input, who);
+  // The team's operator and bounds, before anyone is asked anything or anything is sent.
+  gateChange(factory, settings, type, input, why);
+  sandboxBanner(factory, settings, what);
   const { yes } = factory.globals();
   // Where udcli cannot ask, it needs --yes before it sends anything, even the read below.
   if (type.ask && !yes && !canAsk(factory.io)) await confirmOrRequireYes(factory.io, '', { yes, what });
@@ -203,6 +207,7 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
     if (type.suggest) traced = traced.catch(type.suggest(client, uid, input));
     const { reply } = await traced;
     await print(reply, input, uid);
+    sandboxReceipt(factory, settings);
   } finally {
     await trail.close();
   }

@@ -20,6 +20,7 @@ export interface BatchFlags {
   journal?: string;
   failFast?: boolean;
   retryUnknown?: boolean;
+  plan?: string;
 }
 
 export interface BatchSettings {
@@ -29,6 +30,8 @@ export interface BatchSettings {
   journal?: string;
   failFast: boolean;
   retryUnknown: boolean;
+  /** The plan this run writes (no file yet) or follows (src/batch/plan.ts). */
+  plan?: string;
 }
 
 export const MAX_CONCURRENCY = 64;
@@ -114,7 +117,11 @@ export function addBatchOptions(cmd: Command): Command {
     )
     .option('--journal <file>', 'with @FILE: record finished users here; a rerun skips them')
     .option('--fail-fast', 'with @FILE: start no more users after the first failure')
-    .option('--retry-unknown', 'with @FILE and --journal: send again users whose outcome was unknown');
+    .option('--retry-unknown', 'with @FILE and --journal: send again users whose outcome was unknown')
+    .option(
+      '--plan <file>',
+      'with @FILE: no such file yet: write the plan (reads each user, sends nothing) for another operator to approve (udcli approve FILE); the file there: run it, once approved',
+    );
 }
 
 const BATCH_FLAG_NAMES: ReadonlyArray<[keyof BatchFlags, string]> = [
@@ -124,6 +131,7 @@ const BATCH_FLAG_NAMES: ReadonlyArray<[keyof BatchFlags, string]> = [
   ['journal', '--journal'],
   ['failFast', '--fail-fast'],
   ['retryUnknown', '--retry-unknown'],
+  ['plan', '--plan'],
 ];
 
 /** Validates the batch options (UsageError, nothing sent). */
@@ -141,6 +149,12 @@ export function parseBatchFlags(flags: BatchFlags): BatchSettings {
   if (flags.journal !== undefined) {
     if (flags.journal.trim() === '') throw new UsageError('invalid --journal: expected a file name');
     out.journal = flags.journal;
+  }
+  if (flags.plan !== undefined) {
+    if (flags.plan.trim() === '') throw new UsageError('invalid --plan: expected a file name');
+    if (out.dryRun)
+      throw new UsageError('--plan and --dry-run: writing a plan is itself the rehearsal; drop --dry-run');
+    out.plan = flags.plan;
   }
   if (out.retryUnknown && !out.journal)
     throw new UsageError('--retry-unknown needs --journal (the journal says which users were unknown)');

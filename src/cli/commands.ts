@@ -57,6 +57,11 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import('./commands/audit/index.js'),
   },
   {
+    name: 'approve',
+    summary: "Approve another operator's plan (--plan FILE) of a run over the profile's approval line",
+    load: () => import('./commands/approve/index.js'),
+  },
+  {
     name: 'profile',
     summary: 'Add, list, switch, show and remove profiles',
     load: () => import('./commands/profile/index.js'),

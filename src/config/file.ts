@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeWholeSync } from '../write-whole.js';
 import { acquireLock, describeHolder, LockBusyError, type HeldLock } from '../lock-file.js';
-import { PROFILE_KEYS, validateValue, type ProfileKey } from './keys.js';
+import { PROFILE_KEYS, validateValue, type ProfileKey, type RawValue } from './keys.js';
 import { configFilePath } from './paths.js';
 import type { StoredProfile } from './types.js';
 
@@ -68,11 +68,11 @@ export function parseConfigData(raw: unknown, path: string): ConfigData {
     for (const key of PROFILE_KEYS) {
       const v = profile[key];
       if (v === undefined) continue;
-      if (typeof v !== 'string' && typeof v !== 'boolean') {
+      if (typeof v !== 'string' && typeof v !== 'boolean' && typeof v !== 'number' && !Array.isArray(v)) {
         throw brokenFile(path, `has profile ${JSON.stringify(name)} with a ${key} that is not a string`);
       }
       try {
-        profile[key] = validateValue(key as ProfileKey, v);
+        profile[key] = validateValue(key as ProfileKey, v as RawValue);
       } catch (error) {
         throw brokenFile(path, `has profile ${JSON.stringify(name)} with ${errorMessage(error)}`);
       }

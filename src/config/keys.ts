@@ -7,6 +7,7 @@ import { SIGNING_SCHEMES } from '../domain/contract.js';
 import { UsageError } from '../errors.js';
 import { redact, redactUrl } from '../redact.js';
 import { normalizeApiKey } from '../domain/ids.js';
+import { firstInvisible } from '../printable.js';
 import type { StoredProfile } from './types.js';
 
 export type ProfileKey = keyof StoredProfile;
@@ -24,7 +25,31 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   'production',
   'require_reason',
   'audit_url',
+  'operator',
+  'operator_required',
+  'operators',
+  'products_allowed',
+  'max_quantity',
+  'max_players',
+  'ticket_pattern',
+  'approval_over',
 ];
+
+/** The keys that bound what a profile's changes may do: a change to one is itself a trail line. */
+export const POLICY_KEYS: ReadonlySet<ProfileKey> = new Set<ProfileKey>([
+  'production',
+  'require_reason',
+  'operator_required',
+  'operators',
+  'products_allowed',
+  'max_quantity',
+  'max_players',
+  'ticket_pattern',
+  'approval_over',
+]);
+
+/** A value as the config file may hold it: lists for operators and products, numbers for the bounds. */
+export type RawValue = string | boolean | number | readonly string[];
 
 /** Never printed in full. */
 export const SECRET_KEYS: ReadonlySet<ProfileKey> = new Set<ProfileKey>(['api_key', 'signing_secret', 'cookie']);
@@ -120,12 +145,16 @@ const FALSE = new Set(['false', '0', 'no', 'off']);
  */
 export function validateValue<K extends ProfileKey>(
   key: K,
-  raw: string | boolean,
+  raw: RawValue,
   what: string = key,
 ): NonNullable<StoredProfile[K]> {
   type V = NonNullable<StoredProfile[K]>;
-  if (key === 'production' || key === 'verb_override' || key === 'require_reason') {
+  if (key === 'operators' || key === 'products_allowed') return validateList(key, raw, what) as V;
+  if (key === 'max_quantity' || key === 'max_players' || key === 'approval_over')
+    return validateCount(raw, what, key === 'approval_over' ? 0 : 1) as V;
+  if (key === 'production' || key === 'verb_override' || key === 'require_reason' || key === 'operator_required') {
     if (typeof raw === 'boolean') return raw as V;
+    if (typeof raw !== 'string') throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected true or false`);
     const v = raw.trim().toLowerCase();
     if (TRUE.has(v)) return true as V;
     if (FALSE.has(v)) return false as V;
@@ -156,6 +185,10 @@ export function validateValue<K extends ProfileKey>(
     }
     case 'audit_url':
       return normalizeAuditUrl(raw, what) as V;
+    case 'operator':
+      return validateOperator(raw, what) as V;
+    case 'ticket_pattern':
+      return validatePattern(raw, what) as V;
     case 'signing_secret':
     case 'cookie': {
       if (raw.length > 0 && !/[\r\n]/.test(raw)) return raw as V;
@@ -166,9 +199,58 @@ export function validateValue<K extends ProfileKey>(
   }
 }
 
+/** An operator names one person, e.g. `Ana Lopes <ana@studio.test>`: one visible line, bounded. */
+export const MAX_OPERATOR = 200;
+
+function validateOperator(raw: string, what: string): string {
+  const v = raw.trim();
+  if (v === '' || [...v].length > MAX_OPERATOR || firstInvisible(v) !== undefined) {
+    throw new UsageError(
+      `invalid ${what}: expected one line naming a person, e.g. "Ana Lopes <ana@studio.test>" (up to ${MAX_OPERATOR} characters)`,
+    );
+  }
+  return v;
+}
+
+/** A list given as an array (the file) or comma-separated (`config set operators "a, b"`). */
+function validateList(key: ProfileKey, raw: RawValue, what: string): string[] {
+  const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : null;
+  if (items === null || items.some((i) => typeof i !== 'string'))
+    throw new UsageError(`invalid ${what}: expected a list of text`);
+  const out = items.map((i) => i.trim()).filter((i) => i !== '');
+  if (out.length === 0) throw new UsageError(`invalid ${what}: expected at least one entry`);
+  if (key === 'operators') return out.map((o) => validateOperator(o, what));
+  for (const sku of out) {
+    if (!/^[A-Za-z0-9_.:*-]{1,100}$/.test(sku))
+      throw new UsageError(`invalid ${what} ${JSON.stringify(sku)}: expected a sku such as gems:500, gems or gems*`);
+  }
+  return out;
+}
+
+function validateCount(raw: RawValue, what: string, min: number): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d{1,9}\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min)
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: expected a whole number ≥ ${min}`);
+  return n;
+}
+
+/** A ticket pattern is a regular expression; tickets are bounded (100 characters), so is it. */
+function validatePattern(raw: string, what: string): string {
+  const v = raw.trim();
+  if (v === '' || v.length > 200)
+    throw new UsageError(`invalid ${what}: expected a regular expression (up to 200 characters)`);
+  try {
+    new RegExp(v, 'u');
+  } catch (error) {
+    throw new UsageError(`invalid ${what} ${JSON.stringify(v)}: ${(error as Error).message}`);
+  }
+  return v;
+}
+
 /** The value as it may be printed: secrets redacted, booleans as true/false, unset as ''. */
 export function displayValue(key: ProfileKey, value: StoredProfile[ProfileKey] | undefined): string {
   if (value === undefined) return '';
+  if (Array.isArray(value)) return value.join(', ');
   if (SECRET_KEYS.has(key)) return redact(String(value));
   // A base URL may carry a password (http://user:secret@host/).
   if (key === 'base_url' || key === 'site_url' || key === 'audit_url') return redactUrl(String(value));

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_SANDBOX_URL, DEMO } from '../domain/demo.js';
 import type { ConfigData } from './file.js';
 import { validateValue, type ProfileKey } from './keys.js';
-import type { SettingSource, Settings, StoredProfile } from './types.js';
+import type { Policy, SettingSource, Settings, StoredProfile } from './types.js';
 
 export const BUILT_IN_PROFILE = 'sandbox';
 
@@ -19,6 +19,7 @@ export const ENV_KEYS: Partial<Record<ProfileKey, string>> = {
   signing_secret: 'UDCLI_SIGNING_SECRET',
   signing_scheme: 'UDCLI_SIGNING_SCHEME',
   game_id: 'UDCLI_GAME_ID',
+  operator: 'UDCLI_OPERATOR',
 };
 
 /** Keys a global flag can set. */
@@ -106,6 +107,13 @@ export function profileLayers(
   return { stored, defaults: {} };
 }
 
+/** The policy without its unset keys. */
+function policyOf(all: { [K in keyof Policy]: Policy[K] | undefined }): Policy {
+  const out: Policy = {};
+  for (const [k, v] of Object.entries(all)) if (v !== undefined) Object.assign(out, { [k]: v });
+  return out;
+}
+
 /** Resolves the active profile against flags and environment. Throws UsageError. */
 export function resolveSettings(flags: ProfileFlags, env: NodeJS.ProcessEnv, config: ConfigData): Settings {
   const { name } = activeProfileName(flags, env, config);
@@ -156,6 +164,8 @@ export function resolveSettings(flags: ProfileFlags, env: NodeJS.ProcessEnv, con
     type: pick('type') ?? 'Game',
     production: pick('production') ?? false,
     requireReason: pick('require_reason') ?? false,
+    operatorRequired: false,
+    policy: {},
     sources,
   };
   sources.signing_scheme ??= 'default';
@@ -175,5 +185,23 @@ export function resolveSettings(flags: ProfileFlags, env: NodeJS.ProcessEnv, con
   if (cookie !== undefined) settings.cookie = cookie;
   const auditUrl = pick('audit_url');
   if (auditUrl !== undefined) settings.auditUrl = auditUrl;
+  const operator = pick('operator');
+  if (operator !== undefined) settings.operator = operator;
+  const operators = pick('operators');
+  if (operators !== undefined) settings.operators = operators;
+  settings.operatorRequired = pick('operator_required') ?? false;
+  settings.policy = policyOf({
+    productsAllowed: pick('products_allowed'),
+    maxQuantity: pick('max_quantity'),
+    maxPlayers: pick('max_players'),
+    ticketPattern: pick('ticket_pattern'),
+    approvalOver: pick('approval_over'),
+  });
+  if (settings.builtInSandbox) {
+    const production = Object.entries(config.profiles)
+      .filter(([n, p]) => n !== BUILT_IN_PROFILE && p.production === true)
+      .map(([n]) => n);
+    if (production.length > 0) settings.productionElsewhere = production;
+  }
   return settings;
 }

@@ -6,6 +6,8 @@
 import { CancelledError, UsageError } from '../errors.js';
 import type { Settings } from '../config/types.js';
 import { readLine } from '../runtime/prompt.js';
+import { printable } from '../printable.js';
+import { redactUrl } from '../redact.js';
 import type { Factory } from './factory.js';
 
 /**
@@ -34,4 +36,32 @@ export async function confirmMutation(
   if (answer === null || answer.trim() !== settings.profile) {
     throw new CancelledError('cancelled: the profile name did not match; nothing was changed');
   }
+}
+
+/**
+ * A team with a production profile changing the built-in sandbox (a forgotten `--profile prod`,
+ * or `--profile sandbox` beside a production default): said before anything is sent, so nobody
+ * takes the exit 0 for a change made in production.
+ */
+export function sandboxBanner(
+  factory: Pick<Factory, 'io'>,
+  settings: Pick<Settings, 'productionElsewhere' | 'baseUrl'>,
+  description: string,
+): void {
+  const production = settings.productionElsewhere;
+  if (!production) return;
+  factory.io.stderr.write(
+    `SANDBOX: ${printable(description)} on the built-in sandbox (${redactUrl(settings.baseUrl)}), not on production (${production.map((p) => `--profile ${p}`).join(', ')})\n`,
+  );
+}
+
+/** The receipt's last word of such a change: where it went. */
+export function sandboxReceipt(
+  factory: Pick<Factory, 'io'>,
+  settings: Pick<Settings, 'productionElsewhere' | 'baseUrl'>,
+): void {
+  if (!settings.productionElsewhere) return;
+  factory.io.stderr.write(
+    `SANDBOX: made on the built-in sandbox (${redactUrl(settings.baseUrl)}); production was not changed\n`,
+  );
 }

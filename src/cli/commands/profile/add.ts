@@ -27,7 +27,7 @@ export interface AddOptions {
 }
 
 /** Flag per key, for error messages that name what the user typed. */
-const FLAGS: Record<Exclude<ProfileKey, 'production' | 'require_reason'>, keyof AddOptions> = {
+const FLAGS: Partial<Record<ProfileKey, keyof AddOptions>> = {
   base_url: 'baseUrl',
   site_url: 'siteUrl',
   api_key: 'apiKey',
