@@ -64,6 +64,7 @@ _udcli_sub() {
     'udcli profile list'|'udcli profile ls') REPLY='udcli profile list' ;;
     'udcli profile use') REPLY='udcli profile use' ;;
     'udcli profile show') REPLY='udcli profile show' ;;
+    'udcli profile import') REPLY='udcli profile import' ;;
     'udcli profile remove'|'udcli profile rm') REPLY='udcli profile remove' ;;
     'udcli profile help') REPLY='udcli profile help' ;;
     'udcli config get') REPLY='udcli config get' ;;
@@ -355,7 +356,7 @@ _udcli_commands() {
     'udcli achievements') _udcli_words 'defs list inc set reset delete help' ;;
     'udcli products') _udcli_words 'list give take help' ;;
     'udcli saves') _udcli_words 'list get set erase help' ;;
-    'udcli profile') _udcli_words 'add list use show remove help' ;;
+    'udcli profile') _udcli_words 'add list use show import remove help' ;;
     'udcli config') _udcli_words 'get set unset path help' ;;
     'udcli sandbox') _udcli_words 'start exec play game init schema load export diff import snapshot stop logs status reset clock info seed help' ;;
     'udcli sandbox game') _udcli_words 'set-uri show help' ;;
@@ -442,7 +443,7 @@ _udcli_argument_values() {
     'udcli profile use 0') _udcli_words "$(_udcli_values profiles)" ;;
     'udcli profile show 0') _udcli_words "$(_udcli_values profiles)" ;;
     'udcli profile remove 0') _udcli_words "$(_udcli_values profiles)" ;;
-    'udcli profile help 0') _udcli_words 'add list use show remove' ;;
+    'udcli profile help 0') _udcli_words 'add list use show import remove' ;;
     'udcli config get 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
     'udcli config set 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
     'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;

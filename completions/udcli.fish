@@ -82,6 +82,8 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli profile use'
         case 'udcli profile show'
             echo 'udcli profile show'
+        case 'udcli profile import'
+            echo 'udcli profile import'
         case 'udcli profile remove' 'udcli profile rm'
             echo 'udcli profile remove'
         case 'udcli profile help'
@@ -834,6 +836,7 @@ complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'add' -d 'Add a 
 complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'list' -d 'List the profiles (secrets are never shown)'
 complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'use' -d 'Make a profile the current one'
 complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'show' -d 'Show a profile: every key (secrets redacted) and, for the active one, where each value comes from'
+complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'import' -d 'Install a team\'s profiles, their policy and default from a YAML or JSON file (no secrets in it); your own secrets are kept'
 complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'remove' -d 'Remove a profile (the built-in sandbox cannot be removed)'
 complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'help' -d 'show help for a command'
 
@@ -861,7 +864,7 @@ complete -c udcli -n '__udcli_argument "udcli profile show" 0' -a '(__udcli_valu
 complete -c udcli -n '__udcli_argument "udcli profile remove" 0' -a '(__udcli_values profiles)'
 
 # udcli profile help
-complete -c udcli -n '__udcli_argument "udcli profile help" 0' -a 'add list use show remove'
+complete -c udcli -n '__udcli_argument "udcli profile help" 0' -a 'add list use show import remove'
 
 # udcli config
 complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'get' -d 'Print the value in effect (secrets redacted); its source goes to stderr when not the profile'

@@ -23,7 +23,18 @@ export const CONFIG_FILE_MODE = 0o600;
 export type ConfigData = {
   current_profile?: string;
   profiles: Record<string, StoredProfile>;
+  /**
+   * Per profile, the keys `profile import` installed and from which file: `profile show` names
+   * it as their source until a `config set` changes one.
+   */
+  imported?: Record<string, ImportRecord>;
 };
+
+export interface ImportRecord {
+  from: string;
+  at: string;
+  keys: string[];
+}
 
 export interface LoadedConfig {
   path: string;

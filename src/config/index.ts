@@ -10,6 +10,7 @@ export {
   parseConfigData,
   CONFIG_FILE_MODE,
   type ConfigData,
+  type ImportRecord,
   type LoadedConfig,
 } from './file.js';
 export {
@@ -27,6 +28,7 @@ export {
 } from './resolve.js';
 export {
   PROFILE_KEYS,
+  POLICY_KEYS,
   SECRET_KEYS,
   displayValue,
   parseProfileKey,

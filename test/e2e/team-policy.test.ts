@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { DEMO } from '../../src/domain/demo.js';
 import { lastRequestId, loggedSince, type CliResult, type TestEnv } from './harness.js';
 
 let env: TestEnv;
@@ -15,6 +16,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-team-policy-'));
 const ANA = 'Ana Lopes <ana@studio.test>';
 const BEN = 'Ben Ode <ben@studio.test>';
 const CAT = 'Cat Ruiz <cat@studio.test>';
+const DEMO_KEY = DEMO.game.apiKey;
 
 beforeAll(({ sandbox }) => {
   env = sandbox;
@@ -249,5 +251,104 @@ describe('SANDBOX where a change lands beside a production profile', () => {
       /^SANDBOX: give 1 unit of xp-boost .*user alice on the built-in sandbox \(http:\/\/127\.0\.0\.1:\d+\), not on production \(.*--profile live.*\)$/m,
     );
     expect(r.stderr).toMatch(/^SANDBOX: made on the built-in sandbox .*; production was not changed$/m);
+  });
+});
+
+describe("a team's profiles from one file", () => {
+  const team = (extra = ''): string => {
+    const path = join(scratch, 'team.yaml');
+    writeFileSync(
+      path,
+      [
+        'profiles:',
+        '  prod:',
+        `    base_url: ${env.sandbox.url}`,
+        '    game_id: "1001"',
+        '    production: true',
+        '    default: true',
+        '    operator_required: true',
+        `    operators: ["${ANA}", "${BEN}"]`,
+        '    max_players: 10',
+        "    ticket_pattern: 'SUP-\\d+'",
+        extra,
+        '  staging:',
+        `    base_url: ${env.sandbox.url}`,
+        '',
+      ].join('\n'),
+    );
+    return path;
+  };
+  const trail = (configDir: string) =>
+    readFileSync(join(configDir, 'audit.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('import installs them with their policy and default; show names the import, env and default as sources', async ({
+    dirs,
+  }) => {
+    const file = team();
+    const imported = await dirs.run(['profile', 'import', file], { env: { UDCLI_OPERATOR: ANA } });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('Imported 2 profiles from');
+    expect(imported.stderr).toContain('prod is the default');
+
+    const shown = await dirs.run(['profile', 'show', '--json'], { env: { UDCLI_API_KEY: DEMO_KEY } });
+    expect(shown.code, shown.stderr).toBe(0);
+    const view = JSON.parse(shown.stdout) as Record<string, unknown> & { sources: Record<string, string> };
+    expect(view).toMatchObject({ name: 'prod', active: true, max_players: 10, operator_required: true });
+    expect(view.sources).toMatchObject({
+      base_url: `import ${file}`,
+      max_players: `import ${file}`,
+      ticket_pattern: `import ${file}`,
+      api_key: 'env UDCLI_API_KEY',
+      signing_scheme: 'default',
+    });
+
+    // A policy changed here is no longer the team file's, and is itself a trail line.
+    const set = await dirs.run(['config', 'set', 'max_players', '20'], { env: { UDCLI_OPERATOR: ANA } });
+    expect(set.code, set.stderr).toBe(0);
+    const again = JSON.parse((await dirs.run(['profile', 'show', '--json'])).stdout) as {
+      sources: Record<string, string>;
+    };
+    expect(again.sources.max_players).toBe('profile');
+    const policy = trail(dirs.configDir).filter((l) => l.kind === 'policy');
+    expect(policy.at(0)).toMatchObject({
+      profile: 'prod',
+      operator: ANA,
+      after: { max_players: 10, production: true },
+    });
+    expect(policy.at(-1)).toMatchObject({
+      profile: 'prod',
+      operator: ANA,
+      before: { max_players: 10 },
+      after: { max_players: 20 },
+      change: 'policy of profile prod: max_players 10 → 20',
+    });
+  });
+
+  it('a team file holding a secret is refused whole: exit 2, the key named, nothing installed', async ({ dirs }) => {
+    for (const secret of [`    api_key: ${DEMO_KEY}`, '    auth_token: abc', '    signing_secret: s3cret']) {
+      const r = await dirs.run(['profile', 'import', team(secret)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.split('\n')[0]).toMatch(
+        /profile prod holds (api_key|auth_token|signing_secret), a secret; .*nothing was installed$/,
+      );
+      expect(r.stderr).not.toContain(DEMO_KEY);
+      expect(r.stderr).not.toContain('s3cret');
+      expect(existsSync(join(dirs.configDir, 'config.json'))).toBe(false);
+    }
+  });
+
+  it('with the production profile the default, a change to the built-in sandbox says SANDBOX', async ({ dirs }) => {
+    expect((await dirs.run(['profile', 'import', team()])).code).toBe(0);
+    const r = await dirs.run(['--profile', 'sandbox', 'products', 'give', 'bob', 'xp-boost'], {
+      env: { UDCLI_SANDBOX_PORT: new URL(env.sandbox.url).port },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^SANDBOX: give 1 unit of xp-boost .*on the built-in sandbox .*not on production \(--profile prod\)$/m,
+    );
+    expect(r.stderr).toMatch(/^SANDBOX: made on the built-in sandbox/m);
   });
 });

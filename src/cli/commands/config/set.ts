@@ -1,7 +1,9 @@
-import { displayValue, parseProfileKey, updateConfig, validateValue } from '../../../config/index.js';
+import { SECRET_KEYS, displayValue, parseProfileKey, updateConfig, validateValue } from '../../../config/index.js';
+import type { StoredProfile } from '../../../config/types.js';
+import { recordPolicyChange } from './policy-trail.js';
 import { UsageError } from '../../../errors.js';
 import type { Factory } from '../../../ops/factory.js';
-import { targetProfile, warnIfOverridden } from './target.js';
+import { forgetImported, targetProfile, warnIfOverridden } from './target.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   let text = '';
@@ -19,10 +21,15 @@ export async function run(factory: Factory, args: { key: string; value: string }
   }
   const value = validateValue(key, raw);
   let name = '';
-  await updateConfig(factory.io.env, (data) => {
+  let before: StoredProfile | undefined;
+  const written = await updateConfig(factory.io.env, (data) => {
     name = targetProfile(factory, data);
+    before = data.profiles[name];
     data.profiles[name] = { ...data.profiles[name], [key]: value };
+    forgetImported(data, name, key);
   });
+  const shown = SECRET_KEYS.has(key) ? '-' : typeof value === 'boolean' ? String(value) : displayValue(key, value);
+  await recordPolicyChange(factory, written.data, name, before, ['config', 'set', '--profile', name, key, shown]);
   const out = await factory.output();
   out.info(
     `Set ${key} of profile ${name} to ${typeof value === 'boolean' ? String(value) : displayValue(key, value)}.`,

@@ -28,3 +28,9 @@ export function warnIfOverridden(factory: Factory, out: Output, key: ProfileKey)
     out.warn(`${FLAG_KEYS[key]} on this command line takes precedence over the profile`);
   }
 }
+
+/** A key set here no longer comes from the team's file: `profile show` says the config file. */
+export function forgetImported(data: ConfigData, profile: string, key: ProfileKey): void {
+  const record = data.imported?.[profile];
+  if (record) record.keys = record.keys.filter((k) => k !== key);
+}

@@ -72,6 +72,14 @@ Examples:
         (await import('./show.js')).run(factory, name === undefined ? {} : { name }),
     },
     {
+      name: 'import',
+      description:
+        "Install a team's profiles, their policy and default from a YAML or JSON file (no secrets in it); your own secrets are kept",
+      arguments: [['<file>', 'the team file: profiles: { NAME: { base_url: …, production: true, default: true, … } }']],
+      examples: ['udcli profile import team.yaml', 'udcli profile show'],
+      run: async (factory, file: string) => (await import('./import.js')).run(factory, { file }),
+    },
+    {
       name: 'remove',
       alias: 'rm',
       description: 'Remove a profile (the built-in sandbox cannot be removed)',

@@ -11,6 +11,8 @@ import {
   type ProfileKey,
 } from '../../../config/index.js';
 import type { SettingSource, Settings, StoredProfile } from '../../../config/types.js';
+import type { ImportRecord } from '../../../config/index.js';
+import { printable } from '../../../printable.js';
 import type { Column } from '../../../output/types.js';
 import type { Factory } from '../../../ops/factory.js';
 
@@ -20,7 +22,7 @@ export type ProfileView = {
   active: boolean;
   builtin: boolean;
   sources?: Partial<Record<ProfileKey, string>>;
-} & Record<ProfileKey, string | boolean | null>;
+} & Record<ProfileKey, string | boolean | number | null>;
 
 /** What the built-in profile takes from a sandbox (src/cli/sandbox-profile.ts), as every command's settings do. */
 export async function followBuiltIn(settings: Settings, env: NodeJS.ProcessEnv): Promise<void> {
@@ -30,10 +32,14 @@ export async function followBuiltIn(settings: Settings, env: NodeJS.ProcessEnv):
   await followSandbox(settings, env);
 }
 
-/** `env UDCLI_BASE_URL`, `flag --api-key`, `profile`, `default`. */
-export function sourceLabel(key: ProfileKey, source: SettingSource): string {
+/**
+ * `env UDCLI_BASE_URL`, `flag --api-key`, `import /path/team.yaml` (a key `profile import`
+ * installed and nobody changed since), `profile` (set in the config file otherwise), `default`.
+ */
+export function sourceLabel(key: ProfileKey, source: SettingSource, imported?: ImportRecord): string {
   if (source === 'env') return `env ${ENV_KEYS[key] ?? ''}`.trim();
   if (source === 'flag') return `flag ${FLAG_KEYS[key] ?? ''}`.trim();
+  if (source === 'profile' && imported?.keys.includes(key)) return `import ${printable(imported.from)}`;
   return source;
 }
 
@@ -51,6 +57,15 @@ export function settingsValues(s: Settings): StoredProfile {
     cookie: s.cookie,
     production: s.production,
     audit_url: s.auditUrl,
+    require_reason: s.requireReason,
+    operator: s.operator,
+    operator_required: s.operatorRequired,
+    operators: s.operators,
+    products_allowed: s.policy.productsAllowed,
+    max_quantity: s.policy.maxQuantity,
+    max_players: s.policy.maxPlayers,
+    ticket_pattern: s.policy.ticketPattern,
+    approval_over: s.policy.approvalOver,
   };
 }
 
@@ -92,7 +107,7 @@ export async function run(factory: Factory, args: { name?: string }): Promise<vo
     sources = {};
     for (const key of PROFILE_KEYS) {
       const source = settings.sources[key];
-      if (source) sources[key] = sourceLabel(key, source);
+      if (source) sources[key] = sourceLabel(key, source, data.imported?.[name]);
     }
     if (settings.followed !== undefined) {
       sources.game_id = settings.followed;
@@ -103,11 +118,24 @@ export async function run(factory: Factory, args: { name?: string }): Promise<vo
     values = { ...defaults, ...stored };
     values.signing_scheme ??= 'agi';
     values.verb_override ??= values.signing_scheme === 'agi';
+    // Another profile's sources are said only for the keys a team file installed.
+    const imported = data.imported?.[name];
+    if (imported && imported.keys.length > 0) {
+      sources = {};
+      for (const key of PROFILE_KEYS) {
+        if (stored[key] !== undefined) sources[key] = sourceLabel(key, 'profile', imported);
+      }
+    }
   }
   const view = { name, active: name === active, builtin: name === BUILT_IN_PROFILE } as ProfileView;
   for (const key of PROFILE_KEYS) {
     const value = values[key];
-    view[key] = value === undefined ? null : typeof value === 'boolean' ? value : displayValue(key, value);
+    view[key] =
+      value === undefined
+        ? null
+        : typeof value === 'boolean' || typeof value === 'number'
+          ? value
+          : displayValue(key, value);
   }
   if (sources) view.sources = sources;
   const out = await factory.output();
