@@ -63,6 +63,34 @@ export function gateChange<I>(
 }
 
 /**
+ * A raw `udcli api` change: the operator and the ticket are checked as for any change; the bounds
+ * on products, quantities and approvals cannot be read from a raw request, so a profile that has
+ * one refuses it rather than let it pass around them.
+ */
+export function gateRawChange(factory: Pick<Factory, 'io'>, settings: Settings, why: Why): void {
+  resolveOperator(() => operatorName(factory.io.env), settings);
+  checkPolicy(settings.policy, {
+    profile: settings.profile,
+    command: 'api',
+    args: [],
+    players: 1,
+    ...(why.ticket !== undefined ? { ticket: why.ticket } : {}),
+  });
+  const { productsAllowed, maxQuantity, approvalOver } = settings.policy;
+  const bounds = [
+    productsAllowed !== undefined ? 'products_allowed' : '',
+    maxQuantity !== undefined ? 'max_quantity' : '',
+    approvalOver !== undefined ? 'approval_over' : '',
+  ].filter(Boolean);
+  if (bounds.length > 0) {
+    throw new UsageError(
+      `policy of profile ${settings.profile}: a raw api change cannot be checked against ${bounds.join(', ')}; nothing was sent`,
+      { hint: 'make the change with its own command (products give, products take, …)' },
+    );
+  }
+}
+
+/**
  * A batch's operator, policy and plan: `write-plan` when --plan names a file not there yet
  * (the caller rehearses), `run` when the run may go ahead. Throws UsageError (exit 2) otherwise.
  */

@@ -71,10 +71,11 @@ export function checkPolicy(policy: Policy, facts: ChangeFacts): void {
     }
   }
   if (policy.ticketPattern !== undefined) {
-    if (facts.ticket === undefined) refuse(facts, `a --ticket matching ${policy.ticketPattern} is required`);
+    const pattern = printable(policy.ticketPattern);
+    if (facts.ticket === undefined) refuse(facts, `a --ticket matching ${pattern} is required`);
     // Whole: `SUP-\d+` must not pass `XSUP-1x`. The pattern and the ticket are both bounded.
     if (!new RegExp(`^(?:${policy.ticketPattern})$`, 'u').test(facts.ticket)) {
-      refuse(facts, `--ticket ${printable(JSON.stringify(facts.ticket))} does not match ${policy.ticketPattern}`);
+      refuse(facts, `--ticket ${printable(JSON.stringify(facts.ticket))} does not match ${pattern}`);
     }
   }
 }

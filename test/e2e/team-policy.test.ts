@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
+import { uidForUsername } from '../../src/domain/ids.js';
 import { lastRequestId, loggedSince, type CliResult, type TestEnv } from './harness.js';
 
 let env: TestEnv;
@@ -17,6 +18,7 @@ const ANA = 'Ana Lopes <ana@studio.test>';
 const BEN = 'Ben Ode <ben@studio.test>';
 const CAT = 'Cat Ruiz <cat@studio.test>';
 const DEMO_KEY = DEMO.game.apiKey;
+const uidOf = (username: string): string => uidForUsername(username);
 
 beforeAll(({ sandbox }) => {
   env = sandbox;
@@ -151,6 +153,15 @@ describe('the policy of a profile', () => {
     );
   });
 
+  it('a raw api change cannot pass around the bounds: exit 2, nothing sent', async () => {
+    const quest = `services/rest/v1/achievements/user/${uidOf('alice')}.json`;
+    const fields = ['-f', 'type=Game', '-f', 'pid=1001', '-f', 'developer_id=FIRST_WIN', '-f', 'increment=1'];
+    await refused(
+      ['--profile', 'bounded', 'api', 'PUT', quest, ...fields, '--sign', ...ok],
+      /^udcli: policy of profile bounded: a raw api change cannot be checked against products_allowed, max_quantity; nothing was sent$/,
+    );
+  });
+
   it('within every bound, the change is made (a base sku matches the pack)', async () => {
     const r = await env.run(['--profile', 'bounded', 'products', 'give', 'alice', 'xp-boost', '--qty', '5', ...ok]);
     expect(r.code, r.stderr).toBe(0);
@@ -211,6 +222,9 @@ describe('plans and approvals', () => {
     expect(approved.code, approved.stderr).toBe(0);
     expect(auditLines().at(-1)).toMatchObject({ kind: 'approval', operator: BEN, plan: p.hash, ticket: 'SUP-2000' });
     await refused(give(plan), /approved only by Ben Ode <ben@studio.test>, who cannot approve a run of their own/, BEN);
+    // `udcli audit` says what the line is: an approval, not a change.
+    const audit = await env.run(['audit', '--ticket', 'SUP-2000', '-o', 'table']);
+    expect(audit.stdout.split('\n').find((l) => l.includes('Ben Ode'))).toMatch(/\bapproval\b/);
 
     // ...Ana (or Cat) may.
     const run = await env.run(give(plan), { env: { UDCLI_OPERATOR: CAT } });

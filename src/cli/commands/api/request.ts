@@ -12,6 +12,7 @@ import {
 import { isSecretParam, redact, redactUrl } from '../../../redact.js';
 import { printable } from '../../../printable.js';
 import { confirmMutation } from '../../../ops/safety.js';
+import { gateRawChange } from '../../../batch/policy-gate.js';
 import { auditEntry } from '../../../audit/log.js';
 import { openTrail } from '../../../audit/trail.js';
 import { parseWhy, type Why } from '../../../batch/flags.js';
@@ -99,7 +100,11 @@ export async function run(factory: Factory, args: { method: string; path: string
     settings = await factory.settings();
     why = parseWhy(opts, changes && settings.requireReason ? { profile: settings.profile } : null);
   }
-  if (changes) await confirmMutation(factory, settings!, described(spec));
+  if (changes) {
+    // The team profile's operator and bounds, before the confirmation and before anything is sent.
+    gateRawChange(factory, settings!, why);
+    await confirmMutation(factory, settings!, described(spec));
+  }
   const client = await factory.client();
   const out = await factory.output();
 
@@ -159,6 +164,7 @@ export async function run(factory: Factory, args: { method: string; path: string
     log?.append(
       auditEntry({
         env: factory.io.env,
+        ...(settings!.operator !== undefined ? { operator: settings!.operator } : {}),
         profile: settings!.profile,
         server: settings!.baseUrl,
         argv: auditedArgv(spec, opts, why),

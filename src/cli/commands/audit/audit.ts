@@ -34,6 +34,8 @@ function stateOf(e: AuditEntry): string {
   if (e.kind === 'intent') return 'open';
   if (e.kind === 'failed') return 'failed';
   if (e.kind === 'unknown') return 'unknown';
+  // Not a change: a second operator's approval of a plan, or a profile's policy changed.
+  if (e.kind === 'approval' || e.kind === 'policy') return e.kind;
   if (e.kind === 'resolved') return e.outcome === 'applied' ? 'resolved: applied' : 'resolved: not applied';
   return 'changed';
 }

@@ -4,7 +4,7 @@ import type { Factory } from '../../../ops/factory.js';
 import { addVerb, type Verb } from '../../verb.js';
 
 const KEYS =
-  'base_url, site_url, api_key, signing_secret, signing_scheme, verb_override, game_id, type, cookie, production';
+  'base_url, site_url, api_key, signing_secret, signing_scheme, verb_override, game_id, type, cookie, production, require_reason, operator, operator_required, operators, products_allowed, max_quantity, max_players, ticket_pattern, approval_over';
 const KEY: readonly [string, string] = ['<key>', KEYS];
 
 export const CONFIG: Verb = {
