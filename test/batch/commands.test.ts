@@ -156,6 +156,8 @@ function fakeFactory(
     production: opts.production ?? false,
     gameId: '1001',
     type: 'Game',
+    operatorRequired: false,
+    policy: {},
   } as Settings;
   const output = { info: (m: string) => void (err += `${m}\n`) } as unknown as Output;
   // Signal listeners the command registers, so a test can "press Ctrl-C".

@@ -51,3 +51,28 @@ describe('profile keys', () => {
     expect(() => validateProfileName('')).toThrow(UsageError);
   });
 });
+
+describe('the team keys (issue 52)', () => {
+  it('lists from a file (arrays) or a command line (comma-separated); counts; a pattern that compiles', () => {
+    expect(validateValue('operators', 'Ana Lopes <ana@studio.test>, ben@studio.test')).toEqual([
+      'Ana Lopes <ana@studio.test>',
+      'ben@studio.test',
+    ]);
+    expect(validateValue('products_allowed', ['gems*', 'sword-of-dawn'])).toEqual(['gems*', 'sword-of-dawn']);
+    expect(validateValue('max_players', '50')).toBe(50);
+    expect(validateValue('max_quantity', 10)).toBe(10);
+    expect(validateValue('approval_over', '0')).toBe(0);
+    expect(validateValue('ticket_pattern', 'SUP-\\d+')).toBe('SUP-\\d+');
+    expect(displayValue('operators', ['a <a@x>', 'b'])).toBe('a <a@x>, b');
+  });
+
+  it('refuses what a team file could get wrong, naming it', () => {
+    expect(() => validateValue('max_players', '0')).toThrow(/^invalid max_players "0": expected a whole number ≥ 1/);
+    expect(() => validateValue('max_quantity', '2.5')).toThrow(UsageError);
+    expect(() => validateValue('ticket_pattern', 'SUP-(')).toThrow(/^invalid ticket_pattern "SUP-\(":/);
+    expect(() => validateValue('products_allowed', 'gems; rm -rf')).toThrow(/expected a sku such as/);
+    expect(() => validateValue('operators', ' , ')).toThrow(/at least one entry/);
+    expect(() => validateValue('operator', 'Ana\u202e <ana@x>')).toThrow(/one line naming a person/);
+    expect(() => validateValue('operator_required', 'maybe')).toThrow(/expected true or false/);
+  });
+});
