@@ -60,6 +60,8 @@ _udcli_sub() {
     'udcli saves set') REPLY='udcli saves set' ;;
     'udcli saves erase') REPLY='udcli saves erase' ;;
     'udcli saves help') REPLY='udcli saves help' ;;
+    'udcli audit resolve') REPLY='udcli audit resolve' ;;
+    'udcli audit undo') REPLY='udcli audit undo' ;;
     'udcli profile add') REPLY='udcli profile add' ;;
     'udcli profile list'|'udcli profile ls') REPLY='udcli profile list' ;;
     'udcli profile use') REPLY='udcli profile use' ;;
@@ -204,6 +206,12 @@ _udcli_takes_value() {
     'udcli audit --profile') return 0 ;;
     'udcli audit --run') return 0 ;;
     'udcli audit --ticket') return 0 ;;
+    'udcli audit --operator') return 0 ;;
+    'udcli audit resolve --run') return 0 ;;
+    'udcli audit resolve --ticket') return 0 ;;
+    'udcli audit undo --run') return 0 ;;
+    'udcli audit undo --ticket') return 0 ;;
+    'udcli audit undo --out') return 0 ;;
     'udcli profile add --base-url') return 0 ;;
     'udcli profile add --site-url') return 0 ;;
     'udcli profile add --api-key') return 0 ;;
@@ -213,6 +221,7 @@ _udcli_takes_value() {
     'udcli profile add --game-id') return 0 ;;
     'udcli profile add --type') return 0 ;;
     'udcli profile add --cookie') return 0 ;;
+    'udcli profile add --audit-url') return 0 ;;
     'udcli sandbox start --port') return 0 ;;
     'udcli sandbox start --host') return 0 ;;
     'udcli sandbox start --db') return 0 ;;
@@ -356,6 +365,7 @@ _udcli_commands() {
     'udcli achievements') _udcli_words 'defs list inc set reset delete help' ;;
     'udcli products') _udcli_words 'list give take help' ;;
     'udcli saves') _udcli_words 'list get set erase help' ;;
+    'udcli audit') _udcli_words 'resolve undo' ;;
     'udcli profile') _udcli_words 'add list use show import remove help' ;;
     'udcli config') _udcli_words 'get set unset path help' ;;
     'udcli sandbox') _udcli_words 'start exec play game init schema load export diff import snapshot stop logs status reset clock info seed help' ;;
@@ -386,8 +396,10 @@ _udcli_options() {
     'udcli saves set') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown --plan) ;;
     'udcli saves erase') own=(--auth-token --reason --ticket --concurrency --rate --dry-run --journal --fail-fast --retry-unknown --plan) ;;
     'udcli api') own=(-f --field --sign --dry-run --reason --ticket) ;;
-    'udcli audit') own=(--since --user --profile --history --unresolved --run --ticket) ;;
-    'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --production --require-reason --from-sandbox) ;;
+    'udcli audit') own=(--since --user --profile --history --unresolved --run --ticket --operator) ;;
+    'udcli audit resolve') own=(--run --ticket --all) ;;
+    'udcli audit undo') own=(--run --ticket --out) ;;
+    'udcli profile add') own=(--base-url --site-url --api-key --signing-secret --signing-scheme --verb-override --game-id --type --cookie --audit-url --production --require-reason --from-sandbox) ;;
     'udcli doctor') own=(--check-signing) ;;
     'udcli sandbox start') own=(--port --host --db --seed --data --reset --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir --detach --name --allow-remote --public-url) ;;
     'udcli sandbox exec') own=(--port --seed --data --snapshot --log --token-ttl --rate-limit --faults --fault-seed --latency --game-dir --game-url --game --no-connect --insecure-game-host --allow-game-dir) ;;
@@ -444,9 +456,9 @@ _udcli_argument_values() {
     'udcli profile show 0') _udcli_words "$(_udcli_values profiles)" ;;
     'udcli profile remove 0') _udcli_words "$(_udcli_values profiles)" ;;
     'udcli profile help 0') _udcli_words 'add list use show import remove' ;;
-    'udcli config get 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
-    'udcli config set 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
-    'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
+    'udcli config get 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
+    'udcli config set 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
+    'udcli config unset 0') _udcli_words 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over' ;;
     'udcli config help 0') _udcli_words 'get set unset path' ;;
     'udcli sandbox game help 0') _udcli_words 'set-uri show' ;;
     'udcli sandbox snapshot restore 0') _udcli_words "$(_udcli_values snapshots)" ;;

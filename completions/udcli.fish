@@ -74,6 +74,10 @@ function __udcli_sub --argument-names cmdpath word
             echo 'udcli saves erase'
         case 'udcli saves help'
             echo 'udcli saves help'
+        case 'udcli audit resolve'
+            echo 'udcli audit resolve'
+        case 'udcli audit undo'
+            echo 'udcli audit undo'
         case 'udcli profile add'
             echo 'udcli profile add'
         case 'udcli profile list' 'udcli profile ls'
@@ -356,6 +360,18 @@ function __udcli_takes_value --argument-names cmdpath opt
             return 0
         case 'udcli audit --ticket'
             return 0
+        case 'udcli audit --operator'
+            return 0
+        case 'udcli audit resolve --run'
+            return 0
+        case 'udcli audit resolve --ticket'
+            return 0
+        case 'udcli audit undo --run'
+            return 0
+        case 'udcli audit undo --ticket'
+            return 0
+        case 'udcli audit undo --out'
+            return 0
         case 'udcli profile add --base-url'
             return 0
         case 'udcli profile add --site-url'
@@ -373,6 +389,8 @@ function __udcli_takes_value --argument-names cmdpath opt
         case 'udcli profile add --type'
             return 0
         case 'udcli profile add --cookie'
+            return 0
+        case 'udcli profile add --audit-url'
             return 0
         case 'udcli sandbox start --port'
             return 0
@@ -740,7 +758,7 @@ complete -c udcli -n '__udcli_argument "udcli achievements help" 0' -a 'defs lis
 # udcli products
 complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'list' -d 'List the products of the game, with what the user holds of each (HELD)'
 complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'give' -d 'Give a product: --qty packs of a pack sku (gems:500), units of a base sku (signed PUT, or POST with --post)'
-complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'take' -d 'Take units of a product away (signed PUT decrement; exit 1 if the user holds fewer)'
+complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'take' -d 'Take a product away: --qty packs of a pack sku (gems:500), units of a base sku (signed PUT decrement; exit 1 if the user holds fewer)'
 complete -c udcli -n '__udcli_subcommand_of "udcli products"' -a 'help' -d 'show help for a command'
 
 # udcli products list
@@ -766,7 +784,7 @@ complete -c udcli -n '__udcli_in "udcli products give"' -l plan -r -F -d 'with @
 # udcli products take
 complete -c udcli -n '__udcli_in "udcli products take"' -l game -x -d 'the game (default: the profile\'s game_id)'
 complete -c udcli -n '__udcli_in "udcli products take"' -l type -x -a 'Game Website' -d 'Game or Website (default: the profile\'s type, else Game)'
-complete -c udcli -n '__udcli_in "udcli products take"' -l qty -x -d 'units to take, an integer ≥ 1 (units, whichever pack the sku names)'
+complete -c udcli -n '__udcli_in "udcli products take"' -l qty -x -d 'how many, an integer ≥ 1: packs when the sku names a pack (gems:500), else units'
 complete -c udcli -n '__udcli_in "udcli products take"' -l reason -x -d 'why the change is made (up to 500 characters): kept in the receipt, the audit log and the journal'
 complete -c udcli -n '__udcli_in "udcli products take"' -l ticket -x -d 'the support ticket it answers, e.g. SUP-1234: kept with the reason; udcli audit --ticket finds it'
 complete -c udcli -n '__udcli_in "udcli products take"' -l concurrency -x -d 'with @FILE: users changed at once (default 8)'
@@ -823,13 +841,26 @@ complete -c udcli -n '__udcli_in "udcli api"' -l ticket -x -d 'the support ticke
 complete -c udcli -n '__udcli_argument "udcli api" 0' -a 'GET POST PUT DELETE'
 
 # udcli audit
+complete -c udcli -n '__udcli_subcommand_of "udcli audit"' -a 'resolve' -d 'Settle the open changes (sent or not when udcli died, or their reply lost): read each player, decide applied or not, close it'
+complete -c udcli -n '__udcli_subcommand_of "udcli audit"' -a 'undo' -d 'Write the inverse batch of a run or a ticket (a file of users for each undo command) and print the commands that run it, each after its dry run; sends nothing'
 complete -c udcli -n '__udcli_in "udcli audit"' -l since -x -d 'only changes since a duration ago (30m, 2h, 7d) or a date (2024-05-01)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l user -x -d 'only changes to this user: a uid or a username (one lookup)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l profile -x -a '(__udcli_values profiles)' -d 'only changes made under this profile'
 complete -c udcli -n '__udcli_in "udcli audit"' -l history -d 'every line, oldest first (not only the latest state of each user and change)'
-complete -c udcli -n '__udcli_in "udcli audit"' -l unresolved -d 'only changes whose outcome is still unknown (no later line settled them)'
+complete -c udcli -n '__udcli_in "udcli audit"' -l unresolved -d 'only open changes: written ahead and never closed (the process died around sending), or unknown (udcli audit resolve settles them)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l run -x -d 'only one run\'s lines (every line of a batch shares its run id)'
 complete -c udcli -n '__udcli_in "udcli audit"' -l ticket -x -d 'only changes made with this --ticket'
+complete -c udcli -n '__udcli_in "udcli audit"' -l operator -x -d 'only changes made by this operator: the whole name, its name part or its address'
+
+# udcli audit resolve
+complete -c udcli -n '__udcli_in "udcli audit resolve"' -l run -x -d 'only one run\'s open changes'
+complete -c udcli -n '__udcli_in "udcli audit resolve"' -l ticket -x -d 'only open changes made with this --ticket'
+complete -c udcli -n '__udcli_in "udcli audit resolve"' -l all -d 'every open change'
+
+# udcli audit undo
+complete -c udcli -n '__udcli_in "udcli audit undo"' -l run -x -d 'undo one run\'s changes (every line of a batch shares its run id)'
+complete -c udcli -n '__udcli_in "udcli audit undo"' -l ticket -x -d 'undo the changes made with this --ticket'
+complete -c udcli -n '__udcli_in "udcli audit undo"' -l out -x -d 'where the files go (default: the current directory); an existing file is never overwritten'
 
 # udcli profile
 complete -c udcli -n '__udcli_subcommand_of "udcli profile"' -a 'add' -d 'Add a profile'
@@ -850,6 +881,7 @@ complete -c udcli -n '__udcli_in "udcli profile add"' -l verb-override -x -d 'se
 complete -c udcli -n '__udcli_in "udcli profile add"' -l game-id -x -d 'default game for commands that take one'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l type -x -a 'Game Website' -d 'Game (default) or Website'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l cookie -x -d 'site session cookie for the token generator'
+complete -c udcli -n '__udcli_in "udcli profile add"' -l audit-url -x -d 'the team\'s trail: a PostgreSQL URL without a password (postgres://user@host:5432/db); the password comes from PGPASSWORD, UDCLI_AUDIT_PASSWORD or a prompt'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l production -d 'mark as production: mutations print a banner and ask first'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l require-reason -d 'every change under this profile needs --reason and --ticket'
 complete -c udcli -n '__udcli_in "udcli profile add"' -l from-sandbox -d 'fill in the sandbox\'s URL and the demo game\'s credentials'
@@ -874,13 +906,13 @@ complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'path' -d 'Print 
 complete -c udcli -n '__udcli_subcommand_of "udcli config"' -a 'help' -d 'show help for a command'
 
 # udcli config get
-complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over'
+complete -c udcli -n '__udcli_argument "udcli config get" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over'
 
 # udcli config set
-complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over'
+complete -c udcli -n '__udcli_argument "udcli config set" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over'
 
 # udcli config unset
-complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over'
+complete -c udcli -n '__udcli_argument "udcli config unset" 0' -a 'base_url site_url api_key signing_secret signing_scheme verb_override game_id type cookie production require_reason audit_url operator operator_required operators products_allowed max_quantity max_players ticket_pattern approval_over'
 
 # udcli config help
 complete -c udcli -n '__udcli_argument "udcli config help" 0' -a 'get set unset path'
