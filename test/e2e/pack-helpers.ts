@@ -157,4 +157,3 @@ export async function localPrebuild(dir: string): Promise<string> {
   expect(packed.code, packed.stderr).toBe(0);
   return dir;
 }
-

@@ -109,6 +109,8 @@ describe('a link planted at the file’s own name', () => {
     mkdirSync(env.configDir, { recursive: true, mode: 0o700 });
     const log = join(env.configDir, 'audit.log');
     const other = victim();
+    // An earlier refused change may have opened (made) the log: the link takes its place.
+    rmSync(log, { force: true });
     symlinkSync(other, log);
     try {
       const before = await changedCount();

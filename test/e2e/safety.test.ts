@@ -68,6 +68,7 @@ async function held(uid: string, sku: string): Promise<number> {
   return typeof data === 'number' ? data : 0;
 }
 
+/** The audit log's outcome lines (each change's intent, written ahead, left out: it closes nothing). */
 function auditLines(): Array<{ command: string; uid: string; change: string; undo: string | null; profile: string }> {
   const path = join(env.configDir, 'audit.log');
   return existsSync(path)
@@ -76,6 +77,7 @@ function auditLines(): Array<{ command: string; uid: string; change: string; und
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l))
+        .filter((e: { kind?: string }) => e.kind !== 'intent')
     : [];
 }
 

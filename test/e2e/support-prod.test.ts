@@ -454,7 +454,7 @@ describe('a change sent with udcli api is a change like any other', () => {
   const path = `achievements/user/${uid}.json`;
   const fields = ['-f', 'type=Game', '-f', `pid=${DEMO.game.id}`, '-f', 'developer_id=COLLECT_1000_GEMS'];
 
-  it('require_reason refuses it before anything is sent; with a reason it is one audit line, key redacted', async () => {
+  it('require_reason refuses it before anything is sent; with a reason it is written ahead and closed by one change line, key redacted', async () => {
     await addRequireReasonProfile('strict-api');
     const since = await lastRequestId();
     const lines = auditLines().length;
@@ -478,9 +478,11 @@ describe('a change sent with udcli api is a change like any other', () => {
       'SUP-9',
     ]);
     expect(sent.code, sent.stderr).toBe(0);
-    const added1 = auditLines().slice(lines);
+    const [intent, ...added1] = auditLines().slice(lines);
+    expect(intent).toMatchObject({ kind: 'intent', ticket: 'SUP-9' });
     expect(added1).toHaveLength(1);
     expect(added1[0]).toMatchObject({
+      closes: intent!.id,
       kind: 'change',
       profile: 'strict-api',
       server: env.sandbox.url,
@@ -495,16 +497,20 @@ describe('a change sent with udcli api is a change like any other', () => {
     expect(added1[0]!.command).toMatch(
       /^udcli api PUT \/services\/rest\/v1\/achievements\/user\/\w+\.json -f type=Game /,
     );
-    expect(JSON.stringify(added1[0])).not.toContain(DEMO.game.apiKey);
+    expect(JSON.stringify([intent, added1[0]])).not.toContain(DEMO.game.apiKey);
   });
 
-  it('a read, a dry run and a change the server refused leave no audit line', async () => {
+  it('a read and a dry run leave no audit line; a change the server refused is written ahead and closed as failed', async () => {
     const lines = auditLines().length;
     expect((await env.run(['api', 'GET', `users/${uid}.json`])).code).toBe(0);
     expect((await env.run(['api', 'PUT', path, ...fields, '-f', 'increment=1', '--sign', '--dry-run'])).code).toBe(0);
+    expect(auditLines()).toHaveLength(lines);
     // Unsigned: the service answers with its challenge and changes nothing.
     expect((await env.run(['api', 'PUT', path, ...fields, '-f', 'increment=1'])).code).toBe(3);
-    expect(auditLines()).toHaveLength(lines);
+    const [intent, failed, ...more] = auditLines().slice(lines);
+    expect(more).toEqual([]);
+    expect(intent).toMatchObject({ kind: 'intent' });
+    expect(failed).toMatchObject({ kind: 'failed', closes: intent!.id });
   });
 });
 
@@ -539,13 +545,17 @@ describe('udcli api under injected faults', () => {
           'SUP-39',
         ]);
       const added = lossyAudit().slice(before);
+      // Written ahead, then closed by its outcome.
+      expect(added[0]).toMatchObject({ kind: 'intent', uid, ticket: 'SUP-39' });
       if (r.code === 0) {
-        expect(added.map((l) => l.kind)).toEqual(['change']);
+        expect(added.map((l) => l.kind)).toEqual(['intent', 'change']);
       } else {
         // A reply cut short after the request was sent: whether it was applied cannot be told.
-        expect(added, r.stderr).toEqual([expect.objectContaining({ kind: 'unknown', uid, ticket: 'SUP-39' })]);
+        expect(added.slice(1), r.stderr).toEqual([
+          expect.objectContaining({ kind: 'unknown', uid, ticket: 'SUP-39', closes: added[0]!.id }),
+        ]);
       }
-      kinds.push(...added.map((l) => String(l.kind)));
+      kinds.push(...added.slice(1).map((l) => String(l.kind)));
     }
     expect(kinds).toContain('unknown');
     expect(kinds).toContain('change');

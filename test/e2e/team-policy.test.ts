@@ -230,9 +230,15 @@ describe('plans and approvals', () => {
     const run = await env.run(give(plan), { env: { UDCLI_OPERATOR: CAT } });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/batch: 3 items: 3 ok/);
+    // Each written ahead by the one running it, and made.
     const made = auditLines().filter((l) => l.operator === CAT && l.ticket === 'SUP-2000');
     expect(made.map((l) => [l.kind, l.username]).sort()).toEqual(
-      ['alice', 'bob', 'carol'].map((u) => ['change', u]).sort(),
+      ['alice', 'bob', 'carol']
+        .flatMap((u) => [
+          ['change', u],
+          ['intent', u],
+        ])
+        .sort(),
     );
   });
 
