@@ -13,7 +13,11 @@ if (variant === 'both' || variant === 'node') Module.enableCompileCache?.(proces
 const file = require.resolve('../../dist/udcli.cjs');
 const udcli =
   variant === 'both' || variant === 'loader'
-    ? require('../../bin/code-cache.js').loadCached(file, args)
+    ? require('../../bin/code-cache.js').loadCached(
+        file,
+        args,
+        require('../../bin/cache-dir.js').privateCacheDir(process.env),
+      )
     : { exports: require(file), done() {} };
 udcli.exports.main(args).then((code) => {
   process.exitCode = code;
