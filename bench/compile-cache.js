@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * Which start-up cache earns its place (issue 51, point 2): udcli's own V8 code cache
- * (bin/code-cache.js), Node's module compile cache in a private directory, both, or neither,
- * measured on whole commands, interleaved (each round runs every variant once, in a rotating
- * order), after warm-up runs that fill each variant's caches.
+ * What the start-up cache earns (issue 51, point 2): Node's module compile cache in a private
+ * directory (what bin/udcli.js does) against none, measured on whole commands, interleaved (each
+ * round runs every variant once, in a rotating order), after warm-up runs that fill the caches.
+ * The run that decided against udcli's own V8 code cache (bin/code-cache.js) measured four
+ * variants (both, loader, node, none) with this script at commit cdb0d62: bench/CHANGES.md.
  *
  *   node bench/compile-cache.js [--runs N] [--node PATH]... [--out FILE]
  *
@@ -27,7 +28,7 @@ import { startLoadMonitor } from './lib/load-monitor.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LAUNCHER = join(ROOT, 'bench', 'lib', 'cache-variants.cjs');
 const BIN = join(ROOT, 'bin', 'udcli.js');
-const VARIANTS = ['both', 'loader', 'node', 'none'];
+const VARIANTS = ['node', 'none'];
 const CPU_PRELOAD = join(ROOT, 'bench', 'lib', 'cpu-preload.cjs');
 
 const argv = process.argv.slice(2);

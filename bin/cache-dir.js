@@ -55,4 +55,37 @@ function privateCacheDir(env) {
   }
 }
 
-module.exports = { privateCacheDir };
+/** Node keeps a folder per version (`v24.22.3-x64-…`) and never removes one: other versions' go once a day old. */
+const OTHER_VERSION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * On the first start of this Node version (its folder not there yet), once the command is over:
+ * removes the folders other Node versions left in `<dir>/node-compile-cache`, a day old. Only
+ * folders of Node's own naming, in the directory privateCacheDir vouched for.
+ * @param {string} dir
+ */
+function sweepLater(dir) {
+  const node = join(dir, 'node-compile-cache');
+  let names;
+  try {
+    names = fs.readdirSync(node);
+  } catch {
+    return;
+  }
+  if (names.some((n) => n.startsWith(`${process.version}-`))) return;
+  process.once('exit', () => {
+    const now = Date.now();
+    for (const name of names) {
+      if (!/^v\d+\.\d+\.\d+-/.test(name)) continue;
+      try {
+        const st = fs.lstatSync(join(node, name));
+        if (st.isDirectory() && now - st.mtimeMs > OTHER_VERSION_MS)
+          fs.rmSync(join(node, name), { recursive: true, force: true });
+      } catch {
+        // Swept another time.
+      }
+    }
+  });
+}
+
+module.exports = { privateCacheDir, sweepLater };

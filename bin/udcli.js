@@ -55,25 +55,25 @@ if (typeof stored === 'string') {
   process.stdout.write(stored);
 } else {
   // Compiled code lives in the user's own cache directory or nowhere (bin/cache-dir.js): Node's
-  // default is a shared folder under the temporary directory that another user can make first.
+  // default is a shared folder under the temporary directory that another user can make first,
+  // and plant compiled code in that udcli would then run (issue 51). Node 22.1 and later keep the
+  // code they compiled there for the next start (bench/compile-cache.js: as fast as udcli's own
+  // V8 cache was, which is gone); Node 20 has no such function and compiles every start.
   const cacheDir = process.env.NODE_DISABLE_COMPILE_CACHE
     ? undefined
     : require('./cache-dir.js').privateCacheDir(process.env);
-  // Node >= 22.1 keeps the packages' compiled code for the next start; older Node has no such function.
-  if (cacheDir !== undefined) Module.enableCompileCache?.(join(cacheDir, 'node-compile-cache'));
+  if (cacheDir !== undefined && Module.enableCompileCache) {
+    // Before enabling: enabling makes this version's folder, which is how a first start is told.
+    require('./cache-dir.js').sweepLater(cacheDir);
+    Module.enableCompileCache(join(cacheDir, 'node-compile-cache'));
+  }
   // A stack trace (printed under --verbose or -v only) names src/*.ts lines through the source
   // maps; reading a map costs start-up, so only then (a short group such as -ov may ask needlessly).
   if (args.some((a) => a === '--verbose' || /^-[A-Za-z]*v/.test(a))) process.setSourceMapsEnabled(true);
-  // With source maps on, require() (Node maps the stack of what it loaded); else the code cache (bin/code-cache.js).
-  const file = require.resolve('../dist/udcli.cjs');
-  const udcli =
-    process.sourceMapsEnabled || cacheDir === undefined
-      ? { exports: require(file), done() {} }
-      : require('./code-cache.js').loadCached(file, args, cacheDir);
+  const udcli = { exports: require('../dist/udcli.cjs') };
   // main never rejects (it maps every error to an exit code); the exit code is set when it is done.
   udcli.exports.main(args).then((code) => {
     process.exitCode = code;
-    udcli.done(code);
     // The command is over: exit now rather than wait for the event loop to drain and the heap to be torn down
     // (a few ms a command). Only once stdout and stderr hold nothing unwritten (a pipe is asynchronous on macOS).
     if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);

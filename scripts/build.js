@@ -10,8 +10,7 @@
 //   (docs/TESTING.md); its types are src/sandbox/api/public.d.ts, which the implementation is checked against.
 //
 // dist/ is emptied first: nothing of an earlier build (a module since removed) can live on in it.
-import { createHash } from 'node:crypto';
-import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -171,8 +170,8 @@ const bundle = {
 };
 
 /**
- * src/dynamic-import.ts stays a file of its own, dist/dynamic-import.cjs, required where imported: dist/udcli.cjs is
- * compiled through node:vm (bin/code-cache.js), where `import()` needs a flag. Its own `import()` is Node's.
+ * src/dynamic-import.ts stays a file of its own, dist/dynamic-import.cjs, required where imported: the one place the
+ * built CommonJS files import an ES-only package (chalk, ora) or a built-in on demand, with Node's own `import()`.
  */
 const DYNAMIC_IMPORT = { source: `${SRC}/dynamic-import.ts`, file: 'dynamic-import.cjs' };
 const dynamicImportApart = {
@@ -231,22 +230,6 @@ await Promise.all([
     plugins: [changeModules('.js')],
   }),
 ]);
-
-// The build's id, the last line of each file of the split: bin/code-cache.js keeps compiled code per build, and
-// compiles these files through node:vm, where an `import()` would need a flag.
-const SPLIT_FILES = [MAIN, ...GROUPS].map((g) => `${DIST}/${g.file}`).sort();
-const hash = createHash('sha256');
-for (const file of SPLIT_FILES) {
-  const built = readFileSync(file);
-  if (/(?<![\w$.])import\(/.test(built.toString('utf8')))
-    throw new Error(
-      `${file.slice(DIST.length + 1)} holds an import(): import through src/dynamic-import.ts (bin/code-cache.js compiles it)`,
-    );
-  hash.update(built);
-}
-// One id for the whole build: a cache of one file is never taken beside another build's other files.
-const BUILD_ID = hash.digest('hex').slice(0, 32);
-for (const file of SPLIT_FILES) appendFileSync(file, `//# udcli-build ${BUILD_ID}\n`);
 
 // `udcli/sandbox` for `import` (the CommonJS file's one export, named) and its types for both kinds of consumer.
 writeFileSync(

@@ -8,8 +8,6 @@
  * - the profile from the same UDCLI_* variables, else the config file where udcli looks for it
  *   (UDCLI_CONFIG_DIR, else the platform's config directory: node:os, node:path);
  * - node:tty: whether stdout is a terminal (udcli prints a table there, JSON to a pipe);
- * - node:vm: bin/code-cache.js compiles udcli's built file with it (from a code cache); loaded
- *   here for the same reason, though the reference compiles nothing that way;
  * - requests over node:http, one keep-alive connection, the headers udcli sends (accept,
  *   user-agent, the form content type of agi's POSTs), closed at the end so the process exits at
  *   once, as udcli's client.close() does.
@@ -19,7 +17,6 @@
  * is its own structure: its modules, config resolution, output policies, the client's retry and
  * trace layers.
  */
-import 'node:vm';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';

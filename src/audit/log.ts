@@ -190,7 +190,18 @@ export function auditEntry(args: {
   };
   if (args.change !== undefined) entry.change = args.change;
   if (args.undo !== undefined) entry.undo = args.undo;
-  for (const key of ['kind', 'subject', 'username', 'reason', 'ticket', 'closes', 'outcome', 'spec', 'game', 'plan'] as const) {
+  for (const key of [
+    'kind',
+    'subject',
+    'username',
+    'reason',
+    'ticket',
+    'closes',
+    'outcome',
+    'spec',
+    'game',
+    'plan',
+  ] as const) {
     if (args[key] !== undefined) Object.assign(entry, { [key]: args[key] });
   }
   if (args.kept !== undefined) entry.kept = scrubSecrets(args.kept);

@@ -25,18 +25,6 @@ function report(error: unknown, io: IOStreams, factory: DefaultFactory, verbose:
   return code;
 }
 
-/** The command the last command line ran (`achievements inc`), as the command table names it. */
-let lastRun: string | undefined;
-
-/**
- * What bin/code-cache.js names a command's code cache by: a name from the command table, never
- * the arguments (issue 51), so `user alice` and `user bob` share one. Undefined when no command's
- * action ran (help, a usage error).
- */
-export function commandRun(): string | undefined {
-  return lastRun;
-}
-
 export function main(argv: string[], io: IOStreams = processIO()): Promise<number> {
   return runCommandLine(argv, io, COMMANDS);
 }
@@ -52,7 +40,6 @@ export async function runCommandLine(
   // --verbose as typed, for a stack trace even when the options themselves did not parse.
   const verbose = (): boolean => factory.globals().verbose || scanArgv(argv).verbose;
   let code = 0;
-  lastRun = undefined;
   try {
     const program = await buildProgram(
       argv,
@@ -60,11 +47,6 @@ export async function runCommandLine(
       { onGlobals: (g, game) => factory.setGlobals(g, game) },
       commands,
     );
-    program.hook('preAction', (_root, action) => {
-      const names: string[] = [];
-      for (let c: typeof action | null = action; c !== null && c !== program; c = c.parent) names.unshift(c.name());
-      lastRun = names.join(' ');
-    });
     if (argv.length === 0) {
       program.outputHelp();
     } else {

@@ -112,10 +112,10 @@ describe.skipIf(why !== '')(`a planted compile cache${why ? ` (skipped: ${why})`
       chownSync(path, NOBODY, NOBODY);
     for (const path of [join(shared, 'node-compile-cache'), planted]) chmodSync(path, 0o777);
 
-    // The plant works: Node pointed at that folder runs the planter's code for bin/code-cache.js.
+    // The plant works: Node pointed at that folder runs the planter's code for bin/cache-dir.js.
     const control = spawnSync(
       process.execPath,
-      ['-e', `require(${JSON.stringify(join(repo, 'bin', 'code-cache.js'))})`],
+      ['-e', `require(${JSON.stringify(join(repo, 'bin', 'cache-dir.js'))})`],
       {
         env: { PATH: process.env.PATH, NODE_COMPILE_CACHE: join(shared, 'node-compile-cache') },
         encoding: 'utf8',

@@ -60,7 +60,6 @@ describe('npm pack', () => {
       [
         'package/bin/udcli.js',
         'package/bin/package.json',
-        'package/bin/code-cache.js',
         'package/bin/cache-dir.js',
         'package/README.md',
         'package/LICENSE',
@@ -74,7 +73,7 @@ describe('npm pack', () => {
     for (const needed of [
       'package/bin/udcli.js',
       'package/bin/package.json',
-      'package/bin/code-cache.js',
+      'package/bin/cache-dir.js',
       'package/dist/udcli.cjs',
       'package/package.json',
       'package/LICENSE',
