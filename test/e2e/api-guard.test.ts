@@ -7,11 +7,9 @@
  * under a production profile and audited. The shared sandbox stands in for production under a
  * profile marked production; "nothing sent" is read from the sandbox's own request log.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { lastRequestId, loggedSince, type TestEnv } from './harness.js';
+import { addProductionProfile, auditLog, lastRequestId, loggedSince, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 const PROD = ['--profile', 'prod'];
@@ -21,28 +19,11 @@ let env: TestEnv;
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
   // No verb_override: a DELETE goes out as a DELETE, whatever `method` field it carries.
-  const added = await env.run([
-    'profile',
-    'add',
-    'prod',
-    '--from-sandbox',
-    '--base-url',
-    env.sandbox.url,
-    '--production',
-    '--verb-override',
-    'false',
-  ]);
-  expect(added.code, added.stderr).toBe(0);
+  await addProductionProfile(env, 'prod', ['--verb-override', 'false']);
 });
 
 function auditLines(): Array<Record<string, unknown>> {
-  const path = join(env.configDir, 'audit.log');
-  return existsSync(path)
-    ? readFileSync(path, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-    : [];
+  return auditLog(env.configDir);
 }
 
 /** Runs the command and returns it with what reached the sandbox and the audit lines it added. */

@@ -6,7 +6,7 @@
  * touches the user's.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -292,6 +292,32 @@ export function json<T = unknown>(result: CliResult): T {
 }
 
 /** Reads the sandbox's database directly (read-only), as a check independent of the CLI. */
+/** The local trail's lines (`<config dir>/audit.log`), oldest first; none when there is no log yet. */
+export function auditLog(configDir: string): Array<Record<string, unknown>> {
+  const path = join(configDir, 'audit.log');
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
+}
+
+/** A production profile of the config dir `env` runs with, pointing at its sandbox (`--from-sandbox`), plus `extra`. */
+export async function addProductionProfile(env: Pick<TestEnv, 'run' | 'sandbox'>, name = 'prod', extra: string[] = []) {
+  const added = await env.run([
+    'profile',
+    'add',
+    name,
+    '--from-sandbox',
+    '--base-url',
+    env.sandbox.url,
+    '--production',
+    ...extra,
+  ]);
+  expect(added.code, added.stderr).toBe(0);
+}
+
 export function withDb<T>(env: TestEnv, fn: (db: Connection) => T): T {
   const db = new Database(env.sandbox.dbPath, { readonly: true, fileMustExist: true });
   try {

@@ -5,7 +5,7 @@
  * where and which run. A real sandbox stands in for production (`profile add prod ... --production`);
  * "nothing sent" is read from the sandbox's own request log.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
@@ -13,6 +13,8 @@ import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import {
+  addProductionProfile,
+  auditLog,
   json,
   type CliResult,
   type TestEnv,
@@ -26,16 +28,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-support-prod-'));
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
   // The stand-in for production: the same sandbox, under a profile marked production.
-  const added = await env.run([
-    'profile',
-    'add',
-    'prod',
-    '--from-sandbox',
-    '--base-url',
-    env.sandbox.url,
-    '--production',
-  ]);
-  expect(added.code, added.stderr).toBe(0);
+  await addProductionProfile(env);
 });
 afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
@@ -62,13 +55,7 @@ async function addRequireReasonProfile(name: string): Promise<void> {
 
 /** The audit log's lines of the udcli runs of `of` (the shared sandbox's by default). */
 function auditLines(of: TestEnv = env): Array<Record<string, unknown>> {
-  const path = join(of.configDir, 'audit.log');
-  return existsSync(path)
-    ? readFileSync(path, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-    : [];
+  return auditLog(of.configDir);
 }
 
 /**

@@ -4,7 +4,7 @@
  * server and the undo reaches it; a failure after sending is reported and audited alike; `give`
  * of a pack gives packs; `doctor` checks the key's game. Needs `npm run build` first.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, type NewSandbox, type Sandbo
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { json, runPrinted, runInProcess, runOnTerminal, type CliResult, type TestEnv } from './harness.js';
+import { auditLog, json, runPrinted, runInProcess, runOnTerminal, type CliResult, type TestEnv } from './harness.js';
 import { signedAgiRequest, startLostReplyProxy } from './lost-reply-proxy.js';
 
 const UID = DEMO.user.uid;
@@ -43,13 +43,7 @@ const items = (r: CliResult): Item[] =>
     .map((l) => JSON.parse(l) as Item);
 
 function auditLines(env: TestEnv): Array<Record<string, unknown>> {
-  const path = join(env.configDir, 'audit.log');
-  return existsSync(path)
-    ? readFileSync(path, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-    : [];
+  return auditLog(env.configDir);
 }
 
 async function held(env: TestEnv, uid: string, sku: string): Promise<number> {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { lastRequestId, loggedSince, type CliResult, type TestEnv } from './harness.js';
+import { auditLog, lastRequestId, loggedSince, type CliResult, type TestEnv } from './harness.js';
 
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-team-policy-'));
@@ -52,13 +52,7 @@ function list(name: string, users: string[]): string {
 }
 
 function auditLines(): Array<Record<string, unknown>> {
-  const path = join(env.configDir, 'audit.log');
-  return existsSync(path)
-    ? readFileSync(path, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-    : [];
+  return auditLog(env.configDir);
 }
 
 /** A command that must be refused: exit 2, `why` on the first line of stderr, no request at all reached the sandbox. */

@@ -4,11 +4,9 @@
  * state: it carries `--reason 'undo: <reason>'` and the ticket of the change. A real sandbox
  * stands in for production.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, lastRequestId, loggedSince, runPrinted, type CliResult, type TestEnv } from './harness.js';
+import { auditLog, json, lastRequestId, loggedSince, runPrinted, type CliResult, type TestEnv } from './harness.js';
 
 const UID = DEMO.user.uid;
 let env: TestEnv;
@@ -29,13 +27,7 @@ beforeAll(async ({ sandbox }) => {
 });
 
 function auditLines(): Array<Record<string, unknown>> {
-  const path = join(env.configDir, 'audit.log');
-  return existsSync(path)
-    ? readFileSync(path, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-    : [];
+  return auditLog(env.configDir);
 }
 
 async function held(uid: string, sku: string): Promise<number> {

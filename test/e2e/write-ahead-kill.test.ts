@@ -11,7 +11,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { BIN, commandEnv, json, lastRequestId, loggedSince, withDb, type TestEnv } from './harness.js';
+import {
+  addProductionProfile,
+  BIN,
+  commandEnv,
+  json,
+  lastRequestId,
+  loggedSince,
+  withDb,
+  type TestEnv,
+} from './harness.js';
 
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-kill-'));
@@ -21,16 +30,7 @@ const KILLS = 22;
 
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
-  const added = await env.run([
-    'profile',
-    'add',
-    'prod',
-    '--from-sandbox',
-    '--base-url',
-    env.sandbox.url,
-    '--production',
-  ]);
-  expect(added.code, added.stderr).toBe(0);
+  await addProductionProfile(env);
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

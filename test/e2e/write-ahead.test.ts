@@ -12,23 +12,14 @@ import { unitsHeld } from '../../src/domain/holdings.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { ProductEntry } from '../../src/domain/types.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { json, type TestEnv, lastRequestId, loggedSince } from './harness.js';
+import { addProductionProfile, json, type TestEnv, lastRequestId, loggedSince } from './harness.js';
 
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-write-ahead-'));
 
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
-  const added = await env.run([
-    'profile',
-    'add',
-    'prod',
-    '--from-sandbox',
-    '--base-url',
-    env.sandbox.url,
-    '--production',
-  ]);
-  expect(added.code, added.stderr).toBe(0);
+  await addProductionProfile(env);
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
