@@ -86,7 +86,8 @@ describe('the recipes of docs/TESTING.md, from the installed tarball', () => {
   });
 
   it('the shipped types: a TypeScript test file importing udcli/sandbox compiles (tsc --noEmit), a wrong use does not', async () => {
-    const tsc = bin('typescript', 'bin/tsc');
+    // TypeScript 7's native compiler (the repo's typecheck): the same checks as 5.9's, in a fraction of its CPU.
+    const tsc = bin('typescript-7', 'bin/tsc');
     // A studio's strict settings, with no @types/node: only what the shipped file declares is used.
     const compile = (file: string) => {
       const config = join(project, `tsconfig.${file.replace(/\W/g, '-')}.json`);

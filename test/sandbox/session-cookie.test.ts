@@ -140,31 +140,56 @@ const ATTACKS: Attack[] = [
 ];
 
 describe("a game's cookie never shadows the sandbox's login", () => {
-  it.for(ATTACKS)(
+  const site = () => `http://sandbox.localhost:${port(sb.url)}`;
+  const gamePage = () => `${sb.gameOrigin(ATTACKER)}/play/${ATTACKER}/game/index.html`;
+
+  // The attacks the browser takes: each in a browser of its own (the first is the issue's).
+  it.for(ATTACKS.filter((a) => a.planted))(
     'game 1002 sets $what: /play/1001 still names the user, and a new login takes',
     { timeout: 60_000 },
-    async ({ cookie, planted }, ctx) => {
+    async ({ cookie }, ctx) => {
       ctx.skip(unavailable !== null, unavailable ?? '');
-      const site = `http://sandbox.localhost:${port(sb.url)}`;
       const context = await browser!.newContext();
       try {
         const page = await context.newPage();
-        await login(page, site, 'alice');
-        expect(await loggedIn(page, site)).toBe('alice');
+        await login(page, site(), 'alice');
+        expect(await loggedIn(page, site())).toBe('alice');
 
-        await plant(context, `${sb.gameOrigin(ATTACKER)}/play/${ATTACKER}/game/index.html`, cookie);
-        // The attack is real: the browser holds the forged cookie wherever it takes one.
-        const forged = (await context.cookies()).filter((c) => c.value === FORGED);
-        expect(forged.length > 0).toBe(planted);
+        await plant(context, gamePage(), cookie);
+        // The attack is real: the browser holds the forged cookie.
+        expect((await context.cookies()).some((c) => c.value === FORGED)).toBe(true);
 
-        expect(await loggedIn(page, site)).toBe('alice');
-        await login(page, site, 'bob');
-        expect(await loggedIn(page, site)).toBe('bob');
+        expect(await loggedIn(page, site())).toBe('alice');
+        await login(page, site(), 'bob');
+        expect(await loggedIn(page, site())).toBe('bob');
       } finally {
         await context.close();
       }
     },
   );
+
+  // The login's own name in every disguise, and the parent of .localhost: the browser takes none
+  // of them (the rules the defence rests on), so one browser plants them all, one after another.
+  it('game 1002 sets the __Host- name (any case, nameless) or Domain=localhost: the browser takes none, the login stays', async (ctx) => {
+    ctx.skip(unavailable !== null, unavailable ?? '');
+    const context = await browser!.newContext();
+    try {
+      const page = await context.newPage();
+      await login(page, site(), 'alice');
+      for (const { what, cookie } of ATTACKS.filter((a) => !a.planted)) {
+        await plant(context, gamePage(), cookie);
+        expect(
+          (await context.cookies()).filter((c) => c.value === FORGED),
+          what,
+        ).toEqual([]);
+      }
+      expect(await loggedIn(page, site())).toBe('alice');
+      await login(page, site(), 'bob');
+      expect(await loggedIn(page, site())).toBe('bob');
+    } finally {
+      await context.close();
+    }
+  });
 
   it("a live session of another user, planted under the plain name, is not the play page's login", async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
