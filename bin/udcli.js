@@ -59,12 +59,11 @@ if (typeof stored === 'string') {
   // and plant compiled code in that udcli would then run (issue 51). Node 22.1 and later keep the
   // code they compiled there for the next start (bench/compile-cache.js: as fast as udcli's own
   // V8 cache was, which is gone); Node 20 has no such function and compiles every start.
-  const cacheDir = process.env.NODE_DISABLE_COMPILE_CACHE
-    ? undefined
-    : require('./cache-dir.js').privateCacheDir(process.env);
+  const cache = require('./cache-dir.js');
+  const cacheDir = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : cache.privateCacheDir(process.env);
   if (cacheDir !== undefined && Module.enableCompileCache) {
     // Before enabling: enabling makes this version's folder, which is how a first start is told.
-    require('./cache-dir.js').sweepLater(cacheDir);
+    cache.sweepLater(cacheDir);
     Module.enableCompileCache(join(cacheDir, 'node-compile-cache'));
   }
   // A stack trace (printed under --verbose or -v only) names src/*.ts lines through the source

@@ -8,7 +8,7 @@
  * in order undoes those changes in the reverse order they were made.
  */
 import { hasControl } from '../printable.js';
-import type { AuditEntry } from './log.js';
+import { OpenChanges, type AuditEntry } from './log.js';
 import { undoWhy } from './tracked.js';
 
 /** The commands an undo may be, as udcli writes them: the change commands and nothing else. */
@@ -132,12 +132,11 @@ function applied(e: AuditEntry): boolean {
 /** The inverse batch of these lines (a run's or a ticket's, oldest first). */
 export function undoPlan(entries: readonly AuditEntry[]): UndoPlan {
   const leftOut: LeftOut[] = [];
-  const open = new Map<string, AuditEntry>();
+  // Open: written ahead and never closed (udcli died around sending), or sent with its outcome unknown.
+  const open = new OpenChanges();
   const made: Array<{ entry: AuditEntry; commands: string[][] }> = [];
   for (const e of entries) {
-    // Open: written ahead and never closed (udcli died around sending), or sent with its outcome unknown.
-    if (e.closes !== undefined) open.delete(e.closes);
-    if ((e.kind === 'intent' || e.kind === 'unknown') && e.id !== undefined) open.set(e.id, e);
+    open.add(e);
     if (!applied(e)) continue;
     if (e.undo === undefined || e.undo === null) {
       leftOut.push({ entry: e, why: 'no undo' });
@@ -147,7 +146,7 @@ export function undoPlan(entries: readonly AuditEntry[]): UndoPlan {
     if (commands) made.push({ entry: e, commands });
     else leftOut.push({ entry: e, why: 'undo unreadable' });
   }
-  for (const e of open.values()) leftOut.push({ entry: e, why: 'outcome unknown' });
+  for (const e of open.list()) leftOut.push({ entry: e, why: 'outcome unknown' });
 
   // Newest first: the k-th latest change of a user's thing is undone in round k.
   const rounds = new Map<string, number>();

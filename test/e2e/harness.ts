@@ -318,6 +318,22 @@ export async function addProductionProfile(env: Pick<TestEnv, 'run' | 'sandbox'>
   expect(added.code, added.stderr).toBe(0);
 }
 
+/** Units of `sku` of game 1001 each of `uids` holds (0 for none), read from the sandbox's database. */
+export function heldUnits(env: TestEnv, sku: string, uids: readonly string[]): Map<string, number> {
+  return withDb(env, (db) => {
+    const rows = db
+      .prepare(
+        `SELECT h.uid AS uid, h.quantity AS quantity FROM holdings h
+         JOIN products p ON p.parent_id = h.parent_id AND p.item = h.item
+         WHERE p.parent_id = '1001' AND p.sku = ?`,
+      )
+      .all(sku) as Array<{ uid: string; quantity: number }>;
+    const held = new Map(uids.map((u) => [u, 0]));
+    for (const r of rows) if (held.has(r.uid)) held.set(r.uid, r.quantity);
+    return held;
+  });
+}
+
 export function withDb<T>(env: TestEnv, fn: (db: Connection) => T): T {
   const db = new Database(env.sandbox.dbPath, { readonly: true, fileMustExist: true });
   try {

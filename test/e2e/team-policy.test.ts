@@ -292,11 +292,7 @@ describe("a team's profiles from one file", () => {
     );
     return path;
   };
-  const trail = (configDir: string) =>
-    readFileSync(join(configDir, 'audit.log'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const trail = (configDir: string) => auditLog(configDir);
 
   it('import installs them with their policy and default; show names the import, env and default as sources', async ({
     dirs,

@@ -13,7 +13,16 @@ import { uidForUsername } from '../../src/domain/ids.js';
 import { postgresMissing, startPg, type TestPg } from '../pg.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { until } from '../until.js';
-import { BIN, commandEnv, json, lastRequestId, loggedSince, withDb, type CliResult, type TestEnv } from './harness.js';
+import {
+  heldUnits,
+  BIN,
+  commandEnv,
+  json,
+  lastRequestId,
+  loggedSince,
+  type CliResult,
+  type TestEnv,
+} from './harness.js';
 
 const PASSWORD = 'team-trail-secret-52';
 const pgMissing = postgresMissing();
@@ -295,19 +304,7 @@ describe.skipIf(pgMissing !== '')(`the team's trail in PostgreSQL${pgMissing && 
       ]);
       expect(added.code, added.stderr).toBe(0);
     }
-    const held = (): Map<string, number> =>
-      withDb(prod, (db) => {
-        const rows = db
-          .prepare(
-            `SELECT h.uid AS uid, h.quantity AS quantity FROM holdings h
-             JOIN products p ON p.parent_id = h.parent_id AND p.item = h.item
-             WHERE p.parent_id = '1001' AND p.sku = 'xp-boost'`,
-          )
-          .all() as Array<{ uid: string; quantity: number }>;
-        const out = new Map(uids.map((u) => [u, 0]));
-        for (const r of rows) if (out.has(r.uid)) out.set(r.uid, r.quantity);
-        return out;
-      });
+    const held = (): Map<string, number> => heldUnits(prod, 'xp-boost', uids);
     const start = held();
     /** Intents of the ticket no line closes yet (none before the batch's trail has made its table). */
     const openIntents = async (): Promise<number> => {

@@ -5,20 +5,21 @@
  * `audit resolve --all` closes every open change, and every player holds what the trail says.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import {
+  heldUnits,
+  auditLog,
   addProductionProfile,
   BIN,
   commandEnv,
   json,
   lastRequestId,
   loggedSince,
-  withDb,
   type TestEnv,
 } from './harness.js';
 
@@ -36,27 +37,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 type Line = Record<string, unknown>;
 function trail(): Line[] {
-  return readFileSync(join(env.configDir, 'audit.log'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Line);
+  return auditLog(env.configDir);
 }
 
 /** Units of xp-boost each player holds, from the sandbox's database. */
-function holdings(): Map<string, number> {
-  return withDb(env, (db) => {
-    const rows = db
-      .prepare(
-        `SELECT h.uid AS uid, h.quantity AS quantity FROM holdings h
-         JOIN products p ON p.parent_id = h.parent_id AND p.item = h.item
-         WHERE p.parent_id = '1001' AND p.sku = 'xp-boost'`,
-      )
-      .all() as Array<{ uid: string; quantity: number }>;
-    const held = new Map(UIDS.map((u) => [u, 0]));
-    for (const r of rows) if (held.has(r.uid)) held.set(r.uid, r.quantity);
-    return held;
-  });
-}
+const holdings = (): Map<string, number> => heldUnits(env, 'xp-boost', UIDS);
 
 /** Runs the batch and kills it with SIGKILL after `bytes` of its output or `ms`, whichever the round uses. */
 function runAndKill(list: string, at: { bytes: number } | { ms: number }): Promise<void> {

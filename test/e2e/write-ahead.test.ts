@@ -4,7 +4,7 @@
  * `audit --unresolved`, and `audit resolve` settles it from the trail alone: applied or not
  * applied, by reading the player on the target. A real sandbox stands in for production.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
@@ -12,7 +12,7 @@ import { unitsHeld } from '../../src/domain/holdings.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { ProductEntry } from '../../src/domain/types.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { addProductionProfile, json, type TestEnv, lastRequestId, loggedSince } from './harness.js';
+import { auditLog, addProductionProfile, json, type TestEnv, lastRequestId, loggedSince } from './harness.js';
 
 let env: TestEnv;
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-write-ahead-'));
@@ -26,12 +26,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 type Line = Record<string, unknown>;
 const trailPath = () => join(env.configDir, 'audit.log');
 function trail(): Line[] {
-  return existsSync(trailPath())
-    ? readFileSync(trailPath(), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Line)
-    : [];
+  return auditLog(env.configDir);
 }
 
 /** The units of xp-boost a player holds, as the sandbox says. */
