@@ -1,6 +1,6 @@
 /**
- * The trail: where every change's lines go, written ahead (docs/SUPPORT.md). Today the one kind is
- * the local file (`AuditLog`, `<config dir>/audit.log`); a team's database is another. Whoever
+ * The trail: where every change's lines go, written ahead (docs/SUPPORT.md): the local file
+ * (`AuditLog`, `<config dir>/audit.log`), or the team's database (`PgTrail`). Whoever
  * changes data opens a trail before anything is sent (one that cannot be written stops the change
  * with one line), appends lines through it, and closes it.
  */
@@ -39,9 +39,3 @@ export async function openTeamTrail(url: string, env: NodeJS.ProcessEnv, io?: Pr
   const { PgTrail } = await import('./pg-trail.js');
   return PgTrail.open(url, { env, ...(io === undefined ? {} : { io }) });
 }
-
-/**
- * The `unknown` lines no later line settles, by auditKey: the latest for each (a later run that
- * settles one closes it). Streams the trail; keeps only those still open.
- */
-export { openUnknowns } from './log.js';
