@@ -80,14 +80,18 @@ function createPrivate(path: string): void {
   }
 }
 
-/** Opens (creating if needed) and migrates the database at `path` (':memory:' allowed). */
-export function openDatabase(path: string): SandboxDatabase {
+/**
+ * Opens (creating if needed) and migrates the database at `path` (':memory:' allowed). With `image` (what
+ * `serialize()` gave of another sandbox database), an in-memory database starts as a copy of it.
+ */
+export function openDatabase(path: string, image?: Buffer): SandboxDatabase {
   // Outside the try: a driver that will not load is its own one line, not "cannot open".
   const Driver = sqliteDriver();
   let sqlite: Database.Database;
   try {
+    if (image !== undefined && path !== ':memory:') throw new Error('an image opens only as an in-memory database');
     if (path !== ':memory:' && path !== '') createPrivate(path);
-    sqlite = new Driver(path);
+    sqlite = new Driver(image ?? path);
   } catch (cause) {
     throw new UdcliError(`cannot open the sandbox database ${path}: ${(cause as Error).message}`, { cause });
   }

@@ -37,6 +37,11 @@ export interface StartSandboxOptions {
   host?: string;
   /** Default defaultDatabasePath(); ':memory:' for a throw-away database. */
   dbPath?: string;
+  /**
+   * With ':memory:': the database starts as this copy (`serialize()`) of one already migrated and seeded, and is
+   * seeded only if the copy is empty (`udcli/sandbox` keeps one of the demo data per process).
+   */
+  image?: Buffer;
   /** 'demo' (default): seed the demo data when the database is empty. */
   seed?: 'demo' | 'none';
   /** A studio's data file, loaded at start instead of the demo data (and what `reset` returns to). */
@@ -248,7 +253,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   };
   let db: SandboxDatabase;
   try {
-    db = openDatabase(dbPath);
+    db = openDatabase(dbPath, dbPath === ':memory:' ? options.image : undefined);
   } catch (error) {
     await release();
     throw error;

@@ -12,6 +12,7 @@ import { readDataFile } from '../data/read.js';
 import { REQUEST_LOG_CAPACITY } from '../http/request-log.js';
 import { followed, loadedContents } from '../loaded.js';
 import { dataOrigin, fileSha256 } from '../origin.js';
+import { keepBaseline } from '../repositories/baseline.js';
 import type { LoadedData } from '../routes/reset.js';
 import { startSandbox as startServer, type RunningSandbox } from '../server.js';
 import { restoreSnapshot, saveSnapshot, snapshotFile } from '../snapshots.js';
@@ -32,6 +33,13 @@ function dataFile(data: string | SandboxData, dir: string, n: number): string {
   return file;
 }
 
+/**
+ * The seeded databases of this process, by seed: a sandbox after the first starts as a copy of its first seeding
+ * (a few ms) instead of seeding again (the demo data's 1,500 users: tens of ms). Seeding is deterministic, so the
+ * copy is what a seeding would give.
+ */
+const images = new Map<'demo' | 'none', Buffer>();
+
 function warn(line: string): void {
   process.emitWarning(line, 'UdcliSandboxWarning');
 }
@@ -42,25 +50,34 @@ interface Holdings {
   users: SandboxUser[];
 }
 
-function holdingsOf(running: RunningSandbox): Holdings {
-  const { db } = running.parts;
-  const primary = followed(db).primary;
+function holdingsOf<K extends keyof Holdings>(running: RunningSandbox, part: K): Holdings[K] {
+  return (
+    part === 'primary' ? primaryOf(running) : part === 'games' ? gamesOf(running) : usersOf(running)
+  ) as Holdings[K];
+}
+
+function primaryOf(running: RunningSandbox): Holdings['primary'] {
+  const primary = followed(running.parts.db).primary;
   return {
-    primary: {
-      gameId: primary?.game_id ?? '',
-      apiKey: primary?.api_key ?? '',
-      signingSecret: primary?.signing_secret ?? '',
-      // A game taking both schemes takes the platform's.
-      signingScheme: primary?.signing === 'hmac-sha256-v1' ? 'hmac-sha256-v1' : 'agi',
-    },
-    games: loadedContents(db).games.map((g) => ({
-      id: g.id,
-      name: g.name,
-      apiKey: g.keys[0]?.api_key ?? '',
-      signingSecret: g.keys[0]?.signing_secret ?? '',
-    })),
-    users: db.repos.users.first(LISTED_USERS).map((u) => ({ uid: u.uid, username: u.username })),
+    gameId: primary?.game_id ?? '',
+    apiKey: primary?.api_key ?? '',
+    signingSecret: primary?.signing_secret ?? '',
+    // A game taking both schemes takes the platform's.
+    signingScheme: primary?.signing === 'hmac-sha256-v1' ? 'hmac-sha256-v1' : 'agi',
   };
+}
+
+function gamesOf(running: RunningSandbox): SandboxGame[] {
+  return loadedContents(running.parts.db).games.map((g) => ({
+    id: g.id,
+    name: g.name,
+    apiKey: g.keys[0]?.api_key ?? '',
+    signingSecret: g.keys[0]?.signing_secret ?? '',
+  }));
+}
+
+function usersOf(running: RunningSandbox): SandboxUser[] {
+  return running.parts.db.repos.users.first(LISTED_USERS).map((u) => ({ uid: u.uid, username: u.username }));
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -70,11 +87,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let files = 0;
   let running: RunningSandbox;
   try {
+    const image = checked.data === undefined && checked.db === ':memory:' ? images.get(checked.seed) : undefined;
     running = await startServer({
       port: checked.port,
       host: '127.0.0.1',
       dbPath: checked.db,
       seed: checked.seed,
+      ...(image === undefined ? {} : { image }),
       ...(checked.data === undefined ? {} : { data: dataFile(checked.data, dir, ++files), replace: true }),
       ...(checked.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: checked.tokenTtlSeconds }),
       ...(checked.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: checked.rateLimitPerSecond }),
@@ -89,23 +108,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw error;
   }
   const { db, clock, requestLog } = running.parts;
+  if (checked.data === undefined && checked.db === ':memory:' && !images.has(checked.seed))
+    images.set(checked.seed, db.sqlite.serialize());
+  // What reset() puts back, table by table: only those written since.
+  const baseline = keepBaseline(db.sqlite);
+  baseline.capture();
   const startClock = checked.clock;
   if (startClock !== undefined) clock.set(startClock);
 
-  let baseline: LoadedData = running.parts.startedWith;
   /** requests() lists what came after this id. */
   let since = 0;
   const lastId = (): number => requestLog.list(0, 1).at(-1)?.id ?? 0;
-  let holdings = holdingsOf(running);
+  /** What it held when it stopped: read from the database while it runs (which any request may change). */
+  let lastHeld: Holdings | undefined;
   let stopping: Promise<void> | undefined;
 
-  /** Runs a change of the handle's, refused once stop() was called, and reads what the sandbox holds after it. */
+  /** Runs a change of the handle's, refused once stop() was called. */
   const change = async (what: string, fn: () => void | Promise<void>): Promise<void> => {
     if (stopping !== undefined) throw new Error(`sandbox.${what}: the sandbox was stopped`);
     await fn();
-    holdings = holdingsOf(running);
   };
-  const live = (): Holdings => (stopping === undefined ? (holdings = holdingsOf(running)) : holdings);
+  const live = <K extends keyof Holdings>(part: K): Holdings[K] =>
+    lastHeld === undefined ? holdingsOf(running, part) : lastHeld[part];
   const at = (ms: number): Date => new Date(ms);
   const moved = async (fn: () => number): Promise<Date> => {
     if (stopping !== undefined) throw new Error('sandbox.clock: the sandbox was stopped');
@@ -117,19 +141,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     gameUrl: running.gameUrl,
     port: running.port,
     get gameId() {
-      return live().primary.gameId;
+      return live('primary').gameId;
     },
     get apiKey() {
-      return live().primary.apiKey;
+      return live('primary').apiKey;
     },
     get signingSecret() {
-      return live().primary.signingSecret;
+      return live('primary').signingSecret;
     },
     get games() {
-      return live().games;
+      return live('games');
     },
     get users() {
-      return live().users;
+      return live('users');
     },
     faultSeed: checked.faults?.seed,
     clock: {
@@ -140,7 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     reset: () =>
       change('reset()', () => {
-        replaceContents(db, baseline.origin, baseline.data);
+        baseline.restore();
         if (startClock === undefined) clock.reset();
         else clock.set(startClock);
         since = lastId();
@@ -151,7 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const read = readDataFile(file, warn);
         const loaded: LoadedData = { origin: dataOrigin(file, fileSha256(file), read), data: read };
         replaceContents(db, loaded.origin, loaded.data);
-        baseline = loaded;
+        baseline.capture();
       }),
     snapshot: (name) =>
       change('snapshot()', async () => {
@@ -160,7 +184,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     restore: (name) => change('restore()', () => restoreSnapshot(db, snapshotFile(dir, name))),
     requests: async () => requestLog.list(since, REQUEST_LOG_CAPACITY),
     env() {
-      const { primary } = live();
+      const primary = live('primary');
       return {
         UDCLI_BASE_URL: running.url,
         UDCLI_SITE_URL: running.url,
@@ -176,7 +200,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     stop() {
       stopping ??= (async () => {
+        lastHeld = { primary: live('primary'), games: live('games'), users: live('users') };
         try {
+          baseline.dispose();
           await running.close();
         } finally {
           rmSync(dir, { recursive: true, force: true });
