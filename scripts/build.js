@@ -90,7 +90,7 @@ const GROUPS = [
     file: 'sandbox-api.cjs',
     table: 'sandboxApiModule',
     dirs: ['sandbox/api'],
-    lines: ["export { startSandbox } from './sandbox/api/index.ts';"],
+    lines: ["export { connectSandbox, startSandbox } from './sandbox/api/index.ts';"],
   },
   { file: 'sandbox.cjs', table: 'sandboxModule', dirs: ['sandbox', 'cli/commands/sandbox'] },
   { file: 'changes.cjs', table: 'changesModule', dirs: ['batch', 'audit', 'cli/commands/audit'] },
@@ -231,10 +231,10 @@ await Promise.all([
   }),
 ]);
 
-// `udcli/sandbox` for `import` (the CommonJS file's one export, named) and its types for both kinds of consumer.
+// `udcli/sandbox` for `import` (the CommonJS file's exports, named) and its types for both kinds of consumer.
 writeFileSync(
   `${DIST}/sandbox-api.mjs`,
-  "import api from './sandbox-api.cjs';\n\nexport const startSandbox = api.startSandbox;\nexport default api;\n",
+  "import api from './sandbox-api.cjs';\n\nexport const startSandbox = api.startSandbox;\nexport const connectSandbox = api.connectSandbox;\nexport default api;\n",
 );
 const API_TYPES = readFileSync(`${SRC}/sandbox/api/public.d.ts`, 'utf8');
 for (const ext of ['d.mts', 'd.cts']) writeFileSync(`${DIST}/sandbox-api.${ext}`, API_TYPES);

@@ -42,6 +42,7 @@ import { registerFaultRoutes } from './routes/faults.js';
 import { registerClockRoutes } from './routes/clock.js';
 import { registerResetRoute, type LoadedData } from './routes/reset.js';
 import { registerContentsRoute } from './routes/contents.js';
+import { registerWorkerRoutes } from './routes/workers.js';
 import { recordedOrigin } from './origin.js';
 import { registerGamePageRoutes } from './game-page/routes.js';
 import {
@@ -361,6 +362,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   controls.set(app, { clock: virtualClock, requestLog: logging.log });
   registerContentsRoute(app, db);
   registerResetRoute(app, db, options.startedWith ?? { origin: recordedOrigin(db) ?? { kind: 'demo' } });
+  registerWorkerRoutes(app, db, virtualClock);
 
   const matchApiPath = apiPathMatcher(API_ROUTES);
   // A path of ours with a verb Fastify does not route (TRACE, PROPFIND, ...): 405, not 404.

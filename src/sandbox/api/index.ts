@@ -16,8 +16,18 @@ import { keepBaseline } from '../repositories/baseline.js';
 import type { LoadedData } from '../routes/reset.js';
 import { startSandbox as startServer, type RunningSandbox } from '../server.js';
 import { restoreSnapshot, saveSnapshot, snapshotFile } from '../snapshots.js';
+import { freshWorkerGame } from '../workers.js';
 import { advanceOf, checkData, checkOptions, timeOf } from './options.js';
-import type { Sandbox, SandboxData, SandboxGame, SandboxOptions, SandboxUser } from './public.js';
+import type {
+  Sandbox,
+  SandboxConnection,
+  SandboxData,
+  SandboxGame,
+  SandboxOptions,
+  SandboxRemote,
+  SandboxUser,
+} from './public.js';
+import { credentialsEnv, remoteWorker, workerHandle, workerIdOf } from './workers.js';
 
 /** Users listed on the handle: every one a test's data file holds, without reading a generated million. */
 const LISTED_USERS = 1000;
@@ -82,6 +92,7 @@ function usersOf(running: RunningSandbox): SandboxUser[] {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const checked = checkOptions(options);
+  if (checked.process) return (await import('./child.js')).startChildSandbox(checked);
   // The sandbox's own folder: its snapshots and data given as objects, gone when it stops.
   const dir = mkdtempSync(join(tmpdir(), 'udcli-sandbox-api-'));
   let files = 0;
@@ -184,19 +195,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     restore: (name) => change('restore()', () => restoreSnapshot(db, snapshotFile(dir, name))),
     requests: async () => requestLog.list(since, REQUEST_LOG_CAPACITY),
     env() {
-      const primary = live('primary');
       return {
-        UDCLI_BASE_URL: running.url,
-        UDCLI_SITE_URL: running.url,
-        UDCLI_API_KEY: primary.apiKey,
-        UDCLI_SIGNING_SECRET: primary.signingSecret,
-        UDCLI_SIGNING_SCHEME: primary.signingScheme,
-        UDCLI_GAME_ID: primary.gameId,
-        // The built-in profile under the variables above, as `sandbox exec` gives its command: no key of another
-        // (maybe production) profile applies.
-        UDCLI_PROFILE: 'sandbox',
+        ...credentialsEnv(sandbox.connection),
         ...(running.dbPath === ':memory:' ? {} : { UDCLI_SANDBOX_DB: running.dbPath }),
       };
+    },
+    get connection(): SandboxConnection {
+      const primary = live('primary');
+      return { url: running.url, gameUrl: running.gameUrl, ...primary };
+    },
+    async worker(given) {
+      const id = workerIdOf(given);
+      const connection = sandbox.connection;
+      const fresh = () => change(`worker(${id})`, () => void freshWorkerGame(db, id, Math.floor(clock.now() / 1000)));
+      let keys: ReturnType<typeof freshWorkerGame> | undefined;
+      await change(`worker(${id})`, () => {
+        keys = freshWorkerGame(db, id, Math.floor(clock.now() / 1000));
+      });
+      return workerHandle(connection, id, keys!, () => sandbox.users, fresh);
     },
     stop() {
       stopping ??= (async () => {
@@ -215,4 +231,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   };
   return sandbox;
+}
+
+export function connectSandbox(connection: SandboxConnection): SandboxRemote {
+  const checked = checkConnection(connection);
+  return {
+    url: checked.url,
+    gameUrl: checked.gameUrl,
+    gameId: checked.gameId,
+    apiKey: checked.apiKey,
+    signingSecret: checked.signingSecret,
+    env: () => credentialsEnv(checked),
+    worker: (id) => remoteWorker(checked, id),
+  };
+}
+
+function checkConnection(value: unknown): SandboxConnection {
+  const c = value as Record<string, unknown> | null;
+  const fields = ['url', 'gameUrl', 'gameId', 'apiKey', 'signingSecret', 'signingScheme'] as const;
+  if (typeof c !== 'object' || c === null || fields.some((f) => typeof c[f] !== 'string'))
+    throw new TypeError(`connectSandbox: give a sandbox's connection (sandbox.connection: ${fields.join(', ')})`);
+  const url = new URL(c.url as string);
+  if (url.protocol !== 'http:' || url.pathname !== '/')
+    throw new TypeError("connectSandbox: connection.url must be a sandbox's http://host:port");
+  return { ...(c as unknown as SandboxConnection), url: url.origin };
 }

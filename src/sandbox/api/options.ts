@@ -22,6 +22,7 @@ const KNOWN = new Set([
   'rateLimit',
   'tokenTtl',
   'clock',
+  'process',
 ]);
 
 export interface CheckedOptions {
@@ -35,6 +36,8 @@ export interface CheckedOptions {
   tokenTtlSeconds: number | undefined;
   /** ms since the epoch. */
   clock: number | undefined;
+  /** Run it as a child process (`udcli sandbox start`) rather than in this one. */
+  process: boolean;
 }
 
 function integer(name: string, value: unknown, min: number, max: number): number {
@@ -83,6 +86,8 @@ export function checkOptions(options: SandboxOptions): CheckedOptions {
   if (o.db !== undefined && (typeof o.db !== 'string' || o.db === ''))
     throw new TypeError(`startSandbox: db must be ':memory:' or a file's path`);
   if (o.faultSeed !== undefined && o.faults === undefined) throw new TypeError('startSandbox: faultSeed needs faults');
+  if (o.process !== undefined && typeof o.process !== 'boolean')
+    throw new TypeError('startSandbox: process must be true or false');
   if (o.faults !== undefined && typeof o.faults !== 'string')
     throw new TypeError(`startSandbox: faults must be a string such as 'reset=0.1,slow=0.2:1500ms'`);
   return {
@@ -104,5 +109,6 @@ export function checkOptions(options: SandboxOptions): CheckedOptions {
     rateLimitPerSecond: o.rateLimit === undefined ? undefined : integer('rateLimit', o.rateLimit, 1, 1_000_000),
     tokenTtlSeconds: o.tokenTtl === undefined ? undefined : integer('tokenTtl', o.tokenTtl, 1, 10 * 365 * 86_400),
     clock: o.clock === undefined ? undefined : timeOf(o.clock, 'startSandbox: clock'),
+    process: o.process === true,
   };
 }

@@ -44,6 +44,58 @@ export interface SandboxOptions {
   tokenTtl?: number;
   /** The sandbox's clock starts at this time (and reset() puts it back there); default the real time. */
   clock?: Date | string | number;
+  /**
+   * Run it as a child process (`udcli sandbox start`), where a test wants it out of its own process (its own
+   * event loop, a crash of its own); default false, in this process. The handle is the same; reset() then seeds
+   * again (tens of ms) rather than putting back only what changed.
+   */
+  process?: boolean;
+}
+
+/**
+ * What another process needs to reach a sandbox (a plain object: JSON, vitest's provide(), an environment
+ * variable): its URLs and its game's credentials. `connectSandbox(connection)` turns it back into a handle.
+ */
+export interface SandboxConnection {
+  url: string;
+  gameUrl: string;
+  gameId: string;
+  apiKey: string;
+  signingSecret: string;
+  signingScheme: 'agi' | 'hmac-sha256-v1';
+}
+
+/**
+ * A test worker's own game in a shared sandbox: a copy of the sandbox's game (its definitions and every player's
+ * progress, holdings, plays and saves in it) under its own id, api key and signing secret. The players are the
+ * sandbox's; what they do in this game is the worker's alone.
+ */
+export interface SandboxWorker {
+  readonly id: string;
+  readonly url: string;
+  readonly gameUrl: string;
+  /** `<the sandbox's game>.w-<id>`. */
+  readonly gameId: string;
+  readonly apiKey: string;
+  readonly signingSecret: string;
+  /** The sandbox's users (the first 1000). */
+  readonly users: readonly SandboxUser[];
+  /** UDCLI_* variables that point a `udcli` command at this worker's game. */
+  env(): Record<string, string>;
+  /** Back to a fresh copy of the sandbox's game; other workers' games and the sandbox's own are left alone. */
+  reset(): Promise<void>;
+}
+
+/** A sandbox another process started, reached through its connection. */
+export interface SandboxRemote {
+  readonly url: string;
+  readonly gameUrl: string;
+  readonly gameId: string;
+  readonly apiKey: string;
+  readonly signingSecret: string;
+  env(): Record<string, string>;
+  /** This worker's own game (made fresh: a worker that had one gets a new copy). */
+  worker(id: string | number): Promise<SandboxWorker>;
 }
 
 export interface SandboxGame {
@@ -117,14 +169,27 @@ export interface Sandbox {
   snapshot(name: string): Promise<void>;
   /** Puts back what snapshot(name) saved. */
   restore(name: string): Promise<void>;
-  /** The requests it answered since it started or was last reset (at most the last 1000), oldest first. */
+  /**
+   * The requests it answered since it started or was last reset (at most the last 1000), oldest first; with
+   * `process: true`, none of its control routes (`/_sandbox/...`, which the handle itself calls).
+   */
   requests(): Promise<SandboxRequest[]>;
   /** UDCLI_* variables that point a `udcli` command (a child process's environment) at this sandbox. */
   env(): Record<string, string>;
+  /** What a test worker in another process passes to connectSandbox() (e.g. through vitest's provide/inject). */
+  readonly connection: SandboxConnection;
+  /**
+   * A test worker's own game in this sandbox (made fresh: a worker that had one gets a new copy), for test files
+   * that share one sandbox and must not see each other's changes.
+   */
+  worker(id: string | number): Promise<SandboxWorker>;
   /** Stops listening and frees the port; an in-memory database is gone. Safe to call more than once. */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** Starts a sandbox in this process; resolves once it answers, seeded. */
+/** Starts a sandbox in this process (or a child, with `process: true`); resolves once it answers, seeded. */
 export declare function startSandbox(options?: SandboxOptions): Promise<Sandbox>;
+
+/** A handle on a sandbox another process started, from its `connection`: for a test worker's own game. */
+export declare function connectSandbox(connection: SandboxConnection): SandboxRemote;
