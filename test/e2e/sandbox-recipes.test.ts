@@ -74,6 +74,17 @@ describe('the recipes of docs/TESTING.md, from the installed tarball', () => {
     passed(await inProject(process.execPath, [bin('vitest', 'vitest.mjs'), 'run', 'examples/vitest.test.mjs']));
   });
 
+  it('vitest with one sandbox for the run (globalSetup) and a worker’s own game per file', async () => {
+    const r = await inProject(process.execPath, [
+      bin('vitest', 'vitest.mjs'),
+      'run',
+      '--config',
+      'examples/shared/vitest.config.mjs',
+    ]);
+    passed(r);
+    expect(r.stdout).toMatch(/Tests\s+4 passed/);
+  });
+
   it('jest', async () => {
     const r = await inProject(process.execPath, [
       bin('jest', 'bin/jest.js'),
