@@ -50,32 +50,6 @@ const layerRules = LAYERS.slice(1).map((layer) => ({
   },
 }));
 
-/**
- * The admin client (src/client/sandbox-admin.ts) speaks the routes' own reply types: the client
- * may import types, and types alone, from the sandbox's route modules; nothing else of the sandbox.
- */
-const ADMIN_ROUTES = '(routes/[^/]+|game-host/routes)\\.js$';
-const clientLayer = LAYERS.find((layer) => layer.name === 'client, config and output');
-const clientRules = [
-  {
-    files: ['src/client/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: into(UPPER[clientLayer.name]), message: climbing(clientLayer) },
-            {
-              regex: `^(\\.\\.?/)+sandbox/(?!${ADMIN_ROUTES})`,
-              message: `${climbing(clientLayer)}; of the sandbox, only its routes' reply types (import type)`,
-            },
-          ],
-        },
-      ],
-    },
-  },
-];
-
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.work/', 'completions/'] },
   js.configs.recommended,
@@ -115,7 +89,6 @@ export default tseslint.config(
     },
   },
   ...layerRules,
-  ...clientRules,
   {
     // The test game is plain browser script, as a studio writes it (docs/PLATFORM.md): browser globals, ES5 habits.
     files: ['test/fixtures/sdk-game/**/*.js'],
@@ -148,32 +121,6 @@ export default tseslint.config(
               allowTypeImports: true,
               message:
                 'load the driver through src/sandbox/sqlite-driver.ts (tests: test/sqlite.ts), which picks it by Node version',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Set again for the client, as one rule holds one list: the driver above, and the admin routes' values.
-    files: ['src/client/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'better-sqlite3',
-              allowTypeImports: true,
-              message:
-                'load the driver through src/sandbox/sqlite-driver.ts (tests: test/sqlite.ts), which picks it by Node version',
-            },
-          ],
-          patterns: [
-            {
-              regex: `^(\\.\\.?/)+sandbox/${ADMIN_ROUTES}`,
-              allowTypeImports: true,
-              message: `${climbing(clientLayer)}; of the sandbox, only its routes' reply types (import type)`,
             },
           ],
         },

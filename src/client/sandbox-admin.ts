@@ -1,20 +1,24 @@
 /**
  * The client of the sandbox's own admin API, `/_sandbox/*` (plain JSON, never envelopes:
  * docs/ARCHITECTURE.md, "A new admin route"). The one place that sends to it, bounds and parses
- * the reply, checks its shape and says what went wrong. The reply types are the routes' own,
- * imported as types only, so nothing of the sandbox loads here. Which sandbox to ask is the
- * caller's (src/cli/commands/sandbox/pidfile.ts and the built-in profile know where one runs).
+ * the reply, checks its shape and says what went wrong. The reply types are src/domain's
+ * (sandbox-admin-replies.ts), which the routes answer in, so nothing of the sandbox is imported
+ * here. Which sandbox to ask is the caller's (src/cli/commands/sandbox/pidfile.ts and the
+ * built-in profile know where one runs).
  *
  * Whatever answers at a URL may be no sandbox: every reply is read up to a bound and trusted only
  * in the sandbox's shape.
  */
 import { UdcliError, UsageError } from '../errors.js';
 import { printable } from '../printable.js';
-import type { GameSourceEntry, GameSourceList } from '../sandbox/game-host/routes.js';
-import type { ClockReply } from '../sandbox/routes/clock.js';
-import type { PresentedContents } from '../sandbox/routes/contents.js';
-import type { ResetReply } from '../sandbox/routes/reset.js';
-import type { StatusReply } from '../sandbox/routes/site.js';
+import type {
+  ClockReply,
+  GameSourceEntry,
+  GameSourceList,
+  PresentedContents,
+  ResetReply,
+  StatusReply,
+} from '../domain/sandbox-admin-replies.js';
 
 export type { ClockReply, GameSourceEntry, GameSourceList, PresentedContents, ResetReply, StatusReply };
 

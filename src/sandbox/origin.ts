@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { SandboxDatabase } from './database.js';
 import { readMeta, writeMeta } from './repositories/meta.js';
 import type { DataFile } from './data/model.js';
+import type { PresentedOrigin } from '../domain/sandbox-admin-replies.js';
 
 /**
  * `added`: what `sandbox load` and `sandbox seed` put on top since (e.g. "seed 7: 1000 users"),
@@ -99,12 +100,7 @@ export function recordAddition(db: SandboxDatabase, what: string, games: readonl
 }
 
 /** The origin as JSON for `info`, `status`, the dashboard and `/_sandbox/reset`. */
-export function originJson(origin: SandboxOrigin | undefined): {
-  kind: string;
-  file: string | null;
-  sha256: string | null;
-  text: string;
-} {
+export function originJson(origin: SandboxOrigin | undefined): PresentedOrigin {
   return {
     kind: origin?.kind ?? 'unknown',
     file: origin?.kind === 'data' ? origin.file : null,

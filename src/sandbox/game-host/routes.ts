@@ -41,11 +41,11 @@ import {
   GameSourceError,
   type GameSources,
   type GameSourceSetting,
-  type GameSourceView,
   type ResolvedSource,
 } from './sources.js';
 import { serveFromDir } from './static.js';
 import { proxyUpgrade, refuseUpgrade } from './upgrade.js';
+import type { GameSourceEntry, GameSourceList } from '../../domain/sandbox-admin-replies.js';
 
 export interface GameHostDeps {
   repos: Repositories;
@@ -469,20 +469,6 @@ export interface GameSourceRouteDeps {
   repos: Repositories;
   sources: GameSources;
   allowed: AllowedDirs;
-}
-
-/** One game as `/_sandbox/game-sources` shows it: what serves its play page (null: nothing yet). */
-export interface GameSourceEntry {
-  game_id: string;
-  name: string;
-  play_path: string;
-  source: GameSourceView | null;
-}
-
-/** `GET /_sandbox/game-sources`: every game, and the one whose files were asked for last. */
-export interface GameSourceList {
-  active_game_id: string | null;
-  games: GameSourceEntry[];
 }
 
 /** `/_sandbox/game-sources`: what serves each game (the main listener's control routes). */

@@ -7,6 +7,7 @@
 import { contentUriProblem } from '../content-uri.js';
 import { PLAY_PATH } from '../constants.js';
 import type { GameRecord } from '../repositories/games.js';
+import type { GameSourceView } from '../../domain/sandbox-admin-replies.js';
 
 /** What is set for a game: a directory, a URL, or its content URI with connect switched. */
 export type GameSourceSetting =
@@ -57,16 +58,6 @@ export function resolveUrlSource(base: string, connect: boolean): ResolvedSource
     prefix: `${url.origin}${folder}`,
     entry: `${url.pathname.slice(slash + 1)}${url.search}`,
   };
-}
-
-export interface GameSourceView {
-  game_id: string;
-  kind: 'dir' | 'url';
-  dir?: string;
-  url?: string;
-  connect: boolean;
-  /** True when nothing is set and the content URI is used. */
-  from_content_uri: boolean;
 }
 
 export interface GameSources {

@@ -11,16 +11,9 @@ import { registerAdminRoute } from '../http/admin.js';
 import { ApiFailure } from '../http/failure.js';
 import { parseQuery, Query, splitTarget } from '../http/query.js';
 import { ClockRangeError, type VirtualClock } from '../virtual-clock.js';
+import type { ClockReply } from '../../domain/sandbox-admin-replies.js';
 
 export const CLOCK_PATH = '/clock';
-
-export interface ClockReply {
-  now: string;
-  unix: number;
-  offset_seconds: number;
-  moved_seconds?: number;
-  note?: string;
-}
 
 function clockReply(clock: VirtualClock): ClockReply {
   const now = clock.now();

@@ -12,9 +12,15 @@ import { redact } from '../../redact.js';
 import type { SandboxDatabase } from '../database.js';
 import { registerAdminRoute } from '../http/admin.js';
 import { PLAY_PATH } from '../constants.js';
-import { loadedContents, type LoadedContents, type LoadedKey } from '../loaded.js';
+import { loadedContents, type LoadedKey } from '../loaded.js';
 import { price } from '../present.js';
 import { DEMO_FACTS } from '../seed/demo-data.js';
+import type {
+  PresentedContents,
+  PresentedGame,
+  PresentedKey,
+  PresentedUser,
+} from '../../domain/sandbox-admin-replies.js';
 
 export const CONTENTS_PATH = '/contents';
 
@@ -24,59 +30,8 @@ export const DETAILED_GAMES = 20;
 export const LISTED_PER_GAME = 20;
 export const LISTED_PER_USER = 20;
 
-export interface PresentedKey {
-  /** Redacted. */
-  api_key: string;
-  partner: boolean;
-  /** The demo's own key with the demo's secret: public sandbox-only values that `sandbox info` shows whole. */
-  demo: boolean;
-}
-
-export interface PresentedGame {
-  id: string;
-  name: string;
-  type: string;
-  launchable: boolean;
-  signing: string;
-  play_path: string;
-  keys: PresentedKey[];
-  /** Active quests in definition order (the first LISTED_PER_GAME; none beyond the first DETAILED_GAMES games). */
-  achievements: Array<{ developer_id: string; name: string; target_value: number }>;
-  achievement_count: number;
-  /** Active products in display order (as achievements). */
-  products: Array<{ sku: string; name: string; type: string; price: string }>;
-  product_count: number;
-}
-
-export interface PresentedUser {
-  username: string;
-  uid: string;
-  premium: boolean;
-  friends: number;
-  /** Started quests (the records the API lists), as they are now. */
-  progress: Array<{
-    game_id: string;
-    developer_id: string;
-    current_value: number;
-    target_value: number;
-    state: string;
-  }>;
-  /** What the user holds (units above 0), per game and item, with the skus counted on it. */
-  holdings: Array<{ game_id: string; item: string; units: number; skus: string[] }>;
-}
-
-export interface PresentedContents {
-  origin: LoadedContents['origin'];
-  games: PresentedGame[];
-  users: PresentedUser[];
-  user_count: number;
-  /** The game a client uses by default (see loaded.ts). */
-  primary_game: string | null;
-  /** The games data files brought, in the order loaded. */
-  loaded_games: string[];
-  /** Several loaded games and none the default: the ones to pick among (else []). */
-  choices: string[];
-}
+// The CLI's `sandbox info` and `status` read these from here.
+export type { PresentedContents, PresentedKey };
 
 function isDemoKey(gameId: string, key: LoadedKey): boolean {
   const known = [

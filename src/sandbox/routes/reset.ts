@@ -16,6 +16,7 @@ import { formBodyLimits, parseQuery, Query, splitTarget } from '../http/query.js
 import { BODY_LIMIT_BYTES } from '../http/request-parameters.js';
 import { dataOrigin, originJson, sha256Of, type SandboxOrigin } from '../origin.js';
 import { hasControl } from '../../printable.js';
+import type { ResetReply } from '../../domain/sandbox-admin-replies.js';
 
 export const RESET_PATH = '/reset';
 const MAX_FILE_NAME = 1024;
@@ -70,14 +71,6 @@ async function targetOf(given: Query, startedWith: LoadedData): Promise<LoadedDa
     );
   }
   return startedWith;
-}
-
-/** The answer to a reset: what the sandbox holds now. */
-export interface ResetReply {
-  reset: true;
-  origin: ReturnType<typeof originJson>;
-  games: string[];
-  users: number;
 }
 
 export function registerResetRoute(app: FastifyInstance, db: SandboxDatabase, startedWith: LoadedData): void {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenRecord } from '../../domain/types.js';
+import type { StatusReply } from '../../domain/sandbox-admin-replies.js';
 import { LOGIN_PATH, SESSION_TTL_SECONDS, STATUS_PATH, TOKEN_GENERATOR_PATH } from '../constants.js';
 import { ApiFailure, fail, shown } from '../http/failure.js';
 import { parseQuery, splitTarget } from '../http/query.js';
@@ -199,13 +200,4 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): void {
       ...(deps.dbPath === undefined ? {} : { database: deps.dbPath }),
     }),
   );
-}
-
-/** `GET /_sandbox/status`: which process answers on the port, and (when it has one) its database file. */
-export interface StatusReply {
-  status: 'ok';
-  service: 'udcli-sandbox';
-  pid: number;
-  started_on: number;
-  database?: string;
 }
