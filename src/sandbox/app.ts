@@ -54,7 +54,8 @@ import {
 import { buildGameHostApp, originForm } from './game-host/app.js';
 import { createAllowedDirs } from './game-host/allowed-dirs.js';
 import { connectTag } from './game-host/inject.js';
-import { fromBrowser, gameOrigin as ownGameOrigin, registerGameSourceRoutes } from './game-host/routes.js';
+import { fromBrowser, gameOrigin as ownGameOrigin } from './game-host/addressing.js';
+import { registerGameSourceRoutes } from './game-host/game-source-routes.js';
 import { isLoopbackName, labelOfName, PLAY_HOST_NAME } from './game-host/game-names.js';
 import { iframeUrl } from './content-uri.js';
 import { hostName } from './http/host-check.js';
@@ -382,7 +383,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   let gamePort: number | null = null;
   // A game's own origin (game-host/game-names.ts) for a browser that reached a loopback name; on
   // any other name (a bound --host, from another machine) `*.localhost` would be that machine, and a
-  // tool may not resolve it (game-host/routes.ts, fromBrowser): the one shared origin there.
+  // tool may not resolve it (game-host/addressing.ts, fromBrowser): the one shared origin there.
   const gameOrigin = (host: string | undefined, gameId: string, browser: boolean): string | null => {
     if (host === undefined || gamePort === null) return null;
     return browser && isLoopbackName(hostName(host))

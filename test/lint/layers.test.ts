@@ -37,7 +37,7 @@ describe('the layers of src/', () => {
     ['src/client/x.ts', '../sandbox/app.js'],
     ['src/client/x.ts', '../sandbox/routes/../database.js'],
     ['src/client/x.ts', '../sandbox/routes/contents.js'],
-    ['src/client/x.ts', '../sandbox/game-host/routes.js'],
+    ['src/client/x.ts', '../sandbox/game-host/game-source-routes.js'],
     ['src/output/x.ts', '../sandbox/routes/contents.js'],
   ])('%s may not import %s', async (file, specifier) => {
     const errors = await layerErrors(file, specifier);

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, gameHostOf, type BuildAppOptions } from '../../src/sandbox/app.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { seedDemo } from '../../src/sandbox/seed/demo.js';
-import { gameOrigin } from '../../src/sandbox/game-host/routes.js';
+import { gameOrigin } from '../../src/sandbox/game-host/addressing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { tempDir } from './helpers/sandbox.js';

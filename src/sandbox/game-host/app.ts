@@ -19,7 +19,9 @@ import { splitTarget } from '../http/query.js';
 import type { RequestLogging } from '../http/request-log.js';
 import { safeIsoTime } from '../time.js';
 import { sendHostPage } from './pages.js';
-import { registerFileRoutes, registerUpgrades, type GameHostDeps } from './routes.js';
+import { registerFileRoutes } from './file-routes.js';
+import type { GameHostDeps } from './serving.js';
+import { registerUpgrades } from './upgrade-routing.js';
 
 export interface GameHostAppOptions extends Omit<GameHostDeps, 'notFound'> {
   requestTimeoutMs: number;

@@ -4,7 +4,8 @@
  * sandbox's but what a game reaches on the platform (see docs/SANDBOX-DESIGN.md). The play page
  * takes its iframe path from `GameSources.framePath`.
  */
-export { registerGameSourceRoutes, type GameHostDeps } from './routes.js';
+export { registerGameSourceRoutes } from './game-source-routes.js';
+export type { GameHostDeps } from './serving.js';
 export {
   createGameSources,
   checkUrl,

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, gameHostOf } from '../../../src/sandbox/app.js';
-import { gameOrigin as ownGameOrigin } from '../../../src/sandbox/game-host/routes.js';
+import { gameOrigin as ownGameOrigin } from '../../../src/sandbox/game-host/addressing.js';
 import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/database.js';
 import type { ChallengeStore } from '../../../src/sandbox/http/challenges.js';
 import type { FaultSpec } from '../../../src/sandbox/faults/spec.js';
