@@ -1,6 +1,7 @@
 /**
  * `/_sandbox/game-sources`: what serves each game's play page, read and set. These control
- * endpoints are the main listener's (src/sandbox/app.ts registers them), not the game host's.
+ * endpoints are the main listener's (src/sandbox/app/game-source-controls.ts registers them), not
+ * the game host's.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PLAY_PATH } from '../constants.js';

@@ -51,7 +51,7 @@ export function sendPreflight(reply: FastifyReply): FastifyReply {
 
 /**
  * The reply headers of an API reply. The app's first hook sets them on every request to the API
- * (app.ts), so they go out with any reply; this is for replies sent where no hook runs (Fastify's
+ * (app/request-gate.ts), so they go out with any reply; this is for replies sent where no hook runs (Fastify's
  * framework errors).
  */
 export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): FastifyReply {
