@@ -1,7 +1,7 @@
 /**
  * The sandbox web site (`{site_url}`): a password-less login, the token generator of spec 4.2,
  * avatars, and a status probe for `udcli sandbox status`. Replies are plain JSON, not envelopes.
- * The play page (HTML) is in play.ts.
+ * The play page is in play.ts (its HTML in ../play-page/).
  */
 import { runWhileBusy } from '../http/busy.js';
 import { randomBytes } from 'node:crypto';
