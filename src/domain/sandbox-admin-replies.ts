@@ -117,3 +117,11 @@ export interface GameSourceList {
   active_game_id: string | null;
   games: GameSourceEntry[];
 }
+
+/** `POST /_sandbox/workers/<id>`: a test worker's fresh game (its key redacted: the caller derives it). */
+export interface WorkerReply {
+  worker: string;
+  game_id: string;
+  api_key: string;
+  users: Array<{ uid: string; username: string }>;
+}

@@ -2,7 +2,7 @@
  * `sandbox.worker(id)` and `connectSandbox(connection).worker(id)`: a test worker's own game in a shared sandbox
  * (sandbox/workers.ts), as a handle with the credentials a test and a child `udcli` need.
  */
-import type { WorkerReply } from '../routes/workers.js';
+import type { WorkerReply } from '../../domain/sandbox-admin-replies.js';
 import { workerKeys, WORKER_ID_PATTERN, type WorkerKeys } from '../workers.js';
 import { redact } from '../../redact.js';
 import { control } from './control.js';

@@ -4,6 +4,7 @@
  * the caller derives the key and secret from the sandbox's credentials it already holds.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WorkerReply } from '../../domain/sandbox-admin-replies.js';
 import { redact } from '../../redact.js';
 import type { SandboxDatabase } from '../database.js';
 import { registerAdminRoute } from '../http/admin.js';
@@ -13,13 +14,6 @@ import { freshWorkerGame } from '../workers.js';
 export const WORKERS_PATH = '/workers';
 /** Users listed in the reply, as the in-process handle lists them. */
 const LISTED_USERS = 1000;
-
-export interface WorkerReply {
-  worker: string;
-  game_id: string;
-  api_key: string;
-  users: Array<{ uid: string; username: string }>;
-}
 
 export function registerWorkerRoutes(app: FastifyInstance, db: SandboxDatabase, clock: VirtualClock): void {
   registerAdminRoute(app, {
