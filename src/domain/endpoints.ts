@@ -22,8 +22,9 @@ export type SignatureRule = 'none' | 'required' | 'partner-may-omit';
 export interface EndpointRow {
   method: ApiMethod;
   /**
-   * Under API_PREFIX, before `.json`/`.xml`: a route of ROUTES, then `{name}` (the element, any
-   * text, declared by `element`) or a fixed last segment (`authenticate/user`).
+   * Under API_PREFIX, before `.json`/`.xml`: fixed segments and at most one placeholder `{name}`
+   * anywhere (the element, declared by `element`: `users/{uid}`, `users/{uid}/stats`); without
+   * one, the fixed last segment is the element (`authenticate/user`).
    */
   path: string;
   /** The path element: its name, form and description. */
@@ -40,6 +41,11 @@ export interface EndpointRow {
   summary: string;
   /** Error statuses it answers besides 400, 401, 405 and 429 (which every one may). */
   errors: readonly number[];
+  /**
+   * The CLI command made from the row (src/cli/endpoint-commands.ts): `udcli <name> <element>`,
+   * an option for each parameter. Rows without one are reached by commands written by hand.
+   */
+  command?: { name: string; description: string };
 }
 
 const element = (route: string) => `${route}/{uid}`;
@@ -244,20 +250,46 @@ export type EndpointName = keyof typeof ENDPOINTS;
 /** The names of the parameters a row declares (the client may send these only). */
 export type ParameterOf<R extends EndpointRow> = R['parameters'][number]['name'];
 
-// --- the path shape `/<route>/<element>.<format>`, built and read here only ------------------------
+// --- the path shape `/<segment>/…/<last>.<format>`, built and read here only -----------------------
+// Any segment may be the row's one placeholder, its element (`users/{uid}`, `users/{uid}/stats`);
+// without one the last segment is fixed (`authenticate/user`) and is the element.
 
-const PLACEHOLDER = /\{[^}]+\}$/;
+const PLACEHOLDER = /^\{([^}]+)\}$/;
 
-/** A template's directory and its fixed last segment (null: the element, any text). */
-export function templateParts(template: string): { dir: string; fixedName: string | null } {
-  const slash = template.lastIndexOf('/');
-  const last = template.slice(slash + 1);
-  return { dir: template.slice(0, slash), fixedName: PLACEHOLDER.test(last) ? null : last };
+/** The template's segments: fixed text, or the placeholder's name. */
+function segmentsOf(template: string): Array<{ fixed: string } | { placeholder: string }> {
+  return template.split('/').map((segment) => {
+    const name = PLACEHOLDER.exec(segment)?.[1];
+    return name === undefined ? { fixed: segment } : { placeholder: name };
+  });
 }
 
-/** `/services/rest/v1/<route>/<element>.json`, the element encoded (a fixed last segment takes none). */
+/**
+ * How a router reads a template: its URL under the prefix (a placeholder before the last segment
+ * as `:name`, the last segment always `:file`, which carries the format), the placeholder's name
+ * when it is not the last segment, and the last segment's fixed name (null: the element).
+ */
+export function templateRoute(template: string): {
+  url: string;
+  elementParam: string | null;
+  fixedName: string | null;
+} {
+  const segments = segmentsOf(template);
+  const last = segments.at(-1)!;
+  const inner = segments.slice(0, -1);
+  const placeholder = inner.find((s) => 'placeholder' in s);
+  return {
+    url: `${API_PREFIX}/${[...inner.map((s) => ('fixed' in s ? s.fixed : `:${s.placeholder}`)), ':file'].join('/')}`,
+    elementParam: placeholder && 'placeholder' in placeholder ? placeholder.placeholder : null,
+    fixedName: 'fixed' in last ? last.fixed : null,
+  };
+}
+
+/** `/services/rest/v1/<template>.json`, the placeholder the element, encoded (a template without one takes none). */
 export function servicePath(template: string, element?: string): string {
-  const path = element === undefined ? template : template.replace(PLACEHOLDER, encodeURIComponent(element));
+  const path = segmentsOf(template)
+    .map((s) => ('fixed' in s ? s.fixed : encodeURIComponent(element ?? '')))
+    .join('/');
   return `${API_PREFIX}/${path}.json`;
 }
 
@@ -277,22 +309,45 @@ export function splitServicePath(path: string): { dir: string; file: string } | 
   return { dir: slash === -1 ? '' : rest.slice(0, slash), file: rest.slice(slash + 1) };
 }
 
-/** Whether a directory and last segment's element are the template's (its element, or its fixed segment). */
-export function templateMatches(template: string, dir: string, element: string): boolean {
-  const parts = templateParts(template);
-  return parts.dir === dir && (parts.fixedName === null || parts.fixedName === element);
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
 
-/** Whether a path is the template's: under the prefix, its directory, and `<element>.json` or `.xml`. */
-export function pathMatches(template: string, path: string): boolean {
+/**
+ * A path read against a template: the element (the placeholder's value, decoded, else the fixed
+ * last segment) and the format; null when the path is not the template's.
+ */
+export function matchPath(template: string, path: string): { element: string; format: Format } | null {
   const split = splitServicePath(path);
   const file = split && splitFile(split.file);
-  return file !== null && templateMatches(template, split!.dir, file.element);
+  if (!file) return null;
+  const given = [...(split!.dir === '' ? [] : split!.dir.split('/')), file.element];
+  const segments = segmentsOf(template);
+  if (given.length !== segments.length) return null;
+  let element: string | null = null;
+  for (const [i, segment] of segments.entries()) {
+    if ('fixed' in segment) {
+      if (segment.fixed !== given[i]) return null;
+      if (i === segments.length - 1 && element === null) element = segment.fixed;
+    } else {
+      element = given[i] === '' ? null : decoded(given[i]!);
+      if (element === null) return null;
+    }
+  }
+  return { element: element!, format: file.format };
+}
+
+/** Whether a path is the template's: under the prefix, its segments, and `.json` or `.xml`. */
+export function pathMatches(template: string, path: string): boolean {
+  return matchPath(template, path) !== null;
 }
 
 /** The row of a verb at a directory and element (a recorded exchange's `resource` and `id`), if any. */
 export function endpointAt(method: string, dir: string, element: string): EndpointRow | undefined {
-  return Object.values(ENDPOINTS).find(
-    (row: EndpointRow) => row.method === method && templateMatches(row.path, dir, element),
-  );
+  const path = `${API_PREFIX}/${dir === '' ? '' : `${dir}/`}${encodeURIComponent(element)}.json`;
+  return Object.values(ENDPOINTS).find((row: EndpointRow) => row.method === method && pathMatches(row.path, path));
 }

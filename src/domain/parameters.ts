@@ -30,6 +30,13 @@ export interface ParamSpec {
   description: string;
   /** `form`: the platform's SDK sends it in a form body (any parameter may come there; SERVICE.md). */
   sentIn?: 'form';
+  /**
+   * What the 400 says of a value its pattern refuses, after `invalid parameter: NAME`;
+   * `{value}` (or `{value:N}`, cut at N characters) stands for the value as sent.
+   */
+  refusal?: string;
+  /** A larger value counts as this one (the platform's page caps); what it says is the schema's maximum. */
+  clampedTo?: number;
 }
 
 export { FILTERS, LIMITS, ORDERS };
@@ -61,6 +68,21 @@ const matching = (pattern: string): ValueSchema => ({ type: 'string', pattern })
 const q = <const N extends string>(name: N, schema: ValueSchema, description: string, required = false) =>
   ({ name, in: 'query', required, schema, description }) satisfies ParamSpec;
 
+/** The platform's words for a value its pattern refuses (docs/SERVICE.md: Errors). */
+const REFUSALS = {
+  hex32: 'expected 32 hex digits, got "{value:40}"',
+  parentId: 'not a game or website id: "{value}"',
+  parentType: 'expected Game or Website, got "{value}"',
+  flag: 'expected true or 1, got "{value:20}"',
+  progress: 'expected a number from 0.0 to 1.0',
+  reset: 'expected 1',
+  sort: 'expected asc or desc',
+  saveKey: `1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -, got "{value:40}"`,
+} as const;
+
+/** A parameter refused in the platform's words. */
+const refused = <const S extends ParamSpec>(spec: S, refusal: string) => ({ ...spec, refusal });
+
 /** The path element before `.json`/`.xml`. */
 export const PATH = {
   uid: {
@@ -69,6 +91,7 @@ export const PATH = {
     required: true,
     schema: matching(PATTERNS.hex32),
     description: 'The user: 32 hex digits.',
+    refusal: REFUSALS.hex32,
   },
   userOrName: {
     name: 'uid',
@@ -83,6 +106,7 @@ export const PATH = {
     required: true,
     schema: matching(PATTERNS.parentId),
     description: 'The game (or website) id.',
+    refusal: REFUSALS.parentId,
   },
   user: {
     name: 'user',
@@ -108,47 +132,73 @@ export const QUERY = {
     { type: 'string' },
     'A valid key shows the full user; without one (or with an unknown one) only uid, username and avatar.',
   ),
-  usernameFlag: q(
-    PARAMS.username,
-    matching(PATTERNS.flag),
-    '`true` or `1`: the path element is a username, not a uid.',
+  usernameFlag: refused(
+    q(PARAMS.username, matching(PATTERNS.flag), '`true` or `1`: the path element is a username, not a uid.'),
+    REFUSALS.flag,
   ),
-  userId: q(PARAMS.userId, matching(PATTERNS.hex32), 'The uid the token was issued to.', true),
-  authToken: q(PARAMS.authToken, matching(PATTERNS.hex32), 'The token from the token generator.', true),
-  friendsLimit: q(
-    PARAMS.limit,
-    { ...integer(1), default: LIMITS.friends.defaultLimit },
-    `Friends a page; more than ${LIMITS.friends.maxLimit} counts as ${LIMITS.friends.maxLimit}.`,
+  userId: refused(q(PARAMS.userId, matching(PATTERNS.hex32), 'The uid the token was issued to.', true), REFUSALS.hex32),
+  authToken: refused(
+    q(PARAMS.authToken, matching(PATTERNS.hex32), 'The token from the token generator.', true),
+    REFUSALS.hex32,
   ),
-  achievementsLimit: q(
-    PARAMS.limit,
-    { ...integer(1), default: LIMITS.userAchievements.defaultLimit },
-    `Rows a page; more than ${LIMITS.userAchievements.maxLimit} counts as ${LIMITS.userAchievements.maxLimit}.`,
-  ),
+  friendsLimit: {
+    ...q(
+      PARAMS.limit,
+      { ...integer(1), default: LIMITS.friends.defaultLimit },
+      `Friends a page; more than ${LIMITS.friends.maxLimit} counts as ${LIMITS.friends.maxLimit}.`,
+    ),
+    clampedTo: LIMITS.friends.maxLimit,
+  },
+  achievementsLimit: {
+    ...q(
+      PARAMS.limit,
+      { ...integer(1), default: LIMITS.userAchievements.defaultLimit },
+      `Rows a page; more than ${LIMITS.userAchievements.maxLimit} counts as ${LIMITS.userAchievements.maxLimit}.`,
+    ),
+    clampedTo: LIMITS.userAchievements.maxLimit,
+  },
   page: q(PARAMS.page, integer(1), 'A 1-based page of `limit` rows; wins over `offset`.'),
   offset: q(PARAMS.offset, { ...integer(0), default: 0 }, 'Rows to skip.'),
   aid: q(PARAMS.aid, integer(1), 'One achievement by its numeric id.'),
   developerId: q(PARAMS.developerId, text, "One achievement by the developer's id."),
   devId: q(PARAMS.devId, text, 'Alias of `developer_id`: give one of the two, not both (400).'),
-  type: q(
-    PARAMS.type,
-    { type: 'string', pattern: PATTERNS.parentType, default: 'Game' },
-    '`Game` or `Website` (any letter case).',
+  type: refused(
+    q(
+      PARAMS.type,
+      { type: 'string', pattern: PATTERNS.parentType, default: 'Game' },
+      '`Game` or `Website` (any letter case).',
+    ),
+    REFUSALS.parentType,
   ),
-  pidRequired: q(PARAMS.pid, matching(PATTERNS.parentId), 'The game (or website) id.', true),
-  pidOptional: q(
-    PARAMS.pid,
-    matching(PATTERNS.parentId),
-    "The game (or website) id; default: the api_key's own game (a website must be named).",
+  pidRequired: refused(
+    q(PARAMS.pid, matching(PATTERNS.parentId), 'The game (or website) id.', true),
+    REFUSALS.parentId,
   ),
-  parentId: q(PARAMS.parentId, matching(PATTERNS.parentId), 'The game (or website) id; `game_id` is accepted instead.'),
-  gameId: q(
-    PARAMS.gameId,
-    matching(PATTERNS.parentId),
-    'Alias of `parent_id`, as the platform SDK names it: give one of the two, not both (400).',
+  pidOptional: refused(
+    q(
+      PARAMS.pid,
+      matching(PATTERNS.parentId),
+      "The game (or website) id; default: the api_key's own game (a website must be named).",
+    ),
+    REFUSALS.parentId,
+  ),
+  parentId: refused(
+    q(PARAMS.parentId, matching(PATTERNS.parentId), 'The game (or website) id; `game_id` is accepted instead.'),
+    REFUSALS.parentId,
+  ),
+  gameId: refused(
+    q(
+      PARAMS.gameId,
+      matching(PATTERNS.parentId),
+      'Alias of `parent_id`, as the platform SDK names it: give one of the two, not both (400).',
+    ),
+    REFUSALS.parentId,
   ),
   order: q(PARAMS.order, { type: 'string', enum: [...ORDERS], default: DEFAULT_ORDER }, 'Sort key.'),
-  sort: q(PARAMS.sort, { type: 'string', pattern: PATTERNS.sort, default: DEFAULT_SORT }, '`asc` or `desc`.'),
+  sort: refused(
+    q(PARAMS.sort, { type: 'string', pattern: PATTERNS.sort, default: DEFAULT_SORT }, '`asc` or `desc`.'),
+    REFUSALS.sort,
+  ),
   filter: q(PARAMS.filter, { type: 'string', enum: [...FILTERS] }, 'Filter kind; needs `match`.'),
   match: q(
     PARAMS.match,
@@ -156,8 +206,11 @@ export const QUERY = {
     'What the filter matches; for percent_complete a percentage with an optional =, >, >=, < or <= prefix.',
   ),
   increment: q(PARAMS.increment, integer(1), 'Add this much to the current value (capped at the target).'),
-  progress: q(PARAMS.progress, matching(PATTERNS.progress), 'Set the progress to this fraction, 0.0 to 1.0.'),
-  reset: q(PARAMS.reset, matching(PATTERNS.reset), 'Back to the start value (`1`).'),
+  progress: refused(
+    q(PARAMS.progress, matching(PATTERNS.progress), 'Set the progress to this fraction, 0.0 to 1.0.'),
+    REFUSALS.progress,
+  ),
+  reset: refused(q(PARAMS.reset, matching(PATTERNS.reset), 'Back to the start value (`1`).'), REFUSALS.reset),
   skuFilter: q(
     PARAMS.sku,
     text,
@@ -165,18 +218,26 @@ export const QUERY = {
   ),
   sku: q(PARAMS.sku, text, 'The product: its sku, or a consumable by its base or `BASE:PACK`.', true),
   qty: q(PARAMS.qty, integer(1), 'Units; on a grant (POST) naming a pack `BASE:PACK`, packs.', true),
-  incrementFlag: q(
-    PARAMS.increment,
-    matching(PATTERNS.flag),
-    '`true`: add `qty` units (give exactly one of increment, decrement).',
+  incrementFlag: refused(
+    q(PARAMS.increment, matching(PATTERNS.flag), '`true`: add `qty` units (give exactly one of increment, decrement).'),
+    REFUSALS.flag,
   ),
-  decrementFlag: q(PARAMS.decrement, matching(PATTERNS.flag), '`true`: take `qty` units; more than held is a 409.'),
-  saveKeyOptional: q(
-    PARAMS.key,
-    matching(SAVE_LIMITS.keyPattern),
-    'The save: 1–64 of `A-Z a-z 0-9 _ . -`. Without it, every save of the user and game (a sandbox extension).',
+  decrementFlag: refused(
+    q(PARAMS.decrement, matching(PATTERNS.flag), '`true`: take `qty` units; more than held is a 409.'),
+    REFUSALS.flag,
   ),
-  saveKey: q(PARAMS.key, matching(SAVE_LIMITS.keyPattern), 'The save: 1–64 of `A-Z a-z 0-9 _ . -`.', true),
+  saveKeyOptional: refused(
+    q(
+      PARAMS.key,
+      matching(SAVE_LIMITS.keyPattern),
+      'The save: 1–64 of `A-Z a-z 0-9 _ . -`. Without it, every save of the user and game (a sandbox extension).',
+    ),
+    REFUSALS.saveKey,
+  ),
+  saveKey: refused(
+    q(PARAMS.key, matching(SAVE_LIMITS.keyPattern), 'The save: 1–64 of `A-Z a-z 0-9 _ . -`.', true),
+    REFUSALS.saveKey,
+  ),
   saveData: {
     ...q(
       PARAMS.data,

@@ -1,108 +1,64 @@
 /**
- * Request parameters of every endpoint: each parser reads the query (and the path element),
- * checks it against the contract and returns a typed value, or throws the 400 of the contract
- * (`missing parameter: NAME` / `invalid parameter: NAME`). Handlers only see checked values.
+ * Request parameters of every endpoint: what their declarations (src/domain/parameters.ts, checked
+ * by http/checked-parameters.ts) cannot say. Aliases (`developer_id`/`dev_id`, `parent_id`/
+ * `game_id`), one of several (`increment`/`progress`/`reset`), a default that depends on another
+ * parameter, the letter case a value is answered in, a range a pattern cannot hold, and the typed
+ * value each handler gets. Handlers only see checked values.
  */
-import { normalizeHex32 } from '../domain/ids.js';
 import {
   DEFAULT_ORDER,
   DEFAULT_SORT,
   PARAMS,
   PARENT_TYPES,
-  isSaveKey,
   saveValueProblem,
-  SAVE_LIMITS,
-  SORTS,
   type Comparator,
-  type ListOrder,
   type SortDirection,
 } from '../domain/contract.js';
 import type { ParentType } from '../domain/types.js';
 import type { ProgressChange } from './domain/achievements.js';
-import { fail, shown } from './http/failure.js';
+import { checked, integerParameter, textParameter } from './http/checked-parameters.js';
+import { fail } from './http/failure.js';
 import type { Query } from './http/query.js';
-import { bounds, FILTERS, LIMITS, ORDERS, PATTERNS, QUERY, type ParamSpec } from './http/parameters.js';
-import type { ListFilter, ListQuery } from './repositories/achievements.js';
+import { LIMITS, PATH, PATTERNS, QUERY, type ParamSpec } from './http/parameters.js';
+import type { ListFilter, ListOrder, ListQuery } from './repositories/achievements.js';
 
 export { LIMITS };
 
 // --- building blocks --------------------------------------------------------------------------
 
-export function hexId(name: string, value: string | undefined): string {
-  if (value === undefined) throw fail.missingParameter(name);
-  const id = normalizeHex32(value);
-  if (!id) throw fail.invalidParameter(name, `expected 32 hex digits, got "${shown(value, 40)}"`);
-  return id;
+/** A uid or token as declared (32 hex digits), in lower case. */
+function hexId(spec: ParamSpec, value: string): string {
+  return String(checked(spec, value)).toLowerCase();
 }
 
-const INTEGER = new RegExp(PATTERNS.integer);
-const PARENT_ID = new RegExp(PATTERNS.parentId);
+const requiredHex = (q: Query, spec: ParamSpec): string => hexId(spec, textParameter(q, spec)!);
 
-function integer(name: string, value: string, min: number, max: number = LIMITS.maxCount): number {
-  if (!INTEGER.test(value)) throw fail.invalidParameter(name, `expected an integer, got "${shown(value, 20)}"`);
-  const n = Number(value);
-  if (n < min) throw fail.invalidParameter(name, `must be at least ${min}`);
-  if (n > max) throw fail.invalidParameter(name, `must be at most ${max}`);
-  return n;
+/** `Game` or `Website`, the letter case as sent not minded, answered as the spec writes it. */
+function parentType(q: Query): ParentType {
+  const value = textParameter(q, QUERY.type);
+  return value === undefined ? 'Game' : PARENT_TYPES.find((t) => t.toLowerCase() === value.toLowerCase())!;
 }
 
-/** An integer parameter, within the bounds its declaration gives. */
-function integerOf(spec: ParamSpec, value: string): number {
-  const { minimum, maximum } = bounds(spec);
-  return integer(spec.name, value, minimum, maximum);
+const TRUE = new RegExp(PATTERNS.reset);
+
+/** `true` or `1` (any case), or `false` or `0`; absent is false. */
+function flag(q: Query, spec: ParamSpec): boolean {
+  const value = textParameter(q, spec);
+  return value !== undefined && TRUE.test(value);
 }
 
-function optionalInteger(q: Query, spec: ParamSpec): number | undefined {
-  const value = q.get(spec.name);
-  return value === undefined ? undefined : integerOf(spec, value);
-}
-
-/** Game or website id: letters, digits, '-', '_', '.'. */
-function parentIdValue(name: string, value: string | undefined): string {
-  if (value === undefined) throw fail.missingParameter(name);
-  if (!PARENT_ID.test(value)) throw fail.invalidParameter(name, `not a game or website id: "${shown(value)}"`);
-  return value;
-}
-
-/** `Game` or `Website` (any case accepted, emitted as written in the spec). */
-function parentType(q: Query, name: string = PARAMS.type): ParentType {
-  const value = q.get(name);
-  if (value === undefined) return 'Game';
-  return parentTypeValue(name, value);
-}
-
-/** `Game` or `Website` as declared (PARENT_TYPES), the letter case as sent not minded. */
-function parentTypeValue(name: string, value: string): ParentType {
-  const type = PARENT_TYPES.find((t) => t.toLowerCase() === value.toLowerCase());
-  if (!type) throw fail.invalidParameter(name, `expected Game or Website, got "${shown(value)}"`);
-  return type;
-}
-
-function text(name: string, value: string | undefined): string {
-  if (value === undefined) throw fail.missingParameter(name);
-  if (value.length > LIMITS.idLength) throw fail.invalidParameter(name, `longer than ${LIMITS.idLength} characters`);
-  return value;
-}
-
-const FLAG = new RegExp(PATTERNS.flag);
-const RESET = new RegExp(PATTERNS.reset);
-
-/** `true` or `1` (any case), or `false` or `0` (PATTERNS.flag); absent is false. */
-function flag(q: Query, name: string): boolean {
-  const value = q.get(name);
-  if (value === undefined) return false;
-  if (!FLAG.test(value)) throw fail.invalidParameter(name, `expected true or 1, got "${shown(value, 20)}"`);
-  return RESET.test(value);
+/** The first of a parameter and its aliases that is given (two given: 400), checked by its own declaration. */
+function oneOf(q: Query, ...specs: [ParamSpec, ...ParamSpec[]]): string | undefined {
+  const given = q.getAny(...specs.map((s) => s.name));
+  if (!given) return undefined;
+  return String(checked(specs.find((s) => s.name === given.name)!, given.value));
 }
 
 /** developer_id, or its alias dev_id (contract). */
 function developerId(q: Query, required: boolean): string | undefined {
-  const given = q.getAny(PARAMS.developerId, PARAMS.devId);
-  if (!given) {
-    if (required) throw fail.missingParameter(PARAMS.developerId);
-    return undefined;
-  }
-  return text(given.name, given.value);
+  const id = oneOf(q, QUERY.developerId, QUERY.devId);
+  if (id === undefined && required) throw fail.missingParameter(PARAMS.developerId);
+  return id;
 }
 
 // --- 4.1 authenticate ---------------------------------------------------------------------------
@@ -113,10 +69,7 @@ export interface AuthenticateParams {
 }
 
 export function authenticateParams(q: Query): AuthenticateParams {
-  return {
-    userId: hexId(PARAMS.userId, q.get(PARAMS.userId)),
-    authToken: hexId(PARAMS.authToken, q.get(PARAMS.authToken)),
-  };
+  return { userId: requiredHex(q, QUERY.userId), authToken: requiredHex(q, QUERY.authToken) };
 }
 
 // --- 4.5 users ------------------------------------------------------------------------------------
@@ -124,11 +77,11 @@ export function authenticateParams(q: Query): AuthenticateParams {
 export type UserLookup = { by: 'uid'; uid: string } | { by: 'username'; username: string };
 
 export function userParams(q: Query, element: string): UserLookup {
-  if (flag(q, PARAMS.username)) {
-    if (element.length === 0 || element.length > LIMITS.idLength) throw fail.invalidParameter(PARAMS.username);
+  if (flag(q, QUERY.usernameFlag)) {
+    if (element.length > LIMITS.idLength) throw fail.invalidParameter(PARAMS.username);
     return { by: 'username', username: element };
   }
-  return { by: 'uid', uid: hexId('uid', element) };
+  return { by: 'uid', uid: hexId(PATH.uid, element) };
 }
 
 // --- 4.6 friends ----------------------------------------------------------------------------------
@@ -140,11 +93,10 @@ export interface FriendsParams {
 }
 
 export function friendsParams(q: Query, element: string): FriendsParams {
-  const uid = hexId('uid', element);
-  const { defaultLimit, maxLimit } = LIMITS.friends;
-  const limit = Math.min(maxLimit, optionalInteger(q, QUERY.friendsLimit) ?? defaultLimit);
-  const page = optionalInteger(q, QUERY.page);
-  const offset = optionalInteger(q, QUERY.offset) ?? 0;
+  const uid = hexId(PATH.uid, element);
+  const limit = integerParameter(q, QUERY.friendsLimit) ?? LIMITS.friends.defaultLimit;
+  const page = integerParameter(q, QUERY.page);
+  const offset = integerParameter(q, QUERY.offset) ?? 0;
   // page is 1-based and wins over offset (contract).
   return { uid, limit, offset: page === undefined ? offset : (page - 1) * limit };
 }
@@ -157,9 +109,9 @@ export type DefinitionsParams =
   | { parentType: ParentType; parentId: string; select: 'developer_id'; developerId: string };
 
 export function definitionsParams(q: Query, element: string): DefinitionsParams {
-  const parentId = parentIdValue(PARAMS.parentId, element);
+  const parentId = String(checked(PATH.parentId, element));
   const type = parentType(q);
-  const aid = optionalInteger(q, QUERY.aid);
+  const aid = integerParameter(q, QUERY.aid);
   if (aid !== undefined) return { parentType: type, parentId, select: 'aid', aid };
   const devId = developerId(q, false);
   if (devId !== undefined) return { parentType: type, parentId, select: 'developer_id', developerId: devId };
@@ -176,14 +128,15 @@ export interface UserAchievementTarget {
 
 /**
  * The user (the path element) and the parent a request names: `type` defaults to Game (the
- * platform's SDK sends none, SERVICE.md: Achievements); the parent id by the first of `names`
+ * platform's SDK sends none, SERVICE.md: Achievements); the parent id by the first of `specs`
  * given (an alias stands in for the declared name).
  */
-function userAndParent(q: Query, element: string, ...names: [string, ...string[]]): UserAchievementTarget {
-  const uid = hexId('uid', element);
+function userAndParent(q: Query, element: string, ...specs: [ParamSpec, ...ParamSpec[]]): UserAchievementTarget {
+  const uid = hexId(PATH.uid, element);
   const type = parentType(q);
-  const given = q.getAny(...names);
-  return { uid, parentType: type, parentId: parentIdValue(given?.name ?? names[0], given?.value) };
+  const parentId = oneOf(q, ...specs);
+  if (parentId === undefined) throw fail.missingParameter(specs[0].name);
+  return { uid, parentType: type, parentId };
 }
 
 /** The list as the SDK asks for it (the repository's query): `pid` may be left out and means the api_key's game. */
@@ -192,17 +145,13 @@ export type UserAchievementsListParams = Omit<ListQuery, 'parentId'> & { parentI
 const PERCENT_MATCH = new RegExp(PATTERNS.percentMatch);
 
 function listFilter(q: Query): ListFilter | undefined {
-  const filter = q.get(PARAMS.filter);
-  const match = q.get(PARAMS.match);
-  if (filter === undefined) {
-    if (match !== undefined) throw fail.missingParameter(PARAMS.filter);
+  const kind = textParameter(q, QUERY.filter) as ListFilter['kind'] | undefined;
+  if (kind === undefined) {
+    if (q.get(PARAMS.match) !== undefined) throw fail.missingParameter(PARAMS.filter);
     return undefined;
   }
-  const kind = FILTERS.find((f) => f === filter);
-  if (!kind) throw fail.invalidParameter(PARAMS.filter, `expected one of ${FILTERS.join(', ')}`);
+  const match = textParameter(q, QUERY.match);
   if (match === undefined) throw fail.missingParameter(PARAMS.match);
-  if (match.length > LIMITS.idLength)
-    throw fail.invalidParameter(PARAMS.match, `longer than ${LIMITS.idLength} characters`);
   if (kind === 'percent_complete') {
     const m = PERCENT_MATCH.exec(match);
     if (!m)
@@ -213,29 +162,25 @@ function listFilter(q: Query): ListFilter | undefined {
 }
 
 export function userAchievementsListParams(q: Query, element: string): UserAchievementsListParams {
-  const uid = hexId('uid', element);
+  const uid = hexId(PATH.uid, element);
   const type = parentType(q);
-  const pid = q.get(PARAMS.pid);
+  const pid = textParameter(q, QUERY.pidOptional);
   // Only a game has a default (the key's own); a website must be named.
   if (pid === undefined && type === 'Website') throw fail.missingParameter(PARAMS.pid);
-  const target = { uid, parentType: type, ...(pid === undefined ? {} : { parentId: parentIdValue(PARAMS.pid, pid) }) };
   const devId = developerId(q, false);
-  const orderValue = q.get(PARAMS.order) ?? DEFAULT_ORDER;
-  const order: ListOrder | undefined = ORDERS.find((o) => o === orderValue);
-  if (!order) throw fail.invalidParameter(PARAMS.order, `expected one of ${ORDERS.join(', ')}`);
-  const sortValue = (q.get(PARAMS.sort) ?? DEFAULT_SORT).toLowerCase();
-  const sort: SortDirection | undefined = SORTS.find((s) => s === sortValue);
-  if (!sort) throw fail.invalidParameter(PARAMS.sort, 'expected asc or desc');
-  const { defaultLimit, maxLimit } = LIMITS.userAchievements;
+  const order = (textParameter(q, QUERY.order) ?? DEFAULT_ORDER) as ListOrder;
+  const sort = (textParameter(q, QUERY.sort) ?? DEFAULT_SORT).toLowerCase() as SortDirection;
   const filter = listFilter(q);
   return {
-    ...target,
+    uid,
+    parentType: type,
+    ...(pid === undefined ? {} : { parentId: pid }),
     ...(devId === undefined ? {} : { developerId: devId }),
     ...(filter === undefined ? {} : { filter }),
     order,
     sort,
-    limit: Math.min(maxLimit, optionalInteger(q, QUERY.achievementsLimit) ?? defaultLimit),
-    offset: optionalInteger(q, QUERY.offset) ?? 0,
+    limit: integerParameter(q, QUERY.achievementsLimit) ?? LIMITS.userAchievements.defaultLimit,
+    offset: integerParameter(q, QUERY.offset) ?? 0,
   };
 }
 
@@ -244,7 +189,7 @@ export interface UserAchievementParams extends UserAchievementTarget {
 }
 
 export function userAchievementParams(q: Query, element: string): UserAchievementParams {
-  const target = userAndParent(q, element, PARAMS.pid);
+  const target = userAndParent(q, element, QUERY.pidRequired);
   return { ...target, developerId: developerId(q, true)! };
 }
 
@@ -252,29 +197,26 @@ export interface UserAchievementPutParams extends UserAchievementParams {
   change: ProgressChange;
 }
 
-const PROGRESS = new RegExp(PATTERNS.progress);
+const CHANGES = [QUERY.increment, QUERY.progress, QUERY.reset] as const;
 
 export function userAchievementPutParams(q: Query, element: string): UserAchievementPutParams {
   const base = userAchievementParams(q, element);
-  const given = ([PARAMS.increment, PARAMS.progress, PARAMS.reset] as const).filter(
-    (name) => q.get(name) !== undefined,
-  );
+  const given = CHANGES.filter((spec) => q.get(spec.name) !== undefined);
   if (given.length === 0) throw fail.missingParameter('increment, progress or reset');
-  if (given.length > 1) throw fail.invalidParameter(given.join('/'), 'give exactly one of increment, progress, reset');
-  const [name] = given as [(typeof given)[number]];
-  const value = q.get(name)!;
-  switch (name) {
+  if (given.length > 1)
+    throw fail.invalidParameter(given.map((s) => s.name).join('/'), 'give exactly one of increment, progress, reset');
+  const [spec] = given as [(typeof given)[number]];
+  const value = checked(spec, q.get(spec.name)!);
+  switch (spec.name) {
     case 'increment':
-      return { ...base, change: { kind: 'increment', by: integerOf(QUERY.increment, value) } };
+      return { ...base, change: { kind: 'increment', by: Number(value) } };
     case 'progress': {
-      if (!PROGRESS.test(value)) throw fail.invalidParameter(PARAMS.progress, 'expected a number from 0.0 to 1.0');
+      // The pattern says a decimal; that it is at most 1 no pattern says.
       const fraction = Number(value);
-      if (!(fraction >= 0 && fraction <= 1))
-        throw fail.invalidParameter(PARAMS.progress, 'expected a number from 0.0 to 1.0');
+      if (!(fraction <= 1)) throw fail.invalidParameter(PARAMS.progress, QUERY.progress.refusal);
       return { ...base, change: { kind: 'progress', fraction } };
     }
     case 'reset':
-      if (!RESET.test(value)) throw fail.invalidParameter(PARAMS.reset, 'expected 1');
       return { ...base, change: { kind: 'reset' } };
   }
 }
@@ -285,7 +227,7 @@ export type ProductsTarget = UserAchievementTarget;
 
 /** The game: `parent_id`, or `game_id` as the platform's SDK names it (SERVICE.md: Products). */
 const productsTarget = (q: Query, element: string): ProductsTarget =>
-  userAndParent(q, element, PARAMS.parentId, PARAMS.gameId);
+  userAndParent(q, element, QUERY.parentId, QUERY.gameId);
 
 export interface ProductsListParams extends ProductsTarget {
   sku?: string;
@@ -293,8 +235,8 @@ export interface ProductsListParams extends ProductsTarget {
 
 export function productsListParams(q: Query, element: string): ProductsListParams {
   const target = productsTarget(q, element);
-  const sku = q.get(PARAMS.sku);
-  return sku === undefined ? target : { ...target, sku: text(PARAMS.sku, sku) };
+  const sku = textParameter(q, QUERY.skuFilter);
+  return sku === undefined ? target : { ...target, sku };
 }
 
 export interface ProductGrantParams extends ProductsTarget {
@@ -304,8 +246,8 @@ export interface ProductGrantParams extends ProductsTarget {
 
 export function productGrantParams(q: Query, element: string): ProductGrantParams {
   const target = productsTarget(q, element);
-  const sku = text(PARAMS.sku, q.get(PARAMS.sku));
-  return { ...target, sku, qty: integerOf(QUERY.qty, q.require(QUERY.qty.name)) };
+  const sku = textParameter(q, QUERY.sku)!;
+  return { ...target, sku, qty: integerParameter(q, QUERY.qty)! };
 }
 
 export interface ProductChangeParams extends ProductGrantParams {
@@ -314,8 +256,8 @@ export interface ProductChangeParams extends ProductGrantParams {
 
 export function productChangeParams(q: Query, element: string): ProductChangeParams {
   const grant = productGrantParams(q, element);
-  const increment = flag(q, PARAMS.increment);
-  const decrement = flag(q, PARAMS.decrement);
+  const increment = flag(q, QUERY.incrementFlag);
+  const decrement = flag(q, QUERY.decrementFlag);
   if (increment === decrement) {
     if (increment)
       throw fail.invalidParameter('increment/decrement', 'give exactly one of increment=true, decrement=true');
@@ -326,16 +268,6 @@ export function productChangeParams(q: Query, element: string): ProductChangePar
 
 // --- game saves (SERVICE.md: Game saves) ------------------------------------------------------------
 
-function saveKey(value: string | undefined): string {
-  if (value === undefined) throw fail.missingParameter(PARAMS.key);
-  if (!isSaveKey(value))
-    throw fail.invalidParameter(
-      PARAMS.key,
-      `1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -, got "${shown(value, 40)}"`,
-    );
-  return value;
-}
-
 export interface GameSaveReadParams {
   uid: string;
   /** Absent: every save of the user and game. */
@@ -343,9 +275,9 @@ export interface GameSaveReadParams {
 }
 
 export function gameSaveReadParams(q: Query, element: string): GameSaveReadParams {
-  const uid = hexId('uid', element);
-  const key = q.get(PARAMS.key);
-  return key === undefined ? { uid } : { uid, key: saveKey(key) };
+  const uid = hexId(PATH.uid, element);
+  const key = textParameter(q, QUERY.saveKeyOptional);
+  return key === undefined ? { uid } : { uid, key };
 }
 
 export interface GameSaveEraseParams {
@@ -356,9 +288,9 @@ export interface GameSaveEraseParams {
 
 export function gameSaveEraseParams(q: Query, element: string): GameSaveEraseParams {
   return {
-    uid: hexId('uid', element),
-    key: saveKey(q.get(PARAMS.key)),
-    authToken: hexId(PARAMS.authToken, q.get(PARAMS.authToken)),
+    uid: hexId(PATH.uid, element),
+    key: textParameter(q, QUERY.saveKey)!,
+    authToken: requiredHex(q, QUERY.authToken),
   };
 }
 
@@ -369,6 +301,7 @@ export interface GameSaveWriteParams extends GameSaveEraseParams {
 export function gameSaveWriteParams(q: Query, element: string): GameSaveWriteParams {
   const base = gameSaveEraseParams(q, element);
   const data = q.require(PARAMS.data);
+  // Its bound is in bytes of UTF-8, which a schema's maxLength (characters) cannot say.
   const problem = saveValueProblem(data);
   if (problem) throw fail.invalidParameter(PARAMS.data, problem);
   return { ...base, data };

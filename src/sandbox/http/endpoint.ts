@@ -1,12 +1,14 @@
 /**
  * What a route is: the rows of the endpoint table (src/domain/endpoints.ts: api_key and signature
- * rules, parameters, payload) it serves, each with how its parameters are checked (schemas.ts)
- * and its handler. The pipeline (pipeline.ts) runs these steps in one fixed order for every request.
+ * rules, parameters, payload) it serves, each with its handler and, where the declarations of its
+ * parameters are not the whole check, a parser of schemas.ts. The pipeline (pipeline.ts) runs
+ * these steps in one fixed order for every request.
  */
-import { templateParts, type ApiMethod, type EndpointRow, type KeyRule } from '../../domain/endpoints.js';
+import { templateRoute, type ApiMethod, type EndpointRow, type KeyRule } from '../../domain/endpoints.js';
 import type { ParentType } from '../../domain/types.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
+import { rowParameters, type RowParameters } from './checked-parameters.js';
 import type { Query } from './query.js';
 
 export type { ApiMethod, KeyRule, SignatureRule } from '../../domain/endpoints.js';
@@ -43,8 +45,11 @@ export const namedParent = (p: { parentType: ParentType; parentId: string }): Pa
 export interface Endpoint<P, R extends EndpointRow> {
   /** The row it serves: verb, path, rules, parameters and payload. */
   row: R;
-  /** Checks the query and the path element (before `.json`); throws a 400 ApiFailure. */
-  params(query: Query, element: string): P;
+  /**
+   * Checks the query and the path element; throws a 400 ApiFailure. Left out: each parameter by
+   * its declaration (`rowParameters`), which is the whole check of most reads.
+   */
+  params?(query: Query, element: string): P;
   /**
    * The parent the request names, for the cross-game check (a key acts on its own game only);
    * undefined when it names none and the key's game is meant.
@@ -79,13 +84,14 @@ export interface BoundEndpoint {
   prepare(query: Query, element: string): PreparedRequest;
 }
 
-export function endpoint<P, R extends EndpointRow>(e: Endpoint<P, R>): BoundEndpoint {
+export function endpoint<R extends EndpointRow, P = RowParameters<R>>(e: Endpoint<P, R>): BoundEndpoint {
+  const check = e.params ?? ((query: Query, element: string) => rowParameters(e.row, query, element) as P);
   return {
     row: e.row,
     oneStatement: e.oneStatement === true,
     cachedReply: e.cachedReply === true,
     prepare(query, element) {
-      const params = e.params(query, element);
+      const params = check(query, element);
       return {
         parent: e.parentOf?.(params),
         // The pipeline guarantees a key when the rule is 'required'.
@@ -96,23 +102,23 @@ export function endpoint<P, R extends EndpointRow>(e: Endpoint<P, R>): BoundEndp
 }
 
 export interface ApiRoute {
-  /**
-   * Path under /services/rest/v1 without the `.json`/`.xml` extension. The last segment is
-   * `:id` (any element, handed to the endpoint) or a fixed name (e.g. `/authenticate/user`).
-   */
-  path: string;
   /** The rows' path template (domain/endpoints.ts), which the path is read against. */
   template: string;
+  /** The router's URL of it: a placeholder before the last segment `:name`, the last `:file`. */
+  url: string;
+  /** The placeholder when it is not the last segment (the element is then the router's parameter). */
+  elementParam: string | null;
+  /** The fixed last segment (null: the last segment is the element). */
+  fixedName: string | null;
   methods: Partial<Record<ApiMethod, BoundEndpoint>>;
 }
 
 /** The route of endpoints that share a path template, each under its row's verb. */
 export function apiRoute(...endpoints: [BoundEndpoint, ...BoundEndpoint[]]): ApiRoute {
   const template = endpoints[0].row.path;
-  const { dir, fixedName } = templateParts(template);
   return {
-    path: `/${dir}/${fixedName ?? ':id'}`,
     template,
+    ...templateRoute(template),
     methods: Object.fromEntries(endpoints.map((e) => [e.row.method, e])),
   };
 }

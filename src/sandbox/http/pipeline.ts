@@ -13,8 +13,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AGI_SESSION_PARAM } from '../../domain/agi-signing.js';
 import { normalizeApiKey } from '../../domain/ids.js';
-import { API_PREFIX } from '../../domain/types.js';
-import { pathMatches, splitFile, templateParts } from '../../domain/endpoints.js';
+import { pathMatches, splitFile } from '../../domain/endpoints.js';
 import type { SandboxDatabase } from '../database.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
@@ -160,10 +159,16 @@ function originOf(request: FastifyRequest, deps: PipelineDeps): string {
  * once and no fault holds the reply back): it sends and returns nothing, which spares every
  * request a promise and a turn of the microtask queue. Otherwise it returns a promise that sends.
  */
-function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDeps) {
-  return (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply): Promise<void> | undefined => {
+function handlerFor(route: ApiRoute, deps: PipelineDeps) {
+  const { elementParam } = route;
+  return (
+    request: FastifyRequest<{ Params: Record<string, string> }>,
+    reply: FastifyReply,
+  ): Promise<void> | undefined => {
     const { path, query: rawQuery } = splitTarget(request.url);
-    const file = splitFile(request.params.file);
+    const file = splitFile(request.params.file!);
+    // The element is the placeholder's wherever it stands; the last segment still carries the format.
+    const element = file && (elementParam === null ? file.element : request.params[elementParam]);
     const format: Format = file ? file.format : formatOfPath(path);
     const fault = deps.faults?.draw() ?? null;
     if (fault && isImmediateFault(fault.kind)) {
@@ -174,7 +179,7 @@ function handlerFor(route: ApiRoute, fixedName: string | null, deps: PipelineDep
     const slow = fault?.kind === 'slow' ? fault : null;
     let outcome: HandlerResult | Promise<HandlerResult>;
     try {
-      outcome = answer(route, fixedName, deps, request, { path, rawQuery, element: file?.element, fault, format });
+      outcome = answer(route, deps, request, { path, rawQuery, element, file: file?.element, fault, format });
     } catch (error) {
       if (!(error instanceof ApiFailure)) throw error;
       if (slow === null) return void sendFailure(reply, format, error);
@@ -212,13 +217,20 @@ function sendResult(reply: FastifyReply, format: Format, result: HandlerResult):
  */
 function answer(
   route: ApiRoute,
-  fixedName: string | null,
   deps: PipelineDeps,
   request: FastifyRequest,
-  target: { path: string; rawQuery: string; element: string | undefined; fault: FaultRule | null; format: Format },
+  target: {
+    path: string;
+    rawQuery: string;
+    element: string | null | undefined;
+    /** The last segment before its format. */
+    file: string | undefined;
+    fault: FaultRule | null;
+    format: Format;
+  },
 ): HandlerResult | Promise<HandlerResult> {
   const { path, element, fault } = target;
-  if (element === undefined || (fixedName !== null && element !== fixedName)) {
+  if (!element || (route.fixedName !== null && target.file !== route.fixedName)) {
     throw fail.notFound(`path ${shown(path)}`);
   }
   // One parameter set from the query and a form body; the signature checks also get each as sent.
@@ -328,11 +340,10 @@ export function apiPathMatcher(routes: readonly ApiRoute[]): (path: string) => A
 
 export function registerApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[], deps: PipelineDeps): void {
   for (const route of routes) {
-    const { dir, fixedName } = templateParts(route.template);
-    app.route<{ Params: { file: string } }>({
+    app.route<{ Params: Record<string, string> }>({
       method: [...ROUTED_METHODS],
-      url: `${API_PREFIX}/${dir}/:file`,
-      handler: handlerFor(route, fixedName, deps),
+      url: route.url,
+      handler: handlerFor(route, deps),
     });
   }
 }

@@ -158,9 +158,8 @@ function operation(
 ): Record<string, unknown> {
   // A POST may be any verb of the route by its `method` parameter, so it answers their errors too.
   const errors = extra.override ? Object.values(route.methods).flatMap((e) => e.row.errors) : ep.row.errors;
-  const fixed = !route.path.endsWith('/:id');
   const params: ParamSpec[] = [
-    ...(fixed ? [] : [ep.row.element]),
+    ...(hasElement(route) ? [ep.row.element] : []),
     ep.row.apiKey === 'required' ? QUERY.apiKey : QUERY.apiKeyOptional,
     ...ep.row.parameters,
     ...(ep.row.signature === 'none' ? [] : SIGNATURE_PARAMS),
@@ -206,8 +205,13 @@ const FORMAT = {
   description: 'The reply format.',
 };
 
+/** Whether the path has a placeholder (else its fixed last segment is all there is). */
+const hasElement = (route: ApiRoute): boolean => route.template.includes('{');
+
+/** The verb and the template's fixed segments: `getUsers`, `getUsersStats`, `getAuthenticateUser`. */
 function operationId(method: string, route: ApiRoute): string {
-  return `${method.toLowerCase()}${route.path.replace(/\/:id$/, '').replace(/[^A-Za-z]+(.)/g, (_, c: string) => c.toUpperCase())}`;
+  const fixed = `/${route.template}`.replace(/\/\{[^}]+\}/g, '');
+  return `${method.toLowerCase()}${fixed.replace(/[^A-Za-z]+(.)/g, (_, c: string) => c.toUpperCase())}`;
 }
 
 /** The operation's query parameters, any of which may come as fields of a form body instead. */
@@ -290,11 +294,9 @@ const SECURITY_SCHEMES = {
 export function buildOpenApiDocument(routes: readonly ApiRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const slash = route.path.lastIndexOf('/');
-    const dir = route.path.slice(0, slash);
-    const last = route.path.slice(slash + 1);
     const anyEp = Object.values(route.methods)[0]!;
-    const key = `${API_PREFIX}${dir}/${last === ':id' ? `{${anyEp.row.element.name}}` : last}.{format}`;
+    // The template's placeholder is the element's name (domain/endpoints.ts).
+    const key = `${API_PREFIX}/${route.template}.{format}`;
     const item: Record<string, unknown> = {};
     for (const [method, ep] of Object.entries(route.methods) as Array<[ApiMethod, BoundEndpoint]>) {
       item[method.toLowerCase()] = operation(route, method, ep, { override: method === 'POST' });
@@ -314,7 +316,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]): Record<string
         summary: `${reachable.join(', ')} sent as a POST with method=${reachable.map((m) => m.toLowerCase()).join('|')} (the platform SDK's form for PUT and DELETE)`,
       };
     }
-    item.options = preflight(route, last === ':id' ? anyEp.row.element : null);
+    item.options = preflight(route, hasElement(route) ? anyEp.row.element : null);
     paths[key] = item;
   }
   return {
