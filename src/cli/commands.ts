@@ -3,6 +3,7 @@
  * stays small; `--help` lists them from this table without loading any.
  */
 import type { CommandModule } from '../ops/factory.js';
+import { endpointCommands } from './endpoint-commands.js';
 
 export interface CommandEntry {
   name: string;
@@ -87,6 +88,7 @@ export const COMMANDS: CommandEntry[] = [
     summary: 'Print the shell completion script (bash, zsh or fish)',
     load: () => import('./commands/completion/index.js'),
   },
+  ...endpointCommands(),
   // Called by the completion scripts while the user presses Tab: profile names, fast.
   {
     name: '__complete',

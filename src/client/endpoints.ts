@@ -5,8 +5,8 @@
  */
 import { MalformedReplyError } from '../errors.js';
 import { printable } from '../printable.js';
-import { LIMITS, LOGIN_PATH, PARAMS, TOKEN_GENERATOR_PATH } from '../domain/contract.js';
-import { ENDPOINTS, servicePath, type EndpointRow, type ParameterOf } from '../domain/endpoints.js';
+import { LOGIN_PATH, PARAMS, TOKEN_GENERATOR_PATH } from '../domain/contract.js';
+import { ENDPOINTS, parameterOf, servicePath, type EndpointRow, type ParameterOf } from '../domain/endpoints.js';
 import type { QueryParams } from '../domain/signing.js';
 import type {
   AchievementDefinition,
@@ -40,7 +40,7 @@ export interface RequestCore {
 
 export type Endpoints = Omit<ApiClient, 'request' | 'prepare' | 'close'>;
 
-export const FRIENDS_PAGE_MAX = LIMITS.friends.maxLimit;
+export const FRIENDS_PAGE_MAX: number = parameterOf(ENDPOINTS.getFriends, PARAMS.limit).clampedTo;
 
 type Param = readonly [string, string | number | boolean | undefined];
 
@@ -110,6 +110,9 @@ export function createEndpoints(core: RequestCore): Endpoints {
     ] as const;
 
   return {
+    send: (row, element, parameters = {}) =>
+      request(requestOf(row, element, ...(Object.entries(parameters) as Array<RowParam<typeof row>>))),
+
     authenticate: (userId, authToken) =>
       request<AuthenticatedUser | null>(
         requestOf(E.authenticate, undefined, [PARAMS.userId, userId], [PARAMS.authToken, authToken]),

@@ -6,6 +6,8 @@
 import type { RecordedExchange } from '../har/entry.js';
 import type { AgiChallenge } from '../domain/agi-signing.js';
 import type { SigningScheme } from '../domain/contract.js';
+import type { EndpointRow, ParameterOf } from '../domain/endpoints.js';
+import type { FromSchema } from '../domain/schema-type.js';
 import type { QueryParams } from '../domain/signing.js';
 import type {
   AchievementDefinition,
@@ -162,12 +164,25 @@ export interface SaveResult {
 /** The payload of an erase (the platform's storage page): `{"<key>": "deleted"}`. */
 export type EraseResult = Record<string, unknown>;
 
+/** Values of the parameters a row declares, by name (an undefined one is not sent). */
+export type RowArguments<R extends EndpointRow> = Partial<Record<ParameterOf<R>, string | number | boolean>>;
+
 export interface ApiClient {
   /** Any request (used by `udcli api` and the typed methods below). Throws typed errors from src/errors.ts. */
   request<T = unknown>(spec: RequestSpec): Promise<Reply<T>>;
   /** The request `request()` would send, without sending it. */
   prepare(spec: RequestSpec): PreparedRequest;
 
+  /**
+   * The request a row of the endpoint table makes (its verb, path, signing, repeatability), with
+   * the parameters it declares; the reply typed by the row's payload schema. A row's derived
+   * command (src/cli/endpoint-commands.ts) calls it; the methods below add what a row cannot say.
+   */
+  send<R extends EndpointRow>(
+    row: R,
+    element: string | undefined,
+    parameters?: RowArguments<R>,
+  ): Promise<Reply<FromSchema<R['payload']>>>;
   /** Payload null means not authenticated; the caller decides (exit 3). */
   authenticate(userId: string, authToken: string): Promise<Reply<AuthenticatedUser | null>>;
   /** Sandbox login: returns the session cookie to send to the token generator. */

@@ -250,6 +250,16 @@ export type EndpointName = keyof typeof ENDPOINTS;
 /** The names of the parameters a row declares (the client may send these only). */
 export type ParameterOf<R extends EndpointRow> = R['parameters'][number]['name'];
 
+/** The declaration of a parameter a row names (a bound or cap read from the row, not repeated). */
+export function parameterOf<R extends EndpointRow, N extends ParameterOf<R>>(
+  row: R,
+  name: N,
+): Extract<R['parameters'][number], { name: N }> {
+  const spec = row.parameters.find((p) => p.name === name);
+  if (spec === undefined) throw new Error(`the row declares no parameter ${name}`);
+  return spec as Extract<R['parameters'][number], { name: N }>;
+}
+
 // --- the path shape `/<segment>/…/<last>.<format>`, built and read here only -----------------------
 // Any segment may be the row's one placeholder, its element (`users/{uid}`, `users/{uid}/stats`);
 // without one the last segment is fixed (`authenticate/user`) and is the element.

@@ -10,10 +10,12 @@ import { DEMO } from '../../src/domain/demo.js';
 import {
   ENDPOINTS,
   endpointAt,
+  matchPath,
   pathMatches,
   servicePath,
   splitFile,
   splitServicePath,
+  templateRoute,
   type EndpointRow,
 } from '../../src/domain/endpoints.js';
 import type { FromSchema } from '../../src/domain/schema-type.js';
@@ -168,6 +170,27 @@ describe('the endpoint table', () => {
     }
   });
 
+  it("the client's send makes any row's request: verb, path, the parameters given, signing and repeatability", async () => {
+    const specs: RequestSpec[] = [];
+    const client = createEndpoints({
+      request: (spec) => (specs.push(spec), Promise.resolve({} as never)),
+      call: () => Promise.resolve(null as never),
+    });
+    for (const [name, row] of ROWS) {
+      specs.length = 0;
+      const [first] = row.parameters;
+      await client.send(row, elementFor(row), first ? { [first.name]: sample(first.name) } : {});
+      const spec = specs[0]!;
+      expect(spec.method, name).toBe(row.method);
+      expect(spec.path, name).toBe(servicePath(row.path, elementFor(row)));
+      expect([...(spec.query ?? []), ...(spec.body ?? [])], name).toEqual(
+        first ? [[first.name, sample(first.name)]] : [],
+      );
+      expect(spec.sign === true, name).toBe(row.signature !== 'none');
+      expect(spec.idempotent, name).toBe(row.idempotent !== false);
+    }
+  });
+
   it('adding is not safe to repeat; setting progress or resetting is', async () => {
     const specs: RequestSpec[] = [];
     const core = {
@@ -192,6 +215,17 @@ describe('the endpoint table', () => {
     expect(splitFile('x.yaml')).toBeNull();
     expect(splitFile('.json')).toBeNull();
     expect(splitServicePath('/elsewhere/users/x.json')).toBeNull();
+    // A placeholder anywhere: built, and read back, the element decoded.
+    const stats = servicePath('users/{uid}/stats', 'a b');
+    expect(stats).toBe('/services/rest/v1/users/a%20b/stats.json');
+    expect(matchPath('users/{uid}/stats', stats)).toEqual({ element: 'a b', format: 'json' });
+    expect(matchPath('users/{uid}/stats', '/services/rest/v1/users/x/other.json')).toBeNull();
+    expect(matchPath('users/{uid}/stats', '/services/rest/v1/users/x.json')).toBeNull();
+    expect(templateRoute('users/{uid}/stats')).toEqual({
+      url: '/services/rest/v1/users/:uid/:file',
+      elementParam: 'uid',
+      fixedName: 'stats',
+    });
   });
 
   it('the reply types follow from the payload schemas', () => {

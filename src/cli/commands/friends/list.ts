@@ -1,5 +1,7 @@
 import type { Factory } from '../../../ops/factory.js';
 import { UsageError } from '../../../errors.js';
+import { PARAMS } from '../../../domain/contract.js';
+import { ENDPOINTS, parameterOf } from '../../../domain/endpoints.js';
 import { exclusive, optionalInteger, parseUserArg, printList, rejectRawWithAll } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
 import { FRIEND_COLUMNS } from '../user/columns.js';
@@ -11,8 +13,8 @@ export interface FriendsOptions {
   all?: boolean;
 }
 
-/** The service's page size cap (spec 4.6). */
-export const FRIENDS_MAX_LIMIT = 500;
+/** The service's page size cap (spec 4.6), as the endpoint table declares it. */
+export const FRIENDS_MAX_LIMIT: number = parameterOf(ENDPOINTS.getFriends, PARAMS.limit).clampedTo;
 
 export async function run(factory: Factory, args: { uid: string }, opts: FriendsOptions): Promise<void> {
   const user = parseUserArg(args.uid, 'uid', 'friends');
