@@ -80,6 +80,16 @@ const REFUSALS = {
   saveKey: `1 to ${SAVE_LIMITS.keyMaxLength} of A-Z a-z 0-9 _ . -, got "{value:40}"`,
 } as const;
 
+/** A page's size: its default, and the cap a larger one counts as. */
+const pageLimit = (limits: { defaultLimit: number; maxLimit: number }, what: string) => ({
+  ...q(
+    PARAMS.limit,
+    { ...integer(1), default: limits.defaultLimit },
+    `${what} a page; more than ${limits.maxLimit} counts as ${limits.maxLimit}.`,
+  ),
+  clampedTo: limits.maxLimit,
+});
+
 /** A parameter refused in the platform's words. */
 const refused = <const S extends ParamSpec>(spec: S, refusal: string) => ({ ...spec, refusal });
 
@@ -141,22 +151,8 @@ export const QUERY = {
     q(PARAMS.authToken, matching(PATTERNS.hex32), 'The token from the token generator.', true),
     REFUSALS.hex32,
   ),
-  friendsLimit: {
-    ...q(
-      PARAMS.limit,
-      { ...integer(1), default: LIMITS.friends.defaultLimit },
-      `Friends a page; more than ${LIMITS.friends.maxLimit} counts as ${LIMITS.friends.maxLimit}.`,
-    ),
-    clampedTo: LIMITS.friends.maxLimit,
-  },
-  achievementsLimit: {
-    ...q(
-      PARAMS.limit,
-      { ...integer(1), default: LIMITS.userAchievements.defaultLimit },
-      `Rows a page; more than ${LIMITS.userAchievements.maxLimit} counts as ${LIMITS.userAchievements.maxLimit}.`,
-    ),
-    clampedTo: LIMITS.userAchievements.maxLimit,
-  },
+  friendsLimit: pageLimit(LIMITS.friends, 'Friends'),
+  achievementsLimit: pageLimit(LIMITS.userAchievements, 'Rows'),
   page: q(PARAMS.page, integer(1), 'A 1-based page of `limit` rows; wins over `offset`.'),
   offset: q(PARAMS.offset, { ...integer(0), default: 0 }, 'Rows to skip.'),
   aid: q(PARAMS.aid, integer(1), 'One achievement by its numeric id.'),

@@ -17,24 +17,24 @@ export function checked(spec: ParamSpec, value: string, name: string = spec.name
   return result.value;
 }
 
-/** A text parameter: checked when given, the 400 when required and missing, else undefined. */
-export function textParameter(q: Query, spec: ParamSpec): string | undefined {
+/** A parameter's value: checked when given, the 400 when required and missing, else undefined. */
+function given(q: Query, spec: ParamSpec): string | number | undefined {
   const value = q.get(spec.name);
-  if (value === undefined) {
-    if (spec.required) throw fail.missingParameter(spec.name);
-    return undefined;
-  }
-  return String(checked(spec, value));
+  if (value !== undefined) return checked(spec, value);
+  if (spec.required) throw fail.missingParameter(spec.name);
+  return undefined;
+}
+
+/** A text parameter, checked by its declaration. */
+export function textParameter(q: Query, spec: ParamSpec): string | undefined {
+  const value = given(q, spec);
+  return value === undefined ? undefined : String(value);
 }
 
 /** An integer parameter: within its declared bounds (a larger one counted as its cap, when it has one). */
 export function integerParameter(q: Query, spec: ParamSpec): number | undefined {
-  const value = q.get(spec.name);
-  if (value === undefined) {
-    if (spec.required) throw fail.missingParameter(spec.name);
-    return undefined;
-  }
-  return Number(checked(spec, value));
+  const value = given(q, spec);
+  return value === undefined ? undefined : Number(value);
 }
 
 /** What a row's checked parameters are: the element under its name, each parameter by its name. */
@@ -48,8 +48,7 @@ export function rowParameters<R extends EndpointRow>(row: R, q: Query, element: 
     [row.element.name]: String(checked(row.element, element)),
   };
   for (const spec of row.parameters) {
-    const value = spec.schema.type === 'integer' ? integerParameter(q, spec) : textParameter(q, spec);
-    values[spec.name] = value ?? (spec.schema.default as string | number | undefined);
+    values[spec.name] = given(q, spec) ?? (spec.schema.default as string | number | undefined);
   }
   return values as RowParameters<R>;
 }
