@@ -150,6 +150,13 @@ describe('a read endpoint added as its row, its query and its handler', () => {
     expect((await api(`users/${UID}/stats.json`)).status).toBe(401);
   });
 
+  it('keeps a key to its own game: a pid naming another is 403, as on every endpoint that names a game', async () => {
+    const other = await api(`users/${UID}/stats.json?${key}&pid=another-game`);
+    expect(other.status).toBe(403);
+    expect(other.body.message).toBe(`forbidden: this api_key belongs to game ${DEMO.game.id}`);
+    expect((await api(`users/${UID}/stats.json?${key}&pid=${DEMO.game.id}`)).status).toBe(200);
+  });
+
   it('is described by /openapi.json, its parameters with their bounds', async () => {
     const doc = (await (await fetch(`${env.sandbox.url}/openapi.json`)).json()) as {
       paths: Record<string, { get?: { operationId: string; parameters: Array<{ name: string; schema: object }> } }>;

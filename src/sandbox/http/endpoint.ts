@@ -5,6 +5,7 @@
  * these steps in one fixed order for every request.
  */
 import { templateRoute, type ApiMethod, type EndpointRow, type KeyRule } from '../../domain/endpoints.js';
+import { PARAMS } from '../../domain/contract.js';
 import type { ParentType } from '../../domain/types.js';
 import type { ApiKeyWithGame } from '../repositories/games.js';
 import type { Repositories } from '../repositories/index.js';
@@ -84,8 +85,25 @@ export interface BoundEndpoint {
   prepare(query: Query, element: string): PreparedRequest;
 }
 
+/** The names a parent travels under (SERVICE.md: a key acts on its own game only). */
+const PARENT_NAMES = [PARAMS.pid, PARAMS.parentId, PARAMS.gameId] as const;
+
+/**
+ * The parent checked parameters name by the row's declarations: the first of pid, parent_id and
+ * game_id given, of `type` (Game unless it says Website). A row checked by its declarations alone
+ * is held to its key's game as every other endpoint is, without a word in its handler.
+ */
+function declaredParent(params: Record<string, unknown>): ParentRef | undefined {
+  const name = PARENT_NAMES.find((n) => typeof params[n] === 'string');
+  if (name === undefined) return undefined;
+  const type = String(params[PARAMS.type] ?? 'Game').toLowerCase() === 'website' ? 'Website' : 'Game';
+  return { type, id: params[name] as string };
+}
+
 export function endpoint<R extends EndpointRow, P = RowParameters<R>>(e: Endpoint<P, R>): BoundEndpoint {
   const check = e.params ?? ((query: Query, element: string) => rowParameters(e.row, query, element) as P);
+  const parentOf =
+    e.parentOf ?? (e.params === undefined ? (p: P) => declaredParent(p as Record<string, unknown>) : undefined);
   return {
     row: e.row,
     oneStatement: e.oneStatement === true,
@@ -93,7 +111,7 @@ export function endpoint<R extends EndpointRow, P = RowParameters<R>>(e: Endpoin
     prepare(query, element) {
       const params = check(query, element);
       return {
-        parent: e.parentOf?.(params),
+        parent: parentOf?.(params),
         // The pipeline guarantees a key when the rule is 'required'.
         run: (ctx) => e.handle(ctx as HandlerContext<R['apiKey']>, params),
       };
