@@ -64,7 +64,7 @@ function resolve({ repos }: HandlerContext, p: UserAchievementParams): QuestDefi
   return quest;
 }
 
-export const definitionsRoute: ApiRoute = apiRoute(
+const definitionsRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.listAchievementDefinitions,
     params: definitionsParams,
@@ -90,7 +90,7 @@ export const definitionsRoute: ApiRoute = apiRoute(
   }),
 );
 
-export const userAchievementsRoute: ApiRoute = apiRoute(
+const userAchievementsRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.listUserAchievements,
     params: userAchievementsListParams,
@@ -126,3 +126,6 @@ export const userAchievementsRoute: ApiRoute = apiRoute(
     },
   }),
 );
+
+/** This module's routes, in the order /openapi.json lists them (routes/index.ts reads them). */
+export const ROUTES: readonly ApiRoute[] = [definitionsRoute, userAchievementsRoute];

@@ -4,7 +4,7 @@ import { apiRoute, endpoint, ok, type ApiRoute } from '../http/endpoint.js';
 import { presentAuthenticated } from '../present.js';
 import { authenticateParams } from '../schemas.js';
 
-export const authenticateRoute: ApiRoute = apiRoute(
+const authenticateRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.authenticate,
     params: authenticateParams,
@@ -26,3 +26,6 @@ export const authenticateRoute: ApiRoute = apiRoute(
     },
   }),
 );
+
+/** This module's routes, in the order /openapi.json lists them (routes/index.ts reads them). */
+export const ROUTES: readonly ApiRoute[] = [authenticateRoute];

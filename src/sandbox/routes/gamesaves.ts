@@ -41,7 +41,7 @@ const eraseEndpoint = endpoint({
   },
 });
 
-export const gameSavesRoute: ApiRoute = apiRoute(
+const gameSavesRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.getSaves,
     params: gameSaveReadParams,
@@ -70,3 +70,6 @@ export const gameSavesRoute: ApiRoute = apiRoute(
   }),
   eraseEndpoint,
 );
+
+/** This module's routes, in the order /openapi.json lists them (routes/index.ts reads them). */
+export const ROUTES: readonly ApiRoute[] = [gameSavesRoute];

@@ -53,7 +53,7 @@ function grantMessage(h: HeldProduct, qty: number, verb: string): string {
   return h.product.kind === 'consumable' ? `${verb} ${units(qty)}; holds ${units(h.quantity)}` : `${verb}; held`;
 }
 
-export const productsRoute: ApiRoute = apiRoute(
+const productsRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.listProducts,
     params: productsListParams,
@@ -119,3 +119,6 @@ export const productsRoute: ApiRoute = apiRoute(
     },
   }),
 );
+
+/** This module's routes, in the order /openapi.json lists them (routes/index.ts reads them). */
+export const ROUTES: readonly ApiRoute[] = [productsRoute];

@@ -11,7 +11,7 @@ export function playsGameFor(key: ApiKeyWithGame | null): string | null {
   return key?.game.launchable ? key.game.id : null;
 }
 
-export const usersRoute: ApiRoute = apiRoute(
+const usersRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.getUser,
     params: userParams,
@@ -31,7 +31,7 @@ export const usersRoute: ApiRoute = apiRoute(
   }),
 );
 
-export const friendsRoute: ApiRoute = apiRoute(
+const friendsRoute: ApiRoute = apiRoute(
   endpoint({
     row: ENDPOINTS.getFriends,
     params: friendsParams,
@@ -42,3 +42,6 @@ export const friendsRoute: ApiRoute = apiRoute(
     },
   }),
 );
+
+/** This module's routes, in the order /openapi.json lists them (routes/index.ts reads them). */
+export const ROUTES: readonly ApiRoute[] = [usersRoute, friendsRoute];
