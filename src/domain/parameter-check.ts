@@ -4,14 +4,14 @@
  * (docs/SERVICE.md: Errors). The sandbox answers those words in its 400 and the CLI's derived
  * commands refuse with them before sending; neither writes a check of its own for a bound.
  */
-import type { ParamSpec } from './parameters.js';
+import { PATTERNS, type ParamSpec } from './parameters.js';
 
 /** How a value as sent is shown in the words: cut at `max` characters and made printable by the caller. */
 export type Show = (value: string, max?: number) => string;
 
 export type Checked = { value: string | number } | { problem: string };
 
-const INTEGER = /^[0-9]{1,12}$/;
+const INTEGER = new RegExp(PATTERNS.integer);
 const VALUE = /\{value(?::(\d+))?\}/g;
 /** Each pattern compiled once: the checks run on every request. */
 const compiled = new Map<string, RegExp>();

@@ -1,7 +1,7 @@
 /**
  * Every request parameter of /services/rest/v1, declared once: the endpoint table (endpoints.ts)
- * names each operation's, the client may send only those, the sandbox's checks
- * (src/sandbox/schemas.ts) read their limits, patterns and choices from here, and its OpenAPI
+ * names each operation's, the client may send only those, each declaration is its own check
+ * (parameter-check.ts: the sandbox's 400s and the CLI's derived commands), and the OpenAPI
  * description is generated from the same declarations, so none of them can drift apart. The values themselves
  * (bounds, orders, filters, the game id and save key forms) are the contract's
  * (src/domain/contract.ts), which the CLI checks against before it sends.
@@ -244,8 +244,3 @@ export const QUERY = {
     sentIn: 'form',
   },
 } as const satisfies Record<string, ParamSpec>;
-
-/** Read a spec's numeric bounds (the checks use these; tests change one and see both move). */
-export function bounds(spec: ParamSpec): { minimum: number; maximum: number } {
-  return { minimum: Number(spec.schema.minimum ?? 0), maximum: Number(spec.schema.maximum ?? LIMITS.maxCount) };
-}
