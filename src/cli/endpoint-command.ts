@@ -35,7 +35,8 @@ function columnsOf(schema: ValueSchema): Array<Column<Record<string, unknown>>> 
   return Object.keys(properties).map((key) => ({
     key,
     header: key.toUpperCase().replaceAll('_', ' '),
-    cell: (row) => cellText(row[key]),
+    // A flag reads as a word in a table (cellText shows false as nothing).
+    cell: (row) => (typeof row[key] === 'boolean' ? (row[key] ? 'yes' : 'no') : cellText(row[key])),
   }));
 }
 

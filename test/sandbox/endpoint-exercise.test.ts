@@ -178,6 +178,7 @@ describe('a read endpoint added as its row, its query and its handler', () => {
     expect((JSON.parse(r.stdout) as { friends: number }).friends).toBeLessThanOrEqual(2);
     const table = await env.run(['stats', UID, '-o', 'table']);
     expect(table.stdout).toMatch(/^USERNAME +\S+/m);
+    expect(table.stdout).toMatch(/^PLAYS GAME +(yes|no)$/m);
 
     const before = await answered();
     expect(await env.run(['stats', 'xyz'])).toMatchObject({
