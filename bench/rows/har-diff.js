@@ -9,9 +9,9 @@
 import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanEnv, mustRun } from './lib/proc.js';
+import { cleanEnv, mustRun } from '../lib/proc.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'udcli.js');
 const REF = join(ROOT, 'bench', 'har-replay-ref.js');
 
@@ -29,8 +29,8 @@ export const RSS_LIMIT_MB = 300;
  * @param {string} dir
  */
 export async function recordTemplate(dir) {
-  const { startSandbox } = await import('../dist/sandbox/server.js');
-  const { DEMO } = await import('../dist/domain/demo.js');
+  const { startSandbox } = await import('../../dist/sandbox/server.js');
+  const { DEMO } = await import('../../dist/domain/demo.js');
   const sandbox = await startSandbox({
     port: 0,
     host: '127.0.0.1',
@@ -95,10 +95,11 @@ export async function writeRecording(file, template, n) {
 }
 
 /**
- * @param {{ mode: 'full' | 'quick' | 'smoke', root: string, runs: number, log: (m: string) => void, interleaved:
- * Function }} ctx
+ * The row, at most 3 runs a side (a run of the full size takes tens of seconds).
+ * @param {import('../lib/context.js').BenchContext} bench
  */
-export async function benchHarDiff(ctx) {
+async function benchHarDiff(bench) {
+  const ctx = { ...bench, runs: Math.min(bench.s.runs, 3) };
   const template = await recordTemplate(ctx.root);
   const file = join(ctx.root, 'bench.har');
   const entries = await writeRecording(file, template, HAR_ENTRIES[ctx.mode]);
@@ -132,7 +133,7 @@ export async function benchHarDiff(ctx) {
   const r = await ctx.interleaved({ runs: ctx.runs, warmup: 0 }, ref, diff);
   const peak = Math.max(...rss);
   const clean = reports.every((x) => x.compared === entries && x.differing === 0);
-  return {
+  bench.report({
     id: 'har-diff',
     what: `udcli sandbox diff of a ${entries.toLocaleString('en')}-entry recording (${mb.toFixed(0)} MB: reads and agi-signed changes)`,
     unit: 'ms',
@@ -151,5 +152,8 @@ export async function benchHarDiff(ctx) {
       compared: reports.at(-1)?.compared,
       differing: reports.at(-1)?.differing,
     },
-  };
+  });
 }
+
+/** @type {import('../run.js').BenchRow} */
+export default { ids: ['har-diff'], run: benchHarDiff };
