@@ -73,7 +73,14 @@ export async function runtimes(ctx, ids) {
  * @property {Record<string, unknown>} [extra]
  * @property {boolean} [check]
  * @property {string} [nodePath]  the Node running both sides (default: the one running the bench)
+ * @property {{ ref: TimedRun, udcli: TimedRun }} [made]  a run of each side made already (the dependency
+ * trace), the reference's output in ref-<id>.json and udcli's in ctx.outFile: a --smoke run of one run a side
+ * takes them as its samples rather than run each command again (npm test runs it: each process costs it CPU)
  */
+/** @typedef {import('./proc.js').TimedRun} TimedRun */
+
+/** Where a one-shot row's reference prints. @param {BenchContext} ctx @param {string} id */
+const refOutFile = (ctx, id) => join(ctx.root, `ref-${id}.json`);
 
 /**
  * A one-shot command against its reference, both printing JSON that must agree.
@@ -81,14 +88,22 @@ export async function runtimes(ctx, ids) {
  */
 export async function oneShot(ctx, o) {
   const { s } = ctx;
-  const refOut = join(ctx.root, `ref-${o.id}.json`);
-  ctx.log(`${o.id}: ${s.startupRuns} runs a side`);
-  const r = await ctx.interleaved(
-    { runs: s.startupRuns, warmup: s.warmup },
-    () =>
-      ctx.node(o.ref[0], o.ref, { stdoutFile: refOut, nodePath: o.nodePath, ...(o.refEnv ? { env: o.refEnv } : {}) }),
-    () => ctx.udcli(o.udcli, { stdoutFile: ctx.outFile, nodePath: o.nodePath }),
-  );
+  const refOut = refOutFile(ctx, o.id);
+  const reuse = o.made && ctx.mode === 'smoke' && s.startupRuns === 1;
+  ctx.log(`${o.id}: ${s.startupRuns} runs a side${reuse ? ' (the traced runs)' : ''}`);
+  const r =
+    o.made && reuse
+      ? { ref: [o.made.ref], udcli: [o.made.udcli] }
+      : await ctx.interleaved(
+          { runs: s.startupRuns, warmup: s.warmup },
+          () =>
+            ctx.node(o.ref[0], o.ref, {
+              stdoutFile: refOut,
+              nodePath: o.nodePath,
+              ...(o.refEnv ? { env: o.refEnv } : {}),
+            }),
+          () => ctx.udcli(o.udcli, { stdoutFile: ctx.outFile, nodePath: o.nodePath }),
+        );
   if (!o.same(JSON.parse(readFileSync(refOut, 'utf8')), JSON.parse(readFileSync(ctx.outFile, 'utf8'))))
     throw new Error(`${o.id}: udcli and the reference printed different things`);
   const target = o.target === undefined ? { op: /** @type {'<='} */ ('<='), value: 1.5 } : o.target;
@@ -107,43 +122,40 @@ export async function oneShot(ctx, o) {
 }
 
 /**
- * The packages and built-ins each side loads, from one untimed run of each under
- * modules-preload.js; a difference is logged, and the row that asked is marked.
+ * The packages and built-ins each side loads, from one run of each under modules-preload.js; a
+ * difference is logged, and the row that asked is marked. Returns the two runs too (`made`):
+ * the reference printing to `refOut`, udcli to ctx.outFile.
  * @param {BenchContext} ctx
- * @param {{ id: string, refArgv: string[], udcliArgv: string[], nodePath?: string }} o
+ * @param {{ id: string, refArgv: string[], udcliArgv: string[], refOut: string, nodePath?: string }} o
  */
 export async function sameDependencies(ctx, o) {
-  const traced = async (/** @type {string} */ name, /** @type {string[]} */ argv) => {
+  const traced = async (/** @type {string} */ name, /** @type {string[]} */ argv, /** @type {string} */ out) => {
     const file = join(ctx.root, `modules-${name}.txt`);
     rmSync(file, { force: true });
-    await mustRun(`${name} (modules traced)`, ['--import', MODULES_PRELOAD, ...argv], {
+    const run = await mustRun(`${name} (modules traced)`, ['--import', MODULES_PRELOAD, ...argv], {
       env: { ...ctx.udcliEnv, BENCH_MODULES_FILE: file },
-      stdoutFile: ctx.outFile,
+      stdoutFile: out,
       nodePath: o.nodePath,
     });
-    return loadedDependencies(file);
+    return { run, loaded: loadedDependencies(file) };
   };
-  const ref = await traced('reference', o.refArgv);
-  const ours = await traced('udcli', [BIN, ...o.udcliArgv]);
-  const diff = dependencyDifference(ours, ref);
+  const ref = await traced('reference', o.refArgv, o.refOut);
+  const ours = await traced('udcli', [BIN, ...o.udcliArgv], ctx.outFile);
+  const diff = dependencyDifference(ours.loaded, ref.loaded);
   const deps = {
     same: diff.onlyFirst.length === 0 && diff.onlySecond.length === 0,
     udcliOnly: diff.onlyFirst,
     referenceOnly: diff.onlySecond,
-    packages: ours.packages,
-    udcliModuleFiles: ours.files,
-    referenceModuleFiles: ref.files,
+    packages: ours.loaded.packages,
+    udcliModuleFiles: ours.loaded.files,
+    referenceModuleFiles: ref.loaded.files,
   };
   if (!deps.same)
     ctx.log(
       `${o.id}: udcli and its reference load different dependencies (udcli only: ${deps.udcliOnly.join(' ') || '-'}; reference only: ${deps.referenceOnly.join(' ') || '-'}): the row is marked`,
     );
-  return deps;
+  return { deps, made: { ref: ref.run, udcli: ours.run } };
 }
-
-/** `like for like: …` with whether the dependencies were found the same. @param {string} what @param {boolean} same */
-export const likeLabel = (what, same) =>
-  `like for like: ${what}, commander, the same config lookup, the same dependencies (${same ? 'checked' : 'NOT the same, see notes'})`;
 
 /**
  * @typedef {object} LikeForLikeRow
@@ -166,19 +178,26 @@ export async function likeForLike(ctx, o) {
   const refArgv = [join(BENCH, 'ref', o.script), ...o.argv];
   // On Node 24 this is also the check that the command loads no SQLite driver: the reference
   // loads none, and the driver installed for the Node running the bench would not load there.
-  const deps = await sameDependencies(ctx, { id: o.id, refArgv, udcliArgv: o.argv, nodePath: o.nodePath });
+  const { deps, made } = await sameDependencies(ctx, {
+    id: o.id,
+    refArgv,
+    udcliArgv: o.argv,
+    refOut: refOutFile(ctx, o.id),
+    nodePath: o.nodePath,
+  });
   await oneShot(ctx, {
     id: o.id,
     what: o.what,
     ref: refArgv,
     refEnv: ctx.udcliEnv,
     udcli: o.argv,
-    label: likeLabel(o.label, deps.same),
+    label: `like for like: ${o.label}, commander, the same config lookup, the same dependencies (${deps.same ? 'checked' : 'NOT the same, see notes'})`,
     same: o.same,
     check: deps.same,
     extra: { dependencies: deps },
     target: { op: '<=', value: o.target ?? 1.5 },
     nodePath: o.nodePath,
+    made,
   });
 }
 

@@ -23,10 +23,11 @@ export default {
     const argv = (/** @type {string} */ uid) => ['friends', uid, '--all', '-o', 'ndjson'];
     const ref = (/** @type {string} */ uid) =>
       ctx.node('ref/friends.js', [REF, ...argv(uid)], { stdoutFile: refOut, rssFile, env: ctx.udcliEnv });
-    const deps = await sameDependencies(ctx, {
+    const { deps } = await sameDependencies(ctx, {
       id: 'friends',
       refArgv: [REF, ...argv(seeded.small.uid)],
       udcliArgv: argv(seeded.small.uid),
+      refOut,
     });
     ctx.log(`friends: ${n} friends, ${s.runs} runs a side`);
     const r = await ctx.interleaved(

@@ -1,10 +1,11 @@
 /**
- * The benches cannot rot: `node bench/run.js --smoke` (tiny sizes, one run each) must finish
- * and write every row with numbers. Nothing here is timed or judged: ratios on a shared test
- * machine mean nothing. Needs `npm run build` (npm test builds first).
+ * The benches cannot rot: `node bench/run.js --smoke` (tiny sizes, one run each, all rows on one
+ * seeded database and one sandbox) must finish and write every row of every module in bench/rows/
+ * with numbers. Nothing here is timed or judged: ratios on a shared test machine mean nothing.
+ * Needs `npm run build` (npm test builds first).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,43 +15,24 @@ const RUN = fileURLToPath(new URL('../../bench/run.js', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'udcli-bench-smoke-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-// No mock-server row, no node row and no row on the newest Node 24 (the start-up and one-shot rows'
-// `-node24` twins): those install packages (or Node) from the npm registry, and a --smoke run leaves
-// them out (the environment below drops $UDCLI_BENCH_NODE24 with the other UDCLI_ variables). The
-// gc-soak row runs on this Node, for a second.
-const ROWS = [
-  'startup-version',
-  'startup-help',
-  'startup-bare',
-  'user',
-  'user-floor',
-  'list',
-  'inc',
-  'embedded',
-  'friends-time',
-  'friends-rss',
-  'data-load',
-  'data-export-rss',
-  'batch',
-  'batch-2req',
-  'batch-latency',
-  'batch-latency-2req',
-  'batch-journal',
-  'journal-resume-rss',
-  'sandbox-get',
-  'ladder-fastify',
-  'ladder-fastify-sqlite',
-  'sandbox-get-floor',
-  'sandbox-inc',
-  'sandbox-agi-inc',
-  'har-diff',
-  'sandbox-signatures',
-  'gc-soak',
-];
+const ROW_FILES = readdirSync(fileURLToPath(new URL('../../bench/rows/', import.meta.url)))
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => f.slice(0, -'.js'.length));
+// Off in a --smoke run: the rows that install from the npm registry (npm test never installs
+// anything). The start-up and one-shot rows' `-node24` twins are left out too: the environment
+// below drops $UDCLI_BENCH_NODE24 with the other UDCLI_ variables.
+const INSTALLING = ['mocks', 'node-ci'];
+
+interface Module {
+  file: string;
+  ids: string[];
+  reported?: string[];
+  off?: boolean;
+}
 
 interface Row {
   id: string;
-  reference: { median: unknown; samples: unknown[]; spread: Record<string, unknown>; runs: unknown };
+  reference: { label: string; median: unknown; samples: unknown[]; spread: Record<string, unknown>; runs: unknown };
   udcli: { median: unknown; samples: unknown[]; spread: Record<string, unknown>; runs: unknown };
   load1: unknown;
   load: { load1: Record<string, unknown>; othersCores: unknown; underLoad: unknown };
@@ -66,9 +48,19 @@ describe('bench/run.js --smoke', () => {
     const r = spawnSync(process.execPath, [RUN, '--smoke', '--out', out], { env, encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
 
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { mode: string; rows: Row[] };
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
+      mode: string;
+      modules: Module[];
+      rows: Row[];
+    };
     expect(results.mode).toBe('smoke');
-    expect(results.rows.map((row) => row.id)).toEqual(ROWS);
+    // Every file in bench/rows/ is named in bench/run.js's list, and reports each row it declares.
+    expect(results.modules.map((m) => m.file).sort()).toEqual(ROW_FILES.sort());
+    for (const m of results.modules) {
+      if (INSTALLING.includes(m.file)) expect(m.off, m.file).toBe(true);
+      else expect(m.reported, m.file).toEqual(m.ids);
+    }
+    expect(results.rows.map((row) => row.id)).toEqual(results.modules.flatMap((m) => m.reported ?? []));
     for (const row of results.rows) {
       const spreads = [...Object.values(row.reference.spread), ...Object.values(row.udcli.spread)];
       expect(spreads).toHaveLength(8);
@@ -93,9 +85,10 @@ describe('bench/run.js --smoke', () => {
       expect(typeof row.load.underLoad).toBe('boolean');
       if (process.platform === 'linux') expect(Number.isFinite(row.load.othersCores as number), row.id).toBe(true);
     }
-    // The one-shot rows' references load what udcli loads (traced, not assumed).
-    for (const id of ['user', 'list', 'inc', 'friends-time'])
-      expect(results.rows.find((row) => row.id === id)?.extra?.dependencies?.same, id).toBe(true);
+    // The like-for-like references load what udcli loads (traced, not assumed).
+    const likeForLike = results.rows.filter((row) => row.reference.label.startsWith('like for like'));
+    expect(likeForLike.map((row) => row.id)).toEqual(['user', 'list', 'inc', 'friends-time']);
+    for (const row of likeForLike) expect(row.extra?.dependencies?.same, row.id).toBe(true);
     const md = readFileSync(join(out, 'results.md'), 'utf8');
     expect(md).toContain('| what | reference | udcli | ratio | target |');
     expect(md).not.toContain('The sandbox beside the mock servers');
