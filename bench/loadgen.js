@@ -57,6 +57,14 @@ async function makeExchange(o, pool) {
   const path = `/services/rest/v1/achievements/user/${inc.uid}.json`;
   const query = (/** @type {Array<[string, string]>} */ params) =>
     params.map(([n, v]) => `${rfc3986(n)}=${rfc3986(v)}`).join('&');
+  /** @type {Array<[string, string]>} */
+  const increment = [
+    ['api_key', inc.apiKey],
+    ['type', 'Game'],
+    ['pid', inc.gameId],
+    ['developer_id', inc.developerId],
+    ['increment', '1'],
+  ];
   if (mode === 'inc') {
     // The sandbox takes each hmac signature once (issue 31, 5), and thousands of increments a
     // second cannot each have a second of their own: a nonce, signed too, makes each its own
@@ -65,11 +73,7 @@ async function makeExchange(o, pool) {
     return async () => {
       /** @type {Array<[string, string]>} */
       const params = [
-        ['api_key', inc.apiKey],
-        ['type', 'Game'],
-        ['pid', inc.gameId],
-        ['developer_id', inc.developerId],
-        ['increment', '1'],
+        ...increment,
         ['nonce', randomBytes(16).toString('base64url')],
         ['timestamp', String(Math.floor(Date.now() / 1000))],
       ];
@@ -82,14 +86,7 @@ async function makeExchange(o, pool) {
   }
   const { agiSignature } = await import('../dist/domain/agi-signing.js');
   /** @type {Array<[string, string]>} */
-  const params = [
-    ['api_key', inc.apiKey],
-    ['type', 'Game'],
-    ['pid', inc.gameId],
-    ['developer_id', inc.developerId],
-    ['increment', '1'],
-    ['method', 'put'],
-  ];
+  const params = [...increment, ['method', 'put']];
   const unsigned = `${path}?${query(params)}`;
   return async () => {
     const first = await send(unsigned, 'POST', FORM_HEADERS);

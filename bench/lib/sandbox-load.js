@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { BENCH } from './context.js';
 import { CONCURRENCY, COUNTER } from './options.js';
-import { nodeJson } from './proc.js';
+import { nodeJson, startServer } from './proc.js';
 
 /** @typedef {import('./context.js').BenchContext} BenchContext */
 /** @typedef {{ before: number, after: number, ok: number }} Exact */
@@ -60,14 +60,16 @@ export function throwOnFailures(runs, what) {
 }
 
 /**
- * Increments against a fixed-reply server (the reference) and the bench's sandbox, interleaved
- * after a warm-up of each; the sandbox's counter read before and after each of its runs.
+ * Increments against bare-server.js handing back the fixed `replies` (files; the reference) and
+ * the bench's sandbox, interleaved after a warm-up of each; the sandbox's counter read before and
+ * after each of its runs. A failed request fails the row.
  * @param {BenchContext} ctx
- * @param {{ mode: 'inc' | 'agi', bareUrl: string, what: string }} o
+ * @param {{ mode: 'inc' | 'agi', replies: string[], what: string }} o
  */
 export async function exactIncrements(ctx, o) {
   const { s } = ctx;
   const { loadgen, counterValue, incOptions } = await sandboxLoad(ctx);
+  const bare = ctx.keep(await startServer(join(BENCH, 'bare-server.js'), o.replies));
   const load = (/** @type {string} */ url, /** @type {number} */ durationMs) =>
     loadgen({ url, mode: o.mode, inc: incOptions, connections: CONCURRENCY, durationMs });
   ctx.log(`${o.what}: ${s.loadMs} ms a run, ${CONCURRENCY} clients, ${s.runs} runs a side`);
@@ -81,19 +83,21 @@ export async function exactIncrements(ctx, o) {
     return res;
   };
   if (s.loadWarmMs > 0) {
-    await load(o.bareUrl, s.loadWarmMs);
+    await load(bare.url, s.loadWarmMs);
     await onSandbox(s.loadWarmMs);
   }
   const r = await ctx.interleaved(
     { runs: s.runs, warmup: 0 },
-    () => load(o.bareUrl, s.loadMs),
+    () => load(bare.url, s.loadMs),
     () => onSandbox(s.loadMs),
   );
+  throwOnFailures([...r.ref, ...r.udcli], o.what);
   const last = /** @type {Exact} */ (exact.at(-1));
   const runsExact = exact.filter((e) => e.after - e.before === e.ok).length;
   return {
-    r,
-    allExact: runsExact === exact.length,
+    refSamples: r.ref.map((x) => x.rps),
+    udcliSamples: r.udcli.map((x) => x.rps),
+    check: runsExact === exact.length,
     extra: { finalValue: last.after, expectedFinalValue: last.before + last.ok, runsExact, runs: exact.length },
   };
 }

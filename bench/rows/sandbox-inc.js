@@ -5,10 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH } from '../lib/context.js';
 import { CONCURRENCY, COUNTER } from '../lib/options.js';
-import { startServer } from '../lib/proc.js';
-import { exactIncrements, throwOnFailures } from '../lib/sandbox-load.js';
+import { exactIncrements } from '../lib/sandbox-load.js';
 
 /** @type {import('../run.js').BenchRow} */
 export default {
@@ -29,25 +27,17 @@ export default {
         },
       }),
     );
-    const bare = ctx.keep(await startServer(join(BENCH, 'bare-server.js'), [incBody]));
-    const { r, allExact, extra } = await exactIncrements(ctx, {
-      mode: 'inc',
-      bareUrl: bare.url,
-      what: 'sandbox increments',
-    });
-    throwOnFailures([...r.ref, ...r.udcli], 'sandbox increments');
+    const measured = await exactIncrements(ctx, { mode: 'inc', replies: [incBody], what: 'sandbox increments' });
+    const { extra } = measured;
     ctx.report({
+      ...measured,
       id: 'sandbox-inc',
       what: `sandbox signed increments (${CONCURRENCY} concurrent clients, one counter)`,
       unit: 'inc/s',
       kind: 'report',
       refLabel: 'bare node:http, fixed JSON',
-      refSamples: r.ref.map((x) => x.rps),
-      udcliSamples: r.udcli.map((x) => x.rps),
       target: null,
-      check: allExact,
       targetText: 'report; final value exact',
-      extra,
       notes: [
         `sandbox increments: counter exact after ${extra.runsExact} of ${extra.runs} runs (last: ${extra.finalValue}, expected ${extra.expectedFinalValue}); the ratio is reported, not judged.`,
       ],
