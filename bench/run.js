@@ -73,6 +73,7 @@ export const ROWS = [
   'gc-soak',
   'node-ci',
   'mocks',
+  'sandbox-in-tests',
 ];
 
 /** Where results go unless --out: not tracked by git (.gitignore). */
