@@ -17,14 +17,8 @@ import { confirmMutation, sandboxBanner, sandboxReceipt } from '../ops/safety.js
 import { createOutput } from '../output/output.js';
 import { redactUrl, withoutUserinfo } from '../redact.js';
 import { confirmOrRequireYes } from '../runtime/prompt.js';
-import {
-  recoverUser,
-  subjectOf,
-  tracedBatchUser,
-  undoOnceApplied,
-  type ChangeArgs,
-  type ChangeType,
-} from './change.js';
+import { recoverUser, subjectOf, tracedBatchUser, undoOnceApplied } from './change-trace.js';
+import type { ChangeArgs, ChangeType } from './change-type.js';
 import { parseBatchFlags, type BatchFlags, type Why } from './flags.js';
 import { countBatchItems, readBatchInput, type BatchItem } from './input.js';
 import { Journal, type JournalCommand } from './journal.js';

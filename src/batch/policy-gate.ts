@@ -16,7 +16,7 @@ import { resolveOperator } from '../ops/operator.js';
 import { checkPolicy } from '../ops/policy.js';
 import { printable } from '../printable.js';
 import { redactUrl, withoutUserinfo } from '../redact.js';
-import type { ChangeArgs, ChangeType } from './change.js';
+import type { ChangeArgs, ChangeType } from './change-type.js';
 import type { BatchSettings, Why } from './flags.js';
 import { countBatchItems, readBatchInput } from './input.js';
 import {

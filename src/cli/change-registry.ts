@@ -7,7 +7,7 @@
  * itself (src/batch/change.ts) is loaded only when the command runs.
  */
 import type { Command } from 'commander';
-import type { ChangeArgs, ChangeType } from '../batch/change.js';
+import type { ChangeArgs, ChangeType } from '../batch/change-type.js';
 import { addBatchOptions, type BatchFlags, type WhyFlags } from '../batch/flags.js';
 import type { BatchSummary } from '../batch/runner.js';
 import type { Factory } from '../ops/factory.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tracedSingle, type Perform, type TraceSettings } from '../../src/audit/tracked.js';
-import { traceSpec } from '../../src/batch/change.js';
+import { traceSpec } from '../../src/batch/change-trace.js';
 import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../../src/client/types.js';
 import type { AchievementChangeSpec } from '../../src/batch/changes/achievements.js';
 import type { Factory } from '../../src/ops/factory.js';

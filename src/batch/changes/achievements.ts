@@ -5,7 +5,7 @@
  */
 import { CompletedKeptError, scopeArgs, undoFlags } from '../../audit/tracked.js';
 import { achievementReceipt, progressPercent, shortUid, undoLine, type Receipt } from '../../audit/receipt.js';
-import type { ChangeType } from '../change.js';
+import type { ChangeType } from '../change-type.js';
 import type { AchievementTarget, ApiClient, Reply } from '../../client/types.js';
 import { achievementState, type AchievementState, type OutcomeJudgement } from '../../domain/outcome.js';
 import { completedDateOf, isState } from '../../domain/quests.js';

@@ -5,7 +5,7 @@
  */
 import { scopeArgs, undoFlags } from '../../audit/tracked.js';
 import { productReceipt, shortUid, undoLine } from '../../audit/receipt.js';
-import type { ChangeType } from '../change.js';
+import type { ChangeType } from '../change-type.js';
 import type { ApiClient, ProductTarget, Reply } from '../../client/types.js';
 import { unitsHeld } from '../../domain/holdings.js';
 import { productOutcome, productState, type ProductState } from '../../domain/outcome.js';

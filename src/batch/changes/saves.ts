@@ -6,7 +6,7 @@
 import { saveReceipt, saveWords, saveState, writeUndoFile, type SaveChange } from '../../audit/saves.js';
 import { shortUid } from '../../audit/receipt.js';
 import { undoFlags } from '../../audit/tracked.js';
-import type { ChangeAsk, ChangeType } from '../change.js';
+import type { ChangeAsk, ChangeType } from '../change-type.js';
 import type { ApiClient, EraseResult, Reply, SaveResult } from '../../client/types.js';
 import type { Factory } from '../../ops/factory.js';
 import {

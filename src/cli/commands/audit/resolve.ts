@@ -8,7 +8,8 @@
 import { auditKey, entryFilter, OpenChanges, type AuditEntry } from '../../../audit/log.js';
 import { openTrail, type Trail } from '../../../audit/trail.js';
 import { auditResolution, traceContext } from '../../../audit/tracked.js';
-import { recoverUser, undoOnceApplied, type ChangeArgs, type ChangeType } from '../../../batch/change.js';
+import { recoverUser, undoOnceApplied } from '../../../batch/change-trace.js';
+import type { ChangeArgs, ChangeType } from '../../../batch/change-type.js';
 import type { Recovery } from '../../../batch/runner.js';
 import type { ApiClient } from '../../../client/types.js';
 import type { Settings } from '../../../config/types.js';
