@@ -99,6 +99,11 @@ export async function loadChanges(noun: string, verb?: string): Promise<ChangeDe
     .map(({ d }) => d);
 }
 
+/** The mutating verbs of a noun, in help's order (`inc`, `set`, ...): what help, completion and the tests list. */
+export async function changeVerbs(noun: string): Promise<string[]> {
+  return (await loadChanges(noun)).map((d) => d.command.split(' ').slice(1).join(' '));
+}
+
 /**
  * Registers a noun's mutating verbs under its commander command (`udcli achievements`): all of them, or, when the
  * command line runs one verb (src/cli/running-verb.ts), only that one: none for a verb the noun registered itself

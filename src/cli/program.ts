@@ -101,9 +101,8 @@ function configureTree(cmd: Command, io: IOStreams): void {
 /** An entry's line of `udcli --help`; a noun's mutating verbs as the change registry declares them. */
 async function summaryOf(entry: CommandEntry): Promise<string> {
   if (typeof entry.summary === 'string') return entry.summary;
-  const { loadChanges } = await import('./change-registry.js');
-  const verbs = (await loadChanges(entry.name)).map((d) => d.command.split(' ').slice(1).join(' '));
-  return entry.summary(verbs);
+  const { changeVerbs } = await import('./change-registry.js');
+  return entry.summary(await changeVerbs(entry.name));
 }
 
 /** The entry whose module must be loaded for this argv, if any. */

@@ -3,7 +3,9 @@
  * presses Tab, one a line. Hidden, and fast: it reads the config file directly (no `conf`, no
  * other command module) and never fails loudly, since its output lands in a completion menu.
  * Kinds: `profiles` (the built-in one first, then the stored ones), `snapshots` (the local
- * sandbox's, by listing its data directory: nothing is started or opened). An unknown kind prints
+ * sandbox's, by listing its data directory: nothing is started or opened), and `line -- WORDS`:
+ * what Tab offers after WORDS (the last one is the word being completed), from the command tree
+ * of this udcli, for which only the module of the command typed is loaded. An unknown kind prints
  * nothing.
  */
 import { readFileSync } from 'node:fs';
@@ -44,6 +46,29 @@ const KINDS: Record<string, (env: NodeJS.ProcessEnv) => string[]> = {
   snapshots: completeSnapshots,
 };
 
+/** What Tab offers after the words (`udcli` left out); nothing when the words do not build a program. */
+async function completeLine(factory: Factory, words: readonly string[]): Promise<string[]> {
+  const [{ answer, answerLines }, { treeOf }, { buildProgram }, { scanArgv }] = await Promise.all([
+    import('../../completion/answer.js'),
+    import('../../completion/tree.js'),
+    import('../../program.js'),
+    import('../../global-options.js'),
+  ]);
+  const typed = words.slice(0, -1);
+  // The command typed, every verb of it (not only the one a run would build) and every global option.
+  const scan = scanArgv(typed);
+  const noun = scan.command === 'help' ? scan.helpTarget : scan.command;
+  try {
+    const program = await buildProgram(noun === undefined ? [] : [noun], factory, { onGlobals: () => {} });
+    const env = factory.io.env;
+    const dynamic = (source: { kind: 'profiles' | 'snapshots' }) => KINDS[source.kind]!(env);
+    return answerLines(answer(treeOf(program), typed, words.at(-1) ?? '', dynamic));
+  } catch {
+    // An unknown command (`udcli batch`): nothing to offer, and nothing to say in a completion menu.
+    return [];
+  }
+}
+
 export function register(program: Command, factory: Factory): void {
   program
     .command('__complete', { hidden: true })
@@ -51,8 +76,13 @@ export function register(program: Command, factory: Factory): void {
     .argument('[kind]')
     .allowExcessArguments()
     .allowUnknownOption()
-    .action(async (kind: string | undefined) => {
-      const values = kind !== undefined && Object.hasOwn(KINDS, kind) ? KINDS[kind]!(factory.io.env) : [];
+    .action(async (kind: string | undefined, _opts: unknown, command: Command) => {
+      const values =
+        kind === 'line'
+          ? await completeLine(factory, command.args.slice(1))
+          : kind !== undefined && Object.hasOwn(KINDS, kind)
+            ? KINDS[kind]!(factory.io.env)
+            : [];
       if (values.length === 0) return;
       const out = await factory.output();
       out.text(values.join('\n'));
