@@ -239,7 +239,7 @@ export class DefaultFactory implements Factory {
         { configDir },
       ] = await Promise.all([
         import('./commands/sandbox/start.js'),
-        import('./commands/sandbox/options.js'),
+        import('./commands/sandbox/start-options.js'),
         import('../sandbox/paths.js'),
         import('./commands/sandbox/pidfile.js'),
         import('../sandbox/game-host/allowed-dirs.js'),

@@ -15,12 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register } from '../../src/cli/commands/sandbox/index.js';
-import {
-  parseExecOptions,
-  parseLatency,
-  parseRateLimit,
-  parseStartOptions,
-} from '../../src/cli/commands/sandbox/options.js';
+import { parseExecOptions } from '../../src/cli/commands/sandbox/exec-options.js';
+import { parseLatency, parseRateLimit } from '../../src/cli/commands/sandbox/options.js';
+import { parseStartOptions } from '../../src/cli/commands/sandbox/start-options.js';
 import { isAlive } from '../../src/cli/commands/sandbox/pidfile.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { pidFilePath } from '../../src/sandbox/paths.js';

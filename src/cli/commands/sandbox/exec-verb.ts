@@ -1,5 +1,5 @@
 /** `udcli sandbox exec -- <command ...>`; the handler is exec.ts. */
-import type { RawExecOptions } from './options.js';
+import type { RawExecOptions } from './exec-options.js';
 import type { Verb } from '../../verb.js';
 import { SERVER_OPTIONS } from './verb-options.js';
 

@@ -1,13 +1,14 @@
 /**
- * Option values of `udcli sandbox ...`, checked before anything runs: a bad value is a
- * UsageError (exit 2) naming the option. Pure, so it loads nothing of the server.
+ * Option values several `udcli sandbox ...` verbs share (game source, faults, latency, port, the
+ * database, seed or data), checked before anything runs: a bad value is a UsageError (exit 2)
+ * naming the option. Pure, so it loads nothing of the server. A verb's own options are in its
+ * `<verb>-options.ts` (start, exec, seed).
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import { parseInteger, parseSandboxGameId } from '../../../ops/args.js';
 import { contentUriProblem } from '../../../sandbox/content-uri.js';
-import { DEMO } from '../../../domain/demo.js';
 import type { GameSourceSetting } from '../../../sandbox/game-host/sources.js';
 import {
   FaultSpecError,
@@ -20,35 +21,6 @@ import { jsonText } from '../../../printable.js';
 import { redactUrl } from '../../../redact.js';
 
 export type SeedMode = 'demo' | 'none';
-
-export interface StartOptions {
-  port: number;
-  host: string;
-  /** Absolute path or ':memory:'; undefined = the default database. */
-  db: string | undefined;
-  seed: SeedMode;
-  /** Absolute path of a data file to start from, instead of the demo data. */
-  data: string | undefined;
-  /** --reset: replace what the database holds with the data file. */
-  replace: boolean;
-  tokenTtlSeconds: number | undefined;
-  rateLimitPerSecond: number | undefined;
-  detach: boolean;
-  /** A host other than loopback, or a public URL, was asked for and allowed (--allow-remote or --yes). */
-  remote: boolean;
-  /** --public-url: the origin other machines reach the sandbox at (its Host is answered too). */
-  publicUrl: string | undefined;
-  faults: FaultOptions | undefined;
-  gameSource: GameSourceOptions | undefined;
-  /** --latency: how long every API reply is held, in ms; 0 = none. */
-  latencyMs: number;
-  /** --insecure-game-host: a dev server's https certificate is not checked. */
-  insecureGameHost: boolean;
-  /** --allow-game-dir (absolute paths): folders a game folder may later be set in over HTTP. */
-  allowGameDirs: string[];
-  /** --name: the sandbox's name on this machine (undefined: the default one, else `port-<port>`). */
-  name?: string | undefined;
-}
 
 /** --game-dir or --game-url, --game and --no-connect, checked. */
 export interface GameSourceOptions {
@@ -119,7 +91,7 @@ export interface FaultOptions {
   seed: number | undefined;
 }
 
-/** What `start` and `exec` both set on the sandbox they run (their shared options, index.ts). */
+/** What `start` and `exec` both set on the sandbox they run (their shared options, verb-options.ts). */
 export interface RawServerOptions {
   tokenTtl?: string;
   rateLimit?: string;
@@ -133,41 +105,6 @@ export interface RawServerOptions {
   insecureGameHost?: boolean;
   allowGameDir?: string[];
 }
-
-export interface RawStartOptions extends RawServerOptions {
-  port?: string;
-  host?: string;
-  db?: string;
-  seed?: string;
-  data?: string;
-  reset?: boolean;
-  detach?: boolean;
-  allowRemote?: boolean;
-  publicUrl?: string;
-  name?: string;
-}
-
-export interface SeedOptions {
-  db: string | undefined;
-  users: number;
-  friends: number;
-  achievements: number;
-  products: number;
-  seed: string;
-  json: boolean;
-}
-
-export interface RawSeedOptions {
-  db?: string;
-  users?: string;
-  friends?: string;
-  achievements?: string;
-  products?: string;
-  seed?: string;
-  json?: boolean;
-}
-
-export const SEED_DEFAULTS = { users: 1000, friends: 500, achievements: 10, products: 5, seed: '1' } as const;
 
 export function parsePort(value: string): number {
   return parseInteger(value, '--port', { min: 0, max: 65_535 });
@@ -231,53 +168,6 @@ export function parseFaultOptions(raw: { faults?: string; faultSeed?: string }):
   };
 }
 
-/** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
-export function isLoopbackHost(host: string): boolean {
-  return (
-    host === 'localhost' ||
-    host === '::1' ||
-    /^127(\.\d{1,3}){3}$/.test(host) ||
-    /^::ffff:127(\.\d{1,3}){3}$/i.test(host)
-  );
-}
-
-export const REMOTE_EXPOSURE = 'password-less login, the token generator and unsigned grants';
-
-/** What --host (or --public-url) exposes beyond this machine, as the warning a started sandbox prints. */
-export function remoteWarning(host: string, publicUrl?: string): string {
-  const what = isLoopbackHost(host) && publicUrl !== undefined ? `--public-url ${publicUrl}` : `--host ${host}`;
-  return `warning: ${what} lets other machines reach the sandbox: ${REMOTE_EXPOSURE}`;
-}
-
-/** --public-url: an http(s) origin (a path of `/` at most), the way other machines reach the sandbox. */
-export function parsePublicUrl(value: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    url = undefined;
-  }
-  const problem =
-    url === undefined || !/^https?:$/.test(url.protocol)
-      ? 'expected an http(s) URL, e.g. http://sandbox.example.com:8787'
-      : url.username !== '' || url.password !== ''
-        ? 'it must not carry a user name or password'
-        : url.pathname !== '/' || url.search !== '' || url.hash !== ''
-          ? 'give the origin only (scheme, host and port), no path or query'
-          : null;
-  if (problem !== null)
-    throw new UsageError(
-      `invalid --public-url ${jsonText(redactUrl(value.length > 80 ? `${value.slice(0, 77)}...` : value))}: ${problem}`,
-    );
-  return url!.origin;
-}
-
-export function parseHost(value: string): string {
-  if (!/^[A-Za-z0-9.:[\]%-]{1,255}$/.test(value))
-    throw new UsageError(`--host must be a host name or address, got "${value}"`);
-  return value.replace(/^\[(.*)\]$/, '$1');
-}
-
 /** ':memory:' stays; any other path is made absolute (it is recorded in the pid file). */
 export function parseDbPath(value: string | undefined, cwd: string = process.cwd()): string | undefined {
   if (value === undefined) return undefined;
@@ -298,60 +188,6 @@ export function seedOrData(
     return { seed: 'none', data: isAbsolute(raw.data) ? raw.data : resolve(cwd, raw.data) };
   }
   return { seed: raw.seed === undefined ? 'demo' : parseSeedMode(raw.seed), data: undefined };
-}
-
-/** A snapshot name for `sandbox exec --snapshot`. */
-export function parseSnapshotOption(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/.test(value))
-    throw new UsageError(`invalid --snapshot "${value}": letters, digits, - _ .`);
-  return value;
-}
-
-/**
- * Without --port, the sandbox listens where the built-in profile looks for it: UDCLI_SANDBOX_PORT
- * when set, else 8787.
- */
-/** `start --reset` replaces the database's contents with the data file: it needs one, and a database that lasts. */
-function startReplace(raw: RawStartOptions): boolean {
-  if (raw.reset !== true) return false;
-  if (raw.data === undefined)
-    throw new UsageError('--reset needs --data FILE: it replaces what the database holds with the file', {
-      hint: 'to start over with the demo data: udcli sandbox reset',
-    });
-  return true;
-}
-
-export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv = {}, yes = false): StartOptions {
-  const port = raw.port ?? env.UDCLI_SANDBOX_PORT;
-  const host = raw.host === undefined ? DEMO.host : parseHost(raw.host);
-  const publicUrl = raw.publicUrl === undefined ? undefined : parsePublicUrl(raw.publicUrl);
-  const remote = !isLoopbackHost(host) || publicUrl !== undefined;
-  if (remote && raw.allowRemote !== true && !yes) {
-    const what = publicUrl === undefined ? `--host ${host}` : `--public-url ${publicUrl}`;
-    throw new UsageError(`${what} would let other machines reach the sandbox: ${REMOTE_EXPOSURE}`, {
-      hint: 'pass --allow-remote (or --yes) if that is what you want; 127.0.0.1 keeps it on this machine',
-    });
-  }
-  return {
-    port: port === undefined || port === '' ? DEMO.port : parsePort(port),
-    host,
-    remote,
-    publicUrl,
-    db: parseDbPath(raw.db),
-    ...seedOrData(raw),
-    replace: startReplace(raw),
-    tokenTtlSeconds:
-      raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
-    rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
-    detach: raw.detach === true,
-    faults: parseFaultOptions(raw),
-    gameSource: parseGameSourceOptions(raw),
-    latencyMs: parseLatency(raw.latency),
-    insecureGameHost: raw.insecureGameHost === true,
-    allowGameDirs: parseAllowGameDirs(raw.allowGameDir),
-    name: raw.name === undefined ? undefined : parseSandboxName(raw.name),
-  };
 }
 
 /** A sandbox's name: it names files in the data dir, so letters, digits, `.`, `_` and `-` only. */
@@ -376,96 +212,6 @@ export function parseAllowGameDirs(values: readonly string[] | undefined, cwd: s
     if (!isDir) throw new UsageError(`--allow-game-dir ${dir} is not a folder`);
     return dir;
   });
-}
-
-export function parseSeedOptions(raw: RawSeedOptions): SeedOptions {
-  const users =
-    raw.users === undefined ? SEED_DEFAULTS.users : parseInteger(raw.users, '--users', { min: 0, max: 5_000_000 });
-  const friendsDefault = Math.min(SEED_DEFAULTS.friends, users);
-  const friends =
-    raw.friends === undefined ? friendsDefault : parseInteger(raw.friends, '--friends', { min: 0, max: 5_000_000 });
-  if (friends > users)
-    throw new UsageError(
-      `--friends (${friends}) cannot be more than --users (${users}): the friends are generated users`,
-    );
-  const seed = raw.seed ?? SEED_DEFAULTS.seed;
-  if (!/^[A-Za-z0-9_-]{1,32}$/.test(seed))
-    throw new UsageError(`--seed must be 1-32 letters, digits, - or _, got "${seed}"`);
-  const db = parseDbPath(raw.db);
-  if (db === ':memory:') throw new UsageError('--db :memory: would be thrown away at once; give a file');
-  return {
-    db,
-    users,
-    friends,
-    achievements:
-      raw.achievements === undefined
-        ? SEED_DEFAULTS.achievements
-        : parseInteger(raw.achievements, '--achievements', { min: 0, max: 10_000 }),
-    products:
-      raw.products === undefined
-        ? SEED_DEFAULTS.products
-        : parseInteger(raw.products, '--products', { min: 0, max: 10_000 }),
-    seed,
-    json: raw.json === true,
-  };
-}
-
-export interface ExecOptions {
-  port: number;
-  seed: SeedMode;
-  data: string | undefined;
-  /** Start from this saved snapshot instead of seeding. */
-  snapshot: string | undefined;
-  /** --log FILE: every request line of the run. */
-  log: string | undefined;
-  tokenTtlSeconds: number | undefined;
-  rateLimitPerSecond: number | undefined;
-  faults: FaultOptions | undefined;
-  gameSource: GameSourceOptions | undefined;
-  /** --latency in ms; 0 = none. */
-  latencyMs: number;
-  insecureGameHost: boolean;
-  allowGameDirs: string[];
-}
-
-export interface RawExecOptions extends RawServerOptions {
-  port?: string;
-  seed?: string;
-  data?: string;
-  snapshot?: string;
-  log?: string;
-}
-
-function parseLogPath(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (value.trim() === '') throw new UsageError('--log must be a file path');
-  return isAbsolute(value) ? value : resolve(value);
-}
-
-/** `sandbox exec` runs a fresh sandbox: any free port unless --port says otherwise. */
-export function parseExecOptions(raw: RawExecOptions): ExecOptions {
-  return {
-    port: raw.port === undefined ? 0 : parsePort(raw.port),
-    ...seedOrData(raw),
-    snapshot: exclusiveSnapshot(raw),
-    log: parseLogPath(raw.log),
-    tokenTtlSeconds:
-      raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
-    rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
-    faults: parseFaultOptions(raw),
-    gameSource: parseGameSourceOptions(raw),
-    latencyMs: parseLatency(raw.latency),
-    insecureGameHost: raw.insecureGameHost === true,
-    allowGameDirs: parseAllowGameDirs(raw.allowGameDir),
-  };
-}
-
-function exclusiveSnapshot(raw: RawExecOptions): string | undefined {
-  const snapshot = parseSnapshotOption(raw.snapshot);
-  if (snapshot !== undefined && (raw.data !== undefined || raw.seed !== undefined)) {
-    throw new UsageError('--snapshot cannot be used with --data or --seed: the snapshot is the whole starting state');
-  }
-  return snapshot;
 }
 
 /** A content URI for `sandbox game set-uri`: an absolute http(s) URL, kept as written. */

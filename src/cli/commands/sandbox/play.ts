@@ -14,13 +14,8 @@ import { defaultDatabasePath } from '../../../sandbox/paths.js';
 import { DEMO_FACTS } from '../../../sandbox/seed/demo-data.js';
 import type { Factory } from '../../../ops/factory.js';
 import { parseSandboxGameId } from '../../../ops/args.js';
-import {
-  parseGameSourceOptions,
-  parseLatency,
-  parseStartOptions,
-  type GameSourceOptions,
-  type RawGameSourceOptions,
-} from './options.js';
+import { parseGameSourceOptions, parseLatency, type GameSourceOptions, type RawGameSourceOptions } from './options.js';
+import { parseStartOptions } from './start-options.js';
 import { commandFor, reachableUrl, sandboxState } from './pidfile.js';
 import { launchDetached, refuseForbiddenGameDirs, type StartDeps } from './start.js';
 import { printable } from '../../../printable.js';

@@ -1,5 +1,5 @@
 /** `udcli sandbox seed`; the handler is seed.ts. */
-import type { RawSeedOptions } from './options.js';
+import type { RawSeedOptions } from './seed-options.js';
 import type { Verb } from '../../verb.js';
 import { DB } from './verb-options.js';
 

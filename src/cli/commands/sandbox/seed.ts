@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { defaultDatabasePath, ensureDataDir } from '../../../sandbox/paths.js';
 import type { Factory } from '../../../ops/factory.js';
 import { wantsJson } from './json.js';
-import { parseSeedOptions, type RawSeedOptions } from './options.js';
+import { parseSeedOptions, type RawSeedOptions } from './seed-options.js';
 import { jsonText } from '../../../printable.js';
 
 export async function seedCommand(factory: Factory, raw: RawSeedOptions): Promise<void> {

@@ -1,5 +1,5 @@
 /** `udcli sandbox start`: its help and options; the handler is start.ts. */
-import type { RawStartOptions } from './options.js';
+import type { RawStartOptions } from './start-options.js';
 import type { Verb } from '../../verb.js';
 import { SERVER_OPTIONS } from './verb-options.js';
 

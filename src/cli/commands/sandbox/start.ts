@@ -24,15 +24,8 @@ import type { Factory } from '../../../ops/factory.js';
 import { dataWarning } from './data-warning.js';
 import { credentialLines } from './describe.js';
 import { faultsLine, seedFaults } from './faults.js';
-import {
-  latencyLine,
-  parseStartOptions,
-  remoteWarning,
-  serverGameSource,
-  type GameSourceOptions,
-  type RawStartOptions,
-  type StartOptions,
-} from './options.js';
+import { latencyLine, serverGameSource, type GameSourceOptions } from './options.js';
+import { parseStartOptions, remoteWarning, type RawStartOptions, type StartOptions } from './start-options.js';
 import {
   commandFor,
   isAlive,
