@@ -1,6 +1,6 @@
 /** `--game` and `--type`: the game (or website) a command's achievements and products belong to. */
-import type { Command } from 'commander';
 import type { ChangeOption } from './change-registry.js';
+import type { VerbOption } from './verb.js';
 
 export type { ScopeOptions } from '../ops/args.js';
 
@@ -9,8 +9,5 @@ export const SCOPE_OPTIONS: readonly ChangeOption[] = [
   { flags: '--type <type>', description: "Game or Website (default: the profile's type, else Game)" },
 ];
 
-/** Adds them to a command that is no declared change (`achievements list`, `products list`). */
-export function addScopeOptions(cmd: Command): Command {
-  for (const o of SCOPE_OPTIONS) cmd.option(o.flags, o.description);
-  return cmd;
-}
+/** The same, for a command that is no declared change (`achievements list`, `products list`). */
+export const SCOPE_VERB_OPTIONS: readonly VerbOption[] = SCOPE_OPTIONS.map((o) => [o.flags, o.description] as const);

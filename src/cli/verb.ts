@@ -32,6 +32,10 @@ export interface Verb {
   run?: (factory: Factory, ...params: never[]) => Promise<void>;
   /** Verbs under this one (`sandbox clock now`). */
   verbs?: readonly Verb[];
+  /** Left out of help and completion (`__complete`, which the completion scripts call). */
+  hidden?: boolean;
+  /** Takes any words and options as they come (`__complete line -- WORDS`): nothing is refused. */
+  anyWords?: boolean;
 }
 
 /** Appends options to a list: for `--allow-game-dir a --allow-game-dir b`. */
@@ -43,7 +47,8 @@ export function examplesText(lines: readonly string[]): string {
 }
 
 export function addVerb(parent: Command, factory: Factory, verb: Verb): Command {
-  const command = parent.command(verb.name);
+  const command = parent.command(verb.name, verb.hidden === true ? { hidden: true } : {});
+  if (verb.anyWords === true) command.allowExcessArguments().allowUnknownOption();
   if (verb.alias !== undefined) command.alias(verb.alias);
   command.description(verb.description);
   if (verb.usage !== undefined) command.usage(verb.usage);

@@ -2,7 +2,12 @@ import type { Factory } from '../../../ops/factory.js';
 import type { ParentType } from '../../../domain/types.js';
 import { optionalInteger, parseKey, parseParentType, printList, resolveGame } from '../../../ops/args.js';
 import { DEFINITION_COLUMNS } from '../../../ops/columns/achievements.js';
-import type { DefsOptions } from './index.js';
+
+export interface DefsOptions {
+  aid?: string;
+  developerId?: string;
+  type?: string;
+}
 
 export async function run(factory: Factory, args: { gameId?: string }, opts: DefsOptions): Promise<void> {
   const aid = optionalInteger(opts.aid, '--aid', { min: 1 });

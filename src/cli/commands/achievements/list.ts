@@ -14,8 +14,20 @@ import {
 } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
 import { USER_ACHIEVEMENT_COLUMNS, userAchievementColumns } from '../../../ops/columns/achievements.js';
-import type { ListOptions } from './index.js';
 import { resolveParent } from '../../../ops/achievements.js';
+import type { TargetOptions } from './index.js';
+
+export interface ListOptions extends TargetOptions {
+  developerId?: string;
+  limit?: string;
+  offset?: string;
+  order?: string;
+  sort?: string;
+  filter?: string;
+  match?: string;
+  all?: boolean;
+  started?: boolean;
+}
 
 /** The service's largest page (SERVICE.md: limit max 1000). */
 export const ACHIEVEMENTS_MAX_LIMIT = LIMITS.userAchievements.maxLimit;

@@ -15,6 +15,7 @@ import { profileNames } from '../../../config/resolve.js';
 import { dataDir } from '../../../sandbox/paths.js';
 import { snapshotDir, snapshotNames } from '../../../sandbox/snapshot-names.js';
 import type { Factory } from '../../../ops/factory.js';
+import { addVerb, type Verb } from '../../verb.js';
 
 /** Names a shell can take as one word (profile names are letters, digits, . _ -). */
 const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
@@ -69,22 +70,28 @@ async function completeLine(factory: Factory, words: readonly string[]): Promise
   }
 }
 
+export const COMPLETE: Verb = {
+  name: '__complete',
+  hidden: true,
+  anyWords: true,
+  description: 'values for the shell completion scripts',
+  arguments: [
+    ['[kind]', 'profiles, snapshots or line'],
+    ['[words...]', 'for line: the words typed after udcli, after --'],
+  ],
+  run: async (factory, kind: string | undefined, words: string[]) => {
+    const values =
+      kind === 'line'
+        ? await completeLine(factory, words)
+        : kind !== undefined && Object.hasOwn(KINDS, kind)
+          ? KINDS[kind]!(factory.io.env)
+          : [];
+    if (values.length === 0) return;
+    const out = await factory.output();
+    out.text(values.join('\n'));
+  },
+};
+
 export function register(program: Command, factory: Factory): void {
-  program
-    .command('__complete', { hidden: true })
-    .description('values for the shell completion scripts')
-    .argument('[kind]')
-    .allowExcessArguments()
-    .allowUnknownOption()
-    .action(async (kind: string | undefined, _opts: unknown, command: Command) => {
-      const values =
-        kind === 'line'
-          ? await completeLine(factory, command.args.slice(1))
-          : kind !== undefined && Object.hasOwn(KINDS, kind)
-            ? KINDS[kind]!(factory.io.env)
-            : [];
-      if (values.length === 0) return;
-      const out = await factory.output();
-      out.text(values.join('\n'));
-    });
+  addVerb(program, factory, COMPLETE);
 }

@@ -3,7 +3,11 @@ import type { ParentType } from '../../../domain/types.js';
 import { parseKey, parseParentType, parseUserArg, printList, resolveGame } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
 import { PRODUCT_COLUMNS, forFields } from '../../../ops/columns/products.js';
-import type { ListOptions } from './index.js';
+import type { ProductOptions } from './index.js';
+
+export interface ListOptions extends ProductOptions {
+  sku?: string;
+}
 
 export async function run(factory: Factory, args: { uid: string }, opts: ListOptions): Promise<void> {
   const user = parseUserArg(args.uid, 'uid', 'products list');
