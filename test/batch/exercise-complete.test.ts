@@ -9,16 +9,14 @@
  * without writing into src/ under the other tests), and everything runs through `main` against
  * the file's sandbox.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { defineChange, registerForTest } from '../../src/cli/change-registry.js';
+import { defineChange } from '../../src/cli/change-registry.js';
 import type { TargetOptions } from '../../src/cli/commands/achievements/index.js';
 import { SCOPE_OPTIONS } from '../../src/cli/scope-options.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { declaredCommands, verbsOf } from '../cli/registry.js';
 import { runPrinted } from '../e2e/harness.js';
 import { describe, expect, it } from '../fixtures.js';
+import { ALICE, batchFiles, batchLines, GHOST, level10, registerDuringFile } from './exercise-kit.js';
 
 /** The file as it would be written: src/cli/changes/achievements-complete.ts. */
 const complete = defineChange({
@@ -47,15 +45,7 @@ const complete = defineChange({
   },
 });
 
-let unregister: () => void;
-beforeAll(() => {
-  unregister = registerForTest(complete);
-});
-afterAll(() => unregister());
-
-const ALICE = 'alice';
-/** A uid no user of the demo data has: its line fails (exit 6). */
-const GHOST = 'ffffffffffffffffffffffffffffffff';
+registerDuringFile(complete);
 
 describe('achievements complete, one declaration', () => {
   it('is listed by help and the registry, and has help of its own with @FILE and a journal example', async ({
@@ -90,11 +80,7 @@ describe('achievements complete, one declaration', () => {
   });
 
   it('has a dry run, a receipt and an undo that restores', async ({ sandbox }) => {
-    const progress = async (): Promise<{ current_value: number; state: string }> => {
-      const r = await sandbox.read(['achievements', 'list', DEMO.user.uid, '--developer-id', 'LEVEL_10', '--json']);
-      expect(r.code, r.stderr).toBe(0);
-      return (JSON.parse(r.stdout) as Array<{ current_value: number; state: string }>)[0]!;
-    };
+    const progress = () => level10(sandbox, DEMO.user.uid);
     const was = await progress();
     expect(was.state).not.toBe('Completed');
 
@@ -119,25 +105,17 @@ describe('achievements complete, one declaration', () => {
   });
 
   it('runs over @FILE with a journal; a rerun skips what succeeded; the audit names it', async ({ sandbox, dirs }) => {
-    const users = join(dirs.dataDir, '..', 'users.txt');
-    writeFileSync(users, `${ALICE}\n${GHOST}\n`);
-    const journal = join(dirs.dataDir, '..', 'run.jsonl');
+    const { users, journal } = batchFiles(dirs);
     const first = await sandbox.run(['achievements', 'complete', `@${users}`, 'LEVEL_10', '--journal', journal]);
     expect(first.code, first.stderr).toBe(6);
-    const lines = first.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { input: string; status: string });
+    const lines = batchLines(first);
     expect(lines.map((l) => [l.input, l.status]).sort()).toEqual([
       [ALICE, 'ok'],
       [GHOST, 'failed'],
     ]);
     const again = await sandbox.run(['achievements', 'complete', `@${users}`, 'LEVEL_10', '--journal', journal]);
     expect(again.code, again.stderr).toBe(6);
-    const rerun = again.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { input: string; status: string });
+    const rerun = batchLines(again);
     expect(rerun.find((l) => l.input === ALICE)?.status).toBe('skipped');
     const audit = await sandbox.read(['audit', '--user', ALICE, '-o', 'json']);
     expect(audit.stdout).toContain('achievements complete');

@@ -5,14 +5,12 @@
  * lets a rerun finish only what did not succeed. Everything runs through `main` against the test
  * sandbox; state is read back with `achievements list`.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { defineChange, registerForTest } from '../../src/cli/change-registry.js';
+import { defineChange } from '../../src/cli/change-registry.js';
 import type { TargetOptions } from '../../src/cli/commands/achievements/index.js';
 import { SCOPE_OPTIONS } from '../../src/cli/scope-options.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { describe, expect, it } from '../fixtures.js';
+import { ALICE, GHOST, batchFiles, batchLines, level10, registerDuringFile } from './exercise-kit.js';
 
 /** `achievements bump <user> <developer_id>`: one more step, sent as a signed increment. */
 const bump = defineChange({
@@ -43,25 +41,13 @@ const bump = defineChange({
   },
 });
 
-let unregister: () => void;
-beforeAll(() => {
-  unregister = registerForTest(bump);
-});
-afterAll(() => unregister());
-
-const ALICE = 'alice';
-/** A uid no user of the demo data has: its line fails (exit 6). */
-const GHOST = 'ffffffffffffffffffffffffffffffff';
+registerDuringFile(bump);
 
 describe('a verb declared through the change registry', () => {
   it('gets its command, its help with the batch options, a dry run, a receipt and an undo that restores', async ({
     sandbox,
   }) => {
-    const value = async (): Promise<number> => {
-      const r = await sandbox.read(['achievements', 'list', DEMO.user.uid, '--developer-id', 'LEVEL_10', '--json']);
-      expect(r.code, r.stderr).toBe(0);
-      return Number((JSON.parse(r.stdout) as Array<{ current_value: number }>)[0]!.current_value);
-    };
+    const value = async (): Promise<number> => (await level10(sandbox, DEMO.user.uid)).current_value;
 
     const help = await sandbox.run(['achievements', 'bump', '--help']);
     expect(help.stdout).toMatch(/^ {2}user .*@FILE/m);
@@ -93,21 +79,13 @@ describe('a verb declared through the change registry', () => {
     sandbox,
     dirs,
   }) => {
-    const held = async (user: string): Promise<number> => {
-      const r = await sandbox.read(['achievements', 'list', user, '--developer-id', 'LEVEL_10', '--json']);
-      return Number((JSON.parse(r.stdout) as Array<{ current_value: number }>)[0]!.current_value);
-    };
-    const users = join(dirs.dataDir, '..', 'users.txt');
-    writeFileSync(users, `${ALICE}\n${GHOST}\n`);
-    const journal = join(dirs.dataDir, '..', 'run.jsonl');
+    const held = async (user: string): Promise<number> => (await level10(sandbox, user)).current_value;
+    const { users, journal } = batchFiles(dirs);
     const before = await held(ALICE);
 
     const first = await sandbox.run(['achievements', 'bump', `@${users}`, 'LEVEL_10', '--journal', journal]);
     expect(first.code, first.stderr).toBe(6);
-    const lines = first.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { input: string; status: string });
+    const lines = batchLines(first);
     // In the order they finished: sorted to compare.
     expect(lines.map((l) => [l.input, l.status]).sort()).toEqual([
       [ALICE, 'ok'],

@@ -53,6 +53,15 @@ const SAVES = [...(await verbsOf('saves', ['list', 'get'])), 'help'];
 /** The candidates of an answer, without descriptions. */
 const values = (a: Answer): string[] => (a.kind === 'files' ? [':files'] : a.candidates.map((c) => c.value));
 
+/** What a shell completes in: `udcli` on PATH (the built one), the config and data directories of this file. */
+const shellEnv = (): NodeJS.ProcessEnv => ({
+  PATH: `${binDir}${delimiter}${process.env.PATH}`,
+  HOME: dir,
+  UDCLI_CONFIG_DIR: configDir,
+  UDCLI_DATA_DIR: dataDir,
+  NO_COLOR: '1',
+});
+
 /** A config with two profiles, and `udcli` on PATH, as installed: the scripts call it. */
 beforeAll(() => {
   mkdirSync(configDir, { recursive: true });
@@ -182,13 +191,7 @@ describe('bash completes', () => {
       ],
       {
         encoding: 'utf8',
-        env: {
-          PATH: `${binDir}${delimiter}${process.env.PATH}`,
-          HOME: dir,
-          UDCLI_CONFIG_DIR: configDir,
-          UDCLI_DATA_DIR: dataDir,
-          NO_COLOR: '1',
-        },
+        env: shellEnv(),
       },
     );
     expect(r.stderr).toBe('');
@@ -294,13 +297,7 @@ describe.skipIf(!zshInstalled)(`zsh completes${zshInstalled ? '' : ': skipped, z
       ],
       {
         encoding: 'utf8',
-        env: {
-          PATH: `${binDir}${delimiter}${process.env.PATH}`,
-          HOME: dir,
-          UDCLI_CONFIG_DIR: configDir,
-          UDCLI_DATA_DIR: dataDir,
-          NO_COLOR: '1',
-        },
+        env: shellEnv(),
       },
     );
     expect(r.stderr).toBe('');

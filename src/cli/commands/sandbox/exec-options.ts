@@ -1,22 +1,16 @@
 /** `udcli sandbox exec`'s options, checked before anything runs (a bad value: exit 2 naming it). */
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
-import { parseInteger } from '../../../ops/args.js';
 import {
-  parseAllowGameDirs,
-  parseFaultOptions,
-  parseGameSourceOptions,
-  parseLatency,
   parsePort,
-  parseRateLimit,
+  parseServerOptions,
   seedOrData,
-  type FaultOptions,
-  type GameSourceOptions,
   type RawServerOptions,
+  type ServerOptions,
   type SeedMode,
 } from './options.js';
 
-export interface ExecOptions {
+export interface ExecOptions extends ServerOptions {
   port: number;
   seed: SeedMode;
   data: string | undefined;
@@ -24,14 +18,6 @@ export interface ExecOptions {
   snapshot: string | undefined;
   /** --log FILE: every request line of the run. */
   log: string | undefined;
-  tokenTtlSeconds: number | undefined;
-  rateLimitPerSecond: number | undefined;
-  faults: FaultOptions | undefined;
-  gameSource: GameSourceOptions | undefined;
-  /** --latency in ms; 0 = none. */
-  latencyMs: number;
-  insecureGameHost: boolean;
-  allowGameDirs: string[];
 }
 
 export interface RawExecOptions extends RawServerOptions {
@@ -63,14 +49,7 @@ export function parseExecOptions(raw: RawExecOptions): ExecOptions {
     ...seedOrData(raw),
     snapshot: exclusiveSnapshot(raw),
     log: parseLogPath(raw.log),
-    tokenTtlSeconds:
-      raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
-    rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
-    faults: parseFaultOptions(raw),
-    gameSource: parseGameSourceOptions(raw),
-    latencyMs: parseLatency(raw.latency),
-    insecureGameHost: raw.insecureGameHost === true,
-    allowGameDirs: parseAllowGameDirs(raw.allowGameDir),
+    ...parseServerOptions(raw),
   };
 }
 

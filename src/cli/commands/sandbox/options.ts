@@ -106,6 +106,33 @@ export interface RawServerOptions {
   allowGameDir?: string[];
 }
 
+/** What the options `start` and `exec` share set on the sandbox they run, checked. */
+export interface ServerOptions {
+  tokenTtlSeconds: number | undefined;
+  rateLimitPerSecond: number | undefined;
+  faults: FaultOptions | undefined;
+  gameSource: GameSourceOptions | undefined;
+  /** --latency: how long every API reply is held, in ms; 0 = none. */
+  latencyMs: number;
+  /** --insecure-game-host: a dev server's https certificate is not checked. */
+  insecureGameHost: boolean;
+  /** --allow-game-dir (absolute paths): folders a game folder may later be set in over HTTP. */
+  allowGameDirs: string[];
+}
+
+export function parseServerOptions(raw: RawServerOptions): ServerOptions {
+  return {
+    tokenTtlSeconds:
+      raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
+    rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
+    faults: parseFaultOptions(raw),
+    gameSource: parseGameSourceOptions(raw),
+    latencyMs: parseLatency(raw.latency),
+    insecureGameHost: raw.insecureGameHost === true,
+    allowGameDirs: parseAllowGameDirs(raw.allowGameDir),
+  };
+}
+
 export function parsePort(value: string): number {
   return parseInteger(value, '--port', { min: 0, max: 65_535 });
 }

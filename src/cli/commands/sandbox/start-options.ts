@@ -3,27 +3,21 @@
  * (exit 2) naming the option; a host other machines can reach needs --allow-remote.
  */
 import { UsageError } from '../../../errors.js';
-import { parseInteger } from '../../../ops/args.js';
 import { DEMO } from '../../../domain/demo.js';
 import { jsonText } from '../../../printable.js';
 import { redactUrl } from '../../../redact.js';
 import {
-  parseAllowGameDirs,
   parseDbPath,
-  parseFaultOptions,
-  parseGameSourceOptions,
-  parseLatency,
   parsePort,
-  parseRateLimit,
+  parseServerOptions,
   parseSandboxName,
   seedOrData,
-  type FaultOptions,
-  type GameSourceOptions,
   type RawServerOptions,
+  type ServerOptions,
   type SeedMode,
 } from './options.js';
 
-export interface StartOptions {
+export interface StartOptions extends ServerOptions {
   port: number;
   host: string;
   /** Absolute path or ':memory:'; undefined = the default database. */
@@ -33,21 +27,11 @@ export interface StartOptions {
   data: string | undefined;
   /** --reset: replace what the database holds with the data file. */
   replace: boolean;
-  tokenTtlSeconds: number | undefined;
-  rateLimitPerSecond: number | undefined;
   detach: boolean;
   /** A host other than loopback, or a public URL, was asked for and allowed (--allow-remote or --yes). */
   remote: boolean;
   /** --public-url: the origin other machines reach the sandbox at (its Host is answered too). */
   publicUrl: string | undefined;
-  faults: FaultOptions | undefined;
-  gameSource: GameSourceOptions | undefined;
-  /** --latency: how long every API reply is held, in ms; 0 = none. */
-  latencyMs: number;
-  /** --insecure-game-host: a dev server's https certificate is not checked. */
-  insecureGameHost: boolean;
-  /** --allow-game-dir (absolute paths): folders a game folder may later be set in over HTTP. */
-  allowGameDirs: string[];
   /** --name: the sandbox's name on this machine (undefined: the default one, else `port-<port>`). */
   name?: string | undefined;
 }
@@ -145,15 +129,8 @@ export function parseStartOptions(raw: RawStartOptions, env: NodeJS.ProcessEnv =
     db: parseDbPath(raw.db),
     ...seedOrData(raw),
     replace: startReplace(raw),
-    tokenTtlSeconds:
-      raw.tokenTtl === undefined ? undefined : parseInteger(raw.tokenTtl, '--token-ttl', { min: 1, max: 30 * 86_400 }),
-    rateLimitPerSecond: raw.rateLimit === undefined ? undefined : parseRateLimit(raw.rateLimit),
+    ...parseServerOptions(raw),
     detach: raw.detach === true,
-    faults: parseFaultOptions(raw),
-    gameSource: parseGameSourceOptions(raw),
-    latencyMs: parseLatency(raw.latency),
-    insecureGameHost: raw.insecureGameHost === true,
-    allowGameDirs: parseAllowGameDirs(raw.allowGameDir),
     name: raw.name === undefined ? undefined : parseSandboxName(raw.name),
   };
 }
