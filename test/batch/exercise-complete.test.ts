@@ -10,7 +10,7 @@
  * the file's sandbox.
  */
 import { defineChange } from '../../src/cli/change-registry.js';
-import type { TargetOptions } from '../../src/cli/commands/achievements/index.js';
+import { ACHIEVEMENTS, type TargetOptions } from '../../src/cli/commands/achievements/index.js';
 import { SCOPE_OPTIONS } from '../../src/cli/scope-options.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { declaredCommands, verbsOf } from '../cli/registry.js';
@@ -62,7 +62,7 @@ describe('achievements complete, one declaration', () => {
     expect(own.stdout).toContain('$ udcli achievements complete @users.txt LEVEL_10 --journal run.jsonl');
     // What test/cli/help-examples.test.ts and running-verb.test.ts compare the commands with.
     expect(await declaredCommands()).toContain('achievements complete');
-    expect(await verbsOf('achievements', [])).toContain('complete');
+    expect(await verbsOf(ACHIEVEMENTS)).toContain('complete');
   });
 
   it('completes: the verb, its options and the values of its scope options', async ({ sandbox }) => {

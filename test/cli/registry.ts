@@ -1,8 +1,9 @@
 /**
- * The commands the change registry declares, for tests that list them: read from the registry
- * (src/cli/changes/ and what a test registered), so a new verb needs no edit in any test.
+ * The commands a noun has, for tests that list them: read from its declaration and the change
+ * registry (src/cli/changes/ and what a test registered), so a new verb needs no edit in any test.
  */
 import { changeVerbs, loadChanges } from '../../src/cli/change-registry.js';
+import type { Verb } from '../../src/cli/verb.js';
 import { declarationFiles } from '../../src/ops/args.js';
 
 /** Every declared change (`achievements inc`, ...), of the nouns with a declaration file. */
@@ -12,7 +13,12 @@ export async function declaredCommands(): Promise<string[]> {
   return all.flat();
 }
 
-/** The verbs a noun lists: its own (read) verbs, then its declared changes in help's order. */
-export async function verbsOf(noun: string, own: readonly string[]): Promise<string[]> {
-  return [...own, ...(await changeVerbs(noun))];
+/** The verbs a noun lists: its own (read) verbs, as its `Verb` declares them, then its changes in help's order. */
+export async function verbsOf(noun: Verb): Promise<string[]> {
+  return [...ownVerbs(noun), ...(await changeVerbs(noun.name))];
+}
+
+/** The verbs a noun declares itself (`defs`, `list`), not changes. */
+export function ownVerbs(noun: Verb): string[] {
+  return (noun.verbs ?? []).map((v) => v.name);
 }

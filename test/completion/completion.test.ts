@@ -24,6 +24,8 @@ import {
   type OptionNode,
 } from '../../src/cli/completion/tree.js';
 import type { Factory } from '../../src/ops/factory.js';
+import { ACHIEVEMENTS as ACHIEVEMENTS_NOUN } from '../../src/cli/commands/achievements/index.js';
+import { SAVES as SAVES_NOUN } from '../../src/cli/commands/saves/index.js';
 import { verbsOf } from '../cli/registry.js';
 import { BIN, runInProcess } from '../e2e/harness.js';
 
@@ -47,8 +49,8 @@ function installed(program: string): boolean {
 const factory = {} as Factory;
 
 /** The verbs Tab offers under a noun: its own (read) verbs, its declared changes in help's order, then help. */
-const ACHIEVEMENTS = [...(await verbsOf('achievements', ['defs', 'list'])), 'help'];
-const SAVES = [...(await verbsOf('saves', ['list', 'get'])), 'help'];
+const ACHIEVEMENTS = [...(await verbsOf(ACHIEVEMENTS_NOUN)), 'help'];
+const SAVES = [...(await verbsOf(SAVES_NOUN)), 'help'];
 
 /** The candidates of an answer, without descriptions. */
 const values = (a: Answer): string[] => (a.kind === 'files' ? [':files'] : a.candidates.map((c) => c.value));
