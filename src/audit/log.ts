@@ -1,3 +1,4 @@
+// Over 400 lines: the trail's line format, its writer (fsync, lock) and its readers are one file format, kept together.
 /**
  * The audit log: one JSON line per change made by a mutation (docs/CLI.md "Safety for support
  * staff"), in `<config dir>/audit.log`, mode 0600. Never holds a secret: the command line and

@@ -1,3 +1,4 @@
+// Over 400 lines: one change's whole trace (state before, send, judge, receipt, audit line); its steps' order is what makes it safe.
 /**
  * A change that leaves a trace (docs/CLI.md "Safety for support staff"): read the state before,
  * make the change, work out the receipt (what changed, how to undo it) and append the audit

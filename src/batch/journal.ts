@@ -1,3 +1,4 @@
+// Over 400 lines: the journal's lines, the checks that refuse a wrong one on reading and its writer are one contract.
 /**
  * The batch journal: an append-only NDJSON file that makes an interrupted batch resumable
  * without doing anything twice.

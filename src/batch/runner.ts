@@ -1,3 +1,4 @@
+// Over 400 lines: the batch loop's concurrency, rate, interruption and outcomes share one state.
 /**
  * The batch runner: one operation over many users with bounded concurrency, an optional rate,
  * a resumable journal, and an honest outcome for every item (docs/CLI.md "Batch mode").

@@ -1,3 +1,4 @@
+// Over 400 lines: every argument parser of the data commands, one short function each, so their refusals read alike.
 /**
  * Argument validation shared by the data commands. Every parser either returns the value in
  * the form the client sends or throws a UsageError (exit 2) with one clear line, so a handler

@@ -1,3 +1,4 @@
+// Over 400 lines: all SQL of quest definitions and progress, the list query's filters and orders among it.
 /** Achievement definitions and users' progress on them. */
 import type { Database, Statement } from 'better-sqlite3';
 import type { Comparator, DefinitionState, ListFilterKind, ListOrder, SortDirection } from '../../domain/contract.js';

@@ -1,3 +1,4 @@
+// Over 400 lines: one short check per line doctor prints, in the order it prints them.
 import { statSync } from 'node:fs';
 import { PROFILE_KEYS, readConfig } from '../../../config/index.js';
 import type { Settings } from '../../../config/types.js';
