@@ -8,7 +8,7 @@ import type { Settings } from '../config/types.js';
 import { ApiError, UsageError } from '../errors.js';
 import { amountText, unitsOfChange } from '../domain/packs.js';
 import type { ProductEntry } from '../domain/types.js';
-import { parseKey } from './args.js';
+import { parseInteger, parseKey } from './args.js';
 import { resolveParent } from './achievements.js';
 import { withSuggestion } from './suggest.js';
 
@@ -34,6 +34,13 @@ export function giveProduct(
 const MAX_UNITS = LIMITS.maxCount;
 
 /** `--qty` against what the service takes at once (packs × pack size). Throws UsageError; sends nothing. */
+/** `--qty` as give and take read it: an integer ≥ 1 whose units the service takes at once. */
+export function parseQty(given: string | undefined, target: ProductTarget): number {
+  const qty = parseInteger(given ?? '1', '--qty', { min: 1 });
+  checkQty(target, qty);
+  return qty;
+}
+
 export function checkQty(target: ProductTarget, qty: number): void {
   const units = unitsOfChange(target.sku, qty);
   if (units > MAX_UNITS) {
