@@ -115,6 +115,9 @@ function policyOf(all: { [K in keyof Policy]: Policy[K] | undefined }): Policy {
 }
 
 /** Resolves the active profile against flags and environment. Throws UsageError. */
+/** Settings left out when no source gives them. */
+type OptionalSetting = 'apiKey' | 'signingSecret' | 'gameId' | 'cookie' | 'auditUrl' | 'operator' | 'operators';
+
 export function resolveSettings(flags: ProfileFlags, env: NodeJS.ProcessEnv, config: ConfigData): Settings {
   const { name } = activeProfileName(flags, env, config);
   const { stored, defaults } = profileLayers(name, env, config);
@@ -175,20 +178,18 @@ export function resolveSettings(flags: ProfileFlags, env: NodeJS.ProcessEnv, con
   sources.type ??= 'default';
   sources.production ??= 'default';
   sources.require_reason ??= 'default';
-  const apiKey = pick('api_key', flags.apiKey);
-  if (apiKey !== undefined) settings.apiKey = apiKey;
-  const signingSecret = pick('signing_secret');
-  if (signingSecret !== undefined) settings.signingSecret = signingSecret;
-  const gameId = pick('game_id');
-  if (gameId !== undefined) settings.gameId = gameId;
-  const cookie = pick('cookie');
-  if (cookie !== undefined) settings.cookie = cookie;
-  const auditUrl = pick('audit_url');
-  if (auditUrl !== undefined) settings.auditUrl = auditUrl;
-  const operator = pick('operator');
-  if (operator !== undefined) settings.operator = operator;
-  const operators = pick('operators');
-  if (operators !== undefined) settings.operators = operators;
+  // Left out, not undefined, where nothing gives them (exactOptionalPropertyTypes).
+  const optional: { [K in OptionalSetting]: Settings[K] | undefined } = {
+    apiKey: pick('api_key', flags.apiKey),
+    signingSecret: pick('signing_secret'),
+    gameId: pick('game_id'),
+    cookie: pick('cookie'),
+    auditUrl: pick('audit_url'),
+    operator: pick('operator'),
+    operators: pick('operators'),
+  };
+  for (const [field, value] of Object.entries(optional))
+    if (value !== undefined) Object.assign(settings, { [field]: value });
   settings.operatorRequired = pick('operator_required') ?? false;
   settings.policy = policyOf({
     productsAllowed: pick('products_allowed'),
