@@ -30,8 +30,6 @@ export interface ProductInput {
 export interface ProductVerb<Opts extends ProductOptions> {
   action: 'give' | 'take';
   parse(opts: Opts, target: ProductTarget): { qty: number; post: boolean };
-  /** `2 × gems:500 = 1,000 units` or `25 units of gems`, and what the batch and the spinner add. */
-  what(input: ProductInput): string;
   perform(client: ApiClient, uid: string, input: ProductInput): Promise<Reply<ProductEntry>>;
 }
 
@@ -41,6 +39,11 @@ export function productChange<Opts extends ProductOptions>(
   const toward = verb.action === 'give' ? 'to' : 'from';
   const units = (i: ProductInput) => unitsOfChange(i.target.sku, i.qty);
   const amount = (i: ProductInput) => amountText(i.target.sku, i.qty);
+  /** `2 × gems:500 = 1,000 units` or `25 units of gems`, and what the batch and the spinner add. */
+  const what = (i: ProductInput): string => {
+    const shown = amount(i);
+    return shown.includes('×') ? shown : `${shown} of ${i.target.sku}`;
+  };
   return {
     command: `products ${verb.action}`,
     key: { name: 'sku', of: (args) => args.sku },
@@ -78,9 +81,9 @@ export function productChange<Opts extends ProductOptions>(
       }
       return null;
     },
-    confirm: (input, who) => `${verb.action} ${verb.what(input)} ${toward} ${who}`,
-    label: (input) => `${verb.action} ${verb.what(input)}${input.post ? ' (POST grant)' : ''}`,
-    spin: (input) => `${verb.action === 'give' ? 'Giving' : 'Taking'} ${verb.what(input)}`,
+    confirm: (input, who) => `${verb.action} ${what(input)} ${toward} ${who}`,
+    label: (input) => `${verb.action} ${what(input)}${input.post ? ' (POST grant)' : ''}`,
+    spin: (input) => `${verb.action === 'give' ? 'Giving' : 'Taking'} ${what(input)}`,
     read: (client, uid, { target }) => readProduct(client, uid, target),
     perform: (client, uid, input) => verb.perform(client, uid, input),
     kept: (before) => productState(before),
@@ -128,7 +131,7 @@ export function productChange<Opts extends ProductOptions>(
       return `${target.sku} of ${shortUid(uid)}: ${held} → ${action === 'give' ? held + units(input) : held - units(input)} (${action} ${amount(input)})`;
     },
     describe: (uid, input) =>
-      `${verb.action} ${verb.what(input)}${input.post ? ' (POST grant)' : ''} ${toward} ${uid} (game ${input.target.parentId})`,
+      `${verb.action} ${what(input)}${input.post ? ' (POST grant)' : ''} ${toward} ${uid} (game ${input.target.parentId})`,
     suggest: (client, uid, { target }) => suggestSku(client, uid, target),
     printer(factory: Factory) {
       const printable = checkReplyFields(factory, PRODUCT_COLUMNS, PRODUCT_ENTRY_FIELDS);

@@ -22,20 +22,15 @@ export default defineChange({
   examples: [...QTY_EXAMPLES],
   batchExample: 'xp-boost',
   async type() {
-    const [{ productChange }, { parseQty, giveProduct }, { amountText }] = await Promise.all([
+    const [{ productChange }, { parseQty, giveProduct }] = await Promise.all([
       import('../../batch/changes/products.js'),
       import('../../ops/products.js'),
-      import('../../domain/packs.js'),
     ]);
     return productChange({
       action: 'give',
       parse(opts: GiveOptions, target) {
         const qty = parseQty(opts.qty, target);
         return { qty, post: opts.post === true };
-      },
-      what({ target, qty }) {
-        const amount = amountText(target.sku, qty);
-        return amount.includes('×') ? amount : `${amount} of ${target.sku}`;
       },
       perform: (client, uid, { target, qty, post }) => giveProduct(client, uid, target, qty, post ? 'post' : 'put'),
     });

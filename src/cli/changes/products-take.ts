@@ -20,20 +20,15 @@ export default defineChange({
   examples: [...QTY_EXAMPLES],
   batchExample: 'xp-boost',
   async type() {
-    const [{ productChange }, { parseQty, takeProduct }, { amountText }] = await Promise.all([
+    const [{ productChange }, { parseQty, takeProduct }] = await Promise.all([
       import('../../batch/changes/products.js'),
       import('../../ops/products.js'),
-      import('../../domain/packs.js'),
     ]);
     return productChange({
       action: 'take',
       parse(opts: TakeOptions, target) {
         const qty = parseQty(opts.qty, target);
         return { qty, post: false };
-      },
-      what({ target, qty }) {
-        const amount = amountText(target.sku, qty);
-        return amount.includes('×') ? amount : `${amount} of ${target.sku}`;
       },
       perform: (client, uid, { target, qty }) => takeProduct(client, uid, target, qty),
     });
