@@ -7,6 +7,10 @@
  * - `newSandbox(options)`: one more sandbox, for a describe block or a test that needs another one
  *   (no seed, a data file built in set-up, faults) beside the file's or a fresh one of its own.
  *   Each is closed when the file ends, or earlier by its own close().
+ * - `sb`: the sandbox's app itself (test/sandbox/helpers/sandbox.ts: buildApp on port 0, its database, a
+ *   movable clock), once per file, for the tests of the sandbox's own routes; `sbOptions` as `sandboxOptions`.
+ * - `newSb(options)`: one more of those, for a describe block or a test that changes what others read
+ *   (players, the clock, the request log) or needs other options; closed when the file ends.
  * - `until`: waits on a condition (test/until.ts), never a sleep or an elapsed-time bound.
  * A file whose one sandbox is another kind says so with `test.override('sandboxOptions', {...})`
  * at its top. Helpers at the top of a file that use the sandbox bind it once:
@@ -17,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base } from 'vitest';
 import { runInProcess, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './e2e/harness.js';
+import { startTestSandbox, type TestSandbox } from './sandbox/helpers/sandbox.js';
 import { until } from './until.js';
 
 export interface Dirs {
@@ -32,6 +37,27 @@ export type SandboxOptions = NonNullable<Parameters<typeof startTestEnv>[0]>;
 /** One more sandbox with these options, closed when the file ends (or by its own close()). */
 export type NewSandbox = (options?: SandboxOptions) => Promise<TestEnv>;
 
+export type SbOptions = NonNullable<Parameters<typeof startTestSandbox>[0]>;
+/** One more app sandbox with these options, closed when the file ends (or by its own close()). */
+export type NewSb = (options?: SbOptions) => Promise<TestSandbox>;
+
+/** Starts what `start` makes on demand, and closes each still open when the file ends. */
+function closedAtEnd<O, T extends { close(): Promise<void> }>(
+  start: (options: O) => Promise<T>,
+  onCleanup: (fn: () => Promise<void>) => void,
+): (options: O) => Promise<T> {
+  const open = new Set<T>();
+  onCleanup(async () => {
+    await Promise.all([...open].map((one) => one.close()));
+  });
+  return async (options) => {
+    const one = await start(options);
+    open.add(one);
+    // A test may close its own early (to free the port or the database); the file's end then skips it.
+    return { ...one, close: () => (open.delete(one) ? one.close() : Promise.resolve()) };
+  };
+}
+
 export const test = base
   .extend('sandboxOptions', { scope: 'file' }, {} as SandboxOptions)
   .extend('sandbox', { scope: 'file' }, async ({ sandboxOptions }, { onCleanup }): Promise<TestEnv> => {
@@ -41,16 +67,19 @@ export const test = base
   })
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
   .extend('newSandbox', { scope: 'file' }, async ({}, { onCleanup }): Promise<NewSandbox> => {
-    const open = new Set<TestEnv>();
-    onCleanup(async () => {
-      await Promise.all([...open].map((env) => env.close()));
-    });
-    return async (options = {}) => {
-      const env = await startTestEnv(options);
-      open.add(env);
-      // A test may close its own early (to free the port or the database); the file's end then skips it.
-      return { ...env, close: () => (open.delete(env) ? env.close() : Promise.resolve()) };
-    };
+    const start = closedAtEnd((options: SandboxOptions) => startTestEnv(options), onCleanup);
+    return (options = {}) => start(options);
+  })
+  .extend('sbOptions', { scope: 'file' }, {} as SbOptions)
+  .extend('sb', { scope: 'file' }, async ({ sbOptions }, { onCleanup }): Promise<TestSandbox> => {
+    const sb = await startTestSandbox(sbOptions);
+    onCleanup(() => sb.close());
+    return sb;
+  })
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+  .extend('newSb', { scope: 'file' }, async ({}, { onCleanup }): Promise<NewSb> => {
+    const start = closedAtEnd((options: SbOptions) => startTestSandbox(options), onCleanup);
+    return (options = {}) => start(options);
   })
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
   .extend('dirs', async ({}, { onCleanup }): Promise<Dirs> => {

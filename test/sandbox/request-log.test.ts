@@ -3,22 +3,14 @@
  * status, ms, reason), and `GET /_sandbox/requests` with the shape the dashboard reads:
  * ids from 1, oldest first, `since` and `limit`, the last 1000 kept. Real HTTP on port 0.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { redactQuery } from '../../src/redact.js';
 import { parseRequestLine } from '../../src/sandbox/request-line.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { settled } from '../until.js';
-import {
-  api,
-  call,
-  exactRequest,
-  signedApi,
-  startTestSandbox,
-  type Params,
-  type TestSandbox,
-} from './helpers/sandbox.js';
+import { api, call, exactRequest, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 interface Logged {
   id: number;
@@ -63,13 +55,13 @@ describe('request lines and GET /_sandbox/requests', () => {
   let output = '';
   const lines = () => output.split('\n').filter((line) => line !== '');
 
-  beforeEach(async () => {
+  // A sandbox for each test: what a test reads of the log starts at id 1.
+  beforeEach(async ({ newSb }) => {
     output = '';
-    sb = await startTestSandbox({ requestLines: (text) => (output += text) });
+    sb = await newSb({ requestLines: (text) => (output += text) });
   });
-  afterEach(async () => {
-    await sb.close();
-  });
+  // Closed at once: a batch of its lines written late would land in the next test's output.
+  afterEach(() => sb.close());
 
   it('one line per request: time, method, path with the query (api_key and signature redacted), status, ms, reason', async () => {
     const ok = await api(sb.url, 'GET', `/users/${PLAYER}.json`, [['uid', PLAYER]]);
@@ -171,10 +163,12 @@ describe('request lines and GET /_sandbox/requests', () => {
     expect(listed[1]!.body).toBe('');
   });
 
-  it('the agi handshake is one request: the challenge waits for its signed retry, the two lines come together and marked, the ring links them', async () => {
+  it('the agi handshake is one request: the challenge waits for its signed retry, the two lines come together and marked, the ring links them', async ({
+    newSb,
+  }) => {
     // Its own sandbox, whose challenge lines wait as long as the test may take: no race with the hold.
     let text = '';
-    const own = await startTestSandbox({ requestLines: (t) => (text += t), challengeHoldMs: 600_000 });
+    const own = await newSb({ requestLines: (t) => (text += t), challengeHoldMs: 600_000 });
     const got = () => text.split('\n').filter((line) => line !== '');
     try {
       const query: Params = [['api_key', DEMO.game.apiKey], ...GIVE];
@@ -233,23 +227,21 @@ describe('request lines and GET /_sandbox/requests', () => {
     expect(parseRequestLine(got()[3]!)!.handshake).toBeUndefined();
   });
 
-  it('a challenge that no signed retry answers is a failure like any other: its line comes on its own, unmarked, once it has waited', async () => {
+  it('a challenge that no signed retry answers is a failure like any other: its line comes on its own, unmarked, once it has waited', async ({
+    newSb,
+  }) => {
     let text = '';
-    const own = await startTestSandbox({ requestLines: (t) => (text += t), challengeHoldMs: 0 });
-    try {
-      expect((await api(own.url, 'POST', `/products/user/${PLAYER}.json`, GIVE)).status).toBe(401);
-      const got = await whenLogged(
-        () => text.split('\n').filter((line) => line !== ''),
-        (l) => l.length === 1,
-      );
-      expect(got).toHaveLength(1);
-      expect(parseRequestLine(got[0]!)).toEqual(
-        expect.objectContaining({ method: 'POST', status: 401, reason: 'signature required' }),
-      );
-      expect(parseRequestLine(got[0]!)!.handshake).toBeUndefined();
-    } finally {
-      await own.close();
-    }
+    const own = await newSb({ requestLines: (t) => (text += t), challengeHoldMs: 0 });
+    expect((await api(own.url, 'POST', `/products/user/${PLAYER}.json`, GIVE)).status).toBe(401);
+    const got = await whenLogged(
+      () => text.split('\n').filter((line) => line !== ''),
+      (l) => l.length === 1,
+    );
+    expect(got).toHaveLength(1);
+    expect(parseRequestLine(got[0]!)).toEqual(
+      expect.objectContaining({ method: 'POST', status: 401, reason: 'signature required' }),
+    );
+    expect(parseRequestLine(got[0]!)!.handshake).toBeUndefined();
   });
 
   it('GET /_sandbox/requests: exactly {id, time, method, path, query, body, status, ms, reason}, ids from 1, oldest first, secrets redacted', async () => {
@@ -347,45 +339,39 @@ describe('request lines and GET /_sandbox/requests', () => {
 });
 
 describe('request lines in batches', () => {
-  it('many requests at once: one line each, in the order they were logged, redacted', async () => {
+  it('many requests at once: one line each, in the order they were logged, redacted', async ({ newSb }) => {
     let output = '';
-    const sb = await startTestSandbox({ requestLines: (text) => (output += text) });
-    let stopped = false;
-    try {
-      const total = 600;
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 32 }, async () => {
-          while (next < total) {
-            const n = next++;
-            expect((await api(sb.url, 'GET', `/users/${PLAYER}.json`, [['n', String(n)]])).status).toBe(200);
-          }
-        }),
-      );
-      // The order the entries were logged in (ids), read before the sandbox stops.
-      const logged = await whenLogged(
-        () => requests(sb, '?limit=1000'),
-        (l) => l.length === total,
-      );
-      expect(logged).toHaveLength(total);
-      await sb.close();
-      stopped = true;
-      const lines = output.split('\n').filter((line) => line !== '');
-      expect(lines).toHaveLength(total);
-      const n = (query: string) => /(?:^|&)n=(\d+)/.exec(query)?.[1];
-      expect(lines.map((line) => n(parseRequestLine(line)!.query))).toEqual(logged.map((r) => n(r.query)));
-      expect(output).not.toContain(DEMO.game.apiKey);
-      expect(output).toContain('api_key=0123…cdef');
-    } finally {
-      if (!stopped) await sb.close();
-    }
+    const sb = await newSb({ requestLines: (text) => (output += text) });
+    const total = 600;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < total) {
+          const n = next++;
+          expect((await api(sb.url, 'GET', `/users/${PLAYER}.json`, [['n', String(n)]])).status).toBe(200);
+        }
+      }),
+    );
+    // The order the entries were logged in (ids), read before the sandbox stops.
+    const logged = await whenLogged(
+      () => requests(sb, '?limit=1000'),
+      (l) => l.length === total,
+    );
+    expect(logged).toHaveLength(total);
+    await sb.close();
+    const lines = output.split('\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(total);
+    const n = (query: string) => /(?:^|&)n=(\d+)/.exec(query)?.[1];
+    expect(lines.map((line) => n(parseRequestLine(line)!.query))).toEqual(logged.map((r) => n(r.query)));
+    expect(output).not.toContain(DEMO.game.apiKey);
+    expect(output).toContain('api_key=0123…cdef');
   }, 60_000);
 });
 
 describe('the request lines when the sandbox stops', () => {
-  it('lines still waiting for their batch are written when the sandbox stops', async () => {
+  it('lines still waiting for their batch are written when the sandbox stops', async ({ newSb }) => {
     let output = '';
-    const sb = await startTestSandbox({ requestLines: (text) => (output += text) });
+    const sb = await newSb({ requestLines: (text) => (output += text) });
     // In-process (no socket: the Host check refuses it, and the refusal is logged like any request).
     expect((await sb.app.inject({ url: '/before-stop' })).statusCode).toBe(403);
     expect(output).toBe(''); // its batch is written a few milliseconds later
@@ -395,15 +381,9 @@ describe('the request lines when the sandbox stops', () => {
 });
 
 describe('the ring keeps the last 1000', () => {
-  let sb: TestSandbox;
-  beforeAll(async () => {
-    sb = await startTestSandbox();
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
-
-  it('after 1010 requests, limit=1000 gives ids 11..1010, and since=5 still only what is kept', async () => {
+  it('after 1010 requests, limit=1000 gives ids 11..1010, and since=5 still only what is kept', async ({ newSb }) => {
+    // Its own: the ids it reads count from the sandbox's first request.
+    const sb = await newSb();
     for (let i = 1; i <= 1010; i++) await call(sb.url, 'GET', `/r${i}`);
     const all = await whenLogged(
       () => requests(sb, '?limit=1000'),

@@ -6,7 +6,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { register } from '../../src/cli/commands/sandbox/index.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { openDatabase } from '../../src/sandbox/database.js';
@@ -14,7 +14,7 @@ import { STARTER_FILE } from '../../src/sandbox/data/starter.js';
 import { seedDemo } from '../../src/sandbox/seed/demo.js';
 import { restoreSnapshot, saveSnapshot, snapshotDir } from '../../src/sandbox/snapshots.js';
 import { testFactory } from './helpers/factory.js';
-import { api, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
+import { api, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const PLAYER = DEMO.user.uid;
 
@@ -30,15 +30,7 @@ const savesOf = async (sb: TestSandbox) =>
   (await api<Record<string, string>>(sb.url, 'GET', `/gamesave/${PLAYER}.json`)).body.payload;
 
 describe('snapshots', () => {
-  let sb: TestSandbox;
-  beforeAll(async () => {
-    sb = await startTestSandbox();
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
-
-  it('a restore brings back the saves as they were, in the running sandbox', async () => {
+  it('a restore brings back the saves as they were, in the running sandbox', async ({ sb }) => {
     const now = Math.floor(sb.clock.ms / 1000);
     sb.db.repos.saves.put(PLAYER, DEMO.game.id, 'slot1', '{"level":3}', now);
     sb.db.repos.saves.put(PLAYER, DEMO.game.id, 'slot2', '{"level":7}', now);

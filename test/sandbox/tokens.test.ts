@@ -1,9 +1,9 @@
 /** The site login, the token generator (spec 4.2) and authenticate (spec 4.1). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { AuthenticatedUser, TokenRecord } from '../../src/domain/types.js';
-import { api, exactRequest, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { api, exactRequest, type TestSandbox } from './helpers/sandbox.js';
 
 async function login(
   sb: TestSandbox,
@@ -32,22 +32,14 @@ const authenticate = (sb: TestSandbox, userId: string, token: string, key: strin
   );
 
 describe('login and the token generator', () => {
-  let sb: TestSandbox;
-  beforeAll(async () => {
-    sb = await startTestSandbox();
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
-
-  it('logs in without a password and sets a session cookie', async () => {
+  it('logs in without a password and sets a session cookie', async ({ sb }) => {
     const r = await login(sb, 'demo_player');
     expect(r.status).toBe(200);
     expect(r.cookie).toMatch(/^__Host-udcli_sandbox_session=[0-9a-f]{32}$/);
     expect(r.body).toMatchObject({ status: true, uid: DEMO.user.uid, username: 'demo_player', cookie: r.cookie });
   });
 
-  it('answers an unknown username with 404 JSON, and other verbs with 405', async () => {
+  it('answers an unknown username with 404 JSON, and other verbs with 405', async ({ sb }) => {
     const r = await login(sb, 'nobody');
     expect(r.status).toBe(404);
     expect(r.body).toMatchObject({ status: false, message: expect.stringMatching(/^not found: user/) });
@@ -57,7 +49,7 @@ describe('login and the token generator', () => {
     expect(missing.status).toBe(400);
   });
 
-  it('refuses to generate a token without the cookie: HTTP 401 and status false', async () => {
+  it('refuses to generate a token without the cookie: HTTP 401 and status false', async ({ sb }) => {
     for (const cookie of [
       undefined,
       '__Host-udcli_sandbox_session=' + '0'.repeat(32),
@@ -69,7 +61,9 @@ describe('login and the token generator', () => {
     }
   });
 
-  it('generates a token record (not enveloped) bound to the logged-in user, for the game of the path', async () => {
+  it('generates a token record (not enveloped) bound to the logged-in user, for the game of the path', async ({
+    sb,
+  }) => {
     const { cookie } = await login(sb, 'alice');
     const now = Math.floor(sb.clock.ms / 1000);
     const r = await generate(sb, '1001', `theme=dark; ${cookie}`);
@@ -90,15 +84,13 @@ describe('login and the token generator', () => {
 });
 
 describe("the login cookie, which no game's page can shadow", () => {
+  // Names and an origin of its own.
   let sb: TestSandbox;
-  beforeAll(async () => {
-    sb = await startTestSandbox({
+  beforeAll(async ({ newSb }) => {
+    sb = await newSb({
       hostNames: { names: ['sandbox-box'], hosts: ['sandbox.example.com'] },
       publicOrigin: 'https://sandbox.example.com',
     });
-  });
-  afterAll(async () => {
-    await sb.close();
   });
 
   const loginAt = async (host: string) => {
@@ -139,13 +131,10 @@ describe("the login cookie, which no game's page can shadow", () => {
 describe('authenticate', () => {
   let sb: TestSandbox;
   let token: TokenRecord;
-  beforeAll(async () => {
-    sb = await startTestSandbox();
+  beforeAll(async ({ sb: fileSb }) => {
+    sb = fileSb;
     const { cookie } = await login(sb, 'demo_player');
     token = (await generate(sb, '1001', cookie)).body;
-  });
-  afterAll(async () => {
-    await sb.close();
   });
 
   it('returns the user for the token, with the api_key of the token’s game', async () => {
@@ -190,17 +179,13 @@ describe('authenticate', () => {
     expect(r.body).toEqual({ version: 1, code: 200, message: 'token expired', payload: null });
   });
 
-  it('honours tokenTtlSeconds', async () => {
-    const short = await startTestSandbox({ tokenTtlSeconds: 60 });
-    try {
-      const { cookie } = await login(short, 'bob');
-      const t = (await generate(short, '1002', cookie)).body;
-      expect(t.expires_on - t.created_on).toBe(60);
-      expect((await authenticate(short, t.uid, t.token, DEMO.secondGame.apiKey)).body.payload?.username).toBe('bob');
-      short.clock.advance(60);
-      expect((await authenticate(short, t.uid, t.token, DEMO.secondGame.apiKey)).body.message).toBe('token expired');
-    } finally {
-      await short.close();
-    }
+  it('honours tokenTtlSeconds', async ({ newSb }) => {
+    const short = await newSb({ tokenTtlSeconds: 60 });
+    const { cookie } = await login(short, 'bob');
+    const t = (await generate(short, '1002', cookie)).body;
+    expect(t.expires_on - t.created_on).toBe(60);
+    expect((await authenticate(short, t.uid, t.token, DEMO.secondGame.apiKey)).body.payload?.username).toBe('bob');
+    short.clock.advance(60);
+    expect((await authenticate(short, t.uid, t.token, DEMO.secondGame.apiKey)).body.message).toBe('token expired');
   });
 });
