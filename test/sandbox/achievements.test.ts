@@ -4,11 +4,11 @@
  * until completed, percent_complete an integer). The platform's own points, one test each, are
  * in platform-pages.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../src/domain/types.js';
 import { formatDateTime } from '../../src/sandbox/time.js';
-import { api, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { api, signedApi, type TestSandbox } from './helpers/sandbox.js';
 
 const USER = uidForUsername('player_0042');
 const PATH = `/achievements/user/${USER}.json`;
@@ -18,11 +18,8 @@ const game: Array<[string, string]> = [
 ];
 
 let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox({ startMs: Date.UTC(2025, 0, 15, 12, 0, 0) });
-});
-afterAll(async () => {
-  await sb.close();
+beforeAll(async ({ newSb }) => {
+  sb = await newSb({ startMs: Date.UTC(2025, 0, 15, 12, 0, 0) });
 });
 
 const put = (developerId: string, change: [string, string]) =>

@@ -4,13 +4,13 @@
  * its promises — bound to the api_key, 300 s, used up by its first signed request, fresh each time.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { createChallengeStore } from '../../src/sandbox/http/challenges.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX, type AchievementUpdate, type ProductEntry } from '../../src/domain/types.js';
 import { AGI_SIGNING_VECTORS } from '../fixtures/agi-signing-vectors.js';
-import { api, call, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { api, call, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 type Challenge = { session: string; key: string };
 
@@ -39,8 +39,8 @@ async function challenged(sb: TestSandbox, sentAs: string, path: string, query: 
 describe('the worked examples verify against the sandbox', () => {
   let sb: TestSandbox;
   const VECTOR_UID = 'c3323c76c063636c91d2e8cb8f4dfcaf';
-  beforeAll(async () => {
-    sb = await startTestSandbox({ challenges: store() });
+  beforeAll(async ({ newSb }) => {
+    sb = await newSb({ challenges: store() });
     const { repos } = sb.db;
     // Vector 0 is the SDK documentation's own example: its game, key, user and consumable.
     repos.games.insert({
@@ -92,9 +92,6 @@ describe('the worked examples verify against the sandbox', () => {
       updatedOn: 0,
     });
   });
-  afterAll(async () => {
-    await sb.close();
-  });
 
   for (const [i, v] of AGI_SIGNING_VECTORS.vectors.entries()) {
     it(`vector ${i}: ${v.note}`, async () => {
@@ -138,11 +135,8 @@ describe('the challenge store', () => {
       ])
     ).body.payload![0]!.current_value;
 
-  beforeAll(async () => {
-    sb = await startTestSandbox();
-  });
-  afterAll(async () => {
-    await sb.close();
+  beforeAll(({ sb: fileSb }) => {
+    sb = fileSb;
   });
 
   it('hands out a fresh session and key of 32 hex digits each time, and the unsigned request changes nothing', async () => {

@@ -1,6 +1,6 @@
 /** Every change is one transaction: parallel writers never lose an update; a failed take changes nothing. */
 import { Pool } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import {
@@ -10,22 +10,11 @@ import {
   type ProductEntry,
   type UserAchievement,
 } from '../../src/domain/types.js';
-import {
-  api,
-  freshNonce,
-  queryString,
-  sign,
-  signedApi,
-  startTestSandbox,
-  type TestSandbox,
-} from './helpers/sandbox.js';
+import { api, freshNonce, queryString, sign, signedApi, type TestSandbox } from './helpers/sandbox.js';
 
 let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
+beforeAll(({ sb: fileSb }) => {
+  sb = fileSb;
 });
 
 /** Several independent clients (own connection pools), all requests in flight at once. */
@@ -172,8 +161,8 @@ describe('409 insufficient quantity', () => {
 });
 
 describe('429 rate limited', () => {
-  it('answers 429 with Retry-After beyond N requests per second per api_key, and recovers', async () => {
-    const limited = await startTestSandbox({ rateLimitPerSecond: 3, startMs: Date.UTC(2025, 0, 1, 0, 0, 0, 200) });
+  it('answers 429 with Retry-After beyond N requests per second per api_key, and recovers', async ({ newSb }) => {
+    const limited = await newSb({ rateLimitPerSecond: 3, startMs: Date.UTC(2025, 0, 1, 0, 0, 0, 200) });
     try {
       const friends = (key: string = DEMO.game.apiKey) =>
         api(limited.url, 'GET', `/friends/${DEMO.user.uid}.json`, [['limit', '1']], key);

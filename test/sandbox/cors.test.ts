@@ -7,14 +7,14 @@
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
 import { isApiPath, isApiTarget } from '../../src/sandbox/http/cors.js';
 import { splitTarget } from '../../src/sandbox/http/query.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { type TestSandbox } from './helpers/sandbox.js';
 
 const USER = `${API_PREFIX}/users/${DEMO.user.uid}.json`;
 const PRODUCTS = `${API_PREFIX}/products/user/${DEMO.user.uid}.json`;
@@ -22,11 +22,8 @@ const KEY = `api_key=${DEMO.game.apiKey}`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
+beforeAll(({ sb: fileSb }) => {
+  sb = fileSb;
 });
 
 async function send(
@@ -96,8 +93,8 @@ describe('every /services/rest/v1 reply can be read cross-origin', () => {
     }
   });
 
-  it('429 of the rate limit, with Retry-After exposed', async () => {
-    const limited = await startTestSandbox({ rateLimitPerSecond: 1 });
+  it('429 of the rate limit, with Retry-After exposed', async ({ newSb }) => {
+    const limited = await newSb({ rateLimitPerSecond: 1 });
     try {
       await send(limited.url, 'GET', `${USER}?${KEY}`);
       const r = await send(limited.url, 'GET', `${USER}?${KEY}`);
@@ -109,7 +106,7 @@ describe('every /services/rest/v1 reply can be read cross-origin', () => {
     }
   });
 
-  it('injected faults: an HTML 502, an envelope error, a truncated body, the rate-limit fault', async () => {
+  it('injected faults: an HTML 502, an envelope error, a truncated body, the rate-limit fault', async ({ newSb }) => {
     for (const [spec, status] of [
       ['html-502=1', 502],
       ['envelope-error=1', 200],
@@ -117,7 +114,7 @@ describe('every /services/rest/v1 reply can be read cross-origin', () => {
       ['empty=1', 200],
       ['rate-limit=1', 429],
     ] as const) {
-      const faulted = await startTestSandbox({ faults: { spec: parseFaultSpec(spec), seed: 1 } });
+      const faulted = await newSb({ faults: { spec: parseFaultSpec(spec), seed: 1 } });
       try {
         const r = await send(faulted.url, 'GET', `${USER}?${KEY}`);
         expect(r.status, spec).toBe(status);
@@ -128,7 +125,7 @@ describe('every /services/rest/v1 reply can be read cross-origin', () => {
     }
   });
 
-  it('an OPTIONS preflight is 204 with the allowed methods and headers, and counts for nothing', async () => {
+  it('an OPTIONS preflight is 204 with the allowed methods and headers, and counts for nothing', async ({ newSb }) => {
     for (const target of [
       `${PRODUCTS}?${KEY}`,
       USER,
@@ -150,7 +147,7 @@ describe('every /services/rest/v1 reply can be read cross-origin', () => {
       expect(r.headers.get('access-control-max-age')).toBe('600');
     }
     // A preflight is no call: it does not use up the rate limit.
-    const limited = await startTestSandbox({ rateLimitPerSecond: 1 });
+    const limited = await newSb({ rateLimitPerSecond: 1 });
     try {
       for (let i = 0; i < 3; i++) expect((await send(limited.url, 'OPTIONS', USER)).status).toBe(204);
       expect((await send(limited.url, 'GET', `${USER}?${KEY}`)).status).toBe(200);
@@ -230,8 +227,8 @@ describe('in a real browser (headless chromium), from a page of another origin',
     await new Promise((resolve) => gameSite?.close(resolve));
   });
 
-  it('a cors-mode GET reads the user, and a form-encoded POST reads its 401 challenge', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('a cors-mode GET reads the user, and a form-encoded POST reads its 401 challenge', async ({ skip }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();

@@ -1,16 +1,8 @@
 /** Every row of the contract's error table, and junk input: always a 4xx envelope, never a crash. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import {
-  api,
-  call,
-  exactRequest,
-  rawRequest,
-  signedApi,
-  startTestSandbox,
-  type TestSandbox,
-} from './helpers/sandbox.js';
+import { api, call, exactRequest, rawRequest, signedApi, type TestSandbox } from './helpers/sandbox.js';
 
 const PLAYER = DEMO.user.uid;
 const UA = `/achievements/user/${PLAYER}.json`;
@@ -21,11 +13,8 @@ const game: Array<[string, string]> = [
 ];
 
 let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
+beforeAll(({ sb: fileSb }) => {
+  sb = fileSb;
 });
 
 /** The reply is an error envelope: HTTP status = code, payload null, message prefix as given. */
@@ -522,8 +511,8 @@ describe('405 method not allowed', () => {
 });
 
 describe('500 internal error', () => {
-  it('answers an unexpected failure with the envelope and no stack trace', async () => {
-    const broken = await startTestSandbox();
+  it('answers an unexpected failure with the envelope and no stack trace', async ({ newSb }) => {
+    const broken = await newSb();
     broken.db.close(); // every query now throws inside a handler
     const r = await api(broken.url, 'GET', `/friends/${PLAYER}.json`);
     expectError(r, 500, 'internal error');

@@ -5,12 +5,12 @@
  * schemes; the same name with two different values is refused and changes nothing; a POST with a
  * body of another type is 415.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { canonicalString, hmacSha256Hex } from '../../src/domain/signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX, type ProductEntry } from '../../src/domain/types.js';
-import { api, call, queryString, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { api, call, queryString, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 type Challenge = { session: string; key: string };
 
@@ -18,11 +18,8 @@ const PATH = `${API_PREFIX}/products/user/${DEMO.user.uid}.json`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
+beforeAll(({ sb: fileSb }) => {
+  sb = fileSb;
 });
 
 function post<T = unknown>(query: Params, body: Params | string, headers: Record<string, string> = FORM) {

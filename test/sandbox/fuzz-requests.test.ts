@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { Pool } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { rfc3986 } from '../../src/domain/signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
@@ -17,7 +17,7 @@ import { ApiFailure } from '../../src/sandbox/http/failure.js';
 import { QUERY_LIMITS } from '../../src/sandbox/http/query.js';
 import { requestParameters, UnreadBody } from '../../src/sandbox/http/request-parameters.js';
 import { until } from '../until.js';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { type TestSandbox } from './helpers/sandbox.js';
 
 /** Characters that break parsers: separators, escapes, controls, bidi, astral, lone surrogates. */
 const nasty = fc.constantFrom(
@@ -123,13 +123,12 @@ describe('the API pipeline under random requests (fast-check, over HTTP)', () =>
   let sb: TestSandbox;
   let pool: Pool;
   const lines: string[] = [];
-  beforeAll(async () => {
-    sb = await startTestSandbox({ requestLines: (text) => lines.push(text) });
+  beforeAll(async ({ newSb }) => {
+    sb = await newSb({ requestLines: (text) => lines.push(text) });
     pool = new Pool(sb.url, { connections: 1, headersTimeout: 5000, bodyTimeout: 5000 });
   });
   afterAll(async () => {
     await pool?.close();
-    await sb?.close();
   });
 
   const PATHS = [

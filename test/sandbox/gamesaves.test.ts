@@ -4,19 +4,11 @@
  * one clear 4xx that changes nothing. Changes here are hmac-signed (game 1001 accepts both
  * schemes); the SDK's own agi flow is in platform-sdk-saves.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { Envelope } from '../../src/domain/types.js';
-import {
-  api,
-  freshNonce,
-  queryString,
-  sign,
-  startTestSandbox,
-  type Params,
-  type TestSandbox,
-} from './helpers/sandbox.js';
+import { api, freshNonce, queryString, sign, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
@@ -91,11 +83,8 @@ const eraseGame = (uid: string, token: string, key: string, options: SendOptions
 const retrieve = (uid: string, key?: string, apiKey: string = DEMO.game.apiKey) =>
   api<Record<string, string>>(sb.url, 'GET', `/gamesave/${uid}.json`, key === undefined ? [] : [['key', key]], apiKey);
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
+beforeAll(({ sb: fileSb }) => {
+  sb = fileSb;
 });
 
 describe('reading saves', () => {

@@ -4,22 +4,21 @@
  * page), the API, the docs and /_sandbox all refuse it, with or without a matching Origin. Real
  * HTTP on port 0.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { exactRequest, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { exactRequest, type TestSandbox } from './helpers/sandbox.js';
 
 let sb: TestSandbox;
 let port: string;
 let cookie: string;
 
-beforeAll(async () => {
-  sb = await startTestSandbox({ hostNames: { names: ['sandbox-box'], hosts: ['sandbox.example.com'] } });
+beforeAll(async ({ newSb }) => {
+  sb = await newSb({ hostNames: { names: ['sandbox-box'], hosts: ['sandbox.example.com'] } });
   port = new URL(sb.url).port;
   const login = await fetch(`${sb.url}/login?username=demo_player`, { method: 'POST' });
   cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
 });
-afterAll(() => sb?.close());
 
 const asHost = (host: string, method: string, path: string, headers: Record<string, string> = {}) =>
   exactRequest(sb.url, method, path, { host, ...headers });

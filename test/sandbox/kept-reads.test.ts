@@ -6,12 +6,12 @@
  * (A kept reply following every change to its user: key-cache.test.ts.)
  */
 import { request as httpRequest, Agent } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { seededRandom } from '../../src/sandbox/faults/injector.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
-import { exactRequest, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { exactRequest, type TestSandbox } from './helpers/sandbox.js';
 
 const USER_PATH = `${API_PREFIX}/users/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}`;
 
@@ -46,12 +46,11 @@ function get(base: string, agent: Agent, path: string, headers: Record<string, s
 describe('a read asked again', () => {
   let sb: TestSandbox;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  beforeAll(async () => {
-    sb = await startTestSandbox();
+  beforeAll(({ sb: fileSb }) => {
+    sb = fileSb;
   });
   afterAll(async () => {
     agent.destroy();
-    await sb.close();
   });
 
   it('gets the same status line, the same headers in the same order and the same bytes', async () => {
@@ -132,9 +131,9 @@ describe('a read asked again', () => {
 });
 
 describe('a read asked again of a sandbox with a public URL', () => {
-  it('is refused when it is not addressed to the sandbox, though its reply would be the same', async () => {
+  it('is refused when it is not addressed to the sandbox, though its reply would be the same', async ({ newSb }) => {
     // One origin in every reply, whatever the Host: the kept reply would fit a foreign Host too.
-    const sb = await startTestSandbox({ publicOrigin: 'https://sandbox.example.com' });
+    const sb = await newSb({ publicOrigin: 'https://sandbox.example.com' });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const first = await get(sb.url, agent, USER_PATH);
@@ -146,14 +145,13 @@ describe('a read asked again of a sandbox with a public URL', () => {
       }
     } finally {
       agent.destroy();
-      await sb.close();
     }
   });
 });
 
 describe('a sandbox that decides each request itself', () => {
-  it('with a rate limit, a read asked again is counted and refused beyond the limit', async () => {
-    const limited = await startTestSandbox({ rateLimitPerSecond: 3, startMs: Date.UTC(2025, 0, 1, 0, 0, 0, 200) });
+  it('with a rate limit, a read asked again is counted and refused beyond the limit', async ({ newSb }) => {
+    const limited = await newSb({ rateLimitPerSecond: 3, startMs: Date.UTC(2025, 0, 1, 0, 0, 0, 200) });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const statuses: string[] = [];
@@ -170,8 +168,8 @@ describe('a sandbox that decides each request itself', () => {
     }
   });
 
-  it('with faults, a read asked again gets its own draw', async () => {
-    const faulty = await startTestSandbox({ faults: { spec: parseFaultSpec('html-502=0.5'), seed: 7 } });
+  it('with faults, a read asked again gets its own draw', async ({ newSb }) => {
+    const faulty = await newSb({ faults: { spec: parseFaultSpec('html-502=0.5'), seed: 7 } });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const draws = seededRandom(7);

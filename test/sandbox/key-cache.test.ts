@@ -8,12 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Database, sqliteDriverPath } from '../sqlite.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { cachedKeyLookup } from '../../src/sandbox/repositories/key-cache.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { seedDemo } from '../../src/sandbox/seed/demo.js';
-import { api, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
+import { api, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NEW_KEY = 'feedfacefeedfacefeedfacefeedface';
@@ -39,12 +39,9 @@ const addKey = (dbPath: string, key: string) =>
 describe('the key cache of a running sandbox', () => {
   let sb: TestSandbox;
   let dbPath: string;
-  beforeAll(async () => {
-    sb = await startTestSandbox();
+  beforeAll(async ({ sb: fileSb }) => {
+    sb = fileSb;
     dbPath = join(sb.dir, 'sandbox.db');
-  });
-  afterAll(async () => {
-    await sb.close();
   });
 
   it('a key another process adds works on the next request, and one it removes is refused on the next', async () => {

@@ -7,10 +7,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sqliteDriverPath } from '../sqlite.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { UserAchievement } from '../../src/domain/types.js';
-import { api, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { api, signedApi, type TestSandbox } from './helpers/sandbox.js';
 import { until } from '../until.js';
 
 /**
@@ -74,11 +74,8 @@ const UNTIL_TOLD_MS = 60_000;
 
 let sb: TestSandbox;
 const lines: string[] = [];
-beforeAll(async () => {
-  sb = await startTestSandbox({ requestLines: (text) => lines.push(...text.split('\n').filter(Boolean)) });
-});
-afterAll(async () => {
-  await sb.close();
+beforeAll(async ({ newSb }) => {
+  sb = await newSb({ requestLines: (text) => lines.push(...text.split('\n').filter(Boolean)) });
 });
 
 describe('another process holds the write lock', () => {

@@ -7,12 +7,12 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { mulberry32 } from '../../src/sandbox/seed/prng.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { QUERY, LIMITS } from '../../src/sandbox/http/parameters.js';
 import { API_ROUTES } from '../../src/sandbox/routes/index.js';
-import { call, queryString, sign, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { call, queryString, sign, type Params, type TestSandbox } from './helpers/sandbox.js';
 import { replyProblem } from './helpers/described-replies.js';
 
 type Doc = {
@@ -29,14 +29,13 @@ type Operation = {
 let sb: TestSandbox;
 let doc: Doc;
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
+beforeAll(async ({ sb: fileSb }) => {
+  sb = fileSb;
   const r = await fetch(`${sb.url}/openapi.json`);
   expect(r.status).toBe(200);
   expect(r.headers.get('content-type')).toMatch(/^application\/json/);
   doc = (await r.json()) as Doc;
 });
-afterAll(() => sb?.close());
 
 function checkReply(method: string, path: string, status: number, text: string): void {
   expect(replyProblem(method, path, status, text)).toBeNull();

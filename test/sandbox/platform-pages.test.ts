@@ -4,12 +4,12 @@
  * udcli's code: the sandbox must answer as the platform does, so that a game written against it
  * works in production (`if (q.completed_date)` is true for every quest there, for one).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { loadData } from '../../src/sandbox/data/load.js';
 import { parseDataText } from '../../src/sandbox/data/read.js';
-import { api, call, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { api, call, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const ZERO_DATE = '0000-00-00 00:00:00';
 const DATE_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
@@ -39,12 +39,9 @@ users:
 const QA_USER = uidForUsername('qa_revoked');
 
 let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox({ startMs: Date.UTC(2026, 0, 2, 3, 4, 5) });
+beforeAll(async ({ newSb }) => {
+  sb = await newSb({ startMs: Date.UTC(2026, 0, 2, 3, 4, 5) });
   loadData(sb.db, parseDataText('qa.yaml', QA_FILE, false), Math.floor(sb.clock.ms / 1000), 'qa.yaml');
-});
-afterAll(async () => {
-  await sb.close();
 });
 
 const quests = (uid: string, params: Params = [], key?: string) =>

@@ -9,8 +9,8 @@
  */
 import { sdkSig } from './helpers/sdk-signature.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { type TestSandbox } from './helpers/sandbox.js';
 
 const PLAYER = '01e528d59829836fd23b09085b56edab'; // demo_player
 const API_KEY = '01234567-89AB-CDEF-0123-456789ABCDEF'; // game 1001's key
@@ -77,8 +77,8 @@ const saveGame = (key: string, value: unknown, token = authToken) =>
 const eraseGame = (key: string, token = authToken) =>
   signedPost(`gamesave/${PLAYER}.json`, { api_key: API_KEY, auth_token: token, key, method: 'delete' });
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
+beforeAll(async ({ sb: fileSb }) => {
+  sb = fileSb;
   // What the game page hands the game as parent.apiAuth.auth_token: the token generator's.
   const login = await fetch(`${sb.url}/login?username=demo_player`, { method: 'POST' });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
@@ -87,9 +87,6 @@ beforeAll(async () => {
       token: string;
     }
   ).token;
-});
-afterAll(async () => {
-  await sb.close();
 });
 
 describe('game saves as the SDK sees them', () => {

@@ -8,8 +8,8 @@
  */
 import { sdkSig } from './helpers/sdk-signature.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { type TestSandbox } from './helpers/sandbox.js';
 
 const PLAYER = '01e528d59829836fd23b09085b56edab'; // demo_player
 const API_KEY = '01234567-89AB-CDEF-0123-456789ABCDEF'; // game 1001's key, as the SDK's examples write keys
@@ -67,11 +67,8 @@ async function sdk(verb: 'GET' | 'PUT' | 'DELETE', path: string, params: Record<
 /** docs/PLATFORM.md, Errors: any status outside 2xx is a failure, and so is code 200 with a null payload. */
 const succeeded = (r: Reply) => r.status >= 200 && r.status < 300 && r.payload !== null && r.payload !== undefined;
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
+beforeAll(({ sb: fileSb }) => {
+  sb = fileSb;
 });
 
 describe('quests as the SDK sees them', () => {

@@ -9,9 +9,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
-import { startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
+import { tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const GAME = '1001';
 
@@ -33,24 +33,23 @@ let browser: Browser | null = null;
 let unavailable: string | null = null;
 let sb: TestSandbox;
 
-beforeAll(async () => {
+beforeAll(async ({ newSb }) => {
   unavailable = ensureChromium();
   if (unavailable) console.warn(`play-messages.test.ts: skipping the browser test: ${unavailable}`);
   else browser = await launchChromium();
   const dir = join(tempDir('udcli-play-messages-'), 'game');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'index.html'), GAME_PAGE);
-  sb = await startTestSandbox({ gameSources: [[GAME, { kind: 'dir', root: dir, connect: true }]] });
+  sb = await newSb({ gameSources: [[GAME, { kind: 'dir', root: dir, connect: true }]] });
 }, 10 * 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  await sb?.close();
 });
 
 describe('the play page and its game frame', () => {
-  it('exchange messages with no console warning about a target origin', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('exchange messages with no console warning about a target origin', async ({ skip }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();

@@ -6,14 +6,14 @@
  * secret put back) is the one the sandbox expected. Real HTTP on port 0.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { AGI_STATIC_SECRET, agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { hmacSha256Hex } from '../../src/domain/signing.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { redact } from '../../src/redact.js';
 import { until } from '../until.js';
-import { call, sign, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { call, sign, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const KEY = DEMO.game.apiKey;
 const PLAYER = DEMO.user.uid;
@@ -28,11 +28,8 @@ const GIVE: Params = [
 
 let sb: TestSandbox;
 let output = '';
-beforeAll(async () => {
-  sb = await startTestSandbox({ requestLines: (text) => (output += text) });
-});
-afterAll(async () => {
-  await sb.close();
+beforeAll(async ({ newSb }) => {
+  sb = await newSb({ requestLines: (text) => (output += text) });
 });
 
 function expectNoSecrets(text: string, alsoHidden: string[] = []): void {

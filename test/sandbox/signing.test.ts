@@ -3,12 +3,12 @@
  * signature (issue 31, 5), partner keys,
  * and which games accept it (1001 both schemes, 1002 agi only). agi itself: agi-signing.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX, type AchievementUpdate, type ProductEntry } from '../../src/domain/types.js';
 import { SIGNING_VECTORS, type SigningVector } from '../fixtures/signing-vectors.js';
-import { api, call, queryString, sign, signedApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { api, call, queryString, sign, signedApi, type TestSandbox } from './helpers/sandbox.js';
 
 const { vectors } = SIGNING_VECTORS;
 const VECTOR_TIME = 1_795_000_000;
@@ -23,8 +23,8 @@ async function sendVector<T>(sb: TestSandbox, v: SigningVector) {
 
 describe('the shared signing vectors verify against the sandbox (clock at the vectors time)', () => {
   let sb: TestSandbox;
-  beforeAll(async () => {
-    sb = await startTestSandbox({ startMs: VECTOR_TIME * 1000 });
+  beforeAll(async ({ newSb }) => {
+    sb = await newSb({ startMs: VECTOR_TIME * 1000 });
     // The vectors' user: the uid is given, so store it directly.
     sb.db.repos.users.insert({
       uid: VECTOR_UID,
@@ -32,9 +32,6 @@ describe('the shared signing vectors verify against the sandbox (clock at the ve
       gender: 'unspecified',
       createdOn: VECTOR_TIME - 86_400,
     });
-  });
-  afterAll(async () => {
-    await sb.close();
   });
 
   it('vector 0: PUT increment FIRST_WIN', async () => {
@@ -127,11 +124,8 @@ describe('signature rules', () => {
     ['qty', '1'],
     ['increment', 'true'],
   ];
-  beforeAll(async () => {
-    sb = await startTestSandbox();
-  });
-  afterAll(async () => {
-    await sb.close();
+  beforeAll(({ sb: fileSb }) => {
+    sb = fileSb;
   });
 
   it('requires a signature on achievement PUTs and product PUTs: unsigned, a game accepting agi answers the challenge', async () => {

@@ -7,23 +7,14 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { buildApp } from '../../src/sandbox/app.js';
 import { openDatabase, type SandboxDatabase } from '../../src/sandbox/database.js';
 import { KEEP_SECONDS } from '../../src/sandbox/http/used-signatures.js';
-import {
-  api,
-  call,
-  freshNonce,
-  sign,
-  signedApi,
-  startTestSandbox,
-  type Params,
-  type TestSandbox,
-} from './helpers/sandbox.js';
+import { api, call, freshNonce, sign, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const bob = uidForUsername('bob');
 const PRODUCTS = `/products/user/${bob}.json`;
@@ -38,8 +29,8 @@ const give = (sku: string): Params => [
 let sb: TestSandbox;
 /** A second sandbox on the same database file: its own connection and its own memory, as another process. */
 let other: { url: string; app: FastifyInstance; db: SandboxDatabase };
-beforeAll(async () => {
-  sb = await startTestSandbox();
+beforeAll(async ({ sb: fileSb }) => {
+  sb = fileSb;
   const db = openDatabase(sb.db.path);
   const app = buildApp({ db, nowMs: () => sb.clock.ms });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -48,7 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await other?.app.close();
   other?.db.close();
-  await sb?.close();
 });
 
 const held = async (sku: string): Promise<number> =>
