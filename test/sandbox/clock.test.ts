@@ -4,11 +4,11 @@
  * the hmac timestamp window. Refused for a foreign Host.
  */
 import { request as httpRequest } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX, type TokenRecord } from '../../src/domain/types.js';
-import { api, call, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { api, call, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const START = Date.UTC(2030, 0, 1, 12, 0, 0);
 let sb: TestSandbox;
@@ -51,8 +51,10 @@ const authenticate = (t: TokenRecord) =>
   ]);
 
 describe('/_sandbox/clock', () => {
-  it('shows the time, and advance moves it forward (s, m, h, d or plain seconds; query or form body)', async () => {
-    sb = await startTestSandbox({ startMs: START });
+  it('shows the time, and advance moves it forward (s, m, h, d or plain seconds; query or form body)', async ({
+    newSb,
+  }) => {
+    sb = await newSb({ startMs: START });
     expect(await clock()).toEqual({
       status: 200,
       body: { now: '2030-01-01T12:00:00.000Z', unix: START / 1000, offset_seconds: 0 },
@@ -70,8 +72,8 @@ describe('/_sandbox/clock', () => {
     expect((await clock()).body).toMatchObject({ now: '2030-01-01T13:16:50.000Z', offset_seconds: 4600 });
   });
 
-  it('set puts it at a date-time, backwards too, and says so', async () => {
-    sb = await startTestSandbox({ startMs: START });
+  it('set puts it at a date-time, backwards too, and says so', async ({ newSb }) => {
+    sb = await newSb({ startMs: START });
     expect((await clock('POST', `set=${encodeURIComponent('2031-06-01T00:00:00Z')}`)).body).toMatchObject({
       now: '2031-06-01T00:00:00.000Z',
     });
@@ -82,8 +84,8 @@ describe('/_sandbox/clock', () => {
     expect(back.body.note).toMatch(/^the clock went back \d+ s/);
   });
 
-  it('reset (or set=now) puts it back on the real clock (issue 23)', async () => {
-    sb = await startTestSandbox({ startMs: START });
+  it('reset (or set=now) puts it back on the real clock (issue 23)', async ({ newSb }) => {
+    sb = await newSb({ startMs: START });
     await clock('POST', 'advance=1d');
     expect((await clock('POST', '', 'reset=1')).body).toMatchObject({
       now: new Date(START).toISOString(),
@@ -98,21 +100,21 @@ describe('/_sandbox/clock', () => {
     expect((await clock('POST', 'reset=1&advance=1s')).status).toBe(400);
   });
 
-  it.each([
+  it.for<[string, RegExp]>([
     ['advance=5x', /invalid duration "5x"/],
     ['set=notadate', /invalid date-time "notadate"/],
     ['advance=1s&set=2030-01-01', /give advance .* or set/],
     ['', /give advance .* or set/],
-  ])('refuses %j with a 400 that names it, and leaves the clock alone', async (query, message) => {
-    sb = await startTestSandbox({ startMs: START });
+  ])('refuses %j with a 400 that names it, and leaves the clock alone', async ([query, message], { newSb }) => {
+    sb = await newSb({ startMs: START });
     const r = await clock('POST', query);
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ status: false, code: 400, message: expect.stringMatching(message) });
     expect((await clock()).body.offset_seconds).toBe(0);
   });
 
-  it('refuses a request addressed to another host (and does not move)', async () => {
-    sb = await startTestSandbox({ startMs: START });
+  it('refuses a request addressed to another host (and does not move)', async ({ newSb }) => {
+    sb = await newSb({ startMs: START });
     const { port } = new URL(sb.url);
     for (const method of ['GET', 'POST']) {
       const status = await new Promise<number>((resolve, reject) => {
@@ -137,8 +139,8 @@ describe('/_sandbox/clock', () => {
     expect((await clock()).body.offset_seconds).toBe(0);
   });
 
-  it("refuses a change posted from another site's page (its Origin), and takes one from its own", async () => {
-    sb = await startTestSandbox({ startMs: START });
+  it("refuses a change posted from another site's page (its Origin), and takes one from its own", async ({ newSb }) => {
+    sb = await newSb({ startMs: START });
     const post = (origin: string) =>
       fetch(`${sb.url}/_sandbox/clock`, {
         method: 'POST',
@@ -157,8 +159,8 @@ describe('/_sandbox/clock', () => {
 });
 
 describe('expiry follows the virtual clock', () => {
-  it('a token expires after advance 901s (900 s lifetime), without waiting', async () => {
-    sb = await startTestSandbox();
+  it('a token expires after advance 901s (900 s lifetime), without waiting', async ({ newSb }) => {
+    sb = await newSb();
     const t = await token();
     expect((await authenticate(t)).body.payload).toMatchObject({ uid: DEMO.user.uid });
     await clock('POST', 'advance=899s');
@@ -167,16 +169,16 @@ describe('expiry follows the virtual clock', () => {
     expect((await authenticate(t)).body).toMatchObject({ code: 200, message: 'token expired', payload: null });
   });
 
-  it('a token issued at the virtual time carries it: created_on and expires_on', async () => {
-    sb = await startTestSandbox({ startMs: START });
+  it('a token issued at the virtual time carries it: created_on and expires_on', async ({ newSb }) => {
+    sb = await newSb({ startMs: START });
     await clock('POST', 'advance=1d');
     const t = await token();
     expect(t.created_on).toBe(START / 1000 + 86_400);
     expect(t.expires_on).toBe(START / 1000 + 86_400 + 900);
   });
 
-  it('an agi challenge expires after advance 301s', async () => {
-    sb = await startTestSandbox();
+  it('an agi challenge expires after advance 301s', async ({ newSb }) => {
+    sb = await newSb();
     const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
     const query: Params = [
       ['api_key', DEMO.secondGame.apiKey],
@@ -199,8 +201,8 @@ describe('expiry follows the virtual clock', () => {
     expect(r.body.message).toMatch(/^stale session/);
   });
 
-  it('the hmac timestamp window is measured against the virtual clock', async () => {
-    sb = await startTestSandbox();
+  it('the hmac timestamp window is measured against the virtual clock', async ({ newSb }) => {
+    sb = await newSb();
     const put = (timestamp: number) =>
       signedApi(
         sb,
@@ -223,8 +225,8 @@ describe('expiry follows the virtual clock', () => {
     expect(r.body.message).toBe('stale timestamp: 301 s from the server clock (window 300 s)');
   });
 
-  it('a site session ends after a day of virtual time', async () => {
-    sb = await startTestSandbox();
+  it('a site session ends after a day of virtual time', async ({ newSb }) => {
+    sb = await newSb();
     const login = await fetch(`${sb.url}/login?username=demo_player`, { method: 'POST' });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
     const generate = () =>
@@ -238,7 +240,7 @@ describe('expiry follows the virtual clock', () => {
 describe('the clock keeps to years 1970-9999 (issue 21)', () => {
   const LAST = '9999-12-31T23:59:59.999Z';
 
-  it.each([
+  it.for<[string, string[], RegExp]>([
     [
       'set=9999-12-31T23:59:59Z then advance=3650d',
       ['set=9999-12-31T23%3A59%3A59Z', 'advance=3650d'],
@@ -254,18 +256,21 @@ describe('the clock keeps to years 1970-9999 (issue 21)', () => {
       ['set=1969-12-31T23%3A59%3A59Z'],
       /before 1970-01-01T00:00:00Z: the sandbox's clock runs from 1970/,
     ],
-  ])('%s: the move out of range is a 400 naming the bound, and the clock stays', async (_name, moves, message) => {
-    sb = await startTestSandbox({ startMs: START });
-    for (const move of moves.slice(0, -1)) expect((await clock('POST', move)).status).toBe(200);
-    const before = (await clock()).body;
-    const r = await clock('POST', moves.at(-1)!);
-    expect(r.status).toBe(400);
-    expect(r.body.message).toMatch(message);
-    expect((await clock()).body).toEqual(before);
-  });
+  ])(
+    '%s: the move out of range is a 400 naming the bound, and the clock stays',
+    async ([, moves, message], { newSb }) => {
+      sb = await newSb({ startMs: START });
+      for (const move of moves.slice(0, -1)) expect((await clock('POST', move)).status).toBe(200);
+      const before = (await clock()).body;
+      const r = await clock('POST', moves.at(-1)!);
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(message);
+      expect((await clock()).body).toEqual(before);
+    },
+  );
 
-  it('many advances stop at the bound with a 400, never a bare 500', async () => {
-    sb = await startTestSandbox({ startMs: START });
+  it('many advances stop at the bound with a 400, never a bare 500', async ({ newSb }) => {
+    sb = await newSb({ startMs: START });
     const statuses: number[] = [];
     for (let i = 0; i < 900; i++) {
       const r = await clock('POST', 'advance=3650d');
@@ -286,8 +291,10 @@ describe('the clock keeps to years 1970-9999 (issue 21)', () => {
     expect(now.now).toMatch(/^\d{4}-/);
   });
 
-  it('set to the last moment, the clock stops there while the real one goes on; writes then are kept and read back', async () => {
-    sb = await startTestSandbox({ startMs: START });
+  it('set to the last moment, the clock stops there while the real one goes on; writes then are kept and read back', async ({
+    newSb,
+  }) => {
+    sb = await newSb({ startMs: START });
     expect((await clock('POST', 'set=9999-12-31T23%3A59%3A59.999Z')).body.now).toBe(LAST);
     sb.clock.advance(3600);
     expect((await clock()).body.now).toBe(LAST);

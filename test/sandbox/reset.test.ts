@@ -4,12 +4,12 @@
  * sees the new state on its next request; bad input is one 400 and changes nothing.
  */
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { yamlParsesRunning } from '../../src/sandbox/data/yaml-worker.js';
 import { recordAddition, recordedOrigin, recordOrigin } from '../../src/sandbox/origin.js';
-import { api, startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { api, type TestSandbox } from './helpers/sandbox.js';
 
 let sb: TestSandbox;
 afterEach(async () => {
@@ -39,8 +39,10 @@ async function reset(body = ''): Promise<{ status: number; body: Record<string, 
 const userCount = () => sb.db.sqlite.prepare<[], { n: number }>('SELECT count(*) AS n FROM users').get()!.n;
 
 describe('POST /_sandbox/reset', () => {
-  it('puts back the recorded origin between two test cases, a keep-alive client connected across it', async () => {
-    sb = await startTestSandbox();
+  it('puts back the recorded origin between two test cases, a keep-alive client connected across it', async ({
+    newSb,
+  }) => {
+    sb = await newSb();
     const agent = new Agent({ connections: 1, pipelining: 1 });
     const progress = (): Promise<Response> =>
       fetch(
@@ -68,8 +70,10 @@ describe('POST /_sandbox/reset', () => {
     await agent.close();
   });
 
-  it('replaces the demo with a data file sent as text and records it; a bare reset returns to what it was started with', async () => {
-    sb = await startTestSandbox();
+  it('replaces the demo with a data file sent as text and records it; a bare reset returns to what it was started with', async ({
+    newSb,
+  }) => {
+    sb = await newSb();
     const r = await reset(new URLSearchParams({ file: '/tmp/racers.yaml', data: RACERS }).toString());
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ origin: { kind: 'data', file: '/tmp/racers.yaml' }, games: ['8080'], users: 1 });
@@ -80,8 +84,8 @@ describe('POST /_sandbox/reset', () => {
     expect(recordedOrigin(sb.db)).toEqual({ kind: 'demo' });
   });
 
-  it('refuses bad input with one 400 and changes nothing', async () => {
-    sb = await startTestSandbox();
+  it('refuses bad input with one 400 and changes nothing', async ({ newSb }) => {
+    sb = await newSb();
     for (const body of [
       'seed=everything',
       'seed=demo&data=x',
@@ -96,8 +100,10 @@ describe('POST /_sandbox/reset', () => {
     expect(recordedOrigin(sb.db)).toBeUndefined();
   });
 
-  it('a nesting bomb (20,000 and 100,000 `[`) is one 400 naming the limit; the server keeps serving', async () => {
-    sb = await startTestSandbox();
+  it('a nesting bomb (20,000 and 100,000 `[`) is one 400 naming the limit; the server keeps serving', async ({
+    newSb,
+  }) => {
+    sb = await newSb();
     for (const n of [20_000, 100_000]) {
       for (const [file, text] of [
         ['bomb.yaml', `users: ${'['.repeat(n)}`],
@@ -120,8 +126,8 @@ describe('POST /_sandbox/reset', () => {
     expect(userCount()).toBe(1500);
   });
 
-  it('a large YAML body is parsed off the thread of the server, which answers while it parses', async () => {
-    sb = await startTestSandbox();
+  it('a large YAML body is parsed off the thread of the server, which answers while it parses', async ({ newSb }) => {
+    sb = await newSb();
     // Most of the 1 MiB a body may be: the yaml package takes most of a second for it, which the server's thread must
     // not spend.
     const users = Array.from(
@@ -141,16 +147,18 @@ describe('POST /_sandbox/reset', () => {
     expect(yamlParsesRunning()).toBe(0);
   });
 
-  it('answers only requests addressed to the sandbox itself', async () => {
-    sb = await startTestSandbox();
+  it('answers only requests addressed to the sandbox itself', async ({ newSb }) => {
+    sb = await newSb();
     const r = await sb.app.inject({ method: 'POST', url: '/_sandbox/reset', headers: { host: 'evil.example:80' } });
     expect(r.statusCode).toBe(403);
   });
 });
 
 describe('GET /_sandbox/contents', () => {
-  it('says what the sandbox holds, with what was added on top, its games with keys redacted (no secret) and its users', async () => {
-    sb = await startTestSandbox();
+  it('says what the sandbox holds, with what was added on top, its games with keys redacted (no secret) and its users', async ({
+    newSb,
+  }) => {
+    sb = await newSb();
     await reset(new URLSearchParams({ file: '/tmp/racers.yaml', data: RACERS }).toString());
     recordAddition(sb.db, 'seed 7 (10 users)');
     const r = await fetch(`${sb.url}/_sandbox/contents`);
@@ -171,8 +179,8 @@ describe('GET /_sandbox/contents', () => {
     expect(JSON.stringify(body)).not.toContain('8080abcdef0123456789abcdef012345');
   });
 
-  it('on the demo data: the demo game first, its named players first', async () => {
-    sb = await startTestSandbox();
+  it('on the demo data: the demo game first, its named players first', async ({ newSb }) => {
+    sb = await newSb();
     recordOrigin(sb.db, { kind: 'demo' });
     const body = (await (await fetch(`${sb.url}/_sandbox/contents`)).json()) as {
       origin: { text: string };
