@@ -10,22 +10,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import type { Browser, ConsoleMessage, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { until } from '../until.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
-import {
-  api,
-  call,
-  exactRequest,
-  signedApi,
-  startTestSandbox,
-  type Params,
-  type TestSandbox,
-} from './helpers/sandbox.js';
+import { api, call, exactRequest, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -49,8 +41,8 @@ const FULL_SECRETS = [
 let sb: TestSandbox;
 let port: number;
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
+beforeAll(async ({ sb: fileSb }) => {
+  sb = fileSb;
   port = Number(new URL(sb.url).port);
   const now = Math.floor(sb.clock.ms / 1000);
   sb.db.repos.games.insert({
@@ -70,8 +62,6 @@ beforeAll(async () => {
   sb.db.repos.users.recordPlay(uidForUsername(NASTY_USER), NASTY_GAME.id, now);
   sb.db.repos.saves.put(uidForUsername(NASTY_USER), NASTY_GAME.id, 'slot1', NASTY_SAVE, now);
 });
-
-afterAll(() => sb?.close());
 
 async function getJson(path: string): Promise<{ status: number; text: string; body: Record<string, unknown> }> {
   const response = await fetch(`${sb.url}${path}`);
@@ -375,10 +365,11 @@ describe('the dashboard in a real browser (headless chromium)', () => {
    */
   let browser: Browser | undefined;
 
-  beforeAll(async () => {
+  // The demo data alone: the file's sandbox holds the hostile game and user above.
+  beforeAll(async ({ newSb }) => {
     unavailable = ensureChromium();
     if (unavailable) console.warn(`dashboard.test.ts: skipping the browser tests: ${unavailable}`);
-    demo = await startTestSandbox();
+    demo = await newSb();
     logAvailable = (await fetch(`${demo.url}/_sandbox/requests`)).status === 200;
     expect(logAvailable).toBe(true);
     if (!unavailable) browser = await launchChromium(['--host-resolver-rules=MAP rebound.test 127.0.0.1']);
@@ -386,11 +377,12 @@ describe('the dashboard in a real browser (headless chromium)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await demo?.close();
   });
 
-  it('lists the games with redacted keys and play links, finds demo_player, and shows their achievements and holdings', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('lists the games with redacted keys and play links, finds demo_player, and shows their achievements and holdings', async ({
+    skip,
+  }) => {
+    skip(unavailable !== null, unavailable ?? '');
     // Some traffic for the request log (and the screenshot): a read, and a refused signature.
     await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
     await signedApi(
@@ -468,8 +460,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it('shows a username holding markup as text, and runs none of it', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('shows a username holding markup as text, and runs none of it', async ({ skip }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();
@@ -497,8 +489,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it('says "request log not available" when the sandbox has no request log, and stops asking', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('says "request log not available" when the sandbox has no request log, and stops asking', async ({ skip }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();
@@ -527,8 +519,10 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it('reached through another host name (DNS rebinding), is refused, page and data alike, and says why', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('reached through another host name (DNS rebinding), is refused, page and data alike, and says why', async ({
+    skip,
+  }) => {
+    skip(unavailable !== null, unavailable ?? '');
     // The browser resolves a foreign name to the sandbox, as a rebinding attacker's page would.
     const context = await browser!.newContext();
     try {
@@ -551,8 +545,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it('shows requests live, newest first, with keys redacted and the failure reason', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('shows requests live, newest first, with keys redacted and the failure reason', async ({ skip }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();
@@ -595,8 +589,10 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it("at 1,100 px the request log gives a path most of its row (whole on hover) and hides the dashboard's own files until asked; screenshot kept", async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it("at 1,100 px the request log gives a path most of its row (whole on hover) and hides the dashboard's own files until asked; screenshot kept", async ({
+    skip,
+  }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const context = await browser!.newContext({ viewport: { width: 1100, height: 900 } });
     try {
       const page = await context.newPage();
@@ -659,11 +655,14 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it('the games table says what each play page serves: the folder given with --game-dir, not a content URI', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('the games table says what each play page serves: the folder given with --game-dir, not a content URI', async ({
+    skip,
+    newSb,
+  }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const folder = join(ARTIFACTS, 'served-game');
     mkdirSync(folder, { recursive: true });
-    const served = await startTestSandbox({ gameSources: [['1001', { kind: 'dir', root: folder, connect: true }]] });
+    const served = await newSb({ gameSources: [['1001', { kind: 'dir', root: folder, connect: true }]] });
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();
@@ -679,8 +678,10 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it('shows a signed change once: the challenge it saw comes off when its signed retry arrives, whose row says so', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('shows a signed change once: the challenge it saw comes off when its signed retry arrives, whose row says so', async ({
+    skip,
+  }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();

@@ -7,7 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, type NewSb } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
@@ -15,7 +15,7 @@ import { API_PREFIX, type UserAchievement } from '../../src/domain/types.js';
 import { buildApp } from '../../src/sandbox/app.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
 import { reasonOf } from '../../src/sandbox/http/request-notes.js';
-import { api, call, signedApi, startTestSandbox, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { api, call, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const USER = uidForUsername('player_0042');
 const PATH = `/achievements/user/${USER}.json`;
@@ -25,6 +25,10 @@ const LEVEL_10: Params = [
   ['developer_id', 'DAILY_STREAK_7'],
 ];
 
+let newFaultedSb: NewSb;
+beforeAll(({ newSb }) => {
+  newFaultedSb = newSb;
+});
 const open: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((x) => x.close()));
@@ -34,7 +38,7 @@ afterAll(async () => {
 });
 
 async function faulted(spec: string, seed = 1): Promise<TestSandbox> {
-  const sb = await startTestSandbox({ faults: { spec: parseFaultSpec(spec), seed } });
+  const sb = await newFaultedSb({ faults: { spec: parseFaultSpec(spec), seed } });
   open.push(sb);
   return sb;
 }
@@ -208,14 +212,14 @@ describe('where faults apply', () => {
     expect(await summary(sb.url)).toEqual({ spec: 'html-502=1', seed: 1, requests: 0, counts: { 'html-502': 0 } });
   });
 
-  it('/_sandbox/faults counts requests and applied faults; without --faults it says so', async () => {
+  it('/_sandbox/faults counts requests and applied faults; without --faults it says so', async ({ newSb }) => {
     const sb = await faulted('html-502=0.5,empty=0.5');
     for (let i = 0; i < 10; i++) await api(sb.url, 'GET', `/users/${DEMO.user.uid}.json`);
     const s = await summary(sb.url);
     expect(s).toMatchObject({ spec: 'html-502=0.5,empty=0.5', seed: 1, requests: 10 });
     expect(s.counts['html-502']! + s.counts.empty!).toBe(10);
 
-    const none = await startTestSandbox();
+    const none = await newSb();
     open.push(none);
     await api(none.url, 'GET', `/users/${DEMO.user.uid}.json`);
     expect(await summary(none.url)).toEqual({ spec: null, seed: null, requests: 1, counts: {} });
@@ -240,8 +244,8 @@ describe('where faults apply', () => {
 });
 
 describe('the request log', () => {
-  it('learns why a request ended as it did: `fault: KIND`', async () => {
-    const sb = await startTestSandbox();
+  it('learns why a request ended as it did: `fault: KIND`', async ({ newSb }) => {
+    const sb = await newSb();
     open.push(sb);
     // Every request is faulted: half answered with the 502 page, half late.
     const app: FastifyInstance = buildApp({

@@ -10,12 +10,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { CONNECT_TAG, connectTag } from '../../src/sandbox/game-host/index.js';
 import { injectConnectTag } from '../../src/sandbox/game-host/inject.js';
 import { localhostLookup } from '../localhost-names.js';
-import { api, exactRequest, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
+import { api, exactRequest, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const GAME = DEMO.game.id;
 const PAGE =
@@ -196,7 +196,7 @@ describe('a game folder', () => {
   let sb: TestSandbox;
   let game: string;
   let root: string;
-  beforeAll(async () => {
+  beforeAll(async ({ newSb }) => {
     const dir = tempDir('udcli-gamedir-');
     root = join(dir, 'game');
     mkdirSync(join(root, 'sub'), { recursive: true });
@@ -205,10 +205,9 @@ describe('a game folder', () => {
     writeFileSync(join(root, 'sub', 'index.html'), '<p>sub</p>');
     writeFileSync(join(dir, 'secret.txt'), 'TOP SECRET');
     symlinkSync(join(dir, 'secret.txt'), join(root, 'link.txt'));
-    sb = await startTestSandbox({ gameSources: [[GAME, { kind: 'dir', root, connect: true }]] });
+    sb = await newSb({ gameSources: [[GAME, { kind: 'dir', root, connect: true }]] });
     game = sb.gameOrigin(GAME);
   });
-  afterAll(() => sb.close());
 
   it('serves index.html for the folder, the connect tag (from the main origin) first in its head', async () => {
     const r = await fetch(`${game}/play/${GAME}/game/`);
@@ -307,15 +306,14 @@ describe('a game folder', () => {
 describe('a name other than a loopback one (a bound --host): the one shared origin', () => {
   let sb: TestSandbox;
   let dev: DevServer;
-  beforeAll(async () => {
+  beforeAll(async ({ newSb }) => {
     dev = await startDevServer();
-    sb = await startTestSandbox({
+    sb = await newSb({
       hostNames: { names: ['sandbox-box'] },
       gameSources: [[GAME, { kind: 'url', base: `${dev.url}/game/index.html`, connect: true }]],
     });
   });
   afterAll(async () => {
-    await sb.close();
     await dev.close();
   });
 
@@ -342,13 +340,12 @@ describe('a dev server behind the proxy', () => {
   let sb: TestSandbox;
   let game: string;
   let dev: DevServer;
-  beforeAll(async () => {
+  beforeAll(async ({ newSb }) => {
     dev = await startDevServer();
-    sb = await startTestSandbox({ upstreamTimeoutMs: 1500 });
+    sb = await newSb({ upstreamTimeoutMs: 1500 });
     game = sb.gameOrigin(GAME);
   });
   afterAll(async () => {
-    await sb.close();
     await dev.close();
   });
 

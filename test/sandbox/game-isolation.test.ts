@@ -16,10 +16,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { SESSION_COOKIE } from '../../src/sandbox/constants.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
-import { exactRequest, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
+import { exactRequest, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const VICTIM = '1001';
 const ATTACKER = '1002';
@@ -95,7 +95,7 @@ async function who(page: Page, inFrame: boolean): Promise<string | null> {
 
 describe('one game cannot reach another in the browser', () => {
   let sb: TestSandbox;
-  beforeAll(async () => {
+  beforeAll(async ({ newSb }) => {
     const dir = tempDir('udcli-isolation-');
     const victim = join(dir, 'victim');
     const attacker = join(dir, 'attacker');
@@ -106,17 +106,18 @@ describe('one game cannot reach another in the browser', () => {
     writeFileSync(join(attacker, 'index.html'), ATTACKER_PAGE);
     writeFileSync(join(attacker, 'attack.js'), ATTACK_JS);
     writeFileSync(join(attacker, 'sw.js'), EVIL_WORKER);
-    sb = await startTestSandbox({
+    sb = await newSb({
       gameSources: [
         [VICTIM, { kind: 'dir', root: victim, connect: true }],
         [ATTACKER, { kind: 'dir', root: attacker, connect: true }],
       ],
     });
   });
-  afterAll(() => sb?.close());
 
-  it("game 1002 reads none of 1001's storage or pages, and its service worker controls its own pages only", async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it("game 1002 reads none of 1001's storage or pages, and its service worker controls its own pages only", async ({
+    skip,
+  }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();
@@ -213,19 +214,20 @@ async function startCookieUpstream(): Promise<Upstream> {
 describe("the game host's proxy and cookies", () => {
   let sb: TestSandbox;
   let upstream: Upstream;
-  beforeAll(async () => {
+  beforeAll(async ({ newSb }) => {
     upstream = await startCookieUpstream();
-    sb = await startTestSandbox({
+    sb = await newSb({
       gameSources: [[VICTIM, { kind: 'url', base: `${upstream.url}/index.html`, connect: true }]],
     });
   });
   afterAll(async () => {
-    await sb?.close();
     await upstream?.close();
   });
 
-  it("sends the upstream only the cookies it set, and its Set-Cookie never reaches the sandbox's or another app's", async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it("sends the upstream only the cookies it set, and its Set-Cookie never reaches the sandbox's or another app's", async ({
+    skip,
+  }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const context: BrowserContext = await browser!.newContext();
     try {
       const main = playSite(sb);
@@ -292,8 +294,11 @@ describe("the game host's proxy and cookies", () => {
 });
 
 describe('a profile with a worker of the old shared game origin', () => {
-  it("the worker is replaced by one that unregisters itself, and the old link ends on the game's own name", async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it("the worker is replaced by one that unregisters itself, and the old link ends on the game's own name", async ({
+    skip,
+    newSb,
+  }) => {
+    skip(unavailable !== null, unavailable ?? '');
     // The game host's port as it was before issue 40: one origin for every game, a worker over `/`.
     const old = createServer((req, res) => {
       if (req.url === '/sw.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(EVIL_WORKER);
@@ -304,7 +309,6 @@ describe('a profile with a worker of the old shared game origin', () => {
     await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
     const port = (old.address() as AddressInfo).port;
     const context = await browser!.newContext();
-    let sb: TestSandbox | undefined;
     try {
       const page = await context.newPage();
       await page.goto(`http://localhost:${port}/play/1002/game/index.html`);
@@ -327,7 +331,7 @@ describe('a profile with a worker of the old shared game origin', () => {
       const dir = tempDir('udcli-oldworker-');
       writeFileSync(join(dir, 'index.html'), VICTIM_PAGE);
       writeFileSync(join(dir, 'victim.js'), VICTIM_JS);
-      sb = await startTestSandbox({
+      await newSb({
         gamePort: port,
         gameSources: [[VICTIM, { kind: 'dir', root: dir, connect: true }]],
       });
@@ -359,7 +363,6 @@ describe('a profile with a worker of the old shared game origin', () => {
       expect([reply.status, reply.headers['clear-site-data']]).toEqual([307, '"storage"']);
     } finally {
       await context.close();
-      await sb?.close();
       if (old.listening) await new Promise((resolve) => old.close(resolve));
     }
   }, 120_000);

@@ -13,11 +13,11 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { connectTag, forbiddenDirProblem } from '../../src/sandbox/game-host/index.js';
 import { gameHostName, gameLabel, labelOfName } from '../../src/sandbox/game-host/game-names.js';
-import { exactRequest, rawRequest, startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
+import { exactRequest, rawRequest, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const GAME = DEMO.game.id;
 const PAGE =
@@ -123,14 +123,13 @@ const mainTag = (sb: TestSandbox): string => connectTag(`http://sandbox.localhos
 describe('the game host: an origin of its own that serves game content and nothing else', () => {
   let sb: TestSandbox;
   let root: string;
-  beforeAll(async () => {
+  beforeAll(async ({ newSb }) => {
     const dir = tempDir('udcli-gameorigin-');
     root = join(dir, 'game');
     mkdirSync(root, { recursive: true });
     writeFileSync(join(root, 'index.html'), PAGE);
-    sb = await startTestSandbox({ gameSources: [[GAME, { kind: 'dir', root, connect: true }]] });
+    sb = await newSb({ gameSources: [[GAME, { kind: 'dir', root, connect: true }]] });
   });
-  afterAll(() => sb.close());
 
   it('is another port than the sandbox, and has no /_sandbox, no API, no dashboard', async () => {
     expect(new URL(sb.gameUrl).port).not.toBe(new URL(sb.url).port);
@@ -272,15 +271,14 @@ describe('upgrades and the proxy', () => {
   let sb: TestSandbox;
   let dev: Upstream;
   let secure: Upstream;
-  beforeAll(async () => {
+  beforeAll(async ({ newSb }) => {
     dev = await startUpstream(false);
     secure = await startUpstream(true);
-    sb = await startTestSandbox({
+    sb = await newSb({
       gameSources: [[GAME, { kind: 'url', base: `${dev.url}/index.html`, connect: true }]],
     });
   });
   afterAll(async () => {
-    await sb.close();
     await dev.close();
     await secure.close();
   });
@@ -395,7 +393,7 @@ describe('upgrades and the proxy', () => {
     expect(await r.text()).toBe(PAGE.replace('<head>', `<head>${mainTag(sb)}`));
   });
 
-  it('a self-signed https dev server: a page naming --insecure-game-host, and served with it', async () => {
+  it('a self-signed https dev server: a page naming --insecure-game-host, and served with it', async ({ newSb }) => {
     expect((await setSource(sb, { url: `${secure.url}/index.html` })).status).toBe(200);
     const refused = await fetch(`${sb.gameOrigin(GAME)}/play/${GAME}/game/index.html`);
     expect(refused.status).toBe(502);
@@ -403,7 +401,7 @@ describe('upgrades and the proxy', () => {
     expect(page).toContain('--insecure-game-host');
     expect(page).toContain('DEPTH_ZERO_SELF_SIGNED_CERT');
 
-    const insecure = await startTestSandbox({
+    const insecure = await newSb({
       insecureGameHost: true,
       gameSources: [[GAME, { kind: 'url', base: `${secure.url}/index.html`, connect: true }]],
     });

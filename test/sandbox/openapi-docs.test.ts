@@ -5,18 +5,17 @@
  * and no request leaving the sandbox.
  */
 import type { ConsoleMessage, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
+import { type TestSandbox } from './helpers/sandbox.js';
 
 let sb: TestSandbox;
 let unavailable: string | null = null;
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
+beforeAll(async ({ sb: fileSb }) => {
+  sb = fileSb;
   unavailable = ensureChromium();
 }, 10 * 60_000);
-afterAll(() => sb?.close());
 
 describe('/docs over HTTP', () => {
   it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'nothing.js'])(
@@ -53,8 +52,8 @@ describe('/docs over HTTP', () => {
 });
 
 describe('/docs in a real browser (headless chromium)', () => {
-  it('renders every operation of the description, loading nothing from elsewhere', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('renders every operation of the description, loading nothing from elsewhere', async ({ skip }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();

@@ -10,9 +10,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { ensureChromium, launchChromium } from './helpers/chromium.js';
-import { startTestSandbox, tempDir, type TestSandbox } from './helpers/sandbox.js';
+import { tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const VICTIM = '1001';
 const ATTACKER = '1002';
@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 let sb: TestSandbox;
-beforeAll(async () => {
+beforeAll(async ({ newSb }) => {
   const dir = tempDir('udcli-session-cookie-');
   const victim = join(dir, 'victim');
   const attacker = join(dir, 'attacker');
@@ -50,7 +50,7 @@ beforeAll(async () => {
   writeFileSync(join(victim, 'index.html'), '<!doctype html><title>victim</title><p>victim</p>');
   writeFileSync(join(attacker, 'index.html'), PLANT_PAGE);
   writeFileSync(join(attacker, 'plant.js'), PLANT_JS);
-  sb = await startTestSandbox({
+  sb = await newSb({
     hostNames: { names: [LAN_NAME] },
     gameSources: [
       [VICTIM, { kind: 'dir', root: victim, connect: true }],
@@ -58,7 +58,6 @@ beforeAll(async () => {
     ],
   });
 });
-afterAll(() => sb?.close());
 
 const port = (url: string): string => new URL(url).port;
 
@@ -147,8 +146,8 @@ describe("a game's cookie never shadows the sandbox's login", () => {
   it.for(ATTACKS.filter((a) => a.planted))(
     'game 1002 sets $what: /play/1001 still names the user, and a new login takes',
     { timeout: 60_000 },
-    async ({ cookie }, ctx) => {
-      ctx.skip(unavailable !== null, unavailable ?? '');
+    async ({ cookie }, { skip }) => {
+      skip(unavailable !== null, unavailable ?? '');
       const context = await browser!.newContext();
       try {
         const page = await context.newPage();
@@ -170,8 +169,10 @@ describe("a game's cookie never shadows the sandbox's login", () => {
 
   // The login's own name in every disguise, and the parent of .localhost: the browser takes none
   // of them (the rules the defence rests on), so one browser plants them all, one after another.
-  it('game 1002 sets the __Host- name (any case, nameless) or Domain=localhost: the browser takes none, the login stays', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('game 1002 sets the __Host- name (any case, nameless) or Domain=localhost: the browser takes none, the login stays', async ({
+    skip,
+  }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();
@@ -191,8 +192,8 @@ describe("a game's cookie never shadows the sandbox's login", () => {
     }
   });
 
-  it("a live session of another user, planted under the plain name, is not the play page's login", async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it("a live session of another user, planted under the plain name, is not the play page's login", async ({ skip }) => {
+    skip(unavailable !== null, unavailable ?? '');
     // A game's dev server may log in as a tool does (no Origin) and hand its page the session id.
     const reply = await fetch(`${sb.url}/login?username=bob`, { method: 'POST' });
     const bobs = ((await reply.json()) as { cookie: string }).cookie.split('=')[1]!;
@@ -213,8 +214,10 @@ describe("a game's cookie never shadows the sandbox's login", () => {
     }
   }, 60_000);
 
-  it("on a LAN name (no Secure cookie over http there) a game's cookie of the plain name does not shadow the login either", async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it("on a LAN name (no Secure cookie over http there) a game's cookie of the plain name does not shadow the login either", async ({
+    skip,
+  }) => {
+    skip(unavailable !== null, unavailable ?? '');
     const site = `http://${LAN_NAME}:${port(sb.url)}`;
     // There all games share the game host's one origin, on the site's name: a game's cookie reaches the site.
     const gamePage = `http://${LAN_NAME}:${port(sb.gameUrl)}/play/${ATTACKER}/game/index.html`;
