@@ -43,9 +43,9 @@ export type NewSb = (options?: SbOptions) => Promise<TestSandbox>;
 
 /** Starts what `start` makes on demand, and closes each still open when the file ends. */
 function closedAtEnd<O, T extends { close(): Promise<void> }>(
-  start: (options: O) => Promise<T>,
+  start: (options?: O) => Promise<T>,
   onCleanup: (fn: () => Promise<void>) => void,
-): (options: O) => Promise<T> {
+): (options?: O) => Promise<T> {
   const open = new Set<T>();
   onCleanup(async () => {
     await Promise.all([...open].map((one) => one.close()));
@@ -59,28 +59,14 @@ function closedAtEnd<O, T extends { close(): Promise<void> }>(
 }
 
 export const test = base
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+  .extend('newSandbox', { scope: 'file' }, ({}, { onCleanup }): NewSandbox => closedAtEnd(startTestEnv, onCleanup))
   .extend('sandboxOptions', { scope: 'file' }, {} as SandboxOptions)
-  .extend('sandbox', { scope: 'file' }, async ({ sandboxOptions }, { onCleanup }): Promise<TestEnv> => {
-    const env = await startTestEnv(sandboxOptions);
-    onCleanup(() => env.close());
-    return env;
-  })
+  .extend('sandbox', { scope: 'file' }, ({ sandboxOptions, newSandbox }) => newSandbox(sandboxOptions))
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
-  .extend('newSandbox', { scope: 'file' }, async ({}, { onCleanup }): Promise<NewSandbox> => {
-    const start = closedAtEnd((options: SandboxOptions) => startTestEnv(options), onCleanup);
-    return (options = {}) => start(options);
-  })
+  .extend('newSb', { scope: 'file' }, ({}, { onCleanup }): NewSb => closedAtEnd(startTestSandbox, onCleanup))
   .extend('sbOptions', { scope: 'file' }, {} as SbOptions)
-  .extend('sb', { scope: 'file' }, async ({ sbOptions }, { onCleanup }): Promise<TestSandbox> => {
-    const sb = await startTestSandbox(sbOptions);
-    onCleanup(() => sb.close());
-    return sb;
-  })
-  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
-  .extend('newSb', { scope: 'file' }, async ({}, { onCleanup }): Promise<NewSb> => {
-    const start = closedAtEnd((options: SbOptions) => startTestSandbox(options), onCleanup);
-    return (options = {}) => start(options);
-  })
+  .extend('sb', { scope: 'file' }, ({ sbOptions, newSb }) => newSb(sbOptions))
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
   .extend('dirs', async ({}, { onCleanup }): Promise<Dirs> => {
     const root = mkdtempSync(join(tmpdir(), 'udcli-dirs-'));
