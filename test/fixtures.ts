@@ -81,6 +81,27 @@ export const test = base
   })
   .extend('until', { scope: 'file' }, () => until);
 
+/**
+ * The file's sandbox, for the helpers at the top of a file (they have no test context): the same
+ * `sandbox` the tests get, bound in a beforeAll, so read it in tests and hooks only.
+ */
+export function fileSandbox(): TestEnv {
+  let env: TestEnv | undefined;
+  beforeAll(({ sandbox }) => {
+    env = sandbox;
+  });
+  const bound = (): TestEnv => {
+    if (env === undefined) throw new Error("fileSandbox(): the file's sandbox is read before its beforeAll ran");
+    return env;
+  };
+  return new Proxy({} as TestEnv, {
+    get: (_, key) => Reflect.get(bound(), key),
+    has: (_, key) => Reflect.has(bound(), key),
+    ownKeys: () => Reflect.ownKeys(bound()),
+    getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(bound(), key),
+  });
+}
+
 export { describe, expect } from 'vitest';
 export const it = test;
 // The hooks of `test`, not vitest's own: only these are handed the fixtures (suite hooks the file's).

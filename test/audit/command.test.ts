@@ -1,17 +1,16 @@
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendAudit, auditEntry, auditLogPath } from '../../src/audit/log.js';
 import { register } from '../../src/cli/commands/audit/index.js';
 import type { Factory, GlobalOptions } from '../../src/ops/factory.js';
 import { UsageError } from '../../src/errors.js';
 import type { Column, Output } from '../../src/output/types.js';
+import { fileScratch } from '../scratch.js';
 
-const root = mkdtempSync(join(tmpdir(), 'udcli-auditcmd-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fileScratch('udcli-auditcmd-');
 
 const UID = '01e528d59829836fd23b09085b56edab';
 const UID2 = 'ffe528d59829836fd23b09085b56edab';

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, appendFileSync, chmodSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { readFileSync, statSync, appendFileSync, chmodSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AuditLog,
   appendAudit,
@@ -13,9 +13,9 @@ import {
   type AuditEntry,
 } from '../../src/audit/log.js';
 import { UsageError } from '../../src/errors.js';
+import { fileScratch } from '../scratch.js';
 
-const root = mkdtempSync(join(tmpdir(), 'udcli-audit-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fileScratch('udcli-audit-');
 let seq = 0;
 const freshDir = () => join(root, `cfg${++seq}`, 'nested');
 

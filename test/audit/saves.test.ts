@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inlineable, saveArgv, savePreview, saveReceipt, saveState, writeUndoFile } from '../../src/audit/saves.js';
 import { compactJson, isJsonText, prettyJson } from '../../src/ops/json-text.js';
+import { fileScratch } from '../scratch.js';
 
 const UID = '01e528d59829836fd23b09085b56edab';
-const dir = mkdtempSync(join(tmpdir(), 'udcli-saves-audit-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileScratch('udcli-saves-audit-');
 
 const receipt = (before: string | null, after: string | null, tokenGiven = false) => {
   const kept: string[] = [];

@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tracedSingle, type Perform, type TraceSettings } from '../../src/audit/tracked.js';
 import { traceSpec } from '../../src/batch/change-trace.js';
 import type { AchievementTarget, ApiClient, ProductTarget, Reply } from '../../src/client/types.js';
@@ -16,6 +15,7 @@ import achievementsReset from '../../src/cli/changes/achievements-reset.js';
 import achievementsDelete from '../../src/cli/changes/achievements-delete.js';
 import productsGive from '../../src/cli/changes/products-give.js';
 import productsTake from '../../src/cli/changes/products-take.js';
+import { fileScratch } from '../scratch.js';
 
 // The declared changes, as the registry loads them when their command runs.
 const incChange = await achievementsInc.type();
@@ -88,8 +88,7 @@ function tracedSingleProduct<T>(
   );
 }
 
-const root = mkdtempSync(join(tmpdir(), 'udcli-tracked-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fileScratch('udcli-tracked-');
 const UID = '01e528d59829836fd23b09085b56edab';
 const reply = <T>(payload: T) => ({
   payload,

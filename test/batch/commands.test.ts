@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/log.js';
 import { addBatchOptions, parseBatchFlags, rejectBatchFlags } from '../../src/batch/flags.js';
 import type { BatchFlags } from '../../src/batch/flags.js';
@@ -21,6 +20,7 @@ import achievementsReset from '../../src/cli/changes/achievements-reset.js';
 import achievementsDelete from '../../src/cli/changes/achievements-delete.js';
 import productsGive from '../../src/cli/changes/products-give.js';
 import productsTake from '../../src/cli/changes/products-take.js';
+import { fileScratch } from '../scratch.js';
 
 /** `achievements <action> @FILE …` through the change runner, as the command's handler runs it. */
 async function runAchievementBatch(
@@ -47,8 +47,7 @@ async function runProductBatch(
   return (await (a.action === 'give' ? productsGive : productsTake).run(factory, { uid: a.spec, sku: a.sku }, opts))!;
 }
 
-const root = mkdtempSync(join(tmpdir(), 'udcli-batchcmd-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fileScratch('udcli-batchcmd-');
 
 /** An in-memory service: FIRST_WIN (start 0, target 10) and product `sword`, recording every request. */
 function fakeService(users: string[]) {

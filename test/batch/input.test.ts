@@ -1,17 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { writeFileSync, createWriteStream } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countBatchItems, isBatchArg, readBatchInput, type BatchItem } from '../../src/batch/input.js';
 import { UsageError } from '../../src/errors.js';
+import { fileScratch } from '../scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'udcli-input-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileScratch('udcli-input-');
 
 async function collect(it: AsyncIterable<BatchItem>): Promise<BatchItem[]> {
   const out: BatchItem[] = [];

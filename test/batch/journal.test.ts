@@ -1,17 +1,17 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BatchItem } from '../../src/batch/input.js';
 import { Journal } from '../../src/batch/journal.js';
 import { formatSummary, runBatch, type BatchResult, type BatchSummary } from '../../src/batch/runner.js';
 import { NetworkError, UsageError } from '../../src/errors.js';
 import { until } from '../until.js';
+import { fileScratch } from '../scratch.js';
 
-const root = mkdtempSync(join(tmpdir(), 'udcli-journal-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fileScratch('udcli-journal-');
 let seq = 0;
 const fresh = () => join(root, `j${++seq}.ndjson`);
 

@@ -4,15 +4,13 @@
  * paragraph is broken short of it (a line whose next word would have fitted), and the words are
  * the same at every width: a word a wrap broke (`defi` / `nitions`) would differ between two.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { allCommands, loadTree } from '../../src/cli/completion/tree.js';
 import { main } from '../../src/cli/main.js';
 import type { Factory } from '../../src/ops/factory.js';
 import { fakeIO } from '../output/fake-io.js';
+import { fileScratch } from '../scratch.js';
 
 const tree = await loadTree(COMMANDS, {} as Factory);
 const paths = [
@@ -21,8 +19,7 @@ const paths = [
     .map((node) => node.path.slice(1).join(' '))
     .filter((path) => path !== '' && path !== 'help' && !path.endsWith(' help')),
 ];
-const configDir = mkdtempSync(join(tmpdir(), 'udcli-help-width-'));
-afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+const configDir = fileScratch('udcli-help-width-');
 
 async function helpAt(path: string, columns: number): Promise<string> {
   const f = fakeIO({ tty: true, env: { UDCLI_CONFIG_DIR: configDir, NO_COLOR: '1' } });

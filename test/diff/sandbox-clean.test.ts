@@ -6,15 +6,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import type { TestEnv } from '../e2e/harness.js';
 
-let env: TestEnv;
+const env = fileSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'diff-clean-'));
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
 
 interface Report {
   compared: number;

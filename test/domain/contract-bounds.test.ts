@@ -10,28 +10,21 @@
  * sandbox is also asked directly over HTTP, unsigned: it checks parameters before the signature
  * (pipeline.ts), so a value it accepts gets the signing challenge (401), one it refuses a 400.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { withDb, type TestEnv } from '../e2e/harness.js';
+import { withDb } from '../e2e/harness.js';
 import { until } from '../until.js';
+import { fileScratch } from '../scratch.js';
 
 const PLAYER = DEMO.user.uid;
 const KEY_MAX = 64;
 const VALUE_MAX_BYTES = 256 * 1024;
 
-let env: TestEnv;
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-contract-'));
-
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
-afterAll(async () => {
-  rmSync(scratch, { recursive: true, force: true });
-});
+const env = fileSandbox();
+const scratch = fileScratch('udcli-contract-');
 
 function stored(key: string): string | null {
   return withDb(env, (db) => {

@@ -16,19 +16,15 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { json, lastRequestId, loggedSince, runPrinted, type TestEnv } from './harness.js';
+import { json, lastRequestId, loggedSince, runPrinted } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
-let env: TestEnv;
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-audit-undo-'));
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const env = fileSandbox();
+const scratch = fileScratch('udcli-e2e-audit-undo-');
 
 const USERS = ['alice', 'bob', 'carol'].map((u) => uidForUsername(u));
 const PLAYERS = [...USERS, DEMO.user.uid];

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { BIN, json, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { BIN, json, type CliResult, type RunOptions } from './harness.js';
 
 const UID = DEMO.user.uid;
 
@@ -14,10 +14,7 @@ interface TokenRecord {
   expires_on: number;
 }
 
-let env: TestEnv;
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
+const env = fileSandbox();
 
 /** Every run also asserts that no demo secret appears in its output. */
 const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);

@@ -2,14 +2,13 @@
  * Batch input that is no list of users, end to end (main in-process): an overlong line is
  * one failed item, and an endless one (`@-` fed from /dev/zero) ends with an error.
  */
-import { createReadStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { runInProcess, type TestEnv } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-input-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = fileScratch('udcli-e2e-input-');
 
 describe('batch input limits (e2e)', () => {
   let env: TestEnv;

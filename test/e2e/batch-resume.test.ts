@@ -5,24 +5,24 @@
  * resume from the state journaled before sending. The built binary against a real sandbox.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/sandbox/seed/prng.js';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { seededRandom } from '../../src/sandbox/faults/injector.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { until } from '../until.js';
 import { BIN, runInProcess, withDb, type TestEnv } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
 // The five kills come within 300 new journal lines (two a user: started, then done), 150 users
 // at most (about 50 in practice); 200 users, 400 lines, so every kill lands mid-run and the last
 // run still has a part of the list to finish. Five kills, each a process of the built binary,
 // catch users in flight as surely as ten did (8 are in flight at any moment of a run).
 const USERS = Array.from({ length: 200 }, (_, i) => `tester_${String(i + 1).padStart(4, '0')}`);
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-resume-'));
+const scratch = fileScratch('udcli-e2e-resume-');
 let env: TestEnv;
 
 beforeAll(async ({ newSandbox }) => {
@@ -43,9 +43,6 @@ beforeAll(async ({ newSandbox }) => {
   const file = join(scratch, 'resume.json');
   writeFileSync(file, JSON.stringify(data));
   env = await newSandbox({ data: file });
-});
-afterAll(() => {
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 function readDb<T>(sql: string, ...params: unknown[]): T[] {

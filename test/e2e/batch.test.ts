@@ -4,22 +4,21 @@
  * "Safety for support staff"). Needs `npm run build` first, like every e2e test.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { DEMO_FACTS, DEMO_USER_COUNT } from '../../src/sandbox/seed/demo-data.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { until } from '../until.js';
 import { BIN, runInProcess, withDb, type CliResult, type TestEnv } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
 const NAMED = DEMO_FACTS.users.map((u) => u.username);
 const GENERATED = Array.from({ length: DEMO_USER_COUNT - NAMED.length }, (_, i) => generatedUsername(i + 1));
 const ALL_USERS = [...NAMED, ...GENERATED];
 
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-batch-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = fileScratch('udcli-e2e-batch-');
 let seq = 0;
 function file(name: string, lines: string[]): string {
   const p = join(scratch, `${++seq}-${name}`);

@@ -4,15 +4,14 @@
  * sends nothing after the first failure. Commands run in-process through `main` against a real
  * sandbox; what was sent is read from the sandbox's request log.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { type CliResult, type TestEnv } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-change-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = fileScratch('udcli-e2e-change-');
 let seq = 0;
 function list(lines: string[]): string {
   const p = join(scratch, `${++seq}-testers.txt`);

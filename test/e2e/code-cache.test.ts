@@ -13,24 +13,21 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readdirSync,
-  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import Module from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
+import { fileScratch } from '../scratch.js';
 
-const root = mkdtempSync(join(tmpdir(), 'udcli-code-cache-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fileScratch('udcli-code-cache-');
 let dirs = 0;
 /** A cache directory of its own for one test. */
 const freshDir = () => join(root, `cache-${++dirs}`);

@@ -16,7 +16,6 @@ import {
   chownSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readdirSync,
   realpathSync,
@@ -24,12 +23,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import Module from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
+import { fileScratch } from '../scratch.js';
 
 const NOBODY = 65534;
 const hasCompileCache = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
@@ -41,8 +40,7 @@ const why = !hasCompileCache
     : '';
 
 const repo = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
-const root = mkdtempSync(join(tmpdir(), 'udcli-planting-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fileScratch('udcli-planting-');
 
 /** Node's key for a CommonJS file's entry: CRC-32 of the code type (0) and the file name, as hex. */
 const entryName = (file: string) =>

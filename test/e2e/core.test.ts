@@ -3,29 +3,27 @@
  * fallback (main in-process), and a closed stdout (the built binary: needs `npm run build`).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { BIN, closedPort, json, runInProcess, type CliResult, type TestEnv } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-const root = mkdtempSync(join(tmpdir(), 'udcli-core-'));
+const root = fileScratch('udcli-core-');
 let n = 0;
 /** A fresh, empty config directory and data directory. */
 function dirs(): { UDCLI_CONFIG_DIR: string; UDCLI_DATA_DIR: string } {
   n++;
   return { UDCLI_CONFIG_DIR: join(root, `config-${n}`), UDCLI_DATA_DIR: join(root, `data-${n}`) };
 }
-
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('help, version and usage errors', () => {
   it('--version prints the version and exits 0', async () => {

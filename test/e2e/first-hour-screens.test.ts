@@ -5,14 +5,10 @@
  * `main`, against a real sandbox.
  */
 import { homedir } from 'node:os';
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import type { TestEnv } from './harness.js';
 
-let env: TestEnv;
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
+const env = fileSandbox();
 
 const ISO = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\b/;
 const SERVICE_DATE = /\b\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\b/;

@@ -1,15 +1,12 @@
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, nowhere, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, nowhere, type CliResult, type RunOptions } from './harness.js';
 
 const UID = DEMO.user.uid;
 /** The demo player's friend count in the demo seed (more than two pages of 500). */
 const DEMO_FRIENDS = 1200;
 
-let env: TestEnv;
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
+const env = fileSandbox();
 
 /** Every run also asserts that no demo secret appears in its output. */
 const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);

@@ -3,27 +3,17 @@
  * run's (issue 13/14), and parallel config writes keep every profile (issue 14 item 3).
  */
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { until } from '../until.js';
 import { BIN, runCli, runInProcess, type TestEnv } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-locks-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = fileScratch('udcli-e2e-locks-');
 
 describe('a journal is one run’s (e2e)', () => {
   let env: TestEnv;

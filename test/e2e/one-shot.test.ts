@@ -5,27 +5,23 @@
  * Needs `npm run build`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { DEMO_FRIEND_COUNT } from '../../src/sandbox/seed/demo-data.js';
 import { BIN, closedPort, type CliResult, type TestEnv } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
 const HOOK = fileURLToPath(new URL('../cli/fixtures/record-loads.mjs', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'udcli-one-shot-'));
+const dir = fileScratch('udcli-one-shot-');
 let env: TestEnv;
 let n = 0;
 
 beforeAll(({ sandbox }) => {
   env = sandbox;
 }, 60_000);
-
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-});
 
 /** The built binary under the load recorder, stdout and stderr on pipes; and the packages it loaded. */
 function run(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<CliResult & { packages: Set<string> }> {

@@ -5,21 +5,14 @@
  * 0600 file; a file udcli adds lines to (the audit log, a journal) is refused with one line
  * rather than written through the link, before anything is sent.
  */
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import type { TestEnv } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
-let env: TestEnv;
-const dir = mkdtempSync(join(tmpdir(), 'udcli-planted-'));
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const env = fileSandbox();
+const dir = fileScratch('udcli-planted-');
 
 let n = 0;
 /** Another file of the user's, which a planted link points at. */

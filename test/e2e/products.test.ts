@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, nowhere, runOnTerminal, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { json, nowhere, runOnTerminal, type CliResult, type RunOptions } from './harness.js';
 
 const UID = DEMO.user.uid;
 
@@ -10,13 +10,9 @@ interface Entry {
   product: { id: number; sku: string; name: string; type: string; price: string };
 }
 
-let env: TestEnv;
+const env = fileSandbox();
 /** A consumable the demo player does not hold in the demo seed. */
 const sku = 'xp-boost';
-
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
 
 /** Every run also asserts that no demo secret appears in its output. */
 const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);

@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { afterAll, beforeAll, describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { json, type TestEnv } from './harness.js';
@@ -27,10 +27,7 @@ interface Row {
   started_date: string | null;
 }
 
-let env: TestEnv;
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
+const env = fileSandbox();
 
 describe('achievements list', () => {
   it('shows every quest of the game: the started ones as the service sends them, then the others as Not Started', async () => {

@@ -4,39 +4,23 @@
  * line for every mutation, asking before a delete, and batch input that cannot be empty.
  * The built binary against a real sandbox; state is read back from the sandbox after each run.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { afterAll, beforeAll, describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import {
-  json,
-  runPrinted,
-  nowhere,
-  runInProcess,
-  runOnTerminal,
-  type CliResult,
-  type RunOptions,
-  type TestEnv,
-} from './harness.js';
+import { json, runPrinted, nowhere, runInProcess, runOnTerminal, type CliResult, type RunOptions } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
 const CAROL = uidForUsername('carol');
 const DAVE = uidForUsername('dave');
 
-let env: TestEnv;
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-safety-'));
-
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
-afterAll(async () => {
-  rmSync(scratch, { recursive: true, force: true });
-});
+const env = fileSandbox();
+const scratch = fileScratch('udcli-e2e-safety-');
 
 const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);
 

@@ -5,25 +5,21 @@
  * `sandbox exec`, or by the pid file of `sandbox start`. Bad input: exit 2, one line, nothing sent.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { BIN, closedPort, json, nowhere, runCli, runInProcess, type TestEnv } from './harness.js';
 import { until } from '../until.js';
+import { fileScratch } from '../scratch.js';
 
 let env: TestEnv;
 let port: string;
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-clock-'));
+const scratch = fileScratch('udcli-e2e-clock-');
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
   port = String(env.sandbox.port);
-});
-afterAll(async () => {
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 interface ClockJson {

@@ -6,16 +6,15 @@
  * (a test never asserts how fast anything is).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { BIN, json, runCli, runInProcess } from './harness.js';
 import { until } from '../until.js';
+import { fileScratch } from '../scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-latency-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = fileScratch('udcli-e2e-latency-');
 
 const LATENCY_MS = 300;
 /** libuv's timers count whole milliseconds: a reply may go out up to 1 ms before the wall clock says. */

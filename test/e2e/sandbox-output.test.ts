@@ -6,16 +6,15 @@
  * stdout is the subject.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OUTLET_BUFFER_BYTES } from '../../src/cli/commands/sandbox/log-outlet.js';
 import { BIN } from './harness.js';
 import { until } from '../until.js';
+import { fileScratch } from '../scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-output-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = fileScratch('udcli-e2e-output-');
 
 const START = ['sandbox', 'start', '--port', '0', '--db', ':memory:', '--seed', 'none'];
 

@@ -2,17 +2,15 @@
  * `sandbox reset` wipes every user, record and content URI (issue 15, polish): on a terminal it
  * asks first; off one (scripts, CI) and with --yes it goes ahead as before.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runInProcess, runOnTerminal } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
-const root = mkdtempSync(join(tmpdir(), 'udcli-e2e-reset-ask-'));
+const root = fileScratch('udcli-e2e-reset-ask-');
 const env: NodeJS.ProcessEnv = { UDCLI_CONFIG_DIR: join(root, 'config'), UDCLI_DATA_DIR: join(root, 'data') };
 const db = join(root, 'sandbox.db');
-
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const identity = (): string => {
   const s = statSync(db);

@@ -4,16 +4,15 @@
  * The built binary, as a user runs it.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, runCli, runInProcess, type CliResult } from './harness.js';
 import { until } from '../until.js';
+import { fileScratch } from '../scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-start-'));
+const scratch = fileScratch('udcli-e2e-start-');
 chmodSync(scratch, 0o755);
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;

@@ -3,11 +3,10 @@
  * read back from the sandbox's database (withDb), independently of the CLI; each printed undo is
  * run through sh exactly as printed.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from '../sqlite.js';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import {
@@ -19,22 +18,15 @@ import {
   withDb,
   type CliResult,
   type RunOptions,
-  type TestEnv,
 } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
 const BOB = uidForUsername('bob');
 
-let env: TestEnv;
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-saves-'));
-
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
-afterAll(async () => {
-  rmSync(scratch, { recursive: true, force: true });
-});
+const env = fileSandbox();
+const scratch = fileScratch('udcli-e2e-saves-');
 
 const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);
 

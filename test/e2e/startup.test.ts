@@ -7,12 +7,12 @@
  * a file. Needs `npm run build`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
 const HOOK = fileURLToPath(new URL('../cli/fixtures/record-loads.mjs', import.meta.url));
 const MODULES_MAIN = fileURLToPath(new URL('../cli/fixtures/modules-main.mjs', import.meta.url));
@@ -22,8 +22,7 @@ const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.jso
 };
 /** Packages start-up must not load, each one udcli depends on (so a name here cannot go stale). */
 const HEAVY = ['undici', 'chalk', 'cli-table3', 'ora', 'fastify', 'yaml', 'better-sqlite3', 'pg'];
-const dir = mkdtempSync(join(tmpdir(), 'udcli-startup-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileScratch('udcli-startup-');
 
 function loadedModules(args: string[], entry = BIN): { code: number | null; stdout: string; urls: string[] } {
   const log = join(dir, `${entry === BIN ? '' : 'modules_'}${args.join('_').replace(/\W/g, '')}.log`);

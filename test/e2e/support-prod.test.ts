@@ -5,10 +5,9 @@
  * where and which run. A real sandbox stands in for production (`profile add prod ... --production`);
  * "nothing sent" is read from the sandbox's own request log.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
@@ -17,21 +16,19 @@ import {
   auditLog,
   json,
   type CliResult,
-  type TestEnv,
   lastRequestId as harnessLastRequestId,
   loggedSince as harnessLoggedSince,
+  type TestEnv,
 } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
 let env: TestEnv;
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-support-prod-'));
+const scratch = fileScratch('udcli-e2e-support-prod-');
 
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
   // The stand-in for production: the same sandbox, under a profile marked production.
   await addProductionProfile(env);
-});
-afterAll(async () => {
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 const lastRequestId = () => harnessLastRequestId(env.sandbox.url);

@@ -4,26 +4,23 @@
  * server and the undo reaches it; a failure after sending is reported and audited alike; `give`
  * of a pack gives packs; `doctor` checks the key's game. Needs `npm run build` first.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, type NewSandbox, type SandboxOptions } from '../fixtures.js';
+import { beforeAll, describe, expect, it, type NewSandbox, type SandboxOptions } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { auditLog, json, runPrinted, runInProcess, runOnTerminal, type CliResult, type TestEnv } from './harness.js';
 import { signedAgiRequest, startLostReplyProxy } from './lost-reply-proxy.js';
+import { fileScratch } from '../scratch.js';
 
 const UID = DEMO.user.uid;
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-support-'));
+const scratch = fileScratch('udcli-e2e-support-');
 let newSandbox: NewSandbox;
 beforeAll(({ newSandbox: start }) => {
   newSandbox = start;
-});
-afterAll(() => {
-  rmSync(scratch, { recursive: true, force: true });
 });
 function sandbox(options: SandboxOptions = {}): Promise<TestEnv> {
   return newSandbox(options);

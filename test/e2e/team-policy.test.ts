@@ -4,28 +4,21 @@
  * A real sandbox plays production (profiles marked production); "nothing sent" is read from the
  * sandbox's own request log.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { auditLog, lastRequestId, loggedSince, type CliResult, type TestEnv } from './harness.js';
+import { auditLog, lastRequestId, loggedSince, type CliResult } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
-let env: TestEnv;
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-team-policy-'));
+const env = fileSandbox();
+const scratch = fileScratch('udcli-e2e-team-policy-');
 const ANA = 'Ana Lopes <ana@studio.test>';
 const BEN = 'Ben Ode <ben@studio.test>';
 const CAT = 'Cat Ruiz <cat@studio.test>';
 const DEMO_KEY = DEMO.game.apiKey;
 const uidOf = (username: string): string => uidForUsername(username);
-
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
-afterAll(() => {
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 /** A production-marked profile of the shared sandbox with these keys set through `config set`. */
 async function teamProfile(name: string, keys: Record<string, string>): Promise<void> {

@@ -1,13 +1,10 @@
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { closedPort, json, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import { closedPort, json, type CliResult, type RunOptions } from './harness.js';
 
 const UID = DEMO.user.uid;
 
-let env: TestEnv;
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
+const env = fileSandbox();
 
 /** Runs the CLI and checks that no secret appears in full in anything it printed. */
 /** Every run also asserts that no demo secret appears in its output. */

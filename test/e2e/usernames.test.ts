@@ -4,14 +4,11 @@
  * an unknown name is the service's 404 (exit 4); input that is neither stays a usage error.
  * Needs `npm run build` first.
  */
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { json, type TestEnv } from './harness.js';
+import { json } from './harness.js';
 
-let env: TestEnv;
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
+const env = fileSandbox();
 
 const BOB = uidForUsername('bob');
 

@@ -5,9 +5,9 @@
  * `audit --ticket SUP-779`: each is refused, at either end too, with one line naming it, exit 2,
  * and nothing sent (the sandbox's own request log).
  */
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { lastRequestId, loggedSince, type TestEnv } from './harness.js';
+import { lastRequestId, loggedSince } from './harness.js';
 
 const INVISIBLE: ReadonlyArray<[string, string]> = [
   ['U+200B', '\u200b'], // zero width space
@@ -47,10 +47,7 @@ const COMMANDS: ReadonlyArray<[string, string[]]> = [
   ],
 ];
 
-let env: TestEnv;
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
+const env = fileSandbox();
 
 describe('invisible characters in --reason and --ticket', () => {
   for (const [command, args] of COMMANDS) {

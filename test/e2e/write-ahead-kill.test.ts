@@ -5,10 +5,9 @@
  * `audit resolve --all` closes every open change, and every player holds what the trail says.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import {
@@ -22,9 +21,10 @@ import {
   loggedSince,
   type TestEnv,
 } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
 let env: TestEnv;
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-kill-'));
+const scratch = fileScratch('udcli-e2e-kill-');
 const PLAYERS = Array.from({ length: 200 }, (_, i) => generatedUsername(i + 1));
 const UIDS = PLAYERS.map((p) => uidForUsername(p));
 const KILLS = 22;
@@ -33,7 +33,6 @@ beforeAll(async ({ sandbox }) => {
   env = sandbox;
   await addProductionProfile(env);
 });
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 type Line = Record<string, unknown>;
 function trail(): Line[] {

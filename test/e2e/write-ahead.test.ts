@@ -4,24 +4,23 @@
  * `audit --unresolved`, and `audit resolve` settles it from the trail alone: applied or not
  * applied, by reading the player on the target. A real sandbox stands in for production.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { unitsHeld } from '../../src/domain/holdings.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { ProductEntry } from '../../src/domain/types.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { auditLog, addProductionProfile, json, type TestEnv, lastRequestId, loggedSince } from './harness.js';
+import { auditLog, addProductionProfile, json, lastRequestId, loggedSince, type TestEnv } from './harness.js';
+import { fileScratch } from '../scratch.js';
 
 let env: TestEnv;
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-write-ahead-'));
+const scratch = fileScratch('udcli-e2e-write-ahead-');
 
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
   await addProductionProfile(env);
 });
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 type Line = Record<string, unknown>;
 const trailPath = () => join(env.configDir, 'audit.log');

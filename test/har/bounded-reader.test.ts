@@ -5,15 +5,14 @@
  * process's peak memory stays under 300 MB. The built binary: the process's memory is the
  * subject (measured by the process itself at exit, through NODE_OPTIONS). Needs `npm run build`.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_DEPTH, readHar } from '../../src/har/reader.js';
 import { runCli } from '../e2e/harness.js';
+import { fileScratch } from '../scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'har-bounded-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileScratch('har-bounded-');
 
 const MB = 1024 * 1024;
 /** Writes the process's peak resident memory (KiB) to $UDCLI_TEST_RSS_FILE as it exits. */

@@ -6,20 +6,16 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { type TestEnv } from '../e2e/harness.js';
 
 interface Entry {
   request: { method: string; url: string; headers: Array<{ name: string; value: string }> };
   response: { status: number; content: { text?: string } };
 }
 
-let env: TestEnv;
+const env = fileSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'har-cli-'));
-beforeAll(({ sandbox }) => {
-  env = sandbox;
-});
 
 const entries = (file: string): Entry[] =>
   (JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: Entry[] } }).log.entries;

@@ -4,16 +4,15 @@
  * in folders this test makes: one without the driver, one whose driver throws as it loads (as a
  * binary built for another Node does).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { driverModuleFor, loadDriver, sqliteDriver } from '../../src/sandbox/sqlite-driver.js';
+import { fileScratch } from '../scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-driver-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = fileScratch('udcli-driver-');
 
 describe('driverModuleFor', () => {
   it('better-sqlite3 13 from Node 22 on; the Node 20 package (better-sqlite3 12) below', () => {
