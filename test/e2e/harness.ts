@@ -303,19 +303,15 @@ export function auditLog(configDir: string): Array<Record<string, unknown>> {
     : [];
 }
 
-/** A production profile of the config dir `env` runs with, pointing at its sandbox (`--from-sandbox`), plus `extra`. */
-export async function addProductionProfile(env: Pick<TestEnv, 'run' | 'sandbox'>, name = 'prod', extra: string[] = []) {
-  const added = await env.run([
-    'profile',
-    'add',
-    name,
-    '--from-sandbox',
-    '--base-url',
-    env.sandbox.url,
-    '--production',
-    ...extra,
-  ]);
+/** A profile `name` of the config dir `env` runs with, pointing at its sandbox (`--from-sandbox`), plus `flags`. */
+export async function addSandboxProfile(env: Pick<TestEnv, 'run' | 'sandbox'>, name: string, flags: string[] = []) {
+  const added = await env.run(['profile', 'add', name, '--from-sandbox', '--base-url', env.sandbox.url, ...flags]);
   expect(added.code, added.stderr).toBe(0);
+}
+
+/** A production profile of the config dir `env` runs with, pointing at its sandbox (`--from-sandbox`), plus `extra`. */
+export function addProductionProfile(env: Pick<TestEnv, 'run' | 'sandbox'>, name = 'prod', extra: string[] = []) {
+  return addSandboxProfile(env, name, ['--production', ...extra]);
 }
 
 /** Units of `sku` of game 1001 each of `uids` holds (0 for none), read from the sandbox's database. */

@@ -13,6 +13,7 @@ import { uidForUsername } from '../../src/domain/ids.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import {
   addProductionProfile,
+  addSandboxProfile,
   auditLog,
   json,
   type CliResult,
@@ -37,18 +38,7 @@ const loggedSince = (id: number) => harnessLoggedSince(env.sandbox.url, id);
 const changing = (requests: Array<{ method: string }>) => requests.filter((q) => q.method !== 'GET');
 
 /** A profile of the shared sandbox whose changes need --reason and --ticket. */
-async function addRequireReasonProfile(name: string): Promise<void> {
-  const added = await env.run([
-    'profile',
-    'add',
-    name,
-    '--from-sandbox',
-    '--base-url',
-    env.sandbox.url,
-    '--require-reason',
-  ]);
-  expect(added.code, added.stderr).toBe(0);
-}
+const addRequireReasonProfile = (name: string) => addSandboxProfile(env, name, ['--require-reason']);
 
 /** The audit log's lines of the udcli runs of `of` (the shared sandbox's by default). */
 function auditLines(of: TestEnv = env): Array<Record<string, unknown>> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { auditLog, lastRequestId, loggedSince, type CliResult } from './harness.js';
+import { addProductionProfile, auditLog, lastRequestId, loggedSince, type CliResult } from './harness.js';
 import { fileScratch } from '../scratch.js';
 
 const env = fileSandbox();
@@ -22,16 +22,7 @@ const uidOf = (username: string): string => uidForUsername(username);
 
 /** A production-marked profile of the shared sandbox with these keys set through `config set`. */
 async function teamProfile(name: string, keys: Record<string, string>): Promise<void> {
-  const added = await env.run([
-    'profile',
-    'add',
-    name,
-    '--from-sandbox',
-    '--base-url',
-    env.sandbox.url,
-    '--production',
-  ]);
-  expect(added.code, added.stderr).toBe(0);
+  await addProductionProfile(env, name);
   for (const [key, value] of Object.entries(keys)) {
     const set = await env.run(['--profile', name, 'config', 'set', key, value]);
     expect(set.code, set.stderr).toBe(0);
