@@ -11,6 +11,10 @@
  *   movable clock), once per file, for the tests of the sandbox's own routes; `sbOptions` as `sandboxOptions`.
  * - `newSb(options)`: one more of those, for a describe block or a test that changes what others read
  *   (players, the clock, the request log) or needs other options; closed when the file ends.
+ * - `browser`: headless chromium (test/sandbox/helpers/chromium.ts), one for the file, launched with
+ *   `chromiumArgs`; a test that asks for it is skipped, saying why, where chromium cannot run.
+ * - `context`: a fresh browser context of that chromium for one test (no cookie or storage of
+ *   another test), closed when the test ends.
  * - `until`: waits on a condition (test/until.ts), never a sleep or an elapsed-time bound.
  * A file whose one sandbox is another kind says so with `test.override('sandboxOptions', {...})`
  * at its top. Helpers at the top of a file that use the sandbox bind it once:
@@ -21,6 +25,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base } from 'vitest';
 import { runInProcess, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './e2e/harness.js';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { ensureChromium, launchChromium } from './sandbox/helpers/chromium.js';
 import { startTestSandbox, type TestSandbox } from './sandbox/helpers/sandbox.js';
 import { until } from './until.js';
 
@@ -78,6 +84,26 @@ export const test = base
       env,
       run: (args, o = {}) => runInProcess(args, { ...env, ...o.env }, o.input === undefined ? {} : { input: o.input }),
     };
+  })
+  .extend('chromiumArgs', { scope: 'file' }, [] as string[])
+  .extend('chromium', { scope: 'file' }, async ({ chromiumArgs }, { onCleanup }) => {
+    const unavailable = ensureChromium();
+    if (unavailable !== null) {
+      console.warn(`skipping the browser tests: ${unavailable}`);
+      return { browser: null, unavailable };
+    }
+    const browser = await launchChromium(chromiumArgs);
+    onCleanup(() => browser.close());
+    return { browser, unavailable };
+  })
+  .extend('browser', ({ chromium, skip }): Browser => {
+    skip(chromium.browser === null, chromium.unavailable ?? '');
+    return chromium.browser!;
+  })
+  .extend('context', async ({ browser }, { onCleanup }): Promise<BrowserContext> => {
+    const context = await browser.newContext();
+    onCleanup(() => context.close());
+    return context;
   })
   .extend('until', { scope: 'file' }, () => until);
 

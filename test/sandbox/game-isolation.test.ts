@@ -15,10 +15,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { SESSION_COOKIE } from '../../src/sandbox/constants.js';
-import { ensureChromium, launchChromium } from './helpers/chromium.js';
 import { exactRequest, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const VICTIM = '1001';
@@ -58,19 +57,6 @@ self.addEventListener('fetch', function (event) {
   event.respondWith(new Response('<!doctype html><title>pwned</title><p id="who">pwned</p><pre id="results">{"pwned":true}</pre>', { headers: { 'content-type': 'text/html' } }));
 });
 `;
-
-let browser: Browser | null = null;
-let unavailable: string | null = null;
-
-beforeAll(async () => {
-  unavailable = ensureChromium();
-  if (unavailable) console.warn(`game-isolation.test.ts: skipping the browser tests: ${unavailable}`);
-  else browser = await launchChromium();
-}, 10 * 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** Where a browser sees the play page: sandbox.localhost, the site its games share. */
 const playSite = (sb: TestSandbox): string => `http://sandbox.localhost:${new URL(sb.url).port}`;
@@ -115,59 +101,53 @@ describe('one game cannot reach another in the browser', () => {
   });
 
   it("game 1002 reads none of 1001's storage or pages, and its service worker controls its own pages only", async ({
-    skip,
+    context,
   }) => {
-    skip(unavailable !== null, unavailable ?? '');
-    const context = await browser!.newContext();
-    try {
-      const page = await context.newPage();
-      await login(page, sb, VICTIM, 'alice');
-      const frameUrl = new URL(
-        page
-          .frames()
-          .find((f) => f.url().includes('/play/1001/game/'))
-          ?.url() ?? (await page.locator('#game').getAttribute('src'))!,
-      );
-      expect(frameUrl.hostname).toBe('g1001.sandbox.localhost');
-      expect(await results(page, true)).toEqual({ before: null, controlled: false });
+    const page = await context.newPage();
+    await login(page, sb, VICTIM, 'alice');
+    const frameUrl = new URL(
+      page
+        .frames()
+        .find((f) => f.url().includes('/play/1001/game/'))
+        ?.url() ?? (await page.locator('#game').getAttribute('src'))!,
+    );
+    expect(frameUrl.hostname).toBe('g1001.sandbox.localhost');
+    expect(await results(page, true)).toEqual({ before: null, controlled: false });
 
-      // The attacker, in the same play page.
-      await page.goto(`${playSite(sb)}/play/${ATTACKER}`);
-      const attack = await results(page, true);
-      expect(attack.secret).toBeNull();
-      // 1001's path on 1002's name is sent to 1001's own origin, which this page cannot read.
-      expect(attack.victimPage).toBe('failed: TypeError');
-      // The worker was registered, over 1002's own origin alone, and does answer there (a tab of its own).
-      expect(attack.worker).toBe(`${sb.gameOrigin(ATTACKER)}/`);
-      const tab = await context.newPage();
-      await expect
-        .poll(
-          async () => {
-            await tab.goto(`${sb.gameOrigin(ATTACKER)}/play/${ATTACKER}/game/index.html`);
-            return who(tab, false);
-          },
-          { timeout: 20_000 },
-        )
-        .toBe('pwned');
+    // The attacker, in the same play page.
+    await page.goto(`${playSite(sb)}/play/${ATTACKER}`);
+    const attack = await results(page, true);
+    expect(attack.secret).toBeNull();
+    // 1001's path on 1002's name is sent to 1001's own origin, which this page cannot read.
+    expect(attack.victimPage).toBe('failed: TypeError');
+    // The worker was registered, over 1002's own origin alone, and does answer there (a tab of its own).
+    expect(attack.worker).toBe(`${sb.gameOrigin(ATTACKER)}/`);
+    const tab = await context.newPage();
+    await expect
+      .poll(
+        async () => {
+          await tab.goto(`${sb.gameOrigin(ATTACKER)}/play/${ATTACKER}/game/index.html`);
+          return who(tab, false);
+        },
+        { timeout: 20_000 },
+      )
+      .toBe('pwned');
 
-      // Game 1001 again: its own storage, its own pages, in the play page, a new tab and an old link.
-      await page.goto(`${playSite(sb)}/play/${VICTIM}`);
-      expect(await results(page, true)).toEqual({ before: 'victim-secret', controlled: false });
-      expect(await who(page, true)).toBe('victim');
-      for (const url of [
-        `${sb.gameOrigin(VICTIM)}/play/${VICTIM}/game/index.html`,
-        `${sb.gameUrl}/play/${VICTIM}/game/index.html`,
-        `${sb.url}/play/${VICTIM}/game/index.html`,
-      ]) {
-        const other = await context.newPage();
-        await other.goto(url);
-        expect(new URL(other.url()).hostname, url).toBe('g1001.sandbox.localhost');
-        expect(await results(other, false), url).toEqual({ before: 'victim-secret', controlled: false });
-        expect(await who(other, false), url).toBe('victim');
-        await other.close();
-      }
-    } finally {
-      await context.close();
+    // Game 1001 again: its own storage, its own pages, in the play page, a new tab and an old link.
+    await page.goto(`${playSite(sb)}/play/${VICTIM}`);
+    expect(await results(page, true)).toEqual({ before: 'victim-secret', controlled: false });
+    expect(await who(page, true)).toBe('victim');
+    for (const url of [
+      `${sb.gameOrigin(VICTIM)}/play/${VICTIM}/game/index.html`,
+      `${sb.gameUrl}/play/${VICTIM}/game/index.html`,
+      `${sb.url}/play/${VICTIM}/game/index.html`,
+    ]) {
+      const other = await context.newPage();
+      await other.goto(url);
+      expect(new URL(other.url()).hostname, url).toBe('g1001.sandbox.localhost');
+      expect(await results(other, false), url).toEqual({ before: 'victim-secret', controlled: false });
+      expect(await who(other, false), url).toBe('victim');
+      await other.close();
     }
   }, 120_000);
 });
@@ -225,10 +205,9 @@ describe("the game host's proxy and cookies", () => {
   });
 
   it("sends the upstream only the cookies it set, and its Set-Cookie never reaches the sandbox's or another app's", async ({
-    skip,
+    browser,
   }) => {
-    skip(unavailable !== null, unavailable ?? '');
-    const context: BrowserContext = await browser!.newContext();
+    const context: BrowserContext = await browser.newContext();
     try {
       const main = playSite(sb);
       // Another local app's HttpOnly session, on the loopback names and the play page's (cookies ignore ports).
@@ -295,10 +274,9 @@ describe("the game host's proxy and cookies", () => {
 
 describe('a profile with a worker of the old shared game origin', () => {
   it("the worker is replaced by one that unregisters itself, and the old link ends on the game's own name", async ({
-    skip,
+    browser,
     newSb,
   }) => {
-    skip(unavailable !== null, unavailable ?? '');
     // The game host's port as it was before issue 40: one origin for every game, a worker over `/`.
     const old = createServer((req, res) => {
       if (req.url === '/sw.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(EVIL_WORKER);
@@ -308,7 +286,7 @@ describe('a profile with a worker of the old shared game origin', () => {
     });
     await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
     const port = (old.address() as AddressInfo).port;
-    const context = await browser!.newContext();
+    const context = await browser.newContext();
     try {
       const page = await context.newPage();
       await page.goto(`http://localhost:${port}/play/1002/game/index.html`);

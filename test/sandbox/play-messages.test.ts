@@ -8,9 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
-import { ensureChromium, launchChromium } from './helpers/chromium.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const GAME = '1001';
@@ -29,46 +27,31 @@ var timer = setInterval(function () {
 }, 50);
 </script></body></html>`;
 
-let browser: Browser | null = null;
-let unavailable: string | null = null;
 let sb: TestSandbox;
 
 beforeAll(async ({ newSb }) => {
-  unavailable = ensureChromium();
-  if (unavailable) console.warn(`play-messages.test.ts: skipping the browser test: ${unavailable}`);
-  else browser = await launchChromium();
   const dir = join(tempDir('udcli-play-messages-'), 'game');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'index.html'), GAME_PAGE);
   sb = await newSb({ gameSources: [[GAME, { kind: 'dir', root: dir, connect: true }]] });
-}, 10 * 60_000);
-
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe('the play page and its game frame', () => {
-  it('exchange messages with no console warning about a target origin', async ({ skip }) => {
-    skip(unavailable !== null, unavailable ?? '');
-    const context = await browser!.newContext();
-    try {
-      const page = await context.newPage();
-      const logged: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'warning' || message.type() === 'error') logged.push(message.text());
-      });
-      await page.goto(`${sb.url}/play/${GAME}?as=alice`);
-      await page.getByRole('button', { name: 'Play as alice' }).click();
-      await page.waitForURL(`http://sandbox.localhost:${new URL(sb.url).port}/play/${GAME}`);
-      // The game's SDK call reached the page (the quest notice), and the page's answer the game.
-      await page.locator('#quest-notice .quest-name').waitFor();
-      expect(await page.locator('#quest-notice').textContent()).toContain('33% (4)');
-      await expect
-        .poll(() => page.frameLocator('#game').locator('#status').textContent(), { timeout: 20_000 })
-        .toMatch(/^sent as [0-9a-f]{32}$/);
-      expect(logged.filter((text) => /postMessage|target origin/i.test(text))).toEqual([]);
-    } finally {
-      await context.close();
-    }
+  it('exchange messages with no console warning about a target origin', async ({ context }) => {
+    const page = await context.newPage();
+    const logged: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') logged.push(message.text());
+    });
+    await page.goto(`${sb.url}/play/${GAME}?as=alice`);
+    await page.getByRole('button', { name: 'Play as alice' }).click();
+    await page.waitForURL(`http://sandbox.localhost:${new URL(sb.url).port}/play/${GAME}`);
+    // The game's SDK call reached the page (the quest notice), and the page's answer the game.
+    await page.locator('#quest-notice .quest-name').waitFor();
+    expect(await page.locator('#quest-notice').textContent()).toContain('33% (4)');
+    await expect
+      .poll(() => page.frameLocator('#game').locator('#status').textContent(), { timeout: 20_000 })
+      .toMatch(/^sent as [0-9a-f]{32}$/);
+    expect(logged.filter((text) => /postMessage|target origin/i.test(text))).toEqual([]);
   }, 120_000);
 });

@@ -9,9 +9,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
-import { ensureChromium, launchChromium } from './helpers/chromium.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, test } from '../fixtures.js';
 import { tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const VICTIM = '1001';
@@ -27,18 +26,7 @@ const PLANT_PAGE =
   '<!doctype html><html><head><title>plant</title></head><body><script src="plant.js"></script></body></html>';
 const PLANT_JS = "document.cookie = decodeURIComponent(location.hash.slice(1)); document.title = 'planted';";
 
-let browser: Browser | null = null;
-let unavailable: string | null = null;
-
-beforeAll(async () => {
-  unavailable = ensureChromium();
-  if (unavailable) console.warn(`session-cookie.test.ts: skipping the browser tests: ${unavailable}`);
-  else browser = await launchChromium([`--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`]);
-}, 10 * 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+test.override('chromiumArgs', [`--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`]);
 
 let sb: TestSandbox;
 beforeAll(async ({ newSb }) => {
@@ -146,59 +134,48 @@ describe("a game's cookie never shadows the sandbox's login", () => {
   it.for(ATTACKS.filter((a) => a.planted))(
     'game 1002 sets $what: /play/1001 still names the user, and a new login takes',
     { timeout: 60_000 },
-    async ({ cookie }, { skip }) => {
-      skip(unavailable !== null, unavailable ?? '');
-      const context = await browser!.newContext();
-      try {
-        const page = await context.newPage();
-        await login(page, site(), 'alice');
-        expect(await loggedIn(page, site())).toBe('alice');
+    async ({ cookie }, { context }) => {
+      const page = await context.newPage();
+      await login(page, site(), 'alice');
+      expect(await loggedIn(page, site())).toBe('alice');
 
-        await plant(context, gamePage(), cookie);
-        // The attack is real: the browser holds the forged cookie.
-        expect((await context.cookies()).some((c) => c.value === FORGED)).toBe(true);
+      await plant(context, gamePage(), cookie);
+      // The attack is real: the browser holds the forged cookie.
+      expect((await context.cookies()).some((c) => c.value === FORGED)).toBe(true);
 
-        expect(await loggedIn(page, site())).toBe('alice');
-        await login(page, site(), 'bob');
-        expect(await loggedIn(page, site())).toBe('bob');
-      } finally {
-        await context.close();
-      }
+      expect(await loggedIn(page, site())).toBe('alice');
+      await login(page, site(), 'bob');
+      expect(await loggedIn(page, site())).toBe('bob');
     },
   );
 
   // The login's own name in every disguise, and the parent of .localhost: the browser takes none
   // of them (the rules the defence rests on), so one browser plants them all, one after another.
   it('game 1002 sets the __Host- name (any case, nameless) or Domain=localhost: the browser takes none, the login stays', async ({
-    skip,
+    context,
   }) => {
-    skip(unavailable !== null, unavailable ?? '');
-    const context = await browser!.newContext();
-    try {
-      const page = await context.newPage();
-      await login(page, site(), 'alice');
-      for (const { what, cookie } of ATTACKS.filter((a) => !a.planted)) {
-        await plant(context, gamePage(), cookie);
-        expect(
-          (await context.cookies()).filter((c) => c.value === FORGED),
-          what,
-        ).toEqual([]);
-      }
-      expect(await loggedIn(page, site())).toBe('alice');
-      await login(page, site(), 'bob');
-      expect(await loggedIn(page, site())).toBe('bob');
-    } finally {
-      await context.close();
+    const page = await context.newPage();
+    await login(page, site(), 'alice');
+    for (const { what, cookie } of ATTACKS.filter((a) => !a.planted)) {
+      await plant(context, gamePage(), cookie);
+      expect(
+        (await context.cookies()).filter((c) => c.value === FORGED),
+        what,
+      ).toEqual([]);
     }
+    expect(await loggedIn(page, site())).toBe('alice');
+    await login(page, site(), 'bob');
+    expect(await loggedIn(page, site())).toBe('bob');
   });
 
-  it("a live session of another user, planted under the plain name, is not the play page's login", async ({ skip }) => {
-    skip(unavailable !== null, unavailable ?? '');
+  it("a live session of another user, planted under the plain name, is not the play page's login", async ({
+    browser,
+  }) => {
     // A game's dev server may log in as a tool does (no Origin) and hand its page the session id.
     const reply = await fetch(`${sb.url}/login?username=bob`, { method: 'POST' });
     const bobs = ((await reply.json()) as { cookie: string }).cookie.split('=')[1]!;
     const site = `http://sandbox.localhost:${port(sb.url)}`;
-    const context = await browser!.newContext();
+    const context = await browser.newContext();
     try {
       const page = await context.newPage();
       await login(page, site, 'alice');
@@ -215,13 +192,12 @@ describe("a game's cookie never shadows the sandbox's login", () => {
   }, 60_000);
 
   it("on a LAN name (no Secure cookie over http there) a game's cookie of the plain name does not shadow the login either", async ({
-    skip,
+    browser,
   }) => {
-    skip(unavailable !== null, unavailable ?? '');
     const site = `http://${LAN_NAME}:${port(sb.url)}`;
     // There all games share the game host's one origin, on the site's name: a game's cookie reaches the site.
     const gamePage = `http://${LAN_NAME}:${port(sb.gameUrl)}/play/${ATTACKER}/game/index.html`;
-    const context = await browser!.newContext();
+    const context = await browser.newContext();
     try {
       const page = await context.newPage();
       await login(page, site, 'alice');
