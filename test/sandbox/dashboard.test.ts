@@ -9,14 +9,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
-import type { Browser, ConsoleMessage, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import type { ConsoleMessage, Page, Request } from 'playwright-core';
+import { beforeAll, describe, expect, it, test } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { until } from '../until.js';
-import { ensureChromium, launchChromium } from './helpers/chromium.js';
 import { api, call, exactRequest, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -352,37 +351,26 @@ function expectClean(watch: Watch, base: string): void {
   expect(foreign).toEqual([]);
 }
 
+// The browser tests' one chromium (test/fixtures.ts; each test its own context, so no cookie, storage or cache
+// passes from one test to the next): the rebinding test's host name resolves to the sandbox in it, no other test
+// uses that name.
+test.override('chromiumArgs', ['--host-resolver-rules=MAP rebound.test 127.0.0.1']);
+
 describe('the dashboard in a real browser (headless chromium)', () => {
-  let unavailable: string | null = null;
   /** The request log answers (the page's live log reads it). */
   let logAvailable = false;
   /** The demo data alone, as a user sees it after `udcli sandbox start` (the screenshot's sandbox). */
   let demo: TestSandbox;
-  /**
-   * One browser for the file (a launch is a second or two of CPU); each test opens its own
-   * context, so no cookie, storage or cache passes from one test to the next. The rebinding
-   * test's host name resolves to the sandbox in it; no other test uses that name.
-   */
-  let browser: Browser | undefined;
-
   // The demo data alone: the file's sandbox holds the hostile game and user above.
   beforeAll(async ({ newSb }) => {
-    unavailable = ensureChromium();
-    if (unavailable) console.warn(`dashboard.test.ts: skipping the browser tests: ${unavailable}`);
     demo = await newSb();
     logAvailable = (await fetch(`${demo.url}/_sandbox/requests`)).status === 200;
     expect(logAvailable).toBe(true);
-    if (!unavailable) browser = await launchChromium(['--host-resolver-rules=MAP rebound.test 127.0.0.1']);
-  }, 10 * 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('lists the games with redacted keys and play links, finds demo_player, and shows their achievements and holdings', async ({
-    skip,
+    browser,
   }) => {
-    skip(unavailable !== null, unavailable ?? '');
     // Some traffic for the request log (and the screenshot): a read, and a refused signature.
     await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
     await signedApi(
@@ -404,7 +392,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       '{"level":4,"gems":250,"checkpoint":"cave-2"}',
       Math.floor(demo.clock.ms / 1000),
     );
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
       const page = await context.newPage();
       const watch = await openDashboard(page, demo.url, logAvailable);
@@ -460,71 +448,58 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it('shows a username holding markup as text, and runs none of it', async ({ skip }) => {
-    skip(unavailable !== null, unavailable ?? '');
-    const context = await browser!.newContext();
-    try {
-      const page = await context.newPage();
-      const watch = await openDashboard(page, sb.url, logAvailable);
-      // The game's name is text, not markup.
-      expect(await page.locator(`#games-body tr[data-game="${NASTY_GAME.id}"] strong`).textContent()).toBe(
-        NASTY_GAME.name,
-      );
-      await searchAndOpen(page, '<img', NASTY_USER);
-      expect(await page.locator('#user-results button.user .username').allTextContents()).toEqual([NASTY_USER]);
-      expect(await page.locator('#detail-username').textContent()).toBe(NASTY_USER);
-      expect(await page.locator('#user-detail .game h3').first().textContent()).toContain(NASTY_GAME.name);
-      expect(await page.locator('#user-detail tr[data-save="slot1"] td.preview').textContent()).toBe(
-        `${NASTY_SAVE.slice(0, 80).replace('\n', '\\x0a')}…`,
-      );
-      expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
-      expect(await page.title()).toBe('udcli sandbox');
-      // A reload keeps the user shown (the uid is in the URL's fragment).
-      expect(new URL(page.url()).hash).toBe(`#user=${uidForUsername(NASTY_USER)}`);
-      await page.reload();
-      await page.locator('#detail-username', { hasText: NASTY_USER }).waitFor();
-      expectClean(watch, sb.url);
-    } finally {
-      await context.close();
-    }
+  it('shows a username holding markup as text, and runs none of it', async ({ context }) => {
+    const page = await context.newPage();
+    const watch = await openDashboard(page, sb.url, logAvailable);
+    // The game's name is text, not markup.
+    expect(await page.locator(`#games-body tr[data-game="${NASTY_GAME.id}"] strong`).textContent()).toBe(
+      NASTY_GAME.name,
+    );
+    await searchAndOpen(page, '<img', NASTY_USER);
+    expect(await page.locator('#user-results button.user .username').allTextContents()).toEqual([NASTY_USER]);
+    expect(await page.locator('#detail-username').textContent()).toBe(NASTY_USER);
+    expect(await page.locator('#user-detail .game h3').first().textContent()).toContain(NASTY_GAME.name);
+    expect(await page.locator('#user-detail tr[data-save="slot1"] td.preview').textContent()).toBe(
+      `${NASTY_SAVE.slice(0, 80).replace('\n', '\\x0a')}…`,
+    );
+    expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
+    expect(await page.title()).toBe('udcli sandbox');
+    // A reload keeps the user shown (the uid is in the URL's fragment).
+    expect(new URL(page.url()).hash).toBe(`#user=${uidForUsername(NASTY_USER)}`);
+    await page.reload();
+    await page.locator('#detail-username', { hasText: NASTY_USER }).waitFor();
+    expectClean(watch, sb.url);
   }, 120_000);
 
-  it('says "request log not available" when the sandbox has no request log, and stops asking', async ({ skip }) => {
-    skip(unavailable !== null, unavailable ?? '');
-    const context = await browser!.newContext();
-    try {
-      const page = await context.newPage();
-      // A sandbox without the log answers its path with the 404 envelope, as this one did before it was built.
-      let asked = 0;
-      await page.route('**/_sandbox/requests*', (route) => {
-        asked++;
-        return route.fulfill({
-          status: 404,
-          contentType: 'application/json',
-          body: JSON.stringify({ version: 1, code: 404, message: 'not found: path /_sandbox/requests', payload: null }),
-        });
+  it('says "request log not available" when the sandbox has no request log, and stops asking', async ({ context }) => {
+    const page = await context.newPage();
+    // A sandbox without the log answers its path with the 404 envelope, as this one did before it was built.
+    let asked = 0;
+    await page.route('**/_sandbox/requests*', (route) => {
+      asked++;
+      return route.fulfill({
+        status: 404,
+        contentType: 'application/json',
+        body: JSON.stringify({ version: 1, code: 404, message: 'not found: path /_sandbox/requests', payload: null }),
       });
-      // The page's timers on Playwright's clock: the seconds in which it would have asked again
-      // are run through at once, not waited for.
-      await page.clock.install();
-      await openDashboard(page, demo.url, false);
-      await page.locator('#log-status', { hasText: 'request log not available' }).waitFor();
-      expect(await page.locator('#log').isHidden()).toBe(true);
-      await page.clock.runFor(30_000);
-      expect(asked).toBe(1);
-      // The rest of the page works without it.
-      await searchAndOpen(page, 'demo', DEMO.user.username);
-    } finally {
-      await context.close();
-    }
+    });
+    // The page's timers on Playwright's clock: the seconds in which it would have asked again
+    // are run through at once, not waited for.
+    await page.clock.install();
+    await openDashboard(page, demo.url, false);
+    await page.locator('#log-status', { hasText: 'request log not available' }).waitFor();
+    expect(await page.locator('#log').isHidden()).toBe(true);
+    await page.clock.runFor(30_000);
+    expect(asked).toBe(1);
+    // The rest of the page works without it.
+    await searchAndOpen(page, 'demo', DEMO.user.username);
   }, 120_000);
 
   it('reached through another host name (DNS rebinding), is refused, page and data alike, and says why', async ({
-    skip,
+    browser,
   }) => {
-    skip(unavailable !== null, unavailable ?? '');
     // The browser resolves a foreign name to the sandbox, as a rebinding attacker's page would.
-    const context = await browser!.newContext();
+    const context = await browser.newContext();
     try {
       const page = await context.newPage();
       const port = new URL(demo.url).port;
@@ -545,55 +520,48 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it('shows requests live, newest first, with keys redacted and the failure reason', async ({ skip }) => {
-    skip(unavailable !== null, unavailable ?? '');
-    const context = await browser!.newContext();
-    try {
-      const page = await context.newPage();
-      await page.clock.install();
-      const watch = await openDashboard(page, demo.url, true);
-      await page.locator('#log-status', { hasText: 'Live' }).waitFor();
-      await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
-      await signedApi(
-        demo,
-        'PUT',
-        `/achievements/user/${DEMO.user.uid}.json`,
-        [
-          ['type', 'Game'],
-          ['pid', '1001'],
-          ['developer_id', 'LEVEL_10'],
-          ['increment', '5'],
-        ],
-        { secret: 'wrong' },
-      );
-      const refused = page
-        .locator('#log-body tr', { hasText: `/services/rest/v1/achievements/user/${DEMO.user.uid}.json` })
-        .first();
-      await untilPolled(page, () => refused.isVisible(), 'the refused change in the log');
-      expect(await refused.locator('td.status').textContent()).toBe('403');
-      expect(await refused.locator('td.reason').textContent()).toMatch(/signature/);
-      const read = page.locator('#log-body tr', { hasText: `/services/rest/v1/users/${DEMO.user.uid}.json` }).first();
-      await untilPolled(page, () => read.isVisible(), 'the read in the log');
-      expect(await read.locator('td.status').textContent()).toBe('200');
-      // Newest first.
-      const order = await page.locator('#log-body tr td.path').allTextContents();
-      expect(order.findIndex((p) => p.startsWith('/services/rest/v1/achievements/user/'))).toBeLessThan(
-        order.findIndex((p) => p.startsWith('/services/rest/v1/users/')),
-      );
-      for (const secret of FULL_SECRETS) expect(await page.content()).not.toContain(secret);
-      // The dashboard's own polling is not shown.
-      expect(order.some((p) => p.startsWith('/_sandbox/requests'))).toBe(false);
-      expectClean(watch, demo.url);
-    } finally {
-      await context.close();
-    }
+  it('shows requests live, newest first, with keys redacted and the failure reason', async ({ context }) => {
+    const page = await context.newPage();
+    await page.clock.install();
+    const watch = await openDashboard(page, demo.url, true);
+    await page.locator('#log-status', { hasText: 'Live' }).waitFor();
+    await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
+    await signedApi(
+      demo,
+      'PUT',
+      `/achievements/user/${DEMO.user.uid}.json`,
+      [
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'LEVEL_10'],
+        ['increment', '5'],
+      ],
+      { secret: 'wrong' },
+    );
+    const refused = page
+      .locator('#log-body tr', { hasText: `/services/rest/v1/achievements/user/${DEMO.user.uid}.json` })
+      .first();
+    await untilPolled(page, () => refused.isVisible(), 'the refused change in the log');
+    expect(await refused.locator('td.status').textContent()).toBe('403');
+    expect(await refused.locator('td.reason').textContent()).toMatch(/signature/);
+    const read = page.locator('#log-body tr', { hasText: `/services/rest/v1/users/${DEMO.user.uid}.json` }).first();
+    await untilPolled(page, () => read.isVisible(), 'the read in the log');
+    expect(await read.locator('td.status').textContent()).toBe('200');
+    // Newest first.
+    const order = await page.locator('#log-body tr td.path').allTextContents();
+    expect(order.findIndex((p) => p.startsWith('/services/rest/v1/achievements/user/'))).toBeLessThan(
+      order.findIndex((p) => p.startsWith('/services/rest/v1/users/')),
+    );
+    for (const secret of FULL_SECRETS) expect(await page.content()).not.toContain(secret);
+    // The dashboard's own polling is not shown.
+    expect(order.some((p) => p.startsWith('/_sandbox/requests'))).toBe(false);
+    expectClean(watch, demo.url);
   }, 120_000);
 
   it("at 1,100 px the request log gives a path most of its row (whole on hover) and hides the dashboard's own files until asked; screenshot kept", async ({
-    skip,
+    browser,
   }) => {
-    skip(unavailable !== null, unavailable ?? '');
-    const context = await browser!.newContext({ viewport: { width: 1100, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     try {
       const page = await context.newPage();
       await page.clock.install();
@@ -656,14 +624,13 @@ describe('the dashboard in a real browser (headless chromium)', () => {
   }, 120_000);
 
   it('the games table says what each play page serves: the folder given with --game-dir, not a content URI', async ({
-    skip,
+    browser,
     newSb,
   }) => {
-    skip(unavailable !== null, unavailable ?? '');
     const folder = join(ARTIFACTS, 'served-game');
     mkdirSync(folder, { recursive: true });
     const served = await newSb({ gameSources: [['1001', { kind: 'dir', root: folder, connect: true }]] });
-    const context = await browser!.newContext();
+    const context = await browser.newContext();
     try {
       const page = await context.newPage();
       const watch = await openDashboard(page, served.url, true);
@@ -679,44 +646,38 @@ describe('the dashboard in a real browser (headless chromium)', () => {
   }, 120_000);
 
   it('shows a signed change once: the challenge it saw comes off when its signed retry arrives, whose row says so', async ({
-    skip,
+    context,
   }) => {
-    skip(unavailable !== null, unavailable ?? '');
-    const context = await browser!.newContext();
-    try {
-      const page = await context.newPage();
-      await page.clock.install();
-      await openDashboard(page, demo.url, true);
-      await page.locator('#log-status', { hasText: 'Live' }).waitFor();
-      const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
-      const query: Params = [
-        ['api_key', DEMO.game.apiKey],
-        ['type', 'Game'],
-        ['pid', '1001'],
-        ['developer_id', 'FIRST_WIN'],
-        ['increment', '1'],
-        ['method', 'put'],
-      ];
-      const first = await call<{ session: string; key: string }>(demo.url, 'POST', path, query);
-      expect(first.status).toBe(401);
-      // Until its retry comes, the challenge is a 401 like any other.
-      const challenged = page.locator('#log-body tr', { hasText: 'signature required' });
-      await untilPolled(page, () => challenged.isVisible(), 'the challenge in the log');
-      expect(await challenged.locator('td.status').textContent()).toBe('401');
-      const challenge = first.body.payload!;
-      const retry = await call(demo.url, 'POST', path, [
-        ...query,
-        ['session', challenge.session],
-        ['sig', agiSignature({ ...challenge, path, query, body: [] })],
-      ]);
-      expect(retry.status, retry.body.message).toBe(200);
-      const retried = page.locator('#log-body tr', { hasText: 'after signature challenge' });
-      await untilPolled(page, () => retried.isVisible(), 'the signed retry in the log');
-      expect(await retried.locator('td.status').textContent()).toBe('200');
-      await expect.poll(() => challenged.count(), { timeout: 5000 }).toBe(0);
-      expect(await page.locator('#log-body tr', { hasText: 'developer_id=FIRST_WIN' }).count()).toBe(1);
-    } finally {
-      await context.close();
-    }
+    const page = await context.newPage();
+    await page.clock.install();
+    await openDashboard(page, demo.url, true);
+    await page.locator('#log-status', { hasText: 'Live' }).waitFor();
+    const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
+    const query: Params = [
+      ['api_key', DEMO.game.apiKey],
+      ['type', 'Game'],
+      ['pid', '1001'],
+      ['developer_id', 'FIRST_WIN'],
+      ['increment', '1'],
+      ['method', 'put'],
+    ];
+    const first = await call<{ session: string; key: string }>(demo.url, 'POST', path, query);
+    expect(first.status).toBe(401);
+    // Until its retry comes, the challenge is a 401 like any other.
+    const challenged = page.locator('#log-body tr', { hasText: 'signature required' });
+    await untilPolled(page, () => challenged.isVisible(), 'the challenge in the log');
+    expect(await challenged.locator('td.status').textContent()).toBe('401');
+    const challenge = first.body.payload!;
+    const retry = await call(demo.url, 'POST', path, [
+      ...query,
+      ['session', challenge.session],
+      ['sig', agiSignature({ ...challenge, path, query, body: [] })],
+    ]);
+    expect(retry.status, retry.body.message).toBe(200);
+    const retried = page.locator('#log-body tr', { hasText: 'after signature challenge' });
+    await untilPolled(page, () => retried.isVisible(), 'the signed retry in the log');
+    expect(await retried.locator('td.status').textContent()).toBe('200');
+    await expect.poll(() => challenged.count(), { timeout: 5000 }).toBe(0);
+    expect(await page.locator('#log-body tr', { hasText: 'developer_id=FIRST_WIN' }).count()).toBe(1);
   }, 120_000);
 });
