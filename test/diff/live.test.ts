@@ -7,45 +7,24 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
-import { main } from '../../src/cli/main.js';
-import { fakeIO } from '../output/fake-io.js';
+import { fileStandIn } from './stand-in-cli.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { runInProcess, type TestEnv } from '../e2e/harness.js';
 import { startLostReplyProxy, type LostReplyProxy } from '../e2e/lost-reply-proxy.js';
-import { STAND_IN, startStandIn, type StandIn } from './platform-stand-in.js';
+import { STAND_IN } from './platform-stand-in.js';
 
-let standIn: StandIn;
-const dir = mkdtempSync(join(tmpdir(), 'diff-live-'));
-beforeAll(async () => {
-  standIn = await startStandIn();
-});
-afterAll(async () => standIn?.close());
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const f = fakeIO({
-    env: {
-      NO_COLOR: '1',
-      UDCLI_CONFIG_DIR: join(dir, 'config'),
-      UDCLI_DATA_DIR: join(dir, 'data'),
-      UDCLI_BASE_URL: standIn.url,
-      UDCLI_API_KEY: STAND_IN.apiKey,
-      UDCLI_GAME_ID: STAND_IN.gameId,
-    },
-  });
-  const code = await main(args, f.io);
-  return { code, stdout: f.stdout(), stderr: f.stderr() };
-}
+const { dir, run, standIn } = fileStandIn('diff-live-');
 
 describe('sandbox diff --live', () => {
   it('sends only GET requests, records them with --har, and reports what differs', async () => {
     const har = join(dir, 'live.har');
-    standIn.requests.length = 0;
+    standIn().requests.length = 0;
     const diff = await run(['--har', har, 'sandbox', 'diff', '--live', STAND_IN.uid, '--save-key', 'slot1', '--json']);
     expect(diff.code, diff.stderr).toBe(1);
-    expect(standIn.requests.length).toBeGreaterThanOrEqual(5);
-    expect(standIn.requests.every((r) => r.method === 'GET' && r.override === null)).toBe(true);
-    expect(standIn.requests.map((r) => r.path)).toEqual(
+    expect(standIn().requests.length).toBeGreaterThanOrEqual(5);
+    expect(standIn().requests.every((r) => r.method === 'GET' && r.override === null)).toBe(true);
+    expect(standIn().requests.map((r) => r.path)).toEqual(
       expect.arrayContaining([
         `/services/rest/v1/users/${STAND_IN.uid}.json`,
         `/services/rest/v1/friends/${STAND_IN.uid}.json`,
@@ -73,14 +52,14 @@ describe('sandbox diff --live', () => {
   });
 
   it('refuses a user that is neither a uid nor a name, and --game with a recording, before sending anything', async () => {
-    standIn.requests.length = 0;
+    standIn().requests.length = 0;
     const bad = await run(['sandbox', 'diff', '--live', 'not a uid']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/invalid user "not a uid": expected 32 hex digits/);
     const game = await run(['sandbox', 'diff', join(dir, 'live.har'), '--game', '1002']);
     expect(game.code).toBe(2);
     expect(game.stderr).toMatch(/--game goes with --live/);
-    expect(standIn.requests).toEqual([]);
+    expect(standIn().requests).toEqual([]);
   });
 });
 

@@ -4,35 +4,12 @@
  * XML reply, another reply body) while its own dates, sessions, tokens, ids and avatar host,
  * which differ from the sandbox's too, are not reported.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { fakeIO } from '../output/fake-io.js';
-import { PLANTED, STAND_IN, startStandIn, type StandIn } from './platform-stand-in.js';
+import { describe, expect, it } from 'vitest';
+import { fileStandIn } from './stand-in-cli.js';
+import { PLANTED, STAND_IN } from './platform-stand-in.js';
 
-let standIn: StandIn;
-const dir = mkdtempSync(join(tmpdir(), 'diff-planted-'));
-beforeAll(async () => {
-  standIn = await startStandIn();
-});
-afterAll(async () => standIn?.close());
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const f = fakeIO({
-    env: {
-      NO_COLOR: '1',
-      UDCLI_CONFIG_DIR: join(dir, 'config'),
-      UDCLI_DATA_DIR: join(dir, 'data'),
-      UDCLI_BASE_URL: standIn.url,
-      UDCLI_API_KEY: STAND_IN.apiKey,
-      UDCLI_GAME_ID: STAND_IN.gameId,
-    },
-  });
-  const code = await main(args, f.io);
-  return { code, stdout: f.stdout(), stderr: f.stderr() };
-}
+const { dir, run } = fileStandIn('diff-planted-');
 
 interface Difference {
   method: string;
