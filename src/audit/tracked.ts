@@ -1,4 +1,5 @@
-// Over 400 lines: one change's whole trace (state before, send, judge, receipt, audit line); its steps' order is what makes it safe.
+// Over 400 lines: one change's whole trace (state before, send, judge, receipt, audit line), in the order that
+// makes it safe.
 /**
  * A change that leaves a trace (docs/CLI.md "Safety for support staff"): read the state before,
  * make the change, work out the receipt (what changed, how to undo it) and append the audit
