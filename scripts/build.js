@@ -240,3 +240,9 @@ const API_TYPES = readFileSync(`${SRC}/sandbox/api/public.d.ts`, 'utf8');
 for (const ext of ['d.mts', 'd.cts']) writeFileSync(`${DIST}/sandbox-api.${ext}`, API_TYPES);
 
 await import('./render-root-help.js');
+
+// The demo data as a database image (scripts/demo-image.js), in a process of its own: it loads the SQLite driver.
+{
+  const { execFileSync } = await import('node:child_process');
+  execFileSync(process.execPath, [fileURLToPath(new URL('./demo-image.js', import.meta.url))], { stdio: 'inherit' });
+}

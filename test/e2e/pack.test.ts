@@ -87,11 +87,12 @@ describe('npm pack', () => {
     ).toEqual([]);
     // dist/ is the built files (the CLI and the parts it loads when used, `udcli/sandbox` and its types:
     // scripts/build.js) and their source maps, plus
-    // the root help rendered at build time (bin/udcli.js prints it without loading the CLI); not the per-module build
-    // the benches import (scripts/build.js).
+    // the root help rendered at build time (bin/udcli.js prints it without loading the CLI) and the demo data's
+    // database image `udcli/sandbox` starts from; not the per-module build the benches import (scripts/build.js).
     expect(entries.filter((path) => path.startsWith('package/dist/')).sort()).toEqual([
       'package/dist/changes.cjs',
       'package/dist/changes.cjs.map',
+      'package/dist/demo-sandbox.db',
       'package/dist/dynamic-import.cjs',
       'package/dist/dynamic-import.cjs.map',
       'package/dist/root-help.json',

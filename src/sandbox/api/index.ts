@@ -4,9 +4,10 @@
  * its URL and credentials, and reset, load, snapshots, the clock and the request log, acted on directly (the same
  * functions as their `/_sandbox/...` routes), so none of them is a request in the log the test reads.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PACKAGE_ROOT } from '../../package-paths.js';
 import { replaceContents } from '../contents.js';
 import { readDataFile } from '../data/read.js';
 import { REQUEST_LOG_CAPACITY } from '../http/request-log.js';
@@ -49,6 +50,22 @@ function dataFile(data: string | SandboxData, dir: string, n: number): string {
  * copy is what a seeding would give.
  */
 const images = new Map<'demo' | 'none', Buffer>();
+
+/** The demo data's image the build ships (scripts/demo-image.js), for the first demo sandbox of a process. */
+const SHIPPED_DEMO = join(PACKAGE_ROOT, 'dist', 'demo-sandbox.db');
+
+function imageOf(seed: 'demo' | 'none'): Buffer | undefined {
+  let image = images.get(seed);
+  if (image === undefined && seed === 'demo') {
+    try {
+      image = readFileSync(SHIPPED_DEMO);
+      images.set(seed, image);
+    } catch {
+      // A checkout not built yet: seeded as `sandbox start` seeds.
+    }
+  }
+  return image;
+}
 
 function warn(line: string): void {
   process.emitWarning(line, 'UdcliSandboxWarning');
@@ -98,7 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let files = 0;
   let running: RunningSandbox;
   try {
-    const image = checked.data === undefined && checked.db === ':memory:' ? images.get(checked.seed) : undefined;
+    const image = checked.data === undefined && checked.db === ':memory:' ? imageOf(checked.seed) : undefined;
     running = await startServer({
       port: checked.port,
       host: '127.0.0.1',
