@@ -40,7 +40,7 @@ function instruction(action: ClockAction): string | null {
   }
 }
 
-async function sandboxUrl(raw: ClockOptions, env: NodeJS.ProcessEnv): Promise<string> {
+async function sandboxUrl(raw: ClockOptions, env: NodeJS.ProcessEnv, note: (line: string) => void): Promise<string> {
   if (raw.port !== undefined) {
     const port = parsePort(raw.port);
     if (port === 0) throw new UsageError('--port must name the port the sandbox listens on (1-65535)');
@@ -49,7 +49,7 @@ async function sandboxUrl(raw: ClockOptions, env: NodeJS.ProcessEnv): Promise<st
   // Inside `sandbox exec`: the command's own sandbox.
   const exec = execSandbox(env);
   if (exec !== undefined) return exec.url;
-  const current = await sandboxState(env);
+  const current = await sandboxState(env, note);
   if (current.state === 'running') return reachableUrl(current.record.url);
   return builtInSandboxUrl(env);
 }
@@ -61,7 +61,7 @@ function offsetText(seconds: number): string {
 export async function clockCommand(factory: Factory, action: ClockAction, raw: ClockOptions): Promise<void> {
   const field = instruction(action);
   const { stdout, stderr, env } = factory.io;
-  const url = await sandboxUrl(raw, env);
+  const url = await sandboxUrl(raw, env, (line) => stderr.write(line));
   const reply = await sandboxClock(url, field);
   if (wantsJson(factory, raw.json)) stdout.write(`${jsonText(reply, 2)}\n`);
   else stdout.write(`${printable(String(reply.now))} (offset ${offsetText(reply.offset_seconds)})\n`);

@@ -60,7 +60,7 @@ export interface Running {
 
 /** The running sandbox, if any, and whether it uses this database file. */
 export async function runningSandbox(factory: Factory, dbPath: string): Promise<Running | null> {
-  const current = await sandboxState(factory.io.env);
+  const current = await sandboxState(factory.io.env, (line) => factory.io.stderr.write(line));
   if (current.state !== 'running') return null;
   const { url, db } = current.record;
   return { url, db, same: db !== ':memory:' && resolve(db) === resolve(dbPath) };

@@ -12,12 +12,13 @@ import { UsageError } from '../../../errors.js';
 import { printable } from '../../../printable.js';
 import { commandFor, isAlive, probe, reachableUrl, sandboxRecords, sandboxState, type PidRecord } from './pidfile.js';
 
-/** For a file written where the running sandbox's database is: write it elsewhere. */
-export const WAYS_ON_FILE =
-  'name another file (a data file goes into the sandbox with: udcli sandbox load FILE), or stop the sandbox first: udcli sandbox stop';
+/** For a file written where the running sandbox's database is: write it elsewhere (`stop`: what stops it). */
+export const WAYS_ON_FILE = (stop: string): string =>
+  `name another file (a data file goes into the sandbox with: udcli sandbox load FILE), or stop the sandbox first: ${stop}`;
 
-/** The two ways on from a refusal, as a hint. */
-export const WAYS_ON = 'load the file into it: udcli sandbox load FILE, or stop it first: udcli sandbox stop';
+/** The two ways on from a refusal, as a hint, with the command that stops the sandbox in the way. */
+export const WAYS_ON = (stop: string): string =>
+  `load the file into it: udcli sandbox load FILE, or stop it first: ${stop}`;
 
 /**
  * "the sandbox at URL (pid N, database DB, holding WHAT)": what a user needs to find it and to
@@ -72,7 +73,9 @@ export async function refuseOpenDatabase(
 ): Promise<void> {
   const record = await sandboxUsing(env, path);
   if (record === undefined) return;
-  throw new UsageError(`${what}: ${await runningSandboxText(record)} has it open; nothing was changed`, { hint });
+  throw new UsageError(`${what}: ${await runningSandboxText(record)} has it open; nothing was changed`, {
+    hint: hint(commandFor(env, 'stop', record)),
+  });
 }
 
 /** Whether anything accepts a TCP connection on host:port (a refused or timed-out connection: no). */
@@ -109,8 +112,8 @@ export async function refuseHeldPort(env: NodeJS.ProcessEnv, host: string, port:
       {
         hint:
           record === undefined
-            ? `${WAYS_ON}; or start this one on another port: --port N (0 = any free port)`
-            : `load the file into it: udcli sandbox load FILE, or stop it first: ${commandFor(env, 'stop', record)}; or start this one on another port: --port N (0 = any free port)`,
+            ? `${WAYS_ON('udcli sandbox stop --all')}; or start this one on another port: --port N (0 = any free port)`
+            : `${WAYS_ON(commandFor(env, 'stop', record))}; or start this one on another port: --port N (0 = any free port)`,
       },
     );
   }

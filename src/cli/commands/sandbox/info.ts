@@ -77,14 +77,14 @@ async function describeNamed(
 }
 
 export async function infoCommand(factory: Factory, raw: { json?: boolean }): Promise<void> {
-  const { stdout, env } = factory.io;
+  const { stdout, stderr, env } = factory.io;
   const g = factory.globals();
   const { loadSettings } = await import('../../../config/index.js');
   const settings = loadSettings(
     { ...(g.profile ? { profile: g.profile } : {}), ...(g.baseUrl ? { baseUrl: g.baseUrl } : {}) },
     env,
   );
-  const current = await sandboxState(env);
+  const current = await sandboxState(env, (line) => stderr.write(line));
   const running = current.state === 'running' ? current.record : null;
   let description: SandboxDescription;
   if (!settings.builtInSandbox) {

@@ -37,10 +37,11 @@ async function recorded(dbPath: string): Promise<SandboxOrigin> {
 async function liveSandbox(
   env: NodeJS.ProcessEnv,
   explicitDb: string | undefined,
+  note: (line: string) => void,
 ): Promise<{ url: string; db: string } | undefined> {
   const exec = execSandbox(env);
   if (explicitDb === undefined && exec !== undefined) return exec;
-  const current = await sandboxState(env);
+  const current = await sandboxState(env, note);
   if (current.state !== 'running' && current.state !== 'unresponsive') return undefined;
   const { record } = current;
   if (explicitDb !== undefined && (record.db === ':memory:' || resolve(record.db) !== resolve(explicitDb)))
@@ -108,7 +109,7 @@ export async function resetCommand(
   const { stderr, env } = factory.io;
   const explicit = raw.seed !== undefined || raw.data !== undefined ? seedOrData(raw) : undefined;
   const explicitDb = parseDbPath(raw.db);
-  const live = await liveSandbox(env, explicitDb);
+  const live = await liveSandbox(env, explicitDb, (line) => stderr.write(line));
   if (live !== undefined) return resetLive(factory, live, explicit);
   const dbPath = explicitDb ?? defaultDatabasePath(env);
   if (dbPath === ':memory:') throw new UsageError('--db :memory: has nothing to reset: it is new on every start');
@@ -138,7 +139,7 @@ export async function resetCommand(
     env,
     dbPath,
     `cannot delete ${dbPath}`,
-    'reset it through the sandbox: udcli sandbox reset (without --db), or stop it first: udcli sandbox stop',
+    (stop) => `reset it through the sandbox: udcli sandbox reset (without --db), or stop it first: ${stop}`,
   );
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${dbPath}${suffix}`, { force: true });
   ensureDataDir(dirname(dbPath));
