@@ -19,6 +19,8 @@ const { fetch } = globalThis;
 const ENTRY = pathToFileURL(`${ROOT}/dist/sandbox-api.mjs`).href;
 const BIN = `${ROOT}/bin/udcli.js`;
 const CHANGES = 100;
+/** --smoke proves the row runs: a few changes are enough. */
+const SMOKE_CHANGES = 5;
 const READY_GOAL_MS = 150;
 const RESET_GOAL_MS = 20;
 
@@ -80,8 +82,8 @@ function spawnedSample(dataDir) {
 }
 
 /** @param {string} url @param {string} apiKey @param {string} gameId @param {string[]} uids */
-async function changes(url, apiKey, gameId, uids) {
-  for (let i = 0; i < CHANGES; i++) {
+async function changes(url, apiKey, gameId, uids, count = CHANGES) {
+  for (let i = 0; i < count; i++) {
     const reply = await fetch(`${url}/services/rest/v1/products/user/${uids[i % uids.length]}.json?api_key=${apiKey}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -129,12 +131,13 @@ export default {
 
     const { startSandbox } = await import(ENTRY);
     const sandbox = await startSandbox();
+    const n = ctx.mode === 'smoke' ? SMOKE_CHANGES : CHANGES;
     const uids = sandbox.users.slice(0, 50).map((/** @type {{uid: string}} */ u) => u.uid);
     try {
       const r = await ctx.interleaved(
         { runs, warmup: 0 },
         async () => {
-          await changes(sandbox.url, sandbox.apiKey, sandbox.gameId, uids);
+          await changes(sandbox.url, sandbox.apiKey, sandbox.gameId, uids, n);
           const t0 = performance.now();
           const reply = await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
           if (reply.status !== 200) throw new Error(`POST /_sandbox/reset answered ${reply.status}`);
@@ -145,7 +148,7 @@ export default {
           return ms;
         },
         async () => {
-          await changes(sandbox.url, sandbox.apiKey, sandbox.gameId, uids);
+          await changes(sandbox.url, sandbox.apiKey, sandbox.gameId, uids, n);
           const t0 = performance.now();
           await sandbox.reset();
           return performance.now() - t0;

@@ -53,7 +53,10 @@ describe('three detached sandboxes side by side', () => {
     const info = await runInProcess(['user', DEMO.user.username], env);
     expect(info.code, info.stderr).toBe(0);
     expect(info.stderr).toContain(`udcli: 3 sandboxes are running; using default at ${a}`);
-    for (const args of [['sandbox', 'info'], ['sandbox', 'clock', 'now']]) {
+    for (const args of [
+      ['sandbox', 'info'],
+      ['sandbox', 'clock', 'now'],
+    ]) {
       const r = await runInProcess(args, env);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.stderr, args.join(' ')).toContain(`udcli: 3 sandboxes are running; using default at ${a}`);

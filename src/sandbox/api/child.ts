@@ -161,7 +161,12 @@ export async function startChildSandbox(checked: CheckedOptions): Promise<Sandbo
     faultSeed: checked.faults?.seed,
     clock: {
       now: () => live('clock.now()', async () => new Date((await control<{ now: string }>(url, 'GET', '/clock')).now)),
-      set: (time) => live('clock.set()', () => setClock({ set: new Date(timeOf(time, 'clock.set()')).toISOString() })),
+      set: (time) =>
+        live('clock.set()', async () => {
+          const at = new Date(timeOf(time, 'clock.set()'));
+          await setClock({ set: at.toISOString() });
+          return at;
+        }),
       advance: (by) => live('clock.advance()', () => setClock({ advance: `${Math.ceil(advanceOf(by) / 1000)}s` })),
       reset: () => live('clock.reset()', () => setClock({ reset: '1' })),
     },

@@ -186,7 +186,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faultSeed: checked.faults?.seed,
     clock: {
       now: () => moved(() => clock.now()),
-      set: (time) => moved(() => clock.set(timeOf(time, 'clock.set()'))),
+      // The time set, not the clock read back a moment later.
+      set: (time) =>
+        moved(() => {
+          const ms = timeOf(time, 'clock.set()');
+          clock.set(ms);
+          return ms;
+        }),
       advance: (by) => moved(() => clock.advance(advanceOf(by))),
       reset: () => moved(() => clock.reset()),
     },
