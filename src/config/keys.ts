@@ -12,7 +12,8 @@ import type { StoredProfile } from './types.js';
 
 export type ProfileKey = keyof StoredProfile;
 
-export const PROFILE_KEYS: readonly ProfileKey[] = [
+/** The keys that say where a profile's server is, how to reach it and who works. */
+const CONNECTION_KEYS: readonly ProfileKey[] = [
   'base_url',
   'site_url',
   'api_key',
@@ -22,10 +23,14 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   'game_id',
   'type',
   'cookie',
-  'production',
-  'require_reason',
   'audit_url',
   'operator',
+];
+
+/** The keys that bound what a profile's changes may do: a change to one is itself a trail line. */
+const POLICY: readonly ProfileKey[] = [
+  'production',
+  'require_reason',
   'operator_required',
   'operators',
   'products_allowed',
@@ -35,26 +40,8 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   'approval_over',
 ];
 
-/**
- * The keys that say where a profile's server is, how to reach it and who works. A new key is policy unless named
- * here: a change to it is then a trail line.
- */
-const NOT_POLICY: ReadonlySet<ProfileKey> = new Set<ProfileKey>([
-  'base_url',
-  'site_url',
-  'api_key',
-  'signing_secret',
-  'signing_scheme',
-  'verb_override',
-  'game_id',
-  'type',
-  'cookie',
-  'audit_url',
-  'operator',
-]);
-
-/** The keys that bound what a profile's changes may do: a change to one is itself a trail line. */
-export const POLICY_KEYS: ReadonlySet<ProfileKey> = new Set(PROFILE_KEYS.filter((key) => !NOT_POLICY.has(key)));
+export const PROFILE_KEYS: readonly ProfileKey[] = [...CONNECTION_KEYS, ...POLICY];
+export const POLICY_KEYS: ReadonlySet<ProfileKey> = new Set(POLICY);
 
 /** A value as the config file may hold it: lists for operators and products, numbers for the bounds. */
 export type RawValue = string | boolean | number | readonly string[];
