@@ -30,6 +30,26 @@ function expectError(
   expect(r.body.message.startsWith(prefix), `"${r.body.message}" starts with "${prefix}"`).toBe(true);
 }
 
+/** A call a table row describes is refused with `code` and a message starting with `prefix`. */
+async function expectRefused(
+  method: string,
+  path: string,
+  params: ReadonlyArray<readonly [string, string]>,
+  code: number,
+  prefix: string,
+) {
+  expectError(
+    await api(
+      sb.url,
+      method,
+      path,
+      params.map(([n, v]) => [n, v]),
+    ),
+    code,
+    prefix,
+  );
+}
+
 async function stillAnswers() {
   const r = await api(sb.url, 'GET', `/users/${PLAYER}.json`);
   expect(r.status).toBe(200);
@@ -88,16 +108,7 @@ describe('400 missing parameter: NAME', () => {
       'missing parameter: pid',
     ],
   ] as const)('%s', async (_name, method, path, params, message) => {
-    expectError(
-      await api(
-        sb.url,
-        method,
-        path,
-        params.map(([n, v]) => [n, v]),
-      ),
-      400,
-      message,
-    );
+    await expectRefused(method, path, params, 400, message);
   });
 
   it('filter without match and match without filter', async () => {
@@ -211,16 +222,7 @@ describe('400 invalid parameter: NAME', () => {
     ['method override not get/put/delete', 'POST', UA, [...game, ['method', 'patch']], 'invalid parameter: method'],
     ['username flag not a boolean', 'GET', '/users/alice.json', [['username', 'maybe']], 'invalid parameter: username'],
   ] as const)('%s', async (_name, method, path, params, message) => {
-    expectError(
-      await api(
-        sb.url,
-        method,
-        path,
-        params.map(([n, v]) => [n, v]),
-      ),
-      400,
-      message,
-    );
+    await expectRefused(method, path, params, 400, message);
   });
 
   it.each([
@@ -328,16 +330,7 @@ describe('403 forbidden: a key acts on its own game only', () => {
       ],
     ],
   ] as const)('%s', async (_name, method, path, params) => {
-    expectError(
-      await api(
-        sb.url,
-        method,
-        path,
-        params.map(([n, v]) => [n, v]),
-      ),
-      403,
-      FORBIDDEN,
-    );
+    await expectRefused(method, path, params, 403, FORBIDDEN);
   });
 
   it('a signed change naming another game changes nothing', async () => {
@@ -415,16 +408,7 @@ describe('404 not found: WHAT', () => {
       'not found: website 4242',
     ],
   ] as const)('%s', async (_name, method, path, params, message) => {
-    expectError(
-      await api(
-        sb.url,
-        method,
-        path,
-        params.map(([n, v]) => [n, v]),
-      ),
-      404,
-      message,
-    );
+    await expectRefused(method, path, params, 404, message);
   });
 
   it('an unknown path, in and out of the API, and a known path with a wrong extension', async () => {
