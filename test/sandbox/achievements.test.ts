@@ -30,26 +30,58 @@ const completions = async (developerId: string) =>
   (await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', developerId]])).body
     .payload![0]!.completion_count;
 
+const ZERO_DATE = '0000-00-00 00:00:00';
+const SANDBOX_START = '2025-01-15 12:00:00';
+
+/** The whole reply to a change that leaves the achievement In Progress (no score is awarded below the target). */
+const inProgressReply = (
+  developer_id: string,
+  current_value: number,
+  percent_complete: number,
+  already_completed: boolean,
+) => ({
+  state: 'In Progress',
+  current_value,
+  percent_complete,
+  developer_id,
+  score_awarded: 0,
+  already_completed,
+  completed_date: ZERO_DATE,
+});
+
+/** The whole reply to a change that leaves the achievement Completed at its target. */
+const completedReply = (
+  developer_id: string,
+  current_value: number,
+  score_awarded: number,
+  already_completed: boolean,
+  completed_date: string,
+) => ({
+  state: 'Completed',
+  current_value,
+  percent_complete: 100,
+  developer_id,
+  score_awarded,
+  already_completed,
+  completed_date,
+});
+
+/** The stored record is In Progress at `value`, with the zero completed_date (and, when given, that started_date). */
+async function expectStoredInProgress(developerId: string, value: number, startedDate?: string) {
+  expect(await record(developerId)).toMatchObject({
+    state: 'In Progress',
+    current_value: value,
+    completed_date: ZERO_DATE,
+    ...(startedDate === undefined ? {} : { started_date: startedDate }),
+  });
+}
+
 describe('increment', () => {
   it('creates the record at start_value, adds, and stays In Progress below the target', async () => {
     expect(await record('DAILY_STREAK_7')).toBeUndefined();
     const r = await put('DAILY_STREAK_7', ['increment', '3']);
-    expect(r.body.payload).toEqual({
-      state: 'In Progress',
-      current_value: 3,
-      percent_complete: 42,
-      developer_id: 'DAILY_STREAK_7',
-      score_awarded: 0,
-      already_completed: false,
-      completed_date: '0000-00-00 00:00:00',
-    });
-    const stored = await record('DAILY_STREAK_7');
-    expect(stored).toMatchObject({
-      state: 'In Progress',
-      current_value: 3,
-      completed_date: '0000-00-00 00:00:00',
-      started_date: '2025-01-15 12:00:00',
-    });
+    expect(r.body.payload).toEqual(inProgressReply('DAILY_STREAK_7', 3, 42, false));
+    await expectStoredInProgress('DAILY_STREAK_7', 3, SANDBOX_START);
   });
 
   it('reaching the target sets Completed and completed_date (UTC), and counts a completion', async () => {
@@ -57,20 +89,12 @@ describe('increment', () => {
     sb.clock.advance(3600);
     const r = await put('DAILY_STREAK_7', ['increment', '4']);
     // The request that completes it is awarded the definition's score (DAILY_STREAK_7: 15).
-    expect(r.body.payload).toEqual({
-      state: 'Completed',
-      current_value: 7,
-      percent_complete: 100,
-      developer_id: 'DAILY_STREAK_7',
-      score_awarded: 15,
-      already_completed: false,
-      completed_date: '2025-01-15 13:00:00',
-    });
+    expect(r.body.payload).toEqual(completedReply('DAILY_STREAK_7', 7, 15, false, '2025-01-15 13:00:00'));
     const stored = await record('DAILY_STREAK_7');
     expect(stored).toMatchObject({
       state: 'Completed',
       completed_date: '2025-01-15 13:00:00',
-      started_date: '2025-01-15 12:00:00',
+      started_date: SANDBOX_START,
     });
     expect(await completions('DAILY_STREAK_7')).toBe(before + 1);
   });
@@ -78,14 +102,7 @@ describe('increment', () => {
   it('once Completed, further increments change nothing: the value stays capped and completed_date is set once', async () => {
     sb.clock.advance(3600);
     const r = await put('DAILY_STREAK_7', ['increment', '5']);
-    expect(r.body.payload).toMatchObject({
-      state: 'Completed',
-      current_value: 7,
-      percent_complete: 100,
-      score_awarded: 0,
-      already_completed: true,
-      completed_date: '2025-01-15 13:00:00',
-    });
+    expect(r.body.payload).toEqual(completedReply('DAILY_STREAK_7', 7, 0, true, '2025-01-15 13:00:00'));
     const stored = await record('DAILY_STREAK_7');
     expect(stored?.completed_date).toBe('2025-01-15 13:00:00');
     expect(stored?.updated_date).toBe('2025-01-15 13:00:00');
@@ -135,22 +152,8 @@ describe('progress', () => {
 describe('reset', () => {
   it('goes back to start_value, In Progress, completed_date the zero date', async () => {
     const r = await put('DAILY_STREAK_7', ['reset', '1']);
-    expect(r.body.payload).toEqual({
-      state: 'In Progress',
-      current_value: 0,
-      percent_complete: 0,
-      developer_id: 'DAILY_STREAK_7',
-      score_awarded: 0,
-      already_completed: true,
-      completed_date: '0000-00-00 00:00:00',
-    });
-    const stored = await record('DAILY_STREAK_7');
-    expect(stored).toMatchObject({
-      state: 'In Progress',
-      current_value: 0,
-      completed_date: '0000-00-00 00:00:00',
-      started_date: '2025-01-15 12:00:00',
-    });
+    expect(r.body.payload).toEqual(inProgressReply('DAILY_STREAK_7', 0, 0, true));
+    await expectStoredInProgress('DAILY_STREAK_7', 0, SANDBOX_START);
   });
 
   it('after a reset the achievement can be completed again, with a new completed_date', async () => {
@@ -164,19 +167,8 @@ describe('reset', () => {
     expect(await record('SECRET_ROOM')).toBeUndefined();
     const r = await put('SECRET_ROOM', ['reset', 'true']);
     expect(r.status).toBe(200);
-    expect(r.body.payload).toMatchObject({
-      state: 'In Progress',
-      current_value: 0,
-      percent_complete: 0,
-      developer_id: 'SECRET_ROOM',
-      score_awarded: 0,
-      completed_date: '0000-00-00 00:00:00',
-    });
-    expect(await record('SECRET_ROOM')).toMatchObject({
-      state: 'In Progress',
-      current_value: 0,
-      completed_date: '0000-00-00 00:00:00',
-    });
+    expect(r.body.payload).toEqual(inProgressReply('SECRET_ROOM', 0, 0, false));
+    await expectStoredInProgress('SECRET_ROOM', 0);
   });
 });
 
