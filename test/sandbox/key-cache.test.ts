@@ -44,6 +44,21 @@ describe('the key cache of a running sandbox', () => {
     dbPath = join(sb.dir, 'sandbox.db');
   });
 
+  /** An unsigned change under NEW_KEY: a known key is challenged (401 with a session), an unknown one refused. */
+  const unsignedChange = () =>
+    api(
+      sb.url,
+      'PUT',
+      `/achievements/user/${PLAYER}.json`,
+      [
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'FIRST_WIN'],
+        ['increment', '1'],
+      ],
+      NEW_KEY,
+    );
+
   it('a key another process adds works on the next request, and one it removes is refused on the next', async () => {
     // Asked for (and remembered as unknown) before it exists.
     expect((await api(sb.url, 'GET', `/friends/${PLAYER}.json`, [], NEW_KEY)).status).toBe(401);
@@ -51,18 +66,7 @@ describe('the key cache of a running sandbox', () => {
     addKey(dbPath, NEW_KEY);
     expect((await api(sb.url, 'GET', `/friends/${PLAYER}.json`, [], NEW_KEY)).status).toBe(200);
     // Also on the write path (the key is looked up outside the handler's transaction there).
-    const unsigned = await api(
-      sb.url,
-      'PUT',
-      `/achievements/user/${PLAYER}.json`,
-      [
-        ['type', 'Game'],
-        ['pid', '1001'],
-        ['developer_id', 'FIRST_WIN'],
-        ['increment', '1'],
-      ],
-      NEW_KEY,
-    );
+    const unsigned = await unsignedChange();
     expect(unsigned.status).toBe(401);
     expect(unsigned.body.payload).toMatchObject({ session: expect.any(String), key: expect.any(String) });
 
@@ -70,18 +74,7 @@ describe('the key cache of a running sandbox', () => {
     const gone = await api(sb.url, 'GET', `/friends/${PLAYER}.json`, [], NEW_KEY);
     expect(gone.status).toBe(401);
     expect(gone.body.message).toMatch(/api_key/);
-    const goneWrite = await api(
-      sb.url,
-      'PUT',
-      `/achievements/user/${PLAYER}.json`,
-      [
-        ['type', 'Game'],
-        ['pid', '1001'],
-        ['developer_id', 'FIRST_WIN'],
-        ['increment', '1'],
-      ],
-      NEW_KEY,
-    );
+    const goneWrite = await unsignedChange();
     expect(goneWrite.status).toBe(401);
     expect(goneWrite.body.payload).toBeNull();
   });
