@@ -300,6 +300,22 @@ interface Watch {
   requests: string[];
 }
 
+/** A signed change under the wrong secret: a refused row (403) for the request log, changing nothing. */
+async function refusedChange(target: TestSandbox, developerId: string): Promise<void> {
+  await signedApi(
+    target,
+    'PUT',
+    `/achievements/user/${DEMO.user.uid}.json`,
+    [
+      ['type', 'Game'],
+      ['pid', '1001'],
+      ['developer_id', developerId],
+      ['increment', '5'],
+    ],
+    { secret: 'wrong' },
+  );
+}
+
 async function openDashboard(page: Page, base: string, _logAvailable: boolean): Promise<Watch> {
   const watch: Watch = { consoleErrors: [], cspViolations: [], requests: [] };
   await page.exposeFunction('reportCspViolation', (text: string) => watch.cspViolations.push(text));
@@ -373,18 +389,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
   }) => {
     // Some traffic for the request log (and the screenshot): a read, and a refused signature.
     await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
-    await signedApi(
-      demo,
-      'PUT',
-      `/achievements/user/${DEMO.user.uid}.json`,
-      [
-        ['type', 'Game'],
-        ['pid', '1001'],
-        ['developer_id', 'LEVEL_10'],
-        ['increment', '5'],
-      ],
-      { secret: 'wrong' },
-    );
+    await refusedChange(demo, 'LEVEL_10');
     demo.db.repos.saves.put(
       DEMO.user.uid,
       '1001',
@@ -526,18 +531,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     const watch = await openDashboard(page, demo.url, true);
     await page.locator('#log-status', { hasText: 'Live' }).waitFor();
     await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
-    await signedApi(
-      demo,
-      'PUT',
-      `/achievements/user/${DEMO.user.uid}.json`,
-      [
-        ['type', 'Game'],
-        ['pid', '1001'],
-        ['developer_id', 'LEVEL_10'],
-        ['increment', '5'],
-      ],
-      { secret: 'wrong' },
-    );
+    await refusedChange(demo, 'LEVEL_10');
     const refused = page
       .locator('#log-body tr', { hasText: `/services/rest/v1/achievements/user/${DEMO.user.uid}.json` })
       .first();
@@ -570,18 +564,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       // A user opened: the page fetches the avatar, one more of its own files.
       await searchAndOpen(page, 'demo', DEMO.user.username);
       // A long path and a long reason, as a refused signed change has.
-      await signedApi(
-        demo,
-        'PUT',
-        `/achievements/user/${DEMO.user.uid}.json`,
-        [
-          ['type', 'Game'],
-          ['pid', '1001'],
-          ['developer_id', 'COLLECT_1000_GEMS'],
-          ['increment', '5'],
-        ],
-        { secret: 'wrong' },
-      );
+      await refusedChange(demo, 'COLLECT_1000_GEMS');
       const refused = page.locator('#log-body tr', { hasText: 'developer_id=COLLECT_1000_GEMS' }).first();
       await untilPolled(page, () => refused.isVisible(), 'the refused change in the log');
       const cell = refused.locator('td.path');

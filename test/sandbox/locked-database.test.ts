@@ -72,6 +72,18 @@ async function waitingOnLock(taken: Promise<void>): Promise<void> {
 /** Long enough that the holder never lets go by itself before a test tells it to. */
 const UNTIL_TOLD_MS = 60_000;
 
+/** Where a player's COLLECT_1000_GEMS record is, and the parameters that name it. */
+function gemsRecord(username: string): { path: string; target: Array<[string, string]> } {
+  return {
+    path: `/achievements/user/${uidForUsername(username)}.json`,
+    target: [
+      ['type', 'Game'],
+      ['pid', '1001'],
+      ['developer_id', 'COLLECT_1000_GEMS'],
+    ],
+  };
+}
+
 let sb: TestSandbox;
 const lines: string[] = [];
 beforeAll(async ({ newSb }) => {
@@ -80,13 +92,7 @@ beforeAll(async ({ newSb }) => {
 
 describe('another process holds the write lock', () => {
   it('changes answer 200 or 503 with Retry-After, never 500; reads answer while the lock is held; no change is applied twice', async () => {
-    const uid = uidForUsername('player_0110');
-    const path = `/achievements/user/${uid}.json`;
-    const target = [
-      ['type', 'Game'],
-      ['pid', '1001'],
-      ['developer_id', 'COLLECT_1000_GEMS'],
-    ] as Array<[string, string]>;
+    const { path, target } = gemsRecord('player_0110');
     // Held until told: the changes sent first outwait the retry budget whatever the machine's speed (503),
     // the one sent after they were refused goes through once the lock is let go (200).
     const { released, release } = await holdLock(sb.db.path, UNTIL_TOLD_MS);
@@ -134,13 +140,7 @@ describe('another process holds the write lock', () => {
   }, 15_000);
 
   it('a change sent while the lock is held goes through once it is let go, within the wait', async () => {
-    const uid = uidForUsername('player_0111');
-    const path = `/achievements/user/${uid}.json`;
-    const target = [
-      ['type', 'Game'],
-      ['pid', '1001'],
-      ['developer_id', 'COLLECT_1000_GEMS'],
-    ] as Array<[string, string]>;
+    const { path, target } = gemsRecord('player_0111');
     const { released, release } = await holdLock(sb.db.path, UNTIL_TOLD_MS);
     // Let go only once the change has arrived: it waits for the lock, then goes through.
     const taken = requestsTaken(1);
