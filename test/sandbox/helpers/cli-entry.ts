@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { register } from '../../../src/cli/commands/sandbox/index.js';
 import { processIO } from '../../../src/cli/default-factory.js';
 import type { Factory } from '../../../src/ops/factory.js';
+import { SANDBOX_COMMAND_GLOBALS } from './factory.js';
 
 const factory: Factory = {
   io: {
@@ -17,15 +18,7 @@ const factory: Factory = {
     // Real signals: the tests stop this process with SIGTERM/SIGINT.
     onSignals: processIO().onSignals,
   },
-  globals: () => ({
-    raw: false,
-    timeoutMs: 15_000,
-    retries: 2,
-    verbose: false,
-    color: false,
-    quiet: false,
-    yes: false,
-  }),
+  globals: () => ({ ...SANDBOX_COMMAND_GLOBALS }),
   settings: () => Promise.reject(new Error('unused')),
   client: () => Promise.reject(new Error('unused')),
   output: () => Promise.reject(new Error('unused')),

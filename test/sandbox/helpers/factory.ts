@@ -7,6 +7,17 @@ export interface TestFactory extends Factory {
   stderr(): string;
 }
 
+/** The global options a sandbox command sees when none is given: plain output, no prompts. */
+export const SANDBOX_COMMAND_GLOBALS: GlobalOptions = {
+  raw: false,
+  timeoutMs: 15_000,
+  retries: 2,
+  verbose: false,
+  color: false,
+  quiet: false,
+  yes: false,
+};
+
 export function testFactory(env: NodeJS.ProcessEnv, globals: Partial<GlobalOptions> = {}): TestFactory {
   const out = new PassThrough();
   const err = new PassThrough();
@@ -28,16 +39,7 @@ export function testFactory(env: NodeJS.ProcessEnv, globals: Partial<GlobalOptio
       env,
       onSignals: () => () => {},
     },
-    globals: () => ({
-      raw: false,
-      timeoutMs: 15_000,
-      retries: 2,
-      verbose: false,
-      color: false,
-      quiet: false,
-      yes: false,
-      ...globals,
-    }),
+    globals: () => ({ ...SANDBOX_COMMAND_GLOBALS, ...globals }),
     settings: notHere('settings'),
     client: notHere('client'),
     output: notHere('output'),
