@@ -7,21 +7,11 @@
  * challenge with the body's value among the signed ones) and eraseGame (POST method=delete).
  * The api_key is in upper-case UUID form, as the SDK's examples write it.
  */
-import { sdkSig } from './helpers/sdk-signature.js';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { SDK_DEMO, type SdkReply as Reply, sdkChallenged, sdkSig, sdkSucceeded } from './helpers/sdk-signature.js';
 import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { type TestSandbox } from './helpers/sandbox.js';
 
-const PLAYER = '01e528d59829836fd23b09085b56edab'; // demo_player
-const API_KEY = '01234567-89AB-CDEF-0123-456789ABCDEF'; // game 1001's key
-const GAME = '1001';
-
-interface Reply {
-  status: number;
-  code: number;
-  message: string;
-  payload: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- what the SDK hands its callback, unparsed
-}
+const { PLAYER, API_KEY, GAME } = SDK_DEMO;
 
 type Fields = Record<string, string>;
 
@@ -40,28 +30,17 @@ async function send(method: 'GET' | 'POST', path: string, query: Fields, body?: 
   return { status: response.status, ...((await response.json()) as Omit<Reply, 'status'>) };
 }
 
-/** A signed change as the SDK sends it: unsigned first; on a 401 challenge, up to 3 signed retries. */
-async function signedPost(path: string, query: Fields, body: Fields = {}): Promise<Reply> {
-  let reply = await send('POST', path, query, body);
-  for (
-    let attempt = 1;
-    attempt <= 3 && reply.status === 401 && reply.payload?.session && reply.payload?.key;
-    attempt++
-  ) {
-    await sleep(100 * attempt);
-    const { session, key } = reply.payload as { session: string; key: string };
-    reply = await send('POST', path, { ...query, session, sig: sdkSig(path, query, session, key, body) }, body);
-  }
-  return reply;
-}
-
-/** docs/PLATFORM.md, Errors: any status outside 2xx is a failure, and so is a null payload. */
-const succeeded = (r: Reply) => r.status >= 200 && r.status < 300 && r.payload !== null && r.payload !== undefined;
+/** A signed change as the SDK sends it: a POST, its body's values among the signed ones. */
+const signedPost = (path: string, query: Fields, body: Fields = {}): Promise<Reply> =>
+  sdkChallenged(
+    () => send('POST', path, query, body),
+    (session, key) => send('POST', path, { ...query, session, sig: sdkSig(path, query, session, key, body) }, body),
+  );
 
 /** retrieveGame: resolves {[key]: parsed value}, or false when absent or not JSON. */
 async function retrieveGame(key: string): Promise<Record<string, unknown> | false> {
   const r = await send('GET', `gamesave/${PLAYER}.json`, { api_key: API_KEY, key });
-  if (!succeeded(r)) throw new Error(`retrieveGame failed: ${r.message}`);
+  if (!sdkSucceeded(r)) throw new Error(`retrieveGame failed: ${r.message}`);
   const text: unknown = (r.payload as Record<string, unknown>)[key];
   if (typeof text !== 'string') return false;
   try {
@@ -105,7 +84,7 @@ describe('game saves as the SDK sees them', () => {
     expect(first.status).toBe(401);
     expect(await retrieveGame('slot1')).toBe(false);
     const r = await saveGame('slot1', state);
-    expect(succeeded(r)).toBe(true);
+    expect(sdkSucceeded(r)).toBe(true);
     expect(r.payload).toEqual({ key: 'slot1', success: 1 });
     expect(await retrieveGame('slot1')).toEqual({ slot1: state });
     // Saved again: replaced.
@@ -134,19 +113,19 @@ describe('game saves as the SDK sees them', () => {
   it("fails, with nothing saved, when the auth_token is not the player's: a 403 after the challenge, not retried", async () => {
     const r = await saveGame('slot1', { level: 0 }, 'a'.repeat(32));
     expect(r.status).toBe(403);
-    expect(succeeded(r)).toBe(false);
+    expect(sdkSucceeded(r)).toBe(false);
     expect(r.message).toBe('invalid auth_token (unknown token)');
     expect(await retrieveGame('slot1')).toEqual({ slot1: { level: 4 } });
   });
 
   it('eraseGame (POST method=delete, signed) erases; retrieveGame then resolves false; erasing again fails with 404', async () => {
     const r = await eraseGame('slot1');
-    expect(succeeded(r)).toBe(true);
+    expect(sdkSucceeded(r)).toBe(true);
     expect(r.payload).toEqual({ slot1: 'deleted' });
     expect(await retrieveGame('slot1')).toBe(false);
     const again = await eraseGame('slot1');
     expect(again.status).toBe(404);
-    expect(succeeded(again)).toBe(false);
+    expect(sdkSucceeded(again)).toBe(false);
   });
 
   it('retrieveGame resolves false for a value that is not JSON (saved by another client)', async () => {
@@ -155,7 +134,7 @@ describe('game saves as the SDK sees them', () => {
       { api_key: API_KEY, auth_token: authToken, key: 'raw' },
       { data: 'not json {' },
     );
-    expect(succeeded(r)).toBe(true);
+    expect(sdkSucceeded(r)).toBe(true);
     expect(await retrieveGame('raw')).toBe(false);
   });
 });

@@ -6,21 +6,11 @@
  * its own signature (values sorted, joined, lower-cased, MD5). A game written against the SDK and
  * pointed at the sandbox must work as it does in production.
  */
-import { sdkSig } from './helpers/sdk-signature.js';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { SDK_DEMO, type SdkReply as Reply, sdkChallenged, sdkSig, sdkSucceeded } from './helpers/sdk-signature.js';
 import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { type TestSandbox } from './helpers/sandbox.js';
 
-const PLAYER = '01e528d59829836fd23b09085b56edab'; // demo_player
-const API_KEY = '01234567-89AB-CDEF-0123-456789ABCDEF'; // game 1001's key, as the SDK's examples write keys
-const GAME = '1001';
-
-interface Reply {
-  status: number;
-  code: number;
-  message: string;
-  payload: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- what the SDK hands its callback, unparsed
-}
+const { PLAYER, API_KEY, GAME } = SDK_DEMO;
 
 let sb: TestSandbox;
 const sent: Array<{ method: string; url: string }> = [];
@@ -47,25 +37,15 @@ async function raw(
   return { status: response.status, ...envelope };
 }
 
-/** The SDK's request: unsigned first; on a 401 challenge, up to 3 signed retries. */
-async function sdk(verb: 'GET' | 'PUT' | 'DELETE', path: string, params: Record<string, string>): Promise<Reply> {
+/** The SDK's request: a PUT or DELETE is signed over its `method=` too. */
+function sdk(verb: 'GET' | 'PUT' | 'DELETE', path: string, params: Record<string, string>): Promise<Reply> {
   const query = { api_key: API_KEY, ...params };
-  let reply = await raw(verb, path, query);
-  for (
-    let attempt = 1;
-    attempt <= 3 && reply.status === 401 && reply.payload?.session && reply.payload?.key;
-    attempt++
-  ) {
-    await sleep(100 * attempt);
-    const { session, key } = reply.payload as { session: string; key: string };
-    const full = verb === 'GET' ? query : { ...query, method: verb.toLowerCase() };
-    reply = await raw(verb, path, { ...query, session, sig: sdkSig(path, full, session, key) });
-  }
-  return reply;
+  const full = verb === 'GET' ? query : { ...query, method: verb.toLowerCase() };
+  return sdkChallenged(
+    () => raw(verb, path, query),
+    (session, key) => raw(verb, path, { ...query, session, sig: sdkSig(path, full, session, key) }),
+  );
 }
-
-/** docs/PLATFORM.md, Errors: any status outside 2xx is a failure, and so is code 200 with a null payload. */
-const succeeded = (r: Reply) => r.status >= 200 && r.status < 300 && r.payload !== null && r.payload !== undefined;
 
 beforeAll(({ sb: fileSb }) => {
   sb = fileSb;
@@ -74,7 +54,7 @@ beforeAll(({ sb: fileSb }) => {
 describe('quests as the SDK sees them', () => {
   it("lists the quests the player started with api_key alone, the player's progress on each", async () => {
     const r = await sdk('GET', `achievements/user/${PLAYER}.json`, {});
-    expect(succeeded(r)).toBe(true);
+    expect(sdkSucceeded(r)).toBe(true);
     const byId = Object.fromEntries((r.payload as Array<Record<string, unknown>>).map((q) => [q.developer_id, q]));
     expect(Object.keys(byId).sort()).toEqual(['COLLECT_1000_GEMS', 'FIRST_WIN', 'LEVEL_10']);
     for (const q of Object.values(byId)) {
@@ -96,7 +76,7 @@ describe('quests as the SDK sees them', () => {
       developer_id: 'SECRET_ROOM',
       pid: GAME,
     });
-    expect(succeeded(r)).toBe(true);
+    expect(sdkSucceeded(r)).toBe(true);
     expect(r.payload).toEqual({
       state: 'Completed',
       current_value: 1,
@@ -144,7 +124,7 @@ describe('quests as the SDK sees them', () => {
     const sig = sdkSig(path, { ...query, method: 'put' }, session, key);
     const changed = await raw('PUT', path, { ...query, progress: '1', session, sig });
     expect(changed.status).toBe(401);
-    expect(succeeded(changed)).toBe(false);
+    expect(sdkSucceeded(changed)).toBe(false);
     const fresh = changed.payload as { session: string; key: string };
     const good = await raw('PUT', path, {
       ...query,
@@ -166,7 +146,7 @@ describe('quests as the SDK sees them', () => {
 describe('premium content as the SDK sees it', () => {
   it('lists every product of the game by game_id, held or not', async () => {
     const r = await sdk('GET', `products/user/${PLAYER}.json`, { game_id: GAME });
-    expect(succeeded(r)).toBe(true);
+    expect(sdkSucceeded(r)).toBe(true);
     const entries = r.payload as Array<{
       purchase: { success: boolean; data: unknown };
       product: { sku: string; type: string; data: unknown };
@@ -189,7 +169,7 @@ describe('premium content as the SDK sees it', () => {
       qty: '50',
       game_id: GAME,
     });
-    expect(succeeded(r)).toBe(true);
+    expect(sdkSucceeded(r)).toBe(true);
     expect(r.payload.purchase).toMatchObject({ success: true, data: 200 });
     const more = await sdk('PUT', `products/user/${PLAYER}.json`, {
       sku: 'gems',
@@ -198,7 +178,7 @@ describe('premium content as the SDK sees it', () => {
       game_id: GAME,
     });
     expect(more.status).toBe(409);
-    expect(succeeded(more)).toBe(false);
+    expect(sdkSucceeded(more)).toBe(false);
     const list = await sdk('GET', `products/user/${PLAYER}.json`, { game_id: GAME, sku: 'gems:500' });
     expect(list.payload.map((e: { purchase: { data: unknown } }) => e.purchase.data)).toEqual([200]);
   });
