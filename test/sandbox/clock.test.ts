@@ -3,12 +3,11 @@
  * time, and every expiry follows it without waiting: tokens, site sessions, agi challenges and
  * the hmac timestamp window. Refused for a foreign Host.
  */
-import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX, type TokenRecord } from '../../src/domain/types.js';
-import { api, call, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { api, call, exactRequest, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const START = Date.UTC(2030, 0, 1, 12, 0, 0);
 let sb: TestSandbox;
@@ -35,6 +34,21 @@ async function clock(
   });
   return { status: r.status, body: (await r.json()) as ClockReply };
 }
+
+/** demo_player's LEVEL_10 progress, signed with the hmac timestamp given. */
+const levelProgress = (progress: string, timestamp: number) =>
+  signedApi(
+    sb,
+    'PUT',
+    `/achievements/user/${DEMO.user.uid}.json`,
+    [
+      ['type', 'Game'],
+      ['pid', '1001'],
+      ['developer_id', 'LEVEL_10'],
+      ['progress', progress],
+    ],
+    { timestamp },
+  );
 
 async function token(): Promise<TokenRecord> {
   const login = await fetch(`${sb.url}/login?username=demo_player`, { method: 'POST' });
@@ -117,24 +131,8 @@ describe('/_sandbox/clock', () => {
     sb = await newSb({ startMs: START });
     const { port } = new URL(sb.url);
     for (const method of ['GET', 'POST']) {
-      const status = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest(
-          {
-            host: '127.0.0.1',
-            port: Number(port),
-            method,
-            path: '/_sandbox/clock?advance=901s',
-            headers: { host: `rebound.example:${port}` },
-          },
-          (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          },
-        );
-        req.on('error', reject);
-        req.end();
-      });
-      expect(status).toBe(403);
+      const r = await exactRequest(sb.url, method, '/_sandbox/clock?advance=901s', { host: `rebound.example:${port}` });
+      expect(r.status).toBe(403);
     }
     expect((await clock()).body.offset_seconds).toBe(0);
   });
@@ -203,19 +201,7 @@ describe('expiry follows the virtual clock', () => {
 
   it('the hmac timestamp window is measured against the virtual clock', async ({ newSb }) => {
     sb = await newSb();
-    const put = (timestamp: number) =>
-      signedApi(
-        sb,
-        'PUT',
-        `/achievements/user/${DEMO.user.uid}.json`,
-        [
-          ['type', 'Game'],
-          ['pid', '1001'],
-          ['developer_id', 'LEVEL_10'],
-          ['progress', '0.5'],
-        ],
-        { timestamp },
-      );
+    const put = (timestamp: number) => levelProgress('0.5', timestamp);
     const signedAt = Math.floor(sb.clock.ms / 1000);
     expect((await put(signedAt)).status).toBe(200);
     await clock('POST', 'advance=301s');
@@ -299,18 +285,7 @@ describe('the clock keeps to years 1970-9999 (issue 21)', () => {
     sb.clock.advance(3600);
     expect((await clock()).body.now).toBe(LAST);
     const lastSecond = Math.floor(Date.parse(LAST) / 1000);
-    const progress = await signedApi(
-      sb,
-      'PUT',
-      `/achievements/user/${DEMO.user.uid}.json`,
-      [
-        ['type', 'Game'],
-        ['pid', '1001'],
-        ['developer_id', 'LEVEL_10'],
-        ['progress', '1'],
-      ],
-      { timestamp: lastSecond },
-    );
+    const progress = await levelProgress('1', lastSecond);
     expect(progress.status).toBe(200);
     const t = await token();
     expect(t.created_on).toBe(lastSecond);

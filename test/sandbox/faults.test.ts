@@ -15,7 +15,7 @@ import { API_PREFIX, type UserAchievement } from '../../src/domain/types.js';
 import { buildApp } from '../../src/sandbox/app.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
 import { reasonOf } from '../../src/sandbox/http/request-notes.js';
-import { api, call, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { api, call, exactRequest, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
 
 const USER = uidForUsername('player_0042');
 const PATH = `/achievements/user/${USER}.json`;
@@ -228,18 +228,8 @@ describe('where faults apply', () => {
   it('/_sandbox/faults refuses a request addressed to another host', async () => {
     const sb = await faulted('reset=0.5');
     const { port } = new URL(sb.url);
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(
-        { host: '127.0.0.1', port: Number(port), path: '/_sandbox/faults', headers: { host: `evil.example:${port}` } },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
-    expect(status).toBe(403);
+    const r = await exactRequest(sb.url, 'GET', '/_sandbox/faults', { host: `evil.example:${port}` });
+    expect(r.status).toBe(403);
   });
 });
 
