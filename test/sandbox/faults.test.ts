@@ -15,7 +15,7 @@ import { API_PREFIX, type UserAchievement } from '../../src/domain/types.js';
 import { buildApp } from '../../src/sandbox/app.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
 import { reasonOf } from '../../src/sandbox/http/request-notes.js';
-import { api, call, exactRequest, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
+import { api, call, exactRequest, signedApi, type Params, type Reply, type TestSandbox } from './helpers/sandbox.js';
 
 const USER = uidForUsername('player_0042');
 const PATH = `/achievements/user/${USER}.json`;
@@ -58,7 +58,26 @@ async function streak(base: string): Promise<number> {
   return r.body.payload![0]?.current_value ?? 0;
 }
 
+/** A sandbox under the fault `spec`, the streak before, and the streak a client reads once the bad day is over. */
+async function underFault(
+  spec: string,
+): Promise<{ sb: TestSandbox; before: number; streakNow: () => Promise<number> }> {
+  const sb = await faulted(spec);
+  const plain = await plainView(sb);
+  return { sb, before: await streak(plain), streakNow: () => streak(plain) };
+}
+
 const increment = (sb: TestSandbox) => signedApi(sb, 'PUT', PATH, [...LEVEL_10, ['increment', '1']]);
+
+/** An increment under the fault `spec`: `check` sees its reply, and the streak is as it was before. */
+async function expectNotApplied(
+  spec: string,
+  check: (r: Reply, sb: TestSandbox) => void | Promise<void>,
+): Promise<void> {
+  const { sb, before, streakNow } = await underFault(spec);
+  await check(await increment(sb), sb);
+  expect(await streakNow()).toBe(before);
+}
 
 async function summary(
   base: string,
@@ -70,66 +89,49 @@ async function summary(
 
 describe('each kind at probability 1', () => {
   it('envelope-error: HTTP 200 with an error code in the envelope; the increment is not applied', async () => {
-    const sb = await faulted('envelope-error=1');
-    const plain = await plainView(sb);
-    const before = await streak(plain);
-    const r = await increment(sb);
-    expect(r.status).toBe(200);
-    expect(r.body).toEqual({ version: 1, code: 500, message: 'internal error', payload: null });
-    const xml = await api(sb.url, 'GET', `/users/${DEMO.user.uid}.xml`);
-    expect(xml.status).toBe(200);
-    expect(xml.text).toContain('<code>500</code>');
-    expect(await streak(plain)).toBe(before);
+    await expectNotApplied('envelope-error=1', async (r, sb) => {
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ version: 1, code: 500, message: 'internal error', payload: null });
+      const xml = await api(sb.url, 'GET', `/users/${DEMO.user.uid}.xml`);
+      expect(xml.status).toBe(200);
+      expect(xml.text).toContain('<code>500</code>');
+    });
   });
 
   it('html-502: the HTML page a proxy sends; nothing applied', async () => {
-    const sb = await faulted('html-502=1');
-    const plain = await plainView(sb);
-    const before = await streak(plain);
-    const r = await increment(sb);
-    expect(r.status).toBe(502);
-    expect(r.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(r.text).toContain('<title>502 Bad Gateway</title>');
-    expect(await streak(plain)).toBe(before);
+    await expectNotApplied('html-502=1', (r) => {
+      expect(r.status).toBe(502);
+      expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(r.text).toContain('<title>502 Bad Gateway</title>');
+    });
   });
 
   it('truncated: HTTP 200 and JSON cut short (Content-Length agrees); nothing applied', async () => {
-    const sb = await faulted('truncated=1');
-    const plain = await plainView(sb);
-    const before = await streak(plain);
-    const r = await increment(sb);
-    expect(r.status).toBe(200);
-    expect(r.text).toBe('{"version":1,"code":200,"message":"OK","payload":{"uid":"');
-    expect(() => JSON.parse(r.text) as unknown).toThrow();
-    expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(r.text));
-    expect(await streak(plain)).toBe(before);
+    await expectNotApplied('truncated=1', (r) => {
+      expect(r.status).toBe(200);
+      expect(r.text).toBe('{"version":1,"code":200,"message":"OK","payload":{"uid":"');
+      expect(() => JSON.parse(r.text) as unknown).toThrow();
+      expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(r.text));
+    });
   });
 
   it('empty: HTTP 200 with an empty body; nothing applied', async () => {
-    const sb = await faulted('empty=1');
-    const plain = await plainView(sb);
-    const before = await streak(plain);
-    const r = await increment(sb);
-    expect(r.status).toBe(200);
-    expect(r.text).toBe('');
-    expect(await streak(plain)).toBe(before);
+    await expectNotApplied('empty=1', (r) => {
+      expect(r.status).toBe(200);
+      expect(r.text).toBe('');
+    });
   });
 
   it('rate-limit: 429 with Retry-After, in the envelope like the real limit; nothing applied', async () => {
-    const sb = await faulted('rate-limit=1');
-    const plain = await plainView(sb);
-    const before = await streak(plain);
-    const r = await increment(sb);
-    expect(r.status).toBe(429);
-    expect(r.headers.get('retry-after')).toBe('1');
-    expect(r.body).toEqual({ version: 1, code: 429, message: 'rate limited: retry after 1 s', payload: null });
-    expect(await streak(plain)).toBe(before);
+    await expectNotApplied('rate-limit=1', (r) => {
+      expect(r.status).toBe(429);
+      expect(r.headers.get('retry-after')).toBe('1');
+      expect(r.body).toEqual({ version: 1, code: 429, message: 'rate limited: retry after 1 s', payload: null });
+    });
   });
 
   it('reset: the connection is reset, no reply at all; nothing applied', async () => {
-    const sb = await faulted('reset=1');
-    const plain = await plainView(sb);
-    const before = await streak(plain);
+    const { sb, before, streakNow } = await underFault('reset=1');
     const { hostname, port } = new URL(sb.url);
     const error = await new Promise<NodeJS.ErrnoException>((resolve, reject) => {
       const req = httpRequest(
@@ -145,7 +147,7 @@ describe('each kind at probability 1', () => {
     });
     expect(error.code).toBe('ECONNRESET');
     await expect(increment(sb)).rejects.toThrow();
-    expect(await streak(plain)).toBe(before);
+    expect(await streakNow()).toBe(before);
     // In the request log too (issue 23), as 444 (no reply) with its fault.
     const logged = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as {
       requests: Array<{ path: string; status: number; reason: string | null }>;
@@ -156,24 +158,20 @@ describe('each kind at probability 1', () => {
   });
 
   it('slow: the request is applied, and the reply comes late', async () => {
-    const sb = await faulted('slow=1:400ms');
-    const plain = await plainView(sb);
-    const before = await streak(plain);
+    const { sb, before, streakNow } = await underFault('slow=1:400ms');
     const started = performance.now();
     const r = await increment(sb);
     expect(performance.now() - started).toBeGreaterThanOrEqual(390);
     expect(r.status).toBe(200);
     expect(r.body.payload).toMatchObject({ current_value: before + 1 });
-    expect(await streak(plain)).toBe(before + 1);
+    expect(await streakNow()).toBe(before + 1);
     // A refused request is late too, and still refused.
     const bad = await api(sb.url, 'GET', `/users/${'0'.repeat(32)}.json`);
     expect(bad.status).toBe(404);
   });
 
   it('challenge-again: a valid agi-signed request gets one more challenge instead, and changes nothing', async () => {
-    const sb = await faulted('challenge-again=1');
-    const plain = await plainView(sb);
-    const before = await streak(plain);
+    const { sb, before, streakNow } = await underFault('challenge-again=1');
     const query: Params = [['api_key', DEMO.game.apiKey], ...LEVEL_10, ['increment', '1']];
     const path = `${API_PREFIX}${PATH}`;
     // The unsigned request is challenged as always (not a fault: it was not signed).
@@ -194,10 +192,10 @@ describe('each kind at probability 1', () => {
       key: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
     expect(second.body.payload!.session).not.toBe(challenge.session);
-    expect(await streak(plain)).toBe(before);
+    expect(await streakNow()).toBe(before);
     // hmac-signed and unsigned requests are not agi-signed: the fault does not apply to them.
     expect((await increment(sb)).status).toBe(200);
-    expect(await streak(plain)).toBe(before + 1);
+    expect(await streakNow()).toBe(before + 1);
     expect((await summary(sb.url)).counts).toEqual({ 'challenge-again': 1 });
   });
 });
