@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadData } from '../../src/sandbox/data/load.js';
 import { exportChunks } from '../../src/sandbox/data/export.js';
-import { parseDataText, type DataFileError } from '../../src/sandbox/data/read.js';
+import { parseDataText } from '../../src/sandbox/data/read.js';
 import { STARTER_FILE } from '../../src/sandbox/data/starter.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { seedDemo } from '../../src/sandbox/seed/demo.js';
-import { UsageError } from '../../src/errors.js';
+import { dataFileErrorOf } from './helpers/data-file.js';
 
 const GAME = `games:
   - id: "4711"
@@ -35,15 +35,8 @@ const GAME = `games:
         price: "0.99"
 `;
 
-function errorOf(text: string, json = false): string {
-  try {
-    parseDataText('qa.yaml', text, json);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as DataFileError).message;
-  }
-  throw new Error('no error');
-}
+/** Every case here names its file qa.yaml, JSON too: the name is not what says the format. */
+const errorOf = (text: string, json = false) => dataFileErrorOf(text, json, 'qa.yaml');
 
 describe('a data file', () => {
   it('the starter file is valid as it stands', () => {

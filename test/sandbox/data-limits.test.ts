@@ -5,18 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { firstDuplicateKey } from '../../src/sandbox/data/json-scan.js';
 import { DATA_LIMITS } from '../../src/sandbox/data/limits.js';
-import { parseDataText } from '../../src/sandbox/data/read.js';
-import { UsageError } from '../../src/errors.js';
+import { dataFileErrorOf } from './helpers/data-file.js';
 
-function errorOf(text: string, json: boolean): string {
-  try {
-    parseDataText(json ? 'qa.json' : 'qa.yaml', text, json);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('no error');
-}
+const errorOf = (text: string, json: boolean) => dataFileErrorOf(text, json);
 
 describe('the bounds of a data file', () => {
   it('users: one past the limit is refused at the first one too many', () => {

@@ -11,18 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { DATA_LIMITS } from '../../src/sandbox/data/limits.js';
 import { prescanData } from '../../src/sandbox/data/prescan.js';
 import { DataFileError, parseDataText } from '../../src/sandbox/data/read.js';
+import { dataFileErrorOf } from './helpers/data-file.js';
 
 const scan = (text: string, json = false) => prescanData(text, json, DATA_LIMITS);
 
-function errorOf(text: string, json = false): string {
-  try {
-    parseDataText(json ? 'qa.json' : 'qa.yaml', text, json);
-  } catch (error) {
-    expect(error).toBeInstanceOf(DataFileError);
-    return (error as Error).message;
-  }
-  throw new Error('no error');
-}
+const errorOf = (text: string, json = false) => dataFileErrorOf(text, json);
 
 /** Collections inside one another in a parsed value, the outermost counted. */
 function depthOf(value: unknown): number {
