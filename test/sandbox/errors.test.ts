@@ -2,7 +2,15 @@
 import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { api, call, exactRequest, rawRequest, signedApi, type TestSandbox } from './helpers/sandbox.js';
+import {
+  achievementRecords,
+  api,
+  call,
+  exactRequest,
+  rawRequest,
+  signedApi,
+  type TestSandbox,
+} from './helpers/sandbox.js';
 
 const PLAYER = DEMO.user.uid;
 const UA = `/achievements/user/${PLAYER}.json`;
@@ -358,14 +366,7 @@ describe('403 forbidden: a key acts on its own game only', () => {
     ]);
     expectError(inc, 403, FORBIDDEN);
     expect((await list()).body).toEqual(before);
-    const solved = await api<Array<{ state: string }>>(
-      sb.url,
-      'GET',
-      UA,
-      [['developer_id', 'FIRST_SOLVE']],
-      DEMO.secondGame.apiKey,
-    );
-    expect(solved.body.payload).toEqual([]);
+    expect(await achievementRecords(sb.url, UA, 'FIRST_SOLVE', DEMO.secondGame.apiKey)).toEqual([]);
   });
 });
 

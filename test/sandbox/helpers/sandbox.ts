@@ -178,6 +178,16 @@ export function api<T = unknown>(
   return call<T>(base, method, `${API_PREFIX}${path}`, [['api_key', key], ...params]);
 }
 
+/** A player's records of one achievement as the game holding `key` lists them: `[]` when it was never started. */
+export async function achievementRecords(
+  base: string,
+  path: string,
+  developerId: string,
+  key: string = DEMO.game.apiKey,
+): Promise<unknown[] | null> {
+  return (await api<unknown[]>(base, 'GET', path, [['developer_id', developerId]], key)).body.payload;
+}
+
 /**
  * A fresh nonce (SERVICE.md: hmac-sha256-v1, 5): what lets a test send the same signed change twice in one second, as
  * udcli's signer does.
