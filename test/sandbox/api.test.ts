@@ -18,6 +18,13 @@ const CAROL = uidForUsername('carol');
 const DAVE = uidForUsername('dave');
 const ua = (uid: string) => `/achievements/user/${uid}.json`;
 const products = (uid: string) => `/products/user/${uid}.json`;
+/** An unsigned grant (POST) of `qty` of `sku` in game `parent` to the player `uid`. */
+const grant = (uid: string, sku: string, qty: string, parent = '1001') =>
+  api<ProductEntry>(sb.url, 'POST', products(uid), [
+    ['parent_id', parent],
+    ['sku', sku],
+    ['qty', qty],
+  ]);
 const game: Array<[string, string]> = [
   ['type', 'Game'],
   ['pid', '1001'],
@@ -523,11 +530,7 @@ describe('products (4.4)', () => {
   });
 
   it('grants with an unsigned POST and counts the units as sold', async () => {
-    const r = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [
-      ['parent_id', '1001'],
-      ['sku', 'xp-boost'],
-      ['qty', '3'],
-    ]);
+    const r = await grant(CAROL, 'xp-boost', '3');
     expect(r.status).toBe(200);
     expect(r.body.payload?.purchase).toEqual({ success: true, data: 3, message: 'granted 3 units; holds 3 units' });
     expect(r.body.payload?.product).toMatchObject({ sku: 'xp-boost', sold: 5 });
@@ -541,11 +544,7 @@ describe('products (4.4)', () => {
   });
 
   it('an unlockable is held once: a second grant changes nothing and says so', async () => {
-    const first = await api<ProductEntry>(sb.url, 'POST', products(CAROL), [
-      ['parent_id', '1001'],
-      ['sku', 'dragon-mount'],
-      ['qty', '1'],
-    ]);
+    const first = await grant(CAROL, 'dragon-mount', '1');
     expect(first.body.payload?.purchase).toEqual({ success: true, data: true, message: 'granted; held' });
     expect(first.body.payload?.product.sold).toBe(1);
     const again = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [
@@ -608,21 +607,15 @@ describe('products (4.4)', () => {
   });
 
   it('a grant naming a pack gives qty packs; naming the base gives qty units; a PUT always counts units', async () => {
-    const grant = (sku: string, qty: string) =>
-      api<ProductEntry>(sb.url, 'POST', products(CAROL), [
-        ['parent_id', '1001'],
-        ['sku', sku],
-        ['qty', qty],
-      ]);
-    const packs = await grant('gems:500', '2');
+    const packs = await grant(CAROL, 'gems:500', '2');
     expect(packs.status, packs.body.message).toBe(200);
     expect(packs.body.payload).toMatchObject({
       purchase: { success: true, data: 1000, message: 'granted 1000 units; holds 1000 units' },
       product: { sku: 'gems:500' },
     });
-    const small = await grant('gems:100', '1');
+    const small = await grant(CAROL, 'gems:100', '1');
     expect(small.body.payload?.purchase.data).toBe(1100);
-    const units = await grant('gems', '3');
+    const units = await grant(CAROL, 'gems', '3');
     expect(units.body.payload).toMatchObject({
       purchase: { data: 1103, message: 'granted 3 units; holds 1103 units' },
       product: { sku: 'gems:100' },
@@ -642,7 +635,7 @@ describe('products (4.4)', () => {
     ]);
     expect(take.body.payload?.purchase.data).toBe(1100);
     // A pack the game does not sell is no purchase: 404, not 7 × qty units (issue 31); nothing changes.
-    const noPack = await grant('gems:7', '3');
+    const noPack = await grant(CAROL, 'gems:7', '3');
     expect(noPack.status).toBe(404);
     expect(noPack.body).toMatchObject({
       code: 404,
@@ -691,11 +684,7 @@ describe('products (4.4)', () => {
     ]);
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe('not found: product nope of game 1001');
-    const otherGame = await api(sb.url, 'POST', products(PLAYER), [
-      ['parent_id', '1002'],
-      ['sku', 'xp-boost'],
-      ['qty', '1'],
-    ]);
+    const otherGame = await grant(PLAYER, 'xp-boost', '1', '1002');
     expect(otherGame.status).toBe(403);
     const unknownInOwnGame = await api(
       sb.url,
@@ -712,11 +701,7 @@ describe('products (4.4)', () => {
   });
 
   it('handles a non-ASCII SKU end to end', async () => {
-    const r = await api<ProductEntry>(sb.url, 'POST', products(PLAYER), [
-      ['parent_id', '1001'],
-      ['sku', 'héros+épée'],
-      ['qty', '1'],
-    ]);
+    const r = await grant(PLAYER, 'héros+épée', '1');
     expect(r.status).toBe(200);
     expect(r.body.payload?.product.sku).toBe('héros+épée');
   });
