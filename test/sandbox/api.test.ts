@@ -18,6 +18,14 @@ const CAROL = uidForUsername('carol');
 const DAVE = uidForUsername('dave');
 const ua = (uid: string) => `/achievements/user/${uid}.json`;
 const products = (uid: string) => `/products/user/${uid}.json`;
+/** A signed change (PUT) of what `uid` holds of `sku` in game 1001, counted in units. */
+const changeHeld = (uid: string, sku: string, qty: string, dir: 'increment' | 'decrement') =>
+  signedApi<ProductEntry>(sb, 'PUT', products(uid), [
+    ['parent_id', '1001'],
+    ['sku', sku],
+    ['qty', qty],
+    [dir, 'true'],
+  ]);
 /** An unsigned grant (POST) of `qty` of `sku` in game `parent` to the player `uid`. */
 const grant = (uid: string, sku: string, qty: string, parent = '1001') =>
   api<ProductEntry>(sb.url, 'POST', products(uid), [
@@ -547,45 +555,19 @@ describe('products (4.4)', () => {
     const first = await grant(CAROL, 'dragon-mount', '1');
     expect(first.body.payload?.purchase).toEqual({ success: true, data: true, message: 'granted; held' });
     expect(first.body.payload?.product.sold).toBe(1);
-    const again = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [
-      ['parent_id', '1001'],
-      ['sku', 'dragon-mount'],
-      ['qty', '3'],
-      ['increment', 'true'],
-    ]);
+    const again = await changeHeld(CAROL, 'dragon-mount', '3', 'increment');
     expect(again.body.payload?.purchase).toEqual({ success: true, data: true, message: 'already held' });
     expect(again.body.payload?.product.sold).toBe(1);
-    const twice = await signedApi(sb, 'PUT', products(CAROL), [
-      ['parent_id', '1001'],
-      ['sku', 'dragon-mount'],
-      ['qty', '2'],
-      ['decrement', 'true'],
-    ]);
+    const twice = await changeHeld(CAROL, 'dragon-mount', '2', 'decrement');
     expect(twice.status).toBe(409);
-    const take = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [
-      ['parent_id', '1001'],
-      ['sku', 'dragon-mount'],
-      ['qty', '1'],
-      ['decrement', 'true'],
-    ]);
+    const take = await changeHeld(CAROL, 'dragon-mount', '1', 'decrement');
     expect(take.body.payload?.purchase).toEqual({ success: false, data: false, message: 'removed; not held' });
-    const notHeld = await signedApi(sb, 'PUT', products(CAROL), [
-      ['parent_id', '1001'],
-      ['sku', 'dragon-mount'],
-      ['qty', '1'],
-      ['decrement', 'true'],
-    ]);
+    const notHeld = await changeHeld(CAROL, 'dragon-mount', '1', 'decrement');
     expect(notHeld.status).toBe(409);
   });
 
   it('a consumable is counted in units on its base: any pack, the base or BASE:N names it', async () => {
-    const gems = (sku: string, qty: string, dir: string) =>
-      signedApi<ProductEntry>(sb, 'PUT', products(DAVE), [
-        ['parent_id', '1001'],
-        ['sku', sku],
-        ['qty', qty],
-        [dir, 'true'],
-      ]);
+    const gems = (sku: string, qty: string, dir: 'increment' | 'decrement') => changeHeld(DAVE, sku, qty, dir);
     expect((await gems('gems:500', '500', 'increment')).body.payload?.purchase.data).toBe(500);
     const byBase = await gems('gems', '30', 'decrement');
     expect(byBase.body.payload).toMatchObject({ purchase: { data: 470 }, product: { sku: 'gems:100' } });
@@ -620,19 +602,9 @@ describe('products (4.4)', () => {
       purchase: { data: 1103, message: 'granted 3 units; holds 1103 units' },
       product: { sku: 'gems:100' },
     });
-    const put = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [
-      ['parent_id', '1001'],
-      ['sku', 'gems:500'],
-      ['qty', '2'],
-      ['increment', 'true'],
-    ]);
+    const put = await changeHeld(CAROL, 'gems:500', '2', 'increment');
     expect(put.body.payload?.purchase.data).toBe(1105);
-    const take = await signedApi<ProductEntry>(sb, 'PUT', products(CAROL), [
-      ['parent_id', '1001'],
-      ['sku', 'gems:500'],
-      ['qty', '5'],
-      ['decrement', 'true'],
-    ]);
+    const take = await changeHeld(CAROL, 'gems:500', '5', 'decrement');
     expect(take.body.payload?.purchase.data).toBe(1100);
     // A pack the game does not sell is no purchase: 404, not 7 × qty units (issue 31); nothing changes.
     const noPack = await grant(CAROL, 'gems:7', '3');
