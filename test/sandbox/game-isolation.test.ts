@@ -11,14 +11,14 @@
  * - A profile that already has the old shared origin's worker: its update check gets a worker
  *   that unregisters itself, and the old link ends on the game's own name.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { SESSION_COOKIE } from '../../src/sandbox/constants.js';
-import { exactRequest, tempDir, type TestSandbox } from './helpers/sandbox.js';
+import { exactRequest, gameFolders, tempDir, type TestSandbox } from './helpers/sandbox.js';
 
 const VICTIM = '1001';
 const ATTACKER = '1002';
@@ -82,16 +82,10 @@ async function who(page: Page, inFrame: boolean): Promise<string | null> {
 describe('one game cannot reach another in the browser', () => {
   let sb: TestSandbox;
   beforeAll(async ({ newSb }) => {
-    const dir = tempDir('udcli-isolation-');
-    const victim = join(dir, 'victim');
-    const attacker = join(dir, 'attacker');
-    mkdirSync(victim, { recursive: true });
-    mkdirSync(attacker, { recursive: true });
-    writeFileSync(join(victim, 'index.html'), VICTIM_PAGE);
-    writeFileSync(join(victim, 'victim.js'), VICTIM_JS);
-    writeFileSync(join(attacker, 'index.html'), ATTACKER_PAGE);
-    writeFileSync(join(attacker, 'attack.js'), ATTACK_JS);
-    writeFileSync(join(attacker, 'sw.js'), EVIL_WORKER);
+    const { victim, attacker } = gameFolders('udcli-isolation-', {
+      victim: { 'index.html': VICTIM_PAGE, 'victim.js': VICTIM_JS },
+      attacker: { 'index.html': ATTACKER_PAGE, 'attack.js': ATTACK_JS, 'sw.js': EVIL_WORKER },
+    });
     sb = await newSb({
       gameSources: [
         [VICTIM, { kind: 'dir', root: victim, connect: true }],

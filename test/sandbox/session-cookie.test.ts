@@ -7,11 +7,9 @@
  * cookie over http (a LAN name) the plain name stays, and the first of its cookies naming a live
  * session is the login.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, test } from '../fixtures.js';
-import { tempDir, type TestSandbox } from './helpers/sandbox.js';
+import { gameFolders, type TestSandbox } from './helpers/sandbox.js';
 
 const VICTIM = '1001';
 const ATTACKER = '1002';
@@ -30,14 +28,10 @@ test.override('chromiumArgs', [`--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`
 
 let sb: TestSandbox;
 beforeAll(async ({ newSb }) => {
-  const dir = tempDir('udcli-session-cookie-');
-  const victim = join(dir, 'victim');
-  const attacker = join(dir, 'attacker');
-  mkdirSync(victim, { recursive: true });
-  mkdirSync(attacker, { recursive: true });
-  writeFileSync(join(victim, 'index.html'), '<!doctype html><title>victim</title><p>victim</p>');
-  writeFileSync(join(attacker, 'index.html'), PLANT_PAGE);
-  writeFileSync(join(attacker, 'plant.js'), PLANT_JS);
+  const { victim, attacker } = gameFolders('udcli-session-cookie-', {
+    victim: { 'index.html': '<!doctype html><title>victim</title><p>victim</p>' },
+    attacker: { 'index.html': PLANT_PAGE, 'plant.js': PLANT_JS },
+  });
   sb = await newSb({
     hostNames: { names: [LAN_NAME] },
     gameSources: [
@@ -61,6 +55,13 @@ async function loggedIn(page: Page, site: string): Promise<string | null> {
   await page.goto(`${site}/play/${VICTIM}`);
   const name = page.locator('#username');
   return (await name.count()) === 0 ? null : name.textContent();
+}
+
+/** alice's login on `site` still stands after an attack, and a new login (bob) still takes. */
+async function expectLoginUnharmed(page: Page, site: string): Promise<void> {
+  expect(await loggedIn(page, site)).toBe('alice');
+  await login(page, site, 'bob');
+  expect(await loggedIn(page, site)).toBe('bob');
 }
 
 /** Opens game 1002's page at `gamePage` and lets its script set `cookie`. */
@@ -143,9 +144,7 @@ describe("a game's cookie never shadows the sandbox's login", () => {
       // The attack is real: the browser holds the forged cookie.
       expect((await context.cookies()).some((c) => c.value === FORGED)).toBe(true);
 
-      expect(await loggedIn(page, site())).toBe('alice');
-      await login(page, site(), 'bob');
-      expect(await loggedIn(page, site())).toBe('bob');
+      await expectLoginUnharmed(page, site());
     },
   );
 
@@ -163,9 +162,7 @@ describe("a game's cookie never shadows the sandbox's login", () => {
         what,
       ).toEqual([]);
     }
-    expect(await loggedIn(page, site())).toBe('alice');
-    await login(page, site(), 'bob');
-    expect(await loggedIn(page, site())).toBe('bob');
+    await expectLoginUnharmed(page, site());
   });
 
   it("a live session of another user, planted under the plain name, is not the play page's login", async ({

@@ -5,7 +5,7 @@
 import { localhostLookup } from '../../localhost-names.js';
 import type { HostNames } from '../../../src/sandbox/http/host-check.js';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -46,6 +46,22 @@ export interface TestSandbox {
 
 export function tempDir(prefix = 'udcli-sandbox-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A new temporary folder with a folder of files for each game named: roots for `gameSources` of kind 'dir'. */
+export function gameFolders<Name extends string>(
+  prefix: string,
+  games: Record<Name, Record<string, string>>,
+): Record<Name, string> {
+  const dir = tempDir(prefix);
+  const roots = {} as Record<Name, string>;
+  for (const [name, files] of Object.entries(games) as Array<[Name, Record<string, string>]>) {
+    const root = join(dir, name);
+    mkdirSync(root, { recursive: true });
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(root, file), text);
+    roots[name] = root;
+  }
+  return roots;
 }
 
 export async function startTestSandbox(
