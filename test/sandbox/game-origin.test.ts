@@ -286,33 +286,22 @@ describe('upgrades and the proxy', () => {
   it("an upgrade passes the Host check and is logged; only a WebSocket upgrade goes on, with the page's Origin", async () => {
     const game = sb.gameOrigin(GAME);
     const { host } = new URL(game);
-    const ws = (h: string, extra: string[] = []) => [
-      'GET /play/1001/game/ws HTTP/1.1',
+    const upgradeTo = (protocol: string, requestLine: string, h: string, extra: string[] = []) => [
+      requestLine,
       `Host: ${h}`,
       'Connection: Upgrade',
-      'Upgrade: websocket',
+      `Upgrade: ${protocol}`,
       ...extra,
     ];
+    const ws = (h: string, extra: string[] = []) => upgradeTo('websocket', 'GET /play/1001/game/ws HTTP/1.1', h, extra);
     // DNS rebinding: a page of evil.example whose name points at 127.0.0.1.
     expect(
       await upgrade(sb.gameUrl, ws(`evil.example:${new URL(sb.gameUrl).port}`, ['Origin: http://evil.example'])),
     ).toBe('403');
+    // Not a WebSocket upgrade, or not on a GET: refused here, not passed on.
+    expect(await upgrade(sb.gameUrl, upgradeTo('h2c', 'GET /play/1001/game/x HTTP/1.1', host))).toBe('400');
     expect(
-      await upgrade(sb.gameUrl, [
-        'GET /play/1001/game/x HTTP/1.1',
-        `Host: ${host}`,
-        'Connection: Upgrade',
-        'Upgrade: h2c',
-      ]),
-    ).toBe('400');
-    expect(
-      await upgrade(sb.gameUrl, [
-        'POST /play/1001/game/x HTTP/1.1',
-        `Host: ${host}`,
-        'Connection: Upgrade',
-        'Upgrade: websocket',
-        'Content-Length: 0',
-      ]),
+      await upgrade(sb.gameUrl, upgradeTo('websocket', 'POST /play/1001/game/x HTTP/1.1', host, ['Content-Length: 0'])),
     ).toBe('400');
     expect(dev.upgradeOrigins).toEqual([]);
     expect(await upgrade(sb.gameUrl, ws(host, [`Origin: ${game}`]))).toBe('101');
