@@ -48,6 +48,18 @@ async function start(options: Partial<BuildAppOptions> = {}): Promise<Running> {
   };
 }
 
+/** A sandbox for the describe block this is called in: started before its tests, closed after them. */
+function sandboxForBlock(options: Partial<BuildAppOptions> = {}): Running {
+  const sb = {} as Running;
+  beforeAll(async () => {
+    Object.assign(sb, await start(options));
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+  return sb;
+}
+
 /** Opens a raw connection, writes `data`, and collects what comes back until the server closes it. */
 function rawConnection(
   port: number,
@@ -66,13 +78,7 @@ function rawConnection(
 }
 
 describe('slow clients (item 4)', () => {
-  let sb: Running;
-  beforeAll(async () => {
-    sb = await start({ requestTimeoutMs: 600, maxConnections: 20 });
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
+  const sb = sandboxForBlock({ requestTimeoutMs: 600, maxConnections: 20 });
 
   it('a request whose body never comes gets 408 once the request timeout passes, and the socket is closed', async () => {
     const head =
@@ -108,13 +114,7 @@ describe('slow clients (item 4)', () => {
 });
 
 describe('half-open connections and malformed HEADs (issue 21)', () => {
-  let sb: Running;
-  beforeAll(async () => {
-    sb = await start();
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
+  const sb = sandboxForBlock();
 
   it('300 connections opened and left silent do not lock a client out: its request is answered at once', async () => {
     let accepted = 0;
@@ -267,13 +267,7 @@ describe('unexpected errors (item 6)', () => {
 });
 
 describe('site sessions (item 9)', () => {
-  let sb: Running;
-  beforeAll(async () => {
-    sb = await start();
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
+  const sb = sandboxForBlock();
 
   const login = async (username: string) => {
     const r = await fetch(`${sb.url}/login?username=${username}`, { method: 'POST' });
