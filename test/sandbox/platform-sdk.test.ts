@@ -47,6 +47,10 @@ function sdk(verb: 'GET' | 'PUT' | 'DELETE', path: string, params: Record<string
   );
 }
 
+/** The SDK's change of the player's gems by their base sku: `qty` units, up or down. */
+const changeGems = (direction: 'increment' | 'decrement', qty: string) =>
+  sdk('PUT', `products/user/${PLAYER}.json`, { sku: 'gems', [direction]: 'true', qty, game_id: GAME });
+
 beforeAll(({ sb: fileSb }) => {
   sb = fileSb;
 });
@@ -163,20 +167,10 @@ describe('premium content as the SDK sees it', () => {
   });
 
   it('consumes a consumable by its base sku (decrement=true&qty=N)', async () => {
-    const r = await sdk('PUT', `products/user/${PLAYER}.json`, {
-      sku: 'gems',
-      decrement: 'true',
-      qty: '50',
-      game_id: GAME,
-    });
+    const r = await changeGems('decrement', '50');
     expect(sdkSucceeded(r)).toBe(true);
     expect(r.payload.purchase).toMatchObject({ success: true, data: 200 });
-    const more = await sdk('PUT', `products/user/${PLAYER}.json`, {
-      sku: 'gems',
-      decrement: 'true',
-      qty: '201',
-      game_id: GAME,
-    });
+    const more = await changeGems('decrement', '201');
     expect(more.status).toBe(409);
     expect(sdkSucceeded(more)).toBe(false);
     const list = await sdk('GET', `products/user/${PLAYER}.json`, { game_id: GAME, sku: 'gems:500' });
@@ -193,12 +187,7 @@ describe('premium content as the SDK sees it', () => {
   });
 
   it('increment=true (what the SDK sends for a negative consume) adds units', async () => {
-    const r = await sdk('PUT', `products/user/${PLAYER}.json`, {
-      sku: 'gems',
-      increment: 'true',
-      qty: '5',
-      game_id: GAME,
-    });
+    const r = await changeGems('increment', '5');
     expect(r.payload.purchase.data).toBe(205);
   });
 });
