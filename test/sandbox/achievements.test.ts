@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import type { AchievementDefinition, AchievementUpdate, UserAchievement } from '../../src/domain/types.js';
 import { formatDateTime } from '../../src/sandbox/time.js';
+import { completedReply, inProgressReply, ZERO_DATE } from './helpers/achievement-replies.js';
 import { api, signedApi, type TestSandbox } from './helpers/sandbox.js';
 
 const USER = uidForUsername('player_0042');
@@ -30,41 +31,7 @@ const completions = async (developerId: string) =>
   (await api<AchievementDefinition[]>(sb.url, 'GET', '/achievements/1001.json', [['developer_id', developerId]])).body
     .payload![0]!.completion_count;
 
-const ZERO_DATE = '0000-00-00 00:00:00';
 const SANDBOX_START = '2025-01-15 12:00:00';
-
-/** The whole reply to a change that leaves the achievement In Progress (no score is awarded below the target). */
-const inProgressReply = (
-  developer_id: string,
-  current_value: number,
-  percent_complete: number,
-  already_completed: boolean,
-) => ({
-  state: 'In Progress',
-  current_value,
-  percent_complete,
-  developer_id,
-  score_awarded: 0,
-  already_completed,
-  completed_date: ZERO_DATE,
-});
-
-/** The whole reply to a change that leaves the achievement Completed at its target. */
-const completedReply = (
-  developer_id: string,
-  current_value: number,
-  score_awarded: number,
-  already_completed: boolean,
-  completed_date: string,
-) => ({
-  state: 'Completed',
-  current_value,
-  percent_complete: 100,
-  developer_id,
-  score_awarded,
-  already_completed,
-  completed_date,
-});
 
 /** The stored record is In Progress at `value`, with the zero completed_date (and, when given, that started_date). */
 async function expectStoredInProgress(developerId: string, value: number, startedDate?: string) {
