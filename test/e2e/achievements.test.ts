@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, nowhere, runOnTerminal, type CliResult, type RunOptions, type TestEnv } from './harness.js';
+import {
+  addProfile,
+  DEMO_CREDENTIAL_FLAGS,
+  json,
+  nowhere,
+  runOnTerminal,
+  type CliResult,
+  type RunOptions,
+  type TestEnv,
+} from './harness.js';
 
 const UID = DEMO.user.uid;
 
@@ -91,18 +100,7 @@ describe('achievements defs', () => {
   });
 
   it('no game anywhere: exit 2 before any request', async () => {
-    const add = await udcli([
-      'profile',
-      'add',
-      'nogame',
-      '--base-url',
-      env.sandbox.url,
-      '--api-key',
-      DEMO.game.apiKey,
-      '--signing-secret',
-      DEMO.game.signingSecret,
-    ]);
-    expect(add.code, add.stderr).toBe(0);
+    await addProfile(udcli, 'nogame', env.sandbox.url, ...DEMO_CREDENTIAL_FLAGS);
     const noGameEnv = { ...(await nowhere()), UDCLI_GAME_ID: undefined, UDCLI_PROFILE: 'nogame' };
     for (const args of [
       ['achievements', 'defs'],

@@ -149,6 +149,19 @@ export function expectNoSecrets(r: CliResult, args: readonly string[]): void {
   }
 }
 
+/** The CLI pointed at `url` with the demo game's credentials and game, its config and data dirs under `root`. */
+export function demoEnvAt(url: string, root: string): NodeJS.ProcessEnv {
+  return {
+    UDCLI_CONFIG_DIR: join(root, 'config'),
+    UDCLI_DATA_DIR: join(root, 'data'),
+    UDCLI_BASE_URL: url,
+    UDCLI_SITE_URL: url,
+    UDCLI_API_KEY: DEMO.game.apiKey,
+    UDCLI_SIGNING_SECRET: DEMO.game.signingSecret,
+    UDCLI_GAME_ID: DEMO.game.id,
+  };
+}
+
 /** A sandbox on port 0 with a temporary database seeded with the demo data, plus temp dirs. */
 export async function startTestEnv(
   options: {
@@ -170,15 +183,7 @@ export async function startTestEnv(
     ...(options.data ? { data: options.data } : {}),
     ...(options.faults ? { faults: { spec: parseFaultSpec(options.faults.spec), seed: options.faults.seed } } : {}),
   });
-  const env: NodeJS.ProcessEnv = {
-    UDCLI_CONFIG_DIR: configDir,
-    UDCLI_DATA_DIR: dataDir,
-    UDCLI_BASE_URL: sandbox.url,
-    UDCLI_SITE_URL: sandbox.url,
-    UDCLI_API_KEY: DEMO.game.apiKey,
-    UDCLI_SIGNING_SECRET: DEMO.game.signingSecret,
-    UDCLI_GAME_ID: DEMO.game.id,
-  };
+  const env = demoEnvAt(sandbox.url, root);
   const input = (o: RunOptions) => (o.input === undefined ? {} : { input: o.input });
   const run = (args: string[], o: RunOptions = {}): Promise<CliResult> =>
     runInProcess(args, { ...env, ...o.env }, input(o));
@@ -301,6 +306,28 @@ export function auditLog(configDir: string): Array<Record<string, unknown>> {
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Record<string, unknown>)
     : [];
+}
+
+/** The demo game's credentials as `profile add` takes them. */
+export const DEMO_KEY_FLAGS: readonly string[] = ['--api-key', DEMO.game.apiKey];
+export const DEMO_CREDENTIAL_FLAGS: readonly string[] = [
+  ...DEMO_KEY_FLAGS,
+  '--signing-secret',
+  DEMO.game.signingSecret,
+];
+
+/**
+ * `profile add <name> --base-url <baseUrl> ...flags` through a file's own runner (its checks, its
+ * environment), which must succeed.
+ */
+export async function addProfile(
+  run: (args: string[]) => Promise<CliResult>,
+  name: string,
+  baseUrl: string,
+  ...flags: readonly string[]
+): Promise<void> {
+  const added = await run(['profile', 'add', name, '--base-url', baseUrl, ...flags]);
+  expect(added.code, added.stderr).toBe(0);
 }
 
 /** A profile `name` of the config dir `env` runs with, pointing at its sandbox (`--from-sandbox`), plus `flags`. */

@@ -1,6 +1,14 @@
 import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { json, nowhere, runOnTerminal, type CliResult, type RunOptions } from './harness.js';
+import {
+  addProfile,
+  DEMO_CREDENTIAL_FLAGS,
+  json,
+  nowhere,
+  runOnTerminal,
+  type CliResult,
+  type RunOptions,
+} from './harness.js';
 
 const UID = DEMO.user.uid;
 
@@ -173,19 +181,7 @@ describe('udcli products', () => {
 
 describe('a production profile on a terminal', () => {
   it('take asks for the profile name: a wrong name changes nothing (exit 2), the right one takes', async () => {
-    const add = await udcli([
-      'profile',
-      'add',
-      'live',
-      '--base-url',
-      env.sandbox.url,
-      '--api-key',
-      DEMO.game.apiKey,
-      '--signing-secret',
-      DEMO.game.signingSecret,
-      '--production',
-    ]);
-    expect(add.code, add.stderr).toBe(0);
+    await addProfile(udcli, 'live', env.sandbox.url, ...DEMO_CREDENTIAL_FLAGS, '--production');
     const prompt = 'Type the profile name (live) to continue:';
     const before = await quantity();
 

@@ -11,7 +11,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { json, runPrinted, nowhere, runInProcess, runOnTerminal, type CliResult, type RunOptions } from './harness.js';
+import {
+  addProfile,
+  DEMO_CREDENTIAL_FLAGS,
+  json,
+  runPrinted,
+  nowhere,
+  runInProcess,
+  runOnTerminal,
+  type CliResult,
+  type RunOptions,
+} from './harness.js';
 import { fileScratch } from '../scratch.js';
 
 const PLAYER = DEMO.user.uid;
@@ -112,20 +122,7 @@ describe('bug 1: output options are checked before anything is sent', () => {
 describe('bug 2: the undo lands on the server the change was made on', () => {
   let clean: NodeJS.ProcessEnv;
   beforeAll(async () => {
-    const add = await udcli([
-      'profile',
-      'add',
-      'prod2',
-      '--base-url',
-      env.sandbox.url,
-      '--api-key',
-      DEMO.game.apiKey,
-      '--signing-secret',
-      DEMO.game.signingSecret,
-      '--game-id',
-      DEMO.game.id,
-    ]);
-    expect(add.code, add.stderr).toBe(0);
+    await addProfile(udcli, 'prod2', env.sandbox.url, ...DEMO_CREDENTIAL_FLAGS, '--game-id', DEMO.game.id);
     // No UDCLI_BASE_URL & co.: the default (built-in sandbox) profile would reach another
     // server, an embedded sandbox in this data dir, so an undo without --profile misses.
     const closed = await nowhere();

@@ -10,7 +10,9 @@ import { describe, expect, it, fileSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import {
+  addProfile,
   connectionsTo,
+  DEMO_KEY_FLAGS,
   json,
   nowhere,
   runPrinted as runPrintedLine,
@@ -317,18 +319,7 @@ describe("the player's auth token", () => {
   });
 
   it('outside the sandbox without a token: exit 2 naming both ways, the save never sent', async () => {
-    const add = await udcli([
-      'profile',
-      'add',
-      'elsewhere',
-      '--base-url',
-      'http://127.0.0.1:9',
-      '--api-key',
-      DEMO.game.apiKey,
-      '--game-id',
-      DEMO.game.id,
-    ]);
-    expect(add.code, add.stderr).toBe(0);
+    await addProfile(udcli, 'elsewhere', 'http://127.0.0.1:9', ...DEMO_KEY_FLAGS, '--game-id', DEMO.game.id);
     const off = await nowhere();
     const r = await udcli(['--profile', 'elsewhere', 'saves', 'set', PLAYER, 'k', 'v'], { env: off });
     expect(r.code, r.stderr).toBe(2);
@@ -361,17 +352,7 @@ describe("the server's refusals keep their exit codes", () => {
 
 describe('a production profile', () => {
   it('off a terminal without --yes: the banner, exit 2, nothing saved; with --yes (and a token) it saves', async () => {
-    const add = await udcli([
-      'profile',
-      'add',
-      'live',
-      '--base-url',
-      env.sandbox.url,
-      '--api-key',
-      DEMO.game.apiKey,
-      '--production',
-    ]);
-    expect(add.code, add.stderr).toBe(0);
+    await addProfile(udcli, 'live', env.sandbox.url, ...DEMO_KEY_FLAGS, '--production');
     const got = await udcli(['auth', 'token', DEMO.game.id, '--as', 'demo_player', '--export']);
     const token = /UDCLI_AUTH_TOKEN=([0-9a-f]{32})/.exec(got.stdout)![1]!;
 

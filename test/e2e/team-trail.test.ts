@@ -14,6 +14,7 @@ import { postgresMissing, startPg, type TestPg } from '../pg.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { until } from '../until.js';
 import {
+  addProfile,
   heldUnits,
   BIN,
   commandEnv,
@@ -68,18 +69,7 @@ describe.skipIf(pgMissing !== '')(`the team's trail in PostgreSQL${pgMissing && 
     pg = await startPg({ password: PASSWORD });
     for (const name of ['ana', 'bruno']) {
       const a = agent(name);
-      const added = await a.run([
-        'profile',
-        'add',
-        'prod',
-        '--from-sandbox',
-        '--base-url',
-        env.sandbox.url,
-        '--production',
-        '--audit-url',
-        pg.url,
-      ]);
-      expect(added.code, added.stderr).toBe(0);
+      await addProfile(a.run, 'prod', env.sandbox.url, '--from-sandbox', '--production', '--audit-url', pg.url);
       agents.push(a);
     }
   }, 120_000);
@@ -291,18 +281,7 @@ describe.skipIf(pgMissing !== '')(`the team's trail in PostgreSQL${pgMissing && 
       };
     });
     for (const a of team) {
-      const added = await a.run([
-        'profile',
-        'add',
-        'team',
-        '--from-sandbox',
-        '--base-url',
-        prod.sandbox.url,
-        '--production',
-        '--audit-url',
-        pg.url,
-      ]);
-      expect(added.code, added.stderr).toBe(0);
+      await addProfile(a.run, 'team', prod.sandbox.url, '--from-sandbox', '--production', '--audit-url', pg.url);
     }
     const held = (): Map<string, number> => heldUnits(prod, 'xp-boost', uids);
     const start = held();

@@ -6,24 +6,23 @@
  */
 import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { auditLog, json, lastRequestId, loggedSince, runPrinted, type CliResult, type TestEnv } from './harness.js';
+import {
+  addProductionProfile,
+  auditLog,
+  json,
+  lastRequestId,
+  loggedSince,
+  runPrinted,
+  type CliResult,
+  type TestEnv,
+} from './harness.js';
 
 const UID = DEMO.user.uid;
 let env: TestEnv;
 
 beforeAll(async ({ sandbox }) => {
   env = sandbox;
-  const added = await env.run([
-    'profile',
-    'add',
-    'strict-prod',
-    '--from-sandbox',
-    '--base-url',
-    env.sandbox.url,
-    '--production',
-    '--require-reason',
-  ]);
-  expect(added.code, added.stderr).toBe(0);
+  await addProductionProfile(env, 'strict-prod', ['--require-reason']);
 });
 
 function auditLines(): Array<Record<string, unknown>> {
