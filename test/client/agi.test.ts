@@ -3,7 +3,7 @@
  * agi, Tolerance): unsigned request → 401 {session, key} → signed retry, at most 3 signed
  * attempts; a lost reply of the unsigned request is harmless, of a signed increment unknown.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { failure } from './failure.js';
 import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
@@ -11,20 +11,16 @@ import type { AchievementTarget, ApiClient, ClientOptions } from '../../src/clie
 import { ApiError, NetworkError, outcomeUnknown, wasNotSent } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { classifyError } from '../../src/batch/runner.js';
-import { startAwkwardPlatform, type AwkwardPlatform } from './awkward-platform.js';
+import { fileAwkwardPlatform } from './awkward-platform.js';
 import { until } from '../until.js';
 
 const API_KEY = '0123456789abcdef0123456789abcdef';
 const TARGET: AchievementTarget = { type: 'Game', pid: '1001', developerId: 'SPEED RUN/100%' };
 
-let platform: AwkwardPlatform;
+const platform = fileAwkwardPlatform();
 const clients: ApiClient[] = [];
-beforeAll(async () => {
-  platform = await startAwkwardPlatform();
-});
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
-  await platform.close();
 });
 
 function makeClient(overrides: Partial<ClientOptions> = {}): { client: ApiClient; sleeps: number[]; trace: string[] } {

@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { canonicalString, hmacSha256Hex, signaturesEqual } from '../../src/domain/signing.js';
 
@@ -297,11 +298,25 @@ export async function startAwkwardPlatform(): Promise<AwkwardPlatform> {
   };
 }
 
-/** A port on which nothing listens (bound then released). */
-export async function unusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+/** The awkward platform of a whole test file: started before its first test, closed after its last. */
+export function fileAwkwardPlatform(): AwkwardPlatform {
+  let started: AwkwardPlatform | undefined;
+  beforeAll(async () => {
+    started = await startAwkwardPlatform();
+  });
+  afterAll(() => started?.close());
+  const platform = (): AwkwardPlatform => {
+    if (!started) throw new Error("the awkward platform starts before the file's first test");
+    return started;
+  };
+  return {
+    get url() {
+      return platform().url;
+    },
+    get requests() {
+      return platform().requests;
+    },
+    hits: (scenario) => platform().hits(scenario),
+    close: () => platform().close(),
+  };
 }

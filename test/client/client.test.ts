@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { failure } from './failure.js';
 import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
@@ -9,23 +9,18 @@ import {
   FRIEND_COUNT,
   PLATFORM_SECRET,
   SESSION,
+  fileAwkwardPlatform,
   startAwkwardPlatform,
-  unusedPort,
-  type AwkwardPlatform,
 } from './awkward-platform.js';
+import { closedPort } from '../e2e/harness.js';
 
 const API_KEY = '0123456789abcdef0123456789abcdef';
 const TARGET: AchievementTarget = { type: 'Game', pid: '1001', developerId: 'FIRST_WIN' };
 
-let platform: AwkwardPlatform;
+const platform = fileAwkwardPlatform();
 const clients: ApiClient[] = [];
-
-beforeAll(async () => {
-  platform = await startAwkwardPlatform();
-});
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
-  await platform.close();
 });
 
 interface TestClient {
@@ -189,7 +184,7 @@ describe('retries', () => {
   });
 
   it('a port nothing listens on: unreachable, nothing sent, so even an increment is retried', async () => {
-    const port = await unusedPort();
+    const port = await closedPort();
     const { client, sleeps, trace } = makeClient({ baseUrl: `http://127.0.0.1:${port}` });
     const e = await failure(client.changeUserAchievement('0'.repeat(32), TARGET, { increment: 1 }));
     expect(e).toBeInstanceOf(NetworkError);

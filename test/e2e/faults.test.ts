@@ -6,26 +6,19 @@
  * a batch under reset=0.1 changes every user once or reports it unknown. Bad specs: exit 2.
  * Needs `npm run build` first, like every e2e test.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, type NewSandbox } from '../fixtures.js';
+import { beforeAll, describe, expect, it, type NewSandbox } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { seededRandom } from '../../src/sandbox/faults/injector.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
-import { startAwkwardPlatform, type AwkwardPlatform } from '../client/awkward-platform.js';
-import { BIN, runCli, runInProcess, withDb, type CliResult, type TestEnv } from './harness.js';
+import { fileAwkwardPlatform, startAwkwardPlatform } from '../client/awkward-platform.js';
+import { fileScratch } from '../scratch.js';
+import { BIN, demoEnvAt, runCli, runInProcess, withDb, type CliResult, type TestEnv } from './harness.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-faults-'));
-let platform: AwkwardPlatform;
-beforeAll(async () => {
-  platform = await startAwkwardPlatform();
-});
-afterAll(async () => {
-  await platform.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const scratch = fileScratch('udcli-e2e-faults-');
+const platform = fileAwkwardPlatform();
 
 let newSandbox: NewSandbox;
 beforeAll(({ newSandbox: start }) => {
@@ -37,14 +30,7 @@ function sandboxWith(spec: string, seed = 1): Promise<TestEnv> {
 
 /** The CLI against the awkward platform, which answers per scenario (the last path element). */
 function againstPlatform(args: string[]): Promise<CliResult> {
-  return runInProcess(args, {
-    UDCLI_CONFIG_DIR: join(scratch, 'config'),
-    UDCLI_DATA_DIR: join(scratch, 'data'),
-    UDCLI_BASE_URL: platform.url,
-    UDCLI_SITE_URL: platform.url,
-    UDCLI_API_KEY: DEMO.game.apiKey,
-    UDCLI_SIGNING_SECRET: DEMO.game.signingSecret,
-  });
+  return runInProcess(args, { ...demoEnvAt(platform.url, scratch), UDCLI_GAME_ID: undefined });
 }
 
 /**

@@ -4,41 +4,18 @@
  * applied` cannot write a line of its own. The sandbox escapes its own messages, so a test
  * platform (test/client/awkward-platform.ts, scenario `forged-lines`) sends the raw ones.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { printable } from '../../src/printable.js';
-import {
-  FORGED_MESSAGE,
-  FORGED_TOKEN,
-  SESSION,
-  startAwkwardPlatform,
-  type AwkwardPlatform,
-} from '../client/awkward-platform.js';
-import { runInProcess, type CliResult } from './harness.js';
+import { FORGED_MESSAGE, FORGED_TOKEN, SESSION, fileAwkwardPlatform } from '../client/awkward-platform.js';
+import { fileScratch } from '../scratch.js';
+import { demoEnvAt, runInProcess, type CliResult } from './harness.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-server-message-'));
-let platform: AwkwardPlatform;
-beforeAll(async () => {
-  platform = await startAwkwardPlatform();
-});
-afterAll(async () => {
-  await platform.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const scratch = fileScratch('udcli-e2e-server-message-');
+const platform = fileAwkwardPlatform();
 
 function againstPlatform(args: string[]): Promise<CliResult> {
-  return runInProcess(args, {
-    UDCLI_CONFIG_DIR: join(scratch, 'config'),
-    UDCLI_DATA_DIR: join(scratch, 'data'),
-    UDCLI_BASE_URL: platform.url,
-    UDCLI_SITE_URL: platform.url,
-    UDCLI_API_KEY: DEMO.game.apiKey,
-    UDCLI_SIGNING_SECRET: DEMO.game.signingSecret,
-    UDCLI_GAME_ID: DEMO.game.id,
-  });
+  return runInProcess(args, demoEnvAt(platform.url, scratch));
 }
 
 describe("a server's error message with line breaks is one line on stderr", () => {
