@@ -265,18 +265,15 @@ describe('one sandbox runs, on a port the built-in profile does not name', () =>
     expect(statusText).toContain('(1,503 in all)');
   });
 
-  it("UDCLI_GAME_ID picks another game of the sandbox, with that game's key", async () => {
-    const r = await udcli(['achievements', 'list', DEMO.user.username, '-o', 'json'], { UDCLI_GAME_ID: DEMO.game.id });
-    expect(r.code, r.stderr).toBe(0);
-    expect(
-      (JSON.parse(r.stdout) as Array<{ developer_id: string; current_value: number }>).find(
-        (q) => q.developer_id === 'LEVEL_10',
-      )?.current_value,
-    ).toBe(4);
-  });
-
-  it("a command's own --game names another game of the sandbox, with that game's key (not the loaded game's)", async () => {
-    const r = await udcli(['achievements', 'list', DEMO.user.username, '--game', DEMO.game.id, '-o', 'json']);
+  it.for([
+    ["UDCLI_GAME_ID picks another game of the sandbox, with that game's key", [], { UDCLI_GAME_ID: DEMO.game.id }],
+    [
+      "a command's own --game names another game of the sandbox, with that game's key (not the loaded game's)",
+      ['--game', DEMO.game.id],
+      {},
+    ],
+  ] as const)('%s', async ([, gameFlags, gameEnv]) => {
+    const r = await udcli(['achievements', 'list', DEMO.user.username, ...gameFlags, '-o', 'json'], gameEnv);
     expect(r.code, r.stderr).toBe(0);
     expect(
       (JSON.parse(r.stdout) as Array<{ developer_id: string; current_value: number }>).find(
