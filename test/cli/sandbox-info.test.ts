@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { fakeIO } from '../output/fake-io.js';
-import { writePidFile } from '../../src/cli/commands/sandbox/pidfile.js';
+import { writeDetachedPidFile } from '../e2e/harness.js';
 import { pidFilePath } from '../../src/sandbox/paths.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 
@@ -67,15 +67,7 @@ describe('what the running sandbox serves each game from', () => {
       ownDirs: [join(root, 'data'), join(root, 'config')],
     });
     try {
-      writePidFile(pidFilePath(env), {
-        pid: process.pid,
-        port: sandbox.port,
-        host: '127.0.0.1',
-        url: sandbox.url,
-        db: sandbox.dbPath,
-        startedAt: new Date().toISOString(),
-        detached: true,
-      });
+      writeDetachedPidFile(env, sandbox);
       const before = await udcli(['sandbox', 'info']);
       expect(before.code, before.stderr).toBe(0);
       expect(before.stdout).toContain(`play page        ${sandbox.url}/play/1001   (serves the folder ${gameDir})`);

@@ -15,6 +15,8 @@ import type { Database as Connection } from 'better-sqlite3';
 import { Database } from '../sqlite.js';
 import { expect } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { writePidFile } from '../../src/cli/commands/sandbox/pidfile.js';
+import { pidFilePath } from '../../src/sandbox/paths.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
 import { fakeIO } from '../output/fake-io.js';
@@ -339,6 +341,22 @@ export async function addSandboxProfile(env: Pick<TestEnv, 'run' | 'sandbox'>, n
 /** A production profile of the config dir `env` runs with, pointing at its sandbox (`--from-sandbox`), plus `extra`. */
 export function addProductionProfile(env: Pick<TestEnv, 'run' | 'sandbox'>, name = 'prod', extra: string[] = []) {
   return addSandboxProfile(env, name, ['--production', ...extra]);
+}
+
+/**
+ * A pid file that names `sandbox` the detached sandbox of `env`'s data dir, held by this process
+ * (alive): what `sandbox info`, `status` and the commands looking for a running sandbox trust.
+ */
+export function writeDetachedPidFile(env: NodeJS.ProcessEnv, sandbox: Pick<RunningSandbox, 'port' | 'url' | 'dbPath'>) {
+  writePidFile(pidFilePath(env), {
+    pid: process.pid,
+    port: sandbox.port,
+    host: '127.0.0.1',
+    url: sandbox.url,
+    db: sandbox.dbPath,
+    startedAt: new Date().toISOString(),
+    detached: true,
+  });
 }
 
 /** Units of `sku` of game 1001 each of `uids` holds (0 for none), read from the sandbox's database. */

@@ -15,11 +15,10 @@ import { main } from '../../src/cli/main.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { jsonSafe, printable } from '../../src/printable.js';
-import { logFilePath, pidFilePath } from '../../src/sandbox/paths.js';
+import { logFilePath } from '../../src/sandbox/paths.js';
 import { formatRequestLine } from '../../src/sandbox/request-line.js';
-import { writePidFile } from '../../src/cli/commands/sandbox/pidfile.js';
 import { fakeIO } from '../output/fake-io.js';
-import type { CliResult, TestEnv } from './harness.js';
+import { writeDetachedPidFile, type CliResult, type TestEnv } from './harness.js';
 
 const ESC = '\x1b[31mRED\x1b[0m';
 const OSC0 = '\x1b]0;owned title\x07';
@@ -87,15 +86,7 @@ beforeAll(async ({ newSandbox }) => {
   writeFileSync(file, JSON.stringify(data));
   env = await newSandbox({ data: file });
   // `sandbox info`/`status` trust a pid file whose process answers on its URL: this one.
-  writePidFile(pidFilePath(env.env), {
-    pid: process.pid,
-    port: Number(new URL(env.sandbox.url).port),
-    host: '127.0.0.1',
-    url: env.sandbox.url,
-    db: env.sandbox.dbPath,
-    startedAt: new Date().toISOString(),
-    detached: true,
-  });
+  writeDetachedPidFile(env.env, env.sandbox);
   // The request log: a request line whose path, query and reason are hostile, and a line the
   // process printed itself.
   const log = logFilePath(env.env);

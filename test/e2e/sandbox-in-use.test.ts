@@ -10,11 +10,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writePidFile } from '../../src/cli/commands/sandbox/pidfile.js';
 import { DEMO } from '../../src/domain/demo.js';
-import { defaultDatabasePath, pidFilePath } from '../../src/sandbox/paths.js';
+import { defaultDatabasePath } from '../../src/sandbox/paths.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runInProcess, type CliResult } from './harness.js';
+import { runInProcess, writeDetachedPidFile, type CliResult } from './harness.js';
 
 let scratch: string;
 let env: NodeJS.ProcessEnv;
@@ -53,15 +52,7 @@ beforeAll(async () => {
     ownDirs: [env.UDCLI_DATA_DIR!],
   });
   env.UDCLI_SANDBOX_PORT = String(sandbox.port);
-  writePidFile(pidFilePath(env), {
-    pid: process.pid,
-    port: sandbox.port,
-    host: '127.0.0.1',
-    url: sandbox.url,
-    db: sandbox.dbPath,
-    startedAt: new Date().toISOString(),
-    detached: true,
-  });
+  writeDetachedPidFile(env, sandbox);
   // The developer's work: alice's xp-boost given through the sandbox.
   const given = await runInProcess(['products', 'give', 'alice', 'xp-boost', '--qty', '7', '--yes'], env);
   expect(given.code, given.stderr).toBe(0);
