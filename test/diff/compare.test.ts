@@ -94,28 +94,29 @@ describe('compareReplies', () => {
 });
 
 describe('schemaFindings: the recorded reply against the sandbox description', () => {
+  const uid = 'c3323c76c063636c91d2e8cb8f4dfcaf';
+  /** A recorded GET of `path` (below /services/rest/v1/) whose reply's payload is `payload`. */
+  const recordedGet = (path: string, query: Array<[string, string]>, payload: unknown) => ({
+    index: 0,
+    host: 'p.example',
+    method: 'GET',
+    path: `/services/rest/v1/${path}`,
+    query,
+    body: [],
+    reply: { ...json(payload), recorded: true },
+  });
+
   it("names each path the recorded payload breaks, with the description's word", async () => {
     const { schemaFindings } = await import('../../src/sandbox/diff/schema-check.js');
-    const uid = 'c3323c76c063636c91d2e8cb8f4dfcaf';
-    const found = schemaFindings({
-      index: 0,
-      host: 'p.example',
-      method: 'GET',
-      path: `/services/rest/v1/users/${uid}.json`,
-      query: [['api_key', 'k']],
-      body: [],
-      reply: {
-        status: 200,
-        mimeType: 'application/json',
-        text: JSON.stringify({
-          version: 1,
-          code: 200,
-          message: 'OK',
-          payload: { uid, username: 'x', avatar: 'a', premium: 0, country: 'FI' },
-        }),
-        recorded: true,
-      },
-    });
+    const found = schemaFindings(
+      recordedGet(`users/${uid}.json`, [['api_key', 'k']], {
+        uid,
+        username: 'x',
+        avatar: 'a',
+        premium: 0,
+        country: 'FI',
+      }),
+    );
     expect(found.map((f) => `${f.kind} ${f.at}`).sort()).toEqual(['schema payload.country', 'schema payload.premium']);
     expect(found.find((f) => f.at === 'payload.premium')).toMatchObject({
       recorded: 0,
@@ -125,33 +126,16 @@ describe('schemaFindings: the recorded reply against the sandbox description', (
 
   it('one cause, one difference: a field of the wrong type inside a value of several shapes is reported at that field alone', async () => {
     const { schemaFindings } = await import('../../src/sandbox/diff/schema-check.js');
-    const uid = 'c3323c76c063636c91d2e8cb8f4dfcaf';
     const products = (data: unknown, explained: string[] = []) =>
       schemaFindings(
-        {
-          index: 0,
-          host: 'p.example',
-          method: 'GET',
-          path: `/services/rest/v1/products/user/${uid}.json`,
-          query: [
+        recordedGet(
+          `products/user/${uid}.json`,
+          [
             ['api_key', 'k'],
             ['game_id', '1001'],
           ],
-          body: [],
-          reply: {
-            status: 200,
-            mimeType: 'application/json',
-            text: JSON.stringify({
-              version: 1,
-              code: 200,
-              message: 'OK',
-              payload: [
-                { product: { sku: 'gold-pack_10', type: 'consumable', data }, purchase: { success: true, data: 30 } },
-              ],
-            }),
-            recorded: true,
-          },
-        },
+          [{ product: { sku: 'gold-pack_10', type: 'consumable', data }, purchase: { success: true, data: 30 } }],
+        ),
         explained,
       ).filter((f) => f.at.startsWith('payload[].product.data'));
     // The comparison reported `type` at consumable_qty: nothing more here, and no "must be array" on its parent.
