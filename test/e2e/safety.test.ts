@@ -253,6 +253,8 @@ describe('bug 5: every mutation is in the audit log', () => {
 });
 
 describe('bug 7: delete asks, or needs --yes', () => {
+  const deleteFirstWinOnTerminal = (o: { input: string; stdinFromDevNull?: boolean }) =>
+    runOnTerminal(['achievements', 'delete', PLAYER, 'FIRST_WIN'], env.env, { prompt: '[y/N]', ...o });
   it('off a terminal without --yes: exit 2, nothing deleted', async () => {
     expect(await achievement(PLAYER, 'COLLECT_1000_GEMS')).toBeDefined();
     const r = await udcli(['achievements', 'delete', PLAYER, 'COLLECT_1000_GEMS'], { input: 'y\n' });
@@ -262,21 +264,14 @@ describe('bug 7: delete asks, or needs --yes', () => {
   });
 
   it('on a terminal with stdin from /dev/null: exit 2, nothing deleted', async () => {
-    const r = await runOnTerminal(['achievements', 'delete', PLAYER, 'FIRST_WIN'], env.env, {
-      prompt: '[y/N]',
-      input: 'y\n',
-      stdinFromDevNull: true,
-    });
+    const r = await deleteFirstWinOnTerminal({ input: 'y\n', stdinFromDevNull: true });
     expect(r.code, r.stdout).toBe(2);
     expect(r.stdout).toMatch(/--yes/);
     expect(await achievement(PLAYER, 'FIRST_WIN')).toBeDefined();
   });
 
   it('the prompt shows what will be lost; Ctrl-D ends its line before "cancelled"', async () => {
-    const r = await runOnTerminal(['achievements', 'delete', PLAYER, 'FIRST_WIN'], env.env, {
-      prompt: '[y/N]',
-      input: '\u0004',
-    });
+    const r = await deleteFirstWinOnTerminal({ input: '\u0004' });
     expect(r.stdout).toContain(`Delete achievement FIRST_WIN of user ${PLAYER} (1/1 Completed`);
     expect(r.stdout).toMatch(/^udcli: cancelled/m);
     expect(r.code).toBe(2);

@@ -62,6 +62,14 @@ function auditLines(): Array<{
     : [];
 }
 
+/** The status of each line of a batch's NDJSON output, in order. */
+function statuses(r: CliResult): string[] {
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { status: string }).status);
+}
+
 function line(r: CliResult, label: string): string {
   const found = r.stderr.split('\n').find((l) => l.startsWith(`${label}:`));
   if (!found) throw new Error(`no ${label} line (exit ${r.code}):\n${r.stderr}`);
@@ -218,12 +226,7 @@ describe('@FILE and --dry-run, as every declared change', () => {
     writeFileSync(users, 'alice\nbob\n');
     const set = await udcli(['saves', 'set', `@${users}`, 'batchslot', '{"b":2}']);
     expect(set.code, set.stderr).toBe(0);
-    expect(
-      set.stdout
-        .trim()
-        .split('\n')
-        .map((l) => (JSON.parse(l) as { status: string }).status),
-    ).toEqual(['ok', 'ok']);
+    expect(statuses(set)).toEqual(['ok', 'ok']);
     expect([stored(ALICE, 'batchslot'), stored(BOB, 'batchslot')]).toEqual(['{"b":2}', '{"b":2}']);
     const journal = join(scratch, 'erase.jsonl');
     const erase = await udcli(['saves', 'erase', `@${users}`, 'batchslot', '--yes', '--journal', journal]);
@@ -231,12 +234,7 @@ describe('@FILE and --dry-run, as every declared change', () => {
     expect([stored(ALICE, 'batchslot'), stored(BOB, 'batchslot')]).toEqual([null, null]);
     const again = await udcli(['saves', 'erase', `@${users}`, 'batchslot', '--yes', '--journal', journal]);
     expect(again.code, again.stderr).toBe(0);
-    expect(
-      again.stdout
-        .trim()
-        .split('\n')
-        .map((l) => (JSON.parse(l) as { status: string }).status),
-    ).toEqual(['skipped', 'skipped']);
+    expect(statuses(again)).toEqual(['skipped', 'skipped']);
   });
 
   it('@- for the users and - for the value both read standard input: refused before anything is sent', async () => {
