@@ -57,13 +57,14 @@ describe('createSigner("hmac-sha256-v1")', () => {
     expect(canonical).toBe(v.canonical.replace('&pid=', `&nonce=${NONCE}&pid=`));
   });
 
+  const give: Array<[string, string]> = [
+    ['api_key', 'k'],
+    ['sku', 'gems:500'],
+    ['increment', 'true'],
+  ];
+
   it('the real nonces: 22 characters of A-Z a-z 0-9 - _ (the contract: 16 to 64), new on every signing', () => {
     const own = createSigner('hmac-sha256-v1', fixture.secret);
-    const give: Array<[string, string]> = [
-      ['api_key', 'k'],
-      ['sku', 'gems:500'],
-      ['increment', 'true'],
-    ];
     const signed = Array.from({ length: 50 }, () => own.sign('PUT', '/products/user/u.json', give, CLOCK).params);
     const nonces = signed.map((p) => p.find(([n]) => n === 'nonce')![1]);
     for (const nonce of nonces) expect(nonce).toMatch(NONCE_PATTERN);
@@ -73,11 +74,6 @@ describe('createSigner("hmac-sha256-v1")', () => {
 
   it('the timestamp is the clock’s second, never ahead of it, also for the same request many times in one second', () => {
     const own = createSigner('hmac-sha256-v1', fixture.secret);
-    const give: Array<[string, string]> = [
-      ['api_key', 'k'],
-      ['sku', 'gems:500'],
-      ['increment', 'true'],
-    ];
     const timestamps = [0, 0.2, 0.9, 0.99].map(
       (dt) => own.sign('PUT', '/products/user/u.json', give, CLOCK + dt).params.find(([n]) => n === 'timestamp')![1],
     );

@@ -35,6 +35,13 @@ const ARGS = ['user', DEMO.user.username, '--json'];
 const HAS_CACHE = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 /** Every file Node keeps under `<dir>/node-compile-cache`, relative to it. */
+/** A new directory `path` that any user may write (mode 0777, no sticky bit). */
+function writableByAll(path: string): string {
+  mkdirSync(path);
+  chmodSync(path, 0o777);
+  return path;
+}
+
 function kept(dir: string): string[] {
   const node = join(dir, 'node-compile-cache');
   if (!existsSync(node)) return [];
@@ -91,17 +98,13 @@ describe('the compiled code of the built binary', () => {
     expect(readdirSync(target)).toEqual([]);
 
     // A directory others may write: not used.
-    const open = join(root, 'open-cache');
-    mkdirSync(open);
-    chmodSync(open, 0o777);
+    const open = writableByAll(join(root, 'open-cache'));
     const r = await sandbox.runBinary(ARGS, { env: { UDCLI_CACHE_DIR: open } });
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(open)).toEqual([]);
 
     // Below a directory another user may write, without the sticky bit: that user could swap it.
-    const shared = join(root, 'shared-parent');
-    mkdirSync(shared);
-    chmodSync(shared, 0o777);
+    const shared = writableByAll(join(root, 'shared-parent'));
     const below = await sandbox.runBinary(ARGS, { env: { UDCLI_CACHE_DIR: join(shared, 'cache') } });
     expect(below.code, below.stderr).toBe(0);
     expect(kept(join(shared, 'cache'))).toEqual([]);

@@ -63,23 +63,31 @@ describe('format and colour policy', () => {
 
 describe('CSV', () => {
   it('quotes per RFC 4180', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('two\nlines')).toBe('"two\nlines"');
-    expect(csvField('cr\rhere')).toBe('"cr\rhere"');
-    expect(csvField('')).toBe('');
+    for (const [field, written] of [
+      ['plain', 'plain'],
+      ['a,b', '"a,b"'],
+      ['say "hi"', '"say ""hi"""'],
+      ['two\nlines', '"two\nlines"'],
+      ['cr\rhere', '"cr\rhere"'],
+      ['', ''],
+    ] as const) {
+      expect(csvField(field), JSON.stringify(field)).toBe(written);
+    }
     expect(csvLine(['a', 'b,c', ''])).toBe('a,"b,c",\n');
   });
 
   it('neutralizes a cell a spreadsheet would run as a formula: a quote in front, inside quotes (OWASP)', () => {
-    expect(csvCell('=HYPERLINK("http://x","y")')).toBe('"\'=HYPERLINK(""http://x"",""y"")"');
-    expect(csvCell('+1+cmd')).toBe('"\'+1+cmd"');
-    expect(csvCell('-1+cmd')).toBe('"\'-1+cmd"');
-    expect(csvCell('@SUM(A1)')).toBe('"\'@SUM(A1)"');
-    expect(csvCell('\t=1')).toBe('"\'\\x09=1"');
-    expect(csvCell('\r=1')).toBe('"\'\\x0d=1"');
-    expect(csvCell('-')).toBe('"\'-"');
+    for (const [cell, written] of [
+      ['=HYPERLINK("http://x","y")', '"\'=HYPERLINK(""http://x"",""y"")"'],
+      ['+1+cmd', '"\'+1+cmd"'],
+      ['-1+cmd', '"\'-1+cmd"'],
+      ['@SUM(A1)', '"\'@SUM(A1)"'],
+      ['\t=1', '"\'\\x09=1"'],
+      ['\r=1', '"\'\\x0d=1"'],
+      ['-', '"\'-"'],
+    ] as const) {
+      expect(csvCell(cell), JSON.stringify(cell)).toBe(written);
+    }
   });
 
   it('leaves plain numbers, and formula characters after the first, as they are', () => {
