@@ -5,13 +5,13 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { failure } from './failure.js';
-import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
 import type { AchievementTarget, ApiClient, ClientOptions } from '../../src/client/types.js';
 import { ApiError, NetworkError, outcomeUnknown, wasNotSent } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { classifyError } from '../../src/batch/runner.js';
 import { fileAwkwardPlatform } from './awkward-platform.js';
+import { tracedClient, type TracedClient } from './traced-client.js';
 import { until } from '../until.js';
 
 const API_KEY = '0123456789abcdef0123456789abcdef';
@@ -23,24 +23,16 @@ afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
 });
 
-function makeClient(overrides: Partial<ClientOptions> = {}): { client: ApiClient; sleeps: number[]; trace: string[] } {
-  const sleeps: number[] = [];
-  const trace: string[] = [];
-  const client = createClient({
-    baseUrl: platform.url,
-    apiKey: API_KEY,
-    signer: createSigner('agi'),
-    verbOverride: true,
-    timeoutMs: 2_000,
-    retries: 2,
-    trace: (line) => trace.push(line),
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    ...overrides,
-  });
-  clients.push(client);
-  return { client, sleeps, trace };
+function makeClient(overrides: Partial<ClientOptions> = {}): TracedClient {
+  const options = { baseUrl: platform.url, apiKey: API_KEY, signer: createSigner('agi'), verbOverride: true };
+  return tracedClient({ ...options, timeoutMs: 2_000, retries: 2, ...overrides }, clients);
+}
+
+/** An increment whose unsigned request's reply is lost or cut: that request, again (the challenge), signed. */
+async function expectSentAgain(client: ApiClient, scenario: string): Promise<void> {
+  const reply = await client.changeUserAchievement(scenario, TARGET, { increment: 1 });
+  expect(reply.payload).toMatchObject({ verified: true });
+  expect(seen(scenario)).toHaveLength(3);
 }
 
 const seen = (scenario: string) => platform.requests.filter((r) => r.path.endsWith(`/${scenario}.json`));
@@ -96,11 +88,7 @@ describe('agi challenge flow', () => {
   });
 
   it("the unsigned request's reply lost: it changed nothing, so even an increment is sent again", async () => {
-    const { client } = makeClient();
-    const reply = await client.changeUserAchievement('agi-unsigned-lost', TARGET, { increment: 1 });
-    expect(reply.payload).toMatchObject({ verified: true });
-    // lost unsigned, unsigned again (challenge), signed.
-    expect(seen('agi-unsigned-lost')).toHaveLength(3);
+    await expectSentAgain(makeClient().client, 'agi-unsigned-lost');
   });
 
   it("a client's first unsigned change whose reply is lost: unknown, never sent again (a partner key applies it)", async () => {
@@ -115,10 +103,7 @@ describe('agi challenge flow', () => {
   it('once the server has challenged this client, a lost reply to the unsigned request is harmless: sent again', async () => {
     const { client } = makeClient();
     await client.changeUserAchievement('agi', TARGET, { increment: 1 });
-    const reply = await client.changeUserAchievement('agi-unsigned-cut', TARGET, { increment: 1 });
-    expect(reply.payload).toMatchObject({ verified: true });
-    // cut unsigned, unsigned again (challenge), signed.
-    expect(seen('agi-unsigned-cut')).toHaveLength(3);
+    await expectSentAgain(client, 'agi-unsigned-cut');
   });
 
   it("a signed increment's reply lost: unknown, never sent again (single and batch classification)", async () => {

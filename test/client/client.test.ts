@@ -12,6 +12,7 @@ import {
   fileAwkwardPlatform,
   startAwkwardPlatform,
 } from './awkward-platform.js';
+import { tracedClient, type TracedClient } from './traced-client.js';
 import { closedPort } from '../e2e/harness.js';
 
 const API_KEY = '0123456789abcdef0123456789abcdef';
@@ -23,29 +24,9 @@ afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
 });
 
-interface TestClient {
-  client: ApiClient;
-  sleeps: number[];
-  trace: string[];
-}
-
-function makeClient(overrides: Partial<ClientOptions> = {}): TestClient {
-  const sleeps: number[] = [];
-  const trace: string[] = [];
-  const client = createClient({
-    baseUrl: platform.url,
-    apiKey: API_KEY,
-    signer: createSigner('hmac-sha256-v1', PLATFORM_SECRET),
-    timeoutMs: 5_000,
-    retries: 2,
-    trace: (line) => trace.push(line),
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    ...overrides,
-  });
-  clients.push(client);
-  return { client, sleeps, trace };
+function makeClient(overrides: Partial<ClientOptions> = {}): TracedClient {
+  const options = { baseUrl: platform.url, apiKey: API_KEY, signer: createSigner('hmac-sha256-v1', PLATFORM_SECRET) };
+  return tracedClient({ ...options, timeoutMs: 5_000, retries: 2, ...overrides }, clients);
 }
 
 function lastRequest(scenario: string) {
