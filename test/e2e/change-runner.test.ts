@@ -45,30 +45,29 @@ describe('the change runner (e2e, in-process)', () => {
   }
 
   describe('a dry run checks what the run checks, and fails the same way before anything is sent', () => {
-    it('a quest that does not exist: exit 4 at once, dry or not, where the dry run used to print a line a user', async () => {
+    it.for([
+      [
+        'a quest that does not exist: exit 4 at once, dry or not, where the dry run used to print a line a user',
+        ['achievements', 'reset'],
+        'NO_SUCH_QUEST',
+        /^udcli: not found: achievement NO_SUCH_QUEST/,
+      ],
+      [
+        'a sku that does not exist: exit 4 at once for a batch, dry or not (one read, not a failure a line)',
+        ['products', 'give'],
+        'NO_SUCH_SKU',
+        /^udcli: not found: product NO_SUCH_SKU/,
+      ],
+    ] as const)('%s', async ([, verb, missing, notFound]) => {
       const testers = list(['alice', 'bob', 'carol']);
       const before = await changesSent();
-      const dry = await env.read(['achievements', 'reset', testers, 'NO_SUCH_QUEST', '--dry-run']);
+      const dry = await env.read([...verb, testers, missing, '--dry-run']);
       expect(dry.code, dry.stderr).toBe(4);
       expect(dry.stdout).toBe('');
-      expect(dry.stderr).toMatch(/^udcli: not found: achievement NO_SUCH_QUEST/);
+      expect(dry.stderr).toMatch(notFound);
       expect(await changesSent()).toEqual(before);
 
-      const real = await env.read(['achievements', 'reset', testers, 'NO_SUCH_QUEST']);
-      expect(real.code).toBe(4);
-      expect(real.stderr.split('\n')[0]).toBe(dry.stderr.split('\n')[0]);
-      expect(await changesSent()).toEqual(before);
-    });
-
-    it('a sku that does not exist: exit 4 at once for a batch, dry or not (one read, not a failure a line)', async () => {
-      const testers = list(['alice', 'bob', 'carol']);
-      const before = await changesSent();
-      const dry = await env.read(['products', 'give', testers, 'NO_SUCH_SKU', '--dry-run']);
-      expect(dry.code, dry.stderr).toBe(4);
-      expect(dry.stdout).toBe('');
-      expect(dry.stderr).toMatch(/^udcli: not found: product NO_SUCH_SKU/);
-
-      const real = await env.read(['products', 'give', testers, 'NO_SUCH_SKU']);
+      const real = await env.read([...verb, testers, missing]);
       expect(real.code).toBe(4);
       expect(real.stdout).toBe('');
       expect(real.stderr.split('\n')[0]).toBe(dry.stderr.split('\n')[0]);

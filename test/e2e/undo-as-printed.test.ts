@@ -54,23 +54,15 @@ function printedUndo(r: CliResult): string {
   return line!.replace(/^Undo:\s+/, '');
 }
 
+/** A change on the strict production profile (reason required), confirmed with --yes. */
+const onStrictProd = (args: string[]): Promise<CliResult> => env.run(['--profile', 'strict-prod', '--yes', ...args]);
+
 const WHY = ['--reason', "refund: the player's lost purchase", '--ticket', 'SUP-5201'];
 
 describe('the printed undo pastes under require_reason', () => {
   it('products give with --reason/--ticket: its Undo line runs on the strict production profile and restores the holding', async () => {
     const before = await held(UID, 'gems');
-    const r = await env.run([
-      '--profile',
-      'strict-prod',
-      '--yes',
-      'products',
-      'give',
-      UID,
-      'gems:500',
-      '--qty',
-      '2',
-      ...WHY,
-    ]);
+    const r = await onStrictProd(['products', 'give', UID, 'gems:500', '--qty', '2', ...WHY]);
     expect(r.code, r.stderr).toBe(0);
     expect(await held(UID, 'gems')).toBe(before + 1000);
     const undo = printedUndo(r);
@@ -92,17 +84,7 @@ describe('the printed undo pastes under require_reason', () => {
 
   it('achievements set with --reason/--ticket: its Undo line runs on the strict production profile and restores the progress', async () => {
     const before = await progress(UID, 'LEVEL_10');
-    const r = await env.run([
-      '--profile',
-      'strict-prod',
-      '--yes',
-      'achievements',
-      'set',
-      UID,
-      'LEVEL_10',
-      '90%',
-      ...WHY,
-    ]);
+    const r = await onStrictProd(['achievements', 'set', UID, 'LEVEL_10', '90%', ...WHY]);
     expect(r.code, r.stderr).toBe(0);
     expect(await progress(UID, 'LEVEL_10')).not.toBe(before);
     const undo = printedUndo(r);
@@ -116,19 +98,7 @@ describe('the printed undo pastes under require_reason', () => {
   it('a reason of the longest length: the undo reason is cut to what --reason takes, and the undo still runs', async () => {
     const before = await held(UID, 'xp-boost');
     const reason = `${'x'.repeat(495)} end!`;
-    const r = await env.run([
-      '--profile',
-      'strict-prod',
-      '--yes',
-      'products',
-      'give',
-      UID,
-      'xp-boost',
-      '--reason',
-      reason,
-      '--ticket',
-      'SUP-5202',
-    ]);
+    const r = await onStrictProd(['products', 'give', UID, 'xp-boost', '--reason', reason, '--ticket', 'SUP-5202']);
     expect(r.code, r.stderr).toBe(0);
     const undo = printedUndo(r);
     expect(undo).toContain(`--reason 'undo: ${'x'.repeat(493)}…' --ticket SUP-5202`);
