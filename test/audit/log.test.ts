@@ -14,6 +14,7 @@ import {
 } from '../../src/audit/log.js';
 import { UsageError } from '../../src/errors.js';
 import { fileScratch } from '../scratch.js';
+import { collect } from '../collect.js';
 
 const root = fileScratch('udcli-audit-');
 let seq = 0;
@@ -23,12 +24,6 @@ const UID = '01e528d59829836fd23b09085b56edab';
 const UID2 = 'ffe528d59829836fd23b09085b56edab';
 const SECRET = 'sandbox-demo-signing-secret-0001';
 const KEY = '0123456789abcdef0123456789abcdef';
-
-async function all(it: AsyncIterable<AuditEntry>): Promise<AuditEntry[]> {
-  const out: AuditEntry[] = [];
-  for await (const e of it) out.push(e);
-  return out;
-}
 
 describe('auditLogPath', () => {
   it('lives in UDCLI_CONFIG_DIR when set, else the per-user config dir', () => {
@@ -159,20 +154,22 @@ describe('audit log', () => {
     appendFileSync(path, '{"time": "torn\n');
     await appendAudit(path, mk(1, UID, 'staging'));
 
-    expect(await all(readAudit(path))).toHaveLength(3);
-    expect((await all(readAudit(path, { since: '2h', now }))).map((e) => e.profile)).toEqual(['staging']);
-    expect(await all(readAudit(path, { since: '7d', now }))).toHaveLength(3);
-    expect((await all(readAudit(path, { user: UID.toUpperCase() }))).map((e) => e.profile)).toEqual([
+    expect(await collect(readAudit(path))).toHaveLength(3);
+    expect((await collect(readAudit(path, { since: '2h', now }))).map((e) => e.profile)).toEqual(['staging']);
+    expect(await collect(readAudit(path, { since: '7d', now }))).toHaveLength(3);
+    expect((await collect(readAudit(path, { user: UID.toUpperCase() }))).map((e) => e.profile)).toEqual([
       'live-eu',
       'staging',
     ]);
     expect(
-      (await all(readAudit(path, { profile: 'live-eu', since: new Date('2024-05-09T00:00:00Z') }))).map((e) => e.uid),
+      (await collect(readAudit(path, { profile: 'live-eu', since: new Date('2024-05-09T00:00:00Z') }))).map(
+        (e) => e.uid,
+      ),
     ).toEqual([UID2]);
   });
 
   it('readAudit of a log that does not exist yet has no entries', async () => {
-    expect(await all(readAudit(join(freshDir(), 'audit.log')))).toEqual([]);
+    expect(await collect(readAudit(join(freshDir(), 'audit.log')))).toEqual([]);
   });
 
   it('parseSince takes durations and dates, and refuses anything else', () => {

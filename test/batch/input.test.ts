@@ -9,14 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { countBatchItems, isBatchArg, readBatchInput, type BatchItem } from '../../src/batch/input.js';
 import { UsageError } from '../../src/errors.js';
 import { fileScratch } from '../scratch.js';
+import { collect } from '../collect.js';
 
 const dir = fileScratch('udcli-input-');
-
-async function collect(it: AsyncIterable<BatchItem>): Promise<BatchItem[]> {
-  const out: BatchItem[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
 
 describe('isBatchArg', () => {
   it('recognises @FILE and @- but not uids or usernames', () => {

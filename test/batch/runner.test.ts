@@ -342,10 +342,14 @@ describe('runBatch', () => {
 
 describe('rate', () => {
   it('parseRate takes N/s, N, N/m and refuses nonsense', () => {
-    expect(parseRate('20/s')).toBe(20);
-    expect(parseRate('20')).toBe(20);
-    expect(parseRate('600/m')).toBe(10);
-    expect(parseRate('0.5/s')).toBe(0.5);
+    for (const [rate, perSecond] of [
+      ['20/s', 20],
+      ['20', 20],
+      ['600/m', 10],
+      ['0.5/s', 0.5],
+    ] as const) {
+      expect(parseRate(rate), rate).toBe(perSecond);
+    }
     for (const bad of ['0/s', '-3/s', 'fast', '10/y', '']) expect(() => parseRate(bad)).toThrow(UsageError);
   });
 
