@@ -3,7 +3,7 @@
  * agi, Tolerance): unsigned request → 401 {session, key} → signed retry, at most 3 signed
  * attempts; a lost reply of the unsigned request is harmless, of a signed increment unknown.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failure } from './failure.js';
 import { createSigner } from '../../src/client/signer.js';
 import type { AchievementTarget, ApiClient, ClientOptions } from '../../src/client/types.js';
@@ -11,17 +11,14 @@ import { ApiError, NetworkError, outcomeUnknown, wasNotSent } from '../../src/er
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { classifyError } from '../../src/batch/runner.js';
 import { fileAwkwardPlatform } from './awkward-platform.js';
-import { tracedClient, type TracedClient } from './traced-client.js';
+import { fileClients, tracedClient, type TracedClient } from './traced-client.js';
 import { until } from '../until.js';
 
 const API_KEY = '0123456789abcdef0123456789abcdef';
 const TARGET: AchievementTarget = { type: 'Game', pid: '1001', developerId: 'SPEED RUN/100%' };
 
 const platform = fileAwkwardPlatform();
-const clients: ApiClient[] = [];
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-});
+const clients = fileClients();
 
 function makeClient(overrides: Partial<ClientOptions> = {}): TracedClient {
   const options = { baseUrl: platform.url, apiKey: API_KEY, signer: createSigner('agi'), verbOverride: true };

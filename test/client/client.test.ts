@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { failure } from './failure.js';
 import { createClient } from '../../src/client/client.js';
 import { createSigner } from '../../src/client/signer.js';
-import type { AchievementTarget, ApiClient, ClientOptions } from '../../src/client/types.js';
+import type { AchievementTarget, ClientOptions } from '../../src/client/types.js';
 import { ApiError, MalformedReplyError, NetworkError, UsageError } from '../../src/errors.js';
 import {
   EXTRA_FIELDS_USER,
@@ -12,17 +12,14 @@ import {
   fileAwkwardPlatform,
   startAwkwardPlatform,
 } from './awkward-platform.js';
-import { tracedClient, type TracedClient } from './traced-client.js';
+import { fileClients, tracedClient, type TracedClient } from './traced-client.js';
 import { closedPort } from '../e2e/harness.js';
 
 const API_KEY = '0123456789abcdef0123456789abcdef';
 const TARGET: AchievementTarget = { type: 'Game', pid: '1001', developerId: 'FIRST_WIN' };
 
 const platform = fileAwkwardPlatform();
-const clients: ApiClient[] = [];
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-});
+const clients = fileClients();
 
 function makeClient(overrides: Partial<ClientOptions> = {}): TracedClient {
   const options = { baseUrl: platform.url, apiKey: API_KEY, signer: createSigner('hmac-sha256-v1', PLATFORM_SECRET) };

@@ -1,4 +1,5 @@
 /** A client for tests that never sleeps: it keeps what it would have slept, and its trace lines. */
+import { afterAll } from 'vitest';
 import { createClient } from '../../src/client/client.js';
 import type { ApiClient, ClientOptions } from '../../src/client/types.js';
 
@@ -21,4 +22,13 @@ export function tracedClient(options: ClientOptions, clients: ApiClient[]): Trac
   });
   clients.push(client);
   return { client, sleeps, trace };
+}
+
+/** The clients a test file makes, closed after its last test. */
+export function fileClients(): ApiClient[] {
+  const clients: ApiClient[] = [];
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+  });
+  return clients;
 }

@@ -124,38 +124,21 @@ describe('the change runner (e2e, in-process)', () => {
     it('NDJSON, -o json and --fields all give error as {message, code}', async () => {
       const testers = list(['alice', 'nobody_by_that_name']);
       const expected = { message: 'not found: user named nobody_by_that_name', code: 404 };
-      const lines = ndjson(await env.read(['achievements', 'reset', testers, 'FIRST_WIN']));
+      const reset = (...flags: string[]) => env.read(['achievements', 'reset', testers, 'FIRST_WIN', ...flags]);
+      const lines = ndjson(await reset());
       expect(lines.find((l) => l.line === 2)!.error).toEqual(expected);
 
-      const json = await env.read(['achievements', 'reset', testers, 'FIRST_WIN', '-o', 'json']);
+      const json = await reset('-o', 'json');
       expect(json.code).toBe(6);
       const rows = JSON.parse(json.stdout) as Line[];
       expect(rows.find((l) => l.line === 2)!.error).toEqual(expected);
       expect(rows.find((l) => l.line === 1)!.error).toBeNull();
 
-      const fields = await env.read([
-        'achievements',
-        'reset',
-        testers,
-        'FIRST_WIN',
-        '--fields',
-        'line,error',
-        '-o',
-        'ndjson',
-      ]);
+      const fields = await reset('--fields', 'line,error', '-o', 'ndjson');
       expect(ndjson(fields).find((l) => l.line === 2)).toEqual({ line: 2, error: expected });
 
       // A table and CSV show the message itself.
-      const csv = await env.read([
-        'achievements',
-        'reset',
-        testers,
-        'FIRST_WIN',
-        '--fields',
-        'line,error',
-        '-o',
-        'csv',
-      ]);
+      const csv = await reset('--fields', 'line,error', '-o', 'csv');
       expect(csv.stdout.split('\n')).toContain(`2,${expected.message}`);
     });
   });
