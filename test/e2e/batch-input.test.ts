@@ -4,18 +4,14 @@
  */
 import { createReadStream, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from '../fixtures.js';
-import { runInProcess, type TestEnv } from './harness.js';
+import { describe, expect, fileSandbox, it } from '../fixtures.js';
+import { runInProcess } from './harness.js';
 import { fileScratch } from '../scratch.js';
 
+const env = fileSandbox();
 const scratch = fileScratch('udcli-e2e-input-');
 
 describe('batch input limits (e2e)', () => {
-  let env: TestEnv;
-  beforeAll(({ sandbox }) => {
-    env = sandbox;
-  });
-
   it('a 1 MB line between two users is one failed item, shown cut short; the two users are reset; exit 6', async () => {
     const list = join(scratch, 'long.txt');
     writeFileSync(list, `alice\n${'q'.repeat(1024 * 1024)}\nbob\n`);

@@ -375,6 +375,17 @@ export function heldUnits(env: TestEnv, sku: string, uids: readonly string[]): M
   });
 }
 
+/** How many users the sandbox database `file` holds, after SQLite finds it whole (integrity_check). */
+export function usersIn(file: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    return (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 export function withDb<T>(env: TestEnv, fn: (db: Connection) => T): T {
   const db = new Database(env.sandbox.dbPath, { readonly: true, fileMustExist: true });
   try {

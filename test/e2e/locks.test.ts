@@ -6,21 +6,17 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import { describe, expect, fileSandbox, it } from '../fixtures.js';
 import { generatedUsername } from '../../src/sandbox/seed/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { until } from '../until.js';
-import { BIN, runCli, runInProcess, type TestEnv } from './harness.js';
+import { BIN, runCli, runInProcess } from './harness.js';
 import { fileScratch } from '../scratch.js';
 
+const env = fileSandbox();
 const scratch = fileScratch('udcli-e2e-locks-');
 
 describe('a journal is one run’s (e2e)', () => {
-  let env: TestEnv;
-  beforeAll(({ sandbox }) => {
-    env = sandbox;
-  });
-
   it('a second run on a journal in use exits 2 naming the first run’s pid, and changes nothing', async () => {
     const list = join(scratch, 'slow.txt');
     writeFileSync(

@@ -11,11 +11,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Database } from '../sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { BIN, json, type TestEnv } from './harness.js';
+import { BIN, json, usersIn, type TestEnv } from './harness.js';
 
 const STUDIO_KEY = '5f0e3b7c9a1d4e2f8b6c0a9d7e5f3b1c';
 const QA_FILE = `games:
@@ -191,16 +190,7 @@ describe('your game in the sandbox', () => {
     );
     expect((await env.run(['sandbox', 'snapshot', 'save', 'keep', '--db', big])).code).toBe(0);
     const keep = join(env.dataDir, 'snapshots', 'keep.db');
-    const users = (path: string) => {
-      const db = new Database(path, { readonly: true });
-      try {
-        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-        return (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
-      } finally {
-        db.close();
-      }
-    };
-    const expected = users(keep);
+    const expected = usersIn(keep);
     for (const delayMs of [20, 80, 160, 320]) {
       const child = spawn(process.execPath, [BIN, 'sandbox', 'snapshot', 'save', 'keep', '--db', big], {
         env: { ...process.env, ...env.env },
@@ -210,7 +200,7 @@ describe('your game in the sandbox', () => {
       await new Promise((r) => setTimeout(r, delayMs));
       child.kill('SIGKILL');
       await closed;
-      expect(users(keep), `killed after ${delayMs} ms`).toBe(expected);
+      expect(usersIn(keep), `killed after ${delayMs} ms`).toBe(expected);
     }
     const restore = await env.run(['sandbox', 'snapshot', 'restore', 'keep', '--db', big]);
     expect(restore.code, restore.stderr).toBe(0);

@@ -16,7 +16,7 @@ import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { queryString, sign } from '../sandbox/helpers/sandbox.js';
-import { BIN, runCli, runInProcess } from './harness.js';
+import { BIN, runCli, runInProcess, usersIn } from './harness.js';
 import { until } from '../until.js';
 
 /** A process that changes one user row every few ms, each change its own transaction, until killed. */
@@ -86,16 +86,6 @@ async function withWriters<T>(count: number, fn: () => Promise<T>): Promise<{ re
 
 const snapshots = () => join(scratch, 'data', 'snapshots');
 const leftovers = () => readdirSync(snapshots()).filter((f) => !/^[\w.-]+\.db$/.test(f));
-
-function usersIn(file: string): number {
-  const snap = new Database(file, { readonly: true });
-  try {
-    expect(snap.pragma('integrity_check', { simple: true })).toBe('ok');
-    return (snap.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
-  } finally {
-    snap.close();
-  }
-}
 
 describe('snapshots under steady writers', () => {
   it('save finishes while 8 processes write, whole, 0600, no temporary file left; restore finishes too', async () => {
