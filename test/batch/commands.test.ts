@@ -405,52 +405,39 @@ describe('runProductBatch', () => {
     ]);
   });
 
-  it('a journal makes a rerun skip the users already given to', async () => {
-    const svc = fakeService(['alice', 'bob']);
-    const file = listFile(['alice', 'bob']);
-    const journal = join(mkdtempSync(join(root, 'j-')), 'give.journal');
-    await runProductBatch(
-      fakeFactory(svc).factory,
-      { spec: `@${file}`, action: 'give', sku: 'sword' },
-      { qty: '1', journal },
-    );
-    const again = fakeFactory(svc);
-    const summary = await runProductBatch(
-      again.factory,
-      { spec: `@${file}`, action: 'give', sku: 'sword' },
-      { qty: '1', journal },
-    );
-    expect(summary).toMatchObject({ skipped: 2, ok: 0 });
-    expect(svc.swords.get(uidForUsername('alice'))).toBe(1);
-    // the same journal under a different quantity is another command: refused
-    await expect(
-      runProductBatch(
-        fakeFactory(svc).factory,
-        { spec: `@${file}`, action: 'give', sku: 'sword' },
-        { qty: '3', journal },
-      ),
-    ).rejects.toThrow(/belongs to another command/);
-  });
+  describe('a journal', () => {
+    /** A batch giving alice, bob swords from one list, journalled in a new journal `name`, on `factory`'s target. */
+    const swordBatch = (name: string) => {
+      const file = listFile(['alice', 'bob']);
+      const journal = join(mkdtempSync(join(root, 'j-')), name);
+      return (factory: ReturnType<typeof fakeFactory>, qty = '1') =>
+        runProductBatch(factory.factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty, journal });
+    };
 
-  it('a journal written on one target is refused on another before anything is sent, naming both and what differs', async () => {
-    const svc = fakeService(['alice', 'bob']);
-    const file = listFile(['alice', 'bob']);
-    const journal = join(mkdtempSync(join(root, 'j-')), 'rehearse.journal');
-    await runProductBatch(
-      fakeFactory(svc).factory,
-      { spec: `@${file}`, action: 'give', sku: 'sword' },
-      { qty: '1', journal },
-    );
-    const sent = svc.requests.length;
-    const prod = fakeFactory(svc, { production: true, yes: true });
-    await expect(
-      runProductBatch(prod.factory, { spec: `@${file}`, action: 'give', sku: 'sword' }, { qty: '1', journal }),
-    ).rejects.toThrow(
-      /journal .*rehearse.journal was written for another target: profile sandbox on http:\/\/127.0.0.1:8787 \(game 1001\), not profile live-eu on https:\/\/api.live.example \(game 1001\) \(the server and the profile differ\); nothing was sent/,
-    );
-    expect(svc.requests.length).toBe(sent);
-    // Refused before the production banner: nobody was asked anything.
-    expect(prod.stderr()).not.toContain('PRODUCTION');
+    it('makes a rerun skip the users already given to', async () => {
+      const svc = fakeService(['alice', 'bob']);
+      const giveSwords = swordBatch('give.journal');
+      await giveSwords(fakeFactory(svc));
+      const summary = await giveSwords(fakeFactory(svc));
+      expect(summary).toMatchObject({ skipped: 2, ok: 0 });
+      expect(svc.swords.get(uidForUsername('alice'))).toBe(1);
+      // the same journal under a different quantity is another command: refused
+      await expect(giveSwords(fakeFactory(svc), '3')).rejects.toThrow(/belongs to another command/);
+    });
+
+    it('written on one target is refused on another before anything is sent, naming both and what differs', async () => {
+      const svc = fakeService(['alice', 'bob']);
+      const giveSwords = swordBatch('rehearse.journal');
+      await giveSwords(fakeFactory(svc));
+      const sent = svc.requests.length;
+      const prod = fakeFactory(svc, { production: true, yes: true });
+      await expect(giveSwords(prod)).rejects.toThrow(
+        /journal .*rehearse.journal was written for another target: profile sandbox on http:\/\/127.0.0.1:8787 \(game 1001\), not profile live-eu on https:\/\/api.live.example \(game 1001\) \(the server and the profile differ\); nothing was sent/,
+      );
+      expect(svc.requests.length).toBe(sent);
+      // Refused before the production banner: nobody was asked anything.
+      expect(prod.stderr()).not.toContain('PRODUCTION');
+    });
   });
 });
 
