@@ -10,12 +10,12 @@
  * install under this Node (better-sqlite3 13 is never installed on Node 20, the Node 20 package
  * never on 22 and later).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, commandEnv, type CliResult } from './harness.js';
+import { run } from './pack-helpers.js';
 
 let scratch: string;
 let env: NodeJS.ProcessEnv;
@@ -25,25 +25,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function asNode(version: string, args: string[]): Promise<CliResult & { signal: NodeJS.Signals | null }> {
+async function asNode(version: string, args: string[]): Promise<CliResult & { signal: NodeJS.Signals | null }> {
   const preload = `data:text/javascript,${encodeURIComponent(`Object.defineProperty(process.versions, 'node', { value: ${JSON.stringify(version)} });`)}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', preload, BIN, ...args], {
-      cwd: scratch,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, signal, stdout, stderr });
-    });
-  });
+  const r = await run(process.execPath, ['--import', preload, BIN, ...args], { cwd: scratch, env, timeoutMs: 30_000 });
+  return { ...r, code: r.code ?? -1 };
 }
 
 function expectOneLine(r: CliResult & { signal: NodeJS.Signals | null }): string {

@@ -15,6 +15,7 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface Run {
   code: number | null;
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -31,13 +32,14 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 export function run(
   command: string,
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number; as?: { uid: number; gid: number } },
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd ?? REPO,
       env: options.env ?? cleanEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...options.as,
     });
     let stdout = '';
     let stderr = '';
@@ -45,9 +47,9 @@ export function run(
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
   });
 }

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, runInProcess, type CliResult } from './harness.js';
+import { run } from './pack-helpers.js';
 import { until } from '../until.js';
 import { fileScratch } from '../scratch.js';
 
@@ -18,24 +19,14 @@ const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
 
 /** Runs the binary, as `nobody` when these tests run as root (root may write any file). */
-function runAs(args: string[], env: NodeJS.ProcessEnv, asNobody: boolean): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...(asNobody ? { uid: NOBODY, gid: NOBODY } : {}),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
+async function runAs(args: string[], env: NodeJS.ProcessEnv, asNobody: boolean): Promise<CliResult> {
+  const r = await run(process.execPath, [BIN, ...args], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+    timeoutMs: 20_000,
+    ...(asNobody ? { as: { uid: NOBODY, gid: NOBODY } } : {}),
   });
+  return { code: r.code ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Starts a foreground sandbox, waits for its URL on stdout, then stops it with SIGTERM. */
