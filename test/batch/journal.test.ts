@@ -601,11 +601,14 @@ describe('journal survives kill -9', () => {
     return m;
   };
 
-  it('resumes a killed non-idempotent batch: no item runs twice; the few killed in flight are unknown, the rest ok', async () => {
+  /** In a new folder: the run's users list, its journal, and the log of the calls the worker made. */
+  const killedRunFiles = () => {
     const dir = mkdtempSync(join(root, 'kill-'));
-    const list = join(dir, 'users.txt');
-    const journal = join(dir, 'journal.ndjson');
-    const calls = join(dir, 'calls.txt');
+    return { list: join(dir, 'users.txt'), journal: join(dir, 'journal.ndjson'), calls: join(dir, 'calls.txt') };
+  };
+
+  it('resumes a killed non-idempotent batch: no item runs twice; the few killed in flight are unknown, the rest ok', async () => {
+    const { list, journal, calls } = killedRunFiles();
     const N = 400;
     const uids = Array.from({ length: N }, (_, i) => HEX(i + 1));
     writeFileSync(list, `# users\n${uids.join('\n')}\n`);
@@ -642,10 +645,7 @@ describe('journal survives kill -9', () => {
   }, 60_000);
 
   it('resumes a killed idempotent batch: every item ends ok and only items in flight at the kill ran twice', async () => {
-    const dir = mkdtempSync(join(root, 'kill-'));
-    const list = join(dir, 'users.txt');
-    const journal = join(dir, 'journal.ndjson');
-    const calls = join(dir, 'calls.txt');
+    const { list, journal, calls } = killedRunFiles();
     const N = 300;
     writeFileSync(list, Array.from({ length: N }, (_, i) => HEX(i + 1)).join('\n'));
     const first = start([list, journal, calls, 'idempotent']);
