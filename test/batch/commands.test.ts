@@ -208,6 +208,11 @@ function fakeFactory(
   return { factory, results, audit, stderr: () => err, connections, interrupt, listening: () => listeners.size };
 }
 
+/** The batch's result lines by their input (the username or uid as the list gave it). */
+function resultsByInput(f: ReturnType<typeof fakeFactory>): Map<unknown, Record<string, unknown>> {
+  return new Map(f.results().map((x) => [x.input, x]));
+}
+
 function listFile(lines: string[]): string {
   const p = join(mkdtempSync(join(root, 'list-')), 'users.txt');
   writeFileSync(p, `${lines.join('\n')}\n`);
@@ -273,7 +278,7 @@ describe('runAchievementBatch', () => {
     expect(summary).toMatchObject({ total: 3, ok: 3, failed: 0 });
     // Two a user in flight: the read before a change goes beside the challenge request.
     expect(f.connections).toEqual([6]);
-    const byInput = new Map(f.results().map((r) => [r.input, r]));
+    const byInput = resultsByInput(f);
     expect(byInput.get('alice')).toMatchObject({
       uid: uidForUsername('alice'),
       status: 'ok',
@@ -302,7 +307,7 @@ describe('runAchievementBatch', () => {
     await expect(
       runAchievementBatch(f.factory, { spec: `@${file}`, action: 'inc', developerId: 'FIRST_WIN' }, { by: '2' }),
     ).rejects.toThrow(BatchIncompleteError);
-    const r = new Map(f.results().map((x) => [x.input, x]));
+    const r = resultsByInput(f);
     expect(r.get('nobody')).toMatchObject({ status: 'failed', uid: null, error: { code: 404 } });
     expect(r.get('alice')).toMatchObject({ status: 'ok', result: { after: { current_value: 2 } } });
     // Every mutation is audited (issue 15), inc included; the user that failed to resolve is not.
@@ -379,7 +384,7 @@ describe('runProductBatch', () => {
     await expect(
       runProductBatch(f.factory, { spec: `@${file}`, action: 'take', sku: 'sword' }, { qty: '2' }),
     ).rejects.toThrow(BatchIncompleteError);
-    const r = new Map(f.results().map((x) => [x.input, x]));
+    const r = resultsByInput(f);
     expect(r.get('alice')).toMatchObject({
       status: 'ok',
       result: {
