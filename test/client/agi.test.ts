@@ -183,12 +183,18 @@ describe('the read before a change beside the challenge (RequestSpec.beforeChang
     await r.text();
   };
 
-  it("a client's first change: the gate first, then the unsigned request and the signed one", async () => {
-    const { client } = makeClient();
-    const g = gate('agi-gate-first');
-    const pending = client.gated!(g.run).changeUserAchievement('agi-gate-first', TARGET, { increment: 1 });
+  /** A gated increment of `scenario`, held at its shut gate until a whole round trip has passed. */
+  const heldAtGate = async (client: ApiClient, scenario: string) => {
+    const g = gate(scenario);
+    const pending = client.gated!(g.run).changeUserAchievement(scenario, TARGET, { increment: 1 });
     await gateCalled(g);
     await roundTrip();
+    return { g, pending };
+  };
+
+  it("a client's first change: the gate first, then the unsigned request and the signed one", async () => {
+    const { client } = makeClient();
+    const { g, pending } = await heldAtGate(client, 'agi-gate-first');
     expect(seen('agi-gate-first')).toHaveLength(0);
     g.open();
     expect((await pending).payload).toMatchObject({ verified: true });
@@ -199,10 +205,7 @@ describe('the read before a change beside the challenge (RequestSpec.beforeChang
   it('once the server has challenged: the unsigned request goes while the gate is shut, the signed one only after it opens', async () => {
     const { client } = makeClient();
     await client.changeUserAchievement('agi-gate-learn', TARGET, { increment: 1 });
-    const g = gate('agi-gate-early');
-    const pending = client.gated!(g.run).changeUserAchievement('agi-gate-early', TARGET, { increment: 1 });
-    await gateCalled(g);
-    await roundTrip();
+    const { g, pending } = await heldAtGate(client, 'agi-gate-early');
     const [unsigned, ...rest] = seen('agi-gate-early');
     expect(unsigned!.params.map(([n]) => n)).not.toContain('sig');
     expect(rest).toHaveLength(0);
@@ -231,10 +234,7 @@ describe('the read before a change beside the challenge (RequestSpec.beforeChang
     expect((await client.changeUserAchievement('agi-partner', TARGET, { increment: 1 })).payload).toMatchObject({
       verified: false,
     });
-    const g = gate('agi-gate-after-partner');
-    const pending = client.gated!(g.run).changeUserAchievement('agi-gate-after-partner', TARGET, { increment: 1 });
-    await gateCalled(g);
-    await roundTrip();
+    const { g, pending } = await heldAtGate(client, 'agi-gate-after-partner');
     expect(seen('agi-gate-after-partner')).toHaveLength(0);
     g.open();
     await pending;
