@@ -16,6 +16,17 @@ import { DEMO_FACTS } from './seed/demo-data.js';
 /** Users listed (the rest are counted): enough to pick one, few enough to read. */
 export const LISTED_USERS = 10;
 
+/**
+ * Users a `udcli/sandbox` handle (and a test worker's) lists: every one a test's data file holds, without reading a
+ * generated million.
+ */
+const HANDLE_USERS = 1000;
+
+/** The users a test's handle lists, as uid and username. */
+export function handleUsers(db: SandboxDatabase): Array<{ uid: string; username: string }> {
+  return db.repos.users.first(HANDLE_USERS).map((u) => ({ uid: u.uid, username: u.username }));
+}
+
 export interface LoadedKey {
   api_key: string;
   signing_secret: string;

@@ -6,21 +6,18 @@
  * shares with the server (WAL), as `udcli sandbox snapshot` does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BIN_PATH } from '../../package-paths.js';
 import { openDatabase, type SandboxDatabase } from '../database.js';
-import { followed, loadedContents } from '../loaded.js';
 import { restoreSnapshot, saveSnapshot, snapshotFile } from '../snapshots.js';
 import { control } from './control.js';
 import { advanceOf, checkData, timeOf, type CheckedOptions } from './options.js';
 import type { Sandbox, SandboxConnection, SandboxData, SandboxRequest } from './public.js';
+import { asyncDispose, dataFile, heldAll, heldPart, type Held } from './held.js';
 import { credentialsEnv, remoteWorker } from './workers.js';
-
-const LISTED_USERS = 1000;
-const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose');
 
 function argsOf(checked: CheckedOptions, db: string, data: string | undefined): string[] {
   const args = ['sandbox', 'start', '--port', String(checked.port), '--db', db];
@@ -69,15 +66,10 @@ export async function startChildSandbox(checked: CheckedOptions): Promise<Sandbo
   const dir = mkdtempSync(join(tmpdir(), 'udcli-sandbox-child-'));
   const dbFile = checked.db === ':memory:' ? join(dir, 'sandbox.db') : resolve(checked.db);
   let files = 0;
-  const dataFile = (data: string | SandboxData): string => {
-    if (typeof data === 'string') return resolve(data);
-    const file = join(dir, `data-${++files}.json`);
-    writeFileSync(file, JSON.stringify(data), { mode: 0o600 });
-    return file;
-  };
+  const fileOf = (data: string | SandboxData): string => dataFile(data, dir, ++files);
   const child = spawn(
     process.execPath,
-    [BIN_PATH, ...argsOf(checked, dbFile, checked.data === undefined ? undefined : dataFile(checked.data))],
+    [BIN_PATH, ...argsOf(checked, dbFile, checked.data === undefined ? undefined : fileOf(checked.data))],
     // Its own data folder: no other sandbox of the user's is seen, listed or stopped by it.
     { env: { ...process.env, UDCLI_DATA_DIR: dir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -119,25 +111,9 @@ export async function startChildSandbox(checked: CheckedOptions): Promise<Sandbo
     return Promise.resolve(fn());
   };
   /** What it held when it stopped (read before the file is closed). */
-  let last: { primary: ReturnType<typeof readPrimary>; games: Sandbox['games']; users: Sandbox['users'] } | undefined;
-  const readPrimary = () => {
-    const p = followed(db).primary;
-    return {
-      gameId: p?.game_id ?? '',
-      apiKey: p?.api_key ?? '',
-      signingSecret: p?.signing_secret ?? '',
-      signingScheme: (p?.signing === 'hmac-sha256-v1' ? 'hmac-sha256-v1' : 'agi') as SandboxConnection['signingScheme'],
-    };
-  };
-  const primary = () => last?.primary ?? readPrimary();
-  const readGames = () =>
-    loadedContents(db).games.map((g) => ({
-      id: g.id,
-      name: g.name,
-      apiKey: g.keys[0]?.api_key ?? '',
-      signingSecret: g.keys[0]?.signing_secret ?? '',
-    }));
-  const readUsers = () => db.repos.users.first(LISTED_USERS).map((u) => ({ uid: u.uid, username: u.username }));
+  let last: Held | undefined;
+  const held = <K extends keyof Held>(part: K): Held[K] => (last === undefined ? heldPart(db, part) : last[part]);
+  const primary = () => held('primary');
 
   const sandbox: Sandbox = {
     url,
@@ -153,10 +129,10 @@ export async function startChildSandbox(checked: CheckedOptions): Promise<Sandbo
       return primary().signingSecret;
     },
     get games() {
-      return last?.games ?? readGames();
+      return held('games');
     },
     get users() {
-      return last?.users ?? readUsers();
+      return held('users');
     },
     faultSeed: checked.faults?.seed,
     clock: {
@@ -180,7 +156,7 @@ export async function startChildSandbox(checked: CheckedOptions): Promise<Sandbo
       }),
     load: (data) =>
       live('load()', async () => {
-        const file = dataFile(checkData(data));
+        const file = fileOf(checkData(data));
         const fields = {
           data: readFileSync(file, 'utf8'),
           file: basename(file),
@@ -206,7 +182,7 @@ export async function startChildSandbox(checked: CheckedOptions): Promise<Sandbo
     worker: (id) => live(`worker(${String(id)})`, () => remoteWorker(sandbox.connection, id)),
     stop() {
       stopping ??= (async () => {
-        last = { primary: readPrimary(), games: readGames(), users: readUsers() };
+        last = heldAll(db);
         db.close();
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
         await exited;

@@ -4,45 +4,23 @@
  * its URL and credentials, and reset, load, snapshots, the clock and the request log, acted on directly (the same
  * functions as their `/_sandbox/...` routes), so none of them is a request in the log the test reads.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../package-paths.js';
 import { replaceContents } from '../contents.js';
 import { readDataFile } from '../data/read.js';
 import { REQUEST_LOG_CAPACITY } from '../http/request-log.js';
-import { followed, loadedContents } from '../loaded.js';
 import { dataOrigin, fileSha256 } from '../origin.js';
 import { keepBaseline } from '../repositories/baseline.js';
 import type { LoadedData } from '../routes/reset.js';
 import { startSandbox as startServer, type RunningSandbox } from '../server.js';
 import { restoreSnapshot, saveSnapshot, snapshotFile } from '../snapshots.js';
-import { freshWorkerGame } from '../workers.js';
+import { freshWorkerGame, workerKeys } from '../workers.js';
 import { advanceOf, checkData, checkOptions, timeOf } from './options.js';
-import type {
-  Sandbox,
-  SandboxConnection,
-  SandboxData,
-  SandboxGame,
-  SandboxOptions,
-  SandboxRemote,
-  SandboxUser,
-} from './public.js';
+import type { Sandbox, SandboxConnection, SandboxOptions, SandboxRemote } from './public.js';
+import { asyncDispose, dataFile, heldAll, heldPart, type Held } from './held.js';
 import { credentialsEnv, remoteWorker, workerHandle, workerIdOf } from './workers.js';
-
-/** Users listed on the handle: every one a test's data file holds, without reading a generated million. */
-const LISTED_USERS = 1000;
-
-// Node 20.18 has it; an older runtime's `await using` looks for the symbol Node registers under this name.
-const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose');
-
-/** A data option as a file: a path as given, an object written (JSON, owner only) into the sandbox's own folder. */
-function dataFile(data: string | SandboxData, dir: string, n: number): string {
-  if (typeof data === 'string') return resolve(data);
-  const file = join(dir, `data-${n}.json`);
-  writeFileSync(file, JSON.stringify(data), { mode: 0o600 });
-  return file;
-}
 
 /**
  * The seeded databases of this process, by seed: a sandbox after the first starts as a copy of its first seeding
@@ -69,42 +47,6 @@ function imageOf(seed: 'demo' | 'none'): Buffer | undefined {
 
 function warn(line: string): void {
   process.emitWarning(line, 'UdcliSandboxWarning');
-}
-
-interface Holdings {
-  primary: { gameId: string; apiKey: string; signingSecret: string; signingScheme: 'agi' | 'hmac-sha256-v1' };
-  games: SandboxGame[];
-  users: SandboxUser[];
-}
-
-function holdingsOf<K extends keyof Holdings>(running: RunningSandbox, part: K): Holdings[K] {
-  return (
-    part === 'primary' ? primaryOf(running) : part === 'games' ? gamesOf(running) : usersOf(running)
-  ) as Holdings[K];
-}
-
-function primaryOf(running: RunningSandbox): Holdings['primary'] {
-  const primary = followed(running.parts.db).primary;
-  return {
-    gameId: primary?.game_id ?? '',
-    apiKey: primary?.api_key ?? '',
-    signingSecret: primary?.signing_secret ?? '',
-    // A game taking both schemes takes the platform's.
-    signingScheme: primary?.signing === 'hmac-sha256-v1' ? 'hmac-sha256-v1' : 'agi',
-  };
-}
-
-function gamesOf(running: RunningSandbox): SandboxGame[] {
-  return loadedContents(running.parts.db).games.map((g) => ({
-    id: g.id,
-    name: g.name,
-    apiKey: g.keys[0]?.api_key ?? '',
-    signingSecret: g.keys[0]?.signing_secret ?? '',
-  }));
-}
-
-function usersOf(running: RunningSandbox): SandboxUser[] {
-  return running.parts.db.repos.users.first(LISTED_USERS).map((u) => ({ uid: u.uid, username: u.username }));
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -148,7 +90,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let since = 0;
   const lastId = (): number => requestLog.list(0, 1).at(-1)?.id ?? 0;
   /** What it held when it stopped: read from the database while it runs (which any request may change). */
-  let lastHeld: Holdings | undefined;
+  let lastHeld: Held | undefined;
   let stopping: Promise<void> | undefined;
 
   /** Runs a change of the handle's, refused once stop() was called. */
@@ -156,8 +98,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (stopping !== undefined) throw new Error(`sandbox.${what}: the sandbox was stopped`);
     await fn();
   };
-  const live = <K extends keyof Holdings>(part: K): Holdings[K] =>
-    lastHeld === undefined ? holdingsOf(running, part) : lastHeld[part];
+  const live = <K extends keyof Held>(part: K): Held[K] =>
+    lastHeld === undefined ? heldPart(db, part) : lastHeld[part];
   const at = (ms: number): Date => new Date(ms);
   const moved = async (fn: () => number): Promise<Date> => {
     if (stopping !== undefined) throw new Error('sandbox.clock: the sandbox was stopped');
@@ -231,15 +173,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const id = workerIdOf(given);
       const connection = sandbox.connection;
       const fresh = () => change(`worker(${id})`, () => void freshWorkerGame(db, id, Math.floor(clock.now() / 1000)));
-      let keys: ReturnType<typeof freshWorkerGame> | undefined;
-      await change(`worker(${id})`, () => {
-        keys = freshWorkerGame(db, id, Math.floor(clock.now() / 1000));
-      });
-      return workerHandle(connection, id, keys!, () => sandbox.users, fresh);
+      await fresh();
+      return workerHandle(
+        connection,
+        id,
+        workerKeys(connection.gameId, connection.signingSecret, id),
+        () => sandbox.users,
+        fresh,
+      );
     },
     stop() {
       stopping ??= (async () => {
-        lastHeld = { primary: live('primary'), games: live('games'), users: live('users') };
+        lastHeld = heldAll(db);
         try {
           baseline.dispose();
           await running.close();

@@ -7,13 +7,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WorkerReply } from '../../domain/sandbox-admin-replies.js';
 import { redact } from '../../redact.js';
 import type { SandboxDatabase } from '../database.js';
+import { handleUsers } from '../loaded.js';
 import { registerAdminRoute } from '../http/admin.js';
 import type { VirtualClock } from '../virtual-clock.js';
 import { freshWorkerGame } from '../workers.js';
 
 export const WORKERS_PATH = '/workers';
-/** Users listed in the reply, as the in-process handle lists them. */
-const LISTED_USERS = 1000;
 
 export function registerWorkerRoutes(app: FastifyInstance, db: SandboxDatabase, clock: VirtualClock): void {
   registerAdminRoute(app, {
@@ -26,7 +25,7 @@ export function registerWorkerRoutes(app: FastifyInstance, db: SandboxDatabase, 
         worker,
         game_id: keys.gameId,
         api_key: redact(keys.apiKey),
-        users: db.repos.users.first(LISTED_USERS).map((u) => ({ uid: u.uid, username: u.username })),
+        users: handleUsers(db),
       };
     },
   });
