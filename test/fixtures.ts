@@ -11,8 +11,9 @@
  *   movable clock), once per file, for the tests of the sandbox's own routes; `sbOptions` as `sandboxOptions`.
  * - `newSb(options)`: one more of those, for a describe block or a test that changes what others read
  *   (players, the clock, the request log) or needs other options; closed when the file ends.
- * - `browser`: headless chromium (test/sandbox/helpers/chromium.ts), one for the file, launched with
- *   `chromiumArgs`; a test that asks for it is skipped, saying why, where chromium cannot run.
+ * - `browser`: headless chromium (test/sandbox/helpers/chromium.ts), the worker process's one, shared by
+ *   its files (what a file leaves open is closed at its end); a test that asks for it is skipped,
+ *   saying why, where chromium cannot run.
  * - `context`: a fresh browser context of that chromium for one test (no cookie or storage of
  *   another test), closed when the test ends.
  * - `until`: waits on a condition (test/until.ts), never a sleep or an elapsed-time bound.
@@ -26,7 +27,7 @@ import { join } from 'node:path';
 import { test as base } from 'vitest';
 import { runInProcess, startTestEnv, type CliResult, type RunOptions, type TestEnv } from './e2e/harness.js';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { ensureChromium, launchChromium } from './sandbox/helpers/chromium.js';
+import { ensureChromium, releaseChromium, sharedChromium } from './sandbox/helpers/chromium.js';
 import { startTestSandbox, type TestSandbox } from './sandbox/helpers/sandbox.js';
 import { until } from './until.js';
 
@@ -85,15 +86,15 @@ export const test = base
       run: (args, o = {}) => runInProcess(args, { ...env, ...o.env }, o.input === undefined ? {} : { input: o.input }),
     };
   })
-  .extend('chromiumArgs', { scope: 'file' }, [] as string[])
-  .extend('chromium', { scope: 'file' }, async ({ chromiumArgs }, { onCleanup }) => {
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+  .extend('chromium', { scope: 'file' }, async ({}, { onCleanup }) => {
     const unavailable = ensureChromium();
     if (unavailable !== null) {
       console.warn(`skipping the browser tests: ${unavailable}`);
       return { browser: null, unavailable };
     }
-    const browser = await launchChromium(chromiumArgs);
-    onCleanup(() => browser.close());
+    const browser = await sharedChromium();
+    onCleanup(releaseChromium);
     return { browser, unavailable };
   })
   .extend('browser', ({ chromium, skip }): Browser => {

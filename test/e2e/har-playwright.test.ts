@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { ensureChromium, launchChromium } from '../sandbox/helpers/chromium.js';
+import { ensureChromium, releaseChromium, sharedChromium } from '../sandbox/helpers/chromium.js';
 import { fakeIO } from '../output/fake-io.js';
 
 const GAME_DIR = join(import.meta.dirname, '..', 'fixtures', 'sdk-game');
@@ -31,11 +31,11 @@ beforeAll(async () => {
     log: () => undefined,
     gameSource: { gameId: '1001', setting: { kind: 'dir', root: GAME_DIR, connect: true } },
   });
-  if (!unavailable) browser = await launchChromium();
+  if (!unavailable) browser = await sharedChromium();
 }, 10 * 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium();
   await sandbox?.close();
   if (root) rmSync(root, { recursive: true, force: true });
 });

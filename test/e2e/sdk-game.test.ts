@@ -21,7 +21,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { ensureChromium, launchChromium } from '../sandbox/helpers/chromium.js';
+import { ensureChromium, releaseChromium, sharedChromium } from '../sandbox/helpers/chromium.js';
 import { closedPort, runInProcess, type CliResult } from './harness.js';
 
 const GAME_DIR = join(import.meta.dirname, '..', 'fixtures', 'sdk-game');
@@ -92,11 +92,11 @@ beforeAll(async () => {
   sandbox.dbPath = join(root, 'data', 'sandbox.db');
   studio = await startStudioServer();
   studioUrl = `http://127.0.0.1:${(studio.address() as AddressInfo).port}`;
-  if (!unavailable) browser = await launchChromium();
+  if (!unavailable) browser = await sharedChromium();
 }, 10 * 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium();
   await new Promise((resolve) => studio?.close(resolve));
   if (env) await runInProcess(['sandbox', 'stop'], env);
   rmSync(root, { recursive: true, force: true });

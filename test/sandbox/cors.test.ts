@@ -13,7 +13,7 @@ import { API_PREFIX } from '../../src/domain/types.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
 import { isApiPath, isApiTarget } from '../../src/sandbox/http/cors.js';
 import { splitTarget } from '../../src/sandbox/http/query.js';
-import { ensureChromium, launchChromium } from './helpers/chromium.js';
+import { ensureChromium, sharedChromium } from './helpers/chromium.js';
 import { type TestSandbox } from './helpers/sandbox.js';
 
 const USER = `${API_PREFIX}/users/${DEMO.user.uid}.json`;
@@ -229,9 +229,8 @@ describe('in a real browser (headless chromium), from a page of another origin',
 
   it('a cors-mode GET reads the user, and a form-encoded POST reads its 401 challenge', async ({ skip }) => {
     skip(unavailable !== null, unavailable ?? '');
-    const browser = await launchChromium();
+    const page = await (await sharedChromium()).newPage();
     try {
-      const page = await browser.newPage();
       await page.goto(gameUrl);
       const results = await page.evaluate(
         async ({ base, user, products, key }) => {
@@ -266,7 +265,7 @@ describe('in a real browser (headless chromium), from a page of another origin',
         key: expect.stringMatching(/^[0-9a-f]{32}$/),
       });
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 150_000);
 });

@@ -10,13 +10,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import type { ConsoleMessage, Page, Request } from 'playwright-core';
-import { beforeAll, describe, expect, it, test } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { until } from '../until.js';
 import { api, call, exactRequest, signedApi, type Params, type TestSandbox } from './helpers/sandbox.js';
+import type { BrowserOnlyName } from './helpers/chromium.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -367,11 +368,6 @@ function expectClean(watch: Watch, base: string): void {
   expect(foreign).toEqual([]);
 }
 
-// The browser tests' one chromium (test/fixtures.ts; each test its own context, so no cookie, storage or cache
-// passes from one test to the next): the rebinding test's host name resolves to the sandbox in it, no other test
-// uses that name.
-test.override('chromiumArgs', ['--host-resolver-rules=MAP rebound.test 127.0.0.1']);
-
 describe('the dashboard in a real browser (headless chromium)', () => {
   /** The request log answers (the page's live log reads it). */
   let logAvailable = false;
@@ -503,12 +499,14 @@ describe('the dashboard in a real browser (headless chromium)', () => {
   it('reached through another host name (DNS rebinding), is refused, page and data alike, and says why', async ({
     browser,
   }) => {
-    // The browser resolves a foreign name to the sandbox, as a rebinding attacker's page would.
+    // The browser resolves a foreign name to the sandbox, as a rebinding attacker's page would
+    // (the shared chromium's resolver rules: test/sandbox/helpers/chromium.ts).
+    const rebound: BrowserOnlyName = 'rebound.test';
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
       const port = new URL(demo.url).port;
-      const response = await page.goto(`http://rebound.test:${port}/`);
+      const response = await page.goto(`http://${rebound}:${port}/`);
       expect(response?.status()).toBe(403);
       expect(await page.content()).toMatch(/forbidden: the sandbox answers only requests addressed to it/);
       const data = await page.evaluate(async () => {

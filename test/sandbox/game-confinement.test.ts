@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { ensureChromium, launchChromium } from './helpers/chromium.js';
+import { ensureChromium, releaseChromium, sharedChromium } from './helpers/chromium.js';
 
 const GAME = '1002';
 const SECRET = 'signing_secret = "PRODUCTION-SECRET-do-not-leak"';
@@ -95,11 +95,11 @@ beforeAll(async () => {
   });
   unavailable = ensureChromium();
   if (unavailable) console.warn(`game-confinement.test.ts: skipping the browser test: ${unavailable}`);
-  else browser = await launchChromium();
+  else browser = await sharedChromium();
 }, 10 * 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium();
   await sandbox?.close();
   rmSync(root, { recursive: true, force: true });
 });

@@ -6,7 +6,7 @@
  */
 import type { ConsoleMessage, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from '../fixtures.js';
-import { ensureChromium, launchChromium } from './helpers/chromium.js';
+import { ensureChromium, sharedChromium } from './helpers/chromium.js';
 import { type TestSandbox } from './helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -54,9 +54,8 @@ describe('/docs over HTTP', () => {
 describe('/docs in a real browser (headless chromium)', () => {
   it('renders every operation of the description, loading nothing from elsewhere', async ({ skip }) => {
     skip(unavailable !== null, unavailable ?? '');
-    const browser = await launchChromium();
+    const page = await (await sharedChromium()).newPage();
     try {
-      const page = await browser.newPage();
       const requests: string[] = [];
       const errors: string[] = [];
       page.on('request', (r: Request) => requests.push(r.url()));
@@ -77,7 +76,7 @@ describe('/docs in a real browser (headless chromium)', () => {
       expect(errors).toEqual([]);
       expect(requests.filter((u) => !u.startsWith(`${sb.url}/`) && !u.startsWith('data:'))).toEqual([]);
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 120_000);
 });

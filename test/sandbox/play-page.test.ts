@@ -18,7 +18,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { ensureChromium, launchChromium } from './helpers/chromium.js';
+import { ensureChromium, releaseChromium, sharedChromium } from './helpers/chromium.js';
 import { testFactory, type TestFactory } from './helpers/factory.js';
 import { exactRequest } from './helpers/sandbox.js';
 
@@ -384,7 +384,7 @@ describe('in a real browser (headless chromium)', () => {
   beforeAll(async () => {
     unavailable = ensureChromium();
     if (unavailable) console.warn(`play-page.test.ts: skipping the browser test: ${unavailable}`);
-    else browser = await launchChromium();
+    else browser = await sharedChromium();
     content = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://content.invalid');
       if (url.pathname === '/game') received.push(url.searchParams);
@@ -397,7 +397,7 @@ describe('in a real browser (headless chromium)', () => {
   }, 10 * 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium();
     await new Promise((resolve) => content?.close(resolve));
   });
 

@@ -8,13 +8,14 @@
  * session is the login.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it, test } from '../fixtures.js';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { gameFolders, type TestSandbox } from './helpers/sandbox.js';
+import type { BrowserOnlyName } from './helpers/chromium.js';
 
 const VICTIM = '1001';
 const ATTACKER = '1002';
 /** A name that is not a loopback one, resolved to 127.0.0.1 by the browser alone (as a LAN name would be). */
-const LAN_NAME = 'udcli-lan.test';
+const LAN_NAME: BrowserOnlyName = 'udcli-lan.test';
 /** Well-formed as a session id, naming none. */
 const FORGED = 'f'.repeat(32);
 const YEAR = 'Max-Age=31536000';
@@ -23,8 +24,6 @@ const YEAR = 'Max-Age=31536000';
 const PLANT_PAGE =
   '<!doctype html><html><head><title>plant</title></head><body><script src="plant.js"></script></body></html>';
 const PLANT_JS = "document.cookie = decodeURIComponent(location.hash.slice(1)); document.title = 'planted';";
-
-test.override('chromiumArgs', [`--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`]);
 
 let sb: TestSandbox;
 beforeAll(async ({ newSb }) => {

@@ -36,10 +36,46 @@ export function ensureChromium(): string | null {
 }
 
 /** Headless chromium; no sandbox, as the tests may run as root in a container. */
-export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', ...extraArgs],
   });
+}
+
+/**
+ * Names the browser alone resolves to 127.0.0.1, as it would a LAN name or a rebinding attacker's
+ * name: session-cookie.test.ts's LAN name, dashboard.test.ts's rebound name. No other test uses them.
+ */
+export const BROWSER_ONLY_NAMES = ['udcli-lan.test', 'rebound.test'] as const;
+export type BrowserOnlyName = (typeof BROWSER_ONLY_NAMES)[number];
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The worker process's one chromium (vitest runs file after file in a worker, isolate: false): a
+ * launch costs about 1.5 s of CPU, paid once a worker instead of once a file. Tests take a context
+ * of their own (a fixture's, browser.newContext() or browser.newPage()) and never the browser's
+ * own state; releaseChromium() closes what a file left open. Playwright kills the browser when the
+ * process exits.
+ */
+export function sharedChromium(): Promise<Browser> {
+  if (shared === undefined) {
+    const rules = BROWSER_ONLY_NAMES.map((name) => `MAP ${name} 127.0.0.1`).join(', ');
+    const launching = launchChromium([`--host-resolver-rules=${rules}`]);
+    const forget = (): void => {
+      if (shared === launching) shared = undefined;
+    };
+    shared = launching;
+    launching.then((browser) => browser.on('disconnected', forget), forget);
+  }
+  return shared;
+}
+
+/** At a file's end: the contexts (and their pages) it left open in the shared chromium, closed. */
+export async function releaseChromium(): Promise<void> {
+  if (shared === undefined) return;
+  const browser = await shared.catch(() => undefined);
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
 }
