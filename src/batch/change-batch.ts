@@ -136,7 +136,9 @@ export async function runChangeBatch<I, P, S, T, A>(
       const stateBefore = opened?.intent !== undefined ? opened.intent.before : before;
       let undo: string | null = opened?.intent?.undo ?? null;
       if (recovery.outcome === 'applied' && opened?.intent !== undefined) {
-        undo = await undoOnceApplied(type, ctx, client, uid, input, prepared, stateBefore, now as S).catch(() => undo);
+        undo = await undoOnceApplied(type, ctx, { client, uid, input, prepared }, stateBefore, now as S).catch(
+          () => undo,
+        );
       }
       await auditResolution(ctx, {
         uid,
@@ -204,10 +206,7 @@ export async function runChangeBatch<I, P, S, T, A>(
             settings,
             log!,
             type,
-            client,
-            uid,
-            input,
-            prepared,
+            { client, uid, input, prepared },
             {
               onBefore: (before) => ctx.started(before),
               onResolved: (how, detail) => ctx.resolved(how, detail),
@@ -220,7 +219,7 @@ export async function runChangeBatch<I, P, S, T, A>(
           ? {
               journalsBefore: true,
               recover: async (uid: string, before: unknown, line: string) => {
-                const recovery = await recoverUser(type, client, uid, input, prepared, before);
+                const recovery = await recoverUser(type, { client, uid, input, prepared }, before);
                 await settle(uid, line, recovery, before);
                 return recovery;
               },

@@ -12,14 +12,19 @@ import type { ChangeArgs, ChangeRead, ChangeType } from './change-type.js';
 import type { Why } from './flags.js';
 import type { Recovery } from './runner.js';
 
+/** One user's change: whom, with what input and what the type prepared from it, through which client. */
+export interface UserChange<I, P> {
+  client: ApiClient;
+  uid: string;
+  input: I;
+  prepared: P;
+}
+
 /** The trace of one user's change: the declaration's parts, with the runner's read, send and judge. */
 export function traceSpec<I, P, S, T, A>(
   type: ChangeType<ChangeArgs, object, I, P, S, T, A>,
   ctx: TraceContext,
-  client: ApiClient,
-  uid: string,
-  input: I,
-  prepared: P,
+  { client, uid, input, prepared }: UserChange<I, P>,
   auth: A,
   username?: string,
 ): TraceSpec<S, T> {
@@ -53,31 +58,21 @@ export async function tracedBatchUser<I, P, S, T, A>(
   settings: Settings,
   log: Trail,
   type: ChangeType<ChangeArgs, object, I, P, S, T, A>,
-  client: ApiClient,
-  uid: string,
-  input: I,
-  prepared: P,
+  user: UserChange<I, P>,
   hooks: { onBefore(before: unknown): Promise<void>; onResolved(how: 'applied' | 'sent', detail: string): void },
   who: { username?: string; why: Why },
 ): Promise<unknown> {
+  const { client, uid, input } = user;
   const auth = (type.authorize ? await type.authorize(factory, settings, client, uid, input) : undefined) as A;
   const ctx = traceContext(factory.io.env, settings, log, who.why);
-  const t = await tracedChange(
-    ctx,
-    client,
-    traceSpec(type, ctx, client, uid, input, prepared, auth, who.username),
-    hooks,
-  );
+  const t = await tracedChange(ctx, client, traceSpec(type, ctx, user, auth, who.username), hooks);
   return { before: t.before, after: t.after, ...t.receipt };
 }
 
 /** A resume's decision for an item an earlier run left unknown: read the state, judge it. */
 export async function recoverUser<I, P, S>(
   type: ChangeRead<I, P, S>,
-  client: ApiClient,
-  uid: string,
-  input: I,
-  prepared: P,
+  { client, uid, input, prepared }: UserChange<I, P>,
   before: unknown,
 ): Promise<Recovery<unknown>> {
   const now = await type.read(client, uid, input);
@@ -95,10 +90,7 @@ export async function recoverUser<I, P, S>(
 export async function undoOnceApplied<I, P, S, T, A>(
   type: ChangeType<ChangeArgs, object, I, P, S, T, A>,
   ctx: TraceContext,
-  client: ApiClient,
-  uid: string,
-  input: I,
-  prepared: P,
+  { client, uid, input, prepared }: UserChange<I, P>,
   before: unknown,
   now: S,
 ): Promise<string | null> {

@@ -77,7 +77,7 @@ export async function runChange<Args extends ChangeArgs, Opts extends object, I,
         settings,
         client,
         (ctx) =>
-          traceSpec(type, ctx, client, uid, input, prepared, auth, 'username' in user ? user.username : undefined),
+          traceSpec(type, ctx, { client, uid, input, prepared }, auth, 'username' in user ? user.username : undefined),
         why,
         trail,
       );

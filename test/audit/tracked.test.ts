@@ -48,7 +48,7 @@ async function traced<T>(
   const i = input as Parameters<typeof incChange.read>[2];
   const prepared = await t.prepare(client, i, { sample: uid, batch: false, dryRun: false });
   const done = await tracedSingle(factory, settings, client, (ctx) => ({
-    ...traceSpec(t, ctx, client, uid, i, prepared, undefined),
+    ...traceSpec(t, ctx, { client, uid, input: i, prepared }, undefined),
     perform: perform as unknown as Perform<never>,
   }));
   return done.reply as unknown as Reply<T>;

@@ -214,7 +214,7 @@ async function settle(
           ? { outcome: 'applied', detail, result: { before: kept, after: open.next.state } }
           : { outcome: judged.outcome, detail };
     } else {
-      recovery = await recoverUser(type, c, uid, input, prepared, kept);
+      recovery = await recoverUser(type, { client: c, uid, input, prepared }, kept);
     }
     if (recovery.outcome === 'unknown') return undecided(recovery.detail);
     const why = {
@@ -225,7 +225,9 @@ async function settle(
     const now = recovery.outcome === 'applied' ? (recovery.result as { after: unknown }).after : null;
     const undo =
       recovery.outcome === 'applied'
-        ? await undoOnceApplied(type, ctx, c, uid, input, prepared, intent.before, now).catch(() => intent.undo ?? null)
+        ? await undoOnceApplied(type, ctx, { client: c, uid, input, prepared }, intent.before, now).catch(
+            () => intent.undo ?? null,
+          )
         : null;
     const resolved = await auditResolution(ctx, {
       uid,
