@@ -9,34 +9,25 @@ import type { AchievementUpdate, ParentType, UserAchievement } from '../domain/t
 import { parseKey, parseParentType, resolveGame } from './args.js';
 import { withSuggestion } from './suggest.js';
 
-/** Signed PUT increment=N (N ≥ 1). Not idempotent: the client never retries it once sent. */
-export function incrementAchievement(
+/** A signed PUT to one user's achievement: the service's reply. */
+type AchievementChange<A extends unknown[] = []> = (
   client: ApiClient,
   uid: string,
   target: AchievementTarget,
-  by: number,
-): Promise<Reply<AchievementUpdate>> {
-  return client.changeUserAchievement(uid, target, { increment: by });
-}
+  ...args: A
+) => Promise<Reply<AchievementUpdate>>;
+
+/** Signed PUT increment=N (N ≥ 1). Not idempotent: the client never retries it once sent. */
+export const incrementAchievement: AchievementChange<[by: number]> = (client, uid, target, by) =>
+  client.changeUserAchievement(uid, target, { increment: by });
 
 /** Signed PUT progress=P (0..1): total progress, so safe to repeat. */
-export function setAchievementProgress(
-  client: ApiClient,
-  uid: string,
-  target: AchievementTarget,
-  progress: number,
-): Promise<Reply<AchievementUpdate>> {
-  return client.changeUserAchievement(uid, target, { progress });
-}
+export const setAchievementProgress: AchievementChange<[progress: number]> = (client, uid, target, progress) =>
+  client.changeUserAchievement(uid, target, { progress });
 
 /** Signed PUT reset=1: back to the start value, state In Progress (a quest never started is started). */
-export function resetAchievement(
-  client: ApiClient,
-  uid: string,
-  target: AchievementTarget,
-): Promise<Reply<AchievementUpdate>> {
-  return client.changeUserAchievement(uid, target, { reset: true });
-}
+export const resetAchievement: AchievementChange = (client, uid, target) =>
+  client.changeUserAchievement(uid, target, { reset: true });
 
 /** DELETE: the reply is the user achievement as it was; 404 when the user has no record of it. */
 export function deleteAchievement(
@@ -66,18 +57,21 @@ export async function readAchievement(
   return !found || found.state === 'Not Started' || found.id === null ? null : found;
 }
 
+/** What a change's target is made of: its parent from --game/--type (else the profile) and the key argument. */
+export type ResolveTarget<T> = (
+  settings: Pick<Settings, 'gameId' | 'type'>,
+  opts: { game?: string; type?: string },
+  key: string,
+) => T;
+
 /**
  * Which achievement a command means: --game (else the profile's game_id, else a usage error),
  * --type (else the profile's type) and the developer_id argument. Throws UsageError; sends nothing.
  */
-export function resolveAchievementTarget(
-  settings: Pick<Settings, 'gameId' | 'type'>,
-  opts: { game?: string; type?: string },
-  developerId: string,
-): AchievementTarget {
+export const resolveAchievementTarget: ResolveTarget<AchievementTarget> = (settings, opts, developerId) => {
   const key = parseKey(developerId, 'developer_id');
   return { ...resolveParent(settings, opts), developerId: key };
-}
+};
 
 /** The parent (type and game or website id) from --type/--game, else the profile. Throws UsageError. */
 export function resolveParent(

@@ -4,12 +4,11 @@
  */
 import { LIMITS } from '../domain/contract.js';
 import type { ApiClient, ProductTarget, Reply } from '../client/types.js';
-import type { Settings } from '../config/types.js';
 import { ApiError, UsageError } from '../errors.js';
 import { amountText, unitsOfChange } from '../domain/packs.js';
 import type { ProductEntry } from '../domain/types.js';
 import { parseInteger, parseKey } from './args.js';
-import { resolveParent } from './achievements.js';
+import { resolveParent, type ResolveTarget } from './achievements.js';
 import { withSuggestion } from './suggest.js';
 
 /**
@@ -89,15 +88,11 @@ export async function readProduct(client: ApiClient, uid: string, target: Produc
  * Which product a command means: --game (else the profile's game_id, else a usage error),
  * --type (else the profile's type) and the sku argument. Throws UsageError; sends nothing.
  */
-export function resolveProductTarget(
-  settings: Pick<Settings, 'gameId' | 'type'>,
-  opts: { game?: string; type?: string },
-  sku: string,
-): ProductTarget {
+export const resolveProductTarget: ResolveTarget<ProductTarget> = (settings, opts, sku) => {
   const key = parseKey(sku, 'sku');
   const { type, pid } = resolveParent(settings, opts);
   return { parentId: pid, type, sku: key };
-}
+};
 
 /** For `.catch()` after a change: a 404 for the sku gets the closest listed one as a hint. */
 export function suggestSku(client: ApiClient, uid: string, target: ProductTarget): (error: unknown) => Promise<never> {

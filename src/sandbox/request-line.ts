@@ -17,31 +17,14 @@
  * Nothing in a line reaches a terminal raw: the query and body stay percent-encoded (redacted
  * fragments re-encoded), and the target and the reason go through printable().
  */
+import type { SandboxRequest } from './api/public.js';
 import { printable } from '../printable.js';
 import { redactUrl } from '../redact.js';
 
-export interface RequestRecord {
-  /** When the reply went out (the wall clock, not the sandbox's virtual one), ISO-8601 UTC. */
-  time: string;
-  method: string;
-  path: string;
-  /** The query as sent, secrets redacted; empty when none. */
-  query: string;
-  /** A form body's fields, secrets redacted and long values cut (`data=%7B…[length=300000]`); empty when none. */
-  body: string;
-  status: number;
-  /** Milliseconds, one decimal. */
-  ms: number;
-  /** Why the request failed (a noted reason or the failure's message); null when it did not. */
-  reason: string | null;
-  /**
-   * Its part in the agi handshake, only when it has one: `challenge` is an unsigned request the
-   * challenge (401 "signature required") answered and whose signed retry came; `retry` is that retry.
-   */
-  handshake?: Handshake;
-}
+/** A request as one line holds it: the log's own id and a retry's link to its challenge are not in the line. */
+export type RequestRecord = Omit<SandboxRequest, 'id' | 'challengeId'>;
 
-export type Handshake = 'challenge' | 'retry';
+export type Handshake = NonNullable<SandboxRequest['handshake']>;
 
 const HANDSHAKE_MARK: Record<Handshake, string> = {
   challenge: '(signature challenge, answered)',

@@ -114,17 +114,25 @@ export interface SandboxUser {
 /** A request the sandbox answered, as `udcli sandbox logs` shows it (secrets redacted). */
 export interface SandboxRequest {
   id: number;
-  /** When the reply went out (the real clock), ISO-8601 UTC. */
+  /** When the reply went out (the wall clock, not the sandbox's virtual one), ISO-8601 UTC. */
   time: string;
   method: string;
   path: string;
+  /** The query as sent, secrets redacted; empty when none. */
   query: string;
+  /** A form body's fields, secrets redacted and long values cut (`data=%7B…[length=300000]`); empty when none. */
   body: string;
   status: number;
+  /** Milliseconds, one decimal. */
   ms: number;
-  /** Why it failed, or null. */
+  /** Why the request failed (a noted reason or the failure's message); null when it did not. */
   reason: string | null;
+  /**
+   * Its part in the agi handshake, only when it has one: `challenge` is an unsigned request the
+   * challenge (401 "signature required") answered and whose signed retry came; `retry` is that retry.
+   */
   handshake?: 'challenge' | 'retry';
+  /** On a retry: the id of the challenge it answered. */
   challengeId?: number;
 }
 
