@@ -20,6 +20,7 @@ import { pidFilePath } from '../../src/sandbox/paths.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
 import { fakeIO } from '../output/fake-io.js';
+import { demoDatabaseAt } from '../sandbox/helpers/demo-file.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/udcli.js', import.meta.url));
 
@@ -176,10 +177,13 @@ export async function startTestEnv(
   const root = mkdtempSync(join(tmpdir(), 'udcli-e2e-'));
   const configDir = join(root, 'config');
   const dataDir = join(root, 'data');
+  const dbPath = join(root, 'sandbox.db');
+  // The demo data as startSandbox would seed it into the empty file, copied in (test/sandbox/helpers/demo-file.ts).
+  if ((options.seed ?? 'demo') === 'demo' && options.data === undefined) await demoDatabaseAt(dbPath, 'seedFrom');
   const sandbox = await startSandbox({
     port: 0,
     host: '127.0.0.1',
-    dbPath: join(root, 'sandbox.db'),
+    dbPath,
     seed: options.seed ?? 'demo',
     ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
     ...(options.data ? { data: options.data } : {}),

@@ -18,7 +18,7 @@ import { openDatabase, type SandboxDatabase } from '../../../src/sandbox/databas
 import type { ChallengeStore } from '../../../src/sandbox/http/challenges.js';
 import type { FaultSpec } from '../../../src/sandbox/faults/spec.js';
 import type { GameSourceSetting } from '../../../src/sandbox/game-host/index.js';
-import { seedDemo } from '../../../src/sandbox/seed/demo.js';
+import { demoDatabaseAt } from './demo-file.js';
 import { checkRepliesAgainstDescription } from './described-replies.js';
 import { canonicalString, hmacSha256Hex, rfc3986 } from '../../../src/domain/signing.js';
 import { DEMO } from '../../../src/domain/demo.js';
@@ -90,8 +90,9 @@ export async function startTestSandbox(
   } = {},
 ): Promise<TestSandbox> {
   const dir = tempDir();
-  const db = openDatabase(join(dir, 'sandbox.db'));
-  if ((options.seed ?? 'demo') === 'demo') seedDemo(db);
+  const path = join(dir, 'sandbox.db');
+  if ((options.seed ?? 'demo') === 'demo') await demoDatabaseAt(path, 'seedDemo');
+  const db = openDatabase(path);
   const clock: Clock = {
     ms: options.startMs ?? Date.now(),
     advance(seconds) {
