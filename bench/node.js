@@ -140,8 +140,9 @@ export async function npmCi(runtime, dir, runs) {
 
 /**
  * The sandbox of `root` (a clone with its dependencies installed for this Node) under forced GC
- * and load, with a live reset every second, for `soakMs`.
- * @param {{ node: string, root: string, soakMs: number, work: string, log: (line: string) => void }} o
+ * and load, with a live reset every second, for `soakMs`; before it, `plainMs` (at most `soakMs`) of
+ * the same load with no resets.
+ * @param {{ node: string, root: string, soakMs: number, plainMs: number, work: string, log: (line: string) => void }} o
  */
 export async function gcSoak(o) {
   const { DEMO } = await import('../dist/domain/demo.js');
@@ -185,7 +186,7 @@ export async function gcSoak(o) {
     const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json?api_key=${DEMO.game.apiKey}&parent_id=${DEMO.game.id}`;
     const load = (/** @type {number} */ durationMs) =>
       runLoad({ url: /** @type {string} */ (url), path, connections: 4, durationMs });
-    const plain = await load(Math.min(o.soakMs, 10_000));
+    const plain = await load(Math.min(o.soakMs, o.plainMs));
     o.log(
       `gc-soak on Node ${execFileSync(o.node, ['--version'], { encoding: 'utf8' }).trim()}: ${Math.round(o.soakMs / 1000)} s of load, a reset every ${RESET_EVERY_MS} ms, a forced GC every 200 ms`,
     );

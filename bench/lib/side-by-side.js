@@ -124,9 +124,11 @@ export async function oneShot(ctx, o) {
 /**
  * The packages and built-ins each side loads, from one run of each under modules-preload.js; a
  * difference is logged, and the row that asked is marked. Returns the two runs too (`made`):
- * the reference printing to `refOut`, udcli to ctx.outFile.
+ * the reference printing to `refOut`, udcli to ctx.outFile; with `rssFile`, each with its peak RSS
+ * (under the tracing hooks, whose loader thread it includes).
  * @param {BenchContext} ctx
- * @param {{ id: string, refArgv: string[], udcliArgv: string[], refOut: string, nodePath?: string }} o
+ * @param {{ id: string, refArgv: string[], udcliArgv: string[], refOut: string, nodePath?: string, rssFile?: string }}
+ * o
  */
 export async function sameDependencies(ctx, o) {
   const traced = async (/** @type {string} */ name, /** @type {string[]} */ argv, /** @type {string} */ out) => {
@@ -136,6 +138,7 @@ export async function sameDependencies(ctx, o) {
       env: { ...ctx.udcliEnv, BENCH_MODULES_FILE: file },
       stdoutFile: out,
       nodePath: o.nodePath,
+      ...(o.rssFile ? { rssFile: o.rssFile } : {}),
     });
     return { run, loaded: loadedDependencies(file) };
   };

@@ -64,6 +64,31 @@ async function counts(p) {
   }
 }
 
+/**
+ * udcli run in this process through its `main` (the built CLI, IO injected), as the tests run it:
+ * for set-up that is not measured. A non-zero exit throws.
+ * @param {string[]} argv @param {NodeJS.ProcessEnv} env
+ */
+async function udcliHere(argv, env) {
+  const [{ main }, { PassThrough }] = await Promise.all([import('../../dist/cli/main.js'), import('node:stream')]);
+  const stdout = new PassThrough().resume();
+  const stderr = new PassThrough();
+  let err = '';
+  stderr.setEncoding('utf8').on('data', (d) => (err += d));
+  const io = {
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    env,
+    onSignals: () => () => undefined,
+  };
+  const code = await main(argv, io);
+  if (code !== 0) throw new Error(`udcli ${argv.join(' ')} (in this process): exit ${code}\n${err}`);
+}
+
 /** @type {import('../run.js').BenchRow} */
 export default {
   ids: ['data-load', 'data-export-rss'],
@@ -108,7 +133,11 @@ export default {
     const smallFile = join(root, 'small-data.json');
     const tenth = Math.max(1, Math.floor(n / 10));
     writeDataFile(smallFile, tenth);
-    await ctx.udcli(['sandbox', 'load', smallFile, '--db', fresh(smallDb)], { stdoutFile: outFile });
+    // Set-up, not measured: a --smoke run loads the tenth in this process rather than spawn udcli
+    // for it (npm test runs it: each process costs it CPU), the same command on the same file.
+    const loadSmall = ['sandbox', 'load', smallFile, '--db', fresh(smallDb)];
+    if (ctx.mode === 'smoke') await udcliHere(loadSmall, ctx.udcliEnv);
+    else await ctx.udcli(loadSmall, { stdoutFile: outFile });
     ctx.log(`data-export: peak RSS, ${n} vs ${tenth} users, ${s.dataRuns} runs a side`);
     const exportJson = (/** @type {string} */ db) =>
       ctx.udcli(['sandbox', 'export', '--db', db, '--format', 'json'], {

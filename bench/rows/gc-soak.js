@@ -17,6 +17,7 @@ export async function soakRow(ctx, o) {
     node: o.node,
     root: o.root,
     soakMs: ctx.s.soakMs,
+    plainMs: ctx.s.soakPlainMs,
     work: mkdtempSync(join(ctx.root, 'soak-')),
     log: ctx.log,
   });

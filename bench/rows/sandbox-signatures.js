@@ -1,5 +1,5 @@
 /**
- * hmac-sha256-v1's used signatures in the database at 2,000 changes a second (issue 40, 7):
+ * hmac-sha256-v1's used signatures in the database at 2,000 changes a second (issue 40, 7; 200 in a smoke run):
  * bench/used-signatures.js, at most 3 runs a side.
  */
 import { benchUsedSignatures } from '../used-signatures.js';
