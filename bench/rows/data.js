@@ -6,6 +6,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH } from '../lib/context.js';
+import { udcliHere } from '../lib/in-process.js';
 import { sameJson } from '../lib/side-by-side.js';
 import { median, ms, rssMB } from '../lib/stats.js';
 
@@ -64,31 +65,6 @@ async function counts(p) {
   }
 }
 
-/**
- * udcli run in this process through its `main` (the built CLI, IO injected), as the tests run it:
- * for set-up that is not measured. A non-zero exit throws.
- * @param {string[]} argv @param {NodeJS.ProcessEnv} env
- */
-async function udcliHere(argv, env) {
-  const [{ main }, { PassThrough }] = await Promise.all([import('../../dist/cli/main.js'), import('node:stream')]);
-  const stdout = new PassThrough().resume();
-  const stderr = new PassThrough();
-  let err = '';
-  stderr.setEncoding('utf8').on('data', (d) => (err += d));
-  const io = {
-    stdin: new PassThrough(),
-    stdout,
-    stderr,
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    env,
-    onSignals: () => () => undefined,
-  };
-  const code = await main(argv, io);
-  if (code !== 0) throw new Error(`udcli ${argv.join(' ')} (in this process): exit ${code}\n${err}`);
-}
-
 /** @type {import('../run.js').BenchRow} */
 export default {
   ids: ['data-load', 'data-export-rss'],
@@ -133,8 +109,7 @@ export default {
     const smallFile = join(root, 'small-data.json');
     const tenth = Math.max(1, Math.floor(n / 10));
     writeDataFile(smallFile, tenth);
-    // Set-up, not measured: a --smoke run loads the tenth in this process rather than spawn udcli
-    // for it (npm test runs it: each process costs it CPU), the same command on the same file.
+    // Set-up, not measured: a --smoke run loads the tenth in this process (bench/lib/in-process.js).
     const loadSmall = ['sandbox', 'load', smallFile, '--db', fresh(smallDb)];
     if (ctx.mode === 'smoke') await udcliHere(loadSmall, ctx.udcliEnv);
     else await ctx.udcli(loadSmall, { stdoutFile: outFile });

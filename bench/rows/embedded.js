@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { BIN } from '../lib/context.js';
 import { freePort } from '../lib/free-port.js';
+import { udcliHere } from '../lib/in-process.js';
 import { cleanEnv } from '../lib/proc.js';
 import { fmt } from '../lib/render.js';
 import { ms, round } from '../lib/stats.js';
@@ -41,7 +42,11 @@ export default {
       () => ctx.udcli(['user', ctx.seeded.big.uid, '--json'], { stdoutFile: outFile }),
       () => ctx.udcli(['user', uid, '--json'], { stdoutFile: outFile, env: newcomer }),
     );
-    stop();
+    if (ctx.mode === 'smoke') {
+      // Clean-up, not measured: in this process (bench/lib/in-process.js); a failure leaves it to onClose.
+      await udcliHere(['sandbox', 'stop'], newcomer);
+      stopped = true;
+    } else stop();
     ctx.report({
       id: 'embedded',
       what: 'udcli user <uid> --json, built-in profile, no sandbox running before the first command',

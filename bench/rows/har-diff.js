@@ -9,6 +9,7 @@
 import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { udcliHere } from '../lib/in-process.js';
 import { cleanEnv, mustRun } from '../lib/proc.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,19 +17,22 @@ const BIN = join(ROOT, 'bin', 'udcli.js');
 const REF = join(ROOT, 'bench', 'har-replay-ref.js');
 
 /**
- * Entries of the bench recording per mode. A smoke run (npm test) proves the row runs: a few
- * whole sessions of the template are enough to replay, seed and compare.
+ * Entries of the bench recording per mode. A smoke run (npm test) proves the row runs: two whole
+ * sessions of the template (5 entries each) are enough to replay, seed and compare, the second
+ * reading and setting what the first left, as every repetition of a long recording does.
  */
-export const HAR_ENTRIES = { full: 50_000, quick: 10_000, smoke: 40 };
+export const HAR_ENTRIES = { full: 50_000, quick: 10_000, smoke: 10 };
 /** The issue's bound on the diff's peak RSS, whatever the recording's size. */
 export const RSS_LIMIT_MB = 300;
 
 /**
  * A real session recorded by udcli against a demo sandbox: a read of every product, and a
  * progress set (the read before it, agi's unsigned request and its challenge, the signed change).
- * @param {string} dir
+ * Set-up, not measured: with `here` (a --smoke run), udcli runs in this process
+ * (bench/lib/in-process.js), the same commands recording the same requests.
+ * @param {string} dir @param {boolean} [here]
  */
-export async function recordTemplate(dir) {
+export async function recordTemplate(dir, here = false) {
   const { startSandbox } = await import('../../dist/sandbox/server.js');
   const { DEMO } = await import('../../dist/domain/demo.js');
   const sandbox = await startSandbox({
@@ -46,22 +50,14 @@ export async function recordTemplate(dir) {
     UDCLI_API_KEY: DEMO.game.apiKey,
     UDCLI_GAME_ID: DEMO.game.id,
   });
+  const udcli = (/** @type {string[]} */ argv) =>
+    here ? udcliHere(argv, env) : mustRun(`udcli ${argv.join(' ')}`, [BIN, ...argv], { env });
   try {
     // Set once unrecorded: each repetition of the recorded session then reads and sets the same
     // value, so the long recording is one consistent history (and diffs clean).
-    await mustRun(
-      'udcli achievements set',
-      [BIN, 'achievements', 'set', DEMO.user.uid, 'LEVEL_10', '60%', '--yes', '--json'],
-      { env },
-    );
-    await mustRun('udcli --har products list', [BIN, '--har', har, 'products', 'list', DEMO.user.uid, '--json'], {
-      env,
-    });
-    await mustRun(
-      'udcli --har achievements set',
-      [BIN, '--har', har, 'achievements', 'set', DEMO.user.uid, 'LEVEL_10', '60%', '--yes', '--json'],
-      { env },
-    );
+    await udcli(['achievements', 'set', DEMO.user.uid, 'LEVEL_10', '60%', '--yes', '--json']);
+    await udcli(['--har', har, 'products', 'list', DEMO.user.uid, '--json']);
+    await udcli(['--har', har, 'achievements', 'set', DEMO.user.uid, 'LEVEL_10', '60%', '--yes', '--json']);
   } finally {
     await sandbox.close();
   }
@@ -100,7 +96,7 @@ export async function writeRecording(file, template, n) {
  */
 async function benchHarDiff(bench) {
   const ctx = { ...bench, runs: Math.min(bench.s.runs, 3) };
-  const template = await recordTemplate(ctx.root);
+  const template = await recordTemplate(ctx.root, ctx.mode === 'smoke');
   const file = join(ctx.root, 'bench.har');
   const entries = await writeRecording(file, template, HAR_ENTRIES[ctx.mode]);
   const mb = statSync(file).size / 1024 / 1024;

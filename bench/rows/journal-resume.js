@@ -4,6 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { udcliHere } from '../lib/in-process.js';
 import { COUNTER } from '../lib/options.js';
 import { median, ms, rssMB } from '../lib/stats.js';
 
@@ -19,9 +20,10 @@ export default {
     const probeList = join(root, 'resume-probe.txt');
     const probeJournal = join(root, 'resume-probe.journal');
     writeFileSync(probeList, `${ctx.seeded.big.uid}\n`);
-    await ctx.udcli(['achievements', 'inc', `@${probeList}`, COUNTER, '--journal', probeJournal], {
-      stdoutFile: outFile,
-    });
+    // In a --smoke run in this process (bench/lib/in-process.js): the header is the command's, not the process's.
+    const probe = ['achievements', 'inc', `@${probeList}`, COUNTER, '--journal', probeJournal];
+    if (ctx.mode === 'smoke') await udcliHere(probe, ctx.udcliEnv);
+    else await ctx.udcli(probe, { stdoutFile: outFile });
     const probeHeader = readFileSync(probeJournal, 'utf8').split('\n')[0];
     /** A list of `count` uids and a journal in which every one finished: a resume skips them all. */
     const finishedJournal = (/** @type {number} */ count) => {
