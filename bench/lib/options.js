@@ -117,15 +117,19 @@ export const SETTINGS = {
     soakPlainMs: 10_000,
     logSettleMs: 100,
   },
-  // smoke (npm test): each row runs and prints numbers, not meaningful ones. Batches still have
-  // more users than the 16 in flight at once; a load of 25 ms still answers dozens of requests on
+  // smoke (npm test): each row runs and prints numbers, not meaningful ones. The big hub's 600
+  // friends are still two pages of 500 (the paging loop turns), the small hub's 60 its tenth; the
+  // data file's 200 users (20 in its tenth) still have ten friends each but the last ten. Batches
+  // still have more users than the 16 in flight at once; a load of 25 ms still answers dozens of requests on
   // every connection; a soak of 300 ms still spans a forced GC (every 200 ms) and a live reset (the
   // first comes at once), and the 25 ms of plain load before it (a load as above) give the soak's
   // reference a rate. The sandbox writes a reply's request line 20 ms after it queued the first
   // of its batch (LINE_FLUSH_MS, src/sandbox/http/request-log.ts): 60 ms leave it room. The resume
   // row's 200 finished items (20 for its reference) are still each read from the journal and
-  // skipped (the row counts them). Past these sizes a smoke row's CPU is its processes' start-up:
-  // each side runs one, and set-up that is not measured runs in this process where it can.
+  // skipped (the row counts them). Smoke sizes kept beside their rows: HAR_ENTRIES (har-diff),
+  // SIGNATURE_RATES (used-signatures.js), SMOKE_CHANGES (sandbox-in-tests). Past these sizes a smoke
+  // row's CPU is its processes' start-up: each side runs one, set-up and clean-up that are not
+  // measured run in the bench's process (lib/in-process.js), and batch-latency uses the shared sandbox.
   smoke: {
     runs: 1,
     warmup: 0,
