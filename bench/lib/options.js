@@ -129,7 +129,8 @@ export const SETTINGS = {
   // skipped (the row counts them). Smoke sizes kept beside their rows: HAR_ENTRIES (har-diff),
   // SIGNATURE_RATES (used-signatures.js), SMOKE_CHANGES (sandbox-in-tests). Past these sizes a smoke
   // row's CPU is its processes' start-up: each side runs one, set-up and clean-up that are not
-  // measured run in the bench's process (lib/in-process.js), and batch-latency uses the shared sandbox.
+  // measured run in the bench's process (lib/in-process.js). batch-latency still starts its own
+  // sandbox with --latency: the smoke run proves that path runs.
   smoke: {
     runs: 1,
     warmup: 0,
