@@ -1,6 +1,6 @@
 /**
- * What the tests of the package as a user gets it share (pack.test.ts, sandbox-recipes.test.ts): runs of npm and
- * the installed copy in a clean environment, and a registry on loopback serving this clone's node_modules, so an
+ * What the test of the package as a user gets it (pack.test.ts) uses: runs of npm and the installed copy in a clean
+ * environment (`run` serves other e2e tests too), and a registry on loopback serving this clone's node_modules, so an
  * install needs no network.
  */
 import { spawn } from 'node:child_process';

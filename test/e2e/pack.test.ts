@@ -1,12 +1,15 @@
 /**
- * The package as a user gets it: `npm pack` holds only what a user needs, and the tarball
- * installed globally into a clean prefix gives a working `udcli`, its native SQLite module
- * included (better-sqlite3 13's prebuilt binary on Node 22 and later, with no compiler; 12 on
- * Node 20: docs/NODE.md). Offline, in a fresh HOME: the install's dependencies come from a
- * registry on loopback that serves this clone's node_modules. Needs `npm run build` first, like
- * every e2e test.
+ * The package as a user gets it, from one `npm pack` (after `npm run build`, like every e2e test) and a registry on
+ * loopback serving this clone's node_modules (pack-helpers.ts), so every install is offline:
+ * - `npm pack` holds only what a user needs, and the tarball installed globally into a clean prefix, in a fresh HOME,
+ *   gives a working `udcli`, its native SQLite module included (better-sqlite3 13's prebuilt binary on Node 22 and
+ *   later, with no compiler; 12 on Node 20: docs/NODE.md).
+ * - docs/TESTING.md's recipes as a studio runs them: the tarball installed into a scratch project, examples/ copied
+ *   in, and each recipe run by its own runner: node:test, vitest, jest. Also the shipped types compiled against a
+ *   consumer file, and `udcli/sandbox` imported and required from the project.
+ * One file, so the pack, the registry and (Node 20) the local prebuild are made once for both installs.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,15 +23,26 @@ import {
   REPO,
   run,
   type Manifest,
+  type Run,
 } from './pack-helpers.js';
 
 const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+/**
+ * Both installs start from a folder whose package.json opts out of Scarf's analytics, as a studio may: its install
+ * step (swagger-ui-dist depends on it) reads the package.json of the folder npm was started in, and without these
+ * settings runs `npm ls` over the whole installed tree to find who depends on it, a second of CPU for nothing
+ * tested here (and, where there is a network, reports the install to scarf.sh).
+ */
+const SCARF_OFF = { enabled: false, skipTraversal: true };
 
 let root: string;
+let filename: string;
 let tarball: string;
 let entries: string[];
 let prebuilds: string | undefined;
 let registry: { url: string; close(): Promise<void> };
+/** npm's cache, empty for the first install; the second one takes the packages from it. */
+let npmCache: string;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'udcli-pack-'));
@@ -39,17 +53,19 @@ beforeAll(async () => {
   });
   expect(pack.code, pack.stderr).toBe(0);
   const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string }>;
-  tarball = join(root, info!.filename);
+  filename = info!.filename;
+  tarball = join(root, filename);
   const list = await run('tar', ['-tzf', tarball], { timeoutMs: 30_000 });
   expect(list.code, list.stderr).toBe(0);
   entries = list.stdout.split('\n').filter((line) => line !== '' && !line.endsWith('/'));
   if (NODE_MAJOR < 22) prebuilds = await localPrebuild(mkdtempSync(join(root, 'prebuilds-')));
   registry = await localRegistry(mkdtempSync(join(root, 'registry-')));
+  npmCache = join(root, 'npm-cache');
 }, 180_000);
 
 afterAll(async () => {
   await registry?.close();
-  rmSync(root, { recursive: true, force: true });
+  if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
 describe('npm pack', () => {
@@ -114,10 +130,15 @@ describe('npm pack', () => {
     const prefix = join(root, 'prefix');
     const home = mkdtempSync(join(root, 'home-'));
     const compilers = noCompilers(root);
+    const cwd = mkdtempSync(join(root, 'cwd-'));
+    writeFileSync(
+      join(cwd, 'package.json'),
+      JSON.stringify({ name: 'anywhere', private: true, scarfSettings: SCARF_OFF }),
+    );
     const env = cleanEnv({
       HOME: home,
       npm_config_userconfig: join(home, '.npmrc'),
-      npm_config_cache: join(home, '.npm'),
+      npm_config_cache: npmCache,
       // Set in the environment, so the install scripts' own npm (Node 20's driver) asks it too.
       npm_config_registry: registry.url,
       ...(prebuilds === undefined
@@ -127,11 +148,7 @@ describe('npm pack', () => {
     const install = await run(
       'npm',
       ['install', '-g', '--prefix', prefix, tarball, '--foreground-scripts=false', '--no-audit', '--no-fund'],
-      {
-        cwd: root,
-        env,
-        timeoutMs: 330_000,
-      },
+      { cwd, env, timeoutMs: 330_000 },
     );
     expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
     // On Node 22 and later better-sqlite3 13's binary comes in its package: nothing compiled.
@@ -170,4 +187,121 @@ describe('npm pack', () => {
     expect(exec.code, exec.stderr).toBe(0);
     expect(JSON.parse(exec.stdout)).toMatchObject({ uid: DEMO.user.uid });
   }, 360_000);
+});
+
+describe('the recipes of docs/TESTING.md, from the installed tarball', () => {
+  let project: string;
+  const bin = (pkg: string, file: string): string => join(REPO, 'node_modules', pkg, file);
+  const inProject = (command: string, args: string[]): Promise<Run> =>
+    run(command, args, { cwd: project, env: cleanEnv({ HOME: root }), timeoutMs: 120_000 });
+  const passed = (r: Run): void => expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+
+  beforeAll(async () => {
+    project = join(root, 'game-server');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({
+        name: 'game-server',
+        private: true,
+        type: 'module',
+        dependencies: { udcli: `file:../${filename}` },
+        scarfSettings: SCARF_OFF,
+      }),
+    );
+    cpSync(join(REPO, 'examples'), join(project, 'examples'), { recursive: true });
+    const install = await run('npm', ['install', '--foreground-scripts=false', '--no-audit', '--no-fund'], {
+      cwd: project,
+      env: cleanEnv({
+        HOME: root,
+        npm_config_userconfig: join(root, '.npmrc'),
+        // The global install's cache: what it fetched is taken from there without asking the registry again
+        // (prefer-offline, in the environment so that the install step's own npm does so too); what it did not
+        // fetch (this test run alone) comes from the registry as before.
+        npm_config_cache: npmCache,
+        npm_config_prefer_offline: 'true',
+        npm_config_registry: registry.url,
+        ...(prebuilds === undefined ? {} : { npm_config_better_sqlite3_local_prebuilds: prebuilds }),
+      }),
+      timeoutMs: 330_000,
+    });
+    expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
+    // The runners themselves are this clone's (a studio has its own): vitest is imported by its test file, so the
+    // project finds it; jest and tsc run from here and resolve the test's imports from the project.
+    symlinkSync(join(REPO, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'), 'dir');
+  }, 400_000);
+
+  it('node:test', async () => {
+    passed(await inProject(process.execPath, ['--test', 'examples/node-test.test.mjs']));
+  });
+
+  it('vitest', async () => {
+    passed(await inProject(process.execPath, [bin('vitest', 'vitest.mjs'), 'run', 'examples/vitest.test.mjs']));
+  });
+
+  it('vitest with one sandbox for the run (globalSetup) and a worker’s own game per file', async () => {
+    const r = await inProject(process.execPath, [
+      bin('vitest', 'vitest.mjs'),
+      'run',
+      '--config',
+      'examples/shared/vitest.config.mjs',
+    ]);
+    passed(r);
+    expect(r.stdout).toMatch(/Tests\s+4 passed/);
+  });
+
+  it('jest', async () => {
+    const r = await inProject(process.execPath, [
+      bin('jest', 'bin/jest.js'),
+      '--rootDir',
+      '.',
+      'examples/jest.test.cjs',
+    ]);
+    passed(r);
+    expect(r.stderr).toMatch(/Tests:\s+2 passed/);
+  });
+
+  it('the shipped types: a TypeScript test file importing udcli/sandbox compiles (tsc --noEmit), a wrong use does not', async () => {
+    // TypeScript 7's native compiler (the repo's typecheck): the same checks as 5.9's, in a fraction of its CPU.
+    const tsc = bin('typescript-7', 'bin/tsc');
+    // A studio's strict settings, with no @types/node: only what the shipped file declares is used.
+    const compile = (file: string) => {
+      const config = join(project, `tsconfig.${file.replace(/\W/g, '-')}.json`);
+      const compilerOptions = { noEmit: true, strict: true, module: 'nodenext', target: 'es2022', types: [] };
+      writeFileSync(
+        config,
+        JSON.stringify({
+          compilerOptions: { ...compilerOptions, lib: ['es2022', 'esnext.disposable'] },
+          files: [file],
+        }),
+      );
+      return inProject(process.execPath, [tsc, '-p', config]);
+    };
+    passed(await compile('examples/consumer.ts'));
+    writeFileSync(
+      join(project, 'examples', 'wrong.ts'),
+      "import { startSandbox } from 'udcli/sandbox';\nexport const s = startSandbox({ port: 'any' });\n",
+    );
+    const wrong = await compile('examples/wrong.ts');
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout).toMatch(/wrong\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+  });
+
+  it('import and require of udcli/sandbox give two sandboxes in one process; udcli/package.json stays reachable', async () => {
+    const script = `
+        import { createRequire } from 'node:module';
+        import { startSandbox } from 'udcli/sandbox';
+        const require = createRequire(import.meta.url);
+        const [a, b] = await Promise.all([startSandbox(), require('udcli/sandbox').startSandbox({ seed: 'none' })]);
+        const answer = await fetch(a.url + '/services/rest/v1/users/' + a.users[0].uid + '.json?api_key=' + a.apiKey);
+        console.log(JSON.stringify({
+          ports: a.port !== b.port, status: answer.status, users: [a.users.length > 0, b.users.length],
+          version: require('udcli/package.json').version,
+        }));
+        await Promise.all([a.stop(), b.stop()]);
+      `;
+    const r = await inProject(process.execPath, ['--input-type=module', '-e', script]);
+    passed(r);
+    expect(JSON.parse(r.stdout)).toEqual({ ports: true, status: 200, users: [true, 0], version: VERSION });
+  });
 });

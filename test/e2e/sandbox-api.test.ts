@@ -2,7 +2,7 @@
  * `udcli/sandbox` (docs/TESTING.md) as a studio's test file uses it: the built entry (dist/sandbox-api.mjs and
  * .cjs, `npm run build` first), two sandboxes in this one process, each on its own port and database; state changed
  * over HTTP by udcli itself, then reset(), snapshots, the clock, the request log, env() for the built `udcli`, and
- * stop() freeing the port. The installed package (the tarball) runs the recipes: sandbox-recipes.test.ts.
+ * stop() freeing the port. The installed package (the tarball) runs the recipes: pack.test.ts.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
