@@ -62,6 +62,15 @@ async function record(developerId: string): Promise<UserAchievement | undefined>
   return json<UserAchievement[]>(r).find((a) => a.developer_id === developerId && a.state !== 'Not Started');
 }
 
+/**
+ * The counter back at its start, In Progress, for a test whose change a Completed counter would
+ * not take (set and inc keep Completed; another test here completes it).
+ */
+async function restart(): Promise<void> {
+  const r = await env.run(['achievements', 'reset', UID, counter.developer_id]);
+  expect(r.code, r.stderr).toBe(0);
+}
+
 /** The delete prompt answered on a real terminal. */
 const onTerminal = (args: string[], input: string): Promise<CliResult> =>
   runOnTerminal(args, env.env, { prompt: '[y/N]', input });
@@ -128,6 +137,7 @@ describe('achievements inc / set / reset / delete / list', () => {
   });
 
   it('inc twice raises current_value by 2 (default --by 1)', async () => {
+    await restart();
     const before = (await record(counter.developer_id))!.current_value;
     for (let i = 0; i < 2; i++) {
       const r = await udcli(['achievements', 'inc', UID, counter.developer_id, '--json']);
@@ -139,6 +149,7 @@ describe('achievements inc / set / reset / delete / list', () => {
   });
 
   it('set 50% gives percent_complete 50; the table shows value/target (percent)', async () => {
+    await restart();
     const r = await udcli(['achievements', 'set', UID, counter.developer_id, '50%', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const update = json<Update>(r);
@@ -162,6 +173,8 @@ describe('achievements inc / set / reset / delete / list', () => {
   });
 
   it('reset after completion: In Progress again, the zero completed date', async () => {
+    const done = await udcli(['achievements', 'set', UID, counter.developer_id, '1', '--json']);
+    expect(json<Update>(done).state).toBe('Completed');
     const r = await udcli(['achievements', 'reset', UID, counter.developer_id, '--json']);
     expect(json<Update>(r)).toMatchObject({ state: 'In Progress', current_value: counter.start_value });
     expect((await record(counter.developer_id))?.completed_date).toBe('0000-00-00 00:00:00');

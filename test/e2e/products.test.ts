@@ -25,6 +25,18 @@ const sku = 'xp-boost';
 /** Every run also asserts that no demo secret appears in its output. */
 const udcli = (args: string[], o?: RunOptions): Promise<CliResult> => env.runChecked(args, o);
 
+/** Puts the sandbox back to the demo data as seeded, for a test that asserts the seed itself. */
+async function reseed(): Promise<void> {
+  const r = await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+  expect(r.status, await r.text()).toBe(200);
+}
+
+/** Gives the demo player `qty` more of the consumable, for a test that takes some and must find them held. */
+async function stock(qty: number): Promise<void> {
+  const r = await env.run(['products', 'give', UID, sku, '--qty', String(qty)]);
+  expect(r.code, r.stderr).toBe(0);
+}
+
 async function quantity(): Promise<number> {
   const r = await env.read(['products', 'list', UID, '--sku', sku, '--json']);
   expect(r.code, r.stderr).toBe(0);
@@ -34,6 +46,8 @@ async function quantity(): Promise<number> {
 
 describe('udcli products', () => {
   it('lists every product of the game, held or not, as JSON and as a table whose HELD column says which', async () => {
+    // What the player holds as seeded: the other tests give and take.
+    await reseed();
     const r = await udcli(['products', 'list', UID, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const entries = json<Entry[]>(r);
@@ -90,6 +104,8 @@ describe('udcli products', () => {
   });
 
   it('take --qty 2 removes two', async () => {
+    // One left after: a take of the last unit reports `false` (not held), not a count.
+    await stock(3);
     const before = await quantity();
     const r = await udcli(['products', 'take', UID, sku, '--qty', '2', '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -183,6 +199,7 @@ describe('a production profile on a terminal', () => {
   it('take asks for the profile name: a wrong name changes nothing (exit 2), the right one takes', async () => {
     await addProfile(udcli, 'live', env.sandbox.url, ...DEMO_CREDENTIAL_FLAGS, '--production');
     const prompt = 'Type the profile name (live) to continue:';
+    await stock(1);
     const before = await quantity();
 
     const wrong = await runOnTerminal(['--profile', 'live', 'products', 'take', UID, sku], env.env, {

@@ -26,6 +26,9 @@ import { fileScratch } from '../scratch.js';
 const PLAYER = DEMO.user.uid;
 const ALICE = uidForUsername('alice');
 const BOB = uidForUsername('bob');
+/** Users no other test here saves for: one with no saves, one filled to the limit. */
+const CAROL = uidForUsername('carol');
+const DAVE = uidForUsername('dave');
 
 const env = fileSandbox();
 const scratch = fileScratch('udcli-e2e-saves-');
@@ -82,26 +85,26 @@ const runPrinted = (printed: string, extra = ''): Promise<CliResult> => runPrint
 describe('set, get, list', () => {
   it('set inline: saved as given, receipt, audit line; the undo (an erase) leaves nothing saved', async () => {
     const audit = auditLines().length;
-    const r = await udcli(['saves', 'set', PLAYER, 'slot1', '{"level":3,"big":12345678901234567890}']);
+    const r = await udcli(['saves', 'set', PLAYER, 'inline', '{"level":3,"big":12345678901234567890}']);
     expect(r.code, r.stderr).toBe(0);
-    expect(json(r)).toEqual({ key: 'slot1', success: 1 });
-    expect(stored(PLAYER, 'slot1')).toBe('{"level":3,"big":12345678901234567890}');
-    expect(line(r, 'Changed')).toBe('save slot1 of 01e5…: (none) → 38 bytes {"level":3,"big":12345678901234567890}');
+    expect(json(r)).toEqual({ key: 'inline', success: 1 });
+    expect(stored(PLAYER, 'inline')).toBe('{"level":3,"big":12345678901234567890}');
+    expect(line(r, 'Changed')).toBe('save inline of 01e5…: (none) → 38 bytes {"level":3,"big":12345678901234567890}');
     const undo = line(r, 'Undo');
     // The undo names the profile and the server it changed (issue 22).
-    expect(undo).toBe(`udcli saves erase ${PLAYER} slot1 --profile sandbox --base-url ${env.sandbox.url}`);
+    expect(undo).toBe(`udcli saves erase ${PLAYER} inline --profile sandbox --base-url ${env.sandbox.url}`);
     const lines = auditLines();
     expect(lines).toHaveLength(audit + 1);
-    expect(lines.at(-1)).toMatchObject({ uid: PLAYER, before: null, after: { key: 'slot1', bytes: 38 }, undo });
+    expect(lines.at(-1)).toMatchObject({ uid: PLAYER, before: null, after: { key: 'inline', bytes: 38 }, undo });
     expect(lines.at(-1)!.command).toContain('udcli saves set');
 
     // The erase asks first; off a terminal the pasted undo needs --yes, as `achievements delete` does.
     const refused = await runPrinted(undo);
     expect(refused.code, refused.stderr).toBe(2);
-    expect(stored(PLAYER, 'slot1')).not.toBeNull();
+    expect(stored(PLAYER, 'inline')).not.toBeNull();
     const undone = await runPrinted(undo, ' --yes');
     expect(undone.code, undone.stderr).toBe(0);
-    expect(stored(PLAYER, 'slot1')).toBeNull();
+    expect(stored(PLAYER, 'inline')).toBeNull();
   });
 
   it('get pretty-prints JSON keeping its digits, prints text as saved; -o json; exit 4 when nothing is saved', async () => {
@@ -123,6 +126,7 @@ describe('set, get, list', () => {
   });
 
   it('list: the payload as JSON, a table with KEY, SIZE and a preview; {} for none', async () => {
+    await udcli(['saves', 'set', PLAYER, 'slot1', '{"level":3}']);
     await udcli(['saves', 'set', PLAYER, 'slot2', 'x'.repeat(300)]);
     const r = await udcli(['saves', 'list', 'demo_player']);
     expect(r.code, r.stderr).toBe(0);
@@ -130,7 +134,7 @@ describe('set, get, list', () => {
     const table = await udcli(['saves', 'list', PLAYER, '-o', 'table']);
     expect(table.stdout).toMatch(/^KEY\s+SIZE\s+VALUE/);
     expect(table.stdout).toMatch(/slot2\s+300\s+x{59}…/);
-    expect(json(await udcli(['saves', 'list', BOB]))).toEqual({});
+    expect(json(await udcli(['saves', 'list', CAROL]))).toEqual({});
   });
 
   it('set @FILE and set - (stdin); a long earlier value goes to a 0600 file the undo names, and the undo restores it', async () => {
@@ -329,22 +333,22 @@ describe("the server's refusals keep their exit codes", () => {
   it('an unknown user is 4; a 101st key is the 409 (exit 1), nothing saved', async () => {
     const unknown = await udcli(['saves', 'list', '0'.repeat(32)]);
     expect(unknown.code, unknown.stderr).toBe(4);
-    // 100 keys for bob, written straight into the sandbox's database.
+    // 100 keys for dave, written straight into the sandbox's database.
     const db = new Database(env.sandbox.dbPath);
     try {
       const insert = db.prepare('INSERT INTO game_saves (uid, game_id, key, value, updated_on) VALUES (?, ?, ?, ?, 0)');
       db.transaction(() => {
-        for (let i = 0; i < 100; i++) insert.run(BOB, DEMO.game.id, `k${i}`, 'v');
+        for (let i = 0; i < 100; i++) insert.run(DAVE, DEMO.game.id, `k${i}`, 'v');
       })();
     } finally {
       db.close();
     }
-    const full = await udcli(['saves', 'set', 'bob', 'one-more', 'v']);
+    const full = await udcli(['saves', 'set', 'dave', 'one-more', 'v']);
     expect(full.code, full.stderr).toBe(1);
     expect(full.stderr).toMatch(/too many saves/);
-    expect(stored(BOB, 'one-more')).toBeNull();
+    expect(stored(DAVE, 'one-more')).toBeNull();
     // Replacing a key already saved is still fine.
-    expect((await udcli(['saves', 'set', 'bob', 'k1', 'w'])).code).toBe(0);
+    expect((await udcli(['saves', 'set', 'dave', 'k1', 'w'])).code).toBe(0);
   });
 });
 
