@@ -149,6 +149,8 @@ describe('products take SKU:PACK --qty N takes N packs, as give gives them', () 
   });
 
   it('a batch take of packs takes them from every user', async () => {
+    const grant = await env.run(['products', 'give', UID, 'gems', '--qty', '1000']);
+    expect(grant.code, grant.stderr).toBe(0);
     const before = await held(UID, 'gems');
     const r = await env.run(['products', 'take', '@-', 'gems:500', '--qty', '2', '--yes'], { input: `${UID}\n` });
     expect(r.code, r.stderr).toBe(0);
