@@ -56,6 +56,12 @@ const ACHIEVEMENTS = [...(await verbsOf(ACHIEVEMENTS_NOUN)), 'help'];
 const SAVES = [...(await verbsOf(SAVES_NOUN)), 'help'];
 
 /** The candidates of an answer, without descriptions. */
+/** The values of completion lines (VALUE<TAB>DESCRIPTION, as udcli and fish print them): what is offered. */
+const offered = (stdout: string): string[] =>
+  stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.split('\t')[0]!);
 const values = (a: Answer): string[] => (a.kind === 'files' ? [':files'] : a.candidates.map((c) => c.value));
 
 /** What a shell completes in: `udcli` on PATH (the built one), the config and data directories of this file. */
@@ -191,11 +197,7 @@ async function complete(...words: string[]): Promise<string[]> {
   });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  // VALUE<TAB>DESCRIPTION: the value is what is offered
-  return r.stdout
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => l.split('\t')[0]!);
+  return offered(r.stdout);
 }
 
 describe('`udcli __complete line` offers', () => {
@@ -485,10 +487,7 @@ describe.skipIf(!fishInstalled)(`fish completes${fishInstalled ? '' : ': skipped
     );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    return r.stdout
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => l.split('\t')[0]!);
+    return offered(r.stdout);
   }
 
   it('commands, verbs, option values and profile names, by asking udcli', () => {
