@@ -17,8 +17,10 @@
  * - `context`: a fresh browser context of that chromium for one test (no cookie or storage of
  *   another test), closed when the test ends.
  * - `until`: waits on a condition (test/until.ts), never a sleep or an elapsed-time bound.
- * A file whose one sandbox is another kind says so with `test.override('sandboxOptions', {...})`
- * at its top. Helpers at the top of a file that use the sandbox bind it once:
+ * A file whose one sandbox is another kind makes its own `test` with `withSandboxOptions({...})`
+ * at its top (not vitest's `test.override` there: it replaces the shared `test`'s fixtures for good,
+ * and with `isolate: false` every later file of the worker process would get that sandbox too).
+ * Helpers at the top of a file that use the sandbox bind it once:
  * `let env: TestEnv; beforeAll(({ sandbox }) => { env = sandbox; });` (suite hooks get file fixtures).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -107,6 +109,14 @@ export const test = base
     return context;
   })
   .extend('until', { scope: 'file' }, () => until);
+
+/**
+ * A `test` whose file sandbox is started with these options, for a file that needs another kind
+ * (no seed, faults); `test` itself, which the worker process's other files share, is left as it is.
+ */
+export function withSandboxOptions(options: SandboxOptions): typeof test {
+  return test.extend('sandboxOptions', { scope: 'file' }, options);
+}
 
 /**
  * The file's sandbox, for the helpers at the top of a file (they have no test context): the same
