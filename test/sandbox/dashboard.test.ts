@@ -9,8 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
-import type { ConsoleMessage, Page, Request } from 'playwright-core';
-import { beforeAll, describe, expect, it } from '../fixtures.js';
+import type { Browser, BrowserContext, ConsoleMessage, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
@@ -380,6 +380,21 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     expect(logAvailable).toBe(true);
   });
 
+  /**
+   * The dashboard sets no cookie and keeps nothing in storage, so the tests without Playwright's
+   * clock (which is a context's, not a page's) each open a page of one context instead of a context each.
+   */
+  let plain: Promise<BrowserContext> | undefined;
+  async function plainPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
+    plain ??= browser.newContext();
+    const page = await (await plain).newPage();
+    if (viewport !== undefined) await page.setViewportSize(viewport);
+    return page;
+  }
+  afterAll(async () => {
+    await (await plain)?.close();
+  });
+
   it('lists the games with redacted keys and play links, finds demo_player, and shows their achievements and holdings', async ({
     browser,
   }) => {
@@ -393,9 +408,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       '{"level":4,"gems":250,"checkpoint":"cave-2"}',
       Math.floor(demo.clock.ms / 1000),
     );
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await plainPage(browser, { width: 1280, height: 900 });
     try {
-      const page = await context.newPage();
       const watch = await openDashboard(page, demo.url, logAvailable);
 
       const games = page.locator('#games-body tbody tr');
@@ -445,31 +459,35 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       }
       expectClean(watch, demo.url);
     } finally {
-      await context.close();
+      await page.close();
     }
   }, 120_000);
 
-  it('shows a username holding markup as text, and runs none of it', async ({ context }) => {
-    const page = await context.newPage();
-    const watch = await openDashboard(page, sb.url, logAvailable);
-    // The game's name is text, not markup.
-    expect(await page.locator(`#games-body tr[data-game="${NASTY_GAME.id}"] strong`).textContent()).toBe(
-      NASTY_GAME.name,
-    );
-    await searchAndOpen(page, '<img', NASTY_USER);
-    expect(await page.locator('#user-results button.user .username').allTextContents()).toEqual([NASTY_USER]);
-    expect(await page.locator('#detail-username').textContent()).toBe(NASTY_USER);
-    expect(await page.locator('#user-detail .game h3').first().textContent()).toContain(NASTY_GAME.name);
-    expect(await page.locator('#user-detail tr[data-save="slot1"] td.preview').textContent()).toBe(
-      `${NASTY_SAVE.slice(0, 80).replace('\n', '\\x0a')}…`,
-    );
-    expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
-    expect(await page.title()).toBe('udcli sandbox');
-    // A reload keeps the user shown (the uid is in the URL's fragment).
-    expect(new URL(page.url()).hash).toBe(`#user=${uidForUsername(NASTY_USER)}`);
-    await page.reload();
-    await page.locator('#detail-username', { hasText: NASTY_USER }).waitFor();
-    expectClean(watch, sb.url);
+  it('shows a username holding markup as text, and runs none of it', async ({ browser }) => {
+    const page = await plainPage(browser);
+    try {
+      const watch = await openDashboard(page, sb.url, logAvailable);
+      // The game's name is text, not markup.
+      expect(await page.locator(`#games-body tr[data-game="${NASTY_GAME.id}"] strong`).textContent()).toBe(
+        NASTY_GAME.name,
+      );
+      await searchAndOpen(page, '<img', NASTY_USER);
+      expect(await page.locator('#user-results button.user .username').allTextContents()).toEqual([NASTY_USER]);
+      expect(await page.locator('#detail-username').textContent()).toBe(NASTY_USER);
+      expect(await page.locator('#user-detail .game h3').first().textContent()).toContain(NASTY_GAME.name);
+      expect(await page.locator('#user-detail tr[data-save="slot1"] td.preview').textContent()).toBe(
+        `${NASTY_SAVE.slice(0, 80).replace('\n', '\\x0a')}…`,
+      );
+      expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
+      expect(await page.title()).toBe('udcli sandbox');
+      // A reload keeps the user shown (the uid is in the URL's fragment).
+      expect(new URL(page.url()).hash).toBe(`#user=${uidForUsername(NASTY_USER)}`);
+      await page.reload();
+      await page.locator('#detail-username', { hasText: NASTY_USER }).waitFor();
+      expectClean(watch, sb.url);
+    } finally {
+      await page.close();
+    }
   }, 120_000);
 
   it('says "request log not available" when the sandbox has no request log, and stops asking', async ({ context }) => {
@@ -502,9 +520,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     // The browser resolves a foreign name to the sandbox, as a rebinding attacker's page would
     // (the shared chromium's resolver rules: test/sandbox/helpers/chromium.ts).
     const rebound: BrowserOnlyName = 'rebound.test';
-    const context = await browser.newContext();
+    const page = await plainPage(browser);
     try {
-      const page = await context.newPage();
       const port = new URL(demo.url).port;
       const response = await page.goto(`http://${rebound}:${port}/`);
       expect(response?.status()).toBe(403);
@@ -519,38 +536,12 @@ describe('the dashboard in a real browser (headless chromium)', () => {
         expect(data.text).not.toContain(secret);
       }
     } finally {
-      await context.close();
+      await page.close();
     }
   }, 120_000);
 
-  it('shows requests live, newest first, with keys redacted and the failure reason', async ({ context }) => {
-    const page = await context.newPage();
-    await page.clock.install();
-    const watch = await openDashboard(page, demo.url, true);
-    await page.locator('#log-status', { hasText: 'Live' }).waitFor();
-    await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
-    await refusedChange(demo, 'LEVEL_10');
-    const refused = page
-      .locator('#log-body tr', { hasText: `/services/rest/v1/achievements/user/${DEMO.user.uid}.json` })
-      .first();
-    await untilPolled(page, () => refused.isVisible(), 'the refused change in the log');
-    expect(await refused.locator('td.status').textContent()).toBe('403');
-    expect(await refused.locator('td.reason').textContent()).toMatch(/signature/);
-    const read = page.locator('#log-body tr', { hasText: `/services/rest/v1/users/${DEMO.user.uid}.json` }).first();
-    await untilPolled(page, () => read.isVisible(), 'the read in the log');
-    expect(await read.locator('td.status').textContent()).toBe('200');
-    // Newest first.
-    const order = await page.locator('#log-body tr td.path').allTextContents();
-    expect(order.findIndex((p) => p.startsWith('/services/rest/v1/achievements/user/'))).toBeLessThan(
-      order.findIndex((p) => p.startsWith('/services/rest/v1/users/')),
-    );
-    for (const secret of FULL_SECRETS) expect(await page.content()).not.toContain(secret);
-    // The dashboard's own polling is not shown.
-    expect(order.some((p) => p.startsWith('/_sandbox/requests'))).toBe(false);
-    expectClean(watch, demo.url);
-  }, 120_000);
-
-  it("at 1,100 px the request log gives a path most of its row (whole on hover) and hides the dashboard's own files until asked; screenshot kept", async ({
+  // One page for the live log's three stories (a context and a dashboard load each were most of their cost).
+  it("shows requests live (newest first, keys redacted, the failure reason), a signed change once (its challenge taken off when the signed retry's row comes), and at 1,100 px gives a path most of its row (whole on hover) and hides the dashboard's own files until asked; screenshot kept", async ({
     browser,
   }) => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -559,13 +550,64 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       await page.clock.install();
       const watch = await openDashboard(page, demo.url, true);
       await page.locator('#log-status', { hasText: 'Live' }).waitFor();
-      // A user opened: the page fetches the avatar, one more of its own files.
+
+      // Requests live, newest first, with keys redacted and the failure reason.
+      await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
+      await refusedChange(demo, 'LEVEL_10');
+      const refused = page
+        .locator('#log-body tr', { hasText: `/services/rest/v1/achievements/user/${DEMO.user.uid}.json` })
+        .first();
+      await untilPolled(page, () => refused.isVisible(), 'the refused change in the log');
+      expect(await refused.locator('td.status').textContent()).toBe('403');
+      expect(await refused.locator('td.reason').textContent()).toMatch(/signature/);
+      const read = page.locator('#log-body tr', { hasText: `/services/rest/v1/users/${DEMO.user.uid}.json` }).first();
+      await untilPolled(page, () => read.isVisible(), 'the read in the log');
+      expect(await read.locator('td.status').textContent()).toBe('200');
+      // Newest first.
+      const order = await page.locator('#log-body tr td.path').allTextContents();
+      expect(order.findIndex((p) => p.startsWith('/services/rest/v1/achievements/user/'))).toBeLessThan(
+        order.findIndex((p) => p.startsWith('/services/rest/v1/users/')),
+      );
+      for (const secret of FULL_SECRETS) expect(await page.content()).not.toContain(secret);
+      // The dashboard's own polling is not shown.
+      expect(order.some((p) => p.startsWith('/_sandbox/requests'))).toBe(false);
+
+      // A signed change shown once: the challenge it saw comes off when its signed retry arrives, whose row says so.
+      const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
+      const query: Params = [
+        ['api_key', DEMO.game.apiKey],
+        ['type', 'Game'],
+        ['pid', '1001'],
+        ['developer_id', 'FIRST_WIN'],
+        ['increment', '1'],
+        ['method', 'put'],
+      ];
+      const first = await call<{ session: string; key: string }>(demo.url, 'POST', path, query);
+      expect(first.status).toBe(401);
+      // Until its retry comes, the challenge is a 401 like any other.
+      const challenged = page.locator('#log-body tr', { hasText: 'signature required' });
+      await untilPolled(page, () => challenged.isVisible(), 'the challenge in the log');
+      expect(await challenged.locator('td.status').textContent()).toBe('401');
+      const challenge = first.body.payload!;
+      const retry = await call(demo.url, 'POST', path, [
+        ...query,
+        ['session', challenge.session],
+        ['sig', agiSignature({ ...challenge, path, query, body: [] })],
+      ]);
+      expect(retry.status, retry.body.message).toBe(200);
+      const retried = page.locator('#log-body tr', { hasText: 'after signature challenge' });
+      await untilPolled(page, () => retried.isVisible(), 'the signed retry in the log');
+      expect(await retried.locator('td.status').textContent()).toBe('200');
+      await expect.poll(() => challenged.count(), { timeout: 5000 }).toBe(0);
+      expect(await page.locator('#log-body tr', { hasText: 'developer_id=FIRST_WIN' }).count()).toBe(1);
+
+      // At 1,100 px. A user opened: the page fetches the avatar, one more of its own files.
       await searchAndOpen(page, 'demo', DEMO.user.username);
       // A long path and a long reason, as a refused signed change has.
       await refusedChange(demo, 'COLLECT_1000_GEMS');
-      const refused = page.locator('#log-body tr', { hasText: 'developer_id=COLLECT_1000_GEMS' }).first();
-      await untilPolled(page, () => refused.isVisible(), 'the refused change in the log');
-      const cell = refused.locator('td.path');
+      const long = page.locator('#log-body tr', { hasText: 'developer_id=COLLECT_1000_GEMS' }).first();
+      await untilPolled(page, () => long.isVisible(), 'the refused change in the log');
+      const cell = long.locator('td.path');
       const full = (await cell.textContent())!;
       expect(await cell.getAttribute('title')).toBe(full);
       expect(full).toContain(`/services/rest/v1/achievements/user/${DEMO.user.uid}.json?`);
@@ -611,9 +653,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     const folder = join(ARTIFACTS, 'served-game');
     mkdirSync(folder, { recursive: true });
     const served = await newSb({ gameSources: [['1001', { kind: 'dir', root: folder, connect: true }]] });
-    const context = await browser.newContext();
+    const page = await plainPage(browser);
     try {
-      const page = await context.newPage();
       const watch = await openDashboard(page, served.url, true);
       const cell = page.locator('#games-body tr[data-game="1001"] td.uri');
       expect(await cell.locator('code').textContent()).toBe(folder);
@@ -621,44 +662,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       expect(await page.locator('#games-body thead').textContent()).toContain('Play page serves');
       expectClean(watch, served.url);
     } finally {
-      await context.close();
+      await page.close();
       await served.close();
     }
-  }, 120_000);
-
-  it('shows a signed change once: the challenge it saw comes off when its signed retry arrives, whose row says so', async ({
-    context,
-  }) => {
-    const page = await context.newPage();
-    await page.clock.install();
-    await openDashboard(page, demo.url, true);
-    await page.locator('#log-status', { hasText: 'Live' }).waitFor();
-    const path = `${API_PREFIX}/achievements/user/${DEMO.user.uid}.json`;
-    const query: Params = [
-      ['api_key', DEMO.game.apiKey],
-      ['type', 'Game'],
-      ['pid', '1001'],
-      ['developer_id', 'FIRST_WIN'],
-      ['increment', '1'],
-      ['method', 'put'],
-    ];
-    const first = await call<{ session: string; key: string }>(demo.url, 'POST', path, query);
-    expect(first.status).toBe(401);
-    // Until its retry comes, the challenge is a 401 like any other.
-    const challenged = page.locator('#log-body tr', { hasText: 'signature required' });
-    await untilPolled(page, () => challenged.isVisible(), 'the challenge in the log');
-    expect(await challenged.locator('td.status').textContent()).toBe('401');
-    const challenge = first.body.payload!;
-    const retry = await call(demo.url, 'POST', path, [
-      ...query,
-      ['session', challenge.session],
-      ['sig', agiSignature({ ...challenge, path, query, body: [] })],
-    ]);
-    expect(retry.status, retry.body.message).toBe(200);
-    const retried = page.locator('#log-body tr', { hasText: 'after signature challenge' });
-    await untilPolled(page, () => retried.isVisible(), 'the signed retry in the log');
-    expect(await retried.locator('td.status').textContent()).toBe('200');
-    await expect.poll(() => challenged.count(), { timeout: 5000 }).toBe(0);
-    expect(await page.locator('#log-body tr', { hasText: 'developer_id=FIRST_WIN' }).count()).toBe(1);
   }, 120_000);
 });
