@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page as BrowserPage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register } from '../../src/cli/commands/sandbox/index.js';
 import { UdcliError, UsageError } from '../../src/errors.js';
@@ -375,11 +375,21 @@ describe('in a real browser (headless chromium)', () => {
   let contentUrl: string;
   /** The query of every request the content server got for the game page. */
   const received: URLSearchParams[] = [];
-  /**
-   * One browser for the file (a launch is a second or two of CPU); each test's page has a context
-   * of its own, so no cookie, login or storage passes from one test to the next.
-   */
+  /** The worker's one browser (a launch is a second or two of CPU). */
   let browser: Browser | undefined;
+  /**
+   * One context for the describe's pages (a context is most of a page's cost): each test starts
+   * logged out (its cookies cleared); only the resize test keeps a frame size in storage, and it
+   * puts it back.
+   */
+  let context: BrowserContext | undefined;
+  async function freshPage(viewport?: { width: number; height: number }): Promise<BrowserPage> {
+    context ??= await browser!.newContext();
+    await context.clearCookies();
+    const page = await context.newPage();
+    if (viewport !== undefined) await page.setViewportSize(viewport);
+    return page;
+  }
 
   beforeAll(async () => {
     unavailable = ensureChromium();
@@ -397,6 +407,7 @@ describe('in a real browser (headless chromium)', () => {
   }, 10 * 60_000);
 
   afterAll(async () => {
+    await context?.close();
     await releaseChromium();
     await new Promise((resolve) => content?.close(resolve));
   });
@@ -407,7 +418,7 @@ describe('in a real browser (headless chromium)', () => {
   it('the switcher is a form: clicking a user logs them in, and the iframe gets that user and a token that authenticates', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     await setUri(DEMO.game.id, contentUrl);
-    const page = await browser!.newPage();
+    const page = await freshPage();
     try {
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}`);
       expect(await page.locator('#pick-user').count()).toBe(1);
@@ -444,14 +455,14 @@ describe('in a real browser (headless chromium)', () => {
       expect(await page.locator('#username').textContent()).toBe('alice');
       expect(await page.locator('#confirm-user button').textContent()).toBe('Play as bob');
     } finally {
-      await page.context().close();
+      await page.close();
     }
   }, 150_000);
 
   it('?direct=1 survives picking a user: after the login the page still iframes the content URI itself', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     await setUri(DEMO.game.id, contentUrl);
-    const page = await browser!.newPage();
+    const page = await freshPage();
     try {
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}?direct=1`);
       await Promise.all([
@@ -470,14 +481,14 @@ describe('in a real browser (headless chromium)', () => {
       await page.locator('#username', { hasText: 'alice' }).waitFor();
       expect(new URL((await page.locator('#game').getAttribute('src'))!).origin).toBe(new URL(contentUrl).origin);
     } finally {
-      await page.context().close();
+      await page.close();
     }
   }, 150_000);
 
   it('the game frame is resizable by its corner, keeps its size on reload, and "Default size" puts it back', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
     await setUri(DEMO.game.id, contentUrl);
-    const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
+    const page = await freshPage({ width: 1200, height: 900 });
     try {
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}?as=alice`);
       await Promise.all([
@@ -509,7 +520,7 @@ describe('in a real browser (headless chromium)', () => {
       await page.reload();
       expect(Math.round((await box.boundingBox())!.height)).toBe(Math.round(before.height));
     } finally {
-      await page.context().close();
+      await page.close();
     }
   }, 150_000);
 });
