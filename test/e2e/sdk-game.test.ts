@@ -17,7 +17,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { uidForUsername } from '../../src/domain/ids.js';
@@ -33,6 +33,15 @@ let env: NodeJS.ProcessEnv;
 /** The detached sandbox `udcli sandbox play` started: its URL and database. */
 const sandbox = { url: '', dbPath: '' };
 let browser: Browser | null = null;
+/**
+ * The tests' pages share one context (a context is most of a page's cost): each logs in its own
+ * user through the play page, which replaces the session cookie, and nothing a test reads is kept in storage.
+ */
+let context: BrowserContext | undefined;
+const newPage = async (): Promise<Page> => {
+  context ??= await browser!.newContext();
+  return context.newPage();
+};
 let unavailable: string | null = null;
 let studio: Server;
 let studioUrl: string;
@@ -96,6 +105,7 @@ beforeAll(async () => {
 }, 10 * 60_000);
 
 afterAll(async () => {
+  await context?.close();
   await releaseChromium();
   await new Promise((resolve) => studio?.close(resolve));
   if (env) await runInProcess(['sandbox', 'stop'], env);
@@ -107,14 +117,19 @@ const udcli = (args: string[]): Promise<CliResult> => runInProcess(args, env);
 
 const linesOf = (text: string) => text.split('\n').filter((line) => line !== '');
 
-/** Logs in on the play page the way a person does (the confirm button of ?as=), and returns the game's frame. */
-async function play(page: Page, username: string, query = ''): Promise<Frame> {
-  await page.goto(`${sandbox.url}/play/${GAME}?as=${username}`);
-  await page.getByRole('button', { name: `Play as ${username}` }).click();
-  // A browser sees the play page at sandbox.localhost, the site its games share (issue 40).
+/**
+ * Logs in on the play page the way a person does (the confirm button of ?as=), with the page's
+ * query `flags` kept through the login, and returns the game's frame.
+ */
+async function play(page: Page, username: string, flags = ''): Promise<Frame> {
+  // A browser sees the play page at sandbox.localhost, the site its games share (issue 40); a
+  // browser's ?direct=1 is not sent there, so with flags the page is asked for there at once.
   const site = `http://sandbox.localhost:${new URL(sandbox.url).port}`;
-  await page.waitForURL(`${site}/play/${GAME}`);
-  if (query !== '') await page.goto(`${site}/play/${GAME}${query}`);
+  await page.goto(
+    flags === '' ? `${sandbox.url}/play/${GAME}?as=${username}` : `${site}/play/${GAME}?as=${username}&${flags}`,
+  );
+  await page.getByRole('button', { name: `Play as ${username}` }).click();
+  await page.waitForURL(`${site}/play/${GAME}${flags === '' ? '' : `?${flags}`}`);
   const frame = page.frameLocator('#game');
   await expect.poll(() => frame.locator('#status').textContent(), { timeout: 15_000 }).toBe('ready');
   const handle = await page.locator('#game').elementHandle();
@@ -245,7 +260,7 @@ async function playThrough(page: Page, frame: Frame, username: string): Promise<
 describe('an SDK game served through `udcli sandbox play --game-dir` (same origin, connect script added)', () => {
   it('starts as the README says (document.domain line included) and does everything a player does', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
-    const page = await browser!.newPage();
+    const page = await newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
@@ -266,7 +281,8 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
       expect(reasons.some((r) => r.startsWith('agi.v2 setVendor "website"'))).toBe(true);
       expect(reasons.some((r) => r.startsWith('agi.v2 showStorefront {"sku":"dragon-mount"}'))).toBe(true);
       expect(reasons.some((r) => r.startsWith('agi.v2 questUpdate'))).toBe(true);
-      const dashboard = await browser!.newPage();
+      // In the game's page, done with: a tab of its own would cost one more renderer.
+      const dashboard = page;
       await dashboard.goto(`${sandbox.url}/`);
       await expect
         .poll(() => dashboard.getByText(/agi\.v2 showStorefront/).count(), { timeout: 10_000 })
@@ -276,7 +292,6 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
       expect(await dashboard.locator('#log-body tr', { hasText: 'after signature challenge' }).count()).toBeGreaterThan(
         0,
       );
-      await dashboard.close();
 
       // Every signed change above went as the SDK sends it: unsigned, challenged (401), retried
       // signed. `sandbox logs --status 4xx` shows no failure, since there was none ...
@@ -329,7 +344,7 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
 
   it('a store Buy of a product no longer on sale says so in the store, calls no handler, and changes nothing', async (ctx) => {
     ctx.skip(unavailable !== null, unavailable ?? '');
-    const page = await browser!.newPage();
+    const page = await newPage();
     try {
       const frame = await play(page, 'carol');
       const uid = uidForUsername('carol');
@@ -372,11 +387,11 @@ describe('an SDK game served by the studio on another port (connect script inclu
     } finally {
       db.close();
     }
-    const page = await browser!.newPage();
+    const page = await newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
-      const frame = await play(page, 'bob', '?direct=1');
+      const frame = await play(page, 'bob', 'direct=1');
       expect(new URL(frame.url()).origin).toBe(studioUrl);
       await playThrough(page, frame, 'bob');
       expect(errors).toEqual([]);
