@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { SESSION_COOKIE } from '../../src/sandbox/constants.js';
 import { exactRequest, gameFolders, tempDir, type TestSandbox } from './helpers/sandbox.js';
@@ -79,6 +79,35 @@ async function who(page: Page, inFrame: boolean): Promise<string | null> {
   return (inFrame ? page.frameLocator('#game').locator('#who') : page.locator('#who')).textContent();
 }
 
+let shared: Promise<BrowserContext> | undefined;
+afterAll(async () => {
+  await (await shared?.catch(() => undefined))?.close();
+});
+
+/**
+ * The file's one context, its cookies cleared, with pages of the test's own (closed when it ends):
+ * each test's origins carry its own sandbox's or server's ports, so no storage or worker another
+ * test left is on them, but cookies ignore ports. A new context costs about 2 CPU-s of Chromium.
+ */
+async function clearedContext(
+  browser: Browser,
+  onTestFinished: (fn: () => Promise<void>) => void,
+): Promise<BrowserContext> {
+  shared ??= browser.newContext();
+  const context = await shared;
+  await context.clearCookies();
+  const before = new Set(context.pages());
+  onTestFinished(async () => {
+    await Promise.all(
+      context
+        .pages()
+        .filter((page) => !before.has(page))
+        .map((page) => page.close()),
+    );
+  });
+  return context;
+}
+
 describe('one game cannot reach another in the browser', () => {
   let sb: TestSandbox;
   beforeAll(async ({ newSb }) => {
@@ -95,8 +124,10 @@ describe('one game cannot reach another in the browser', () => {
   });
 
   it("game 1002 reads none of 1001's storage or pages, and its service worker controls its own pages only", async ({
-    context,
+    browser,
+    onTestFinished,
   }) => {
+    const context = await clearedContext(browser, onTestFinished);
     const page = await context.newPage();
     await login(page, sb, VICTIM, 'alice');
     const frameUrl = new URL(
@@ -116,32 +147,27 @@ describe('one game cannot reach another in the browser', () => {
     expect(attack.victimPage).toBe('failed: TypeError');
     // The worker was registered, over 1002's own origin alone, and does answer there (a tab of its own).
     expect(attack.worker).toBe(`${sb.gameOrigin(ATTACKER)}/`);
+    const attackerFrame = page.frames().find((f) => f.url().includes(`/play/${ATTACKER}/game/`))!;
+    // Once the worker is active (ready), it answers every load in its scope.
+    await attackerFrame.evaluate('navigator.serviceWorker.ready.then(() => true)');
     const tab = await context.newPage();
-    await expect
-      .poll(
-        async () => {
-          await tab.goto(`${sb.gameOrigin(ATTACKER)}/play/${ATTACKER}/game/index.html`);
-          return who(tab, false);
-        },
-        { timeout: 20_000 },
-      )
-      .toBe('pwned');
+    await tab.goto(`${sb.gameOrigin(ATTACKER)}/play/${ATTACKER}/game/index.html`);
+    expect(await who(tab, false)).toBe('pwned');
 
     // Game 1001 again: its own storage, its own pages, in the play page, a new tab and an old link.
     await page.goto(`${playSite(sb)}/play/${VICTIM}`);
     expect(await results(page, true)).toEqual({ before: 'victim-secret', controlled: false });
     expect(await who(page, true)).toBe('victim');
+    // The tab 1002's worker answered in: a worker matches a load by its URL, not by the tab it is in.
     for (const url of [
       `${sb.gameOrigin(VICTIM)}/play/${VICTIM}/game/index.html`,
       `${sb.gameUrl}/play/${VICTIM}/game/index.html`,
       `${sb.url}/play/${VICTIM}/game/index.html`,
     ]) {
-      const other = await context.newPage();
-      await other.goto(url);
-      expect(new URL(other.url()).hostname, url).toBe('g1001.sandbox.localhost');
-      expect(await results(other, false), url).toEqual({ before: 'victim-secret', controlled: false });
-      expect(await who(other, false), url).toBe('victim');
-      await other.close();
+      await tab.goto(url);
+      expect(new URL(tab.url()).hostname, url).toBe('g1001.sandbox.localhost');
+      expect(await results(tab, false), url).toEqual({ before: 'victim-secret', controlled: false });
+      expect(await who(tab, false), url).toBe('victim');
     }
   }, 120_000);
 });
@@ -200,69 +226,66 @@ describe("the game host's proxy and cookies", () => {
 
   it("sends the upstream only the cookies it set, and its Set-Cookie never reaches the sandbox's or another app's", async ({
     browser,
+    onTestFinished,
   }) => {
-    const context: BrowserContext = await browser.newContext();
-    try {
-      const main = playSite(sb);
-      // Another local app's HttpOnly session, on the loopback names and the play page's (cookies ignore ports).
-      const otherApp = ['localhost', '127.0.0.1', 'sandbox.localhost'].map((domain) => ({
-        name: 'other_app',
-        value: 'other-secret',
-        domain,
-        path: '/',
-        httpOnly: true,
-        sameSite: 'Lax' as const,
-      }));
-      await context.addCookies(otherApp);
-      const page = await context.newPage();
-      await page.goto(`http://localhost:${new URL(sb.url).port}/play/${VICTIM}?as=alice`);
-      await page.getByRole('button', { name: 'Play as alice' }).click();
-      await page.waitForURL(`${main}/play/${VICTIM}`);
-      const session = (await context.cookies(main)).find((c) => c.name === SESSION_COOKIE);
-      expect(session).toMatchObject({ httpOnly: true });
-      await results(page, true);
-      // Played again: the upstream's own cookie comes back to it under its own name, and nothing else.
-      await page.reload();
-      const seen = await results(page, true);
-      await expect.poll(() => upstream.cookies.length).toBeGreaterThanOrEqual(2);
-      expect(upstream.cookies[0]).toBeNull();
-      expect(upstream.cookies.slice(1)).toContain(
-        `sid=upstream-session; ${SESSION_COOKIE}=forged; other_app=forged; visible=1`,
-      );
-      for (const header of upstream.cookies) {
-        expect(header ?? '').not.toContain('other-secret');
-        expect(header ?? '').not.toContain(session!.value);
-      }
-      // The game's script sees its non-HttpOnly cookies in its own names; never the HttpOnly one.
-      expect(String(seen.cookie)).toContain('__Host-udcli-g1001.visible=1');
-      expect(String(seen.cookie)).not.toContain('upstream-session');
-
-      // The sandbox's session and the other app's cookie are as they were: same value, still HttpOnly.
-      const all = await context.cookies();
-      expect(all.filter((c) => c.name === SESSION_COOKIE)).toEqual([session]);
-      for (const domain of ['localhost', '127.0.0.1', 'sandbox.localhost']) {
-        expect(all.filter((c) => c.name === 'other_app' && c.domain === domain)).toEqual([
-          expect.objectContaining({ value: 'other-secret', httpOnly: true }),
-        ]);
-      }
-      // What the upstream set lives on the game's own name, in its own names, HttpOnly kept.
-      const game = all.filter((c) => c.domain === 'g1001.sandbox.localhost');
-      expect(game.map((c) => c.name).sort()).toEqual([
-        `__Host-udcli-g1001.${SESSION_COOKIE}`,
-        '__Host-udcli-g1001.other_app',
-        '__Host-udcli-g1001.sid',
-        '__Host-udcli-g1001.visible',
-      ]);
-      expect(game.find((c) => c.name === '__Host-udcli-g1001.sid')).toMatchObject({
-        httpOnly: true,
-        value: 'upstream-session',
-      });
-      // Still logged in as alice: the play page names her.
-      await page.goto(`${main}/play/${VICTIM}`);
-      expect(await page.locator('#username').textContent()).toBe('alice');
-    } finally {
-      await context.close();
+    const context = await clearedContext(browser, onTestFinished);
+    const main = playSite(sb);
+    // Another local app's HttpOnly session, on the loopback names and the play page's (cookies ignore ports).
+    const otherApp = ['localhost', '127.0.0.1', 'sandbox.localhost'].map((domain) => ({
+      name: 'other_app',
+      value: 'other-secret',
+      domain,
+      path: '/',
+      httpOnly: true,
+      sameSite: 'Lax' as const,
+    }));
+    await context.addCookies(otherApp);
+    const page = await context.newPage();
+    await page.goto(`http://localhost:${new URL(sb.url).port}/play/${VICTIM}?as=alice`);
+    await page.getByRole('button', { name: 'Play as alice' }).click();
+    await page.waitForURL(`${main}/play/${VICTIM}`);
+    const session = (await context.cookies(main)).find((c) => c.name === SESSION_COOKIE);
+    expect(session).toMatchObject({ httpOnly: true });
+    await results(page, true);
+    // Played again: the upstream's own cookie comes back to it under its own name, and nothing else.
+    await page.reload();
+    const seen = await results(page, true);
+    await expect.poll(() => upstream.cookies.length).toBeGreaterThanOrEqual(2);
+    expect(upstream.cookies[0]).toBeNull();
+    expect(upstream.cookies.slice(1)).toContain(
+      `sid=upstream-session; ${SESSION_COOKIE}=forged; other_app=forged; visible=1`,
+    );
+    for (const header of upstream.cookies) {
+      expect(header ?? '').not.toContain('other-secret');
+      expect(header ?? '').not.toContain(session!.value);
     }
+    // The game's script sees its non-HttpOnly cookies in its own names; never the HttpOnly one.
+    expect(String(seen.cookie)).toContain('__Host-udcli-g1001.visible=1');
+    expect(String(seen.cookie)).not.toContain('upstream-session');
+
+    // The sandbox's session and the other app's cookie are as they were: same value, still HttpOnly.
+    const all = await context.cookies();
+    expect(all.filter((c) => c.name === SESSION_COOKIE)).toEqual([session]);
+    for (const domain of ['localhost', '127.0.0.1', 'sandbox.localhost']) {
+      expect(all.filter((c) => c.name === 'other_app' && c.domain === domain)).toEqual([
+        expect.objectContaining({ value: 'other-secret', httpOnly: true }),
+      ]);
+    }
+    // What the upstream set lives on the game's own name, in its own names, HttpOnly kept.
+    const game = all.filter((c) => c.domain === 'g1001.sandbox.localhost');
+    expect(game.map((c) => c.name).sort()).toEqual([
+      `__Host-udcli-g1001.${SESSION_COOKIE}`,
+      '__Host-udcli-g1001.other_app',
+      '__Host-udcli-g1001.sid',
+      '__Host-udcli-g1001.visible',
+    ]);
+    expect(game.find((c) => c.name === '__Host-udcli-g1001.sid')).toMatchObject({
+      httpOnly: true,
+      value: 'upstream-session',
+    });
+    // Still logged in as alice: the play page names her.
+    await page.goto(`${main}/play/${VICTIM}`);
+    expect(await page.locator('#username').textContent()).toBe('alice');
   }, 120_000);
 });
 
@@ -270,6 +293,7 @@ describe('a profile with a worker of the old shared game origin', () => {
   it("the worker is replaced by one that unregisters itself, and the old link ends on the game's own name", async ({
     browser,
     newSb,
+    onTestFinished,
   }) => {
     // The game host's port as it was before issue 40: one origin for every game, a worker over `/`.
     const old = createServer((req, res) => {
@@ -280,7 +304,7 @@ describe('a profile with a worker of the old shared game origin', () => {
     });
     await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
     const port = (old.address() as AddressInfo).port;
-    const context = await browser.newContext();
+    const context = await clearedContext(browser, onTestFinished);
     try {
       const page = await context.newPage();
       await page.goto(`http://localhost:${port}/play/1002/game/index.html`);
@@ -315,16 +339,19 @@ describe('a profile with a worker of the old shared game origin', () => {
       await page.evaluate(
         "navigator.serviceWorker.getRegistration().then((r) => r && r.update()).then(() => 'updated', (e) => e.name)",
       );
-      const back = await context.newPage();
+      // The new worker unregisters in its activation, then reloads the page (whose evaluate may meet that reload).
       await expect
         .poll(
-          async () => {
-            await back.goto(link);
-            return new URL(back.url()).hostname;
-          },
+          () =>
+            page
+              .evaluate('navigator.serviceWorker.getRegistrations().then((all) => all.length)')
+              .catch(() => 'reloading'),
           { timeout: 20_000 },
         )
-        .toBe('g1001.sandbox.localhost');
+        .toBe(0);
+      const back = await context.newPage();
+      await back.goto(link);
+      expect(new URL(back.url()).hostname).toBe('g1001.sandbox.localhost');
       expect(await results(back, false)).toEqual({ before: null, controlled: false });
       expect(await who(back, false)).toBe('victim');
       expect(await back.evaluate('navigator.serviceWorker.getRegistrations().then((all) => all.length)')).toBe(0);
@@ -334,7 +361,6 @@ describe('a profile with a worker of the old shared game origin', () => {
       });
       expect([reply.status, reply.headers['clear-site-data']]).toEqual([307, '"storage"']);
     } finally {
-      await context.close();
       if (old.listening) await new Promise((resolve) => old.close(resolve));
     }
   }, 120_000);
