@@ -6,7 +6,7 @@
  * test cases with a client connected; the clock back to real time; a failing exec prints the
  * request log's tail and --log keeps all of it. Needs `npm run build`.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../sqlite.js';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/domain/demo.js';
 import { API_PREFIX } from '../../src/domain/types.js';
 import { closedPort, runCli, runInProcess } from './harness.js';
+import { demoDatabaseAt } from '../sandbox/helpers/demo-file.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'udcli-e2e-lifecycle-'));
 const dataDir = join(scratch, 'data');
@@ -49,10 +50,10 @@ users:
     plays: ["8080"]
 `,
   );
-  // The default database, with the demo data in it.
-  const demo = await detach([]);
-  expect(demo.code, demo.stderr).toBe(0);
-  expect((await cli(['sandbox', 'stop'])).code).toBe(0);
+  // The default database, with the demo data in it as a sandbox started on it leaves it: written, not a
+  // detached sandbox started and stopped for it (the tests below start theirs).
+  mkdirSync(dataDir, { recursive: true });
+  await demoDatabaseAt(join(dataDir, 'sandbox.db'), 'seedFrom');
 }, 90_000);
 
 afterAll(async () => {
@@ -62,7 +63,8 @@ afterAll(async () => {
 
 describe('udcli sandbox start --data on a database that holds something else', () => {
   it('refuses, naming what it holds and the two ways on; nothing changes', async () => {
-    const r = await detach(['--data', racers]);
+    // In-process: the refusal comes before anything is detached (a start it failed to refuse would still detach one).
+    const r = await cli(['sandbox', 'start', '--detach', '--data', racers]);
     expect(r.code).toBe(2);
     const [line, hint] = r.stderr.trimEnd().split('\n');
     expect(line).toBe(`udcli: ${join(dataDir, 'sandbox.db')} holds the demo data, not ${racers}; nothing was loaded`);
