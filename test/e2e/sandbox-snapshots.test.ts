@@ -6,7 +6,7 @@
  * finishes under the same writers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database, sqliteDriverPath } from '../sqlite.js';
@@ -53,7 +53,12 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function withWriters<T>(count: number, fn: () => Promise<T>): Promise<{ result: T; writes: number[] }> {
+/**
+ * Runs `commands` one after another among `count` writer processes started once for all of them
+ * (a process each, with better-sqlite3 loaded, is most of what the writers cost); each command gets
+ * what the earlier ones returned, and withWriters returns what each returned.
+ */
+async function withWriters<T>(count: number, commands: Array<(earlier: T[]) => Promise<T>>): Promise<T[]> {
   const betterSqlite = sqliteDriverPath();
   const writers: ChildProcess[] = Array.from({ length: count }, () =>
     spawn(process.execPath, ['-e', WRITER, betterSqlite, db, String(USERS)], { stdio: ['ignore', 'pipe', 'inherit'] }),
@@ -69,13 +74,19 @@ async function withWriters<T>(count: number, fn: () => Promise<T>): Promise<{ re
   // One '.' a write, then the total when stopped.
   const written = (i: number) => outputs[i]!.text.split('\n')[0]!.length;
   try {
-    // Every writer has written: the command starts among running writers.
+    // Every writer has written: the first command starts among running writers.
     await until(() => outputs.every((_, i) => written(i) > 0), 'the writers to start writing');
-    const result = await fn();
-    // Every writer writes on after the command (none was starved or died under it).
-    const atEnd = outputs.map((_, i) => written(i));
-    await until(() => outputs.every((_, i) => written(i) > atEnd[i]!), 'every writer to write after the command');
-    return { result, writes: [] };
+    const results: T[] = [];
+    for (const [n, command] of commands.entries()) {
+      results.push(await command(results));
+      // Every writer writes on after each command (none was starved or died under it), so the next starts among them.
+      const atEnd = outputs.map((_, i) => written(i));
+      await until(
+        () => outputs.every((_, i) => written(i) > atEnd[i]!),
+        `every writer to write after command ${n + 1}`,
+      );
+    }
+    return results;
   } finally {
     for (const w of writers) w.kill('SIGTERM');
     const writes = await Promise.all(counts);
@@ -87,26 +98,36 @@ async function withWriters<T>(count: number, fn: () => Promise<T>): Promise<{ re
 const snapshots = () => join(scratch, 'data', 'snapshots');
 const leftovers = () => readdirSync(snapshots()).filter((f) => !/^[\w.-]+\.db$/.test(f));
 
+/** The snapshot `steady`, saved now (no writers) when the test that saves it among writers has not run yet. */
+async function steadySnapshot(): Promise<string> {
+  const file = join(snapshots(), 'steady.db');
+  if (!existsSync(file)) {
+    const save = await runInProcess(['sandbox', 'snapshot', 'save', 'steady', '--db', db], env);
+    expect(save.code, save.stderr).toBe(0);
+  }
+  return file;
+}
+
 describe('snapshots under steady writers', () => {
   it('save finishes while 8 processes write, whole, 0600, no temporary file left; restore finishes too', async () => {
-    const { result: save } = await withWriters(8, () =>
-      runInProcess(['sandbox', 'snapshot', 'save', 'steady', '--db', db], env),
-    );
-    expect(save.code, save.stderr).toBe(0);
     const file = join(snapshots(), 'steady.db');
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(usersIn(file)).toBe(expectedUsers);
-    expect(leftovers()).toEqual([]);
-
-    const { result: restore } = await withWriters(8, () =>
-      runInProcess(['sandbox', 'snapshot', 'restore', 'steady', '--db', db], env),
-    );
-    expect(restore.code, restore.stderr).toBe(0);
+    const [, restore] = await withWriters(8, [
+      () => runInProcess(['sandbox', 'snapshot', 'save', 'steady', '--db', db], env),
+      async ([save]) => {
+        // The save, checked before the restore reads its snapshot (the writers run on meanwhile).
+        expect(save!.code, save!.stderr).toBe(0);
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        expect(usersIn(file)).toBe(expectedUsers);
+        expect(leftovers()).toEqual([]);
+        return runInProcess(['sandbox', 'snapshot', 'restore', 'steady', '--db', db], env);
+      },
+    ]);
+    expect(restore!.code, restore!.stderr).toBe(0);
     expect(usersIn(db)).toBe(expectedUsers);
   }, 90_000);
 
   it('a save interrupted (SIGINT, SIGTERM) at any moment leaves no temporary file and the earlier snapshot as it was', async () => {
-    const keep = join(snapshots(), 'steady.db');
+    const keep = await steadySnapshot();
     const before = statSync(keep).mtimeMs;
     for (const [signal, delayMs] of [
       ['SIGINT', 150],
@@ -137,7 +158,7 @@ describe('snapshots under steady writers', () => {
     const closed = new Promise((resolve) => child.once('close', resolve));
     // Killed once its copy has begun (the temporary file exists).
     await until(
-      () => readdirSync(snapshots()).some((f) => f.startsWith('killed.db.tmp-')),
+      () => existsSync(snapshots()) && readdirSync(snapshots()).some((f) => f.startsWith('killed.db.tmp-')),
       'the save to begin its copy',
       { timeoutMs: 10_000, intervalMs: 5 },
     ).finally(() => child.kill('SIGKILL'));
@@ -148,6 +169,7 @@ describe('snapshots under steady writers', () => {
   }, 60_000);
 
   it('a restore into the database a sandbox serves: its changes answer 200 or 503 with Retry-After, never 500, and reads answer while it holds the write lock', async () => {
+    await steadySnapshot();
     const sandbox = await startSandbox({ port: 0, dbPath: db, seed: 'none', log: () => undefined });
     const path = `${API_PREFIX}/achievements/user/${uidForUsername('player_0100')}.json`;
     // Each change signed apart (a counter the server ignores): the sandbox takes a signature once.
