@@ -253,28 +253,27 @@ describe('starting from a data file, and back to it', () => {
   it("sandbox exec --data runs the command with the file's game and key; --snapshot starts from a snapshot", async () => {
     // The binary: exec hands its own stdout to the command, which only a process of its own has.
     const qa = file('exec.yaml', QA_FILE);
-    const probe = [
-      'node',
-      '-e',
-      'process.stdout.write([process.env.UDCLI_GAME_ID, process.env.UDCLI_API_KEY].join(" "))',
-    ];
-    const r = await env.runBinary(['sandbox', 'exec', '--data', qa, '--', ...probe]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`4711 ${STUDIO_KEY}`);
-    const inner = await env.runBinary([
+    // One sandbox for both commands (each exec is a process, a sandbox and a load): the environment it
+    // gives, printed on a line of its own, then udcli itself run with that environment.
+    const probe = 'process.stdout.write([process.env.UDCLI_GAME_ID, process.env.UDCLI_API_KEY].join(" ") + "\\n")';
+    const r = await env.runBinary([
       'sandbox',
       'exec',
       '--data',
       qa,
       '--',
+      'sh',
+      '-c',
+      '"$0" -e "$1" && "$0" "$2" achievements list "$3" --json',
       process.execPath,
+      probe,
       BIN,
-      'achievements',
-      'list',
       uidForUsername('qa_alice'),
-      '--json',
     ]);
-    expect(inner.code, inner.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
+    const [seen, ...listed] = r.stdout.split('\n');
+    expect(seen).toBe(`4711 ${STUDIO_KEY}`);
+    const inner = { ...r, stdout: listed.join('\n') };
     expect(json<Array<{ developer_id: string }>>(inner).map((a) => a.developer_id)).toEqual(['BOSS_1']);
     // The snapshot holds the demo data and the loaded qa users: a fresh demo sandbox has no qa_alice.
     const fromSnapshot = await env.runBinary([
