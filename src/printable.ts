@@ -17,17 +17,17 @@
  *   characters and every other one that shows nothing.
  */
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 // Line breaks and tabs of the text itself are kept by printableLines and jsonSafe; a CR only as
 // the first half of a CRLF (alone, it returns to the start of the line and overwrites it).
 const UNPRINTABLE_IN_LINES =
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
 // The same, not global: a test that leaves the text as it is when nothing matches (a global replace
 // copies the text even then, and NDJSON of 100,000 rows is mostly such text).
 const HAS_UNPRINTABLE_IN_LINES = new RegExp(UNPRINTABLE_IN_LINES.source);
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 function escaped(ch: string): string {

@@ -68,15 +68,15 @@ function closedAtEnd<O, T extends { close(): Promise<void> }>(
 }
 
 export const test = base
-  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern: none
   .extend('newSandbox', { scope: 'file' }, ({}, { onCleanup }): NewSandbox => closedAtEnd(startTestEnv, onCleanup))
   .extend('sandboxOptions', { scope: 'file' }, {} as SandboxOptions)
   .extend('sandbox', { scope: 'file' }, ({ sandboxOptions, newSandbox }) => newSandbox(sandboxOptions))
-  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern: none
   .extend('newSb', { scope: 'file' }, ({}, { onCleanup }): NewSb => closedAtEnd(startTestSandbox, onCleanup))
   .extend('sbOptions', { scope: 'file' }, {} as SbOptions)
   .extend('sb', { scope: 'file' }, ({ sbOptions, newSb }) => newSb(sbOptions))
-  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern: none
   .extend('dirs', async ({}, { onCleanup }): Promise<Dirs> => {
     const root = mkdtempSync(join(tmpdir(), 'udcli-dirs-'));
     onCleanup(() => rmSync(root, { recursive: true, force: true }));
@@ -88,7 +88,7 @@ export const test = base
       run: (args, o = {}) => runInProcess(args, { ...env, ...o.env }, o.input === undefined ? {} : { input: o.input }),
     };
   })
-  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern: none
   .extend('chromium', { scope: 'file' }, async ({}, { onCleanup }) => {
     const unavailable = ensureChromium();
     if (unavailable !== null) {

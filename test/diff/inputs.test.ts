@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { DEMO } from '../../src/domain/demo.js';
 import type { TestEnv } from '../e2e/harness.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a HAR as JSON, edited field by field
+// biome-ignore lint/suspicious/noExplicitAny: a HAR as JSON, edited field by field
 type Json = any;
 
 let env: TestEnv;
@@ -201,7 +201,7 @@ describe('bad input: one line naming the file, exit 2, nothing started', () => {
     };
     const diff = await env.read(['sandbox', 'diff', write('hostile.har', har), '-o', 'table']);
     expect(diff.code).toBe(1);
-    // eslint-disable-next-line no-control-regex -- the point: no raw escape reaches the terminal
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the point: no raw escape reaches the terminal
     expect(diff.stdout).not.toMatch(/[\u001b\u202e]/);
     expect(diff.stdout).toContain('\\u202e');
     expect(diff.stdout).toMatch(/missing payload\.deep: recorded "\[1 items\]"/);

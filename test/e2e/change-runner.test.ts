@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { type CliResult, type TestEnv } from './harness.js';
+import type { CliResult, TestEnv } from './harness.js';
 import { fileScratch } from '../scratch.js';
 
 const scratch = fileScratch('udcli-e2e-change-');

@@ -17,7 +17,7 @@ import { runOnTerminal, type TestEnv } from './harness.js';
 const HOSTILE = '\x1b[31mRED\r\nFAKE LINE\u202e';
 const HOSTILE_UID = uidForUsername(HOSTILE);
 const RAW =
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the raw control characters are what it looks for
   /[\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e]|\u001b(?!\[[0-9;?]*[A-Za-z])/;
 
 let env: TestEnv;

@@ -97,7 +97,7 @@ async function hammer(url: string, total: number, parallel = 20): Promise<number
 describe.each([
   ['a pipe nobody reads', false],
   ['a terminal nobody reads (pty)', true],
-])('sandbox start with stdout %s', (name, onTerminal) => {
+])('sandbox start with stdout %s', (_name, onTerminal) => {
   it('answers every request, and exits on SIGTERM with its output still unread', async () => {
     const child = launch(onTerminal ? 'pty' : 'pipe', onTerminal);
     try {

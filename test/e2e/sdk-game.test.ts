@@ -46,7 +46,7 @@ let unavailable: string | null = null;
 let studio: Server;
 let studioUrl: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies are read as the test needs them
+// biome-ignore lint/suspicious/noExplicitAny: replies are read as the test needs them
 type AnyReply = { code: number; payload: any };
 
 async function api(path: string, params: Record<string, string>): Promise<AnyReply> {

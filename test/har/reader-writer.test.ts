@@ -11,7 +11,7 @@ import { openHarRecorder } from '../../src/har/writer.js';
 import { harEntry, type RecordedExchange } from '../../src/har/entry.js';
 import { Redactor } from '../../src/har/redaction.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed HAR, read field by field
+// biome-ignore lint/suspicious/noExplicitAny: a parsed HAR, read field by field
 type Entry = Record<string, any>;
 const KEY = '0123456789abcdef0123456789abcdef';
 const TOKEN = 'fedcba9876543210fedcba9876543210';

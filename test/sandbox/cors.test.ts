@@ -14,7 +14,7 @@ import { parseFaultSpec } from '../../src/sandbox/faults/spec.js';
 import { isApiPath, isApiTarget } from '../../src/sandbox/http/cors.js';
 import { splitTarget } from '../../src/sandbox/http/query.js';
 import { ensureChromium, sharedChromium } from './helpers/chromium.js';
-import { type TestSandbox } from './helpers/sandbox.js';
+import type { TestSandbox } from './helpers/sandbox.js';
 
 const USER = `${API_PREFIX}/users/${DEMO.user.uid}.json`;
 const PRODUCTS = `${API_PREFIX}/products/user/${DEMO.user.uid}.json`;

@@ -17,7 +17,7 @@ import { ApiFailure } from '../../src/sandbox/http/failure.js';
 import { QUERY_LIMITS } from '../../src/sandbox/http/query.js';
 import { requestParameters, UnreadBody } from '../../src/sandbox/http/request-parameters.js';
 import { until } from '../until.js';
-import { type TestSandbox } from './helpers/sandbox.js';
+import type { TestSandbox } from './helpers/sandbox.js';
 
 /** Characters that break parsers: separators, escapes, controls, bidi, astral, lone surrogates. */
 const nasty = fc.constantFrom(

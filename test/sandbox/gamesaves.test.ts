@@ -33,7 +33,7 @@ interface SendOptions {
 }
 
 /** A change to a save: hmac-signed query (api_key first), `body` as a form-encoded body. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a reply of any payload
+// biome-ignore lint/suspicious/noExplicitAny: a reply of any payload
 type AnyEnvelope = Envelope<any>;
 
 async function change(

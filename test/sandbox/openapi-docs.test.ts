@@ -7,7 +7,7 @@
 import type { ConsoleMessage, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { ensureChromium, sharedChromium } from './helpers/chromium.js';
-import { type TestSandbox } from './helpers/sandbox.js';
+import type { TestSandbox } from './helpers/sandbox.js';
 
 let sb: TestSandbox;
 let unavailable: string | null = null;

@@ -9,7 +9,7 @@
  */
 import { SDK_DEMO, type SdkReply as Reply, sdkChallenged, sdkSig, sdkSucceeded } from './helpers/sdk-signature.js';
 import { beforeAll, describe, expect, it } from '../fixtures.js';
-import { type TestSandbox } from './helpers/sandbox.js';
+import type { TestSandbox } from './helpers/sandbox.js';
 
 const { PLAYER, API_KEY, GAME } = SDK_DEMO;
 

@@ -32,7 +32,7 @@ function escapeXml(text: string): string {
   return (
     text
       // Characters XML 1.0 cannot carry at all.
-      // eslint-disable-next-line no-control-regex
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it replaces
       .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
       .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
       .replace(/&/g, '&amp;')

@@ -16,7 +16,8 @@ export interface SdkReply {
   status: number;
   code: number;
   message: string;
-  payload: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- what the SDK hands its callback, unparsed
+  // biome-ignore lint/suspicious/noExplicitAny: what the SDK hands its callback, unparsed
+  payload: any;
 }
 
 /** docs/PLATFORM.md, Errors: any status outside 2xx is a failure, and so is code 200 with a null payload. */
