@@ -1,5 +1,5 @@
 /**
- * Where udcli's own files are, found here and nowhere else (eslint forbids `import.meta.url`
+ * Where udcli's own files are, found here and nowhere else (the linter forbids `import.meta.url`
  * elsewhere in src/). This module is one folder below the package root both as a source
  * (src/package-paths.ts, what the tests run) and built (dist/udcli.cjs, what bin/udcli.js loads:
  * scripts/build.js defines `import.meta.url` there as the bundle's own file), so one relative
