@@ -108,14 +108,11 @@ const BANS: { name: string; file: string; code: string; refused?: RegExp }[] = [
 ];
 
 /** One file per place, one import per line: a diagnostic's line says which case it is. */
-function layerFiles(): Map<string, string[]> {
-  const files = new Map<string, string[]>();
-  for (const [file, specifier] of [...REFUSED, ...ALLOWED]) {
-    const lines = files.get(file) ?? [];
-    lines.push(`import type { X${lines.length} } from '${specifier}';`);
-    files.set(file, lines);
-  }
-  return files;
+const LAYER_FILES = new Map<string, string[]>();
+for (const [file, specifier] of [...REFUSED, ...ALLOWED]) {
+  const lines = LAYER_FILES.get(file) ?? [];
+  lines.push(`import type { X${lines.length} } from '${specifier}';`);
+  LAYER_FILES.set(file, lines);
 }
 
 interface Diagnostic {
@@ -135,7 +132,7 @@ beforeAll(async () => {
     mkdirSync(dirname(join(project, file)), { recursive: true });
     writeFileSync(join(project, file), code);
   };
-  for (const [file, lines] of layerFiles()) {
+  for (const [file, lines] of LAYER_FILES) {
     write(file, `${lines.join('\n')}\nexport type { ${lines.map((_, i) => `X${i}`).join(', ')} };\n`);
   }
   for (const ban of BANS) write(ban.file, ban.code);
@@ -159,10 +156,7 @@ function messagesAt(file: string, line?: number): string[] {
 }
 
 function layerErrors(file: string, specifier: string): string[] {
-  const line =
-    layerFiles()
-      .get(file)!
-      .findIndex((l) => l.endsWith(`'${specifier}';`)) + 1;
+  const line = LAYER_FILES.get(file)!.findIndex((l) => l.endsWith(`'${specifier}';`)) + 1;
   return messagesAt(file, line);
 }
 

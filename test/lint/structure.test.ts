@@ -5,12 +5,13 @@
  * check is the command registry's (`load` in src/cli/commands.ts): it is how a command is found, and a command that
  * reads the program's own tree (completion, help) necessarily leads back to it.
  *
- * And two checks of the lint (docs/ARCHITECTURE.md) that Biome has no rule for, over every file Biome lints: lines of
+ * And three checks of the lint (docs/ARCHITECTURE.md) that Biome has no rule for, over every file Biome lints: lines of
  * at most 120 characters (ESLint's max-len as this project had it: a line with a string, template or regular expression
  * literal, or a URL, is let be, since splitting it would change what is printed or matched, or hide it from a search;
  * the formatter breaks the rest of the code at 120, so what is left is mostly comments), and typescript-eslint's
- * ban-ts-comment beyond Biome's noTsIgnore (no `@ts-nocheck`; a `@ts-expect-error` says why). Both read tokens
- * through TypeScript's scanner alone (no parse), and only of the files that could fail.
+ * ban-ts-comment beyond Biome's noTsIgnore (no `@ts-nocheck`; a `@ts-expect-error` says why), and ESLint's
+ * no-invalid-regexp. They read tokens through TypeScript's scanner alone (no parse), and only of the files that
+ * could fail.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -163,7 +164,7 @@ const LITERAL = new Set([K.StringLiteral, K.RegularExpressionLiteral, K.NoSubsti
 const COMMENT = new Set([K.SingleLineCommentTrivia, K.MultiLineCommentTrivia]);
 
 /** A file's string, template and regular expression literals (a template: head to tail), and its comments. */
-export function tokens(text: string): { literals: [number, number][]; comments: string[] } {
+function tokens(text: string): { literals: [number, number][]; comments: string[] } {
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
   const literals: [number, number][] = [];
   const comments: string[] = [];
@@ -196,7 +197,7 @@ export function tokens(text: string): { literals: [number, number][]; comments: 
 }
 
 /** The numbers of a text's lines over WIDTH characters that carry no string, template or regex literal, nor a URL. */
-export function overWidth(text: string): number[] {
+function overWidth(text: string): number[] {
   const lines = text.split('\n');
   const long = lines.flatMap((line, i) => (line.length > WIDTH && [...line].length > WIDTH ? [i] : []));
   if (long.length === 0) return [];
@@ -217,7 +218,7 @@ export function overWidth(text: string): number[] {
 }
 
 /** typescript-eslint's ban-ts-comment, as configured by default: the comments it refuses. */
-export function bannedTsComments(text: string): string[] {
+function bannedTsComments(text: string): string[] {
   if (!text.includes('@ts-')) return [];
   return tokens(text).comments.filter((comment) => {
     const body = comment.startsWith('//') ? comment.slice(2) : comment.slice(2, -2).split('\n').at(-1)!;
@@ -228,7 +229,7 @@ export function bannedTsComments(text: string): string[] {
 }
 
 /** ESLint's no-invalid-regexp: the `RegExp(…)`s (with `new` or without) of a literal pattern that throw. */
-export function invalidRegExps(text: string): string[] {
+function invalidRegExps(text: string): string[] {
   if (!text.includes('RegExp(')) return [];
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
   const next = () => ({ kind: scanner.scan(), text: scanner.getTokenText(), value: scanner.getTokenValue() });
@@ -267,10 +268,12 @@ export function invalidRegExps(text: string): string[] {
 describe('the lint checks Biome has no rule for', () => {
   const files = linted('');
   const texts = new Map(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
+  /** What `check` finds in the linted files, each after its file's path. */
+  const found = (check: (text: string) => Array<string | number>, sep = ': ') =>
+    files.flatMap((f) => check(texts.get(f)!).map((what) => `${f}${sep}${what}`));
 
   it(`has no line over ${WIDTH} characters that is not a string, template, regex or URL line`, () => {
-    const over = files.flatMap((f) => overWidth(texts.get(f)!).map((line) => `${f}:${line}`));
-    expect(over).toEqual([]);
+    expect(found(overWidth, ':')).toEqual([]);
   });
 
   it('finds a long comment or code line, and lets long literals and URLs be', () => {
@@ -291,8 +294,7 @@ describe('the lint checks Biome has no rule for', () => {
   });
 
   it('has no RegExp of literal strings that is not a valid regular expression', () => {
-    const invalid = files.flatMap((f) => invalidRegExps(texts.get(f)!).map((source) => `${f}: ${source}`));
-    expect(invalid).toEqual([]);
+    expect(found(invalidRegExps)).toEqual([]);
   });
 
   it('finds an invalid RegExp of literal strings, flags included', () => {
@@ -307,8 +309,7 @@ describe('the lint checks Biome has no rule for', () => {
   });
 
   it('has no @ts-nocheck, and no @ts-expect-error without a reason', () => {
-    const banned = files.flatMap((f) => bannedTsComments(texts.get(f)!).map((c) => `${f}: ${c}`));
-    expect(banned).toEqual([]);
+    expect(found(bannedTsComments)).toEqual([]);
   });
 
   it('finds a @ts-nocheck and a bare @ts-expect-error, and lets one with a reason be', () => {
