@@ -16,6 +16,10 @@
  *   saying why, where chromium cannot run.
  * - `context`: a fresh browser context of that chromium for one test (no cookie or storage of
  *   another test), closed when the test ends.
+ * - `sharedContext`: the file's one browser context, its cookies cleared for each test that asks for
+ *   it, closed when the file ends: a context with its first page is most of a page load's CPU in
+ *   Chromium, clearing cookies next to nothing. For tests whose assertions depend on no storage,
+ *   service worker or history another test may leave (the file says why); the others ask for `context`.
  * - `until`: waits on a condition (test/until.ts), never a sleep or an elapsed-time bound.
  * A file whose one sandbox is another kind makes its own `test` with `withSandboxOptions({...})`
  * at its top (not vitest's `test.override` there: it replaces the shared `test`'s fixtures for good,
@@ -107,6 +111,17 @@ export const test = base
     const context = await browser.newContext();
     onCleanup(() => context.close());
     return context;
+  })
+  .extend('fileContext', { scope: 'file' }, async ({ chromium }, { onCleanup }): Promise<BrowserContext | null> => {
+    if (chromium.browser === null) return null;
+    const context = await chromium.browser.newContext();
+    onCleanup(() => context.close());
+    return context;
+  })
+  .extend('sharedContext', async ({ chromium, fileContext, skip }): Promise<BrowserContext> => {
+    skip(fileContext === null, chromium.unavailable ?? '');
+    await fileContext!.clearCookies();
+    return fileContext!;
   })
   .extend('until', { scope: 'file' }, () => until);
 

@@ -17,11 +17,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { openDatabase } from '../../src/sandbox/database.js';
 import { uidForUsername } from '../../src/domain/ids.js';
-import { ensureChromium, releaseChromium, sharedChromium } from '../sandbox/helpers/chromium.js';
 import { closedPort, runInProcess, type CliResult } from './harness.js';
 
 const GAME_DIR = join(import.meta.dirname, '..', 'fixtures', 'sdk-game');
@@ -32,17 +31,6 @@ let root: string;
 let env: NodeJS.ProcessEnv;
 /** The detached sandbox `udcli sandbox play` started: its URL and database. */
 const sandbox = { url: '', dbPath: '' };
-let browser: Browser | null = null;
-/**
- * The tests' pages share one context (a context is most of a page's cost): each logs in its own
- * user through the play page, which replaces the session cookie, and nothing a test reads is kept in storage.
- */
-let context: BrowserContext | undefined;
-const newPage = async (): Promise<Page> => {
-  context ??= await browser!.newContext();
-  return context.newPage();
-};
-let unavailable: string | null = null;
 let studio: Server;
 let studioUrl: string;
 
@@ -85,8 +73,6 @@ function startStudioServer(): Promise<Server> {
 }
 
 beforeAll(async () => {
-  unavailable = ensureChromium();
-  if (unavailable) console.warn(`sdk-game.test.ts: skipping the browser tests: ${unavailable}`);
   root = mkdtempSync(join(tmpdir(), 'udcli-sdk-game-'));
   env = {
     UDCLI_CONFIG_DIR: join(root, 'config'),
@@ -101,12 +87,11 @@ beforeAll(async () => {
   sandbox.dbPath = join(root, 'data', 'sandbox.db');
   studio = await startStudioServer();
   studioUrl = `http://127.0.0.1:${(studio.address() as AddressInfo).port}`;
-  if (!unavailable) browser = await sharedChromium();
-}, 10 * 60_000);
+});
 
 afterAll(async () => {
-  await context?.close();
-  await releaseChromium();
+  // The browser's keep-alive connections stay until the shared context closes, after this hook.
+  studio?.closeAllConnections();
   await new Promise((resolve) => studio?.close(resolve));
   if (env) await runInProcess(['sandbox', 'stop'], env);
   rmSync(root, { recursive: true, force: true });
@@ -257,10 +242,13 @@ async function playThrough(page: Page, frame: Frame, username: string): Promise<
   expect(await page.locator('#store').count()).toBe(0);
 }
 
+// The tests' pages are the file's shared context's (test/fixtures.ts): each logs in its own user through the play
+// page, which replaces the session cookie, and nothing a test reads is kept in storage.
 describe('an SDK game served through `udcli sandbox play --game-dir` (same origin, connect script added)', () => {
-  it('starts as the README says (document.domain line included) and does everything a player does', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
-    const page = await newPage();
+  it('starts as the README says (document.domain line included) and does everything a player does', async ({
+    sharedContext,
+  }) => {
+    const page = await sharedContext.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
@@ -342,9 +330,10 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
     }
   }, 120_000);
 
-  it('a store Buy of a product no longer on sale says so in the store, calls no handler, and changes nothing', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
-    const page = await newPage();
+  it('a store Buy of a product no longer on sale says so in the store, calls no handler, and changes nothing', async ({
+    sharedContext,
+  }) => {
+    const page = await sharedContext.newPage();
     try {
       const frame = await play(page, 'carol');
       const uid = uidForUsername('carol');
@@ -379,15 +368,14 @@ describe('an SDK game served through `udcli sandbox play --game-dir` (same origi
 });
 
 describe('an SDK game served by the studio on another port (connect script included, cross-origin)', () => {
-  it('reaches the play page through the stand-in parent and the API through CORS', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('reaches the play page through the stand-in parent and the API through CORS', async ({ sharedContext }) => {
     const db = openDatabase(sandbox.dbPath);
     try {
       db.repos.games.setContentUri(GAME, `${studioUrl}/index.html`);
     } finally {
       db.close();
     }
-    const page = await newPage();
+    const page = await sharedContext.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {

@@ -9,8 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
-import type { Browser, BrowserContext, ConsoleMessage, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import type { BrowserContext, ConsoleMessage, Page, Request } from 'playwright-core';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { agiSignature } from '../../src/domain/agi-signing.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
@@ -382,21 +382,16 @@ describe('the dashboard in a real browser (headless chromium)', () => {
 
   /**
    * The dashboard sets no cookie and keeps nothing in storage, so the tests without Playwright's
-   * clock (which is a context's, not a page's) each open a page of one context instead of a context each.
+   * clock (which is a context's, not a page's) each open a page of the file's shared context.
    */
-  let plain: Promise<BrowserContext> | undefined;
-  async function plainPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
-    plain ??= browser.newContext();
-    const page = await (await plain).newPage();
+  async function plainPage(context: BrowserContext, viewport?: { width: number; height: number }): Promise<Page> {
+    const page = await context.newPage();
     if (viewport !== undefined) await page.setViewportSize(viewport);
     return page;
   }
-  afterAll(async () => {
-    await (await plain)?.close();
-  });
 
   it('lists the games with redacted keys and play links, finds demo_player, and shows their achievements and holdings', async ({
-    browser,
+    sharedContext,
   }) => {
     // Some traffic for the request log (and the screenshot): a read, and a refused signature.
     await api(demo.url, 'GET', `/users/${DEMO.user.uid}.json`);
@@ -408,7 +403,7 @@ describe('the dashboard in a real browser (headless chromium)', () => {
       '{"level":4,"gems":250,"checkpoint":"cave-2"}',
       Math.floor(demo.clock.ms / 1000),
     );
-    const page = await plainPage(browser, { width: 1280, height: 900 });
+    const page = await plainPage(sharedContext, { width: 1280, height: 900 });
     try {
       const watch = await openDashboard(page, demo.url, logAvailable);
 
@@ -463,8 +458,8 @@ describe('the dashboard in a real browser (headless chromium)', () => {
     }
   }, 120_000);
 
-  it('shows a username holding markup as text, and runs none of it', async ({ browser }) => {
-    const page = await plainPage(browser);
+  it('shows a username holding markup as text, and runs none of it', async ({ sharedContext }) => {
+    const page = await plainPage(sharedContext);
     try {
       const watch = await openDashboard(page, sb.url, logAvailable);
       // The game's name is text, not markup.
@@ -515,12 +510,12 @@ describe('the dashboard in a real browser (headless chromium)', () => {
   }, 120_000);
 
   it('reached through another host name (DNS rebinding), is refused, page and data alike, and says why', async ({
-    browser,
+    sharedContext,
   }) => {
     // The browser resolves a foreign name to the sandbox, as a rebinding attacker's page would
     // (the shared chromium's resolver rules: test/sandbox/helpers/chromium.ts).
     const rebound: BrowserOnlyName = 'rebound.test';
-    const page = await plainPage(browser);
+    const page = await plainPage(sharedContext);
     try {
       const port = new URL(demo.url).port;
       const response = await page.goto(`http://${rebound}:${port}/`);
@@ -647,13 +642,13 @@ describe('the dashboard in a real browser (headless chromium)', () => {
   }, 120_000);
 
   it('the games table says what each play page serves: the folder given with --game-dir, not a content URI', async ({
-    browser,
+    sharedContext,
     newSb,
   }) => {
     const folder = join(ARTIFACTS, 'served-game');
     mkdirSync(folder, { recursive: true });
     const served = await newSb({ gameSources: [['1001', { kind: 'dir', root: folder, connect: true }]] });
-    const page = await plainPage(browser);
+    const page = await plainPage(sharedContext);
     try {
       const watch = await openDashboard(page, served.url, true);
       const cell = page.locator('#games-body tr[data-game="1001"] td.uri');

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { SESSION_COOKIE } from '../../src/sandbox/constants.js';
 import { exactRequest, gameFolders, tempDir, type TestSandbox } from './helpers/sandbox.js';
@@ -79,23 +79,12 @@ async function who(page: Page, inFrame: boolean): Promise<string | null> {
   return (inFrame ? page.frameLocator('#game').locator('#who') : page.locator('#who')).textContent();
 }
 
-let shared: Promise<BrowserContext> | undefined;
-afterAll(async () => {
-  await (await shared?.catch(() => undefined))?.close();
-});
-
 /**
- * The file's one context, its cookies cleared, with pages of the test's own (closed when it ends):
- * each test's origins carry its own sandbox's or server's ports, so no storage or worker another
- * test left is on them, but cookies ignore ports. A new context costs about 2 CPU-s of Chromium.
+ * The file's shared context (its cookies cleared for each test), whose pages the test opens are
+ * closed when it ends: each test's origins carry its own sandbox's or server's ports, so no storage
+ * or worker another test left is on them, but cookies ignore ports.
  */
-async function clearedContext(
-  browser: Browser,
-  onTestFinished: (fn: () => Promise<void>) => void,
-): Promise<BrowserContext> {
-  shared ??= browser.newContext();
-  const context = await shared;
-  await context.clearCookies();
+function withOwnPages(context: BrowserContext, onTestFinished: (fn: () => Promise<void>) => void): BrowserContext {
   const before = new Set(context.pages());
   onTestFinished(async () => {
     await Promise.all(
@@ -124,10 +113,10 @@ describe('one game cannot reach another in the browser', () => {
   });
 
   it("game 1002 reads none of 1001's storage or pages, and its service worker controls its own pages only", async ({
-    browser,
+    sharedContext,
     onTestFinished,
   }) => {
-    const context = await clearedContext(browser, onTestFinished);
+    const context = withOwnPages(sharedContext, onTestFinished);
     const page = await context.newPage();
     await login(page, sb, VICTIM, 'alice');
     const frameUrl = new URL(
@@ -225,10 +214,10 @@ describe("the game host's proxy and cookies", () => {
   });
 
   it("sends the upstream only the cookies it set, and its Set-Cookie never reaches the sandbox's or another app's", async ({
-    browser,
+    sharedContext,
     onTestFinished,
   }) => {
-    const context = await clearedContext(browser, onTestFinished);
+    const context = withOwnPages(sharedContext, onTestFinished);
     const main = playSite(sb);
     // Another local app's HttpOnly session, on the loopback names and the play page's (cookies ignore ports).
     const otherApp = ['localhost', '127.0.0.1', 'sandbox.localhost'].map((domain) => ({
@@ -291,7 +280,7 @@ describe("the game host's proxy and cookies", () => {
 
 describe('a profile with a worker of the old shared game origin', () => {
   it("the worker is replaced by one that unregisters itself, and the old link ends on the game's own name", async ({
-    browser,
+    sharedContext,
     newSb,
     onTestFinished,
   }) => {
@@ -304,7 +293,7 @@ describe('a profile with a worker of the old shared game origin', () => {
     });
     await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
     const port = (old.address() as AddressInfo).port;
-    const context = await clearedContext(browser, onTestFinished);
+    const context = withOwnPages(sharedContext, onTestFinished);
     try {
       const page = await context.newPage();
       await page.goto(`http://localhost:${port}/play/1002/game/index.html`);

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import type { Browser, BrowserContext, Page as BrowserPage } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page as BrowserPage } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
 import { register } from '../../src/cli/commands/sandbox/index.js';
 import { UdcliError, UsageError } from '../../src/errors.js';
 import { openDatabase } from '../../src/sandbox/database.js';
@@ -18,7 +18,6 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { DEMO } from '../../src/domain/demo.js';
 import { uidForUsername } from '../../src/domain/ids.js';
 import { API_PREFIX } from '../../src/domain/types.js';
-import { ensureChromium, releaseChromium, sharedChromium } from './helpers/chromium.js';
 import { testFactory, type TestFactory } from './helpers/factory.js';
 import { exactRequest } from './helpers/sandbox.js';
 
@@ -266,6 +265,13 @@ describe('the play page over plain HTTP', () => {
   });
 
   it('without a content URI, says how to set it and shows no iframe', async () => {
+    // Its own: another test writes a content URI for 1002.
+    const db = openDatabase(dbPath);
+    try {
+      db.repos.games.setContentUri('1002', null);
+    } finally {
+      db.close();
+    }
     const page = await get('/play/1002', await loginAs('dave', '1002'));
     expect(page.status).toBe(200);
     expect(page.html).toContain('Puzzle Lab');
@@ -370,31 +376,24 @@ describe('udcli sandbox game set-uri | show', () => {
 // A real browser.
 
 describe('in a real browser (headless chromium)', () => {
-  let unavailable: string | null = null;
   let content: Server;
   let contentUrl: string;
   /** The query of every request the content server got for the game page. */
   const received: URLSearchParams[] = [];
-  /** The worker's one browser (a launch is a second or two of CPU). */
-  let browser: Browser | undefined;
   /**
-   * One context for the describe's pages (a context is most of a page's cost): each test starts
-   * logged out (its cookies cleared); only the resize test keeps a frame size in storage, and it
-   * puts it back.
+   * A page of the file's shared context: each test starts logged out (its cookies cleared); only
+   * the resize test keeps a frame size in storage, and it puts it back.
    */
-  let context: BrowserContext | undefined;
-  async function freshPage(viewport?: { width: number; height: number }): Promise<BrowserPage> {
-    context ??= await browser!.newContext();
-    await context.clearCookies();
+  async function freshPage(
+    context: BrowserContext,
+    viewport?: { width: number; height: number },
+  ): Promise<BrowserPage> {
     const page = await context.newPage();
     if (viewport !== undefined) await page.setViewportSize(viewport);
     return page;
   }
 
   beforeAll(async () => {
-    unavailable = ensureChromium();
-    if (unavailable) console.warn(`play-page.test.ts: skipping the browser test: ${unavailable}`);
-    else browser = await sharedChromium();
     content = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://content.invalid');
       if (url.pathname === '/game') received.push(url.searchParams);
@@ -404,21 +403,22 @@ describe('in a real browser (headless chromium)', () => {
     });
     await new Promise<void>((resolve) => content.listen(0, '127.0.0.1', resolve));
     contentUrl = `http://127.0.0.1:${(content.address() as AddressInfo).port}/game?level=3`;
-  }, 10 * 60_000);
+  });
 
   afterAll(async () => {
-    await context?.close();
-    await releaseChromium();
+    // The browser's keep-alive connections stay until the shared context closes, after this hook.
+    content?.closeAllConnections();
     await new Promise((resolve) => content?.close(resolve));
   });
 
   /** Where a browser sees the play page (issue 40): sandbox.localhost, the site its games share. */
   const playSite = () => `http://sandbox.localhost:${new URL(sandbox.url).port}`;
 
-  it('the switcher is a form: clicking a user logs them in, and the iframe gets that user and a token that authenticates', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('the switcher is a form: clicking a user logs them in, and the iframe gets that user and a token that authenticates', async ({
+    sharedContext,
+  }) => {
     await setUri(DEMO.game.id, contentUrl);
-    const page = await freshPage();
+    const page = await freshPage(sharedContext);
     try {
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}`);
       expect(await page.locator('#pick-user').count()).toBe(1);
@@ -459,10 +459,11 @@ describe('in a real browser (headless chromium)', () => {
     }
   }, 150_000);
 
-  it('?direct=1 survives picking a user: after the login the page still iframes the content URI itself', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('?direct=1 survives picking a user: after the login the page still iframes the content URI itself', async ({
+    sharedContext,
+  }) => {
     await setUri(DEMO.game.id, contentUrl);
-    const page = await freshPage();
+    const page = await freshPage(sharedContext);
     try {
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}?direct=1`);
       await Promise.all([
@@ -485,10 +486,11 @@ describe('in a real browser (headless chromium)', () => {
     }
   }, 150_000);
 
-  it('the game frame is resizable by its corner, keeps its size on reload, and "Default size" puts it back', async (ctx) => {
-    ctx.skip(unavailable !== null, unavailable ?? '');
+  it('the game frame is resizable by its corner, keeps its size on reload, and "Default size" puts it back', async ({
+    sharedContext,
+  }) => {
     await setUri(DEMO.game.id, contentUrl);
-    const page = await freshPage({ width: 1200, height: 900 });
+    const page = await freshPage(sharedContext, { width: 1200, height: 900 });
     try {
       await page.goto(`${sandbox.url}/play/${DEMO.game.id}?as=alice`);
       await Promise.all([

@@ -7,8 +7,8 @@
  * cookie over http (a LAN name) the plain name stays, and the first of its cookies naming a live
  * session is the login.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from '../fixtures.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from '../fixtures.js';
 import { gameFolders, type TestSandbox } from './helpers/sandbox.js';
 import type { BrowserOnlyName } from './helpers/chromium.js';
 
@@ -49,22 +49,15 @@ interface Browsing {
   tab: Page;
 }
 
-let shared: Promise<Browsing> | undefined;
-afterAll(async () => {
-  await (await shared?.catch(() => undefined))?.context.close();
-});
+let browsing: Browsing | undefined;
 
 /**
- * The file's one context with its cookies cleared: the login is read from cookies alone, and a
- * context with its first play page costs about 2.5 CPU-s of Chromium, clearing one nothing.
+ * The play page and game 1002's tab, opened once in the file's shared context (its cookies cleared
+ * for each test, which is enough: the login is read from cookies alone).
  */
-async function clearedBrowsing(browser: Browser): Promise<Browsing> {
-  shared ??= (async () => {
-    const context = await browser.newContext();
-    return { context, page: await context.newPage(), tab: await context.newPage() };
-  })();
-  const browsing = await shared;
-  await browsing.context.clearCookies();
+async function browsingIn(context: BrowserContext): Promise<Browsing> {
+  if (browsing?.context !== context)
+    browsing = { context, page: await context.newPage(), tab: await context.newPage() };
   return browsing;
 }
 
@@ -166,8 +159,8 @@ describe("a game's cookie never shadows the sandbox's login", () => {
   it.for(ATTACKS.filter((a) => a.planted))(
     'game 1002 sets $what: /play/1001 still names the user, and a new login takes',
     { timeout: 60_000 },
-    async ({ cookie }, { browser }) => {
-      const { context, page, tab } = await clearedBrowsing(browser);
+    async ({ cookie }, { sharedContext }) => {
+      const { context, page, tab } = await browsingIn(sharedContext);
       await login(page, site(), 'alice');
       expect(await shownUser(page)).toBe('alice');
 
@@ -182,9 +175,9 @@ describe("a game's cookie never shadows the sandbox's login", () => {
   // The login's own name in every disguise, and the parent of .localhost: the browser takes none
   // of them (the rules the defence rests on), so one browser plants them all, one after another.
   it('game 1002 sets the __Host- name (any case, nameless) or Domain=localhost: the browser takes none, the login stays', async ({
-    browser,
+    sharedContext,
   }) => {
-    const { context, page, tab } = await clearedBrowsing(browser);
+    const { context, page, tab } = await browsingIn(sharedContext);
     await login(page, site(), 'alice');
     for (const { what, cookie } of ATTACKS.filter((a) => !a.planted)) {
       await plant(tab, gamePage(), cookie);
@@ -197,13 +190,13 @@ describe("a game's cookie never shadows the sandbox's login", () => {
   });
 
   it("a live session of another user, planted under the plain name, is not the play page's login", async ({
-    browser,
+    sharedContext,
   }) => {
     // A game's dev server may log in as a tool does (no Origin) and hand its page the session id.
     const reply = await fetch(`${sb.url}/login?username=bob`, { method: 'POST' });
     const bobs = ((await reply.json()) as { cookie: string }).cookie.split('=')[1]!;
     const site = `http://sandbox.localhost:${port(sb.url)}`;
-    const { context, page, tab } = await clearedBrowsing(browser);
+    const { context, page, tab } = await browsingIn(sharedContext);
     await login(page, site, 'alice');
     await plant(
       tab,
@@ -215,12 +208,12 @@ describe("a game's cookie never shadows the sandbox's login", () => {
   }, 60_000);
 
   it("on a LAN name (no Secure cookie over http there) a game's cookie of the plain name does not shadow the login either", async ({
-    browser,
+    sharedContext,
   }) => {
     const site = `http://${LAN_NAME}:${port(sb.url)}`;
     // There all games share the game host's one origin, on the site's name: a game's cookie reaches the site.
     const gamePage = `http://${LAN_NAME}:${port(sb.gameUrl)}/play/${ATTACKER}/game/index.html`;
-    const { context, page, tab } = await clearedBrowsing(browser);
+    const { context, page, tab } = await browsingIn(sharedContext);
     await login(page, site, 'alice');
     expect(await shownUser(page)).toBe('alice');
     for (const path of [`/play/${VICTIM}`, '/play', '/']) {
