@@ -25,6 +25,8 @@ class LongestFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Every temporary file of the run under one private folder, removed at its end (test/run-tmpdir.ts).
+    globalSetup: ['test/run-tmpdir.ts'],
     // End-to-end tests spawn the built binary and real servers, two files at once on 2 cores; on
     // a machine busy with other work some took 27 s. A passing test never waits for this limit.
     testTimeout: 60_000,
