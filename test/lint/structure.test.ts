@@ -127,14 +127,18 @@ describe("src/'s structure", () => {
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WIDTH = 120;
-/** What Biome leaves out (biome.json's files.includes), and node_modules at any depth. */
-const NOT_LINTED = new Set(['.git', 'dist', 'completions', 'test-artifacts', 'coverage', 'bench/.work']);
+/** What Biome lints, read from biome.json's files.includes: its patterns of an extension, less its `!FOLDER` ones. */
+const BIOME = JSON.parse(readFileSync(join(ROOT, 'biome.json'), 'utf8')) as { files: { includes: string[] } };
+const INCLUDES = BIOME.files.includes;
+const EXTENSIONS = INCLUDES.flatMap((pattern) => /^\*\*\/\*(\.\w+)$/.exec(pattern)?.[1] ?? []);
+/** The folders left out, and .git and node_modules at any depth, which Biome never reads. */
+const NOT_LINTED = new Set(['.git', ...INCLUDES.filter((p) => p.startsWith('!')).map((p) => p.slice(1))]);
 
 function linted(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = dir ? `${dir}/${entry.name}` : entry.name;
     if (entry.isDirectory()) return NOT_LINTED.has(path) || entry.name === 'node_modules' ? [] : linted(path);
-    return /\.(?:ts|js|mjs|cjs)$/.test(entry.name) ? [path] : [];
+    return EXTENSIONS.some((extension) => entry.name.endsWith(extension)) ? [path] : [];
   });
 }
 
