@@ -10,7 +10,8 @@ import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { DATA_LIMITS } from '../../src/sandbox/data/limits.js';
 import { prescanData } from '../../src/sandbox/data/prescan.js';
-import { DataFileError, parseDataText } from '../../src/sandbox/data/read.js';
+import { DataFileError } from '../../src/sandbox/data/data-file-error.js';
+import { parseDataText } from '../../src/sandbox/data/read.js';
 import { dataFileErrorOf } from './helpers/data-file.js';
 
 const scan = (text: string, json = false) => prescanData(text, json, DATA_LIMITS);

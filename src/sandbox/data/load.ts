@@ -13,7 +13,7 @@ import { dataRepository } from '../repositories/data.js';
 import { utcSeconds } from '../time.js';
 import { NOT_COMPLETED_DATE, type UserAchievementState } from '../domain/achievements.js';
 import type { DataFile, DataProgress, DataUser } from './model.js';
-import { DataFileError } from './read.js';
+import { DataFileError } from './data-file-error.js';
 import { expandedSkus } from './validate.js';
 
 export interface LoadSummary {

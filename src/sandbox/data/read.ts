@@ -13,17 +13,15 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parse as parseYaml, parseDocument, YAMLParseError, type Node } from 'yaml';
-import { UsageError } from '../../errors.js';
 import { firstDuplicateKey, jsonLineOf } from './json-scan.js';
 import { legacyWarning, upgradeLegacyProgress } from './legacy.js';
+import { DataFileError } from './data-file-error.js';
 import { checkDataSize, DATA_LIMITS, FILE_TOO_LARGE } from './limits.js';
 import { prescanData } from './prescan.js';
 import { parseYamlOffThread, type YamlFailure } from './yaml-worker.js';
 import type { DataFile } from './model.js';
 import { DATA_SCHEMA } from './schema.js';
 import { ItemProblem, validateData, type DataPath } from './validate.js';
-
-export class DataFileError extends UsageError {}
 
 export function isJsonFile(path: string): boolean {
   return /\.json$/i.test(path);

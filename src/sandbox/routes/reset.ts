@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxDatabase } from '../database.js';
 import type { DataFile } from '../data/model.js';
-import { DataFileError, parseDataTextOffThread } from '../data/read.js';
+import { DataFileError } from '../data/data-file-error.js';
 import { replaceContents } from '../contents.js';
 import { registerAdminRoute } from '../http/admin.js';
 import { ApiFailure } from '../http/failure.js';
@@ -56,6 +56,8 @@ async function targetOf(given: Query, startedWith: LoadedData): Promise<LoadedDa
     let data: DataFile;
     try {
       // Bounded before it is parsed, and parsed off the server's thread (data/read.ts).
+      // The reader (and its YAML parser) loaded on the first reset that sends a file, not at every start.
+      const { parseDataTextOffThread } = await import('../data/read.js');
       data = await parseDataTextOffThread(file, text.replace(/^\uFEFF/, ''), format === 'json');
     } catch (error) {
       if (!(error instanceof DataFileError)) throw error;

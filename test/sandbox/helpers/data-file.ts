@@ -1,7 +1,8 @@
 /** What a data file's text is refused with, from the reader itself (no sandbox started). */
 import { expect } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { DataFileError, parseDataText } from '../../../src/sandbox/data/read.js';
+import { DataFileError } from '../../../src/sandbox/data/data-file-error.js';
+import { parseDataText } from '../../../src/sandbox/data/read.js';
 
 /**
  * The message a refused data file gets: always a DataFileError, which is a UsageError (exit 2), never anything
