@@ -1,54 +1,25 @@
 // TypeScript → JavaScript for the module hooks that let child processes run the sources
-// (ts-loader.mjs here, test/batch/fixtures/ts-hooks.mjs). Loading `typescript` costs a child
-// process about two seconds of CPU, and transpiling the sandbox's modules as much again, for
-// every child a test spawns. So each output is kept on disk under a hash of everything it
-// depends on (the source, its name, the options, typescript's version): a child whose modules
-// are all there never loads `typescript` at all. An entry can only ever be the output of exactly
-// that input, so nothing is invalidated; a cache that cannot be written is simply not used.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// (ts-loader.mjs here, test/batch/fixtures/ts-hooks.mjs), with esbuild, as scripts/build.js
+// builds dist/: a child that loaded `typescript` to transpile spent about two seconds of CPU on it
+// before its first line ran; esbuild's service takes a few milliseconds for all of the sandbox's
+// modules. The options are tsconfig.json's, as they bear on one file alone.
+import { transform } from 'esbuild';
 
-const require = createRequire(import.meta.url);
-const TS_VERSION = JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')).version;
-const CACHE = join(tmpdir(), `udcli-test-ts-cache-${process.getuid?.() ?? 'user'}`);
-
-/** @type {typeof import('typescript') | undefined} */
-let ts;
+/** tsconfig.json's settings that change what a file transpiles to (esbuild reads no tsconfig in a transform). */
+const TSCONFIG = { compilerOptions: { target: 'ES2022', verbatimModuleSyntax: true, useDefineForClassFields: true } };
 
 /**
  * @param {string} fileName
  * @param {string} source
- * @param {Record<string, unknown>} options compilerOptions, with `module` and `target` as names ('ESNext', 'ES2022')
  * @returns {Promise<string>}
  */
-export async function transpile(fileName, source, options) {
-  const key = createHash('sha256')
-    .update(JSON.stringify([TS_VERSION, options, fileName, source]))
-    .digest('hex');
-  const path = join(CACHE, `${key}.js`);
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    // not there yet
-  }
-  ts ??= (await import('typescript')).default;
-  const compilerOptions = {
-    ...options,
-    module: ts.ModuleKind[options.module],
-    target: ts.ScriptTarget[options.target],
-  };
-  const { outputText } = ts.transpileModule(source, { fileName, compilerOptions });
-  try {
-    mkdirSync(CACHE, { recursive: true });
-    // Written whole under another name first: a child reading it at the same moment never sees half.
-    const partial = `${path}.${process.pid}.tmp`;
-    writeFileSync(partial, outputText);
-    renameSync(partial, path);
-  } catch {
-    // no cache then
-  }
-  return outputText;
+export async function transpile(fileName, source) {
+  const { code } = await transform(source, {
+    loader: 'ts',
+    format: 'esm',
+    target: 'es2022',
+    sourcefile: fileName,
+    tsconfigRaw: TSCONFIG,
+  });
+  return code;
 }

@@ -19,11 +19,5 @@ export async function load(url, context, next) {
   if (process.env.UDCLI_TEST_LOAD_LOG) appendFileSync(process.env.UDCLI_TEST_LOAD_LOG, `${url}\n`);
   if (!url.endsWith('.ts')) return next(url, context);
   const source = await readFile(new URL(url), 'utf8');
-  const outputText = await transpile(url, source, {
-    module: 'ESNext',
-    target: 'ES2022',
-    verbatimModuleSyntax: true,
-    sourceMap: false,
-  });
-  return { format: 'module', source: outputText, shortCircuit: true };
+  return { format: 'module', source: await transpile(url, source), shortCircuit: true };
 }
