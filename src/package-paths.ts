@@ -16,6 +16,9 @@ export const PACKAGE_ROOT: string = dirname(dirname(fileURLToPath(import.meta.ur
 /** bin/udcli.js: what a detached `sandbox start` runs again as its own process. */
 export const BIN_PATH: string = join(PACKAGE_ROOT, 'bin', 'udcli.js');
 
+/** The demo data seeded into a database at the latest schema, serialized by the build (scripts/demo-image.js). */
+export const DEMO_IMAGE_PATH: string = join(PACKAGE_ROOT, 'dist', 'demo-sandbox.db');
+
 /** The help bin/udcli.js prints for `udcli`, `--help`, `-h` and `--version` (scripts/render-root-help.js). */
 export const ROOT_HELP_PATH: string = join(PACKAGE_ROOT, 'dist', 'root-help.json');
 

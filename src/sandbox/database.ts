@@ -3,7 +3,8 @@
  * repositories prepared. File databases use WAL, so a sandbox killed with SIGKILL keeps every
  * committed change, and a second process (a seed run, an embedded sandbox) can share the file.
  */
-import { closeSync, openSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, lstatSync, openSync, rmSync, writeSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { UdcliError } from '../errors.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.js';
@@ -72,7 +73,8 @@ export const DATABASE_FILE_MODE = 0o600;
  * Creates the file 0600 if it does not exist yet; SQLite then gives its WAL and SHM files the
  * same mode (it copies the database file's).
  */
-function createPrivate(path: string): void {
+function createPrivate(path: string, image: Buffer | undefined): void {
+  if (image !== undefined && createFromImage(path, image)) return;
   try {
     closeSync(openSync(path, 'wx', DATABASE_FILE_MODE));
   } catch (error) {
@@ -81,17 +83,52 @@ function createPrivate(path: string): void {
 }
 
 /**
+ * A database file that does not exist yet, made a copy of `image`: written whole under a name of its
+ * own first (0600, never through a link), then linked to `path`, which fails if anything is there by
+ * then. So a process opening `path` at the same moment finds nothing or the whole copy, never half of
+ * it. True as well when something is at `path` already (opened as it is); false when the link could not be
+ * made (a file system without hard links): the file is created empty then, and seeded.
+ */
+function createFromImage(path: string, image: Buffer): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const partial = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.new`;
+  const fd = openSync(partial, 'wx', DATABASE_FILE_MODE);
+  try {
+    try {
+      for (let at = 0; at < image.length; ) at += writeSync(fd, image, at);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(partial, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return true;
+    if (['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV'].includes((error as NodeJS.ErrnoException).code ?? '')) return false;
+    throw error;
+  } finally {
+    rmSync(partial, { force: true });
+  }
+}
+
+/**
  * Opens (creating if needed) and migrates the database at `path` (':memory:' allowed). With `image` (what
- * `serialize()` gave of another sandbox database), an in-memory database starts as a copy of it.
+ * `serialize()` gave of another sandbox database), a database that does not exist yet starts as a copy of it:
+ * in memory, or a file made from it (an existing file is opened as it is, whatever the image).
  */
 export function openDatabase(path: string, image?: Buffer): SandboxDatabase {
   // Outside the try: a driver that will not load is its own one line, not "cannot open".
   const Driver = sqliteDriver();
   let sqlite: Database.Database;
   try {
-    if (image !== undefined && path !== ':memory:') throw new Error('an image opens only as an in-memory database');
-    if (path !== ':memory:' && path !== '') createPrivate(path);
-    sqlite = new Driver(image ?? path);
+    const inMemory = path === ':memory:' || path === '';
+    if (!inMemory) createPrivate(path, image);
+    sqlite = new Driver(inMemory ? (image ?? path) : path);
   } catch (cause) {
     throw new UdcliError(`cannot open the sandbox database ${path}: ${(cause as Error).message}`, { cause });
   }

@@ -1,12 +1,17 @@
 /**
  * The demo data's image the build ships (dist/demo-sandbox.db, scripts/demo-image.js), from which `udcli/sandbox`
- * opens its first demo sandbox of a process: it holds exactly what seeding the demo data gives now, table by table.
+ * opens its first demo sandbox of a process and `sandbox start` makes a new database file: it holds exactly what
+ * seeding the demo data gives now, table by table.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { replaceContents } from '../../src/sandbox/contents.js';
 import { openDatabase, type SandboxDatabase } from '../../src/sandbox/database.js';
+import { recordedOrigin } from '../../src/sandbox/origin.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 
 const IMAGE = fileURLToPath(new URL('../../dist/demo-sandbox.db', import.meta.url));
 
@@ -31,6 +36,44 @@ describe('dist/demo-sandbox.db', () => {
     } finally {
       shipped.close();
       seeded.close();
+    }
+  });
+});
+
+describe('a new database file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'udcli-demo-image-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('that sandbox start makes for the demo data is a copy of the image: what seeding a file gives, 0600, in WAL mode, nothing else left beside it', async () => {
+    const made = join(dir, 'made.db');
+    const sandbox = await startSandbox({ port: 0, dbPath: made, log: () => undefined });
+    await sandbox.close();
+    const fromImage = openDatabase(made);
+    const seeded = openDatabase(join(dir, 'seeded.db'));
+    try {
+      replaceContents(seeded, { kind: 'demo' });
+      expect(recordedOrigin(fromImage)).toEqual({ kind: 'demo' });
+      expect(fromImage.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      const [a, b] = [rows(fromImage), rows(seeded)];
+      expect(Object.keys(a)).toEqual(Object.keys(b));
+      for (const table of Object.keys(b)) expect(a[table], table).toEqual(b[table]);
+    } finally {
+      fromImage.close();
+      seeded.close();
+    }
+    expect(statSync(made).mode & 0o777).toBe(0o600);
+    // The copy is written under a name of its own and linked into place: that name is gone.
+    expect(readdirSync(dir).filter((name) => name.endsWith('.new'))).toEqual([]);
+  });
+
+  it('is made from an image only when nothing is at its path: an existing database is opened as it is', () => {
+    const path = join(dir, 'empty.db');
+    openDatabase(path).close();
+    const again = openDatabase(path, readFileSync(IMAGE));
+    try {
+      expect(again.isEmpty()).toBe(true);
+    } finally {
+      again.close();
     }
   });
 });

@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../package-paths.js';
+import { DEMO_IMAGE_PATH } from '../../package-paths.js';
 import { replaceContents } from '../contents.js';
 import { readDataFile } from '../data/read.js';
 import { REQUEST_LOG_CAPACITY } from '../http/request-log.js';
@@ -29,17 +29,15 @@ import { credentialsEnv, remoteWorker, workerHandle, workerIdOf } from './worker
  */
 const images = new Map<'demo' | 'none', Buffer>();
 
-/** The demo data's image the build ships (scripts/demo-image.js), for the first demo sandbox of a process. */
-const SHIPPED_DEMO = join(PACKAGE_ROOT, 'dist', 'demo-sandbox.db');
-
+/** The first demo sandbox of a process starts from the image the build ships (DEMO_IMAGE_PATH). */
 function imageOf(seed: 'demo' | 'none'): Buffer | undefined {
   let image = images.get(seed);
   if (image === undefined && seed === 'demo') {
     try {
-      image = readFileSync(SHIPPED_DEMO);
+      image = readFileSync(DEMO_IMAGE_PATH);
       images.set(seed, image);
     } catch {
-      // A checkout not built yet: seeded as `sandbox start` seeds.
+      // A checkout not built yet: seeded.
     }
   }
   return image;
