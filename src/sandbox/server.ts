@@ -39,8 +39,9 @@ export interface StartSandboxOptions {
   /** Default defaultDatabasePath(); ':memory:' for a throw-away database. */
   dbPath?: string;
   /**
-   * With ':memory:': the database starts as this copy (`serialize()`) of one already migrated and seeded, and is
-   * seeded only if the copy is empty (`udcli/sandbox` keeps one of the demo data per process).
+   * A database that does not exist yet (':memory:', or a file not made yet) starts as this copy (`serialize()`)
+   * of one already migrated and seeded, and is seeded only if the copy is empty (`udcli/sandbox` keeps one of the
+   * demo data per process). Without it, a new database for the demo data starts from the build's image.
    */
   image?: Buffer;
   /** 'demo' (default): seed the demo data when the database is empty. */
@@ -192,17 +193,18 @@ async function listenGameHost(
  * data, then failed). Port 0 holds nothing: any free port will do.
  */
 /**
- * The build's image of the demo data, for a database file about to be made and seeded with it: copying
- * it is a few ms where seeding 1,500 users into a file was about a tenth of a CPU-second of each first
- * start (seeding is deterministic, so the copy is what seeding would give). Undefined when the file
- * exists, another seed or a data file was asked for, or the build has no image: seeded then, as ever.
+ * The build's image of the demo data, for a database about to be made and seeded with it (in memory, or a
+ * file not made yet): copying it is a few ms where seeding 1,500 users was about a tenth of a CPU-second
+ * of each first start (seeding is deterministic, so the copy is what seeding would give). Undefined when
+ * the file exists, another seed or a data file was asked for, or the build has no image: seeded then.
  */
 function newDemoImage(
   dbPath: string,
   dataFile: string | undefined,
   seed: 'demo' | 'none' | undefined,
 ): Buffer | undefined {
-  if (dataFile !== undefined || (seed ?? 'demo') !== 'demo' || existsSync(dbPath)) return undefined;
+  if (dataFile !== undefined || (seed ?? 'demo') !== 'demo') return undefined;
+  if (dbPath !== ':memory:' && existsSync(dbPath)) return undefined;
   try {
     return readFileSync(DEMO_IMAGE_PATH);
   } catch {
@@ -273,7 +275,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   };
   let db: SandboxDatabase;
   try {
-    db = openDatabase(dbPath, dbPath === ':memory:' ? options.image : newDemoImage(dbPath, dataFile, options.seed));
+    db = openDatabase(dbPath, options.image ?? newDemoImage(dbPath, dataFile, options.seed));
   } catch (error) {
     await release();
     throw error;

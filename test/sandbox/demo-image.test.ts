@@ -40,7 +40,7 @@ describe('dist/demo-sandbox.db', () => {
   });
 });
 
-describe('a new database file', () => {
+describe('a new database for the demo data', () => {
   const dir = mkdtempSync(join(tmpdir(), 'udcli-demo-image-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -64,6 +64,19 @@ describe('a new database file', () => {
     expect(statSync(made).mode & 0o777).toBe(0o600);
     // The copy is written under a name of its own and linked into place: that name is gone.
     expect(readdirSync(dir).filter((name) => name.endsWith('.new'))).toEqual([]);
+  });
+
+  it('sandbox start --db :memory: holds the demo data as seeding gives it, and knows it holds the demo data', async () => {
+    const sandbox = await startSandbox({ port: 0, dbPath: ':memory:', log: () => undefined });
+    const seeded = openDatabase(':memory:');
+    try {
+      replaceContents(seeded, { kind: 'demo' });
+      expect(recordedOrigin(sandbox.parts.db)).toEqual({ kind: 'demo' });
+      expect(rows(sandbox.parts.db)).toEqual(rows(seeded));
+    } finally {
+      seeded.close();
+      await sandbox.close();
+    }
   });
 
   it('is made from an image only when nothing is at its path: an existing database is opened as it is', () => {
