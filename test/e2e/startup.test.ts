@@ -6,13 +6,14 @@
  * modules load is seen in the per-module build (test/cli/fixtures/modules-main.mjs), where each is
  * a file. Needs `npm run build`.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN } from './harness.js';
 import { fileScratch } from '../scratch.js';
+import { until } from '../until.js';
 
 const HOOK = fileURLToPath(new URL('../cli/fixtures/record-loads.mjs', import.meta.url));
 const MODULES_MAIN = fileURLToPath(new URL('../cli/fixtures/modules-main.mjs', import.meta.url));
@@ -112,6 +113,46 @@ describe('start-up imports', () => {
     expect(r.code).toBe(0);
     const packages = packagesOf(r.urls);
     for (const heavy of HEAVY) expect(packages.has(heavy), [...packages].join(' ')).toBe(false);
+  });
+});
+
+describe('sandbox start', () => {
+  /** The packages a foreground `sandbox start` had loaded when it printed its URL (it is stopped then). */
+  async function packagesAtReady(name: string, args: string[]): Promise<Set<string>> {
+    const log = join(dir, `start_${name}.log`);
+    const child = spawn(process.execPath, ['--import', HOOK, BIN, 'sandbox', 'start', '--port', '0', ...args], {
+      env: {
+        PATH: process.env.PATH,
+        UDCLI_TEST_LOAD_LOG: log,
+        UDCLI_CONFIG_DIR: join(dir, `cfg-${name}`),
+        UDCLI_DATA_DIR: join(dir, `data-${name}`),
+        NO_COLOR: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const ended = new Promise((resolve) => child.on('close', resolve));
+    try {
+      await until(() => out.includes('http://'), `sandbox start ${args.join(' ')} to print its URL`);
+    } finally {
+      child.kill('SIGTERM');
+      await ended;
+    }
+    return packagesOf(readFileSync(log, 'utf8').trim().split('\n'));
+  }
+
+  it("loads Fastify and SQLite, but not Fastify's schema compilers (no route has a schema) nor, without a data file, the YAML reader", async () => {
+    const demo = await packagesAtReady('demo', []);
+    for (const needed of ['fastify', 'better-sqlite3']) expect(demo.has(needed), needed).toBe(true);
+    for (const spared of ['ajv', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'yaml'])
+      expect(demo.has(spared), spared).toBe(false);
+
+    // A data file is read and checked with them: the control that the log sees these packages at all.
+    const file = join(dir, 'start-data.yaml');
+    writeFileSync(file, 'games:\n  - id: "4242"\n    name: Loads\n');
+    const withData = await packagesAtReady('data', ['--data', file]);
+    for (const needed of ['yaml', 'ajv']) expect(withData.has(needed), needed).toBe(true);
   });
 });
 

@@ -11,6 +11,7 @@ import { sendFailure } from '../http/pipeline.js';
 import { BODY_LIMIT_BYTES } from '../http/request-parameters.js';
 import { formatOf } from './error-replies.js';
 import { MAX_PARAM_LENGTH, type AppSettings } from './options.js';
+import { NO_SCHEMA_COMPILERS } from '../http/no-schemas.js';
 
 export function createFastify(logger: boolean, settings: Pick<AppSettings, 'requestTimeoutMs'>): FastifyInstance {
   const { requestTimeoutMs } = settings;
@@ -26,6 +27,7 @@ export function createFastify(logger: boolean, settings: Pick<AppSettings, 'requ
     // A socket silent this long (no request at all, or idle between them) is closed.
     connectionTimeout: requestTimeoutMs * 2,
     bodyLimit: BODY_LIMIT_BYTES,
+    schemaController: NO_SCHEMA_COMPILERS,
     exposeHeadRoutes: false,
     return503OnClosing: true,
     forceCloseConnections: true,

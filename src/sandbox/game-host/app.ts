@@ -22,6 +22,7 @@ import { sendHostPage } from './pages.js';
 import { registerFileRoutes } from './file-routes.js';
 import type { GameHostDeps } from './serving.js';
 import { registerUpgrades } from './upgrade-routing.js';
+import { NO_SCHEMA_COMPILERS } from '../http/no-schemas.js';
 
 export interface GameHostAppOptions extends Omit<GameHostDeps, 'notFound'> {
   requestTimeoutMs: number;
@@ -52,6 +53,7 @@ export function buildGameHostApp(options: GameHostAppOptions): FastifyInstance {
     },
     connectionTimeout: options.requestTimeoutMs * 2,
     bodyLimit: options.bodyLimit,
+    schemaController: NO_SCHEMA_COMPILERS,
     exposeHeadRoutes: false,
     return503OnClosing: true,
     forceCloseConnections: true,
