@@ -6,6 +6,7 @@ import { unitsHeld } from '../domain/holdings.js';
 import { splitPack } from '../domain/packs.js';
 import type { AchievementUpdate, ProductEntry, UserAchievement } from '../domain/types.js';
 import { shellCommand } from './shell.js';
+import { grouped } from '../domain/grouped.js';
 
 export interface Receipt {
   /** e.g. `FIRST_WIN of 01e5…: 3/10 In Progress → 0/10 In Progress` */
@@ -161,7 +162,7 @@ export function productReceipt(args: {
   const was = unitsHeld(args.before);
   const now = unitsHeld(args.after);
   const known = was !== null && now !== null;
-  const amount = args.amount ?? `${qty.toLocaleString('en-US')} ${qty === 1 ? 'unit' : 'units'}`;
+  const amount = args.amount ?? `${grouped(qty)} ${qty === 1 ? 'unit' : 'units'}`;
   const change = known
     ? `${sku} of ${shortUid(uid)}: ${was} → ${now} (${action} ${amount})`
     : `${sku} of ${shortUid(uid)}: ${action} ${amount}`;

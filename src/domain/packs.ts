@@ -3,6 +3,7 @@
  * units are counted on the base, and a request may name the base or a pack. Shared by the
  * sandbox (what a grant adds) and the CLI (what a lost grant's reply would have shown).
  */
+import { grouped } from './grouped.js';
 
 const PACKED = /^(.+):([1-9]\d{0,8})$/;
 
@@ -33,6 +34,6 @@ export function unitsOfChange(sku: string, qty: number): number {
 /** How a receipt names the quantity: `2 × gems:500 = 1,000 units`, or `25 units`. */
 export function amountText(sku: string, qty: number): string {
   const units = unitsOfChange(sku, qty);
-  const unitsText = `${units.toLocaleString('en-US')} ${units === 1 ? 'unit' : 'units'}`;
-  return splitPack(sku).pack > 1 ? `${qty.toLocaleString('en-US')} × ${sku} = ${unitsText}` : unitsText;
+  const unitsText = `${grouped(units)} ${units === 1 ? 'unit' : 'units'}`;
+  return splitPack(sku).pack > 1 ? `${grouped(qty)} × ${sku} = ${unitsText}` : unitsText;
 }

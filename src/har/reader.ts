@@ -11,6 +11,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { grouped } from '../domain/grouped.js';
 
 export class HarFileError extends UsageError {}
 
@@ -324,7 +325,7 @@ export async function readHar(
           const deep = tooDeepBody(value);
           if (deep !== undefined)
             fail(
-              `entry ${captured.index}: its ${deep} is nested more than ${MAX_BODY_DEPTH.toLocaleString('en-US')} levels deep: not a recording`,
+              `entry ${captured.index}: its ${deep} is nested more than ${grouped(MAX_BODY_DEPTH)} levels deep: not a recording`,
             );
           await onEntry(value as Record<string, unknown>, captured.index);
         }

@@ -10,6 +10,7 @@ import type { ProductEntry } from '../domain/types.js';
 import { parseInteger, parseKey } from './args.js';
 import { resolveParent, type ResolveTarget } from './achievements.js';
 import { withSuggestion } from './suggest.js';
+import { grouped } from '../domain/grouped.js';
 
 /**
  * Gives `qty`: naming a pack (`gems:500`) that many packs, naming the base that many units
@@ -44,7 +45,7 @@ export function checkQty(target: ProductTarget, qty: number): void {
   const units = unitsOfChange(target.sku, qty);
   if (units > MAX_UNITS) {
     throw new UsageError(
-      `invalid --qty: ${amountText(target.sku, qty)}, more than the ${MAX_UNITS.toLocaleString('en-US')} the service takes at once`,
+      `invalid --qty: ${amountText(target.sku, qty)}, more than the ${grouped(MAX_UNITS)} the service takes at once`,
     );
   }
 }
@@ -64,7 +65,7 @@ export async function takeProduct(
     return await client.adjustProduct(uid, target, units, 'decrement');
   } catch (err) {
     if (err instanceof ApiError && err.code === 409 && err.hint === undefined) {
-      err.hint = `the user holds fewer than ${units.toLocaleString('en-US')} units of ${target.sku}; nothing was changed (see \`udcli products list ${uid} --sku ${target.sku}\`)`;
+      err.hint = `the user holds fewer than ${grouped(units)} units of ${target.sku}; nothing was changed (see \`udcli products list ${uid} --sku ${target.sku}\`)`;
     }
     throw err;
   }

@@ -5,6 +5,7 @@ import { ENDPOINTS, parameterOf } from '../../../domain/endpoints.js';
 import { exclusive, optionalInteger, parseUserArg, printList, rejectRawWithAll } from '../../../ops/args.js';
 import { resolveUid } from '../../../ops/users.js';
 import { FRIEND_COLUMNS } from '../user/columns.js';
+import { grouped } from '../../../domain/grouped.js';
 
 export interface FriendsOptions {
   limit?: string;
@@ -34,9 +35,7 @@ export async function run(factory: Factory, args: { uid: string }, opts: Friends
     const { rows, complete } = await out.listPages(client.friendPages(uid, FRIENDS_MAX_LIMIT), FRIEND_COLUMNS);
     // Not when the reader went away (`| head`): the list was not fetched to its end.
     if (complete)
-      out.info(
-        `${rows.toLocaleString('en-US')} ${rows === 1 ? 'friend' : 'friends'}, every page (${FRIENDS_MAX_LIMIT} a page)`,
-      );
+      out.info(`${grouped(rows)} ${rows === 1 ? 'friend' : 'friends'}, every page (${FRIENDS_MAX_LIMIT} a page)`);
     return;
   }
   const query: { limit?: number; offset?: number; page?: number } = {};

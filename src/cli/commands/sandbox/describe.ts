@@ -13,6 +13,7 @@ import { DEMO } from '../../../domain/demo.js';
 import type { PresentedContents, PresentedKey } from '../../../sandbox/routes/contents.js';
 import { printableFields } from '../../../printable.js';
 import { redact } from '../../../redact.js';
+import { grouped } from '../../../domain/grouped.js';
 
 /** Users listed with their progress when there is no database yet (those of the demo game, as a started one lists). */
 const DEMO_LISTED = DEMO_FACTS.users.filter((u) => u.plays.includes(DEMO.game.id));
@@ -223,9 +224,7 @@ export function credentialLines(url: string): string[] {
     lines.push(
       `  game ${second.id}       ${second.name}: api_key ${second.apiKey}  signing secret ${second.signingSecret}`,
     );
-  lines.push(
-    `  demo user       ${DEMO.user.username}  uid ${DEMO.user.uid}  (${DEMO_FRIEND_COUNT.toLocaleString('en-US')} friends)`,
-  );
+  lines.push(`  demo user       ${DEMO.user.username}  uid ${DEMO.user.uid}  (${grouped(DEMO_FRIEND_COUNT)} friends)`);
   lines.push(
     `  test token      POST ${url}${LOGIN_PATH}?username=${DEMO.user.username}, then GET ${url}${TOKEN_GENERATOR_PATH}/${DEMO.game.id} with its cookie`,
   );
@@ -235,7 +234,7 @@ export function credentialLines(url: string): string[] {
   return lines;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = grouped;
 const signingText = (signing: string) => (signing === 'both' ? 'agi or hmac-sha256-v1' : signing);
 
 /** One user's lines: who, then their progress and holdings as the database has them now. */

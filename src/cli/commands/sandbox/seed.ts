@@ -5,6 +5,7 @@ import type { Factory } from '../../../ops/factory.js';
 import { wantsJson } from './json.js';
 import { parseSeedOptions, type RawSeedOptions } from './seed-options.js';
 import { jsonText } from '../../../printable.js';
+import { grouped } from '../../../domain/grouped.js';
 
 export async function seedCommand(factory: Factory, raw: RawSeedOptions): Promise<void> {
   const { stdout, env } = factory.io;
@@ -23,7 +24,7 @@ export async function seedCommand(factory: Factory, raw: RawSeedOptions): Promis
     const summary = seedGenerated(db, options);
     const { recordAddition, recordOrigin } = await import('../../../sandbox/origin.js');
     if (demo) recordOrigin(db, { kind: 'demo' });
-    recordAddition(db, `seed ${options.seed} (${summary.users.toLocaleString('en-US')} users)`);
+    recordAddition(db, `seed ${options.seed} (${grouped(summary.users)} users)`);
     const seconds = (Date.now() - started) / 1000;
     if (wantsJson(factory, options.json)) {
       stdout.write(`${jsonText({ database: dbPath, demo_seeded: demo, seconds, ...summary }, 2)}\n`);
@@ -34,8 +35,8 @@ export async function seedCommand(factory: Factory, raw: RawSeedOptions): Promis
     stdout.write(
       [
         `seeded ${dbPath}${demo ? ' (demo data first: it was empty)' : ''} in ${seconds.toFixed(1)} s`,
-        `  users         ${summary.users.toLocaleString('en-US')} (${summary.usernamePattern} …)`,
-        `  hub user      ${summary.hub.username} (uid ${summary.hub.uid}) with ${summary.friends.toLocaleString('en-US')} friends`,
+        `  users         ${grouped(summary.users)} (${summary.usernamePattern} …)`,
+        `  hub user      ${summary.hub.username} (uid ${summary.hub.uid}) with ${grouped(summary.friends)} friends`,
         `  achievements  ${summary.developerIds.length} on game ${summary.gameId}: ${more(summary.developerIds)}`,
         `  products      ${summary.skus.length} on game ${summary.gameId}: ${more(summary.skus)}`,
       ].join('\n') + '\n',

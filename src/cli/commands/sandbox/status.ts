@@ -8,6 +8,7 @@ import { sandboxContents } from './contents.js';
 import { wantsJson } from './json.js';
 import { commandFor, liveSandboxes, nameOf, namedSandboxState, type PidRecord, type SandboxState } from './pidfile.js';
 import { listedText, parseSelection, selectedRecord, type RawSelection } from './select.js';
+import { grouped } from '../../../domain/grouped.js';
 
 /** Which game and key the built-in profile takes from this sandbox, and why (undefined: it keeps its own). */
 async function builtInProfileGame(
@@ -35,7 +36,7 @@ function printText(stdout: NodeJS.WritableStream, r: PidRecord, contents: Presen
   if ((r.latencyMs ?? 0) > 0) stdout.write(`latency ${r.latencyMs} ms on every /services/rest reply\n`);
   if (contents) {
     const more = (list: string[], n: number) =>
-      n > list.length ? `${list.join(', ')}, … (${n.toLocaleString('en-US')} in all)` : list.join(', ') || 'none';
+      n > list.length ? `${list.join(', ')}, … (${grouped(n)} in all)` : list.join(', ') || 'none';
     stdout.write(`holds ${contents.origin.text}\n`);
     stdout.write(
       `games ${contents.games.map((g) => `${g.id} ${g.name} (key ${g.keys.find((k) => !k.partner)?.api_key ?? 'none'})`).join(', ') || 'none'}\n`,
