@@ -97,7 +97,14 @@ function createFromImage(path: string, image: Buffer): boolean {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const partial = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.new`;
-  const fd = openSync(partial, 'wx', DATABASE_FILE_MODE);
+  let fd: number;
+  try {
+    fd = openSync(partial, 'wx', DATABASE_FILE_MODE);
+  } catch (error) {
+    // A database name near the file system's limit leaves no room for the suffix: made empty and seeded then.
+    if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') return false;
+    throw error;
+  }
   try {
     try {
       for (let at = 0; at < image.length; ) at += writeSync(fd, image, at);

@@ -79,6 +79,19 @@ describe('a new database for the demo data', () => {
     }
   });
 
+  it("whose name leaves no room for the copy's own name beside it is made empty and seeded: the same rows", async () => {
+    const long = join(dir, `${'d'.repeat(240)}.db`);
+    const sandbox = await startSandbox({ port: 0, dbPath: long, log: () => undefined });
+    const seeded = openDatabase(':memory:');
+    try {
+      replaceContents(seeded, { kind: 'demo' });
+      expect(rows(sandbox.parts.db)).toEqual(rows(seeded));
+    } finally {
+      seeded.close();
+      await sandbox.close();
+    }
+  });
+
   it('is made from an image only when nothing is at its path: an existing database is opened as it is', () => {
     const path = join(dir, 'empty.db');
     openDatabase(path).close();
