@@ -23,19 +23,27 @@ function rows(db: SandboxDatabase): Record<string, unknown[]> {
   return Object.fromEntries(tables.map((t) => [t, db.sqlite.prepare(`SELECT * FROM "${t}" ORDER BY 1, 2`).all()]));
 }
 
+/** `db` holds what seeding the demo data gives now, at the same schema, table by table. */
+function expectSeededDemo(db: SandboxDatabase): void {
+  const seeded = openDatabase(':memory:');
+  try {
+    replaceContents(seeded, { kind: 'demo' });
+    expect(db.schemaVersion()).toBe(seeded.schemaVersion());
+    const [a, b] = [rows(db), rows(seeded)];
+    expect(Object.keys(a)).toEqual(Object.keys(b));
+    for (const table of Object.keys(b)) expect(a[table], table).toEqual(b[table]);
+  } finally {
+    seeded.close();
+  }
+}
+
 describe('dist/demo-sandbox.db', () => {
   it('holds what seeding the demo data gives, at the latest schema', () => {
     const shipped = openDatabase(':memory:', readFileSync(IMAGE));
-    const seeded = openDatabase(':memory:');
     try {
-      replaceContents(seeded, { kind: 'demo' });
-      expect(shipped.schemaVersion()).toBe(seeded.schemaVersion());
-      const [a, b] = [rows(shipped), rows(seeded)];
-      expect(Object.keys(a)).toEqual(Object.keys(b));
-      for (const table of Object.keys(b)) expect(a[table], table).toEqual(b[table]);
+      expectSeededDemo(shipped);
     } finally {
       shipped.close();
-      seeded.close();
     }
   });
 });
@@ -49,17 +57,12 @@ describe('a new database for the demo data', () => {
     const sandbox = await startSandbox({ port: 0, dbPath: made, log: () => undefined });
     await sandbox.close();
     const fromImage = openDatabase(made);
-    const seeded = openDatabase(join(dir, 'seeded.db'));
     try {
-      replaceContents(seeded, { kind: 'demo' });
       expect(recordedOrigin(fromImage)).toEqual({ kind: 'demo' });
       expect(fromImage.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
-      const [a, b] = [rows(fromImage), rows(seeded)];
-      expect(Object.keys(a)).toEqual(Object.keys(b));
-      for (const table of Object.keys(b)) expect(a[table], table).toEqual(b[table]);
+      expectSeededDemo(fromImage);
     } finally {
       fromImage.close();
-      seeded.close();
     }
     expect(statSync(made).mode & 0o777).toBe(0o600);
     // The copy is written under a name of its own and linked into place: that name is gone.
@@ -68,13 +71,10 @@ describe('a new database for the demo data', () => {
 
   it('sandbox start --db :memory: holds the demo data as seeding gives it, and knows it holds the demo data', async () => {
     const sandbox = await startSandbox({ port: 0, dbPath: ':memory:', log: () => undefined });
-    const seeded = openDatabase(':memory:');
     try {
-      replaceContents(seeded, { kind: 'demo' });
       expect(recordedOrigin(sandbox.parts.db)).toEqual({ kind: 'demo' });
-      expect(rows(sandbox.parts.db)).toEqual(rows(seeded));
+      expectSeededDemo(sandbox.parts.db);
     } finally {
-      seeded.close();
       await sandbox.close();
     }
   });
@@ -82,12 +82,9 @@ describe('a new database for the demo data', () => {
   it("whose name leaves no room for the copy's own name beside it is made empty and seeded: the same rows", async () => {
     const long = join(dir, `${'d'.repeat(240)}.db`);
     const sandbox = await startSandbox({ port: 0, dbPath: long, log: () => undefined });
-    const seeded = openDatabase(':memory:');
     try {
-      replaceContents(seeded, { kind: 'demo' });
-      expect(rows(sandbox.parts.db)).toEqual(rows(seeded));
+      expectSeededDemo(sandbox.parts.db);
     } finally {
-      seeded.close();
       await sandbox.close();
     }
   });
