@@ -3,7 +3,9 @@
  * playwright-core: installed with apt-get when it is missing and the tests run as root.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants as fsConstants } from 'node:fs';
+import { accessSync, constants as fsConstants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -35,12 +37,50 @@ export function ensureChromium(): string | null {
   return null;
 }
 
+/**
+ * Browser UI that headless Chromium builds for every window and never shows: the WebUI omnibox popup
+ * (`chrome://omnibox-popup.top-chrome/`, two pages of it). Playwright opens a window for each context,
+ * and that popup's renderer took about 1.2 CPU-s of the 2 a new context and its first page cost here
+ * (probed per process); a page's own renderer takes a tenth of that.
+ */
+export const UNSHOWN_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'] as const;
+
+/**
+ * The arguments Playwright gives Chromium, read by launching a script in its place that writes them
+ * down and exits (no browser starts). Chromium takes the last --disable-features it is given, so ours
+ * must carry Playwright's list too. Undefined where there is no POSIX shell to run the script.
+ */
+export async function playwrightChromiumArgs(): Promise<string[] | undefined> {
+  if (process.platform === 'win32') return undefined;
+  const { chromium } = await import('playwright-core');
+  const dir = mkdtempSync(join(tmpdir(), 'udcli-chromium-args-'));
+  try {
+    const script = join(dir, 'record-args');
+    writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$@" > '${join(dir, 'args')}'\n`, { mode: 0o700 });
+    await chromium.launch({ executablePath: script, timeout: 10_000 }).catch(() => undefined);
+    return readFileSync(join(dir, 'args'), 'utf8')
+      .split('\n')
+      .filter((arg) => arg !== '');
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Playwright's --disable-features list with the unshown UI added (just ours if its list cannot be read). */
+export async function disabledFeatures(): Promise<string> {
+  const given = (await playwrightChromiumArgs())?.find((arg) => arg.startsWith('--disable-features='));
+  const theirs = given === undefined ? [] : given.slice('--disable-features='.length).split(',');
+  return `--disable-features=${[...theirs.filter((f) => f !== ''), ...UNSHOWN_UI_FEATURES].join(',')}`;
+}
+
 /** Headless chromium; no sandbox, as the tests may run as root in a container. */
 async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', ...extraArgs],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', await disabledFeatures(), ...extraArgs],
   });
 }
 
