@@ -56,9 +56,10 @@ export async function playwrightChromiumArgs(): Promise<string[] | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'udcli-chromium-args-'));
   try {
     const script = join(dir, 'record-args');
-    writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$@" > '${join(dir, 'args')}'\n`, { mode: 0o700 });
+    // "$0.args": beside the script, whatever characters the temporary directory's path holds.
+    writeFileSync(script, '#!/bin/sh\nprintf \'%s\\n\' "$@" > "$0.args"\n', { mode: 0o700 });
     await chromium.launch({ executablePath: script, timeout: 10_000 }).catch(() => undefined);
-    return readFileSync(join(dir, 'args'), 'utf8')
+    return readFileSync(`${script}.args`, 'utf8')
       .split('\n')
       .filter((arg) => arg !== '');
   } catch {
