@@ -3,9 +3,9 @@
  * repositories prepared. File databases use WAL, so a sandbox killed with SIGKILL keeps every
  * committed change, and a second process (a seed run, an embedded sandbox) can share the file.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, lstatSync, openSync, rmSync, writeSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import { nodeCrypto } from '../domain/node-crypto.js';
 import { UdcliError } from '../errors.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.js';
 import { createRepositories, type Repositories } from './repositories/index.js';
@@ -96,7 +96,7 @@ function createFromImage(path: string, image: Buffer): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const partial = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.new`;
+  const partial = `${path}.${process.pid}-${nodeCrypto().randomBytes(6).toString('hex')}.new`;
   let fd: number;
   try {
     fd = openSync(partial, 'wx', DATABASE_FILE_MODE);

@@ -187,11 +187,9 @@ async function listenGameHost(
   return listener.listen(0, host);
 }
 
-/**
- * Holds host:port until the app listens on it, so that a start that cannot listen fails before
- * its database is opened or changed (`start --data FILE --reset` on a port in use changed the
- * data, then failed). Port 0 holds nothing: any free port will do.
- */
+/** The build's image, read once a process (null: there is none). */
+let shippedDemo: Buffer | null | undefined;
+
 /**
  * The build's image of the demo data, for a database about to be made and seeded with it (in memory, or a
  * file not made yet): copying it is a few ms where seeding 1,500 users was about a tenth of a CPU-second
@@ -205,13 +203,21 @@ function newDemoImage(
 ): Buffer | undefined {
   if (dataFile !== undefined || (seed ?? 'demo') !== 'demo') return undefined;
   if (dbPath !== ':memory:' && existsSync(dbPath)) return undefined;
-  try {
-    return readFileSync(DEMO_IMAGE_PATH);
-  } catch {
-    return undefined;
+  if (shippedDemo === undefined) {
+    try {
+      shippedDemo = readFileSync(DEMO_IMAGE_PATH);
+    } catch {
+      shippedDemo = null; // a checkout not built yet
+    }
   }
+  return shippedDemo ?? undefined;
 }
 
+/**
+ * Holds host:port until the app listens on it, so that a start that cannot listen fails before
+ * its database is opened or changed (`start --data FILE --reset` on a port in use changed the
+ * data, then failed). Port 0 holds nothing: any free port will do.
+ */
 function holdPort(host: string, port: number): Promise<Server | undefined> {
   if (port === 0) return Promise.resolve(undefined);
   return new Promise((done, fail) => {

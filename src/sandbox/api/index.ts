@@ -4,10 +4,9 @@
  * its URL and credentials, and reset, load, snapshots, the clock and the request log, acted on directly (the same
  * functions as their `/_sandbox/...` routes), so none of them is a request in the log the test reads.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_IMAGE_PATH } from '../../package-paths.js';
 import { replaceContents } from '../contents.js';
 import { readDataFile } from '../data/read.js';
 import { REQUEST_LOG_CAPACITY } from '../http/request-log.js';
@@ -25,23 +24,10 @@ import { credentialsEnv, remoteWorker, workerHandle, workerIdOf } from './worker
 /**
  * The seeded databases of this process, by seed: a sandbox after the first starts as a copy of its first seeding
  * (a few ms) instead of seeding again (the demo data's 1,500 users: tens of ms). Seeding is deterministic, so the
- * copy is what a seeding would give.
+ * copy is what a seeding would give. The first demo sandbox starts from the build's image (the server's choice for
+ * any new database of the demo data).
  */
 const images = new Map<'demo' | 'none', Buffer>();
-
-/** The first demo sandbox of a process starts from the image the build ships (DEMO_IMAGE_PATH). */
-function imageOf(seed: 'demo' | 'none'): Buffer | undefined {
-  let image = images.get(seed);
-  if (image === undefined && seed === 'demo') {
-    try {
-      image = readFileSync(DEMO_IMAGE_PATH);
-      images.set(seed, image);
-    } catch {
-      // A checkout not built yet: seeded.
-    }
-  }
-  return image;
-}
 
 function warn(line: string): void {
   process.emitWarning(line, 'UdcliSandboxWarning');
@@ -55,7 +41,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let files = 0;
   let running: RunningSandbox;
   try {
-    const image = checked.data === undefined && checked.db === ':memory:' ? imageOf(checked.seed) : undefined;
+    const image = checked.data === undefined && checked.db === ':memory:' ? images.get(checked.seed) : undefined;
     running = await startServer({
       port: checked.port,
       host: '127.0.0.1',

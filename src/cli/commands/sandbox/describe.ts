@@ -234,14 +234,13 @@ export function credentialLines(url: string): string[] {
   return lines;
 }
 
-const count = grouped;
 const signingText = (signing: string) => (signing === 'both' ? 'agi or hmac-sha256-v1' : signing);
 
 /** One user's lines: who, then their progress and holdings as the database has them now. */
 function userLines(u: DescribedUser, width: number): string[] {
   const facts = [
     u.premium ? 'premium' : '',
-    !u.friends ? '' : `${count(u.friends)} friend${u.friends === 1 ? '' : 's'}`,
+    !u.friends ? '' : `${grouped(u.friends)} friend${u.friends === 1 ? '' : 's'}`,
   ]
     .filter(Boolean)
     .join(', ');
@@ -264,7 +263,7 @@ function userLines(u: DescribedUser, width: number): string[] {
   if (u.holdings.length > 0) {
     const packs = (h: DescribedUser['holdings'][number]) =>
       h.skus.length > 1 || (h.skus[0] !== undefined && h.skus[0] !== h.item) ? ` (${h.skus.join(', ')})` : '';
-    out.push(`${pad}holds   ${byGame(u.holdings, (h) => `${h.item} ×${count(h.units)}${packs(h)}`)}`);
+    out.push(`${pad}holds   ${byGame(u.holdings, (h) => `${h.item} ×${grouped(h.units)}${packs(h)}`)}`);
   }
   return out;
 }
@@ -315,7 +314,7 @@ export function describeText(description: SandboxDescription): string {
   }
   out.push('');
   out.push(
-    `users (${count(d.user_count)} in all${d.users.length < d.user_count ? `; the first ${d.users.length} of game ${d.game_id}` : ''})`,
+    `users (${grouped(d.user_count)} in all${d.users.length < d.user_count ? `; the first ${d.users.length} of game ${d.game_id}` : ''})`,
   );
   const width = Math.max(0, ...d.users.map((u) => u.username.length));
   for (const u of d.users) out.push(...userLines(u, width));
